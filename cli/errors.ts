@@ -1,0 +1,32 @@
+import { CommanderError } from 'commander';
+import { ConfigError, isDomainError, ValidationError } from '../core/index.js';
+import type { CliIO } from './context.js';
+
+/** Exit codes: 0 success, 1 a failure of the data or the operation, 2 wrong usage. */
+export const EXIT = { ok: 0, failure: 1, usage: 2 } as const;
+
+/** A usage problem found by a command itself (a missing flag, an unknown store code given as a flag). */
+export class UsageError extends Error {}
+
+/** The one error handler of the CLI: a clear message on stderr and an exit code, never a stack trace for user errors. */
+export function handleError(err: unknown, io: CliIO): number {
+  if (err instanceof CommanderError) {
+    return err.exitCode === 0 || err.code === 'commander.helpDisplayed' || err.code === 'commander.version' ? EXIT.ok : EXIT.usage;
+  }
+  if (err instanceof UsageError || err instanceof ConfigError) {
+    io.stderr(`錯誤：${err.message}\n`);
+    return EXIT.usage;
+  }
+  if (isDomainError(err)) {
+    io.stderr(`錯誤：${err.message}\n`);
+    if (err instanceof ValidationError) for (const e of err.errors) io.stderr(`  - ${e.field}：${e.message}\n`);
+    return EXIT.failure;
+  }
+  const e = err as { code?: string; message?: string };
+  if (e?.code === 'ECONNREFUSED' || e?.code === 'SQLITE_CANTOPEN' || e?.code === 'EACCES' || e?.code === 'EADDRINUSE') {
+    io.stderr(`錯誤：${e.message}\n`);
+    return EXIT.failure;
+  }
+  io.stderr(`未預期的錯誤：${(err as Error)?.stack ?? String(err)}\n`);
+  return EXIT.failure;
+}

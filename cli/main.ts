@@ -1,0 +1,34 @@
+#!/usr/bin/env node
+import { handleError } from './errors.js';
+import { buildProgram } from './program.js';
+import type { CliIO } from './context.js';
+
+const io: CliIO = {
+  env: process.env,
+  stdout: (s) => process.stdout.write(s),
+  stderr: (s) => process.stderr.write(s),
+};
+
+const program = buildProgram(io, {
+  onServerStarted(stop) {
+    // SIGTERM/SIGINT: stop accepting, let requests in flight finish, close the database.
+    const shutdown = (signal: string) => {
+      io.stderr(`收到 ${signal}，正在關閉…\n`);
+      stop().then(
+        () => process.exit(0),
+        (err) => {
+          io.stderr(`關閉時發生錯誤：${err}\n`);
+          process.exit(1);
+        },
+      );
+    };
+    process.once('SIGTERM', () => shutdown('SIGTERM'));
+    process.once('SIGINT', () => shutdown('SIGINT'));
+  },
+});
+
+try {
+  await program.parseAsync(process.argv);
+} catch (err) {
+  process.exitCode = handleError(err, io);
+}

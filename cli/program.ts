@@ -1,0 +1,29 @@
+import { Command } from 'commander';
+import { migrateCommand } from './commands/migrate.js';
+import { serveCommand } from './commands/serve.js';
+import { storesCommand } from './commands/stores.js';
+import { usersCommand } from './commands/users.js';
+import type { CliIO } from './context.js';
+
+/** The `remit` command tree; `main.ts` runs it, tests can call `parseAsync` on it. */
+export function buildProgram(io: CliIO, hooks: { onServerStarted?: (stop: () => Promise<void>) => void } = {}): Command {
+  const program = new Command('remit')
+    .description('匯款回報系統：伺服器、資料庫與管理工具')
+    .option('--db <file>', 'SQLite 資料庫檔案（預設 REMIT_DB 或 ./data/remit.sqlite；設定 DATABASE_URL 則用 PostgreSQL）')
+    .showHelpAfterError()
+    .exitOverride()
+    .configureOutput({ writeOut: (s) => io.stdout(s), writeErr: (s) => io.stderr(s) });
+  serveCommand(program, io, hooks.onServerStarted);
+  migrateCommand(program, io);
+  usersCommand(program, io);
+  storesCommand(program, io);
+  for (const cmd of program.commands) applyToTree(cmd);
+  return program;
+}
+
+/** Subcommands inherit the error and output behaviour of the root. */
+function applyToTree(cmd: Command): void {
+  cmd.exitOverride();
+  cmd.showHelpAfterError();
+  for (const sub of cmd.commands) applyToTree(sub);
+}

@@ -1,0 +1,74 @@
+/**
+ * The one reader of the environment. Edges call `loadConfig(process.env, flags)` and pass the
+ * result down; nothing else looks at `process.env`.
+ */
+import type { DbConfig } from './db/connect.js';
+
+export interface RemitConfig {
+  db: DbConfig;
+  port: number;
+  host: string;
+  /** from REMIT_JWT_SECRET; when absent a secret is generated and kept beside the SQLite file */
+  jwtSecret?: string;
+  tokenTtlSeconds: number;
+  bcryptCost: number;
+  /** password for the first admin, created on a database with no users */
+  adminPassword?: string;
+  /** trust X-Forwarded-For from a reverse proxy for the client address */
+  trustProxy: boolean;
+  /** the product's title, shown on every screen */
+  title: string;
+}
+
+export class ConfigError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'ConfigError';
+  }
+}
+
+export const DEFAULTS = {
+  dbFile: './data/remit.sqlite',
+  port: 3000,
+  host: '127.0.0.1',
+  tokenTtlSeconds: 12 * 60 * 60,
+  bcryptCost: 12,
+  title: '煙具專賣店 匯款回報系統',
+} as const;
+
+type Env = Record<string, string | undefined>;
+
+function intSetting(env: Env, name: string, fallback: number, min: number, max: number): number {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  const n = Number(raw);
+  if (!Number.isInteger(n) || n < min || n > max) throw new ConfigError(`${name} 必須是 ${min} 到 ${max} 之間的整數（目前是「${raw}」）`);
+  return n;
+}
+
+/** Reads the configuration; command-line flags win over the environment. */
+export function loadConfig(env: Env, flags: { db?: string; port?: string | number; host?: string } = {}): RemitConfig {
+  const url = env.DATABASE_URL?.trim();
+  let db: DbConfig;
+  if (flags.db) db = { client: 'sqlite', filename: flags.db };
+  else if (url) {
+    if (!/^postgres(ql)?:\/\//i.test(url)) throw new ConfigError('DATABASE_URL 必須以 postgres:// 開頭');
+    db = { client: 'pg', connectionString: url };
+  } else db = { client: 'sqlite', filename: env.REMIT_DB?.trim() || DEFAULTS.dbFile };
+
+  const port = flags.port !== undefined ? intSetting({ port: String(flags.port) }, 'port', DEFAULTS.port, 0, 65535) : intSetting(env, 'PORT', DEFAULTS.port, 0, 65535);
+  const secret = env.REMIT_JWT_SECRET;
+  if (secret !== undefined && secret !== '' && secret.length < 32) throw new ConfigError('REMIT_JWT_SECRET 至少需要 32 個字元');
+
+  return {
+    db,
+    port,
+    host: flags.host || env.HOST || (db.client === 'pg' ? '0.0.0.0' : DEFAULTS.host),
+    jwtSecret: secret || undefined,
+    tokenTtlSeconds: intSetting(env, 'REMIT_TOKEN_TTL', DEFAULTS.tokenTtlSeconds, 60, 30 * 24 * 3600),
+    bcryptCost: intSetting(env, 'REMIT_BCRYPT_COST', DEFAULTS.bcryptCost, 10, 15),
+    adminPassword: env.REMIT_ADMIN_PASSWORD || undefined,
+    trustProxy: /^(1|true|yes)$/i.test(env.REMIT_TRUST_PROXY ?? ''),
+    title: env.REMIT_TITLE?.trim() || DEFAULTS.title,
+  };
+}

@@ -1,0 +1,40 @@
+/**
+ * Migrations are listed here rather than found on disk, so the same list runs from the
+ * TypeScript sources (tests) and from the compiled package (`remit migrate`, `remit serve`).
+ */
+import type { Knex } from 'knex';
+import * as init from '../../migrations/20261121000000_init.js';
+
+const MIGRATIONS: Record<string, Knex.Migration> = {
+  '20261121000000_init': init,
+};
+
+class ListedMigrations implements Knex.MigrationSource<string> {
+  async getMigrations() {
+    return Object.keys(MIGRATIONS).sort();
+  }
+  getMigrationName(name: string) {
+    return name;
+  }
+  async getMigration(name: string) {
+    return MIGRATIONS[name];
+  }
+}
+
+const options = (): Knex.MigratorConfig => ({ migrationSource: new ListedMigrations(), tableName: 'knex_migrations' });
+
+/** Applies every pending migration; returns the names applied. */
+export async function migrateLatest(db: Knex): Promise<string[]> {
+  const [, applied] = (await db.migrate.latest(options())) as [number, string[]];
+  return applied;
+}
+
+/** Undoes every migration (tests use it to prove `down` works). */
+export async function migrateDownAll(db: Knex): Promise<void> {
+  await db.migrate.rollback(options(), true);
+}
+
+export async function pendingMigrations(db: Knex): Promise<string[]> {
+  const [, pending] = (await db.migrate.list(options())) as [unknown[], Array<string | { file: string }>];
+  return pending.map((p) => (typeof p === 'string' ? p : p.file));
+}

@@ -1,0 +1,67 @@
+/**
+ * Domain errors. They say what went wrong in the user's language and carry no transport
+ * detail: each edge (http/, cli/) maps them to a status or an exit code.
+ */
+import { MSG } from './messages.js';
+
+export interface FieldError {
+  field: string;
+  message: string;
+}
+
+export abstract class DomainError extends Error {
+  abstract readonly kind: 'validation' | 'unauthenticated' | 'forbidden' | 'not_found' | 'conflict';
+}
+
+export class ValidationError extends DomainError {
+  readonly kind = 'validation' as const;
+  constructor(
+    readonly errors: FieldError[],
+    message: string = MSG.validationFailed,
+  ) {
+    super(message);
+    this.name = 'ValidationError';
+  }
+  static single(field: string, message: string): ValidationError {
+    return new ValidationError([{ field, message }]);
+  }
+}
+
+export class UnauthenticatedError extends DomainError {
+  readonly kind = 'unauthenticated' as const;
+  constructor(message: string = MSG.unauthenticated) {
+    super(message);
+    this.name = 'UnauthenticatedError';
+  }
+}
+
+export class ForbiddenError extends DomainError {
+  readonly kind = 'forbidden' as const;
+  constructor(message: string = MSG.forbidden) {
+    super(message);
+    this.name = 'ForbiddenError';
+  }
+}
+
+export class NotFoundError extends DomainError {
+  readonly kind = 'not_found' as const;
+  constructor(message: string) {
+    super(message);
+    this.name = 'NotFoundError';
+  }
+}
+
+export class ConflictError extends DomainError {
+  readonly kind = 'conflict' as const;
+  constructor(
+    message: string,
+    readonly field?: string,
+  ) {
+    super(message);
+    this.name = 'ConflictError';
+  }
+}
+
+export function isDomainError(err: unknown): err is DomainError {
+  return err instanceof DomainError;
+}

@@ -1,0 +1,32 @@
+/**
+ * remit's core library: `import { ... } from 'remit'`.
+ * Pure rules (validation, statuses, permissions, statistics, time and money) and the services
+ * that apply them to a database. The CLI and the HTTP API are thin edges around these.
+ */
+export * from './errors.js';
+export * from './messages.js';
+export * from './time.js';
+export * from './money.js';
+export * from './statuses.js';
+export * from './permissions.js';
+export * from './stats.js';
+export * from './types.js';
+export * from './list.js';
+export * from './config.js';
+export * from './secret.js';
+export * from './validation/result.js';
+export * from './validation/payment.js';
+export * from './validation/login.js';
+export * from './validation/user.js';
+export * from './validation/store.js';
+export * from './db/connect.js';
+export * from './db/migrate.js';
+export type { StoreRow, UserRow, PaymentRow, AuditRow } from './db/rows.js';
+export * from './services/context.js';
+export * from './services/audit.js';
+export * from './services/auth.js';
+export * from './services/payments.js';
+export * from './services/users.js';
+export * from './services/stores.js';
+export * from './services/stats.js';
+export * from './services/bootstrap.js';

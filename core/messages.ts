@@ -1,0 +1,111 @@
+/**
+ * Every Traditional Chinese text the core produces, in one place, so it can be checked
+ * against ../shared/spec.md at a glance. Texts the spec fixes are marked "spec".
+ */
+export const MSG = {
+  // Generic
+  validationFailed: '驗證錯誤',
+  unauthenticated: '請先登入',
+  tokenInvalid: '登入已失效，請重新登入',
+  forbidden: '權限不足',
+  unknownStore: '未知分店', // spec
+  noNote: '無備註', // spec
+  noSpecialPermissions: '無特殊權限', // spec
+  noStoreAccess: '無分店權限', // spec
+  allStoresAccessible: '可存取所有分店',
+  unknownUser: '未知', // spec
+
+  // Payment form (spec section 5; the spec gives rules, these are the texts)
+  lastFiveRequired: '請輸入帳號後五碼',
+  lastFiveFormat: '帳號後五碼必須是5位數字',
+  paidAtRequired: '請選擇匯款時間',
+  paidAtInvalid: '無效的日期格式', // spec (import)
+  paidAtOutOfRange: '匯款時間不合理，請確認日期',
+  amountRequired: '請輸入匯款金額',
+  amountNumeric: '匯款金額必須是數字',
+  amountMin: '匯款金額至少為 1',
+  amountInteger: '匯款金額必須是整數（新台幣元）',
+  amountMax: '匯款金額不能超過 NT$100,000,000',
+  storeRequired: '請選擇分店',
+  storeInvalid: '分店編號格式錯誤',
+  storeNotFound: '找不到分店',
+  noteType: '備註必須是文字',
+  noteTooLong: '備註不能超過1000個字符',
+  statusInvalid: '狀態必須是 未確認、已入帳 或 未入帳',
+  paymentReadOnlyField: '匯款記錄只能修改狀態和備註',
+  paymentNotFound: '找不到匯款記錄',
+  paymentStoreForbidden: '權限不足：無法存取此分店的匯款記錄',
+  branchOwnStoreOnly: '您是分店員工，只能提交本分店的匯款資料', // spec (hint)
+  storeOutOfScope: '權限不足：您沒有此分店的權限',
+  uuidsRequired: '請選擇要刪除的匯款記錄',
+  uuidsTooMany: '一次最多刪除 10000 筆匯款記錄',
+  importEmpty: '沒有可匯入的資料',
+  importTooMany: '一次最多匯入 100000 筆記錄',
+  rowPrefix: (n: number) => `第 ${n} 筆：`,
+
+  // Login (spec section 5 and 8)
+  loginUsernameRequired: '請輸入用戶名',
+  loginPasswordRequired: '請輸入密碼',
+  loginFailed: '用戶名或密碼錯誤',
+  accountInactive: '此帳戶已停用，請聯絡管理員',
+  loginFailedFallback: '登入失敗，請檢查用戶名和密碼', // spec
+
+  // User form (spec section 5)
+  usernameMin: '用戶名至少需要3個字符', // spec
+  usernameMax: '用戶名不能超過20個字符', // spec
+  usernamePattern: '用戶名只能包含字母、數字和下劃線', // spec
+  usernameImmutable: '用戶名不能修改',
+  usernameTaken: '用戶名已存在',
+  passwordRequired: '密碼是必填的', // spec
+  passwordMin: '密碼至少需要6個字符', // spec
+  passwordMax: '密碼不能超過72個字符',
+  passwordMismatch: '密碼確認不匹配', // spec
+  roleRequired: '請選擇角色', // spec
+  permissionsInvalid: (keys: string[]) => `無效的權限：${keys.join('、')}`,
+  storesInvalid: '可存取分店必須是分店編號的列表',
+  isActiveInvalid: '啟用狀態必須是 true 或 false',
+  userNotFound: '找不到用戶',
+
+  // Password change (spec section 5 and 8)
+  currentPasswordRequired: '請輸入目前密碼', // spec
+  newPasswordRequired: '請輸入新密碼', // spec
+  newPasswordMin: '新密碼至少需要6個字符', // spec
+  newPasswordMismatch: '新密碼確認不匹配', // spec
+  currentPasswordWrong: '目前密碼不正確',
+  passwordChanged: '密碼更改成功！', // spec
+
+  // Account protection (spec section 2 and 6)
+  cannotDeleteSelf: '無法刪除自己的帳戶', // spec
+  cannotDeleteAdmin: '權限不足：無法刪除管理員帳戶', // spec
+  cannotDeactivateSelf: '無法停用自己的帳戶',
+  cannotDeactivateAdmin: '權限不足：無法停用管理員帳戶',
+  cannotCreateAdmin: '權限不足：只有管理員可以建立或指派管理員',
+  cannotEditAdmin: '權限不足：無法修改管理員帳戶',
+  cannotGrant: (labels: string[]) => `權限不足：無法授予您沒有的權限（${labels.join('、')}）`,
+  cannotAssignStore: '權限不足：無法指派您沒有權限的分店',
+  lastAdmin: '至少需要保留一位啟用中的管理員',
+  cannotChangeOthersPassword: '只能更改自己的密碼',
+
+  // Stores
+  storeNameRequired: '請輸入分店名稱',
+  storeNameTooLong: '分店名稱不能超過50個字符',
+  storeCodeRequired: '請輸入分店代碼',
+  storeCodePattern: '分店代碼只能包含英文字母、數字、底線和連字號，最多20個字符',
+  storeCodeTaken: '分店代碼已存在',
+  storeInUse: '此分店仍有匯款記錄或用戶，無法刪除',
+
+  // List protocol
+  badListParam: (name: string) => `查詢參數 ${name} 格式錯誤`,
+  badSortField: (field: string) => `不支援的排序欄位：${field}`,
+  badFilterField: (field: string) => `不支援的篩選條件：${field}`,
+  badDate: (value: string) => `日期格式錯誤：${value}（請使用 YYYY-MM-DD）`, // spec: 日期格式錯誤
+
+  // HTTP edge
+  notFoundRoute: '找不到此 API',
+  malformedJson: '請求內容不是有效的 JSON',
+  bodyTooLarge: '請求內容過大',
+  unsupportedMediaType: '請求內容必須是 JSON（Content-Type: application/json）',
+  methodNotAllowed: '不支援此請求方法',
+  badRequest: '請求格式錯誤',
+  internalError: '伺服器發生錯誤，請稍後再試',
+} as const;

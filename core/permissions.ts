@@ -1,0 +1,192 @@
+/**
+ * Roles, permission keys, gates, store scope and account-protection rules (spec sections 3 and 6).
+ * Pure: the server enforces these and the back office imports the same functions to decide
+ * what to show, so the two can never disagree.
+ */
+import { MSG } from './messages.js';
+
+export const PERMISSION_KEYS = [
+  'manage_users',
+  'manage_stores',
+  'manage_payments',
+  'view_payments',
+  'edit_payments',
+  'delete_payments',
+  'view_reports',
+  'system_admin',
+] as const;
+export type Permission = (typeof PERMISSION_KEYS)[number];
+
+export const PERMISSIONS: Record<Permission, { label: string; description: string }> = {
+  manage_users: { label: '會員管理', description: '新增、編輯、刪除會員帳戶' },
+  manage_stores: { label: '分店管理', description: '管理分店資料' },
+  manage_payments: { label: '匯款管理', description: '完整的匯款管理權限（範例下載、Excel 匯入、匯出全部）' },
+  view_payments: { label: '查看匯款', description: '瀏覽所有匯款資料' },
+  edit_payments: { label: '編輯匯款', description: '更新匯款狀態、備註' },
+  delete_payments: { label: '刪除匯款', description: '刪除單筆或批量匯款記錄' },
+  view_reports: { label: '查看報告', description: '查看統計報告' },
+  system_admin: { label: '系統管理', description: '完整的系統設定權限' },
+};
+
+export const ROLES = ['admin', 'user'] as const;
+export type Role = (typeof ROLES)[number];
+export const ROLE_LABELS: Record<Role, string> = { admin: '管理員', user: '用戶' };
+
+export function isPermission(value: unknown): value is Permission {
+  return typeof value === 'string' && (PERMISSION_KEYS as readonly string[]).includes(value);
+}
+export function isRole(value: unknown): value is Role {
+  return typeof value === 'string' && (ROLES as readonly string[]).includes(value);
+}
+
+/** Who is acting: a signed-in user as the rules see them. */
+export interface Principal {
+  id: number;
+  username: string;
+  role: Role;
+  permissions: readonly string[];
+  store_id: number | null;
+  accessible_stores: readonly number[];
+}
+
+/** The account fields the protection rules look at. */
+export interface AccountRef {
+  id: number;
+  role: Role;
+}
+
+export function isAdmin(user: Pick<Principal, 'role'>): boolean {
+  return user.role === 'admin';
+}
+
+/** Admins hold every permission automatically; others hold what was chosen for them. */
+export function effectivePermissions(user: Pick<Principal, 'role' | 'permissions'>): Permission[] {
+  if (isAdmin(user)) return [...PERMISSION_KEYS];
+  return PERMISSION_KEYS.filter((k) => user.permissions.includes(k));
+}
+
+export function can(user: Pick<Principal, 'role' | 'permissions'>, permission: Permission): boolean {
+  return isAdmin(user) || user.permissions.includes(permission);
+}
+
+/** The gates of spec section 6, named for what they open. */
+export const gates = {
+  viewPayments: (u: Principal) => can(u, 'view_payments'),
+  exportFiltered: (u: Principal) => can(u, 'view_payments'),
+  editPayments: (u: Principal) => can(u, 'edit_payments'),
+  deletePayments: (u: Principal) => can(u, 'delete_payments'),
+  managePayments: (u: Principal) => can(u, 'manage_payments'),
+  importPayments: (u: Principal) => can(u, 'manage_payments'),
+  exportAll: (u: Principal) => can(u, 'manage_payments'),
+  downloadSample: (u: Principal) => can(u, 'manage_payments'),
+  manageUsers: (u: Principal) => can(u, 'manage_users'),
+  manageStores: (u: Principal) => can(u, 'manage_stores'),
+  viewReports: (u: Principal) => can(u, 'view_reports'),
+  systemAdmin: (u: Principal) => can(u, 'system_admin'),
+};
+
+export type Tab = 'payments' | 'users' | 'dashboard';
+
+/** Initial back-office tab: payments if allowed, else users, else dashboard (spec section 2). */
+export function initialTab(u: Principal): Tab | null {
+  if (gates.viewPayments(u)) return 'payments';
+  if (gates.manageUsers(u)) return 'users';
+  if (gates.viewReports(u)) return 'dashboard';
+  return null;
+}
+
+/** Users with no home store (headquarters) may switch stores; branch users are tied to theirs. */
+export function canSwitchStores(u: Pick<Principal, 'store_id'>): boolean {
+  return u.store_id === null;
+}
+
+export function isBranchUser(u: Pick<Principal, 'store_id'>): boolean {
+  return u.store_id !== null;
+}
+
+/** Stores a user may see and act on: admins all, others their store plus accessible stores. */
+export type StoreScope = { all: true } | { all: false; ids: number[] };
+
+export function storeScope(u: Principal): StoreScope {
+  if (isAdmin(u)) return { all: true };
+  const ids = new Set<number>(u.accessible_stores);
+  if (u.store_id !== null) ids.add(u.store_id);
+  return { all: false, ids: [...ids].sort((a, b) => a - b) };
+}
+
+export function inScope(u: Principal, storeId: number): boolean {
+  const scope = storeScope(u);
+  return scope.all || scope.ids.includes(storeId);
+}
+
+/** Narrows requested store ids to the scope; `undefined` request means "all I may see". */
+export function scopedStoreIds(u: Principal, requested?: readonly number[]): number[] | 'all' {
+  const scope = storeScope(u);
+  if (!requested) return scope.all ? 'all' : scope.ids;
+  return scope.all ? [...requested] : requested.filter((id) => scope.ids.includes(id));
+}
+
+/** The store a submission goes to when the form sends none: the user's store, then store 1. */
+export const DEFAULT_STORE_ID = 1;
+export function submissionStoreId(u: Pick<Principal, 'store_id'>, requested: number | null | undefined): number {
+  return requested ?? u.store_id ?? DEFAULT_STORE_ID;
+}
+
+/** Branch staff may submit only for their own store; others within their scope. */
+export function submitStoreDenial(u: Principal, storeId: number): string | null {
+  if (isAdmin(u)) return null;
+  if (u.store_id !== null && storeId !== u.store_id) return MSG.branchOwnStoreOnly;
+  return inScope(u, storeId) ? null : MSG.storeOutOfScope;
+}
+
+/** Why `actor` may not delete `target`, or null when allowed. Texts are the spec's tooltips. */
+export function deleteUserDenial(actor: Principal, target: AccountRef): string | null {
+  if (actor.id === target.id) return MSG.cannotDeleteSelf;
+  if (isAdmin(target) && !isAdmin(actor)) return MSG.cannotDeleteAdmin;
+  return null;
+}
+
+/** Why `actor` may not toggle the active flag of `target`, or null when allowed. */
+export function toggleActiveDenial(actor: Principal, target: AccountRef): string | null {
+  if (actor.id === target.id) return MSG.cannotDeactivateSelf;
+  if (isAdmin(target) && !isAdmin(actor)) return MSG.cannotDeactivateAdmin;
+  return null;
+}
+
+/** Only one's own password may be changed from the list. */
+export function canChangePasswordOf(actor: Principal, target: AccountRef): boolean {
+  return actor.id === target.id;
+}
+
+/** A non-admin may not edit an admin account (else they could take it over). */
+export function editUserDenial(actor: Principal, target: AccountRef): string | null {
+  if (isAdmin(target) && !isAdmin(actor)) return MSG.cannotEditAdmin;
+  return null;
+}
+
+/**
+ * What a user-management write may grant. `before` is the target's current state (null on create).
+ * Only admins create or promote admins; a non-admin grants only permissions they hold and
+ * stores inside their own scope. Taking things away is always allowed.
+ */
+export function grantDenial(
+  actor: Principal,
+  next: { role: Role; permissions: readonly string[]; store_id: number | null; accessible_stores: readonly number[] },
+  before: { role: Role; permissions: readonly string[]; store_id: number | null; accessible_stores: readonly number[] } | null,
+): string | null {
+  if (isAdmin(actor)) return null;
+  if (next.role === 'admin' && before?.role !== 'admin') return MSG.cannotCreateAdmin;
+  const had = new Set(before?.permissions ?? []);
+  const added = next.permissions.filter((p) => !had.has(p) && !can(actor, p as Permission));
+  if (added.length) return MSG.cannotGrant(added.map((p) => (isPermission(p) ? PERMISSIONS[p].label : p)));
+  const hadStores = new Set<number>([...(before?.accessible_stores ?? []), ...(before?.store_id != null ? [before.store_id] : [])]);
+  const newStores = [...next.accessible_stores, ...(next.store_id != null ? [next.store_id] : [])].filter((s) => !hadStores.has(s));
+  if (newStores.some((s) => !inScope(actor, s))) return MSG.cannotAssignStore;
+  return null;
+}
+
+/** Labels of a user's permissions for display, or 無特殊權限. */
+export function permissionLabels(permissions: readonly string[]): string {
+  const labels = PERMISSION_KEYS.filter((k) => permissions.includes(k)).map((k) => PERMISSIONS[k].label);
+  return labels.length ? labels.join('、') : MSG.noSpecialPermissions;
+}

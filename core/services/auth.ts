@@ -1,0 +1,104 @@
+/**
+ * Sign-in, session tokens and password changes. Tokens are HS256 JWTs carrying the username
+ * (spec section 3) and a token version: a password change or a deactivation bumps the version
+ * in the database, so every older token stops working at once.
+ */
+import bcrypt from 'bcryptjs';
+import jwt from 'jsonwebtoken';
+import { ForbiddenError, UnauthenticatedError, ValidationError } from '../errors.js';
+import { MSG } from '../messages.js';
+import { effectivePermissions, type Principal } from '../permissions.js';
+import { toUser, type UserRow } from '../db/rows.js';
+import type { Db } from '../db/connect.js';
+import type { Me } from '../types.js';
+import { validateLogin } from '../validation/login.js';
+import { validatePasswordChange } from '../validation/user.js';
+import { recordAudit } from './audit.js';
+import type { AppContext, SecuritySettings, ServiceContext } from './context.js';
+import { valid } from './guard.js';
+
+export const MIN_BCRYPT_COST = 10;
+
+export function hashPassword(password: string, security: Pick<SecuritySettings, 'bcryptCost'>): Promise<string> {
+  return bcrypt.hash(password, Math.max(MIN_BCRYPT_COST, security.bcryptCost));
+}
+
+// Compared against when the username is unknown, so both cases cost one bcrypt check.
+const DUMMY_HASH = bcrypt.hashSync('remit-no-such-user', MIN_BCRYPT_COST);
+
+interface TokenPayload {
+  sub: string;
+  username: string;
+  tv: number;
+}
+
+export function signToken(security: SecuritySettings, user: Pick<UserRow, 'id' | 'username' | 'token_version'>): string {
+  const payload: TokenPayload = { sub: String(user.id), username: user.username, tv: Number(user.token_version) };
+  return jwt.sign(payload, security.jwtSecret, { algorithm: 'HS256', expiresIn: security.tokenTtlSeconds });
+}
+
+export function toPrincipal(row: UserRow): Principal {
+  const u = toUser(row);
+  return { id: u.id, username: u.username, role: u.role, permissions: u.permissions, store_id: u.store_id, accessible_stores: u.accessible_stores };
+}
+
+/** Checks username and password; answers a token and who signed in. */
+export async function login(app: AppContext, input: unknown): Promise<{ token: string; user: Me }> {
+  const { username, password } = valid(validateLogin(input));
+  const row = await app.db<UserRow>('users').where({ username }).first();
+  const ok = await bcrypt.compare(password, row?.password_hash ?? DUMMY_HASH);
+  if (!row || !ok) throw new UnauthenticatedError(MSG.loginFailed);
+  if (!row.is_active) throw new UnauthenticatedError(MSG.accountInactive);
+  return { token: signToken(app.security, row), user: meOf(row) };
+}
+
+/** The signed-in user behind a token, checked against the database on every call. */
+export async function authenticate(app: AppContext, token: string): Promise<Principal> {
+  let payload: TokenPayload;
+  try {
+    payload = jwt.verify(token, app.security.jwtSecret, { algorithms: ['HS256'] }) as TokenPayload;
+  } catch {
+    throw new UnauthenticatedError(MSG.tokenInvalid);
+  }
+  const id = Number(payload.sub);
+  if (!Number.isSafeInteger(id) || id <= 0) throw new UnauthenticatedError(MSG.tokenInvalid);
+  const row = await app.db<UserRow>('users').where({ id }).first();
+  if (!row || !row.is_active || row.username !== payload.username || Number(row.token_version) !== payload.tv) {
+    throw new UnauthenticatedError(MSG.tokenInvalid);
+  }
+  return toPrincipal(row);
+}
+
+function meOf(row: UserRow): Me {
+  const p = toPrincipal(row);
+  return { ...p, permissions: effectivePermissions(p), accessible_stores: [...p.accessible_stores] };
+}
+
+/** `GET /api/admin/me`. */
+export async function me(ctx: ServiceContext): Promise<Me> {
+  const row = await ctx.db<UserRow>('users').where({ id: ctx.actor.id }).first();
+  if (!row) throw new UnauthenticatedError(MSG.tokenInvalid);
+  return meOf(row);
+}
+
+/** Changes the caller's own password; older tokens stop working and a fresh one is returned. */
+export async function changePassword(ctx: ServiceContext, input: unknown): Promise<{ token: string }> {
+  const { currentPassword, newPassword } = valid(validatePasswordChange(input));
+  if (ctx.actor.id <= 0) throw new ForbiddenError(MSG.cannotChangeOthersPassword);
+  const row = await ctx.db<UserRow>('users').where({ id: ctx.actor.id }).first();
+  if (!row) throw new UnauthenticatedError(MSG.tokenInvalid);
+  if (!(await bcrypt.compare(currentPassword, row.password_hash))) {
+    throw ValidationError.single('currentPassword', MSG.currentPasswordWrong);
+  }
+  const hash = await hashPassword(newPassword, ctx.security);
+  return ctx.db.transaction(async (trx) => {
+    const version = Number(row.token_version) + 1;
+    await setPassword(trx, row.id, hash, version);
+    await recordAudit(trx, ctx, { action: 'password', entity: 'user', entityId: row.id });
+    return { token: signToken(ctx.security, { ...row, token_version: version }) };
+  });
+}
+
+export async function setPassword(db: Db, userId: number, hash: string, tokenVersion: number): Promise<void> {
+  await db('users').where({ id: userId }).update({ password_hash: hash, token_version: tokenVersion, updated_at: Date.now() });
+}

@@ -1,0 +1,30 @@
+import { randomBytes } from 'node:crypto';
+import { PERMISSION_KEYS } from '../permissions.js';
+import type { Store, User } from '../types.js';
+import type { AppContext } from './context.js';
+import { systemActor } from './context.js';
+import { createStore } from './stores.js';
+import { createUser } from './users.js';
+
+export const FIRST_ADMIN = 'admin';
+export const FIRST_STORE = { name: '總店', code: 'HQ' } as const;
+
+/**
+ * First run: on a database with no users, creates the admin account (with the configured
+ * password, else a random one the caller prints once) and, when there are no stores, a head
+ * store so the submission form works at once. Never a fixed default password.
+ */
+export async function ensureFirstRun(
+  app: AppContext,
+  opts: { adminPassword?: string } = {},
+): Promise<{ admin?: { user: User; password: string; generated: boolean }; store?: Store }> {
+  const ctx = { ...app, actor: systemActor('system'), ip: null };
+  const out: { admin?: { user: User; password: string; generated: boolean }; store?: Store } = {};
+  const hasUser = await app.db('users').first('id');
+  if (hasUser) return out;
+  if (!(await app.db('stores').first('id'))) out.store = await createStore(ctx, FIRST_STORE);
+  const password = opts.adminPassword ?? randomBytes(12).toString('base64url');
+  const user = await createUser(ctx, { username: FIRST_ADMIN, password, role: 'admin', permissions: [...PERMISSION_KEYS] });
+  out.admin = { user, password, generated: opts.adminPassword === undefined };
+  return out;
+}

@@ -1,0 +1,20 @@
+import { ForbiddenError, ValidationError } from '../errors.js';
+import { MSG } from '../messages.js';
+import { PERMISSIONS, can, type Permission, type Principal } from '../permissions.js';
+import type { Validated } from '../validation/result.js';
+
+/** Refuses an actor lacking a permission, naming it in the message. */
+export function requirePermission(actor: Principal, permission: Permission): void {
+  if (!can(actor, permission)) throw new ForbiddenError(`${MSG.forbidden}：需要「${PERMISSIONS[permission].label}」權限`);
+}
+
+/** Unwraps a validation result or throws its errors. */
+export function valid<T>(result: Validated<T>): T {
+  if (!result.ok) throw new ValidationError(result.errors);
+  return result.value;
+}
+
+/** A denial text from a pure rule becomes a ForbiddenError. */
+export function deny(reason: string | null): void {
+  if (reason) throw new ForbiddenError(reason);
+}

@@ -1,0 +1,108 @@
+import { ConflictError, NotFoundError, ValidationError } from '../errors.js';
+import { MSG } from '../messages.js';
+import { assertFilterFields, filterIds, likeEscape, runList, type ListQuery } from '../list.js';
+import { toStore, type StoreRow } from '../db/rows.js';
+import type { Db } from '../db/connect.js';
+import type { ListResult, Store } from '../types.js';
+import { isPlainObject, toId } from '../validation/result.js';
+import { validateStore } from '../validation/store.js';
+import { recordAudit } from './audit.js';
+import type { ServiceContext } from './context.js';
+import { requirePermission, valid } from './guard.js';
+
+const SORTABLE = { id: 'id', name: 'name', code: 'code', created_at: 'created_at' };
+
+/** Every store: any signed-in user may read the list (the form's branch select needs it). */
+export async function listStores(ctx: ServiceContext, query: ListQuery = { filter: {} }): Promise<ListResult<Store>> {
+  assertFilterFields(query.filter, ['id', 'q']);
+  const base = ctx.db<StoreRow>('stores').select('*');
+  const ids = filterIds(query.filter, 'id');
+  if (ids) base.whereIn('id', ids);
+  if (typeof query.filter.q === 'string' && query.filter.q.trim()) {
+    const like = `%${likeEscape(query.filter.q.trim().toLowerCase())}%`;
+    base.where((w) => w.whereRaw("lower(name) like ? escape '\\'", [like]).orWhereRaw("lower(code) like ? escape '\\'", [like]));
+  }
+  return runList(base, query, { sortable: SORTABLE, defaultSort: ['id', 'ASC'], tiebreak: 'id' }, toStore);
+}
+
+export async function findStore(db: Db, id: number): Promise<StoreRow | undefined> {
+  return db<StoreRow>('stores').where({ id }).first();
+}
+
+export async function getStore(ctx: ServiceContext, rawId: unknown): Promise<Store> {
+  const id = toId(rawId);
+  const row = id === null ? undefined : await findStore(ctx.db, id);
+  if (!row) throw new NotFoundError(MSG.storeNotFound);
+  return toStore(row);
+}
+
+async function assertCodeFree(db: Db, code: string, exceptId?: number) {
+  const clash = await db('stores')
+    .whereRaw('lower(code) = ?', [code.toLowerCase()])
+    .modify((q) => exceptId !== undefined && q.whereNot({ id: exceptId }))
+    .first('id');
+  if (clash) throw new ConflictError(MSG.storeCodeTaken, 'code');
+}
+
+export async function createStore(ctx: ServiceContext, input: unknown): Promise<Store> {
+  requirePermission(ctx.actor, 'manage_stores');
+  const value = valid(validateStore(input));
+  return ctx.db.transaction(async (trx) => {
+    await assertCodeFree(trx, value.code);
+    const now = Date.now();
+    const [row] = (await trx('stores').insert({ ...value, created_at: now, updated_at: now }).returning('*')) as StoreRow[];
+    const store = toStore(row);
+    await recordAudit(trx, ctx, { action: 'create', entity: 'store', entityId: store.id, after: store });
+    return store;
+  });
+}
+
+export async function updateStore(ctx: ServiceContext, rawId: unknown, patch: unknown): Promise<Store> {
+  requirePermission(ctx.actor, 'manage_stores');
+  if (!isPlainObject(patch)) throw ValidationError.single('_', MSG.validationFailed);
+  return ctx.db.transaction(async (trx) => {
+    const before = toStore(await getStoreRowOrThrow(trx, rawId));
+    const value = valid(validateStore({ name: before.name, code: before.code, ...pick(patch, ['name', 'code']) }));
+    if (value.code.toLowerCase() !== before.code.toLowerCase()) await assertCodeFree(trx, value.code, before.id);
+    await trx('stores').where({ id: before.id }).update({ ...value, updated_at: Date.now() });
+    const after = toStore((await findStore(trx, before.id))!);
+    await recordAudit(trx, ctx, { action: 'update', entity: 'store', entityId: before.id, before, after });
+    return after;
+  });
+}
+
+/** Deletes a store nobody uses; a store with payments or home users is kept (409). */
+export async function deleteStore(ctx: ServiceContext, rawId: unknown): Promise<Store> {
+  requirePermission(ctx.actor, 'manage_stores');
+  return ctx.db.transaction(async (trx) => {
+    const before = toStore(await getStoreRowOrThrow(trx, rawId));
+    const usedByPayment = await trx('payments').where({ store_id: before.id }).first('uuid');
+    const usedByUser = await trx('users').where({ store_id: before.id }).first('id');
+    if (usedByPayment || usedByUser) throw new ConflictError(MSG.storeInUse);
+    // Drop the store from every user's accessible list so no list points at nothing.
+    const holders = (await trx('users').whereRaw("accessible_stores like ?", [`%${before.id}%`]).select('id', 'accessible_stores')) as Array<{
+      id: number;
+      accessible_stores: string;
+    }>;
+    for (const h of holders) {
+      const list = (JSON.parse(h.accessible_stores) as number[]).filter((s) => s !== before.id);
+      await trx('users').where({ id: h.id }).update({ accessible_stores: JSON.stringify(list) });
+    }
+    await trx('stores').where({ id: before.id }).delete();
+    await recordAudit(trx, ctx, { action: 'delete', entity: 'store', entityId: before.id, before });
+    return before;
+  });
+}
+
+async function getStoreRowOrThrow(db: Db, rawId: unknown): Promise<StoreRow> {
+  const id = toId(rawId);
+  const row = id === null ? undefined : await findStore(db, id);
+  if (!row) throw new NotFoundError(MSG.storeNotFound);
+  return row;
+}
+
+export function pick(obj: Record<string, unknown>, keys: readonly string[]): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const k of keys) if (k in obj) out[k] = obj[k];
+  return out;
+}

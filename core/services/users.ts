@@ -1,0 +1,162 @@
+import { ConflictError, ForbiddenError, NotFoundError, ValidationError } from '../errors.js';
+import { assertFilterFields, filterIds, likeEscape, runList, type ListQuery } from '../list.js';
+import { MSG } from '../messages.js';
+import { deleteUserDenial, editUserDenial, grantDenial, isRole, toggleActiveDenial } from '../permissions.js';
+import { toUser, type UserRow } from '../db/rows.js';
+import type { Db } from '../db/connect.js';
+import type { ListResult, User } from '../types.js';
+import { isPlainObject, toId } from '../validation/result.js';
+import { validateUser, type UserInput } from '../validation/user.js';
+import { recordAudit } from './audit.js';
+import { hashPassword } from './auth.js';
+import type { ServiceContext } from './context.js';
+import { deny, requirePermission, valid } from './guard.js';
+import { pick } from './stores.js';
+
+const SORTABLE = { id: 'id', username: 'username', role: 'role', store_id: 'store_id', is_active: 'is_active', created_at: 'created_at' };
+const EDITABLE = ['password', 'confirmPassword', 'role', 'permissions', 'store_id', 'accessible_stores', 'is_active'] as const;
+
+export async function listUsers(ctx: ServiceContext, query: ListQuery = { filter: {} }): Promise<ListResult<User>> {
+  requirePermission(ctx.actor, 'manage_users');
+  const f = query.filter;
+  assertFilterFields(f, ['id', 'q', 'role', 'store_id', 'is_active']);
+  const base = ctx.db<UserRow>('users').select('*');
+  const ids = filterIds(f, 'id');
+  if (ids) base.whereIn('id', ids);
+  const stores = filterIds(f, 'store_id');
+  if (stores) base.whereIn('store_id', stores);
+  if (f.role !== undefined) {
+    if (!isRole(f.role)) throw ValidationError.single('filter', MSG.badListParam('filter.role'));
+    base.where({ role: f.role });
+  }
+  if (f.is_active !== undefined) {
+    if (typeof f.is_active !== 'boolean') throw ValidationError.single('filter', MSG.badListParam('filter.is_active'));
+    base.where({ is_active: f.is_active });
+  }
+  if (typeof f.q === 'string' && f.q.trim()) {
+    base.whereRaw("lower(username) like ? escape '\\'", [`%${likeEscape(f.q.trim().toLowerCase())}%`]);
+  }
+  return runList(base, query, { sortable: SORTABLE, defaultSort: ['id', 'ASC'], tiebreak: 'id' }, toUser);
+}
+
+async function loadUser(db: Db, rawId: unknown): Promise<UserRow> {
+  const id = toId(rawId);
+  const row = id === null ? undefined : await db<UserRow>('users').where({ id }).first();
+  if (!row) throw new NotFoundError(MSG.userNotFound);
+  return row;
+}
+
+/** One user: manage_users, or one's own record. */
+export async function getUser(ctx: ServiceContext, rawId: unknown): Promise<User> {
+  const row = await loadUser(ctx.db, rawId);
+  if (row.id !== ctx.actor.id) requirePermission(ctx.actor, 'manage_users');
+  return toUser(row);
+}
+
+async function assertStoresExist(db: Db, value: Pick<UserInput, 'store_id' | 'accessible_stores'>): Promise<void> {
+  const wanted = [...new Set([...value.accessible_stores, ...(value.store_id !== null ? [value.store_id] : [])])];
+  if (!wanted.length) return;
+  const found = new Set(((await db('stores').whereIn('id', wanted).select('id')) as Array<{ id: number }>).map((r) => Number(r.id)));
+  if (value.store_id !== null && !found.has(value.store_id)) throw ValidationError.single('store_id', MSG.storeNotFound);
+  if (value.accessible_stores.some((s) => !found.has(s))) throw ValidationError.single('accessible_stores', MSG.storeNotFound);
+}
+
+function isUniqueViolation(err: unknown): boolean {
+  const e = err as { code?: string; message?: string };
+  return e?.code === '23505' || (e?.code === 'SQLITE_CONSTRAINT' && /UNIQUE/i.test(e.message ?? ''));
+}
+
+export async function createUser(ctx: ServiceContext, input: unknown): Promise<User> {
+  requirePermission(ctx.actor, 'manage_users');
+  const value = valid(validateUser(input, 'create'));
+  deny(grantDenial(ctx.actor, value, null));
+  const hash = await hashPassword(value.password!, ctx.security);
+  try {
+    return await ctx.db.transaction(async (trx) => {
+      await assertStoresExist(trx, value);
+      if (await trx('users').whereRaw('lower(username) = ?', [value.username.toLowerCase()]).first('id')) {
+        throw new ConflictError(MSG.usernameTaken, 'username');
+      }
+      const now = Date.now();
+      const [row] = (await trx('users')
+        .insert({
+          username: value.username,
+          password_hash: hash,
+          role: value.role,
+          permissions: JSON.stringify(value.permissions),
+          store_id: value.store_id,
+          accessible_stores: JSON.stringify(value.accessible_stores),
+          is_active: value.is_active,
+          token_version: 0,
+          created_at: now,
+          updated_at: now,
+        })
+        .returning('*')) as UserRow[];
+      const user = toUser(row);
+      await recordAudit(trx, ctx, { action: 'create', entity: 'user', entityId: user.id, after: user });
+      return user;
+    });
+  } catch (err) {
+    if (isUniqueViolation(err)) throw new ConflictError(MSG.usernameTaken, 'username');
+    throw err;
+  }
+}
+
+/** Merges a partial change into a user; a blank password leaves it unchanged. */
+export async function updateUser(ctx: ServiceContext, rawId: unknown, patch: unknown): Promise<User> {
+  requirePermission(ctx.actor, 'manage_users');
+  if (!isPlainObject(patch)) throw ValidationError.single('_', MSG.validationFailed);
+  const row = await loadUser(ctx.db, rawId);
+  const before = toUser(row);
+  deny(editUserDenial(ctx.actor, before));
+  if ('username' in patch && patch.username !== before.username) throw ValidationError.single('username', MSG.usernameImmutable);
+
+  const value = valid(validateUser({ ...before, ...pick(patch, EDITABLE) }, 'edit'));
+  if (value.is_active !== before.is_active) deny(toggleActiveDenial(ctx.actor, before));
+  deny(grantDenial(ctx.actor, value, before));
+  const hash = value.password ? await hashPassword(value.password, ctx.security) : null;
+
+  return ctx.db.transaction(async (trx) => {
+    await assertStoresExist(trx, value);
+    if (before.role === 'admin' && (value.role !== 'admin' || !value.is_active)) await assertAnotherAdmin(trx, before.id);
+    const revoke = hash !== null || (before.is_active && !value.is_active);
+    const changes = {
+      role: value.role,
+      permissions: JSON.stringify(value.permissions),
+      store_id: value.store_id,
+      accessible_stores: JSON.stringify(value.accessible_stores),
+      is_active: value.is_active,
+      updated_at: Date.now(),
+      ...(hash ? { password_hash: hash } : {}),
+      ...(revoke ? { token_version: Number(row.token_version) + 1 } : {}),
+    };
+    await trx('users').where({ id: before.id }).update(changes);
+    const after = toUser((await trx<UserRow>('users').where({ id: before.id }).first())!);
+    await recordAudit(trx, ctx, {
+      action: 'update',
+      entity: 'user',
+      entityId: before.id,
+      before,
+      after: hash ? { ...after, password_changed: true } : after,
+    });
+    return after;
+  });
+}
+
+/** Keeps at least one active admin, so nobody locks the whole business out. */
+async function assertAnotherAdmin(db: Db, exceptId: number): Promise<void> {
+  const other = await db('users').where({ role: 'admin', is_active: true }).whereNot({ id: exceptId }).first('id');
+  if (!other) throw new ForbiddenError(MSG.lastAdmin);
+}
+
+export async function deleteUser(ctx: ServiceContext, rawId: unknown): Promise<User> {
+  requirePermission(ctx.actor, 'manage_users');
+  return ctx.db.transaction(async (trx) => {
+    const before = toUser(await loadUser(trx, rawId));
+    deny(deleteUserDenial(ctx.actor, before));
+    if (before.role === 'admin') await assertAnotherAdmin(trx, before.id);
+    await trx('users').where({ id: before.id }).delete();
+    await recordAudit(trx, ctx, { action: 'delete', entity: 'user', entityId: before.id, before });
+    return before;
+  });
+}

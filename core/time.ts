@@ -1,0 +1,142 @@
+/**
+ * The only place that converts between UTC instants and Taiwan (Asia/Taipei) local time.
+ * Taiwan has kept UTC+8 without daylight saving since 1979, so a fixed offset is exact for
+ * every date this product handles, whatever the server's TZ.
+ */
+export const TAIPEI_OFFSET_MS = 8 * 60 * 60 * 1000;
+export const DAY_MS = 24 * 60 * 60 * 1000;
+
+/** Earliest and latest payment times accepted: guards against typos such as year 20260. */
+export const MIN_INSTANT = Date.UTC(2000, 0, 1) - TAIPEI_OFFSET_MS;
+export const MAX_INSTANT = Date.UTC(2100, 0, 1) - TAIPEI_OFFSET_MS;
+
+export interface LocalParts {
+  year: number;
+  month: number; // 1-12
+  day: number;
+  hour: number;
+  minute: number;
+  second: number;
+}
+
+/** A Taiwan wall-clock time to a UTC instant (ms), or null when the parts are not a real time. */
+export function taipeiPartsToInstant(p: LocalParts): number | null {
+  const { year, month, day, hour, minute, second } = p;
+  if (month < 1 || month > 12 || day < 1 || day > 31 || hour > 23 || minute > 59 || second > 59) return null;
+  const utc = Date.UTC(year, month - 1, day, hour, minute, second);
+  const check = new Date(utc);
+  if (check.getUTCFullYear() !== year || check.getUTCMonth() !== month - 1 || check.getUTCDate() !== day) return null;
+  return utc - TAIPEI_OFFSET_MS;
+}
+
+/** The Taiwan wall-clock parts of a UTC instant. */
+export function instantToTaipeiParts(ms: number): LocalParts {
+  const d = new Date(ms + TAIPEI_OFFSET_MS);
+  return {
+    year: d.getUTCFullYear(),
+    month: d.getUTCMonth() + 1,
+    day: d.getUTCDate(),
+    hour: d.getUTCHours(),
+    minute: d.getUTCMinutes(),
+    second: d.getUTCSeconds(),
+  };
+}
+
+const LOCAL_RE = /^(\d{4})[-/](\d{1,2})[-/](\d{1,2})(?:[T ](\d{1,2}):(\d{2})(?::(\d{2})(?:\.\d{1,3})?)?)?$/;
+const ZONED_RE = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(?::\d{2}(?:\.\d{1,9})?)?(?:Z|[+-]\d{2}:?\d{2})$/i;
+
+/**
+ * Parses a time as a person or a program writes it:
+ * - an ISO 8601 instant with a zone (`2026-11-18T01:15:00.000Z`, `...+08:00`);
+ * - a Taiwan wall-clock time without a zone (`2026-11-18T09:15` from a datetime-local field,
+ *   `2026/11/18 09:15`, `2026-11-18 09:15`, `2026/11/18`).
+ * Returns the UTC instant in ms, or null when the text is not a valid time.
+ */
+export function parseInstant(text: string): number | null {
+  const s = text.trim();
+  if (ZONED_RE.test(s)) {
+    const ms = Date.parse(s);
+    return Number.isFinite(ms) ? ms : null;
+  }
+  const m = LOCAL_RE.exec(s);
+  if (!m) return null;
+  return taipeiPartsToInstant({
+    year: Number(m[1]),
+    month: Number(m[2]),
+    day: Number(m[3]),
+    hour: m[4] ? Number(m[4]) : 0,
+    minute: m[5] ? Number(m[5]) : 0,
+    second: m[6] ? Number(m[6]) : 0,
+  });
+}
+
+/** A Taiwan calendar date `YYYY-MM-DD` (or `YYYY/MM/DD`) to the instant its day starts, or null. */
+export function taipeiDayStart(date: string): number | null {
+  const m = /^(\d{4})[-/](\d{1,2})[-/](\d{1,2})$/.exec(date.trim());
+  if (!m) return null;
+  return taipeiPartsToInstant({ year: +m[1], month: +m[2], day: +m[3], hour: 0, minute: 0, second: 0 });
+}
+
+const pad = (n: number, w = 2) => String(n).padStart(w, '0');
+
+/** `YYYY-MM-DD` of the Taiwan date an instant falls on. */
+export function taipeiDate(ms: number): string {
+  const p = instantToTaipeiParts(ms);
+  return `${p.year}-${pad(p.month)}-${pad(p.day)}`;
+}
+
+/** Taiwan display format: `2026/11/18 09:15` (with seconds when asked). */
+export function formatTaipei(ms: number, opts: { seconds?: boolean; dateOnly?: boolean } = {}): string {
+  const p = instantToTaipeiParts(ms);
+  const date = `${p.year}/${pad(p.month)}/${pad(p.day)}`;
+  if (opts.dateOnly) return date;
+  return `${date} ${pad(p.hour)}:${pad(p.minute)}${opts.seconds ? `:${pad(p.second)}` : ''}`;
+}
+
+/** `YYYYMMDDHHmm` in Taiwan time, for export file names. */
+export function compactTimestamp(ms: number): string {
+  const p = instantToTaipeiParts(ms);
+  return `${p.year}${pad(p.month)}${pad(p.day)}${pad(p.hour)}${pad(p.minute)}`;
+}
+
+/** Adds whole days to a `YYYY-MM-DD` Taiwan date. */
+export function addDays(date: string, days: number): string {
+  const start = taipeiDayStart(date);
+  if (start === null) throw new RangeError(`not a date: ${date}`);
+  return taipeiDate(start + days * DAY_MS);
+}
+
+/** The spec's default date filter: from three days ago to today, as Taiwan dates. */
+export function defaultDateRange(now: number = Date.now()): { from: string; to: string } {
+  const to = taipeiDate(now);
+  return { from: addDays(to, -3), to };
+}
+
+/**
+ * Inclusive Taiwan dates to a half-open instant range [gte, lt). Either end may be missing.
+ * A value with a time part (an ISO instant) is taken as the exact instant instead.
+ */
+export function dayRangeToInstants(from?: string | null, to?: string | null): { gte?: number; lt?: number; error?: string } {
+  const out: { gte?: number; lt?: number; error?: string } = {};
+  if (from) {
+    const v = /T|:/.test(from) ? parseInstant(from) : taipeiDayStart(from);
+    if (v === null) return { error: from };
+    out.gte = v;
+  }
+  if (to) {
+    if (/T|:/.test(to)) {
+      const v = parseInstant(to);
+      if (v === null) return { error: to };
+      out.lt = v + 1;
+    } else {
+      const v = taipeiDayStart(to);
+      if (v === null) return { error: to };
+      out.lt = v + DAY_MS;
+    }
+  }
+  return out;
+}
+
+export function toIso(ms: number): string {
+  return new Date(ms).toISOString();
+}

@@ -1,0 +1,76 @@
+/** The records the core returns: plain JSON-ready data with honest types. */
+import type { Permission, Role } from './permissions.js';
+import type { PaymentStatus } from './statuses.js';
+
+export interface Store {
+  id: number;
+  name: string;
+  code: string;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface Payment {
+  /** equals uuid, for list protocols that key records by `id` */
+  id: string;
+  uuid: string;
+  store_id: number;
+  last_five: string;
+  paid_at: string;
+  amount: number;
+  status: PaymentStatus;
+  note: string;
+  created_by: number | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface User {
+  id: number;
+  username: string;
+  role: Role;
+  permissions: Permission[];
+  store_id: number | null;
+  accessible_stores: number[];
+  is_active: boolean;
+  created_at: string;
+  updated_at: string;
+}
+
+/** `GET /api/admin/me`: who is signed in, with effective permissions. */
+export interface Me {
+  id: number;
+  username: string;
+  role: Role;
+  permissions: Permission[];
+  store_id: number | null;
+  accessible_stores: number[];
+}
+
+export interface StoreStats {
+  store_id: number;
+  store_name: string;
+  store_code: string;
+  total_payments: number;
+  total_amount: number;
+  confirmed_payments: number;
+  pending_payments: number;
+  failed_payments: number;
+}
+
+/** The dashboard (spec section 3). */
+export interface StatsSummary {
+  totalStores: number;
+  totalPayments: number;
+  totalAmount: number;
+  confirmedPayments: number;
+  storeStats: StoreStats[];
+}
+
+export interface ListResult<T> {
+  rows: T[];
+  total: number;
+  /** the range actually answered, inclusive, for Content-Range */
+  start: number;
+  end: number;
+}

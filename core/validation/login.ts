@@ -1,0 +1,17 @@
+import { MSG } from '../messages.js';
+import { FieldErrors, isBlank, isPlainObject, type Validated } from './result.js';
+
+export interface LoginInput {
+  username: string;
+  password: string;
+}
+
+/** Login: username and password both required (spec section 5). */
+export function validateLogin(raw: unknown): Validated<LoginInput> {
+  const input = isPlainObject(raw) ? raw : {};
+  const errors = new FieldErrors();
+  if (isBlank(input.username) || typeof input.username !== 'string') errors.add('username', MSG.loginUsernameRequired);
+  if (isBlank(input.password) || typeof input.password !== 'string') errors.add('password', MSG.loginPasswordRequired);
+  if (!errors.empty) return { ok: false, errors: errors.list };
+  return { ok: true, value: { username: (input.username as string).trim(), password: input.password as string } };
+}

@@ -1,0 +1,63 @@
+/**
+ * The Koa application (no listen): `/api` with every call of the spec, JSON in and out.
+ * `createApp` is what tests, `remit serve` and any embedding program use.
+ */
+import Router from '@koa/router';
+import Koa from 'koa';
+import { MSG, type AppContext } from '../core/index.js';
+import type { State } from './middleware/auth.js';
+import { errorHandler } from './middleware/errors.js';
+import { authRoutes } from './routes/auth.js';
+import { paymentRoutes } from './routes/payments.js';
+import { statsRoutes } from './routes/stats.js';
+import { storeRoutes } from './routes/stores.js';
+import { userRoutes } from './routes/users.js';
+
+export interface AppOptions extends AppContext {
+  /** take the client address from X-Forwarded-For (behind a reverse proxy) */
+  trustProxy?: boolean;
+  /** where unexpected errors are reported; defaults to stderr */
+  log?: (msg: string, err: unknown) => void;
+  /** extra middleware mounted after /api (the back office's static files) */
+  after?: Koa.Middleware[];
+}
+
+export function createApp(opts: AppOptions): Koa<State> {
+  const app = new Koa<State>({ proxy: opts.trustProxy ?? false });
+  const ctx: AppContext = { db: opts.db, security: opts.security };
+  // Unexpected errors are reported by errorHandler; Koa's default logger would print them twice.
+  app.silent = true;
+
+  app.use(async (c, next) => {
+    c.set('X-Content-Type-Options', 'nosniff');
+    c.set('Referrer-Policy', 'no-referrer');
+    c.set('X-Frame-Options', 'DENY');
+    await next();
+    if (c.path.startsWith('/api/')) c.set('Cache-Control', 'no-store');
+  });
+  app.use(errorHandler(opts.log));
+
+  const api = new Router<State>({ prefix: '/api' });
+  api.get('/health', (c) => {
+    c.body = { ok: true };
+  });
+  for (const routes of [authRoutes(ctx), paymentRoutes(ctx), userRoutes(ctx), storeRoutes(ctx), statsRoutes(ctx)]) {
+    api.use(routes.routes(), routes.allowedMethods());
+  }
+  app.use(api.routes());
+  app.use(api.allowedMethods());
+
+  app.use(async (c, next) => {
+    if (c.path === '/api' || c.path.startsWith('/api/')) {
+      if (c.status === 405) c.body = { message: MSG.methodNotAllowed };
+      else if (c.body === undefined || c.body === null) {
+        c.status = 404;
+        c.body = { message: MSG.notFoundRoute };
+      }
+      return;
+    }
+    await next();
+  });
+  for (const mw of opts.after ?? []) app.use(mw);
+  return app;
+}

@@ -1,0 +1,45 @@
+import Router from '@koa/router';
+import {
+  createPayment,
+  deletePayment,
+  deletePayments,
+  getPayment,
+  importPayments,
+  listPayments,
+  updatePayment,
+  type AppContext,
+} from '../../core/index.js';
+import { requireUser, serviceContext, type State } from '../middleware/auth.js';
+import { importBody, smallBody } from '../middleware/body.js';
+import { listQuery, sendList } from '../list.js';
+
+const field = (body: unknown, name: string) => (body && typeof body === 'object' && !Array.isArray(body) ? (body as Record<string, unknown>)[name] : undefined);
+
+export function paymentRoutes(app: AppContext): Router<State> {
+  const r = new Router<State>();
+  const auth = requireUser(app);
+
+  r.post('/payments/bulk-import', auth, importBody, async (ctx) => {
+    ctx.body = await importPayments(serviceContext(app, ctx), field(ctx.request.body, 'payments'));
+  });
+  r.post('/payments', auth, smallBody, async (ctx) => {
+    ctx.status = 201;
+    ctx.body = await createPayment(serviceContext(app, ctx), ctx.request.body);
+  });
+  r.get('/payments', auth, async (ctx) => {
+    sendList(ctx, 'payments', await listPayments(serviceContext(app, ctx), listQuery(ctx)));
+  });
+  r.delete('/payments', auth, smallBody, async (ctx) => {
+    ctx.body = await deletePayments(serviceContext(app, ctx), field(ctx.request.body, 'uuids'));
+  });
+  r.get('/payments/:id', auth, async (ctx) => {
+    ctx.body = await getPayment(serviceContext(app, ctx), ctx.params.id);
+  });
+  r.put('/payments/:id', auth, smallBody, async (ctx) => {
+    ctx.body = await updatePayment(serviceContext(app, ctx), ctx.params.id, ctx.request.body);
+  });
+  r.delete('/payments/:id', auth, async (ctx) => {
+    ctx.body = await deletePayment(serviceContext(app, ctx), ctx.params.id);
+  });
+  return r;
+}

@@ -1,0 +1,69 @@
+/**
+ * Starts the whole back end from a configuration: opens and migrates the database, makes sure
+ * a first admin exists, and listens. `remit serve` is a thin wrapper around this.
+ */
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { Knex } from 'knex';
+import {
+  ensureFirstRun,
+  migrateLatest,
+  openDatabase,
+  resolveJwtSecret,
+  type RemitConfig,
+  type SecuritySettings,
+  type User,
+} from '../core/index.js';
+import { createApp } from './app.js';
+
+export interface RunningServer {
+  server: Server;
+  db: Knex;
+  url: string;
+  /** set when this start created the first admin */
+  firstAdmin?: { user: User; password: string; generated: boolean };
+  /** stops accepting connections, lets requests in flight finish, then closes the database */
+  close(): Promise<void>;
+}
+
+export async function startServer(config: RemitConfig, opts: { log?: (msg: string, err: unknown) => void } = {}): Promise<RunningServer> {
+  const db = openDatabase(config.db);
+  try {
+    await migrateLatest(db);
+    const security: SecuritySettings = {
+      jwtSecret: resolveJwtSecret(config),
+      tokenTtlSeconds: config.tokenTtlSeconds,
+      bcryptCost: config.bcryptCost,
+    };
+    const first = await ensureFirstRun({ db, security }, { adminPassword: config.adminPassword });
+    const app = createApp({ db, security, trustProxy: config.trustProxy, log: opts.log });
+    const server = app.listen(config.port, config.host);
+    await new Promise<void>((resolve, reject) => {
+      server.once('listening', resolve);
+      server.once('error', reject);
+    });
+    server.keepAliveTimeout = 65_000;
+    const { port } = server.address() as AddressInfo;
+    const shownHost = config.host === '0.0.0.0' || config.host === '::' ? 'localhost' : config.host;
+    let closing: Promise<void> | undefined;
+    return {
+      server,
+      db,
+      url: `http://${shownHost.includes(':') ? `[${shownHost}]` : shownHost}:${port}`,
+      firstAdmin: first.admin,
+      close() {
+        closing ??= (async () => {
+          await new Promise<void>((resolve) => {
+            server.close(() => resolve());
+            server.closeIdleConnections();
+          });
+          await db.destroy();
+        })();
+        return closing;
+      },
+    };
+  } catch (err) {
+    await db.destroy();
+    throw err;
+  }
+}
