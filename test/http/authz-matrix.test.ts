@@ -1,0 +1,213 @@
+/**
+ * The server enforces every permission and store boundary, whatever the UI hides: each call of
+ * the API, by each kind of caller, answers exactly the expected status, and a refused write
+ * changes nothing.
+ */
+import jwt from 'jsonwebtoken';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { PERMISSION_KEYS, type UserRow } from '../../core/index.js';
+import { DB_KINDS, TEST_SECURITY } from '../helpers/db.js';
+import { PASSWORD } from '../helpers/fixtures.js';
+import { startTestServer, type TestServer } from '../helpers/server.js';
+
+const HQ = PERMISSION_KEYS.map((p) => `hq_${p}`);
+const INVALID = ['anonymous', 'inactive', 'tampered', 'expired', 'revoked'] as const;
+const CALLERS = ['admin', ...HQ, 'hq_none', 'branchA', 'branchB', ...INVALID];
+
+interface Request {
+  method: string;
+  path: string;
+  body?: unknown;
+}
+/** Prepares what one call needs (a fresh record to act on) and says what to send. */
+type Probe = (s: TestServer) => Promise<Request>;
+
+interface Case {
+  name: string;
+  write: boolean;
+  probe: Probe;
+  /** callers answered with the success status; every other valid caller gets 403 */
+  allowed: string[];
+  ok: number;
+}
+
+let seq = 0;
+/** a payment in store A, made fresh so writes by one caller do not affect the next */
+async function paymentInA(s: TestServer): Promise<string> {
+  seq++;
+  const r = await s.api('POST', '/payments', {
+    as: 'admin',
+    body: { last_five: String(10000 + seq).slice(-5), paid_at: '2026-11-18T10:00', amount: 100 + seq, store_id: s.stores.A.id },
+  });
+  return r.body.uuid;
+}
+
+/** a plain user row, inserted directly (no bcrypt) as a target for user writes */
+async function plainUser(s: TestServer): Promise<number> {
+  seq++;
+  const now = Date.now();
+  const [row] = await s.t.db('users')
+    .insert({
+      username: `target${seq}`,
+      password_hash: '$2b$10$abcdefghijklmnopqrstuu0123456789012345678901234567890',
+      role: 'user',
+      permissions: '[]',
+      store_id: s.stores.A.id,
+      accessible_stores: '[]',
+      is_active: true,
+      token_version: 0,
+      created_at: now,
+      updated_at: now,
+    })
+    .returning('id');
+  return Number(typeof row === 'object' ? row.id : row);
+}
+
+async function unusedStore(s: TestServer): Promise<number> {
+  seq++;
+  const now = Date.now();
+  const [row] = await s.t.db('stores').insert({ name: `空店${seq}`, code: `E${seq}`, created_at: now, updated_at: now }).returning('id');
+  return Number(typeof row === 'object' ? row.id : row);
+}
+
+const call = (method: string, path: (s: TestServer) => Promise<string> | string, body?: (s: TestServer) => Promise<unknown> | unknown): Probe => {
+  return async (s) => ({ method, path: await path(s), body: body ? await body(s) : undefined });
+};
+
+const VIEWERS = ['admin', 'hq_view_payments', 'branchA', 'branchB'];
+const viewA = ['admin', 'hq_view_payments', 'branchA'];
+
+const CASES: Case[] = [
+  { name: 'GET /admin/me', write: false, ok: 200, allowed: ['admin', ...HQ, 'hq_none', 'branchA', 'branchB'], probe: call('GET', () => '/admin/me') },
+  {
+    name: 'POST /payments (store A)',
+    write: true,
+    ok: 201,
+    // any active user whose scope holds store A; branch B staff may submit only for store B
+    allowed: ['admin', ...HQ, 'hq_none', 'branchA'],
+    probe: call('POST', () => '/payments', (s) => ({ last_five: '54321', paid_at: '2026-11-18T11:00', amount: 999, store_id: s.stores.A.id })),
+  },
+  {
+    name: 'POST /payments (store C, outside every scope but admin)',
+    write: true,
+    ok: 201,
+    allowed: ['admin'],
+    probe: call('POST', () => '/payments', (s) => ({ last_five: '54321', paid_at: '2026-11-18T11:00', amount: 999, store_id: s.stores.C.id })),
+  },
+  { name: 'GET /payments', write: false, ok: 200, allowed: VIEWERS, probe: call('GET', () => '/payments') },
+  { name: 'GET /payments/:id (store A)', write: false, ok: 200, allowed: viewA, probe: call('GET', async (s) => `/payments/${await paymentInA(s)}`) },
+  {
+    name: 'PUT /payments/:id (store A)',
+    write: true,
+    ok: 200,
+    allowed: ['admin', 'hq_edit_payments', 'branchA'],
+    probe: call('PUT', async (s) => `/payments/${await paymentInA(s)}`, () => ({ status: '已入帳', note: '已核對' })),
+  },
+  { name: 'DELETE /payments/:id (store A)', write: true, ok: 200, allowed: ['admin', 'hq_delete_payments', 'branchA'], probe: call('DELETE', async (s) => `/payments/${await paymentInA(s)}`) },
+  {
+    name: 'DELETE /payments (batch, store A)',
+    write: true,
+    ok: 200,
+    allowed: ['admin', 'hq_delete_payments', 'branchA'],
+    probe: call('DELETE', () => '/payments', async (s) => ({ uuids: [await paymentInA(s)] })),
+  },
+  {
+    name: 'POST /payments/bulk-import (store A)',
+    write: true,
+    ok: 200,
+    allowed: ['admin', 'hq_manage_payments'],
+    probe: call('POST', () => '/payments/bulk-import', (s) => ({ payments: [{ last_five: '11111', paid_at: '2026-11-18T12:00', amount: 10, store_id: s.stores.A.id }] })),
+  },
+  { name: 'GET /stores/:id/payments (store A)', write: false, ok: 200, allowed: viewA, probe: call('GET', (s) => `/stores/${s.stores.A.id}/payments`) },
+  { name: 'GET /stats/summary', write: false, ok: 200, allowed: ['admin', 'hq_view_reports', 'branchA', 'branchB'], probe: call('GET', () => '/stats/summary') },
+  { name: 'GET /users', write: false, ok: 200, allowed: ['admin', 'hq_manage_users'], probe: call('GET', () => '/users') },
+  { name: 'GET /users/:id (another user)', write: false, ok: 200, allowed: ['admin', 'hq_manage_users'], probe: call('GET', async (s) => `/users/${await plainUser(s)}`) },
+  {
+    name: 'POST /users',
+    write: true,
+    ok: 201,
+    allowed: ['admin', 'hq_manage_users'],
+    probe: call('POST', () => '/users', () => ({ username: `new${++seq}`, password: 'abcdef1', role: 'user', permissions: [] })),
+  },
+  {
+    name: 'PUT /users/:id',
+    write: true,
+    ok: 200,
+    allowed: ['admin', 'hq_manage_users'],
+    probe: call('PUT', async (s) => `/users/${await plainUser(s)}`, () => ({ permissions: [] , is_active: false })),
+  },
+  { name: 'DELETE /users/:id', write: true, ok: 200, allowed: ['admin', 'hq_manage_users'], probe: call('DELETE', async (s) => `/users/${await plainUser(s)}`) },
+  {
+    name: 'POST /users/change-password (wrong current password)',
+    write: true,
+    ok: 400,
+    allowed: ['admin', ...HQ, 'hq_none', 'branchA', 'branchB'],
+    probe: call('POST', () => '/users/change-password', () => ({ currentPassword: 'not-it', newPassword: 'abcdef12' })),
+  },
+  { name: 'GET /stores', write: false, ok: 200, allowed: ['admin', ...HQ, 'hq_none', 'branchA', 'branchB'], probe: call('GET', () => '/stores') },
+  { name: 'GET /stores/:id', write: false, ok: 200, allowed: ['admin', ...HQ, 'hq_none', 'branchA', 'branchB'], probe: call('GET', (s) => `/stores/${s.stores.C.id}`) },
+  { name: 'POST /stores', write: true, ok: 201, allowed: ['admin', 'hq_manage_stores'], probe: call('POST', () => '/stores', () => ({ name: '新店', code: `N${++seq}` })) },
+  {
+    name: 'PUT /stores/:id',
+    write: true,
+    ok: 200,
+    allowed: ['admin', 'hq_manage_stores'],
+    probe: call('PUT', async (s) => `/stores/${await unusedStore(s)}`, () => ({ name: '改名店' })),
+  },
+  { name: 'DELETE /stores/:id', write: true, ok: 200, allowed: ['admin', 'hq_manage_stores'], probe: call('DELETE', async (s) => `/stores/${await unusedStore(s)}`) },
+];
+
+async function counts(s: TestServer) {
+  const out: Record<string, number> = {};
+  for (const t of ['payments', 'users', 'stores', 'audit_log']) {
+    const r = (await s.t.db(t).count({ n: '*' }).first()) as { n: number | string };
+    out[t] = Number(r.n);
+  }
+  return out;
+}
+
+describe.each(DB_KINDS)('authorization matrix on %s', (kind) => {
+  let s: TestServer;
+  const tokens: Record<string, string | undefined> = {};
+
+  beforeAll(async () => {
+    s = await startTestServer(kind);
+    Object.assign(tokens, s.tokens);
+    tokens.anonymous = undefined;
+    // tampered: admin's token with the payload changed to another user, signature kept
+    const [h, , sig] = s.tokens.hq_none.split('.');
+    const forged = Buffer.from(JSON.stringify({ sub: String(s.users.admin.id), username: 'admin', tv: 0, exp: Math.floor(Date.now() / 1000) + 3600 })).toString('base64url');
+    tokens.tampered = `${h}.${forged}.${sig}`;
+    // expired: correctly signed, but past its time
+    const adminRow = (await s.t.db<UserRow>('users').where({ id: s.users.admin.id }).first())!;
+    tokens.expired = jwt.sign({ sub: String(adminRow.id), username: 'admin', tv: adminRow.token_version, exp: Math.floor(Date.now() / 1000) - 60 }, TEST_SECURITY.jwtSecret, { algorithm: 'HS256' });
+    // revoked: an admin's token from before their password change
+    const created = await s.api('POST', '/users', { as: 'admin', body: { username: 'revokee', password: PASSWORD, role: 'admin' } });
+    const login = await s.api('POST', '/admin/login', { body: { username: 'revokee', password: PASSWORD } });
+    tokens.revoked = login.body.token;
+    const changed = await s.api('POST', '/users/change-password', { token: login.body.token, body: { currentPassword: PASSWORD, newPassword: 'another-secret' } });
+    expect(created.status).toBe(201);
+    expect(changed.status).toBe(200);
+  });
+  afterAll(async () => s?.close());
+
+  for (const c of CASES) {
+    describe(c.name, () => {
+      it.each(CALLERS)('%s', async (who) => {
+        const expected = (INVALID as readonly string[]).includes(who) ? 401 : c.allowed.includes(who) ? c.ok : 403;
+        const req = await c.probe(s);
+        const before = await counts(s);
+        const r = await s.api(req.method, req.path, { token: tokens[who], body: req.body });
+        expect(r.status, `${c.name} as ${who}: ${r.text}`).toBe(expected);
+        if (r.status === 401 || r.status === 403) {
+          expect(r.body.message).toMatch(/請先登入|登入已失效|權限不足|分店/);
+          if (c.write) expect(await counts(s), 'a refused write changes nothing').toEqual(before);
+        }
+      });
+    });
+  }
+
+  it('has no unexpected server errors', () => {
+    expect(s.errors).toEqual([]);
+  });
+});
