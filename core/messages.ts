@@ -102,6 +102,7 @@ export const MSG = {
 
   // HTTP edge
   notFoundRoute: '找不到此 API',
+  bodyNotObject: '請求內容必須是 JSON 物件',
   malformedJson: '請求內容不是有效的 JSON',
   bodyTooLarge: '請求內容過大',
   unsupportedMediaType: '請求內容必須是 JSON（Content-Type: application/json）',

@@ -116,21 +116,24 @@ export function defaultDateRange(now: number = Date.now()): { from: string; to: 
  * Inclusive Taiwan dates to a half-open instant range [gte, lt). Either end may be missing.
  * A value with a time part (an ISO instant) is taken as the exact instant instead.
  */
-export function dayRangeToInstants(from?: string | null, to?: string | null): { gte?: number; lt?: number; error?: string } {
-  const out: { gte?: number; lt?: number; error?: string } = {};
+export function dayRangeToInstants(
+  from?: string | null,
+  to?: string | null,
+): { gte?: number; lt?: number; error?: string; errorAt?: 'from' | 'to' } {
+  const out: { gte?: number; lt?: number } = {};
   if (from) {
     const v = /T|:/.test(from) ? parseInstant(from) : taipeiDayStart(from);
-    if (v === null) return { error: from };
+    if (v === null) return { error: from, errorAt: 'from' };
     out.gte = v;
   }
   if (to) {
     if (/T|:/.test(to)) {
       const v = parseInstant(to);
-      if (v === null) return { error: to };
+      if (v === null) return { error: to, errorAt: 'to' };
       out.lt = v + 1;
     } else {
       const v = taipeiDayStart(to);
-      if (v === null) return { error: to };
+      if (v === null) return { error: to, errorAt: 'to' };
       out.lt = v + DAY_MS;
     }
   }

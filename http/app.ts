@@ -44,13 +44,19 @@ export function createApp(opts: AppOptions): Koa<State> {
   for (const routes of [authRoutes(ctx), paymentRoutes(ctx), userRoutes(ctx), storeRoutes(ctx), statsRoutes(ctx)]) {
     api.use(routes.routes(), routes.allowedMethods());
   }
+  const isApi = (path: string) => path === '/api' || path.startsWith('/api/');
+  // Answers for /api paths no route took: 405 (known path, other method) or 404, both JSON.
+  app.use(async (c, next) => {
+    await next();
+    if (!isApi(c.path)) return;
+    if (c.status === 405) c.body = { message: MSG.methodNotAllowed };
+    else if (c.status === 501) c.body = { message: MSG.methodNotAllowed };
+  });
   app.use(api.routes());
   app.use(api.allowedMethods());
-
   app.use(async (c, next) => {
-    if (c.path === '/api' || c.path.startsWith('/api/')) {
-      if (c.status === 405) c.body = { message: MSG.methodNotAllowed };
-      else if (c.body === undefined || c.body === null) {
+    if (isApi(c.path)) {
+      if (c.body === undefined || c.body === null) {
         c.status = 404;
         c.body = { message: MSG.notFoundRoute };
       }

@@ -124,7 +124,7 @@ export async function getPayment(ctx: ServiceContext, id: unknown): Promise<Paym
  */
 export async function updatePayment(ctx: ServiceContext, id: unknown, patch: unknown): Promise<Payment> {
   requirePermission(ctx.actor, 'edit_payments');
-  if (!isPlainObject(patch)) throw ValidationError.single('_', MSG.validationFailed);
+  if (!isPlainObject(patch)) throw ValidationError.single('body', MSG.bodyNotObject);
   return ctx.db.transaction(async (trx) => {
     const row = await loadForActor(trx, ctx, id);
     const errors: FieldError[] = [];

@@ -26,7 +26,7 @@ export async function statsSummary(ctx: ServiceContext, params: StatsParams = {}
     if (v !== undefined && v !== null && typeof v !== 'string') throw ValidationError.single(key, MSG.badDate(String(v)));
   }
   const range = dayRangeToInstants((params.from as string) || null, (params.to as string) || null);
-  if (range.error !== undefined) throw ValidationError.single('from', MSG.badDate(range.error));
+  if (range.error !== undefined) throw ValidationError.single(range.errorAt ?? 'from', MSG.badDate(range.error));
 
   const storeRows = (await ctx.db('stores')
     .select('id', 'name', 'code')

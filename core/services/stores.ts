@@ -59,7 +59,7 @@ export async function createStore(ctx: ServiceContext, input: unknown): Promise<
 
 export async function updateStore(ctx: ServiceContext, rawId: unknown, patch: unknown): Promise<Store> {
   requirePermission(ctx.actor, 'manage_stores');
-  if (!isPlainObject(patch)) throw ValidationError.single('_', MSG.validationFailed);
+  if (!isPlainObject(patch)) throw ValidationError.single('body', MSG.bodyNotObject);
   return ctx.db.transaction(async (trx) => {
     const before = toStore(await getStoreRowOrThrow(trx, rawId));
     const value = valid(validateStore({ name: before.name, code: before.code, ...pick(patch, ['name', 'code']) }));

@@ -105,7 +105,7 @@ export async function createUser(ctx: ServiceContext, input: unknown): Promise<U
 /** Merges a partial change into a user; a blank password leaves it unchanged. */
 export async function updateUser(ctx: ServiceContext, rawId: unknown, patch: unknown): Promise<User> {
   requirePermission(ctx.actor, 'manage_users');
-  if (!isPlainObject(patch)) throw ValidationError.single('_', MSG.validationFailed);
+  if (!isPlainObject(patch)) throw ValidationError.single('body', MSG.bodyNotObject);
   const row = await loadUser(ctx.db, rawId);
   const before = toUser(row);
   deny(editUserDenial(ctx.actor, before));

@@ -70,7 +70,7 @@ export function parseStatus(v: unknown): { value?: PaymentStatus; error?: string
 export function validatePayment(raw: unknown, opts: { storeRequired?: boolean } = {}): Validated<PaymentInput> {
   const errors = new FieldErrors();
   const input = isPlainObject(raw) ? raw : {};
-  if (!isPlainObject(raw)) errors.add('_', MSG.validationFailed);
+  if (!isPlainObject(raw)) errors.add('body', MSG.bodyNotObject);
 
   const lastFiveError = checkLastFive(input.last_five);
   if (lastFiveError) errors.add('last_five', lastFiveError);
