@@ -41,7 +41,7 @@ type Env = Record<string, string | undefined>;
 function intSetting(env: Env, name: string, fallback: number, min: number, max: number): number {
   const raw = env[name];
   if (raw === undefined || raw === '') return fallback;
-  const n = Number(raw);
+  const n = /^\d+$/.test(raw.trim()) ? Number(raw) : NaN;
   if (!Number.isInteger(n) || n < min || n > max) throw new ConfigError(`${name} 必須是 ${min} 到 ${max} 之間的整數（目前是「${raw}」）`);
   return n;
 }
@@ -56,7 +56,8 @@ export function loadConfig(env: Env, flags: { db?: string; port?: string | numbe
     db = { client: 'pg', connectionString: url };
   } else db = { client: 'sqlite', filename: env.REMIT_DB?.trim() || DEFAULTS.dbFile };
 
-  const port = flags.port !== undefined ? intSetting({ port: String(flags.port) }, 'port', DEFAULTS.port, 0, 65535) : intSetting(env, 'PORT', DEFAULTS.port, 0, 65535);
+  const port =
+    flags.port !== undefined ? intSetting({ '--port': String(flags.port) }, '--port', DEFAULTS.port, 0, 65535) : intSetting(env, 'PORT', DEFAULTS.port, 0, 65535);
   const secret = env.REMIT_JWT_SECRET;
   if (secret !== undefined && secret !== '' && secret.length < 32) throw new ConfigError('REMIT_JWT_SECRET 至少需要 32 個字元');
 

@@ -43,7 +43,7 @@ export function instantToTaipeiParts(ms: number): LocalParts {
 }
 
 const LOCAL_RE = /^(\d{4})[-/](\d{1,2})[-/](\d{1,2})(?:[T ](\d{1,2}):(\d{2})(?::(\d{2})(?:\.\d{1,3})?)?)?$/;
-const ZONED_RE = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(?::\d{2}(?:\.\d{1,9})?)?(?:Z|[+-]\d{2}:?\d{2})$/i;
+const ZONED_RE = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2})(?:\.\d{1,9})?)?(?:Z|[+-]\d{2}:?\d{2})$/i;
 
 /**
  * Parses a time as a person or a program writes it:
@@ -54,7 +54,11 @@ const ZONED_RE = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(?::\d{2}(?:\.\d{1,9})?)?(?:Z|[+
  */
 export function parseInstant(text: string): number | null {
   const s = text.trim();
-  if (ZONED_RE.test(s)) {
+  const zoned = ZONED_RE.exec(s);
+  if (zoned) {
+    // Date.parse rolls impossible dates forward (02-30 becomes 03-02): check the parts first.
+    const [, y, mo, d, h, mi, sec] = zoned;
+    if (taipeiPartsToInstant({ year: +y, month: +mo, day: +d, hour: +h, minute: +mi, second: sec ? +sec : 0 }) === null) return null;
     const ms = Date.parse(s);
     return Number.isFinite(ms) ? ms : null;
   }
