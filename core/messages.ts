@@ -81,6 +81,7 @@ export const MSG = {
   cannotDeactivateAdmin: '權限不足：無法停用管理員帳戶',
   cannotCreateAdmin: '權限不足：只有管理員可以建立或指派管理員',
   cannotEditAdmin: '權限不足：無法修改管理員帳戶',
+  cannotManageStronger: '權限不足：此帳戶擁有您沒有的權限或分店',
   cannotGrant: (labels: string[]) => `權限不足：無法授予您沒有的權限（${labels.join('、')}）`,
   cannotAssignStore: '權限不足：無法指派您沒有權限的分店',
   lastAdmin: '至少需要保留一位啟用中的管理員',

@@ -245,6 +245,27 @@ describe('account protection', () => {
   });
 });
 
+describe('accounts holding more than a non-admin manager', () => {
+  const manager = user({ permissions: ['manage_users', 'view_payments'], store_id: 1, accessible_stores: [2] });
+  const target = (over: Record<string, unknown>) => ({ id: 9999, role: 'user' as const, permissions: [], store_id: 1, accessible_stores: [], ...over });
+
+  it('refuses editing, deactivating and deleting an account with a permission the manager lacks', () => {
+    const stronger = target({ permissions: ['delete_payments'] });
+    for (const rule of [editUserDenial, toggleActiveDenial, deleteUserDenial]) expect(rule(manager, stronger)).toBe('權限不足：此帳戶擁有您沒有的權限或分店');
+  });
+
+  it('refuses an account with a store outside the manager scope', () => {
+    expect(editUserDenial(manager, target({ accessible_stores: [3] }))).toBe('權限不足：此帳戶擁有您沒有的權限或分店');
+    expect(editUserDenial(manager, target({ store_id: 3 }))).toBe('權限不足：此帳戶擁有您沒有的權限或分店');
+  });
+
+  it('allows accounts holding no more than the manager, the manager themselves, and everything for admins', () => {
+    expect(editUserDenial(manager, target({ permissions: ['view_payments'], accessible_stores: [2] }))).toBeNull();
+    expect(editUserDenial(manager, { ...target({ permissions: ['system_admin'] }), id: manager.id })).toBeNull();
+    expect(deleteUserDenial(admin(), target({ permissions: ['system_admin'], store_id: 3 }))).toBeNull();
+  });
+});
+
 describe('grantDenial', () => {
   const fresh = { role: 'user' as const, permissions: [] as string[], store_id: null, accessible_stores: [] as number[] };
 

@@ -53,6 +53,21 @@ export interface Principal {
 export interface AccountRef {
   id: number;
   role: Role;
+  /** when given, a non-admin may manage the account only if it holds nothing they lack */
+  permissions?: readonly string[];
+  store_id?: number | null;
+  accessible_stores?: readonly number[];
+}
+
+/**
+ * A non-admin may manage only accounts that hold no permission and no store they lack
+ * themselves; otherwise resetting that account's password would hand them its powers.
+ */
+function outranks(actor: Principal, target: AccountRef): boolean {
+  if (isAdmin(actor) || actor.id === target.id) return false;
+  if ((target.permissions ?? []).some((p) => isPermission(p) && !can(actor, p))) return true;
+  const stores = [...(target.accessible_stores ?? []), ...(target.store_id != null ? [target.store_id] : [])];
+  return stores.some((s) => !inScope(actor, s));
 }
 
 export function isAdmin(user: Pick<Principal, 'role'>): boolean {
@@ -143,6 +158,7 @@ export function submitStoreDenial(u: Principal, storeId: number): string | null 
 export function deleteUserDenial(actor: Principal, target: AccountRef): string | null {
   if (actor.id === target.id) return MSG.cannotDeleteSelf;
   if (isAdmin(target) && !isAdmin(actor)) return MSG.cannotDeleteAdmin;
+  if (outranks(actor, target)) return MSG.cannotManageStronger;
   return null;
 }
 
@@ -150,6 +166,7 @@ export function deleteUserDenial(actor: Principal, target: AccountRef): string |
 export function toggleActiveDenial(actor: Principal, target: AccountRef): string | null {
   if (actor.id === target.id) return MSG.cannotDeactivateSelf;
   if (isAdmin(target) && !isAdmin(actor)) return MSG.cannotDeactivateAdmin;
+  if (outranks(actor, target)) return MSG.cannotManageStronger;
   return null;
 }
 
@@ -158,9 +175,10 @@ export function canChangePasswordOf(actor: Principal, target: AccountRef): boole
   return actor.id === target.id;
 }
 
-/** A non-admin may not edit an admin account (else they could take it over). */
+/** A non-admin may not edit an admin account, nor one holding more than they do (else they could take it over). */
 export function editUserDenial(actor: Principal, target: AccountRef): string | null {
   if (isAdmin(target) && !isAdmin(actor)) return MSG.cannotEditAdmin;
+  if (outranks(actor, target)) return MSG.cannotManageStronger;
   return null;
 }
 

@@ -1,7 +1,8 @@
 import { ConflictError, NotFoundError, ValidationError } from '../errors.js';
 import { MSG } from '../messages.js';
 import { assertFilterFields, filterIds, likeEscape, runList, type ListQuery } from '../list.js';
-import { toStore, type StoreRow } from '../db/rows.js';
+import { toStore, toUser, type StoreRow, type UserRow } from '../db/rows.js';
+import { toIso } from '../time.js';
 import type { Db } from '../db/connect.js';
 import type { ListResult, Store } from '../types.js';
 import { isPlainObject, toId } from '../validation/result.js';
@@ -80,13 +81,13 @@ export async function deleteStore(ctx: ServiceContext, rawId: unknown): Promise<
     const usedByUser = await trx('users').where({ store_id: before.id }).first('id');
     if (usedByPayment || usedByUser) throw new ConflictError(MSG.storeInUse);
     // Drop the store from every user's accessible list so no list points at nothing.
-    const holders = (await trx('users').whereRaw("accessible_stores like ?", [`%${before.id}%`]).select('id', 'accessible_stores')) as Array<{
-      id: number;
-      accessible_stores: string;
-    }>;
-    for (const h of holders) {
-      const list = (JSON.parse(h.accessible_stores) as number[]).filter((s) => s !== before.id);
-      await trx('users').where({ id: h.id }).update({ accessible_stores: JSON.stringify(list) });
+    const holders = ((await trx<UserRow>('users').whereRaw('accessible_stores like ?', [`%${before.id}%`]).select('*')) as UserRow[])
+      .map(toUser)
+      .filter((u) => u.accessible_stores.includes(before.id));
+    for (const u of holders) {
+      const after = { ...u, accessible_stores: u.accessible_stores.filter((id) => id !== before.id), updated_at: toIso(Date.now()) };
+      await trx('users').where({ id: u.id }).update({ accessible_stores: JSON.stringify(after.accessible_stores), updated_at: Date.parse(after.updated_at) });
+      await recordAudit(trx, ctx, { action: 'update', entity: 'user', entityId: u.id, before: u, after });
     }
     await trx('stores').where({ id: before.id }).delete();
     await recordAudit(trx, ctx, { action: 'delete', entity: 'store', entityId: before.id, before });

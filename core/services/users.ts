@@ -3,7 +3,7 @@ import { assertFilterFields, filterIds, likeEscape, runList, type ListQuery } fr
 import { MSG } from '../messages.js';
 import { deleteUserDenial, editUserDenial, grantDenial, isRole, toggleActiveDenial } from '../permissions.js';
 import { toUser, type UserRow } from '../db/rows.js';
-import type { Db } from '../db/connect.js';
+import { isPostgres, type Db } from '../db/connect.js';
 import type { ListResult, User } from '../types.js';
 import { isPlainObject, toId } from '../validation/result.js';
 import { validateUser, type UserInput } from '../validation/user.js';
@@ -143,10 +143,15 @@ export async function updateUser(ctx: ServiceContext, rawId: unknown, patch: unk
   });
 }
 
-/** Keeps at least one active admin, so nobody locks the whole business out. */
+/**
+ * Keeps at least one active admin, so nobody locks the whole business out. On PostgreSQL the
+ * active admins are locked first, so two admins demoting themselves at once cannot both pass;
+ * SQLite runs one write transaction at a time already.
+ */
 async function assertAnotherAdmin(db: Db, exceptId: number): Promise<void> {
-  const other = await db('users').where({ role: 'admin', is_active: true }).whereNot({ id: exceptId }).first('id');
-  if (!other) throw new ForbiddenError(MSG.lastAdmin);
+  const q = db('users').where({ role: 'admin', is_active: true }).select('id');
+  const admins = (await (isPostgres(db) ? q.forUpdate() : q)) as Array<{ id: number }>;
+  if (!admins.some((a) => Number(a.id) !== exceptId)) throw new ForbiddenError(MSG.lastAdmin);
 }
 
 export async function deleteUser(ctx: ServiceContext, rawId: unknown): Promise<User> {
