@@ -144,6 +144,17 @@ export function dayRangeToInstants(
   return out;
 }
 
+/**
+ * Spreadsheets hold wall-clock times without a zone. These two convert between a UTC instant
+ * and the Taiwan wall clock written as if it were UTC (what an Excel serial number encodes).
+ */
+export function instantToTaipeiWallClock(ms: number): number {
+  return ms + TAIPEI_OFFSET_MS;
+}
+export function taipeiWallClockToInstant(wallMs: number): number {
+  return wallMs - TAIPEI_OFFSET_MS;
+}
+
 export function toIso(ms: number): string {
   return new Date(ms).toISOString();
 }

@@ -1,5 +1,5 @@
 import type Koa from 'koa';
-import { parseListQuery, type ListQuery, type ListResult } from '../core/index.js';
+import { parseListQuery, type ExportFile, type ListQuery, type ListResult } from '../core/index.js';
 
 /** The list parameters of a request (`sort`, `range`, `filter`), as ra-data-simple-rest sends them. */
 export function listQuery(ctx: Koa.Context | Koa.ParameterizedContext<any>): ListQuery {
@@ -12,4 +12,14 @@ export function sendList<T>(ctx: Koa.ParameterizedContext<any>, resource: string
   ctx.set('Content-Range', `${resource} ${result.start}-${result.end}/${result.total}`);
   ctx.set('Access-Control-Expose-Headers', 'Content-Range');
   ctx.body = result.rows;
+}
+
+/** A file download: the file name (UTF-8, RFC 6266) in Content-Disposition, and the row count. */
+export function sendFile(ctx: Koa.ParameterizedContext<any>, file: ExportFile): void {
+  const ascii = file.fileName.replace(/[^\x20-\x7e]/g, '_').replace(/["\\]/g, '_');
+  ctx.set('Content-Disposition', `attachment; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(file.fileName)}`);
+  ctx.set('X-Row-Count', String(file.count));
+  ctx.set('Access-Control-Expose-Headers', 'Content-Disposition, X-Row-Count');
+  ctx.type = file.contentType;
+  ctx.body = typeof file.body === 'string' ? file.body : Buffer.from(file.body.buffer, file.body.byteOffset, file.body.byteLength);
 }

@@ -3,20 +3,22 @@ import { ForbiddenError, NotFoundError, ValidationError, type FieldError } from 
 import { assertFilterFields, filterIds, filterStrings, likeEscape, runList, type ListQuery } from '../list.js';
 import { MSG } from '../messages.js';
 import { inScope, scopedStoreIds, submissionStoreId, submitStoreDenial } from '../permissions.js';
+import { MAX_IMPORT_ROWS } from '../excel/columns.js';
 import { DEFAULT_STATUS, isStatus, type PaymentStatus } from '../statuses.js';
 import { dayRangeToInstants, parseInstant } from '../time.js';
 import { toPayment, type PaymentRow } from '../db/rows.js';
+import type { Knex } from 'knex';
 import type { Db } from '../db/connect.js';
 import type { ListResult, Payment } from '../types.js';
 import { parseNote, parseStatus, validatePayment } from '../validation/payment.js';
 import { isPlainObject, toId } from '../validation/result.js';
+import { duplicateKey } from '../duplicates.js';
 import { recordAudit, recordAuditMany } from './audit.js';
 import type { ServiceContext } from './context.js';
 import { deny, requirePermission, valid } from './guard.js';
 import { findStore } from './stores.js';
 
 export const MAX_BATCH_DELETE = 10_000;
-export const MAX_IMPORT_ROWS = 100_000;
 /** rows per INSERT: 10 columns each stays far below SQLite's and PostgreSQL's parameter limits */
 const INSERT_CHUNK = 500;
 
@@ -60,21 +62,36 @@ export async function createPayment(ctx: ServiceContext, input: unknown): Promis
   });
 }
 
-/** The payment list: view_payments, only the caller's stores, filtered, sorted and paged in SQL. */
-export async function listPayments(ctx: ServiceContext, query: ListQuery = { filter: {} }): Promise<ListResult<Payment>> {
-  requirePermission(ctx.actor, 'view_payments');
-  const f = query.filter;
-  assertFilterFields(f, FILTERS);
-  const base = ctx.db<PaymentRow>('payments').select('*');
+/** What a payment filter selected, for export file names. */
+export interface AppliedPaymentFilter {
+  storeIds?: number[];
+  statuses?: PaymentStatus[];
+  from?: string;
+  to?: string;
+  search?: string;
+  lastFive?: string[];
+  /** how many payments were picked by id */
+  selected?: number;
+  /** true when the caller asked for nothing narrower than everything they may see */
+  empty: boolean;
+}
 
-  const stores = scopedStoreIds(ctx.actor, filterIds(f, 'store_id'));
-  if (stores !== 'all') base.whereIn('store_id', stores);
-  const statuses = filterStrings(f, 'status', isStatus);
-  if (statuses) base.whereIn('status', statuses);
+/**
+ * The payments a filter selects within the caller's stores, as a query not yet run: the list,
+ * the export and the statistics page all narrow payments the same way.
+ */
+export function filteredPaymentsQuery(ctx: ServiceContext, f: Record<string, unknown>): { query: Knex.QueryBuilder; applied: AppliedPaymentFilter } {
+  assertFilterFields(f, FILTERS);
+  const query = ctx.db<PaymentRow>('payments').select('*');
+  const requestedStores = filterIds(f, 'store_id');
+  const stores = scopedStoreIds(ctx.actor, requestedStores);
+  if (stores !== 'all') query.whereIn('store_id', stores);
+  const statuses = filterStrings(f, 'status', isStatus) as PaymentStatus[] | undefined;
+  if (statuses) query.whereIn('status', statuses);
   const ids = filterStrings(f, 'id', () => true);
-  if (ids) base.whereIn('uuid', ids);
+  if (ids) query.whereIn('uuid', ids);
   const lastFive = filterStrings(f, 'last_five', (s) => /^\d{1,5}$/.test(s));
-  if (lastFive) base.whereIn('last_five', lastFive);
+  if (lastFive) query.whereIn('last_five', lastFive);
 
   const from = f.paid_at_gte, to = f.paid_at_lte;
   if ((from !== undefined && from !== null && typeof from !== 'string') || (to !== undefined && to !== null && typeof to !== 'string')) {
@@ -82,18 +99,37 @@ export async function listPayments(ctx: ServiceContext, query: ListQuery = { fil
   }
   const range = dayRangeToInstants(from || null, to || null);
   if (range.error !== undefined) throw ValidationError.single('filter', MSG.badDate(range.error));
-  if (range.gte !== undefined) base.where('paid_at', '>=', range.gte);
-  if (range.lt !== undefined) base.where('paid_at', '<', range.lt);
+  if (range.gte !== undefined) query.where('paid_at', '>=', range.gte);
+  if (range.lt !== undefined) query.where('paid_at', '<', range.lt);
 
+  let q: string | undefined;
   if (typeof f.q === 'string' && f.q.trim()) {
-    const q = f.q.trim();
+    q = f.q.trim();
     const like = `%${likeEscape(q.toLowerCase())}%`;
-    base.where((w) => w.whereRaw("last_five like ? escape '\\'", [`${likeEscape(q)}%`]).orWhereRaw("lower(note) like ? escape '\\'", [like]));
+    query.where((w) => w.whereRaw("last_five like ? escape '\\'", [`${likeEscape(q!)}%`]).orWhereRaw("lower(note) like ? escape '\\'", [like]));
   } else if (f.q !== undefined && f.q !== null && typeof f.q !== 'string') {
     throw ValidationError.single('filter', MSG.badListParam('filter.q'));
   }
+  const applied: AppliedPaymentFilter = {
+    storeIds: requestedStores,
+    statuses,
+    from: typeof from === 'string' && from ? from : undefined,
+    to: typeof to === 'string' && to ? to : undefined,
+    search: q,
+    lastFive,
+    selected: ids?.length,
+    empty: !requestedStores && !statuses && !ids && !lastFive && !from && !to && !q,
+  };
+  return { query, applied };
+}
 
-  return runList(base, query, { sortable: SORTABLE, defaultSort: ['paid_at', 'DESC'], tiebreak: 'uuid' }, toPayment);
+export const PAYMENT_LIST_SPEC = { sortable: SORTABLE, defaultSort: ['paid_at', 'DESC'] as [string, 'DESC'], tiebreak: 'uuid' };
+
+/** The payment list: view_payments, only the caller's stores, filtered, sorted and paged in SQL. */
+export async function listPayments(ctx: ServiceContext, query: ListQuery = { filter: {} }): Promise<ListResult<Payment>> {
+  requirePermission(ctx.actor, 'view_payments');
+  const { query: base } = filteredPaymentsQuery(ctx, query.filter);
+  return runList(base, query, PAYMENT_LIST_SPEC, toPayment);
 }
 
 /** `GET /stores/:id/payments`: one store's payments, refused outside the caller's scope. */
@@ -194,22 +230,58 @@ export async function deletePayments(ctx: ServiceContext, uuids: unknown): Promi
   });
 }
 
+export interface ImportOptions {
+  /** store rows equal to an existing payment or an earlier row (default: skip them) */
+  allowDuplicates?: boolean;
+  /** check and report, write nothing */
+  dryRun?: boolean;
+  /** told how many rows are written so far, after each batch */
+  onProgress?: (written: number, total: number) => void;
+}
+
+export interface ImportResult {
+  imported: number;
+  /** rows not written because they duplicate an existing payment or an earlier row */
+  skipped: number;
+  /** the sheet rows (or 1-based positions) of the skipped rows */
+  duplicates: number[];
+}
+
+/** `第 N 行：` when the client says which sheet row a payment came from, else `第 N 筆：`. */
+function rowLabel(raw: unknown, index: number): { n: number; prefix: string } {
+  const row = isPlainObject(raw) ? raw.row : undefined;
+  if (typeof row === 'number' && Number.isSafeInteger(row) && row > 0) return { n: row, prefix: MSG.rowError(row, '') };
+  return { n: index + 1, prefix: MSG.rowPrefix(index + 1) };
+}
+
+/** Keys (store, last five, time, amount) of the given rows that already exist as payments. */
+export async function existingDuplicateKeys(db: Db, rows: ReadonlyArray<Pick<PaymentRow, 'store_id' | 'last_five' | 'paid_at' | 'amount'>>): Promise<Set<string>> {
+  const found = new Set<string>();
+  const times = [...new Set(rows.map((r) => r.paid_at))];
+  for (let i = 0; i < times.length; i += INSERT_CHUNK) {
+    const hits = (await db('payments').whereIn('paid_at', times.slice(i, i + INSERT_CHUNK)).select('store_id', 'last_five', 'paid_at', 'amount')) as PaymentRow[];
+    for (const h of hits) found.add(duplicateKey({ store_id: Number(h.store_id), last_five: h.last_five, paid_at: Number(h.paid_at), amount: Number(h.amount) }));
+  }
+  return found;
+}
+
 /**
  * Bulk import (manage_payments): every row is validated again here, whatever the client
- * checked; each row's store must exist and be in the caller's scope; one transaction, so
- * one bad row writes nothing.
+ * checked; each row's store must exist and be in the caller's scope; rows equal to an existing
+ * payment or to an earlier row are skipped (unless allowed), so importing the same file twice
+ * adds nothing; one transaction, so one bad row writes nothing.
  */
-export async function importPayments(ctx: ServiceContext, payments: unknown): Promise<{ imported: number }> {
+export async function importPayments(ctx: ServiceContext, payments: unknown, opts: ImportOptions = {}): Promise<ImportResult> {
   requirePermission(ctx.actor, 'manage_payments');
   if (!Array.isArray(payments) || payments.length === 0) throw ValidationError.single('payments', MSG.importEmpty);
   if (payments.length > MAX_IMPORT_ROWS) throw ValidationError.single('payments', MSG.importTooMany);
 
   const errors: FieldError[] = [];
-  const rows: PaymentRow[] = [];
+  const rows: Array<PaymentRow & { label: number }> = [];
   const now = Date.now();
   const createdBy = ctx.actor.id > 0 ? ctx.actor.id : null;
   payments.forEach((raw, i) => {
-    const prefix = MSG.rowPrefix(i + 1);
+    const { n, prefix } = rowLabel(raw, i);
     const result = validatePayment(raw);
     let status: PaymentStatus = DEFAULT_STATUS;
     const rawStatus = isPlainObject(raw) ? raw.status : undefined;
@@ -223,8 +295,7 @@ export async function importPayments(ctx: ServiceContext, payments: unknown): Pr
     }
     const v = result.value;
     const storeId = submissionStoreId(ctx.actor, v.store_id);
-    const denial = inScope(ctx.actor, storeId) ? null : MSG.storeOutOfScope;
-    if (denial) throw new ForbiddenError(prefix + denial);
+    if (!inScope(ctx.actor, storeId)) throw new ForbiddenError(prefix + MSG.storeOutOfScope);
     rows.push({
       uuid: randomUUID(),
       store_id: storeId,
@@ -236,6 +307,7 @@ export async function importPayments(ctx: ServiceContext, payments: unknown): Pr
       created_by: createdBy,
       created_at: now,
       updated_at: now,
+      label: n,
     });
   });
   if (errors.length) throw new ValidationError(errors);
@@ -243,17 +315,38 @@ export async function importPayments(ctx: ServiceContext, payments: unknown): Pr
   return ctx.db.transaction(async (trx) => {
     const storeIds = [...new Set(rows.map((r) => r.store_id))];
     const known = new Set(((await trx('stores').whereIn('id', storeIds).select('id')) as Array<{ id: number }>).map((s) => Number(s.id)));
-    const missing: FieldError[] = [];
-    rows.forEach((r, i) => {
-      if (!known.has(r.store_id)) missing.push({ field: `payments.${i}.store_id`, message: MSG.rowPrefix(i + 1) + MSG.storeNotFound });
-    });
+    const missing = rows
+      .map((r, i) => ({ r, i }))
+      .filter(({ r }) => !known.has(r.store_id))
+      .map(({ r, i }) => ({ field: `payments.${i}.store_id`, message: rowLabel(payments[i], i).prefix + MSG.storeNotFound }));
     if (missing.length) throw new ValidationError(missing);
-    for (let i = 0; i < rows.length; i += INSERT_CHUNK) await trx('payments').insert(rows.slice(i, i + INSERT_CHUNK));
+
+    const duplicates: number[] = [];
+    let fresh = rows;
+    if (!opts.allowDuplicates) {
+      const existing = await existingDuplicateKeys(trx, rows);
+      fresh = [];
+      for (const r of rows) {
+        const key = duplicateKey(r);
+        if (existing.has(key)) duplicates.push(r.label);
+        else {
+          existing.add(key);
+          fresh.push(r);
+        }
+      }
+    }
+    const result: ImportResult = { imported: fresh.length, skipped: duplicates.length, duplicates };
+    if (opts.dryRun) return result;
+    const toInsert = fresh.map(({ label: _label, ...row }) => row);
+    for (let i = 0; i < toInsert.length; i += INSERT_CHUNK) {
+      await trx('payments').insert(toInsert.slice(i, i + INSERT_CHUNK));
+      opts.onProgress?.(Math.min(i + INSERT_CHUNK, toInsert.length), toInsert.length);
+    }
     await recordAudit(trx, ctx, {
       action: 'import',
       entity: 'payment',
-      after: { imported: rows.length, stores: storeIds, first: rows[0]?.uuid, last: rows[rows.length - 1]?.uuid },
+      after: { imported: toInsert.length, skipped: duplicates.length, stores: storeIds, first: toInsert[0]?.uuid, last: toInsert[toInsert.length - 1]?.uuid },
     });
-    return { imported: rows.length };
+    return result;
   });
 }

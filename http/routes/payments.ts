@@ -1,6 +1,8 @@
 import Router from '@koa/router';
 import {
   createPayment,
+  exportPayments,
+  sampleFile,
   deletePayment,
   deletePayments,
   getPayment,
@@ -11,7 +13,7 @@ import {
 } from '../../core/index.js';
 import { requireUser, serviceContext, type State } from '../middleware/auth.js';
 import { importBody, smallBody } from '../middleware/body.js';
-import { listQuery, sendList } from '../list.js';
+import { listQuery, sendFile, sendList } from '../list.js';
 
 const field = (body: unknown, name: string) => (body && typeof body === 'object' && !Array.isArray(body) ? (body as Record<string, unknown>)[name] : undefined);
 
@@ -20,7 +22,15 @@ export function paymentRoutes(app: AppContext): Router<State> {
   const auth = requireUser(app);
 
   r.post('/payments/bulk-import', auth, importBody, async (ctx) => {
-    ctx.body = await importPayments(serviceContext(app, ctx), field(ctx.request.body, 'payments'));
+    const allow = field(ctx.request.body, 'allow_duplicates');
+    ctx.body = await importPayments(serviceContext(app, ctx), field(ctx.request.body, 'payments'), { allowDuplicates: allow === true });
+  });
+  r.get('/payments/export', auth, async (ctx) => {
+    const format = ctx.query.format === 'csv' ? 'csv' : 'xlsx';
+    sendFile(ctx, await exportPayments(serviceContext(app, ctx), { filter: listQuery(ctx).filter, format }));
+  });
+  r.get('/payments/sample', auth, async (ctx) => {
+    sendFile(ctx, await sampleFile(serviceContext(app, ctx)));
   });
   r.post('/payments', auth, smallBody, async (ctx) => {
     ctx.status = 201;

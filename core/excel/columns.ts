@@ -1,0 +1,40 @@
+/** The spreadsheet layout shared by import, export and the sample (spec sections 3 and 9). */
+export const SHEET_NAME = '匯款記錄';
+export const SAMPLE_FILE_NAME = '匯款記錄_匯入範例.xlsx';
+
+/** Columns in the spec's order: business date, last five, payment time, amount, note, store, collection status. */
+export const COLUMNS = {
+  businessDate: '營業日期',
+  lastFive: '帳號後五碼',
+  paidAt: '匯款時間',
+  amount: '匯款金額',
+  note: '備註',
+  store: '分店',
+  collection: '點收狀態',
+} as const;
+export type ColumnKey = keyof typeof COLUMNS;
+export const COLUMN_ORDER: ColumnKey[] = ['businessDate', 'lastFive', 'paidAt', 'amount', 'note', 'store', 'collection'];
+export const HEADERS: string[] = COLUMN_ORDER.map((k) => COLUMNS[k]);
+/** Without these a row cannot become a payment. */
+export const REQUIRED_COLUMNS: ColumnKey[] = ['lastFive', 'paidAt', 'amount'];
+
+/** Other header texts people write for the same columns. */
+export const HEADER_ALIASES: Record<string, ColumnKey> = {
+  後五碼: 'lastFive',
+  帳號末五碼: 'lastFive',
+  帳號後5碼: 'lastFive',
+  時間: 'paidAt',
+  金額: 'amount',
+  '匯款金額(NT$)': 'amount',
+  門市: 'store',
+  狀態: 'collection',
+  日期: 'businessDate',
+};
+
+export const DATE_FORMAT = 'yyyy/mm/dd';
+export const DATETIME_FORMAT = 'yyyy/mm/dd hh:mm';
+export const TEXT_FORMAT = '@';
+export const AMOUNT_FORMAT = '#,##0';
+
+export const MAX_IMPORT_BYTES = 10 * 1024 * 1024;
+export const MAX_IMPORT_ROWS = 100_000;

@@ -1,0 +1,275 @@
+/**
+ * Reads an import workbook (.xlsx or .xls) from bytes: no file system, so the CLI, the server
+ * and the browser run this same code. Every rule of spec section 5 "Excel import, per row",
+ * with its message and row number (the header is row 1).
+ */
+import * as XLSX from 'xlsx';
+import { ValidationError } from '../errors.js';
+import { MSG } from '../messages.js';
+import { fromCollectionStatus, type PaymentStatus } from '../statuses.js';
+import { DAY_MS, MAX_INSTANT, MIN_INSTANT, parseInstant, taipeiDate, taipeiDayStart, toIso } from '../time.js';
+import { parseAmount, NOTE_MAX_LENGTH } from '../validation/payment.js';
+import {
+  COLUMNS,
+  HEADER_ALIASES,
+  MAX_IMPORT_BYTES,
+  MAX_IMPORT_ROWS,
+  REQUIRED_COLUMNS,
+  SHEET_NAME,
+  type ColumnKey,
+} from './columns.js';
+import { serialToInstant } from './serial.js';
+import { duplicateKey } from '../duplicates.js';
+
+/** A row ready for `POST /api/payments/bulk-import`. */
+export interface ImportRow {
+  /** the sheet row it came from (the header is row 1) */
+  row: number;
+  last_five: string;
+  paid_at: string;
+  amount: number;
+  note: string;
+  store_id: number;
+  status: PaymentStatus;
+}
+
+export interface ParseOptions {
+  stores: ReadonlyArray<{ id: number; name: string; code: string }>;
+  /** the importing user's own store; an empty store cell falls back to it, else to store 1 */
+  userStoreId?: number | null;
+  /** keep rows equal to an earlier row of the same file (default: skip them) */
+  allowDuplicates?: boolean;
+  maxBytes?: number;
+  maxRows?: number;
+}
+
+export interface ParseResult {
+  sheetName: string;
+  /** valid rows, in sheet order, without in-file duplicates unless allowed */
+  rows: ImportRow[];
+  /** `第 N 行：...` for every invalid row; any error means nothing may be imported */
+  errors: string[];
+  /** rows skipped on purpose: no business date, or a duplicate of an earlier row */
+  skipped: Array<{ row: number; reason: string }>;
+  /** data rows read (not counting empty ones) */
+  totalRows: number;
+}
+
+type Cell = XLSX.CellObject | undefined;
+
+function isZip(b: Uint8Array) {
+  return b.length >= 4 && b[0] === 0x50 && b[1] === 0x4b && (b[2] === 0x03 || b[2] === 0x05) && (b[3] === 0x04 || b[3] === 0x06);
+}
+function isOle(b: Uint8Array) {
+  const sig = [0xd0, 0xcf, 0x11, 0xe0, 0xa1, 0xb1, 0x1a, 0xe1];
+  return b.length >= 8 && sig.every((x, i) => b[i] === x);
+}
+
+const fileError = (message: string) => ValidationError.single('file', message);
+
+/** Sheet rows read at most: the header, the data limit, and room for empty rows between. */
+const sheetRowsFor = (maxRows: number) => maxRows + 1 + Math.max(1000, Math.ceil(maxRows / 10));
+
+/** Opens the workbook, refusing what is not an Excel file or is too big, before any row is read. */
+export function readWorkbook(data: Uint8Array | ArrayBuffer, opts: Pick<ParseOptions, 'maxBytes' | 'maxRows'> = {}): XLSX.WorkBook {
+  const bytes = data instanceof Uint8Array ? data : new Uint8Array(data);
+  const maxBytes = opts.maxBytes ?? MAX_IMPORT_BYTES;
+  if (bytes.length > maxBytes) throw fileError(MSG.importFileTooLarge(Math.round((maxBytes / 1024 / 1024) * 10) / 10));
+  if (!isZip(bytes) && !isOle(bytes)) throw fileError(MSG.importNotSpreadsheet);
+  try {
+    return XLSX.read(bytes, {
+      type: 'array',
+      dense: true,
+      cellNF: true,
+      cellText: true,
+      cellDates: false,
+      cellFormula: false,
+      cellHTML: false,
+      // A memory guard: empty rows do not count against the limit, so some room is left for them;
+      // a sheet longer than this is refused (see '!fullref') rather than cut short.
+      sheetRows: sheetRowsFor(opts.maxRows ?? MAX_IMPORT_ROWS),
+    });
+  } catch {
+    throw fileError(MSG.importParseFailed);
+  }
+}
+
+function cellText(c: Cell): string {
+  if (!c || c.t === 'z' || c.v === undefined || c.v === null) return '';
+  if (c.t === 'e') return '';
+  return String(c.w ?? c.v).trim();
+}
+
+function isEmpty(c: Cell): boolean {
+  return cellText(c) === '' && !(c && c.t === 'e');
+}
+
+/** Maps header texts to columns; the columns a row needs must all be there. */
+function mapHeader(header: Cell[]): Partial<Record<ColumnKey, number>> {
+  const byText = new Map<string, ColumnKey>();
+  for (const [key, text] of Object.entries(COLUMNS) as Array<[ColumnKey, string]>) byText.set(text, key);
+  for (const [alias, key] of Object.entries(HEADER_ALIASES)) byText.set(alias, key);
+  const map: Partial<Record<ColumnKey, number>> = {};
+  header.forEach((c, i) => {
+    const key = byText.get(cellText(c).replace(/\s+/g, ''));
+    if (key && map[key] === undefined) map[key] = i;
+  });
+  const missing = REQUIRED_COLUMNS.filter((k) => map[k] === undefined).map((k) => COLUMNS[k]);
+  if (missing.length) throw fileError(MSG.importMissingHeader(missing));
+  return map;
+}
+
+/** The last five as the cell shows it: `01234` typed as text or as a number formatted 00000. */
+function lastFiveOf(c: Cell): string {
+  if (!c) return '';
+  if (c.t === 'n' && typeof c.v === 'number' && !c.w) return String(c.v).padStart(5, '0');
+  return cellText(c);
+}
+
+type TimeResult = { ms: number } | { error: string };
+
+/** A date or time cell: an Excel serial number, or text such as `2026/11/18 09:15`. */
+function timeOf(c: Cell, date1904: boolean, businessDay: number | null): TimeResult | null {
+  if (!c || isEmpty(c)) return null;
+  if (c.t === 'n' && typeof c.v === 'number') {
+    // A bare time (0 <= v < 1) belongs to the row's business date.
+    if (c.v >= 0 && c.v < 1) {
+      if (businessDay === null) return { error: MSG.importDateInvalid };
+      return { ms: businessDay + Math.round((c.v * DAY_MS) / 1000) * 1000 };
+    }
+    const ms = serialToInstant(c.v, date1904);
+    return ms === null ? { error: MSG.importDateWrong } : { ms };
+  }
+  if (c.t === 'd' && c.v instanceof Date) return { ms: c.v.getTime() };
+  const text = cellText(c);
+  const time = /^(\d{1,2}):(\d{2})(?::(\d{2}))?$/.exec(text);
+  if (time && businessDay !== null) {
+    const [, h, m, s] = time;
+    if (+h > 23 || +m > 59 || (s !== undefined && +s > 59)) return { error: MSG.importDateInvalid };
+    return { ms: businessDay + ((+h * 60 + +m) * 60 + (s ? +s : 0)) * 1000 };
+  }
+  const ms = parseInstant(text);
+  return ms === null ? { error: MSG.importDateInvalid } : { ms };
+}
+
+/** The start of the business date's day; an error when the cell holds something else. */
+function businessDayOf(c: Cell, date1904: boolean): { day: number | null; error?: string } {
+  const t = timeOf(c, date1904, null);
+  if (!t) return { day: null };
+  if ('error' in t) return { day: null, error: t.error };
+  return { day: taipeiDayStart(taipeiDate(t.ms)) };
+}
+
+/** Store cells match by name, code, or `name (code)` (half- or full-width brackets). */
+export function storeMatcher(stores: ParseOptions['stores']): (text: string) => number | null {
+  const index = new Map<string, number>();
+  const norm = (s: string) => s.trim().replace(/\s+/g, ' ').toLowerCase();
+  for (const s of stores) {
+    index.set(norm(s.name), s.id);
+    index.set(norm(s.code), s.id);
+    index.set(norm(`${s.name} (${s.code})`), s.id);
+    index.set(norm(`${s.name}(${s.code})`), s.id);
+  }
+  return (text) => {
+    const t = norm(text.replace(/（/g, '(').replace(/）/g, ')'));
+    return index.get(t) ?? index.get(t.replace(/\s*\(\s*/, ' (').replace(/\s*\)\s*$/, ')')) ?? null;
+  };
+}
+
+export function parsePaymentsWorkbook(data: Uint8Array | ArrayBuffer, opts: ParseOptions): ParseResult {
+  const maxRows = opts.maxRows ?? MAX_IMPORT_ROWS;
+  const wb = readWorkbook(data, opts);
+  const sheetName = wb.SheetNames.includes(SHEET_NAME) ? SHEET_NAME : wb.SheetNames[0];
+  if (!sheetName) throw fileError(MSG.importNoSheet);
+  const sheet = wb.Sheets[sheetName];
+  const grid: Cell[][] = (sheet['!data'] as Cell[][] | undefined) ?? [];
+  const fullRef = sheet['!fullref'] as string | undefined;
+  if (grid.length >= sheetRowsFor(maxRows) || (fullRef && XLSX.utils.decode_range(fullRef).e.r + 1 > sheetRowsFor(maxRows))) {
+    throw fileError(MSG.importTooManyRows(maxRows));
+  }
+  const date1904 = Boolean(wb.Workbook?.WBProps?.date1904);
+  const col = mapHeader(grid[0] ?? []);
+  const matchStore = storeMatcher(opts.stores);
+  const fallbackStore = opts.userStoreId ?? 1;
+
+  const rows: ImportRow[] = [];
+  const errors: string[] = [];
+  const skipped: ParseResult['skipped'] = [];
+  const seen = new Map<string, number>();
+  let totalRows = 0;
+
+  for (let r = 1; r < grid.length; r++) {
+    const line = grid[r] ?? [];
+    const rowNo = r + 1;
+    if (line.every(isEmpty)) continue;
+    totalRows++;
+    if (totalRows > maxRows) throw fileError(MSG.importTooManyRows(maxRows));
+    const at = (k: ColumnKey): Cell => (col[k] === undefined ? undefined : line[col[k]!]);
+    const rowErrors: string[] = [];
+    try {
+      // Spec: a row with no first cell (the business date) is skipped; say so rather than drop it silently.
+      if (col.businessDate !== undefined && isEmpty(at('businessDate'))) {
+        skipped.push({ row: rowNo, reason: MSG.rowError(rowNo, MSG.importNoBusinessDate) });
+        continue;
+      }
+      if (line.some((c) => c?.t === 'e')) throw new Error('error cell');
+
+      const lastFive = lastFiveOf(at('lastFive'));
+      if (!/^\d{5}$/.test(lastFive)) rowErrors.push(MSG.importLastFive);
+
+      const business = col.businessDate === undefined ? { day: null } : businessDayOf(at('businessDate'), date1904);
+      if (business.error) rowErrors.push(business.error);
+      const time = timeOf(at('paidAt'), date1904, business.day);
+      let paidAt: number | null = null;
+      if (time === null) rowErrors.push(MSG.importPaidAtRequired);
+      else if ('error' in time) rowErrors.push(time.error);
+      else if (time.ms < MIN_INSTANT || time.ms >= MAX_INSTANT) rowErrors.push(MSG.paidAtOutOfRange);
+      else paidAt = time.ms;
+
+      const amountCell = at('amount');
+      const amount = parseAmount(amountCell?.t === 'n' ? amountCell.v : cellText(amountCell).replace(/^NT\$/i, '').replace(/,/g, ''));
+      if (amount.error) rowErrors.push(amount.error === MSG.amountMin ? MSG.importAmountPositive : amount.error);
+
+      const note = cellText(at('note'));
+      if (note.length > NOTE_MAX_LENGTH) rowErrors.push(MSG.noteTooLong);
+
+      const storeText = cellText(at('store'));
+      let storeId: number | null = fallbackStore;
+      if (storeText) {
+        storeId = matchStore(storeText);
+        if (storeId === null) rowErrors.push(MSG.importStoreNotFound(storeText));
+      }
+
+      if (rowErrors.length) {
+        for (const e of new Set(rowErrors)) errors.push(MSG.rowError(rowNo, e));
+        continue;
+      }
+      const row: ImportRow = {
+        row: rowNo,
+        last_five: lastFive,
+        paid_at: toIso(paidAt!),
+        amount: amount.value!,
+        note,
+        store_id: storeId!,
+        status: fromCollectionStatus(cellText(at('collection'))),
+      };
+      const key = duplicateKey(row);
+      const first = seen.get(key);
+      if (first !== undefined && !opts.allowDuplicates) {
+        skipped.push({ row: rowNo, reason: MSG.rowError(rowNo, MSG.importDuplicateInFile(first)) });
+        continue;
+      }
+      if (first === undefined) seen.set(key, rowNo);
+      rows.push(row);
+    } catch {
+      errors.push(MSG.rowError(rowNo, MSG.importBadData));
+    }
+  }
+  if (totalRows === 0) throw fileError(MSG.importNoRows);
+  return { sheetName, rows, errors, skipped, totalRows };
+}
+
+/** The preview of spec section 2: the first five errors and how many more there are. */
+export function previewErrors(errors: string[], shown = 5): { first: string[]; more: number } {
+  return { first: errors.slice(0, shown), more: Math.max(0, errors.length - shown) };
+}

@@ -1,0 +1,67 @@
+/** Export files and the import sample, for the CLI and the API alike. */
+import { NotFoundError } from '../errors.js';
+import { MSG } from '../messages.js';
+import { storeScope } from '../permissions.js';
+import { toPayment, type PaymentRow, type StoreRow } from '../db/rows.js';
+import { SAMPLE_FILE_NAME } from '../excel/columns.js';
+import { buildExportCsv, buildExportWorkbook, buildSampleWorkbook, exportFileName } from '../excel/write.js';
+import { storeLabel } from '../validation/store.js';
+import type { ServiceContext } from './context.js';
+import { requirePermission } from './guard.js';
+import { filteredPaymentsQuery } from './payments.js';
+
+export type ExportFormat = 'xlsx' | 'csv' | 'json';
+
+export const CONTENT_TYPES: Record<ExportFormat, string> = {
+  xlsx: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
+  csv: 'text/csv; charset=utf-8',
+  json: 'application/json; charset=utf-8',
+};
+
+export interface ExportFile {
+  fileName: string;
+  contentType: string;
+  body: Uint8Array | string;
+  count: number;
+}
+
+/**
+ * The payments a filter selects, as a file. With no filter it is "export all" (manage_payments);
+ * with one, "export filtered" (view_payments). Either way only the caller's stores are in it.
+ */
+export async function exportPayments(
+  ctx: ServiceContext,
+  opts: { filter?: Record<string, unknown>; format?: ExportFormat; now?: number } = {},
+): Promise<ExportFile> {
+  const format = opts.format ?? 'xlsx';
+  const { query, applied } = filteredPaymentsQuery(ctx, opts.filter ?? {});
+  requirePermission(ctx.actor, applied.empty ? 'manage_payments' : 'view_payments');
+  const rows = (await query.orderBy('paid_at', 'desc').orderBy('uuid', 'desc')) as PaymentRow[];
+  if (rows.length === 0) throw new NotFoundError(MSG.exportNoData);
+  const stores = (await ctx.db<StoreRow>('stores').select('id', 'name', 'code')).map((s) => ({ ...s, id: Number(s.id) }));
+  const payments = rows.map(toPayment);
+  const storeNames = applied.storeIds?.map((id) => stores.find((s) => s.id === id)?.name ?? MSG.unknownStore);
+  const fileName = exportFileName(
+    applied.empty ? null : { ...applied, storeNames },
+    opts.now ?? Date.now(),
+    format,
+  );
+  let body: Uint8Array | string;
+  if (format === 'xlsx') body = buildExportWorkbook(payments, stores);
+  else if (format === 'csv') body = buildExportCsv(payments, stores);
+  else {
+    const label = new Map(stores.map((s) => [s.id, storeLabel(s)]));
+    body = `${JSON.stringify(payments.map((p) => ({ ...p, store: label.get(p.store_id) ?? MSG.unknownStore })), null, 2)}\n`;
+  }
+  return { fileName, contentType: CONTENT_TYPES[format], body, count: payments.length };
+}
+
+/** The import sample `匯款記錄_匯入範例.xlsx`, naming stores the caller may import into (manage_payments). */
+export async function sampleFile(ctx: ServiceContext): Promise<ExportFile> {
+  requirePermission(ctx.actor, 'manage_payments');
+  const scope = storeScope(ctx.actor);
+  const stores = (await ctx.db<StoreRow>('stores').select('id', 'name', 'code').orderBy('id'))
+    .map((s) => ({ ...s, id: Number(s.id) }))
+    .filter((s) => scope.all || scope.ids.includes(s.id));
+  return { fileName: SAMPLE_FILE_NAME, contentType: CONTENT_TYPES.xlsx, body: buildSampleWorkbook(stores), count: 4 };
+}
