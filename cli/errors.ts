@@ -8,6 +8,9 @@ export const EXIT = { ok: 0, failure: 1, usage: 2 } as const;
 /** A usage problem found by a command itself (a missing flag, an unknown store code given as a flag). */
 export class UsageError extends Error {}
 
+/** The operator declined a confirmation or left a prompt (Ctrl+C): nothing was done. */
+export class CancelledError extends Error {}
+
 /** The one error handler of the CLI: a clear message on stderr and an exit code, never a stack trace for user errors. */
 export function handleError(err: unknown, io: CliIO): number {
   if (err instanceof CommanderError) {
@@ -17,9 +20,17 @@ export function handleError(err: unknown, io: CliIO): number {
     io.stderr(`錯誤：${err.message}\n`);
     return EXIT.usage;
   }
+  if (err instanceof CancelledError) {
+    io.stderr(`${err.message || '已取消'}\n`);
+    return EXIT.failure;
+  }
   if (isDomainError(err)) {
-    io.stderr(`錯誤：${err.message}\n`);
-    if (err instanceof ValidationError) for (const e of err.errors) io.stderr(`  - ${e.field}：${e.message}\n`);
+    // Field errors carry their own complete sentences; one is said alone, several as a list.
+    if (err instanceof ValidationError && err.errors.length === 1) io.stderr(`錯誤：${err.errors[0].message}\n`);
+    else {
+      io.stderr(`錯誤：${err.message}\n`);
+      if (err instanceof ValidationError) for (const e of err.errors) io.stderr(`  - ${e.message}\n`);
+    }
     return EXIT.failure;
   }
   const e = err as { code?: string; message?: string };

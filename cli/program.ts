@@ -1,6 +1,10 @@
 import { Command } from 'commander';
+import { exportCommand } from './commands/export.js';
+import { importCommand } from './commands/import.js';
 import { migrateCommand } from './commands/migrate.js';
+import { sampleCommand } from './commands/sample.js';
 import { serveCommand } from './commands/serve.js';
+import { statsCommand } from './commands/stats.js';
 import { storesCommand } from './commands/stores.js';
 import { usersCommand } from './commands/users.js';
 import type { CliIO } from './context.js';
@@ -15,8 +19,12 @@ export function buildProgram(io: CliIO, hooks: { onServerStarted?: (stop: () => 
     .configureOutput({ writeOut: (s) => io.stdout(s), writeErr: (s) => io.stderr(s) });
   serveCommand(program, io, hooks.onServerStarted);
   migrateCommand(program, io);
+  importCommand(program, io);
+  exportCommand(program, io);
+  sampleCommand(program, io);
   usersCommand(program, io);
   storesCommand(program, io);
+  statsCommand(program, io);
   for (const cmd of program.commands) applyToTree(cmd);
   return program;
 }

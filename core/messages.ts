@@ -65,6 +65,9 @@ export const MSG = {
   storesInvalid: '可存取分店必須是分店編號的列表',
   isActiveInvalid: '啟用狀態必須是 true 或 false',
   userNotFound: '找不到用戶',
+  userNotFoundNamed: (username: string) => `找不到用戶「${username}」`,
+  accountActive: '啟用', // spec
+  accountInactiveLabel: '停用', // spec
 
   // Password change (spec section 5 and 8)
   currentPasswordRequired: '請輸入目前密碼', // spec
@@ -94,12 +97,39 @@ export const MSG = {
   storeCodePattern: '分店代碼只能包含英文字母、數字、底線和連字號，最多20個字符',
   storeCodeTaken: '分店代碼已存在',
   storeInUse: '此分店仍有匯款記錄或用戶，無法刪除',
+  storeCodeNotFound: (code: string) => `找不到分店代碼「${code}」`,
 
   // List protocol
   badListParam: (name: string) => `查詢參數 ${name} 格式錯誤`,
   badSortField: (field: string) => `不支援的排序欄位：${field}`,
   badFilterField: (field: string) => `不支援的篩選條件：${field}`,
   badDate: (value: string) => `日期格式錯誤：${value}（請使用 YYYY-MM-DD）`, // spec: 日期格式錯誤
+
+  // Excel import and export (spec sections 5, 8 and 9)
+  rowError: (row: number, message: string) => `第 ${row} 行：${message}`, // spec: 第 N 行：...
+  importLastFive: '後五碼必須是5位數字', // spec
+  importPaidAtRequired: '匯款時間不能為空', // spec
+  importDateInvalid: '無效的日期格式', // spec
+  importDateWrong: '日期格式錯誤', // spec
+  importAmountPositive: '匯款金額必須大於0',
+  importStoreNotFound: (cell: string) => `找不到對應的分店「${cell}」`, // spec
+  importBadData: '資料格式錯誤', // spec
+  importNoBusinessDate: '沒有營業日期，已略過',
+  importDuplicateInFile: (first: number) => `與第 ${first} 行重複，已略過`,
+  importDuplicateInDb: '與已有的匯款記錄重複，已略過',
+  importSuccess: (n: number) => `成功匯入 ${n} 筆記錄`, // spec
+  importSuccessTitle: '匯入成功', // spec
+  importFailed: '匯入失敗', // spec
+  importParseFailed: '檔案解析失敗，請確認檔案格式正確', // spec
+  importReadFailed: '讀取檔案失敗', // spec
+  importFileTooLarge: (mb: number) => `檔案過大：上限為 ${mb} MB`,
+  importTooManyRows: (max: number) => `資料列過多：一次最多匯入 ${max} 筆`,
+  importNotSpreadsheet: '不是 Excel 檔案：請選擇 .xlsx 或 .xls 檔案',
+  importNoSheet: '活頁簿中沒有工作表',
+  importMissingHeader: (missing: string[]) => `第 1 行必須是標題列，缺少欄位：${missing.join('、')}`,
+  importNoRows: '檔案中沒有資料列',
+  exportNoData: '沒有資料可匯出', // spec
+  exportAll: '全部',
 
   // HTTP edge
   notFoundRoute: '找不到此 API',

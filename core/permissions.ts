@@ -4,6 +4,7 @@
  * what to show, so the two can never disagree.
  */
 import { MSG } from './messages.js';
+import { storeLabel } from './validation/store.js';
 
 export const PERMISSION_KEYS = [
   'manage_users',
@@ -207,4 +208,23 @@ export function grantDenial(
 export function permissionLabels(permissions: readonly string[]): string {
   const labels = PERMISSION_KEYS.filter((k) => permissions.includes(k)).map((k) => PERMISSIONS[k].label);
   return labels.length ? labels.join('、') : MSG.noSpecialPermissions;
+}
+
+/** 啟用 or 停用, as the users list shows an account's active flag. */
+export function activeLabel(isActive: boolean): string {
+  return isActive ? MSG.accountActive : MSG.accountInactiveLabel;
+}
+
+/**
+ * The users list's store column: admins reach every store; others their home store and
+ * accessible stores as `name (code)` (未知分店 for an id no longer known), or 無分店權限.
+ */
+export function storeAccessLabel(
+  user: Pick<Principal, 'role' | 'store_id' | 'accessible_stores'>,
+  storeById: (id: number) => { name: string; code: string } | undefined,
+): string {
+  if (isAdmin(user)) return MSG.allStoresAccessible;
+  const ids = [...new Set([...(user.store_id !== null ? [user.store_id] : []), ...user.accessible_stores])];
+  if (!ids.length) return MSG.noStoreAccess;
+  return ids.map((id) => storeLabel(storeById(id))).join('、');
 }

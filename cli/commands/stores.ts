@@ -1,18 +1,69 @@
 import type { Command } from 'commander';
-import { createStore, storeLabel } from '../../core/index.js';
+import { createStore, deleteStore, formatTaipei, getStoreByCode, listStores, storeLabel, updateStore } from '../../core/index.js';
 import { withOperator, type CliIO } from '../context.js';
+import { UsageError } from '../errors.js';
+import { confirmOrCancel, examples, requireYesOrTerminal } from '../input.js';
+import { renderTable } from '../table.js';
+
+type Opts = Record<string, string | boolean | undefined>;
+const json = (v: unknown) => `${JSON.stringify(v)}\n`;
 
 export function storesCommand(program: Command, io: CliIO): void {
-  const stores = program.command('stores').description('分店管理');
+  const stores = program
+    .command('stores')
+    .description('分店管理')
+    .addHelpText('after', examples('remit stores list', 'remit stores add --name 台北店 --code TPE'));
+
+  stores
+    .command('list')
+    .description('列出分店')
+    .option('--json', '以 JSON 輸出')
+    .addHelpText('after', examples('remit stores list', 'remit stores list --json'))
+    .action(async (opts: Opts, cmd: Command) => {
+      const rows = await withOperator(io, cmd.optsWithGlobals(), async (ctx) => (await listStores(ctx)).rows);
+      if (opts.json) return io.stdout(json(rows));
+      const table = rows.map((s) => [s.id, s.code, s.name, formatTaipei(Date.parse(s.created_at))]);
+      io.stdout(rows.length ? renderTable(['編號', '分店代碼', '分店名稱', '建立時間'], table, { right: [0] }) : '尚無分店（用 remit stores add 新增）\n');
+    });
+
   stores
     .command('add')
     .description('新增分店')
     .requiredOption('--name <name>', '分店名稱')
     .requiredOption('--code <code>', '分店代碼（英數字，唯一）')
     .option('--json', '以 JSON 輸出')
-    .addHelpText('after', '\n範例：\n  remit stores add --name 台北店 --code TPE\n')
+    .addHelpText('after', examples('remit stores add --name 台北店 --code TPE'))
     .action(async (opts: { name: string; code: string; json?: boolean }, cmd: Command) => {
       const store = await withOperator(io, cmd.optsWithGlobals(), (ctx) => createStore(ctx, { name: opts.name, code: opts.code }));
-      io.stdout(opts.json ? `${JSON.stringify(store)}\n` : `已新增分店 ${storeLabel(store)}，編號 ${store.id}\n`);
+      io.stdout(opts.json ? json(store) : `已新增分店 ${storeLabel(store)}，編號 ${store.id}\n`);
+    });
+
+  stores
+    .command('edit <code>')
+    .description('修改分店名稱或代碼')
+    .option('--name <name>', '新的分店名稱')
+    .option('--code <code>', '新的分店代碼')
+    .option('--json', '以 JSON 輸出')
+    .addHelpText('after', examples('remit stores edit TPE --name 台北旗艦店', 'remit stores edit TPE --code TPE1'))
+    .action(async (code: string, opts: Opts, cmd: Command) => {
+      if (opts.name === undefined && opts.code === undefined) throw new UsageError('請指定要修改的項目：--name 或 --code');
+      const patch = { ...(opts.name !== undefined ? { name: opts.name } : {}), ...(opts.code !== undefined ? { code: opts.code } : {}) };
+      const store = await withOperator(io, cmd.optsWithGlobals(), async (ctx) => updateStore(ctx, (await getStoreByCode(ctx, code)).id, patch));
+      io.stdout(opts.json ? json(store) : `已更新分店 ${storeLabel(store)}\n`);
+    });
+
+  stores
+    .command('remove <code>')
+    .description('刪除分店（仍有匯款記錄或所屬用戶的分店不能刪除）')
+    .option('--yes', '不詢問確認（非互動模式必須加上）')
+    .addHelpText('after', examples('remit stores remove TXG', 'remit stores remove TXG --yes   # 腳本中使用'))
+    .action(async (code: string, opts: Opts, cmd: Command) => {
+      requireYesOrTerminal(opts.yes as boolean | undefined);
+      const store = await withOperator(io, cmd.optsWithGlobals(), async (ctx) => {
+        const target = await getStoreByCode(ctx, code);
+        await confirmOrCancel(opts.yes as boolean | undefined, `確定要刪除分店 ${storeLabel(target)} 嗎？此操作無法復原`);
+        return deleteStore(ctx, target.id);
+      });
+      io.stdout(`已刪除分店 ${storeLabel(store)}\n`);
     });
 }

@@ -1,10 +1,30 @@
 import type { Command } from 'commander';
 import type { Knex } from 'knex';
-import { createUser, ROLE_LABELS, type Role } from '../../core/index.js';
+import {
+  activeLabel,
+  createUser,
+  deleteUser,
+  effectivePermissions,
+  formatTaipei,
+  getUserByUsername,
+  listStores,
+  listUsers,
+  permissionLabels,
+  ROLE_LABELS,
+  storeAccessLabel,
+  updateUser,
+  type ServiceContext,
+  type Store,
+  type User,
+} from '../../core/index.js';
 import { withOperator, type CliIO } from '../context.js';
 import { UsageError } from '../errors.js';
+import { confirmOrCancel, examples, passwordSource, requireYesOrTerminal, textOrPrompt } from '../input.js';
+import { renderPairs, renderTable } from '../table.js';
 
+type Opts = Record<string, string | boolean | undefined>;
 const list = (v?: string) => (v ? v.split(',').map((s) => s.trim()).filter(Boolean) : []);
+const json = (v: unknown) => `${JSON.stringify(v)}\n`;
 
 /** Store codes given on the command line to ids; an unknown code is a usage error naming it. */
 export async function storeIdsByCode(db: Knex, codes: string[]): Promise<number[]> {
@@ -17,13 +37,52 @@ export async function storeIdsByCode(db: Knex, codes: string[]): Promise<number[
   });
 }
 
+const COLUMNS = ['編號', '用戶名', '角色', '權限', '分店', '狀態', '建立時間'];
+
+/** A user as the users list shows it (spec section 2, users tab). */
+function userCells(u: User, stores: Store[]): Array<string | number> {
+  const byId = new Map(stores.map((s) => [s.id, s]));
+  return [
+    u.id,
+    u.username,
+    ROLE_LABELS[u.role],
+    permissionLabels(effectivePermissions(u)),
+    storeAccessLabel(u, (id) => byId.get(id)),
+    activeLabel(u.is_active),
+    formatTaipei(Date.parse(u.created_at)),
+  ];
+}
+
+async function allStores(ctx: ServiceContext): Promise<Store[]> {
+  return (await listStores(ctx)).rows;
+}
+
 export function usersCommand(program: Command, io: CliIO): void {
-  const users = program.command('users').description('會員帳戶管理');
+  const users = program
+    .command('users')
+    .description('會員帳戶管理')
+    .addHelpText('after', examples('remit users list', 'remit users add --username tpe01 --store TPE', 'remit users passwd tpe01'));
+
+  users
+    .command('list')
+    .description('列出會員帳戶')
+    .option('--json', '以 JSON 輸出')
+    .addHelpText('after', examples('remit users list', 'remit users list --json'))
+    .action(async (opts: Opts, cmd: Command) => {
+      const { rows, stores } = await withOperator(io, cmd.optsWithGlobals(), async (ctx) => ({
+        rows: (await listUsers(ctx)).rows,
+        stores: await allStores(ctx),
+      }));
+      if (opts.json) return io.stdout(json(rows));
+      io.stdout(rows.length ? renderTable(COLUMNS, rows.map((u) => userCells(u, stores)), { right: [0] }) : '暫無會員記錄\n');
+    });
+
   users
     .command('add')
-    .description('新增會員帳戶')
-    .requiredOption('--username <name>', '用戶名（3 到 20 個字母、數字或底線）')
-    .requiredOption('--password <password>', '密碼（至少 6 個字符）')
+    .description('新增會員帳戶（在終端機上未給的用戶名與密碼會提示輸入）')
+    .option('--username <name>', '用戶名（3 到 20 個字母、數字或底線）')
+    .option('--password <password>', '密碼（至少 6 個字符）；腳本建議用 --password-stdin')
+    .option('--password-stdin', '從標準輸入的第一行讀取密碼')
     .option('--role <role>', '角色：admin 或 user', 'user')
     .option('--permissions <keys>', '權限，以逗號分隔（例如 view_payments,edit_payments）')
     .option('--store <code>', '所屬分店代碼（分店員工）；不填為總部')
@@ -32,14 +91,20 @@ export function usersCommand(program: Command, io: CliIO): void {
     .option('--json', '以 JSON 輸出')
     .addHelpText(
       'after',
-      '\n範例：\n  remit users add --username boss --password "$PW" --role admin\n  remit users add --username tpe01 --password "$PW" --permissions view_payments --store TPE\n',
+      examples(
+        'remit users add --username boss --role admin            # 在終端機上提示輸入密碼',
+        'printf "%s\\n" "$PW" | remit users add --username tpe01 --password-stdin --permissions view_payments --store TPE',
+      ),
     )
-    .action(async (opts: Record<string, string | boolean | undefined>, cmd: Command) => {
+    .action(async (opts: Opts, cmd: Command) => {
+      const readPassword = passwordSource(opts);
+      const username = await textOrPrompt(opts.username as string | undefined, '--username', '用戶名');
+      const secret = await readPassword();
       const user = await withOperator(io, cmd.optsWithGlobals(), async (ctx, db) => {
         const [storeId] = await storeIdsByCode(db, list(opts.store as string | undefined));
         return createUser(ctx, {
-          username: opts.username,
-          password: opts.password,
+          username,
+          ...secret,
           role: opts.role,
           permissions: list(opts.permissions as string | undefined),
           store_id: storeId ?? null,
@@ -47,6 +112,87 @@ export function usersCommand(program: Command, io: CliIO): void {
           is_active: !opts.inactive,
         });
       });
-      io.stdout(opts.json ? `${JSON.stringify(user)}\n` : `已新增${ROLE_LABELS[user.role as Role]} ${user.username}，編號 ${user.id}\n`);
+      io.stdout(opts.json ? json(user) : `已新增${ROLE_LABELS[user.role]} ${user.username}，編號 ${user.id}\n`);
     });
+
+  users
+    .command('edit <username>')
+    .description('修改會員帳戶的角色、權限、分店或啟用狀態（用戶名不能修改）')
+    .option('--role <role>', '角色：admin 或 user')
+    .option('--permissions <keys>', '權限，以逗號分隔，取代原有權限；"" 為清除')
+    .option('--store <code>', '所屬分店代碼')
+    .option('--no-store', '改為總部（不屬於任何分店）')
+    .option('--accessible-stores <codes>', '可存取分店代碼，以逗號分隔，取代原有列表；"" 為清除')
+    .option('--active', '啟用')
+    .option('--inactive', '停用（該用戶的登入立即失效）')
+    .option('--json', '以 JSON 輸出')
+    .addHelpText(
+      'after',
+      examples('remit users edit tpe01 --permissions view_payments,edit_payments', 'remit users edit tpe01 --store TXG --accessible-stores TPE', 'remit users edit hq01 --no-store'),
+    )
+    .action(async (username: string, opts: Opts, cmd: Command) => {
+      if (opts.active && opts.inactive) throw new UsageError('--active 與 --inactive 只能擇一');
+      const keys = ['role', 'permissions', 'store', 'accessibleStores', 'active', 'inactive'];
+      if (!keys.some((k) => opts[k] !== undefined)) {
+        throw new UsageError('請指定要修改的項目：--role、--permissions、--store、--no-store、--accessible-stores、--active 或 --inactive');
+      }
+      const { user, stores } = await withOperator(io, cmd.optsWithGlobals(), async (ctx, db) => {
+        const target = await getUserByUsername(ctx, username);
+        const patch: Record<string, unknown> = {};
+        if (opts.role !== undefined) patch.role = opts.role;
+        if (opts.permissions !== undefined) patch.permissions = list(opts.permissions as string);
+        if (opts.store === false) patch.store_id = null;
+        else if (typeof opts.store === 'string') [patch.store_id] = await storeIdsByCode(db, [opts.store]);
+        if (opts.accessibleStores !== undefined) patch.accessible_stores = await storeIdsByCode(db, list(opts.accessibleStores as string));
+        if (opts.active || opts.inactive) patch.is_active = Boolean(opts.active);
+        return { user: await updateUser(ctx, target.id, patch), stores: await allStores(ctx) };
+      });
+      if (opts.json) return io.stdout(json(user));
+      const cells = userCells(user, stores);
+      io.stdout(`已更新用戶 ${user.username}\n${renderPairs(COLUMNS.map((c, i) => [c, cells[i]]))}`);
+    });
+
+  users
+    .command('passwd <username>')
+    .description('重設會員密碼（操作員重設，不需舊密碼）；該用戶先前的登入全部失效')
+    .option('--password <password>', '新密碼（至少 6 個字符）；腳本建議用 --password-stdin')
+    .option('--password-stdin', '從標準輸入的第一行讀取新密碼')
+    .addHelpText('after', examples('remit users passwd tpe01                 # 在終端機上提示輸入兩次', 'printf "%s\\n" "$NEW_PW" | remit users passwd tpe01 --password-stdin'))
+    .action(async (username: string, opts: Opts, cmd: Command) => {
+      const readPassword = passwordSource(opts, '新密碼');
+      const user = await withOperator(io, cmd.optsWithGlobals(), async (ctx) => {
+        const target = await getUserByUsername(ctx, username);
+        return updateUser(ctx, target.id, await readPassword());
+      });
+      io.stdout(`已重設用戶 ${user.username} 的密碼，先前的登入已全部失效\n`);
+    });
+
+  users
+    .command('remove <username>')
+    .description('刪除會員帳戶（無法復原）')
+    .option('--yes', '不詢問確認（非互動模式必須加上）')
+    .addHelpText('after', examples('remit users remove tpe01', 'remit users remove tpe01 --yes   # 腳本中使用'))
+    .action(async (username: string, opts: Opts, cmd: Command) => {
+      requireYesOrTerminal(opts.yes as boolean | undefined);
+      const user = await withOperator(io, cmd.optsWithGlobals(), async (ctx) => {
+        const target = await getUserByUsername(ctx, username);
+        await confirmOrCancel(opts.yes as boolean | undefined, `確定要刪除用戶 ${target.username}（${ROLE_LABELS[target.role]}）嗎？此操作無法復原`);
+        return deleteUser(ctx, target.id);
+      });
+      io.stdout(`已刪除用戶 ${user.username}\n`);
+    });
+
+  for (const active of [true, false]) {
+    users
+      .command(active ? 'activate <username>' : 'deactivate <username>')
+      .description(active ? '啟用會員帳戶' : '停用會員帳戶（該用戶的登入立即失效）')
+      .addHelpText('after', examples(`remit users ${active ? 'activate' : 'deactivate'} tpe01`))
+      .action(async (username: string, _opts: Opts, cmd: Command) => {
+        const user = await withOperator(io, cmd.optsWithGlobals(), async (ctx) => {
+          const target = await getUserByUsername(ctx, username);
+          return updateUser(ctx, target.id, { is_active: active });
+        });
+        io.stdout(active ? `已啟用用戶 ${user.username}\n` : `已停用用戶 ${user.username}，其登入已失效\n`);
+      });
+  }
 }

@@ -5,7 +5,7 @@
  */
 import bcrypt from 'bcryptjs';
 import jwt from 'jsonwebtoken';
-import { ForbiddenError, UnauthenticatedError, ValidationError } from '../errors.js';
+import { ForbiddenError, NotFoundError, UnauthenticatedError, ValidationError } from '../errors.js';
 import { MSG } from '../messages.js';
 import { effectivePermissions, type Principal } from '../permissions.js';
 import { toUser, type UserRow } from '../db/rows.js';
@@ -45,7 +45,8 @@ export function toPrincipal(row: UserRow): Principal {
 /** Checks username and password; answers a token and who signed in. */
 export async function login(app: AppContext, input: unknown): Promise<{ token: string; user: Me }> {
   const { username, password } = valid(validateLogin(input));
-  const row = await app.db<UserRow>('users').where({ username }).first();
+  // Usernames are unique whatever their case, so sign-in does not depend on it either.
+  const row = await app.db<UserRow>('users').whereRaw('lower(username) = ?', [username.toLowerCase()]).first();
   const ok = await bcrypt.compare(password, row?.password_hash ?? DUMMY_HASH);
   if (!row || !ok) throw new UnauthenticatedError(MSG.loginFailed);
   if (!row.is_active) throw new UnauthenticatedError(MSG.accountInactive);
@@ -72,6 +73,14 @@ export async function authenticate(app: AppContext, token: string): Promise<Prin
 function meOf(row: UserRow): Me {
   const p = toPrincipal(row);
   return { ...p, permissions: effectivePermissions(p), accessible_stores: [...p.accessible_stores] };
+}
+
+/** The principal of an active user by name, for commands run on someone's behalf (`remit import --as`). */
+export async function principalByUsername(db: Db, username: string): Promise<Principal> {
+  const row = await db<UserRow>('users').whereRaw('lower(username) = ?', [username.toLowerCase()]).first();
+  if (!row) throw new NotFoundError(MSG.userNotFoundNamed(username));
+  if (!row.is_active) throw new ForbiddenError(MSG.accountInactive);
+  return toPrincipal(row);
 }
 
 /** `GET /api/admin/me`. */

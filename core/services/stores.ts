@@ -37,6 +37,13 @@ export async function getStore(ctx: ServiceContext, rawId: unknown): Promise<Sto
   return toStore(row);
 }
 
+/** One store by its code (case-insensitive, as codes are unique that way). */
+export async function getStoreByCode(ctx: ServiceContext, code: string): Promise<Store> {
+  const row = await ctx.db<StoreRow>('stores').whereRaw('lower(code) = ?', [code.trim().toLowerCase()]).first();
+  if (!row) throw new NotFoundError(MSG.storeCodeNotFound(code));
+  return toStore(row);
+}
+
 async function assertCodeFree(db: Db, code: string, exceptId?: number) {
   const clash = await db('stores')
     .whereRaw('lower(code) = ?', [code.toLowerCase()])

@@ -53,6 +53,14 @@ export async function getUser(ctx: ServiceContext, rawId: unknown): Promise<User
   return toUser(row);
 }
 
+/** One user by username (case-insensitive, as usernames are unique that way): same rule as getUser. */
+export async function getUserByUsername(ctx: ServiceContext, username: string): Promise<User> {
+  const row = await ctx.db<UserRow>('users').whereRaw('lower(username) = ?', [username.trim().toLowerCase()]).first();
+  if (!row) throw new NotFoundError(MSG.userNotFoundNamed(username));
+  if (row.id !== ctx.actor.id) requirePermission(ctx.actor, 'manage_users');
+  return toUser(row);
+}
+
 async function assertStoresExist(db: Db, value: Pick<UserInput, 'store_id' | 'accessible_stores'>): Promise<void> {
   const wanted = [...new Set([...value.accessible_stores, ...(value.store_id !== null ? [value.store_id] : [])])];
   if (!wanted.length) return;
@@ -111,7 +119,10 @@ export async function updateUser(ctx: ServiceContext, rawId: unknown, patch: unk
   deny(editUserDenial(ctx.actor, before));
   if ('username' in patch && patch.username !== before.username) throw ValidationError.single('username', MSG.usernameImmutable);
 
-  const value = valid(validateUser({ ...before, ...pick(patch, EDITABLE) }, 'edit'));
+  const changes = pick(patch, EDITABLE);
+  // A demoted admin keeps no permission by accident: without an explicit list they hold none.
+  if (before.role === 'admin' && changes.role !== undefined && changes.role !== 'admin' && !('permissions' in changes)) changes.permissions = [];
+  const value = valid(validateUser({ ...before, ...changes }, 'edit'));
   if (value.is_active !== before.is_active) deny(toggleActiveDenial(ctx.actor, before));
   deny(grantDenial(ctx.actor, value, before));
   const hash = value.password ? await hashPassword(value.password, ctx.security) : null;

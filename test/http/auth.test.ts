@@ -59,6 +59,12 @@ describe.each(DB_KINDS)('auth API on %s', (kind) => {
   }
 
   describe('POST /api/admin/login', () => {
+    it('signs in whatever the case of the username (usernames are unique regardless of case)', async () => {
+      const r = await s.api('POST', '/admin/login', { body: { username: 'BRANCHA', password: PASSWORD } });
+      expect(r.status).toBe(200);
+      expect((await s.api('GET', '/admin/me', { token: r.body.token })).body.username).toBe('branchA');
+    });
+
     it('answers {token}, a JWT whose payload carries the username, that opens the API', async () => {
       const res = await login('admin', PASSWORD);
       expect(res.status).toBe(200);

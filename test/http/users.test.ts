@@ -384,6 +384,17 @@ describe.each(DB_KINDS)('users API on %s', (kind) => {
   });
 
   describe('PUT /api/users/:id', () => {
+    it('demoting an admin without a permission list leaves them with none', async () => {
+      const created = await s.api('POST', '/users', { as: 'admin', body: { username: `demo_${kind.slice(0, 2)}`, password: PASSWORD, role: 'admin' } });
+      expect(created.body.permissions).toHaveLength(8);
+      const demoted = await s.api('PUT', `/users/${created.body.id}`, { as: 'admin', body: { role: 'user' } });
+      expect(demoted.status).toBe(200);
+      expect(demoted.body).toMatchObject({ role: 'user', permissions: [] });
+      const chosen = await s.api('PUT', `/users/${created.body.id}`, { as: 'admin', body: { role: 'admin' } });
+      const again = await s.api('PUT', `/users/${chosen.body.id}`, { as: 'admin', body: { role: 'user', permissions: ['view_reports'] } });
+      expect(again.body.permissions).toEqual(['view_reports']);
+    });
+
     it('merges a partial body and answers the whole record, writing an audit row with before and after', async () => {
       const u = await makeUser({ accessible_stores: [s.stores.B.id] });
       const audits = await auditCount();

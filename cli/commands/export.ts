@@ -1,0 +1,93 @@
+import { extname } from 'node:path';
+import type { Command } from 'commander';
+import { addDays, exportPayments, isStatus, taipeiDate, taipeiDayStart, type ExportFormat } from '../../core/index.js';
+import { withOperator, type CliIO } from '../context.js';
+import { UsageError } from '../errors.js';
+import { writeFileAtomic } from '../files.js';
+import { storeIdsByCode } from './users.js';
+
+interface ExportOpts {
+  output?: string;
+  from?: string;
+  to?: string;
+  yesterday?: boolean;
+  today?: boolean;
+  status?: string;
+  store?: string;
+  format?: string;
+}
+
+const FORMATS: ExportFormat[] = ['xlsx', 'csv', 'json'];
+
+function checkDate(flag: string, value: string | undefined): string | undefined {
+  if (value === undefined) return undefined;
+  if (!/^\d{4}-\d{2}-\d{2}$/.test(value) || taipeiDayStart(value) === null) throw new UsageError(`${flag} 必須是 YYYY-MM-DD 格式的日期（台灣時間），收到「${value}」`);
+  return value;
+}
+
+/** The filter the flags describe, with dates as Taiwan dates. */
+export function exportFilter(opts: ExportOpts, now: number = Date.now()): Record<string, unknown> {
+  if (opts.yesterday && opts.today) throw new UsageError('--yesterday 與 --today 只能擇一');
+  if ((opts.yesterday || opts.today) && (opts.from || opts.to)) throw new UsageError('--yesterday/--today 不能與 --from/--to 一起使用');
+  const filter: Record<string, unknown> = {};
+  const today = taipeiDate(now);
+  if (opts.today) filter.paid_at_gte = filter.paid_at_lte = today;
+  if (opts.yesterday) filter.paid_at_gte = filter.paid_at_lte = addDays(today, -1);
+  const from = checkDate('--from', opts.from);
+  const to = checkDate('--to', opts.to);
+  if (from && to && from > to) throw new UsageError(`--from（${from}）不能晚於 --to（${to}）`);
+  if (from) filter.paid_at_gte = from;
+  if (to) filter.paid_at_lte = to;
+  if (opts.status) {
+    const statuses = opts.status.split(',').map((s) => s.trim()).filter(Boolean);
+    const bad = statuses.filter((s) => !isStatus(s));
+    if (bad.length) throw new UsageError(`--status 必須是 未確認、已入帳 或 未入帳，收到「${bad.join('、')}」`);
+    filter.status = statuses;
+  }
+  return filter;
+}
+
+function formatOf(opts: ExportOpts): ExportFormat {
+  const explicit = opts.format?.toLowerCase();
+  if (explicit) {
+    if (!FORMATS.includes(explicit as ExportFormat)) throw new UsageError(`--format 必須是 xlsx、csv 或 json，收到「${opts.format}」`);
+    return explicit as ExportFormat;
+  }
+  const ext = opts.output && opts.output !== '-' ? extname(opts.output).slice(1).toLowerCase() : '';
+  return FORMATS.includes(ext as ExportFormat) ? (ext as ExportFormat) : 'xlsx';
+}
+
+export function exportCommand(program: Command, io: CliIO): void {
+  program
+    .command('export')
+    .description('匯出匯款記錄（Excel、CSV 或 JSON），適合排程：不提示、不上色，結束碼表示成敗')
+    .option('-o, --output <file>', '輸出檔案；- 表示標準輸出（預設：規格的檔名，如 匯款記錄_全部_YYYYMMDDHHmm.xlsx）')
+    .option('--from <date>', '起始日期 YYYY-MM-DD（台灣時間，含當天）')
+    .option('--to <date>', '結束日期 YYYY-MM-DD（台灣時間，含當天）')
+    .option('--yesterday', '只匯出昨天（台灣時間）')
+    .option('--today', '只匯出今天（台灣時間）')
+    .option('--status <statuses>', '狀態：未確認、已入帳、未入帳（可用逗號分隔）')
+    .option('--store <codes>', '分店代碼，以逗號分隔')
+    .option('--format <format>', 'xlsx、csv（含 UTF-8 BOM）或 json；預設依副檔名，否則 xlsx')
+    .addHelpText(
+      'after',
+      '\n範例：\n  remit export\n  remit export --yesterday -o /backups/remit/昨日匯款.xlsx\n  remit export --from 2026-11-01 --to 2026-11-30 --store TPE,TXG --status 已入帳 --format csv\n  remit export --today --format json -o - | jq length\n\n排程（每天 01:00 匯出前一天）：\n  0 1 * * * cd /srv/remit && remit export --yesterday -o /backups/remit/匯款_$(date +\\%Y\\%m\\%d).xlsx\n',
+    )
+    .action(async (opts: ExportOpts, cmd: Command) => {
+      const format = formatOf(opts);
+      const filter = exportFilter(opts);
+      const file = await withOperator(io, cmd.optsWithGlobals(), async (ctx, db) => {
+        const codes = opts.store ? opts.store.split(',').map((s) => s.trim()).filter(Boolean) : [];
+        if (codes.length) filter.store_id = await storeIdsByCode(db, codes);
+        return exportPayments(ctx, { filter, format });
+      });
+      const target = opts.output ?? file.fileName;
+      if (target === '-') {
+        process.stdout.write(typeof file.body === 'string' ? file.body : Buffer.from(file.body));
+        io.stderr(`已匯出 ${file.count} 筆記錄\n`);
+        return;
+      }
+      writeFileAtomic(target, file.body);
+      io.stdout(`已匯出 ${file.count} 筆記錄：${target}\n`);
+    });
+}

@@ -1,0 +1,48 @@
+import type { Command } from 'commander';
+import { formatNTD, statsSummary } from '../../core/index.js';
+import { withOperator, type CliIO } from '../context.js';
+import { examples } from '../input.js';
+import { renderPairs, renderTable } from '../table.js';
+import { storeIdsByCode } from './users.js';
+
+type Opts = { store?: string; from?: string; to?: string; json?: boolean };
+
+export function statsCommand(program: Command, io: CliIO): void {
+  program
+    .command('stats')
+    .description('統計儀表板：總數與各分店的匯款筆數、金額與狀態')
+    .option('--store <codes>', '只統計這些分店，代碼以逗號分隔；不填為全部分店')
+    .option('--from <date>', '起始日期 YYYY-MM-DD（台灣時間，含當天）')
+    .option('--to <date>', '結束日期 YYYY-MM-DD（台灣時間，含當天）')
+    .option('--json', '以 JSON 輸出')
+    .addHelpText('after', examples('remit stats', 'remit stats --store TPE,TXG --from 2026-11-01 --to 2026-11-30', 'remit stats --json'))
+    .action(async (opts: Opts, cmd: Command) => {
+      const summary = await withOperator(io, cmd.optsWithGlobals(), async (ctx, db) => {
+        const codes = opts.store?.split(',').map((s) => s.trim()).filter(Boolean) ?? [];
+        const storeIds = codes.length ? await storeIdsByCode(db, codes) : undefined;
+        return statsSummary(ctx, { store_id: storeIds, from: opts.from, to: opts.to });
+      });
+      if (opts.json) return io.stdout(`${JSON.stringify(summary)}\n`);
+      const period = [opts.from && `${opts.from} 起`, opts.to && `至 ${opts.to}`].filter(Boolean).join(' ');
+      const range = period ? `期間：${period}（台灣時間，含當天）\n\n` : '';
+      const totals = renderPairs([
+        ['總分店數', summary.totalStores],
+        ['總匯款筆數', summary.totalPayments],
+        ['總金額', formatNTD(summary.totalAmount)],
+        ['已入帳筆數', summary.confirmedPayments],
+      ]);
+      const rows = summary.storeStats.map((s) => [
+        s.store_code,
+        s.store_name,
+        s.total_payments,
+        formatNTD(s.total_amount),
+        s.confirmed_payments,
+        s.pending_payments,
+        s.failed_payments,
+      ]);
+      const table = rows.length
+        ? renderTable(['分店代碼', '分店名稱', '筆數', '金額', '已入帳', '未確認', '未入帳'], rows, { right: [2, 3, 4, 5, 6] })
+        : '沒有分店資料\n';
+      io.stdout(`${range}${totals}\n${table}`);
+    });
+}

@@ -1,0 +1,47 @@
+import { randomBytes } from 'node:crypto';
+import { closeSync, fsyncSync, openSync, renameSync, rmSync, statSync, writeSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
+import { MAX_IMPORT_BYTES, MSG, ValidationError } from '../core/index.js';
+import { UsageError } from './errors.js';
+
+/**
+ * Writes a file whole or not at all: into a temporary file beside it, then renamed, so a cron
+ * job killed halfway never leaves a truncated report under the real name.
+ */
+export function writeFileAtomic(path: string, data: Uint8Array | string): void {
+  const tmp = `${path}.${randomBytes(4).toString('hex')}.tmp`;
+  const fd = openSync(tmp, 'w', 0o644);
+  try {
+    writeSync(fd, typeof data === 'string' ? Buffer.from(data, 'utf8') : data);
+    fsyncSync(fd);
+    closeSync(fd);
+    renameSync(tmp, path);
+  } catch (err) {
+    try {
+      closeSync(fd);
+    } catch {
+      /* already closed */
+    }
+    rmSync(tmp, { force: true });
+    throw err;
+  }
+}
+
+/** Reads an import file, refusing a missing or oversized one before loading it. */
+export async function readImportFile(path: string): Promise<Uint8Array> {
+  let size: number;
+  try {
+    const st = statSync(path);
+    if (!st.isFile()) throw new UsageError(`不是檔案：${path}`);
+    size = st.size;
+  } catch (err) {
+    if (err instanceof UsageError) throw err;
+    throw new UsageError(`找不到檔案：${path}`);
+  }
+  if (size > MAX_IMPORT_BYTES) throw ValidationError.single('file', MSG.importFileTooLarge(MAX_IMPORT_BYTES / 1024 / 1024));
+  try {
+    return new Uint8Array(await readFile(path));
+  } catch {
+    throw ValidationError.single('file', MSG.importReadFailed);
+  }
+}

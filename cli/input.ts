@@ -1,0 +1,116 @@
+/**
+ * Values the operator did not give as flags: prompted on a terminal (passwords without echo),
+ * never waited for otherwise. Without a terminal a missing value is a usage error naming the flag.
+ * Prompts write to stderr so stdout stays clean for `--json`.
+ */
+import { confirm, input, password } from '@inquirer/prompts';
+import { CancelledError, UsageError } from './errors.js';
+
+const promptContext = { output: process.stderr };
+
+/** True when a person can answer prompts. */
+export function interactive(): boolean {
+  return Boolean(process.stdin.isTTY);
+}
+
+/** A prompt left with Ctrl+C is a cancellation, not a crash. */
+async function ask<T>(prompt: Promise<T>): Promise<T> {
+  try {
+    return await prompt;
+  } catch (err) {
+    if ((err as Error)?.name === 'ExitPromptError' || (err as Error)?.name === 'AbortPromptError') throw new CancelledError('已取消');
+    throw err;
+  }
+}
+
+function missing(what: string, flags: string): UsageError {
+  return new UsageError(`缺少${what}：請用 ${flags} 提供（標準輸入不是終端機，不會提示輸入）`);
+}
+
+/** A text flag's value, or a prompt for it on a terminal. */
+export async function textOrPrompt(value: string | undefined, flag: string, label: string): Promise<string> {
+  if (value !== undefined) return value;
+  if (!interactive()) throw missing(label, flag);
+  return ask(input({ message: `${label}：` }, promptContext));
+}
+
+/** The first line of a stream (stdin), without its line ending; stops reading after it. */
+export function readFirstLine(stream: NodeJS.ReadStream = process.stdin): Promise<string> {
+  return new Promise((resolve, reject) => {
+    let buf = '';
+    const cleanup = () => {
+      stream.off('data', onData);
+      stream.off('end', onEnd);
+      stream.off('error', onError);
+      stream.pause();
+    };
+    const onEnd = () => {
+      cleanup();
+      const nl = buf.indexOf('\n');
+      resolve((nl >= 0 ? buf.slice(0, nl) : buf).replace(/\r$/, ''));
+    };
+    const onData = (chunk: string) => {
+      buf += chunk;
+      if (buf.includes('\n')) onEnd();
+    };
+    const onError = (err: Error) => {
+      cleanup();
+      reject(err);
+    };
+    stream.setEncoding('utf8');
+    stream.on('data', onData);
+    stream.on('end', onEnd);
+    stream.on('error', onError);
+  });
+}
+
+export interface PasswordFlags {
+  password?: string;
+  passwordStdin?: boolean;
+}
+
+export interface NewPassword {
+  password: string;
+  /** set when typed twice at a prompt, so the core checks that both match */
+  confirmPassword?: string;
+}
+
+/**
+ * Where a new password comes from: `--password`, the first line of stdin (`--password-stdin`),
+ * or a prompt typed twice on a terminal. Flag problems are found at once (before the database
+ * is opened); the returned function reads the value when the command needs it.
+ */
+export function passwordSource(opts: PasswordFlags, label = '密碼'): () => Promise<NewPassword> {
+  if (opts.password !== undefined && opts.passwordStdin) throw new UsageError('--password 與 --password-stdin 只能擇一');
+  if (opts.passwordStdin) {
+    return async () => {
+      const line = await readFirstLine();
+      if (!line) throw new UsageError('--password-stdin：標準輸入沒有讀到密碼');
+      return { password: line };
+    };
+  }
+  if (opts.password !== undefined) return async () => ({ password: opts.password! });
+  if (!interactive()) throw missing(label, '--password 或 --password-stdin');
+  return async () => {
+    const first = await ask(password({ message: `${label}：` }, promptContext));
+    const again = await ask(password({ message: `再次輸入${label}：` }, promptContext));
+    return { password: first, confirmPassword: again };
+  };
+}
+
+/** Destructive commands: without a terminal nobody can confirm, so `--yes` is required. */
+export function requireYesOrTerminal(yes: boolean | undefined): void {
+  if (!yes && !interactive()) throw new UsageError('此操作無法復原，非互動模式請加上 --yes 確認');
+}
+
+/** Asks before a destructive step unless `--yes` was given; a "no" cancels with nothing done. */
+export async function confirmOrCancel(yes: boolean | undefined, message: string): Promise<void> {
+  if (yes) return;
+  requireYesOrTerminal(yes);
+  if (!(await ask(confirm({ message, default: false }, promptContext)))) throw new CancelledError('已取消，未做任何變更');
+}
+
+/** The 範例 section every command's `--help` ends with. */
+export function examples(...lines: string[]): string {
+  return `\n範例：\n${lines.map((l) => `  ${l}`).join('\n')}\n`;
+}
