@@ -8,6 +8,7 @@ import { statsCommand } from './commands/stats.js';
 import { storesCommand } from './commands/stores.js';
 import { usersCommand } from './commands/users.js';
 import type { CliIO } from './context.js';
+import { localize, translateError } from './localize.js';
 
 /** The `remit` command tree; `main.ts` runs it, tests can call `parseAsync` on it. */
 export function buildProgram(io: CliIO, hooks: { onServerStarted?: (stop: () => Promise<void>) => void } = {}): Command {
@@ -16,7 +17,8 @@ export function buildProgram(io: CliIO, hooks: { onServerStarted?: (stop: () => 
     .option('--db <file>', 'SQLite 資料庫檔案（預設 REMIT_DB 或 ./data/remit.sqlite；設定 DATABASE_URL 則用 PostgreSQL）')
     .showHelpAfterError()
     .exitOverride()
-    .configureOutput({ writeOut: (s) => io.stdout(s), writeErr: (s) => io.stderr(s) });
+    .configureOutput({ writeOut: (s) => io.stdout(s), writeErr: (s) => io.stderr(translateError(s)) });
+  localize(program);
   serveCommand(program, io, hooks.onServerStarted);
   migrateCommand(program, io);
   importCommand(program, io);
@@ -31,6 +33,7 @@ export function buildProgram(io: CliIO, hooks: { onServerStarted?: (stop: () => 
 
 /** Subcommands inherit the error and output behaviour of the root. */
 function applyToTree(cmd: Command): void {
+  localize(cmd);
   cmd.exitOverride();
   cmd.showHelpAfterError();
   for (const sub of cmd.commands) applyToTree(sub);

@@ -4,7 +4,7 @@
  * what the core then sees in the same database.
  */
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Knex } from 'knex';
@@ -21,45 +21,9 @@ import {
   type SecuritySettings,
 } from '../core/index.js';
 import { displayWidth } from '../cli/table.js';
+import { assertBuilt, BIN, remit, type Run } from './helpers/cli.js';
 
-const BIN = join(import.meta.dirname, '..', 'dist', 'cli', 'main.js');
 const ENV = { PATH: process.env.PATH ?? '', REMIT_BCRYPT_COST: '10' };
-
-interface Run {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-  ms: number;
-}
-
-/**
- * Runs `remit` with no terminal, like cron. `stdin`: text to pipe in (then closed), or 'open'
- * for a pipe that is never written nor closed (a script that forgot it); default /dev/null.
- */
-function remit(args: string[], opts: { stdin?: string | 'open'; timeoutMs?: number } = {}): Promise<Run> {
-  const started = Date.now();
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [BIN, ...args], {
-      env: ENV,
-      stdio: [opts.stdin === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'],
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout!.on('data', (d) => (stdout += d));
-    child.stderr!.on('data', (d) => (stderr += d));
-    if (typeof opts.stdin === 'string' && opts.stdin !== 'open') child.stdin!.end(opts.stdin);
-    const timeoutMs = opts.timeoutMs ?? 20_000;
-    const timer = setTimeout(() => {
-      child.kill('SIGKILL');
-      reject(new Error(`remit ${args.join(' ')} did not finish in ${timeoutMs} ms (waiting for input?)\n${stdout}\n${stderr}`));
-    }, timeoutMs);
-    child.on('close', (code) => {
-      clearTimeout(timer);
-      child.stdin?.destroy();
-      resolve({ code, stdout, stderr, ms: Date.now() - started });
-    });
-  });
-}
 
 const security: SecuritySettings = { jwtSecret: 'test-secret-'.repeat(4), tokenTtlSeconds: 600, bcryptCost: 10 };
 
@@ -67,7 +31,8 @@ describe('remit users / stores / stats', () => {
   let dir: string;
   let dbFile: string;
   let db: Knex;
-  const r = (args: string[], opts?: Parameters<typeof remit>[1]) => remit(['--db', dbFile, ...args], opts);
+  const r = (args: string[], opts: { stdin?: string | 'open'; timeoutMs?: number } = {}) =>
+    remit(['--db', dbFile, ...args], { input: opts.stdin, timeoutMs: opts.timeoutMs });
   const canLogin = (username: string, password: string) =>
     login({ db, security }, { username, password }).then(
       () => 'ok',
@@ -75,7 +40,7 @@ describe('remit users / stores / stats', () => {
     );
 
   beforeAll(async () => {
-    if (!existsSync(BIN)) throw new Error(`${BIN} is missing: run "npm run build" (npm test does it first)`);
+    assertBuilt();
     dir = mkdtempSync(join(tmpdir(), 'remit-cli-admin-'));
     dbFile = join(dir, 'remit.sqlite');
     for (const [name, code] of [['台北店', 'TPE'], ['台中店', 'TXG'], ['高雄店', 'KHH']]) {
@@ -382,7 +347,7 @@ describe('remit users / stores / stats', () => {
         }, 20_000);
         child.on('close', (code) => {
           clearTimeout(timer);
-          resolve({ code, stdout: out, stderr: '', ms: Date.now() - started });
+          resolve({ code, stdout: out, stderr: '', raw: Buffer.from(out), ms: Date.now() - started });
         });
       });
     }

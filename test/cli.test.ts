@@ -2,68 +2,15 @@
  * The real `remit` binary as a script or an operator would run it: a child process on a
  * temporary database, checked by its output, its exit code and what the API then answers.
  */
-import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync, statSync } from 'node:fs';
+import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import knexFactory from 'knex';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { assertBuilt, remit as run, serve } from './helpers/cli.js';
 import { PG_URL } from './helpers/db.js';
 
-const BIN = join(import.meta.dirname, '..', 'dist', 'cli', 'main.js');
-
-interface Run {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
-
-function remit(args: string[], env: Record<string, string> = {}, timeoutMs = 20_000): Promise<Run> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [BIN, ...args], {
-      env: { PATH: process.env.PATH ?? '', REMIT_BCRYPT_COST: '10', ...env },
-      stdio: ['ignore', 'pipe', 'pipe'], // no terminal, like cron
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d) => (stdout += d));
-    child.stderr.on('data', (d) => (stderr += d));
-    const timer = setTimeout(() => {
-      child.kill('SIGKILL');
-      reject(new Error(`remit ${args.join(' ')} did not finish in ${timeoutMs} ms\n${stdout}\n${stderr}`));
-    }, timeoutMs);
-    child.on('close', (code) => {
-      clearTimeout(timer);
-      resolve({ code, stdout, stderr });
-    });
-  });
-}
-
-/** Starts `remit serve` and resolves once it prints its address. */
-function serve(args: string[], env: Record<string, string> = {}) {
-  const child = spawn(process.execPath, [BIN, ...args, 'serve', '--port', '0'], {
-    env: { PATH: process.env.PATH ?? '', REMIT_BCRYPT_COST: '10', ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let stdout = '';
-  let stderr = '';
-  child.stderr.on('data', (d) => (stderr += d));
-  const ready = new Promise<{ url: string; stdout: string }>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`serve did not start:\n${stdout}\n${stderr}`)), 20_000);
-    child.stdout.on('data', (d) => {
-      stdout += d;
-      const m = /已啟動：(http:\/\/\S+)/.exec(stdout);
-      // the first-admin lines follow the address in the same write
-      if (m) {
-        clearTimeout(timer);
-        setTimeout(() => resolve({ url: m[1], stdout }), 50);
-      }
-    });
-    child.on('exit', (code) => reject(new Error(`serve exited with ${code}:\n${stdout}\n${stderr}`)));
-  });
-  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
-  return { child, ready, exited, output: () => ({ stdout, stderr }) };
-}
+const remit = (args: string[], env: Record<string, string> = {}) => run(args, { env });
 
 async function api(url: string, method: string, path: string, token?: string, body?: unknown) {
   const res = await fetch(`${url}/api${path}`, {
@@ -78,7 +25,7 @@ describe('remit CLI', () => {
   let dir: string;
   let db: string;
   beforeAll(() => {
-    if (!existsSync(BIN)) throw new Error(`${BIN} is missing: run "npm run build" (npm test does it first)`);
+    assertBuilt();
     dir = mkdtempSync(join(tmpdir(), 'remit-cli-'));
     db = join(dir, 'remit.sqlite');
   });

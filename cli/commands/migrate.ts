@@ -6,6 +6,7 @@ export function migrateCommand(program: Command, io: CliIO): void {
   program
     .command('migrate')
     .description('套用資料庫遷移（serve 啟動時也會自動執行）')
+    .addHelpText('after', '\n範例：\n  remit migrate\n  remit --db /srv/remit/remit.sqlite migrate\n')
     .action(async (_opts, cmd: Command) => {
       const config = configFrom(io, cmd.optsWithGlobals());
       const db = openDatabase(config.db);

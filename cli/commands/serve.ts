@@ -8,6 +8,7 @@ export function serveCommand(program: Command, io: CliIO, onStarted?: (stop: () 
     .description('啟動伺服器：/api 與後台')
     .option('-p, --port <port>', '連接埠（預設 PORT 或 3000）')
     .option('-H, --host <host>', '綁定位址（預設 HOST 或 127.0.0.1）')
+    .addHelpText('after', '\n範例：\n  remit serve\n  remit serve --port 8080 --host 0.0.0.0\n  DATABASE_URL=postgres://remit@db/remit REMIT_JWT_SECRET=... remit serve\n')
     .action(async (_opts, cmd: Command) => {
       const config = configFrom(io, cmd.optsWithGlobals());
       const running = await startServer(config, { log: (m, e) => io.stderr(`${m}: ${(e as Error)?.stack ?? e}\n`) });
