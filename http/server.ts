@@ -15,6 +15,7 @@ import {
   type User,
 } from '../core/index.js';
 import { createApp } from './app.js';
+import { defaultStaticDir, spa } from './static.js';
 
 export interface RunningServer {
   server: Server;
@@ -26,7 +27,10 @@ export interface RunningServer {
   close(): Promise<void>;
 }
 
-export async function startServer(config: RemitConfig, opts: { log?: (msg: string, err: unknown) => void } = {}): Promise<RunningServer> {
+export async function startServer(
+  config: RemitConfig,
+  opts: { log?: (msg: string, err: unknown) => void; staticDir?: string } = {},
+): Promise<RunningServer> {
   const db = openDatabase(config.db);
   try {
     await migrateLatest(db);
@@ -36,7 +40,13 @@ export async function startServer(config: RemitConfig, opts: { log?: (msg: strin
       bcryptCost: config.bcryptCost,
     };
     const first = await ensureFirstRun({ db, security }, { adminPassword: config.adminPassword });
-    const app = createApp({ db, security, trustProxy: config.trustProxy, log: opts.log });
+    const app = createApp({
+      db,
+      security,
+      trustProxy: config.trustProxy,
+      log: opts.log,
+      after: [spa({ root: opts.staticDir ?? defaultStaticDir(), title: config.title })],
+    });
     const server = app.listen(config.port, config.host);
     await new Promise<void>((resolve, reject) => {
       server.once('listening', resolve);

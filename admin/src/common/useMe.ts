@@ -1,0 +1,8 @@
+import { usePermissions } from 'react-admin';
+import type { Me } from '../../../core/types';
+
+/** The signed-in user with effective permissions (authProvider.getPermissions is `GET /api/admin/me`). */
+export function useMe(): { me: Me | undefined; isPending: boolean } {
+  const { permissions, isPending } = usePermissions<Me>();
+  return { me: permissions, isPending };
+}

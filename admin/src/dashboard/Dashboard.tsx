@@ -1,0 +1,3 @@
+export function Dashboard() {
+  return null;
+}

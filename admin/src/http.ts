@@ -1,0 +1,49 @@
+/** JSON calls to /api with the Bearer token and the spec's 10 s time-out; a 401 ends the session. */
+import { API_BASE, LOGIN_PATH, TIMEOUT_MS } from './config';
+import { clearToken, currentPath, getToken, loginUrlFor } from './session';
+
+export class ApiError extends Error {
+  constructor(
+    readonly status: number,
+    message: string,
+    readonly body: { message?: string; errors?: Array<{ field: string; message: string }> } | null,
+  ) {
+    super(message);
+  }
+}
+
+/**
+ * On a 401 the token is removed; inside the admin area (not the login page itself) the user
+ * goes to the login page with a way back.
+ */
+export function handleUnauthorized(): void {
+  clearToken();
+  const path = window.location.pathname;
+  if (path.includes('/admin') && !path.startsWith(LOGIN_PATH)) window.location.assign(loginUrlFor(currentPath()));
+}
+
+export async function api<T = unknown>(method: string, path: string, body?: unknown): Promise<T> {
+  const headers: Record<string, string> = { Accept: 'application/json' };
+  const token = getToken();
+  if (token) headers.Authorization = `Bearer ${token}`;
+  if (body !== undefined) headers['Content-Type'] = 'application/json';
+  const res = await fetch(`${API_BASE}${path}`, {
+    method,
+    headers,
+    body: body === undefined ? undefined : JSON.stringify(body),
+    signal: AbortSignal.timeout(TIMEOUT_MS),
+  });
+  const text = await res.text();
+  let json: unknown = null;
+  try {
+    json = text ? JSON.parse(text) : null;
+  } catch {
+    json = null;
+  }
+  if (!res.ok) {
+    if (res.status === 401) handleUnauthorized();
+    const b = (json ?? null) as ApiError['body'];
+    throw new ApiError(res.status, b?.message ?? res.statusText, b);
+  }
+  return json as T;
+}

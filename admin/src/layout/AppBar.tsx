@@ -1,0 +1,33 @@
+import EditNoteIcon from '@mui/icons-material/EditNote';
+import LogoutIcon from '@mui/icons-material/Logout';
+import { Box, Button, Typography, useMediaQuery, type Theme } from '@mui/material';
+import { AppBar as RaAppBar, TitlePortal, useLogout } from 'react-admin';
+import { appTitle } from '../config';
+import { StoreSwitcher } from './StoreSwitcher';
+import { UserBadge } from './UserBadge';
+
+/** Top bar (spec section 2): title, back to the form, store switcher, username, logout. */
+export function AppBar() {
+  const logout = useLogout();
+  const wide = useMediaQuery((t: Theme) => t.breakpoints.up('md'));
+  return (
+    <RaAppBar userMenu={false} color="primary">
+      <Typography variant="h6" component="span" sx={{ mr: 2, whiteSpace: 'nowrap', overflow: 'hidden', textOverflow: 'ellipsis' }}>
+        {appTitle()}
+      </Typography>
+      <TitlePortal variant="body1" sx={{ opacity: 0.85 }} />
+      {wide && (
+        <Box sx={{ display: 'flex', alignItems: 'center', gap: 1.5 }}>
+          <Button color="inherit" variant="outlined" size="small" startIcon={<EditNoteIcon />} href="/">
+            匯款表單
+          </Button>
+          <StoreSwitcher onDark />
+          <UserBadge />
+          <Button color="inherit" size="small" startIcon={<LogoutIcon />} onClick={() => logout()}>
+            登出
+          </Button>
+        </Box>
+      )}
+    </RaAppBar>
+  );
+}

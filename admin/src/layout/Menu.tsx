@@ -1,0 +1,51 @@
+import AssessmentIcon from '@mui/icons-material/Assessment';
+import EditNoteIcon from '@mui/icons-material/EditNote';
+import LogoutIcon from '@mui/icons-material/Logout';
+import PeopleIcon from '@mui/icons-material/People';
+import ReceiptLongIcon from '@mui/icons-material/ReceiptLong';
+import StoreIcon from '@mui/icons-material/Store';
+import { Box, Divider, MenuItem, ListItemIcon, ListItemText, useMediaQuery, type Theme } from '@mui/material';
+import { Menu as RaMenu, useLogout, useSidebarState } from 'react-admin';
+import { gates } from '../../../core/permissions';
+import { useMe } from '../common/useMe';
+import { StoreSwitcher } from './StoreSwitcher';
+import { UserBadge } from './UserBadge';
+
+/** The spec's tabs as menu entries, each shown only with its permission; on phones the top bar's items too. */
+export function Menu() {
+  const { me } = useMe();
+  const logout = useLogout();
+  const [open] = useSidebarState();
+  const narrow = useMediaQuery((t: Theme) => t.breakpoints.down('md'));
+  return (
+    <RaMenu>
+      {me && gates.viewPayments(me) && <RaMenu.Item to="/payments" primaryText="匯款記錄" leftIcon={<ReceiptLongIcon />} />}
+      {me && gates.manageUsers(me) && <RaMenu.Item to="/users" primaryText="會員管理" leftIcon={<PeopleIcon />} />}
+      {me && gates.viewReports(me) && <RaMenu.Item to="/dashboard" primaryText="統計儀表板" leftIcon={<AssessmentIcon />} />}
+      {me && gates.manageStores(me) && <RaMenu.Item to="/stores" primaryText="分店管理" leftIcon={<StoreIcon />} />}
+      {narrow && open && (
+        <Box data-testid="mobile-menu-extras">
+          <Divider sx={{ my: 1 }} />
+          <Box sx={{ px: 2, py: 1 }}>
+            <UserBadge />
+          </Box>
+          <Box sx={{ px: 2, py: 1 }}>
+            <StoreSwitcher fullWidth />
+          </Box>
+          <MenuItem component="a" href="/">
+            <ListItemIcon>
+              <EditNoteIcon fontSize="small" />
+            </ListItemIcon>
+            <ListItemText>匯款表單</ListItemText>
+          </MenuItem>
+          <MenuItem onClick={() => logout()}>
+            <ListItemIcon>
+              <LogoutIcon fontSize="small" />
+            </ListItemIcon>
+            <ListItemText>登出</ListItemText>
+          </MenuItem>
+        </Box>
+      )}
+    </RaMenu>
+  );
+}

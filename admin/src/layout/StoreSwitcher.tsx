@@ -1,0 +1,44 @@
+import { MenuItem, TextField } from '@mui/material';
+import { storeLabel } from '../../../core/validation/store';
+import { canSwitchStores } from '../../../core/permissions';
+import { useSelectedStore } from '../common/storeSelection';
+import { useMe } from '../common/useMe';
+import { useStores } from '../common/useStores';
+
+export const ALL_STORES = '全部分店';
+
+/** The store switcher of the top bar: only for users with no store; all stores plus each as name (code). */
+export function StoreSwitcher(props: { fullWidth?: boolean; onDark?: boolean }) {
+  const { me } = useMe();
+  const { stores } = useStores();
+  const [selected, setSelected] = useSelectedStore();
+  if (!me || !canSwitchStores(me) || stores.length === 0) return null;
+  return (
+    <TextField
+      select
+      size="small"
+      label="分店"
+      value={selected ?? ''}
+      onChange={(e) => setSelected(e.target.value === '' ? null : Number(e.target.value))}
+      fullWidth={props.fullWidth}
+      slotProps={{ select: { displayEmpty: true }, inputLabel: { shrink: true } }}
+      sx={{
+        minWidth: 180,
+        ...(props.onDark && {
+          '& .MuiInputBase-root': { color: 'inherit', bgcolor: 'rgba(255,255,255,0.12)' },
+          '& .MuiInputLabel-root': { color: 'rgba(255,255,255,0.85)' },
+          '& .MuiOutlinedInput-notchedOutline': { borderColor: 'rgba(255,255,255,0.5)' },
+          '& .MuiSvgIcon-root': { color: 'inherit' },
+        }),
+      }}
+      data-testid="store-switcher"
+    >
+      <MenuItem value="">{ALL_STORES}</MenuItem>
+      {stores.map((s) => (
+        <MenuItem key={s.id} value={s.id}>
+          {storeLabel(s)}
+        </MenuItem>
+      ))}
+    </TextField>
+  );
+}

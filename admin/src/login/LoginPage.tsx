@@ -1,0 +1,88 @@
+/**
+ * The login screen `/admin/login` (spec sections 2, 5, 8): 用戶名 and 密碼, 登入 becoming 登入中...
+ * while sending; afterwards the redirect query's page when present and not the login route, else /admin.
+ */
+import { Alert, Box, Button, Card, CardContent, TextField, Typography } from '@mui/material';
+import { useState, type FormEvent } from 'react';
+import { useAuthProvider } from 'react-admin';
+import { validateLogin } from '../../../core/validation/login';
+import { appTitle } from '../config';
+import { ApiError } from '../http';
+import { UI } from '../messages';
+import { afterLoginTarget } from '../session';
+
+export function LoginPage() {
+  const authProvider = useAuthProvider();
+  const [username, setUsername] = useState('');
+  const [password, setPassword] = useState('');
+  const [errors, setErrors] = useState<Record<string, string>>({});
+  const [failure, setFailure] = useState<string | null>(null);
+  const [sending, setSending] = useState(false);
+
+  async function onSubmit(e: FormEvent) {
+    e.preventDefault();
+    if (sending) return;
+    setFailure(null);
+    const checked = validateLogin({ username, password });
+    if (!checked.ok) {
+      setErrors(Object.fromEntries(checked.errors.map((x) => [x.field, x.message])));
+      return;
+    }
+    setErrors({});
+    setSending(true);
+    try {
+      await authProvider!.login(checked.value);
+      const redirect = new URLSearchParams(window.location.search).get('redirect');
+      window.location.assign(afterLoginTarget(redirect));
+    } catch (err) {
+      const message = err instanceof ApiError ? err.body?.message : undefined;
+      setFailure(message || UI.loginFailed);
+      setSending(false);
+    }
+  }
+
+  return (
+    <Box sx={{ minHeight: '100vh', display: 'flex', alignItems: 'center', justifyContent: 'center', bgcolor: 'grey.100', p: 2 }}>
+      <Card sx={{ width: '100%', maxWidth: 400 }}>
+        <CardContent component="form" onSubmit={onSubmit} noValidate sx={{ display: 'flex', flexDirection: 'column', gap: 2, p: 3 }}>
+          <Typography variant="h5" component="h1" textAlign="center">
+            {appTitle()}
+          </Typography>
+          <Typography variant="subtitle1" textAlign="center" color="text.secondary">
+            {UI.login}
+          </Typography>
+          {failure && (
+            <Alert severity="error" data-testid="login-error">
+              {failure}
+            </Alert>
+          )}
+          <TextField
+            label={UI.username}
+            name="username"
+            autoComplete="username"
+            autoFocus
+            value={username}
+            onChange={(e) => setUsername(e.target.value)}
+            error={Boolean(errors.username)}
+            helperText={errors.username}
+            fullWidth
+          />
+          <TextField
+            label={UI.password}
+            name="password"
+            type="password"
+            autoComplete="current-password"
+            value={password}
+            onChange={(e) => setPassword(e.target.value)}
+            error={Boolean(errors.password)}
+            helperText={errors.password}
+            fullWidth
+          />
+          <Button type="submit" variant="contained" size="large" disabled={sending}>
+            {sending ? UI.loggingIn : UI.login}
+          </Button>
+        </CardContent>
+      </Card>
+    </Box>
+  );
+}

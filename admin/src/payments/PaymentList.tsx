@@ -1,0 +1,3 @@
+export function PaymentList() {
+  return null;
+}

@@ -1,0 +1,91 @@
+/**
+ * ra-data-simple-rest over /api with the Bearer token and the 10 s time-out, plus the calls of
+ * the spec that are not plain REST: batch delete, bulk import, statistics, files.
+ */
+import simpleRestProvider from 'ra-data-simple-rest';
+import { fetchUtils, HttpError, type DataProvider } from 'react-admin';
+import type { StatsSummary } from '../../../core/types';
+import { API_BASE, TIMEOUT_MS } from '../config';
+import { api, handleUnauthorized } from '../http';
+import { getToken } from '../session';
+
+export const httpClient = (url: string, options: fetchUtils.Options = {}) => {
+  const token = getToken();
+  return fetchUtils.fetchJson(url, {
+    ...options,
+    signal: AbortSignal.timeout(TIMEOUT_MS),
+    user: token ? { authenticated: true, token: `Bearer ${token}` } : undefined,
+  });
+};
+
+const rest = simpleRestProvider(API_BASE, httpClient);
+
+export interface ImportPaymentRow {
+  row?: number;
+  last_five: string;
+  paid_at: string;
+  amount: number;
+  note: string;
+  store_id: number;
+  status: string;
+}
+
+/** A file from the API, saved in the browser under the name the server gives. */
+async function download(path: string): Promise<{ fileName: string; count: number }> {
+  const token = getToken();
+  const res = await fetch(`${API_BASE}${path}`, {
+    headers: token ? { Authorization: `Bearer ${token}` } : {},
+    signal: AbortSignal.timeout(60_000),
+  });
+  if (!res.ok) {
+    if (res.status === 401) handleUnauthorized();
+    const body = await res.json().catch(() => ({}));
+    throw new HttpError(body?.message ?? res.statusText, res.status, body);
+  }
+  const cd = res.headers.get('content-disposition') ?? '';
+  const star = /filename\*=UTF-8''([^;]+)/i.exec(cd);
+  const fileName = star ? decodeURIComponent(star[1]) : 'download';
+  const blob = await res.blob();
+  const a = document.createElement('a');
+  a.href = URL.createObjectURL(blob);
+  a.download = fileName;
+  document.body.appendChild(a);
+  a.click();
+  a.remove();
+  setTimeout(() => URL.revokeObjectURL(a.href), 10_000);
+  return { fileName, count: Number(res.headers.get('x-row-count') ?? 0) };
+}
+
+export const dataProvider = {
+  ...rest,
+  /** The spec's batch delete: one `DELETE /payments` with the uuids. */
+  async deleteMany(resource, params) {
+    if (resource === 'payments') {
+      await api('DELETE', '/payments', { uuids: params.ids });
+      return { data: params.ids };
+    }
+    return rest.deleteMany(resource, params);
+  },
+  importPayments(rows: ImportPaymentRow[]) {
+    return api<{ imported: number; skipped: number; duplicates: number[] }>('POST', '/payments/bulk-import', { payments: rows });
+  },
+  statsSummary(params: { store_id?: number | null; from?: string; to?: string } = {}) {
+    const q = new URLSearchParams();
+    if (params.store_id) q.set('store_id', String(params.store_id));
+    if (params.from) q.set('from', params.from);
+    if (params.to) q.set('to', params.to);
+    const s = q.toString();
+    return api<StatsSummary>('GET', `/stats/summary${s ? `?${s}` : ''}`);
+  },
+  exportPayments(filter: Record<string, unknown>) {
+    return download(`/payments/export?filter=${encodeURIComponent(JSON.stringify(filter))}`);
+  },
+  downloadSample() {
+    return download('/payments/sample');
+  },
+  changePassword(body: { currentPassword: string; newPassword: string; confirmNewPassword?: string }) {
+    return api<{ token: string }>('POST', '/users/change-password', body);
+  },
+} satisfies DataProvider & Record<string, unknown>;
+
+export type RemitDataProvider = typeof dataProvider;

@@ -1,0 +1,22 @@
+/** Who is signed in (`GET /api/admin/me`), loaded once and reloaded after a self-edit (spec section 6). */
+import type { Me } from '../../../core/types';
+import { api } from '../http';
+
+let current: Promise<Me> | null = null;
+
+export function loadMe(): Promise<Me> {
+  current ??= api<Me>('GET', '/admin/me').catch((err) => {
+    current = null;
+    throw err;
+  });
+  return current;
+}
+
+export function reloadMe(): Promise<Me> {
+  current = null;
+  return loadMe();
+}
+
+export function forgetMe(): void {
+  current = null;
+}

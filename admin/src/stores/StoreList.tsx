@@ -1,0 +1,3 @@
+export function StoreList() {
+  return null;
+}

@@ -1,0 +1,3 @@
+import { StoreList } from './StoreList';
+
+export default { list: StoreList };

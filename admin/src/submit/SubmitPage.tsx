@@ -1,0 +1,206 @@
+/**
+ * The payment form screen `/` (spec sections 2, 4, 5, 8): light enough for a phone, no
+ * react-admin. Rules come from core, so the form and the server check the same things.
+ */
+import { useEffect, useRef, useState, type FormEvent } from 'react';
+import { isBranchUser, type Principal } from '../../../core/permissions';
+import { parseInstant } from '../../../core/time';
+import { validatePayment } from '../../../core/validation/payment';
+import { storeLabel } from '../../../core/validation/store';
+import { appTitle } from '../config';
+import { api, ApiError } from '../http';
+import { UI } from '../messages';
+import { clearToken, tokenUsername } from '../session';
+
+interface Store {
+  id: number;
+  name: string;
+  code: string;
+}
+
+type Me = Pick<Principal, 'username' | 'store_id'>;
+
+interface FormState {
+  last_five: string;
+  paid_at: string;
+  amount: string;
+  note: string;
+  store_id: string;
+}
+
+type Banner = { kind: 'success' | 'error'; text: string } | null;
+
+const emptyForm = (storeId: number | null): FormState => ({
+  last_five: '',
+  paid_at: '',
+  amount: '0',
+  note: '',
+  store_id: storeId !== null ? String(storeId) : '',
+});
+
+/** The error banner of spec section 8 for a failed submission. */
+export function submitErrorText(err: unknown): string {
+  if (err instanceof ApiError && err.body?.errors?.length) return UI.validationError(err.body.errors.map((e) => e.message));
+  if (err instanceof ApiError && err.body?.message) return err.body.message;
+  return UI.submitFailed;
+}
+
+export function SubmitPage() {
+  const title = appTitle();
+  const [me, setMe] = useState<Me | null>(null);
+  const [stores, setStores] = useState<Store[]>([]);
+  const [form, setForm] = useState<FormState>(emptyForm(null));
+  const [errors, setErrors] = useState<Partial<Record<keyof FormState, string>>>({});
+  const [banner, setBanner] = useState<Banner>(null);
+  const [submitting, setSubmitting] = useState(false);
+  const busy = useRef(false);
+
+  useEffect(() => {
+    document.title = title;
+    api<Me>('GET', '/admin/me').then(
+      (m) => {
+        setMe(m);
+        if (m.store_id !== null) setForm((f) => ({ ...f, store_id: String(m.store_id) }));
+      },
+      (e) => console.error('載入用戶資料失敗', e),
+    );
+    api<Store[]>('GET', '/stores').then(setStores, (e) => console.error('載入分店失敗', e));
+  }, [title]);
+
+  const locked = me !== null && isBranchUser(me);
+  const lockedStore = locked ? stores.find((s) => s.id === me!.store_id) : undefined;
+  const username = me?.username ?? tokenUsername() ?? UI.unknownUser;
+
+  const set = (key: keyof FormState) => (e: { target: { value: string } }) => {
+    setForm((f) => ({ ...f, [key]: e.target.value }));
+    setErrors((er) => ({ ...er, [key]: undefined }));
+  };
+
+  async function onSubmit(e: FormEvent) {
+    e.preventDefault();
+    if (busy.current) return; // a second submit while sending is ignored
+    setBanner(null);
+    const paidAtMs = form.paid_at ? parseInstant(form.paid_at) : null;
+    const payload = {
+      last_five: form.last_five.trim(),
+      paid_at: paidAtMs !== null ? new Date(paidAtMs).toISOString() : '',
+      amount: form.amount === '' ? '' : Number(form.amount),
+      note: form.note,
+      store_id: form.store_id ? Number(form.store_id) : (me?.store_id ?? 1),
+    };
+    const checked = validatePayment({ ...payload, store_id: stores.length ? form.store_id : payload.store_id }, { storeRequired: stores.length > 0 });
+    if (!checked.ok) {
+      setErrors(Object.fromEntries(checked.errors.map((x) => [x.field, x.message])));
+      return;
+    }
+    busy.current = true;
+    setSubmitting(true);
+    try {
+      const created = await api<{ uuid: string }>('POST', '/payments', payload);
+      setBanner({ kind: 'success', text: UI.submitSuccess(created.uuid) });
+      setForm(emptyForm(locked ? me!.store_id : null));
+      setErrors({});
+    } catch (err) {
+      setBanner({ kind: 'error', text: submitErrorText(err) });
+    } finally {
+      busy.current = false;
+      setSubmitting(false);
+    }
+  }
+
+  function logout() {
+    clearToken();
+    window.location.assign('/admin/login');
+  }
+
+  return (
+    <div className="page">
+      <header className="bar">
+        <h1>{title}</h1>
+        <div className="bar-actions">
+          <span className="user" data-testid="username">
+            {username}
+          </span>
+          <a className="btn btn-light" href="/admin">
+            {UI.toAdmin}
+          </a>
+          <button type="button" className="btn btn-light" onClick={logout}>
+            {UI.logout}
+          </button>
+        </div>
+      </header>
+
+      <main className="card">
+        {banner && (
+          <div className={`banner banner-${banner.kind}`} role={banner.kind === 'error' ? 'alert' : 'status'} data-testid={`banner-${banner.kind}`}>
+            {banner.text}
+          </div>
+        )}
+        <form onSubmit={onSubmit} noValidate>
+          <Field label={UI.lastFive} error={errors.last_five} htmlFor="last_five">
+            <input
+              id="last_five"
+              name="last_five"
+              inputMode="numeric"
+              autoComplete="off"
+              maxLength={5}
+              pattern="\d{5}"
+              placeholder="12345"
+              value={form.last_five}
+              onChange={set('last_five')}
+            />
+          </Field>
+          <Field label={UI.paidAt} error={errors.paid_at} htmlFor="paid_at">
+            <input id="paid_at" name="paid_at" type="datetime-local" value={form.paid_at} onChange={set('paid_at')} />
+          </Field>
+          <Field label={UI.amount} error={errors.amount} htmlFor="amount">
+            <div className="money">
+              <span className="prefix">NT$</span>
+              <input id="amount" name="amount" type="number" inputMode="numeric" min={1} step={1} value={form.amount} onChange={set('amount')} />
+            </div>
+          </Field>
+          {stores.length > 0 &&
+            (locked ? (
+              <div className="field">
+                <span className="label">{UI.chooseStore}</span>
+                <div className="locked" data-testid="locked-store">
+                  <span>{storeLabel(lockedStore)}</span>
+                  <span className="badge">{UI.locked}</span>
+                </div>
+                <p className="hint">{UI.branchHint}</p>
+              </div>
+            ) : (
+              <Field label={UI.chooseStore} error={errors.store_id} htmlFor="store_id">
+                <select id="store_id" name="store_id" value={form.store_id} onChange={set('store_id')}>
+                  <option value="">{UI.chooseStore}</option>
+                  {stores.map((s) => (
+                    <option key={s.id} value={s.id}>
+                      {storeLabel(s)}
+                    </option>
+                  ))}
+                </select>
+              </Field>
+            ))}
+          <Field label={UI.note} error={errors.note} htmlFor="note">
+            <textarea id="note" name="note" rows={3} maxLength={1000} placeholder={UI.notePlaceholder} value={form.note} onChange={set('note')} />
+          </Field>
+          <button type="submit" className="btn btn-primary submit" disabled={submitting}>
+            {submitting ? UI.submitting : UI.submit}
+          </button>
+        </form>
+      </main>
+    </div>
+  );
+}
+
+function Field(props: { label: string; htmlFor: string; error?: string; children: React.ReactNode }) {
+  return (
+    <div className={`field${props.error ? ' has-error' : ''}`}>
+      <label className="label" htmlFor={props.htmlFor}>
+        {props.label}
+      </label>
+      {props.children}
+      {props.error && <p className="error">{props.error}</p>}
+    </div>
+  );
+}

@@ -1,0 +1,3 @@
+export function UserList() {
+  return null;
+}

@@ -1,0 +1,104 @@
+/**
+ * Serves the built back office and submission page (dist/admin): `/` the form, `/admin/*` the
+ * back office with a history fallback, `/assets/*` the bundles. Nothing outside the folder can
+ * be reached, and every page carries a Content-Security-Policy.
+ */
+import { existsSync, readFileSync, statSync } from 'node:fs';
+import { extname, join, resolve, sep } from 'node:path';
+import type Koa from 'koa';
+
+const TYPES: Record<string, string> = {
+  '.html': 'text/html; charset=utf-8',
+  '.js': 'text/javascript; charset=utf-8',
+  '.css': 'text/css; charset=utf-8',
+  '.svg': 'image/svg+xml',
+  '.png': 'image/png',
+  '.ico': 'image/x-icon',
+  '.json': 'application/json; charset=utf-8',
+  '.woff2': 'font/woff2',
+  '.txt': 'text/plain; charset=utf-8',
+};
+
+/** MUI writes its styles at run time, hence 'unsafe-inline' for styles only. */
+export const CSP = [
+  "default-src 'self'",
+  "script-src 'self'",
+  "style-src 'self' 'unsafe-inline'",
+  "img-src 'self' data: blob:",
+  "font-src 'self' data:",
+  "connect-src 'self'",
+  "object-src 'none'",
+  "base-uri 'self'",
+  "form-action 'self'",
+  "frame-ancestors 'none'",
+].join('; ');
+
+/** Where the built pages are: beside the compiled server, or under dist/ when running from sources. */
+export function defaultStaticDir(): string {
+  const beside = resolve(import.meta.dirname, '..', 'admin');
+  if (existsSync(join(beside, 'index.html'))) return beside;
+  return resolve(import.meta.dirname, '..', 'dist', 'admin');
+}
+
+const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+
+export function spa(opts: { root: string; title: string }): Koa.Middleware {
+  const root = resolve(opts.root);
+  const pages = new Map<string, string>();
+  const page = (name: 'index.html' | 'admin.html'): string | null => {
+    if (!pages.has(name)) {
+      const file = join(root, name);
+      if (!existsSync(file)) return null;
+      pages.set(name, readFileSync(file, 'utf8').replaceAll('%REMIT_TITLE%', escapeHtml(opts.title)));
+    }
+    return pages.get(name)!;
+  };
+
+  return async (ctx, next) => {
+    if (ctx.method !== 'GET' && ctx.method !== 'HEAD') return next();
+    ctx.set('Content-Security-Policy', CSP);
+    let path: string;
+    try {
+      path = decodeURIComponent(ctx.path);
+    } catch {
+      ctx.status = 400;
+      ctx.body = 'Bad Request';
+      return;
+    }
+    if (path.includes('\0')) {
+      ctx.status = 400;
+      ctx.body = 'Bad Request';
+      return;
+    }
+
+    const html = path === '/' || path === '/index.html' ? 'index.html' : path === '/admin' || path.startsWith('/admin/') ? 'admin.html' : null;
+    if (html) {
+      const body = page(html);
+      ctx.set('Cache-Control', 'no-cache');
+      ctx.type = TYPES['.html'];
+      if (body === null) {
+        ctx.status = 503;
+        ctx.body = '<!doctype html><meta charset="utf-8"><p>後台尚未建置：請執行 <code>npm run build</code> 後再啟動。</p>';
+        return;
+      }
+      ctx.body = body;
+      return;
+    }
+
+    const file = resolve(root, `.${path}`);
+    if (!file.startsWith(root + sep) || path.endsWith('.html')) return next();
+    let size: number;
+    try {
+      const st = statSync(file);
+      if (!st.isFile()) return next();
+      size = st.size;
+    } catch {
+      return next();
+    }
+    ctx.type = TYPES[extname(file)] ?? 'application/octet-stream';
+    ctx.length = size;
+    // Bundles carry a content hash in their names: cache them for good.
+    ctx.set('Cache-Control', path.startsWith('/assets/') ? 'public, max-age=31536000, immutable' : 'no-cache');
+    ctx.body = readFileSync(file);
+  };
+}

@@ -1,0 +1,87 @@
+/**
+ * Browser tests: the real server (API and built pages) on a private seeded database, driven by
+ * Debian's Chromium through playwright-core. Without Chromium the tests are skipped, loudly;
+ * CI installs it.
+ */
+import { existsSync, mkdirSync } from 'node:fs';
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { join, resolve } from 'node:path';
+import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { createApp } from '../../http/app.js';
+import { spa } from '../../http/static.js';
+import { createTestDb, TEST_SECURITY, type TestDb } from '../helpers/db.js';
+import { PASSWORD, seed, type Fixture } from '../helpers/fixtures.js';
+
+export const CHROMIUM = process.env.REMIT_CHROMIUM ?? '/usr/bin/chromium';
+export const HAS_CHROMIUM = existsSync(CHROMIUM);
+export const SCREENSHOTS = resolve(import.meta.dirname, '..', '..', 'test-output', 'screenshots');
+const DIST_ADMIN = resolve(import.meta.dirname, '..', '..', 'dist', 'admin');
+
+if (!HAS_CHROMIUM) {
+  const line = '!'.repeat(78);
+  console.warn(`\n${line}\n[remit e2e] ${CHROMIUM} not found: browser tests are SKIPPED.\n  Install it with: apt-get install -y chromium   (CI does)\n${line}\n`);
+}
+
+export { PASSWORD };
+
+export interface E2E extends Fixture {
+  url: string;
+  t: TestDb;
+  browser: Browser;
+  errors: unknown[];
+  /** a fresh browser context (its own localStorage) at the given viewport */
+  context(viewport?: { width: number; height: number }): Promise<BrowserContext>;
+  /** a page signed in as a fixture user, already on `path` */
+  signedIn(user: string, path?: string, viewport?: { width: number; height: number }): Promise<Page>;
+  shot(page: Page, name: string): Promise<void>;
+  close(): Promise<void>;
+}
+
+export async function startE2E(title = '煙具專賣店 匯款回報系統'): Promise<E2E> {
+  if (!existsSync(join(DIST_ADMIN, 'admin.html'))) throw new Error(`${DIST_ADMIN} is missing: run "npm run build" (npm test does it first)`);
+  const t = await createTestDb('sqlite');
+  const fixture = await seed(t.db);
+  const errors: unknown[] = [];
+  const app = createApp({ db: t.db, security: TEST_SECURITY, log: (_m, e) => errors.push(e), after: [spa({ root: DIST_ADMIN, title })] });
+  const server: Server = await new Promise((res) => {
+    const s = app.listen(0, '127.0.0.1', () => res(s));
+  });
+  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const browser = await chromium.launch({
+    executablePath: CHROMIUM,
+    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--lang=zh-TW', '--disable-quic', '--no-first-run', '--disable-component-update', '--disable-sync'],
+  });
+  mkdirSync(SCREENSHOTS, { recursive: true });
+  const e2e: E2E = {
+    ...fixture,
+    url,
+    t,
+    browser,
+    errors,
+    async context(viewport = { width: 1280, height: 900 }) {
+      return browser.newContext({ viewport, locale: 'zh-TW', timezoneId: 'Asia/Taipei', acceptDownloads: true });
+    },
+    async signedIn(user, path = '/admin', viewport) {
+      const ctx = await e2e.context(viewport);
+      await ctx.addInitScript(([token]) => {
+        if (!localStorage.getItem('adminToken')) localStorage.setItem('adminToken', token);
+      }, [fixture.tokens[user]]);
+      const page = await ctx.newPage();
+      await page.goto(`${url}${path}`);
+      return page;
+    },
+    async shot(page, name) {
+      await page.screenshot({ path: join(SCREENSHOTS, `${name}.png`), fullPage: true });
+    },
+    async close() {
+      await browser.close();
+      await new Promise<void>((res) => {
+        server.close(() => res());
+        server.closeAllConnections();
+      });
+      await t.cleanup();
+    },
+  };
+  return e2e;
+}
