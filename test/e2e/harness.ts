@@ -16,7 +16,8 @@ import { PASSWORD, seed, type Fixture } from '../helpers/fixtures.js';
 export const CHROMIUM = process.env.REMIT_CHROMIUM ?? '/usr/bin/chromium';
 export const HAS_CHROMIUM = existsSync(CHROMIUM);
 export const SCREENSHOTS = resolve(import.meta.dirname, '..', '..', 'test-output', 'screenshots');
-const DIST_ADMIN = resolve(import.meta.dirname, '..', '..', 'dist', 'admin');
+/** the built pages; REMIT_E2E_DIST points elsewhere (a private build while several people work) */
+const DIST_ADMIN = process.env.REMIT_E2E_DIST ?? resolve(import.meta.dirname, '..', '..', 'dist', 'admin');
 
 if (!HAS_CHROMIUM) {
   const line = '!'.repeat(78);
