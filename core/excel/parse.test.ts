@@ -71,7 +71,8 @@ describe('a good file', () => {
 
   it('reads an .xlsx into rows ready for bulk import, with no errors', () => {
     const r = parse(workbook(rows));
-    expect(r).toEqual({ sheetName: '匯款記錄', rows: expected, errors: [], skipped: [], totalRows: 3 });
+    expect(r).toEqual({ sheetName: '匯款記錄', rows: expected, errors: [], skipped: [], totalRows: 3, preview: expect.any(Array) });
+    expect(r.preview.map((p) => [p.row, p.state, p.cells[1]])).toEqual(expected.map((e) => [e.row, 'ok', e.last_five]));
   });
 
   it('reads the same rows from an .xls (BIFF8) file', () => {

@@ -10,6 +10,7 @@ import { fromCollectionStatus, type PaymentStatus } from '../statuses.js';
 import { DAY_MS, MAX_INSTANT, MIN_INSTANT, parseInstant, taipeiDate, taipeiDayStart, toIso } from '../time.js';
 import { parseAmount, NOTE_MAX_LENGTH } from '../validation/payment.js';
 import {
+  COLUMN_ORDER,
   COLUMNS,
   HEADER_ALIASES,
   MAX_IMPORT_BYTES,
@@ -39,6 +40,8 @@ export interface ParseOptions {
   userStoreId?: number | null;
   /** keep rows equal to an earlier row of the same file (default: skip them) */
   allowDuplicates?: boolean;
+  /** how many rows the preview holds (default 100) */
+  previewRows?: number;
   maxBytes?: number;
   maxRows?: number;
 }
@@ -53,6 +56,15 @@ export interface ParseResult {
   skipped: Array<{ row: number; reason: string }>;
   /** data rows read (not counting empty ones) */
   totalRows: number;
+  /** the first rows as the sheet shows them, each marked, for the import wizard's table */
+  preview: PreviewRow[];
+}
+
+export interface PreviewRow {
+  row: number;
+  /** display texts in COLUMN_ORDER */
+  cells: string[];
+  state: 'ok' | 'error' | 'skipped';
 }
 
 type Cell = XLSX.CellObject | undefined;
@@ -197,6 +209,8 @@ export function parsePaymentsWorkbook(data: Uint8Array | ArrayBuffer, opts: Pars
   const skipped: ParseResult['skipped'] = [];
   const seen = new Map<string, number>();
   let totalRows = 0;
+  const preview: PreviewRow[] = [];
+  const previewLimit = opts.previewRows ?? 100;
 
   for (let r = 1; r < grid.length; r++) {
     const line = grid[r] ?? [];
@@ -205,11 +219,14 @@ export function parsePaymentsWorkbook(data: Uint8Array | ArrayBuffer, opts: Pars
     totalRows++;
     if (totalRows > maxRows) throw fileError(MSG.importTooManyRows(maxRows));
     const at = (k: ColumnKey): Cell => (col[k] === undefined ? undefined : line[col[k]!]);
+    const shown: PreviewRow = { row: rowNo, cells: COLUMN_ORDER.map((k) => cellText(at(k))), state: 'ok' };
+    if (preview.length < previewLimit) preview.push(shown);
     const rowErrors: string[] = [];
     try {
       // Spec: a row with no first cell (the business date) is skipped; say so rather than drop it silently.
       if (col.businessDate !== undefined && isEmpty(at('businessDate'))) {
         skipped.push({ row: rowNo, reason: MSG.rowError(rowNo, MSG.importNoBusinessDate) });
+        shown.state = 'skipped';
         continue;
       }
       if (line.some((c) => c?.t === 'e')) throw new Error('error cell');
@@ -242,6 +259,7 @@ export function parsePaymentsWorkbook(data: Uint8Array | ArrayBuffer, opts: Pars
 
       if (rowErrors.length) {
         for (const e of new Set(rowErrors)) errors.push(MSG.rowError(rowNo, e));
+        shown.state = 'error';
         continue;
       }
       const row: ImportRow = {
@@ -257,16 +275,18 @@ export function parsePaymentsWorkbook(data: Uint8Array | ArrayBuffer, opts: Pars
       const first = seen.get(key);
       if (first !== undefined && !opts.allowDuplicates) {
         skipped.push({ row: rowNo, reason: MSG.rowError(rowNo, MSG.importDuplicateInFile(first)) });
+        shown.state = 'skipped';
         continue;
       }
       if (first === undefined) seen.set(key, rowNo);
       rows.push(row);
     } catch {
       errors.push(MSG.rowError(rowNo, MSG.importBadData));
+      shown.state = 'error';
     }
   }
   if (totalRows === 0) throw fileError(MSG.importNoRows);
-  return { sheetName, rows, errors, skipped, totalRows };
+  return { sheetName, rows, errors, skipped, totalRows, preview };
 }
 
 /** The preview of spec section 2: the first five errors and how many more there are. */

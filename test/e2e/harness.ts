@@ -61,13 +61,18 @@ export async function startE2E(title = '煙具專賣店 匯款回報系統'): Pr
     browser,
     errors,
     async context(viewport = { width: 1280, height: 900 }) {
-      return browser.newContext({ viewport, locale: 'zh-TW', timezoneId: 'Asia/Taipei', acceptDownloads: true });
+      const ctx = await browser.newContext({ viewport, locale: 'zh-TW', timezoneId: 'Asia/Taipei', acceptDownloads: true });
+      // Fail at the step that waits, well before the test's own time-out.
+      ctx.setDefaultTimeout(8_000);
+      return ctx;
     },
     async signedIn(user, path = '/admin', viewport) {
       const ctx = await e2e.context(viewport);
-      await ctx.addInitScript(([token]) => {
-        if (!localStorage.getItem('adminToken')) localStorage.setItem('adminToken', token);
-      }, [fixture.tokens[user]]);
+      // Runs in the page before its scripts: the token is stored once per tab, as a login would
+      // (a later logout stays a logout).
+      await ctx.addInitScript(
+        `if (!sessionStorage.getItem('remit.e2e.seeded')) { sessionStorage.setItem('remit.e2e.seeded', '1'); localStorage.setItem('adminToken', ${JSON.stringify(fixture.tokens[user])}); }`,
+      );
       const page = await ctx.newPage();
       await page.goto(`${url}${path}`);
       return page;

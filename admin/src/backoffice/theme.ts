@@ -9,6 +9,8 @@ export const theme = createTheme(
     palette: { ...defaultTheme.palette, primary: { main: '#1565c0' } },
     typography: {
       fontFamily: "system-ui, -apple-system, 'Segoe UI', 'PingFang TC', 'Noto Sans TC', 'Microsoft JhengHei', sans-serif",
+      // Labels keep the spec's wording (Excel 匯入, not EXCEL 匯入).
+      button: { textTransform: 'none' },
     },
   },
   zhTW,

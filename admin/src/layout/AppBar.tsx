@@ -15,10 +15,10 @@ export function AppBar() {
       <Typography variant="h6" component="span" sx={{ mr: 2, whiteSpace: 'nowrap', overflow: 'hidden', textOverflow: 'ellipsis' }}>
         {appTitle()}
       </Typography>
-      <TitlePortal variant="body1" sx={{ opacity: 0.85 }} />
+      <TitlePortal variant="body1" sx={{ opacity: 0.85, minWidth: 0, whiteSpace: 'nowrap', overflow: 'hidden', textOverflow: 'ellipsis' }} />
       {wide && (
-        <Box sx={{ display: 'flex', alignItems: 'center', gap: 1.5 }}>
-          <Button color="inherit" variant="outlined" size="small" startIcon={<EditNoteIcon />} href="/">
+        <Box sx={{ display: 'flex', alignItems: 'center', gap: 1.5, flexShrink: 0, '& .MuiButton-root': { whiteSpace: 'nowrap' } }}>
+          <Button color="inherit" variant="outlined" size="small" startIcon={<EditNoteIcon />} href="/" sx={{ flexShrink: 0, minWidth: 'max-content' }}>
             匯款表單
           </Button>
           <StoreSwitcher onDark />

@@ -1,0 +1,77 @@
+import DeleteIcon from '@mui/icons-material/DeleteOutline';
+import SwapHorizIcon from '@mui/icons-material/SwapHoriz';
+import { Button, Chip, Menu, MenuItem } from '@mui/material';
+import { useState } from 'react';
+import { useDataProvider, useListContext, useRefresh, useUnselectAll } from 'react-admin';
+import { STATUS_COLORS, STATUSES } from '../../../core/statuses';
+import type { RemitDataProvider } from '../providers/dataProvider';
+import { ConfirmDialog } from './ConfirmDialog';
+import { P } from './labels';
+
+/** For the selected rows: batch delete (delete_payments, after a confirmation with the count) and a status change (edit_payments). */
+export function BulkActions({ canDelete, canEdit }: { canDelete: boolean; canEdit: boolean }) {
+  const { selectedIds } = useListContext();
+  const dataProvider = useDataProvider<RemitDataProvider>();
+  const refresh = useRefresh();
+  const unselectAll = useUnselectAll('payments');
+  const [confirming, setConfirming] = useState(false);
+  const [busy, setBusy] = useState(false);
+  const [menu, setMenu] = useState<HTMLElement | null>(null);
+
+  const done = () => {
+    setBusy(false);
+    setConfirming(false);
+    unselectAll();
+    refresh();
+  };
+  const deleteSelected = async () => {
+    setBusy(true);
+    try {
+      await dataProvider.deleteMany('payments', { ids: selectedIds });
+      done();
+    } catch (err) {
+      console.error('批量刪除失敗', err);
+      setBusy(false);
+    }
+  };
+  const setStatus = async (status: string) => {
+    setMenu(null);
+    try {
+      await dataProvider.updateMany('payments', { ids: selectedIds, data: { status } });
+      done();
+    } catch (err) {
+      console.error('批量更改狀態失敗', err);
+      refresh();
+    }
+  };
+
+  return (
+    <>
+      {canEdit && (
+        <Button size="small" startIcon={<SwapHorizIcon />} onClick={(e) => setMenu(e.currentTarget)}>
+          {P.batchStatus}
+        </Button>
+      )}
+      <Menu anchorEl={menu} open={Boolean(menu)} onClose={() => setMenu(null)}>
+        {STATUSES.map((s) => (
+          <MenuItem key={s} onClick={() => setStatus(s)}>
+            <Chip size="small" color={STATUS_COLORS[s]} label={s} />
+          </MenuItem>
+        ))}
+      </Menu>
+      {canDelete && (
+        <Button size="small" color="error" startIcon={<DeleteIcon />} onClick={() => setConfirming(true)}>
+          {P.batchDelete}
+        </Button>
+      )}
+      <ConfirmDialog
+        open={confirming}
+        title={P.batchDeleteTitle}
+        body={P.batchDeleteBody(selectedIds.length)}
+        busy={busy}
+        onConfirm={deleteSelected}
+        onClose={() => setConfirming(false)}
+      />
+    </>
+  );
+}

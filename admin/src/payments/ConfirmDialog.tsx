@@ -1,0 +1,22 @@
+import { Button, Dialog, DialogActions, DialogContent, DialogContentText, DialogTitle } from '@mui/material';
+import { P } from './labels';
+
+/** A confirmation for something that cannot be undone; stays open while busy. */
+export function ConfirmDialog(props: { open: boolean; title: string; body: string; busy: boolean; onConfirm: () => void; onClose: () => void }) {
+  return (
+    <Dialog open={props.open} onClose={props.busy ? undefined : props.onClose} maxWidth="xs" fullWidth>
+      <DialogTitle>{props.title}</DialogTitle>
+      <DialogContent>
+        <DialogContentText>{props.body}</DialogContentText>
+      </DialogContent>
+      <DialogActions>
+        <Button onClick={props.onClose} disabled={props.busy}>
+          {P.cancel}
+        </Button>
+        <Button color="error" variant="contained" onClick={props.onConfirm} disabled={props.busy}>
+          {props.busy ? P.deleting : P.confirmDelete}
+        </Button>
+      </DialogActions>
+    </Dialog>
+  );
+}
