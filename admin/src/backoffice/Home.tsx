@@ -1,6 +1,6 @@
 import { Alert, AlertTitle, Box } from '@mui/material';
 import { Navigate } from 'react-router-dom';
-import { Loading } from 'react-admin';
+import { Loading, useBasename } from 'react-admin';
 import { initialTab } from '../../../core/permissions';
 import { useMe } from '../common/useMe';
 
@@ -9,9 +9,10 @@ const PATHS = { payments: '/payments', users: '/users', dashboard: '/dashboard' 
 /** `/admin`: the initial tab is payments if allowed, else users, else the dashboard (spec section 2). */
 export function Home() {
   const { me, isPending } = useMe();
+  const basename = useBasename();
   if (isPending || !me) return <Loading />;
   const tab = initialTab(me);
-  if (tab) return <Navigate to={PATHS[tab]} replace />;
+  if (tab) return <Navigate to={`${basename}${PATHS[tab]}`} replace />;
   return (
     <Box sx={{ p: 2 }}>
       <Alert severity="warning">

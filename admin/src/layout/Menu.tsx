@@ -5,7 +5,7 @@ import PeopleIcon from '@mui/icons-material/People';
 import ReceiptLongIcon from '@mui/icons-material/ReceiptLong';
 import StoreIcon from '@mui/icons-material/Store';
 import { Box, Divider, MenuItem, ListItemIcon, ListItemText, useMediaQuery, type Theme } from '@mui/material';
-import { Menu as RaMenu, useLogout, useSidebarState } from 'react-admin';
+import { Menu as RaMenu, useBasename, useLogout, useSidebarState } from 'react-admin';
 import { gates } from '../../../core/permissions';
 import { useMe } from '../common/useMe';
 import { StoreSwitcher } from './StoreSwitcher';
@@ -15,14 +15,15 @@ import { UserBadge } from './UserBadge';
 export function Menu() {
   const { me } = useMe();
   const logout = useLogout();
+  const base = useBasename();
   const [open] = useSidebarState();
   const narrow = useMediaQuery((t: Theme) => t.breakpoints.down('md'));
   return (
     <RaMenu>
-      {me && gates.viewPayments(me) && <RaMenu.Item to="/payments" primaryText="匯款記錄" leftIcon={<ReceiptLongIcon />} />}
-      {me && gates.manageUsers(me) && <RaMenu.Item to="/users" primaryText="會員管理" leftIcon={<PeopleIcon />} />}
-      {me && gates.viewReports(me) && <RaMenu.Item to="/dashboard" primaryText="統計儀表板" leftIcon={<AssessmentIcon />} />}
-      {me && gates.manageStores(me) && <RaMenu.Item to="/stores" primaryText="分店管理" leftIcon={<StoreIcon />} />}
+      {me && gates.viewPayments(me) && <RaMenu.Item to={`${base}/payments`} primaryText="匯款記錄" leftIcon={<ReceiptLongIcon />} />}
+      {me && gates.manageUsers(me) && <RaMenu.Item to={`${base}/users`} primaryText="會員管理" leftIcon={<PeopleIcon />} />}
+      {me && gates.viewReports(me) && <RaMenu.Item to={`${base}/dashboard`} primaryText="統計儀表板" leftIcon={<AssessmentIcon />} />}
+      {me && gates.manageStores(me) && <RaMenu.Item to={`${base}/stores`} primaryText="分店管理" leftIcon={<StoreIcon />} />}
       {narrow && open && (
         <Box data-testid="mobile-menu-extras">
           <Divider sx={{ my: 1 }} />

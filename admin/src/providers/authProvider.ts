@@ -5,11 +5,19 @@
 import type { AuthProvider } from 'react-admin';
 import { can, type Permission } from '../../../core/permissions';
 import { api, ApiError } from '../http';
-import { clearToken, currentPath, getToken, setToken } from '../session';
+import { LOGIN_PATH } from '../config';
+import { clearToken, currentPath, getToken, loginUrlFor, setToken } from '../session';
 import { forgetMe, loadMe } from './me';
 
-/** react-admin redirects inside /admin; the query carries the full target path back. */
-const loginRedirect = () => ({ redirectTo: `/login?redirect=${encodeURIComponent(currentPath())}`, message: false as const });
+/**
+ * The router of the back office has no basename of its own (react-admin is mounted at /admin/*
+ * under a BrowserRouter), so redirects name the full path; the query carries the target back.
+ */
+let returnTo: string | null = null;
+const loginRedirect = () => {
+  returnTo = currentPath();
+  return { redirectTo: loginUrlFor(returnTo), message: false as const };
+};
 
 /** The permission each resource and action needs (spec section 6 "Gates"). */
 export function requiredPermission(resource: string, action: string): Permission | null {
@@ -44,7 +52,10 @@ export const authProvider: AuthProvider = {
   async logout() {
     clearToken();
     forgetMe();
-    return '/login';
+    // Sent away by a failed check: come back afterwards. Logged out by the user: just the login page.
+    const target = returnTo && !returnTo.startsWith(LOGIN_PATH) ? loginUrlFor(returnTo) : LOGIN_PATH;
+    returnTo = null;
+    return target;
   },
   async checkAuth() {
     if (!getToken()) throw loginRedirect();
