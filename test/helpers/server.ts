@@ -46,7 +46,7 @@ export async function startTestServer(kind: DbKind): Promise<TestServer> {
         body = JSON.stringify(opts.body);
         headers['content-type'] ??= 'application/json';
       }
-      const res = await fetch(`${url}/api${path}`, { method, headers, body });
+      const res = await fetch(`${url}/api${path}`, { method, headers, body: body as BodyInit | undefined });
       const text = await res.text();
       let parsed: unknown = text;
       try {

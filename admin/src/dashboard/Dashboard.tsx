@@ -1,3 +1,110 @@
+import RefreshIcon from '@mui/icons-material/Refresh';
+import { Alert, AlertTitle, Box, Button, Chip, LinearProgress, Stack, TextField, Typography } from '@mui/material';
+import { useState } from 'react';
+import { Loading, Title } from 'react-admin';
+import { canSwitchStores, gates } from '../../../core/permissions';
+import { storeLabel } from '../../../core/validation/store';
+import { useSelectedStore } from '../common/storeSelection';
+import { useMe } from '../common/useMe';
+import { useStores } from '../common/useStores';
+import { DASHBOARD_UI as T } from '../messages';
+import { StoreStatsTable } from './StoreStatsTable';
+import { SummaryCards } from './SummaryCards';
+import { useStatsSummary } from './useStatsSummary';
+
+/**
+ * The statistics dashboard (spec section 2 "Dashboard tab"): four cards and a per-store table
+ * from `GET /api/stats/summary`, fetched again when the top bar's store changes, when the
+ * optional date range changes, and on 重新整理.
+ */
 export function Dashboard() {
-  return null;
+  const { me, isPending } = useMe();
+  const allowed = !!me && gates.viewReports(me);
+  const [selected] = useSelectedStore();
+  // Branch users have no switcher: a choice left in storage from another account must not narrow their view.
+  const storeId = me && canSwitchStores(me) ? selected : null;
+  const [from, setFrom] = useState('');
+  const [to, setTo] = useState('');
+  const { data, loading, refresh } = useStatsSummary({ store_id: storeId, from, to }, allowed);
+  const { byId } = useStores();
+
+  if (isPending) return <Loading />;
+  if (!allowed) {
+    return (
+      <Box sx={{ p: { xs: 1, sm: 2 } }}>
+        <Title title={T.title} />
+        <Alert severity="warning" data-testid="dashboard-forbidden">
+          <AlertTitle>{T.forbiddenTitle}</AlertTitle>
+          {T.forbidden}
+        </Alert>
+      </Box>
+    );
+  }
+
+  const scope = storeId === null ? T.allStores : storeLabel(byId(storeId));
+  return (
+    <Box sx={{ py: { xs: 1, sm: 2 }, px: { xs: 0.5, sm: 1 } }} data-testid="dashboard">
+      <Title title={T.title} />
+      <Stack
+        direction={{ xs: 'column', md: 'row' }}
+        spacing={{ xs: 1.5, md: 2 }}
+        sx={{ mb: 2, alignItems: { xs: 'stretch', md: 'center' } }}
+      >
+        <Box sx={{ display: 'flex', alignItems: 'center', gap: 1, flexWrap: 'wrap', flex: 1, minWidth: 0 }}>
+          <Typography variant="h5" component="h1" sx={{ fontWeight: 600, fontSize: { xs: '1.25rem', sm: '1.5rem' } }}>
+            {T.title}
+          </Typography>
+          <Chip size="small" label={`${T.scope}：${scope}`} color={storeId === null ? 'default' : 'primary'} data-testid="dashboard-scope" />
+        </Box>
+        <Box sx={{ display: 'flex', alignItems: 'center', gap: 1, flexWrap: { xs: 'wrap', sm: 'nowrap' } }}>
+          <TextField
+            type="date"
+            size="small"
+            label={T.from}
+            value={from}
+            onChange={(e) => setFrom(e.target.value)}
+            slotProps={{ inputLabel: { shrink: true }, htmlInput: { max: to || undefined, 'data-testid': 'dashboard-from' } }}
+            sx={{ flex: { xs: '1 1 40%', sm: '0 0 160px' } }}
+          />
+          <TextField
+            type="date"
+            size="small"
+            label={T.to}
+            value={to}
+            onChange={(e) => setTo(e.target.value)}
+            slotProps={{ inputLabel: { shrink: true }, htmlInput: { min: from || undefined, 'data-testid': 'dashboard-to' } }}
+            sx={{ flex: { xs: '1 1 40%', sm: '0 0 160px' } }}
+          />
+          {(from || to) && (
+            <Button
+              size="small"
+              onClick={() => {
+                setFrom('');
+                setTo('');
+              }}
+              sx={{ whiteSpace: 'nowrap' }}
+            >
+              {T.clearDates}
+            </Button>
+          )}
+          <Button
+            variant="contained"
+            startIcon={<RefreshIcon />}
+            onClick={refresh}
+            disabled={loading}
+            sx={{ whiteSpace: 'nowrap', flex: { xs: '1 1 100%', sm: '0 0 auto' } }}
+            data-testid="dashboard-refresh"
+          >
+            {T.refresh}
+          </Button>
+        </Box>
+      </Stack>
+      <Box sx={{ height: 4, mb: 1 }}>{loading && <LinearProgress data-testid="dashboard-loading" />}</Box>
+      <SummaryCards data={data} loading={loading} />
+      <Typography variant="h6" component="h2" sx={{ mt: 3, mb: 1, fontSize: '1.05rem', fontWeight: 600 }}>
+        {T.perStore}
+      </Typography>
+      <StoreStatsTable data={data} loading={loading} />
+    </Box>
+  );
 }

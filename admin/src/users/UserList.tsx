@@ -1,3 +1,265 @@
+/**
+ * The users tab (spec section 2 "Users tab"): a header with 新增會員, the members sorted by id
+ * with role, permissions, store info, status, created time (Taiwan time) and actions, the
+ * loading and 暫無會員記錄 states, and the add/edit, change-password and delete modals.
+ * Wide screens get a table; phones get one card per member, actions included.
+ */
+import PersonAddIcon from '@mui/icons-material/PersonAdd';
+import {
+  Alert,
+  Box,
+  Button,
+  Card,
+  CardContent,
+  Chip,
+  CircularProgress,
+  Divider,
+  Paper,
+  Stack,
+  Table,
+  TableBody,
+  TableCell,
+  TableContainer,
+  TableHead,
+  TablePagination,
+  TableRow,
+  Typography,
+  useMediaQuery,
+  type Theme,
+} from '@mui/material';
+import { useState, type ReactNode } from 'react';
+import { Title, useGetList } from 'react-admin';
+import { ROLE_LABELS, activeLabel, effectivePermissions, isAdmin, permissionLabels, storeAccessLabel } from '../../../core/permissions';
+import { formatTaipei } from '../../../core/time';
+import type { Me, User } from '../../../core/types';
+import { storeLabel } from '../../../core/validation/store';
+import { useMe } from '../common/useMe';
+import { useStores, type StoreRecord } from '../common/useStores';
+import { UI, USERS_UI } from '../messages';
+import { ChangePasswordDialog } from './ChangePasswordDialog';
+import { DeleteUserDialog } from './DeleteUserDialog';
+import { serverMessage } from './serverError';
+import { UserActions, type UserActionHandlers } from './UserActions';
+import { UserFormDialog } from './UserFormDialog';
+
+const PER_PAGE_OPTIONS = [25, 50, 100];
+
+interface Column {
+  key: string;
+  label: string;
+  render: (user: User) => ReactNode;
+  minWidth?: number;
+}
+
+function columns(me: Me, byId: (id: number) => StoreRecord | undefined, handlers: UserActionHandlers): Column[] {
+  return [
+    {
+      key: 'username',
+      label: USERS_UI.username,
+      minWidth: 120,
+      render: (u) => (
+        <Typography variant="body2" component="span" sx={{ fontWeight: 600 }}>
+          {u.username}
+          {u.id === me.id && (
+            <Typography component="span" variant="body2" color="text.secondary">
+              {USERS_UI.self}
+            </Typography>
+          )}
+        </Typography>
+      ),
+    },
+    {
+      key: 'role',
+      label: USERS_UI.role,
+      render: (u) => <Chip size="small" label={ROLE_LABELS[u.role] ?? u.role} color={isAdmin(u) ? 'primary' : 'default'} variant={isAdmin(u) ? 'filled' : 'outlined'} />,
+    },
+    {
+      key: 'permissions',
+      label: USERS_UI.permissions,
+      minWidth: 140,
+      render: (u) => <Typography variant="body2">{permissionLabels(effectivePermissions(u))}</Typography>,
+    },
+    {
+      key: 'stores',
+      label: USERS_UI.storeInfo,
+      minWidth: 130,
+      render: (u) => (
+        <>
+          <Typography variant="body2">{storeAccessLabel(u, byId)}</Typography>
+          <Typography variant="caption" color="text.secondary">
+            {USERS_UI.homeStore}：{u.store_id === null ? USERS_UI.headquarters : storeLabel(byId(u.store_id))}
+          </Typography>
+        </>
+      ),
+    },
+    {
+      key: 'status',
+      label: USERS_UI.status,
+      render: (u) => <Chip size="small" label={activeLabel(u.is_active)} color={u.is_active ? 'success' : 'default'} />,
+    },
+    {
+      key: 'created_at',
+      label: USERS_UI.createdAt,
+      minWidth: 90,
+      render: (u) => {
+        // date and time may go on two lines in a narrow column, never break inside either
+        const [date, time] = formatTaipei(Date.parse(u.created_at)).split(' ');
+        return (
+          <Typography variant="body2">
+            <Box component="span" sx={{ whiteSpace: 'nowrap' }}>{date}</Box> <Box component="span" sx={{ whiteSpace: 'nowrap' }}>{time}</Box>
+          </Typography>
+        );
+      },
+    },
+    { key: 'actions', label: USERS_UI.actions, minWidth: 170, render: (u) => <UserActions user={u} me={me} handlers={handlers} /> },
+  ];
+}
+
+function UserTable({ users, cols }: { users: User[]; cols: Column[] }) {
+  return (
+    // inline-size containment: the table scrolls inside the page instead of widening it
+    <TableContainer sx={{ overflowX: 'auto', contain: 'inline-size' }}>
+      <Table size="small" data-testid="users-table">
+        <TableHead>
+          <TableRow>
+            {cols.map((c) => (
+              <TableCell key={c.key} sx={{ minWidth: c.minWidth, fontWeight: 600, whiteSpace: 'nowrap', px: 1.5 }}>
+                {c.label}
+              </TableCell>
+            ))}
+          </TableRow>
+        </TableHead>
+        <TableBody>
+          {users.map((u) => (
+            <TableRow key={u.id} hover data-testid={`user-row-${u.username}`}>
+              {cols.map((c) => (
+                <TableCell key={c.key} sx={{ px: 1.5 }}>
+                  {c.render(u)}
+                </TableCell>
+              ))}
+            </TableRow>
+          ))}
+        </TableBody>
+      </Table>
+    </TableContainer>
+  );
+}
+
+/** Phones: one card per member, every column as a labelled line, actions at the bottom. */
+function UserCards({ users, cols }: { users: User[]; cols: Column[] }) {
+  const [first, ...rest] = cols;
+  const actions = rest.find((c) => c.key === 'actions')!;
+  const fields = rest.filter((c) => c.key !== 'actions');
+  return (
+    <Stack spacing={1.5} sx={{ p: 1.5 }} data-testid="users-cards">
+      {users.map((u) => (
+        <Card key={u.id} variant="outlined" data-testid={`user-row-${u.username}`}>
+          <CardContent sx={{ pb: 1, '&:last-child': { pb: 1 } }}>
+            <Box sx={{ mb: 1 }}>{first.render(u)}</Box>
+            {fields.map((c) => (
+              <Box key={c.key} sx={{ display: 'grid', gridTemplateColumns: '5.5em 1fr', gap: 1, alignItems: 'start', py: 0.5 }}>
+                <Typography variant="body2" color="text.secondary">
+                  {c.label}
+                </Typography>
+                <Box sx={{ minWidth: 0, overflowWrap: 'anywhere' }}>{c.render(u)}</Box>
+              </Box>
+            ))}
+            <Divider sx={{ my: 1 }} />
+            {actions.render(u)}
+          </CardContent>
+        </Card>
+      ))}
+    </Stack>
+  );
+}
+
 export function UserList() {
-  return null;
+  const { me } = useMe();
+  const { byId, stores } = useStores();
+  const narrow = useMediaQuery((t: Theme) => t.breakpoints.down('md'));
+  const [page, setPage] = useState(1);
+  const [perPage, setPerPage] = useState(PER_PAGE_OPTIONS[0]);
+  const { data, total, isPending, error } = useGetList<User>('users', {
+    pagination: { page, perPage },
+    sort: { field: 'id', order: 'ASC' },
+  });
+
+  const [formFor, setFormFor] = useState<{ mode: 'create' } | { mode: 'edit'; user: User } | null>(null);
+  const [passwordFor, setPasswordFor] = useState<User | null>(null);
+  const [deleting, setDeleting] = useState<User | null>(null);
+
+  const handlers: UserActionHandlers = {
+    onEdit: (user) => setFormFor({ mode: 'edit', user }),
+    onChangePassword: (user) => setPasswordFor(user),
+    onDelete: (user) => setDeleting(user),
+  };
+
+  const users = data ?? [];
+  let body: ReactNode;
+  if (isPending || !me) {
+    body = (
+      <Box sx={{ display: 'flex', alignItems: 'center', justifyContent: 'center', gap: 1.5, py: 6 }} data-testid="users-loading">
+        <CircularProgress size={24} />
+        <Typography color="text.secondary">{USERS_UI.loading}</Typography>
+      </Box>
+    );
+  } else if (error) {
+    body = (
+      <Alert severity="error" sx={{ m: 2 }}>
+        {serverMessage(error) ?? USERS_UI.loadFailed}
+      </Alert>
+    );
+  } else if (users.length === 0) {
+    body = (
+      <Typography color="text.secondary" sx={{ py: 6, textAlign: 'center' }} data-testid="users-empty">
+        {UI.noMembers}
+      </Typography>
+    );
+  } else {
+    const cols = columns(me, byId, handlers);
+    body = narrow ? <UserCards users={users} cols={cols} /> : <UserTable users={users} cols={cols} />;
+  }
+
+  return (
+    <Box sx={{ mt: { xs: 1, sm: 2 }, mb: 2 }}>
+      <Title title={USERS_UI.title} />
+      <Paper variant="outlined">
+        <Box sx={{ display: 'flex', alignItems: 'center', justifyContent: 'space-between', gap: 1, flexWrap: 'wrap', px: 2, py: 1.5 }}>
+          <Typography variant="h6" component="h1">
+            {USERS_UI.title}
+          </Typography>
+          <Button variant="contained" startIcon={<PersonAddIcon />} onClick={() => setFormFor({ mode: 'create' })} disabled={!me}>
+            {USERS_UI.add}
+          </Button>
+        </Box>
+        <Divider />
+        {body}
+        {(total ?? 0) > PER_PAGE_OPTIONS[0] && (
+          <TablePagination
+            component="div"
+            count={total ?? 0}
+            page={page - 1}
+            onPageChange={(_e, p) => setPage(p + 1)}
+            rowsPerPage={perPage}
+            rowsPerPageOptions={PER_PAGE_OPTIONS}
+            onRowsPerPageChange={(e) => {
+              setPerPage(Number(e.target.value));
+              setPage(1);
+            }}
+          />
+        )}
+      </Paper>
+      {me && formFor && (
+        <UserFormDialog
+          key={formFor.mode === 'edit' ? `edit-${formFor.user.id}` : 'create'}
+          me={me}
+          stores={stores}
+          user={formFor.mode === 'edit' ? formFor.user : null}
+          onClose={() => setFormFor(null)}
+        />
+      )}
+      {passwordFor && <ChangePasswordDialog onClose={() => setPasswordFor(null)} />}
+      {deleting && <DeleteUserDialog user={deleting} onClose={() => setDeleting(null)} />}
+    </Box>
+  );
 }

@@ -1,0 +1,39 @@
+import { useQuery } from '@tanstack/react-query';
+import { useDataProvider } from 'react-admin';
+import type { StatsSummary } from '../../../core/types';
+import { DASHBOARD_UI } from '../messages';
+import type { RemitDataProvider } from '../providers/dataProvider';
+
+export interface StatsParams {
+  /** null: every store the user may see */
+  store_id: number | null;
+  /** Taiwan dates `YYYY-MM-DD`, inclusive; empty for no bound */
+  from: string;
+  to: string;
+}
+
+/**
+ * `GET /api/stats/summary` through react-admin's query cache (react-admin's documented way to
+ * call a custom dataProvider method): a new store or date range is a new query, and both the
+ * dashboard's 重新整理 and the top bar's refresh fetch it again. A failure is logged only
+ * (spec section 8); the last good numbers stay on screen.
+ */
+export function useStatsSummary({ store_id, from, to }: StatsParams, enabled: boolean) {
+  const dataProvider = useDataProvider<RemitDataProvider>();
+  const query = useQuery({
+    queryKey: ['stats', 'summary', { store_id, from, to }],
+    enabled,
+    retry: false,
+    queryFn: async (): Promise<StatsSummary | null> => {
+      try {
+        const summary = await dataProvider.statsSummary({ store_id, from: from || undefined, to: to || undefined });
+        // after a 401 react-admin answers an empty object while it leaves for the login page
+        return Array.isArray(summary?.storeStats) ? summary : null;
+      } catch (err) {
+        console.error(DASHBOARD_UI.loadFailed, err);
+        throw err;
+      }
+    },
+  });
+  return { data: query.data ?? null, loading: query.isFetching, refresh: () => void query.refetch() };
+}

@@ -1,0 +1,110 @@
+import { Alert, Button, Dialog, DialogActions, DialogContent, DialogTitle, Stack, TextField } from '@mui/material';
+import { useEffect, useState, type FormEvent } from 'react';
+import { useDataProvider, useNotify, useRefresh } from 'react-admin';
+import { validateStore } from '../../../core/validation/store';
+import type { StoreRecord } from '../common/useStores';
+import { STORES_UI as T } from '../messages';
+import { byField, describeError, type StoreFieldErrors } from './storeErrors';
+
+/**
+ * Add or edit a store: name and code, checked with core's validateStore before sending; the
+ * server's answers (a duplicate code is a 409 on `code`) are shown on the field they concern.
+ */
+export function StoreFormDialog({ open, store, onClose }: { open: boolean; store: StoreRecord | null; onClose: () => void }) {
+  const dataProvider = useDataProvider();
+  const notify = useNotify();
+  const refresh = useRefresh();
+  const [name, setName] = useState('');
+  const [code, setCode] = useState('');
+  const [errors, setErrors] = useState<StoreFieldErrors>({});
+  const [message, setMessage] = useState<string | null>(null);
+  const [saving, setSaving] = useState(false);
+
+  useEffect(() => {
+    if (!open) return;
+    setName(store?.name ?? '');
+    setCode(store?.code ?? '');
+    setErrors({});
+    setMessage(null);
+    setSaving(false);
+  }, [open, store]);
+
+  const submit = async (e: FormEvent) => {
+    e.preventDefault();
+    if (saving) return;
+    const checked = validateStore({ name, code });
+    if (!checked.ok) {
+      setErrors(byField(checked.errors));
+      setMessage(null);
+      return;
+    }
+    setSaving(true);
+    setMessage(null);
+    try {
+      if (store) await dataProvider.update('stores', { id: store.id, data: checked.value, previousData: store });
+      else await dataProvider.create('stores', { data: checked.value });
+      notify(store ? T.updated : T.created, { type: 'success' });
+      refresh();
+      onClose();
+    } catch (err) {
+      const d = describeError(err, T.saveFailed);
+      setErrors(d.fields);
+      setMessage(d.message);
+      setSaving(false);
+    }
+  };
+
+  const clear = (field: keyof StoreFieldErrors) => errors[field] && setErrors({ ...errors, [field]: undefined });
+
+  return (
+    <Dialog open={open} onClose={saving ? undefined : onClose} fullWidth maxWidth="xs" data-testid="store-form-dialog">
+      <form onSubmit={submit} noValidate>
+        <DialogTitle>{store ? T.editTitle : T.add}</DialogTitle>
+        <DialogContent>
+          <Stack spacing={1} sx={{ pt: 1 }}>
+            {message && (
+              <Alert severity="error" data-testid="store-form-error">
+                {message}
+              </Alert>
+            )}
+            <TextField
+              label={T.name}
+              value={name}
+              onChange={(e) => {
+                setName(e.target.value);
+                clear('name');
+              }}
+              error={!!errors.name}
+              helperText={errors.name ?? ' '}
+              required
+              autoFocus
+              fullWidth
+              slotProps={{ htmlInput: { maxLength: 50, name: 'name' } }}
+            />
+            <TextField
+              label={T.code}
+              value={code}
+              onChange={(e) => {
+                setCode(e.target.value);
+                clear('code');
+              }}
+              error={!!errors.code}
+              helperText={errors.code ?? T.codeHint}
+              required
+              fullWidth
+              slotProps={{ htmlInput: { maxLength: 20, name: 'code', autoCapitalize: 'characters', spellCheck: false } }}
+            />
+          </Stack>
+        </DialogContent>
+        <DialogActions sx={{ px: 3, pb: 2 }}>
+          <Button onClick={onClose} disabled={saving}>
+            {T.cancel}
+          </Button>
+          <Button type="submit" variant="contained" disabled={saving}>
+            {saving ? T.saving : T.save}
+          </Button>
+        </DialogActions>
+      </form>
+    </Dialog>
+  );
+}

@@ -1,0 +1,25 @@
+import { describe, expect, it } from 'vitest';
+import { HttpError } from 'react-admin';
+import { ApiError } from '../http';
+import { serverFieldErrors, serverMessage } from './serverError';
+
+describe('server errors of the users calls', () => {
+  it('uses the server message, completed with the field messages of a validation answer', () => {
+    const err = new ApiError(400, '驗證錯誤', { message: '驗證錯誤', errors: [{ field: 'currentPassword', message: '目前密碼不正確' }] });
+    expect(serverMessage(err)).toBe('驗證錯誤：目前密碼不正確');
+    expect(serverFieldErrors(err)).toEqual({ currentPassword: '目前密碼不正確' });
+  });
+
+  it('does not repeat a message that is also the field message (409 username taken)', () => {
+    const err = new HttpError('用戶名已存在', 409, { message: '用戶名已存在', errors: [{ field: 'username', message: '用戶名已存在' }] });
+    expect(serverMessage(err)).toBe('用戶名已存在');
+    expect(serverFieldErrors(err)).toEqual({ username: '用戶名已存在' });
+  });
+
+  it('gives nothing without a body, so the caller shows the spec fallback', () => {
+    expect(serverMessage(new TypeError('Failed to fetch'))).toBeUndefined();
+    expect(serverMessage(new HttpError('Gateway Timeout', 504, undefined))).toBeUndefined();
+    expect(serverMessage(null)).toBeUndefined();
+    expect(serverFieldErrors(undefined)).toEqual({});
+  });
+});
