@@ -5,7 +5,8 @@ import { Menu } from './Menu';
 
 export function Layout({ children }: { children: ReactNode }) {
   return (
-    <RaLayout appBar={AppBar} menu={Menu}>
+    // The top bar holds the store switcher, so it is a full 64 px high on wide screens.
+    <RaLayout appBar={AppBar} menu={Menu} sx={{ '& .RaLayout-appFrame': { marginTop: { xs: 7, md: 8 } } }}>
       {children}
     </RaLayout>
   );
