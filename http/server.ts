@@ -7,6 +7,7 @@ import type { AddressInfo } from 'node:net';
 import type { Knex } from 'knex';
 import {
   ensureFirstRun,
+  warmSignIn,
   migrateLatest,
   openDatabase,
   resolveJwtSecret,
@@ -40,6 +41,7 @@ export async function startServer(
       bcryptCost: config.bcryptCost,
     };
     const first = await ensureFirstRun({ db, security }, { adminPassword: config.adminPassword });
+    warmSignIn(security);
     const app = createApp({
       db,
       security,

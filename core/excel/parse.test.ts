@@ -333,8 +333,8 @@ describe('file-level limits and refusals', () => {
     expect(refusal(() => parse(new Uint8Array(1.5 * 1024 * 1024), { maxBytes: 1024 * 1024 }))).toBe(MSG.importFileTooLarge(1));
   });
 
-  it('refuses a file over the default 10 MB', () => {
-    expect(refusal(() => parse(new Uint8Array(11 * 1024 * 1024)))).toBe('檔案過大：上限為 10 MB');
+  it('refuses a file over the default 25 MB (room for 100 000 rows as written by SheetJS)', () => {
+    expect(refusal(() => parse(new Uint8Array(26 * 1024 * 1024)))).toBe('檔案過大：上限為 25 MB');
   });
 
   it('refuses more data rows than maxRows, and accepts exactly maxRows', () => {

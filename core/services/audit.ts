@@ -24,7 +24,10 @@ export async function recordAuditMany(
   for (let i = 0; i < rows.length; i += 100) await db('audit_log').insert(rows.slice(i, i + 100));
 }
 
-function auditRow(
+export type AuditRowInput = ReturnType<typeof auditRow>;
+
+/** The audit_log row of one entry, for callers that write it in a batch of their own. */
+export function auditRow(
   ctx: Pick<ServiceContext, 'actor' | 'ip'>,
   e: { action: AuditAction; entity: AuditEntity; entityId?: string | number | null; before?: unknown; after?: unknown },
   at: number,

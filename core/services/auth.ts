@@ -3,6 +3,7 @@
  * (spec section 3) and a token version: a password change or a deactivation bumps the version
  * in the database, so every older token stops working at once.
  */
+import { createSecretKey, type KeyObject } from 'node:crypto';
 import bcrypt from 'bcryptjs';
 import jwt from 'jsonwebtoken';
 import { ForbiddenError, NotFoundError, UnauthenticatedError, ValidationError } from '../errors.js';
@@ -10,6 +11,7 @@ import { MSG } from '../messages.js';
 import { effectivePermissions, type Principal } from '../permissions.js';
 import { toUser, type UserRow } from '../db/rows.js';
 import type { Db } from '../db/connect.js';
+import { Batcher, batcherFor } from '../db/batch.js';
 import type { Me } from '../types.js';
 import { validateLogin } from '../validation/login.js';
 import { validatePasswordChange } from '../validation/user.js';
@@ -23,8 +25,23 @@ export function hashPassword(password: string, security: Pick<SecuritySettings, 
   return bcrypt.hash(password, Math.max(MIN_BCRYPT_COST, security.bcryptCost));
 }
 
-// Compared against when the username is unknown, so both cases cost one bcrypt check.
-const DUMMY_HASH = bcrypt.hashSync('remit-no-such-user', MIN_BCRYPT_COST);
+// Compared against when the username is unknown, so both cases cost one bcrypt check of the same
+// cost. Made on first use (every CLI command loads this module; few sign anyone in), and by
+// `warmSignIn` when a server starts, so the first unknown name is not slower either.
+const dummyHashes = new Map<number, string>();
+function dummyHash(cost: number): string {
+  const c = Math.max(MIN_BCRYPT_COST, cost);
+  let h = dummyHashes.get(c);
+  if (!h) {
+    h = bcrypt.hashSync('remit-no-such-user', c);
+    dummyHashes.set(c, h);
+  }
+  return h;
+}
+
+export function warmSignIn(security: Pick<SecuritySettings, 'bcryptCost'>): void {
+  dummyHash(security.bcryptCost);
+}
 
 interface TokenPayload {
   sub: string;
@@ -32,9 +49,23 @@ interface TokenPayload {
   tv: number;
 }
 
+const keys = new Map<string, KeyObject>();
+/**
+ * The signing secret as a key object, made once: handed a string, jsonwebtoken first tries to
+ * read it as a public key on every call, which costs more than everything else in a request.
+ */
+function keyOf(secret: string): KeyObject {
+  let key = keys.get(secret);
+  if (!key) {
+    key = createSecretKey(Buffer.from(secret, 'utf8'));
+    keys.set(secret, key);
+  }
+  return key;
+}
+
 export function signToken(security: SecuritySettings, user: Pick<UserRow, 'id' | 'username' | 'token_version'>): string {
   const payload: TokenPayload = { sub: String(user.id), username: user.username, tv: Number(user.token_version) };
-  return jwt.sign(payload, security.jwtSecret, { algorithm: 'HS256', expiresIn: security.tokenTtlSeconds });
+  return jwt.sign(payload, keyOf(security.jwtSecret), { algorithm: 'HS256', expiresIn: security.tokenTtlSeconds });
 }
 
 export function toPrincipal(row: UserRow): Principal {
@@ -47,23 +78,37 @@ export async function login(app: AppContext, input: unknown): Promise<{ token: s
   const { username, password } = valid(validateLogin(input));
   // Usernames are unique whatever their case, so sign-in does not depend on it either.
   const row = await app.db<UserRow>('users').whereRaw('lower(username) = ?', [username.toLowerCase()]).first();
-  const ok = await bcrypt.compare(password, row?.password_hash ?? DUMMY_HASH);
+  const ok = await bcrypt.compare(password, row?.password_hash ?? dummyHash(app.security.bcryptCost));
   if (!row || !ok) throw new UnauthenticatedError(MSG.loginFailed);
   if (!row.is_active) throw new UnauthenticatedError(MSG.accountInactive);
   return { token: signToken(app.security, row), user: meOf(row) };
+}
+
+const userLoaders = new WeakMap<object, Batcher<number, UserRow | undefined>>();
+
+/** A user row by id; lookups arriving together share one query. */
+function userById(db: Db, id: number): Promise<UserRow | undefined> {
+  const loader = batcherFor(userLoaders, db, (root) =>
+    new Batcher<number, UserRow | undefined>(async (ids) => {
+      const rows = (await root<UserRow>('users').whereIn('id', [...new Set(ids)]).select('*')) as UserRow[];
+      const byId = new Map(rows.map((r) => [Number(r.id), r]));
+      return ids.map((i) => byId.get(i));
+    }),
+  );
+  return loader ? loader.push(id) : db<UserRow>('users').where({ id }).first();
 }
 
 /** The signed-in user behind a token, checked against the database on every call. */
 export async function authenticate(app: AppContext, token: string): Promise<Principal> {
   let payload: TokenPayload;
   try {
-    payload = jwt.verify(token, app.security.jwtSecret, { algorithms: ['HS256'] }) as TokenPayload;
+    payload = jwt.verify(token, keyOf(app.security.jwtSecret), { algorithms: ['HS256'] }) as TokenPayload;
   } catch {
     throw new UnauthenticatedError(MSG.tokenInvalid);
   }
   const id = Number(payload.sub);
   if (!Number.isSafeInteger(id) || id <= 0) throw new UnauthenticatedError(MSG.tokenInvalid);
-  const row = await app.db<UserRow>('users').where({ id }).first();
+  const row = await userById(app.db, id);
   if (!row || !row.is_active || row.username !== payload.username || Number(row.token_version) !== payload.tv) {
     throw new UnauthenticatedError(MSG.tokenInvalid);
   }

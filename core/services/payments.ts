@@ -13,7 +13,8 @@ import type { ListResult, Payment } from '../types.js';
 import { parseNote, parseStatus, validatePayment } from '../validation/payment.js';
 import { isPlainObject, toId } from '../validation/result.js';
 import { duplicateKey } from '../duplicates.js';
-import { recordAudit, recordAuditMany } from './audit.js';
+import { auditRow, recordAudit, recordAuditMany, type AuditRowInput } from './audit.js';
+import { Batcher, batcherFor, insertRows } from '../db/batch.js';
 import type { ServiceContext } from './context.js';
 import { deny, requirePermission, valid } from './guard.js';
 import { findStore } from './stores.js';
@@ -35,31 +36,60 @@ const SORTABLE = {
 };
 const FILTERS = ['id', 'status', 'store_id', 'paid_at_gte', 'paid_at_lte', 'q', 'last_five'] as const;
 
-/** A new payment from the submission form: anyone signed in, for a store they may submit to. */
+interface NewPayment {
+  row: PaymentRow;
+  audit: AuditRowInput;
+}
+
+/** Writes new payments with their audit entries in one transaction; a missing store fails only its own payment. */
+async function writeNewPayments(db: Db, items: NewPayment[]): Promise<Array<PaymentRow | Error>> {
+  return db.transaction(async (trx) => {
+    const storeIds = [...new Set(items.map((i) => i.row.store_id))];
+    const known = new Set(((await trx('stores').whereIn('id', storeIds).select('id')) as Array<{ id: number }>).map((s) => Number(s.id)));
+    const ok = items.filter((i) => known.has(i.row.store_id));
+    await insertRows(trx, 'payments', ok.map((i) => i.row));
+    await insertRows(trx, 'audit_log', ok.map((i) => i.audit));
+    return items.map((i) => (known.has(i.row.store_id) ? i.row : ValidationError.single('store_id', MSG.storeNotFound)));
+  });
+}
+
+const paymentWriters = new WeakMap<object, Batcher<NewPayment, PaymentRow>>();
+
+/**
+ * A new payment from the submission form: anyone signed in, for a store they may submit to.
+ * Submissions arriving together are written in one transaction (group commit), each with its
+ * audit entry; if that transaction fails, each is retried alone so one cannot sink another.
+ */
 export async function createPayment(ctx: ServiceContext, input: unknown): Promise<Payment> {
   const value = valid(validatePayment(input));
   const storeId = submissionStoreId(ctx.actor, value.store_id);
   deny(submitStoreDenial(ctx.actor, storeId));
-  return ctx.db.transaction(async (trx) => {
-    if (!(await findStore(trx, storeId))) throw ValidationError.single('store_id', MSG.storeNotFound);
-    const now = Date.now();
-    const row: PaymentRow = {
-      uuid: randomUUID(),
-      store_id: storeId,
-      last_five: value.last_five,
-      paid_at: value.paid_at,
-      amount: value.amount,
-      status: DEFAULT_STATUS,
-      note: value.note,
-      created_by: ctx.actor.id > 0 ? ctx.actor.id : null,
-      created_at: now,
-      updated_at: now,
-    };
-    await trx('payments').insert(row);
-    const payment = toPayment(row);
-    await recordAudit(trx, ctx, { action: 'create', entity: 'payment', entityId: row.uuid, after: payment });
-    return payment;
-  });
+  const now = Date.now();
+  const row: PaymentRow = {
+    uuid: randomUUID(),
+    store_id: storeId,
+    last_five: value.last_five,
+    paid_at: value.paid_at,
+    amount: value.amount,
+    status: DEFAULT_STATUS,
+    note: value.note,
+    created_by: ctx.actor.id > 0 ? ctx.actor.id : null,
+    created_at: now,
+    updated_at: now,
+  };
+  const item: NewPayment = { row, audit: auditRow(ctx, { action: 'create', entity: 'payment', entityId: row.uuid, after: toPayment(row) }, now) };
+  const writer = batcherFor(paymentWriters, ctx.db, (root) =>
+    new Batcher<NewPayment, PaymentRow>(async (items) => {
+      try {
+        return await writeNewPayments(root, items);
+      } catch {
+        return Promise.all(items.map((i) => writeNewPayments(root, [i]).then((r) => r[0], (err: Error) => err)));
+      }
+    }),
+  );
+  const [written] = writer ? [await writer.push(item)] : await writeNewPayments(ctx.db, [item]);
+  if (written instanceof Error) throw written;
+  return toPayment(written);
 }
 
 /** What a payment filter selected, for export file names. */
@@ -338,9 +368,10 @@ export async function importPayments(ctx: ServiceContext, payments: unknown, opt
     const result: ImportResult = { imported: fresh.length, skipped: duplicates.length, duplicates };
     if (opts.dryRun) return result;
     const toInsert = fresh.map(({ label: _label, ...row }) => row);
-    for (let i = 0; i < toInsert.length; i += INSERT_CHUNK) {
-      await trx('payments').insert(toInsert.slice(i, i + INSERT_CHUNK));
-      opts.onProgress?.(Math.min(i + INSERT_CHUNK, toInsert.length), toInsert.length);
+    const step = 5_000;
+    for (let i = 0; i < toInsert.length; i += step) {
+      await insertRows(trx, 'payments', toInsert.slice(i, i + step));
+      opts.onProgress?.(Math.min(i + step, toInsert.length), toInsert.length);
     }
     await recordAudit(trx, ctx, {
       action: 'import',

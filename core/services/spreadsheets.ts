@@ -39,7 +39,8 @@ export async function exportPayments(
   const rows = (await query.orderBy('paid_at', 'desc').orderBy('uuid', 'desc')) as PaymentRow[];
   if (rows.length === 0) throw new NotFoundError(MSG.exportNoData);
   const stores = (await ctx.db<StoreRow>('stores').select('id', 'name', 'code')).map((s) => ({ ...s, id: Number(s.id) }));
-  const payments = rows.map(toPayment);
+  // The sheet needs only these, with times as numbers: no round trip through ISO text.
+  const cells = rows.map((r) => ({ last_five: r.last_five, paid_at: Number(r.paid_at), amount: Number(r.amount), note: r.note, store_id: Number(r.store_id), status: r.status }));
   const storeNames = applied.storeIds?.map((id) => stores.find((s) => s.id === id)?.name ?? MSG.unknownStore);
   const fileName = exportFileName(
     applied.empty ? null : { ...applied, storeNames },
@@ -47,13 +48,13 @@ export async function exportPayments(
     format,
   );
   let body: Uint8Array | string;
-  if (format === 'xlsx') body = buildExportWorkbook(payments, stores);
-  else if (format === 'csv') body = buildExportCsv(payments, stores);
+  if (format === 'xlsx') body = buildExportWorkbook(cells, stores);
+  else if (format === 'csv') body = buildExportCsv(cells, stores);
   else {
     const label = new Map(stores.map((s) => [s.id, storeLabel(s)]));
-    body = `${JSON.stringify(payments.map((p) => ({ ...p, store: label.get(p.store_id) ?? MSG.unknownStore })), null, 2)}\n`;
+    body = `${JSON.stringify(rows.map(toPayment).map((p) => ({ ...p, store: label.get(p.store_id) ?? MSG.unknownStore })), null, 2)}\n`;
   }
-  return { fileName, contentType: CONTENT_TYPES[format], body, count: payments.length };
+  return { fileName, contentType: CONTENT_TYPES[format], body, count: rows.length };
 }
 
 /** The import sample `匯款記錄_匯入範例.xlsx`, naming stores the caller may import into (manage_payments). */
