@@ -155,6 +155,11 @@ export function taipeiWallClockToInstant(wallMs: number): number {
   return wallMs - TAIPEI_OFFSET_MS;
 }
 
+/** Days since 1970-01-01 in Taiwan time, as the per-day statistics count them. */
+export function taipeiDayNumber(ms: number): number {
+  return Math.floor((ms + TAIPEI_OFFSET_MS) / DAY_MS);
+}
+
 export function toIso(ms: number): string {
   return new Date(ms).toISOString();
 }

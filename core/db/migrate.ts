@@ -4,9 +4,11 @@
  */
 import type { Knex } from 'knex';
 import * as init from '../../migrations/20261121000000_init.js';
+import * as listIndexes from '../../migrations/20261121000001_list_indexes_and_daily_stats.js';
 
 const MIGRATIONS: Record<string, Knex.Migration> = {
   '20261121000000_init': init,
+  '20261121000001_list_indexes_and_daily_stats': listIndexes,
 };
 
 class ListedMigrations implements Knex.MigrationSource<string> {
@@ -26,6 +28,12 @@ const options = (): Knex.MigratorConfig => ({ migrationSource: new ListedMigrati
 /** Applies every pending migration; returns the names applied. */
 export async function migrateLatest(db: Knex): Promise<string[]> {
   const [, applied] = (await db.migrate.latest(options())) as [number, string[]];
+  return applied;
+}
+
+/** Applies the next pending migration only (tests use it to check what a later one does to existing data). */
+export async function migrateNext(db: Knex): Promise<string[]> {
+  const [, applied] = (await db.migrate.up(options())) as [number, string[]];
   return applied;
 }
 

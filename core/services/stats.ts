@@ -4,7 +4,8 @@ import { MSG } from '../messages.js';
 import { scopedStoreIds } from '../permissions.js';
 import { emptyStoreStats, summarize } from '../stats.js';
 import { STATUS_CREDITED, STATUS_FAILED, STATUS_PENDING } from '../statuses.js';
-import { dayRangeToInstants } from '../time.js';
+import type { Knex } from 'knex';
+import { dayRangeToInstants, taipeiDayNumber } from '../time.js';
 import type { StatsSummary } from '../types.js';
 import type { ServiceContext } from './context.js';
 import { requirePermission } from './guard.js';
@@ -33,22 +34,7 @@ export async function statsSummary(ctx: ServiceContext, params: StatsParams = {}
     .modify((q) => stores !== 'all' && q.whereIn('id', stores))
     .orderBy('id')) as Array<{ id: number; name: string; code: string }>;
 
-  const agg = (await ctx.db('payments')
-    .select('store_id')
-    .count({ total_payments: '*' })
-    .sum({ total_amount: 'amount' })
-    .select(
-      ctx.db.raw('sum(case when status = ? then 1 else 0 end) as confirmed_payments', [STATUS_CREDITED]),
-      ctx.db.raw('sum(case when status = ? then 1 else 0 end) as pending_payments', [STATUS_PENDING]),
-      ctx.db.raw('sum(case when status = ? then 1 else 0 end) as failed_payments', [STATUS_FAILED]),
-    )
-    .modify((q) => {
-      if (stores !== 'all') q.whereIn('store_id', stores);
-      if (range.gte !== undefined) q.where('paid_at', '>=', range.gte);
-      if (range.lt !== undefined) q.where('paid_at', '<', range.lt);
-    })
-    .groupBy('store_id')) as Array<Record<string, number | string | null>>;
-
+  const agg = await aggregate(ctx, stores, range, isWholeDays(params.from) && isWholeDays(params.to));
   const byStore = new Map(agg.map((r) => [Number(r.store_id), r]));
   const storeStats = storeRows.map((s) => {
     const base = emptyStoreStats({ id: Number(s.id), name: s.name, code: s.code });
@@ -64,4 +50,39 @@ export async function statsSummary(ctx: ServiceContext, params: StatsParams = {}
     };
   });
   return summarize(storeStats);
+}
+
+type Agg = Array<Record<string, number | string | null>>;
+
+/** A filter date without a time part (or none): answerable from the per-day table. */
+function isWholeDays(v: unknown): boolean {
+  return v === undefined || v === null || v === '' || (typeof v === 'string' && !/T|:/.test(v));
+}
+
+/**
+ * Per-store counts by status and sums. Whole Taiwan days come from payment_daily (a few rows per
+ * store and day, kept by triggers); a range with a time of day is summed from the payments.
+ */
+async function aggregate(ctx: ServiceContext, stores: number[] | 'all', range: { gte?: number; lt?: number }, wholeDays: boolean): Promise<Agg> {
+  const sums = (q: Knex.QueryBuilder, count: string, amount: string) =>
+    q
+      .select('store_id')
+      .select(ctx.db.raw(`sum(${count}) as total_payments`), ctx.db.raw(`sum(${amount}) as total_amount`))
+      .select(
+        ctx.db.raw(`sum(case when status = ? then ${count} else 0 end) as confirmed_payments`, [STATUS_CREDITED]),
+        ctx.db.raw(`sum(case when status = ? then ${count} else 0 end) as pending_payments`, [STATUS_PENDING]),
+        ctx.db.raw(`sum(case when status = ? then ${count} else 0 end) as failed_payments`, [STATUS_FAILED]),
+      )
+      .modify((b) => stores !== 'all' && b.whereIn('store_id', stores))
+      .groupBy('store_id');
+  if (wholeDays) {
+    const q = sums(ctx.db('payment_daily'), 'n', 'amount');
+    if (range.gte !== undefined) q.where('day', '>=', taipeiDayNumber(range.gte));
+    if (range.lt !== undefined) q.where('day', '<', taipeiDayNumber(range.lt));
+    return (await q) as Agg;
+  }
+  const q = sums(ctx.db('payments'), '1', 'amount');
+  if (range.gte !== undefined) q.where('paid_at', '>=', range.gte);
+  if (range.lt !== undefined) q.where('paid_at', '<', range.lt);
+  return (await q) as Agg;
 }
