@@ -1,4 +1,6 @@
 import { Command } from 'commander';
+import { auditCommand } from './commands/audit.js';
+import { backupCommand } from './commands/backup.js';
 import { exportCommand } from './commands/export.js';
 import { importCommand } from './commands/import.js';
 import { migrateCommand } from './commands/migrate.js';
@@ -27,6 +29,8 @@ export function buildProgram(io: CliIO, hooks: { onServerStarted?: (stop: () => 
   usersCommand(program, io);
   storesCommand(program, io);
   statsCommand(program, io);
+  auditCommand(program, io);
+  backupCommand(program, io);
   for (const cmd of program.commands) applyToTree(cmd);
   return program;
 }

@@ -10,7 +10,7 @@ export interface FieldError {
 }
 
 export abstract class DomainError extends Error {
-  abstract readonly kind: 'validation' | 'unauthenticated' | 'forbidden' | 'not_found' | 'conflict';
+  abstract readonly kind: 'validation' | 'unauthenticated' | 'forbidden' | 'not_found' | 'conflict' | 'too_many_requests';
 }
 
 export class ValidationError extends DomainError {
@@ -59,6 +59,18 @@ export class ConflictError extends DomainError {
   ) {
     super(message);
     this.name = 'ConflictError';
+  }
+}
+
+/** Too many attempts (failed sign-ins): try again after `retryAfterSeconds`. */
+export class TooManyRequestsError extends DomainError {
+  readonly kind = 'too_many_requests' as const;
+  constructor(
+    readonly retryAfterSeconds: number,
+    message: string = MSG.tooManyLoginFailures(Math.max(1, Math.ceil(retryAfterSeconds / 60))),
+  ) {
+    super(message);
+    this.name = 'TooManyRequestsError';
   }
 }
 

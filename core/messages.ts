@@ -49,6 +49,7 @@ export const MSG = {
   loginFailed: '用戶名或密碼錯誤',
   accountInactive: '此帳戶已停用，請聯絡管理員',
   loginFailedFallback: '登入失敗，請檢查用戶名和密碼', // spec
+  tooManyLoginFailures: (minutes: number) => `登入失敗次數過多，請於 ${minutes} 分鐘後再試`,
 
   // User form (spec section 5)
   usernameMin: '用戶名至少需要3個字符', // spec
@@ -124,6 +125,7 @@ export const MSG = {
   importReadFailed: '讀取檔案失敗', // spec
   importFileTooLarge: (mb: number) => `檔案過大：上限為 ${mb} MB`,
   importTooManyRows: (max: number) => `資料列過多：一次最多匯入 ${max} 筆`,
+  importZipBomb: '檔案內容過大或可能為壓縮炸彈，已拒絕',
   importNotSpreadsheet: '不是 Excel 檔案：請選擇 .xlsx 或 .xls 檔案',
   importNoSheet: '活頁簿中沒有工作表',
   importMissingHeader: (missing: string[]) => `第 1 行必須是標題列，缺少欄位：${missing.join('、')}`,
@@ -134,6 +136,7 @@ export const MSG = {
   // HTTP edge
   notFoundRoute: '找不到此 API',
   bodyNotObject: '請求內容必須是 JSON 物件',
+  nulCharacter: '請求內容含有無效的字元（NUL）',
   malformedJson: '請求內容不是有效的 JSON',
   bodyTooLarge: '請求內容過大',
   unsupportedMediaType: '請求內容必須是 JSON（Content-Type: application/json）',

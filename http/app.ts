@@ -7,6 +7,7 @@ import Koa from 'koa';
 import { MSG, type AppContext } from '../core/index.js';
 import type { State } from './middleware/auth.js';
 import { errorHandler } from './middleware/errors.js';
+import { auditRoutes } from './routes/audit.js';
 import { authRoutes } from './routes/auth.js';
 import { paymentRoutes } from './routes/payments.js';
 import { statsRoutes } from './routes/stats.js';
@@ -36,12 +37,21 @@ export function createApp(opts: AppOptions): Koa<State> {
     if (c.path.startsWith('/api/')) c.set('Cache-Control', 'no-store');
   });
   app.use(errorHandler(opts.log));
+  app.use(async (c, next) => {
+    // A NUL character in the query (a list filter, say) is refused as in bodies.
+    if (c.querystring.includes('%00') || c.querystring.includes('\u0000')) {
+      c.status = 400;
+      c.body = { message: MSG.nulCharacter };
+      return;
+    }
+    await next();
+  });
 
   const api = new Router<State>({ prefix: '/api' });
   api.get('/health', (c) => {
     c.body = { ok: true };
   });
-  for (const routes of [authRoutes(ctx), paymentRoutes(ctx), userRoutes(ctx), storeRoutes(ctx), statsRoutes(ctx)]) {
+  for (const routes of [authRoutes(ctx), paymentRoutes(ctx), userRoutes(ctx), storeRoutes(ctx), statsRoutes(ctx), auditRoutes(ctx)]) {
     api.use(routes.routes(), routes.allowedMethods());
   }
   const isApi = (path: string) => path === '/api' || path.startsWith('/api/');

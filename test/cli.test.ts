@@ -34,7 +34,7 @@ describe('remit CLI', () => {
   it('migrate applies the schema once', async () => {
     const first = await remit(['--db', db, 'migrate']);
     expect(first.code).toBe(0);
-    expect(first.stdout).toContain('已套用 1 個遷移');
+    expect(first.stdout).toMatch(/已套用 \d+ 個遷移/);
     const again = await remit(['migrate'], { REMIT_DB: db });
     expect(again.code).toBe(0);
     expect(again.stdout).toContain('資料庫已是最新');

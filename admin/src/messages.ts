@@ -167,3 +167,22 @@ export const USERS_UI = {
   deleted: '會員已刪除',
   self: '（您）',
 } as const;
+
+/** 稽核紀錄 (system_admin). */
+export const AUDIT_UI = {
+  title: '稽核紀錄',
+  at: '時間',
+  user: '用戶',
+  action: '動作',
+  entity: '對象',
+  entityId: '編號',
+  ip: '位址',
+  changes: '內容',
+  before: '修改前',
+  after: '修改後',
+  none: '（無）',
+  allActions: '全部動作',
+  userFilter: '用戶名',
+  empty: '暫無稽核紀錄',
+  show: '查看內容',
+} as const;

@@ -3,6 +3,7 @@
  * Both get the same migrations and behave the same to the services.
  */
 import { mkdirSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { dirname } from 'node:path';
 import knexFactory, { type Knex } from 'knex';
 import pg from 'pg';
@@ -24,6 +25,29 @@ const pgTypes = {
   },
 };
 
+/**
+ * SQLite with every transaction begun IMMEDIATE: a transaction that reads first and writes later
+ * would otherwise fail at once (SQLITE_BUSY, no waiting) when another process wrote in between,
+ * e.g. `remit import` beside a busy server. Taking the write lock at BEGIN makes it wait for the
+ * busy timeout instead.
+ */
+function immediateSqliteClient(): unknown {
+  const require = createRequire(import.meta.url);
+  const Client = require('knex/lib/dialects/sqlite3/index.js') as new (...a: any[]) => any;
+  const Transaction = require('knex/lib/dialects/sqlite3/execution/sqlite-transaction.js') as new (...a: any[]) => any;
+  class ImmediateTransaction extends Transaction {
+    begin(conn: unknown) {
+      return this.query(conn, 'BEGIN IMMEDIATE;');
+    }
+  }
+  return class ImmediateSqlite extends Client {
+    transaction(...args: unknown[]) {
+      return new ImmediateTransaction(this, ...args);
+    }
+  };
+}
+let sqliteClient: unknown;
+
 export function openDatabase(cfg: DbConfig): Knex {
   if (cfg.client === 'pg') {
     return knexFactory({
@@ -34,8 +58,9 @@ export function openDatabase(cfg: DbConfig): Knex {
     });
   }
   if (cfg.filename !== ':memory:') mkdirSync(dirname(cfg.filename), { recursive: true });
+  sqliteClient ??= immediateSqliteClient();
   return knexFactory({
-    client: 'sqlite3',
+    client: sqliteClient as typeof Knex.Client,
     connection: { filename: cfg.filename },
     useNullAsDefault: true,
     pool: {

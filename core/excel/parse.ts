@@ -20,6 +20,7 @@ import {
   type ColumnKey,
 } from './columns.js';
 import { serialToInstant } from './serial.js';
+import { guardZip } from './zipGuard.js';
 import { duplicateKey } from '../duplicates.js';
 
 /** A row ready for `POST /api/payments/bulk-import`. */
@@ -88,8 +89,16 @@ export function readWorkbook(data: Uint8Array | ArrayBuffer, opts: Pick<ParseOpt
   const maxBytes = opts.maxBytes ?? MAX_IMPORT_BYTES;
   if (bytes.length > maxBytes) throw fileError(MSG.importFileTooLarge(Math.round((maxBytes / 1024 / 1024) * 10) / 10));
   if (!isZip(bytes) && !isOle(bytes)) throw fileError(MSG.importNotSpreadsheet);
+  let input = bytes;
+  if (isZip(bytes)) {
+    // Sizes are checked (and a streaming writer's zero sizes filled in) on a copy, before SheetJS inflates anything.
+    input = bytes.slice();
+    const verdict = guardZip(input);
+    if (verdict === 'bomb') throw fileError(MSG.importZipBomb);
+    if (verdict === 'corrupt') throw fileError(MSG.importParseFailed);
+  }
   try {
-    return XLSX.read(bytes, {
+    return XLSX.read(input, {
       type: 'array',
       dense: true,
       cellNF: true,
@@ -254,7 +263,7 @@ export function parsePaymentsWorkbook(data: Uint8Array | ArrayBuffer, opts: Pars
       let storeId: number | null = fallbackStore;
       if (storeText) {
         storeId = matchStore(storeText);
-        if (storeId === null) rowErrors.push(MSG.importStoreNotFound(storeText));
+        if (storeId === null) rowErrors.push(MSG.importStoreNotFound(storeText.length > 50 ? `${storeText.slice(0, 50)}…` : storeText));
       }
 
       if (rowErrors.length) {

@@ -1,7 +1,14 @@
 import type { Db } from '../db/connect.js';
+import type { AuditRow } from '../db/rows.js';
+import { ValidationError } from '../errors.js';
+import { assertFilterFields, filterIds, filterStrings, likeEscape, runList, type ListQuery } from '../list.js';
+import { MSG } from '../messages.js';
+import { dayRangeToInstants, toIso } from '../time.js';
+import type { ListResult } from '../types.js';
 import type { ServiceContext } from './context.js';
+import { requirePermission } from './guard.js';
 
-export type AuditAction = 'create' | 'update' | 'delete' | 'import' | 'password';
+export type AuditAction = 'create' | 'update' | 'delete' | 'import' | 'password' | 'login' | 'login_failed';
 export type AuditEntity = 'payment' | 'user' | 'store';
 
 /** Writes one audit entry; call it inside the transaction of the change it records. */
@@ -40,7 +47,93 @@ export function auditRow(
     entity_id: e.entityId === undefined || e.entityId === null ? null : String(e.entityId),
     before: e.before === undefined ? null : JSON.stringify(e.before),
     after: e.after === undefined ? null : JSON.stringify(e.after),
-    ip: ctx.ip ?? null,
+    ip: ctx.ip ? ctx.ip.slice(0, 64) : null, // X-Forwarded-For is whatever the client sent
     at,
   };
+}
+
+/** One audit entry as the API and the CLI show it. */
+export interface AuditEntry {
+  id: number;
+  actor_id: number | null;
+  actor_username: string;
+  action: string;
+  entity: string;
+  entity_id: string | null;
+  before: unknown;
+  after: unknown;
+  ip: string | null;
+  at: string;
+}
+
+function parseJsonText(text: string | null): unknown {
+  if (text === null || text === undefined) return null;
+  try {
+    return JSON.parse(text);
+  } catch {
+    return text;
+  }
+}
+
+export function toAuditEntry(row: AuditRow): AuditEntry {
+  return {
+    id: Number(row.id),
+    actor_id: row.actor_id === null ? null : Number(row.actor_id),
+    actor_username: row.actor_username,
+    action: row.action,
+    entity: row.entity,
+    entity_id: row.entity_id,
+    before: parseJsonText(row.before),
+    after: parseJsonText(row.after),
+    ip: row.ip,
+    at: toIso(Number(row.at)),
+  };
+}
+
+const AUDIT_SORTABLE = { id: 'id', at: 'at', action: 'action', entity: 'entity', entity_id: 'entity_id', actor_username: 'actor_username', ip: 'ip' };
+const AUDIT_FILTERS = ['id', 'action', 'entity', 'entity_id', 'actor_username', 'q', 'at_gte', 'at_lte'];
+const WORD = (s: string) => s.length > 0 && s.length <= 200;
+
+/**
+ * The audit log (system_admin only), newest first by default. Filters: action, entity,
+ * entity_id, actor_username (exact, case-insensitive; one or several), q (text in the
+ * username, the entity id or the address) and at_gte/at_lte as inclusive Taiwan dates.
+ */
+export async function listAudit(ctx: ServiceContext, query: ListQuery = { filter: {} }): Promise<ListResult<AuditEntry>> {
+  requirePermission(ctx.actor, 'system_admin');
+  const f = query.filter;
+  assertFilterFields(f, AUDIT_FILTERS);
+  const base = ctx.db<AuditRow>('audit_log').select('*');
+  const ids = filterIds(f, 'id');
+  if (ids) base.whereIn('id', ids);
+  const actions = filterStrings(f, 'action', WORD);
+  if (actions) base.whereIn('action', actions);
+  const entities = filterStrings(f, 'entity', WORD);
+  if (entities) base.whereIn('entity', entities);
+  const entityIds = filterStrings(f, 'entity_id', WORD);
+  if (entityIds) base.whereIn('entity_id', entityIds);
+  const users = filterStrings(f, 'actor_username', WORD);
+  if (users) base.whereRaw(`lower(actor_username) in (${users.map(() => '?').join(',')})`, users.map((u) => u.toLowerCase()));
+
+  const from = f.at_gte, to = f.at_lte;
+  if ((from !== undefined && from !== null && typeof from !== 'string') || (to !== undefined && to !== null && typeof to !== 'string')) {
+    throw ValidationError.single('filter', MSG.badDate(String(typeof from === 'string' ? to : from)));
+  }
+  const range = dayRangeToInstants(from || null, to || null);
+  if (range.error !== undefined) throw ValidationError.single('filter', MSG.badDate(range.error));
+  if (range.gte !== undefined) base.where('at', '>=', range.gte);
+  if (range.lt !== undefined) base.where('at', '<', range.lt);
+
+  if (typeof f.q === 'string' && f.q.trim()) {
+    const like = `%${likeEscape(f.q.trim().toLowerCase())}%`;
+    base.where((w) =>
+      w
+        .whereRaw("lower(actor_username) like ? escape '\\'", [like])
+        .orWhereRaw("lower(entity_id) like ? escape '\\'", [like])
+        .orWhereRaw("lower(ip) like ? escape '\\'", [like]),
+    );
+  } else if (f.q !== undefined && f.q !== null && typeof f.q !== 'string') {
+    throw ValidationError.single('filter', MSG.badListParam('filter.q'));
+  }
+  return runList(base, query, { sortable: AUDIT_SORTABLE, defaultSort: ['at', 'DESC'], tiebreak: 'id' }, toAuditEntry);
 }

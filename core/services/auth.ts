@@ -6,7 +6,7 @@
 import { createSecretKey, type KeyObject } from 'node:crypto';
 import bcrypt from 'bcryptjs';
 import jwt from 'jsonwebtoken';
-import { ForbiddenError, NotFoundError, UnauthenticatedError, ValidationError } from '../errors.js';
+import { ForbiddenError, NotFoundError, TooManyRequestsError, UnauthenticatedError, ValidationError } from '../errors.js';
 import { MSG } from '../messages.js';
 import { effectivePermissions, type Principal } from '../permissions.js';
 import { toUser, type UserRow } from '../db/rows.js';
@@ -16,6 +16,7 @@ import type { Me } from '../types.js';
 import { validateLogin } from '../validation/login.js';
 import { validatePasswordChange } from '../validation/user.js';
 import { recordAudit } from './audit.js';
+import { attemptKey, claimSignInAttempt, clearSignInFailures, signInLimitOf } from './signInLimit.js';
 import type { AppContext, SecuritySettings, ServiceContext } from './context.js';
 import { valid } from './guard.js';
 
@@ -73,15 +74,46 @@ export function toPrincipal(row: UserRow): Principal {
   return { id: u.id, username: u.username, role: u.role, permissions: u.permissions, store_id: u.store_id, accessible_stores: u.accessible_stores };
 }
 
-/** Checks username and password; answers a token and who signed in. */
-export async function login(app: AppContext, input: unknown): Promise<{ token: string; user: Me }> {
+/**
+ * Checks username and password; answers a token and who signed in. `ip` is the client's address:
+ * failed sign-ins are limited per username and per address (see signInLimit.ts), and every
+ * attempt, success or failure, is written to the audit log (never the password). Known and
+ * unknown usernames take the same path: one lookup, the limit check, one bcrypt comparison.
+ */
+export async function login(app: AppContext, input: unknown, ip: string | null = null): Promise<{ token: string; user: Me }> {
   const { username, password } = valid(validateLogin(input));
   // Usernames are unique whatever their case, so sign-in does not depend on it either.
   const row = await app.db<UserRow>('users').whereRaw('lower(username) = ?', [username.toLowerCase()]).first();
+  const key = attemptKey(username, ip);
+  try {
+    await claimSignInAttempt(app.db, signInLimitOf(app.security), key);
+  } catch (err) {
+    if (err instanceof TooManyRequestsError) await auditSignIn(app.db, ip, username, row, 'too_many_attempts');
+    throw err;
+  }
   const ok = await bcrypt.compare(password, row?.password_hash ?? dummyHash(app.security.bcryptCost));
-  if (!row || !ok) throw new UnauthenticatedError(MSG.loginFailed);
-  if (!row.is_active) throw new UnauthenticatedError(MSG.accountInactive);
+  if (!row || !ok) {
+    await auditSignIn(app.db, ip, username, row, row ? 'wrong_password' : 'unknown_user');
+    throw new UnauthenticatedError(MSG.loginFailed);
+  }
+  // The right password: not a guess, whether or not the account may sign in.
+  await clearSignInFailures(app.db, key);
+  if (!row.is_active) {
+    await auditSignIn(app.db, ip, username, row, 'inactive');
+    throw new UnauthenticatedError(MSG.accountInactive);
+  }
+  await auditSignIn(app.db, ip, username, row, null);
   return { token: signToken(app.security, row), user: meOf(row) };
+}
+
+type SignInFailure = 'unknown_user' | 'wrong_password' | 'inactive' | 'too_many_attempts';
+
+/** 'login' or 'login_failed' on the user (when the name is known), with the name as typed. */
+async function auditSignIn(db: Db, ip: string | null, username: string, row: UserRow | undefined, failure: SignInFailure | null): Promise<void> {
+  const actor: Principal =
+    failure === null && row ? toPrincipal(row) : { id: 0, username, role: 'user', permissions: [], store_id: null, accessible_stores: [] };
+  const after = failure === null ? { username: username.slice(0, 100) } : { username: username.slice(0, 100), reason: failure };
+  await recordAudit(db, { actor, ip }, { action: failure === null ? 'login' : 'login_failed', entity: 'user', entityId: row?.id ?? null, after });
 }
 
 const userLoaders = new WeakMap<object, Batcher<number, UserRow | undefined>>();

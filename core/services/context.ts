@@ -8,6 +8,13 @@ export interface SecuritySettings {
   tokenTtlSeconds: number;
   /** bcrypt cost factor for password hashes */
   bcryptCost: number;
+  /** failed sign-ins allowed per username and per address in a window; default 10 in 15 minutes */
+  signInLimit?: SignInLimit;
+}
+
+export interface SignInLimit {
+  maxFailures: number;
+  windowMs: number;
 }
 
 /** What every service receives: the database (or a transaction), its settings, and who acts. */

@@ -172,7 +172,8 @@ export async function listStorePayments(ctx: ServiceContext, rawStoreId: unknown
 }
 
 async function loadForActor(db: Db, ctx: ServiceContext, id: unknown): Promise<PaymentRow> {
-  const row = typeof id === 'string' && id.length <= 64 ? await db<PaymentRow>('payments').where({ uuid: id }).first() : undefined;
+  // Only id-like text reaches the database: PostgreSQL refuses a NUL byte in text with an error (a 500).
+  const row = typeof id === 'string' && /^[\w-]{1,64}$/.test(id) ? await db<PaymentRow>('payments').where({ uuid: id }).first() : undefined;
   if (!row) throw new NotFoundError(MSG.paymentNotFound);
   if (!inScope(ctx.actor, Number(row.store_id))) throw new ForbiddenError(MSG.paymentStoreForbidden);
   return row;

@@ -23,8 +23,24 @@ export function jsonBody(limit: string): Koa.Middleware {
       ctx.body = { message: MSG.unsupportedMediaType };
       return;
     }
-    await parse(ctx, next);
+    await parse(ctx, async () => {
+      // PostgreSQL cannot store a NUL character in text, and no field of this product has one.
+      if (hasNul(ctx.request.body)) {
+        ctx.status = 400;
+        ctx.body = { message: MSG.nulCharacter };
+        return;
+      }
+      await next();
+    });
   };
+}
+
+/** True when any string inside a parsed JSON value holds U+0000. */
+export function hasNul(value: unknown, depth = 0): boolean {
+  if (typeof value === 'string') return value.includes('\u0000');
+  if (depth > 64 || value === null || typeof value !== 'object') return false;
+  if (Array.isArray(value)) return value.some((v) => hasNul(v, depth + 1));
+  return Object.entries(value).some(([k, v]) => k.includes('\u0000') || hasNul(v, depth + 1));
 }
 
 export const smallBody = jsonBody('100kb');

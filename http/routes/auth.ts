@@ -8,7 +8,7 @@ export function authRoutes(app: AppContext): Router<State> {
   const auth = requireUser(app);
 
   r.post('/admin/login', smallBody, async (ctx) => {
-    const { token } = await login(app, ctx.request.body);
+    const { token } = await login(app, ctx.request.body, ctx.ip || null);
     ctx.body = { token };
   });
   r.get('/admin/me', auth, async (ctx) => {

@@ -1,7 +1,7 @@
 /** A real listening API server on a private test database, and a small client for it. */
 import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
-import { createApp } from '../../http/app.js';
+import { createApp, type AppOptions } from '../../http/app.js';
 import { createTestDb, TEST_SECURITY, type DbKind, type TestDb } from './db.js';
 import { seed, type Fixture } from './fixtures.js';
 
@@ -21,11 +21,11 @@ export interface TestServer extends Fixture {
   close(): Promise<void>;
 }
 
-export async function startTestServer(kind: DbKind): Promise<TestServer> {
+export async function startTestServer(kind: DbKind, opts: { after?: AppOptions['after'] } = {}): Promise<TestServer> {
   const t = await createTestDb(kind);
   const fixture = await seed(t.db);
   const errors: unknown[] = [];
-  const app = createApp({ db: t.db, security: TEST_SECURITY, log: (_m, e) => errors.push(e) });
+  const app = createApp({ db: t.db, security: TEST_SECURITY, log: (_m, e) => errors.push(e), after: opts.after });
   const server: Server = await new Promise((resolve) => {
     const s = app.listen(0, '127.0.0.1', () => resolve(s));
   });

@@ -120,6 +120,7 @@ const CASES: Case[] = [
   },
   { name: 'GET /stores/:id/payments (store A)', write: false, ok: 200, allowed: viewA, probe: call('GET', (s) => `/stores/${s.stores.A.id}/payments`) },
   { name: 'GET /stats/summary', write: false, ok: 200, allowed: ['admin', 'hq_view_reports', 'branchA', 'branchB'], probe: call('GET', () => '/stats/summary') },
+  { name: 'GET /audit', write: false, ok: 200, allowed: ['admin', 'hq_system_admin'], probe: call('GET', () => '/audit') },
   { name: 'GET /users', write: false, ok: 200, allowed: ['admin', 'hq_manage_users'], probe: call('GET', () => '/users') },
   { name: 'GET /users/:id (another user)', write: false, ok: 200, allowed: ['admin', 'hq_manage_users'], probe: call('GET', async (s) => `/users/${await plainUser(s)}`) },
   {

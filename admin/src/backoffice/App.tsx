@@ -1,5 +1,6 @@
 import { Admin, CustomRoutes, Resource } from 'react-admin';
 import { Route } from 'react-router-dom';
+import audit from '../audit';
 import { Dashboard } from '../dashboard/Dashboard';
 import { i18nProvider } from '../i18n/i18nProvider';
 import { Layout } from '../layout/Layout';
@@ -30,6 +31,7 @@ export function App() {
       <Resource name="payments" {...payments} />
       <Resource name="users" {...users} />
       <Resource name="stores" {...stores} />
+      <Resource name="audit" {...audit} />
       <CustomRoutes>
         <Route path="/dashboard" element={<Dashboard />} />
       </CustomRoutes>

@@ -1,4 +1,5 @@
 import AssessmentIcon from '@mui/icons-material/Assessment';
+import HistoryIcon from '@mui/icons-material/History';
 import EditNoteIcon from '@mui/icons-material/EditNote';
 import LogoutIcon from '@mui/icons-material/Logout';
 import PeopleIcon from '@mui/icons-material/People';
@@ -24,6 +25,7 @@ export function Menu() {
       {me && gates.manageUsers(me) && <RaMenu.Item to={`${base}/users`} primaryText="會員管理" leftIcon={<PeopleIcon />} />}
       {me && gates.viewReports(me) && <RaMenu.Item to={`${base}/dashboard`} primaryText="統計儀表板" leftIcon={<AssessmentIcon />} />}
       {me && gates.manageStores(me) && <RaMenu.Item to={`${base}/stores`} primaryText="分店管理" leftIcon={<StoreIcon />} />}
+      {me && gates.systemAdmin(me) && <RaMenu.Item to={`${base}/audit`} primaryText="稽核紀錄" leftIcon={<HistoryIcon />} />}
       {narrow && open && (
         <Box data-testid="mobile-menu-extras">
           <Divider sx={{ my: 1 }} />

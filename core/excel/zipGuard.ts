@@ -1,0 +1,141 @@
+/**
+ * Checks an .xlsx (a zip) before SheetJS inflates it: SheetJS inflates every entry whole, so a
+ * small file whose sheet expands to gigabytes (a zip bomb) would exhaust memory before any row
+ * limit applies. From the central directory: how many entries, how big each says it is, how
+ * far each expands; where Node's zlib is at hand (CLI, server), the real inflated sizes are
+ * measured too, with a cap, so sizes that lie are caught. Runs in the browser as well.
+ */
+
+/** What the entries of one workbook may expand to, in total. */
+export const MAX_UNZIPPED_BYTES = 200 * 1024 * 1024;
+/** Entries of a workbook: a real one has a few dozen. */
+export const MAX_ZIP_ENTRIES = 10_000;
+/** Real sheets compress 5 to 30 times; beyond this, a big entry is taken for a bomb. */
+export const MAX_RATIO = 100;
+const RATIO_FLOOR = 1024 * 1024;
+
+export type ZipVerdict = 'ok' | 'corrupt' | 'bomb';
+
+interface ZlibLike {
+  inflateRawSync(buf: Uint8Array, opts: { maxOutputLength: number }): Uint8Array;
+}
+
+function nodeZlib(): ZlibLike | null {
+  try {
+    const p = (globalThis as { process?: { getBuiltinModule?: (id: string) => unknown } }).process;
+    return (p?.getBuiltinModule?.('node:zlib') as ZlibLike | undefined) ?? null;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Inspects the zip in `bytes` and, where a streaming writer left sizes 0 in a local header (data
+ * descriptor), writes the central directory's sizes there, so that SheetJS inflates into a buffer
+ * of the declared size rather than growing one without end. Returns the verdict.
+ */
+export function guardZip(bytes: Uint8Array, limits: { maxBytes?: number } = {}): ZipVerdict {
+  const maxTotal = limits.maxBytes ?? MAX_UNZIPPED_BYTES;
+  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  const u16 = (o: number) => view.getUint16(o, true);
+  const u32 = (o: number) => view.getUint32(o, true);
+
+  // End of central directory: 22 bytes plus a comment of at most 65 535.
+  let eocd = -1;
+  for (let i = bytes.length - 22; i >= Math.max(0, bytes.length - 22 - 0xffff); i--) {
+    if (u32(i) === 0x06054b50) {
+      eocd = i;
+      break;
+    }
+  }
+  if (eocd < 0) return 'corrupt';
+  let count = u16(eocd + 10);
+  let cdOffset = u32(eocd + 16);
+  if (count === 0xffff || cdOffset === 0xffffffff) {
+    // ZIP64: the locator sits just before the end record.
+    const loc = eocd - 20;
+    if (loc < 0 || u32(loc) !== 0x07064b50) return 'corrupt';
+    const rec = Number(view.getBigUint64(loc + 8, true));
+    if (rec + 56 > bytes.length || u32(rec) !== 0x06064b50) return 'corrupt';
+    const n = Number(view.getBigUint64(rec + 32, true));
+    if (n > MAX_ZIP_ENTRIES) return 'bomb';
+    count = n;
+    cdOffset = Number(view.getBigUint64(rec + 48, true));
+  }
+  if (count > MAX_ZIP_ENTRIES) return 'bomb';
+
+  const zlib = nodeZlib();
+  let total = 0;
+  let p = cdOffset;
+  for (let k = 0; k < count; k++) {
+    if (p + 46 > bytes.length || u32(p) !== 0x02014b50) return 'corrupt';
+    const method = u16(p + 10);
+    let csz = u32(p + 20);
+    let usz = u32(p + 24);
+    const nameLen = u16(p + 28);
+    const extraLen = u16(p + 30);
+    const commentLen = u16(p + 32);
+    let local = u32(p + 42);
+    // ZIP64 extra field: the 64-bit values, in this order, for those marked 0xFFFFFFFF.
+    if (usz === 0xffffffff || csz === 0xffffffff || local === 0xffffffff) {
+      let e = p + 46 + nameLen;
+      const end = e + extraLen;
+      let found = false;
+      while (e + 4 <= end && e + 4 <= bytes.length) {
+        const id = u16(e);
+        const len = u16(e + 2);
+        if (id === 0x0001) {
+          let q = e + 4;
+          const next = () => {
+            if (q + 8 > e + 4 + len) return -1;
+            const v = Number(view.getBigUint64(q, true));
+            q += 8;
+            return v;
+          };
+          if (usz === 0xffffffff) usz = next();
+          if (csz === 0xffffffff) csz = next();
+          if (local === 0xffffffff) local = next();
+          found = true;
+          break;
+        }
+        e += 4 + len;
+      }
+      if (!found || usz < 0 || csz < 0 || local < 0) return 'corrupt';
+    }
+    p += 46 + nameLen + extraLen + commentLen;
+
+    if (method !== 0 && method !== 8) return 'corrupt';
+    if (usz > maxTotal) return 'bomb';
+    total += usz;
+    if (total > maxTotal) return 'bomb';
+    if (usz > RATIO_FLOOR && usz > csz * MAX_RATIO) return 'bomb';
+
+    if (local + 30 > bytes.length || u32(local) !== 0x04034b50) return 'corrupt';
+    const data = local + 30 + u16(local + 26) + u16(local + 28);
+    if (data + csz > bytes.length) return 'corrupt';
+    if (method === 0) {
+      if (csz !== usz) return 'corrupt';
+      continue;
+    }
+    if (zlib) {
+      // The real size, inflated with a cap just above the declared one: a stream that says
+      // little and expands to much is stopped here, at the cap.
+      let real: number;
+      try {
+        real = zlib.inflateRawSync(bytes.subarray(data, data + csz), { maxOutputLength: Math.max(1, usz + 1) }).length;
+      } catch (err) {
+        return (err as { code?: string }).code === 'ERR_BUFFER_TOO_LARGE' ? 'bomb' : 'corrupt';
+      }
+      if (real !== usz) return real > usz ? 'bomb' : 'corrupt';
+    }
+    // A local header with sizes 0 and a data descriptor: give SheetJS the declared sizes.
+    const flags = u16(local + 6);
+    if (flags & 0x08 && u32(local + 18) === 0 && u32(local + 22) === 0 && u16(local + 28) === 0 && usz < 0xffffffff) {
+      view.setUint16(local + 6, flags & ~0x08, true);
+      view.setUint32(local + 14, u32(p - (46 + nameLen + extraLen + commentLen) + 16), true);
+      view.setUint32(local + 18, csz, true);
+      view.setUint32(local + 22, usz, true);
+    }
+  }
+  return 'ok';
+}
