@@ -36,7 +36,9 @@ export async function exportPayments(
   const format = opts.format ?? 'xlsx';
   const { query, applied } = filteredPaymentsQuery(ctx, opts.filter ?? {});
   requirePermission(ctx.actor, applied.empty ? 'manage_payments' : 'view_payments');
-  const rows = (await query.orderBy('paid_at', 'desc').orderBy('uuid', 'desc')) as PaymentRow[];
+  const rows = (await (format === 'json' ? query : query.clearSelect().select('last_five', 'paid_at', 'amount', 'note', 'store_id', 'status'))
+    .orderBy('paid_at', 'desc')
+    .orderBy('uuid', 'desc')) as PaymentRow[];
   if (rows.length === 0) throw new NotFoundError(MSG.exportNoData);
   const stores = (await ctx.db<StoreRow>('stores').select('id', 'name', 'code')).map((s) => ({ ...s, id: Number(s.id) }));
   // The sheet needs only these, with times as numbers: no round trip through ISO text.

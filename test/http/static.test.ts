@@ -78,3 +78,21 @@ describe('static pages', () => {
     expect(await r.text()).toContain('npm run build');
   });
 });
+
+describe('security headers of the whole app', () => {
+  it('sends nosniff and no CORS headers on the API, and CSP on the pages', async () => {
+    const { startTestServer } = await import('../helpers/server.js');
+    const s = await startTestServer('sqlite', { after: [spa({ root: join(tmpdir(), 'no-such-build'), title: 't' })] });
+    try {
+      const api = await fetch(`${s.url}/api/stores`, { headers: { Origin: 'https://evil.example', authorization: `Bearer ${s.tokens.admin}` } });
+      expect(api.status).toBe(200);
+      expect(api.headers.get('x-content-type-options')).toBe('nosniff');
+      expect(api.headers.get('access-control-allow-origin')).toBeNull();
+      const page = await fetch(`${s.url}/admin`);
+      expect(page.headers.get('content-security-policy')).toContain("frame-ancestors 'none'");
+      expect(page.headers.get('x-content-type-options')).toBe('nosniff');
+    } finally {
+      await s.close();
+    }
+  });
+});
