@@ -1,5 +1,4 @@
 import type { Command } from 'commander';
-import { startServer } from '../../http/server.js';
 import { configFrom, describeDb, type CliIO } from '../context.js';
 
 export function serveCommand(program: Command, io: CliIO, onStarted?: (stop: () => Promise<void>) => void): void {
@@ -11,6 +10,8 @@ export function serveCommand(program: Command, io: CliIO, onStarted?: (stop: () 
     .addHelpText('after', '\n範例：\n  remit serve\n  remit serve --port 8080 --host 0.0.0.0\n  DATABASE_URL=postgres://remit@db/remit REMIT_JWT_SECRET=... remit serve\n')
     .action(async (_opts, cmd: Command) => {
       const config = configFrom(io, cmd.optsWithGlobals());
+      // Loaded here: the web server's modules are not needed by every other command (import, export…).
+      const { startServer } = await import('../../http/server.js');
       const running = await startServer(config, { log: (m, e) => io.stderr(`${m}: ${(e as Error)?.stack ?? e}\n`) });
       io.stdout(`remit 已啟動：${running.url}\n資料庫：${describeDb(config)}\n`);
       if (running.firstAdmin) {
