@@ -74,3 +74,17 @@ export interface ListResult<T> {
   start: number;
   end: number;
 }
+
+/** One audit entry as the API, the CLI and the back office show it. */
+export interface AuditEntry {
+  id: number;
+  actor_id: number | null;
+  actor_username: string;
+  action: string;
+  entity: string;
+  entity_id: string | null;
+  before: unknown;
+  after: unknown;
+  ip: string | null;
+  at: string;
+}

@@ -4,7 +4,7 @@ import { ValidationError } from '../errors.js';
 import { assertFilterFields, filterIds, filterStrings, likeEscape, runList, type ListQuery } from '../list.js';
 import { MSG } from '../messages.js';
 import { dayRangeToInstants, toIso } from '../time.js';
-import type { ListResult } from '../types.js';
+import type { AuditEntry, ListResult } from '../types.js';
 import type { ServiceContext } from './context.js';
 import { requirePermission } from './guard.js';
 
@@ -52,19 +52,6 @@ export function auditRow(
   };
 }
 
-/** One audit entry as the API and the CLI show it. */
-export interface AuditEntry {
-  id: number;
-  actor_id: number | null;
-  actor_username: string;
-  action: string;
-  entity: string;
-  entity_id: string | null;
-  before: unknown;
-  after: unknown;
-  ip: string | null;
-  at: string;
-}
 
 function parseJsonText(text: string | null): unknown {
   if (text === null || text === undefined) return null;

@@ -7,18 +7,10 @@ import { Box, Chip, Paper, Stack, Table, TableBody, TableCell, TableHead, TableR
 import { Datagrid, FunctionField, List, SelectInput, TextField, TextInput, useRecordContext, type RaRecord } from 'react-admin';
 import { AUDIT_ACTION_LABELS, auditActionLabel, auditEntityLabel } from '../../../core/auditLabels';
 import { formatTaipei } from '../../../core/time';
+import type { AuditEntry } from '../../../core/types';
 import { AUDIT_UI as T } from '../messages';
 
-interface AuditRecord extends RaRecord {
-  actor_username: string;
-  action: string;
-  entity: string;
-  entity_id: string | null;
-  before: unknown;
-  after: unknown;
-  ip: string | null;
-  at: string;
-}
+type AuditRecord = AuditEntry & RaRecord;
 
 const ACTION_CHOICES = Object.entries(AUDIT_ACTION_LABELS).map(([id, name]) => ({ id, name }));
 const ACTION_COLORS: Record<string, 'success' | 'info' | 'error' | 'warning' | 'default' | 'primary'> = {
