@@ -23,14 +23,12 @@ describe.skipIf(!HAS_CHROMIUM)('back office frame', () => {
 
   it('shows each tab only with its permission, and the menu links work', async () => {
     const page = await e.signedIn('admin', '/admin/payments');
-    const menu = page.locator('.RaMenu-open, .RaSidebar-fixed').first();
     await page.getByRole('menuitem', { name: '匯款記錄' }).waitFor();
     for (const name of ['匯款記錄', '會員管理', '統計儀表板', '分店管理']) expect(await page.getByRole('menuitem', { name }).count(), name).toBe(1);
     await page.getByRole('menuitem', { name: '會員管理' }).click();
     await expect.poll(() => new URL(page.url()).pathname).toBe('/admin/users');
     await page.getByRole('menuitem', { name: '統計儀表板' }).click();
     await expect.poll(() => new URL(page.url()).pathname).toBe('/admin/dashboard');
-    expect(await menu.count()).toBeGreaterThanOrEqual(0);
     // the top bar: the title, back to the form, the switcher, the username, logout
     expect(await page.getByText('煙具專賣店 匯款回報系統').first().isVisible()).toBe(true);
     expect(await page.getByRole('link', { name: '匯款表單' }).getAttribute('href')).toBe('/');
