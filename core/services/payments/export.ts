@@ -1,14 +1,14 @@
 /** Export files and the import sample, for the CLI and the API alike. */
-import { NotFoundError } from '../errors.js';
-import { MSG } from '../messages.js';
-import { storeScope } from '../permissions.js';
-import { toPayment, type PaymentRow, type StoreRow } from '../db/rows.js';
-import { SAMPLE_FILE_NAME } from '../excel/columns.js';
-import { buildExportCsv, buildExportWorkbook, buildSampleWorkbook, exportFileName } from '../excel/write.js';
-import { storeLabel } from '../validation/store.js';
-import type { ServiceContext } from './context.js';
-import { requirePermission } from './guard.js';
-import { filteredPaymentsQuery } from './payments.js';
+import { NotFoundError } from '../../errors.js';
+import { MSG } from '../../messages.js';
+import { storeScope } from '../../permissions.js';
+import { toPayment, type PaymentRow, type StoreRow } from '../../db/rows.js';
+import { SAMPLE_FILE_NAME } from '../../excel/columns.js';
+import { buildExportCsv, buildExportWorkbook, buildSampleWorkbook, exportFileName } from '../../excel/write.js';
+import { storeLabel } from '../../validation/store.js';
+import type { ServiceContext } from '../context.js';
+import { requirePermission } from '../guard.js';
+import { filteredPaymentsQuery } from './list.js';
 
 export type ExportFormat = 'xlsx' | 'csv' | 'json';
 

@@ -1,0 +1,139 @@
+/** Bulk import of payments: every row checked again, duplicates skipped, one transaction. */
+import { randomUUID } from 'node:crypto';
+import { ForbiddenError, ValidationError, type FieldError } from '../../errors.js';
+import { MSG } from '../../messages.js';
+import { inScope, submissionStoreId } from '../../permissions.js';
+import { MAX_IMPORT_ROWS } from '../../excel/columns.js';
+import { DEFAULT_STATUS, isStatus, type PaymentStatus } from '../../statuses.js';
+import type { PaymentRow } from '../../db/rows.js';
+import type { Db } from '../../db/connect.js';
+import { validatePayment } from '../../validation/payment.js';
+import { isPlainObject } from '../../validation/result.js';
+import { duplicateKey } from '../../duplicates.js';
+import { recordAudit } from '../audit.js';
+import { insertRows } from '../../db/batch.js';
+import type { ServiceContext } from '../context.js';
+import { requirePermission } from '../guard.js';
+import { INSERT_CHUNK } from './write.js';
+
+export interface ImportOptions {
+  /** store rows equal to an existing payment or an earlier row (default: skip them) */
+  allowDuplicates?: boolean;
+  /** check and report, write nothing */
+  dryRun?: boolean;
+  /** told how many rows are written so far, after each batch */
+  onProgress?: (written: number, total: number) => void;
+}
+
+export interface ImportResult {
+  imported: number;
+  /** rows not written because they duplicate an existing payment or an earlier row */
+  skipped: number;
+  /** the sheet rows (or 1-based positions) of the skipped rows */
+  duplicates: number[];
+}
+
+/** `第 N 行：` when the client says which sheet row a payment came from, else `第 N 筆：`. */
+function rowLabel(raw: unknown, index: number): { n: number; prefix: string } {
+  const row = isPlainObject(raw) ? raw.row : undefined;
+  if (typeof row === 'number' && Number.isSafeInteger(row) && row > 0) return { n: row, prefix: MSG.rowError(row, '') };
+  return { n: index + 1, prefix: MSG.rowPrefix(index + 1) };
+}
+
+/** Keys (store, last five, time, amount) of the given rows that already exist as payments. */
+export async function existingDuplicateKeys(db: Db, rows: ReadonlyArray<Pick<PaymentRow, 'store_id' | 'last_five' | 'paid_at' | 'amount'>>): Promise<Set<string>> {
+  const found = new Set<string>();
+  const times = [...new Set(rows.map((r) => r.paid_at))];
+  for (let i = 0; i < times.length; i += INSERT_CHUNK) {
+    const hits = (await db('payments').whereIn('paid_at', times.slice(i, i + INSERT_CHUNK)).select('store_id', 'last_five', 'paid_at', 'amount')) as PaymentRow[];
+    for (const h of hits) found.add(duplicateKey({ store_id: Number(h.store_id), last_five: h.last_five, paid_at: Number(h.paid_at), amount: Number(h.amount) }));
+  }
+  return found;
+}
+
+/**
+ * Bulk import (manage_payments): every row is validated again here, whatever the client
+ * checked; each row's store must exist and be in the caller's scope; rows equal to an existing
+ * payment or to an earlier row are skipped (unless allowed), so importing the same file twice
+ * adds nothing; one transaction, so one bad row writes nothing.
+ */
+export async function importPayments(ctx: ServiceContext, payments: unknown, opts: ImportOptions = {}): Promise<ImportResult> {
+  requirePermission(ctx.actor, 'manage_payments');
+  if (!Array.isArray(payments) || payments.length === 0) throw ValidationError.single('payments', MSG.importEmpty);
+  if (payments.length > MAX_IMPORT_ROWS) throw ValidationError.single('payments', MSG.importTooMany);
+
+  const errors: FieldError[] = [];
+  const rows: Array<PaymentRow & { label: number }> = [];
+  const now = Date.now();
+  const createdBy = ctx.actor.id > 0 ? ctx.actor.id : null;
+  payments.forEach((raw, i) => {
+    const { n, prefix } = rowLabel(raw, i);
+    const result = validatePayment(raw);
+    let status: PaymentStatus = DEFAULT_STATUS;
+    const rawStatus = isPlainObject(raw) ? raw.status : undefined;
+    if (rawStatus !== undefined && rawStatus !== null && rawStatus !== '') {
+      if (isStatus(rawStatus)) status = rawStatus;
+      else errors.push({ field: `payments.${i}.status`, message: prefix + MSG.statusInvalid });
+    }
+    if (!result.ok) {
+      for (const e of result.errors) errors.push({ field: `payments.${i}.${e.field}`, message: prefix + e.message });
+      return;
+    }
+    const v = result.value;
+    const storeId = submissionStoreId(ctx.actor, v.store_id);
+    if (!inScope(ctx.actor, storeId)) throw new ForbiddenError(prefix + MSG.storeOutOfScope);
+    rows.push({
+      uuid: randomUUID(),
+      store_id: storeId,
+      last_five: v.last_five,
+      paid_at: v.paid_at,
+      amount: v.amount,
+      status,
+      note: v.note,
+      created_by: createdBy,
+      created_at: now,
+      updated_at: now,
+      label: n,
+    });
+  });
+  if (errors.length) throw new ValidationError(errors);
+
+  return ctx.db.transaction(async (trx) => {
+    const storeIds = [...new Set(rows.map((r) => r.store_id))];
+    const known = new Set(((await trx('stores').whereIn('id', storeIds).select('id')) as Array<{ id: number }>).map((s) => Number(s.id)));
+    const missing = rows
+      .map((r, i) => ({ r, i }))
+      .filter(({ r }) => !known.has(r.store_id))
+      .map(({ r, i }) => ({ field: `payments.${i}.store_id`, message: rowLabel(payments[i], i).prefix + MSG.storeNotFound }));
+    if (missing.length) throw new ValidationError(missing);
+
+    const duplicates: number[] = [];
+    let fresh = rows;
+    if (!opts.allowDuplicates) {
+      const existing = await existingDuplicateKeys(trx, rows);
+      fresh = [];
+      for (const r of rows) {
+        const key = duplicateKey(r);
+        if (existing.has(key)) duplicates.push(r.label);
+        else {
+          existing.add(key);
+          fresh.push(r);
+        }
+      }
+    }
+    const result: ImportResult = { imported: fresh.length, skipped: duplicates.length, duplicates };
+    if (opts.dryRun) return result;
+    const toInsert = fresh.map(({ label: _label, ...row }) => row);
+    const step = 5_000;
+    for (let i = 0; i < toInsert.length; i += step) {
+      await insertRows(trx, 'payments', toInsert.slice(i, i + step));
+      opts.onProgress?.(Math.min(i + step, toInsert.length), toInsert.length);
+    }
+    await recordAudit(trx, ctx, {
+      action: 'import',
+      entity: 'payment',
+      after: { imported: toInsert.length, skipped: duplicates.length, stores: storeIds, first: toInsert[0]?.uuid, last: toInsert[toInsert.length - 1]?.uuid },
+    });
+    return result;
+  });
+}

@@ -1,0 +1,121 @@
+/** Reading payments: the filter the list, the export and the statistics share, the list, one payment. */
+import type { Knex } from 'knex';
+import { ForbiddenError, NotFoundError, ValidationError } from '../../errors.js';
+import { assertFilterFields, filterIds, filterStrings, likeEscape, runList, type ListQuery } from '../../list.js';
+import { MSG } from '../../messages.js';
+import { inScope, scopedStoreIds } from '../../permissions.js';
+import { isStatus, type PaymentStatus } from '../../statuses.js';
+import { dayRangeToInstants } from '../../time.js';
+import { toPayment, type PaymentRow } from '../../db/rows.js';
+import type { Db } from '../../db/connect.js';
+import type { ListResult, Payment } from '../../types.js';
+import { toId } from '../../validation/result.js';
+import type { ServiceContext } from '../context.js';
+import { requirePermission } from '../guard.js';
+import { findStore } from '../stores.js';
+
+const SORTABLE = {
+  id: 'uuid',
+  uuid: 'uuid',
+  paid_at: 'paid_at',
+  amount: 'amount',
+  status: 'status',
+  store_id: 'store_id',
+  last_five: 'last_five',
+  created_at: 'created_at',
+  updated_at: 'updated_at',
+};
+const FILTERS = ['id', 'status', 'store_id', 'paid_at_gte', 'paid_at_lte', 'q', 'last_five'] as const;
+
+/** What a payment filter selected, for export file names. */
+export interface AppliedPaymentFilter {
+  storeIds?: number[];
+  statuses?: PaymentStatus[];
+  from?: string;
+  to?: string;
+  search?: string;
+  lastFive?: string[];
+  /** how many payments were picked by id */
+  selected?: number;
+  /** true when the caller asked for nothing narrower than everything they may see */
+  empty: boolean;
+}
+
+/**
+ * The payments a filter selects within the caller's stores, as a query not yet run: the list,
+ * the export and the statistics page all narrow payments the same way.
+ */
+export function filteredPaymentsQuery(ctx: ServiceContext, f: Record<string, unknown>): { query: Knex.QueryBuilder; applied: AppliedPaymentFilter } {
+  assertFilterFields(f, FILTERS);
+  const query = ctx.db<PaymentRow>('payments').select('*');
+  const requestedStores = filterIds(f, 'store_id');
+  const stores = scopedStoreIds(ctx.actor, requestedStores);
+  if (stores !== 'all') query.whereIn('store_id', stores);
+  const statuses = filterStrings(f, 'status', isStatus) as PaymentStatus[] | undefined;
+  if (statuses) query.whereIn('status', statuses);
+  const ids = filterStrings(f, 'id', () => true);
+  if (ids) query.whereIn('uuid', ids);
+  const lastFive = filterStrings(f, 'last_five', (s) => /^\d{1,5}$/.test(s));
+  if (lastFive) query.whereIn('last_five', lastFive);
+
+  const from = f.paid_at_gte, to = f.paid_at_lte;
+  if ((from !== undefined && from !== null && typeof from !== 'string') || (to !== undefined && to !== null && typeof to !== 'string')) {
+    throw ValidationError.single('filter', MSG.badDate(String(typeof from === 'string' ? to : from)));
+  }
+  const range = dayRangeToInstants(from || null, to || null);
+  if (range.error !== undefined) throw ValidationError.single('filter', MSG.badDate(range.error));
+  if (range.gte !== undefined) query.where('paid_at', '>=', range.gte);
+  if (range.lt !== undefined) query.where('paid_at', '<', range.lt);
+
+  let q: string | undefined;
+  if (typeof f.q === 'string' && f.q.trim()) {
+    q = f.q.trim();
+    const like = `%${likeEscape(q.toLowerCase())}%`;
+    query.where((w) => w.whereRaw("last_five like ? escape '\\'", [`${likeEscape(q!)}%`]).orWhereRaw("lower(note) like ? escape '\\'", [like]));
+  } else if (f.q !== undefined && f.q !== null && typeof f.q !== 'string') {
+    throw ValidationError.single('filter', MSG.badListParam('filter.q'));
+  }
+  const applied: AppliedPaymentFilter = {
+    storeIds: requestedStores,
+    statuses,
+    from: typeof from === 'string' && from ? from : undefined,
+    to: typeof to === 'string' && to ? to : undefined,
+    search: q,
+    lastFive,
+    selected: ids?.length,
+    empty: !requestedStores && !statuses && !ids && !lastFive && !from && !to && !q,
+  };
+  return { query, applied };
+}
+
+export const PAYMENT_LIST_SPEC = { sortable: SORTABLE, defaultSort: ['paid_at', 'DESC'] as [string, 'DESC'], tiebreak: 'uuid' };
+
+/** The payment list: view_payments, only the caller's stores, filtered, sorted and paged in SQL. */
+export async function listPayments(ctx: ServiceContext, query: ListQuery = { filter: {} }): Promise<ListResult<Payment>> {
+  requirePermission(ctx.actor, 'view_payments');
+  const { query: base } = filteredPaymentsQuery(ctx, query.filter);
+  return runList(base, query, PAYMENT_LIST_SPEC, toPayment);
+}
+
+/** `GET /stores/:id/payments`: one store's payments, refused outside the caller's scope. */
+export async function listStorePayments(ctx: ServiceContext, rawStoreId: unknown, query: ListQuery = { filter: {} }): Promise<ListResult<Payment>> {
+  requirePermission(ctx.actor, 'view_payments');
+  const storeId = toId(rawStoreId);
+  if (storeId === null || !(await findStore(ctx.db, storeId))) throw new NotFoundError(MSG.storeNotFound);
+  if (!inScope(ctx.actor, storeId)) throw new ForbiddenError(MSG.paymentStoreForbidden);
+  return listPayments(ctx, { ...query, filter: { ...query.filter, store_id: storeId } });
+}
+
+/** One payment by its uuid, refused outside the caller's stores. */
+export async function loadForActor(db: Db, ctx: ServiceContext, id: unknown): Promise<PaymentRow> {
+  // Only id-like text reaches the database: PostgreSQL refuses a NUL byte in text with an error (a 500).
+  const row = typeof id === 'string' && /^[\w-]{1,64}$/.test(id) ? await db<PaymentRow>('payments').where({ uuid: id }).first() : undefined;
+  if (!row) throw new NotFoundError(MSG.paymentNotFound);
+  if (!inScope(ctx.actor, Number(row.store_id))) throw new ForbiddenError(MSG.paymentStoreForbidden);
+  return row;
+}
+
+export async function getPayment(ctx: ServiceContext, id: unknown): Promise<Payment> {
+  requirePermission(ctx.actor, 'view_payments');
+  return toPayment(await loadForActor(ctx.db, ctx, id));
+}

@@ -1,0 +1,154 @@
+/** Writing payments: a submission, a status or note change, deleting one or many. */
+import { randomUUID } from 'node:crypto';
+import { ForbiddenError, ValidationError, type FieldError } from '../../errors.js';
+import { MSG } from '../../messages.js';
+import { inScope, submissionStoreId, submitStoreDenial } from '../../permissions.js';
+import { DEFAULT_STATUS, type PaymentStatus } from '../../statuses.js';
+import { parseInstant } from '../../time.js';
+import { toPayment, type PaymentRow } from '../../db/rows.js';
+import type { Db } from '../../db/connect.js';
+import type { Payment } from '../../types.js';
+import { parseNote, parseStatus, validatePayment } from '../../validation/payment.js';
+import { isPlainObject, toId } from '../../validation/result.js';
+import { auditRow, recordAudit, recordAuditMany, type AuditRowInput } from '../audit.js';
+import { Batcher, batcherFor, insertRows } from '../../db/batch.js';
+import type { ServiceContext } from '../context.js';
+import { deny, requirePermission, valid } from '../guard.js';
+import { loadForActor } from './list.js';
+
+export const MAX_BATCH_DELETE = 10_000;
+/** rows per statement: 10 columns each stays far below SQLite's and PostgreSQL's parameter limits */
+export const INSERT_CHUNK = 500;
+
+interface NewPayment {
+  row: PaymentRow;
+  audit: AuditRowInput;
+}
+
+/** Writes new payments with their audit entries in one transaction; a missing store fails only its own payment. */
+async function writeNewPayments(db: Db, items: NewPayment[]): Promise<Array<PaymentRow | Error>> {
+  return db.transaction(async (trx) => {
+    const storeIds = [...new Set(items.map((i) => i.row.store_id))];
+    const known = new Set(((await trx('stores').whereIn('id', storeIds).select('id')) as Array<{ id: number }>).map((s) => Number(s.id)));
+    const ok = items.filter((i) => known.has(i.row.store_id));
+    await insertRows(trx, 'payments', ok.map((i) => i.row));
+    await insertRows(trx, 'audit_log', ok.map((i) => i.audit));
+    return items.map((i) => (known.has(i.row.store_id) ? i.row : ValidationError.single('store_id', MSG.storeNotFound)));
+  });
+}
+
+const paymentWriters = new WeakMap<object, Batcher<NewPayment, PaymentRow>>();
+
+/**
+ * A new payment from the submission form: anyone signed in, for a store they may submit to.
+ * Submissions arriving together are written in one transaction (group commit), each with its
+ * audit entry; if that transaction fails, each is retried alone so one cannot sink another.
+ */
+export async function createPayment(ctx: ServiceContext, input: unknown): Promise<Payment> {
+  const value = valid(validatePayment(input));
+  const storeId = submissionStoreId(ctx.actor, value.store_id);
+  deny(submitStoreDenial(ctx.actor, storeId));
+  const now = Date.now();
+  const row: PaymentRow = {
+    uuid: randomUUID(),
+    store_id: storeId,
+    last_five: value.last_five,
+    paid_at: value.paid_at,
+    amount: value.amount,
+    status: DEFAULT_STATUS,
+    note: value.note,
+    created_by: ctx.actor.id > 0 ? ctx.actor.id : null,
+    created_at: now,
+    updated_at: now,
+  };
+  const item: NewPayment = { row, audit: auditRow(ctx, { action: 'create', entity: 'payment', entityId: row.uuid, after: toPayment(row) }, now) };
+  const writer = batcherFor(paymentWriters, ctx.db, (root) =>
+    new Batcher<NewPayment, PaymentRow>(async (items) => {
+      try {
+        return await writeNewPayments(root, items);
+      } catch {
+        return Promise.all(items.map((i) => writeNewPayments(root, [i]).then((r) => r[0], (err: Error) => err)));
+      }
+    }),
+  );
+  const [written] = writer ? [await writer.push(item)] : await writeNewPayments(ctx.db, [item]);
+  if (written instanceof Error) throw written;
+  return toPayment(written);
+}
+
+/**
+ * Changes a payment's status or note (edit_payments). The other fields of a payment are what
+ * the bank shows and cannot be edited: sending them unchanged (as a full-record form does) is
+ * fine, sending a different value is refused rather than silently dropped.
+ */
+export async function updatePayment(ctx: ServiceContext, id: unknown, patch: unknown): Promise<Payment> {
+  requirePermission(ctx.actor, 'edit_payments');
+  if (!isPlainObject(patch)) throw ValidationError.single('body', MSG.bodyNotObject);
+  return ctx.db.transaction(async (trx) => {
+    const row = await loadForActor(trx, ctx, id);
+    const errors: FieldError[] = [];
+    const changes: { status?: PaymentStatus; note?: string } = {};
+    if ('status' in patch) {
+      const s = parseStatus(patch.status);
+      if (s.error) errors.push({ field: 'status', message: s.error });
+      else changes.status = s.value;
+    }
+    if ('note' in patch) {
+      const n = parseNote(patch.note);
+      if (n.error) errors.push({ field: 'note', message: n.error });
+      else changes.note = n.value;
+    }
+    const unchanged: Record<string, (v: unknown) => boolean> = {
+      last_five: (v) => v === row.last_five,
+      amount: (v) => Number(v) === Number(row.amount),
+      paid_at: (v) => typeof v === 'string' && parseInstant(v) === Number(row.paid_at),
+      store_id: (v) => toId(v) === Number(row.store_id),
+      uuid: (v) => v === row.uuid,
+      id: (v) => v === row.uuid,
+    };
+    for (const [field, same] of Object.entries(unchanged)) {
+      if (field in patch && !same(patch[field])) errors.push({ field, message: MSG.paymentReadOnlyField });
+    }
+    if (errors.length) throw new ValidationError(errors);
+
+    const before = toPayment(row);
+    if ((changes.status === undefined || changes.status === row.status) && (changes.note === undefined || changes.note === row.note)) return before;
+    const updated: PaymentRow = { ...row, ...changes, updated_at: Date.now() };
+    await trx('payments').where({ uuid: row.uuid }).update({ ...changes, updated_at: updated.updated_at });
+    const after = toPayment(updated);
+    await recordAudit(trx, ctx, { action: 'update', entity: 'payment', entityId: row.uuid, before, after });
+    return after;
+  });
+}
+
+export async function deletePayment(ctx: ServiceContext, id: unknown): Promise<Payment> {
+  requirePermission(ctx.actor, 'delete_payments');
+  return ctx.db.transaction(async (trx) => {
+    const before = toPayment(await loadForActor(trx, ctx, id));
+    await trx('payments').where({ uuid: before.uuid }).delete();
+    await recordAudit(trx, ctx, { action: 'delete', entity: 'payment', entityId: before.uuid, before });
+    return before;
+  });
+}
+
+/** Batch delete: all or nothing; one payment outside the caller's stores refuses the batch. */
+export async function deletePayments(ctx: ServiceContext, uuids: unknown): Promise<{ deleted: number }> {
+  requirePermission(ctx.actor, 'delete_payments');
+  if (!Array.isArray(uuids) || uuids.length === 0 || !uuids.every((u) => typeof u === 'string' && u.length > 0 && u.length <= 64)) {
+    throw ValidationError.single('uuids', MSG.uuidsRequired);
+  }
+  if (uuids.length > MAX_BATCH_DELETE) throw ValidationError.single('uuids', MSG.uuidsTooMany);
+  const unique = [...new Set(uuids as string[])];
+  return ctx.db.transaction(async (trx) => {
+    const rows: PaymentRow[] = [];
+    for (let i = 0; i < unique.length; i += INSERT_CHUNK) {
+      rows.push(...((await trx<PaymentRow>('payments').whereIn('uuid', unique.slice(i, i + INSERT_CHUNK)).select('*')) as PaymentRow[]));
+    }
+    if (rows.some((r) => !inScope(ctx.actor, Number(r.store_id)))) throw new ForbiddenError(MSG.paymentStoreForbidden);
+    for (let i = 0; i < rows.length; i += INSERT_CHUNK) {
+      await trx('payments').whereIn('uuid', rows.slice(i, i + INSERT_CHUNK).map((r) => r.uuid)).delete();
+    }
+    await recordAuditMany(trx, ctx, rows.map((r) => ({ action: 'delete' as const, entity: 'payment' as const, entityId: r.uuid, before: toPayment(r) })));
+    return { deleted: rows.length };
+  });
+}
