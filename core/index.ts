@@ -24,7 +24,7 @@ export * from './validation/store.js';
 export * from './db/connect.js';
 export * from './db/migrate.js';
 export * from './db/backup.js';
-export * from './auditLabels.js';
+export * from './labels.js';
 export type { StoreRow, UserRow, PaymentRow, AuditRow } from './db/rows.js';
 export * from './services/context.js';
 export * from './services/audit.js';

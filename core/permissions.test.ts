@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
+import { ROLE_LABELS } from './labels.js';
 import { MSG } from './messages.js';
 import {
   DEFAULT_STORE_ID,
   PERMISSIONS,
   PERMISSION_KEYS,
-  ROLE_LABELS,
   can,
   canChangePasswordOf,
   canSwitchStores,

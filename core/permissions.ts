@@ -4,7 +4,7 @@
  * what to show, so the two can never disagree.
  */
 import { MSG } from './messages.js';
-import { storeLabel } from './validation/store.js';
+import { PERMISSION_LABELS, storeLabel } from './labels.js';
 
 export const PERMISSION_KEYS = [
   'manage_users',
@@ -19,19 +19,18 @@ export const PERMISSION_KEYS = [
 export type Permission = (typeof PERMISSION_KEYS)[number];
 
 export const PERMISSIONS: Record<Permission, { label: string; description: string }> = {
-  manage_users: { label: '會員管理', description: '新增、編輯、刪除會員帳戶' },
-  manage_stores: { label: '分店管理', description: '管理分店資料' },
-  manage_payments: { label: '匯款管理', description: '完整的匯款管理權限（範例下載、Excel 匯入、匯出全部）' },
-  view_payments: { label: '查看匯款', description: '瀏覽所有匯款資料' },
-  edit_payments: { label: '編輯匯款', description: '更新匯款狀態、備註' },
-  delete_payments: { label: '刪除匯款', description: '刪除單筆或批量匯款記錄' },
-  view_reports: { label: '查看報告', description: '查看統計報告' },
-  system_admin: { label: '系統管理', description: '完整的系統設定權限' },
+  manage_users: { label: PERMISSION_LABELS.manage_users, description: '新增、編輯、刪除會員帳戶' },
+  manage_stores: { label: PERMISSION_LABELS.manage_stores, description: '管理分店資料' },
+  manage_payments: { label: PERMISSION_LABELS.manage_payments, description: '完整的匯款管理權限（範例下載、Excel 匯入、匯出全部）' },
+  view_payments: { label: PERMISSION_LABELS.view_payments, description: '瀏覽所有匯款資料' },
+  edit_payments: { label: PERMISSION_LABELS.edit_payments, description: '更新匯款狀態、備註' },
+  delete_payments: { label: PERMISSION_LABELS.delete_payments, description: '刪除單筆或批量匯款記錄' },
+  view_reports: { label: PERMISSION_LABELS.view_reports, description: '查看統計報告' },
+  system_admin: { label: PERMISSION_LABELS.system_admin, description: '完整的系統設定權限' },
 };
 
 export const ROLES = ['admin', 'user'] as const;
 export type Role = (typeof ROLES)[number];
-export const ROLE_LABELS: Record<Role, string> = { admin: '管理員', user: '用戶' };
 
 export function isPermission(value: unknown): value is Permission {
   return typeof value === 'string' && (PERMISSION_KEYS as readonly string[]).includes(value);

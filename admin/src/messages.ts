@@ -3,14 +3,16 @@
  * can be checked against ../shared/spec.md. Rule messages shared with the server come from
  * core/messages.ts instead.
  */
+import { PAYMENT_FIELD_LABELS } from '../../core/labels';
+
 export const UI = {
   unknownUser: '未知',
   // Payment form screen (spec section 2)
-  lastFive: '帳號後五碼',
-  paidAt: '匯款時間',
-  amount: '匯款金額',
+  lastFive: PAYMENT_FIELD_LABELS.last_five,
+  paidAt: PAYMENT_FIELD_LABELS.paid_at,
+  amount: PAYMENT_FIELD_LABELS.amount,
   chooseStore: '選擇分店',
-  note: '備註',
+  note: PAYMENT_FIELD_LABELS.note,
   locked: '已鎖定',
   branchHint: '您是分店員工，只能提交本分店的匯款資料',
   submit: '提交匯款資訊',

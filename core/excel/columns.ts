@@ -1,15 +1,16 @@
 /** The spreadsheet layout shared by import, export and the sample (spec sections 3 and 9). */
+import { PAYMENT_FIELD_LABELS } from '../labels.js';
 export const SHEET_NAME = '匯款記錄';
 export const SAMPLE_FILE_NAME = '匯款記錄_匯入範例.xlsx';
 
 /** Columns in the spec's order: business date, last five, payment time, amount, note, store, collection status. */
 export const COLUMNS = {
   businessDate: '營業日期',
-  lastFive: '帳號後五碼',
-  paidAt: '匯款時間',
-  amount: '匯款金額',
-  note: '備註',
-  store: '分店',
+  lastFive: PAYMENT_FIELD_LABELS.last_five,
+  paidAt: PAYMENT_FIELD_LABELS.paid_at,
+  amount: PAYMENT_FIELD_LABELS.amount,
+  note: PAYMENT_FIELD_LABELS.note,
+  store: PAYMENT_FIELD_LABELS.store_id,
   collection: '點收狀態',
 } as const;
 export type ColumnKey = keyof typeof COLUMNS;

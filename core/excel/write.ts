@@ -6,7 +6,7 @@ import * as XLSX from 'xlsx';
 import { MSG } from '../messages.js';
 import { toCollectionStatus, type PaymentStatus } from '../statuses.js';
 import { addDays, compactTimestamp, formatTaipei, parseInstant, taipeiDate } from '../time.js';
-import { storeLabel } from '../validation/store.js';
+import { storeLabel } from '../labels.js';
 import {
   AMOUNT_FORMAT,
   DATE_FORMAT,

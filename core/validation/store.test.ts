@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { MSG } from '../messages.js';
-import { storeLabel, validateStore } from './store.js';
+import { storeLabel } from '../labels.js';
+import { validateStore } from './store.js';
 
 function fieldErrors(raw: unknown): Record<string, string> {
   const r = validateStore(raw);

@@ -21,8 +21,3 @@ export function validateStore(raw: unknown): Validated<StoreInput> {
   if (!errors.empty) return { ok: false, errors: errors.list };
   return { ok: true, value: { name, code } };
 }
-
-/** `name (code)`, or 未知分店 for a store that is not known. */
-export function storeLabel(store: { name: string; code: string } | null | undefined): string {
-  return store ? `${store.name} (${store.code})` : MSG.unknownStore;
-}

@@ -5,7 +5,7 @@
 import HistoryIcon from '@mui/icons-material/History';
 import { Box, Chip, Paper, Stack, Table, TableBody, TableCell, TableHead, TableRow, Typography } from '@mui/material';
 import { Datagrid, FunctionField, List, SelectInput, TextField, TextInput, useRecordContext, type RaRecord } from 'react-admin';
-import { AUDIT_ACTION_LABELS, auditActionLabel, auditEntityLabel } from '../../../core/auditLabels';
+import { AUDIT_ACTION_LABELS, auditActionLabel, auditEntityLabel } from '../../../core/labels';
 import { formatTaipei } from '../../../core/time';
 import type { AuditEntry } from '../../../core/types';
 import { AUDIT_UI as T } from '../messages';

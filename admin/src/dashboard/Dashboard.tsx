@@ -3,7 +3,7 @@ import { Alert, AlertTitle, Box, Button, Chip, LinearProgress, Stack, TextField,
 import { useState } from 'react';
 import { Loading, Title } from 'react-admin';
 import { canSwitchStores, gates } from '../../../core/permissions';
-import { storeLabel } from '../../../core/validation/store';
+import { storeLabel } from '../../../core/labels';
 import { useSelectedStore } from '../common/storeSelection';
 import { useMe } from '../common/useMe';
 import { useStores } from '../common/useStores';

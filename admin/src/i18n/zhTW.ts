@@ -1,4 +1,5 @@
 import type { TranslationMessages } from 'react-admin';
+import { PAYMENT_FIELD_LABELS, STORE_FIELD_LABELS, USER_FIELD_LABELS } from '../../../core/labels';
 
 /**
  * Traditional Chinese (Taiwan) messages for react-admin 5.15 (every key of ra-language-english,
@@ -228,39 +229,8 @@ export const zhTW: TranslationMessages = {
   // The product's own labels (remit): react-admin reads resource names and field labels from
   // `resources.<resource>.name` and `resources.<resource>.fields.<field>`.
   resources: {
-    payments: {
-      name: '匯款記錄',
-      fields: {
-        last_five: '帳號後五碼',
-        paid_at: '匯款時間',
-        amount: '匯款金額',
-        store_id: '分店',
-        status: '狀態',
-        note: '備註',
-        created_at: '建立時間',
-      },
-    },
-    users: {
-      name: '會員',
-      fields: {
-        username: '用戶名',
-        password: '密碼',
-        confirmPassword: '確認密碼',
-        role: '角色',
-        permissions: '權限',
-        store_id: '所屬分店',
-        accessible_stores: '可存取分店',
-        is_active: '狀態',
-        created_at: '建立時間',
-      },
-    },
-    stores: {
-      name: '分店',
-      fields: {
-        name: '分店名稱',
-        code: '分店代碼',
-        created_at: '建立時間',
-      },
-    },
+    payments: { name: '匯款記錄', fields: { ...PAYMENT_FIELD_LABELS } },
+    users: { name: '會員', fields: { ...USER_FIELD_LABELS } },
+    stores: { name: '分店', fields: { ...STORE_FIELD_LABELS } },
   },
 };

@@ -1,5 +1,5 @@
 import { MenuItem, TextField } from '@mui/material';
-import { storeLabel } from '../../../core/validation/store';
+import { storeLabel } from '../../../core/labels';
 import { canSwitchStores } from '../../../core/permissions';
 import { useSelectedStore } from '../common/storeSelection';
 import { useMe } from '../common/useMe';

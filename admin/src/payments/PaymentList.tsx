@@ -7,7 +7,7 @@ import { Datagrid, FunctionField, List, Loading, Pagination, TextField, useGetLi
 import { canSwitchStores, gates } from '../../../core/permissions';
 import { formatNTD } from '../../../core/money';
 import { defaultDateRange, formatTaipei } from '../../../core/time';
-import { storeLabel } from '../../../core/validation/store';
+import { storeLabel } from '../../../core/labels';
 import type { Me, Payment } from '../../../core/types';
 import { useSelectedStore } from '../common/storeSelection';
 import { useMe } from '../common/useMe';

@@ -1,13 +1,14 @@
 /** Texts of the payments tab (spec section 2 "Payments tab" and "Modals"). */
+import { PAYMENT_FIELD_LABELS } from '../../../core/labels';
 export const P = {
   title: '匯款記錄',
-  lastFive: '帳號後五碼',
-  paidAt: '匯款時間',
-  amount: '匯款金額',
-  store: '分店',
-  status: '狀態',
-  note: '備註',
-  createdAt: '建立時間',
+  lastFive: PAYMENT_FIELD_LABELS.last_five,
+  paidAt: PAYMENT_FIELD_LABELS.paid_at,
+  amount: PAYMENT_FIELD_LABELS.amount,
+  store: PAYMENT_FIELD_LABELS.store_id,
+  status: PAYMENT_FIELD_LABELS.status,
+  note: PAYMENT_FIELD_LABELS.note,
+  createdAt: PAYMENT_FIELD_LABELS.created_at,
   actions: '操作',
   allStatuses: '全部狀態',
   from: '開始日期',

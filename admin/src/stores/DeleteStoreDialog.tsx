@@ -2,7 +2,7 @@ import WarningAmberIcon from '@mui/icons-material/WarningAmber';
 import { Alert, Box, Button, Dialog, DialogActions, DialogContent, DialogContentText, DialogTitle } from '@mui/material';
 import { useEffect, useState } from 'react';
 import { useDataProvider, useNotify, useRefresh } from 'react-admin';
-import { storeLabel } from '../../../core/validation/store';
+import { storeLabel } from '../../../core/labels';
 import type { StoreRecord } from '../common/useStores';
 import { STORES_UI as T } from '../messages';
 import { describeError } from './storeErrors';

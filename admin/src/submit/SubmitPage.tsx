@@ -6,7 +6,7 @@ import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { isBranchUser, type Principal } from '../../../core/permissions';
 import { parseInstant } from '../../../core/time';
 import { validatePayment } from '../../../core/validation/payment';
-import { storeLabel } from '../../../core/validation/store';
+import { storeLabel } from '../../../core/labels';
 import { appTitle } from '../config';
 import { api, ApiError } from '../http';
 import { UI } from '../messages';

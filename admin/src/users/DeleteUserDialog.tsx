@@ -14,7 +14,7 @@ import {
 } from '@mui/material';
 import { useState } from 'react';
 import { useDelete, useNotify, useRefresh } from 'react-admin';
-import { ROLE_LABELS } from '../../../core/permissions';
+import { ROLE_LABELS } from '../../../core/labels';
 import type { User } from '../../../core/types';
 import { UI, USERS_UI } from '../messages';
 import { serverMessage } from './serverError';

@@ -35,7 +35,6 @@ import {
   PERMISSIONS,
   PERMISSION_KEYS,
   ROLES,
-  ROLE_LABELS,
   can,
   inScope,
   isAdmin,
@@ -44,7 +43,7 @@ import {
   type Role,
 } from '../../../core/permissions';
 import type { Me, User } from '../../../core/types';
-import { storeLabel } from '../../../core/validation/store';
+import { ROLE_LABELS, storeLabel } from '../../../core/labels';
 import { validateUser } from '../../../core/validation/user';
 import type { StoreRecord } from '../common/useStores';
 import { UI, USERS_UI } from '../messages';

@@ -29,10 +29,10 @@ import {
 } from '@mui/material';
 import { useState, type ReactNode } from 'react';
 import { Title, useGetList } from 'react-admin';
-import { ROLE_LABELS, activeLabel, effectivePermissions, isAdmin, permissionLabels, storeAccessLabel } from '../../../core/permissions';
+import { activeLabel, effectivePermissions, isAdmin, permissionLabels, storeAccessLabel } from '../../../core/permissions';
 import { formatTaipei } from '../../../core/time';
 import type { Me, User } from '../../../core/types';
-import { storeLabel } from '../../../core/validation/store';
+import { ROLE_LABELS, storeLabel } from '../../../core/labels';
 import { useMe } from '../common/useMe';
 import { useStores, type StoreRecord } from '../common/useStores';
 import { UI, USERS_UI } from '../messages';

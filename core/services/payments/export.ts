@@ -5,7 +5,7 @@ import { storeScope } from '../../permissions.js';
 import { toPayment, type PaymentRow, type StoreRow } from '../../db/rows.js';
 import { SAMPLE_FILE_NAME } from '../../excel/columns.js';
 import { buildExportCsv, buildExportWorkbook, buildSampleWorkbook, exportFileName } from '../../excel/write.js';
-import { storeLabel } from '../../validation/store.js';
+import { storeLabel } from '../../labels.js';
 import type { ServiceContext } from '../context.js';
 import { requirePermission } from '../guard.js';
 import { filteredPaymentsQuery } from './list.js';

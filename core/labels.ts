@@ -1,0 +1,78 @@
+/**
+ * The Traditional Chinese names of things, written once: fields, statuses, permissions, roles,
+ * audit actions and entities, stores. The back office, the CLI, the exports and the audit view
+ * all read them from here (spec sections 2, 4 and 6).
+ */
+import { MSG } from './messages.js';
+
+/** Payment fields as the payment form, the list and the spreadsheet columns call them. */
+export const PAYMENT_FIELD_LABELS = {
+  uuid: '追蹤編號',
+  last_five: '帳號後五碼',
+  paid_at: '匯款時間',
+  amount: '匯款金額',
+  store_id: '分店',
+  status: '狀態',
+  note: '備註',
+  created_at: '建立時間',
+  updated_at: '更新時間',
+} as const;
+
+/** User fields as the user dialog and the user list call them. */
+export const USER_FIELD_LABELS = {
+  username: '用戶名',
+  password: '密碼',
+  confirmPassword: '確認密碼',
+  role: '角色',
+  permissions: '權限',
+  store_id: '所屬分店',
+  accessible_stores: '可存取分店',
+  is_active: '狀態',
+  created_at: '建立時間',
+} as const;
+
+/** Store fields as the store dialog and the store list call them. */
+export const STORE_FIELD_LABELS = {
+  id: '編號',
+  name: '分店名稱',
+  code: '分店代碼',
+  created_at: '建立時間',
+} as const;
+
+/** The name of each permission (spec section 6). */
+export const PERMISSION_LABELS = {
+  manage_users: '會員管理',
+  manage_stores: '分店管理',
+  manage_payments: '匯款管理',
+  view_payments: '查看匯款',
+  edit_payments: '編輯匯款',
+  delete_payments: '刪除匯款',
+  view_reports: '查看報告',
+  system_admin: '系統管理',
+} as const;
+
+export const ROLE_LABELS = { admin: '管理員', user: '用戶' } as const;
+
+/** A payment status is its own Chinese name (spec section 4); the collection status of the export is derived from it. */
+export const STATUS_LABELS = { 未確認: '未確認', 已入帳: '已入帳', 未入帳: '未入帳' } as const;
+
+/** Audit actions and entities. */
+export const AUDIT_ACTION_LABELS: Record<string, string> = {
+  create: '新增',
+  update: '修改',
+  delete: '刪除',
+  import: '匯入',
+  login: '登入',
+  login_failed: '登入失敗',
+  password: '更改密碼',
+};
+
+export const AUDIT_ENTITY_LABELS: Record<string, string> = { payment: '匯款', user: '會員', store: '分店' };
+
+export const auditActionLabel = (action: string): string => AUDIT_ACTION_LABELS[action] ?? action;
+export const auditEntityLabel = (entity: string): string => AUDIT_ENTITY_LABELS[entity] ?? entity;
+
+/** `name (code)`, or 未知分店 for a store that is not known. */
+export function storeLabel(store: { name: string; code: string } | null | undefined): string {
+  return store ? `${store.name} (${store.code})` : MSG.unknownStore;
+}
