@@ -12,7 +12,7 @@ export * from './permissions.js';
 export * from './stats.js';
 export * from './types.js';
 export * from './list.js';
-export * from './duplicates.js';
+export * from './paymentDuplicateKey.js';
 export * from './excel/index.js';
 export * from './config.js';
 export * from './secret.js';

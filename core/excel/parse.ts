@@ -21,7 +21,7 @@ import {
 } from './columns.js';
 import { serialToInstant } from './serial.js';
 import { guardZip } from './zipGuard.js';
-import { duplicateKey } from '../duplicates.js';
+import { paymentDuplicateKey } from '../paymentDuplicateKey.js';
 
 /** A row ready for `POST /api/payments/bulk-import`. */
 export interface ImportRow {
@@ -280,7 +280,7 @@ export function parsePaymentsWorkbook(data: Uint8Array | ArrayBuffer, opts: Pars
         store_id: storeId!,
         status: fromCollectionStatus(cellText(at('collection'))),
       };
-      const key = duplicateKey(row);
+      const key = paymentDuplicateKey(row);
       const first = seen.get(key);
       if (first !== undefined && !opts.allowDuplicates) {
         skipped.push({ row: rowNo, reason: MSG.rowError(rowNo, MSG.importDuplicateInFile(first)) });

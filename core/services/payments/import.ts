@@ -9,7 +9,7 @@ import type { PaymentRow } from '../../db/rows.js';
 import type { Db } from '../../db/connect.js';
 import { validatePayment } from '../../validation/payment.js';
 import { isPlainObject } from '../../validation/result.js';
-import { duplicateKey } from '../../duplicates.js';
+import { paymentDuplicateKey } from '../../paymentDuplicateKey.js';
 import { recordAudit } from '../audit.js';
 import { insertRows } from '../../db/batch.js';
 import type { ServiceContext } from '../context.js';
@@ -46,7 +46,7 @@ export async function existingDuplicateKeys(db: Db, rows: ReadonlyArray<Pick<Pay
   const times = [...new Set(rows.map((r) => r.paid_at))];
   for (let i = 0; i < times.length; i += INSERT_CHUNK) {
     const hits = (await db('payments').whereIn('paid_at', times.slice(i, i + INSERT_CHUNK)).select('store_id', 'last_five', 'paid_at', 'amount')) as PaymentRow[];
-    for (const h of hits) found.add(duplicateKey({ store_id: Number(h.store_id), last_five: h.last_five, paid_at: Number(h.paid_at), amount: Number(h.amount) }));
+    for (const h of hits) found.add(paymentDuplicateKey({ store_id: Number(h.store_id), last_five: h.last_five, paid_at: Number(h.paid_at), amount: Number(h.amount) }));
   }
   return found;
 }
@@ -113,7 +113,7 @@ export async function importPayments(ctx: ServiceContext, payments: unknown, opt
       const existing = await existingDuplicateKeys(trx, rows);
       fresh = [];
       for (const r of rows) {
-        const key = duplicateKey(r);
+        const key = paymentDuplicateKey(r);
         if (existing.has(key)) duplicates.push(r.label);
         else {
           existing.add(key);
