@@ -6,6 +6,7 @@
 import * as XLSX from 'xlsx';
 import { ValidationError } from '../errors.js';
 import { MSG } from '../messages.js';
+import { submissionStoreId } from '../permissions.js';
 import { fromCollectionStatus, type PaymentStatus } from '../statuses.js';
 import { DAY_MS, MAX_INSTANT, MIN_INSTANT, parseInstant, taipeiDate, taipeiDayStart, toIso } from '../time.js';
 import { parseAmount, NOTE_MAX_LENGTH } from '../validation/payment.js';
@@ -37,7 +38,7 @@ export interface ImportRow {
 
 export interface ParseOptions {
   stores: ReadonlyArray<{ id: number; name: string; code: string }>;
-  /** the importing user's own store; an empty store cell falls back to it, else to store 1 */
+  /** the importing user's own store; an empty store cell falls back as a submission does (submissionStoreId) */
   userStoreId?: number | null;
   /** keep rows equal to an earlier row of the same file (default: skip them) */
   allowDuplicates?: boolean;
@@ -211,7 +212,7 @@ export function parsePaymentsWorkbook(data: Uint8Array | ArrayBuffer, opts: Pars
   const date1904 = Boolean(wb.Workbook?.WBProps?.date1904);
   const col = mapHeader(grid[0] ?? []);
   const matchStore = storeMatcher(opts.stores);
-  const fallbackStore = opts.userStoreId ?? 1;
+  const fallbackStore = submissionStoreId({ store_id: opts.userStoreId ?? null }, null);
 
   const rows: ImportRow[] = [];
   const errors: string[] = [];

@@ -3,8 +3,8 @@
  * react-admin. Rules come from core, so the form and the server check the same things.
  */
 import { useEffect, useRef, useState, type FormEvent } from 'react';
-import { isBranchUser, type Principal } from '../../../core/permissions';
-import { parseInstant } from '../../../core/time';
+import { isBranchUser, submissionStoreId, type Principal } from '../../../core/permissions';
+import { toIso } from '../../../core/time';
 import { validatePayment } from '../../../core/validation/payment';
 import { storeLabel } from '../../../core/labels';
 import { appTitle } from '../config';
@@ -80,19 +80,17 @@ export function SubmitPage() {
     e.preventDefault();
     if (busy.current) return; // a second submit while sending is ignored
     setBanner(null);
-    const paidAtMs = form.paid_at ? parseInstant(form.paid_at) : null;
-    const payload = {
-      last_five: form.last_five.trim(),
-      paid_at: paidAtMs !== null ? new Date(paidAtMs).toISOString() : '',
-      amount: form.amount === '' ? '' : Number(form.amount),
-      note: form.note,
-      store_id: form.store_id ? Number(form.store_id) : (me?.store_id ?? 1),
-    };
-    const checked = validatePayment({ ...payload, store_id: stores.length ? form.store_id : payload.store_id }, { storeRequired: stores.length > 0 });
+    // The form's text is checked and parsed once, here; the server parses what is sent once more.
+    const checked = validatePayment(
+      { last_five: form.last_five, paid_at: form.paid_at, amount: form.amount === '' ? '' : Number(form.amount), note: form.note, store_id: form.store_id },
+      { storeRequired: stores.length > 0 },
+    );
     if (!checked.ok) {
       setErrors(Object.fromEntries(checked.errors.map((x) => [x.field, x.message])));
       return;
     }
+    const v = checked.value;
+    const payload = { last_five: v.last_five, paid_at: toIso(v.paid_at), amount: v.amount, note: v.note, store_id: submissionStoreId(me ?? { store_id: null }, v.store_id) };
     busy.current = true;
     setSubmitting(true);
     try {
