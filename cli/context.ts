@@ -3,7 +3,7 @@ import {
   loadConfig,
   migrateLatest,
   openDatabase,
-  resolveJwtSecret,
+  securitySettings,
   systemActor,
   type RemitConfig,
   type ServiceContext,
@@ -33,8 +33,7 @@ export async function withOperator<T>(io: CliIO, opts: GlobalOptions, fn: (ctx: 
   const db = openDatabase(config.db);
   try {
     await migrateLatest(db);
-    const security = { jwtSecret: resolveJwtSecret(config), tokenTtlSeconds: config.tokenTtlSeconds, bcryptCost: config.bcryptCost };
-    return await fn({ db, security, actor: systemActor('cli'), ip: null }, db);
+    return await fn({ db, security: securitySettings(config), actor: systemActor('cli'), ip: null }, db);
   } finally {
     await db.destroy();
   }

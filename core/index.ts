@@ -16,6 +16,7 @@ export * from './paymentDuplicateKey.js';
 export * from './excel/index.js';
 export * from './config.js';
 export * from './secret.js';
+export * from './securitySettings.js';
 export * from './validation/result.js';
 export * from './validation/payment.js';
 export * from './validation/login.js';

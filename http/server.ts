@@ -10,9 +10,8 @@ import {
   warmSignIn,
   migrateLatest,
   openDatabase,
-  resolveJwtSecret,
+  securitySettings,
   type RemitConfig,
-  type SecuritySettings,
   type User,
 } from '../core/index.js';
 import { createApp } from './app.js';
@@ -35,11 +34,7 @@ export async function startServer(
   const db = openDatabase(config.db);
   try {
     await migrateLatest(db);
-    const security: SecuritySettings = {
-      jwtSecret: resolveJwtSecret(config),
-      tokenTtlSeconds: config.tokenTtlSeconds,
-      bcryptCost: config.bcryptCost,
-    };
+    const security = securitySettings(config);
     const first = await ensureFirstRun({ db, security }, { adminPassword: config.adminPassword });
     warmSignIn(security);
     const app = createApp({
