@@ -1,4 +1,3 @@
-import type { Knex } from 'knex';
 import {
   loadConfig,
   migrateLatest,
@@ -28,12 +27,12 @@ export function configFrom(io: CliIO, opts: GlobalOptions & { port?: string; hos
  * Opens and migrates the database and runs `fn` as the machine's operator (whoever can run
  * the CLI on the server already holds the database), closing the database afterwards.
  */
-export async function withOperator<T>(io: CliIO, opts: GlobalOptions, fn: (ctx: ServiceContext, db: Knex) => Promise<T>): Promise<T> {
+export async function withOperator<T>(io: CliIO, opts: GlobalOptions, fn: (ctx: ServiceContext) => Promise<T>): Promise<T> {
   const config = configFrom(io, opts);
   const db = openDatabase(config.db);
   try {
     await migrateLatest(db);
-    return await fn({ db, security: securitySettings(config), actor: systemActor('cli'), ip: null }, db);
+    return await fn({ db, security: securitySettings(config), actor: systemActor('cli'), ip: null });
   } finally {
     await db.destroy();
   }

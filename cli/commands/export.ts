@@ -4,7 +4,7 @@ import { addDays, exportPayments, isStatus, taipeiDate, taipeiDayStart, type Exp
 import { withOperator, type CliIO } from '../context.js';
 import { UsageError } from '../errors.js';
 import { writeFileAtomic } from '../files.js';
-import { storeIdsByCode } from './users.js';
+import { codeList, storeIdsFromFlag } from '../storeCodes.js';
 
 interface ExportOpts {
   output?: string;
@@ -76,9 +76,9 @@ export function exportCommand(program: Command, io: CliIO): void {
     .action(async (opts: ExportOpts, cmd: Command) => {
       const format = formatOf(opts);
       const filter = exportFilter(opts);
-      const file = await withOperator(io, cmd.optsWithGlobals(), async (ctx, db) => {
-        const codes = opts.store ? opts.store.split(',').map((s) => s.trim()).filter(Boolean) : [];
-        if (codes.length) filter.store_id = await storeIdsByCode(db, codes);
+      const file = await withOperator(io, cmd.optsWithGlobals(), async (ctx) => {
+        const codes = codeList(opts.store);
+        if (codes.length) filter.store_id = await storeIdsFromFlag(ctx, codes);
         return exportPayments(ctx, { filter, format });
       });
       const target = opts.output ?? file.fileName;

@@ -5,15 +5,15 @@ import {
   parsePaymentsWorkbook,
   previewErrors,
   principalByUsername,
+  storeDirectory,
   MSG,
   type ImportRow,
-  type StoreRow,
 } from '../../core/index.js';
 import { withOperator, type CliIO } from '../context.js';
 import { EXIT, UsageError } from '../errors.js';
 import { readImportFile } from '../files.js';
 import { progressBar } from '../progress.js';
-import { storeIdsByCode } from './users.js';
+import { storeIdsFromFlag } from '../storeCodes.js';
 
 interface ImportOpts {
   store?: string;
@@ -40,10 +40,10 @@ export function importCommand(program: Command, io: CliIO): void {
     .action(async (file: string, opts: ImportOpts, cmd: Command) => {
       if (!['.xlsx', '.xls'].includes(extname(file).toLowerCase())) throw new UsageError(MSG.importNotSpreadsheet);
       const bytes = await readImportFile(file);
-      const code = await withOperator(io, cmd.optsWithGlobals(), async (operator, db) => {
-        const ctx = opts.as ? { ...operator, actor: await principalByUsername(db, opts.as) } : operator;
-        const stores = ((await db<StoreRow>('stores').select('id', 'name', 'code')) as StoreRow[]).map((s) => ({ ...s, id: Number(s.id) }));
-        const [fallback] = opts.store ? await storeIdsByCode(db, [opts.store]) : [];
+      const code = await withOperator(io, cmd.optsWithGlobals(), async (operator) => {
+        const ctx = opts.as ? { ...operator, actor: await principalByUsername(operator.db, opts.as) } : operator;
+        const stores = await storeDirectory(ctx);
+        const [fallback] = opts.store ? await storeIdsFromFlag(ctx, [opts.store]) : [];
         const parsed = parsePaymentsWorkbook(bytes, {
           stores,
           userStoreId: fallback ?? ctx.actor.store_id,

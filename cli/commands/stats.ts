@@ -3,7 +3,7 @@ import { formatNTD, statsSummary } from '../../core/index.js';
 import { withOperator, type CliIO } from '../context.js';
 import { examples } from '../input.js';
 import { renderPairs, renderTable } from '../table.js';
-import { storeIdsByCode } from './users.js';
+import { codeList, storeIdsFromFlag } from '../storeCodes.js';
 
 type Opts = { store?: string; from?: string; to?: string; json?: boolean };
 
@@ -17,9 +17,9 @@ export function statsCommand(program: Command, io: CliIO): void {
     .option('--json', '以 JSON 輸出')
     .addHelpText('after', examples('remit stats', 'remit stats --store TPE,TXG --from 2026-11-01 --to 2026-11-30', 'remit stats --json'))
     .action(async (opts: Opts, cmd: Command) => {
-      const summary = await withOperator(io, cmd.optsWithGlobals(), async (ctx, db) => {
-        const codes = opts.store?.split(',').map((s) => s.trim()).filter(Boolean) ?? [];
-        const storeIds = codes.length ? await storeIdsByCode(db, codes) : undefined;
+      const summary = await withOperator(io, cmd.optsWithGlobals(), async (ctx) => {
+        const codes = codeList(opts.store);
+        const storeIds = codes.length ? await storeIdsFromFlag(ctx, codes) : undefined;
         return statsSummary(ctx, { store_id: storeIds, from: opts.from, to: opts.to });
       });
       if (opts.json) return io.stdout(`${JSON.stringify(summary)}\n`);

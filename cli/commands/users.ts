@@ -1,5 +1,4 @@
 import type { Command } from 'commander';
-import type { Knex } from 'knex';
 import {
   activeLabel,
   createUser,
@@ -17,6 +16,7 @@ import {
   type Store,
   type User,
 } from '../../core/index.js';
+import { codeList, storeIdsFromFlag } from '../storeCodes.js';
 import { withOperator, type CliIO } from '../context.js';
 import { UsageError } from '../errors.js';
 import { confirmOrCancel, examples, passwordSource, requireYesOrTerminal, textOrPrompt } from '../input.js';
@@ -25,17 +25,6 @@ import { renderPairs, renderTable } from '../table.js';
 type Opts = Record<string, string | boolean | undefined>;
 const list = (v?: string) => (v ? v.split(',').map((s) => s.trim()).filter(Boolean) : []);
 const json = (v: unknown) => `${JSON.stringify(v)}\n`;
-
-/** Store codes given on the command line to ids; an unknown code is a usage error naming it. */
-export async function storeIdsByCode(db: Knex, codes: string[]): Promise<number[]> {
-  if (!codes.length) return [];
-  const rows = (await db('stores').select('id', 'code')) as Array<{ id: number; code: string }>;
-  return codes.map((code) => {
-    const hit = rows.find((r) => r.code.toLowerCase() === code.toLowerCase());
-    if (!hit) throw new UsageError(`找不到分店代碼「${code}」（用 remit stores list 查看）`);
-    return Number(hit.id);
-  });
-}
 
 const COLUMNS = ['編號', '用戶名', '角色', '權限', '分店', '狀態', '建立時間'];
 
@@ -100,15 +89,15 @@ export function usersCommand(program: Command, io: CliIO): void {
       const readPassword = passwordSource(opts);
       const username = await textOrPrompt(opts.username as string | undefined, '--username', '用戶名');
       const secret = await readPassword();
-      const user = await withOperator(io, cmd.optsWithGlobals(), async (ctx, db) => {
-        const [storeId] = await storeIdsByCode(db, list(opts.store as string | undefined));
+      const user = await withOperator(io, cmd.optsWithGlobals(), async (ctx) => {
+        const [storeId] = await storeIdsFromFlag(ctx, codeList(opts.store as string | undefined));
         return createUser(ctx, {
           username,
           ...secret,
           role: opts.role,
           permissions: list(opts.permissions as string | undefined),
           store_id: storeId ?? null,
-          accessible_stores: await storeIdsByCode(db, list(opts.accessibleStores as string | undefined)),
+          accessible_stores: await storeIdsFromFlag(ctx, codeList(opts.accessibleStores as string | undefined)),
           is_active: !opts.inactive,
         });
       });
@@ -136,14 +125,14 @@ export function usersCommand(program: Command, io: CliIO): void {
       if (!keys.some((k) => opts[k] !== undefined)) {
         throw new UsageError('請指定要修改的項目：--role、--permissions、--store、--no-store、--accessible-stores、--active 或 --inactive');
       }
-      const { user, stores } = await withOperator(io, cmd.optsWithGlobals(), async (ctx, db) => {
+      const { user, stores } = await withOperator(io, cmd.optsWithGlobals(), async (ctx) => {
         const target = await getUserByUsername(ctx, username);
         const patch: Record<string, unknown> = {};
         if (opts.role !== undefined) patch.role = opts.role;
         if (opts.permissions !== undefined) patch.permissions = list(opts.permissions as string);
         if (opts.store === false) patch.store_id = null;
-        else if (typeof opts.store === 'string') [patch.store_id] = await storeIdsByCode(db, [opts.store]);
-        if (opts.accessibleStores !== undefined) patch.accessible_stores = await storeIdsByCode(db, list(opts.accessibleStores as string));
+        else if (typeof opts.store === 'string') [patch.store_id] = await storeIdsFromFlag(ctx, [opts.store]);
+        if (opts.accessibleStores !== undefined) patch.accessible_stores = await storeIdsFromFlag(ctx, codeList(opts.accessibleStores as string));
         if (opts.active || opts.inactive) patch.is_active = Boolean(opts.active);
         return { user: await updateUser(ctx, target.id, patch), stores: await allStores(ctx) };
       });

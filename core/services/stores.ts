@@ -30,6 +30,23 @@ export async function findStore(db: Db, id: number): Promise<StoreRow | undefine
   return db<StoreRow>('stores').where({ id }).first();
 }
 
+/** Store codes to ids, in the order given (case-insensitive); an unknown code is refused by name. */
+export async function storeIdsByCode(ctx: Pick<ServiceContext, 'db'>, codes: readonly string[]): Promise<number[]> {
+  if (!codes.length) return [];
+  const rows = (await ctx.db<StoreRow>('stores').select('id', 'code')) as Array<{ id: number; code: string }>;
+  return codes.map((code) => {
+    const hit = rows.find((r) => r.code.toLowerCase() === code.trim().toLowerCase());
+    if (!hit) throw new NotFoundError(MSG.storeCodeNotFound(code));
+    return Number(hit.id);
+  });
+}
+
+/** Id, name and code of every store, in id order: what a spreadsheet's store cells are matched against. */
+export async function storeDirectory(ctx: Pick<ServiceContext, 'db'>): Promise<Array<{ id: number; name: string; code: string }>> {
+  const rows = (await ctx.db<StoreRow>('stores').select('id', 'name', 'code').orderBy('id')) as StoreRow[];
+  return rows.map((s) => ({ id: Number(s.id), name: s.name, code: s.code }));
+}
+
 export async function getStore(ctx: ServiceContext, rawId: unknown): Promise<Store> {
   const id = toId(rawId);
   const row = id === null ? undefined : await findStore(ctx.db, id);

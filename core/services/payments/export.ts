@@ -2,12 +2,13 @@
 import { NotFoundError } from '../../errors.js';
 import { MSG } from '../../messages.js';
 import { storeScope } from '../../permissions.js';
-import { toPayment, type PaymentRow, type StoreRow } from '../../db/rows.js';
+import { toPayment, type PaymentRow } from '../../db/rows.js';
 import { SAMPLE_FILE_NAME } from '../../excel/columns.js';
 import { buildExportCsv, buildExportWorkbook, buildSampleWorkbook, exportFileName } from '../../excel/write.js';
 import { storeLabel } from '../../labels.js';
 import type { ServiceContext } from '../context.js';
 import { requirePermission } from '../guard.js';
+import { storeDirectory } from '../stores.js';
 import { filteredPaymentsQuery } from './list.js';
 
 export type ExportFormat = 'xlsx' | 'csv' | 'json';
@@ -40,7 +41,7 @@ export async function exportPayments(
     .orderBy('paid_at', 'desc')
     .orderBy('uuid', 'desc')) as PaymentRow[];
   if (rows.length === 0) throw new NotFoundError(MSG.exportNoData);
-  const stores = (await ctx.db<StoreRow>('stores').select('id', 'name', 'code')).map((s) => ({ ...s, id: Number(s.id) }));
+  const stores = await storeDirectory(ctx);
   // The sheet needs only these, with times as numbers: no round trip through ISO text.
   const cells = rows.map((r) => ({ last_five: r.last_five, paid_at: Number(r.paid_at), amount: Number(r.amount), note: r.note, store_id: Number(r.store_id), status: r.status }));
   const storeNames = applied.storeIds?.map((id) => stores.find((s) => s.id === id)?.name ?? MSG.unknownStore);
@@ -63,8 +64,6 @@ export async function exportPayments(
 export async function sampleFile(ctx: ServiceContext): Promise<ExportFile> {
   requirePermission(ctx.actor, 'manage_payments');
   const scope = storeScope(ctx.actor);
-  const stores = (await ctx.db<StoreRow>('stores').select('id', 'name', 'code').orderBy('id'))
-    .map((s) => ({ ...s, id: Number(s.id) }))
-    .filter((s) => scope.all || scope.ids.includes(s.id));
+  const stores = (await storeDirectory(ctx)).filter((s) => scope.all || scope.ids.includes(s.id));
   return { fileName: SAMPLE_FILE_NAME, contentType: CONTENT_TYPES.xlsx, body: buildSampleWorkbook(stores), count: 4 };
 }

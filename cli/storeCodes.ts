@@ -1,0 +1,15 @@
+import { NotFoundError, storeIdsByCode, type ServiceContext } from '../core/index.js';
+import { UsageError } from './errors.js';
+
+/** Comma-separated store codes of a flag (`--store TPE,TXG`) as a list. */
+export const codeList = (v?: string): string[] => (v ? v.split(',').map((s) => s.trim()).filter(Boolean) : []);
+
+/** Store codes given in a flag to ids: an unknown code is a usage error naming it. */
+export async function storeIdsFromFlag(ctx: ServiceContext, codes: readonly string[]): Promise<number[]> {
+  try {
+    return await storeIdsByCode(ctx, codes);
+  } catch (err) {
+    if (err instanceof NotFoundError) throw new UsageError(`${err.message}（用 remit stores list 查看）`);
+    throw err;
+  }
+}
