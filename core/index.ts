@@ -6,6 +6,7 @@
 export * from './errors.js';
 export * from './messages.js';
 export * from './time.js';
+export * from './dateRange.js';
 export * from './money.js';
 export * from './statuses.js';
 export * from './permissions.js';

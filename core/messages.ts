@@ -104,6 +104,7 @@ export const MSG = {
   badListParam: (name: string) => `查詢參數 ${name} 格式錯誤`,
   badSortField: (field: string) => `不支援的排序欄位：${field}`,
   badFilterField: (field: string) => `不支援的篩選條件：${field}`,
+  dateRangeReversed: (from: string, to: string) => `開始日期（${from}）不能晚於結束日期（${to}）`,
   badDate: (value: string) => `日期格式錯誤：${value}（請使用 YYYY-MM-DD）`, // spec: 日期格式錯誤
 
   // Excel import and export (spec sections 5, 8 and 9)

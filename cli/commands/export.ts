@@ -35,7 +35,6 @@ export function exportFilter(opts: ExportOpts, now: number = Date.now()): Record
   if (opts.yesterday) filter.paid_at_gte = filter.paid_at_lte = addDays(today, -1);
   const from = checkDate('--from', opts.from);
   const to = checkDate('--to', opts.to);
-  if (from && to && from > to) throw new UsageError(`--from（${from}）不能晚於 --to（${to}）`);
   if (from) filter.paid_at_gte = from;
   if (to) filter.paid_at_lte = to;
   if (opts.status) {

@@ -3,7 +3,8 @@ import type { AuditRow } from '../db/rows.js';
 import { ValidationError } from '../errors.js';
 import { assertFilterFields, filterIds, filterStrings, likeEscape, runList, type ListQuery } from '../list.js';
 import { MSG } from '../messages.js';
-import { dayRangeToInstants, toIso } from '../time.js';
+import { instantRange } from '../dateRange.js';
+import { toIso } from '../time.js';
 import type { AuditEntry, ListResult } from '../types.js';
 import type { ServiceContext } from './context.js';
 import { requirePermission } from './guard.js';
@@ -103,11 +104,7 @@ export async function listAudit(ctx: ServiceContext, query: ListQuery = { filter
   if (users) base.whereRaw(`lower(actor_username) in (${users.map(() => '?').join(',')})`, users.map((u) => u.toLowerCase()));
 
   const from = f.at_gte, to = f.at_lte;
-  if ((from !== undefined && from !== null && typeof from !== 'string') || (to !== undefined && to !== null && typeof to !== 'string')) {
-    throw ValidationError.single('filter', MSG.badDate(String(typeof from === 'string' ? to : from)));
-  }
-  const range = dayRangeToInstants(from || null, to || null);
-  if (range.error !== undefined) throw ValidationError.single('filter', MSG.badDate(range.error));
+  const range = instantRange(from, to);
   if (range.gte !== undefined) base.where('at', '>=', range.gte);
   if (range.lt !== undefined) base.where('at', '<', range.lt);
 

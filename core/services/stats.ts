@@ -1,11 +1,10 @@
-import { ValidationError } from '../errors.js';
 import { filterIds } from '../list.js';
-import { MSG } from '../messages.js';
 import { scopedStoreIds } from '../permissions.js';
 import { emptyStoreStats, summarize } from '../stats.js';
 import { STATUS_CREDITED, STATUS_FAILED, STATUS_PENDING } from '../statuses.js';
 import type { Knex } from 'knex';
-import { dayRangeToInstants, taipeiDayNumber } from '../time.js';
+import { instantRange } from '../dateRange.js';
+import { taipeiDayNumber } from '../time.js';
 import type { StatsSummary } from '../types.js';
 import type { ServiceContext } from './context.js';
 import { requirePermission } from './guard.js';
@@ -22,12 +21,7 @@ export interface StatsParams {
 export async function statsSummary(ctx: ServiceContext, params: StatsParams = {}): Promise<StatsSummary> {
   requirePermission(ctx.actor, 'view_reports');
   const stores = scopedStoreIds(ctx.actor, filterIds({ store_id: params.store_id }, 'store_id'));
-  for (const key of ['from', 'to'] as const) {
-    const v = params[key];
-    if (v !== undefined && v !== null && typeof v !== 'string') throw ValidationError.single(key, MSG.badDate(String(v)));
-  }
-  const range = dayRangeToInstants((params.from as string) || null, (params.to as string) || null);
-  if (range.error !== undefined) throw ValidationError.single(range.errorAt ?? 'from', MSG.badDate(range.error));
+  const range = instantRange(params.from, params.to, { from: 'from', to: 'to' });
 
   const storeRows = (await ctx.db('stores')
     .select('id', 'name', 'code')

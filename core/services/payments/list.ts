@@ -5,7 +5,7 @@ import { assertFilterFields, filterIds, filterStrings, likeEscape, runList, type
 import { MSG } from '../../messages.js';
 import { inScope, scopedStoreIds } from '../../permissions.js';
 import { isStatus, type PaymentStatus } from '../../statuses.js';
-import { dayRangeToInstants } from '../../time.js';
+import { instantRange } from '../../dateRange.js';
 import { toPayment, type PaymentRow } from '../../db/rows.js';
 import type { Db } from '../../db/connect.js';
 import type { ListResult, Payment } from '../../types.js';
@@ -59,11 +59,7 @@ export function filteredPaymentsQuery(ctx: ServiceContext, f: Record<string, unk
   if (lastFive) query.whereIn('last_five', lastFive);
 
   const from = f.paid_at_gte, to = f.paid_at_lte;
-  if ((from !== undefined && from !== null && typeof from !== 'string') || (to !== undefined && to !== null && typeof to !== 'string')) {
-    throw ValidationError.single('filter', MSG.badDate(String(typeof from === 'string' ? to : from)));
-  }
-  const range = dayRangeToInstants(from || null, to || null);
-  if (range.error !== undefined) throw ValidationError.single('filter', MSG.badDate(range.error));
+  const range = instantRange(from, to);
   if (range.gte !== undefined) query.where('paid_at', '>=', range.gte);
   if (range.lt !== undefined) query.where('paid_at', '<', range.lt);
 

@@ -1,0 +1,43 @@
+/** CLI commands run in-process against a real database: what an operator types and reads. */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createPayment, systemActor } from '../core/index.js';
+import { runRemit } from './helpers/cliInProcess.js';
+import { createTestDb, DB_KINDS, PG_URL, TEST_SECURITY, type TestDb } from './helpers/db.js';
+import { seed } from './helpers/fixtures.js';
+
+describe.each(DB_KINDS)('remit stats and export in-process on %s', (kind) => {
+  let t: TestDb;
+  let env: Record<string, string>;
+
+  beforeAll(async () => {
+    t = await createTestDb(kind);
+    const f = await seed(t.db);
+    await createPayment({ db: t.db, security: TEST_SECURITY, actor: systemActor('test'), ip: null }, { last_five: '12345', paid_at: '2026-11-10T10:00', amount: 1500, store_id: f.stores.A.id });
+    if (t.config.client === 'pg') {
+      const url = `${PG_URL}${PG_URL!.includes('?') ? '&' : '?'}options=${encodeURIComponent(`-c search_path=${t.where}`)}`;
+      env = { DATABASE_URL: url, REMIT_JWT_SECRET: 'a'.repeat(40) };
+    } else env = { REMIT_DB: t.where };
+  });
+  afterAll(() => t?.cleanup());
+
+  it('remit stats counts the payments of a range', async () => {
+    const r = await runRemit(['stats', '--from', '2026-11-10', '--to', '2026-11-10', '--json'], env);
+    expect(r.code).toBe(0);
+    expect(JSON.parse(r.stdout)).toMatchObject({ totalPayments: 1, totalAmount: 1500 });
+  });
+
+  it('remit stats and remit export refuse a start after the end with the one message, not an empty answer', async () => {
+    for (const cmd of ['stats', 'export']) {
+      const r = await runRemit([cmd, '--from', '2026-11-12', '--to', '2026-11-10', ...(cmd === 'export' ? ['-o', '-'] : [])], env);
+      expect(r.code, cmd).toBe(1);
+      expect(r.stderr, cmd).toBe('錯誤：開始日期（2026-11-12）不能晚於結束日期（2026-11-10）\n');
+      expect(r.stdout, cmd).toBe('');
+    }
+  });
+
+  it('names an unknown store code as a usage error', async () => {
+    const r = await runRemit(['stats', '--store', 'TPE,NOPE'], env);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toBe('錯誤：找不到分店代碼「NOPE」（用 remit stores list 查看）\n');
+  });
+});
