@@ -7,7 +7,6 @@ import {
   principalByUsername,
   storeDirectory,
   MSG,
-  type ImportRow,
 } from '../../core/index.js';
 import { withOperator, type CliIO } from '../context.js';
 import { EXIT, UsageError } from '../errors.js';
@@ -65,7 +64,7 @@ export function importCommand(program: Command, io: CliIO): void {
         }
 
         const bar = !opts.json && !opts.dryRun && process.stderr.isTTY ? progressBar(process.stderr, '匯入中') : null;
-        const result = await importPayments(ctx, toPayload(parsed.rows), {
+        const result = await importPayments(ctx, parsed.rows, {
           allowDuplicates: opts.allowDuplicates,
           dryRun: opts.dryRun,
           onProgress: bar ? (done, total) => bar.update(done, total) : undefined,
@@ -81,10 +80,6 @@ export function importCommand(program: Command, io: CliIO): void {
       });
       process.exitCode = code;
     });
-}
-
-function toPayload(rows: ImportRow[]) {
-  return rows.map((r) => ({ row: r.row, last_five: r.last_five, paid_at: r.paid_at, amount: r.amount, note: r.note, store_id: r.store_id, status: r.status }));
 }
 
 function printPreview(io: CliIO, r: { file: string; sheet: string; rows: number; valid: number; errors: string[]; skipped: Array<{ reason: string }> }): void {

@@ -4,6 +4,8 @@
  */
 import simpleRestProvider from 'ra-data-simple-rest';
 import { fetchUtils, HttpError, type DataProvider } from 'react-admin';
+import type { ImportRow } from '../../../core/excel/parse';
+import type { ImportResult } from '../../../core/services/payments/import';
 import type { StatsSummary } from '../../../core/types';
 import { API_BASE, TIMEOUT_MS } from '../config';
 import { api, handleUnauthorized } from '../http';
@@ -19,16 +21,6 @@ export const httpClient = (url: string, options: fetchUtils.Options = {}) => {
 };
 
 const rest = simpleRestProvider(API_BASE, httpClient);
-
-export interface ImportPaymentRow {
-  row?: number;
-  last_five: string;
-  paid_at: string;
-  amount: number;
-  note: string;
-  store_id: number;
-  status: string;
-}
 
 /** A file from the API, saved in the browser under the name the server gives. */
 async function download(path: string): Promise<{ fileName: string; count: number }> {
@@ -66,8 +58,8 @@ export const dataProvider = {
     }
     return rest.deleteMany(resource, params);
   },
-  importPayments(rows: ImportPaymentRow[]) {
-    return api<{ imported: number; skipped: number; duplicates: number[] }>('POST', '/payments/bulk-import', { payments: rows });
+  importPayments(rows: ImportRow[]) {
+    return api<ImportResult>('POST', '/payments/bulk-import', { payments: rows });
   },
   statsSummary(params: { store_id?: number | null; from?: string; to?: string } = {}) {
     const q = new URLSearchParams();
