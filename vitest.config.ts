@@ -1,10 +1,37 @@
 import { defineConfig } from 'vitest/config';
 
+/**
+ * Three projects (README "Tests"):
+ * - unit: pure rules of core/, the CLI's table and the admin's logic; no build, no database,
+ *   seconds (`npx vitest --project unit`);
+ * - integration: services on a real database, the HTTP server and the `remit` binary (dist/, so
+ *   `npm run build` first, as `npm test` does);
+ * - browser: the back office and the form in Chromium (test/e2e, dist/ too).
+ */
 export default defineConfig({
   test: {
-    include: ['core/**/*.test.ts', 'http/**/*.test.ts', 'cli/**/*.test.ts', 'admin/src/**/*.test.ts', 'test/**/*.test.ts'],
     testTimeout: 30_000,
     hookTimeout: 60_000,
-    globalSetup: ['test/globalSetup.ts'],
+    projects: [
+      {
+        extends: true,
+        test: {
+          name: 'unit',
+          include: ['core/**/*.test.ts', 'cli/**/*.test.ts', 'http/**/*.test.ts', 'admin/src/**/*.test.ts'],
+          // pure functions: the same workers run every file, no fresh process per file (forks, not threads:
+          // the time tests set TZ, which only a process honours)
+          pool: 'forks',
+          isolate: false,
+        },
+      },
+      {
+        extends: true,
+        test: { name: 'integration', include: ['test/**/*.test.ts'], exclude: ['test/e2e/**'], globalSetup: ['test/globalSetup.ts'] },
+      },
+      {
+        extends: true,
+        test: { name: 'browser', include: ['test/e2e/**/*.test.ts'], globalSetup: ['test/globalSetup.ts'] },
+      },
+    ],
   },
 });
