@@ -1,9 +1,10 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { migrateDownAll, migrateLatest, migrateNext, pendingMigrations } from '../core/index.js';
+import { knownMigrationNames, migrateDownAll, migrateLatest, migrateNext, pendingMigrations } from '../core/index.js';
 import { createTestDb, DB_KINDS, type TestDb } from './helpers/db.js';
 
 const TABLES = ['stores', 'users', 'payments', 'audit_log', 'payment_daily', 'login_attempts'];
-const ALL = ['20261121000000_init', '20261121000001_list_indexes_and_daily_stats', '20261121000002_login_attempts'];
+/** every migration the program knows (test/migrations-each.test.ts checks this is the folder) */
+const ALL = knownMigrationNames();
 
 describe.each(DB_KINDS)('migrations on %s', (kind) => {
   let t: TestDb | undefined;

@@ -44,6 +44,12 @@ export async function migrateNext(db: Knex): Promise<string[]> {
   return applied;
 }
 
+/** Undoes the last applied migration only (tests use it to prove each `down` keeps what came before). */
+export async function migrateDownOne(db: Knex): Promise<string[]> {
+  const [, undone] = (await db.migrate.down(options())) as [number, string[]];
+  return undone;
+}
+
 /** Undoes every migration (tests use it to prove `down` works). */
 export async function migrateDownAll(db: Knex): Promise<void> {
   await db.migrate.rollback(options(), true);
