@@ -18,6 +18,9 @@ import {
   isBranchUser,
   isPermission,
   isRole,
+  mayAssignStore,
+  mayGrantPermission,
+  mayGrantRole,
   permissionLabels,
   scopedStoreIds,
   storeScope,
@@ -331,5 +334,39 @@ describe('permissionLabels', () => {
     expect(text).toContain('查看匯款');
     expect(text).toContain('會員管理');
     expect(text).not.toContain('view_payments');
+  });
+});
+
+describe('what an actor may grant on an account (the user dialog and the server ask the same)', () => {
+  const hq = user({ role: 'user', permissions: ['manage_users', 'view_payments'], accessible_stores: [1, 2] });
+  const admin = user({ role: 'admin' });
+  const target = { role: 'user' as const, permissions: ['delete_payments'], store_id: 3, accessible_stores: [] as number[] };
+
+  it('a non-admin grants only what they hold, or what the account already has', () => {
+    expect(mayGrantPermission(hq, 'view_payments', null)).toBe(true);
+    expect(mayGrantPermission(hq, 'edit_payments', null)).toBe(false);
+    expect(mayGrantPermission(hq, 'delete_payments', target)).toBe(true);
+    expect(mayGrantPermission(admin, 'system_admin', null)).toBe(true);
+  });
+
+  it('a non-admin assigns only stores in their scope, or ones the account already has', () => {
+    expect(mayAssignStore(hq, 2, null)).toBe(true);
+    expect(mayAssignStore(hq, 3, null)).toBe(false);
+    expect(mayAssignStore(hq, 3, target)).toBe(true);
+    expect(mayAssignStore(admin, 99, null)).toBe(true);
+  });
+
+  it('only admins make admins; an admin account may stay one', () => {
+    expect(mayGrantRole(hq, 'admin', null)).toBe(false);
+    expect(mayGrantRole(hq, 'admin', { role: 'admin' })).toBe(true);
+    expect(mayGrantRole(hq, 'user', null)).toBe(true);
+    expect(mayGrantRole(admin, 'admin', null)).toBe(true);
+  });
+
+  it('grantDenial refuses exactly what the predicates refuse', () => {
+    expect(grantDenial(hq, { ...target, permissions: ['delete_payments', 'view_payments'] }, target)).toBeNull();
+    expect(grantDenial(hq, { ...target, permissions: ['edit_payments'] }, target)).toBe(MSG.cannotGrant(['編輯匯款']));
+    expect(grantDenial(hq, { ...target, store_id: 4 }, target)).toBe(MSG.cannotAssignStore);
+    expect(grantDenial(hq, { ...target, role: 'admin' }, target)).toBe(MSG.cannotCreateAdmin);
   });
 });

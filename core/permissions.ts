@@ -182,24 +182,39 @@ export function editUserDenial(actor: Principal, target: AccountRef): string | n
   return null;
 }
 
+type Grantable = { role: Role; permissions: readonly string[]; store_id: number | null; accessible_stores: readonly number[] };
+
+/** Whether `actor` may give an account (`before`, null on create) `role`: only admins make admins. */
+export function mayGrantRole(actor: Principal, role: Role, before: Pick<Grantable, 'role'> | null): boolean {
+  return role !== 'admin' || isAdmin(actor) || before?.role === 'admin';
+}
+
+/**
+ * Whether `actor` may leave `permission` ticked on an account that has `before` (null on
+ * create): admins grant anything; others only what they hold, or what the account already has.
+ */
+export function mayGrantPermission(actor: Principal, permission: string, before: Pick<Grantable, 'permissions'> | null): boolean {
+  return isAdmin(actor) || can(actor, permission as Permission) || Boolean(before?.permissions.includes(permission));
+}
+
+/** Whether `actor` may give an account (`before`, null on create) `storeId` as home or accessible store. */
+export function mayAssignStore(actor: Principal, storeId: number, before: Pick<Grantable, 'store_id' | 'accessible_stores'> | null): boolean {
+  if (isAdmin(actor) || inScope(actor, storeId)) return true;
+  return Boolean(before && (before.store_id === storeId || before.accessible_stores.includes(storeId)));
+}
+
 /**
  * What a user-management write may grant. `before` is the target's current state (null on create).
  * Only admins create or promote admins; a non-admin grants only permissions they hold and
  * stores inside their own scope. Taking things away is always allowed.
  */
-export function grantDenial(
-  actor: Principal,
-  next: { role: Role; permissions: readonly string[]; store_id: number | null; accessible_stores: readonly number[] },
-  before: { role: Role; permissions: readonly string[]; store_id: number | null; accessible_stores: readonly number[] } | null,
-): string | null {
+export function grantDenial(actor: Principal, next: Grantable, before: Grantable | null): string | null {
   if (isAdmin(actor)) return null;
-  if (next.role === 'admin' && before?.role !== 'admin') return MSG.cannotCreateAdmin;
-  const had = new Set(before?.permissions ?? []);
-  const added = next.permissions.filter((p) => !had.has(p) && !can(actor, p as Permission));
+  if (!mayGrantRole(actor, next.role, before)) return MSG.cannotCreateAdmin;
+  const added = next.permissions.filter((p) => !mayGrantPermission(actor, p, before));
   if (added.length) return MSG.cannotGrant(added.map((p) => (isPermission(p) ? PERMISSIONS[p].label : p)));
-  const hadStores = new Set<number>([...(before?.accessible_stores ?? []), ...(before?.store_id != null ? [before.store_id] : [])]);
-  const newStores = [...next.accessible_stores, ...(next.store_id != null ? [next.store_id] : [])].filter((s) => !hadStores.has(s));
-  if (newStores.some((s) => !inScope(actor, s))) return MSG.cannotAssignStore;
+  const stores = [...next.accessible_stores, ...(next.store_id != null ? [next.store_id] : [])];
+  if (stores.some((s) => !mayAssignStore(actor, s, before))) return MSG.cannotAssignStore;
   return null;
 }
 

@@ -35,9 +35,11 @@ import {
   PERMISSIONS,
   PERMISSION_KEYS,
   ROLES,
-  can,
-  inScope,
+  effectivePermissions,
   isAdmin,
+  mayAssignStore,
+  mayGrantPermission,
+  mayGrantRole,
   toggleActiveDenial,
   type Permission,
   type Role,
@@ -70,7 +72,7 @@ function initialState(user: User | null): FormState {
     password: '',
     confirmPassword: '',
     role: user.role,
-    permissions: isAdmin(user) ? [...PERMISSION_KEYS] : PERMISSION_KEYS.filter((k) => user.permissions.includes(k)),
+    permissions: effectivePermissions(user),
     store_id: user.store_id,
     accessible_stores: [...user.accessible_stores],
     is_active: user.is_active,
@@ -96,10 +98,9 @@ export function UserFormDialog(props: { me: Me; stores: StoreRecord[]; user: Use
 
   const adminRole = form.role === 'admin';
   const activeDenial = user ? toggleActiveDenial(me, user) : null;
-  // What a non-admin may grant: only what they hold themselves (taking away is always allowed).
-  const mayGrant = (p: Permission) => can(me, p) || Boolean(user?.permissions.includes(p));
-  const heldStores = new Set([...(user?.accessible_stores ?? []), ...(user?.store_id != null ? [user.store_id] : [])]);
-  const mayAssign = (storeId: number) => isAdmin(me) || inScope(me, storeId) || heldStores.has(storeId);
+  // What this actor may grant on this account: core's rule, the one the server applies.
+  const mayGrant = (p: Permission) => mayGrantPermission(me, p, user);
+  const mayAssign = (storeId: number) => mayAssignStore(me, storeId, user);
 
   const set = <K extends keyof FormState>(key: K, value: FormState[K]) => {
     setForm((f) => ({ ...f, [key]: value }));
@@ -137,7 +138,7 @@ export function UserFormDialog(props: { me: Me; stores: StoreRecord[]; user: Use
       ...form,
       username: user ? user.username : form.username,
       // The admin role sends every permission key (spec section 7).
-      permissions: form.role === 'admin' ? [...PERMISSION_KEYS] : form.permissions,
+      permissions: form.role === '' ? form.permissions : effectivePermissions({ role: form.role, permissions: form.permissions }),
     };
     const checked = validateUser(raw, mode);
     if (!checked.ok) {
@@ -253,7 +254,7 @@ export function UserFormDialog(props: { me: Me; stores: StoreRecord[]; user: Use
           </MenuItem>
           {ROLES.map((r) => (
             // Only admins create or promote admins (the server refuses it otherwise).
-            <MenuItem key={r} value={r} disabled={r === 'admin' && !isAdmin(me) && user?.role !== 'admin'}>
+            <MenuItem key={r} value={r} disabled={!mayGrantRole(me, r, user)}>
               {ROLE_LABELS[r]}
             </MenuItem>
           ))}
