@@ -1,6 +1,6 @@
 /** 稽核紀錄 in the back office: system_admin sees a change with its before and after; others get no menu entry. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { HAS_CHROMIUM, startE2E, type E2E } from './harness.js';
+import { HAS_CHROMIUM, pick, startE2E, type E2E } from './harness.js';
 
 describe.skipIf(!HAS_CHROMIUM)('audit page', () => {
   let e: E2E;
@@ -43,8 +43,7 @@ describe.skipIf(!HAS_CHROMIUM)('audit page', () => {
     await e.shot(page, 'audit-admin');
 
     // the action filter: only 新增 entries (the fixture's accounts and stores)
-    await page.getByRole('combobox', { name: '動作' }).click();
-    await page.getByRole('option', { name: '新增' }).click();
+    await pick(page, page.getByRole('combobox', { name: '動作' }), '新增');
     await expect.poll(() => new URL(page.url()).search).toContain('create');
     await expect.poll(async () => (await grid.locator('tbody tr').first().textContent()) ?? '').toContain('新增');
     const actions = await grid.locator('tbody tr td:nth-child(4)').allTextContents();

@@ -62,7 +62,6 @@ describe.skipIf(!HAS_CHROMIUM)('back office frame', () => {
     expect(await extras.getByText('匯款表單').count()).toBe(1);
     expect(await extras.getByText('登出').count()).toBe(1);
     expect(await extras.getByTestId('store-switcher').count()).toBe(1);
-    await page.waitForTimeout(400); // the drawer slides in
     await e.shot(page, 'backoffice-375-menu');
     await page.context().close();
   });

@@ -7,7 +7,7 @@
 import type { Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addDays, taipeiDate } from '../../core/time.js';
-import { HAS_CHROMIUM, startE2E, type E2E } from './harness.js';
+import { HAS_CHROMIUM, pick, startE2E, type E2E } from './harness.js';
 
 const PHONE = { width: 375, height: 812 };
 const DESKTOP = { width: 1280, height: 900 };
@@ -81,8 +81,7 @@ describe.skipIf(!HAS_CHROMIUM)('dashboard and store management in the browser', 
     await e.shot(page, 'dashboard-desktop');
 
     // the top bar's store switcher narrows the dashboard to one store
-    await page.getByTestId('store-switcher').getByRole('combobox').click();
-    await page.getByRole('option', { name: '台中店 (TXG)' }).click();
+    await pick(page, page.getByTestId('store-switcher').getByRole('combobox'), '台中店 (TXG)');
     await cards(page, { stores: '1', payments: '2', amount: 'NT$16,500', confirmed: '2' });
     await text(page.getByTestId('dashboard-scope'), '範圍：台中店 (TXG)');
     await expect.poll(() => page.locator('[data-testid^="store-stats-"]').count()).toBe(1);
@@ -98,8 +97,7 @@ describe.skipIf(!HAS_CHROMIUM)('dashboard and store management in the browser', 
     expect(await storeRow(page, 'TXG')).toEqual({ total: 3, amount: 17200, confirmed: 2, pending: 0, failed: 1 });
 
     // back to all stores, then a date range from a week ago leaves out the old payment of 高雄店
-    await page.getByTestId('store-switcher').getByRole('combobox').click();
-    await page.getByRole('option', { name: '全部分店' }).click();
+    await pick(page, page.getByTestId('store-switcher').getByRole('combobox'), '全部分店');
     await cards(page, { stores: '3', payments: '7', amount: 'NT$21,800', confirmed: '3' });
     await page.getByTestId('dashboard-from').fill(addDays(today, -7));
     await page.getByTestId('dashboard-to').fill(today);
@@ -188,7 +186,6 @@ describe.skipIf(!HAS_CHROMIUM)('dashboard and store management in the browser', 
     await confirm.getByText('確定要刪除分店「台北店 (TPE)」嗎？此操作無法復原。').waitFor();
     await confirm.getByRole('button', { name: '刪除' }).click();
     await text(confirm.getByTestId('store-delete-error'), '此分店仍有匯款記錄或用戶，無法刪除');
-    await page.waitForTimeout(400);
     await e.shot(page, 'stores-delete-refused');
     await confirm.getByRole('button', { name: '取消' }).click();
     await confirm.waitFor({ state: 'hidden' });
@@ -212,7 +209,6 @@ describe.skipIf(!HAS_CHROMIUM)('dashboard and store management in the browser', 
     await page.getByRole('button', { name: '編輯 台中店' }).click();
     const dialog = page.getByTestId('store-form-dialog');
     await expect.poll(() => dialog.getByLabel('分店代碼').inputValue()).toBe('TXG');
-    await page.waitForTimeout(400); // the dialog's fade-in
     await e.shot(page, 'stores-phone-edit');
     await dialog.getByRole('button', { name: '取消' }).click();
     await page.context().close();

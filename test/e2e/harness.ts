@@ -7,7 +7,8 @@ import { existsSync, mkdirSync } from 'node:fs';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join, resolve } from 'node:path';
-import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { chromium, type Browser, type BrowserContext, type Locator, type Page } from 'playwright-core';
+import { expect } from 'vitest';
 import { createApp } from '../../http/app.js';
 import { spa } from '../../http/static.js';
 import { createTestDb, TEST_SECURITY, type TestDb } from '../helpers/db.js';
@@ -25,6 +26,28 @@ if (!HAS_CHROMIUM) {
 }
 
 export { PASSWORD };
+
+/**
+ * MUI's fades and slides (CSS transitions) finished: the drawer in, a dialog shown, a menu gone, so what comes
+ * next sees what a person sees. Waits on the page's own transitions, not on a clock; the cap
+ * only stops a transition that never ends from hanging the test.
+ */
+export async function settle(page: Page): Promise<void> {
+  await page.evaluate(`Promise.race([
+    Promise.all(document.getAnimations().filter((a) => a instanceof CSSTransition).map((a) => a.finished.catch(() => undefined))),
+    new Promise((res) => setTimeout(res, 5000)),
+  ])`);
+}
+
+/**
+ * A MUI select or menu: open it with `trigger`, pick `option`, and wait until the menu is gone.
+ * While it fades out, its backdrop still covers the page and takes the next click.
+ */
+export async function pick(page: Page, trigger: Locator, option: string | RegExp, exact = false): Promise<void> {
+  await trigger.click();
+  await page.getByRole('option', { name: option, exact }).click();
+  await expect.poll(() => page.locator('.MuiPopover-root').count()).toBe(0);
+}
 
 export interface E2E extends Fixture {
   url: string;
@@ -78,6 +101,7 @@ export async function startE2E(title = '煙具專賣店 匯款回報系統'): Pr
       return page;
     },
     async shot(page, name) {
+      await settle(page);
       await page.screenshot({ path: join(SCREENSHOTS, `${name}.png`), fullPage: true });
     },
     async close() {

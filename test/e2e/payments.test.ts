@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import * as XLSX from 'xlsx';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { HEADERS, parsePaymentsWorkbook, taipeiDate, addDays } from '../../core/index.js';
-import { HAS_CHROMIUM, startE2E, type E2E } from './harness.js';
+import { HAS_CHROMIUM, pick, startE2E, type E2E } from './harness.js';
 
 const today = taipeiDate(Date.now());
 const daysAgo = (n: number) => addDays(today, -n);
@@ -48,19 +48,16 @@ describe.skipIf(!HAS_CHROMIUM)('payments tab in the browser', () => {
     await page.getByTestId('filter-from').fill(daysAgo(30));
     await expect.poll(() => rows(page).count()).toBe(4);
     // status
-    await page.getByTestId('filter-status').click();
-    await page.getByRole('option', { name: '已入帳' }).click();
+    await pick(page, page.getByTestId('filter-status'), '已入帳');
     await expect.poll(() => page.getByTestId('payments-empty').isVisible()).toBe(true);
     expect(await page.getByTestId('payments-empty').textContent()).toBe('沒有符合篩選條件的匯款記錄');
     await page.getByRole('button', { name: '清除篩選' }).click();
     await expect.poll(() => rows(page).count()).toBe(4);
     // store through the top bar's switcher
-    await page.getByTestId('store-switcher').click();
-    await page.getByRole('option', { name: '台中店 (TXG)' }).click();
+    await pick(page, page.getByTestId('store-switcher'), '台中店 (TXG)');
     await expect.poll(() => rows(page).count()).toBe(1);
     expect(await rows(page).first().textContent()).toContain('33333');
-    await page.getByTestId('store-switcher').click();
-    await page.getByRole('option', { name: '全部分店' }).click();
+    await pick(page, page.getByTestId('store-switcher'), '全部分店');
     await expect.poll(() => rows(page).count()).toBe(4);
     await page.context().close();
   });
@@ -68,8 +65,7 @@ describe.skipIf(!HAS_CHROMIUM)('payments tab in the browser', () => {
   it('changes a status and a note, which persist after a reload', async () => {
     const page = await e.signedIn('admin', '/admin/payments');
     await page.getByTestId(`status-${ids.a2}`).waitFor();
-    await page.getByTestId(`status-${ids.a2}`).locator('..').click();
-    await page.getByRole('option', { name: '已入帳' }).click();
+    await pick(page, page.getByTestId(`status-${ids.a2}`).locator('..'), '已入帳');
     const note = page.getByTestId(`note-${ids.a2}`);
     await note.fill('已核對');
     await note.blur();
@@ -171,8 +167,7 @@ describe.skipIf(!HAS_CHROMIUM)('payments tab in the browser', () => {
     await page.getByRole('button', { name: '匯出全部' }).click();
     expect((await all).suggestedFilename()).toMatch(/^匯款記錄_全部_\d{12}\.xlsx$/);
 
-    await page.getByTestId('filter-status').click();
-    await page.getByRole('option', { name: '未入帳' }).click();
+    await pick(page, page.getByTestId('filter-status'), '未入帳');
     await expect.poll(() => page.getByTestId('payments-empty').isVisible()).toBe(true);
     const dialog = page.waitForEvent('dialog');
     await page.getByRole('button', { name: /^匯出篩選結果/ }).click();

@@ -176,8 +176,7 @@ describe.skipIf(!HAS_CHROMIUM)('submission page and session', () => {
     const page = await e.signedIn('hq_view_payments', '/admin/payments');
     await page.getByTestId('count-line').waitFor();
     // 403: the users list is not this user's; they stay signed in.
-    await page.goto(`${e.url}/admin/users`);
-    await page.waitForTimeout(500);
+    await page.goto(`${e.url}/admin/users`, { waitUntil: 'networkidle' });
     expect(await page.evaluate(() => localStorage.getItem('adminToken'))).not.toBeNull();
     // 401: the token is revoked (deactivation); the next call leads to the login page.
     await e.t.db('users').where({ id: e.users.hq_view_payments.id }).update({ token_version: 99 });

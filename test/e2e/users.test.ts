@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import type { Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PERMISSION_KEYS } from '../../core/index.js';
-import { HAS_CHROMIUM, PASSWORD, SCREENSHOTS, startE2E, type E2E } from './harness.js';
+import { HAS_CHROMIUM, PASSWORD, SCREENSHOTS, settle, startE2E, type E2E } from './harness.js';
 
 const PHONE = { width: 375, height: 740 };
 
@@ -36,12 +36,6 @@ describe.skipIf(!HAS_CHROMIUM)('users tab in the browser', () => {
     await settle(page);
     await page.screenshot({ path: join(SCREENSHOTS, `${name}.png`) });
   };
-  /** MUI's fades and slides finished, so a screenshot shows what the user sees */
-  const settle = (page: Page) =>
-    page.evaluate(`Promise.race([
-      Promise.all(document.getAnimations().filter((a) => a instanceof CSSTransition).map((a) => a.finished.catch(() => undefined))),
-      new Promise((res) => setTimeout(res, 1000)),
-    ])`);
   const shot = async (page: Page, name: string) => {
     await settle(page);
     await e.shot(page, name);
