@@ -5,7 +5,7 @@ import { useDataProvider, useNotify, useRefresh } from 'react-admin';
 import { storeLabel } from '../../../core/labels';
 import type { StoreRecord } from '../common/useStores';
 import { STORES_UI as T } from '../messages';
-import { describeError } from './storeErrors';
+import { describeServerError } from '../serverError';
 
 /**
  * Confirm before deleting a store. The server refuses a store still used by payments or users
@@ -36,7 +36,7 @@ export function DeleteStoreDialog({ store, onClose }: { store: StoreRecord | nul
       refresh();
       onClose();
     } catch (err) {
-      setMessage(describeError(err, T.deleteFailed).message ?? T.deleteFailed);
+      setMessage(describeServerError(err, T.deleteFailed, []).message ?? T.deleteFailed);
       setBusy(false);
     }
   };

@@ -4,7 +4,10 @@ import { useDataProvider, useNotify, useRefresh } from 'react-admin';
 import { validateStore } from '../../../core/validation/store';
 import type { StoreRecord } from '../common/useStores';
 import { STORES_UI as T } from '../messages';
-import { byField, describeError, type StoreFieldErrors } from './storeErrors';
+import { describeServerError, fieldMessages } from '../serverError';
+
+type StoreFieldErrors = Partial<Record<'name' | 'code', string>>;
+const STORE_FIELDS = ['name', 'code'] as const;
 
 /**
  * Add or edit a store: name and code, checked with core's validateStore before sending; the
@@ -34,7 +37,7 @@ export function StoreFormDialog({ open, store, onClose }: { open: boolean; store
     if (saving) return;
     const checked = validateStore({ name, code });
     if (!checked.ok) {
-      setErrors(byField(checked.errors));
+      setErrors(fieldMessages(checked.errors));
       setMessage(null);
       return;
     }
@@ -47,7 +50,7 @@ export function StoreFormDialog({ open, store, onClose }: { open: boolean; store
       refresh();
       onClose();
     } catch (err) {
-      const d = describeError(err, T.saveFailed);
+      const d = describeServerError(err, T.saveFailed, STORE_FIELDS);
       setErrors(d.fields);
       setMessage(d.message);
       setSaving(false);

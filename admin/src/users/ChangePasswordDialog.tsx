@@ -22,7 +22,7 @@ import { validatePasswordChange } from '../../../core/validation/user';
 import { UI, USERS_UI } from '../messages';
 import type { RemitDataProvider } from '../providers/dataProvider';
 import { setToken } from '../session';
-import { serverFieldErrors, serverMessage } from './serverError';
+import { serverFieldErrors, serverMessage } from '../serverError';
 
 type Field = 'currentPassword' | 'newPassword' | 'confirmNewPassword';
 const FIELDS: Array<{ name: Field; label: string; autoComplete: string }> = [

@@ -17,7 +17,7 @@ import { useDelete, useNotify, useRefresh } from 'react-admin';
 import { ROLE_LABELS } from '../../../core/labels';
 import type { User } from '../../../core/types';
 import { UI, USERS_UI } from '../messages';
-import { serverMessage } from './serverError';
+import { serverMessage } from '../serverError';
 
 export function DeleteUserDialog({ user, onClose }: { user: User; onClose: () => void }) {
   const [remove] = useDelete();

@@ -50,7 +50,7 @@ import { validateUser } from '../../../core/validation/user';
 import type { StoreRecord } from '../common/useStores';
 import { UI, USERS_UI } from '../messages';
 import { reloadMe } from '../providers/me';
-import { serverFieldErrors, serverMessage } from './serverError';
+import { serverFieldErrors, serverMessage } from '../serverError';
 
 interface FormState {
   username: string;

@@ -38,7 +38,7 @@ import { useStores, type StoreRecord } from '../common/useStores';
 import { UI, USERS_UI } from '../messages';
 import { ChangePasswordDialog } from './ChangePasswordDialog';
 import { DeleteUserDialog } from './DeleteUserDialog';
-import { serverMessage } from './serverError';
+import { serverMessage } from '../serverError';
 import { UserActions, type UserActionHandlers } from './UserActions';
 import { UserFormDialog } from './UserFormDialog';
 
