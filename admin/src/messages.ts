@@ -1,6 +1,7 @@
 /**
- * Every Traditional Chinese text of the browser side that the spec fixes, in one place, so it
- * can be checked against ../shared/spec.md. Rule messages shared with the server come from
+ * Every Traditional Chinese text of the browser side that the spec fixes, in one module (the
+ * form, the payments tab, the dashboard, stores, users, audit), so it can be checked against
+ * ../shared/spec.md. Names of fields, statuses and permissions come from core/labels.ts. Rule messages shared with the server come from
  * core/messages.ts instead.
  */
 import { PAYMENT_FIELD_LABELS } from '../../core/labels';
@@ -187,4 +188,47 @@ export const AUDIT_UI = {
   userFilter: '用戶名',
   empty: '暫無稽核紀錄',
   show: '查看內容',
+} as const;
+
+/** The payments tab (spec section 2 "Payments tab" and "Modals"). */
+export const PAYMENTS_UI = {
+  title: '匯款記錄',
+  lastFive: PAYMENT_FIELD_LABELS.last_five,
+  paidAt: PAYMENT_FIELD_LABELS.paid_at,
+  amount: PAYMENT_FIELD_LABELS.amount,
+  store: PAYMENT_FIELD_LABELS.store_id,
+  status: PAYMENT_FIELD_LABELS.status,
+  note: PAYMENT_FIELD_LABELS.note,
+  createdAt: PAYMENT_FIELD_LABELS.created_at,
+  actions: '操作',
+  allStatuses: '全部狀態',
+  from: '開始日期',
+  to: '結束日期',
+  clearFilters: '清除篩選',
+  multiStore: '多分店篩選',
+  selectAll: '全選',
+  clear: '清除',
+  myStores: '我的分店',
+  allStores: '全部分店',
+  selectedStores: (names: string[]) => (names.length ? `已選擇：${names.join('、')}` : '已選擇：全部分店'),
+  countLine: (shown: number, total: number) => `顯示 ${shown} 筆，共 ${total} 筆`,
+  exportFiltered: (n: number) => `匯出篩選結果（${n} 筆）`,
+  downloadSample: '下載範例',
+  importExcel: 'Excel 匯入',
+  exportAll: '匯出全部',
+  selected: (n: number) => `已選取 ${n} 筆`,
+  batchDelete: '批量刪除',
+  batchStatus: '批量更改狀態',
+  delete: '刪除',
+  cancel: '取消',
+  confirmDelete: '確認刪除',
+  deleting: '刪除中...',
+  deleteTitle: '刪除匯款記錄',
+  deleteBody: (lastFive: string, amount: string) => `確定要刪除帳號後五碼 ${lastFive}、金額 ${amount} 的匯款記錄嗎？此操作無法復原。`,
+  batchDeleteTitle: '批量刪除匯款記錄',
+  batchDeleteBody: (n: number) => `確定要刪除選取的 ${n} 筆匯款記錄嗎？此操作無法復原。`,
+  loading: '載入中...',
+  emptyAll: '目前沒有任何匯款記錄',
+  emptyFiltered: '沒有符合篩選條件的匯款記錄',
+  forbiddenDebug: '目前權限：',
 } as const;

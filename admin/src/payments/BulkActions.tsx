@@ -6,7 +6,7 @@ import { useDataProvider, useListContext, useRefresh, useUnselectAll } from 'rea
 import { STATUS_COLORS, STATUSES } from '../../../core/statuses';
 import type { RemitDataProvider } from '../providers/dataProvider';
 import { ConfirmDialog } from './ConfirmDialog';
-import { P } from './labels';
+import { PAYMENTS_UI as P } from '../messages';
 
 /** For the selected rows: batch delete (delete_payments, after a confirmation with the count) and a status change (edit_payments). */
 export function BulkActions({ canDelete, canEdit }: { canDelete: boolean; canEdit: boolean }) {

@@ -1,5 +1,5 @@
 import { Button, Dialog, DialogActions, DialogContent, DialogContentText, DialogTitle } from '@mui/material';
-import { P } from './labels';
+import { PAYMENTS_UI as P } from '../messages';
 
 /** A confirmation for something that cannot be undone; stays open while busy. */
 export function ConfirmDialog(props: { open: boolean; title: string; body: string; busy: boolean; onConfirm: () => void; onClose: () => void }) {

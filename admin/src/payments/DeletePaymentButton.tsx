@@ -5,7 +5,7 @@ import { useDelete, useRefresh } from 'react-admin';
 import { formatNTD } from '../../../core/money';
 import type { Payment } from '../../../core/types';
 import { ConfirmDialog } from './ConfirmDialog';
-import { P } from './labels';
+import { PAYMENTS_UI as P } from '../messages';
 
 /** Delete one payment after a confirmation showing its last five and amount; a failure is logged and the dialog stays open. */
 export function DeletePaymentButton({ record }: { record: Payment }) {

@@ -10,7 +10,7 @@ import { isAdmin, storeScope } from '../../../core/permissions';
 import { STATUSES } from '../../../core/statuses';
 import type { Me } from '../../../core/types';
 import { useStores } from '../common/useStores';
-import { P } from './labels';
+import { PAYMENTS_UI as P } from '../messages';
 
 /** Whether the multi-store checkboxes replace the top bar's single store. */
 export function useStoreFilterMode(): [boolean, (on: boolean) => void] {

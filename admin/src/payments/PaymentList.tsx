@@ -14,7 +14,7 @@ import { useMe } from '../common/useMe';
 import { useStores } from '../common/useStores';
 import { BulkActions } from './BulkActions';
 import { DeletePaymentButton } from './DeletePaymentButton';
-import { P } from './labels';
+import { PAYMENTS_UI as P } from '../messages';
 import { NoteCell } from './NoteCell';
 import { PaymentFilters, useStoreFilterMode } from './PaymentFilters';
 import { PaymentToolbar } from './PaymentToolbar';

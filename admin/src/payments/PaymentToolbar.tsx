@@ -6,10 +6,9 @@ import { useState } from 'react';
 import { HttpError, useDataProvider, useListContext, useNotify, useRefresh } from 'react-admin';
 import { gates, isAdmin, storeScope } from '../../../core/permissions';
 import type { Me } from '../../../core/types';
-import { UI } from '../messages';
 import type { RemitDataProvider } from '../providers/dataProvider';
 import { ImportDialog } from './ImportDialog';
-import { P } from './labels';
+import { PAYMENTS_UI as P, UI } from '../messages';
 
 /** Toolbar (manage_payments: sample, import, export all) and the filtered export (view_payments). */
 export function PaymentToolbar({ me, permanent }: { me: Me; permanent: Record<string, unknown> }) {
