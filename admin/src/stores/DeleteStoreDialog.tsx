@@ -1,8 +1,9 @@
 import WarningAmberIcon from '@mui/icons-material/WarningAmber';
-import { Alert, Box, Button, Dialog, DialogActions, DialogContent, DialogContentText, DialogTitle } from '@mui/material';
+import { DialogContentText } from '@mui/material';
 import { useEffect, useState } from 'react';
 import { useDataProvider, useNotify, useRefresh } from 'react-admin';
 import { storeLabel } from '../../../core/labels';
+import { FormDialog } from '../common/FormDialog';
 import type { StoreRecord } from '../common/useStores';
 import { STORES_UI as T } from '../messages';
 import { describeServerError } from '../serverError';
@@ -42,29 +43,28 @@ export function DeleteStoreDialog({ store, onClose }: { store: StoreRecord | nul
   };
 
   return (
-    <Dialog open={!!store} onClose={busy ? undefined : onClose} fullWidth maxWidth="xs" data-testid="store-delete-dialog">
-      <DialogTitle sx={{ display: 'flex', alignItems: 'center', gap: 1 }}>
-        <WarningAmberIcon color="error" />
-        {T.deleteTitle}
-      </DialogTitle>
-      <DialogContent>
-        <DialogContentText>{shown ? T.deleteConfirm(storeLabel(shown)) : ''}</DialogContentText>
-        {message && (
-          <Box sx={{ mt: 2 }}>
-            <Alert severity="error" data-testid="store-delete-error">
-              {message}
-            </Alert>
-          </Box>
-        )}
-      </DialogContent>
-      <DialogActions sx={{ px: 3, pb: 2 }}>
-        <Button onClick={onClose} disabled={busy}>
-          {T.cancel}
-        </Button>
-        <Button variant="contained" color="error" onClick={confirm} disabled={busy || !!message}>
-          {busy ? T.deleting : T.delete}
-        </Button>
-      </DialogActions>
-    </Dialog>
+    <FormDialog
+      open={!!store}
+      titleId="store-delete-title"
+      title={
+        <>
+          <WarningAmberIcon color="error" />
+          {T.deleteTitle}
+        </>
+      }
+      onClose={onClose}
+      busy={busy}
+      error={message}
+      errorTestId="store-delete-error"
+      cancelLabel={T.cancel}
+      actionLabel={T.delete}
+      busyLabel={T.deleting}
+      onConfirm={confirm}
+      actionColor="error"
+      actionDisabled={!!message}
+      testId="store-delete-dialog"
+    >
+      <DialogContentText>{shown ? T.deleteConfirm(storeLabel(shown)) : ''}</DialogContentText>
+    </FormDialog>
   );
 }

@@ -1,7 +1,8 @@
-import { Alert, Button, Dialog, DialogActions, DialogContent, DialogTitle, Stack, TextField } from '@mui/material';
+import { TextField } from '@mui/material';
 import { useEffect, useState, type FormEvent } from 'react';
 import { useDataProvider, useNotify, useRefresh } from 'react-admin';
 import { validateStore } from '../../../core/validation/store';
+import { FormDialog } from '../common/FormDialog';
 import type { StoreRecord } from '../common/useStores';
 import { STORES_UI as T } from '../messages';
 import { describeServerError, fieldMessages } from '../serverError';
@@ -60,54 +61,47 @@ export function StoreFormDialog({ open, store, onClose }: { open: boolean; store
   const clear = (field: keyof StoreFieldErrors) => errors[field] && setErrors({ ...errors, [field]: undefined });
 
   return (
-    <Dialog open={open} onClose={saving ? undefined : onClose} fullWidth maxWidth="xs" data-testid="store-form-dialog">
-      <form onSubmit={submit} noValidate>
-        <DialogTitle>{store ? T.editTitle : T.add}</DialogTitle>
-        <DialogContent>
-          <Stack spacing={1} sx={{ pt: 1 }}>
-            {message && (
-              <Alert severity="error" data-testid="store-form-error">
-                {message}
-              </Alert>
-            )}
-            <TextField
-              label={T.name}
-              value={name}
-              onChange={(e) => {
-                setName(e.target.value);
-                clear('name');
-              }}
-              error={!!errors.name}
-              helperText={errors.name ?? ' '}
-              required
-              autoFocus
-              fullWidth
-              slotProps={{ htmlInput: { maxLength: 50, name: 'name' } }}
-            />
-            <TextField
-              label={T.code}
-              value={code}
-              onChange={(e) => {
-                setCode(e.target.value);
-                clear('code');
-              }}
-              error={!!errors.code}
-              helperText={errors.code ?? T.codeHint}
-              required
-              fullWidth
-              slotProps={{ htmlInput: { maxLength: 20, name: 'code', autoCapitalize: 'characters', spellCheck: false } }}
-            />
-          </Stack>
-        </DialogContent>
-        <DialogActions sx={{ px: 3, pb: 2 }}>
-          <Button onClick={onClose} disabled={saving}>
-            {T.cancel}
-          </Button>
-          <Button type="submit" variant="contained" disabled={saving}>
-            {saving ? T.saving : T.save}
-          </Button>
-        </DialogActions>
-      </form>
-    </Dialog>
+    <FormDialog
+      open={open}
+      titleId="store-form-title"
+      title={store ? T.editTitle : T.add}
+      onClose={onClose}
+      busy={saving}
+      error={message}
+      errorTestId="store-form-error"
+      cancelLabel={T.cancel}
+      actionLabel={T.save}
+      busyLabel={T.saving}
+      onSubmit={submit}
+      testId="store-form-dialog"
+    >
+        <TextField
+          label={T.name}
+          value={name}
+          onChange={(e) => {
+            setName(e.target.value);
+            clear('name');
+          }}
+          error={!!errors.name}
+          helperText={errors.name ?? ' '}
+          required
+          autoFocus
+          fullWidth
+          slotProps={{ htmlInput: { maxLength: 50, name: 'name' } }}
+        />
+        <TextField
+          label={T.code}
+          value={code}
+          onChange={(e) => {
+            setCode(e.target.value);
+            clear('code');
+          }}
+          error={!!errors.code}
+          helperText={errors.code ?? T.codeHint}
+          required
+          fullWidth
+          slotProps={{ htmlInput: { maxLength: 20, name: 'code', autoCapitalize: 'characters', spellCheck: false } }}
+        />
+    </FormDialog>
   );
 }

@@ -5,20 +5,11 @@
  * user stays signed in, and 密碼更改成功！ is shown. A failure shows the server's message, else
  * 更改密碼失敗，請稍後再試, in the form.
  */
-import {
-  Alert,
-  Button,
-  Dialog,
-  DialogActions,
-  DialogContent,
-  DialogTitle,
-  TextField,
-  useMediaQuery,
-  type Theme,
-} from '@mui/material';
+import { TextField } from '@mui/material';
 import { useState, type FormEvent } from 'react';
 import { useDataProvider, useNotify } from 'react-admin';
 import { validatePasswordChange } from '../../../core/validation/user';
+import { FormDialog } from '../common/FormDialog';
 import { UI, USERS_UI } from '../messages';
 import type { RemitDataProvider } from '../providers/dataProvider';
 import { setToken } from '../session';
@@ -34,7 +25,6 @@ const FIELDS: Array<{ name: Field; label: string; autoComplete: string }> = [
 export function ChangePasswordDialog({ onClose }: { onClose: () => void }) {
   const dataProvider = useDataProvider<RemitDataProvider>();
   const notify = useNotify();
-  const fullScreen = useMediaQuery((t: Theme) => t.breakpoints.down('sm'));
   const [form, setForm] = useState<Record<Field, string>>({ currentPassword: '', newPassword: '', confirmNewPassword: '' });
   const [errors, setErrors] = useState<Record<string, string>>({});
   const [failure, setFailure] = useState<string | null>(null);
@@ -64,51 +54,39 @@ export function ChangePasswordDialog({ onClose }: { onClose: () => void }) {
   }
 
   return (
-    <Dialog
+    <FormDialog
       open
-      onClose={sending ? undefined : onClose}
-      fullScreen={fullScreen}
-      fullWidth
-      maxWidth="xs"
-      aria-labelledby="change-password-title"
-      slotProps={{ paper: { component: 'form', onSubmit, noValidate: true } as object }}
+      titleId="change-password-title"
+      title={USERS_UI.changePasswordTitle}
+      onClose={onClose}
+      busy={sending}
+      error={failure}
+      errorTestId="change-password-error"
+      cancelLabel={USERS_UI.cancel}
+      actionLabel={USERS_UI.confirmChange}
+      busyLabel={USERS_UI.changing}
+      onSubmit={onSubmit}
     >
-      <DialogTitle id="change-password-title">{USERS_UI.changePasswordTitle}</DialogTitle>
-      <DialogContent dividers sx={{ display: 'flex', flexDirection: 'column', gap: 2 }}>
-        {failure && (
-          <Alert severity="error" data-testid="change-password-error">
-            {failure}
-          </Alert>
-        )}
-        {FIELDS.map((f, i) => (
-          <TextField
-            key={f.name}
-            label={f.label}
-            name={f.name}
-            type="password"
-            autoComplete={f.autoComplete}
-            autoFocus={i === 0}
-            value={form[f.name]}
-            onChange={(e) => {
-              const value = e.target.value;
-              setForm((s) => ({ ...s, [f.name]: value }));
-              setErrors(({ [f.name]: _gone, ...rest }) => rest);
-            }}
-            error={Boolean(errors[f.name])}
-            helperText={errors[f.name]}
-            required
-            fullWidth
-          />
-        ))}
-      </DialogContent>
-      <DialogActions sx={{ px: 3, py: 1.5 }}>
-        <Button onClick={onClose} disabled={sending}>
-          {USERS_UI.cancel}
-        </Button>
-        <Button type="submit" variant="contained" disabled={sending}>
-          {sending ? USERS_UI.changing : USERS_UI.confirmChange}
-        </Button>
-      </DialogActions>
-    </Dialog>
+      {FIELDS.map((f, i) => (
+        <TextField
+          key={f.name}
+          label={f.label}
+          name={f.name}
+          type="password"
+          autoComplete={f.autoComplete}
+          autoFocus={i === 0}
+          value={form[f.name]}
+          onChange={(e) => {
+            const value = e.target.value;
+            setForm((s) => ({ ...s, [f.name]: value }));
+            setErrors(({ [f.name]: _gone, ...rest }) => rest);
+          }}
+          error={Boolean(errors[f.name])}
+          helperText={errors[f.name]}
+          required
+          fullWidth
+        />
+      ))}
+    </FormDialog>
   );
 }

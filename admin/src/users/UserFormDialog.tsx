@@ -9,14 +9,8 @@
  * The rules are core's validateUser and grant rules; the server applies the same.
  */
 import {
-  Alert,
   Box,
-  Button,
   Checkbox,
-  Dialog,
-  DialogActions,
-  DialogContent,
-  DialogTitle,
   FormControl,
   FormControlLabel,
   FormGroup,
@@ -26,8 +20,6 @@ import {
   Switch,
   TextField,
   Typography,
-  useMediaQuery,
-  type Theme,
 } from '@mui/material';
 import { useState, type FormEvent } from 'react';
 import { useCreate, useNotify, useRefresh, useUpdate } from 'react-admin';
@@ -47,6 +39,7 @@ import {
 import type { Me, User } from '../../../core/types';
 import { ROLE_LABELS, storeLabel } from '../../../core/labels';
 import { validateUser } from '../../../core/validation/user';
+import { FormDialog } from '../common/FormDialog';
 import type { StoreRecord } from '../common/useStores';
 import { UI, USERS_UI } from '../messages';
 import { reloadMe } from '../providers/me';
@@ -85,7 +78,6 @@ export function UserFormDialog(props: { me: Me; stores: StoreRecord[]; user: Use
   const { me, stores, user, onClose } = props;
   const mode = user ? 'edit' : 'create';
   const self = user?.id === me.id;
-  const fullScreen = useMediaQuery((t: Theme) => t.breakpoints.down('sm'));
   const [create] = useCreate();
   const [update] = useUpdate();
   const notify = useNotify();
@@ -179,190 +171,179 @@ export function UserFormDialog(props: { me: Me; stores: StoreRecord[]; user: Use
   const storeOptions = stores;
 
   return (
-    <Dialog
+    <FormDialog
       open
-      onClose={saving ? undefined : onClose}
-      fullScreen={fullScreen}
-      fullWidth
+      titleId="user-form-title"
+      title={user ? USERS_UI.editTitle : USERS_UI.addTitle}
+      onClose={onClose}
+      busy={saving}
+      error={failure}
+      errorTestId="user-form-error"
+      cancelLabel={USERS_UI.cancel}
+      actionLabel={USERS_UI.save}
+      busyLabel={USERS_UI.saving}
+      onSubmit={onSubmit}
       maxWidth="sm"
-      aria-labelledby="user-form-title"
-      slotProps={{ paper: { component: 'form', onSubmit, noValidate: true } as object }}
     >
-      <DialogTitle id="user-form-title">{user ? USERS_UI.editTitle : USERS_UI.addTitle}</DialogTitle>
-      <DialogContent dividers sx={{ display: 'flex', flexDirection: 'column', gap: 2 }}>
-        {failure && (
-          <Alert severity="error" data-testid="user-form-error">
-            {failure}
-          </Alert>
-        )}
+      <TextField
+        label={USERS_UI.username}
+        name="username"
+        autoComplete="off"
+        value={form.username}
+        onChange={(e) => set('username', e.target.value)}
+        disabled={Boolean(user)}
+        error={Boolean(errors.username)}
+        helperText={errors.username ?? (user ? USERS_UI.usernameLocked : USERS_UI.usernameHint)}
+        required={!user}
+        fullWidth
+        autoFocus={!user}
+      />
+      <Box sx={{ display: 'grid', gridTemplateColumns: { xs: '1fr', sm: '1fr 1fr' }, gap: 2 }}>
         <TextField
-          label={USERS_UI.username}
-          name="username"
-          autoComplete="off"
-          value={form.username}
-          onChange={(e) => set('username', e.target.value)}
-          disabled={Boolean(user)}
-          error={Boolean(errors.username)}
-          helperText={errors.username ?? (user ? USERS_UI.usernameLocked : USERS_UI.usernameHint)}
+          label={user ? USERS_UI.newPasswordOptional : USERS_UI.password}
+          name="password"
+          type="password"
+          autoComplete="new-password"
+          value={form.password}
+          onChange={(e) => set('password', e.target.value)}
+          error={Boolean(errors.password)}
+          helperText={errors.password ?? (user ? USERS_UI.passwordKeepHint : ' ')}
           required={!user}
           fullWidth
-          autoFocus={!user}
         />
-        <Box sx={{ display: 'grid', gridTemplateColumns: { xs: '1fr', sm: '1fr 1fr' }, gap: 2 }}>
-          <TextField
-            label={user ? USERS_UI.newPasswordOptional : USERS_UI.password}
-            name="password"
-            type="password"
-            autoComplete="new-password"
-            value={form.password}
-            onChange={(e) => set('password', e.target.value)}
-            error={Boolean(errors.password)}
-            helperText={errors.password ?? (user ? USERS_UI.passwordKeepHint : ' ')}
-            required={!user}
-            fullWidth
-          />
-          <TextField
-            label={USERS_UI.confirmPassword}
-            name="confirmPassword"
-            type="password"
-            autoComplete="new-password"
-            value={form.confirmPassword}
-            onChange={(e) => set('confirmPassword', e.target.value)}
-            error={Boolean(errors.confirmPassword)}
-            helperText={errors.confirmPassword ?? ' '}
-            required={!user}
-            fullWidth
-          />
-        </Box>
         <TextField
-          select
-          label={USERS_UI.role}
-          name="role"
-          value={form.role}
-          onChange={(e) => changeRole(e.target.value as Role)}
-          error={Boolean(errors.role)}
-          helperText={errors.role ?? (!isAdmin(me) ? USERS_UI.adminOnlyRole : ' ')}
-          required
+          label={USERS_UI.confirmPassword}
+          name="confirmPassword"
+          type="password"
+          autoComplete="new-password"
+          value={form.confirmPassword}
+          onChange={(e) => set('confirmPassword', e.target.value)}
+          error={Boolean(errors.confirmPassword)}
+          helperText={errors.confirmPassword ?? ' '}
+          required={!user}
           fullWidth
-          slotProps={{ select: { displayEmpty: true }, inputLabel: { shrink: true } }}
-          data-testid="role-select"
-        >
-          <MenuItem value="" disabled>
-            <Typography color="text.secondary" component="span">
-              {USERS_UI.chooseRole}
-            </Typography>
+        />
+      </Box>
+      <TextField
+        select
+        label={USERS_UI.role}
+        name="role"
+        value={form.role}
+        onChange={(e) => changeRole(e.target.value as Role)}
+        error={Boolean(errors.role)}
+        helperText={errors.role ?? (!isAdmin(me) ? USERS_UI.adminOnlyRole : ' ')}
+        required
+        fullWidth
+        slotProps={{ select: { displayEmpty: true }, inputLabel: { shrink: true } }}
+        data-testid="role-select"
+      >
+        <MenuItem value="" disabled>
+          <Typography color="text.secondary" component="span">
+            {USERS_UI.chooseRole}
+          </Typography>
+        </MenuItem>
+        {ROLES.map((r) => (
+          // Only admins create or promote admins (the server refuses it otherwise).
+          <MenuItem key={r} value={r} disabled={!mayGrantRole(me, r, user)}>
+            {ROLE_LABELS[r]}
           </MenuItem>
-          {ROLES.map((r) => (
-            // Only admins create or promote admins (the server refuses it otherwise).
-            <MenuItem key={r} value={r} disabled={!mayGrantRole(me, r, user)}>
-              {ROLE_LABELS[r]}
-            </MenuItem>
-          ))}
-        </TextField>
+        ))}
+      </TextField>
 
-        <FormControl component="fieldset" error={Boolean(errors.permissions)}>
-          <FormLabel component="legend">{USERS_UI.permissions}</FormLabel>
-          {adminRole && <FormHelperText sx={{ mx: 0 }}>{USERS_UI.adminAllPermissions}</FormHelperText>}
-          <FormGroup sx={{ display: 'grid', gridTemplateColumns: { xs: '1fr', sm: '1fr 1fr' }, columnGap: 2 }} data-testid="permission-checkboxes">
-            {PERMISSION_KEYS.map((p) => {
-              const granted = mayGrant(p);
-              return (
-                <FormControlLabel
-                  key={p}
-                  sx={{ alignItems: 'flex-start', mr: 0, my: 0.25 }}
-                  control={
-                    <Checkbox
-                      name={`permissions.${p}`}
-                      checked={adminRole || form.permissions.includes(p)}
-                      onChange={(e) => togglePermission(p, e.target.checked)}
-                      disabled={adminRole || (!granted && !form.permissions.includes(p))}
-                      sx={{ pt: 0.5 }}
-                    />
-                  }
-                  label={
-                    <Box sx={{ pt: 0.75 }}>
-                      <Typography variant="body2">{PERMISSIONS[p].label}</Typography>
-                      <Typography variant="caption" color="text.secondary">
-                        {granted || adminRole ? PERMISSIONS[p].description : `${PERMISSIONS[p].description}（${USERS_UI.cannotGrantHint}）`}
-                      </Typography>
-                    </Box>
-                  }
-                />
-              );
-            })}
+      <FormControl component="fieldset" error={Boolean(errors.permissions)}>
+        <FormLabel component="legend">{USERS_UI.permissions}</FormLabel>
+        {adminRole && <FormHelperText sx={{ mx: 0 }}>{USERS_UI.adminAllPermissions}</FormHelperText>}
+        <FormGroup sx={{ display: 'grid', gridTemplateColumns: { xs: '1fr', sm: '1fr 1fr' }, columnGap: 2 }} data-testid="permission-checkboxes">
+          {PERMISSION_KEYS.map((p) => {
+            const granted = mayGrant(p);
+            return (
+              <FormControlLabel
+                key={p}
+                sx={{ alignItems: 'flex-start', mr: 0, my: 0.25 }}
+                control={
+                  <Checkbox
+                    name={`permissions.${p}`}
+                    checked={adminRole || form.permissions.includes(p)}
+                    onChange={(e) => togglePermission(p, e.target.checked)}
+                    disabled={adminRole || (!granted && !form.permissions.includes(p))}
+                    sx={{ pt: 0.5 }}
+                  />
+                }
+                label={
+                  <Box sx={{ pt: 0.75 }}>
+                    <Typography variant="body2">{PERMISSIONS[p].label}</Typography>
+                    <Typography variant="caption" color="text.secondary">
+                      {granted || adminRole ? PERMISSIONS[p].description : `${PERMISSIONS[p].description}（${USERS_UI.cannotGrantHint}）`}
+                    </Typography>
+                  </Box>
+                }
+              />
+            );
+          })}
+        </FormGroup>
+        {errors.permissions && <FormHelperText>{errors.permissions}</FormHelperText>}
+      </FormControl>
+
+      <TextField
+        select
+        label={USERS_UI.homeStore}
+        name="store_id"
+        value={form.store_id === null ? HQ : String(form.store_id)}
+        onChange={(e) => set('store_id', e.target.value === HQ ? null : Number(e.target.value))}
+        error={Boolean(errors.store_id)}
+        helperText={errors.store_id ?? ' '}
+        fullWidth
+        slotProps={{ select: { displayEmpty: true }, inputLabel: { shrink: true } }}
+        data-testid="store-select"
+      >
+        <MenuItem value={HQ}>{USERS_UI.headquarters}</MenuItem>
+        {storeOptions.map((s) => (
+          <MenuItem key={s.id} value={String(s.id)} disabled={!mayAssign(s.id) && form.store_id !== s.id}>
+            {storeLabel(s)}
+          </MenuItem>
+        ))}
+      </TextField>
+
+      <FormControl component="fieldset" error={Boolean(errors.accessible_stores)}>
+        <FormLabel component="legend">{USERS_UI.accessibleStores}</FormLabel>
+        {adminRole && <FormHelperText sx={{ mx: 0 }}>{USERS_UI.adminAllStores}</FormHelperText>}
+        {storeOptions.length === 0 ? (
+          <FormHelperText sx={{ mx: 0 }}>{USERS_UI.noStores}</FormHelperText>
+        ) : (
+          <FormGroup sx={{ display: 'grid', gridTemplateColumns: { xs: '1fr', sm: '1fr 1fr' }, columnGap: 2 }} data-testid="store-checkboxes">
+            {storeOptions.map((s) => (
+              <FormControlLabel
+                key={s.id}
+                sx={{ mr: 0 }}
+                control={
+                  <Checkbox
+                    name={`accessible_stores.${s.id}`}
+                    checked={form.accessible_stores.includes(s.id)}
+                    onChange={(e) => toggleStore(s.id, e.target.checked)}
+                    disabled={!mayAssign(s.id) && !form.accessible_stores.includes(s.id)}
+                  />
+                }
+                label={storeLabel(s)}
+              />
+            ))}
           </FormGroup>
-          {errors.permissions && <FormHelperText>{errors.permissions}</FormHelperText>}
-        </FormControl>
-
-        <TextField
-          select
-          label={USERS_UI.homeStore}
-          name="store_id"
-          value={form.store_id === null ? HQ : String(form.store_id)}
-          onChange={(e) => set('store_id', e.target.value === HQ ? null : Number(e.target.value))}
-          error={Boolean(errors.store_id)}
-          helperText={errors.store_id ?? ' '}
-          fullWidth
-          slotProps={{ select: { displayEmpty: true }, inputLabel: { shrink: true } }}
-          data-testid="store-select"
-        >
-          <MenuItem value={HQ}>{USERS_UI.headquarters}</MenuItem>
-          {storeOptions.map((s) => (
-            <MenuItem key={s.id} value={String(s.id)} disabled={!mayAssign(s.id) && form.store_id !== s.id}>
-              {storeLabel(s)}
-            </MenuItem>
-          ))}
-        </TextField>
-
-        <FormControl component="fieldset" error={Boolean(errors.accessible_stores)}>
-          <FormLabel component="legend">{USERS_UI.accessibleStores}</FormLabel>
-          {adminRole && <FormHelperText sx={{ mx: 0 }}>{USERS_UI.adminAllStores}</FormHelperText>}
-          {storeOptions.length === 0 ? (
-            <FormHelperText sx={{ mx: 0 }}>{USERS_UI.noStores}</FormHelperText>
-          ) : (
-            <FormGroup sx={{ display: 'grid', gridTemplateColumns: { xs: '1fr', sm: '1fr 1fr' }, columnGap: 2 }} data-testid="store-checkboxes">
-              {storeOptions.map((s) => (
-                <FormControlLabel
-                  key={s.id}
-                  sx={{ mr: 0 }}
-                  control={
-                    <Checkbox
-                      name={`accessible_stores.${s.id}`}
-                      checked={form.accessible_stores.includes(s.id)}
-                      onChange={(e) => toggleStore(s.id, e.target.checked)}
-                      disabled={!mayAssign(s.id) && !form.accessible_stores.includes(s.id)}
-                    />
-                  }
-                  label={storeLabel(s)}
-                />
-              ))}
-            </FormGroup>
-          )}
-          {errors.accessible_stores && <FormHelperText>{errors.accessible_stores}</FormHelperText>}
-        </FormControl>
-
-        {user && (
-          <FormControl error={Boolean(errors.is_active)}>
-            <FormControlLabel
-              control={<Switch name="is_active" checked={form.is_active} onChange={(e) => set('is_active', e.target.checked)} disabled={Boolean(activeDenial)} />}
-              label={`${USERS_UI.isActive}（${form.is_active ? UI.active : UI.inactive}）`}
-            />
-            {(errors.is_active || activeDenial) && (
-              <FormHelperText sx={{ mx: 0 }} data-testid="is-active-reason">
-                {errors.is_active ?? activeDenial}
-              </FormHelperText>
-            )}
-          </FormControl>
         )}
-      </DialogContent>
-      <DialogActions sx={{ px: 3, py: 1.5 }}>
-        <Button onClick={onClose} disabled={saving}>
-          {USERS_UI.cancel}
-        </Button>
-        <Button type="submit" variant="contained" disabled={saving}>
-          {saving ? USERS_UI.saving : USERS_UI.save}
-        </Button>
-      </DialogActions>
-    </Dialog>
+        {errors.accessible_stores && <FormHelperText>{errors.accessible_stores}</FormHelperText>}
+      </FormControl>
+
+      {user && (
+        <FormControl error={Boolean(errors.is_active)}>
+          <FormControlLabel
+            control={<Switch name="is_active" checked={form.is_active} onChange={(e) => set('is_active', e.target.checked)} disabled={Boolean(activeDenial)} />}
+            label={`${USERS_UI.isActive}（${form.is_active ? UI.active : UI.inactive}）`}
+          />
+          {(errors.is_active || activeDenial) && (
+            <FormHelperText sx={{ mx: 0 }} data-testid="is-active-reason">
+              {errors.is_active ?? activeDenial}
+            </FormHelperText>
+          )}
+        </FormControl>
+      )}
+    </FormDialog>
   );
 }
