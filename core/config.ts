@@ -27,6 +27,9 @@ export class ConfigError extends Error {
   }
 }
 
+/** The shortest signing secret accepted, from the environment or from the file beside the database. */
+export const MIN_JWT_SECRET_LENGTH = 32;
+
 export const DEFAULTS = {
   dbFile: './data/remit.sqlite',
   port: 3000,
@@ -59,7 +62,7 @@ export function loadConfig(env: Env, flags: { db?: string; port?: string | numbe
   const port =
     flags.port !== undefined ? intSetting({ '--port': String(flags.port) }, '--port', DEFAULTS.port, 0, 65535) : intSetting(env, 'PORT', DEFAULTS.port, 0, 65535);
   const secret = env.REMIT_JWT_SECRET;
-  if (secret !== undefined && secret !== '' && secret.length < 32) throw new ConfigError('REMIT_JWT_SECRET 至少需要 32 個字元');
+  if (secret !== undefined && secret !== '' && secret.length < MIN_JWT_SECRET_LENGTH) throw new ConfigError(`REMIT_JWT_SECRET 至少需要 ${MIN_JWT_SECRET_LENGTH} 個字元`);
 
   return {
     db,

@@ -14,6 +14,7 @@ import type { Db } from '../db/connect.js';
 import { Batcher, batcherFor } from '../db/batch.js';
 import type { Me } from '../types.js';
 import { validateLogin } from '../validation/login.js';
+import { toId } from '../validation/result.js';
 import { validatePasswordChange } from '../validation/user.js';
 import { recordAudit } from './audit.js';
 import { attemptKey, claimSignInAttempt, clearSignInFailures, signInLimitOf } from './signInLimit.js';
@@ -138,8 +139,8 @@ export async function authenticate(app: AppContext, token: string): Promise<Prin
   } catch {
     throw new UnauthenticatedError(MSG.tokenInvalid);
   }
-  const id = Number(payload.sub);
-  if (!Number.isSafeInteger(id) || id <= 0) throw new UnauthenticatedError(MSG.tokenInvalid);
+  const id = toId(payload.sub);
+  if (id === null) throw new UnauthenticatedError(MSG.tokenInvalid);
   const row = await userById(app.db, id);
   if (!row || !row.is_active || row.username !== payload.username || Number(row.token_version) !== payload.tv) {
     throw new UnauthenticatedError(MSG.tokenInvalid);
