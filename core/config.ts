@@ -16,6 +16,8 @@ export interface RemitConfig {
   adminPassword?: string;
   /** trust X-Forwarded-For from a reverse proxy for the client address */
   trustProxy: boolean;
+  /** how many X-Forwarded-For entries, from the right, the proxies in front added (REMIT_PROXY_HOPS, default 1) */
+  proxyHops: number;
   /** the product's title, shown on every screen */
   title: string;
 }
@@ -73,6 +75,7 @@ export function loadConfig(env: Env, flags: { db?: string; port?: string | numbe
     bcryptCost: intSetting(env, 'REMIT_BCRYPT_COST', DEFAULTS.bcryptCost, 10, 15),
     adminPassword: env.REMIT_ADMIN_PASSWORD || undefined,
     trustProxy: /^(1|true|yes)$/i.test(env.REMIT_TRUST_PROXY ?? ''),
+    proxyHops: intSetting(env, 'REMIT_PROXY_HOPS', 1, 1, 10),
     title: env.REMIT_TITLE?.trim() || DEFAULTS.title,
   };
 }

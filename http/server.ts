@@ -41,6 +41,7 @@ export async function startServer(
       db,
       security,
       trustProxy: config.trustProxy,
+      proxyHops: config.proxyHops,
       log: opts.log,
       after: [spa({ root: opts.staticDir ?? defaultStaticDir(), title: config.title })],
     });
