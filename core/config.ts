@@ -3,6 +3,7 @@
  * result down; nothing else looks at `process.env`.
  */
 import type { DbConfig } from './db/connect.js';
+import { DEFAULT_HASHING, type HashingSettings } from './services/hashPool.js';
 
 export interface RemitConfig {
   db: DbConfig;
@@ -12,6 +13,8 @@ export interface RemitConfig {
   jwtSecret?: string;
   tokenTtlSeconds: number;
   bcryptCost: number;
+  /** password hashing worker threads and queue bound (REMIT_HASH_THREADS, REMIT_HASH_QUEUE) */
+  hashing: HashingSettings;
   /** password for the first admin, created on a database with no users */
   adminPassword?: string;
   /** trust X-Forwarded-For from a reverse proxy for the client address */
@@ -73,6 +76,10 @@ export function loadConfig(env: Env, flags: { db?: string; port?: string | numbe
     jwtSecret: secret || undefined,
     tokenTtlSeconds: intSetting(env, 'REMIT_TOKEN_TTL', DEFAULTS.tokenTtlSeconds, 60, 30 * 24 * 3600),
     bcryptCost: intSetting(env, 'REMIT_BCRYPT_COST', DEFAULTS.bcryptCost, 10, 15),
+    hashing: {
+      threads: intSetting(env, 'REMIT_HASH_THREADS', DEFAULT_HASHING.threads, 1, 16),
+      queue: intSetting(env, 'REMIT_HASH_QUEUE', DEFAULT_HASHING.queue, 0, 10_000),
+    },
     adminPassword: env.REMIT_ADMIN_PASSWORD || undefined,
     trustProxy: /^(1|true|yes)$/i.test(env.REMIT_TRUST_PROXY ?? ''),
     proxyHops: intSetting(env, 'REMIT_PROXY_HOPS', 1, 1, 10),

@@ -36,7 +36,7 @@ export async function startServer(
     await migrateLatest(db);
     const security = securitySettings(config);
     const first = await ensureFirstRun({ db, security }, { adminPassword: config.adminPassword });
-    warmSignIn(security);
+    await warmSignIn(security);
     const app = createApp({
       db,
       security,

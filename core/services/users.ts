@@ -9,6 +9,7 @@ import { isPlainObject, toId } from '../validation/result.js';
 import { validateUser, type UserInput } from '../validation/user.js';
 import { recordAudit } from './audit.js';
 import { hashPassword } from './auth.js';
+import { unlockSignIn } from './signInLimit.js';
 import type { ServiceContext } from './context.js';
 import { deny, requirePermission, valid } from './guard.js';
 import { pick } from './stores.js';
@@ -59,6 +60,15 @@ export async function getUserByUsername(ctx: ServiceContext, username: string): 
   if (!row) throw new NotFoundError(MSG.userNotFoundNamed(username));
   if (row.id !== ctx.actor.id) requirePermission(ctx.actor, 'manage_users');
   return toUser(row);
+}
+
+/** Forgets every failed sign-in of a user (`remit users unlock`): the account signs in from anywhere at once. */
+export async function unlockUser(ctx: ServiceContext, username: string): Promise<{ user: User; cleared: number }> {
+  requirePermission(ctx.actor, 'manage_users');
+  const user = await getUserByUsername(ctx, username);
+  const cleared = await unlockSignIn(ctx.db, user.username);
+  await recordAudit(ctx.db, ctx, { action: 'update', entity: 'user', entityId: user.id, after: { username: user.username, sign_in_unlocked: true, failures_cleared: cleared } });
+  return { user, cleared };
 }
 
 async function assertStoresExist(db: Db, value: Pick<UserInput, 'store_id' | 'accessible_stores'>): Promise<void> {
