@@ -91,6 +91,18 @@ export function ownerOnly(file: string): void {
   if ((statSync(file).mode & 0o077) !== 0) chmodSync(file, 0o600);
 }
 
+/** A unique constraint or index refused the write (both databases). */
+export function isUniqueViolation(err: unknown): boolean {
+  const e = err as { code?: string; message?: string };
+  return e?.code === '23505' || (e?.code === 'SQLITE_CONSTRAINT' && /UNIQUE/i.test(e.message ?? ''));
+}
+
+/** A foreign key refused the write: the row it points at is gone, or is still pointed at (both databases). */
+export function isForeignKeyViolation(err: unknown): boolean {
+  const e = err as { code?: string; message?: string };
+  return e?.code === '23503' || (e?.code === 'SQLITE_CONSTRAINT' && /FOREIGN KEY/i.test(e.message ?? ''));
+}
+
 export function isPostgres(db: Db): boolean {
   return db.client.config.client === 'pg';
 }
