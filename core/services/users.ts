@@ -1,7 +1,7 @@
 import { ConflictError, ForbiddenError, NotFoundError, ValidationError } from '../errors.js';
 import { assertFilterFields, filterIds, likeEscape, runList, type ListQuery } from '../list.js';
 import { MSG } from '../messages.js';
-import { deleteUserDenial, editUserDenial, grantDenial, isRole, toggleActiveDenial } from '../permissions.js';
+import { deleteUserDenial, editUserDenial, grantDenial, isAdmin, isRole, storeScope, toggleActiveDenial, userVisibleTo } from '../permissions.js';
 import { toUser, type UserRow } from '../db/rows.js';
 import { isPostgres, isUniqueViolation, type Db } from '../db/connect.js';
 import type { ListResult, User } from '../types.js';
@@ -22,6 +22,19 @@ export async function listUsers(ctx: ServiceContext, query: ListQuery = { filter
   const f = query.filter;
   assertFilterFields(f, ['id', 'q', 'role', 'store_id', 'is_active']);
   const base = ctx.db<UserRow>('users').select('*');
+  if (!isAdmin(ctx.actor)) {
+    // The same rule as userVisibleTo, in SQL so counts and pages stay right.
+    const scope = storeScope(ctx.actor);
+    const stores = scope.all ? [] : scope.ids;
+    base.where((w) =>
+      w.where('id', ctx.actor.id).orWhere((v) =>
+        v.whereNot('role', 'admin').andWhere((x) => {
+          x.whereIn('store_id', stores.length ? stores : [0]);
+          if (ctx.actor.store_id === null) x.orWhereNull('store_id');
+        }),
+      ),
+    );
+  }
   const ids = filterIds(f, 'id');
   if (ids) base.whereIn('id', ids);
   const stores = filterIds(f, 'store_id');
@@ -47,11 +60,13 @@ async function loadUser(db: Db, rawId: unknown): Promise<UserRow> {
   return row;
 }
 
-/** One user: manage_users, or one's own record. */
+/** One user: manage_users and within what the caller may manage, or one's own record. */
 export async function getUser(ctx: ServiceContext, rawId: unknown): Promise<User> {
   const row = await loadUser(ctx.db, rawId);
   if (row.id !== ctx.actor.id) requirePermission(ctx.actor, 'manage_users');
-  return toUser(row);
+  const user = toUser(row);
+  if (!userVisibleTo(ctx.actor, user)) throw new NotFoundError(MSG.userNotFound);
+  return user;
 }
 
 /** One user by username (case-insensitive, as usernames are unique that way): same rule as getUser. */
@@ -59,7 +74,9 @@ export async function getUserByUsername(ctx: ServiceContext, username: string): 
   const row = await ctx.db<UserRow>('users').whereRaw('lower(username) = ?', [username.trim().toLowerCase()]).first();
   if (!row) throw new NotFoundError(MSG.userNotFoundNamed(username));
   if (row.id !== ctx.actor.id) requirePermission(ctx.actor, 'manage_users');
-  return toUser(row);
+  const user = toUser(row);
+  if (!userVisibleTo(ctx.actor, user)) throw new NotFoundError(MSG.userNotFoundNamed(username));
+  return user;
 }
 
 /** Forgets every failed sign-in of a user (`remit users unlock`): the account signs in from anywhere at once. */
@@ -136,7 +153,7 @@ export async function updateUser(ctx: ServiceContext, rawId: unknown, patch: unk
     const id = toId(rawId);
     const q = trx<UserRow>('users').where({ id: id ?? 0 });
     const row = id === null ? undefined : ((await (isPostgres(trx) ? q.forUpdate() : q).first()) as UserRow | undefined);
-    if (!row) throw new NotFoundError(MSG.userNotFound);
+    if (!row || !userVisibleTo(ctx.actor, toUser(row))) throw new NotFoundError(MSG.userNotFound);
     const before = toUser(row);
     deny(editUserDenial(ctx.actor, before));
     if ('username' in patch && patch.username !== before.username) throw ValidationError.single('username', MSG.usernameImmutable);
@@ -189,6 +206,7 @@ export async function deleteUser(ctx: ServiceContext, rawId: unknown): Promise<U
   requirePermission(ctx.actor, 'manage_users');
   return ctx.db.transaction(async (trx) => {
     const before = toUser(await loadUser(trx, rawId));
+    if (!userVisibleTo(ctx.actor, before)) throw new NotFoundError(MSG.userNotFound);
     deny(deleteUserDenial(ctx.actor, before));
     if (before.role === 'admin') await assertAnotherAdmin(trx, before.id);
     await trx('users').where({ id: before.id }).delete();
