@@ -3,6 +3,7 @@
  * result down; nothing else looks at `process.env`.
  */
 import type { DbConfig } from './db/connect.js';
+import { DEFAULT_HASHING, type HashingSettings } from './services/hashPool.js';
 
 export interface RemitConfig {
   db: DbConfig;
@@ -12,10 +13,14 @@ export interface RemitConfig {
   jwtSecret?: string;
   tokenTtlSeconds: number;
   bcryptCost: number;
+  /** password hashing worker threads and queue bound (REMIT_HASH_THREADS, REMIT_HASH_QUEUE) */
+  hashing: HashingSettings;
   /** password for the first admin, created on a database with no users */
   adminPassword?: string;
   /** trust X-Forwarded-For from a reverse proxy for the client address */
   trustProxy: boolean;
+  /** how many X-Forwarded-For entries, from the right, the proxies in front added (REMIT_PROXY_HOPS, default 1) */
+  proxyHops: number;
   /** the product's title, shown on every screen */
   title: string;
 }
@@ -26,6 +31,9 @@ export class ConfigError extends Error {
     this.name = 'ConfigError';
   }
 }
+
+/** The shortest signing secret accepted, from the environment or from the file beside the database. */
+export const MIN_JWT_SECRET_LENGTH = 32;
 
 export const DEFAULTS = {
   dbFile: './data/remit.sqlite',
@@ -59,7 +67,7 @@ export function loadConfig(env: Env, flags: { db?: string; port?: string | numbe
   const port =
     flags.port !== undefined ? intSetting({ '--port': String(flags.port) }, '--port', DEFAULTS.port, 0, 65535) : intSetting(env, 'PORT', DEFAULTS.port, 0, 65535);
   const secret = env.REMIT_JWT_SECRET;
-  if (secret !== undefined && secret !== '' && secret.length < 32) throw new ConfigError('REMIT_JWT_SECRET 至少需要 32 個字元');
+  if (secret !== undefined && secret !== '' && secret.length < MIN_JWT_SECRET_LENGTH) throw new ConfigError(`REMIT_JWT_SECRET 至少需要 ${MIN_JWT_SECRET_LENGTH} 個字元`);
 
   return {
     db,
@@ -68,8 +76,13 @@ export function loadConfig(env: Env, flags: { db?: string; port?: string | numbe
     jwtSecret: secret || undefined,
     tokenTtlSeconds: intSetting(env, 'REMIT_TOKEN_TTL', DEFAULTS.tokenTtlSeconds, 60, 30 * 24 * 3600),
     bcryptCost: intSetting(env, 'REMIT_BCRYPT_COST', DEFAULTS.bcryptCost, 10, 15),
+    hashing: {
+      threads: intSetting(env, 'REMIT_HASH_THREADS', DEFAULT_HASHING.threads, 1, 16),
+      queue: intSetting(env, 'REMIT_HASH_QUEUE', DEFAULT_HASHING.queue, 0, 10_000),
+    },
     adminPassword: env.REMIT_ADMIN_PASSWORD || undefined,
     trustProxy: /^(1|true|yes)$/i.test(env.REMIT_TRUST_PROXY ?? ''),
+    proxyHops: intSetting(env, 'REMIT_PROXY_HOPS', 1, 1, 10),
     title: env.REMIT_TITLE?.trim() || DEFAULTS.title,
   };
 }

@@ -10,7 +10,7 @@ export interface FieldError {
 }
 
 export abstract class DomainError extends Error {
-  abstract readonly kind: 'validation' | 'unauthenticated' | 'forbidden' | 'not_found' | 'conflict' | 'too_many_requests';
+  abstract readonly kind: 'validation' | 'unauthenticated' | 'forbidden' | 'not_found' | 'conflict' | 'too_many_requests' | 'busy';
 }
 
 export class ValidationError extends DomainError {
@@ -71,6 +71,18 @@ export class TooManyRequestsError extends DomainError {
   ) {
     super(message);
     this.name = 'TooManyRequestsError';
+  }
+}
+
+/** The server is busy (the password-hashing queue is full): try again after `retryAfterSeconds`. */
+export class BusyError extends DomainError {
+  readonly kind = 'busy' as const;
+  constructor(
+    readonly retryAfterSeconds: number,
+    message: string = MSG.serverBusy,
+  ) {
+    super(message);
+    this.name = 'BusyError';
   }
 }
 

@@ -113,7 +113,8 @@ export async function runList<Row, T>(
   map: (row: Row) => T,
 ): Promise<ListResult<T>> {
   const [field, order] = query.sort ?? spec.defaultSort;
-  const column = spec.sortable[field];
+  // Own keys only: `constructor`, `__proto__` and the like are not columns.
+  const column = Object.hasOwn(spec.sortable, field) ? spec.sortable[field] : undefined;
   if (!column) throw ValidationError.single('sort', MSG.badSortField(field));
 
   const countRow = (await base.clone().clearSelect().clearOrder().count({ n: '*' }).first()) as { n: number | string } | undefined;

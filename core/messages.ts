@@ -59,7 +59,8 @@ export const MSG = {
   usernameTaken: '用戶名已存在',
   passwordRequired: '密碼是必填的', // spec
   passwordMin: '密碼至少需要6個字符', // spec
-  passwordMax: '密碼不能超過72個字符',
+  passwordMax: '密碼不能超過72個位元組（英數字每字1個、中文字每字3個位元組，約24個中文字）',
+  serverBusy: '伺服器忙碌中，請稍候幾秒再試',
   passwordMismatch: '密碼確認不匹配', // spec
   roleRequired: '請選擇角色', // spec
   permissionsInvalid: (keys: string[]) => `無效的權限：${keys.join('、')}`,

@@ -154,6 +154,19 @@ export function submitStoreDenial(u: Principal, storeId: number): string | null 
   return inScope(u, storeId) ? null : MSG.storeOutOfScope;
 }
 
+/**
+ * Which accounts a user manager sees (issue 10, item 14): admins every account; others
+ * themselves and the non-admin accounts they may manage, those whose home store is inside the
+ * manager's stores (a headquarters manager also sees other headquarters accounts, which have
+ * no home store).
+ */
+export function userVisibleTo(actor: Principal, target: { id: number; role: Role; store_id: number | null }): boolean {
+  if (isAdmin(actor) || target.id === actor.id) return true;
+  if (target.role === 'admin') return false;
+  if (target.store_id === null) return actor.store_id === null;
+  return inScope(actor, target.store_id);
+}
+
 /** Why `actor` may not delete `target`, or null when allowed. Texts are the spec's tooltips. */
 export function deleteUserDenial(actor: Principal, target: AccountRef): string | null {
   if (actor.id === target.id) return MSG.cannotDeleteSelf;

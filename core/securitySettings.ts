@@ -4,5 +4,5 @@ import type { SecuritySettings } from './services/context.js';
 
 /** The security settings of a configuration, as the server and the CLI both run with them. */
 export function securitySettings(config: RemitConfig): SecuritySettings {
-  return { jwtSecret: resolveJwtSecret(config), tokenTtlSeconds: config.tokenTtlSeconds, bcryptCost: config.bcryptCost };
+  return { jwtSecret: resolveJwtSecret(config), tokenTtlSeconds: config.tokenTtlSeconds, bcryptCost: config.bcryptCost, hashing: config.hashing };
 }

@@ -17,6 +17,12 @@ import { userRoutes } from './routes/users.js';
 export interface AppOptions extends AppContext {
   /** take the client address from X-Forwarded-For (behind a reverse proxy) */
   trustProxy?: boolean;
+  /**
+   * how many proxies stand in front (default 1): the client address is the entry that many
+   * places from the right of X-Forwarded-For, the last one a trusted proxy wrote. Entries left
+   * of it are whatever the client sent and are never believed.
+   */
+  proxyHops?: number;
   /** where unexpected errors are reported; defaults to stderr */
   log?: (msg: string, err: unknown) => void;
   /** extra middleware mounted after /api (the back office's static files) */
@@ -24,7 +30,7 @@ export interface AppOptions extends AppContext {
 }
 
 export function createApp(opts: AppOptions): Koa<State> {
-  const app = new Koa<State>({ proxy: opts.trustProxy ?? false });
+  const app = new Koa<State>({ proxy: opts.trustProxy ?? false, maxIpsCount: opts.proxyHops ?? 1 });
   const ctx: AppContext = { db: opts.db, security: opts.security };
   // Unexpected errors are reported by errorHandler; Koa's default logger would print them twice.
   app.silent = true;

@@ -36,11 +36,12 @@ export async function startServer(
     await migrateLatest(db);
     const security = securitySettings(config);
     const first = await ensureFirstRun({ db, security }, { adminPassword: config.adminPassword });
-    warmSignIn(security);
+    await warmSignIn(security);
     const app = createApp({
       db,
       security,
       trustProxy: config.trustProxy,
+      proxyHops: config.proxyHops,
       log: opts.log,
       after: [spa({ root: opts.staticDir ?? defaultStaticDir(), title: config.title })],
     });

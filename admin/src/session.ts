@@ -49,11 +49,22 @@ export function currentPath(loc: Location = window.location): string {
 
 /**
  * Where to go after login: the redirect value when present and not the login route itself
- * (and a path on this site, never another one), otherwise /admin.
+ * (and a path on this site, never another one), otherwise /admin. The value is resolved
+ * against the page's origin as the browser will resolve it, which drops tabs and newlines and
+ * turns `\` into `/` (`/%09/evil.example` is `//evil.example`, another site: issue 10, item 5);
+ * only the same origin and the product's own pages (`/` and `/admin...`) are accepted.
  */
-export function afterLoginTarget(redirect: string | null | undefined): string {
-  if (!redirect || !redirect.startsWith('/') || redirect.startsWith('//') || redirect.startsWith('/\\')) return ADMIN_PATH;
-  const path = redirect.split(/[?#]/)[0].replace(/\/+$/, '');
-  if (path === LOGIN_PATH) return ADMIN_PATH;
-  return redirect;
+export function afterLoginTarget(redirect: string | null | undefined, origin: string = window.location.origin): string {
+  if (!redirect || !redirect.startsWith('/')) return ADMIN_PATH;
+  let url: URL;
+  try {
+    url = new URL(redirect, origin);
+  } catch {
+    return ADMIN_PATH;
+  }
+  if (url.origin !== new URL(origin).origin) return ADMIN_PATH;
+  const path = url.pathname.replace(/\/+$/, '');
+  const own = path === '' || path === ADMIN_PATH || path.startsWith(`${ADMIN_PATH}/`);
+  if (!own || path === LOGIN_PATH) return ADMIN_PATH;
+  return `${url.pathname}${url.search}${url.hash}`;
 }

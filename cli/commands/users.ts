@@ -11,6 +11,7 @@ import {
   permissionLabels,
   ROLE_LABELS,
   storeAccessLabel,
+  unlockUser,
   updateUser,
   type ServiceContext,
   type Store,
@@ -169,6 +170,15 @@ export function usersCommand(program: Command, io: CliIO): void {
         return deleteUser(ctx, target.id);
       });
       io.stdout(`已刪除用戶 ${user.username}\n`);
+    });
+
+  users
+    .command('unlock <username>')
+    .description('解除會員的登入限制（清除登入失敗紀錄），例如有人在別處一再輸錯密碼之後')
+    .addHelpText('after', examples('remit users unlock admin'))
+    .action(async (username: string, _opts: Opts, cmd: Command) => {
+      const { user, cleared } = await withOperator(io, cmd.optsWithGlobals(), (ctx) => unlockUser(ctx, username));
+      io.stdout(`已解除用戶 ${user.username} 的登入限制（清除 ${cleared} 筆登入失敗紀錄）\n`);
     });
 
   for (const active of [true, false]) {

@@ -4,7 +4,7 @@
  * checks a copy of the file beside the database, then renames it into place while holding an
  * exclusive lock, so nobody is left reading a half-written file.
  */
-import { closeSync, existsSync, linkSync, openSync, readSync, renameSync, rmSync, statSync, copyFileSync } from 'node:fs';
+import { chmodSync, closeSync, existsSync, linkSync, openSync, readSync, renameSync, rmSync, statSync, copyFileSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import knexFactory, { type Knex } from 'knex';
 import { ConflictError, NotFoundError, ValidationError } from '../errors.js';
@@ -38,6 +38,7 @@ export async function backupSqlite(db: Knex, target: string, opts: { force?: boo
   const tmp = tempBeside(target);
   try {
     await db.raw('VACUUM INTO ?', [tmp]);
+    chmodSync(tmp, 0o600); // password hashes and every payment: the owner's eyes only
     if (opts.force) renameSync(tmp, target);
     else {
       // link refuses atomically if someone created the target meanwhile
@@ -118,6 +119,7 @@ export async function restoreSqlite(source: string, target: string): Promise<Bac
   let live: Knex | null = null;
   try {
     copyFileSync(source, tmp);
+    chmodSync(tmp, 0o600);
     const info = await checkBackup(tmp, source);
     if (existsSync(target)) {
       live = openRaw(target);

@@ -2,7 +2,7 @@
  * Opens the database: the embedded SQLite file by default, PostgreSQL when a URL is given.
  * Both get the same migrations and behave the same to the services.
  */
-import { mkdirSync } from 'node:fs';
+import { chmodSync, closeSync, mkdirSync, openSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname } from 'node:path';
 import knexFactory, { type Knex } from 'knex';
@@ -57,7 +57,10 @@ export function openDatabase(cfg: DbConfig): Knex {
       pool: { min: 0, max: cfg.poolMax ?? 10 },
     });
   }
-  if (cfg.filename !== ':memory:') mkdirSync(dirname(cfg.filename), { recursive: true });
+  if (cfg.filename !== ':memory:') {
+    mkdirSync(dirname(cfg.filename), { recursive: true });
+    ownerOnly(cfg.filename);
+  }
   sqliteClient ??= immediateSqliteClient();
   return knexFactory({
     client: sqliteClient as typeof Knex.Client,
@@ -76,6 +79,28 @@ export function openDatabase(cfg: DbConfig): Knex {
       },
     },
   });
+}
+
+/**
+ * The database file holds password hashes and every payment: readable by its owner only. Made
+ * 0600 before SQLite opens it (SQLite gives its -wal and -shm files the same mode), and an
+ * existing file with wider permissions is narrowed.
+ */
+export function ownerOnly(file: string): void {
+  closeSync(openSync(file, 'a', 0o600));
+  if ((statSync(file).mode & 0o077) !== 0) chmodSync(file, 0o600);
+}
+
+/** A unique constraint or index refused the write (both databases). */
+export function isUniqueViolation(err: unknown): boolean {
+  const e = err as { code?: string; message?: string };
+  return e?.code === '23505' || (e?.code === 'SQLITE_CONSTRAINT' && /UNIQUE/i.test(e.message ?? ''));
+}
+
+/** A foreign key refused the write: the row it points at is gone, or is still pointed at (both databases). */
+export function isForeignKeyViolation(err: unknown): boolean {
+  const e = err as { code?: string; message?: string };
+  return e?.code === '23503' || (e?.code === 'SQLITE_CONSTRAINT' && /FOREIGN KEY/i.test(e.message ?? ''));
 }
 
 export function isPostgres(db: Db): boolean {

@@ -6,11 +6,13 @@ import type { Knex } from 'knex';
 import * as init from '../../migrations/20261121000000_init.js';
 import * as listIndexes from '../../migrations/20261121000001_list_indexes_and_daily_stats.js';
 import * as loginAttempts from '../../migrations/20261121000002_login_attempts.js';
+import * as caseFolded from '../../migrations/20261123000100_case_folded_unique_and_throttle_notes.js';
 
 const MIGRATIONS: Record<string, Knex.Migration> = {
   '20261121000000_init': init,
   '20261121000001_list_indexes_and_daily_stats': listIndexes,
   '20261121000002_login_attempts': loginAttempts,
+  '20261123000100_case_folded_unique_and_throttle_notes': caseFolded,
 };
 
 /** Names of the migrations this program knows, oldest first (a restore refuses a database with others). */
@@ -32,10 +34,23 @@ class ListedMigrations implements Knex.MigrationSource<string> {
 
 const options = (): Knex.MigratorConfig => ({ migrationSource: new ListedMigrations(), tableName: 'knex_migrations' });
 
-/** Applies every pending migration; returns the names applied. */
+/** The PostgreSQL advisory lock migrations run under (any fixed number, the same in every instance). */
+const MIGRATION_LOCK = 7_210_000;
+
+/**
+ * Applies every pending migration; returns the names applied. On PostgreSQL several instances
+ * started at once on a fresh database take turns under an advisory lock (issue 10, item 7):
+ * knex's own lock table does not exist yet on the very first start, so without it two of them
+ * raced to create it. The lock is held by a transaction of its own while the migrations run on
+ * other connections; SQLite's file lock does this already.
+ */
 export async function migrateLatest(db: Knex): Promise<string[]> {
-  const [, applied] = (await db.migrate.latest(options())) as [number, string[]];
-  return applied;
+  if (db.client.config.client !== 'pg') return ((await db.migrate.latest(options())) as [number, string[]])[1];
+  return db.transaction(async (trx) => {
+    await trx.raw('select pg_advisory_xact_lock(?)', [MIGRATION_LOCK]);
+    const [, applied] = (await db.migrate.latest(options())) as [number, string[]];
+    return applied;
+  });
 }
 
 /** Applies the next pending migration only (tests use it to check what a later one does to existing data). */

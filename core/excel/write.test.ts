@@ -246,6 +246,9 @@ describe('the export CSV', () => {
     ]);
     const storeCsv = buildExportCsv([pay({ store_id: 9 })], [{ id: 9, name: '=cmd', code: 'X' }]);
     expect(storeCsv.slice(1).split('\r\n')[1]).toBe("2026/11/18,01234,2026/11/18 09:15,1500,早班,'=cmd (X),已點收");
+    // a ; separates cells in some locales: the note stays one quoted cell, its formula part neutralised
+    const semi = buildExportCsv([pay({ note: "a;=cmd|' /C calc'!A0" })], STORES);
+    expect(semi.slice(1).split('\r\n')[1]).toBe(`2026/11/18,01234,2026/11/18 09:15,1500,"a;'=cmd|' /C calc'!A0",台北店 (TPE),已點收`);
   });
 });
 

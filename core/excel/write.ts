@@ -3,6 +3,7 @@
  * The export uses the import's columns and order, so an exported file imports back unchanged.
  */
 import * as XLSX from 'xlsx';
+import { csvCell } from './csv.js';
 import { MSG } from '../messages.js';
 import { toCollectionStatus, type PaymentStatus } from '../statuses.js';
 import { addDays, compactTimestamp, formatTaipei, parseInstant, taipeiDate } from '../time.js';
@@ -82,18 +83,10 @@ export function buildExportWorkbook(payments: Iterable<ExportPayment>, stores: r
   return workbookBytes(sheetFromRows(rows));
 }
 
-/** A spreadsheet program reads a cell starting with these as a formula; CSV gets a leading `'`. */
-const FORMULA_START = /^[=+\-@\t\r]/;
-
-function csvField(value: string): string {
-  const safe = FORMULA_START.test(value) ? `'${value}` : value;
-  return /[",\r\n]/.test(safe) ? `"${safe.replace(/"/g, '""')}"` : safe;
-}
-
 /** The same table as CSV, with a UTF-8 BOM so Excel shows the Chinese correctly. */
 export function buildExportCsv(payments: Iterable<ExportPayment>, stores: readonly StoreRef[]): string {
   const name = storeNamer(stores);
-  const lines = [HEADERS.map(csvField).join(',')];
+  const lines = [HEADERS.map(csvCell).join(',')];
   for (const p of payments) {
     const ms = instantOf(p.paid_at);
     lines.push(
@@ -106,7 +99,7 @@ export function buildExportCsv(payments: Iterable<ExportPayment>, stores: readon
         name(p.store_id),
         toCollectionStatus(p.status),
       ]
-        .map(csvField)
+        .map(csvCell)
         .join(','),
     );
   }

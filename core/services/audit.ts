@@ -1,4 +1,5 @@
-import type { Db } from '../db/connect.js';
+import { isPostgres, type Db } from '../db/connect.js';
+import { storeScope } from '../permissions.js';
 import type { AuditRow } from '../db/rows.js';
 import { ValidationError } from '../errors.js';
 import { assertFilterFields, filterIds, filterStrings, likeEscape, runList, type ListQuery } from '../list.js';
@@ -92,6 +93,18 @@ export async function listAudit(ctx: ServiceContext, query: ListQuery = { filter
   const f = query.filter;
   assertFilterFields(f, AUDIT_FILTERS);
   const base = ctx.db<AuditRow>('audit_log').select('*');
+  // Payment entries only within the caller's stores (issue 10, item 15): a store-scoped
+  // system_admin reads the log, not other stores' payments through it. The store is the one
+  // the entry's payment had, after the change or (a delete) before it; an import entry spans
+  // stores and is shown to admins only.
+  const scope = storeScope(ctx.actor);
+  if (!scope.all) {
+    const storeOf = isPostgres(ctx.db)
+      ? "coalesce(after::jsonb->>'store_id', before::jsonb->>'store_id')"
+      : "coalesce(json_extract(after, '$.store_id'), json_extract(before, '$.store_id'))";
+    const inStores = scope.ids.length ? `cast(${storeOf} as text) in (${scope.ids.map(() => '?').join(',')})` : '1 = 0';
+    base.where((w) => w.whereNot('entity', 'payment').orWhereRaw(inStores, scope.ids.map(String)));
+  }
   const ids = filterIds(f, 'id');
   if (ids) base.whereIn('id', ids);
   const actions = filterStrings(f, 'action', WORD);

@@ -14,34 +14,61 @@ import type { Db } from '../db/connect.js';
 import { Batcher, batcherFor } from '../db/batch.js';
 import type { Me } from '../types.js';
 import { validateLogin } from '../validation/login.js';
-import { validatePasswordChange } from '../validation/user.js';
+import { toId } from '../validation/result.js';
+import { PASSWORD_MAX_BYTES, validatePasswordChange } from '../validation/user.js';
 import { recordAudit } from './audit.js';
-import { attemptKey, claimSignInAttempt, clearSignInFailures, signInLimitOf } from './signInLimit.js';
+import { attemptKey, checkSignInAllowed, clearSignInFailures, firstThrottleInWindow, recordSignInFailure, signInLimitOf } from './signInLimit.js';
+import { bcryptCompare, bcryptHash } from './hashPool.js';
 import type { AppContext, SecuritySettings, ServiceContext } from './context.js';
 import { valid } from './guard.js';
 
 export const MIN_BCRYPT_COST = 10;
 
-export function hashPassword(password: string, security: Pick<SecuritySettings, 'bcryptCost'>): Promise<string> {
-  return bcrypt.hash(password, Math.max(MIN_BCRYPT_COST, security.bcryptCost));
+const costOf = (security: Pick<SecuritySettings, 'bcryptCost'>) => Math.max(MIN_BCRYPT_COST, security.bcryptCost);
+
+/** A bcrypt hash, made on a worker thread (hashPool.ts). */
+export function hashPassword(password: string, security: Pick<SecuritySettings, 'bcryptCost' | 'hashing'>): Promise<string> {
+  return bcryptHash(password, costOf(security), security.hashing);
 }
 
-// Compared against when the username is unknown, so both cases cost one bcrypt check of the same
-// cost. Made on first use (every CLI command loads this module; few sign anyone in), and by
-// `warmSignIn` when a server starts, so the first unknown name is not slower either.
-const dummyHashes = new Map<number, string>();
-function dummyHash(cost: number): string {
-  const c = Math.max(MIN_BCRYPT_COST, cost);
+// Compared against when the username is unknown, so both cases cost one bcrypt check of the
+// configured cost. Made on first use, and by `warmSignIn` when a server starts.
+const dummyHashes = new Map<number, Promise<string>>();
+function dummyHash(security: Pick<SecuritySettings, 'bcryptCost' | 'hashing'>): Promise<string> {
+  const c = costOf(security);
   let h = dummyHashes.get(c);
   if (!h) {
-    h = bcrypt.hashSync('remit-no-such-user', c);
+    h = bcryptHash('remit-no-such-user', c, security.hashing);
+    h.catch(() => dummyHashes.delete(c));
     dummyHashes.set(c, h);
   }
   return h;
 }
 
-export function warmSignIn(security: Pick<SecuritySettings, 'bcryptCost'>): void {
-  dummyHash(security.bcryptCost);
+export async function warmSignIn(security: Pick<SecuritySettings, 'bcryptCost' | 'hashing'>): Promise<void> {
+  await dummyHash(security);
+}
+
+/**
+ * Whether `password` is the one behind `hash` (undefined: an unknown user, compared against a
+ * dummy of the same cost so both take the same time). bcrypt reads only 72 bytes, and no
+ * longer password can ever have been set (validation refuses it), so a longer one is wrong
+ * rather than cut: a 72-byte password with any suffix is not accepted (issue 10, item 17).
+ */
+export async function verifyPassword(security: Pick<SecuritySettings, 'bcryptCost' | 'hashing'>, password: string, hash: string | undefined): Promise<boolean> {
+  const ok = await bcryptCompare(password, hash ?? (await dummyHash(security)), security.hashing);
+  return ok && hash !== undefined && Buffer.byteLength(password, 'utf8') <= PASSWORD_MAX_BYTES;
+}
+
+/**
+ * After a successful sign-in, a hash made at another cost is made again at the configured one,
+ * so every account converges on it and sign-in time says nothing about which names exist
+ * (issue 10, item 18). Written only if the hash is still the one checked.
+ */
+async function rehashIfCostChanged(app: AppContext, row: UserRow, password: string): Promise<void> {
+  if (bcrypt.getRounds(row.password_hash) === costOf(app.security)) return;
+  const hash = await hashPassword(password, app.security);
+  await app.db('users').where({ id: row.id, password_hash: row.password_hash }).update({ password_hash: hash });
 }
 
 interface TokenPayload {
@@ -85,14 +112,18 @@ export async function login(app: AppContext, input: unknown, ip: string | null =
   // Usernames are unique whatever their case, so sign-in does not depend on it either.
   const row = await app.db<UserRow>('users').whereRaw('lower(username) = ?', [username.toLowerCase()]).first();
   const key = attemptKey(username, ip);
+  const limit = signInLimitOf(app.security);
   try {
-    await claimSignInAttempt(app.db, signInLimitOf(app.security), key);
+    await checkSignInAllowed(app.db, limit, key);
   } catch (err) {
-    if (err instanceof TooManyRequestsError) await auditSignIn(app.db, ip, username, row, 'too_many_attempts');
+    if (err instanceof TooManyRequestsError && (await firstThrottleInWindow(app.db, limit, key))) {
+      await auditSignIn(app.db, ip, username, row, 'too_many_attempts');
+    }
     throw err;
   }
-  const ok = await bcrypt.compare(password, row?.password_hash ?? dummyHash(app.security.bcryptCost));
+  const ok = await verifyPassword(app.security, password, row?.password_hash);
   if (!row || !ok) {
+    await recordSignInFailure(app.db, limit, key);
     await auditSignIn(app.db, ip, username, row, row ? 'wrong_password' : 'unknown_user');
     throw new UnauthenticatedError(MSG.loginFailed);
   }
@@ -102,6 +133,7 @@ export async function login(app: AppContext, input: unknown, ip: string | null =
     await auditSignIn(app.db, ip, username, row, 'inactive');
     throw new UnauthenticatedError(MSG.accountInactive);
   }
+  await rehashIfCostChanged(app, row, password);
   await auditSignIn(app.db, ip, username, row, null);
   return { token: signToken(app.security, row), user: meOf(row) };
 }
@@ -138,8 +170,8 @@ export async function authenticate(app: AppContext, token: string): Promise<Prin
   } catch {
     throw new UnauthenticatedError(MSG.tokenInvalid);
   }
-  const id = Number(payload.sub);
-  if (!Number.isSafeInteger(id) || id <= 0) throw new UnauthenticatedError(MSG.tokenInvalid);
+  const id = toId(payload.sub);
+  if (id === null) throw new UnauthenticatedError(MSG.tokenInvalid);
   const row = await userById(app.db, id);
   if (!row || !row.is_active || row.username !== payload.username || Number(row.token_version) !== payload.tv) {
     throw new UnauthenticatedError(MSG.tokenInvalid);
@@ -167,21 +199,33 @@ export async function me(ctx: ServiceContext): Promise<Me> {
   return meOf(row);
 }
 
-/** Changes the caller's own password; older tokens stop working and a fresh one is returned. */
+/**
+ * Changes the caller's own password; older tokens stop working and a fresh one is returned.
+ * Wrong current passwords count as failed sign-ins of the account from that address, so the
+ * form cannot be used to guess without limit (issue 10, item 2).
+ */
 export async function changePassword(ctx: ServiceContext, input: unknown): Promise<{ token: string }> {
   const { currentPassword, newPassword } = valid(validatePasswordChange(input));
   if (ctx.actor.id <= 0) throw new ForbiddenError(MSG.cannotChangeOthersPassword);
   const row = await ctx.db<UserRow>('users').where({ id: ctx.actor.id }).first();
   if (!row) throw new UnauthenticatedError(MSG.tokenInvalid);
-  if (!(await bcrypt.compare(currentPassword, row.password_hash))) {
+  const key = attemptKey(row.username, ctx.ip);
+  const limit = signInLimitOf(ctx.security);
+  await checkSignInAllowed(ctx.db, limit, key);
+  if (!(await verifyPassword(ctx.security, currentPassword, row.password_hash))) {
+    await recordSignInFailure(ctx.db, limit, key);
     throw ValidationError.single('currentPassword', MSG.currentPasswordWrong);
   }
+  await clearSignInFailures(ctx.db, key);
   const hash = await hashPassword(newPassword, ctx.security);
   return ctx.db.transaction(async (trx) => {
-    const version = Number(row.token_version) + 1;
-    await setPassword(trx, row.id, hash, version);
+    // The version is bumped in SQL and read back: a deactivation or another change made
+    // meanwhile is kept, not overwritten from the row read above.
+    await trx('users').where({ id: row.id }).update({ password_hash: hash, token_version: trx.raw('token_version + 1'), updated_at: Date.now() });
+    const fresh = await trx<UserRow>('users').where({ id: row.id }).first();
+    if (!fresh) throw new UnauthenticatedError(MSG.tokenInvalid);
     await recordAudit(trx, ctx, { action: 'password', entity: 'user', entityId: row.id });
-    return { token: signToken(ctx.security, { ...row, token_version: version }) };
+    return { token: signToken(ctx.security, fresh) };
   });
 }
 

@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { ConflictError } from '../errors.js';
 import { PERMISSION_KEYS } from '../permissions.js';
 import type { Store, User } from '../types.js';
 import type { AppContext } from './context.js';
@@ -22,9 +23,15 @@ export async function ensureFirstRun(
   const out: { admin?: { user: User; password: string; generated: boolean }; store?: Store } = {};
   const hasUser = await app.db('users').first('id');
   if (hasUser) return out;
-  if (!(await app.db('stores').first('id'))) out.store = await createStore(ctx, FIRST_STORE);
+  // Another instance starting at the same moment may create them first: that is success too
+  // (issue 10, item 7); the folded unique indexes make the loser's insert fail with a conflict.
+  const alreadyThere = (err: unknown) => {
+    if (!(err instanceof ConflictError)) throw err;
+  };
+  if (!(await app.db('stores').first('id'))) out.store = await createStore(ctx, FIRST_STORE).catch((err) => void alreadyThere(err));
   const password = opts.adminPassword ?? randomBytes(12).toString('base64url');
-  const user = await createUser(ctx, { username: FIRST_ADMIN, password, role: 'admin', permissions: [...PERMISSION_KEYS] });
-  out.admin = { user, password, generated: opts.adminPassword === undefined };
+  const user = await createUser(ctx, { username: FIRST_ADMIN, password, role: 'admin', permissions: [...PERMISSION_KEYS] }).catch((err) => void alreadyThere(err));
+  if (user) out.admin = { user, password, generated: opts.adminPassword === undefined };
+  if (!out.store) delete out.store;
   return out;
 }

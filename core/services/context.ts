@@ -1,4 +1,5 @@
 import type { Db } from '../db/connect.js';
+import type { HashingSettings } from './hashPool.js';
 import { PERMISSION_KEYS, type Principal } from '../permissions.js';
 
 export interface SecuritySettings {
@@ -8,6 +9,8 @@ export interface SecuritySettings {
   tokenTtlSeconds: number;
   /** bcrypt cost factor for password hashes */
   bcryptCost: number;
+  /** worker threads and queue bound for password hashing; defaults when absent */
+  hashing?: HashingSettings;
   /** failed sign-ins allowed per username and per address in a window; default 10 in 15 minutes */
   signInLimit?: SignInLimit;
 }

@@ -3,7 +3,7 @@ import { MSG } from '../messages.js';
 import { assertFilterFields, filterIds, likeEscape, runList, type ListQuery } from '../list.js';
 import { toStore, toUser, type StoreRow, type UserRow } from '../db/rows.js';
 import { toIso } from '../time.js';
-import type { Db } from '../db/connect.js';
+import { isForeignKeyViolation, isPostgres, isUniqueViolation, type Db } from '../db/connect.js';
 import type { ListResult, Store } from '../types.js';
 import { isPlainObject, toId } from '../validation/result.js';
 import { validateStore } from '../validation/store.js';
@@ -69,23 +69,33 @@ async function assertCodeFree(db: Db, code: string, exceptId?: number) {
   if (clash) throw new ConflictError(MSG.storeCodeTaken, 'code');
 }
 
+/** Two requests naming the same code (in any case) at once: the database's folded unique index answers, as 409. */
+async function codeConflictAs409<T>(work: () => Promise<T>): Promise<T> {
+  try {
+    return await work();
+  } catch (err) {
+    if (isUniqueViolation(err)) throw new ConflictError(MSG.storeCodeTaken, 'code');
+    throw err;
+  }
+}
+
 export async function createStore(ctx: ServiceContext, input: unknown): Promise<Store> {
   requirePermission(ctx.actor, 'manage_stores');
   const value = valid(validateStore(input));
-  return ctx.db.transaction(async (trx) => {
+  return codeConflictAs409(() => ctx.db.transaction(async (trx) => {
     await assertCodeFree(trx, value.code);
     const now = Date.now();
     const [row] = (await trx('stores').insert({ ...value, created_at: now, updated_at: now }).returning('*')) as StoreRow[];
     const store = toStore(row);
     await recordAudit(trx, ctx, { action: 'create', entity: 'store', entityId: store.id, after: store });
     return store;
-  });
+  }));
 }
 
 export async function updateStore(ctx: ServiceContext, rawId: unknown, patch: unknown): Promise<Store> {
   requirePermission(ctx.actor, 'manage_stores');
   if (!isPlainObject(patch)) throw ValidationError.single('body', MSG.bodyNotObject);
-  return ctx.db.transaction(async (trx) => {
+  return codeConflictAs409(() => ctx.db.transaction(async (trx) => {
     const before = toStore(await getStoreRowOrThrow(trx, rawId));
     const value = valid(validateStore({ name: before.name, code: before.code, ...pick(patch, ['name', 'code']) }));
     if (value.code.toLowerCase() !== before.code.toLowerCase()) await assertCodeFree(trx, value.code, before.id);
@@ -93,14 +103,25 @@ export async function updateStore(ctx: ServiceContext, rawId: unknown, patch: un
     const after = toStore((await findStore(trx, before.id))!);
     await recordAudit(trx, ctx, { action: 'update', entity: 'store', entityId: before.id, before, after });
     return after;
-  });
+  }));
 }
 
 /** Deletes a store nobody uses; a store with payments or home users is kept (409). */
 export async function deleteStore(ctx: ServiceContext, rawId: unknown): Promise<Store> {
   requirePermission(ctx.actor, 'manage_stores');
+  try {
+    return await deleteStoreNow(ctx, rawId);
+  } catch (err) {
+    // A payment submitted for the store at the same moment (PostgreSQL): the store is in use.
+    if (isForeignKeyViolation(err)) throw new ConflictError(MSG.storeInUse);
+    throw err;
+  }
+}
+
+async function deleteStoreNow(ctx: ServiceContext, rawId: unknown): Promise<Store> {
   return ctx.db.transaction(async (trx) => {
-    const before = toStore(await getStoreRowOrThrow(trx, rawId));
+    // Locked first on PostgreSQL: a grant or a payment racing this delete waits for it, then sees the store gone.
+    const before = toStore(await getStoreRowOrThrow(trx, rawId, isPostgres(trx)));
     const usedByPayment = await trx('payments').where({ store_id: before.id }).first('uuid');
     const usedByUser = await trx('users').where({ store_id: before.id }).first('id');
     if (usedByPayment || usedByUser) throw new ConflictError(MSG.storeInUse);
@@ -119,9 +140,9 @@ export async function deleteStore(ctx: ServiceContext, rawId: unknown): Promise<
   });
 }
 
-async function getStoreRowOrThrow(db: Db, rawId: unknown): Promise<StoreRow> {
+async function getStoreRowOrThrow(db: Db, rawId: unknown, lock = false): Promise<StoreRow> {
   const id = toId(rawId);
-  const row = id === null ? undefined : await findStore(db, id);
+  const row = id === null ? undefined : lock ? await db<StoreRow>('stores').where({ id }).forUpdate().first() : await findStore(db, id);
   if (!row) throw new NotFoundError(MSG.storeNotFound);
   return row;
 }

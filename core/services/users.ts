@@ -1,14 +1,15 @@
 import { ConflictError, ForbiddenError, NotFoundError, ValidationError } from '../errors.js';
 import { assertFilterFields, filterIds, likeEscape, runList, type ListQuery } from '../list.js';
 import { MSG } from '../messages.js';
-import { deleteUserDenial, editUserDenial, grantDenial, isRole, toggleActiveDenial } from '../permissions.js';
+import { deleteUserDenial, editUserDenial, grantDenial, isAdmin, isRole, storeScope, toggleActiveDenial, userVisibleTo } from '../permissions.js';
 import { toUser, type UserRow } from '../db/rows.js';
-import { isPostgres, type Db } from '../db/connect.js';
+import { isPostgres, isUniqueViolation, type Db } from '../db/connect.js';
 import type { ListResult, User } from '../types.js';
-import { isPlainObject, toId } from '../validation/result.js';
-import { validateUser, type UserInput } from '../validation/user.js';
+import { isBlank, isPlainObject, toId } from '../validation/result.js';
+import { checkNewPassword, validateUser, type UserInput } from '../validation/user.js';
 import { recordAudit } from './audit.js';
 import { hashPassword } from './auth.js';
+import { unlockSignIn } from './signInLimit.js';
 import type { ServiceContext } from './context.js';
 import { deny, requirePermission, valid } from './guard.js';
 import { pick } from './stores.js';
@@ -21,6 +22,19 @@ export async function listUsers(ctx: ServiceContext, query: ListQuery = { filter
   const f = query.filter;
   assertFilterFields(f, ['id', 'q', 'role', 'store_id', 'is_active']);
   const base = ctx.db<UserRow>('users').select('*');
+  if (!isAdmin(ctx.actor)) {
+    // The same rule as userVisibleTo, in SQL so counts and pages stay right.
+    const scope = storeScope(ctx.actor);
+    const stores = scope.all ? [] : scope.ids;
+    base.where((w) =>
+      w.where('id', ctx.actor.id).orWhere((v) =>
+        v.whereNot('role', 'admin').andWhere((x) => {
+          x.whereIn('store_id', stores.length ? stores : [0]);
+          if (ctx.actor.store_id === null) x.orWhereNull('store_id');
+        }),
+      ),
+    );
+  }
   const ids = filterIds(f, 'id');
   if (ids) base.whereIn('id', ids);
   const stores = filterIds(f, 'store_id');
@@ -46,11 +60,13 @@ async function loadUser(db: Db, rawId: unknown): Promise<UserRow> {
   return row;
 }
 
-/** One user: manage_users, or one's own record. */
+/** One user: manage_users and within what the caller may manage, or one's own record. */
 export async function getUser(ctx: ServiceContext, rawId: unknown): Promise<User> {
   const row = await loadUser(ctx.db, rawId);
   if (row.id !== ctx.actor.id) requirePermission(ctx.actor, 'manage_users');
-  return toUser(row);
+  const user = toUser(row);
+  if (!userVisibleTo(ctx.actor, user)) throw new NotFoundError(MSG.userNotFound);
+  return user;
 }
 
 /** One user by username (case-insensitive, as usernames are unique that way): same rule as getUser. */
@@ -58,21 +74,31 @@ export async function getUserByUsername(ctx: ServiceContext, username: string): 
   const row = await ctx.db<UserRow>('users').whereRaw('lower(username) = ?', [username.trim().toLowerCase()]).first();
   if (!row) throw new NotFoundError(MSG.userNotFoundNamed(username));
   if (row.id !== ctx.actor.id) requirePermission(ctx.actor, 'manage_users');
-  return toUser(row);
+  const user = toUser(row);
+  if (!userVisibleTo(ctx.actor, user)) throw new NotFoundError(MSG.userNotFoundNamed(username));
+  return user;
+}
+
+/** Forgets every failed sign-in of a user (`remit users unlock`): the account signs in from anywhere at once. */
+export async function unlockUser(ctx: ServiceContext, username: string): Promise<{ user: User; cleared: number }> {
+  requirePermission(ctx.actor, 'manage_users');
+  const user = await getUserByUsername(ctx, username);
+  const cleared = await unlockSignIn(ctx.db, user.username);
+  await recordAudit(ctx.db, ctx, { action: 'update', entity: 'user', entityId: user.id, after: { username: user.username, sign_in_unlocked: true, failures_cleared: cleared } });
+  return { user, cleared };
 }
 
 async function assertStoresExist(db: Db, value: Pick<UserInput, 'store_id' | 'accessible_stores'>): Promise<void> {
   const wanted = [...new Set([...value.accessible_stores, ...(value.store_id !== null ? [value.store_id] : [])])];
   if (!wanted.length) return;
-  const found = new Set(((await db('stores').whereIn('id', wanted).select('id')) as Array<{ id: number }>).map((r) => Number(r.id)));
+  // FOR SHARE on PostgreSQL: a store being deleted at this moment is either gone (refused here)
+  // or waits for this grant and then sees it (issue 10, item 16).
+  const q = db('stores').whereIn('id', wanted).select('id');
+  const found = new Set(((await (isPostgres(db) ? q.forShare() : q)) as Array<{ id: number }>).map((r) => Number(r.id)));
   if (value.store_id !== null && !found.has(value.store_id)) throw ValidationError.single('store_id', MSG.storeNotFound);
   if (value.accessible_stores.some((s) => !found.has(s))) throw ValidationError.single('accessible_stores', MSG.storeNotFound);
 }
 
-function isUniqueViolation(err: unknown): boolean {
-  const e = err as { code?: string; message?: string };
-  return e?.code === '23505' || (e?.code === 'SQLITE_CONSTRAINT' && /UNIQUE/i.test(e.message ?? ''));
-}
 
 export async function createUser(ctx: ServiceContext, input: unknown): Promise<User> {
   requirePermission(ctx.actor, 'manage_users');
@@ -110,49 +136,60 @@ export async function createUser(ctx: ServiceContext, input: unknown): Promise<U
   }
 }
 
-/** Merges a partial change into a user; a blank password leaves it unchanged. */
+/**
+ * Merges a partial change into a user; a blank password leaves it unchanged. The row is read
+ * inside the write transaction (locked on PostgreSQL; SQLite's BEGIN IMMEDIATE holds the write
+ * lock) and only the fields the request names are written, so a deactivation or a permission
+ * removal made at the same moment as a password reset is never undone from a stale copy
+ * (issue 10, item 4). The new password is hashed before, so no lock waits on bcrypt.
+ */
 export async function updateUser(ctx: ServiceContext, rawId: unknown, patch: unknown): Promise<User> {
   requirePermission(ctx.actor, 'manage_users');
   if (!isPlainObject(patch)) throw ValidationError.single('body', MSG.bodyNotObject);
-  const row = await loadUser(ctx.db, rawId);
-  const before = toUser(row);
-  deny(editUserDenial(ctx.actor, before));
-  if ('username' in patch && patch.username !== before.username) throw ValidationError.single('username', MSG.usernameImmutable);
-
-  const changes = pick(patch, EDITABLE);
-  // A demoted admin keeps no permission by accident: without an explicit list they hold none.
-  if (before.role === 'admin' && changes.role !== undefined && changes.role !== 'admin' && !('permissions' in changes)) changes.permissions = [];
-  const value = valid(validateUser({ ...before, ...changes }, 'edit'));
-  if (value.is_active !== before.is_active) deny(toggleActiveDenial(ctx.actor, before));
-  deny(grantDenial(ctx.actor, value, before));
-  const hash = value.password ? await hashPassword(value.password, ctx.security) : null;
+  const wantsPassword = !isBlank(patch.password) && checkNewPassword(patch.password, patch.confirmPassword as unknown, PASSWORD_TEXTS) === null;
+  const hash = wantsPassword ? await hashPassword(patch.password as string, ctx.security) : null;
 
   return ctx.db.transaction(async (trx) => {
+    const id = toId(rawId);
+    const q = trx<UserRow>('users').where({ id: id ?? 0 });
+    const row = id === null ? undefined : ((await (isPostgres(trx) ? q.forUpdate() : q).first()) as UserRow | undefined);
+    if (!row || !userVisibleTo(ctx.actor, toUser(row))) throw new NotFoundError(MSG.userNotFound);
+    const before = toUser(row);
+    deny(editUserDenial(ctx.actor, before));
+    if ('username' in patch && patch.username !== before.username) throw ValidationError.single('username', MSG.usernameImmutable);
+
+    const changes = pick(patch, EDITABLE);
+    // A demoted admin keeps no permission by accident: without an explicit list they hold none.
+    if (before.role === 'admin' && changes.role !== undefined && changes.role !== 'admin' && !('permissions' in changes)) changes.permissions = [];
+    const value = valid(validateUser({ ...before, ...changes }, 'edit'));
+    if (value.is_active !== before.is_active) deny(toggleActiveDenial(ctx.actor, before));
+    deny(grantDenial(ctx.actor, value, before));
     await assertStoresExist(trx, value);
     if (before.role === 'admin' && (value.role !== 'admin' || !value.is_active)) await assertAnotherAdmin(trx, before.id);
-    const revoke = hash !== null || (before.is_active && !value.is_active);
-    const changes = {
-      role: value.role,
-      permissions: JSON.stringify(value.permissions),
-      store_id: value.store_id,
-      accessible_stores: JSON.stringify(value.accessible_stores),
-      is_active: value.is_active,
-      updated_at: Date.now(),
-      ...(hash ? { password_hash: hash } : {}),
-      ...(revoke ? { token_version: Number(row.token_version) + 1 } : {}),
-    };
-    await trx('users').where({ id: before.id }).update(changes);
+    const newHash = value.password ? hash : null;
+    const revoke = newHash !== null || (before.is_active && !value.is_active);
+    const write: Record<string, unknown> = { updated_at: Date.now() };
+    if ('role' in changes) write.role = value.role;
+    if ('permissions' in changes) write.permissions = JSON.stringify(value.permissions);
+    if ('store_id' in changes) write.store_id = value.store_id;
+    if ('accessible_stores' in changes) write.accessible_stores = JSON.stringify(value.accessible_stores);
+    if ('is_active' in changes) write.is_active = value.is_active;
+    if (newHash) write.password_hash = newHash;
+    if (revoke) write.token_version = trx.raw('token_version + 1');
+    await trx('users').where({ id: before.id }).update(write);
     const after = toUser((await trx<UserRow>('users').where({ id: before.id }).first())!);
     await recordAudit(trx, ctx, {
       action: 'update',
       entity: 'user',
       entityId: before.id,
       before,
-      after: hash ? { ...after, password_changed: true } : after,
+      after: newHash ? { ...after, password_changed: true } : after,
     });
     return after;
   });
 }
+
+const PASSWORD_TEXTS = { required: MSG.passwordRequired, min: MSG.passwordMin, mismatch: MSG.passwordMismatch };
 
 /**
  * Keeps at least one active admin, so nobody locks the whole business out. On PostgreSQL the
@@ -169,6 +206,7 @@ export async function deleteUser(ctx: ServiceContext, rawId: unknown): Promise<U
   requirePermission(ctx.actor, 'manage_users');
   return ctx.db.transaction(async (trx) => {
     const before = toUser(await loadUser(trx, rawId));
+    if (!userVisibleTo(ctx.actor, before)) throw new NotFoundError(MSG.userNotFound);
     deny(deleteUserDenial(ctx.actor, before));
     if (before.role === 'admin') await assertAnotherAdmin(trx, before.id);
     await trx('users').where({ id: before.id }).delete();

@@ -28,9 +28,14 @@ export function isBlank(v: unknown): boolean {
   return v === undefined || v === null || (typeof v === 'string' && v.trim() === '');
 }
 
-/** A store or user id: a positive integer, or its decimal text (form fields send text). */
+/** The largest id a table holds: PostgreSQL's integer columns stop here, so SQLite's ids do too. */
+export const MAX_ID = 2_147_483_647;
+
+/**
+ * A store or user id: a positive integer up to MAX_ID, or its decimal text (form fields send
+ * text). Anything larger can name no row, and PostgreSQL would fail on it rather than find none.
+ */
 export function toId(v: unknown): number | null {
-  if (typeof v === 'number' && Number.isSafeInteger(v) && v > 0) return v;
-  if (typeof v === 'string' && /^\s*[1-9]\d{0,9}\s*$/.test(v)) return Number(v);
-  return null;
+  const n = typeof v === 'number' ? v : typeof v === 'string' && /^\s*[1-9]\d{0,9}\s*$/.test(v) ? Number(v) : NaN;
+  return Number.isSafeInteger(n) && n > 0 && n <= MAX_ID ? n : null;
 }

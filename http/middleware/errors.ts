@@ -1,7 +1,7 @@
 import type Koa from 'koa';
-import { isDomainError, MSG, TooManyRequestsError, ValidationError } from '../../core/index.js';
+import { BusyError, isDomainError, MSG, TooManyRequestsError, ValidationError } from '../../core/index.js';
 
-const STATUS = { validation: 400, unauthenticated: 401, forbidden: 403, not_found: 404, conflict: 409, too_many_requests: 429 } as const;
+const STATUS = { validation: 400, unauthenticated: 401, forbidden: 403, not_found: 404, conflict: 409, too_many_requests: 429, busy: 503 } as const;
 
 /**
  * The one place domain errors become HTTP answers: `{message, errors?}` with the matching status.
@@ -19,7 +19,7 @@ export function errorHandler(log: (msg: string, err: unknown) => void = (m, e) =
         else if (err.kind === 'conflict' && 'field' in err && err.field) ctx.body = { message: err.message, errors: [{ field: err.field, message: err.message }] };
         else ctx.body = { message: err.message };
         if (err.kind === 'unauthenticated') ctx.set('WWW-Authenticate', 'Bearer');
-        if (err instanceof TooManyRequestsError) ctx.set('Retry-After', String(Math.max(1, Math.ceil(err.retryAfterSeconds))));
+        if (err instanceof TooManyRequestsError || err instanceof BusyError) ctx.set('Retry-After', String(Math.max(1, Math.ceil(err.retryAfterSeconds))));
         return;
       }
       const e = err as { status?: number; statusCode?: number; type?: string; expose?: boolean; message?: string };

@@ -89,22 +89,60 @@ describe.each(DB_KINDS)('sign-in limits and audit on %s', (kind) => {
     for (let i = 0; i < times; i++) expect((await login(username, 'wrong-password', address(), via)).status).toBe(401);
   }
 
-  it('answers 429 with Retry-After after 10 failures for a username, even for the right password and from new addresses', async () => {
-    await fail('branchA', 10, newAddress);
-    const res = await login('branchA', 'wrong-password', newAddress());
+  it('after 10 failures on an account, the addresses that failed get 429 even with the right password; a clean address still signs in (issue 10, item 9)', async () => {
+    const attacker = newAddress();
+    await fail('branchA', 10, () => attacker);
+    const res = await login('branchA', 'wrong-password', attacker);
     const retry = expectLimited(res);
     expect(retry).toBeGreaterThan(WINDOW_MS / 1000 - 30);
     expect(res.body.message).toBe('登入失敗次數過多，請於 15 分鐘後再試');
-    expectLimited(await login('branchA', PASSWORD, newAddress()));
-    expectLimited(await login('BRANCHA', PASSWORD, newAddress()));
+    expectLimited(await login('BRANCHA', PASSWORD, attacker));
+    // Right after a failure the account slows every address to one attempt a second, and says so truly.
+    const slowed = await login('branchA', PASSWORD, newAddress());
+    expect(slowed.status).toBe(429);
+    expect(Number(slowed.headers.get('retry-after'))).toBe(1);
+    // A second later (the failures moved back 2 s) the owner at the shop gets in; the attacker still does not.
+    await t.db('login_attempts').where({ username: 'brancha' }).update({ at: t.db.raw('at - 2000') });
+    expect((await login('branchA', PASSWORD, newAddress())).status).toBe(200);
+    expectLimited(await login('branchA', PASSWORD, attacker));
     // another user is not affected
     expect((await login('branchB', PASSWORD, newAddress())).status).toBe(200);
   });
 
+  it('a stranger cannot lock out admin: ten wrong passwords from many addresses leave the right one working from a clean address', async () => {
+    for (let i = 0; i < 12; i++) await login('admin', 'wrong-password', newAddress());
+    await t.db('login_attempts').where({ username: 'admin' }).update({ at: t.db.raw('at - 2000') });
+    expect((await login('admin', PASSWORD, newAddress())).status).toBe(200);
+  });
+
   it('limits unknown usernames the same way', async () => {
-    await fail('nobody_at_all', 10, newAddress);
-    expectLimited(await login('nobody_at_all', 'whatever', newAddress()));
-    expectLimited(await login('Nobody_At_All', PASSWORD, newAddress()));
+    const a = newAddress();
+    await fail('nobody_at_all', 10, () => a);
+    expectLimited(await login('nobody_at_all', 'whatever', a));
+    expectLimited(await login('Nobody_At_All', PASSWORD, a));
+  });
+
+  it('a burst of 12 correct sign-ins from one address (a shop router at opening time) all get in (issue 10, item 8)', async () => {
+    const router = newAddress();
+    const names = ['hq_none', 'branchB', 'hq_view_payments', 'hq_manage_users', 'hq_view_reports', 'hq_system_admin'];
+    const answers = await Promise.all(Array.from({ length: 12 }, (_, i) => login(names[i % names.length], PASSWORD, router, i % 2 ? one : two)));
+    expect(answers.map((a) => a.status)).toEqual(Array(12).fill(200));
+  });
+
+  it('trusts only the last X-Forwarded-For hop: a client cannot pick its address for the limit or the audit log (issue 10, item 10)', async () => {
+    const real = newAddress();
+    for (let i = 0; i < 10; i++) {
+      const res = await fetch(`${one.url}/api/admin/login`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-forwarded-for': `203.0.113.${i}, ${real}` },
+        body: JSON.stringify({ username: `spoof_${i}`, password: 'x' }),
+      });
+      expect(res.status).toBe(401);
+    }
+    expectLimited(await login('spoof_x', 'x', `203.0.113.99, ${real}`));
+    const rows = await t.db('audit_log').where('ip', 'like', '203.0.113.%').count({ n: '*' }).first();
+    expect(Number(rows?.n)).toBe(0);
+    expect(Number((await t.db('audit_log').where({ ip: real }).count({ n: '*' }).first())?.n)).toBeGreaterThanOrEqual(10);
   });
 
   it('limits an address after 10 failures over any usernames; other addresses and users are not affected', async () => {
@@ -116,8 +154,9 @@ describe.each(DB_KINDS)('sign-in limits and audit on %s', (kind) => {
   });
 
   it('holds across API instances sharing the database', async () => {
-    await fail('hq_view_payments', 10, newAddress, one);
-    expectLimited(await login('hq_view_payments', PASSWORD, newAddress(), two));
+    const a = newAddress();
+    await fail('hq_view_payments', 10, () => a, one);
+    expectLimited(await login('hq_view_payments', PASSWORD, a, two));
   });
 
   it('a success from an address clears that address\'s failures for the user', async () => {
@@ -134,24 +173,25 @@ describe.each(DB_KINDS)('sign-in limits and audit on %s', (kind) => {
     await fail('hq_delete_payments', 9, () => a);
     expect((await login('hq_delete_payments', PASSWORD, newAddress())).status).toBe(200);
     await fail('hq_delete_payments', 1, () => a);
-    expectLimited(await login('hq_delete_payments', PASSWORD, newAddress()));
+    expectLimited(await login('hq_delete_payments', PASSWORD, a));
   });
 
   it('lifts the limit as failures leave the 15-minute window, with Retry-After counting down to it, and prunes old rows', async () => {
     const name = 'hq_edit_payments';
-    await fail(name, 10, newAddress);
-    expect(expectLimited(await login(name, PASSWORD, newAddress()))).toBeGreaterThan(WINDOW_MS / 1000 - 30);
+    const a = newAddress();
+    await fail(name, 10, () => a);
+    expect(expectLimited(await login(name, PASSWORD, a))).toBeGreaterThan(WINDOW_MS / 1000 - 30);
 
     // All ten failures 10 minutes older: the limit lifts in about 5 minutes.
     await t.db('login_attempts').where({ username: name }).update({ at: t.db.raw('at - ?', [10 * 60 * 1000]) });
-    const retry = expectLimited(await login(name, PASSWORD, newAddress()));
+    const retry = expectLimited(await login(name, PASSWORD, a));
     expect(retry).toBeGreaterThan(5 * 60 - 30);
     expect(retry).toBeLessThanOrEqual(5 * 60);
-    expect((await login(name, PASSWORD, newAddress())).body.message).toBe('登入失敗次數過多，請於 5 分鐘後再試');
+    expect((await login(name, PASSWORD, a)).body.message).toBe('登入失敗次數過多，請於 5 分鐘後再試');
 
     // Past the window: signs in again, and the expired rows are gone.
     await t.db('login_attempts').where({ username: name }).update({ at: t.db.raw('at - ?', [6 * 60 * 1000]) });
-    expect((await login(name, PASSWORD, newAddress())).status).toBe(200);
+    expect((await login(name, PASSWORD, a)).status).toBe(200);
     const old = await t.db('login_attempts').where('at', '<', Date.now() - WINDOW_MS).count({ n: '*' }).first();
     expect(Number(old?.n)).toBe(0);
   });
@@ -188,6 +228,10 @@ describe.each(DB_KINDS)('sign-in limits and audit on %s', (kind) => {
     const last = await t.db('audit_log').where({ ip: address }).orderBy('id', 'desc').first();
     expect(last.action).toBe('login_failed');
     expect(JSON.parse(last.after)).toEqual({ username: 'flood_x', reason: 'too_many_attempts' });
+    // A flood of refused attempts writes no flood of audit rows: once per username, address and window (item 11).
+    const before = Number((await t.db('audit_log').where({ ip: address }).count({ n: '*' }).first())?.n);
+    for (let i = 0; i < 30; i++) expectLimited(await login('flood_x', 'wrong-password', address));
+    expect(Number((await t.db('audit_log').where({ ip: address }).count({ n: '*' }).first())?.n)).toBe(before);
   });
 
   it('takes about the same time for an unknown username as for a known one (one bcrypt check each)', async () => {

@@ -1,7 +1,8 @@
 /** Export files and the import sample, for the CLI and the API alike. */
 import { NotFoundError } from '../../errors.js';
 import { MSG } from '../../messages.js';
-import { storeScope } from '../../permissions.js';
+import type { Knex } from 'knex';
+import { can, storeScope } from '../../permissions.js';
 import { toPayment, type PaymentRow } from '../../db/rows.js';
 import { SAMPLE_FILE_NAME } from '../../excel/columns.js';
 import { buildExportCsv, buildExportWorkbook, buildSampleWorkbook, exportFileName } from '../../excel/write.js';
@@ -26,6 +27,20 @@ export interface ExportFile {
   count: number;
 }
 
+const countOf = async (q: Knex.QueryBuilder) => Number(((await q.clone().clearSelect().clearOrder().count({ n: '*' }).first()) as { n: number | string } | undefined)?.n ?? 0);
+
+/**
+ * "Export all" needs manage_payments, whatever the filter looks like (issue 10, item 21): a
+ * filter that leaves out nothing of the caller's stores (all statuses, a range wider than the
+ * data, every store listed) is export all too, and is refused to a view_payments user.
+ */
+export async function requireExportPermission(ctx: ServiceContext, query: Knex.QueryBuilder, noFilter: boolean): Promise<void> {
+  if (noFilter || can(ctx.actor, 'manage_payments')) return requirePermission(ctx.actor, noFilter ? 'manage_payments' : 'view_payments');
+  requirePermission(ctx.actor, 'view_payments');
+  const [selected, all] = await Promise.all([countOf(query), countOf(filteredPaymentsQuery(ctx, {}).query)]);
+  if (all > 0 && selected >= all) requirePermission(ctx.actor, 'manage_payments');
+}
+
 /**
  * The payments a filter selects, as a file. With no filter it is "export all" (manage_payments);
  * with one, "export filtered" (view_payments). Either way only the caller's stores are in it.
@@ -36,7 +51,7 @@ export async function exportPayments(
 ): Promise<ExportFile> {
   const format = opts.format ?? 'xlsx';
   const { query, applied } = filteredPaymentsQuery(ctx, opts.filter ?? {});
-  requirePermission(ctx.actor, applied.empty ? 'manage_payments' : 'view_payments');
+  await requireExportPermission(ctx, query, applied.empty);
   const rows = (await (format === 'json' ? query : query.clearSelect().select('last_five', 'paid_at', 'amount', 'note', 'store_id', 'status'))
     .orderBy('paid_at', 'desc')
     .orderBy('uuid', 'desc')) as PaymentRow[];

@@ -6,7 +6,10 @@ import { inScope, submissionStoreId } from '../../permissions.js';
 import { MAX_IMPORT_ROWS } from '../../excel/columns.js';
 import { DEFAULT_STATUS, isStatus, type PaymentStatus } from '../../statuses.js';
 import type { PaymentRow } from '../../db/rows.js';
-import type { Db } from '../../db/connect.js';
+import { isPostgres, type Db } from '../../db/connect.js';
+
+/** The PostgreSQL advisory lock key imports take (any fixed number, the same in every instance). */
+const IMPORT_LOCK = 7_210_001;
 import { validatePayment } from '../../validation/payment.js';
 import { isPlainObject } from '../../validation/result.js';
 import { paymentDuplicateKey } from '../../paymentDuplicateKey.js';
@@ -99,6 +102,9 @@ export async function importPayments(ctx: ServiceContext, payments: unknown, opt
   if (errors.length) throw new ValidationError(errors);
 
   return ctx.db.transaction(async (trx) => {
+    // The duplicate check and the insert exclude every other import: SQLite's BEGIN IMMEDIATE
+    // does it already; PostgreSQL takes a lock for the transaction (issue 10, item 3).
+    if (isPostgres(trx)) await trx.raw('select pg_advisory_xact_lock(?)', [IMPORT_LOCK]);
     const storeIds = [...new Set(rows.map((r) => r.store_id))];
     const known = new Set(((await trx('stores').whereIn('id', storeIds).select('id')) as Array<{ id: number }>).map((s) => Number(s.id)));
     const missing = rows

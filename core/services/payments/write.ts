@@ -1,12 +1,12 @@
 /** Writing payments: a submission, a status or note change, deleting one or many. */
 import { randomUUID } from 'node:crypto';
-import { ForbiddenError, ValidationError, type FieldError } from '../../errors.js';
+import { ForbiddenError, NotFoundError, ValidationError, type FieldError } from '../../errors.js';
 import { MSG } from '../../messages.js';
 import { inScope, submissionStoreId, submitStoreDenial } from '../../permissions.js';
 import { DEFAULT_STATUS, type PaymentStatus } from '../../statuses.js';
 import { parseInstant } from '../../time.js';
 import { toPayment, type PaymentRow } from '../../db/rows.js';
-import type { Db } from '../../db/connect.js';
+import { isForeignKeyViolation, type Db } from '../../db/connect.js';
 import type { Payment } from '../../types.js';
 import { parseNote, parseStatus, validatePayment } from '../../validation/payment.js';
 import { isPlainObject, toId } from '../../validation/result.js';
@@ -67,7 +67,15 @@ export async function createPayment(ctx: ServiceContext, input: unknown): Promis
       try {
         return await writeNewPayments(root, items);
       } catch {
-        return Promise.all(items.map((i) => writeNewPayments(root, [i]).then((r) => r[0], (err: Error) => err)));
+        // A store deleted at this very moment (PostgreSQL's foreign key refuses the row): that store is gone.
+        return Promise.all(
+          items.map((i) =>
+            writeNewPayments(root, [i]).then(
+              (r) => r[0],
+              (err: Error) => (isForeignKeyViolation(err) ? ValidationError.single('store_id', MSG.storeNotFound) : err),
+            ),
+          ),
+        );
       }
     }),
   );
@@ -114,7 +122,9 @@ export async function updatePayment(ctx: ServiceContext, id: unknown, patch: unk
     const before = toPayment(row);
     if ((changes.status === undefined || changes.status === row.status) && (changes.note === undefined || changes.note === row.note)) return before;
     const updated: PaymentRow = { ...row, ...changes, updated_at: Date.now() };
-    await trx('payments').where({ uuid: row.uuid }).update({ ...changes, updated_at: updated.updated_at });
+    // Deleted by someone else since it was read: nothing was updated, and nothing is audited.
+    const n = await trx('payments').where({ uuid: row.uuid }).update({ ...changes, updated_at: updated.updated_at });
+    if (n === 0) throw new NotFoundError(MSG.paymentNotFound);
     const after = toPayment(updated);
     await recordAudit(trx, ctx, { action: 'update', entity: 'payment', entityId: row.uuid, before, after });
     return after;
@@ -125,7 +135,7 @@ export async function deletePayment(ctx: ServiceContext, id: unknown): Promise<P
   requirePermission(ctx.actor, 'delete_payments');
   return ctx.db.transaction(async (trx) => {
     const before = toPayment(await loadForActor(trx, ctx, id));
-    await trx('payments').where({ uuid: before.uuid }).delete();
+    if ((await trx('payments').where({ uuid: before.uuid }).delete()) === 0) throw new NotFoundError(MSG.paymentNotFound);
     await recordAudit(trx, ctx, { action: 'delete', entity: 'payment', entityId: before.uuid, before });
     return before;
   });

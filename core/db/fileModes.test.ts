@@ -1,0 +1,40 @@
+/** Issue 10, item 20: the SQLite database, its WAL and every backup are readable by their owner only. */
+import { chmodSync, existsSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { backupSqlite } from './backup.js';
+import { openDatabase } from './connect.js';
+import { migrateLatest } from './migrate.js';
+
+const mode = (f: string) => statSync(f).mode & 0o777;
+const dirs: string[] = [];
+afterEach(() => {
+  for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
+});
+
+describe('file modes', () => {
+  it('a new database, its -wal file and a backup are 0600; an existing 0644 database is narrowed', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'remit-modes-'));
+    dirs.push(dir);
+    const file = join(dir, 'remit.sqlite');
+    const db = openDatabase({ client: 'sqlite', filename: file });
+    try {
+      await migrateLatest(db);
+      expect(mode(file)).toBe(0o600);
+      if (existsSync(`${file}-wal`)) expect(mode(`${file}-wal`)).toBe(0o600);
+      const backup = join(dir, 'backup.sqlite');
+      await backupSqlite(db, backup);
+      expect(mode(backup)).toBe(0o600);
+    } finally {
+      await db.destroy();
+    }
+    const old = join(dir, 'old.sqlite');
+    writeFileSync(old, '');
+    chmodSync(old, 0o644);
+    const db2 = openDatabase({ client: 'sqlite', filename: old });
+    await db2.raw('select 1');
+    await db2.destroy();
+    expect(mode(old)).toBe(0o600);
+  });
+});

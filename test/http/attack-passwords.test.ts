@@ -1,0 +1,102 @@
+/**
+ * Issue 10, items 2, 17 and 18: password checks limited and off the main thread, bcrypt's
+ * 72-byte limit stated and enforced, hashes brought to the configured cost on sign-in.
+ */
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import bcrypt from 'bcryptjs';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { createUser, systemActor, type SecuritySettings } from '../../core/index.js';
+import { createApp } from '../../http/app.js';
+import { DB_KINDS, TEST_SECURITY } from '../helpers/db.js';
+import { PASSWORD } from '../helpers/fixtures.js';
+import { startTestServer, type TestServer } from '../helpers/server.js';
+
+async function listen(s: TestServer, security: SecuritySettings): Promise<{ url: string; close(): Promise<void> }> {
+  const app = createApp({ db: s.t.db, security, log: (m, e) => console.error(m, e) });
+  const server: Server = await new Promise((resolve) => {
+    const srv = app.listen(0, '127.0.0.1', () => resolve(srv));
+  });
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}
+
+const post = (url: string, path: string, body: unknown, token?: string) =>
+  fetch(`${url}/api${path}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
+    body: JSON.stringify(body),
+  });
+
+describe.each(DB_KINDS)('password checks on %s', (kind) => {
+  let s: TestServer;
+  beforeAll(async () => {
+    s = await startTestServer(kind);
+  });
+  afterAll(async () => {
+    await s?.close();
+  });
+  // every call here comes from 127.0.0.1: each test starts with no failures counted
+  beforeEach(async () => {
+    await s.t.db('login_attempts').delete();
+  });
+
+  it('wrong current passwords on the change-password form are limited like sign-ins: the 11th answers 429', async () => {
+    const statuses: number[] = [];
+    for (let i = 0; i < 11; i++) {
+      const res = await s.api('POST', '/users/change-password', { as: 'hq_none', body: { currentPassword: `guess-${i}`, newPassword: 'another1' } });
+      statuses.push(res.status);
+    }
+    expect(statuses.slice(0, 10)).toEqual(Array(10).fill(400));
+    expect(statuses[10]).toBe(429);
+    // even the right current password waits now, from that address
+    const right = await s.api('POST', '/users/change-password', { as: 'hq_none', body: { currentPassword: PASSWORD, newPassword: 'another1' } });
+    expect(right.status).toBe(429);
+    expect(Number(right.headers.get('retry-after'))).toBeGreaterThan(0);
+  });
+
+  it('a full hashing queue answers 503 with Retry-After and a message, not a stall; the rest are answered', async () => {
+    const busy = await listen(s, { ...TEST_SECURITY, hashing: { threads: 1, queue: 2 } });
+    try {
+      const answers = await Promise.all(Array.from({ length: 12 }, (_, i) => post(busy.url, '/admin/login', { username: `burst_${i}`, password: 'x' })));
+      const statuses = answers.map((a) => a.status).sort();
+      expect(statuses).toContain(503);
+      expect(statuses.every((st) => st === 401 || st === 503)).toBe(true);
+      const refused = answers.find((a) => a.status === 503)!;
+      expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(0);
+      expect((await refused.json()).message).toBe('伺服器忙碌中，請稍候幾秒再試');
+    } finally {
+      await busy.close();
+    }
+  });
+
+  it('a 72-byte password accepts no suffix, and the limit is told in bytes', async () => {
+    const ctx = { db: s.t.db, security: TEST_SECURITY, actor: systemActor('test'), ip: null };
+    const long = 'a'.repeat(72);
+    await createUser(ctx, { username: 'longpw', password: long, role: 'user', permissions: [] });
+    expect((await post(s.url, '/admin/login', { username: 'longpw', password: long })).status).toBe(200);
+    expect((await post(s.url, '/admin/login', { username: 'longpw', password: `${long}anything` })).status).toBe(401);
+    const cjk = await s.api('POST', '/users', { as: 'admin', body: { username: 'cjkpw', password: '密'.repeat(25), role: 'user', permissions: [] } });
+    expect(cjk.status).toBe(400);
+    expect(cjk.body.errors[0].message).toBe('密碼不能超過72個位元組（英數字每字1個、中文字每字3個位元組，約24個中文字）');
+    expect((await s.api('POST', '/users', { as: 'admin', body: { username: 'cjkpw', password: '密'.repeat(24), role: 'user', permissions: [] } })).status).toBe(201);
+    expect((await post(s.url, '/admin/login', { username: 'cjkpw', password: '密'.repeat(24) })).status).toBe(200);
+  });
+
+  it('a sign-in rehashes a password made at an older cost, so known and unknown names cost the same', async () => {
+    const row = await s.t.db('users').where({ username: 'branchB' }).first();
+    expect(bcrypt.getRounds(row.password_hash)).toBe(10);
+    const stronger = await listen(s, { ...TEST_SECURITY, bcryptCost: 11 });
+    try {
+      expect((await post(stronger.url, '/admin/login', { username: 'branchB', password: PASSWORD })).status).toBe(200);
+    } finally {
+      await stronger.close();
+    }
+    const after = await s.t.db('users').where({ username: 'branchB' }).first();
+    expect(bcrypt.getRounds(after.password_hash)).toBe(11);
+    // old tokens keep working: a rehash is no password change
+    expect((await s.api('GET', '/admin/me', { as: 'branchB' })).status).toBe(200);
+  });
+});

@@ -1,0 +1,74 @@
+/**
+ * Issue 10, items 14, 15 and 21: what a signed-in user reads stays inside what they may see,
+ * whatever the request looks like.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createUser, signToken, systemActor, type UserRow } from '../../core/index.js';
+import { DB_KINDS, TEST_SECURITY } from '../helpers/db.js';
+import { PASSWORD } from '../helpers/fixtures.js';
+import { listParams, startTestServer, type TestServer } from '../helpers/server.js';
+
+describe.each(DB_KINDS)('read scope on %s', (kind) => {
+  let s: TestServer;
+  const tokens: Record<string, string> = {};
+  beforeAll(async () => {
+    s = await startTestServer(kind);
+    const ctx = { db: s.t.db, security: TEST_SECURITY, actor: systemActor('test'), ip: null };
+    const extra = {
+      mgrA: { role: 'user', store_id: s.stores.A.id, permissions: ['manage_users'] },
+      auditA: { role: 'user', store_id: s.stores.A.id, permissions: ['system_admin'] },
+    };
+    for (const [name, spec] of Object.entries(extra)) {
+      const u = await createUser(ctx, { username: name, password: PASSWORD, ...spec });
+      tokens[name] = signToken(TEST_SECURITY, (await s.t.db<UserRow>('users').where({ id: u.id }).first())!);
+    }
+  });
+  afterAll(async () => {
+    await s?.close();
+  });
+
+  it('a branch user manager lists and reads only their store\'s accounts and themselves, never admins (item 14)', async () => {
+    const list = await s.api('GET', `/users${listParams({ range: [0, 99] })}`, { token: tokens.mgrA });
+    expect(list.status).toBe(200);
+    const names = list.body.map((u: any) => u.username).sort();
+    expect(names).toEqual(['auditA', 'branchA', 'inactive', 'mgrA']);
+    expect(Number(list.headers.get('content-range')?.split('/')[1])).toBe(4);
+    for (const other of ['admin', 'branchB', 'hq_none']) {
+      const res = await s.api('GET', `/users/${s.users[other].id}`, { token: tokens.mgrA });
+      expect(res.status, other).toBe(404);
+      expect((await s.api('PUT', `/users/${s.users[other].id}`, { token: tokens.mgrA, body: { is_active: false } })).status, other).toBe(404);
+    }
+    expect((await s.api('GET', `/users/${s.users.branchA.id}`, { token: tokens.mgrA })).status).toBe(200);
+    // an admin still sees everyone
+    expect((await s.api('GET', `/users${listParams({ range: [0, 99] })}`, { as: 'admin' })).body.length).toBeGreaterThan(10);
+  });
+
+  it('a store-scoped system_admin sees payment entries of their own store only in the audit log (item 15)', async () => {
+    const pay = (store_id: number, last_five: string) => s.api('POST', '/payments', { as: 'admin', body: { last_five, paid_at: '2026-11-18T09:15', amount: 321, note: '', store_id } });
+    const a = (await pay(s.stores.A.id, '11111')).body;
+    const b = (await pay(s.stores.B.id, '22222')).body;
+    expect((await s.api('DELETE', `/payments/${b.uuid}`, { as: 'admin' })).status).toBe(200);
+    const audit = await s.api('GET', `/audit${listParams({ filter: { entity: 'payment' }, range: [0, 999] })}`, { token: tokens.auditA });
+    expect(audit.status).toBe(200);
+    const seen = audit.body.map((e: any) => e.entity_id);
+    expect(seen).toContain(a.uuid);
+    expect(seen).not.toContain(b.uuid);
+    const all = await s.api('GET', `/audit${listParams({ filter: { entity: 'payment' }, range: [0, 999] })}`, { as: 'admin' });
+    expect(all.body.map((e: any) => e.entity_id)).toContain(b.uuid);
+  });
+
+  it('export all needs manage_payments whatever the filter looks like (item 21)', async () => {
+    const pay = (status: string, last_five: string) =>
+      s.api('POST', '/payments/bulk-import', { as: 'admin', body: { payments: [{ last_five, paid_at: '2026-11-16T09:15', amount: 99, store_id: s.stores.A.id, status }] } });
+    await pay('未確認', '33333');
+    await pay('已入帳', '44444');
+    const exportAs = (filter: Record<string, unknown>) =>
+      fetch(`${s.url}/api/payments/export?filter=${encodeURIComponent(JSON.stringify(filter))}`, { headers: { authorization: `Bearer ${s.tokens.hq_view_payments}` } });
+    for (const filter of [{}, { status: ['未確認', '已入帳', '未入帳'] }, { store_id: [s.stores.A.id, s.stores.B.id] }, { paid_at_gte: '2000-01-01', paid_at_lte: '2099-12-31' }]) {
+      const res = await exportAs(filter);
+      expect(res.status, JSON.stringify(filter)).toBe(403);
+      expect((await res.json()).message).toBeTruthy();
+    }
+    expect((await exportAs({ status: ['已入帳'] })).status).toBe(200);
+  });
+});
