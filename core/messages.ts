@@ -153,6 +153,7 @@ export const MSG = {
   reconcilePaymentLinked: '此匯款已對帳，請先取消對帳',
   reconcileLineLinked: (id: number) => `銀行明細 ${id} 已與其他匯款對帳`,
   reconcileNotLinked: '此匯款尚未對帳',
+  reconcileConcurrent: '此匯款或銀行明細剛被其他人對帳，請重新整理後再試',
   reconcilePairsRequired: '請提供要確認的配對（pairs）',
   reconcilePaymentsRequired: '請提供匯款編號（payments）',
   reconcileTooMany: (max: number) => `一次最多 ${max} 筆`,
