@@ -167,6 +167,7 @@ export const MSG = {
   malformedJson: '請求內容不是有效的 JSON',
   bodyTooLarge: '請求內容過大',
   unsupportedMediaType: '請求內容必須是 JSON（Content-Type: application/json）',
+  unsupportedFileType: '請求內容必須是檔案本身（Content-Type: application/octet-stream）',
   methodNotAllowed: '不支援此請求方法',
   badRequest: '請求格式錯誤',
   internalError: '伺服器發生錯誤，請稍後再試',

@@ -51,8 +51,11 @@ export interface ReadStatement {
   breakRows: number[];
 }
 
-const fail = (file: string, message: string, row?: number) =>
-  ValidationError.single('file', row === undefined ? MSG.statementFileError(file, message) : MSG.statementRowError(file, row, message));
+/** The message names the file and, for a bad cell, the row; it is the error's own message too, so every edge shows it. */
+const fail = (file: string, message: string, row?: number) => {
+  const text = row === undefined ? MSG.statementFileError(file, message) : MSG.statementRowError(file, row, message);
+  return new ValidationError([{ field: 'file', message: text }], text);
+};
 
 const norm = (s: string) => s.replace(/[\s\u3000]+/g, '').replace(/[：:]$/, '');
 
