@@ -4,6 +4,7 @@ import { backupCommand } from './commands/backup.js';
 import { exportCommand } from './commands/export.js';
 import { importCommand } from './commands/import.js';
 import { migrateCommand } from './commands/migrate.js';
+import { reconcileCommand } from './commands/reconcile.js';
 import { sampleCommand } from './commands/sample.js';
 import { serveCommand } from './commands/serve.js';
 import { statsCommand } from './commands/stats.js';
@@ -24,6 +25,7 @@ export function buildProgram(io: CliIO, hooks: { onServerStarted?: (stop: () => 
   serveCommand(program, io, hooks.onServerStarted);
   migrateCommand(program, io);
   importCommand(program, io);
+  reconcileCommand(program, io);
   exportCommand(program, io);
   sampleCommand(program, io);
   usersCommand(program, io);

@@ -38,3 +38,6 @@ export * from './services/users.js';
 export * from './services/stores.js';
 export * from './services/stats.js';
 export * from './services/bootstrap.js';
+export * from './services/reconcile.js';
+export * from './reconcile/statement.js';
+export type { StatementLine, ReconcileReport, ReconcileLine } from './reconcile/types.js';

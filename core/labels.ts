@@ -65,9 +65,11 @@ export const AUDIT_ACTION_LABELS: Record<string, string> = {
   login: '登入',
   login_failed: '登入失敗',
   password: '更改密碼',
+  reconcile: '對帳',
+  unreconcile: '取消對帳',
 };
 
-export const AUDIT_ENTITY_LABELS: Record<string, string> = { payment: '匯款', user: '會員', store: '分店' };
+export const AUDIT_ENTITY_LABELS: Record<string, string> = { payment: '匯款', user: '會員', store: '分店', statement: '銀行明細' };
 
 export const auditActionLabel = (action: string): string => AUDIT_ACTION_LABELS[action] ?? action;
 export const auditEntityLabel = (entity: string): string => AUDIT_ENTITY_LABELS[entity] ?? entity;

@@ -135,6 +135,32 @@ export const MSG = {
   exportNoData: '沒有資料可匯出', // spec
   exportAll: '全部',
 
+  // Bank reconciliation (issue 12): statements
+  statementFileError: (file: string, message: string) => `${file}：${message}`,
+  statementRowError: (file: string, row: number, message: string) => `${file} 第 ${row} 行：${message}`,
+  statementEmpty: '檔案是空的',
+  statementNotSupported: '不支援的檔案類型：請選擇 .csv、.xls 或 .xlsx 檔案',
+  statementNoHeader: (rows: number) => `前 ${rows} 行找不到標題列（需要日期欄，如「交易日期」，以及金額欄，如「存入」或「金額」）`,
+  statementNoLines: '檔案中沒有交易明細',
+  statementBadDate: (text: string) => (text ? `無法辨識的日期「${text}」` : '日期不能為空'),
+  statementBadTime: (text: string) => `無法辨識的時間「${text}」`,
+  statementBadAmount: (column: string, text: string) => `「${column}」欄無法辨識的金額「${text}」`,
+  statementBothSides: '同一行同時有存入與支出金額',
+  // Bank reconciliation: decisions
+  reconcileStoreRequired: '只能看到部分分店的帳號必須指定對帳分店',
+  reconcileLineNotFound: (id: unknown) => `找不到銀行明細 ${String(id)}`,
+  reconcileLineNotCredit: (id: number) => `銀行明細 ${id} 不是存入款項`,
+  reconcileAmountDiffers: (id: number) => `銀行明細 ${id} 的金額與匯款金額不同`,
+  reconcilePaymentLinked: '此匯款已對帳，請先取消對帳',
+  reconcileLineLinked: (id: number) => `銀行明細 ${id} 已與其他匯款對帳`,
+  reconcileNotLinked: '此匯款尚未對帳',
+  reconcileConcurrent: '此匯款或銀行明細剛被其他人對帳，請重新整理後再試',
+  reconcilePairsRequired: '請提供要確認的配對（pairs）',
+  reconcilePaymentsRequired: '請提供匯款編號（payments）',
+  reconcileTooMany: (max: number) => `一次最多 ${max} 筆`,
+  reconcileRangeRequired: '請提供對帳期間（from、to，格式 YYYY-MM-DD）',
+  reconcileFileNameRequired: '請提供檔名（filename）',
+
   // HTTP edge
   notFoundRoute: '找不到此 API',
   bodyNotObject: '請求內容必須是 JSON 物件',
@@ -142,6 +168,7 @@ export const MSG = {
   malformedJson: '請求內容不是有效的 JSON',
   bodyTooLarge: '請求內容過大',
   unsupportedMediaType: '請求內容必須是 JSON（Content-Type: application/json）',
+  unsupportedFileType: '請求內容必須是檔案本身（Content-Type: application/octet-stream）',
   methodNotAllowed: '不支援此請求方法',
   badRequest: '請求格式錯誤',
   internalError: '伺服器發生錯誤，請稍後再試',

@@ -10,6 +10,7 @@ import { errorHandler } from './middleware/errors.js';
 import { auditRoutes } from './routes/audit.js';
 import { authRoutes } from './routes/auth.js';
 import { paymentRoutes } from './routes/payments.js';
+import { reconcileRoutes } from './routes/reconcile.js';
 import { statsRoutes } from './routes/stats.js';
 import { storeRoutes } from './routes/stores.js';
 import { userRoutes } from './routes/users.js';
@@ -57,7 +58,7 @@ export function createApp(opts: AppOptions): Koa<State> {
   api.get('/health', (c) => {
     c.body = { ok: true };
   });
-  for (const routes of [authRoutes(ctx), paymentRoutes(ctx), userRoutes(ctx), storeRoutes(ctx), statsRoutes(ctx), auditRoutes(ctx)]) {
+  for (const routes of [authRoutes(ctx), paymentRoutes(ctx), userRoutes(ctx), storeRoutes(ctx), statsRoutes(ctx), auditRoutes(ctx), reconcileRoutes(ctx)]) {
     api.use(routes.routes(), routes.allowedMethods());
   }
   const isApi = (path: string) => path === '/api' || path.startsWith('/api/');

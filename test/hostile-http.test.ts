@@ -34,6 +34,9 @@ const BROKEN: Record<string, Array<Record<string, unknown>>> = {
   updateStore: [{ code: 'bad code!' }, { name: '' }],
   changePassword: [{ currentPassword: 'wrong-one' }, { currentPassword: 'wrong-two' }],
   login: [{ password: 'wrong' }, { password: 'wrong' }],
+  reconcileConfirm: [{ pairs: 'nope' }, { pairs: 'nope' }],
+  reconcileUnpaid: [{ payments: 'nope' }, { payments: 'nope' }],
+  reconcileUnlink: [{ payment: 'nope' }, { payment: 'nope' }],
 };
 const BODIES: Record<string, { method: string; path: string; base: Record<string, unknown> }> = {
   createPayment: { method: 'POST', path: '/payments', base: { last_five: '54321', paid_at: '2026-11-20T10:00', amount: 1500, store_id: 1, note: 'n' } },
@@ -46,6 +49,9 @@ const BODIES: Record<string, { method: string; path: string; base: Record<string
   updateStore: { method: 'PUT', path: '/stores/STOREID', base: { name: '新店', code: 'NEW' } },
   changePassword: { method: 'POST', path: '/users/change-password', base: { currentPassword: 'wrong-one', newPassword: 'x', confirmPassword: 'y' } },
   login: { method: 'POST', path: '/admin/login', base: { username: 'nobody_here', password: 'wrong' } },
+  reconcileConfirm: { method: 'POST', path: '/reconcile/confirm', base: { pairs: [{ payment: '00000000-0000-0000-0000-000000000000', line: 1 }] } },
+  reconcileUnpaid: { method: 'POST', path: '/reconcile/unpaid', base: { payments: ['00000000-0000-0000-0000-000000000000'] } },
+  reconcileUnlink: { method: 'POST', path: '/reconcile/unlink', base: { payment: '00000000-0000-0000-0000-000000000000' } },
 };
 
 interface Req {
@@ -82,7 +88,7 @@ function generate(): Req[] {
     send('json with bad charset', undefined, { raw: Buffer.from([0x7b, 0xff, 0xfe, 0x7d]) });
     send('anonymous', ep.base, { anonymous: true });
   }
-  const lists = ['/payments', '/users', '/stores', '/stores/STOREID/payments', '/payments/export', '/stats/summary'];
+  const lists = ['/payments', '/users', '/stores', '/stores/STOREID/payments', '/payments/export', '/stats/summary', '/reconcile/lines'];
   for (const list of lists) {
     for (const v of [...SQLI, 'uuid; DROP TABLE payments', '["id","DESC; DROP TABLE users"]', '[0,1e309]', '[-5,-1]', '{"__proto__":{"polluted":1}}', '{{', '😀', '\u0000']) {
       for (const p of ['sort', 'range', 'filter']) out.push({ label: `${list} ${p}=${v.slice(0, 20)}`, method: 'GET', path: `${list}?${p}=${encodeURIComponent(v)}` });

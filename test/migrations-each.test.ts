@@ -30,7 +30,7 @@ async function counts(db: Knex): Promise<Record<string, number>> {
 }
 
 /** Referenced rows first, so foreign keys hold. */
-const ORDER = ['stores', 'users', 'payments'];
+const ORDER = ['stores', 'users', 'payments', 'bank_statements', 'bank_lines'];
 
 /**
  * One plausible row for each table: known columns get meaningful values, any other required
@@ -56,6 +56,8 @@ async function fillOnce(db: Knex, n: number): Promise<void> {
       if (col === 'store_id' && refs.store_id !== undefined) row[col] = refs.store_id;
       else if (/^(created_by|user_id|actor_id)$/.test(col) && refs.user_id !== undefined) row[col] = refs.user_id;
       else if (col === 'payment_uuid' && refs.payment_uuid !== undefined) row[col] = refs.payment_uuid;
+      else if (col === 'statement_id' && refs.statement_id !== undefined) row[col] = refs.statement_id;
+      else if (col === 'line_id' && refs.line_id !== undefined) row[col] = refs.line_id;
       else if (col in known) row[col] = known[col];
       else if (c.nullable || c.defaultValue !== null || col === 'id') continue;
       else if (/int|serial|numeric|real|double|float|decimal/i.test(c.type)) row[col] = n;
@@ -70,6 +72,8 @@ async function fillOnce(db: Knex, n: number): Promise<void> {
       if (table === 'stores') refs.store_id = Number(typeof ret === 'object' ? ret.id : ret);
       if (table === 'users') refs.user_id = Number(typeof ret === 'object' ? ret.id : ret);
       if (table === 'payments') refs.payment_uuid = row.uuid;
+      if (table === 'bank_statements') refs.statement_id = Number(ret.id);
+      if (table === 'bank_lines') refs.line_id = Number(ret.id);
     } catch (err) {
       throw new Error(`cannot put a row into ${table} (${JSON.stringify(row)}): give fillOnce in test/migrations-each.test.ts a value for its columns\n${err}`);
     }

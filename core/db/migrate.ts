@@ -7,12 +7,14 @@ import * as init from '../../migrations/20261121000000_init.js';
 import * as listIndexes from '../../migrations/20261121000001_list_indexes_and_daily_stats.js';
 import * as loginAttempts from '../../migrations/20261121000002_login_attempts.js';
 import * as caseFolded from '../../migrations/20261123000100_case_folded_unique_and_throttle_notes.js';
+import * as reconciliation from '../../migrations/20261123000300_reconciliation.js';
 
 const MIGRATIONS: Record<string, Knex.Migration> = {
   '20261121000000_init': init,
   '20261121000001_list_indexes_and_daily_stats': listIndexes,
   '20261121000002_login_attempts': loginAttempts,
   '20261123000100_case_folded_unique_and_throttle_notes': caseFolded,
+  '20261123000300_reconciliation': reconciliation,
 };
 
 /** Names of the migrations this program knows, oldest first (a restore refuses a database with others). */

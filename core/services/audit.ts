@@ -10,8 +10,8 @@ import type { AuditEntry, ListResult } from '../types.js';
 import type { ServiceContext } from './context.js';
 import { requirePermission } from './guard.js';
 
-export type AuditAction = 'create' | 'update' | 'delete' | 'import' | 'password' | 'login' | 'login_failed';
-export type AuditEntity = 'payment' | 'user' | 'store';
+export type AuditAction = 'create' | 'update' | 'delete' | 'import' | 'password' | 'login' | 'login_failed' | 'reconcile' | 'unreconcile';
+export type AuditEntity = 'payment' | 'user' | 'store' | 'statement';
 
 /** Writes one audit entry; call it inside the transaction of the change it records. */
 export async function recordAudit(

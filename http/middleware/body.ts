@@ -46,3 +46,38 @@ export function hasNul(value: unknown, depth = 0): boolean {
 export const smallBody = jsonBody('100kb');
 /** bulk import: up to 100 000 rows of about 150 bytes each */
 export const importBody = jsonBody('32mb');
+
+/**
+ * A file's raw bytes (`Content-Type: application/octet-stream`, or a spreadsheet or CSV type),
+ * read up to `limit` bytes (413 past it) into `ctx.state.bytes`.
+ */
+export function rawBody(limit: number): Koa.Middleware {
+  return async (ctx, next) => {
+    if (!ctx.is('application/octet-stream', 'text/csv', 'text/plain', 'application/vnd.ms-excel', 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet')) {
+      ctx.status = 415;
+      ctx.body = { message: MSG.unsupportedFileType };
+      return;
+    }
+    const declared = Number(ctx.get('content-length') || 0);
+    if (declared > limit) {
+      ctx.status = 413;
+      ctx.body = { message: MSG.bodyTooLarge };
+      return;
+    }
+    const chunks: Buffer[] = [];
+    let size = 0;
+    for await (const chunk of ctx.req as AsyncIterable<Buffer>) {
+      size += chunk.length;
+      if (size > limit) {
+        ctx.status = 413;
+        ctx.body = { message: MSG.bodyTooLarge };
+        ctx.req.destroy();
+        return;
+      }
+      chunks.push(chunk);
+    }
+    const buf = Buffer.concat(chunks);
+    ctx.state.bytes = new Uint8Array(buf.buffer, buf.byteOffset, buf.byteLength);
+    await next();
+  };
+}

@@ -18,6 +18,9 @@ interface Request {
   method: string;
   path: string;
   body?: unknown;
+  /** a file's bytes (statement upload) */
+  raw?: Buffer;
+  headers?: Record<string, string>;
 }
 /** Prepares what one call needs (a fresh record to act on) and says what to send. */
 type Probe = (s: TestServer) => Promise<Request>;
@@ -73,6 +76,27 @@ async function unusedStore(s: TestServer): Promise<number> {
 const call = (method: string, path: (s: TestServer) => Promise<string> | string, body?: (s: TestServer) => Promise<unknown> | unknown): Probe => {
   return async (s) => ({ method, path: await path(s), body: body ? await body(s) : undefined });
 };
+
+/** a payment in store A with a statement credit of its amount imported for store A; `linked` confirms the pair */
+async function pairInA(s: TestServer, linked = false): Promise<{ payment: string; line: number }> {
+  const payment = await paymentInA(s);
+  const amount = Number((await s.t.db('payments').where({ uuid: payment }).first()).amount);
+  const [st] = await s.t.db('bank_statements')
+    .insert({ file: `a${seq}.csv`, store_id: s.stores.A.id, encoding: 'utf-8', columns: '{}', lines: 1, new_lines: 1, balance_breaks: 0, created_at: Date.now() })
+    .returning('id');
+  const [ln] = await s.t.db('bank_lines')
+    .insert({
+      statement_id: Number(typeof st === 'object' ? st.id : st), row: 2, at: Date.UTC(2026, 10, 18, 2, 5), has_time: true, amount, balance: null,
+      summary: '', note: '', counterparty: '', digits: '', fingerprint: `authz-${seq}-${Math.random()}`,
+    })
+    .returning('id');
+  const line = Number(typeof ln === 'object' ? ln.id : ln);
+  if (linked) {
+    await s.t.db('bank_links').insert({ payment_uuid: payment, line_id: line, status_before: '未確認', decided_by: 'person', actor_id: null, score: null, reasons: '[]', at: Date.now() });
+    await s.t.db('payments').where({ uuid: payment }).update({ status: '已入帳' });
+  }
+  return { payment, line };
+}
 
 const VIEWERS = ['admin', 'hq_view_payments', 'branchA', 'branchB'];
 const viewA = ['admin', 'hq_view_payments', 'branchA'];
@@ -156,11 +180,46 @@ const CASES: Case[] = [
     probe: call('PUT', async (s) => `/stores/${await unusedStore(s)}`, () => ({ name: '改名店' })),
   },
   { name: 'DELETE /stores/:id', write: true, ok: 200, allowed: ['admin', 'hq_manage_stores'], probe: call('DELETE', async (s) => `/stores/${await unusedStore(s)}`) },
+  {
+    name: 'POST /reconcile/statements (store A)',
+    write: true,
+    ok: 201,
+    allowed: ['admin', 'hq_manage_payments'],
+    probe: async (s) => ({
+      method: 'POST',
+      path: `/reconcile/statements?filename=a.csv&store_id=${s.stores.A.id}`,
+      raw: Buffer.from(`交易日期,存入\n2026/11/18,${100_000 + ++seq}\n`),
+      headers: { 'content-type': 'application/octet-stream' },
+    }),
+  },
+  { name: 'GET /reconcile/lines', write: false, ok: 200, allowed: VIEWERS, probe: call('GET', () => '/reconcile/lines') },
+  { name: 'GET /reconcile/proposals', write: false, ok: 200, allowed: VIEWERS, probe: call('GET', () => '/reconcile/proposals?from=2026-11-18&to=2026-11-18') },
+  {
+    name: 'POST /reconcile/confirm (store A)',
+    write: true,
+    ok: 200,
+    allowed: ['admin', 'hq_edit_payments', 'branchA'],
+    probe: call('POST', () => '/reconcile/confirm', async (s) => ({ pairs: [await pairInA(s)] })),
+  },
+  {
+    name: 'POST /reconcile/unpaid (store A)',
+    write: true,
+    ok: 200,
+    allowed: ['admin', 'hq_edit_payments', 'branchA'],
+    probe: call('POST', () => '/reconcile/unpaid', async (s) => ({ payments: [await paymentInA(s)] })),
+  },
+  {
+    name: 'POST /reconcile/unlink (store A)',
+    write: true,
+    ok: 200,
+    allowed: ['admin', 'hq_edit_payments', 'branchA'],
+    probe: call('POST', () => '/reconcile/unlink', async (s) => ({ payment: (await pairInA(s, true)).payment })),
+  },
 ];
 
 async function counts(s: TestServer) {
   const out: Record<string, number> = {};
-  for (const t of ['payments', 'users', 'stores', 'audit_log']) {
+  for (const t of ['payments', 'users', 'stores', 'audit_log', 'bank_statements', 'bank_links']) {
     const r = (await s.t.db(t).count({ n: '*' }).first()) as { n: number | string };
     out[t] = Number(r.n);
   }
@@ -198,7 +257,7 @@ describe.each(DB_KINDS)('authorization matrix on %s', (kind) => {
         const expected = (INVALID as readonly string[]).includes(who) ? 401 : c.allowed.includes(who) ? c.ok : 403;
         const req = await c.probe(s);
         const before = await counts(s);
-        const r = await s.api(req.method, req.path, { token: tokens[who], body: req.body });
+        const r = await s.api(req.method, req.path, { token: tokens[who], body: req.body, raw: req.raw, headers: req.headers });
         expect(r.status, `${c.name} as ${who}: ${r.text}`).toBe(expected);
         if (r.status === 401 || r.status === 403) {
           expect(r.body.message).toMatch(/請先登入|登入已失效|權限不足|分店/);

@@ -87,10 +87,15 @@ export function filteredPaymentsQuery(ctx: ServiceContext, f: Record<string, unk
 export const PAYMENT_LIST_SPEC = { sortable: SORTABLE, defaultSort: ['paid_at', 'DESC'] as [string, 'DESC'], tiebreak: 'uuid' };
 
 /** The payment list: view_payments, only the caller's stores, filtered, sorted and paged in SQL. */
-export async function listPayments(ctx: ServiceContext, query: ListQuery = { filter: {} }): Promise<ListResult<Payment>> {
+export async function listPayments(ctx: ServiceContext, query: ListQuery = { filter: {} }): Promise<ListResult<Payment & { bank_line_id: number | null }>> {
   requirePermission(ctx.actor, 'view_payments');
   const { query: base } = filteredPaymentsQuery(ctx, query.filter);
-  return runList(base, query, PAYMENT_LIST_SPEC, toPayment);
+  // The linked bank line, so a reconciled payment's row can offer 取消對帳.
+  base.select(ctx.db.raw('(select line_id from bank_links where bank_links.payment_uuid = payments.uuid) as bank_line_id'));
+  return runList(base, query, PAYMENT_LIST_SPEC, (r: PaymentRow & { bank_line_id: number | null }) => ({
+    ...toPayment(r),
+    bank_line_id: r.bank_line_id === null ? null : Number(r.bank_line_id),
+  }));
 }
 
 /** `GET /stores/:id/payments`: one store's payments, refused outside the caller's scope. */

@@ -1,0 +1,123 @@
+import { basename } from 'node:path';
+import type { Command } from 'commander';
+import {
+  confirmPairs,
+  formatNTD,
+  formatTaipei,
+  importStatement,
+  principalByUsername,
+  proposeMatches,
+  readStatement,
+  taipeiDayStart,
+  type BankLine,
+  type ImportedStatement,
+  type Proposals,
+} from '../../core/index.js';
+import { withOperator, type CliIO } from '../context.js';
+import { EXIT, UsageError } from '../errors.js';
+import { readImportFile } from '../files.js';
+import { storeIdsFromFlag } from '../storeCodes.js';
+
+interface ReconcileOpts {
+  store?: string;
+  from?: string;
+  to?: string;
+  as?: string;
+  apply?: boolean;
+  json?: boolean;
+}
+
+/** A line as the JSON output names it: where it is in which file, when, how much. */
+const lineRef = (l: BankLine) => ({ file: l.file, row: l.row, at: l.at, amount: l.amount });
+
+export function reconcileCommand(program: Command, io: CliIO): void {
+  program
+    .command('reconcile')
+    .description('對帳：匯入銀行交易明細（.csv、.xls、.xlsx），與匯款回報比對；不加 --apply 不會更改任何匯款')
+    .argument('<files...>', '銀行匯出的交易明細檔案（可多個）')
+    .option('--store <code>', '明細所屬分店代碼（預設：全部分店）')
+    .option('--from <date>', '對帳期間起日 YYYY-MM-DD（預設：明細的第一天）')
+    .option('--to <date>', '對帳期間迄日 YYYY-MM-DD（預設：明細的最後一天）')
+    .option('--as <username>', '以此用戶的身分與權限執行')
+    .option('--apply', '確認「建議入帳」的配對（設為已入帳並連結明細）')
+    .option('--json', '以 JSON 輸出結果')
+    .addHelpText('after', '\n範例：\n  remit reconcile 存款交易明細_202611.csv\n  remit reconcile 11月.xlsx --store TPE --from 2026-11-01 --to 2026-11-30 --apply\n')
+    .action(async (files: string[], opts: ReconcileOpts, cmd: Command) => {
+      for (const [name, value] of [['--from', opts.from], ['--to', opts.to]] as const) {
+        if (value !== undefined && taipeiDayStart(value) === null) throw new UsageError(`${name} 日期格式錯誤：${value}（請使用 YYYY-MM-DD）`);
+      }
+      // Every file is read and checked before any is stored: a bad file writes nothing.
+      const inputs: Array<{ file: string; bytes: Uint8Array }> = [];
+      for (const path of files) {
+        const bytes = await readImportFile(path);
+        readStatement(bytes, basename(path));
+        inputs.push({ file: basename(path), bytes });
+      }
+      process.exitCode = await withOperator(io, cmd.optsWithGlobals(), async (operator) => {
+        const ctx = opts.as ? { ...operator, actor: await principalByUsername(operator.db, opts.as) } : operator;
+        const [storeId] = opts.store ? await storeIdsFromFlag(operator, [opts.store]) : [];
+        const imported: ImportedStatement[] = [];
+        for (const input of inputs) imported.push(await importStatement(ctx, { ...input, storeId }));
+        const dates = imported.flatMap((s) => [s.from, s.to]).filter((d): d is string => d !== null).sort();
+        const from = opts.from ?? dates[0];
+        const to = opts.to ?? dates[dates.length - 1];
+        const proposals = await proposeMatches(ctx, { from, to, storeId });
+        let applied = 0;
+        if (opts.apply && proposals.auto.length) {
+          applied = (await confirmPairs(ctx, proposals.auto.map((a) => ({ payment: a.payment.uuid, line: a.line.id, score: a.score, reasons: a.reasons })), { auto: true })).confirmed;
+        }
+        const statement = {
+          files: imported.map((s) => s.file),
+          lines: sum(imported, 'lines'),
+          credits: sum(imported, 'credits'),
+          new: sum(imported, 'new'),
+          duplicates: sum(imported, 'duplicates'),
+          from,
+          to,
+          encoding: [...new Set(imported.map((s) => s.encoding))].join(','),
+          balance_breaks: sum(imported, 'balance_breaks'),
+        };
+        if (opts.json) {
+          const out = {
+            statement,
+            auto: proposals.auto.map((a) => ({ payment: a.payment.uuid, line: lineRef(a.line), score: a.score, reasons: a.reasons })),
+            review: proposals.review.map((r) => ({ payment: r.payment.uuid, candidates: r.candidates.map((c) => ({ line: lineRef(c.line), score: c.score, reasons: c.reasons })) })),
+            unpaid: proposals.unpaid.map((u) => ({ payment: u.payment.uuid })),
+            unreported: proposals.unreported.map((u) => ({ line: lineRef(u.line) })),
+            applied,
+          };
+          io.stdout(`${JSON.stringify(out, null, 2)}\n`);
+        } else printReport(io, statement, proposals, applied, Boolean(opts.apply));
+        return EXIT.ok;
+      });
+    });
+}
+
+const sum = <K extends keyof ImportedStatement>(rows: ImportedStatement[], key: K) => rows.reduce((n, r) => n + Number(r[key]), 0);
+
+function printReport(
+  io: CliIO,
+  s: { files: string[]; lines: number; credits: number; new: number; duplicates: number; from: string; to: string; encoding: string; balance_breaks: number },
+  p: Proposals,
+  applied: number,
+  apply: boolean,
+): void {
+  const when = (iso: string, hasTime = true) => formatTaipei(Date.parse(iso), { dateOnly: !hasTime });
+  const out: string[] = [];
+  out.push(`已讀取 ${s.files.length} 個檔案：共 ${s.lines} 筆明細（存入 ${s.credits} 筆），新增 ${s.new} 筆，重複略過 ${s.duplicates} 筆`);
+  out.push(`對帳期間：${s.from} 至 ${s.to}　編碼：${s.encoding}${s.balance_breaks ? `　餘額不連續：${s.balance_breaks} 處（可能缺行或順序錯誤）` : ''}`);
+  out.push(`建議入帳：${p.auto.length} 筆${apply ? `，已確認 ${applied} 筆` : '（未更改；加 --apply 確認）'}`);
+  out.push(`需人工確認：${p.review.length} 筆`);
+  for (const r of p.review) {
+    out.push(`  匯款 ${r.payment.uuid}　後五碼 ${r.payment.last_five}　${formatNTD(r.payment.amount)}　${when(r.payment.paid_at)}`);
+    for (const c of r.candidates) {
+      out.push(`    候選：${c.line.file} 第 ${c.line.row} 行　${when(c.line.at, c.line.has_time)}　${formatNTD(c.line.amount)}　帳號 ${c.line.counterparty || '（無）'}　分數 ${c.score}　${c.reasons.join('、')}`);
+    }
+  }
+  out.push(`未入帳候選：${p.unpaid.length} 筆（不會自動設定）`);
+  for (const u of p.unpaid) out.push(`  匯款 ${u.payment.uuid}　後五碼 ${u.payment.last_five}　${formatNTD(u.payment.amount)}　${when(u.payment.paid_at)}`);
+  out.push(`銀行有款無回報：${p.unreported.length} 筆`);
+  for (const u of p.unreported) out.push(`  ${u.line.file} 第 ${u.line.row} 行　${when(u.line.at, u.line.has_time)}　${formatNTD(u.line.amount)}　${u.line.summary}　${u.line.counterparty}`);
+  if (p.suggestions.length) out.push(`其他建議（合併或拆分付款，請人工確認）：${p.suggestions.length} 組`);
+  io.stdout(`${out.join('\n')}\n`);
+}

@@ -1,0 +1,472 @@
+/**
+ * Bank reconciliation, the stored half: statements imported (each line once, by its
+ * fingerprint), the lines in the caller's scope, proposals from the matcher, and the decisions
+ * a person or the automatic run makes (confirm a pair, mark unpaid, unlink), each audited in
+ * the same transaction. A link is unique on the payment and on the line, so of two concurrent
+ * confirmations of the same payment or line exactly one wins.
+ */
+import { createHash } from 'node:crypto';
+import type { Knex } from 'knex';
+import { ConflictError, ForbiddenError, NotFoundError, ValidationError } from '../errors.js';
+import { assertFilterFields, filterIds, runList, type ListQuery } from '../list.js';
+import { MSG } from '../messages.js';
+import { inScope, scopedStoreIds, storeScope } from '../permissions.js';
+import { matchReconcile } from '../reconcile/match.js';
+import { readStatement, type ReadStatement } from '../reconcile/statement.js';
+import type { ReconcileLine, ReconcileReport } from '../reconcile/types.js';
+import { STATUS_CREDITED, STATUS_FAILED, type PaymentStatus } from '../statuses.js';
+import { DAY_MS, dayRangeToInstants, taipeiDate, taipeiDayStart, toIso } from '../time.js';
+import { toPayment, type PaymentRow } from '../db/rows.js';
+import type { Db } from '../db/connect.js';
+import type { ListResult, Payment } from '../types.js';
+import { toId } from '../validation/result.js';
+import { recordAudit } from './audit.js';
+import type { ServiceContext } from './context.js';
+import { requirePermission } from './guard.js';
+import { findStore } from './stores.js';
+
+/** Pairs or payments one request may decide at once. */
+export const MAX_DECISIONS = 5_000;
+const INSERT_CHUNK = 200;
+
+export interface BankLine {
+  id: number;
+  statement_id: number;
+  file: string;
+  /** the row in the file as a spreadsheet program shows it */
+  row: number;
+  at: string;
+  has_time: boolean;
+  amount: number;
+  balance: number | null;
+  summary: string;
+  note: string;
+  counterparty: string;
+  digits: string;
+  /** the store the statement was imported for (null: all stores) */
+  store_id: number | null;
+  /** the linked payment's uuid, or null */
+  payment: string | null;
+}
+
+export interface ImportedStatement {
+  id: number;
+  file: string;
+  store_id: number | null;
+  lines: number;
+  credits: number;
+  new: number;
+  duplicates: number;
+  from: string | null;
+  to: string | null;
+  encoding: string;
+  balance_breaks: number;
+  columns: ReadStatement['columns'];
+}
+
+export type ReconciledPayment = Payment & { bank_line_id: number | null };
+
+export interface Proposals {
+  auto: Array<{ payment: ReconciledPayment; line: BankLine; score: number; reasons: string[] }>;
+  review: Array<{ payment: ReconciledPayment; candidates: Array<{ line: BankLine; score: number; reasons: string[] }> }>;
+  reviewLines: Array<{ line: BankLine; candidates: Array<{ payment: ReconciledPayment; score: number; reasons: string[] }> }>;
+  unpaid: Array<{ payment: ReconciledPayment }>;
+  unreported: Array<{ line: BankLine }>;
+  suggestions: Array<{ payments: string[]; lines: number[]; reasons: string[] }>;
+}
+
+interface LineRow {
+  id: number;
+  statement_id: number;
+  row: number;
+  at: number;
+  has_time: boolean | number;
+  amount: number;
+  balance: number | null;
+  summary: string;
+  note: string;
+  counterparty: string;
+  digits: string;
+  fingerprint: string;
+  file: string;
+  store_id: number | null;
+  payment_uuid: string | null;
+}
+
+export function toBankLine(r: LineRow): BankLine {
+  return {
+    id: Number(r.id),
+    statement_id: Number(r.statement_id),
+    file: r.file,
+    row: Number(r.row),
+    at: toIso(Number(r.at)),
+    has_time: Boolean(r.has_time),
+    amount: Number(r.amount),
+    balance: r.balance === null ? null : Number(r.balance),
+    summary: r.summary,
+    note: r.note,
+    counterparty: r.counterparty,
+    digits: r.digits,
+    store_id: r.store_id === null ? null : Number(r.store_id),
+    payment: r.payment_uuid ?? null,
+  };
+}
+
+/** Lines with their statement's file and store and their link, limited to the caller's scope. */
+function scopedLines(ctx: ServiceContext, db: Db = ctx.db): Knex.QueryBuilder {
+  const q = db('bank_lines as l')
+    .join('bank_statements as s', 's.id', 'l.statement_id')
+    .leftJoin('bank_links as k', 'k.line_id', 'l.id')
+    .select('l.*', 's.file', 's.store_id', 'k.payment_uuid');
+  const scope = storeScope(ctx.actor);
+  // A statement imported for all stores is seen only by those who see all stores.
+  if (!scope.all) q.whereIn('s.store_id', scope.ids);
+  return q;
+}
+
+/** The same line read the same way always gets the same fingerprint; equal lines in one file are told apart by their order. */
+function fingerprints(lines: ReadStatement['lines']): string[] {
+  const seen = new Map<string, number>();
+  return lines.map((l) => {
+    const key = JSON.stringify([l.at, l.amount, l.balance, l.summary, l.note, l.counterparty]);
+    const n = (seen.get(key) ?? 0) + 1;
+    seen.set(key, n);
+    return createHash('sha256').update(`${key}#${n}`).digest('hex');
+  });
+}
+
+/**
+ * Imports a statement file for one store, or for all stores (only someone who sees all stores).
+ * Lines already stored (the same or an overlapping download) are skipped and counted.
+ */
+export async function importStatement(
+  ctx: ServiceContext,
+  input: { bytes: Uint8Array; file: string; storeId?: unknown },
+): Promise<ImportedStatement> {
+  requirePermission(ctx.actor, 'manage_payments');
+  const file = String(input.file ?? '').trim().slice(0, 255);
+  if (!file) throw ValidationError.single('filename', MSG.reconcileFileNameRequired);
+  const storeId = await statementStore(ctx, input.storeId);
+  const read = readStatement(input.bytes, file);
+  const prints = fingerprints(read.lines);
+  const now = Date.now();
+  return ctx.db.transaction(async (trx) => {
+    const [inserted] = await trx('bank_statements')
+      .insert({
+        file,
+        imported_by: ctx.actor.id > 0 ? ctx.actor.id : null,
+        store_id: storeId,
+        encoding: read.encoding,
+        columns: JSON.stringify(read.columns),
+        period_from: read.from,
+        period_to: read.to,
+        lines: read.lines.length,
+        new_lines: 0,
+        balance_breaks: read.balance_breaks,
+        created_at: now,
+      })
+      .returning('id');
+    const id = Number(typeof inserted === 'object' ? inserted.id : inserted);
+    const rows = read.lines.map((l, i) => ({
+      statement_id: id,
+      row: l.row,
+      at: l.at,
+      has_time: l.hasTime,
+      amount: l.amount,
+      balance: l.balance,
+      summary: l.summary,
+      note: l.note,
+      counterparty: l.counterparty.slice(0, 255),
+      digits: l.digits,
+      fingerprint: prints[i],
+    }));
+    for (let i = 0; i < rows.length; i += INSERT_CHUNK) {
+      await trx('bank_lines').insert(rows.slice(i, i + INSERT_CHUNK)).onConflict('fingerprint').ignore();
+    }
+    const added = Number(((await trx('bank_lines').where({ statement_id: id }).count({ n: '*' }).first()) as { n: number | string }).n);
+    await trx('bank_statements').where({ id }).update({ new_lines: added });
+    const result: ImportedStatement = {
+      id,
+      file,
+      store_id: storeId,
+      lines: read.lines.length,
+      credits: read.credits,
+      new: added,
+      duplicates: read.lines.length - added,
+      from: read.from,
+      to: read.to,
+      encoding: read.encoding,
+      balance_breaks: read.balance_breaks,
+      columns: read.columns,
+    };
+    await recordAudit(trx, ctx, { action: 'import', entity: 'statement', entityId: id, after: result });
+    return result;
+  });
+}
+
+async function statementStore(ctx: ServiceContext, raw: unknown): Promise<number | null> {
+  if (raw === undefined || raw === null || raw === '') {
+    if (!storeScope(ctx.actor).all) throw ValidationError.single('store_id', MSG.reconcileStoreRequired);
+    return null;
+  }
+  const id = toId(raw);
+  if (id === null || !(await findStore(ctx.db, id))) throw new NotFoundError(MSG.storeNotFound);
+  if (!inScope(ctx.actor, id)) throw new ForbiddenError(MSG.paymentStoreForbidden);
+  return id;
+}
+
+const LINE_SORTABLE = { id: 'l.id', at: 'l.at', amount: 'l.amount', row: 'l.row', statement_id: 'l.statement_id' };
+const LINE_FILTERS = ['id', 'statement_id', 'matched', 'at_gte', 'at_lte'];
+
+/** The statement lines in the caller's scope (view_payments), list protocol. */
+export async function listLines(ctx: ServiceContext, query: ListQuery = { filter: {} }): Promise<ListResult<BankLine>> {
+  requirePermission(ctx.actor, 'view_payments');
+  const f = query.filter;
+  assertFilterFields(f, LINE_FILTERS);
+  const base = scopedLines(ctx);
+  const ids = filterIds(f, 'id');
+  if (ids) base.whereIn('l.id', ids);
+  const statements = filterIds(f, 'statement_id');
+  if (statements) base.whereIn('l.statement_id', statements);
+  if (f.matched !== undefined && f.matched !== null && f.matched !== '') {
+    const m = f.matched === true || f.matched === 'true' ? true : f.matched === false || f.matched === 'false' ? false : null;
+    if (m === null) throw ValidationError.single('filter', MSG.badListParam('filter.matched'));
+    if (m) base.whereNotNull('k.payment_uuid');
+    else base.whereNull('k.payment_uuid');
+  }
+  const range = dateRange(f.at_gte, f.at_lte);
+  if (range.gte !== undefined) base.where('l.at', '>=', range.gte);
+  if (range.lt !== undefined) base.where('l.at', '<', range.lt);
+  return runList(base, query, { sortable: LINE_SORTABLE, defaultSort: ['at', 'ASC'], tiebreak: 'l.id' }, toBankLine);
+}
+
+function dateRange(from: unknown, to: unknown): { gte?: number; lt?: number } {
+  if ((from !== undefined && from !== null && typeof from !== 'string') || (to !== undefined && to !== null && typeof to !== 'string')) {
+    throw ValidationError.single('filter', MSG.badDate(String(typeof from === 'string' ? to : from)));
+  }
+  const range = dayRangeToInstants((from as string) || null, (to as string) || null);
+  if (range.error !== undefined) throw ValidationError.single('filter', MSG.badDate(range.error));
+  return range;
+}
+
+type PaymentWithLink = PaymentRow & { bank_line_id: number | null };
+const toReconciled = (r: PaymentWithLink): ReconciledPayment => ({ ...toPayment(r), bank_line_id: r.bank_line_id === null || r.bank_line_id === undefined ? null : Number(r.bank_line_id) });
+
+/**
+ * Proposals for the payments reported in a period (Taiwan dates, inclusive) in the caller's
+ * stores, against the unlinked credits in scope: what the matcher decides, with the full
+ * payment and line of each proposal. Linked payments and lines are never proposed again.
+ */
+export async function proposeMatches(ctx: ServiceContext, input: { from?: unknown; to?: unknown; storeId?: unknown }): Promise<Proposals> {
+  requirePermission(ctx.actor, 'view_payments');
+  if (typeof input.from !== 'string' || typeof input.to !== 'string' || !input.from || !input.to) {
+    throw ValidationError.single('from', MSG.reconcileRangeRequired);
+  }
+  const range = dateRange(input.from, input.to);
+  const requested = input.storeId === undefined || input.storeId === null || input.storeId === '' ? undefined : toId(input.storeId);
+  if (requested === null) throw ValidationError.single('store_id', MSG.storeNotFound);
+  const stores = scopedStoreIds(ctx.actor, requested === undefined ? undefined : [requested]);
+  return proposalsFor(ctx, range.gte!, range.lt!, stores);
+}
+
+async function proposalsFor(ctx: ServiceContext, gte: number, lt: number, stores: number[] | 'all'): Promise<Proposals> {
+  const payments = ctx.db<PaymentRow>('payments as p')
+    .leftJoin('bank_links as k', 'k.payment_uuid', 'p.uuid')
+    .select('p.*', 'k.line_id as bank_line_id')
+    .where('p.paid_at', '>=', gte)
+    .andWhere('p.paid_at', '<', lt)
+    .whereNull('k.line_id');
+  if (stores !== 'all') payments.whereIn('p.store_id', stores);
+  const paymentRows = (await payments) as PaymentWithLink[];
+
+  // Credits from a day before the period to three days after it: every window of its reports.
+  const lineQuery = scopedLines(ctx).where('l.amount', '>', 0).whereNull('k.payment_uuid').where('l.at', '>=', gte - DAY_MS).andWhere('l.at', '<', lt + 3 * DAY_MS);
+  // A statement imported for all stores serves every store (scopedLines shows it only to those who see all).
+  if (stores !== 'all') lineQuery.where((w) => w.whereIn('s.store_id', stores).orWhereNull('s.store_id'));
+  const lineRows = (await lineQuery) as LineRow[];
+
+  // What the statements in scope cover: a report is unpaid only when they span its window.
+  const cover = scopedLines(ctx).clearSelect().min({ from: 'l.at' }).max({ to: 'l.at' });
+  if (stores !== 'all') cover.where((w) => w.whereIn('s.store_id', stores).orWhereNull('s.store_id'));
+  const c = (await cover.first()) as { from: number | null; to: number | null } | undefined;
+  // Whole Taiwan days: a statement covers the days it lists, from the first day's start to the last day's end.
+  const coverage = c && c.from !== null && c.to !== null ? { from: taipeiDayStart(taipeiDate(Number(c.from)))!, to: taipeiDayStart(taipeiDate(Number(c.to)))! + DAY_MS - 1 } : undefined;
+
+  const reports: ReconcileReport[] = paymentRows.map((p) => ({
+    uuid: p.uuid,
+    store_id: Number(p.store_id),
+    last_five: p.last_five,
+    paid_at: Number(p.paid_at),
+    amount: Number(p.amount),
+    note: p.note ?? '',
+  }));
+  const lines: ReconcileLine[] = lineRows.map((l) => ({
+    id: Number(l.id),
+    at: Number(l.at),
+    hasTime: Boolean(l.has_time),
+    amount: Number(l.amount),
+    digits: l.digits,
+    summary: l.summary,
+    note: l.note,
+  }));
+  const result = matchReconcile(reports, lines, { coverage });
+  const P = new Map(paymentRows.map((p) => [p.uuid, toReconciled(p)]));
+  const L = new Map(lineRows.map((l) => [Number(l.id), toBankLine(l)]));
+  const pay = (u: string) => P.get(u)!;
+  const line = (id: number) => L.get(id)!;
+  return {
+    auto: result.auto.map((a) => ({ payment: pay(a.payment), line: line(a.line), score: a.score, reasons: a.reasons })),
+    review: result.review.map((r) => ({ payment: pay(r.payment), candidates: r.candidates.map((c) => ({ line: line(c.line), score: c.score, reasons: c.reasons })) })),
+    reviewLines: result.reviewLines.map((r) => ({ line: line(r.line), candidates: r.candidates.map((c) => ({ payment: pay(c.payment), score: c.score, reasons: c.reasons })) })),
+    unpaid: result.unpaid.map((u) => ({ payment: pay(u.payment) })),
+    unreported: result.unreported.map((u) => ({ line: line(u.line) })),
+    suggestions: result.suggestions,
+  };
+}
+
+/** Proposals for the period of some statements (the CLI): from their first to their last date. */
+export async function proposeForPeriod(ctx: ServiceContext, from: string, to: string, storeIds?: number[]): Promise<Proposals> {
+  requirePermission(ctx.actor, 'view_payments');
+  const range = dateRange(from, to);
+  return proposalsFor(ctx, range.gte!, range.lt!, scopedStoreIds(ctx.actor, storeIds));
+}
+
+export interface PairDecision {
+  payment: string;
+  line: number;
+  /** the matcher's score and reasons when the automatic run decides */
+  score?: number;
+  reasons?: string[];
+}
+
+function isUniqueViolation(err: unknown): boolean {
+  const e = err as { code?: string; message?: string };
+  return e?.code === '23505' || e?.code === 'SQLITE_CONSTRAINT' || e?.code === 'SQLITE_CONSTRAINT_UNIQUE' || /UNIQUE constraint failed/i.test(String(e?.message));
+}
+
+async function paymentInScope(trx: Db, ctx: ServiceContext, uuid: unknown): Promise<PaymentWithLink> {
+  const row =
+    typeof uuid === 'string' && /^[\w-]{1,64}$/.test(uuid)
+      ? ((await trx('payments as p').leftJoin('bank_links as k', 'k.payment_uuid', 'p.uuid').select('p.*', 'k.line_id as bank_line_id').where('p.uuid', uuid).first()) as PaymentWithLink | undefined)
+      : undefined;
+  if (!row) throw new NotFoundError(MSG.paymentNotFound);
+  if (!inScope(ctx.actor, Number(row.store_id))) throw new ForbiddenError(MSG.paymentStoreForbidden);
+  return row;
+}
+
+/**
+ * Confirms pairs: each payment becomes 已入帳 and is linked to its line, all or none. By a
+ * person (edit_payments) unless `auto` is set (the automatic run applying its own proposals).
+ * The score and reasons recorded are the matcher's for that pair.
+ */
+export async function confirmPairs(ctx: ServiceContext, rawPairs: unknown, opts: { auto?: boolean } = {}): Promise<{ confirmed: number }> {
+  requirePermission(ctx.actor, 'edit_payments');
+  if (!Array.isArray(rawPairs) || rawPairs.length === 0) throw ValidationError.single('pairs', MSG.reconcilePairsRequired);
+  if (rawPairs.length > MAX_DECISIONS) throw ValidationError.single('pairs', MSG.reconcileTooMany(MAX_DECISIONS));
+  const pairs: PairDecision[] = rawPairs.map((p) => {
+    const payment = (p as { payment?: unknown })?.payment;
+    const line = toId((p as { line?: unknown })?.line);
+    if (typeof payment !== 'string' || line === null) throw ValidationError.single('pairs', MSG.reconcilePairsRequired);
+    return p as PairDecision;
+  });
+  try {
+    return await ctx.db.transaction(async (trx) => {
+      const now = Date.now();
+      for (const pair of pairs) {
+        const p = await paymentInScope(trx, ctx, pair.payment);
+        if (p.bank_line_id !== null && p.bank_line_id !== undefined) throw new ConflictError(MSG.reconcilePaymentLinked, 'payment');
+        const lineId = toId(pair.line)!;
+        const l = (await scopedLines(ctx, trx).where('l.id', lineId).first()) as LineRow | undefined;
+        if (!l) throw new NotFoundError(MSG.reconcileLineNotFound(pair.line));
+        if (l.payment_uuid) throw new ConflictError(MSG.reconcileLineLinked(lineId), 'line');
+        if (Number(l.amount) <= 0) throw ValidationError.single('pairs', MSG.reconcileLineNotCredit(lineId));
+        if (Number(l.amount) !== Number(p.amount)) throw ValidationError.single('pairs', MSG.reconcileAmountDiffers(lineId));
+        const evidence = opts.auto && pair.score !== undefined ? { score: pair.score, reasons: pair.reasons ?? [] } : pairEvidence(p, l);
+        await trx('bank_links').insert({
+          payment_uuid: p.uuid,
+          line_id: lineId,
+          status_before: p.status,
+          decided_by: opts.auto ? 'auto' : 'person',
+          actor_id: ctx.actor.id > 0 ? ctx.actor.id : null,
+          score: evidence.score,
+          reasons: JSON.stringify(evidence.reasons),
+          at: now,
+        });
+        await trx('payments').where({ uuid: p.uuid }).update({ status: STATUS_CREDITED, updated_at: now });
+        const before = toReconciled(p);
+        await recordAudit(trx, ctx, {
+          action: 'reconcile',
+          entity: 'payment',
+          entityId: p.uuid,
+          before,
+          after: {
+            ...before,
+            status: STATUS_CREDITED,
+            bank_line_id: lineId,
+            updated_at: toIso(now),
+            reconcile: { line: toBankLine({ ...l, payment_uuid: p.uuid }), by: opts.auto ? 'auto' : 'person', score: evidence.score, reasons: evidence.reasons },
+          },
+        });
+      }
+      return { confirmed: pairs.length };
+    });
+  } catch (err) {
+    if (isUniqueViolation(err)) throw new ConflictError(MSG.reconcileConcurrent);
+    throw err;
+  }
+}
+
+/** The matcher's score and reasons for one pair a person picked (null and none when it is outside every window). */
+function pairEvidence(p: PaymentRow, l: LineRow): { score: number | null; reasons: string[] } {
+  const r = matchReconcile(
+    [{ uuid: p.uuid, store_id: Number(p.store_id), last_five: p.last_five, paid_at: Number(p.paid_at), amount: Number(p.amount), note: p.note ?? '' }],
+    [{ id: Number(l.id), at: Number(l.at), hasTime: Boolean(l.has_time), amount: Number(l.amount), digits: l.digits, summary: l.summary, note: l.note }],
+  );
+  const found = r.auto[0] ?? r.review[0]?.candidates[0] ?? r.reviewLines[0]?.candidates[0];
+  return found ? { score: found.score, reasons: found.reasons } : { score: null, reasons: [] };
+}
+
+/** Marks payments 未入帳 (a person's decision after reconciliation), all or none; linked payments must be unlinked first. */
+export async function markUnpaid(ctx: ServiceContext, rawPayments: unknown): Promise<{ marked: number }> {
+  requirePermission(ctx.actor, 'edit_payments');
+  if (!Array.isArray(rawPayments) || rawPayments.length === 0 || !rawPayments.every((u) => typeof u === 'string')) {
+    throw ValidationError.single('payments', MSG.reconcilePaymentsRequired);
+  }
+  if (rawPayments.length > MAX_DECISIONS) throw ValidationError.single('payments', MSG.reconcileTooMany(MAX_DECISIONS));
+  const uuids = [...new Set(rawPayments as string[])];
+  return ctx.db.transaction(async (trx) => {
+    const now = Date.now();
+    for (const uuid of uuids) {
+      const p = await paymentInScope(trx, ctx, uuid);
+      if (p.bank_line_id !== null && p.bank_line_id !== undefined) throw new ConflictError(MSG.reconcilePaymentLinked, 'payment');
+      if (p.status === STATUS_FAILED) continue;
+      await trx('payments').where({ uuid }).update({ status: STATUS_FAILED, updated_at: now });
+      const before = toReconciled(p);
+      await recordAudit(trx, ctx, {
+        action: 'reconcile',
+        entity: 'payment',
+        entityId: uuid,
+        before,
+        after: { ...before, status: STATUS_FAILED, updated_at: toIso(now), reconcile: { unpaid: true, by: 'person' } },
+      });
+    }
+    return { marked: uuids.length };
+  });
+}
+
+/** Unlinks a payment from its line: the payment goes back to the status it had before. */
+export async function unlinkPayment(ctx: ServiceContext, uuid: unknown): Promise<ReconciledPayment> {
+  requirePermission(ctx.actor, 'edit_payments');
+  return ctx.db.transaction(async (trx) => {
+    const p = await paymentInScope(trx, ctx, uuid);
+    const link = (await trx('bank_links').where({ payment_uuid: p.uuid }).first()) as { id: number; line_id: number; status_before: PaymentStatus } | undefined;
+    if (!link) throw new ConflictError(MSG.reconcileNotLinked, 'payment');
+    const now = Date.now();
+    await trx('bank_links').where({ id: link.id }).delete();
+    await trx('payments').where({ uuid: p.uuid }).update({ status: link.status_before, updated_at: now });
+    const before = toReconciled(p);
+    const after: ReconciledPayment = { ...before, status: link.status_before, bank_line_id: null, updated_at: toIso(now) };
+    await recordAudit(trx, ctx, { action: 'unreconcile', entity: 'payment', entityId: p.uuid, before, after: { ...after, reconcile: { line: Number(link.line_id), by: 'person' } } });
+    return after;
+  });
+}

@@ -1,0 +1,49 @@
+import Router from '@koa/router';
+import {
+  confirmPairs,
+  importStatement,
+  listLines,
+  markUnpaid,
+  proposeMatches,
+  unlinkPayment,
+  MAX_IMPORT_BYTES,
+  type AppContext,
+} from '../../core/index.js';
+import { requireUser, serviceContext, type State } from '../middleware/auth.js';
+import { rawBody, smallBody } from '../middleware/body.js';
+import { listQuery, sendList } from '../list.js';
+
+const field = (body: unknown, name: string) => (body && typeof body === 'object' && !Array.isArray(body) ? (body as Record<string, unknown>)[name] : undefined);
+const one = (v: string | string[] | undefined) => (Array.isArray(v) ? v[0] : v);
+
+/** Bank reconciliation: statements in, lines, proposals and decisions (README, 對帳). */
+export function reconcileRoutes(app: AppContext): Router<State> {
+  const r = new Router<State>();
+  const auth = requireUser(app);
+
+  r.post('/reconcile/statements', auth, rawBody(MAX_IMPORT_BYTES), async (ctx) => {
+    const statement = await importStatement(serviceContext(app, ctx), {
+      bytes: ctx.state.bytes as Uint8Array,
+      file: one(ctx.query.filename) ?? '',
+      storeId: one(ctx.query.store_id),
+    });
+    ctx.status = 201;
+    ctx.body = { statement };
+  });
+  r.get('/reconcile/lines', auth, async (ctx) => {
+    sendList(ctx, 'reconcile/lines', await listLines(serviceContext(app, ctx), listQuery(ctx)));
+  });
+  r.get('/reconcile/proposals', auth, async (ctx) => {
+    ctx.body = await proposeMatches(serviceContext(app, ctx), { from: one(ctx.query.from), to: one(ctx.query.to), storeId: one(ctx.query.store_id) });
+  });
+  r.post('/reconcile/confirm', auth, smallBody, async (ctx) => {
+    ctx.body = await confirmPairs(serviceContext(app, ctx), field(ctx.request.body, 'pairs'));
+  });
+  r.post('/reconcile/unpaid', auth, smallBody, async (ctx) => {
+    ctx.body = await markUnpaid(serviceContext(app, ctx), field(ctx.request.body, 'payments'));
+  });
+  r.post('/reconcile/unlink', auth, smallBody, async (ctx) => {
+    ctx.body = await unlinkPayment(serviceContext(app, ctx), field(ctx.request.body, 'payment'));
+  });
+  return r;
+}

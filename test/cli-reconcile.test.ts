@@ -1,0 +1,106 @@
+/** `remit reconcile` as the accountant or a script runs it: the real binary, bank files, no terminal. */
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import iconv from 'iconv-lite';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createPayment, openDatabase, systemActor } from '../core/index.js';
+import { TEST_SECURITY } from './helpers/db.js';
+import { assertBuilt, remit } from './helpers/cli.js';
+
+const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
+const csv = (rows: string[]) => iconv.encode(['中華郵政 存簿交易明細', '交易日期,摘要,支出,存入,餘額,備註,轉出入帳號', ...rows, '合計,,,,,,'].join('\r\n') + '\r\n', 'big5');
+
+describe('remit reconcile', () => {
+  let dir: string;
+  let db: string;
+  const uuids: Record<string, string> = {};
+  const run = (args: string[], extra: { input?: string | 'open' } = {}) => remit(['--db', db, ...args], { cwd: dir, ...extra });
+  const withDb = async <T>(fn: (k: ReturnType<typeof openDatabase>) => Promise<T>) => {
+    const k = openDatabase({ client: 'sqlite', filename: db });
+    try {
+      return await fn(k);
+    } finally {
+      await k.destroy();
+    }
+  };
+
+  beforeAll(async () => {
+    assertBuilt();
+    dir = mkdtempSync(join(tmpdir(), 'remit-rec-'));
+    db = join(dir, 'remit.sqlite');
+    expect((await run(['stores', 'add', '--name', '台北店', '--code', 'TPE'])).code).toBe(0);
+    await withDb(async (k) => {
+      const ctx = { db: k, security: TEST_SECURITY, actor: systemActor('test'), ip: null };
+      for (const [key, last_five, paid_at, amount] of [
+        ['paid', '12345', '2026-11-05T14:00', 1500],
+        ['typo', '54312', '2026-11-05T16:00', 2300],
+        ['never', '77777', '2026-11-05T18:00', 990],
+      ] as const) {
+        uuids[key] = (await createPayment(ctx, { store_id: 1, last_five, paid_at, amount, note: '' })).uuid;
+      }
+    });
+    writeFileSync(
+      join(dir, '郵局_1104-1108.csv'),
+      csv([
+        '="115/11/04 09:00:00",="提款",="100",="",="0",="",=""',
+        '="115/11/05 14:03:22",="跨行存入",="",="1,500",="1,500",="",="0008 0000****12345"',
+        '="115/11/05 16:20:00",="跨行存入",="",="2,300",="3,800",="",="****54321"',
+        '="115/11/06 10:00:00",="跨行存入",="",="600",="4,400",="",="王小明"',
+        '="115/11/08 23:00:00",="利息",="",="1",="4,401",="",=""',
+      ]),
+    );
+    writeFileSync(join(dir, 'bad.csv'), csv(['="115/11/05 14:03:22",="跨行存入",="",="一千",="1,500",="",=""']));
+  });
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('without --apply: prints the exact JSON shape and changes no payment', async () => {
+    const r = await run(['reconcile', '郵局_1104-1108.csv', '--json'], { input: 'open' });
+    expect(r.stderr).toBe('');
+    expect(r.code).toBe(0);
+    const out = JSON.parse(r.stdout);
+    expect(Object.keys(out)).toEqual(['statement', 'auto', 'review', 'unpaid', 'unreported', 'applied']);
+    expect(out.statement).toEqual({ files: ['郵局_1104-1108.csv'], lines: 5, credits: 4, new: 5, duplicates: 0, from: '2026-11-04', to: '2026-11-08', encoding: 'big5', balance_breaks: 0 });
+    expect(out.auto).toEqual([{ payment: uuids.paid, line: { file: '郵局_1104-1108.csv', row: 4, at: '2026-11-05T06:03:22.000Z', amount: 1500 }, score: expect.any(Number), reasons: expect.any(Array) }]);
+    expect(out.review.map((x: any) => x.payment)).toEqual([uuids.typo]);
+    expect(out.review[0].candidates[0].line).toEqual({ file: '郵局_1104-1108.csv', row: 5, at: expect.stringMatching(ISO), amount: 2300 });
+    expect(out.unpaid).toEqual([{ payment: uuids.never }]);
+    expect(out.unreported.map((u: any) => u.line.amount).sort()).toEqual([1, 600]);
+    expect(out.applied).toBe(0);
+    const statuses = await withDb(async (k) => (await k('payments').select('status')).map((p: any) => p.status));
+    expect(statuses).toEqual(['未確認', '未確認', '未確認']);
+  });
+
+  it('--apply confirms the automatic pairs only; the file again adds nothing; Chinese text output', async () => {
+    const r = await run(['reconcile', '郵局_1104-1108.csv', '--apply']);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain('已讀取 1 個檔案：共 5 筆明細（存入 4 筆），新增 0 筆，重複略過 5 筆');
+    expect(r.stdout).toContain('建議入帳：1 筆，已確認 1 筆');
+    expect(r.stdout).toContain('需人工確認：1 筆');
+    expect(r.stdout).toContain('未入帳候選：1 筆（不會自動設定）');
+    expect(r.stdout).toContain('銀行有款無回報：2 筆');
+    const rows = await withDb(async (k) => k('payments').select('uuid', 'status'));
+    const status = Object.fromEntries(rows.map((p: any) => [p.uuid, p.status]));
+    expect(status).toEqual({ [uuids.paid]: '已入帳', [uuids.typo]: '未確認', [uuids.never]: '未確認' });
+    const link = await withDb(async (k) => k('bank_links').first());
+    expect(link).toMatchObject({ payment_uuid: uuids.paid, decided_by: 'auto', status_before: '未確認' });
+    // a later run never changes a confirmed pair
+    const again = JSON.parse((await run(['reconcile', '郵局_1104-1108.csv', '--apply', '--json'])).stdout);
+    expect(again.applied).toBe(0);
+    expect(JSON.stringify(again)).not.toContain(uuids.paid);
+  });
+
+  it('bad data exits 1 naming the file and row, writing nothing; wrong usage exits 2', async () => {
+    const before = await withDb(async (k) => Number(((await k('bank_statements').count({ n: '*' }).first()) as any).n));
+    const bad = await run(['reconcile', '郵局_1104-1108.csv', 'bad.csv']);
+    expect(bad.code).toBe(1);
+    expect(bad.stderr).toBe('錯誤：bad.csv 第 3 行：「存入」欄無法辨識的金額「一千」\n');
+    expect(await withDb(async (k) => Number(((await k('bank_statements').count({ n: '*' }).first()) as any).n))).toBe(before);
+
+    for (const args of [['reconcile'], ['reconcile', '郵局_1104-1108.csv', '--from', '2026-13-01'], ['reconcile', '郵局_1104-1108.csv', '--store', 'NOPE'], ['reconcile', 'missing.csv']]) {
+      const r = await run(args);
+      expect(r.code, args.join(' ')).toBe(2);
+      expect(r.stderr).toMatch(/錯誤|缺少/);
+    }
+  });
+});

@@ -1,0 +1,161 @@
+/** Reconciliation over HTTP: the calls the 對帳 page makes, with their shapes, permissions and races between two API instances. */
+import type { AddressInfo } from 'node:net';
+import type { Server } from 'node:http';
+import iconv from 'iconv-lite';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { createApp } from '../../http/app.js';
+import { openDatabase } from '../../core/index.js';
+import { DB_KINDS, TEST_SECURITY } from '../helpers/db.js';
+import { listParams, startTestServer, type TestServer } from '../helpers/server.js';
+
+const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
+const statement = (rows: string[]) =>
+  iconv.encode(['國泰世華銀行 交易明細', '交易日期,交易時間,轉出,轉入,餘額,說明,帳號,備註', ...rows].join('\r\n') + '\r\n', 'big5');
+const OCTET = { 'content-type': 'application/octet-stream' };
+
+describe.each(DB_KINDS)('reconciliation API on %s', (kind) => {
+  let s: TestServer;
+  beforeAll(async () => {
+    s = await startTestServer(kind);
+  });
+  afterAll(async () => s?.close());
+  beforeEach(async () => {
+    await s.t.db('bank_links').delete();
+    await s.t.db('bank_lines').delete();
+    await s.t.db('bank_statements').delete();
+    await s.t.db('payments').delete();
+  });
+
+  const upload = (as: string, file: string, bytes: Buffer, store?: number) =>
+    s.api('POST', `/reconcile/statements?filename=${encodeURIComponent(file)}${store ? `&store_id=${store}` : ''}`, { as, raw: bytes, headers: OCTET });
+  const pay = async (last_five: string, paid_at: string, amount: number, store = s.stores.A.id) =>
+    (await s.api('POST', '/payments', { as: 'admin', body: { last_five, paid_at, amount, note: '', store_id: store } })).body;
+
+  it('uploads a Big5 statement: 201 with what was read; again: nothing new', async () => {
+    const bytes = statement(['20261105,140322,,1500,9500,ATM轉帳,0130000123412345,', '20261105,150000,500,,9000,提款,,']);
+    const r = await upload('admin', '國泰_1105.csv', bytes);
+    expect(r.status).toBe(201);
+    expect(r.body).toEqual({
+      statement: {
+        id: expect.any(Number),
+        file: '國泰_1105.csv',
+        store_id: null,
+        lines: 2,
+        credits: 1,
+        new: 2,
+        duplicates: 0,
+        from: '2026-11-05',
+        to: '2026-11-05',
+        encoding: 'big5',
+        balance_breaks: 0,
+        columns: { date: '交易日期', time: '交易時間', debit: '轉出', credit: '轉入', balance: '餘額', summary: '說明', counterparty: '帳號', note: '備註' },
+      },
+    });
+    const again = await upload('admin', '國泰_1105.csv', bytes);
+    expect(again.body.statement).toMatchObject({ new: 0, duplicates: 2 });
+
+    const lines = await s.api('GET', `/reconcile/lines${listParams({ sort: ['at', 'ASC'], range: [0, 9] })}`, { as: 'admin' });
+    expect(lines.headers.get('content-range')).toBe('reconcile/lines 0-1/2');
+    expect(lines.body[0]).toEqual({
+      id: expect.any(Number),
+      statement_id: r.body.statement.id,
+      file: '國泰_1105.csv',
+      row: 3,
+      at: '2026-11-05T06:03:22.000Z',
+      has_time: true,
+      amount: 1500,
+      balance: 9500,
+      summary: 'ATM轉帳',
+      note: '',
+      counterparty: '0130000123412345',
+      digits: '12345',
+      store_id: null,
+      payment: null,
+    });
+  });
+
+  it('refuses bad files with the file and row, wrong types, and callers without the permission', async () => {
+    const bad = await upload('admin', 'bad.csv', statement(['20261105,140322,,1500,9500,,,', '20261105,140322,,abc,9500,,,']));
+    expect(bad.status).toBe(400);
+    expect(bad.body.message).toBe('bad.csv 第 4 行：「轉入」欄無法辨識的金額「abc」');
+    const json = await s.api('POST', '/reconcile/statements?filename=a.csv', { as: 'admin', body: { a: 1 } });
+    expect(json.status).toBe(415);
+    expect((await upload('hq_view_payments', 'a.csv', statement(['20261105,140322,,1500,9500,,,']), s.stores.A.id)).status).toBe(403);
+    expect((await upload('branchA', 'a.csv', statement(['20261105,140322,,1500,9500,,,']), s.stores.A.id)).status).toBe(403);
+    expect((await s.api('GET', '/reconcile/proposals?from=2026-11-05&to=2026-11-05', { as: 'hq_manage_users' })).status).toBe(403);
+    expect((await s.api('POST', '/reconcile/confirm', { as: 'hq_view_payments', body: { pairs: [{ payment: 'x', line: 1 }] } })).status).toBe(403);
+    expect((await s.api('GET', '/reconcile/proposals?from=2026-11-05', { as: 'admin' })).body.message).toBe('驗證錯誤');
+    expect(Number((await s.t.db('bank_lines').count({ n: '*' }).first())!.n)).toBe(0);
+  });
+
+  it('proposes, confirms, marks unpaid and unlinks; the payment list shows the link', async () => {
+    await upload('admin', 'nov.csv', statement(['20261104,090000,100,,0,提款,,', '20261105,100200,,1500,1500,跨行轉入,900047****12345,', '20261108,090000,,77,1577,利息,,']), s.stores.A.id);
+    const p1 = await pay('12345', '2026-11-05T10:00', 1500);
+    const p2 = await pay('22222', '2026-11-05T12:00', 4000);
+    const prop = await s.api('GET', `/reconcile/proposals?from=2026-11-05&to=2026-11-05`, { as: 'branchA' });
+    expect(prop.status).toBe(200);
+    expect(Object.keys(prop.body).sort()).toEqual(['auto', 'review', 'reviewLines', 'suggestions', 'unpaid', 'unreported']);
+    expect(prop.body.auto).toHaveLength(1);
+    const [auto] = prop.body.auto;
+    expect(auto.payment).toMatchObject({ uuid: p1.uuid, status: '未確認', bank_line_id: null, paid_at: expect.stringMatching(ISO) });
+    expect(auto.line).toMatchObject({ file: 'nov.csv', row: 4, amount: 1500, digits: '12345', at: '2026-11-05T02:02:00.000Z' });
+    expect(typeof auto.score).toBe('number');
+    expect(auto.reasons.length).toBeGreaterThan(0);
+    expect(prop.body.unpaid.map((u: any) => u.payment.uuid)).toEqual([p2.uuid]);
+    expect(prop.body.unreported.map((u: any) => u.line.amount)).toEqual([77]);
+
+    expect((await s.api('POST', '/reconcile/confirm', { as: 'branchA', body: { pairs: [{ payment: p1.uuid, line: auto.line.id }] } })).body).toEqual({ confirmed: 1 });
+    expect((await s.api('POST', '/reconcile/confirm', { as: 'branchA', body: { pairs: [{ payment: p1.uuid, line: auto.line.id }] } })).status).toBe(409);
+    expect((await s.api('POST', '/reconcile/unpaid', { as: 'branchA', body: { payments: [p2.uuid] } })).body).toEqual({ marked: 1 });
+    const list = await s.api('GET', `/payments${listParams({ sort: ['amount', 'ASC'] })}`, { as: 'branchA' });
+    expect(list.body.map((p: any) => [p.uuid, p.status, p.bank_line_id])).toEqual([
+      [p1.uuid, '已入帳', auto.line.id],
+      [p2.uuid, '未入帳', null],
+    ]);
+    // another store's user sees neither the line nor the proposals
+    expect((await s.api('GET', '/reconcile/lines', { as: 'branchB' })).body).toEqual([]);
+    const propB = await s.api('GET', `/reconcile/proposals?from=2026-11-05&to=2026-11-05`, { as: 'branchB' });
+    expect(propB.body).toEqual({ auto: [], review: [], reviewLines: [], unpaid: [], unreported: [], suggestions: [] });
+    expect((await s.api('POST', '/reconcile/unlink', { as: 'branchB', body: { payment: p1.uuid } })).status).toBe(403);
+
+    const un = await s.api('POST', '/reconcile/unlink', { as: 'branchA', body: { payment: p1.uuid } });
+    expect(un.body).toMatchObject({ uuid: p1.uuid, status: '未確認', bank_line_id: null });
+    expect((await s.api('GET', '/reconcile/lines?filter={"matched":false}', { as: 'branchA' })).body).toHaveLength(3);
+  });
+
+  it('two API instances on one database: of two confirmations of the same line, exactly one wins', async () => {
+    const db2 = openDatabase(s.t.config);
+    const app2 = createApp({ db: db2, security: TEST_SECURITY, log: () => {} });
+    const server2: Server = await new Promise((resolve) => {
+      const srv = app2.listen(0, '127.0.0.1', () => resolve(srv));
+    });
+    try {
+      const url2 = `http://127.0.0.1:${(server2.address() as AddressInfo).port}/api`;
+      await upload('admin', 'race.csv', statement(['20261105,100200,,1500,1500,,,']), s.stores.A.id);
+      const [line] = (await s.api('GET', '/reconcile/lines', { as: 'admin' })).body;
+      for (let round = 0; round < 3; round++) {
+        const a = await pay('12345', '2026-11-05T10:00', 1500);
+        const b = await pay('54321', '2026-11-05T10:01', 1500);
+        const confirm = (base: string, payment: string) =>
+          fetch(`${base}/reconcile/confirm`, {
+            method: 'POST',
+            headers: { authorization: `Bearer ${s.tokens.branchA}`, 'content-type': 'application/json' },
+            body: JSON.stringify({ pairs: [{ payment, line: line.id }] }),
+          }).then((r) => r.status);
+        const statuses = await Promise.all([confirm(`${s.url}/api`, a.uuid), confirm(url2, b.uuid)]);
+        expect(statuses.sort()).toEqual([200, 409]);
+        const linked = await s.t.db('bank_links').select('payment_uuid');
+        expect(linked).toHaveLength(1);
+        const statusOf = async (u: string) => (await s.t.db('payments').where({ uuid: u }).first()).status;
+        const winner = linked[0].payment_uuid;
+        const loser = winner === a.uuid ? b.uuid : a.uuid;
+        expect([await statusOf(winner), await statusOf(loser)]).toEqual(['已入帳', '未確認']);
+        await s.api('POST', '/reconcile/unlink', { as: 'admin', body: { payment: winner } });
+        await s.t.db('payments').whereIn('uuid', [a.uuid, b.uuid]).delete();
+      }
+    } finally {
+      await new Promise<void>((resolve) => server2.close(() => resolve()));
+      await db2.destroy();
+    }
+  });
+});
