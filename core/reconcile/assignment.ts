@@ -1,0 +1,248 @@
+/**
+ * One-to-one maximum-weight matching on a sparse bipartite graph (reports on the left, lines on
+ * the right), by successive shortest augmenting paths with potentials (the Hungarian method in
+ * its sparse form). Every left vertex owns a private "stay unmatched" vertex of weight 0, so a
+ * report is left alone rather than given a poor line. Dijkstra stops at the first free vertex it
+ * reaches, so each step explores only the neighbourhood in time of its report: with candidates
+ * limited to equal amounts in a few days' window, a year of reports stays far from O(n²).
+ *
+ * `regret(i)` answers how much total weight is lost if left i may not keep its partner: the
+ * measure of "no other candidate on either side comes close".
+ */
+
+export interface Edge {
+  to: number;
+  weight: number;
+}
+
+class Heap {
+  private keys: number[] = [];
+  private vals: number[] = [];
+  get size() {
+    return this.keys.length;
+  }
+  clear() {
+    this.keys.length = 0;
+    this.vals.length = 0;
+  }
+  push(k: number, v: number) {
+    const { keys, vals } = this;
+    let i = keys.length;
+    keys.push(k);
+    vals.push(v);
+    while (i > 0) {
+      const p = (i - 1) >> 1;
+      if (keys[p] <= k) break;
+      keys[i] = keys[p];
+      vals[i] = vals[p];
+      i = p;
+    }
+    keys[i] = k;
+    vals[i] = v;
+  }
+  /** removes the smallest; answers its value, its key in `lastKey` */
+  lastKey = 0;
+  pop(): number {
+    const { keys, vals } = this;
+    const topK = keys[0];
+    const topV = vals[0];
+    const k = keys.pop()!;
+    const v = vals.pop()!;
+    const n = keys.length;
+    if (n > 0) {
+      let i = 0;
+      for (;;) {
+        let c = 2 * i + 1;
+        if (c >= n) break;
+        if (c + 1 < n && keys[c + 1] < keys[c]) c++;
+        if (keys[c] >= k) break;
+        keys[i] = keys[c];
+        vals[i] = vals[c];
+        i = c;
+      }
+      keys[i] = k;
+      vals[i] = v;
+    }
+    this.lastKey = topK;
+    return topV;
+  }
+}
+
+export class Assignment {
+  /** partner line of each report, -1 when unmatched */
+  readonly matchL: Int32Array;
+  private readonly matchR: Int32Array;
+  private readonly pl: Float64Array;
+  private readonly pr: Float64Array;
+  private readonly dist: Float64Array;
+  private readonly seen: Int32Array;
+  private readonly done: Int32Array;
+  private readonly prev: Int32Array;
+  private readonly dl: Float64Array;
+  private stamp = 0;
+  private readonly heap = new Heap();
+
+  /** `edges[i]`: the lines 0..m-1 report i may take, with positive weights */
+  constructor(
+    private readonly edges: Edge[][],
+    private readonly m: number,
+  ) {
+    const n = edges.length;
+    const size = m + n; // lines, then one "unmatched" vertex per report
+    this.matchL = new Int32Array(n).fill(-1);
+    this.matchR = new Int32Array(size).fill(-1);
+    this.pl = new Float64Array(n);
+    this.pr = new Float64Array(size);
+    this.dist = new Float64Array(size);
+    this.seen = new Int32Array(size);
+    this.done = new Int32Array(size);
+    this.prev = new Int32Array(size);
+    this.dl = new Float64Array(n);
+    // reduced costs start non-negative with every right vertex at 0
+    edges.forEach((list, i) => (this.pl[i] = Math.max(0, ...list.map((e) => e.weight))));
+    for (let i = 0; i < n; i++) this.augment(i);
+  }
+
+  /**
+   * Dijkstra on reduced costs from left s to the free right vertex of least plain cost, skipping
+   * the edge s→`forbid`. Free vertices keep potential 0 (a vertex once matched stays matched while
+   * augmenting), except `forbid` itself when regret() frees it: hence the bound below. Answers the
+   * vertex (or -1), its plain-cost value in `value`; distances stay in dist/dl, visited vertices in lefts/rights.
+   */
+  value = 0;
+  private shortest(s: number, forbid: number, lefts: number[], rights: number[]): number {
+    const { edges, m, pl, pr, dist, seen, done, prev, matchR, matchL, dl, heap } = this;
+    const stamp = ++this.stamp;
+    heap.clear();
+    const relax = (i: number, d: number) => {
+      const consider = (j: number, cost: number) => {
+        if (j === matchL[i] || (i === s && j === forbid)) return;
+        if (done[j] === stamp) return;
+        const nd = d + cost + pl[i] - pr[j];
+        if (seen[j] !== stamp || nd < dist[j]) {
+          seen[j] = stamp;
+          dist[j] = nd;
+          prev[j] = i;
+          heap.push(nd, j);
+        }
+      };
+      for (const e of edges[i]) consider(e.to, -e.weight);
+      consider(m + i, 0);
+    };
+    dl[s] = 0;
+    lefts.push(s);
+    relax(s, 0);
+    let best = Infinity;
+    let target = -1;
+    while (heap.size > 0) {
+      const j = heap.pop();
+      const d = heap.lastKey;
+      if (done[j] === stamp || d > dist[j]) continue;
+      const lowest = forbid >= 0 && done[forbid] !== stamp ? Math.min(0, pr[forbid]) : 0;
+      if (d + lowest >= best) break;
+      done[j] = stamp;
+      rights.push(j);
+      const i = matchR[j];
+      if (i === -1) {
+        if (d + pr[j] < best) {
+          best = d + pr[j];
+          target = j;
+        }
+        continue;
+      }
+      dl[i] = d;
+      lefts.push(i);
+      relax(i, d);
+    }
+    this.value = best;
+    return target;
+  }
+
+  private augment(s: number) {
+    const lefts: number[] = [];
+    const rights: number[] = [];
+    const t = this.shortest(s, -1, lefts, rights);
+    // the private "unmatched" vertex of s is always reachable, so t is found
+    const D = this.dist[t];
+    for (const j of rights) this.pr[j] += this.dist[j] - D;
+    for (const i of lefts) this.pl[i] += this.dl[i] - D;
+    let j = t;
+    for (;;) {
+      const i = this.prev[j];
+      const next = this.matchL[i];
+      this.matchL[i] = j;
+      this.matchR[j] = i;
+      if (i === s) break;
+      j = next;
+    }
+  }
+
+  /** the line of report i, or -1 */
+  lineOf(i: number): number {
+    const j = this.matchL[i];
+    return j >= 0 && j < this.m ? j : -1;
+  }
+
+  /**
+   * Total weight lost by the best matching in which report i does not keep its line l (0 when
+   * unmatched). The best such matching differs from this one by a path that re-seats i (ending
+   * at l or elsewhere) and a path that gives l to another report; the two are found separately,
+   * so when they would collide the loss is understated: the answer errs towards "close", never
+   * towards "clear".
+   */
+  regret(i: number): number {
+    const l = this.lineOf(i);
+    if (l < 0) return 0;
+    const weight = this.edges[i].find((e) => e.to === l)!.weight;
+    this.matchL[i] = -1;
+    this.matchR[l] = -1;
+    this.shortest(i, l, [], []);
+    const reseat = -(this.value - this.pl[i]); // weight gained by re-seating i (≥ 0: it may stay alone)
+    const handOver = this.handOver(l, i);
+    this.matchL[i] = l;
+    this.matchR[l] = i;
+    return Math.max(0, weight - reseat - handOver);
+  }
+
+  /** the best weight gained by giving free line l to another report (not `skip`), who leaves its own */
+  private handOver(l: number, skip: number): number {
+    const { pl, pr, dist, seen, done, matchL, heap } = this;
+    const into = this.incoming();
+    const stamp = ++this.stamp;
+    heap.clear();
+    seen[l] = stamp;
+    dist[l] = 0;
+    heap.push(0, l);
+    let best = Infinity; // least plain cost of a path ending at a right vertex, shifted by pr[l]
+    while (heap.size > 0) {
+      const j = heap.pop();
+      const d = heap.lastKey;
+      if (done[j] === stamp || d > dist[j]) continue;
+      if (d >= best) break; // every pr is ≤ 0, so no later end does better
+      done[j] = stamp;
+      best = Math.min(best, d - pr[j]);
+      if (j >= this.m) continue; // a report's own "unmatched" vertex ends the path
+      for (const [k, w] of into[j]) {
+        if (k === skip || matchL[k] === j) continue;
+        const t = matchL[k]; // k leaves t
+        if (t < 0 || done[t] === stamp) continue;
+        const nd = d + -w + pl[k] - pr[j];
+        if (seen[t] !== stamp || nd < dist[t]) {
+          seen[t] = stamp;
+          dist[t] = nd;
+          heap.push(nd, t);
+        }
+      }
+    }
+    return -(best + pr[l]);
+  }
+
+  private into?: [number, number][][];
+  private incoming(): [number, number][][] {
+    if (!this.into) {
+      this.into = Array.from({ length: this.m }, () => []);
+      this.edges.forEach((list, k) => list.forEach((e) => this.into![e.to].push([k, e.weight])));
+    }
+    return this.into;
+  }
+}

@@ -1,0 +1,93 @@
+/**
+ * The evidence for one candidate pair (a report and a statement credit of the same amount inside
+ * the time window): a score from 0 to 100 and the reasons a person reads, in Traditional Chinese.
+ *
+ *   金額相符 (the hard rule, always)                  30
+ *   last five vs the line's visible digits          -25 … +40
+ *   distance in time (minutes > hours > days)         1 … 20
+ *   the report's note found in the line              +10
+ */
+import { DAY_MS, taipeiDayNumber } from '../time.js';
+import type { ReconcileLine, ReconcileReport } from './types.js';
+
+const MINUTE = 60_000;
+const HOUR = 60 * MINUTE;
+
+export type DigitsVerdict = 'equal' | 'typo' | 'different' | 'unknown';
+
+export interface Evidence {
+  score: number;
+  reasons: string[];
+  digits: DigitsVerdict;
+  /** how many digits the comparison could use (0 when the line shows none) */
+  visible: number;
+}
+
+/** One substitution or two adjacent digits swapped. */
+function typoKind(a: string, b: string): 'one' | 'swap' | null {
+  const diff: number[] = [];
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) diff.push(i);
+  if (diff.length === 1) return 'one';
+  if (diff.length === 2 && diff[1] === diff[0] + 1 && a[diff[0]] === b[diff[1]] && a[diff[1]] === b[diff[0]]) return 'swap';
+  return null;
+}
+
+/** The reported last five against the trailing digits the bank shows (masked accounts show 3 to 5). */
+export function compareDigits(lastFive: string, digits: string): { verdict: DigitsVerdict; visible: number; score: number; reason: string } {
+  const visible = Math.min(digits.length, lastFive.length);
+  if (visible === 0 || !/^\d+$/.test(lastFive)) return { verdict: 'unknown', visible: 0, score: 0, reason: '無帳號資訊' };
+  const ours = lastFive.slice(-visible);
+  const theirs = digits.slice(-visible);
+  const named = visible >= 5 ? '後五碼' : `可見後 ${visible} 碼`;
+  if (ours === theirs) {
+    const score = visible >= 5 ? 40 : visible === 4 ? 36 : visible === 3 ? 32 : 10;
+    return { verdict: visible >= 3 ? 'equal' : 'unknown', visible, score, reason: `${named}相符` };
+  }
+  const typo = visible >= 4 ? typoKind(ours, theirs) : null;
+  if (typo) return { verdict: 'typo', visible, score: 15, reason: `${named}可能打錯（${typo === 'one' ? '1 碼不同' : '相鄰兩碼對調'}）` };
+  return { verdict: 'different', visible, score: -25, reason: `${named}不符` };
+}
+
+/** Minutes score more than hours, hours more than days; a date-only line is compared by day. */
+function timeEvidence(report: ReconcileReport, line: ReconcileLine): { score: number; reason: string } {
+  if (!line.hasTime) {
+    const days = taipeiDayNumber(line.at) - taipeiDayNumber(report.paid_at);
+    const score = days === 0 ? 12 : days === 1 ? 8 : days === 2 ? 5 : days === -1 ? 4 : 3;
+    const reason = days === 0 ? '同一天入帳（對帳單無時間）' : days > 0 ? `隔 ${days} 天入帳（對帳單無時間）` : `入帳日早 ${-days} 天（對帳單無時間）`;
+    return { score, reason };
+  }
+  const gap = Math.abs(line.at - report.paid_at);
+  let score: number;
+  if (gap <= HOUR) score = 20 - (3 * gap) / HOUR;
+  else if (gap <= DAY_MS) score = 17 - (9 * (gap - HOUR)) / (DAY_MS - HOUR);
+  else score = Math.max(1, 8 - (7 * (gap - DAY_MS)) / (3 * DAY_MS));
+  const reason =
+    gap < HOUR ? `時間相差 ${Math.round(gap / MINUTE)} 分鐘` : gap < DAY_MS ? `時間相差 ${Math.round(gap / HOUR)} 小時` : `時間相差 ${Math.round(gap / DAY_MS)} 天`;
+  return { score, reason };
+}
+
+function noteFound(report: ReconcileReport, line: ReconcileLine): boolean {
+  const note = report.note.trim();
+  if (note.length < 2) return false;
+  return line.summary.includes(note) || line.note.includes(note);
+}
+
+export function evidence(report: ReconcileReport, line: ReconcileLine): Evidence {
+  const reasons = ['金額相符'];
+  const digits = compareDigits(report.last_five, line.digits);
+  reasons.push(digits.reason);
+  const time = timeEvidence(report, line);
+  reasons.push(time.reason);
+  let score = 30 + digits.score + time.score;
+  if (noteFound(report, line)) {
+    score += 10;
+    reasons.push('備註相符');
+  }
+  return { score, reasons, digits: digits.verdict, visible: digits.visible };
+}
+
+/** The hard time rule: the credit falls inside [reported − before, reported + after]; a date-only line counts its whole day. */
+export function inWindow(report: ReconcileReport, line: ReconcileLine, before: number, after: number): boolean {
+  const end = line.hasTime ? line.at : line.at + DAY_MS - 1;
+  return end >= report.paid_at - before && line.at <= report.paid_at + after;
+}

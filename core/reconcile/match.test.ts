@@ -1,0 +1,177 @@
+import { describe, expect, it } from 'vitest';
+import { matchReconcile } from './match.js';
+import type { ReconcileLine, ReconcileReport } from './types.js';
+
+const MIN = 60_000;
+const HOUR = 60 * MIN;
+const DAY = 24 * HOUR;
+/** Taiwan wall-clock time → instant */
+const tw = (s: string) => Date.parse(`${s}+08:00`);
+
+let seq = 0;
+function report(at: string, amount: number, last_five: string, extra: Partial<ReconcileReport> = {}): ReconcileReport {
+  return { uuid: `p${++seq}`, store_id: 1, last_five, paid_at: tw(at), amount, note: '', ...extra };
+}
+function line(id: number, at: string, amount: number, digits: string, extra: Partial<ReconcileLine> = {}): ReconcileLine {
+  return { id, at: tw(at), hasTime: true, amount, digits, summary: '跨行轉入', note: '', ...extra };
+}
+const pairs = (r: ReturnType<typeof matchReconcile>) => r.auto.map((a) => [a.payment, a.line]);
+
+describe('matchReconcile', () => {
+  it('confirms an unambiguous pair automatically, with its reasons in Chinese', () => {
+    const r = report('2026-11-05T14:00:00', 1500, '12345');
+    const res = matchReconcile([r], [line(1, '2026-11-05T14:12:00', 1500, '12345')]);
+    expect(res.auto).toEqual([{ payment: r.uuid, line: 1, score: expect.any(Number), reasons: ['金額相符', '後五碼相符', '時間相差 12 分鐘'] }]);
+    expect(res.review).toEqual([]);
+    expect(res.unreported).toEqual([]);
+  });
+
+  it('never pairs a different amount, nor a credit outside one day before to three days after', () => {
+    const r = report('2026-11-05T14:00:00', 1500, '12345');
+    const lines = [
+      line(1, '2026-11-05T14:01:00', 1501, '12345'),
+      line(2, '2026-11-04T13:59:00', 1500, '12345'), // 1 day + 1 minute before
+      line(3, '2026-11-08T14:01:00', 1500, '12345'), // 3 days + 1 minute after
+    ];
+    const res = matchReconcile([r], lines, { coverage: { from: tw('2026-11-01T00:00:00'), to: tw('2026-11-30T23:59:59') } });
+    expect(res.auto).toEqual([]);
+    expect(res.review).toEqual([]);
+    expect(res.unpaid).toEqual([{ payment: r.uuid }]);
+    expect(res.unreported.map((u) => u.line).sort()).toEqual([1, 2, 3]);
+  });
+
+  it('uses a configured window', () => {
+    const r = report('2026-11-05T14:00:00', 1500, '12345');
+    const l = line(1, '2026-11-09T10:00:00', 1500, '12345');
+    expect(matchReconcile([r], [l]).auto).toEqual([]);
+    expect(pairs(matchReconcile([r], [l], { windowAfterMs: 5 * DAY }))).toEqual([[r.uuid, 1]]);
+  });
+
+  it('a recurring equal amount every day: each report gets its own day, never last week’s credit', () => {
+    const reports = [];
+    const lines = [];
+    for (let d = 1; d <= 14; d++) {
+      const day = String(d).padStart(2, '0');
+      reports.push(report(`2026-11-${day}T10:00:00`, 1000, '55555'));
+      lines.push(line(d, `2026-11-${day}T10:03:00`, 1000, '55555'));
+    }
+    // the shop reports in reverse order: a greedy first-come matcher would pair badly
+    const res = matchReconcile([...reports].reverse(), lines);
+    expect(pairs(res).sort()).toEqual(reports.map((r, k) => [r.uuid, k + 1]).sort());
+  });
+
+  it('two customers with the same last five: the times decide, and when they cannot it goes to a person', () => {
+    const a = report('2026-11-05T10:00:00', 2000, '24680');
+    const b = report('2026-11-05T18:00:00', 2000, '24680');
+    const res = matchReconcile([b, a], [line(2, '2026-11-05T18:04:00', 2000, '24680'), line(1, '2026-11-05T10:02:00', 2000, '24680')]);
+    expect(pairs(res).sort()).toEqual([[a.uuid, 1], [b.uuid, 2]].sort());
+
+    const c = report('2026-11-06T10:00:00', 2000, '24680');
+    const d = report('2026-11-06T10:05:00', 2000, '24680');
+    const close = matchReconcile([c, d], [line(3, '2026-11-06T10:06:00', 2000, '24680'), line(4, '2026-11-06T10:07:00', 2000, '24680')]);
+    expect(close.auto).toEqual([]);
+    expect(close.review.map((x) => x.payment).sort()).toEqual([c.uuid, d.uuid].sort());
+    expect(close.review.every((x) => x.candidates.length === 2)).toBe(true);
+  });
+
+  it('a typo in the last five is a possible typo for a person, ranked above a stranger', () => {
+    const r = report('2026-11-05T14:00:00', 800, '12345');
+    const one = matchReconcile([r], [line(1, '2026-11-05T14:05:00', 800, '12845')]);
+    expect(one.auto).toEqual([]);
+    expect(one.review).toEqual([{ payment: r.uuid, candidates: [{ line: 1, score: expect.any(Number), reasons: ['金額相符', '後五碼可能打錯（1 碼不同）', '時間相差 5 分鐘'] }] }]);
+    const swap = matchReconcile([r], [line(1, '2026-11-05T16:05:00', 800, '99999'), line(2, '2026-11-05T16:05:00', 800, '12354')]);
+    expect(swap.review[0].candidates.map((c) => c.line)).toEqual([2, 1]);
+    expect(swap.review[0].candidates[0].reasons).toContain('後五碼可能打錯（相鄰兩碼對調）');
+    expect(swap.review[0].candidates[1].reasons).toContain('後五碼不符');
+  });
+
+  it('a transfer posted the next business day (Friday evening → Monday) is still matched', () => {
+    const r = report('2026-11-06T20:30:00', 3200, '13579'); // a Friday
+    const res = matchReconcile([r], [line(1, '2026-11-09T09:10:00', 3200, '13579')]);
+    expect(pairs(res)).toEqual([[r.uuid, 1]]);
+    expect(res.auto[0].reasons).toContain('時間相差 3 天');
+  });
+
+  it('a credit with no digits: minutes apart and alone it may be automatic; the same amount the same day is always for a person', () => {
+    const r = report('2026-11-05T14:00:00', 650, '11111');
+    const alone = matchReconcile([r], [line(1, '2026-11-05T14:02:00', 650, '')]);
+    expect(pairs(alone)).toEqual([[r.uuid, 1]]);
+    expect(alone.auto[0].reasons).toContain('無帳號資訊');
+
+    const other = report('2026-11-05T09:00:00', 650, '22222');
+    const crowded = matchReconcile([r, other], [line(1, '2026-11-05T14:02:00', 650, '')]);
+    expect(crowded.auto).toEqual([]);
+    expect(crowded.review.find((x) => x.payment === r.uuid)?.candidates[0].line).toBe(1);
+
+    const twoLines = matchReconcile([r], [line(1, '2026-11-05T14:02:00', 650, ''), line(2, '2026-11-05T20:00:00', 650, '')]);
+    expect(twoLines.auto).toEqual([]);
+    expect(twoLines.review[0].candidates.map((c) => c.line)).toEqual([1, 2]);
+  });
+
+  it('a date-only statement line is compared by day', () => {
+    const r = report('2026-11-05T22:00:00', 1200, '10101');
+    const res = matchReconcile([r], [line(1, '2026-11-06T00:00:00', 1200, '10101', { hasTime: false })]);
+    expect(pairs(res)).toEqual([[r.uuid, 1]]);
+    expect(res.auto[0].reasons).toContain('隔 1 天入帳（對帳單無時間）');
+  });
+
+  it('masked accounts compare the visible digits; the note found in the line counts', () => {
+    const r = report('2026-11-05T14:00:00', 990, '47012', { note: '王小明' });
+    const res = matchReconcile([r], [line(1, '2026-11-05T14:30:00', 990, '012', { note: '王小明 訂金' })]);
+    expect(res.auto[0].reasons).toEqual(['金額相符', '可見後 3 碼相符', '時間相差 30 分鐘', '備註相符']);
+  });
+
+  it('unpaid only when the statement covers the report’s whole window', () => {
+    const early = report('2026-11-01T10:00:00', 500, '12121'); // window starts Oct 31, before the statement
+    const mid = report('2026-11-10T10:00:00', 500, '12121');
+    const late = report('2026-11-29T10:00:00', 500, '12121'); // window ends Dec 2, after it
+    const coverage = { from: tw('2026-11-01T00:00:00'), to: tw('2026-11-30T23:59:59') };
+    const res = matchReconcile([early, mid, late], [], { coverage });
+    expect(res.unpaid).toEqual([{ payment: mid.uuid }]);
+    expect(matchReconcile([mid], []).unpaid).toEqual([]);
+  });
+
+  it('a line only reports of other days could explain, with those taken, is unreported; otherwise it is offered back', () => {
+    const r = report('2026-11-05T14:00:00', 700, '12345');
+    const res = matchReconcile([r], [line(1, '2026-11-05T14:01:00', 700, '12345'), line(2, '2026-11-06T09:00:00', 700, '99999')]);
+    expect(pairs(res)).toEqual([[r.uuid, 1]]);
+    expect(res.unreported).toEqual([{ line: 2 }]);
+    expect(res.reviewLines).toEqual([]);
+
+    const s = report('2026-11-05T14:00:00', 700, '12345');
+    const loose = matchReconcile([s], [line(1, '2026-11-05T16:00:00', 700, '54321'), line(2, '2026-11-06T09:00:00', 700, '99999')]);
+    expect(loose.review[0].candidates).toHaveLength(2);
+    expect(loose.reviewLines).toEqual([{ line: 2, candidates: [{ payment: s.uuid, score: expect.any(Number), reasons: expect.arrayContaining(['後五碼不符']) }] }]);
+  });
+
+  it('suggests one credit for several reports of the same last five, and two credits for one report, never confirming them', () => {
+    const a = report('2026-11-05T10:00:00', 1200, '33333');
+    const b = report('2026-11-05T10:02:00', 800, '33333');
+    const c = report('2026-11-07T15:00:00', 5000, '44444');
+    const res = matchReconcile(
+      [a, b, c],
+      [line(1, '2026-11-05T10:05:00', 2000, '33333'), line(2, '2026-11-07T15:01:00', 3000, '44444'), line(3, '2026-11-07T15:03:00', 2000, '')],
+    );
+    expect(res.auto).toEqual([]);
+    expect(res.suggestions).toEqual([
+      { payments: [a.uuid, b.uuid], lines: [1], reasons: ['2 筆回報合計金額相符', '後五碼相同'] },
+      { payments: [c.uuid], lines: [2, 3], reasons: ['2 筆入帳合計金額相符', '後五碼相符'] },
+    ]);
+  });
+
+  it('reconciles a year of reports (18 000) and pairs them right', () => {
+    const prices = [500, 800, 1000, 1200, 1500, 2000];
+    const reports: ReconcileReport[] = [];
+    const lines: ReconcileLine[] = [];
+    const start = tw('2026-01-01T09:00:00');
+    for (let k = 0; k < 18_000; k++) {
+      const at = start + Math.floor((k * 365 * DAY) / 18_000);
+      const five = String(10000 + ((k * 7919) % 90000));
+      reports.push({ uuid: `y${k}`, store_id: 1, last_five: five, paid_at: at, amount: prices[k % prices.length], note: '' });
+      lines.push({ id: k, at: at + ((k * 37) % 120) * MIN, hasTime: true, amount: prices[k % prices.length], digits: five, summary: '', note: '' });
+    }
+    const res = matchReconcile(reports, lines); // the bench measures its time and memory
+    expect(res.auto.length).toBeGreaterThan(17_000);
+    expect(res.auto.every((a) => a.payment === `y${a.line}`)).toBe(true);
+  });
+});
