@@ -38,6 +38,8 @@ export const DEFAULT_WINDOW_AFTER_MS = 3 * DAY_MS;
 /** the total score the best other matching must lose before a pair is confirmed without a person */
 export const AUTO_MARGIN = 8;
 const NO_DIGITS_AUTO_GAP_MS = 30 * 60_000;
+/** the score below which a pair is listed for a person but never proposed (see evidence.ts for the scale) */
+const ASSIGN_FLOOR = 36;
 
 interface Candidate {
   report: number;
@@ -121,7 +123,12 @@ export function matchReconcile(reports: ReconcileReport[], lines: ReconcileLine[
     const lineIds = byAmount.get(amount)!;
     const local = new Map<number, number>();
     lineIds.forEach((li, j) => local.set(li, j));
-    const edges: Edge[][] = group.map((ri) => ofReport[ri].map((c) => ({ to: local.get(c.line)!, weight: c.ev.score })));
+    // The assignment weighs what a pair adds over "this report's credit is elsewhere or missing":
+    // below ASSIGN_FLOOR (clearly different digits, or no digits and days apart) a line is only
+    // listed for a person, so that weak pairs never shift a chain of reports to fill every slot.
+    const edges: Edge[][] = group.map((ri) =>
+      ofReport[ri].filter((c) => c.ev.score > ASSIGN_FLOOR).map((c) => ({ to: local.get(c.line)!, weight: c.ev.score - ASSIGN_FLOOR })),
+    );
     const a = new Assignment(edges, lineIds.length);
     group.forEach((ri, i) => {
       const j = a.lineOf(i);
