@@ -56,6 +56,7 @@ export const R = {
   at: '入帳時間',
   amount: '金額',
   store: '分店',
+  status: '狀態',
   summary: '摘要',
   counterparty: '對方帳號',
   note: '備註',
