@@ -105,8 +105,8 @@ function ReconcileView({ canImport, canDecide, storeId: fixedStore }: { canImpor
           <Section title={R.reviewTitle} hint={R.reviewHint} count={data.review.length + data.unpaid.length} testid="queue-review">
             {canDecide ? <ReviewQueue items={data.review} unpaid={data.unpaid} busy={busy} onConfirm={onConfirm} onUnpaid={onUnpaid} /> : <ReadOnly n={data.review.length} />}
           </Section>
-          <Section title={R.unreportedTitle} hint={R.unreportedHint} count={data.unreported.length} testid="queue-unreported">
-            <UnreportedQueue items={data.unreported} />
+          <Section title={R.unreportedTitle} hint={R.unreportedHint} count={data.unreported.length + data.reviewLines.length} testid="queue-unreported">
+            <UnreportedQueue items={data.unreported} open={data.reviewLines} busy={busy} onConfirm={canDecide ? onConfirm : null} />
           </Section>
         </Stack>
       )}

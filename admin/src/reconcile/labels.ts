@@ -49,7 +49,7 @@ export const R = {
   noCandidate: '查無候選入帳',
   unreportedTitle: '銀行有款無回報',
   unreportedHint: '沒有任何回報能對應的存入：其他收入，或客人未回報',
-  suggestionsTitle: '可能是合併或拆開的付款',
+  possibleReports: '可能對應的回報',
   empty: '目前沒有項目',
   lastFive: '後五碼',
   paidAt: '回報時間',

@@ -35,6 +35,7 @@ export interface ImportedStatement {
 export interface Proposals {
   auto: Array<{ payment: LinkedPayment; line: BankLine; score: number; reasons: string[] }>;
   review: Array<{ payment: LinkedPayment; candidates: Array<{ line: BankLine; score: number; reasons: string[] }> }>;
+  reviewLines: Array<{ line: BankLine; candidates: Array<{ payment: LinkedPayment; score: number; reasons: string[] }> }>;
   unpaid: Array<{ payment: LinkedPayment }>;
   unreported: Array<{ line: BankLine }>;
   suggestions: Array<{ payments: string[]; lines: number[]; reasons: string[] }>;
