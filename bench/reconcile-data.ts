@@ -31,6 +31,8 @@ export interface Truth {
   pair: Map<string, number>;
   /** reports that were paid, one way or another (plain, split or combined) */
   paid: Set<string>;
+  /** split and combined payments: the reports and the credits that go together */
+  groups: Array<{ payments: string[]; lines: number[] }>;
 }
 
 function rng(seed: number) {
@@ -74,6 +76,7 @@ export function generate(opts: { months: number; perDay?: number; seed?: number 
   const lines: ReconcileLine[] = [];
   const pair = new Map<string, number>();
   const paid = new Set<string>();
+  const groups: Truth['groups'] = [];
   const stores = [1, 2, 3, 4, 5];
   const dateOnly = new Set([5]); // this store's bank exports dates only (as 中國信託's older export)
   let uuid = 0;
@@ -159,16 +162,18 @@ export function generate(opts: { months: number; perDay?: number; seed?: number 
         // split into two transfers from the same account
         const part = Math.round((amount * int(3, 7)) / 10 / 50) * 50 || 50;
         const r = keep(report(store, at, amount, reportedFive(customer.account), note));
-        credit(store, posting(at), part, digits);
-        credit(store, posting(at + int(1, 10) * MIN), amount - part, counterparty(customer.account));
+        const a = credit(store, posting(at), part, digits);
+        const b = credit(store, posting(at + int(1, 10) * MIN), amount - part, counterparty(customer.account));
         paid.add(r.uuid);
+        groups.push({ payments: [r.uuid], lines: [a, b] });
       } else if (kind < 0.06) {
         // two or three orders paid with one transfer
         const orders = Array.from({ length: int(2, 3) }, () => pick(PRICES));
         const five = reportedFive(customer.account);
         const rs = orders.map((a, j) => keep(report(store, at + j * int(0, 3) * MIN, a, five)));
-        credit(store, posting(at), orders.reduce((s, a) => s + a, 0), digits);
+        const id = credit(store, posting(at), orders.reduce((s, a) => s + a, 0), digits);
         rs.forEach((r) => paid.add(r.uuid));
+        groups.push({ payments: rs.map((r) => r.uuid), lines: [id] });
       } else {
         const r = keep(report(store, at, amount, reportedFive(customer.account), note));
         const id = credit(store, posting(at), amount, digits, note && rand() < 0.5 ? `${note} 貨款` : '');
@@ -185,7 +190,8 @@ export function generate(opts: { months: number; perDay?: number; seed?: number 
   for (const [u, id] of pair) if (!kept.has(id)) pair.delete(u);
   const asked = new Set(reports.map((r) => r.uuid));
   for (const u of pair.keys()) if (!asked.has(u)) pair.delete(u);
-  return { reports, lines: inCoverage, coverage, pair, paid };
+  const complete = groups.filter((g) => g.payments.every((u) => asked.has(u)) && g.lines.every((id) => kept.has(id)));
+  return { reports, lines: inCoverage, coverage, pair, paid, groups: complete };
 }
 
 export interface Score {
@@ -196,10 +202,24 @@ export interface Score {
   recall: number;
   reviewFirst: number;
   falseUnpaid: number;
+  suggestions: number;
+  /** suggestions that are exactly a split or combined payment */
+  suggestionsRight: number;
+  groups: number;
 }
 
+const same = <T>(a: T[], b: T[]) => a.length === b.length && a.every((x) => b.includes(x));
+
 /** The figures the issue asks for, against the ground truth. */
-export function score(t: Truth, res: { auto: { payment: string; line: number }[]; review: { payment: string; candidates: { line: number }[] }[]; unpaid: { payment: string }[] }): Score {
+export function score(
+  t: Truth,
+  res: {
+    auto: { payment: string; line: number }[];
+    review: { payment: string; candidates: { line: number }[] }[];
+    unpaid: { payment: string }[];
+    suggestions: { payments: string[]; lines: number[] }[];
+  },
+): Score {
   const right = res.auto.filter((a) => t.pair.get(a.payment) === a.line).length;
   const autoPaid = new Set(res.auto.map((a) => a.payment));
   const first = new Map(res.review.map((r) => [r.payment, r.candidates[0]?.line]));
@@ -218,5 +238,8 @@ export function score(t: Truth, res: { auto: { payment: string; line: number }[]
     recall: t.pair.size ? right / t.pair.size : 1,
     reviewFirst: remaining ? rankedFirst / remaining : 1,
     falseUnpaid: res.unpaid.filter((u) => t.paid.has(u.payment)).length / t.reports.length,
+    suggestions: res.suggestions.length,
+    suggestionsRight: res.suggestions.filter((s) => t.groups.some((g) => same(g.payments, s.payments) && same(g.lines, s.lines))).length,
+    groups: t.groups.length,
   };
 }

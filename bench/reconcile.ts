@@ -66,6 +66,17 @@ export async function benchReconcile(record: (r: ReconcileRow, data: Record<stri
   record({ scenario: '7b. reconcile: recall of auto', measured: pc(s.recall), floor: `${month.pair.size} true pairs`, ratio: null, goal: '≥ 85%', met: judge(s.recall >= 0.85) }, { recall: s.recall });
   record({ scenario: '7c. reconcile: review ranks the true line first', measured: pc(s.reviewFirst), floor: '-', ratio: null, goal: '≥ 95%', met: judge(s.reviewFirst >= 0.95) }, { reviewFirst: s.reviewFirst });
   record({ scenario: '7d. reconcile: false unpaid candidates', measured: `${pc(s.falseUnpaid)} of reports`, floor: '-', ratio: null, goal: '≤ 0.5%', met: judge(s.falseUnpaid <= 0.005) }, { falseUnpaid: s.falseUnpaid });
+  record(
+    {
+      scenario: '7g. reconcile: split and combined payments suggested',
+      measured: `${s.suggestionsRight} of ${s.groups} found, ${s.suggestions - s.suggestionsRight} wrong suggestions`,
+      floor: '-',
+      ratio: null,
+      goal: 'context (suggestions are never confirmed)',
+      met: null,
+    },
+    { suggestions: s.suggestions, right: s.suggestionsRight, groups: s.groups },
+  );
   const t = median(times);
   const f = median(floors);
   record(
