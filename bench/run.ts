@@ -15,13 +15,14 @@ import autocannon from 'autocannon';
 import knexFactory, { type Knex } from 'knex';
 import { migrateLatest, openDatabase, toCollectionStatus, formatTaipei, type DbConfig } from '../core/index.js';
 import { importWorkbook, payments, seedDatabase, STORES, YEAR_START } from './data.js';
+import { benchReconcile } from './reconcile.js';
 
 const TOP = resolve(import.meta.dirname, '..', '..');
 const DIST = resolve(import.meta.dirname, '..');
 const QUICK = process.env.BENCH_QUICK === '1';
 const PG_URL = process.env.REMIT_TEST_PG_URL;
 const RUNS = QUICK ? 1 : 3;
-/** BENCH_ONLY=import,export,reads,submit,bundles runs some scenarios only (for profiling) */
+/** BENCH_ONLY=import,export,reads,submit,bundles,reconcile runs some scenarios only (for profiling) */
 const ONLY = process.env.BENCH_ONLY?.split(',');
 const wanted = (name: string) => !ONLY || ONLY.includes(name);
 const work = mkdtempSync(join(tmpdir(), 'remit-bench-'));
@@ -393,6 +394,7 @@ try {
   if (wanted('reads')) await benchReads('SQLite', QUICK ? [1_000, 5_000] : [10_000, 100_000, 1_000_000]);
   if (wanted('reads') && PG_URL) await benchReads('PostgreSQL', QUICK ? [1_000, 5_000] : [10_000, 100_000, 1_000_000]);
   if (wanted('submit')) await benchSubmit();
+  if (wanted('reconcile')) await benchReconcile(record, QUICK, RUNS);
 } finally {
   rmSync(work, { recursive: true, force: true });
 }

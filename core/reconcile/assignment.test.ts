@@ -22,8 +22,7 @@ function random(seed: number) {
 describe('Assignment', () => {
   it('finds the maximum-weight one-to-one matching, not the greedy one, and its regrets', () => {
     const rnd = random(7);
-    const exacts: number[] = [];
-    for (let round = 0; round < 300; round++) {
+    for (let round = 0; round < 500; round++) {
       const n = 1 + Math.floor(rnd() * 6);
       const m = 1 + Math.floor(rnd() * 6);
       const edges: Edge[][] = [];
@@ -42,14 +41,9 @@ describe('Assignment', () => {
         const j = a.lineOf(i);
         if (j < 0) return;
         const without = edges.map((l, k) => (k === i ? l.filter((e) => e.to !== j) : l));
-        const exact = best - brute(without);
-        const r = a.regret(i);
-        expect(r).toBeLessThanOrEqual(exact + 1e-6);
-        if (exact > 0) exacts.push(r / exact);
+        expect(a.regret(i)).toBeCloseTo(best - brute(without), 6);
       });
     }
-    // regret never overstates (never calls a close pair clear) and is exact in most cases
-    expect(exacts.filter((x) => Math.abs(x - 1) < 1e-9).length).toBeGreaterThan(0.8 * exacts.length);
   });
 
   it('gives a recurring pair to the nearer report even when the greedy order would not', () => {

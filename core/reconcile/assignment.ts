@@ -104,20 +104,18 @@ export class Assignment {
   }
 
   /**
-   * Dijkstra on reduced costs from left s to the free right vertex of least plain cost, skipping
-   * the edge s→`forbid`. Free vertices keep potential 0 (a vertex once matched stays matched while
-   * augmenting), except `forbid` itself when regret() frees it: hence the bound below. Answers the
-   * vertex (or -1), its plain-cost value in `value`; distances stay in dist/dl, visited vertices in lefts/rights.
+   * Dijkstra on reduced costs from left s to the nearest free right vertex, never entering
+   * `blocked`. Free vertices keep potential 0 (a vertex once matched stays matched), so the first
+   * one reached is the cheapest in plain cost too. Answers it; distances stay in dist/dl, the
+   * visited vertices in lefts/rights.
    */
-  value = 0;
-  private shortest(s: number, forbid: number, lefts: number[], rights: number[]): number {
+  private shortest(s: number, blocked: number, lefts: number[], rights: number[]): number {
     const { edges, m, pl, pr, dist, seen, done, prev, matchR, matchL, dl, heap } = this;
     const stamp = ++this.stamp;
     heap.clear();
     const relax = (i: number, d: number) => {
       const consider = (j: number, cost: number) => {
-        if (j === matchL[i] || (i === s && j === forbid)) return;
-        if (done[j] === stamp) return;
+        if (j === matchL[i] || j === blocked || done[j] === stamp) return;
         const nd = d + cost + pl[i] - pr[j];
         if (seen[j] !== stamp || nd < dist[j]) {
           seen[j] = stamp;
@@ -132,37 +130,23 @@ export class Assignment {
     dl[s] = 0;
     lefts.push(s);
     relax(s, 0);
-    let best = Infinity;
-    let target = -1;
     while (heap.size > 0) {
       const j = heap.pop();
       const d = heap.lastKey;
       if (done[j] === stamp || d > dist[j]) continue;
-      const lowest = forbid >= 0 && done[forbid] !== stamp ? Math.min(0, pr[forbid]) : 0;
-      if (d + lowest >= best) break;
       done[j] = stamp;
       rights.push(j);
       const i = matchR[j];
-      if (i === -1) {
-        if (d + pr[j] < best) {
-          best = d + pr[j];
-          target = j;
-        }
-        continue;
-      }
+      if (i === -1) return j;
       dl[i] = d;
       lefts.push(i);
       relax(i, d);
     }
-    this.value = best;
-    return target;
+    return -1; // unreachable: the private "unmatched" vertex of s is always free
   }
 
-  private augment(s: number) {
-    const lefts: number[] = [];
-    const rights: number[] = [];
-    const t = this.shortest(s, -1, lefts, rights);
-    // the private "unmatched" vertex of s is always reachable, so t is found
+  /** updates the potentials after shortest() and flips the path from s to t */
+  private apply(s: number, t: number, lefts: number[], rights: number[]) {
     const D = this.dist[t];
     for (const j of rights) this.pr[j] += this.dist[j] - D;
     for (const i of lefts) this.pl[i] += this.dl[i] - D;
@@ -177,6 +161,13 @@ export class Assignment {
     }
   }
 
+  private augment(s: number) {
+    const lefts: number[] = [];
+    const rights: number[] = [];
+    const t = this.shortest(s, -1, lefts, rights);
+    this.apply(s, t, lefts, rights);
+  }
+
   /** the line of report i, or -1 */
   lineOf(i: number): number {
     const j = this.matchL[i];
@@ -185,10 +176,9 @@ export class Assignment {
 
   /**
    * Total weight lost by the best matching in which report i does not keep its line l (0 when
-   * unmatched). The best such matching differs from this one by a path that re-seats i (ending
-   * at l or elsewhere) and a path that gives l to another report; the two are found separately,
-   * so when they would collide the loss is understated: the answer errs towards "close", never
-   * towards "clear".
+   * unmatched). Without i and l this matching is optimal; adding i back (l out of reach) is one
+   * augmenting path, adding l back then is one more from l. Both are applied for the measure and
+   * undone.
    */
   regret(i: number): number {
     const l = this.lineOf(i);
@@ -196,9 +186,20 @@ export class Assignment {
     const weight = this.edges[i].find((e) => e.to === l)!.weight;
     this.matchL[i] = -1;
     this.matchR[l] = -1;
-    this.shortest(i, l, [], []);
-    const reseat = -(this.value - this.pl[i]); // weight gained by re-seating i (≥ 0: it may stay alone)
+    const lefts: number[] = [];
+    const rights: number[] = [];
+    const t = this.shortest(i, l, lefts, rights);
+    const reseat = this.pl[i] - this.dist[t]; // weight gained by re-seating i (≥ 0: it may stay alone)
+    const saved = {
+      pl: lefts.map((x) => this.pl[x]),
+      ml: lefts.map((x) => this.matchL[x]),
+      pr: rights.map((x) => this.pr[x]),
+      mr: rights.map((x) => this.matchR[x]),
+    };
+    this.apply(i, t, lefts, rights);
     const handOver = this.handOver(l, i);
+    lefts.forEach((x, k) => ((this.pl[x] = saved.pl[k]), (this.matchL[x] = saved.ml[k])));
+    rights.forEach((x, k) => ((this.pr[x] = saved.pr[k]), (this.matchR[x] = saved.mr[k])));
     this.matchL[i] = l;
     this.matchR[l] = i;
     return Math.max(0, weight - reseat - handOver);
@@ -223,7 +224,7 @@ export class Assignment {
       best = Math.min(best, d - pr[j]);
       if (j >= this.m) continue; // a report's own "unmatched" vertex ends the path
       for (const [k, w] of into[j]) {
-        if (k === skip || matchL[k] === j) continue;
+        if ((k === skip && j === l) || matchL[k] === j) continue;
         const t = matchL[k]; // k leaves t
         if (t < 0 || done[t] === stamp) continue;
         const nd = d + -w + pl[k] - pr[j];

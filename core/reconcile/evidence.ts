@@ -3,8 +3,8 @@
  * the time window): a score from 0 to 100 and the reasons a person reads, in Traditional Chinese.
  *
  *   金額相符 (the hard rule, always)                  30
- *   last five vs the line's visible digits          -25 … +40
- *   distance in time (minutes > hours > days)         1 … 20
+ *   last five vs the line's visible digits          -15 … +40
+ *   distance in time (minutes > hours > days)        -4 … +20
  *   the report's note found in the line              +10
  */
 import { DAY_MS, taipeiDayNumber } from '../time.js';
@@ -43,24 +43,24 @@ export function compareDigits(lastFive: string, digits: string): { verdict: Digi
     const score = visible >= 5 ? 40 : visible === 4 ? 36 : visible === 3 ? 32 : 10;
     return { verdict: visible >= 3 ? 'equal' : 'unknown', visible, score, reason: `${named}相符` };
   }
-  const typo = visible >= 4 ? typoKind(ours, theirs) : null;
-  if (typo) return { verdict: 'typo', visible, score: 15, reason: `${named}可能打錯（${typo === 'one' ? '1 碼不同' : '相鄰兩碼對調'}）` };
-  return { verdict: 'different', visible, score: -25, reason: `${named}不符` };
+  const typo = visible >= 3 ? typoKind(ours, theirs) : null;
+  if (typo) return { verdict: 'typo', visible, score: visible >= 4 ? 15 : 8, reason: `${named}可能打錯（${typo === 'one' ? '1 碼不同' : '相鄰兩碼對調'}）` };
+  return { verdict: 'different', visible, score: -15, reason: `${named}不符` };
 }
 
 /** Minutes score more than hours, hours more than days; a date-only line is compared by day. */
 function timeEvidence(report: ReconcileReport, line: ReconcileLine): { score: number; reason: string } {
   if (!line.hasTime) {
     const days = taipeiDayNumber(line.at) - taipeiDayNumber(report.paid_at);
-    const score = days === 0 ? 12 : days === 1 ? 8 : days === 2 ? 5 : days === -1 ? 4 : 3;
+    const score = days === 0 ? 12 : days === 1 ? 6 : days === 2 ? 2 : days === -1 ? 2 : -1;
     const reason = days === 0 ? '同一天入帳（對帳單無時間）' : days > 0 ? `隔 ${days} 天入帳（對帳單無時間）` : `入帳日早 ${-days} 天（對帳單無時間）`;
     return { score, reason };
   }
   const gap = Math.abs(line.at - report.paid_at);
   let score: number;
-  if (gap <= HOUR) score = 20 - (3 * gap) / HOUR;
-  else if (gap <= DAY_MS) score = 17 - (9 * (gap - HOUR)) / (DAY_MS - HOUR);
-  else score = Math.max(1, 8 - (7 * (gap - DAY_MS)) / (3 * DAY_MS));
+  if (gap <= HOUR) score = 20 - (4 * gap) / HOUR;
+  else if (gap <= DAY_MS) score = 16 - (10 * (gap - HOUR)) / (DAY_MS - HOUR);
+  else score = 6 - (10 * (gap - DAY_MS)) / (3 * DAY_MS);
   const reason =
     gap < HOUR ? `時間相差 ${Math.round(gap / MINUTE)} 分鐘` : gap < DAY_MS ? `時間相差 ${Math.round(gap / HOUR)} 小時` : `時間相差 ${Math.round(gap / DAY_MS)} 天`;
   return { score, reason };

@@ -141,7 +141,10 @@ describe('matchReconcile', () => {
     const s = report('2026-11-05T14:00:00', 700, '12345');
     const loose = matchReconcile([s], [line(1, '2026-11-05T16:00:00', 700, '54321'), line(2, '2026-11-06T09:00:00', 700, '99999')]);
     expect(loose.review[0].candidates).toHaveLength(2);
-    expect(loose.reviewLines).toEqual([{ line: 2, candidates: [{ payment: s.uuid, score: expect.any(Number), reasons: expect.arrayContaining(['後五碼不符']) }] }]);
+    // clearly different digits: no pair is proposed; both lines are offered back with the report
+    expect(loose.reviewLines).toEqual(
+      [1, 2].map((line) => ({ line, candidates: [{ payment: s.uuid, score: expect.any(Number), reasons: expect.arrayContaining(['後五碼不符']) }] })),
+    );
   });
 
   it('suggests one credit for several reports of the same last five, and two credits for one report, never confirming them', () => {

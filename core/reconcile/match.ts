@@ -38,6 +38,8 @@ export const DEFAULT_WINDOW_AFTER_MS = 3 * DAY_MS;
 /** the total score the best other matching must lose before a pair is confirmed without a person */
 export const AUTO_MARGIN = 8;
 const NO_DIGITS_AUTO_GAP_MS = 30 * 60_000;
+/** the score below which a pair is listed for a person but never proposed (see evidence.ts for the scale) */
+const ASSIGN_FLOOR = 36;
 
 interface Candidate {
   report: number;
@@ -121,7 +123,12 @@ export function matchReconcile(reports: ReconcileReport[], lines: ReconcileLine[
     const lineIds = byAmount.get(amount)!;
     const local = new Map<number, number>();
     lineIds.forEach((li, j) => local.set(li, j));
-    const edges: Edge[][] = group.map((ri) => ofReport[ri].map((c) => ({ to: local.get(c.line)!, weight: c.ev.score })));
+    // The assignment weighs what a pair adds over "this report's credit is elsewhere or missing":
+    // below ASSIGN_FLOOR (clearly different digits, or no digits and days apart) a line is only
+    // listed for a person, so that weak pairs never shift a chain of reports to fill every slot.
+    const edges: Edge[][] = group.map((ri) =>
+      ofReport[ri].filter((c) => c.ev.score > ASSIGN_FLOOR).map((c) => ({ to: local.get(c.line)!, weight: c.ev.score - ASSIGN_FLOOR })),
+    );
     const a = new Assignment(edges, lineIds.length);
     group.forEach((ri, i) => {
       const j = a.lineOf(i);
@@ -157,8 +164,8 @@ export function matchReconcile(reports: ReconcileReport[], lines: ReconcileLine[
   reports.forEach((r, ri) => {
     if (reportAuto[ri]) return;
     const open = ofReport[ri].filter((c) => lineTaken[c.line] !== 1);
+    reportLeft.push(ri);
     if (open.length === 0) {
-      reportLeft.push(ri);
       const cov = opts.coverage;
       if (cov && cov.from <= r.paid_at - before && cov.to >= r.paid_at + after) result.unpaid.push({ payment: r.uuid });
       return;
@@ -174,11 +181,11 @@ export function matchReconcile(reports: ReconcileReport[], lines: ReconcileLine[
 
   const lineLeft: number[] = [];
   lines.forEach((l, li) => {
+    if (l.amount > 0 && lineTaken[li] !== 1) lineLeft.push(li);
     if (l.amount <= 0 || lineTaken[li] !== 0) return;
     const open = ofLine[li].filter((c) => !reportAuto[c.report]).sort((a, b) => b.ev.score - a.ev.score);
     if (open.length === 0) {
       result.unreported.push({ line: l.id });
-      lineLeft.push(li);
       return;
     }
     result.reviewLines.push({
@@ -199,7 +206,7 @@ function compatible(lastFive: string, digits: string): boolean {
 }
 
 /**
- * The second pass, over what nothing explains: one credit for 2–3 reports of the same last five
+ * The second pass, over what no automatic pair took: one credit for 2–3 reports of the same last five
  * (a customer who paid several orders at once), or two credits for one report (a split transfer).
  */
 function suggest(
@@ -220,7 +227,13 @@ function suggest(
     if (g) g.push(li);
     else byAmount.set(lines[li].amount, [li]);
   }
-  const fits = (rs: number[], li: number) => rs.every((ri) => inWindow(reports[ri], lines[li], before, after) && compatible(reports[ri].last_five, lines[li].digits));
+  // the line shows the last five, or shows nothing and the orders were reported within half an hour
+  const fits = (rs: number[], li: number) => {
+    const v = compareDigits(reports[rs[0]].last_five, lines[li].digits).verdict;
+    const times = rs.map((ri) => reports[ri].paid_at);
+    const close = Math.max(...times) - Math.min(...times) <= 30 * 60_000;
+    return (v === 'equal' || (v === 'unknown' && close)) && rs.every((ri) => inWindow(reports[ri], lines[li], before, after));
+  };
 
   // one credit, several reports of the same last five
   const byFive = new Map<string, number[]>();
@@ -249,25 +262,25 @@ function suggest(
       }
   }
 
-  // one report, two credits
+  // one report, two credits from the same account (at least one showing the last five)
   for (const ri of reportLeft) {
     if (usedReport.has(ri)) continue;
     const r = reports[ri];
-    const near = freeLines.filter(
-      (li) => !usedLine.has(li) && lines[li].amount < r.amount && inWindow(r, lines[li], before, after) && compatible(r.last_five, lines[li].digits),
-    );
     const seen = new Map<number, number>();
-    for (const li of near) {
-      const other = seen.get(r.amount - lines[li].amount);
-      if (other !== undefined) {
-        const shown = [other, li].some((x) => compareDigits(r.last_five, lines[x].digits).verdict === 'equal');
-        out.push({ payments: [r.uuid], lines: [lines[other].id, lines[li].id], reasons: ['2 筆入帳合計金額相符', shown ? '後五碼相符' : '無帳號資訊'] });
+    for (let k = firstAtOrAfter(freeLines, lines, r.paid_at - before - DAY_MS); k < freeLines.length; k++) {
+      const li = freeLines[k];
+      const l = lines[li];
+      if (l.at > r.paid_at + after) break;
+      if (usedLine.has(li) || l.amount >= r.amount || !inWindow(r, l, before, after) || !compatible(r.last_five, l.digits)) continue;
+      const other = seen.get(r.amount - l.amount);
+      if (other !== undefined && [other, li].some((x) => compareDigits(r.last_five, lines[x].digits).verdict === 'equal')) {
+        out.push({ payments: [r.uuid], lines: [lines[other].id, l.id], reasons: ['2 筆入帳合計金額相符', '後五碼相符'] });
         usedLine.add(other);
         usedLine.add(li);
         usedReport.add(ri);
         break;
       }
-      seen.set(lines[li].amount, li);
+      seen.set(l.amount, li);
     }
   }
   return out;

@@ -1,4 +1,5 @@
-import { Admin, CustomRoutes, Resource } from 'react-admin';
+import { Suspense } from 'react';
+import { Admin, CustomRoutes, Loading, Resource } from 'react-admin';
 import { Route } from 'react-router-dom';
 import audit from '../audit';
 import { Dashboard } from '../dashboard/Dashboard';
@@ -6,6 +7,7 @@ import { i18nProvider } from '../i18n/i18nProvider';
 import { Layout } from '../layout/Layout';
 import { LoginPage } from '../login/LoginPage';
 import payments from '../payments';
+import { ReconcilePage } from '../reconcile';
 import { authProvider } from '../providers/authProvider';
 import { dataProvider } from '../providers/dataProvider';
 import stores from '../stores';
@@ -34,6 +36,14 @@ export function App() {
       <Resource name="audit" {...audit} />
       <CustomRoutes>
         <Route path="/dashboard" element={<Dashboard />} />
+        <Route
+          path="/reconcile"
+          element={
+            <Suspense fallback={<Loading />}>
+              <ReconcilePage />
+            </Suspense>
+          }
+        />
       </CustomRoutes>
     </Admin>
   );

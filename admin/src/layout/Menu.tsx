@@ -1,3 +1,4 @@
+import AccountBalanceIcon from '@mui/icons-material/AccountBalance';
 import AssessmentIcon from '@mui/icons-material/Assessment';
 import HistoryIcon from '@mui/icons-material/History';
 import EditNoteIcon from '@mui/icons-material/EditNote';
@@ -22,6 +23,7 @@ export function Menu() {
   return (
     <RaMenu>
       {me && gates.viewPayments(me) && <RaMenu.Item to={`${base}/payments`} primaryText="匯款記錄" leftIcon={<ReceiptLongIcon />} />}
+      {me && (gates.editPayments(me) || gates.managePayments(me)) && <RaMenu.Item to={`${base}/reconcile`} primaryText="對帳" leftIcon={<AccountBalanceIcon />} />}
       {me && gates.manageUsers(me) && <RaMenu.Item to={`${base}/users`} primaryText="會員管理" leftIcon={<PeopleIcon />} />}
       {me && gates.viewReports(me) && <RaMenu.Item to={`${base}/dashboard`} primaryText="統計儀表板" leftIcon={<AssessmentIcon />} />}
       {me && gates.manageStores(me) && <RaMenu.Item to={`${base}/stores`} primaryText="分店管理" leftIcon={<StoreIcon />} />}

@@ -19,6 +19,7 @@ import { NoteCell } from './NoteCell';
 import { PaymentFilters, useStoreFilterMode } from './PaymentFilters';
 import { PaymentToolbar } from './PaymentToolbar';
 import { StatusCell } from './StatusCell';
+import { UnlinkButton } from './UnlinkButton';
 
 export function PaymentList() {
   const { me, isPending } = useMe();
@@ -94,7 +95,16 @@ function PaymentGrid({ me, permanent }: { me: Me; permanent: Record<string, unkn
           }}
         />
       )}
-      <FunctionField source="status" label={P.status} render={(r: Payment) => <StatusCell record={r} editable={canEdit} />} />
+      <FunctionField
+        source="status"
+        label={P.status}
+        render={(r: Payment) => (
+          <>
+            <StatusCell record={r} editable={canEdit} />
+            {canEdit && <UnlinkButton record={r} />}
+          </>
+        )}
+      />
       <FunctionField source="note" label={P.note} sortable={false} render={(r: Payment) => <NoteCell record={r} editable={canEdit} />} />
       <FunctionField source="created_at" label={P.createdAt} render={(r: Payment) => formatTaipei(Date.parse(r.created_at))} />
       {canDelete && <FunctionField label={P.actions} sortable={false} render={(r: Payment) => <DeletePaymentButton record={r} />} />}

@@ -1,0 +1,47 @@
+import LinkOffIcon from '@mui/icons-material/LinkOff';
+import { Button, Dialog, DialogActions, DialogContent, DialogContentText } from '@mui/material';
+import { useState } from 'react';
+import { useNotify, useRefresh } from 'react-admin';
+import type { Payment } from '../../../core/types';
+import { unlinkPayment } from '../reconcile/api';
+import { R } from '../reconcile/labels';
+
+/** 取消對帳 on a payment linked to a bank line: back to the status it had before (edit_payments). */
+export function UnlinkButton({ record }: { record: Payment & { bank_line_id?: number | null } }) {
+  const [open, setOpen] = useState(false);
+  const [busy, setBusy] = useState(false);
+  const notify = useNotify();
+  const refresh = useRefresh();
+  if (record.bank_line_id === null || record.bank_line_id === undefined) return null;
+  async function unlink() {
+    setBusy(true);
+    try {
+      await unlinkPayment(record.uuid);
+      notify(R.unlinked, { type: 'success' });
+      setOpen(false);
+      refresh();
+    } catch (e) {
+      notify(`${R.unlinkFailed}：${e instanceof Error ? e.message : ''}`, { type: 'error' });
+    } finally {
+      setBusy(false);
+    }
+  }
+  return (
+    <>
+      <Button size="small" startIcon={<LinkOffIcon />} onClick={() => setOpen(true)} data-testid={`unlink-${record.uuid}`} sx={{ whiteSpace: 'nowrap' }}>
+        {R.unlink}
+      </Button>
+      <Dialog open={open} onClose={() => setOpen(false)}>
+        <DialogContent>
+          <DialogContentText>{R.unlinkConfirm}</DialogContentText>
+        </DialogContent>
+        <DialogActions>
+          <Button onClick={() => setOpen(false)}>{R.cancel}</Button>
+          <Button color="error" variant="contained" disabled={busy} onClick={unlink} data-testid="unlink-confirm">
+            {R.unlink}
+          </Button>
+        </DialogActions>
+      </Dialog>
+    </>
+  );
+}

@@ -1,0 +1,24 @@
+import { Box, Typography } from '@mui/material';
+import { formatNTD } from '../../../core/money';
+import { formatTaipei } from '../../../core/time';
+import { R } from './labels';
+import type { BankLine } from './types';
+
+/** What the bank wrote about one credit: time, amount, summary, counterparty, note, file and row. */
+export function LineFacts({ line }: { line: BankLine }) {
+  const at = Date.parse(line.at);
+  return (
+    <Box sx={{ minWidth: 0, overflowWrap: 'anywhere' }}>
+      <Typography variant="body2" sx={{ fontWeight: 600 }}>
+        {line.has_time ? formatTaipei(at) : `${formatTaipei(at, { dateOnly: true })}${R.dateOnly}`}　{formatNTD(line.amount)}
+      </Typography>
+      <Typography variant="body2" color="text.secondary">
+        {R.summary}：{line.summary || '—'}　{R.counterparty}：{line.counterparty || '—'}
+        {line.note ? `　${R.note}：${line.note}` : ''}
+      </Typography>
+      <Typography variant="caption" color="text.secondary">
+        {R.row(line.file, line.row)}
+      </Typography>
+    </Box>
+  );
+}

@@ -1,0 +1,135 @@
+/**
+ * The 對帳 page (issue 12): import a bank statement and see what was read, then the three
+ * queues of the matcher's proposals for a period: 建議入帳, 需人工確認, 銀行有款無回報.
+ * Loaded on demand, so the back office's first load stays small.
+ */
+import RefreshIcon from '@mui/icons-material/Refresh';
+import { Alert, AlertTitle, Badge, Box, Button, LinearProgress, Paper, Stack, TextField, Typography } from '@mui/material';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useState, type ReactNode } from 'react';
+import { Loading, Title, useNotify } from 'react-admin';
+import { canSwitchStores, gates } from '../../../core/permissions';
+import { defaultDateRange } from '../../../core/time';
+import { useSelectedStore } from '../common/storeSelection';
+import { useMe } from '../common/useMe';
+import { confirmPairs, getProposals, markUnpaid } from './api';
+import { AutoQueue } from './AutoQueue';
+import { R } from './labels';
+import { ReviewQueue } from './ReviewQueue';
+import { StatementUpload } from './StatementUpload';
+import { UnreportedQueue } from './UnreportedQueue';
+
+export default function ReconcilePage() {
+  const { me, isPending } = useMe();
+  if (isPending) return <Loading />;
+  if (!me || !(gates.editPayments(me) || gates.managePayments(me))) {
+    return (
+      <Box sx={{ p: 2 }}>
+        <Title title={R.title} />
+        <Alert severity="warning" data-testid="reconcile-forbidden">
+          <AlertTitle>{R.forbiddenTitle}</AlertTitle>
+          {R.forbidden}
+        </Alert>
+      </Box>
+    );
+  }
+  return <ReconcileView canImport={gates.managePayments(me)} canDecide={gates.editPayments(me)} storeId={canSwitchStores(me) ? undefined : me.store_id} />;
+}
+
+function ReconcileView({ canImport, canDecide, storeId: fixedStore }: { canImport: boolean; canDecide: boolean; storeId: number | null | undefined }) {
+  const [selected] = useSelectedStore();
+  const storeId = fixedStore === undefined ? selected : fixedStore;
+  const initial = defaultDateRange();
+  const [from, setFrom] = useState(initial.from);
+  const [to, setTo] = useState(initial.to);
+  const [busy, setBusy] = useState(false);
+  const notify = useNotify();
+  const client = useQueryClient();
+  const key = ['reconcile', 'proposals', from, to, storeId];
+  const proposals = useQuery({ queryKey: key, queryFn: () => getProposals(from, to, storeId), enabled: !!from && !!to });
+  const refetch = () => client.invalidateQueries({ queryKey: ['reconcile'] });
+
+  async function decide(run: () => Promise<string>) {
+    setBusy(true);
+    try {
+      notify(await run(), { type: 'success' });
+    } catch (e) {
+      notify(e instanceof Error && e.message ? e.message : R.confirmFailed, { type: 'error' });
+    } finally {
+      setBusy(false);
+      await refetch();
+    }
+  }
+  const onConfirm = (pairs: Array<{ payment: string; line: number }>) => decide(async () => R.confirmed((await confirmPairs(pairs)).confirmed));
+  const onUnpaid = (payments: string[]) => decide(async () => R.marked((await markUnpaid(payments)).marked));
+  const data = proposals.data;
+
+  return (
+    <Box sx={{ py: { xs: 1, sm: 2 }, px: { xs: 0.5, sm: 1 }, maxWidth: 1200 }} data-testid="reconcile">
+      <Title title={R.title} />
+      <Typography variant="h5" component="h1" sx={{ fontWeight: 600, mb: 1.5, fontSize: { xs: '1.25rem', sm: '1.5rem' } }}>
+        {R.title}
+      </Typography>
+      {canImport && (
+        <Paper variant="outlined" sx={{ p: 1.5, mb: 2 }}>
+          <StatementUpload
+            storeId={storeId}
+            onImported={(s) => {
+              if (s.from && s.to) {
+                setFrom(s.from);
+                setTo(s.to);
+              }
+              void refetch();
+            }}
+          />
+        </Paper>
+      )}
+      <Stack direction="row" spacing={1} sx={{ mb: 2, alignItems: 'center', flexWrap: 'wrap', rowGap: 1 }}>
+        <TextField type="date" size="small" label={R.from} value={from} onChange={(e) => setFrom(e.target.value)} slotProps={{ inputLabel: { shrink: true } }} sx={{ width: 160 }} />
+        <TextField type="date" size="small" label={R.to} value={to} onChange={(e) => setTo(e.target.value)} slotProps={{ inputLabel: { shrink: true } }} sx={{ width: 160 }} />
+        <Button startIcon={<RefreshIcon />} onClick={() => refetch()} disabled={proposals.isFetching}>
+          {R.reload}
+        </Button>
+      </Stack>
+      {proposals.isFetching && <LinearProgress sx={{ mb: 1 }} aria-label={R.loading} />}
+      {proposals.isError && (
+        <Alert severity="error" sx={{ mb: 2 }}>
+          {R.loadFailed}：{proposals.error instanceof Error ? proposals.error.message : ''}
+        </Alert>
+      )}
+      {data && (
+        <Stack spacing={3}>
+          <Section title={R.autoTitle} hint={R.autoHint} count={data.auto.length} testid="queue-auto">
+            {canDecide ? <AutoQueue key={JSON.stringify(key)} items={data.auto} busy={busy} onConfirm={onConfirm} /> : <ReadOnly n={data.auto.length} />}
+          </Section>
+          <Section title={R.reviewTitle} hint={R.reviewHint} count={data.review.length + data.unpaid.length} testid="queue-review">
+            {canDecide ? <ReviewQueue items={data.review} unpaid={data.unpaid} busy={busy} onConfirm={onConfirm} onUnpaid={onUnpaid} /> : <ReadOnly n={data.review.length} />}
+          </Section>
+          <Section title={R.unreportedTitle} hint={R.unreportedHint} count={data.unreported.length + data.reviewLines.length} testid="queue-unreported">
+            <UnreportedQueue items={data.unreported} open={data.reviewLines} busy={busy} onConfirm={canDecide ? onConfirm : null} />
+          </Section>
+        </Stack>
+      )}
+    </Box>
+  );
+}
+
+function ReadOnly({ n }: { n: number }) {
+  return <Typography color="text.secondary">{n ? `${n}` : R.empty}</Typography>;
+}
+
+function Section({ title, hint, count, testid, children }: { title: string; hint: string; count: number; testid: string; children: ReactNode }) {
+  return (
+    <Box component="section" data-testid={testid}>
+      <Badge badgeContent={count} color="primary" max={9999} showZero sx={{ '& .MuiBadge-badge': { right: -16, top: 12 } }}>
+        <Typography variant="h6" component="h2">
+          {title}
+        </Typography>
+      </Badge>
+      <Typography variant="body2" color="text.secondary" sx={{ mb: 1 }}>
+        {hint}
+      </Typography>
+      {children}
+    </Box>
+  );
+}

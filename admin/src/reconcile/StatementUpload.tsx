@@ -1,0 +1,74 @@
+import UploadFileIcon from '@mui/icons-material/UploadFile';
+import { Alert, Box, Button, Card, CardContent, Chip, Stack, Typography } from '@mui/material';
+import { useRef, useState } from 'react';
+import { uploadStatement } from './api';
+import { R } from './labels';
+import type { ImportedStatement } from './types';
+
+/** 匯入銀行對帳單 and, once read, what was read: columns, period, encoding, balance breaks. */
+export function StatementUpload({ storeId, onImported }: { storeId: number | null; onImported: (s: ImportedStatement) => void }) {
+  const input = useRef<HTMLInputElement>(null);
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const [statement, setStatement] = useState<ImportedStatement | null>(null);
+
+  async function pick(file: File | undefined) {
+    if (!file) return;
+    setBusy(true);
+    setError(null);
+    try {
+      const s = await uploadStatement(file, storeId);
+      setStatement(s);
+      onImported(s);
+    } catch (e) {
+      setStatement(null);
+      setError(e instanceof Error && e.message ? e.message : R.uploadFailed);
+    } finally {
+      setBusy(false);
+      if (input.current) input.current.value = '';
+    }
+  }
+
+  return (
+    <Box>
+      <Stack direction={{ xs: 'column', sm: 'row' }} spacing={1} sx={{ alignItems: { sm: 'center' } }}>
+        <Button variant="contained" startIcon={<UploadFileIcon />} disabled={busy} onClick={() => input.current?.click()} data-testid="statement-upload">
+          {busy ? R.uploading : R.upload}
+        </Button>
+        <Typography variant="body2" color="text.secondary">
+          {R.uploadHint}
+        </Typography>
+        <input ref={input} type="file" hidden accept=".csv,.xls,.xlsx" data-testid="statement-file" onChange={(e) => pick(e.target.files?.[0])} />
+      </Stack>
+      {error && (
+        <Alert severity="error" sx={{ mt: 1 }} data-testid="statement-error">
+          {R.uploadFailed}：{error}
+        </Alert>
+      )}
+      {statement && (
+        <Card variant="outlined" sx={{ mt: 1 }} data-testid="statement-summary">
+          <CardContent sx={{ '&:last-child': { pb: 2 } }}>
+            <Alert severity="success" sx={{ mb: 1 }}>
+              {R.uploaded(statement.file, statement.new, statement.duplicates)}
+            </Alert>
+            <Typography variant="body2">{R.lines(statement.lines, statement.credits)}</Typography>
+            <Typography variant="body2">
+              {R.period}：{statement.from ?? '—'} ～ {statement.to ?? '—'}　{R.encoding}：{statement.encoding}
+            </Typography>
+            <Typography variant="body2" color={statement.balance_breaks ? 'error' : 'text.primary'} data-testid="statement-breaks">
+              {R.balanceBreaks(statement.balance_breaks)}
+            </Typography>
+            <Typography variant="body2" sx={{ mt: 1 }}>
+              {R.columns}：
+            </Typography>
+            <Box sx={{ display: 'flex', flexWrap: 'wrap', gap: 0.5, mt: 0.5 }} data-testid="statement-columns">
+              {Object.entries(statement.columns).map(([role, header]) => (
+                <Chip key={role} size="small" label={`${R.roles[role] ?? role}：${header}`} />
+              ))}
+            </Box>
+          </CardContent>
+        </Card>
+      )}
+    </Box>
+  );
+}

@@ -1,0 +1,62 @@
+import { Box, Button, Card, CardContent, Stack, Typography } from '@mui/material';
+import { Digits } from './Digits';
+import { R } from './labels';
+import { LineFacts } from './LineFacts';
+import { PaymentFacts } from './PaymentFacts';
+import type { Proposals } from './types';
+
+interface Props {
+  items: Proposals['unreported'];
+  /** credits no proposal took, though some reports could explain them */
+  open: Proposals['reviewLines'];
+  busy: boolean;
+  /** null when the user may not decide */
+  onConfirm: ((pairs: Array<{ payment: string; line: number }>) => void) | null;
+}
+
+/**
+ * 銀行有款無回報: credits no report explains, with the bank's summary and counterparty; then
+ * credits no proposal took, each with the reports that could explain it.
+ */
+export function UnreportedQueue({ items, open, busy, onConfirm }: Props) {
+  if (items.length === 0 && open.length === 0) return <Typography color="text.secondary">{R.empty}</Typography>;
+  return (
+    <Stack spacing={1}>
+      {items.map((u) => (
+        <Card variant="outlined" key={u.line.id} data-testid="unreported-item">
+          <CardContent sx={{ p: 1.5, '&:last-child': { pb: 1.5 } }}>
+            <LineFacts line={u.line} />
+          </CardContent>
+        </Card>
+      ))}
+      {open.map((o) => (
+        <Card variant="outlined" key={o.line.id} data-testid="open-line-item">
+          <CardContent sx={{ p: 1.5, '&:last-child': { pb: 1.5 } }}>
+            <LineFacts line={o.line} />
+            <Typography variant="overline" component="div" sx={{ mt: 1 }}>
+              {R.possibleReports}
+            </Typography>
+            <Stack spacing={1}>
+              {o.candidates.map((c) => (
+                <Box key={c.payment.uuid} sx={{ display: 'flex', flexWrap: 'wrap', gap: 1, alignItems: 'flex-start' }}>
+                  <Digits five={c.payment.last_five} digits={o.line.digits} />
+                  <Box sx={{ flex: '1 1 200px', minWidth: 0 }}>
+                    <PaymentFacts payment={c.payment} />
+                    <Typography variant="caption" color="text.secondary" component="div">
+                      {c.reasons.join('、')}（{R.score(c.score)}）
+                    </Typography>
+                  </Box>
+                  {onConfirm && (
+                    <Button size="small" variant="outlined" disabled={busy} onClick={() => onConfirm([{ payment: c.payment.uuid, line: o.line.id }])}>
+                      {R.confirmOne}
+                    </Button>
+                  )}
+                </Box>
+              ))}
+            </Stack>
+          </CardContent>
+        </Card>
+      ))}
+    </Stack>
+  );
+}
