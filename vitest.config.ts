@@ -30,7 +30,9 @@ export default defineConfig({
       },
       {
         extends: true,
-        test: { name: 'browser', include: ['test/e2e/**/*.test.ts'], globalSetup: ['test/globalSetup.ts'] },
+        // a browser test waits for states, never for time; this only bounds one that never comes,
+        // generously, since npm test runs the three projects side by side on a busy machine
+        test: { name: 'browser', include: ['test/e2e/**/*.test.ts'], globalSetup: ['test/globalSetup.ts'], testTimeout: 120_000 },
       },
     ],
   },

@@ -21,7 +21,6 @@ const stores = [
   { id: 2, name: '台中店', code: 'TXG' },
 ];
 const SHEET = 'xl/worksheets/sheet1.xml';
-const MAX_MS = 20_000;
 const MAX_KB = 700 * 1024;
 
 function book(rows: unknown[][], opts: { sheetName?: string; header?: unknown[]; names?: string[]; bookType?: 'xlsx' | 'biff8' } = {}): Buffer {
@@ -125,14 +124,13 @@ function untouched() {
 }
 
 /** The refusal's messages: thrown field messages, or the row errors of the result. */
-function outcome(bytes: Buffer): { messages: string[]; ms: number; result?: ReturnType<typeof parsePaymentsWorkbook> } {
-  const t = Date.now();
+function outcome(bytes: Buffer): { messages: string[]; result?: ReturnType<typeof parsePaymentsWorkbook> } {
   try {
     const result = parsePaymentsWorkbook(new Uint8Array(bytes), { stores });
-    return { messages: result.errors, ms: Date.now() - t, result };
+    return { messages: result.errors, result };
   } catch (err) {
     expect(err, String(err)).toBeInstanceOf(ValidationError);
-    return { messages: (err as ValidationError).errors.map((e) => e.message), ms: Date.now() - t };
+    return { messages: (err as ValidationError).errors.map((e) => e.message) };
   }
 }
 
@@ -166,8 +164,9 @@ describe('hostile spreadsheets', () => {
 
   describe('the core parser (what the browser runs)', () => {
     it.each(CASES.map((c) => [c.name, c] as const))('%s', (_n, c) => {
-      const { messages, ms } = outcome(files.get(c.name)!);
-      expect(ms).toBeLessThan(MAX_MS);
+      // No wall-clock limit (a busy machine is not a bug; speed is bench's job): a parser that
+      // hangs fails on the test timeout.
+      const { messages } = outcome(files.get(c.name)!);
       expect(messages.length, 'refused').toBeGreaterThan(0);
       expect(messages.some((m) => m.includes(c.message)), messages.slice(0, 3).join(' | ')).toBe(true);
       for (const m of messages) expect(m.length).toBeLessThan(300);
@@ -193,14 +192,12 @@ describe('hostile spreadsheets', () => {
     it.each(CASES.map((c) => [c.name, c] as const))('%s', async (_n, c) => {
       const before = await snapshot();
       const args = [BIN, '--db', db, 'import', c.file];
-      const t = Date.now();
       const r = hasTime
         ? spawnSync('/usr/bin/time', ['-f', 'PEAK_KB=%M', process.execPath, ...args], { cwd: dir, encoding: 'utf8', timeout: 60_000, env: { PATH: process.env.PATH ?? '' } })
         : spawnSync(process.execPath, args, { cwd: dir, encoding: 'utf8', timeout: 60_000, env: { PATH: process.env.PATH ?? '' } });
-      const ms = Date.now() - t;
       const out = `${r.stdout}\n${r.stderr}`;
+      // a hang is killed by spawnSync's timeout and shows as a status other than 1
       expect(r.status, out.slice(0, 500)).toBe(1);
-      expect(ms).toBeLessThan(MAX_MS);
       expect(out).toContain(c.message);
       expect(out).not.toMatch(/\n\s+at |node_modules|\.js:\d+/);
       if (hasTime) {

@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { createStore, deleteStore, formatTaipei, getStoreByCode, listStores, storeLabel, updateStore } from '../../core/index.js';
+import { STORE_FIELD_LABELS as L, createStore, deleteStore, formatTaipei, getStoreByCode, listStores, storeLabel, updateStore } from '../../core/index.js';
 import { withOperator, type CliIO } from '../context.js';
 import { UsageError } from '../errors.js';
 import { confirmOrCancel, examples, requireYesOrTerminal } from '../input.js';
@@ -23,7 +23,7 @@ export function storesCommand(program: Command, io: CliIO): void {
       const rows = await withOperator(io, cmd.optsWithGlobals(), async (ctx) => (await listStores(ctx)).rows);
       if (opts.json) return io.stdout(json(rows));
       const table = rows.map((s) => [s.id, s.code, s.name, formatTaipei(Date.parse(s.created_at))]);
-      io.stdout(rows.length ? renderTable(['編號', '分店代碼', '分店名稱', '建立時間'], table, { right: [0] }) : '尚無分店（用 remit stores add 新增）\n');
+      io.stdout(rows.length ? renderTable([L.id, L.code, L.name, L.created_at], table, { right: [0] }) : '尚無分店（用 remit stores add 新增）\n');
     });
 
   stores

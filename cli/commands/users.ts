@@ -10,6 +10,8 @@ import {
   listUsers,
   permissionLabels,
   ROLE_LABELS,
+  STORE_FIELD_LABELS,
+  USER_FIELD_LABELS,
   storeAccessLabel,
   unlockUser,
   updateUser,
@@ -27,7 +29,8 @@ type Opts = Record<string, string | boolean | undefined>;
 const list = (v?: string) => (v ? v.split(',').map((s) => s.trim()).filter(Boolean) : []);
 const json = (v: unknown) => `${JSON.stringify(v)}\n`;
 
-const COLUMNS = ['編號', '用戶名', '角色', '權限', '分店', '狀態', '建立時間'];
+/** the store column lists every store the account reaches (home and accessible), hence 分店 */
+const COLUMNS = [STORE_FIELD_LABELS.id, USER_FIELD_LABELS.username, USER_FIELD_LABELS.role, USER_FIELD_LABELS.permissions, '分店', USER_FIELD_LABELS.is_active, USER_FIELD_LABELS.created_at];
 
 /** A user as the users list shows it (spec section 2, users tab). */
 function userCells(u: User, stores: Store[]): Array<string | number> {

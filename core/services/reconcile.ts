@@ -15,7 +15,8 @@ import { matchReconcile } from '../reconcile/match.js';
 import { readStatement, type ReadStatement } from '../reconcile/statement.js';
 import type { ReconcileLine, ReconcileReport } from '../reconcile/types.js';
 import { STATUS_CREDITED, STATUS_FAILED, type PaymentStatus } from '../statuses.js';
-import { DAY_MS, dayRangeToInstants, taipeiDate, taipeiDayStart, toIso } from '../time.js';
+import { instantRange } from '../dateRange.js';
+import { DAY_MS, taipeiDate, taipeiDayStart, toIso } from '../time.js';
 import { toPayment, type PaymentRow } from '../db/rows.js';
 import type { Db } from '../db/connect.js';
 import type { ListResult, Payment } from '../types.js';
@@ -234,19 +235,10 @@ export async function listLines(ctx: ServiceContext, query: ListQuery = { filter
     if (m) base.whereNotNull('k.payment_uuid');
     else base.whereNull('k.payment_uuid');
   }
-  const range = dateRange(f.at_gte, f.at_lte);
+  const range = instantRange(f.at_gte, f.at_lte);
   if (range.gte !== undefined) base.where('l.at', '>=', range.gte);
   if (range.lt !== undefined) base.where('l.at', '<', range.lt);
   return runList(base, query, { sortable: LINE_SORTABLE, defaultSort: ['at', 'ASC'], tiebreak: 'l.id' }, toBankLine);
-}
-
-function dateRange(from: unknown, to: unknown): { gte?: number; lt?: number } {
-  if ((from !== undefined && from !== null && typeof from !== 'string') || (to !== undefined && to !== null && typeof to !== 'string')) {
-    throw ValidationError.single('filter', MSG.badDate(String(typeof from === 'string' ? to : from)));
-  }
-  const range = dayRangeToInstants((from as string) || null, (to as string) || null);
-  if (range.error !== undefined) throw ValidationError.single('filter', MSG.badDate(range.error));
-  return range;
 }
 
 type PaymentWithLink = PaymentRow & { bank_line_id: number | null };
@@ -262,7 +254,7 @@ export async function proposeMatches(ctx: ServiceContext, input: { from?: unknow
   if (typeof input.from !== 'string' || typeof input.to !== 'string' || !input.from || !input.to) {
     throw ValidationError.single('from', MSG.reconcileRangeRequired);
   }
-  const range = dateRange(input.from, input.to);
+  const range = instantRange(input.from, input.to, { from: 'from', to: 'to' });
   const requested = input.storeId === undefined || input.storeId === null || input.storeId === '' ? undefined : toId(input.storeId);
   if (requested === null) throw ValidationError.single('store_id', MSG.storeNotFound);
   const stores = scopedStoreIds(ctx.actor, requested === undefined ? undefined : [requested]);
@@ -327,7 +319,7 @@ async function proposalsFor(ctx: ServiceContext, gte: number, lt: number, stores
 /** Proposals for the period of some statements (the CLI): from their first to their last date. */
 export async function proposeForPeriod(ctx: ServiceContext, from: string, to: string, storeIds?: number[]): Promise<Proposals> {
   requirePermission(ctx.actor, 'view_payments');
-  const range = dateRange(from, to);
+  const range = instantRange(from, to, { from: 'from', to: 'to' });
   return proposalsFor(ctx, range.gte!, range.lt!, scopedStoreIds(ctx.actor, storeIds));
 }
 

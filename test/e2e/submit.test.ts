@@ -182,6 +182,9 @@ describe.skipIf(!HAS_CHROMIUM)('submission page and session', () => {
     await e.t.db('users').where({ id: e.users.hq_view_payments.id }).update({ token_version: 99 });
     await page.goto(`${e.url}/admin/payments`);
     await page.waitForURL(/\/admin\/login\?redirect=/);
+    // the sign-in form, as a person sees it (the login page may still settle its address first)
+    await page.getByRole('button', { name: '登入' }).waitFor();
+    await page.waitForLoadState('networkidle');
     expect(await page.evaluate(() => localStorage.getItem('adminToken'))).toBeNull();
     await page.context().close();
   });

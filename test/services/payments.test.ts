@@ -11,6 +11,7 @@ import {
   listAudit,
   listPayments,
   principalByUsername,
+  proposeMatches,
   statsSummary,
   storeIdsByCode,
   systemActor,
@@ -45,13 +46,14 @@ describe.each(DB_KINDS)('payment services on %s', (kind) => {
   });
   afterAll(() => t?.cleanup());
 
-  it('refuses a start date after the end date in the list, the export, the statistics and the audit, with one message', async () => {
+  it('refuses a start date after the end date in the list, the export, the statistics, the audit and reconciliation, with one message', async () => {
     const message = '開始日期（2026-11-12）不能晚於結束日期（2026-11-10）';
     const filter = { paid_at_gte: '2026-11-12', paid_at_lte: '2026-11-10' };
     expect(await refusal(listPayments(admin, { filter }))).toMatchObject({ name: 'ValidationError', message });
     expect(await refusal(exportPayments(admin, { filter }))).toMatchObject({ name: 'ValidationError', message });
     expect(await refusal(statsSummary(admin, { from: '2026-11-12', to: '2026-11-10' }))).toMatchObject({ name: 'ValidationError', message, fields: ['from'] });
     expect(await refusal(listAudit(admin, { filter: { at_gte: '2026-11-12', at_lte: '2026-11-10' } }))).toMatchObject({ name: 'ValidationError', message });
+    expect(await refusal(proposeMatches(admin, { from: '2026-11-12', to: '2026-11-10' }))).toMatchObject({ name: 'ValidationError', message, fields: ['from'] });
   });
 
   it('counts one day when from and to are the same day', async () => {

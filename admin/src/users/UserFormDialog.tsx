@@ -8,167 +8,18 @@
  *   non-admin, an admin account.
  * The rules are core's validateUser and grant rules; the server applies the same.
  */
-import {
-  Box,
-  Checkbox,
-  FormControl,
-  FormControlLabel,
-  FormGroup,
-  FormHelperText,
-  FormLabel,
-  MenuItem,
-  Switch,
-  TextField,
-  Typography,
-} from '@mui/material';
-import { useState, type FormEvent } from 'react';
-import { useCreate, useNotify, useRefresh, useUpdate } from 'react-admin';
-import {
-  PERMISSIONS,
-  PERMISSION_KEYS,
-  ROLES,
-  effectivePermissions,
-  isAdmin,
-  mayAssignStore,
-  mayGrantPermission,
-  mayGrantRole,
-  toggleActiveDenial,
-  type Permission,
-  type Role,
-} from '../../../core/permissions';
+import { FormControl, FormControlLabel, FormHelperText, Box, Switch, TextField } from '@mui/material';
 import type { Me, User } from '../../../core/types';
-import { ROLE_LABELS, storeLabel } from '../../../core/labels';
-import { validateUser } from '../../../core/validation/user';
 import { FormDialog } from '../common/FormDialog';
 import type { StoreRecord } from '../common/useStores';
 import { UI, USERS_UI } from '../messages';
-import { reloadMe } from '../providers/me';
-import { serverFieldErrors, serverMessage } from '../serverError';
-
-interface FormState {
-  username: string;
-  password: string;
-  confirmPassword: string;
-  role: Role | '';
-  permissions: Permission[];
-  store_id: number | null;
-  accessible_stores: number[];
-  is_active: boolean;
-}
-
-function initialState(user: User | null): FormState {
-  if (!user) {
-    return { username: '', password: '', confirmPassword: '', role: '', permissions: [], store_id: null, accessible_stores: [], is_active: true };
-  }
-  return {
-    username: user.username,
-    password: '',
-    confirmPassword: '',
-    role: user.role,
-    permissions: effectivePermissions(user),
-    store_id: user.store_id,
-    accessible_stores: [...user.accessible_stores],
-    is_active: user.is_active,
-  };
-}
-
-const HQ = '';
+import { AccessibleStoresPicker, HomeStorePicker, PermissionPicker, RolePicker } from './UserPickers';
+import { useUserForm } from './useUserForm';
 
 export function UserFormDialog(props: { me: Me; stores: StoreRecord[]; user: User | null; onClose: () => void }) {
   const { me, stores, user, onClose } = props;
-  const mode = user ? 'edit' : 'create';
-  const self = user?.id === me.id;
-  const [create] = useCreate();
-  const [update] = useUpdate();
-  const notify = useNotify();
-  const refresh = useRefresh();
-
-  const [form, setForm] = useState<FormState>(() => initialState(user));
-  const [errors, setErrors] = useState<Record<string, string>>({});
-  const [failure, setFailure] = useState<string | null>(null);
-  const [saving, setSaving] = useState(false);
-
-  const adminRole = form.role === 'admin';
-  const activeDenial = user ? toggleActiveDenial(me, user) : null;
-  // What this actor may grant on this account: core's rule, the one the server applies.
-  const mayGrant = (p: Permission) => mayGrantPermission(me, p, user);
-  const mayAssign = (storeId: number) => mayAssignStore(me, storeId, user);
-
-  const set = <K extends keyof FormState>(key: K, value: FormState[K]) => {
-    setForm((f) => ({ ...f, [key]: value }));
-    setErrors((e) => {
-      if (!e[key]) return e;
-      const { [key]: _gone, ...rest } = e;
-      return rest;
-    });
-  };
-
-  function changeRole(role: Role) {
-    setForm((f) => {
-      // Spec section 4: only when creating, admin fills every permission and another role clears them.
-      if (mode === 'create') return { ...f, role, permissions: role === 'admin' ? [...PERMISSION_KEYS] : [] };
-      // When editing, the boxes show all held while 管理員 is chosen; going back shows the chosen ones again.
-      return { ...f, role };
-    });
-    setErrors(({ role: _gone, ...rest }) => rest);
-  }
-
-  function togglePermission(p: Permission, on: boolean) {
-    set('permissions', on ? PERMISSION_KEYS.filter((k) => k === p || form.permissions.includes(k)) : form.permissions.filter((k) => k !== p));
-  }
-
-  function toggleStore(id: number, on: boolean) {
-    set('accessible_stores', on ? [...new Set([...form.accessible_stores, id])].sort((a, b) => a - b) : form.accessible_stores.filter((s) => s !== id));
-  }
-
-  async function onSubmit(e: FormEvent) {
-    e.preventDefault();
-    if (saving) return;
-    setFailure(null);
-    const raw = {
-      ...(user ?? {}),
-      ...form,
-      username: user ? user.username : form.username,
-      // The admin role sends every permission key (spec section 7).
-      permissions: form.role === '' ? form.permissions : effectivePermissions({ role: form.role, permissions: form.permissions }),
-    };
-    const checked = validateUser(raw, mode);
-    if (!checked.ok) {
-      setErrors(Object.fromEntries(checked.errors.map((x) => [x.field, x.message])));
-      return;
-    }
-    setErrors({});
-    const v = checked.value;
-    const data: Record<string, unknown> = {
-      role: v.role,
-      permissions: v.permissions,
-      store_id: v.store_id,
-      accessible_stores: v.accessible_stores,
-    };
-    if (v.password) data.password = v.password;
-    setSaving(true);
-    try {
-      if (!user) {
-        await create('users', { data: { username: v.username, ...data } }, { returnPromise: true });
-        notify(USERS_UI.created, { type: 'success', messageArgs: { _: USERS_UI.created } });
-      } else {
-        // is_active is sent only when not editing oneself (spec section 7).
-        if (!self) data.is_active = v.is_active;
-        await update('users', { id: user.id, data, previousData: user }, { returnPromise: true });
-        notify(USERS_UI.updated, { type: 'success', messageArgs: { _: USERS_UI.updated } });
-        // Saving one's own edit reloads the profile (spec section 6).
-        if (self) await reloadMe().catch(() => undefined);
-      }
-      refresh();
-      onClose();
-    } catch (err) {
-      setErrors(serverFieldErrors(err));
-      setFailure(serverMessage(err) ?? UI.userSaveFailed);
-      setSaving(false);
-    }
-  }
-
-  const storeOptions = stores;
+  const f = useUserForm(me, user, onClose);
+  const { form, errors, failure, saving, activeDenial, set, onSubmit } = f;
 
   return (
     <FormDialog
@@ -224,112 +75,10 @@ export function UserFormDialog(props: { me: Me; stores: StoreRecord[]; user: Use
           fullWidth
         />
       </Box>
-      <TextField
-        select
-        label={USERS_UI.role}
-        name="role"
-        value={form.role}
-        onChange={(e) => changeRole(e.target.value as Role)}
-        error={Boolean(errors.role)}
-        helperText={errors.role ?? (!isAdmin(me) ? USERS_UI.adminOnlyRole : ' ')}
-        required
-        fullWidth
-        slotProps={{ select: { displayEmpty: true }, inputLabel: { shrink: true } }}
-        data-testid="role-select"
-      >
-        <MenuItem value="" disabled>
-          <Typography color="text.secondary" component="span">
-            {USERS_UI.chooseRole}
-          </Typography>
-        </MenuItem>
-        {ROLES.map((r) => (
-          // Only admins create or promote admins (the server refuses it otherwise).
-          <MenuItem key={r} value={r} disabled={!mayGrantRole(me, r, user)}>
-            {ROLE_LABELS[r]}
-          </MenuItem>
-        ))}
-      </TextField>
-
-      <FormControl component="fieldset" error={Boolean(errors.permissions)}>
-        <FormLabel component="legend">{USERS_UI.permissions}</FormLabel>
-        {adminRole && <FormHelperText sx={{ mx: 0 }}>{USERS_UI.adminAllPermissions}</FormHelperText>}
-        <FormGroup sx={{ display: 'grid', gridTemplateColumns: { xs: '1fr', sm: '1fr 1fr' }, columnGap: 2 }} data-testid="permission-checkboxes">
-          {PERMISSION_KEYS.map((p) => {
-            const granted = mayGrant(p);
-            return (
-              <FormControlLabel
-                key={p}
-                sx={{ alignItems: 'flex-start', mr: 0, my: 0.25 }}
-                control={
-                  <Checkbox
-                    name={`permissions.${p}`}
-                    checked={adminRole || form.permissions.includes(p)}
-                    onChange={(e) => togglePermission(p, e.target.checked)}
-                    disabled={adminRole || (!granted && !form.permissions.includes(p))}
-                    sx={{ pt: 0.5 }}
-                  />
-                }
-                label={
-                  <Box sx={{ pt: 0.75 }}>
-                    <Typography variant="body2">{PERMISSIONS[p].label}</Typography>
-                    <Typography variant="caption" color="text.secondary">
-                      {granted || adminRole ? PERMISSIONS[p].description : `${PERMISSIONS[p].description}（${USERS_UI.cannotGrantHint}）`}
-                    </Typography>
-                  </Box>
-                }
-              />
-            );
-          })}
-        </FormGroup>
-        {errors.permissions && <FormHelperText>{errors.permissions}</FormHelperText>}
-      </FormControl>
-
-      <TextField
-        select
-        label={USERS_UI.homeStore}
-        name="store_id"
-        value={form.store_id === null ? HQ : String(form.store_id)}
-        onChange={(e) => set('store_id', e.target.value === HQ ? null : Number(e.target.value))}
-        error={Boolean(errors.store_id)}
-        helperText={errors.store_id ?? ' '}
-        fullWidth
-        slotProps={{ select: { displayEmpty: true }, inputLabel: { shrink: true } }}
-        data-testid="store-select"
-      >
-        <MenuItem value={HQ}>{USERS_UI.headquarters}</MenuItem>
-        {storeOptions.map((s) => (
-          <MenuItem key={s.id} value={String(s.id)} disabled={!mayAssign(s.id) && form.store_id !== s.id}>
-            {storeLabel(s)}
-          </MenuItem>
-        ))}
-      </TextField>
-
-      <FormControl component="fieldset" error={Boolean(errors.accessible_stores)}>
-        <FormLabel component="legend">{USERS_UI.accessibleStores}</FormLabel>
-        {adminRole && <FormHelperText sx={{ mx: 0 }}>{USERS_UI.adminAllStores}</FormHelperText>}
-        {storeOptions.length === 0 ? (
-          <FormHelperText sx={{ mx: 0 }}>{USERS_UI.noStores}</FormHelperText>
-        ) : (
-          <FormGroup sx={{ display: 'grid', gridTemplateColumns: { xs: '1fr', sm: '1fr 1fr' }, columnGap: 2 }} data-testid="store-checkboxes">
-            {storeOptions.map((s) => (
-              <FormControlLabel
-                key={s.id}
-                sx={{ mr: 0 }}
-                control={
-                  <Checkbox
-                    name={`accessible_stores.${s.id}`}
-                    checked={form.accessible_stores.includes(s.id)}
-                    onChange={(e) => toggleStore(s.id, e.target.checked)}
-                    disabled={!mayAssign(s.id) && !form.accessible_stores.includes(s.id)}
-                  />
-                }
-                label={storeLabel(s)}
-              />
-            ))}
-          </FormGroup>
-        )}
-        {errors.accessible_stores && <FormHelperText>{errors.accessible_stores}</FormHelperText>}
-      </FormControl>
+      <RolePicker f={f} me={me} user={user} />
+      <PermissionPicker f={f} />
+      <HomeStorePicker f={f} stores={stores} />
+      <AccessibleStoresPicker f={f} stores={stores} />
 
       {user && (
         <FormControl error={Boolean(errors.is_active)}>

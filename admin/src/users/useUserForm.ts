@@ -1,0 +1,145 @@
+/**
+ * The state and the save of the add/edit member form: what the fields hold, their errors, the
+ * server's failure, and core's rules (validateUser, the grant predicates) applied to them.
+ */
+import { useState, type FormEvent } from 'react';
+import { useCreate, useNotify, useRefresh, useUpdate } from 'react-admin';
+import {
+  PERMISSION_KEYS,
+  effectivePermissions,
+  mayAssignStore,
+  mayGrantPermission,
+  toggleActiveDenial,
+  type Permission,
+  type Role,
+} from '../../../core/permissions';
+import type { Me, User } from '../../../core/types';
+import { validateUser } from '../../../core/validation/user';
+import { UI, USERS_UI } from '../messages';
+import { reloadMe } from '../providers/me';
+import { serverFieldErrors, serverMessage } from '../serverError';
+
+export interface FormState {
+  username: string;
+  password: string;
+  confirmPassword: string;
+  role: Role | '';
+  permissions: Permission[];
+  store_id: number | null;
+  accessible_stores: number[];
+  is_active: boolean;
+}
+
+export function initialState(user: User | null): FormState {
+  if (!user) {
+    return { username: '', password: '', confirmPassword: '', role: '', permissions: [], store_id: null, accessible_stores: [], is_active: true };
+  }
+  return {
+    username: user.username,
+    password: '',
+    confirmPassword: '',
+    role: user.role,
+    permissions: effectivePermissions(user),
+    store_id: user.store_id,
+    accessible_stores: [...user.accessible_stores],
+    is_active: user.is_active,
+  };
+}
+
+export function useUserForm(me: Me, user: User | null, onClose: () => void) {
+  const mode = user ? 'edit' : 'create';
+  const self = user?.id === me.id;
+  const [create] = useCreate();
+  const [update] = useUpdate();
+  const notify = useNotify();
+  const refresh = useRefresh();
+
+  const [form, setForm] = useState<FormState>(() => initialState(user));
+  const [errors, setErrors] = useState<Record<string, string>>({});
+  const [failure, setFailure] = useState<string | null>(null);
+  const [saving, setSaving] = useState(false);
+
+  const adminRole = form.role === 'admin';
+  const activeDenial = user ? toggleActiveDenial(me, user) : null;
+  // What this actor may grant on this account: core's rule, the one the server applies.
+  const mayGrant = (p: Permission) => mayGrantPermission(me, p, user);
+  const mayAssign = (storeId: number) => mayAssignStore(me, storeId, user);
+
+  const set = <K extends keyof FormState>(key: K, value: FormState[K]) => {
+    setForm((f) => ({ ...f, [key]: value }));
+    setErrors((e) => {
+      if (!e[key]) return e;
+      const { [key]: _gone, ...rest } = e;
+      return rest;
+    });
+  };
+
+  function changeRole(role: Role) {
+    setForm((f) => {
+      // Spec section 4: only when creating, admin fills every permission and another role clears them.
+      if (mode === 'create') return { ...f, role, permissions: role === 'admin' ? [...PERMISSION_KEYS] : [] };
+      // When editing, the boxes show all held while 管理員 is chosen; going back shows the chosen ones again.
+      return { ...f, role };
+    });
+    setErrors(({ role: _gone, ...rest }) => rest);
+  }
+
+  function togglePermission(p: Permission, on: boolean) {
+    set('permissions', on ? PERMISSION_KEYS.filter((k) => k === p || form.permissions.includes(k)) : form.permissions.filter((k) => k !== p));
+  }
+
+  function toggleStore(id: number, on: boolean) {
+    set('accessible_stores', on ? [...new Set([...form.accessible_stores, id])].sort((a, b) => a - b) : form.accessible_stores.filter((s) => s !== id));
+  }
+
+  async function onSubmit(e: FormEvent) {
+    e.preventDefault();
+    if (saving) return;
+    setFailure(null);
+    const raw = {
+      ...(user ?? {}),
+      ...form,
+      username: user ? user.username : form.username,
+      // The admin role sends every permission key (spec section 7).
+      permissions: form.role === '' ? form.permissions : effectivePermissions({ role: form.role, permissions: form.permissions }),
+    };
+    const checked = validateUser(raw, mode);
+    if (!checked.ok) {
+      setErrors(Object.fromEntries(checked.errors.map((x) => [x.field, x.message])));
+      return;
+    }
+    setErrors({});
+    const v = checked.value;
+    const data: Record<string, unknown> = {
+      role: v.role,
+      permissions: v.permissions,
+      store_id: v.store_id,
+      accessible_stores: v.accessible_stores,
+    };
+    if (v.password) data.password = v.password;
+    setSaving(true);
+    try {
+      if (!user) {
+        await create('users', { data: { username: v.username, ...data } }, { returnPromise: true });
+        notify(USERS_UI.created, { type: 'success', messageArgs: { _: USERS_UI.created } });
+      } else {
+        // is_active is sent only when not editing oneself (spec section 7).
+        if (!self) data.is_active = v.is_active;
+        await update('users', { id: user.id, data, previousData: user }, { returnPromise: true });
+        notify(USERS_UI.updated, { type: 'success', messageArgs: { _: USERS_UI.updated } });
+        // Saving one's own edit reloads the profile (spec section 6).
+        if (self) await reloadMe().catch(() => undefined);
+      }
+      refresh();
+      onClose();
+    } catch (err) {
+      setErrors(serverFieldErrors(err));
+      setFailure(serverMessage(err) ?? UI.userSaveFailed);
+      setSaving(false);
+    }
+  }
+
+  return { form, errors, failure, saving, adminRole, activeDenial, mayGrant, mayAssign, set, changeRole, togglePermission, toggleStore, onSubmit };
+}
+
+export type UserForm = ReturnType<typeof useUserForm>;
