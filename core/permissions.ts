@@ -155,15 +155,14 @@ export function submitStoreDenial(u: Principal, storeId: number): string | null 
 }
 
 /**
- * Which accounts a user manager sees (issue 10, item 14): admins every account; others
- * themselves and the non-admin accounts they may manage, those whose home store is inside the
- * manager's stores (a headquarters manager also sees other headquarters accounts, which have
- * no home store).
+ * Which accounts a user manager sees (issue 10, item 14). Admins and headquarters managers (no
+ * home store) every account: the spec's users tab shows them admin rows with a disabled delete.
+ * A branch manager sees themselves and the non-admin accounts whose home store is inside their
+ * stores, never admins or other stores' staff.
  */
 export function userVisibleTo(actor: Principal, target: { id: number; role: Role; store_id: number | null }): boolean {
-  if (isAdmin(actor) || target.id === actor.id) return true;
-  if (target.role === 'admin') return false;
-  if (target.store_id === null) return actor.store_id === null;
+  if (isAdmin(actor) || target.id === actor.id || actor.store_id === null) return true;
+  if (target.role === 'admin' || target.store_id === null) return false;
   return inScope(actor, target.store_id);
 }
 

@@ -166,6 +166,22 @@ describe('remit users / stores / stats', () => {
     });
   });
 
+  it('users unlock lets an account sign in again from the addresses that kept failing (issue 10, item 9)', async () => {
+    const signIn = (password: string) =>
+      login({ db, security }, { username: 'boss', password }, '192.0.2.77').then(
+        () => 'ok',
+        (e: Error) => e.message,
+      );
+    for (let i = 0; i < 10; i++) expect(await signIn('wrong-guess')).toBe('用戶名或密碼錯誤');
+    expect(await signIn('boss-pass')).toMatch(/^登入失敗次數過多/);
+    const run = await r(['users', 'unlock', 'BOSS']);
+    expect(run.code).toBe(0);
+    expect(run.stdout).toBe('已解除用戶 boss 的登入限制（清除 10 筆登入失敗紀錄）\n');
+    expect(await signIn('boss-pass')).toBe('ok');
+    const missing = await r(['users', 'unlock', 'nobody']);
+    expect(missing.code).toBe(1);
+  });
+
   it('users deactivate and activate toggle sign-in; the last active admin is protected', async () => {
     const off = await r(['users', 'deactivate', 'tpe01']);
     expect(off.code).toBe(0);

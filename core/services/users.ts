@@ -22,18 +22,11 @@ export async function listUsers(ctx: ServiceContext, query: ListQuery = { filter
   const f = query.filter;
   assertFilterFields(f, ['id', 'q', 'role', 'store_id', 'is_active']);
   const base = ctx.db<UserRow>('users').select('*');
-  if (!isAdmin(ctx.actor)) {
+  if (!isAdmin(ctx.actor) && ctx.actor.store_id !== null) {
     // The same rule as userVisibleTo, in SQL so counts and pages stay right.
     const scope = storeScope(ctx.actor);
     const stores = scope.all ? [] : scope.ids;
-    base.where((w) =>
-      w.where('id', ctx.actor.id).orWhere((v) =>
-        v.whereNot('role', 'admin').andWhere((x) => {
-          x.whereIn('store_id', stores.length ? stores : [0]);
-          if (ctx.actor.store_id === null) x.orWhereNull('store_id');
-        }),
-      ),
-    );
+    base.where((w) => w.where('id', ctx.actor.id).orWhere((v) => v.whereNot('role', 'admin').whereIn('store_id', stores.length ? stores : [0])));
   }
   const ids = filterIds(f, 'id');
   if (ids) base.whereIn('id', ids);
@@ -150,6 +143,7 @@ export async function updateUser(ctx: ServiceContext, rawId: unknown, patch: unk
   const hash = wantsPassword ? await hashPassword(patch.password as string, ctx.security) : null;
 
   return ctx.db.transaction(async (trx) => {
+    await lockAccounts(trx);
     const id = toId(rawId);
     const q = trx<UserRow>('users').where({ id: id ?? 0 });
     const row = id === null ? undefined : ((await (isPostgres(trx) ? q.forUpdate() : q).first()) as UserRow | undefined);
@@ -169,10 +163,14 @@ export async function updateUser(ctx: ServiceContext, rawId: unknown, patch: unk
     const newHash = value.password ? hash : null;
     const revoke = newHash !== null || (before.is_active && !value.is_active);
     const write: Record<string, unknown> = { updated_at: Date.now() };
-    if ('role' in changes) write.role = value.role;
-    if ('permissions' in changes) write.permissions = JSON.stringify(value.permissions);
-    if ('store_id' in changes) write.store_id = value.store_id;
-    if ('accessible_stores' in changes) write.accessible_stores = JSON.stringify(value.accessible_stores);
+    // Role, permissions and stores are normalised together (an admin holds every permission), so
+    // a change to one writes the four; the active flag and the password stand alone.
+    if (['role', 'permissions', 'store_id', 'accessible_stores'].some((k) => k in changes)) {
+      write.role = value.role;
+      write.permissions = JSON.stringify(value.permissions);
+      write.store_id = value.store_id;
+      write.accessible_stores = JSON.stringify(value.accessible_stores);
+    }
     if ('is_active' in changes) write.is_active = value.is_active;
     if (newHash) write.password_hash = newHash;
     if (revoke) write.token_version = trx.raw('token_version + 1');
@@ -192,6 +190,17 @@ export async function updateUser(ctx: ServiceContext, rawId: unknown, patch: unk
 const PASSWORD_TEXTS = { required: MSG.passwordRequired, min: MSG.passwordMin, mismatch: MSG.passwordMismatch };
 
 /**
+ * Account edits and deletes take turns on PostgreSQL (an advisory lock for the transaction), as
+ * SQLite's BEGIN IMMEDIATE makes them: two admins demoting each other lock their own rows and
+ * then the admins' rows, which deadlocks without one order. Account changes are rare; nothing
+ * else waits on this lock.
+ */
+async function lockAccounts(db: Db): Promise<void> {
+  if (isPostgres(db)) await db.raw('select pg_advisory_xact_lock(?)', [ACCOUNTS_LOCK]);
+}
+const ACCOUNTS_LOCK = 7_210_002;
+
+/**
  * Keeps at least one active admin, so nobody locks the whole business out. On PostgreSQL the
  * active admins are locked first, so two admins demoting themselves at once cannot both pass;
  * SQLite runs one write transaction at a time already.
@@ -205,6 +214,7 @@ async function assertAnotherAdmin(db: Db, exceptId: number): Promise<void> {
 export async function deleteUser(ctx: ServiceContext, rawId: unknown): Promise<User> {
   requirePermission(ctx.actor, 'manage_users');
   return ctx.db.transaction(async (trx) => {
+    await lockAccounts(trx);
     const before = toUser(await loadUser(trx, rawId));
     if (!userVisibleTo(ctx.actor, before)) throw new NotFoundError(MSG.userNotFound);
     deny(deleteUserDenial(ctx.actor, before));

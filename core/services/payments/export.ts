@@ -1,7 +1,6 @@
 /** Export files and the import sample, for the CLI and the API alike. */
 import { NotFoundError } from '../../errors.js';
 import { MSG } from '../../messages.js';
-import type { Knex } from 'knex';
 import { can, storeScope } from '../../permissions.js';
 import { toPayment, type PaymentRow } from '../../db/rows.js';
 import { SAMPLE_FILE_NAME } from '../../excel/columns.js';
@@ -10,7 +9,8 @@ import { storeLabel } from '../../labels.js';
 import type { ServiceContext } from '../context.js';
 import { requirePermission } from '../guard.js';
 import { storeDirectory } from '../stores.js';
-import { filteredPaymentsQuery } from './list.js';
+import { filteredPaymentsQuery, type AppliedPaymentFilter } from './list.js';
+import { STATUSES } from '../../statuses.js';
 
 export type ExportFormat = 'xlsx' | 'csv' | 'json';
 
@@ -27,18 +27,34 @@ export interface ExportFile {
   count: number;
 }
 
-const countOf = async (q: Knex.QueryBuilder) => Number(((await q.clone().clearSelect().clearOrder().count({ n: '*' }).first()) as { n: number | string } | undefined)?.n ?? 0);
-
 /**
- * "Export all" needs manage_payments, whatever the filter looks like (issue 10, item 21): a
- * filter that leaves out nothing of the caller's stores (all statuses, a range wider than the
- * data, every store listed) is export all too, and is refused to a view_payments user.
+ * "Export all" needs manage_payments, whatever the filter looks like (issue 10, item 21). A
+ * filter is "all" when by its form it leaves out nothing of the caller's stores: every store of
+ * the scope (or none named), every status (or none), no id, digits or search, and dates that
+ * are open or reach past the caller's first and last payment.
  */
-export async function requireExportPermission(ctx: ServiceContext, query: Knex.QueryBuilder, noFilter: boolean): Promise<void> {
-  if (noFilter || can(ctx.actor, 'manage_payments')) return requirePermission(ctx.actor, noFilter ? 'manage_payments' : 'view_payments');
+export async function requireExportPermission(ctx: ServiceContext, applied: AppliedPaymentFilter): Promise<void> {
+  if (applied.empty || can(ctx.actor, 'manage_payments')) return requirePermission(ctx.actor, applied.empty ? 'manage_payments' : 'view_payments');
   requirePermission(ctx.actor, 'view_payments');
-  const [selected, all] = await Promise.all([countOf(query), countOf(filteredPaymentsQuery(ctx, {}).query)]);
-  if (all > 0 && selected >= all) requirePermission(ctx.actor, 'manage_payments');
+  const scope = storeScope(ctx.actor);
+  const allStores = !applied.storeIds || (!scope.all && scope.ids.every((id) => applied.storeIds!.includes(id)));
+  const allStatuses = !applied.statuses || STATUSES.every((st) => applied.statuses!.includes(st));
+  const narrowed = Boolean(applied.selected !== undefined || applied.lastFive?.length || applied.search);
+  if (!allStores || !allStatuses || narrowed) return;
+  if (applied.from || applied.to) {
+    const span = (await filteredPaymentsQuery(ctx, {}).query.clone().clearSelect().clearOrder().min({ lo: 'paid_at' }).max({ hi: 'paid_at' }).first()) as
+      | { lo: number | string | null; hi: number | string | null }
+      | undefined;
+    if (span?.lo === null || span?.lo === undefined) return;
+    const inside = async (at: number) => {
+      const q = filteredPaymentsQuery(ctx, { paid_at_gte: applied.from, paid_at_lte: applied.to }).query.clone().clearSelect().clearOrder();
+      return Boolean(await q.where('paid_at', at).first('uuid'));
+    };
+    // Both the first and the last payment fall inside the dates: nothing is left out.
+    const bothIn = (await inside(Number(span.lo))) && (await inside(Number(span.hi)));
+    if (!bothIn) return;
+  }
+  requirePermission(ctx.actor, 'manage_payments');
 }
 
 /**
@@ -51,7 +67,7 @@ export async function exportPayments(
 ): Promise<ExportFile> {
   const format = opts.format ?? 'xlsx';
   const { query, applied } = filteredPaymentsQuery(ctx, opts.filter ?? {});
-  await requireExportPermission(ctx, query, applied.empty);
+  await requireExportPermission(ctx, applied);
   const rows = (await (format === 'json' ? query : query.clearSelect().select('last_five', 'paid_at', 'amount', 'note', 'store_id', 'status'))
     .orderBy('paid_at', 'desc')
     .orderBy('uuid', 'desc')) as PaymentRow[];
