@@ -6,6 +6,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createApp } from '../../http/app.js';
 import { openDatabase } from '../../core/index.js';
 import { DB_KINDS, TEST_SECURITY } from '../helpers/db.js';
+import { repeatedEntry, xlsxWith, SHEET_PREFIX, SHEET_SUFFIX } from '../helpers/zip.js';
 import { listParams, startTestServer, type TestServer } from '../helpers/server.js';
 
 const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
@@ -78,6 +79,12 @@ describe.each(DB_KINDS)('reconciliation API on %s', (kind) => {
     const bad = await upload('admin', 'bad.csv', statement(['20261105,140322,,1500,9500,,,', '20261105,140322,,abc,9500,,,']));
     expect(bad.status).toBe(400);
     expect(bad.body.message).toBe('bad.csv 第 4 行：「轉入」欄無法辨識的金額「abc」');
+    // 300 MB of sheet XML in a few hundred KB: refused before the spreadsheet library inflates it
+    const row = '<row><c t="inlineStr"><is><t>AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA</t></is></c></row>';
+    const bomb = xlsxWith(repeatedEntry('xl/worksheets/sheet1.xml', SHEET_PREFIX, row, Math.ceil(3e8 / row.length), SHEET_SUFFIX));
+    const refused = await upload('admin', 'bomb.xlsx', bomb);
+    expect(refused.status).toBe(400);
+    expect(refused.body.message).toBe('bomb.xlsx：檔案內容過大或可能為壓縮炸彈，已拒絕');
     const json = await s.api('POST', '/reconcile/statements?filename=a.csv', { as: 'admin', body: { a: 1 } });
     expect(json.status).toBe(415);
     expect((await upload('hq_view_payments', 'a.csv', statement(['20261105,140322,,1500,9500,,,']), s.stores.A.id)).status).toBe(403);
