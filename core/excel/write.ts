@@ -56,8 +56,10 @@ function paymentCells(p: ExportPayment, storeName: (id: number) => string): XLSX
 }
 
 export function storeNamer(stores: readonly StoreRef[]): (id: number) => string {
-  const byId = new Map(stores.map((s) => [s.id, s]));
-  return (id) => storeLabel(byId.get(id));
+  // Labels made once per store, not once per row: an export names the same few stores a million times.
+  const byId = new Map(stores.map((s) => [s.id, storeLabel(s)]));
+  const unknown = storeLabel(undefined);
+  return (id) => byId.get(id) ?? unknown;
 }
 
 function sheetFromRows(rows: XLSX.CellObject[][]): XLSX.WorkSheet {
