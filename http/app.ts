@@ -32,7 +32,7 @@ export interface AppOptions extends AppContext {
 
 export function createApp(opts: AppOptions): Koa<State> {
   const app = new Koa<State>({ proxy: opts.trustProxy ?? false, maxIpsCount: opts.proxyHops ?? 1 });
-  const ctx: AppContext = { db: opts.db, security: opts.security };
+  const ctx: AppContext = { db: opts.db, read: opts.read, security: opts.security };
   // Unexpected errors are reported by errorHandler; Koa's default logger would print them twice.
   app.silent = true;
 

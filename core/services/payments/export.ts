@@ -8,7 +8,7 @@ import { SAMPLE_FILE_NAME } from '../../excel/columns.js';
 import { buildSampleWorkbook, exportFileName, streamExportCsv, type ExportPayment } from '../../excel/write.js';
 import { streamExportWorkbook } from '../../excel/xlsxStream.js';
 import { storeLabel } from '../../labels.js';
-import type { ServiceContext } from '../context.js';
+import { readContext, type ServiceContext } from '../context.js';
 import { requirePermission } from '../guard.js';
 import { storeDirectory } from '../stores.js';
 import { filteredPaymentsQuery } from './list.js';
@@ -117,6 +117,7 @@ export async function exportPaymentsStream(
   ctx: ServiceContext,
   opts: { filter?: Record<string, unknown>; format?: ExportFormat; now?: number } = {},
 ): Promise<ExportStream> {
+  ctx = readContext(ctx);
   const format = opts.format ?? 'xlsx';
   const filter = opts.filter ?? {};
   const { query, applied } = filteredPaymentsQuery(ctx, filter);
