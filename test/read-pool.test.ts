@@ -5,11 +5,11 @@
  * would wait for the whole import.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestDb, TEST_SECURITY, type TestDb } from '../../test/helpers/db.js';
-import { openReadPool } from './connect.js';
-import { systemActor, type ServiceContext } from '../services/context.js';
-import { listPayments } from '../services/payments/index.js';
-import { statsSummary } from '../services/stats.js';
+import { createTestDb, TEST_SECURITY, type TestDb } from './helpers/db.js';
+import { openReadPool } from '../core/db/connect.js';
+import { systemActor, type ServiceContext } from '../core/services/context.js';
+import { listPayments } from '../core/services/payments/index.js';
+import { statsSummary } from '../core/services/stats.js';
 import type { Knex } from 'knex';
 
 describe('SQLite read pool', () => {
