@@ -60,20 +60,33 @@ const SHEET_COLUMNS = ['uuid', 'last_five', 'paid_at', 'amount', 'note', 'store_
 /**
  * The payments a filter selects, newest first, in keyset pages of `EXPORT_BATCH` rows: each page
  * starts after the last (paid_at, uuid) of the one before, so every page is an index range read,
- * on SQLite and PostgreSQL alike, and memory holds one page at a time.
+ * on SQLite and PostgreSQL alike, and memory holds two pages at most.
  */
 async function* paymentPages(ctx: ServiceContext, filter: Record<string, unknown>, all: boolean): AsyncGenerator<PaymentRow[]> {
-  let after: { paid_at: number; uuid: string } | null = null;
-  for (;;) {
+  const page = (after: { paid_at: number; uuid: string } | null) => {
     const { query } = filteredPaymentsQuery(ctx, filter);
     if (!all) query.clearSelect().select(...SHEET_COLUMNS);
     if (after) query.whereRaw('(paid_at < ? or (paid_at = ? and uuid < ?))', [after.paid_at, after.paid_at, after.uuid]);
-    const rows = (await query.orderBy('paid_at', 'desc').orderBy('uuid', 'desc').limit(EXPORT_BATCH)) as PaymentRow[];
-    if (rows.length === 0) return;
-    yield rows;
-    if (rows.length < EXPORT_BATCH) return;
-    const last = rows[rows.length - 1];
-    after = { paid_at: Number(last.paid_at), uuid: last.uuid };
+    // Promise.resolve runs the query now (a knex builder runs only when awaited).
+    return Promise.resolve(query.orderBy('paid_at', 'desc').orderBy('uuid', 'desc').limit(EXPORT_BATCH)) as Promise<PaymentRow[]>;
+  };
+  // The next page is asked for before this one is written, so the database reads while the file is
+  // formatted: two pages in memory at most.
+  let next: Promise<PaymentRow[]> | null = page(null);
+  try {
+    while (next) {
+      const rows = await next;
+      next = null;
+      if (rows.length === 0) return;
+      if (rows.length === EXPORT_BATCH) {
+        const last = rows[rows.length - 1];
+        next = page({ paid_at: Number(last.paid_at), uuid: last.uuid });
+      }
+      yield rows;
+    }
+  } finally {
+    // Stopped early (a download cancelled): the page already asked for is awaited, not left dangling.
+    await next?.catch(() => undefined);
   }
 }
 
