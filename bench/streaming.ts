@@ -61,7 +61,7 @@ export async function benchStreamingExport(kit: BenchKit, sizes: number[]): Prom
         const judged = !kit.quick && n >= 100_000;
         kit.record(
           {
-            scenario: `7. export ${n.toLocaleString('en')} rows as ${format} (streamed)`,
+            scenario: `8. export ${n.toLocaleString('en')} rows as ${format} (streamed)`,
             measured: `${fmt(t)}, peak ${(rss / MB).toFixed(0)} MB${peaks[format].length > 1 ? ` (at ${sizes[0].toLocaleString('en')}: ${(peaks[format][0] / MB).toFixed(0)} MB)` : ''}`,
             floor: `${fmt(floor)} (sqlite3 -csv)`,
             ratio: t / floor,
@@ -108,7 +108,7 @@ export async function benchReadsBesideImport(kit: BenchKit, n: number): Promise<
     const p99 = pct(during, 99);
     kit.record(
       {
-        scenario: `8. list p99 during remit import of ${n.toLocaleString('en')} rows (SQLite)`,
+        scenario: `9. list p99 during remit import of ${n.toLocaleString('en')} rows (SQLite)`,
         measured: `p99 ${fmt(p99)} over ${during.length} pages (import ${fmt(imp.ms)})`,
         floor: `p99 ${fmt(pct(rest, 99))} at rest`,
         ratio: p99 / pct(rest, 99),
