@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { closeSync, fsyncSync, openSync, renameSync, rmSync, statSync, writeSync } from 'node:fs';
-import { readFile } from 'node:fs/promises';
+import { open, readFile, rename, rm } from 'node:fs/promises';
 import { MAX_IMPORT_BYTES, MSG, ValidationError } from '../core/index.js';
 import { UsageError } from './errors.js';
 
@@ -23,6 +23,38 @@ export function writeFileAtomic(path: string, data: Uint8Array | string): void {
       /* already closed */
     }
     rmSync(tmp, { force: true });
+    throw err;
+  }
+}
+
+/**
+ * The same promise for a file that arrives as a stream (a large export): written chunk by chunk
+ * into the temporary file, synced, then renamed; on any failure the temporary file is removed.
+ */
+export async function writeStreamAtomic(path: string, body: AsyncIterable<Uint8Array | string>): Promise<void> {
+  const tmp = `${path}.${randomBytes(4).toString('hex')}.tmp`;
+  const fh = await open(tmp, 'w', 0o644);
+  try {
+    let pending: Buffer[] = [];
+    let size = 0;
+    const flush = async () => {
+      if (size) await fh.write(pending.length === 1 ? pending[0] : Buffer.concat(pending, size));
+      pending = [];
+      size = 0;
+    };
+    for await (const chunk of body) {
+      const b = typeof chunk === 'string' ? Buffer.from(chunk, 'utf8') : Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength);
+      pending.push(b);
+      size += b.length;
+      if (size >= 1 << 20) await flush();
+    }
+    await flush();
+    await fh.sync();
+    await fh.close();
+    await rename(tmp, path);
+  } catch (err) {
+    await fh.close().catch(() => {});
+    await rm(tmp, { force: true });
     throw err;
   }
 }

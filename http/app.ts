@@ -6,6 +6,7 @@ import Router from '@koa/router';
 import Koa from 'koa';
 import { MSG, type AppContext } from '../core/index.js';
 import type { State } from './middleware/auth.js';
+import { compressJson } from './middleware/compress.js';
 import { errorHandler } from './middleware/errors.js';
 import { auditRoutes } from './routes/audit.js';
 import { authRoutes } from './routes/auth.js';
@@ -32,7 +33,7 @@ export interface AppOptions extends AppContext {
 
 export function createApp(opts: AppOptions): Koa<State> {
   const app = new Koa<State>({ proxy: opts.trustProxy ?? false, maxIpsCount: opts.proxyHops ?? 1 });
-  const ctx: AppContext = { db: opts.db, security: opts.security };
+  const ctx: AppContext = { db: opts.db, read: opts.read, security: opts.security };
   // Unexpected errors are reported by errorHandler; Koa's default logger would print them twice.
   app.silent = true;
 
@@ -43,6 +44,7 @@ export function createApp(opts: AppOptions): Koa<State> {
     await next();
     if (c.path.startsWith('/api/')) c.set('Cache-Control', 'no-store');
   });
+  app.use(compressJson());
   app.use(errorHandler(opts.log));
   app.use(async (c, next) => {
     // A NUL character in the query (a list filter, say) is refused as in bodies.

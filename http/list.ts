@@ -1,5 +1,6 @@
+import { Readable } from 'node:stream';
 import type Koa from 'koa';
-import { parseListQuery, type ExportFile, type ListQuery, type ListResult } from '../core/index.js';
+import { parseListQuery, type ExportFile, type ExportStream, type ListQuery, type ListResult } from '../core/index.js';
 
 /** The list parameters of a request (`sort`, `range`, `filter`), as ra-data-simple-rest sends them. */
 export function listQuery(ctx: Koa.Context | Koa.ParameterizedContext<any>): ListQuery {
@@ -15,11 +16,15 @@ export function sendList<T>(ctx: Koa.ParameterizedContext<any>, resource: string
 }
 
 /** A file download: the file name (UTF-8, RFC 6266) in Content-Disposition, and the row count. */
-export function sendFile(ctx: Koa.ParameterizedContext<any>, file: ExportFile): void {
+export function sendFile(ctx: Koa.ParameterizedContext<any>, file: ExportFile | ExportStream): void {
   const ascii = file.fileName.replace(/[^\x20-\x7e]/g, '_').replace(/["\\]/g, '_');
   ctx.set('Content-Disposition', `attachment; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(file.fileName)}`);
   ctx.set('X-Row-Count', String(file.count));
   ctx.set('Access-Control-Expose-Headers', 'Content-Disposition, X-Row-Count');
   ctx.type = file.contentType;
-  ctx.body = typeof file.body === 'string' ? file.body : Buffer.from(file.body.buffer, file.body.byteOffset, file.body.byteLength);
+  const body = file.body;
+  // A stream goes out as it is read from the database: the answer starts at once, never held whole.
+  if (typeof body === 'string') ctx.body = body;
+  else if (body instanceof Uint8Array) ctx.body = Buffer.from(body.buffer, body.byteOffset, body.byteLength);
+  else ctx.body = Readable.from(body);
 }

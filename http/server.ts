@@ -10,6 +10,7 @@ import {
   warmSignIn,
   migrateLatest,
   openDatabase,
+  openReadPool,
   securitySettings,
   type RemitConfig,
   type User,
@@ -37,8 +38,10 @@ export async function startServer(
     const security = securitySettings(config);
     const first = await ensureFirstRun({ db, security }, { adminPassword: config.adminPassword });
     await warmSignIn(security);
+    const read = openReadPool(config.db);
     const app = createApp({
       db,
+      read,
       security,
       trustProxy: config.trustProxy,
       proxyHops: config.proxyHops,
@@ -65,6 +68,7 @@ export async function startServer(
             server.close(() => resolve());
             server.closeIdleConnections();
           });
+          await read?.destroy();
           await db.destroy();
         })();
         return closing;

@@ -1,9 +1,11 @@
 import { extname } from 'node:path';
+import { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
 import type { Command } from 'commander';
-import { addDays, exportPayments, isStatus, taipeiDate, taipeiDayStart, type ExportFormat } from '../../core/index.js';
+import { addDays, exportPaymentsStream, isStatus, taipeiDate, taipeiDayStart, type ExportFormat } from '../../core/index.js';
 import { withOperator, type CliIO } from '../context.js';
 import { UsageError } from '../errors.js';
-import { writeFileAtomic } from '../files.js';
+import { writeStreamAtomic } from '../files.js';
 import { codeList, storeIdsFromFlag } from '../storeCodes.js';
 
 interface ExportOpts {
@@ -75,18 +77,19 @@ export function exportCommand(program: Command, io: CliIO): void {
     .action(async (opts: ExportOpts, cmd: Command) => {
       const format = formatOf(opts);
       const filter = exportFilter(opts);
-      const file = await withOperator(io, cmd.optsWithGlobals(), async (ctx) => {
+      // The rows are read while the file is written, so the database stays open until the end.
+      await withOperator(io, cmd.optsWithGlobals(), async (ctx) => {
         const codes = codeList(opts.store);
         if (codes.length) filter.store_id = await storeIdsFromFlag(ctx, codes);
-        return exportPayments(ctx, { filter, format });
+        const file = await exportPaymentsStream(ctx, { filter, format });
+        const target = opts.output ?? file.fileName;
+        if (target === '-') {
+          await pipeline(Readable.from(file.body), process.stdout, { end: false });
+          io.stderr(`已匯出 ${file.written()} 筆記錄\n`);
+          return;
+        }
+        await writeStreamAtomic(target, file.body);
+        io.stdout(`已匯出 ${file.written()} 筆記錄：${target}\n`);
       });
-      const target = opts.output ?? file.fileName;
-      if (target === '-') {
-        process.stdout.write(typeof file.body === 'string' ? file.body : Buffer.from(file.body));
-        io.stderr(`已匯出 ${file.count} 筆記錄\n`);
-        return;
-      }
-      writeFileAtomic(target, file.body);
-      io.stdout(`已匯出 ${file.count} 筆記錄：${target}\n`);
     });
 }

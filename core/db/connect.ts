@@ -106,3 +106,30 @@ export function isForeignKeyViolation(err: unknown): boolean {
 export function isPostgres(db: Db): boolean {
   return db.client.config.client === 'pg';
 }
+
+/** How many read connections the server keeps beside its writer: enough for the back office's parallel requests. */
+export const READ_POOL_SIZE = 4;
+
+/**
+ * Read-only connections to the same SQLite file, so reads run beside a write instead of queueing
+ * behind it on the writer's single connection (node-sqlite3 runs each connection's statements on
+ * its own worker thread; WAL gives each read a consistent snapshot). query_only refuses any write
+ * sent here by mistake. PostgreSQL's pool already runs reads beside writes: none is made for it,
+ * nor for an in-memory database, which a second connection would not see.
+ */
+export function openReadPool(cfg: DbConfig, size: number = READ_POOL_SIZE): Knex | undefined {
+  if (cfg.client !== 'sqlite' || cfg.filename === ':memory:') return undefined;
+  sqliteClient ??= immediateSqliteClient();
+  return knexFactory({
+    client: sqliteClient as typeof Knex.Client,
+    connection: { filename: cfg.filename },
+    useNullAsDefault: true,
+    pool: {
+      min: 0,
+      max: size,
+      afterCreate(conn: { exec(sql: string, cb: (err: Error | null) => void): void }, done: (err: Error | null, conn: unknown) => void) {
+        conn.exec('PRAGMA query_only = ON; PRAGMA busy_timeout = 10000; PRAGMA foreign_keys = ON;', (err) => done(err, conn));
+      },
+    },
+  });
+}

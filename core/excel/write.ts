@@ -28,9 +28,9 @@ export interface ExportPayment {
   status: PaymentStatus;
 }
 
-type StoreRef = { id: number; name: string; code: string };
+export type StoreRef = { id: number; name: string; code: string };
 
-const COL_WIDTHS = [12, 12, 18, 12, 30, 18, 10].map((wch) => ({ wch }));
+export const COL_WIDTHS = [12, 12, 18, 12, 30, 18, 10].map((wch) => ({ wch }));
 
 function headerRow(): XLSX.CellObject[] {
   return HEADERS.map((h) => ({ t: 's', v: h }));
@@ -40,7 +40,7 @@ function headerRow(): XLSX.CellObject[] {
  * One payment as sheet cells. Text is always written as a string cell, never as a formula,
  * so a note such as `=HYPERLINK(...)` stays text in every spreadsheet program.
  */
-const instantOf = (paidAt: string | number) => (typeof paidAt === 'number' ? paidAt : Date.parse(paidAt));
+export const instantOf = (paidAt: string | number) => (typeof paidAt === 'number' ? paidAt : Date.parse(paidAt));
 
 function paymentCells(p: ExportPayment, storeName: (id: number) => string): XLSX.CellObject[] {
   const ms = instantOf(p.paid_at);
@@ -55,9 +55,11 @@ function paymentCells(p: ExportPayment, storeName: (id: number) => string): XLSX
   ];
 }
 
-function storeNamer(stores: readonly StoreRef[]): (id: number) => string {
-  const byId = new Map(stores.map((s) => [s.id, s]));
-  return (id) => storeLabel(byId.get(id));
+export function storeNamer(stores: readonly StoreRef[]): (id: number) => string {
+  // Labels made once per store, not once per row: an export names the same few stores a million times.
+  const byId = new Map(stores.map((s) => [s.id, storeLabel(s)]));
+  const unknown = storeLabel(undefined);
+  return (id) => byId.get(id) ?? unknown;
 }
 
 function sheetFromRows(rows: XLSX.CellObject[][]): XLSX.WorkSheet {
@@ -83,27 +85,42 @@ export function buildExportWorkbook(payments: Iterable<ExportPayment>, stores: r
   return workbookBytes(sheetFromRows(rows));
 }
 
+/** One payment as a CSV line (no line end): the sheet's columns, times as Taiwan time. */
+export function csvLine(p: ExportPayment, storeName: (id: number) => string): string {
+  const ms = instantOf(p.paid_at);
+  return [
+    formatTaipei(ms, { dateOnly: true }),
+    p.last_five,
+    formatTaipei(ms, { seconds: new Date(ms).getUTCSeconds() !== 0 }),
+    String(p.amount),
+    p.note ?? '',
+    storeName(p.store_id),
+    toCollectionStatus(p.status),
+  ]
+    .map(csvCell)
+    .join(',');
+}
+
+/** The first line of the CSV: a UTF-8 BOM so Excel shows the Chinese correctly, then the headers. */
+export const CSV_HEAD = `\uFEFF${HEADERS.map(csvCell).join(',')}\r\n`;
+
 /** The same table as CSV, with a UTF-8 BOM so Excel shows the Chinese correctly. */
 export function buildExportCsv(payments: Iterable<ExportPayment>, stores: readonly StoreRef[]): string {
   const name = storeNamer(stores);
-  const lines = [HEADERS.map(csvCell).join(',')];
-  for (const p of payments) {
-    const ms = instantOf(p.paid_at);
-    lines.push(
-      [
-        formatTaipei(ms, { dateOnly: true }),
-        p.last_five,
-        formatTaipei(ms, { seconds: new Date(ms).getUTCSeconds() !== 0 }),
-        String(p.amount),
-        p.note ?? '',
-        name(p.store_id),
-        toCollectionStatus(p.status),
-      ]
-        .map(csvCell)
-        .join(','),
-    );
+  let out = CSV_HEAD;
+  for (const p of payments) out += `${csvLine(p, name)}\r\n`;
+  return out;
+}
+
+/** The CSV as a stream of text, from payments arriving in batches. */
+export async function* streamExportCsv(batches: AsyncIterable<readonly ExportPayment[]>, stores: readonly StoreRef[]): AsyncGenerator<string> {
+  const name = storeNamer(stores);
+  yield CSV_HEAD;
+  for await (const batch of batches) {
+    let chunk = '';
+    for (const p of batch) chunk += `${csvLine(p, name)}\r\n`;
+    yield chunk;
   }
-  return `\uFEFF${lines.join('\r\n')}\r\n`;
 }
 
 /** The sample workbook `匯款記錄_匯入範例.xlsx`: the header and four example rows. */

@@ -23,6 +23,11 @@ export interface SignInLimit {
 /** What every service receives: the database (or a transaction), its settings, and who acts. */
 export interface AppContext {
   db: Db;
+  /**
+   * Connections for reads only, beside the one writer (SQLite: a small read pool, so a list never
+   * waits behind an import; WAL lets them read while the writer writes). Absent, reads use `db`.
+   */
+  read?: Db;
   security: SecuritySettings;
 }
 
@@ -38,4 +43,13 @@ export interface ServiceContext extends AppContext {
  */
 export function systemActor(label = 'cli'): Principal {
   return { id: 0, username: label, role: 'admin', permissions: [...PERMISSION_KEYS], store_id: null, accessible_stores: [] };
+}
+
+/**
+ * The same context with reads sent to the read pool, for services that only read. Inside a
+ * transaction nothing changes: reads there must see the transaction's own writes.
+ */
+export function readContext<T extends AppContext>(ctx: T): T {
+  if (!ctx.read || (ctx.db as { isTransaction?: boolean }).isTransaction) return ctx;
+  return { ...ctx, db: ctx.read };
 }

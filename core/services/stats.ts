@@ -6,7 +6,7 @@ import type { Knex } from 'knex';
 import { instantRange } from '../dateRange.js';
 import { taipeiDayNumber } from '../time.js';
 import type { StatsSummary } from '../types.js';
-import type { ServiceContext } from './context.js';
+import { readContext, type ServiceContext } from './context.js';
 import { requirePermission } from './guard.js';
 
 export interface StatsParams {
@@ -20,6 +20,7 @@ export interface StatsParams {
 /** The dashboard, aggregated in SQL over the caller's stores (view_reports). */
 export async function statsSummary(ctx: ServiceContext, params: StatsParams = {}): Promise<StatsSummary> {
   requirePermission(ctx.actor, 'view_reports');
+  ctx = readContext(ctx);
   const stores = scopedStoreIds(ctx.actor, filterIds({ store_id: params.store_id }, 'store_id'));
   const range = instantRange(params.from, params.to, { from: 'from', to: 'to' });
 

@@ -1,7 +1,7 @@
 import Router from '@koa/router';
 import {
   createPayment,
-  exportPayments,
+  exportPaymentsStream,
   sampleFile,
   deletePayment,
   deletePayments,
@@ -26,8 +26,8 @@ export function paymentRoutes(app: AppContext): Router<State> {
     ctx.body = await importPayments(serviceContext(app, ctx), field(ctx.request.body, 'payments'), { allowDuplicates: allow === true });
   });
   r.get('/payments/export', auth, async (ctx) => {
-    const format = ctx.query.format === 'csv' ? 'csv' : 'xlsx';
-    sendFile(ctx, await exportPayments(serviceContext(app, ctx), { filter: listQuery(ctx).filter, format }));
+    const format = ctx.query.format === 'csv' ? 'csv' : ctx.query.format === 'json' ? 'json' : 'xlsx';
+    sendFile(ctx, await exportPaymentsStream(serviceContext(app, ctx), { filter: listQuery(ctx).filter, format }));
   });
   r.get('/payments/sample', auth, async (ctx) => {
     sendFile(ctx, await sampleFile(serviceContext(app, ctx)));

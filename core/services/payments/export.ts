@@ -4,9 +4,10 @@ import { MSG } from '../../messages.js';
 import { can, storeScope } from '../../permissions.js';
 import { toPayment, type PaymentRow } from '../../db/rows.js';
 import { SAMPLE_FILE_NAME } from '../../excel/columns.js';
-import { buildExportCsv, buildExportWorkbook, buildSampleWorkbook, exportFileName } from '../../excel/write.js';
+import { buildSampleWorkbook, exportFileName, streamExportCsv, type ExportPayment } from '../../excel/write.js';
+import { streamExportWorkbook } from '../../excel/xlsxStream.js';
 import { storeLabel } from '../../labels.js';
-import type { ServiceContext } from '../context.js';
+import { readContext, type ServiceContext } from '../context.js';
 import { requirePermission } from '../guard.js';
 import { storeDirectory } from '../stores.js';
 import { filteredPaymentsQuery, type AppliedPaymentFilter } from './list.js';
@@ -57,38 +58,132 @@ export async function requireExportPermission(ctx: ServiceContext, applied: Appl
   requirePermission(ctx.actor, 'manage_payments');
 }
 
+/** An export as a stream: the bytes come as they are read from the database, never held whole. */
+export interface ExportStream {
+  fileName: string;
+  contentType: string;
+  body: AsyncIterable<Uint8Array | string>;
+  /** the payments the filter selected when the export began (the header of an HTTP download) */
+  count: number;
+  /** the payments written, known once `body` has been read to its end */
+  written(): number;
+}
+
+/** rows per page read from the database: enough to keep the database busy, small in memory */
+export const EXPORT_BATCH = 5_000;
+const SHEET_COLUMNS = ['uuid', 'last_five', 'paid_at', 'amount', 'note', 'store_id', 'status'] as const;
+
 /**
- * The payments a filter selects, as a file. With no filter it is "export all" (manage_payments);
- * with one, "export filtered" (view_payments). Either way only the caller's stores are in it.
+ * The payments a filter selects, newest first, in keyset pages of `EXPORT_BATCH` rows: each page
+ * starts after the last (paid_at, uuid) of the one before, so every page is an index range read,
+ * on SQLite and PostgreSQL alike, and memory holds two pages at most.
  */
+async function* paymentPages(ctx: ServiceContext, filter: Record<string, unknown>, all: boolean): AsyncGenerator<PaymentRow[]> {
+  const page = (after: { paid_at: number; uuid: string } | null) => {
+    const { query } = filteredPaymentsQuery(ctx, filter);
+    if (!all) query.clearSelect().select(...SHEET_COLUMNS);
+    if (after) query.whereRaw('(paid_at < ? or (paid_at = ? and uuid < ?))', [after.paid_at, after.paid_at, after.uuid]);
+    // Promise.resolve runs the query now (a knex builder runs only when awaited).
+    return Promise.resolve(query.orderBy('paid_at', 'desc').orderBy('uuid', 'desc').limit(EXPORT_BATCH)) as Promise<PaymentRow[]>;
+  };
+  // The next page is asked for before this one is written, so the database reads while the file is
+  // formatted: two pages in memory at most.
+  let next: Promise<PaymentRow[]> | null = page(null);
+  try {
+    while (next) {
+      const rows = await next;
+      next = null;
+      if (rows.length === 0) return;
+      if (rows.length === EXPORT_BATCH) {
+        const last = rows[rows.length - 1];
+        next = page({ paid_at: Number(last.paid_at), uuid: last.uuid });
+      }
+      yield rows;
+    }
+  } finally {
+    // Stopped early (a download cancelled): the page already asked for is awaited, not left dangling.
+    await next?.catch(() => undefined);
+  }
+}
+
+/** The sheet needs only these, with times as numbers: no round trip through ISO text. */
+const sheetCells = (r: PaymentRow): ExportPayment => ({
+  last_five: r.last_five,
+  paid_at: Number(r.paid_at),
+  amount: Number(r.amount),
+  note: r.note,
+  store_id: Number(r.store_id),
+  status: r.status,
+});
+
+async function* mapPages<T>(pages: AsyncIterable<PaymentRow[]>, f: (r: PaymentRow) => T, seen: (n: number) => void): AsyncGenerator<T[]> {
+  for await (const page of pages) {
+    seen(page.length);
+    yield page.map(f);
+  }
+}
+
+/** The JSON export as it was written whole (an indented array), one payment at a time. */
+async function* jsonText(pages: AsyncIterable<Array<Record<string, unknown>>>): AsyncGenerator<string> {
+  let first = true;
+  for await (const page of pages) {
+    let chunk = '';
+    for (const p of page) {
+      chunk += `${first ? '[\n' : ',\n'}  ${JSON.stringify(p, null, 2).replace(/\n/g, '\n  ')}`;
+      first = false;
+    }
+    yield chunk;
+  }
+  yield first ? '[]\n' : '\n]\n';
+}
+
+/**
+ * The payments a filter selects, as a file streamed from the database. With no filter it is
+ * "export all" (manage_payments); with one, "export filtered" (view_payments). Either way only
+ * the caller's stores are in it. Memory stays flat whatever the row count, in every format.
+ */
+export async function exportPaymentsStream(
+  ctx: ServiceContext,
+  opts: { filter?: Record<string, unknown>; format?: ExportFormat; now?: number } = {},
+): Promise<ExportStream> {
+  ctx = readContext(ctx);
+  const format = opts.format ?? 'xlsx';
+  const filter = opts.filter ?? {};
+  const { query, applied } = filteredPaymentsQuery(ctx, filter);
+  await requireExportPermission(ctx, applied);
+  const counted = (await query.clearSelect().count({ n: '*' }).first()) as { n: number | string } | undefined;
+  const count = Number(counted?.n ?? 0);
+  if (count === 0) throw new NotFoundError(MSG.exportNoData);
+  const stores = await storeDirectory(ctx);
+  const storeNames = applied.storeIds?.map((id) => stores.find((s) => s.id === id)?.name ?? MSG.unknownStore);
+  const fileName = exportFileName(applied.empty ? null : { ...applied, storeNames }, opts.now ?? Date.now(), format);
+
+  let written = 0;
+  const seen = (n: number) => (written += n);
+  const pages = paymentPages(ctx, filter, format === 'json');
+  let body: AsyncIterable<Uint8Array | string>;
+  if (format === 'xlsx') body = streamExportWorkbook(mapPages(pages, sheetCells, seen), stores);
+  else if (format === 'csv') body = streamExportCsv(mapPages(pages, sheetCells, seen), stores);
+  else {
+    const label = new Map(stores.map((s) => [s.id, storeLabel(s)]));
+    body = jsonText(mapPages(pages, (r) => {
+      const p = toPayment(r);
+      return { ...p, store: label.get(p.store_id) ?? MSG.unknownStore };
+    }, seen));
+  }
+  return { fileName, contentType: CONTENT_TYPES[format], body, count, written: () => written };
+}
+
+/** The same export held whole, for callers that want bytes (small sets, tests). */
 export async function exportPayments(
   ctx: ServiceContext,
   opts: { filter?: Record<string, unknown>; format?: ExportFormat; now?: number } = {},
 ): Promise<ExportFile> {
-  const format = opts.format ?? 'xlsx';
-  const { query, applied } = filteredPaymentsQuery(ctx, opts.filter ?? {});
-  await requireExportPermission(ctx, applied);
-  const rows = (await (format === 'json' ? query : query.clearSelect().select('last_five', 'paid_at', 'amount', 'note', 'store_id', 'status'))
-    .orderBy('paid_at', 'desc')
-    .orderBy('uuid', 'desc')) as PaymentRow[];
-  if (rows.length === 0) throw new NotFoundError(MSG.exportNoData);
-  const stores = await storeDirectory(ctx);
-  // The sheet needs only these, with times as numbers: no round trip through ISO text.
-  const cells = rows.map((r) => ({ last_five: r.last_five, paid_at: Number(r.paid_at), amount: Number(r.amount), note: r.note, store_id: Number(r.store_id), status: r.status }));
-  const storeNames = applied.storeIds?.map((id) => stores.find((s) => s.id === id)?.name ?? MSG.unknownStore);
-  const fileName = exportFileName(
-    applied.empty ? null : { ...applied, storeNames },
-    opts.now ?? Date.now(),
-    format,
-  );
-  let body: Uint8Array | string;
-  if (format === 'xlsx') body = buildExportWorkbook(cells, stores);
-  else if (format === 'csv') body = buildExportCsv(cells, stores);
-  else {
-    const label = new Map(stores.map((s) => [s.id, storeLabel(s)]));
-    body = `${JSON.stringify(rows.map(toPayment).map((p) => ({ ...p, store: label.get(p.store_id) ?? MSG.unknownStore })), null, 2)}\n`;
-  }
-  return { fileName, contentType: CONTENT_TYPES[format], body, count: rows.length };
+  const s = await exportPaymentsStream(ctx, opts);
+  const chunks: Buffer[] = [];
+  for await (const c of s.body) chunks.push(typeof c === 'string' ? Buffer.from(c, 'utf8') : Buffer.from(c));
+  const bytes = Buffer.concat(chunks);
+  return { fileName: s.fileName, contentType: s.contentType, body: s.contentType === CONTENT_TYPES.xlsx ? new Uint8Array(bytes) : bytes.toString('utf8'), count: s.written() };
 }
 
 /** The import sample `匯款記錄_匯入範例.xlsx`, naming stores the caller may import into (manage_payments). */

@@ -10,7 +10,7 @@ import { toPayment, type PaymentRow } from '../../db/rows.js';
 import type { Db } from '../../db/connect.js';
 import type { ListResult, Payment } from '../../types.js';
 import { toId } from '../../validation/result.js';
-import type { ServiceContext } from '../context.js';
+import { readContext, type ServiceContext } from '../context.js';
 import { requirePermission } from '../guard.js';
 import { findStore } from '../stores.js';
 
@@ -89,9 +89,10 @@ export const PAYMENT_LIST_SPEC = { sortable: SORTABLE, defaultSort: ['paid_at', 
 /** The payment list: view_payments, only the caller's stores, filtered, sorted and paged in SQL. */
 export async function listPayments(ctx: ServiceContext, query: ListQuery = { filter: {} }): Promise<ListResult<Payment & { bank_line_id: number | null }>> {
   requirePermission(ctx.actor, 'view_payments');
-  const { query: base } = filteredPaymentsQuery(ctx, query.filter);
+  const reading = readContext(ctx);
+  const { query: base } = filteredPaymentsQuery(reading, query.filter);
   // The linked bank line, so a reconciled payment's row can offer 取消對帳.
-  base.select(ctx.db.raw('(select line_id from bank_links where bank_links.payment_uuid = payments.uuid) as bank_line_id'));
+  base.select(reading.db.raw('(select line_id from bank_links where bank_links.payment_uuid = payments.uuid) as bank_line_id'));
   return runList(base, query, PAYMENT_LIST_SPEC, (r: PaymentRow & { bank_line_id: number | null }) => ({
     ...toPayment(r),
     bank_line_id: r.bank_line_id === null ? null : Number(r.bank_line_id),
@@ -118,5 +119,5 @@ export async function loadForActor(db: Db, ctx: ServiceContext, id: unknown): Pr
 
 export async function getPayment(ctx: ServiceContext, id: unknown): Promise<Payment> {
   requirePermission(ctx.actor, 'view_payments');
-  return toPayment(await loadForActor(ctx.db, ctx, id));
+  return toPayment(await loadForActor(readContext(ctx).db, ctx, id));
 }

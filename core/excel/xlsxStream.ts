@@ -1,0 +1,109 @@
+/**
+ * The export workbook written as a stream (Node only): the same sheet, columns, cells, number
+ * formats and formula safety as `buildExportWorkbook`, but each row becomes XML as it arrives and
+ * goes straight into a streamed zip, so memory stays flat whatever the row count. SheetJS stays
+ * for the sample and for reading.
+ */
+import { toCollectionStatus } from '../statuses.js';
+import { AMOUNT_FORMAT, DATE_FORMAT, DATETIME_FORMAT, HEADERS, SHEET_NAME } from './columns.js';
+import { instantToDateSerial, instantToSerial } from './serial.js';
+import { COL_WIDTHS, instantOf, storeNamer, type ExportPayment, type StoreRef } from './write.js';
+import { zipStream } from './zipStream.js';
+
+const XML_HEAD = '<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\n';
+const MAIN_NS = 'http://schemas.openxmlformats.org/spreadsheetml/2006/main';
+const REL_NS = 'http://schemas.openxmlformats.org/officeDocument/2006/relationships';
+
+const escapeRe = /[&<>\u0000-\u0008\u000b\u000c\u000e-\u001f\ufffe\uffff]/g;
+/** Text as XML: markup escaped, characters XML cannot hold written as Excel's `_xHHHH_`. */
+export function xmlText(s: string): string {
+  return s.replace(escapeRe, (c) =>
+    c === '&' ? '&amp;' : c === '<' ? '&lt;' : c === '>' ? '&gt;' : `_x${c.charCodeAt(0).toString(16).toUpperCase().padStart(4, '0')}_`,
+  );
+}
+
+/** Styles: 1 date, 2 text (@), 3 date and time, 4 amount, as the SheetJS export numbers them. */
+const STYLES =
+  `${XML_HEAD}<styleSheet xmlns="${MAIN_NS}"><numFmts count="2"><numFmt numFmtId="60" formatCode="${DATE_FORMAT}"/>` +
+  `<numFmt numFmtId="61" formatCode="${DATETIME_FORMAT}"/></numFmts>` +
+  '<fonts count="1"><font><sz val="12"/><name val="Calibri"/><family val="2"/></font></fonts>' +
+  '<fills count="2"><fill><patternFill patternType="none"/></fill><fill><patternFill patternType="gray125"/></fill></fills>' +
+  '<borders count="1"><border><left/><right/><top/><bottom/><diagonal/></border></borders>' +
+  '<cellStyleXfs count="1"><xf numFmtId="0" fontId="0" fillId="0" borderId="0"/></cellStyleXfs><cellXfs count="5">' +
+  '<xf numFmtId="0" fontId="0" fillId="0" borderId="0" xfId="0"/>' +
+  '<xf numFmtId="60" fontId="0" fillId="0" borderId="0" xfId="0" applyNumberFormat="1"/>' +
+  '<xf numFmtId="49" fontId="0" fillId="0" borderId="0" xfId="0" applyNumberFormat="1"/>' +
+  '<xf numFmtId="61" fontId="0" fillId="0" borderId="0" xfId="0" applyNumberFormat="1"/>' +
+  `<xf numFmtId="3" fontId="0" fillId="0" borderId="0" xfId="0" applyNumberFormat="1"/></cellXfs>` +
+  '<cellStyles count="1"><cellStyle name="Normal" xfId="0" builtinId="0"/></cellStyles></styleSheet>';
+if (AMOUNT_FORMAT !== '#,##0') throw new Error('amount format is built-in 3 in the streamed sheet');
+
+const CONTENT_TYPES =
+  `${XML_HEAD}<Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types">` +
+  '<Default Extension="rels" ContentType="application/vnd.openxmlformats-package.relationships+xml"/>' +
+  '<Default Extension="xml" ContentType="application/xml"/>' +
+  '<Override PartName="/xl/workbook.xml" ContentType="application/vnd.openxmlformats-officedocument.spreadsheetml.sheet.main+xml"/>' +
+  '<Override PartName="/xl/worksheets/sheet1.xml" ContentType="application/vnd.openxmlformats-officedocument.spreadsheetml.worksheet+xml"/>' +
+  '<Override PartName="/xl/styles.xml" ContentType="application/vnd.openxmlformats-officedocument.spreadsheetml.styles+xml"/></Types>';
+const ROOT_RELS =
+  `${XML_HEAD}<Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships">` +
+  `<Relationship Id="rId1" Type="${REL_NS}/officeDocument" Target="xl/workbook.xml"/></Relationships>`;
+const WORKBOOK =
+  `${XML_HEAD}<workbook xmlns="${MAIN_NS}" xmlns:r="${REL_NS}"><sheets><sheet name="${SHEET_NAME}" sheetId="1" r:id="rId1"/></sheets></workbook>`;
+const WORKBOOK_RELS =
+  `${XML_HEAD}<Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships">` +
+  `<Relationship Id="rId1" Type="${REL_NS}/worksheet" Target="worksheets/sheet1.xml"/>` +
+  `<Relationship Id="rId2" Type="${REL_NS}/styles" Target="styles.xml"/></Relationships>`;
+
+const COLS = `<cols>${COL_WIDTHS.map((c, i) => `<col min="${i + 1}" max="${i + 1}" width="${c.wch + 0.83203125}" customWidth="1"/>`).join('')}</cols>`;
+const LETTERS = 'ABCDEFG';
+
+/** A text cell: always a string value (`t="str"`), never `<f>`, so `=HYPERLINK(...)` stays text. */
+const textCell = (ref: string, s: string, style = '') => (s === '' ? '' : `<c r="${ref}"${style} t="str"><v>${xmlText(s)}</v></c>`);
+
+function rowXml(r: number, p: ExportPayment, storeName: (id: number) => string): string {
+  const ms = instantOf(p.paid_at);
+  return (
+    `<row r="${r}"><c r="A${r}" s="1"><v>${instantToDateSerial(ms)}</v></c>${textCell(`B${r}`, p.last_five, ' s="2"')}` +
+    `<c r="C${r}" s="3"><v>${instantToSerial(ms)}</v></c><c r="D${r}" s="4"><v>${p.amount}</v></c>` +
+    `${textCell(`E${r}`, p.note ?? '')}${textCell(`F${r}`, storeName(p.store_id))}${textCell(`G${r}`, toCollectionStatus(p.status))}</row>`
+  );
+}
+
+/** The sheet XML, in chunks of many rows; `counted` is told the number of payments at the end. */
+async function* sheetXml(
+  batches: AsyncIterable<readonly ExportPayment[]>,
+  stores: readonly StoreRef[],
+  counted: (n: number) => void,
+): AsyncGenerator<string> {
+  const name = storeNamer(stores);
+  const header = `<row r="1">${HEADERS.map((h, i) => textCell(`${LETTERS[i]}1`, h)).join('')}</row>`;
+  yield `${XML_HEAD}<worksheet xmlns="${MAIN_NS}" xmlns:r="${REL_NS}"><sheetViews><sheetView workbookViewId="0"/></sheetViews>${COLS}<sheetData>${header}`;
+  let r = 1;
+  for await (const batch of batches) {
+    let chunk = '';
+    for (const p of batch) chunk += rowXml(++r, p, name);
+    yield chunk;
+  }
+  counted(r - 1);
+  yield `</sheetData><ignoredErrors><ignoredError numberStoredAsText="1" sqref="A1:G${r}"/></ignoredErrors></worksheet>`;
+}
+
+/**
+ * The export workbook as a stream of bytes, from payments arriving in batches. `onCount` is told
+ * how many payments were written once the sheet is complete.
+ */
+export function streamExportWorkbook(
+  batches: AsyncIterable<readonly ExportPayment[]>,
+  stores: readonly StoreRef[],
+  onCount: (n: number) => void = () => {},
+): AsyncGenerator<Buffer> {
+  return zipStream([
+    { name: '[Content_Types].xml', data: CONTENT_TYPES },
+    { name: '_rels/.rels', data: ROOT_RELS },
+    { name: 'xl/workbook.xml', data: WORKBOOK },
+    { name: 'xl/_rels/workbook.xml.rels', data: WORKBOOK_RELS },
+    { name: 'xl/styles.xml', data: STYLES },
+    { name: 'xl/worksheets/sheet1.xml', data: sheetXml(batches, stores, onCount) },
+  ]);
+}
