@@ -7,6 +7,7 @@ import * as init from '../../migrations/20261121000000_init.js';
 import * as listIndexes from '../../migrations/20261121000001_list_indexes_and_daily_stats.js';
 import * as loginAttempts from '../../migrations/20261121000002_login_attempts.js';
 import * as caseFolded from '../../migrations/20261123000100_case_folded_unique_and_throttle_notes.js';
+import * as listIndexesLastFive from '../../migrations/20261123000200_list_indexes_last_five.js';
 import * as reconciliation from '../../migrations/20261123000300_reconciliation.js';
 
 const MIGRATIONS: Record<string, Knex.Migration> = {
@@ -14,6 +15,7 @@ const MIGRATIONS: Record<string, Knex.Migration> = {
   '20261121000001_list_indexes_and_daily_stats': listIndexes,
   '20261121000002_login_attempts': loginAttempts,
   '20261123000100_case_folded_unique_and_throttle_notes': caseFolded,
+  '20261123000200_list_indexes_last_five': listIndexesLastFive,
   '20261123000300_reconciliation': reconciliation,
 };
 
