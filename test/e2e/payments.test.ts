@@ -169,11 +169,15 @@ describe.skipIf(!HAS_CHROMIUM)('payments tab in the browser', () => {
 
     await pick(page, page.getByTestId('filter-status'), '未入帳');
     await expect.poll(() => page.getByTestId('payments-empty').isVisible()).toBe(true);
-    const dialog = page.waitForEvent('dialog');
+    // The alert may open inside the click's own handler: answer it as it opens, so the click
+    // never waits on a dialog nobody has closed yet.
+    const alerts: string[] = [];
+    page.once('dialog', (d) => {
+      alerts.push(d.message());
+      void d.accept();
+    });
     await page.getByRole('button', { name: /^匯出篩選結果/ }).click();
-    const alert = await dialog;
-    expect(alert.message()).toBe('沒有資料可匯出');
-    await alert.accept();
+    await expect.poll(() => alerts).toEqual(['沒有資料可匯出']);
     await page.context().close();
   });
 
