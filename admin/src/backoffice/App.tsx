@@ -4,6 +4,7 @@ import audit from '../audit';
 import { Dashboard } from '../dashboard/Dashboard';
 import { i18nProvider } from '../i18n/i18nProvider';
 import { Layout } from '../layout/Layout';
+import { NotFound } from '../layout/NotFound';
 import { LoginPage } from '../login/LoginPage';
 import payments from '../payments';
 import { authProvider } from '../providers/authProvider';
@@ -23,6 +24,7 @@ export function App() {
       i18nProvider={i18nProvider}
       loginPage={LoginPage}
       layout={Layout}
+      catchAll={NotFound}
       dashboard={Home}
       theme={theme}
       disableTelemetry

@@ -344,7 +344,7 @@ export function UserFormDialog(props: { me: Me; stores: StoreRecord[]; user: Use
           <FormControl error={Boolean(errors.is_active)}>
             <FormControlLabel
               control={<Switch name="is_active" checked={form.is_active} onChange={(e) => set('is_active', e.target.checked)} disabled={Boolean(activeDenial)} />}
-              label={`${USERS_UI.isActive}（${form.is_active ? UI.active : UI.inactive}）`}
+              label={USERS_UI.isActive}
             />
             {(errors.is_active || activeDenial) && (
               <FormHelperText sx={{ mx: 0 }} data-testid="is-active-reason">
