@@ -21,6 +21,10 @@ export const MSG = {
   paidAtRequired: '請選擇匯款時間',
   paidAtInvalid: '無效的日期格式', // spec (import)
   paidAtOutOfRange: '匯款時間不合理，請確認日期',
+  possibleDuplicate: (uuid: string) => `可能重複：同一分店已有相同後五碼、時間與金額的匯款，追蹤編號：${uuid}`,
+  paidAtTooFarAhead: '匯款時間不能晚於現在超過一天，請確認日期與時間',
+  confirmPaidAtAhead: (when: string) => `匯款時間 ${when} 晚於現在，確定沒有填錯嗎？`,
+  confirmPaidAtOld: (when: string, days: number) => `匯款時間 ${when} 是 ${days} 天前，確定沒有填錯嗎？`,
   amountRequired: '請輸入匯款金額',
   amountNumeric: '匯款金額必須是數字',
   amountMin: '匯款金額至少為 1',
