@@ -117,6 +117,9 @@ export const MSG = {
   importPaidAtRequired: '匯款時間不能為空', // spec
   importDateInvalid: '無效的日期格式', // spec
   importDateWrong: '日期格式錯誤', // spec
+  /** which column and what was in it, after the spec's message */
+  importCellUnreadable: (message: string, column: string, value: string) => `${message}：${column}「${value}」`,
+  importLastFiveLostZero: (read: string) => `後五碼必須是5位數字（讀到 ${read}，可能遺失開頭的 0：請把這一欄設為文字格式）`,
   importAmountPositive: '匯款金額必須大於0',
   importStoreNotFound: (cell: string) => `找不到對應的分店「${cell}」`, // spec
   importBadData: '資料格式錯誤', // spec

@@ -3,6 +3,7 @@
  * The export uses the import's columns and order, so an exported file imports back unchanged.
  */
 import * as XLSX from 'xlsx';
+import { csvDigitsField, csvField } from './csv.js';
 import { MSG } from '../messages.js';
 import { toCollectionStatus, type PaymentStatus } from '../statuses.js';
 import { addDays, compactTimestamp, formatTaipei, parseInstant, taipeiDate } from '../time.js';
@@ -82,14 +83,6 @@ export function buildExportWorkbook(payments: Iterable<ExportPayment>, stores: r
   return workbookBytes(sheetFromRows(rows));
 }
 
-/** A spreadsheet program reads a cell starting with these as a formula; CSV gets a leading `'`. */
-const FORMULA_START = /^[=+\-@\t\r]/;
-
-function csvField(value: string): string {
-  const safe = FORMULA_START.test(value) ? `'${value}` : value;
-  return /[",\r\n]/.test(safe) ? `"${safe.replace(/"/g, '""')}"` : safe;
-}
-
 /** The same table as CSV, with a UTF-8 BOM so Excel shows the Chinese correctly. */
 export function buildExportCsv(payments: Iterable<ExportPayment>, stores: readonly StoreRef[]): string {
   const name = storeNamer(stores);
@@ -98,16 +91,15 @@ export function buildExportCsv(payments: Iterable<ExportPayment>, stores: readon
     const ms = instantOf(p.paid_at);
     lines.push(
       [
-        formatTaipei(ms, { dateOnly: true }),
-        p.last_five,
-        formatTaipei(ms, { seconds: new Date(ms).getUTCSeconds() !== 0 }),
-        String(p.amount),
-        p.note ?? '',
-        name(p.store_id),
-        toCollectionStatus(p.status),
-      ]
-        .map(csvField)
-        .join(','),
+        csvField(formatTaipei(ms, { dateOnly: true })),
+        // as ="01234", so a spreadsheet program keeps the leading zero
+        csvDigitsField(p.last_five),
+        csvField(formatTaipei(ms, { seconds: new Date(ms).getUTCSeconds() !== 0 })),
+        csvField(String(p.amount)),
+        csvField(p.note ?? ''),
+        csvField(name(p.store_id)),
+        csvField(toCollectionStatus(p.status)),
+      ].join(','),
     );
   }
   return `\uFEFF${lines.join('\r\n')}\r\n`;
