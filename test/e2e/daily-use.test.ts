@@ -140,4 +140,18 @@ describe.skipIf(!HAS_CHROMIUM)('daily use: the form and the back office', () => 
     expect((await label.innerText()).trim()).toBe('啟用帳戶');
     await users.context().close();
   });
+
+  it('a page a user may not open says 權限不足 at once, on a phone and at a desk', async () => {
+    for (const viewport of [PHONE, DESK]) {
+      const page = await e.signedIn('branchA', '/admin/users', viewport);
+      // at once: within a second, not after react-query's retries of a refusal that will not change
+      await page.getByText('權限不足').first().waitFor({ timeout: 1500 });
+      expect(await page.getByText('載入中').count()).toBe(0);
+      // no button that could only be refused
+      expect(await page.getByRole('button', { name: '新增會員' }).count()).toBe(0);
+      await noSideways(page);
+      await screen(page, `admin-users-denied-${viewport.width}`);
+      await page.context().close();
+    }
+  });
 });

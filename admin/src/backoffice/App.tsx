@@ -1,3 +1,4 @@
+import { QueryClient } from '@tanstack/react-query';
 import { Admin, CustomRoutes, Resource } from 'react-admin';
 import { Route } from 'react-router-dom';
 import audit from '../audit';
@@ -14,9 +15,25 @@ import users from '../users';
 import { Home } from './Home';
 import { theme } from './theme';
 
+/**
+ * A refusal (403), a missing record (404) or bad input (400) will answer the same on a retry:
+ * say it at once instead of showing 載入中... through react-query's three retries.
+ */
+const queryClient = new QueryClient({
+  defaultOptions: {
+    queries: {
+      retry: (failures, error) => {
+        const status = (error as { status?: number })?.status;
+        return !(typeof status === 'number' && status >= 400 && status < 500) && failures < 3;
+      },
+    },
+  },
+});
+
 export function App() {
   return (
     <Admin
+      queryClient={queryClient}
       basename="/admin"
       title=""
       dataProvider={dataProvider}
