@@ -33,8 +33,12 @@ export function handleError(err: unknown, io: CliIO): number {
     }
     return EXIT.failure;
   }
-  const e = err as { code?: string; message?: string };
-  if (e?.code === 'ECONNREFUSED' || e?.code === 'SQLITE_CANTOPEN' || e?.code === 'EACCES' || e?.code === 'EADDRINUSE') {
+  const e = err as { code?: string; message?: string; port?: number; address?: string };
+  if (e?.code === 'EADDRINUSE') {
+    io.stderr(`錯誤：連接埠 ${e.port ?? ''} 已被其他程式使用（可能 remit 已在執行）。請先停止那個程式，或用 --port 換一個連接埠，例如 remit serve --port ${(e.port ?? 3000) + 1}\n`);
+    return EXIT.failure;
+  }
+  if (e?.code === 'ECONNREFUSED' || e?.code === 'SQLITE_CANTOPEN' || e?.code === 'EACCES') {
     io.stderr(`錯誤：${e.message}\n`);
     return EXIT.failure;
   }

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
-import { closeSync, fsyncSync, openSync, renameSync, rmSync, statSync, writeSync } from 'node:fs';
+import { closeSync, existsSync, fsyncSync, openSync, renameSync, rmSync, statSync, writeSync } from 'node:fs';
 import { open, readFile, rename, rm } from 'node:fs/promises';
-import { MAX_IMPORT_BYTES, MSG, ValidationError } from '../core/index.js';
+import { ConflictError, MAX_IMPORT_BYTES, MSG, ValidationError } from '../core/index.js';
 import { UsageError } from './errors.js';
 
 /**
@@ -57,6 +57,11 @@ export async function writeStreamAtomic(path: string, body: AsyncIterable<Uint8A
     await rm(tmp, { force: true });
     throw err;
   }
+}
+
+/** Refuses to replace an existing file unless --force was given, with the words and exit code of `remit backup`. */
+export function refuseOverwrite(path: string, force: boolean | undefined): void {
+  if (!force && existsSync(path)) throw new ConflictError(`檔案已存在：${path}（要覆蓋請加 --force）`);
 }
 
 /** Reads an import file, refusing a missing or oversized one before loading it. */

@@ -2,7 +2,7 @@
  * commander speaks English; the people running remit read Traditional Chinese. Help headings
  * are restyled and commander's usage errors translated on their way to stderr.
  */
-import type { Command } from 'commander';
+import type { Command, Option } from 'commander';
 
 const TITLES: Record<string, string> = {
   'Usage:': '用法：',
@@ -32,7 +32,20 @@ export function translateError(text: string): string {
 /** Chinese help headings and help option texts for a command and, by the caller, its subcommands. */
 export function localize(cmd: Command): Command {
   return cmd
-    .configureHelp({ styleTitle: (title: string) => TITLES[title] ?? title })
+    .configureHelp({
+      styleTitle: (title: string) => TITLES[title] ?? title,
+      styleUsage: (usage: string) => usage.replace('[options]', '[選項]').replace('[command]', '[指令]'),
+      optionDescription,
+    })
     .helpOption('-h, --help', '顯示說明')
     .helpCommand('help [command]', '顯示指令的說明');
+}
+
+/** An option's text with its default said in Chinese, where commander would write `(default: "user")`. */
+function optionDescription(option: Option): string {
+  const extras: string[] = [];
+  if (option.argChoices) extras.push(`可選：${option.argChoices.join('、')}`);
+  if (option.defaultValue !== undefined && option.defaultValue !== false) extras.push(`預設 ${option.defaultValueDescription ?? String(option.defaultValue)}`);
+  if (option.envVar !== undefined) extras.push(`環境變數 ${option.envVar}`);
+  return extras.length ? `${option.description}（${extras.join('；')}）` : option.description;
 }

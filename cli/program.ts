@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { Command } from 'commander';
 import { auditCommand } from './commands/audit.js';
 import { backupCommand } from './commands/backup.js';
@@ -18,6 +19,7 @@ export function buildProgram(io: CliIO, hooks: { onServerStarted?: (stop: () => 
   const program = new Command('remit')
     .description('匯款回報系統：伺服器、資料庫與管理工具')
     .option('--db <file>', 'SQLite 資料庫檔案（預設 REMIT_DB 或 ./data/remit.sqlite；設定 DATABASE_URL 則用 PostgreSQL）')
+    .version(remitVersion(), '-V, --version', '顯示版本')
     .showHelpAfterError()
     .exitOverride()
     .configureOutput({ writeOut: (s) => io.stdout(s), writeErr: (s) => io.stderr(translateError(s)) });
@@ -43,4 +45,10 @@ function applyToTree(cmd: Command): void {
   cmd.exitOverride();
   cmd.showHelpAfterError();
   for (const sub of cmd.commands) applyToTree(sub);
+}
+
+/** The version in package.json (two folders above dist/cli/program.js and cli/program.ts alike). */
+function remitVersion(): string {
+  const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };
+  return pkg.version;
 }

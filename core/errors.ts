@@ -56,6 +56,8 @@ export class ConflictError extends DomainError {
   constructor(
     message: string,
     readonly field?: string,
+    /** what a client needs to act on it (the earlier payment of a probable duplicate) */
+    readonly details?: Record<string, string>,
   ) {
     super(message);
     this.name = 'ConflictError';

@@ -21,6 +21,10 @@ export const MSG = {
   paidAtRequired: '請選擇匯款時間',
   paidAtInvalid: '無效的日期格式', // spec (import)
   paidAtOutOfRange: '匯款時間不合理，請確認日期',
+  possibleDuplicate: (uuid: string) => `可能重複：同一分店已有相同後五碼、時間與金額的匯款，追蹤編號：${uuid}`,
+  paidAtTooFarAhead: '匯款時間不能晚於現在超過一天，請確認日期與時間',
+  confirmPaidAtAhead: (when: string) => `匯款時間 ${when} 晚於現在，確定沒有填錯嗎？`,
+  confirmPaidAtOld: (when: string, days: number) => `匯款時間 ${when} 是 ${days} 天前，確定沒有填錯嗎？`,
   amountRequired: '請輸入匯款金額',
   amountNumeric: '匯款金額必須是數字',
   amountMin: '匯款金額至少為 1',
@@ -114,6 +118,9 @@ export const MSG = {
   importPaidAtRequired: '匯款時間不能為空', // spec
   importDateInvalid: '無效的日期格式', // spec
   importDateWrong: '日期格式錯誤', // spec
+  /** which column and what was in it, after the spec's message */
+  importCellUnreadable: (message: string, column: string, value: string) => `${message}：${column}「${value}」`,
+  importLastFiveLostZero: (read: string) => `後五碼必須是5位數字（讀到 ${read}，可能遺失開頭的 0：請把這一欄設為文字格式）`,
   importAmountPositive: '匯款金額必須大於0',
   importStoreNotFound: (cell: string) => `找不到對應的分店「${cell}」`, // spec
   importBadData: '資料格式錯誤', // spec

@@ -1,6 +1,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import {
   addDays,
+  normalizeTaiwanDateText,
   compactTimestamp,
   dayRangeToInstants,
   defaultDateRange,
@@ -217,5 +218,30 @@ describe('addDays and toIso', () => {
 
   it('writes an ISO 8601 UTC string', () => {
     expect(toIso(at('2026-11-18T01:15:00Z'))).toBe('2026-11-18T01:15:00.000Z');
+  });
+});
+
+describe('normalizeTaiwanDateText: dates as Taiwanese offices type them', () => {
+  it('reads 民國 years, 年月日 and 上午/下午 into what parseInstant reads', () => {
+    const cases: Array<[string, string]> = [
+      ['115/11/21', '2026/11/21'],
+      ['115/11/21 15:30', '2026/11/21 15:30'],
+      ['115-11-21', '2026/11/21'],
+      ['民國115年11月21日', '2026/11/21'],
+      ['2026年11月21日 下午 3:15', '2026/11/21 15:15'],
+      ['2026/11/21 下午 3:15', '2026/11/21 15:15'],
+      ['2026/11/21 上午 12:05', '2026/11/21 00:05'],
+      ['2026/11/21 下午 12:05', '2026/11/21 12:05'],
+      ['115/11/21 上午9:05:30', '2026/11/21 09:05:30'],
+      ['2026/11/21 3:15 PM', '2026/11/21 15:15'],
+      ['下午 3:15', '15:15'],
+      ['2026/11/21 15:30', '2026/11/21 15:30'],
+    ];
+    for (const [text, want] of cases) expect(normalizeTaiwanDateText(text), text).toBe(want);
+    expect(parseInstant(normalizeTaiwanDateText('115/11/21 下午 3:15'))).toBe(Date.parse('2026-11-21T07:15:00.000Z'));
+  });
+
+  it('leaves what it does not know as it was, so the error can name it', () => {
+    for (const text of ['下午 13:15', 'yesterday', '2026/13/45', '11/21']) expect(parseInstant(normalizeTaiwanDateText(text)), text).toBeNull();
   });
 });

@@ -74,6 +74,40 @@ export function parseInstant(text: string): number | null {
   });
 }
 
+/** The year 民國 1 is 1912: a 民國 year plus this is the Western year. */
+export const ROC_YEAR_OFFSET = 1911;
+
+/**
+ * Date and time text as Taiwanese offices write it in spreadsheets, rewritten to the
+ * `YYYY/MM/DD HH:MM[:SS]` that parseInstant reads: 民國 years (`115/11/21`, `民國115年11月21日`),
+ * 年月日, and 上午/下午 (or AM/PM) before or after the time (`2026/11/21 下午 3:15`). A bare time
+ * (`下午 3:15`) comes back as `HH:MM[:SS]`. Text it does not recognise is returned trimmed,
+ * unchanged, so the caller's own error names it.
+ */
+export function normalizeTaiwanDateText(text: string): string {
+  let s = text.trim().replace(/\s+/g, ' ').replace(/：/g, ':');
+  s = s.replace(/^民國\s*/, '');
+  // 115年11月21日 / 2026年11月21日 → 115/11/21
+  s = s.replace(/^(\d{2,4})\s*年\s*(\d{1,2})\s*月\s*(\d{1,2})\s*[日號]?/, '$1/$2/$3');
+  // a 民國 year: 1 to 3 digits before the first separator
+  s = s.replace(/^(\d{1,3})([-/.])(\d{1,2})\2(\d{1,2})(?=$|[ T])/, (_, y: string, _sep: string, mo: string, d: string) => `${Number(y) + ROC_YEAR_OFFSET}/${mo}/${d}`);
+  s = s.replace(/^(\d{4})\.(\d{1,2})\.(\d{1,2})(?=$|[ T])/, '$1/$2/$3');
+  // 上午/下午 (AM/PM) before or after h:mm[:ss]
+  const ampm = /^(.*?)\s*(?:(上午|下午|AM|PM|am|pm)\s*(\d{1,2}):(\d{2})(?::(\d{2}))?|(\d{1,2}):(\d{2})(?::(\d{2}))?\s*(上午|下午|AM|PM|am|pm))$/.exec(s);
+  if (ampm) {
+    const [, date, mark1, h1, m1, s1, h2, m2, s2, mark2] = ampm;
+    const mark = (mark1 ?? mark2).toUpperCase();
+    let hour = Number(h1 ?? h2);
+    if (hour < 1 || hour > 12) return s;
+    const pm = mark === '下午' || mark === 'PM';
+    hour = (hour % 12) + (pm ? 12 : 0);
+    const sec = s1 ?? s2;
+    const time = `${pad(hour)}:${m1 ?? m2}${sec ? `:${sec}` : ''}`;
+    s = date ? `${date.trim()} ${time}` : time;
+  }
+  return s;
+}
+
 /** A Taiwan calendar date `YYYY-MM-DD` (or `YYYY/MM/DD`) to the instant its day starts, or null. */
 export function taipeiDayStart(date: string): number | null {
   const m = /^(\d{4})[-/](\d{1,2})[-/](\d{1,2})$/.exec(date.trim());

@@ -40,6 +40,48 @@ export function defaultStaticDir(): string {
   return resolve(import.meta.dirname, '..', 'dist', 'admin');
 }
 
+/** Encodings the build wrote beside a file (admin/vite.config.ts), best first. */
+const ENCODINGS = [
+  { encoding: 'br', suffix: '.br' },
+  { encoding: 'gzip', suffix: '.gz' },
+] as const;
+
+/** The precompressed copy of `file` the client accepts (`br;q=0` refuses), if the build wrote one. */
+function precompressed(file: string, acceptEncoding: string): { encoding: string; bytes: Buffer } | null {
+  const accepted = new Set(
+    acceptEncoding
+      .split(',')
+      .map((part) => part.trim().split(';'))
+      .filter(([, ...params]) => !params.some((p) => /^\s*q\s*=\s*0(\.0*)?\s*$/.test(p)))
+      .map(([name]) => name.trim().toLowerCase()),
+  );
+  for (const { encoding, suffix } of ENCODINGS) {
+    if (!accepted.has(encoding)) continue;
+    try {
+      return { encoding, bytes: readFileSync(file + suffix) };
+    } catch {
+      /* not precompressed (small files): try the next, then send it as it is */
+    }
+  }
+  return null;
+}
+
+/** What a person who typed a wrong address sees: a page in Chinese with the ways on, not `Not Found`. */
+const NOT_FOUND_PAGE =
+  '<!doctype html><html lang="zh-Hant-TW"><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">' +
+  '<link rel="icon" type="image/svg+xml" href="/favicon.svg"><title>找不到頁面</title>' +
+  '<body style="font-family: system-ui, sans-serif; padding: 2rem; text-align: center">' +
+  '<h1>找不到頁面</h1><p>您輸入的網址有誤，或點選了無效的連結。</p>' +
+  '<p><a href="/">匯款回報表單</a>　<a href="/admin">後台</a></p></body></html>';
+
+async function notFound(ctx: Koa.Context, next: Koa.Next): Promise<void> {
+  await next();
+  if (ctx.status !== 404 || ctx.body != null) return;
+  ctx.status = 404;
+  ctx.type = TYPES['.html'];
+  ctx.body = NOT_FOUND_PAGE;
+}
+
 const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
 export function spa(opts: { root: string; title: string }): Koa.Middleware {
@@ -86,19 +128,27 @@ export function spa(opts: { root: string; title: string }): Koa.Middleware {
     }
 
     const file = resolve(root, `.${path}`);
-    if (!file.startsWith(root + sep) || path.endsWith('.html')) return next();
+    if (!file.startsWith(root + sep) || path.endsWith('.html')) return notFound(ctx, next);
     let size: number;
     try {
       const st = statSync(file);
-      if (!st.isFile()) return next();
+      if (!st.isFile()) return notFound(ctx, next);
       size = st.size;
     } catch {
-      return next();
+      return notFound(ctx, next);
     }
     ctx.type = TYPES[extname(file)] ?? 'application/octet-stream';
-    ctx.length = size;
     // Bundles carry a content hash in their names: cache them for good.
     ctx.set('Cache-Control', path.startsWith('/assets/') ? 'public, max-age=31536000, immutable' : 'no-cache');
+    ctx.vary('Accept-Encoding');
+    const packed = precompressed(file, ctx.get('Accept-Encoding'));
+    if (packed) {
+      ctx.set('Content-Encoding', packed.encoding);
+      ctx.length = packed.bytes.length;
+      ctx.body = packed.bytes;
+      return;
+    }
+    ctx.length = size;
     ctx.body = readFileSync(file);
   };
 }

@@ -68,7 +68,7 @@ describe('remit import / export / sample', () => {
 
     const xls = await run(['import', 'good.xls', '--json']);
     expect(xls.code).toBe(0);
-    expect(JSON.parse(xls.stdout)).toMatchObject({ rows: 3, imported: 0, skipped: 3 });
+    expect(JSON.parse(xls.stdout)).toMatchObject({ rows: 3, dry_run: false, imported: 0, would_import: 0, skipped: 3, duplicates: [2, 3, 5] });
   });
 
   it('imports nothing when any row is invalid, listing the first five errors and how many more, exit 1', async () => {
@@ -84,7 +84,7 @@ describe('remit import / export / sample', () => {
     const json = JSON.parse((await run(['import', 'bad.xlsx', '--json'])).stdout);
     expect(json.errors).toContain('第 13 行：匯款時間不能為空');
     expect(json.errors).toContain('第 13 行：找不到對應的分店「沒有這家」');
-    expect(json.imported).toBe(0);
+    expect(json).toMatchObject({ imported: 0, would_import: 0, skipped: 0, duplicates: [], skipped_rows: [] });
   });
 
   it('--dry-run reports without writing; --allow-duplicates stores repeats', async () => {
@@ -119,7 +119,7 @@ describe('remit import / export / sample', () => {
     expect(Number(row.created_by)).toBe(Number(mgr.id));
     writeFileSync(join(dir, 'nostore.xlsx'), workbook([['2026/11/20', '44444', '2026/11/20 12:00', 999, '', '', '']]));
     const filled = JSON.parse((await run(['import', 'nostore.xlsx', '--store', 'TXG', '--dry-run', '--json'])).stdout);
-    expect(filled.imported).toBe(1);
+    expect(filled).toMatchObject({ dry_run: true, imported: 0, would_import: 1, skipped: 0, duplicates: [], skipped_rows: [] });
   });
 
   it('refuses what is not a spreadsheet and wrong usage with clear messages and exit codes', async () => {
@@ -191,5 +191,13 @@ describe('remit import / export / sample', () => {
     expect(parsed.rows).toHaveLength(4);
     const dry = await run(['import', '匯款記錄_匯入範例.xlsx', '--dry-run']);
     expect(dry.code).toBe(0);
+    // Like `remit backup`: an existing file is kept unless --force says otherwise.
+    writeFileSync(join(dir, '匯款記錄_匯入範例.xlsx'), 'mine');
+    const again = await run(['sample']);
+    expect(again.code).toBe(1);
+    expect(again.stderr).toContain('檔案已存在：匯款記錄_匯入範例.xlsx（要覆蓋請加 --force）');
+    expect(readFileSync(join(dir, '匯款記錄_匯入範例.xlsx'), 'utf8')).toBe('mine');
+    expect((await run(['sample', '--force'])).code).toBe(0);
+    expect(parsePaymentsWorkbook(readFileSync(join(dir, '匯款記錄_匯入範例.xlsx')), { stores }).rows).toHaveLength(4);
   });
 });

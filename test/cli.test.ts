@@ -2,7 +2,8 @@
  * The real `remit` binary as a script or an operator would run it: a child process on a
  * temporary database, checked by its output, its exit code and what the API then answers.
  */
-import { mkdtempSync, rmSync, statSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { createServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import knexFactory from 'knex';
@@ -99,9 +100,28 @@ describe('remit CLI', () => {
     const help = await remit(['users', 'add', '--help']);
     expect(help.code).toBe(0);
     expect(help.stdout).toContain('範例');
+    expect(help.stdout).toContain('角色：admin 或 user（預設 user）');
+    expect(help.stdout).not.toMatch(/default/i);
     const badPort = await remit(['--db', db, 'serve'], { PORT: 'abc' });
     expect(badPort.code).toBe(2);
     expect(badPort.stderr).toContain('PORT');
+  });
+
+  it('says its version, and what to do when the port is taken', async () => {
+    const version = await remit(['--version']);
+    expect(version.code).toBe(0);
+    expect(version.stdout.trim()).toBe(JSON.parse(readFileSync(join(import.meta.dirname, '..', 'package.json'), 'utf8')).version);
+    const taken = createServer();
+    await new Promise<void>((resolve) => taken.listen(0, '127.0.0.1', resolve));
+    try {
+      const port = (taken.address() as AddressInfo).port;
+      const r = await remit(['--db', db, 'serve', '--port', String(port)]);
+      expect(r.code).toBe(1);
+      expect(r.stderr).toContain(`錯誤：連接埠 ${port} 已被其他程式使用（可能 remit 已在執行）。請先停止那個程式，或用 --port 換一個連接埠`);
+      expect(r.stderr).not.toContain('listen EADDRINUSE');
+    } finally {
+      await new Promise((resolve) => taken.close(resolve));
+    }
   });
 
   it('first run on an empty database creates admin with a random password, printed once, and keeps the signing secret private', async () => {

@@ -6,20 +6,21 @@ export class ApiError extends Error {
   constructor(
     readonly status: number,
     message: string,
-    readonly body: { message?: string; errors?: Array<{ field: string; message: string }> } | null,
+    readonly body: { message?: string; errors?: Array<{ field: string; message: string }>; duplicate_of?: string } | null,
   ) {
     super(message);
   }
 }
 
 /**
- * On a 401 the token is removed; inside the admin area (not the login page itself) the user
- * goes to the login page with a way back.
+ * On a 401 the token is removed; on any page but the login page itself (the back office and the
+ * form alike, so the form never shows a stale username) the user goes to the login page with a
+ * way back.
  */
 export function handleUnauthorized(): void {
   clearToken();
   const path = window.location.pathname;
-  if (path.includes('/admin') && !path.startsWith(LOGIN_PATH)) window.location.assign(loginUrlFor(currentPath()));
+  if (!path.startsWith(LOGIN_PATH)) window.location.assign(loginUrlFor(currentPath()));
 }
 
 export async function api<T = unknown>(method: string, path: string, body?: unknown): Promise<T> {

@@ -48,17 +48,21 @@ export function importCommand(program: Command, io: CliIO): void {
           userStoreId: fallback ?? ctx.actor.store_id,
           allowDuplicates: opts.allowDuplicates,
         });
-        const report = { file, sheet: parsed.sheetName, rows: parsed.totalRows, valid: parsed.rows.length, errors: parsed.errors, skipped: parsed.skipped };
+        const report = { file, sheet: parsed.sheetName, rows: parsed.totalRows, valid: parsed.rows.length, errors: parsed.errors, skipped_rows: parsed.skipped };
+        /** The one shape of `--json`, whatever happened (documented in README.md). */
+        const json = (r: { imported: number; would_import: number; skipped: number; duplicates: number[] }) =>
+          io.stdout(`${JSON.stringify({ ...report, dry_run: Boolean(opts.dryRun), ...r }, null, 2)}\n`);
+        const nothing = { imported: 0, would_import: 0, skipped: 0, duplicates: [] };
 
         if (parsed.errors.length) {
-          if (opts.json) io.stdout(`${JSON.stringify({ ...report, imported: 0 }, null, 2)}\n`);
+          if (opts.json) json(nothing);
           else printPreview(io, report);
           io.stderr(`${MSG.importFailed}：檔案有 ${parsed.errors.length} 個錯誤，沒有匯入任何記錄\n`);
           return EXIT.failure;
         }
         if (!opts.json) printPreview(io, report);
         if (parsed.rows.length === 0) {
-          if (opts.json) io.stdout(`${JSON.stringify({ ...report, imported: 0, duplicates: [] }, null, 2)}\n`);
+          if (opts.json) json(nothing);
           else io.stdout(`${MSG.importSuccess(0)}\n`);
           return EXIT.ok;
         }
@@ -71,7 +75,7 @@ export function importCommand(program: Command, io: CliIO): void {
         });
         bar?.done();
         if (opts.json) {
-          io.stdout(`${JSON.stringify({ ...report, ...result, dryRun: Boolean(opts.dryRun) }, null, 2)}\n`);
+          json({ imported: opts.dryRun ? 0 : result.imported, would_import: result.imported, skipped: result.skipped, duplicates: result.duplicates });
           return EXIT.ok;
         }
         if (result.skipped) io.stdout(`略過 ${result.skipped} 筆與已有記錄重複的資料（第 ${result.duplicates.slice(0, 10).join('、')}${result.duplicates.length > 10 ? '…' : ''} 行）\n`);
@@ -82,13 +86,13 @@ export function importCommand(program: Command, io: CliIO): void {
     });
 }
 
-function printPreview(io: CliIO, r: { file: string; sheet: string; rows: number; valid: number; errors: string[]; skipped: Array<{ reason: string }> }): void {
+function printPreview(io: CliIO, r: { file: string; sheet: string; rows: number; valid: number; errors: string[]; skipped_rows: Array<{ reason: string }> }): void {
   io.stdout(`檔案：${r.file}（工作表「${r.sheet}」）\n共 ${r.rows} 筆資料，${r.valid} 筆可匯入\n`);
   if (r.errors.length) {
     const { first, more } = previewErrors(r.errors);
     io.stdout(`錯誤：\n${first.map((e) => `  ${e}\n`).join('')}`);
     if (more) io.stdout(`  …還有 ${more} 個錯誤\n`);
   }
-  for (const s of r.skipped.slice(0, 5)) io.stdout(`  ${s.reason}\n`);
-  if (r.skipped.length > 5) io.stdout(`  …還有 ${r.skipped.length - 5} 行略過\n`);
+  for (const s of r.skipped_rows.slice(0, 5)) io.stdout(`  ${s.reason}\n`);
+  if (r.skipped_rows.length > 5) io.stdout(`  …還有 ${r.skipped_rows.length - 5} 行略過\n`);
 }

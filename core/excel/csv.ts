@@ -20,3 +20,18 @@ export function csvCell(value: string | number | null | undefined): string {
   if (FORMULA_START.test(safe)) safe = `'${safe}`;
   return NEEDS_QUOTES.test(safe) ? `"${safe.replace(/"/g, '""')}"` : safe;
 }
+
+/**
+ * Digits that must stay text (a last five such as `01234`): written as `="01234"`, which Excel and
+ * LibreOffice show as 01234 instead of the number 1234. Only plain digits are written this way, so
+ * nothing else can become a formula.
+ */
+export function csvDigitsField(digits: string): string {
+  return /^\d+$/.test(digits) ? `"=""${digits}"""` : csvCell(digits);
+}
+
+/** The text a `="01234"` cell stands for, as a reader of such a CSV meets it; other text unchanged. */
+export function csvDigitsValue(text: string): string {
+  const m = /^="(\d+)"$/.exec(text.trim());
+  return m ? m[1] : text;
+}

@@ -2,6 +2,8 @@
  * Reading import workbooks (spec section 5 "Excel import, per row"): every fixture is built
  * here with SheetJS, as .xlsx and as .xls (BIFF8), never a committed binary.
  */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import * as XLSX from 'xlsx';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ValidationError } from '../errors.js';
@@ -143,7 +145,9 @@ describe('帳號後五碼: the displayed text of the cell', () => {
     const bad: CellIn[] = ['1234', 1234, '123456', 123456, '12a45', '', { t: 'n', v: 123456, z: '00000' }];
     const r = parse(workbook(bad.map((lastFive) => row({ lastFive }))));
     expect(r.rows).toEqual([]);
-    expect(r.errors).toEqual(bad.map((_, i) => `第 ${i + 2} 行：後五碼必須是5位數字`));
+    expect(r.errors).toEqual(
+      bad.map((v, i) => `第 ${i + 2} 行：${v === 1234 ? '後五碼必須是5位數字（讀到 1234，可能遺失開頭的 0：請把這一欄設為文字格式）' : '後五碼必須是5位數字'}`),
+    );
   });
 });
 
@@ -191,25 +195,50 @@ describe('匯款時間: serial numbers and date strings, in Taiwan time', () => 
   it('says 無效的日期格式 for date text that is not a date', () => {
     const bad = ['abc', '2026/13/01 09:00', '2026/02/30', '2026/11/18 25:00', '25:00', '18/11/2026'];
     const r = parse(workbook(bad.map((paidAt) => row({ paidAt }))));
-    expect(r.errors).toEqual(bad.map((_, i) => `第 ${i + 2} 行：無效的日期格式`));
+    expect(r.errors).toEqual(bad.map((v, i) => `第 ${i + 2} 行：無效的日期格式：匯款時間「${v}」`));
   });
 
   it('says 日期格式錯誤 for a serial number that is not a date (negative, 1900-02-29, past 9999)', () => {
     const r = parse(workbook([row({ paidAt: -1 }), row({ paidAt: 60 }), row({ paidAt: 3_000_000 })]));
-    expect(r.errors).toEqual(['第 2 行：日期格式錯誤', '第 3 行：日期格式錯誤', '第 4 行：日期格式錯誤']);
+    expect(r.errors).toEqual(['第 2 行：日期格式錯誤：匯款時間「-1」', '第 3 行：日期格式錯誤：匯款時間「60」', '第 4 行：日期格式錯誤：匯款時間「3000000」']);
   });
 
   it('refuses a bare time whose business date is not a date with a date-format message', () => {
     // The time is fine; the business date it belongs to cannot be read. Spec section 5: invalid dates give 無效的日期格式.
     const r = parse(workbook([row({ date: '昨天', paidAt: '09:15' }), row({ date: 'abc', paidAt: 0.5, lastFive: '22222' })]));
     expect(r.rows).toEqual([]);
-    expect(r.errors).toEqual(['第 2 行：無效的日期格式', '第 3 行：無效的日期格式']);
+    expect(r.errors).toEqual(['第 2 行：無效的日期格式：營業日期「昨天」', '第 3 行：無效的日期格式：營業日期「abc」']);
   });
 
   it('refuses an unreadable business date even beside a complete payment time', () => {
     const r = parse(workbook([row({ date: 'abc', paidAt: '2026/11/18 09:15' })]));
     expect(r.rows).toEqual([]);
-    expect(r.errors).toEqual(['第 2 行：無效的日期格式']);
+    expect(r.errors).toEqual(['第 2 行：無效的日期格式：營業日期「abc」']);
+  });
+
+  it('reads 民國 dates and 上午/下午 times as Taiwanese offices type them', () => {
+    const r = parse(
+      workbook([
+        row({ date: '115/11/21', paidAt: '115/11/21 15:30' }),
+        row({ date: '115/11/21', paidAt: '2026/11/21 下午 3:15', lastFive: '22222' }),
+        row({ date: '2026年11月21日', paidAt: '上午 9:05', lastFive: '33333' }),
+      ]),
+    );
+    expect(r.errors).toEqual([]);
+    expect(r.rows.map((x) => x.paid_at)).toEqual(['2026-11-21T07:30:00.000Z', '2026-11-21T07:15:00.000Z', '2026-11-21T01:05:00.000Z']);
+  });
+
+  it('a LibreOffice workbook from an office CSV: 民國, 下午, ="01234" kept; a dropped zero and a bad date named', () => {
+    const r = parse(readFileSync(join(import.meta.dirname, '..', '..', 'test', 'files', 'taiwan-office.xlsx')));
+    expect(r.rows.map((x) => [x.last_five, x.paid_at])).toEqual([
+      ['01234', '2026-11-21T07:30:00.000Z'],
+      ['02345', '2026-11-21T07:15:00.000Z'],
+      ['03456', '2026-11-21T01:05:00.000Z'],
+    ]);
+    expect(r.errors).toEqual([
+      '第 5 行：後五碼必須是5位數字（讀到 1234，可能遺失開頭的 0：請把這一欄設為文字格式）',
+      '第 6 行：無效的日期格式：匯款時間「2026/13/45 10:00」',
+    ]);
   });
 });
 

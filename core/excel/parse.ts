@@ -8,7 +8,7 @@ import { ValidationError } from '../errors.js';
 import { MSG } from '../messages.js';
 import { submissionStoreId } from '../permissions.js';
 import { fromCollectionStatus, type PaymentStatus } from '../statuses.js';
-import { DAY_MS, MAX_INSTANT, MIN_INSTANT, parseInstant, taipeiDate, taipeiDayStart, toIso } from '../time.js';
+import { DAY_MS, MAX_INSTANT, MIN_INSTANT, normalizeTaiwanDateText, parseInstant, taipeiDate, taipeiDayStart, toIso } from '../time.js';
 import { parseAmount, NOTE_MAX_LENGTH } from '../validation/payment.js';
 import {
   COLUMN_ORDER,
@@ -22,6 +22,7 @@ import {
 } from './columns.js';
 import { serialToInstant } from './serial.js';
 import { guardZip } from './zipGuard.js';
+import { csvDigitsValue } from './csv.js';
 import { paymentDuplicateKey } from '../paymentDuplicateKey.js';
 
 /** A row ready for `POST /api/payments/bulk-import`. */
@@ -145,7 +146,7 @@ function mapHeader(header: Cell[]): Partial<Record<ColumnKey, number>> {
 function lastFiveOf(c: Cell): string {
   if (!c) return '';
   if (c.t === 'n' && typeof c.v === 'number' && !c.w) return String(c.v).padStart(5, '0');
-  return cellText(c);
+  return csvDigitsValue(cellText(c));
 }
 
 type TimeResult = { ms: number } | { error: string };
@@ -163,7 +164,7 @@ function timeOf(c: Cell, date1904: boolean, businessDay: number | null): TimeRes
     return ms === null ? { error: MSG.importDateWrong } : { ms };
   }
   if (c.t === 'd' && c.v instanceof Date) return { ms: c.v.getTime() };
-  const text = cellText(c);
+  const text = normalizeTaiwanDateText(cellText(c));
   const time = /^(\d{1,2}):(\d{2})(?::(\d{2}))?$/.exec(text);
   if (time && businessDay !== null) {
     const [, h, m, s] = time;
@@ -242,14 +243,19 @@ export function parsePaymentsWorkbook(data: Uint8Array | ArrayBuffer, opts: Pars
       if (line.some((c) => c?.t === 'e')) throw new Error('error cell');
 
       const lastFive = lastFiveOf(at('lastFive'));
-      if (!/^\d{5}$/.test(lastFive)) rowErrors.push(MSG.importLastFive);
+      // A number cell of fewer digits is what Excel leaves of 01234: say so, and what was read.
+      const lostZero = at('lastFive')?.t === 'n' && /^\d{1,4}$/.test(lastFive);
+      if (!/^\d{5}$/.test(lastFive)) rowErrors.push(lostZero ? MSG.importLastFiveLostZero(lastFive) : MSG.importLastFive);
 
       const business = col.businessDate === undefined ? { day: null } : businessDayOf(at('businessDate'), date1904);
-      if (business.error) rowErrors.push(business.error);
+      if (business.error) rowErrors.push(MSG.importCellUnreadable(business.error, COLUMNS.businessDate, cellText(at('businessDate'))));
       const time = timeOf(at('paidAt'), date1904, business.day);
       let paidAt: number | null = null;
       if (time === null) rowErrors.push(MSG.importPaidAtRequired);
-      else if ('error' in time) rowErrors.push(time.error);
+      else if ('error' in time) {
+        // a bare time cannot be read without its business date, already named above
+        if (!business.error) rowErrors.push(MSG.importCellUnreadable(time.error, COLUMNS.paidAt, cellText(at('paidAt'))));
+      }
       else if (time.ms < MIN_INSTANT || time.ms >= MAX_INSTANT) rowErrors.push(MSG.paidAtOutOfRange);
       else paidAt = time.ms;
 

@@ -2,6 +2,10 @@
  * Writing the export workbook, its CSV twin and the import sample (spec sections 4 and 9): read
  * back with SheetJS and with the import parser, so an exported file imports back unchanged.
  */
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import * as XLSX from 'xlsx';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { PaymentStatus } from '../statuses.js';
@@ -216,17 +220,17 @@ describe('the export CSV', () => {
     expect(Buffer.from(csv, 'utf8').subarray(0, 3)).toEqual(Buffer.from([0xef, 0xbb, 0xbf]));
     expect(csv.slice(1)).toBe(
       '營業日期,帳號後五碼,匯款時間,匯款金額,備註,分店,點收狀態\r\n' +
-        '2026/11/18,01234,2026/11/18 09:15,1500,早班,台北店 (TPE),已點收\r\n' +
-        '2026/11/19,00007,2026/11/19 00:30:45,1500,,台中店 (TXG),未點收\r\n',
+        '2026/11/18,"=""01234""",2026/11/18 09:15,1500,早班,台北店 (TPE),已點收\r\n' +
+        '2026/11/19,"=""00007""",2026/11/19 00:30:45,1500,,台中店 (TXG),未點收\r\n',
     );
   });
 
   it('quotes commas, quotes and newlines', () => {
     const csv = buildExportCsv([pay({ note: 'a,b' }), pay({ note: 'say "hi"' }), pay({ note: '第一行\n第二行' })], STORES);
     const lines = csv.slice(1).split('\r\n');
-    expect(lines[1]).toBe('2026/11/18,01234,2026/11/18 09:15,1500,"a,b",台北店 (TPE),已點收');
-    expect(lines[2]).toBe('2026/11/18,01234,2026/11/18 09:15,1500,"say ""hi""",台北店 (TPE),已點收');
-    expect(lines[3]).toBe('2026/11/18,01234,2026/11/18 09:15,1500,"第一行\n第二行",台北店 (TPE),已點收');
+    expect(lines[1]).toBe('2026/11/18,"=""01234""",2026/11/18 09:15,1500,"a,b",台北店 (TPE),已點收');
+    expect(lines[2]).toBe('2026/11/18,"=""01234""",2026/11/18 09:15,1500,"say ""hi""",台北店 (TPE),已點收');
+    expect(lines[3]).toBe('2026/11/18,"=""01234""",2026/11/18 09:15,1500,"第一行\n第二行",台北店 (TPE),已點收');
   });
 
   it("puts an apostrophe before text starting with =, +, - or @ so no spreadsheet evaluates it", () => {
@@ -245,10 +249,10 @@ describe('the export CSV', () => {
       `"'=1,2",台北店 (TPE),已點收`,
     ]);
     const storeCsv = buildExportCsv([pay({ store_id: 9 })], [{ id: 9, name: '=cmd', code: 'X' }]);
-    expect(storeCsv.slice(1).split('\r\n')[1]).toBe("2026/11/18,01234,2026/11/18 09:15,1500,早班,'=cmd (X),已點收");
+    expect(storeCsv.slice(1).split('\r\n')[1]).toBe('2026/11/18,"=""01234""",2026/11/18 09:15,1500,早班,\'=cmd (X),已點收');
     // a ; separates cells in some locales: the note stays one quoted cell, its formula part neutralised
     const semi = buildExportCsv([pay({ note: "a;=cmd|' /C calc'!A0" })], STORES);
-    expect(semi.slice(1).split('\r\n')[1]).toBe(`2026/11/18,01234,2026/11/18 09:15,1500,"a;'=cmd|' /C calc'!A0",台北店 (TPE),已點收`);
+    expect(semi.slice(1).split('\r\n')[1]).toBe(`2026/11/18,"=""01234""",2026/11/18 09:15,1500,"a;'=cmd|' /C calc'!A0",台北店 (TPE),已點收`);
   });
 });
 
@@ -277,4 +281,22 @@ describe('exportFileName (spec section 9)', () => {
     expect(name).not.toMatch(/[\\/:*?"<>|]/);
     expect(name.endsWith('_202611210030.xlsx')).toBe(true);
   });
+});
+
+describe('the export CSV in a real spreadsheet program', () => {
+  const soffice = ['/usr/bin/soffice', '/usr/bin/libreoffice'].find((p) => existsSync(p));
+  it.skipIf(!soffice)('LibreOffice keeps the last five 00007 as text, and its xlsx imports back unchanged', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'remit-csv-'));
+    try {
+      const payments = [pay(), pay({ last_five: '00007', paid_at: '2026-11-18T16:30:45.000Z', note: '', store_id: 2, status: '未入帳' })];
+      writeFileSync(join(dir, 'export.csv'), buildExportCsv(payments, STORES));
+      execFileSync(soffice!, ['--headless', `-env:UserInstallation=file://${dir}/profile`, '--infilter=CSV:44,34,76,1', '--convert-to', 'xlsx', '--outdir', dir, join(dir, 'export.csv')], { stdio: 'ignore', timeout: 120_000 });
+      const parsed = parsePaymentsWorkbook(readFileSync(join(dir, 'export.xlsx')), { stores: STORES });
+      expect(parsed.errors).toEqual([]);
+      expect(parsed.rows.map((r) => r.last_five)).toEqual(['01234', '00007']);
+      expect(parsed.rows.map((r) => r.paid_at)).toEqual(['2026-11-18T01:15:00.000Z', '2026-11-18T16:30:45.000Z']);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }, 130_000);
 });

@@ -3,7 +3,7 @@
  * The export uses the import's columns and order, so an exported file imports back unchanged.
  */
 import * as XLSX from 'xlsx';
-import { csvCell } from './csv.js';
+import { csvCell, csvDigitsField } from './csv.js';
 import { MSG } from '../messages.js';
 import { toCollectionStatus, type PaymentStatus } from '../statuses.js';
 import { addDays, compactTimestamp, formatTaipei, parseInstant, taipeiDate } from '../time.js';
@@ -89,16 +89,15 @@ export function buildExportWorkbook(payments: Iterable<ExportPayment>, stores: r
 export function csvLine(p: ExportPayment, storeName: (id: number) => string): string {
   const ms = instantOf(p.paid_at);
   return [
-    formatTaipei(ms, { dateOnly: true }),
-    p.last_five,
-    formatTaipei(ms, { seconds: new Date(ms).getUTCSeconds() !== 0 }),
-    String(p.amount),
-    p.note ?? '',
-    storeName(p.store_id),
-    toCollectionStatus(p.status),
-  ]
-    .map(csvCell)
-    .join(',');
+    csvCell(formatTaipei(ms, { dateOnly: true })),
+    // as ="01234", so a spreadsheet program keeps the leading zero (and remit import reads it back)
+    csvDigitsField(p.last_five),
+    csvCell(formatTaipei(ms, { seconds: new Date(ms).getUTCSeconds() !== 0 })),
+    csvCell(String(p.amount)),
+    csvCell(p.note ?? ''),
+    csvCell(storeName(p.store_id)),
+    csvCell(toCollectionStatus(p.status)),
+  ].join(',');
 }
 
 /** The first line of the CSV: a UTF-8 BOM so Excel shows the Chinese correctly, then the headers. */

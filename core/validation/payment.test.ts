@@ -1,11 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { MSG } from '../messages.js';
-import { checkLastFive, parseAmount, parseNote, parsePaidAt, parseStatus, validatePayment } from './payment.js';
+import { DAY_MS } from '../time.js';
+import { checkLastFive, paidAtNeedsConfirm, parseAmount, parseNote, parsePaidAt, parseStatus, validatePayment } from './payment.js';
 
 /** A payment that passes every rule; each test breaks one field. */
 const good = { last_five: '12345', paid_at: '2026-11-18T01:15:00.000Z', amount: 1500, note: '', store_id: 2 };
 
-function fieldErrors(raw: unknown, opts?: { storeRequired?: boolean }): Record<string, string> {
+function fieldErrors(raw: unknown, opts?: { storeRequired?: boolean; now?: number }): Record<string, string> {
   const r = validatePayment(raw, opts);
   if (r.ok) return {};
   return Object.fromEntries(r.errors.map((e) => [e.field, e.message]));
@@ -210,5 +211,25 @@ describe('parseStatus', () => {
   it('accepts the three statuses and refuses anything else', () => {
     for (const s of ['未確認', '已入帳', '未入帳']) expect(parseStatus(s)).toEqual({ value: s });
     for (const s of ['已點收', '', 'pending', null]) expect(parseStatus(s)).toEqual({ error: MSG.statusInvalid });
+  });
+});
+
+describe('payment times a person mistyped', () => {
+  const now = Date.parse('2026-11-23T02:15:00.000Z'); // 10:15 in Taipei
+  const at = (iso: string) => fieldErrors({ ...good, paid_at: iso }, { now });
+
+  it('the server refuses a time more than a day ahead, and takes one just under a day ahead', () => {
+    expect(at('2026-11-24T02:16:00.000Z')).toEqual({ paid_at: '匯款時間不能晚於現在超過一天，請確認日期與時間' });
+    expect(at('2027-11-23T02:15:00.000Z').paid_at).toBe(MSG.paidAtTooFarAhead);
+    expect(at('2026-11-24T02:14:00.000Z')).toEqual({});
+    // without a clock (an import of an old file) the time is kept as written
+    expect(validatePayment({ ...good, paid_at: '2027-11-23T02:15:00.000Z' }).ok).toBe(true);
+  });
+
+  it('the form asks about a time a few minutes ahead or more than 60 days back, not about an ordinary one', () => {
+    expect(paidAtNeedsConfirm(now + 4 * 60_000, now)).toBeNull();
+    expect(paidAtNeedsConfirm(now + 6 * 60_000, now)).toEqual({ ahead: true });
+    expect(paidAtNeedsConfirm(now - 60 * DAY_MS, now)).toBeNull();
+    expect(paidAtNeedsConfirm(Date.parse('2016-11-23T02:15:00.000Z'), now)).toEqual({ daysBack: 3652 });
   });
 });

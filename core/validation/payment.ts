@@ -5,7 +5,7 @@
 import { MSG } from '../messages.js';
 import { MAX_AMOUNT, MIN_AMOUNT } from '../money.js';
 import { isStatus, type PaymentStatus } from '../statuses.js';
-import { MAX_INSTANT, MIN_INSTANT, parseInstant } from '../time.js';
+import { DAY_MS, MAX_INSTANT, MIN_INSTANT, parseInstant } from '../time.js';
 import { FieldErrors, isBlank, isPlainObject, toId, type Validated } from './result.js';
 
 export const LAST_FIVE_LENGTH = 5;
@@ -51,6 +51,25 @@ export function parsePaidAt(v: unknown): { value?: number; error?: string } {
   return { value: ms };
 }
 
+/** The server refuses a payment time more than this far ahead of its clock. */
+export const PAID_AT_MAX_AHEAD_MS = DAY_MS;
+/** The form asks "確定沒有填錯嗎？" for a time more than this far ahead (clocks differ a little)… */
+export const PAID_AT_CONFIRM_AHEAD_MS = 5 * 60 * 1000;
+/** …or more than this many days back. */
+export const PAID_AT_CONFIRM_BACK_DAYS = 60;
+
+/** The server's rule for a new payment: a time over a day ahead is a typing mistake. */
+export function checkPaidAtNotAhead(paidAt: number, now: number): string | null {
+  return paidAt > now + PAID_AT_MAX_AHEAD_MS ? MSG.paidAtTooFarAhead : null;
+}
+
+/** The form's softer rule: a time a person should look at twice before sending. */
+export function paidAtNeedsConfirm(paidAt: number, now: number): { ahead: true } | { daysBack: number } | null {
+  if (paidAt > now + PAID_AT_CONFIRM_AHEAD_MS) return { ahead: true };
+  const daysBack = Math.floor((now - paidAt) / DAY_MS);
+  return daysBack > PAID_AT_CONFIRM_BACK_DAYS ? { daysBack } : null;
+}
+
 export function parseNote(v: unknown): { value?: string; error?: string } {
   if (v === undefined || v === null) return { value: '' };
   if (typeof v !== 'string') return { error: MSG.noteType };
@@ -65,9 +84,10 @@ export function parseStatus(v: unknown): { value?: PaymentStatus; error?: string
 
 /**
  * Checks a submitted payment. `storeRequired` is the form's rule when the branch select is
- * shown; the server leaves it off and applies the fallback instead.
+ * shown; the server leaves it off and applies the fallback instead. `now`: refuse a time over a
+ * day ahead of it (a new payment; imports of older files keep their times as written).
  */
-export function validatePayment(raw: unknown, opts: { storeRequired?: boolean } = {}): Validated<PaymentInput> {
+export function validatePayment(raw: unknown, opts: { storeRequired?: boolean; now?: number } = {}): Validated<PaymentInput> {
   const errors = new FieldErrors();
   const input = isPlainObject(raw) ? raw : {};
   if (!isPlainObject(raw)) errors.add('body', MSG.bodyNotObject);
@@ -76,6 +96,10 @@ export function validatePayment(raw: unknown, opts: { storeRequired?: boolean } 
   if (lastFiveError) errors.add('last_five', lastFiveError);
   const paidAt = parsePaidAt(input.paid_at);
   if (paidAt.error) errors.add('paid_at', paidAt.error);
+  else if (opts.now !== undefined) {
+    const ahead = checkPaidAtNotAhead(paidAt.value!, opts.now);
+    if (ahead) errors.add('paid_at', ahead);
+  }
   const amount = parseAmount(input.amount);
   if (amount.error) errors.add('amount', amount.error);
   const note = parseNote(input.note);

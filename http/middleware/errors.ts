@@ -1,5 +1,5 @@
 import type Koa from 'koa';
-import { BusyError, isDomainError, MSG, TooManyRequestsError, ValidationError } from '../../core/index.js';
+import { BusyError, ConflictError, isDomainError, MSG, TooManyRequestsError, ValidationError } from '../../core/index.js';
 
 const STATUS = { validation: 400, unauthenticated: 401, forbidden: 403, not_found: 404, conflict: 409, too_many_requests: 429, busy: 503 } as const;
 
@@ -17,6 +17,7 @@ export function errorHandler(log: (msg: string, err: unknown) => void = (m, e) =
         ctx.status = STATUS[err.kind];
         if (err instanceof ValidationError) ctx.body = { message: err.message, errors: err.errors };
         else if (err.kind === 'conflict' && 'field' in err && err.field) ctx.body = { message: err.message, errors: [{ field: err.field, message: err.message }] };
+        else if (err instanceof ConflictError && err.details) ctx.body = { message: err.message, ...err.details };
         else ctx.body = { message: err.message };
         if (err.kind === 'unauthenticated') ctx.set('WWW-Authenticate', 'Bearer');
         if (err instanceof TooManyRequestsError || err instanceof BusyError) ctx.set('Retry-After', String(Math.max(1, Math.ceil(err.retryAfterSeconds))));

@@ -334,8 +334,8 @@ describe.each(DB_KINDS)('spreadsheets over HTTP on %s', (kind) => {
       const text = new TextDecoder('utf-8', { ignoreBOM: true }).decode(r.bytes);
       const lines = text.slice(1).split('\r\n');
       expect(lines[0]).toBe(HEADER.join(','));
-      expect(lines).toContain('2026/11/19,00003,2026/11/19 00:05,650,\'=1+1,台中店 (TXG),未點收');
-      expect(lines).toContain('2026/11/20,12345,2026/11/20 18:45,12000,"晚班, ""補登""",高雄店 (KHH),已點收');
+      expect(lines).toContain('2026/11/19,"=""00003""",2026/11/19 00:05,650,\'=1+1,台中店 (TXG),未點收');
+      expect(lines).toContain('2026/11/20,"=""12345""",2026/11/20 18:45,12000,"晚班, ""補登""",高雄店 (KHH),已點收');
       expect(lines.filter((l) => l !== '')).toHaveLength(5);
     });
 

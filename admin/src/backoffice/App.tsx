@@ -1,3 +1,4 @@
+import { QueryClient } from '@tanstack/react-query';
 import { Suspense } from 'react';
 import { Admin, CustomRoutes, Loading, Resource } from 'react-admin';
 import { Route } from 'react-router-dom';
@@ -5,6 +6,7 @@ import audit from '../audit';
 import { Dashboard } from '../dashboard/Dashboard';
 import { i18nProvider } from '../i18n/i18nProvider';
 import { Layout } from '../layout/Layout';
+import { NotFound } from '../layout/NotFound';
 import { LoginPage } from '../login/LoginPage';
 import payments from '../payments';
 import { ReconcilePage } from '../reconcile';
@@ -15,9 +17,25 @@ import users from '../users';
 import { Home } from './Home';
 import { theme } from './theme';
 
+/**
+ * A refusal (403), a missing record (404) or bad input (400) will answer the same on a retry:
+ * say it at once instead of showing 載入中... through react-query's three retries.
+ */
+const queryClient = new QueryClient({
+  defaultOptions: {
+    queries: {
+      retry: (failures, error) => {
+        const status = (error as { status?: number })?.status;
+        return !(typeof status === 'number' && status >= 400 && status < 500) && failures < 3;
+      },
+    },
+  },
+});
+
 export function App() {
   return (
     <Admin
+      queryClient={queryClient}
       basename="/admin"
       title=""
       dataProvider={dataProvider}
@@ -25,6 +43,7 @@ export function App() {
       i18nProvider={i18nProvider}
       loginPage={LoginPage}
       layout={Layout}
+      catchAll={NotFound}
       dashboard={Home}
       theme={theme}
       disableTelemetry

@@ -6,7 +6,8 @@ import { defaultTheme } from 'react-admin';
 export const theme = createTheme(
   {
     ...defaultTheme,
-    palette: { ...defaultTheme.palette, primary: { main: '#1565c0' } },
+    // 未確認 is yellow in the spec; MUI's warning is orange. Dark text keeps the yellow chip readable.
+    palette: { ...defaultTheme.palette, primary: { main: '#1565c0' }, warning: { main: '#fbc02d', contrastText: 'rgba(0, 0, 0, 0.87)' } },
     typography: {
       fontFamily: "system-ui, -apple-system, 'Segoe UI', 'PingFang TC', 'Noto Sans TC', 'Microsoft JhengHei', sans-serif",
       // Labels keep the spec's wording (Excel 匯入, not EXCEL 匯入).

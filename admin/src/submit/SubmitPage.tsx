@@ -4,8 +4,9 @@
  */
 import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { isBranchUser, submissionStoreId, type Principal } from '../../../core/permissions';
-import { toIso } from '../../../core/time';
-import { validatePayment } from '../../../core/validation/payment';
+import { formatTaipei, toIso } from '../../../core/time';
+import { paidAtNeedsConfirm, validatePayment } from '../../../core/validation/payment';
+import { MSG } from '../../../core/messages';
 import { storeLabel } from '../../../core/labels';
 import { appTitle } from '../config';
 import { api, ApiError } from '../http';
@@ -30,10 +31,13 @@ interface FormState {
 
 type Banner = { kind: 'success' | 'error'; text: string } | null;
 
+/** A submission that is probably a mistake, held until the person confirms it or goes back. */
+type Doubt = { kind: 'time' | 'duplicate'; title: string; text: string } | null;
+
 const emptyForm = (storeId: number | null): FormState => ({
   last_five: '',
   paid_at: '',
-  amount: '0',
+  amount: '', // empty, so typing 1200 gives 1200 and not 01200
   note: '',
   store_id: storeId !== null ? String(storeId) : '',
 });
@@ -53,6 +57,7 @@ export function SubmitPage() {
   const [errors, setErrors] = useState<Partial<Record<keyof FormState, string>>>({});
   const [banner, setBanner] = useState<Banner>(null);
   const [submitting, setSubmitting] = useState(false);
+  const [doubt, setDoubt] = useState<Doubt>(null);
   const busy = useRef(false);
 
   useEffect(() => {
@@ -74,12 +79,14 @@ export function SubmitPage() {
   const set = (key: keyof FormState) => (e: { target: { value: string } }) => {
     setForm((f) => ({ ...f, [key]: e.target.value }));
     setErrors((er) => ({ ...er, [key]: undefined }));
+    setDoubt(null);
   };
 
-  async function onSubmit(e: FormEvent) {
-    e.preventDefault();
+  async function onSubmit(e: FormEvent | null, confirmed: { time?: boolean; duplicate?: boolean } = {}) {
+    e?.preventDefault();
     if (busy.current) return; // a second submit while sending is ignored
     setBanner(null);
+    setDoubt(null);
     // The form's text is checked and parsed once, here; the server parses what is sent once more.
     const checked = validatePayment(
       { last_five: form.last_five, paid_at: form.paid_at, amount: form.amount === '' ? '' : Number(form.amount), note: form.note, store_id: form.store_id },
@@ -90,15 +97,25 @@ export function SubmitPage() {
       return;
     }
     const v = checked.value;
+    const odd = paidAtNeedsConfirm(v.paid_at, Date.now());
+    if (odd && !confirmed.time) {
+      const when = formatTaipei(v.paid_at);
+      setDoubt({ kind: 'time', title: UI.paidAt, text: 'ahead' in odd ? MSG.confirmPaidAtAhead(when) : MSG.confirmPaidAtOld(when, odd.daysBack) });
+      return;
+    }
     const payload = { last_five: v.last_five, paid_at: toIso(v.paid_at), amount: v.amount, note: v.note, store_id: submissionStoreId(me ?? { store_id: null }, v.store_id) };
     busy.current = true;
     setSubmitting(true);
     try {
-      const created = await api<{ uuid: string }>('POST', '/payments', payload);
+      const created = await api<{ uuid: string }>('POST', '/payments', confirmed.duplicate ? { ...payload, confirm_duplicate: true } : payload);
       setBanner({ kind: 'success', text: UI.submitSuccess(created.uuid) });
       setForm(emptyForm(locked ? me!.store_id : null));
       setErrors({});
     } catch (err) {
+      if (err instanceof ApiError && err.status === 409 && err.body?.duplicate_of) {
+        setDoubt({ kind: 'duplicate', title: UI.possibleDuplicateTitle, text: err.body.message ?? '' });
+        return;
+      }
       setBanner({ kind: 'error', text: submitErrorText(err) });
     } finally {
       busy.current = false;
@@ -134,7 +151,25 @@ export function SubmitPage() {
             {banner.text}
           </div>
         )}
-        <form onSubmit={onSubmit} noValidate>
+        {doubt && (
+          <div className="banner banner-warn" role="alertdialog" aria-labelledby="doubt-title" data-testid={`doubt-${doubt.kind}`}>
+            <strong id="doubt-title">{doubt.title}</strong>
+            <p>{doubt.text}</p>
+            <div className="doubt-actions">
+              <button
+                type="button"
+                className="btn btn-primary"
+                onClick={() => onSubmit(null, doubt.kind === 'time' ? { time: true } : { time: true, duplicate: true })}
+              >
+                {UI.submitAnyway}
+              </button>
+              <button type="button" className="btn btn-light-on-card" onClick={() => setDoubt(null)}>
+                {UI.checkAgain}
+              </button>
+            </div>
+          </div>
+        )}
+        <form onSubmit={(e) => onSubmit(e)} noValidate>
           <Field label={UI.lastFive} error={errors.last_five} htmlFor="last_five">
             <input
               id="last_five"

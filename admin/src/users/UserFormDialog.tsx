@@ -12,7 +12,7 @@ import { FormControl, FormControlLabel, FormHelperText, Box, Switch, TextField }
 import type { Me, User } from '../../../core/types';
 import { FormDialog } from '../common/FormDialog';
 import type { StoreRecord } from '../common/useStores';
-import { UI, USERS_UI } from '../messages';
+import { USERS_UI } from '../messages';
 import { AccessibleStoresPicker, HomeStorePicker, PermissionPicker, RolePicker } from './UserPickers';
 import { useUserForm } from './useUserForm';
 
@@ -84,7 +84,7 @@ export function UserFormDialog(props: { me: Me; stores: StoreRecord[]; user: Use
         <FormControl error={Boolean(errors.is_active)}>
           <FormControlLabel
             control={<Switch name="is_active" checked={form.is_active} onChange={(e) => set('is_active', e.target.checked)} disabled={Boolean(activeDenial)} />}
-            label={`${USERS_UI.isActive}（${form.is_active ? UI.active : UI.inactive}）`}
+            label={USERS_UI.isActive}
           />
           {(errors.is_active || activeDenial) && (
             <FormHelperText sx={{ mx: 0 }} data-testid="is-active-reason">

@@ -29,7 +29,7 @@ import {
 } from '@mui/material';
 import { useState, type ReactNode } from 'react';
 import { Title, useGetList } from 'react-admin';
-import { activeLabel, effectivePermissions, isAdmin, permissionLabels, storeAccessLabel } from '../../../core/permissions';
+import { activeLabel, can, effectivePermissions, isAdmin, permissionLabels, storeAccessLabel } from '../../../core/permissions';
 import { formatTaipei } from '../../../core/time';
 import type { Me, User } from '../../../core/types';
 import { ROLE_LABELS, storeLabel } from '../../../core/labels';
@@ -228,9 +228,11 @@ export function UserList() {
           <Typography variant="h6" component="h1">
             {USERS_UI.title}
           </Typography>
-          <Button variant="contained" startIcon={<PersonAddIcon />} onClick={() => setFormFor({ mode: 'create' })} disabled={!me}>
-            {USERS_UI.add}
-          </Button>
+          {me && can(me, 'manage_users') && (
+            <Button variant="contained" startIcon={<PersonAddIcon />} onClick={() => setFormFor({ mode: 'create' })}>
+              {USERS_UI.add}
+            </Button>
+          )}
         </Box>
         <Divider />
         {body}

@@ -1,12 +1,12 @@
 /** Writing payments: a submission, a status or note change, deleting one or many. */
 import { randomUUID } from 'node:crypto';
-import { ForbiddenError, NotFoundError, ValidationError, type FieldError } from '../../errors.js';
+import { ConflictError, ForbiddenError, NotFoundError, ValidationError, type FieldError } from '../../errors.js';
 import { MSG } from '../../messages.js';
 import { inScope, submissionStoreId, submitStoreDenial } from '../../permissions.js';
 import { DEFAULT_STATUS, type PaymentStatus } from '../../statuses.js';
 import { parseInstant } from '../../time.js';
 import { toPayment, type PaymentRow } from '../../db/rows.js';
-import { isForeignKeyViolation, type Db } from '../../db/connect.js';
+import { isForeignKeyViolation, isPostgres, type Db } from '../../db/connect.js';
 import type { Payment } from '../../types.js';
 import { parseNote, parseStatus, validatePayment } from '../../validation/payment.js';
 import { isPlainObject, toId } from '../../validation/result.js';
@@ -15,6 +15,7 @@ import { Batcher, batcherFor, insertRows } from '../../db/batch.js';
 import type { ServiceContext } from '../context.js';
 import { deny, requirePermission, valid } from '../guard.js';
 import { loadForActor } from './list.js';
+import { paymentDuplicateKey } from '../../paymentDuplicateKey.js';
 
 export const MAX_BATCH_DELETE = 10_000;
 /** rows per statement: 10 columns each stays far below SQLite's and PostgreSQL's parameter limits */
@@ -23,17 +24,46 @@ export const INSERT_CHUNK = 500;
 interface NewPayment {
   row: PaymentRow;
   audit: AuditRowInput;
+  /** the submitter saw the 可能重複 warning and sends it again on purpose */
+  allowDuplicate: boolean;
 }
 
-/** Writes new payments with their audit entries in one transaction; a missing store fails only its own payment. */
+/**
+ * Writes new payments with their audit entries in one transaction; a missing store fails only its
+ * own payment, and so does a probable duplicate (the import's key: same store, last five, time and
+ * amount as a stored payment or an earlier one in the batch) unless it was confirmed. The check
+ * and the insert share the transaction (SQLite: BEGIN IMMEDIATE; PostgreSQL: an advisory lock per
+ * key), so two identical submissions at once, on one instance or several, store one.
+ */
 async function writeNewPayments(db: Db, items: NewPayment[]): Promise<Array<PaymentRow | Error>> {
   return db.transaction(async (trx) => {
     const storeIds = [...new Set(items.map((i) => i.row.store_id))];
     const known = new Set(((await trx('stores').whereIn('id', storeIds).select('id')) as Array<{ id: number }>).map((s) => Number(s.id)));
-    const ok = items.filter((i) => known.has(i.row.store_id));
+    const earlier = new Map<string, string>();
+    const checked = items.filter((i) => !i.allowDuplicate && known.has(i.row.store_id));
+    if (checked.length) {
+      if (isPostgres(db)) {
+        for (const key of [...new Set(checked.map((i) => paymentDuplicateKey(i.row)))].sort()) await trx.raw('select pg_advisory_xact_lock(hashtext(?))', [key]);
+      }
+      const hits = (await trx('payments')
+        .whereIn('paid_at', [...new Set(checked.map((i) => i.row.paid_at))])
+        .whereIn('last_five', [...new Set(checked.map((i) => i.row.last_five))])
+        .orderBy('created_at', 'desc')
+        .select('uuid', 'store_id', 'last_five', 'paid_at', 'amount')) as PaymentRow[];
+      for (const h of hits) earlier.set(paymentDuplicateKey({ store_id: Number(h.store_id), last_five: h.last_five, paid_at: Number(h.paid_at), amount: Number(h.amount) }), h.uuid);
+    }
+    const results = items.map((i): PaymentRow | Error => {
+      if (!known.has(i.row.store_id)) return ValidationError.single('store_id', MSG.storeNotFound);
+      const key = paymentDuplicateKey(i.row);
+      const first = earlier.get(key);
+      if (first && !i.allowDuplicate) return new ConflictError(MSG.possibleDuplicate(first), undefined, { duplicate_of: first });
+      earlier.set(key, i.row.uuid);
+      return i.row;
+    });
+    const ok = items.filter((_, n) => !(results[n] instanceof Error));
     await insertRows(trx, 'payments', ok.map((i) => i.row));
     await insertRows(trx, 'audit_log', ok.map((i) => i.audit));
-    return items.map((i) => (known.has(i.row.store_id) ? i.row : ValidationError.single('store_id', MSG.storeNotFound)));
+    return results;
   });
 }
 
@@ -45,10 +75,10 @@ const paymentWriters = new WeakMap<object, Batcher<NewPayment, PaymentRow>>();
  * audit entry; if that transaction fails, each is retried alone so one cannot sink another.
  */
 export async function createPayment(ctx: ServiceContext, input: unknown): Promise<Payment> {
-  const value = valid(validatePayment(input));
+  const now = Date.now();
+  const value = valid(validatePayment(input, { now }));
   const storeId = submissionStoreId(ctx.actor, value.store_id);
   deny(submitStoreDenial(ctx.actor, storeId));
-  const now = Date.now();
   const row: PaymentRow = {
     uuid: randomUUID(),
     store_id: storeId,
@@ -61,7 +91,8 @@ export async function createPayment(ctx: ServiceContext, input: unknown): Promis
     created_at: now,
     updated_at: now,
   };
-  const item: NewPayment = { row, audit: auditRow(ctx, { action: 'create', entity: 'payment', entityId: row.uuid, after: toPayment(row) }, now) };
+  const allowDuplicate = isPlainObject(input) && input.confirm_duplicate === true;
+  const item: NewPayment = { row, audit: auditRow(ctx, { action: 'create', entity: 'payment', entityId: row.uuid, after: toPayment(row) }, now), allowDuplicate };
   const writer = batcherFor(paymentWriters, ctx.db, (root) =>
     new Batcher<NewPayment, PaymentRow>(async (items) => {
       try {
