@@ -107,16 +107,17 @@ const CASES: Case[] = [
     name: 'POST /payments (store A)',
     write: true,
     ok: 201,
-    // any active user whose scope holds store A; branch B staff may submit only for store B
+    // any active user whose scope holds store A; branch B staff may submit only for store B.
+    // Every caller sends the same report, so each confirms the second copy on purpose (可能重複).
     allowed: ['admin', ...HQ, 'hq_none', 'branchA'],
-    probe: call('POST', () => '/payments', (s) => ({ last_five: '54321', paid_at: '2026-11-18T11:00', amount: 999, store_id: s.stores.A.id })),
+    probe: call('POST', () => '/payments', (s) => ({ last_five: '54321', paid_at: '2026-11-18T11:00', amount: 999, store_id: s.stores.A.id, confirm_duplicate: true })),
   },
   {
     name: 'POST /payments (store C, outside every scope but admin)',
     write: true,
     ok: 201,
     allowed: ['admin'],
-    probe: call('POST', () => '/payments', (s) => ({ last_five: '54321', paid_at: '2026-11-18T11:00', amount: 999, store_id: s.stores.C.id })),
+    probe: call('POST', () => '/payments', (s) => ({ last_five: '54321', paid_at: '2026-11-18T11:00', amount: 999, store_id: s.stores.C.id, confirm_duplicate: true })),
   },
   { name: 'GET /payments', write: false, ok: 200, allowed: VIEWERS, probe: call('GET', () => '/payments') },
   { name: 'GET /payments/:id (store A)', write: false, ok: 200, allowed: viewA, probe: call('GET', async (s) => `/payments/${await paymentInA(s)}`) },
