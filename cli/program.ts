@@ -47,8 +47,15 @@ function applyToTree(cmd: Command): void {
   for (const sub of cmd.commands) applyToTree(sub);
 }
 
-/** The version in package.json (two folders above dist/cli/program.js and cli/program.ts alike). */
+/** The version in package.json: one folder above cli/program.ts, two above dist/cli/program.js. */
 function remitVersion(): string {
-  const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };
-  return pkg.version;
+  for (const rel of ['../package.json', '../../package.json']) {
+    try {
+      const pkg = JSON.parse(readFileSync(new URL(rel, import.meta.url), 'utf8')) as { name?: string; version?: string };
+      if (pkg.name === 'remit' && pkg.version) return pkg.version;
+    } catch {
+      /* not there: try the next folder up */
+    }
+  }
+  return '0.0.0';
 }
