@@ -1,8 +1,11 @@
 /**
  * Bank reconciliation: the shapes shared by its three pieces (reading a statement, matching,
  * and the service that stores statements and decisions). Times are UTC instants in epoch
- * milliseconds, money is whole NT$, as everywhere in core.
+ * milliseconds, money is whole NT$, as everywhere in core. The API's shapes (BankLine and the
+ * rest) are declared here too, so the server and the 對帳 page read one definition.
  */
+import type { Payment } from '../types.js';
+import type { ReadStatement } from './statement.js';
 
 /** One transaction line of a bank statement, as read from the file (no database yet). */
 export interface StatementLine {
@@ -46,4 +49,51 @@ export interface ReconcileLine {
   digits: string;
   summary: string;
   note: string;
+}
+
+/** The API's shapes: a stored statement line, an imported statement, a payment with its link, the proposals. */
+export interface BankLine {
+  id: number;
+  statement_id: number;
+  file: string;
+  /** the row in the file as a spreadsheet program shows it */
+  row: number;
+  at: string;
+  has_time: boolean;
+  amount: number;
+  balance: number | null;
+  summary: string;
+  note: string;
+  counterparty: string;
+  digits: string;
+  /** the store the statement was imported for (null: all stores) */
+  store_id: number | null;
+  /** the linked payment's uuid, or null */
+  payment: string | null;
+}
+
+export interface ImportedStatement {
+  id: number;
+  file: string;
+  store_id: number | null;
+  lines: number;
+  credits: number;
+  new: number;
+  duplicates: number;
+  from: string | null;
+  to: string | null;
+  encoding: string;
+  balance_breaks: number;
+  columns: ReadStatement['columns'];
+}
+
+export type ReconciledPayment = Payment & { bank_line_id: number | null };
+
+export interface Proposals {
+  auto: Array<{ payment: ReconciledPayment; line: BankLine; score: number; reasons: string[] }>;
+  review: Array<{ payment: ReconciledPayment; candidates: Array<{ line: BankLine; score: number; reasons: string[] }> }>;
+  reviewLines: Array<{ line: BankLine; candidates: Array<{ payment: ReconciledPayment; score: number; reasons: string[] }> }>;
+  unpaid: Array<{ payment: ReconciledPayment }>;
+  unreported: Array<{ line: BankLine }>;
+  suggestions: Array<{ payments: string[]; lines: number[]; reasons: string[] }>;
 }

@@ -30,51 +30,8 @@ import { findStore } from './stores.js';
 export const MAX_DECISIONS = 5_000;
 const INSERT_CHUNK = 200;
 
-export interface BankLine {
-  id: number;
-  statement_id: number;
-  file: string;
-  /** the row in the file as a spreadsheet program shows it */
-  row: number;
-  at: string;
-  has_time: boolean;
-  amount: number;
-  balance: number | null;
-  summary: string;
-  note: string;
-  counterparty: string;
-  digits: string;
-  /** the store the statement was imported for (null: all stores) */
-  store_id: number | null;
-  /** the linked payment's uuid, or null */
-  payment: string | null;
-}
-
-export interface ImportedStatement {
-  id: number;
-  file: string;
-  store_id: number | null;
-  lines: number;
-  credits: number;
-  new: number;
-  duplicates: number;
-  from: string | null;
-  to: string | null;
-  encoding: string;
-  balance_breaks: number;
-  columns: ReadStatement['columns'];
-}
-
-export type ReconciledPayment = Payment & { bank_line_id: number | null };
-
-export interface Proposals {
-  auto: Array<{ payment: ReconciledPayment; line: BankLine; score: number; reasons: string[] }>;
-  review: Array<{ payment: ReconciledPayment; candidates: Array<{ line: BankLine; score: number; reasons: string[] }> }>;
-  reviewLines: Array<{ line: BankLine; candidates: Array<{ payment: ReconciledPayment; score: number; reasons: string[] }> }>;
-  unpaid: Array<{ payment: ReconciledPayment }>;
-  unreported: Array<{ line: BankLine }>;
-  suggestions: Array<{ payments: string[]; lines: number[]; reasons: string[] }>;
-}
+export type { BankLine, ImportedStatement, Proposals, ReconciledPayment } from '../reconcile/types.js';
+import type { BankLine, ImportedStatement, Proposals, ReconciledPayment } from '../reconcile/types.js';
 
 interface LineRow {
   id: number;
