@@ -19,7 +19,7 @@ import { instantRange } from '../dateRange.js';
 import { DAY_MS, taipeiDate, taipeiDayStart, toIso } from '../time.js';
 import { toPayment, type PaymentRow } from '../db/rows.js';
 import type { Db } from '../db/connect.js';
-import type { ListResult, Payment } from '../types.js';
+import type { ListResult } from '../types.js';
 import { toId } from '../validation/result.js';
 import { recordAudit } from './audit.js';
 import type { ServiceContext } from './context.js';
