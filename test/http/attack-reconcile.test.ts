@@ -5,15 +5,12 @@
  * PostgreSQL, the way a business that outgrew one machine runs it). Nothing another store owns
  * is seen or touched, no decision is lost or doubled, and no answer is a 5xx.
  */
-import type { Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import iconv from 'iconv-lite';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { createApp } from '../../http/app.js';
-import { createUser, openDatabase, signToken, systemActor, type Db, type UserRow } from '../../core/index.js';
+import { createUser, signToken, systemActor, type UserRow } from '../../core/index.js';
 import { DB_KINDS, TEST_SECURITY } from '../helpers/db.js';
 import { PASSWORD } from '../helpers/fixtures.js';
-import { listParams, startTestServer, type TestServer } from '../helpers/server.js';
+import { listParams, secondInstance, startTestServer, type TestServer } from '../helpers/server.js';
 
 const statement = (rows: string[]) => iconv.encode(['交易日期,交易時間,轉出,轉入,餘額,說明,帳號,備註', ...rows].join('\r\n') + '\r\n', 'big5');
 /** `n` credits of 1500 on 2026-11-05, one a minute from 10:00, each naming its own last five */
@@ -22,21 +19,14 @@ const credits = (n: number, first = 0) =>
 
 describe.each(DB_KINDS)('reconciliation under attack on %s', (kind) => {
   let s: TestServer;
-  let db2: Db;
-  let server2: Server;
+  let two: Awaited<ReturnType<typeof secondInstance>>;
   let urls: string[];
-  const errors: unknown[] = [];
   const tokens: Record<string, string> = {};
 
   beforeAll(async () => {
     s = await startTestServer(kind);
-    // A second API instance on the same database, with its own pool.
-    db2 = openDatabase(s.t.config);
-    const app2 = createApp({ db: db2, security: TEST_SECURITY, log: (_m, e) => errors.push(e) });
-    server2 = await new Promise((resolve) => {
-      const srv = app2.listen(0, '127.0.0.1', () => resolve(srv));
-    });
-    urls = [`${s.url}/api`, `http://127.0.0.1:${(server2.address() as AddressInfo).port}/api`];
+    two = await secondInstance(s);
+    urls = [`${s.url}/api`, two.url];
     const ctx = { db: s.t.db, security: TEST_SECURITY, actor: systemActor('test'), ip: null };
     const extra = {
       auditA: { role: 'user', store_id: s.stores.A.id, permissions: ['system_admin'] },
@@ -48,11 +38,7 @@ describe.each(DB_KINDS)('reconciliation under attack on %s', (kind) => {
     }
   }, 60_000);
   afterAll(async () => {
-    await new Promise<void>((resolve) => {
-      server2?.close(() => resolve());
-      server2?.closeAllConnections();
-    });
-    await db2?.destroy();
+    await two?.close();
     await s?.close();
   });
   beforeEach(async () => {
@@ -265,6 +251,6 @@ describe.each(DB_KINDS)('reconciliation under attack on %s', (kind) => {
       expect(c.body.statement.new + d.body.statement.new).toBe(200);
       expect(Number((await s.t.db('bank_lines').count({ n: '*' }).first())!.n)).toBe(500);
     }
-    expect(errors).toEqual([]);
+    expect(s.errors).toEqual([]);
   });
 });
