@@ -18,7 +18,7 @@ import { STATUS_CREDITED, STATUS_FAILED, type PaymentStatus } from '../statuses.
 import { instantRange } from '../dateRange.js';
 import { DAY_MS, taipeiDate, taipeiDayStart, toIso } from '../time.js';
 import { toPayment, type PaymentRow } from '../db/rows.js';
-import { isPostgres, type Db } from '../db/connect.js';
+import { isForeignKeyViolation, isPostgres, type Db } from '../db/connect.js';
 import type { ListResult } from '../types.js';
 import { toId } from '../validation/result.js';
 import { recordAudit } from './audit.js';
@@ -110,61 +110,71 @@ export async function importStatement(
   const read = readStatement(input.bytes, file);
   const prints = fingerprints(read.lines);
   const now = Date.now();
-  return ctx.db.transaction(async (trx) => {
-    // Statement imports take turns on PostgreSQL (SQLite: BEGIN IMMEDIATE): two overlapping
-    // downloads inserting the same lines in opposite orders deadlocked, and one answered 500.
-    if (isPostgres(trx)) await trx.raw('select pg_advisory_xact_lock(?)', [STATEMENT_IMPORT_LOCK]);
-    const [inserted] = await trx('bank_statements')
-      .insert({
-        file,
-        imported_by: ctx.actor.id > 0 ? ctx.actor.id : null,
-        store_id: storeId,
-        encoding: read.encoding,
-        columns: JSON.stringify(read.columns),
-        period_from: read.from,
-        period_to: read.to,
-        lines: read.lines.length,
-        new_lines: 0,
-        balance_breaks: read.balance_breaks,
-        created_at: now,
-      })
-      .returning('id');
-    const id = Number(typeof inserted === 'object' ? inserted.id : inserted);
-    const rows = read.lines.map((l, i) => ({
-      statement_id: id,
-      row: l.row,
-      at: l.at,
-      has_time: l.hasTime,
-      amount: l.amount,
-      balance: l.balance,
-      summary: l.summary,
-      note: l.note,
-      counterparty: l.counterparty.slice(0, 255),
-      digits: l.digits,
-      fingerprint: prints[i],
-    }));
-    for (let i = 0; i < rows.length; i += INSERT_CHUNK) {
-      await trx('bank_lines').insert(rows.slice(i, i + INSERT_CHUNK)).onConflict('fingerprint').ignore();
-    }
-    const added = Number(((await trx('bank_lines').where({ statement_id: id }).count({ n: '*' }).first()) as { n: number | string }).n);
-    await trx('bank_statements').where({ id }).update({ new_lines: added });
-    const result: ImportedStatement = {
-      id,
-      file,
-      store_id: storeId,
-      lines: read.lines.length,
-      credits: read.credits,
-      new: added,
-      duplicates: read.lines.length - added,
-      from: read.from,
-      to: read.to,
-      encoding: read.encoding,
-      balance_breaks: read.balance_breaks,
-      columns: read.columns,
-    };
-    await recordAudit(trx, ctx, { action: 'import', entity: 'statement', entityId: id, after: result });
-    return result;
+  return ctx.db.transaction(async (trx) => storeStatement(ctx, trx, { file, storeId, read, prints, now })).catch((err: unknown) => {
+    // The store deleted since it was checked (another request, another instance): it is gone.
+    throw isForeignKeyViolation(err) ? new NotFoundError(MSG.storeNotFound) : err;
   });
+}
+
+/** The statement and its new lines, in the import's transaction. */
+async function storeStatement(
+  ctx: ServiceContext,
+  trx: Db,
+  { file, storeId, read, prints, now }: { file: string; storeId: number | null; read: ReadStatement; prints: string[]; now: number },
+): Promise<ImportedStatement> {
+  // Statement imports take turns on PostgreSQL (SQLite: BEGIN IMMEDIATE): two overlapping
+  // downloads inserting the same lines in opposite orders deadlocked, and one answered 500.
+  if (isPostgres(trx)) await trx.raw('select pg_advisory_xact_lock(?)', [STATEMENT_IMPORT_LOCK]);
+  const [inserted] = await trx('bank_statements')
+    .insert({
+      file,
+      imported_by: ctx.actor.id > 0 ? ctx.actor.id : null,
+      store_id: storeId,
+      encoding: read.encoding,
+      columns: JSON.stringify(read.columns),
+      period_from: read.from,
+      period_to: read.to,
+      lines: read.lines.length,
+      new_lines: 0,
+      balance_breaks: read.balance_breaks,
+      created_at: now,
+    })
+    .returning('id');
+  const id = Number(typeof inserted === 'object' ? inserted.id : inserted);
+  const rows = read.lines.map((l, i) => ({
+    statement_id: id,
+    row: l.row,
+    at: l.at,
+    has_time: l.hasTime,
+    amount: l.amount,
+    balance: l.balance,
+    summary: l.summary,
+    note: l.note,
+    counterparty: l.counterparty.slice(0, 255),
+    digits: l.digits,
+    fingerprint: prints[i],
+  }));
+  for (let i = 0; i < rows.length; i += INSERT_CHUNK) {
+    await trx('bank_lines').insert(rows.slice(i, i + INSERT_CHUNK)).onConflict('fingerprint').ignore();
+  }
+  const added = Number(((await trx('bank_lines').where({ statement_id: id }).count({ n: '*' }).first()) as { n: number | string }).n);
+  await trx('bank_statements').where({ id }).update({ new_lines: added });
+  const result: ImportedStatement = {
+    id,
+    file,
+    store_id: storeId,
+    lines: read.lines.length,
+    credits: read.credits,
+    new: added,
+    duplicates: read.lines.length - added,
+    from: read.from,
+    to: read.to,
+    encoding: read.encoding,
+    balance_breaks: read.balance_breaks,
+    columns: read.columns,
+  };
+  await recordAudit(trx, ctx, { action: 'import', entity: 'statement', entityId: id, after: result });
+  return result;
 }
 
 async function statementStore(ctx: ServiceContext, raw: unknown): Promise<number | null> {

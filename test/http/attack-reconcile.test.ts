@@ -233,6 +233,24 @@ describe.each(DB_KINDS)('reconciliation under attack on %s', (kind) => {
     }
   });
 
+  it('a statement imported while its store is deleted: 201 and the delete refused, or 404 and the store gone, never a 500', async () => {
+    for (let round = 0; round < 6; round++) {
+      const store = (await call(0, 'POST', '/stores', { body: { name: `對帳競速店${round}`, code: `rc${round}` } })).body;
+      const [imported, deleted] = await Promise.all([
+        upload(round, `race-${round}.csv`, statement(credits(50)), store.id),
+        call(round + 1, 'DELETE', `/stores/${store.id}`),
+      ]);
+      const kept = Boolean(await s.t.db('stores').where({ id: store.id }).first());
+      const statements = Number((await s.t.db('bank_statements').where({ store_id: store.id }).count({ n: '*' }).first())!.n);
+      expect({ imported: imported.status, deleted: deleted.status, kept, statements }).toEqual(
+        imported.status === 201 ? { imported: 201, deleted: 409, kept: true, statements: 1 } : { imported: 404, deleted: 200, kept: false, statements: 0 },
+      );
+      await s.t.db('bank_lines').delete();
+      await s.t.db('bank_statements').delete();
+      if (kept) await s.t.db('stores').where({ id: store.id }).delete();
+    }
+  });
+
   it('the same statement imported at once on two instances, and overlapping ones in reverse order, store each line once', async () => {
     const rows = credits(300);
     const bytes = statement(rows);
