@@ -233,6 +233,21 @@ describe.each(DB_KINDS)('reconciliation under attack on %s', (kind) => {
     }
   });
 
+  it('a confirmation racing the payment\'s delete: confirmed then deleted with its link, or 404; never a 500 or a link to nothing', async () => {
+    const st = (await upload(0, 'gone.csv', statement(credits(1)), s.stores.A.id)).body.statement;
+    const [line] = await linesOf(st.id);
+    for (let round = 0; round < 6; round++) {
+      const p = await pay('10000');
+      const [confirm, del] = await Promise.all([
+        call(round, 'POST', '/reconcile/confirm', { as: 'branchA', body: { pairs: [{ payment: p.uuid, line }] } }),
+        call(round + 1, 'DELETE', `/payments/${p.uuid}`, { as: 'branchA' }),
+      ]);
+      expect(del.status).toBe(200);
+      expect([200, 404]).toContain(confirm.status);
+      expect(Number((await s.t.db('bank_links').count({ n: '*' }).first())!.n)).toBe(0);
+    }
+  });
+
   it('a statement imported while its store is deleted: 201 and the delete refused, or 404 and the store gone, never a 500', async () => {
     for (let round = 0; round < 6; round++) {
       const store = (await call(0, 'POST', '/stores', { body: { name: `對帳競速店${round}`, code: `rc${round}` } })).body;
