@@ -1,12 +1,14 @@
 #!/usr/bin/env node
 import { handleError } from './errors.js';
 import { buildProgram } from './program.js';
+import { terminalText } from './table.js';
 import type { CliIO } from './context.js';
 
+// No control character from the data reaches the terminal (see terminalText).
 const io: CliIO = {
   env: process.env,
-  stdout: (s) => process.stdout.write(s),
-  stderr: (s) => process.stderr.write(s),
+  stdout: (s) => process.stdout.write(terminalText(s)),
+  stderr: (s) => process.stderr.write(terminalText(s)),
 };
 
 const program = buildProgram(io, {

@@ -40,7 +40,16 @@ export function displayWidth(text: string): number {
 
 /** Control characters (newlines, escape sequences) in data would break the layout or the terminal. */
 export function clean(text: string): string {
-  return text.replace(/[\u0000-\u001f\u007f-\u009f]/g, ' ');
+  return terminalText(text).replace(/\n/g, ' ');
+}
+
+/**
+ * Everything remit writes to a terminal, newlines kept: text read from a file (a bank's summary,
+ * a spreadsheet cell quoted in an error) could otherwise carry escape sequences that clear the
+ * screen, retitle the window or write the clipboard.
+ */
+export function terminalText(text: string): string {
+  return text.replace(/[\u0000-\u0009\u000b-\u001f\u007f-\u009f]/g, ' ');
 }
 
 function pad(text: string, width: number, align: 'left' | 'right'): string {

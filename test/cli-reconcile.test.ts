@@ -103,4 +103,22 @@ describe('remit reconcile', () => {
       expect(r.stderr).toMatch(/錯誤|缺少/);
     }
   });
+
+  it('escape sequences a bank file carries reach the terminal as plain spaces, never as commands', async () => {
+    // OSC 52 writes the clipboard, CSI 2J clears the screen: text from a file must not drive the terminal.
+    const hostile = `跨行存入\u001b]52;c;ZXZpbA==\u0007\u001b[2J`;
+    writeFileSync(join(dir, 'escape.csv'), csv([`="115/11/20 09:00:00",="${hostile}",="",="4,321",="4,321",="",="\u001b[31m9999"`]));
+    const r = await run(['reconcile', 'escape.csv']);
+    expect(r.stderr).toBe('');
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain('銀行有款無回報：1 筆');
+    expect(r.stdout).toContain('跨行存入');
+    expect(r.stdout).not.toMatch(/[\u0000-\u0009\u000b-\u001f\u007f-\u009f]/);
+    // and a cell quoted in an error message
+    writeFileSync(join(dir, 'escape-bad.csv'), csv([`="115/11/20 09:00:00",="存入",="",="\u001b[2J一千",="4,321",="",=""`]));
+    const bad = await run(['reconcile', 'escape-bad.csv']);
+    expect(bad.code).toBe(1);
+    expect(bad.stderr).toContain('無法辨識的金額');
+    expect(bad.stderr).not.toMatch(/[\u0000-\u0009\u000b-\u001f\u007f-\u009f]/);
+  });
 });

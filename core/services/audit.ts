@@ -82,6 +82,8 @@ export function toAuditEntry(row: AuditRow): AuditEntry {
 const AUDIT_SORTABLE = { id: 'id', at: 'at', action: 'action', entity: 'entity', entity_id: 'entity_id', actor_username: 'actor_username', ip: 'ip' };
 const AUDIT_FILTERS = ['id', 'action', 'entity', 'entity_id', 'actor_username', 'q', 'at_gte', 'at_lte'];
 const WORD = (s: string) => s.length > 0 && s.length <= 200;
+/** Entries that belong to one store (or to every store), by the store_id they record. */
+const STORE_ENTITIES: AuditEntity[] = ['payment', 'statement'];
 
 /**
  * The audit log (system_admin only), newest first by default. Filters: action, entity,
@@ -93,17 +95,18 @@ export async function listAudit(ctx: ServiceContext, query: ListQuery = { filter
   const f = query.filter;
   assertFilterFields(f, AUDIT_FILTERS);
   const base = ctx.db<AuditRow>('audit_log').select('*');
-  // Payment entries only within the caller's stores (issue 10, item 15): a store-scoped
-  // system_admin reads the log, not other stores' payments through it. The store is the one
-  // the entry's payment had, after the change or (a delete) before it; an import entry spans
-  // stores and is shown to admins only.
+  // Payment and bank statement entries only within the caller's stores (issue 10, item 15):
+  // a store-scoped system_admin reads the log, not other stores' payments or statements
+  // through it. The store is the one the entry's payment had, after the change or (a delete)
+  // before it, or the statement's; an import entry spanning stores, or a statement for every
+  // store, is shown to those who see every store only.
   const scope = storeScope(ctx.actor);
   if (!scope.all) {
     const storeOf = isPostgres(ctx.db)
       ? "coalesce(after::jsonb->>'store_id', before::jsonb->>'store_id')"
       : "coalesce(json_extract(after, '$.store_id'), json_extract(before, '$.store_id'))";
     const inStores = scope.ids.length ? `cast(${storeOf} as text) in (${scope.ids.map(() => '?').join(',')})` : '1 = 0';
-    base.where((w) => w.whereNot('entity', 'payment').orWhereRaw(inStores, scope.ids.map(String)));
+    base.where((w) => w.whereNotIn('entity', STORE_ENTITIES).orWhereRaw(inStores, scope.ids.map(String)));
   }
   const ids = filterIds(f, 'id');
   if (ids) base.whereIn('id', ids);

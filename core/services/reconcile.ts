@@ -18,7 +18,7 @@ import { STATUS_CREDITED, STATUS_FAILED, type PaymentStatus } from '../statuses.
 import { instantRange } from '../dateRange.js';
 import { DAY_MS, taipeiDate, taipeiDayStart, toIso } from '../time.js';
 import { toPayment, type PaymentRow } from '../db/rows.js';
-import type { Db } from '../db/connect.js';
+import { isForeignKeyViolation, isPostgres, type Db } from '../db/connect.js';
 import type { ListResult } from '../types.js';
 import { toId } from '../validation/result.js';
 import { recordAudit } from './audit.js';
@@ -29,6 +29,8 @@ import { findStore } from './stores.js';
 /** Pairs or payments one request may decide at once. */
 export const MAX_DECISIONS = 5_000;
 const INSERT_CHUNK = 200;
+/** The PostgreSQL advisory lock key statement imports take (any fixed number, the same in every instance). */
+const STATEMENT_IMPORT_LOCK = 72_690_012;
 
 export type { BankLine, ImportedStatement, Proposals, ReconciledPayment } from '../reconcile/types.js';
 import type { BankLine, ImportedStatement, Proposals, ReconciledPayment } from '../reconcile/types.js';
@@ -108,58 +110,71 @@ export async function importStatement(
   const read = readStatement(input.bytes, file);
   const prints = fingerprints(read.lines);
   const now = Date.now();
-  return ctx.db.transaction(async (trx) => {
-    const [inserted] = await trx('bank_statements')
-      .insert({
-        file,
-        imported_by: ctx.actor.id > 0 ? ctx.actor.id : null,
-        store_id: storeId,
-        encoding: read.encoding,
-        columns: JSON.stringify(read.columns),
-        period_from: read.from,
-        period_to: read.to,
-        lines: read.lines.length,
-        new_lines: 0,
-        balance_breaks: read.balance_breaks,
-        created_at: now,
-      })
-      .returning('id');
-    const id = Number(typeof inserted === 'object' ? inserted.id : inserted);
-    const rows = read.lines.map((l, i) => ({
-      statement_id: id,
-      row: l.row,
-      at: l.at,
-      has_time: l.hasTime,
-      amount: l.amount,
-      balance: l.balance,
-      summary: l.summary,
-      note: l.note,
-      counterparty: l.counterparty.slice(0, 255),
-      digits: l.digits,
-      fingerprint: prints[i],
-    }));
-    for (let i = 0; i < rows.length; i += INSERT_CHUNK) {
-      await trx('bank_lines').insert(rows.slice(i, i + INSERT_CHUNK)).onConflict('fingerprint').ignore();
-    }
-    const added = Number(((await trx('bank_lines').where({ statement_id: id }).count({ n: '*' }).first()) as { n: number | string }).n);
-    await trx('bank_statements').where({ id }).update({ new_lines: added });
-    const result: ImportedStatement = {
-      id,
-      file,
-      store_id: storeId,
-      lines: read.lines.length,
-      credits: read.credits,
-      new: added,
-      duplicates: read.lines.length - added,
-      from: read.from,
-      to: read.to,
-      encoding: read.encoding,
-      balance_breaks: read.balance_breaks,
-      columns: read.columns,
-    };
-    await recordAudit(trx, ctx, { action: 'import', entity: 'statement', entityId: id, after: result });
-    return result;
+  return ctx.db.transaction(async (trx) => storeStatement(ctx, trx, { file, storeId, read, prints, now })).catch((err: unknown) => {
+    // The store deleted since it was checked (another request, another instance): it is gone.
+    throw isForeignKeyViolation(err) ? new NotFoundError(MSG.storeNotFound) : err;
   });
+}
+
+/** The statement and its new lines, in the import's transaction. */
+async function storeStatement(
+  ctx: ServiceContext,
+  trx: Db,
+  { file, storeId, read, prints, now }: { file: string; storeId: number | null; read: ReadStatement; prints: string[]; now: number },
+): Promise<ImportedStatement> {
+  // Statement imports take turns on PostgreSQL (SQLite: BEGIN IMMEDIATE): two overlapping
+  // downloads inserting the same lines in opposite orders deadlocked, and one answered 500.
+  if (isPostgres(trx)) await trx.raw('select pg_advisory_xact_lock(?)', [STATEMENT_IMPORT_LOCK]);
+  const [inserted] = await trx('bank_statements')
+    .insert({
+      file,
+      imported_by: ctx.actor.id > 0 ? ctx.actor.id : null,
+      store_id: storeId,
+      encoding: read.encoding,
+      columns: JSON.stringify(read.columns),
+      period_from: read.from,
+      period_to: read.to,
+      lines: read.lines.length,
+      new_lines: 0,
+      balance_breaks: read.balance_breaks,
+      created_at: now,
+    })
+    .returning('id');
+  const id = Number(typeof inserted === 'object' ? inserted.id : inserted);
+  const rows = read.lines.map((l, i) => ({
+    statement_id: id,
+    row: l.row,
+    at: l.at,
+    has_time: l.hasTime,
+    amount: l.amount,
+    balance: l.balance,
+    summary: l.summary,
+    note: l.note,
+    counterparty: l.counterparty.slice(0, 255),
+    digits: l.digits,
+    fingerprint: prints[i],
+  }));
+  for (let i = 0; i < rows.length; i += INSERT_CHUNK) {
+    await trx('bank_lines').insert(rows.slice(i, i + INSERT_CHUNK)).onConflict('fingerprint').ignore();
+  }
+  const added = Number(((await trx('bank_lines').where({ statement_id: id }).count({ n: '*' }).first()) as { n: number | string }).n);
+  await trx('bank_statements').where({ id }).update({ new_lines: added });
+  const result: ImportedStatement = {
+    id,
+    file,
+    store_id: storeId,
+    lines: read.lines.length,
+    credits: read.credits,
+    new: added,
+    duplicates: read.lines.length - added,
+    from: read.from,
+    to: read.to,
+    encoding: read.encoding,
+    balance_breaks: read.balance_breaks,
+    columns: read.columns,
+  };
+  await recordAudit(trx, ctx, { action: 'import', entity: 'statement', entityId: id, after: result });
+  return result;
 }
 
 async function statementStore(ctx: ServiceContext, raw: unknown): Promise<number | null> {
@@ -293,6 +308,19 @@ function isUniqueViolation(err: unknown): boolean {
   return e?.code === '23505' || e?.code === 'SQLITE_CONSTRAINT' || e?.code === 'SQLITE_CONSTRAINT_UNIQUE' || /UNIQUE constraint failed/i.test(String(e?.message));
 }
 
+/**
+ * Each decision reads a payment and its link, then writes both: on PostgreSQL the payments are
+ * locked first (in one order, so two decisions on several payments cannot deadlock), and read
+ * with their link only then, so a decision racing another on a second instance waits and sees
+ * what that one left (a mark unpaid racing a confirmation left a linked payment 未入帳; two
+ * unlinks both answered 200). SQLite's BEGIN IMMEDIATE already makes them take turns.
+ */
+async function lockPayments(trx: Db, uuids: readonly unknown[]): Promise<void> {
+  if (!isPostgres(trx)) return;
+  const ids = [...new Set(uuids.filter((u): u is string => typeof u === 'string' && /^[\w-]{1,64}$/.test(u)))].sort();
+  if (ids.length) await trx('payments').whereIn('uuid', ids).orderBy('uuid').forUpdate().select('uuid');
+}
+
 async function paymentInScope(trx: Db, ctx: ServiceContext, uuid: unknown): Promise<PaymentWithLink> {
   const row =
     typeof uuid === 'string' && /^[\w-]{1,64}$/.test(uuid)
@@ -320,6 +348,7 @@ export async function confirmPairs(ctx: ServiceContext, rawPairs: unknown, opts:
   });
   try {
     return await ctx.db.transaction(async (trx) => {
+      await lockPayments(trx, pairs.map((p) => p.payment));
       const now = Date.now();
       for (const pair of pairs) {
         const p = await paymentInScope(trx, ctx, pair.payment);
@@ -384,6 +413,7 @@ export async function markUnpaid(ctx: ServiceContext, rawPayments: unknown): Pro
   if (rawPayments.length > MAX_DECISIONS) throw ValidationError.single('payments', MSG.reconcileTooMany(MAX_DECISIONS));
   const uuids = [...new Set(rawPayments as string[])];
   return ctx.db.transaction(async (trx) => {
+    await lockPayments(trx, uuids);
     const now = Date.now();
     for (const uuid of uuids) {
       const p = await paymentInScope(trx, ctx, uuid);
@@ -407,6 +437,7 @@ export async function markUnpaid(ctx: ServiceContext, rawPayments: unknown): Pro
 export async function unlinkPayment(ctx: ServiceContext, uuid: unknown): Promise<ReconciledPayment> {
   requirePermission(ctx.actor, 'edit_payments');
   return ctx.db.transaction(async (trx) => {
+    await lockPayments(trx, [uuid]);
     const p = await paymentInScope(trx, ctx, uuid);
     const link = (await trx('bank_links').where({ payment_uuid: p.uuid }).first()) as { id: number; line_id: number; status_before: PaymentStatus } | undefined;
     if (!link) throw new ConflictError(MSG.reconcileNotLinked, 'payment');

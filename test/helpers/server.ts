@@ -1,6 +1,7 @@
 /** A real listening API server on a private test database, and a small client for it. */
 import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
+import { openDatabase } from '../../core/index.js';
 import { createApp, type AppOptions } from '../../http/app.js';
 import { createTestDb, TEST_SECURITY, type DbKind, type TestDb } from './db.js';
 import { seed, type Fixture } from './fixtures.js';
@@ -62,6 +63,28 @@ export async function startTestServer(kind: DbKind, opts: { after?: AppOptions['
         server.closeAllConnections();
       });
       await t.cleanup();
+    },
+  };
+}
+
+/**
+ * Another API instance on the same database as `s`, with a connection pool of its own, as a
+ * second machine behind a load balancer would run. Its errors join `s.errors`. `url` ends in /api.
+ */
+export async function secondInstance(s: TestServer): Promise<{ url: string; close(): Promise<void> }> {
+  const db = openDatabase(s.t.config);
+  const app = createApp({ db, security: TEST_SECURITY, log: (_m, e) => s.errors.push(e) });
+  const server: Server = await new Promise((resolve) => {
+    const srv = app.listen(0, '127.0.0.1', () => resolve(srv));
+  });
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/api`,
+    async close() {
+      await new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      });
+      await db.destroy();
     },
   };
 }

@@ -3,18 +3,21 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DB_KINDS } from '../helpers/db.js';
-import { startTestServer, listParams, type TestServer } from '../helpers/server.js';
+import { secondInstance, startTestServer, listParams, type TestServer } from '../helpers/server.js';
 
-const LISTS = ['/payments', '/users', '/stores', '/audit', `/stores/1/payments`];
+const LISTS = ['/payments', '/users', '/stores', '/audit', `/stores/1/payments`, '/reconcile/lines'];
 const PROTO_KEYS = ['constructor', '__proto__', 'toString', 'valueOf', 'hasOwnProperty'];
 const HUGE = 2_147_483_648;
 
 describe.each(DB_KINDS)('hostile inputs on %s', (kind) => {
   let s: TestServer;
+  let two: Awaited<ReturnType<typeof secondInstance>>;
   beforeAll(async () => {
     s = await startTestServer(kind);
+    two = await secondInstance(s);
   });
   afterAll(async () => {
+    await two?.close();
     await s?.close();
   });
 
@@ -45,11 +48,22 @@ describe.each(DB_KINDS)('hostile inputs on %s', (kind) => {
       ['POST', '/payments', { last_five: '01234', paid_at: '2026-11-18T09:15', amount: 1500, note: '', store_id: HUGE }],
       ['POST', '/users', { username: 'huge1', password: 'secret123', role: 'user', permissions: [], store_id: HUGE }],
       ['PUT', `/users/${s?.users?.hq_none?.id ?? 1}`, { accessible_stores: [HUGE] }],
+      ['GET', `/reconcile/lines${listParams({ filter: { id: [HUGE] } })}`],
+      ['GET', `/reconcile/proposals?from=2026-11-01&to=2026-11-30&store_id=${HUGE}`],
+      ['POST', '/reconcile/confirm', { pairs: [{ payment: 'no-such-payment', line: HUGE }] }],
     ];
+    // On PostgreSQL, each call goes to both of two API instances sharing the database.
+    const second = (method: string, path: string, body: unknown) =>
+      fetch(`${two.url}${path}`, {
+        method,
+        headers: { authorization: `Bearer ${s.tokens.admin}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+        body: body === undefined ? undefined : JSON.stringify(body),
+      }).then(async (r) => ({ status: r.status, body: await r.json() }));
     for (const [method, path, body] of calls) {
-      const res = await s.api(method, path, { as: 'admin', body });
-      expect([400, 404], `${method} ${path}`).toContain(res.status);
-      expect(res.body.message, `${method} ${path}`).toBeTruthy();
+      for (const res of [await s.api(method, path, { as: 'admin', body }), await second(method, path, body)]) {
+        expect([400, 404], `${method} ${path}`).toContain(res.status);
+        expect(res.body.message, `${method} ${path}`).toBeTruthy();
+      }
     }
     expect(s.errors).toEqual([]);
   });
