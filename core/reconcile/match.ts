@@ -160,6 +160,13 @@ export function matchReconcile(reports: ReconcileReport[], lines: ReconcileLine[
     }
   });
 
+  // Review ranks first what one global assignment over what auto left gives each report, weak
+  // pairs included (a person still sees every candidate); then the lines no other report was given,
+  // then the lines given to another report: a line is most likely another report's when the
+  // assignment hands it to that report.
+  const reviewPartner = reviewAssignment(reports, lines, ofReport, reportAuto, lineTaken);
+  const claimedBy = new Int32Array(lines.length).fill(-1);
+  reviewPartner.forEach((li, ri) => li >= 0 && (claimedBy[li] = ri));
   const reportLeft: number[] = [];
   reports.forEach((r, ri) => {
     if (reportAuto[ri]) return;
@@ -170,8 +177,9 @@ export function matchReconcile(reports: ReconcileReport[], lines: ReconcileLine[
       if (cov && cov.from <= r.paid_at - before && cov.to >= r.paid_at + after) result.unpaid.push({ payment: r.uuid });
       return;
     }
-    const mine = partner[ri];
-    open.sort((a, b) => (a.line === mine ? -1 : b.line === mine ? 1 : b.ev.score - a.ev.score));
+    const mine = reviewPartner[ri];
+    const rank = (c: Candidate) => (c.line === mine ? 0 : claimedBy[c.line] < 0 && c.ev.weight > 0 ? 1 : 2);
+    open.sort((a, b) => rank(a) - rank(b) || b.ev.weight - a.ev.weight);
     if (mine >= 0) lineTaken[mine] = 2;
     result.review.push({
       payment: r.uuid,
@@ -197,6 +205,46 @@ export function matchReconcile(reports: ReconcileReport[], lines: ReconcileLine[
   result.suggestions = suggest(reports, lines, reportLeft, lineLeft, before, after);
   result.review.sort((a, b) => byScore(a.candidates[0], b.candidates[0]));
   return result;
+}
+
+/**
+ * The maximum-weight one-to-one assignment of the reports auto left to the lines auto left, every
+ * candidate more likely than chance (evidence's weight > 0) included: the line review proposes first for each report (-1: none).
+ */
+function reviewAssignment(
+  reports: ReconcileReport[],
+  lines: ReconcileLine[],
+  ofReport: Candidate[][],
+  reportAuto: Uint8Array,
+  lineTaken: Uint8Array,
+): Int32Array {
+  const partner = new Int32Array(reports.length).fill(-1);
+  const groups = new Map<number, number[]>();
+  reports.forEach((r, ri) => {
+    if (reportAuto[ri] || !ofReport[ri].some((c) => lineTaken[c.line] !== 1)) return;
+    const g = groups.get(r.amount);
+    if (g) g.push(ri);
+    else groups.set(r.amount, [ri]);
+  });
+  for (const group of groups.values()) {
+    const local = new Map<number, number>();
+    const lineOf: number[] = [];
+    const edges: Edge[][] = group.map((ri) =>
+      ofReport[ri]
+        .filter((c) => lineTaken[c.line] !== 1 && c.ev.weight > 0)
+        .map((c) => {
+          if (!local.has(c.line)) local.set(c.line, lineOf.push(c.line) - 1);
+          return { to: local.get(c.line)!, weight: c.ev.weight };
+        }),
+    );
+    const a = new Assignment(edges, lineOf.length);
+    group.forEach((ri, i) => {
+      const j = a.lineOf(i);
+      if (j >= 0) partner[ri] = lineOf[j];
+    });
+  }
+  void lines;
+  return partner;
 }
 
 /** digits that do not contradict the last five (equal, or none shown) */
