@@ -107,6 +107,8 @@ export function nextBusinessMorning(at: number): number | null {
   return day + MORNING - TAIPEI_OFFSET_MS;
 }
 const CHANCE_DENSITY = 1 / (4 * DAY_MS);
+/** the report's note found in the line: rare by chance, one true pair in two when the customer wrote one */
+const NOTE_WEIGHT = Math.log(20);
 
 function digitsWeight(verdict: DigitsVerdict, visible: number): number {
   if (verdict === 'equal') return Math.log(0.9 * 10 ** visible);
@@ -137,11 +139,12 @@ export function evidence(report: ReconcileReport, line: ReconcileLine): Evidence
   const time = timeEvidence(report, line);
   reasons.push(time.reason);
   let score = 30 + digits.score + time.score;
+  let weight = digitsWeight(digits.verdict, digits.visible) + timeWeight(report, line);
   if (noteFound(report, line)) {
     score += 10;
+    weight += NOTE_WEIGHT;
     reasons.push('備註相符');
   }
-  const weight = digitsWeight(digits.verdict, digits.visible) + timeWeight(report, line) + (score > 30 + digits.score + time.score ? Math.log(20) : 0);
   return { score, reasons, digits: digits.verdict, visible: digits.visible, weight };
 }
 

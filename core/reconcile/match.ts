@@ -160,11 +160,11 @@ export function matchReconcile(reports: ReconcileReport[], lines: ReconcileLine[
     }
   });
 
-  // Review ranks first what one global assignment over what auto left gives each report, weak
-  // pairs included (a person still sees every candidate); then the lines no other report was given,
-  // then the lines given to another report: a line is most likely another report's when the
-  // assignment hands it to that report.
-  const reviewPartner = reviewAssignment(reports, lines, ofReport, reportAuto, lineTaken);
+  // Review ranks first what one global assignment over what auto left gives each report (weighed
+  // by evidence's log-likelihood, which adds up across pairs where the displayed score does not);
+  // then the other lines more likely than chance that no other report was given; then the rest,
+  // a line given to another report counting what that report would lose without it.
+  const reviewPartner = reviewAssignment(reports, ofReport, reportAuto, lineTaken);
   const claimedBy = new Int32Array(lines.length).fill(-1);
   reviewPartner.forEach((li, ri) => li >= 0 && (claimedBy[li] = ri));
   const reportLeft: number[] = [];
@@ -179,7 +179,9 @@ export function matchReconcile(reports: ReconcileReport[], lines: ReconcileLine[
     }
     const mine = reviewPartner[ri];
     const rank = (c: Candidate) => (c.line === mine ? 0 : claimedBy[c.line] < 0 && c.ev.weight > 0 ? 1 : 2);
-    open.sort((a, b) => rank(a) - rank(b) || b.ev.weight - a.ev.weight);
+    const claim = (c: Candidate) => (claimedBy[c.line] < 0 ? 0 : ofReport[claimedBy[c.line]].find((x) => x.line === c.line)!.ev.weight);
+    const key = (c: Candidate) => (rank(c) === 2 ? c.ev.weight - claim(c) : c.ev.weight);
+    open.sort((a, b) => rank(a) - rank(b) || key(b) - key(a));
     if (mine >= 0) lineTaken[mine] = 2;
     result.review.push({
       payment: r.uuid,
@@ -213,7 +215,6 @@ export function matchReconcile(reports: ReconcileReport[], lines: ReconcileLine[
  */
 function reviewAssignment(
   reports: ReconcileReport[],
-  lines: ReconcileLine[],
   ofReport: Candidate[][],
   reportAuto: Uint8Array,
   lineTaken: Uint8Array,
@@ -243,7 +244,6 @@ function reviewAssignment(
       if (j >= 0) partner[ri] = lineOf[j];
     });
   }
-  void lines;
   return partner;
 }
 
