@@ -145,6 +145,20 @@ describe('matchReconcile', () => {
     });
   });
 
+  it('a report marked 未入帳 is never proposed again, in auto, review or unpaid; un-marked, it comes back', () => {
+    const coverage = { from: tw('2026-11-01T00:00:00'), to: tw('2026-11-30T23:59:59') };
+    const marked = report('2026-11-05T14:00:00', 1500, '12345', { status: '未入帳' });
+    const crowd = report('2026-11-05T15:00:00', 800, '33333', { status: '未入帳' });
+    const lines = [line(1, '2026-11-05T14:01:00', 1500, '12345'), line(2, '2026-11-05T15:30:00', 800, '')];
+    const res = matchReconcile([marked, crowd], lines, { coverage });
+    expect(JSON.stringify(res)).not.toContain(marked.uuid);
+    expect(JSON.stringify(res)).not.toContain(crowd.uuid);
+    expect(res.unreported.map((u) => u.line).sort()).toEqual([1, 2]);
+
+    const unmarked = matchReconcile([{ ...marked, status: '未確認' }, { ...crowd, status: '已入帳' }], lines, { coverage });
+    expect(pairs(unmarked).sort()).toEqual([[marked.uuid, 1], [crowd.uuid, 2]].sort());
+  });
+
   it('a date-only statement line is compared by day', () => {
     const r = report('2026-11-05T22:00:00', 1200, '10101');
     const res = matchReconcile([r], [line(1, '2026-11-06T00:00:00', 1200, '10101', { hasTime: false })]);

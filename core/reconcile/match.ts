@@ -12,6 +12,7 @@
  * - a second pass suggests (never confirms) one credit for 2–3 reports of the same last five, or
  *   two credits for one report.
  */
+import { STATUS_FAILED } from '../statuses.js';
 import { DAY_MS, taipeiDayNumber } from '../time.js';
 import { Assignment, type Edge } from './assignment.js';
 import { compareDigits, evidence, inWindow, type Evidence } from './evidence.js';
@@ -74,7 +75,8 @@ function firstAtOrAfter(list: number[], lines: ReconcileLine[], t: number): numb
 const round = (x: number) => Math.round(x);
 const byScore = <T extends { score: number }>(a: T, b: T) => b.score - a.score;
 
-export function matchReconcile(reports: ReconcileReport[], lines: ReconcileLine[], opts: MatchOptions = {}): MatchResult {
+export function matchReconcile(allReports: ReconcileReport[], lines: ReconcileLine[], opts: MatchOptions = {}): MatchResult {
+  const reports = allReports.filter((r) => r.status !== STATUS_FAILED);
   const before = opts.windowBeforeMs ?? DEFAULT_WINDOW_BEFORE_MS;
   const after = opts.windowAfterMs ?? DEFAULT_WINDOW_AFTER_MS;
   const byAmount = indexByAmount(lines);

@@ -248,6 +248,7 @@ async function proposalsFor(ctx: ServiceContext, gte: number, lt: number, stores
     paid_at: Number(p.paid_at),
     amount: Number(p.amount),
     note: p.note ?? '',
+    status: p.status,
   }));
   const lines: ReconcileLine[] = lineRows.map((l) => ({
     id: Number(l.id),

@@ -130,6 +130,26 @@ describe.each(DB_KINDS)('reconciliation API on %s', (kind) => {
     expect((await s.api('GET', '/reconcile/lines?filter={"matched":false}', { as: 'branchA' })).body).toHaveLength(3);
   });
 
+  it('a payment marked 未入帳, by reconciliation or by hand, is not proposed again until it is un-marked', async () => {
+    await upload('admin', 'nov.csv', statement(['20261105,100200,,1500,1500,跨行轉入,900047****12345,', '20261105,153000,,800,2300,現金存款,,']), s.stores.A.id);
+    const p1 = await pay('12345', '2026-11-05T10:00', 1500);
+    const p2 = await pay('33333', '2026-11-05T15:00', 800);
+    const proposals = async () => (await s.api('GET', '/reconcile/proposals?from=2026-11-05&to=2026-11-05', { as: 'branchA' })).body;
+    expect((await proposals()).auto.map((a: any) => a.payment.uuid).sort()).toEqual([p1.uuid, p2.uuid].sort());
+
+    expect((await s.api('PUT', `/payments/${p1.uuid}`, { as: 'branchA', body: { status: '未入帳' } })).status).toBe(200);
+    expect((await s.api('POST', '/reconcile/unpaid', { as: 'branchA', body: { payments: [p2.uuid] } })).body).toEqual({ marked: 1 });
+    const marked = await proposals();
+    expect(JSON.stringify(marked)).not.toContain(p1.uuid);
+    expect(JSON.stringify(marked)).not.toContain(p2.uuid);
+    expect(marked.unreported.map((u: any) => u.line.amount).sort()).toEqual([1500, 800].sort());
+
+    expect((await s.api('PUT', `/payments/${p1.uuid}`, { as: 'branchA', body: { status: '未確認' } })).status).toBe(200);
+    const back = await proposals();
+    expect(back.auto.map((a: any) => a.payment.uuid)).toEqual([p1.uuid]);
+    expect(JSON.stringify(back)).not.toContain(p2.uuid);
+  });
+
   it('two API instances on one database: of two confirmations of the same line, exactly one wins', async () => {
     const db2 = openDatabase(s.t.config);
     const app2 = createApp({ db: db2, security: TEST_SECURITY, log: () => {} });
