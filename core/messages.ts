@@ -165,7 +165,8 @@ export const MSG = {
   reconcilePairsRequired: '請提供要確認的配對（pairs）',
   reconcilePaymentsRequired: '請提供匯款編號（payments）',
   reconcileTooMany: (max: number) => `一次最多 ${max} 筆`,
-  reconcileRangeRequired: '請提供對帳期間（from、to，格式 YYYY-MM-DD）',
+  reconcileRangeRequired: '請提供對帳期間（from、to，格式 YYYY-MM-DD）或交易明細（statement）',
+  reconcileStatementNotFound: (id: unknown) => `找不到交易明細 ${String(id)}`,
   reconcileFileNameRequired: '請提供檔名（filename）',
 
   // HTTP edge

@@ -12,6 +12,7 @@ import { assertFilterFields, filterIds, runList, type ListQuery } from '../list.
 import { MSG } from '../messages.js';
 import { inScope, scopedStoreIds, storeScope } from '../permissions.js';
 import { matchReconcile } from '../reconcile/match.js';
+import { statementPeriod } from '../reconcile/period.js';
 import { readStatement, type ReadStatement } from '../reconcile/statement.js';
 import type { ReconcileLine, ReconcileReport } from '../reconcile/types.js';
 import { STATUS_CREDITED, STATUS_FAILED, type PaymentStatus } from '../statuses.js';
@@ -205,13 +206,20 @@ const toReconciled = (r: PaymentWithLink): ReconciledPayment => ({ ...toPayment(
  * Proposals for the payments reported in a period (Taiwan dates, inclusive) in the caller's
  * stores, against the unlinked credits in scope: what the matcher decides, with the full
  * payment and line of each proposal. Linked payments and lines are never proposed again.
+ * Without from and to, the period is the one the given statements (ids in scope) cover.
  */
-export async function proposeMatches(ctx: ServiceContext, input: { from?: unknown; to?: unknown; storeId?: unknown }): Promise<Proposals> {
+export async function proposeMatches(ctx: ServiceContext, input: { from?: unknown; to?: unknown; storeId?: unknown; statement?: unknown }): Promise<Proposals> {
   requirePermission(ctx.actor, 'view_payments');
-  if (typeof input.from !== 'string' || typeof input.to !== 'string' || !input.from || !input.to) {
+  const given = (v: unknown) => v !== undefined && v !== null && v !== '';
+  let { from, to } = input;
+  if (!given(from) && !given(to) && given(input.statement)) {
+    const period = statementPeriod(await statementsInScope(ctx, input.statement));
+    if (period) ({ from, to } = period);
+  }
+  if (typeof from !== 'string' || typeof to !== 'string' || !from || !to) {
     throw ValidationError.single('from', MSG.reconcileRangeRequired);
   }
-  const range = instantRange(input.from, input.to, { from: 'from', to: 'to' });
+  const range = instantRange(from, to, { from: 'from', to: 'to' });
   const requested = input.storeId === undefined || input.storeId === null || input.storeId === '' ? undefined : toId(input.storeId);
   if (requested === null) throw ValidationError.single('store_id', MSG.storeNotFound);
   const stores = scopedStoreIds(ctx.actor, requested === undefined ? undefined : [requested]);
@@ -272,6 +280,21 @@ async function proposalsFor(ctx: ServiceContext, gte: number, lt: number, stores
     unreported: result.unreported.map((u) => ({ line: line(u.line) })),
     suggestions: result.suggestions,
   };
+}
+
+/** Statements by id (`1` or `1,2` or an array), each in the caller's scope, else not found. */
+async function statementsInScope(ctx: ServiceContext, raw: unknown): Promise<Array<{ from: string | null; to: string | null }>> {
+  const ids = (Array.isArray(raw) ? raw : String(raw).split(',')).map((x) => toId(typeof x === 'string' ? x.trim() : x));
+  const bad = ids.findIndex((id) => id === null);
+  if (bad >= 0 || ids.length > 100) throw new NotFoundError(MSG.reconcileStatementNotFound(Array.isArray(raw) ? raw[bad] : raw));
+  const q = ctx.db('bank_statements').select('id', 'store_id', 'period_from as from', 'period_to as to').whereIn('id', ids as number[]);
+  const scope = storeScope(ctx.actor);
+  if (!scope.all) q.whereIn('store_id', scope.ids);
+  const rows = (await q) as Array<{ id: number; from: string | null; to: string | null }>;
+  const found = new Set(rows.map((r) => Number(r.id)));
+  const missing = (ids as number[]).find((id) => !found.has(id));
+  if (missing !== undefined) throw new NotFoundError(MSG.reconcileStatementNotFound(missing));
+  return rows;
 }
 
 /** Proposals for the period of some statements (the CLI): from their first to their last date. */

@@ -150,6 +150,30 @@ describe.each(DB_KINDS)('reconciliation API on %s', (kind) => {
     expect(JSON.stringify(back)).not.toContain(p2.uuid);
   });
 
+  it('proposals default to the period the uploaded statement covers', async () => {
+    const up = await upload('admin', 'nov.csv', statement(['20261103,090000,,700,700,跨行轉入,****99999,', '20261105,100200,,1500,2200,跨行轉入,900047****12345,', '20261108,090000,,77,2277,利息,,']), s.stores.A.id);
+    expect(up.body.statement).toMatchObject({ from: '2026-11-03', to: '2026-11-08' });
+    const early = await pay('99999', '2026-11-03T08:59', 700);
+    const p1 = await pay('12345', '2026-11-05T10:00', 1500);
+    await pay('55555', '2026-11-09T10:00', 900); // after the statement: not asked about
+    const byStatement = await s.api('GET', `/reconcile/proposals?statement=${up.body.statement.id}`, { as: 'branchA' });
+    expect(byStatement.status).toBe(200);
+    const byDates = await s.api('GET', '/reconcile/proposals?from=2026-11-03&to=2026-11-08', { as: 'branchA' });
+    expect(byStatement.body).toEqual(byDates.body);
+    expect(byStatement.body.auto.map((a: any) => a.payment.uuid).sort()).toEqual([early.uuid, p1.uuid].sort());
+    // dates given win over the statement's
+    const narrowed = await s.api('GET', `/reconcile/proposals?statement=${up.body.statement.id}&from=2026-11-05&to=2026-11-05`, { as: 'branchA' });
+    expect(narrowed.body.auto.map((a: any) => a.payment.uuid)).toEqual([p1.uuid]);
+    // another store's user cannot read the statement's period either
+    const other = await s.api('GET', `/reconcile/proposals?statement=${up.body.statement.id}`, { as: 'branchB' });
+    expect(other.status).toBe(404);
+    expect(other.body.message).toBe(`找不到交易明細 ${up.body.statement.id}`);
+    expect((await s.api('GET', '/reconcile/proposals?statement=abc', { as: 'admin' })).status).toBe(404);
+    const none = await s.api('GET', '/reconcile/proposals', { as: 'admin' });
+    expect(none.status).toBe(400);
+    expect(JSON.stringify(none.body)).toContain('請提供對帳期間（from、to，格式 YYYY-MM-DD）或交易明細（statement）');
+  });
+
   it('two API instances on one database: of two confirmations of the same line, exactly one wins', async () => {
     const db2 = openDatabase(s.t.config);
     const app2 = createApp({ db: db2, security: TEST_SECURITY, log: () => {} });

@@ -9,6 +9,7 @@ import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState, type ReactNode } from 'react';
 import { Loading, Title, useNotify } from 'react-admin';
 import { canSwitchStores, gates } from '../../../core/permissions';
+import { statementPeriod } from '../../../core/reconcile/period';
 import { defaultDateRange } from '../../../core/time';
 import { useSelectedStore } from '../common/storeSelection';
 import { useMe } from '../common/useMe';
@@ -75,9 +76,10 @@ function ReconcileView({ canImport, canDecide, storeId: fixedStore }: { canImpor
           <StatementUpload
             storeId={storeId}
             onImported={(s) => {
-              if (s.from && s.to) {
-                setFrom(s.from);
-                setTo(s.to);
+              const period = statementPeriod([s]);
+              if (period) {
+                setFrom(period.from);
+                setTo(period.to);
               }
               void refetch();
             }}
