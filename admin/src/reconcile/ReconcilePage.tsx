@@ -19,6 +19,7 @@ import { R } from './labels';
 import { ReviewQueue } from './ReviewQueue';
 import { StatementUpload } from './StatementUpload';
 import { UnreportedQueue } from './UnreportedQueue';
+import type { ImportedStatement } from './types';
 
 export default function ReconcilePage() {
   const { me, isPending } = useMe();
@@ -44,6 +45,7 @@ function ReconcileView({ canImport, canDecide, storeId: fixedStore }: { canImpor
   const [from, setFrom] = useState(initial.from);
   const [to, setTo] = useState(initial.to);
   const [busy, setBusy] = useState(false);
+  const [imported, setImported] = useState<ImportedStatement[]>([]);
   const notify = useNotify();
   const client = useQueryClient();
   const key = ['reconcile', 'proposals', from, to, storeId];
@@ -76,7 +78,10 @@ function ReconcileView({ canImport, canDecide, storeId: fixedStore }: { canImpor
           <StatementUpload
             storeId={storeId}
             onImported={(s) => {
-              const period = statementPeriod([s]);
+              // the period of every statement imported on this visit, as the CLI takes several files
+              const all = [...imported, s];
+              setImported(all);
+              const period = statementPeriod(all);
               if (period) {
                 setFrom(period.from);
                 setTo(period.to);
