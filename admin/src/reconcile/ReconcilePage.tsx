@@ -91,7 +91,7 @@ function ReconcileView({ canImport, canDecide, storeId: fixedStore }: { canImpor
           />
         </Paper>
       )}
-      <Stack direction="row" spacing={1} sx={{ mb: 2, alignItems: 'center', flexWrap: 'wrap', rowGap: 1 }}>
+      <Stack direction="row" useFlexGap spacing={1} sx={{ mb: 2, alignItems: 'center', flexWrap: 'wrap' }}>
         <TextField type="date" size="small" label={R.from} value={from} onChange={(e) => setFrom(e.target.value)} slotProps={{ inputLabel: { shrink: true } }} sx={{ width: 160 }} />
         <TextField type="date" size="small" label={R.to} value={to} onChange={(e) => setTo(e.target.value)} slotProps={{ inputLabel: { shrink: true } }} sx={{ width: 160 }} />
         <Button startIcon={<RefreshIcon />} onClick={() => refetch()} disabled={proposals.isFetching}>
