@@ -260,6 +260,7 @@ describe.skipIf(!HAS_CHROMIUM)('an accountant’s month of bank exports in the b
     await twin.getByTestId('review-decide').click();
     await expect.poll(() => review.count()).toBe(1);
     expect(await statusOf('twinA')).toBe('未入帳');
+    await page.evaluate(() => window.scrollTo(0, 0)); // a full-page shot taken scrolled draws the fixed bar mid-page
     await e.shot(page, 'reconcile-month-decided-desktop');
 
     // 匯款記錄: the statuses, and 取消對帳 on one confirmed payment
