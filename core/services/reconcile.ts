@@ -19,7 +19,7 @@ import { STATUS_CREDITED, STATUS_FAILED, type PaymentStatus } from '../statuses.
 import { instantRange } from '../dateRange.js';
 import { DAY_MS, taipeiDate, taipeiDayStart, toIso } from '../time.js';
 import { toPayment, type PaymentRow } from '../db/rows.js';
-import type { Db } from '../db/connect.js';
+import { isPostgres, type Db } from '../db/connect.js';
 import type { ListResult } from '../types.js';
 import { toId } from '../validation/result.js';
 import { recordAudit } from './audit.js';
@@ -317,11 +317,18 @@ function isUniqueViolation(err: unknown): boolean {
   return e?.code === '23505' || e?.code === 'SQLITE_CONSTRAINT' || e?.code === 'SQLITE_CONSTRAINT_UNIQUE' || /UNIQUE constraint failed/i.test(String(e?.message));
 }
 
+/**
+ * The payment with its link, in the caller's scope. Decisions on one payment take turns: on
+ * PostgreSQL its row is locked first, so the link and status read are the last committed ones
+ * (SQLite's write transactions already take turns). Without it, 未入帳 marked beside a
+ * confirmation could leave a linked payment at 未入帳.
+ */
 async function paymentInScope(trx: Db, ctx: ServiceContext, uuid: unknown): Promise<PaymentWithLink> {
-  const row =
-    typeof uuid === 'string' && /^[\w-]{1,64}$/.test(uuid)
-      ? ((await trx('payments as p').leftJoin('bank_links as k', 'k.payment_uuid', 'p.uuid').select('p.*', 'k.line_id as bank_line_id').where('p.uuid', uuid).first()) as PaymentWithLink | undefined)
-      : undefined;
+  const valid = typeof uuid === 'string' && /^[\w-]{1,64}$/.test(uuid);
+  if (valid && isPostgres(trx)) await trx('payments').select('uuid').where('uuid', uuid).forUpdate().first();
+  const row = valid
+    ? ((await trx('payments as p').leftJoin('bank_links as k', 'k.payment_uuid', 'p.uuid').select('p.*', 'k.line_id as bank_line_id').where('p.uuid', uuid).first()) as PaymentWithLink | undefined)
+    : undefined;
   if (!row) throw new NotFoundError(MSG.paymentNotFound);
   if (!inScope(ctx.actor, Number(row.store_id))) throw new ForbiddenError(MSG.paymentStoreForbidden);
   return row;
