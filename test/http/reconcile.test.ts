@@ -174,25 +174,63 @@ describe.each(DB_KINDS)('reconciliation API on %s', (kind) => {
     expect(JSON.stringify(none.body)).toContain('請提供對帳期間（from、to，格式 YYYY-MM-DD）或交易明細（statement）');
   });
 
-  it('two API instances on one database: of two confirmations of the same line, exactly one wins', async () => {
+  /** a second API instance on the same database, for the length of `fn` */
+  async function withSecondInstance(fn: (url2: string) => Promise<void>) {
     const db2 = openDatabase(s.t.config);
     const app2 = createApp({ db: db2, security: TEST_SECURITY, log: () => {} });
     const server2: Server = await new Promise((resolve) => {
       const srv = app2.listen(0, '127.0.0.1', () => resolve(srv));
     });
     try {
-      const url2 = `http://127.0.0.1:${(server2.address() as AddressInfo).port}/api`;
+      await fn(`http://127.0.0.1:${(server2.address() as AddressInfo).port}/api`);
+    } finally {
+      await new Promise<void>((resolve) => server2.close(() => resolve()));
+      await db2.destroy();
+    }
+  }
+  const post = (base: string, path: string, body: unknown, token = s.tokens.branchA) =>
+    fetch(`${base}${path}`, { method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: JSON.stringify(body) });
+
+  it('two API instances on one database: the same statement uploaded at once is stored once; one payment confirmed to two lines, or unlinked while confirmed elsewhere, keeps one link', async () => {
+    await withSecondInstance(async (url2) => {
+      const bytes = statement(['20261105,100200,,1500,1500,,,', '20261105,100400,,1500,3000,,,', '20261105,120000,,700,3700,,,']);
+      for (let round = 0; round < 3; round++) {
+        const up = (base: string) =>
+          fetch(`${base}/reconcile/statements?filename=twice.csv&store_id=${s.stores.A.id}`, { method: 'POST', headers: { authorization: `Bearer ${s.tokens.admin}`, ...OCTET }, body: new Uint8Array(bytes) }).then(async (r) => ({ status: r.status, body: await r.json() }));
+        const both = await Promise.all([up(`${s.url}/api`), up(url2)]);
+        expect(both.map((b) => b.status)).toEqual([201, 201]);
+        expect(both.reduce((n, b) => n + b.body.statement.new, 0)).toBe(round === 0 ? 3 : 0);
+        expect(both.reduce((n, b) => n + b.body.statement.duplicates, 0)).toBe(round === 0 ? 3 : 6);
+        expect(Number((await s.t.db('bank_lines').count({ n: '*' }).first())!.n)).toBe(3);
+      }
+      const [l1, l2] = (await s.api('GET', `/reconcile/lines${listParams({ sort: ['at', 'ASC'] })}`, { as: 'admin' })).body;
+      const p = await pay('12345', '2026-11-05T10:00', 1500);
+      for (let round = 0; round < 3; round++) {
+        const twoLines = await Promise.all([post(`${s.url}/api`, '/reconcile/confirm', { pairs: [{ payment: p.uuid, line: l1.id }] }), post(url2, '/reconcile/confirm', { pairs: [{ payment: p.uuid, line: l2.id }] })]);
+        expect(twoLines.map((r) => r.status).sort()).toEqual([200, 409]);
+        expect(await s.t.db('bank_links').where({ payment_uuid: p.uuid })).toHaveLength(1);
+        // unlink on one instance while the other confirms the payment to the other line
+        const linked = Number((await s.t.db('bank_links').where({ payment_uuid: p.uuid }).first()).line_id);
+        const otherLine = linked === l1.id ? l2.id : l1.id;
+        const [unlinked, confirmed] = await Promise.all([post(`${s.url}/api`, '/reconcile/unlink', { payment: p.uuid }), post(url2, '/reconcile/confirm', { pairs: [{ payment: p.uuid, line: otherLine }] })]);
+        expect(unlinked.status).toBe(200);
+        const links = await s.t.db('bank_links').where({ payment_uuid: p.uuid });
+        const status = (await s.t.db('payments').where({ uuid: p.uuid }).first()).status;
+        if (confirmed.status === 200) expect([links.map((l: any) => Number(l.line_id)), status]).toEqual([[otherLine], '已入帳']);
+        else expect([confirmed.status, links, status]).toEqual([409, [], '未確認']);
+        if (links.length) await s.api('POST', '/reconcile/unlink', { as: 'admin', body: { payment: p.uuid } });
+      }
+    });
+  });
+
+  it('two API instances on one database: of two confirmations of the same line, exactly one wins', async () => {
+    await withSecondInstance(async (url2) => {
       await upload('admin', 'race.csv', statement(['20261105,100200,,1500,1500,,,']), s.stores.A.id);
       const [line] = (await s.api('GET', '/reconcile/lines', { as: 'admin' })).body;
       for (let round = 0; round < 3; round++) {
         const a = await pay('12345', '2026-11-05T10:00', 1500);
         const b = await pay('54321', '2026-11-05T10:01', 1500);
-        const confirm = (base: string, payment: string) =>
-          fetch(`${base}/reconcile/confirm`, {
-            method: 'POST',
-            headers: { authorization: `Bearer ${s.tokens.branchA}`, 'content-type': 'application/json' },
-            body: JSON.stringify({ pairs: [{ payment, line: line.id }] }),
-          }).then((r) => r.status);
+        const confirm = (base: string, payment: string) => post(base, '/reconcile/confirm', { pairs: [{ payment, line: line.id }] }).then((r) => r.status);
         const statuses = await Promise.all([confirm(`${s.url}/api`, a.uuid), confirm(url2, b.uuid)]);
         expect(statuses.sort()).toEqual([200, 409]);
         const linked = await s.t.db('bank_links').select('payment_uuid');
@@ -204,9 +242,6 @@ describe.each(DB_KINDS)('reconciliation API on %s', (kind) => {
         await s.api('POST', '/reconcile/unlink', { as: 'admin', body: { payment: winner } });
         await s.t.db('payments').whereIn('uuid', [a.uuid, b.uuid]).delete();
       }
-    } finally {
-      await new Promise<void>((resolve) => server2.close(() => resolve()));
-      await db2.destroy();
-    }
+    });
   });
 });
