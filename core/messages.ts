@@ -158,6 +158,7 @@ export const MSG = {
   reconcileLineNotFound: (id: unknown) => `找不到銀行明細 ${String(id)}`,
   reconcileLineNotCredit: (id: number) => `銀行明細 ${id} 不是存入款項`,
   reconcileAmountDiffers: (id: number) => `銀行明細 ${id} 的金額與匯款金額不同`,
+  reconcileOtherStore: (id: number) => `銀行明細 ${id} 屬於其他分店的對帳單`,
   reconcilePaymentLinked: '此匯款已對帳，請先取消對帳',
   reconcileLineLinked: (id: number) => `銀行明細 ${id} 已與其他匯款對帳`,
   reconcileNotLinked: '此匯款尚未對帳',

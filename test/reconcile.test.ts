@@ -115,6 +115,22 @@ describe.each(DB_KINDS)('reconciliation service on %s', (kind) => {
     await expect(confirmPairs(mgrA, [{ payment: pB.payment.uuid, line: pB.line.id }])).rejects.toBeInstanceOf(ForbiddenError);
   });
 
+  it('a line of one store’s statement pays only that store’s payments, even for someone who sees all', async () => {
+    await importStatement(admin, { bytes: big5([...HEADER, '2026/11/05,10:02:00,轉入,,1500,1500,,****12345']), file: 'a.csv', storeId: f.stores.A.id });
+    await importStatement(admin, { bytes: big5([...HEADER, '2026/11/05,10:03:00,轉入,,800,800,,']), file: 'hq.csv' });
+    const pB = await pay(f.stores.B.id, '12345', '2026-11-05T10:00', 1500); // store B reports what came into store A's account
+    const pB2 = await pay(f.stores.B.id, '33333', '2026-11-05T10:00', 800);
+    const all = await proposeMatches(admin, { from: '2026-11-05', to: '2026-11-05' });
+    expect(all.auto.map((a) => [a.payment.uuid, a.line.file])).toEqual([[pB2.uuid, 'hq.csv']]);
+    expect(JSON.stringify(all.review)).not.toContain(pB.uuid);
+    expect(all.unreported.map((u) => u.line.file)).toEqual(['a.csv']);
+    const lineA = (await listLines(admin, { filter: {} })).rows.find((l) => l.file === 'a.csv')!;
+    const err = await confirmPairs(admin, [{ payment: pB.uuid, line: lineA.id }]).catch((e) => e);
+    expect(err).toBeInstanceOf(ValidationError);
+    expect(err.errors[0].message).toBe(`銀行明細 ${lineA.id} 屬於其他分店的對帳單`);
+    expect(await t.db('bank_links')).toEqual([]);
+  });
+
   it('confirms, never proposes a confirmed pair again, marks unpaid, and unlinks back to the status before; all audited', async () => {
     await importStatement(admin, {
       bytes: big5([...HEADER, '2026/11/03,10:00:00,提款,100,,0,,', '2026/11/05,10:02:00,跨行轉入,,1500,1500,,900047****12345', '2026/11/06,09:00:00,轉入,,700,2200,,****99999', '2026/11/09,09:00:00,轉入,,50,2250,,']),

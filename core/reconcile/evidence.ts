@@ -148,6 +148,14 @@ export function evidence(report: ReconcileReport, line: ReconcileLine): Evidence
   return { score, reasons, digits: digits.verdict, visible: digits.visible, weight };
 }
 
+/**
+ * The hard rules besides the amount: a line of a statement imported for one store pays only that
+ * store's reports (a statement for all stores, any), and the time window below.
+ */
+export function mayPay(report: ReconcileReport, line: ReconcileLine, before: number, after: number): boolean {
+  return (line.store_id == null || line.store_id === report.store_id) && inWindow(report, line, before, after);
+}
+
 /** The hard time rule: the credit falls inside [reported − before, reported + after]; a date-only line counts its whole day. */
 export function inWindow(report: ReconcileReport, line: ReconcileLine, before: number, after: number): boolean {
   const end = line.hasTime ? line.at : line.at + DAY_MS - 1;

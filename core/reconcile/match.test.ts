@@ -159,6 +159,15 @@ describe('matchReconcile', () => {
     expect(pairs(unmarked).sort()).toEqual([[marked.uuid, 1], [crowd.uuid, 2]].sort());
   });
 
+  it('a line of one store’s statement pays only that store’s reports; a statement for all stores, any', () => {
+    const a = report('2026-11-05T14:00:00', 1500, '12345', { store_id: 1 });
+    const b = report('2026-11-05T14:00:00', 800, '54321', { store_id: 2 });
+    const res = matchReconcile([a, b], [line(1, '2026-11-05T14:01:00', 1500, '12345', { store_id: 2 }), line(2, '2026-11-05T14:01:00', 800, '54321', { store_id: null })]);
+    expect(pairs(res)).toEqual([[b.uuid, 2]]);
+    expect(res.review).toEqual([]);
+    expect(res.unreported).toEqual([{ line: 1 }]);
+  });
+
   it('a date-only statement line is compared by day', () => {
     const r = report('2026-11-05T22:00:00', 1200, '10101');
     const res = matchReconcile([r], [line(1, '2026-11-06T00:00:00', 1200, '10101', { hasTime: false })]);

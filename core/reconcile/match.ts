@@ -1,7 +1,8 @@
 /**
  * Matching a statement's credits to the reported payments: a pure function, the service and the
  * bench call it. Rules (issue 12, section 2):
- * - hard: equal amount; the credit inside one day before to three days after the reported time
+ * - hard: equal amount; a line of one store's statement only for that store's reports; the
+ *   credit inside one day before to three days after the reported time
  *   (configurable); callers pass only reports and lines not yet linked.
  * - evidence: see evidence.ts (last five vs visible digits, distance in time, note).
  * - one-to-one, global over the period: maximum-weight matching per amount (assignment.ts).
@@ -15,7 +16,7 @@
 import { STATUS_FAILED } from '../statuses.js';
 import { DAY_MS, taipeiDayNumber } from '../time.js';
 import { Assignment, type Edge } from './assignment.js';
-import { compareDigits, evidence, inWindow, type Evidence } from './evidence.js';
+import { compareDigits, evidence, mayPay, type Evidence } from './evidence.js';
 import type { ReconcileLine, ReconcileReport } from './types.js';
 
 export interface MatchOptions {
@@ -91,7 +92,7 @@ export function matchReconcile(allReports: ReconcileReport[], lines: ReconcileLi
       const li = list[k];
       const l = lines[li];
       if (l.at > r.paid_at + after) break;
-      if (!inWindow(r, l, before, after)) continue;
+      if (!mayPay(r, l, before, after)) continue;
       const c = { report: ri, line: li, ev: evidence(r, l) };
       ofReport[ri].push(c);
       ofLine[li].push(c);
@@ -282,7 +283,7 @@ function suggest(
     const v = compareDigits(reports[rs[0]].last_five, lines[li].digits).verdict;
     const times = rs.map((ri) => reports[ri].paid_at);
     const close = Math.max(...times) - Math.min(...times) <= 30 * 60_000;
-    return (v === 'equal' || (v === 'unknown' && close)) && rs.every((ri) => inWindow(reports[ri], lines[li], before, after));
+    return (v === 'equal' || (v === 'unknown' && close)) && rs.every((ri) => mayPay(reports[ri], lines[li], before, after));
   };
 
   // one credit, several reports of the same last five
@@ -321,7 +322,7 @@ function suggest(
       const li = freeLines[k];
       const l = lines[li];
       if (l.at > r.paid_at + after) break;
-      if (usedLine.has(li) || l.amount >= r.amount || !inWindow(r, l, before, after) || !compatible(r.last_five, l.digits)) continue;
+      if (usedLine.has(li) || l.amount >= r.amount || !mayPay(r, l, before, after) || !compatible(r.last_five, l.digits)) continue;
       const other = seen.get(r.amount - l.amount);
       if (other !== undefined && [other, li].some((x) => compareDigits(r.last_five, lines[x].digits).verdict === 'equal')) {
         out.push({ payments: [r.uuid], lines: [lines[other].id, l.id], reasons: ['2 筆入帳合計金額相符', '後五碼相符'] });

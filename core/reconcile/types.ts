@@ -52,6 +52,8 @@ export interface ReconcileLine {
   digits: string;
   summary: string;
   note: string;
+  /** the store the line's statement was imported for; null or absent: a statement for all stores */
+  store_id?: number | null;
 }
 
 /** The API's shapes: a stored statement line, an imported statement, a payment with its link, the proposals. */

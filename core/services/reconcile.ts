@@ -266,6 +266,7 @@ async function proposalsFor(ctx: ServiceContext, gte: number, lt: number, stores
     digits: l.digits,
     summary: l.summary,
     note: l.note,
+    store_id: l.store_id === null ? null : Number(l.store_id),
   }));
   const result = matchReconcile(reports, lines, { coverage });
   const P = new Map(paymentRows.map((p) => [p.uuid, toReconciled(p)]));
@@ -361,6 +362,7 @@ export async function confirmPairs(ctx: ServiceContext, rawPairs: unknown, opts:
         if (l.payment_uuid) throw new ConflictError(MSG.reconcileLineLinked(lineId), 'line');
         if (Number(l.amount) <= 0) throw ValidationError.single('pairs', MSG.reconcileLineNotCredit(lineId));
         if (Number(l.amount) !== Number(p.amount)) throw ValidationError.single('pairs', MSG.reconcileAmountDiffers(lineId));
+        if (l.store_id !== null && Number(l.store_id) !== Number(p.store_id)) throw ValidationError.single('pairs', MSG.reconcileOtherStore(lineId));
         const evidence = opts.auto && pair.score !== undefined ? { score: pair.score, reasons: pair.reasons ?? [] } : pairEvidence(p, l);
         await trx('bank_links').insert({
           payment_uuid: p.uuid,
