@@ -28,19 +28,22 @@ const STATEMENT = [
   '2026/11/07,12:00:00,利息存入,0,33,16333,,',
 ].join('\n');
 
+/** the API as the admin, for setting up and checking what the page did */
+async function adminCall<T>(e: E2E, method: string, path: string, body?: unknown): Promise<T> {
+  const res = await fetch(`${e.url}/api${path}`, {
+    method,
+    headers: { Authorization: `Bearer ${e.tokens.admin}`, 'Content-Type': 'application/json' },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  expect(res.ok, `${method} ${path}: ${res.status}`).toBe(true);
+  return (await res.json()) as T;
+}
+
 describe.skipIf(!HAS_CHROMIUM)('the 對帳 page in the browser', () => {
   let e: E2E;
   const uuids: Record<string, string> = {};
 
-  async function call<T>(method: string, path: string, body?: unknown): Promise<T> {
-    const res = await fetch(`${e.url}/api${path}`, {
-      method,
-      headers: { Authorization: `Bearer ${e.tokens.admin}`, 'Content-Type': 'application/json' },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
-    expect(res.ok, `${method} ${path}: ${res.status}`).toBe(true);
-    return (await res.json()) as T;
-  }
+  const call = <T>(method: string, path: string, body?: unknown) => adminCall<T>(e, method, path, body);
   const status = async (name: string) => (await call<{ status: string }>('GET', `/payments/${uuids[name]}`)).status;
 
   beforeAll(async () => {
@@ -176,15 +179,7 @@ describe.skipIf(!HAS_CHROMIUM)('an accountant’s month of bank exports in the b
   let dir: string;
   let files: string[];
   const uuids = {} as Record<ReportName, string>;
-  const api = async <T>(method: string, path: string, body?: unknown): Promise<T> => {
-    const res = await fetch(`${e.url}/api${path}`, {
-      method,
-      headers: { Authorization: `Bearer ${e.tokens.admin}`, 'Content-Type': 'application/json' },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
-    expect(res.ok, `${method} ${path}: ${res.status}`).toBe(true);
-    return (await res.json()) as T;
-  };
+  const api = <T>(method: string, path: string, body?: unknown) => adminCall<T>(e, method, path, body);
   const statusOf = async (name: ReportName) => (await api<{ status: string }>('GET', `/payments/${uuids[name]}`)).status;
   const queue = (page: Page, name: string) => page.getByTestId(`queue-${name}`);
   const overflow = (page: Page) => page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
