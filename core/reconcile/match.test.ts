@@ -143,6 +143,15 @@ describe('matchReconcile', () => {
       expect(first(res, a.uuid)).toBe(2);
       expect(res.review.find((x) => x.payment === a.uuid)!.candidates.map((c) => c.line)).toEqual([2, 1]);
     });
+    it('a free line less likely than chance (other digits, days away) ranks after a line another report holds only a little better', () => {
+      const a = report('2026-11-05T10:00:00', 500, '11111');
+      const b = report('2026-11-05T10:30:00', 500, '22222');
+      const lines = [line(1, '2026-11-07T10:00:00', 500, '99999'), line(2, '2026-11-05T10:20:00', 500, '')];
+      const res = matchReconcile([a, b], lines);
+      expect(res.auto).toEqual([]);
+      expect(first(res, b.uuid)).toBe(2);
+      expect(res.review.find((x) => x.payment === a.uuid)!.candidates.map((c) => c.line)).toEqual([2, 1]);
+    });
   });
 
   it('a report marked 未入帳 is never proposed again, in auto, review or unpaid; un-marked, it comes back', () => {
