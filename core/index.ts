@@ -40,4 +40,5 @@ export * from './services/stats.js';
 export * from './services/bootstrap.js';
 export * from './services/reconcile.js';
 export * from './reconcile/statement.js';
+export { statementPeriod } from './reconcile/period.js';
 export type { StatementLine, ReconcileReport, ReconcileLine } from './reconcile/types.js';

@@ -158,6 +158,7 @@ export const MSG = {
   reconcileLineNotFound: (id: unknown) => `找不到銀行明細 ${String(id)}`,
   reconcileLineNotCredit: (id: number) => `銀行明細 ${id} 不是存入款項`,
   reconcileAmountDiffers: (id: number) => `銀行明細 ${id} 的金額與匯款金額不同`,
+  reconcileOtherStore: (id: number) => `銀行明細 ${id} 屬於其他分店的對帳單`,
   reconcilePaymentLinked: '此匯款已對帳，請先取消對帳',
   reconcileLineLinked: (id: number) => `銀行明細 ${id} 已與其他匯款對帳`,
   reconcileNotLinked: '此匯款尚未對帳',
@@ -165,7 +166,8 @@ export const MSG = {
   reconcilePairsRequired: '請提供要確認的配對（pairs）',
   reconcilePaymentsRequired: '請提供匯款編號（payments）',
   reconcileTooMany: (max: number) => `一次最多 ${max} 筆`,
-  reconcileRangeRequired: '請提供對帳期間（from、to，格式 YYYY-MM-DD）',
+  reconcileRangeRequired: '請提供對帳期間（from、to，格式 YYYY-MM-DD）或交易明細（statement）',
+  reconcileStatementNotFound: (id: unknown) => `找不到交易明細 ${String(id)}`,
   reconcileFileNameRequired: '請提供檔名（filename）',
 
   // HTTP edge

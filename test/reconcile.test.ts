@@ -115,6 +115,22 @@ describe.each(DB_KINDS)('reconciliation service on %s', (kind) => {
     await expect(confirmPairs(mgrA, [{ payment: pB.payment.uuid, line: pB.line.id }])).rejects.toBeInstanceOf(ForbiddenError);
   });
 
+  it('a line of one store’s statement pays only that store’s payments, even for someone who sees all', async () => {
+    await importStatement(admin, { bytes: big5([...HEADER, '2026/11/05,10:02:00,轉入,,1500,1500,,****12345']), file: 'a.csv', storeId: f.stores.A.id });
+    await importStatement(admin, { bytes: big5([...HEADER, '2026/11/05,10:03:00,轉入,,800,800,,']), file: 'hq.csv' });
+    const pB = await pay(f.stores.B.id, '12345', '2026-11-05T10:00', 1500); // store B reports what came into store A's account
+    const pB2 = await pay(f.stores.B.id, '33333', '2026-11-05T10:00', 800);
+    const all = await proposeMatches(admin, { from: '2026-11-05', to: '2026-11-05' });
+    expect(all.auto.map((a) => [a.payment.uuid, a.line.file])).toEqual([[pB2.uuid, 'hq.csv']]);
+    expect(JSON.stringify(all.review)).not.toContain(pB.uuid);
+    expect(all.unreported.map((u) => u.line.file)).toEqual(['a.csv']);
+    const lineA = (await listLines(admin, { filter: {} })).rows.find((l) => l.file === 'a.csv')!;
+    const err = await confirmPairs(admin, [{ payment: pB.uuid, line: lineA.id }]).catch((e) => e);
+    expect(err).toBeInstanceOf(ValidationError);
+    expect(err.errors[0].message).toBe(`銀行明細 ${lineA.id} 屬於其他分店的對帳單`);
+    expect(await t.db('bank_links')).toEqual([]);
+  });
+
   it('confirms, never proposes a confirmed pair again, marks unpaid, and unlinks back to the status before; all audited', async () => {
     await importStatement(admin, {
       bytes: big5([...HEADER, '2026/11/03,10:00:00,提款,100,,0,,', '2026/11/05,10:02:00,跨行轉入,,1500,1500,,900047****12345', '2026/11/06,09:00:00,轉入,,700,2200,,****99999', '2026/11/09,09:00:00,轉入,,50,2250,,']),
@@ -188,6 +204,65 @@ describe.each(DB_KINDS)('reconciliation service on %s', (kind) => {
         expect(Number((await t.db('bank_links').count({ n: '*' }).first())!.n)).toBe(1);
         const linked = (await t.db('bank_links').first()).payment_uuid as string;
         await unlinkPayment(admin, linked);
+      }
+    } finally {
+      await other.destroy();
+    }
+  });
+
+  it('marking unpaid beside a confirmation of the same payment, through two connections: the result is one of the two orders', async () => {
+    await importStatement(admin, { bytes: big5([...HEADER, '2026/11/05,10:02:00,轉入,,1500,1500,,']), file: 'race2.csv' });
+    const [l1] = (await listLines(admin, { filter: {} })).rows;
+    const p = await pay(f.stores.A.id, '12345', '2026-11-05T10:00', 1500);
+    const other = openDatabase(t.config);
+    try {
+      const second: ServiceContext = { ...admin, db: other };
+      for (let round = 0; round < 12; round++) {
+        const [marked, confirmed] = await Promise.allSettled([markUnpaid(second, [p.uuid]), confirmPairs(admin, [{ payment: p.uuid, line: l1.id }])]);
+        // confirming never loses: the payment is free either way
+        expect(confirmed.status).toBe('fulfilled');
+        const link = await t.db('bank_links').where({ payment_uuid: p.uuid }).first();
+        const row = await t.db('payments').where({ uuid: p.uuid }).first();
+        expect(row.status).toBe('已入帳');
+        if (marked.status === 'fulfilled') {
+          // marked first, then confirmed: unlinking must bring back 未入帳, not the status before the mark
+          expect(link.status_before).toBe('未入帳');
+        } else {
+          expect(marked.reason).toBeInstanceOf(ConflictError);
+          expect(link.status_before).toBe('未確認');
+        }
+        await unlinkPayment(admin, p.uuid);
+        await t.db('payments').where({ uuid: p.uuid }).update({ status: '未確認' });
+      }
+    } finally {
+      await other.destroy();
+    }
+  });
+
+  it('unlinking beside a confirmation of the same payment to another line, through two connections: never two links, the status follows the link', async () => {
+    await importStatement(admin, { bytes: big5([...HEADER, '2026/11/05,10:02:00,轉入,,1500,1500,,', '2026/11/05,10:04:00,轉入,,1500,3000,,']), file: 'race3.csv' });
+    const [l1, l2] = (await listLines(admin, { filter: {} })).rows;
+    const p = await pay(f.stores.A.id, '12345', '2026-11-05T10:00', 1500);
+    const other = openDatabase(t.config);
+    try {
+      const second: ServiceContext = { ...admin, db: other };
+      for (let round = 0; round < 12; round++) {
+        await confirmPairs(admin, [{ payment: p.uuid, line: l1.id }]);
+        const [unlinked, confirmed] = await Promise.allSettled([unlinkPayment(second, p.uuid), confirmPairs(admin, [{ payment: p.uuid, line: l2.id }])]);
+        expect(unlinked.status).toBe('fulfilled');
+        const links = await t.db('bank_links').where({ payment_uuid: p.uuid });
+        const row = await t.db('payments').where({ uuid: p.uuid }).first();
+        if (confirmed.status === 'fulfilled') {
+          // unlinked first, then linked to the other line
+          expect(links.map((l: any) => Number(l.line_id))).toEqual([l2.id]);
+          expect(links[0].status_before).toBe('未確認');
+          expect(row.status).toBe('已入帳');
+          await unlinkPayment(admin, p.uuid);
+        } else {
+          expect(confirmed.reason).toBeInstanceOf(ConflictError);
+          expect(links).toEqual([]);
+          expect(row.status).toBe('未確認');
+        }
       }
     } finally {
       await other.destroy();

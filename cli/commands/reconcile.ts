@@ -8,6 +8,7 @@ import {
   principalByUsername,
   proposeMatches,
   readStatement,
+  statementPeriod,
   taipeiDayStart,
   type BankLine,
   type ImportedStatement,
@@ -58,9 +59,9 @@ export function reconcileCommand(program: Command, io: CliIO): void {
         const [storeId] = opts.store ? await storeIdsFromFlag(operator, [opts.store]) : [];
         const imported: ImportedStatement[] = [];
         for (const input of inputs) imported.push(await importStatement(ctx, { ...input, storeId }));
-        const dates = imported.flatMap((s) => [s.from, s.to]).filter((d): d is string => d !== null).sort();
-        const from = opts.from ?? dates[0];
-        const to = opts.to ?? dates[dates.length - 1];
+        const period = statementPeriod(imported);
+        const from = opts.from ?? period?.from ?? '';
+        const to = opts.to ?? period?.to ?? '';
         const proposals = await proposeMatches(ctx, { from, to, storeId });
         let applied = 0;
         if (opts.apply && proposals.auto.length) {

@@ -108,6 +108,75 @@ describe('matchReconcile', () => {
     expect(twoLines.review[0].candidates.map((c) => c.line)).toEqual([1, 2]);
   });
 
+  describe('review ranks first the line one global assignment gives the report', () => {
+    const first = (res: ReturnType<typeof matchReconcile>, uuid: string) => res.review.find((x) => x.payment === uuid)?.candidates[0]?.line;
+
+    it('minutes weigh more than a straight line of time: a pair one minute apart is not traded for two middling ones', () => {
+      // Two cash deposits (no digits) of the same amount the same afternoon. Paired as reported:
+      // 1 and 20 minutes apart; crossed: 15 and 4. Scoring time linearly ties or prefers the
+      // crossing; a transfer is far more often minutes apart than a quarter of an hour.
+      const a = report('2026-11-05T13:52:00', 1500, '21595');
+      const b = report('2026-11-05T13:57:00', 1500, '05003');
+      const res = matchReconcile([a, b], [line(1, '2026-11-05T13:53:00', 1500, ''), line(2, '2026-11-05T13:37:00', 1500, '')]);
+      expect(res.auto).toEqual([]);
+      expect(first(res, a.uuid)).toBe(1);
+      expect(first(res, b.uuid)).toBe(2);
+    });
+
+    it('a transfer made on a Friday night waits for Monday morning: that credit outranks one half an hour off with other digits', () => {
+      const r = report('2026-11-27T23:05:00', 500, '93257'); // a Friday
+      const lines = [line(1, '2026-11-27T22:30:00', 500, '70785673'), line(2, '2026-11-30T10:40:00', 500, '')];
+      const res = matchReconcile([r], lines);
+      expect(res.auto).toEqual([]);
+      expect(res.review[0].candidates.map((c) => c.line)).toEqual([2, 1]);
+    });
+
+    it('a line the assignment gives to another report ranks after a free one', () => {
+      // b's cash deposit is one minute from b's report; a's credit shows digits that are not a's
+      // (a wrong account reported), on a date-only line. a's best-scoring line is b's.
+      const b = report('2026-11-04T17:26:00', 650, '80894');
+      const a = report('2026-11-04T19:51:00', 650, '97773');
+      const lines = [line(1, '2026-11-04T17:27:00', 650, ''), line(2, '2026-11-04T00:00:00', 650, '103', { hasTime: false })];
+      const res = matchReconcile([a, b], lines);
+      expect(res.auto).toEqual([]);
+      expect(first(res, b.uuid)).toBe(1);
+      expect(first(res, a.uuid)).toBe(2);
+      expect(res.review.find((x) => x.payment === a.uuid)!.candidates.map((c) => c.line)).toEqual([2, 1]);
+    });
+    it('a free line less likely than chance (other digits, days away) ranks after a line another report holds only a little better', () => {
+      const a = report('2026-11-05T10:00:00', 500, '11111');
+      const b = report('2026-11-05T10:30:00', 500, '22222');
+      const lines = [line(1, '2026-11-07T10:00:00', 500, '99999'), line(2, '2026-11-05T10:20:00', 500, '')];
+      const res = matchReconcile([a, b], lines);
+      expect(res.auto).toEqual([]);
+      expect(first(res, b.uuid)).toBe(2);
+      expect(res.review.find((x) => x.payment === a.uuid)!.candidates.map((c) => c.line)).toEqual([2, 1]);
+    });
+  });
+
+  it('a report marked 未入帳 is never proposed again, in auto, review or unpaid; un-marked, it comes back', () => {
+    const coverage = { from: tw('2026-11-01T00:00:00'), to: tw('2026-11-30T23:59:59') };
+    const marked = report('2026-11-05T14:00:00', 1500, '12345', { status: '未入帳' });
+    const crowd = report('2026-11-05T15:00:00', 800, '33333', { status: '未入帳' });
+    const lines = [line(1, '2026-11-05T14:01:00', 1500, '12345'), line(2, '2026-11-05T15:30:00', 800, '')];
+    const res = matchReconcile([marked, crowd], lines, { coverage });
+    expect(JSON.stringify(res)).not.toContain(marked.uuid);
+    expect(JSON.stringify(res)).not.toContain(crowd.uuid);
+    expect(res.unreported.map((u) => u.line).sort()).toEqual([1, 2]);
+
+    const unmarked = matchReconcile([{ ...marked, status: '未確認' }, { ...crowd, status: '已入帳' }], lines, { coverage });
+    expect(pairs(unmarked).sort()).toEqual([[marked.uuid, 1], [crowd.uuid, 2]].sort());
+  });
+
+  it('a line of one store’s statement pays only that store’s reports; a statement for all stores, any', () => {
+    const a = report('2026-11-05T14:00:00', 1500, '12345', { store_id: 1 });
+    const b = report('2026-11-05T14:00:00', 800, '54321', { store_id: 2 });
+    const res = matchReconcile([a, b], [line(1, '2026-11-05T14:01:00', 1500, '12345', { store_id: 2 }), line(2, '2026-11-05T14:01:00', 800, '54321', { store_id: null })]);
+    expect(pairs(res)).toEqual([[b.uuid, 2]]);
+    expect(res.review).toEqual([]);
+    expect(res.unreported).toEqual([{ line: 1 }]);
+  });
+
   it('a date-only statement line is compared by day', () => {
     const r = report('2026-11-05T22:00:00', 1200, '10101');
     const res = matchReconcile([r], [line(1, '2026-11-06T00:00:00', 1200, '10101', { hasTime: false })]);

@@ -1,7 +1,8 @@
 /**
  * Matching a statement's credits to the reported payments: a pure function, the service and the
  * bench call it. Rules (issue 12, section 2):
- * - hard: equal amount; the credit inside one day before to three days after the reported time
+ * - hard: equal amount; a line of one store's statement only for that store's reports; the
+ *   credit inside one day before to three days after the reported time
  *   (configurable); callers pass only reports and lines not yet linked.
  * - evidence: see evidence.ts (last five vs visible digits, distance in time, note).
  * - one-to-one, global over the period: maximum-weight matching per amount (assignment.ts).
@@ -12,9 +13,10 @@
  * - a second pass suggests (never confirms) one credit for 2–3 reports of the same last five, or
  *   two credits for one report.
  */
+import { STATUS_FAILED } from '../statuses.js';
 import { DAY_MS, taipeiDayNumber } from '../time.js';
 import { Assignment, type Edge } from './assignment.js';
-import { compareDigits, evidence, inWindow, type Evidence } from './evidence.js';
+import { compareDigits, evidence, mayPay, type Evidence } from './evidence.js';
 import type { ReconcileLine, ReconcileReport } from './types.js';
 
 export interface MatchOptions {
@@ -74,7 +76,8 @@ function firstAtOrAfter(list: number[], lines: ReconcileLine[], t: number): numb
 const round = (x: number) => Math.round(x);
 const byScore = <T extends { score: number }>(a: T, b: T) => b.score - a.score;
 
-export function matchReconcile(reports: ReconcileReport[], lines: ReconcileLine[], opts: MatchOptions = {}): MatchResult {
+export function matchReconcile(allReports: ReconcileReport[], lines: ReconcileLine[], opts: MatchOptions = {}): MatchResult {
+  const reports = allReports.filter((r) => r.status !== STATUS_FAILED);
   const before = opts.windowBeforeMs ?? DEFAULT_WINDOW_BEFORE_MS;
   const after = opts.windowAfterMs ?? DEFAULT_WINDOW_AFTER_MS;
   const byAmount = indexByAmount(lines);
@@ -89,7 +92,7 @@ export function matchReconcile(reports: ReconcileReport[], lines: ReconcileLine[
       const li = list[k];
       const l = lines[li];
       if (l.at > r.paid_at + after) break;
-      if (!inWindow(r, l, before, after)) continue;
+      if (!mayPay(r, l, before, after)) continue;
       const c = { report: ri, line: li, ev: evidence(r, l) };
       ofReport[ri].push(c);
       ofLine[li].push(c);
@@ -160,6 +163,13 @@ export function matchReconcile(reports: ReconcileReport[], lines: ReconcileLine[
     }
   });
 
+  // Review ranks first what one global assignment over what auto left gives each report (weighed
+  // by evidence's log-likelihood, which adds up across pairs where the displayed score does not);
+  // then the other lines more likely than chance that no other report was given; then the rest,
+  // a line given to another report counting what that report would lose without it.
+  const reviewPartner = reviewAssignment(reports, ofReport, reportAuto, lineTaken);
+  const claimedBy = new Int32Array(lines.length).fill(-1);
+  reviewPartner.forEach((li, ri) => li >= 0 && (claimedBy[li] = ri));
   const reportLeft: number[] = [];
   reports.forEach((r, ri) => {
     if (reportAuto[ri]) return;
@@ -170,8 +180,11 @@ export function matchReconcile(reports: ReconcileReport[], lines: ReconcileLine[
       if (cov && cov.from <= r.paid_at - before && cov.to >= r.paid_at + after) result.unpaid.push({ payment: r.uuid });
       return;
     }
-    const mine = partner[ri];
-    open.sort((a, b) => (a.line === mine ? -1 : b.line === mine ? 1 : b.ev.score - a.ev.score));
+    const mine = reviewPartner[ri];
+    const rank = (c: Candidate) => (c.line === mine ? 0 : claimedBy[c.line] < 0 && c.ev.weight > 0 ? 1 : 2);
+    const claim = (c: Candidate) => (claimedBy[c.line] < 0 ? 0 : ofReport[claimedBy[c.line]].find((x) => x.line === c.line)!.ev.weight);
+    const key = (c: Candidate) => (rank(c) === 2 ? c.ev.weight - claim(c) : c.ev.weight);
+    open.sort((a, b) => rank(a) - rank(b) || key(b) - key(a));
     if (mine >= 0) lineTaken[mine] = 2;
     result.review.push({
       payment: r.uuid,
@@ -197,6 +210,44 @@ export function matchReconcile(reports: ReconcileReport[], lines: ReconcileLine[
   result.suggestions = suggest(reports, lines, reportLeft, lineLeft, before, after);
   result.review.sort((a, b) => byScore(a.candidates[0], b.candidates[0]));
   return result;
+}
+
+/**
+ * The maximum-weight one-to-one assignment of the reports auto left to the lines auto left, every
+ * candidate more likely than chance (evidence's weight > 0) included: the line review proposes first for each report (-1: none).
+ */
+function reviewAssignment(
+  reports: ReconcileReport[],
+  ofReport: Candidate[][],
+  reportAuto: Uint8Array,
+  lineTaken: Uint8Array,
+): Int32Array {
+  const partner = new Int32Array(reports.length).fill(-1);
+  const groups = new Map<number, number[]>();
+  reports.forEach((r, ri) => {
+    if (reportAuto[ri] || !ofReport[ri].some((c) => lineTaken[c.line] !== 1)) return;
+    const g = groups.get(r.amount);
+    if (g) g.push(ri);
+    else groups.set(r.amount, [ri]);
+  });
+  for (const group of groups.values()) {
+    const local = new Map<number, number>();
+    const lineOf: number[] = [];
+    const edges: Edge[][] = group.map((ri) =>
+      ofReport[ri]
+        .filter((c) => lineTaken[c.line] !== 1 && c.ev.weight > 0)
+        .map((c) => {
+          if (!local.has(c.line)) local.set(c.line, lineOf.push(c.line) - 1);
+          return { to: local.get(c.line)!, weight: c.ev.weight };
+        }),
+    );
+    const a = new Assignment(edges, lineOf.length);
+    group.forEach((ri, i) => {
+      const j = a.lineOf(i);
+      if (j >= 0) partner[ri] = lineOf[j];
+    });
+  }
+  return partner;
 }
 
 /** digits that do not contradict the last five (equal, or none shown) */
@@ -232,7 +283,7 @@ function suggest(
     const v = compareDigits(reports[rs[0]].last_five, lines[li].digits).verdict;
     const times = rs.map((ri) => reports[ri].paid_at);
     const close = Math.max(...times) - Math.min(...times) <= 30 * 60_000;
-    return (v === 'equal' || (v === 'unknown' && close)) && rs.every((ri) => inWindow(reports[ri], lines[li], before, after));
+    return (v === 'equal' || (v === 'unknown' && close)) && rs.every((ri) => mayPay(reports[ri], lines[li], before, after));
   };
 
   // one credit, several reports of the same last five
@@ -271,7 +322,7 @@ function suggest(
       const li = freeLines[k];
       const l = lines[li];
       if (l.at > r.paid_at + after) break;
-      if (usedLine.has(li) || l.amount >= r.amount || !inWindow(r, l, before, after) || !compatible(r.last_five, l.digits)) continue;
+      if (usedLine.has(li) || l.amount >= r.amount || !mayPay(r, l, before, after) || !compatible(r.last_five, l.digits)) continue;
       const other = seen.get(r.amount - l.amount);
       if (other !== undefined && [other, li].some((x) => compareDigits(r.last_five, lines[x].digits).verdict === 'equal')) {
         out.push({ payments: [r.uuid], lines: [lines[other].id, l.id], reasons: ['2 筆入帳合計金額相符', '後五碼相符'] });

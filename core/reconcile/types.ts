@@ -4,6 +4,7 @@
  * milliseconds, money is whole NT$, as everywhere in core. The API's shapes (BankLine and the
  * rest) are declared here too, so the server and the 對帳 page read one definition.
  */
+import type { PaymentStatus } from '../statuses.js';
 import type { Payment } from '../types.js';
 import type { ReadStatement } from './statement.js';
 
@@ -38,6 +39,8 @@ export interface ReconcileReport {
   paid_at: number;
   amount: number;
   note: string;
+  /** the payment's status: one marked 未入帳 (by a person or a reconciliation) is never proposed again until it is un-marked */
+  status?: PaymentStatus;
 }
 
 /** A statement credit as the matcher sees it: a stored line, keyed by its id. */
@@ -49,6 +52,8 @@ export interface ReconcileLine {
   digits: string;
   summary: string;
   note: string;
+  /** the store the line's statement was imported for; null or absent: a statement for all stores */
+  store_id?: number | null;
 }
 
 /** The API's shapes: a stored statement line, an imported statement, a payment with its link, the proposals. */

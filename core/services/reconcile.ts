@@ -12,6 +12,7 @@ import { assertFilterFields, filterIds, runList, type ListQuery } from '../list.
 import { MSG } from '../messages.js';
 import { inScope, scopedStoreIds, storeScope } from '../permissions.js';
 import { matchReconcile } from '../reconcile/match.js';
+import { statementPeriod } from '../reconcile/period.js';
 import { readStatement, type ReadStatement } from '../reconcile/statement.js';
 import type { ReconcileLine, ReconcileReport } from '../reconcile/types.js';
 import { STATUS_CREDITED, STATUS_FAILED, type PaymentStatus } from '../statuses.js';
@@ -220,13 +221,20 @@ const toReconciled = (r: PaymentWithLink): ReconciledPayment => ({ ...toPayment(
  * Proposals for the payments reported in a period (Taiwan dates, inclusive) in the caller's
  * stores, against the unlinked credits in scope: what the matcher decides, with the full
  * payment and line of each proposal. Linked payments and lines are never proposed again.
+ * Without from and to, the period is the one the given statements (ids in scope) cover.
  */
-export async function proposeMatches(ctx: ServiceContext, input: { from?: unknown; to?: unknown; storeId?: unknown }): Promise<Proposals> {
+export async function proposeMatches(ctx: ServiceContext, input: { from?: unknown; to?: unknown; storeId?: unknown; statement?: unknown }): Promise<Proposals> {
   requirePermission(ctx.actor, 'view_payments');
-  if (typeof input.from !== 'string' || typeof input.to !== 'string' || !input.from || !input.to) {
+  const given = (v: unknown) => v !== undefined && v !== null && v !== '';
+  let { from, to } = input;
+  if (!given(from) && !given(to) && given(input.statement)) {
+    const period = statementPeriod(await statementsInScope(ctx, input.statement));
+    if (period) ({ from, to } = period);
+  }
+  if (typeof from !== 'string' || typeof to !== 'string' || !from || !to) {
     throw ValidationError.single('from', MSG.reconcileRangeRequired);
   }
-  const range = instantRange(input.from, input.to, { from: 'from', to: 'to' });
+  const range = instantRange(from, to, { from: 'from', to: 'to' });
   const requested = input.storeId === undefined || input.storeId === null || input.storeId === '' ? undefined : toId(input.storeId);
   if (requested === null) throw ValidationError.single('store_id', MSG.storeNotFound);
   const stores = scopedStoreIds(ctx.actor, requested === undefined ? undefined : [requested]);
@@ -263,6 +271,7 @@ async function proposalsFor(ctx: ServiceContext, gte: number, lt: number, stores
     paid_at: Number(p.paid_at),
     amount: Number(p.amount),
     note: p.note ?? '',
+    status: p.status,
   }));
   const lines: ReconcileLine[] = lineRows.map((l) => ({
     id: Number(l.id),
@@ -272,6 +281,7 @@ async function proposalsFor(ctx: ServiceContext, gte: number, lt: number, stores
     digits: l.digits,
     summary: l.summary,
     note: l.note,
+    store_id: l.store_id === null ? null : Number(l.store_id),
   }));
   const result = matchReconcile(reports, lines, { coverage });
   const P = new Map(paymentRows.map((p) => [p.uuid, toReconciled(p)]));
@@ -286,6 +296,21 @@ async function proposalsFor(ctx: ServiceContext, gte: number, lt: number, stores
     unreported: result.unreported.map((u) => ({ line: line(u.line) })),
     suggestions: result.suggestions,
   };
+}
+
+/** Statements by id (`1` or `1,2` or an array), each in the caller's scope, else not found. */
+async function statementsInScope(ctx: ServiceContext, raw: unknown): Promise<Array<{ from: string | null; to: string | null }>> {
+  const ids = (Array.isArray(raw) ? raw : String(raw).split(',')).map((x) => toId(typeof x === 'string' ? x.trim() : x));
+  const bad = ids.findIndex((id) => id === null);
+  if (bad >= 0 || ids.length > 100) throw new NotFoundError(MSG.reconcileStatementNotFound(Array.isArray(raw) ? raw[bad] : raw));
+  const q = ctx.db('bank_statements').select('id', 'store_id', 'period_from as from', 'period_to as to').whereIn('id', ids as number[]);
+  const scope = storeScope(ctx.actor);
+  if (!scope.all) q.whereIn('store_id', scope.ids);
+  const rows = (await q) as Array<{ id: number; from: string | null; to: string | null }>;
+  const found = new Set(rows.map((r) => Number(r.id)));
+  const missing = (ids as number[]).find((id) => !found.has(id));
+  if (missing !== undefined) throw new NotFoundError(MSG.reconcileStatementNotFound(missing));
+  return rows;
 }
 
 /** Proposals for the period of some statements (the CLI): from their first to their last date. */
@@ -321,11 +346,15 @@ async function lockPayments(trx: Db, uuids: readonly unknown[]): Promise<void> {
   if (ids.length) await trx('payments').whereIn('uuid', ids).orderBy('uuid').forUpdate().select('uuid');
 }
 
+/**
+ * The payment with its link, in the caller's scope. Callers lock it first (`lockPayments`), so
+ * the link and status read here are the last committed ones.
+ */
 async function paymentInScope(trx: Db, ctx: ServiceContext, uuid: unknown): Promise<PaymentWithLink> {
-  const row =
-    typeof uuid === 'string' && /^[\w-]{1,64}$/.test(uuid)
-      ? ((await trx('payments as p').leftJoin('bank_links as k', 'k.payment_uuid', 'p.uuid').select('p.*', 'k.line_id as bank_line_id').where('p.uuid', uuid).first()) as PaymentWithLink | undefined)
-      : undefined;
+  const valid = typeof uuid === 'string' && /^[\w-]{1,64}$/.test(uuid);
+  const row = valid
+    ? ((await trx('payments as p').leftJoin('bank_links as k', 'k.payment_uuid', 'p.uuid').select('p.*', 'k.line_id as bank_line_id').where('p.uuid', uuid).first()) as PaymentWithLink | undefined)
+    : undefined;
   if (!row) throw new NotFoundError(MSG.paymentNotFound);
   if (!inScope(ctx.actor, Number(row.store_id))) throw new ForbiddenError(MSG.paymentStoreForbidden);
   return row;
@@ -359,6 +388,7 @@ export async function confirmPairs(ctx: ServiceContext, rawPairs: unknown, opts:
         if (l.payment_uuid) throw new ConflictError(MSG.reconcileLineLinked(lineId), 'line');
         if (Number(l.amount) <= 0) throw ValidationError.single('pairs', MSG.reconcileLineNotCredit(lineId));
         if (Number(l.amount) !== Number(p.amount)) throw ValidationError.single('pairs', MSG.reconcileAmountDiffers(lineId));
+        if (l.store_id !== null && Number(l.store_id) !== Number(p.store_id)) throw ValidationError.single('pairs', MSG.reconcileOtherStore(lineId));
         const evidence = opts.auto && pair.score !== undefined ? { score: pair.score, reasons: pair.reasons ?? [] } : pairEvidence(p, l);
         await trx('bank_links').insert({
           payment_uuid: p.uuid,

@@ -34,7 +34,12 @@ export function reconcileRoutes(app: AppContext): Router<State> {
     sendList(ctx, 'reconcile/lines', await listLines(serviceContext(app, ctx), listQuery(ctx)));
   });
   r.get('/reconcile/proposals', auth, async (ctx) => {
-    ctx.body = await proposeMatches(serviceContext(app, ctx), { from: one(ctx.query.from), to: one(ctx.query.to), storeId: one(ctx.query.store_id) });
+    ctx.body = await proposeMatches(serviceContext(app, ctx), {
+      from: one(ctx.query.from),
+      to: one(ctx.query.to),
+      storeId: one(ctx.query.store_id),
+      statement: one(ctx.query.statement),
+    });
   });
   r.post('/reconcile/confirm', auth, smallBody, async (ctx) => {
     ctx.body = await confirmPairs(serviceContext(app, ctx), field(ctx.request.body, 'pairs'));

@@ -7,8 +7,12 @@
  * nothing scrolls sideways. Permissions: no import without manage_payments, no page without
  * edit_payments or manage_payments.
  */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { basename, join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { AUTO, REPORTS, writeBankExports, type ReportName } from '../helpers/bankExports.js';
 import { HAS_CHROMIUM, startE2E, type E2E } from './harness.js';
 
 const PHONE = { width: 375, height: 812 };
@@ -24,19 +28,22 @@ const STATEMENT = [
   '2026/11/07,12:00:00,利息存入,0,33,16333,,',
 ].join('\n');
 
+/** the API as the admin, for setting up and checking what the page did */
+async function adminCall<T>(e: E2E, method: string, path: string, body?: unknown): Promise<T> {
+  const res = await fetch(`${e.url}/api${path}`, {
+    method,
+    headers: { Authorization: `Bearer ${e.tokens.admin}`, 'Content-Type': 'application/json' },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  expect(res.ok, `${method} ${path}: ${res.status}`).toBe(true);
+  return (await res.json()) as T;
+}
+
 describe.skipIf(!HAS_CHROMIUM)('the 對帳 page in the browser', () => {
   let e: E2E;
   const uuids: Record<string, string> = {};
 
-  async function call<T>(method: string, path: string, body?: unknown): Promise<T> {
-    const res = await fetch(`${e.url}/api${path}`, {
-      method,
-      headers: { Authorization: `Bearer ${e.tokens.admin}`, 'Content-Type': 'application/json' },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
-    expect(res.ok, `${method} ${path}: ${res.status}`).toBe(true);
-    return (await res.json()) as T;
-  }
+  const call = <T>(method: string, path: string, body?: unknown) => adminCall<T>(e, method, path, body);
   const status = async (name: string) => (await call<{ status: string }>('GET', `/payments/${uuids[name]}`)).status;
 
   beforeAll(async () => {
@@ -100,12 +107,12 @@ describe.skipIf(!HAS_CHROMIUM)('the 對帳 page in the browser', () => {
     await expect.poll(() => review.count()).toBe(2);
     expect(await status('typo')).toBe('已入帳');
 
-    // one of the twins: none of the candidates → 未入帳 (still listed: not linked to any line)
+    // one of the twins: none of the candidates → 未入帳, and it leaves the queues until un-marked
     const twin = review.filter({ hasText: '10:00' });
     await twin.getByLabel('都不是').check();
     await expect.poll(() => twin.getByTestId('review-decide').textContent()).toBe('標記為未入帳');
     await twin.getByTestId('review-decide').click();
-    await expect.poll(() => twin.getByTestId('payment-status').textContent()).toBe('未入帳');
+    await expect.poll(() => review.count()).toBe(1);
     expect(await status('twinA')).toBe('未入帳');
     await page.context().close();
   });
@@ -158,5 +165,134 @@ describe.skipIf(!HAS_CHROMIUM)('the 對帳 page in the browser', () => {
     await viewer.getByTestId('reconcile-forbidden').waitFor();
     expect(await viewer.getByRole('menuitem', { name: '對帳' }).count()).toBe(0);
     await viewer.context().close();
+  });
+});
+
+/**
+ * An accountant with only the README's 對帳 section: seven exports in the banks' own shapes
+ * (test/helpers/bankExports.ts), imported one after another on the page at 1280 px; the period
+ * follows every statement imported; 建議入帳 confirmed at once, the typo resolved in 需人工確認,
+ * one twin marked 都不是, one payment unlinked in 匯款記錄, and the statuses there. Then a phone.
+ */
+describe.skipIf(!HAS_CHROMIUM)('an accountant’s month of bank exports in the back office', () => {
+  let e: E2E;
+  let dir: string;
+  let files: string[];
+  const uuids = {} as Record<ReportName, string>;
+  const api = <T>(method: string, path: string, body?: unknown) => adminCall<T>(e, method, path, body);
+  const statusOf = async (name: ReportName) => (await api<{ status: string }>('GET', `/payments/${uuids[name]}`)).status;
+  const queue = (page: Page, name: string) => page.getByTestId(`queue-${name}`);
+  const overflow = (page: Page) => page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+
+  beforeAll(async () => {
+    e = await startE2E();
+    dir = mkdtempSync(join(tmpdir(), 'remit-e2e-exports-'));
+    files = writeBankExports(dir);
+    for (const [name, r] of Object.entries(REPORTS)) {
+      uuids[name as ReportName] = (await api<{ uuid: string }>('POST', '/payments', { ...r, note: '', store_id: e.stores.A.id, confirm_duplicate: true })).uuid;
+    }
+  }, 400_000);
+  afterAll(async () => {
+    await e?.close();
+    if (dir) rmSync(dir, { recursive: true, force: true });
+  });
+
+  async function upload(page: Page, path: string) {
+    await page.getByTestId('statement-file').setInputFiles(path);
+    const summary = page.getByTestId('statement-summary');
+    await expect.poll(() => summary.textContent()).toContain(`已匯入「${basename(path)}」`);
+    return (await summary.textContent()) ?? '';
+  }
+
+  it('imports every shape at 1280 px, confirms, resolves, marks 都不是, unlinks, and 匯款記錄 shows the statuses', async () => {
+    const page = await e.signedIn('admin', '/admin/reconcile', DESKTOP);
+    const read = [];
+    for (const path of files) read.push(await upload(page, path));
+    // what was read, per file: the period and the encoding the README promises
+    const expected: Array<[string, string]> = [
+      ['期間：2026-11-01 ～ 2026-11-02', '編碼：big5'],
+      ['期間：2026-11-03 ～ 2026-11-03', '編碼：big5'],
+      ['期間：2026-11-04 ～ 2026-11-04', '編碼：big5'],
+      ['期間：2026-11-05 ～ 2026-11-05', '編碼：utf-8'],
+      ['期間：2026-11-06 ～ 2026-11-06', '編碼：utf-8'],
+      ['期間：2026-11-07 ～ 2026-11-07', '編碼：xlsx'],
+      ['期間：2026-11-08 ～ 2026-11-08', '編碼：xls'],
+    ];
+    read.forEach((text, k) => {
+      for (const part of expected[k]) expect(text, basename(files[k])).toContain(part);
+      expect(text).toContain('餘額連續');
+    });
+    // the period spans every statement imported (as the CLI with several files)
+    await expect.poll(() => page.getByLabel('起日').inputValue()).toBe('2026-11-01');
+    expect(await page.getByLabel('迄日').inputValue()).toBe('2026-11-08');
+
+    const auto = queue(page, 'auto').getByTestId('auto-item');
+    const review = queue(page, 'review').getByTestId('review-item');
+    const unreported = queue(page, 'unreported').getByTestId('unreported-item');
+    await expect.poll(() => auto.count()).toBe(AUTO.length);
+    await expect.poll(() => review.count()).toBe(3);
+    await expect.poll(() => unreported.count()).toBe(1);
+    expect(await unreported.first().textContent()).toContain('利息');
+    expect(await overflow(page)).toBeLessThanOrEqual(0);
+    await e.shot(page, 'reconcile-month-desktop');
+
+    await page.getByTestId('auto-confirm').click();
+    await expect.poll(() => auto.count()).toBe(0);
+    for (const name of AUTO) expect(await statusOf(name), name).toBe('已入帳');
+
+    // 需人工確認: the typo beside its line, the differing digit marked; confirmed as proposed
+    const typo = review.filter({ hasText: REPORTS.typo.last_five });
+    expect(await typo.textContent()).toContain('後五碼可能打錯（1 碼不同）');
+    const states = await typo.getByTestId(/^digit-\d$/).evaluateAll((els) => els.map((el) => el.getAttribute('data-state')));
+    expect(states).toEqual(['same', 'same', 'same', 'same', 'diff']);
+    await typo.getByTestId('review-decide').click();
+    await expect.poll(() => review.count()).toBe(2);
+    expect(await statusOf('typo')).toBe('已入帳');
+
+    // one twin: 都不是 → 未入帳, and it is not proposed again
+    const twin = review.filter({ hasText: '15:00' });
+    await twin.getByLabel('都不是').check();
+    await twin.getByTestId('review-decide').click();
+    await expect.poll(() => review.count()).toBe(1);
+    expect(await statusOf('twinA')).toBe('未入帳');
+    await page.evaluate(() => window.scrollTo(0, 0)); // a full-page shot taken scrolled draws the fixed bar mid-page
+    await e.shot(page, 'reconcile-month-decided-desktop');
+
+    // 匯款記錄: the statuses, and 取消對帳 on one confirmed payment
+    const filter = encodeURIComponent(JSON.stringify({ paid_at_gte: '2026-11-01', paid_at_lte: '2026-11-30' }));
+    await page.goto(`${e.url}/admin/payments?filter=${filter}`);
+    const shown = async (name: ReportName) => (await page.getByTestId(`status-${uuids[name]}`).locator('..').textContent()) ?? '';
+    await page.getByTestId(`status-${uuids.fubon}`).waitFor();
+    for (const name of [...AUTO, 'typo'] as ReportName[]) expect(await shown(name), name).toContain('已入帳');
+    expect(await shown('twinA')).toContain('未入帳');
+    expect(await shown('twinB')).toContain('未確認');
+    await e.shot(page, 'reconcile-month-payments-desktop');
+    const unlink = page.getByTestId(`unlink-${uuids.fubon}`);
+    await unlink.click();
+    await page.getByTestId('unlink-confirm').click();
+    await expect.poll(() => unlink.count()).toBe(0);
+    await expect.poll(() => shown('fubon')).toContain('未確認');
+    expect(await statusOf('fubon')).toBe('未確認');
+    await page.context().close();
+  });
+
+  it('at 375 px: an export imported again adds nothing, the queues fit, nothing scrolls sideways', async () => {
+    const page = await e.signedIn('admin', '/admin/reconcile', PHONE);
+    await upload(page, files[5]); // new, or already in from the test above
+    await page.getByTestId('statement-file').setInputFiles(files[5]);
+    await expect.poll(() => page.getByTestId('statement-summary').textContent()).toContain('新增 0 筆，略過重複 1 筆');
+    await expect.poll(() => page.getByLabel('起日').inputValue()).toBe('2026-11-07');
+    // the unlinked payment is proposed again for its statement's day
+    await expect.poll(() => queue(page, 'auto').getByTestId('auto-item').count()).toBe(1);
+    expect(await overflow(page)).toBeLessThanOrEqual(0);
+    await e.shot(page, 'reconcile-month-phone');
+    await page.getByLabel('起日').fill('2026-11-01');
+    await page.getByLabel('迄日').fill('2026-11-08');
+    // the twins (both, or the one left when the test above marked the other 都不是)
+    await expect.poll(() => queue(page, 'review').getByTestId('review-item').count()).toBeGreaterThan(0);
+    expect(await overflow(page)).toBeLessThanOrEqual(0);
+    await queue(page, 'review').scrollIntoViewIfNeeded();
+    await e.shot(page, 'reconcile-month-review-phone');
+    await page.context().close();
   });
 });

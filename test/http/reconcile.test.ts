@@ -130,25 +130,107 @@ describe.each(DB_KINDS)('reconciliation API on %s', (kind) => {
     expect((await s.api('GET', '/reconcile/lines?filter={"matched":false}', { as: 'branchA' })).body).toHaveLength(3);
   });
 
-  it('two API instances on one database: of two confirmations of the same line, exactly one wins', async () => {
+  it('a payment marked 未入帳, by reconciliation or by hand, is not proposed again until it is un-marked', async () => {
+    await upload('admin', 'nov.csv', statement(['20261105,100200,,1500,1500,跨行轉入,900047****12345,', '20261105,153000,,800,2300,現金存款,,']), s.stores.A.id);
+    const p1 = await pay('12345', '2026-11-05T10:00', 1500);
+    const p2 = await pay('33333', '2026-11-05T15:00', 800);
+    const proposals = async () => (await s.api('GET', '/reconcile/proposals?from=2026-11-05&to=2026-11-05', { as: 'branchA' })).body;
+    expect((await proposals()).auto.map((a: any) => a.payment.uuid).sort()).toEqual([p1.uuid, p2.uuid].sort());
+
+    expect((await s.api('PUT', `/payments/${p1.uuid}`, { as: 'branchA', body: { status: '未入帳' } })).status).toBe(200);
+    expect((await s.api('POST', '/reconcile/unpaid', { as: 'branchA', body: { payments: [p2.uuid] } })).body).toEqual({ marked: 1 });
+    const marked = await proposals();
+    expect(JSON.stringify(marked)).not.toContain(p1.uuid);
+    expect(JSON.stringify(marked)).not.toContain(p2.uuid);
+    expect(marked.unreported.map((u: any) => u.line.amount).sort()).toEqual([1500, 800].sort());
+
+    expect((await s.api('PUT', `/payments/${p1.uuid}`, { as: 'branchA', body: { status: '未確認' } })).status).toBe(200);
+    const back = await proposals();
+    expect(back.auto.map((a: any) => a.payment.uuid)).toEqual([p1.uuid]);
+    expect(JSON.stringify(back)).not.toContain(p2.uuid);
+  });
+
+  it('proposals default to the period the uploaded statement covers', async () => {
+    const up = await upload('admin', 'nov.csv', statement(['20261103,090000,,700,700,跨行轉入,****99999,', '20261105,100200,,1500,2200,跨行轉入,900047****12345,', '20261108,090000,,77,2277,利息,,']), s.stores.A.id);
+    expect(up.body.statement).toMatchObject({ from: '2026-11-03', to: '2026-11-08' });
+    const early = await pay('99999', '2026-11-03T08:59', 700);
+    const p1 = await pay('12345', '2026-11-05T10:00', 1500);
+    await pay('55555', '2026-11-09T10:00', 900); // after the statement: not asked about
+    const byStatement = await s.api('GET', `/reconcile/proposals?statement=${up.body.statement.id}`, { as: 'branchA' });
+    expect(byStatement.status).toBe(200);
+    const byDates = await s.api('GET', '/reconcile/proposals?from=2026-11-03&to=2026-11-08', { as: 'branchA' });
+    expect(byStatement.body).toEqual(byDates.body);
+    expect(byStatement.body.auto.map((a: any) => a.payment.uuid).sort()).toEqual([early.uuid, p1.uuid].sort());
+    // dates given win over the statement's
+    const narrowed = await s.api('GET', `/reconcile/proposals?statement=${up.body.statement.id}&from=2026-11-05&to=2026-11-05`, { as: 'branchA' });
+    expect(narrowed.body.auto.map((a: any) => a.payment.uuid)).toEqual([p1.uuid]);
+    // another store's user cannot read the statement's period either
+    const other = await s.api('GET', `/reconcile/proposals?statement=${up.body.statement.id}`, { as: 'branchB' });
+    expect(other.status).toBe(404);
+    expect(other.body.message).toBe(`找不到交易明細 ${up.body.statement.id}`);
+    expect((await s.api('GET', '/reconcile/proposals?statement=abc', { as: 'admin' })).status).toBe(404);
+    const none = await s.api('GET', '/reconcile/proposals', { as: 'admin' });
+    expect(none.status).toBe(400);
+    expect(JSON.stringify(none.body)).toContain('請提供對帳期間（from、to，格式 YYYY-MM-DD）或交易明細（statement）');
+  });
+
+  /** a second API instance on the same database, for the length of `fn` */
+  async function withSecondInstance(fn: (url2: string) => Promise<void>) {
     const db2 = openDatabase(s.t.config);
     const app2 = createApp({ db: db2, security: TEST_SECURITY, log: () => {} });
     const server2: Server = await new Promise((resolve) => {
       const srv = app2.listen(0, '127.0.0.1', () => resolve(srv));
     });
     try {
-      const url2 = `http://127.0.0.1:${(server2.address() as AddressInfo).port}/api`;
+      await fn(`http://127.0.0.1:${(server2.address() as AddressInfo).port}/api`);
+    } finally {
+      await new Promise<void>((resolve) => server2.close(() => resolve()));
+      await db2.destroy();
+    }
+  }
+  const post = (base: string, path: string, body: unknown, token = s.tokens.branchA) =>
+    fetch(`${base}${path}`, { method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: JSON.stringify(body) });
+
+  it('two API instances on one database: the same statement uploaded at once is stored once; one payment confirmed to two lines, or unlinked while confirmed elsewhere, keeps one link', async () => {
+    await withSecondInstance(async (url2) => {
+      const bytes = statement(['20261105,100200,,1500,1500,,,', '20261105,100400,,1500,3000,,,', '20261105,120000,,700,3700,,,']);
+      for (let round = 0; round < 3; round++) {
+        const up = (base: string) =>
+          fetch(`${base}/reconcile/statements?filename=twice.csv&store_id=${s.stores.A.id}`, { method: 'POST', headers: { authorization: `Bearer ${s.tokens.admin}`, ...OCTET }, body: new Uint8Array(bytes) }).then(async (r) => ({ status: r.status, body: await r.json() }));
+        const both = await Promise.all([up(`${s.url}/api`), up(url2)]);
+        expect(both.map((b) => b.status)).toEqual([201, 201]);
+        expect(both.reduce((n, b) => n + b.body.statement.new, 0)).toBe(round === 0 ? 3 : 0);
+        expect(both.reduce((n, b) => n + b.body.statement.duplicates, 0)).toBe(round === 0 ? 3 : 6);
+        expect(Number((await s.t.db('bank_lines').count({ n: '*' }).first())!.n)).toBe(3);
+      }
+      const [l1, l2] = (await s.api('GET', `/reconcile/lines${listParams({ sort: ['at', 'ASC'] })}`, { as: 'admin' })).body;
+      const p = await pay('12345', '2026-11-05T10:00', 1500);
+      for (let round = 0; round < 3; round++) {
+        const twoLines = await Promise.all([post(`${s.url}/api`, '/reconcile/confirm', { pairs: [{ payment: p.uuid, line: l1.id }] }), post(url2, '/reconcile/confirm', { pairs: [{ payment: p.uuid, line: l2.id }] })]);
+        expect(twoLines.map((r) => r.status).sort()).toEqual([200, 409]);
+        expect(await s.t.db('bank_links').where({ payment_uuid: p.uuid })).toHaveLength(1);
+        // unlink on one instance while the other confirms the payment to the other line
+        const linked = Number((await s.t.db('bank_links').where({ payment_uuid: p.uuid }).first()).line_id);
+        const otherLine = linked === l1.id ? l2.id : l1.id;
+        const [unlinked, confirmed] = await Promise.all([post(`${s.url}/api`, '/reconcile/unlink', { payment: p.uuid }), post(url2, '/reconcile/confirm', { pairs: [{ payment: p.uuid, line: otherLine }] })]);
+        expect(unlinked.status).toBe(200);
+        const links = await s.t.db('bank_links').where({ payment_uuid: p.uuid });
+        const status = (await s.t.db('payments').where({ uuid: p.uuid }).first()).status;
+        if (confirmed.status === 200) expect([links.map((l: any) => Number(l.line_id)), status]).toEqual([[otherLine], '已入帳']);
+        else expect([confirmed.status, links, status]).toEqual([409, [], '未確認']);
+        if (links.length) await s.api('POST', '/reconcile/unlink', { as: 'admin', body: { payment: p.uuid } });
+      }
+    });
+  });
+
+  it('two API instances on one database: of two confirmations of the same line, exactly one wins', async () => {
+    await withSecondInstance(async (url2) => {
       await upload('admin', 'race.csv', statement(['20261105,100200,,1500,1500,,,']), s.stores.A.id);
       const [line] = (await s.api('GET', '/reconcile/lines', { as: 'admin' })).body;
       for (let round = 0; round < 3; round++) {
         const a = await pay('12345', '2026-11-05T10:00', 1500);
         const b = await pay('54321', '2026-11-05T10:01', 1500);
-        const confirm = (base: string, payment: string) =>
-          fetch(`${base}/reconcile/confirm`, {
-            method: 'POST',
-            headers: { authorization: `Bearer ${s.tokens.branchA}`, 'content-type': 'application/json' },
-            body: JSON.stringify({ pairs: [{ payment, line: line.id }] }),
-          }).then((r) => r.status);
+        const confirm = (base: string, payment: string) => post(base, '/reconcile/confirm', { pairs: [{ payment, line: line.id }] }).then((r) => r.status);
         const statuses = await Promise.all([confirm(`${s.url}/api`, a.uuid), confirm(url2, b.uuid)]);
         expect(statuses.sort()).toEqual([200, 409]);
         const linked = await s.t.db('bank_links').select('payment_uuid');
@@ -160,9 +242,6 @@ describe.each(DB_KINDS)('reconciliation API on %s', (kind) => {
         await s.api('POST', '/reconcile/unlink', { as: 'admin', body: { payment: winner } });
         await s.t.db('payments').whereIn('uuid', [a.uuid, b.uuid]).delete();
       }
-    } finally {
-      await new Promise<void>((resolve) => server2.close(() => resolve()));
-      await db2.destroy();
-    }
+    });
   });
 });

@@ -9,6 +9,7 @@ import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState, type ReactNode } from 'react';
 import { Loading, Title, useNotify } from 'react-admin';
 import { canSwitchStores, gates } from '../../../core/permissions';
+import { statementPeriod } from '../../../core/reconcile/period';
 import { defaultDateRange } from '../../../core/time';
 import { useSelectedStore } from '../common/storeSelection';
 import { useMe } from '../common/useMe';
@@ -18,6 +19,7 @@ import { R } from './labels';
 import { ReviewQueue } from './ReviewQueue';
 import { StatementUpload } from './StatementUpload';
 import { UnreportedQueue } from './UnreportedQueue';
+import type { ImportedStatement } from './types';
 
 export default function ReconcilePage() {
   const { me, isPending } = useMe();
@@ -43,6 +45,7 @@ function ReconcileView({ canImport, canDecide, storeId: fixedStore }: { canImpor
   const [from, setFrom] = useState(initial.from);
   const [to, setTo] = useState(initial.to);
   const [busy, setBusy] = useState(false);
+  const [imported, setImported] = useState<ImportedStatement[]>([]);
   const notify = useNotify();
   const client = useQueryClient();
   const key = ['reconcile', 'proposals', from, to, storeId];
@@ -75,16 +78,20 @@ function ReconcileView({ canImport, canDecide, storeId: fixedStore }: { canImpor
           <StatementUpload
             storeId={storeId}
             onImported={(s) => {
-              if (s.from && s.to) {
-                setFrom(s.from);
-                setTo(s.to);
+              // the period of every statement imported on this visit, as the CLI takes several files
+              const all = [...imported, s];
+              setImported(all);
+              const period = statementPeriod(all);
+              if (period) {
+                setFrom(period.from);
+                setTo(period.to);
               }
               void refetch();
             }}
           />
         </Paper>
       )}
-      <Stack direction="row" spacing={1} sx={{ mb: 2, alignItems: 'center', flexWrap: 'wrap', rowGap: 1 }}>
+      <Stack direction="row" useFlexGap spacing={1} sx={{ mb: 2, alignItems: 'center', flexWrap: 'wrap' }}>
         <TextField type="date" size="small" label={R.from} value={from} onChange={(e) => setFrom(e.target.value)} slotProps={{ inputLabel: { shrink: true } }} sx={{ width: 160 }} />
         <TextField type="date" size="small" label={R.to} value={to} onChange={(e) => setTo(e.target.value)} slotProps={{ inputLabel: { shrink: true } }} sx={{ width: 160 }} />
         <Button startIcon={<RefreshIcon />} onClick={() => refetch()} disabled={proposals.isFetching}>
