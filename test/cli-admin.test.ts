@@ -318,8 +318,8 @@ describe('remit users / stores / stats', () => {
     expect(JSON.parse(json.stdout)).toEqual(await statsSummary(ctx, { store_id: [1, KHH], from: '2026-11-18' }));
 
     const badDate = await r(['stats', '--from', '2026-13-01']);
-    expect(badDate.code).toBe(1);
-    expect(badDate.stderr).toContain('日期格式錯誤');
+    expect(badDate.code).toBe(2);
+    expect(badDate.stderr).toBe('錯誤：--from 日期格式錯誤：2026-13-01（請使用 YYYY-MM-DD）\n');
     const badStore = await r(['stats', '--store', 'NOPE']);
     expect(badStore.code).toBe(2);
     expect(badStore.stderr).toContain('找不到分店代碼「NOPE」');

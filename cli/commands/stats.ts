@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
 import { formatNTD, statsSummary } from '../../core/index.js';
 import { withOperator, type CliIO } from '../context.js';
+import { checkDateFlags } from '../dateFlags.js';
 import { examples } from '../input.js';
 import { renderPairs, renderTable } from '../table.js';
 import { codeList, storeIdsFromFlag } from '../storeCodes.js';
@@ -17,6 +18,7 @@ export function statsCommand(program: Command, io: CliIO): void {
     .option('--json', '以 JSON 輸出')
     .addHelpText('after', examples('remit stats', 'remit stats --store TPE,TXG --from 2026-11-01 --to 2026-11-30', 'remit stats --json'))
     .action(async (opts: Opts, cmd: Command) => {
+      checkDateFlags(['--from', opts.from], ['--to', opts.to]);
       const summary = await withOperator(io, cmd.optsWithGlobals(), async (ctx) => {
         const codes = codeList(opts.store);
         const storeIds = codes.length ? await storeIdsFromFlag(ctx, codes) : undefined;
