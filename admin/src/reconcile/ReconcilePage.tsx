@@ -4,12 +4,13 @@
  * Loaded on demand, so the back office's first load stays small.
  */
 import RefreshIcon from '@mui/icons-material/Refresh';
-import { Alert, AlertTitle, Badge, Box, Button, LinearProgress, Paper, Stack, TextField, Typography } from '@mui/material';
+import { Alert, AlertTitle, Badge, Box, Button, LinearProgress, Paper, Stack, Typography } from '@mui/material';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState, type ReactNode } from 'react';
 import { Loading, Title, useNotify } from 'react-admin';
 import { canSwitchStores, gates } from '../../../core/permissions';
 import { defaultDateRange } from '../../../core/time';
+import { DateRangeFields } from '../common/DateRangeFields';
 import { useSelectedStore } from '../common/storeSelection';
 import { useMe } from '../common/useMe';
 import { confirmPairs, getProposals, markUnpaid } from './api';
@@ -85,8 +86,17 @@ function ReconcileView({ canImport, canDecide, storeId: fixedStore }: { canImpor
         </Paper>
       )}
       <Stack direction="row" spacing={1} sx={{ mb: 2, alignItems: 'center', flexWrap: 'wrap', rowGap: 1 }}>
-        <TextField type="date" size="small" label={R.from} value={from} onChange={(e) => setFrom(e.target.value)} slotProps={{ inputLabel: { shrink: true } }} sx={{ width: 160 }} />
-        <TextField type="date" size="small" label={R.to} value={to} onChange={(e) => setTo(e.target.value)} slotProps={{ inputLabel: { shrink: true } }} sx={{ width: 160 }} />
+        <DateRangeFields
+          from={from}
+          to={to}
+          labels={{ from: R.from, to: R.to }}
+          onChange={(range) => {
+            setFrom(range.from);
+            setTo(range.to);
+          }}
+          testids={{ from: 'reconcile-from', to: 'reconcile-to' }}
+          sx={{ width: 160 }}
+        />
         <Button startIcon={<RefreshIcon />} onClick={() => refetch()} disabled={proposals.isFetching}>
           {R.reload}
         </Button>
