@@ -8,6 +8,7 @@ import { PAYMENT_FIELD_LABELS } from '../../core/labels';
 
 export const UI = {
   unknownUser: '未知',
+  cancel: '取消',
   // Payment form screen (spec section 2)
   lastFive: PAYMENT_FIELD_LABELS.last_five,
   paidAt: PAYMENT_FIELD_LABELS.paid_at,
