@@ -15,7 +15,7 @@ import { useSelectedStore } from '../common/storeSelection';
 import { useMe } from '../common/useMe';
 import { confirmPairs, getProposals, markUnpaid } from './api';
 import { AutoQueue } from './AutoQueue';
-import { R } from './labels';
+import { RECONCILE_UI as R } from '../messages';
 import { ReviewQueue } from './ReviewQueue';
 import { StatementUpload } from './StatementUpload';
 import { UnreportedQueue } from './UnreportedQueue';
