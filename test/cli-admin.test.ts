@@ -22,6 +22,7 @@ import {
 } from '../core/index.js';
 import { displayWidth } from '../cli/table.js';
 import { assertBuilt, BIN, remit, type Run } from './helpers/cli.js';
+import { runRemit } from './helpers/cliInProcess.js';
 
 const ENV = { PATH: process.env.PATH ?? '', REMIT_BCRYPT_COST: '10' };
 
@@ -60,7 +61,8 @@ describe('remit users / stores / stats', () => {
       ['users', 'activate'], ['users', 'deactivate'], ['stores'], ['stores', 'list'], ['stores', 'add'],
       ['stores', 'edit'], ['stores', 'remove'], ['stats'],
     ];
-    const runs = await Promise.all(commands.map((c) => remit([...c, '--help'])));
+    // help needs no process of its own: the same command tree, in-process
+    const runs = await Promise.all(commands.map((c) => runRemit([...c, '--help'], {})));
     runs.forEach((run, i) => {
       expect(run.code, commands[i].join(' ')).toBe(0);
       expect(run.stdout, commands[i].join(' ')).toContain('範例：');
