@@ -4,7 +4,7 @@
  * ../shared/spec.md. Names of fields, statuses and permissions come from core/labels.ts. Rule messages shared with the server come from
  * core/messages.ts instead.
  */
-import { PAYMENT_FIELD_LABELS } from '../../core/labels';
+import { PAYMENT_FIELD_LABELS, STATS_FIELD_LABELS, STATUS_LABELS, STORE_FIELD_LABELS } from '../../core/labels';
 
 export const UI = {
   unknownUser: '未知',
@@ -64,18 +64,15 @@ export const UI = {
 export const DASHBOARD_UI = {
   title: '統計儀表板',
   refresh: '重新整理',
-  totalStores: '總分店數',
-  totalPayments: '總匯款筆數',
-  totalAmount: '總金額',
-  confirmedPayments: '已入帳筆數',
+  ...STATS_FIELD_LABELS,
   perStore: '各分店統計',
-  storeCode: '分店代碼',
-  storeName: '分店名稱',
+  storeCode: STORE_FIELD_LABELS.code,
+  storeName: STORE_FIELD_LABELS.name,
   paymentCount: '匯款筆數',
   amount: '金額',
-  confirmed: '已入帳',
-  pending: '未確認',
-  failed: '未入帳',
+  confirmed: STATUS_LABELS.已入帳,
+  pending: STATUS_LABELS.未確認,
+  failed: STATUS_LABELS.未入帳,
   total: '合計',
   noStores: '沒有可顯示的分店',
   allStores: '全部分店',
