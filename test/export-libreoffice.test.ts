@@ -16,23 +16,18 @@ const STORES = [
   { id: 2, name: '台中店', code: 'TXG' },
 ];
 
-const pay = (over: Partial<ExportPayment> = {}): ExportPayment => ({
-  last_five: '01234',
-  paid_at: '2026-11-18T01:15:00.000Z', // 2026/11/18 09:15 in Taiwan
-  amount: 1500,
-  note: '早班',
-  store_id: 1,
-  status: '已入帳',
-  ...over,
-});
+// 2026/11/18 09:15 in Taiwan, and a last five that only stays 00007 as text
+const PAYMENTS: ExportPayment[] = [
+  { last_five: '01234', paid_at: '2026-11-18T01:15:00.000Z', amount: 1500, note: '早班', store_id: 1, status: '已入帳' },
+  { last_five: '00007', paid_at: '2026-11-18T16:30:45.000Z', amount: 1500, note: '', store_id: 2, status: '未入帳' },
+];
 
 describe('the export CSV in a real spreadsheet program', () => {
   const soffice = ['/usr/bin/soffice', '/usr/bin/libreoffice'].find((p) => existsSync(p));
   it.skipIf(!soffice)('LibreOffice keeps the last five 00007 as text, and its xlsx imports back unchanged', () => {
     const dir = mkdtempSync(join(tmpdir(), 'remit-csv-'));
     try {
-      const payments = [pay(), pay({ last_five: '00007', paid_at: '2026-11-18T16:30:45.000Z', note: '', store_id: 2, status: '未入帳' })];
-      writeFileSync(join(dir, 'export.csv'), buildExportCsv(payments, STORES));
+      writeFileSync(join(dir, 'export.csv'), buildExportCsv(PAYMENTS, STORES));
       execFileSync(soffice!, ['--headless', `-env:UserInstallation=file://${dir}/profile`, '--infilter=CSV:44,34,76,1', '--convert-to', 'xlsx', '--outdir', dir, join(dir, 'export.csv')], { stdio: 'ignore', timeout: 120_000 });
       const parsed = parsePaymentsWorkbook(readFileSync(join(dir, 'export.xlsx')), { stores: STORES });
       expect(parsed.errors).toEqual([]);
