@@ -55,6 +55,7 @@ export const UI = {
   noMembers: '暫無會員記錄',
   forbiddenTitle: '權限不足',
   forbiddenPayments: '您沒有查看匯款記錄的權限',
+  noBackOfficeAccess: '您的帳戶沒有任何後台權限，請聯絡管理員。',
   cannotDeleteSelf: '無法刪除自己的帳戶',
   cannotDeleteAdmin: '權限不足：無法刪除管理員帳戶',
   unknownStore: '未知分店',

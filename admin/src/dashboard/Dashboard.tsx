@@ -1,10 +1,11 @@
 import RefreshIcon from '@mui/icons-material/Refresh';
-import { Alert, AlertTitle, Box, Button, Chip, LinearProgress, Stack, Typography } from '@mui/material';
+import { Box, Button, Chip, LinearProgress, Stack, Typography } from '@mui/material';
 import { useState } from 'react';
 import { Loading, Title } from 'react-admin';
 import { canSwitchStores, gates } from '../../../core/permissions';
 import { storeLabel } from '../../../core/labels';
 import { DateRangeFields, type DateRange } from '../common/DateRangeFields';
+import { Forbidden } from '../common/Forbidden';
 import { useSelectedStore } from '../common/storeSelection';
 import { useMe } from '../common/useMe';
 import { useStores } from '../common/useStores';
@@ -29,17 +30,7 @@ export function Dashboard() {
   const { byId } = useStores();
 
   if (isPending) return <Loading />;
-  if (!allowed) {
-    return (
-      <Box sx={{ p: { xs: 1, sm: 2 } }}>
-        <Title title={T.title} />
-        <Alert severity="warning" data-testid="dashboard-forbidden">
-          <AlertTitle>{T.forbiddenTitle}</AlertTitle>
-          {T.forbidden}
-        </Alert>
-      </Box>
-    );
-  }
+  if (!allowed) return <Forbidden title={T.title} message={T.forbidden} testId="dashboard-forbidden" />;
 
   const scope = storeId === null ? T.allStores : storeLabel(byId(storeId));
   return (

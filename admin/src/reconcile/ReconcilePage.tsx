@@ -4,13 +4,14 @@
  * Loaded on demand, so the back office's first load stays small.
  */
 import RefreshIcon from '@mui/icons-material/Refresh';
-import { Alert, AlertTitle, Badge, Box, Button, LinearProgress, Paper, Stack, Typography } from '@mui/material';
+import { Alert, Badge, Box, Button, LinearProgress, Paper, Stack, Typography } from '@mui/material';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState, type ReactNode } from 'react';
 import { Loading, Title, useNotify } from 'react-admin';
 import { canSwitchStores, gates } from '../../../core/permissions';
 import { defaultDateRange } from '../../../core/time';
 import { DateRangeFields } from '../common/DateRangeFields';
+import { Forbidden } from '../common/Forbidden';
 import { useSelectedStore } from '../common/storeSelection';
 import { useMe } from '../common/useMe';
 import { confirmPairs, getProposals, markUnpaid } from './api';
@@ -24,15 +25,7 @@ export default function ReconcilePage() {
   const { me, isPending } = useMe();
   if (isPending) return <Loading />;
   if (!me || !(gates.editPayments(me) || gates.managePayments(me))) {
-    return (
-      <Box sx={{ p: 2 }}>
-        <Title title={R.title} />
-        <Alert severity="warning" data-testid="reconcile-forbidden">
-          <AlertTitle>{R.forbiddenTitle}</AlertTitle>
-          {R.forbidden}
-        </Alert>
-      </Box>
-    );
+    return <Forbidden title={R.title} message={R.forbidden} testId="reconcile-forbidden" />;
   }
   return <ReconcileView canImport={gates.managePayments(me)} canDecide={gates.editPayments(me)} storeId={canSwitchStores(me) ? undefined : me.store_id} />;
 }
