@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ValidationError } from './errors.js';
-import { instantRange } from './dateRange.js';
+import { dateRangeError, instantRange } from './dateRange.js';
 import { taipeiDayStart } from './time.js';
 
 const DAY = 86_400_000;
@@ -33,5 +33,12 @@ describe('instantRange: the one date-range rule', () => {
   it('refuses a date that is not one, on the end that is wrong', () => {
     expect(refusal(() => instantRange('2026-11-01', '2026-02-30', { from: 'from', to: 'to' }))).toEqual({ field: 'to', message: '日期格式錯誤：2026-02-30（請使用 YYYY-MM-DD）' });
     expect(refusal(() => instantRange(20261101, undefined))?.message).toBe('日期格式錯誤：20261101（請使用 YYYY-MM-DD）');
+  });
+
+  it('names the refusal for a form that checks before it asks, and nothing for a good or open range', () => {
+    expect(dateRangeError('2026-11-12', '2026-11-10')).toBe('開始日期（2026-11-12）不能晚於結束日期（2026-11-10）');
+    expect(dateRangeError('2026-11-10', '2026-11-10')).toBeNull();
+    expect(dateRangeError('', '2026-11-10')).toBeNull();
+    expect(dateRangeError('2026-02-30', '')).toBe('日期格式錯誤：2026-02-30（請使用 YYYY-MM-DD）');
   });
 });

@@ -26,3 +26,14 @@ export function instantRange(from: unknown, to: unknown, fields: { from: string;
   }
   return { gte: range.gte, lt: range.lt };
 }
+
+/** The sentence `instantRange` would refuse `from`/`to` with, or null: for a form that checks before it asks. */
+export function dateRangeError(from: unknown, to: unknown): string | null {
+  try {
+    instantRange(from, to);
+    return null;
+  } catch (err) {
+    if (err instanceof ValidationError) return err.errors[0].message;
+    throw err;
+  }
+}

@@ -39,6 +39,14 @@ export const STORE_FIELD_LABELS = {
   created_at: '建立時間',
 } as const;
 
+/** The dashboard's four figures (spec section 2 "Dashboard tab"), on the page and in `remit stats`. */
+export const STATS_FIELD_LABELS = {
+  totalStores: '總分店數',
+  totalPayments: '總匯款筆數',
+  totalAmount: '總金額',
+  confirmedPayments: '已入帳筆數',
+} as const;
+
 /** The name of each permission (spec section 6). */
 export const PERMISSION_LABELS = {
   manage_users: '會員管理',

@@ -22,6 +22,7 @@ import {
 } from '../core/index.js';
 import { displayWidth } from '../cli/table.js';
 import { assertBuilt, BIN, remit, type Run } from './helpers/cli.js';
+import { runRemit } from './helpers/cliInProcess.js';
 
 const ENV = { PATH: process.env.PATH ?? '', REMIT_BCRYPT_COST: '10' };
 
@@ -60,7 +61,8 @@ describe('remit users / stores / stats', () => {
       ['users', 'activate'], ['users', 'deactivate'], ['stores'], ['stores', 'list'], ['stores', 'add'],
       ['stores', 'edit'], ['stores', 'remove'], ['stats'],
     ];
-    const runs = await Promise.all(commands.map((c) => remit([...c, '--help'])));
+    // help needs no process of its own: the same command tree, in-process
+    const runs = await Promise.all(commands.map((c) => runRemit([...c, '--help'], {})));
     runs.forEach((run, i) => {
       expect(run.code, commands[i].join(' ')).toBe(0);
       expect(run.stdout, commands[i].join(' ')).toContain('範例：');
@@ -318,8 +320,8 @@ describe('remit users / stores / stats', () => {
     expect(JSON.parse(json.stdout)).toEqual(await statsSummary(ctx, { store_id: [1, KHH], from: '2026-11-18' }));
 
     const badDate = await r(['stats', '--from', '2026-13-01']);
-    expect(badDate.code).toBe(1);
-    expect(badDate.stderr).toContain('日期格式錯誤');
+    expect(badDate.code).toBe(2);
+    expect(badDate.stderr).toBe('錯誤：--from 日期格式錯誤：2026-13-01（請使用 YYYY-MM-DD）\n');
     const badStore = await r(['stats', '--store', 'NOPE']);
     expect(badStore.code).toBe(2);
     expect(badStore.stderr).toContain('找不到分店代碼「NOPE」');

@@ -26,13 +26,27 @@ describe.each(DB_KINDS)('remit stats and export in-process on %s', (kind) => {
     expect(JSON.parse(r.stdout)).toMatchObject({ totalPayments: 1, totalAmount: 1500 });
   });
 
-  it('remit stats and remit export refuse a start after the end with the one message, not an empty answer', async () => {
-    for (const cmd of ['stats', 'export']) {
-      const r = await runRemit([cmd, '--from', '2026-11-12', '--to', '2026-11-10', ...(cmd === 'export' ? ['-o', '-'] : [])], env);
-      expect(r.code, cmd).toBe(1);
-      expect(r.stderr, cmd).toBe('錯誤：開始日期（2026-11-12）不能晚於結束日期（2026-11-10）\n');
-      expect(r.stdout, cmd).toBe('');
+  it('remit stats, export, audit and reconcile refuse a start after the end as a usage error with the one message', async () => {
+    const commands = [
+      ['stats', '--from', '2026-11-12', '--to', '2026-11-10'],
+      ['export', '--from', '2026-11-12', '--to', '2026-11-10', '-o', '-'],
+      ['audit', '--since', '2026-11-12', '--until', '2026-11-10'],
+      ['reconcile', 'statement.csv', '--from', '2026-11-12', '--to', '2026-11-10'],
+    ];
+    for (const args of commands) {
+      const r = await runRemit(args, env);
+      expect(r.code, args[0]).toBe(2);
+      expect(r.stderr, args[0]).toBe('錯誤：開始日期（2026-11-12）不能晚於結束日期（2026-11-10）\n');
+      expect(r.stdout, args[0]).toBe('');
     }
+  });
+
+  it('remit audit --until keeps the entries up to that Taiwan day', async () => {
+    const until = await runRemit(['audit', '--until', '2020-01-01', '--json'], env);
+    expect(until.code).toBe(0);
+    expect(until.stdout).toBe('');
+    const all = await runRemit(['audit', '--json'], env);
+    expect(all.stdout.trim().split('\n').map((l) => JSON.parse(l).action)).toContain('create');
   });
 
   it('names an unknown store code as a usage error', async () => {

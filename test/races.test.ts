@@ -1,48 +1,27 @@
 /**
  * Issue 10: what an outside attack found racing, with two or three API instances sharing one
- * database (separate createApp servers), on SQLite and on PostgreSQL. Each test fires the
+ * database (separate servers from listenApi), on SQLite and on PostgreSQL. Each test fires the
  * conflicting requests at once and checks what a person would: nothing lost, nothing doubled,
  * no 5xx.
  */
-import type { Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../core/index.js';
-import { createApp } from '../http/app.js';
 import { startServer } from '../http/server.js';
-import { createTestDb, DB_KINDS, PG_URL, TEST_SECURITY, type TestDb } from './helpers/db.js';
+import { createTestDb, DB_KINDS, PG_URL, type TestDb } from './helpers/db.js';
 import { seed, type Fixture } from './helpers/fixtures.js';
+import { listenApi, type Listening } from './helpers/server.js';
 
-interface Instance {
-  url: string;
-  close(): Promise<void>;
-}
-
-async function instance(t: TestDb, errors: unknown[]): Promise<Instance> {
-  const app = createApp({ db: t.db, security: TEST_SECURITY, log: (_m, e) => errors.push(e) });
-  const server: Server = await new Promise((resolve) => {
-    const s = app.listen(0, '127.0.0.1', () => resolve(s));
-  });
-  return {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.close(() => resolve());
-        server.closeAllConnections();
-      }),
-  };
-}
 
 describe.each(DB_KINDS)('races between API instances on %s', (kind) => {
   let t: TestDb;
   let f: Fixture;
-  let nodes: Instance[];
+  let nodes: Listening[];
   const errors: unknown[] = [];
 
   beforeAll(async () => {
     t = await createTestDb(kind);
     f = await seed(t.db);
-    nodes = await Promise.all([instance(t, errors), instance(t, errors), instance(t, errors)]);
+    nodes = await Promise.all([0, 1, 2].map(() => listenApi({ db: t.db, errors })));
   }, 60_000);
   afterAll(async () => {
     for (const n of nodes ?? []) await n.close();

@@ -3,7 +3,7 @@
  * idempotent statement imports, scope, proposals, decisions, their audit, and races.
  */
 import iconv from 'iconv-lite';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import {
   confirmPairs,
   createPayment,
@@ -34,15 +34,19 @@ describe.each(DB_KINDS)('reconciliation service on %s', (kind) => {
   let admin: ServiceContext;
   const as = async (username: string): Promise<ServiceContext> => ({ db: t.db, security: TEST_SECURITY, actor: await principalByUsername(t.db, username), ip: null });
 
-  beforeEach(async () => {
+  // one database per file; each test starts from no statements, payments or audit entries
+  beforeAll(async () => {
     t = await createTestDb(kind);
     f = await seed(t.db);
     admin = { db: t.db, security: TEST_SECURITY, actor: systemActor('test'), ip: null };
     // a branch manager of store A who may import statements
     await createUser(admin, { username: 'mgrA', password: 'secret123', role: 'user', store_id: f.stores.A.id, permissions: ['view_payments', 'edit_payments', 'manage_payments'] });
   });
-  afterEach(async () => {
-    await t.cleanup();
+  beforeEach(async () => {
+    for (const table of ['bank_links', 'bank_lines', 'bank_statements', 'payments', 'audit_log']) await t.db(table).delete();
+  });
+  afterAll(async () => {
+    await t?.cleanup();
   });
 
   const pay = (store: number, last_five: string, paid_at: string, amount: number) =>

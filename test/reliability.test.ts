@@ -145,12 +145,29 @@ describe('crashes', () => {
     const login = await fetch(`${url}/api/admin/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ username: 'ops', password: 'ops-pass-1' }) });
     const { token } = (await login.json()) as { token: string };
     const rows = Array.from({ length: 20_000 }, (_, i) => ({ last_five: '77777', paid_at: new Date(Date.UTC(2026, 5, 1) + i * 60_000).toISOString(), amount: 10 + i, store_id: 1 }));
+    // The body as a stream read only on demand: its second read comes once the whole request is
+    // on the socket, so the stop below lands while the server holds the request, not before it.
+    const payload = new TextEncoder().encode(JSON.stringify({ payments: rows }));
+    let sent!: () => void;
+    const requestSent = new Promise<void>((r) => (sent = r));
+    let reads = 0;
+    const body = new ReadableStream<Uint8Array>(
+      {
+        pull(c) {
+          if (reads++ === 0) return c.enqueue(payload);
+          c.close();
+          sent();
+        },
+      },
+      { highWaterMark: 0 },
+    );
     const inFlight = fetch(`${url}/api/payments/bulk-import`, {
       method: 'POST',
       headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
-      body: JSON.stringify({ payments: rows }),
-    });
-    await new Promise((r) => setTimeout(r, 150));
+      body,
+      duplex: 'half',
+    } as RequestInit);
+    await requestSent;
     srv.child.kill('SIGTERM');
     const answer = await inFlight;
     expect(answer.status).toBe(200);

@@ -1,11 +1,12 @@
 import type { Command } from 'commander';
-import { auditActionLabel, auditEntityLabel, formatTaipei, listAudit, taipeiDayStart, type AuditEntry } from '../../core/index.js';
+import { auditActionLabel, auditEntityLabel, formatTaipei, listAudit, type AuditEntry } from '../../core/index.js';
 import { withOperator, type CliIO } from '../context.js';
+import { checkDateFlags } from '../dateFlags.js';
 import { UsageError } from '../errors.js';
 import { examples } from '../input.js';
 import { renderTable } from '../table.js';
 
-type Opts = { since?: string; user?: string; json?: boolean; limit?: string };
+type Opts = { since?: string; until?: string; user?: string; json?: boolean; limit?: string };
 
 const COLUMNS = ['時間', '用戶', '動作', '對象', '編號', '位址', '內容'];
 
@@ -31,19 +32,21 @@ export function auditCommand(program: Command, io: CliIO): void {
     .command('audit')
     .description('查看稽核紀錄（新增、修改、刪除、匯入、登入與帳戶變更），新的在前')
     .option('--since <date>', '只列出此日期（台灣時間 YYYY-MM-DD）起的紀錄')
+    .option('--until <date>', '只列出到此日期（台灣時間 YYYY-MM-DD，含當天）為止的紀錄')
     .option('--user <username>', '只列出此用戶的操作')
     .option('--limit <n>', '最多列出幾筆（預設 1000）', '1000')
     .option('--json', '以 JSON 輸出，每行一筆（含修改前後的完整內容）')
     .addHelpText(
       'after',
-      examples('remit audit --since 2026-11-01', 'remit audit --user boss', 'remit audit --since 2026-11-01 --json > audit.jsonl'),
+      examples('remit audit --since 2026-11-01', 'remit audit --since 2026-11-01 --until 2026-11-30', 'remit audit --user boss', 'remit audit --since 2026-11-01 --json > audit.jsonl'),
     )
     .action(async (opts: Opts, cmd: Command) => {
-      if (opts.since !== undefined && taipeiDayStart(opts.since) === null) throw new UsageError(`--since 需要日期 YYYY-MM-DD，收到「${opts.since}」`);
+      checkDateFlags(['--since', opts.since], ['--until', opts.until]);
       const limit = Number(opts.limit);
       if (!Number.isSafeInteger(limit) || limit < 1 || limit > 10_000) throw new UsageError('--limit 需要 1 到 10000 的整數');
       const filter: Record<string, unknown> = {};
       if (opts.since) filter.at_gte = opts.since;
+      if (opts.until) filter.at_lte = opts.until;
       if (opts.user) filter.actor_username = opts.user;
       const { rows, total } = await withOperator(io, cmd.optsWithGlobals(), (ctx) => listAudit(ctx, { filter, range: [0, limit - 1] }));
       if (opts.json) return io.stdout(rows.map((r) => `${JSON.stringify(r)}\n`).join(''));

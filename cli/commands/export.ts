@@ -2,8 +2,9 @@ import { extname } from 'node:path';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { Command } from 'commander';
-import { addDays, exportPaymentsStream, isStatus, taipeiDate, taipeiDayStart, type ExportFormat } from '../../core/index.js';
+import { addDays, exportPaymentsStream, isStatus, taipeiDate, type ExportFormat } from '../../core/index.js';
 import { withOperator, type CliIO } from '../context.js';
+import { checkDateFlags } from '../dateFlags.js';
 import { UsageError } from '../errors.js';
 import { writeStreamAtomic } from '../files.js';
 import { codeList, storeIdsFromFlag } from '../storeCodes.js';
@@ -21,12 +22,6 @@ interface ExportOpts {
 
 const FORMATS: ExportFormat[] = ['xlsx', 'csv', 'json'];
 
-function checkDate(flag: string, value: string | undefined): string | undefined {
-  if (value === undefined) return undefined;
-  if (!/^\d{4}-\d{2}-\d{2}$/.test(value) || taipeiDayStart(value) === null) throw new UsageError(`${flag} 必須是 YYYY-MM-DD 格式的日期（台灣時間），收到「${value}」`);
-  return value;
-}
-
 /** The filter the flags describe, with dates as Taiwan dates. */
 export function exportFilter(opts: ExportOpts, now: number = Date.now()): Record<string, unknown> {
   if (opts.yesterday && opts.today) throw new UsageError('--yesterday 與 --today 只能擇一');
@@ -35,10 +30,9 @@ export function exportFilter(opts: ExportOpts, now: number = Date.now()): Record
   const today = taipeiDate(now);
   if (opts.today) filter.paid_at_gte = filter.paid_at_lte = today;
   if (opts.yesterday) filter.paid_at_gte = filter.paid_at_lte = addDays(today, -1);
-  const from = checkDate('--from', opts.from);
-  const to = checkDate('--to', opts.to);
-  if (from) filter.paid_at_gte = from;
-  if (to) filter.paid_at_lte = to;
+  checkDateFlags(['--from', opts.from], ['--to', opts.to]);
+  if (opts.from) filter.paid_at_gte = opts.from;
+  if (opts.to) filter.paid_at_lte = opts.to;
   if (opts.status) {
     const statuses = opts.status.split(',').map((s) => s.trim()).filter(Boolean);
     const bad = statuses.filter((s) => !isStatus(s));

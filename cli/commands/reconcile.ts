@@ -15,7 +15,8 @@ import {
   type Proposals,
 } from '../../core/index.js';
 import { withOperator, type CliIO } from '../context.js';
-import { EXIT, UsageError } from '../errors.js';
+import { checkDateFlags } from '../dateFlags.js';
+import { EXIT } from '../errors.js';
 import { readImportFile } from '../files.js';
 import { storeIdsFromFlag } from '../storeCodes.js';
 
@@ -44,9 +45,7 @@ export function reconcileCommand(program: Command, io: CliIO): void {
     .option('--json', '以 JSON 輸出結果')
     .addHelpText('after', '\n範例：\n  remit reconcile 存款交易明細_202611.csv\n  remit reconcile 11月.xlsx --store TPE --from 2026-11-01 --to 2026-11-30 --apply\n')
     .action(async (files: string[], opts: ReconcileOpts, cmd: Command) => {
-      for (const [name, value] of [['--from', opts.from], ['--to', opts.to]] as const) {
-        if (value !== undefined && taipeiDayStart(value) === null) throw new UsageError(`${name} 日期格式錯誤：${value}（請使用 YYYY-MM-DD）`);
-      }
+      checkDateFlags(['--from', opts.from], ['--to', opts.to]);
       // Every file is read and checked before any is stored: a bad file writes nothing.
       const inputs: Array<{ file: string; bytes: Uint8Array }> = [];
       for (const path of files) {

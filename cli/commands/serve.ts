@@ -13,12 +13,14 @@ export function serveCommand(program: Command, io: CliIO, onStarted?: (stop: () 
       // Loaded here: the web server's modules are not needed by every other command (import, export…).
       const { startServer } = await import('../../http/server.js');
       const running = await startServer(config, { log: (m, e) => io.stderr(`${m}: ${(e as Error)?.stack ?? e}\n`) });
-      io.stdout(`remit 已啟動：${running.url}\n資料庫：${describeDb(config)}\n`);
+      let banner = `remit 已啟動：${running.url}\n資料庫：${describeDb(config)}\n`;
       if (running.firstAdmin) {
         const { user, password, generated } = running.firstAdmin;
-        io.stdout(`\n已建立第一個管理員帳戶：${user.username}\n`);
-        io.stdout(generated ? `密碼（只顯示這一次，請登入後立即更改）：${password}\n\n` : '密碼：REMIT_ADMIN_PASSWORD 的值\n\n');
+        banner += `\n已建立第一個管理員帳戶：${user.username}\n`;
+        banner += generated ? `密碼（只顯示這一次，請登入後立即更改）：${password}\n\n` : '密碼：REMIT_ADMIN_PASSWORD 的值\n\n';
       }
+      // one write, so whoever reads the address has the first-admin lines with it
+      io.stdout(banner);
       onStarted?.(() => running.close());
     });
 }

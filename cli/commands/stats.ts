@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
-import { formatNTD, statsSummary } from '../../core/index.js';
+import { formatNTD, STATS_FIELD_LABELS, STATUS_LABELS, STORE_FIELD_LABELS, statsSummary } from '../../core/index.js';
 import { withOperator, type CliIO } from '../context.js';
+import { checkDateFlags } from '../dateFlags.js';
 import { examples } from '../input.js';
 import { renderPairs, renderTable } from '../table.js';
 import { codeList, storeIdsFromFlag } from '../storeCodes.js';
@@ -17,6 +18,7 @@ export function statsCommand(program: Command, io: CliIO): void {
     .option('--json', '以 JSON 輸出')
     .addHelpText('after', examples('remit stats', 'remit stats --store TPE,TXG --from 2026-11-01 --to 2026-11-30', 'remit stats --json'))
     .action(async (opts: Opts, cmd: Command) => {
+      checkDateFlags(['--from', opts.from], ['--to', opts.to]);
       const summary = await withOperator(io, cmd.optsWithGlobals(), async (ctx) => {
         const codes = codeList(opts.store);
         const storeIds = codes.length ? await storeIdsFromFlag(ctx, codes) : undefined;
@@ -26,10 +28,10 @@ export function statsCommand(program: Command, io: CliIO): void {
       const period = [opts.from && `${opts.from} 起`, opts.to && `至 ${opts.to}`].filter(Boolean).join(' ');
       const range = period ? `期間：${period}（台灣時間，含當天）\n\n` : '';
       const totals = renderPairs([
-        ['總分店數', summary.totalStores],
-        ['總匯款筆數', summary.totalPayments],
-        ['總金額', formatNTD(summary.totalAmount)],
-        ['已入帳筆數', summary.confirmedPayments],
+        [STATS_FIELD_LABELS.totalStores, summary.totalStores],
+        [STATS_FIELD_LABELS.totalPayments, summary.totalPayments],
+        [STATS_FIELD_LABELS.totalAmount, formatNTD(summary.totalAmount)],
+        [STATS_FIELD_LABELS.confirmedPayments, summary.confirmedPayments],
       ]);
       const rows = summary.storeStats.map((s) => [
         s.store_code,
@@ -41,7 +43,7 @@ export function statsCommand(program: Command, io: CliIO): void {
         s.failed_payments,
       ]);
       const table = rows.length
-        ? renderTable(['分店代碼', '分店名稱', '筆數', '金額', '已入帳', '未確認', '未入帳'], rows, { right: [2, 3, 4, 5, 6] })
+        ? renderTable([STORE_FIELD_LABELS.code, STORE_FIELD_LABELS.name, '筆數', '金額', STATUS_LABELS.已入帳, STATUS_LABELS.未確認, STATUS_LABELS.未入帳], rows, { right: [2, 3, 4, 5, 6] })
         : '沒有分店資料\n';
       io.stdout(`${range}${totals}\n${table}`);
     });

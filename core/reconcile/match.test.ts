@@ -230,20 +230,4 @@ describe('matchReconcile', () => {
       { payments: [c.uuid], lines: [2, 3], reasons: ['2 筆入帳合計金額相符', '後五碼相符'] },
     ]);
   });
-
-  it('reconciles a year of reports (18 000) and pairs them right', () => {
-    const prices = [500, 800, 1000, 1200, 1500, 2000];
-    const reports: ReconcileReport[] = [];
-    const lines: ReconcileLine[] = [];
-    const start = tw('2026-01-01T09:00:00');
-    for (let k = 0; k < 18_000; k++) {
-      const at = start + Math.floor((k * 365 * DAY) / 18_000);
-      const five = String(10000 + ((k * 7919) % 90000));
-      reports.push({ uuid: `y${k}`, store_id: 1, last_five: five, paid_at: at, amount: prices[k % prices.length], note: '' });
-      lines.push({ id: k, at: at + ((k * 37) % 120) * MIN, hasTime: true, amount: prices[k % prices.length], digits: five, summary: '', note: '' });
-    }
-    const res = matchReconcile(reports, lines); // the bench measures its time and memory
-    expect(res.auto.length).toBeGreaterThan(17_000);
-    expect(res.auto.every((a) => a.payment === `y${a.line}`)).toBe(true);
-  });
 });

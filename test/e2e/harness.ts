@@ -4,15 +4,13 @@
  * CI installs it.
  */
 import { existsSync, mkdirSync } from 'node:fs';
-import type { Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { join, resolve } from 'node:path';
 import { chromium, type Browser, type BrowserContext, type Locator, type Page } from 'playwright-core';
 import { expect } from 'vitest';
-import { createApp } from '../../http/app.js';
 import { spa } from '../../http/static.js';
-import { createTestDb, TEST_SECURITY, type TestDb } from '../helpers/db.js';
+import { createTestDb, type TestDb } from '../helpers/db.js';
 import { PASSWORD, seed, type Fixture } from '../helpers/fixtures.js';
+import { listenApi } from '../helpers/server.js';
 
 export const CHROMIUM = process.env.REMIT_CHROMIUM ?? '/usr/bin/chromium';
 export const HAS_CHROMIUM = existsSync(CHROMIUM);
@@ -67,11 +65,8 @@ export async function startE2E(title = '煙具專賣店 匯款回報系統'): Pr
   const t = await createTestDb('sqlite');
   const fixture = await seed(t.db);
   const errors: unknown[] = [];
-  const app = createApp({ db: t.db, security: TEST_SECURITY, log: (_m, e) => errors.push(e), after: [spa({ root: DIST_ADMIN, title })] });
-  const server: Server = await new Promise((res) => {
-    const s = app.listen(0, '127.0.0.1', () => res(s));
-  });
-  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const server = await listenApi({ db: t.db, errors, after: [spa({ root: DIST_ADMIN, title })] });
+  const url = server.url;
   const browser = await chromium.launch({
     executablePath: CHROMIUM,
     args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--lang=zh-TW', '--disable-quic', '--no-first-run', '--disable-component-update', '--disable-sync'],
@@ -106,10 +101,7 @@ export async function startE2E(title = '煙具專賣店 匯款回報系統'): Pr
     },
     async close() {
       await browser.close();
-      await new Promise<void>((res) => {
-        server.close(() => res());
-        server.closeAllConnections();
-      });
+      await server.close();
       await t.cleanup();
     },
   };

@@ -75,10 +75,10 @@ export function serve(args: string[], env: Record<string, string> = {}): Serving
     child.stdout!.on('data', (d) => {
       stdout += d;
       const m = /已啟動：(http:\/\/\S+)/.exec(stdout);
-      // the first-admin lines follow the address in the same write
+      // serve prints its banner (the address and any first-admin lines) in one write
       if (m) {
         clearTimeout(timer);
-        setTimeout(() => resolve({ url: m[1], stdout }), 50);
+        resolve({ url: m[1], stdout });
       }
     });
     child.on('exit', (code) => reject(new Error(`serve exited with ${code}:\n${stdout}\n${stderr}`)));

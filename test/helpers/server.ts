@@ -1,10 +1,44 @@
 /** A real listening API server on a private test database, and a small client for it. */
 import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
+import type Koa from 'koa';
 import { openDatabase } from '../../core/index.js';
 import { createApp, type AppOptions } from '../../http/app.js';
 import { createTestDb, TEST_SECURITY, type DbKind, type TestDb } from './db.js';
 import { seed, type Fixture } from './fixtures.js';
+
+/** A server listening on a free port of 127.0.0.1 (port 0, never a fixed one). */
+export interface Listening {
+  url: string;
+  server: Server;
+  /** stops listening and drops open connections */
+  close(): Promise<void>;
+}
+
+/** Starts `app` on a free port. */
+export async function listen(app: Pick<Koa, 'listen'>): Promise<Listening> {
+  const server: Server = await new Promise((resolve) => {
+    const s = app.listen(0, '127.0.0.1', () => resolve(s));
+  });
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    server,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      }),
+  };
+}
+
+/**
+ * One API instance on a database: call it several times on one database (or on two connections
+ * to it) for instances behind a load balancer. Unexpected errors go to `errors` when given.
+ */
+export function listenApi(opts: Omit<AppOptions, 'log' | 'security'> & Partial<Pick<AppOptions, 'security'>> & { errors?: unknown[] }): Promise<Listening> {
+  const { errors, ...app } = opts;
+  return listen(createApp({ security: TEST_SECURITY, ...app, log: errors ? (_m, e) => errors.push(e) : (m, e) => console.error(m, e) }));
+}
 
 export interface ApiResponse<T = any> {
   status: number;
@@ -26,11 +60,7 @@ export async function startTestServer(kind: DbKind, opts: { after?: AppOptions['
   const t = await createTestDb(kind);
   const fixture = await seed(t.db);
   const errors: unknown[] = [];
-  const app = createApp({ db: t.db, security: TEST_SECURITY, log: (_m, e) => errors.push(e), after: opts.after });
-  const server: Server = await new Promise((resolve) => {
-    const s = app.listen(0, '127.0.0.1', () => resolve(s));
-  });
-  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const { url, close } = await listenApi({ db: t.db, errors, after: opts.after });
   return {
     ...fixture,
     url,
@@ -58,10 +88,7 @@ export async function startTestServer(kind: DbKind, opts: { after?: AppOptions['
       return { status: res.status, headers: res.headers, body: parsed as any, text };
     },
     async close() {
-      await new Promise<void>((resolve) => {
-        server.close(() => resolve());
-        server.closeAllConnections();
-      });
+      await close();
       await t.cleanup();
     },
   };
@@ -73,17 +100,11 @@ export async function startTestServer(kind: DbKind, opts: { after?: AppOptions['
  */
 export async function secondInstance(s: TestServer): Promise<{ url: string; close(): Promise<void> }> {
   const db = openDatabase(s.t.config);
-  const app = createApp({ db, security: TEST_SECURITY, log: (_m, e) => s.errors.push(e) });
-  const server: Server = await new Promise((resolve) => {
-    const srv = app.listen(0, '127.0.0.1', () => resolve(srv));
-  });
+  const { url, close } = await listenApi({ db, errors: s.errors });
   return {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/api`,
+    url: `${url}/api`,
     async close() {
-      await new Promise<void>((resolve) => {
-        server.close(() => resolve());
-        server.closeAllConnections();
-      });
+      await close();
       await db.destroy();
     },
   };

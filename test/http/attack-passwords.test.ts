@@ -2,26 +2,14 @@
  * Issue 10, items 2, 17 and 18: password checks limited and off the main thread, bcrypt's
  * 72-byte limit stated and enforced, hashes brought to the configured cost on sign-in.
  */
-import type { Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import bcrypt from 'bcryptjs';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createUser, systemActor, type SecuritySettings } from '../../core/index.js';
-import { createApp } from '../../http/app.js';
 import { DB_KINDS, TEST_SECURITY } from '../helpers/db.js';
 import { PASSWORD } from '../helpers/fixtures.js';
-import { startTestServer, type TestServer } from '../helpers/server.js';
+import { listenApi, startTestServer, type TestServer } from '../helpers/server.js';
 
-async function listen(s: TestServer, security: SecuritySettings): Promise<{ url: string; close(): Promise<void> }> {
-  const app = createApp({ db: s.t.db, security, log: (m, e) => console.error(m, e) });
-  const server: Server = await new Promise((resolve) => {
-    const srv = app.listen(0, '127.0.0.1', () => resolve(srv));
-  });
-  return {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
-    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
-  };
-}
+const listen = (s: TestServer, security: SecuritySettings) => listenApi({ db: s.t.db, security });
 
 const post = (url: string, path: string, body: unknown, token?: string) =>
   fetch(`${url}/api${path}`, {

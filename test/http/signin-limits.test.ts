@@ -5,12 +5,10 @@
  * password. Client addresses are simulated with X-Forwarded-For on apps that trust the proxy.
  * The alg:none and re-signed token checks live in auth.test.ts.
  */
-import type { Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createApp } from '../../http/app.js';
-import { createTestDb, DB_KINDS, TEST_SECURITY, type TestDb } from '../helpers/db.js';
+import { createTestDb, DB_KINDS, type TestDb } from '../helpers/db.js';
 import { PASSWORD, seed, type Fixture } from '../helpers/fixtures.js';
+import { listenApi } from '../helpers/server.js';
 
 const WINDOW_MS = 15 * 60 * 1000;
 const TOO_MANY = /^登入失敗次數過多，請於 \d+ 分鐘後再試$/;
@@ -21,20 +19,7 @@ interface Answer {
   body: any;
 }
 
-async function listen(t: TestDb): Promise<{ url: string; close(): Promise<void> }> {
-  const app = createApp({ db: t.db, security: TEST_SECURITY, trustProxy: true, log: (m, e) => console.error(m, e) });
-  const server: Server = await new Promise((resolve) => {
-    const s = app.listen(0, '127.0.0.1', () => resolve(s));
-  });
-  return {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.close(() => resolve());
-        server.closeAllConnections();
-      }),
-  };
-}
+const listen = (t: TestDb) => listenApi({ db: t.db, trustProxy: true });
 
 let addressSeq = 0;
 /** A fresh client address for each call, so tests do not share counts by accident. */

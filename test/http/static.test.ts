@@ -1,13 +1,13 @@
 /** The pages as the server hands them out: history fallback, the configured title, CSP, no way out of the folder. */
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { get as httpGet, type Server } from 'node:http';
+import { get as httpGet } from 'node:http';
 import { brotliCompressSync, brotliDecompressSync, gunzipSync, gzipSync } from 'node:zlib';
-import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Koa from 'koa';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { spa } from '../../http/static.js';
+import { listen, startTestServer, type Listening } from '../helpers/server.js';
 
 /** The bytes on the wire, undecoded (fetch would decode them), and the headers. */
 function raw(url: string, acceptEncoding: string): Promise<{ status: number; headers: Record<string, string | string[] | undefined>; body: Buffer }> {
@@ -20,18 +20,12 @@ function raw(url: string, acceptEncoding: string): Promise<{ status: number; hea
   });
 }
 
-async function listen(app: Koa): Promise<{ server: Server; url: string }> {
-  const server: Server = await new Promise((res) => {
-    const s = app.listen(0, '127.0.0.1', () => res(s));
-  });
-  return { server, url: `http://127.0.0.1:${(server.address() as AddressInfo).port}` };
-}
 
 const BIG = 'console.log("匯款記錄");\n'.repeat(500);
 
 describe('static pages', () => {
   let dir: string;
-  let server: Server;
+  let server: Listening;
   let url: string;
   const get = (path: string) => fetch(`${url}${path}`);
 
@@ -48,13 +42,11 @@ describe('static pages', () => {
     writeFileSync(join(dir, 'secret.txt'), 'do not serve');
     const app = new Koa();
     app.use(spa({ root, title: '阿明<煙具>行' }));
-    server = await new Promise((res) => {
-      const s = app.listen(0, '127.0.0.1', () => res(s));
-    });
-    url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    server = await listen(app);
+    url = server.url;
   });
-  afterAll(() => {
-    server?.close();
+  afterAll(async () => {
+    await server?.close();
     rmSync(dir, { recursive: true, force: true });
   });
 
@@ -135,18 +127,16 @@ describe('static pages', () => {
       expect(icon.status).toBe(200);
       expect(icon.headers.get('content-type')).toBe('image/svg+xml');
     } finally {
-      real.server.close();
+      await real.close();
     }
   });
 
   it('says the pages are not built yet instead of failing', async () => {
     const app = new Koa();
     app.use(spa({ root: join(dir, 'missing'), title: 't' }));
-    const s: Server = await new Promise((res) => {
-      const x = app.listen(0, '127.0.0.1', () => res(x));
-    });
-    const r = await fetch(`http://127.0.0.1:${(s.address() as AddressInfo).port}/admin`);
-    s.close();
+    const s = await listen(app);
+    const r = await fetch(`${s.url}/admin`);
+    await s.close();
     expect(r.status).toBe(503);
     expect(await r.text()).toContain('npm run build');
   });
@@ -154,7 +144,6 @@ describe('static pages', () => {
 
 describe('security headers of the whole app', () => {
   it('sends nosniff and no CORS headers on the API, and CSP on the pages', async () => {
-    const { startTestServer } = await import('../helpers/server.js');
     const s = await startTestServer('sqlite', { after: [spa({ root: join(tmpdir(), 'no-such-build'), title: 't' })] });
     try {
       const api = await fetch(`${s.url}/api/stores`, { headers: { Origin: 'https://evil.example', authorization: `Bearer ${s.tokens.admin}` } });

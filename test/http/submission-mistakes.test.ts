@@ -3,44 +3,27 @@
  * held back with the earlier tracking number until the submitter confirms, also when the two
  * arrive at once on two API instances sharing one database; a time over a day ahead is refused.
  */
-import type { Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import type { Knex } from 'knex';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { openDatabase } from '../../core/index.js';
-import { createApp } from '../../http/app.js';
-import { createTestDb, DB_KINDS, TEST_SECURITY, type TestDb } from '../helpers/db.js';
+import { createTestDb, DB_KINDS, type TestDb } from '../helpers/db.js';
 import { seed, type Fixture } from '../helpers/fixtures.js';
-
-async function listen(db: Knex): Promise<{ url: string; close(): Promise<void> }> {
-  const app = createApp({ db, security: TEST_SECURITY, log: (m, e) => console.error(m, e) });
-  const server: Server = await new Promise((resolve) => {
-    const s = app.listen(0, '127.0.0.1', () => resolve(s));
-  });
-  return {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.close(() => resolve());
-        server.closeAllConnections();
-      }),
-  };
-}
+import { listenApi, type Listening } from '../helpers/server.js';
 
 describe.each(DB_KINDS)('submissions that are probably mistakes on %s', (kind) => {
   let t: TestDb;
   let f: Fixture;
   let secondDb: Knex;
-  let one: Awaited<ReturnType<typeof listen>>;
-  let two: Awaited<ReturnType<typeof listen>>;
+  let one: Listening;
+  let two: Listening;
 
   beforeAll(async () => {
     t = await createTestDb(kind);
     f = await seed(t.db);
     // Two API instances, each with its own connections, like two servers behind a load balancer.
     secondDb = openDatabase(t.config);
-    one = await listen(t.db);
-    two = await listen(secondDb);
+    one = await listenApi({ db: t.db });
+    two = await listenApi({ db: secondDb });
   }, 60_000);
   afterAll(async () => {
     await one?.close();

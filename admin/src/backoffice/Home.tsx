@@ -1,8 +1,9 @@
-import { Alert, AlertTitle, Box } from '@mui/material';
 import { Navigate } from 'react-router-dom';
 import { Loading, useBasename } from 'react-admin';
 import { initialTab } from '../../../core/permissions';
+import { Forbidden } from '../common/Forbidden';
 import { useMe } from '../common/useMe';
+import { UI } from '../messages';
 
 const PATHS = { payments: '/payments', users: '/users', dashboard: '/dashboard' } as const;
 
@@ -13,12 +14,5 @@ export function Home() {
   if (isPending || !me) return <Loading />;
   const tab = initialTab(me);
   if (tab) return <Navigate to={`${basename}${PATHS[tab]}`} replace />;
-  return (
-    <Box sx={{ p: 2 }}>
-      <Alert severity="warning">
-        <AlertTitle>權限不足</AlertTitle>
-        您的帳戶沒有任何後台權限，請聯絡管理員。
-      </Alert>
-    </Box>
-  );
+  return <Forbidden message={UI.noBackOfficeAccess} />;
 }

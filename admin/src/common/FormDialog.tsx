@@ -6,66 +6,65 @@
  */
 import { Alert, Button, Dialog, DialogActions, DialogContent, DialogTitle, useMediaQuery, type Theme } from '@mui/material';
 import type { FormEvent, ReactNode } from 'react';
+import { UI } from '../messages';
+import type { ServerAction } from './useServerAction';
 
 export interface FormDialogProps {
   open: boolean;
-  /** id for aria-labelledby */
-  titleId: string;
+  /** names the dialog's parts: `<id>-title` (aria-labelledby), `<id>-error`, `<id>-dialog` (test ids) */
+  id: string;
   title: ReactNode;
   onClose: () => void;
-  busy: boolean;
-  /** the failure to show above the content, with its test id */
-  error: string | null;
-  errorTestId: string;
-  cancelLabel: string;
-  actionLabel: string;
-  busyLabel: string;
+  /** the dialog's request: while busy it cannot be closed; its failure shows above the content */
+  action: Pick<ServerAction, 'busy' | 'failure'>;
+  labels: { action: string; busy: string; cancel?: string };
   onSubmit?: (e: FormEvent) => void;
   onConfirm?: () => void;
   actionColor?: 'primary' | 'error';
   actionDisabled?: boolean;
   maxWidth?: 'xs' | 'sm';
-  testId?: string;
   children: ReactNode;
 }
 
 export function FormDialog(p: FormDialogProps) {
+  const { busy, failure: error } = p.action;
+  const titleId = `${p.id}-title`;
   const phone = useMediaQuery((t: Theme) => t.breakpoints.down('sm'));
   const form = p.onSubmit ? ({ component: 'form', onSubmit: p.onSubmit, noValidate: true } as object) : undefined;
   return (
     <Dialog
       open={p.open}
-      onClose={p.busy ? undefined : p.onClose}
+      onClose={busy ? undefined : p.onClose}
       fullScreen={phone}
       fullWidth
       maxWidth={p.maxWidth ?? 'xs'}
-      aria-labelledby={p.titleId}
-      data-testid={p.testId}
+      aria-labelledby={titleId}
+      data-testid={`${p.id}-dialog`}
       slotProps={{ paper: form }}
     >
-      <DialogTitle id={p.titleId} sx={{ display: 'flex', alignItems: 'center', gap: 1 }}>
+      <DialogTitle id={titleId} sx={{ display: 'flex', alignItems: 'center', gap: 1 }}>
         {p.title}
       </DialogTitle>
       <DialogContent dividers sx={{ display: 'flex', flexDirection: 'column', gap: 2 }}>
-        {p.error && (
-          <Alert severity="error" data-testid={p.errorTestId}>
-            {p.error}
+        {error && (
+          <Alert severity="error" data-testid={`${p.id}-error`}>
+            {error}
           </Alert>
         )}
         {p.children}
       </DialogContent>
       <DialogActions sx={{ px: 3, py: 1.5 }}>
-        <Button onClick={p.onClose} disabled={p.busy}>
-          {p.cancelLabel}
+        <Button onClick={p.onClose} disabled={busy}>
+          {p.labels.cancel ?? UI.cancel}
         </Button>
         <Button
           type={p.onSubmit ? 'submit' : 'button'}
           onClick={p.onSubmit ? undefined : p.onConfirm}
           variant="contained"
           color={p.actionColor ?? 'primary'}
-          disabled={p.busy || p.actionDisabled}
+          disabled={busy || p.actionDisabled}
         >
-          {p.busy ? p.busyLabel : p.actionLabel}
+          {busy ? p.labels.busy : p.labels.action}
         </Button>
       </DialogActions>
     </Dialog>

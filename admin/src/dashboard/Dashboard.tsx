@@ -1,9 +1,11 @@
 import RefreshIcon from '@mui/icons-material/Refresh';
-import { Alert, AlertTitle, Box, Button, Chip, LinearProgress, Stack, TextField, Typography } from '@mui/material';
+import { Box, Button, Chip, LinearProgress, Stack, Typography } from '@mui/material';
 import { useState } from 'react';
 import { Loading, Title } from 'react-admin';
 import { canSwitchStores, gates } from '../../../core/permissions';
 import { storeLabel } from '../../../core/labels';
+import { DateRangeFields, type DateRange } from '../common/DateRangeFields';
+import { Forbidden } from '../common/Forbidden';
 import { useSelectedStore } from '../common/storeSelection';
 import { useMe } from '../common/useMe';
 import { useStores } from '../common/useStores';
@@ -23,23 +25,12 @@ export function Dashboard() {
   const [selected] = useSelectedStore();
   // Branch users have no switcher: a choice left in storage from another account must not narrow their view.
   const storeId = me && canSwitchStores(me) ? selected : null;
-  const [from, setFrom] = useState('');
-  const [to, setTo] = useState('');
-  const { data, loading, refresh } = useStatsSummary({ store_id: storeId, from, to }, allowed);
+  const [range, setRange] = useState<DateRange>({ from: '', to: '' });
+  const { data, loading, refresh } = useStatsSummary({ store_id: storeId, ...range }, allowed);
   const { byId } = useStores();
 
   if (isPending) return <Loading />;
-  if (!allowed) {
-    return (
-      <Box sx={{ p: { xs: 1, sm: 2 } }}>
-        <Title title={T.title} />
-        <Alert severity="warning" data-testid="dashboard-forbidden">
-          <AlertTitle>{T.forbiddenTitle}</AlertTitle>
-          {T.forbidden}
-        </Alert>
-      </Box>
-    );
-  }
+  if (!allowed) return <Forbidden title={T.title} message={T.forbidden} testId="dashboard-forbidden" />;
 
   const scope = storeId === null ? T.allStores : storeLabel(byId(storeId));
   return (
@@ -57,31 +48,18 @@ export function Dashboard() {
           <Chip size="small" label={`${T.scope}：${scope}`} color={storeId === null ? 'default' : 'primary'} data-testid="dashboard-scope" />
         </Box>
         <Box sx={{ display: 'flex', alignItems: 'center', gap: 1, flexWrap: { xs: 'wrap', sm: 'nowrap' } }}>
-          <TextField
-            type="date"
-            size="small"
-            label={T.from}
-            value={from}
-            onChange={(e) => setFrom(e.target.value)}
-            slotProps={{ inputLabel: { shrink: true }, htmlInput: { max: to || undefined, 'data-testid': 'dashboard-from' } }}
+          <DateRangeFields
+            from={range.from}
+            to={range.to}
+            labels={{ from: T.from, to: T.to }}
+            onChange={setRange}
+            testids={{ from: 'dashboard-from', to: 'dashboard-to' }}
             sx={{ flex: { xs: '1 1 40%', sm: '0 0 160px' } }}
           />
-          <TextField
-            type="date"
-            size="small"
-            label={T.to}
-            value={to}
-            onChange={(e) => setTo(e.target.value)}
-            slotProps={{ inputLabel: { shrink: true }, htmlInput: { min: from || undefined, 'data-testid': 'dashboard-to' } }}
-            sx={{ flex: { xs: '1 1 40%', sm: '0 0 160px' } }}
-          />
-          {(from || to) && (
+          {(range.from || range.to) && (
             <Button
               size="small"
-              onClick={() => {
-                setFrom('');
-                setTo('');
-              }}
+              onClick={() => setRange({ from: '', to: '' })}
               sx={{ whiteSpace: 'nowrap' }}
             >
               {T.clearDates}

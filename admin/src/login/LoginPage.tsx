@@ -7,7 +7,7 @@ import { useState, type FormEvent } from 'react';
 import { useAuthProvider } from 'react-admin';
 import { validateLogin } from '../../../core/validation/login';
 import { appTitle } from '../config';
-import { ApiError } from '../http';
+import { useServerAction } from '../common/useServerAction';
 import { UI } from '../messages';
 import { afterLoginTarget } from '../session';
 
@@ -15,30 +15,16 @@ export function LoginPage() {
   const authProvider = useAuthProvider();
   const [username, setUsername] = useState('');
   const [password, setPassword] = useState('');
-  const [errors, setErrors] = useState<Record<string, string>>({});
-  const [failure, setFailure] = useState<string | null>(null);
-  const [sending, setSending] = useState(false);
+  const login = useServerAction(UI.loginFailed);
+  const { errors, failure, busy: sending } = login;
 
-  async function onSubmit(e: FormEvent) {
+  function onSubmit(e: FormEvent) {
     e.preventDefault();
-    if (sending) return;
-    setFailure(null);
-    const checked = validateLogin({ username, password });
-    if (!checked.ok) {
-      setErrors(Object.fromEntries(checked.errors.map((x) => [x.field, x.message])));
-      return;
-    }
-    setErrors({});
-    setSending(true);
-    try {
-      await authProvider!.login(checked.value);
+    void login.submit(validateLogin({ username, password }), async (value) => {
+      await authProvider!.login(value);
       const redirect = new URLSearchParams(window.location.search).get('redirect');
       window.location.assign(afterLoginTarget(redirect));
-    } catch (err) {
-      const message = err instanceof ApiError ? err.body?.message : undefined;
-      setFailure(message || UI.loginFailed);
-      setSending(false);
-    }
+    });
   }
 
   return (

@@ -9,6 +9,7 @@ import { useGetList, useListContext, useStore } from 'react-admin';
 import { isAdmin, storeScope } from '../../../core/permissions';
 import { STATUSES } from '../../../core/statuses';
 import type { Me } from '../../../core/types';
+import { DateRangeFields } from '../common/DateRangeFields';
 import { useStores } from '../common/useStores';
 import { PAYMENTS_UI as P } from '../messages';
 
@@ -58,29 +59,13 @@ export function PaymentFilters({ me }: { me: Me }) {
             </MenuItem>
           ))}
         </TextField>
-        <TextField
-          type="date"
-          size="small"
-          label={P.from}
-          value={filterValues.paid_at_gte ?? ''}
-          onChange={(e) => set({ paid_at_gte: e.target.value })}
-          fullWidth={false}
-          margin="none"
+        <DateRangeFields
+          from={filterValues.paid_at_gte ?? ''}
+          to={filterValues.paid_at_lte ?? ''}
+          labels={{ from: P.from, to: P.to }}
+          onChange={({ from, to }) => set({ paid_at_gte: from, paid_at_lte: to })}
+          testids={{ from: 'filter-from', to: 'filter-to' }}
           sx={{ width: { xs: '100%', sm: 170 } }}
-          slotProps={{ inputLabel: { shrink: true } }}
-          inputProps={{ 'data-testid': 'filter-from' }}
-        />
-        <TextField
-          type="date"
-          size="small"
-          label={P.to}
-          value={filterValues.paid_at_lte ?? ''}
-          onChange={(e) => set({ paid_at_lte: e.target.value })}
-          fullWidth={false}
-          margin="none"
-          sx={{ width: { xs: '100%', sm: 170 } }}
-          slotProps={{ inputLabel: { shrink: true } }}
-          inputProps={{ 'data-testid': 'filter-to' }}
         />
         {visibleStores.length > 1 && (
           <FormControlLabel

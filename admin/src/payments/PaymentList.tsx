@@ -2,19 +2,20 @@
  * The payments tab (spec section 2): filters, toolbar, the table with inline status and note
  * editing, single and batch delete. Filtering, sorting and paging happen on the server.
  */
-import { Alert, AlertTitle, Box, Typography } from '@mui/material';
+import { Box, Typography } from '@mui/material';
 import { Datagrid, FunctionField, List, Loading, Pagination, TextField, useGetList, useListContext } from 'react-admin';
 import { canSwitchStores, gates } from '../../../core/permissions';
 import { formatNTD } from '../../../core/money';
 import { defaultDateRange, formatTaipei } from '../../../core/time';
 import { storeLabel } from '../../../core/labels';
 import type { Me, Payment } from '../../../core/types';
+import { Forbidden } from '../common/Forbidden';
 import { useSelectedStore } from '../common/storeSelection';
 import { useMe } from '../common/useMe';
 import { useStores } from '../common/useStores';
 import { BulkActions } from './BulkActions';
 import { DeletePaymentButton } from './DeletePaymentButton';
-import { PAYMENTS_UI as P } from '../messages';
+import { PAYMENTS_UI as P, UI } from '../messages';
 import { NoteCell } from './NoteCell';
 import { PaymentFilters, useStoreFilterMode } from './PaymentFilters';
 import { PaymentToolbar } from './PaymentToolbar';
@@ -31,16 +32,12 @@ export function PaymentList() {
 /** Without view_payments: 權限不足 / 您沒有查看匯款記錄的權限, with the permissions for debugging. */
 function ForbiddenNotice({ me }: { me: Me | undefined }) {
   return (
-    <Box sx={{ p: 2 }} data-testid="payments-forbidden">
-      <Alert severity="warning">
-        <AlertTitle>權限不足</AlertTitle>
-        您沒有查看匯款記錄的權限
-        <Box component="pre" sx={{ mt: 1, mb: 0, fontSize: 12, whiteSpace: 'pre-wrap' }}>
-          {P.forbiddenDebug}
-          {JSON.stringify({ role: me?.role, permissions: me?.permissions ?? [] })}
-        </Box>
-      </Alert>
-    </Box>
+    <Forbidden message={UI.forbiddenPayments} testId="payments-forbidden">
+      <Box component="pre" sx={{ mt: 1, mb: 0, fontSize: 12, whiteSpace: 'pre-wrap' }}>
+        {P.forbiddenDebug}
+        {JSON.stringify({ role: me?.role, permissions: me?.permissions ?? [] })}
+      </Box>
+    </Forbidden>
   );
 }
 

@@ -4,7 +4,7 @@ import { useState } from 'react';
 import { useNotify, useRefresh } from 'react-admin';
 import type { Payment } from '../../../core/types';
 import { unlinkPayment } from '../reconcile/api';
-import { R } from '../reconcile/labels';
+import { RECONCILE_UI as R } from '../messages';
 
 /** 取消對帳 on a payment linked to a bank line: back to the status it had before (edit_payments). */
 export function UnlinkButton({ record }: { record: Payment & { bank_line_id?: number | null } }) {

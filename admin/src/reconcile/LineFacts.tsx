@@ -1,7 +1,7 @@
 import { Box, Typography } from '@mui/material';
 import { formatNTD } from '../../../core/money';
 import { formatTaipei } from '../../../core/time';
-import { R } from './labels';
+import { RECONCILE_UI as R } from '../messages';
 import type { BankLine } from './types';
 
 /** What the bank wrote about one credit: time, amount, summary, counterparty, note, file and row. */

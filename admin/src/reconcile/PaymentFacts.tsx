@@ -3,7 +3,7 @@ import { formatNTD } from '../../../core/money';
 import { formatTaipei } from '../../../core/time';
 import { storeLabel } from '../../../core/labels';
 import { useStores } from '../common/useStores';
-import { R } from './labels';
+import { RECONCILE_UI as R } from '../messages';
 import type { LinkedPayment } from './types';
 
 /** What the shop reported: last five, time, amount, store, note. */

@@ -4,18 +4,20 @@
  * Loaded on demand, so the back office's first load stays small.
  */
 import RefreshIcon from '@mui/icons-material/Refresh';
-import { Alert, AlertTitle, Badge, Box, Button, LinearProgress, Paper, Stack, TextField, Typography } from '@mui/material';
+import { Alert, Badge, Box, Button, LinearProgress, Paper, Stack, Typography } from '@mui/material';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState, type ReactNode } from 'react';
 import { Loading, Title, useNotify } from 'react-admin';
 import { canSwitchStores, gates } from '../../../core/permissions';
 import { statementPeriod } from '../../../core/reconcile/period';
 import { defaultDateRange } from '../../../core/time';
+import { DateRangeFields } from '../common/DateRangeFields';
+import { Forbidden } from '../common/Forbidden';
 import { useSelectedStore } from '../common/storeSelection';
 import { useMe } from '../common/useMe';
 import { confirmPairs, getProposals, markUnpaid } from './api';
 import { AutoQueue } from './AutoQueue';
-import { R } from './labels';
+import { RECONCILE_UI as R } from '../messages';
 import { ReviewQueue } from './ReviewQueue';
 import { StatementUpload } from './StatementUpload';
 import { UnreportedQueue } from './UnreportedQueue';
@@ -25,15 +27,7 @@ export default function ReconcilePage() {
   const { me, isPending } = useMe();
   if (isPending) return <Loading />;
   if (!me || !(gates.editPayments(me) || gates.managePayments(me))) {
-    return (
-      <Box sx={{ p: 2 }}>
-        <Title title={R.title} />
-        <Alert severity="warning" data-testid="reconcile-forbidden">
-          <AlertTitle>{R.forbiddenTitle}</AlertTitle>
-          {R.forbidden}
-        </Alert>
-      </Box>
-    );
+    return <Forbidden title={R.title} message={R.forbidden} testId="reconcile-forbidden" />;
   }
   return <ReconcileView canImport={gates.managePayments(me)} canDecide={gates.editPayments(me)} storeId={canSwitchStores(me) ? undefined : me.store_id} />;
 }
@@ -92,8 +86,17 @@ function ReconcileView({ canImport, canDecide, storeId: fixedStore }: { canImpor
         </Paper>
       )}
       <Stack direction="row" useFlexGap spacing={1} sx={{ mb: 2, alignItems: 'center', flexWrap: 'wrap' }}>
-        <TextField type="date" size="small" label={R.from} value={from} onChange={(e) => setFrom(e.target.value)} slotProps={{ inputLabel: { shrink: true } }} sx={{ width: 160 }} />
-        <TextField type="date" size="small" label={R.to} value={to} onChange={(e) => setTo(e.target.value)} slotProps={{ inputLabel: { shrink: true } }} sx={{ width: 160 }} />
+        <DateRangeFields
+          from={from}
+          to={to}
+          labels={{ from: R.from, to: R.to }}
+          onChange={(range) => {
+            setFrom(range.from);
+            setTo(range.to);
+          }}
+          testids={{ from: 'reconcile-from', to: 'reconcile-to' }}
+          sx={{ width: 160 }}
+        />
         <Button startIcon={<RefreshIcon />} onClick={() => refetch()} disabled={proposals.isFetching}>
           {R.reload}
         </Button>

@@ -1,7 +1,7 @@
 import { Box, Button, Card, CardContent, FormControlLabel, Radio, RadioGroup, Stack, Typography } from '@mui/material';
 import { useState } from 'react';
 import { Digits } from './Digits';
-import { R } from './labels';
+import { RECONCILE_UI as R } from '../messages';
 import { LineFacts } from './LineFacts';
 import { PaymentFacts } from './PaymentFacts';
 import type { LinkedPayment, Proposals } from './types';

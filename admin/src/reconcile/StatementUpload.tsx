@@ -2,7 +2,7 @@ import UploadFileIcon from '@mui/icons-material/UploadFile';
 import { Alert, Box, Button, Card, CardContent, Chip, Stack, Typography } from '@mui/material';
 import { useRef, useState } from 'react';
 import { uploadStatement } from './api';
-import { R } from './labels';
+import { RECONCILE_UI as R } from '../messages';
 import type { ImportedStatement } from './types';
 
 /** 匯入銀行對帳單 and, once read, what was read: columns, period, encoding, balance breaks. */

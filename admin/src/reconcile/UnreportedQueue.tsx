@@ -1,6 +1,6 @@
 import { Box, Button, Card, CardContent, Stack, Typography } from '@mui/material';
 import { Digits } from './Digits';
-import { R } from './labels';
+import { RECONCILE_UI as R } from '../messages';
 import { LineFacts } from './LineFacts';
 import { PaymentFacts } from './PaymentFacts';
 import type { Proposals } from './types';

@@ -7,6 +7,7 @@ import { FormDialog } from '../common/FormDialog';
 import type { StoreRecord } from '../common/useStores';
 import { STORES_UI as T } from '../messages';
 import { describeServerError } from '../serverError';
+import { useServerAction } from '../common/useServerAction';
 
 /**
  * Confirm before deleting a store. The server refuses a store still used by payments or users
@@ -16,36 +17,30 @@ export function DeleteStoreDialog({ store, onClose }: { store: StoreRecord | nul
   const dataProvider = useDataProvider();
   const notify = useNotify();
   const refresh = useRefresh();
-  const [busy, setBusy] = useState(false);
-  const [message, setMessage] = useState<string | null>(null);
+  const removal = useServerAction(T.deleteFailed, (err) => ({ fields: {}, message: describeServerError(err, T.deleteFailed, []).message ?? T.deleteFailed }));
   // keep the last store while the dialog fades out
   const [shown, setShown] = useState<StoreRecord | null>(store);
 
   useEffect(() => {
     if (store) setShown(store);
-    setBusy(false);
-    setMessage(null);
+    removal.reset();
+    // on a new store only: reset is a fresh function each render
   }, [store]);
 
-  const confirm = async () => {
-    if (!store || busy) return;
-    setBusy(true);
-    setMessage(null);
-    try {
-      await dataProvider.delete('stores', { id: store.id, previousData: store });
+  const confirm = () => {
+    if (!store) return;
+    void removal.submit({ ok: true, value: store }, async (s) => {
+      await dataProvider.delete('stores', { id: s.id, previousData: s });
       notify(T.deleted, { type: 'success' });
       refresh();
       onClose();
-    } catch (err) {
-      setMessage(describeServerError(err, T.deleteFailed, []).message ?? T.deleteFailed);
-      setBusy(false);
-    }
+    });
   };
 
   return (
     <FormDialog
       open={!!store}
-      titleId="store-delete-title"
+      id="store-delete"
       title={
         <>
           <WarningAmberIcon color="error" />
@@ -53,16 +48,11 @@ export function DeleteStoreDialog({ store, onClose }: { store: StoreRecord | nul
         </>
       }
       onClose={onClose}
-      busy={busy}
-      error={message}
-      errorTestId="store-delete-error"
-      cancelLabel={T.cancel}
-      actionLabel={T.delete}
-      busyLabel={T.deleting}
+      action={removal}
+      labels={{ action: T.delete, busy: T.deleting }}
       onConfirm={confirm}
       actionColor="error"
-      actionDisabled={!!message}
-      testId="store-delete-dialog"
+      actionDisabled={!!removal.failure}
     >
       <DialogContentText>{shown ? T.deleteConfirm(storeLabel(shown)) : ''}</DialogContentText>
     </FormDialog>

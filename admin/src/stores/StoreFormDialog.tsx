@@ -5,9 +5,9 @@ import { validateStore } from '../../../core/validation/store';
 import { FormDialog } from '../common/FormDialog';
 import type { StoreRecord } from '../common/useStores';
 import { STORES_UI as T } from '../messages';
-import { describeServerError, fieldMessages } from '../serverError';
+import { describeServerError } from '../serverError';
+import { useServerAction } from '../common/useServerAction';
 
-type StoreFieldErrors = Partial<Record<'name' | 'code', string>>;
 const STORE_FIELDS = ['name', 'code'] as const;
 
 /**
@@ -20,60 +20,37 @@ export function StoreFormDialog({ open, store, onClose }: { open: boolean; store
   const refresh = useRefresh();
   const [name, setName] = useState('');
   const [code, setCode] = useState('');
-  const [errors, setErrors] = useState<StoreFieldErrors>({});
-  const [message, setMessage] = useState<string | null>(null);
-  const [saving, setSaving] = useState(false);
+  const save = useServerAction(T.saveFailed, (err) => describeServerError(err, T.saveFailed, STORE_FIELDS));
+  const { errors, clearError: clear } = save;
 
   useEffect(() => {
     if (!open) return;
     setName(store?.name ?? '');
     setCode(store?.code ?? '');
-    setErrors({});
-    setMessage(null);
-    setSaving(false);
+    save.reset();
+    // on a new opening only: reset is a fresh function each render
   }, [open, store]);
 
-  const submit = async (e: FormEvent) => {
+  const submit = (e: FormEvent) => {
     e.preventDefault();
-    if (saving) return;
-    const checked = validateStore({ name, code });
-    if (!checked.ok) {
-      setErrors(fieldMessages(checked.errors));
-      setMessage(null);
-      return;
-    }
-    setSaving(true);
-    setMessage(null);
-    try {
-      if (store) await dataProvider.update('stores', { id: store.id, data: checked.value, previousData: store });
-      else await dataProvider.create('stores', { data: checked.value });
+    void save.submit(validateStore({ name, code }), async (value) => {
+      if (store) await dataProvider.update('stores', { id: store.id, data: value, previousData: store });
+      else await dataProvider.create('stores', { data: value });
       notify(store ? T.updated : T.created, { type: 'success' });
       refresh();
       onClose();
-    } catch (err) {
-      const d = describeServerError(err, T.saveFailed, STORE_FIELDS);
-      setErrors(d.fields);
-      setMessage(d.message);
-      setSaving(false);
-    }
+    });
   };
-
-  const clear = (field: keyof StoreFieldErrors) => errors[field] && setErrors({ ...errors, [field]: undefined });
 
   return (
     <FormDialog
       open={open}
-      titleId="store-form-title"
+      id="store-form"
       title={store ? T.editTitle : T.add}
       onClose={onClose}
-      busy={saving}
-      error={message}
-      errorTestId="store-form-error"
-      cancelLabel={T.cancel}
-      actionLabel={T.save}
-      busyLabel={T.saving}
+      action={save}
+      labels={{ action: T.save, busy: T.saving }}
       onSubmit={submit}
-      testId="store-form-dialog"
     >
         <TextField
           label={T.name}

@@ -13,7 +13,7 @@ import { FormDialog } from '../common/FormDialog';
 import { UI, USERS_UI } from '../messages';
 import type { RemitDataProvider } from '../providers/dataProvider';
 import { setToken } from '../session';
-import { serverFieldErrors, serverMessage } from '../serverError';
+import { useServerAction } from '../common/useServerAction';
 
 type Field = 'currentPassword' | 'newPassword' | 'confirmNewPassword';
 const FIELDS: Array<{ name: Field; label: string; autoComplete: string }> = [
@@ -26,45 +26,27 @@ export function ChangePasswordDialog({ onClose }: { onClose: () => void }) {
   const dataProvider = useDataProvider<RemitDataProvider>();
   const notify = useNotify();
   const [form, setForm] = useState<Record<Field, string>>({ currentPassword: '', newPassword: '', confirmNewPassword: '' });
-  const [errors, setErrors] = useState<Record<string, string>>({});
-  const [failure, setFailure] = useState<string | null>(null);
-  const [sending, setSending] = useState(false);
+  const change = useServerAction(UI.passwordChangeFailed);
+  const { errors } = change;
 
-  async function onSubmit(e: FormEvent) {
+  function onSubmit(e: FormEvent) {
     e.preventDefault();
-    if (sending) return;
-    setFailure(null);
-    const checked = validatePasswordChange(form);
-    if (!checked.ok) {
-      setErrors(Object.fromEntries(checked.errors.map((x) => [x.field, x.message])));
-      return;
-    }
-    setErrors({});
-    setSending(true);
-    try {
-      const { token } = await dataProvider.changePassword(checked.value);
+    void change.submit(validatePasswordChange(form), async (value) => {
+      const { token } = await dataProvider.changePassword(value);
       if (token) setToken(token);
       notify(UI.passwordChanged, { type: 'success', messageArgs: { _: UI.passwordChanged } });
       onClose();
-    } catch (err) {
-      setErrors(serverFieldErrors(err));
-      setFailure(serverMessage(err) ?? UI.passwordChangeFailed);
-      setSending(false);
-    }
+    });
   }
 
   return (
     <FormDialog
       open
-      titleId="change-password-title"
+      id="change-password"
       title={USERS_UI.changePasswordTitle}
       onClose={onClose}
-      busy={sending}
-      error={failure}
-      errorTestId="change-password-error"
-      cancelLabel={USERS_UI.cancel}
-      actionLabel={USERS_UI.confirmChange}
-      busyLabel={USERS_UI.changing}
+      action={change}
+      labels={{ action: USERS_UI.confirmChange, busy: USERS_UI.changing }}
       onSubmit={onSubmit}
     >
       {FIELDS.map((f, i) => (
@@ -79,7 +61,7 @@ export function ChangePasswordDialog({ onClose }: { onClose: () => void }) {
           onChange={(e) => {
             const value = e.target.value;
             setForm((s) => ({ ...s, [f.name]: value }));
-            setErrors(({ [f.name]: _gone, ...rest }) => rest);
+            change.clearError(f.name);
           }}
           error={Boolean(errors[f.name])}
           helperText={errors[f.name]}

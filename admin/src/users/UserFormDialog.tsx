@@ -19,20 +19,16 @@ import { useUserForm } from './useUserForm';
 export function UserFormDialog(props: { me: Me; stores: StoreRecord[]; user: User | null; onClose: () => void }) {
   const { me, stores, user, onClose } = props;
   const f = useUserForm(me, user, onClose);
-  const { form, errors, failure, saving, activeDenial, set, onSubmit } = f;
+  const { form, errors, save, activeDenial, set, onSubmit } = f;
 
   return (
     <FormDialog
       open
-      titleId="user-form-title"
+      id="user-form"
       title={user ? USERS_UI.editTitle : USERS_UI.addTitle}
       onClose={onClose}
-      busy={saving}
-      error={failure}
-      errorTestId="user-form-error"
-      cancelLabel={USERS_UI.cancel}
-      actionLabel={USERS_UI.save}
-      busyLabel={USERS_UI.saving}
+      action={save}
+      labels={{ action: USERS_UI.save, busy: USERS_UI.saving }}
       onSubmit={onSubmit}
       maxWidth="sm"
     >

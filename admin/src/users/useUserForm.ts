@@ -17,7 +17,7 @@ import type { Me, User } from '../../../core/types';
 import { validateUser } from '../../../core/validation/user';
 import { UI, USERS_UI } from '../messages';
 import { reloadMe } from '../providers/me';
-import { serverFieldErrors, serverMessage } from '../serverError';
+import { useServerAction } from '../common/useServerAction';
 
 export interface FormState {
   username: string;
@@ -55,9 +55,8 @@ export function useUserForm(me: Me, user: User | null, onClose: () => void) {
   const refresh = useRefresh();
 
   const [form, setForm] = useState<FormState>(() => initialState(user));
-  const [errors, setErrors] = useState<Record<string, string>>({});
-  const [failure, setFailure] = useState<string | null>(null);
-  const [saving, setSaving] = useState(false);
+  const save = useServerAction(UI.userSaveFailed);
+  const { errors, failure, busy: saving } = save;
 
   const adminRole = form.role === 'admin';
   const activeDenial = user ? toggleActiveDenial(me, user) : null;
@@ -67,11 +66,7 @@ export function useUserForm(me: Me, user: User | null, onClose: () => void) {
 
   const set = <K extends keyof FormState>(key: K, value: FormState[K]) => {
     setForm((f) => ({ ...f, [key]: value }));
-    setErrors((e) => {
-      if (!e[key]) return e;
-      const { [key]: _gone, ...rest } = e;
-      return rest;
-    });
+    save.clearError(key);
   };
 
   function changeRole(role: Role) {
@@ -81,7 +76,7 @@ export function useUserForm(me: Me, user: User | null, onClose: () => void) {
       // When editing, the boxes show all held while 管理員 is chosen; going back shows the chosen ones again.
       return { ...f, role };
     });
-    setErrors(({ role: _gone, ...rest }) => rest);
+    save.clearError('role');
   }
 
   function togglePermission(p: Permission, on: boolean) {
@@ -92,10 +87,8 @@ export function useUserForm(me: Me, user: User | null, onClose: () => void) {
     set('accessible_stores', on ? [...new Set([...form.accessible_stores, id])].sort((a, b) => a - b) : form.accessible_stores.filter((s) => s !== id));
   }
 
-  async function onSubmit(e: FormEvent) {
+  function onSubmit(e: FormEvent) {
     e.preventDefault();
-    if (saving) return;
-    setFailure(null);
     const raw = {
       ...(user ?? {}),
       ...form,
@@ -103,22 +96,14 @@ export function useUserForm(me: Me, user: User | null, onClose: () => void) {
       // The admin role sends every permission key (spec section 7).
       permissions: form.role === '' ? form.permissions : effectivePermissions({ role: form.role, permissions: form.permissions }),
     };
-    const checked = validateUser(raw, mode);
-    if (!checked.ok) {
-      setErrors(Object.fromEntries(checked.errors.map((x) => [x.field, x.message])));
-      return;
-    }
-    setErrors({});
-    const v = checked.value;
-    const data: Record<string, unknown> = {
-      role: v.role,
-      permissions: v.permissions,
-      store_id: v.store_id,
-      accessible_stores: v.accessible_stores,
-    };
-    if (v.password) data.password = v.password;
-    setSaving(true);
-    try {
+    void save.submit(validateUser(raw, mode), async (v) => {
+      const data: Record<string, unknown> = {
+        role: v.role,
+        permissions: v.permissions,
+        store_id: v.store_id,
+        accessible_stores: v.accessible_stores,
+      };
+      if (v.password) data.password = v.password;
       if (!user) {
         await create('users', { data: { username: v.username, ...data } }, { returnPromise: true });
         notify(USERS_UI.created, { type: 'success', messageArgs: { _: USERS_UI.created } });
@@ -132,14 +117,10 @@ export function useUserForm(me: Me, user: User | null, onClose: () => void) {
       }
       refresh();
       onClose();
-    } catch (err) {
-      setErrors(serverFieldErrors(err));
-      setFailure(serverMessage(err) ?? UI.userSaveFailed);
-      setSaving(false);
-    }
+    });
   }
 
-  return { form, errors, failure, saving, adminRole, activeDenial, mayGrant, mayAssign, set, changeRole, togglePermission, toggleStore, onSubmit };
+  return { form, errors, save, saving, adminRole, activeDenial, mayGrant, mayAssign, set, changeRole, togglePermission, toggleStore, onSubmit };
 }
 
 export type UserForm = ReturnType<typeof useUserForm>;

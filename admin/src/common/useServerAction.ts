@@ -1,0 +1,55 @@
+import { useState } from 'react';
+import type { Validated } from '../../../core/validation/result';
+import { fieldMessages, serverFieldErrors, serverMessage } from '../serverError';
+
+/** What a failed call shows: messages under the fields, and one on top (null for none). */
+export type DescribeFailure = (err: unknown) => { fields: Record<string, string>; message: string | null };
+
+/**
+ * The state of a form or dialog that sends one request (the login, the change-password, user
+ * and store dialogs): busy while it runs, a second submit ignored; the field errors of core's
+ * check or of the server's answer; the failure on top, the server's message or else `fallback`.
+ * After a success it stays busy: the caller closes the dialog or leaves the page.
+ */
+export function useServerAction(fallback: string, describe?: DescribeFailure) {
+  const [busy, setBusy] = useState(false);
+  const [failure, setFailure] = useState<string | null>(null);
+  const [errors, setErrors] = useState<Record<string, string>>({});
+
+  /** core's verdict first: refused, its field errors and nothing sent; accepted, `send(value)`. */
+  async function submit<T>(checked: Validated<T>, send: (value: T) => Promise<void>): Promise<void> {
+    if (busy) return;
+    setFailure(null);
+    if (!checked.ok) {
+      setErrors(fieldMessages(checked.errors));
+      return;
+    }
+    setErrors({});
+    setBusy(true);
+    try {
+      await send(checked.value);
+    } catch (err) {
+      const d = describe ? describe(err) : { fields: serverFieldErrors(err), message: serverMessage(err) ?? fallback };
+      setErrors(d.fields);
+      setFailure(d.message);
+      setBusy(false);
+    }
+  }
+
+  /** a field edited: its error goes */
+  const clearError = (field: string) => setErrors((e) => {
+    if (!e[field]) return e;
+    const { [field]: _gone, ...rest } = e;
+    return rest;
+  });
+
+  const reset = () => {
+    setBusy(false);
+    setFailure(null);
+    setErrors({});
+  };
+
+  return { busy, failure, errors, submit, clearError, reset };
+}
+
+export type ServerAction = ReturnType<typeof useServerAction>;

@@ -1,0 +1,21 @@
+import { instantRange, MSG, taipeiDayStart, ValidationError } from '../core/index.js';
+import { UsageError } from './errors.js';
+
+type Flag = [flag: string, value: string | undefined];
+
+/**
+ * A command's start and end date flags (`--from`/`--to`, `--since`/`--until`), checked by core's
+ * one date-range rule before any database is opened. The CLI takes Taiwan dates (YYYY-MM-DD)
+ * only; a bad date or a start after the end is a usage error (exit 2) with core's sentence.
+ */
+export function checkDateFlags(from: Flag, to: Flag): void {
+  for (const [flag, value] of [from, to]) {
+    if (value !== undefined && (!/^\d{4}-\d{2}-\d{2}$/.test(value) || taipeiDayStart(value) === null)) throw new UsageError(`${flag} ${MSG.badDate(value)}`);
+  }
+  try {
+    instantRange(from[1], to[1], { from: from[0], to: to[0] });
+  } catch (err) {
+    if (err instanceof ValidationError) throw new UsageError(err.errors[0].message);
+    throw err;
+  }
+}
