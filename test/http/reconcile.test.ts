@@ -130,6 +130,25 @@ describe.each(DB_KINDS)('reconciliation API on %s', (kind) => {
     expect((await s.api('GET', '/reconcile/lines?filter={"matched":false}', { as: 'branchA' })).body).toHaveLength(3);
   });
 
+  it('a linked payment keeps its status until 取消對帳: a status change is refused with the reason, a note change is saved', async () => {
+    await upload('admin', 'nov.csv', statement(['20261105,100200,,1500,1500,跨行轉入,900047****12345,']), s.stores.A.id);
+    const p = await pay('12345', '2026-11-05T10:00', 1500);
+    const [line] = (await s.api('GET', '/reconcile/lines', { as: 'admin' })).body;
+    expect((await s.api('POST', '/reconcile/confirm', { as: 'branchA', body: { pairs: [{ payment: p.uuid, line: line.id }] } })).body).toEqual({ confirmed: 1 });
+
+    const refused = await s.api('PUT', `/payments/${p.uuid}`, { as: 'branchA', body: { status: '未入帳' } });
+    expect(refused.status).toBe(409);
+    expect(refused.body.message).toBe('此匯款已對帳，請先取消對帳');
+    const noted = await s.api('PUT', `/payments/${p.uuid}`, { as: 'branchA', body: { note: '已核對存摺' } });
+    expect(noted.status).toBe(200);
+    expect(noted.body).toMatchObject({ status: '已入帳', note: '已核對存摺', bank_line_id: line.id });
+
+    await s.api('POST', '/reconcile/unlink', { as: 'branchA', body: { payment: p.uuid } });
+    const changed = await s.api('PUT', `/payments/${p.uuid}`, { as: 'branchA', body: { status: '未入帳' } });
+    expect(changed.status).toBe(200);
+    expect(changed.body.status).toBe('未入帳');
+  });
+
   it('a payment marked 未入帳, by reconciliation or by hand, is not proposed again until it is un-marked', async () => {
     await upload('admin', 'nov.csv', statement(['20261105,100200,,1500,1500,跨行轉入,900047****12345,', '20261105,153000,,800,2300,現金存款,,']), s.stores.A.id);
     const p1 = await pay('12345', '2026-11-05T10:00', 1500);

@@ -7,7 +7,7 @@ import { inScope, scopedStoreIds } from '../../permissions.js';
 import { isStatus, type PaymentStatus } from '../../statuses.js';
 import { instantRange } from '../../dateRange.js';
 import { toPayment, type PaymentRow } from '../../db/rows.js';
-import type { Db } from '../../db/connect.js';
+import { isPostgres, type Db } from '../../db/connect.js';
 import type { ListResult, Payment } from '../../types.js';
 import { toId } from '../../validation/result.js';
 import { readContext, type ServiceContext } from '../context.js';
@@ -109,9 +109,14 @@ export async function listStorePayments(ctx: ServiceContext, rawStoreId: unknown
 }
 
 /** One payment by its uuid, refused outside the caller's stores. */
-export async function loadForActor(db: Db, ctx: ServiceContext, id: unknown): Promise<PaymentRow> {
+export async function loadForActor(db: Db, ctx: ServiceContext, id: unknown, opts: { lock?: boolean } = {}): Promise<PaymentRow> {
   // Only id-like text reaches the database: PostgreSQL refuses a NUL byte in text with an error (a 500).
-  const row = typeof id === 'string' && /^[\w-]{1,64}$/.test(id) ? await db<PaymentRow>('payments').where({ uuid: id }).first() : undefined;
+  const valid = typeof id === 'string' && /^[\w-]{1,64}$/.test(id);
+  const query = () => {
+    const q = db<PaymentRow>('payments').where({ uuid: id as string });
+    return opts.lock && isPostgres(db) ? q.forUpdate().first() : q.first();
+  };
+  const row = valid ? await query() : undefined;
   if (!row) throw new NotFoundError(MSG.paymentNotFound);
   if (!inScope(ctx.actor, Number(row.store_id))) throw new ForbiddenError(MSG.paymentStoreForbidden);
   return row;

@@ -120,11 +120,13 @@ export async function createPayment(ctx: ServiceContext, input: unknown): Promis
  * the bank shows and cannot be edited: sending them unchanged (as a full-record form does) is
  * fine, sending a different value is refused rather than silently dropped.
  */
-export async function updatePayment(ctx: ServiceContext, id: unknown, patch: unknown): Promise<Payment> {
+export async function updatePayment(ctx: ServiceContext, id: unknown, patch: unknown): Promise<Payment & { bank_line_id: number | null }> {
   requirePermission(ctx.actor, 'edit_payments');
   if (!isPlainObject(patch)) throw ValidationError.single('body', MSG.bodyNotObject);
   return ctx.db.transaction(async (trx) => {
-    const row = await loadForActor(trx, ctx, id);
+    // Locked on PostgreSQL, so a reconciliation decision on this payment (which locks it too)
+    // and this change take turns; SQLite's write transactions already do.
+    const row = await loadForActor(trx, ctx, id, { lock: true });
     const errors: FieldError[] = [];
     const changes: { status?: PaymentStatus; note?: string } = {};
     if ('status' in patch) {
@@ -149,16 +151,23 @@ export async function updatePayment(ctx: ServiceContext, id: unknown, patch: unk
       if (field in patch && !same(patch[field])) errors.push({ field, message: MSG.paymentReadOnlyField });
     }
     if (errors.length) throw new ValidationError(errors);
+    // A payment linked to a bank line is 已入帳 because of that line: its status changes only
+    // through 取消對帳, so a link and a status never disagree. Its note stays editable.
+    const link = (await trx('bank_links').where({ payment_uuid: row.uuid }).first('line_id')) as { line_id: number | string } | undefined;
+    if (changes.status !== undefined && changes.status !== row.status && link) throw new ConflictError(MSG.reconcilePaymentLinked);
+    // The answer carries the link as the list does, so a screen that takes it in place of the
+    // row it showed keeps its 取消對帳.
+    const bank_line_id = link ? Number(link.line_id) : null;
 
     const before = toPayment(row);
-    if ((changes.status === undefined || changes.status === row.status) && (changes.note === undefined || changes.note === row.note)) return before;
+    if ((changes.status === undefined || changes.status === row.status) && (changes.note === undefined || changes.note === row.note)) return { ...before, bank_line_id };
     const updated: PaymentRow = { ...row, ...changes, updated_at: Date.now() };
     // Deleted by someone else since it was read: nothing was updated, and nothing is audited.
     const n = await trx('payments').where({ uuid: row.uuid }).update({ ...changes, updated_at: updated.updated_at });
     if (n === 0) throw new NotFoundError(MSG.paymentNotFound);
     const after = toPayment(updated);
     await recordAudit(trx, ctx, { action: 'update', entity: 'payment', entityId: row.uuid, before, after });
-    return after;
+    return { ...after, bank_line_id };
   });
 }
 
