@@ -1,16 +1,22 @@
 /**
  * Filters of the payments tab (spec section 2): status; store (one store through the top bar's
  * switcher, or a multi-store checkbox mode with select all, clear and My stores); a date range
- * from/to (three days ago to today on load); clear filters; the count of shown versus total.
+ * from/to (three days ago to today on load) with quick ranges; a search box (last five, amount,
+ * note); clear filters; the count of shown versus total, said once. On a phone the search box and
+ * 清除篩選 stay in view and the other filters fold behind 篩選.
  */
 import FilterAltOffIcon from '@mui/icons-material/FilterAltOff';
-import { Box, Button, Checkbox, FormControlLabel, MenuItem, Paper, Stack, Switch, TextField, Typography } from '@mui/material';
+import FilterListIcon from '@mui/icons-material/FilterList';
+import { Badge, Box, Button, Checkbox, Collapse, FormControlLabel, MenuItem, Paper, Stack, Switch, TextField, Typography, useMediaQuery, type Theme } from '@mui/material';
+import { useState } from 'react';
 import { useGetList, useListContext, useStore } from 'react-admin';
 import { isAdmin, storeScope } from '../../../core/permissions';
 import { STATUSES } from '../../../core/statuses';
 import type { Me } from '../../../core/types';
 import { useStores } from '../common/useStores';
 import { PAYMENTS_UI as P } from '../messages';
+import { QuickRanges } from './QuickRanges';
+import { SearchBox } from './SearchBox';
 
 /** Whether the multi-store checkboxes replace the top bar's single store. */
 export function useStoreFilterMode(): [boolean, (on: boolean) => void] {
@@ -35,10 +41,33 @@ export function PaymentFilters({ me }: { me: Me }) {
     setFilters(next, undefined, false);
   };
   const toggleStore = (id: number) => set({ store_id: chosen.includes(id) ? chosen.filter((x) => x !== id) : [...chosen, id] });
+  const narrow = useMediaQuery((t: Theme) => t.breakpoints.down('sm'));
+  const [open, setOpen] = useState(false);
+  // Filters other than the search box, for the badge on the phone's 篩選 button.
+  const folded = ['status', 'paid_at_gte', 'paid_at_lte', 'store_id'].filter((k) => filterValues[k] !== undefined).length;
+  const clearButton = (
+    <Button size="small" startIcon={<FilterAltOffIcon />} onClick={() => setFilters({}, undefined, false)} sx={{ flexShrink: 0 }}>
+      {P.clearFilters}
+    </Button>
+  );
 
   return (
-    <Paper variant="outlined" sx={{ p: 2, mb: 1 }} data-testid="payment-filters">
-      <Stack direction={{ xs: 'column', sm: 'row' }} spacing={1.5} useFlexGap flexWrap="wrap" alignItems={{ sm: 'center' }}>
+    <Paper variant="outlined" sx={{ px: { xs: 1, sm: 1.5 }, py: 1, mb: 1 }} data-testid="payment-filters">
+      <Stack direction="row" spacing={1} useFlexGap flexWrap="wrap" alignItems="center">
+        <SearchBox value={typeof filterValues.q === 'string' ? filterValues.q : ''} onChange={(q) => set({ q })} />
+        {narrow && (
+          <>
+            <Badge badgeContent={folded} color="primary">
+              <Button size="small" variant="outlined" startIcon={<FilterListIcon />} aria-expanded={open} onClick={() => setOpen(!open)} data-testid="filters-toggle">
+                {P.filters}
+              </Button>
+            </Badge>
+            {clearButton}
+          </>
+        )}
+      </Stack>
+      <Collapse in={!narrow || open} timeout={narrow ? 'auto' : 0} unmountOnExit={false}>
+      <Stack direction={{ xs: 'column', sm: 'row' }} spacing={1} useFlexGap flexWrap="wrap" alignItems={{ sm: 'center' }} sx={{ mt: 1 }}>
         <TextField
           select
           size="small"
@@ -47,7 +76,7 @@ export function PaymentFilters({ me }: { me: Me }) {
           onChange={(e) => set({ status: e.target.value })}
           fullWidth={false}
           margin="none"
-          sx={{ width: { xs: '100%', sm: 160 } }}
+          sx={{ width: { xs: '100%', sm: 130 } }}
           slotProps={{ select: { displayEmpty: true }, inputLabel: { shrink: true } }}
           data-testid="filter-status"
         >
@@ -66,7 +95,7 @@ export function PaymentFilters({ me }: { me: Me }) {
           onChange={(e) => set({ paid_at_gte: e.target.value })}
           fullWidth={false}
           margin="none"
-          sx={{ width: { xs: '100%', sm: 170 } }}
+          sx={{ width: { xs: '100%', sm: 150 } }}
           slotProps={{ inputLabel: { shrink: true } }}
           inputProps={{ 'data-testid': 'filter-from' }}
         />
@@ -78,9 +107,14 @@ export function PaymentFilters({ me }: { me: Me }) {
           onChange={(e) => set({ paid_at_lte: e.target.value })}
           fullWidth={false}
           margin="none"
-          sx={{ width: { xs: '100%', sm: 170 } }}
+          sx={{ width: { xs: '100%', sm: 150 } }}
           slotProps={{ inputLabel: { shrink: true } }}
           inputProps={{ 'data-testid': 'filter-to' }}
+        />
+        <QuickRanges
+          from={typeof filterValues.paid_at_gte === 'string' ? filterValues.paid_at_gte : undefined}
+          to={typeof filterValues.paid_at_lte === 'string' ? filterValues.paid_at_lte : undefined}
+          onPick={(r) => set({ paid_at_gte: r.from, paid_at_lte: r.to })}
         />
         {visibleStores.length > 1 && (
           <FormControlLabel
@@ -96,10 +130,9 @@ export function PaymentFilters({ me }: { me: Me }) {
             label={P.multiStore}
           />
         )}
-        <Button size="small" startIcon={<FilterAltOffIcon />} onClick={() => setFilters({}, undefined, false)}>
-          {P.clearFilters}
-        </Button>
+        {!narrow && clearButton}
       </Stack>
+      </Collapse>
 
       {multi && visibleStores.length > 1 && (
         <Box sx={{ mt: 1.5 }} data-testid="multi-store">
@@ -131,7 +164,7 @@ export function PaymentFilters({ me }: { me: Me }) {
         </Box>
       )}
 
-      <Typography variant="body2" color="text.secondary" sx={{ mt: 1.5 }} data-testid="count-line">
+      <Typography variant="body2" color="text.secondary" sx={{ mt: 1 }} data-testid="count-line">
         {P.countLine(total ?? 0, all ?? 0)}
       </Typography>
     </Paper>
