@@ -185,8 +185,8 @@ describe.skipIf(!HAS_CHROMIUM)('the payments list for daily use', () => {
     for (const [label, name] of [['今天', 'today'], ['昨天', 'yesterday'], ['本週', 'thisWeek'], ['本月', 'thisMonth']] as const) {
       await page.getByTestId('quick-ranges').getByRole('button', { name: label }).click();
       const r = quickDateRange(name);
-      await expect.poll(() => page.getByTestId('filter-from').inputValue(), label).toBe(r.from);
-      expect(await page.getByTestId('filter-to').inputValue(), label).toBe(r.to);
+      const dates = async () => [await page.getByTestId('filter-from').inputValue(), await page.getByTestId('filter-to').inputValue()];
+      await expect.poll(dates, { message: label }).toEqual([r.from, r.to]);
     }
     await page.getByRole('button', { name: '昨天' }).click();
     await expect.poll(() => page.getByTestId('count-line').textContent()).toMatch(/^顯示 16 筆，共 \d+ 筆$/);
@@ -236,8 +236,6 @@ describe.skipIf(!HAS_CHROMIUM)('the payments list for daily use', () => {
     await page.locator('tbody tr').nth(0).locator('input[type="checkbox"]').check();
     await page.locator('tbody tr').nth(1).locator('input[type="checkbox"]').check();
     await expect.poll(state).toEqual({ checked: false, indeterminate: true });
-    // MUI draws the half-checked icon for it.
-    expect(await page.locator('thead [data-testid="IndeterminateCheckBoxIcon"]').count()).toBe(1);
     await e.shot(page, 'payments-half-checked-1280');
     await all.click();
     await expect.poll(state).toEqual({ checked: true, indeterminate: false });

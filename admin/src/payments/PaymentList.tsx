@@ -65,7 +65,7 @@ function PaymentListView({ me }: { me: Me }) {
       actions={false}
       empty={false}
       pagination={<PaymentPagination />}
-      sx={{ '& .RaList-content': { overflowX: 'auto' }, '& .RaList-main': { minWidth: 0 } }}
+      sx={{ '& .RaList-content': { overflowX: 'auto' } }}
     >
       <PaymentToolbar me={me} permanent={permanent} />
       <PaymentFilters me={me} />
