@@ -29,6 +29,8 @@ export function NoteCell({ record, editable, fullWidth }: { record: Payment; edi
   return (
     <TextField
       size="small"
+      variant="standard"
+      margin="none"
       value={value}
       placeholder={UI.noNote}
       fullWidth={fullWidth}
@@ -51,7 +53,7 @@ export function NoteCell({ record, editable, fullWidth }: { record: Payment; edi
       }}
       onClick={(e) => e.stopPropagation()}
       slotProps={{ htmlInput: { maxLength: NOTE_MAX_LENGTH, 'aria-label': '備註', 'data-testid': `note-${record.id}` } }}
-      sx={{ minWidth: fullWidth ? 0 : 140, '& .MuiInputBase-input': { py: 0.375, fontSize: '0.875rem' } }}
+      sx={{ minWidth: fullWidth ? 0 : 140, '& .MuiInputBase-input': { py: 0.25, fontSize: '0.875rem' } }}
     />
   );
 }

@@ -2,14 +2,14 @@
  * Filters of the payments tab (spec section 2): status; store (one store through the top bar's
  * switcher, or a multi-store checkbox mode with select all, clear and My stores); a date range
  * from/to (three days ago to today on load) with quick ranges; a search box (last five, amount,
- * note); clear filters; the count of shown versus total, said once. On a phone the search box and
- * 清除篩選 stay in view and the other filters fold behind 篩選.
+ * note); clear filters. On a phone the search box and 清除篩選 stay in view and the other filters
+ * fold behind 篩選. The count of shown versus total is said once, beside the export (CountLine).
  */
 import FilterAltOffIcon from '@mui/icons-material/FilterAltOff';
 import FilterListIcon from '@mui/icons-material/FilterList';
 import { Badge, Box, Button, Checkbox, Collapse, FormControlLabel, MenuItem, Paper, Stack, Switch, TextField, Typography, useMediaQuery, type Theme } from '@mui/material';
 import { useState } from 'react';
-import { useGetList, useListContext, useStore } from 'react-admin';
+import { useListContext, useStore } from 'react-admin';
 import { isAdmin, storeScope } from '../../../core/permissions';
 import { STATUSES } from '../../../core/statuses';
 import type { Me } from '../../../core/types';
@@ -25,10 +25,9 @@ export function useStoreFilterMode(): [boolean, (on: boolean) => void] {
 }
 
 export function PaymentFilters({ me }: { me: Me }) {
-  const { filterValues, setFilters, total, filter: permanent } = useListContext();
+  const { filterValues, setFilters } = useListContext();
   const { stores } = useStores();
-  const [multi, setMulti] = useStoreFilterMode();
-  const { total: all } = useGetList('payments', { pagination: { page: 1, perPage: 1 }, filter: permanent ?? {} });
+  const [multi] = useStoreFilterMode();
 
   const scope = storeScope(me);
   const visibleStores = scope.all ? stores : stores.filter((s) => scope.ids.includes(s.id));
@@ -51,11 +50,54 @@ export function PaymentFilters({ me }: { me: Me }) {
     </Button>
   );
 
+  const from = typeof filterValues.paid_at_gte === 'string' ? filterValues.paid_at_gte : undefined;
+  const to = typeof filterValues.paid_at_lte === 'string' ? filterValues.paid_at_lte : undefined;
+  const field = { size: 'small', variant: 'outlined', margin: 'none', fullWidth: false } as const;
+  const fields = (
+    <>
+      <TextField
+        {...field}
+        select
+        label={P.status}
+        value={typeof filterValues.status === 'string' ? filterValues.status : ''}
+        onChange={(e) => set({ status: e.target.value })}
+        sx={{ width: { xs: '100%', sm: 110 } }}
+        slotProps={{ select: { displayEmpty: true }, inputLabel: { shrink: true } }}
+        data-testid="filter-status"
+      >
+        <MenuItem value="">{P.allStatuses}</MenuItem>
+        {STATUSES.map((st) => (
+          <MenuItem key={st} value={st}>
+            {st}
+          </MenuItem>
+        ))}
+      </TextField>
+      <TextField
+        {...field}
+        type="date"
+        label={P.from}
+        value={from ?? ''}
+        onChange={(e) => set({ paid_at_gte: e.target.value })}
+        sx={{ width: { xs: '100%', sm: 150 } }}
+        slotProps={{ inputLabel: { shrink: true }, htmlInput: { 'data-testid': 'filter-from' } }}
+      />
+      <TextField
+        {...field}
+        type="date"
+        label={P.to}
+        value={to ?? ''}
+        onChange={(e) => set({ paid_at_lte: e.target.value })}
+        sx={{ width: { xs: '100%', sm: 150 } }}
+        slotProps={{ inputLabel: { shrink: true }, htmlInput: { 'data-testid': 'filter-to' } }}
+      />
+      <QuickRanges from={from} to={to} onPick={(r) => set({ paid_at_gte: r.from, paid_at_lte: r.to })} />
+    </>
+  );
   return (
     <Paper variant="outlined" sx={{ px: { xs: 1, sm: 1.5 }, py: 1, mb: 1 }} data-testid="payment-filters">
       <Stack direction="row" spacing={1} useFlexGap flexWrap="wrap" alignItems="center">
         <SearchBox value={typeof filterValues.q === 'string' ? filterValues.q : ''} onChange={(q) => set({ q })} />
-        {narrow && (
+        {narrow ? (
           <>
             <Badge badgeContent={folded} color="primary">
               <Button size="small" variant="outlined" startIcon={<FilterListIcon />} aria-expanded={open} onClick={() => setOpen(!open)} data-testid="filters-toggle">
@@ -64,75 +106,23 @@ export function PaymentFilters({ me }: { me: Me }) {
             </Badge>
             {clearButton}
           </>
+        ) : (
+          <>
+            {fields}
+            {clearButton}
+          </>
         )}
       </Stack>
-      <Collapse in={!narrow || open} timeout={narrow ? 'auto' : 0} unmountOnExit={false}>
-      <Stack direction={{ xs: 'column', sm: 'row' }} spacing={1} useFlexGap flexWrap="wrap" alignItems={{ sm: 'center' }} sx={{ mt: 1 }}>
-        <TextField
-          select
-          size="small"
-          label={P.status}
-          value={typeof filterValues.status === 'string' ? filterValues.status : ''}
-          onChange={(e) => set({ status: e.target.value })}
-          fullWidth={false}
-          margin="none"
-          sx={{ width: { xs: '100%', sm: 130 } }}
-          slotProps={{ select: { displayEmpty: true }, inputLabel: { shrink: true } }}
-          data-testid="filter-status"
-        >
-          <MenuItem value="">{P.allStatuses}</MenuItem>
-          {STATUSES.map((s) => (
-            <MenuItem key={s} value={s}>
-              {s}
-            </MenuItem>
-          ))}
-        </TextField>
-        <TextField
-          type="date"
-          size="small"
-          label={P.from}
-          value={filterValues.paid_at_gte ?? ''}
-          onChange={(e) => set({ paid_at_gte: e.target.value })}
-          fullWidth={false}
-          margin="none"
-          sx={{ width: { xs: '100%', sm: 150 } }}
-          slotProps={{ inputLabel: { shrink: true } }}
-          inputProps={{ 'data-testid': 'filter-from' }}
-        />
-        <TextField
-          type="date"
-          size="small"
-          label={P.to}
-          value={filterValues.paid_at_lte ?? ''}
-          onChange={(e) => set({ paid_at_lte: e.target.value })}
-          fullWidth={false}
-          margin="none"
-          sx={{ width: { xs: '100%', sm: 150 } }}
-          slotProps={{ inputLabel: { shrink: true } }}
-          inputProps={{ 'data-testid': 'filter-to' }}
-        />
-        <QuickRanges
-          from={typeof filterValues.paid_at_gte === 'string' ? filterValues.paid_at_gte : undefined}
-          to={typeof filterValues.paid_at_lte === 'string' ? filterValues.paid_at_lte : undefined}
-          onPick={(r) => set({ paid_at_gte: r.from, paid_at_lte: r.to })}
-        />
-        {visibleStores.length > 1 && (
-          <FormControlLabel
-            control={
-              <Switch
-                checked={multi}
-                onChange={(e) => {
-                  setMulti(e.target.checked);
-                  if (!e.target.checked) set({ store_id: undefined });
-                }}
-              />
-            }
-            label={P.multiStore}
-          />
-        )}
-        {!narrow && clearButton}
-      </Stack>
-      </Collapse>
+      {narrow && (
+        <>
+          <Collapse in={open}>
+            <Stack spacing={1.5} sx={{ pt: 1.5 }}>
+              {fields}
+              <MultiStoreSwitch me={me} />
+            </Stack>
+          </Collapse>
+        </>
+      )}
 
       {multi && visibleStores.length > 1 && (
         <Box sx={{ mt: 1.5 }} data-testid="multi-store">
@@ -164,9 +154,38 @@ export function PaymentFilters({ me }: { me: Me }) {
         </Box>
       )}
 
-      <Typography variant="body2" color="text.secondary" sx={{ mt: 1 }} data-testid="count-line">
-        {P.countLine(total ?? 0, all ?? 0)}
-      </Typography>
     </Paper>
+  );
+}
+
+/**
+ * 多分店篩選: the multi-store checkbox mode, for users who see more than one store. On a desk it
+ * sits in the toolbar row, so the filters keep to one line and the table keeps its rows.
+ */
+export function MultiStoreSwitch({ me }: { me: Me }) {
+  const { filterValues, setFilters } = useListContext();
+  const { stores } = useStores();
+  const [multi, setMulti] = useStoreFilterMode();
+  const scope = storeScope(me);
+  const visibleStores = scope.all ? stores : stores.filter((s) => scope.ids.includes(s.id));
+  if (visibleStores.length <= 1) return null;
+  return (
+    <FormControlLabel
+      sx={{ mr: 0, ml: 0.5 }}
+      control={
+        <Switch
+          size="small"
+          checked={multi}
+          onChange={(e) => {
+            setMulti(e.target.checked);
+            if (!e.target.checked) {
+              const { store_id: _dropped, ...rest } = filterValues;
+              setFilters(rest, undefined, false);
+            }
+          }}
+        />
+      }
+      label={P.multiStore}
+    />
   );
 }

@@ -96,9 +96,10 @@ function PaymentGrid({ me, permanent }: { me: Me; permanent: Record<string, unkn
       empty={<EmptyState permanent={permanent} />}
       // Dense rows: one line each, so an accountant sees twenty of them on a laptop.
       sx={{
-        '& td, & th': { px: 0.75, py: 0.25, lineHeight: 1.3, whiteSpace: 'nowrap' },
+        '& td, & th': { px: 0.75, py: 0, height: 28, lineHeight: 1.2, whiteSpace: 'nowrap' },
         '& td.column-note': { whiteSpace: 'normal', width: '30%' },
-        '& .MuiCheckbox-root': { p: 0.5 },
+        '& .MuiCheckbox-root': { p: 0.25 },
+        '& td .MuiIconButton-root': { p: 0.25 },
       }}
     >
       <TextField source="last_five" label={P.lastFive} sx={{ fontFamily: 'monospace', fontSize: '0.95rem' }} />

@@ -20,13 +20,14 @@ export function SearchBox({ value, onChange }: { value: string; onChange: (q: st
   return (
     <TextField
       size="small"
+      variant="outlined"
       type="search"
       value={text}
       placeholder={P.search}
       onChange={(e) => setText(e.target.value)}
       onKeyDown={(e) => e.key === 'Enter' && onChange(text.trim())}
       margin="none"
-      sx={{ width: { xs: '100%', sm: 240 } }}
+      sx={{ width: { xs: 'auto', sm: 180 }, flex: { xs: '1 1 100%', sm: '0 0 auto' } }}
       slotProps={{
         htmlInput: { 'aria-label': P.search, 'data-testid': 'filter-search' },
         input: { startAdornment: <InputAdornment position="start"><SearchIcon fontSize="small" /></InputAdornment> },

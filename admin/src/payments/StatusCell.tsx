@@ -14,11 +14,13 @@ export function StatusCell({ record, editable }: { record: Payment; editable: bo
   return (
     <Select
       size="small"
+      variant="standard"
+      disableUnderline
       value={record.status}
       disabled={isPending}
       onChange={(e) => save({ status: e.target.value as PaymentStatus })}
       renderValue={(v) => <Chip size="small" color={STATUS_COLORS[v as PaymentStatus]} label={v} sx={{ height: 22 }} />}
-      sx={{ minWidth: 104, '& .MuiSelect-select': { py: 0.125, pl: 0.75 } }}
+      sx={{ minWidth: 96, '& .MuiSelect-select': { py: 0, pl: 0.25 }, '& .MuiSelect-select:focus': { bgcolor: 'transparent' } }}
       inputProps={{ 'aria-label': '狀態', 'data-testid': `status-${record.id}` }}
       onClick={(e) => e.stopPropagation()}
     >
