@@ -217,7 +217,7 @@ export const PAYMENTS_UI = {
   countLine: (shown: number, total: number) => `顯示 ${shown} 筆，共 ${total} 筆`,
   /** the pagination's place in the list; the count itself is said once, by countLine */
   pageRange: (from: number, to: number) => `第 ${from}-${to} 筆`,
-  search: '搜尋後五碼、金額或備註',
+  search: '後五碼、金額或備註',
   quickRanges: { today: '今天', yesterday: '昨天', thisWeek: '本週', thisMonth: '本月', lastMonth: '上月' },
   filters: '篩選',
   submitter: '提交者',
