@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ValidationError } from './errors.js';
-import { dateRangeError, instantRange } from './dateRange.js';
+import { dateRangeError, instantRange, QUICK_RANGES, quickDateRange } from './dateRange.js';
 import { taipeiDayStart } from './time.js';
 
 const DAY = 86_400_000;
@@ -40,5 +40,42 @@ describe('instantRange: the one date-range rule', () => {
     expect(dateRangeError('2026-11-10', '2026-11-10')).toBeNull();
     expect(dateRangeError('', '2026-11-10')).toBeNull();
     expect(dateRangeError('2026-02-30', '')).toBe('日期格式錯誤：2026-02-30（請使用 YYYY-MM-DD）');
+  });
+});
+
+describe('quickDateRange: 今天, 昨天, 本週, 本月, 上月 in Taiwan time', () => {
+  // 2026-11-23 is a Monday; 01:30 in Taipei is still 2026-11-22 (a Sunday) in UTC.
+  const at = (iso: string) => Date.parse(iso);
+  const mondayEarly = at('2026-11-23T01:30:00+08:00');
+
+  it('takes today and yesterday from the Taiwan date, not the UTC one', () => {
+    expect(quickDateRange('today', mondayEarly)).toEqual({ from: '2026-11-23', to: '2026-11-23' });
+    expect(quickDateRange('yesterday', mondayEarly)).toEqual({ from: '2026-11-22', to: '2026-11-22' });
+    expect(quickDateRange('today', at('2026-11-22T23:59:59+08:00'))).toEqual({ from: '2026-11-22', to: '2026-11-22' });
+  });
+
+  it('starts the week on Monday and ends it on Sunday', () => {
+    expect(quickDateRange('thisWeek', mondayEarly)).toEqual({ from: '2026-11-23', to: '2026-11-29' });
+    // Sunday belongs to the week that began the Monday before.
+    expect(quickDateRange('thisWeek', at('2026-11-29T23:00:00+08:00'))).toEqual({ from: '2026-11-23', to: '2026-11-29' });
+    expect(quickDateRange('thisWeek', at('2026-11-22T12:00:00+08:00'))).toEqual({ from: '2026-11-16', to: '2026-11-22' });
+    // A week across a month and a year.
+    expect(quickDateRange('thisWeek', at('2027-01-01T12:00:00+08:00'))).toEqual({ from: '2026-12-28', to: '2027-01-03' });
+  });
+
+  it('takes whole calendar months, this one and the one before, across a year and a leap day', () => {
+    expect(quickDateRange('thisMonth', mondayEarly)).toEqual({ from: '2026-11-01', to: '2026-11-30' });
+    expect(quickDateRange('lastMonth', mondayEarly)).toEqual({ from: '2026-10-01', to: '2026-10-31' });
+    expect(quickDateRange('thisMonth', at('2026-12-31T23:59:00+08:00'))).toEqual({ from: '2026-12-01', to: '2026-12-31' });
+    expect(quickDateRange('lastMonth', at('2027-01-01T00:00:00+08:00'))).toEqual({ from: '2026-12-01', to: '2026-12-31' });
+    expect(quickDateRange('lastMonth', at('2028-03-15T12:00:00+08:00'))).toEqual({ from: '2028-02-01', to: '2028-02-29' });
+    expect(quickDateRange('thisMonth', at('2027-02-10T12:00:00+08:00'))).toEqual({ from: '2027-02-01', to: '2027-02-28' });
+  });
+
+  it('gives ranges the date filter accepts', () => {
+    for (const r of QUICK_RANGES) {
+      const { from, to } = quickDateRange(r, mondayEarly);
+      expect(() => instantRange(from, to)).not.toThrow();
+    }
   });
 });

@@ -5,7 +5,7 @@
  */
 import { ValidationError } from './errors.js';
 import { MSG } from './messages.js';
-import { dayRangeToInstants } from './time.js';
+import { addDays, dayRangeToInstants, taipeiDate } from './time.js';
 
 export interface InstantRange {
   /** first instant in the range, ms */
@@ -35,5 +35,41 @@ export function dateRangeError(from: unknown, to: unknown): string | null {
   } catch (err) {
     if (err instanceof ValidationError) return err.errors[0].message;
     throw err;
+  }
+}
+
+/** The quick ranges beside the payment list's date fields (今天, 昨天, 本週, 本月, 上月). */
+export const QUICK_RANGES = ['today', 'yesterday', 'thisWeek', 'thisMonth', 'lastMonth'] as const;
+export type QuickRange = (typeof QUICK_RANGES)[number];
+
+/**
+ * A quick range as inclusive Taiwan dates `YYYY-MM-DD`, for the from/to filters. Weeks start on
+ * Monday and end on Sunday; months are whole calendar months; all in Taiwan time, whatever the
+ * clock of the machine that asks.
+ */
+export function quickDateRange(range: QuickRange, now: number = Date.now()): { from: string; to: string } {
+  const today = taipeiDate(now);
+  const [y, m, d] = today.split('-').map(Number);
+  const monthStart = (year: number, month: number) => `${year}-${String(month).padStart(2, '0')}-01`;
+  switch (range) {
+    case 'today':
+      return { from: today, to: today };
+    case 'yesterday': {
+      const y1 = addDays(today, -1);
+      return { from: y1, to: y1 };
+    }
+    case 'thisWeek': {
+      const sinceMonday = (new Date(Date.UTC(y, m - 1, d)).getUTCDay() + 6) % 7;
+      const monday = addDays(today, -sinceMonday);
+      return { from: monday, to: addDays(monday, 6) };
+    }
+    case 'thisMonth': {
+      const first = monthStart(y, m);
+      return { from: first, to: addDays(monthStart(m === 12 ? y + 1 : y, m === 12 ? 1 : m + 1), -1) };
+    }
+    case 'lastMonth': {
+      const first = monthStart(m === 1 ? y - 1 : y, m === 1 ? 12 : m - 1);
+      return { from: first, to: addDays(monthStart(y, m), -1) };
+    }
   }
 }

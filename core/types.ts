@@ -25,6 +25,13 @@ export interface Payment {
   updated_at: string;
 }
 
+/** A payment as the list gives it: the linked bank line (for 取消對帳) and who submitted it. */
+export interface ListedPayment extends Payment {
+  bank_line_id: number | null;
+  /** the submitting account's username; null when that account was removed or for old rows */
+  created_by_username: string | null;
+}
+
 export interface User {
   id: number;
   username: string;

@@ -70,6 +70,43 @@ describe.each(DB_KINDS)('payment services on %s', (kind) => {
     expect(await refusal(updatePayment(branchA, other.uuid, { status: '已入帳' }))).toMatchObject({ name: 'ForbiddenError' });
   });
 
+  it('searches last five by prefix, amount by whole number and note by contained text, within the store scope', async () => {
+    const branchA = await as('branchA');
+    const day = { paid_at_gte: '2026-10-01', paid_at_lte: '2026-10-02' };
+    await createPayment(branchA, { last_five: '01234', paid_at: '2026-10-01T09:00', amount: 1200, store_id: f.stores.A.id, note: '早班 Cash' });
+    await createPayment(branchA, { last_five: '01299', paid_at: '2026-10-01T10:00', amount: 1234, store_id: f.stores.A.id });
+    await createPayment(admin, { last_five: '91234', paid_at: '2026-10-02T11:00', amount: 500, store_id: f.stores.B.id, note: '晚班 100%_' });
+    const found = async (ctx: ServiceContext, q: string) => (await listPayments(ctx, { filter: { ...day, q } })).rows.map((p) => p.last_five).sort();
+    expect(await found(admin, '012')).toEqual(['01234', '01299']); // prefix, leading zero kept
+    expect(await found(admin, '01234')).toEqual(['01234']); // five digits: that one (a leading zero is no amount)
+    expect(await found(admin, '1234')).toEqual(['01299']); // not a prefix of 01234 or 91234; the amount 1234
+    expect(await found(admin, '1,200')).toEqual(['01234']);
+    expect(await found(admin, 'NT$1,200')).toEqual(['01234']);
+    expect(await found(admin, '500')).toEqual(['91234']);
+    expect(await found(admin, 'cash')).toEqual(['01234']); // any case
+    expect(await found(admin, '晚班')).toEqual(['91234']);
+    expect(await found(admin, '%')).toEqual(['91234']); // a wildcard is text, not "anything"
+    expect(await found(admin, '_')).toEqual(['91234']);
+    expect(await found(admin, '沒有這筆')).toEqual([]);
+    // Branch staff of A search only store A.
+    expect(await found(branchA, '晚班')).toEqual([]);
+    expect(await found(branchA, '500')).toEqual([]);
+    // The count agrees with the rows.
+    expect((await listPayments(admin, { filter: { ...day, q: '012' } })).total).toBe(2);
+  });
+
+  it('names who submitted each payment in the list, and nobody for a payment the system wrote (no account)', async () => {
+    const branchA = await as('branchA');
+    const mine = await createPayment(branchA, { last_five: '77001', paid_at: '2026-09-01T09:00', amount: 100, store_id: f.stores.A.id });
+    const bySystem = await createPayment(admin, { last_five: '77002', paid_at: '2026-09-01T10:00', amount: 100, store_id: f.stores.A.id });
+    const rows = (await listPayments(admin, { filter: { paid_at_gte: '2026-09-01', paid_at_lte: '2026-09-01' } })).rows;
+    expect(rows.find((p) => p.uuid === mine.uuid)).toMatchObject({ created_by: f.users.branchA.id, created_by_username: 'branchA' });
+    expect(rows.find((p) => p.uuid === bySystem.uuid)?.created_by_username).toBeNull();
+    // Branch staff see the same column on their own store's rows.
+    const theirs = (await listPayments(branchA, { filter: { q: '77001' } })).rows;
+    expect(theirs.map((p) => p.created_by_username)).toEqual(['branchA']);
+  });
+
   it('finds stores by code whatever the case, and names an unknown code', async () => {
     expect(await storeIdsByCode(admin, ['txg', 'TPE'])).toEqual([f.stores.B.id, f.stores.A.id]);
     expect(await refusal(storeIdsByCode(admin, ['TPE', 'NOPE']))).toMatchObject({ name: 'NotFoundError', message: '找不到分店代碼「NOPE」' });

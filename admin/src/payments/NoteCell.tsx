@@ -1,18 +1,25 @@
 import { TextField, Typography } from '@mui/material';
-import { useEffect, useState } from 'react';
-import { useUpdate } from 'react-admin';
+import { useEffect, useRef, useState } from 'react';
 import { NOTE_MAX_LENGTH } from '../../../core/validation/payment';
 import type { Payment } from '../../../core/types';
 import { UI } from '../messages';
+import { useInlineSave } from './useInlineSave';
 
-/** Note: an editable text field for edit_payments, saved when it loses focus; otherwise text (無備註 when empty). */
-export function NoteCell({ record, editable }: { record: Payment; editable: boolean }) {
+/**
+ * Note: an editable text field for edit_payments, saved when it loses focus or on Enter (Escape
+ * puts the stored note back); a failed save says why and puts the stored note back. Otherwise
+ * text (無備註 when empty).
+ */
+export function NoteCell({ record, editable, fullWidth }: { record: Payment; editable: boolean; fullWidth?: boolean }) {
   const [value, setValue] = useState(record.note);
-  const [update] = useUpdate();
+  const [save] = useInlineSave(record);
+  const cancelled = useRef(false);
   useEffect(() => setValue(record.note), [record.note]);
   if (!editable) {
     return record.note ? (
-      <Typography variant="body2">{record.note}</Typography>
+      <Typography variant="body2" sx={{ overflowWrap: 'anywhere' }}>
+        {record.note}
+      </Typography>
     ) : (
       <Typography variant="body2" color="text.disabled">
         {UI.noNote}
@@ -22,20 +29,31 @@ export function NoteCell({ record, editable }: { record: Payment; editable: bool
   return (
     <TextField
       size="small"
+      variant="standard"
+      margin="none"
       value={value}
       placeholder={UI.noNote}
+      fullWidth={fullWidth}
       onChange={(e) => setValue(e.target.value)}
+      onKeyDown={(e) => {
+        if (e.key === 'Enter') (e.target as HTMLInputElement).blur();
+        if (e.key === 'Escape') {
+          cancelled.current = true;
+          setValue(record.note);
+          (e.target as HTMLInputElement).blur();
+        }
+      }}
       onBlur={() => {
+        if (cancelled.current) {
+          cancelled.current = false;
+          return;
+        }
         if (value.trim() === record.note) return;
-        update(
-          'payments',
-          { id: record.id, data: { note: value }, previousData: record },
-          { mutationMode: 'pessimistic', onError: (err) => console.error('更新備註失敗', err) },
-        );
+        save({ note: value }, () => setValue(record.note));
       }}
       onClick={(e) => e.stopPropagation()}
       slotProps={{ htmlInput: { maxLength: NOTE_MAX_LENGTH, 'aria-label': '備註', 'data-testid': `note-${record.id}` } }}
-      sx={{ minWidth: 160 }}
+      sx={{ minWidth: fullWidth ? 0 : 140, '& .MuiInputBase-input': { py: 0.25, fontSize: '0.875rem' } }}
     />
   );
 }

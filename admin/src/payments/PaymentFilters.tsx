@@ -1,17 +1,23 @@
 /**
  * Filters of the payments tab (spec section 2): status; store (one store through the top bar's
  * switcher, or a multi-store checkbox mode with select all, clear and My stores); a date range
- * from/to (three days ago to today on load); clear filters; the count of shown versus total.
+ * from/to (three days ago to today on load) with quick ranges; a search box (last five, amount,
+ * note); clear filters. On a phone the search box and 清除篩選 stay in view and the other filters
+ * fold behind 篩選. The count of shown versus total is said once, beside the export (CountLine).
  */
 import FilterAltOffIcon from '@mui/icons-material/FilterAltOff';
-import { Box, Button, Checkbox, FormControlLabel, MenuItem, Paper, Stack, Switch, TextField, Typography } from '@mui/material';
-import { useGetList, useListContext, useStore } from 'react-admin';
+import FilterListIcon from '@mui/icons-material/FilterList';
+import { Badge, Box, Button, Checkbox, Collapse, FormControlLabel, MenuItem, Paper, Stack, Switch, TextField, Typography, useMediaQuery, type Theme } from '@mui/material';
+import { useState } from 'react';
+import { useListContext, useStore } from 'react-admin';
 import { isAdmin, storeScope } from '../../../core/permissions';
 import { STATUSES } from '../../../core/statuses';
 import type { Me } from '../../../core/types';
 import { DateRangeFields } from '../common/DateRangeFields';
 import { useStores } from '../common/useStores';
 import { PAYMENTS_UI as P } from '../messages';
+import { QuickRanges } from './QuickRanges';
+import { SearchBox } from './SearchBox';
 
 /** Whether the multi-store checkboxes replace the top bar's single store. */
 export function useStoreFilterMode(): [boolean, (on: boolean) => void] {
@@ -20,10 +26,9 @@ export function useStoreFilterMode(): [boolean, (on: boolean) => void] {
 }
 
 export function PaymentFilters({ me }: { me: Me }) {
-  const { filterValues, setFilters, total, filter: permanent } = useListContext();
+  const { filterValues, setFilters } = useListContext();
   const { stores } = useStores();
-  const [multi, setMulti] = useStoreFilterMode();
-  const { total: all } = useGetList('payments', { pagination: { page: 1, perPage: 1 }, filter: permanent ?? {} });
+  const [multi] = useStoreFilterMode();
 
   const scope = storeScope(me);
   const visibleStores = scope.all ? stores : stores.filter((s) => scope.ids.includes(s.id));
@@ -36,55 +41,79 @@ export function PaymentFilters({ me }: { me: Me }) {
     setFilters(next, undefined, false);
   };
   const toggleStore = (id: number) => set({ store_id: chosen.includes(id) ? chosen.filter((x) => x !== id) : [...chosen, id] });
+  const narrow = useMediaQuery((t: Theme) => t.breakpoints.down('sm'));
+  const [open, setOpen] = useState(false);
+  // Filters other than the search box, for the badge on the phone's 篩選 button.
+  const folded = ['status', 'paid_at_gte', 'paid_at_lte', 'store_id'].filter((k) => filterValues[k] !== undefined).length;
+  const clearButton = (
+    <Button size="small" startIcon={<FilterAltOffIcon />} onClick={() => setFilters({}, undefined, false)} sx={{ flexShrink: 0 }}>
+      {P.clearFilters}
+    </Button>
+  );
 
+  const from = typeof filterValues.paid_at_gte === 'string' ? filterValues.paid_at_gte : undefined;
+  const to = typeof filterValues.paid_at_lte === 'string' ? filterValues.paid_at_lte : undefined;
+  const field = { size: 'small', variant: 'outlined', margin: 'none', fullWidth: false } as const;
+  const fields = (
+    <>
+      <TextField
+        {...field}
+        select
+        label={P.status}
+        value={typeof filterValues.status === 'string' ? filterValues.status : ''}
+        onChange={(e) => set({ status: e.target.value })}
+        sx={{ width: { xs: '100%', sm: 110 } }}
+        slotProps={{ select: { displayEmpty: true }, inputLabel: { shrink: true } }}
+        data-testid="filter-status"
+      >
+        <MenuItem value="">{P.allStatuses}</MenuItem>
+        {STATUSES.map((st) => (
+          <MenuItem key={st} value={st}>
+            {st}
+          </MenuItem>
+        ))}
+      </TextField>
+      <DateRangeFields
+        from={from ?? ''}
+        to={to ?? ''}
+        labels={{ from: P.from, to: P.to }}
+        onChange={(r) => set({ paid_at_gte: r.from, paid_at_lte: r.to })}
+        testids={{ from: 'filter-from', to: 'filter-to' }}
+        sx={{ width: { xs: '100%', sm: 150 } }}
+      />
+      <QuickRanges from={from} to={to} onPick={(r) => set({ paid_at_gte: r.from, paid_at_lte: r.to })} />
+    </>
+  );
   return (
-    <Paper variant="outlined" sx={{ p: 2, mb: 1 }} data-testid="payment-filters">
-      <Stack direction={{ xs: 'column', sm: 'row' }} spacing={1.5} useFlexGap flexWrap="wrap" alignItems={{ sm: 'center' }}>
-        <TextField
-          select
-          size="small"
-          label={P.status}
-          value={typeof filterValues.status === 'string' ? filterValues.status : ''}
-          onChange={(e) => set({ status: e.target.value })}
-          fullWidth={false}
-          margin="none"
-          sx={{ width: { xs: '100%', sm: 160 } }}
-          slotProps={{ select: { displayEmpty: true }, inputLabel: { shrink: true } }}
-          data-testid="filter-status"
-        >
-          <MenuItem value="">{P.allStatuses}</MenuItem>
-          {STATUSES.map((s) => (
-            <MenuItem key={s} value={s}>
-              {s}
-            </MenuItem>
-          ))}
-        </TextField>
-        <DateRangeFields
-          from={filterValues.paid_at_gte ?? ''}
-          to={filterValues.paid_at_lte ?? ''}
-          labels={{ from: P.from, to: P.to }}
-          onChange={({ from, to }) => set({ paid_at_gte: from, paid_at_lte: to })}
-          testids={{ from: 'filter-from', to: 'filter-to' }}
-          sx={{ width: { xs: '100%', sm: 170 } }}
-        />
-        {visibleStores.length > 1 && (
-          <FormControlLabel
-            control={
-              <Switch
-                checked={multi}
-                onChange={(e) => {
-                  setMulti(e.target.checked);
-                  if (!e.target.checked) set({ store_id: undefined });
-                }}
-              />
-            }
-            label={P.multiStore}
-          />
+    <Paper variant="outlined" sx={{ px: { xs: 1, sm: 1.5 }, py: 1, mb: 1 }} data-testid="payment-filters">
+      <Stack direction="row" spacing={1} useFlexGap flexWrap="wrap" alignItems="center">
+        <SearchBox value={typeof filterValues.q === 'string' ? filterValues.q : ''} onChange={(q) => set({ q })} />
+        {narrow ? (
+          <>
+            <Badge badgeContent={folded} color="primary">
+              <Button size="small" variant="outlined" startIcon={<FilterListIcon />} aria-expanded={open} onClick={() => setOpen(!open)} data-testid="filters-toggle">
+                {P.filters}
+              </Button>
+            </Badge>
+            {clearButton}
+          </>
+        ) : (
+          <>
+            {fields}
+            {clearButton}
+          </>
         )}
-        <Button size="small" startIcon={<FilterAltOffIcon />} onClick={() => setFilters({}, undefined, false)}>
-          {P.clearFilters}
-        </Button>
       </Stack>
+      {narrow && (
+        <>
+          <Collapse in={open}>
+            <Stack spacing={1.5} sx={{ pt: 1.5 }}>
+              {fields}
+              <MultiStoreSwitch me={me} />
+            </Stack>
+          </Collapse>
+        </>
+      )}
 
       {multi && visibleStores.length > 1 && (
         <Box sx={{ mt: 1.5 }} data-testid="multi-store">
@@ -116,9 +145,38 @@ export function PaymentFilters({ me }: { me: Me }) {
         </Box>
       )}
 
-      <Typography variant="body2" color="text.secondary" sx={{ mt: 1.5 }} data-testid="count-line">
-        {P.countLine(total ?? 0, all ?? 0)}
-      </Typography>
     </Paper>
+  );
+}
+
+/**
+ * 多分店篩選: the multi-store checkbox mode, for users who see more than one store. On a desk it
+ * sits in the toolbar row, so the filters keep to one line and the table keeps its rows.
+ */
+export function MultiStoreSwitch({ me }: { me: Me }) {
+  const { filterValues, setFilters } = useListContext();
+  const { stores } = useStores();
+  const [multi, setMulti] = useStoreFilterMode();
+  const scope = storeScope(me);
+  const visibleStores = scope.all ? stores : stores.filter((s) => scope.ids.includes(s.id));
+  if (visibleStores.length <= 1) return null;
+  return (
+    <FormControlLabel
+      sx={{ mr: 0, ml: 0.5 }}
+      control={
+        <Switch
+          size="small"
+          checked={multi}
+          onChange={(e) => {
+            setMulti(e.target.checked);
+            if (!e.target.checked) {
+              const { store_id: _dropped, ...rest } = filterValues;
+              setFilters(rest, undefined, false);
+            }
+          }}
+        />
+      }
+      label={P.multiStore}
+    />
   );
 }

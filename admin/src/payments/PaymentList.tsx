@@ -1,14 +1,16 @@
 /**
  * The payments tab (spec section 2): filters, toolbar, the table with inline status and note
- * editing, single and batch delete. Filtering, sorting and paging happen on the server.
+ * editing, single and batch delete. Filtering, sorting and paging happen on the server. A laptop
+ * gets a dense table (twenty rows at 1280x800); a phone gets one card per payment.
  */
-import { Box, Typography } from '@mui/material';
-import { Datagrid, FunctionField, List, Loading, Pagination, TextField, useGetList, useListContext } from 'react-admin';
+import { Box, Typography, useMediaQuery, type Theme } from '@mui/material';
+import { useMemo } from 'react';
+import { Datagrid, FunctionField, I18nContext, List, Loading, Pagination, TextField, useGetList, useI18nProvider, useListContext } from 'react-admin';
 import { canSwitchStores, gates } from '../../../core/permissions';
 import { formatNTD } from '../../../core/money';
 import { defaultDateRange, formatTaipei } from '../../../core/time';
 import { storeLabel } from '../../../core/labels';
-import type { Me, Payment } from '../../../core/types';
+import type { ListedPayment, Me, Payment } from '../../../core/types';
 import { Forbidden } from '../common/Forbidden';
 import { useSelectedStore } from '../common/storeSelection';
 import { useMe } from '../common/useMe';
@@ -17,6 +19,8 @@ import { BulkActions } from './BulkActions';
 import { DeletePaymentButton } from './DeletePaymentButton';
 import { PAYMENTS_UI as P, UI } from '../messages';
 import { NoteCell } from './NoteCell';
+import { PaymentCards } from './PaymentCards';
+import { PaymentGridHeader } from './PaymentGridHeader';
 import { PaymentFilters, useStoreFilterMode } from './PaymentFilters';
 import { PaymentToolbar } from './PaymentToolbar';
 import { StatusCell } from './StatusCell';
@@ -57,7 +61,7 @@ function PaymentListView({ me }: { me: Me }) {
       perPage={25}
       actions={false}
       empty={false}
-      pagination={<Pagination rowsPerPageOptions={[10, 25, 50, 100]} />}
+      pagination={<PaymentPagination />}
       sx={{ '& .RaList-content': { overflowX: 'auto' } }}
     >
       <PaymentToolbar me={me} permanent={permanent} />
@@ -70,42 +74,76 @@ function PaymentListView({ me }: { me: Me }) {
 function PaymentGrid({ me, permanent }: { me: Me; permanent: Record<string, unknown> }) {
   const { stores, byId } = useStores();
   const [multi] = useStoreFilterMode();
+  const narrow = useMediaQuery((t: Theme) => t.breakpoints.down('sm'));
   const canEdit = gates.editPayments(me);
   const canDelete = gates.deletePayments(me);
+  const storeName = (id: number) => {
+    if (stores.length === 0) return null;
+    const s = byId(id);
+    return multi ? storeLabel(s) : (s?.name ?? storeLabel(s));
+  };
+  if (narrow) return <PaymentCards canEdit={canEdit} canDelete={canDelete} storeName={storeName} empty={<EmptyState permanent={permanent} />} />;
+  const time = (iso: string) => formatTaipei(Date.parse(iso));
   return (
     <Datagrid
       bulkActionButtons={canDelete || canEdit ? <BulkActions canDelete={canDelete} canEdit={canEdit} /> : false}
+      header={PaymentGridHeader}
       rowClick={false}
+      size="small"
       empty={<EmptyState permanent={permanent} />}
-      sx={{ '& td, & th': { px: 1 }, minWidth: 900 }}
+      // Dense rows: one line each, so an accountant sees twenty of them on a laptop.
+      sx={{
+        '& td, & th': { px: 0.75, py: 0, height: 28, lineHeight: 1.2, whiteSpace: 'nowrap' },
+        '& td.column-note': { whiteSpace: 'normal', width: '30%' },
+        '& .MuiCheckbox-root': { p: 0.25 },
+        '& td .MuiIconButton-root': { p: 0.25 },
+      }}
     >
-      <TextField source="last_five" label={P.lastFive} sx={{ fontFamily: 'monospace', fontSize: '1rem' }} />
-      <FunctionField source="paid_at" label={P.paidAt} render={(r: Payment) => formatTaipei(Date.parse(r.paid_at))} />
+      <TextField source="last_five" label={P.lastFive} sx={{ fontFamily: 'monospace', fontSize: '0.95rem' }} />
+      <FunctionField source="paid_at" label={P.paidAt} render={(r: Payment) => time(r.paid_at)} />
       <FunctionField source="amount" label={P.amount} textAlign="right" render={(r: Payment) => formatNTD(r.amount)} />
-      {stores.length > 0 && (
-        <FunctionField
-          source="store_id"
-          label={P.store}
-          render={(r: Payment) => {
-            const s = byId(r.store_id);
-            return multi ? storeLabel(s) : (s?.name ?? storeLabel(s));
-          }}
-        />
-      )}
+      {stores.length > 0 && <FunctionField source="store_id" label={P.store} render={(r: Payment) => storeName(r.store_id)} />}
       <FunctionField
         source="status"
         label={P.status}
-        render={(r: Payment) => (
+        render={(r: ListedPayment) => (
           <>
             <StatusCell record={r} editable={canEdit} />
             {canEdit && <UnlinkButton record={r} />}
           </>
         )}
       />
-      <FunctionField source="note" label={P.note} sortable={false} render={(r: Payment) => <NoteCell record={r} editable={canEdit} />} />
-      <FunctionField source="created_at" label={P.createdAt} render={(r: Payment) => formatTaipei(Date.parse(r.created_at))} />
+      <FunctionField source="note" label={P.note} sortable={false} render={(r: Payment) => <NoteCell record={r} editable={canEdit} fullWidth />} />
+      <FunctionField
+        source="created_by_username"
+        label={P.submitter}
+        sortable={false}
+        render={(r: ListedPayment) => r.created_by_username ?? '—'}
+      />
+      <FunctionField source="created_at" label={P.createdAt} render={(r: Payment) => time(r.created_at)} />
       {canDelete && <FunctionField label={P.actions} sortable={false} render={(r: Payment) => <DeletePaymentButton record={r} />} />}
     </Datagrid>
+  );
+}
+
+/**
+ * The pages, with their place in the list (第 1-25 筆) but no second total: the count line above
+ * says how many match and how many there are, once.
+ */
+function PaymentPagination() {
+  const i18n = useI18nProvider();
+  const placeOnly = useMemo(
+    () => ({
+      ...i18n,
+      translate: (key: string, options?: Record<string, unknown>) =>
+        key === 'ra.navigation.page_range_info' ? P.pageRange(Number(options?.offsetBegin), Number(options?.offsetEnd)) : i18n.translate(key, options),
+    }),
+    [i18n],
+  );
+  return (
+    <I18nContext.Provider value={placeOnly}>
+      <Pagination rowsPerPageOptions={[10, 25, 50, 100]} />
+    </I18nContext.Provider>
   );
 }
 

@@ -1,13 +1,14 @@
 import DownloadIcon from '@mui/icons-material/Download';
 import FileDownloadIcon from '@mui/icons-material/FileDownload';
 import UploadFileIcon from '@mui/icons-material/UploadFile';
-import { Button, Stack } from '@mui/material';
+import { Button, Stack, Typography, useMediaQuery, type Theme } from '@mui/material';
 import { useState } from 'react';
-import { HttpError, useDataProvider, useListContext, useNotify, useRefresh } from 'react-admin';
+import { HttpError, useDataProvider, useGetList, useListContext, useNotify, useRefresh } from 'react-admin';
 import { gates, isAdmin, storeScope } from '../../../core/permissions';
 import type { Me } from '../../../core/types';
 import type { RemitDataProvider } from '../providers/dataProvider';
 import { ImportDialog } from './ImportDialog';
+import { MultiStoreSwitch } from './PaymentFilters';
 import { PAYMENTS_UI as P, UI } from '../messages';
 
 /** Toolbar (manage_payments: sample, import, export all) and the filtered export (view_payments). */
@@ -18,6 +19,7 @@ export function PaymentToolbar({ me, permanent }: { me: Me; permanent: Record<st
   const refresh = useRefresh();
   const [importing, setImporting] = useState(false);
   const [busy, setBusy] = useState(false);
+  const narrow = useMediaQuery((t: Theme) => t.breakpoints.down('sm'));
 
   const run = async (job: () => Promise<unknown>) => {
     setBusy(true);
@@ -63,6 +65,8 @@ export function PaymentToolbar({ me, permanent }: { me: Me; permanent: Record<st
           {P.exportFiltered(total ?? 0)}
         </Button>
       )}
+      {!narrow && <MultiStoreSwitch me={me} />}
+      <CountLine permanent={permanent} />
       {importing && (
         <ImportDialog
           me={me}
@@ -73,5 +77,19 @@ export function PaymentToolbar({ me, permanent }: { me: Me; permanent: Record<st
         />
       )}
     </Stack>
+  );
+}
+
+/**
+ * The one count of the list (spec: shown versus total): how many payments the filters leave, of
+ * all the user may see here. The pages below say only where they are (第 1-25 筆).
+ */
+function CountLine({ permanent }: { permanent: Record<string, unknown> }) {
+  const { total } = useListContext();
+  const { total: all } = useGetList('payments', { pagination: { page: 1, perPage: 1 }, filter: permanent });
+  return (
+    <Typography variant="body2" color="text.secondary" sx={{ ml: 'auto', alignSelf: 'center', whiteSpace: 'nowrap' }} data-testid="count-line">
+      {P.countLine(total ?? 0, all ?? 0)}
+    </Typography>
   );
 }

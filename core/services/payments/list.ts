@@ -8,7 +8,7 @@ import { isStatus, type PaymentStatus } from '../../statuses.js';
 import { instantRange } from '../../dateRange.js';
 import { toPayment, type PaymentRow } from '../../db/rows.js';
 import { isPostgres, type Db } from '../../db/connect.js';
-import type { ListResult, Payment } from '../../types.js';
+import type { ListedPayment, ListResult, Payment } from '../../types.js';
 import { toId } from '../../validation/result.js';
 import { readContext, type ServiceContext } from '../context.js';
 import { requirePermission } from '../guard.js';
@@ -66,8 +66,7 @@ export function filteredPaymentsQuery(ctx: ServiceContext, f: Record<string, unk
   let q: string | undefined;
   if (typeof f.q === 'string' && f.q.trim()) {
     q = f.q.trim();
-    const like = `%${likeEscape(q.toLowerCase())}%`;
-    query.where((w) => w.whereRaw("last_five like ? escape '\\'", [`${likeEscape(q!)}%`]).orWhereRaw("lower(note) like ? escape '\\'", [like]));
+    searchPayments(query, q);
   } else if (f.q !== undefined && f.q !== null && typeof f.q !== 'string') {
     throw ValidationError.single('filter', MSG.badListParam('filter.q'));
   }
@@ -84,18 +83,38 @@ export function filteredPaymentsQuery(ctx: ServiceContext, f: Record<string, unk
   return { query, applied };
 }
 
+/**
+ * The list's search box (`q`): a payment matches when its last five starts with the text (1 to 5
+ * digits; five digits is equality), its amount equals the text read as a whole number (`1200`,
+ * `1,200`, `NT$1,200`; not `01234`, which is a last five), or its note contains the text (any case). The last-five test is a range
+ * on the column (`last_five between '12000' and '12999'`), not a LIKE, so an index on last_five
+ * serves it on both databases whatever their collation; the amount test is an equality.
+ */
+function searchPayments(query: Knex.QueryBuilder, q: string): void {
+  const amountText = q.replace(/^NT\$|^\$/i, '').replace(/[,，]/g, '');
+  const amount = /^[1-9]\d{0,14}$/.test(amountText) ? Number(amountText) : null;
+  query.where((w) => {
+    if (/^\d{1,5}$/.test(q)) w.orWhereBetween('last_five', [q.padEnd(5, '0'), q.padEnd(5, '9')]);
+    if (amount !== null && Number.isSafeInteger(amount)) w.orWhere('amount', amount);
+    w.orWhereRaw("lower(note) like ? escape '\\'", [`%${likeEscape(q.toLowerCase())}%`]);
+  });
+}
+
 export const PAYMENT_LIST_SPEC = { sortable: SORTABLE, defaultSort: ['paid_at', 'DESC'] as [string, 'DESC'], tiebreak: 'uuid' };
 
 /** The payment list: view_payments, only the caller's stores, filtered, sorted and paged in SQL. */
-export async function listPayments(ctx: ServiceContext, query: ListQuery = { filter: {} }): Promise<ListResult<Payment & { bank_line_id: number | null }>> {
+export async function listPayments(ctx: ServiceContext, query: ListQuery = { filter: {} }): Promise<ListResult<ListedPayment>> {
   requirePermission(ctx.actor, 'view_payments');
   const reading = readContext(ctx);
   const { query: base } = filteredPaymentsQuery(reading, query.filter);
   // The linked bank line, so a reconciled payment's row can offer 取消對帳.
   base.select(reading.db.raw('(select line_id from bank_links where bank_links.payment_uuid = payments.uuid) as bank_line_id'));
-  return runList(base, query, PAYMENT_LIST_SPEC, (r: PaymentRow & { bank_line_id: number | null }) => ({
+  // Who submitted it: one primary-key look-up per row of the page (the count leaves it out).
+  base.select(reading.db.raw('(select username from users where users.id = payments.created_by) as created_by_username'));
+  return runList(base, query, PAYMENT_LIST_SPEC, (r: PaymentRow & { bank_line_id: number | null; created_by_username: string | null }) => ({
     ...toPayment(r),
     bank_line_id: r.bank_line_id === null ? null : Number(r.bank_line_id),
+    created_by_username: r.created_by_username ?? null,
   }));
 }
 

@@ -1,0 +1,51 @@
+import { Box, Paper, Stack, Typography } from '@mui/material';
+import { useListContext } from 'react-admin';
+import { formatNTD } from '../../../core/money';
+import { formatTaipei } from '../../../core/time';
+import type { ListedPayment } from '../../../core/types';
+import { PAYMENTS_UI as P } from '../messages';
+import { DeletePaymentButton } from './DeletePaymentButton';
+import { NoteCell } from './NoteCell';
+import { StatusCell } from './StatusCell';
+import { UnlinkButton } from './UnlinkButton';
+
+/**
+ * Phones: one card per payment, as narrow as the screen. The same cells as the table: status and
+ * note change in place, the row deletes after confirming; who submitted it and when.
+ */
+export function PaymentCards({ canEdit, canDelete, storeName, empty }: { canEdit: boolean; canDelete: boolean; storeName: (id: number) => string | null; empty: React.ReactNode }) {
+  const { data, isPending } = useListContext<ListedPayment>();
+  if (isPending || !data) return null;
+  if (data.length === 0) return <>{empty}</>;
+  return (
+    <Stack spacing={1} sx={{ p: 1 }} data-testid="payment-cards">
+      {data.map((r) => (
+        <Paper key={r.id} variant="outlined" sx={{ p: 1.25 }} data-testid={`payment-card-${r.id}`}>
+          <Box sx={{ display: 'flex', alignItems: 'baseline', gap: 1 }}>
+            <Typography sx={{ fontFamily: 'monospace', fontSize: '1.15rem', fontWeight: 600 }} aria-label={P.lastFive}>
+              {r.last_five}
+            </Typography>
+            <Typography sx={{ ml: 'auto', fontWeight: 600 }} aria-label={P.amount}>
+              {formatNTD(r.amount)}
+            </Typography>
+          </Box>
+          <Typography variant="body2" color="text.secondary">
+            {formatTaipei(Date.parse(r.paid_at))}
+            {storeName(r.store_id) ? ` · ${storeName(r.store_id)}` : ''}
+          </Typography>
+          <Box sx={{ display: 'flex', alignItems: 'center', gap: 1, mt: 1 }}>
+            <StatusCell record={r} editable={canEdit} />
+            {canEdit && <UnlinkButton record={r} />}
+            <Box sx={{ flex: 1, minWidth: 0 }}>
+              <NoteCell record={r} editable={canEdit} fullWidth />
+            </Box>
+            {canDelete && <DeletePaymentButton record={r} />}
+          </Box>
+          <Typography variant="caption" color="text.secondary" component="div" sx={{ mt: 0.5 }}>
+            {P.submitter} {r.created_by_username ?? '—'} · {formatTaipei(Date.parse(r.created_at))}
+          </Typography>
+        </Paper>
+      ))}
+    </Stack>
+  );
+}
