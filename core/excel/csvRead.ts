@@ -5,6 +5,7 @@
  * newlines inside quotes). A cell written `="01234"` keeps its marks for csvDigitsValue.
  */
 import { createReadStream } from 'node:fs';
+import { TextDecoder } from 'node:util';
 
 export class CsvRows {
   private row: string[] = [];

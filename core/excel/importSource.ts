@@ -118,7 +118,7 @@ export async function openPaymentsFile(path: string, opts: SourceOptions): Promi
     };
     return judged('csv', 'CSV', rows, false, { ...opts, maxRows });
   }
-  throw fileError(MSG.importNotImportFile);
+  throw fileError(/\.xlsx?$/.test(name) ? MSG.importNotSpreadsheet : MSG.importNotImportFile);
 }
 
 function judged(
