@@ -183,6 +183,7 @@ async function* sheetRows(chunks: AsyncGenerator<Buffer>, formats: string[], sha
   let type = '';
   let style = 0;
   let value: string | null = null;
+  let formula = false;
   let capture = false;
   let phonetic = 0;
   const handler: XmlHandler = {
@@ -202,6 +203,11 @@ async function* sheetRows(chunks: AsyncGenerator<Buffer>, formats: string[], sha
           const s = attr(raw, 's');
           style = s ? Number(s) : 0;
           value = null;
+          formula = false;
+          break;
+        }
+        case 'f': {
+          formula = true;
           break;
         }
         case 'v':
@@ -230,6 +236,8 @@ async function* sheetRows(chunks: AsyncGenerator<Buffer>, formats: string[], sha
           break;
         case 'c':
           if (value !== null && col >= 0) cells[col] = cellOf(type, value, formats[style] ?? 'General', shared, date1904);
+          // a formula without its cached value: an error cell, as SheetJS reads it
+          else if (formula && col >= 0) cells[col] = { t: 'e', v: 0, w: '' };
           break;
         case 'row':
           batch.push({ row: rowNo, cells });
