@@ -104,7 +104,14 @@ export async function importPaymentFile(ctx: ServiceContext, path: string, opts:
   }
 }
 
-/** A report's refusal as the API answers it: every row error, in file order. */
-export function refusalOf(report: ImportFileReport): ValidationError {
-  return new ValidationError(report.errors.map((message) => ({ field: 'file', message })));
+/** Checked before an upload is even stored: only those who may import send a file to disk. */
+export function requireImportPermission(ctx: ServiceContext): void {
+  requirePermission(ctx.actor, 'manage_payments');
+}
+
+/** A report's refusal as the API answers it: the first 100 row errors in file order, then how many more. */
+export function refusalOf(report: ImportFileReport, shown = 100): ValidationError {
+  const list = report.errors.slice(0, shown).map((message) => ({ field: 'file', message }));
+  if (report.errors.length > shown) list.push({ field: 'file', message: `…還有 ${report.errors.length - shown} 個錯誤` });
+  return new ValidationError(list);
 }
