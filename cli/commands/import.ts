@@ -43,6 +43,7 @@ export function importCommand(program: Command, io: CliIO): void {
             fallbackStoreId: fallback,
             allowDuplicates: opts.allowDuplicates,
             dryRun: opts.dryRun,
+            previewRows: 0, // the terminal shows counts and errors, not rows
             onProgress: progress?.update,
           });
         } finally {

@@ -18,7 +18,6 @@ import { recordAudit } from '../audit.js';
 import { insertRows } from '../../db/batch.js';
 import type { ServiceContext } from '../context.js';
 import { requirePermission } from '../guard.js';
-import { INSERT_CHUNK } from './write.js';
 
 /** The PostgreSQL advisory lock key imports take (any fixed number, the same in every instance). */
 const IMPORT_LOCK = 7_210_001;
@@ -61,12 +60,15 @@ function rowLabel(raw: unknown, index: number): { n: number; prefix: string } {
   return { n: index + 1, prefix: MSG.rowPrefix(index + 1) };
 }
 
+/** Times looked up in one query (well within SQLite's 32 766 and PostgreSQL's 65 535 parameters). */
+const TIMES_PER_QUERY = 5_000;
+
 /** Keys (store, last five, time, amount) of the given rows that already exist as payments. */
 export async function existingDuplicateKeys(db: Db, rows: ReadonlyArray<Pick<PaymentRow, 'store_id' | 'last_five' | 'paid_at' | 'amount'>>): Promise<Set<string>> {
   const found = new Set<string>();
   const times = [...new Set(rows.map((r) => r.paid_at))];
-  for (let i = 0; i < times.length; i += INSERT_CHUNK) {
-    const hits = (await db('payments').whereIn('paid_at', times.slice(i, i + INSERT_CHUNK)).select('store_id', 'last_five', 'paid_at', 'amount')) as PaymentRow[];
+  for (let i = 0; i < times.length; i += TIMES_PER_QUERY) {
+    const hits = (await db('payments').whereIn('paid_at', times.slice(i, i + TIMES_PER_QUERY)).select('store_id', 'last_five', 'paid_at', 'amount')) as PaymentRow[];
     for (const h of hits) found.add(paymentDuplicateKey({ store_id: Number(h.store_id), last_five: h.last_five, paid_at: Number(h.paid_at), amount: Number(h.amount) }));
   }
   return found;
