@@ -177,6 +177,14 @@ describe('refusals', () => {
     expect(await refusal(fileOf(forged))).toBe('檔案內容過大或可能為壓縮炸彈，已拒絕');
   });
 
+  it('.xls (BIFF) over its whole-file limits says so and suggests saving as .xlsx', async () => {
+    const hint = '.xls 檔（舊版 Excel 格式）無法分段讀取，上限為 25 MB、100000 筆：請在 Excel 以「另存新檔」存成 .xlsx 後再匯入';
+    expect(await refusal(fileOf(workbook(MIXED, { bookType: 'biff8' }), 'xls'), { maxRows: 5 })).toBe(hint);
+    const big = Buffer.alloc(26 * 1024 * 1024);
+    Buffer.from([0xd0, 0xcf, 0x11, 0xe0, 0xa1, 0xb1, 0x1a, 0xe1]).copy(big);
+    expect(await refusal(fileOf(big, 'xls'))).toBe(hint);
+  });
+
   it('more rows than the limit, a file over the size limit, and a file of another kind', async () => {
     expect(await refusal(fileOf(workbook(MIXED)), { maxRows: 5 })).toBe('資料列過多：一次最多匯入 5 筆');
     expect(await refusal(fileOf(workbook(MIXED)), { maxBytes: 100 })).toBe('檔案過大：上限為 0 MB');
