@@ -6,7 +6,6 @@
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { deflateRawSync } from 'node:zlib';
 import iconv from 'iconv-lite';
 import * as XLSX from 'xlsx';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -16,6 +15,7 @@ import { openPaymentsFile, type SourceOptions } from './importSource.js';
 import { parsePaymentsWorkbook, type ParseResult } from './parse.js';
 import { buildExportCsv, type ExportPayment } from './write.js';
 import { streamExportWorkbook } from './xlsxStream.js';
+import { entry, xlsxWith } from '../../test/helpers/zip.js';
 
 const STORES = [
   { id: 1, name: '台北店', code: 'TPE' },
@@ -170,10 +170,8 @@ describe('refusals', () => {
   };
 
   it('a sheet that inflates past what its directory declares is a bomb, stopped in the stream', async () => {
-    // A real workbook whose sheet entry is replaced by 50 MB of zeros declared as 100 bytes.
-    const bytes = Buffer.from(workbook(MIXED));
-    const bomb = deflateRawSync(Buffer.alloc(50 * 1024 * 1024, 0x20));
-    const forged = forgeEntry(bytes, 'xl/worksheets/sheet1.xml', bomb, 100);
+    // A workbook whose sheet is 50 MB of spaces declared as 100 bytes.
+    const forged = xlsxWith({ ...entry('xl/worksheets/sheet1.xml', Buffer.alloc(50 * 1024 * 1024, 0x20)), declaredSize: 100 });
     expect(await refusal(fileOf(forged))).toBe('檔案內容過大或可能為壓縮炸彈，已拒絕');
   });
 
@@ -192,55 +190,3 @@ describe('refusals', () => {
     expect(await refusal(fileOf(Buffer.from(workbook(MIXED)).subarray(0, 2000)))).toBe('檔案解析失敗，請確認檔案格式正確');
   });
 });
-
-/** Replaces one entry's data with `data`, declaring `size` inflated bytes (rebuilds the zip). */
-function forgeEntry(zip: Buffer, name: string, data: Buffer, size: number): Buffer {
-  const entries: Array<{ name: Buffer; method: number; data: Buffer; size: number; crc: number }> = [];
-  const eocd = zip.lastIndexOf(Buffer.from([0x50, 0x4b, 0x05, 0x06]));
-  const count = zip.readUInt16LE(eocd + 10);
-  let p = zip.readUInt32LE(eocd + 16);
-  for (let k = 0; k < count; k++) {
-    const nameLen = zip.readUInt16LE(p + 28);
-    const entryName = zip.subarray(p + 46, p + 46 + nameLen);
-    const local = zip.readUInt32LE(p + 42);
-    const csz = zip.readUInt32LE(p + 20);
-    const start = local + 30 + zip.readUInt16LE(local + 26) + zip.readUInt16LE(local + 28);
-    const own = entryName.toString() === name;
-    entries.push({ name: entryName, method: own ? 8 : zip.readUInt16LE(p + 10), data: own ? data : zip.subarray(start, start + csz), size: own ? size : zip.readUInt32LE(p + 24), crc: zip.readUInt32LE(p + 16) });
-    p += 46 + nameLen + zip.readUInt16LE(p + 30) + zip.readUInt16LE(p + 32);
-  }
-  const parts: Buffer[] = [];
-  const central: Buffer[] = [];
-  let offset = 0;
-  for (const e of entries) {
-    const h = Buffer.alloc(30);
-    h.writeUInt32LE(0x04034b50, 0);
-    h.writeUInt16LE(20, 4);
-    h.writeUInt16LE(e.method, 8);
-    h.writeUInt32LE(e.crc, 14);
-    h.writeUInt32LE(e.data.length, 18);
-    h.writeUInt32LE(e.size, 22);
-    h.writeUInt16LE(e.name.length, 26);
-    const c = Buffer.alloc(46);
-    c.writeUInt32LE(0x02014b50, 0);
-    c.writeUInt16LE(20, 4);
-    c.writeUInt16LE(20, 6);
-    c.writeUInt16LE(e.method, 10);
-    c.writeUInt32LE(e.crc, 16);
-    c.writeUInt32LE(e.data.length, 20);
-    c.writeUInt32LE(e.size, 24);
-    c.writeUInt16LE(e.name.length, 28);
-    c.writeUInt32LE(offset, 42);
-    central.push(c, e.name);
-    parts.push(h, e.name, e.data);
-    offset += 30 + e.name.length + e.data.length;
-  }
-  const cd = Buffer.concat(central);
-  const end = Buffer.alloc(22);
-  end.writeUInt32LE(0x06054b50, 0);
-  end.writeUInt16LE(entries.length, 8);
-  end.writeUInt16LE(entries.length, 10);
-  end.writeUInt32LE(cd.length, 12);
-  end.writeUInt32LE(offset, 16);
-  return Buffer.concat([...parts, cd, end]);
-}
