@@ -56,7 +56,7 @@ export function importCommand(program: Command, io: CliIO): void {
 
         if (r.errors.length) {
           if (opts.json) json({ imported: 0, would_import: 0, skipped: 0, duplicates: [] });
-          else printPreview(io, report);
+          else printPreview(io, { ...report, format: r.format });
           io.stderr(`${MSG.importFailed}：檔案有 ${r.errors.length} 個錯誤，沒有匯入任何記錄\n`);
           return EXIT.failure;
         }
@@ -64,7 +64,7 @@ export function importCommand(program: Command, io: CliIO): void {
           json({ imported: opts.dryRun ? 0 : r.imported, would_import: r.imported, skipped: r.skipped, duplicates: r.duplicates });
           return EXIT.ok;
         }
-        printPreview(io, report);
+        printPreview(io, { ...report, format: r.format });
         if (r.skipped) io.stdout(`略過 ${r.skipped} 筆與已有記錄重複的資料（第 ${r.duplicates.slice(0, 10).join('、')}${r.duplicates.length > 10 ? '…' : ''} 行）\n`);
         io.stdout(opts.dryRun ? `試算完成：將匯入 ${r.imported} 筆記錄（未寫入）\n` : `${MSG.importSuccess(r.imported)}\n`);
         return EXIT.ok;
@@ -73,8 +73,8 @@ export function importCommand(program: Command, io: CliIO): void {
     });
 }
 
-function printPreview(io: CliIO, r: { file: string; sheet: string; rows: number; valid: number; errors: string[]; skipped_rows: Array<{ reason: string }> }): void {
-  io.stdout(`檔案：${r.file}（工作表「${r.sheet}」）\n共 ${r.rows} 筆資料，${r.valid} 筆可匯入\n`);
+function printPreview(io: CliIO, r: { file: string; format: string; sheet: string; rows: number; valid: number; errors: string[]; skipped_rows: Array<{ reason: string }> }): void {
+  io.stdout(`檔案：${r.file}（${r.format === 'csv' ? 'CSV' : `工作表「${r.sheet}」`}）\n共 ${r.rows} 筆資料，${r.valid} 筆可匯入\n`);
   if (r.errors.length) {
     const { first, more } = previewErrors(r.errors);
     io.stdout(`錯誤：\n${first.map((e) => `  ${e}\n`).join('')}`);
