@@ -7,6 +7,10 @@
 import { createReadStream } from 'node:fs';
 import { TextDecoder } from 'node:util';
 
+/** Characters in one cell, and cells in one row, that a CSV to import may hold. */
+const MAX_CELL = 1_000_000;
+const MAX_CELLS = 10_000;
+
 export class CsvRows {
   private row: string[] = [];
   private cell = '';
@@ -52,6 +56,8 @@ export class CsvRows {
         this.endRow();
       } else this.cell += ch;
     }
+    // a cell or a row this long is no payment list: stop before it fills memory
+    if (this.cell.length > MAX_CELL || this.row.length > MAX_CELLS) throw new Error('csv: a cell or row too long');
     const rows = this.out;
     this.out = [];
     return rows;

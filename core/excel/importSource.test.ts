@@ -4,6 +4,7 @@
  * a bomb inside the stream is refused.
  */
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import iconv from 'iconv-lite';
@@ -181,6 +182,12 @@ describe('refusals', () => {
     const big = Buffer.alloc(26 * 1024 * 1024);
     Buffer.from([0xd0, 0xcf, 0x11, 0xe0, 0xa1, 0xb1, 0x1a, 0xe1]).copy(big);
     expect(await refusal(fileOf(big, 'xls'))).toBe(hint);
+  });
+
+  it('a CSV of one endless cell, or a sheet of one endless text, is refused before it fills memory', async () => {
+    expect(await refusal(fileOf(`${HEADER.join(',')}\n"${'x'.repeat(3_000_000)}`, 'csv'))).toBe('檔案解析失敗，請確認檔案格式正確');
+    const endless = xlsxWith(entry('xl/worksheets/sheet1.xml', `<worksheet><sheetData><row r="1"><c t="inlineStr"><is><t>${randomBytes(15_000_000).toString('base64')}`));
+    expect(await refusal(fileOf(endless))).toBe('檔案解析失敗，請確認檔案格式正確');
   });
 
   it('more rows than the limit, a file over the size limit, and a file of another kind', async () => {

@@ -7,6 +7,9 @@
  */
 import { StringDecoder } from 'node:string_decoder';
 
+/** Characters of one unfinished tag or text kept between chunks (a cell of Excel holds at most 32 767). */
+const MAX_PENDING = 8 * 1024 * 1024;
+
 export interface XmlHandler {
   /** `name` without its namespace prefix; `raw` is the tag's text, for attr() */
   open(name: string, raw: string, selfClosing: boolean): void;
@@ -69,6 +72,8 @@ export async function* scanXml<T>(chunks: AsyncIterable<Buffer>, handler: XmlHan
   let rest = '';
   for await (const chunk of chunks) {
     rest = scan(rest + decoder.write(chunk), handler);
+    // one tag or one text this long is no spreadsheet: stop before it fills memory
+    if (rest.length > MAX_PENDING) throw new Error('xml: a tag or text too long');
     yield after();
   }
   rest = scan(rest + decoder.end(), handler);
