@@ -64,17 +64,21 @@ export function refuseOverwrite(path: string, force: boolean | undefined): void 
   if (!force && existsSync(path)) throw new ConflictError(`檔案已存在：${path}（要覆蓋請加 --force）`);
 }
 
-/** Reads an import file, refusing a missing or oversized one before loading it. */
-export async function readImportFile(path: string): Promise<Uint8Array> {
-  let size: number;
+/** Refuses a missing path, or one that is not a file, as wrong usage; answers the file's size. */
+export function assertReadableFile(path: string): number {
   try {
     const st = statSync(path);
     if (!st.isFile()) throw new UsageError(`不是檔案：${path}`);
-    size = st.size;
+    return st.size;
   } catch (err) {
     if (err instanceof UsageError) throw err;
     throw new UsageError(`找不到檔案：${path}`);
   }
+}
+
+/** Reads a file whole (a bank statement), refusing a missing or oversized one before loading it. */
+export async function readImportFile(path: string): Promise<Uint8Array> {
+  const size = assertReadableFile(path);
   if (size > MAX_IMPORT_BYTES) throw ValidationError.single('file', MSG.importFileTooLarge(MAX_IMPORT_BYTES / 1024 / 1024));
   try {
     return new Uint8Array(await readFile(path));

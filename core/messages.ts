@@ -139,6 +139,11 @@ export const MSG = {
   importNoSheet: '活頁簿中沒有工作表',
   importMissingHeader: (missing: string[]) => `第 1 行必須是標題列，缺少欄位：${missing.join('、')}`,
   importNoRows: '檔案中沒有資料列',
+  /** .xls (BIFF) cannot be read in parts: over its limits, the way out is .xlsx */
+  importXlsTooLarge: (mb: number, rows: number) =>
+    `.xls 檔（舊版 Excel 格式）無法分段讀取，上限為 ${mb} MB、${rows} 筆：請在 Excel 以「另存新檔」存成 .xlsx 後再匯入`,
+  importTooManyTexts: '檔案中不同的文字過多，無法讀取：請分成幾個檔案匯入',
+  importNotImportFile: '不是可匯入的檔案：請選擇 .xlsx、.xls 或 .csv 檔案',
   exportNoData: '沒有資料可匯出', // spec
   exportAll: '全部',
 

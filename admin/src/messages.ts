@@ -40,6 +40,10 @@ export const UI = {
   importFailedTitle: '匯入失敗',
   parseFailed: '檔案解析失敗，請確認檔案格式正確',
   readFailed: '讀取檔案失敗',
+  /** before parsing a file too big for the browser (issue 14 item 3) */
+  importTooBigForBrowser: (mb: number) =>
+    `檔案大於 ${mb} MB，無法在瀏覽器中匯入。請在伺服器上以指令匯入：remit import 檔案名稱.xlsx（.xlsx 或 CSV 最多 1048576 筆）`,
+  importTooManyForBrowser: '瀏覽器一次最多匯入 100000 筆。更多的資料請在伺服器上以指令匯入：remit import 檔案名稱.xlsx（.xlsx 或 CSV 最多 1048576 筆）',
   noDataToExport: '沒有資料可匯出',
   // Login screen
   username: '用戶名',

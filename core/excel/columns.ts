@@ -43,3 +43,8 @@ export const AMOUNT_FORMAT = '#,##0';
  */
 export const MAX_IMPORT_BYTES = 25 * 1024 * 1024;
 export const MAX_IMPORT_ROWS = 100_000;
+/**
+ * The back office's wizard reads the whole file in the browser: above this it says so before
+ * parsing and points to `remit import`, which streams files up to Excel's 1 048 576 rows.
+ */
+export const BROWSER_IMPORT_MAX_BYTES = 20 * 1024 * 1024;

@@ -8,7 +8,7 @@ import { ValidationError } from '../errors.js';
 import { MSG } from '../messages.js';
 import { submissionStoreId } from '../permissions.js';
 import { fromCollectionStatus, type PaymentStatus } from '../statuses.js';
-import { DAY_MS, MAX_INSTANT, MIN_INSTANT, normalizeTaiwanDateText, parseInstant, taipeiDate, taipeiDayStart, toIso } from '../time.js';
+import { DAY_MS, MAX_INSTANT, MIN_INSTANT, normalizeTaiwanDateText, parseInstant, TAIPEI_OFFSET_MS, taipeiDayNumber, toIso } from '../time.js';
 import { parseAmount, NOTE_MAX_LENGTH } from '../validation/payment.js';
 import {
   COLUMN_ORDER,
@@ -70,7 +70,13 @@ export interface PreviewRow {
   state: 'ok' | 'error' | 'skipped';
 }
 
-type Cell = XLSX.CellObject | undefined;
+/** A cell as SheetJS shapes it (type, value, display text); the streamed reader makes the same. */
+export interface SheetCell {
+  readonly t: 'b' | 'n' | 'e' | 's' | 'd' | 'z';
+  readonly v?: string | number | boolean | Date;
+  readonly w?: string;
+}
+type Cell = SheetCell | undefined;
 
 function isZip(b: Uint8Array) {
   return b.length >= 4 && b[0] === 0x50 && b[1] === 0x4b && (b[2] === 0x03 || b[2] === 0x05) && (b[3] === 0x04 || b[3] === 0x06);
@@ -124,11 +130,12 @@ function cellText(c: Cell): string {
 }
 
 function isEmpty(c: Cell): boolean {
+  if (c?.t === 'n') return false;
   return cellText(c) === '' && !(c && c.t === 'e');
 }
 
 /** Maps header texts to columns; the columns a row needs must all be there. */
-function mapHeader(header: Cell[]): Partial<Record<ColumnKey, number>> {
+export function mapHeader(header: Cell[]): Partial<Record<ColumnKey, number>> {
   const byText = new Map<string, ColumnKey>();
   for (const [key, text] of Object.entries(COLUMNS) as Array<[ColumnKey, string]>) byText.set(text, key);
   for (const [alias, key] of Object.entries(HEADER_ALIASES)) byText.set(alias, key);
@@ -180,7 +187,7 @@ function businessDayOf(c: Cell, date1904: boolean): { day: number | null; error?
   const t = timeOf(c, date1904, null);
   if (!t) return { day: null };
   if ('error' in t) return { day: null, error: t.error };
-  return { day: taipeiDayStart(taipeiDate(t.ms)) };
+  return { day: taipeiDayNumber(t.ms) * DAY_MS - TAIPEI_OFFSET_MS };
 }
 
 /** Store cells match by name, code, or `name (code)` (half- or full-width brackets). */
@@ -199,46 +206,64 @@ export function storeMatcher(stores: ParseOptions['stores']): (text: string) => 
   };
 }
 
-export function parsePaymentsWorkbook(data: Uint8Array | ArrayBuffer, opts: ParseOptions): ParseResult {
-  const maxRows = opts.maxRows ?? MAX_IMPORT_ROWS;
-  const wb = readWorkbook(data, opts);
-  const sheetName = wb.SheetNames.includes(SHEET_NAME) ? SHEET_NAME : wb.SheetNames[0];
-  if (!sheetName) throw fileError(MSG.importNoSheet);
-  const sheet = wb.Sheets[sheetName];
-  const grid: Cell[][] = (sheet['!data'] as Cell[][] | undefined) ?? [];
-  const fullRef = sheet['!fullref'] as string | undefined;
-  if (grid.length >= sheetRowsFor(maxRows) || (fullRef && XLSX.utils.decode_range(fullRef).e.r + 1 > sheetRowsFor(maxRows))) {
-    throw fileError(MSG.importTooManyRows(maxRows));
+/** A payment read from one sheet row, its time already an instant (parsed once, issue 11 item 6). */
+export interface ParsedPayment {
+  row: number;
+  last_five: string;
+  /** UTC instant, ms */
+  paid_at: number;
+  amount: number;
+  note: string;
+  store_id: number;
+  status: PaymentStatus;
+}
+
+export type RowOutcome =
+  | { state: 'empty' }
+  | { state: 'skipped'; reason: string }
+  | { state: 'error'; errors: string[] }
+  | { state: 'ok'; payment: ParsedPayment };
+
+/**
+ * Every rule of one sheet row, for the whole-file reader below and the streamed one
+ * (services/payments/importFile.ts) alike: the header maps the columns, then `read` judges
+ * each row, and remembers earlier rows to skip those repeated within the file.
+ */
+export class PaymentRowReader {
+  private readonly col: Partial<Record<ColumnKey, number>>;
+  private readonly matchStore: (text: string) => number | null;
+  private readonly fallbackStore: number;
+  private readonly seen = new Map<string, number>();
+
+  constructor(
+    header: Cell[],
+    private readonly opts: Pick<ParseOptions, 'stores' | 'userStoreId' | 'allowDuplicates'>,
+    private readonly date1904: boolean,
+  ) {
+    this.col = mapHeader(header);
+    this.matchStore = storeMatcher(opts.stores);
+    this.fallbackStore = submissionStoreId({ store_id: opts.userStoreId ?? null }, null);
   }
-  const date1904 = Boolean(wb.Workbook?.WBProps?.date1904);
-  const col = mapHeader(grid[0] ?? []);
-  const matchStore = storeMatcher(opts.stores);
-  const fallbackStore = submissionStoreId({ store_id: opts.userStoreId ?? null }, null);
 
-  const rows: ImportRow[] = [];
-  const errors: string[] = [];
-  const skipped: ParseResult['skipped'] = [];
-  const seen = new Map<string, number>();
-  let totalRows = 0;
-  const preview: PreviewRow[] = [];
-  const previewLimit = opts.previewRows ?? 100;
+  /** The row's cells as the sheet shows them, in COLUMN_ORDER (for a preview). */
+  displayCells(line: Cell[]): string[] {
+    return COLUMN_ORDER.map((k) => cellText(this.at(line, k)));
+  }
 
-  for (let r = 1; r < grid.length; r++) {
-    const line = grid[r] ?? [];
-    const rowNo = r + 1;
-    if (line.every(isEmpty)) continue;
-    totalRows++;
-    if (totalRows > maxRows) throw fileError(MSG.importTooManyRows(maxRows));
-    const at = (k: ColumnKey): Cell => (col[k] === undefined ? undefined : line[col[k]!]);
-    const shown: PreviewRow = { row: rowNo, cells: COLUMN_ORDER.map((k) => cellText(at(k))), state: 'ok' };
-    if (preview.length < previewLimit) preview.push(shown);
+  private at(line: Cell[], k: ColumnKey): Cell {
+    const i = this.col[k];
+    return i === undefined ? undefined : line[i];
+  }
+
+  read(line: Cell[], rowNo: number): RowOutcome {
+    if (line.every(isEmpty)) return { state: 'empty' };
+    const at = (k: ColumnKey) => this.at(line, k);
+    const { col, date1904 } = this;
     const rowErrors: string[] = [];
     try {
       // Spec: a row with no first cell (the business date) is skipped; say so rather than drop it silently.
       if (col.businessDate !== undefined && isEmpty(at('businessDate'))) {
-        skipped.push({ row: rowNo, reason: MSG.rowError(rowNo, MSG.importNoBusinessDate) });
-        shown.state = 'skipped';
-        continue;
+        return { state: 'skipped', reason: MSG.rowError(rowNo, MSG.importNoBusinessDate) };
       }
       if (line.some((c) => c?.t === 'e')) throw new Error('error cell');
 
@@ -267,39 +292,67 @@ export function parsePaymentsWorkbook(data: Uint8Array | ArrayBuffer, opts: Pars
       if (note.length > NOTE_MAX_LENGTH) rowErrors.push(MSG.noteTooLong);
 
       const storeText = cellText(at('store'));
-      let storeId: number | null = fallbackStore;
+      let storeId: number | null = this.fallbackStore;
       if (storeText) {
-        storeId = matchStore(storeText);
+        storeId = this.matchStore(storeText);
         if (storeId === null) rowErrors.push(MSG.importStoreNotFound(storeText.length > 50 ? `${storeText.slice(0, 50)}…` : storeText));
       }
 
-      if (rowErrors.length) {
-        for (const e of new Set(rowErrors)) errors.push(MSG.rowError(rowNo, e));
-        shown.state = 'error';
-        continue;
-      }
-      const row: ImportRow = {
+      if (rowErrors.length) return { state: 'error', errors: [...new Set(rowErrors)].map((e) => MSG.rowError(rowNo, e)) };
+      const payment: ParsedPayment = {
         row: rowNo,
         last_five: lastFive,
-        paid_at: toIso(paidAt!),
+        paid_at: paidAt!,
         amount: amount.value!,
         note,
         store_id: storeId!,
         status: fromCollectionStatus(cellText(at('collection'))),
       };
-      const key = paymentDuplicateKey(row);
-      const first = seen.get(key);
-      if (first !== undefined && !opts.allowDuplicates) {
-        skipped.push({ row: rowNo, reason: MSG.rowError(rowNo, MSG.importDuplicateInFile(first)) });
-        shown.state = 'skipped';
-        continue;
+      const key = paymentDuplicateKey(payment);
+      const first = this.seen.get(key);
+      if (first !== undefined && !this.opts.allowDuplicates) {
+        return { state: 'skipped', reason: MSG.rowError(rowNo, MSG.importDuplicateInFile(first)) };
       }
-      if (first === undefined) seen.set(key, rowNo);
-      rows.push(row);
+      if (first === undefined) this.seen.set(key, rowNo);
+      return { state: 'ok', payment };
     } catch {
-      errors.push(MSG.rowError(rowNo, MSG.importBadData));
-      shown.state = 'error';
+      return { state: 'error', errors: [MSG.rowError(rowNo, MSG.importBadData)] };
     }
+  }
+}
+
+export function parsePaymentsWorkbook(data: Uint8Array | ArrayBuffer, opts: ParseOptions): ParseResult {
+  const maxRows = opts.maxRows ?? MAX_IMPORT_ROWS;
+  const wb = readWorkbook(data, opts);
+  const sheetName = wb.SheetNames.includes(SHEET_NAME) ? SHEET_NAME : wb.SheetNames[0];
+  if (!sheetName) throw fileError(MSG.importNoSheet);
+  const sheet = wb.Sheets[sheetName];
+  const grid: Cell[][] = (sheet['!data'] as Cell[][] | undefined) ?? [];
+  const fullRef = sheet['!fullref'] as string | undefined;
+  if (grid.length >= sheetRowsFor(maxRows) || (fullRef && XLSX.utils.decode_range(fullRef).e.r + 1 > sheetRowsFor(maxRows))) {
+    throw fileError(MSG.importTooManyRows(maxRows));
+  }
+  const reader = new PaymentRowReader(grid[0] ?? [], opts, Boolean(wb.Workbook?.WBProps?.date1904));
+
+  const rows: ImportRow[] = [];
+  const errors: string[] = [];
+  const skipped: ParseResult['skipped'] = [];
+  let totalRows = 0;
+  const preview: PreviewRow[] = [];
+  const previewLimit = opts.previewRows ?? 100;
+
+  for (let r = 1; r < grid.length; r++) {
+    const line = grid[r] ?? [];
+    const rowNo = r + 1;
+    const outcome = reader.read(line, rowNo);
+    if (outcome.state === 'empty') continue;
+    totalRows++;
+    if (totalRows > maxRows) throw fileError(MSG.importTooManyRows(maxRows));
+    if (preview.length < previewLimit) preview.push({ row: rowNo, cells: reader.displayCells(line), state: outcome.state });
+    if (outcome.state === 'skipped') skipped.push({ row: rowNo, reason: outcome.reason });
+    else if (outcome.state === 'error') errors.push(...outcome.errors);
+    // The one conversion on this side: the API takes the time as ISO text, and parses it once.
+    else rows.push({ ...outcome.payment, paid_at: toIso(outcome.payment.paid_at) });
   }
   if (totalRows === 0) throw fileError(MSG.importNoRows);
   return { sheetName, rows, errors, skipped, totalRows, preview };

@@ -1,3 +1,8 @@
+import { createWriteStream } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pipeline } from 'node:stream/promises';
 import type Koa from 'koa';
 import { HttpMethodEnum, koaBody } from 'koa-body';
 import { MSG } from '../../core/index.js';
@@ -53,17 +58,7 @@ export const importBody = jsonBody('32mb');
  */
 export function rawBody(limit: number): Koa.Middleware {
   return async (ctx, next) => {
-    if (!ctx.is('application/octet-stream', 'text/csv', 'text/plain', 'application/vnd.ms-excel', 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet')) {
-      ctx.status = 415;
-      ctx.body = { message: MSG.unsupportedFileType };
-      return;
-    }
-    const declared = Number(ctx.get('content-length') || 0);
-    if (declared > limit) {
-      ctx.status = 413;
-      ctx.body = { message: MSG.bodyTooLarge };
-      return;
-    }
+    if (refusedFile(ctx, limit)) return;
     const chunks: Buffer[] = [];
     let size = 0;
     for await (const chunk of ctx.req as AsyncIterable<Buffer>) {
@@ -79,5 +74,63 @@ export function rawBody(limit: number): Koa.Middleware {
     const buf = Buffer.concat(chunks);
     ctx.state.bytes = new Uint8Array(buf.buffer, buf.byteOffset, buf.byteLength);
     await next();
+  };
+}
+
+/** 415 for a body that is not a file type we read, 413 for one declared over `limit`; true when refused. */
+function refusedFile(ctx: Koa.Context, limit: number): boolean {
+  if (!ctx.is('application/octet-stream', 'text/csv', 'text/plain', 'application/vnd.ms-excel', 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet')) {
+    ctx.status = 415;
+    ctx.body = { message: MSG.unsupportedFileType };
+    return true;
+  }
+  if (Number(ctx.get('content-length') || 0) > limit) {
+    ctx.status = 413;
+    ctx.body = { message: MSG.bodyTooLarge };
+    return true;
+  }
+  return false;
+}
+
+/**
+ * A file's raw bytes streamed into a temporary file (never a whole buffer in memory), its path
+ * in `ctx.state.upload`; 413 past `limit`. The file is removed once the request is answered.
+ */
+export function fileUpload(limit: number): Koa.Middleware {
+  return async (ctx, next) => {
+    if (refusedFile(ctx, limit)) return;
+    const dir = await mkdtemp(join(tmpdir(), 'remit-upload-'));
+    try {
+      const path = join(dir, 'upload');
+      const out = createWriteStream(path, { mode: 0o600 });
+      let size = 0;
+      let tooLarge = false;
+      try {
+        await pipeline(
+          ctx.req,
+          async function* (source: AsyncIterable<Buffer>) {
+            for await (const chunk of source) {
+              size += chunk.length;
+              if (size > limit) {
+                tooLarge = true;
+                throw new Error('too large');
+              }
+              yield chunk;
+            }
+          },
+          out,
+        );
+      } catch (err) {
+        if (!tooLarge) throw err;
+        ctx.status = 413;
+        ctx.body = { message: MSG.bodyTooLarge };
+        ctx.req.destroy();
+        return;
+      }
+      ctx.state.upload = path;
+      await next();
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
   };
 }

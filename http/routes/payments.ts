@@ -7,12 +7,16 @@ import {
   deletePayments,
   getPayment,
   importPayments,
+  importPaymentFile,
   listPayments,
+  refusalOf,
+  requireImportPermission,
+  MAX_STREAM_IMPORT_BYTES,
   updatePayment,
   type AppContext,
 } from '../../core/index.js';
 import { requireUser, serviceContext, type State } from '../middleware/auth.js';
-import { importBody, smallBody } from '../middleware/body.js';
+import { fileUpload, importBody, smallBody } from '../middleware/body.js';
 import { listQuery, sendFile, sendList } from '../list.js';
 
 const field = (body: unknown, name: string) => (body && typeof body === 'object' && !Array.isArray(body) ? (body as Record<string, unknown>)[name] : undefined);
@@ -25,6 +29,29 @@ export function paymentRoutes(app: AppContext): Router<State> {
     const allow = field(ctx.request.body, 'allow_duplicates');
     ctx.body = await importPayments(serviceContext(app, ctx), field(ctx.request.body, 'payments'), { allowDuplicates: allow === true });
   });
+  // A whole file, streamed to a temporary file and read as a stream: the same core entry as `remit import`.
+  r.post(
+    '/payments/import-file',
+    auth,
+    async (ctx, next) => {
+      requireImportPermission(serviceContext(app, ctx));
+      await next();
+    },
+    fileUpload(MAX_STREAM_IMPORT_BYTES),
+    async (ctx) => {
+      const q = (k: string) => (Array.isArray(ctx.query[k]) ? ctx.query[k][0] : ctx.query[k]);
+      const flag = (k: string) => ['1', 'true'].includes(q(k) ?? '');
+      const report = await importPaymentFile(serviceContext(app, ctx), ctx.state.upload as string, {
+        name: q('filename') ?? '',
+        allowDuplicates: flag('allow_duplicates'),
+        dryRun: flag('dry_run'),
+        previewRows: 0,
+      });
+      if (report.errors.length) throw refusalOf(report);
+      const { preview: _preview, ...rest } = report;
+      ctx.body = rest;
+    },
+  );
   r.get('/payments/export', auth, async (ctx) => {
     const format = ctx.query.format === 'csv' ? 'csv' : ctx.query.format === 'json' ? 'json' : 'xlsx';
     sendFile(ctx, await exportPaymentsStream(serviceContext(app, ctx), { filter: listQuery(ctx).filter, format }));

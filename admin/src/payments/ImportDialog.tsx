@@ -29,7 +29,8 @@ import {
 import { useRef, useState } from 'react';
 import { useDataProvider } from 'react-admin';
 import type { ParseResult } from '../../../core/excel/parse';
-import { HEADERS } from '../../../core/excel/columns';
+import { BROWSER_IMPORT_MAX_BYTES, HEADERS, MAX_IMPORT_ROWS } from '../../../core/excel/columns';
+import { MSG } from '../../../core/messages';
 import type { Me } from '../../../core/types';
 import { UI } from '../messages';
 import { useStores } from '../common/useStores';
@@ -39,6 +40,8 @@ import { ApiError } from '../http';
 type Outcome = { ok: true; imported: number; skipped: number } | { ok: false; message: string };
 
 const STEPS = ['選擇檔案', '預覽', '結果'];
+const tooBig = (f: File | null) => f !== null && f.size > BROWSER_IMPORT_MAX_BYTES;
+const bigFileProblem = { message: UI.importTooBigForBrowser(BROWSER_IMPORT_MAX_BYTES / 1024 / 1024) };
 
 function readFile(file: File): Promise<ArrayBuffer> {
   return new Promise((resolve, reject) => {
@@ -62,7 +65,7 @@ export function ImportDialog({ me, onClose }: { me: Me; onClose: (imported: bool
   const [outcome, setOutcome] = useState<Outcome | null>(null);
 
   async function parse() {
-    if (!file || parsing) return;
+    if (!file || parsing || tooBig(file)) return;
     setParsing(true);
     setProblem(null);
     let bytes: ArrayBuffer;
@@ -79,7 +82,8 @@ export function ImportDialog({ me, onClose }: { me: Me; onClose: (imported: bool
       setStep(1);
     } catch (err) {
       const detail = (err as { errors?: Array<{ message: string }> })?.errors?.[0]?.message;
-      setProblem({ message: UI.parseFailed, detail });
+      if (detail === MSG.importTooManyRows(MAX_IMPORT_ROWS)) setProblem({ message: UI.importTooManyForBrowser });
+      else setProblem({ message: UI.parseFailed, detail });
     } finally {
       setParsing(false);
     }
@@ -128,8 +132,10 @@ export function ImportDialog({ me, onClose }: { me: Me; onClose: (imported: bool
               accept=".xlsx,.xls,application/vnd.openxmlformats-officedocument.spreadsheetml.sheet,application/vnd.ms-excel"
               data-testid="import-file"
               onChange={(e) => {
-                setFile(e.target.files?.[0] ?? null);
-                setProblem(null);
+                const chosen = e.target.files?.[0] ?? null;
+                setFile(chosen);
+                // Said before anything is read: a file this big would freeze the page.
+                setProblem(tooBig(chosen) ? bigFileProblem : null);
               }}
             />
             {file && (
@@ -226,7 +232,7 @@ export function ImportDialog({ me, onClose }: { me: Me; onClose: (imported: bool
           </Button>
         )}
         {step === 0 && (
-          <Button variant="contained" onClick={parse} disabled={!file || parsing}>
+          <Button variant="contained" onClick={parse} disabled={!file || parsing || tooBig(file)}>
             {parsing ? '解析中...' : '下一步'}
           </Button>
         )}

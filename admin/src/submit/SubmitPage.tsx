@@ -4,7 +4,7 @@
  */
 import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { isBranchUser, submissionStoreId, type Principal } from '../../../core/permissions';
-import { formatTaipei, toIso } from '../../../core/time';
+import { formatTaipei } from '../../../core/time';
 import { paidAtNeedsConfirm, validatePayment } from '../../../core/validation/payment';
 import { MSG } from '../../../core/messages';
 import { storeLabel } from '../../../core/labels';
@@ -87,7 +87,8 @@ export function SubmitPage() {
     if (busy.current) return; // a second submit while sending is ignored
     setBanner(null);
     setDoubt(null);
-    // The form's text is checked and parsed once, here; the server parses what is sent once more.
+    // The time is parsed once on this side (to check it and to ask about odd times) and sent as typed,
+    // Taiwan wall-clock text; the server parses that text once (issue 11 item 6).
     const checked = validatePayment(
       { last_five: form.last_five, paid_at: form.paid_at, amount: form.amount === '' ? '' : Number(form.amount), note: form.note, store_id: form.store_id },
       { storeRequired: stores.length > 0 },
@@ -103,7 +104,7 @@ export function SubmitPage() {
       setDoubt({ kind: 'time', title: UI.paidAt, text: 'ahead' in odd ? MSG.confirmPaidAtAhead(when) : MSG.confirmPaidAtOld(when, odd.daysBack) });
       return;
     }
-    const payload = { last_five: v.last_five, paid_at: toIso(v.paid_at), amount: v.amount, note: v.note, store_id: submissionStoreId(me ?? { store_id: null }, v.store_id) };
+    const payload = { last_five: v.last_five, paid_at: form.paid_at, amount: v.amount, note: v.note, store_id: submissionStoreId(me ?? { store_id: null }, v.store_id) };
     busy.current = true;
     setSubmitting(true);
     try {

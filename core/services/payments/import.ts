@@ -1,4 +1,8 @@
-/** Bulk import of payments: every row checked again, duplicates skipped, one transaction. */
+/**
+ * Bulk import of payments: every row checked again, duplicates skipped, batches written inside one
+ * transaction. `ImportWriter` is the one write path: the JSON rows of `POST /api/payments/bulk-import`
+ * (importPayments) and a file read as a stream (importPaymentFile, importFile.ts) both feed it.
+ */
 import { randomUUID } from 'node:crypto';
 import { ForbiddenError, ValidationError, type FieldError } from '../../errors.js';
 import { MSG } from '../../messages.js';
@@ -7,9 +11,6 @@ import { MAX_IMPORT_ROWS } from '../../excel/columns.js';
 import { DEFAULT_STATUS, isStatus, type PaymentStatus } from '../../statuses.js';
 import type { PaymentRow } from '../../db/rows.js';
 import { isPostgres, type Db } from '../../db/connect.js';
-
-/** The PostgreSQL advisory lock key imports take (any fixed number, the same in every instance). */
-const IMPORT_LOCK = 7_210_001;
 import { validatePayment } from '../../validation/payment.js';
 import { isPlainObject } from '../../validation/result.js';
 import { paymentDuplicateKey } from '../../paymentDuplicateKey.js';
@@ -17,14 +18,18 @@ import { recordAudit } from '../audit.js';
 import { insertRows } from '../../db/batch.js';
 import type { ServiceContext } from '../context.js';
 import { requirePermission } from '../guard.js';
-import { INSERT_CHUNK } from './write.js';
+
+/** The PostgreSQL advisory lock key imports take (any fixed number, the same in every instance). */
+const IMPORT_LOCK = 7_210_001;
+/** Rows checked for duplicates and inserted together. */
+export const IMPORT_BATCH = 5_000;
 
 export interface ImportOptions {
   /** store rows equal to an existing payment or an earlier row (default: skip them) */
   allowDuplicates?: boolean;
   /** check and report, write nothing */
   dryRun?: boolean;
-  /** told how many rows are written so far, after each batch */
+  /** told how many rows are written so far, after each batch (total: when known) */
   onProgress?: (written: number, total: number) => void;
 }
 
@@ -36,6 +41,18 @@ export interface ImportResult {
   duplicates: number[];
 }
 
+/** A checked payment on its way in; `label` is its sheet row (or 1-based position). */
+export interface ImportCandidate {
+  label: number;
+  store_id: number;
+  last_five: string;
+  /** UTC instant, ms: parsed once, where the row was read */
+  paid_at: number;
+  amount: number;
+  note: string;
+  status: PaymentStatus;
+}
+
 /** `第 N 行：` when the client says which sheet row a payment came from, else `第 N 筆：`. */
 function rowLabel(raw: unknown, index: number): { n: number; prefix: string } {
   const row = isPlainObject(raw) ? raw.row : undefined;
@@ -43,22 +60,113 @@ function rowLabel(raw: unknown, index: number): { n: number; prefix: string } {
   return { n: index + 1, prefix: MSG.rowPrefix(index + 1) };
 }
 
+/** Times looked up in one query (well within SQLite's 32 766 and PostgreSQL's 65 535 parameters). */
+const TIMES_PER_QUERY = 5_000;
+
 /** Keys (store, last five, time, amount) of the given rows that already exist as payments. */
 export async function existingDuplicateKeys(db: Db, rows: ReadonlyArray<Pick<PaymentRow, 'store_id' | 'last_five' | 'paid_at' | 'amount'>>): Promise<Set<string>> {
   const found = new Set<string>();
   const times = [...new Set(rows.map((r) => r.paid_at))];
-  for (let i = 0; i < times.length; i += INSERT_CHUNK) {
-    const hits = (await db('payments').whereIn('paid_at', times.slice(i, i + INSERT_CHUNK)).select('store_id', 'last_five', 'paid_at', 'amount')) as PaymentRow[];
+  for (let i = 0; i < times.length; i += TIMES_PER_QUERY) {
+    const hits = (await db('payments').whereIn('paid_at', times.slice(i, i + TIMES_PER_QUERY)).select('store_id', 'last_five', 'paid_at', 'amount')) as PaymentRow[];
     for (const h of hits) found.add(paymentDuplicateKey({ store_id: Number(h.store_id), last_five: h.last_five, paid_at: Number(h.paid_at), amount: Number(h.amount) }));
   }
   return found;
 }
 
 /**
- * Bulk import (manage_payments): every row is validated again here, whatever the client
- * checked; each row's store must exist and be in the caller's scope; rows equal to an existing
- * payment or to an earlier row are skipped (unless allowed), so importing the same file twice
- * adds nothing; one transaction, so one bad row writes nothing.
+ * Writes checked payments in batches inside the caller's transaction: each row's store must be
+ * in the caller's scope (else ForbiddenError) and exist (else a row error); rows equal to an
+ * existing payment are skipped unless allowed; once any row error is known nothing more is
+ * written, and the caller rolls the transaction back.
+ */
+export class ImportWriter {
+  readonly duplicates: number[] = [];
+  readonly errors: FieldError[] = [];
+  imported = 0;
+  private knownStores = new Set<number>();
+  private storesUsed = new Set<number>();
+  private first: string | undefined;
+  private last: string | undefined;
+  private readonly now = Date.now();
+  private readonly createdBy: number | null;
+  /** keys of earlier rows, when the caller has not already dropped repeats within its file */
+  private readonly seen: Set<string> | null;
+
+  constructor(
+    private readonly trx: Db,
+    private readonly ctx: ServiceContext,
+    private readonly opts: ImportOptions & { trackRepeats?: boolean } = {},
+  ) {
+    this.createdBy = ctx.actor.id > 0 ? ctx.actor.id : null;
+    this.seen = opts.trackRepeats && !opts.allowDuplicates ? new Set() : null;
+  }
+
+  /** Takes the import lock (PostgreSQL; SQLite's BEGIN IMMEDIATE already excludes) and reads the stores. */
+  async begin(): Promise<void> {
+    if (isPostgres(this.trx)) await this.trx.raw('select pg_advisory_xact_lock(?)', [IMPORT_LOCK]);
+    this.knownStores = new Set(((await this.trx('stores').select('id')) as Array<{ id: number }>).map((s) => Number(s.id)));
+  }
+
+  /** One batch; `fieldOf` names a row's field in an error (the JSON path's `payments.N.store_id`). */
+  async add(batch: readonly ImportCandidate[], fieldOf: (c: ImportCandidate) => string = () => 'file'): Promise<void> {
+    for (const c of batch) {
+      if (!inScope(this.ctx.actor, c.store_id)) throw new ForbiddenError(MSG.rowError(c.label, MSG.storeOutOfScope));
+      if (!this.knownStores.has(c.store_id)) this.errors.push({ field: fieldOf(c), message: MSG.rowError(c.label, MSG.storeNotFound) });
+    }
+    if (this.errors.length) return;
+    let fresh = batch;
+    if (!this.opts.allowDuplicates) {
+      const existing = await existingDuplicateKeys(this.trx, batch);
+      fresh = batch.filter((c) => {
+        const key = paymentDuplicateKey(c);
+        if (existing.has(key) || this.seen?.has(key)) {
+          this.duplicates.push(c.label);
+          return false;
+        }
+        existing.add(key);
+        this.seen?.add(key);
+        return true;
+      });
+    }
+    if (!fresh.length) return;
+    const rows: PaymentRow[] = fresh.map((c) => ({
+      uuid: randomUUID(),
+      store_id: c.store_id,
+      last_five: c.last_five,
+      paid_at: c.paid_at,
+      amount: c.amount,
+      status: c.status,
+      note: c.note,
+      created_by: this.createdBy,
+      created_at: this.now,
+      updated_at: this.now,
+    }));
+    for (const r of rows) this.storesUsed.add(r.store_id);
+    this.first ??= rows[0].uuid;
+    this.last = rows[rows.length - 1].uuid;
+    this.imported += rows.length;
+    if (!this.opts.dryRun) await insertRows(this.trx, 'payments', rows);
+  }
+
+  /** The audit entry (nothing when a dry run) and the result. */
+  async finish(): Promise<ImportResult> {
+    if (!this.opts.dryRun) {
+      await recordAudit(this.trx, this.ctx, {
+        action: 'import',
+        entity: 'payment',
+        after: { imported: this.imported, skipped: this.duplicates.length, stores: [...this.storesUsed], first: this.first, last: this.last },
+      });
+    }
+    return { imported: this.imported, skipped: this.duplicates.length, duplicates: this.duplicates };
+  }
+}
+
+/**
+ * Bulk import of JSON rows (manage_payments): every row is validated again here, whatever the
+ * client checked; each row's store must exist and be in the caller's scope; rows equal to an
+ * existing payment or to an earlier row are skipped (unless allowed), so importing the same file
+ * twice adds nothing; one transaction, so one bad row writes nothing.
  */
 export async function importPayments(ctx: ServiceContext, payments: unknown, opts: ImportOptions = {}): Promise<ImportResult> {
   requirePermission(ctx.actor, 'manage_payments');
@@ -66,9 +174,8 @@ export async function importPayments(ctx: ServiceContext, payments: unknown, opt
   if (payments.length > MAX_IMPORT_ROWS) throw ValidationError.single('payments', MSG.importTooMany);
 
   const errors: FieldError[] = [];
-  const rows: Array<PaymentRow & { label: number }> = [];
-  const now = Date.now();
-  const createdBy = ctx.actor.id > 0 ? ctx.actor.id : null;
+  const candidates: ImportCandidate[] = [];
+  const index = new Map<ImportCandidate, number>();
   payments.forEach((raw, i) => {
     const { n, prefix } = rowLabel(raw, i);
     const result = validatePayment(raw);
@@ -85,61 +192,28 @@ export async function importPayments(ctx: ServiceContext, payments: unknown, opt
     const v = result.value;
     const storeId = submissionStoreId(ctx.actor, v.store_id);
     if (!inScope(ctx.actor, storeId)) throw new ForbiddenError(prefix + MSG.storeOutOfScope);
-    rows.push({
-      uuid: randomUUID(),
-      store_id: storeId,
-      last_five: v.last_five,
-      paid_at: v.paid_at,
-      amount: v.amount,
-      status,
-      note: v.note,
-      created_by: createdBy,
-      created_at: now,
-      updated_at: now,
-      label: n,
-    });
+    const c: ImportCandidate = { label: n, store_id: storeId, last_five: v.last_five, paid_at: v.paid_at, amount: v.amount, note: v.note, status };
+    index.set(c, i);
+    candidates.push(c);
   });
   if (errors.length) throw new ValidationError(errors);
 
   return ctx.db.transaction(async (trx) => {
-    // The duplicate check and the insert exclude every other import: SQLite's BEGIN IMMEDIATE
-    // does it already; PostgreSQL takes a lock for the transaction (issue 10, item 3).
-    if (isPostgres(trx)) await trx.raw('select pg_advisory_xact_lock(?)', [IMPORT_LOCK]);
-    const storeIds = [...new Set(rows.map((r) => r.store_id))];
-    const known = new Set(((await trx('stores').whereIn('id', storeIds).select('id')) as Array<{ id: number }>).map((s) => Number(s.id)));
-    const missing = rows
-      .map((r, i) => ({ r, i }))
-      .filter(({ r }) => !known.has(r.store_id))
-      .map(({ r, i }) => ({ field: `payments.${i}.store_id`, message: rowLabel(payments[i], i).prefix + MSG.storeNotFound }));
-    if (missing.length) throw new ValidationError(missing);
-
-    const duplicates: number[] = [];
-    let fresh = rows;
-    if (!opts.allowDuplicates) {
-      const existing = await existingDuplicateKeys(trx, rows);
-      fresh = [];
-      for (const r of rows) {
-        const key = paymentDuplicateKey(r);
-        if (existing.has(key)) duplicates.push(r.label);
-        else {
-          existing.add(key);
-          fresh.push(r);
-        }
-      }
+    const writer = new ImportWriter(trx, ctx, { ...opts, trackRepeats: true });
+    await writer.begin();
+    for (let i = 0; i < candidates.length; i += IMPORT_BATCH) {
+      const batch = candidates.slice(i, i + IMPORT_BATCH);
+      // The labels of the JSON path name the payment's place in the list.
+      await writer.add(batch, (c) => `payments.${index.get(c)}.store_id`);
+      if (writer.errors.length) break;
     }
-    const result: ImportResult = { imported: fresh.length, skipped: duplicates.length, duplicates };
-    if (opts.dryRun) return result;
-    const toInsert = fresh.map(({ label: _label, ...row }) => row);
-    const step = 5_000;
-    for (let i = 0; i < toInsert.length; i += step) {
-      await insertRows(trx, 'payments', toInsert.slice(i, i + step));
-      opts.onProgress?.(Math.min(i + step, toInsert.length), toInsert.length);
+    if (writer.errors.length) {
+      const i = (field: string) => Number(field.split('.')[1]);
+      throw new ValidationError(writer.errors.map((e) => ({ field: e.field, message: rowLabel(payments[i(e.field)], i(e.field)).prefix + MSG.storeNotFound })));
     }
-    await recordAudit(trx, ctx, {
-      action: 'import',
-      entity: 'payment',
-      after: { imported: toInsert.length, skipped: duplicates.length, stores: storeIds, first: toInsert[0]?.uuid, last: toInsert[toInsert.length - 1]?.uuid },
-    });
+    const result = await writer.finish();
+    // Progress is told once the rows are in (the JSON path writes fast; the file path tells per batch).
+    opts.onProgress?.(result.imported, result.imported);
     return result;
   });
 }

@@ -2,4 +2,5 @@
 export * from './list.js';
 export * from './write.js';
 export * from './import.js';
+export * from './importFile.js';
 export * from './export.js';

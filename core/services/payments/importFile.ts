@@ -1,0 +1,117 @@
+/**
+ * Import of a file on disk, read as a stream (issue 14 item 2): `remit import` and the API's
+ * upload both call importPaymentFile. Rows are read and judged in batches (importSource.ts), checked
+ * for duplicates and inserted in batches by the one ImportWriter, all inside one transaction: a
+ * bad row anywhere (row 900 000 too) writes nothing, and the report names it.
+ */
+import { ValidationError } from '../../errors.js';
+import { openPaymentsFile, type ImportFormat, type SourceOptions } from '../../excel/importSource.js';
+import type { ServiceContext } from '../context.js';
+import { requirePermission } from '../guard.js';
+import { storeDirectory } from '../stores.js';
+import { IMPORT_BATCH, ImportWriter, type ImportCandidate, type ImportOptions, type ImportResult } from './import.js';
+
+export interface ImportFileOptions extends Omit<ImportOptions, 'onProgress'>, Pick<SourceOptions, 'name' | 'maxRows' | 'maxBytes'> {
+  /** the store an empty store cell falls back to (default: the caller's own) */
+  fallbackStoreId?: number | null;
+  /** how many rows the preview keeps (default 100) */
+  previewRows?: number;
+  /** told, after each batch, how many data rows were read and how many written */
+  onProgress?: (read: number, written: number) => void;
+}
+
+export interface ImportFileReport extends ImportResult {
+  format: ImportFormat;
+  sheetName: string;
+  /** data rows read (not counting empty ones) */
+  rows: number;
+  /** rows that would be written before the duplicate check against the database */
+  valid: number;
+  /** `第 N 行：…` for every invalid row; any error means nothing was written */
+  errors: string[];
+  /** rows skipped while reading: no business date, or a repeat of an earlier row of the file */
+  skippedRows: Array<{ row: number; reason: string }>;
+  /** the first rows as the sheet shows them */
+  preview: Array<{ row: number; cells: string[]; state: 'ok' | 'error' | 'skipped' }>;
+}
+
+export { MAX_STREAM_IMPORT_BYTES, MAX_STREAM_IMPORT_ROWS } from '../../excel/importSource.js';
+
+/** A file that failed its row checks: the report says why; the transaction is rolled back. */
+class RowsRefused extends Error {}
+
+export async function importPaymentFile(ctx: ServiceContext, path: string, opts: ImportFileOptions = {}): Promise<ImportFileReport> {
+  requirePermission(ctx.actor, 'manage_payments');
+  const stores = await storeDirectory(ctx);
+  const source = await openPaymentsFile(path, {
+    stores,
+    userStoreId: opts.fallbackStoreId ?? ctx.actor.store_id,
+    allowDuplicates: opts.allowDuplicates,
+    name: opts.name,
+    maxRows: opts.maxRows,
+    maxBytes: opts.maxBytes,
+  });
+  const report: ImportFileReport = {
+    format: source.format,
+    sheetName: source.sheetName,
+    rows: 0,
+    valid: 0,
+    errors: [],
+    skippedRows: [],
+    preview: [],
+    imported: 0,
+    skipped: 0,
+    duplicates: [],
+  };
+  const previewLimit = opts.previewRows ?? 100;
+  try {
+    return await ctx.db.transaction(async (trx) => {
+      const writer = new ImportWriter(trx, ctx, { allowDuplicates: opts.allowDuplicates, dryRun: opts.dryRun });
+      await writer.begin();
+      let pending: ImportCandidate[] = [];
+      const flush = async () => {
+        // Once a row is wrong nothing more is written; the rest is still read, to name every error.
+        if (!report.errors.length && !writer.errors.length) await writer.add(pending);
+        pending = [];
+        opts.onProgress?.(report.rows, writer.imported);
+      };
+      for await (const batch of source.batches()) {
+        for (const r of batch) {
+          report.rows++;
+          if (report.preview.length < previewLimit) report.preview.push({ row: r.row, cells: r.display(), state: r.outcome.state });
+          const o = r.outcome;
+          if (o.state === 'error') report.errors.push(...o.errors);
+          else if (o.state === 'skipped') report.skippedRows.push({ row: r.row, reason: o.reason });
+          else {
+            report.valid++;
+            if (!report.errors.length) {
+              const { row, ...p } = o.payment;
+              pending.push({ label: row, ...p });
+            }
+          }
+        }
+        if (pending.length >= IMPORT_BATCH || report.errors.length) await flush();
+      }
+      await flush();
+      for (const e of writer.errors) report.errors.push(e.message);
+      if (report.errors.length) throw new RowsRefused();
+      Object.assign(report, await writer.finish());
+      return report;
+    });
+  } catch (err) {
+    if (err instanceof RowsRefused) return report;
+    throw err;
+  }
+}
+
+/** Checked before an upload is even stored: only those who may import send a file to disk. */
+export function requireImportPermission(ctx: ServiceContext): void {
+  requirePermission(ctx.actor, 'manage_payments');
+}
+
+/** A report's refusal as the API answers it: the first 100 row errors in file order, then how many more. */
+export function refusalOf(report: ImportFileReport, shown = 100): ValidationError {
+  const list = report.errors.slice(0, shown).map((message) => ({ field: 'file', message }));
+  if (report.errors.length > shown) list.push({ field: 'file', message: `…還有 ${report.errors.length - shown} 個錯誤` });
+  return new ValidationError(list);
+}
