@@ -126,6 +126,14 @@ describe('the streamed reader reads what the whole-file reader reads', () => {
     expect((await streamed(fileOf(Buffer.concat(chunks)))).rows[0].note).toBe(note);
   });
 
+  it("keeps a note that reads like Excel's own escape (_x0041_) as written (SheetJS, which unescapes twice, would not)", async () => {
+    const note = '代碼 _x0041_ 與 _x000D_';
+    const payment = { last_five: '01234', paid_at: Date.UTC(2026, 0, 1), amount: 1, note, store_id: 1, status: '未確認' } as ExportPayment;
+    const chunks: Buffer[] = [];
+    for await (const c of streamExportWorkbook((async function* () { yield [payment]; })(), STORES)) chunks.push(c);
+    expect((await streamed(fileOf(Buffer.concat(chunks)))).rows[0].note).toBe(note);
+  });
+
   it('.xls (BIFF8) through the whole-file path', async () => {
     const bytes = workbook(MIXED, { bookType: 'biff8' });
     const whole = parsePaymentsWorkbook(bytes, { stores: STORES });

@@ -14,8 +14,12 @@ const XML_HEAD = '<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\n';
 const MAIN_NS = 'http://schemas.openxmlformats.org/spreadsheetml/2006/main';
 const REL_NS = 'http://schemas.openxmlformats.org/officeDocument/2006/relationships';
 
-const escapeRe = /[&<>\u0000-\u0008\u000b\u000c\u000e-\u001f\ufffe\uffff]/g;
-/** Text as XML: markup escaped, characters XML cannot hold written as Excel's `_xHHHH_`. */
+const escapeRe = /[&<>\u0000-\u0008\u000b\u000c\u000e-\u001f\ufffe\uffff]|_(?=x[0-9a-fA-F]{4}_)/g;
+/**
+ * Text as XML: markup escaped, characters XML cannot hold written as Excel's `_xHHHH_`, and a
+ * note that itself reads like such an escape (`_x0041_`) kept as written: its `_` becomes
+ * `_x005F_`, as Excel writes it, so a reader does not turn it into `A`.
+ */
 export function xmlText(s: string): string {
   return s.replace(escapeRe, (c) =>
     c === '&' ? '&amp;' : c === '<' ? '&lt;' : c === '>' ? '&gt;' : `_x${c.charCodeAt(0).toString(16).toUpperCase().padStart(4, '0')}_`,
