@@ -116,6 +116,12 @@ export const STORES_UI = {
   emptyHint: '按「新增分店」建立第一間分店',
 } as const;
 
+/** The user menu of both top bars (the back office and the form page). */
+export const ACCOUNT_UI = {
+  menuLabel: '帳戶選單',
+  changePassword: '修改密碼',
+} as const;
+
 /** The users tab and its modals (spec sections 2 "Users tab" and "Modals", 4, 5, 6, 8). */
 export const USERS_UI = {
   title: '會員管理',

@@ -2,6 +2,7 @@ import AccountBalanceIcon from '@mui/icons-material/AccountBalance';
 import AssessmentIcon from '@mui/icons-material/Assessment';
 import HistoryIcon from '@mui/icons-material/History';
 import EditNoteIcon from '@mui/icons-material/EditNote';
+import KeyIcon from '@mui/icons-material/Key';
 import LogoutIcon from '@mui/icons-material/Logout';
 import PeopleIcon from '@mui/icons-material/People';
 import ReceiptLongIcon from '@mui/icons-material/ReceiptLong';
@@ -9,7 +10,9 @@ import StoreIcon from '@mui/icons-material/Store';
 import { Box, Divider, MenuItem, ListItemIcon, ListItemText, useMediaQuery, type Theme } from '@mui/material';
 import { Menu as RaMenu, useBasename, useLogout, useSidebarState } from 'react-admin';
 import { gates } from '../../../core/permissions';
+import { useOwnPasswordDialog } from '../account/useOwnPasswordDialog';
 import { useMe } from '../common/useMe';
+import { ACCOUNT_UI } from '../messages';
 import { StoreSwitcher } from './StoreSwitcher';
 import { UserBadge } from './UserBadge';
 
@@ -20,6 +23,7 @@ export function Menu() {
   const base = useBasename();
   const [open] = useSidebarState();
   const narrow = useMediaQuery((t: Theme) => t.breakpoints.down('md'));
+  const password = useOwnPasswordDialog();
   return (
     <RaMenu>
       {me && gates.viewPayments(me) && <RaMenu.Item to={`${base}/payments`} primaryText="匯款記錄" leftIcon={<ReceiptLongIcon />} />}
@@ -43,6 +47,12 @@ export function Menu() {
             </ListItemIcon>
             <ListItemText>匯款表單</ListItemText>
           </MenuItem>
+          <MenuItem onClick={password.openDialog}>
+            <ListItemIcon>
+              <KeyIcon fontSize="small" />
+            </ListItemIcon>
+            <ListItemText>{ACCOUNT_UI.changePassword}</ListItemText>
+          </MenuItem>
           <MenuItem onClick={() => logout()}>
             <ListItemIcon>
               <LogoutIcon fontSize="small" />
@@ -51,6 +61,7 @@ export function Menu() {
           </MenuItem>
         </Box>
       )}
+      {password.dialog}
     </RaMenu>
   );
 }

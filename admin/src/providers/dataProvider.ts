@@ -75,9 +75,6 @@ export const dataProvider = {
   downloadSample() {
     return download('/payments/sample');
   },
-  changePassword(body: { currentPassword: string; newPassword: string; confirmNewPassword?: string }) {
-    return api<{ token: string }>('POST', '/users/change-password', body);
-  },
 } satisfies DataProvider & Record<string, unknown>;
 
 export type RemitDataProvider = typeof dataProvider;

@@ -12,6 +12,7 @@ import { appTitle } from '../config';
 import { api, ApiError } from '../http';
 import { UI } from '../messages';
 import { clearToken, tokenUsername } from '../session';
+import { AccountMenu } from './AccountMenu';
 
 interface Store {
   id: number;
@@ -133,9 +134,7 @@ export function SubmitPage() {
       <header className="bar">
         <h1>{title}</h1>
         <div className="bar-actions">
-          <span className="user" data-testid="username">
-            {username}
-          </span>
+          <AccountMenu username={username} onLogout={logout} onPasswordChanged={() => setBanner({ kind: 'success', text: UI.passwordChanged })} />
           <a className="btn btn-light" href="/admin">
             {UI.toAdmin}
           </a>

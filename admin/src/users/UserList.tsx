@@ -36,7 +36,7 @@ import { ROLE_LABELS, storeLabel } from '../../../core/labels';
 import { useMe } from '../common/useMe';
 import { useStores, type StoreRecord } from '../common/useStores';
 import { UI, USERS_UI } from '../messages';
-import { ChangePasswordDialog } from './ChangePasswordDialog';
+import { useOwnPasswordDialog } from '../account/useOwnPasswordDialog';
 import { DeleteUserDialog } from './DeleteUserDialog';
 import { serverMessage } from '../serverError';
 import { UserActions, type UserActionHandlers } from './UserActions';
@@ -185,12 +185,12 @@ export function UserList() {
   });
 
   const [formFor, setFormFor] = useState<{ mode: 'create' } | { mode: 'edit'; user: User } | null>(null);
-  const [passwordFor, setPasswordFor] = useState<User | null>(null);
+  const password = useOwnPasswordDialog(); // the list offers it on one's own row only
   const [deleting, setDeleting] = useState<User | null>(null);
 
   const handlers: UserActionHandlers = {
     onEdit: (user) => setFormFor({ mode: 'edit', user }),
-    onChangePassword: (user) => setPasswordFor(user),
+    onChangePassword: () => password.openDialog(),
     onDelete: (user) => setDeleting(user),
   };
 
@@ -260,7 +260,7 @@ export function UserList() {
           onClose={() => setFormFor(null)}
         />
       )}
-      {passwordFor && <ChangePasswordDialog onClose={() => setPasswordFor(null)} />}
+      {password.dialog}
       {deleting && <DeleteUserDialog user={deleting} onClose={() => setDeleting(null)} />}
     </Box>
   );

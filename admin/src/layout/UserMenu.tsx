@@ -1,0 +1,56 @@
+/**
+ * The user menu of the back office's top bar: the signed-in username (with the branch-user mark)
+ * opens 修改密碼 (one's own password, for every signed-in user) and 登出.
+ */
+import ArrowDropDownIcon from '@mui/icons-material/ArrowDropDown';
+import KeyIcon from '@mui/icons-material/Key';
+import LogoutIcon from '@mui/icons-material/Logout';
+import { Button, ListItemIcon, ListItemText, Menu, MenuItem } from '@mui/material';
+import { useState } from 'react';
+import { useLogout } from 'react-admin';
+import { useOwnPasswordDialog } from '../account/useOwnPasswordDialog';
+import { ACCOUNT_UI, UI } from '../messages';
+import { UserBadge } from './UserBadge';
+
+export function UserMenu() {
+  const logout = useLogout();
+  const [anchor, setAnchor] = useState<HTMLElement | null>(null);
+  const password = useOwnPasswordDialog();
+  return (
+    <>
+      <Button
+        color="inherit"
+        size="small"
+        endIcon={<ArrowDropDownIcon />}
+        onClick={(e) => setAnchor(e.currentTarget)}
+        aria-haspopup="menu"
+        aria-expanded={anchor ? 'true' : undefined}
+        aria-label={ACCOUNT_UI.menuLabel}
+        data-testid="user-menu"
+        sx={{ textTransform: 'none' }}
+      >
+        <UserBadge />
+      </Button>
+      <Menu anchorEl={anchor} open={Boolean(anchor)} onClose={() => setAnchor(null)}>
+        <MenuItem
+          onClick={() => {
+            setAnchor(null);
+            password.openDialog();
+          }}
+        >
+          <ListItemIcon>
+            <KeyIcon fontSize="small" />
+          </ListItemIcon>
+          <ListItemText>{ACCOUNT_UI.changePassword}</ListItemText>
+        </MenuItem>
+        <MenuItem onClick={() => logout()}>
+          <ListItemIcon>
+            <LogoutIcon fontSize="small" />
+          </ListItemIcon>
+          <ListItemText>{UI.logout}</ListItemText>
+        </MenuItem>
+      </Menu>
+      {password.dialog}
+    </>
+  );
+}
