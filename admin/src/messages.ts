@@ -25,6 +25,8 @@ export const UI = {
   submitSuccess: (uuid: string) => `匯款資訊已成功提交！追蹤編號：${uuid}`,
   validationError: (messages: string[]) => `驗證錯誤：${messages.join('，')}`,
   submitFailed: '提交失敗，請稍後再試',
+  noStoreTitle: '尚未設定分店',
+  noStoreForm: '您的帳戶沒有任何分店的權限，無法提交匯款資料。請聯絡管理員為您設定分店。',
   possibleDuplicateTitle: '可能重複',
   submitAnyway: '仍要提交',
   checkAgain: '返回修改',
@@ -84,6 +86,8 @@ export const DASHBOARD_UI = {
   clearDates: '清除日期',
   forbiddenTitle: '權限不足',
   forbidden: '您沒有查看統計報表的權限',
+  noStoreTitle: '尚未設定分店',
+  noStore: '您的帳戶沒有任何分店的權限，所以沒有可顯示的統計資料。請聯絡管理員為您設定分店。',
   loadFailed: '統計資料載入失敗',
 } as const;
 

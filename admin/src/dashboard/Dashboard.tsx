@@ -2,7 +2,7 @@ import RefreshIcon from '@mui/icons-material/Refresh';
 import { Alert, AlertTitle, Box, Button, Chip, LinearProgress, Stack, TextField, Typography } from '@mui/material';
 import { useState } from 'react';
 import { Loading, Title } from 'react-admin';
-import { canSwitchStores, gates } from '../../../core/permissions';
+import { canSwitchStores, gates, scopeIsEmpty } from '../../../core/permissions';
 import { storeLabel } from '../../../core/labels';
 import { useSelectedStore } from '../common/storeSelection';
 import { useMe } from '../common/useMe';
@@ -36,6 +36,19 @@ export function Dashboard() {
         <Alert severity="warning" data-testid="dashboard-forbidden">
           <AlertTitle>{T.forbiddenTitle}</AlertTitle>
           {T.forbidden}
+        </Alert>
+      </Box>
+    );
+  }
+
+  if (me && scopeIsEmpty(me)) {
+    // Nothing to count: say why, rather than show zeros as if the stores had no payments.
+    return (
+      <Box sx={{ p: { xs: 1, sm: 2 } }}>
+        <Title title={T.title} />
+        <Alert severity="info" data-testid="dashboard-no-store">
+          <AlertTitle>{T.noStoreTitle}</AlertTitle>
+          {T.noStore}
         </Alert>
       </Box>
     );

@@ -3,7 +3,8 @@
  * react-admin. Rules come from core, so the form and the server check the same things.
  */
 import { useEffect, useRef, useState, type FormEvent } from 'react';
-import { isBranchUser, submissionStoreId, type Principal } from '../../../core/permissions';
+import { isBranchUser, scopeIsEmpty, storesInScope, submissionStoreId } from '../../../core/permissions';
+import type { Me } from '../../../core/types';
 import { formatTaipei, toIso } from '../../../core/time';
 import { paidAtNeedsConfirm, validatePayment } from '../../../core/validation/payment';
 import { MSG } from '../../../core/messages';
@@ -19,8 +20,6 @@ interface Store {
   name: string;
   code: string;
 }
-
-type Me = Pick<Principal, 'username' | 'store_id'>;
 
 interface FormState {
   last_five: string;
@@ -75,6 +74,9 @@ export function SubmitPage() {
 
   const locked = me !== null && isBranchUser(me);
   const lockedStore = locked ? stores.find((s) => s.id === me!.store_id) : undefined;
+  // Only the stores the user may submit for; with none, they are told before typing (issue 13, item 10).
+  const offered = me ? storesInScope(me, stores) : [];
+  const noStore = me !== null && scopeIsEmpty(me);
   const username = me?.username ?? tokenUsername() ?? UI.unknownUser;
 
   const set = (key: keyof FormState) => (e: { target: { value: string } }) => {
@@ -91,7 +93,7 @@ export function SubmitPage() {
     // The form's text is checked and parsed once, here; the server parses what is sent once more.
     const checked = validatePayment(
       { last_five: form.last_five, paid_at: form.paid_at, amount: form.amount === '' ? '' : Number(form.amount), note: form.note, store_id: form.store_id },
-      { storeRequired: stores.length > 0 },
+      { storeRequired: offered.length > 0 },
     );
     if (!checked.ok) {
       setErrors(Object.fromEntries(checked.errors.map((x) => [x.field, x.message])));
@@ -168,7 +170,14 @@ export function SubmitPage() {
             </div>
           </div>
         )}
+        {noStore && (
+          <div className="banner banner-warn" role="alert" data-testid="no-store">
+            <strong>{UI.noStoreTitle}</strong>
+            <p>{UI.noStoreForm}</p>
+          </div>
+        )}
         <form onSubmit={(e) => onSubmit(e)} noValidate>
+          <fieldset className="fields" disabled={noStore}>
           <Field label={UI.lastFive} error={errors.last_five} htmlFor="last_five">
             <input
               id="last_five"
@@ -191,7 +200,7 @@ export function SubmitPage() {
               <input id="amount" name="amount" type="number" inputMode="numeric" min={1} step={1} value={form.amount} onChange={set('amount')} />
             </div>
           </Field>
-          {stores.length > 0 &&
+          {offered.length > 0 &&
             (locked ? (
               <div className="field">
                 <span className="label">{UI.chooseStore}</span>
@@ -205,7 +214,7 @@ export function SubmitPage() {
               <Field label={UI.chooseStore} error={errors.store_id} htmlFor="store_id">
                 <select id="store_id" name="store_id" value={form.store_id} onChange={set('store_id')}>
                   <option value="">{UI.chooseStore}</option>
-                  {stores.map((s) => (
+                  {offered.map((s) => (
                     <option key={s.id} value={s.id}>
                       {storeLabel(s)}
                     </option>
@@ -216,9 +225,10 @@ export function SubmitPage() {
           <Field label={UI.note} error={errors.note} htmlFor="note">
             <textarea id="note" name="note" rows={3} maxLength={1000} placeholder={UI.notePlaceholder} value={form.note} onChange={set('note')} />
           </Field>
-          <button type="submit" className="btn btn-primary submit" disabled={submitting}>
+          <button type="submit" className="btn btn-primary submit" disabled={submitting || noStore}>
             {submitting ? UI.submitting : UI.submit}
           </button>
+          </fieldset>
         </form>
       </main>
     </div>
