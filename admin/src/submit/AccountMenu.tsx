@@ -5,7 +5,7 @@
 import { lazy, Suspense, useEffect, useRef, useState } from 'react';
 import { ACCOUNT_UI, UI } from '../messages';
 
-const ChangePasswordDialog = lazy(() => import('../account/ChangePasswordDialog').then((m) => ({ default: m.ChangePasswordDialog })));
+const PasswordDialog = lazy(() => import('./PasswordDialog'));
 
 export function AccountMenu(props: { username: string; onLogout: () => void; onPasswordChanged: () => void }) {
   const [open, setOpen] = useState(false);
@@ -58,7 +58,7 @@ export function AccountMenu(props: { username: string; onLogout: () => void; onP
       )}
       {dialog && (
         <Suspense fallback={null}>
-          <ChangePasswordDialog onClose={() => setDialog(false)} onChanged={props.onPasswordChanged} />
+          <PasswordDialog onClose={() => setDialog(false)} onChanged={props.onPasswordChanged} />
         </Suspense>
       )}
     </div>
