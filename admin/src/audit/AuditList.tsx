@@ -3,11 +3,13 @@
  * the record before and after the change, field by field, with changed fields marked.
  */
 import HistoryIcon from '@mui/icons-material/History';
-import { Box, Chip, Paper, Stack, Table, TableBody, TableCell, TableHead, TableRow, Typography } from '@mui/material';
+import { Box, Chip, Paper, Table, TableBody, TableCell, TableHead, TableRow, Typography } from '@mui/material';
 import { Datagrid, FunctionField, List, SelectInput, TextField, TextInput, useRecordContext, type RaRecord } from 'react-admin';
+import { auditFieldRows, auditSummaryText, type AuditStoreLookup } from '../../../core/auditText';
 import { AUDIT_ACTION_LABELS, auditActionLabel, auditEntityLabel } from '../../../core/labels';
 import { formatTaipei } from '../../../core/time';
 import type { AuditEntry } from '../../../core/types';
+import { useStores } from '../common/useStores';
 import { AUDIT_UI as T } from '../messages';
 
 type AuditRecord = AuditEntry & RaRecord;
@@ -55,76 +57,55 @@ function Empty() {
   );
 }
 
-const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
-const show = (v: unknown) => (v === undefined ? '' : typeof v === 'string' ? v : JSON.stringify(v));
+/** Store names for the audit texts (core/auditText.ts), from the stores the page already loads. */
+function useStoreLookup(): AuditStoreLookup {
+  const { byId } = useStores();
+  return byId;
+}
 
-/** The fields that changed, in one line, so the table is readable without opening a row. */
+/** What changed, in one line of words, so the table is readable without opening a row. */
 function Summary({ record }: { record: AuditRecord }) {
-  const { before, after } = record;
-  let text: string;
-  if (isObject(before) && isObject(after)) {
-    const changed = Object.keys({ ...before, ...after }).filter((k) => k !== 'updated_at' && show(before[k]) !== show(after[k]));
-    text = changed.join('、');
-  } else text = show(after ?? before ?? '');
+  const text = auditSummaryText(record, useStoreLookup());
   return (
-    <Typography variant="body2" color="text.secondary" sx={{ maxWidth: 280, overflow: 'hidden', textOverflow: 'ellipsis', whiteSpace: 'nowrap' }}>
+    <Typography variant="body2" color="text.secondary" title={text} sx={{ maxWidth: 320, overflow: 'hidden', textOverflow: 'ellipsis', whiteSpace: 'nowrap' }}>
       {text}
     </Typography>
   );
 }
 
-/** The expanded row: a field-by-field table of before and after, changed fields highlighted. */
+/** The expanded row: a field-by-field table of before and after, in Chinese, changed fields highlighted. */
 function Changes() {
   const record = useRecordContext<AuditRecord>();
+  const stores = useStoreLookup();
   if (!record) return null;
-  const { before, after } = record;
-  if (!isObject(before) && !isObject(after)) {
+  const rows = auditFieldRows(record, stores);
+  if (!rows) {
     return (
-      <Stack direction={{ xs: 'column', md: 'row' }} spacing={2} sx={{ p: 1 }}>
-        <Raw label={T.before} value={before} />
-        <Raw label={T.after} value={after} />
-      </Stack>
+      <Typography variant="body2" color="text.secondary" sx={{ p: 1 }} data-testid="audit-changes">
+        {T.noDetail}
+      </Typography>
     );
   }
-  const b = isObject(before) ? before : {};
-  const a = isObject(after) ? after : {};
-  const keys = Object.keys({ ...b, ...a });
   return (
     <Paper variant="outlined" sx={{ m: 1, overflowX: 'auto' }} data-testid="audit-changes">
       <Table size="small">
         <TableHead>
           <TableRow>
-            <TableCell />
+            <TableCell>{T.field}</TableCell>
             <TableCell>{T.before}</TableCell>
             <TableCell>{T.after}</TableCell>
           </TableRow>
         </TableHead>
         <TableBody>
-          {keys.map((k) => {
-            const changed = isObject(before) && isObject(after) && show(b[k]) !== show(a[k]);
-            return (
-              <TableRow key={k} sx={changed ? { bgcolor: 'warning.light', '& td': { fontWeight: 600 } } : undefined}>
-                <TableCell sx={{ whiteSpace: 'nowrap' }}>{k}</TableCell>
-                <TableCell sx={{ wordBreak: 'break-all' }}>{isObject(before) ? show(b[k]) : T.none}</TableCell>
-                <TableCell sx={{ wordBreak: 'break-all' }}>{isObject(after) ? show(a[k]) : T.none}</TableCell>
-              </TableRow>
-            );
-          })}
+          {rows.map((r) => (
+            <TableRow key={r.field} sx={r.changed ? { bgcolor: 'warning.light', '& td': { fontWeight: 600 } } : undefined}>
+              <TableCell sx={{ whiteSpace: 'nowrap' }}>{r.label}</TableCell>
+              <TableCell sx={{ wordBreak: 'break-word' }}>{r.before}</TableCell>
+              <TableCell sx={{ wordBreak: 'break-word' }}>{r.after}</TableCell>
+            </TableRow>
+          ))}
         </TableBody>
       </Table>
     </Paper>
-  );
-}
-
-function Raw({ label, value }: { label: string; value: unknown }) {
-  return (
-    <Box sx={{ flex: 1 }}>
-      <Typography variant="caption" color="text.secondary">
-        {label}
-      </Typography>
-      <Box component="pre" sx={{ m: 0, whiteSpace: 'pre-wrap', wordBreak: 'break-all', fontSize: 13 }}>
-        {value === null || value === undefined ? T.none : JSON.stringify(value, null, 2)}
-      </Box>
-    </Box>
   );
 }
