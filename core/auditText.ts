@@ -29,6 +29,7 @@ const COMMON_LABELS: Record<string, string> = {
   uuid: PAYMENT_FIELD_LABELS.uuid,
   created_at: '建立時間',
   updated_at: '更新時間',
+  created_by: '建立者編號',
   // an import of payments
   imported: '匯入筆數',
   skipped: '略過重複筆數',

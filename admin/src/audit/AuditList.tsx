@@ -3,7 +3,7 @@
  * the record before and after the change, field by field, with changed fields marked.
  */
 import HistoryIcon from '@mui/icons-material/History';
-import { Box, Chip, Paper, Table, TableBody, TableCell, TableHead, TableRow, Typography } from '@mui/material';
+import { Box, Chip, Paper, Table, TableBody, TableCell, TableHead, TableRow, Typography, useMediaQuery, type Theme } from '@mui/material';
 import { Datagrid, FunctionField, List, SelectInput, TextField, TextInput, useRecordContext, type RaRecord } from 'react-admin';
 import { auditFieldRows, auditSummaryText, type AuditStoreLookup } from '../../../core/auditText';
 import { AUDIT_ACTION_LABELS, auditActionLabel, auditEntityLabel } from '../../../core/labels';
@@ -29,8 +29,10 @@ const filters = [
 ];
 
 export function AuditList() {
+  // On a phone the id and address columns give way, so the page is no wider than the screen.
+  const phone = useMediaQuery((t: Theme) => t.breakpoints.down('sm'));
   return (
-    <List title={T.title} filters={filters} sort={{ field: 'at', order: 'DESC' }} perPage={25} empty={<Empty />} exporter={false} sx={{ '& .RaList-content': { overflowX: 'auto' } }} data-testid="audit-list">
+    <List title={T.title} filters={filters} sort={{ field: 'at', order: 'DESC' }} perPage={25} empty={<Empty />} exporter={false} sx={{ minWidth: 0, '& .RaList-content': { overflowX: 'auto', maxWidth: { xs: 'calc(100vw - 24px)', md: 'none' } } }} data-testid="audit-list">
       <Datagrid bulkActionButtons={false} empty={<Empty />} rowClick="expand" expand={<Changes />} expandSingle={false} data-testid="audit-grid">
         <FunctionField source="at" label={T.at} render={(r: AuditRecord) => <Box sx={{ whiteSpace: 'nowrap' }}>{formatTaipei(Date.parse(r.at), { seconds: true })}</Box>} />
         <TextField source="actor_username" label={T.user} />
@@ -39,9 +41,9 @@ export function AuditList() {
           label={T.action}
           render={(r: AuditRecord) => <Chip size="small" label={auditActionLabel(r.action)} color={ACTION_COLORS[r.action] ?? 'default'} variant="outlined" />}
         />
-        <FunctionField source="entity" label={T.entity} render={(r: AuditRecord) => auditEntityLabel(r.entity)} />
-        <TextField source="entity_id" label={T.entityId} emptyText="" sortable={false} />
-        <TextField source="ip" label={T.ip} emptyText="" />
+        <FunctionField source="entity" label={T.entity} render={(r: AuditRecord) => <Box sx={{ whiteSpace: 'nowrap' }}>{auditEntityLabel(r.entity)}</Box>} />
+        {!phone && <TextField source="entity_id" label={T.entityId} emptyText="" sortable={false} />}
+        {!phone && <TextField source="ip" label={T.ip} emptyText="" />}
         <FunctionField label={T.changes} sortable={false} render={(r: AuditRecord) => <Summary record={r} />} />
       </Datagrid>
     </List>
@@ -67,7 +69,7 @@ function useStoreLookup(): AuditStoreLookup {
 function Summary({ record }: { record: AuditRecord }) {
   const text = auditSummaryText(record, useStoreLookup());
   return (
-    <Typography variant="body2" color="text.secondary" title={text} sx={{ maxWidth: 320, overflow: 'hidden', textOverflow: 'ellipsis', whiteSpace: 'nowrap' }}>
+    <Typography variant="body2" color="text.secondary" title={text} sx={{ maxWidth: { xs: 140, sm: 320 }, overflow: 'hidden', textOverflow: 'ellipsis', whiteSpace: 'nowrap' }}>
       {text}
     </Typography>
   );
@@ -100,8 +102,8 @@ function Changes() {
           {rows.map((r) => (
             <TableRow key={r.field} sx={r.changed ? { bgcolor: 'warning.light', '& td': { fontWeight: 600 } } : undefined}>
               <TableCell sx={{ whiteSpace: 'nowrap' }}>{r.label}</TableCell>
-              <TableCell sx={{ wordBreak: 'break-word' }}>{r.before}</TableCell>
-              <TableCell sx={{ wordBreak: 'break-word' }}>{r.after}</TableCell>
+              <TableCell sx={{ overflowWrap: 'anywhere' }}>{r.before}</TableCell>
+              <TableCell sx={{ overflowWrap: 'anywhere' }}>{r.after}</TableCell>
             </TableRow>
           ))}
         </TableBody>
