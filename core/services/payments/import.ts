@@ -34,6 +34,8 @@ export interface ImportResult {
   skipped: number;
   /** the sheet rows (or 1-based positions) of the skipped rows */
   duplicates: number[];
+  /** what each skipped row repeats: a stored payment (its tracking number) or an earlier row of the same import */
+  duplicate_of: Array<{ row: number; uuid: string } | { row: number; earlier_row: number }>;
 }
 
 /** `第 N 行：` when the client says which sheet row a payment came from, else `第 N 筆：`. */
@@ -43,15 +45,20 @@ function rowLabel(raw: unknown, index: number): { n: number; prefix: string } {
   return { n: index + 1, prefix: MSG.rowPrefix(index + 1) };
 }
 
-/** Keys (store, last five, time, amount) of the given rows that already exist as payments. */
-export async function existingDuplicateKeys(db: Db, rows: ReadonlyArray<Pick<PaymentRow, 'store_id' | 'last_five' | 'paid_at' | 'amount'>>): Promise<Set<string>> {
-  const found = new Set<string>();
+/** The key (store, last five, time, amount) of each given row that already exists as a payment, with that payment's tracking number. */
+export async function existingDuplicates(db: Db, rows: ReadonlyArray<Pick<PaymentRow, 'store_id' | 'last_five' | 'paid_at' | 'amount'>>): Promise<Map<string, string>> {
+  const found = new Map<string, string>();
   const times = [...new Set(rows.map((r) => r.paid_at))];
   for (let i = 0; i < times.length; i += INSERT_CHUNK) {
-    const hits = (await db('payments').whereIn('paid_at', times.slice(i, i + INSERT_CHUNK)).select('store_id', 'last_five', 'paid_at', 'amount')) as PaymentRow[];
-    for (const h of hits) found.add(paymentDuplicateKey({ store_id: Number(h.store_id), last_five: h.last_five, paid_at: Number(h.paid_at), amount: Number(h.amount) }));
+    const hits = (await db('payments').whereIn('paid_at', times.slice(i, i + INSERT_CHUNK)).select('uuid', 'store_id', 'last_five', 'paid_at', 'amount')) as PaymentRow[];
+    for (const h of hits) found.set(paymentDuplicateKey({ store_id: Number(h.store_id), last_five: h.last_five, paid_at: Number(h.paid_at), amount: Number(h.amount) }), h.uuid);
   }
   return found;
+}
+
+/** Keys (store, last five, time, amount) of the given rows that already exist as payments. */
+export async function existingDuplicateKeys(db: Db, rows: ReadonlyArray<Pick<PaymentRow, 'store_id' | 'last_five' | 'paid_at' | 'amount'>>): Promise<Set<string>> {
+  return new Set((await existingDuplicates(db, rows)).keys());
 }
 
 /**
@@ -114,20 +121,26 @@ export async function importPayments(ctx: ServiceContext, payments: unknown, opt
     if (missing.length) throw new ValidationError(missing);
 
     const duplicates: number[] = [];
+    const duplicateOf: ImportResult['duplicate_of'] = [];
     let fresh = rows;
     if (!opts.allowDuplicates) {
-      const existing = await existingDuplicateKeys(trx, rows);
+      const stored = await existingDuplicates(trx, rows);
+      const earlier = new Map<string, number>();
       fresh = [];
       for (const r of rows) {
         const key = paymentDuplicateKey(r);
-        if (existing.has(key)) duplicates.push(r.label);
-        else {
-          existing.add(key);
+        const uuid = stored.get(key);
+        const before = earlier.get(key);
+        if (uuid !== undefined || before !== undefined) {
+          duplicates.push(r.label);
+          duplicateOf.push(uuid !== undefined ? { row: r.label, uuid } : { row: r.label, earlier_row: before! });
+        } else {
+          earlier.set(key, r.label);
           fresh.push(r);
         }
       }
     }
-    const result: ImportResult = { imported: fresh.length, skipped: duplicates.length, duplicates };
+    const result: ImportResult = { imported: fresh.length, skipped: duplicates.length, duplicates, duplicate_of: duplicateOf };
     if (opts.dryRun) return result;
     const toInsert = fresh.map(({ label: _label, ...row }) => row);
     const step = 5_000;
