@@ -37,6 +37,9 @@ export const UI = {
   passwordChangeFailed: '更改密碼失敗，請稍後再試',
   importSuccess: (n: number) => `成功匯入 ${n} 筆記錄`,
   importSuccessTitle: '匯入成功',
+  importSkippedDuplicates: (n: number) => `，略過重複 ${n} 筆`,
+  importNothingTitle: '沒有匯入任何記錄',
+  importNothing: (skipped: number) => `${skipped} 筆都與已有記錄重複，已全部略過`,
   importFailed: '匯入失敗',
   importFailedTitle: '匯入失敗',
   parseFailed: '檔案解析失敗，請確認檔案格式正確',
@@ -118,6 +121,30 @@ export const STORES_UI = {
   deleteFailed: '刪除失敗，請稍後再試',
   empty: '尚無分店',
   emptyHint: '按「新增分店」建立第一間分店',
+} as const;
+
+/** The import wizard's preview (spec section 2 "Modals"; issue 13, item 17). */
+export const IMPORT_UI = {
+  counts: (p: { total: number; willImport: number; duplicates: number; errorRows: number; skipped: number }) =>
+    [
+      `共 ${p.total} 行：將匯入 ${p.willImport} 筆`,
+      p.duplicates ? `重複 ${p.duplicates} 筆` : '',
+      p.errorRows ? `錯誤 ${p.errorRows} 行` : '',
+      p.skipped ? `略過 ${p.skipped} 行` : '',
+    ]
+      .filter(Boolean)
+      .join('、'),
+  checking: '正在與資料庫比對重複…',
+  errorsTitle: (rows: number) => `${rows} 行有錯誤，請修正後再匯入`,
+  moreErrorRows: (rows: number) => `…還有 ${rows} 行有錯誤`,
+  nothingNew: '沒有新的記錄可匯入：每一筆都與已有記錄或檔案中較前面的行重複',
+  checkFailed: '無法與資料庫比對重複，請稍後再試',
+  stateOk: '將匯入',
+  stateError: '錯誤',
+  stateDuplicate: '重複',
+  stateSkipped: '略過',
+  reason: '說明',
+  duplicateOfStored: (uuid: string) => `與已有記錄重複（追蹤編號：${uuid}）`,
 } as const;
 
 /** The user menu of both top bars (the back office and the form page). */

@@ -55,8 +55,8 @@ export interface ParseResult {
   rows: ImportRow[];
   /** `第 N 行：...` for every invalid row; any error means nothing may be imported */
   errors: string[];
-  /** rows skipped on purpose: no business date, or a duplicate of an earlier row */
-  skipped: Array<{ row: number; reason: string }>;
+  /** rows skipped on purpose: no business date, or a duplicate of an earlier row (`duplicateOf`) */
+  skipped: Array<{ row: number; reason: string; duplicateOf?: number }>;
   /** data rows read (not counting empty ones) */
   totalRows: number;
   /** the first rows as the sheet shows them, each marked, for the import wizard's table */
@@ -67,7 +67,9 @@ export interface PreviewRow {
   row: number;
   /** display texts in COLUMN_ORDER */
   cells: string[];
-  state: 'ok' | 'error' | 'skipped';
+  state: 'ok' | 'error' | 'skipped' | 'duplicate';
+  /** why the row is not imported as it stands (its errors, or what it repeats), without the 第 N 行 prefix */
+  reason?: string;
 }
 
 type Cell = XLSX.CellObject | undefined;
@@ -238,6 +240,7 @@ export function parsePaymentsWorkbook(data: Uint8Array | ArrayBuffer, opts: Pars
       if (col.businessDate !== undefined && isEmpty(at('businessDate'))) {
         skipped.push({ row: rowNo, reason: MSG.rowError(rowNo, MSG.importNoBusinessDate) });
         shown.state = 'skipped';
+        shown.reason = MSG.importNoBusinessDate;
         continue;
       }
       if (line.some((c) => c?.t === 'e')) throw new Error('error cell');
@@ -276,6 +279,7 @@ export function parsePaymentsWorkbook(data: Uint8Array | ArrayBuffer, opts: Pars
       if (rowErrors.length) {
         for (const e of new Set(rowErrors)) errors.push(MSG.rowError(rowNo, e));
         shown.state = 'error';
+        shown.reason = [...new Set(rowErrors)].join('；');
         continue;
       }
       const row: ImportRow = {
@@ -290,8 +294,9 @@ export function parsePaymentsWorkbook(data: Uint8Array | ArrayBuffer, opts: Pars
       const key = paymentDuplicateKey(row);
       const first = seen.get(key);
       if (first !== undefined && !opts.allowDuplicates) {
-        skipped.push({ row: rowNo, reason: MSG.rowError(rowNo, MSG.importDuplicateInFile(first)) });
-        shown.state = 'skipped';
+        skipped.push({ row: rowNo, reason: MSG.rowError(rowNo, MSG.importDuplicateInFile(first)), duplicateOf: first });
+        shown.state = 'duplicate';
+        shown.reason = MSG.importDuplicateInFile(first);
         continue;
       }
       if (first === undefined) seen.set(key, rowNo);
@@ -299,6 +304,7 @@ export function parsePaymentsWorkbook(data: Uint8Array | ArrayBuffer, opts: Pars
     } catch {
       errors.push(MSG.rowError(rowNo, MSG.importBadData));
       shown.state = 'error';
+      shown.reason = MSG.importBadData;
     }
   }
   if (totalRows === 0) throw fileError(MSG.importNoRows);

@@ -61,6 +61,10 @@ export const dataProvider = {
   importPayments(rows: ImportRow[]) {
     return api<ImportResult>('POST', '/payments/bulk-import', { payments: rows });
   },
+  /** the import's own checks against the database (duplicates, scope), writing nothing */
+  checkImport(rows: ImportRow[]) {
+    return api<ImportResult>('POST', '/payments/bulk-import/check', { payments: rows });
+  },
   statsSummary(params: { store_id?: number | null; from?: string; to?: string } = {}) {
     const q = new URLSearchParams();
     if (params.store_id) q.set('store_id', String(params.store_id));
