@@ -230,16 +230,19 @@ export function ImportDialog({ me, onClose }: { me: Me; onClose: (imported: bool
                 {T.nothingNew}
               </Alert>
             )}
-            <TableContainer sx={{ maxHeight: 320, border: 1, borderColor: 'divider', borderRadius: 1 }}>
+            <TableContainer sx={{ maxHeight: { xs: 'calc(100vh - 300px)', sm: 360 }, border: 1, borderColor: 'divider', borderRadius: 1 }}>
               <Table size="small" stickyHeader>
                 <TableHead>
                   <TableRow>
                     <TableCell>行</TableCell>
-                    {HEADERS.map((h) => (
-                      <TableCell key={h}>{h}</TableCell>
-                    ))}
+                    {/* what happens to the row first, so it is seen without scrolling */}
                     <TableCell>檢查</TableCell>
-                    <TableCell sx={{ minWidth: 180 }}>{T.reason}</TableCell>
+                    <TableCell sx={{ minWidth: 200 }}>{T.reason}</TableCell>
+                    {HEADERS.map((h) => (
+                      <TableCell key={h} sx={{ whiteSpace: 'nowrap' }}>
+                        {h}
+                      </TableCell>
+                    ))}
                   </TableRow>
                 </TableHead>
                 <TableBody>
@@ -248,15 +251,15 @@ export function ImportDialog({ me, onClose }: { me: Me; onClose: (imported: bool
                     return (
                       <TableRow key={r.row} data-testid={`import-row-${r.row}`} sx={r.state === 'error' ? { bgcolor: 'error.50', '& td': { color: 'error.dark' } } : undefined}>
                         <TableCell>{r.row}</TableCell>
+                        <TableCell>
+                          <Chip size="small" color={v.color} label={v.label} />
+                        </TableCell>
+                        <TableCell sx={{ overflowWrap: 'anywhere' }}>{v.reason}</TableCell>
                         {r.cells.map((c, i) => (
                           <TableCell key={i} sx={{ whiteSpace: 'nowrap', maxWidth: 200, overflow: 'hidden', textOverflow: 'ellipsis' }}>
                             {c}
                           </TableCell>
                         ))}
-                        <TableCell>
-                          <Chip size="small" color={v.color} label={v.label} />
-                        </TableCell>
-                        <TableCell sx={{ overflowWrap: 'anywhere' }}>{v.reason}</TableCell>
                       </TableRow>
                     );
                   })}
