@@ -91,6 +91,13 @@ export const DASHBOARD_UI = {
   forbidden: '您沒有查看統計報表的權限',
   noStoreTitle: '尚未設定分店',
   noStore: '您的帳戶沒有任何分店的權限，所以沒有可顯示的統計資料。請聯絡管理員為您設定分店。',
+  print: '列印',
+  dailyChart: '各分店每日匯款金額',
+  statusChart: '各分店金額（依狀態）',
+  chartRange: (from: string, to: string) => `${from} 至 ${to}`,
+  chartNoData: '這段期間沒有匯款',
+  chartLoading: '圖表載入中...',
+  store: '分店',
   loadFailed: '統計資料載入失敗',
 } as const;
 

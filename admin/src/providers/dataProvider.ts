@@ -6,6 +6,7 @@ import simpleRestProvider from 'ra-data-simple-rest';
 import { fetchUtils, HttpError, type DataProvider } from 'react-admin';
 import type { ImportRow } from '../../../core/excel/parse';
 import type { ImportResult } from '../../../core/services/payments/import';
+import type { StatsCharts } from '../../../core/stats';
 import type { StatsSummary } from '../../../core/types';
 import { API_BASE, TIMEOUT_MS } from '../config';
 import { api, handleUnauthorized } from '../http';
@@ -72,6 +73,14 @@ export const dataProvider = {
     if (params.to) q.set('to', params.to);
     const s = q.toString();
     return api<StatsSummary>('GET', `/stats/summary${s ? `?${s}` : ''}`);
+  },
+  statsCharts(params: { store_id?: number | null; from?: string; to?: string } = {}) {
+    const q = new URLSearchParams();
+    if (params.store_id) q.set('store_id', String(params.store_id));
+    if (params.from) q.set('from', params.from);
+    if (params.to) q.set('to', params.to);
+    const s = q.toString();
+    return api<StatsCharts>('GET', `/stats/charts${s ? `?${s}` : ''}`);
   },
   exportPayments(filter: Record<string, unknown>) {
     return download(`/payments/export?filter=${encodeURIComponent(JSON.stringify(filter))}`);
