@@ -45,7 +45,7 @@ export default function DashboardCharts({ params }: { params: StatsParams }) {
           localeText={localeText}
           xAxis={[{ scaleType: 'point', data: days }]}
           yAxis={[{ valueFormatter: (v: number) => (v >= 10_000 ? `${Math.round(v / 1000)}k` : String(v)), width: 56 }]}
-          series={data.daily.map((s) => ({ data: s.amounts, label: names.get(s.store_id), valueFormatter: money, showMark: data.days.length <= 31 }))}
+          series={data.daily.map((s) => ({ data: s.amounts, label: names.get(s.store_id), valueFormatter: money, showMark: data.days.length <= 31, curve: 'linear' as const }))}
           slotProps={{ legend: { direction: 'horizontal', position: { vertical: 'bottom', horizontal: 'center' } } }}
         />
       </Paper>
