@@ -32,7 +32,7 @@ export default function DashboardCharts({ params }: { params: StatsParams }) {
   const days = data.days.map((d) => d.slice(5).replace('-', '/'));
 
   return (
-    <Box sx={{ mt: 3, display: 'grid', gap: 2, gridTemplateColumns: { xs: '1fr', lg: '3fr 2fr' } }} data-testid="dashboard-charts">
+    <Box sx={{ mt: 3, display: 'grid', gap: 2, gridTemplateColumns: { xs: 'minmax(0, 1fr)', lg: 'minmax(0, 3fr) minmax(0, 2fr)' } }} data-testid="dashboard-charts">
       <Paper variant="outlined" sx={{ p: { xs: 1, sm: 2 }, minWidth: 0, breakInside: 'avoid' }}>
         <Typography variant="h6" component="h2" sx={{ fontSize: '1.05rem', fontWeight: 600 }}>
           {T.dailyChart}
@@ -65,6 +65,7 @@ export default function DashboardCharts({ params }: { params: StatsParams }) {
           ]}
           slotProps={{ legend: { direction: 'horizontal', position: { vertical: 'bottom', horizontal: 'center' } } }}
         />
+        <Box sx={{ overflowX: 'auto' }}>
         <Table size="small" data-testid="status-amounts">
           <TableHead>
             <TableRow>
@@ -85,6 +86,7 @@ export default function DashboardCharts({ params }: { params: StatsParams }) {
             ))}
           </TableBody>
         </Table>
+        </Box>
       </Paper>
     </Box>
   );

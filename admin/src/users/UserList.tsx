@@ -85,8 +85,18 @@ function columns(me: Me, byId: (id: number) => StoreRecord | undefined, handlers
       minWidth: 130,
       render: (u) => (
         <>
-          <Typography variant="body2">{storeAccessLabel(u, byId)}</Typography>
-          <Typography variant="caption" color="text.secondary">
+          {/* a line may break between stores, never inside a store's name (code) */}
+          <Typography variant="body2">
+            {storeAccessLabel(u, byId)
+              .split('、')
+              .map((part, i) => (
+                <Box component="span" key={i} sx={{ whiteSpace: 'nowrap' }}>
+                  {i > 0 && '、'}
+                  {part}
+                </Box>
+              ))}
+          </Typography>
+          <Typography variant="caption" color="text.secondary" sx={{ whiteSpace: 'nowrap' }}>
             {USERS_UI.homeStore}：{u.store_id === null ? USERS_UI.headquarters : storeLabel(byId(u.store_id))}
           </Typography>
         </>
@@ -100,7 +110,7 @@ function columns(me: Me, byId: (id: number) => StoreRecord | undefined, handlers
     {
       key: 'created_at',
       label: USERS_UI.createdAt,
-      minWidth: 90,
+      minWidth: 130, // room for 2026/11/24 01:51 on one line
       render: (u) => {
         // date and time may go on two lines in a narrow column, never break inside either
         const [date, time] = formatTaipei(Date.parse(u.created_at)).split(' ');
