@@ -26,10 +26,7 @@ export async function statsSummary(ctx: ServiceContext, params: StatsParams = {}
   const stores = scopedStoreIds(ctx.actor, filterIds({ store_id: params.store_id }, 'store_id'));
   const range = instantRange(params.from, params.to, { from: 'from', to: 'to' });
 
-  const storeRows = (await ctx.db('stores')
-    .select('id', 'name', 'code')
-    .modify((q) => stores !== 'all' && q.whereIn('id', stores))
-    .orderBy('id')) as Array<{ id: number; name: string; code: string }>;
+  const storeRows = await storesOf(ctx, stores);
 
   const agg = await aggregate(ctx, stores, range, isWholeDays(params.from) && isWholeDays(params.to));
   const byStore = new Map(agg.map((r) => [Number(r.store_id), r]));
@@ -47,6 +44,14 @@ export async function statsSummary(ctx: ServiceContext, params: StatsParams = {}
     };
   });
   return summarize(storeStats);
+}
+
+/** The stores in scope, in id order, that both the summary and the charts list (with none at zero). */
+async function storesOf(ctx: ServiceContext, stores: number[] | 'all'): Promise<Array<{ id: number; name: string; code: string }>> {
+  return (await ctx.db('stores')
+    .select('id', 'name', 'code')
+    .modify((q) => stores !== 'all' && q.whereIn('id', stores))
+    .orderBy('id')) as Array<{ id: number; name: string; code: string }>;
 }
 
 type Agg = Array<Record<string, number | string | null>>;
@@ -102,10 +107,7 @@ export async function statsCharts(ctx: ServiceContext, params: StatsParams = {})
   const first = taipeiDayNumber(taipeiDayStart(from)!);
   const last = taipeiDayNumber(taipeiDayStart(to)!);
 
-  const storeRows = (await ctx.db('stores')
-    .select('id', 'name', 'code')
-    .modify((q) => stores !== 'all' && q.whereIn('id', stores))
-    .orderBy('id')) as Array<{ id: number; name: string; code: string }>;
+  const storeRows = await storesOf(ctx, stores);
   const inRange = (q: Knex.QueryBuilder) =>
     q.where('day', '>=', first).where('day', '<=', last).modify((b) => stores !== 'all' && b.whereIn('store_id', stores));
 
