@@ -2,8 +2,6 @@ import AccountBalanceIcon from '@mui/icons-material/AccountBalance';
 import AssessmentIcon from '@mui/icons-material/Assessment';
 import HistoryIcon from '@mui/icons-material/History';
 import EditNoteIcon from '@mui/icons-material/EditNote';
-import KeyIcon from '@mui/icons-material/Key';
-import LogoutIcon from '@mui/icons-material/Logout';
 import PeopleIcon from '@mui/icons-material/People';
 import ReceiptLongIcon from '@mui/icons-material/ReceiptLong';
 import StoreIcon from '@mui/icons-material/Store';
@@ -12,7 +10,7 @@ import { Menu as RaMenu, useBasename, useLogout, useSidebarState } from 'react-a
 import { gates } from '../../../core/permissions';
 import { useOwnPasswordDialog } from '../account/useOwnPasswordDialog';
 import { useMe } from '../common/useMe';
-import { ACCOUNT_UI } from '../messages';
+import { AccountMenuItems } from './AccountMenuItems';
 import { StoreSwitcher } from './StoreSwitcher';
 import { UserBadge } from './UserBadge';
 
@@ -47,18 +45,7 @@ export function Menu() {
             </ListItemIcon>
             <ListItemText>匯款表單</ListItemText>
           </MenuItem>
-          <MenuItem onClick={password.openDialog}>
-            <ListItemIcon>
-              <KeyIcon fontSize="small" />
-            </ListItemIcon>
-            <ListItemText>{ACCOUNT_UI.changePassword}</ListItemText>
-          </MenuItem>
-          <MenuItem onClick={() => logout()}>
-            <ListItemIcon>
-              <LogoutIcon fontSize="small" />
-            </ListItemIcon>
-            <ListItemText>登出</ListItemText>
-          </MenuItem>
+          <AccountMenuItems onChangePassword={password.openDialog} onLogout={() => logout()} />
         </Box>
       )}
       {password.dialog}

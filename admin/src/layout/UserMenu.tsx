@@ -3,13 +3,12 @@
  * opens 修改密碼 (one's own password, for every signed-in user) and 登出.
  */
 import ArrowDropDownIcon from '@mui/icons-material/ArrowDropDown';
-import KeyIcon from '@mui/icons-material/Key';
-import LogoutIcon from '@mui/icons-material/Logout';
-import { Button, ListItemIcon, ListItemText, Menu, MenuItem } from '@mui/material';
+import { Button, Menu } from '@mui/material';
 import { useState } from 'react';
 import { useLogout } from 'react-admin';
 import { useOwnPasswordDialog } from '../account/useOwnPasswordDialog';
-import { ACCOUNT_UI, UI } from '../messages';
+import { ACCOUNT_UI } from '../messages';
+import { AccountMenuItems } from './AccountMenuItems';
 import { UserBadge } from './UserBadge';
 
 export function UserMenu() {
@@ -32,23 +31,13 @@ export function UserMenu() {
         <UserBadge />
       </Button>
       <Menu anchorEl={anchor} open={Boolean(anchor)} onClose={() => setAnchor(null)}>
-        <MenuItem
-          onClick={() => {
+        <AccountMenuItems
+          onChangePassword={() => {
             setAnchor(null);
             password.openDialog();
           }}
-        >
-          <ListItemIcon>
-            <KeyIcon fontSize="small" />
-          </ListItemIcon>
-          <ListItemText>{ACCOUNT_UI.changePassword}</ListItemText>
-        </MenuItem>
-        <MenuItem onClick={() => logout()}>
-          <ListItemIcon>
-            <LogoutIcon fontSize="small" />
-          </ListItemIcon>
-          <ListItemText>{UI.logout}</ListItemText>
-        </MenuItem>
+          onLogout={() => logout()}
+        />
       </Menu>
       {password.dialog}
     </>

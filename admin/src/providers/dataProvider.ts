@@ -49,6 +49,18 @@ async function download(path: string): Promise<{ fileName: string; count: number
   return { fileName, count: Number(res.headers.get('x-row-count') ?? 0) };
 }
 
+type StatsQuery = { store_id?: number | null; from?: string; to?: string };
+
+/** `?store_id=&from=&to=` for the statistics calls, with only what is set. */
+function statsQuery(params: StatsQuery): string {
+  const q = new URLSearchParams();
+  if (params.store_id) q.set('store_id', String(params.store_id));
+  if (params.from) q.set('from', params.from);
+  if (params.to) q.set('to', params.to);
+  const s = q.toString();
+  return s ? `?${s}` : '';
+}
+
 export const dataProvider = {
   ...rest,
   /** The spec's batch delete: one `DELETE /payments` with the uuids. */
@@ -66,21 +78,11 @@ export const dataProvider = {
   checkImport(rows: ImportRow[]) {
     return api<ImportResult>('POST', '/payments/bulk-import/check', { payments: rows });
   },
-  statsSummary(params: { store_id?: number | null; from?: string; to?: string } = {}) {
-    const q = new URLSearchParams();
-    if (params.store_id) q.set('store_id', String(params.store_id));
-    if (params.from) q.set('from', params.from);
-    if (params.to) q.set('to', params.to);
-    const s = q.toString();
-    return api<StatsSummary>('GET', `/stats/summary${s ? `?${s}` : ''}`);
+  statsSummary(params: StatsQuery = {}) {
+    return api<StatsSummary>('GET', `/stats/summary${statsQuery(params)}`);
   },
-  statsCharts(params: { store_id?: number | null; from?: string; to?: string } = {}) {
-    const q = new URLSearchParams();
-    if (params.store_id) q.set('store_id', String(params.store_id));
-    if (params.from) q.set('from', params.from);
-    if (params.to) q.set('to', params.to);
-    const s = q.toString();
-    return api<StatsCharts>('GET', `/stats/charts${s ? `?${s}` : ''}`);
+  statsCharts(params: StatsQuery = {}) {
+    return api<StatsCharts>('GET', `/stats/charts${statsQuery(params)}`);
   },
   exportPayments(filter: Record<string, unknown>) {
     return download(`/payments/export?filter=${encodeURIComponent(JSON.stringify(filter))}`);
