@@ -27,6 +27,7 @@ export * from './db/connect.js';
 export * from './db/migrate.js';
 export * from './db/backup.js';
 export * from './labels.js';
+export * from './auditText.js';
 export type { StoreRow, UserRow, PaymentRow, AuditRow } from './db/rows.js';
 export * from './services/context.js';
 export * from './services/audit.js';

@@ -124,6 +124,7 @@ export const MSG = {
   importAmountPositive: '匯款金額必須大於0',
   importStoreNotFound: (cell: string) => `找不到對應的分店「${cell}」`, // spec
   importBadData: '資料格式錯誤', // spec
+  chartRangeTooLong: (days: number) => `圖表最多顯示 ${days} 天，請縮小日期範圍`,
   importNoBusinessDate: '沒有營業日期，已略過',
   importDuplicateInFile: (first: number) => `與第 ${first} 行重複，已略過`,
   importDuplicateInDb: '與已有的匯款記錄重複，已略過',

@@ -22,8 +22,10 @@ import {
   mayGrantPermission,
   mayGrantRole,
   permissionLabels,
+  scopeIsEmpty,
   scopedStoreIds,
   storeScope,
+  storesInScope,
   submissionStoreId,
   submitStoreDenial,
   toggleActiveDenial,
@@ -368,5 +370,25 @@ describe('what an actor may grant on an account (the user dialog and the server 
     expect(grantDenial(hq, { ...target, permissions: ['edit_payments'] }, target)).toBe(MSG.cannotGrant(['編輯匯款']));
     expect(grantDenial(hq, { ...target, store_id: 4 }, target)).toBe(MSG.cannotAssignStore);
     expect(grantDenial(hq, { ...target, role: 'admin' }, target)).toBe(MSG.cannotCreateAdmin);
+  });
+});
+
+describe('an empty scope (issue 13, item 10)', () => {
+  const stores = [
+    { id: 1, name: '台北店' },
+    { id: 2, name: '台中店' },
+    { id: 3, name: '高雄店' },
+  ];
+  it('a user with neither a home store nor accessible stores has nothing in scope', () => {
+    const nobody = user({ permissions: ['view_reports'] });
+    expect(scopeIsEmpty(nobody)).toBe(true);
+    expect(storesInScope(nobody, stores)).toEqual([]);
+  });
+  it('an admin, a branch user and a headquarters user with stores are not empty, and see only their stores', () => {
+    expect(scopeIsEmpty(admin())).toBe(false);
+    expect(storesInScope(admin(), stores).map((s) => s.id)).toEqual([1, 2, 3]);
+    expect(scopeIsEmpty(user({ store_id: 2 }))).toBe(false);
+    expect(storesInScope(user({ store_id: 2 }), stores).map((s) => s.id)).toEqual([2]);
+    expect(storesInScope(user({ accessible_stores: [1, 3] }), stores).map((s) => s.id)).toEqual([1, 3]);
   });
 });

@@ -134,6 +134,17 @@ export function inScope(u: Principal, storeId: number): boolean {
   return scope.all || scope.ids.includes(storeId);
 }
 
+/** No store at all in scope (a user with neither a home store nor accessible stores): nothing to submit for or report on. */
+export function scopeIsEmpty(u: Principal): boolean {
+  const scope = storeScope(u);
+  return !scope.all && scope.ids.length === 0;
+}
+
+/** The stores a user may submit for or look at, out of a list of stores. */
+export function storesInScope<S extends { id: number }>(u: Principal, stores: readonly S[]): S[] {
+  return stores.filter((s) => inScope(u, s.id));
+}
+
 /** Narrows requested store ids to the scope; `undefined` request means "all I may see". */
 export function scopedStoreIds(u: Principal, requested?: readonly number[]): number[] | 'all' {
   const scope = storeScope(u);

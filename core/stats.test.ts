@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { emptyStoreStats, summarize } from './stats.js';
+import { dailySeries, daysBetween, emptyStoreStats, summarize } from './stats.js';
 import type { StoreStats } from './types.js';
 
 const taipei: StoreStats = {
@@ -68,5 +68,27 @@ describe('summarize: the dashboard cards over per-store rows', () => {
     const zero = { totalStores: 0, totalPayments: 0, totalAmount: 0, confirmedPayments: 0, storeStats: [] };
     expect(summarize([taipei], 99)).toEqual(zero);
     expect(summarize([])).toEqual(zero);
+  });
+});
+
+describe('chart series (issue 13, item 18)', () => {
+  const next = (d: string, n: number) => new Date(Date.parse(`${d}T00:00:00Z`) + n * 86_400_000).toISOString().slice(0, 10);
+  it('lists every day of the range, across a month end', () => {
+    expect(daysBetween('2026-11-29', '2026-12-02', next)).toEqual(['2026-11-29', '2026-11-30', '2026-12-01', '2026-12-02']);
+    expect(daysBetween('2026-11-20', '2026-11-20', next)).toEqual(['2026-11-20']);
+  });
+  it('gives each store an amount for every day, 0 where nothing was paid, ignoring days and stores outside', () => {
+    const days = ['2026-11-20', '2026-11-21', '2026-11-22'];
+    const rows = [
+      { store_id: 1, day: '2026-11-21', amount: 500 },
+      { store_id: 1, day: '2026-11-21', amount: 250 },
+      { store_id: 2, day: '2026-11-22', amount: 9 },
+      { store_id: 3, day: '2026-11-21', amount: 1000 },
+      { store_id: 1, day: '2026-11-19', amount: 7 },
+    ];
+    expect(dailySeries([1, 2], days, rows)).toEqual([
+      { store_id: 1, amounts: [0, 750, 0] },
+      { store_id: 2, amounts: [0, 0, 9] },
+    ]);
   });
 });

@@ -35,6 +35,15 @@ describe('remit audit', () => {
     expect(run.stdout).toContain('cli');
   });
 
+  it('says what changed in words, as the back office does: Chinese field names, store names, no JSON', async () => {
+    const run = await r(['audit']);
+    const body = run.stdout.trim().split('\n').filter((l) => /^\d{4}\/\d{2}\/\d{2} /.test(l));
+    expect(body[0]).toContain('狀態：啟用 → 停用');
+    expect(body[1]).toContain('用戶名：tpe01，角色：用戶，權限：無特殊權限，所屬分店：台北店 (TPE)');
+    expect(body[2]).toContain('分店名稱：台北店，分店代碼：TPE');
+    expect(run.stdout).not.toMatch(/[{}"]|store_id|is_active|\d{4}-\d{2}-\d{2}T/);
+  });
+
   it('--json prints one entry a line with before and after', async () => {
     const run = await r(['audit', '--json']);
     expect(run.code).toBe(0);

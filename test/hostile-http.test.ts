@@ -88,7 +88,7 @@ function generate(): Req[] {
     send('json with bad charset', undefined, { raw: Buffer.from([0x7b, 0xff, 0xfe, 0x7d]) });
     send('anonymous', ep.base, { anonymous: true });
   }
-  const lists = ['/payments', '/users', '/stores', '/stores/STOREID/payments', '/payments/export', '/stats/summary', '/reconcile/lines'];
+  const lists = ['/payments', '/users', '/stores', '/stores/STOREID/payments', '/payments/export', '/stats/summary', '/stats/charts', '/reconcile/lines'];
   for (const list of lists) {
     for (const v of [...SQLI, 'uuid; DROP TABLE payments', '["id","DESC; DROP TABLE users"]', '[0,1e309]', '[-5,-1]', '{"__proto__":{"polluted":1}}', '{{', '😀', '\u0000']) {
       for (const p of ['sort', 'range', 'filter']) out.push({ label: `${list} ${p}=${v.slice(0, 20)}`, method: 'GET', path: `${list}?${p}=${encodeURIComponent(v)}` });

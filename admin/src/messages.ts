@@ -26,6 +26,8 @@ export const UI = {
   submitSuccess: (uuid: string) => `匯款資訊已成功提交！追蹤編號：${uuid}`,
   validationError: (messages: string[]) => `驗證錯誤：${messages.join('，')}`,
   submitFailed: '提交失敗，請稍後再試',
+  noStoreTitle: '尚未設定分店',
+  noStoreForm: '您的帳戶沒有任何分店的權限，無法提交匯款資料。請聯絡管理員為您設定分店。',
   possibleDuplicateTitle: '可能重複',
   submitAnyway: '仍要提交',
   checkAgain: '返回修改',
@@ -36,6 +38,9 @@ export const UI = {
   passwordChangeFailed: '更改密碼失敗，請稍後再試',
   importSuccess: (n: number) => `成功匯入 ${n} 筆記錄`,
   importSuccessTitle: '匯入成功',
+  importSkippedDuplicates: (n: number) => `，略過重複 ${n} 筆`,
+  importNothingTitle: '沒有匯入任何記錄',
+  importNothing: (skipped: number) => `${skipped} 筆都與已有記錄重複，已全部略過`,
   importFailed: '匯入失敗',
   importFailedTitle: '匯入失敗',
   parseFailed: '檔案解析失敗，請確認檔案格式正確',
@@ -87,6 +92,15 @@ export const DASHBOARD_UI = {
   clearDates: '清除日期',
   forbiddenTitle: '權限不足',
   forbidden: '您沒有查看統計報表的權限',
+  noStoreTitle: '尚未設定分店',
+  noStore: '您的帳戶沒有任何分店的權限，所以沒有可顯示的統計資料。請聯絡管理員為您設定分店。',
+  print: '列印',
+  dailyChart: '各分店每日匯款金額',
+  statusChart: '各分店金額（依狀態）',
+  chartRange: (from: string, to: string) => `${from} 至 ${to}`,
+  chartNoData: '這段期間沒有匯款',
+  chartLoading: '圖表載入中...',
+  store: '分店',
   loadFailed: '統計資料載入失敗',
 } as const;
 
@@ -117,6 +131,36 @@ export const STORES_UI = {
   deleteFailed: '刪除失敗，請稍後再試',
   empty: '尚無分店',
   emptyHint: '按「新增分店」建立第一間分店',
+} as const;
+
+/** The import wizard's preview (spec section 2 "Modals"; issue 13, item 17). */
+export const IMPORT_UI = {
+  counts: (p: { total: number; willImport: number; duplicates: number; errorRows: number; skipped: number }) =>
+    [
+      `共 ${p.total} 行：將匯入 ${p.willImport} 筆`,
+      p.duplicates ? `重複 ${p.duplicates} 筆` : '',
+      p.errorRows ? `錯誤 ${p.errorRows} 行` : '',
+      p.skipped ? `略過 ${p.skipped} 行` : '',
+    ]
+      .filter(Boolean)
+      .join('、'),
+  checking: '正在與資料庫比對重複…',
+  errorsTitle: (rows: number) => `${rows} 行有錯誤，請修正後再匯入`,
+  moreErrorRows: (rows: number) => `…還有 ${rows} 行有錯誤`,
+  nothingNew: '沒有新的記錄可匯入：每一筆都與已有記錄或檔案中較前面的行重複',
+  checkFailed: '無法與資料庫比對重複，請稍後再試',
+  stateOk: '將匯入',
+  stateError: '錯誤',
+  stateDuplicate: '重複',
+  stateSkipped: '略過',
+  reason: '說明',
+  duplicateOfStored: (uuid: string) => `與已有記錄重複（追蹤編號：${uuid}）`,
+} as const;
+
+/** The user menu of both top bars (the back office and the form page). */
+export const ACCOUNT_UI = {
+  menuLabel: '帳戶選單',
+  changePassword: '修改密碼',
 } as const;
 
 /** The users tab and its modals (spec sections 2 "Users tab" and "Modals", 4, 5, 6, 8). */
@@ -187,9 +231,11 @@ export const AUDIT_UI = {
   entityId: '編號',
   ip: '位址',
   changes: '內容',
+  field: '欄位',
   before: '修改前',
   after: '修改後',
   none: '（無）',
+  noDetail: '此紀錄沒有欄位內容（例如更改密碼，不記錄密碼）',
   allActions: '全部動作',
   userFilter: '用戶名',
   empty: '暫無稽核紀錄',

@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { auditActionLabel, auditEntityLabel, formatTaipei, listAudit, type AuditEntry } from '../../core/index.js';
+import { auditActionLabel, auditEntityLabel, auditSummaryText, formatTaipei, listAudit, storeDirectory, taipeiDayStart, type AuditEntry, type AuditStoreLookup } from '../../core/index.js';
 import { withOperator, type CliIO } from '../context.js';
 import { checkDateFlags } from '../dateFlags.js';
 import { UsageError } from '../errors.js';
@@ -10,12 +10,13 @@ type Opts = { since?: string; until?: string; user?: string; json?: boolean; lim
 
 const COLUMNS = ['時間', '用戶', '動作', '對象', '編號', '位址', '內容'];
 
-function summary(e: AuditEntry): string {
-  const text = JSON.stringify(e.after ?? e.before ?? null);
-  return text === 'null' ? '' : text.length > 60 ? `${text.slice(0, 59)}…` : text;
+/** The entry in words (the back office's 稽核紀錄 says the same), cut to fit a terminal line. */
+function summary(e: AuditEntry, stores: AuditStoreLookup): string {
+  const text = auditSummaryText(e, stores);
+  return text.length > 60 ? `${text.slice(0, 59)}…` : text;
 }
 
-function cells(e: AuditEntry): string[] {
+function cells(e: AuditEntry, stores: AuditStoreLookup): string[] {
   return [
     formatTaipei(Date.parse(e.at), { seconds: true }),
     e.actor_username,
@@ -23,7 +24,7 @@ function cells(e: AuditEntry): string[] {
     auditEntityLabel(e.entity),
     e.entity_id ?? '',
     e.ip ?? '',
-    summary(e),
+    summary(e, stores),
   ];
 }
 
@@ -48,10 +49,15 @@ export function auditCommand(program: Command, io: CliIO): void {
       if (opts.since) filter.at_gte = opts.since;
       if (opts.until) filter.at_lte = opts.until;
       if (opts.user) filter.actor_username = opts.user;
-      const { rows, total } = await withOperator(io, cmd.optsWithGlobals(), (ctx) => listAudit(ctx, { filter, range: [0, limit - 1] }));
+      const { rows, total, directory } = await withOperator(io, cmd.optsWithGlobals(), async (ctx) => ({
+        ...(await listAudit(ctx, { filter, range: [0, limit - 1] })),
+        directory: opts.json ? [] : await storeDirectory(ctx),
+      }));
+      // --json stays as stored: machine-readable, UTC, keys
       if (opts.json) return io.stdout(rows.map((r) => `${JSON.stringify(r)}\n`).join(''));
       if (!rows.length) return io.stdout('暫無稽核紀錄\n');
-      io.stdout(renderTable(COLUMNS, rows.map(cells)));
+      const stores: AuditStoreLookup = (id) => directory.find((s) => s.id === id);
+      io.stdout(renderTable(COLUMNS, rows.map((r) => cells(r, stores))));
       if (total > rows.length) io.stdout(`（共 ${total} 筆，只列出最新 ${rows.length} 筆；可用 --limit 或 --since 調整）\n`);
     });
 }

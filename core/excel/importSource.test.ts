@@ -43,6 +43,7 @@ async function streamed(path: string, opts: Partial<SourceOptions> = {}): Promis
       out.cells.push(r.display());
       if (r.outcome.state === 'ok') out.rows.push({ ...r.outcome.payment, paid_at: toIso(r.outcome.payment.paid_at) });
       else if (r.outcome.state === 'error') out.errors.push(...r.outcome.errors);
+      else if (r.outcome.state === 'duplicate') out.skipped.push({ row: r.row, reason: r.outcome.reason, duplicateOf: r.outcome.duplicateOf });
       else out.skipped.push({ row: r.row, reason: r.outcome.reason });
     }
   }

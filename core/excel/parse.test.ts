@@ -344,7 +344,20 @@ describe('duplicates within the file', () => {
     );
     expect(r.errors).toEqual([]);
     expect(r.rows.map((x) => x.row)).toEqual([2, 3, 5]);
-    expect(r.skipped).toEqual([{ row: 4, reason: MSG.rowError(4, MSG.importDuplicateInFile(2)) }]);
+    expect(r.skipped).toEqual([{ row: 4, reason: MSG.rowError(4, MSG.importDuplicateInFile(2)), duplicateOf: 2 }]);
+    // the wizard's preview marks it 重複 with what it repeats
+    expect(r.preview.map((p) => [p.row, p.state, p.reason])).toEqual([
+      [2, 'ok', undefined],
+      [3, 'ok', undefined],
+      [4, 'duplicate', MSG.importDuplicateInFile(2)],
+      [5, 'ok', undefined],
+    ]);
+  });
+
+  it('gives each row in error its reasons in the preview, once each', () => {
+    const r = parse(workbook([row({ lastFive: '12', amount: -5 }), row()]));
+    expect(r.preview[0]).toMatchObject({ row: 2, state: 'error', reason: `${MSG.importLastFive}；${MSG.importAmountPositive}` });
+    expect(r.preview[1]).toMatchObject({ row: 3, state: 'ok' });
   });
 
   it('keeps them with allowDuplicates', () => {

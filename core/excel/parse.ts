@@ -55,8 +55,8 @@ export interface ParseResult {
   rows: ImportRow[];
   /** `第 N 行：...` for every invalid row; any error means nothing may be imported */
   errors: string[];
-  /** rows skipped on purpose: no business date, or a duplicate of an earlier row */
-  skipped: Array<{ row: number; reason: string }>;
+  /** rows skipped on purpose: no business date, or a duplicate of an earlier row (`duplicateOf`) */
+  skipped: Array<{ row: number; reason: string; duplicateOf?: number }>;
   /** data rows read (not counting empty ones) */
   totalRows: number;
   /** the first rows as the sheet shows them, each marked, for the import wizard's table */
@@ -67,7 +67,9 @@ export interface PreviewRow {
   row: number;
   /** display texts in COLUMN_ORDER */
   cells: string[];
-  state: 'ok' | 'error' | 'skipped';
+  state: 'ok' | 'error' | 'skipped' | 'duplicate';
+  /** why the row is not imported as it stands (its errors, or what it repeats), without the 第 N 行 prefix */
+  reason?: string;
 }
 
 /** A cell as SheetJS shapes it (type, value, display text); the streamed reader makes the same. */
@@ -218,11 +220,18 @@ export interface ParsedPayment {
   status: PaymentStatus;
 }
 
+/** `reason` and `errors` carry the 第 N 行 prefix; `detail` says the same without it, for a preview row. */
 export type RowOutcome =
   | { state: 'empty' }
-  | { state: 'skipped'; reason: string }
-  | { state: 'error'; errors: string[] }
+  | { state: 'skipped'; reason: string; detail: string }
+  | { state: 'duplicate'; reason: string; detail: string; duplicateOf: number }
+  | { state: 'error'; errors: string[]; detail: string }
   | { state: 'ok'; payment: ParsedPayment };
+
+/** What a preview shows of a row's outcome: its state, and why it is not imported as it stands. */
+export function previewOf(row: number, cells: string[], o: Exclude<RowOutcome, { state: 'empty' }>): PreviewRow {
+  return o.state === 'ok' ? { row, cells, state: 'ok' } : { row, cells, state: o.state, reason: o.detail };
+}
 
 /**
  * Every rule of one sheet row, for the whole-file reader below and the streamed one
@@ -263,7 +272,7 @@ export class PaymentRowReader {
     try {
       // Spec: a row with no first cell (the business date) is skipped; say so rather than drop it silently.
       if (col.businessDate !== undefined && isEmpty(at('businessDate'))) {
-        return { state: 'skipped', reason: MSG.rowError(rowNo, MSG.importNoBusinessDate) };
+        return { state: 'skipped', reason: MSG.rowError(rowNo, MSG.importNoBusinessDate), detail: MSG.importNoBusinessDate };
       }
       if (line.some((c) => c?.t === 'e')) throw new Error('error cell');
 
@@ -298,7 +307,10 @@ export class PaymentRowReader {
         if (storeId === null) rowErrors.push(MSG.importStoreNotFound(storeText.length > 50 ? `${storeText.slice(0, 50)}…` : storeText));
       }
 
-      if (rowErrors.length) return { state: 'error', errors: [...new Set(rowErrors)].map((e) => MSG.rowError(rowNo, e)) };
+      if (rowErrors.length) {
+        const unique = [...new Set(rowErrors)];
+        return { state: 'error', errors: unique.map((e) => MSG.rowError(rowNo, e)), detail: unique.join('；') };
+      }
       const payment: ParsedPayment = {
         row: rowNo,
         last_five: lastFive,
@@ -311,12 +323,13 @@ export class PaymentRowReader {
       const key = paymentDuplicateKey(payment);
       const first = this.seen.get(key);
       if (first !== undefined && !this.opts.allowDuplicates) {
-        return { state: 'skipped', reason: MSG.rowError(rowNo, MSG.importDuplicateInFile(first)) };
+        const detail = MSG.importDuplicateInFile(first);
+        return { state: 'duplicate', reason: MSG.rowError(rowNo, detail), detail, duplicateOf: first };
       }
       if (first === undefined) this.seen.set(key, rowNo);
       return { state: 'ok', payment };
     } catch {
-      return { state: 'error', errors: [MSG.rowError(rowNo, MSG.importBadData)] };
+      return { state: 'error', errors: [MSG.rowError(rowNo, MSG.importBadData)], detail: MSG.importBadData };
     }
   }
 }
@@ -348,8 +361,9 @@ export function parsePaymentsWorkbook(data: Uint8Array | ArrayBuffer, opts: Pars
     if (outcome.state === 'empty') continue;
     totalRows++;
     if (totalRows > maxRows) throw fileError(MSG.importTooManyRows(maxRows));
-    if (preview.length < previewLimit) preview.push({ row: rowNo, cells: reader.displayCells(line), state: outcome.state });
+    if (preview.length < previewLimit) preview.push(previewOf(rowNo, reader.displayCells(line), outcome));
     if (outcome.state === 'skipped') skipped.push({ row: rowNo, reason: outcome.reason });
+    else if (outcome.state === 'duplicate') skipped.push({ row: rowNo, reason: outcome.reason, duplicateOf: outcome.duplicateOf });
     else if (outcome.state === 'error') errors.push(...outcome.errors);
     // The one conversion on this side: the API takes the time as ISO text, and parses it once.
     else rows.push({ ...outcome.payment, paid_at: toIso(outcome.payment.paid_at) });

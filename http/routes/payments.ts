@@ -52,6 +52,10 @@ export function paymentRoutes(app: AppContext): Router<State> {
       ctx.body = rest;
     },
   );
+  // The import wizard's preview: the same checks and duplicate key as the import, in the caller's scope, writing nothing.
+  r.post('/payments/bulk-import/check', auth, importBody, async (ctx) => {
+    ctx.body = await importPayments(serviceContext(app, ctx), field(ctx.request.body, 'payments'), { dryRun: true });
+  });
   r.get('/payments/export', auth, async (ctx) => {
     const format = ctx.query.format === 'csv' ? 'csv' : ctx.query.format === 'json' ? 'json' : 'xlsx';
     sendFile(ctx, await exportPaymentsStream(serviceContext(app, ctx), { filter: listQuery(ctx).filter, format }));

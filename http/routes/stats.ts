@@ -1,5 +1,5 @@
 import Router from '@koa/router';
-import { statsSummary, type AppContext } from '../../core/index.js';
+import { statsCharts, statsSummary, type AppContext } from '../../core/index.js';
 import { requireUser, serviceContext, type State } from '../middleware/auth.js';
 
 export function statsRoutes(app: AppContext): Router<State> {
@@ -8,6 +8,11 @@ export function statsRoutes(app: AppContext): Router<State> {
     const { store_id, from, to } = ctx.query;
     const ids = store_id === undefined || store_id === '' ? undefined : String(store_id).split(',');
     ctx.body = await statsSummary(serviceContext(app, ctx), { store_id: ids, from, to });
+  });
+  r.get('/stats/charts', requireUser(app), async (ctx) => {
+    const { store_id, from, to } = ctx.query;
+    const ids = store_id === undefined || store_id === '' ? undefined : String(store_id).split(',');
+    ctx.body = await statsCharts(serviceContext(app, ctx), { store_id: ids, from, to });
   });
   return r;
 }

@@ -1,6 +1,9 @@
 /** 稽核紀錄 in the back office: system_admin sees a change with its before and after; others get no menu entry. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { HAS_CHROMIUM, pick, startE2E, type E2E } from './harness.js';
+import { join } from 'node:path';
+import type { Page } from 'playwright-core';
+import { formatTaipei, taipeiDate } from '../../core/index.js';
+import { HAS_CHROMIUM, pick, SCREENSHOTS, settle, startE2E, type E2E } from './harness.js';
 
 describe.skipIf(!HAS_CHROMIUM)('audit page', () => {
   let e: E2E;
@@ -29,7 +32,9 @@ describe.skipIf(!HAS_CHROMIUM)('audit page', () => {
     expect(text).toContain('admin');
     expect(text).toContain('會員');
     expect(text).toContain(String(target.id));
-    expect(text).toContain('is_active');
+    // in words, not keys (issue 13, item 19)
+    expect(text).toContain('狀態：啟用 → 停用');
+    expect(text).not.toContain('is_active');
     expect(text).toMatch(/\d{4}\/\d{2}\/\d{2} \d{2}:\d{2}:\d{2}/);
     await first.click();
     const changes = page.getByTestId('audit-changes').first();
@@ -38,8 +43,9 @@ describe.skipIf(!HAS_CHROMIUM)('audit page', () => {
     expect(detail).toContain('修改前');
     expect(detail).toContain('修改後');
     expect(detail).toContain('hq_none');
-    const changed = changes.locator('tr', { hasText: 'is_active' });
-    expect(await changed.textContent()).toMatch(/is_active\s*true\s*false/);
+    const changed = changes.locator('tr', { hasText: '停用' });
+    expect(await changed.locator('td').allInnerTexts()).toEqual(['狀態', '啟用', '停用']);
+    expect(detail).not.toMatch(/is_active|store_id|permissions|[{}]/);
     await e.shot(page, 'audit-admin');
 
     // the action filter: only 新增 entries (the fixture's accounts and stores)
@@ -54,6 +60,53 @@ describe.skipIf(!HAS_CHROMIUM)('audit page', () => {
     await e.shot(page, 'audit-filtered-empty');
     expect(e.errors).toEqual([]);
     await page.context().close();
+  });
+
+  it('a payment’s change reads in Taiwan time, NT$ and store names, with a Chinese pagination label, at 375 and 1280 px', async () => {
+    const api = (method: string, path: string, body?: unknown) =>
+      fetch(`${e.url}/api${path}`, {
+        method,
+        headers: { authorization: `Bearer ${e.tokens.admin}`, 'content-type': 'application/json' },
+        body: body === undefined ? undefined : JSON.stringify(body),
+      }).then(async (r) => ({ status: r.status, body: await r.json().catch(() => null) }));
+    // 10:15 in Taipei yesterday is 02:15 UTC
+    const day = taipeiDate(Date.now() - 86_400_000);
+    const paidAt = `${day}T02:15:00.000Z`;
+    const made = await api('POST', '/payments', { last_five: '02468', paid_at: paidAt, amount: 12000, store_id: e.stores.A.id, note: '' });
+    expect(made.status).toBe(201);
+    expect((await api('PUT', `/payments/${made.body.uuid}`, { status: '已入帳', note: '已核對' })).status).toBe(200);
+    const when = formatTaipei(Date.parse(paidAt));
+    expect(when).toBe(`${day.replace(/-/g, '/')} 10:15`);
+
+    for (const viewport of [
+      { width: 1280, height: 800 },
+      { width: 375, height: 812 },
+    ]) {
+      const page: Page = await e.signedIn('admin', '/admin/audit', viewport);
+      const grid = page.getByTestId('audit-grid');
+      await grid.waitFor();
+      const row = grid.locator('tbody tr', { hasText: '匯款' }).first();
+      await expect.poll(() => row.textContent()).toContain('狀態：未確認 → 已入帳；備註：（無） → 已核對');
+      await row.click();
+      const changes = page.getByTestId('audit-changes').first();
+      await changes.waitFor();
+      const cells = async (label: string) => changes.locator('tr', { has: page.locator('td', { hasText: new RegExp(`^${label}$`) }) }).locator('td').allInnerTexts();
+      expect(await cells('匯款時間')).toEqual(['匯款時間', when, when]);
+      expect(await cells('匯款金額')).toEqual(['匯款金額', 'NT$12,000', 'NT$12,000']);
+      expect(await cells('分店')).toEqual(['分店', '台北店 (TPE)', '台北店 (TPE)']);
+      expect(await cells('狀態')).toEqual(['狀態', '未確認', '已入帳']);
+      const detail = (await changes.innerText()) ?? '';
+      expect(detail).not.toMatch(/[a-z]+_[a-z]+|\d{4}-\d{2}-\d{2}T|Z\b/);
+      // the pagination speaks Chinese too
+      const pagination = page.locator('.MuiTablePagination-root');
+      await pagination.waitFor();
+      expect(await pagination.innerText()).toMatch(/第 1-\d+ 筆，共 \d+ 筆/);
+      expect(await pagination.innerText()).not.toMatch(/[A-Za-z]{3,}/);
+      await settle(page);
+      expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(viewport.width);
+      await page.screenshot({ path: join(SCREENSHOTS, `audit-payment-detail-${viewport.width}.png`), fullPage: true });
+      await page.context().close();
+    }
   });
 
   it('shows the menu entry only with system_admin', async () => {

@@ -136,7 +136,7 @@ describe.skipIf(!HAS_CHROMIUM)('payments tab in the browser', () => {
     await page.getByTestId('import-preview').waitFor();
     const preview = await page.getByTestId('import-preview').textContent();
     expect(preview).toContain('第 2 行：後五碼必須是5位數字');
-    expect(preview).toMatch(/…還有 \d+ 個錯誤/);
+    expect(preview).toMatch(/…還有 \d+ 行有錯誤/);
     expect(await page.getByRole('button', { name: '確認匯入' }).count()).toBe(0);
     await e.shot(page, 'import-errors');
     await page.getByRole('button', { name: '取消' }).click();

@@ -89,11 +89,38 @@ describe.each(DB_KINDS)('spreadsheets over HTTP on %s', (kind) => {
     return rows;
   }
 
+  describe('POST /api/payments/bulk-import/check (the import preview)', () => {
+    it('says what an import would do, row by row, and writes nothing', async () => {
+      expect((await bulk('admin', [row()])).status).toBe(200);
+      const before = await count();
+      const payments = [
+        { ...row(), row: 2 },
+        { ...row({ last_five: '22222' }), row: 3 },
+        { ...row({ last_five: '22222' }), row: 4 },
+      ];
+      const r = await s.api('POST', '/payments/bulk-import/check', { as: 'hq_manage_payments', body: { payments } });
+      expect(r.status).toBe(200);
+      const storedUuid = (await s.t.db('payments').first('uuid')).uuid;
+      expect(r.body).toEqual({ imported: 1, skipped: 2, duplicates: [2, 4], duplicate_of: [{ row: 2, uuid: storedUuid }, { row: 4, earlier_row: 3 }] });
+      expect(await count()).toBe(before);
+    });
+
+    it('uses the import’s rules: its validation, its permission, the caller’s scope', async () => {
+      const bad = await s.api('POST', '/payments/bulk-import/check', { as: 'admin', body: { payments: [{ ...row({ last_five: '12' }), row: 7 }] } });
+      expect(bad.status).toBe(400);
+      expect(bad.body.errors[0].message).toMatch(/^第 7 行：/);
+      expect((await s.api('POST', '/payments/bulk-import/check', { as: 'branchA', body: { payments: [row()] } })).status).toBe(403);
+      const outside = await s.api('POST', '/payments/bulk-import/check', { as: 'hq_manage_payments', body: { payments: [row({ store_id: s.stores.C.id })] } });
+      expect(outside.status).toBe(403);
+      expect(outside.body.message).toContain('權限不足：您沒有此分店的權限');
+    });
+  });
+
   describe('POST /api/payments/bulk-import', () => {
     it('answers {imported, skipped, duplicates} and stores every row with its status', async () => {
       const r = await bulk('hq_manage_payments', [row({ status: '已入帳', note: '匯入' }), row({ last_five: '56789', store_id: s.stores.B.id })]);
       expect(r.status).toBe(200);
-      expect(r.body).toEqual({ imported: 2, skipped: 0, duplicates: [] });
+      expect(r.body).toEqual({ imported: 2, skipped: 0, duplicates: [], duplicate_of: [] });
       const rows = (await stored()).sort((a, b) => a.last_five.localeCompare(b.last_five));
       expect(rows).toEqual([
         { last_five: '01234', paid_at: '2026-11-18T01:15:00.000Z', amount: 1500, note: '匯入', store_id: s.stores.A.id, status: '已入帳' },
@@ -103,21 +130,29 @@ describe.each(DB_KINDS)('spreadsheets over HTTP on %s', (kind) => {
 
     it('importing the same rows twice adds nothing the second time', async () => {
       const rows = [row(), row({ last_five: '22222' }), row({ last_five: '33333', amount: 99 })];
-      expect((await bulk('admin', rows)).body).toEqual({ imported: 3, skipped: 0, duplicates: [] });
+      expect((await bulk('admin', rows)).body).toEqual({ imported: 3, skipped: 0, duplicates: [], duplicate_of: [] });
       const again = await bulk('admin', rows);
       expect(again.status).toBe(200);
-      expect(again.body).toEqual({ imported: 0, skipped: 3, duplicates: [1, 2, 3] });
+      expect(again.body).toMatchObject({ imported: 0, skipped: 3, duplicates: [1, 2, 3] });
+      // each skipped row names the stored payment it repeats
+      const stored = (await s.t.db('payments').orderBy('last_five').select('uuid')).map((p: { uuid: string }) => p.uuid);
+      expect(again.body.duplicate_of).toEqual([
+        { row: 1, uuid: stored[0] },
+        { row: 2, uuid: stored[1] },
+        { row: 3, uuid: stored[2] },
+      ]);
       expect(await count()).toBe(3);
       // the same payment written another way (UTC instead of Taiwan wall clock, amount as text) is still a duplicate
       const same = await bulk('admin', [{ ...row(), paid_at: '2026-11-18T01:15:00.000Z', amount: '1500', row: 9 }]);
-      expect(same.body).toEqual({ imported: 0, skipped: 1, duplicates: [9] });
+      expect(same.body).toMatchObject({ imported: 0, skipped: 1, duplicates: [9], duplicate_of: [{ row: 9, uuid: stored[0] }] });
       expect(await count()).toBe(3);
     });
 
     it('skips a payment equal to one submitted through the form', async () => {
       expect((await s.api('POST', '/payments', { as: 'admin', body: row() })).status).toBe(201);
       const r = await bulk('admin', [row(), row({ last_five: '22222' })]);
-      expect(r.body).toEqual({ imported: 1, skipped: 1, duplicates: [1] });
+      expect(r.body).toMatchObject({ imported: 1, skipped: 1, duplicates: [1] });
+      expect(r.body.duplicate_of).toEqual([{ row: 1, uuid: expect.any(String) }]);
       expect(await count()).toBe(2);
     });
 
@@ -127,16 +162,17 @@ describe.each(DB_KINDS)('spreadsheets over HTTP on %s', (kind) => {
         { ...row({ last_five: '22222' }), row: 3 },
         { ...row({ note: '另一個備註', status: '已入帳' }), row: 5 },
       ]);
-      expect(r.body).toEqual({ imported: 2, skipped: 1, duplicates: [5] });
+      expect(r.body).toMatchObject({ imported: 2, skipped: 1, duplicates: [5] });
+      expect(r.body.duplicate_of).toEqual([{ row: 5, earlier_row: 2 }]);
       expect((await stored()).map((p) => p.last_five).sort()).toEqual(['01234', '22222']);
     });
 
     it('stores duplicates when allow_duplicates is true', async () => {
-      expect((await bulk('admin', [row(), row()], { allow_duplicates: true })).body).toEqual({ imported: 2, skipped: 0, duplicates: [] });
-      expect((await bulk('admin', [row()], { allow_duplicates: true })).body).toEqual({ imported: 1, skipped: 0, duplicates: [] });
+      expect((await bulk('admin', [row(), row()], { allow_duplicates: true })).body).toMatchObject({ imported: 2, skipped: 0, duplicates: [] });
+      expect((await bulk('admin', [row()], { allow_duplicates: true })).body).toMatchObject({ imported: 1, skipped: 0, duplicates: [] });
       expect(await count()).toBe(3);
       // anything but true keeps the default
-      expect((await bulk('admin', [row()], { allow_duplicates: 'yes' })).body).toEqual({ imported: 0, skipped: 1, duplicates: [1] });
+      expect((await bulk('admin', [row()], { allow_duplicates: 'yes' })).body).toMatchObject({ imported: 0, skipped: 1, duplicates: [1] });
       expect(await count()).toBe(3);
     });
 
@@ -318,9 +354,9 @@ describe.each(DB_KINDS)('spreadsheets over HTTP on %s', (kind) => {
       const file = (await download('admin', exportPath())).bytes;
       await s.t.db('payments').delete();
       const parsed = parsePaymentsWorkbook(file, { stores: await dbStores() });
-      expect((await bulk('admin', payload(parsed.rows))).body).toEqual({ imported: 4, skipped: 0, duplicates: [] });
+      expect((await bulk('admin', payload(parsed.rows))).body).toMatchObject({ imported: 4, skipped: 0, duplicates: [] });
       expect(await stored()).toEqual(before.map((p) => ({ ...p, status: p.status === '已入帳' ? '已入帳' : '未確認' })));
-      expect((await bulk('admin', payload(parsed.rows))).body).toEqual({ imported: 0, skipped: 4, duplicates: [2, 3, 4, 5] });
+      expect((await bulk('admin', payload(parsed.rows))).body).toMatchObject({ imported: 0, skipped: 4, duplicates: [2, 3, 4, 5] });
       expect(await count()).toBe(4);
     });
 
@@ -363,7 +399,7 @@ describe.each(DB_KINDS)('spreadsheets over HTTP on %s', (kind) => {
       expect(parsed.rows).toHaveLength(4);
       // it names only stores the caller may import into, so it imports as is
       for (const p of parsed.rows) expect([s.stores.A.id, s.stores.B.id]).toContain(p.store_id);
-      expect((await bulk('hq_manage_payments', payload(parsed.rows))).body).toEqual({ imported: 4, skipped: 0, duplicates: [] });
+      expect((await bulk('hq_manage_payments', payload(parsed.rows))).body).toMatchObject({ imported: 4, skipped: 0, duplicates: [] });
     });
 
     it('needs manage_payments', async () => {
@@ -393,7 +429,7 @@ describe.each(DB_KINDS)('spreadsheets over HTTP on %s', (kind) => {
 
       const viaApi = await bulk('hq_manage_payments', payload(parsed.rows));
       expect(viaApi.status).toBe(200);
-      expect(viaApi.body).toEqual({ imported: 4, skipped: 0, duplicates: [] });
+      expect(viaApi.body).toMatchObject({ imported: 4, skipped: 0, duplicates: [] });
       const apiRows = await stored();
       expect(apiRows).toEqual([
         { last_five: '13579', paid_at: '2026-11-19T00:00:00.000Z', amount: 12000, note: '分店空白', store_id: 1, status: '已入帳' },
@@ -402,7 +438,7 @@ describe.each(DB_KINDS)('spreadsheets over HTTP on %s', (kind) => {
         { last_five: '56789', paid_at: '2026-11-18T01:15:00.000Z', amount: 23800, note: '', store_id: s.stores.B.id, status: '未確認' },
       ]);
       const again = await bulk('hq_manage_payments', payload(parsed.rows));
-      expect(again.body).toEqual({ imported: 0, skipped: 4, duplicates: [2, 5, 6, 7] });
+      expect(again.body).toMatchObject({ imported: 0, skipped: 4, duplicates: [2, 5, 6, 7] });
 
       await s.t.db('payments').delete();
       const ctx = { db: s.t.db, security: TEST_SECURITY, actor: await principalByUsername(s.t.db, 'hq_manage_payments'), ip: null };

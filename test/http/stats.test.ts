@@ -289,4 +289,40 @@ describe.each(DB_KINDS)('GET /api/stats/summary on %s', (kind) => {
       expect(res.body.errors[0].message, query).toMatch(/格式錯誤/);
     }
   });
+  it('GET /stats/charts: NT$ per store by status and per store per Taiwan day, within the caller’s stores', async () => {
+    const { A, B, C } = s.stores;
+    const res = await s.api('GET', '/stats/charts?from=2026-11-16&to=2026-11-19', { as: 'admin' });
+    expect(res.status).toBe(200);
+    expect(res.body).toStrictEqual({
+      from: '2026-11-16',
+      to: '2026-11-19',
+      days: ['2026-11-16', '2026-11-17', '2026-11-18', '2026-11-19'],
+      stores: [
+        { store_id: A.id, store_name: A.name, store_code: A.code, pending_amount: 2500, confirmed_amount: 1000, failed_amount: 300 },
+        { store_id: B.id, store_name: B.name, store_code: B.code, pending_amount: 100_000_000, confirmed_amount: 700, failed_amount: 0 },
+        { store_id: C.id, store_name: C.name, store_code: C.code, pending_amount: 0, confirmed_amount: 0, failed_amount: 9000 },
+        { store_id: D.id, store_name: D.name, store_code: D.code, pending_amount: 0, confirmed_amount: 0, failed_amount: 0 },
+      ],
+      daily: [
+        // 23:59 on the 18th and 00:00 on the 19th (Taiwan) fall on their own days
+        { store_id: A.id, amounts: [0, 300, 1000, 2500] },
+        { store_id: B.id, amounts: [100_000_000, 0, 700, 0] },
+        { store_id: C.id, amounts: [0, 0, 9000, 0] },
+        { store_id: D.id, amounts: [0, 0, 0, 0] },
+      ],
+    });
+    // a branch user's charts hold their store only, whatever they ask for
+    const branch = await s.api('GET', `/stats/charts?from=2026-11-16&to=2026-11-19&store_id=${B.id}`, { as: 'branchA' });
+    expect(branch.status).toBe(200);
+    expect(branch.body.stores.map((x: { store_id: number }) => x.store_id)).toEqual([]);
+    const own = await s.api('GET', '/stats/charts?from=2026-11-18&to=2026-11-18', { as: 'branchA' });
+    expect(own.body.daily).toStrictEqual([{ store_id: A.id, amounts: [1000] }]);
+    // the same permission and date rules as the summary
+    expect((await s.api('GET', '/stats/charts', { as: 'hq_none' })).status).toBe(403);
+    expect((await s.api('GET', '/stats/charts?from=2026-11-19&to=2026-11-16', { as: 'admin' })).status).toBe(400);
+    expect((await s.api('GET', '/stats/charts?from=2024-01-01&to=2026-11-16', { as: 'admin' })).body.errors[0].message).toBe('圖表最多顯示 366 天，請縮小日期範圍');
+    // no range: the last 30 days up to today
+    const recent = await s.api('GET', '/stats/charts', { as: 'admin' });
+    expect(recent.body.days).toHaveLength(30);
+  });
 });

@@ -117,8 +117,18 @@ describe.each(DB_KINDS)('payment services on %s', (kind) => {
       { row: 2, last_five: '11111', paid_at: '2026-11-15T08:00:00.000Z', amount: 300, store_id: f.stores.C.id },
       { row: 3, last_five: '22222', paid_at: '2026-11-15T09:00:00.000Z', amount: 400, store_id: f.stores.C.id },
     ];
-    expect(await importPayments(admin, rows)).toEqual({ imported: 2, skipped: 0, duplicates: [] });
-    expect(await importPayments(admin, rows)).toEqual({ imported: 0, skipped: 2, duplicates: [2, 3] });
+    expect(await importPayments(admin, rows)).toEqual({ imported: 2, skipped: 0, duplicates: [], duplicate_of: [] });
+    const again = await importPayments(admin, rows);
+    expect(again).toMatchObject({ imported: 0, skipped: 2, duplicates: [2, 3] });
+    expect(again.duplicate_of.map((d) => ('uuid' in d ? d.row : null))).toEqual([2, 3]);
+    // a dry run says the same and writes nothing; a row repeated inside one import names the earlier row
+    const fresh = { row: 4, last_five: '33333', paid_at: '2026-11-15T10:00:00.000Z', amount: 500, store_id: f.stores.C.id };
+    expect(await importPayments(admin, [...rows, fresh, { ...fresh, row: 5 }], { dryRun: true })).toMatchObject({
+      imported: 1,
+      skipped: 3,
+      duplicates: [2, 3, 5],
+      duplicate_of: [{ row: 2 }, { row: 3 }, { row: 5, earlier_row: 4 }],
+    });
     expect((await listPayments(admin, { filter: { store_id: f.stores.C.id } })).total).toBe(2);
   });
 });

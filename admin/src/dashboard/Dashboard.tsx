@@ -1,8 +1,9 @@
+import PrintIcon from '@mui/icons-material/Print';
 import RefreshIcon from '@mui/icons-material/Refresh';
-import { Box, Button, Chip, LinearProgress, Stack, Typography } from '@mui/material';
-import { useState } from 'react';
+import { Alert, AlertTitle, Box, Button, Chip, GlobalStyles, LinearProgress, Skeleton, Stack, Typography } from '@mui/material';
+import { lazy, Suspense, useState } from 'react';
 import { Loading, Title } from 'react-admin';
-import { canSwitchStores, gates } from '../../../core/permissions';
+import { canSwitchStores, gates, scopeIsEmpty } from '../../../core/permissions';
 import { storeLabel } from '../../../core/labels';
 import { DateRangeFields, type DateRange } from '../common/DateRangeFields';
 import { Forbidden } from '../common/Forbidden';
@@ -13,6 +14,23 @@ import { DASHBOARD_UI as T } from '../messages';
 import { StoreStatsTable } from './StoreStatsTable';
 import { SummaryCards } from './SummaryCards';
 import { useStatsSummary } from './useStatsSummary';
+
+// The charts and their library load with the dashboard only, not with the back office.
+const DashboardCharts = lazy(() => import('./DashboardCharts'));
+
+/** The daily report on paper: the page alone, without the menu, the top bar and the buttons. */
+const printStyles = (
+  <GlobalStyles
+    styles={{
+      '@media print': {
+        '.RaAppBar-root, .MuiAppBar-root, .RaSidebar-root, .MuiDrawer-root, .RaLayout-appFrame > .MuiToolbar-root, button, .MuiButton-root, [data-print="hide"]': { display: 'none !important' },
+        '.RaLayout-appFrame': { marginTop: '0 !important' },
+        '.RaLayout-content': { padding: '0 !important' },
+        body: { background: '#fff' },
+      },
+    }}
+  />
+);
 
 /**
  * The statistics dashboard (spec section 2 "Dashboard tab"): four cards and a per-store table
@@ -32,10 +50,24 @@ export function Dashboard() {
   if (isPending) return <Loading />;
   if (!allowed) return <Forbidden title={T.title} message={T.forbidden} testId="dashboard-forbidden" />;
 
+  if (me && scopeIsEmpty(me)) {
+    // Nothing to count: say why, rather than show zeros as if the stores had no payments.
+    return (
+      <Box sx={{ p: { xs: 1, sm: 2 } }}>
+        <Title title={T.title} />
+        <Alert severity="info" data-testid="dashboard-no-store">
+          <AlertTitle>{T.noStoreTitle}</AlertTitle>
+          {T.noStore}
+        </Alert>
+      </Box>
+    );
+  }
+
   const scope = storeId === null ? T.allStores : storeLabel(byId(storeId));
   return (
     <Box sx={{ py: { xs: 1, sm: 2 }, px: { xs: 0.5, sm: 1 } }} data-testid="dashboard">
       <Title title={T.title} />
+      {printStyles}
       <Stack
         direction={{ xs: 'column', md: 'row' }}
         spacing={{ xs: 1.5, md: 2 }}
@@ -65,6 +97,9 @@ export function Dashboard() {
               {T.clearDates}
             </Button>
           )}
+          <Button variant="outlined" startIcon={<PrintIcon />} onClick={() => window.print()} sx={{ whiteSpace: 'nowrap' }} data-testid="dashboard-print">
+            {T.print}
+          </Button>
           <Button
             variant="contained"
             startIcon={<RefreshIcon />}
@@ -83,6 +118,9 @@ export function Dashboard() {
         {T.perStore}
       </Typography>
       <StoreStatsTable data={data} loading={loading} />
+      <Suspense fallback={<Skeleton variant="rounded" height={320} sx={{ mt: 3 }} />}>
+        <DashboardCharts params={{ store_id: storeId, ...range }} />
+      </Suspense>
     </Box>
   );
 }

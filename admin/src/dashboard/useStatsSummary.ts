@@ -1,4 +1,4 @@
-import { useQuery } from '@tanstack/react-query';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useDataProvider } from 'react-admin';
 import type { StatsSummary } from '../../../core/types';
 import { DASHBOARD_UI } from '../messages';
@@ -20,6 +20,7 @@ export interface StatsParams {
  */
 export function useStatsSummary({ store_id, from, to }: StatsParams, enabled: boolean) {
   const dataProvider = useDataProvider<RemitDataProvider>();
+  const client = useQueryClient();
   const query = useQuery({
     queryKey: ['stats', 'summary', { store_id, from, to }],
     enabled,
@@ -35,5 +36,5 @@ export function useStatsSummary({ store_id, from, to }: StatsParams, enabled: bo
       }
     },
   });
-  return { data: query.data ?? null, loading: query.isFetching, refresh: () => void query.refetch() };
+  return { data: query.data ?? null, loading: query.isFetching, refresh: () => void client.invalidateQueries({ queryKey: ['stats'] }) }; // the charts too
 }

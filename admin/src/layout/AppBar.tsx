@@ -4,9 +4,9 @@ import { Box, Button, Typography, useMediaQuery, type Theme } from '@mui/materia
 import { AppBar as RaAppBar, TitlePortal, useLogout } from 'react-admin';
 import { appTitle } from '../config';
 import { StoreSwitcher } from './StoreSwitcher';
-import { UserBadge } from './UserBadge';
+import { UserMenu } from './UserMenu';
 
-/** Top bar (spec section 2): title, back to the form, store switcher, username, logout. */
+/** Top bar (spec section 2): title, back to the form, store switcher, username (the user menu: 修改密碼, 登出), logout. */
 export function AppBar() {
   const logout = useLogout();
   const wide = useMediaQuery((t: Theme) => t.breakpoints.up('md'));
@@ -23,7 +23,7 @@ export function AppBar() {
             匯款表單
           </Button>
           <StoreSwitcher onDark />
-          <UserBadge />
+          <UserMenu />
           <Button color="inherit" size="small" startIcon={<LogoutIcon />} onClick={() => logout()}>
             登出
           </Button>

@@ -2,14 +2,15 @@ import AccountBalanceIcon from '@mui/icons-material/AccountBalance';
 import AssessmentIcon from '@mui/icons-material/Assessment';
 import HistoryIcon from '@mui/icons-material/History';
 import EditNoteIcon from '@mui/icons-material/EditNote';
-import LogoutIcon from '@mui/icons-material/Logout';
 import PeopleIcon from '@mui/icons-material/People';
 import ReceiptLongIcon from '@mui/icons-material/ReceiptLong';
 import StoreIcon from '@mui/icons-material/Store';
 import { Box, Divider, MenuItem, ListItemIcon, ListItemText, useMediaQuery, type Theme } from '@mui/material';
 import { Menu as RaMenu, useBasename, useLogout, useSidebarState } from 'react-admin';
 import { gates } from '../../../core/permissions';
+import { useOwnPasswordDialog } from '../account/useOwnPasswordDialog';
 import { useMe } from '../common/useMe';
+import { AccountMenuItems } from './AccountMenuItems';
 import { StoreSwitcher } from './StoreSwitcher';
 import { UserBadge } from './UserBadge';
 
@@ -20,6 +21,7 @@ export function Menu() {
   const base = useBasename();
   const [open] = useSidebarState();
   const narrow = useMediaQuery((t: Theme) => t.breakpoints.down('md'));
+  const password = useOwnPasswordDialog();
   return (
     <RaMenu>
       {me && gates.viewPayments(me) && <RaMenu.Item to={`${base}/payments`} primaryText="匯款記錄" leftIcon={<ReceiptLongIcon />} />}
@@ -43,14 +45,10 @@ export function Menu() {
             </ListItemIcon>
             <ListItemText>匯款表單</ListItemText>
           </MenuItem>
-          <MenuItem onClick={() => logout()}>
-            <ListItemIcon>
-              <LogoutIcon fontSize="small" />
-            </ListItemIcon>
-            <ListItemText>登出</ListItemText>
-          </MenuItem>
+          <AccountMenuItems onChangePassword={password.openDialog} onLogout={() => logout()} />
         </Box>
       )}
+      {password.dialog}
     </RaMenu>
   );
 }

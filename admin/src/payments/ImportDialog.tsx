@@ -2,8 +2,10 @@
  * The Excel import wizard (spec section 2 "Modals"): (1) choose a .xlsx or .xls file, shown with
  * its name and size in KB; (2) preview: row count, the first five errors and how many more, each
  * row marked; (3) the result. Parsing runs in the browser with the same core/excel code as the
- * CLI (loaded only now, so the spreadsheet library is not in the page until needed); the server
- * checks every row again on import.
+ * CLI (loaded only now, so the spreadsheet library is not in the page until needed). The preview
+ * then asks the server to run the import's own checks without writing (duplicates against the
+ * database, the caller's scope), so each row shows what will happen to it: 將匯入, 錯誤 with its
+ * reasons, 重複 with what it repeats. The server checks every row again on import.
  */
 import {
   Alert,
@@ -25,19 +27,45 @@ import {
   TableHead,
   TableRow,
   Typography,
+  useMediaQuery,
+  type Theme,
 } from '@mui/material';
 import { useRef, useState } from 'react';
 import { useDataProvider } from 'react-admin';
-import type { ParseResult } from '../../../core/excel/parse';
+import type { ParseResult, PreviewRow } from '../../../core/excel/parse';
 import { BROWSER_IMPORT_MAX_BYTES, HEADERS, MAX_IMPORT_ROWS } from '../../../core/excel/columns';
 import { MSG } from '../../../core/messages';
+import type { ImportResult } from '../../../core/services/payments/import';
 import type { Me } from '../../../core/types';
-import { UI } from '../messages';
+import { IMPORT_UI as T, UI } from '../messages';
 import { useStores } from '../common/useStores';
 import type { RemitDataProvider } from '../providers/dataProvider';
 import { ApiError } from '../http';
 
 type Outcome = { ok: true; imported: number; skipped: number } | { ok: false; message: string };
+/** the server's dry run of the rows the file would send, or why it could not be had */
+type Check = { result: ImportResult } | { problem: string } | null;
+
+/** The first lines of each row in error, one line a row: `第 N 行：a；b`. */
+function errorLines(errors: string[]): string[] {
+  const byRow = new Map<string, string[]>();
+  for (const e of errors) {
+    const m = /^(第 \d+ 行：)(.*)$/s.exec(e);
+    const key = m ? m[1] : e;
+    byRow.set(key, [...(byRow.get(key) ?? []), m ? m[2] : '']);
+  }
+  return [...byRow].map(([prefix, parts]) => prefix + parts.filter(Boolean).join('；'));
+}
+
+/** A preview row's state and reason, with what the server found for rows the file alone cannot judge. */
+function rowVerdict(r: PreviewRow, check: Check): { label: string; color: 'success' | 'error' | 'warning' | 'default'; reason: string } {
+  if (r.state === 'error') return { label: T.stateError, color: 'error', reason: r.reason ?? '' };
+  if (r.state === 'duplicate') return { label: T.stateDuplicate, color: 'warning', reason: r.reason ?? '' };
+  if (r.state === 'skipped') return { label: T.stateSkipped, color: 'default', reason: r.reason ?? '' };
+  const dup = check && 'result' in check ? check.result.duplicate_of.find((d) => d.row === r.row) : undefined;
+  if (dup) return { label: T.stateDuplicate, color: 'warning', reason: 'uuid' in dup ? T.duplicateOfStored(dup.uuid) : MSG.importDuplicateInFile(dup.earlier_row) };
+  return { label: T.stateOk, color: 'success', reason: '' };
+}
 
 const STEPS = ['選擇檔案', '預覽', '結果'];
 const tooBig = (f: File | null) => f !== null && f.size > BROWSER_IMPORT_MAX_BYTES;
@@ -54,6 +82,7 @@ function readFile(file: File): Promise<ArrayBuffer> {
 
 export function ImportDialog({ me, onClose }: { me: Me; onClose: (imported: boolean) => void }) {
   const dataProvider = useDataProvider<RemitDataProvider>();
+  const phone = useMediaQuery((t: Theme) => t.breakpoints.down('sm'));
   const { stores } = useStores();
   const input = useRef<HTMLInputElement>(null);
   const [step, setStep] = useState(0);
@@ -63,6 +92,8 @@ export function ImportDialog({ me, onClose }: { me: Me; onClose: (imported: bool
   const [parsed, setParsed] = useState<ParseResult | null>(null);
   const [importing, setImporting] = useState(false);
   const [outcome, setOutcome] = useState<Outcome | null>(null);
+  const [check, setCheck] = useState<Check>(null);
+  const [checking, setChecking] = useState(false);
 
   async function parse() {
     if (!file || parsing || tooBig(file)) return;
@@ -78,8 +109,11 @@ export function ImportDialog({ me, onClose }: { me: Me; onClose: (imported: bool
     }
     try {
       const { parsePaymentsWorkbook } = await import('../../../core/excel/parse');
-      setParsed(parsePaymentsWorkbook(bytes, { stores, userStoreId: me.store_id }));
+      const result = parsePaymentsWorkbook(bytes, { stores, userStoreId: me.store_id });
+      setParsed(result);
+      setCheck(null);
       setStep(1);
+      if (result.rows.length) void checkRows(result);
     } catch (err) {
       const detail = (err as { errors?: Array<{ message: string }> })?.errors?.[0]?.message;
       if (detail === MSG.importTooManyRows(MAX_IMPORT_ROWS)) setProblem({ message: UI.importTooManyForBrowser });
@@ -89,12 +123,25 @@ export function ImportDialog({ me, onClose }: { me: Me; onClose: (imported: bool
     }
   }
 
+  async function checkRows(result: ParseResult) {
+    setChecking(true);
+    try {
+      setCheck({ result: await dataProvider.checkImport(result.rows) });
+    } catch (err) {
+      const body = err instanceof ApiError ? err.body : null;
+      setCheck({ problem: (body?.errors?.length ? body.errors.map((e) => e.message).join('\n') : body?.message) || T.checkFailed });
+    } finally {
+      setChecking(false);
+    }
+  }
+
   async function confirmImport() {
     if (!parsed || importing) return;
     setImporting(true);
     try {
       const result = await dataProvider.importPayments(parsed.rows);
-      setOutcome({ ok: true, imported: result.imported, skipped: result.skipped });
+      // rows the file repeated itself were never sent: they count as skipped duplicates too
+      setOutcome({ ok: true, imported: result.imported, skipped: result.skipped + inFileDuplicates });
     } catch (err) {
       const body = err instanceof ApiError ? err.body : null;
       const message = body?.errors?.length ? body.errors.slice(0, 5).map((e) => e.message).join('\n') : body?.message;
@@ -106,10 +153,17 @@ export function ImportDialog({ me, onClose }: { me: Me; onClose: (imported: bool
   }
 
   const errors = parsed?.errors ?? [];
-  const canImport = parsed !== null && errors.length === 0 && parsed.rows.length > 0;
+  const inFileDuplicates = parsed?.skipped.filter((x) => x.duplicateOf !== undefined).length ?? 0;
+  // every row is exactly one of: sent, in error, skipped (no business date or a repeat within the file)
+  const errorRows = parsed ? parsed.totalRows - parsed.rows.length - parsed.skipped.length : 0;
+  const checked = check && 'result' in check ? check.result : null;
+  const willImport = checked ? checked.imported : (parsed?.rows.length ?? 0);
+  const duplicates = inFileDuplicates + (checked?.skipped ?? 0);
+  const lines = errorLines(errors);
+  const canImport = parsed !== null && errorRows === 0 && checked !== null && checked.imported > 0;
 
   return (
-    <Dialog open onClose={() => onClose(Boolean(outcome?.ok))} maxWidth="md" fullWidth data-testid="import-dialog">
+    <Dialog open onClose={() => onClose(Boolean(outcome?.ok))} maxWidth="md" fullWidth fullScreen={phone} data-testid="import-dialog">
       <DialogTitle>Excel 匯入</DialogTitle>
       <DialogContent>
         <Stepper activeStep={step} sx={{ mb: 2 }} alternativeLabel>
@@ -154,56 +208,66 @@ export function ImportDialog({ me, onClose }: { me: Me; onClose: (imported: bool
 
         {step === 1 && parsed && (
           <Box data-testid="import-preview">
-            <Typography sx={{ mb: 1 }}>
-              共 {parsed.totalRows} 筆資料，{parsed.rows.length} 筆可匯入
-              {parsed.skipped.length > 0 && `，略過 ${parsed.skipped.length} 行`}
+            <Typography sx={{ mb: 1 }} data-testid="import-counts">
+              {T.counts({ total: parsed.totalRows, willImport, duplicates, errorRows, skipped: parsed.skipped.length - inFileDuplicates })}
             </Typography>
-            {errors.length > 0 && (
-              <Alert severity="error" sx={{ mb: 1.5 }}>
-                <AlertTitle>檔案有 {errors.length} 個錯誤，請修正後再匯入</AlertTitle>
-                {errors.slice(0, 5).map((e) => (
+            {checking && (
+              <Typography variant="body2" color="text.secondary" sx={{ mb: 1 }} data-testid="import-checking">
+                {T.checking}
+              </Typography>
+            )}
+            {errorRows > 0 && (
+              <Alert severity="error" sx={{ mb: 1.5 }} data-testid="import-errors">
+                <AlertTitle>{T.errorsTitle(errorRows)}</AlertTitle>
+                {lines.slice(0, 5).map((e) => (
                   <div key={e}>{e}</div>
                 ))}
-                {errors.length > 5 && <div>…還有 {errors.length - 5} 個錯誤</div>}
+                {lines.length > 5 && <div>{T.moreErrorRows(lines.length - 5)}</div>}
               </Alert>
             )}
-            {parsed.skipped.length > 0 && (
-              <Alert severity="info" sx={{ mb: 1.5 }}>
-                {parsed.skipped.slice(0, 5).map((s) => (
-                  <div key={s.reason}>{s.reason}</div>
-                ))}
-                {parsed.skipped.length > 5 && <div>…還有 {parsed.skipped.length - 5} 行略過</div>}
+            {check && 'problem' in check && (
+              <Alert severity="error" sx={{ mb: 1.5, whiteSpace: 'pre-line' }} data-testid="import-check-problem">
+                {check.problem}
               </Alert>
             )}
-            <TableContainer sx={{ maxHeight: 320, border: 1, borderColor: 'divider', borderRadius: 1 }}>
+            {errorRows === 0 && checked && checked.imported === 0 && (
+              <Alert severity="info" sx={{ mb: 1.5 }} data-testid="import-nothing-new">
+                {T.nothingNew}
+              </Alert>
+            )}
+            <TableContainer sx={{ maxHeight: { xs: 'calc(100vh - 300px)', sm: 360 }, border: 1, borderColor: 'divider', borderRadius: 1 }}>
               <Table size="small" stickyHeader>
                 <TableHead>
                   <TableRow>
                     <TableCell>行</TableCell>
-                    {HEADERS.map((h) => (
-                      <TableCell key={h}>{h}</TableCell>
-                    ))}
+                    {/* what happens to the row first, so it is seen without scrolling */}
                     <TableCell>檢查</TableCell>
+                    <TableCell sx={{ minWidth: 200 }}>{T.reason}</TableCell>
+                    {HEADERS.map((h) => (
+                      <TableCell key={h} sx={{ whiteSpace: 'nowrap' }}>
+                        {h}
+                      </TableCell>
+                    ))}
                   </TableRow>
                 </TableHead>
                 <TableBody>
-                  {parsed.preview.map((r) => (
-                    <TableRow key={r.row} sx={r.state === 'error' ? { bgcolor: 'error.50', '& td': { color: 'error.dark' } } : undefined}>
-                      <TableCell>{r.row}</TableCell>
-                      {r.cells.map((c, i) => (
-                        <TableCell key={i} sx={{ whiteSpace: 'nowrap', maxWidth: 200, overflow: 'hidden', textOverflow: 'ellipsis' }}>
-                          {c}
+                  {parsed.preview.map((r) => {
+                    const v = rowVerdict(r, check);
+                    return (
+                      <TableRow key={r.row} data-testid={`import-row-${r.row}`} sx={r.state === 'error' ? { bgcolor: 'error.50', '& td': { color: 'error.dark' } } : undefined}>
+                        <TableCell>{r.row}</TableCell>
+                        <TableCell>
+                          <Chip size="small" color={v.color} label={v.label} />
                         </TableCell>
-                      ))}
-                      <TableCell>
-                        <Chip
-                          size="small"
-                          color={r.state === 'ok' ? 'success' : r.state === 'error' ? 'error' : 'default'}
-                          label={r.state === 'ok' ? '正常' : r.state === 'error' ? '錯誤' : '略過'}
-                        />
-                      </TableCell>
-                    </TableRow>
-                  ))}
+                        <TableCell sx={{ overflowWrap: 'anywhere' }}>{v.reason}</TableCell>
+                        {r.cells.map((c, i) => (
+                          <TableCell key={i} sx={{ whiteSpace: 'nowrap', maxWidth: 200, overflow: 'hidden', textOverflow: 'ellipsis' }}>
+                            {c}
+                          </TableCell>
+                        ))}
+                      </TableRow>
+                    );
+                  })}
                 </TableBody>
               </Table>
             </TableContainer>
@@ -216,11 +280,14 @@ export function ImportDialog({ me, onClose }: { me: Me; onClose: (imported: bool
         )}
 
         {step === 2 && outcome && (
-          <Alert severity={outcome.ok ? 'success' : 'error'} data-testid="import-result">
-            <AlertTitle>{outcome.ok ? UI.importSuccessTitle : UI.importFailedTitle}</AlertTitle>
+          <Alert severity={!outcome.ok ? 'error' : outcome.imported > 0 ? 'success' : 'info'} data-testid="import-result">
+            <AlertTitle>{!outcome.ok ? UI.importFailedTitle : outcome.imported > 0 ? UI.importSuccessTitle : UI.importNothingTitle}</AlertTitle>
             <Box sx={{ whiteSpace: 'pre-line' }}>
-              {outcome.ok ? UI.importSuccess(outcome.imported) : outcome.message}
-              {outcome.ok && outcome.skipped > 0 && `\n略過 ${outcome.skipped} 筆與已有記錄重複的資料`}
+              {!outcome.ok
+                ? outcome.message
+                : outcome.imported > 0
+                  ? UI.importSuccess(outcome.imported) + (outcome.skipped > 0 ? UI.importSkippedDuplicates(outcome.skipped) : '')
+                  : UI.importNothing(outcome.skipped)}
             </Box>
           </Alert>
         )}

@@ -6,6 +6,7 @@ import simpleRestProvider from 'ra-data-simple-rest';
 import { fetchUtils, HttpError, type DataProvider } from 'react-admin';
 import type { ImportRow } from '../../../core/excel/parse';
 import type { ImportResult } from '../../../core/services/payments/import';
+import type { StatsCharts } from '../../../core/stats';
 import type { StatsSummary } from '../../../core/types';
 import { API_BASE, TIMEOUT_MS } from '../config';
 import { api, handleUnauthorized } from '../http';
@@ -48,6 +49,18 @@ async function download(path: string): Promise<{ fileName: string; count: number
   return { fileName, count: Number(res.headers.get('x-row-count') ?? 0) };
 }
 
+type StatsQuery = { store_id?: number | null; from?: string; to?: string };
+
+/** `?store_id=&from=&to=` for the statistics calls, with only what is set. */
+function statsQuery(params: StatsQuery): string {
+  const q = new URLSearchParams();
+  if (params.store_id) q.set('store_id', String(params.store_id));
+  if (params.from) q.set('from', params.from);
+  if (params.to) q.set('to', params.to);
+  const s = q.toString();
+  return s ? `?${s}` : '';
+}
+
 export const dataProvider = {
   ...rest,
   /** The spec's batch delete: one `DELETE /payments` with the uuids. */
@@ -61,22 +74,21 @@ export const dataProvider = {
   importPayments(rows: ImportRow[]) {
     return api<ImportResult>('POST', '/payments/bulk-import', { payments: rows });
   },
-  statsSummary(params: { store_id?: number | null; from?: string; to?: string } = {}) {
-    const q = new URLSearchParams();
-    if (params.store_id) q.set('store_id', String(params.store_id));
-    if (params.from) q.set('from', params.from);
-    if (params.to) q.set('to', params.to);
-    const s = q.toString();
-    return api<StatsSummary>('GET', `/stats/summary${s ? `?${s}` : ''}`);
+  /** the import's own checks against the database (duplicates, scope), writing nothing */
+  checkImport(rows: ImportRow[]) {
+    return api<ImportResult>('POST', '/payments/bulk-import/check', { payments: rows });
+  },
+  statsSummary(params: StatsQuery = {}) {
+    return api<StatsSummary>('GET', `/stats/summary${statsQuery(params)}`);
+  },
+  statsCharts(params: StatsQuery = {}) {
+    return api<StatsCharts>('GET', `/stats/charts${statsQuery(params)}`);
   },
   exportPayments(filter: Record<string, unknown>) {
     return download(`/payments/export?filter=${encodeURIComponent(JSON.stringify(filter))}`);
   },
   downloadSample() {
     return download('/payments/sample');
-  },
-  changePassword(body: { currentPassword: string; newPassword: string; confirmNewPassword?: string }) {
-    return api<{ token: string }>('POST', '/users/change-password', body);
   },
 } satisfies DataProvider & Record<string, unknown>;
 

@@ -3,8 +3,9 @@
  * react-admin. Rules come from core, so the form and the server check the same things.
  */
 import { useEffect, useRef, useState, type FormEvent } from 'react';
-import { isBranchUser, submissionStoreId, type Principal } from '../../../core/permissions';
-import { formatTaipei } from '../../../core/time';
+import { isBranchUser, scopeIsEmpty, storesInScope, submissionStoreId, type Principal } from '../../../core/permissions';
+import type { Me } from '../../../core/types';
+import { formatTaipei, toIso } from '../../../core/time';
 import { paidAtNeedsConfirm, validatePayment } from '../../../core/validation/payment';
 import { MSG } from '../../../core/messages';
 import { storeLabel } from '../../../core/labels';
@@ -12,14 +13,13 @@ import { appTitle } from '../config';
 import { api, ApiError } from '../http';
 import { UI } from '../messages';
 import { clearToken, tokenUsername } from '../session';
+import { AccountMenu } from './AccountMenu';
 
 interface Store {
   id: number;
   name: string;
   code: string;
 }
-
-type Me = Pick<Principal, 'username' | 'store_id'>;
 
 interface FormState {
   last_five: string;
@@ -74,6 +74,9 @@ export function SubmitPage() {
 
   const locked = me !== null && isBranchUser(me);
   const lockedStore = locked ? stores.find((s) => s.id === me!.store_id) : undefined;
+  // Only the stores the user may submit for; with none, they are told before typing (issue 13, item 10).
+  const offered = me ? storesInScope(me, stores) : [];
+  const noStore = me !== null && scopeIsEmpty(me);
   const username = me?.username ?? tokenUsername() ?? UI.unknownUser;
 
   const set = (key: keyof FormState) => (e: { target: { value: string } }) => {
@@ -91,7 +94,7 @@ export function SubmitPage() {
     // Taiwan wall-clock text; the server parses that text once (issue 11 item 6).
     const checked = validatePayment(
       { last_five: form.last_five, paid_at: form.paid_at, amount: form.amount === '' ? '' : Number(form.amount), note: form.note, store_id: form.store_id },
-      { storeRequired: stores.length > 0 },
+      { storeRequired: offered.length > 0 },
     );
     if (!checked.ok) {
       setErrors(Object.fromEntries(checked.errors.map((x) => [x.field, x.message])));
@@ -134,9 +137,7 @@ export function SubmitPage() {
       <header className="bar">
         <h1>{title}</h1>
         <div className="bar-actions">
-          <span className="user" data-testid="username">
-            {username}
-          </span>
+          <AccountMenu username={username} onLogout={logout} onPasswordChanged={() => setBanner({ kind: 'success', text: UI.passwordChanged })} />
           <a className="btn btn-light" href="/admin">
             {UI.toAdmin}
           </a>
@@ -170,7 +171,14 @@ export function SubmitPage() {
             </div>
           </div>
         )}
+        {noStore && (
+          <div className="banner banner-warn" role="alert" data-testid="no-store">
+            <strong>{UI.noStoreTitle}</strong>
+            <p>{UI.noStoreForm}</p>
+          </div>
+        )}
         <form onSubmit={(e) => onSubmit(e)} noValidate>
+          <fieldset className="fields" disabled={noStore}>
           <Field label={UI.lastFive} error={errors.last_five} htmlFor="last_five">
             <input
               id="last_five"
@@ -193,7 +201,7 @@ export function SubmitPage() {
               <input id="amount" name="amount" type="number" inputMode="numeric" min={1} step={1} value={form.amount} onChange={set('amount')} />
             </div>
           </Field>
-          {stores.length > 0 &&
+          {offered.length > 0 &&
             (locked ? (
               <div className="field">
                 <span className="label">{UI.chooseStore}</span>
@@ -207,7 +215,7 @@ export function SubmitPage() {
               <Field label={UI.chooseStore} error={errors.store_id} htmlFor="store_id">
                 <select id="store_id" name="store_id" value={form.store_id} onChange={set('store_id')}>
                   <option value="">{UI.chooseStore}</option>
-                  {stores.map((s) => (
+                  {offered.map((s) => (
                     <option key={s.id} value={s.id}>
                       {storeLabel(s)}
                     </option>
@@ -218,9 +226,10 @@ export function SubmitPage() {
           <Field label={UI.note} error={errors.note} htmlFor="note">
             <textarea id="note" name="note" rows={3} maxLength={1000} placeholder={UI.notePlaceholder} value={form.note} onChange={set('note')} />
           </Field>
-          <button type="submit" className="btn btn-primary submit" disabled={submitting}>
+          <button type="submit" className="btn btn-primary submit" disabled={submitting || noStore}>
             {submitting ? UI.submitting : UI.submit}
           </button>
+          </fieldset>
         </form>
       </main>
     </div>

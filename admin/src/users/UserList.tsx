@@ -36,7 +36,7 @@ import { ROLE_LABELS, storeLabel } from '../../../core/labels';
 import { useMe } from '../common/useMe';
 import { useStores, type StoreRecord } from '../common/useStores';
 import { UI, USERS_UI } from '../messages';
-import { ChangePasswordDialog } from './ChangePasswordDialog';
+import { useOwnPasswordDialog } from '../account/useOwnPasswordDialog';
 import { DeleteUserDialog } from './DeleteUserDialog';
 import { serverMessage } from '../serverError';
 import { UserActions, type UserActionHandlers } from './UserActions';
@@ -85,8 +85,18 @@ function columns(me: Me, byId: (id: number) => StoreRecord | undefined, handlers
       minWidth: 130,
       render: (u) => (
         <>
-          <Typography variant="body2">{storeAccessLabel(u, byId)}</Typography>
-          <Typography variant="caption" color="text.secondary">
+          {/* a line may break between stores, never inside a store's name (code) */}
+          <Typography variant="body2">
+            {storeAccessLabel(u, byId)
+              .split('、')
+              .map((part, i) => (
+                <Box component="span" key={i} sx={{ whiteSpace: 'nowrap' }}>
+                  {i > 0 && '、'}
+                  {part}
+                </Box>
+              ))}
+          </Typography>
+          <Typography variant="caption" color="text.secondary" sx={{ whiteSpace: 'nowrap' }}>
             {USERS_UI.homeStore}：{u.store_id === null ? USERS_UI.headquarters : storeLabel(byId(u.store_id))}
           </Typography>
         </>
@@ -100,7 +110,7 @@ function columns(me: Me, byId: (id: number) => StoreRecord | undefined, handlers
     {
       key: 'created_at',
       label: USERS_UI.createdAt,
-      minWidth: 90,
+      minWidth: 130, // room for 2026/11/24 01:51 on one line
       render: (u) => {
         // date and time may go on two lines in a narrow column, never break inside either
         const [date, time] = formatTaipei(Date.parse(u.created_at)).split(' ');
@@ -185,12 +195,12 @@ export function UserList() {
   });
 
   const [formFor, setFormFor] = useState<{ mode: 'create' } | { mode: 'edit'; user: User } | null>(null);
-  const [passwordFor, setPasswordFor] = useState<User | null>(null);
+  const password = useOwnPasswordDialog(); // the list offers it on one's own row only
   const [deleting, setDeleting] = useState<User | null>(null);
 
   const handlers: UserActionHandlers = {
     onEdit: (user) => setFormFor({ mode: 'edit', user }),
-    onChangePassword: (user) => setPasswordFor(user),
+    onChangePassword: () => password.openDialog(),
     onDelete: (user) => setDeleting(user),
   };
 
@@ -260,7 +270,7 @@ export function UserList() {
           onClose={() => setFormFor(null)}
         />
       )}
-      {passwordFor && <ChangePasswordDialog onClose={() => setPasswordFor(null)} />}
+      {password.dialog}
       {deleting && <DeleteUserDialog user={deleting} onClose={() => setDeleting(null)} />}
     </Box>
   );

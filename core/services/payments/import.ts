@@ -39,6 +39,8 @@ export interface ImportResult {
   skipped: number;
   /** the sheet rows (or 1-based positions) of the skipped rows */
   duplicates: number[];
+  /** what each skipped row repeats: a stored payment (its tracking number) or an earlier row of the same import */
+  duplicate_of: Array<{ row: number; uuid: string } | { row: number; earlier_row: number }>;
 }
 
 /** A checked payment on its way in; `label` is its sheet row (or 1-based position). */
@@ -63,13 +65,13 @@ function rowLabel(raw: unknown, index: number): { n: number; prefix: string } {
 /** Times looked up in one query (well within SQLite's 32 766 and PostgreSQL's 65 535 parameters). */
 const TIMES_PER_QUERY = 5_000;
 
-/** Keys (store, last five, time, amount) of the given rows that already exist as payments. */
-export async function existingDuplicateKeys(db: Db, rows: ReadonlyArray<Pick<PaymentRow, 'store_id' | 'last_five' | 'paid_at' | 'amount'>>): Promise<Set<string>> {
-  const found = new Set<string>();
+/** The key (store, last five, time, amount) of each given row that already exists as a payment, with that payment's tracking number. */
+export async function existingDuplicates(db: Db, rows: ReadonlyArray<Pick<PaymentRow, 'store_id' | 'last_five' | 'paid_at' | 'amount'>>): Promise<Map<string, string>> {
+  const found = new Map<string, string>();
   const times = [...new Set(rows.map((r) => r.paid_at))];
   for (let i = 0; i < times.length; i += TIMES_PER_QUERY) {
-    const hits = (await db('payments').whereIn('paid_at', times.slice(i, i + TIMES_PER_QUERY)).select('store_id', 'last_five', 'paid_at', 'amount')) as PaymentRow[];
-    for (const h of hits) found.add(paymentDuplicateKey({ store_id: Number(h.store_id), last_five: h.last_five, paid_at: Number(h.paid_at), amount: Number(h.amount) }));
+    const hits = (await db('payments').whereIn('paid_at', times.slice(i, i + TIMES_PER_QUERY)).select('uuid', 'store_id', 'last_five', 'paid_at', 'amount')) as PaymentRow[];
+    for (const h of hits) found.set(paymentDuplicateKey({ store_id: Number(h.store_id), last_five: h.last_five, paid_at: Number(h.paid_at), amount: Number(h.amount) }), h.uuid);
   }
   return found;
 }
@@ -82,6 +84,7 @@ export async function existingDuplicateKeys(db: Db, rows: ReadonlyArray<Pick<Pay
  */
 export class ImportWriter {
   readonly duplicates: number[] = [];
+  readonly duplicateOf: ImportResult['duplicate_of'] = [];
   readonly errors: FieldError[] = [];
   imported = 0;
   private knownStores = new Set<number>();
@@ -90,8 +93,8 @@ export class ImportWriter {
   private last: string | undefined;
   private readonly now = Date.now();
   private readonly createdBy: number | null;
-  /** keys of earlier rows, when the caller has not already dropped repeats within its file */
-  private readonly seen: Set<string> | null;
+  /** keys of earlier rows and their labels, when the caller has not already dropped repeats within its file */
+  private readonly seen: Map<string, number> | null;
 
   constructor(
     private readonly trx: Db,
@@ -99,7 +102,7 @@ export class ImportWriter {
     private readonly opts: ImportOptions & { trackRepeats?: boolean } = {},
   ) {
     this.createdBy = ctx.actor.id > 0 ? ctx.actor.id : null;
-    this.seen = opts.trackRepeats && !opts.allowDuplicates ? new Set() : null;
+    this.seen = opts.trackRepeats && !opts.allowDuplicates ? new Map() : null;
   }
 
   /** Takes the import lock (PostgreSQL; SQLite's BEGIN IMMEDIATE already excludes) and reads the stores. */
@@ -117,16 +120,20 @@ export class ImportWriter {
     if (this.errors.length) return;
     let fresh = batch;
     if (!this.opts.allowDuplicates) {
-      const existing = await existingDuplicateKeys(this.trx, batch);
+      const stored = await existingDuplicates(this.trx, batch);
+      // repeats within this batch are caught even when the caller keeps no `seen` of its own
+      const earlier = this.seen ?? new Map<string, number>();
       fresh = batch.filter((c) => {
         const key = paymentDuplicateKey(c);
-        if (existing.has(key) || this.seen?.has(key)) {
-          this.duplicates.push(c.label);
-          return false;
+        const uuid = stored.get(key);
+        const before = earlier.get(key);
+        if (uuid === undefined && before === undefined) {
+          earlier.set(key, c.label);
+          return true;
         }
-        existing.add(key);
-        this.seen?.add(key);
-        return true;
+        this.duplicates.push(c.label);
+        this.duplicateOf.push(uuid !== undefined ? { row: c.label, uuid } : { row: c.label, earlier_row: before! });
+        return false;
       });
     }
     if (!fresh.length) return;
@@ -158,7 +165,7 @@ export class ImportWriter {
         after: { imported: this.imported, skipped: this.duplicates.length, stores: [...this.storesUsed], first: this.first, last: this.last },
       });
     }
-    return { imported: this.imported, skipped: this.duplicates.length, duplicates: this.duplicates };
+    return { imported: this.imported, skipped: this.duplicates.length, duplicates: this.duplicates, duplicate_of: this.duplicateOf };
   }
 }
 

@@ -6,6 +6,7 @@
  */
 import { ValidationError } from '../../errors.js';
 import { openPaymentsFile, type ImportFormat, type SourceOptions } from '../../excel/importSource.js';
+import { previewOf, type PreviewRow } from '../../excel/parse.js';
 import type { ServiceContext } from '../context.js';
 import { requirePermission } from '../guard.js';
 import { storeDirectory } from '../stores.js';
@@ -32,7 +33,7 @@ export interface ImportFileReport extends ImportResult {
   /** rows skipped while reading: no business date, or a repeat of an earlier row of the file */
   skippedRows: Array<{ row: number; reason: string }>;
   /** the first rows as the sheet shows them */
-  preview: Array<{ row: number; cells: string[]; state: 'ok' | 'error' | 'skipped' }>;
+  preview: PreviewRow[];
 }
 
 export { MAX_STREAM_IMPORT_BYTES, MAX_STREAM_IMPORT_ROWS } from '../../excel/importSource.js';
@@ -62,6 +63,7 @@ export async function importPaymentFile(ctx: ServiceContext, path: string, opts:
     imported: 0,
     skipped: 0,
     duplicates: [],
+    duplicate_of: [],
   };
   const previewLimit = opts.previewRows ?? 100;
   try {
@@ -78,10 +80,10 @@ export async function importPaymentFile(ctx: ServiceContext, path: string, opts:
       for await (const batch of source.batches()) {
         for (const r of batch) {
           report.rows++;
-          if (report.preview.length < previewLimit) report.preview.push({ row: r.row, cells: r.display(), state: r.outcome.state });
           const o = r.outcome;
+          if (report.preview.length < previewLimit) report.preview.push(previewOf(r.row, r.display(), o));
           if (o.state === 'error') report.errors.push(...o.errors);
-          else if (o.state === 'skipped') report.skippedRows.push({ row: r.row, reason: o.reason });
+          else if (o.state === 'skipped' || o.state === 'duplicate') report.skippedRows.push({ row: r.row, reason: o.reason });
           else {
             report.valid++;
             if (!report.errors.length) {

@@ -1,18 +1,17 @@
 /**
  * The change-password modal, for one's own account (spec sections 3, 5 "Password change", 8):
  * currentPassword, newPassword, confirmNewPassword checked by core's validatePasswordChange.
- * On success the API answers with a fresh token (older ones stop working): it is stored so the
- * user stays signed in, and 密碼更改成功！ is shown. A failure shows the server's message, else
- * 更改密碼失敗，請稍後再試, in the form.
+ * On success the fresh token is stored (changeOwnPassword) and the caller says 密碼更改成功！ in
+ * its own way (a notification in the back office, a banner on the form page). A failure shows the
+ * server's message, else 更改密碼失敗，請稍後再試, in the form. No react-admin here, so the form
+ * page can load this dialog on demand too.
  */
 import { TextField } from '@mui/material';
 import { useState, type FormEvent } from 'react';
-import { useDataProvider, useNotify } from 'react-admin';
 import { validatePasswordChange } from '../../../core/validation/user';
 import { FormDialog } from '../common/FormDialog';
 import { UI, USERS_UI } from '../messages';
-import type { RemitDataProvider } from '../providers/dataProvider';
-import { setToken } from '../session';
+import { changeOwnPassword } from './changeOwnPassword';
 import { useServerAction } from '../common/useServerAction';
 
 type Field = 'currentPassword' | 'newPassword' | 'confirmNewPassword';
@@ -22,9 +21,7 @@ const FIELDS: Array<{ name: Field; label: string; autoComplete: string }> = [
   { name: 'confirmNewPassword', label: USERS_UI.confirmNewPassword, autoComplete: 'new-password' },
 ];
 
-export function ChangePasswordDialog({ onClose }: { onClose: () => void }) {
-  const dataProvider = useDataProvider<RemitDataProvider>();
-  const notify = useNotify();
+export function ChangePasswordDialog({ onClose, onChanged }: { onClose: () => void; onChanged: () => void }) {
   const [form, setForm] = useState<Record<Field, string>>({ currentPassword: '', newPassword: '', confirmNewPassword: '' });
   const change = useServerAction(UI.passwordChangeFailed);
   const { errors } = change;
@@ -32,9 +29,8 @@ export function ChangePasswordDialog({ onClose }: { onClose: () => void }) {
   function onSubmit(e: FormEvent) {
     e.preventDefault();
     void change.submit(validatePasswordChange(form), async (value) => {
-      const { token } = await dataProvider.changePassword(value);
-      if (token) setToken(token);
-      notify(UI.passwordChanged, { type: 'success', messageArgs: { _: UI.passwordChanged } });
+      await changeOwnPassword(value);
+      onChanged();
       onClose();
     });
   }

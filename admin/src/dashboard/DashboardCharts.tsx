@@ -1,0 +1,93 @@
+/**
+ * The dashboard's charts (issue 13, item 18), loaded only on the dashboard (Dashboard.tsx imports
+ * this file lazily, so @mui/x-charts is not in the back office's first load): NT$ per store and
+ * day over the chosen range, and NT$ still 未確認 / 已入帳 / 未入帳 per store, with the same
+ * figures in a table (read aloud, and printed in black and white).
+ */
+import { Box, Paper, Skeleton, Table, TableBody, TableCell, TableHead, TableRow, Typography } from '@mui/material';
+import { BarChart } from '@mui/x-charts/BarChart';
+import { LineChart } from '@mui/x-charts/LineChart';
+import { useQuery } from '@tanstack/react-query';
+import { useDataProvider } from 'react-admin';
+import { storeLabel } from '../../../core/labels';
+import { formatNTD } from '../../../core/money';
+import { DASHBOARD_UI as T } from '../messages';
+import type { RemitDataProvider } from '../providers/dataProvider';
+import type { StatsParams } from './useStatsSummary';
+
+const STATUS_COLORS = { pending: '#fbc02d', confirmed: '#2e7d32', failed: '#c62828' };
+const money = (v: number | null) => (v === null ? '' : formatNTD(v));
+const localeText = { noData: T.chartNoData, loading: T.chartLoading };
+
+export default function DashboardCharts({ params }: { params: StatsParams }) {
+  const dataProvider = useDataProvider<RemitDataProvider>();
+  const { store_id, from, to } = params;
+  const { data } = useQuery({
+    queryKey: ['stats', 'charts', { store_id, from, to }],
+    retry: false,
+    queryFn: () => dataProvider.statsCharts({ store_id, from: from || undefined, to: to || undefined }),
+  });
+  if (!data) return <Skeleton variant="rounded" height={320} sx={{ mt: 3 }} />;
+  const names = new Map(data.stores.map((s) => [s.store_id, storeLabel({ name: s.store_name, code: s.store_code })]));
+  const days = data.days.map((d) => d.slice(5).replace('-', '/'));
+
+  return (
+    <Box sx={{ mt: 3, display: 'grid', gap: 2, gridTemplateColumns: { xs: 'minmax(0, 1fr)', lg: 'minmax(0, 3fr) minmax(0, 2fr)' } }} data-testid="dashboard-charts">
+      <Paper variant="outlined" sx={{ p: { xs: 1, sm: 2 }, minWidth: 0, breakInside: 'avoid' }}>
+        <Typography variant="h6" component="h2" sx={{ fontSize: '1.05rem', fontWeight: 600 }}>
+          {T.dailyChart}
+        </Typography>
+        <Typography variant="body2" color="text.secondary" data-testid="chart-range">
+          {T.chartRange(data.from, data.to)}
+        </Typography>
+        <LineChart
+          height={300}
+          localeText={localeText}
+          xAxis={[{ scaleType: 'point', data: days }]}
+          yAxis={[{ valueFormatter: (v: number) => (v >= 10_000 ? `${Math.round(v / 1000)}k` : String(v)), width: 56 }]}
+          series={data.daily.map((s) => ({ data: s.amounts, label: names.get(s.store_id), valueFormatter: money, showMark: data.days.length <= 31, curve: 'linear' as const }))}
+          slotProps={{ legend: { direction: 'horizontal', position: { vertical: 'bottom', horizontal: 'center' } } }}
+        />
+      </Paper>
+      <Paper variant="outlined" sx={{ p: { xs: 1, sm: 2 }, minWidth: 0, breakInside: 'avoid' }}>
+        <Typography variant="h6" component="h2" sx={{ fontSize: '1.05rem', fontWeight: 600 }}>
+          {T.statusChart}
+        </Typography>
+        <BarChart
+          height={260}
+          localeText={localeText}
+          xAxis={[{ scaleType: 'band', data: data.stores.map((s) => s.store_name) }]}
+          yAxis={[{ valueFormatter: (v: number) => (v >= 10_000 ? `${Math.round(v / 1000)}k` : String(v)), width: 56 }]}
+          series={[
+            { data: data.stores.map((s) => s.pending_amount), label: T.pending, color: STATUS_COLORS.pending, valueFormatter: money },
+            { data: data.stores.map((s) => s.confirmed_amount), label: T.confirmed, color: STATUS_COLORS.confirmed, valueFormatter: money },
+            { data: data.stores.map((s) => s.failed_amount), label: T.failed, color: STATUS_COLORS.failed, valueFormatter: money },
+          ]}
+          slotProps={{ legend: { direction: 'horizontal', position: { vertical: 'bottom', horizontal: 'center' } } }}
+        />
+        <Box sx={{ overflowX: 'auto' }}>
+        <Table size="small" data-testid="status-amounts">
+          <TableHead>
+            <TableRow>
+              <TableCell>{T.store}</TableCell>
+              <TableCell align="right">{T.pending}</TableCell>
+              <TableCell align="right">{T.confirmed}</TableCell>
+              <TableCell align="right">{T.failed}</TableCell>
+            </TableRow>
+          </TableHead>
+          <TableBody>
+            {data.stores.map((s) => (
+              <TableRow key={s.store_id} data-testid={`status-amounts-${s.store_code}`}>
+                <TableCell>{names.get(s.store_id)}</TableCell>
+                <TableCell align="right">{formatNTD(s.pending_amount)}</TableCell>
+                <TableCell align="right">{formatNTD(s.confirmed_amount)}</TableCell>
+                <TableCell align="right">{formatNTD(s.failed_amount)}</TableCell>
+              </TableRow>
+            ))}
+          </TableBody>
+        </Table>
+        </Box>
+      </Paper>
+    </Box>
+  );
+}

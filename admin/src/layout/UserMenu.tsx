@@ -1,0 +1,45 @@
+/**
+ * The user menu of the back office's top bar: the signed-in username (with the branch-user mark)
+ * opens 修改密碼 (one's own password, for every signed-in user) and 登出.
+ */
+import ArrowDropDownIcon from '@mui/icons-material/ArrowDropDown';
+import { Button, Menu } from '@mui/material';
+import { useState } from 'react';
+import { useLogout } from 'react-admin';
+import { useOwnPasswordDialog } from '../account/useOwnPasswordDialog';
+import { ACCOUNT_UI } from '../messages';
+import { AccountMenuItems } from './AccountMenuItems';
+import { UserBadge } from './UserBadge';
+
+export function UserMenu() {
+  const logout = useLogout();
+  const [anchor, setAnchor] = useState<HTMLElement | null>(null);
+  const password = useOwnPasswordDialog();
+  return (
+    <>
+      <Button
+        color="inherit"
+        size="small"
+        endIcon={<ArrowDropDownIcon />}
+        onClick={(e) => setAnchor(e.currentTarget)}
+        aria-haspopup="menu"
+        aria-expanded={anchor ? 'true' : undefined}
+        aria-label={ACCOUNT_UI.menuLabel}
+        data-testid="user-menu"
+        sx={{ textTransform: 'none' }}
+      >
+        <UserBadge />
+      </Button>
+      <Menu anchorEl={anchor} open={Boolean(anchor)} onClose={() => setAnchor(null)}>
+        <AccountMenuItems
+          onChangePassword={() => {
+            setAnchor(null);
+            password.openDialog();
+          }}
+          onLogout={() => logout()}
+        />
+      </Menu>
+      {password.dialog}
+    </>
+  );
+}

@@ -1,0 +1,75 @@
+import { describe, expect, it } from 'vitest';
+import { auditFieldLabel, auditFieldRows, auditSummaryText, auditValueText } from './auditText.js';
+
+const STORES = [
+  { id: 1, name: '台北店', code: 'TPE' },
+  { id: 2, name: '台中店', code: 'TXG' },
+];
+const stores = (id: number) => STORES.find((s) => s.id === id);
+
+const payment = {
+  uuid: '7d9f2c1e-0000-4000-8000-000000000001',
+  store_id: 1,
+  last_five: '01234',
+  paid_at: '2026-11-23T02:15:00.000Z',
+  amount: 12000,
+  status: '未確認',
+  note: null,
+  created_at: '2026-11-23T02:16:05.000Z',
+};
+
+describe('the audit log for people (issue 13, item 19)', () => {
+  it('a payment made at 10:15 in Taipei reads 10:15, in NT$, with its store by name, under Chinese field names', () => {
+    const rows = auditFieldRows({ entity: 'payment', before: null, after: payment }, stores)!;
+    const byField = Object.fromEntries(rows.map((r) => [r.field, r]));
+    expect(byField.paid_at).toMatchObject({ label: '匯款時間', before: '（無）', after: '2026/11/23 10:15', changed: false });
+    expect(byField.amount.after).toBe('NT$12,000');
+    expect(byField.store_id).toMatchObject({ label: '分店', after: '台北店 (TPE)' });
+    expect(byField.last_five).toMatchObject({ label: '帳號後五碼', after: '01234' });
+    expect(byField.note.after).toBe('（無）');
+    expect(byField.created_at).toMatchObject({ label: '建立時間', after: '2026/11/23 10:16:05' });
+    expect(rows.map((r) => r.label).join()).not.toMatch(/[a-z_]{4,}/);
+    expect(auditSummaryText({ entity: 'payment', before: null, after: payment }, stores)).toBe(
+      '分店：台北店 (TPE)，帳號後五碼：01234，匯款時間：2026/11/23 10:15，匯款金額：NT$12,000，狀態：未確認',
+    );
+  });
+
+  it('an update says only what changed, from before to after', () => {
+    const after = { ...payment, status: '已入帳', note: '已核對', updated_at: '2026-11-23T03:00:00.000Z' };
+    const e = { entity: 'payment', before: { ...payment, updated_at: payment.created_at }, after };
+    expect(auditSummaryText(e, stores)).toBe('狀態：未確認 → 已入帳；備註：（無） → 已核對');
+    const changed = auditFieldRows(e, stores)!.filter((r) => r.changed).map((r) => r.field);
+    expect(changed).toEqual(['status', 'note', 'updated_at']);
+  });
+
+  it('a user’s permissions, stores, role and active flag read as the users page says them', () => {
+    const before = { id: 7, username: 'tpe01', role: 'user', permissions: ['view_payments'], store_id: 1, accessible_stores: [], is_active: true };
+    const after = { ...before, permissions: ['view_payments', 'edit_payments'], accessible_stores: [1, 2], is_active: false };
+    expect(auditSummaryText({ entity: 'user', before, after }, stores)).toBe(
+      '權限：查看匯款 → 查看匯款、編輯匯款；可存取分店：（無） → 台北店 (TPE)、台中店 (TXG)；狀態：啟用 → 停用',
+    );
+    expect(auditValueText('user', 'role', 'admin', stores)).toBe('管理員');
+    expect(auditValueText('user', 'permissions', [], stores)).toBe('無特殊權限');
+    expect(auditFieldLabel('user', 'store_id')).toBe('所屬分店');
+  });
+
+  it('a store no longer known reads 未知分店; a refused sign-in gives its reason in Chinese', () => {
+    expect(auditValueText('payment', 'store_id', 99, stores)).toBe('未知分店');
+    expect(auditSummaryText({ entity: 'user', before: null, after: { username: 'ghost', reason: 'wrong_password' } }, stores)).toBe('用戶名：ghost，原因：密碼錯誤');
+  });
+
+  it('an import names its stores and counts; a password change has no fields to show', () => {
+    const after = { imported: 3, skipped: 1, stores: [1, 2], first: 'a', last: 'b' };
+    expect(auditSummaryText({ entity: 'payment', before: null, after }, stores)).toBe(
+      '匯入筆數：3，略過重複筆數：1，分店：台北店 (TPE)、台中店 (TXG)，第一筆追蹤編號：a，最後一筆追蹤編號：b',
+    );
+    expect(auditFieldRows({ entity: 'user', before: null, after: null }, stores)).toBeNull();
+    expect(auditSummaryText({ entity: 'user', before: null, after: null }, stores)).toBe('');
+  });
+
+  it('a nested record (a reconciliation) is written out in words, not JSON', () => {
+    const text = auditValueText('payment', 'reconcile', { by: 'auto', score: 0.97 }, stores);
+    expect(text).toBe('方式：自動，分數：0.97');
+    expect(text).not.toContain('{');
+  });
+});
