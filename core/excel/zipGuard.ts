@@ -29,6 +29,65 @@ function nodeZlib(): ZlibLike | null {
   }
 }
 
+/** One central-directory record, its 64-bit sizes taken from the ZIP64 extra field where marked. */
+export interface CentralRecord {
+  method: number;
+  compressed: number;
+  size: number;
+  localOffset: number;
+  nameStart: number;
+  nameLength: number;
+  /** where the next record starts */
+  next: number;
+}
+
+/**
+ * The central-directory record at `p` of `bytes`, or null when there is none or its ZIP64 extra
+ * field is missing or short. One reader of the format for the whole-file guard below and the
+ * streamed reader (zipRead.ts).
+ */
+export function readCentralRecord(bytes: Uint8Array, p: number): CentralRecord | null {
+  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  const u16 = (o: number) => view.getUint16(o, true);
+  const u32 = (o: number) => view.getUint32(o, true);
+  if (p + 46 > bytes.length || u32(p) !== 0x02014b50) return null;
+  const method = u16(p + 10);
+  let compressed = u32(p + 20);
+  let size = u32(p + 24);
+  const nameLength = u16(p + 28);
+  const extraLength = u16(p + 30);
+  const commentLength = u16(p + 32);
+  let localOffset = u32(p + 42);
+  // ZIP64 extra field: the 64-bit values, in this order, for those marked 0xFFFFFFFF.
+  if (size === 0xffffffff || compressed === 0xffffffff || localOffset === 0xffffffff) {
+    let e = p + 46 + nameLength;
+    const end = Math.min(e + extraLength, bytes.length);
+    let found = false;
+    while (e + 4 <= end) {
+      const id = u16(e);
+      const len = u16(e + 2);
+      if (id === 0x0001) {
+        let q = e + 4;
+        const stop = Math.min(e + 4 + len, bytes.length);
+        const next = () => {
+          if (q + 8 > stop) return -1;
+          const v = Number(view.getBigUint64(q, true));
+          q += 8;
+          return v;
+        };
+        if (size === 0xffffffff) size = next();
+        if (compressed === 0xffffffff) compressed = next();
+        if (localOffset === 0xffffffff) localOffset = next();
+        found = true;
+        break;
+      }
+      e += 4 + len;
+    }
+    if (!found || size < 0 || compressed < 0 || localOffset < 0) return null;
+  }
+  return { method, compressed, size, localOffset, nameStart: p + 46, nameLength, next: p + 46 + nameLength + extraLength + commentLength };
+}
+
 /**
  * Inspects the zip in `bytes` and, where a streaming writer left sizes 0 in a local header (data
  * descriptor), writes the central directory's sizes there, so that SheetJS inflates into a buffer
@@ -68,41 +127,11 @@ export function guardZip(bytes: Uint8Array, limits: { maxBytes?: number } = {}):
   let total = 0;
   let p = cdOffset;
   for (let k = 0; k < count; k++) {
-    if (p + 46 > bytes.length || u32(p) !== 0x02014b50) return 'corrupt';
-    const method = u16(p + 10);
-    let csz = u32(p + 20);
-    let usz = u32(p + 24);
-    const nameLen = u16(p + 28);
-    const extraLen = u16(p + 30);
-    const commentLen = u16(p + 32);
-    let local = u32(p + 42);
-    // ZIP64 extra field: the 64-bit values, in this order, for those marked 0xFFFFFFFF.
-    if (usz === 0xffffffff || csz === 0xffffffff || local === 0xffffffff) {
-      let e = p + 46 + nameLen;
-      const end = e + extraLen;
-      let found = false;
-      while (e + 4 <= end && e + 4 <= bytes.length) {
-        const id = u16(e);
-        const len = u16(e + 2);
-        if (id === 0x0001) {
-          let q = e + 4;
-          const next = () => {
-            if (q + 8 > e + 4 + len) return -1;
-            const v = Number(view.getBigUint64(q, true));
-            q += 8;
-            return v;
-          };
-          if (usz === 0xffffffff) usz = next();
-          if (csz === 0xffffffff) csz = next();
-          if (local === 0xffffffff) local = next();
-          found = true;
-          break;
-        }
-        e += 4 + len;
-      }
-      if (!found || usz < 0 || csz < 0 || local < 0) return 'corrupt';
-    }
-    p += 46 + nameLen + extraLen + commentLen;
+    const record = p;
+    const r = readCentralRecord(bytes, record);
+    if (!r) return 'corrupt';
+    const { method, compressed: csz, size: usz, localOffset: local } = r;
+    p = r.next;
 
     if (method !== 0 && method !== 8) return 'corrupt';
     if (usz > maxTotal) return 'bomb';
@@ -132,7 +161,7 @@ export function guardZip(bytes: Uint8Array, limits: { maxBytes?: number } = {}):
     const flags = u16(local + 6);
     if (flags & 0x08 && u32(local + 18) === 0 && u32(local + 22) === 0 && u16(local + 28) === 0 && usz < 0xffffffff) {
       view.setUint16(local + 6, flags & ~0x08, true);
-      view.setUint32(local + 14, u32(p - (46 + nameLen + extraLen + commentLen) + 16), true);
+      view.setUint32(local + 14, u32(record + 16), true);
       view.setUint32(local + 18, csz, true);
       view.setUint32(local + 22, usz, true);
     }

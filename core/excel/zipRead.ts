@@ -8,7 +8,7 @@
 import { createReadStream } from 'node:fs';
 import { open } from 'node:fs/promises';
 import { createInflateRaw } from 'node:zlib';
-import { MAX_RATIO, MAX_ZIP_ENTRIES } from './zipGuard.js';
+import { MAX_RATIO, MAX_ZIP_ENTRIES, readCentralRecord } from './zipGuard.js';
 
 /**
  * What the entries of a streamed workbook may inflate to, in total. Streamed, this costs time
@@ -71,42 +71,11 @@ export async function readZipDirectory(path: string): Promise<Map<string, ZipEnt
     const entries = new Map<string, ZipEntry>();
     let p = 0;
     for (let k = 0; k < count; k++) {
-      if (p + 46 > cd.length || cd.readUInt32LE(p) !== 0x02014b50) throw corrupt('central directory entry');
-      const method = cd.readUInt16LE(p + 10);
-      let compressed = cd.readUInt32LE(p + 20);
-      let usize = cd.readUInt32LE(p + 24);
-      const nameLen = cd.readUInt16LE(p + 28);
-      const extraLen = cd.readUInt16LE(p + 30);
-      const commentLen = cd.readUInt16LE(p + 32);
-      let localOffset = cd.readUInt32LE(p + 42);
-      const name = cd.toString('utf8', p + 46, p + 46 + nameLen);
-      if (usize === 0xffffffff || compressed === 0xffffffff || localOffset === 0xffffffff) {
-        // ZIP64 extra field: the 64-bit values, in this order, for those marked 0xFFFFFFFF.
-        let e = p + 46 + nameLen;
-        const end = e + extraLen;
-        let found = false;
-        while (e + 4 <= end) {
-          const id = cd.readUInt16LE(e);
-          const len = cd.readUInt16LE(e + 2);
-          if (id === 0x0001) {
-            let q = e + 4;
-            const next = () => {
-              if (q + 8 > e + 4 + len) throw corrupt('zip64 extra');
-              const v = Number(cd.readBigUInt64LE(q));
-              q += 8;
-              return v;
-            };
-            if (usize === 0xffffffff) usize = next();
-            if (compressed === 0xffffffff) compressed = next();
-            if (localOffset === 0xffffffff) localOffset = next();
-            found = true;
-            break;
-          }
-          e += 4 + len;
-        }
-        if (!found) throw corrupt('zip64 extra missing');
-      }
-      p += 46 + nameLen + extraLen + commentLen;
+      const r = readCentralRecord(cd, p);
+      if (!r) throw corrupt('central directory entry');
+      const { method, compressed, size: usize, localOffset } = r;
+      const name = cd.toString('utf8', r.nameStart, r.nameStart + r.nameLength);
+      p = r.next;
       if (method !== 0 && method !== 8) throw corrupt(`method ${method}`);
       if (method === 0 && compressed !== usize) throw corrupt('stored sizes differ');
       if (localOffset + 30 + compressed > size) throw corrupt('entry bounds');
