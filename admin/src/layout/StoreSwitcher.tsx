@@ -1,17 +1,22 @@
 import { MenuItem, TextField } from '@mui/material';
 import { storeLabel } from '../../../core/labels';
-import { canSwitchStores } from '../../../core/permissions';
+import { canSwitchStores, storesInScope } from '../../../core/permissions';
 import { useSelectedStore } from '../common/storeSelection';
 import { useMe } from '../common/useMe';
 import { useStores } from '../common/useStores';
 
 export const ALL_STORES = '全部分店';
 
-/** The store switcher of the top bar: only for users with no store; all stores plus each as name (code). */
+/**
+ * The store switcher of the top bar: only for users with no store of their own; 全部分店 plus each
+ * store of their scope as name (code). Someone whose scope is empty gets none: there is nothing
+ * to switch to (the pages say why they are empty).
+ */
 export function StoreSwitcher(props: { fullWidth?: boolean; onDark?: boolean }) {
   const { me } = useMe();
-  const { stores } = useStores();
+  const { stores: all } = useStores();
   const [selected, setSelected] = useSelectedStore();
+  const stores = me ? storesInScope(me, all) : [];
   if (!me || !canSwitchStores(me) || stores.length === 0) return null;
   return (
     <TextField
