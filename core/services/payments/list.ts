@@ -67,7 +67,12 @@ export function filteredPaymentsQuery(ctx: ServiceContext, f: Record<string, unk
   if (typeof f.q === 'string' && f.q.trim()) {
     q = f.q.trim();
     const like = `%${likeEscape(q.toLowerCase())}%`;
-    query.where((w) => w.whereRaw("last_five like ? escape '\\'", [`${likeEscape(q!)}%`]).orWhereRaw("lower(note) like ? escape '\\'", [like]));
+    const digits = /^\d{1,5}$/.test(q) ? q : null;
+    query.where((w) => {
+      // A last five is always five digits, so a prefix is a range on its index, in any collation.
+      if (digits) w.whereBetween('last_five', [digits.padEnd(5, '0'), digits.padEnd(5, '9')]).orWhereRaw("lower(note) like ? escape '\\'", [like]);
+      else w.whereRaw("lower(note) like ? escape '\\'", [like]);
+    });
   } else if (f.q !== undefined && f.q !== null && typeof f.q !== 'string') {
     throw ValidationError.single('filter', MSG.badListParam('filter.q'));
   }
