@@ -99,6 +99,10 @@ describe.each(DB_KINDS)('list plans (%s)', (kind) => {
           for (const [what, q] of [['count', count], ['page', page]] as const) {
             const lines = await plan(t.db, q);
             if (what === 'count' && name === 'nothing') continue; // counting every payment reads them all, whatever the index
+            // Known and said in the README: SQLite has no index for text inside the note (FTS5 keys
+            // on rowid, which VACUUM INTO may renumber), so counting a search over every store reads
+            // the table. PostgreSQL's trigram index serves it; with a store, its index narrows it.
+            if (kind === 'sqlite' && what === 'count' && filter.q && !filter.store_id) continue;
             if (lines.some(fullScan)) bad.push(`${name} sorted by ${field} ${order} (${what}):\n    ${lines.join('\n    ')}`);
           }
         }
