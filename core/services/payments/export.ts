@@ -1,5 +1,5 @@
 /** Export files and the import sample, for the CLI and the API alike. */
-import { NotFoundError } from '../../errors.js';
+import { NotFoundError, ValidationError } from '../../errors.js';
 import { MSG } from '../../messages.js';
 import { can, storeScope } from '../../permissions.js';
 import { toPayment, type PaymentRow } from '../../db/rows.js';
@@ -7,7 +7,8 @@ import { SAMPLE_FILE_NAME } from '../../excel/columns.js';
 import { buildSampleWorkbook, exportFileName, streamExportCsv, type ExportPayment } from '../../excel/write.js';
 import { streamExportWorkbook } from '../../excel/xlsxStream.js';
 import { storeLabel } from '../../labels.js';
-import { readContext, type ServiceContext } from '../context.js';
+import { readContext, type AppContext, type ServiceContext } from '../context.js';
+import { redeemTicket, signTicket, TICKET_TTL_SECONDS } from '../auth.js';
 import { requirePermission } from '../guard.js';
 import { storeDirectory } from '../stores.js';
 import { filteredPaymentsQuery, type AppliedPaymentFilter } from './list.js';
@@ -149,14 +150,7 @@ export async function exportPaymentsStream(
   ctx = readContext(ctx);
   const format = opts.format ?? 'xlsx';
   const filter = opts.filter ?? {};
-  const { query, applied } = filteredPaymentsQuery(ctx, filter);
-  await requireExportPermission(ctx, applied);
-  const counted = (await query.clearSelect().count({ n: '*' }).first()) as { n: number | string } | undefined;
-  const count = Number(counted?.n ?? 0);
-  if (count === 0) throw new NotFoundError(MSG.exportNoData);
-  const stores = await storeDirectory(ctx);
-  const storeNames = applied.storeIds?.map((id) => stores.find((s) => s.id === id)?.name ?? MSG.unknownStore);
-  const fileName = exportFileName(applied.empty ? null : { ...applied, storeNames }, opts.now ?? Date.now(), format);
+  const { fileName, count, stores } = await judgeExport(ctx, filter, format, opts.now);
 
   let written = 0;
   const seen = (n: number) => (written += n);
@@ -172,6 +166,47 @@ export async function exportPaymentsStream(
     }, seen));
   }
   return { fileName, contentType: CONTENT_TYPES[format], body, count, written: () => written };
+}
+
+/** Everything an export decides before its first byte: the permission, that there is data, the file's name. */
+async function judgeExport(ctx: ServiceContext, filter: Record<string, unknown>, format: ExportFormat, now = Date.now()) {
+  const { query, applied } = filteredPaymentsQuery(ctx, filter);
+  await requireExportPermission(ctx, applied);
+  const counted = (await query.clearSelect().count({ n: '*' }).first()) as { n: number | string } | undefined;
+  const count = Number(counted?.n ?? 0);
+  if (count === 0) throw new NotFoundError(MSG.exportNoData);
+  const stores = await storeDirectory(ctx);
+  const storeNames = applied.storeIds?.map((id) => stores.find((s) => s.id === id)?.name ?? MSG.unknownStore);
+  return { fileName: exportFileName(applied.empty ? null : { ...applied, storeNames }, now, format), count, stores };
+}
+
+const EXPORT_TICKET = 'payments-export';
+const isFormat = (f: unknown): f is ExportFormat => f === 'xlsx' || f === 'csv' || f === 'json';
+
+/**
+ * A link for the back office to download an export with (issue 14, item 3): the browser follows
+ * it and saves the file as it streams, never holding it whole. Everything is judged now (the
+ * permission, 沒有資料可匯出, the filter's form), so the page can say so before any download, and
+ * judged again when the link is followed: the ticket carries only who asked, the filter and the format.
+ */
+export async function exportTicket(
+  ctx: ServiceContext,
+  opts: { filter?: unknown; format?: unknown },
+): Promise<{ ticket: string; fileName: string; count: number; expiresInSeconds: number }> {
+  const filter = opts.filter ?? {};
+  if (!filter || typeof filter !== 'object' || Array.isArray(filter)) throw ValidationError.single('filter', MSG.badListParam('filter'));
+  const format = opts.format ?? 'xlsx';
+  if (!isFormat(format)) throw ValidationError.single('format', MSG.badListParam('format'));
+  const { fileName, count } = await judgeExport(readContext(ctx), filter as Record<string, unknown>, format);
+  const ticket = await signTicket(ctx, EXPORT_TICKET, { filter, format });
+  return { ticket, fileName, count, expiresInSeconds: TICKET_TTL_SECONDS };
+}
+
+/** The export a ticket asked for, as the ticket's user, judged again as any export is. */
+export async function exportByTicket(app: AppContext, ticket: string, ip: string | null = null): Promise<ExportStream> {
+  const { actor, claims } = await redeemTicket(app, ticket, EXPORT_TICKET);
+  const format = isFormat(claims.format) ? claims.format : 'xlsx';
+  return exportPaymentsStream({ ...app, actor, ip }, { filter: claims.filter as Record<string, unknown>, format });
 }
 
 /** The same export held whole, for callers that want bytes (small sets, tests). */
