@@ -50,5 +50,9 @@ describe.each(DB_KINDS)('export of several pages (%s)', (kind) => {
     expect(n).toBeGreaterThan(EXPORT_BATCH);
     expect(lines.length - 1).toBe(n);
     expect(stream.written()).toBe(n);
+    const expected = (await t.db('payments').where({ status: '已入帳' }).select('last_five', 'note').orderBy('paid_at', 'desc').orderBy('uuid', 'desc')) as Array<{ last_five: string; note: string }>;
+    const cells = lines.slice(1).map((l) => l.split(','));
+    expect(cells.map((c) => /\d{5}/.exec(c[1])?.[0])).toEqual(expected.map((r) => r.last_five));
+    expect(cells.map((c) => c[4])).toEqual(expected.map((r) => r.note));
   }, 120_000);
 });

@@ -12,7 +12,7 @@ import { redeemTicket, signTicket, TICKET_TTL_SECONDS } from '../auth.js';
 import { requirePermission } from '../guard.js';
 import { storeDirectory } from '../stores.js';
 import { filteredPaymentsQuery, type AppliedPaymentFilter } from './list.js';
-import { STATUSES } from '../../statuses.js';
+import { STATUSES, type PaymentStatus } from '../../statuses.js';
 
 export type ExportFormat = 'xlsx' | 'csv' | 'json';
 
@@ -71,25 +71,53 @@ export interface ExportStream {
 }
 
 /** rows per page read from the database: enough to keep the database busy, small in memory */
-export const EXPORT_BATCH = 5_000;
-const SHEET_COLUMNS = ['uuid', 'last_five', 'paid_at', 'amount', 'note', 'store_id', 'status'] as const;
+export const EXPORT_BATCH = 10_000;
+
+/**
+ * The sheet's columns packed into one text per row, split in `unpackSheetRow`. The SQLite driver
+ * builds each row's object property by property, which cost more than all the formatting: one text
+ * column per row reads in about a third of the time. Every field but the note is digits, a uuid or
+ * a status, none holding a comma, so the note goes last and keeps whatever it holds.
+ */
+const PACKED_SHEET_ROW = "paid_at || ',' || uuid || ',' || last_five || ',' || amount || ',' || store_id || ',' || status || ',' || note as r";
+type SheetRow = ExportPayment & { paid_at: number; uuid: string };
+
+function unpackSheetRow({ r }: { r: string }): SheetRow {
+  let at = 0;
+  const field = () => {
+    const end = r.indexOf(',', at);
+    const text = r.slice(at, end);
+    at = end + 1;
+    return text;
+  };
+  const paid_at = Number(field());
+  const uuid = field();
+  const last_five = field();
+  const amount = Number(field());
+  const store_id = Number(field());
+  const status = field() as PaymentStatus;
+  return { paid_at, uuid, last_five, amount, store_id, status, note: r.slice(at) };
+}
 
 /**
  * The payments a filter selects, newest first, in keyset pages of `EXPORT_BATCH` rows: each page
  * starts after the last (paid_at, uuid) of the one before, so every page is an index range read,
- * on SQLite and PostgreSQL alike, and memory holds two pages at most.
+ * on SQLite and PostgreSQL alike, and memory holds two pages at most. `sheet` reads only the
+ * sheet's columns (packed); otherwise every column.
  */
-async function* paymentPages(ctx: ServiceContext, filter: Record<string, unknown>, all: boolean): AsyncGenerator<PaymentRow[]> {
-  const page = (after: { paid_at: number; uuid: string } | null) => {
+function paymentPages(ctx: ServiceContext, filter: Record<string, unknown>, sheet: true): AsyncGenerator<SheetRow[]>;
+function paymentPages(ctx: ServiceContext, filter: Record<string, unknown>, sheet: false): AsyncGenerator<PaymentRow[]>;
+async function* paymentPages(ctx: ServiceContext, filter: Record<string, unknown>, sheet: boolean): AsyncGenerator<Array<SheetRow | PaymentRow>> {
+  const page = async (after: { paid_at: number; uuid: string } | null) => {
     const { query } = filteredPaymentsQuery(ctx, filter);
-    if (!all) query.clearSelect().select(...SHEET_COLUMNS);
+    if (sheet) query.clearSelect().select(ctx.db.raw(PACKED_SHEET_ROW));
     if (after) query.whereRaw('(paid_at < ? or (paid_at = ? and uuid < ?))', [after.paid_at, after.paid_at, after.uuid]);
-    // Promise.resolve runs the query now (a knex builder runs only when awaited).
-    return Promise.resolve(query.orderBy('paid_at', 'desc').orderBy('uuid', 'desc').limit(EXPORT_BATCH)) as Promise<PaymentRow[]>;
+    const rows = (await query.orderBy('paid_at', 'desc').orderBy('uuid', 'desc').limit(EXPORT_BATCH)) as Array<{ r: string } | PaymentRow>;
+    return sheet ? (rows as Array<{ r: string }>).map(unpackSheetRow) : (rows as PaymentRow[]);
   };
   // The next page is asked for before this one is written, so the database reads while the file is
   // formatted: two pages in memory at most.
-  let next: Promise<PaymentRow[]> | null = page(null);
+  let next: Promise<Array<SheetRow | PaymentRow>> | null = page(null);
   try {
     while (next) {
       const rows = await next;
@@ -107,15 +135,12 @@ async function* paymentPages(ctx: ServiceContext, filter: Record<string, unknown
   }
 }
 
-/** The sheet needs only these, with times as numbers: no round trip through ISO text. */
-const sheetCells = (r: PaymentRow): ExportPayment => ({
-  last_five: r.last_five,
-  paid_at: Number(r.paid_at),
-  amount: Number(r.amount),
-  note: r.note,
-  store_id: Number(r.store_id),
-  status: r.status,
-});
+async function* counted<T>(pages: AsyncIterable<T[]>, seen: (n: number) => void): AsyncGenerator<T[]> {
+  for await (const page of pages) {
+    seen(page.length);
+    yield page;
+  }
+}
 
 async function* mapPages<T>(pages: AsyncIterable<PaymentRow[]>, f: (r: PaymentRow) => T, seen: (n: number) => void): AsyncGenerator<T[]> {
   for await (const page of pages) {
@@ -154,13 +179,12 @@ export async function exportPaymentsStream(
 
   let written = 0;
   const seen = (n: number) => (written += n);
-  const pages = paymentPages(ctx, filter, format === 'json');
   let body: AsyncIterable<Uint8Array | string>;
-  if (format === 'xlsx') body = streamExportWorkbook(mapPages(pages, sheetCells, seen), stores);
-  else if (format === 'csv') body = streamExportCsv(mapPages(pages, sheetCells, seen), stores);
+  if (format === 'xlsx') body = streamExportWorkbook(counted(paymentPages(ctx, filter, true), seen), stores);
+  else if (format === 'csv') body = streamExportCsv(counted(paymentPages(ctx, filter, true), seen), stores);
   else {
     const label = new Map(stores.map((s) => [s.id, storeLabel(s)]));
-    body = jsonText(mapPages(pages, (r) => {
+    body = jsonText(mapPages(paymentPages(ctx, filter, false), (r) => {
       const p = toPayment(r);
       return { ...p, store: label.get(p.store_id) ?? MSG.unknownStore };
     }, seen));
