@@ -26,3 +26,8 @@ export function instantRange(from: unknown, to: unknown, fields: { from: string;
   }
   return { gte: range.gte, lt: range.lt };
 }
+
+/** A filter date without a time part (or none): answerable from the per-day table (payment_daily). */
+export function isWholeDays(v: unknown): boolean {
+  return v === undefined || v === null || v === '' || (typeof v === 'string' && !/T|:/.test(v));
+}

@@ -6,7 +6,7 @@
  */
 import type { Knex } from 'knex';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createStore, filteredPaymentsQuery, listQueries, PAYMENT_LIST_SPEC, systemActor, type ListQuery } from '../core/index.js';
+import { createStore, filteredPaymentsQuery, listPayments, listQueries, PAYMENT_LIST_SPEC, systemActor, type ListQuery, type Principal } from '../core/index.js';
 import { createTestDb, DB_KINDS, TEST_SECURITY, type TestDb } from './helpers/db.js';
 
 const ROWS = 30_000;
@@ -115,5 +115,26 @@ describe.each(DB_KINDS)('list plans (%s)', (kind) => {
       }
     }
     expect(bad, bad.join('\n')).toEqual([]);
+  }, 120_000);
+
+  it('answers the same total from the per-day table as a count of the payments, for every filter and scope, after edits and deletes', async () => {
+    const branch: Principal = { id: 1, username: 'branch', role: 'user', permissions: ['view_payments'], store_id: stores[2], accessible_stores: [stores[5]] };
+    const check = async () => {
+      const wrong: string[] = [];
+      for (const actor of [systemActor('test'), branch]) {
+        const ctx = { db: t.db, security: TEST_SECURITY, actor, ip: null };
+        for (const [name, filter] of [...combos(), ['a day', { paid_at_gte: '2025-06-01', paid_at_lte: '2025-06-01' }], ['from a time', { paid_at_gte: '2025-06-01T10:00:00+08:00' }]] as Array<[string, Record<string, unknown>]>) {
+          const listed = (await listPayments(ctx, { filter, range: [0, 0] })).total;
+          const counted = Number(((await filteredPaymentsQuery(ctx, filter).query.clearSelect().count({ n: '*' }).first()) as { n: number | string }).n);
+          if (listed !== counted) wrong.push(`${actor.username} ${name}: list says ${listed}, payments ${counted}`);
+        }
+      }
+      return wrong;
+    };
+    expect(await check()).toEqual([]);
+    await t.db('payments').where('uuid', '<', 'p-00001000').update({ status: '未入帳' });
+    await t.db('payments').where('uuid', '>', 'p-00029000').update({ store_id: stores[2], paid_at: Date.UTC(2025, 2, 15) });
+    await t.db('payments').where('uuid', 'like', 'p-0001%').delete();
+    expect(await check()).toEqual([]);
   }, 120_000);
 });

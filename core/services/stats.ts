@@ -3,7 +3,7 @@ import { scopedStoreIds } from '../permissions.js';
 import { emptyStoreStats, summarize } from '../stats.js';
 import { STATUS_CREDITED, STATUS_FAILED, STATUS_PENDING } from '../statuses.js';
 import type { Knex } from 'knex';
-import { instantRange } from '../dateRange.js';
+import { instantRange, isWholeDays } from '../dateRange.js';
 import { taipeiDayNumber } from '../time.js';
 import type { StatsSummary } from '../types.js';
 import { readContext, type ServiceContext } from './context.js';
@@ -48,11 +48,6 @@ export async function statsSummary(ctx: ServiceContext, params: StatsParams = {}
 }
 
 type Agg = Array<Record<string, number | string | null>>;
-
-/** A filter date without a time part (or none): answerable from the per-day table. */
-function isWholeDays(v: unknown): boolean {
-  return v === undefined || v === null || v === '' || (typeof v === 'string' && !/T|:/.test(v));
-}
 
 /**
  * Per-store counts by status and sums. Whole Taiwan days come from payment_daily (a few rows per
