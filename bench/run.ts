@@ -23,7 +23,7 @@ const DIST = resolve(import.meta.dirname, '..');
 const QUICK = process.env.BENCH_QUICK === '1';
 const PG_URL = process.env.REMIT_TEST_PG_URL;
 const RUNS = QUICK ? 1 : 3;
-/** BENCH_ONLY=import,export,reads,submit,bundles,reconcile,stream,beside runs some scenarios only (for profiling) */
+/** BENCH_ONLY=import,export,reads,submit,bundles,reconcile,stream,stream-pg,beside runs some scenarios only (for profiling) */
 const ONLY = process.env.BENCH_ONLY?.split(',');
 const wanted = (name: string) => !ONLY || ONLY.includes(name);
 const work = mkdtempSync(join(tmpdir(), 'remit-bench-'));
@@ -398,7 +398,7 @@ try {
   if (wanted('reconcile')) await benchReconcile(record, QUICK, RUNS);
   const kit: BenchKit = { work, quick: QUICK, runs: QUICK ? 1 : 2, record, child, serve };
   if (wanted('stream')) await benchStreamingExport(kit, QUICK ? [2_000, 10_000] : [100_000, 1_000_000]);
-  if (wanted('stream') && PG_URL) await benchStreamingExportPg(kit, PG_URL, QUICK ? [2_000, 10_000] : [100_000, 1_000_000]);
+  if ((wanted('stream') || wanted('stream-pg')) && PG_URL) await benchStreamingExportPg(kit, PG_URL, QUICK ? [2_000, 10_000] : [100_000, 1_000_000]);
   if (wanted('beside')) await benchReadsBesideImport(kit, QUICK ? 2_000 : 100_000);
 } finally {
   rmSync(work, { recursive: true, force: true });
