@@ -63,6 +63,12 @@ switch (mode) {
   case 'export-cli':
     await runCli(['--db', args[0], 'export', '-o', args[1]]);
     break;
+  // `remit export -o file` of everything from PostgreSQL (DATABASE_URL).
+  case 'export-cli-pg':
+    process.env.DATABASE_URL = args[0];
+    process.env.REMIT_JWT_SECRET ??= 'b'.repeat(40);
+    await runCli(['export', '-o', args[1]]);
+    break;
   // The floor: the spreadsheet library writes the same rows, already in memory.
   case 'export-floor': {
     const rows = JSON.parse(readFileSync(args[0], 'utf8')) as unknown[][];

@@ -118,8 +118,8 @@ export async function seedDatabaseFast(db: Knex, n: number, tag = 'f'): Promise<
   await db.raw(
     `with recursive s(i) as (select 1 union all select i + 1 from s where i < ?)
      insert into payments (uuid, store_id, last_five, paid_at, amount, status, note, created_by, created_at, updated_at)
-     select ? || ${text('i')}, ${pick(ids, '(i % 4)')}, ${pg ? 'right' : 'substr'}('0000' || ${text('(i * 7919) % 100000')}, ${pg ? 5 : -5}),
-       cast(? as bigint) - i * 60000, 100 + (i * 37) % 4900, ${pick(STATUSES, '(i % 5)')},
+     select ? || ${text('i')}, ${pick(ids, '(i % 4)')}, ${pg ? `lpad(${text('(i * cast(7919 as bigint)) % 100000')}, 5, '0')` : `substr('0000' || ${text('(i * cast(7919 as bigint)) % 100000')}, -5)`},
+       cast(? as bigint) - i * cast(60000 as bigint), 100 + (i * 37) % 4900, ${pick(STATUSES, '(i % 5)')},
        case when i % 5 = 0 then '備註' || ${text('i')} else '' end, null, ?, ?
      from s`,
     [n, `${tag}-`, YEAR_START + YEAR_MS, now, now],

@@ -4,7 +4,7 @@
  * shared and noisy). Prints a table and writes bench/results.json.
  *
  *   BENCH_QUICK=1   tiny sizes, for the smoke test (no goal is judged)
- *   REMIT_TEST_PG_URL=postgres://…   also runs the dashboard and list scenarios on PostgreSQL
+ *   REMIT_TEST_PG_URL=postgres://…   also runs the dashboard, list and streamed export scenarios on PostgreSQL
  */
 import { spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -16,7 +16,7 @@ import knexFactory, { type Knex } from 'knex';
 import { migrateLatest, openDatabase, toCollectionStatus, formatTaipei, type DbConfig } from '../core/index.js';
 import { importWorkbook, payments, seedDatabase, STORES, YEAR_START } from './data.js';
 import { benchReconcile } from './reconcile.js';
-import { benchReadsBesideImport, benchStreamingExport, type BenchKit } from './streaming.js';
+import { benchReadsBesideImport, benchStreamingExport, benchStreamingExportPg, type BenchKit } from './streaming.js';
 import { benchStreamingImport } from './import-streaming.js';
 
 const TOP = resolve(import.meta.dirname, '..', '..');
@@ -24,7 +24,7 @@ const DIST = resolve(import.meta.dirname, '..');
 const QUICK = process.env.BENCH_QUICK === '1';
 const PG_URL = process.env.REMIT_TEST_PG_URL;
 const RUNS = QUICK ? 1 : 3;
-/** BENCH_ONLY=import,export,reads,submit,bundles,reconcile,stream,stream-import,beside runs some scenarios only (for profiling) */
+/** BENCH_ONLY=import,export,reads,submit,bundles,reconcile,stream,stream-pg,stream-import,beside runs some scenarios only (for profiling) */
 const ONLY = process.env.BENCH_ONLY?.split(',');
 const wanted = (name: string) => !ONLY || ONLY.includes(name);
 const work = mkdtempSync(join(tmpdir(), 'remit-bench-'));
@@ -399,6 +399,7 @@ try {
   if (wanted('reconcile')) await benchReconcile(record, QUICK, RUNS);
   const kit: BenchKit = { work, quick: QUICK, runs: QUICK ? 1 : 2, record, child, serve };
   if (wanted('stream')) await benchStreamingExport(kit, QUICK ? [2_000, 10_000] : [100_000, 1_000_000]);
+  if ((wanted('stream') || wanted('stream-pg')) && PG_URL) await benchStreamingExportPg(kit, PG_URL, QUICK ? [2_000, 10_000] : [100_000, 1_000_000]);
   if (wanted('stream-import')) await benchStreamingImport(kit, QUICK ? [2_000, 10_000] : [100_000, 1_000_000]);
   if (wanted('beside')) await benchReadsBesideImport(kit, QUICK ? 2_000 : 100_000);
 } finally {

@@ -6,6 +6,7 @@
 import { spawn } from 'node:child_process';
 import { createWriteStream, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import knexFactory from 'knex';
 import { migrateLatest, openDatabase } from '../core/index.js';
 import { importWorkbook, seedDatabaseFast } from './data.js';
 
@@ -32,6 +33,70 @@ function sqliteCsv(db: string, out: string): Promise<number> {
     p.on('error', rej);
     p.on('close', (code) => (code === 0 ? res(performance.now() - started) : rej(new Error(`sqlite3 exited ${code}`))));
   });
+}
+
+/** The floor on PostgreSQL: psql copies the same rows out as CSV (no formatting, no zip). */
+function psqlCsv(url: string, out: string): Promise<number> {
+  return new Promise((res, rej) => {
+    const started = performance.now();
+    const sql = '\\copy (select paid_at, last_five, paid_at, amount, note, store_id, status from payments order by paid_at desc, uuid desc) to stdout with csv';
+    const p = spawn('psql', ['-X', '-q', url, '-c', sql], { stdio: ['ignore', 'pipe', 'inherit'] });
+    p.stdout.pipe(createWriteStream(out));
+    p.on('error', rej);
+    p.on('close', (code) => (code === 0 ? res(performance.now() - started) : rej(new Error(`psql exited ${code}`))));
+  });
+}
+
+/**
+ * The same streamed export from PostgreSQL (keyset pages, as on SQLite), at each size against
+ * psql's COPY of the same rows, with peak memory: the export's cost grows in time, not memory.
+ */
+export async function benchStreamingExportPg(kit: BenchKit, pgUrl: string, sizes: number[]): Promise<void> {
+  const schema = `remit_bench_export_${process.pid}`;
+  const admin = knexFactory({ client: 'pg', connection: pgUrl, pool: { min: 0, max: 1 } });
+  await admin.raw('drop schema if exists ?? cascade', [schema]);
+  await admin.raw('create schema ??', [schema]);
+  const url = `${pgUrl}${pgUrl.includes('?') ? '&' : '?'}options=${encodeURIComponent(`-c search_path=${schema}`)}`;
+  const k = openDatabase({ client: 'pg', connectionString: pgUrl, searchPath: schema });
+  const peaks: Record<string, number[]> = { xlsx: [], csv: [], json: [] };
+  let have = 0;
+  try {
+    await migrateLatest(k);
+    for (const n of sizes) {
+      await seedDatabaseFast(k, n - have, `p${n}`);
+      have = n;
+      await k.raw('vacuum analyze payments');
+      const floorRuns: number[] = [];
+      for (let i = 0; i <= kit.runs; i++) {
+        const t = await psqlCsv(url, join(kit.work, 'floor-pg.csv'));
+        if (i > 0) floorRuns.push(t);
+      }
+      const floor = median(floorRuns);
+      for (const format of ['csv', 'xlsx', 'json'] as const) {
+        const runs: Array<{ ms: number; maxRSS: number }> = [];
+        for (let i = 0; i < kit.runs; i++) runs.push(await kit.child('export-cli-pg', [url, join(kit.work, `stream-pg.${format}`)]));
+        const t = median(runs.map((r) => r.ms));
+        const rss = Math.max(...runs.map((r) => r.maxRSS));
+        peaks[format].push(rss);
+        const limit = format === 'csv' ? 3 : format === 'xlsx' ? 10 : null;
+        kit.record(
+          {
+            scenario: `8. export ${n.toLocaleString('en')} rows as ${format} (streamed, PostgreSQL)`,
+            measured: `${fmt(t)}, peak ${(rss / MB).toFixed(0)} MB${peaks[format].length > 1 ? ` (at ${sizes[0].toLocaleString('en')}: ${(peaks[format][0] / MB).toFixed(0)} MB)` : ''}`,
+            floor: `${fmt(floor)} (psql \\copy csv)`,
+            ratio: t / floor,
+            goal: `${limit ? `≤ ${limit}x, ` : ''}< 300 MB, flat`,
+            met: !kit.quick && n >= 100_000 ? (limit === null || t / floor <= limit) && rss < 300 * MB && rss <= peaks[format][0] * 1.5 : null,
+          },
+          { rows: n, format, runs, floor: floorRuns },
+        );
+      }
+    }
+  } finally {
+    await k.destroy();
+    await admin.raw('drop schema if exists ?? cascade', [schema]);
+    await admin.destroy();
+  }
 }
 
 export async function benchStreamingExport(kit: BenchKit, sizes: number[]): Promise<void> {

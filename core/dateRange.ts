@@ -73,3 +73,8 @@ export function quickDateRange(range: QuickRange, now: number = Date.now()): { f
     }
   }
 }
+
+/** A filter date without a time part (or none): answerable from the per-day table (payment_daily). */
+export function isWholeDays(v: unknown): boolean {
+  return v === undefined || v === null || v === '' || (typeof v === 'string' && !/T|:/.test(v));
+}

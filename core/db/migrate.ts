@@ -9,6 +9,7 @@ import * as loginAttempts from '../../migrations/20261121000002_login_attempts.j
 import * as caseFolded from '../../migrations/20261123000100_case_folded_unique_and_throttle_notes.js';
 import * as listIndexesLastFive from '../../migrations/20261123000200_list_indexes_last_five.js';
 import * as reconciliation from '../../migrations/20261123000300_reconciliation.js';
+import * as listIndexesEverySort from '../../migrations/20261124000600_list_indexes_every_sort.js';
 
 const MIGRATIONS: Record<string, Knex.Migration> = {
   '20261121000000_init': init,
@@ -17,6 +18,7 @@ const MIGRATIONS: Record<string, Knex.Migration> = {
   '20261123000100_case_folded_unique_and_throttle_notes': caseFolded,
   '20261123000200_list_indexes_last_five': listIndexesLastFive,
   '20261123000300_reconciliation': reconciliation,
+  '20261124000600_list_indexes_every_sort': listIndexesEverySort,
 };
 
 /** Names of the migrations this program knows, oldest first (a restore refuses a database with others). */

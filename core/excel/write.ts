@@ -6,7 +6,7 @@ import * as XLSX from 'xlsx';
 import { csvCell, csvDigitsField } from './csv.js';
 import { MSG } from '../messages.js';
 import { toCollectionStatus, type PaymentStatus } from '../statuses.js';
-import { addDays, compactTimestamp, formatTaipei, parseInstant, taipeiDate } from '../time.js';
+import { addDays, compactTimestamp, DAY_MS, formatTaipei, parseInstant, TAIPEI_OFFSET_MS, taipeiDate } from '../time.js';
 import { storeLabel } from '../labels.js';
 import {
   AMOUNT_FORMAT,
@@ -85,19 +85,39 @@ export function buildExportWorkbook(payments: Iterable<ExportPayment>, stores: r
   return workbookBytes(sheetFromRows(rows));
 }
 
-/** One payment as a CSV line (no line end): the sheet's columns, times as Taiwan time. */
-export function csvLine(p: ExportPayment, storeName: (id: number) => string): string {
-  const ms = instantOf(p.paid_at);
-  return [
-    csvCell(formatTaipei(ms, { dateOnly: true })),
+/**
+ * The CSV line writer of one export (no line end): the sheet's columns, times as Taiwan time.
+ * Made once per file, it keeps what repeats: each store's and status's cell, and the date text
+ * of the day at hand (payments come ordered by time, so a day's text serves many lines). Dates,
+ * times and amounts are digits and separators no spreadsheet reads as a formula; the note, the
+ * store and the status go through `csvCell`.
+ */
+export function csvLineWriter(stores: readonly StoreRef[]): (p: ExportPayment) => string {
+  const storeName = storeNamer(stores);
+  const storeCells = new Map<number, string>();
+  const statusCells = new Map<string, string>();
+  let day = NaN;
+  let dateText = '';
+  return (p) => {
+    const ms = instantOf(p.paid_at);
+    const local = ms + TAIPEI_OFFSET_MS;
+    const d = Math.floor(local / DAY_MS);
+    if (d !== day) {
+      day = d;
+      dateText = formatTaipei(ms, { dateOnly: true });
+    }
+    const inDay = local - d * DAY_MS;
+    const hour = Math.floor(inDay / 3_600_000);
+    const minute = Math.floor(inDay / 60_000) % 60;
+    const second = Math.floor(inDay / 1000) % 60;
+    const time = `${dateText} ${hour < 10 ? '0' : ''}${hour}:${minute < 10 ? '0' : ''}${minute}${second ? `:${second < 10 ? '0' : ''}${second}` : ''}`;
+    let store = storeCells.get(p.store_id);
+    if (store === undefined) storeCells.set(p.store_id, (store = csvCell(storeName(p.store_id))));
+    let status = statusCells.get(p.status);
+    if (status === undefined) statusCells.set(p.status, (status = csvCell(toCollectionStatus(p.status))));
     // as ="01234", so a spreadsheet program keeps the leading zero (and remit import reads it back)
-    csvDigitsField(p.last_five),
-    csvCell(formatTaipei(ms, { seconds: new Date(ms).getUTCSeconds() !== 0 })),
-    csvCell(String(p.amount)),
-    csvCell(p.note ?? ''),
-    csvCell(storeName(p.store_id)),
-    csvCell(toCollectionStatus(p.status)),
-  ].join(',');
+    return `${dateText},${csvDigitsField(p.last_five)},${time},${p.amount >= 0 ? p.amount : csvCell(String(p.amount))},${p.note ? csvCell(p.note) : ''},${store},${status}`;
+  };
 }
 
 /** The first line of the CSV: a UTF-8 BOM so Excel shows the Chinese correctly, then the headers. */
@@ -105,19 +125,19 @@ export const CSV_HEAD = `\uFEFF${HEADERS.map(csvCell).join(',')}\r\n`;
 
 /** The same table as CSV, with a UTF-8 BOM so Excel shows the Chinese correctly. */
 export function buildExportCsv(payments: Iterable<ExportPayment>, stores: readonly StoreRef[]): string {
-  const name = storeNamer(stores);
+  const line = csvLineWriter(stores);
   let out = CSV_HEAD;
-  for (const p of payments) out += `${csvLine(p, name)}\r\n`;
+  for (const p of payments) out += `${line(p)}\r\n`;
   return out;
 }
 
 /** The CSV as a stream of text, from payments arriving in batches. */
 export async function* streamExportCsv(batches: AsyncIterable<readonly ExportPayment[]>, stores: readonly StoreRef[]): AsyncGenerator<string> {
-  const name = storeNamer(stores);
+  const line = csvLineWriter(stores);
   yield CSV_HEAD;
   for await (const batch of batches) {
     let chunk = '';
-    for (const p of batch) chunk += `${csvLine(p, name)}\r\n`;
+    for (const p of batch) chunk += `${line(p)}\r\n`;
     yield chunk;
   }
 }

@@ -170,6 +170,11 @@ export async function authenticate(app: AppContext, token: string): Promise<Prin
   } catch {
     throw new UnauthenticatedError(MSG.tokenInvalid);
   }
+  return principalOf(app, payload);
+}
+
+/** The user a token names, still active and with the same token version (no password change since). */
+async function principalOf(app: AppContext, payload: TokenPayload): Promise<Principal> {
   const id = toId(payload.sub);
   if (id === null) throw new UnauthenticatedError(MSG.tokenInvalid);
   const row = await userById(app.db, id);
@@ -177,6 +182,33 @@ export async function authenticate(app: AppContext, token: string): Promise<Prin
     throw new UnauthenticatedError(MSG.tokenInvalid);
   }
   return toPrincipal(row);
+}
+
+/** How long a download ticket lasts: long enough for the browser to follow the link, no more. */
+export const TICKET_TTL_SECONDS = 60;
+
+/**
+ * A short-lived ticket for one download (a link the browser follows on its own, without the
+ * Authorization header): signed with a key derived for tickets alone, so a ticket is never a
+ * session token and a session token never a ticket. `what` says what it downloads.
+ */
+export async function signTicket(ctx: ServiceContext, what: string, claims: Record<string, unknown>): Promise<string> {
+  const row = await ctx.db<UserRow>('users').where({ id: ctx.actor.id }).first();
+  if (!row || !row.is_active) throw new UnauthenticatedError(MSG.tokenInvalid);
+  const payload = { sub: String(row.id), username: row.username, tv: Number(row.token_version), what, claims };
+  return jwt.sign(payload, keyOf(`${ctx.security.jwtSecret}\u0000ticket`), { algorithm: 'HS256', expiresIn: TICKET_TTL_SECONDS });
+}
+
+/** The user and claims of a ticket for `what`; refused when forged, expired, for something else, or the user changed. */
+export async function redeemTicket(app: AppContext, ticket: string, what: string): Promise<{ actor: Principal; claims: Record<string, unknown> }> {
+  let payload: TokenPayload & { what?: unknown; claims?: unknown };
+  try {
+    payload = jwt.verify(ticket, keyOf(`${app.security.jwtSecret}\u0000ticket`), { algorithms: ['HS256'] }) as typeof payload;
+  } catch {
+    throw new UnauthenticatedError(MSG.tokenInvalid);
+  }
+  if (payload.what !== what || !payload.claims || typeof payload.claims !== 'object') throw new UnauthenticatedError(MSG.tokenInvalid);
+  return { actor: await principalOf(app, payload), claims: payload.claims as Record<string, unknown> };
 }
 
 function meOf(row: UserRow): Me {

@@ -5,7 +5,7 @@ import { ValidationError } from '../errors.js';
 import { MSG } from '../messages.js';
 import { STATUS_CREDITED, STATUS_FAILED, STATUS_PENDING } from '../statuses.js';
 import type { Knex } from 'knex';
-import { instantRange } from '../dateRange.js';
+import { instantRange, isWholeDays } from '../dateRange.js';
 import { addDays, taipeiDate, taipeiDayNumber, taipeiDayStart } from '../time.js';
 import type { StatsSummary } from '../types.js';
 import { readContext, type ServiceContext } from './context.js';
@@ -55,11 +55,6 @@ async function storesOf(ctx: ServiceContext, stores: number[] | 'all'): Promise<
 }
 
 type Agg = Array<Record<string, number | string | null>>;
-
-/** A filter date without a time part (or none): answerable from the per-day table. */
-function isWholeDays(v: unknown): boolean {
-  return v === undefined || v === null || v === '' || (typeof v === 'string' && !/T|:/.test(v));
-}
 
 /**
  * Per-store counts by status and sums. Whole Taiwan days come from payment_daily (a few rows per

@@ -1,7 +1,9 @@
 import Router from '@koa/router';
 import {
   createPayment,
+  exportByTicket,
   exportPaymentsStream,
+  exportTicket,
   sampleFile,
   deletePayment,
   deletePayments,
@@ -56,9 +58,20 @@ export function paymentRoutes(app: AppContext): Router<State> {
   r.post('/payments/bulk-import/check', auth, importBody, async (ctx) => {
     ctx.body = await importPayments(serviceContext(app, ctx), field(ctx.request.body, 'payments'), { dryRun: true });
   });
-  r.get('/payments/export', auth, async (ctx) => {
+  r.get('/payments/export', async (ctx, next) => {
+    // A download link from POST /payments/export-ticket: the browser follows it without the
+    // Authorization header, and the ticket says who asked, for which filter and format.
+    const ticket = ctx.query.ticket;
+    if (typeof ticket === 'string' && !ctx.get('authorization')) return sendFile(ctx, await exportByTicket(app, ticket, ctx.ip || null));
+    await auth(ctx, next);
+  }, async (ctx) => {
     const format = ctx.query.format === 'csv' ? 'csv' : ctx.query.format === 'json' ? 'json' : 'xlsx';
     sendFile(ctx, await exportPaymentsStream(serviceContext(app, ctx), { filter: listQuery(ctx).filter, format }));
+  });
+  r.post('/payments/export-ticket', auth, smallBody, async (ctx) => {
+    const body = ctx.request.body;
+    const t = await exportTicket(serviceContext(app, ctx), { filter: field(body, 'filter'), format: field(body, 'format') });
+    ctx.body = { url: `/payments/export?ticket=${encodeURIComponent(t.ticket)}`, file_name: t.fileName, count: t.count, expires_in_seconds: t.expiresInSeconds };
   });
   r.get('/payments/sample', auth, async (ctx) => {
     sendFile(ctx, await sampleFile(serviceContext(app, ctx)));

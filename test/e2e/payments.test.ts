@@ -156,6 +156,8 @@ describe.skipIf(!HAS_CHROMIUM)('payments tab in the browser', () => {
     await page.getByRole('button', { name: /^匯出篩選結果（2 筆）$/ }).click();
     const file = await download;
     expect(file.suggestedFilename()).toMatch(/^匯款記錄_\d{8}-\d{8}_\d{12}\.xlsx$/);
+    // Streamed by the server through a link, not assembled in the page (issue 14, item 3).
+    expect(file.url()).toMatch(/\/api\/payments\/export\?ticket=/);
     const saved = join(dir, 'export.xlsx');
     await file.saveAs(saved);
     const back = parsePaymentsWorkbook(readFileSync(saved), { stores: Object.values(e.stores) });
@@ -165,7 +167,12 @@ describe.skipIf(!HAS_CHROMIUM)('payments tab in the browser', () => {
 
     const all = page.waitForEvent('download');
     await page.getByRole('button', { name: '匯出全部' }).click();
-    expect((await all).suggestedFilename()).toMatch(/^匯款記錄_全部_\d{12}\.xlsx$/);
+    const allFile = await all;
+    expect(allFile.suggestedFilename()).toMatch(/^匯款記錄_全部_\d{12}\.xlsx$/);
+    expect(allFile.url()).toMatch(/\/api\/payments\/export\?ticket=/);
+    const allRows = parsePaymentsWorkbook(readFileSync((await allFile.path())!), { stores: Object.values(e.stores) });
+    expect(allRows.errors).toEqual([]);
+    expect(allRows.rows.map((r) => r.last_five).sort()).toEqual(['55555', '66666']);
 
     await pick(page, page.getByTestId('filter-status'), '未入帳');
     await expect.poll(() => page.getByTestId('payments-empty').isVisible()).toBe(true);
