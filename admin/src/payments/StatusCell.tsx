@@ -14,7 +14,16 @@ export function StatusCell({ record, editable }: { record: Payment & { bank_line
   const [save, isPending] = useInlineSave(record);
   if (!editable || !statusChangeable(record)) {
     const linked = !statusChangeable(record);
-    return <Chip size="small" color={STATUS_COLORS[record.status]} label={record.status} title={linked ? MSG.reconcilePaymentLinked : undefined} data-testid={linked ? `status-linked-${record.id}` : undefined} />;
+    return (
+      <Chip
+        size="small"
+        color={STATUS_COLORS[record.status]}
+        label={record.status}
+        title={linked ? MSG.reconcilePaymentLinked : undefined}
+        data-testid={editable ? `status-${record.id}` : undefined}
+        data-linked={linked || undefined}
+      />
+    );
   }
   return (
     <Select
