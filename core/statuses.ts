@@ -7,6 +7,15 @@ export const STATUS_CREDITED: PaymentStatus = '已入帳';
 export const STATUS_FAILED: PaymentStatus = '未入帳';
 /** The status a new payment starts in. */
 export const DEFAULT_STATUS: PaymentStatus = STATUS_PENDING;
+
+/**
+ * A payment linked to a bank line is 已入帳 because of that line: its status changes only through
+ * 取消對帳 (the service refuses anything else with MSG.reconcilePaymentLinked), so the back office
+ * offers no status choice for it.
+ */
+export function statusChangeable(p: { bank_line_id?: number | null }): boolean {
+  return p.bank_line_id === undefined || p.bank_line_id === null;
+}
 /** Statuses counted as confirmed in the statistics (spec section 9). */
 export const CONFIRMED_STATUS: PaymentStatus = STATUS_CREDITED;
 

@@ -100,6 +100,28 @@ describe.each(DB_KINDS)('streamed import on %s', (kind) => {
     expect(await count(target.db, 'audit_log')).toBe(auditBefore);
   }, 120_000);
 
+  it('says what each skipped row repeats: a stored payment by its tracking number, a repeat within the file by its row; a dry run writes nothing', async () => {
+    await emptyTarget();
+    const csv = readFileSync(files.csv, 'utf8').split('\n');
+    const write = (name: string, lines: string[]) => {
+      const path = join(dir, `${kind}-${name}.csv`);
+      writeFileSync(path, [csv[0], ...lines].join('\n'));
+      return path;
+    };
+    expect((await importPaymentFile(ctxOf(target.db), write('first', [csv[1]]))).imported).toBe(1);
+    const stored = (await target.db('payments').first('uuid')).uuid;
+    // sheet rows: 2 is already stored, 3 is new, 4 repeats 3
+    const path = write('repeats', [csv[1], csv[2], csv[2]]);
+    const dry = await importPaymentFile(ctxOf(target.db), path, { dryRun: true });
+    expect(dry).toMatchObject({ imported: 1, skipped: 1, duplicates: [2] });
+    expect(dry.duplicate_of).toEqual([{ row: 4, earlier_row: 3 }, { row: 2, uuid: stored }]);
+    expect(dry.skippedRows).toEqual([{ row: 4, reason: MSG.rowError(4, MSG.importDuplicateInFile(3)), duplicateOf: 3 }]);
+    expect(await count(target.db)).toBe(1);
+    const real = await importPaymentFile(ctxOf(target.db), path);
+    expect(real.duplicate_of).toEqual(dry.duplicate_of);
+    expect(await count(target.db)).toBe(2);
+  });
+
   it('two imports of the same file at once on two connections (two API instances) write it once', async () => {
     await emptyTarget();
     const second = openDatabase(target.config);

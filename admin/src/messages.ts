@@ -99,6 +99,7 @@ export const DASHBOARD_UI = {
   statusChart: '各分店金額（依狀態）',
   chartRange: (from: string, to: string) => `${from} 至 ${to}`,
   chartNoData: '這段期間沒有匯款',
+  chartFailed: '圖表載入失敗，請稍後再試',
   chartLoading: '圖表載入中...',
   store: '分店',
   loadFailed: '統計資料載入失敗',

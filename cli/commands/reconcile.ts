@@ -9,7 +9,6 @@ import {
   proposeMatches,
   readStatement,
   statementPeriod,
-  taipeiDayStart,
   type BankLine,
   type ImportedStatement,
   type Proposals,

@@ -301,8 +301,9 @@ async function proposalsFor(ctx: ServiceContext, gte: number, lt: number, stores
 /** Statements by id (`1` or `1,2` or an array), each in the caller's scope, else not found. */
 async function statementsInScope(ctx: ServiceContext, raw: unknown): Promise<Array<{ from: string | null; to: string | null }>> {
   const ids = (Array.isArray(raw) ? raw : String(raw).split(',')).map((x) => toId(typeof x === 'string' ? x.trim() : x));
+  if (ids.length > 100) throw ValidationError.single('statement', MSG.reconcileTooMany(100));
   const bad = ids.findIndex((id) => id === null);
-  if (bad >= 0 || ids.length > 100) throw new NotFoundError(MSG.reconcileStatementNotFound(Array.isArray(raw) ? raw[bad] : raw));
+  if (bad >= 0) throw new NotFoundError(MSG.reconcileStatementNotFound(Array.isArray(raw) ? raw[bad] : raw));
   const q = ctx.db('bank_statements').select('id', 'store_id', 'period_from as from', 'period_to as to').whereIn('id', ids as number[]);
   const scope = storeScope(ctx.actor);
   if (!scope.all) q.whereIn('store_id', scope.ids);

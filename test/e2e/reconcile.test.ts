@@ -267,11 +267,16 @@ describe.skipIf(!HAS_CHROMIUM)('an accountant’s month of bank exports in the b
     expect(await shown('twinA')).toContain('未入帳');
     expect(await shown('twinB')).toContain('未確認');
     await e.shot(page, 'reconcile-month-payments-desktop');
+    // a linked payment's status is a label saying why it cannot be chosen; unlinked, a choice again
+    const fubon = page.getByTestId(`status-${uuids.fubon}`);
+    expect(await fubon.getAttribute('data-linked')).toBe('true');
+    expect(await fubon.getAttribute('title')).toBe('此匯款已對帳，請先取消對帳');
     const unlink = page.getByTestId(`unlink-${uuids.fubon}`);
     await unlink.click();
     await page.getByTestId('unlink-confirm').click();
     await expect.poll(() => unlink.count()).toBe(0);
     await expect.poll(() => shown('fubon')).toContain('未確認');
+    await expect.poll(() => fubon.getAttribute('data-linked')).toBeNull();
     expect(await statusOf('fubon')).toBe('未確認');
     await page.context().close();
   });

@@ -141,7 +141,8 @@ describe.each(DB_KINDS)('reconciliation API on %s', (kind) => {
     expect(refused.body.message).toBe('此匯款已對帳，請先取消對帳');
     const noted = await s.api('PUT', `/payments/${p.uuid}`, { as: 'branchA', body: { note: '已核對存摺' } });
     expect(noted.status).toBe(200);
-    expect(noted.body).toMatchObject({ status: '已入帳', note: '已核對存摺', bank_line_id: line.id });
+    // the answer is the row as the list shows it: its link (取消對帳 stays) and its submitter
+    expect(noted.body).toMatchObject({ status: '已入帳', note: '已核對存摺', bank_line_id: line.id, created_by_username: 'admin' });
 
     await s.api('POST', '/reconcile/unlink', { as: 'branchA', body: { payment: p.uuid } });
     const changed = await s.api('PUT', `/payments/${p.uuid}`, { as: 'branchA', body: { status: '未入帳' } });

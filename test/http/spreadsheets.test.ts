@@ -5,7 +5,8 @@
  */
 import * as XLSX from 'xlsx';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { importPayments, MSG, parsePaymentsWorkbook, principalByUsername, type ImportRow } from '../../core/index.js';
+import { importPayments, MSG, openDatabase, parsePaymentsWorkbook, principalByUsername, type ImportRow } from '../../core/index.js';
+import { IMPORT_LOCK } from '../../core/services/payments/import.js';
 import { DB_KINDS, TEST_SECURITY } from '../helpers/db.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 
@@ -103,6 +104,22 @@ describe.each(DB_KINDS)('spreadsheets over HTTP on %s', (kind) => {
       const storedUuid = (await s.t.db('payments').first('uuid')).uuid;
       expect(r.body).toEqual({ imported: 1, skipped: 2, duplicates: [2, 4], duplicate_of: [{ row: 2, uuid: storedUuid }, { row: 4, earlier_row: 3 }] });
       expect(await count()).toBe(before);
+    });
+
+    it('answers while an import holds the writer: a preview takes no lock and waits for none', async () => {
+      const other = openDatabase(s.t.config);
+      try {
+        await other.transaction(async (trx) => {
+          // What a running import holds: the import lock on PostgreSQL; the writer on SQLite (BEGIN IMMEDIATE).
+          if (kind === 'postgres') await trx.raw('select pg_advisory_xact_lock(?)', [IMPORT_LOCK]);
+          else await trx('stores').where({ id: -1 }).update({ name: 'x' });
+          const r = await s.api('POST', '/payments/bulk-import/check', { as: 'admin', body: { payments: [{ ...row({ last_five: '33333' }), row: 2 }] } });
+          expect(r.status).toBe(200);
+          expect(r.body).toMatchObject({ imported: 1, skipped: 0 });
+        });
+      } finally {
+        await other.destroy();
+      }
     });
 
     it('uses the import’s rules: its validation, its permission, the caller’s scope', async () => {

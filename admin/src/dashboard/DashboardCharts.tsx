@@ -4,7 +4,7 @@
  * day over the chosen range, and NT$ still 未確認 / 已入帳 / 未入帳 per store, with the same
  * figures in a table (read aloud, and printed in black and white).
  */
-import { Box, Paper, Skeleton, Table, TableBody, TableCell, TableHead, TableRow, Typography } from '@mui/material';
+import { Alert, Box, Paper, Skeleton, Table, TableBody, TableCell, TableHead, TableRow, Typography } from '@mui/material';
 import { BarChart } from '@mui/x-charts/BarChart';
 import { LineChart } from '@mui/x-charts/LineChart';
 import { useQuery } from '@tanstack/react-query';
@@ -12,6 +12,7 @@ import { useDataProvider } from 'react-admin';
 import { storeLabel } from '../../../core/labels';
 import { formatNTD } from '../../../core/money';
 import { DASHBOARD_UI as T } from '../messages';
+import { serverMessage } from '../serverError';
 import type { RemitDataProvider } from '../providers/dataProvider';
 import type { StatsParams } from './useStatsSummary';
 
@@ -22,11 +23,13 @@ const localeText = { noData: T.chartNoData, loading: T.chartLoading };
 export default function DashboardCharts({ params }: { params: StatsParams }) {
   const dataProvider = useDataProvider<RemitDataProvider>();
   const { store_id, from, to } = params;
-  const { data } = useQuery({
+  const { data, error } = useQuery({
     queryKey: ['stats', 'charts', { store_id, from, to }],
     retry: false,
     queryFn: () => dataProvider.statsCharts({ store_id, from: from || undefined, to: to || undefined }),
   });
+  // A refused range (over 366 days) or a failed request says why instead of loading for ever.
+  if (error) return <Alert severity="warning" sx={{ mt: 3 }} data-testid="dashboard-charts-error">{serverMessage(error) ?? T.chartFailed}</Alert>;
   if (!data) return <Skeleton variant="rounded" height={320} sx={{ mt: 3 }} />;
   const names = new Map(data.stores.map((s) => [s.store_id, storeLabel({ name: s.store_name, code: s.store_code })]));
   const days = data.days.map((d) => d.slice(5).replace('-', '/'));

@@ -1,16 +1,30 @@
 import { Chip, MenuItem, Select } from '@mui/material';
-import { STATUS_COLORS, STATUSES, type PaymentStatus } from '../../../core/statuses';
+import { MSG } from '../../../core/messages';
+import { STATUS_COLORS, STATUSES, statusChangeable, type PaymentStatus } from '../../../core/statuses';
 import type { Payment } from '../../../core/types';
 import { useInlineSave } from './useInlineSave';
 
 /**
  * Status: an editable dropdown for edit_payments (saved at once on selection, any status to any
- * other, no guard; 已儲存 or the reason it failed), otherwise a coloured label: 未確認 yellow,
- * 已入帳 green, 未入帳 red. Compact, so a desktop row stays one line high.
+ * other; 已儲存 or the reason it failed), otherwise a coloured label: 未確認 yellow, 已入帳 green,
+ * 未入帳 red. A payment linked to a bank line shows its label, saying why (取消對帳 first).
+ * Compact, so a desktop row stays one line high.
  */
-export function StatusCell({ record, editable }: { record: Payment; editable: boolean }) {
+export function StatusCell({ record, editable }: { record: Payment & { bank_line_id?: number | null }; editable: boolean }) {
   const [save, isPending] = useInlineSave(record);
-  if (!editable) return <Chip size="small" color={STATUS_COLORS[record.status]} label={record.status} />;
+  if (!editable || !statusChangeable(record)) {
+    const linked = !statusChangeable(record);
+    return (
+      <Chip
+        size="small"
+        color={STATUS_COLORS[record.status]}
+        label={record.status}
+        title={linked ? MSG.reconcilePaymentLinked : undefined}
+        data-testid={editable ? `status-${record.id}` : undefined}
+        data-linked={linked || undefined}
+      />
+    );
+  }
   return (
     <Select
       size="small"

@@ -3,9 +3,9 @@
  * react-admin. Rules come from core, so the form and the server check the same things.
  */
 import { useEffect, useRef, useState, type FormEvent } from 'react';
-import { isBranchUser, scopeIsEmpty, storesInScope, submissionStoreId, type Principal } from '../../../core/permissions';
+import { isBranchUser, scopeIsEmpty, storesInScope, submissionStoreId } from '../../../core/permissions';
 import type { Me } from '../../../core/types';
-import { formatTaipei, toIso } from '../../../core/time';
+import { formatTaipei } from '../../../core/time';
 import { paidAtNeedsConfirm, validatePayment } from '../../../core/validation/payment';
 import { MSG } from '../../../core/messages';
 import { storeLabel } from '../../../core/labels';

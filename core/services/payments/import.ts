@@ -16,11 +16,11 @@ import { isPlainObject } from '../../validation/result.js';
 import { paymentDuplicateKey } from '../../paymentDuplicateKey.js';
 import { recordAudit } from '../audit.js';
 import { insertRows } from '../../db/batch.js';
-import type { ServiceContext } from '../context.js';
+import { readContext, type ServiceContext } from '../context.js';
 import { requirePermission } from '../guard.js';
 
 /** The PostgreSQL advisory lock key imports take (any fixed number, the same in every instance). */
-const IMPORT_LOCK = 7_210_001;
+export const IMPORT_LOCK = 7_210_001;
 /** Rows checked for duplicates and inserted together. */
 export const IMPORT_BATCH = 5_000;
 
@@ -41,6 +41,15 @@ export interface ImportResult {
   duplicates: number[];
   /** what each skipped row repeats: a stored payment (its tracking number) or an earlier row of the same import */
   duplicate_of: Array<{ row: number; uuid: string } | { row: number; earlier_row: number }>;
+}
+
+/**
+ * Runs an import: for real, in one write transaction (all or nothing); as a dry run (the wizard's
+ * preview, `--dry-run`), on a reading connection without a transaction, so checking a file never
+ * waits behind a running import or holds up the writer.
+ */
+export function importTransaction<T>(ctx: ServiceContext, dryRun: boolean | undefined, body: (db: Db) => Promise<T>): Promise<T> {
+  return dryRun ? body(readContext(ctx).db) : ctx.db.transaction(body);
 }
 
 /** A checked payment on its way in; `label` is its sheet row (or 1-based position). */
@@ -105,9 +114,12 @@ export class ImportWriter {
     this.seen = opts.trackRepeats && !opts.allowDuplicates ? new Map() : null;
   }
 
-  /** Takes the import lock (PostgreSQL; SQLite's BEGIN IMMEDIATE already excludes) and reads the stores. */
+  /**
+   * Takes the import lock (PostgreSQL; SQLite's BEGIN IMMEDIATE already excludes) and reads the
+   * stores. A dry run writes nothing and takes no lock (see `importTransaction`).
+   */
   async begin(): Promise<void> {
-    if (isPostgres(this.trx)) await this.trx.raw('select pg_advisory_xact_lock(?)', [IMPORT_LOCK]);
+    if (isPostgres(this.trx) && !this.opts.dryRun) await this.trx.raw('select pg_advisory_xact_lock(?)', [IMPORT_LOCK]);
     this.knownStores = new Set(((await this.trx('stores').select('id')) as Array<{ id: number }>).map((s) => Number(s.id)));
   }
 
@@ -205,7 +217,7 @@ export async function importPayments(ctx: ServiceContext, payments: unknown, opt
   });
   if (errors.length) throw new ValidationError(errors);
 
-  return ctx.db.transaction(async (trx) => {
+  return importTransaction(ctx, opts.dryRun, async (trx) => {
     const writer = new ImportWriter(trx, ctx, { ...opts, trackRepeats: true });
     await writer.begin();
     for (let i = 0; i < candidates.length; i += IMPORT_BATCH) {

@@ -10,7 +10,7 @@ import { previewOf, type PreviewRow } from '../../excel/parse.js';
 import type { ServiceContext } from '../context.js';
 import { requirePermission } from '../guard.js';
 import { storeDirectory } from '../stores.js';
-import { IMPORT_BATCH, ImportWriter, type ImportCandidate, type ImportOptions, type ImportResult } from './import.js';
+import { IMPORT_BATCH, importTransaction, ImportWriter, type ImportCandidate, type ImportOptions, type ImportResult } from './import.js';
 
 export interface ImportFileOptions extends Omit<ImportOptions, 'onProgress'>, Pick<SourceOptions, 'name' | 'maxRows' | 'maxBytes'> {
   /** the store an empty store cell falls back to (default: the caller's own) */
@@ -31,7 +31,7 @@ export interface ImportFileReport extends ImportResult {
   /** `第 N 行：…` for every invalid row; any error means nothing was written */
   errors: string[];
   /** rows skipped while reading: no business date, or a repeat of an earlier row of the file */
-  skippedRows: Array<{ row: number; reason: string }>;
+  skippedRows: Array<{ row: number; reason: string; duplicateOf?: number }>;
   /** the first rows as the sheet shows them */
   preview: PreviewRow[];
 }
@@ -66,8 +66,9 @@ export async function importPaymentFile(ctx: ServiceContext, path: string, opts:
     duplicate_of: [],
   };
   const previewLimit = opts.previewRows ?? 100;
+  const repeats: ImportResult['duplicate_of'] = [];
   try {
-    return await ctx.db.transaction(async (trx) => {
+    return await importTransaction(ctx, opts.dryRun, async (trx) => {
       const writer = new ImportWriter(trx, ctx, { allowDuplicates: opts.allowDuplicates, dryRun: opts.dryRun });
       await writer.begin();
       let pending: ImportCandidate[] = [];
@@ -83,7 +84,11 @@ export async function importPaymentFile(ctx: ServiceContext, path: string, opts:
           const o = r.outcome;
           if (report.preview.length < previewLimit) report.preview.push(previewOf(r.row, r.display(), o));
           if (o.state === 'error') report.errors.push(...o.errors);
-          else if (o.state === 'skipped' || o.state === 'duplicate') report.skippedRows.push({ row: r.row, reason: o.reason });
+          else if (o.state === 'skipped') report.skippedRows.push({ row: r.row, reason: o.reason });
+          else if (o.state === 'duplicate') {
+            report.skippedRows.push({ row: r.row, reason: o.reason, duplicateOf: o.duplicateOf });
+            repeats.push({ row: r.row, earlier_row: o.duplicateOf });
+          }
           else {
             report.valid++;
             if (!report.errors.length) {
@@ -97,7 +102,9 @@ export async function importPaymentFile(ctx: ServiceContext, path: string, opts:
       await flush();
       for (const e of writer.errors) report.errors.push(e.message);
       if (report.errors.length) throw new RowsRefused();
-      Object.assign(report, await writer.finish());
+      const written = await writer.finish();
+      // `skipped` counts the rows already stored; `duplicate_of` names, for every repeat, what it repeats.
+      Object.assign(report, written, { duplicate_of: [...repeats, ...written.duplicate_of] });
       return report;
     });
   } catch (err) {

@@ -7,7 +7,7 @@ import { DEFAULT_STATUS, type PaymentStatus } from '../../statuses.js';
 import { parseInstant } from '../../time.js';
 import { toPayment, type PaymentRow } from '../../db/rows.js';
 import { isForeignKeyViolation, isPostgres, type Db } from '../../db/connect.js';
-import type { Payment } from '../../types.js';
+import type { ListedPayment, Payment } from '../../types.js';
 import { parseNote, parseStatus, validatePayment } from '../../validation/payment.js';
 import { isPlainObject, toId } from '../../validation/result.js';
 import { auditRow, recordAudit, recordAuditMany, type AuditRowInput } from '../audit.js';
@@ -120,7 +120,7 @@ export async function createPayment(ctx: ServiceContext, input: unknown): Promis
  * the bank shows and cannot be edited: sending them unchanged (as a full-record form does) is
  * fine, sending a different value is refused rather than silently dropped.
  */
-export async function updatePayment(ctx: ServiceContext, id: unknown, patch: unknown): Promise<Payment & { bank_line_id: number | null }> {
+export async function updatePayment(ctx: ServiceContext, id: unknown, patch: unknown): Promise<ListedPayment> {
   requirePermission(ctx.actor, 'edit_payments');
   if (!isPlainObject(patch)) throw ValidationError.single('body', MSG.bodyNotObject);
   return ctx.db.transaction(async (trx) => {
@@ -155,19 +155,21 @@ export async function updatePayment(ctx: ServiceContext, id: unknown, patch: unk
     // through 取消對帳, so a link and a status never disagree. Its note stays editable.
     const link = (await trx('bank_links').where({ payment_uuid: row.uuid }).first('line_id')) as { line_id: number | string } | undefined;
     if (changes.status !== undefined && changes.status !== row.status && link) throw new ConflictError(MSG.reconcilePaymentLinked);
-    // The answer carries the link as the list does, so a screen that takes it in place of the
-    // row it showed keeps its 取消對帳.
+    // The answer is the row as the list shows it (its link, its submitter), so a screen that takes
+    // it in place of the row it showed keeps its 取消對帳 and its 提交者.
     const bank_line_id = link ? Number(link.line_id) : null;
+    const submitter = row.created_by === null ? undefined : ((await trx('users').where({ id: row.created_by }).first('username')) as { username: string } | undefined);
+    const listed = { bank_line_id, created_by_username: submitter?.username ?? null };
 
     const before = toPayment(row);
-    if ((changes.status === undefined || changes.status === row.status) && (changes.note === undefined || changes.note === row.note)) return { ...before, bank_line_id };
+    if ((changes.status === undefined || changes.status === row.status) && (changes.note === undefined || changes.note === row.note)) return { ...before, ...listed };
     const updated: PaymentRow = { ...row, ...changes, updated_at: Date.now() };
     // Deleted by someone else since it was read: nothing was updated, and nothing is audited.
     const n = await trx('payments').where({ uuid: row.uuid }).update({ ...changes, updated_at: updated.updated_at });
     if (n === 0) throw new NotFoundError(MSG.paymentNotFound);
     const after = toPayment(updated);
     await recordAudit(trx, ctx, { action: 'update', entity: 'payment', entityId: row.uuid, before, after });
-    return { ...after, bank_line_id };
+    return { ...after, ...listed };
   });
 }
 
