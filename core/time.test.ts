@@ -12,6 +12,9 @@ import {
   taipeiDayStart,
   taipeiPartsToInstant,
   toIso,
+  taipeiDayNumber,
+  taipeiDayNumberDate,
+  taipeiDayNumberStart,
 } from './time.js';
 
 const at = (iso: string) => Date.parse(iso);
@@ -245,3 +248,15 @@ describe('normalizeTaiwanDateText: dates as Taiwanese offices type them', () => 
     for (const text of ['下午 13:15', 'yesterday', '2026/13/45', '11/21']) expect(parseInstant(normalizeTaiwanDateText(text)), text).toBeNull();
   });
 });
+
+describe('Taiwan day numbers (the per-day statistics count days this way)', () => {
+  it('start at Taiwan midnight and name their Taiwan date, either side of UTC midnight', () => {
+    const at = (iso: string) => Date.parse(iso);
+    for (const iso of ['2026-11-23T00:00:00+08:00', '2026-11-23T07:59:59+08:00', '2026-11-23T08:00:00+08:00', '2026-11-23T23:59:59+08:00']) {
+      const day = taipeiDayNumber(at(iso));
+      expect(taipeiDayNumberStart(day)).toBe(at('2026-11-23T00:00:00+08:00'));
+      expect(taipeiDayNumberDate(day)).toBe('2026-11-23');
+    }
+  });
+});
+

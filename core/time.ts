@@ -194,6 +194,16 @@ export function taipeiDayNumber(ms: number): number {
   return Math.floor((ms + TAIPEI_OFFSET_MS) / DAY_MS);
 }
 
+/** The instant a Taiwan day (as `taipeiDayNumber` counts it) begins. */
+export function taipeiDayNumberStart(day: number): number {
+  return day * DAY_MS - TAIPEI_OFFSET_MS;
+}
+
+/** The Taiwan date `YYYY-MM-DD` of a day number. */
+export function taipeiDayNumberDate(day: number): string {
+  return taipeiDate(taipeiDayNumberStart(day));
+}
+
 export function toIso(ms: number): string {
   return new Date(ms).toISOString();
 }

@@ -8,7 +8,7 @@ import { ValidationError } from '../errors.js';
 import { MSG } from '../messages.js';
 import { submissionStoreId } from '../permissions.js';
 import { fromCollectionStatus, type PaymentStatus } from '../statuses.js';
-import { DAY_MS, MAX_INSTANT, MIN_INSTANT, normalizeTaiwanDateText, parseInstant, TAIPEI_OFFSET_MS, taipeiDayNumber, toIso } from '../time.js';
+import { DAY_MS, MAX_INSTANT, MIN_INSTANT, normalizeTaiwanDateText, parseInstant, taipeiDayNumber, taipeiDayNumberStart, toIso } from '../time.js';
 import { parseAmount, NOTE_MAX_LENGTH } from '../validation/payment.js';
 import {
   COLUMN_ORDER,
@@ -189,7 +189,7 @@ function businessDayOf(c: Cell, date1904: boolean): { day: number | null; error?
   const t = timeOf(c, date1904, null);
   if (!t) return { day: null };
   if ('error' in t) return { day: null, error: t.error };
-  return { day: taipeiDayNumber(t.ms) * DAY_MS - TAIPEI_OFFSET_MS };
+  return { day: taipeiDayNumberStart(taipeiDayNumber(t.ms)) };
 }
 
 /** Store cells match by name, code, or `name (code)` (half- or full-width brackets). */

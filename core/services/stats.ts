@@ -6,7 +6,7 @@ import { MSG } from '../messages.js';
 import { STATUS_CREDITED, STATUS_FAILED, STATUS_PENDING } from '../statuses.js';
 import type { Knex } from 'knex';
 import { instantRange, isWholeDays } from '../dateRange.js';
-import { addDays, taipeiDate, taipeiDayNumber, taipeiDayStart } from '../time.js';
+import { addDays, taipeiDate, taipeiDayNumber, taipeiDayNumberDate, taipeiDayStart } from '../time.js';
 import type { StatsSummary } from '../types.js';
 import { readContext, type ServiceContext } from './context.js';
 import { requirePermission } from './guard.js';
@@ -117,7 +117,6 @@ export async function statsCharts(ctx: ServiceContext, params: StatsParams = {})
 
   const sum = (id: number, status: string) =>
     byStatus.filter((r) => Number(r.store_id) === id && r.status === status).reduce((n, r) => n + Number(r.amount ?? 0), 0);
-  const dayText = (n: number) => taipeiDate(n * 86_400_000 + 12 * 3_600_000 - 8 * 3_600_000);
   return {
     from,
     to,
@@ -133,7 +132,7 @@ export async function statsCharts(ctx: ServiceContext, params: StatsParams = {})
     daily: dailySeries(
       storeRows.map((s) => Number(s.id)),
       days,
-      perDay.map((r) => ({ store_id: Number(r.store_id), day: dayText(Number(r.day)), amount: Number(r.amount ?? 0) })),
+      perDay.map((r) => ({ store_id: Number(r.store_id), day: taipeiDayNumberDate(Number(r.day)), amount: Number(r.amount ?? 0) })),
     ),
   };
 }
