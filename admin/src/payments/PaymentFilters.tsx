@@ -10,7 +10,7 @@ import FilterListIcon from '@mui/icons-material/FilterList';
 import { Badge, Box, Button, Checkbox, Collapse, FormControlLabel, MenuItem, Paper, Stack, Switch, TextField, Typography, useMediaQuery, type Theme } from '@mui/material';
 import { useState } from 'react';
 import { useListContext, useStore } from 'react-admin';
-import { isAdmin, storeScope } from '../../../core/permissions';
+import { isAdmin, storesInScope } from '../../../core/permissions';
 import { STATUSES } from '../../../core/statuses';
 import type { Me } from '../../../core/types';
 import { DateRangeFields } from '../common/DateRangeFields';
@@ -30,8 +30,7 @@ export function PaymentFilters({ me }: { me: Me }) {
   const { stores } = useStores();
   const [multi] = useStoreFilterMode();
 
-  const scope = storeScope(me);
-  const visibleStores = scope.all ? stores : stores.filter((s) => scope.ids.includes(s.id));
+  const visibleStores = storesInScope(me, stores);
   const mine = [...new Set([...(me.store_id !== null ? [me.store_id] : []), ...me.accessible_stores])];
   const chosen: number[] = Array.isArray(filterValues.store_id) ? filterValues.store_id : [];
 
@@ -157,8 +156,7 @@ export function MultiStoreSwitch({ me }: { me: Me }) {
   const { filterValues, setFilters } = useListContext();
   const { stores } = useStores();
   const [multi, setMulti] = useStoreFilterMode();
-  const scope = storeScope(me);
-  const visibleStores = scope.all ? stores : stores.filter((s) => scope.ids.includes(s.id));
+  const visibleStores = storesInScope(me, stores);
   if (visibleStores.length <= 1) return null;
   return (
     <FormControlLabel
