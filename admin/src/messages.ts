@@ -156,6 +156,18 @@ export const IMPORT_UI = {
   stateSkipped: '略過',
   reason: '說明',
   duplicateOfStored: (uuid: string) => `與已有記錄重複（追蹤編號：${uuid}）`,
+  title: 'Excel 匯入',
+  steps: ['選擇檔案', '預覽', '結果'],
+  chooseFile: '選擇檔案（.xlsx 或 .xls）',
+  row: '行',
+  check: '檢查',
+  previewOnly: (rows: number) => `只顯示前 ${rows} 行`,
+  cancel: '取消',
+  next: '下一步',
+  parsing: '解析中...',
+  confirm: '確認匯入',
+  importing: '匯入中...',
+  close: '關閉',
 } as const;
 
 /** The user menu of both top bars (the back office and the form page). */
@@ -245,6 +257,7 @@ export const AUDIT_UI = {
 
 /** The payments tab (spec section 2 "Payments tab" and "Modals"). */
 export const PAYMENTS_UI = {
+  downloadFailed: '下載失敗',
   title: '匯款記錄',
   lastFive: PAYMENT_FIELD_LABELS.last_five,
   paidAt: PAYMENT_FIELD_LABELS.paid_at,

@@ -67,7 +67,7 @@ function rowVerdict(r: PreviewRow, check: Check): { label: string; color: 'succe
   return { label: T.stateOk, color: 'success', reason: '' };
 }
 
-const STEPS = ['選擇檔案', '預覽', '結果'];
+const STEPS = T.steps;
 const tooBig = (f: File | null) => f !== null && f.size > BROWSER_IMPORT_MAX_BYTES;
 const bigFileProblem = { message: UI.importTooBigForBrowser(BROWSER_IMPORT_MAX_BYTES / 1024 / 1024) };
 
@@ -164,7 +164,7 @@ export function ImportDialog({ me, onClose }: { me: Me; onClose: (imported: bool
 
   return (
     <Dialog open onClose={() => onClose(Boolean(outcome?.ok))} maxWidth="md" fullWidth fullScreen={phone} data-testid="import-dialog">
-      <DialogTitle>Excel 匯入</DialogTitle>
+      <DialogTitle>{T.title}</DialogTitle>
       <DialogContent>
         <Stepper activeStep={step} sx={{ mb: 2 }} alternativeLabel>
           {STEPS.map((s) => (
@@ -177,7 +177,7 @@ export function ImportDialog({ me, onClose }: { me: Me; onClose: (imported: bool
         {step === 0 && (
           <Box>
             <Button variant="outlined" onClick={() => input.current?.click()}>
-              選擇檔案（.xlsx 或 .xls）
+              {T.chooseFile}
             </Button>
             <input
               ref={input}
@@ -239,9 +239,9 @@ export function ImportDialog({ me, onClose }: { me: Me; onClose: (imported: bool
               <Table size="small" stickyHeader>
                 <TableHead>
                   <TableRow>
-                    <TableCell>行</TableCell>
+                    <TableCell>{T.row}</TableCell>
                     {/* what happens to the row first, so it is seen without scrolling */}
-                    <TableCell>檢查</TableCell>
+                    <TableCell>{T.check}</TableCell>
                     <TableCell sx={{ minWidth: 200 }}>{T.reason}</TableCell>
                     {HEADERS.map((h) => (
                       <TableCell key={h} sx={{ whiteSpace: 'nowrap' }}>
@@ -273,7 +273,7 @@ export function ImportDialog({ me, onClose }: { me: Me; onClose: (imported: bool
             </TableContainer>
             {parsed.totalRows > parsed.preview.length && (
               <Typography variant="body2" color="text.secondary" sx={{ mt: 1 }}>
-                只顯示前 {parsed.preview.length} 行
+                {T.previewOnly(parsed.preview.length)}
               </Typography>
             )}
           </Box>
@@ -295,22 +295,22 @@ export function ImportDialog({ me, onClose }: { me: Me; onClose: (imported: bool
       <DialogActions>
         {step < 2 && (
           <Button onClick={() => onClose(false)} disabled={importing}>
-            取消
+            {T.cancel}
           </Button>
         )}
         {step === 0 && (
           <Button variant="contained" onClick={parse} disabled={!file || parsing || tooBig(file)}>
-            {parsing ? '解析中...' : '下一步'}
+            {parsing ? T.parsing : T.next}
           </Button>
         )}
         {step === 1 && canImport && (
           <Button variant="contained" onClick={confirmImport} disabled={importing}>
-            {importing ? '匯入中...' : '確認匯入'}
+            {importing ? T.importing : T.confirm}
           </Button>
         )}
         {step === 2 && (
           <Button variant="contained" onClick={() => onClose(Boolean(outcome?.ok))}>
-            關閉
+            {T.close}
           </Button>
         )}
       </DialogActions>

@@ -28,7 +28,7 @@ export function PaymentToolbar({ me, permanent }: { me: Me; permanent: Record<st
     } catch (err) {
       // Export with no data: the spec's alert.
       if (err instanceof HttpError && err.status === 404) window.alert(UI.noDataToExport);
-      else notify((err as Error)?.message || '下載失敗', { type: 'error' });
+      else notify((err as Error)?.message || P.downloadFailed, { type: 'error' });
     } finally {
       setBusy(false);
     }
