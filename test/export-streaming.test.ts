@@ -4,7 +4,6 @@
  * what holding the rows would cost (the whole-file export grew by about 3.8 KB a row, so 150 000
  * more rows would add over 500 MB). Sizes, not times, so a busy machine cannot fail it.
  */
-import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -13,26 +12,11 @@ import { migrateLatest, openDatabase } from '../core/index.js';
 // The bench's generator and its child runner (built into dist/ with everything else).
 import { seedDatabaseFast } from '../bench/data.js';
 import { assertBuilt } from './helpers/cli.js';
+import { benchChild } from './helpers/benchChild.js';
 
-const CHILD = join(import.meta.dirname, '..', 'dist', 'bench', 'child.js');
 const MB = 1024 * 1024;
 
-/** `remit export --db db -o out` in a fresh process: its peak RSS and what it printed. */
-function exportPeak(db: string, out: string): Promise<{ maxRSS: number; stdout: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [CHILD, 'export-cli', db, out], { stdio: ['ignore', 'pipe', 'pipe'], env: { PATH: process.env.PATH ?? '' } });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d: Buffer) => (stdout += d));
-    child.stderr.on('data', (d: Buffer) => (stderr += d));
-    child.on('error', reject);
-    child.on('close', (code) => {
-      const m = /BENCH (\{.*\})/.exec(stderr);
-      if (code !== 0 || !m) return reject(new Error(`export failed (${code}): ${stderr}`));
-      resolve({ maxRSS: (JSON.parse(m[1]) as { maxRSS: number }).maxRSS, stdout });
-    });
-  });
-}
+const exportPeak = (db: string, out: string) => benchChild('export-cli', [db, out]);
 
 describe('export streams: memory flat from 50 000 to 200 000 rows', () => {
   let dir: string;
