@@ -243,6 +243,26 @@ describe.each(DB_KINDS)('reconciliation API on %s', (kind) => {
     });
   });
 
+  it('two API instances on one database: a status set in 匯款記錄 racing a confirmation never leaves a linked payment other than 已入帳', async () => {
+    await withSecondInstance(async (url2) => {
+      await upload('admin', 'status-race.csv', statement(['20261105,100200,,1500,1500,,,']), s.stores.A.id);
+      const [line] = (await s.api('GET', '/reconcile/lines', { as: 'admin' })).body;
+      const p = await pay('12345', '2026-11-05T10:00', 1500);
+      for (let round = 0; round < 4; round++) {
+        const put = fetch(`${s.url}/api/payments/${p.uuid}`, { method: 'PUT', headers: { authorization: `Bearer ${s.tokens.branchA}`, 'content-type': 'application/json' }, body: JSON.stringify({ status: '未入帳' }) });
+        const [edited, confirmed] = await Promise.all([put, post(url2, '/reconcile/confirm', { pairs: [{ payment: p.uuid, line: line.id }] })]);
+        const links = await s.t.db('bank_links').where({ payment_uuid: p.uuid });
+        const status = (await s.t.db('payments').where({ uuid: p.uuid }).first()).status;
+        // either order is fine; a link with any status but 已入帳 is not
+        expect(confirmed.status).toBe(200);
+        expect([200, 409]).toContain(edited.status);
+        expect([links.length, status]).toEqual([1, '已入帳']);
+        await s.api('POST', '/reconcile/unlink', { as: 'admin', body: { payment: p.uuid } });
+        await s.api('PUT', `/payments/${p.uuid}`, { as: 'admin', body: { status: '未確認' } });
+      }
+    });
+  });
+
   it('two API instances on one database: of two confirmations of the same line, exactly one wins', async () => {
     await withSecondInstance(async (url2) => {
       await upload('admin', 'race.csv', statement(['20261105,100200,,1500,1500,,,']), s.stores.A.id);
