@@ -12,10 +12,14 @@ const FORMULA_START = /^[=+\-@\t\r]/;
 /** Characters after which a spreadsheet may start a new cell. */
 const SEPARATORS = /([,;\t\r\n])(?=[=+\-@])/g;
 const NEEDS_QUOTES = /[",;\t\r\n]/;
+/** Every character the three rules above look at: text with none of them passes unchanged. */
+const PLAIN_UNSAFE = /[",;\t\r\n=+\-@]/;
 
 export function csvCell(value: string | number | null | undefined): string {
   if (value === null || value === undefined) return '';
   if (typeof value === 'number') return Number.isFinite(value) ? String(value) : '';
+  // most text holds none of the characters below: it is written as it is
+  if (!PLAIN_UNSAFE.test(value)) return value;
   let safe = value.replace(SEPARATORS, "$1'");
   if (FORMULA_START.test(safe)) safe = `'${safe}`;
   return NEEDS_QUOTES.test(safe) ? `"${safe.replace(/"/g, '""')}"` : safe;

@@ -132,7 +132,7 @@ export function buildExportCsv(payments: Iterable<ExportPayment>, stores: readon
 }
 
 /** The CSV as a stream of text, from payments arriving in batches. */
-export async function* streamExportCsv(batches: AsyncIterable<readonly ExportPayment[]>, stores: readonly StoreRef[]): AsyncGenerator<string> {
+export async function* streamExportCsv(batches: AsyncIterable<Iterable<ExportPayment>>, stores: readonly StoreRef[]): AsyncGenerator<string> {
   const line = csvLineWriter(stores);
   yield CSV_HEAD;
   for await (const batch of batches) {

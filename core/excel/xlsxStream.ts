@@ -76,7 +76,7 @@ function rowXml(r: number, p: ExportPayment, storeName: (id: number) => string):
 
 /** The sheet XML, in chunks of many rows; `counted` is told the number of payments at the end. */
 async function* sheetXml(
-  batches: AsyncIterable<readonly ExportPayment[]>,
+  batches: AsyncIterable<Iterable<ExportPayment>>,
   stores: readonly StoreRef[],
   counted: (n: number) => void,
 ): AsyncGenerator<string> {
@@ -98,7 +98,7 @@ async function* sheetXml(
  * how many payments were written once the sheet is complete.
  */
 export function streamExportWorkbook(
-  batches: AsyncIterable<readonly ExportPayment[]>,
+  batches: AsyncIterable<Iterable<ExportPayment>>,
   stores: readonly StoreRef[],
   onCount: (n: number) => void = () => {},
 ): AsyncGenerator<Buffer> {

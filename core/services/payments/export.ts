@@ -2,9 +2,8 @@
 import { NotFoundError, ValidationError } from '../../errors.js';
 import { MSG } from '../../messages.js';
 import { can, storeScope } from '../../permissions.js';
-import { toPayment, type PaymentRow } from '../../db/rows.js';
 import { SAMPLE_FILE_NAME } from '../../excel/columns.js';
-import { buildSampleWorkbook, exportFileName, streamExportCsv, type ExportPayment } from '../../excel/write.js';
+import { buildSampleWorkbook, exportFileName, streamExportCsv, type StoreRef } from '../../excel/write.js';
 import { streamExportWorkbook } from '../../excel/xlsxStream.js';
 import { storeLabel } from '../../labels.js';
 import { readContext, type AppContext, type ServiceContext } from '../context.js';
@@ -12,7 +11,11 @@ import { redeemTicket, signTicket, TICKET_TTL_SECONDS } from '../auth.js';
 import { requirePermission } from '../guard.js';
 import { storeDirectory } from '../stores.js';
 import { filteredPaymentsQuery, type AppliedPaymentFilter } from './list.js';
-import { STATUSES, type PaymentStatus } from '../../statuses.js';
+import { STATUSES } from '../../statuses.js';
+import { toIso } from '../../time.js';
+import { paymentPages, type PaymentPage } from './exportPages.js';
+
+export { EXPORT_BATCH } from './exportPages.js';
 
 export type ExportFormat = 'xlsx' | 'csv' | 'json';
 
@@ -70,92 +73,36 @@ export interface ExportStream {
   written(): number;
 }
 
-/** rows per page read from the database: enough to keep the database busy, small in memory */
-export const EXPORT_BATCH = 10_000;
-
-/**
- * The sheet's columns packed into one text per row, split in `unpackSheetRow`. The SQLite driver
- * builds each row's object property by property, which cost more than all the formatting: one text
- * column per row reads in about a third of the time. Every field but the note is digits, a uuid or
- * a status, none holding a comma, so the note goes last and keeps whatever it holds.
- */
-const PACKED_SHEET_ROW = "paid_at || ',' || uuid || ',' || last_five || ',' || amount || ',' || store_id || ',' || status || ',' || note as r";
-type SheetRow = ExportPayment & { paid_at: number; uuid: string };
-
-function unpackSheetRow({ r }: { r: string }): SheetRow {
-  let at = 0;
-  const field = () => {
-    const end = r.indexOf(',', at);
-    const text = r.slice(at, end);
-    at = end + 1;
-    return text;
-  };
-  const paid_at = Number(field());
-  const uuid = field();
-  const last_five = field();
-  const amount = Number(field());
-  const store_id = Number(field());
-  const status = field() as PaymentStatus;
-  return { paid_at, uuid, last_five, amount, store_id, status, note: r.slice(at) };
-}
-
-/**
- * The payments a filter selects, newest first, in keyset pages of `EXPORT_BATCH` rows: each page
- * starts after the last (paid_at, uuid) of the one before, so every page is an index range read,
- * on SQLite and PostgreSQL alike, and memory holds two pages at most. `sheet` reads only the
- * sheet's columns (packed); otherwise every column.
- */
-function paymentPages(ctx: ServiceContext, filter: Record<string, unknown>, sheet: true): AsyncGenerator<SheetRow[]>;
-function paymentPages(ctx: ServiceContext, filter: Record<string, unknown>, sheet: false): AsyncGenerator<PaymentRow[]>;
-async function* paymentPages(ctx: ServiceContext, filter: Record<string, unknown>, sheet: boolean): AsyncGenerator<Array<SheetRow | PaymentRow>> {
-  const page = async (after: { paid_at: number; uuid: string } | null) => {
-    const { query } = filteredPaymentsQuery(ctx, filter);
-    if (sheet) query.clearSelect().select(ctx.db.raw(PACKED_SHEET_ROW));
-    if (after) query.whereRaw('(paid_at < ? or (paid_at = ? and uuid < ?))', [after.paid_at, after.paid_at, after.uuid]);
-    const rows = (await query.orderBy('paid_at', 'desc').orderBy('uuid', 'desc').limit(EXPORT_BATCH)) as Array<{ r: string } | PaymentRow>;
-    return sheet ? (rows as Array<{ r: string }>).map(unpackSheetRow) : (rows as PaymentRow[]);
-  };
-  // The next page is asked for before this one is written, so the database reads while the file is
-  // formatted: two pages in memory at most.
-  let next: Promise<Array<SheetRow | PaymentRow>> | null = page(null);
-  try {
-    while (next) {
-      const rows = await next;
-      next = null;
-      if (rows.length === 0) return;
-      if (rows.length === EXPORT_BATCH) {
-        const last = rows[rows.length - 1];
-        next = page({ paid_at: Number(last.paid_at), uuid: last.uuid });
-      }
-      yield rows;
-    }
-  } finally {
-    // Stopped early (a download cancelled): the page already asked for is awaited, not left dangling.
-    await next?.catch(() => undefined);
-  }
-}
-
-async function* counted<T>(pages: AsyncIterable<T[]>, seen: (n: number) => void): AsyncGenerator<T[]> {
+async function* counted<T extends { length: number }>(pages: AsyncIterable<T>, seen: (n: number) => void): AsyncGenerator<T> {
   for await (const page of pages) {
     seen(page.length);
     yield page;
   }
 }
 
-async function* mapPages<T>(pages: AsyncIterable<PaymentRow[]>, f: (r: PaymentRow) => T, seen: (n: number) => void): AsyncGenerator<T[]> {
-  for await (const page of pages) {
-    seen(page.length);
-    yield page.map(f);
-  }
-}
-
-/** The JSON export as it was written whole (an indented array), one payment at a time. */
-async function* jsonText(pages: AsyncIterable<Array<Record<string, unknown>>>): AsyncGenerator<string> {
+/**
+ * The JSON export as it was written whole (an indented array of the API's payments, each with its
+ * store's name), one payment at a time. The note is the JSON string the database wrote.
+ */
+async function* jsonText(pages: AsyncIterable<PaymentPage>, stores: readonly StoreRef[]): AsyncGenerator<string> {
+  const label = new Map(stores.map((s) => [s.id, JSON.stringify(storeLabel(s))]));
+  const unknown = JSON.stringify(MSG.unknownStore);
+  const iso = (() => {
+    // created_at and updated_at repeat from payment to payment (an import writes thousands at once)
+    let ms = NaN;
+    let text = '';
+    return (t: number) => (t === ms ? text : ((ms = t), (text = toIso(t))));
+  })();
   let first = true;
   for await (const page of pages) {
     let chunk = '';
     for (const p of page) {
-      chunk += `${first ? '[\n' : ',\n'}  ${JSON.stringify(p, null, 2).replace(/\n/g, '\n  ')}`;
+      const uuid = JSON.stringify(p.uuid);
+      chunk +=
+        `${first ? '[\n' : ',\n'}  {\n    "id": ${uuid},\n    "uuid": ${uuid},\n    "store_id": ${p.store_id},\n    "last_five": ${JSON.stringify(p.last_five)},\n` +
+        `    "paid_at": "${toIso(p.paid_at)}",\n    "amount": ${p.amount},\n    "status": ${JSON.stringify(p.status)},\n    "note": ${p.noteJson},\n` +
+        `    "created_by": ${p.created_by},\n    "created_at": "${iso(p.created_at)}",\n    "updated_at": "${iso(p.updated_at)}",\n` +
+        `    "store": ${label.get(p.store_id) ?? unknown}\n  }`;
       first = false;
     }
     yield chunk;
@@ -180,15 +127,10 @@ export async function exportPaymentsStream(
   let written = 0;
   const seen = (n: number) => (written += n);
   let body: AsyncIterable<Uint8Array | string>;
-  if (format === 'xlsx') body = streamExportWorkbook(counted(paymentPages(ctx, filter, true), seen), stores);
-  else if (format === 'csv') body = streamExportCsv(counted(paymentPages(ctx, filter, true), seen), stores);
-  else {
-    const label = new Map(stores.map((s) => [s.id, storeLabel(s)]));
-    body = jsonText(mapPages(paymentPages(ctx, filter, false), (r) => {
-      const p = toPayment(r);
-      return { ...p, store: label.get(p.store_id) ?? MSG.unknownStore };
-    }, seen));
-  }
+  const pages = counted(paymentPages(ctx, filter, format === 'json'), seen);
+  if (format === 'xlsx') body = streamExportWorkbook(pages, stores);
+  else if (format === 'csv') body = streamExportCsv(pages, stores);
+  else body = jsonText(pages, stores);
   return { fileName, contentType: CONTENT_TYPES[format], body, count, written: () => written };
 }
 
