@@ -15,12 +15,16 @@ const MAIN_NS = 'http://schemas.openxmlformats.org/spreadsheetml/2006/main';
 const REL_NS = 'http://schemas.openxmlformats.org/officeDocument/2006/relationships';
 
 const escapeRe = /[&<>\u0000-\u0008\u000b\u000c\u000e-\u001f\ufffe\uffff]|_(?=x[0-9a-fA-F]{4}_)/g;
+/** the same pattern, to ask whether a text holds anything to escape at all */
+const needsEscape = new RegExp(escapeRe.source);
 /**
  * Text as XML: markup escaped, characters XML cannot hold written as Excel's `_xHHHH_`, and a
  * note that itself reads like such an escape (`_x0041_`) kept as written: its `_` becomes
  * `_x005F_`, as Excel writes it, so a reader does not turn it into `A`.
  */
 export function xmlText(s: string): string {
+  // most text (digits, a name, a plain note) holds nothing to escape
+  if (!needsEscape.test(s)) return s;
   return s.replace(escapeRe, (c) =>
     c === '&' ? '&amp;' : c === '<' ? '&lt;' : c === '>' ? '&gt;' : `_x${c.charCodeAt(0).toString(16).toUpperCase().padStart(4, '0')}_`,
   );
@@ -65,13 +69,27 @@ const LETTERS = 'ABCDEFG';
 /** A text cell: always a string value (`t="str"`), never `<f>`, so `=HYPERLINK(...)` stays text. */
 const textCell = (ref: string, s: string, style = '') => (s === '' ? '' : `<c r="${ref}"${style} t="str"><v>${xmlText(s)}</v></c>`);
 
-function rowXml(r: number, p: ExportPayment, storeName: (id: number) => string): string {
-  const ms = instantOf(p.paid_at);
-  return (
-    `<row r="${r}"><c r="A${r}" s="1"><v>${instantToDateSerial(ms)}</v></c>${textCell(`B${r}`, p.last_five, ' s="2"')}` +
-    `<c r="C${r}" s="3"><v>${instantToSerial(ms)}</v></c><c r="D${r}" s="4"><v>${p.amount}</v></c>` +
-    `${textCell(`E${r}`, p.note ?? '')}${textCell(`F${r}`, storeName(p.store_id))}${textCell(`G${r}`, toCollectionStatus(p.status))}</row>`
-  );
+/**
+ * The row writer of one sheet: made once per file, it keeps what repeats from row to row (each
+ * store's and status's cells, as text) so a million rows do not escape the same few names a
+ * million times.
+ */
+function rowWriter(storeName: (id: number) => string): (r: number, p: ExportPayment) => string {
+  const storeCells = new Map<number, string>();
+  const statusCells = new Map<string, string>();
+  return (r, p) => {
+    const ms = instantOf(p.paid_at);
+    let store = storeCells.get(p.store_id);
+    if (store === undefined) storeCells.set(p.store_id, (store = xmlText(storeName(p.store_id))));
+    let status = statusCells.get(p.status);
+    if (status === undefined) statusCells.set(p.status, (status = xmlText(toCollectionStatus(p.status))));
+    return (
+      `<row r="${r}"><c r="A${r}" s="1"><v>${instantToDateSerial(ms)}</v></c>${textCell(`B${r}`, p.last_five, ' s="2"')}` +
+      `<c r="C${r}" s="3"><v>${instantToSerial(ms)}</v></c><c r="D${r}" s="4"><v>${p.amount}</v></c>` +
+      `${textCell(`E${r}`, p.note ?? '')}${store === '' ? '' : `<c r="F${r}" t="str"><v>${store}</v></c>`}` +
+      `${status === '' ? '' : `<c r="G${r}" t="str"><v>${status}</v></c>`}</row>`
+    );
+  };
 }
 
 /** The sheet XML, in chunks of many rows; `counted` is told the number of payments at the end. */
@@ -80,13 +98,13 @@ async function* sheetXml(
   stores: readonly StoreRef[],
   counted: (n: number) => void,
 ): AsyncGenerator<string> {
-  const name = storeNamer(stores);
+  const row = rowWriter(storeNamer(stores));
   const header = `<row r="1">${HEADERS.map((h, i) => textCell(`${LETTERS[i]}1`, h)).join('')}</row>`;
   yield `${XML_HEAD}<worksheet xmlns="${MAIN_NS}" xmlns:r="${REL_NS}"><sheetViews><sheetView workbookViewId="0"/></sheetViews>${COLS}<sheetData>${header}`;
   let r = 1;
   for await (const batch of batches) {
     let chunk = '';
-    for (const p of batch) chunk += rowXml(++r, p, name);
+    for (const p of batch) chunk += row(++r, p);
     yield chunk;
   }
   counted(r - 1);

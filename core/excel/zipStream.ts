@@ -82,7 +82,10 @@ function isIterable(s: ZipSource): s is Iterable<string | Uint8Array> | AsyncIte
 
 /** One entry's bytes deflated, yielded as they come, with its CRC and sizes counted on the way. */
 async function* deflateEntry(source: ZipSource, w: Written): AsyncGenerator<Buffer> {
-  const deflate = createDeflateRaw({ level: 6, memLevel: 9, strategy: constants.Z_DEFAULT_STRATEGY });
+  // Level 3, not zlib's default 6: a million-row sheet (290 MB of XML) deflates in 2.7 s instead
+  // of 3.9 s, into 37 MB instead of 35 MB; the deflate runs beside the XML writing, and at 6 the
+  // writer waited for it.
+  const deflate = createDeflateRaw({ level: 3, memLevel: 9, strategy: constants.Z_DEFAULT_STRATEGY });
   const out: Buffer[] = [];
   let failed: Error | null = null;
   let ended = false;
