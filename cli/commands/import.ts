@@ -49,15 +49,15 @@ export function importCommand(program: Command, io: CliIO): void {
         } finally {
           progress?.done();
         }
-        const report = { file, sheet: r.sheetName, rows: r.rows, valid: r.valid, errors: r.errors, skipped_rows: r.skippedRows };
+        const report = { file, sheet: r.sheetName, rows: r.rows, valid: r.valid, errors: r.errors, error_count: r.errorCount, skipped_rows: r.skippedRows, skipped_row_count: r.skippedRowCount };
         /** The one shape of `--json`, whatever happened (documented in README.md). */
         const json = (x: { imported: number; would_import: number; skipped: number; duplicates: number[] }) =>
           io.stdout(`${JSON.stringify({ ...report, dry_run: Boolean(opts.dryRun), ...x }, null, 2)}\n`);
 
-        if (r.errors.length) {
+        if (r.errorCount) {
           if (opts.json) json({ imported: 0, would_import: 0, skipped: 0, duplicates: [] });
           else printPreview(io, { ...report, format: r.format });
-          io.stderr(`${MSG.importFailed}：檔案有 ${r.errors.length} 個錯誤，沒有匯入任何記錄\n`);
+          io.stderr(`${MSG.importFailed}：檔案有 ${r.errorCount} 個錯誤，沒有匯入任何記錄\n`);
           return EXIT.failure;
         }
         if (opts.json) {
@@ -73,13 +73,16 @@ export function importCommand(program: Command, io: CliIO): void {
     });
 }
 
-function printPreview(io: CliIO, r: { file: string; format: string; sheet: string; rows: number; valid: number; errors: string[]; skipped_rows: Array<{ reason: string }> }): void {
+function printPreview(
+  io: CliIO,
+  r: { file: string; format: string; sheet: string; rows: number; valid: number; errors: string[]; error_count: number; skipped_rows: Array<{ reason: string }>; skipped_row_count: number },
+): void {
   io.stdout(`檔案：${r.file}（${r.format === 'csv' ? 'CSV' : `工作表「${r.sheet}」`}）\n共 ${r.rows} 筆資料，${r.valid} 筆可匯入\n`);
-  if (r.errors.length) {
-    const { first, more } = previewErrors(r.errors);
+  if (r.error_count) {
+    const { first } = previewErrors(r.errors);
     io.stdout(`錯誤：\n${first.map((e) => `  ${e}\n`).join('')}`);
-    if (more) io.stdout(`  …還有 ${more} 個錯誤\n`);
+    if (r.error_count > first.length) io.stdout(`  …還有 ${r.error_count - first.length} 個錯誤\n`);
   }
   for (const s of r.skipped_rows.slice(0, 5)) io.stdout(`  ${s.reason}\n`);
-  if (r.skipped_rows.length > 5) io.stdout(`  …還有 ${r.skipped_rows.length - 5} 行略過\n`);
+  if (r.skipped_row_count > 5) io.stdout(`  …還有 ${r.skipped_row_count - 5} 行略過\n`);
 }

@@ -49,7 +49,7 @@ export function paymentRoutes(app: AppContext): Router<State> {
         dryRun: flag('dry_run'),
         previewRows: 0,
       });
-      if (report.errors.length) throw refusalOf(report);
+      if (report.errorCount) throw refusalOf(report);
       const { preview: _preview, ...rest } = report;
       ctx.body = rest;
     },

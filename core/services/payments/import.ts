@@ -33,6 +33,12 @@ export interface ImportOptions {
   onProgress?: (written: number, total: number) => void;
 }
 
+/**
+ * How many skipped rows a file import names one by one (its counts stay whole): a second import
+ * of a million-row file skips a million rows, and naming them all would cost memory by the row.
+ */
+export const IMPORT_LISTED = 10_000;
+
 export interface ImportResult {
   imported: number;
   /** rows not written because they duplicate an existing payment or an earlier row */
@@ -96,6 +102,8 @@ export class ImportWriter {
   readonly duplicateOf: ImportResult['duplicate_of'] = [];
   readonly errors: FieldError[] = [];
   imported = 0;
+  /** rows skipped as equal to a stored payment (all of them; `duplicates` names the first `listed`) */
+  skipped = 0;
   private knownStores = new Set<number>();
   private storesUsed = new Set<number>();
   private first: string | undefined;
@@ -108,7 +116,7 @@ export class ImportWriter {
   constructor(
     private readonly trx: Db,
     private readonly ctx: ServiceContext,
-    private readonly opts: ImportOptions & { trackRepeats?: boolean } = {},
+    private readonly opts: ImportOptions & { trackRepeats?: boolean; listed?: number } = {},
   ) {
     this.createdBy = ctx.actor.id > 0 ? ctx.actor.id : null;
     this.seen = opts.trackRepeats && !opts.allowDuplicates ? new Map() : null;
@@ -143,8 +151,10 @@ export class ImportWriter {
           earlier.set(key, c.label);
           return true;
         }
-        this.duplicates.push(c.label);
-        this.duplicateOf.push(uuid !== undefined ? { row: c.label, uuid } : { row: c.label, earlier_row: before! });
+        if (this.skipped++ < (this.opts.listed ?? Infinity)) {
+          this.duplicates.push(c.label);
+          this.duplicateOf.push(uuid !== undefined ? { row: c.label, uuid } : { row: c.label, earlier_row: before! });
+        }
         return false;
       });
     }
@@ -174,10 +184,10 @@ export class ImportWriter {
       await recordAudit(this.trx, this.ctx, {
         action: 'import',
         entity: 'payment',
-        after: { imported: this.imported, skipped: this.duplicates.length, stores: [...this.storesUsed], first: this.first, last: this.last },
+        after: { imported: this.imported, skipped: this.skipped, stores: [...this.storesUsed], first: this.first, last: this.last },
       });
     }
-    return { imported: this.imported, skipped: this.duplicates.length, duplicates: this.duplicates, duplicate_of: this.duplicateOf };
+    return { imported: this.imported, skipped: this.skipped, duplicates: this.duplicates, duplicate_of: this.duplicateOf };
   }
 }
 

@@ -10,7 +10,7 @@ import { previewOf, type PreviewRow } from '../../excel/parse.js';
 import type { ServiceContext } from '../context.js';
 import { requirePermission } from '../guard.js';
 import { storeDirectory } from '../stores.js';
-import { IMPORT_BATCH, importTransaction, ImportWriter, type ImportCandidate, type ImportOptions, type ImportResult } from './import.js';
+import { IMPORT_BATCH, IMPORT_LISTED, importTransaction, ImportWriter, type ImportCandidate, type ImportOptions, type ImportResult } from './import.js';
 
 export interface ImportFileOptions extends Omit<ImportOptions, 'onProgress'>, Pick<SourceOptions, 'name' | 'maxRows' | 'maxBytes'> {
   /** the store an empty store cell falls back to (default: the caller's own) */
@@ -28,10 +28,14 @@ export interface ImportFileReport extends ImportResult {
   rows: number;
   /** rows that would be written before the duplicate check against the database */
   valid: number;
-  /** `第 N 行：…` for every invalid row; any error means nothing was written */
+  /** `第 N 行：…` for the invalid rows (the first IMPORT_LISTED); any error means nothing was written */
   errors: string[];
-  /** rows skipped while reading: no business date, or a repeat of an earlier row of the file */
+  /** how many errors the file has, all of them */
+  errorCount: number;
+  /** rows skipped while reading (the first IMPORT_LISTED): no business date, or a repeat of an earlier row of the file */
   skippedRows: Array<{ row: number; reason: string; duplicateOf?: number }>;
+  /** how many rows were skipped while reading, all of them */
+  skippedRowCount: number;
   /** the first rows as the sheet shows them */
   preview: PreviewRow[];
 }
@@ -58,7 +62,9 @@ export async function importPaymentFile(ctx: ServiceContext, path: string, opts:
     rows: 0,
     valid: 0,
     errors: [],
+    errorCount: 0,
     skippedRows: [],
+    skippedRowCount: 0,
     preview: [],
     imported: 0,
     skipped: 0,
@@ -69,12 +75,21 @@ export async function importPaymentFile(ctx: ServiceContext, path: string, opts:
   const repeats: ImportResult['duplicate_of'] = [];
   try {
     return await importTransaction(ctx, opts.dryRun, async (trx) => {
-      const writer = new ImportWriter(trx, ctx, { allowDuplicates: opts.allowDuplicates, dryRun: opts.dryRun });
+      const writer = new ImportWriter(trx, ctx, { allowDuplicates: opts.allowDuplicates, dryRun: opts.dryRun, listed: IMPORT_LISTED });
       await writer.begin();
+      // Counts are whole; the rows named are the first IMPORT_LISTED of each kind, so memory stays flat.
+      const error = (messages: string[]) => {
+        for (const m of messages) if (report.errorCount++ < IMPORT_LISTED) report.errors.push(m);
+      };
+      const skip = (s: { row: number; reason: string; duplicateOf?: number }) => {
+        if (report.skippedRowCount++ >= IMPORT_LISTED) return;
+        report.skippedRows.push(s);
+        if (s.duplicateOf !== undefined) repeats.push({ row: s.row, earlier_row: s.duplicateOf });
+      };
       let pending: ImportCandidate[] = [];
       const flush = async () => {
         // Once a row is wrong nothing more is written; the rest is still read, to name every error.
-        if (!report.errors.length && !writer.errors.length) await writer.add(pending);
+        if (!report.errorCount && !writer.errors.length) await writer.add(pending);
         pending = [];
         opts.onProgress?.(report.rows, writer.imported);
       };
@@ -83,25 +98,22 @@ export async function importPaymentFile(ctx: ServiceContext, path: string, opts:
           report.rows++;
           const o = r.outcome;
           if (report.preview.length < previewLimit) report.preview.push(previewOf(r.row, r.display(), o));
-          if (o.state === 'error') report.errors.push(...o.errors);
-          else if (o.state === 'skipped') report.skippedRows.push({ row: r.row, reason: o.reason });
-          else if (o.state === 'duplicate') {
-            report.skippedRows.push({ row: r.row, reason: o.reason, duplicateOf: o.duplicateOf });
-            repeats.push({ row: r.row, earlier_row: o.duplicateOf });
-          }
+          if (o.state === 'error') error(o.errors);
+          else if (o.state === 'skipped') skip({ row: r.row, reason: o.reason });
+          else if (o.state === 'duplicate') skip({ row: r.row, reason: o.reason, duplicateOf: o.duplicateOf });
           else {
             report.valid++;
-            if (!report.errors.length) {
+            if (!report.errorCount) {
               const { row, ...p } = o.payment;
               pending.push({ label: row, ...p });
             }
           }
         }
-        if (pending.length >= IMPORT_BATCH || report.errors.length) await flush();
+        if (pending.length >= IMPORT_BATCH || report.errorCount) await flush();
       }
       await flush();
-      for (const e of writer.errors) report.errors.push(e.message);
-      if (report.errors.length) throw new RowsRefused();
+      error(writer.errors.map((e) => e.message));
+      if (report.errorCount) throw new RowsRefused();
       const written = await writer.finish();
       // `skipped` counts the rows already stored; `duplicate_of` names, for every repeat, what it repeats.
       Object.assign(report, written, { duplicate_of: [...repeats, ...written.duplicate_of] });
@@ -121,6 +133,6 @@ export function requireImportPermission(ctx: ServiceContext): void {
 /** A report's refusal as the API answers it: the first 100 row errors in file order, then how many more. */
 export function refusalOf(report: ImportFileReport, shown = 100): ValidationError {
   const list = report.errors.slice(0, shown).map((message) => ({ field: 'file', message }));
-  if (report.errors.length > shown) list.push({ field: 'file', message: `…還有 ${report.errors.length - shown} 個錯誤` });
+  if (report.errorCount > shown) list.push({ field: 'file', message: `…還有 ${report.errorCount - shown} 個錯誤` });
   return new ValidationError(list);
 }
