@@ -88,6 +88,37 @@ describe.each(DB_KINDS)('races between API instances on %s', (kind) => {
     expect(errors).toEqual([]);
   });
 
+  it('payments submitted while an import of the same payments runs are stored once each (the import skips them, or they get 409)', async () => {
+    const rows = Array.from({ length: 10_000 }, (_, i) => ({
+      last_five: String(10000 + (i % 90000)),
+      paid_at: `2026-10-${String(1 + (i % 28)).padStart(2, '0')}T${String(8 + Math.floor(i / 28) % 12).padStart(2, '0')}:${String(i % 60).padStart(2, '0')}`,
+      amount: 3_000 + i,
+      store_id: f.stores.A.id,
+    }));
+    let done = false;
+    const importing = call(0, 'POST', '/payments/bulk-import', { payments: rows }).finally(() => (done = true));
+    // The clerk's form, on another instance, sends the same payments one after another meanwhile:
+    // the first rows (the import writes them first) over and over, until the import answers.
+    const sent = new Set<number>();
+    const answers: number[] = [];
+    for (let i = 0; !done; i = (i + 1) % 200) {
+      sent.add(i);
+      answers.push((await call(1, 'POST', '/payments', { ...rows[i], note: '櫃台回報' })).status);
+    }
+    const imported = await importing;
+    expect(imported.status).toBe(200);
+    expect(answers.length).toBeGreaterThan(0);
+    expect(answers.every((s) => s === 201 || s === 409), `answers ${[...new Set(answers)]}`).toBe(true);
+    const stored = (await t.db('payments').where({ store_id: f.stores.A.id }).whereBetween('amount', [3_000, 12_999]).select('amount')) as Array<{ amount: number }>;
+    const perAmount = new Map<number, number>();
+    for (const r of stored) perAmount.set(Number(r.amount), (perAmount.get(Number(r.amount)) ?? 0) + 1);
+    const doubled = [...perAmount].filter(([, n]) => n > 1).map(([a]) => a - 3_000);
+    expect(doubled, 'rows stored twice').toEqual([]);
+    expect(perAmount.size).toBe(10_000);
+    expect(imported.body.imported + imported.body.skipped).toBe(10_000);
+    expect(errors).toEqual([]);
+  }, 120_000);
+
   it('deleting a store while payments are submitted and it is granted answers 409 or 200, never 500, and leaves no dangling id (item 16)', async () => {
     for (let round = 0; round < 3; round++) {
       const store = (await call(0, 'POST', '/stores', { name: `將刪店${round}`, code: `DEL${round}` })).body;

@@ -16,6 +16,7 @@ import type { ServiceContext } from '../context.js';
 import { deny, requirePermission, valid } from '../guard.js';
 import { loadForActor } from './list.js';
 import { paymentDuplicateKey } from '../../paymentDuplicateKey.js';
+import { IMPORT_LOCK } from './import.js';
 
 export const MAX_BATCH_DELETE = 10_000;
 /** rows per statement: 10 columns each stays far below SQLite's and PostgreSQL's parameter limits */
@@ -33,7 +34,8 @@ interface NewPayment {
  * own payment, and so does a probable duplicate (the import's key: same store, last five, time and
  * amount as a stored payment or an earlier one in the batch) unless it was confirmed. The check
  * and the insert share the transaction (SQLite: BEGIN IMMEDIATE; PostgreSQL: an advisory lock per
- * key), so two identical submissions at once, on one instance or several, store one.
+ * key, and the import lock shared), so two identical submissions at once, or a submission during
+ * an import of the same payment, on one instance or several, store one.
  */
 async function writeNewPayments(db: Db, items: NewPayment[]): Promise<Array<PaymentRow | Error>> {
   return db.transaction(async (trx) => {
@@ -43,6 +45,11 @@ async function writeNewPayments(db: Db, items: NewPayment[]): Promise<Array<Paym
     const checked = items.filter((i) => !i.allowDuplicate && known.has(i.row.store_id));
     if (checked.length) {
       if (isPostgres(db)) {
+        // An import holds IMPORT_LOCK, exclusively, until it commits, and its rows are not seen
+        // before then: a submission checked meanwhile would store the same payment again. So a
+        // submission holds it shared (submissions never wait for one another, only for a running
+        // import, as on SQLite, whose one writer they wait for anyway).
+        await trx.raw('select pg_advisory_xact_lock_shared(?)', [IMPORT_LOCK]);
         for (const key of [...new Set(checked.map((i) => paymentDuplicateKey(i.row)))].sort()) await trx.raw('select pg_advisory_xact_lock(hashtext(?))', [key]);
       }
       const hits = (await trx('payments')
