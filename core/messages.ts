@@ -65,6 +65,8 @@ export const MSG = {
   passwordMin: '密碼至少需要6個字符', // spec
   passwordMax: '密碼不能超過72個位元組（英數字每字1個、中文字每字3個位元組，約24個中文字）',
   serverBusy: '伺服器忙碌中，請稍候幾秒再試',
+  /** the database's one writer is held (a large import on SQLite): nothing was written */
+  databaseBusy: '資料庫正在寫入大量資料（例如匯入），這筆尚未儲存，請稍候再送出一次',
   passwordMismatch: '密碼確認不匹配', // spec
   roleRequired: '請選擇角色', // spec
   permissionsInvalid: (keys: string[]) => `無效的權限：${keys.join('、')}`,

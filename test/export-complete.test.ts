@@ -4,9 +4,10 @@
  * page boundary, comes out whole, each payment once, newest first with the uuid breaking ties,
  * exactly as the database orders it.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { EXPORT_BATCH, exportPaymentsStream, systemActor } from '../core/index.js';
+import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
+import { EXPORT_BATCH, exportPaymentsStream, storeLabel, systemActor } from '../core/index.js';
 import { seedDatabaseFast } from '../bench/data.js';
+import { toPayment, type PaymentRow } from '../core/db/rows.js';
 import { createTestDb, DB_KINDS, TEST_SECURITY, type TestDb } from './helpers/db.js';
 
 const ROWS = 2 * EXPORT_BATCH + 2_345;
@@ -41,6 +42,24 @@ describe.each(DB_KINDS)('export of several pages (%s)', (kind) => {
     const rows = JSON.parse(await text(stream.body)) as Array<{ id: string; paid_at: string }>;
     expect(stream.written()).toBe(ROWS);
     expect(rows.map((r) => r.id)).toEqual(expected);
+  }, 120_000);
+
+  it('writes each payment in JSON as the API shows it, with its store, whatever its note holds', async () => {
+    const notes = ['a,b"c\n=x\\y\u0001😀', '', '第一行\r\n第二行', '\t+1'];
+    const before = (await t.db('payments').select('uuid', 'note', 'created_by').orderBy('uuid').limit(notes.length)) as Array<{ uuid: string; note: string; created_by: number | null }>;
+    const some = before.map((r) => r.uuid);
+    const [user] = (await t.db('users').select('id').limit(1)) as Array<{ id: number }>;
+    for (const [i, uuid] of some.entries()) await t.db('payments').where({ uuid }).update({ note: notes[i], created_by: user?.id ?? null });
+    // the other tests of this file read the same payments as they were seeded
+    onTestFinished(async () => {
+      for (const r of before) await t.db('payments').where({ uuid: r.uuid }).update({ note: r.note, created_by: r.created_by });
+    });
+    const stores = new Map(((await t.db('stores').select('id', 'name', 'code')) as Array<{ id: number; name: string; code: string }>).map((s) => [Number(s.id), storeLabel(s)]));
+    const stream = await exportPaymentsStream(ctx(), { format: 'json', filter: { id: some } });
+    const got = JSON.parse(await text(stream.body)) as unknown[];
+    const stored = (await t.db('payments').whereIn('uuid', some).orderBy('paid_at', 'desc').orderBy('uuid', 'desc')) as PaymentRow[];
+    expect(got).toEqual(stored.map((r) => ({ ...toPayment(r), store: stores.get(Number(r.store_id)) })));
+    expect(got.map((p) => (p as { note: string }).note).sort()).toEqual([...notes].sort());
   }, 120_000);
 
   it('writes the same count of rows as CSV, one line each', async () => {

@@ -103,6 +103,17 @@ export function isForeignKeyViolation(err: unknown): boolean {
   return e?.code === '23503' || (e?.code === 'SQLITE_CONSTRAINT' && /FOREIGN KEY/i.test(e.message ?? ''));
 }
 
+/**
+ * The database could not take the write in time: SQLite's one writer held past busy_timeout by
+ * another process (a long `remit import`), the writer connection held past knex's wait by this
+ * one (an import through the API), or on PostgreSQL a lock held past the writer's lock_timeout
+ * (a running import). Nothing of the refused write was stored.
+ */
+export function isDatabaseBusy(err: unknown): boolean {
+  const e = err as { code?: string; name?: string };
+  return e?.code === 'SQLITE_BUSY' || e?.code === '55P03' || e?.name === 'KnexTimeoutError';
+}
+
 export function isPostgres(db: Db): boolean {
   return db.client.config.client === 'pg';
 }

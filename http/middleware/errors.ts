@@ -1,5 +1,5 @@
 import type Koa from 'koa';
-import { BusyError, ConflictError, isDomainError, MSG, TooManyRequestsError, ValidationError } from '../../core/index.js';
+import { BusyError, ConflictError, isDatabaseBusy, isDomainError, MSG, TooManyRequestsError, ValidationError } from '../../core/index.js';
 
 const STATUS = { validation: 400, unauthenticated: 401, forbidden: 403, not_found: 404, conflict: 409, too_many_requests: 429, busy: 503 } as const;
 
@@ -28,6 +28,13 @@ export function errorHandler(log: (msg: string, err: unknown) => void = (m, e) =
       if (typeof status === 'number' && status >= 400 && status < 500) {
         ctx.status = status;
         ctx.body = { message: clientMessage(status, e.type) };
+        return;
+      }
+      if (isDatabaseBusy(err)) {
+        // a clerk's payment sent during a large import on SQLite: say so, and when to try again
+        ctx.status = 503;
+        ctx.set('Retry-After', '10');
+        ctx.body = { message: MSG.databaseBusy };
         return;
       }
       log(`${ctx.method} ${ctx.path} failed`, err);

@@ -6,7 +6,7 @@ import { inScope, submissionStoreId, submitStoreDenial } from '../../permissions
 import { DEFAULT_STATUS, type PaymentStatus } from '../../statuses.js';
 import { parseInstant } from '../../time.js';
 import { toPayment, type PaymentRow } from '../../db/rows.js';
-import { isForeignKeyViolation, isPostgres, type Db } from '../../db/connect.js';
+import { isDatabaseBusy, isForeignKeyViolation, isPostgres, type Db } from '../../db/connect.js';
 import type { ListedPayment, Payment } from '../../types.js';
 import { parseNote, parseStatus, validatePayment } from '../../validation/payment.js';
 import { isPlainObject, toId } from '../../validation/result.js';
@@ -19,6 +19,8 @@ import { paymentDuplicateKey } from '../../paymentDuplicateKey.js';
 import { IMPORT_LOCK } from './import.js';
 
 export const MAX_BATCH_DELETE = 10_000;
+/** how long a submission waits for a running import before it is refused as busy (SQLite's busy_timeout too) */
+const SUBMIT_WAIT_SECONDS = 10;
 /** rows per statement: 10 columns each stays far below SQLite's and PostgreSQL's parameter limits */
 export const INSERT_CHUNK = 500;
 
@@ -48,7 +50,8 @@ async function writeNewPayments(db: Db, items: NewPayment[]): Promise<Array<Paym
         // An import holds IMPORT_LOCK, exclusively, until it commits, and its rows are not seen
         // before then: a submission checked meanwhile would store the same payment again. So a
         // submission holds it shared (submissions never wait for one another, only for a running
-        // import, as on SQLite, whose one writer they wait for anyway).
+        // import), and waits as long as SQLite's busy_timeout, then is refused as busy (503).
+        await trx.raw(`set local lock_timeout = '${SUBMIT_WAIT_SECONDS}s'`);
         await trx.raw('select pg_advisory_xact_lock_shared(?)', [IMPORT_LOCK]);
         for (const key of [...new Set(checked.map((i) => paymentDuplicateKey(i.row)))].sort()) await trx.raw('select pg_advisory_xact_lock(hashtext(?))', [key]);
       }
@@ -104,7 +107,9 @@ export async function createPayment(ctx: ServiceContext, input: unknown): Promis
     new Batcher<NewPayment, PaymentRow>(async (items) => {
       try {
         return await writeNewPayments(root, items);
-      } catch {
+      } catch (err) {
+        // The database is held by a running import: each alone would wait as long again.
+        if (isDatabaseBusy(err)) return items.map(() => err as Error);
         // A store deleted at this very moment (PostgreSQL's foreign key refuses the row): that store is gone.
         return Promise.all(
           items.map((i) =>
