@@ -301,12 +301,20 @@ async function benchReads(kind: 'SQLite' | 'PostgreSQL', sizes: number[]) {
 
 // ---------------------------------------------------------------- 5. concurrent submissions
 /**
- * 50 keep-alive clients posting the same JSON. A warm-up by time finds the rate; the measured run
+ * 50 keep-alive clients posting payments, each a different one. A warm-up by time finds the rate; the measured run
  * is then a fixed number of requests (about `seconds` worth), so every request sent is answered
  * and the rows written can be matched against the 201s exactly.
  */
-async function cannon(url: string, headers: Record<string, string>, body: string, seconds: number, beforeMeasured: () => Promise<void> = async () => {}) {
-  const opts = { url, method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body, connections: 50, pipelining: 1 };
+async function cannon(url: string, headers: Record<string, string>, body: () => string, seconds: number, beforeMeasured: () => Promise<void> = async () => {}) {
+  // each request its own body (setupRequest): the same payment sent twice is a possible duplicate (409)
+  const opts = {
+    url,
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...headers },
+    requests: [{ method: 'POST', setupRequest: (req: Record<string, unknown>) => ({ ...req, body: body() }) }],
+    connections: 50,
+    pipelining: 1,
+  };
   const run = (extra: Record<string, number>) =>
     new Promise<autocannon.Result>((res, rej) => autocannon({ ...opts, ...extra }, (err, result) => (err ? rej(err) : res(result))));
   const warm = await run({ duration: 2 });
@@ -320,7 +328,12 @@ async function cannon(url: string, headers: Record<string, string>, body: string
 
 async function benchSubmit() {
   const seconds = QUICK ? 2 : 10;
-  const body = JSON.stringify({ last_five: '01234', paid_at: '2026-11-18T09:15', amount: 1500, note: '壓測', store_id: 1 });
+  // A different payment each time (last five and amount), as a shop's clerks send them.
+  let sent = 0;
+  const body = () => {
+    const n = sent++;
+    return JSON.stringify({ last_five: String(n % 100_000).padStart(5, '0'), paid_at: '2026-11-18T09:15', amount: 100 + Math.floor(n / 100_000), note: '壓測', store_id: 1 });
+  };
 
   const floorDb = await freshSqlite('floor-post');
   const floor = await new Promise<{ url: string; stop: () => Promise<void> }>((res, rej) => {
