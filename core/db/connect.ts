@@ -73,7 +73,7 @@ export function openDatabase(cfg: DbConfig): Knex {
         // WAL lets readers work beside a writer; busy_timeout makes a second process wait
         // for the write lock instead of failing; foreign keys are off in SQLite by default.
         conn.exec(
-          'PRAGMA journal_mode = WAL; PRAGMA foreign_keys = ON; PRAGMA busy_timeout = 10000; PRAGMA synchronous = NORMAL;',
+          `PRAGMA journal_mode = WAL; PRAGMA foreign_keys = ON; PRAGMA busy_timeout = ${WRITE_WAIT_MS}; PRAGMA synchronous = NORMAL;`,
           (err) => done(err, conn),
         );
       },
@@ -102,6 +102,12 @@ export function isForeignKeyViolation(err: unknown): boolean {
   const e = err as { code?: string; message?: string };
   return e?.code === '23503' || (e?.code === 'SQLITE_CONSTRAINT' && /FOREIGN KEY/i.test(e.message ?? ''));
 }
+
+/**
+ * How long a write waits for the database held by another (SQLite's busy_timeout, a submission's
+ * lock_timeout on PostgreSQL) before it is refused as busy.
+ */
+export const WRITE_WAIT_MS = 10_000;
 
 /**
  * The database could not take the write in time: SQLite's one writer held past busy_timeout by
@@ -139,7 +145,7 @@ export function openReadPool(cfg: DbConfig, size: number = READ_POOL_SIZE): Knex
       min: 0,
       max: size,
       afterCreate(conn: { exec(sql: string, cb: (err: Error | null) => void): void }, done: (err: Error | null, conn: unknown) => void) {
-        conn.exec('PRAGMA query_only = ON; PRAGMA busy_timeout = 10000; PRAGMA foreign_keys = ON;', (err) => done(err, conn));
+        conn.exec(`PRAGMA query_only = ON; PRAGMA busy_timeout = ${WRITE_WAIT_MS}; PRAGMA foreign_keys = ON;`, (err) => done(err, conn));
       },
     },
   });

@@ -64,9 +64,8 @@ function wholeNumber(text: string, from: number, to: number): number {
 }
 
 /**
- * A page's text, iterated as payments: one object, reused from line to line, and no substring
- * made but the texts a file writes (last five, status, note), since a million rows of garbage
- * cost as much as formatting them.
+ * A page's text, iterated as payments: one object, reused from line to line, numbers read
+ * from the text without a substring, since a million rows of garbage cost as much as formatting them.
  */
 export class PaymentPage implements Iterable<PagedPayment> {
   constructor(
@@ -107,44 +106,35 @@ export class PaymentPage implements Iterable<PagedPayment> {
     const { text, full, to } = this;
     const p: PagedPayment = { paid_at: 0, uuid: '', last_five: '', amount: 0, store_id: 0, status: '未確認', note: '', noteJson: '""', created_by: null, created_at: 0, updated_at: 0 };
     const result: IteratorResult<PagedPayment> = { done: false, value: p };
-    const statuses = new Map<string, PaymentStatus>();
     let at = this.from;
+    /** the field at `at` (up to the next comma), read as a number or a text; `at` moves past it */
+    const num = () => {
+      const end = text.indexOf(',', at);
+      const n = wholeNumber(text, at, end);
+      at = end + 1;
+      return n;
+    };
+    const str = () => {
+      const end = text.indexOf(',', at);
+      const s = text.slice(at, end);
+      at = end + 1;
+      return s;
+    };
     return {
       next() {
         if (at >= to) return { done: true, value: undefined };
-        let end = text.indexOf(',', at);
-        p.paid_at = wholeNumber(text, at, end);
-        at = end + 1;
-        end = text.indexOf(',', at);
-        if (full) p.uuid = text.slice(at, end);
-        at = end + 1;
-        end = text.indexOf(',', at);
-        p.last_five = text.slice(at, end);
-        at = end + 1;
-        end = text.indexOf(',', at);
-        p.amount = wholeNumber(text, at, end);
-        at = end + 1;
-        end = text.indexOf(',', at);
-        p.store_id = wholeNumber(text, at, end);
-        at = end + 1;
-        end = text.indexOf(',', at);
-        const st = text.slice(at, end);
-        let status = statuses.get(st);
-        if (status === undefined) statuses.set(st, (status = st as PaymentStatus));
-        p.status = status;
-        at = end + 1;
+        p.paid_at = num();
+        p.uuid = str();
+        p.last_five = str();
+        p.amount = num();
+        p.store_id = num();
+        p.status = str() as PaymentStatus;
         if (full) {
-          end = text.indexOf(',', at);
-          p.created_by = end === at ? null : wholeNumber(text, at, end);
-          at = end + 1;
-          end = text.indexOf(',', at);
-          p.created_at = wholeNumber(text, at, end);
-          at = end + 1;
-          end = text.indexOf(',', at);
-          p.updated_at = wholeNumber(text, at, end);
-          at = end + 1;
+          p.created_by = text.charCodeAt(at) === 44 /* , */ ? (at++, null) : num();
+          p.created_at = num();
+          p.updated_at = num();
         }
-        end = text.indexOf('\n', at);
+        let end = text.indexOf('\n', at);
         if (end < 0 || end > to) end = to;
         if (end - at === 2) {
           p.note = '';

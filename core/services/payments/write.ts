@@ -6,7 +6,7 @@ import { inScope, submissionStoreId, submitStoreDenial } from '../../permissions
 import { DEFAULT_STATUS, type PaymentStatus } from '../../statuses.js';
 import { parseInstant } from '../../time.js';
 import { toPayment, type PaymentRow } from '../../db/rows.js';
-import { isDatabaseBusy, isForeignKeyViolation, isPostgres, type Db } from '../../db/connect.js';
+import { isDatabaseBusy, isForeignKeyViolation, isPostgres, WRITE_WAIT_MS, type Db } from '../../db/connect.js';
 import type { ListedPayment, Payment } from '../../types.js';
 import { parseNote, parseStatus, validatePayment } from '../../validation/payment.js';
 import { isPlainObject, toId } from '../../validation/result.js';
@@ -19,8 +19,6 @@ import { paymentDuplicateKey } from '../../paymentDuplicateKey.js';
 import { IMPORT_LOCK } from './import.js';
 
 export const MAX_BATCH_DELETE = 10_000;
-/** how long a submission waits for a running import before it is refused as busy (SQLite's busy_timeout too) */
-const SUBMIT_WAIT_SECONDS = 10;
 /** rows per statement: 10 columns each stays far below SQLite's and PostgreSQL's parameter limits */
 export const INSERT_CHUNK = 500;
 
@@ -51,7 +49,7 @@ async function writeNewPayments(db: Db, items: NewPayment[]): Promise<Array<Paym
         // before then: a submission checked meanwhile would store the same payment again. So a
         // submission holds it shared (submissions never wait for one another, only for a running
         // import), and waits as long as SQLite's busy_timeout, then is refused as busy (503).
-        await trx.raw(`set local lock_timeout = '${SUBMIT_WAIT_SECONDS}s'`);
+        await trx.raw(`set local lock_timeout = ${WRITE_WAIT_MS}`);
         await trx.raw('select pg_advisory_xact_lock_shared(?)', [IMPORT_LOCK]);
         for (const key of [...new Set(checked.map((i) => paymentDuplicateKey(i.row)))].sort()) await trx.raw('select pg_advisory_xact_lock(hashtext(?))', [key]);
       }
