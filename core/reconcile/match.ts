@@ -17,13 +17,15 @@ import { STATUS_FAILED } from '../statuses.js';
 import { DAY_MS, taipeiDayNumber } from '../time.js';
 import { Assignment, type Edge } from './assignment.js';
 import { compareDigits, evidence, mayPay, type Evidence } from './evidence.js';
-import type { ReconcileLine, ReconcileReport } from './types.js';
+import type { PayerMemory, ReconcileLine, ReconcileReport } from './types.js';
 
 export interface MatchOptions {
   windowBeforeMs?: number;
   windowAfterMs?: number;
   /** the period the statement covers (epoch ms): a report is unpaid only when this spans its window */
   coverage?: { from: number; to: number };
+  /** what confirmed links taught about payers (evidence for name-only lines and typos) */
+  payers?: PayerMemory[];
 }
 
 export interface MatchResult {

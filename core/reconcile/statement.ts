@@ -397,6 +397,7 @@ export function readStatement(data: Uint8Array | ArrayBuffer, file: string, opts
       note: notes.map((i) => cleanCell(cells[i] ?? '')).filter(Boolean).join(' '),
       counterparty,
       digits: visibleDigits(counterparty),
+      payer: cleanCell(counterparty).replace(/[\s-]/g, ''),
     });
   }
   if (lines.length === 0) throw fail(file, MSG.statementNoLines);

@@ -26,8 +26,18 @@ export interface StatementLine {
   note: string;
   /** the counterparty's account as written (masks and bank codes included; '' when absent) */
   counterparty: string;
-  /** the trailing visible digits of the counterparty's account ('' = unknown, never a mismatch) */
+  /**
+   * the trailing visible digits of the payer's account, at most five: from the counterparty column
+   * when the statement has one, else from an account number written inside 備註 / 附註 / 摘要 /
+   * 轉帳留言 ('' = none shown; a name alone is not digits)
+   */
   digits: string;
+  /**
+   * who paid, as the statement shows them, normalized so that the same payer reads the same on
+   * every statement of that bank: an account with its masks (`***12345`, `0008000077720XXXX736`)
+   * or a name (`陳美玲`); '' when the line says nothing about the payer. Payer memory keys on it.
+   */
+  payer: string;
 }
 
 /** A reported payment as the matcher sees it. */
@@ -54,6 +64,21 @@ export interface ReconcileLine {
   note: string;
   /** the store the line's statement was imported for; null or absent: a statement for all stores */
   store_id?: number | null;
+  /** the payer as the statement shows them (StatementLine.payer; '' or absent: unknown) */
+  payer?: string;
+  /**
+   * the bank account the line was booked on (the statement's account, else its store): lines of
+   * one source share booking habits, which the matcher learns per source
+   */
+  source?: string;
+}
+
+/** What a confirmed link taught remit about a payer: on this store's statements, this payer reported this last five. */
+export interface PayerMemory {
+  store_id: number;
+  /** StatementLine.payer of the linked line */
+  payer: string;
+  last_five: string;
 }
 
 /** The API's shapes: a stored statement line, an imported statement, a payment with its link, the proposals. */
