@@ -207,3 +207,20 @@ export function taipeiDayNumberDate(day: number): string {
 export function toIso(ms: number): string {
   return new Date(ms).toISOString();
 }
+
+/** The Taiwan weekday of an instant: 0 Sunday … 6 Saturday. */
+export function taipeiWeekday(ms: number): number {
+  return (((taipeiDayNumber(ms) + 4) % 7) + 7) % 7; // 1970-01-01 was a Thursday
+}
+
+/** Hours since Taiwan midnight, with fractions (14:30 → 14.5). */
+export function taipeiHourOfDay(ms: number): number {
+  return (ms - taipeiDayNumberStart(taipeiDayNumber(ms))) / 3_600_000;
+}
+
+/** The instant the first weekday (Monday to Friday) after the Taiwan day of `ms` begins: when a bank books what waited for the next business day. */
+export function nextBusinessDayStart(ms: number): number {
+  let day = taipeiDayNumber(ms) + 1;
+  while (taipeiWeekday(taipeiDayNumberStart(day)) % 6 === 0) day++;
+  return taipeiDayNumberStart(day);
+}

@@ -1,13 +1,15 @@
 /**
  * The evidence for one candidate pair (a report and a statement credit of the same amount inside
  * the time window): a score from 0 to 100 and the reasons a person reads, in Traditional Chinese.
+ * The score is for people; the matcher weighs the same facts by what it learned of the month
+ * (model.ts).
  *
  *   金額相符 (the hard rule, always)                  30
  *   last five vs the line's visible digits          -15 … +40
  *   distance in time (minutes > hours > days)        -4 … +20
  *   the report's note found in the line              +10
  */
-import { DAY_MS, TAIPEI_OFFSET_MS, taipeiDayNumber } from '../time.js';
+import { DAY_MS, taipeiDayNumber } from '../time.js';
 import type { ReconcileLine, ReconcileReport } from './types.js';
 
 const MINUTE = 60_000;
@@ -21,8 +23,8 @@ export interface Evidence {
   digits: DigitsVerdict;
   /** how many digits the comparison could use (0 when the line shows none) */
   visible: number;
-  /** the log-likelihood ratio "this line pays this report" against "a chance line of the same amount" (see likelihood) */
-  weight: number;
+  /** the report's note found in the line's text */
+  note: boolean;
 }
 
 /** One substitution or two adjacent digits swapped. */
@@ -68,68 +70,10 @@ function timeEvidence(report: ReconcileReport, line: ReconcileLine): { score: nu
   return { score, reason };
 }
 
-function noteFound(report: ReconcileReport, line: ReconcileLine): boolean {
+export function noteFound(report: ReconcileReport, line: ReconcileLine): boolean {
   const note = report.note.trim();
   if (note.length < 2) return false;
   return line.summary.includes(note) || line.note.includes(note);
-}
-
-/**
- * How much more likely a pair is true than chance, as a natural log, for review's global assignment
- * (the score above is what a person reads; this one adds up correctly across pairs):
- * - digits: equal visible digits are rare by chance (10^-visible) and usual for a true pair; a
- *   possible typo is rarer for a true pair but still far above chance; different digits are rare
- *   for a true pair (a wrong account) and usual by chance; no digits say nothing.
- * - time: a true gap is mostly minutes (the customer's screen and an instant transfer), sometimes
- *   hours (typed in later, posted later that day), rarely days (next business day): a mixture of
- *   three two-sided exponentials, against a chance line spread evenly over the four-day window.
- *   Banks book an inter-bank transfer made after 15:30 or on a weekend the next business morning:
- *   for such a report the days component sits on that morning instead of around the report.
- *   A date-only line knows only the day.
- */
-const MIX = [
-  { share: 0.6, scale: 3 * MINUTE },
-  { share: 0.25, scale: 2 * HOUR },
-  { share: 0.15, scale: 18 * HOUR },
-];
-const CUTOFF = 15.5 * HOUR;
-const MORNING = 10 * HOUR;
-
-/** the next business morning (10:00 Taiwan time) when a transfer made at `at` waits for it, else null */
-export function nextBusinessMorning(at: number): number | null {
-  const wall = at + TAIPEI_OFFSET_MS;
-  const weekday = (w: number) => new Date(w).getUTCDay();
-  const dayStart = Math.floor(wall / DAY_MS) * DAY_MS;
-  const weekend = (w: number) => weekday(w) === 0 || weekday(w) === 6;
-  if (!weekend(wall) && wall - dayStart < CUTOFF) return null;
-  let day = dayStart + DAY_MS;
-  while (weekend(day)) day += DAY_MS;
-  return day + MORNING - TAIPEI_OFFSET_MS;
-}
-const CHANCE_DENSITY = 1 / (4 * DAY_MS);
-/** the report's note found in the line: rare by chance, one true pair in two when the customer wrote one */
-const NOTE_WEIGHT = Math.log(20);
-
-function digitsWeight(verdict: DigitsVerdict, visible: number): number {
-  if (verdict === 'equal') return Math.log(0.9 * 10 ** visible);
-  if (verdict === 'typo') return Math.log(0.04 * 10 ** visible / (visible * 9 + visible - 1));
-  if (verdict === 'different') return Math.log(0.02);
-  return 0;
-}
-
-function timeWeight(report: ReconcileReport, line: ReconcileLine): number {
-  if (!line.hasTime) {
-    const days = Math.abs(taipeiDayNumber(line.at) - taipeiDayNumber(report.paid_at));
-    return Math.log((days === 0 ? 0.8 : days === 1 ? 0.15 : 0.05) / 0.25);
-  }
-  const gap = Math.abs(line.at - report.paid_at);
-  const morning = nextBusinessMorning(report.paid_at);
-  const density = MIX.reduce((sum, m, k) => {
-    const d = k === 2 && morning !== null ? Math.abs(line.at - morning) : gap;
-    const scale = k === 2 && morning !== null ? HOUR : m.scale;
-    return sum + (m.share / (2 * scale)) * Math.exp(-d / scale);
-  }, 0);
-  return Math.log(density / CHANCE_DENSITY);
 }
 
 export function evidence(report: ReconcileReport, line: ReconcileLine): Evidence {
@@ -139,13 +83,12 @@ export function evidence(report: ReconcileReport, line: ReconcileLine): Evidence
   const time = timeEvidence(report, line);
   reasons.push(time.reason);
   let score = 30 + digits.score + time.score;
-  let weight = digitsWeight(digits.verdict, digits.visible) + timeWeight(report, line);
-  if (noteFound(report, line)) {
+  const note = noteFound(report, line);
+  if (note) {
     score += 10;
-    weight += NOTE_WEIGHT;
     reasons.push('備註相符');
   }
-  return { score, reasons, digits: digits.verdict, visible: digits.visible, weight };
+  return { score, reasons, digits: digits.verdict, visible: digits.visible, note };
 }
 
 /**

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { matchReconcile } from './match.js';
+import { matchReconcile, matchReconcile as match } from './match.js';
 import type { ReconcileLine, ReconcileReport } from './types.js';
 
 const MIN = 60_000;
@@ -26,12 +26,12 @@ describe('matchReconcile', () => {
     expect(res.unreported).toEqual([]);
   });
 
-  it('never pairs a different amount, nor a credit outside one day before to three days after', () => {
+  it('never pairs a different amount, nor a credit outside a day and a half before to four and a half days after', () => {
     const r = report('2026-11-05T14:00:00', 1500, '12345');
     const lines = [
       line(1, '2026-11-05T14:01:00', 1501, '12345'),
-      line(2, '2026-11-04T13:59:00', 1500, '12345'), // 1 day + 1 minute before
-      line(3, '2026-11-08T14:01:00', 1500, '12345'), // 3 days + 1 minute after
+      line(2, '2026-11-04T01:59:00', 1500, '12345'), // 1½ days + 1 minute before
+      line(3, '2026-11-10T02:01:00', 1500, '12345'), // 4½ days + 1 minute after
     ];
     const res = matchReconcile([r], lines, { coverage: { from: tw('2026-11-01T00:00:00'), to: tw('2026-11-30T23:59:59') } });
     expect(res.auto).toEqual([]);
@@ -42,9 +42,9 @@ describe('matchReconcile', () => {
 
   it('uses a configured window', () => {
     const r = report('2026-11-05T14:00:00', 1500, '12345');
-    const l = line(1, '2026-11-09T10:00:00', 1500, '12345');
+    const l = line(1, '2026-11-10T10:00:00', 1500, '12345');
     expect(matchReconcile([r], [l]).auto).toEqual([]);
-    expect(pairs(matchReconcile([r], [l], { windowAfterMs: 5 * DAY }))).toEqual([[r.uuid, 1]]);
+    expect(pairs(matchReconcile([r], [l], { windowAfterMs: 6 * DAY }))).toEqual([[r.uuid, 1]]);
   });
 
   it('a recurring equal amount every day: each report gets its own day, never last week’s credit', () => {
@@ -92,7 +92,7 @@ describe('matchReconcile', () => {
     expect(res.auto[0].reasons).toContain('時間相差 3 天');
   });
 
-  it('a credit with no digits: minutes apart and alone it may be automatic; the same amount the same day is always for a person', () => {
+  it('a credit with no digits: minutes apart and alone it may be automatic; another of that amount close by sends it to a person', () => {
     const r = report('2026-11-05T14:00:00', 650, '11111');
     const alone = matchReconcile([r], [line(1, '2026-11-05T14:02:00', 650, '')]);
     expect(pairs(alone)).toEqual([[r.uuid, 1]]);
@@ -103,12 +103,14 @@ describe('matchReconcile', () => {
     expect(crowded.auto).toEqual([]);
     expect(crowded.review.find((x) => x.payment === r.uuid)?.candidates[0].line).toBe(1);
 
-    const twoLines = matchReconcile([r], [line(1, '2026-11-05T14:02:00', 650, ''), line(2, '2026-11-05T20:00:00', 650, '')]);
+    const twoLines = matchReconcile([r], [line(1, '2026-11-05T14:02:00', 650, ''), line(2, '2026-11-05T14:09:00', 650, '')]);
     expect(twoLines.auto).toEqual([]);
     expect(twoLines.review[0].candidates.map((c) => c.line)).toEqual([1, 2]);
   });
 
   describe('review ranks first the line one global assignment gives the report', () => {
+    // nothing automatic here: these are about the order a person sees
+    const matchReconcile = (r: ReconcileReport[], l: ReconcileLine[]) => match(r, l, { thresholds: { auto: Infinity } });
     const first = (res: ReturnType<typeof matchReconcile>, uuid: string) => res.review.find((x) => x.payment === uuid)?.candidates[0]?.line;
 
     it('minutes weigh more than a straight line of time: a pair one minute apart is not traded for two middling ones', () => {

@@ -1,54 +1,82 @@
 /**
  * Matching a statement's credits to the reported payments: a pure function, the service and the
- * bench call it. Rules (issue 12, section 2):
+ * bench call it. Rules (issue 21, section 2):
  * - hard: equal amount; a line of one store's statement only for that store's reports; the
- *   credit inside one day before to three days after the reported time
+ *   credit inside a day and a half before to four and a half days after the reported time
  *   (configurable); callers pass only reports and lines not yet linked.
- * - evidence: see evidence.ts (last five vs visible digits, distance in time, note).
- * - one-to-one, global over the period: maximum-weight matching per amount (assignment.ts).
- * - auto only when the evidence is strong (the visible digits equal, or no digits but minutes
- *   apart with nothing else of that amount that day) and the best matching without the pair loses
- *   at least AUTO_MARGIN: nothing on either side comes close. Everything else is for a person.
- * - unpaid only when the statement's coverage spans the report's whole window.
+ * - evidence, weighed by what this very run learned (model.ts): the last five against the visible
+ *   digits, the time against this bank account's booking habits for the report's hour and
+ *   weekday, the note, payer memory, and how many credits of that amount a window holds.
+ * - one-to-one, global over the period: the maximum-weight assignment per amount (assignment.ts).
+ * - auto only when the best assignment with the pair beats the best one without it by a margin,
+ *   on both sides, and no visible digit disagrees. Everything else is for a person.
+ * - unpaid: a report the assignment leaves alone, nothing likely explaining it, when the
+ *   statement covers its window; unreported: a credit no report can explain. Both ranked, the
+ *   most certain first.
  * - a second pass suggests (never confirms) one credit for 2–3 reports of the same last five, or
  *   two credits for one report.
+ * The thresholds are chosen by `npm run bench` on one half of a sweep of months and reported on
+ * the other (bench/reconcile-sweep.ts); DEFAULT_THRESHOLDS are its choice.
  */
 import { STATUS_FAILED } from '../statuses.js';
-import { DAY_MS, taipeiDayNumber } from '../time.js';
+import { DAY_MS } from '../time.js';
 import { Assignment, type Edge } from './assignment.js';
-import { compareDigits, evidence, mayPay, type Evidence } from './evidence.js';
+import { compareDigits, evidence, mayPay, noteFound, type Evidence } from './evidence.js';
+import { learnModel, type Candidate as ModelCandidate, type Model } from './model.js';
 import type { PayerMemory, ReconcileLine, ReconcileReport } from './types.js';
+
+export interface Thresholds {
+  /** the log odds the best assignment without an automatic pair must lose */
+  auto: number;
+  /** a report is an unpaid candidate only when its likeliest line weighs less than this */
+  unpaid: number;
+  /** a credit is unreported only when its likeliest report weighs less than this */
+  unreported: number;
+}
+
+/** Chosen on the calibration half of the bench's sweep (see the README's reconciliation figures). */
+export const DEFAULT_THRESHOLDS: Thresholds = { auto: 6, unpaid: 0, unreported: 0 };
 
 export interface MatchOptions {
   windowBeforeMs?: number;
   windowAfterMs?: number;
   /** the period the statement covers (epoch ms): a report is unpaid only when this spans its window */
   coverage?: { from: number; to: number };
+  /**
+   * the period asked about ([from, to), epoch ms): only its reports are proposed; reports around
+   * it take part (they may explain a credit) but are not listed. Absent: every report is asked about.
+   */
+  period?: { from: number; to: number };
+  /** every report made in this span was given: a credit is unreported only when its whole window lies inside (absent: always) */
+  reportsCover?: { from: number; to: number };
   /** what confirmed links taught about payers (evidence for name-only lines and typos) */
   payers?: PayerMemory[];
+  thresholds?: Partial<Thresholds>;
 }
 
 export interface MatchResult {
   auto: { payment: string; line: number; score: number; reasons: string[] }[];
   review: { payment: string; candidates: { line: number; score: number; reasons: string[] }[] }[];
   reviewLines: { line: number; candidates: { payment: string; score: number; reasons: string[] }[] }[];
+  /** most certain first */
   unpaid: { payment: string }[];
+  /** most certain first */
   unreported: { line: number }[];
   suggestions: { payments: string[]; lines: number[]; reasons: string[] }[];
 }
 
-export const DEFAULT_WINDOW_BEFORE_MS = DAY_MS;
-export const DEFAULT_WINDOW_AFTER_MS = 3 * DAY_MS;
-/** the total score the best other matching must lose before a pair is confirmed without a person */
-export const AUTO_MARGIN = 8;
-const NO_DIGITS_AUTO_GAP_MS = 30 * 60_000;
-/** the score below which a pair is listed for a person but never proposed (see evidence.ts for the scale) */
-const ASSIGN_FLOOR = 36;
+export const DEFAULT_WINDOW_BEFORE_MS = 1.5 * DAY_MS;
+export const DEFAULT_WINDOW_AFTER_MS = 4.5 * DAY_MS;
+/** how far after a report the statement must reach before the report may be called unpaid: transfers are booked up to 3½ days later */
+export const UNPAID_COVERAGE_AFTER_MS = 3.5 * DAY_MS;
 
-interface Candidate {
-  report: number;
-  line: number;
-  ev: Evidence;
+interface Candidate extends ModelCandidate {
+  /** the score and reasons a person reads, made when shown (explain) */
+  ev?: Evidence;
+  /** the log odds that the line pays the report, against the report unpaid (model.ts) */
+  weight: number;
+  /** the log-likelihood ratio alone: which line it is, if the report was paid */
+  lr: number;
 }
 
 /** lines of one amount, sorted by time */
@@ -78,7 +106,39 @@ function firstAtOrAfter(list: number[], lines: ReconcileLine[], t: number): numb
 const round = (x: number) => Math.round(x);
 const byScore = <T extends { score: number }>(a: T, b: T) => b.score - a.score;
 
+/** Everything the decisions are made from: the candidates with their weights, the assignment and what each pair would cost to lose. */
+export interface Analysis {
+  reports: ReconcileReport[];
+  lines: ReconcileLine[];
+  ofReport: Candidate[][];
+  ofLine: Candidate[][];
+  /** the assignment's line for each report (-1: none) */
+  partner: Int32Array;
+  /** the assignment's report for each line (-1: none) */
+  owner: Int32Array;
+  /** what the best assignment without the report's pair loses (0 when unpaired) */
+  regret: Float64Array;
+  /** the line review proposes first for each report (-1: none) */
+  reviewPartner: Int32Array;
+  /** the report is asked about (inside the period) */
+  asked: Uint8Array;
+  /** the statement covers the report's window: it may be called unpaid */
+  coverable: Uint8Array;
+  /** every report that could explain the line was given: it may be called unreported */
+  decidable: Uint8Array;
+  suggestions: MatchResult['suggestions'];
+  /** reports and lines some suggestion holds */
+  suggested: { reports: Set<number>; lines: Set<number> };
+  /** the score and reasons a person reads for a candidate */
+  explain: (c: Candidate) => Evidence;
+  model: Model['summary'];
+}
+
 export function matchReconcile(allReports: ReconcileReport[], lines: ReconcileLine[], opts: MatchOptions = {}): MatchResult {
+  return decide(analyse(allReports, lines, opts), { ...DEFAULT_THRESHOLDS, ...opts.thresholds });
+}
+
+export function analyse(allReports: ReconcileReport[], lines: ReconcileLine[], opts: MatchOptions = {}): Analysis {
   const reports = allReports.filter((r) => r.status !== STATUS_FAILED);
   const before = opts.windowBeforeMs ?? DEFAULT_WINDOW_BEFORE_MS;
   const after = opts.windowAfterMs ?? DEFAULT_WINDOW_AFTER_MS;
@@ -95,139 +155,63 @@ export function matchReconcile(allReports: ReconcileReport[], lines: ReconcileLi
       const l = lines[li];
       if (l.at > r.paid_at + after) break;
       if (!mayPay(r, l, before, after)) continue;
-      const c = { report: ri, line: li, ev: evidence(r, l) };
+      const d = compareDigits(r.last_five, l.digits);
+      const c: Candidate = { report: ri, line: li, facts: { digits: d.verdict, visible: d.visible, note: noteFound(r, l) }, weight: 0, lr: 0 };
       ofReport[ri].push(c);
       ofLine[li].push(c);
     }
   });
 
-  // the same amount on the same Taiwan day, for the "no digits is always for a person" rule
-  const sameDay = new Map<string, number>();
-  const dayKey = (amount: number, at: number) => `${amount}@${taipeiDayNumber(at)}`;
-  const bump = (key: string) => sameDay.set(key, (sameDay.get(key) ?? 0) + 1);
-  for (const r of reports) bump(`r${dayKey(r.amount, r.paid_at)}`);
-  for (const l of lines) if (l.amount > 0) bump(`l${dayKey(l.amount, l.at)}`);
-  const crowdedDay = (r: ReconcileReport, l: ReconcileLine) => {
-    const days = [r.paid_at, l.at].map((t) => taipeiDayNumber(t));
-    const keys = days[0] === days[1] ? [dayKey(r.amount, r.paid_at)] : [dayKey(r.amount, r.paid_at), dayKey(l.amount, l.at)];
-    const count = (side: string) => keys.reduce((n, k) => n + (sameDay.get(side + k) ?? 0), 0);
-    return count('r') > 1 || count('l') > 1;
+  const model = learnModel(reports, lines, { ofReport, ofLine }, { before, after }, opts.payers);
+  for (const list of ofReport) {
+    if (list.length === 0) continue;
+    const offset = model.offset(reports[list[0].report]);
+    for (const c of list) {
+      c.lr = model.likelihood(reports[c.report], lines[c.line], c.facts);
+      c.weight = c.lr + offset;
+    }
+  }
+
+  // One-to-one, per amount (reports of different amounts never share a line): the most likely
+  // reading, where a report may stay unpaid; and, for review, which line each report's is if it
+  // was paid (the likelihood ratio alone, a pair more likely than chance preferred to none).
+  const main = assign(reports, lines, ofReport, (c) => c.weight, true);
+  const review = assign(reports, lines, ofReport, (c) => c.lr + REVIEW_PREFERENCE, false);
+  const { partner, owner, regret } = main;
+
+  const inPeriod = (r: ReconcileReport) => !opts.period || (r.paid_at >= opts.period.from && r.paid_at < opts.period.to);
+  const asked = Uint8Array.from(reports, (r) => (inPeriod(r) ? 1 : 0));
+  const cov = opts.coverage;
+  const coverable = Uint8Array.from(reports, (r) => (cov && cov.from <= r.paid_at - before && cov.to >= r.paid_at + Math.min(after, UNPAID_COVERAGE_AFTER_MS) ? 1 : 0));
+  const rc = opts.reportsCover;
+  const decidable = Uint8Array.from(lines, (l) => (!rc || (rc.from <= l.at - after && rc.to >= l.at + before) ? 1 : 0));
+
+  // the second pass, over what the assignment left
+  const reportLeft = reports.map((_, ri) => ri).filter((ri) => partner[ri] < 0);
+  const lineLeft = lines.map((_, li) => li).filter((li) => owner[li] < 0 && lines[li].amount > 0);
+  const suggested = { reports: new Set<number>(), lines: new Set<number>() };
+  const suggestions = suggest(reports, lines, reportLeft, lineLeft, before, after, suggested);
+  const explain = (c: Candidate): Evidence => {
+    if (c.ev) return c.ev;
+    const ev = evidence(reports[c.report], lines[c.line]);
+    const payer = model.payerNote(reports[c.report], lines[c.line]);
+    if (payer) ev.reasons.push(payer.known === 'same' ? '付款人記錄相符' : `付款人記錄的後五碼為 ${payer.fives.join('、')}`);
+    return (c.ev = ev);
   };
-
-  // one-to-one, per amount (reports of different amounts never share a line)
-  const partner = new Int32Array(reports.length).fill(-1);
-  const regret = new Float64Array(reports.length);
-  const reportsByAmount = new Map<number, number[]>();
-  reports.forEach((r, ri) => {
-    if (ofReport[ri].length === 0) return;
-    const g = reportsByAmount.get(r.amount);
-    if (g) g.push(ri);
-    else reportsByAmount.set(r.amount, [ri]);
-  });
-  for (const [amount, group] of reportsByAmount) {
-    const lineIds = byAmount.get(amount)!;
-    const local = new Map<number, number>();
-    lineIds.forEach((li, j) => local.set(li, j));
-    // The assignment weighs what a pair adds over "this report's credit is elsewhere or missing":
-    // below ASSIGN_FLOOR (clearly different digits, or no digits and days apart) a line is only
-    // listed for a person, so that weak pairs never shift a chain of reports to fill every slot.
-    const edges: Edge[][] = group.map((ri) =>
-      ofReport[ri].filter((c) => c.ev.score > ASSIGN_FLOOR).map((c) => ({ to: local.get(c.line)!, weight: c.ev.score - ASSIGN_FLOOR })),
-    );
-    const a = new Assignment(edges, lineIds.length);
-    group.forEach((ri, i) => {
-      const j = a.lineOf(i);
-      if (j < 0) return;
-      partner[ri] = lineIds[j];
-      if (strong(ri, lineIds[j])) regret[ri] = a.regret(i);
-    });
-  }
-
-  function strong(ri: number, li: number): boolean {
-    const c = ofReport[ri].find((x) => x.line === li)!;
-    if (c.ev.digits === 'equal') return true;
-    if (c.ev.digits !== 'unknown') return false;
-    const r = reports[ri];
-    const l = lines[li];
-    return l.hasTime && Math.abs(l.at - r.paid_at) <= NO_DIGITS_AUTO_GAP_MS && !crowdedDay(r, l);
-  }
-
-  const result: MatchResult = { auto: [], review: [], reviewLines: [], unpaid: [], unreported: [], suggestions: [] };
-  const lineTaken = new Uint8Array(lines.length); // 1 = auto, 2 = proposed first in review
-  const reportAuto = new Uint8Array(reports.length);
-  reports.forEach((r, ri) => {
-    const li = partner[ri];
-    if (li >= 0 && regret[ri] >= AUTO_MARGIN) {
-      const c = ofReport[ri].find((x) => x.line === li)!;
-      result.auto.push({ payment: r.uuid, line: lines[li].id, score: round(c.ev.score), reasons: c.ev.reasons });
-      lineTaken[li] = 1;
-      reportAuto[ri] = 1;
-    }
-  });
-
-  // Review ranks first what one global assignment over what auto left gives each report (weighed
-  // by evidence's log-likelihood, which adds up across pairs where the displayed score does not);
-  // then the other lines more likely than chance that no other report was given; then the rest,
-  // a line given to another report counting what that report would lose without it.
-  const reviewPartner = reviewAssignment(reports, ofReport, reportAuto, lineTaken);
-  const claimedBy = new Int32Array(lines.length).fill(-1);
-  reviewPartner.forEach((li, ri) => li >= 0 && (claimedBy[li] = ri));
-  const reportLeft: number[] = [];
-  reports.forEach((r, ri) => {
-    if (reportAuto[ri]) return;
-    const open = ofReport[ri].filter((c) => lineTaken[c.line] !== 1);
-    reportLeft.push(ri);
-    if (open.length === 0) {
-      const cov = opts.coverage;
-      if (cov && cov.from <= r.paid_at - before && cov.to >= r.paid_at + after) result.unpaid.push({ payment: r.uuid });
-      return;
-    }
-    const mine = reviewPartner[ri];
-    const rank = (c: Candidate) => (c.line === mine ? 0 : claimedBy[c.line] < 0 && c.ev.weight > 0 ? 1 : 2);
-    const claim = (c: Candidate) => (claimedBy[c.line] < 0 ? 0 : ofReport[claimedBy[c.line]].find((x) => x.line === c.line)!.ev.weight);
-    const key = (c: Candidate) => (rank(c) === 2 ? c.ev.weight - claim(c) : c.ev.weight);
-    open.sort((a, b) => rank(a) - rank(b) || key(b) - key(a));
-    if (mine >= 0) lineTaken[mine] = 2;
-    result.review.push({
-      payment: r.uuid,
-      candidates: open.map((c) => ({ line: lines[c.line].id, score: round(c.ev.score), reasons: c.ev.reasons })),
-    });
-  });
-
-  const lineLeft: number[] = [];
-  lines.forEach((l, li) => {
-    if (l.amount > 0 && lineTaken[li] !== 1) lineLeft.push(li);
-    if (l.amount <= 0 || lineTaken[li] !== 0) return;
-    const open = ofLine[li].filter((c) => !reportAuto[c.report]).sort((a, b) => b.ev.score - a.ev.score);
-    if (open.length === 0) {
-      result.unreported.push({ line: l.id });
-      return;
-    }
-    result.reviewLines.push({
-      line: l.id,
-      candidates: open.map((c) => ({ payment: reports[c.report].uuid, score: round(c.ev.score), reasons: c.ev.reasons })),
-    });
-  });
-
-  result.suggestions = suggest(reports, lines, reportLeft, lineLeft, before, after);
-  result.review.sort((a, b) => byScore(a.candidates[0], b.candidates[0]));
-  return result;
+  return { reports, lines, ofReport, ofLine, partner, owner, regret, reviewPartner: review.partner, asked, coverable, decidable, suggestions, suggested, explain, model: model.summary };
 }
 
-/**
- * The maximum-weight one-to-one assignment of the reports auto left to the lines auto left, every
- * candidate more likely than chance (evidence's weight > 0) included: the line review proposes first for each report (-1: none).
- */
-function reviewAssignment(
-  reports: ReconcileReport[],
-  ofReport: Candidate[][],
-  reportAuto: Uint8Array,
-  lineTaken: Uint8Array,
-): Int32Array {
+/** How much a pair as likely as chance is preferred to leaving a report without a line, in review's assignment. */
+const REVIEW_PREFERENCE = 0;
+
+/** The maximum-weight one-to-one assignment of reports to lines, per amount, over the pairs `weight` makes positive; with each pair's regret when asked. */
+function assign(reports: ReconcileReport[], lines: ReconcileLine[], ofReport: Candidate[][], weight: (c: Candidate) => number, withRegret: boolean) {
   const partner = new Int32Array(reports.length).fill(-1);
+  const owner = new Int32Array(lines.length).fill(-1);
+  const regret = new Float64Array(reports.length);
   const groups = new Map<number, number[]>();
   reports.forEach((r, ri) => {
-    if (reportAuto[ri] || !ofReport[ri].some((c) => lineTaken[c.line] !== 1)) return;
+    if (!ofReport[ri].some((c) => weight(c) > 0)) return;
     const g = groups.get(r.amount);
     if (g) g.push(ri);
     else groups.set(r.amount, [ri]);
@@ -237,19 +221,95 @@ function reviewAssignment(
     const lineOf: number[] = [];
     const edges: Edge[][] = group.map((ri) =>
       ofReport[ri]
-        .filter((c) => lineTaken[c.line] !== 1 && c.ev.weight > 0)
+        .filter((c) => weight(c) > 0)
         .map((c) => {
           if (!local.has(c.line)) local.set(c.line, lineOf.push(c.line) - 1);
-          return { to: local.get(c.line)!, weight: c.ev.weight };
+          return { to: local.get(c.line)!, weight: weight(c) };
         }),
     );
     const a = new Assignment(edges, lineOf.length);
     group.forEach((ri, i) => {
       const j = a.lineOf(i);
-      if (j >= 0) partner[ri] = lineOf[j];
+      if (j < 0) return;
+      partner[ri] = lineOf[j];
+      owner[lineOf[j]] = ri;
+      if (withRegret) regret[ri] = a.regret(i);
     });
   }
-  return partner;
+  return { partner, owner, regret };
+}
+
+/** The queues from an analysis, at the given thresholds (the bench tries several on one analysis). */
+export function decide(a: Analysis, t: Thresholds): MatchResult {
+  const { reports, lines, ofReport, ofLine, partner, owner, regret, asked } = a;
+  const result: MatchResult = { auto: [], review: [], reviewLines: [], unpaid: [], unreported: [], suggestions: [] };
+  const lineTaken = new Uint8Array(lines.length); // 1 = auto, 2 = proposed first in review
+  const reportAuto = new Uint8Array(reports.length);
+  const cand = (ri: number, li: number) => ofReport[ri].find((x) => x.line === li)!;
+  const shown = (c: Candidate) => {
+    const ev = a.explain(c);
+    return { score: round(ev.score), reasons: ev.reasons };
+  };
+  reports.forEach((r, ri) => {
+    const li = partner[ri];
+    if (!asked[ri] || li < 0 || regret[ri] < t.auto) return;
+    const c = cand(ri, li);
+    // never automatic when a visible digit disagrees
+    if (c.facts.digits !== 'equal' && c.facts.digits !== 'unknown') return;
+    const ev = a.explain(c);
+    result.auto.push({ payment: r.uuid, line: lines[li].id, score: round(ev.score), reasons: ev.reasons });
+    lineTaken[li] = 1;
+    reportAuto[ri] = 1;
+  });
+
+  const best = (list: Candidate[]) => list.reduce((m, c) => Math.max(m, c.weight), -Infinity);
+  const reviewOwner = new Int32Array(lines.length).fill(-1);
+  a.reviewPartner.forEach((li, ri) => li >= 0 && !reportAuto[ri] && (reviewOwner[li] = ri));
+  const unpaid: Array<{ ri: number; w: number }> = [];
+  reports.forEach((r, ri) => {
+    if (!asked[ri] || reportAuto[ri]) return;
+    if (partner[ri] < 0 && a.coverable[ri] && !a.suggested.reports.has(ri)) {
+      const w = best(ofReport[ri]);
+      if (w < t.unpaid) unpaid.push({ ri, w });
+    }
+    const open = ofReport[ri].filter((c) => lineTaken[c.line] !== 1);
+    if (open.length === 0) return;
+    // Review ranks first the line the assignment gives the report; then free lines by weight;
+    // then lines held by another report, by what that report would lose without them.
+    const mine = a.reviewPartner[ri];
+    const rank = (c: Candidate) => (c.line === mine ? 0 : reviewOwner[c.line] < 0 && c.lr > 0 ? 1 : 2);
+    const held = (c: Candidate) => (reviewOwner[c.line] < 0 ? 0 : cand(reviewOwner[c.line], c.line).lr);
+    const key = (c: Candidate) => (rank(c) === 2 ? c.lr - held(c) : c.lr);
+    open.sort((x, y) => rank(x) - rank(y) || key(y) - key(x));
+    if (mine >= 0) lineTaken[mine] = 2;
+    result.review.push({
+      payment: r.uuid,
+      candidates: open.map((c) => ({ line: lines[c.line].id, ...shown(c) })),
+    });
+  });
+  result.unpaid = unpaid.sort((x, y) => x.w - y.w).map((u) => ({ payment: reports[u.ri].uuid }));
+
+  const unreported: Array<{ li: number; w: number }> = [];
+  lines.forEach((l, li) => {
+    if (l.amount <= 0 || lineTaken[li] !== 0) return;
+    const open = ofLine[li].filter((c) => !reportAuto[c.report]);
+    const w = best(open);
+    if (owner[li] < 0 && a.decidable[li] && !a.suggested.lines.has(li) && w < t.unreported) {
+      unreported.push({ li, w });
+      return;
+    }
+    const offered = open.filter((c) => asked[c.report]).sort((x, y) => y.weight - x.weight);
+    if (offered.length === 0) return;
+    result.reviewLines.push({
+      line: l.id,
+      candidates: offered.map((c) => ({ payment: reports[c.report].uuid, ...shown(c) })),
+    });
+  });
+  result.unreported = unreported.sort((x, y) => x.w - y.w).map((u) => ({ line: lines[u.li].id }));
+  const shownReport = new Set(reports.filter((_, ri) => asked[ri]).map((r) => r.uuid));
+  result.suggestions = a.suggestions.filter((s) => s.payments.every((u) => shownReport.has(u)));
+  result.review.sort((x, y) => byScore(x.candidates[0], y.candidates[0]));
+  return result;
 }
 
 /** digits that do not contradict the last five (equal, or none shown) */
@@ -269,10 +329,11 @@ function suggest(
   lineLeft: number[],
   before: number,
   after: number,
+  used: { reports: Set<number>; lines: Set<number> },
 ): MatchResult['suggestions'] {
   const out: MatchResult['suggestions'] = [];
-  const usedLine = new Set<number>();
-  const usedReport = new Set<number>();
+  const usedLine = used.lines;
+  const usedReport = used.reports;
   const freeLines = lineLeft.filter((li) => lines[li].amount > 0).sort((a, b) => lines[a].at - lines[b].at);
   const byAmount = new Map<number, number[]>();
   for (const li of freeLines) {

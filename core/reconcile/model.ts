@@ -1,0 +1,392 @@
+/**
+ * What one run of reconciliation learns from its own data before it scores anything (issue 21):
+ * how long each bank account takes to book a transfer, by the report's hour and weekday; how far
+ * reported times stray; how often last fives are mistyped or from another account; how common
+ * each account's digits are among a store's credits; how many credits of each amount a window
+ * holds. Nothing here is fitted to one month: every figure starts from a prior (a guess about
+ * banks in general) worth a few dozen observations, and the month's unambiguous pairs (equal
+ * amount alone in its window on both sides, with agreeing digits) move it as far as they can.
+ *
+ * The result weighs a candidate pair as a natural log of odds: "this line pays this report"
+ * against "the report is unpaid and the line is some other credit of that amount", so weights
+ * add up across pairs and a one-to-one assignment maximising their sum is the most likely reading.
+ */
+import { DAY_MS, nextBusinessDayStart, taipeiDayNumber, taipeiDayNumberStart, taipeiHourOfDay, taipeiWeekday } from '../time.js';
+import type { DigitsVerdict } from './evidence.js';
+import type { PayerMemory, ReconcileLine, ReconcileReport } from './types.js';
+
+const MIN = 60_000;
+const HOUR = 60 * MIN;
+
+/** Bin edges, in minutes from the reported time, of a booking that did not wait for the next business day. */
+const PROMPT_EDGES = [-2160, -1440, -720, -360, -180, -120, -60, -30, -15, -6, -2, 0, 2, 6, 15, 30, 60, 120, 180, 360, 720, 1440, 2160, 2880, 4320, 6480].map((m) => m * MIN);
+/** Bin edges, in hours from the start of the next business day, of a booking that waited for it. */
+const NEXT_EDGES = [0, 6, 8, 9, 10, 11, 12, 15, 24, 36, 60, 96].map((h) => h * HOUR);
+/** Day differences (line's day − report's day) a date-only line may show. */
+const DAY_DIFFS = [-2, -1, 0, 1, 2, 3, 4, 5];
+
+/** A probability spread over bins: masses (summing to 1) and each bin's width. */
+class Histogram {
+  constructor(
+    readonly edges: number[],
+    readonly mass: Float64Array,
+  ) {}
+  static fromDensity(edges: number[], density: (x: number) => number): Histogram {
+    const mass = new Float64Array(edges.length - 1);
+    for (let i = 0; i < mass.length; i++) {
+      const a = edges[i];
+      const b = edges[i + 1];
+      let s = 0;
+      for (let k = 0; k < 16; k++) s += density(a + ((k + 0.5) * (b - a)) / 16);
+      mass[i] = (s * (b - a)) / 16;
+    }
+    return new Histogram(edges, normalize(mass));
+  }
+  bin(x: number): number {
+    const e = this.edges;
+    if (x < e[0] || x >= e[e.length - 1]) return -1;
+    let lo = 0;
+    let hi = e.length - 1;
+    while (hi - lo > 1) {
+      const mid = (lo + hi) >> 1;
+      if (e[mid] <= x) lo = mid;
+      else hi = mid;
+    }
+    return lo;
+  }
+  density(x: number): number {
+    const b = this.bin(x);
+    return b < 0 ? 0 : this.mass[b] / (this.edges[b + 1] - this.edges[b]);
+  }
+}
+
+function normalize(m: Float64Array): Float64Array {
+  let s = 0;
+  for (const x of m) s += x;
+  if (s > 0) for (let i = 0; i < m.length; i++) m[i] /= s;
+  return m;
+}
+
+/** `counts` pulled toward `prior` with the weight of `strength` observations; a floor keeps every bin possible. */
+function smooth(prior: Float64Array, counts: Float64Array, strength: number): Float64Array {
+  const out = new Float64Array(prior.length);
+  for (let i = 0; i < prior.length; i++) out[i] = counts[i] + strength * prior[i] + 1e-3;
+  return normalize(out);
+}
+
+/** The report's context for booking habits: day type (Mon–Thu, Fri, Sat, Sun) × hour bucket. */
+const HOUR_BUCKETS = [9, 12, 14, 15, 16, 18, 21, 24];
+const CONTEXTS = 4 * HOUR_BUCKETS.length;
+function contextOf(at: number): number {
+  const wd = taipeiWeekday(at);
+  const dayType = wd === 0 ? 3 : wd === 6 ? 2 : wd === 5 ? 1 : 0;
+  const h = taipeiHourOfDay(at);
+  let b = 0;
+  while (h >= HOUR_BUCKETS[b]) b++;
+  return dayType * HOUR_BUCKETS.length + b;
+}
+/** before the usual 15:30 cut-off on a weekday */
+const earlyContext = (ctx: number) => ctx < 3 * HOUR_BUCKETS.length && ctx % HOUR_BUCKETS.length <= 3;
+
+/** The time habits of one bank account (or of all, or the prior). */
+interface TimeModel {
+  prompt: Histogram;
+  next: Histogram;
+  /** per context, the share of bookings that waited for the next business day */
+  waits: Float64Array;
+  /** date-only lines: the day difference, for early and for late contexts */
+  days: [Float64Array, Float64Array];
+}
+
+function priorTimeModel(): TimeModel {
+  // Mostly minutes (the customer's screen and an instant transfer), sometimes hours (typed in
+  // later, booked later that day), rarely a day either way; earlier than reported less often.
+  const twoSided = (x: number, scale: number) => Math.exp(-Math.abs(x) / scale) / (2 * scale);
+  const prompt = Histogram.fromDensity(PROMPT_EDGES, (x) => (x < 0 ? 0.6 : 1.4) * (0.6 * twoSided(x, 3 * MIN) + 0.28 * twoSided(x, 2 * HOUR) + 0.12 * twoSided(x, 18 * HOUR)));
+  const next = new Histogram(NEXT_EDGES, normalize(Float64Array.from([0.02, 0.05, 0.15, 0.3, 0.2, 0.1, 0.08, 0.04, 0.03, 0.02, 0.01])));
+  const waits = new Float64Array(CONTEXTS);
+  for (let c = 0; c < CONTEXTS; c++) {
+    const bucket = c % HOUR_BUCKETS.length;
+    const weekend = c >= 2 * HOUR_BUCKETS.length;
+    waits[c] = weekend ? 0.5 : bucket <= 3 ? 0.05 : bucket === 4 ? 0.3 : 0.4;
+  }
+  const early = Float64Array.from([0.01, 0.05, 0.8, 0.1, 0.02, 0.01, 0.005, 0.005]);
+  const late = Float64Array.from([0.01, 0.03, 0.4, 0.35, 0.1, 0.08, 0.02, 0.01]);
+  return { prompt, next, waits, days: [normalize(early), normalize(late)] };
+}
+
+/** One unambiguous pair: what it says about booking. */
+interface TimeAnchor {
+  /** line − report */
+  x: number;
+  /** line − next business day of the report */
+  y: number;
+  ctx: number;
+  hasTime: boolean;
+  dayDiff: number;
+}
+
+/** Expectation–maximisation over the anchors: which waited for the next business day, and the shapes of both. */
+function fitTime(prior: TimeModel, anchors: TimeAnchor[], strength: number): TimeModel {
+  const timed = anchors.filter((a) => a.hasTime);
+  let model = prior;
+  for (let iter = 0; iter < (timed.length ? 8 : 0); iter++) {
+    const pc = new Float64Array(prior.prompt.mass.length);
+    const nc = new Float64Array(prior.next.mass.length);
+    const waited = new Float64Array(CONTEXTS);
+    const seen = new Float64Array(CONTEXTS);
+    for (const a of timed) {
+      const w = model.waits[a.ctx];
+      const p = (1 - w) * model.prompt.density(a.x);
+      const n = w * model.next.density(a.y);
+      const resp = p + n > 0 ? n / (p + n) : 0;
+      const pb = model.prompt.bin(a.x);
+      const nb = model.next.bin(a.y);
+      if (pb >= 0) pc[pb] += 1 - resp;
+      if (nb >= 0) nc[nb] += resp;
+      waited[a.ctx] += resp;
+      seen[a.ctx] += 1;
+    }
+    const waits = new Float64Array(CONTEXTS);
+    // A context's share is pulled toward the prior by a few observations' worth.
+    for (let c = 0; c < CONTEXTS; c++) waits[c] = (waited[c] + 4 * prior.waits[c]) / (seen[c] + 4);
+    model = {
+      prompt: new Histogram(PROMPT_EDGES, smooth(prior.prompt.mass, pc, strength)),
+      next: new Histogram(NEXT_EDGES, smooth(prior.next.mass, nc, strength)),
+      waits,
+      days: prior.days,
+    };
+  }
+  const counts: [Float64Array, Float64Array] = [new Float64Array(DAY_DIFFS.length), new Float64Array(DAY_DIFFS.length)];
+  for (const a of anchors) {
+    if (a.hasTime) continue;
+    const k = DAY_DIFFS.indexOf(a.dayDiff);
+    if (k >= 0) counts[earlyContext(a.ctx) ? 0 : 1][k] += 1;
+  }
+  return { ...model, days: [smooth(prior.days[0], counts[0], strength), smooth(prior.days[1], counts[1], strength)] };
+}
+
+/** The digits habits: how often a true pair's visible digits show a typo or another account entirely. */
+interface DigitsModel {
+  typo: number;
+  different: number;
+}
+const PRIOR_DIGITS: DigitsModel = { typo: 0.04, different: 0.02 };
+
+export interface Window {
+  before: number;
+  after: number;
+}
+
+/** What the model needs of a candidate pair. */
+export interface PairFacts {
+  digits: DigitsVerdict;
+  visible: number;
+  note: boolean;
+}
+
+export interface Model {
+  /** the log-likelihood ratio: how much likelier the facts are if l pays r than if l is another credit of that amount */
+  likelihood(r: ReconcileReport, l: ReconcileLine, facts: PairFacts): number;
+  /**
+   * what turns the ratio into the log odds that l pays r against r unpaid and l another credit:
+   * the odds a report is paid, less how many credits of its amount a window holds
+   */
+  offset(r: ReconcileReport): number;
+  /** what payer memory says of the pair, for the reasons a person reads (null: nothing) */
+  payerNote(r: ReconcileReport, l: ReconcileLine): { known: 'same' | 'other'; fives: string[] } | null;
+  /** figures for the bench and the curious: anchors used, learned rates */
+  summary: { anchors: number; digitAnchors: number; typo: number; different: number; paidShare: number };
+}
+
+const PRIOR_STRENGTH = 30;
+
+export interface Candidate {
+  report: number;
+  line: number;
+  facts: PairFacts;
+}
+
+/**
+ * Learns the month's habits from the unambiguous pairs among `candidates` (each report's lines of
+ * equal amount inside the window), per bank account where it has enough of them.
+ */
+export function learnModel(
+  reports: ReconcileReport[],
+  lines: ReconcileLine[],
+  candidates: { ofReport: Candidate[][]; ofLine: Candidate[][] },
+  win: Window,
+  payers: PayerMemory[] = [],
+): Model {
+  const { ofReport, ofLine } = candidates;
+  const anchorOf = (r: ReconcileReport, l: ReconcileLine): TimeAnchor => ({
+    x: l.at - r.paid_at,
+    y: l.at - nextBusinessDayStart(r.paid_at),
+    ctx: contextOf(r.paid_at),
+    hasTime: l.hasTime,
+    dayDiff: taipeiDayNumber(l.at) - taipeiDayNumber(r.paid_at),
+  });
+  const sourceOf = (l: ReconcileLine) => l.source ?? `store:${l.store_id ?? 'all'}`;
+
+  // Unambiguous: the digits agree (at least three visible) and no other candidate's digits agree,
+  // on either side.
+  const agrees = (c: Candidate) => c.facts.digits === 'equal' && c.facts.visible >= 3;
+  const timeAnchors = new Map<string, TimeAnchor[]>();
+  const allTime: TimeAnchor[] = [];
+  for (const cands of ofReport) {
+    let c: Candidate | undefined;
+    let n = 0;
+    for (const x of cands) if (agrees(x)) (c = x), n++;
+    if (n !== 1 || !c) continue;
+    let m = 0;
+    for (const x of ofLine[c.line]) if (agrees(x)) m++;
+    if (m !== 1) continue;
+    const a = anchorOf(reports[c.report], lines[c.line]);
+    allTime.push(a);
+    const src = sourceOf(lines[c.line]);
+    const list = timeAnchors.get(src);
+    if (list) list.push(a);
+    else timeAnchors.set(src, [a]);
+  }
+  const pooled = fitTime(priorTimeModel(), allTime, PRIOR_STRENGTH);
+  const bySource = new Map<string, TimeModel>();
+  for (const [src, list] of timeAnchors) bySource.set(src, fitTime(pooled, list, 2 * PRIOR_STRENGTH));
+
+  const chanceTime = 1 / (win.before + win.after);
+  const dayChance = (r: ReconcileReport, dd: number) => {
+    // the share of the window a day at that difference covers
+    const start = taipeiDayNumberStart(taipeiDayNumber(r.paid_at) + dd);
+    const lo = Math.max(start, r.paid_at - win.before);
+    const hi = Math.min(start + DAY_MS, r.paid_at + win.after);
+    return Math.max(hi - lo, HOUR) / (win.before + win.after);
+  };
+  const timeWeight = (r: ReconcileReport, l: ReconcileLine): number => {
+    const m = bySource.get(sourceOf(l)) ?? pooled;
+    const ctx = contextOf(r.paid_at);
+    if (!l.hasTime) {
+      const dd = taipeiDayNumber(l.at) - taipeiDayNumber(r.paid_at);
+      const k = DAY_DIFFS.indexOf(dd);
+      const p = k < 0 ? 1e-3 : m.days[earlyContext(ctx) ? 0 : 1][k];
+      return Math.log(p / dayChance(r, dd));
+    }
+    const w = m.waits[ctx];
+    const density = (1 - w) * m.prompt.density(l.at - r.paid_at) + w * m.next.density(l.at - nextBusinessDayStart(r.paid_at));
+    return Math.log(Math.max(density, 1e-4 * chanceTime) / chanceTime);
+  };
+
+  // Digits: pairs alone on both sides in being likely by time (ten times chance or more) are
+  // nearly all true; how often do their digits disagree?
+  let nDigits = 0;
+  let nTypo = 0;
+  let nDiff = 0;
+  const LIKELY = Math.log(10);
+  const strongOfLine = new Int32Array(lines.length);
+  const strongOfReport: Array<Candidate | null> = ofReport.map(() => null);
+  ofReport.forEach((list, ri) => {
+    let n = 0;
+    for (const c of list) {
+      if (timeWeight(reports[c.report], lines[c.line]) < LIKELY) continue;
+      strongOfLine[c.line]++;
+      n++;
+      strongOfReport[ri] = n === 1 ? c : null;
+    }
+  });
+  for (const c of strongOfReport) {
+    if (!c || strongOfLine[c.line] !== 1) continue;
+    if (c.facts.visible < 3 || c.facts.digits === 'unknown') continue;
+    nDigits++;
+    if (c.facts.digits === 'typo') nTypo++;
+    else if (c.facts.digits === 'different') nDiff++;
+  }
+  const S = 50;
+  const digitsModel: DigitsModel = {
+    typo: (nTypo + S * PRIOR_DIGITS.typo) / (nDigits + S),
+    different: (nDiff + S * PRIOR_DIGITS.different) / (nDigits + S),
+  };
+
+  // How common each store's visible digits are among its credits: a regular customer's digits
+  // on a line say less than a one-off's, and two customers sharing a last five say less still.
+  const suffixCount = new Map<string, number>();
+  const shownCount = new Map<string, number>();
+  const storeKey = (l: ReconcileLine) => String(l.store_id ?? 'all');
+  for (const l of lines) {
+    if (l.amount <= 0) continue;
+    const k = Math.min(l.digits.length, 5);
+    if (k < 3) continue;
+    const sk = `${storeKey(l)}|${k}`;
+    shownCount.set(sk, (shownCount.get(sk) ?? 0) + 1);
+    const key = `${sk}|${l.digits.slice(-k)}`;
+    suffixCount.set(key, (suffixCount.get(key) ?? 0) + 1);
+  }
+  const chanceEqual = (l: ReconcileLine, k: number) => {
+    const sk = `${storeKey(l)}|${k}`;
+    const n = shownCount.get(sk) ?? 0;
+    const c = suffixCount.get(`${sk}|${l.digits.slice(-k)}`) ?? 1;
+    // other credits showing these digits, besides this one
+    return Math.max(10 ** -k, n > 1 ? (c - 1) / n : 0);
+  };
+  const digitsWeight = (l: ReconcileLine, f: PairFacts): number => {
+    const k = f.visible;
+    if (f.digits === 'equal') return Math.log((1 - digitsModel.typo - digitsModel.different) / chanceEqual(l, k));
+    if (f.digits === 'typo') return Math.log(digitsModel.typo / (9 * k + k - 1) / 10 ** -k);
+    if (f.digits === 'different') return Math.log(digitsModel.different / (1 - 10 ** -k * (10 * k)));
+    return 0;
+  };
+
+  // Credits of each amount a window holds, per store (a statement for all stores counts for each).
+  const amountCount = new Map<string, number>();
+  let first = Infinity;
+  let last = -Infinity;
+  for (const l of lines) {
+    if (l.amount <= 0) continue;
+    const key = `${storeKey(l)}|${l.amount}`;
+    amountCount.set(key, (amountCount.get(key) ?? 0) + 1);
+    if (l.at < first) first = l.at;
+    if (l.at > last) last = l.at;
+  }
+  const span = Math.max(last - first, 7 * DAY_MS);
+  const background = (r: ReconcileReport, amount: number) => {
+    const n = (amountCount.get(`${r.store_id}|${amount}`) ?? 0) + (amountCount.get(`all|${amount}`) ?? 0);
+    return Math.max(0.05, (n * (win.before + win.after)) / span);
+  };
+
+  // The share of reports paid: those with a candidate, less what the month shows as unpaid at most.
+  const withCandidates = ofReport.filter((c) => c.length > 0).length;
+  const paidShare = Math.min(0.99, Math.max(0.5, reports.length ? (withCandidates / reports.length) * 0.99 : 0.95));
+  const priorOdds = Math.log(paidShare / (1 - paidShare));
+
+  // Payer memory: on this store's statements, this payer reported these last fives.
+  const memory = new Map<string, Set<string>>();
+  for (const p of payers) {
+    if (!p.payer) continue;
+    const key = `${p.store_id}|${p.payer}`;
+    const set = memory.get(key);
+    if (set) set.add(p.last_five);
+    else memory.set(key, new Set([p.last_five]));
+  }
+  const payerNote = (r: ReconcileReport, l: ReconcileLine) => {
+    if (!l.payer) return null;
+    const fives = memory.get(`${r.store_id}|${l.payer}`);
+    if (!fives) return null;
+    return { known: fives.has(r.last_five) ? ('same' as const) : ('other' as const), fives: [...fives] };
+  };
+  const payerWeight = (r: ReconcileReport, l: ReconcileLine, f: PairFacts) => {
+    const note = payerNote(r, l);
+    if (!note) return 0;
+    // what the memory adds beyond the digits the line shows
+    const hidden = f.digits === 'equal' ? 5 - f.visible : f.digits === 'unknown' ? 5 : 0;
+    if (note.known === 'same') return Math.log(0.85 * 10 ** Math.min(hidden, 3));
+    return Math.log(0.3);
+  };
+
+  return {
+    likelihood(r, l, f) {
+      return digitsWeight(l, f) + timeWeight(r, l) + (f.note ? Math.log(20) : 0) + payerWeight(r, l, f);
+    },
+    offset(r) {
+      return priorOdds - Math.log(background(r, r.amount));
+    },
+    payerNote,
+    summary: { anchors: allTime.length, digitAnchors: nDigits, typo: digitsModel.typo, different: digitsModel.different, paidShare },
+  };
+}
