@@ -269,7 +269,10 @@ export function decide(a: Analysis, t: Thresholds): MatchResult {
   reports.forEach((r, ri) => {
     if (!asked[ri] || reportAuto[ri]) return;
     if (partner[ri] < 0 && a.coverable[ri] && !a.suggested.reports.has(ri)) {
-      const w = best(ofReport[ri]);
+      // how well the likeliest line explains the report: a line the assignment gave another
+      // report counts only what it weighs beyond that report's claim
+      let w = -Infinity;
+      for (const c of ofReport[ri]) w = Math.max(w, owner[c.line] < 0 ? c.weight : c.weight - cand(owner[c.line], c.line).weight);
       if (w < t.unpaid) unpaid.push({ ri, w });
     }
     const open = ofReport[ri].filter((c) => lineTaken[c.line] !== 1);
