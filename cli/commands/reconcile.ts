@@ -111,7 +111,9 @@ export function reconcileCommand(program: Command, io: CliIO): void {
     .option('--as <username>', '以此用戶的身分與權限執行')
     .option('--json', '以 JSON 輸出')
     .addHelpText('after', '\n範例：\n  remit reconcile payers\n  remit reconcile payers --store TPE --json\n')
-    .action(async (opts: { store?: string; as?: string; json?: boolean }, cmd: Command) => {
+    .action(async (_opts: unknown, cmd: Command) => {
+      // `reconcile` itself takes --store, --as and --json too, and reads them before its subcommand: both count.
+      const opts = cmd.optsWithGlobals<{ store?: string; as?: string; json?: boolean }>();
       const { rows, names } = await withOperator(io, cmd.optsWithGlobals(), async (operator) => {
         const ctx = await actingAs(operator, opts.as);
         const stores = opts.store ? await storeIdsFromFlag(operator, [opts.store]) : undefined;
@@ -137,7 +139,8 @@ export function reconcileCommand(program: Command, io: CliIO): void {
     .option('--as <username>', '以此用戶的身分與權限執行')
     .option('--json', '以 JSON 輸出')
     .addHelpText('after', '\n範例：\n  remit reconcile forget 12\n')
-    .action(async (id: string, opts: { as?: string; json?: boolean }, cmd: Command) => {
+    .action(async (id: string, _opts: unknown, cmd: Command) => {
+      const opts = cmd.optsWithGlobals<{ as?: string; json?: boolean }>();
       const forgotten = await withOperator(io, cmd.optsWithGlobals(), async (operator) => forgetPayer(await actingAs(operator, opts.as), id));
       io.stdout(opts.json ? `${JSON.stringify(forgotten)}\n` : `已忘記付款人「${forgotten.payer}」（後五碼 ${forgotten.last_five}）\n`);
     });
