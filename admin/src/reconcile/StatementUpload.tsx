@@ -43,7 +43,7 @@ export function StatementUpload({ storeId, choices, onImported }: { storeId: num
 
   return (
     <Box>
-      <Stack direction={{ xs: 'column', sm: 'row' }} spacing={1} useFlexGap sx={{ mb: 1.5, flexWrap: 'wrap' }}>
+      <Stack direction={{ xs: 'column', sm: 'row' }} spacing={1} useFlexGap sx={{ mb: 1.5, flexWrap: 'wrap', alignItems: { sm: 'flex-start' } }}>
         {choices && (
           <TextField
             select
@@ -53,7 +53,7 @@ export function StatementUpload({ storeId, choices, onImported }: { storeId: num
             onChange={(e) => setChosen(e.target.value === '' ? '' : Number(e.target.value))}
             helperText={R.uploadStoreHint}
             required
-            sx={{ minWidth: 200 }}
+            sx={{ width: { xs: '100%', sm: 260 } }}
             slotProps={{ select: { SelectDisplayProps: { 'data-testid': 'statement-store' } as object } }}
           >
             {choices.map((c) => (
@@ -70,7 +70,7 @@ export function StatementUpload({ storeId, choices, onImported }: { storeId: num
           onChange={(e) => setAccount(e.target.value)}
           helperText={R.accountHint}
           slotProps={{ htmlInput: { maxLength: MAX_ACCOUNT_LENGTH, inputMode: 'text', autoComplete: 'off', 'data-testid': 'statement-account' } }}
-          sx={{ minWidth: 220 }}
+          sx={{ width: { xs: '100%', sm: 320 } }}
         />
       </Stack>
       <Stack direction={{ xs: 'column', sm: 'row' }} spacing={1} sx={{ alignItems: { sm: 'center' } }}>
