@@ -62,6 +62,20 @@ const COMMON_LABELS: Record<string, string> = {
   date: '日期',
   description: '摘要',
   account: '帳號',
+  payer: '付款人',
+  learned: '記住的付款人',
+};
+
+/** 已記住的付款人 (issue 21): what a confirmed link taught, and how a person reads it. */
+const PAYER_LABELS: Record<string, string> = {
+  store_id: '分店',
+  payer: '對帳單上的付款人',
+  last_five: '後五碼',
+  payment: '來源匯款',
+  line_id: '來源銀行明細編號',
+  learned_by: '方式',
+  learned_by_username: '確認者',
+  learned_at: '記住時間',
 };
 
 const ENTITY_LABELS: Record<string, Record<string, string>> = {
@@ -69,6 +83,7 @@ const ENTITY_LABELS: Record<string, Record<string, string>> = {
   user: USER_FIELD_LABELS,
   store: STORE_FIELD_LABELS,
   statement: {},
+  payer: PAYER_LABELS,
 };
 
 const SIGN_IN_REASONS: Record<string, string> = {
@@ -98,7 +113,7 @@ export function auditValueText(entity: string, field: string, value: unknown, st
   if (field === 'role' && typeof value === 'string') return ROLE_LABELS[value as keyof typeof ROLE_LABELS] ?? value;
   if (field === 'is_active' && typeof value === 'boolean') return activeLabel(value);
   if (field === 'reason' && typeof value === 'string') return SIGN_IN_REASONS[value] ?? value;
-  if (field === 'by' && typeof value === 'string') return RECONCILED_BY[value] ?? value;
+  if ((field === 'by' || field === 'learned_by') && typeof value === 'string') return RECONCILED_BY[value] ?? value;
   if (typeof value === 'boolean') return value ? '是' : '否';
   if (isInstantText(value)) return formatTaipei(Date.parse(value), { seconds: field !== 'paid_at' });
   if (Array.isArray(value)) return value.length ? value.map((v) => auditValueText(entity, field, v, stores)).join('、') : AUDIT_NONE;

@@ -42,4 +42,6 @@ export * from './services/bootstrap.js';
 export * from './services/reconcile.js';
 export * from './reconcile/statement.js';
 export { statementPeriod } from './reconcile/period.js';
-export type { StatementLine, ReconcileReport, ReconcileLine } from './reconcile/types.js';
+export type { StatementLine, ReconcileReport, ReconcileLine, PayerMemory, RememberedPayer } from './reconcile/types.js';
+export { listPayers, forgetPayer, payerMemory } from './reconcile/payers.js';
+export { cleanAccount, accountKey, MAX_ACCOUNT_LENGTH } from './reconcile/account.js';

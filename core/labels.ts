@@ -77,7 +77,7 @@ export const AUDIT_ACTION_LABELS: Record<string, string> = {
   unreconcile: '取消對帳',
 };
 
-export const AUDIT_ENTITY_LABELS: Record<string, string> = { payment: '匯款', user: '會員', store: '分店', statement: '銀行明細' };
+export const AUDIT_ENTITY_LABELS: Record<string, string> = { payment: '匯款', user: '會員', store: '分店', statement: '銀行明細', payer: '已記住的付款人' };
 
 export const auditActionLabel = (action: string): string => AUDIT_ACTION_LABELS[action] ?? action;
 export const auditEntityLabel = (entity: string): string => AUDIT_ENTITY_LABELS[entity] ?? entity;

@@ -162,7 +162,11 @@ export const MSG = {
   statementBadAmount: (column: string, text: string) => `「${column}」欄無法辨識的金額「${text}」`,
   statementBothSides: '同一行同時有存入與支出金額',
   // Bank reconciliation: decisions
-  reconcileStoreRequired: '只能看到部分分店的帳號必須指定對帳分店',
+  reconcileStoreRequired: '可看到多家分店的帳號必須指定對帳分店',
+  reconcileAccountTooLong: (max: number) => `銀行帳號最多 ${max} 個字`,
+  reconcileAccountBad: '銀行帳號含有無效的字元',
+  reconcileAccountDiffers: (inFile: string, given: string) => `對帳單上的帳號是「${inFile}」，與指定的帳號「${given}」不同`,
+  reconcilePayerNotFound: (id: unknown) => `找不到已記住的付款人 ${String(id)}`,
   reconcileLineNotFound: (id: unknown) => `找不到銀行明細 ${String(id)}`,
   reconcileLineNotCredit: (id: number) => `銀行明細 ${id} 不是存入款項`,
   reconcileAmountDiffers: (id: number) => `銀行明細 ${id} 的金額與匯款金額不同`,

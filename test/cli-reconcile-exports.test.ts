@@ -55,6 +55,8 @@ describe('remit reconcile on the banks’ own exports', () => {
     expect(Object.keys(out)).toEqual(['statement', 'auto', 'review', 'unpaid', 'unreported', 'applied']);
     expect(out.statement).toEqual({
       files,
+      // the accounts the title rows name (issue 21: as the shared reader reads them)
+      accounts: expect.any(Array),
       lines: 12,
       credits: 9,
       new: 12,

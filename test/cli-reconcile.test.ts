@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import iconv from 'iconv-lite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createPayment, openDatabase, systemActor } from '../core/index.js';
+import { createPayment, createStore, createUser, openDatabase, systemActor } from '../core/index.js';
 import { TEST_SECURITY } from './helpers/db.js';
 import { assertBuilt, remit } from './helpers/cli.js';
 
@@ -60,7 +60,7 @@ describe('remit reconcile', () => {
     expect(r.code).toBe(0);
     const out = JSON.parse(r.stdout);
     expect(Object.keys(out)).toEqual(['statement', 'auto', 'review', 'unpaid', 'unreported', 'applied']);
-    expect(out.statement).toEqual({ files: ['郵局_1104-1108.csv'], lines: 5, credits: 4, new: 5, duplicates: 0, from: '2026-11-04', to: '2026-11-08', encoding: 'big5', balance_breaks: 0 });
+    expect(out.statement).toEqual({ files: ['郵局_1104-1108.csv'], accounts: [], lines: 5, credits: 4, new: 5, duplicates: 0, from: '2026-11-04', to: '2026-11-08', encoding: 'big5', balance_breaks: 0 });
     expect(out.auto).toEqual([{ payment: uuids.paid, line: { file: '郵局_1104-1108.csv', row: 4, at: '2026-11-05T06:03:22.000Z', amount: 1500 }, score: expect.any(Number), reasons: expect.any(Array) }]);
     expect(out.review.map((x: any) => x.payment)).toEqual([uuids.typo]);
     expect(out.review[0].candidates[0].line).toEqual({ file: '郵局_1104-1108.csv', row: 5, at: expect.stringMatching(ISO), amount: 2300 });
@@ -102,6 +102,56 @@ describe('remit reconcile', () => {
       expect(r.code, args.join(' ')).toBe(2);
       expect(r.stderr).toMatch(/錯誤|缺少/);
     }
+  });
+
+  it('remit reconcile payers lists what the confirmation taught; remit reconcile forget forgets it, audited', async () => {
+    // the --apply above confirmed 1 500 from 0008 0000****12345 as the payment with last five 12345
+    const listed = await run(['reconcile', 'payers', '--json']);
+    expect(listed.stderr).toBe('');
+    expect(listed.code).toBe(0);
+    const rows = JSON.parse(listed.stdout);
+    expect(rows).toEqual([expect.objectContaining({ store_id: 1, payer: '00080000****12345', last_five: '12345', payment: uuids.paid, learned_by: 'auto' })]);
+    const text = await run(['reconcile', 'payers', '--store', 'TPE']);
+    expect(text.code).toBe(0);
+    expect(text.stdout).toContain('對帳單上的付款人');
+    expect(text.stdout).toContain('台北店 (TPE)');
+    expect(text.stdout).toContain('00080000****12345');
+    expect(text.stdout).toContain('自動');
+
+    const gone = await run(['reconcile', 'forget', String(rows[0].id)]);
+    expect(gone.stderr).toBe('');
+    expect(gone.code).toBe(0);
+    expect(gone.stdout).toBe('已忘記付款人「00080000****12345」（後五碼 12345）\n');
+    expect((await run(['reconcile', 'payers'])).stdout).toContain('尚未記住任何付款人');
+    const again = await run(['reconcile', 'forget', String(rows[0].id)]);
+    expect(again.code).toBe(1);
+    expect(again.stderr).toBe(`錯誤：找不到已記住的付款人 ${rows[0].id}\n`);
+    for (const id of ['abc', '2147483648']) expect((await run(['reconcile', 'forget', id])).code).toBe(1);
+    const audit = await withDb(async (k) => k('audit_log').where({ entity: 'payer', action: 'delete' }));
+    expect(audit).toHaveLength(1);
+  });
+
+  it('a one-store account reconciles its store without naming it (--as tpe_acct), with the account given by --account', async () => {
+    await withDb(async (k) => {
+      const ctx = { db: k, security: TEST_SECURITY, actor: systemActor('test'), ip: null };
+      const txg = await createStore(ctx, { name: '台中店', code: 'TXG' });
+      await createUser(ctx, { username: 'tpe_acct', password: 'secret123', role: 'user', store_id: 1, permissions: ['view_payments', 'edit_payments', 'manage_payments'] });
+      await createUser(ctx, { username: 'hq_two', password: 'secret123', role: 'user', accessible_stores: [1, txg.id], permissions: ['view_payments', 'edit_payments', 'manage_payments'] });
+    });
+    writeFileSync(join(dir, '郵局_1110.csv'), csv(['="115/11/10 09:00:00",="跨行存入",="",="4,800",="4,800",="",="****24680"']));
+    const r = await run(['reconcile', '郵局_1110.csv', '--as', 'tpe_acct', '--account', '0001234-5678901', '--json']);
+    expect(r.stderr).toBe('');
+    expect(r.code).toBe(0);
+    expect(JSON.parse(r.stdout).statement).toMatchObject({ accounts: ['0001234-5678901'], new: 1 });
+    const stored = await withDb(async (k) => k('bank_statements').where({ file: '郵局_1110.csv' }).first());
+    expect(stored).toMatchObject({ store_id: 1, account: '0001234-5678901' });
+    const text = await run(['reconcile', '郵局_1110.csv', '--as', 'tpe_acct', '--account', '0001234-5678901']);
+    expect(text.stdout).toContain('銀行帳號：0001234-5678901');
+    expect(text.stdout).toContain('重複略過 1 筆');
+    // several stores in scope: still must choose
+    const several = await run(['reconcile', '郵局_1110.csv', '--as', 'hq_two']);
+    expect(several.code).toBe(1);
+    expect(several.stderr).toBe('錯誤：可看到多家分店的帳號必須指定對帳分店\n');
   });
 
   it('escape sequences a bank file carries reach the terminal as plain spaces, never as commands', async () => {

@@ -86,8 +86,8 @@ describe.each(DB_KINDS)('reconciliation service on %s', (kind) => {
   it('keeps each store to its own lines and proposals', async () => {
     const mgrA = await as('mgrA');
     const branchB = await as('branchB');
-    // a branch user cannot import for all stores, nor for another store
-    await expect(importStatement(mgrA, { bytes: big5([...HEADER, '2026/11/05,10:00:00,轉入,,1500,1500,,']), file: 'a.csv' })).rejects.toBeInstanceOf(ValidationError);
+    // a branch user whose scope is one store imports for it without naming it (issue 21), never for all stores
+    expect(await importStatement(mgrA, { bytes: big5([...HEADER, '2026/11/05,10:00:00,轉入,,1500,1500,,****12345']), file: 'a.csv' })).toMatchObject({ store_id: f.stores.A.id, new: 1 });
     await expect(importStatement(mgrA, { bytes: big5([...HEADER, '2026/11/05,10:00:00,轉入,,1500,1500,,']), file: 'a.csv', storeId: f.stores.B.id })).rejects.toBeInstanceOf(ForbiddenError);
     await expect(importStatement(branchB, { bytes: big5([...HEADER, '2026/11/05,10:00:00,轉入,,1500,1500,,']), file: 'b.csv', storeId: f.stores.B.id })).rejects.toBeInstanceOf(ForbiddenError);
 

@@ -2,25 +2,33 @@ import { basename } from 'node:path';
 import type { Command } from 'commander';
 import {
   confirmPairs,
+  forgetPayer,
   formatNTD,
   formatTaipei,
   importStatement,
+  listPayers,
   principalByUsername,
+  storeDirectory,
+  storeLabel,
   proposeMatches,
   readStatement,
   statementPeriod,
   type BankLine,
   type ImportedStatement,
   type Proposals,
+  type RememberedPayer,
+  type ServiceContext,
 } from '../../core/index.js';
 import { withOperator, type CliIO } from '../context.js';
 import { checkDateFlags } from '../dateFlags.js';
 import { EXIT } from '../errors.js';
 import { readImportFile } from '../files.js';
 import { storeIdsFromFlag } from '../storeCodes.js';
+import { renderTable } from '../table.js';
 
 interface ReconcileOpts {
   store?: string;
+  account?: string;
   from?: string;
   to?: string;
   as?: string;
@@ -32,17 +40,21 @@ interface ReconcileOpts {
 const lineRef = (l: BankLine) => ({ file: l.file, row: l.row, at: l.at, amount: l.amount });
 
 export function reconcileCommand(program: Command, io: CliIO): void {
-  program
+  const reconcile = program
     .command('reconcile')
     .description('對帳：匯入銀行交易明細（.csv、.xls、.xlsx），與匯款回報比對；不加 --apply 不會更改任何匯款')
     .argument('<files...>', '銀行匯出的交易明細檔案（可多個）')
-    .option('--store <code>', '明細所屬分店代碼（預設：全部分店）')
+    .option('--store <code>', '明細所屬分店代碼（預設：只能看到一家分店的 --as 用戶為該分店，否則全部分店）')
+    .option('--account <account>', '明細所屬的銀行帳號（檔案標題列沒有「帳號：」時使用）')
     .option('--from <date>', '對帳期間起日 YYYY-MM-DD（預設：明細的第一天）')
     .option('--to <date>', '對帳期間迄日 YYYY-MM-DD（預設：明細的最後一天）')
     .option('--as <username>', '以此用戶的身分與權限執行')
     .option('--apply', '確認「建議入帳」的配對（設為已入帳並連結明細）')
     .option('--json', '以 JSON 輸出結果')
-    .addHelpText('after', '\n範例：\n  remit reconcile 存款交易明細_202611.csv\n  remit reconcile 11月.xlsx --store TPE --from 2026-11-01 --to 2026-11-30 --apply\n')
+    .addHelpText(
+      'after',
+      '\n範例：\n  remit reconcile 存款交易明細_202611.csv\n  remit reconcile 11月.xlsx --store TPE --from 2026-11-01 --to 2026-11-30 --apply\n  remit reconcile 11月.csv --store TPE --account 0123-456-789012\n  remit reconcile payers --store TPE      # 已記住的付款人\n  remit reconcile forget 12               # 忘記一筆已記住的付款人\n',
+    )
     .action(async (files: string[], opts: ReconcileOpts, cmd: Command) => {
       checkDateFlags(['--from', opts.from], ['--to', opts.to]);
       // Every file is read and checked before any is stored: a bad file writes nothing.
@@ -53,10 +65,10 @@ export function reconcileCommand(program: Command, io: CliIO): void {
         inputs.push({ file: basename(path), bytes });
       }
       process.exitCode = await withOperator(io, cmd.optsWithGlobals(), async (operator) => {
-        const ctx = opts.as ? { ...operator, actor: await principalByUsername(operator.db, opts.as) } : operator;
+        const ctx = await actingAs(operator, opts.as);
         const [storeId] = opts.store ? await storeIdsFromFlag(operator, [opts.store]) : [];
         const imported: ImportedStatement[] = [];
-        for (const input of inputs) imported.push(await importStatement(ctx, { ...input, storeId }));
+        for (const input of inputs) imported.push(await importStatement(ctx, { ...input, storeId, account: opts.account }));
         const period = statementPeriod(imported);
         const from = opts.from ?? period?.from ?? '';
         const to = opts.to ?? period?.to ?? '';
@@ -67,6 +79,7 @@ export function reconcileCommand(program: Command, io: CliIO): void {
         }
         const statement = {
           files: imported.map((s) => s.file),
+          accounts: [...new Set(imported.map((s) => s.account).filter((a): a is string => a !== null))],
           lines: sum(imported, 'lines'),
           credits: sum(imported, 'credits'),
           new: sum(imported, 'new'),
@@ -90,13 +103,61 @@ export function reconcileCommand(program: Command, io: CliIO): void {
         return EXIT.ok;
       });
     });
+
+  reconcile
+    .command('payers')
+    .description('已記住的付款人：確認過的對帳記住了付款人在對帳單上的樣子與回報的後五碼')
+    .option('--store <code>', '只列出此分店（預設：可看到的全部分店）')
+    .option('--as <username>', '以此用戶的身分與權限執行')
+    .option('--json', '以 JSON 輸出')
+    .addHelpText('after', '\n範例：\n  remit reconcile payers\n  remit reconcile payers --store TPE --json\n')
+    .action(async (_opts: unknown, cmd: Command) => {
+      // `reconcile` itself takes --store, --as and --json too, and reads them before its subcommand: both count.
+      const opts = cmd.optsWithGlobals<{ store?: string; as?: string; json?: boolean }>();
+      const { rows, names } = await withOperator(io, cmd.optsWithGlobals(), async (operator) => {
+        const ctx = await actingAs(operator, opts.as);
+        const stores = opts.store ? await storeIdsFromFlag(operator, [opts.store]) : undefined;
+        const all: RememberedPayer[] = [];
+        for (let start = 0; ; start += PAGE) {
+          const page = await listPayers(ctx, { filter: stores ? { store_id: stores } : {}, sort: ['learned_at', 'DESC'], range: [start, start + PAGE - 1] });
+          all.push(...page.rows);
+          if (page.rows.length < PAGE) break;
+        }
+        const directory = new Map((await storeDirectory(operator)).map((d) => [d.id, d]));
+        return { rows: all, names: (id: number) => directory.get(id) };
+      });
+      if (opts.json) return io.stdout(`${JSON.stringify(rows, null, 2)}\n`);
+      if (!rows.length) return io.stdout('尚未記住任何付款人（確認對帳時，對帳單上有付款人的明細會被記住）\n');
+      const table = rows.map((p) => [p.id, storeLabel(names(p.store_id)), p.payer, p.last_five, formatTaipei(Date.parse(p.learned_at)), `${p.learned_by === 'auto' ? '自動' : '人工'}（${p.learned_by_username}）`]);
+      io.stdout(renderTable(['編號', '分店', '對帳單上的付款人', '後五碼', '記住時間', '確認方式'], table, { right: [0] }));
+    });
+
+  reconcile
+    .command('forget')
+    .description('忘記一筆已記住的付款人（記錄在稽核紀錄）')
+    .argument('<id>', '已記住的付款人編號（remit reconcile payers 的第一欄）')
+    .option('--as <username>', '以此用戶的身分與權限執行')
+    .option('--json', '以 JSON 輸出')
+    .addHelpText('after', '\n範例：\n  remit reconcile forget 12\n')
+    .action(async (id: string, _opts: unknown, cmd: Command) => {
+      const opts = cmd.optsWithGlobals<{ as?: string; json?: boolean }>();
+      const forgotten = await withOperator(io, cmd.optsWithGlobals(), async (operator) => forgetPayer(await actingAs(operator, opts.as), id));
+      io.stdout(opts.json ? `${JSON.stringify(forgotten)}\n` : `已忘記付款人「${forgotten.payer}」（後五碼 ${forgotten.last_five}）\n`);
+    });
+}
+
+const PAGE = 1_000;
+
+/** The operator, or the user named by --as with their permissions and stores. */
+async function actingAs(operator: ServiceContext, as: string | undefined): Promise<ServiceContext> {
+  return as ? { ...operator, actor: await principalByUsername(operator.db, as) } : operator;
 }
 
 const sum = <K extends keyof ImportedStatement>(rows: ImportedStatement[], key: K) => rows.reduce((n, r) => n + Number(r[key]), 0);
 
 function printReport(
   io: CliIO,
-  s: { files: string[]; lines: number; credits: number; new: number; duplicates: number; from: string; to: string; encoding: string; balance_breaks: number },
+  s: { files: string[]; accounts: string[]; lines: number; credits: number; new: number; duplicates: number; from: string; to: string; encoding: string; balance_breaks: number },
   p: Proposals,
   applied: number,
   apply: boolean,
@@ -104,6 +165,7 @@ function printReport(
   const when = (iso: string, hasTime = true) => formatTaipei(Date.parse(iso), { dateOnly: !hasTime });
   const out: string[] = [];
   out.push(`已讀取 ${s.files.length} 個檔案：共 ${s.lines} 筆明細（存入 ${s.credits} 筆），新增 ${s.new} 筆，重複略過 ${s.duplicates} 筆`);
+  if (s.accounts.length) out.push(`銀行帳號：${s.accounts.join('、')}`);
   out.push(`對帳期間：${s.from} 至 ${s.to}　編碼：${s.encoding}${s.balance_breaks ? `　餘額不連續：${s.balance_breaks} 處（可能缺行或順序錯誤）` : ''}`);
   out.push(`建議入帳：${p.auto.length} 筆${apply ? `，已確認 ${applied} 筆` : '（未更改；加 --apply 確認）'}`);
   out.push(`需人工確認：${p.review.length} 筆`);

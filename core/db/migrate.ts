@@ -10,6 +10,7 @@ import * as caseFolded from '../../migrations/20261123000100_case_folded_unique_
 import * as listIndexesLastFive from '../../migrations/20261123000200_list_indexes_last_five.js';
 import * as reconciliation from '../../migrations/20261123000300_reconciliation.js';
 import * as listIndexesEverySort from '../../migrations/20261124000600_list_indexes_every_sort.js';
+import * as statementAccountsAndPayers from '../../migrations/20261125000100_statement_accounts_and_payers.js';
 
 const MIGRATIONS: Record<string, Knex.Migration> = {
   '20261121000000_init': init,
@@ -19,6 +20,7 @@ const MIGRATIONS: Record<string, Knex.Migration> = {
   '20261123000200_list_indexes_last_five': listIndexesLastFive,
   '20261123000300_reconciliation': reconciliation,
   '20261124000600_list_indexes_every_sort': listIndexesEverySort,
+  '20261125000100_statement_accounts_and_payers': statementAccountsAndPayers,
 };
 
 /** Names of the migrations this program knows, oldest first (a restore refuses a database with others). */

@@ -81,6 +81,22 @@ export interface PayerMemory {
   last_five: string;
 }
 
+/** A remembered payer as the API and the back office show it (已記住的付款人). */
+export interface RememberedPayer {
+  id: number;
+  store_id: number;
+  /** how the payer appears on the store's statements */
+  payer: string;
+  last_five: string;
+  /** the link it was learned from: the payment's uuid and the line's id */
+  payment: string;
+  line_id: number;
+  /** whether a person or the automatic run confirmed that link */
+  learned_by: 'person' | 'auto';
+  learned_by_username: string;
+  learned_at: string;
+}
+
 /** The API's shapes: a stored statement line, an imported statement, a payment with its link, the proposals. */
 export interface BankLine {
   id: number;
@@ -96,6 +112,10 @@ export interface BankLine {
   note: string;
   counterparty: string;
   digits: string;
+  /** who paid, as the statement shows them ('' when it does not say) */
+  payer: string;
+  /** the bank account of the line's statement (null: the statement does not say) */
+  account: string | null;
   /** the store the statement was imported for (null: all stores) */
   store_id: number | null;
   /** the linked payment's uuid, or null */
@@ -106,6 +126,8 @@ export interface ImportedStatement {
   id: number;
   file: string;
   store_id: number | null;
+  /** the bank account: the statement's title row's, else the one given on upload; null when neither */
+  account: string | null;
   lines: number;
   credits: number;
   new: number;

@@ -11,7 +11,7 @@ import type { ServiceContext } from './context.js';
 import { requirePermission } from './guard.js';
 
 export type AuditAction = 'create' | 'update' | 'delete' | 'import' | 'password' | 'login' | 'login_failed' | 'reconcile' | 'unreconcile';
-export type AuditEntity = 'payment' | 'user' | 'store' | 'statement';
+export type AuditEntity = 'payment' | 'user' | 'store' | 'statement' | 'payer';
 
 /** Writes one audit entry; call it inside the transaction of the change it records. */
 export async function recordAudit(
@@ -83,7 +83,7 @@ const AUDIT_SORTABLE = { id: 'id', at: 'at', action: 'action', entity: 'entity',
 const AUDIT_FILTERS = ['id', 'action', 'entity', 'entity_id', 'actor_username', 'q', 'at_gte', 'at_lte'];
 const WORD = (s: string) => s.length > 0 && s.length <= 200;
 /** Entries that belong to one store (or to every store), by the store_id they record. */
-const STORE_ENTITIES: AuditEntity[] = ['payment', 'statement'];
+const STORE_ENTITIES: AuditEntity[] = ['payment', 'statement', 'payer'];
 
 /**
  * The audit log (system_admin only), newest first by default. Filters: action, entity,

@@ -11,7 +11,9 @@ import { ConflictError, ForbiddenError, NotFoundError, ValidationError } from '.
 import { assertFilterFields, filterIds, runList, type ListQuery } from '../list.js';
 import { MSG } from '../messages.js';
 import { inScope, scopedStoreIds, storeScope } from '../permissions.js';
+import { accountKey, accountProblem, cleanAccount, lineSource, MAX_ACCOUNT_LENGTH } from '../reconcile/account.js';
 import { matchReconcile } from '../reconcile/match.js';
+import { learnPayer, MAX_PAYER_LENGTH, payerMemory, unlearnLink } from '../reconcile/payers.js';
 import { statementPeriod } from '../reconcile/period.js';
 import { readStatement, type ReadStatement } from '../reconcile/statement.js';
 import type { ReconcileLine, ReconcileReport } from '../reconcile/types.js';
@@ -48,8 +50,10 @@ interface LineRow {
   note: string;
   counterparty: string;
   digits: string;
+  payer: string | null;
   fingerprint: string;
   file: string;
+  account: string | null;
   store_id: number | null;
   payment_uuid: string | null;
 }
@@ -68,6 +72,8 @@ export function toBankLine(r: LineRow): BankLine {
     note: r.note,
     counterparty: r.counterparty,
     digits: r.digits,
+    payer: r.payer ?? '',
+    account: r.account ?? null,
     store_id: r.store_id === null ? null : Number(r.store_id),
     payment: r.payment_uuid ?? null,
   };
@@ -78,18 +84,23 @@ function scopedLines(ctx: ServiceContext, db: Db = ctx.db): Knex.QueryBuilder {
   const q = db('bank_lines as l')
     .join('bank_statements as s', 's.id', 'l.statement_id')
     .leftJoin('bank_links as k', 'k.line_id', 'l.id')
-    .select('l.*', 's.file', 's.store_id', 'k.payment_uuid');
+    .select('l.*', 's.file', 's.account', 's.store_id', 'k.payment_uuid');
   const scope = storeScope(ctx.actor);
   // A statement imported for all stores is seen only by those who see all stores.
   if (!scope.all) q.whereIn('s.store_id', scope.ids);
   return q;
 }
 
-/** The same line read the same way always gets the same fingerprint; equal lines in one file are told apart by their order. */
-function fingerprints(lines: ReadStatement['lines']): string[] {
+/**
+ * The same line read the same way always gets the same fingerprint; equal lines in one file are
+ * told apart by their order. The statement's account is part of it, so an identical line on two
+ * accounts is two lines; a statement that names no account keeps the fingerprint it always had.
+ */
+function fingerprints(lines: ReadStatement['lines'], account: string | null): string[] {
   const seen = new Map<string, number>();
+  const source = account === null ? [] : [accountKey(account)];
   return lines.map((l) => {
-    const key = JSON.stringify([l.at, l.amount, l.balance, l.summary, l.note, l.counterparty]);
+    const key = JSON.stringify([...source, l.at, l.amount, l.balance, l.summary, l.note, l.counterparty]);
     const n = (seen.get(key) ?? 0) + 1;
     seen.set(key, n);
     return createHash('sha256').update(`${key}#${n}`).digest('hex');
@@ -98,20 +109,24 @@ function fingerprints(lines: ReadStatement['lines']): string[] {
 
 /**
  * Imports a statement file for one store, or for all stores (only someone who sees all stores).
- * Lines already stored (the same or an overlapping download) are skipped and counted.
+ * Without a store, a caller whose scope is one store imports for that store. Lines already stored
+ * (the same or an overlapping download of the same account) are skipped and counted. The bank
+ * account is the statement's own (its title row), else `account` as given on upload.
  */
 export async function importStatement(
   ctx: ServiceContext,
-  input: { bytes: Uint8Array; file: string; storeId?: unknown },
+  input: { bytes: Uint8Array; file: string; storeId?: unknown; account?: unknown },
 ): Promise<ImportedStatement> {
   requirePermission(ctx.actor, 'manage_payments');
   const file = String(input.file ?? '').trim().slice(0, 255);
   if (!file) throw ValidationError.single('filename', MSG.reconcileFileNameRequired);
+  const given = givenAccount(input.account);
   const storeId = await statementStore(ctx, input.storeId);
   const read = readStatement(input.bytes, file);
-  const prints = fingerprints(read.lines);
+  const account = statementAccount(read, given);
+  const prints = fingerprints(read.lines, account);
   const now = Date.now();
-  return ctx.db.transaction(async (trx) => storeStatement(ctx, trx, { file, storeId, read, prints, now })).catch((err: unknown) => {
+  return ctx.db.transaction(async (trx) => storeStatement(ctx, trx, { file, storeId, account, read, prints, now })).catch((err: unknown) => {
     // The store deleted since it was checked (another request, another instance): it is gone.
     throw isForeignKeyViolation(err) ? new NotFoundError(MSG.storeNotFound) : err;
   });
@@ -121,7 +136,7 @@ export async function importStatement(
 async function storeStatement(
   ctx: ServiceContext,
   trx: Db,
-  { file, storeId, read, prints, now }: { file: string; storeId: number | null; read: ReadStatement; prints: string[]; now: number },
+  { file, storeId, account, read, prints, now }: { file: string; storeId: number | null; account: string | null; read: ReadStatement; prints: string[]; now: number },
 ): Promise<ImportedStatement> {
   // Statement imports take turns on PostgreSQL (SQLite: BEGIN IMMEDIATE): two overlapping
   // downloads inserting the same lines in opposite orders deadlocked, and one answered 500.
@@ -131,6 +146,7 @@ async function storeStatement(
       file,
       imported_by: ctx.actor.id > 0 ? ctx.actor.id : null,
       store_id: storeId,
+      account,
       encoding: read.encoding,
       columns: JSON.stringify(read.columns),
       period_from: read.from,
@@ -153,6 +169,7 @@ async function storeStatement(
     note: l.note,
     counterparty: l.counterparty.slice(0, 255),
     digits: l.digits,
+    payer: (l.payer ?? '').slice(0, MAX_PAYER_LENGTH),
     fingerprint: prints[i],
   }));
   for (let i = 0; i < rows.length; i += INSERT_CHUNK) {
@@ -164,6 +181,7 @@ async function storeStatement(
     id,
     file,
     store_id: storeId,
+    account,
     lines: read.lines.length,
     credits: read.credits,
     new: added,
@@ -178,10 +196,38 @@ async function storeStatement(
   return result;
 }
 
+/** The account typed on upload: null when none, else checked. */
+function givenAccount(raw: unknown): string | null {
+  if (raw !== undefined && raw !== null && typeof raw !== 'string') throw ValidationError.single('account', MSG.reconcileAccountBad);
+  const account = cleanAccount(raw);
+  if (account === null) return null;
+  const problem = accountProblem(account);
+  if (problem) throw ValidationError.single('account', problem === 'too_long' ? MSG.reconcileAccountTooLong(MAX_ACCOUNT_LENGTH) : MSG.reconcileAccountBad);
+  return account;
+}
+
+/**
+ * The statement's account: its title row's (the reader's `account`, when the reader gives one),
+ * else the one given on upload. A given account that is not the file's is refused, not ignored.
+ */
+function statementAccount(read: ReadStatement, given: string | null): string | null {
+  const raw = cleanAccount((read as { account?: string | null }).account ?? null);
+  const inFile = raw === null ? null : raw.slice(0, MAX_ACCOUNT_LENGTH);
+  if (inFile === null) return given;
+  if (given !== null && accountKey(given) !== accountKey(inFile)) throw ValidationError.single('account', MSG.reconcileAccountDiffers(inFile, given));
+  return inFile;
+}
+
+/**
+ * The store a statement is imported for: the one asked for, in scope; without one, all stores for
+ * someone who sees all, the only store for someone whose scope is one store, else refused.
+ */
 async function statementStore(ctx: ServiceContext, raw: unknown): Promise<number | null> {
   if (raw === undefined || raw === null || raw === '') {
-    if (!storeScope(ctx.actor).all) throw ValidationError.single('store_id', MSG.reconcileStoreRequired);
-    return null;
+    const scope = storeScope(ctx.actor);
+    if (scope.all) return null;
+    if (scope.ids.length !== 1) throw ValidationError.single('store_id', MSG.reconcileStoreRequired);
+    raw = scope.ids[0];
   }
   const id = toId(raw);
   if (id === null || !(await findStore(ctx.db, id))) throw new NotFoundError(MSG.storeNotFound);
@@ -273,17 +319,24 @@ async function proposalsFor(ctx: ServiceContext, gte: number, lt: number, stores
     note: p.note ?? '',
     status: p.status,
   }));
-  const lines: ReconcileLine[] = lineRows.map((l) => ({
-    id: Number(l.id),
-    at: Number(l.at),
-    hasTime: Boolean(l.has_time),
-    amount: Number(l.amount),
-    digits: l.digits,
-    summary: l.summary,
-    note: l.note,
-    store_id: l.store_id === null ? null : Number(l.store_id),
-  }));
-  const result = matchReconcile(reports, lines, { coverage });
+  const lines: ReconcileLine[] = lineRows.map((l) => {
+    const store = l.store_id === null ? null : Number(l.store_id);
+    return {
+      id: Number(l.id),
+      at: Number(l.at),
+      hasTime: Boolean(l.has_time),
+      amount: Number(l.amount),
+      digits: l.digits,
+      summary: l.summary,
+      note: l.note,
+      store_id: store,
+      payer: l.payer ?? '',
+      source: lineSource(l.account ?? null, store),
+    };
+  });
+  // What confirmed links taught about payers, for the stores whose reports are matched.
+  const payers = await payerMemory(ctx.db, stores);
+  const result = matchReconcile(reports, lines, { coverage, payers });
   const P = new Map(paymentRows.map((p) => [p.uuid, toReconciled(p)]));
   const L = new Map(lineRows.map((l) => [Number(l.id), toBankLine(l)]));
   const pay = (u: string) => P.get(u)!;
@@ -402,6 +455,8 @@ export async function confirmPairs(ctx: ServiceContext, rawPairs: unknown, opts:
           at: now,
         });
         await trx('payments').where({ uuid: p.uuid }).update({ status: STATUS_CREDITED, updated_at: now });
+        // The line names its payer: on this store's statements, this payer reported this last five.
+        const learned = await learnPayer(trx, ctx, { storeId: Number(p.store_id), payer: l.payer, lastFive: p.last_five, payment: p.uuid, line: lineId, by: opts.auto ? 'auto' : 'person', at: now });
         const before = toReconciled(p);
         await recordAudit(trx, ctx, {
           action: 'reconcile',
@@ -413,7 +468,13 @@ export async function confirmPairs(ctx: ServiceContext, rawPairs: unknown, opts:
             status: STATUS_CREDITED,
             bank_line_id: lineId,
             updated_at: toIso(now),
-            reconcile: { line: toBankLine({ ...l, payment_uuid: p.uuid }), by: opts.auto ? 'auto' : 'person', score: evidence.score, reasons: evidence.reasons },
+            reconcile: {
+              line: toBankLine({ ...l, payment_uuid: p.uuid }),
+              by: opts.auto ? 'auto' : 'person',
+              score: evidence.score,
+              reasons: evidence.reasons,
+              ...(learned ? { learned: learned.payer } : {}),
+            },
           },
         });
       }
@@ -475,6 +536,8 @@ export async function unlinkPayment(ctx: ServiceContext, uuid: unknown): Promise
     const now = Date.now();
     await trx('bank_links').where({ id: link.id }).delete();
     await trx('payments').where({ uuid: p.uuid }).update({ status: link.status_before, updated_at: now });
+    // What the link taught about its payer goes with it (unless another link still teaches it).
+    await unlearnLink(trx, ctx, p.uuid);
     const before = toReconciled(p);
     const after: ReconciledPayment = { ...before, status: link.status_before, bank_line_id: null, updated_at: toIso(now) };
     await recordAudit(trx, ctx, { action: 'unreconcile', entity: 'payment', entityId: p.uuid, before, after: { ...after, reconcile: { line: Number(link.line_id), by: 'person' } } });

@@ -1,7 +1,9 @@
 import Router from '@koa/router';
 import {
   confirmPairs,
+  forgetPayer,
   importStatement,
+  listPayers,
   listLines,
   markUnpaid,
   proposeMatches,
@@ -26,6 +28,7 @@ export function reconcileRoutes(app: AppContext): Router<State> {
       bytes: ctx.state.bytes as Uint8Array,
       file: one(ctx.query.filename) ?? '',
       storeId: one(ctx.query.store_id),
+      account: one(ctx.query.account),
     });
     ctx.status = 201;
     ctx.body = { statement };
@@ -49,6 +52,12 @@ export function reconcileRoutes(app: AppContext): Router<State> {
   });
   r.post('/reconcile/unlink', auth, smallBody, async (ctx) => {
     ctx.body = await unlinkPayment(serviceContext(app, ctx), field(ctx.request.body, 'payment'));
+  });
+  r.get('/reconcile/payers', auth, async (ctx) => {
+    sendList(ctx, 'reconcile/payers', await listPayers(serviceContext(app, ctx), listQuery(ctx)));
+  });
+  r.delete('/reconcile/payers/:id', auth, async (ctx) => {
+    ctx.body = await forgetPayer(serviceContext(app, ctx), ctx.params.id);
   });
   return r;
 }

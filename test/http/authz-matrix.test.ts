@@ -32,6 +32,8 @@ interface Case {
   /** callers answered with the success status; every other valid caller gets 403 */
   allowed: string[];
   ok: number;
+  /** callers that hold the permission but not the store: not found, as if it never was (never 403, which would say it exists) */
+  notFound?: string[];
 }
 
 let seq = 0;
@@ -96,6 +98,15 @@ async function pairInA(s: TestServer, linked = false): Promise<{ payment: string
     await s.t.db('payments').where({ uuid: payment }).update({ status: '已入帳' });
   }
   return { payment, line };
+}
+
+/** a payer remembered for store A, learned from a fresh confirmed pair */
+async function payerInA(s: TestServer): Promise<number> {
+  const { payment, line } = await pairInA(s, true);
+  const [row] = await s.t.db('reconcile_payers')
+    .insert({ store_id: s.stores.A.id, payer: `***${seq}`, last_five: '12345', payment_uuid: payment, line_id: line, learned_by: 'person', actor_id: null, actor_username: 'admin', learned_at: Date.now() })
+    .returning('id');
+  return Number(typeof row === 'object' ? row.id : row);
 }
 
 const VIEWERS = ['admin', 'hq_view_payments', 'branchA', 'branchB'];
@@ -224,11 +235,20 @@ const CASES: Case[] = [
     allowed: ['admin', 'hq_edit_payments', 'branchA'],
     probe: call('POST', () => '/reconcile/unlink', async (s) => ({ payment: (await pairInA(s, true)).payment })),
   },
+  { name: 'GET /reconcile/payers', write: false, ok: 200, allowed: VIEWERS, probe: call('GET', () => '/reconcile/payers') },
+  {
+    name: 'DELETE /reconcile/payers/:id (store A)',
+    write: true,
+    ok: 200,
+    allowed: ['admin', 'hq_edit_payments', 'branchA'],
+    notFound: ['branchB'],
+    probe: call('DELETE', async (s) => `/reconcile/payers/${await payerInA(s)}`),
+  },
 ];
 
 async function counts(s: TestServer) {
   const out: Record<string, number> = {};
-  for (const t of ['payments', 'users', 'stores', 'audit_log', 'bank_statements', 'bank_links']) {
+  for (const t of ['payments', 'users', 'stores', 'audit_log', 'bank_statements', 'bank_links', 'reconcile_payers']) {
     const r = (await s.t.db(t).count({ n: '*' }).first()) as { n: number | string };
     out[t] = Number(r.n);
   }
@@ -263,13 +283,13 @@ describe.each(DB_KINDS)('authorization matrix on %s', (kind) => {
   for (const c of CASES) {
     describe(c.name, () => {
       it.each(CALLERS)('%s', async (who) => {
-        const expected = (INVALID as readonly string[]).includes(who) ? 401 : c.allowed.includes(who) ? c.ok : 403;
+        const expected = (INVALID as readonly string[]).includes(who) ? 401 : c.allowed.includes(who) ? c.ok : c.notFound?.includes(who) ? 404 : 403;
         const req = await c.probe(s);
         const before = await counts(s);
         const r = await s.api(req.method, req.path, { token: tokens[who], body: req.body, raw: req.raw, headers: req.headers });
         expect(r.status, `${c.name} as ${who}: ${r.text}`).toBe(expected);
-        if (r.status === 401 || r.status === 403) {
-          expect(r.body.message).toMatch(/請先登入|登入已失效|權限不足|分店/);
+        if (r.status === 401 || r.status === 403 || (r.status === 404 && c.notFound)) {
+          expect(r.body.message).toMatch(/請先登入|登入已失效|權限不足|分店|找不到/);
           if (c.write) expect(await counts(s), 'a refused write changes nothing').toEqual(before);
         }
       });

@@ -41,6 +41,7 @@ describe.each(DB_KINDS)('reconciliation API on %s', (kind) => {
         id: expect.any(Number),
         file: '國泰_1105.csv',
         store_id: null,
+        account: null,
         lines: 2,
         credits: 1,
         new: 2,
@@ -70,6 +71,8 @@ describe.each(DB_KINDS)('reconciliation API on %s', (kind) => {
       note: '',
       counterparty: '0130000123412345',
       digits: '12345',
+      payer: '0130000123412345',
+      account: null,
       store_id: null,
       payment: null,
     });

@@ -18,6 +18,7 @@ export function LineFacts({ line }: { line: BankLine }) {
       </Typography>
       <Typography variant="caption" color="text.secondary">
         {R.row(line.file, line.row)}
+        {line.account ? `　${R.account}：${line.account}` : ''}
       </Typography>
     </Box>
   );

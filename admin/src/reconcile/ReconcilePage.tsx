@@ -8,15 +8,18 @@ import { Alert, Badge, Box, Button, LinearProgress, Paper, Stack, Typography } f
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState, type ReactNode } from 'react';
 import { Loading, Title, useNotify } from 'react-admin';
-import { canSwitchStores, gates } from '../../../core/permissions';
+import { canSwitchStores, gates, storeScope, storesInScope } from '../../../core/permissions';
+import type { Me } from '../../../core/types';
 import { statementPeriod } from '../../../core/reconcile/period';
 import { defaultDateRange } from '../../../core/time';
 import { DateRangeFields } from '../common/DateRangeFields';
 import { Forbidden } from '../common/Forbidden';
 import { useSelectedStore } from '../common/storeSelection';
 import { useMe } from '../common/useMe';
+import { useStores } from '../common/useStores';
 import { confirmPairs, getProposals, markUnpaid } from './api';
 import { AutoQueue } from './AutoQueue';
+import { PayersSection } from './PayersSection';
 import { RECONCILE_UI as R } from '../messages';
 import { ReviewQueue } from './ReviewQueue';
 import { StatementUpload } from './StatementUpload';
@@ -29,12 +32,20 @@ export default function ReconcilePage() {
   if (!me || !(gates.editPayments(me) || gates.managePayments(me))) {
     return <Forbidden title={R.title} message={R.forbidden} testId="reconcile-forbidden" />;
   }
-  return <ReconcileView canImport={gates.managePayments(me)} canDecide={gates.editPayments(me)} storeId={canSwitchStores(me) ? undefined : me.store_id} />;
+  return <ReconcileView me={me} />;
 }
 
-function ReconcileView({ canImport, canDecide, storeId: fixedStore }: { canImport: boolean; canDecide: boolean; storeId: number | null | undefined }) {
+/** The store the page works on: a branch user's own; else the top bar's choice; a one-store scope is that store without asking. */
+function ReconcileView({ me }: { me: Me }) {
+  const canImport = gates.managePayments(me);
+  const canDecide = gates.editPayments(me);
   const [selected] = useSelectedStore();
-  const storeId = fixedStore === undefined ? selected : fixedStore;
+  const scope = storeScope(me);
+  const only = !scope.all && scope.ids.length === 1 ? scope.ids[0] : null;
+  const storeId = !canSwitchStores(me) ? me.store_id : (selected ?? only);
+  const { stores } = useStores();
+  // several stores in scope and none chosen: the upload asks which (the server refuses without one)
+  const choices = storeId === null && !scope.all ? storesInScope(me, stores) : null;
   const initial = defaultDateRange();
   const [from, setFrom] = useState(initial.from);
   const [to, setTo] = useState(initial.to);
@@ -71,6 +82,7 @@ function ReconcileView({ canImport, canDecide, storeId: fixedStore }: { canImpor
         <Paper variant="outlined" sx={{ p: 1.5, mb: 2 }}>
           <StatementUpload
             storeId={storeId}
+            choices={choices}
             onImported={(s) => {
               // the period of every statement imported on this visit, as the CLI takes several files
               const all = [...imported, s];
@@ -119,6 +131,11 @@ function ReconcileView({ canImport, canDecide, storeId: fixedStore }: { canImpor
             <UnreportedQueue items={data.unreported} open={data.reviewLines} busy={busy} onConfirm={canDecide ? onConfirm : null} />
           </Section>
         </Stack>
+      )}
+      {gates.viewPayments(me) && (
+        <Paper variant="outlined" sx={{ p: 1.5, mt: 3 }}>
+          <PayersSection storeId={storeId} canForget={canDecide} />
+        </Paper>
       )}
     </Box>
   );

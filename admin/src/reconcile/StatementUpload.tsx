@@ -1,23 +1,35 @@
 import UploadFileIcon from '@mui/icons-material/UploadFile';
-import { Alert, Box, Button, Card, CardContent, Chip, Stack, Typography } from '@mui/material';
+import { Alert, Box, Button, Card, CardContent, Chip, MenuItem, Stack, TextField, Typography } from '@mui/material';
 import { useRef, useState } from 'react';
+import { MAX_ACCOUNT_LENGTH } from '../../../core/reconcile/account';
+import { storeLabel } from '../../../core/labels';
+import type { StoreRecord } from '../common/useStores';
 import { uploadStatement } from './api';
 import { RECONCILE_UI as R } from '../messages';
 import type { ImportedStatement } from './types';
 
-/** 匯入銀行對帳單 and, once read, what was read: columns, period, encoding, balance breaks. */
-export function StatementUpload({ storeId, onImported }: { storeId: number | null; onImported: (s: ImportedStatement) => void }) {
+/**
+ * 匯入銀行對帳單 and, once read, what was read: account, columns, period, encoding, balance
+ * breaks. `storeId` is the statement's store (null: all stores, for those who see all); when the
+ * user sees several stores but none is chosen, `choices` lists them and one must be picked first.
+ * A one-store user is never asked.
+ */
+export function StatementUpload({ storeId, choices, onImported }: { storeId: number | null; choices: StoreRecord[] | null; onImported: (s: ImportedStatement) => void }) {
   const input = useRef<HTMLInputElement>(null);
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const [statement, setStatement] = useState<ImportedStatement | null>(null);
+  const [chosen, setChosen] = useState<number | ''>('');
+  const [account, setAccount] = useState('');
+  const store = choices ? (chosen === '' ? null : chosen) : storeId;
+  const mustChoose = choices !== null && chosen === '';
 
   async function pick(file: File | undefined) {
     if (!file) return;
     setBusy(true);
     setError(null);
     try {
-      const s = await uploadStatement(file, storeId);
+      const s = await uploadStatement(file, store, account);
       setStatement(s);
       onImported(s);
     } catch (e) {
@@ -31,8 +43,38 @@ export function StatementUpload({ storeId, onImported }: { storeId: number | nul
 
   return (
     <Box>
+      <Stack direction={{ xs: 'column', sm: 'row' }} spacing={1} useFlexGap sx={{ mb: 1.5, flexWrap: 'wrap', alignItems: { sm: 'flex-start' } }}>
+        {choices && (
+          <TextField
+            select
+            size="small"
+            label={R.uploadStore}
+            value={chosen}
+            onChange={(e) => setChosen(e.target.value === '' ? '' : Number(e.target.value))}
+            helperText={R.uploadStoreHint}
+            required
+            sx={{ width: { xs: '100%', sm: 260 } }}
+            slotProps={{ select: { SelectDisplayProps: { 'data-testid': 'statement-store' } as object } }}
+          >
+            {choices.map((c) => (
+              <MenuItem key={c.id} value={c.id}>
+                {storeLabel(c)}
+              </MenuItem>
+            ))}
+          </TextField>
+        )}
+        <TextField
+          size="small"
+          label={R.account}
+          value={account}
+          onChange={(e) => setAccount(e.target.value)}
+          helperText={R.accountHint}
+          slotProps={{ htmlInput: { maxLength: MAX_ACCOUNT_LENGTH, inputMode: 'text', autoComplete: 'off', 'data-testid': 'statement-account' } }}
+          sx={{ width: { xs: '100%', sm: 320 } }}
+        />
+      </Stack>
       <Stack direction={{ xs: 'column', sm: 'row' }} spacing={1} sx={{ alignItems: { sm: 'center' } }}>
-        <Button variant="contained" startIcon={<UploadFileIcon />} disabled={busy} onClick={() => input.current?.click()} data-testid="statement-upload">
+        <Button variant="contained" startIcon={<UploadFileIcon />} disabled={busy || mustChoose} onClick={() => input.current?.click()} data-testid="statement-upload">
           {busy ? R.uploading : R.upload}
         </Button>
         <Typography variant="body2" color="text.secondary">
@@ -51,6 +93,9 @@ export function StatementUpload({ storeId, onImported }: { storeId: number | nul
             <Alert severity="success" sx={{ mb: 1 }}>
               {R.uploaded(statement.file, statement.new, statement.duplicates)}
             </Alert>
+            <Typography variant="body2" data-testid="statement-account-read">
+              {R.account}：{statement.account ?? R.accountNone}
+            </Typography>
             <Typography variant="body2">{R.lines(statement.lines, statement.credits)}</Typography>
             <Typography variant="body2">
               {R.period}：{statement.from ?? '—'} ～ {statement.to ?? '—'}　{R.encoding}：{statement.encoding}
