@@ -12,7 +12,7 @@ import { assertFilterFields, filterIds, runList, type ListQuery } from '../list.
 import { MSG } from '../messages.js';
 import { inScope, scopedStoreIds, storeScope } from '../permissions.js';
 import { accountKey, accountProblem, cleanAccount, lineSource, MAX_ACCOUNT_LENGTH } from '../reconcile/account.js';
-import { matchReconcile } from '../reconcile/match.js';
+import { DEFAULT_WINDOW_AFTER_MS, DEFAULT_WINDOW_BEFORE_MS, matchReconcile } from '../reconcile/match.js';
 import { learnPayer, MAX_PAYER_LENGTH, payerMemory, unlearnLink } from '../reconcile/payers.js';
 import { statementPeriod } from '../reconcile/period.js';
 import { readStatement, type ReadStatement } from '../reconcile/statement.js';
@@ -288,17 +288,24 @@ export async function proposeMatches(ctx: ServiceContext, input: { from?: unknow
 }
 
 async function proposalsFor(ctx: ServiceContext, gte: number, lt: number, stores: number[] | 'all'): Promise<Proposals> {
+  // The period's reports, and those a window around it whose credits the statement may hold:
+  // they take part (a credit they explain is not unreported) but are not proposed.
+  const reportsCover = { from: gte - DEFAULT_WINDOW_AFTER_MS, to: lt + DEFAULT_WINDOW_BEFORE_MS };
   const payments = ctx.db<PaymentRow>('payments as p')
     .leftJoin('bank_links as k', 'k.payment_uuid', 'p.uuid')
     .select('p.*', 'k.line_id as bank_line_id')
-    .where('p.paid_at', '>=', gte)
-    .andWhere('p.paid_at', '<', lt)
+    .where('p.paid_at', '>=', reportsCover.from)
+    .andWhere('p.paid_at', '<', reportsCover.to)
     .whereNull('k.line_id');
   if (stores !== 'all') payments.whereIn('p.store_id', stores);
   const paymentRows = (await payments) as PaymentWithLink[];
 
-  // Credits from a day before the period to three days after it: every window of its reports.
-  const lineQuery = scopedLines(ctx).where('l.amount', '>', 0).whereNull('k.payment_uuid').where('l.at', '>=', gte - DAY_MS).andWhere('l.at', '<', lt + 3 * DAY_MS);
+  // Credits inside any window of the period's reports.
+  const lineQuery = scopedLines(ctx)
+    .where('l.amount', '>', 0)
+    .whereNull('k.payment_uuid')
+    .where('l.at', '>=', gte - DEFAULT_WINDOW_BEFORE_MS - DAY_MS)
+    .andWhere('l.at', '<', lt + DEFAULT_WINDOW_AFTER_MS);
   // A statement imported for all stores serves every store (scopedLines shows it only to those who see all).
   if (stores !== 'all') lineQuery.where((w) => w.whereIn('s.store_id', stores).orWhereNull('s.store_id'));
   const lineRows = (await lineQuery) as LineRow[];
@@ -336,7 +343,7 @@ async function proposalsFor(ctx: ServiceContext, gte: number, lt: number, stores
   });
   // What confirmed links taught about payers, for the stores whose reports are matched.
   const payers = await payerMemory(ctx.db, stores);
-  const result = matchReconcile(reports, lines, { coverage, payers });
+  const result = matchReconcile(reports, lines, { coverage, payers, period: { from: gte, to: lt }, reportsCover });
   const P = new Map(paymentRows.map((p) => [p.uuid, toReconciled(p)]));
   const L = new Map(lineRows.map((l) => [Number(l.id), toBankLine(l)]));
   const pay = (u: string) => P.get(u)!;
