@@ -67,6 +67,13 @@ describe('the audit log for people (issue 13, item 19)', () => {
     expect(auditSummaryText({ entity: 'user', before: null, after: null }, stores)).toBe('');
   });
 
+  it('a forgotten payer (issue 21) reads in Chinese: the store by name, how it was learned', () => {
+    const before = { id: 7, store_id: 1, payer: '***12345', last_five: '12345', payment: 'u-1', line_id: 3, learned_by: 'auto', learned_by_username: 'tpe_acct', learned_at: '2026-11-05T06:03:22.000Z' };
+    expect(auditSummaryText({ entity: 'payer', before, after: null }, stores)).toBe(
+      '分店：台北店 (TPE)，對帳單上的付款人：***12345，後五碼：12345，來源匯款：u-1，來源銀行明細編號：3，方式：自動，確認者：tpe_acct，記住時間：2026/11/05 14:03:22',
+    );
+  });
+
   it('a nested record (a reconciliation) is written out in words, not JSON', () => {
     const text = auditValueText('payment', 'reconcile', { by: 'auto', score: 0.97 }, stores);
     expect(text).toBe('方式：自動，分數：0.97');

@@ -44,4 +44,4 @@ export * from './reconcile/statement.js';
 export { statementPeriod } from './reconcile/period.js';
 export type { StatementLine, ReconcileReport, ReconcileLine, PayerMemory, RememberedPayer } from './reconcile/types.js';
 export { listPayers, forgetPayer, payerMemory } from './reconcile/payers.js';
-export { cleanAccount, accountKey, MAX_ACCOUNT_LENGTH } from './reconcile/account.js';
+export { cleanAccount, accountKey, givenAccount, statementAccount, MAX_ACCOUNT_LENGTH } from './reconcile/account.js';

@@ -5,6 +5,7 @@ import {
   forgetPayer,
   formatNTD,
   formatTaipei,
+  givenAccount,
   importStatement,
   listPayers,
   principalByUsername,
@@ -12,6 +13,7 @@ import {
   storeLabel,
   proposeMatches,
   readStatement,
+  statementAccount,
   statementPeriod,
   type BankLine,
   type ImportedStatement,
@@ -59,9 +61,12 @@ export function reconcileCommand(program: Command, io: CliIO): void {
       checkDateFlags(['--from', opts.from], ['--to', opts.to]);
       // Every file is read and checked before any is stored: a bad file writes nothing.
       const inputs: Array<{ file: string; bytes: Uint8Array }> = [];
+      const given = givenAccount(opts.account);
       for (const path of files) {
         const bytes = await readImportFile(path);
-        readStatement(bytes, basename(path));
+        const read = readStatement(bytes, basename(path));
+        // --account against a title row that names another account: refused before anything is stored
+        statementAccount((read as { account?: string | null }).account, given);
         inputs.push({ file: basename(path), bytes });
       }
       process.exitCode = await withOperator(io, cmd.optsWithGlobals(), async (operator) => {

@@ -4,6 +4,8 @@
  * (`0123-456-789012`, `0123 456789012`), which a line's fingerprint and the matcher's `source`
  * use. Pure; the back office may import it.
  */
+import { ValidationError } from '../errors.js';
+import { MSG } from '../messages.js';
 
 /** Longest account text kept (bank_statements.account). */
 export const MAX_ACCOUNT_LENGTH = 64;
@@ -15,9 +17,9 @@ export function cleanAccount(raw: unknown): string | null {
   return s ? s : null;
 }
 
-/** What makes two spellings one account: no spaces, dashes or dots, upper case. */
+/** What makes two spellings one account: full-width as half-width, no spaces, dashes or dots, upper case. */
 export function accountKey(account: string): string {
-  return account.replace(/[\s\u3000\-－‐–—.．]/g, '').toUpperCase();
+  return account.normalize('NFKC').replace(/[\s\u3000\-－‐–—.．]/g, '').toUpperCase();
 }
 
 /** Whether a typed account is usable: printable, not too long. */
@@ -32,4 +34,26 @@ export function accountProblem(account: string): 'too_long' | 'bad_characters' |
 export function lineSource(account: string | null, storeId: number | null): string {
   if (account) return accountKey(account);
   return storeId === null ? 'all' : `store:${storeId}`;
+}
+
+/** The account typed on upload (CLI --account, API `account`): null when none, else checked. */
+export function givenAccount(raw: unknown): string | null {
+  if (raw !== undefined && raw !== null && typeof raw !== 'string') throw ValidationError.single('account', MSG.reconcileAccountBad);
+  const account = cleanAccount(raw);
+  if (account === null) return null;
+  const problem = accountProblem(account);
+  if (problem) throw ValidationError.single('account', problem === 'too_long' ? MSG.reconcileAccountTooLong(MAX_ACCOUNT_LENGTH) : MSG.reconcileAccountBad);
+  return account;
+}
+
+/**
+ * A statement's account: its title row's (`inFile`, the reader's `account`), else the one given
+ * on upload. A given account that is not the file's is refused, not ignored.
+ */
+export function statementAccount(inFileRaw: string | null | undefined, given: string | null): string | null {
+  const raw = cleanAccount(inFileRaw ?? null);
+  const inFile = raw === null ? null : raw.slice(0, MAX_ACCOUNT_LENGTH);
+  if (inFile === null) return given;
+  if (given !== null && accountKey(given) !== accountKey(inFile)) throw ValidationError.single('account', MSG.reconcileAccountDiffers(inFile, given));
+  return inFile;
 }

@@ -11,7 +11,7 @@ import { ConflictError, ForbiddenError, NotFoundError, ValidationError } from '.
 import { assertFilterFields, filterIds, runList, type ListQuery } from '../list.js';
 import { MSG } from '../messages.js';
 import { inScope, scopedStoreIds, storeScope } from '../permissions.js';
-import { accountKey, accountProblem, cleanAccount, lineSource, MAX_ACCOUNT_LENGTH } from '../reconcile/account.js';
+import { accountKey, givenAccount, lineSource, statementAccount } from '../reconcile/account.js';
 import { DEFAULT_WINDOW_AFTER_MS, DEFAULT_WINDOW_BEFORE_MS, matchReconcile } from '../reconcile/match.js';
 import { learnPayer, MAX_PAYER_LENGTH, payerMemory, unlearnLink } from '../reconcile/payers.js';
 import { statementPeriod } from '../reconcile/period.js';
@@ -123,7 +123,7 @@ export async function importStatement(
   const given = givenAccount(input.account);
   const storeId = await statementStore(ctx, input.storeId);
   const read = readStatement(input.bytes, file);
-  const account = statementAccount(read, given);
+  const account = statementAccount((read as { account?: string | null }).account, given);
   const prints = fingerprints(read.lines, account);
   const now = Date.now();
   return ctx.db.transaction(async (trx) => storeStatement(ctx, trx, { file, storeId, account, read, prints, now })).catch((err: unknown) => {
@@ -194,28 +194,6 @@ async function storeStatement(
   };
   await recordAudit(trx, ctx, { action: 'import', entity: 'statement', entityId: id, after: result });
   return result;
-}
-
-/** The account typed on upload: null when none, else checked. */
-function givenAccount(raw: unknown): string | null {
-  if (raw !== undefined && raw !== null && typeof raw !== 'string') throw ValidationError.single('account', MSG.reconcileAccountBad);
-  const account = cleanAccount(raw);
-  if (account === null) return null;
-  const problem = accountProblem(account);
-  if (problem) throw ValidationError.single('account', problem === 'too_long' ? MSG.reconcileAccountTooLong(MAX_ACCOUNT_LENGTH) : MSG.reconcileAccountBad);
-  return account;
-}
-
-/**
- * The statement's account: its title row's (the reader's `account`, when the reader gives one),
- * else the one given on upload. A given account that is not the file's is refused, not ignored.
- */
-function statementAccount(read: ReadStatement, given: string | null): string | null {
-  const raw = cleanAccount((read as { account?: string | null }).account ?? null);
-  const inFile = raw === null ? null : raw.slice(0, MAX_ACCOUNT_LENGTH);
-  if (inFile === null) return given;
-  if (given !== null && accountKey(given) !== accountKey(inFile)) throw ValidationError.single('account', MSG.reconcileAccountDiffers(inFile, given));
-  return inFile;
 }
 
 /**

@@ -149,6 +149,23 @@ describe.each(DB_KINDS)('reconciliation under attack on %s', (kind) => {
     expect((await up(0, 'x'.repeat(65))).status).toBe(400);
   });
 
+  it('a store-scoped system_admin reads forgotten payers of their own store only in the audit log', async () => {
+    for (const [store, first] of [[s.stores.A.id, 0], [s.stores.B.id, 5]] as const) {
+      const st = (await upload(0, `forget-${store}.csv`, statement(credits(1, first)), store)).body.statement;
+      const [line] = await linesOf(st.id);
+      const p = await pay(String(10000 + first), 1500, store);
+      expect((await call(1, 'POST', '/reconcile/confirm', { body: { pairs: [{ payment: p.uuid, line }] } })).status).toBe(200);
+      const [taught] = await s.t.db('reconcile_payers').where({ payment_uuid: p.uuid });
+      expect((await call(0, 'DELETE', `/reconcile/payers/${taught.id}`)).status).toBe(200);
+    }
+    const audit = await call(1, 'GET', `/audit${listParams({ filter: { entity: 'payer' }, range: [0, 99] })}`, { as: 'auditA' });
+    expect(audit.status).toBe(200);
+    expect(audit.body.length).toBeGreaterThan(0);
+    expect(audit.body.filter((e: any) => e.before?.store_id !== s.stores.A.id)).toEqual([]);
+    const all = await call(0, 'GET', `/audit${listParams({ filter: { entity: 'payer' }, range: [0, 99] })}`);
+    expect(all.body.map((e: any) => e.before.store_id)).toEqual(expect.arrayContaining([s.stores.A.id, s.stores.B.id]));
+  });
+
   it('forgetting with hostile ids and sort keys is bad input or not found, never a 500', async () => {
     for (const id of ['2147483648', '99999999999999999999', 'abc', '-1', '1.5', '0x10', '%20', 'constructor']) {
       const r = await call(0, 'DELETE', `/reconcile/payers/${id}`);
