@@ -41,8 +41,8 @@ describe('readStatement: the banks’ shapes', () => {
     expect(s.headerRow).toBe(3);
     expect(s.columns).toMatchObject({ date: '日期', summary: '摘要', debit: '支出', credit: '存入', balance: '結餘', note: '備註、註記', counterparty: '轉出入帳號' });
     expect(s.lines).toEqual([
-      { row: 4, at: t('2026-11-05'), hasTime: false, amount: 1500, balance: 11500, summary: '跨行轉入', note: '王小明 訂金', counterparty: '900047****7012', digits: '7012' },
-      { row: 5, at: t('2026-11-06'), hasTime: false, amount: -200, balance: 11300, summary: '提款', note: '', counterparty: '', digits: '' },
+      { row: 4, at: t('2026-11-05'), hasTime: false, amount: 1500, balance: 11500, summary: '跨行轉入', note: '王小明 訂金', counterparty: '900047****7012', digits: '7012', payer: '900047****7012' },
+      { row: 5, at: t('2026-11-06'), hasTime: false, amount: -200, balance: 11300, summary: '提款', note: '', counterparty: '', digits: '', payer: '' },
     ]);
     expect(s).toMatchObject({ credits: 1, from: '2026-11-05', to: '2026-11-06', balance_breaks: 0 });
   });
@@ -126,7 +126,7 @@ describe('readStatement: the banks’ shapes', () => {
     for (const [bookType, encoding] of [['xlsx', 'xlsx'], ['biff8', 'xls']] as const) {
       const s = readStatement(sheet(rows, bookType), `bank.${encoding}`);
       expect(s.encoding).toBe(encoding);
-      expect(s.lines).toEqual([{ row: 3, at: t('2026-11-05 14:03:22'), hasTime: true, amount: 1500, balance: 1500, summary: '轉入', note: '', counterparty: '****12345', digits: '12345' }]);
+      expect(s.lines).toEqual([{ row: 3, at: t('2026-11-05 14:03:22'), hasTime: true, amount: 1500, balance: 1500, summary: '轉入', note: '', counterparty: '****12345', digits: '12345', payer: '****12345' }]);
     }
   });
 
