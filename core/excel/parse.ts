@@ -164,6 +164,9 @@ function timeOf(c: Cell, date1904: boolean, businessDay: number | null): TimeRes
       if (businessDay === null) return { error: MSG.importDateInvalid };
       return { ms: businessDay + Math.round((c.v * DAY_MS) / 1000) * 1000 };
     }
+    // 1151121 or 20261121 typed as a number: a date written in digits (a serial that large would be year 4637 or later)
+    const digits = c.v >= 1_000_000 && Number.isInteger(c.v) ? parseDateTime(String(c.v)) : null;
+    if (digits) return { ms: partsToInstant(digits.date, null)! };
     const ms = serialToInstant(c.v, date1904);
     return ms === null ? { error: MSG.importDateWrong } : { ms };
   }

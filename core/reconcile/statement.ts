@@ -167,7 +167,9 @@ const SUMMARY_CELL = /^(?:(?:本日|本頁|本月|本期|總)?(?:合計|小計|�
 
 /** A sheet cell as text: dates and times written out as a bank's CSV would write them. */
 function sheetCellText(c: XLSX.CellObject | undefined): string {
-  if (!c || c.v === undefined || c.v === null || c.t === 'e' || c.t === 'z') return '';
+  if (!c || c.v === undefined || c.v === null || c.t === 'z') return '';
+  // an error cell reads as its text (#NAME?, #VALUE!): a transaction with one is refused, never read as empty
+  if (c.t === 'e') return c.w ?? '#N/A';
   if (c.t === 'n' && typeof c.v === 'number' && c.z && XLSX.SSF.is_date(c.z)) {
     if (c.v < 1) {
       const secs = Math.round(c.v * 86400);

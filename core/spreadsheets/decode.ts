@@ -30,7 +30,7 @@ export function decodeText(bytes: Uint8Array): { text: string; encoding: TextEnc
 
 /** Text read chunk by chunk: the encoding is judged on the first chunk, characters cut between chunks are joined. */
 export class ChunkDecoder {
-  private decoder: TextDecoder | null = null;
+  private decoder: { decode(input?: Uint8Array, opts?: { stream?: boolean }): string } | null = null;
   encoding: TextEncoding | null = null;
 
   push(chunk: Uint8Array): string {
