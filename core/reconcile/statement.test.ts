@@ -210,6 +210,7 @@ describe('readStatement: rows that are not transactions (issue 21)', () => {
         '交易日期,摘要,支出,存入,餘額,備註',
         '2026/11/06,跨行轉入,,500,2000,',
         '2026/11/07,提款,100,,1900,',
+        '2026/11/07 小計,,100,500,,',
         '合計,,,0,"54,321",',
         '總計,,100,2000,,',
         '資料筆數：40,,,,,',
@@ -220,7 +221,7 @@ describe('readStatement: rows that are not transactions (issue 21)', () => {
       'footers.csv',
     );
     expect(s.lines.map((l) => l.row)).toEqual([5, 9, 10]);
-    expect(s.skipped).toBe(8);
+    expect(s.skipped).toBe(9);
     expect(s.account).toBe('0123456789012');
     expect(s.balance_breaks).toBe(0);
   });

@@ -160,6 +160,9 @@ export function titleAccount(rows: readonly string[][]): string | null {
   return null;
 }
 
+/** A day's subtotal written in the date cell: `2026/11/30 小計`. */
+const SUBTOTAL_AFTER_DATE = /(?:合計|小計|總計)\s*[:：]?$/;
+
 /** A row's first words that say it is about the file, never a transaction: totals, counts, disclaimers, dates of the query. */
 const SUMMARY_CELL = /^(?:(?:本日|本頁|本月|本期|總)?(?:合計|小計|總計|累計)|(?:資料|總|交易)?筆數|共\s*\d+\s*筆|以上資料|資料截至|資料日期|查詢(?:期間|日期|時間)|列印(?:日期|時間)|製表)/;
 
@@ -259,7 +262,7 @@ export function readStatement(data: Uint8Array | ArrayBuffer, file: string, opts
       return v;
     };
     // Totals, counts and notes about the file (合計, 資料筆數：40, 以上資料僅供參考), wherever they stand.
-    if (SUMMARY_CELL.test(cleanCell(cells[first])) || SUMMARY_CELL.test(at(cells, cols.summary))) {
+    if (SUMMARY_CELL.test(cleanCell(cells[first])) || SUMMARY_CELL.test(at(cells, cols.summary)) || SUBTOTAL_AFTER_DATE.test(dateText)) {
       skipped++;
       continue;
     }
@@ -271,7 +274,10 @@ export function readStatement(data: Uint8Array | ArrayBuffer, file: string, opts
       if (!d) {
         // Not a date: a transaction the reader cannot read (refused), or no transaction (skipped).
         const clock = timeText ? parseStatementTime(timeText) : null;
-        const hasAmount = (['credit', 'debit', 'amount'] as const).some((role) => cols[role] !== undefined && !Number.isNaN(parseStatementAmount(at(cells, cols[role]))) && parseStatementAmount(at(cells, cols[role])) !== null);
+        const hasAmount = (['credit', 'debit', 'amount'] as const).some((role) => {
+          const v = cols[role] === undefined ? null : parseStatementAmount(at(cells, cols[role]));
+          return v !== null && !Number.isNaN(v);
+        });
         if (looksLikeDate(dateText) || looksLikeDate(timeText) || (clock && hasAmount)) throw fail(file, MSG.statementBadDate(dateText), rowNo);
         skipped++;
         continue;
