@@ -52,7 +52,7 @@ describe('statements written by LibreOffice', () => {
           [6, t('2026-11-06 09:00'), 600, '736', '0008000077720****736'],
           [7, t('2026-11-07'), -100, '', '王小明'],
         ]);
-        expect(s).toMatchObject({ skipped: 3, account: '0123456789012', balance_breaks: 0 });
+        expect(s).toMatchObject({ skipped: 3, account: '0123-456-789012', balance_breaks: 0 });
       }
     } finally {
       rmSync(dir, { recursive: true, force: true });

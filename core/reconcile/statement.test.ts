@@ -222,7 +222,7 @@ describe('readStatement: rows that are not transactions (issue 21)', () => {
     );
     expect(s.lines.map((l) => l.row)).toEqual([5, 9, 10]);
     expect(s.skipped).toBe(9);
-    expect(s.account).toBe('0123456789012');
+    expect(s.account).toBe('0123-456-789012');
     expect(s.balance_breaks).toBe(0);
   });
 
@@ -233,9 +233,9 @@ describe('readStatement: rows that are not transactions (issue 21)', () => {
 
   it('reads the account of a title row however it is written', () => {
     const read = (title: string) => readStatement(utf8([title, '日期,存入', '2026/11/05,100']), 't.csv').account;
-    expect(read('帳號：0123-456-789012')).toBe('0123456789012');
+    expect(read('帳號：0123-456-789012')).toBe('0123-456-789012');
     expect(read('帳號,0123456789012')).toBe('0123456789012');
-    expect(read('存款帳號：123-456789-012 戶名：王小明')).toBe('123456789012');
+    expect(read('存款帳號：123-456789-012 戶名：王小明')).toBe('123-456789-012');
     expect(read('"帳號:","0123 456 789012"')).toBe('0123456789012');
     expect(read('帳號,')).toBeNull();
     expect(read('中國信託 存款交易明細')).toBeNull();

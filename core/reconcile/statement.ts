@@ -17,7 +17,7 @@ import { parseCsv } from '../spreadsheets/csv.js';
 import { looksLikeDate, parseClock, parseDateTime, partsToInstant } from '../spreadsheets/dates.js';
 import { decodeText } from '../spreadsheets/decode.js';
 import { sniffKind } from '../spreadsheets/sniff.js';
-import { normalizeAccount, payerOf } from './payer.js';
+import { payerOf } from './payer.js';
 import type { StatementLine } from './types.js';
 
 export type ColumnRole = 'date' | 'posting' | 'time' | 'credit' | 'debit' | 'amount' | 'balance' | 'summary' | 'note' | 'counterparty';
@@ -49,7 +49,7 @@ export interface ReadStatement {
   headerRow: number;
   /**
    * the statement's own account, from a title row above the header (`帳號：0123-456-789012`):
-   * its digits (masks as `*`), dashes and spaces removed; null when the file names none
+   * its digits and dashes as written (masks as `*`, spaces removed); null when the file names none
    */
   account: string | null;
   lines: StatementLine[];
@@ -143,7 +143,7 @@ export function visibleDigits(counterparty: string): string {
   return payerOf(counterparty).digits;
 }
 
-/** The statement's own account, from a title row above the header (`帳號：0123-456-789012`, `存款帳號,0123456789012`): digits (and masks) only. */
+/** The statement's own account, from a title row above the header (`帳號：0123-456-789012`, `存款帳號,0123456789012`): digits, dashes and masks as written, spaces removed. */
 export function titleAccount(rows: readonly string[][]): string | null {
   for (const row of rows) {
     for (let i = 0; i < row.length; i++) {
@@ -153,7 +153,8 @@ export function titleAccount(rows: readonly string[][]): string | null {
       let value = m[1];
       if (!value) value = row.slice(i + 1).map((c) => cleanCell(c ?? '')).find((c) => c !== '') ?? '';
       const token = /^[\d*＊Xx][\d*＊Xx\s-]*/.exec(value.trim());
-      const account = token ? normalizeAccount(token[0].trim()) : '';
+      // as written (dashes kept, as the passbook shows it; the service compares accounts dashes aside), masks as `*`
+      const account = token ? token[0].replace(/\s+/g, '').replace(/[＊Xx]/g, '*').replace(/-+$/, '') : '';
       if ((account.match(/\d/g)?.length ?? 0) >= 6) return account;
     }
   }
