@@ -26,4 +26,36 @@ describe('statements written by LibreOffice', () => {
       rmSync(dir, { recursive: true, force: true });
     }
   }, 180_000);
+
+  it('reads a LibreOffice .xlsx of a bank CSV with the payer’s account in 備註, ROC 下午 times and summary rows, as the CSV itself', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'remit-stmt-'));
+    try {
+      const rows = [
+        '某銀行 存款交易明細',
+        '帳號：0123-456-789012',
+        '交易日期,摘要,支出,存入,餘額,備註',
+        '資料筆數：3,,,,,',
+        '115/11/05 下午 2:03,跨行轉入,,"1,500","1,500",822-****-12345',
+        '115/11/06 上午 9:00,ATM轉入,,600,"2,100",0008 000077720XXXX736',
+        '1151107,提款,100,,"2,000",王小明',
+        '合計,,100,"2,100",,',
+        '以上資料僅供參考,,,,,',
+      ];
+      const csv = join(dir, 'notes.csv');
+      writeFileSync(csv, Buffer.from(rows.join('\r\n') + '\r\n', 'utf8'));
+      execFileSync('soffice', ['--headless', `-env:UserInstallation=file://${dir}/profile`, '--infilter=CSV:44,34,76,1', '--convert-to', 'xlsx', '--outdir', dir, csv], { stdio: 'ignore', timeout: 120_000 });
+      const fromCsv = readStatement(readFileSync(csv), 'notes.csv');
+      const fromXlsx = readStatement(readFileSync(join(dir, 'notes.xlsx')), 'notes.xlsx');
+      for (const s of [fromCsv, fromXlsx]) {
+        expect(s.lines.map((l) => [l.row, l.at, l.amount, l.digits, l.payer])).toEqual([
+          [5, t('2026-11-05 14:03'), 1500, '12345', '822****12345'],
+          [6, t('2026-11-06 09:00'), 600, '736', '0008000077720****736'],
+          [7, t('2026-11-07'), -100, '', '王小明'],
+        ]);
+        expect(s).toMatchObject({ skipped: 3, account: '0123-456-789012', balance_breaks: 0 });
+      }
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }, 180_000);
 });

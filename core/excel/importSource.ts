@@ -12,6 +12,8 @@ import { readCsvRows } from './csvRead.js';
 import { mapHeader, PaymentRowReader, readWorkbook, type ParseOptions, type RowOutcome, type SheetCell } from './parse.js';
 import { openXlsxStream, SharedStringsTooLarge, type SheetRow } from './xlsxRead.js';
 import { ZipReadError } from './zipRead.js';
+import { formulaText } from '../spreadsheets/csv.js';
+import { isOle, isTextName, isZip } from '../spreadsheets/sniff.js';
 
 /** Excel's own row limit: a sheet holds at most 1 048 576 rows (the header among them). */
 export const MAX_STREAM_IMPORT_ROWS = 1_048_576;
@@ -64,8 +66,6 @@ async function sniff(path: string): Promise<{ head: Buffer; size: number }> {
   }
 }
 
-const isZip = (b: Buffer) => b[0] === 0x50 && b[1] === 0x4b && (b[2] === 0x03 || b[2] === 0x05);
-const isOle = (b: Buffer) => b.equals(Buffer.from([0xd0, 0xcf, 0x11, 0xe0, 0xa1, 0xb1, 0x1a, 0xe1]));
 
 /** What a failure inside the reading means to the person importing. */
 function translate(err: unknown): unknown {
@@ -76,7 +76,11 @@ function translate(err: unknown): unknown {
   return fileError(MSG.importParseFailed);
 }
 
-const textCell = (s: string): SheetCell | undefined => (s === '' ? undefined : { t: 's', v: s, w: s });
+/** A CSV cell as the sheet would show it: `="01234"` is the text 01234, as a spreadsheet program shows it. */
+const textCell = (raw: string): SheetCell | undefined => {
+  const s = formulaText(raw.trim());
+  return s === '' ? undefined : { t: 's', v: s, w: s };
+};
 
 export async function openPaymentsFile(path: string, opts: SourceOptions): Promise<PaymentsSource> {
   const { head, size } = await sniff(path);
@@ -111,10 +115,10 @@ export async function openPaymentsFile(path: string, opts: SourceOptions): Promi
     }
     return judged('xlsx', book.sheetName, () => book.rows(), book.date1904, { ...opts, maxRows });
   }
-  if (name.endsWith('.csv') || name.endsWith('.txt')) {
+  if (isTextName(name)) {
     const rows = async function* (): AsyncGenerator<SheetRow[]> {
       let n = 0;
-      for await (const batch of readCsvRows(path)) yield batch.map((cells) => ({ row: ++n, cells: cells.map((c) => textCell(c.trim())) as SheetCell[] }));
+      for await (const batch of readCsvRows(path)) yield batch.map((cells) => ({ row: ++n, cells: cells.map(textCell) as SheetCell[] }));
     };
     return judged('csv', 'CSV', rows, false, { ...opts, maxRows });
   }

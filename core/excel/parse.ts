@@ -24,6 +24,9 @@ import { serialToInstant } from './serial.js';
 import { guardZip } from './zipGuard.js';
 import { csvDigitsValue } from './csv.js';
 import { PaymentKeyIndex } from '../paymentDuplicateKey.js';
+import { isOle, isZip } from '../spreadsheets/sniff.js';
+import { parseClock, parseDateTime, partsToInstant } from '../spreadsheets/dates.js';
+import { amountText } from '../spreadsheets/amounts.js';
 
 /** A row ready for `POST /api/payments/bulk-import`. */
 export interface ImportRow {
@@ -79,14 +82,6 @@ export interface SheetCell {
   readonly w?: string;
 }
 type Cell = SheetCell | undefined;
-
-function isZip(b: Uint8Array) {
-  return b.length >= 4 && b[0] === 0x50 && b[1] === 0x4b && (b[2] === 0x03 || b[2] === 0x05) && (b[3] === 0x04 || b[3] === 0x06);
-}
-function isOle(b: Uint8Array) {
-  const sig = [0xd0, 0xcf, 0x11, 0xe0, 0xa1, 0xb1, 0x1a, 0xe1];
-  return b.length >= 8 && sig.every((x, i) => b[i] === x);
-}
 
 const fileError = (message: string) => ValidationError.single('file', message);
 
@@ -169,18 +164,20 @@ function timeOf(c: Cell, date1904: boolean, businessDay: number | null): TimeRes
       if (businessDay === null) return { error: MSG.importDateInvalid };
       return { ms: businessDay + Math.round((c.v * DAY_MS) / 1000) * 1000 };
     }
+    // 1151121 or 20261121 typed as a number: a date written in digits (a serial that large would be year 4637 or later)
+    const digits = c.v >= 1_000_000 && Number.isInteger(c.v) ? parseDateTime(String(c.v)) : null;
+    if (digits) return { ms: partsToInstant(digits.date, null)! };
     const ms = serialToInstant(c.v, date1904);
     return ms === null ? { error: MSG.importDateWrong } : { ms };
   }
   if (c.t === 'd' && c.v instanceof Date) return { ms: c.v.getTime() };
-  const text = normalizeTaiwanDateText(cellText(c));
-  const time = /^(\d{1,2}):(\d{2})(?::(\d{2}))?$/.exec(text);
-  if (time && businessDay !== null) {
-    const [, h, m, s] = time;
-    if (+h > 23 || +m > 59 || (s !== undefined && +s > 59)) return { error: MSG.importDateInvalid };
-    return { ms: businessDay + ((+h * 60 + +m) * 60 + (s ? +s : 0)) * 1000 };
-  }
-  const ms = parseInstant(text);
+  // Text through the shared reader (core/spreadsheets/dates.ts): a bare time belongs to the business
+  // date; Gregorian or ROC dates, `1151121`, 上午/下午; an ISO instant with its zone as well.
+  const text = cellText(c);
+  const clock = businessDay === null ? null : parseClock(text);
+  if (clock) return { ms: businessDay! + ((clock.hour * 60 + clock.minute) * 60 + clock.second) * 1000 };
+  const parts = parseDateTime(text);
+  const ms = parts ? partsToInstant(parts.date, parts.time) : parseInstant(normalizeTaiwanDateText(text));
   return ms === null ? { error: MSG.importDateInvalid } : { ms };
 }
 
@@ -295,7 +292,7 @@ export class PaymentRowReader {
       else paidAt = time.ms;
 
       const amountCell = at('amount');
-      const amount = parseAmount(amountCell?.t === 'n' ? amountCell.v : cellText(amountCell).replace(/^NT\$/i, '').replace(/,/g, ''));
+      const amount = parseAmount(amountCell?.t === 'n' ? amountCell.v : amountText(cellText(amountCell)));
       if (amount.error) rowErrors.push(amount.error === MSG.amountMin ? MSG.importAmountPositive : amount.error);
 
       const note = cellText(at('note'));

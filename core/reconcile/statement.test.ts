@@ -41,8 +41,8 @@ describe('readStatement: the banks’ shapes', () => {
     expect(s.headerRow).toBe(3);
     expect(s.columns).toMatchObject({ date: '日期', summary: '摘要', debit: '支出', credit: '存入', balance: '結餘', note: '備註、註記', counterparty: '轉出入帳號' });
     expect(s.lines).toEqual([
-      { row: 4, at: t('2026-11-05'), hasTime: false, amount: 1500, balance: 11500, summary: '跨行轉入', note: '王小明 訂金', counterparty: '900047****7012', digits: '7012' },
-      { row: 5, at: t('2026-11-06'), hasTime: false, amount: -200, balance: 11300, summary: '提款', note: '', counterparty: '', digits: '' },
+      { row: 4, at: t('2026-11-05'), hasTime: false, amount: 1500, balance: 11500, summary: '跨行轉入', note: '王小明 訂金', counterparty: '900047****7012', digits: '7012', payer: '900047****7012' },
+      { row: 5, at: t('2026-11-06'), hasTime: false, amount: -200, balance: 11300, summary: '提款', note: '', counterparty: '', digits: '', payer: '' },
     ]);
     expect(s).toMatchObject({ credits: 1, from: '2026-11-05', to: '2026-11-06', balance_breaks: 0 });
   });
@@ -126,7 +126,7 @@ describe('readStatement: the banks’ shapes', () => {
     for (const [bookType, encoding] of [['xlsx', 'xlsx'], ['biff8', 'xls']] as const) {
       const s = readStatement(sheet(rows, bookType), `bank.${encoding}`);
       expect(s.encoding).toBe(encoding);
-      expect(s.lines).toEqual([{ row: 3, at: t('2026-11-05 14:03:22'), hasTime: true, amount: 1500, balance: 1500, summary: '轉入', note: '', counterparty: '****12345', digits: '12345' }]);
+      expect(s.lines).toEqual([{ row: 3, at: t('2026-11-05 14:03:22'), hasTime: true, amount: 1500, balance: 1500, summary: '轉入', note: '', counterparty: '****12345', digits: '12345', payer: '****12345' }]);
     }
   });
 
@@ -159,5 +159,112 @@ describe('visibleDigits', () => {
     expect(visibleDigits('0130000123412345')).toBe('12345');
     expect(visibleDigits('王小明')).toBe('');
     expect(visibleDigits('')).toBe('');
+  });
+});
+
+describe('readStatement: the payer’s account wherever the bank writes it (issue 21)', () => {
+  it('takes masked or whole accounts from 備註, 附註, 摘要 or 轉帳留言 when there is no counterparty column', () => {
+    const s = readStatement(
+      utf8([
+        '交易日期,摘要,支出,存入,餘額,備註',
+        '2026/11/05,跨行轉入,,1500,1500,***12345',
+        '2026/11/05,跨行轉入,,1600,3100,822-****-12345',
+        '2026/11/05,轉帳存入,,1700,4800,0008 000077720XXXX736',
+        '2026/11/05,跨行轉入 ***54321,,1800,6600,',
+        '2026/11/05,ATM轉入 0081234567890123,,1900,8500,',
+        '2026/11/05,跨行轉入,,2000,10500,王小明',
+        '2026/11/05,跨行轉入,,2100,12600,訂單 20261105001 電話 0912345678',
+      ]),
+      'notes.csv',
+    );
+    expect(s.lines.map((l) => [l.digits, l.payer])).toEqual([
+      ['12345', '***12345'],
+      ['12345', '822****12345'],
+      ['736', '0008000077720****736'],
+      ['54321', '***54321'],
+      ['90123', '0081234567890123'],
+      ['', '王小明'],
+      ['', ''],
+    ]);
+    const esun = readStatement(utf8(['交易日期,摘要,存,轉帳留言', '2026/11/05,跨行轉帳,800,***12345 貨款']), 'esun.csv');
+    expect(esun.lines[0]).toMatchObject({ digits: '12345', payer: '***12345', note: '***12345 貨款' });
+  });
+
+  it('the counterparty column wins when it shows digits', () => {
+    const s = readStatement(utf8(['交易日期,存入,對方帳號,備註', '2026/11/05,1500,****11111,***22222', '2026/11/05,1500,,***22222']), 'cp.csv');
+    expect(s.lines.map((l) => l.digits)).toEqual(['11111', '22222']);
+  });
+});
+
+describe('readStatement: rows that are not transactions (issue 21)', () => {
+  it('skips 資料筆數, 合計, 小計, 總計, disclaimers, blank rows and a repeated header above, between and under the data, and counts them', () => {
+    const s = readStatement(
+      utf8([
+        '玉山銀行 存款交易明細',
+        '帳號：0123-456-789012',
+        '交易日期,摘要,支出,存入,餘額,備註',
+        '資料筆數：3,,,,,',
+        '2026/11/05,跨行轉入,,1500,1500,***12345',
+        '小計,,0,1500,,',
+        ',,,,,',
+        '交易日期,摘要,支出,存入,餘額,備註',
+        '2026/11/06,跨行轉入,,500,2000,',
+        '2026/11/07,提款,100,,1900,',
+        '2026/11/07 小計,,100,500,,',
+        '合計,,,0,"54,321",',
+        '總計,,100,2000,,',
+        '資料筆數：40,,,,,',
+        '以上資料僅供參考,,,,,',
+        '資料截至 2026/11/30 23:59,,,,,',
+        '',
+      ]),
+      'footers.csv',
+    );
+    expect(s.lines.map((l) => l.row)).toEqual([5, 9, 10]);
+    expect(s.skipped).toBe(9);
+    expect(s.account).toBe('0123-456-789012');
+    expect(s.balance_breaks).toBe(0);
+  });
+
+  it('the issue’s file: 資料筆數：40 and 合計,,,0,"54,321" under the data', () => {
+    const s = readStatement(utf8(['日期,摘要,支出,存入,餘額,備註', '2026/11/05,跨行轉入,,1500,1500,***12345', '資料筆數：40', '合計,,,0,"54,321"']), 'issue.csv');
+    expect(s).toMatchObject({ skipped: 2, account: null, credits: 1 });
+  });
+
+  it('reads the account of a title row however it is written', () => {
+    const read = (title: string) => readStatement(utf8([title, '日期,存入', '2026/11/05,100']), 't.csv').account;
+    expect(read('帳號：0123-456-789012')).toBe('0123-456-789012');
+    expect(read('帳號,0123456789012')).toBe('0123456789012');
+    expect(read('存款帳號：123-456789-012 戶名：王小明')).toBe('123-456789-012');
+    expect(read('"帳號:","0123 456 789012"')).toBe('0123456789012');
+    expect(read('帳號,')).toBeNull();
+    expect(read('中國信託 存款交易明細')).toBeNull();
+  });
+
+  it('still refuses a row that looks like a transaction, with its row number', () => {
+    expect(messageOf(() => readStatement(utf8(['日期,存入', '2026/11/05,100', '合計,100', '2026/13/40,100']), 'x.csv'))).toBe('x.csv 第 4 行：無法辨識的日期「2026/13/40」');
+    expect(messageOf(() => readStatement(utf8(['日期,存入', '2026/11/05,100', '1151345,100']), 'x.csv'))).toBe('x.csv 第 3 行：無法辨識的日期「1151345」');
+    expect(messageOf(() => readStatement(utf8(['日期,時間,存入', '2026/11/05,10:00,100', ',14:03:22,100']), 'x.csv'))).toBe('x.csv 第 3 行：日期不能為空');
+    expect(messageOf(() => readStatement(utf8(['日期,存入', '2026/11/05,100', '2026/11/06,一百']), 'x.csv'))).toBe('x.csv 第 3 行：「存入」欄無法辨識的金額「一百」');
+  });
+
+  it('a file of summary rows only has no lines', () => {
+    expect(messageOf(() => readStatement(utf8(['日期,存入', '資料筆數：0', '合計,0']), 'x.csv'))).toBe('x.csv：檔案中沒有交易明細');
+  });
+});
+
+describe('readStatement: spreadsheet cells that are no value', () => {
+  it('refuses a transaction whose amount is an error cell (#NAME?), rather than reading it as empty', () => {
+    const ws = XLSX.utils.aoa_to_sheet([['交易日期', '存入'], ['2026/11/05', 100], ['2026/11/06', 0]]);
+    ws['B3'] = { t: 'e', v: 0x1d, w: '#NAME?' };
+    const wb = XLSX.utils.book_new();
+    XLSX.utils.book_append_sheet(wb, ws, '交易明細');
+    const bytes = new Uint8Array(XLSX.write(wb, { type: 'array', bookType: 'xlsx' }) as ArrayBuffer);
+    expect(messageOf(() => readStatement(bytes, 'err.xlsx'))).toBe('err.xlsx 第 3 行：「存入」欄無法辨識的金額「#NAME?」');
+  });
+
+  it('reads 1151121 and 20261121 typed as numbers as dates', () => {
+    const s = readStatement(sheet([['交易日期', '存入'], [1151121, 100], [20261122, 200]], 'xlsx'), 'n.xlsx');
+    expect(s.lines.map((l) => l.at)).toEqual([t('2026-11-21'), t('2026-11-22')]);
   });
 });

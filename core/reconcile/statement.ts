@@ -10,7 +10,14 @@ import { MSG } from '../messages.js';
 import { MAX_IMPORT_BYTES, MAX_IMPORT_ROWS } from '../excel/columns.js';
 import { readWorkbook } from '../excel/parse.js';
 import { serialToInstant } from '../excel/serial.js';
-import { formatTaipei, taipeiDate, taipeiPartsToInstant, MIN_INSTANT, MAX_INSTANT } from '../time.js';
+import { formatTaipei, taipeiDate, MIN_INSTANT, MAX_INSTANT } from '../time.js';
+import { parseWholeAmount } from '../spreadsheets/amounts.js';
+import { cleanCell } from '../spreadsheets/cells.js';
+import { parseCsv } from '../spreadsheets/csv.js';
+import { looksLikeDate, parseClock, parseDateTime, partsToInstant } from '../spreadsheets/dates.js';
+import { decodeText } from '../spreadsheets/decode.js';
+import { sniffKind } from '../spreadsheets/sniff.js';
+import { payerOf } from './payer.js';
 import type { StatementLine } from './types.js';
 
 export type ColumnRole = 'date' | 'posting' | 'time' | 'credit' | 'debit' | 'amount' | 'balance' | 'summary' | 'note' | 'counterparty';
@@ -40,9 +47,19 @@ export interface ReadStatement {
   columns: Partial<Record<ColumnRole, string>>;
   /** the header's row number */
   headerRow: number;
+  /**
+   * the statement's own account, from a title row above the header (`帳號：0123-456-789012`):
+   * its digits and dashes as written (masks as `*`, spaces removed); null when the file names none
+   */
+  account: string | null;
   lines: StatementLine[];
   /** lines with money in */
   credits: number;
+  /**
+   * rows after the header that are not transactions and were skipped: totals (合計, 小計),
+   * counts (資料筆數：40), disclaimers, a repeated header, a balance brought forward (blank rows not counted)
+   */
+  skipped: number;
   /** first and last Taiwan date the lines cover, `YYYY-MM-DD` (null when there are no lines) */
   from: string | null;
   to: string | null;
@@ -105,174 +122,58 @@ function mapHeader(cells: string[], row: number): HeaderMap | null {
   return hasDate && hasMoney ? { row, cols, notes, texts } : null;
 }
 
-// ---- cells to values ---------------------------------------------------------------------
+// ---- cells to values: the shared reader (core/spreadsheets) ---------------------------------
 
-/** Strips what banks wrap values in: `="…"`, quotes, tabs, full-width spaces; full-width digits become ASCII. */
-export function cleanCell(raw: string): string {
-  let s = raw.replace(/[\uFF10-\uFF19]/g, (d) => String.fromCharCode(d.charCodeAt(0) - 0xfee0));
-  s = s.replace(/[\t\u3000\u00a0]/g, ' ').trim();
-  const formula = /^="(.*)"$/s.exec(s);
-  if (formula) s = formula[1].trim();
-  if (s.length >= 2 && s.startsWith("'")) s = s.slice(1).trim();
-  return s;
-}
+export { cleanCell, decodeText, parseCsv };
 
 /** An amount as banks write it (`1,500`, `$1,500`, `NT$1,500`, `-$1,234`, `1500.00`); null when empty, NaN when unreadable. */
-export function parseStatementAmount(raw: string): number | null {
-  let s = cleanCell(raw).replace(/\s+/g, '');
-  if (s === '' || s === '-' || s === '--') return null;
-  let negative = false;
-  const paren = /^\((.*)\)$/.exec(s);
-  if (paren) {
-    negative = true;
-    s = paren[1];
-  }
-  if (s.startsWith('-') || s.startsWith('－')) {
-    negative = !negative;
-    s = s.slice(1);
-  } else if (s.startsWith('+')) s = s.slice(1);
-  s = s.replace(/^(NT\$|NTD|NT|\$|＄)/i, '').replace(/[,，]/g, '');
-  if (s.endsWith('元')) s = s.slice(0, -1);
-  if (!/^\d+(\.\d+)?$/.test(s)) return NaN;
-  const n = Number(s);
-  if (!Number.isInteger(n) || !Number.isSafeInteger(n)) return NaN;
-  return negative ? -n : n;
-}
+export const parseStatementAmount = (raw: string): number | null => parseWholeAmount(cleanCell(raw));
 
-interface DayParts {
-  year: number;
-  month: number;
-  day: number;
-}
-interface ClockParts {
-  hour: number;
-  minute: number;
-  second: number;
-}
+/** A date, with its time when the same cell holds one: Gregorian or ROC, `1151121`, 上午/下午 (core/spreadsheets/dates.ts). */
+export const parseStatementDate = (raw: string) => parseDateTime(cleanCell(raw));
 
-const year = (y: string) => {
-  const n = Number(y);
-  return y.length === 4 ? n : n + 1911; // ROC (民國) years have 2 or 3 digits
-};
-
-/** A date, with its time when the same cell holds one: Gregorian or ROC. */
-export function parseStatementDate(raw: string): { date: DayParts; time: ClockParts | null } | null {
-  const s = cleanCell(raw);
-  let m = /^(\d{2,4})[/\-.年](\d{1,2})[/\-.月](\d{1,2})日?(?:[ T]+(.+))?$/.exec(s);
-  let rest: string | undefined;
-  let date: DayParts | null = null;
-  if (m) {
-    date = { year: year(m[1]), month: +m[2], day: +m[3] };
-    rest = m[4];
-  } else if ((m = /^(\d{4})(\d{2})(\d{2})(?:[ T]+(.+))?$/.exec(s))) {
-    date = { year: +m[1], month: +m[2], day: +m[3] };
-    rest = m[4];
-  } else if ((m = /^(\d{3})(\d{2})(\d{2})(?:[ T]+(.+))?$/.exec(s))) {
-    date = { year: +m[1] + 1911, month: +m[2], day: +m[3] };
-    rest = m[4];
-  }
-  if (!date) return null;
-  let time: ClockParts | null = null;
-  if (rest !== undefined) {
-    time = parseStatementTime(rest);
-    if (!time) return null;
-  }
-  if (taipeiPartsToInstant({ ...date, hour: 0, minute: 0, second: 0 }) === null) return null;
-  return { date, time };
-}
-
-/** A time of day: `14:03:22`, `14:03`, `140322`, `1403`. */
-export function parseStatementTime(raw: string): ClockParts | null {
-  const s = cleanCell(raw);
-  let m = /^(\d{1,2}):(\d{2})(?::(\d{2}))?(?:\.\d+)?$/.exec(s);
-  if (!m) m = /^(\d{2})(\d{2})(\d{2})?$/.exec(s);
-  if (!m) return null;
-  const t = { hour: +m[1], minute: +m[2], second: m[3] ? +m[3] : 0 };
-  return t.hour <= 23 && t.minute <= 59 && t.second <= 59 ? t : null;
-}
+/** A time of day: `14:03:22`, `14:03`, `140322`, `1403`, `下午 3:15`. */
+export const parseStatementTime = (raw: string) => parseClock(cleanCell(raw), { compact: true });
 
 /**
  * The counterparty's trailing visible digits, at most five (what a report's last five is
  * compared with): masks (`*`, `X`, `＊`) and bank codes come before them. '' when none show.
  */
 export function visibleDigits(counterparty: string): string {
-  const s = cleanCell(counterparty).replace(/[\s-]/g, '');
-  const m = /(\d+)$/.exec(s);
-  return m ? m[1].slice(-5) : '';
+  return payerOf(counterparty).digits;
 }
+
+/** The statement's own account, from a title row above the header (`帳號：0123-456-789012`, `存款帳號,0123456789012`): digits, dashes and masks as written, spaces removed. */
+export function titleAccount(rows: readonly string[][]): string | null {
+  for (const row of rows) {
+    for (let i = 0; i < row.length; i++) {
+      const cell = cleanCell(row[i] ?? '');
+      const m = /^(?:存款|帳戶|活存|活期|本行|查詢|交易)?帳(?:號|戶)\s*[:：]?\s*(.*)$/.exec(cell);
+      if (!m) continue;
+      let value = m[1];
+      if (!value) value = row.slice(i + 1).map((c) => cleanCell(c ?? '')).find((c) => c !== '') ?? '';
+      const token = /^[\d*＊Xx][\d*＊Xx\s-]*/.exec(value.trim());
+      // as written (dashes kept, as the passbook shows it; the service compares accounts dashes aside), masks as `*`
+      const account = token ? token[0].replace(/\s+/g, '').replace(/[＊Xx]/g, '*').replace(/-+$/, '') : '';
+      if ((account.match(/\d/g)?.length ?? 0) >= 6) return account;
+    }
+  }
+  return null;
+}
+
+/** A day's subtotal written in the date cell: `2026/11/30 小計`. */
+const SUBTOTAL_AFTER_DATE = /(?:合計|小計|總計)\s*[:：]?$/;
+
+/** A row's first words that say it is about the file, never a transaction: totals, counts, disclaimers, dates of the query. */
+const SUMMARY_CELL = /^(?:(?:本日|本頁|本月|本期|總)?(?:合計|小計|總計|累計)|(?:資料|總|交易)?筆數|共\s*\d+\s*筆|以上資料|資料截至|資料日期|查詢(?:期間|日期|時間)|列印(?:日期|時間)|製表)/;
 
 // ---- bytes to rows -----------------------------------------------------------------------
 
-function isZip(b: Uint8Array) {
-  return b.length >= 4 && b[0] === 0x50 && b[1] === 0x4b && (b[2] === 0x03 || b[2] === 0x05);
-}
-function isOle(b: Uint8Array) {
-  const sig = [0xd0, 0xcf, 0x11, 0xe0, 0xa1, 0xb1, 0x1a, 0xe1];
-  return b.length >= 8 && sig.every((x, i) => b[i] === x);
-}
-
-/** UTF-8 (with or without BOM) when the bytes are valid UTF-8, else Big5 (cp950), as Taiwanese banks write it. */
-export function decodeText(bytes: Uint8Array): { text: string; encoding: 'utf-8' | 'big5' } {
-  if (bytes.length >= 3 && bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf) {
-    return { text: new TextDecoder('utf-8').decode(bytes.subarray(3)), encoding: 'utf-8' };
-  }
-  try {
-    return { text: new TextDecoder('utf-8', { fatal: true }).decode(bytes), encoding: 'utf-8' };
-  } catch {
-    return { text: new TextDecoder('big5').decode(bytes), encoding: 'big5' };
-  }
-}
-
-/** RFC 4180 CSV (quotes, doubled quotes, newlines inside quotes); the separator is a comma, or a tab when the file uses tabs. */
-export function parseCsv(text: string): string[][] {
-  const head = text.slice(0, 4000);
-  const sep = (head.match(/\t/g)?.length ?? 0) > (head.match(/,/g)?.length ?? 0) ? '\t' : ',';
-  const rows: string[][] = [];
-  let row: string[] = [];
-  let cell = '';
-  let quoted = false;
-  for (let i = 0; i < text.length; i++) {
-    const ch = text[i];
-    if (quoted) {
-      if (ch === '"') {
-        if (text[i + 1] === '"') {
-          cell += '"';
-          i++;
-        } else quoted = false;
-      } else cell += ch;
-    } else if (ch === '"' && cell.trim() === '') {
-      quoted = true;
-      cell = '';
-    } else if (ch === '"' && cell.trim() === '=') {
-      // ="0001234": keep the text as written, marks included, for cleanCell.
-      const end = text.indexOf('"', i + 1);
-      if (end < 0) {
-        cell += ch;
-        continue;
-      }
-      cell = `="${text.slice(i + 1, end)}"`;
-      i = end;
-    } else if (ch === sep) {
-      row.push(cell);
-      cell = '';
-    } else if (ch === '\n' || ch === '\r') {
-      if (ch === '\r' && text[i + 1] === '\n') i++;
-      row.push(cell);
-      rows.push(row);
-      row = [];
-      cell = '';
-    } else cell += ch;
-  }
-  if (cell !== '' || row.length) {
-    row.push(cell);
-    rows.push(row);
-  }
-  return rows;
-}
-
 /** A sheet cell as text: dates and times written out as a bank's CSV would write them. */
 function sheetCellText(c: XLSX.CellObject | undefined): string {
-  if (!c || c.v === undefined || c.v === null || c.t === 'e' || c.t === 'z') return '';
+  if (!c || c.v === undefined || c.v === null || c.t === 'z') return '';
+  // an error cell reads as its text (#NAME?, #VALUE!): a transaction with one is refused, never read as empty
+  if (c.t === 'e') return c.w ?? '#N/A';
   if (c.t === 'n' && typeof c.v === 'number' && c.z && XLSX.SSF.is_date(c.z)) {
     if (c.v < 1) {
       const secs = Math.round(c.v * 86400);
@@ -317,6 +218,9 @@ function sheetRows(bytes: Uint8Array, file: string): string[][] {
 /**
  * Reads a statement. Throws a ValidationError (field `file`) whose message names the file and,
  * for a bad cell, the row, as a spreadsheet program numbers it; nothing is returned half-read.
+ * Rows that are no transaction (blank, totals, counts, disclaimers, a repeated header) are
+ * skipped wherever they stand; a row that looks like a transaction (a date-like cell, or a time
+ * and an amount) is read or refuses the file.
  */
 export function readStatement(data: Uint8Array | ArrayBuffer, file: string, opts: { maxBytes?: number } = {}): ReadStatement {
   const bytes = data instanceof Uint8Array ? data : new Uint8Array(data);
@@ -325,11 +229,12 @@ export function readStatement(data: Uint8Array | ArrayBuffer, file: string, opts
   if (bytes.length === 0) throw fail(file, MSG.statementEmpty);
   let rows: string[][];
   let encoding: StatementEncoding;
-  if (isZip(bytes) || isOle(bytes)) {
-    encoding = isZip(bytes) ? 'xlsx' : 'xls';
+  const kind = sniffKind(bytes, file);
+  if (kind === 'xlsx' || kind === 'xls') {
+    encoding = kind;
     rows = sheetRows(bytes, file);
   } else {
-    if (!/\.(csv|txt)$/i.test(file) && bytes.subarray(0, 512).includes(0)) throw fail(file, MSG.statementNotSupported);
+    if (kind === 'binary') throw fail(file, MSG.statementNotSupported);
     const decoded = decodeText(bytes);
     encoding = decoded.encoding;
     rows = parseCsv(decoded.text);
@@ -343,21 +248,41 @@ export function readStatement(data: Uint8Array | ArrayBuffer, file: string, opts
   const { cols, notes } = header;
   const at = (row: string[], i: number | undefined) => (i === undefined ? '' : cleanCell(row[i] ?? ''));
   const lines: StatementLine[] = [];
+  let skipped = 0;
   for (let r = header.row; r < rows.length; r++) {
     const cells = rows[r];
     const rowNo = r + 1;
-    if (cells.every((c) => cleanCell(c) === '')) continue;
+    const first = cells.findIndex((c) => cleanCell(c) !== '');
+    if (first < 0) continue;
     const dateText = at(cells, cols.date);
     const timeText = at(cells, cols.time);
-    // Footer rows (合計, 總計, 資料截至…) carry no date digits in the date column.
-    if (!/\d/.test(dateText) && !/\d/.test(timeText)) continue;
+    const money = (role: 'credit' | 'debit' | 'amount' | 'balance') => {
+      const text = at(cells, cols[role]);
+      const v = parseStatementAmount(text);
+      if (Number.isNaN(v)) throw fail(file, MSG.statementBadAmount(header!.texts[role] ?? '', text), rowNo);
+      return v;
+    };
+    // Totals, counts and notes about the file (合計, 資料筆數：40, 以上資料僅供參考), wherever they stand.
+    if (SUMMARY_CELL.test(cleanCell(cells[first])) || SUMMARY_CELL.test(at(cells, cols.summary)) || SUBTOTAL_AFTER_DATE.test(dateText)) {
+      skipped++;
+      continue;
+    }
 
     // The time column may hold the whole date-time (台北富邦 交易時間 `YYYY/MM/DD HH:MM:SS`).
-    let parsed = timeText && /\d[/\-.]\d|^\d{7,8}\s/.test(timeText) ? parseStatementDate(timeText) : null;
+    let parsed = timeText && looksLikeDate(timeText) ? parseStatementDate(timeText) : null;
     if (!parsed) {
-      if (!dateText) throw fail(file, MSG.statementBadDate(''), rowNo);
-      const d = parseStatementDate(dateText);
-      if (!d) throw fail(file, MSG.statementBadDate(dateText), rowNo);
+      const d = dateText ? parseStatementDate(dateText) : null;
+      if (!d) {
+        // Not a date: a transaction the reader cannot read (refused), or no transaction (skipped).
+        const clock = timeText ? parseStatementTime(timeText) : null;
+        const hasAmount = (['credit', 'debit', 'amount'] as const).some((role) => {
+          const v = cols[role] === undefined ? null : parseStatementAmount(at(cells, cols[role]));
+          return v !== null && !Number.isNaN(v);
+        });
+        if (looksLikeDate(dateText) || looksLikeDate(timeText) || (clock && hasAmount)) throw fail(file, MSG.statementBadDate(dateText), rowNo);
+        skipped++;
+        continue;
+      }
       let time = d.time;
       if (timeText && !time) {
         time = parseStatementTime(timeText);
@@ -365,15 +290,9 @@ export function readStatement(data: Uint8Array | ArrayBuffer, file: string, opts
       }
       parsed = { date: d.date, time };
     }
-    const instant = taipeiPartsToInstant({ ...parsed.date, ...(parsed.time ?? { hour: 0, minute: 0, second: 0 }) });
+    const instant = partsToInstant(parsed.date, parsed.time);
     if (instant === null || instant < MIN_INSTANT || instant >= MAX_INSTANT) throw fail(file, MSG.statementBadDate(dateText || timeText), rowNo);
 
-    const money = (role: 'credit' | 'debit' | 'amount' | 'balance') => {
-      const text = at(cells, cols[role]);
-      const v = parseStatementAmount(text);
-      if (Number.isNaN(v)) throw fail(file, MSG.statementBadAmount(header!.texts[role] ?? '', text), rowNo);
-      return v;
-    };
     let amount: number | null;
     if (cols.credit !== undefined || cols.debit !== undefined) {
       const credit = money('credit');
@@ -385,19 +304,25 @@ export function readStatement(data: Uint8Array | ArrayBuffer, file: string, opts
       if (amount === null && cols.amount !== undefined) amount = money('amount') || null;
     } else amount = money('amount') || null;
     // A row with a date but no money (a balance brought forward) is not a transaction.
-    if (amount === null) continue;
+    if (amount === null) {
+      skipped++;
+      continue;
+    }
     const counterparty = at(cells, cols.counterparty);
+    const noteTexts = notes.map((i) => cleanCell(cells[i] ?? '')).filter(Boolean);
+    const summary = at(cells, cols.summary);
+    const { payer, digits } = payerOf(counterparty, [...noteTexts, summary]);
     lines.push({
       row: rowNo,
       at: instant,
       hasTime: parsed.time !== null,
       amount,
       balance: cols.balance === undefined ? null : money('balance'),
-      summary: at(cells, cols.summary),
-      note: notes.map((i) => cleanCell(cells[i] ?? '')).filter(Boolean).join(' '),
+      summary,
+      note: noteTexts.join(' '),
       counterparty,
-      digits: visibleDigits(counterparty),
-      payer: cleanCell(counterparty).replace(/[\s-]/g, ''),
+      digits,
+      payer,
     });
   }
   if (lines.length === 0) throw fail(file, MSG.statementNoLines);
@@ -411,10 +336,12 @@ export function readStatement(data: Uint8Array | ArrayBuffer, file: string, opts
   return {
     file,
     encoding,
+    account: titleAccount(rows.slice(0, header.row - 1)),
     columns: header.texts,
     headerRow: header.row,
     lines,
     credits: lines.filter((l) => l.amount > 0).length,
+    skipped,
     from: taipeiDate(min),
     to: taipeiDate(max),
     balance_breaks: breakRows.length,

@@ -34,7 +34,7 @@ export interface StatementLine {
   digits: string;
   /**
    * who paid, as the statement shows them, normalized so that the same payer reads the same on
-   * every statement of that bank: an account with its masks (`***12345`, `0008000077720XXXX736`)
+   * every statement of that bank: an account with its masks as `*` (`***12345`, `0008000077720****736`)
    * or a name (`陳美玲`); '' when the line says nothing about the payer. Payer memory keys on it.
    */
   payer: string;

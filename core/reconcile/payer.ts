@@ -1,0 +1,141 @@
+/**
+ * Who paid, as a statement line shows them: the payer's account (whole or masked) from the
+ * counterparty column, else from an account number written inside 備註 / 附註 / 摘要 / 轉帳留言,
+ * else a name. Conservative on purpose: digits read where there are none could confirm the wrong
+ * payment, so only an account-shaped token counts (a masked run, or a whole account number), never
+ * an amount, a date, a time, a phone number or an order number.
+ */
+import { cleanCell } from '../spreadsheets/cells.js';
+
+/** Mask characters banks write for hidden digits; all read as `*`. */
+const MASKS = /[*＊×✱Xx]/g;
+
+/** Full-width digits and stars as ASCII, masks as `*`, kept otherwise. */
+function ascii(s: string): string {
+  return s.replace(/[\uFF10-\uFF19]/g, (d) => String.fromCharCode(d.charCodeAt(0) - 0xfee0)).replace(/[＊×✱]/g, '*');
+}
+
+/** An account as a payer key: white space, dashes and slashes removed, every mask as `*`. */
+export function normalizeAccount(token: string): string {
+  return ascii(token).replace(/[\s\-/－]/g, '').replace(MASKS, '*');
+}
+
+/** The trailing visible digits of an account, at most five ('' when its end is masked). */
+export function trailingDigits(account: string): string {
+  const m = /(\d+)$/.exec(normalizeAccount(account));
+  return m ? m[1].slice(-5) : '';
+}
+
+/** A text's candidate tokens: digits and masks, grouped by single spaces, dashes or slashes, not touching letters or digits. */
+const TOKEN = /(?<![A-Za-z0-9.$,#＃:])[0-9*＊×Xx](?:[0-9*＊×Xx]|[ \-/](?=[0-9*＊×Xx]))*(?![A-Za-z0-9.,:%])/g;
+
+const isRealDate = (y: number, m: number, d: number) => {
+  if (m < 1 || m > 12 || d < 1 || d > 31) return false;
+  const t = new Date(Date.UTC(y, m - 1, d));
+  return t.getUTCMonth() === m - 1 && t.getUTCDate() === d;
+};
+
+/** Digits that read as a date (YYYYMMDD or ROC YYYMMDD), with or without a time after it. */
+function startsWithDate(digits: string): boolean {
+  const g = /^(19|20)(\d{2})(\d{2})(\d{2})/.exec(digits);
+  if (g && isRealDate(+(g[1] + g[2]), +g[3], +g[4]) && digits.length <= 14) return true;
+  const r = /^(1[01]\d)(\d{2})(\d{2})/.exec(digits);
+  return Boolean(r && isRealDate(+r[1] + 1911, +r[2], +r[3]) && digits.length <= 13);
+}
+
+/** Taiwanese phone numbers: mobiles 09xxxxxxxx (or +886 9…), land lines 0X-XXXXXXXX. */
+function isPhone(digits: string): boolean {
+  return /^09\d{8}$/.test(digits) || /^8869\d{8}$/.test(digits) || /^0[2-8]\d{7,8}$/.test(digits);
+}
+
+/** Words before a number that say it is no account. */
+const NOT_ACCOUNT_BEFORE = /(訂單|單號|編號|序號|發票|統編|電話|手機|聯絡|tel|phone|no\.?|order|#|＃|會員|客戶代號|代碼)\s*[:：]?\s*$/i;
+
+/**
+ * The first account-shaped token in a free text, normalized (`***12345`, `822****12345`,
+ * `0008000077720****736`), or null: a run holding at least two mask characters and three digits
+ * (`***12345`, `822-****-12345`, `0008 000077720XXXX736`), or a whole account number: ten or more
+ * digits in one run, or grouped by spaces or dashes after a 3-digit bank code (`822-123-4567890`),
+ * that is not a date, a date-time, a phone number, or a number introduced as an order or phone.
+ */
+export function accountIn(text: string): string | null {
+  const s = ascii(cleanCell(text));
+  for (const m of s.matchAll(TOKEN)) {
+    const raw = m[0].replace(/[ \-/]+$/, '');
+    const before = s.slice(0, m.index);
+    if (NOT_ACCOUNT_BEFORE.test(before)) continue;
+    // a + or ( right before digits is a phone (+886…, (02)…)
+    if (/[+(（]\s*$/.test(before)) continue;
+    const compact = normalizeAccount(raw);
+    const digits = compact.replace(/\D/g, '');
+    const masks = compact.length - digits.length;
+    if (masks >= 2) {
+      // a masked account: some digits must show; a mask run alone (`**`) is no account
+      if (digits.length >= 3 && /^\d*\*+\d*\**\d*$/.test(compact)) return compact;
+      continue;
+    }
+    if (masks > 0) continue;
+    const groups = raw.split(/[ \-/]/);
+    if (groups.length > 1) {
+      // grouped: only after a bank or branch code (822-…, 0008 …), each group at least 3 digits
+      if (!/^(\d{3}|0\d{3})$/.test(groups[0]) || groups.slice(1).some((g) => g.length < 3)) continue;
+      if (isPhone(groups.slice(1).join(''))) continue;
+    }
+    if (digits.length < 10 || digits.length > 20) continue;
+    if (isPhone(digits) || startsWithDate(digits)) continue;
+    return compact;
+  }
+  return null;
+}
+
+/** Common Taiwanese surnames (single and compound): a note reads as a name only when it starts with one. */
+const SURNAMES = new Set(
+  ('陳林黃張李王吳劉蔡楊許鄭謝郭洪曾邱廖賴周徐蘇葉莊呂江何蕭羅高潘簡朱鍾游彭詹胡施沈余盧梁趙顏柯翁魏孫戴范方宋鄧杜傅侯曹薛丁卓阮馬董温溫唐藍石蔣古紀姚連馮歐程湯黃田康姜白汪鄒尤巫鐘黎涂龔嚴韓袁金童陸夏柳凌邵錢伍倪溫于譚駱熊任甘秦顧毛章史官萬俞雷粘饒張' +
+    '').split(''),
+);
+const COMPOUND_SURNAMES = ['歐陽', '司馬', '諸葛', '上官', '張簡', '范姜', '周黃', '張廖', '徐辜'];
+/** Words a bank writes around a name in a note; removed before the rest is judged. */
+const NOTE_WORDS = /(跨行|轉帳|轉入|轉出|匯款|匯入|存入|入帳|網銀|網路銀行|行動銀行|ATM|atm|無摺|現金|存款|付款|貨款|款項|繳款|支付|謝謝|感謝|您好)/g;
+/** 2–4 characters that start with a surname yet are words, not names. */
+const NOT_NAMES = new Set(['利息', '費用', '方便', '連線', '周轉', '高鐵', '黃金', '石油', '金額', '余額', '江湖', '白天', '馬上', '温馨', '溫馨', '陳述', '呂宋', '何時', '何處', '于是', '章程', '史料', '萬元', '雷射', '官方', '任意', '宋體', '金融', '石門', '田租', '康健', '史上']);
+
+/** A 2–4 character Chinese personal name (王小明, 歐陽娜娜), possibly with bank words (轉入) around it; else null. */
+export function nameIn(text: string): string | null {
+  const rest = cleanCell(text).replace(NOTE_WORDS, '').replace(/[\s\u3000,，.。:：;；()（）\-_/]+/g, '');
+  if (!/^[\u4e00-\u9fff]{2,4}$/.test(rest) || NOT_NAMES.has(rest)) return null;
+  const compound = COMPOUND_SURNAMES.some((c) => rest.startsWith(c)) && rest.length >= 3;
+  return compound || SURNAMES.has(rest[0]) ? rest : null;
+}
+
+export interface Payer {
+  /** StatementLine.payer: the account normalized, or a name, or '' */
+  payer: string;
+  /** StatementLine.digits: the account's trailing visible digits, at most five, or '' */
+  digits: string;
+}
+
+/**
+ * The payer of a line, from its counterparty column (its value wins when it holds an account) and
+ * its free texts (備註, 附註, 轉帳留言, 摘要: in that order). An account found anywhere gives the
+ * digits; a name (the counterparty column's text, or a note that is only a name) is the payer when
+ * no account shows. '' and '' when the line says nothing about who paid.
+ */
+export function payerOf(counterparty: string, texts: readonly string[] = []): Payer {
+  const cp = cleanCell(counterparty);
+  if (/\d/.test(cp)) {
+    // A counterparty column holds accounts: its trailing digits count even when fewer than a whole
+    // account shows (`****7012`, `822/****1234567`), as they always have.
+    const token = accountIn(cp);
+    return token ? { payer: token, digits: trailingDigits(token) } : { payer: normalizeAccount(cp), digits: trailingDigits(cp) };
+  }
+  for (const t of texts) {
+    const account = t ? accountIn(t) : null;
+    if (account) return { payer: account, digits: trailingDigits(account) };
+  }
+  if (cp) return { payer: cp.replace(/\s+/g, ''), digits: '' };
+  for (const t of texts) {
+    const name = t ? nameIn(t) : null;
+    if (name) return { payer: name, digits: '' };
+  }
+  return { payer: '', digits: '' };
+}

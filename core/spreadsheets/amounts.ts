@@ -1,0 +1,50 @@
+/**
+ * Amounts as banks and offices write them (`1,500`, `$1,500`, `NT$1,500`, `-$1,234`, `(1,234)`,
+ * `1500.00`, `1,500元`, full-width digits), one reading for every reader. Each reader keeps its own
+ * rules on the number (a payment must be a positive whole NT$; a statement line may be negative).
+ */
+
+const FULL_WIDTH_DIGIT = /[\uFF10-\uFF19]/g;
+const CURRENCY = /^(?:NT\$|NTD|NT|\$|＄)/i;
+
+/**
+ * The number an amount text writes, as plain text (`-1234`, `1500.00`): white space, currency
+ * marks, group separators and a trailing 元 removed, a sign or brackets as a leading `-`. Text
+ * that is no amount comes back tidied but not a number, for the caller's own message.
+ */
+export function amountText(raw: string): string {
+  let s = raw.replace(FULL_WIDTH_DIGIT, (d) => String.fromCharCode(d.charCodeAt(0) - 0xfee0)).replace(/[\s\u3000\u00a0]+/g, '');
+  if (s === '') return '';
+  let negative = false;
+  const paren = /^[(（](.*)[)）]$/.exec(s);
+  if (paren) {
+    negative = true;
+    s = paren[1];
+  }
+  if (s.startsWith('-') || s.startsWith('－')) {
+    negative = !negative;
+    s = s.slice(1);
+  } else if (s.startsWith('+')) s = s.slice(1);
+  s = s.replace(CURRENCY, '');
+  // the sign may follow the currency mark: $-1,234
+  if (s.startsWith('-') && !negative) {
+    negative = true;
+    s = s.slice(1);
+  }
+  s = s.replace(/[,，]/g, '');
+  if (s.endsWith('元')) s = s.slice(0, -1);
+  return negative ? `-${s}` : s;
+}
+
+/**
+ * A whole NT$ amount, signed: null when the cell is empty (or `-`, `--`, as banks mark an unused
+ * side), NaN when it is not a whole number.
+ */
+export function parseWholeAmount(raw: string): number | null {
+  const s = amountText(raw);
+  if (s === '' || s === '-' || s === '--') return null;
+  if (!/^-?\d+(\.\d+)?$/.test(s)) return NaN;
+  const n = Number(s);
+  if (!Number.isInteger(n) || !Number.isSafeInteger(n)) return NaN;
+  return n === 0 ? 0 : n;
+}

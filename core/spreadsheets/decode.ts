@@ -1,0 +1,50 @@
+/**
+ * Text files as Taiwanese banks and offices save them: UTF-8 with or without a BOM, else Big5
+ * (cp950). Judged once on the start of the file, for a whole file or for one read in chunks.
+ * Uses only the platform's TextDecoder, so the browser runs it too.
+ */
+export type TextEncoding = 'utf-8' | 'big5';
+
+const hasBom = (b: Uint8Array) => b.length >= 3 && b[0] === 0xef && b[1] === 0xbb && b[2] === 0xbf;
+
+/**
+ * The encoding of text starting with these bytes: UTF-8 when they carry a BOM or are valid
+ * UTF-8 (a character cut at the end of a chunk is allowed when `more` follows), else Big5.
+ * `skip` is the BOM's length.
+ */
+export function detectEncoding(head: Uint8Array, more = false): { encoding: TextEncoding; skip: number } {
+  if (hasBom(head)) return { encoding: 'utf-8', skip: 3 };
+  try {
+    new TextDecoder('utf-8', { fatal: true }).decode(head, { stream: more });
+    return { encoding: 'utf-8', skip: 0 };
+  } catch {
+    return { encoding: 'big5', skip: 0 };
+  }
+}
+
+/** A whole text file's bytes as text, and the encoding it was read in. */
+export function decodeText(bytes: Uint8Array): { text: string; encoding: TextEncoding } {
+  const { encoding, skip } = detectEncoding(bytes);
+  return { text: new TextDecoder(encoding).decode(bytes.subarray(skip)), encoding };
+}
+
+/** Text read chunk by chunk: the encoding is judged on the first chunk, characters cut between chunks are joined. */
+export class ChunkDecoder {
+  private decoder: { decode(input?: Uint8Array, opts?: { stream?: boolean }): string } | null = null;
+  encoding: TextEncoding | null = null;
+
+  push(chunk: Uint8Array): string {
+    let bytes = chunk;
+    if (!this.decoder) {
+      const { encoding, skip } = detectEncoding(chunk, true);
+      this.encoding = encoding;
+      this.decoder = new TextDecoder(encoding);
+      bytes = chunk.subarray(skip);
+    }
+    return this.decoder.decode(bytes, { stream: true });
+  }
+
+  end(): string {
+    return this.decoder ? this.decoder.decode() : '';
+  }
+}
