@@ -98,7 +98,7 @@ describe('matchReconcile', () => {
     expect(pairs(alone)).toEqual([[r.uuid, 1]]);
     expect(alone.auto[0].reasons).toContain('無帳號資訊');
 
-    const other = report('2026-11-05T09:00:00', 650, '22222');
+    const other = report('2026-11-05T13:55:00', 650, '22222');
     const crowded = matchReconcile([r, other], [line(1, '2026-11-05T14:02:00', 650, '')]);
     expect(crowded.auto).toEqual([]);
     expect(crowded.review.find((x) => x.payment === r.uuid)?.candidates[0].line).toBe(1);

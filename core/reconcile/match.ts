@@ -35,7 +35,7 @@ export interface Thresholds {
 }
 
 /** Chosen on the calibration half of the bench's sweep (see the README's reconciliation figures). */
-export const DEFAULT_THRESHOLDS: Thresholds = { auto: 6, unpaid: 0, unreported: 0 };
+export const DEFAULT_THRESHOLDS: Thresholds = { auto: 3.5, unpaid: -15, unreported: -1.75 };
 
 export interface MatchOptions {
   windowBeforeMs?: number;
@@ -67,8 +67,8 @@ export interface MatchResult {
 
 export const DEFAULT_WINDOW_BEFORE_MS = 1.5 * DAY_MS;
 export const DEFAULT_WINDOW_AFTER_MS = 4.5 * DAY_MS;
-/** how far after a report the statement must reach before the report may be called unpaid: transfers are booked up to 3½ days later */
-export const UNPAID_COVERAGE_AFTER_MS = 3.5 * DAY_MS;
+/** how far after a report the statement must reach before the report may be called unpaid: nearly every transfer is booked within three days (a Friday evening transfer on Monday morning) */
+export const UNPAID_COVERAGE_AFTER_MS = 3 * DAY_MS;
 
 interface Candidate extends ModelCandidate {
   /** the score and reasons a person reads, made when shown (explain) */

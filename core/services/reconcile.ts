@@ -268,7 +268,8 @@ export async function proposeMatches(ctx: ServiceContext, input: { from?: unknow
 async function proposalsFor(ctx: ServiceContext, gte: number, lt: number, stores: number[] | 'all'): Promise<Proposals> {
   // The period's reports, and those a window around it whose credits the statement may hold:
   // they take part (a credit they explain is not unreported) but are not proposed.
-  const reportsCover = { from: gte - DEFAULT_WINDOW_AFTER_MS, to: lt + DEFAULT_WINDOW_BEFORE_MS };
+  // Every report that could explain a credit fetched below is here, so a credit no report explains is unreported.
+  const reportsCover = { from: gte - DEFAULT_WINDOW_BEFORE_MS - DAY_MS - DEFAULT_WINDOW_AFTER_MS, to: lt + DEFAULT_WINDOW_AFTER_MS + DEFAULT_WINDOW_BEFORE_MS };
   const payments = ctx.db<PaymentRow>('payments as p')
     .leftJoin('bank_links as k', 'k.payment_uuid', 'p.uuid')
     .select('p.*', 'k.line_id as bank_line_id')
