@@ -29,7 +29,7 @@ describe('matchReconcile', () => {
   it('never pairs a different amount, nor a credit outside a day and a half before to four and a half days after', () => {
     const r = report('2026-11-05T14:00:00', 1500, '12345');
     const lines = [
-      line(1, '2026-11-05T14:01:00', 1501, '12345'),
+      line(1, '2026-11-05T14:01:00', 1499, '12345'),
       line(2, '2026-11-04T01:59:00', 1500, '12345'), // 1½ days + 1 minute before
       line(3, '2026-11-10T02:01:00', 1500, '12345'), // 4½ days + 1 minute after
     ];
@@ -190,6 +190,18 @@ describe('matchReconcile', () => {
     const r = report('2026-11-05T14:00:00', 990, '47012', { note: '王小明' });
     const res = matchReconcile([r], [line(1, '2026-11-05T14:30:00', 990, '012', { note: '王小明 訂金' })]);
     expect(res.auto[0].reasons).toEqual(['金額相符', '可見後 3 碼相符', '時間相差 30 分鐘', '備註相符']);
+  });
+
+  it('never calls unpaid a report a free credit may pay with other orders, or two free credits together', () => {
+    const coverage = { from: tw('2026-11-01T00:00:00'), to: tw('2026-11-30T23:59:59') };
+    const r = report('2026-11-10T10:00:00', 500, '12345');
+    expect(matchReconcile([r], [], { coverage }).unpaid).toEqual([{ payment: r.uuid }]);
+    // a larger credit from the same account: several orders paid at once
+    expect(matchReconcile([r], [line(1, '2026-11-10T10:05:00', 1300, '12345')], { coverage }).unpaid).toEqual([]);
+    // a larger credit from another account says nothing
+    expect(matchReconcile([r], [line(1, '2026-11-10T10:05:00', 1300, '99999')], { coverage }).unpaid).toEqual([{ payment: r.uuid }]);
+    // two credits that add up to it: a split payment
+    expect(matchReconcile([r], [line(1, '2026-11-10T10:05:00', 200, '77777'), line(2, '2026-11-10T13:00:00', 300, '88888')], { coverage }).unpaid).toEqual([]);
   });
 
   it('unpaid only when the statement covers the report’s whole window', () => {

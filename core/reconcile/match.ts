@@ -129,6 +129,8 @@ export interface Analysis {
   suggestions: MatchResult['suggestions'];
   /** reports and lines some suggestion holds */
   suggested: { reports: Set<number>; lines: Set<number> };
+  /** reports left alone that a credit no one holds might pay together with other orders, or two such credits together: never called unpaid */
+  groupable: Set<number>;
   /** the score and reasons a person reads for a candidate */
   explain: (c: Candidate) => Evidence;
   model: Model['summary'];
@@ -191,6 +193,7 @@ export function analyse(allReports: ReconcileReport[], lines: ReconcileLine[], o
   const lineLeft = lines.map((_, li) => li).filter((li) => owner[li] < 0 && lines[li].amount > 0);
   const suggested = { reports: new Set<number>(), lines: new Set<number>() };
   const suggestions = suggest(reports, lines, reportLeft, lineLeft, before, after, suggested);
+  const groupable = mayBeGrouped(reports, lines, reportLeft.filter((ri) => !suggested.reports.has(ri) && coverable[ri]), lineLeft, before, after);
   const explain = (c: Candidate): Evidence => {
     if (c.ev) return c.ev;
     const ev = evidence(reports[c.report], lines[c.line]);
@@ -198,7 +201,7 @@ export function analyse(allReports: ReconcileReport[], lines: ReconcileLine[], o
     if (payer) ev.reasons.push(payer.known === 'same' ? '付款人記錄相符' : `付款人記錄的後五碼為 ${payer.fives.join('、')}`);
     return (c.ev = ev);
   };
-  return { reports, lines, ofReport, ofLine, partner, owner, regret, reviewPartner: review.partner, asked, coverable, decidable, suggestions, suggested, explain, model: model.summary };
+  return { reports, lines, ofReport, ofLine, partner, owner, regret, reviewPartner: review.partner, asked, coverable, decidable, suggestions, suggested, groupable, explain, model: model.summary };
 }
 
 /** How much a pair as likely as chance is preferred to leaving a report without a line, in review's assignment. */
@@ -268,7 +271,7 @@ export function decide(a: Analysis, t: Thresholds): MatchResult {
   const unpaid: Array<{ ri: number; w: number }> = [];
   reports.forEach((r, ri) => {
     if (!asked[ri] || reportAuto[ri]) return;
-    if (partner[ri] < 0 && a.coverable[ri] && !a.suggested.reports.has(ri)) {
+    if (partner[ri] < 0 && a.coverable[ri] && !a.suggested.reports.has(ri) && !a.groupable.has(ri)) {
       // how well the likeliest line explains the report: a line the assignment gave another
       // report counts only what it weighs beyond that report's claim
       let w = -Infinity;
@@ -313,6 +316,41 @@ export function decide(a: Analysis, t: Thresholds): MatchResult {
   result.suggestions = a.suggestions.filter((s) => s.payments.every((u) => shownReport.has(u)));
   result.review.sort((x, y) => byScore(x.candidates[0], y.candidates[0]));
   return result;
+}
+
+/**
+ * Of the reports the assignment left alone, those a free credit might still pay as part of a
+ * group no suggestion named: a larger credit in its window whose digits agree (or, showing none,
+ * within two hours), as when several orders are paid at once; or two free credits in its window
+ * that add up to it, as when a payment is split, perhaps from two accounts. Such a report is not
+ * called unpaid: the money may be there.
+ */
+function mayBeGrouped(reports: ReconcileReport[], lines: ReconcileLine[], left: number[], freeLines: number[], before: number, after: number): Set<number> {
+  const out = new Set<number>();
+  const free = freeLines.filter((li) => lines[li].amount > 0).sort((a, b) => lines[a].at - lines[b].at);
+  for (const ri of left) {
+    const r = reports[ri];
+    const amounts = new Set<number>();
+    for (let k = firstAtOrAfter(free, lines, r.paid_at - before - DAY_MS); k < free.length; k++) {
+      const l = lines[free[k]];
+      if (l.at > r.paid_at + after) break;
+      if (!mayPay(r, l, before, after)) continue;
+      if (l.amount > r.amount) {
+        const v = compareDigits(r.last_five, l.digits).verdict;
+        if (v === 'equal' || (v === 'unknown' && Math.abs(l.at - r.paid_at) <= 2 * 3_600_000)) {
+          out.add(ri);
+          break;
+        }
+      } else if (l.amount < r.amount) {
+        if (amounts.has(r.amount - l.amount)) {
+          out.add(ri);
+          break;
+        }
+        amounts.add(l.amount);
+      }
+    }
+  }
+  return out;
 }
 
 /** digits that do not contradict the last five (equal, or none shown) */
