@@ -56,6 +56,7 @@ const COMMON_LABELS: Record<string, string> = {
   to: '迄',
   encoding: '編碼',
   balance_breaks: '餘額不連續',
+  skipped_rows: '略過非交易列',
   columns: '欄位',
   filename: '檔名',
   bank: '銀行',

@@ -65,6 +65,7 @@ describe('remit reconcile on the banks’ own exports', () => {
       to: '2026-11-08',
       encoding: 'big5,utf-8,xlsx,xls',
       balance_breaks: 0,
+      skipped_rows: 2,
     });
     const line = (file: string, row: number, at: string, amount: number) => ({ file, row, at: new Date(at).toISOString(), amount });
     const auto = Object.fromEntries(out.auto.map((a: any) => [a.payment, a]));

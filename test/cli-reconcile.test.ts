@@ -60,7 +60,7 @@ describe('remit reconcile', () => {
     expect(r.code).toBe(0);
     const out = JSON.parse(r.stdout);
     expect(Object.keys(out)).toEqual(['statement', 'auto', 'review', 'unpaid', 'unreported', 'applied']);
-    expect(out.statement).toEqual({ files: ['郵局_1104-1108.csv'], accounts: [], lines: 5, credits: 4, new: 5, duplicates: 0, from: '2026-11-04', to: '2026-11-08', encoding: 'big5', balance_breaks: 0 });
+    expect(out.statement).toEqual({ files: ['郵局_1104-1108.csv'], accounts: [], lines: 5, credits: 4, new: 5, duplicates: 0, from: '2026-11-04', to: '2026-11-08', encoding: 'big5', balance_breaks: 0, skipped_rows: 1 });
     expect(out.auto).toEqual([{ payment: uuids.paid, line: { file: '郵局_1104-1108.csv', row: 4, at: '2026-11-05T06:03:22.000Z', amount: 1500 }, score: expect.any(Number), reasons: expect.any(Array) }]);
     expect(out.review.map((x: any) => x.payment)).toEqual([uuids.typo]);
     expect(out.review[0].candidates[0].line).toEqual({ file: '郵局_1104-1108.csv', row: 5, at: expect.stringMatching(ISO), amount: 2300 });

@@ -325,6 +325,7 @@ export const RECONCILE_UI = {
   encoding: '編碼',
   lines: (lines: number, credits: number) => `共 ${lines} 筆，其中存入 ${credits} 筆`,
   balanceBreaks: (n: number) => (n ? `餘額不連續 ${n} 處（可能缺漏或順序錯誤）` : '餘額連續'),
+  skippedRows: (n: number) => `略過非交易列 ${n} 列（資料筆數、合計等）`,
   roles: {
     date: '日期',
     posted: '帳務日期',

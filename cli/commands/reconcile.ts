@@ -93,6 +93,7 @@ export function reconcileCommand(program: Command, io: CliIO): void {
           to,
           encoding: [...new Set(imported.map((s) => s.encoding))].join(','),
           balance_breaks: sum(imported, 'balance_breaks'),
+          skipped_rows: sum(imported, 'skipped_rows'),
         };
         if (opts.json) {
           const out = {
@@ -162,7 +163,7 @@ const sum = <K extends keyof ImportedStatement>(rows: ImportedStatement[], key: 
 
 function printReport(
   io: CliIO,
-  s: { files: string[]; accounts: string[]; lines: number; credits: number; new: number; duplicates: number; from: string; to: string; encoding: string; balance_breaks: number },
+  s: { files: string[]; accounts: string[]; lines: number; credits: number; new: number; duplicates: number; from: string; to: string; encoding: string; balance_breaks: number; skipped_rows: number },
   p: Proposals,
   applied: number,
   apply: boolean,
@@ -171,19 +172,19 @@ function printReport(
   const out: string[] = [];
   out.push(`已讀取 ${s.files.length} 個檔案：共 ${s.lines} 筆明細（存入 ${s.credits} 筆），新增 ${s.new} 筆，重複略過 ${s.duplicates} 筆`);
   if (s.accounts.length) out.push(`銀行帳號：${s.accounts.join('、')}`);
-  out.push(`對帳期間：${s.from} 至 ${s.to}　編碼：${s.encoding}${s.balance_breaks ? `　餘額不連續：${s.balance_breaks} 處（可能缺行或順序錯誤）` : ''}`);
+  out.push(`對帳期間：${s.from} 至 ${s.to}　編碼：${s.encoding}${s.balance_breaks ? `　餘額不連續：${s.balance_breaks} 處（可能缺行或順序錯誤）` : ''}${s.skipped_rows ? `　略過非交易列：${s.skipped_rows} 列` : ''}`);
   out.push(`建議入帳：${p.auto.length} 筆${apply ? `，已確認 ${applied} 筆` : '（未更改；加 --apply 確認）'}`);
   out.push(`需人工確認：${p.review.length} 筆`);
   for (const r of p.review) {
     out.push(`  匯款 ${r.payment.uuid}　後五碼 ${r.payment.last_five}　${formatNTD(r.payment.amount)}　${when(r.payment.paid_at)}`);
     for (const c of r.candidates) {
-      out.push(`    候選：${c.line.file} 第 ${c.line.row} 行　${when(c.line.at, c.line.has_time)}　${formatNTD(c.line.amount)}　帳號 ${c.line.counterparty || '（無）'}　分數 ${c.score}　${c.reasons.join('、')}`);
+      out.push(`    候選：${c.line.file} 第 ${c.line.row} 行　${when(c.line.at, c.line.has_time)}　${formatNTD(c.line.amount)}　帳號 ${c.line.counterparty || c.line.payer || '（無）'}　分數 ${c.score}　${c.reasons.join('、')}`);
     }
   }
   out.push(`未入帳候選：${p.unpaid.length} 筆（不會自動設定）`);
   for (const u of p.unpaid) out.push(`  匯款 ${u.payment.uuid}　後五碼 ${u.payment.last_five}　${formatNTD(u.payment.amount)}　${when(u.payment.paid_at)}`);
   out.push(`銀行有款無回報：${p.unreported.length} 筆`);
-  for (const u of p.unreported) out.push(`  ${u.line.file} 第 ${u.line.row} 行　${when(u.line.at, u.line.has_time)}　${formatNTD(u.line.amount)}　${u.line.summary}　${u.line.counterparty}`);
+  for (const u of p.unreported) out.push(`  ${u.line.file} 第 ${u.line.row} 行　${when(u.line.at, u.line.has_time)}　${formatNTD(u.line.amount)}　${u.line.summary}　${u.line.counterparty || u.line.payer}`);
   if (p.suggestions.length) out.push(`其他建議（合併或拆分付款，請人工確認）：${p.suggestions.length} 組`);
   io.stdout(`${out.join('\n')}\n`);
 }

@@ -136,6 +136,8 @@ export interface ImportedStatement {
   to: string | null;
   encoding: string;
   balance_breaks: number;
+  /** rows that are not transactions (資料筆數, 合計, 以上資料僅供參考 …), skipped */
+  skipped_rows: number;
   columns: ReadStatement['columns'];
 }
 

@@ -190,6 +190,7 @@ async function storeStatement(
     to: read.to,
     encoding: read.encoding,
     balance_breaks: read.balance_breaks,
+    skipped_rows: read.skipped,
     columns: read.columns,
   };
   await recordAudit(trx, ctx, { action: 'import', entity: 'statement', entityId: id, after: result });

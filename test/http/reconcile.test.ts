@@ -50,6 +50,7 @@ describe.each(DB_KINDS)('reconciliation API on %s', (kind) => {
         to: '2026-11-05',
         encoding: 'big5',
         balance_breaks: 0,
+        skipped_rows: 0,
         columns: { date: '交易日期', time: '交易時間', debit: '轉出', credit: '轉入', balance: '餘額', summary: '說明', counterparty: '帳號', note: '備註' },
       },
     });

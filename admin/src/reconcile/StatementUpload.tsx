@@ -103,6 +103,11 @@ export function StatementUpload({ storeId, choices, onImported }: { storeId: num
             <Typography variant="body2" color={statement.balance_breaks ? 'error' : 'text.primary'} data-testid="statement-breaks">
               {R.balanceBreaks(statement.balance_breaks)}
             </Typography>
+            {statement.skipped_rows > 0 && (
+              <Typography variant="body2" data-testid="statement-skipped">
+                {R.skippedRows(statement.skipped_rows)}
+              </Typography>
+            )}
             <Typography variant="body2" sx={{ mt: 1 }}>
               {R.columns}：
             </Typography>
