@@ -28,42 +28,12 @@
 import iconv from 'iconv-lite';
 import * as XLSX from 'xlsx';
 import type { ReconcileReport } from '../core/reconcile/types.js';
+import type { MonthKnobs } from './reconcile-knobs.js';
 
 // ---- the API ------------------------------------------------------------------------------
 
-/** Every habit of real data has a knob. Values are shares in [0,1] unless said. */
-export interface MonthKnobs {
-  /** how many distinct price points customers pay (e.g. 3 = very few distinct amounts, 300 = almost every amount different) */
-  amountDiversity: number;
-  /** share of customers who are regulars (come back every few days, often same amount) */
-  regularShare: number;
-  /** how the payer's account shows on the statement: shares of whole account, masked (3–5 visible trailing digits), none (a name only / ATM cash); sum 1 */
-  masking: { whole: number; masked: number; none: number };
-  /** booking delay scale: 0 = every transfer booked within minutes; 1 = usual; 2 = slow bank (more after-cutoff, next-business-day, up to 3½ days later) */
-  bookingDelay: number;
-  /** scale of the error in the reported time: 0 = exact minute, 1 = usual (typed in later, sometimes off by hours), 2 = sloppy (often hours, sometimes a day off in either direction) */
-  reportTimeError: number;
-  /** share of reports whose last five has one wrong digit */
-  typoRate: number;
-  /** share of reports whose last five has two adjacent digits swapped */
-  swapRate: number;
-  /** share of customers who share their last five with another customer of the same store */
-  sharedLastFive: number;
-  /** share of transfers that pay 2–3 reports at once (one credit, several reports) */
-  combined: number;
-  /** share of reports paid in two transfers (several credits, one report) */
-  split: number;
-  /** share of credits nobody reported */
-  unreported: number;
-  /** share of reports never paid */
-  unpaid: number;
-  /** share of the banks whose export has no counterparty column and writes the account inside 備註 / 摘要 / 附註 instead */
-  digitsInNote: number;
-  /** reports per day over all stores (default ~45) */
-  perDay: number;
-  /** number of stores (default 4), each with its own bank and export shape */
-  stores: number;
-}
+/** The knobs are the bench's one list (bench/reconcile-knobs.ts); this generator's defaults are its own. */
+export type { MonthKnobs };
 
 export const DEFAULT_KNOBS: MonthKnobs = {
   amountDiversity: 60,
