@@ -426,6 +426,26 @@ console.log(table);
 const seconds = (Date.now() - startedAt) / 1000;
 console.log(`\n${rows.filter((r) => r.met === false).length} goals missed; ${seconds.toFixed(0)} s; node ${process.version}`);
 mkdirSync(join(TOP, 'bench'), { recursive: true });
-if (!QUICK) writeFileSync(join(TOP, 'bench', 'results.json'), `${JSON.stringify({ at: new Date().toISOString(), seconds, node: process.version, rows, raw }, null, 2)}\n`);
+if (!QUICK) writeFileSync(join(TOP, 'bench', 'results.json'), `${JSON.stringify(ONLY ? mergedResults() : { at: new Date().toISOString(), seconds, node: process.version, rows, raw }, null, 2)}\n`);
+
+/**
+ * A run of some scenarios (BENCH_ONLY) replaces those scenarios' rows in results.json and keeps
+ * the others' from the last run, each row saying when it was measured.
+ */
+function mergedResults() {
+  const file = join(TOP, 'bench', 'results.json');
+  const scenarioOf = (s: string) => /^(\d+)/.exec(s)?.[1] ?? s;
+  let old: { at?: string; seconds?: number; node?: string; rows?: Array<Row & { at?: string }>; raw?: Record<string, unknown> } = {};
+  try {
+    old = JSON.parse(readFileSync(file, 'utf8'));
+  } catch {
+    /* none yet */
+  }
+  const now = new Date().toISOString();
+  const ran = new Set(rows.map((r) => scenarioOf(r.scenario)));
+  const kept = (old.rows ?? []).filter((r) => !ran.has(scenarioOf(r.scenario))).map((r) => ({ ...r, at: r.at ?? old.at }));
+  const merged = [...kept, ...rows.map((r) => ({ ...r, at: now }))].sort((a, b) => Number(scenarioOf(a.scenario)) - Number(scenarioOf(b.scenario)) || a.scenario.localeCompare(b.scenario));
+  return { at: old.at ?? now, seconds: old.seconds ?? seconds, node: process.version, partial: { at: now, only: ONLY, seconds }, rows: merged, raw: { ...(old.raw ?? {}), ...raw } };
+}
 void payments;
 void STORES;

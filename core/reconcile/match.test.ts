@@ -200,8 +200,22 @@ describe('matchReconcile', () => {
     expect(matchReconcile([r], [line(1, '2026-11-10T10:05:00', 1300, '12345')], { coverage }).unpaid).toEqual([]);
     // a larger credit from another account says nothing
     expect(matchReconcile([r], [line(1, '2026-11-10T10:05:00', 1300, '99999')], { coverage }).unpaid).toEqual([{ payment: r.uuid }]);
-    // two credits that add up to it: a split payment
-    expect(matchReconcile([r], [line(1, '2026-11-10T10:05:00', 200, '77777'), line(2, '2026-11-10T13:00:00', 300, '88888')], { coverage }).unpaid).toEqual([]);
+    // two credits that add up to it, one from the same account: a split payment
+    expect(matchReconcile([r], [line(1, '2026-11-10T10:05:00', 200, '12345'), line(2, '2026-11-10T13:00:00', 300, '88888')], { coverage }).unpaid).toEqual([]);
+    // three credits that add up to it within a day, one showing the last five one typo away
+    const three = [line(1, '2026-11-10T10:05:00', 200, '12346'), line(2, '2026-11-10T13:00:00', 200, '88888'), line(3, '2026-11-11T09:00:00', 100, '')];
+    expect(matchReconcile([r], three, { coverage }).unpaid).toEqual([]);
+    // two credits showing no digits, both within three hours of the report
+    expect(matchReconcile([r], [line(1, '2026-11-10T10:05:00', 200, ''), line(2, '2026-11-10T12:00:00', 300, '')], { coverage }).unpaid).toEqual([]);
+    // credits that merely add up say nothing: from other accounts, or showing nothing days apart
+    expect(matchReconcile([r], [line(1, '2026-11-10T10:05:00', 200, '77777'), line(2, '2026-11-10T13:00:00', 300, '88888')], { coverage }).unpaid).toEqual([{ payment: r.uuid }]);
+    expect(matchReconcile([r], [line(1, '2026-11-10T10:05:00', 200, ''), line(2, '2026-11-12T10:00:00', 300, '')], { coverage }).unpaid).toEqual([{ payment: r.uuid }]);
+    // a larger credit showing nothing, worth this report and another made within two hours
+    const other = report('2026-11-10T10:40:00', 800, '55555');
+    const both = matchReconcile([r, other], [line(1, '2026-11-10T11:00:00', 1300, '')], { coverage });
+    expect(both.unpaid.map((u) => u.payment)).not.toContain(r.uuid);
+    // …but not when no report makes up the rest
+    expect(matchReconcile([r], [line(1, '2026-11-10T11:00:00', 1300, '')], { coverage }).unpaid).toEqual([{ payment: r.uuid }]);
   });
 
   it('unpaid only when the statement covers the report’s whole window', () => {

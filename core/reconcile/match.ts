@@ -35,7 +35,7 @@ export interface Thresholds {
 }
 
 /** Chosen on the calibration half of the bench's sweep (see the README's reconciliation figures). */
-export const DEFAULT_THRESHOLDS: Thresholds = { auto: 3.5, unpaid: -15, unreported: -1.75 };
+export const DEFAULT_THRESHOLDS: Thresholds = { auto: 5.25, unpaid: -11, unreported: 0 };
 
 export interface MatchOptions {
   windowBeforeMs?: number;
@@ -319,36 +319,72 @@ export function decide(a: Analysis, t: Thresholds): MatchResult {
 }
 
 /**
- * Of the reports the assignment left alone, those a free credit might still pay as part of a
- * group no suggestion named: a larger credit in its window whose digits agree (or, showing none,
- * within two hours), as when several orders are paid at once; or two free credits in its window
- * that add up to it, as when a payment is split, perhaps from two accounts. Such a report is not
- * called unpaid: the money may be there.
+ * Of the reports the assignment left alone, those free credits might still pay as part of a
+ * group no suggestion named, so that the report is not called unpaid (the money may be there):
+ * - several orders paid at once: a larger credit showing the report's last five (or one typo
+ *   from it); or, showing no digits, within two hours of the report and worth exactly it plus one
+ *   or two other reports of the store made within two hours of it;
+ * - a payment split into two or three credits (perhaps from two accounts of one family) that add
+ *   up to the report, booked within a day of each other, at least one showing the last five or
+ *   one typo from it; or, none showing any digits, all within three hours of the report.
+ * Credits that merely add up (in a month of few prices, almost any two do) are not enough.
  */
 function mayBeGrouped(reports: ReconcileReport[], lines: ReconcileLine[], left: number[], freeLines: number[], before: number, after: number): Set<number> {
   const out = new Set<number>();
   const free = freeLines.filter((li) => lines[li].amount > 0).sort((a, b) => lines[a].at - lines[b].at);
+  const byStore = new Map<number, number[]>();
+  reports.forEach((r, ri) => (byStore.get(r.store_id) ?? byStore.set(r.store_id, []).get(r.store_id)!).push(ri));
+  for (const list of byStore.values()) list.sort((a, b) => reports[a].paid_at - reports[b].paid_at);
+  const TWO_HOURS = 2 * 3_600_000;
+  // the amounts one or two other reports of the store, made within two hours of ri, add up to
+  const companions = (ri: number): Set<number> => {
+    const r = reports[ri];
+    const near = (byStore.get(r.store_id) ?? []).filter((x) => x !== ri && Math.abs(reports[x].paid_at - r.paid_at) <= TWO_HOURS);
+    const sums = new Set<number>();
+    near.forEach((x, i) => {
+      sums.add(reports[x].amount);
+      for (let j = i + 1; j < near.length; j++) sums.add(reports[x].amount + reports[near[j]].amount);
+    });
+    return sums;
+  };
   for (const ri of left) {
     const r = reports[ri];
-    const amounts = new Set<number>();
+    const inside: number[] = [];
     for (let k = firstAtOrAfter(free, lines, r.paid_at - before - DAY_MS); k < free.length; k++) {
-      const l = lines[free[k]];
-      if (l.at > r.paid_at + after) break;
-      if (!mayPay(r, l, before, after)) continue;
-      if (l.amount > r.amount) {
-        const v = compareDigits(r.last_five, l.digits).verdict;
-        if (v === 'equal' || (v === 'unknown' && Math.abs(l.at - r.paid_at) <= 2 * 3_600_000)) {
-          out.add(ri);
-          break;
-        }
-      } else if (l.amount < r.amount) {
-        if (amounts.has(r.amount - l.amount)) {
-          out.add(ri);
-          break;
-        }
-        amounts.add(l.amount);
-      }
+      const li = free[k];
+      if (lines[li].at > r.paid_at + after) break;
+      if (mayPay(r, lines[li], before, after)) inside.push(li);
     }
+    const verdict = (li: number) => compareDigits(r.last_five, lines[li].digits).verdict;
+    const shows = (li: number) => verdict(li) === 'equal' || verdict(li) === 'typo';
+    const close = (li: number, span: number) => Math.abs(lines[li].at - r.paid_at) <= span;
+    let sums: Set<number> | undefined;
+    const combined = inside.some((li) => {
+      const l = lines[li];
+      if (l.amount <= r.amount) return false;
+      if (shows(li)) return true;
+      return verdict(li) === 'unknown' && close(li, TWO_HOURS) && (sums ??= companions(ri)).has(l.amount - r.amount);
+    });
+    if (combined) {
+      out.add(ri);
+      continue;
+    }
+    const parts = inside.filter((li) => lines[li].amount < r.amount);
+    const fits = (set: number[]) => {
+      const times = set.map((li) => lines[li].at);
+      if (Math.max(...times) - Math.min(...times) > DAY_MS) return false;
+      return set.some(shows) || set.every((li) => verdict(li) === 'unknown' && close(li, 3 * 3_600_000));
+    };
+    let split = false;
+    for (let x = 0; x < parts.length && !split; x++)
+      for (let y = x + 1; y < parts.length && !split; y++) {
+        const ab = lines[parts[x]].amount + lines[parts[y]].amount;
+        if (ab === r.amount) split = fits([parts[x], parts[y]]);
+        else if (ab < r.amount)
+          for (let z = y + 1; z < parts.length && !split; z++)
+            if (ab + lines[parts[z]].amount === r.amount) split = fits([parts[x], parts[y], parts[z]]);
+      }
+    if (split) out.add(ri);
   }
   return out;
 }

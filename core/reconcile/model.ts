@@ -18,8 +18,15 @@ import type { PayerMemory, ReconcileLine, ReconcileReport } from './types.js';
 const MIN = 60_000;
 const HOUR = 60 * MIN;
 
-/** Bin edges, in minutes from the reported time, of a booking that did not wait for the next business day. */
-const PROMPT_EDGES = [-2160, -1440, -720, -360, -180, -120, -60, -30, -15, -6, -2, 0, 2, 6, 15, 30, 60, 120, 180, 360, 720, 1440, 2160, 2880, 4320, 6480].map((m) => m * MIN);
+/**
+ * Bin edges, in minutes from the reported time, of a booking that did not wait for the next
+ * business day. Narrow bins around 12 and 24 hours either way (and 48 after) let a month show the
+ * reported time's typical slips, if it has them: the wrong date picked, 下午 read as 上午, a
+ * bank stamping a later value date with the transfer's own clock time.
+ */
+const PROMPT_EDGES = [
+  -2160, -1500, -1380, -780, -660, -360, -180, -120, -60, -30, -15, -6, -2, 0, 2, 6, 15, 30, 60, 120, 180, 360, 660, 780, 1380, 1500, 2160, 2820, 2940, 4320, 6480,
+].map((m) => m * MIN);
 /** Bin edges, in hours from the start of the next business day, of a booking that waited for it. */
 const NEXT_EDGES = [0, 6, 8, 9, 10, 11, 12, 15, 24, 36, 60, 96].map((h) => h * HOUR);
 /** Day differences (line's day − report's day) a date-only line may show. */
@@ -345,14 +352,24 @@ export function learnModel(
     if (l.at > last) last = l.at;
   }
   const span = Math.max(last - first, 7 * DAY_MS);
+
+  // The share of reports paid: of the reports whose whole window the statement spans (a report
+  // made after the statement's last day has no candidate because its credit is not there yet),
+  // those with a candidate, less what the month shows as unpaid at most.
+  let spanned = 0;
+  let withCandidates = 0;
+  reports.forEach((r, ri) => {
+    if (r.paid_at - win.before < first || r.paid_at + win.after > last) return;
+    spanned++;
+    if (ofReport[ri].length > 0) withCandidates++;
+  });
+  const paidShare = Math.min(0.99, Math.max(0.5, spanned >= 20 ? (withCandidates / spanned) * 0.99 : 0.95));
   const background = (r: ReconcileReport, amount: number) => {
     const n = (amountCount.get(`${r.store_id}|${amount}`) ?? 0) + (amountCount.get(`all|${amount}`) ?? 0);
-    return Math.max(0.05, (n * (win.before + win.after)) / span);
+    return Math.max(0.05, (Math.max(0, n - 1) * (win.before + win.after)) / span);
   };
 
-  // The share of reports paid: those with a candidate, less what the month shows as unpaid at most.
-  const withCandidates = ofReport.filter((c) => c.length > 0).length;
-  const paidShare = Math.min(0.99, Math.max(0.5, reports.length ? (withCandidates / reports.length) * 0.99 : 0.95));
+
   const priorOdds = Math.log(paidShare / (1 - paidShare));
 
   // Payer memory: on this store's statements, this payer reported these last fives.
