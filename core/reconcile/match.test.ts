@@ -214,8 +214,15 @@ describe('matchReconcile', () => {
     const other = report('2026-11-10T10:40:00', 800, '55555');
     const both = matchReconcile([r, other], [line(1, '2026-11-10T11:00:00', 1300, '')], { coverage });
     expect(both.unpaid.map((u) => u.payment)).not.toContain(r.uuid);
+    // …whoever's account it shows (a relative pays two orders at once)…
+    const relative = matchReconcile([r, other], [line(1, '2026-11-11T09:00:00', 1300, '98765')], { coverage });
+    expect(relative.unpaid).toEqual([]);
     // …but not when no report makes up the rest
     expect(matchReconcile([r], [line(1, '2026-11-10T11:00:00', 1300, '')], { coverage }).unpaid).toEqual([{ payment: r.uuid }]);
+    // a split on a statement without times: both parts on the report's day or the next
+    const dated = (id: number, day: string, amount: number) => line(id, `${day}T00:00:00`, amount, '', { hasTime: false });
+    expect(matchReconcile([r], [dated(1, '2026-11-10', 200), dated(2, '2026-11-11', 300)], { coverage }).unpaid).toEqual([]);
+    expect(matchReconcile([r], [dated(1, '2026-11-10', 200), dated(2, '2026-11-13', 300)], { coverage }).unpaid).toEqual([{ payment: r.uuid }]);
   });
 
   it('unpaid only when the statement covers the report’s whole window', () => {

@@ -19,7 +19,7 @@
  * the other (bench/reconcile-sweep.ts); DEFAULT_THRESHOLDS are its choice.
  */
 import { STATUS_FAILED } from '../statuses.js';
-import { DAY_MS } from '../time.js';
+import { DAY_MS, taipeiDayNumber } from '../time.js';
 import { Assignment, type Edge } from './assignment.js';
 import { compareDigits, evidence, mayPay, noteFound, type Evidence } from './evidence.js';
 import { learnModel, type Candidate as ModelCandidate, type Model } from './model.js';
@@ -35,7 +35,7 @@ export interface Thresholds {
 }
 
 /** Chosen on the calibration half of the bench's sweep (see the README's reconciliation figures). */
-export const DEFAULT_THRESHOLDS: Thresholds = { auto: 5.25, unpaid: -11, unreported: 0 };
+export const DEFAULT_THRESHOLDS: Thresholds = { auto: 5.25, unpaid: -2, unreported: 0 };
 
 export interface MatchOptions {
   windowBeforeMs?: number;
@@ -322,11 +322,12 @@ export function decide(a: Analysis, t: Thresholds): MatchResult {
  * Of the reports the assignment left alone, those free credits might still pay as part of a
  * group no suggestion named, so that the report is not called unpaid (the money may be there):
  * - several orders paid at once: a larger credit showing the report's last five (or one typo
- *   from it); or, showing no digits, within two hours of the report and worth exactly it plus one
- *   or two other reports of the store made within two hours of it;
+ *   from it); or one worth exactly the report plus one or two other reports of the store made
+ *   within two hours of it, whoever's account it shows (a relative or a colleague may pay);
  * - a payment split into two or three credits (perhaps from two accounts of one family) that add
- *   up to the report, booked within a day of each other, at least one showing the last five or
- *   one typo from it; or, none showing any digits, all within three hours of the report.
+ *   up to the report, booked within a day and a half of each other, at least one showing the last
+ *   five or one typo from it; or, none showing any digits, all close to the report (three hours,
+ *   or the same day or the next for a statement without times).
  * Credits that merely add up (in a month of few prices, almost any two do) are not enough.
  */
 function mayBeGrouped(reports: ReconcileReport[], lines: ReconcileLine[], left: number[], freeLines: number[], before: number, after: number): Set<number> {
@@ -357,13 +358,17 @@ function mayBeGrouped(reports: ReconcileReport[], lines: ReconcileLine[], left: 
     }
     const verdict = (li: number) => compareDigits(r.last_five, lines[li].digits).verdict;
     const shows = (li: number) => verdict(li) === 'equal' || verdict(li) === 'typo';
-    const close = (li: number, span: number) => Math.abs(lines[li].at - r.paid_at) <= span;
+    const day = taipeiDayNumber(r.paid_at);
+    const close = (li: number, span: number) => {
+      const l = lines[li];
+      if (!l.hasTime) return taipeiDayNumber(l.at) - day === 0 || taipeiDayNumber(l.at) - day === 1;
+      return Math.abs(l.at - r.paid_at) <= span;
+    };
     let sums: Set<number> | undefined;
     const combined = inside.some((li) => {
       const l = lines[li];
       if (l.amount <= r.amount) return false;
-      if (shows(li)) return true;
-      return verdict(li) === 'unknown' && close(li, TWO_HOURS) && (sums ??= companions(ri)).has(l.amount - r.amount);
+      return shows(li) || (sums ??= companions(ri)).has(l.amount - r.amount);
     });
     if (combined) {
       out.add(ri);
@@ -372,7 +377,7 @@ function mayBeGrouped(reports: ReconcileReport[], lines: ReconcileLine[], left: 
     const parts = inside.filter((li) => lines[li].amount < r.amount);
     const fits = (set: number[]) => {
       const times = set.map((li) => lines[li].at);
-      if (Math.max(...times) - Math.min(...times) > DAY_MS) return false;
+      if (Math.max(...times) - Math.min(...times) > 1.5 * DAY_MS) return false;
       return set.some(shows) || set.every((li) => verdict(li) === 'unknown' && close(li, 3 * 3_600_000));
     };
     let split = false;
