@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { accountIn, nameIn, payerOf } from './payer.js';
+import { accountIn, nameIn, payerOf, payerKey } from './payer.js';
 
 /** [counterparty column, free texts (備註, 附註, 轉帳留言, 摘要), payer, digits] */
 const CASES: Array<[string, string[], string, string]> = [
@@ -10,12 +10,12 @@ const CASES: Array<[string, string[], string, string]> = [
   ['', ['0008 000077720xxxx736'], '0008000077720****736', '736'],
   ['', ['跨行轉入 ***12345'], '***12345', '12345'],
   ['', ['跨行轉入***12345'], '***12345', '12345'],
-  ['', ['ATM轉入 0081234567890123'], '0081234567890123', '90123'],
+  ['', ['ATM轉入 0081234567890123'], '81234567890123', '90123'],
   ['', ['＊＊＊１２３４５'], '***12345', '12345'],
   ['', ['×××12345'], '***12345', '12345'],
   ['', ['822 1234567890123'], '8221234567890123', '90123'],
   ['', ['822-123-4567890'], '8221234567890', '67890'],
-  ['', ['0081234567890123 王小明'], '0081234567890123', '90123'],
+  ['', ['0081234567890123 王小明'], '81234567890123', '90123'],
   ['', ['王小明 ***12345'], '***12345', '12345'],
   ['', ['822-1234****'], '8221234****', ''],
   // the first note holding an account wins; the summary column is read last
@@ -58,7 +58,7 @@ const CASES: Array<[string, string[], string, string]> = [
   ['****12345', [], '****12345', '12345'],
   ['822/****1234567', [], '822****1234567', '34567'],
   ['0008 0000****12345', [], '00080000****12345', '12345'],
-  ['0130000123412345', [], '0130000123412345', '12345'],
+  ['0130000123412345', [], '130000123412345', '12345'],
   // a counterparty column holding a name: the name is the payer unless a note shows an account
   ['王大同', [], '王大同', ''],
   ['王 大同', ['貨款'], '王大同', ''],
@@ -92,5 +92,16 @@ describe('accountIn and nameIn', () => {
     expect(nameIn('小明')).toBeNull();
     expect(nameIn('張三豐先生好')).toBeNull();
     expect(nameIn('費用')).toBeNull();
+  });
+});
+
+describe('payerKey', () => {
+  it('is one payer however a spreadsheet program re-saved a whole account; masks and names stay', () => {
+    expect(payerOf('', ['0081234500027182']).payer).toBe(payerOf('', ['81234500027182']).payer);
+    expect(payerKey('0081234500027182')).toBe('81234500027182');
+    expect(payerKey('822****12345')).toBe('822****12345');
+    expect(payerKey('***00123')).toBe('***00123');
+    expect(payerKey('陳美玲')).toBe('陳美玲');
+    expect(payerKey('0')).toBe('0');
   });
 });

@@ -20,6 +20,15 @@ export function normalizeAccount(token: string): string {
   return ascii(token).replace(/[\s\-/－]/g, '').replace(MASKS, '*');
 }
 
+/**
+ * A normalized account as a payer key: a whole account of digits only loses its leading zeros, as
+ * a spreadsheet program re-saving the statement would drop them (`0081234500027182` and
+ * `81234500027182` are one payer). Masked accounts and names are kept as they are.
+ */
+export function payerKey(account: string): string {
+  return /^\d+$/.test(account) ? account.replace(/^0+(?=\d)/, '') : account;
+}
+
 /** The trailing visible digits of an account, at most five ('' when its end is masked). */
 export function trailingDigits(account: string): string {
   const m = /(\d+)$/.exec(normalizeAccount(account));
@@ -126,11 +135,11 @@ export function payerOf(counterparty: string, texts: readonly string[] = []): Pa
     // A counterparty column holds accounts: its trailing digits count even when fewer than a whole
     // account shows (`****7012`, `822/****1234567`), as they always have.
     const token = accountIn(cp);
-    return token ? { payer: token, digits: trailingDigits(token) } : { payer: normalizeAccount(cp), digits: trailingDigits(cp) };
+    return token ? { payer: payerKey(token), digits: trailingDigits(token) } : { payer: payerKey(normalizeAccount(cp)), digits: trailingDigits(cp) };
   }
   for (const t of texts) {
     const account = t ? accountIn(t) : null;
-    if (account) return { payer: account, digits: trailingDigits(account) };
+    if (account) return { payer: payerKey(account), digits: trailingDigits(account) };
   }
   if (cp) return { payer: cp.replace(/\s+/g, ''), digits: '' };
   for (const t of texts) {

@@ -5,14 +5,14 @@
  * the same transaction. A link is unique on the payment and on the line, so of two concurrent
  * confirmations of the same payment or line exactly one wins.
  */
-import { createHash } from 'node:crypto';
 import type { Knex } from 'knex';
 import { ConflictError, ForbiddenError, NotFoundError, ValidationError } from '../errors.js';
 import { assertFilterFields, filterIds, runList, type ListQuery } from '../list.js';
 import { MSG } from '../messages.js';
 import { inScope, scopedStoreIds, storeScope } from '../permissions.js';
-import { accountKey, givenAccount, lineSource, statementAccount } from '../reconcile/account.js';
+import { givenAccount, lineSource, statementAccount } from '../reconcile/account.js';
 import { DEFAULT_WINDOW_AFTER_MS, DEFAULT_WINDOW_BEFORE_MS, matchReconcile } from '../reconcile/match.js';
+import { fingerprints } from '../reconcile/fingerprint.js';
 import { learnPayer, MAX_PAYER_LENGTH, payerMemory, unlearnLink } from '../reconcile/payers.js';
 import { statementPeriod } from '../reconcile/period.js';
 import { readStatement, type ReadStatement } from '../reconcile/statement.js';
@@ -89,22 +89,6 @@ function scopedLines(ctx: ServiceContext, db: Db = ctx.db): Knex.QueryBuilder {
   // A statement imported for all stores is seen only by those who see all stores.
   if (!scope.all) q.whereIn('s.store_id', scope.ids);
   return q;
-}
-
-/**
- * The same line read the same way always gets the same fingerprint; equal lines in one file are
- * told apart by their order. The statement's account is part of it, so an identical line on two
- * accounts is two lines; a statement that names no account keeps the fingerprint it always had.
- */
-function fingerprints(lines: ReadStatement['lines'], account: string | null): string[] {
-  const seen = new Map<string, number>();
-  const source = account === null ? [] : [accountKey(account)];
-  return lines.map((l) => {
-    const key = JSON.stringify([...source, l.at, l.amount, l.balance, l.summary, l.note, l.counterparty]);
-    const n = (seen.get(key) ?? 0) + 1;
-    seen.set(key, n);
-    return createHash('sha256').update(`${key}#${n}`).digest('hex');
-  });
 }
 
 /**
