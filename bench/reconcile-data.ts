@@ -325,7 +325,9 @@ export function score(
   const unpaidTrue = period.filter((r) => t.unpaid.has(r.uuid) && findable(r.paid_at)).map((r) => r.uuid);
   const listedUnpaid = new Set(res.unpaid.map((u) => u.payment));
   const known = (at: number) => at - FINDABLE.after - DAY >= t.reportsCover.from && at + FINDABLE.before + DAY <= t.reportsCover.to;
-  const unreportedTrue = t.lines.filter((l) => l.amount > 0 && t.unreported.has(l.id) && known(l.at)).map((l) => l.id);
+  // credits of the period, as reports of the period: those around it are context, never listed
+  const lineInPeriod = (at: number) => at >= t.period.from && at < t.period.to;
+  const unreportedTrue = t.lines.filter((l) => l.amount > 0 && t.unreported.has(l.id) && known(l.at) && lineInPeriod(l.at)).map((l) => l.id);
   const listedUnreported = new Set(res.unreported.map((u) => u.line));
   return {
     reports: period.length,

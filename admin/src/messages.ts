@@ -356,6 +356,8 @@ export const RECONCILE_UI = {
   confirmOne: '確認入帳',
   markUnpaid: '標記為未入帳',
   marked: (n: number) => `已標記未入帳 ${n} 筆`,
+  unpaidTitle: '未入帳候選',
+  unpaidSectionHint: '由您確認後才標記為未入帳，不會自動設定',
   unpaidHint: '對帳單涵蓋其時間範圍，卻查無相符的存入',
   noCandidate: '查無候選入帳',
   unreportedTitle: '銀行有款無回報',
@@ -370,6 +372,8 @@ export const RECONCILE_UI = {
   status: PAYMENT_FIELD_LABELS.status,
   summary: '摘要',
   counterparty: '對方帳號',
+  /** the payer read from 備註 or 摘要 when the statement has no counterparty column */
+  payerOnLine: '付款人',
   note: PAYMENT_FIELD_LABELS.note,
   row: (file: string, row: number) => `${file} 第 ${row} 列`,
   dateOnly: '（僅日期）',

@@ -178,13 +178,13 @@ function printReport(
   for (const r of p.review) {
     out.push(`  匯款 ${r.payment.uuid}　後五碼 ${r.payment.last_five}　${formatNTD(r.payment.amount)}　${when(r.payment.paid_at)}`);
     for (const c of r.candidates) {
-      out.push(`    候選：${c.line.file} 第 ${c.line.row} 行　${when(c.line.at, c.line.has_time)}　${formatNTD(c.line.amount)}　帳號 ${c.line.counterparty || c.line.payer || '（無）'}　分數 ${c.score}　${c.reasons.join('、')}`);
+      out.push(`    候選：${c.line.file} 第 ${c.line.row} 列　${when(c.line.at, c.line.has_time)}　${formatNTD(c.line.amount)}　帳號 ${c.line.counterparty || c.line.payer || '（無）'}　分數 ${c.score}　${c.reasons.join('、')}`);
     }
   }
   out.push(`未入帳候選：${p.unpaid.length} 筆（不會自動設定）`);
   for (const u of p.unpaid) out.push(`  匯款 ${u.payment.uuid}　後五碼 ${u.payment.last_five}　${formatNTD(u.payment.amount)}　${when(u.payment.paid_at)}`);
   out.push(`銀行有款無回報：${p.unreported.length} 筆`);
-  for (const u of p.unreported) out.push(`  ${u.line.file} 第 ${u.line.row} 行　${when(u.line.at, u.line.has_time)}　${formatNTD(u.line.amount)}　${u.line.summary}　${u.line.counterparty || u.line.payer}`);
+  for (const u of p.unreported) out.push(`  ${u.line.file} 第 ${u.line.row} 列　${when(u.line.at, u.line.has_time)}　${formatNTD(u.line.amount)}　${u.line.summary}　${u.line.counterparty || u.line.payer}`);
   if (p.suggestions.length) out.push(`其他建議（合併或拆分付款，請人工確認）：${p.suggestions.length} 組`);
   io.stdout(`${out.join('\n')}\n`);
 }

@@ -192,6 +192,14 @@ describe('matchReconcile', () => {
     expect(res.auto[0].reasons).toEqual(['金額相符', '可見後 3 碼相符', '時間相差 30 分鐘', '備註相符']);
   });
 
+  it('lists as unreported only credits inside the period asked about; those around it are context', () => {
+    const period = { from: tw('2026-11-23T00:00:00'), to: tw('2026-11-27T00:00:00') };
+    const lines = [line(1, '2026-11-21T10:00:00', 700, '11111'), line(2, '2026-11-24T10:00:00', 800, '22222'), line(3, '2026-11-27T10:00:00', 900, '33333')];
+    const res = matchReconcile([], lines, { period });
+    expect(res.unreported).toEqual([{ line: 2 }]);
+    expect(res.reviewLines).toEqual([]);
+  });
+
   it('never calls unpaid a report a free credit may pay with other orders, or two free credits together', () => {
     const coverage = { from: tw('2026-11-01T00:00:00'), to: tw('2026-11-30T23:59:59') };
     const r = report('2026-11-10T10:00:00', 500, '12345');

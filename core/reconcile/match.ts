@@ -122,6 +122,8 @@ export interface Analysis {
   reviewPartner: Int32Array;
   /** the report is asked about (inside the period) */
   asked: Uint8Array;
+  /** the line is asked about (inside the period) */
+  lineAsked: Uint8Array;
   /** the statement covers the report's window: it may be called unpaid */
   coverable: Uint8Array;
   /** every report that could explain the line was given: it may be called unreported */
@@ -183,6 +185,9 @@ export function analyse(allReports: ReconcileReport[], lines: ReconcileLine[], o
 
   const inPeriod = (r: ReconcileReport) => !opts.period || (r.paid_at >= opts.period.from && r.paid_at < opts.period.to);
   const asked = Uint8Array.from(reports, (r) => (inPeriod(r) ? 1 : 0));
+  // a credit is listed (unreported, or in review by line) only inside the period too: credits
+  // around it take part, as context for the period's reports
+  const lineAsked = Uint8Array.from(lines, (l) => (!opts.period || (l.at >= opts.period.from && l.at < opts.period.to) ? 1 : 0));
   const cov = opts.coverage;
   const coverable = Uint8Array.from(reports, (r) => (cov && cov.from <= r.paid_at - before && cov.to >= r.paid_at + Math.min(after, UNPAID_COVERAGE_AFTER_MS) ? 1 : 0));
   const rc = opts.reportsCover;
@@ -201,7 +206,7 @@ export function analyse(allReports: ReconcileReport[], lines: ReconcileLine[], o
     if (payer) ev.reasons.push(payer.known === 'same' ? '付款人記錄相符' : `付款人記錄的後五碼為 ${payer.fives.join('、')}`);
     return (c.ev = ev);
   };
-  return { reports, lines, ofReport, ofLine, partner, owner, regret, reviewPartner: review.partner, asked, coverable, decidable, suggestions, suggested, groupable, explain, model: model.summary };
+  return { reports, lines, ofReport, ofLine, partner, owner, regret, reviewPartner: review.partner, asked, lineAsked, coverable, decidable, suggestions, suggested, groupable, explain, model: model.summary };
 }
 
 /** How much a pair as likely as chance is preferred to leaving a report without a line, in review's assignment. */
@@ -297,7 +302,7 @@ export function decide(a: Analysis, t: Thresholds): MatchResult {
 
   const unreported: Array<{ li: number; w: number }> = [];
   lines.forEach((l, li) => {
-    if (l.amount <= 0 || lineTaken[li] !== 0) return;
+    if (l.amount <= 0 || lineTaken[li] !== 0 || !a.lineAsked[li]) return;
     const open = ofLine[li].filter((c) => !reportAuto[c.report]);
     const w = best(open);
     if (owner[li] < 0 && a.decidable[li] && !a.suggested.lines.has(li) && w < t.unreported) {

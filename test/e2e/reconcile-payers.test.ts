@@ -106,7 +106,7 @@ describe.skipIf(!HAS_CHROMIUM)('已記住的付款人 on the 對帳 page', () =>
     const phone = await e.signedIn('tpe_acct', '/admin/reconcile', PHONE);
     const cards = phone.getByTestId('payers').getByTestId(/^payer-\d+$/);
     await expect.poll(() => cards.count()).toBe(1);
-    expect(await cards.first().textContent()).toContain('0081234524680');
+    expect(await cards.first().textContent()).toContain('81234524680') // a whole account, without the leading zeros a spreadsheet program may drop;
     expect(await overflow(phone)).toBeLessThanOrEqual(0);
     const box = await cards.first().boundingBox();
     expect(box!.x + box!.width).toBeLessThanOrEqual(PHONE.width);
@@ -115,7 +115,7 @@ describe.skipIf(!HAS_CHROMIUM)('已記住的付款人 on the 對帳 page', () =>
 
     const other = await e.signedIn('branchB', '/admin/reconcile', DESKTOP);
     await expect.poll(() => other.getByTestId('payers').textContent()).toContain('尚未記住任何付款人');
-    expect(await other.getByTestId('payers').textContent()).not.toContain('0081234524680');
+    expect(await other.getByTestId('payers').textContent()).not.toContain('81234524680');
     await other.context().close();
 
     // headquarters import staff with stores A and B: the upload waits for a store

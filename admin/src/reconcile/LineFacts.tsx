@@ -4,7 +4,7 @@ import { formatTaipei } from '../../../core/time';
 import { RECONCILE_UI as R } from '../messages';
 import type { BankLine } from './types';
 
-/** What the bank wrote about one credit: time, amount, summary, counterparty, note, file and row. */
+/** What the bank wrote about one credit: time, amount, summary, counterparty (or, without one, the payer read from 備註), note, file and row. */
 export function LineFacts({ line }: { line: BankLine }) {
   const at = Date.parse(line.at);
   return (
@@ -13,7 +13,7 @@ export function LineFacts({ line }: { line: BankLine }) {
         {line.has_time ? formatTaipei(at) : `${formatTaipei(at, { dateOnly: true })}${R.dateOnly}`}　{formatNTD(line.amount)}
       </Typography>
       <Typography variant="body2" color="text.secondary">
-        {R.summary}：{line.summary || '—'}　{R.counterparty}：{line.counterparty || '—'}
+        {R.summary}：{line.summary || '—'}　{line.counterparty || !line.payer ? `${R.counterparty}：${line.counterparty || '—'}` : `${R.payerOnLine}：${line.payer}`}
         {line.note ? `　${R.note}：${line.note}` : ''}
       </Typography>
       <Typography variant="caption" color="text.secondary">

@@ -21,7 +21,7 @@ import { confirmPairs, getProposals, markUnpaid } from './api';
 import { AutoQueue } from './AutoQueue';
 import { PayersSection } from './PayersSection';
 import { RECONCILE_UI as R } from '../messages';
-import { ReviewQueue } from './ReviewQueue';
+import { ReviewQueue, UnpaidQueue } from './ReviewQueue';
 import { StatementUpload } from './StatementUpload';
 import { UnreportedQueue } from './UnreportedQueue';
 import type { ImportedStatement } from './types';
@@ -124,8 +124,11 @@ function ReconcileView({ me }: { me: Me }) {
           <Section title={R.autoTitle} hint={R.autoHint} count={data.auto.length} testid="queue-auto">
             {canDecide ? <AutoQueue key={JSON.stringify(key)} items={data.auto} busy={busy} onConfirm={onConfirm} /> : <ReadOnly n={data.auto.length} />}
           </Section>
-          <Section title={R.reviewTitle} hint={R.reviewHint} count={data.review.length + data.unpaid.length} testid="queue-review">
-            {canDecide ? <ReviewQueue items={data.review} unpaid={data.unpaid} busy={busy} onConfirm={onConfirm} onUnpaid={onUnpaid} /> : <ReadOnly n={data.review.length} />}
+          <Section title={R.reviewTitle} hint={R.reviewHint} count={data.review.length} testid="queue-review">
+            {canDecide ? <ReviewQueue items={data.review} busy={busy} onConfirm={onConfirm} onUnpaid={onUnpaid} /> : <ReadOnly n={data.review.length} />}
+          </Section>
+          <Section title={R.unpaidTitle} hint={R.unpaidSectionHint} count={data.unpaid.length} testid="queue-unpaid">
+            {canDecide ? <UnpaidQueue items={data.unpaid} busy={busy} onConfirm={onConfirm} onUnpaid={onUnpaid} /> : <ReadOnly n={data.unpaid.length} />}
           </Section>
           <Section title={R.unreportedTitle} hint={R.unreportedHint} count={data.unreported.length + data.reviewLines.length} testid="queue-unreported">
             <UnreportedQueue items={data.unreported} open={data.reviewLines} busy={busy} onConfirm={canDecide ? onConfirm : null} />

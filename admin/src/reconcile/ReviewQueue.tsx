@@ -1,13 +1,13 @@
 import { Box, Button, Card, CardContent, FormControlLabel, Radio, RadioGroup, Stack, Typography } from '@mui/material';
 import { useState } from 'react';
 import { Digits } from './Digits';
+import { firstChoice, NONE } from './firstChoice';
 import { RECONCILE_UI as R } from '../messages';
 import { LineFacts } from './LineFacts';
 import { PaymentFacts } from './PaymentFacts';
 import type { LinkedPayment, Proposals } from './types';
 
 type Review = Proposals['review'][number];
-const NONE = 'none';
 
 interface Actions {
   busy: boolean;
@@ -16,14 +16,23 @@ interface Actions {
 }
 
 /** 需人工確認: each report beside its ranked candidate lines; pick one (確認入帳) or none (標記為未入帳). */
-export function ReviewQueue({ items, unpaid, ...actions }: { items: Proposals['review']; unpaid: Proposals['unpaid'] } & Actions) {
-  if (items.length === 0 && unpaid.length === 0) return <Typography color="text.secondary">{R.empty}</Typography>;
+export function ReviewQueue({ items, ...actions }: { items: Proposals['review'] } & Actions) {
+  if (items.length === 0) return <Typography color="text.secondary">{R.empty}</Typography>;
   return (
     <Stack spacing={1}>
       {items.map((r) => (
         <ReviewCard key={r.payment.uuid} item={r} {...actions} />
       ))}
-      {unpaid.map((u) => (
+    </Stack>
+  );
+}
+
+/** 未入帳候選: reports the statements cover with no credit to explain them; a person marks them 未入帳, never the matcher. */
+export function UnpaidQueue({ items, ...actions }: { items: Proposals['unpaid'] } & Actions) {
+  if (items.length === 0) return <Typography color="text.secondary">{R.empty}</Typography>;
+  return (
+    <Stack spacing={1}>
+      {items.map((u) => (
         <UnpaidCard key={u.payment.uuid} payment={u.payment} {...actions} />
       ))}
     </Stack>
@@ -31,7 +40,7 @@ export function ReviewQueue({ items, unpaid, ...actions }: { items: Proposals['r
 }
 
 function ReviewCard({ item, busy, onConfirm, onUnpaid }: { item: Review } & Actions) {
-  const [pick, setPick] = useState<string>(String(item.candidates[0]?.line.id ?? NONE));
+  const [pick, setPick] = useState<string>(() => firstChoice(item.payment.last_five, item.candidates));
   return (
     <Card variant="outlined" data-testid="review-item">
       <CardContent sx={{ display: 'grid', gridTemplateColumns: { xs: '1fr', md: 'minmax(0, 1fr) minmax(0, 2fr)' }, gap: 1.5, p: 1.5, '&:last-child': { pb: 1.5 } }}>
@@ -68,7 +77,7 @@ function ReviewCard({ item, busy, onConfirm, onUnpaid }: { item: Review } & Acti
             variant="contained"
             size="small"
             color={pick === NONE ? 'error' : 'primary'}
-            disabled={busy}
+            disabled={busy || pick === ''}
             onClick={() => (pick === NONE ? onUnpaid([item.payment.uuid]) : onConfirm([{ payment: item.payment.uuid, line: Number(pick) }]))}
             data-testid="review-decide"
           >
