@@ -86,3 +86,11 @@ export const auditEntityLabel = (entity: string): string => AUDIT_ENTITY_LABELS[
 export function storeLabel(store: { name: string; code: string } | null | undefined): string {
   return store ? `${store.name} (${store.code})` : MSG.unknownStore;
 }
+
+/** How a statement file was written, as a person reads it: the text's encoding, or the kind of Excel file. */
+export const STATEMENT_ENCODING_LABELS: Record<string, string> = { 'utf-8': 'UTF-8', big5: '大五碼（Big5）', xlsx: 'Excel 活頁簿（.xlsx）', xls: 'Excel 97–2003 活頁簿（.xls）' };
+export const statementEncodingLabel = (encoding: string): string =>
+  encoding
+    .split(',')
+    .map((e) => STATEMENT_ENCODING_LABELS[e] ?? e)
+    .join('、');

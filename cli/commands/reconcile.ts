@@ -11,6 +11,7 @@ import {
   principalByUsername,
   storeDirectory,
   storeLabel,
+  statementEncodingLabel,
   proposeMatches,
   readStatement,
   statementAccount,
@@ -172,7 +173,7 @@ function printReport(
   const out: string[] = [];
   out.push(`已讀取 ${s.files.length} 個檔案：共 ${s.lines} 筆明細（存入 ${s.credits} 筆），新增 ${s.new} 筆，重複略過 ${s.duplicates} 筆`);
   if (s.accounts.length) out.push(`銀行帳號：${s.accounts.join('、')}`);
-  out.push(`對帳期間：${s.from} 至 ${s.to}　編碼：${s.encoding}${s.balance_breaks ? `　餘額不連續：${s.balance_breaks} 處（可能缺行或順序錯誤）` : ''}${s.skipped_rows ? `　略過非交易列：${s.skipped_rows} 列` : ''}`);
+  out.push(`對帳期間：${s.from} 至 ${s.to}　編碼：${statementEncodingLabel(s.encoding)}${s.balance_breaks ? `　餘額不連續：${s.balance_breaks} 處（可能缺行或順序錯誤）` : ''}${s.skipped_rows ? `　略過非交易列：${s.skipped_rows} 列` : ''}`);
   out.push(`建議入帳：${p.auto.length} 筆${apply ? `，已確認 ${applied} 筆` : '（未更改；加 --apply 確認）'}`);
   out.push(`需人工確認：${p.review.length} 筆`);
   for (const r of p.review) {

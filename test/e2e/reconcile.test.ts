@@ -74,8 +74,8 @@ describe.skipIf(!HAS_CHROMIUM)('the 對帳 page in the browser', () => {
     const summary = page.getByTestId('statement-summary');
     await expect.poll(() => summary.textContent()).toContain('新增 5 筆');
     const text = (await summary.textContent()) ?? '';
-    expect(text).toContain('期間：2026-11-05 ～ 2026-11-07');
-    expect(text).toContain('編碼：utf-8');
+    expect(text).toContain('期間：2026/11/05 ～ 2026/11/07');
+    expect(text).toContain('編碼：UTF-8');
     expect(text).toContain('餘額連續');
     const columns = await page.getByTestId('statement-columns').textContent();
     for (const c of ['日期：交易日期', '時間：交易時間', '存入：存入', '餘額：餘額', '摘要：摘要', '對方帳號：對方帳號']) expect(columns).toContain(c);
@@ -210,13 +210,13 @@ describe.skipIf(!HAS_CHROMIUM)('an accountant’s month of bank exports in the b
     for (const path of files) read.push(await upload(page, path));
     // what was read, per file: the period and the encoding the README promises
     const expected: Array<[string, string]> = [
-      ['期間：2026-11-01 ～ 2026-11-02', '編碼：big5'],
-      ['期間：2026-11-03 ～ 2026-11-03', '編碼：big5'],
-      ['期間：2026-11-04 ～ 2026-11-04', '編碼：big5'],
-      ['期間：2026-11-05 ～ 2026-11-05', '編碼：utf-8'],
-      ['期間：2026-11-06 ～ 2026-11-06', '編碼：utf-8'],
-      ['期間：2026-11-07 ～ 2026-11-07', '編碼：xlsx'],
-      ['期間：2026-11-08 ～ 2026-11-08', '編碼：xls'],
+      ['期間：2026/11/01 ～ 2026/11/02', '編碼：大五碼（Big5）'],
+      ['期間：2026/11/03 ～ 2026/11/03', '編碼：大五碼（Big5）'],
+      ['期間：2026/11/04 ～ 2026/11/04', '編碼：大五碼（Big5）'],
+      ['期間：2026/11/05 ～ 2026/11/05', '編碼：UTF-8'],
+      ['期間：2026/11/06 ～ 2026/11/06', '編碼：UTF-8'],
+      ['期間：2026/11/07 ～ 2026/11/07', '編碼：Excel 活頁簿（.xlsx）'],
+      ['期間：2026/11/08 ～ 2026/11/08', '編碼：Excel 97–2003 活頁簿（.xls）'],
     ];
     read.forEach((text, k) => {
       for (const part of expected[k]) expect(text, basename(files[k])).toContain(part);

@@ -2,7 +2,7 @@ import UploadFileIcon from '@mui/icons-material/UploadFile';
 import { Alert, Box, Button, Card, CardContent, Chip, MenuItem, Stack, TextField, Typography } from '@mui/material';
 import { useRef, useState } from 'react';
 import { MAX_ACCOUNT_LENGTH } from '../../../core/reconcile/account';
-import { storeLabel } from '../../../core/labels';
+import { statementEncodingLabel, storeLabel } from '../../../core/labels';
 import type { StoreRecord } from '../common/useStores';
 import { uploadStatement } from './api';
 import { RECONCILE_UI as R } from '../messages';
@@ -98,7 +98,7 @@ export function StatementUpload({ storeId, choices, onImported }: { storeId: num
             </Typography>
             <Typography variant="body2">{R.lines(statement.lines, statement.credits)}</Typography>
             <Typography variant="body2">
-              {R.period}：{statement.from ?? '—'} ～ {statement.to ?? '—'}　{R.encoding}：{statement.encoding}
+              {R.period}：{statement.from?.replaceAll('-', '/') ?? '—'} ～ {statement.to?.replaceAll('-', '/') ?? '—'}　{R.encoding}：{statementEncodingLabel(statement.encoding)}
             </Typography>
             <Typography variant="body2" color={statement.balance_breaks ? 'error' : 'text.primary'} data-testid="statement-breaks">
               {R.balanceBreaks(statement.balance_breaks)}
