@@ -271,6 +271,14 @@ describe.skipIf(!HAS_CHROMIUM)('an accountant’s month of bank exports in the b
     const fubon = page.getByTestId(`status-${uuids.fubon}`);
     expect(await fubon.getAttribute('data-linked')).toBe('true');
     expect(await fubon.getAttribute('title')).toBe('此匯款已對帳，請先取消對帳');
+    // …and opens 對帳明細: the very line it was linked to, as the statement wrote it
+    await fubon.click();
+    const linked = page.getByTestId('linked-line');
+    await expect.poll(() => linked.textContent()).toContain('富邦_交易明細.xlsx 第 2 列');
+    expect(await linked.textContent()).toContain('NT$650');
+    await e.shot(page, 'reconcile-month-linked-line-desktop');
+    await page.getByRole('button', { name: '關閉' }).click();
+    await expect.poll(() => linked.count()).toBe(0);
     const unlink = page.getByTestId(`unlink-${uuids.fubon}`);
     await unlink.click();
     await page.getByTestId('unlink-confirm').click();

@@ -1,28 +1,47 @@
+import LinkIcon from '@mui/icons-material/Link';
 import { Chip, MenuItem, Select } from '@mui/material';
+import { useState } from 'react';
 import { MSG } from '../../../core/messages';
 import { STATUS_COLORS, STATUSES, statusChangeable, type PaymentStatus } from '../../../core/statuses';
 import type { Payment } from '../../../core/types';
+import { RECONCILE_UI as R } from '../messages';
+import { LinkedLineDialog } from './LinkedLineDialog';
 import { useInlineSave } from './useInlineSave';
 
 /**
  * Status: an editable dropdown for edit_payments (saved at once on selection, any status to any
  * other; 已儲存 or the reason it failed), otherwise a coloured label: 未確認 yellow, 已入帳 green,
- * 未入帳 red. A payment linked to a bank line shows its label, saying why (取消對帳 first).
+ * 未入帳 red. A payment linked to a bank line shows its label, saying why (取消對帳 first), and
+ * the label opens 對帳明細: the line it was linked to.
  * Compact, so a desktop row stays one line high.
  */
 export function StatusCell({ record, editable }: { record: Payment & { bank_line_id?: number | null }; editable: boolean }) {
   const [save, isPending] = useInlineSave(record);
+  const [showLine, setShowLine] = useState(false);
   if (!editable || !statusChangeable(record)) {
-    const linked = !statusChangeable(record);
+    const lineId = record.bank_line_id ?? null;
+    if (lineId === null) {
+      return <Chip size="small" color={STATUS_COLORS[record.status]} label={record.status} data-testid={editable ? `status-${record.id}` : undefined} />;
+    }
+    // linked to a bank line: the label opens 對帳明細 (which line, as the statement wrote it)
     return (
-      <Chip
-        size="small"
-        color={STATUS_COLORS[record.status]}
-        label={record.status}
-        title={linked ? MSG.reconcilePaymentLinked : undefined}
-        data-testid={editable ? `status-${record.id}` : undefined}
-        data-linked={linked || undefined}
-      />
+      <>
+        <Chip
+          size="small"
+          color={STATUS_COLORS[record.status]}
+          label={record.status}
+          icon={<LinkIcon />}
+          title={editable ? MSG.reconcilePaymentLinked : undefined}
+          aria-label={R.linkedShow(record.status)}
+          data-testid={editable ? `status-${record.id}` : `linked-${record.id}`}
+          data-linked
+          onClick={(e) => {
+            e.stopPropagation();
+            setShowLine(true);
+          }}
+        />
+        {showLine && <LinkedLineDialog lineId={lineId} open={showLine} onClose={() => setShowLine(false)} />}
+      </>
     );
   }
   return (
