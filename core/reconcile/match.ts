@@ -35,7 +35,7 @@ export interface Thresholds {
 }
 
 /** Chosen on the calibration half of the bench's sweep (see the README's reconciliation figures). */
-export const DEFAULT_THRESHOLDS: Thresholds = { auto: 5.25, unpaid: -2, unreported: 0 };
+export const DEFAULT_THRESHOLDS: Thresholds = { auto: 5.25, unpaid: -3.25, unreported: 0 };
 
 export interface MatchOptions {
   windowBeforeMs?: number;
@@ -198,7 +198,7 @@ export function analyse(allReports: ReconcileReport[], lines: ReconcileLine[], o
   const lineLeft = lines.map((_, li) => li).filter((li) => owner[li] < 0 && lines[li].amount > 0);
   const suggested = { reports: new Set<number>(), lines: new Set<number>() };
   const suggestions = suggest(reports, lines, reportLeft, lineLeft, before, after, suggested);
-  const groupable = mayBeGrouped(reports, lines, reportLeft.filter((ri) => !suggested.reports.has(ri) && coverable[ri]), lineLeft, before, after);
+  const groupable = mayBeGrouped(reports, lines, reportLeft.filter((ri) => !suggested.reports.has(ri) && coverable[ri]), lineLeft, before, after, partner);
   const explain = (c: Candidate): Evidence => {
     if (c.ev) return c.ev;
     const ev = evidence(reports[c.report], lines[c.line]);
@@ -328,21 +328,23 @@ export function decide(a: Analysis, t: Thresholds): MatchResult {
  * group no suggestion named, so that the report is not called unpaid (the money may be there):
  * - several orders paid at once: a larger credit showing the report's last five (or one typo
  *   from it); or one worth exactly the report plus one or two other reports of the store made
- *   within two hours of it, whoever's account it shows (a relative or a colleague may pay);
+ *   within two hours of it that no credit of their own pays, whoever's account it shows (a
+ *   relative or a colleague may pay);
  * - a payment split into two or three credits (perhaps from two accounts of one family) that add
  *   up to the report, booked within a day and a half of each other, at least one showing the last
  *   five or one typo from it; or, none showing any digits, all close to the report (three hours,
  *   or the same day or the next for a statement without times).
  * Credits that merely add up (in a month of few prices, almost any two do) are not enough.
  */
-function mayBeGrouped(reports: ReconcileReport[], lines: ReconcileLine[], left: number[], freeLines: number[], before: number, after: number): Set<number> {
+function mayBeGrouped(reports: ReconcileReport[], lines: ReconcileLine[], left: number[], freeLines: number[], before: number, after: number, partner: Int32Array): Set<number> {
   const out = new Set<number>();
   const free = freeLines.filter((li) => lines[li].amount > 0).sort((a, b) => lines[a].at - lines[b].at);
+  // the other members of a group are reports the assignment left alone too
   const byStore = new Map<number, number[]>();
-  reports.forEach((r, ri) => (byStore.get(r.store_id) ?? byStore.set(r.store_id, []).get(r.store_id)!).push(ri));
+  reports.forEach((r, ri) => partner[ri] < 0 && (byStore.get(r.store_id) ?? byStore.set(r.store_id, []).get(r.store_id)!).push(ri));
   for (const list of byStore.values()) list.sort((a, b) => reports[a].paid_at - reports[b].paid_at);
   const TWO_HOURS = 2 * 3_600_000;
-  // the amounts one or two other reports of the store, made within two hours of ri, add up to
+  // the amounts one or two other reports of the store left alone, made within two hours of ri, add up to
   const companions = (ri: number): Set<number> => {
     const r = reports[ri];
     const near = (byStore.get(r.store_id) ?? []).filter((x) => x !== ri && Math.abs(reports[x].paid_at - r.paid_at) <= TWO_HOURS);
