@@ -20,16 +20,18 @@ export function AutoQueue({ items, busy, onConfirm }: { items: Proposals['auto']
   if (items.length === 0) return <Typography color="text.secondary">{R.empty}</Typography>;
   return (
     <Box>
-      <Button
-        variant="contained"
-        color="success"
-        disabled={busy || chosen.length === 0}
-        onClick={() => onConfirm(chosen.map((a) => ({ payment: a.payment.uuid, line: a.line.id })))}
-        sx={{ mb: 1 }}
-        data-testid="auto-confirm"
-      >
-        {R.confirmAuto(chosen.length)}
-      </Button>
+      {/* stays in sight below the app bar while the list scrolls by (a long list on a phone) */}
+      <Box sx={{ position: 'sticky', top: { xs: 56, sm: 64 }, zIndex: 2, bgcolor: 'background.default', py: 0.5, mb: 0.5 }}>
+        <Button
+          variant="contained"
+          color="success"
+          disabled={busy || chosen.length === 0}
+          onClick={() => onConfirm(chosen.map((a) => ({ payment: a.payment.uuid, line: a.line.id })))}
+          data-testid="auto-confirm"
+        >
+          {R.confirmAuto(chosen.length)}
+        </Button>
+      </Box>
       <Stack spacing={1}>
         {items.map((a) => (
           <Card variant="outlined" key={a.payment.uuid} data-testid="auto-item">
