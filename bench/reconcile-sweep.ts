@@ -74,8 +74,9 @@ export function analyseMonth(month: SweepMonth): Analysed {
 const range = (from: number, to: number, step: number) => Array.from({ length: Math.round((to - from) / step) + 1 }, (_, k) => from + k * step);
 
 /**
- * The thresholds, chosen on the calibration months: the least automatic margin that keeps every
- * month's automatic precision at 99.7% or more (a margin above the goal's 99.5%); the largest
+ * The thresholds, chosen on the calibration months: the two automatic margins (digits that agree,
+ * no digits) with the most recall that keeps every month's automatic precision at 99.7% or more
+ * (a margin above the goal's 99.5%); the largest
  * unpaid threshold that keeps false unpaid at 0.4% of reports; the largest unreported threshold
  * that keeps the list within 1.4 times the true count. The greedy's automatic threshold: the least
  * that keeps its precision at 99.7% too.
@@ -83,7 +84,42 @@ const range = (from: number, to: number, step: number) => Array.from({ length: M
 export function chooseThresholds(calibration: Analysed[]): { matcher: Thresholds; greedy: number } {
   const all = (f: (a: Analysed) => boolean) => calibration.every(f);
   const at = (a: Analysed, t: Partial<Thresholds>) => score(a.month.truth, decide(a.analysis, { ...DEFAULT_THRESHOLDS, ...t }));
-  const auto = range(0, 30, 0.25).find((m) => all((a) => at(a, { auto: m }).precision >= 0.997)) ?? 30;
+  // The two automatic margins together: the most calibration recall at 99.7% precision on every
+  // month. What a margin confirms depends only on each assigned pair's regret and digits, so the
+  // pairs are read once per month and the grid counts them (as decide() would confirm them).
+  const pairsOf = calibration.map((a) => {
+    const t = a.month.truth;
+    const { reports, lines, partner, regret, asked, ofReport } = a.analysis;
+    const list: Array<{ regret: number; digits: boolean; right: boolean }> = [];
+    reports.forEach((r, ri) => {
+      const li = partner[ri];
+      if (!asked[ri] || li < 0) return;
+      const d = ofReport[ri].find((c) => c.line === li)!.facts.digits;
+      if (d === 'equal' || d === 'unknown') list.push({ regret: regret[ri], digits: d === 'equal', right: t.pair.get(r.uuid) === lines[li].id });
+    });
+    const truePairs = reports.filter((r, ri) => asked[ri] && t.pair.has(r.uuid)).length;
+    return { list, truePairs };
+  });
+  let auto = 30;
+  let autoNoDigits = 30;
+  let most = -1;
+  for (const m of range(0, 15, 0.25))
+    for (const n of range(0, 15, 0.25)) {
+      let recall = 0;
+      let ok = true;
+      for (const { list, truePairs } of pairsOf) {
+        let taken = 0;
+        let right = 0;
+        for (const p of list)
+          if (p.regret >= (p.digits ? m : n)) {
+            taken++;
+            if (p.right) right++;
+          }
+        if (taken && right / taken < 0.997) ok = false;
+        recall += truePairs ? right / truePairs : 1;
+      }
+      if (ok && recall > most + 1e-9) [most, auto, autoNoDigits] = [recall, m, n];
+    }
   const unpaid = range(-15, 15, 0.25).reverse().find((u) => all((a) => at(a, { unpaid: u }).falseUnpaid <= 0.004)) ?? -15;
   const unreported = range(-15, 15, 0.25).reverse().find((v) => all((a) => {
     const s = at(a, { unreported: v });
@@ -95,7 +131,7 @@ export function chooseThresholds(calibration: Analysed[]): { matcher: Thresholds
     return score(t, greedyResult(a.greedy, inPeriod, t.lines, th));
   };
   const g = range(-10, 6, 0.25).find((th) => all((a) => greedyAt(a, th).precision >= 0.997)) ?? 6;
-  return { matcher: { auto, unpaid, unreported }, greedy: g };
+  return { matcher: { auto, autoNoDigits, unpaid, unreported }, greedy: g };
 }
 
 export interface MonthReport {

@@ -61,7 +61,7 @@ export async function benchReconcile(record: (r: ReconcileRow, data: Record<stri
   record(
     {
       scenario: '7a. reconcile: thresholds chosen on the calibration half',
-      measured: `auto ${th.matcher.auto}, unpaid ${th.matcher.unpaid}, unreported ${th.matcher.unreported}; greedy ${th.greedy}`,
+      measured: `auto ${th.matcher.auto} (no digits ${th.matcher.autoNoDigits}), unpaid ${th.matcher.unpaid}, unreported ${th.matcher.unreported}; greedy ${th.greedy}`,
       floor: `${analysed.length - heldOut.length} calibration months`,
       ratio: null,
       goal: 'the product defaults (core/reconcile/match.ts DEFAULT_THRESHOLDS)',

@@ -110,7 +110,7 @@ describe('matchReconcile', () => {
 
   describe('review ranks first the line one global assignment gives the report', () => {
     // nothing automatic here: these are about the order a person sees
-    const matchReconcile = (r: ReconcileReport[], l: ReconcileLine[]) => match(r, l, { thresholds: { auto: Infinity } });
+    const matchReconcile = (r: ReconcileReport[], l: ReconcileLine[]) => match(r, l, { thresholds: { auto: Infinity, autoNoDigits: Infinity } });
     const first = (res: ReturnType<typeof matchReconcile>, uuid: string) => res.review.find((x) => x.payment === uuid)?.candidates[0]?.line;
 
     it('minutes weigh more than a straight line of time: a pair one minute apart is not traded for two middling ones', () => {

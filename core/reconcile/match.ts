@@ -9,7 +9,9 @@
  *   weekday, the note, payer memory, and how many credits of that amount a window holds.
  * - one-to-one, global over the period: the maximum-weight assignment per amount (assignment.ts).
  * - auto only when the best assignment with the pair beats the best one without it by a margin,
- *   on both sides, and no visible digit disagrees. Everything else is for a person.
+ *   on both sides, and no visible digit disagrees; a line showing no digits has a margin of its
+ *   own (what goes wrong differs: a regular's two payments swapped against a look-alike credit).
+ *   Everything else is for a person.
  * - unpaid: a report the assignment leaves alone, nothing likely explaining it, when the
  *   statement covers its window; unreported: a credit no report can explain. Both ranked, the
  *   most certain first.
@@ -26,8 +28,10 @@ import { learnModel, type Candidate as ModelCandidate, type Model } from './mode
 import type { PayerMemory, ReconcileLine, ReconcileReport } from './types.js';
 
 export interface Thresholds {
-  /** the log odds the best assignment without an automatic pair must lose */
+  /** the log odds the best assignment without an automatic pair must lose, when the line shows digits that agree */
   auto: number;
+  /** the same when the line shows no digits (a name, a cash deposit): its own margin, chosen apart */
+  autoNoDigits: number;
   /** a report is an unpaid candidate only when its likeliest line weighs less than this */
   unpaid: number;
   /** a credit is unreported only when its likeliest report weighs less than this */
@@ -35,7 +39,7 @@ export interface Thresholds {
 }
 
 /** Chosen on the calibration half of the bench's sweep (see the README's reconciliation figures). */
-export const DEFAULT_THRESHOLDS: Thresholds = { auto: 5.25, unpaid: -3.25, unreported: 0 };
+export const DEFAULT_THRESHOLDS: Thresholds = { auto: 5.25, autoNoDigits: 3.5, unpaid: -3.25, unreported: -0.25 };
 
 export interface MatchOptions {
   windowBeforeMs?: number;
@@ -260,10 +264,11 @@ export function decide(a: Analysis, t: Thresholds): MatchResult {
   };
   reports.forEach((r, ri) => {
     const li = partner[ri];
-    if (!asked[ri] || li < 0 || regret[ri] < t.auto) return;
+    if (!asked[ri] || li < 0) return;
     const c = cand(ri, li);
     // never automatic when a visible digit disagrees
     if (c.facts.digits !== 'equal' && c.facts.digits !== 'unknown') return;
+    if (regret[ri] < (c.facts.digits === 'equal' ? t.auto : t.autoNoDigits)) return;
     const ev = a.explain(c);
     result.auto.push({ payment: r.uuid, line: lines[li].id, score: round(ev.score), reasons: ev.reasons });
     lineTaken[li] = 1;
