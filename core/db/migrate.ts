@@ -11,6 +11,7 @@ import * as listIndexesLastFive from '../../migrations/20261123000200_list_index
 import * as reconciliation from '../../migrations/20261123000300_reconciliation.js';
 import * as listIndexesEverySort from '../../migrations/20261124000600_list_indexes_every_sort.js';
 import * as statementAccountsAndPayers from '../../migrations/20261125000100_statement_accounts_and_payers.js';
+import * as sessionsAndAttemptKinds from '../../migrations/20261126021500_sessions_and_attempt_kinds.js';
 
 const MIGRATIONS: Record<string, Knex.Migration> = {
   '20261121000000_init': init,
@@ -21,6 +22,7 @@ const MIGRATIONS: Record<string, Knex.Migration> = {
   '20261123000300_reconciliation': reconciliation,
   '20261124000600_list_indexes_every_sort': listIndexesEverySort,
   '20261125000100_statement_accounts_and_payers': statementAccountsAndPayers,
+  '20261126021500_sessions_and_attempt_kinds': sessionsAndAttemptKinds,
 };
 
 /** Names of the migrations this program knows, oldest first (a restore refuses a database with others). */

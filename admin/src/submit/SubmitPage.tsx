@@ -12,7 +12,8 @@ import { storeLabel } from '../../../core/labels';
 import { appTitle } from '../config';
 import { api, ApiError } from '../http';
 import { UI } from '../messages';
-import { clearToken, tokenUsername } from '../session';
+import { loadMe } from '../providers/me';
+import { signOutOnServer } from '../session';
 import { AccountMenu } from './AccountMenu';
 
 interface Store {
@@ -62,7 +63,7 @@ export function SubmitPage() {
 
   useEffect(() => {
     document.title = title;
-    api<Me>('GET', '/admin/me').then(
+    loadMe().then(
       (m) => {
         setMe(m);
         if (m.store_id !== null) setForm((f) => ({ ...f, store_id: String(m.store_id) }));
@@ -77,7 +78,7 @@ export function SubmitPage() {
   // Only the stores the user may submit for; with none, they are told before typing (issue 13, item 10).
   const offered = me ? storesInScope(me, stores) : [];
   const noStore = me !== null && scopeIsEmpty(me);
-  const username = me?.username ?? tokenUsername() ?? UI.unknownUser;
+  const username = me?.username ?? UI.unknownUser;
 
   const set = (key: keyof FormState) => (e: { target: { value: string } }) => {
     setForm((f) => ({ ...f, [key]: e.target.value }));
@@ -127,8 +128,8 @@ export function SubmitPage() {
     }
   }
 
-  function logout() {
-    clearToken();
+  async function logout() {
+    await signOutOnServer();
     window.location.assign('/admin/login');
   }
 
