@@ -50,11 +50,12 @@ export function submitErrorText(err: unknown): string {
   return UI.submitFailed;
 }
 
-export function SubmitPage() {
+/** `initialMe`: who is signed in, when the page already asked (so the name shows at once). */
+export function SubmitPage({ initialMe = null }: { initialMe?: Me | null } = {}) {
   const title = appTitle();
-  const [me, setMe] = useState<Me | null>(null);
+  const [me, setMe] = useState<Me | null>(initialMe);
   const [stores, setStores] = useState<Store[]>([]);
-  const [form, setForm] = useState<FormState>(emptyForm(null));
+  const [form, setForm] = useState<FormState>(emptyForm(initialMe?.store_id ?? null));
   const [errors, setErrors] = useState<Partial<Record<keyof FormState, string>>>({});
   const [banner, setBanner] = useState<Banner>(null);
   const [submitting, setSubmitting] = useState(false);
