@@ -135,7 +135,7 @@ describe.each(DB_KINDS)('cookie sessions, sign-out and no-store on %s', (kind) =
     it('a forged cross-site form (urlencoded, text/plain) gets 403 before anything is read, and changes nothing', async () => {
       const { cookie } = await signIn('hq_manage_payments');
       const before = Number((await s.t.db('payments').count({ n: '*' }).first())?.n);
-      const forms = [
+      const forms: Array<Record<string, string>> = [
         { 'content-type': 'application/x-www-form-urlencoded', 'sec-fetch-site': 'cross-site', 'sec-fetch-mode': 'navigate', origin: 'https://evil.example' },
         { 'content-type': 'text/plain', 'sec-fetch-site': 'cross-site', 'sec-fetch-mode': 'navigate', origin: 'https://evil.example' },
         // an older browser: Origin only
