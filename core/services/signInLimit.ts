@@ -141,10 +141,11 @@ export async function mayAuditFailure(db: Db, limit: SignInLimit, key: AttemptKe
       .length > 0;
   if (refused && !(await take(`${key.ip} ${key.username}`))) return false;
   const prefix = `audit ${key.ip} #`;
+  // LIKE rather than a range of strings: it does not depend on the database's collation.
+  const pattern = `${prefix.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
   const taken = (await db('login_throttle_notes')
     .where({ window_start: windowStart })
-    .andWhere('note_key', '>=', prefix)
-    .andWhere('note_key', '<', `${prefix}~`)
+    .andWhereRaw("note_key like ? escape '\\'", [pattern])
     .count({ n: '*' })
     .first()) as { n: number | string } | undefined;
   for (let slot = Number(taken?.n ?? 0) + 1; slot <= AUDITED_FAILURES_PER_ADDRESS; slot++) {

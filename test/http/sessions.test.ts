@@ -150,7 +150,8 @@ describe.each(DB_KINDS)('cookie sessions, sign-out and no-store on %s', (kind) =
         expect(res.status, JSON.stringify(headers)).toBe(403);
         expect(res.body.message).toBe('這個要求來自其他網站，已拒絕；請從本系統的頁面操作');
       }
-      // sign-out and a password change forged the same way are refused too
+      // sign-out, a password change and a sign-in (into the attacker's account) forged the same way are refused too
+      expect((await call(one(), 'POST', '/admin/login', { headers: forms[1], raw: JSON.stringify({ username: 'admin', password: PASSWORD }) })).status).toBe(403);
       expect((await call(one(), 'POST', '/admin/logout', { cookie, headers: forms[0] })).status).toBe(403);
       expect((await call(one(), 'POST', '/users/change-password', { cookie, headers: forms[1], raw: '{"currentPassword":"x","newPassword":"y"}' })).status).toBe(403);
       expect(Number((await s.t.db('payments').count({ n: '*' }).first())?.n)).toBe(before);
