@@ -234,13 +234,19 @@ function isRevoked(db: Db, jti: string): Promise<boolean> {
  * database, until and after it would have expired. A token that is not a valid session already
  * works nowhere: nothing to do.
  */
-export async function signOut(app: AppContext, token: string): Promise<{ signedOut: boolean }> {
+export async function signOut(app: AppContext, token: string, ip: string | null = null): Promise<{ signedOut: boolean }> {
   const payload = verifySessionToken(app, token);
   if (!payload) return { signedOut: false };
   const now = Date.now();
   await app.db('revoked_sessions').where('expires_at', '<', now).delete();
-  await app.db('revoked_sessions').insert({ jti: payload.jti!, expires_at: payload.exp! * 1000 }).onConflict('jti').ignore();
-  return { signedOut: true };
+  const id = toId(payload.sub);
+  return app.db.transaction(async (trx) => {
+    const inserted = (await trx('revoked_sessions').insert({ jti: payload.jti!, expires_at: payload.exp! * 1000 }).onConflict('jti').ignore().returning('jti')) as unknown[];
+    // audited once, as the user who signed out
+    const row = id === null ? undefined : await trx<UserRow>('users').where({ id }).first();
+    if (inserted.length && row) await recordAudit(trx, { actor: toPrincipal(row), ip }, { action: 'logout', entity: 'user', entityId: row.id });
+    return { signedOut: inserted.length > 0 };
+  });
 }
 
 /** The user a token names, still active and with the same token version (no password change since). */

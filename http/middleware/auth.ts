@@ -1,6 +1,6 @@
 import type Koa from 'koa';
 import { authenticateSession, UnauthenticatedError, type AppContext, type ServiceContext } from '../../core/index.js';
-import { sessionToken } from '../session.js';
+import { clearSessionCookie, sessionToken } from '../session.js';
 
 export interface State {
   actor?: ServiceContext['actor'];
@@ -16,7 +16,14 @@ export function requireUser(app: AppContext): Koa.Middleware<State> {
   return async (ctx, next) => {
     const token = sessionToken(ctx);
     if (!token) throw new UnauthenticatedError();
-    const session = await authenticateSession(app, token);
+    let session;
+    try {
+      session = await authenticateSession(app, token);
+    } catch (err) {
+      // a cookie that no longer opens anything is cleared, so the browser stops sending it
+      if (err instanceof UnauthenticatedError && !ctx.get('authorization')) clearSessionCookie(ctx);
+      throw err;
+    }
     ctx.state.actor = session.actor;
     ctx.state.sessionId = session.sessionId;
     await next();

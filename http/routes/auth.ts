@@ -19,7 +19,7 @@ export function authRoutes(app: AppContext): Router<State> {
   // 登出: the session (cookie or Bearer) is revoked on the server, for every instance.
   r.post('/admin/logout', async (ctx) => {
     const token = sessionToken(ctx);
-    if (token) await signOut(app, token);
+    if (token) await signOut(app, token, ctx.ip || null);
     clearSessionCookie(ctx);
     ctx.status = 204;
   });

@@ -130,6 +130,8 @@ describe.each(DB_KINDS)('cookie sessions, sign-out and no-store on %s', (kind) =
       const broken = await call(one(), 'GET', '/admin/me', { cookie: 'not-a-token' });
       expect(broken.status).toBe(401);
       expect(broken.body.message).toBe('登入已失效，請重新登入');
+      // the dead cookie is cleared
+      expect(sessionCookieOf(broken).value).toBe('');
     });
 
     it('a forged cross-site form (urlencoded, text/plain) gets 403 before anything is read, and changes nothing', async () => {
@@ -224,6 +226,10 @@ describe.each(DB_KINDS)('cookie sessions, sign-out and no-store on %s', (kind) =
         }
       }
       expect((await call(one(), 'GET', '/admin/me', { cookie: other.cookie })).status).toBe(200);
+      // audited once, as the user
+      const rows = await s.t.db('audit_log').where({ action: 'logout', entity_id: String(s.users.hq_view_payments.id) });
+      expect(rows.length).toBe(1);
+      expect(rows[0].actor_username).toBe('hq_view_payments');
     });
 
     it('revokes a Bearer session (a script) on every instance', async () => {
