@@ -72,6 +72,7 @@ export const AUDIT_ACTION_LABELS: Record<string, string> = {
   import: '匯入',
   login: '登入',
   login_failed: '登入失敗',
+  logout: '登出',
   password: '更改密碼',
   reconcile: '對帳',
   unreconcile: '取消對帳',

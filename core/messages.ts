@@ -54,6 +54,9 @@ export const MSG = {
   accountInactive: '此帳戶已停用，請聯絡管理員',
   loginFailedFallback: '登入失敗，請檢查用戶名和密碼', // spec
   tooManyLoginFailures: (minutes: number) => `登入失敗次數過多，請於 ${minutes} 分鐘後再試`,
+  tooManyPasswordFailures: (minutes: number) => `目前密碼輸入錯誤次數過多，請於 ${minutes} 分鐘後再試`,
+  signedOut: '已登出',
+  crossSiteRefused: '這個要求來自其他網站，已拒絕；請從本系統的頁面操作',
 
   // User form (spec section 5)
   usernameMin: '用戶名至少需要3個字符', // spec

@@ -15,6 +15,8 @@ import { reconcileRoutes } from './routes/reconcile.js';
 import { statsRoutes } from './routes/stats.js';
 import { storeRoutes } from './routes/stores.js';
 import { userRoutes } from './routes/users.js';
+import { API_ROUTER } from './routerOptions.js';
+import { refuseCrossSite } from './session.js';
 
 export interface AppOptions extends AppContext {
   /** take the client address from X-Forwarded-For (behind a reverse proxy) */
@@ -31,6 +33,15 @@ export interface AppOptions extends AppContext {
   after?: Koa.Middleware[];
 }
 
+/**
+ * Whether a path is the API's, however it is spelled: the router matches `/api` as spelled, and
+ * every rule for API answers (no-store, the JSON 404) keys on this one test (issue 22, item 10).
+ */
+export const isApiPath = (path: string) => {
+  const p = path.toLowerCase();
+  return p === '/api' || p.startsWith('/api/');
+};
+
 export function createApp(opts: AppOptions): Koa<State> {
   const app = new Koa<State>({ proxy: opts.trustProxy ?? false, maxIpsCount: opts.proxyHops ?? 1 });
   const ctx: AppContext = { db: opts.db, read: opts.read, security: opts.security };
@@ -41,8 +52,9 @@ export function createApp(opts: AppOptions): Koa<State> {
     c.set('X-Content-Type-Options', 'nosniff');
     c.set('Referrer-Policy', 'no-referrer');
     c.set('X-Frame-Options', 'DENY');
+    // Set before the answer is made, so errors and 404s carry it too; whatever the spelling.
+    if (isApiPath(c.path)) c.set('Cache-Control', 'no-store');
     await next();
-    if (c.path.startsWith('/api/')) c.set('Cache-Control', 'no-store');
   });
   app.use(compressJson());
   app.use(errorHandler(opts.log));
@@ -56,14 +68,18 @@ export function createApp(opts: AppOptions): Koa<State> {
     await next();
   });
 
-  const api = new Router<State>({ prefix: '/api' });
+  // Requests that change data, sent by a browser from another site, never reach a route.
+  const crossSite = refuseCrossSite();
+  app.use(async (c, next) => (isApiPath(c.path) ? crossSite(c, next) : next()));
+
+  const api = new Router<State>({ ...API_ROUTER, prefix: '/api' });
   api.get('/health', (c) => {
     c.body = { ok: true };
   });
   for (const routes of [authRoutes(ctx), paymentRoutes(ctx), userRoutes(ctx), storeRoutes(ctx), statsRoutes(ctx), auditRoutes(ctx), reconcileRoutes(ctx)]) {
     api.use(routes.routes(), routes.allowedMethods());
   }
-  const isApi = (path: string) => path === '/api' || path.startsWith('/api/');
+  const isApi = isApiPath;
   // Answers for /api paths no route took: 405 (known path, other method) or 404, both JSON.
   app.use(async (c, next) => {
     await next();

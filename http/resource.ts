@@ -1,4 +1,5 @@
 import Router from '@koa/router';
+import { API_ROUTER } from './routerOptions.js';
 import type { AppContext, ListQuery, ListResult, ServiceContext } from '../core/index.js';
 import { requireUser, serviceContext, type State } from './middleware/auth.js';
 import { smallBody } from './middleware/body.js';
@@ -19,7 +20,7 @@ export interface ResourceServices<T> {
  * the caller may extend with more routes.
  */
 export function resourceRoutes<T>(app: AppContext, name: string, s: ResourceServices<T>): Router<State> {
-  const r = new Router<State>();
+  const r = new Router<State>(API_ROUTER);
   const auth = requireUser(app);
   r.get(`/${name}`, auth, async (ctx) => {
     sendList(ctx, name, await s.list(serviceContext(app, ctx), listQuery(ctx)));

@@ -1,8 +1,11 @@
 /** Constants of spec section 9 and the title the server puts into the page. */
 export const API_BASE = '/api';
 export const TIMEOUT_MS = 10_000;
-/** localStorage key of the session token ("the admin token key") */
-export const TOKEN_KEY = 'adminToken';
+/**
+ * Where older versions kept the session token (the spec's "admin token key"). The session now
+ * lives in an HttpOnly cookie (issue 22, item 1); a token left here is removed.
+ */
+export const LEGACY_TOKEN_KEY = 'adminToken';
 export const LOGIN_PATH = '/admin/login';
 export const ADMIN_PATH = '/admin';
 

@@ -1,6 +1,9 @@
-/** JSON calls to /api with the Bearer token and the spec's 10 s time-out; a 401 ends the session. */
+/**
+ * JSON calls to /api with the spec's 10 s time-out; the browser sends the session cookie (this
+ * site only, never a token in a header). A 401 ends the session.
+ */
 import { API_BASE, LOGIN_PATH, TIMEOUT_MS } from './config';
-import { clearToken, currentPath, getToken, loginUrlFor } from './session';
+import { currentPath, loginUrlFor } from './session';
 
 export class ApiError extends Error {
   constructor(
@@ -13,25 +16,23 @@ export class ApiError extends Error {
 }
 
 /**
- * On a 401 the token is removed; on any page but the login page itself (the back office and the
+ * On a 401 (no session, or it ended), on any page but the login page itself (the back office and the
  * form alike, so the form never shows a stale username) the user goes to the login page with a
  * way back.
  */
 export function handleUnauthorized(): void {
-  clearToken();
   const path = window.location.pathname;
   if (!path.startsWith(LOGIN_PATH)) window.location.assign(loginUrlFor(currentPath()));
 }
 
 export async function api<T = unknown>(method: string, path: string, body?: unknown): Promise<T> {
   const headers: Record<string, string> = { Accept: 'application/json' };
-  const token = getToken();
-  if (token) headers.Authorization = `Bearer ${token}`;
   if (body !== undefined) headers['Content-Type'] = 'application/json';
   const res = await fetch(`${API_BASE}${path}`, {
     method,
     headers,
     body: body === undefined ? undefined : JSON.stringify(body),
+    credentials: 'same-origin',
     signal: AbortSignal.timeout(TIMEOUT_MS),
   });
   const text = await res.text();

@@ -1,44 +1,36 @@
 /**
- * The session (spec section 4): signed in once login stores the token; signed out on logout or
- * on any 401. Shared by the submission page and the back office.
+ * The session (spec section 4, issue 22 item 1): the server keeps it in an HttpOnly cookie that no
+ * script on the page can read, so the pages never hold the token. Signed in once login succeeds;
+ * signed out on 登出 (the server revokes the session) or on any 401. Shared by the submission page
+ * and the back office.
  */
-import { ADMIN_PATH, LOGIN_PATH, TOKEN_KEY } from './config';
+import { ADMIN_PATH, API_BASE, LEGACY_TOKEN_KEY, LOGIN_PATH } from './config';
 
-export function getToken(): string | null {
+/**
+ * Removes a token an older version of the pages left in localStorage, where any script could read
+ * it. Called when a page starts.
+ */
+export function forgetStoredToken(): void {
   try {
-    return localStorage.getItem(TOKEN_KEY);
+    localStorage.removeItem(LEGACY_TOKEN_KEY);
   } catch {
-    return null;
+    /* storage unavailable: nothing stored either */
   }
 }
 
-export function setToken(token: string): void {
-  localStorage.setItem(TOKEN_KEY, token);
-}
-
-export function clearToken(): void {
-  localStorage.removeItem(TOKEN_KEY);
-}
-
-/** The username a token carries, or null (the payload is read, not verified: display only). */
-export function tokenUsername(token: string | null = getToken()): string | null {
-  if (!token) return null;
+/**
+ * 登出 on the server: the session ends on every instance, and the cookie is cleared. Never fails:
+ * a session already gone is signed out too.
+ */
+export async function signOutOnServer(): Promise<void> {
   try {
-    const part = token.split('.')[1];
-    const json = decodeURIComponent(
-      atob(part.replace(/-/g, '+').replace(/_/g, '/'))
-        .split('')
-        .map((c) => `%${c.charCodeAt(0).toString(16).padStart(2, '0')}`)
-        .join(''),
-    );
-    const name = JSON.parse(json).username;
-    return typeof name === 'string' && name ? name : null;
+    await fetch(`${API_BASE}/admin/logout`, { method: 'POST', credentials: 'same-origin', signal: AbortSignal.timeout(10_000) });
   } catch {
-    return null;
+    /* offline: the cookie stays until it expires, but the page forgets the user */
   }
 }
 
-/** `/admin/login?redirect=<full target path>` for a page that needs a token. */
+/** `/admin/login?redirect=<full target path>` for a page that needs a session. */
 export function loginUrlFor(target: string): string {
   return `${LOGIN_PATH}?redirect=${encodeURIComponent(target)}`;
 }

@@ -12,6 +12,7 @@ import * as reconciliation from '../../migrations/20261123000300_reconciliation.
 import * as listIndexesEverySort from '../../migrations/20261124000600_list_indexes_every_sort.js';
 import * as statementAccountsAndPayers from '../../migrations/20261125000100_statement_accounts_and_payers.js';
 import * as resavedStatementLines from '../../migrations/20261126000100_resaved_statement_lines.js';
+import * as sessionsAndAttemptKinds from '../../migrations/20261126021500_sessions_and_attempt_kinds.js';
 
 const MIGRATIONS: Record<string, Knex.Migration> = {
   '20261121000000_init': init,
@@ -23,6 +24,7 @@ const MIGRATIONS: Record<string, Knex.Migration> = {
   '20261124000600_list_indexes_every_sort': listIndexesEverySort,
   '20261125000100_statement_accounts_and_payers': statementAccountsAndPayers,
   '20261126000100_resaved_statement_lines': resavedStatementLines,
+  '20261126021500_sessions_and_attempt_kinds': sessionsAndAttemptKinds,
 };
 
 /** Names of the migrations this program knows, oldest first (a restore refuses a database with others). */

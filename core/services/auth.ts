@@ -3,7 +3,7 @@
  * (spec section 3) and a token version: a password change or a deactivation bumps the version
  * in the database, so every older token stops working at once.
  */
-import { createSecretKey, type KeyObject } from 'node:crypto';
+import { createSecretKey, randomUUID, type KeyObject } from 'node:crypto';
 import bcrypt from 'bcryptjs';
 import jwt from 'jsonwebtoken';
 import { ForbiddenError, NotFoundError, TooManyRequestsError, UnauthenticatedError, ValidationError } from '../errors.js';
@@ -17,7 +17,7 @@ import { validateLogin } from '../validation/login.js';
 import { toId } from '../validation/result.js';
 import { PASSWORD_MAX_BYTES, validatePasswordChange } from '../validation/user.js';
 import { recordAudit } from './audit.js';
-import { attemptKey, checkSignInAllowed, clearSignInFailures, firstThrottleInWindow, recordSignInFailure, signInLimitOf } from './signInLimit.js';
+import { attemptAbandoned, attemptKey, attemptSucceeded, beginAttempt, mayAuditFailure, signInLimitOf, type Attempt } from './signInLimit.js';
 import { bcryptCompare, bcryptHash } from './hashPool.js';
 import type { AppContext, SecuritySettings, ServiceContext } from './context.js';
 import { valid } from './guard.js';
@@ -75,6 +75,9 @@ interface TokenPayload {
   sub: string;
   username: string;
   tv: number;
+  /** the session's id: 登出 revokes it (issue 22, item 2) */
+  jti?: string;
+  exp?: number;
 }
 
 const keys = new Map<string, KeyObject>();
@@ -93,7 +96,7 @@ function keyOf(secret: string): KeyObject {
 
 export function signToken(security: SecuritySettings, user: Pick<UserRow, 'id' | 'username' | 'token_version'>): string {
   const payload: TokenPayload = { sub: String(user.id), username: user.username, tv: Number(user.token_version) };
-  return jwt.sign(payload, keyOf(security.jwtSecret), { algorithm: 'HS256', expiresIn: security.tokenTtlSeconds });
+  return jwt.sign(payload, keyOf(security.jwtSecret), { algorithm: 'HS256', expiresIn: security.tokenTtlSeconds, jwtid: randomUUID() });
 }
 
 export function toPrincipal(row: UserRow): Principal {
@@ -113,22 +116,22 @@ export async function login(app: AppContext, input: unknown, ip: string | null =
   const row = await app.db<UserRow>('users').whereRaw('lower(username) = ?', [username.toLowerCase()]).first();
   const key = attemptKey(username, ip);
   const limit = signInLimitOf(app.security);
+  let attempt: Attempt;
   try {
-    await checkSignInAllowed(app.db, limit, key);
+    attempt = await beginAttempt(app.db, limit, key, 'signin');
   } catch (err) {
-    if (err instanceof TooManyRequestsError && (await firstThrottleInWindow(app.db, limit, key))) {
+    if (err instanceof TooManyRequestsError && (await mayAuditFailure(app.db, limit, key, true))) {
       await auditSignIn(app.db, ip, username, row, 'too_many_attempts');
     }
     throw err;
   }
-  const ok = await verifyPassword(app.security, password, row?.password_hash);
+  const ok = await checkAttempt(app, attempt, password, row?.password_hash);
   if (!row || !ok) {
-    await recordSignInFailure(app.db, limit, key);
-    await auditSignIn(app.db, ip, username, row, row ? 'wrong_password' : 'unknown_user');
+    if (await mayAuditFailure(app.db, limit, key, false)) await auditSignIn(app.db, ip, username, row, row ? 'wrong_password' : 'unknown_user');
     throw new UnauthenticatedError(MSG.loginFailed);
   }
   // The right password: not a guess, whether or not the account may sign in.
-  await clearSignInFailures(app.db, key);
+  await attemptSucceeded(app.db, attempt);
   if (!row.is_active) {
     await auditSignIn(app.db, ip, username, row, 'inactive');
     throw new UnauthenticatedError(MSG.accountInactive);
@@ -136,6 +139,20 @@ export async function login(app: AppContext, input: unknown, ip: string | null =
   await rehashIfCostChanged(app, row, password);
   await auditSignIn(app.db, ip, username, row, null);
   return { token: signToken(app.security, row), user: meOf(row) };
+}
+
+/**
+ * Waits for the attempt's turn (an account or address under attack), then checks the password.
+ * A check that never ran (hashing queue full, an error) is not counted as a failure.
+ */
+async function checkAttempt(app: AppContext, attempt: Attempt, password: string, hash: string | undefined): Promise<boolean> {
+  try {
+    if (attempt.waitMs > 0) await new Promise((resolve) => setTimeout(resolve, attempt.waitMs));
+    return await verifyPassword(app.security, password, hash);
+  } catch (err) {
+    await attemptAbandoned(app.db, attempt);
+    throw err;
+  }
 }
 
 type SignInFailure = 'unknown_user' | 'wrong_password' | 'inactive' | 'too_many_attempts';
@@ -164,13 +181,72 @@ function userById(db: Db, id: number): Promise<UserRow | undefined> {
 
 /** The signed-in user behind a token, checked against the database on every call. */
 export async function authenticate(app: AppContext, token: string): Promise<Principal> {
-  let payload: TokenPayload;
+  return (await authenticateSession(app, token)).actor;
+}
+
+/** A session: who, and the session's id (for 登出 and for tickets made during it). */
+export interface Session {
+  actor: Principal;
+  sessionId: string;
+  expiresAt: number;
+}
+
+/**
+ * The signed-in user behind a session token: signed with our key, with an expiry and a session id
+ * (a token without either is refused), not signed out, and the user still active with the same
+ * token version.
+ */
+export async function authenticateSession(app: AppContext, token: string): Promise<Session> {
+  const payload = verifySessionToken(app, token);
+  if (!payload) throw new UnauthenticatedError(MSG.tokenInvalid);
+  const [actor, revoked] = await Promise.all([principalOf(app, payload), isRevoked(app.db, payload.jti!)]);
+  if (revoked) throw new UnauthenticatedError(MSG.tokenInvalid);
+  return { actor, sessionId: payload.jti!, expiresAt: payload.exp! * 1000 };
+}
+
+function verifySessionToken(app: AppContext, token: string): TokenPayload | null {
   try {
-    payload = jwt.verify(token, keyOf(app.security.jwtSecret), { algorithms: ['HS256'] }) as TokenPayload;
+    const payload = jwt.verify(token, keyOf(app.security.jwtSecret), { algorithms: ['HS256'] }) as TokenPayload;
+    if (typeof payload.exp !== 'number' || !Number.isFinite(payload.exp)) return null;
+    if (typeof payload.jti !== 'string' || !payload.jti || payload.jti.length > 64) return null;
+    return payload;
   } catch {
-    throw new UnauthenticatedError(MSG.tokenInvalid);
+    return null;
   }
-  return principalOf(app, payload);
+}
+
+const revokedLoaders = new WeakMap<object, Batcher<string, boolean>>();
+
+/** Whether a session id was signed out; lookups arriving together share one query. */
+function isRevoked(db: Db, jti: string): Promise<boolean> {
+  const loader = batcherFor(revokedLoaders, db, (root) =>
+    new Batcher<string, boolean>(async (ids) => {
+      const rows = (await root('revoked_sessions').whereIn('jti', [...new Set(ids)]).select('jti')) as Array<{ jti: string }>;
+      const found = new Set(rows.map((r) => r.jti));
+      return ids.map((i) => found.has(i));
+    }),
+  );
+  return loader ? loader.push(jti) : db('revoked_sessions').where({ jti }).first().then(Boolean);
+}
+
+/**
+ * 登出 (issue 22, item 2): the session's token stops working on every instance sharing the
+ * database, until and after it would have expired. A token that is not a valid session already
+ * works nowhere: nothing to do.
+ */
+export async function signOut(app: AppContext, token: string, ip: string | null = null): Promise<{ signedOut: boolean }> {
+  const payload = verifySessionToken(app, token);
+  if (!payload) return { signedOut: false };
+  const now = Date.now();
+  await app.db('revoked_sessions').where('expires_at', '<', now).delete();
+  const id = toId(payload.sub);
+  return app.db.transaction(async (trx) => {
+    const inserted = (await trx('revoked_sessions').insert({ jti: payload.jti!, expires_at: payload.exp! * 1000 }).onConflict('jti').ignore().returning('jti')) as unknown[];
+    // audited once, as the user who signed out
+    const row = id === null ? undefined : await trx<UserRow>('users').where({ id }).first();
+    if (inserted.length && row) await recordAudit(trx, { actor: toPrincipal(row), ip }, { action: 'logout', entity: 'user', entityId: row.id });
+    return { signedOut: inserted.length > 0 };
+  });
 }
 
 /** The user a token names, still active and with the same token version (no password change since). */
@@ -195,19 +271,21 @@ export const TICKET_TTL_SECONDS = 60;
 export async function signTicket(ctx: ServiceContext, what: string, claims: Record<string, unknown>): Promise<string> {
   const row = await ctx.db<UserRow>('users').where({ id: ctx.actor.id }).first();
   if (!row || !row.is_active) throw new UnauthenticatedError(MSG.tokenInvalid);
-  const payload = { sub: String(row.id), username: row.username, tv: Number(row.token_version), what, claims };
+  // The session it was made in: signing out ends its tickets too.
+  const payload = { sub: String(row.id), username: row.username, tv: Number(row.token_version), sid: ctx.sessionId ?? null, what, claims };
   return jwt.sign(payload, keyOf(`${ctx.security.jwtSecret}\u0000ticket`), { algorithm: 'HS256', expiresIn: TICKET_TTL_SECONDS });
 }
 
 /** The user and claims of a ticket for `what`; refused when forged, expired, for something else, or the user changed. */
 export async function redeemTicket(app: AppContext, ticket: string, what: string): Promise<{ actor: Principal; claims: Record<string, unknown> }> {
-  let payload: TokenPayload & { what?: unknown; claims?: unknown };
+  let payload: TokenPayload & { what?: unknown; claims?: unknown; sid?: unknown };
   try {
     payload = jwt.verify(ticket, keyOf(`${app.security.jwtSecret}\u0000ticket`), { algorithms: ['HS256'] }) as typeof payload;
   } catch {
     throw new UnauthenticatedError(MSG.tokenInvalid);
   }
-  if (payload.what !== what || !payload.claims || typeof payload.claims !== 'object') throw new UnauthenticatedError(MSG.tokenInvalid);
+  if (payload.what !== what || !payload.claims || typeof payload.claims !== 'object' || typeof payload.exp !== 'number') throw new UnauthenticatedError(MSG.tokenInvalid);
+  if (typeof payload.sid === 'string' && (await isRevoked(app.db, payload.sid))) throw new UnauthenticatedError(MSG.tokenInvalid);
   return { actor: await principalOf(app, payload), claims: payload.claims as Record<string, unknown> };
 }
 
@@ -241,16 +319,15 @@ export async function changePassword(ctx: ServiceContext, input: unknown): Promi
   if (ctx.actor.id <= 0) throw new ForbiddenError(MSG.cannotChangeOthersPassword);
   const row = await ctx.db<UserRow>('users').where({ id: ctx.actor.id }).first();
   if (!row) throw new UnauthenticatedError(MSG.tokenInvalid);
-  // Counted on the account, as coming from the form itself (no address): the caller is signed
-  // in, so the guesses are on this account only, and the shop's shared address is not spent.
-  const key = attemptKey(row.username, '');
+  // Counted like sign-in's (issue 22, item 3): per pair of address and account, and per account
+  // over every address, before the check, so calls sent at once cannot pass more guesses.
+  const key = attemptKey(row.username, ctx.ip);
   const limit = signInLimitOf(ctx.security);
-  await checkSignInAllowed(ctx.db, limit, key);
-  if (!(await verifyPassword(ctx.security, currentPassword, row.password_hash))) {
-    await recordSignInFailure(ctx.db, limit, key);
+  const attempt = await beginAttempt(ctx.db, limit, key, 'password');
+  if (!(await checkAttempt(ctx, attempt, currentPassword, row.password_hash))) {
     throw ValidationError.single('currentPassword', MSG.currentPasswordWrong);
   }
-  await clearSignInFailures(ctx.db, key);
+  await attemptSucceeded(ctx.db, attempt);
   const hash = await hashPassword(newPassword, ctx.security);
   return ctx.db.transaction(async (trx) => {
     // The version is bumped in SQL and read back: a deactivation or another change made

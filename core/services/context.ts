@@ -35,6 +35,8 @@ export interface ServiceContext extends AppContext {
   actor: Principal;
   /** the caller's address, for the audit log */
   ip?: string | null;
+  /** the session the request came with (its token's id), when it came with one */
+  sessionId?: string;
 }
 
 /**

@@ -1,17 +1,31 @@
 import type Koa from 'koa';
-import { authenticate, UnauthenticatedError, type AppContext, type ServiceContext } from '../../core/index.js';
+import { authenticateSession, UnauthenticatedError, type AppContext, type ServiceContext } from '../../core/index.js';
+import { clearSessionCookie, sessionToken } from '../session.js';
 
 export interface State {
   actor?: ServiceContext['actor'];
+  /** the id of the session the request came with */
+  sessionId?: string;
 }
 
-/** Requires `Authorization: Bearer <token>` of an active user; sets `ctx.state.actor`. */
+/**
+ * Requires a session of an active user: `Authorization: Bearer <token>` (scripts), else the
+ * back office's HttpOnly session cookie. Sets `ctx.state.actor`.
+ */
 export function requireUser(app: AppContext): Koa.Middleware<State> {
   return async (ctx, next) => {
-    const header = ctx.get('authorization');
-    const m = /^Bearer\s+(\S+)$/i.exec(header);
-    if (!m) throw new UnauthenticatedError();
-    ctx.state.actor = await authenticate(app, m[1]);
+    const token = sessionToken(ctx);
+    if (!token) throw new UnauthenticatedError();
+    let session;
+    try {
+      session = await authenticateSession(app, token);
+    } catch (err) {
+      // a cookie that no longer opens anything is cleared, so the browser stops sending it
+      if (err instanceof UnauthenticatedError && !ctx.get('authorization')) clearSessionCookie(ctx);
+      throw err;
+    }
+    ctx.state.actor = session.actor;
+    ctx.state.sessionId = session.sessionId;
     await next();
   };
 }
@@ -19,5 +33,5 @@ export function requireUser(app: AppContext): Koa.Middleware<State> {
 /** The service context of a request: database, settings, the signed-in actor and their address. */
 export function serviceContext(app: AppContext, ctx: Koa.ParameterizedContext<State>): ServiceContext {
   if (!ctx.state.actor) throw new UnauthenticatedError();
-  return { ...app, actor: ctx.state.actor, ip: ctx.ip || null };
+  return { ...app, actor: ctx.state.actor, ip: ctx.ip || null, sessionId: ctx.state.sessionId };
 }

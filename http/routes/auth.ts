@@ -1,21 +1,35 @@
 import Router from '@koa/router';
-import { changePassword, login, me, type AppContext } from '../../core/index.js';
+import { API_ROUTER } from '../routerOptions.js';
+import { changePassword, login, me, signOut, type AppContext } from '../../core/index.js';
 import { requireUser, serviceContext, type State } from '../middleware/auth.js';
 import { smallBody } from '../middleware/body.js';
+import { clearSessionCookie, sessionToken, setSessionCookie } from '../session.js';
 
 export function authRoutes(app: AppContext): Router<State> {
-  const r = new Router<State>();
+  const r = new Router<State>(API_ROUTER);
   const auth = requireUser(app);
 
+  // The token is answered as the spec says (scripts use it as a Bearer token) and also set as
+  // the back office's HttpOnly cookie, which is what the pages use: they never store the token.
   r.post('/admin/login', smallBody, async (ctx) => {
     const { token } = await login(app, ctx.request.body, ctx.ip || null);
+    setSessionCookie(ctx, token, app.security.tokenTtlSeconds);
     ctx.body = { token };
+  });
+  // 登出: the session (cookie or Bearer) is revoked on the server, for every instance.
+  r.post('/admin/logout', async (ctx) => {
+    const token = sessionToken(ctx);
+    if (token) await signOut(app, token, ctx.ip || null);
+    clearSessionCookie(ctx);
+    ctx.status = 204;
   });
   r.get('/admin/me', auth, async (ctx) => {
     ctx.body = await me(serviceContext(app, ctx));
   });
   r.post('/users/change-password', smallBody, auth, async (ctx) => {
-    ctx.body = await changePassword(serviceContext(app, ctx), ctx.request.body);
+    const answer = await changePassword(serviceContext(app, ctx), ctx.request.body);
+    setSessionCookie(ctx, answer.token, app.security.tokenTtlSeconds);
+    ctx.body = answer;
   });
   return r;
 }

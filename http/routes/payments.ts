@@ -1,4 +1,5 @@
 import Router from '@koa/router';
+import { API_ROUTER } from '../routerOptions.js';
 import {
   createPayment,
   exportByTicket,
@@ -24,7 +25,7 @@ import { listQuery, sendFile, sendList } from '../list.js';
 const field = (body: unknown, name: string) => (body && typeof body === 'object' && !Array.isArray(body) ? (body as Record<string, unknown>)[name] : undefined);
 
 export function paymentRoutes(app: AppContext): Router<State> {
-  const r = new Router<State>();
+  const r = new Router<State>(API_ROUTER);
   const auth = requireUser(app);
 
   r.post('/payments/bulk-import', auth, importBody, async (ctx) => {

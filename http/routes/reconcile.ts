@@ -1,4 +1,5 @@
 import Router from '@koa/router';
+import { API_ROUTER } from '../routerOptions.js';
 import {
   confirmPairs,
   forgetPayer,
@@ -20,7 +21,7 @@ const one = (v: string | string[] | undefined) => (Array.isArray(v) ? v[0] : v);
 
 /** Bank reconciliation: statements in, lines, proposals and decisions (README, 對帳). */
 export function reconcileRoutes(app: AppContext): Router<State> {
-  const r = new Router<State>();
+  const r = new Router<State>(API_ROUTER);
   const auth = requireUser(app);
 
   r.post('/reconcile/statements', auth, rawBody(MAX_IMPORT_BYTES), async (ctx) => {

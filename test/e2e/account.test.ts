@@ -69,7 +69,9 @@ describe.skipIf(!HAS_CHROMIUM)('everyone’s own account, and an empty store sco
     const fresh = await signIn(viewport, username, NEW_PASSWORD);
     // signed in: the back office opens its first tab (a refused sign-in stays on the login page)
     await fresh.waitForURL(/\/admin\/payments$/);
-    expect(await fresh.evaluate(() => localStorage.getItem('adminToken'))).toBeTruthy();
+    // the session is the HttpOnly cookie, out of the page's reach
+    expect((await e.sessionCookie(fresh.context()))?.httpOnly).toBe(true);
+    expect(await fresh.evaluate(() => JSON.stringify(localStorage) + document.cookie)).not.toContain('eyJ');
     await fresh.context().close();
   }
 

@@ -100,7 +100,7 @@ describe.skipIf(!HAS_CHROMIUM)('daily use: the form and the back office', () => 
   it('an expired sign-in on the form goes to the login and back to the form', async () => {
     const page = await e.signedIn('branchA', '/', PHONE);
     await page.getByTestId('locked-store').waitFor();
-    await page.evaluate(() => localStorage.setItem('adminToken', 'expired.token.value'));
+    await e.addSession(page.context(), 'expired.token.value');
     await page.locator('#last_five').fill('11223');
     await page.locator('#paid_at').fill(`${yesterday}T09:15`);
     await page.locator('#amount').fill('300');

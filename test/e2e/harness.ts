@@ -24,6 +24,8 @@ if (!HAS_CHROMIUM) {
 }
 
 export { PASSWORD };
+/** the back office's session cookie (http/session.ts) */
+export const SESSION_COOKIE = 'remit_session';
 
 /**
  * MUI's fades and slides (CSS transitions) finished: the drawer in, a dialog shown, a menu gone, so what comes
@@ -52,8 +54,12 @@ export interface E2E extends Fixture {
   t: TestDb;
   browser: Browser;
   errors: unknown[];
-  /** a fresh browser context (its own localStorage) at the given viewport */
+  /** a fresh browser context (its own cookies and storage) at the given viewport */
   context(viewport?: { width: number; height: number }): Promise<BrowserContext>;
+  /** puts a session into a context as a sign-in would: the HttpOnly cookie with this token */
+  addSession(ctx: BrowserContext, token: string): Promise<void>;
+  /** the session cookie the browser holds for the site, if any */
+  sessionCookie(ctx: BrowserContext): Promise<{ value: string; httpOnly: boolean; sameSite: string } | undefined>;
   /** a page signed in as a fixture user, already on `path` */
   signedIn(user: string, path?: string, viewport?: { width: number; height: number }): Promise<Page>;
   shot(page: Page, name: string): Promise<void>;
@@ -84,13 +90,16 @@ export async function startE2E(title = '煙具專賣店 匯款回報系統'): Pr
       ctx.setDefaultTimeout(8_000);
       return ctx;
     },
+    async addSession(ctx, token) {
+      await ctx.addCookies([{ name: SESSION_COOKIE, value: token, url, httpOnly: true, sameSite: 'Strict' }]);
+    },
+    async sessionCookie(ctx) {
+      return (await ctx.cookies(url)).find((c) => c.name === SESSION_COOKIE);
+    },
     async signedIn(user, path = '/admin', viewport) {
       const ctx = await e2e.context(viewport);
-      // Runs in the page before its scripts: the token is stored once per tab, as a login would
-      // (a later logout stays a logout).
-      await ctx.addInitScript(
-        `if (!sessionStorage.getItem('remit.e2e.seeded')) { sessionStorage.setItem('remit.e2e.seeded', '1'); localStorage.setItem('adminToken', ${JSON.stringify(fixture.tokens[user])}); }`,
-      );
+      // The session cookie, as a sign-in sets it (a later logout clears it, as in a real browser).
+      await e2e.addSession(ctx, fixture.tokens[user]);
       const page = await ctx.newPage();
       await page.goto(`${url}${path}`);
       return page;

@@ -153,7 +153,9 @@ describe.skipIf(!HAS_CHROMIUM)('submission page and session', () => {
 
   it('works at 375 px wide without loading react-admin, and logs out', async () => {
     const ctx = await e.context({ width: 375, height: 800 });
-    await ctx.addInitScript(`if (!sessionStorage.getItem('s')) { sessionStorage.setItem('s', '1'); localStorage.setItem('adminToken', ${JSON.stringify(e.tokens.branchA)}); }`);
+    const signIn = await fetch(`${e.url}/api/admin/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ username: 'branchA', password: PASSWORD }) });
+    const token = (await signIn.json()).token as string;
+    await e.addSession(ctx, token);
     const page = await ctx.newPage();
     const scripts: string[] = [];
     page.on('request', (r) => r.resourceType() === 'script' && scripts.push(new URL(r.url()).pathname));
@@ -166,7 +168,9 @@ describe.skipIf(!HAS_CHROMIUM)('submission page and session', () => {
     await e.shot(page, 'submit-375');
     await page.getByRole('button', { name: '登出' }).click();
     await page.waitForURL(/\/admin\/login$/);
-    expect(await page.evaluate(() => localStorage.getItem('adminToken'))).toBeNull();
+    // signed out on the server: the cookie is gone and its session refused everywhere
+    expect(await e.sessionCookie(ctx)).toBeUndefined();
+    expect((await fetch(`${e.url}/api/admin/me`, { headers: { authorization: `Bearer ${token}` } })).status).toBe(401);
     await ctx.close();
   });
 
@@ -175,7 +179,8 @@ describe.skipIf(!HAS_CHROMIUM)('submission page and session', () => {
     await page.getByTestId('count-line').waitFor();
     // 403: the users list is not this user's; they stay signed in.
     await page.goto(`${e.url}/admin/users`, { waitUntil: 'networkidle' });
-    expect(await page.evaluate(() => localStorage.getItem('adminToken'))).not.toBeNull();
+    expect(new URL(page.url()).pathname).not.toBe('/admin/login');
+    expect(await e.sessionCookie(page.context())).toBeTruthy();
     // 401: the token is revoked (deactivation); the next call leads to the login page.
     await e.t.db('users').where({ id: e.users.hq_view_payments.id }).update({ token_version: 99 });
     await page.goto(`${e.url}/admin/payments`);
@@ -183,7 +188,7 @@ describe.skipIf(!HAS_CHROMIUM)('submission page and session', () => {
     // the sign-in form, as a person sees it (the login page may still settle its address first)
     await page.getByRole('button', { name: '登入' }).waitFor();
     await page.waitForLoadState('networkidle');
-    expect(await page.evaluate(() => localStorage.getItem('adminToken'))).toBeNull();
+    expect(new URL(page.url()).pathname).toBe('/admin/login');
     await page.context().close();
   });
 

@@ -212,7 +212,7 @@ describe.each(DB_KINDS)('auth API on %s', (kind) => {
     it('answers 401 for a token signed with another secret, and 200 for the same payload signed with the real one', async () => {
       const row = await userRow('admin');
       const payload = { sub: String(row.id), username: 'admin', tv: Number(row.token_version) };
-      const right = jwt.sign(payload, TEST_SECURITY.jwtSecret, { algorithm: 'HS256', expiresIn: 600 });
+      const right = jwt.sign(payload, TEST_SECURITY.jwtSecret, { algorithm: 'HS256', expiresIn: 600, jwtid: 'a-test-session' });
       expect((await s.api('GET', '/admin/me', { token: right })).status).toBe(200);
       const wrong = jwt.sign(payload, 'some-other-secret-0123456789abcdef', { algorithm: 'HS256', expiresIn: 600 });
       expectUnauthenticated(await s.api('GET', '/admin/me', { token: wrong }));

@@ -1,11 +1,11 @@
 import { createRoot } from 'react-dom/client';
 import { BrowserRouter, Route, Routes } from 'react-router-dom';
-import { LOGIN_PATH } from '../config';
-import { currentPath, getToken, loginUrlFor } from '../session';
+import { forgetStoredToken } from '../session';
 import { App } from './App';
 
-// /admin needs a stored token (spec section 2 "Routes"): without one, log in first and come back.
-if (!getToken() && !window.location.pathname.startsWith(LOGIN_PATH)) window.location.replace(loginUrlFor(currentPath()));
+// /admin needs a session (spec section 2 "Routes"): the authProvider's checkAuth asks the server
+// (the session is an HttpOnly cookie the page cannot see) and sends the user to log in and come back.
+forgetStoredToken();
 
 // Clean URLs under /admin (the server answers /admin/* with this page).
 createRoot(document.getElementById('root')!).render(

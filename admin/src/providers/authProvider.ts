@@ -1,12 +1,14 @@
 /**
- * The session for react-admin (spec sections 2 and 4): a 401 removes the token and leads to
- * /admin/login with a way back; a 403 logs nobody out. `canAccess` is the core's rules.
+ * The session for react-admin (spec sections 2 and 4): the server keeps it in an HttpOnly cookie
+ * (issue 22, item 1), so "signed in" is what `GET /api/admin/me` says. A 401 leads to
+ * /admin/login with a way back; a 403 logs nobody out; 登出 ends the session on the server.
+ * `canAccess` is the core's rules.
  */
 import type { AuthProvider } from 'react-admin';
 import { can, type Permission } from '../../../core/permissions';
 import { api, ApiError } from '../http';
 import { LOGIN_PATH } from '../config';
-import { clearToken, currentPath, getToken, loginUrlFor, setToken } from '../session';
+import { currentPath, loginUrlFor, signOutOnServer } from '../session';
 import { forgetMe, loadMe } from './me';
 
 /**
@@ -44,25 +46,29 @@ export function requiredPermission(resource: string, action: string): Permission
 
 export const authProvider: AuthProvider = {
   async login({ username, password }: { username: string; password: string }) {
-    const { token } = await api<{ token: string }>('POST', '/admin/login', { username, password });
-    setToken(token);
+    // The answer's token is for scripts; the page's session is the cookie the answer sets.
+    await api<{ token: string }>('POST', '/admin/login', { username, password });
     forgetMe();
     return { redirectTo: false };
   },
   async logout() {
-    clearToken();
     forgetMe();
+    await signOutOnServer();
     // Sent away by a failed check: come back afterwards. Logged out by the user: just the login page.
     const target = returnTo && !returnTo.startsWith(LOGIN_PATH) ? loginUrlFor(returnTo) : LOGIN_PATH;
     returnTo = null;
     return target;
   },
   async checkAuth() {
-    if (!getToken()) throw loginRedirect();
+    try {
+      await loadMe();
+    } catch (err) {
+      if (err instanceof ApiError && err.status === 401) throw loginRedirect();
+      // offline or a server error: not a sign-out; the pages show their own errors
+    }
   },
   async checkError(error: { status?: number }) {
     if (error?.status === 401) {
-      clearToken();
       forgetMe();
       throw loginRedirect();
     }

@@ -1,5 +1,5 @@
 /**
- * ra-data-simple-rest over /api with the Bearer token and the 10 s time-out, plus the calls of
+ * ra-data-simple-rest over /api with the session cookie and the 10 s time-out, plus the calls of
  * the spec that are not plain REST: batch delete, bulk import, statistics, files.
  */
 import simpleRestProvider from 'ra-data-simple-rest';
@@ -10,24 +10,16 @@ import type { StatsCharts } from '../../../core/stats';
 import type { StatsSummary } from '../../../core/types';
 import { API_BASE, TIMEOUT_MS } from '../config';
 import { api, ApiError, handleUnauthorized } from '../http';
-import { getToken } from '../session';
 
-export const httpClient = (url: string, options: fetchUtils.Options = {}) => {
-  const token = getToken();
-  return fetchUtils.fetchJson(url, {
-    ...options,
-    signal: AbortSignal.timeout(TIMEOUT_MS),
-    user: token ? { authenticated: true, token: `Bearer ${token}` } : undefined,
-  });
-};
+export const httpClient = (url: string, options: fetchUtils.Options = {}) =>
+  fetchUtils.fetchJson(url, { ...options, credentials: 'same-origin', signal: AbortSignal.timeout(TIMEOUT_MS) });
 
 const rest = simpleRestProvider(API_BASE, httpClient);
 
 /** A file from the API, saved in the browser under the name the server gives. */
 async function download(path: string): Promise<{ fileName: string; count: number }> {
-  const token = getToken();
   const res = await fetch(`${API_BASE}${path}`, {
-    headers: token ? { Authorization: `Bearer ${token}` } : {},
+    credentials: 'same-origin',
     signal: AbortSignal.timeout(60_000),
   });
   if (!res.ok) {

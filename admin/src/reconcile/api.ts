@@ -1,7 +1,6 @@
 /** The page's calls: JSON through the shared client, the statement's raw bytes through fetch. */
 import { API_BASE, TIMEOUT_MS } from '../config';
 import { api, ApiError, handleUnauthorized } from '../http';
-import { getToken } from '../session';
 import type { ImportedStatement, LinkedPayment, Proposals, RememberedPayer } from './types';
 
 /** `account`: the bank account typed on the page, for a statement whose title row names none ('' = none). */
@@ -10,7 +9,8 @@ export async function uploadStatement(file: File, storeId: number | null, accoun
   if (account.trim()) q.set('account', account.trim());
   const res = await fetch(`${API_BASE}/reconcile/statements?${q}`, {
     method: 'POST',
-    headers: { Accept: 'application/json', 'Content-Type': 'application/octet-stream', Authorization: `Bearer ${getToken() ?? ''}` },
+    headers: { Accept: 'application/json', 'Content-Type': 'application/octet-stream' },
+    credentials: 'same-origin',
     body: file,
     signal: AbortSignal.timeout(TIMEOUT_MS * 6),
   });

@@ -12,7 +12,8 @@ import { storeLabel } from '../../../core/labels';
 import { appTitle } from '../config';
 import { api, ApiError } from '../http';
 import { UI } from '../messages';
-import { clearToken, tokenUsername } from '../session';
+import { loadMe } from '../providers/me';
+import { signOutOnServer } from '../session';
 import { AccountMenu } from './AccountMenu';
 
 interface Store {
@@ -49,11 +50,12 @@ export function submitErrorText(err: unknown): string {
   return UI.submitFailed;
 }
 
-export function SubmitPage() {
+/** `initialMe`: who is signed in, when the page already asked (so the name shows at once). */
+export function SubmitPage({ initialMe = null }: { initialMe?: Me | null } = {}) {
   const title = appTitle();
-  const [me, setMe] = useState<Me | null>(null);
+  const [me, setMe] = useState<Me | null>(initialMe);
   const [stores, setStores] = useState<Store[]>([]);
-  const [form, setForm] = useState<FormState>(emptyForm(null));
+  const [form, setForm] = useState<FormState>(emptyForm(initialMe?.store_id ?? null));
   const [errors, setErrors] = useState<Partial<Record<keyof FormState, string>>>({});
   const [banner, setBanner] = useState<Banner>(null);
   const [submitting, setSubmitting] = useState(false);
@@ -62,7 +64,7 @@ export function SubmitPage() {
 
   useEffect(() => {
     document.title = title;
-    api<Me>('GET', '/admin/me').then(
+    loadMe().then(
       (m) => {
         setMe(m);
         if (m.store_id !== null) setForm((f) => ({ ...f, store_id: String(m.store_id) }));
@@ -77,7 +79,7 @@ export function SubmitPage() {
   // Only the stores the user may submit for; with none, they are told before typing (issue 13, item 10).
   const offered = me ? storesInScope(me, stores) : [];
   const noStore = me !== null && scopeIsEmpty(me);
-  const username = me?.username ?? tokenUsername() ?? UI.unknownUser;
+  const username = me?.username ?? UI.unknownUser;
 
   const set = (key: keyof FormState) => (e: { target: { value: string } }) => {
     setForm((f) => ({ ...f, [key]: e.target.value }));
@@ -127,8 +129,8 @@ export function SubmitPage() {
     }
   }
 
-  function logout() {
-    clearToken();
+  async function logout() {
+    await signOutOnServer();
     window.location.assign('/admin/login');
   }
 
