@@ -22,6 +22,7 @@ export * from './validation/result.js';
 export * from './validation/payment.js';
 export * from './validation/login.js';
 export * from './validation/user.js';
+export * from './validation/password.js';
 export * from './validation/store.js';
 export * from './db/connect.js';
 export * from './db/migrate.js';

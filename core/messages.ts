@@ -68,6 +68,13 @@ export const MSG = {
   /** the database's one writer is held (a large import on SQLite): nothing was written */
   databaseBusy: '資料庫正在寫入大量資料（例如匯入），這筆尚未儲存，請稍候再送出一次',
   passwordMismatch: '密碼確認不匹配', // spec
+  adminPasswordWeak: (why: string) => `REMIT_ADMIN_PASSWORD 不能使用：${why}`,
+  /** issue 22, item 15: why a password is refused (core/validation/password.ts) */
+  passwordWeak: {
+    username: '密碼不能是用戶名（包括大小寫不同、倒過來寫或只在後面加數字或符號），請換一個別人猜不到的密碼',
+    repetitive: '密碼不能只是重複或連續的字元（例如 aaaaaa、121212、abcabc、123456、qwerty），這種密碼很容易被猜中，請換一個',
+    common: '這個密碼太常見（例如 123456、password、admin123），常被最先拿來猜，請換一個不常見的密碼',
+  },
   roleRequired: '請選擇角色', // spec
   permissionsInvalid: (keys: string[]) => `無效的權限：${keys.join('、')}`,
   storesInvalid: '可存取分店必須是分店編號的列表',
