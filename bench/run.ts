@@ -194,7 +194,7 @@ async function benchReads(kind: 'SQLite' | 'PostgreSQL', sizes: number[]) {
     await admin.destroy();
     config = { client: 'pg', connectionString: PG_URL!, searchPath: schema };
     const url = `${PG_URL}${PG_URL!.includes('?') ? '&' : '?'}options=${encodeURIComponent(`-c search_path=${schema}`)}`;
-    env = { DATABASE_URL: url, REMIT_JWT_SECRET: 'b'.repeat(40), HOST: '127.0.0.1' };
+    env = { DATABASE_URL: url, REMIT_JWT_SECRET: 'b7Kq2Wn9Xb4Lp1Zc8Vt3Ms6Hd0Jf5Gy2Ea9Ru', HOST: '127.0.0.1' };
     cleanup = async () => {
       const a = knexFactory({ client: 'pg', connection: PG_URL });
       await a.raw('drop schema if exists ?? cascade', [schema]);

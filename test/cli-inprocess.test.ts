@@ -15,7 +15,7 @@ describe.each(DB_KINDS)('remit stats and export in-process on %s', (kind) => {
     await createPayment({ db: t.db, security: TEST_SECURITY, actor: systemActor('test'), ip: null }, { last_five: '12345', paid_at: '2026-11-10T10:00', amount: 1500, store_id: f.stores.A.id });
     if (t.config.client === 'pg') {
       const url = `${PG_URL}${PG_URL!.includes('?') ? '&' : '?'}options=${encodeURIComponent(`-c search_path=${t.where}`)}`;
-      env = { DATABASE_URL: url, REMIT_JWT_SECRET: 'a'.repeat(40) };
+      env = { DATABASE_URL: url, REMIT_JWT_SECRET: 'a7Kq2Wn9Xb4Lp1Zc8Vt3Ms6Hd0Jf5Gy2Ea9Ru' };
     } else env = { REMIT_DB: t.where };
   });
   afterAll(() => t?.cleanup());
