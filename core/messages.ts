@@ -120,6 +120,7 @@ export const MSG = {
   badFilterField: (field: string) => `不支援的篩選條件：${field}`,
   dateRangeReversed: (from: string, to: string) => `開始日期（${from}）不能晚於結束日期（${to}）`,
   badDate: (value: string) => `日期格式錯誤：${value}（請使用 YYYY-MM-DD）`, // spec: 日期格式錯誤
+  dateOutOfRange: (value: string) => `日期超出範圍：${value}（請輸入 2000-01-01 到 2099-12-31 之間的日期）`,
 
   // Excel import and export (spec sections 5, 8 and 9)
   rowError: (row: number, message: string) => `第 ${row} 行：${message}`, // spec: 第 N 行：...

@@ -41,6 +41,19 @@ describe.each(DB_KINDS)('remit stats and export in-process on %s', (kind) => {
     }
   });
 
+  it('remit stats, export, audit and reconcile refuse a date out of range with its flag, never a crash (issue 22, item 11)', async () => {
+    const commands: Array<[string[], string]> = [
+      [['stats', '--from', '9999-12-01', '--to', '9999-12-31'], '--from 日期超出範圍：9999-12-01'],
+      [['export', '--from', '2026-11-01', '--to', '9999-12-31', '-o', '-'], '--to 日期超出範圍：9999-12-31'],
+      [['audit', '--since', '1999-12-31'], '--since 日期超出範圍：1999-12-31'],
+      [['reconcile', 'statement.csv', '--from', '2026-11-01', '--to', '2100-01-01'], '--to 日期超出範圍：2100-01-01'],
+    ];
+    for (const [args, said] of commands) {
+      const r = await runRemit(args, env);
+      expect([args[0], r.code, r.stderr]).toEqual([args[0], 2, `錯誤：${said}（請輸入 2000-01-01 到 2099-12-31 之間的日期）\n`]);
+    }
+  });
+
   it('remit audit --until keeps the entries up to that Taiwan day', async () => {
     const until = await runRemit(['audit', '--until', '2020-01-01', '--json'], env);
     expect(until.code).toBe(0);
