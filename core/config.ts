@@ -4,6 +4,7 @@
  */
 import type { DbConfig } from './db/connect.js';
 import { DEFAULT_HASHING, type HashingSettings } from './services/hashPool.js';
+import { DEFAULT_MATCHING, type MatchingSettings } from './services/matchPool.js';
 
 export interface RemitConfig {
   db: DbConfig;
@@ -15,6 +16,8 @@ export interface RemitConfig {
   bcryptCost: number;
   /** password hashing worker threads and queue bound (REMIT_HASH_THREADS, REMIT_HASH_QUEUE) */
   hashing: HashingSettings;
+  /** reconciliation matching worker threads and queue bound (REMIT_MATCH_THREADS, REMIT_MATCH_QUEUE) */
+  matching: MatchingSettings;
   /** password for the first admin, created on a database with no users */
   adminPassword?: string;
   /** trust X-Forwarded-For from a reverse proxy for the client address */
@@ -109,6 +112,10 @@ export function loadConfig(env: Env, flags: { db?: string; port?: string | numbe
     hashing: {
       threads: intSetting(env, 'REMIT_HASH_THREADS', DEFAULT_HASHING.threads, 1, 16),
       queue: intSetting(env, 'REMIT_HASH_QUEUE', DEFAULT_HASHING.queue, 0, 10_000),
+    },
+    matching: {
+      threads: intSetting(env, 'REMIT_MATCH_THREADS', DEFAULT_MATCHING.threads, 1, 8),
+      queue: intSetting(env, 'REMIT_MATCH_QUEUE', DEFAULT_MATCHING.queue, 0, 100),
     },
     adminPassword: env.REMIT_ADMIN_PASSWORD || undefined,
     trustProxy: /^(1|true|yes)$/i.test(env.REMIT_TRUST_PROXY ?? ''),

@@ -35,6 +35,7 @@ export * from './services/audit.js';
 export * from './services/auth.js';
 export * from './services/signInLimit.js';
 export * from './services/hashPool.js';
+export * from './services/matchPool.js';
 export * from './services/payments/index.js';
 export * from './services/users.js';
 export * from './services/stores.js';

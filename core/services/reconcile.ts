@@ -27,6 +27,7 @@ import { toId } from '../validation/result.js';
 import { recordAudit } from './audit.js';
 import type { ServiceContext } from './context.js';
 import { requirePermission } from './guard.js';
+import { matchPoolFor } from './matchPool.js';
 import { findStore } from './stores.js';
 
 /** Pairs or payments one request may decide at once. */
@@ -35,8 +36,8 @@ const INSERT_CHUNK = 200;
 /** The PostgreSQL advisory lock key statement imports take (any fixed number, the same in every instance). */
 const STATEMENT_IMPORT_LOCK = 72_690_012;
 
-export type { BankLine, ImportedStatement, Proposals, ReconciledPayment } from '../reconcile/types.js';
-import type { BankLine, ImportedStatement, Proposals, ReconciledPayment } from '../reconcile/types.js';
+export type { BankLine, ImportedStatement, Proposals, ProposalsPage, ReconciledPayment } from '../reconcile/types.js';
+import type { BankLine, ImportedStatement, Proposals, ProposalsPage, ReconciledPayment } from '../reconcile/types.js';
 
 interface LineRow {
   id: number;
@@ -242,13 +243,27 @@ export async function listLines(ctx: ServiceContext, query: ListQuery = { filter
 type PaymentWithLink = PaymentRow & { bank_line_id: number | null };
 const toReconciled = (r: PaymentWithLink): ReconciledPayment => ({ ...toPayment(r), bank_line_id: r.bank_line_id === null || r.bank_line_id === undefined ? null : Number(r.bank_line_id) });
 
+/** The longest period one request may match: a year (issue 22, item 7). */
+export const MAX_RECONCILE_DAYS = 366;
+/** Items per queue in one answer of the API, unless it asks for fewer; and the most it may ask for. */
+export const PROPOSALS_PAGE = 500;
+export const MAX_PROPOSALS_PAGE = 2_000;
+
 /**
  * Proposals for the payments reported in a period (Taiwan dates, inclusive) in the caller's
  * stores, against the unlinked credits in scope: what the matcher decides, with the full
  * payment and line of each proposal. Linked payments and lines are never proposed again.
  * Without from and to, the period is the one the given statements (ids in scope) cover.
+ *
+ * The work is bounded (issue 22, item 7): the period is narrowed to the days a report could be
+ * explained by a line of the statements in scope (none: nothing to match), and what remains may be
+ * a year at most, else 400 saying so. With `offset` or `limit` (the API always pages) each queue
+ * holds at most `limit` items and `page` says how many there are in all.
  */
-export async function proposeMatches(ctx: ServiceContext, input: { from?: unknown; to?: unknown; storeId?: unknown; statement?: unknown }): Promise<Proposals> {
+export async function proposeMatches(
+  ctx: ServiceContext,
+  input: { from?: unknown; to?: unknown; storeId?: unknown; statement?: unknown; offset?: unknown; limit?: unknown },
+): Promise<Proposals> {
   requirePermission(ctx.actor, 'view_payments');
   const given = (v: unknown) => v !== undefined && v !== null && v !== '';
   let { from, to } = input;
@@ -260,13 +275,63 @@ export async function proposeMatches(ctx: ServiceContext, input: { from?: unknow
     throw ValidationError.single('from', MSG.reconcileRangeRequired);
   }
   const range = instantRange(from, to, { from: 'from', to: 'to' });
+  const page = given(input.offset) || given(input.limit) ? pageOf(input.offset, input.limit) : undefined;
   const requested = input.storeId === undefined || input.storeId === null || input.storeId === '' ? undefined : toId(input.storeId);
   if (requested === null) throw ValidationError.single('store_id', MSG.storeNotFound);
   const stores = scopedStoreIds(ctx.actor, requested === undefined ? undefined : [requested]);
-  return proposalsFor(ctx, range.gte!, range.lt!, stores);
+  const span = matchableSpan(range.gte!, range.lt!, await statementCover(ctx, stores));
+  if (!span) return emptyProposals(page);
+  const days = Math.round((span.lt - span.gte) / DAY_MS);
+  if (days > MAX_RECONCILE_DAYS) {
+    throw ValidationError.single('from', MSG.reconcilePeriodTooLong(taipeiDate(span.gte), taipeiDate(span.lt - 1), days, MAX_RECONCILE_DAYS));
+  }
+  return proposalsFor(ctx, span.gte, span.lt, stores, page);
 }
 
-async function proposalsFor(ctx: ServiceContext, gte: number, lt: number, stores: number[] | 'all'): Promise<Proposals> {
+/** `offset` and `limit` as the API takes them (whole numbers; limit 1 to 2 000, default 500). */
+function pageOf(rawOffset: unknown, rawLimit: unknown): { offset: number; limit: number } {
+  const int = (v: unknown, field: string, fallback: number, min: number, max: number) => {
+    if (v === undefined || v === null || v === '') return fallback;
+    const n = typeof v === 'number' ? v : typeof v === 'string' && /^\d{1,9}$/.test(v.trim()) ? Number(v) : NaN;
+    if (!Number.isInteger(n) || n < min || n > max) throw ValidationError.single(field, MSG.reconcileBadPage(field, max));
+    return n;
+  };
+  return { offset: int(rawOffset, 'offset', 0, 0, 100_000_000), limit: int(rawLimit, 'limit', PROPOSALS_PAGE, 1, MAX_PROPOSALS_PAGE) };
+}
+
+/** The whole Taiwan days the lines of the statements in scope span (for these stores), or undefined when there are none. */
+async function statementCover(ctx: ServiceContext, stores: number[] | 'all'): Promise<{ from: number; to: number } | undefined> {
+  const cover = scopedLines(ctx).clearSelect().min({ from: 'l.at' }).max({ to: 'l.at' });
+  if (stores !== 'all') cover.where((w) => w.whereIn('s.store_id', stores).orWhereNull('s.store_id'));
+  const c = (await cover.first()) as { from: number | string | null; to: number | string | null } | undefined;
+  if (!c || c.from === null || c.to === null) return undefined;
+  // Whole Taiwan days: a statement covers the days it lists, from the first day's start to the last day's end.
+  return { from: taipeiDayStart(taipeiDate(Number(c.from)))!, to: taipeiDayStart(taipeiDate(Number(c.to)))! + DAY_MS - 1 };
+}
+
+/**
+ * The asked period [gte, lt) narrowed to the whole days whose reports a line of the statements
+ * could pay (a report is paid between a window before and after its time), or null when none. A
+ * report outside gets no candidate, nor is it ever unpaid (the statements do not span its
+ * window), so the answer is the same; only the work is bounded by what the bank has listed.
+ */
+function matchableSpan(gte: number, lt: number, cover: { from: number; to: number } | undefined): { gte: number; lt: number } | null {
+  if (!cover) return null;
+  const first = taipeiDayStart(taipeiDate(cover.from - DEFAULT_WINDOW_AFTER_MS))!;
+  const end = taipeiDayStart(taipeiDate(cover.to + DEFAULT_WINDOW_BEFORE_MS))! + DAY_MS;
+  const span = { gte: Math.max(gte, first), lt: Math.min(lt, end) };
+  return span.gte < span.lt ? span : null;
+}
+
+const QUEUES = ['auto', 'review', 'reviewLines', 'unpaid', 'unreported', 'suggestions'] as const;
+
+function emptyProposals(page: { offset: number; limit: number } | undefined): Proposals {
+  const none: Proposals = { auto: [], review: [], reviewLines: [], unpaid: [], unreported: [], suggestions: [] };
+  if (page) none.page = { ...page, total: Object.fromEntries(QUEUES.map((q) => [q, 0])) as ProposalsPage['total'], period: null };
+  return none;
+}
+
+async function proposalsFor(ctx: ServiceContext, gte: number, lt: number, stores: number[] | 'all', page?: { offset: number; limit: number }): Promise<Proposals> {
   // The period's reports, and those a window around it whose credits the statement may hold:
   // they take part (a credit they explain is not unreported) but are not proposed.
   // Every report that could explain a credit fetched below is here, so a credit no report explains is unreported.
@@ -291,11 +356,7 @@ async function proposalsFor(ctx: ServiceContext, gte: number, lt: number, stores
   const lineRows = (await lineQuery) as LineRow[];
 
   // What the statements in scope cover: a report is unpaid only when they span its window.
-  const cover = scopedLines(ctx).clearSelect().min({ from: 'l.at' }).max({ to: 'l.at' });
-  if (stores !== 'all') cover.where((w) => w.whereIn('s.store_id', stores).orWhereNull('s.store_id'));
-  const c = (await cover.first()) as { from: number | null; to: number | null } | undefined;
-  // Whole Taiwan days: a statement covers the days it lists, from the first day's start to the last day's end.
-  const coverage = c && c.from !== null && c.to !== null ? { from: taipeiDayStart(taipeiDate(Number(c.from)))!, to: taipeiDayStart(taipeiDate(Number(c.to)))! + DAY_MS - 1 } : undefined;
+  const coverage = await statementCover(ctx, stores);
 
   const reports: ReconcileReport[] = paymentRows.map((p) => ({
     uuid: p.uuid,
@@ -323,19 +384,31 @@ async function proposalsFor(ctx: ServiceContext, gte: number, lt: number, stores
   });
   // What confirmed links taught about payers, for the stores whose reports are matched.
   const payers = await payerMemory(ctx.db, stores);
-  const result = matchReconcile(reports, lines, { coverage, payers, period: { from: gte, to: lt }, reportsCover });
-  const P = new Map(paymentRows.map((p) => [p.uuid, toReconciled(p)]));
-  const L = new Map(lineRows.map((l) => [Number(l.id), toBankLine(l)]));
-  const pay = (u: string) => P.get(u)!;
-  const line = (id: number) => L.get(id)!;
-  return {
-    auto: result.auto.map((a) => ({ payment: pay(a.payment), line: line(a.line), score: a.score, reasons: a.reasons })),
-    review: result.review.map((r) => ({ payment: pay(r.payment), candidates: r.candidates.map((c) => ({ line: line(c.line), score: c.score, reasons: c.reasons })) })),
-    reviewLines: result.reviewLines.map((r) => ({ line: line(r.line), candidates: r.candidates.map((c) => ({ payment: pay(c.payment), score: c.score, reasons: c.reasons })) })),
-    unpaid: result.unpaid.map((u) => ({ payment: pay(u.payment) })),
-    unreported: result.unreported.map((u) => ({ line: line(u.line) })),
-    suggestions: result.suggestions,
+  const options = { coverage, payers, period: { from: gte, to: lt }, reportsCover };
+  // The API matches on a worker thread (ctx.matching), so no request holds the others; the CLI here.
+  const result = ctx.matching ? await matchPoolFor(ctx.matching).match(reports, lines, options) : matchReconcile(reports, lines, options);
+  // Only what the answer shows becomes a full payment or line.
+  const P = new Map(paymentRows.map((p) => [p.uuid, p]));
+  const L = new Map(lineRows.map((l) => [Number(l.id), l]));
+  const pay = (u: string) => toReconciled(P.get(u)!);
+  const line = (id: number) => toBankLine(L.get(id)!);
+  const cut = <T>(xs: T[]): T[] => (page ? xs.slice(page.offset, page.offset + page.limit) : xs);
+  const out: Proposals = {
+    auto: cut(result.auto).map((a) => ({ payment: pay(a.payment), line: line(a.line), score: a.score, reasons: a.reasons })),
+    review: cut(result.review).map((r) => ({ payment: pay(r.payment), candidates: r.candidates.map((c) => ({ line: line(c.line), score: c.score, reasons: c.reasons })) })),
+    reviewLines: cut(result.reviewLines).map((r) => ({ line: line(r.line), candidates: r.candidates.map((c) => ({ payment: pay(c.payment), score: c.score, reasons: c.reasons })) })),
+    unpaid: cut(result.unpaid).map((u) => ({ payment: pay(u.payment) })),
+    unreported: cut(result.unreported).map((u) => ({ line: line(u.line) })),
+    suggestions: cut(result.suggestions),
   };
+  if (page) {
+    out.page = {
+      ...page,
+      total: Object.fromEntries(QUEUES.map((q) => [q, result[q].length])) as ProposalsPage['total'],
+      period: { from: taipeiDate(gte), to: taipeiDate(lt - 1) },
+    };
+  }
+  return out;
 }
 
 /** Statements by id (`1` or `1,2` or an array), each in the caller's scope, else not found. */
