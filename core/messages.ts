@@ -189,7 +189,7 @@ export const MSG = {
   reconcileRangeRequired: '請提供對帳期間（from、to，格式 YYYY-MM-DD）或交易明細（statement）',
   reconcileBusy: '對帳計算忙碌中（同時有太多對帳在計算），請稍候幾秒再試',
   reconcilePeriodTooLong: (from: string, to: string, days: number, max: number) =>
-    `對帳期間太長：${from} 到 ${to} 之間有銀行明細可對的部分共 ${days} 天，一次最多 ${max} 天（一年）。請縮短期間，例如一次對帳一個月`,
+    `對帳期間太長：要對帳的期間內，銀行明細從 ${from} 到 ${to} 共 ${days} 天，一次最多 ${max} 天（一年）。請縮短期間，例如一次對帳一個月`,
   reconcileBadPage: (field: string, max: number) => `${field} 必須是 0 到 ${max} 之間的整數`,
   reconcileStatementNotFound: (id: unknown) => `找不到交易明細 ${String(id)}`,
   reconcileFileNameRequired: '請提供檔名（filename）',

@@ -15,8 +15,11 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import { BusyError } from '../errors.js';
 import { MSG } from '../messages.js';
-import type { MatchOptions, MatchResult } from '../reconcile/match.js';
+import type { MatchOptions } from '../reconcile/match.js';
+import type { PagedMatch } from '../reconcile/page.js';
 import type { ReconcileLine, ReconcileReport } from '../reconcile/types.js';
+
+export { cutPage, type PagedMatch } from '../reconcile/page.js';
 
 export interface MatchingSettings {
   /** worker threads matching at once (REMIT_MATCH_THREADS) */
@@ -35,6 +38,8 @@ export const DEFAULT_MATCHING: MatchingSettings = {
 const WORKER_HEAP_MB = 1536;
 /** About how long one large match takes, for Retry-After. */
 const SECONDS_PER_MATCH = 5;
+/** Rows per message to the worker: each message is copied on the event loop, so none is long. */
+const ROWS_PER_MESSAGE = 1_000;
 
 /**
  * The worker's module: beside this file once built (dist/core/…), or the built copy when this
@@ -49,8 +54,8 @@ function workerUrl(): URL {
 }
 
 interface Pending {
-  job: { reports: ReconcileReport[]; lines: ReconcileLine[]; opts: MatchOptions };
-  resolve(v: MatchResult): void;
+  job: { reports: ReconcileReport[]; lines: ReconcileLine[]; opts: MatchOptions; page?: { offset: number; limit: number } };
+  resolve(v: PagedMatch): void;
   reject(e: unknown): void;
 }
 
@@ -63,9 +68,10 @@ export class MatchPool {
 
   constructor(readonly settings: MatchingSettings) {}
 
-  match(reports: ReconcileReport[], lines: ReconcileLine[], opts: MatchOptions): Promise<MatchResult> {
-    return new Promise<MatchResult>((resolve, reject) => {
-      const p: Pending = { job: { reports, lines, opts }, resolve, reject };
+  /** The matcher's result for these reports and lines, cut to `page` (all of it without one). */
+  match(reports: ReconcileReport[], lines: ReconcileLine[], opts: MatchOptions, page?: { offset: number; limit: number }): Promise<PagedMatch> {
+    return new Promise<PagedMatch>((resolve, reject) => {
+      const p: Pending = { job: { reports, lines, opts, page }, resolve, reject };
       let worker = this.idle.pop();
       if (!worker && this.workers < this.settings.threads) {
         try {
@@ -92,12 +98,12 @@ export class MatchPool {
     const worker = new Worker(workerUrl(), { resourceLimits: { maxOldGenerationSizeMb: WORKER_HEAP_MB } });
     this.workers++;
     worker.unref();
-    worker.on('message', ({ id, result, error }: { id: number; result?: MatchResult; error?: string }) => {
+    worker.on('message', ({ id, paged, error }: { id: number; paged?: PagedMatch; error?: string }) => {
       const p = this.running.get(id);
       if (!p) return;
       this.running.delete(id);
       if (error !== undefined) p.reject(new Error(error));
-      else p.resolve(result!);
+      else p.resolve(paged!);
       const next = this.waiting.shift();
       if (next) this.start(worker, next);
       else {
@@ -114,7 +120,19 @@ export class MatchPool {
     const id = ++this.seq;
     this.running.set(id, { ...p, worker });
     worker.ref(); // a match in progress keeps the process alive until it answers
-    worker.postMessage({ id, ...p.job });
+    void this.send(worker, id, p.job);
+  }
+
+  /** The call's rows in messages of 1 000, letting other requests in between (each copy is made on the event loop). */
+  private async send(worker: Worker, id: number, { reports, lines, opts, page }: Pending['job']): Promise<void> {
+    const parts: Array<['reports' | 'lines', unknown[]]> = [];
+    for (let i = 0; i < reports.length; i += ROWS_PER_MESSAGE) parts.push(['reports', reports.slice(i, i + ROWS_PER_MESSAGE)]);
+    for (let i = 0; i < lines.length; i += ROWS_PER_MESSAGE) parts.push(['lines', lines.slice(i, i + ROWS_PER_MESSAGE)]);
+    for (const [op, rows] of parts) {
+      worker.postMessage({ id, op, rows });
+      await new Promise((r) => setImmediate(r));
+    }
+    worker.postMessage({ id, op: 'run', opts, page });
   }
 
   /** A worker that died fails its call; the next call waiting gets a new worker. */

@@ -27,7 +27,8 @@ import { toId } from '../validation/result.js';
 import { recordAudit } from './audit.js';
 import type { ServiceContext } from './context.js';
 import { requirePermission } from './guard.js';
-import { matchPoolFor } from './matchPool.js';
+import { cutPage, matchPoolFor, type PagedMatch } from './matchPool.js';
+import { PROPOSAL_QUEUES } from '../reconcile/page.js';
 import { findStore } from './stores.js';
 
 /** Pairs or payments one request may decide at once. */
@@ -246,7 +247,7 @@ const toReconciled = (r: PaymentWithLink): ReconciledPayment => ({ ...toPayment(
 /** The longest period one request may match: a year (issue 22, item 7). */
 export const MAX_RECONCILE_DAYS = 366;
 /** Items per queue in one answer of the API, unless it asks for fewer; and the most it may ask for. */
-export const PROPOSALS_PAGE = 500;
+export const PROPOSALS_PAGE = 200;
 export const MAX_PROPOSALS_PAGE = 2_000;
 
 /**
@@ -279,11 +280,15 @@ export async function proposeMatches(
   const requested = input.storeId === undefined || input.storeId === null || input.storeId === '' ? undefined : toId(input.storeId);
   if (requested === null) throw ValidationError.single('store_id', MSG.storeNotFound);
   const stores = scopedStoreIds(ctx.actor, requested === undefined ? undefined : [requested]);
-  const span = matchableSpan(range.gte!, range.lt!, await statementCover(ctx, stores));
-  if (!span) return emptyProposals(page);
-  const days = Math.round((span.lt - span.gte) / DAY_MS);
+  const cover = await statementCover(ctx, stores);
+  const span = matchableSpan(range.gte!, range.lt!, cover);
+  if (!span || !cover) return emptyProposals(page);
+  // The year is counted on the statement days asked for (a year's statement asked with a wider
+  // period passes); the few days of window on either side are matched beyond it.
+  const listed = { gte: Math.max(range.gte!, cover.from), lt: Math.min(range.lt!, cover.to + 1) };
+  const days = Math.max(0, Math.round((listed.lt - listed.gte) / DAY_MS));
   if (days > MAX_RECONCILE_DAYS) {
-    throw ValidationError.single('from', MSG.reconcilePeriodTooLong(taipeiDate(span.gte), taipeiDate(span.lt - 1), days, MAX_RECONCILE_DAYS));
+    throw ValidationError.single('from', MSG.reconcilePeriodTooLong(taipeiDate(listed.gte), taipeiDate(listed.lt - 1), days, MAX_RECONCILE_DAYS));
   }
   return proposalsFor(ctx, span.gte, span.lt, stores, page);
 }
@@ -323,11 +328,10 @@ function matchableSpan(gte: number, lt: number, cover: { from: number; to: numbe
   return span.gte < span.lt ? span : null;
 }
 
-const QUEUES = ['auto', 'review', 'reviewLines', 'unpaid', 'unreported', 'suggestions'] as const;
 
 function emptyProposals(page: { offset: number; limit: number } | undefined): Proposals {
   const none: Proposals = { auto: [], review: [], reviewLines: [], unpaid: [], unreported: [], suggestions: [] };
-  if (page) none.page = { ...page, total: Object.fromEntries(QUEUES.map((q) => [q, 0])) as ProposalsPage['total'], period: null };
+  if (page) none.page = { ...page, total: Object.fromEntries(PROPOSAL_QUEUES.map((q) => [q, 0])) as ProposalsPage['total'], period: null };
   return none;
 }
 
@@ -335,30 +339,20 @@ async function proposalsFor(ctx: ServiceContext, gte: number, lt: number, stores
   // The period's reports, and those a window around it whose credits the statement may hold:
   // they take part (a credit they explain is not unreported) but are not proposed.
   // Every report that could explain a credit fetched below is here, so a credit no report explains is unreported.
+  // Only the columns the matcher reads: a year is tens of thousands of rows, each made on the event loop.
   const reportsCover = { from: gte - DEFAULT_WINDOW_BEFORE_MS - DAY_MS - DEFAULT_WINDOW_AFTER_MS, to: lt + DEFAULT_WINDOW_AFTER_MS + DEFAULT_WINDOW_BEFORE_MS };
-  const payments = ctx.db<PaymentRow>('payments as p')
-    .leftJoin('bank_links as k', 'k.payment_uuid', 'p.uuid')
-    .select('p.*', 'k.line_id as bank_line_id')
-    .where('p.paid_at', '>=', reportsCover.from)
-    .andWhere('p.paid_at', '<', reportsCover.to)
-    .whereNull('k.line_id');
-  if (stores !== 'all') payments.whereIn('p.store_id', stores);
-  const paymentRows = (await payments) as PaymentWithLink[];
-
-  // Credits inside any window of the period's reports.
-  const lineQuery = scopedLines(ctx)
-    .where('l.amount', '>', 0)
-    .whereNull('k.payment_uuid')
-    .where('l.at', '>=', gte - DEFAULT_WINDOW_BEFORE_MS - DAY_MS)
-    .andWhere('l.at', '<', lt + DEFAULT_WINDOW_AFTER_MS);
-  // A statement imported for all stores serves every store (scopedLines shows it only to those who see all).
-  if (stores !== 'all') lineQuery.where((w) => w.whereIn('s.store_id', stores).orWhereNull('s.store_id'));
-  const lineRows = (await lineQuery) as LineRow[];
-
-  // What the statements in scope cover: a report is unpaid only when they span its window.
-  const coverage = await statementCover(ctx, stores);
-
-  const reports: ReconcileReport[] = paymentRows.map((p) => ({
+  const payments = () => {
+    const q = ctx.db('payments as p')
+      .leftJoin('bank_links as k', 'k.payment_uuid', 'p.uuid')
+      .select('p.uuid', 'p.store_id', 'p.last_five', 'p.paid_at', 'p.amount', 'p.note', 'p.status')
+      .where('p.paid_at', '>=', reportsCover.from)
+      .andWhere('p.paid_at', '<', reportsCover.to)
+      .whereNull('k.line_id');
+    if (stores !== 'all') q.whereIn('p.store_id', stores);
+    return q;
+  };
+  type ReportRow = Pick<PaymentRow, 'uuid' | 'store_id' | 'last_five' | 'paid_at' | 'amount' | 'note' | 'status'>;
+  const reports = await readInChunks(payments, 'p.uuid', (p: ReportRow) => p.uuid, (p): ReconcileReport => ({
     uuid: p.uuid,
     store_id: Number(p.store_id),
     last_five: p.last_five,
@@ -367,7 +361,22 @@ async function proposalsFor(ctx: ServiceContext, gte: number, lt: number, stores
     note: p.note ?? '',
     status: p.status,
   }));
-  const lines: ReconcileLine[] = lineRows.map((l) => {
+
+  // Credits inside any window of the period's reports.
+  const credits = () => {
+    const q = scopedLines(ctx)
+      .clearSelect()
+      .select('l.id', 'l.at', 'l.has_time', 'l.amount', 'l.digits', 'l.summary', 'l.note', 'l.payer', 's.account', 's.store_id')
+      .where('l.amount', '>', 0)
+      .whereNull('k.payment_uuid')
+      .where('l.at', '>=', gte - DEFAULT_WINDOW_BEFORE_MS - DAY_MS)
+      .andWhere('l.at', '<', lt + DEFAULT_WINDOW_AFTER_MS);
+    // A statement imported for all stores serves every store (scopedLines shows it only to those who see all).
+    if (stores !== 'all') q.where((w) => w.whereIn('s.store_id', stores).orWhereNull('s.store_id'));
+    return q;
+  };
+  type CreditRow = Pick<LineRow, 'id' | 'at' | 'has_time' | 'amount' | 'digits' | 'summary' | 'note' | 'payer' | 'account' | 'store_id'>;
+  const lines = await readInChunks(credits, 'l.id', (l: CreditRow) => Number(l.id), (l): ReconcileLine => {
     const store = l.store_id === null ? null : Number(l.store_id);
     return {
       id: Number(l.id),
@@ -382,33 +391,75 @@ async function proposalsFor(ctx: ServiceContext, gte: number, lt: number, stores
       source: lineSource(l.account ?? null, store),
     };
   });
+
+  // What the statements in scope cover: a report is unpaid only when they span its window.
+  const coverage = await statementCover(ctx, stores);
+
   // What confirmed links taught about payers, for the stores whose reports are matched.
   const payers = await payerMemory(ctx.db, stores);
   const options = { coverage, payers, period: { from: gte, to: lt }, reportsCover };
-  // The API matches on a worker thread (ctx.matching), so no request holds the others; the CLI here.
-  const result = ctx.matching ? await matchPoolFor(ctx.matching).match(reports, lines, options) : matchReconcile(reports, lines, options);
-  // Only what the answer shows becomes a full payment or line.
-  const P = new Map(paymentRows.map((p) => [p.uuid, p]));
-  const L = new Map(lineRows.map((l) => [Number(l.id), l]));
-  const pay = (u: string) => toReconciled(P.get(u)!);
-  const line = (id: number) => toBankLine(L.get(id)!);
-  const cut = <T>(xs: T[]): T[] => (page ? xs.slice(page.offset, page.offset + page.limit) : xs);
-  const out: Proposals = {
-    auto: cut(result.auto).map((a) => ({ payment: pay(a.payment), line: line(a.line), score: a.score, reasons: a.reasons })),
-    review: cut(result.review).map((r) => ({ payment: pay(r.payment), candidates: r.candidates.map((c) => ({ line: line(c.line), score: c.score, reasons: c.reasons })) })),
-    reviewLines: cut(result.reviewLines).map((r) => ({ line: line(r.line), candidates: r.candidates.map((c) => ({ payment: pay(c.payment), score: c.score, reasons: c.reasons })) })),
-    unpaid: cut(result.unpaid).map((u) => ({ payment: pay(u.payment) })),
-    unreported: cut(result.unreported).map((u) => ({ line: line(u.line) })),
-    suggestions: cut(result.suggestions),
-  };
-  if (page) {
-    out.page = {
-      ...page,
-      total: Object.fromEntries(QUEUES.map((q) => [q, result[q].length])) as ProposalsPage['total'],
-      period: { from: taipeiDate(gte), to: taipeiDate(lt - 1) },
-    };
+  // The API matches on a worker thread (ctx.matching), which also cuts the page, so no request
+  // holds the others; the CLI matches here.
+  const paged: PagedMatch = ctx.matching ? await matchPoolFor(ctx.matching).match(reports, lines, options, page) : cutPage(matchReconcile(reports, lines, options), page);
+  const { result } = paged;
+
+  // Only what the answer shows becomes a full payment or line, read now.
+  const uuids = new Set<string>();
+  const ids = new Set<number>();
+  result.auto.forEach((a) => (uuids.add(a.payment), ids.add(a.line)));
+  result.review.forEach((r) => (uuids.add(r.payment), r.candidates.forEach((c) => ids.add(c.line))));
+  result.reviewLines.forEach((r) => (ids.add(r.line), r.candidates.forEach((c) => uuids.add(c.payment))));
+  result.unpaid.forEach((u) => uuids.add(u.payment));
+  result.unreported.forEach((u) => ids.add(u.line));
+  const P = new Map<string, ReconciledPayment>();
+  for (const chunk of chunks([...uuids], 500)) {
+    const rows = (await ctx.db('payments as p').leftJoin('bank_links as k', 'k.payment_uuid', 'p.uuid').select('p.*', 'k.line_id as bank_line_id').whereIn('p.uuid', chunk)) as PaymentWithLink[];
+    for (const r of rows) P.set(r.uuid, toReconciled(r));
   }
+  const L = new Map<number, BankLine>();
+  for (const chunk of chunks([...ids], 500)) {
+    for (const r of (await scopedLines(ctx).whereIn('l.id', chunk)) as LineRow[]) L.set(Number(r.id), toBankLine(r));
+  }
+  // A payment or line deleted since it was matched leaves the answer with it.
+  const has = { p: (u: string) => P.has(u), l: (id: number) => L.has(id) };
+  const out: Proposals = {
+    auto: result.auto.filter((a) => has.p(a.payment) && has.l(a.line)).map((a) => ({ payment: P.get(a.payment)!, line: L.get(a.line)!, score: a.score, reasons: a.reasons })),
+    review: result.review
+      .filter((r) => has.p(r.payment))
+      .map((r) => ({ payment: P.get(r.payment)!, candidates: r.candidates.filter((c) => has.l(c.line)).map((c) => ({ line: L.get(c.line)!, score: c.score, reasons: c.reasons })) })),
+    reviewLines: result.reviewLines
+      .filter((r) => has.l(r.line))
+      .map((r) => ({ line: L.get(r.line)!, candidates: r.candidates.filter((c) => has.p(c.payment)).map((c) => ({ payment: P.get(c.payment)!, score: c.score, reasons: c.reasons })) })),
+    unpaid: result.unpaid.filter((u) => has.p(u.payment)).map((u) => ({ payment: P.get(u.payment)! })),
+    unreported: result.unreported.filter((u) => has.l(u.line)).map((u) => ({ line: L.get(u.line)! })),
+    suggestions: result.suggestions,
+  };
+  if (page) out.page = { ...page, total: paged.total, period: { from: taipeiDate(gte), to: taipeiDate(lt - 1) } };
   return out;
+}
+
+/** Rows read per query: each batch becomes objects on the event loop, so none may be long. */
+const READ_CHUNK = 1_000;
+
+/**
+ * Every row of `query`, read in batches ordered by a unique `key` (keyset, never an offset) and
+ * mapped as they come, so a year of rows never holds the event loop in one piece.
+ */
+async function readInChunks<R, T>(query: () => Knex.QueryBuilder, key: string, keyOf: (row: R) => string | number, map: (row: R) => T): Promise<T[]> {
+  const out: T[] = [];
+  let after: string | number | undefined;
+  for (;;) {
+    const q = query().orderBy(key).limit(READ_CHUNK);
+    if (after !== undefined) q.where(key, '>', after);
+    const rows = (await q) as R[];
+    for (const r of rows) out.push(map(r));
+    if (rows.length < READ_CHUNK) return out;
+    after = keyOf(rows[rows.length - 1]);
+  }
+}
+
+function* chunks<T>(xs: T[], size: number): Generator<T[]> {
+  for (let i = 0; i < xs.length; i += size) yield xs.slice(i, i + size);
 }
 
 /** Statements by id (`1` or `1,2` or an array), each in the caller's scope, else not found. */

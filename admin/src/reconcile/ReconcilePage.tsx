@@ -71,7 +71,7 @@ function ReconcileView({ me }: { me: Me }) {
   const onConfirm = (pairs: Array<{ payment: string; line: number }>) => decide(async () => R.confirmed((await confirmPairs(pairs)).confirmed));
   const onUnpaid = (payments: string[]) => decide(async () => R.marked((await markUnpaid(payments)).marked));
   const data = proposals.data;
-  // The API pages each queue (500 items); the badges count them all.
+  // The API pages each queue (200 items); the badges count them all.
   const total = data?.page?.total;
 
   return (
