@@ -89,7 +89,7 @@ describe('remit CLI', () => {
     expect(short.code).toBe(1);
     expect(short.stderr).toContain('用戶名至少需要3個字符');
     expect(short.stderr).toContain('密碼至少需要6個字符');
-    const unknownStore = await remit(['--db', db, 'users', 'add', '--username', 'abc', '--password', '123456', '--store', 'NOPE']);
+    const unknownStore = await remit(['--db', db, 'users', 'add', '--username', 'abc', '--password', 'tea-leaf-6', '--store', 'NOPE']);
     expect(unknownStore.code).toBe(2);
     expect(unknownStore.stderr).toContain('找不到分店代碼「NOPE」');
     const missing = await remit(['--db', db, 'users', 'add', '--username', 'abc']);
