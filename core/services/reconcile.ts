@@ -25,7 +25,7 @@ import { isForeignKeyViolation, isPostgres, type Db } from '../db/connect.js';
 import type { ListResult } from '../types.js';
 import { toId } from '../validation/result.js';
 import { recordAudit } from './audit.js';
-import type { ServiceContext } from './context.js';
+import { readContext, type ServiceContext } from './context.js';
 import { requirePermission } from './guard.js';
 import { cutPage, matchPoolFor, type PagedMatch } from './matchPool.js';
 import { PROPOSAL_QUEUES } from '../reconcile/page.js';
@@ -266,6 +266,8 @@ export async function proposeMatches(
   input: { from?: unknown; to?: unknown; storeId?: unknown; statement?: unknown; offset?: unknown; limit?: unknown },
 ): Promise<Proposals> {
   requirePermission(ctx.actor, 'view_payments');
+  // Reads only: on SQLite the read pool, so a year's reads never queue the one writer's submissions.
+  ctx = readContext(ctx);
   const given = (v: unknown) => v !== undefined && v !== null && v !== '';
   let { from, to } = input;
   if (!given(from) && !given(to) && given(input.statement)) {
