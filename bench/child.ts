@@ -66,7 +66,7 @@ switch (mode) {
   // `remit export -o file` of everything from PostgreSQL (DATABASE_URL).
   case 'export-cli-pg':
     process.env.DATABASE_URL = args[0];
-    process.env.REMIT_JWT_SECRET ??= 'b'.repeat(40);
+    process.env.REMIT_JWT_SECRET ??= 'b7Kq2Wn9Xb4Lp1Zc8Vt3Ms6Hd0Jf5Gy2Ea9Ru';
     await runCli(['export', '-o', args[1]]);
     break;
   // The floor: the spreadsheet library writes the same rows, already in memory.

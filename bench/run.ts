@@ -18,13 +18,14 @@ import { importWorkbook, payments, seedDatabase, STORES, YEAR_START } from './da
 import { benchReconcile } from './reconcile.js';
 import { benchReadsBesideImport, benchStreamingExport, benchStreamingExportPg, type BenchKit } from './streaming.js';
 import { benchStreamingImport } from './import-streaming.js';
+import { benchListBesideReconcile } from './reconcile-beside.js';
 
 const TOP = resolve(import.meta.dirname, '..', '..');
 const DIST = resolve(import.meta.dirname, '..');
 const QUICK = process.env.BENCH_QUICK === '1';
 const PG_URL = process.env.REMIT_TEST_PG_URL;
 const RUNS = QUICK ? 1 : 3;
-/** BENCH_ONLY=import,export,reads,submit,bundles,reconcile,stream,stream-pg,stream-import,beside runs some scenarios only (for profiling) */
+/** BENCH_ONLY=import,export,reads,submit,bundles,reconcile,stream,stream-pg,stream-import,beside,reconcile-beside runs some scenarios only (for profiling) */
 const ONLY = process.env.BENCH_ONLY?.split(',');
 const wanted = (name: string) => !ONLY || ONLY.includes(name);
 const work = mkdtempSync(join(tmpdir(), 'remit-bench-'));
@@ -194,7 +195,7 @@ async function benchReads(kind: 'SQLite' | 'PostgreSQL', sizes: number[]) {
     await admin.destroy();
     config = { client: 'pg', connectionString: PG_URL!, searchPath: schema };
     const url = `${PG_URL}${PG_URL!.includes('?') ? '&' : '?'}options=${encodeURIComponent(`-c search_path=${schema}`)}`;
-    env = { DATABASE_URL: url, REMIT_JWT_SECRET: 'b'.repeat(40), HOST: '127.0.0.1' };
+    env = { DATABASE_URL: url, REMIT_JWT_SECRET: 'b7Kq2Wn9Xb4Lp1Zc8Vt3Ms6Hd0Jf5Gy2Ea9Ru', HOST: '127.0.0.1' };
     cleanup = async () => {
       const a = knexFactory({ client: 'pg', connection: PG_URL });
       await a.raw('drop schema if exists ?? cascade', [schema]);
@@ -415,6 +416,7 @@ try {
   if ((wanted('stream') || wanted('stream-pg')) && PG_URL) await benchStreamingExportPg(kit, PG_URL, QUICK ? [2_000, 10_000] : [100_000, 1_000_000]);
   if (wanted('stream-import')) await benchStreamingImport(kit, QUICK ? [2_000, 10_000] : [100_000, 1_000_000]);
   if (wanted('beside')) await benchReadsBesideImport(kit, QUICK ? 2_000 : 100_000);
+  if (wanted('reconcile-beside')) await benchListBesideReconcile(kit, QUICK ? 1 : 12);
 } finally {
   rmSync(work, { recursive: true, force: true });
 }

@@ -11,11 +11,17 @@ type Flag = [flag: string, value: string | undefined];
 export function checkDateFlags(from: Flag, to: Flag): void {
   for (const [flag, value] of [from, to]) {
     if (value !== undefined && (!/^\d{4}-\d{2}-\d{2}$/.test(value) || taipeiDayStart(value) === null)) throw new UsageError(`${flag} ${MSG.badDate(value)}`);
+    // each flag alone first, so a date out of range (9999-12-31) is said with its flag
+    usage(() => instantRange(value, undefined, { from: flag, to: flag }), `${flag} `);
   }
+  usage(() => instantRange(from[1], to[1], { from: from[0], to: to[0] }));
+}
+
+function usage(check: () => unknown, prefix = ''): void {
   try {
-    instantRange(from[1], to[1], { from: from[0], to: to[0] });
+    check();
   } catch (err) {
-    if (err instanceof ValidationError) throw new UsageError(err.errors[0].message);
+    if (err instanceof ValidationError) throw new UsageError(`${prefix}${err.errors[0].message}`);
     throw err;
   }
 }

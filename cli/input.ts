@@ -75,12 +75,18 @@ export interface NewPassword {
   confirmPassword?: string;
 }
 
+/** Said on stderr whenever `--password` is used (issue 22, item 17). */
+export const PASSWORD_FLAG_WARNING =
+  '警告：--password 會讓密碼出現在程序列表（ps）與 shell 的指令紀錄中，同一台機器的其他使用者可能看到；請改在終端機上輸入（不加 --password），或在腳本中用 --password-stdin\n';
+
 /**
- * Where a new password comes from: `--password`, the first line of stdin (`--password-stdin`),
- * or a prompt typed twice on a terminal. Flag problems are found at once (before the database
- * is opened); the returned function reads the value when the command needs it.
+ * Where a new password comes from: a prompt typed twice on a terminal, the first line of stdin
+ * (`--password-stdin`), or `--password`, which is kept for old scripts only and warned about on
+ * stderr (`warn`): a flag's value is in the process list for everyone on the machine. Flag
+ * problems are found at once (before the database is opened); the returned function reads the
+ * value when the command needs it.
  */
-export function passwordSource(opts: PasswordFlags, label = '密碼'): () => Promise<NewPassword> {
+export function passwordSource(opts: PasswordFlags, label = '密碼', warn: (text: string) => void = (t) => process.stderr.write(t)): () => Promise<NewPassword> {
   if (opts.password !== undefined && opts.passwordStdin) throw new UsageError('--password 與 --password-stdin 只能擇一');
   if (opts.passwordStdin) {
     return async () => {
@@ -89,8 +95,11 @@ export function passwordSource(opts: PasswordFlags, label = '密碼'): () => Pro
       return { password: line };
     };
   }
-  if (opts.password !== undefined) return async () => ({ password: opts.password! });
-  if (!interactive()) throw missing(label, '--password 或 --password-stdin');
+  if (opts.password !== undefined) {
+    warn(PASSWORD_FLAG_WARNING);
+    return async () => ({ password: opts.password! });
+  }
+  if (!interactive()) throw missing(label, '--password-stdin');
   return async () => {
     const first = await ask(password({ message: `${label}：` }, promptContext));
     const again = await ask(password({ message: `再次輸入${label}：` }, promptContext));

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ConfigError, DEFAULTS, loadConfig } from './config.js';
 
-const SECRET = 'x'.repeat(32);
+const SECRET = 'q3Jx9vR2mT7wYbK1pL5sZ8nD0cF4gH6j';
 
 /** The ConfigError a call throws, or fails the test when it throws nothing. */
 function refusal(fn: () => unknown): ConfigError {

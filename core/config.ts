@@ -4,6 +4,7 @@
  */
 import type { DbConfig } from './db/connect.js';
 import { DEFAULT_HASHING, type HashingSettings } from './services/hashPool.js';
+import { DEFAULT_MATCHING, type MatchingSettings } from './services/matchPool.js';
 
 export interface RemitConfig {
   db: DbConfig;
@@ -15,6 +16,8 @@ export interface RemitConfig {
   bcryptCost: number;
   /** password hashing worker threads and queue bound (REMIT_HASH_THREADS, REMIT_HASH_QUEUE) */
   hashing: HashingSettings;
+  /** reconciliation matching worker threads and queue bound (REMIT_MATCH_THREADS, REMIT_MATCH_QUEUE) */
+  matching: MatchingSettings;
   /** password for the first admin, created on a database with no users */
   adminPassword?: string;
   /** trust X-Forwarded-For from a reverse proxy for the client address */
@@ -34,6 +37,33 @@ export class ConfigError extends Error {
 
 /** The shortest signing secret accepted, from the environment or from the file beside the database. */
 export const MIN_JWT_SECRET_LENGTH = 32;
+/** The fewest different characters a signing secret may use (32 × `a` is 32 characters and one guess). */
+export const MIN_JWT_SECRET_DISTINCT = 10;
+
+/**
+ * What is wrong with a signing secret from `source`, as a sentence, or null: too short, or too
+ * little variety (fewer than 10 different characters, or a short piece repeated), which anyone
+ * could guess and then sign a token for any account (issue 22, item 17). One rule for
+ * REMIT_JWT_SECRET and the file beside the database.
+ */
+export function jwtSecretProblem(secret: string, source: string, fix: string): string | null {
+  const chars = [...secret];
+  if (chars.length < MIN_JWT_SECRET_LENGTH) return `${source} 的簽章密鑰只有 ${chars.length} 個字元（至少需要 ${MIN_JWT_SECRET_LENGTH} 個）：${fix}`;
+  const distinct = new Set(chars).size;
+  let block = 0;
+  for (let size = 1; size <= chars.length / 2 && !block; size++) {
+    const piece = chars.slice(0, size).join('');
+    if (piece.repeat(Math.ceil(chars.length / size)).slice(0, secret.length) === secret) block = size;
+  }
+  if (distinct < MIN_JWT_SECRET_DISTINCT || block) {
+    const what = distinct < MIN_JWT_SECRET_DISTINCT ? `只用了 ${distinct} 種不同的字元（至少需要 ${MIN_JWT_SECRET_DISTINCT} 種）` : `只是一段 ${block} 個字元重複而成`;
+    return `${source} 的簽章密鑰變化太少：${what}，容易被猜中，猜中的人就能偽造任何帳戶的登入。${fix}`;
+  }
+  return null;
+}
+
+/** How to make a good secret for the environment. */
+export const JWT_SECRET_ENV_FIX = '請設定一個隨機值，例如 REMIT_JWT_SECRET=$(openssl rand -base64 48)';
 
 export const DEFAULTS = {
   dbFile: './data/remit.sqlite',
@@ -67,7 +97,10 @@ export function loadConfig(env: Env, flags: { db?: string; port?: string | numbe
   const port =
     flags.port !== undefined ? intSetting({ '--port': String(flags.port) }, '--port', DEFAULTS.port, 0, 65535) : intSetting(env, 'PORT', DEFAULTS.port, 0, 65535);
   const secret = env.REMIT_JWT_SECRET;
-  if (secret !== undefined && secret !== '' && secret.length < MIN_JWT_SECRET_LENGTH) throw new ConfigError(`REMIT_JWT_SECRET 至少需要 ${MIN_JWT_SECRET_LENGTH} 個字元`);
+  if (secret !== undefined && secret !== '') {
+    const problem = jwtSecretProblem(secret, 'REMIT_JWT_SECRET', JWT_SECRET_ENV_FIX);
+    if (problem) throw new ConfigError(problem);
+  }
 
   return {
     db,
@@ -79,6 +112,10 @@ export function loadConfig(env: Env, flags: { db?: string; port?: string | numbe
     hashing: {
       threads: intSetting(env, 'REMIT_HASH_THREADS', DEFAULT_HASHING.threads, 1, 16),
       queue: intSetting(env, 'REMIT_HASH_QUEUE', DEFAULT_HASHING.queue, 0, 10_000),
+    },
+    matching: {
+      threads: intSetting(env, 'REMIT_MATCH_THREADS', DEFAULT_MATCHING.threads, 1, 8),
+      queue: intSetting(env, 'REMIT_MATCH_QUEUE', DEFAULT_MATCHING.queue, 0, 100),
     },
     adminPassword: env.REMIT_ADMIN_PASSWORD || undefined,
     trustProxy: /^(1|true|yes)$/i.test(env.REMIT_TRUST_PROXY ?? ''),

@@ -14,13 +14,19 @@ export interface InstantRange {
   lt?: number;
 }
 
-/** `from`/`to` as given to a filter, to a half-open instant range; a bad or reversed range is refused. */
+/**
+ * `from`/`to` as given to a filter, to a half-open instant range; a bad, out-of-range (before
+ * 2000-01-01 or after 2099-12-31) or reversed range is refused.
+ */
 export function instantRange(from: unknown, to: unknown, fields: { from: string; to: string } = { from: 'filter', to: 'filter' }): InstantRange {
   for (const [v, field] of [[from, fields.from], [to, fields.to]] as const) {
     if (v !== undefined && v !== null && typeof v !== 'string') throw ValidationError.single(field, MSG.badDate(String(v)));
   }
   const range = dayRangeToInstants((from as string | null | undefined) || null, (to as string | null | undefined) || null);
-  if (range.error !== undefined) throw ValidationError.single(range.errorAt === 'to' ? fields.to : fields.from, MSG.badDate(range.error));
+  if (range.error !== undefined) {
+    const field = range.errorAt === 'to' ? fields.to : fields.from;
+    throw ValidationError.single(field, range.outOfRange ? MSG.dateOutOfRange(range.error) : MSG.badDate(range.error));
+  }
   if (range.gte !== undefined && range.lt !== undefined && range.gte >= range.lt) {
     throw ValidationError.single(fields.from, MSG.dateRangeReversed(String(from), String(to)));
   }

@@ -71,6 +71,13 @@ export const MSG = {
   /** the database's one writer is held (a large import on SQLite): nothing was written */
   databaseBusy: '資料庫正在寫入大量資料（例如匯入），這筆尚未儲存，請稍候再送出一次',
   passwordMismatch: '密碼確認不匹配', // spec
+  adminPasswordWeak: (why: string) => `REMIT_ADMIN_PASSWORD 不能使用：${why}`,
+  /** issue 22, item 15: why a password is refused (core/validation/password.ts) */
+  passwordWeak: {
+    username: '密碼不能是用戶名（包括大小寫不同、倒過來寫或只在後面加數字或符號），請換一個別人猜不到的密碼',
+    repetitive: '密碼不能只是重複或連續的字元（例如 aaaaaa、121212、abcabc、123456、qwerty），這種密碼很容易被猜中，請換一個',
+    common: '這個密碼太常見（例如 123456、password、admin123），常被最先拿來猜，請換一個不常見的密碼',
+  },
   roleRequired: '請選擇角色', // spec
   permissionsInvalid: (keys: string[]) => `無效的權限：${keys.join('、')}`,
   storesInvalid: '可存取分店必須是分店編號的列表',
@@ -116,6 +123,7 @@ export const MSG = {
   badFilterField: (field: string) => `不支援的篩選條件：${field}`,
   dateRangeReversed: (from: string, to: string) => `開始日期（${from}）不能晚於結束日期（${to}）`,
   badDate: (value: string) => `日期格式錯誤：${value}（請使用 YYYY-MM-DD）`, // spec: 日期格式錯誤
+  dateOutOfRange: (value: string) => `日期超出範圍：${value}（請輸入 2000-01-01 到 2099-12-31 之間的日期）`,
 
   // Excel import and export (spec sections 5, 8 and 9)
   rowError: (row: number, message: string) => `第 ${row} 行：${message}`, // spec: 第 N 行：...
@@ -182,6 +190,10 @@ export const MSG = {
   reconcilePaymentsRequired: '請提供匯款編號（payments）',
   reconcileTooMany: (max: number) => `一次最多 ${max} 筆`,
   reconcileRangeRequired: '請提供對帳期間（from、to，格式 YYYY-MM-DD）或交易明細（statement）',
+  reconcileBusy: '對帳計算忙碌中（同時有太多對帳在計算），請稍候幾秒再試',
+  reconcilePeriodTooLong: (from: string, to: string, days: number, max: number) =>
+    `對帳期間太長：要對帳的期間內，銀行明細從 ${from} 到 ${to} 共 ${days} 天，一次最多 ${max} 天（一年）。請縮短期間，例如一次對帳一個月`,
+  reconcileBadPage: (field: string, max: number) => `${field} 必須是 0 到 ${max} 之間的整數`,
   reconcileStatementNotFound: (id: unknown) => `找不到交易明細 ${String(id)}`,
   reconcileFileNameRequired: '請提供檔名（filename）',
 

@@ -1,18 +1,21 @@
 import { randomBytes } from 'node:crypto';
-import { chmodSync, closeSync, fsyncSync, linkSync, mkdirSync, openSync, readFileSync, rmSync, statSync, writeSync } from 'node:fs';
+import { closeSync, fsyncSync, linkSync, mkdirSync, openSync, readFileSync, rmSync, statSync, writeSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { ConfigError, MIN_JWT_SECRET_LENGTH, type RemitConfig } from './config.js';
+import { ConfigError, JWT_SECRET_ENV_FIX, jwtSecretProblem, type RemitConfig } from './config.js';
 
 /** Where the generated signing secret of a SQLite database is kept: beside the file. */
 export function secretFileFor(dbFile: string): string {
   return `${dbFile}.jwt-secret`;
 }
 
-/** A secret from any source is refused when short: an empty key would let anyone forge a token. */
+/**
+ * A secret from any source is refused when short or with too little variety (config.ts's one
+ * rule): an empty key, or 32 × `a`, would let anyone forge a token.
+ */
 function checked(secret: string, source: string): string {
-  if (secret.length < MIN_JWT_SECRET_LENGTH) {
-    throw new ConfigError(`${source} 的簽章密鑰只有 ${secret.length} 個字元（至少需要 ${MIN_JWT_SECRET_LENGTH} 個）：請刪除該檔案讓系統重新產生，或設定 REMIT_JWT_SECRET`);
-  }
+  const fix = source === 'REMIT_JWT_SECRET' ? JWT_SECRET_ENV_FIX : '請刪除該檔案讓系統重新產生（所有人需要重新登入），或設定 REMIT_JWT_SECRET';
+  const problem = jwtSecretProblem(secret, source, fix);
+  if (problem) throw new ConfigError(problem);
   return secret;
 }
 
@@ -53,13 +56,30 @@ export function resolveJwtSecret(config: RemitConfig): string {
   }
 }
 
-function readSecret(file: string): string | null {
+/**
+ * The secret kept in `file`, or null when there is none. Whoever reads the file can sign a token
+ * for any account, so a file other users may read, or one that belongs to another user (who can
+ * read it, or replace it with a secret they know), is refused with how to fix it, never used
+ * (issue 22, item 17). `uid`: the user remit runs as (tests pass another).
+ */
+export function readSecret(file: string, uid: number | undefined = process.getuid?.()): string | null {
+  let st;
   try {
-    const text = readFileSync(file, 'utf8').trim();
-    if ((statSync(file).mode & 0o077) !== 0) chmodSync(file, 0o600);
-    return text;
+    st = statSync(file);
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code === 'ENOENT') return null;
     throw err;
   }
+  if (uid !== undefined && st.uid !== uid) {
+    throw new ConfigError(
+      `簽章密鑰檔 ${file} 的擁有者不是執行 remit 的使用者（檔案屬於 uid ${st.uid}，remit 以 uid ${uid} 執行），別人可以讀取或換掉它：請以執行 remit 的使用者執行 chown "$(id -un)" ${file} 與 chmod 600 ${file}，或刪除它讓系統重新產生（所有人需要重新登入）`,
+    );
+  }
+  if ((st.mode & 0o077) !== 0) {
+    const mode = (st.mode & 0o777).toString(8).padStart(4, '0');
+    throw new ConfigError(
+      `簽章密鑰檔 ${file} 的權限是 ${mode}，同一台機器的其他使用者可以讀取（讀到它就能偽造任何帳戶的登入）：請執行 chmod 600 ${file}；若檔案可能已被別人讀過，刪除它讓系統重新產生（所有人需要重新登入）`,
+    );
+  }
+  return readFileSync(file, 'utf8').trim();
 }

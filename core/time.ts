@@ -152,31 +152,36 @@ export function defaultDateRange(now: number = Date.now()): { from: string; to: 
 
 /**
  * Inclusive Taiwan dates to a half-open instant range [gte, lt). Either end may be missing.
- * A value with a time part (an ISO instant) is taken as the exact instant instead.
+ * A value with a time part (an ISO instant) is taken as the exact instant instead. A date outside
+ * the years payments may have (2000 to 2099, MIN_INSTANT to MAX_INSTANT) is an error too
+ * (`outOfRange`): 9999-12-31 read as a date, then a day added, was year 10000, which no date
+ * function can write (issue 22, item 11).
  */
 export function dayRangeToInstants(
   from?: string | null,
   to?: string | null,
-): { gte?: number; lt?: number; error?: string; errorAt?: 'from' | 'to' } {
+): { gte?: number; lt?: number; error?: string; errorAt?: 'from' | 'to'; outOfRange?: boolean } {
   const out: { gte?: number; lt?: number } = {};
+  const inRange = (ms: number) => ms >= MIN_INSTANT && ms < MAX_INSTANT;
   if (from) {
     const v = /T|:/.test(from) ? parseInstant(from) : taipeiDayStart(from);
     if (v === null) return { error: from, errorAt: 'from' };
+    if (!inRange(v)) return { error: from, errorAt: 'from', outOfRange: true };
     out.gte = v;
   }
   if (to) {
-    if (/T|:/.test(to)) {
-      const v = parseInstant(to);
-      if (v === null) return { error: to, errorAt: 'to' };
-      out.lt = v + 1;
-    } else {
-      const v = taipeiDayStart(to);
-      if (v === null) return { error: to, errorAt: 'to' };
-      out.lt = v + DAY_MS;
-    }
+    const exact = /T|:/.test(to);
+    const v = exact ? parseInstant(to) : taipeiDayStart(to);
+    if (v === null) return { error: to, errorAt: 'to' };
+    if (!inRange(v)) return { error: to, errorAt: 'to', outOfRange: true };
+    out.lt = exact ? v + 1 : v + DAY_MS;
   }
   return out;
 }
+
+/** The first and last Taiwan dates a date filter accepts (MIN_INSTANT and MAX_INSTANT), for messages. */
+export const FIRST_DATE = '2000-01-01';
+export const LAST_DATE = '2099-12-31';
 
 /**
  * Spreadsheets hold wall-clock times without a zone. These two convert between a UTC instant

@@ -4,7 +4,7 @@
  */
 import Router from '@koa/router';
 import Koa from 'koa';
-import { MSG, type AppContext } from '../core/index.js';
+import { DEFAULT_MATCHING, MSG, type AppContext } from '../core/index.js';
 import type { State } from './middleware/auth.js';
 import { compressJson } from './middleware/compress.js';
 import { errorHandler } from './middleware/errors.js';
@@ -44,7 +44,8 @@ export const isApiPath = (path: string) => {
 
 export function createApp(opts: AppOptions): Koa<State> {
   const app = new Koa<State>({ proxy: opts.trustProxy ?? false, maxIpsCount: opts.proxyHops ?? 1 });
-  const ctx: AppContext = { db: opts.db, read: opts.read, security: opts.security };
+  // Reconciliation always matches on worker threads here, so no request holds the event loop.
+  const ctx: AppContext = { db: opts.db, read: opts.read, security: opts.security, matching: opts.matching ?? DEFAULT_MATCHING };
   // Unexpected errors are reported by errorHandler; Koa's default logger would print them twice.
   app.silent = true;
 

@@ -43,6 +43,7 @@ export async function startServer(
       db,
       read,
       security,
+      matching: config.matching,
       trustProxy: config.trustProxy,
       proxyHops: config.proxyHops,
       log: opts.log,

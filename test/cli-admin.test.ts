@@ -47,7 +47,7 @@ describe('remit users / stores / stats', () => {
     for (const [name, code] of [['台北店', 'TPE'], ['台中店', 'TXG'], ['高雄店', 'KHH']]) {
       expect((await r(['stores', 'add', '--name', name, '--code', code])).code).toBe(0);
     }
-    expect((await r(['users', 'add', '--username', 'boss', '--password', 'boss-pass', '--role', 'admin'])).code).toBe(0);
+    expect((await r(['users', 'add', '--username', 'boss', '--password-stdin', '--role', 'admin'], { stdin: 'boss-pass\n' })).code).toBe(0);
     db = openDatabase({ client: 'sqlite', filename: dbFile });
   });
   afterAll(async () => {
@@ -86,7 +86,7 @@ describe('remit users / stores / stats', () => {
     const empty = await r(['users', 'add', '--username', 'nopw', '--password-stdin'], { stdin: '' });
     expect(empty.code).toBe(2);
     expect(empty.stderr).toContain('--password-stdin');
-    const both = await r(['users', 'add', '--username', 'nopw', '--password', 'abcdef', '--password-stdin'], { stdin: 'abcdef\n' });
+    const both = await r(['users', 'add', '--username', 'nopw', '--password', 'tea-leaf-6', '--password-stdin'], { stdin: 'abcdef\n' });
     expect(both.code).toBe(2);
     expect(both.stderr).toContain('只能擇一');
 
@@ -98,7 +98,7 @@ describe('remit users / stores / stats', () => {
       expect(noPassword.stderr).toContain('--password');
       expect(noPassword.stderr).toContain('--password-stdin');
       expect(noPassword.ms).toBeLessThan(8_000);
-      const noUsername = await r(['users', 'add', '--password', 'abcdef'], { stdin, timeoutMs: 10_000 });
+      const noUsername = await r(['users', 'add', '--password', 'tea-leaf-6'], { stdin, timeoutMs: 10_000 });
       expect(noUsername.code).toBe(2);
       expect(noUsername.stderr).toContain('--username');
     }
@@ -106,7 +106,35 @@ describe('remit users / stores / stats', () => {
     expect(mismatch.code).toBe(1);
     expect(mismatch.stderr).toContain('用戶名至少需要3個字符');
     expect(mismatch.stderr).toContain('密碼至少需要6個字符');
-    expect((await r(['users', 'add', '--username', 'TPE01', '--password', 'abcdef'])).stderr).toContain('用戶名已存在');
+    expect((await r(['users', 'add', '--username', 'TPE01', '--password', 'tea-leaf-6'])).stderr).toContain('用戶名已存在');
+  });
+
+  it('--password still works but warns on stderr that the process list shows it; stdin and prompts do not (issue 22, item 17)', async () => {
+    const flag = await r(['users', 'add', '--username', 'flag01', '--password', 'tea-leaf-6', '--json']);
+    expect(flag.code).toBe(0);
+    expect(flag.stderr).toContain('警告：--password 會讓密碼出現在程序列表（ps）');
+    expect(flag.stderr).toContain('--password-stdin');
+    expect(JSON.parse(flag.stdout)).toMatchObject({ username: 'flag01' });
+    const reset = await r(['users', 'passwd', 'flag01', '--password', 'tea-leaf-8']);
+    expect([reset.code, reset.stderr.includes('警告：--password')]).toEqual([0, true]);
+    const piped = await r(['users', 'add', '--username', 'flag02', '--password-stdin'], { stdin: 'tea-leaf-9\n' });
+    expect([piped.code, piped.stderr]).toEqual([0, '']);
+    // the usage error for a missing password names only the safe ways
+    const none = await r(['users', 'add', '--username', 'flag03']);
+    expect(none.stderr).toContain('--password-stdin');
+    expect(none.stderr).not.toMatch(/--password 或/);
+    await db('users').whereIn('username', ['flag01', 'flag02']).delete(); // the next tests list the users
+  });
+
+  it('refuses common, repetitive and username-equal passwords, saying why (issue 22, item 15)', async () => {
+    for (const [name, pw, why] of [['weak01', '123456', '重複或連續'], ['weak02', 'password', '太常見'], ['weak03', 'aaaaaa', '重複或連續'], ['weak04', 'weak04', '不能是用戶名']]) {
+      const run = await r(['users', 'add', '--username', name, '--password-stdin'], { stdin: `${pw}\n` });
+      expect([name, run.code, run.stderr.includes(why)]).toEqual([name, 1, true]);
+    }
+    expect(await db('users').whereIn('username', ['weak01', 'weak02', 'weak03', 'weak04']).count({ n: '*' }).first()).toEqual({ n: 0 });
+    const reset = await r(['users', 'passwd', 'tpe01', '--password-stdin'], { stdin: 'TPE01!\n' });
+    expect([reset.code, reset.stderr.includes('不能是用戶名')]).toEqual([1, true]);
+    expect(await canLogin('tpe01', 'clerk-pass')).toBe('ok');
   });
 
   it('users list shows the users tab as a table aligned by display width, and JSON for scripts', async () => {
@@ -222,7 +250,7 @@ describe('remit users / stores / stats', () => {
     const missing = await r(['users', 'passwd', 'tpe01'], { stdin: 'open', timeoutMs: 10_000 });
     expect(missing.code).toBe(2);
     expect(missing.stderr).toContain('--password-stdin');
-    const unknown = await r(['users', 'passwd', 'ghost', '--password', 'abcdef']);
+    const unknown = await r(['users', 'passwd', 'ghost', '--password', 'tea-leaf-6']);
     expect(unknown.code).toBe(1);
     expect(unknown.stderr).toContain('找不到用戶「ghost」');
     expect(await canLogin('tpe01', 'third-pass-3')).toBe('ok');

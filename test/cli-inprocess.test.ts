@@ -15,7 +15,7 @@ describe.each(DB_KINDS)('remit stats and export in-process on %s', (kind) => {
     await createPayment({ db: t.db, security: TEST_SECURITY, actor: systemActor('test'), ip: null }, { last_five: '12345', paid_at: '2026-11-10T10:00', amount: 1500, store_id: f.stores.A.id });
     if (t.config.client === 'pg') {
       const url = `${PG_URL}${PG_URL!.includes('?') ? '&' : '?'}options=${encodeURIComponent(`-c search_path=${t.where}`)}`;
-      env = { DATABASE_URL: url, REMIT_JWT_SECRET: 'a'.repeat(40) };
+      env = { DATABASE_URL: url, REMIT_JWT_SECRET: 'a7Kq2Wn9Xb4Lp1Zc8Vt3Ms6Hd0Jf5Gy2Ea9Ru' };
     } else env = { REMIT_DB: t.where };
   });
   afterAll(() => t?.cleanup());
@@ -38,6 +38,19 @@ describe.each(DB_KINDS)('remit stats and export in-process on %s', (kind) => {
       expect(r.code, args[0]).toBe(2);
       expect(r.stderr, args[0]).toBe('錯誤：開始日期（2026-11-12）不能晚於結束日期（2026-11-10）\n');
       expect(r.stdout, args[0]).toBe('');
+    }
+  });
+
+  it('remit stats, export, audit and reconcile refuse a date out of range with its flag, never a crash (issue 22, item 11)', async () => {
+    const commands: Array<[string[], string]> = [
+      [['stats', '--from', '9999-12-01', '--to', '9999-12-31'], '--from 日期超出範圍：9999-12-01'],
+      [['export', '--from', '2026-11-01', '--to', '9999-12-31', '-o', '-'], '--to 日期超出範圍：9999-12-31'],
+      [['audit', '--since', '1999-12-31'], '--since 日期超出範圍：1999-12-31'],
+      [['reconcile', 'statement.csv', '--from', '2026-11-01', '--to', '2100-01-01'], '--to 日期超出範圍：2100-01-01'],
+    ];
+    for (const [args, said] of commands) {
+      const r = await runRemit(args, env);
+      expect([args[0], r.code, r.stderr]).toEqual([args[0], 2, `錯誤：${said}（請輸入 2000-01-01 到 2099-12-31 之間的日期）\n`]);
     }
   });
 

@@ -99,8 +99,8 @@ describe('remit import / export / sample', () => {
   });
 
   it('--as imports with that user\'s permissions and scope, --store fills empty store cells', async () => {
-    await run(['users', 'add', '--username', 'txg_mgr', '--password', 'secret1', '--permissions', 'manage_payments', '--store', 'TXG']);
-    await run(['users', 'add', '--username', 'viewer', '--password', 'secret1', '--permissions', 'view_payments', '--store', 'TXG']);
+    await run(['users', 'add', '--username', 'txg_mgr', '--password', 'tea-leaf-1', '--permissions', 'manage_payments', '--store', 'TXG']);
+    await run(['users', 'add', '--username', 'viewer', '--password', 'tea-leaf-1', '--permissions', 'view_payments', '--store', 'TXG']);
     writeFileSync(join(dir, 'txg.xlsx'), workbook([['2026/11/20', '33333', '2026/11/20 12:00', 999, '', '', '']]));
     const denied = await run(['import', 'txg.xlsx', '--as', 'viewer']);
     expect(denied.code).toBe(1);

@@ -2,7 +2,7 @@
  * The real `remit` binary as a script or an operator would run it: a child process on a
  * temporary database, checked by its output, its exit code and what the API then answers.
  */
-import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -89,7 +89,7 @@ describe('remit CLI', () => {
     expect(short.code).toBe(1);
     expect(short.stderr).toContain('用戶名至少需要3個字符');
     expect(short.stderr).toContain('密碼至少需要6個字符');
-    const unknownStore = await remit(['--db', db, 'users', 'add', '--username', 'abc', '--password', '123456', '--store', 'NOPE']);
+    const unknownStore = await remit(['--db', db, 'users', 'add', '--username', 'abc', '--password', 'tea-leaf-6', '--store', 'NOPE']);
     expect(unknownStore.code).toBe(2);
     expect(unknownStore.stderr).toContain('找不到分店代碼「NOPE」');
     const missing = await remit(['--db', db, 'users', 'add', '--username', 'abc']);
@@ -169,10 +169,24 @@ describe('remit CLI', () => {
     await srv.exited;
   });
 
+  it('refuses a weak REMIT_ADMIN_PASSWORD on the first start, and a secret file others may read (issue 22, items 15 and 17)', async () => {
+    const fresh = join(dir, 'weak-admin', 'remit.sqlite');
+    const weak = await run(['--db', fresh, 'serve', '--port', '0'], { env: { REMIT_ADMIN_PASSWORD: 'password1' }, timeoutMs: 20_000 });
+    expect(weak.code).toBe(1);
+    expect(weak.stderr).toContain('REMIT_ADMIN_PASSWORD 不能使用：這個密碼太常見');
+    const open = join(dir, 'open-secret', 'remit.sqlite');
+    mkdirSync(join(dir, 'open-secret'), { recursive: true });
+    writeFileSync(`${open}.jwt-secret`, 'q3Jx9vR2mT7wYbK1pL5sZ8nD0cF4gH6jW1eU\n', { mode: 0o644 });
+    chmodSync(`${open}.jwt-secret`, 0o644);
+    const refused = await run(['--db', open, 'serve', '--port', '0'], { timeoutMs: 20_000 });
+    expect(refused.code).toBe(2); // a configuration error, as a short REMIT_JWT_SECRET
+    expect(refused.stderr).toContain(`chmod 600 ${open}.jwt-secret`);
+  });
+
   describe.skipIf(!PG_URL)('on PostgreSQL (DATABASE_URL)', () => {
     const schema = `remit_cli_${process.pid}`;
     const url = `${PG_URL}${PG_URL?.includes('?') ? '&' : '?'}options=${encodeURIComponent(`-c search_path=${schema}`)}`;
-    const env = { DATABASE_URL: url, REMIT_JWT_SECRET: 'a'.repeat(40) };
+    const env = { DATABASE_URL: url, REMIT_JWT_SECRET: 'a7Kq2Wn9Xb4Lp1Zc8Vt3Ms6Hd0Jf5Gy2Ea9Ru' };
     beforeAll(async () => {
       const k = knexFactory({ client: 'pg', connection: PG_URL });
       await k.raw('drop schema if exists ?? cascade', [schema]);

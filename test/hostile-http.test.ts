@@ -43,7 +43,7 @@ const BODIES: Record<string, { method: string; path: string; base: Record<string
   updatePayment: { method: 'PUT', path: '/payments/UUID', base: { status: 'confirmed', note: 'n' } },
   deletePayments: { method: 'DELETE', path: '/payments', base: { uuids: ['00000000-0000-0000-0000-000000000000'] } },
   bulkImport: { method: 'POST', path: '/payments/bulk-import', base: { rows: [{ row: 2, last_five: '54321', paid_at: '2026-11-20T10:00', amount: 1500, store_id: 1, note: '' }] } },
-  createUser: { method: 'POST', path: '/users', base: { username: 'newuser', password: 'secret123', role: 'user', permissions: [], accessible_stores: [] } },
+  createUser: { method: 'POST', path: '/users', base: { username: 'newuser', password: 'shop-key-4821', role: 'user', permissions: [], accessible_stores: [] } },
   updateUser: { method: 'PUT', path: '/users/USERID', base: { role: 'user', permissions: [], is_active: true } },
   createStore: { method: 'POST', path: '/stores', base: { name: '新店', code: 'NEW' } },
   updateStore: { method: 'PUT', path: '/stores/STOREID', base: { name: '新店', code: 'NEW' } },

@@ -39,7 +39,7 @@ describe.each(DB_KINDS)('races between API instances on %s', (kind) => {
   }
 
   it('usernames and store codes differing only in case: one is created, the others get 409 (item 6)', async () => {
-    const users = await Promise.all(['Race2x', 'race2X', 'RACE2x'].map((username, i) => call(i, 'POST', '/users', { username, password: 'secret123', role: 'user', permissions: [] })));
+    const users = await Promise.all(['Race2x', 'race2X', 'RACE2x'].map((username, i) => call(i, 'POST', '/users', { username, password: 'shop-key-4821', role: 'user', permissions: [] })));
     expect(users.map((r) => r.status).sort()).toEqual([201, 409, 409]);
     expect(users.find((r) => r.status === 409)!.body.message).toBe('用戶名已存在');
     const stores = await Promise.all(['zz0', 'ZZ0', 'Zz0'].map((code, i) => call(i, 'POST', '/stores', { name: `競速店${i}`, code })));
@@ -50,7 +50,7 @@ describe.each(DB_KINDS)('races between API instances on %s', (kind) => {
 
   it('a password reset at the same moment as a deactivation keeps the deactivation (item 4)', async () => {
     for (let round = 0; round < 4; round++) {
-      const u = (await call(0, 'POST', '/users', { username: `lost${round}`, password: 'secret123', role: 'user', permissions: ['view_payments', 'view_reports'] })).body;
+      const u = (await call(0, 'POST', '/users', { username: `lost${round}`, password: 'shop-key-4821', role: 'user', permissions: ['view_payments', 'view_reports'] })).body;
       const [reset, off, narrow] = await Promise.all([
         call(0, 'PUT', `/users/${u.id}`, { password: 'newpass123', confirmPassword: 'newpass123' }),
         call(1, 'PUT', `/users/${u.id}`, { is_active: false }),
@@ -150,7 +150,7 @@ describe.each(DB_KINDS)('races between API instances on %s', (kind) => {
 describe.skipIf(!PG_URL)('three instances started at once on a fresh PostgreSQL database (item 7)', () => {
   it('all start; one creates the first admin, none crashes', async () => {
     const t = await createTestDb('postgres', { migrate: false });
-    const base = loadConfig({ DATABASE_URL: PG_URL, REMIT_JWT_SECRET: 'x'.repeat(40), REMIT_ADMIN_PASSWORD: 'secret123' });
+    const base = loadConfig({ DATABASE_URL: PG_URL, REMIT_JWT_SECRET: 'x7Kq2Wn9Xb4Lp1Zc8Vt3Ms6Hd0Jf5Gy2Ea9Ru', REMIT_ADMIN_PASSWORD: 'shop-key-4821' });
     const config = { ...base, port: 0, host: '127.0.0.1', db: { ...t.config } };
     const started = await Promise.allSettled([0, 1, 2].map(() => startServer(config, { log: () => undefined, staticDir: '/nonexistent' })));
     try {

@@ -47,7 +47,7 @@ describe.each(DB_KINDS)('concurrent submissions during an import on %s', (kind) 
     // The CLI works on the same database as the server, from its own process.
     const env: Record<string, string> =
       s.t.config.client === 'pg'
-        ? { DATABASE_URL: `${PG_URL}${PG_URL!.includes('?') ? '&' : '?'}options=${encodeURIComponent(`-c search_path=${s.t.where}`)}`, REMIT_JWT_SECRET: 'r'.repeat(40) }
+        ? { DATABASE_URL: `${PG_URL}${PG_URL!.includes('?') ? '&' : '?'}options=${encodeURIComponent(`-c search_path=${s.t.where}`)}`, REMIT_JWT_SECRET: 'r7Kq2Wn9Xb4Lp1Zc8Vt3Ms6Hd0Jf5Gy2Ea9Ru' }
         : {};
     const args = s.t.config.client === 'pg' ? ['import', join(dir, 'import.xlsx'), '--json'] : ['--db', s.t.where, 'import', join(dir, 'import.xlsx'), '--json'];
     const before = await countRows(s);

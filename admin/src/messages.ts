@@ -341,6 +341,8 @@ export const RECONCILE_UI = {
   from: '起日',
   to: '迄日',
   reload: '重新比對',
+  /** the API answers a queue in pages (issue 22, item 7): what is shown, of how many */
+  moreThanShown: (shown: number, total: number) => `此處先列出 ${shown.toLocaleString('zh-TW')} 筆，共 ${total.toLocaleString('zh-TW')} 筆；處理完這些後按「重新比對」會列出其餘的，或縮短期間`,
   loading: '比對中...',
   loadFailed: '讀取對帳建議失敗',
   autoTitle: '建議入帳',

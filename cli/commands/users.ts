@@ -74,8 +74,8 @@ export function usersCommand(program: Command, io: CliIO): void {
     .command('add')
     .description('新增會員帳戶（在終端機上未給的用戶名與密碼會提示輸入）')
     .option('--username <name>', '用戶名（3 到 20 個字母、數字或底線）')
-    .option('--password <password>', '密碼（至少 6 個字符）；腳本建議用 --password-stdin')
-    .option('--password-stdin', '從標準輸入的第一行讀取密碼')
+    .option('--password-stdin', '從標準輸入的第一行讀取密碼（腳本用；在終端機上不加此項會提示輸入）')
+    .option('--password <password>', '不建議：密碼會出現在程序列表中（會顯示警告）；請改用提示輸入或 --password-stdin')
     .option('--role <role>', '角色：admin 或 user', 'user')
     .option('--permissions <keys>', '權限，以逗號分隔（例如 view_payments,edit_payments）')
     .option('--store <code>', '所屬分店代碼（分店員工）；不填為總部')
@@ -90,7 +90,7 @@ export function usersCommand(program: Command, io: CliIO): void {
       ),
     )
     .action(async (opts: Opts, cmd: Command) => {
-      const readPassword = passwordSource(opts);
+      const readPassword = passwordSource(opts, '密碼', io.stderr);
       const username = await textOrPrompt(opts.username as string | undefined, '--username', '用戶名');
       const secret = await readPassword();
       const user = await withOperator(io, cmd.optsWithGlobals(), async (ctx) => {
@@ -148,11 +148,11 @@ export function usersCommand(program: Command, io: CliIO): void {
   users
     .command('passwd <username>')
     .description('重設會員密碼（操作員重設，不需舊密碼）；該用戶先前的登入全部失效')
-    .option('--password <password>', '新密碼（至少 6 個字符）；腳本建議用 --password-stdin')
-    .option('--password-stdin', '從標準輸入的第一行讀取新密碼')
+    .option('--password-stdin', '從標準輸入的第一行讀取新密碼（腳本用；在終端機上不加此項會提示輸入）')
+    .option('--password <password>', '不建議：密碼會出現在程序列表中（會顯示警告）；請改用提示輸入或 --password-stdin')
     .addHelpText('after', examples('remit users passwd tpe01                 # 在終端機上提示輸入兩次', 'printf "%s\\n" "$NEW_PW" | remit users passwd tpe01 --password-stdin'))
     .action(async (username: string, opts: Opts, cmd: Command) => {
-      const readPassword = passwordSource(opts, '新密碼');
+      const readPassword = passwordSource(opts, '新密碼', io.stderr);
       const user = await withOperator(io, cmd.optsWithGlobals(), async (ctx) => {
         const target = await getUserByUsername(ctx, username);
         return updateUser(ctx, target.id, await readPassword());

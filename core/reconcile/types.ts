@@ -150,4 +150,18 @@ export interface Proposals {
   unpaid: Array<{ payment: ReconciledPayment }>;
   unreported: Array<{ line: BankLine }>;
   suggestions: Array<{ payments: string[]; lines: number[]; reasons: string[] }>;
+  /**
+   * Present when the answer is paged (the API): every queue above holds at most `limit` items
+   * from `offset` on, and `total` says how many each has in all. `period`: the Taiwan days
+   * matched, the asked period narrowed to what the statements can explain (null: nothing to match).
+   */
+  page?: ProposalsPage;
+}
+
+export type ProposalQueue = 'auto' | 'review' | 'reviewLines' | 'unpaid' | 'unreported' | 'suggestions';
+export interface ProposalsPage {
+  offset: number;
+  limit: number;
+  total: Record<ProposalQueue, number>;
+  period: { from: string; to: string } | null;
 }

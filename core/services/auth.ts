@@ -315,7 +315,7 @@ export async function me(ctx: ServiceContext): Promise<Me> {
  * to guess without limit (issue 10, item 2).
  */
 export async function changePassword(ctx: ServiceContext, input: unknown): Promise<{ token: string }> {
-  const { currentPassword, newPassword } = valid(validatePasswordChange(input));
+  const { currentPassword, newPassword } = valid(validatePasswordChange(input, ctx.actor.username));
   if (ctx.actor.id <= 0) throw new ForbiddenError(MSG.cannotChangeOthersPassword);
   const row = await ctx.db<UserRow>('users').where({ id: ctx.actor.id }).first();
   if (!row) throw new UnauthenticatedError(MSG.tokenInvalid);

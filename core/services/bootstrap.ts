@@ -1,5 +1,7 @@
 import { randomBytes } from 'node:crypto';
-import { ConflictError } from '../errors.js';
+import { ConflictError, ValidationError } from '../errors.js';
+import { MSG } from '../messages.js';
+import { checkPasswordStrength } from '../validation/password.js';
 import { PERMISSION_KEYS } from '../permissions.js';
 import type { Store, User } from '../types.js';
 import type { AppContext } from './context.js';
@@ -29,9 +31,22 @@ export async function ensureFirstRun(
     if (!(err instanceof ConflictError)) throw err;
   };
   if (!(await app.db('stores').first('id'))) out.store = await createStore(ctx, FIRST_STORE).catch((err) => void alreadyThere(err));
-  const password = opts.adminPassword ?? randomBytes(12).toString('base64url');
+  // REMIT_ADMIN_PASSWORD is checked like any password, and said to be that setting's value.
+  if (opts.adminPassword !== undefined) {
+    const weak = checkPasswordStrength(opts.adminPassword, FIRST_ADMIN);
+    if (weak) throw ValidationError.single('REMIT_ADMIN_PASSWORD', MSG.adminPasswordWeak(weak));
+  }
+  const password = opts.adminPassword ?? generatedPassword();
   const user = await createUser(ctx, { username: FIRST_ADMIN, password, role: 'admin', permissions: [...PERMISSION_KEYS] }).catch((err) => void alreadyThere(err));
   if (user) out.admin = { user, password, generated: opts.adminPassword === undefined };
   if (!out.store) delete out.store;
   return out;
+}
+
+/** 16 random characters; drawn again in the (astronomically rare) case the rule calls it weak. */
+export function generatedPassword(): string {
+  for (;;) {
+    const p = randomBytes(12).toString('base64url');
+    if (!checkPasswordStrength(p, FIRST_ADMIN)) return p;
+  }
 }

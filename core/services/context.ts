@@ -1,5 +1,6 @@
 import type { Db } from '../db/connect.js';
 import type { HashingSettings } from './hashPool.js';
+import type { MatchingSettings } from './matchPool.js';
 import { PERMISSION_KEYS, type Principal } from '../permissions.js';
 
 export interface SecuritySettings {
@@ -29,6 +30,11 @@ export interface AppContext {
    */
   read?: Db;
   security: SecuritySettings;
+  /**
+   * Worker threads and queue bound for reconciliation matching (the API sets it, so no request
+   * holds the event loop). Absent, the matcher runs in the calling thread (the CLI).
+   */
+  matching?: MatchingSettings;
 }
 
 export interface ServiceContext extends AppContext {

@@ -25,8 +25,10 @@ import { isForeignKeyViolation, isPostgres, type Db } from '../db/connect.js';
 import type { ListResult } from '../types.js';
 import { toId } from '../validation/result.js';
 import { recordAudit } from './audit.js';
-import type { ServiceContext } from './context.js';
+import { readContext, type ServiceContext } from './context.js';
 import { requirePermission } from './guard.js';
+import { cutPage, matchPoolFor, type PagedMatch } from './matchPool.js';
+import { PROPOSAL_QUEUES } from '../reconcile/page.js';
 import { findStore } from './stores.js';
 
 /** Pairs or payments one request may decide at once. */
@@ -35,8 +37,8 @@ const INSERT_CHUNK = 200;
 /** The PostgreSQL advisory lock key statement imports take (any fixed number, the same in every instance). */
 const STATEMENT_IMPORT_LOCK = 72_690_012;
 
-export type { BankLine, ImportedStatement, Proposals, ReconciledPayment } from '../reconcile/types.js';
-import type { BankLine, ImportedStatement, Proposals, ReconciledPayment } from '../reconcile/types.js';
+export type { BankLine, ImportedStatement, Proposals, ProposalsPage, ReconciledPayment } from '../reconcile/types.js';
+import type { BankLine, ImportedStatement, Proposals, ProposalsPage, ReconciledPayment } from '../reconcile/types.js';
 
 interface LineRow {
   id: number;
@@ -226,14 +228,30 @@ export async function listLines(ctx: ServiceContext, query: ListQuery = { filter
 type PaymentWithLink = PaymentRow & { bank_line_id: number | null };
 const toReconciled = (r: PaymentWithLink): ReconciledPayment => ({ ...toPayment(r), bank_line_id: r.bank_line_id === null || r.bank_line_id === undefined ? null : Number(r.bank_line_id) });
 
+/** The longest period one request may match: a year (issue 22, item 7). */
+export const MAX_RECONCILE_DAYS = 366;
+/** Items per queue in one answer of the API, unless it asks for fewer; and the most it may ask for. */
+export const PROPOSALS_PAGE = 200;
+export const MAX_PROPOSALS_PAGE = 2_000;
+
 /**
  * Proposals for the payments reported in a period (Taiwan dates, inclusive) in the caller's
  * stores, against the unlinked credits in scope: what the matcher decides, with the full
  * payment and line of each proposal. Linked payments and lines are never proposed again.
  * Without from and to, the period is the one the given statements (ids in scope) cover.
+ *
+ * The work is bounded (issue 22, item 7): the period is narrowed to the days a report could be
+ * explained by a line of the statements in scope (none: nothing to match), and what remains may be
+ * a year at most, else 400 saying so. With `offset` or `limit` (the API always pages) each queue
+ * holds at most `limit` items and `page` says how many there are in all.
  */
-export async function proposeMatches(ctx: ServiceContext, input: { from?: unknown; to?: unknown; storeId?: unknown; statement?: unknown }): Promise<Proposals> {
+export async function proposeMatches(
+  ctx: ServiceContext,
+  input: { from?: unknown; to?: unknown; storeId?: unknown; statement?: unknown; offset?: unknown; limit?: unknown },
+): Promise<Proposals> {
   requirePermission(ctx.actor, 'view_payments');
+  // Reads only: on SQLite the read pool, so a year's reads never queue the one writer's submissions.
+  ctx = readContext(ctx);
   const given = (v: unknown) => v !== undefined && v !== null && v !== '';
   let { from, to } = input;
   if (!given(from) && !given(to) && given(input.statement)) {
@@ -244,44 +262,83 @@ export async function proposeMatches(ctx: ServiceContext, input: { from?: unknow
     throw ValidationError.single('from', MSG.reconcileRangeRequired);
   }
   const range = instantRange(from, to, { from: 'from', to: 'to' });
+  const page = given(input.offset) || given(input.limit) ? pageOf(input.offset, input.limit) : undefined;
   const requested = input.storeId === undefined || input.storeId === null || input.storeId === '' ? undefined : toId(input.storeId);
   if (requested === null) throw ValidationError.single('store_id', MSG.storeNotFound);
   const stores = scopedStoreIds(ctx.actor, requested === undefined ? undefined : [requested]);
-  return proposalsFor(ctx, range.gte!, range.lt!, stores);
+  const cover = await statementCover(ctx, stores);
+  const span = matchableSpan(range.gte!, range.lt!, cover);
+  if (!span || !cover) return emptyProposals(page);
+  // The year is counted on the statement days asked for (a year's statement asked with a wider
+  // period passes); the few days of window on either side are matched beyond it.
+  const listed = { gte: Math.max(range.gte!, cover.from), lt: Math.min(range.lt!, cover.to + 1) };
+  const days = Math.max(0, Math.round((listed.lt - listed.gte) / DAY_MS));
+  if (days > MAX_RECONCILE_DAYS) {
+    throw ValidationError.single('from', MSG.reconcilePeriodTooLong(taipeiDate(listed.gte), taipeiDate(listed.lt - 1), days, MAX_RECONCILE_DAYS));
+  }
+  return proposalsFor(ctx, span.gte, span.lt, stores, page);
 }
 
-async function proposalsFor(ctx: ServiceContext, gte: number, lt: number, stores: number[] | 'all'): Promise<Proposals> {
+/** `offset` and `limit` as the API takes them (whole numbers; limit 1 to 2 000, default 500). */
+function pageOf(rawOffset: unknown, rawLimit: unknown): { offset: number; limit: number } {
+  const int = (v: unknown, field: string, fallback: number, min: number, max: number) => {
+    if (v === undefined || v === null || v === '') return fallback;
+    const n = typeof v === 'number' ? v : typeof v === 'string' && /^\d{1,9}$/.test(v.trim()) ? Number(v) : NaN;
+    if (!Number.isInteger(n) || n < min || n > max) throw ValidationError.single(field, MSG.reconcileBadPage(field, max));
+    return n;
+  };
+  return { offset: int(rawOffset, 'offset', 0, 0, 100_000_000), limit: int(rawLimit, 'limit', PROPOSALS_PAGE, 1, MAX_PROPOSALS_PAGE) };
+}
+
+/** The whole Taiwan days the lines of the statements in scope span (for these stores), or undefined when there are none. */
+async function statementCover(ctx: ServiceContext, stores: number[] | 'all'): Promise<{ from: number; to: number } | undefined> {
+  const cover = scopedLines(ctx).clearSelect().min({ from: 'l.at' }).max({ to: 'l.at' });
+  if (stores !== 'all') cover.where((w) => w.whereIn('s.store_id', stores).orWhereNull('s.store_id'));
+  const c = (await cover.first()) as { from: number | string | null; to: number | string | null } | undefined;
+  if (!c || c.from === null || c.to === null) return undefined;
+  // Whole Taiwan days: a statement covers the days it lists, from the first day's start to the last day's end.
+  return { from: taipeiDayStart(taipeiDate(Number(c.from)))!, to: taipeiDayStart(taipeiDate(Number(c.to)))! + DAY_MS - 1 };
+}
+
+/**
+ * The asked period [gte, lt) narrowed to the whole days whose reports a line of the statements
+ * could pay (a report is paid between a window before and after its time), or null when none. A
+ * report outside gets no candidate, nor is it ever unpaid (the statements do not span its
+ * window), so the answer is the same; only the work is bounded by what the bank has listed.
+ */
+function matchableSpan(gte: number, lt: number, cover: { from: number; to: number } | undefined): { gte: number; lt: number } | null {
+  if (!cover) return null;
+  const first = taipeiDayStart(taipeiDate(cover.from - DEFAULT_WINDOW_AFTER_MS))!;
+  const end = taipeiDayStart(taipeiDate(cover.to + DEFAULT_WINDOW_BEFORE_MS))! + DAY_MS;
+  const span = { gte: Math.max(gte, first), lt: Math.min(lt, end) };
+  return span.gte < span.lt ? span : null;
+}
+
+
+function emptyProposals(page: { offset: number; limit: number } | undefined): Proposals {
+  const none: Proposals = { auto: [], review: [], reviewLines: [], unpaid: [], unreported: [], suggestions: [] };
+  if (page) none.page = { ...page, total: Object.fromEntries(PROPOSAL_QUEUES.map((q) => [q, 0])) as ProposalsPage['total'], period: null };
+  return none;
+}
+
+async function proposalsFor(ctx: ServiceContext, gte: number, lt: number, stores: number[] | 'all', page?: { offset: number; limit: number }): Promise<Proposals> {
   // The period's reports, and those a window around it whose credits the statement may hold:
   // they take part (a credit they explain is not unreported) but are not proposed.
   // Every report that could explain a credit fetched below is here, so a credit no report explains is unreported.
+  // Only the columns the matcher reads: a year is tens of thousands of rows, each made on the event loop.
   const reportsCover = { from: gte - DEFAULT_WINDOW_BEFORE_MS - DAY_MS - DEFAULT_WINDOW_AFTER_MS, to: lt + DEFAULT_WINDOW_AFTER_MS + DEFAULT_WINDOW_BEFORE_MS };
-  const payments = ctx.db<PaymentRow>('payments as p')
-    .leftJoin('bank_links as k', 'k.payment_uuid', 'p.uuid')
-    .select('p.*', 'k.line_id as bank_line_id')
-    .where('p.paid_at', '>=', reportsCover.from)
-    .andWhere('p.paid_at', '<', reportsCover.to)
-    .whereNull('k.line_id');
-  if (stores !== 'all') payments.whereIn('p.store_id', stores);
-  const paymentRows = (await payments) as PaymentWithLink[];
-
-  // Credits inside any window of the period's reports.
-  const lineQuery = scopedLines(ctx)
-    .where('l.amount', '>', 0)
-    .whereNull('k.payment_uuid')
-    .where('l.at', '>=', gte - DEFAULT_WINDOW_BEFORE_MS - DAY_MS)
-    .andWhere('l.at', '<', lt + DEFAULT_WINDOW_AFTER_MS);
-  // A statement imported for all stores serves every store (scopedLines shows it only to those who see all).
-  if (stores !== 'all') lineQuery.where((w) => w.whereIn('s.store_id', stores).orWhereNull('s.store_id'));
-  const lineRows = (await lineQuery) as LineRow[];
-
-  // What the statements in scope cover: a report is unpaid only when they span its window.
-  const cover = scopedLines(ctx).clearSelect().min({ from: 'l.at' }).max({ to: 'l.at' });
-  if (stores !== 'all') cover.where((w) => w.whereIn('s.store_id', stores).orWhereNull('s.store_id'));
-  const c = (await cover.first()) as { from: number | null; to: number | null } | undefined;
-  // Whole Taiwan days: a statement covers the days it lists, from the first day's start to the last day's end.
-  const coverage = c && c.from !== null && c.to !== null ? { from: taipeiDayStart(taipeiDate(Number(c.from)))!, to: taipeiDayStart(taipeiDate(Number(c.to)))! + DAY_MS - 1 } : undefined;
-
-  const reports: ReconcileReport[] = paymentRows.map((p) => ({
+  const payments = () => {
+    const q = ctx.db('payments as p')
+      .leftJoin('bank_links as k', 'k.payment_uuid', 'p.uuid')
+      .select('p.uuid', 'p.store_id', 'p.last_five', 'p.paid_at', 'p.amount', 'p.note', 'p.status')
+      .where('p.paid_at', '>=', reportsCover.from)
+      .andWhere('p.paid_at', '<', reportsCover.to)
+      .whereNull('k.line_id');
+    if (stores !== 'all') q.whereIn('p.store_id', stores);
+    return q;
+  };
+  type ReportRow = Pick<PaymentRow, 'uuid' | 'store_id' | 'last_five' | 'paid_at' | 'amount' | 'note' | 'status'>;
+  const reports = await readInChunks(payments, 'p.uuid', (p: ReportRow) => p.uuid, (p): ReconcileReport => ({
     uuid: p.uuid,
     store_id: Number(p.store_id),
     last_five: p.last_five,
@@ -290,7 +347,22 @@ async function proposalsFor(ctx: ServiceContext, gte: number, lt: number, stores
     note: p.note ?? '',
     status: p.status,
   }));
-  const lines: ReconcileLine[] = lineRows.map((l) => {
+
+  // Credits inside any window of the period's reports.
+  const credits = () => {
+    const q = scopedLines(ctx)
+      .clearSelect()
+      .select('l.id', 'l.at', 'l.has_time', 'l.amount', 'l.digits', 'l.summary', 'l.note', 'l.payer', 's.account', 's.store_id')
+      .where('l.amount', '>', 0)
+      .whereNull('k.payment_uuid')
+      .where('l.at', '>=', gte - DEFAULT_WINDOW_BEFORE_MS - DAY_MS)
+      .andWhere('l.at', '<', lt + DEFAULT_WINDOW_AFTER_MS);
+    // A statement imported for all stores serves every store (scopedLines shows it only to those who see all).
+    if (stores !== 'all') q.where((w) => w.whereIn('s.store_id', stores).orWhereNull('s.store_id'));
+    return q;
+  };
+  type CreditRow = Pick<LineRow, 'id' | 'at' | 'has_time' | 'amount' | 'digits' | 'summary' | 'note' | 'payer' | 'account' | 'store_id'>;
+  const lines = await readInChunks(credits, 'l.id', (l: CreditRow) => Number(l.id), (l): ReconcileLine => {
     const store = l.store_id === null ? null : Number(l.store_id);
     return {
       id: Number(l.id),
@@ -305,21 +377,75 @@ async function proposalsFor(ctx: ServiceContext, gte: number, lt: number, stores
       source: lineSource(l.account ?? null, store),
     };
   });
+
+  // What the statements in scope cover: a report is unpaid only when they span its window.
+  const coverage = await statementCover(ctx, stores);
+
   // What confirmed links taught about payers, for the stores whose reports are matched.
   const payers = await payerMemory(ctx.db, stores);
-  const result = matchReconcile(reports, lines, { coverage, payers, period: { from: gte, to: lt }, reportsCover });
-  const P = new Map(paymentRows.map((p) => [p.uuid, toReconciled(p)]));
-  const L = new Map(lineRows.map((l) => [Number(l.id), toBankLine(l)]));
-  const pay = (u: string) => P.get(u)!;
-  const line = (id: number) => L.get(id)!;
-  return {
-    auto: result.auto.map((a) => ({ payment: pay(a.payment), line: line(a.line), score: a.score, reasons: a.reasons })),
-    review: result.review.map((r) => ({ payment: pay(r.payment), candidates: r.candidates.map((c) => ({ line: line(c.line), score: c.score, reasons: c.reasons })) })),
-    reviewLines: result.reviewLines.map((r) => ({ line: line(r.line), candidates: r.candidates.map((c) => ({ payment: pay(c.payment), score: c.score, reasons: c.reasons })) })),
-    unpaid: result.unpaid.map((u) => ({ payment: pay(u.payment) })),
-    unreported: result.unreported.map((u) => ({ line: line(u.line) })),
+  const options = { coverage, payers, period: { from: gte, to: lt }, reportsCover };
+  // The API matches on a worker thread (ctx.matching), which also cuts the page, so no request
+  // holds the others; the CLI matches here.
+  const paged: PagedMatch = ctx.matching ? await matchPoolFor(ctx.matching).match(reports, lines, options, page) : cutPage(matchReconcile(reports, lines, options), page);
+  const { result } = paged;
+
+  // Only what the answer shows becomes a full payment or line, read now.
+  const uuids = new Set<string>();
+  const ids = new Set<number>();
+  result.auto.forEach((a) => (uuids.add(a.payment), ids.add(a.line)));
+  result.review.forEach((r) => (uuids.add(r.payment), r.candidates.forEach((c) => ids.add(c.line))));
+  result.reviewLines.forEach((r) => (ids.add(r.line), r.candidates.forEach((c) => uuids.add(c.payment))));
+  result.unpaid.forEach((u) => uuids.add(u.payment));
+  result.unreported.forEach((u) => ids.add(u.line));
+  const P = new Map<string, ReconciledPayment>();
+  for (const chunk of chunks([...uuids], 500)) {
+    const rows = (await ctx.db('payments as p').leftJoin('bank_links as k', 'k.payment_uuid', 'p.uuid').select('p.*', 'k.line_id as bank_line_id').whereIn('p.uuid', chunk)) as PaymentWithLink[];
+    for (const r of rows) P.set(r.uuid, toReconciled(r));
+  }
+  const L = new Map<number, BankLine>();
+  for (const chunk of chunks([...ids], 500)) {
+    for (const r of (await scopedLines(ctx).whereIn('l.id', chunk)) as LineRow[]) L.set(Number(r.id), toBankLine(r));
+  }
+  // A payment or line deleted since it was matched leaves the answer with it.
+  const has = { p: (u: string) => P.has(u), l: (id: number) => L.has(id) };
+  const out: Proposals = {
+    auto: result.auto.filter((a) => has.p(a.payment) && has.l(a.line)).map((a) => ({ payment: P.get(a.payment)!, line: L.get(a.line)!, score: a.score, reasons: a.reasons })),
+    review: result.review
+      .filter((r) => has.p(r.payment))
+      .map((r) => ({ payment: P.get(r.payment)!, candidates: r.candidates.filter((c) => has.l(c.line)).map((c) => ({ line: L.get(c.line)!, score: c.score, reasons: c.reasons })) })),
+    reviewLines: result.reviewLines
+      .filter((r) => has.l(r.line))
+      .map((r) => ({ line: L.get(r.line)!, candidates: r.candidates.filter((c) => has.p(c.payment)).map((c) => ({ payment: P.get(c.payment)!, score: c.score, reasons: c.reasons })) })),
+    unpaid: result.unpaid.filter((u) => has.p(u.payment)).map((u) => ({ payment: P.get(u.payment)! })),
+    unreported: result.unreported.filter((u) => has.l(u.line)).map((u) => ({ line: L.get(u.line)! })),
     suggestions: result.suggestions,
   };
+  if (page) out.page = { ...page, total: paged.total, period: { from: taipeiDate(gte), to: taipeiDate(lt - 1) } };
+  return out;
+}
+
+/** Rows read per query: each batch becomes objects on the event loop, so none may be long. */
+const READ_CHUNK = 1_000;
+
+/**
+ * Every row of `query`, read in batches ordered by a unique `key` (keyset, never an offset) and
+ * mapped as they come, so a year of rows never holds the event loop in one piece.
+ */
+async function readInChunks<R, T>(query: () => Knex.QueryBuilder, key: string, keyOf: (row: R) => string | number, map: (row: R) => T): Promise<T[]> {
+  const out: T[] = [];
+  let after: string | number | undefined;
+  for (;;) {
+    const q = query().orderBy(key).limit(READ_CHUNK);
+    if (after !== undefined) q.where(key, '>', after);
+    const rows = (await q) as R[];
+    for (const r of rows) out.push(map(r));
+    if (rows.length < READ_CHUNK) return out;
+    after = keyOf(rows[rows.length - 1]);
+  }
+}
+
+function* chunks<T>(xs: T[], size: number): Generator<T[]> {
+  for (let i = 0; i < xs.length; i += size) yield xs.slice(i, i + size);
 }
 
 /** Statements by id (`1` or `1,2` or an array), each in the caller's scope, else not found. */

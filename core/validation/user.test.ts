@@ -5,8 +5,8 @@ import { checkNewPassword, checkUsername, validatePasswordChange, validateUser }
 
 const newUser = {
   username: 'alice_01',
-  password: 'secret1',
-  confirmPassword: 'secret1',
+  password: 'tea-leaf-1',
+  confirmPassword: 'tea-leaf-1',
   role: 'user',
   permissions: ['view_payments'],
   store_id: null,
@@ -56,19 +56,19 @@ describe('user form: password', () => {
 
   it('needs at least 6 characters', () => {
     expect(fieldErrors({ ...newUser, password: '12345', confirmPassword: '12345' }).password).toBe('密碼至少需要6個字符');
-    expect(fieldErrors({ ...newUser, password: '123456', confirmPassword: '123456' })).toEqual({});
+    expect(fieldErrors({ ...newUser, password: 'k7&tea', confirmPassword: 'k7&tea' })).toEqual({});
   });
 
   it('must match its confirmation', () => {
-    const errors = fieldErrors({ ...newUser, password: 'secret1', confirmPassword: 'secret2' });
+    const errors = fieldErrors({ ...newUser, password: 'tea-leaf-1', confirmPassword: 'tea-leaf-2' });
     expect(errors.confirmPassword).toBe('密碼確認不匹配');
     expect(errors.password).toBeUndefined();
-    expect(fieldErrors({ ...newUser, password: 'secret1', confirmPassword: '' }).confirmPassword).toBe('密碼確認不匹配');
+    expect(fieldErrors({ ...newUser, password: 'tea-leaf-1', confirmPassword: '' }).confirmPassword).toBe('密碼確認不匹配');
   });
 
   it('may be sent without a confirmation by the API', () => {
     const r = validateUser({ ...newUser, confirmPassword: undefined }, 'create');
-    expect(r.ok && r.value.password).toBe('secret1');
+    expect(r.ok && r.value.password).toBe('tea-leaf-1');
   });
 
   it('blank on edit means unchanged', () => {
@@ -81,14 +81,14 @@ describe('user form: password', () => {
 
   it('a new password on edit follows the same rules', () => {
     expect(fieldErrors({ ...newUser, password: 'abc', confirmPassword: 'abc' }, 'edit').password).toBe('密碼至少需要6個字符');
-    expect(fieldErrors({ ...newUser, password: 'abcdef', confirmPassword: 'abcdeg' }, 'edit').confirmPassword).toBe('密碼確認不匹配');
-    const r = validateUser({ ...newUser, password: 'abcdef', confirmPassword: 'abcdef' }, 'edit');
-    expect(r.ok && r.value.password).toBe('abcdef');
+    expect(fieldErrors({ ...newUser, password: 'tea-leaf', confirmPassword: 'tea-leag' }, 'edit').confirmPassword).toBe('密碼確認不匹配');
+    const r = validateUser({ ...newUser, password: 'tea-leaf', confirmPassword: 'tea-leaf' }, 'edit');
+    expect(r.ok && r.value.password).toBe('tea-leaf');
   });
 
   it('refuses a password longer than bcrypt can read (72 bytes)', () => {
     expect(fieldErrors({ ...newUser, password: 'a'.repeat(73), confirmPassword: 'a'.repeat(73) }).password).toBe(MSG.passwordMax);
-    expect(fieldErrors({ ...newUser, password: 'a'.repeat(72), confirmPassword: 'a'.repeat(72) })).toEqual({});
+    expect(fieldErrors({ ...newUser, password: 'ab3'.repeat(23) + 'xyz', confirmPassword: 'ab3'.repeat(23) + 'xyz' })).toEqual({});
     // 25 three-byte characters are 75 bytes
     expect(fieldErrors({ ...newUser, password: '密'.repeat(25), confirmPassword: '密'.repeat(25) }).password).toBe(MSG.passwordMax);
   });
@@ -97,8 +97,8 @@ describe('user form: password', () => {
     const texts = { required: 'R', min: 'M', mismatch: 'X' };
     expect(checkNewPassword('', undefined, texts)).toBe('R');
     expect(checkNewPassword('abc', undefined, texts)).toBe('M');
-    expect(checkNewPassword('abcdef', 'abcdeX', texts)).toBe('X');
-    expect(checkNewPassword('abcdef', 'abcdef', texts)).toBeNull();
+    expect(checkNewPassword('tea-leaf', 'tea-leaX', texts)).toBe('X');
+    expect(checkNewPassword('tea-leaf', 'tea-leaf', texts)).toBeNull();
     expect(checkNewPassword(123456, undefined, texts)).toBe('R');
   });
 });

@@ -1,6 +1,7 @@
 /** User form and password-change rules (spec section 5), with the spec's exact messages. */
 import { MSG } from '../messages.js';
 import { PERMISSION_KEYS, isPermission, isRole, type Permission, type Role } from '../permissions.js';
+import { checkPasswordStrength } from './password.js';
 import { FieldErrors, isBlank, isPlainObject, toId, type Validated } from './result.js';
 
 export const USERNAME_MIN = 3;
@@ -19,15 +20,22 @@ export function checkUsername(v: unknown): string | null {
   return null;
 }
 
-/** A new password and its confirmation. `confirm` undefined means the caller sent none (API). */
+/**
+ * A new password and its confirmation. `confirm` undefined means the caller sent none (API).
+ * `username`: the account's, so a password equal to it is refused (with common and repetitive
+ * ones, whoever checks: issue 22, item 15).
+ */
 export function checkNewPassword(
   password: unknown,
   confirm: unknown,
   texts: { required: string; min: string; mismatch: string },
+  username?: unknown,
 ): string | null {
   if (isBlank(password) || typeof password !== 'string') return texts.required;
   if (password.length < PASSWORD_MIN) return texts.min;
   if (byteLength(password) > PASSWORD_MAX_BYTES) return MSG.passwordMax;
+  const weak = checkPasswordStrength(password, username);
+  if (weak) return weak;
   if (confirm !== undefined && confirm !== password) return texts.mismatch;
   return null;
 }
@@ -63,7 +71,7 @@ export function validateUser(raw: unknown, mode: 'create' | 'edit'): Validated<U
       required: MSG.passwordRequired,
       min: MSG.passwordMin,
       mismatch: MSG.passwordMismatch,
-    });
+    }, input.username);
     if (e) errors.add(e === MSG.passwordMismatch ? 'confirmPassword' : 'password', e);
     else password = input.password as string;
   }
@@ -122,8 +130,11 @@ export interface PasswordChangeInput {
   newPassword: string;
 }
 
-/** The change-password form; `confirmNewPassword` is checked when sent. */
-export function validatePasswordChange(raw: unknown): Validated<PasswordChangeInput> {
+/**
+ * The change-password form; `confirmNewPassword` is checked when sent. `username`: the caller's
+ * own, so the new password may not be it.
+ */
+export function validatePasswordChange(raw: unknown, username?: string): Validated<PasswordChangeInput> {
   const input = isPlainObject(raw) ? raw : {};
   const errors = new FieldErrors();
   if (isBlank(input.currentPassword) || typeof input.currentPassword !== 'string') {
@@ -133,7 +144,7 @@ export function validatePasswordChange(raw: unknown): Validated<PasswordChangeIn
     required: MSG.newPasswordRequired,
     min: MSG.newPasswordMin,
     mismatch: MSG.newPasswordMismatch,
-  });
+  }, username);
   if (e) errors.add(e === MSG.newPasswordMismatch ? 'confirmNewPassword' : 'newPassword', e);
   if (!errors.empty) return { ok: false, errors: errors.list };
   return { ok: true, value: { currentPassword: input.currentPassword as string, newPassword: input.newPassword as string } };

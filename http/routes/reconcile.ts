@@ -10,6 +10,7 @@ import {
   proposeMatches,
   unlinkPayment,
   MAX_IMPORT_BYTES,
+  PROPOSALS_PAGE,
   type AppContext,
 } from '../../core/index.js';
 import { requireUser, serviceContext, type State } from '../middleware/auth.js';
@@ -38,11 +39,14 @@ export function reconcileRoutes(app: AppContext): Router<State> {
     sendList(ctx, 'reconcile/lines', await listLines(serviceContext(app, ctx), listQuery(ctx)));
   });
   r.get('/reconcile/proposals', auth, async (ctx) => {
+    // Always paged here (200 items a queue unless others are asked for): a year's answer was 51 MB.
     ctx.body = await proposeMatches(serviceContext(app, ctx), {
       from: one(ctx.query.from),
       to: one(ctx.query.to),
       storeId: one(ctx.query.store_id),
       statement: one(ctx.query.statement),
+      offset: one(ctx.query.offset) ?? '0',
+      limit: one(ctx.query.limit) || String(PROPOSALS_PAGE),
     });
   });
   r.post('/reconcile/confirm', auth, smallBody, async (ctx) => {

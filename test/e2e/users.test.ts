@@ -7,7 +7,7 @@
 import { join } from 'node:path';
 import type { Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { PERMISSION_KEYS } from '../../core/index.js';
+import { MSG, PERMISSION_KEYS } from '../../core/index.js';
 import { HAS_CHROMIUM, PASSWORD, SCREENSHOTS, settle, startE2E, type E2E } from './harness.js';
 
 const PHONE = { width: 375, height: 740 };
@@ -117,8 +117,11 @@ describe.skipIf(!HAS_CHROMIUM)('users tab in the browser', () => {
     await password.fill('12345');
     await save.click();
     expect(await errorTexts(dialog)).toEqual(['用戶名不能超過20個字符', '密碼至少需要6個字符', '請選擇角色']);
+    await password.fill('password');
+    await save.click();
+    expect(await errorTexts(dialog)).toEqual(['用戶名不能超過20個字符', MSG.passwordWeak.common, '請選擇角色']);
     await username.fill('bad name!');
-    await password.fill('secret99');
+    await password.fill('tea-leaf-99');
     await confirm.fill('secret98');
     await save.click();
     expect(await errorTexts(dialog)).toEqual(['用戶名只能包含字母、數字和下劃線', '密碼確認不匹配', '請選擇角色']);
@@ -141,7 +144,7 @@ describe.skipIf(!HAS_CHROMIUM)('users tab in the browser', () => {
     }
 
     await username.fill('clerk_01');
-    await confirm.fill('secret99');
+    await confirm.fill('tea-leaf-99');
     await dialog.locator('input[name="permissions.view_payments"]').check();
     await dialog.locator('input[name="permissions.edit_payments"]').check();
     await pick(page, dialog.getByTestId('store-select'), '台北店 (TPE)');
@@ -163,13 +166,13 @@ describe.skipIf(!HAS_CHROMIUM)('users tab in the browser', () => {
       accessible_stores: [e.stores.B.id],
       is_active: true,
     });
-    expect((await login('clerk_01', 'secret99')).status).toBe(200);
+    expect((await login('clerk_01', 'tea-leaf-99')).status).toBe(200);
 
     // the server's refusal is shown in the form (the username is taken)
     await page.getByRole('button', { name: '新增會員' }).click();
     await dialog.locator('input[name="username"]').fill('clerk_01');
-    await dialog.locator('input[name="password"]').fill('secret99');
-    await dialog.locator('input[name="confirmPassword"]').fill('secret99');
+    await dialog.locator('input[name="password"]').fill('tea-leaf-99');
+    await dialog.locator('input[name="confirmPassword"]').fill('tea-leaf-99');
     await pick(page, dialog.getByTestId('role-select'), '用戶');
     await dialog.getByRole('button', { name: '儲存' }).click();
     await dialog.getByTestId('user-form-error').getByText('用戶名已存在').waitFor();
@@ -212,7 +215,7 @@ describe.skipIf(!HAS_CHROMIUM)('users tab in the browser', () => {
     expect(list.body[0]).toMatchObject({ permissions: ['view_payments', 'view_reports'], is_active: false });
     // the password was left blank: unchanged (the account is inactive now, so log in after reactivating)
     await apiAs(e.tokens.admin, 'PUT', `/users/${list.body[0].id}`, { is_active: true });
-    expect((await login('clerk_01', 'secret99')).status).toBe(200);
+    expect((await login('clerk_01', 'tea-leaf-99')).status).toBe(200);
 
     // one's own account: no active toggle, with the reason; saving reloads the profile
     await row(page, 'admin').getByRole('button', { name: '編輯' }).click();
@@ -310,6 +313,14 @@ describe.skipIf(!HAS_CHROMIUM)('users tab in the browser', () => {
     await dialog.locator('input[name="newPassword"]').fill('short');
     await submit.click();
     expect(await errorTexts(dialog)).toEqual(['新密碼至少需要6個字符']);
+    // core's weak-password rule, before anything is sent (issue 22, item 15): one's own username, a run
+    for (const [weak, why] of [['hq_manage_users', MSG.passwordWeak.username], ['123456', MSG.passwordWeak.repetitive]]) {
+      await dialog.locator('input[name="newPassword"]').fill(weak);
+      await dialog.locator('input[name="confirmNewPassword"]').fill(weak);
+      await submit.click();
+      expect(await errorTexts(dialog)).toEqual([why]);
+    }
+    await dialog.locator('input[name="confirmNewPassword"]').fill('');
     await dialog.locator('input[name="newPassword"]').fill('brand-new-7');
     await dialog.locator('input[name="confirmNewPassword"]').fill('brand-new-8');
     await submit.click();

@@ -16,7 +16,7 @@ import {
 } from '../../core/index.js';
 import { TEST_SECURITY } from './db.js';
 
-export const PASSWORD = 'secret123';
+export const PASSWORD = 'shop-key-4821';
 
 export interface Fixture {
   stores: { A: Store; B: Store; C: Store };

@@ -46,7 +46,7 @@ describe.each(DB_KINDS)('hostile inputs on %s', (kind) => {
       ['GET', `/users${listParams({ filter: { store_id: HUGE } })}`],
       ['GET', `/stats/summary?store_id=${HUGE}`],
       ['POST', '/payments', { last_five: '01234', paid_at: '2026-11-18T09:15', amount: 1500, note: '', store_id: HUGE }],
-      ['POST', '/users', { username: 'huge1', password: 'secret123', role: 'user', permissions: [], store_id: HUGE }],
+      ['POST', '/users', { username: 'huge1', password: 'shop-key-4821', role: 'user', permissions: [], store_id: HUGE }],
       ['PUT', `/users/${s?.users?.hq_none?.id ?? 1}`, { accessible_stores: [HUGE] }],
       ['GET', `/reconcile/lines${listParams({ filter: { id: [HUGE] } })}`],
       ['GET', `/reconcile/proposals?from=2026-11-01&to=2026-11-30&store_id=${HUGE}`],

@@ -105,7 +105,9 @@ describe.each(DB_KINDS)('reconciliation API on %s', (kind) => {
     const p2 = await pay('22222', '2026-11-05T12:00', 4000);
     const prop = await s.api('GET', `/reconcile/proposals?from=2026-11-05&to=2026-11-08`, { as: 'branchA' });
     expect(prop.status).toBe(200);
-    expect(Object.keys(prop.body).sort()).toEqual(['auto', 'review', 'reviewLines', 'suggestions', 'unpaid', 'unreported']);
+    expect(Object.keys(prop.body).sort()).toEqual(['auto', 'page', 'review', 'reviewLines', 'suggestions', 'unpaid', 'unreported']);
+    // the API pages every answer (issue 22, item 7)
+    expect(prop.body.page).toEqual({ offset: 0, limit: 200, total: { auto: 1, review: 0, reviewLines: 0, unpaid: 1, unreported: 1, suggestions: 0 }, period: { from: '2026-11-05', to: '2026-11-05' } });
     expect(prop.body.auto).toHaveLength(1);
     const [auto] = prop.body.auto;
     expect(auto.payment).toMatchObject({ uuid: p1.uuid, status: '未確認', bank_line_id: null, paid_at: expect.stringMatching(ISO) });
@@ -126,7 +128,8 @@ describe.each(DB_KINDS)('reconciliation API on %s', (kind) => {
     // another store's user sees neither the line nor the proposals
     expect((await s.api('GET', '/reconcile/lines', { as: 'branchB' })).body).toEqual([]);
     const propB = await s.api('GET', `/reconcile/proposals?from=2026-11-05&to=2026-11-05`, { as: 'branchB' });
-    expect(propB.body).toEqual({ auto: [], review: [], reviewLines: [], unpaid: [], unreported: [], suggestions: [] });
+    expect(propB.body).toMatchObject({ auto: [], review: [], reviewLines: [], unpaid: [], unreported: [], suggestions: [] });
+    expect(propB.body.page.period).toBeNull(); // no statement of B's: nothing matched at all
     expect((await s.api('POST', '/reconcile/unlink', { as: 'branchB', body: { payment: p1.uuid } })).status).toBe(403);
 
     const un = await s.api('POST', '/reconcile/unlink', { as: 'branchA', body: { payment: p1.uuid } });

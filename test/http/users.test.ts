@@ -237,8 +237,8 @@ describe.each(DB_KINDS)('users API on %s', (kind) => {
         as: 'admin',
         body: {
           username: 'newbie',
-          password: 'abcdef',
-          confirmPassword: 'abcdef',
+          password: 'tea-leaf-6',
+          confirmPassword: 'tea-leaf-6',
           role: 'user',
           permissions: ['view_payments', 'edit_payments'],
           store_id: s.stores.A.id,
@@ -262,11 +262,11 @@ describe.each(DB_KINDS)('users API on %s', (kind) => {
       expect(Number(audit[0].actor_id)).toBe(s.users.admin.id);
       expect(audit[0].actor_username).toBe('admin');
       expect(JSON.parse(audit[0].after).username).toBe('newbie');
-      expect(audit[0].after).not.toContain('abcdef');
+      expect(audit[0].after).not.toContain('tea-leaf-6');
       expect(audit[0].after).not.toContain('password_hash');
 
       // (after the audit checks: a sign-in is audited too, as 'login')
-      const signIn = await s.api('POST', '/admin/login', { body: { username: 'newbie', password: 'abcdef' } });
+      const signIn = await s.api('POST', '/admin/login', { body: { username: 'newbie', password: 'tea-leaf-6' } });
       expect(signIn.status).toBe(200);
     });
 
@@ -305,7 +305,7 @@ describe.each(DB_KINDS)('users API on %s', (kind) => {
       ['a missing password', { password: undefined }, 'password', '密碼是必填的'],
       ['a blank password', { password: '' }, 'password', '密碼是必填的'],
       ['a 5-character password', { password: '12345' }, 'password', '密碼至少需要6個字符'],
-      ['a confirmation that differs', { password: 'abcdef', confirmPassword: 'abcdeg' }, 'confirmPassword', '密碼確認不匹配'],
+      ['a confirmation that differs', { password: 'tea-leaf-6', confirmPassword: 'tea-leaf-7' }, 'confirmPassword', '密碼確認不匹配'],
       ['a missing role', { role: undefined }, 'role', '請選擇角色'],
       ['an unknown role', { role: 'superuser' }, 'role', '請選擇角色'],
     ])('refuses %s with 400 and the spec text, creating nothing', async (_name, change, field, message) => {

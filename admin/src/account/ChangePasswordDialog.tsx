@@ -1,6 +1,7 @@
 /**
  * The change-password modal, for one's own account (spec sections 3, 5 "Password change", 8):
- * currentPassword, newPassword, confirmNewPassword checked by core's validatePasswordChange.
+ * currentPassword, newPassword, confirmNewPassword checked by core's validatePasswordChange
+ * (with its weak-password rule: common, repetitive or the username).
  * On success the fresh token is stored (changeOwnPassword) and the caller says 密碼更改成功！ in
  * its own way (a notification in the back office, a banner on the form page). A failure shows the
  * server's message, else 更改密碼失敗，請稍後再試, in the form. No react-admin here, so the form
@@ -21,14 +22,15 @@ const FIELDS: Array<{ name: Field; label: string; autoComplete: string }> = [
   { name: 'confirmNewPassword', label: USERS_UI.confirmNewPassword, autoComplete: 'new-password' },
 ];
 
-export function ChangePasswordDialog({ onClose, onChanged }: { onClose: () => void; onChanged: () => void }) {
+/** `username`: the signed-in user's, so a new password equal to it is refused before sending (core's rule). */
+export function ChangePasswordDialog({ onClose, onChanged, username }: { onClose: () => void; onChanged: () => void; username?: string }) {
   const [form, setForm] = useState<Record<Field, string>>({ currentPassword: '', newPassword: '', confirmNewPassword: '' });
   const change = useServerAction(UI.passwordChangeFailed);
   const { errors } = change;
 
   function onSubmit(e: FormEvent) {
     e.preventDefault();
-    void change.submit(validatePasswordChange(form), async (value) => {
+    void change.submit(validatePasswordChange(form, username), async (value) => {
       await changeOwnPassword(value);
       onChanged();
       onClose();

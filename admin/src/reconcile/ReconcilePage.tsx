@@ -71,6 +71,8 @@ function ReconcileView({ me }: { me: Me }) {
   const onConfirm = (pairs: Array<{ payment: string; line: number }>) => decide(async () => R.confirmed((await confirmPairs(pairs)).confirmed));
   const onUnpaid = (payments: string[]) => decide(async () => R.marked((await markUnpaid(payments)).marked));
   const data = proposals.data;
+  // The API pages each queue (200 items); the badges count them all.
+  const total = data?.page?.total;
 
   return (
     <Box sx={{ py: { xs: 1, sm: 2 }, px: { xs: 0.5, sm: 1 }, maxWidth: 1200 }} data-testid="reconcile">
@@ -121,16 +123,22 @@ function ReconcileView({ me }: { me: Me }) {
       )}
       {data && (
         <Stack spacing={3}>
-          <Section title={R.autoTitle} hint={R.autoHint} count={data.auto.length} testid="queue-auto">
+          <Section title={R.autoTitle} hint={R.autoHint} shown={data.auto.length} total={total?.auto} testid="queue-auto">
             {canDecide ? <AutoQueue key={JSON.stringify(key)} items={data.auto} busy={busy} onConfirm={onConfirm} /> : <ReadOnly n={data.auto.length} />}
           </Section>
-          <Section title={R.reviewTitle} hint={R.reviewHint} count={data.review.length} testid="queue-review">
+          <Section title={R.reviewTitle} hint={R.reviewHint} shown={data.review.length} total={total?.review} testid="queue-review">
             {canDecide ? <ReviewQueue items={data.review} busy={busy} onConfirm={onConfirm} onUnpaid={onUnpaid} /> : <ReadOnly n={data.review.length} />}
           </Section>
-          <Section title={R.unpaidTitle} hint={R.unpaidSectionHint} count={data.unpaid.length} testid="queue-unpaid">
+          <Section title={R.unpaidTitle} hint={R.unpaidSectionHint} shown={data.unpaid.length} total={total?.unpaid} testid="queue-unpaid">
             {canDecide ? <UnpaidQueue items={data.unpaid} busy={busy} onConfirm={onConfirm} onUnpaid={onUnpaid} /> : <ReadOnly n={data.unpaid.length} />}
           </Section>
-          <Section title={R.unreportedTitle} hint={R.unreportedHint} count={data.unreported.length + data.reviewLines.length} testid="queue-unreported">
+          <Section
+            title={R.unreportedTitle}
+            hint={R.unreportedHint}
+            shown={data.unreported.length + data.reviewLines.length}
+            total={total && total.unreported + total.reviewLines}
+            testid="queue-unreported"
+          >
             <UnreportedQueue items={data.unreported} open={data.reviewLines} busy={busy} onConfirm={canDecide ? onConfirm : null} />
           </Section>
         </Stack>
@@ -148,10 +156,12 @@ function ReadOnly({ n }: { n: number }) {
   return <Typography color="text.secondary">{n ? `${n}` : R.empty}</Typography>;
 }
 
-function Section({ title, hint, count, testid, children }: { title: string; hint: string; count: number; testid: string; children: ReactNode }) {
+/** `shown`: the items on this page; `total`: how many the queue has in all (the API pages them). */
+function Section({ title, hint, shown, total, testid, children }: { title: string; hint: string; shown: number; total?: number; testid: string; children: ReactNode }) {
+  const count = total ?? shown;
   return (
     <Box component="section" data-testid={testid}>
-      <Badge badgeContent={count} color="primary" max={9999} showZero sx={{ '& .MuiBadge-badge': { right: -16, top: 12 } }}>
+      <Badge badgeContent={count} color="primary" max={99999} showZero sx={{ '& .MuiBadge-badge': { right: -16, top: 12 } }}>
         <Typography variant="h6" component="h2">
           {title}
         </Typography>
@@ -159,6 +169,11 @@ function Section({ title, hint, count, testid, children }: { title: string; hint
       <Typography variant="body2" color="text.secondary" sx={{ mb: 1 }}>
         {hint}
       </Typography>
+      {count > shown && (
+        <Alert severity="info" sx={{ mb: 1 }} data-testid={`${testid}-more`}>
+          {R.moreThanShown(shown, count)}
+        </Alert>
+      )}
       {children}
     </Box>
   );

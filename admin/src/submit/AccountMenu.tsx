@@ -58,7 +58,7 @@ export function AccountMenu(props: { username: string; onLogout: () => void; onP
       )}
       {dialog && (
         <Suspense fallback={null}>
-          <PasswordDialog onClose={() => setDialog(false)} onChanged={props.onPasswordChanged} />
+          <PasswordDialog username={props.username} onClose={() => setDialog(false)} onChanged={props.onPasswordChanged} />
         </Suspense>
       )}
     </div>

@@ -17,7 +17,7 @@ const theme = createTheme(
   zhTW,
 );
 
-export default function PasswordDialog(props: { onClose: () => void; onChanged: () => void }) {
+export default function PasswordDialog(props: { onClose: () => void; onChanged: () => void; username?: string }) {
   return (
     <ThemeProvider theme={theme}>
       <ChangePasswordDialog {...props} />
