@@ -107,7 +107,7 @@ describe.each(DB_KINDS)('reconciliation API on %s', (kind) => {
     expect(prop.status).toBe(200);
     expect(Object.keys(prop.body).sort()).toEqual(['auto', 'page', 'review', 'reviewLines', 'suggestions', 'unpaid', 'unreported']);
     // the API pages every answer (issue 22, item 7)
-    expect(prop.body.page).toEqual({ offset: 0, limit: 200, total: { auto: 1, review: 0, reviewLines: 0, unpaid: 1, unreported: 1, suggestions: 0 }, period: { from: '2026-11-05', to: '2026-11-05' } });
+    expect(prop.body.page).toEqual({ offset: 0, limit: 200, total: { auto: 1, review: 0, reviewLines: 0, unpaid: 1, unreported: 1, suggestions: 0 }, period: { from: '2026-11-05', to: '2026-11-08' } });
     expect(prop.body.auto).toHaveLength(1);
     const [auto] = prop.body.auto;
     expect(auto.payment).toMatchObject({ uuid: p1.uuid, status: '未確認', bank_line_id: null, paid_at: expect.stringMatching(ISO) });
