@@ -158,6 +158,16 @@ export function submissionStoreId(u: Pick<Principal, 'store_id'>, requested: num
   return requested ?? u.store_id ?? DEFAULT_STORE_ID;
 }
 
+/**
+ * Why `actor` may not rename or delete store `storeId`, or null when allowed (issue 22, item 16):
+ * manage_stores reaches the stores of one's own scope only (admins every store). Creating a
+ * store touches no existing one and grants nobody anything, so it needs manage_stores alone.
+ */
+export function storeChangeDenial(actor: Principal, storeId: number): string | null {
+  if (!can(actor, 'manage_stores')) return MSG.forbidden;
+  return inScope(actor, storeId) ? null : MSG.storeOutOfScope;
+}
+
 /** Branch staff may submit only for their own store; others within their scope. */
 export function submitStoreDenial(u: Principal, storeId: number): string | null {
   if (isAdmin(u)) return null;

@@ -1,6 +1,6 @@
 /**
- * Issue 10, items 14, 15 and 21: what a signed-in user reads stays inside what they may see,
- * whatever the request looks like.
+ * Issue 10, items 14, 15 and 21, and issue 22, items 6, 12 and 16: what a signed-in user reads
+ * and changes stays inside what they may see, whatever the request looks like.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createUser, signToken, systemActor, type UserRow } from '../../core/index.js';
@@ -17,6 +17,7 @@ describe.each(DB_KINDS)('read scope on %s', (kind) => {
     const extra = {
       mgrA: { role: 'user', store_id: s.stores.A.id, permissions: ['manage_users'] },
       auditA: { role: 'user', store_id: s.stores.A.id, permissions: ['system_admin'] },
+      storesA: { role: 'user', store_id: s.stores.A.id, permissions: ['manage_stores'] },
     };
     for (const [name, spec] of Object.entries(extra)) {
       const u = await createUser(ctx, { username: name, password: PASSWORD, ...spec });
@@ -31,8 +32,8 @@ describe.each(DB_KINDS)('read scope on %s', (kind) => {
     const list = await s.api('GET', `/users${listParams({ range: [0, 99] })}`, { token: tokens.mgrA });
     expect(list.status).toBe(200);
     const names = list.body.map((u: any) => u.username).sort();
-    expect(names).toEqual(['auditA', 'branchA', 'inactive', 'mgrA']);
-    expect(Number(list.headers.get('content-range')?.split('/')[1])).toBe(4);
+    expect(names).toEqual(['auditA', 'branchA', 'inactive', 'mgrA', 'storesA']);
+    expect(Number(list.headers.get('content-range')?.split('/')[1])).toBe(5);
     for (const other of ['admin', 'branchB', 'hq_none']) {
       const res = await s.api('GET', `/users/${s.users[other].id}`, { token: tokens.mgrA });
       expect(res.status, other).toBe(404);
@@ -70,5 +71,26 @@ describe.each(DB_KINDS)('read scope on %s', (kind) => {
       expect((await res.json()).message).toBeTruthy();
     }
     expect((await exportAs({ status: ['已入帳'] })).status).toBe(200);
+  });
+
+  it('a store-scoped store manager cannot rename or delete a store outside their scope (issue 22, item 16)', async () => {
+    const now = Date.now();
+    const [row] = await s.t.db('stores').insert({ name: '空店', code: 'EMPTY16', created_at: now, updated_at: now }).returning('id');
+    const unused = Number(typeof row === 'object' ? row.id : row);
+    const before = await s.t.db('stores').orderBy('id');
+    const auditBefore = (await s.t.db('audit_log').count({ n: '*' }).first()) as { n: number | string };
+    for (const id of [s.stores.B.id, unused]) {
+      const put = await s.api('PUT', `/stores/${id}`, { token: tokens.storesA, body: { code: 'TXG_OLD', name: '改名' } });
+      expect(put.status, put.text).toBe(403);
+      expect(put.body.message).toMatch(/權限不足/);
+      const del = await s.api('DELETE', `/stores/${id}`, { token: tokens.storesA });
+      expect(del.status, del.text).toBe(403);
+    }
+    expect(await s.t.db('stores').orderBy('id')).toEqual(before);
+    expect(((await s.t.db('audit_log').count({ n: '*' }).first()) as { n: number | string }).n).toBe(auditBefore.n);
+    // their own store they may still rename
+    const own = await s.api('PUT', `/stores/${s.stores.A.id}`, { token: tokens.storesA, body: { name: '台北總店' } });
+    expect(own.status, own.text).toBe(200);
+    expect((await s.api('PUT', `/stores/${s.stores.A.id}`, { as: 'admin', body: { name: '台北店' } })).status).toBe(200);
   });
 });
