@@ -95,6 +95,7 @@ export const MSG = {
   cannotManageStronger: '權限不足：此帳戶擁有您沒有的權限或分店',
   cannotGrant: (labels: string[]) => `權限不足：無法授予您沒有的權限（${labels.join('、')}）`,
   cannotAssignStore: '權限不足：無法指派您沒有權限的分店',
+  cannotMakeHeadquarters: '權限不足：分店帳戶無法建立或設定沒有所屬分店（總部）的帳戶',
   lastAdmin: '至少需要保留一位啟用中的管理員',
   cannotChangeOthersPassword: '只能更改自己的密碼',
 

@@ -93,4 +93,35 @@ describe.each(DB_KINDS)('read scope on %s', (kind) => {
     expect(own.status, own.text).toBe(200);
     expect((await s.api('PUT', `/stores/${s.stores.A.id}`, { as: 'admin', body: { name: '台北店' } })).status).toBe(200);
   });
+
+  it('a store-scoped user manager can never make an account, its own included, headquarters or wider than itself (issue 22, item 6)', async () => {
+    const me = s.users; // fixture users
+    const mgrId = (await s.t.db('users').where({ username: 'mgrA' }).first('id')).id;
+    const snapshot = async () => s.t.db('users').orderBy('id').select('id', 'role', 'permissions', 'store_id', 'accessible_stores', 'token_version');
+    const before = await snapshot();
+    const attempts: Array<[string, string, unknown]> = [
+      ['PUT', `/users/${mgrId}`, { store_id: null, accessible_stores: [s.stores.A.id] }],
+      ['PUT', `/users/${mgrId}`, { store_id: null }],
+      ['PUT', `/users/${mgrId}`, { accessible_stores: [s.stores.A.id, s.stores.B.id] }],
+      ['PUT', `/users/${me.branchA.id}`, { store_id: null, accessible_stores: [s.stores.A.id] }],
+      ['PUT', `/users/${me.branchA.id}`, { store_id: s.stores.B.id }],
+      ['POST', '/users', { username: 'hqByBranch', password: PASSWORD, role: 'user', permissions: ['manage_users'], store_id: null, accessible_stores: [s.stores.A.id] }],
+      ['POST', '/users', { username: 'hqByBranch2', password: PASSWORD, role: 'user', permissions: [] }],
+    ];
+    for (const [method, path, body] of attempts) {
+      const r = await s.api(method, path, { token: tokens.mgrA, body });
+      expect(r.status, `${method} ${path} ${JSON.stringify(body)}: ${r.text}`).toBe(403);
+      expect(r.body.message).toMatch(/權限不足/);
+    }
+    expect(await snapshot()).toEqual(before);
+    // what stays within their store is still theirs to do
+    const ok = await s.api('POST', '/users', { token: tokens.mgrA, body: { username: 'staffA6', password: PASSWORD, role: 'user', permissions: [], store_id: s.stores.A.id } });
+    expect(ok.status, ok.text).toBe(201);
+    expect((await s.api('PUT', `/users/${ok.body.id}`, { token: tokens.mgrA, body: { is_active: false } })).status).toBe(200);
+    // a headquarters manager keeps making headquarters accounts within their stores
+    const hq = await s.api('POST', '/users', { as: 'hq_manage_users', body: { username: 'hqStaff6', password: PASSWORD, role: 'user', permissions: [], accessible_stores: [s.stores.A.id] } });
+    expect(hq.status, hq.text).toBe(201);
+    // the account it could not make never signs in
+    expect((await s.api('POST', '/admin/login', { body: { username: 'hqByBranch', password: PASSWORD } })).status).toBe(401);
+  });
 });
