@@ -124,4 +124,40 @@ describe.each(DB_KINDS)('read scope on %s', (kind) => {
     // the account it could not make never signs in
     expect((await s.api('POST', '/admin/login', { body: { username: 'hqByBranch', password: PASSWORD } })).status).toBe(401);
   });
+
+  it('a store-scoped system_admin reads account and sign-in entries of their own stores only (issue 22, item 12)', async () => {
+    const login = (username: string, password: string) => s.api('POST', '/admin/login', { body: { username, password } });
+    expect((await login('branchA', PASSWORD)).status).toBe(200);
+    expect((await login('branchB', PASSWORD)).status).toBe(200);
+    expect((await login('admin', 'wrong-guess-12')).status).toBe(401);
+    expect((await login('typedByMistake12', 'whatever')).status).toBe(401);
+    expect((await login('branchB', 'wrong-guess-12')).status).toBe(401);
+    // an account moved from store B into store A: its entries from before the move were another store's
+    const moved = await s.api('POST', '/users', { as: 'admin', body: { username: 'movedB12', password: PASSWORD, role: 'user', permissions: [], store_id: s.stores.B.id } });
+    expect((await s.api('PUT', `/users/${moved.body.id}`, { as: 'admin', body: { permissions: ['view_payments'] } })).status).toBe(200);
+    expect((await s.api('PUT', `/users/${moved.body.id}`, { as: 'admin', body: { store_id: s.stores.A.id } })).status).toBe(200);
+
+    const audit = await s.api('GET', `/audit${listParams({ filter: { entity: 'user' }, range: [0, 999] })}`, { token: tokens.auditA });
+    expect(audit.status).toBe(200);
+    const users = await s.t.db('users').select('id', 'username', 'role', 'store_id');
+    const mine = new Set(users.filter((u: any) => (u.role !== 'admin' && Number(u.store_id) === s.stores.A.id) || u.username === 'auditA').map((u: any) => String(u.id)));
+    const text = JSON.stringify(audit.body);
+    for (const e of audit.body) {
+      expect(mine.has(e.entity_id), JSON.stringify(e)).toBe(true);
+      for (const v of [e.before, e.after]) if (v && typeof v === 'object' && 'role' in v) {
+        expect(v.role).not.toBe('admin');
+        expect(v.store_id).toBe(s.stores.A.id);
+      }
+    }
+    for (const hidden of ['typedByMistake12', '"admin"', 'branchB', 'hq_manage_users']) expect(text).not.toContain(hidden);
+    const names = audit.body.map((e: any) => `${e.action}:${e.after?.username ?? e.before?.username}`);
+    expect(names).toContain('login:branchA');
+    expect(names).toContain('create:branchA');
+    // the move into A is shown (after: store A); the entries from when it was store B's are not
+    const ofMoved = audit.body.filter((e: any) => e.entity_id === String(moved.body.id));
+    expect(ofMoved.map((e: any) => e.action)).toEqual([]);
+    // an admin still reads everything
+    const all = await s.api('GET', `/audit${listParams({ filter: { entity: 'user' }, range: [0, 999] })}`, { as: 'admin' });
+    expect(JSON.stringify(all.body)).toContain('typedByMistake12');
+  });
 });
