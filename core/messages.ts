@@ -189,6 +189,7 @@ export const MSG = {
   nulCharacter: '請求內容含有無效的字元（NUL）',
   malformedJson: '請求內容不是有效的 JSON',
   bodyTooLarge: '請求內容過大',
+  jsonTooDeep: (max: number) => `請求內容的巢狀層數過多（最多 ${max} 層）`,
   unsupportedMediaType: '請求內容必須是 JSON（Content-Type: application/json）',
   unsupportedFileType: '請求內容必須是檔案本身（Content-Type: application/octet-stream）',
   methodNotAllowed: '不支援此請求方法',
