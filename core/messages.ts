@@ -149,6 +149,8 @@ export const MSG = {
   importTooManyTexts: '檔案中不同的文字過多，無法讀取：請分成幾個檔案匯入',
   importNotImportFile: '不是可匯入的檔案：請選擇 .xlsx、.xls 或 .csv 檔案',
   exportNoData: '沒有資料可匯出', // spec
+  exportUnionIsAll: '權限不足：這次匯出加上您 24 小時內的其他匯出，等於匯出全部，需要「匯款管理」權限',
+  exportTooOften: (max: number) => `權限不足：24 小時內已匯出 ${max} 次，再匯出需要「匯款管理」權限`,
   exportAll: '全部',
 
   // Bank reconciliation (issue 12): statements

@@ -70,6 +70,17 @@ describe.each(DB_KINDS)('remit stats and export in-process on %s', (kind) => {
     }
   });
 
+  it('remit export writes the export to the audit log: the operator, the filter and the rows (issue 22, item 13)', async () => {
+    const before = await t.db('audit_log').where({ action: 'export' }).count({ n: '*' }).first();
+    const r = await runRemit(['export', '--from', '2026-11-10', '--to', '2026-11-10', '--format', 'json', '-o', '-'], env);
+    expect(r.code, r.stderr).toBe(0);
+    const rows = await t.db('audit_log').where({ action: 'export' }).orderBy('id');
+    expect(rows.length).toBe(Number((before as { n: number | string }).n) + 1);
+    const last = rows[rows.length - 1];
+    expect(last).toMatchObject({ actor_username: 'cli', actor_id: null, entity: 'payment' });
+    expect(JSON.parse(last.after)).toEqual({ filter: { paid_at_gte: '2026-11-10', paid_at_lte: '2026-11-10' }, format: 'json', count: 1 });
+  });
+
   it('names an unknown store code as a usage error', async () => {
     const r = await runRemit(['stats', '--store', 'TPE,NOPE'], env);
     expect(r.code).toBe(2);

@@ -10,7 +10,7 @@ import type { AuditEntry, ListResult } from '../types.js';
 import type { ServiceContext } from './context.js';
 import { requirePermission } from './guard.js';
 
-export type AuditAction = 'create' | 'update' | 'delete' | 'import' | 'password' | 'login' | 'login_failed' | 'reconcile' | 'unreconcile';
+export type AuditAction = 'create' | 'update' | 'delete' | 'import' | 'export' | 'password' | 'login' | 'login_failed' | 'reconcile' | 'unreconcile';
 export type AuditEntity = 'payment' | 'user' | 'store' | 'statement' | 'payer';
 
 /** Writes one audit entry; call it inside the transaction of the change it records. */
