@@ -94,6 +94,7 @@ export function readJsonBytes(req: Readable & { headers: Record<string, string |
       source.off('end', onEnd);
       source.off('error', onError);
       req.off('error', onError);
+      req.off('close', onClose);
       if (inflater) {
         req.unpipe(inflater);
         inflater.destroy();
@@ -122,6 +123,10 @@ export function readJsonBytes(req: Readable & { headers: Record<string, string |
       stop();
       resolve({ ok: true, bytes: Buffer.concat(chunks, size) });
     };
+    // A client gone before the end of its body: nothing more will come, the request ends here.
+    const onClose = () => {
+      if (!settled && !(req as { complete?: boolean }).complete) onError(Object.assign(new Error('request body aborted'), { code: 'ECONNRESET' }));
+    };
     const onError = (err: Error) => {
       if (settled) return;
       // A broken gzip stream is the client's mistake; a connection lost is not an answer.
@@ -134,6 +139,7 @@ export function readJsonBytes(req: Readable & { headers: Record<string, string |
     source.on('end', onEnd);
     source.on('error', onError);
     if (inflating) req.on('error', onError);
+    req.on('close', onClose);
   });
 }
 

@@ -211,3 +211,37 @@ describe('a large JSON body', () => {
     }
   });
 });
+
+describe('a client that leaves mid-body', () => {
+  it('ends its request at once, keeping nothing, plain or gzipped', async () => {
+    for (const encoding of ['identity', 'gzip']) {
+      let settle!: (how: string) => void;
+      const settled = new Promise<string>((r) => (settle = r));
+      const app = new Koa();
+      app.silent = true;
+      app.use(async (ctx, next) => {
+        try {
+          await next();
+          settle(`answered ${ctx.status}`);
+        } catch (err) {
+          settle(`failed ${(err as { code?: string }).code}`);
+        }
+      });
+      app.use(importBody);
+      app.use((ctx) => {
+        ctx.body = {};
+      });
+      const server = await listen(app);
+      try {
+        const first = encoding === 'gzip' ? gzipSync(Buffer.from(`{"payments":[${'1,'.repeat(50_000)}`)).subarray(0, 200) : Buffer.from('{"payments":[');
+        const req = request(server.url, { method: 'POST', headers: { 'content-type': 'application/json', 'content-encoding': encoding, 'content-length': '1000000' } });
+        req.on('error', () => {});
+        req.write(first, () => setImmediate(() => req.destroy()));
+        const deadline = new Promise<string>((r) => setTimeout(() => r('still waiting after 4 s'), 4000).unref());
+        expect(await Promise.race([settled, deadline]), encoding).toBe('failed ECONNRESET');
+      } finally {
+        await server.close();
+      }
+    }
+  });
+});
