@@ -133,7 +133,8 @@ export function readJsonBytes(req: Readable & { headers: Record<string, string |
       if (inflating && String((err as { code?: string }).code ?? '').startsWith('Z_')) return refuse(400, 'bad_encoding');
       settled = true;
       stop();
-      reject(err);
+      // A 4xx, as raw-body said it: nobody is there to read it, and it is no server fault to log.
+      reject(Object.assign(err, { status: 400, type: 'request.aborted', expose: true }));
     };
     source.on('data', onData);
     source.on('end', onEnd);

@@ -224,7 +224,9 @@ describe('a client that leaves mid-body', () => {
           await next();
           settle(`answered ${ctx.status}`);
         } catch (err) {
-          settle(`failed ${(err as { code?: string }).code}`);
+          // a 4xx for the error handler, never a server fault to log
+          expect((err as { status?: number }).status).toBe(400);
+          settle(`failed ${(err as { code?: string }).code ?? 400}`);
         }
       });
       app.use(importBody);
@@ -238,7 +240,7 @@ describe('a client that leaves mid-body', () => {
         req.on('error', () => {});
         req.write(first, () => setImmediate(() => req.destroy()));
         const deadline = new Promise<string>((r) => setTimeout(() => r('still waiting after 4 s'), 4000).unref());
-        expect(await Promise.race([settled, deadline]), encoding).toBe('failed ECONNRESET');
+        expect(await Promise.race([settled, deadline]), encoding).toMatch(/^failed (ECONNRESET|400)$/);
       } finally {
         await server.close();
       }
