@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { closeSync, existsSync, fsyncSync, openSync, renameSync, rmSync, statSync, writeSync } from 'node:fs';
+import { closeSync, existsSync, fchmodSync, fsyncSync, openSync, renameSync, rmSync, statSync, writeSync } from 'node:fs';
 import { open, readFile, rename, rm } from 'node:fs/promises';
 import { ConflictError, MAX_IMPORT_BYTES, MSG, ValidationError } from '../core/index.js';
 import { UsageError } from './errors.js';
@@ -8,10 +8,11 @@ import { UsageError } from './errors.js';
  * Writes a file whole or not at all: into a temporary file beside it, then renamed, so a cron
  * job killed halfway never leaves a truncated report under the real name.
  */
-export function writeFileAtomic(path: string, data: Uint8Array | string): void {
+export function writeFileAtomic(path: string, data: Uint8Array | string, mode = 0o644): void {
   const tmp = `${path}.${randomBytes(4).toString('hex')}.tmp`;
-  const fd = openSync(tmp, 'w', 0o644);
+  const fd = openSync(tmp, 'wx', mode);
   try {
+    fchmodSync(fd, mode);
     writeSync(fd, typeof data === 'string' ? Buffer.from(data, 'utf8') : data);
     fsyncSync(fd);
     closeSync(fd);
@@ -30,11 +31,15 @@ export function writeFileAtomic(path: string, data: Uint8Array | string): void {
 /**
  * The same promise for a file that arrives as a stream (a large export): written chunk by chunk
  * into the temporary file, synced, then renamed; on any failure the temporary file is removed.
+ * The file is the owner's only (0600) unless told otherwise: an export holds every payment it
+ * selects, as a backup does. The mode is set on the new file whatever the umask, and the rename
+ * replaces an existing file (and its mode) rather than writing into it.
  */
-export async function writeStreamAtomic(path: string, body: AsyncIterable<Uint8Array | string>): Promise<void> {
+export async function writeStreamAtomic(path: string, body: AsyncIterable<Uint8Array | string>, mode = 0o600): Promise<void> {
   const tmp = `${path}.${randomBytes(4).toString('hex')}.tmp`;
-  const fh = await open(tmp, 'w', 0o644);
+  const fh = await open(tmp, 'wx', mode);
   try {
+    await fh.chmod(mode);
     let pending: Buffer[] = [];
     let size = 0;
     const flush = async () => {

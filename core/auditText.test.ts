@@ -79,4 +79,12 @@ describe('the audit log for people (issue 13, item 19)', () => {
     expect(text).toBe('方式：自動，分數：0.97');
     expect(text).not.toContain('{');
   });
+
+  it('reads an export as a person does: the filter, the format and the rows (issue 22, item 13)', () => {
+    const after = { filter: { status: ['未確認'], store_id: [2], paid_at_gte: '2026-11-01', paid_at_lte: '2026-11-30' }, format: 'csv', count: 12, stores: [2], store_id: 2 };
+    const text = auditSummaryText({ entity: 'payment', before: null, after }, stores);
+    expect(text).toContain('匯出條件：狀態：未確認，分店：台中店 (TXG)，匯款日期起：2026-11-01，匯款日期迄：2026-11-30');
+    expect(text).toContain('格式：csv');
+    expect(text).toContain('匯出筆數：12');
+  });
 });

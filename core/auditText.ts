@@ -36,6 +36,13 @@ const COMMON_LABELS: Record<string, string> = {
   stores: '分店',
   first: '第一筆追蹤編號',
   last: '最後一筆追蹤編號',
+  // an export of payments (issue 22, item 13): the filter, as the list's filter names it
+  filter: '匯出條件',
+  format: '格式',
+  count: '匯出筆數',
+  paid_at_gte: '匯款日期起',
+  paid_at_lte: '匯款日期迄',
+  q: '搜尋',
   // sign-in and account events
   reason: '原因',
   password_changed: '已更改密碼',

@@ -31,6 +31,7 @@ export * from './labels.js';
 export * from './auditText.js';
 export type { StoreRow, UserRow, PaymentRow, AuditRow } from './db/rows.js';
 export * from './services/context.js';
+export { requirePermission, requireAnyPermission, requireSubmitter } from './services/guard.js';
 export * from './services/audit.js';
 export * from './services/auth.js';
 export * from './services/signInLimit.js';

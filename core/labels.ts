@@ -70,6 +70,7 @@ export const AUDIT_ACTION_LABELS: Record<string, string> = {
   update: '修改',
   delete: '刪除',
   import: '匯入',
+  export: '匯出',
   login: '登入',
   login_failed: '登入失敗',
   logout: '登出',

@@ -105,6 +105,7 @@ export const MSG = {
   cannotManageStronger: '權限不足：此帳戶擁有您沒有的權限或分店',
   cannotGrant: (labels: string[]) => `權限不足：無法授予您沒有的權限（${labels.join('、')}）`,
   cannotAssignStore: '權限不足：無法指派您沒有權限的分店',
+  cannotMakeHeadquarters: '權限不足：分店帳戶無法建立或設定沒有所屬分店（總部）的帳戶',
   lastAdmin: '至少需要保留一位啟用中的管理員',
   cannotChangeOthersPassword: '只能更改自己的密碼',
 
@@ -159,6 +160,8 @@ export const MSG = {
   importTooManyTexts: '檔案中不同的文字過多，無法讀取：請分成幾個檔案匯入',
   importNotImportFile: '不是可匯入的檔案：請選擇 .xlsx、.xls 或 .csv 檔案',
   exportNoData: '沒有資料可匯出', // spec
+  exportUnionIsAll: '權限不足：這次匯出加上您 24 小時內的其他匯出，等於匯出全部，需要「匯款管理」權限',
+  exportTooOften: (max: number) => `權限不足：24 小時內已匯出 ${max} 次，再匯出需要「匯款管理」權限`,
   exportAll: '全部',
 
   // Bank reconciliation (issue 12): statements
@@ -203,6 +206,7 @@ export const MSG = {
   nulCharacter: '請求內容含有無效的字元（NUL）',
   malformedJson: '請求內容不是有效的 JSON',
   bodyTooLarge: '請求內容過大',
+  jsonTooDeep: (max: number) => `請求內容的巢狀層數過多（最多 ${max} 層）`,
   unsupportedMediaType: '請求內容必須是 JSON（Content-Type: application/json）',
   unsupportedFileType: '請求內容必須是檔案本身（Content-Type: application/octet-stream）',
   methodNotAllowed: '不支援此請求方法',

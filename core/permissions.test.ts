@@ -13,6 +13,7 @@ import {
   effectivePermissions,
   gates,
   grantDenial,
+  mayLeaveWithoutHomeStore,
   inScope,
   initialTab,
   isBranchUser,
@@ -277,6 +278,16 @@ describe('grantDenial', () => {
   it('admins may grant anything', () => {
     expect(grantDenial(admin(), { ...fresh, role: 'admin', permissions: ALL_KEYS, accessible_stores: [1, 2, 3] }, null)).toBeNull();
     expect(grantDenial(admin(), { ...fresh, role: 'admin' }, { ...fresh })).toBeNull();
+  });
+
+  it('a store-scoped manager never makes an account headquarters, their own included (issue 22, item 6)', () => {
+    const branch = user({ id: 7, store_id: 2, permissions: ['manage_users'] });
+    expect(grantDenial(branch, { ...fresh, store_id: null, accessible_stores: [2] }, { ...fresh, store_id: 2 })).toBe(MSG.cannotMakeHeadquarters);
+    expect(grantDenial(branch, { ...fresh, store_id: null }, null)).toBe(MSG.cannotMakeHeadquarters);
+    expect(grantDenial(branch, { ...fresh, store_id: 2 }, null)).toBeNull();
+    // headquarters managers and admins still make headquarters accounts
+    expect(grantDenial(user({ permissions: ['manage_users'], accessible_stores: [2] }), { ...fresh, accessible_stores: [2] }, null)).toBeNull();
+    expect(mayLeaveWithoutHomeStore(admin({ store_id: 2 }), { store_id: null })).toBe(true);
   });
 
   it('a non-admin may not create an admin', () => {

@@ -158,6 +158,16 @@ export function submissionStoreId(u: Pick<Principal, 'store_id'>, requested: num
   return requested ?? u.store_id ?? DEFAULT_STORE_ID;
 }
 
+/**
+ * Why `actor` may not rename or delete store `storeId`, or null when allowed (issue 22, item 16):
+ * manage_stores reaches the stores of one's own scope only (admins every store). Creating a
+ * store touches no existing one and grants nobody anything, so it needs manage_stores alone.
+ */
+export function storeChangeDenial(actor: Principal, storeId: number): string | null {
+  if (!can(actor, 'manage_stores')) return MSG.forbidden;
+  return inScope(actor, storeId) ? null : MSG.storeOutOfScope;
+}
+
 /** Branch staff may submit only for their own store; others within their scope. */
 export function submitStoreDenial(u: Principal, storeId: number): string | null {
   if (isAdmin(u)) return null;
@@ -227,6 +237,16 @@ export function mayAssignStore(actor: Principal, storeId: number, before: Pick<G
 }
 
 /**
+ * An account with no home store is a headquarters account: it sees every account and may switch
+ * stores (userVisibleTo, canSwitchStores), a scope wider than any one store's. A store-scoped
+ * manager (a home store of their own) may therefore never create or leave any account, their own
+ * included, without one (issue 22, item 6); only admins and headquarters managers make them.
+ */
+export function mayLeaveWithoutHomeStore(actor: Principal, next: Pick<Grantable, 'store_id'>): boolean {
+  return next.store_id !== null || isAdmin(actor) || actor.store_id === null;
+}
+
+/**
  * What a user-management write may grant. `before` is the target's current state (null on create).
  * Only admins create or promote admins; a non-admin grants only permissions they hold and
  * stores inside their own scope. Taking things away is always allowed.
@@ -234,6 +254,7 @@ export function mayAssignStore(actor: Principal, storeId: number, before: Pick<G
 export function grantDenial(actor: Principal, next: Grantable, before: Grantable | null): string | null {
   if (isAdmin(actor)) return null;
   if (!mayGrantRole(actor, next.role, before)) return MSG.cannotCreateAdmin;
+  if (!mayLeaveWithoutHomeStore(actor, next)) return MSG.cannotMakeHeadquarters;
   const added = next.permissions.filter((p) => !mayGrantPermission(actor, p, before));
   if (added.length) return MSG.cannotGrant(added.map((p) => (isPermission(p) ? PERMISSIONS[p].label : p)));
   const stores = [...next.accessible_stores, ...(next.store_id != null ? [next.store_id] : [])];

@@ -1,8 +1,9 @@
 import Router from '@koa/router';
 import { API_ROUTER } from './routerOptions.js';
-import type { AppContext, ListQuery, ListResult, ServiceContext } from '../core/index.js';
+import { requirePermission, type AppContext, type ListQuery, type ListResult, type Permission, type ServiceContext } from '../core/index.js';
 import { requireUser, serviceContext, type State } from './middleware/auth.js';
 import { smallBody } from './middleware/body.js';
+import { gate } from './middleware/gate.js';
 import { listQuery, sendList } from './list.js';
 
 /** The five core services behind one react-admin resource. */
@@ -17,22 +18,24 @@ export interface ResourceServices<T> {
 /**
  * `GET/POST /<name>` and `GET/PUT/DELETE /<name>/:id` for a resource, each a call to its core
  * service (which checks the permission and the store boundary), on a router of its own that
- * the caller may extend with more routes.
+ * the caller may extend with more routes. `write` is the permission every create and update
+ * needs: a caller without it is refused before the body is read.
  */
-export function resourceRoutes<T>(app: AppContext, name: string, s: ResourceServices<T>): Router<State> {
+export function resourceRoutes<T>(app: AppContext, name: string, s: ResourceServices<T>, write: Permission): Router<State> {
   const r = new Router<State>(API_ROUTER);
   const auth = requireUser(app);
+  const writer = gate((actor) => requirePermission(actor, write));
   r.get(`/${name}`, auth, async (ctx) => {
     sendList(ctx, name, await s.list(serviceContext(app, ctx), listQuery(ctx)));
   });
-  r.post(`/${name}`, auth, smallBody, async (ctx) => {
+  r.post(`/${name}`, auth, writer, smallBody, async (ctx) => {
     ctx.status = 201;
     ctx.body = await s.create(serviceContext(app, ctx), ctx.request.body);
   });
   r.get(`/${name}/:id`, auth, async (ctx) => {
     ctx.body = await s.get(serviceContext(app, ctx), ctx.params.id);
   });
-  r.put(`/${name}/:id`, auth, smallBody, async (ctx) => {
+  r.put(`/${name}/:id`, auth, writer, smallBody, async (ctx) => {
     ctx.body = await s.update(serviceContext(app, ctx), ctx.params.id, ctx.request.body);
   });
   r.delete(`/${name}/:id`, auth, async (ctx) => {

@@ -1,4 +1,7 @@
 /** CLI commands run in-process against a real database: what an operator types and reads. */
+import { chmodSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createPayment, systemActor } from '../core/index.js';
 import { runRemit } from './helpers/cliInProcess.js';
@@ -60,6 +63,35 @@ describe.each(DB_KINDS)('remit stats and export in-process on %s', (kind) => {
     expect(until.stdout).toBe('');
     const all = await runRemit(['audit', '--json'], env);
     expect(all.stdout.trim().split('\n').map((l) => JSON.parse(l).action)).toContain('create');
+  });
+
+  it('remit export -o writes a file only its owner reads (0600), also over an existing 0644 file (issue 22, item 14)', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'remit-export-mode-'));
+    try {
+      const fresh = join(dir, 'fresh.xlsx');
+      const r = await runRemit(['export', '-o', fresh], env);
+      expect(r.code, r.stderr).toBe(0);
+      expect(statSync(fresh).mode & 0o777).toBe(0o600);
+      const old = join(dir, 'old.csv');
+      writeFileSync(old, 'x');
+      chmodSync(old, 0o644);
+      const again = await runRemit(['export', '--from', '2026-11-10', '--to', '2026-11-10', '-o', old], env);
+      expect(again.code, again.stderr).toBe(0);
+      expect(statSync(old).mode & 0o777).toBe(0o600);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('remit export writes the export to the audit log: the operator, the filter and the rows (issue 22, item 13)', async () => {
+    const before = await t.db('audit_log').where({ action: 'export' }).count({ n: '*' }).first();
+    const r = await runRemit(['export', '--from', '2026-11-10', '--to', '2026-11-10', '--format', 'json', '-o', '-'], env);
+    expect(r.code, r.stderr).toBe(0);
+    const rows = await t.db('audit_log').where({ action: 'export' }).orderBy('id');
+    expect(rows.length).toBe(Number((before as { n: number | string }).n) + 1);
+    const last = rows[rows.length - 1];
+    expect(last).toMatchObject({ actor_username: 'cli', actor_id: null, entity: 'payment' });
+    expect(JSON.parse(last.after)).toEqual({ filter: { paid_at_gte: '2026-11-10', paid_at_lte: '2026-11-10' }, format: 'json', count: 1 });
   });
 
   it('names an unknown store code as a usage error', async () => {

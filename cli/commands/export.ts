@@ -82,7 +82,7 @@ export function exportCommand(program: Command, io: CliIO): void {
           io.stderr(`已匯出 ${file.written()} 筆記錄\n`);
           return;
         }
-        await writeStreamAtomic(target, file.body);
+        await writeStreamAtomic(target, file.body, 0o600);
         io.stdout(`已匯出 ${file.written()} 筆記錄：${target}\n`);
       });
     });

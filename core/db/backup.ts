@@ -4,7 +4,7 @@
  * checks a copy of the file beside the database, then renames it into place while holding an
  * exclusive lock, so nobody is left reading a half-written file.
  */
-import { chmodSync, closeSync, existsSync, linkSync, openSync, readSync, renameSync, rmSync, statSync, copyFileSync } from 'node:fs';
+import { chmodSync, closeSync, existsSync, fchmodSync, linkSync, openSync, readSync, renameSync, rmSync, statSync, copyFileSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import knexFactory, { type Knex } from 'knex';
 import { ConflictError, NotFoundError, ValidationError } from '../errors.js';
@@ -24,6 +24,16 @@ function tempBeside(target: string): string {
   return join(dirname(target), `.${basename(target)}.${process.pid}.${Date.now()}.tmp`);
 }
 
+/** A new empty file only its owner may read, whatever the umask; refuses one that exists. */
+function ownerOnlyEmptyFile(file: string): void {
+  const fd = openSync(file, 'wx', 0o600);
+  try {
+    fchmodSync(fd, 0o600);
+  } finally {
+    closeSync(fd);
+  }
+}
+
 function removeQuietly(file: string): void {
   for (const f of [file, `${file}-wal`, `${file}-shm`, `${file}-journal`]) rmSync(f, { force: true });
 }
@@ -37,8 +47,12 @@ export async function backupSqlite(db: Knex, target: string, opts: { force?: boo
   if (existsSync(target) && !opts.force) throw new ConflictError(`檔案已存在：${target}（要覆蓋請加 --force）`);
   const tmp = tempBeside(target);
   try {
+    // Password hashes and every payment: the owner's eyes only, from the first byte. The file is
+    // made empty and 0600 before SQLite writes into it (VACUUM INTO takes an empty file), so no
+    // one can open it while the copy is written.
+    ownerOnlyEmptyFile(tmp);
     await db.raw('VACUUM INTO ?', [tmp]);
-    chmodSync(tmp, 0o600); // password hashes and every payment: the owner's eyes only
+    chmodSync(tmp, 0o600);
     if (opts.force) renameSync(tmp, target);
     else {
       // link refuses atomically if someone created the target meanwhile
@@ -118,6 +132,7 @@ export async function restoreSqlite(source: string, target: string): Promise<Bac
   const tmp = tempBeside(target);
   let live: Knex | null = null;
   try {
+    ownerOnlyEmptyFile(tmp);
     copyFileSync(source, tmp);
     chmodSync(tmp, 0o600);
     const info = await checkBackup(tmp, source);

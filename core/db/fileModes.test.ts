@@ -37,4 +37,29 @@ describe('file modes', () => {
     await db2.destroy();
     expect(mode(old)).toBe(0o600);
   });
+
+  it('a backup is 0600 before SQLite writes the first byte into it, not only once written (issue 22, item 14)', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'remit-modes-'));
+    dirs.push(dir);
+    const db = openDatabase({ client: 'sqlite', filename: join(dir, 'remit.sqlite') });
+    try {
+      await migrateLatest(db);
+      const seen: Array<number | null> = [];
+      // what the file is when VACUUM INTO starts writing it
+      const watched = new Proxy(db, {
+        get(target, key, receiver) {
+          if (key !== 'raw') return Reflect.get(target, key, receiver);
+          return (sql: string, bindings?: unknown[]) => {
+            if (/VACUUM INTO/i.test(sql) && bindings) seen.push(existsSync(String(bindings[0])) ? statSync(String(bindings[0])).mode & 0o777 : null);
+            return target.raw(sql, bindings as never);
+          };
+        },
+      });
+      await backupSqlite(watched, join(dir, 'backup.sqlite'));
+      expect(seen).toEqual([0o600]);
+      expect(mode(join(dir, 'backup.sqlite'))).toBe(0o600);
+    } finally {
+      await db.destroy();
+    }
+  });
 });

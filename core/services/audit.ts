@@ -10,7 +10,7 @@ import type { AuditEntry, ListResult } from '../types.js';
 import type { ServiceContext } from './context.js';
 import { requirePermission } from './guard.js';
 
-export type AuditAction = 'create' | 'update' | 'delete' | 'import' | 'password' | 'login' | 'login_failed' | 'logout' | 'reconcile' | 'unreconcile';
+export type AuditAction = 'create' | 'update' | 'delete' | 'import' | 'export' | 'password' | 'login' | 'login_failed' | 'logout' | 'reconcile' | 'unreconcile';
 export type AuditEntity = 'payment' | 'user' | 'store' | 'statement' | 'payer';
 
 /** Writes one audit entry; call it inside the transaction of the change it records. */
@@ -102,11 +102,31 @@ export async function listAudit(ctx: ServiceContext, query: ListQuery = { filter
   // store, is shown to those who see every store only.
   const scope = storeScope(ctx.actor);
   if (!scope.all) {
-    const storeOf = isPostgres(ctx.db)
-      ? "coalesce(after::jsonb->>'store_id', before::jsonb->>'store_id')"
-      : "coalesce(json_extract(after, '$.store_id'), json_extract(before, '$.store_id'))";
-    const inStores = scope.ids.length ? `cast(${storeOf} as text) in (${scope.ids.map(() => '?').join(',')})` : '1 = 0';
-    base.where((w) => w.whereNotIn('entity', STORE_ENTITIES).orWhereRaw(inStores, scope.ids.map(String)));
+    const pg = isPostgres(ctx.db);
+    const field = (col: string, key: string) => (pg ? `(${col}::jsonb->>'${key}')` : `json_extract(${col}, '$.${key}')`);
+    const storeOf = `coalesce(${field('after', 'store_id')}, ${field('before', 'store_id')})`;
+    const ids = scope.ids.map(String);
+    const marks = ids.map(() => '?').join(',');
+    const inStores = (expr: string) => (ids.length ? `cast(${expr} as text) in (${marks})` : '1 = 0');
+    // Account and sign-in entries (issue 22, item 12), by the rule of userVisibleTo: the reader's
+    // own account, or a non-admin account whose home store is one of the reader's. An entry that
+    // records the account (create, update, delete) is judged by every version it shows, so a
+    // reader in store A never reads an account as it was in store B, an admin's, or one with no
+    // home store; an entry that names the account only (sign-in, password, unlock) by the account
+    // as it is now. A failed sign-in with an unknown name names no account: others' only.
+    const recorded = (col: string) => `${field(col, 'role')} is not null`;
+    const versionOk = (col: string) =>
+      `(not (${recorded(col)}) or (${inStores(field(col, 'store_id'))} and ${field(col, 'role')} <> 'admin'))`;
+    const accountNow = `exists (select 1 from users u where cast(u.id as text) = audit_log.entity_id and u.role <> 'admin' and ${ids.length ? `cast(u.store_id as text) in (${marks})` : '1 = 0'})`;
+    const userVisible =
+      `(entity_id = ? or ((${recorded('after')} or ${recorded('before')}) and ${versionOk('after')} and ${versionOk('before')})` +
+      ` or (not (${recorded('after')}) and not (${recorded('before')}) and ${accountNow}))`;
+    base.where((w) =>
+      w
+        .whereNotIn('entity', [...STORE_ENTITIES, 'user'])
+        .orWhere((x) => x.whereIn('entity', STORE_ENTITIES).whereRaw(inStores(storeOf), ids))
+        .orWhere((x) => x.where('entity', 'user').whereRaw(userVisible, [String(ctx.actor.id), ...ids, ...ids, ...ids])),
+    );
   }
   const ids = filterIds(f, 'id');
   if (ids) base.whereIn('id', ids);

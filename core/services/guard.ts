@@ -1,6 +1,6 @@
 import { ForbiddenError, ValidationError } from '../errors.js';
 import { MSG } from '../messages.js';
-import { PERMISSIONS, can, type Permission, type Principal } from '../permissions.js';
+import { PERMISSIONS, can, isAdmin, scopeIsEmpty, type Permission, type Principal } from '../permissions.js';
 import type { Validated } from '../validation/result.js';
 
 /** Refuses an actor lacking a permission, naming it in the message. */
@@ -17,4 +17,17 @@ export function valid<T>(result: Validated<T>): T {
 /** A denial text from a pure rule becomes a ForbiddenError. */
 export function deny(reason: string | null): void {
   if (reason) throw new ForbiddenError(reason);
+}
+
+/** Refuses an actor holding none of `permissions` (the first one is named in the message). */
+export function requireAnyPermission(actor: Principal, ...permissions: Permission[]): void {
+  if (!permissions.some((p) => can(actor, p))) requirePermission(actor, permissions[0]);
+}
+
+/**
+ * Refuses an actor who may submit a payment for no store at all (no home store, no accessible
+ * store): whatever they send, createPayment would refuse it.
+ */
+export function requireSubmitter(actor: Principal): void {
+  if (!isAdmin(actor) && scopeIsEmpty(actor)) throw new ForbiddenError(MSG.storeOutOfScope);
 }

@@ -9,7 +9,8 @@ import { isPlainObject, toId } from '../validation/result.js';
 import { validateStore } from '../validation/store.js';
 import { recordAudit } from './audit.js';
 import type { ServiceContext } from './context.js';
-import { requirePermission, valid } from './guard.js';
+import { deny, requirePermission, valid } from './guard.js';
+import { storeChangeDenial } from '../permissions.js';
 
 const SORTABLE = { id: 'id', name: 'name', code: 'code', created_at: 'created_at' };
 
@@ -97,6 +98,7 @@ export async function updateStore(ctx: ServiceContext, rawId: unknown, patch: un
   if (!isPlainObject(patch)) throw ValidationError.single('body', MSG.bodyNotObject);
   return codeConflictAs409(() => ctx.db.transaction(async (trx) => {
     const before = toStore(await getStoreRowOrThrow(trx, rawId));
+    deny(storeChangeDenial(ctx.actor, before.id));
     const value = valid(validateStore({ name: before.name, code: before.code, ...pick(patch, ['name', 'code']) }));
     if (value.code.toLowerCase() !== before.code.toLowerCase()) await assertCodeFree(trx, value.code, before.id);
     await trx('stores').where({ id: before.id }).update({ ...value, updated_at: Date.now() });
@@ -122,6 +124,7 @@ async function deleteStoreNow(ctx: ServiceContext, rawId: unknown): Promise<Stor
   return ctx.db.transaction(async (trx) => {
     // Locked first on PostgreSQL: a grant or a payment racing this delete waits for it, then sees the store gone.
     const before = toStore(await getStoreRowOrThrow(trx, rawId, isPostgres(trx)));
+    deny(storeChangeDenial(ctx.actor, before.id));
     const usedByPayment = await trx('payments').where({ store_id: before.id }).first('uuid');
     const usedByUser = await trx('users').where({ store_id: before.id }).first('id');
     if (usedByPayment || usedByUser) throw new ConflictError(MSG.storeInUse);

@@ -4,53 +4,69 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import type Koa from 'koa';
-import { HttpMethodEnum, koaBody } from 'koa-body';
 import { MSG } from '../../core/index.js';
+import { jsonHasNul, MAX_JSON_DEPTH, parseJsonYielding, readJsonBytes, turn } from './json.js';
 
 /**
- * JSON bodies only, with a size limit (413 past it). A body of another type is refused with
- * 415 rather than read as empty. DELETE bodies are parsed too (`DELETE /api/payments`).
+ * JSON bodies only, with a size limit in bytes after inflation (413 past it) and a nesting limit
+ * checked as the body arrives (400 past it), parsed without blocking other requests (see
+ * json.ts). A body of another type is refused with 415 rather than read as empty. DELETE bodies
+ * are parsed too (`DELETE /api/payments`). Mount it after the checks that can refuse the caller
+ * (`requireUser`, `gate`): nothing is read for a caller who would be refused anyway.
  */
-export function jsonBody(limit: string): Koa.Middleware {
-  const parse = koaBody({
-    json: true,
-    jsonLimit: limit,
-    jsonStrict: true,
-    urlencoded: false,
-    text: false,
-    multipart: false,
-    parsedMethods: [HttpMethodEnum.POST, HttpMethodEnum.PUT, HttpMethodEnum.PATCH, HttpMethodEnum.DELETE],
-  });
+export function jsonBody(limit: number): Koa.Middleware {
   return async (ctx, next) => {
-    const hasBody = Number(ctx.get('content-length') || 0) > 0 || ctx.get('transfer-encoding') !== '';
+    if (!PARSED_METHODS.has(ctx.method)) return next();
+    const declared = Number(ctx.get('content-length') || 0);
+    const hasBody = declared > 0 || ctx.get('transfer-encoding') !== '';
     if (hasBody && !ctx.is('application/json', '+json')) {
       ctx.status = 415;
       ctx.body = { message: MSG.unsupportedMediaType };
       return;
     }
-    await parse(ctx, async () => {
-      // PostgreSQL cannot store a NUL character in text, and no field of this product has one.
-      if (hasNul(ctx.request.body)) {
-        ctx.status = 400;
-        ctx.body = { message: MSG.nulCharacter };
+    if (declared > limit) {
+      ctx.status = 413;
+      ctx.body = { message: MSG.bodyTooLarge };
+      return;
+    }
+    let body: unknown = {};
+    if (hasBody) {
+      const read = await readJsonBytes(ctx.req, limit);
+      if (!read.ok) {
+        ctx.status = read.status;
+        ctx.body = { message: read.reason === 'too_large' ? MSG.bodyTooLarge : read.reason === 'too_deep' ? MSG.jsonTooDeep(MAX_JSON_DEPTH) : read.reason === 'unsupported_encoding' ? MSG.unsupportedMediaType : MSG.malformedJson };
         return;
       }
-      await next();
-    });
+      // Joining, decoding and parsing a large body each take their turn (json.ts).
+      if (read.bytes.length > 1 << 20) await turn();
+      const text = read.bytes.toString('utf8');
+      if (text.length > 1 << 20) await turn();
+      if (text.trim() !== '') {
+        try {
+          body = await parseJsonYielding(text);
+        } catch {
+          ctx.status = 400;
+          ctx.body = { message: MSG.malformedJson };
+          return;
+        }
+        // PostgreSQL cannot store a NUL character in text, and no field of this product has one.
+        if (jsonHasNul(text)) {
+          ctx.status = 400;
+          ctx.body = { message: MSG.nulCharacter };
+          return;
+        }
+      }
+    }
+    (ctx.request as { body?: unknown }).body = body;
+    await next();
   };
 }
 
-/** True when any string inside a parsed JSON value holds U+0000. */
-export function hasNul(value: unknown, depth = 0): boolean {
-  if (typeof value === 'string') return value.includes('\u0000');
-  if (depth > 64 || value === null || typeof value !== 'object') return false;
-  if (Array.isArray(value)) return value.some((v) => hasNul(v, depth + 1));
-  return Object.entries(value).some(([k, v]) => k.includes('\u0000') || hasNul(v, depth + 1));
-}
+const PARSED_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
-export const smallBody = jsonBody('100kb');
+export const smallBody = jsonBody(100 * 1024);
 /** bulk import: up to 100 000 rows of about 150 bytes each */
-export const importBody = jsonBody('32mb');
+export const importBody = jsonBody(32 * 1024 * 1024);
 
 /**
  * A file's raw bytes (`Content-Type: application/octet-stream`, or a spreadsheet or CSV type),

@@ -26,7 +26,7 @@ export function authRoutes(app: AppContext): Router<State> {
   r.get('/admin/me', auth, async (ctx) => {
     ctx.body = await me(serviceContext(app, ctx));
   });
-  r.post('/users/change-password', smallBody, auth, async (ctx) => {
+  r.post('/users/change-password', auth, smallBody, async (ctx) => {
     const answer = await changePassword(serviceContext(app, ctx), ctx.request.body);
     setSessionCookie(ctx, answer.token, app.security.tokenTtlSeconds);
     ctx.body = answer;

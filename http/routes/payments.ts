@@ -14,12 +14,16 @@ import {
   listPayments,
   refusalOf,
   requireImportPermission,
+  requireAnyPermission,
+  requirePermission,
+  requireSubmitter,
   MAX_STREAM_IMPORT_BYTES,
   updatePayment,
   type AppContext,
 } from '../../core/index.js';
 import { requireUser, serviceContext, type State } from '../middleware/auth.js';
 import { fileUpload, importBody, smallBody } from '../middleware/body.js';
+import { gate } from '../middleware/gate.js';
 import { listQuery, sendFile, sendList } from '../list.js';
 
 const field = (body: unknown, name: string) => (body && typeof body === 'object' && !Array.isArray(body) ? (body as Record<string, unknown>)[name] : undefined);
@@ -27,8 +31,10 @@ const field = (body: unknown, name: string) => (body && typeof body === 'object'
 export function paymentRoutes(app: AppContext): Router<State> {
   const r = new Router<State>(API_ROUTER);
   const auth = requireUser(app);
+  // Each route with a body refuses a caller without its permission before reading a byte of it.
+  const importer = gate((actor) => requirePermission(actor, 'manage_payments'));
 
-  r.post('/payments/bulk-import', auth, importBody, async (ctx) => {
+  r.post('/payments/bulk-import', auth, importer, importBody, async (ctx) => {
     const allow = field(ctx.request.body, 'allow_duplicates');
     ctx.body = await importPayments(serviceContext(app, ctx), field(ctx.request.body, 'payments'), { allowDuplicates: allow === true });
   });
@@ -56,7 +62,7 @@ export function paymentRoutes(app: AppContext): Router<State> {
     },
   );
   // The import wizard's preview: the same checks and duplicate key as the import, in the caller's scope, writing nothing.
-  r.post('/payments/bulk-import/check', auth, importBody, async (ctx) => {
+  r.post('/payments/bulk-import/check', auth, importer, importBody, async (ctx) => {
     ctx.body = await importPayments(serviceContext(app, ctx), field(ctx.request.body, 'payments'), { dryRun: true });
   });
   r.get('/payments/export', async (ctx, next) => {
@@ -69,7 +75,7 @@ export function paymentRoutes(app: AppContext): Router<State> {
     const format = ctx.query.format === 'csv' ? 'csv' : ctx.query.format === 'json' ? 'json' : 'xlsx';
     sendFile(ctx, await exportPaymentsStream(serviceContext(app, ctx), { filter: listQuery(ctx).filter, format }));
   });
-  r.post('/payments/export-ticket', auth, smallBody, async (ctx) => {
+  r.post('/payments/export-ticket', auth, gate((a) => requireAnyPermission(a, 'view_payments', 'manage_payments')), smallBody, async (ctx) => {
     const body = ctx.request.body;
     const t = await exportTicket(serviceContext(app, ctx), { filter: field(body, 'filter'), format: field(body, 'format') });
     ctx.body = { url: `/payments/export?ticket=${encodeURIComponent(t.ticket)}`, file_name: t.fileName, count: t.count, expires_in_seconds: t.expiresInSeconds };
@@ -77,20 +83,20 @@ export function paymentRoutes(app: AppContext): Router<State> {
   r.get('/payments/sample', auth, async (ctx) => {
     sendFile(ctx, await sampleFile(serviceContext(app, ctx)));
   });
-  r.post('/payments', auth, smallBody, async (ctx) => {
+  r.post('/payments', auth, gate(requireSubmitter), smallBody, async (ctx) => {
     ctx.status = 201;
     ctx.body = await createPayment(serviceContext(app, ctx), ctx.request.body);
   });
   r.get('/payments', auth, async (ctx) => {
     sendList(ctx, 'payments', await listPayments(serviceContext(app, ctx), listQuery(ctx)));
   });
-  r.delete('/payments', auth, smallBody, async (ctx) => {
+  r.delete('/payments', auth, gate((a) => requirePermission(a, 'delete_payments')), smallBody, async (ctx) => {
     ctx.body = await deletePayments(serviceContext(app, ctx), field(ctx.request.body, 'uuids'));
   });
   r.get('/payments/:id', auth, async (ctx) => {
     ctx.body = await getPayment(serviceContext(app, ctx), ctx.params.id);
   });
-  r.put('/payments/:id', auth, smallBody, async (ctx) => {
+  r.put('/payments/:id', auth, gate((a) => requirePermission(a, 'edit_payments')), smallBody, async (ctx) => {
     ctx.body = await updatePayment(serviceContext(app, ctx), ctx.params.id, ctx.request.body);
   });
   r.delete('/payments/:id', auth, async (ctx) => {

@@ -11,10 +11,12 @@ import {
   unlinkPayment,
   MAX_IMPORT_BYTES,
   PROPOSALS_PAGE,
+  requirePermission,
   type AppContext,
 } from '../../core/index.js';
 import { requireUser, serviceContext, type State } from '../middleware/auth.js';
 import { rawBody, smallBody } from '../middleware/body.js';
+import { gate } from '../middleware/gate.js';
 import { listQuery, sendList } from '../list.js';
 
 const field = (body: unknown, name: string) => (body && typeof body === 'object' && !Array.isArray(body) ? (body as Record<string, unknown>)[name] : undefined);
@@ -24,8 +26,10 @@ const one = (v: string | string[] | undefined) => (Array.isArray(v) ? v[0] : v);
 export function reconcileRoutes(app: AppContext): Router<State> {
   const r = new Router<State>(API_ROUTER);
   const auth = requireUser(app);
+  // Refused before the body is read: importing needs manage_payments, deciding edit_payments.
+  const decider = gate((a) => requirePermission(a, 'edit_payments'));
 
-  r.post('/reconcile/statements', auth, rawBody(MAX_IMPORT_BYTES), async (ctx) => {
+  r.post('/reconcile/statements', auth, gate((a) => requirePermission(a, 'manage_payments')), rawBody(MAX_IMPORT_BYTES), async (ctx) => {
     const statement = await importStatement(serviceContext(app, ctx), {
       bytes: ctx.state.bytes as Uint8Array,
       file: one(ctx.query.filename) ?? '',
@@ -49,13 +53,13 @@ export function reconcileRoutes(app: AppContext): Router<State> {
       limit: one(ctx.query.limit) || String(PROPOSALS_PAGE),
     });
   });
-  r.post('/reconcile/confirm', auth, smallBody, async (ctx) => {
+  r.post('/reconcile/confirm', auth, decider, smallBody, async (ctx) => {
     ctx.body = await confirmPairs(serviceContext(app, ctx), field(ctx.request.body, 'pairs'));
   });
-  r.post('/reconcile/unpaid', auth, smallBody, async (ctx) => {
+  r.post('/reconcile/unpaid', auth, decider, smallBody, async (ctx) => {
     ctx.body = await markUnpaid(serviceContext(app, ctx), field(ctx.request.body, 'payments'));
   });
-  r.post('/reconcile/unlink', auth, smallBody, async (ctx) => {
+  r.post('/reconcile/unlink', auth, decider, smallBody, async (ctx) => {
     ctx.body = await unlinkPayment(serviceContext(app, ctx), field(ctx.request.body, 'payment'));
   });
   r.get('/reconcile/payers', auth, async (ctx) => {

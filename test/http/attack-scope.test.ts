@@ -1,6 +1,6 @@
 /**
- * Issue 10, items 14, 15 and 21: what a signed-in user reads stays inside what they may see,
- * whatever the request looks like.
+ * Issue 10, items 14, 15 and 21, and issue 22, items 6, 12 and 16: what a signed-in user reads
+ * and changes stays inside what they may see, whatever the request looks like.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createUser, signToken, systemActor, type UserRow } from '../../core/index.js';
@@ -17,6 +17,7 @@ describe.each(DB_KINDS)('read scope on %s', (kind) => {
     const extra = {
       mgrA: { role: 'user', store_id: s.stores.A.id, permissions: ['manage_users'] },
       auditA: { role: 'user', store_id: s.stores.A.id, permissions: ['system_admin'] },
+      storesA: { role: 'user', store_id: s.stores.A.id, permissions: ['manage_stores'] },
     };
     for (const [name, spec] of Object.entries(extra)) {
       const u = await createUser(ctx, { username: name, password: PASSWORD, ...spec });
@@ -31,8 +32,8 @@ describe.each(DB_KINDS)('read scope on %s', (kind) => {
     const list = await s.api('GET', `/users${listParams({ range: [0, 99] })}`, { token: tokens.mgrA });
     expect(list.status).toBe(200);
     const names = list.body.map((u: any) => u.username).sort();
-    expect(names).toEqual(['auditA', 'branchA', 'inactive', 'mgrA']);
-    expect(Number(list.headers.get('content-range')?.split('/')[1])).toBe(4);
+    expect(names).toEqual(['auditA', 'branchA', 'inactive', 'mgrA', 'storesA']);
+    expect(Number(list.headers.get('content-range')?.split('/')[1])).toBe(5);
     for (const other of ['admin', 'branchB', 'hq_none']) {
       const res = await s.api('GET', `/users/${s.users[other].id}`, { token: tokens.mgrA });
       expect(res.status, other).toBe(404);
@@ -70,5 +71,93 @@ describe.each(DB_KINDS)('read scope on %s', (kind) => {
       expect((await res.json()).message).toBeTruthy();
     }
     expect((await exportAs({ status: ['已入帳'] })).status).toBe(200);
+  });
+
+  it('a store-scoped store manager cannot rename or delete a store outside their scope (issue 22, item 16)', async () => {
+    const now = Date.now();
+    const [row] = await s.t.db('stores').insert({ name: '空店', code: 'EMPTY16', created_at: now, updated_at: now }).returning('id');
+    const unused = Number(typeof row === 'object' ? row.id : row);
+    const before = await s.t.db('stores').orderBy('id');
+    const auditBefore = (await s.t.db('audit_log').count({ n: '*' }).first()) as { n: number | string };
+    for (const id of [s.stores.B.id, unused]) {
+      const put = await s.api('PUT', `/stores/${id}`, { token: tokens.storesA, body: { code: 'TXG_OLD', name: '改名' } });
+      expect(put.status, put.text).toBe(403);
+      expect(put.body.message).toMatch(/權限不足/);
+      const del = await s.api('DELETE', `/stores/${id}`, { token: tokens.storesA });
+      expect(del.status, del.text).toBe(403);
+    }
+    expect(await s.t.db('stores').orderBy('id')).toEqual(before);
+    expect(((await s.t.db('audit_log').count({ n: '*' }).first()) as { n: number | string }).n).toBe(auditBefore.n);
+    // their own store they may still rename
+    const own = await s.api('PUT', `/stores/${s.stores.A.id}`, { token: tokens.storesA, body: { name: '台北總店' } });
+    expect(own.status, own.text).toBe(200);
+    expect((await s.api('PUT', `/stores/${s.stores.A.id}`, { as: 'admin', body: { name: '台北店' } })).status).toBe(200);
+  });
+
+  it('a store-scoped user manager can never make an account, its own included, headquarters or wider than itself (issue 22, item 6)', async () => {
+    const me = s.users; // fixture users
+    const mgrId = (await s.t.db('users').where({ username: 'mgrA' }).first('id')).id;
+    const snapshot = async () => s.t.db('users').orderBy('id').select('id', 'role', 'permissions', 'store_id', 'accessible_stores', 'token_version');
+    const before = await snapshot();
+    const attempts: Array<[string, string, unknown]> = [
+      ['PUT', `/users/${mgrId}`, { store_id: null, accessible_stores: [s.stores.A.id] }],
+      ['PUT', `/users/${mgrId}`, { store_id: null }],
+      ['PUT', `/users/${mgrId}`, { accessible_stores: [s.stores.A.id, s.stores.B.id] }],
+      ['PUT', `/users/${me.branchA.id}`, { store_id: null, accessible_stores: [s.stores.A.id] }],
+      ['PUT', `/users/${me.branchA.id}`, { store_id: s.stores.B.id }],
+      ['POST', '/users', { username: 'hqByBranch', password: PASSWORD, role: 'user', permissions: ['manage_users'], store_id: null, accessible_stores: [s.stores.A.id] }],
+      ['POST', '/users', { username: 'hqByBranch2', password: PASSWORD, role: 'user', permissions: [] }],
+    ];
+    for (const [method, path, body] of attempts) {
+      const r = await s.api(method, path, { token: tokens.mgrA, body });
+      expect(r.status, `${method} ${path} ${JSON.stringify(body)}: ${r.text}`).toBe(403);
+      expect(r.body.message).toMatch(/權限不足/);
+    }
+    expect(await snapshot()).toEqual(before);
+    // what stays within their store is still theirs to do
+    const ok = await s.api('POST', '/users', { token: tokens.mgrA, body: { username: 'staffA6', password: PASSWORD, role: 'user', permissions: [], store_id: s.stores.A.id } });
+    expect(ok.status, ok.text).toBe(201);
+    expect((await s.api('PUT', `/users/${ok.body.id}`, { token: tokens.mgrA, body: { is_active: false } })).status).toBe(200);
+    // a headquarters manager keeps making headquarters accounts within their stores
+    const hq = await s.api('POST', '/users', { as: 'hq_manage_users', body: { username: 'hqStaff6', password: PASSWORD, role: 'user', permissions: [], accessible_stores: [s.stores.A.id] } });
+    expect(hq.status, hq.text).toBe(201);
+    // the account it could not make never signs in
+    expect((await s.api('POST', '/admin/login', { body: { username: 'hqByBranch', password: PASSWORD } })).status).toBe(401);
+  });
+
+  it('a store-scoped system_admin reads account and sign-in entries of their own stores only (issue 22, item 12)', async () => {
+    const login = (username: string, password: string) => s.api('POST', '/admin/login', { body: { username, password } });
+    expect((await login('branchA', PASSWORD)).status).toBe(200);
+    expect((await login('branchB', PASSWORD)).status).toBe(200);
+    expect((await login('admin', 'wrong-guess-12')).status).toBe(401);
+    expect((await login('typedByMistake12', 'whatever')).status).toBe(401);
+    expect((await login('branchB', 'wrong-guess-12')).status).toBe(401);
+    // an account moved from store B into store A: its entries from before the move were another store's
+    const moved = await s.api('POST', '/users', { as: 'admin', body: { username: 'movedB12', password: PASSWORD, role: 'user', permissions: [], store_id: s.stores.B.id } });
+    expect((await s.api('PUT', `/users/${moved.body.id}`, { as: 'admin', body: { permissions: ['view_payments'] } })).status).toBe(200);
+    expect((await s.api('PUT', `/users/${moved.body.id}`, { as: 'admin', body: { store_id: s.stores.A.id } })).status).toBe(200);
+
+    const audit = await s.api('GET', `/audit${listParams({ filter: { entity: 'user' }, range: [0, 999] })}`, { token: tokens.auditA });
+    expect(audit.status).toBe(200);
+    const users = await s.t.db('users').select('id', 'username', 'role', 'store_id');
+    const mine = new Set(users.filter((u: any) => (u.role !== 'admin' && Number(u.store_id) === s.stores.A.id) || u.username === 'auditA').map((u: any) => String(u.id)));
+    const text = JSON.stringify(audit.body);
+    for (const e of audit.body) {
+      expect(mine.has(e.entity_id), JSON.stringify(e)).toBe(true);
+      for (const v of [e.before, e.after]) if (v && typeof v === 'object' && 'role' in v) {
+        expect(v.role).not.toBe('admin');
+        expect(v.store_id).toBe(s.stores.A.id);
+      }
+    }
+    for (const hidden of ['typedByMistake12', '"admin"', 'branchB', 'hq_manage_users']) expect(text).not.toContain(hidden);
+    const names = audit.body.map((e: any) => `${e.action}:${e.after?.username ?? e.before?.username}`);
+    expect(names).toContain('login:branchA');
+    expect(names).toContain('create:branchA');
+    // the move into A is shown (after: store A); the entries from when it was store B's are not
+    const ofMoved = audit.body.filter((e: any) => e.entity_id === String(moved.body.id));
+    expect(ofMoved.map((e: any) => e.action)).toEqual([]);
+    // an admin still reads everything
+    const all = await s.api('GET', `/audit${listParams({ filter: { entity: 'user' }, range: [0, 999] })}`, { as: 'admin' });
+    expect(JSON.stringify(all.body)).toContain('typedByMistake12');
   });
 });

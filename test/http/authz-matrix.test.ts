@@ -75,6 +75,14 @@ async function unusedStore(s: TestServer): Promise<number> {
   return Number(typeof row === 'object' ? row.id : row);
 }
 
+/** an unused store added to a fixture user's accessible stores */
+async function unusedStoreOf(s: TestServer, who: string): Promise<number> {
+  const id = await unusedStore(s);
+  const row = await s.t.db('users').where({ id: s.users[who].id }).first('accessible_stores');
+  await s.t.db('users').where({ id: s.users[who].id }).update({ accessible_stores: JSON.stringify([...JSON.parse(row.accessible_stores), id]) });
+  return id;
+}
+
 const call = (method: string, path: (s: TestServer) => Promise<string> | string, body?: (s: TestServer) => Promise<unknown> | unknown): Probe => {
   return async (s) => ({ method, path: await path(s), body: body ? await body(s) : undefined });
 };
@@ -192,14 +200,29 @@ const CASES: Case[] = [
   { name: 'GET /stores', write: false, ok: 200, allowed: ['admin', ...HQ, 'hq_none', 'branchA', 'branchB'], probe: call('GET', () => '/stores') },
   { name: 'GET /stores/:id', write: false, ok: 200, allowed: ['admin', ...HQ, 'hq_none', 'branchA', 'branchB'], probe: call('GET', (s) => `/stores/${s.stores.C.id}`) },
   { name: 'POST /stores', write: true, ok: 201, allowed: ['admin', 'hq_manage_stores'], probe: call('POST', () => '/stores', () => ({ name: '新店', code: `N${++seq}` })) },
+  // Stores outside the caller's scope are the admin's alone (issue 22, item 16); hq_manage_stores reaches A and B.
   {
-    name: 'PUT /stores/:id',
+    name: 'PUT /stores/:id (outside every scope but admin)',
+    write: true,
+    ok: 200,
+    allowed: ['admin'],
+    probe: call('PUT', async (s) => `/stores/${await unusedStore(s)}`, () => ({ name: '改名店' })),
+  },
+  {
+    name: 'PUT /stores/:id (store A)',
     write: true,
     ok: 200,
     allowed: ['admin', 'hq_manage_stores'],
-    probe: call('PUT', async (s) => `/stores/${await unusedStore(s)}`, () => ({ name: '改名店' })),
+    probe: call('PUT', (s) => `/stores/${s.stores.A.id}`, (s) => ({ name: s.stores.A.name })),
   },
-  { name: 'DELETE /stores/:id', write: true, ok: 200, allowed: ['admin', 'hq_manage_stores'], probe: call('DELETE', async (s) => `/stores/${await unusedStore(s)}`) },
+  { name: 'DELETE /stores/:id (outside every scope but admin)', write: true, ok: 200, allowed: ['admin'], probe: call('DELETE', async (s) => `/stores/${await unusedStore(s)}`) },
+  {
+    name: 'DELETE /stores/:id (an unused store hq_manage_stores may reach)',
+    write: true,
+    ok: 200,
+    allowed: ['admin', 'hq_manage_stores'],
+    probe: call('DELETE', async (s) => `/stores/${await unusedStoreOf(s, 'hq_manage_stores')}`),
+  },
   {
     name: 'POST /reconcile/statements (store A)',
     write: true,

@@ -228,7 +228,8 @@ describe.each(DB_KINDS)('stores API on %s', (kind) => {
     it('merges a partial body and answers the whole record, with an audit row', async () => {
       const created = await s.api('POST', '/stores', { as: 'admin', body: { name: '桃園店', code: 'TYN' } });
       const audits = await auditCount();
-      const res = await s.api('PUT', `/stores/${created.body.id}`, { as: 'hq_manage_stores', body: { name: '桃園中壢店' } });
+      // a store outside hq_manage_stores's scope (A and B) is the admin's to change (issue 22, item 16)
+      const res = await s.api('PUT', `/stores/${created.body.id}`, { as: 'admin', body: { name: '桃園中壢店' } });
       expect(res.status).toBe(200);
       expectStoreShape(res.body);
       expect(res.body).toMatchObject({ id: created.body.id, name: '桃園中壢店', code: 'TYN', created_at: created.body.created_at });
@@ -300,7 +301,7 @@ describe.each(DB_KINDS)('stores API on %s', (kind) => {
       expect(holder.body.accessible_stores).toEqual([s.stores.A.id, id]);
       const audits = await auditCount();
 
-      const res = await s.api('DELETE', `/stores/${id}`, { as: 'hq_manage_stores' });
+      const res = await s.api('DELETE', `/stores/${id}`, { as: 'admin' });
       expect(res.status).toBe(200);
       expect(res.body).toMatchObject({ id, name: '花蓮店', code: 'HUN' });
       expect((await s.api('GET', `/stores/${id}`, { as: 'admin' })).status).toBe(404);

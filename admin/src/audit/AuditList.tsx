@@ -20,6 +20,7 @@ const ACTION_COLORS: Record<string, 'success' | 'info' | 'error' | 'warning' | '
   update: 'info',
   delete: 'error',
   import: 'primary',
+  export: 'primary',
   login_failed: 'warning',
 };
 

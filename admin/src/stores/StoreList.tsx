@@ -5,7 +5,9 @@ import StorefrontIcon from '@mui/icons-material/Storefront';
 import { Box, Button, IconButton, Paper, Stack, Tooltip, Typography, useMediaQuery, type Theme } from '@mui/material';
 import { createContext, useContext, useMemo, useState } from 'react';
 import { Datagrid, FunctionField, List, SearchInput, TextField, TopToolbar, useListContext } from 'react-admin';
+import { storeChangeDenial } from '../../../core/permissions';
 import { formatTaipei } from '../../../core/time';
+import { useMe } from '../common/useMe';
 import type { Store } from '../../../core/types';
 import { STORES_UI as T } from '../messages';
 import { DeleteStoreDialog } from './DeleteStoreDialog';
@@ -77,6 +79,9 @@ function Empty() {
 
 function RowButtons({ store, compact }: { store: Store; compact?: boolean }) {
   const { edit, remove } = useContext(StoreActionsContext);
+  const { me } = useMe();
+  // A store outside one's scope is shown, never offered for a change the server refuses (issue 22, item 16).
+  if (!me || storeChangeDenial(me, store.id)) return null;
   if (compact) {
     return (
       <Box sx={{ display: 'flex', flexShrink: 0 }}>

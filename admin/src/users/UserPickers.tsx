@@ -86,7 +86,7 @@ export function PermissionPicker({ f }: { f: UserForm }) {
 
 /** 所屬分店, or 總部 (none). */
 export function HomeStorePicker({ f, stores }: { f: UserForm; stores: StoreRecord[] }) {
-  const { form, errors, mayAssign, set } = f;
+  const { form, errors, mayAssign, mayHeadquarters, set } = f;
   return (
       <TextField
         select
@@ -100,7 +100,9 @@ export function HomeStorePicker({ f, stores }: { f: UserForm; stores: StoreRecor
         slotProps={{ select: { displayEmpty: true }, inputLabel: { shrink: true } }}
         data-testid="store-select"
       >
-        <MenuItem value={HQ}>{USERS_UI.headquarters}</MenuItem>
+        <MenuItem value={HQ} disabled={!mayHeadquarters && form.store_id !== null}>
+          {USERS_UI.headquarters}
+        </MenuItem>
         {stores.map((s) => (
           <MenuItem key={s.id} value={String(s.id)} disabled={!mayAssign(s.id) && form.store_id !== s.id}>
             {storeLabel(s)}

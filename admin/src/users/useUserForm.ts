@@ -9,6 +9,7 @@ import {
   effectivePermissions,
   mayAssignStore,
   mayGrantPermission,
+  mayLeaveWithoutHomeStore,
   toggleActiveDenial,
   type Permission,
   type Role,
@@ -30,9 +31,11 @@ export interface FormState {
   is_active: boolean;
 }
 
-export function initialState(user: User | null): FormState {
+export function initialState(user: User | null, me?: Me): FormState {
   if (!user) {
-    return { username: '', password: '', confirmPassword: '', role: '', permissions: [], store_id: null, accessible_stores: [], is_active: true };
+    // A branch manager makes accounts of their own store: headquarters (none) is not theirs to choose.
+    const store_id = me && !mayLeaveWithoutHomeStore(me, { store_id: null }) ? me.store_id : null;
+    return { username: '', password: '', confirmPassword: '', role: '', permissions: [], store_id, accessible_stores: [], is_active: true };
   }
   return {
     username: user.username,
@@ -54,7 +57,7 @@ export function useUserForm(me: Me, user: User | null, onClose: () => void) {
   const notify = useNotify();
   const refresh = useRefresh();
 
-  const [form, setForm] = useState<FormState>(() => initialState(user));
+  const [form, setForm] = useState<FormState>(() => initialState(user, me));
   const save = useServerAction(UI.userSaveFailed);
   const { errors, failure, busy: saving } = save;
 
@@ -63,6 +66,7 @@ export function useUserForm(me: Me, user: User | null, onClose: () => void) {
   // What this actor may grant on this account: core's rule, the one the server applies.
   const mayGrant = (p: Permission) => mayGrantPermission(me, p, user);
   const mayAssign = (storeId: number) => mayAssignStore(me, storeId, user);
+  const mayHeadquarters = mayLeaveWithoutHomeStore(me, { store_id: null });
 
   const set = <K extends keyof FormState>(key: K, value: FormState[K]) => {
     setForm((f) => ({ ...f, [key]: value }));
@@ -120,7 +124,7 @@ export function useUserForm(me: Me, user: User | null, onClose: () => void) {
     });
   }
 
-  return { form, errors, save, saving, adminRole, activeDenial, mayGrant, mayAssign, set, changeRole, togglePermission, toggleStore, onSubmit };
+  return { form, errors, save, saving, adminRole, activeDenial, mayGrant, mayAssign, mayHeadquarters, set, changeRole, togglePermission, toggleStore, onSubmit };
 }
 
 export type UserForm = ReturnType<typeof useUserForm>;

@@ -1,5 +1,5 @@
 /** Export files and the import sample, for the CLI and the API alike. */
-import { NotFoundError, ValidationError } from '../../errors.js';
+import { ForbiddenError, NotFoundError, ValidationError } from '../../errors.js';
 import { MSG } from '../../messages.js';
 import { can, storeScope } from '../../permissions.js';
 import { SAMPLE_FILE_NAME } from '../../excel/columns.js';
@@ -13,6 +13,9 @@ import { storeDirectory } from '../stores.js';
 import { filteredPaymentsQuery, type AppliedPaymentFilter } from './list.js';
 import { STATUSES } from '../../statuses.js';
 import { toIso } from '../../time.js';
+import { isPostgres } from '../../db/connect.js';
+import type { AuditRow } from '../../db/rows.js';
+import { recordAudit } from '../audit.js';
 import { paymentPages, type PaymentPage } from './exportPages.js';
 
 export { EXPORT_BATCH } from './exportPages.js';
@@ -60,6 +63,52 @@ export async function requireExportPermission(ctx: ServiceContext, applied: Appl
     if (!bothIn) return;
   }
   requirePermission(ctx.actor, 'manage_payments');
+}
+
+/** How far back a user's exports count together, and how many of them at most (issue 22, item 13). */
+export const EXPORT_UNION_WINDOW_MS = 24 * 60 * 60 * 1000;
+export const EXPORT_UNION_MAX = 50;
+const EXPORT_LOCK = 7_210_013;
+
+/**
+ * "Export all" cannot be had in pieces (issue 22, item 13). For a user without manage_payments,
+ * this export together with their exports of the last 24 hours may not select every payment of
+ * their stores: if no payment is left that none of those filters selects, the pieces are an
+ * export all, and need manage_payments. The filters are judged on today's payments, from the
+ * audit log, which records each export; more than 50 exports in 24 hours need manage_payments
+ * too, or the oldest pieces would fall out of the count. A first export is judged by its
+ * filter's form alone (requireExportPermission): a filter that narrows by its form is a filtered
+ * export even when today's payments all match it; a second piece is then judged with it.
+ */
+async function requireUnionNotAll(ctx: ServiceContext, filter: Record<string, unknown>, now: number): Promise<void> {
+  const rows = (await ctx.db<AuditRow>('audit_log')
+    .where({ action: 'export', actor_id: ctx.actor.id })
+    .where('at', '>=', now - EXPORT_UNION_WINDOW_MS)
+    .orderBy('id', 'desc')
+    .limit(EXPORT_UNION_MAX + 1)
+    .select('after')) as Array<Pick<AuditRow, 'after'>>;
+  if (!rows.length) return;
+  if (rows.length > EXPORT_UNION_MAX) throw new ForbiddenError(MSG.exportTooOften(EXPORT_UNION_MAX));
+  const filters = [filter];
+  for (const r of rows) {
+    try {
+      const f = (JSON.parse(r.after ?? 'null') as { filter?: unknown } | null)?.filter;
+      if (f && typeof f === 'object' && !Array.isArray(f)) filters.push(f as Record<string, unknown>);
+    } catch {
+      /* an entry that is not JSON names no filter */
+    }
+  }
+  const left = filteredPaymentsQuery(ctx, {}).query.clearSelect().clearOrder();
+  for (const f of filters) {
+    let picked;
+    try {
+      picked = filteredPaymentsQuery(ctx, f).query.clearSelect().clearOrder().select('uuid');
+    } catch {
+      continue; // a filter no longer valid (a store since deleted) selects nothing now
+    }
+    left.whereNotIn('uuid', picked);
+  }
+  if (!(await left.first('uuid'))) throw new ForbiddenError(MSG.exportUnionIsAll);
 }
 
 /** An export as a stream: the bytes come as they are read from the database, never held whole. */
@@ -119,10 +168,11 @@ export async function exportPaymentsStream(
   ctx: ServiceContext,
   opts: { filter?: Record<string, unknown>; format?: ExportFormat; now?: number } = {},
 ): Promise<ExportStream> {
+  const writer = ctx;
   ctx = readContext(ctx);
   const format = opts.format ?? 'xlsx';
   const filter = opts.filter ?? {};
-  const { fileName, count, stores } = await judgeExport(ctx, filter, format, opts.now);
+  const { fileName, count, stores } = await judgeExport(ctx, filter, format, opts.now, writer);
 
   let written = 0;
   const seen = (n: number) => (written += n);
@@ -134,13 +184,34 @@ export async function exportPaymentsStream(
   return { fileName, contentType: CONTENT_TYPES[format], body, count, written: () => written };
 }
 
-/** Everything an export decides before its first byte: the permission, that there is data, the file's name. */
-async function judgeExport(ctx: ServiceContext, filter: Record<string, unknown>, format: ExportFormat, now = Date.now()) {
+/**
+ * Everything an export decides before its first byte: the permission, that there is data, the
+ * file's name. With `record` (the export itself, not its ticket) the export is written to the
+ * audit log: who, the filter, the format and the rows selected (issue 22, item 13).
+ */
+async function judgeExport(ctx: ServiceContext, filter: Record<string, unknown>, format: ExportFormat, now = Date.now(), record?: ServiceContext) {
   const { query, applied } = filteredPaymentsQuery(ctx, filter);
   await requireExportPermission(ctx, applied);
   const counted = (await query.clearSelect().count({ n: '*' }).first()) as { n: number | string } | undefined;
   const count = Number(counted?.n ?? 0);
   if (count === 0) throw new NotFoundError(MSG.exportNoData);
+  const unionRuled = !can(ctx.actor, 'manage_payments');
+  if (record) {
+    const scope = storeScope(ctx.actor);
+    const covered = applied.storeIds?.filter((id) => scope.all || scope.ids.includes(id)) ?? (scope.all ? null : scope.ids);
+    const after = { filter, format, count, ...(covered ? { stores: covered } : {}), ...(covered?.length === 1 ? { store_id: covered[0] } : {}) };
+    const write = (db: ServiceContext['db']) => recordAudit(db, record, { action: 'export', entity: 'payment', after });
+    if (!unionRuled) await write(record.db);
+    else {
+      // One user's exports take turns (PostgreSQL: a lock on the user; SQLite: the one writer),
+      // so two halves sent at once on two instances are judged one after the other.
+      await record.db.transaction(async (trx) => {
+        if (isPostgres(trx)) await trx.raw('select pg_advisory_xact_lock(?, ?)', [EXPORT_LOCK, ctx.actor.id]);
+        await requireUnionNotAll({ ...ctx, db: trx }, filter, now);
+        await write(trx);
+      });
+    }
+  } else if (unionRuled) await requireUnionNotAll(ctx, filter, now);
   const stores = await storeDirectory(ctx);
   const storeNames = applied.storeIds?.map((id) => stores.find((s) => s.id === id)?.name ?? MSG.unknownStore);
   return { fileName: exportFileName(applied.empty ? null : { ...applied, storeNames }, now, format), count, stores };
