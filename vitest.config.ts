@@ -32,7 +32,9 @@ export default defineConfig({
         extends: true,
         // a browser test waits for states, never for time; this only bounds one that never comes,
         // generously, since npm test runs the three projects side by side on a busy machine
-        test: { name: 'browser', include: ['test/e2e/**/*.test.ts'], globalSetup: ['test/globalSetup.ts'], testTimeout: 120_000 },
+        // expect.poll waits for a state (a sentence gone, a list settled) up to 20 s, not vitest's
+        // default 1 s, which a re-render on a loaded machine outlasted
+        test: { name: 'browser', include: ['test/e2e/**/*.test.ts'], globalSetup: ['test/globalSetup.ts'], testTimeout: 120_000, expect: { poll: { timeout: 20_000 } } },
       },
     ],
   },
