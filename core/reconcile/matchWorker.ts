@@ -2,7 +2,7 @@
  * The matcher on a worker thread (core/services/matchPool.ts starts it). A call arrives as
  * several messages, so that no single copy of tens of thousands of rows holds the event loop
  * that sends them: `reports` and `lines` chunks, then `run` with the options and the page. The
- * answer is that page of the matcher's result and the size of each queue. Nothing here but the
+ * answer (`value`) is that page of the matcher's result and the size of each queue. Nothing here but the
  * call, so the worker and the CLI (which calls the matcher directly) always decide the same.
  */
 import { readlinkSync } from 'node:fs';
@@ -35,7 +35,7 @@ parentPort?.on('message', (m: Message) => {
   else {
     calls.delete(m.id);
     try {
-      parentPort!.postMessage({ id: m.id, paged: cutPage(matchReconcile(call.reports, call.lines, m.opts), m.page) });
+      parentPort!.postMessage({ id: m.id, value: cutPage(matchReconcile(call.reports, call.lines, m.opts), m.page) });
     } catch (err) {
       parentPort!.postMessage({ id: m.id, error: String((err as Error)?.stack ?? err) });
     }

@@ -1,0 +1,140 @@
+/**
+ * A few worker threads with a bounded queue in front: what password hashing (hashPool.ts) and
+ * reconciliation (matchPool.ts) share. A call takes an idle worker, or starts one while fewer than
+ * `threads` run, or waits; one more call than the queue holds fails at once (the caller's
+ * BusyError: HTTP 503 with Retry-After) instead of piling up work without end.
+ *
+ * A worker answers `{ id, value }` or `{ id, error }`. Idle workers are unref'd, so a process that
+ * used the pool once still exits by itself; a worker that dies (out of its memory limit, say) fails
+ * its call, and the next call waiting gets a new worker.
+ */
+import type { Worker } from 'node:worker_threads';
+
+export interface PoolSettings {
+  /** worker threads at once */
+  threads: number;
+  /** calls allowed to wait for a thread; one more is refused */
+  queue: number;
+}
+
+export interface PoolKind<J> {
+  /** a new worker */
+  spawn(): Worker;
+  /** hands call `id` its job (one message, or several) */
+  send(worker: Worker, id: number, job: J): void;
+  /** the error for a call refused because the queue is full, given the calls ahead of it */
+  busy(ahead: { waiting: number; running: number }): Error;
+  /** what a worker's exit says to the call it was running */
+  exited(code: number): string;
+}
+
+interface Pending<J, R> {
+  job: J;
+  resolve(v: R): void;
+  reject(e: unknown): void;
+}
+
+export class WorkerPool<J, R> {
+  private readonly idle: Worker[] = [];
+  private readonly waiting: Array<Pending<J, R>> = [];
+  private readonly running = new Map<number, Pending<J, R> & { worker: Worker }>();
+  private workers = 0;
+  private seq = 0;
+
+  constructor(
+    readonly settings: PoolSettings,
+    private readonly kind: PoolKind<J>,
+  ) {}
+
+  run(job: J): Promise<R> {
+    return new Promise<R>((resolve, reject) => {
+      const p: Pending<J, R> = { job, resolve, reject };
+      let worker = this.idle.pop();
+      if (!worker && this.workers < this.settings.threads) {
+        try {
+          worker = this.spawn();
+        } catch (err) {
+          return reject(err);
+        }
+      }
+      if (worker) return this.start(worker, p);
+      if (this.waiting.length >= this.settings.queue) return reject(this.kind.busy({ waiting: this.waiting.length, running: this.running.size }));
+      this.waiting.push(p);
+    });
+  }
+
+  /** Calls running and waiting now (tests and the soak script read it). */
+  get load(): { running: number; waiting: number } {
+    return { running: this.running.size, waiting: this.waiting.length };
+  }
+
+  private spawn(): Worker {
+    const worker = this.kind.spawn();
+    this.workers++;
+    worker.unref();
+    worker.on('message', ({ id, value, error }: { id: number; value?: R; error?: string }) => {
+      const p = this.running.get(id);
+      if (!p) return;
+      this.running.delete(id);
+      if (error !== undefined) p.reject(new Error(error));
+      else p.resolve(value as R);
+      const next = this.waiting.shift();
+      if (next) this.start(worker, next);
+      else {
+        worker.unref();
+        this.idle.push(worker);
+      }
+    });
+    worker.on('error', (err) => this.lose(worker, err));
+    worker.on('exit', (code) => this.lose(worker, new Error(this.kind.exited(code))));
+    return worker;
+  }
+
+  private start(worker: Worker, p: Pending<J, R>): void {
+    const id = ++this.seq;
+    this.running.set(id, { ...p, worker });
+    worker.ref(); // a call in progress keeps the process alive until it answers
+    this.kind.send(worker, id, p.job);
+  }
+
+  /** A worker that died fails its call; the next call waiting gets a new worker. */
+  private lose(worker: Worker, err: unknown): void {
+    const i = this.idle.indexOf(worker);
+    if (i >= 0) this.idle.splice(i, 1);
+    let counted = i >= 0;
+    for (const [id, p] of this.running) {
+      if (p.worker !== worker) continue;
+      this.running.delete(id);
+      p.reject(err);
+      counted = true;
+    }
+    if (!counted) return;
+    this.workers--;
+    const next = this.waiting.shift();
+    if (next) {
+      try {
+        this.start(this.spawn(), next);
+      } catch (e) {
+        next.reject(e);
+      }
+    }
+  }
+
+  /** Stops every worker (a server closing, a test ending). */
+  async close(): Promise<void> {
+    const all = [...this.idle, ...[...this.running.values()].map((p) => p.worker)];
+    this.idle.length = 0;
+    await Promise.all(all.map((w) => w.terminate()));
+  }
+}
+
+/** One pool per settings and kind in a process. */
+export function poolCache<P>(make: (s: PoolSettings) => P): (s: PoolSettings) => P {
+  const pools = new Map<string, P>();
+  return (s) => {
+    const key = `${s.threads}/${s.queue}`;
+    let pool = pools.get(key);
+    if (!pool) pools.set(key, (pool = make(s)));
+    return pool;
+  };
+}
