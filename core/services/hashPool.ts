@@ -12,14 +12,10 @@ import { availableParallelism } from 'node:os';
 import { createRequire } from 'node:module';
 import { Worker } from 'node:worker_threads';
 import { BusyError } from '../errors.js';
-import { poolCache, WorkerPool } from './workerPool.js';
+import { poolCache, WorkerPool, type PoolSettings } from './workerPool.js';
 
-export interface HashingSettings {
-  /** worker threads hashing at once (REMIT_HASH_THREADS) */
-  threads: number;
-  /** calls allowed to wait for a thread; one more is refused with BusyError (REMIT_HASH_QUEUE) */
-  queue: number;
-}
+/** threads and queue (REMIT_HASH_THREADS, REMIT_HASH_QUEUE) */
+export type HashingSettings = PoolSettings;
 
 export const DEFAULT_HASHING: HashingSettings = {
   // Leave one core to the event loop that serves everything else.

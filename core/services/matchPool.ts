@@ -14,7 +14,7 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import { BusyError } from '../errors.js';
-import { poolCache, WorkerPool } from './workerPool.js';
+import { poolCache, WorkerPool, type PoolSettings } from './workerPool.js';
 import { MSG } from '../messages.js';
 import type { MatchOptions } from '../reconcile/match.js';
 import type { PagedMatch } from '../reconcile/page.js';
@@ -22,12 +22,8 @@ import type { ReconcileLine, ReconcileReport } from '../reconcile/types.js';
 
 export { cutPage, type PagedMatch } from '../reconcile/page.js';
 
-export interface MatchingSettings {
-  /** worker threads matching at once (REMIT_MATCH_THREADS) */
-  threads: number;
-  /** calls allowed to wait for a thread; one more is refused with BusyError (REMIT_MATCH_QUEUE) */
-  queue: number;
-}
+/** threads and queue (REMIT_MATCH_THREADS, REMIT_MATCH_QUEUE) */
+export type MatchingSettings = PoolSettings;
 
 export const DEFAULT_MATCHING: MatchingSettings = {
   // leave a core to the event loop (and the password workers): one thread on a small server
