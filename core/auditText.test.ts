@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { auditFieldLabel, auditFieldRows, auditSummaryText, auditValueText } from './auditText.js';
+import { auditFieldLabel, auditFieldRows, auditSummaryText, auditValueText, type AuditStoreLookup } from './auditText.js';
 
 const STORES = [
   { id: 1, name: '台北店', code: 'TPE' },
@@ -86,5 +86,29 @@ describe('the audit log for people (issue 13, item 19)', () => {
     expect(text).toContain('匯出條件：狀態：未確認，分店：台中店 (TXG)，匯款日期起：2026-11-01，匯款日期迄：2026-11-30');
     expect(text).toContain('格式：csv');
     expect(text).toContain('匯出筆數：12');
+  });
+});
+
+describe('statement and reconciliation entries (issue 21 walk-through: no keys left in English)', () => {
+  const stores: AuditStoreLookup = (id) => (id === 1 ? { name: '台北店', code: 'TPE' } : undefined);
+  it('a statement import reads in Chinese: file, store, columns, encoding', () => {
+    const text = auditSummaryText(
+      { entity: 'statement', before: null, after: { id: 3, file: 'stmt.csv', store_id: 1, account: '0123-456-789012', lines: 34, encoding: 'big5', columns: { date: '交易日期', time: '交易時間', summary: '摘要', debit: '支出', credit: '存入' } } },
+      stores,
+    );
+    expect(text).toContain('檔名：stmt.csv');
+    expect(text).toContain('分店：台北店');
+    expect(text).toContain('編碼：大五碼（Big5）');
+    expect(text).toContain('欄位：日期：交易日期，時間：交易時間，摘要：摘要，支出：支出，存入：存入');
+    expect(text).not.toMatch(/\b(file|store_id|time|summary|debit|credit)：/);
+  });
+  it('a reconciliation names the line in Chinese', () => {
+    const line = { id: 9, statement_id: 3, file: 'stmt.csv', row: 15, at: '2026-11-17T05:11:00.000Z', has_time: true, amount: 5400, balance: 181725, summary: '跨行轉入', note: '***10986', counterparty: '', digits: '10986', payment: 'u1' };
+    const text = auditSummaryText({ entity: 'payment', before: { status: '未確認' }, after: { status: '已入帳', reconcile: { line, by: 'person' } } }, stores);
+    expect(text).toContain('時間：2026/11/17 13:11:00');
+    expect(text).toContain('列：15');
+    expect(text).not.toMatch(/\b(statement_id|row|at|has_time|balance|counterparty|digits|payment)：/);
+    const unpaid = auditSummaryText({ entity: 'payment', before: { status: '未確認' }, after: { status: '未入帳', reconcile: { unpaid: true, by: 'person' } } }, stores);
+    expect(unpaid).toContain('未入帳：是');
   });
 });

@@ -3,7 +3,7 @@
  * names and permission labels instead of keys, raw JSON and UTC. The back office's 稽核紀錄 page
  * and `remit audit` (without --json) both show these texts; `--json` and the API stay as stored.
  */
-import { PAYMENT_FIELD_LABELS, ROLE_LABELS, STORE_FIELD_LABELS, USER_FIELD_LABELS, storeLabel } from './labels.js';
+import { PAYMENT_FIELD_LABELS, ROLE_LABELS, STATEMENT_COLUMN_LABELS, STORE_FIELD_LABELS, USER_FIELD_LABELS, statementEncodingLabel, storeLabel } from './labels.js';
 import { formatNTD } from './money.js';
 import { activeLabel, permissionLabels } from './permissions.js';
 import { formatTaipei } from './time.js';
@@ -72,6 +72,17 @@ const COMMON_LABELS: Record<string, string> = {
   account: '帳號',
   payer: '付款人',
   learned: '記住的付款人',
+  // a statement import, and the bank line a reconciliation names
+  file: '檔名',
+  store_id: '分店',
+  statement_id: '對帳單編號',
+  row: '列',
+  at: '時間',
+  has_time: '含時間',
+  digits: '可見帳號數字',
+  payment: '匯款',
+  unpaid: '未入帳',
+  ...STATEMENT_COLUMN_LABELS,
 };
 
 /** 已記住的付款人 (issue 21): what a confirmed link taught, and how a person reads it. */
@@ -120,6 +131,7 @@ export function auditValueText(entity: string, field: string, value: unknown, st
   if (field === 'permissions' && Array.isArray(value)) return permissionLabels(value.map(String));
   if (field === 'role' && typeof value === 'string') return ROLE_LABELS[value as keyof typeof ROLE_LABELS] ?? value;
   if (field === 'is_active' && typeof value === 'boolean') return activeLabel(value);
+  if (entity === 'statement' && field === 'encoding' && typeof value === 'string') return statementEncodingLabel(value);
   if (field === 'reason' && typeof value === 'string') return SIGN_IN_REASONS[value] ?? value;
   if ((field === 'by' || field === 'learned_by') && typeof value === 'string') return RECONCILED_BY[value] ?? value;
   if (typeof value === 'boolean') return value ? '是' : '否';

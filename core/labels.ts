@@ -89,6 +89,20 @@ export function storeLabel(store: { name: string; code: string } | null | undefi
   return store ? `${store.name} (${store.code})` : MSG.unknownStore;
 }
 
+/** A bank statement's columns as the reader names their roles (the 對帳 page, the audit log). */
+export const STATEMENT_COLUMN_LABELS: Record<string, string> = {
+  date: '日期',
+  posted: '帳務日期',
+  time: '時間',
+  credit: '存入',
+  debit: '支出',
+  amount: '金額',
+  balance: '餘額',
+  summary: '摘要',
+  note: '備註',
+  counterparty: '對方帳號',
+};
+
 /** How a statement file was written, as a person reads it: the text's encoding, or the kind of Excel file. */
 export const STATEMENT_ENCODING_LABELS: Record<string, string> = { 'utf-8': 'UTF-8', big5: '大五碼（Big5）', xlsx: 'Excel 活頁簿（.xlsx）', xls: 'Excel 97–2003 活頁簿（.xls）' };
 export const statementEncodingLabel = (encoding: string): string =>

@@ -4,7 +4,7 @@
  * ../shared/spec.md. Names of fields, statuses and permissions come from core/labels.ts. Rule messages shared with the server come from
  * core/messages.ts instead.
  */
-import { PAYMENT_FIELD_LABELS, STATS_FIELD_LABELS, STATUS_LABELS, STORE_FIELD_LABELS } from '../../core/labels';
+import { PAYMENT_FIELD_LABELS, STATEMENT_COLUMN_LABELS, STATS_FIELD_LABELS, STATUS_LABELS, STORE_FIELD_LABELS } from '../../core/labels';
 
 export const UI = {
   unknownUser: '未知',
@@ -326,18 +326,7 @@ export const RECONCILE_UI = {
   lines: (lines: number, credits: number) => `共 ${lines} 筆，其中存入 ${credits} 筆`,
   balanceBreaks: (n: number) => (n ? `餘額不連續 ${n} 處（可能缺漏或順序錯誤）` : '餘額連續'),
   skippedRows: (n: number) => `略過非交易列 ${n} 列（資料筆數、合計等）`,
-  roles: {
-    date: '日期',
-    posted: '帳務日期',
-    time: '時間',
-    credit: '存入',
-    debit: '支出',
-    amount: '金額',
-    balance: '餘額',
-    summary: '摘要',
-    note: '備註',
-    counterparty: '對方帳號',
-  } as Record<string, string>,
+  roles: STATEMENT_COLUMN_LABELS,
   from: '起日',
   to: '迄日',
   reload: '重新比對',
