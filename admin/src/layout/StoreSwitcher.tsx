@@ -30,8 +30,8 @@ export function StoreSwitcher(props: { fullWidth?: boolean; onDark?: boolean }) 
       sx={{
         minWidth: 180,
         ...(props.onDark && {
-          '& .MuiInputBase-root': { color: 'inherit', bgcolor: 'rgba(255,255,255,0.12)' },
-          '& .MuiInputLabel-root': { color: 'rgba(255,255,255,0.85)' },
+          '& .MuiInputBase-root': { color: 'inherit', bgcolor: 'rgba(255,255,255,0.06)' },
+          '& .MuiInputLabel-root, & .MuiInputLabel-root.Mui-focused': { color: '#fff' },
           '& .MuiOutlinedInput-notchedOutline': { borderColor: 'rgba(255,255,255,0.5)' },
           '& .MuiSvgIcon-root': { color: 'inherit' },
         }),

@@ -3,7 +3,8 @@
  * opens 修改密碼 (one's own password, for every signed-in user) and 登出.
  */
 import ArrowDropDownIcon from '@mui/icons-material/ArrowDropDown';
-import { Button, Menu } from '@mui/material';
+import { Box, Button, Menu } from '@mui/material';
+import { visuallyHidden } from '@mui/utils';
 import { useState } from 'react';
 import { useLogout } from 'react-admin';
 import { useOwnPasswordDialog } from '../account/useOwnPasswordDialog';
@@ -24,11 +25,14 @@ export function UserMenu() {
         onClick={(e) => setAnchor(e.currentTarget)}
         aria-haspopup="menu"
         aria-expanded={anchor ? 'true' : undefined}
-        aria-label={ACCOUNT_UI.menuLabel}
         data-testid="user-menu"
         sx={{ textTransform: 'none' }}
       >
+        {/* the name read aloud starts with what is seen (WCAG 2.5.3): the username, then 帳戶選單 */}
         <UserBadge />
+        <Box component="span" sx={visuallyHidden}>
+          （{ACCOUNT_UI.menuLabel}）
+        </Box>
       </Button>
       <Menu anchorEl={anchor} open={Boolean(anchor)} onClose={() => setAnchor(null)}>
         <AccountMenuItems

@@ -33,10 +33,11 @@ export function AccountMenu(props: { username: string; onLogout: () => void; onP
         data-testid="user-menu"
         aria-haspopup="menu"
         aria-expanded={open}
-        aria-label={ACCOUNT_UI.menuLabel}
         onClick={() => setOpen((o) => !o)}
       >
+        {/* the name read aloud starts with what is seen (WCAG 2.5.3): the username, then 帳戶選單 */}
         <span data-testid="username">{props.username}</span>
+        <span className="visually-hidden">（{ACCOUNT_UI.menuLabel}）</span>
         <span aria-hidden="true">▾</span>
       </button>
       {open && (
