@@ -24,7 +24,7 @@ interface Answer {
  * Declares a body of `declared` bytes, sends the first KB of it, and waits for an answer, which
  * must come before `deadlineMs` (the rest of the body is never sent).
  */
-function sendPartly(base: string, method: string, path: string, headers: Record<string, string>, declared: number, first: Buffer = Buffer.alloc(1024, 0x20), deadlineMs = 4000): Promise<Answer> {
+function sendPartly(base: string, method: string, path: string, headers: Record<string, string>, declared: number, first: Buffer = Buffer.alloc(1024, 0x20), deadlineMs = 15_000): Promise<Answer> {
   return new Promise((resolve, reject) => {
     const req = request(`${base}${path}`, { method, headers: { ...headers, 'content-length': String(declared) } });
     const timer = setTimeout(() => {
@@ -239,7 +239,7 @@ describe('a client that leaves mid-body', () => {
         const req = request(server.url, { method: 'POST', headers: { 'content-type': 'application/json', 'content-encoding': encoding, 'content-length': '1000000' } });
         req.on('error', () => {});
         req.write(first, () => setImmediate(() => req.destroy()));
-        const deadline = new Promise<string>((r) => setTimeout(() => r('still waiting after 4 s'), 4000).unref());
+        const deadline = new Promise<string>((r) => setTimeout(() => r('still waiting after 15 s'), 15_000).unref());
         expect(await Promise.race([settled, deadline]), encoding).toMatch(/^failed (ECONNRESET|400)$/);
       } finally {
         await server.close();
