@@ -5,7 +5,9 @@
 import { randomUUID } from 'node:crypto';
 import type { Knex } from 'knex';
 import * as XLSX from 'xlsx';
-import { HEADERS, SHEET_NAME, formatTaipei, type PaymentRow } from '../core/index.js';
+import { formatTaipei } from '../core/index.js';
+import { HEADERS, SHEET_NAME } from '../core/excel/columns.js';
+import { type PaymentRow } from '../core/db/rows.js';
 
 export const STORES = [
   { name: '台北店', code: 'TPE' },

@@ -7,7 +7,8 @@
  */
 import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
-import { migrateLatest, openDatabase, serialToInstant } from '../core/index.js';
+import { migrateLatest, openDatabase } from '../core/index.js';
+import { serialToInstant } from '../core/excel/serial.js';
 import { insertRows } from '../core/db/batch.js';
 import { openXlsxStream } from '../core/excel/xlsxRead.js';
 import { seedDatabase, seedDatabaseFast } from './data.js';

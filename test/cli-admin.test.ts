@@ -9,17 +9,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Knex } from 'knex';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  authenticate,
-  createPayment,
-  formatTaipei,
-  login,
-  openDatabase,
-  statsSummary,
-  systemActor,
-  updatePayment,
-  type SecuritySettings,
-} from '../core/index.js';
+import { createPayment, formatTaipei, login, openDatabase, statsSummary, systemActor, updatePayment } from '../core/index.js';
+import { authenticate } from '../core/services/auth.js';
+import { type SecuritySettings } from '../core/services/context.js';
 import { displayWidth } from '../cli/table.js';
 import { assertBuilt, BIN, remit, type Run } from './helpers/cli.js';
 import { runRemit } from './helpers/cliInProcess.js';

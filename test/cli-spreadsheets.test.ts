@@ -7,7 +7,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import * as XLSX from 'xlsx';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openDatabase, parsePaymentsWorkbook, HEADERS } from '../core/index.js';
+import { openDatabase, parsePaymentsWorkbook } from '../core/index.js';
+import { HEADERS } from '../core/excel/columns.js';
 import { assertBuilt, remit } from './helpers/cli.js';
 
 const stores = [

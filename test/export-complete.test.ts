@@ -5,7 +5,8 @@
  * exactly as the database orders it.
  */
 import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
-import { EXPORT_BATCH, exportPaymentsStream, storeLabel, systemActor } from '../core/index.js';
+import { exportPaymentsStream, storeLabel, systemActor } from '../core/index.js';
+import { EXPORT_BATCH } from '../core/services/payments/exportPages.js';
 import { seedDatabaseFast } from '../bench/data.js';
 import { toPayment, type PaymentRow } from '../core/db/rows.js';
 import { createTestDb, DB_KINDS, TEST_SECURITY, type TestDb } from './helpers/db.js';

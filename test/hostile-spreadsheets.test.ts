@@ -12,7 +12,8 @@ import { join } from 'node:path';
 import { deflateRawSync, crc32 } from 'node:zlib';
 import * as XLSX from 'xlsx';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { HEADERS, MSG, openDatabase, parsePaymentsWorkbook, ValidationError } from '../core/index.js';
+import { MSG, openDatabase, parsePaymentsWorkbook, ValidationError } from '../core/index.js';
+import { HEADERS } from '../core/excel/columns.js';
 import { assertBuilt, BIN, remit } from './helpers/cli.js';
 import { entry, repeatedEntry, xlsxWith, SHEET_PREFIX, SHEET_SUFFIX, type ZipEntry } from './helpers/zip.js';
 

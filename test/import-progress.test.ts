@@ -8,7 +8,8 @@ import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { formatTaipei, HEADERS } from '../core/index.js';
+import { formatTaipei } from '../core/index.js';
+import { HEADERS } from '../core/excel/columns.js';
 import { assertBuilt, BIN, remit } from './helpers/cli.js';
 
 const N = 12_000;

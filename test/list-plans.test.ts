@@ -6,7 +6,9 @@
  */
 import type { Knex } from 'knex';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createStore, filteredPaymentsQuery, listPayments, listQueries, PAYMENT_LIST_SPEC, systemActor, type ListQuery, type Principal } from '../core/index.js';
+import { createStore, listPayments, systemActor, type ListQuery, type Principal } from '../core/index.js';
+import { filteredPaymentsQuery, PAYMENT_LIST_SPEC } from '../core/services/payments/list.js';
+import { listQueries } from '../core/list.js';
 import { createTestDb, DB_KINDS, TEST_SECURITY, type TestDb } from './helpers/db.js';
 
 const ROWS = 30_000;

@@ -9,7 +9,7 @@ import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Knex } from 'knex';
 import { afterEach, describe, expect, it } from 'vitest';
-import { knownMigrationNames, migrateDownOne, migrateNext } from '../core/index.js';
+import { knownMigrationNames, migrateDownOne, migrateNext } from '../core/db/migrate.js';
 import { createTestDb, DB_KINDS, type TestDb } from './helpers/db.js';
 
 const FOLDER = join(import.meta.dirname, '..', 'migrations');

@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { knownMigrationNames, migrateDownAll, migrateLatest, migrateNext, pendingMigrations } from '../core/index.js';
+import { migrateDownAll, migrateLatest, pendingMigrations } from '../core/index.js';
+import { knownMigrationNames, migrateNext } from '../core/db/migrate.js';
 import { createTestDb, DB_KINDS, type TestDb } from './helpers/db.js';
 
 const TABLES = ['stores', 'users', 'payments', 'audit_log', 'payment_daily', 'login_attempts', 'login_throttle_notes', 'bank_statements', 'bank_lines', 'bank_links', 'reconcile_payers', 'revoked_sessions'];

@@ -12,7 +12,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import iconv from 'iconv-lite';
 import { afterEach, describe, expect, it } from 'vitest';
-import { importStatement, knownMigrationNames, listLines, migrateNext, systemActor, type ServiceContext } from '../core/index.js';
+import { importStatement, listLines, systemActor, type ServiceContext } from '../core/index.js';
+import { knownMigrationNames, migrateNext } from '../core/db/migrate.js';
 import { createTestDb, DB_KINDS, TEST_SECURITY, type TestDb } from './helpers/db.js';
 import { seed } from './helpers/fixtures.js';
 

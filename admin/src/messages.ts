@@ -4,7 +4,7 @@
  * ../shared/spec.md. Names of fields, statuses and permissions come from core/labels.ts. Rule messages shared with the server come from
  * core/messages.ts instead.
  */
-import { PAYMENT_FIELD_LABELS, STATEMENT_COLUMN_LABELS, STATS_FIELD_LABELS, STATUS_LABELS, STORE_FIELD_LABELS } from '../../core/labels';
+import { PAYMENT_FIELD_LABELS, STATEMENT_COLUMN_LABELS, STATS_FIELD_LABELS, STATUS_LABELS, STORE_FIELD_LABELS } from '../../core/browser';
 
 export const UI = {
   unknownUser: '未知',

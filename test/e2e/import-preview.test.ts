@@ -11,7 +11,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createUser, HEADERS, systemActor, taipeiDate } from '../../core/index.js';
+import { createUser, systemActor, taipeiDate } from '../../core/index.js';
+import { HEADERS } from '../../core/excel/columns.js';
 import { TEST_SECURITY } from '../helpers/db.js';
 import { HAS_CHROMIUM, PASSWORD, SCREENSHOTS, settle, startE2E, type E2E } from './harness.js';
 

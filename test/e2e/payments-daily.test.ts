@@ -11,7 +11,9 @@ import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import * as XLSX from 'xlsx';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { addDays, HEADERS, quickDateRange, taipeiDate } from '../../core/index.js';
+import { addDays, taipeiDate } from '../../core/index.js';
+import { HEADERS } from '../../core/excel/columns.js';
+import { quickDateRange } from '../../core/dateRange.js';
 import { HAS_CHROMIUM, pick, SCREENSHOTS, settle, startE2E, type E2E } from './harness.js';
 
 const PHONE = { width: 375, height: 812 };

@@ -8,7 +8,9 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import knexFactory, { type Knex } from 'knex';
-import { migrateLatest, openDatabase, type DbConfig, type SecuritySettings } from '../../core/index.js';
+import { migrateLatest, openDatabase } from '../../core/index.js';
+import { type DbConfig } from '../../core/db/connect.js';
+import { type SecuritySettings } from '../../core/services/context.js';
 
 export type DbKind = 'sqlite' | 'postgres';
 

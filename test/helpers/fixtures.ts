@@ -3,17 +3,10 @@
  * distinguish. Users are created through the core services, like any real account.
  */
 import type { Knex } from 'knex';
-import {
-  createStore,
-  createUser,
-  signToken,
-  systemActor,
-  PERMISSION_KEYS,
-  type Permission,
-  type Store,
-  type User,
-  type UserRow,
-} from '../../core/index.js';
+import { createStore, createUser, systemActor, type Permission, type Store, type User } from '../../core/index.js';
+import { signToken } from '../../core/services/auth.js';
+import { PERMISSION_KEYS } from '../../core/permissions.js';
+import { type UserRow } from '../../core/db/rows.js';
 import { TEST_SECURITY } from './db.js';
 
 export const PASSWORD = 'shop-key-4821';

@@ -3,7 +3,9 @@
  * and changes stays inside what they may see, whatever the request looks like.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createUser, signToken, systemActor, type UserRow } from '../../core/index.js';
+import { createUser, systemActor } from '../../core/index.js';
+import { signToken } from '../../core/services/auth.js';
+import { type UserRow } from '../../core/db/rows.js';
 import { DB_KINDS, TEST_SECURITY } from '../helpers/db.js';
 import { PASSWORD } from '../helpers/fixtures.js';
 import { listParams, startTestServer, type TestServer } from '../helpers/server.js';

@@ -5,7 +5,8 @@
  */
 import jwt from 'jsonwebtoken';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { PERMISSION_KEYS, type UserRow } from '../../core/index.js';
+import { PERMISSION_KEYS } from '../../core/permissions.js';
+import { type UserRow } from '../../core/db/rows.js';
 import { DB_KINDS, TEST_SECURITY } from '../helpers/db.js';
 import { PASSWORD } from '../helpers/fixtures.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';

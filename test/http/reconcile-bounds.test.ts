@@ -7,7 +7,8 @@
  * on two API instances sharing the database.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { matchPoolFor, MSG, type MatchingSettings } from '../../core/index.js';
+import { MSG } from '../../core/index.js';
+import { matchPoolFor, type MatchingSettings } from '../../core/services/matchPool.js';
 import { DB_KINDS } from '../helpers/db.js';
 import { seedReconcile } from '../helpers/reconcileYear.js';
 import { listenApi, startTestServer, type Listening, type TestServer } from '../helpers/server.js';

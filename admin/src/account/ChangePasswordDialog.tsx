@@ -9,7 +9,7 @@
  */
 import { TextField } from '@mui/material';
 import { useState, type FormEvent } from 'react';
-import { validatePasswordChange } from '../../../core/validation/user';
+import { validatePasswordChange } from '../../../core/browser';
 import { FormDialog } from '../common/FormDialog';
 import { UI, USERS_UI } from '../messages';
 import { changeOwnPassword } from './changeOwnPassword';

@@ -5,10 +5,8 @@
 import HistoryIcon from '@mui/icons-material/History';
 import { Box, Chip, Paper, Table, TableBody, TableCell, TableHead, TableRow, Typography, useMediaQuery, type Theme } from '@mui/material';
 import { Datagrid, FunctionField, List, SelectInput, TextField, TextInput, useRecordContext, type RaRecord } from 'react-admin';
-import { auditFieldRows, auditSummaryText, type AuditStoreLookup } from '../../../core/auditText';
-import { AUDIT_ACTION_LABELS, auditActionLabel, auditEntityLabel } from '../../../core/labels';
-import { formatTaipei } from '../../../core/time';
-import type { AuditEntry } from '../../../core/types';
+import { auditFieldRows, auditSummaryText, AUDIT_ACTION_LABELS, auditActionLabel, auditEntityLabel, formatTaipei } from '../../../core/browser';
+import type { AuditStoreLookup, AuditEntry } from '../../../core/browser';
 import { useStores } from '../common/useStores';
 import { AUDIT_UI as T } from '../messages';
 

@@ -1,6 +1,6 @@
 import { Navigate } from 'react-router-dom';
 import { Loading, useBasename } from 'react-admin';
-import { initialTab } from '../../../core/permissions';
+import { initialTab } from '../../../core/browser';
 import { Forbidden } from '../common/Forbidden';
 import { useMe } from '../common/useMe';
 import { UI } from '../messages';

@@ -1,6 +1,6 @@
 import { TextField, type SxProps, type Theme } from '@mui/material';
 import { useEffect, useState } from 'react';
-import { dateRangeError } from '../../../core/dateRange';
+import { dateRangeError } from '../../../core/browser';
 
 export interface DateRange {
   /** Taiwan dates `YYYY-MM-DD`, inclusive; empty for no bound */

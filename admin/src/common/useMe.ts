@@ -1,5 +1,5 @@
 import { usePermissions } from 'react-admin';
-import type { Me } from '../../../core/types';
+import type { Me } from '../../../core/browser';
 
 /** The signed-in user with effective permissions (authProvider.getPermissions is `GET /api/admin/me`). */
 export function useMe(): { me: Me | undefined; isPending: boolean } {

@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import type { Validated } from '../../../core/validation/result';
+import type { Validated } from '../../../core/browser';
 import { fieldMessages, serverFieldErrors, serverMessage } from '../serverError';
 
 /** What a failed call shows: messages under the fields, and one on top (null for none). */

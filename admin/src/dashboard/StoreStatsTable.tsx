@@ -15,9 +15,8 @@ import {
   useMediaQuery,
   type Theme,
 } from '@mui/material';
-import { formatNTD } from '../../../core/money';
-import { STATUS_COLORS, STATUS_CREDITED, STATUS_FAILED, STATUS_PENDING } from '../../../core/statuses';
-import type { StatsSummary, StoreStats } from '../../../core/types';
+import { formatNTD, STATUS_COLORS, STATUS_CREDITED, STATUS_FAILED, STATUS_PENDING } from '../../../core/browser';
+import type { StatsSummary, StoreStats } from '../../../core/browser';
 import { DASHBOARD_UI as T } from '../messages';
 
 const count = new Intl.NumberFormat('zh-TW');

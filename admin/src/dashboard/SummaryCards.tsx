@@ -4,8 +4,8 @@ import StorefrontIcon from '@mui/icons-material/Storefront';
 import TaskAltIcon from '@mui/icons-material/TaskAlt';
 import { Avatar, Box, Card, CardContent, Grid, Skeleton, Typography } from '@mui/material';
 import type { ReactNode } from 'react';
-import { formatNTD } from '../../../core/money';
-import type { StatsSummary } from '../../../core/types';
+import { formatNTD } from '../../../core/browser';
+import type { StatsSummary } from '../../../core/browser';
 import { DASHBOARD_UI as T } from '../messages';
 
 const count = new Intl.NumberFormat('zh-TW');

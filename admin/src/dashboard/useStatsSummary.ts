@@ -1,6 +1,6 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useDataProvider } from 'react-admin';
-import type { StatsSummary } from '../../../core/types';
+import type { StatsSummary } from '../../../core/browser';
 import { DASHBOARD_UI } from '../messages';
 import type { RemitDataProvider } from '../providers/dataProvider';
 

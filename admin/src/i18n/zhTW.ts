@@ -1,5 +1,5 @@
 import type { TranslationMessages } from 'react-admin';
-import { PAYMENT_FIELD_LABELS, STORE_FIELD_LABELS, USER_FIELD_LABELS } from '../../../core/labels';
+import { PAYMENT_FIELD_LABELS, STORE_FIELD_LABELS, USER_FIELD_LABELS } from '../../../core/browser';
 
 /**
  * Traditional Chinese (Taiwan) messages for react-admin 5.15 (every key of ra-language-english,

@@ -7,7 +7,7 @@ import ReceiptLongIcon from '@mui/icons-material/ReceiptLong';
 import StoreIcon from '@mui/icons-material/Store';
 import { Box, Divider, MenuItem, ListItemIcon, ListItemText, useMediaQuery, type Theme } from '@mui/material';
 import { Menu as RaMenu, useBasename, useLogout, useSidebarState } from 'react-admin';
-import { gates } from '../../../core/permissions';
+import { gates } from '../../../core/browser';
 import { useOwnPasswordDialog } from '../account/useOwnPasswordDialog';
 import { useMe } from '../common/useMe';
 import { AccountMenuItems } from './AccountMenuItems';

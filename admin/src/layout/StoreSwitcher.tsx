@@ -1,6 +1,5 @@
 import { MenuItem, TextField } from '@mui/material';
-import { storeLabel } from '../../../core/labels';
-import { canSwitchStores, storesInScope } from '../../../core/permissions';
+import { storeLabel, canSwitchStores, storesInScope } from '../../../core/browser';
 import { useSelectedStore } from '../common/storeSelection';
 import { useMe } from '../common/useMe';
 import { useStores } from '../common/useStores';

@@ -1,6 +1,6 @@
 import StorefrontIcon from '@mui/icons-material/Storefront';
 import { Box, Chip, Typography } from '@mui/material';
-import { isBranchUser } from '../../../core/permissions';
+import { isBranchUser } from '../../../core/browser';
 import { useMe } from '../common/useMe';
 import { UI } from '../messages';
 

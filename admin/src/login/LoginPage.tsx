@@ -5,7 +5,7 @@
 import { Alert, Box, Button, Card, CardContent, TextField, Typography } from '@mui/material';
 import { useState, type FormEvent } from 'react';
 import { useAuthProvider } from 'react-admin';
-import { validateLogin } from '../../../core/validation/login';
+import { validateLogin } from '../../../core/browser';
 import { appTitle } from '../config';
 import { useServerAction } from '../common/useServerAction';
 import { UI } from '../messages';

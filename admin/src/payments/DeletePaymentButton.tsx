@@ -2,8 +2,8 @@ import DeleteIcon from '@mui/icons-material/DeleteOutline';
 import { IconButton, Tooltip } from '@mui/material';
 import { useState } from 'react';
 import { useDelete, useRefresh } from 'react-admin';
-import { formatNTD } from '../../../core/money';
-import type { Payment } from '../../../core/types';
+import { formatNTD } from '../../../core/browser';
+import type { Payment } from '../../../core/browser';
 import { ConfirmDialog } from './ConfirmDialog';
 import { PAYMENTS_UI as P } from '../messages';
 

@@ -32,11 +32,8 @@ import {
 } from '@mui/material';
 import { useRef, useState } from 'react';
 import { useDataProvider } from 'react-admin';
-import type { ParseResult, PreviewRow } from '../../../core/excel/parse';
-import { BROWSER_IMPORT_MAX_BYTES, HEADERS, MAX_IMPORT_ROWS } from '../../../core/excel/columns';
-import { MSG } from '../../../core/messages';
-import type { ImportResult } from '../../../core/services/payments/import';
-import type { Me } from '../../../core/types';
+import { BROWSER_IMPORT_MAX_BYTES, HEADERS, MAX_IMPORT_ROWS, MSG } from '../../../core/browser';
+import type { ParseResult, PreviewRow, ImportResult, Me } from '../../../core/browser';
 import { IMPORT_UI as T, UI } from '../messages';
 import { useStores } from '../common/useStores';
 import type { RemitDataProvider } from '../providers/dataProvider';
@@ -108,7 +105,7 @@ export function ImportDialog({ me, onClose }: { me: Me; onClose: (imported: bool
       return;
     }
     try {
-      const { parsePaymentsWorkbook } = await import('../../../core/excel/parse');
+      const { parsePaymentsWorkbook } = await import('../../../core/browserSpreadsheets');
       const result = parsePaymentsWorkbook(bytes, { stores, userStoreId: me.store_id });
       setParsed(result);
       setCheck(null);

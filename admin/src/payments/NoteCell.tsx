@@ -1,7 +1,7 @@
 import { TextField, Typography } from '@mui/material';
 import { useEffect, useRef, useState } from 'react';
-import { NOTE_MAX_LENGTH } from '../../../core/validation/payment';
-import type { Payment } from '../../../core/types';
+import { NOTE_MAX_LENGTH } from '../../../core/browser';
+import type { Payment } from '../../../core/browser';
 import { UI } from '../messages';
 import { useInlineSave } from './useInlineSave';
 

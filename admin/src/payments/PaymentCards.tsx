@@ -1,8 +1,7 @@
 import { Box, Paper, Stack, Typography } from '@mui/material';
 import { useListContext } from 'react-admin';
-import { formatNTD } from '../../../core/money';
-import { formatTaipei } from '../../../core/time';
-import type { ListedPayment } from '../../../core/types';
+import { formatNTD, formatTaipei } from '../../../core/browser';
+import type { ListedPayment } from '../../../core/browser';
 import { PAYMENTS_UI as P } from '../messages';
 import { DeletePaymentButton } from './DeletePaymentButton';
 import { NoteCell } from './NoteCell';

@@ -6,11 +6,8 @@
 import { Box, Typography, useMediaQuery, type Theme } from '@mui/material';
 import { useMemo } from 'react';
 import { Datagrid, FunctionField, I18nContext, List, Loading, Pagination, TextField, useGetList, useI18nProvider, useListContext } from 'react-admin';
-import { canSwitchStores, gates } from '../../../core/permissions';
-import { formatNTD } from '../../../core/money';
-import { defaultDateRange, formatTaipei } from '../../../core/time';
-import { storeLabel } from '../../../core/labels';
-import type { ListedPayment, Me, Payment } from '../../../core/types';
+import { canSwitchStores, gates, formatNTD, defaultDateRange, formatTaipei, storeLabel } from '../../../core/browser';
+import type { ListedPayment, Me, Payment } from '../../../core/browser';
 import { Forbidden } from '../common/Forbidden';
 import { useSelectedStore } from '../common/storeSelection';
 import { useMe } from '../common/useMe';

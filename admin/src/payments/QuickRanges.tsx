@@ -1,5 +1,5 @@
 import { Button, ButtonGroup } from '@mui/material';
-import { QUICK_RANGES, quickDateRange } from '../../../core/dateRange';
+import { QUICK_RANGES, quickDateRange } from '../../../core/browser';
 import { PAYMENTS_UI as P } from '../messages';
 
 /** 今天, 昨天, 本週, 本月, 上月: each fills the from/to filters with core's range; the one in use is marked. */

@@ -1,9 +1,8 @@
 import LinkIcon from '@mui/icons-material/Link';
 import { Chip, MenuItem, Select } from '@mui/material';
 import { useState } from 'react';
-import { MSG } from '../../../core/messages';
-import { STATUS_COLORS, STATUSES, statusChangeable, type PaymentStatus } from '../../../core/statuses';
-import type { Payment } from '../../../core/types';
+import { MSG, STATUS_COLORS, STATUSES, statusChangeable } from '../../../core/browser';
+import type { PaymentStatus, Payment } from '../../../core/browser';
 import { RECONCILE_UI as R } from '../messages';
 import { LinkedLineDialog } from './LinkedLineDialog';
 import { useInlineSave } from './useInlineSave';

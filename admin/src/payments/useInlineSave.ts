@@ -1,5 +1,5 @@
 import { useNotify, useRefresh, useUpdate } from 'react-admin';
-import type { Payment } from '../../../core/types';
+import type { Payment } from '../../../core/browser';
 import { PAYMENTS_UI as P } from '../messages';
 import { serverMessage } from '../serverError';
 

@@ -5,7 +5,8 @@
  * `canAccess` is the core's rules.
  */
 import type { AuthProvider } from 'react-admin';
-import { can, type Permission } from '../../../core/permissions';
+import { can } from '../../../core/browser';
+import type { Permission } from '../../../core/browser';
 import { api, ApiError } from '../http';
 import { LOGIN_PATH } from '../config';
 import { currentPath, loginUrlFor, signOutOnServer } from '../session';

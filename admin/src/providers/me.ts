@@ -1,5 +1,5 @@
 /** Who is signed in (`GET /api/admin/me`), loaded once and reloaded after a self-edit (spec section 6). */
-import type { Me } from '../../../core/types';
+import type { Me } from '../../../core/browser';
 import { api } from '../http';
 
 let current: Promise<Me> | null = null;

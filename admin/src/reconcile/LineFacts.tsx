@@ -1,6 +1,5 @@
 import { Box, Typography } from '@mui/material';
-import { formatNTD } from '../../../core/money';
-import { formatTaipei } from '../../../core/time';
+import { formatNTD, formatTaipei } from '../../../core/browser';
 import { RECONCILE_UI as R } from '../messages';
 import type { BankLine } from './types';
 

@@ -7,8 +7,7 @@ import { Alert, Box, Button, Chip, Dialog, DialogActions, DialogContent, DialogC
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useNotify } from 'react-admin';
-import { storeLabel } from '../../../core/labels';
-import { formatTaipei } from '../../../core/time';
+import { storeLabel, formatTaipei } from '../../../core/browser';
 import { useStores } from '../common/useStores';
 import { RECONCILE_UI as R } from '../messages';
 import { forgetPayer, listPayers, PAYERS_SHOWN } from './api';

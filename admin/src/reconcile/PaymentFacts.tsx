@@ -1,7 +1,5 @@
 import { Box, Typography } from '@mui/material';
-import { formatNTD } from '../../../core/money';
-import { formatTaipei } from '../../../core/time';
-import { storeLabel } from '../../../core/labels';
+import { formatNTD, formatTaipei, storeLabel } from '../../../core/browser';
 import { useStores } from '../common/useStores';
 import { RECONCILE_UI as R } from '../messages';
 import type { LinkedPayment } from './types';

@@ -1,8 +1,7 @@
 import UploadFileIcon from '@mui/icons-material/UploadFile';
 import { Alert, Box, Button, Card, CardContent, Chip, MenuItem, Stack, TextField, Typography } from '@mui/material';
 import { useRef, useState } from 'react';
-import { MAX_ACCOUNT_LENGTH } from '../../../core/reconcile/account';
-import { statementEncodingLabel, storeLabel } from '../../../core/labels';
+import { MAX_ACCOUNT_LENGTH, statementEncodingLabel, storeLabel } from '../../../core/browser';
 import type { StoreRecord } from '../common/useStores';
 import { uploadStatement } from './api';
 import { RECONCILE_UI as R } from '../messages';

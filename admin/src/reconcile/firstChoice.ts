@@ -1,4 +1,4 @@
-import { compareDigits } from '../../../core/reconcile/evidence';
+import { compareDigits } from '../../../core/browser';
 
 /** The choice 都不是 (mark the report 未入帳). */
 export const NONE = 'none';

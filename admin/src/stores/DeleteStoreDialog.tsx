@@ -2,7 +2,7 @@ import WarningAmberIcon from '@mui/icons-material/WarningAmber';
 import { DialogContentText } from '@mui/material';
 import { useEffect, useState } from 'react';
 import { useDataProvider, useNotify, useRefresh } from 'react-admin';
-import { storeLabel } from '../../../core/labels';
+import { storeLabel } from '../../../core/browser';
 import { FormDialog } from '../common/FormDialog';
 import type { StoreRecord } from '../common/useStores';
 import { STORES_UI as T } from '../messages';

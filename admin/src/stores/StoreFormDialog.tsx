@@ -1,7 +1,7 @@
 import { TextField } from '@mui/material';
 import { useEffect, useState, type FormEvent } from 'react';
 import { useDataProvider, useNotify, useRefresh } from 'react-admin';
-import { validateStore } from '../../../core/validation/store';
+import { validateStore } from '../../../core/browser';
 import { FormDialog } from '../common/FormDialog';
 import type { StoreRecord } from '../common/useStores';
 import { STORES_UI as T } from '../messages';

@@ -3,12 +3,8 @@
  * react-admin. Rules come from core, so the form and the server check the same things.
  */
 import { useEffect, useRef, useState, type FormEvent } from 'react';
-import { isBranchUser, scopeIsEmpty, storesInScope, submissionStoreId } from '../../../core/permissions';
-import type { Me } from '../../../core/types';
-import { formatTaipei } from '../../../core/time';
-import { paidAtNeedsConfirm, validatePayment } from '../../../core/validation/payment';
-import { MSG } from '../../../core/messages';
-import { storeLabel } from '../../../core/labels';
+import { isBranchUser, scopeIsEmpty, storesInScope, submissionStoreId, formatTaipei, paidAtNeedsConfirm, validatePayment, MSG, storeLabel } from '../../../core/browser';
+import type { Me } from '../../../core/browser';
 import { appTitle } from '../config';
 import { api, ApiError } from '../http';
 import { UI } from '../messages';

@@ -14,8 +14,8 @@ import {
 } from '@mui/material';
 import { useState } from 'react';
 import { useDelete, useNotify, useRefresh } from 'react-admin';
-import { ROLE_LABELS } from '../../../core/labels';
-import type { User } from '../../../core/types';
+import { ROLE_LABELS } from '../../../core/browser';
+import type { User } from '../../../core/browser';
 import { UI, USERS_UI } from '../messages';
 import { serverMessage } from '../serverError';
 

@@ -8,8 +8,8 @@ import EditIcon from '@mui/icons-material/Edit';
 import KeyIcon from '@mui/icons-material/Key';
 import { Box, Button, Tooltip } from '@mui/material';
 import type { ReactElement } from 'react';
-import { canChangePasswordOf, deleteUserDenial, editUserDenial } from '../../../core/permissions';
-import type { Me, User } from '../../../core/types';
+import { canChangePasswordOf, deleteUserDenial, editUserDenial } from '../../../core/browser';
+import type { Me, User } from '../../../core/browser';
 import { USERS_UI } from '../messages';
 
 export interface UserActionHandlers {

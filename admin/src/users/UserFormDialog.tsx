@@ -9,7 +9,7 @@
  * The rules are core's validateUser and grant rules; the server applies the same.
  */
 import { FormControl, FormControlLabel, FormHelperText, Box, Switch, TextField } from '@mui/material';
-import type { Me, User } from '../../../core/types';
+import type { Me, User } from '../../../core/browser';
 import { FormDialog } from '../common/FormDialog';
 import type { StoreRecord } from '../common/useStores';
 import { USERS_UI } from '../messages';

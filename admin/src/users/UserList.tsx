@@ -29,10 +29,8 @@ import {
 } from '@mui/material';
 import { useState, type ReactNode } from 'react';
 import { Title, useGetList } from 'react-admin';
-import { activeLabel, can, effectivePermissions, isAdmin, permissionLabels, storeAccessLabel } from '../../../core/permissions';
-import { formatTaipei } from '../../../core/time';
-import type { Me, User } from '../../../core/types';
-import { ROLE_LABELS, storeLabel } from '../../../core/labels';
+import { activeLabel, can, effectivePermissions, isAdmin, permissionLabels, storeAccessLabel, formatTaipei, ROLE_LABELS, storeLabel } from '../../../core/browser';
+import type { Me, User } from '../../../core/browser';
 import { useMe } from '../common/useMe';
 import { useStores, type StoreRecord } from '../common/useStores';
 import { UI, USERS_UI } from '../messages';

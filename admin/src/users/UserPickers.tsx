@@ -3,9 +3,8 @@
  * offers, locks or explains comes from core's grant predicates through the form hook.
  */
 import { Box, Checkbox, FormControl, FormControlLabel, FormGroup, FormHelperText, FormLabel, MenuItem, TextField, Typography } from '@mui/material';
-import { PERMISSIONS, PERMISSION_KEYS, ROLES, isAdmin, mayGrantRole, type Role } from '../../../core/permissions';
-import type { Me, User } from '../../../core/types';
-import { ROLE_LABELS, storeLabel } from '../../../core/labels';
+import { PERMISSIONS, PERMISSION_KEYS, ROLES, isAdmin, mayGrantRole, ROLE_LABELS, storeLabel } from '../../../core/browser';
+import type { Role, Me, User } from '../../../core/browser';
 import type { StoreRecord } from '../common/useStores';
 import { USERS_UI } from '../messages';
 import type { UserForm } from './useUserForm';

@@ -4,18 +4,8 @@
  */
 import { useState, type FormEvent } from 'react';
 import { useCreate, useNotify, useRefresh, useUpdate } from 'react-admin';
-import {
-  PERMISSION_KEYS,
-  effectivePermissions,
-  mayAssignStore,
-  mayGrantPermission,
-  mayLeaveWithoutHomeStore,
-  toggleActiveDenial,
-  type Permission,
-  type Role,
-} from '../../../core/permissions';
-import type { Me, User } from '../../../core/types';
-import { validateUser } from '../../../core/validation/user';
+import { PERMISSION_KEYS, effectivePermissions, mayAssignStore, mayGrantPermission, mayLeaveWithoutHomeStore, toggleActiveDenial, validateUser } from '../../../core/browser';
+import type { Permission, Role, Me, User } from '../../../core/browser';
 import { UI, USERS_UI } from '../messages';
 import { reloadMe } from '../providers/me';
 import { useServerAction } from '../common/useServerAction';

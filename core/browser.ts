@@ -1,0 +1,31 @@
+/**
+ * What the back office and the submission page may import from core: pure rules, labels,
+ * messages, time and money, and the spreadsheet readers that run in the browser. Nothing here
+ * reaches a Node module (test/entry-points.test.ts walks the graph); admin/ imports core only
+ * through this file.
+ */
+export { auditFieldRows, auditSummaryText } from './auditText.js';
+export type { AuditStoreLookup } from './auditText.js';
+export { QUICK_RANGES, dateRangeError, quickDateRange } from './dateRange.js';
+export { BROWSER_IMPORT_MAX_BYTES, HEADERS, MAX_IMPORT_ROWS } from './excel/columns.js';
+export type { ImportRow, ParseResult, PreviewRow } from './excel/parse.js';
+export { AUDIT_ACTION_LABELS, PAYMENT_FIELD_LABELS, ROLE_LABELS, STATEMENT_COLUMN_LABELS, STATS_FIELD_LABELS, STATUS_LABELS, STORE_FIELD_LABELS, USER_FIELD_LABELS, auditActionLabel, auditEntityLabel, statementEncodingLabel, storeLabel } from './labels.js';
+export { MSG } from './messages.js';
+export { formatNTD } from './money.js';
+export { PERMISSIONS, PERMISSION_KEYS, ROLES, activeLabel, can, canChangePasswordOf, canSwitchStores, deleteUserDenial, editUserDenial, effectivePermissions, gates, initialTab, isAdmin, isBranchUser, mayAssignStore, mayGrantPermission, mayGrantRole, mayLeaveWithoutHomeStore, permissionLabels, scopeIsEmpty, storeAccessLabel, storeChangeDenial, storeScope, storesInScope, submissionStoreId, toggleActiveDenial } from './permissions.js';
+export type { Permission, Role } from './permissions.js';
+export { MAX_ACCOUNT_LENGTH } from './reconcile/account.js';
+export { compareDigits } from './reconcile/evidence.js';
+export { statementPeriod } from './reconcile/period.js';
+export type { ImportResult } from './services/payments/import.js';
+export type { StatsCharts } from './stats.js';
+export { STATUSES, STATUS_COLORS, STATUS_CREDITED, STATUS_FAILED, STATUS_PENDING, statusChangeable } from './statuses.js';
+export type { PaymentStatus } from './statuses.js';
+export { defaultDateRange, formatTaipei } from './time.js';
+export type { AuditEntry, ListedPayment, Me, Payment, StatsSummary, Store, StoreStats, User } from './types.js';
+export { validateLogin } from './validation/login.js';
+export { NOTE_MAX_LENGTH, paidAtNeedsConfirm, validatePayment } from './validation/payment.js';
+export type { Validated } from './validation/result.js';
+export { validateStore } from './validation/store.js';
+export { validatePasswordChange, validateUser } from './validation/user.js';
+export type { BankLine, ImportedStatement, Proposals, ReconciledPayment, RememberedPayer } from './reconcile/types.js';
