@@ -12,7 +12,6 @@ import {
   PAYMENT_FIELD_LABELS,
   STATUS_LABELS,
   STORE_FIELD_LABELS,
-  STORE_STATS_LABELS,
   USER_FIELD_LABELS,
 } from '../core/index.js';
 
@@ -71,7 +70,7 @@ export type DbSource = '--db' | 'REMIT_DB' | 'default';
  */
 export const DB = {
   missing: (path: string, source: DbSource, cwd: string) =>
-    `找不到資料庫 ${path}（${source === 'default' ? `預設位置 ./data/remit.sqlite，在目前的資料夾 ${cwd} 之下` : `${source} 指定的檔案`}）。` +
+    `找不到資料庫 ${path}（${source === 'default' ? `預設位置 ./data/remit.sqlite，在目前的資料夾 ${cwd} 之下` : `${source} 指定的檔案`}）。\n` +
     '請在 remit 的資料夾中執行，或指定資料庫：--db 檔案或環境變數 REMIT_DB（SQLite），或 DATABASE_URL（PostgreSQL）。' +
     '新的安裝請先執行 remit migrate 建立資料庫',
   empty: (path: string) => `資料庫 ${path} 是空的，還沒有建立資料表：新的安裝請先執行 remit migrate（或 --db 指向正確的資料庫）`,
@@ -187,8 +186,9 @@ export const STATS = {
   columns: [
     STORE_FIELD_LABELS.code,
     STORE_FIELD_LABELS.name,
-    STORE_STATS_LABELS.payments,
-    STORE_STATS_LABELS.amount,
+    // the terminal's narrower words for the dashboard's 匯款筆數 and 金額
+    '筆數',
+    '金額',
     STATUS_LABELS.已入帳,
     STATUS_LABELS.未確認,
     STATUS_LABELS.未入帳,
@@ -243,7 +243,7 @@ export const RECONCILE = {
     STORE_FIELD_LABELS.id,
     PAYMENT_FIELD_LABELS.store_id,
     PAYER_FIELD_LABELS.payer,
-    PAYMENT_FIELD_LABELS.last_five,
+    PAYER_FIELD_LABELS.last_five,
     PAYER_FIELD_LABELS.learned_at,
     PAYER_FIELD_LABELS.learned_by,
   ],
