@@ -50,7 +50,7 @@ export const USAGE = {
   optionValueMissing: (flags: string) => `選項 ${flags} 需要一個值`,
   optionValueMissingUnnamed: '有選項缺少它的值',
   mandatoryOption: (flags: string[]) => `缺少必要選項 ${flags.join('、')}`,
-  excessArguments: (command: string, got: string[]) => `${command} 不接受這些參數：${got.join(' ')}`,
+  excessArguments: (command: string, got: string[]) => `${command} 不接受參數「${got.join(' ')}」`,
   tooManyArguments: (command: string, expected: number, got: number) => `參數過多：${command} 最多接受 ${expected} 個參數，收到 ${got} 個`,
   invalidValue: (flags: string, choices: readonly string[] | undefined) => `選項 ${flags} 的值不正確${choices ? `（可選：${choices.join('、')}）` : ''}`,
   invalidValueUnnamed: '有選項或參數的值不正確',
