@@ -49,6 +49,37 @@ function optionDescription(option: Option): string {
   return HELP.extras(option.description, extras);
 }
 
+/** Punctuation that never starts a line (it closes what came before). */
+const CLOSING = /^[，。、；：）」』！？…]/;
+
+/**
+ * Wraps a description to `width` columns as Chinese is written: between any two Chinese
+ * characters, or at spaces, never inside an ASCII word (a flag, a path) and never before closing
+ * punctuation. commander's own wrapping breaks at spaces only, so a Chinese sentence, which has
+ * none, ran past the terminal's edge.
+ */
+function boxWrap(str: string, width: number): string {
+  if (width < 40) return str;
+  return str
+    .split('\n')
+    .map((line) => {
+      const chunks = line.match(/\s*(?:[\x21-\x7e]+|\S)/gu) ?? [];
+      const lines: string[] = [];
+      let current: string[] = [];
+      for (const chunk of chunks) {
+        if (current.length && displayWidth(current.join('') + chunk) > width) {
+          // closing punctuation takes the chunk before it to the next line
+          const carried = CLOSING.test(chunk.trimStart()) && current.length > 1 ? current.pop()! : '';
+          lines.push(current.join(''));
+          current = [carried.trimStart() || chunk.trimStart(), ...(carried ? [chunk] : [])].filter(Boolean);
+        } else current.push(chunk);
+      }
+      lines.push(current.join(''));
+      return lines.join('\n');
+    })
+    .join('\n');
+}
+
 /** The whole help page, every heading ours. */
 function formatHelp(cmd: Command, helper: Help): string {
   const termWidth = helper.padWidth(cmd, helper);
@@ -110,6 +141,7 @@ export function localizeTree(cmd: Command): Command {
     .configureHelp({
       formatHelp,
       displayWidth,
+      boxWrap,
       showGlobalOptions: true,
       commandUsage: (c) => [commandPath(c), commandArgs(c)].filter(Boolean).join(' '),
       subcommandTerm: (c) => [c.name(), commandArgs(c)].filter(Boolean).join(' '),

@@ -131,7 +131,7 @@ describe.skipIf(!PG_URL)('remit on PostgreSQL from any folder', () => {
 
   it('DATABASE_URL is used as before: the command works and no SQLite file appears', async () => {
     const url = `${PG_URL}${PG_URL!.includes('?') ? '&' : '?'}options=${encodeURIComponent(`-c search_path=${t.where}`)}`;
-    const r = await remit(['stores', 'list', '--json'], { cwd: dir, env: { DATABASE_URL: url } });
+    const r = await remit(['stores', 'list', '--json'], { cwd: dir, env: { DATABASE_URL: url, REMIT_JWT_SECRET: 'a7Kq2Wn9Xb4Lp1Zc8Vt3Ms6Hd0Jf5Gy2Ea9Ru' } });
     expect(r.code, r.stderr).toBe(0);
     expect(JSON.parse(r.stdout)).toEqual([]);
     expect(readdirSync(dir)).toEqual([]);
