@@ -1,3 +1,6 @@
+import { closeSync, existsSync, openSync, readSync } from 'node:fs';
+import { resolve } from 'node:path';
+import type { Knex } from 'knex';
 import {
   loadConfig,
   migrateLatest,
@@ -7,6 +10,8 @@ import {
   type RemitConfig,
   type ServiceContext,
 } from '../core/index.js';
+import { DataError } from './errors.js';
+import { DB, type DbSource } from './messages.js';
 
 /** What a command needs from its surroundings; tests pass their own. */
 export interface CliIO {
@@ -23,15 +28,82 @@ export function configFrom(io: CliIO, opts: GlobalOptions & { port?: string; hos
   return loadConfig(io.env, { db: opts.db, port: opts.port, host: opts.host });
 }
 
+/** Where the SQLite path came from, to say so when it is wrong (loadConfig's order: --db, then REMIT_DB, then the default). */
+function dbSource(io: CliIO, opts: GlobalOptions): DbSource {
+  if (opts.db) return '--db';
+  return io.env.REMIT_DB?.trim() ? 'REMIT_DB' : 'default';
+}
+
+/**
+ * The SQLite file a command would work on, refused (exit 1) when it is not there: only
+ * `remit migrate`, `remit serve` and `remit restore` create a database, so a command run in the
+ * wrong folder says where it looked instead of creating `./data/remit.sqlite` there and then
+ * reporting an empty database. PostgreSQL and an in-memory database are not files: null.
+ */
+export function requireSqliteFile(io: CliIO, opts: GlobalOptions, config: RemitConfig = configFrom(io, opts)): string | null {
+  if (config.db.client !== 'sqlite' || config.db.filename === ':memory:') return null;
+  const path = resolve(config.db.filename);
+  if (!existsSync(path)) throw new DataError(DB.missing(path, dbSource(io, opts), process.cwd()));
+  // read before SQLite opens it: opening would turn on WAL mode in whatever the file is
+  const head = Buffer.alloc(16);
+  let read: number;
+  try {
+    const fd = openSync(path, 'r');
+    try {
+      read = readSync(fd, head, 0, 16, 0);
+    } finally {
+      closeSync(fd);
+    }
+  } catch (err) {
+    if ((err as { code?: string }).code === 'EACCES') throw err; // said as such by the error handler
+    throw new DataError(DB.notSqlite(path)); // a folder
+  }
+  if (read === 0) throw new DataError(DB.empty(path));
+  if (head.toString('latin1') !== 'SQLite format 3\0') throw new DataError(DB.notSqlite(path));
+  return path;
+}
+
+/**
+ * An existing SQLite file that is not remit's: empty (a file made by hand, or by `touch`), another
+ * program's database, or not SQLite at all. Said before anything is written into it.
+ */
+async function checkSqliteTables(db: Knex, path: string): Promise<void> {
+  let tables: string[];
+  try {
+    tables = ((await db.raw("select name from sqlite_master where type = 'table'")) as Array<{ name: string }>).map((t) => t.name);
+  } catch (err) {
+    if ((err as { code?: string }).code === 'SQLITE_NOTADB') throw new DataError(DB.notSqlite(path));
+    throw err;
+  }
+  if (!tables.length) throw new DataError(DB.empty(path));
+  if (!tables.includes('knex_migrations') || !(await db('knex_migrations').first())) throw new DataError(DB.notRemit(path));
+}
+
+/**
+ * Opens the database a command works on, which must exist already (see requireSqliteFile), and
+ * applies any migration a newer remit brings. PostgreSQL is opened as configured.
+ */
+export async function openExistingDatabase(io: CliIO, opts: GlobalOptions): Promise<{ db: Knex; config: RemitConfig }> {
+  const config = configFrom(io, opts);
+  const path = requireSqliteFile(io, opts, config);
+  const db = openDatabase(config.db);
+  try {
+    if (path) await checkSqliteTables(db, path);
+    await migrateLatest(db);
+    return { db, config };
+  } catch (err) {
+    await db.destroy();
+    throw err;
+  }
+}
+
 /**
  * Opens and migrates the database and runs `fn` as the machine's operator (whoever can run
  * the CLI on the server already holds the database), closing the database afterwards.
  */
 export async function withOperator<T>(io: CliIO, opts: GlobalOptions, fn: (ctx: ServiceContext) => Promise<T>): Promise<T> {
-  const config = configFrom(io, opts);
-  const db = openDatabase(config.db);
+  const { db, config } = await openExistingDatabase(io, opts);
   try {
-    await migrateLatest(db);
     return await fn({ db, security: securitySettings(config), actor: systemActor('cli'), ip: null });
   } finally {
     await db.destroy();

@@ -1,12 +1,19 @@
 import { CommanderError } from 'commander';
 import { ConfigError, isDomainError, ValidationError } from '../core/index.js';
 import type { CliIO } from './context.js';
+import { errorLine, INPUT, SERVE } from './messages.js';
 
-/** Exit codes: 0 success, 1 a failure of the data or the operation, 2 wrong usage. */
+/**
+ * Exit codes: 0 success, 1 a failure of the data or the operation (a file or database that is
+ * missing or is not what it should be counts as data), 2 wrong usage (flags and arguments).
+ */
 export const EXIT = { ok: 0, failure: 1, usage: 2 } as const;
 
 /** A usage problem found by a command itself (a missing flag, an unknown store code given as a flag). */
 export class UsageError extends Error {}
+
+/** The data a command was pointed at is missing or unusable (a file, the database): exit 1. */
+export class DataError extends Error {}
 
 /** The operator declined a confirmation or left a prompt (Ctrl+C): nothing was done. */
 export class CancelledError extends Error {}
@@ -17,31 +24,35 @@ export function handleError(err: unknown, io: CliIO): number {
     return err.exitCode === 0 || err.code === 'commander.helpDisplayed' || err.code === 'commander.version' ? EXIT.ok : EXIT.usage;
   }
   if (err instanceof UsageError || err instanceof ConfigError) {
-    io.stderr(`錯誤：${err.message}\n`);
+    io.stderr(errorLine(err.message));
     return EXIT.usage;
   }
+  if (err instanceof DataError) {
+    io.stderr(errorLine(err.message));
+    return EXIT.failure;
+  }
   if (err instanceof CancelledError) {
-    io.stderr(`${err.message || '已取消'}\n`);
+    io.stderr(`${err.message || INPUT.cancelled}\n`);
     return EXIT.failure;
   }
   if (isDomainError(err)) {
     // Field errors carry their own complete sentences; one is said alone, several as a list.
-    if (err instanceof ValidationError && err.errors.length === 1) io.stderr(`錯誤：${err.errors[0].message}\n`);
+    if (err instanceof ValidationError && err.errors.length === 1) io.stderr(errorLine(err.errors[0].message));
     else {
-      io.stderr(`錯誤：${err.message}\n`);
+      io.stderr(errorLine(err.message));
       if (err instanceof ValidationError) for (const e of err.errors) io.stderr(`  - ${e.message}\n`);
     }
     return EXIT.failure;
   }
   const e = err as { code?: string; message?: string; port?: number; address?: string };
   if (e?.code === 'EADDRINUSE') {
-    io.stderr(`錯誤：連接埠 ${e.port ?? ''} 已被其他程式使用（可能 remit 已在執行）。請先停止那個程式，或用 --port 換一個連接埠，例如 remit serve --port ${(e.port ?? 3000) + 1}\n`);
+    io.stderr(errorLine(SERVE.portInUse(e.port ?? '', (e.port ?? 3000) + 1)));
     return EXIT.failure;
   }
   if (e?.code === 'ECONNREFUSED' || e?.code === 'SQLITE_CANTOPEN' || e?.code === 'EACCES') {
-    io.stderr(`錯誤：${e.message}\n`);
+    io.stderr(errorLine(e.message ?? String(err)));
     return EXIT.failure;
   }
-  io.stderr(`未預期的錯誤：${(err as Error)?.stack ?? String(err)}\n`);
+  io.stderr(SERVE.unexpected((err as Error)?.stack ?? String(err)));
   return EXIT.failure;
 }

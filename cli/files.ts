@@ -2,7 +2,8 @@ import { randomBytes } from 'node:crypto';
 import { closeSync, existsSync, fchmodSync, fsyncSync, openSync, renameSync, rmSync, statSync, writeSync } from 'node:fs';
 import { open, readFile, rename, rm } from 'node:fs/promises';
 import { ConflictError, MAX_IMPORT_BYTES, MSG, ValidationError } from '../core/index.js';
-import { UsageError } from './errors.js';
+import { DataError } from './errors.js';
+import { FILES } from './messages.js';
 
 /**
  * Writes a file whole or not at all: into a temporary file beside it, then renamed, so a cron
@@ -66,18 +67,21 @@ export async function writeStreamAtomic(path: string, body: AsyncIterable<Uint8A
 
 /** Refuses to replace an existing file unless --force was given, with the words and exit code of `remit backup`. */
 export function refuseOverwrite(path: string, force: boolean | undefined): void {
-  if (!force && existsSync(path)) throw new ConflictError(`檔案已存在：${path}（要覆蓋請加 --force）`);
+  if (!force && existsSync(path)) throw new ConflictError(FILES.exists(path));
 }
 
-/** Refuses a missing path, or one that is not a file, as wrong usage; answers the file's size. */
+/**
+ * Refuses a missing path, or one that is not a file, as bad data (exit 1, as a file that is not
+ * a spreadsheet is); answers the file's size.
+ */
 export function assertReadableFile(path: string): number {
   try {
     const st = statSync(path);
-    if (!st.isFile()) throw new UsageError(`不是檔案：${path}`);
+    if (!st.isFile()) throw new DataError(FILES.notAFile(path));
     return st.size;
   } catch (err) {
-    if (err instanceof UsageError) throw err;
-    throw new UsageError(`找不到檔案：${path}`);
+    if (err instanceof DataError) throw err;
+    throw new DataError(FILES.notFound(path));
   }
 }
 

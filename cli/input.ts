@@ -5,6 +5,7 @@
  */
 import { confirm, input, password } from '@inquirer/prompts';
 import { CancelledError, UsageError } from './errors.js';
+import { HELP, INPUT } from './messages.js';
 
 const promptContext = { output: process.stderr };
 
@@ -18,20 +19,20 @@ async function ask<T>(prompt: Promise<T>): Promise<T> {
   try {
     return await prompt;
   } catch (err) {
-    if ((err as Error)?.name === 'ExitPromptError' || (err as Error)?.name === 'AbortPromptError') throw new CancelledError('已取消');
+    if ((err as Error)?.name === 'ExitPromptError' || (err as Error)?.name === 'AbortPromptError') throw new CancelledError(INPUT.cancelled);
     throw err;
   }
 }
 
 function missing(what: string, flags: string): UsageError {
-  return new UsageError(`缺少${what}：請用 ${flags} 提供（標準輸入不是終端機，不會提示輸入）`);
+  return new UsageError(INPUT.missing(what, flags));
 }
 
 /** A text flag's value, or a prompt for it on a terminal. */
 export async function textOrPrompt(value: string | undefined, flag: string, label: string): Promise<string> {
   if (value !== undefined) return value;
   if (!interactive()) throw missing(label, flag);
-  return ask(input({ message: `${label}：` }, promptContext));
+  return ask(input({ message: INPUT.prompt(label) }, promptContext));
 }
 
 /** The first line of a stream (stdin), without its line ending; stops reading after it. */
@@ -76,8 +77,7 @@ export interface NewPassword {
 }
 
 /** Said on stderr whenever `--password` is used (issue 22, item 17). */
-export const PASSWORD_FLAG_WARNING =
-  '警告：--password 會讓密碼出現在程序列表（ps）與 shell 的指令紀錄中，同一台機器的其他使用者可能看到；請改在終端機上輸入（不加 --password），或在腳本中用 --password-stdin\n';
+export const PASSWORD_FLAG_WARNING = INPUT.passwordFlagWarning;
 
 /**
  * Where a new password comes from: a prompt typed twice on a terminal, the first line of stdin
@@ -86,12 +86,12 @@ export const PASSWORD_FLAG_WARNING =
  * problems are found at once (before the database is opened); the returned function reads the
  * value when the command needs it.
  */
-export function passwordSource(opts: PasswordFlags, label = '密碼', warn: (text: string) => void = (t) => process.stderr.write(t)): () => Promise<NewPassword> {
-  if (opts.password !== undefined && opts.passwordStdin) throw new UsageError('--password 與 --password-stdin 只能擇一');
+export function passwordSource(opts: PasswordFlags, label: string = INPUT.password, warn: (text: string) => void = (t) => process.stderr.write(t)): () => Promise<NewPassword> {
+  if (opts.password !== undefined && opts.passwordStdin) throw new UsageError(INPUT.passwordFlagsBoth);
   if (opts.passwordStdin) {
     return async () => {
       const line = await readFirstLine();
-      if (!line) throw new UsageError('--password-stdin：標準輸入沒有讀到密碼');
+      if (!line) throw new UsageError(INPUT.passwordStdinEmpty);
       return { password: line };
     };
   }
@@ -101,25 +101,25 @@ export function passwordSource(opts: PasswordFlags, label = '密碼', warn: (tex
   }
   if (!interactive()) throw missing(label, '--password-stdin');
   return async () => {
-    const first = await ask(password({ message: `${label}：` }, promptContext));
-    const again = await ask(password({ message: `再次輸入${label}：` }, promptContext));
+    const first = await ask(password({ message: INPUT.prompt(label) }, promptContext));
+    const again = await ask(password({ message: INPUT.promptAgain(label) }, promptContext));
     return { password: first, confirmPassword: again };
   };
 }
 
 /** Destructive commands: without a terminal nobody can confirm, so `--yes` is required. */
 export function requireYesOrTerminal(yes: boolean | undefined): void {
-  if (!yes && !interactive()) throw new UsageError('此操作無法復原，非互動模式請加上 --yes 確認');
+  if (!yes && !interactive()) throw new UsageError(INPUT.needsYes);
 }
 
 /** Asks before a destructive step unless `--yes` was given; a "no" cancels with nothing done. */
 export async function confirmOrCancel(yes: boolean | undefined, message: string): Promise<void> {
   if (yes) return;
   requireYesOrTerminal(yes);
-  if (!(await ask(confirm({ message, default: false }, promptContext)))) throw new CancelledError('已取消，未做任何變更');
+  if (!(await ask(confirm({ message, default: false }, promptContext)))) throw new CancelledError(INPUT.cancelledNothingDone);
 }
 
 /** The 範例 section every command's `--help` ends with. */
 export function examples(...lines: string[]): string {
-  return `\n範例：\n${lines.map((l) => `  ${l}`).join('\n')}\n`;
+  return `\n${HELP.examples}\n${lines.map((l) => `  ${l}`).join('\n')}\n`;
 }

@@ -3,6 +3,7 @@ import { handleError } from './errors.js';
 import { buildProgram } from './program.js';
 import { terminalText } from './table.js';
 import type { CliIO } from './context.js';
+import { SERVE } from './messages.js';
 
 // No control character from the data reaches the terminal (see terminalText).
 const io: CliIO = {
@@ -15,11 +16,11 @@ const program = buildProgram(io, {
   onServerStarted(stop) {
     // SIGTERM/SIGINT: stop accepting, let requests in flight finish, close the database.
     const shutdown = (signal: string) => {
-      io.stderr(`收到 ${signal}，正在關閉…\n`);
+      io.stderr(SERVE.stopping(signal));
       stop().then(
         () => process.exit(0),
         (err) => {
-          io.stderr(`關閉時發生錯誤：${err}\n`);
+          io.stderr(SERVE.stopFailed(err));
           process.exit(1);
         },
       );

@@ -12,18 +12,16 @@ import { statsCommand } from './commands/stats.js';
 import { storesCommand } from './commands/stores.js';
 import { usersCommand } from './commands/users.js';
 import type { CliIO } from './context.js';
-import { localize, translateError } from './localize.js';
+import { localizeTree } from './help.js';
+import { HELP } from './messages.js';
 
 /** The `remit` command tree; `main.ts` runs it, tests can call `parseAsync` on it. */
 export function buildProgram(io: CliIO, hooks: { onServerStarted?: (stop: () => Promise<void>) => void } = {}): Command {
   const program = new Command('remit')
     .description('匯款回報系統：伺服器、資料庫與管理工具')
     .option('--db <file>', 'SQLite 資料庫檔案（預設 REMIT_DB 或 ./data/remit.sqlite；設定 DATABASE_URL 則用 PostgreSQL）')
-    .version(remitVersion(), '-V, --version', '顯示版本')
-    .showHelpAfterError()
-    .exitOverride()
-    .configureOutput({ writeOut: (s) => io.stdout(s), writeErr: (s) => io.stderr(translateError(s)) });
-  localize(program);
+    .version(remitVersion(), '-V, --version', HELP.version)
+    .configureOutput({ writeOut: (s) => io.stdout(s), writeErr: (s) => io.stderr(s) });
   serveCommand(program, io, hooks.onServerStarted);
   migrateCommand(program, io);
   importCommand(program, io);
@@ -35,16 +33,7 @@ export function buildProgram(io: CliIO, hooks: { onServerStarted?: (stop: () => 
   statsCommand(program, io);
   auditCommand(program, io);
   backupCommand(program, io);
-  for (const cmd of program.commands) applyToTree(cmd);
-  return program;
-}
-
-/** Subcommands inherit the error and output behaviour of the root. */
-function applyToTree(cmd: Command): void {
-  localize(cmd);
-  cmd.exitOverride();
-  cmd.showHelpAfterError();
-  for (const sub of cmd.commands) applyToTree(sub);
+  return localizeTree(program);
 }
 
 /** The version in package.json: one folder above cli/program.ts, two above dist/cli/program.js. */

@@ -1,3 +1,5 @@
+import { IMPORT } from './messages.js';
+
 /** A one-line progress bar for a terminal; callers only create it when the stream is a TTY. */
 export function progressBar(stream: NodeJS.WriteStream, label: string) {
   const width = 30;
@@ -21,7 +23,7 @@ export function importProgress(stream: NodeJS.WriteStream) {
   let shown = false;
   let last = 0;
   let latest: [number, number] = [0, 0];
-  const show = () => stream.write(`\r\x1b[K已讀取 ${latest[0]} 行，已寫入 ${latest[1]} 筆`);
+  const show = () => stream.write(`\r\x1b[K${IMPORT.progress(latest[0], latest[1])}`);
   return {
     update: (read: number, written: number) => {
       latest = [read, written];

@@ -1,5 +1,6 @@
 import { NotFoundError, storeIdsByCode, type ServiceContext } from '../core/index.js';
 import { UsageError } from './errors.js';
+import { STORES } from './messages.js';
 
 /** Comma-separated store codes of a flag (`--store TPE,TXG`) as a list. */
 export const codeList = (v?: string): string[] => (v ? v.split(',').map((s) => s.trim()).filter(Boolean) : []);
@@ -9,7 +10,7 @@ export async function storeIdsFromFlag(ctx: ServiceContext, codes: readonly stri
   try {
     return await storeIdsByCode(ctx, codes);
   } catch (err) {
-    if (err instanceof NotFoundError) throw new UsageError(`${err.message}（用 remit stores list 查看）`);
+    if (err instanceof NotFoundError) throw new UsageError(STORES.unknownCode(err.message));
     throw err;
   }
 }

@@ -47,6 +47,12 @@ export const STATS_FIELD_LABELS = {
   confirmedPayments: '已入帳筆數',
 } as const;
 
+/** The columns of 稽核紀錄, on the page and in `remit audit`. */
+export const AUDIT_FIELD_LABELS = { at: '時間', actor: '用戶', action: '動作', entity: '對象', entity_id: '編號', ip: '位址', changes: '內容' } as const;
+
+/** A remembered payer (已記住的付款人), on the 對帳 page and in `remit reconcile payers`. */
+export const PAYER_FIELD_LABELS = { payer: '對帳單上的付款人', last_five: '後五碼', learned_at: '記住時間', learned_by: '確認方式' } as const;
+
 /** The name of each permission (spec section 6). */
 export const PERMISSION_LABELS = {
   manage_users: '會員管理',

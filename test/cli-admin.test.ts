@@ -36,6 +36,8 @@ describe('remit users / stores / stats', () => {
     assertBuilt();
     dir = mkdtempSync(join(tmpdir(), 'remit-cli-admin-'));
     dbFile = join(dir, 'remit.sqlite');
+    // a new installation starts with remit migrate: no other command creates the database (issue 24, item 11)
+    expect((await r(['migrate'])).code).toBe(0);
     for (const [name, code] of [['台北店', 'TPE'], ['台中店', 'TXG'], ['高雄店', 'KHH']]) {
       expect((await r(['stores', 'add', '--name', name, '--code', code])).code).toBe(0);
     }
@@ -349,6 +351,7 @@ describe('remit users / stores / stats', () => {
 
   it('an empty database says so instead of printing empty tables', async () => {
     const fresh = join(dir, 'empty.sqlite');
+    expect((await remit(['--db', fresh, 'migrate'])).code).toBe(0);
     expect((await remit(['--db', fresh, 'users', 'list'])).stdout).toBe('暫無會員記錄\n');
     expect((await remit(['--db', fresh, 'stores', 'list'])).stdout).toContain('尚無分店');
     expect(JSON.parse((await remit(['--db', fresh, 'users', 'list', '--json'])).stdout)).toEqual([]);

@@ -15,6 +15,8 @@ describe('remit audit', () => {
     assertBuilt();
     dir = mkdtempSync(join(tmpdir(), 'remit-cli-audit-'));
     dbFile = join(dir, 'remit.sqlite');
+    // a new installation starts with remit migrate: no other command creates the database (issue 24, item 11)
+    expect((await r(['migrate'])).code).toBe(0);
     expect((await r(['stores', 'add', '--name', '台北店', '--code', 'TPE'])).code).toBe(0);
     expect((await r(['users', 'add', '--username', 'tpe01', '--password', 'clerk-pass', '--store', 'TPE'])).code).toBe(0);
     expect((await r(['users', 'deactivate', 'tpe01'])).code).toBe(0);

@@ -41,6 +41,8 @@ describe('remit backup / restore', () => {
     assertBuilt();
     dir = mkdtempSync(join(tmpdir(), 'remit-cli-backup-'));
     dbFile = join(dir, 'remit.sqlite');
+    // a new installation starts with remit migrate: no other command creates the database (issue 24, item 11)
+    expect((await r(['migrate'])).code).toBe(0);
     expect((await r(['users', 'add', '--username', 'boss', '--password', 'boss-pass', '--role', 'admin'])).code).toBe(0);
     expect((await r(['stores', 'add', '--name', '台北店', '--code', 'TPE'])).code).toBe(0);
   });
@@ -173,8 +175,9 @@ describe('remit backup / restore', () => {
     const pg = await remit(['backup', join(dir, 'x.sqlite')], { env: { DATABASE_URL: 'postgres://nobody@127.0.0.1:1/none' } });
     expect(pg.code).toBe(2);
     expect(pg.stderr).toContain('pg_dump');
+    // a missing database is data, not usage (issue 24, items 11 and 12)
     const missing = await remit(['--db', join(dir, 'nope.sqlite'), 'backup', join(dir, 'y.sqlite')]);
-    expect(missing.code).toBe(2);
-    expect(missing.stderr).toContain('找不到資料庫檔案');
+    expect(missing.code).toBe(1);
+    expect(missing.stderr).toContain(`找不到資料庫 ${join(dir, 'nope.sqlite')}（--db 指定的檔案）`);
   });
 });

@@ -38,6 +38,8 @@ describe('remit reconcile on the banks’ own exports', () => {
     dir = mkdtempSync(join(tmpdir(), 'remit-exports-'));
     db = join(dir, 'remit.sqlite');
     files = writeBankExports(dir).map((p) => basename(p));
+    // a new installation starts with remit migrate: no other command creates the database (issue 24, item 11)
+    expect((await run(['migrate'])).code).toBe(0);
     expect((await run(['stores', 'add', '--name', '台北店', '--code', 'TPE'])).code).toBe(0);
     await withDb(async (ctx) => {
       for (const [name, r] of Object.entries(REPORTS)) {

@@ -29,6 +29,8 @@ describe('remit reconcile', () => {
     assertBuilt();
     dir = mkdtempSync(join(tmpdir(), 'remit-rec-'));
     db = join(dir, 'remit.sqlite');
+    // a new installation starts with remit migrate: no other command creates the database (issue 24, item 11)
+    expect((await run(['migrate'])).code).toBe(0);
     expect((await run(['stores', 'add', '--name', '台北店', '--code', 'TPE'])).code).toBe(0);
     await withDb(async (k) => {
       const ctx = { db: k, security: TEST_SECURITY, actor: systemActor('test'), ip: null };
@@ -97,7 +99,10 @@ describe('remit reconcile', () => {
     expect(bad.stderr).toBe('錯誤：bad.csv 第 3 行：「存入」欄無法辨識的金額「一千」\n');
     expect(await withDb(async (k) => Number(((await k('bank_statements').count({ n: '*' }).first()) as any).n))).toBe(before);
 
-    for (const args of [['reconcile'], ['reconcile', '郵局_1104-1108.csv', '--from', '2026-13-01'], ['reconcile', '郵局_1104-1108.csv', '--store', 'NOPE'], ['reconcile', 'missing.csv']]) {
+    // a missing file is bad data, as a file that is not a statement is (issue 24, item 12)
+    const missing = await run(['reconcile', 'missing.csv']);
+    expect([missing.code, missing.stderr]).toEqual([1, '錯誤：找不到檔案：missing.csv\n']);
+    for (const args of [['reconcile'], ['reconcile', '郵局_1104-1108.csv', '--from', '2026-13-01'], ['reconcile', '郵局_1104-1108.csv', '--store', 'NOPE']]) {
       const r = await run(args);
       expect(r.code, args.join(' ')).toBe(2);
       expect(r.stderr).toMatch(/錯誤|缺少/);

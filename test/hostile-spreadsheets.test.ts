@@ -164,6 +164,7 @@ describe('hostile spreadsheets', () => {
     assertBuilt();
     dir = mkdtempSync(join(tmpdir(), 'remit-hostile-xl-'));
     db = join(dir, 'remit.sqlite');
+    expect((await remit(['--db', db, 'migrate'], { cwd: dir })).code).toBe(0); // only migrate creates a database
     expect((await remit(['--db', db, 'stores', 'add', '--name', '台北店', '--code', 'TPE'], { cwd: dir })).code).toBe(0);
     expect((await remit(['--db', db, 'stores', 'add', '--name', '台中店', '--code', 'TXG'], { cwd: dir })).code).toBe(0);
     for (const c of CASES) {

@@ -28,6 +28,7 @@ describe.skipIf(!existsSync('/usr/bin/script'))('remit import progress', () => {
       lines.push(`${t.slice(0, 10)},="${String(i % 100000).padStart(5, '0')}",${t},${100 + (i % 900)},,TPE,`);
     }
     writeFileSync(file, `${lines.join('\n')}\n`);
+    expect((await remit(['--db', join(dir, 'a.db'), 'migrate'])).code).toBe(0); // only migrate creates a database
     expect((await remit(['--db', join(dir, 'a.db'), 'stores', 'add', '--name', '台北店', '--code', 'TPE'])).code).toBe(0);
   }, 60_000);
   afterAll(() => rmSync(dir, { recursive: true, force: true }));

@@ -92,6 +92,7 @@ describe('crashes', () => {
     assertBuilt();
     dir = mkdtempSync(join(tmpdir(), 'remit-crash-'));
     db = join(dir, 'remit.sqlite');
+    expect((await remit(['--db', db, 'migrate'])).code).toBe(0); // only migrate creates a database
     expect((await remit(['--db', db, 'stores', 'add', '--name', '台北店', '--code', 'TPE'])).code).toBe(0);
   });
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -109,6 +110,7 @@ describe('crashes', () => {
     const file = join(dir, 'big.xlsx');
     writeFileSync(file, workbook(100_000));
     // How long a whole import takes here, on a throw-away copy: the kills land at fractions of it.
+    await remit(['--db', join(dir, 'timing.sqlite'), 'migrate']);
     const timing = await remit(['--db', join(dir, 'timing.sqlite'), 'stores', 'add', '--name', '台北店', '--code', 'TPE']).then(async () => {
       const t = performance.now();
       await remit(['--db', join(dir, 'timing.sqlite'), 'import', file], { timeoutMs: 120_000 });

@@ -4,11 +4,10 @@ import { withOperator, type CliIO } from '../context.js';
 import { checkDateFlags } from '../dateFlags.js';
 import { UsageError } from '../errors.js';
 import { examples } from '../input.js';
+import { AUDIT } from '../messages.js';
 import { renderTable } from '../table.js';
 
 type Opts = { since?: string; until?: string; user?: string; json?: boolean; limit?: string };
-
-const COLUMNS = ['時間', '用戶', '動作', '對象', '編號', '位址', '內容'];
 
 /** The entry in words (the back office's 稽核紀錄 says the same), cut to fit a terminal line. */
 function summary(e: AuditEntry, stores: AuditStoreLookup): string {
@@ -35,7 +34,7 @@ export function auditCommand(program: Command, io: CliIO): void {
     .option('--since <date>', '只列出此日期（台灣時間 YYYY-MM-DD）起的紀錄')
     .option('--until <date>', '只列出到此日期（台灣時間 YYYY-MM-DD，含當天）為止的紀錄')
     .option('--user <username>', '只列出此用戶的操作')
-    .option('--limit <n>', '最多列出幾筆（預設 1000）', '1000')
+    .option('--limit <n>', '最多列出幾筆', '1000')
     .option('--json', '以 JSON 輸出，每行一筆（含修改前後的完整內容）')
     .addHelpText(
       'after',
@@ -44,7 +43,7 @@ export function auditCommand(program: Command, io: CliIO): void {
     .action(async (opts: Opts, cmd: Command) => {
       checkDateFlags(['--since', opts.since], ['--until', opts.until]);
       const limit = Number(opts.limit);
-      if (!Number.isSafeInteger(limit) || limit < 1 || limit > 10_000) throw new UsageError('--limit 需要 1 到 10000 的整數');
+      if (!Number.isSafeInteger(limit) || limit < 1 || limit > 10_000) throw new UsageError(AUDIT.badLimit);
       const filter: Record<string, unknown> = {};
       if (opts.since) filter.at_gte = opts.since;
       if (opts.until) filter.at_lte = opts.until;
@@ -55,9 +54,9 @@ export function auditCommand(program: Command, io: CliIO): void {
       }));
       // --json stays as stored: machine-readable, UTC, keys
       if (opts.json) return io.stdout(rows.map((r) => `${JSON.stringify(r)}\n`).join(''));
-      if (!rows.length) return io.stdout('暫無稽核紀錄\n');
+      if (!rows.length) return io.stdout(`${AUDIT.none}\n`);
       const stores: AuditStoreLookup = (id) => directory.find((s) => s.id === id);
-      io.stdout(renderTable(COLUMNS, rows.map((r) => cells(r, stores))));
-      if (total > rows.length) io.stdout(`（共 ${total} 筆，只列出最新 ${rows.length} 筆；可用 --limit 或 --since 調整）\n`);
+      io.stdout(renderTable([...AUDIT.columns], rows.map((r) => cells(r, stores))));
+      if (total > rows.length) io.stdout(`${AUDIT.more(total, rows.length)}\n`);
     });
 }

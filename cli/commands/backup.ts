@@ -1,19 +1,17 @@
 import { resolve } from 'node:path';
-import { existsSync } from 'node:fs';
 import type { Command } from 'commander';
 import { backupSqlite, openDatabase, restoreSqlite } from '../../core/index.js';
-import { configFrom, type CliIO } from '../context.js';
+import { configFrom, requireSqliteFile, type CliIO } from '../context.js';
 import { UsageError } from '../errors.js';
 import { confirmOrCancel, examples, requireYesOrTerminal } from '../input.js';
+import { BACKUP } from '../messages.js';
 
 type Opts = { force?: boolean; yes?: boolean };
 
-const PG_HINT = 'PostgreSQL 資料庫請用 pg_dump 備份、pg_restore 或 psql 還原（例如 pg_dump -Fc "$DATABASE_URL" > remit.dump）';
-
 function sqliteFile(io: CliIO, cmd: Command): string {
   const config = configFrom(io, cmd.optsWithGlobals());
-  if (config.db.client !== 'sqlite') throw new UsageError(`remit ${cmd.name()} 只用於 SQLite。${PG_HINT}`);
-  if (config.db.filename === ':memory:') throw new UsageError('記憶體資料庫無法備份或還原');
+  if (config.db.client !== 'sqlite') throw new UsageError(BACKUP.pgOnly(cmd.name()));
+  if (config.db.filename === ':memory:') throw new UsageError(BACKUP.inMemory);
   return resolve(config.db.filename);
 }
 
@@ -28,13 +26,13 @@ export function backupCommand(program: Command, io: CliIO): void {
     )
     .action(async (file: string, opts: Opts, cmd: Command) => {
       const dbFile = sqliteFile(io, cmd);
-      if (!existsSync(dbFile)) throw new UsageError(`找不到資料庫檔案：${dbFile}（用 --db 或 REMIT_DB 指定）`);
+      requireSqliteFile(io, cmd.optsWithGlobals()); // a backup of nothing: say where remit looked
       const target = resolve(file);
-      if (target === dbFile) throw new UsageError('備份檔不能是資料庫本身');
+      if (target === dbFile) throw new UsageError(BACKUP.sameFile);
       const db = openDatabase({ client: 'sqlite', filename: dbFile });
       try {
         const { bytes } = await backupSqlite(db, target, { force: opts.force });
-        io.stdout(`已備份 ${dbFile} 到 ${target}（${bytes.toLocaleString('en-US')} 位元組）\n`);
+        io.stdout(`${BACKUP.done(dbFile, target, bytes)}\n`);
       } finally {
         await db.destroy();
       }
@@ -42,17 +40,16 @@ export function backupCommand(program: Command, io: CliIO): void {
 
   program
     .command('restore <file>')
-    .description('從備份檔還原 SQLite 資料庫（先檢查備份檔；須先停止伺服器；目前的資料會被取代）')
+    .description('從備份檔還原 SQLite 資料庫（先檢查備份檔；須先停止伺服器；目前的資料會被取代；新的機器上會建立資料庫）')
     .option('--yes', '不詢問確認（非互動模式必須加上）')
     .addHelpText('after', examples('remit restore /backups/remit/remit-20261121.sqlite', 'remit restore backup.sqlite --yes   # 腳本中使用'))
     .action(async (file: string, opts: Opts, cmd: Command) => {
       const dbFile = sqliteFile(io, cmd);
       const source = resolve(file);
-      if (source === dbFile) throw new UsageError('備份檔不能是資料庫本身');
+      if (source === dbFile) throw new UsageError(BACKUP.sameFile);
       requireYesOrTerminal(opts.yes);
-      await confirmOrCancel(opts.yes, `確定要用 ${source} 取代資料庫 ${dbFile} 嗎？目前的資料會被取代`);
+      await confirmOrCancel(opts.yes, BACKUP.confirmRestore(source, dbFile));
       const info = await restoreSqlite(source, dbFile);
-      const c = info.counts;
-      io.stdout(`已還原 ${source} 到 ${dbFile}：分店 ${c.stores}、會員 ${c.users}、匯款 ${c.payments}、稽核紀錄 ${c.audit_log} 筆\n`);
+      io.stdout(`${BACKUP.restored(source, dbFile, info.counts)}\n`);
     });
 }

@@ -7,6 +7,8 @@ import { withOperator, type CliIO } from '../context.js';
 import { checkDateFlags } from '../dateFlags.js';
 import { UsageError } from '../errors.js';
 import { writeStreamAtomic } from '../files.js';
+import { examples } from '../input.js';
+import { EXPORT } from '../messages.js';
 import { codeList, storeIdsFromFlag } from '../storeCodes.js';
 
 interface ExportOpts {
@@ -24,8 +26,8 @@ const FORMATS: ExportFormat[] = ['xlsx', 'csv', 'json'];
 
 /** The filter the flags describe, with dates as Taiwan dates. */
 export function exportFilter(opts: ExportOpts, now: number = Date.now()): Record<string, unknown> {
-  if (opts.yesterday && opts.today) throw new UsageError('--yesterday 與 --today 只能擇一');
-  if ((opts.yesterday || opts.today) && (opts.from || opts.to)) throw new UsageError('--yesterday/--today 不能與 --from/--to 一起使用');
+  if (opts.yesterday && opts.today) throw new UsageError(EXPORT.dayFlagsBoth);
+  if ((opts.yesterday || opts.today) && (opts.from || opts.to)) throw new UsageError(EXPORT.dayFlagsWithDates);
   const filter: Record<string, unknown> = {};
   const today = taipeiDate(now);
   if (opts.today) filter.paid_at_gte = filter.paid_at_lte = today;
@@ -36,7 +38,7 @@ export function exportFilter(opts: ExportOpts, now: number = Date.now()): Record
   if (opts.status) {
     const statuses = opts.status.split(',').map((s) => s.trim()).filter(Boolean);
     const bad = statuses.filter((s) => !isStatus(s));
-    if (bad.length) throw new UsageError(`--status 必須是 未確認、已入帳 或 未入帳，收到「${bad.join('、')}」`);
+    if (bad.length) throw new UsageError(EXPORT.badStatus(bad));
     filter.status = statuses;
   }
   return filter;
@@ -45,7 +47,7 @@ export function exportFilter(opts: ExportOpts, now: number = Date.now()): Record
 function formatOf(opts: ExportOpts): ExportFormat {
   const explicit = opts.format?.toLowerCase();
   if (explicit) {
-    if (!FORMATS.includes(explicit as ExportFormat)) throw new UsageError(`--format 必須是 xlsx、csv 或 json，收到「${opts.format}」`);
+    if (!FORMATS.includes(explicit as ExportFormat)) throw new UsageError(EXPORT.badFormat(opts.format!));
     return explicit as ExportFormat;
   }
   const ext = opts.output && opts.output !== '-' ? extname(opts.output).slice(1).toLowerCase() : '';
@@ -66,7 +68,12 @@ export function exportCommand(program: Command, io: CliIO): void {
     .option('--format <format>', 'xlsx、csv（含 UTF-8 BOM）或 json；預設依副檔名，否則 xlsx')
     .addHelpText(
       'after',
-      '\n範例：\n  remit export\n  remit export --yesterday -o /backups/remit/昨日匯款.xlsx\n  remit export --from 2026-11-01 --to 2026-11-30 --store TPE,TXG --status 已入帳 --format csv\n  remit export --today --format json -o - | jq length\n\n排程（每天 01:00 匯出前一天）：\n  0 1 * * * cd /srv/remit && remit export --yesterday -o /backups/remit/匯款_$(date +\\%Y\\%m\\%d).xlsx\n',
+      examples(
+        'remit export',
+        'remit export --yesterday -o /backups/remit/昨日匯款.xlsx',
+        'remit export --from 2026-11-01 --to 2026-11-30 --store TPE,TXG --status 已入帳 --format csv',
+        'remit export --today --format json -o - | jq length',
+      ) + '\n排程（每天 01:00 匯出前一天）：\n  0 1 * * * cd /srv/remit && remit export --yesterday -o /backups/remit/匯款_$(date +\\%Y\\%m\\%d).xlsx\n',
     )
     .action(async (opts: ExportOpts, cmd: Command) => {
       const format = formatOf(opts);
@@ -79,11 +86,11 @@ export function exportCommand(program: Command, io: CliIO): void {
         const target = opts.output ?? file.fileName;
         if (target === '-') {
           await pipeline(Readable.from(file.body), process.stdout, { end: false });
-          io.stderr(`已匯出 ${file.written()} 筆記錄\n`);
+          io.stderr(`${EXPORT.doneToStdout(file.written())}\n`);
           return;
         }
         await writeStreamAtomic(target, file.body, 0o600);
-        io.stdout(`已匯出 ${file.written()} 筆記錄：${target}\n`);
+        io.stdout(`${EXPORT.done(file.written(), target)}\n`);
       });
     });
 }

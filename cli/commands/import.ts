@@ -2,8 +2,10 @@ import { extname } from 'node:path';
 import type { Command } from 'commander';
 import { importPaymentFile, previewErrors, principalByUsername, MSG, type ImportFileReport } from '../../core/index.js';
 import { withOperator, type CliIO } from '../context.js';
-import { EXIT, UsageError } from '../errors.js';
+import { DataError, EXIT } from '../errors.js';
 import { assertReadableFile } from '../files.js';
+import { examples } from '../input.js';
+import { IMPORT } from '../messages.js';
 import { importProgress } from '../progress.js';
 import { storeIdsFromFlag } from '../storeCodes.js';
 
@@ -27,10 +29,10 @@ export function importCommand(program: Command, io: CliIO): void {
     .option('--json', '以 JSON 輸出結果')
     .addHelpText(
       'after',
-      '\n範例：\n  remit import 匯款記錄.xlsx\n  remit import 台中店.xls --store TXG --as txg_manager\n  remit import 匯款記錄.xlsx --dry-run --json\n',
+      examples('remit import 匯款記錄.xlsx', 'remit import 台中店.xls --store TXG --as txg_manager', 'remit import 匯款記錄.xlsx --dry-run --json'),
     )
     .action(async (file: string, opts: ImportOpts, cmd: Command) => {
-      if (!['.xlsx', '.xls', '.csv'].includes(extname(file).toLowerCase())) throw new UsageError(MSG.importNotImportFile);
+      if (!['.xlsx', '.xls', '.csv'].includes(extname(file).toLowerCase())) throw new DataError(MSG.importNotImportFile);
       assertReadableFile(file);
       const code = await withOperator(io, cmd.optsWithGlobals(), async (operator) => {
         const ctx = opts.as ? { ...operator, actor: await principalByUsername(operator.db, opts.as) } : operator;
@@ -57,7 +59,7 @@ export function importCommand(program: Command, io: CliIO): void {
         if (r.errorCount) {
           if (opts.json) json({ imported: 0, would_import: 0, skipped: 0, duplicates: [] });
           else printPreview(io, { ...report, format: r.format });
-          io.stderr(`${MSG.importFailed}：檔案有 ${r.errorCount} 個錯誤，沒有匯入任何記錄\n`);
+          io.stderr(`${IMPORT.failedSummary(MSG.importFailed, r.errorCount)}\n`);
           return EXIT.failure;
         }
         if (opts.json) {
@@ -65,8 +67,8 @@ export function importCommand(program: Command, io: CliIO): void {
           return EXIT.ok;
         }
         printPreview(io, { ...report, format: r.format });
-        if (r.skipped) io.stdout(`略過 ${r.skipped} 筆與已有記錄重複的資料（第 ${r.duplicates.slice(0, 10).join('、')}${r.duplicates.length > 10 ? '…' : ''} 行）\n`);
-        io.stdout(opts.dryRun ? `試算完成：將匯入 ${r.imported} 筆記錄（未寫入）\n` : `${MSG.importSuccess(r.imported)}\n`);
+        if (r.skipped) io.stdout(`${IMPORT.skipped(r.skipped, r.duplicates.slice(0, 10).join('、'), r.duplicates.length > 10)}\n`);
+        io.stdout(`${opts.dryRun ? IMPORT.dryRun(r.imported) : MSG.importSuccess(r.imported)}\n`);
         return EXIT.ok;
       });
       process.exitCode = code;
@@ -77,12 +79,12 @@ function printPreview(
   io: CliIO,
   r: { file: string; format: string; sheet: string; rows: number; valid: number; errors: string[]; error_count: number; skipped_rows: Array<{ reason: string }>; skipped_row_count: number },
 ): void {
-  io.stdout(`檔案：${r.file}（${r.format === 'csv' ? 'CSV' : `工作表「${r.sheet}」`}）\n共 ${r.rows} 筆資料，${r.valid} 筆可匯入\n`);
+  io.stdout(`${IMPORT.file(r.file, r.format === 'csv' ? IMPORT.csv : IMPORT.sheet(r.sheet))}\n${IMPORT.counts(r.rows, r.valid)}\n`);
   if (r.error_count) {
     const { first } = previewErrors(r.errors);
-    io.stdout(`錯誤：\n${first.map((e) => `  ${e}\n`).join('')}`);
-    if (r.error_count > first.length) io.stdout(`  …還有 ${r.error_count - first.length} 個錯誤\n`);
+    io.stdout(`${IMPORT.errors}\n${first.map((e) => `  ${e}\n`).join('')}`);
+    if (r.error_count > first.length) io.stdout(`  ${IMPORT.moreErrors(r.error_count - first.length)}\n`);
   }
   for (const s of r.skipped_rows.slice(0, 5)) io.stdout(`  ${s.reason}\n`);
-  if (r.skipped_row_count > 5) io.stdout(`  …還有 ${r.skipped_row_count - 5} 行略過\n`);
+  if (r.skipped_row_count > 5) io.stdout(`  ${IMPORT.moreSkippedRows(r.skipped_row_count - 5)}\n`);
 }

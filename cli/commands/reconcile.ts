@@ -27,6 +27,8 @@ import { checkDateFlags } from '../dateFlags.js';
 import { EXIT } from '../errors.js';
 import { readImportFile } from '../files.js';
 import { storeIdsFromFlag } from '../storeCodes.js';
+import { examples } from '../input.js';
+import { RECONCILE } from '../messages.js';
 import { renderTable } from '../table.js';
 
 interface ReconcileOpts {
@@ -56,7 +58,13 @@ export function reconcileCommand(program: Command, io: CliIO): void {
     .option('--json', '以 JSON 輸出結果')
     .addHelpText(
       'after',
-      '\n範例：\n  remit reconcile 存款交易明細_202611.csv\n  remit reconcile 11月.xlsx --store TPE --from 2026-11-01 --to 2026-11-30 --apply\n  remit reconcile 11月.csv --store TPE --account 0123-456-789012\n  remit reconcile payers --store TPE      # 已記住的付款人\n  remit reconcile forget 12               # 忘記一筆已記住的付款人\n',
+      examples(
+        'remit reconcile 存款交易明細_202611.csv',
+        'remit reconcile 11月.xlsx --store TPE --from 2026-11-01 --to 2026-11-30 --apply',
+        'remit reconcile 11月.csv --store TPE --account 0123-456-789012',
+        'remit reconcile payers --store TPE      # 已記住的付款人',
+        'remit reconcile forget 12               # 忘記一筆已記住的付款人',
+      ),
     )
     .action(async (files: string[], opts: ReconcileOpts, cmd: Command) => {
       checkDateFlags(['--from', opts.from], ['--to', opts.to]);
@@ -117,7 +125,7 @@ export function reconcileCommand(program: Command, io: CliIO): void {
     .option('--store <code>', '只列出此分店（預設：可看到的全部分店）')
     .option('--as <username>', '以此用戶的身分與權限執行')
     .option('--json', '以 JSON 輸出')
-    .addHelpText('after', '\n範例：\n  remit reconcile payers\n  remit reconcile payers --store TPE --json\n')
+    .addHelpText('after', examples('remit reconcile payers', 'remit reconcile payers --store TPE --json'))
     .action(async (_opts: unknown, cmd: Command) => {
       // `reconcile` itself takes --store, --as and --json too, and reads them before its subcommand: both count.
       const opts = cmd.optsWithGlobals<{ store?: string; as?: string; json?: boolean }>();
@@ -134,9 +142,9 @@ export function reconcileCommand(program: Command, io: CliIO): void {
         return { rows: all, names: (id: number) => directory.get(id) };
       });
       if (opts.json) return io.stdout(`${JSON.stringify(rows, null, 2)}\n`);
-      if (!rows.length) return io.stdout('尚未記住任何付款人（確認對帳時，對帳單上有付款人的明細會被記住）\n');
-      const table = rows.map((p) => [p.id, storeLabel(names(p.store_id)), p.payer, p.last_five, formatTaipei(Date.parse(p.learned_at)), `${p.learned_by === 'auto' ? '自動' : '人工'}（${p.learned_by_username}）`]);
-      io.stdout(renderTable(['編號', '分店', '對帳單上的付款人', '後五碼', '記住時間', '確認方式'], table, { right: [0] }));
+      if (!rows.length) return io.stdout(`${RECONCILE.noPayers}\n`);
+      const table = rows.map((p) => [p.id, storeLabel(names(p.store_id)), p.payer, p.last_five, formatTaipei(Date.parse(p.learned_at)), RECONCILE.learnedBy(p.learned_by === 'auto', p.learned_by_username)]);
+      io.stdout(renderTable([...RECONCILE.payerColumns], table, { right: [0] }));
     });
 
   reconcile
@@ -145,11 +153,11 @@ export function reconcileCommand(program: Command, io: CliIO): void {
     .argument('<id>', '已記住的付款人編號（remit reconcile payers 的第一欄）')
     .option('--as <username>', '以此用戶的身分與權限執行')
     .option('--json', '以 JSON 輸出')
-    .addHelpText('after', '\n範例：\n  remit reconcile forget 12\n')
+    .addHelpText('after', examples('remit reconcile forget 12'))
     .action(async (id: string, _opts: unknown, cmd: Command) => {
       const opts = cmd.optsWithGlobals<{ as?: string; json?: boolean }>();
       const forgotten = await withOperator(io, cmd.optsWithGlobals(), async (operator) => forgetPayer(await actingAs(operator, opts.as), id));
-      io.stdout(opts.json ? `${JSON.stringify(forgotten)}\n` : `已忘記付款人「${forgotten.payer}」（後五碼 ${forgotten.last_five}）\n`);
+      io.stdout(opts.json ? `${JSON.stringify(forgotten)}\n` : `${RECONCILE.forgotten(forgotten.payer, forgotten.last_five)}\n`);
     });
 }
 
@@ -171,21 +179,21 @@ function printReport(
 ): void {
   const when = (iso: string, hasTime = true) => formatTaipei(Date.parse(iso), { dateOnly: !hasTime });
   const out: string[] = [];
-  out.push(`已讀取 ${s.files.length} 個檔案：共 ${s.lines} 筆明細（存入 ${s.credits} 筆），新增 ${s.new} 筆，重複略過 ${s.duplicates} 筆`);
-  if (s.accounts.length) out.push(`銀行帳號：${s.accounts.join('、')}`);
-  out.push(`對帳期間：${s.from} 至 ${s.to}　編碼：${statementEncodingLabel(s.encoding)}${s.balance_breaks ? `　餘額不連續：${s.balance_breaks} 處（可能缺行或順序錯誤）` : ''}${s.skipped_rows ? `　略過非交易列：${s.skipped_rows} 列` : ''}`);
-  out.push(`建議入帳：${p.auto.length} 筆${apply ? `，已確認 ${applied} 筆` : '（未更改；加 --apply 確認）'}`);
-  out.push(`需人工確認：${p.review.length} 筆`);
+  out.push(RECONCILE.read(s.files.length, s.lines, s.credits, s.new, s.duplicates));
+  if (s.accounts.length) out.push(RECONCILE.accounts(s.accounts));
+  out.push(RECONCILE.period(s.from, s.to, statementEncodingLabel(s.encoding), s.balance_breaks, s.skipped_rows));
+  out.push(RECONCILE.auto(p.auto.length, apply, applied));
+  out.push(RECONCILE.review(p.review.length));
   for (const r of p.review) {
-    out.push(`  匯款 ${r.payment.uuid}　後五碼 ${r.payment.last_five}　${formatNTD(r.payment.amount)}　${when(r.payment.paid_at)}`);
+    out.push(RECONCILE.payment(r.payment.uuid, r.payment.last_five, formatNTD(r.payment.amount), when(r.payment.paid_at)));
     for (const c of r.candidates) {
-      out.push(`    候選：${c.line.file} 第 ${c.line.row} 列　${when(c.line.at, c.line.has_time)}　${formatNTD(c.line.amount)}　帳號 ${c.line.counterparty || c.line.payer || '（無）'}　分數 ${c.score}　${c.reasons.join('、')}`);
+      out.push(RECONCILE.candidate(c.line.file, c.line.row, when(c.line.at, c.line.has_time), formatNTD(c.line.amount), c.line.counterparty || c.line.payer, c.score, c.reasons));
     }
   }
-  out.push(`未入帳候選：${p.unpaid.length} 筆（不會自動設定）`);
-  for (const u of p.unpaid) out.push(`  匯款 ${u.payment.uuid}　後五碼 ${u.payment.last_five}　${formatNTD(u.payment.amount)}　${when(u.payment.paid_at)}`);
-  out.push(`銀行有款無回報：${p.unreported.length} 筆`);
-  for (const u of p.unreported) out.push(`  ${u.line.file} 第 ${u.line.row} 列　${when(u.line.at, u.line.has_time)}　${formatNTD(u.line.amount)}　${u.line.summary}　${u.line.counterparty || u.line.payer}`);
-  if (p.suggestions.length) out.push(`其他建議（合併或拆分付款，請人工確認）：${p.suggestions.length} 組`);
+  out.push(RECONCILE.unpaid(p.unpaid.length));
+  for (const u of p.unpaid) out.push(RECONCILE.payment(u.payment.uuid, u.payment.last_five, formatNTD(u.payment.amount), when(u.payment.paid_at)));
+  out.push(RECONCILE.unreported(p.unreported.length));
+  for (const u of p.unreported) out.push(RECONCILE.unreportedLine(u.line.file, u.line.row, when(u.line.at, u.line.has_time), formatNTD(u.line.amount), u.line.summary, u.line.counterparty || u.line.payer));
+  if (p.suggestions.length) out.push(RECONCILE.suggestions(p.suggestions.length));
   io.stdout(`${out.join('\n')}\n`);
 }

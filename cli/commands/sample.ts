@@ -1,24 +1,42 @@
 import type { Command } from 'commander';
-import { sampleFile } from '../../core/index.js';
-import { withOperator, type CliIO } from '../context.js';
+import { buildSampleWorkbook, SAMPLE_FILE_NAME, sampleFile } from '../../core/index.js';
+import { withOperator, type CliIO, type GlobalOptions } from '../context.js';
+import { DataError } from '../errors.js';
 import { refuseOverwrite, writeFileAtomic } from '../files.js';
+import { examples } from '../input.js';
+import { SAMPLE } from '../messages.js';
+
+/**
+ * The sample's bytes: naming the stores of the database when there is one, so it imports as it
+ * is; without one (a new installation, another folder) naming 總店 (HQ), the store every new
+ * installation starts with. Nothing is created either way.
+ */
+async function sampleBytes(io: CliIO, opts: GlobalOptions): Promise<Uint8Array> {
+  try {
+    return (await withOperator(io, opts, (ctx) => sampleFile(ctx))).body as Uint8Array;
+  } catch (err) {
+    // no database here (or not remit's): withOperator refused before creating or changing anything
+    if (err instanceof DataError) return buildSampleWorkbook([]);
+    throw err;
+  }
+}
 
 export function sampleCommand(program: Command, io: CliIO): void {
   program
     .command('sample')
-    .description('產生匯入範例檔（匯款記錄_匯入範例.xlsx）：標題列與四筆範例')
+    .description('產生匯入範例檔（匯款記錄_匯入範例.xlsx）：標題列與四筆範例（不需要資料庫；有資料庫時用其中的分店）')
     .option('-o, --output <file>', '輸出檔案；- 表示標準輸出（預設 匯款記錄_匯入範例.xlsx）')
     .option('--force', '覆蓋已存在的檔案')
-    .addHelpText('after', '\n範例：\n  remit sample\n  remit sample -o /tmp/範例.xlsx --force\n')
+    .addHelpText('after', examples('remit sample', 'remit sample -o /tmp/範例.xlsx --force'))
     .action(async (opts: { output?: string; force?: boolean }, cmd: Command) => {
-      const file = await withOperator(io, cmd.optsWithGlobals(), (ctx) => sampleFile(ctx));
-      const target = opts.output ?? file.fileName;
+      const target = opts.output ?? SAMPLE_FILE_NAME;
+      if (target !== '-') refuseOverwrite(target, opts.force);
+      const body = await sampleBytes(io, cmd.optsWithGlobals());
       if (target === '-') {
-        process.stdout.write(Buffer.from(file.body as Uint8Array));
+        process.stdout.write(Buffer.from(body));
         return;
       }
-      refuseOverwrite(target, opts.force);
-      writeFileAtomic(target, file.body);
-      io.stdout(`已產生範例檔：${target}\n`);
+      writeFileAtomic(target, body);
+      io.stdout(`${SAMPLE.written(target)}\n`);
     });
 }

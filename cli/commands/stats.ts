@@ -1,8 +1,9 @@
 import type { Command } from 'commander';
-import { formatNTD, STATS_FIELD_LABELS, STATUS_LABELS, STORE_FIELD_LABELS, statsSummary } from '../../core/index.js';
+import { formatNTD, STATS_FIELD_LABELS, statsSummary } from '../../core/index.js';
 import { withOperator, type CliIO } from '../context.js';
 import { checkDateFlags } from '../dateFlags.js';
 import { examples } from '../input.js';
+import { STATS } from '../messages.js';
 import { renderPairs, renderTable } from '../table.js';
 import { codeList, storeIdsFromFlag } from '../storeCodes.js';
 
@@ -25,8 +26,7 @@ export function statsCommand(program: Command, io: CliIO): void {
         return statsSummary(ctx, { store_id: storeIds, from: opts.from, to: opts.to });
       });
       if (opts.json) return io.stdout(`${JSON.stringify(summary)}\n`);
-      const period = [opts.from && `${opts.from} 起`, opts.to && `至 ${opts.to}`].filter(Boolean).join(' ');
-      const range = period ? `期間：${period}（台灣時間，含當天）\n\n` : '';
+      const range = STATS.period(opts.from, opts.to);
       const totals = renderPairs([
         [STATS_FIELD_LABELS.totalStores, summary.totalStores],
         [STATS_FIELD_LABELS.totalPayments, summary.totalPayments],
@@ -43,8 +43,8 @@ export function statsCommand(program: Command, io: CliIO): void {
         s.failed_payments,
       ]);
       const table = rows.length
-        ? renderTable([STORE_FIELD_LABELS.code, STORE_FIELD_LABELS.name, '筆數', '金額', STATUS_LABELS.已入帳, STATUS_LABELS.未確認, STATUS_LABELS.未入帳], rows, { right: [2, 3, 4, 5, 6] })
-        : '沒有分店資料\n';
+        ? renderTable([...STATS.columns], rows, { right: [2, 3, 4, 5, 6] })
+        : `${STATS.noStores}\n`;
       io.stdout(`${range}${totals}\n${table}`);
     });
 }

@@ -1,8 +1,9 @@
 import type { Command } from 'commander';
-import { STORE_FIELD_LABELS as L, createStore, deleteStore, formatTaipei, getStoreByCode, listStores, storeLabel, updateStore } from '../../core/index.js';
+import { createStore, deleteStore, formatTaipei, getStoreByCode, listStores, storeLabel, updateStore } from '../../core/index.js';
 import { withOperator, type CliIO } from '../context.js';
 import { UsageError } from '../errors.js';
 import { confirmOrCancel, examples, requireYesOrTerminal } from '../input.js';
+import { STORES } from '../messages.js';
 import { renderTable } from '../table.js';
 
 type Opts = Record<string, string | boolean | undefined>;
@@ -23,7 +24,7 @@ export function storesCommand(program: Command, io: CliIO): void {
       const rows = await withOperator(io, cmd.optsWithGlobals(), async (ctx) => (await listStores(ctx)).rows);
       if (opts.json) return io.stdout(json(rows));
       const table = rows.map((s) => [s.id, s.code, s.name, formatTaipei(Date.parse(s.created_at))]);
-      io.stdout(rows.length ? renderTable([L.id, L.code, L.name, L.created_at], table, { right: [0] }) : '尚無分店（用 remit stores add 新增）\n');
+      io.stdout(rows.length ? renderTable([...STORES.columns], table, { right: [0] }) : `${STORES.none}\n`);
     });
 
   stores
@@ -35,7 +36,7 @@ export function storesCommand(program: Command, io: CliIO): void {
     .addHelpText('after', examples('remit stores add --name 台北店 --code TPE'))
     .action(async (opts: { name: string; code: string; json?: boolean }, cmd: Command) => {
       const store = await withOperator(io, cmd.optsWithGlobals(), (ctx) => createStore(ctx, { name: opts.name, code: opts.code }));
-      io.stdout(opts.json ? json(store) : `已新增分店 ${storeLabel(store)}，編號 ${store.id}\n`);
+      io.stdout(opts.json ? json(store) : `${STORES.added(storeLabel(store), store.id)}\n`);
     });
 
   stores
@@ -46,10 +47,10 @@ export function storesCommand(program: Command, io: CliIO): void {
     .option('--json', '以 JSON 輸出')
     .addHelpText('after', examples('remit stores edit TPE --name 台北旗艦店', 'remit stores edit TPE --code TPE1'))
     .action(async (code: string, opts: Opts, cmd: Command) => {
-      if (opts.name === undefined && opts.code === undefined) throw new UsageError('請指定要修改的項目：--name 或 --code');
+      if (opts.name === undefined && opts.code === undefined) throw new UsageError(STORES.nothingToEdit);
       const patch = { ...(opts.name !== undefined ? { name: opts.name } : {}), ...(opts.code !== undefined ? { code: opts.code } : {}) };
       const store = await withOperator(io, cmd.optsWithGlobals(), async (ctx) => updateStore(ctx, (await getStoreByCode(ctx, code)).id, patch));
-      io.stdout(opts.json ? json(store) : `已更新分店 ${storeLabel(store)}\n`);
+      io.stdout(opts.json ? json(store) : `${STORES.updated(storeLabel(store))}\n`);
     });
 
   stores
@@ -61,9 +62,9 @@ export function storesCommand(program: Command, io: CliIO): void {
       requireYesOrTerminal(opts.yes as boolean | undefined);
       const store = await withOperator(io, cmd.optsWithGlobals(), async (ctx) => {
         const target = await getStoreByCode(ctx, code);
-        await confirmOrCancel(opts.yes as boolean | undefined, `確定要刪除分店 ${storeLabel(target)} 嗎？此操作無法復原`);
+        await confirmOrCancel(opts.yes as boolean | undefined, STORES.confirmRemove(storeLabel(target)));
         return deleteStore(ctx, target.id);
       });
-      io.stdout(`已刪除分店 ${storeLabel(store)}\n`);
+      io.stdout(`${STORES.removed(storeLabel(store))}\n`);
     });
 }

@@ -10,8 +10,6 @@ import {
   listUsers,
   permissionLabels,
   ROLE_LABELS,
-  STORE_FIELD_LABELS,
-  USER_FIELD_LABELS,
   storeAccessLabel,
   unlockUser,
   updateUser,
@@ -23,14 +21,14 @@ import { codeList, storeIdsFromFlag } from '../storeCodes.js';
 import { withOperator, type CliIO } from '../context.js';
 import { UsageError } from '../errors.js';
 import { confirmOrCancel, examples, passwordSource, requireYesOrTerminal, textOrPrompt } from '../input.js';
+import { INPUT, USERS } from '../messages.js';
 import { renderPairs, renderTable } from '../table.js';
 
 type Opts = Record<string, string | boolean | undefined>;
 const list = (v?: string) => (v ? v.split(',').map((s) => s.trim()).filter(Boolean) : []);
 const json = (v: unknown) => `${JSON.stringify(v)}\n`;
 
-/** the store column lists every store the account reaches (home and accessible), hence 分店 */
-const COLUMNS = [STORE_FIELD_LABELS.id, USER_FIELD_LABELS.username, USER_FIELD_LABELS.role, USER_FIELD_LABELS.permissions, '分店', USER_FIELD_LABELS.is_active, USER_FIELD_LABELS.created_at];
+const COLUMNS = [...USERS.columns];
 
 /** A user as the users list shows it (spec section 2, users tab). */
 function userCells(u: User, stores: Store[]): Array<string | number> {
@@ -67,7 +65,7 @@ export function usersCommand(program: Command, io: CliIO): void {
         stores: await allStores(ctx),
       }));
       if (opts.json) return io.stdout(json(rows));
-      io.stdout(rows.length ? renderTable(COLUMNS, rows.map((u) => userCells(u, stores)), { right: [0] }) : '暫無會員記錄\n');
+      io.stdout(rows.length ? renderTable(COLUMNS, rows.map((u) => userCells(u, stores)), { right: [0] }) : `${USERS.none}\n`);
     });
 
   users
@@ -90,8 +88,8 @@ export function usersCommand(program: Command, io: CliIO): void {
       ),
     )
     .action(async (opts: Opts, cmd: Command) => {
-      const readPassword = passwordSource(opts, '密碼', io.stderr);
-      const username = await textOrPrompt(opts.username as string | undefined, '--username', '用戶名');
+      const readPassword = passwordSource(opts, INPUT.password, io.stderr);
+      const username = await textOrPrompt(opts.username as string | undefined, '--username', INPUT.username);
       const secret = await readPassword();
       const user = await withOperator(io, cmd.optsWithGlobals(), async (ctx) => {
         const [storeId] = await storeIdsFromFlag(ctx, codeList(opts.store as string | undefined));
@@ -105,7 +103,7 @@ export function usersCommand(program: Command, io: CliIO): void {
           is_active: !opts.inactive,
         });
       });
-      io.stdout(opts.json ? json(user) : `已新增${ROLE_LABELS[user.role]} ${user.username}，編號 ${user.id}\n`);
+      io.stdout(opts.json ? json(user) : `${USERS.added(ROLE_LABELS[user.role], user.username, user.id)}\n`);
     });
 
   users
@@ -124,10 +122,10 @@ export function usersCommand(program: Command, io: CliIO): void {
       examples('remit users edit tpe01 --permissions view_payments,edit_payments', 'remit users edit tpe01 --store TXG --accessible-stores TPE', 'remit users edit hq01 --no-store'),
     )
     .action(async (username: string, opts: Opts, cmd: Command) => {
-      if (opts.active && opts.inactive) throw new UsageError('--active 與 --inactive 只能擇一');
+      if (opts.active && opts.inactive) throw new UsageError(USERS.activeFlagsBoth);
       const keys = ['role', 'permissions', 'store', 'accessibleStores', 'active', 'inactive'];
       if (!keys.some((k) => opts[k] !== undefined)) {
-        throw new UsageError('請指定要修改的項目：--role、--permissions、--store、--no-store、--accessible-stores、--active 或 --inactive');
+        throw new UsageError(USERS.nothingToEdit);
       }
       const { user, stores } = await withOperator(io, cmd.optsWithGlobals(), async (ctx) => {
         const target = await getUserByUsername(ctx, username);
@@ -142,7 +140,7 @@ export function usersCommand(program: Command, io: CliIO): void {
       });
       if (opts.json) return io.stdout(json(user));
       const cells = userCells(user, stores);
-      io.stdout(`已更新用戶 ${user.username}\n${renderPairs(COLUMNS.map((c, i) => [c, cells[i]]))}`);
+      io.stdout(`${USERS.updated(user.username)}\n${renderPairs(COLUMNS.map((c, i) => [c, cells[i]]))}`);
     });
 
   users
@@ -152,12 +150,12 @@ export function usersCommand(program: Command, io: CliIO): void {
     .option('--password <password>', '不建議：密碼會出現在程序列表中（會顯示警告）；請改用提示輸入或 --password-stdin')
     .addHelpText('after', examples('remit users passwd tpe01                 # 在終端機上提示輸入兩次', 'printf "%s\\n" "$NEW_PW" | remit users passwd tpe01 --password-stdin'))
     .action(async (username: string, opts: Opts, cmd: Command) => {
-      const readPassword = passwordSource(opts, '新密碼', io.stderr);
+      const readPassword = passwordSource(opts, INPUT.newPassword, io.stderr);
       const user = await withOperator(io, cmd.optsWithGlobals(), async (ctx) => {
         const target = await getUserByUsername(ctx, username);
         return updateUser(ctx, target.id, await readPassword());
       });
-      io.stdout(`已重設用戶 ${user.username} 的密碼，先前的登入已全部失效\n`);
+      io.stdout(`${USERS.passwordReset(user.username)}\n`);
     });
 
   users
@@ -169,10 +167,10 @@ export function usersCommand(program: Command, io: CliIO): void {
       requireYesOrTerminal(opts.yes as boolean | undefined);
       const user = await withOperator(io, cmd.optsWithGlobals(), async (ctx) => {
         const target = await getUserByUsername(ctx, username);
-        await confirmOrCancel(opts.yes as boolean | undefined, `確定要刪除用戶 ${target.username}（${ROLE_LABELS[target.role]}）嗎？此操作無法復原`);
+        await confirmOrCancel(opts.yes as boolean | undefined, USERS.confirmRemove(target.username, ROLE_LABELS[target.role]));
         return deleteUser(ctx, target.id);
       });
-      io.stdout(`已刪除用戶 ${user.username}\n`);
+      io.stdout(`${USERS.removed(user.username)}\n`);
     });
 
   users
@@ -181,7 +179,7 @@ export function usersCommand(program: Command, io: CliIO): void {
     .addHelpText('after', examples('remit users unlock admin'))
     .action(async (username: string, _opts: Opts, cmd: Command) => {
       const { user, cleared } = await withOperator(io, cmd.optsWithGlobals(), (ctx) => unlockUser(ctx, username));
-      io.stdout(`已解除用戶 ${user.username} 的登入限制（清除 ${cleared} 筆登入失敗紀錄）\n`);
+      io.stdout(`${USERS.unlocked(user.username, cleared)}\n`);
     });
 
   for (const active of [true, false]) {
@@ -194,7 +192,7 @@ export function usersCommand(program: Command, io: CliIO): void {
           const target = await getUserByUsername(ctx, username);
           return updateUser(ctx, target.id, { is_active: active });
         });
-        io.stdout(active ? `已啟用用戶 ${user.username}\n` : `已停用用戶 ${user.username}，其登入已失效\n`);
+        io.stdout(`${active ? USERS.activated(user.username) : USERS.deactivated(user.username)}\n`);
       });
   }
 }
