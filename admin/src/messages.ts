@@ -124,7 +124,7 @@ export const STORES_UI = {
   saving: '儲存中...',
   deleting: '刪除中...',
   search: '搜尋名稱或代碼',
-  codeHint: '英文字母、數字、底線或連字號，最多20個字符',
+  codeHint: '英文字母、數字、底線或連字號，最多20個字元',
   created: '分店已新增',
   updated: '分店已更新',
   deleted: '分店已刪除',
@@ -173,7 +173,7 @@ export const IMPORT_UI = {
 /** The user menu of both top bars (the back office and the form page). */
 export const ACCOUNT_UI = {
   menuLabel: '帳戶選單',
-  changePassword: '修改密碼',
+  changePassword: '更改密碼',
 } as const;
 
 /** The users tab and its modals (spec sections 2 "Users tab" and "Modals", 4, 5, 6, 8). */
@@ -206,7 +206,7 @@ export const USERS_UI = {
   newPasswordOptional: '新密碼',
   confirmPassword: '確認密碼',
   passwordKeepHint: '留空表示不變更密碼',
-  usernameHint: '3-20個字符，只能包含字母、數字和下劃線',
+  usernameHint: '3-20個字元，只能包含字母、數字和底線',
   usernameLocked: '用戶名建立後無法修改',
   chooseRole: '請選擇角色',
   adminOnlyRole: '只有管理員可以指派管理員角色',

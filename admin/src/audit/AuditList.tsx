@@ -5,7 +5,7 @@
 import HistoryIcon from '@mui/icons-material/History';
 import { Box, Chip, Paper, Table, TableBody, TableCell, TableHead, TableRow, Typography, useMediaQuery, type Theme } from '@mui/material';
 import { Datagrid, FunctionField, List, SelectInput, TextField, TextInput, useRecordContext, type RaRecord } from 'react-admin';
-import { auditFieldRows, auditSummaryText, type AuditStoreLookup } from '../../../core/auditText';
+import { auditActorText, auditFieldRows, auditSummaryText, type AuditStoreLookup } from '../../../core/auditText';
 import { AUDIT_ACTION_LABELS, auditActionLabel, auditEntityLabel } from '../../../core/labels';
 import { formatTaipei } from '../../../core/time';
 import type { AuditEntry } from '../../../core/types';
@@ -36,7 +36,7 @@ export function AuditList() {
     <List title={T.title} filters={filters} sort={{ field: 'at', order: 'DESC' }} perPage={25} empty={<Empty />} exporter={false} sx={{ minWidth: 0, '& .RaList-content': { overflowX: 'auto', maxWidth: { xs: 'calc(100vw - 24px)', md: 'none' } } }} data-testid="audit-list">
       <Datagrid bulkActionButtons={false} empty={<Empty />} rowClick="expand" expand={<Changes />} expandSingle={false} data-testid="audit-grid">
         <FunctionField source="at" label={T.at} render={(r: AuditRecord) => <Box sx={{ whiteSpace: 'nowrap' }}>{formatTaipei(Date.parse(r.at), { seconds: true })}</Box>} />
-        <TextField source="actor_username" label={T.user} />
+        <FunctionField source="actor_username" label={T.user} render={(r: AuditRecord) => auditActorText(r)} />
         <FunctionField
           source="action"
           label={T.action}
