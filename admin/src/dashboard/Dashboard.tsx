@@ -6,7 +6,7 @@ import { Loading, Title } from 'react-admin';
 import { canSwitchStores, gates, scopeIsEmpty } from '../../../core/permissions';
 import { storeLabel } from '../../../core/labels';
 import { DateRangeFields, type DateRange } from '../common/DateRangeFields';
-import { Forbidden } from '../common/Forbidden';
+import { Forbidden, NoStoreNotice } from '../common/Forbidden';
 import { useSelectedStore } from '../common/storeSelection';
 import { useMe } from '../common/useMe';
 import { useStores } from '../common/useStores';
@@ -52,15 +52,7 @@ export function Dashboard() {
 
   if (me && scopeIsEmpty(me)) {
     // Nothing to count: say why, rather than show zeros as if the stores had no payments.
-    return (
-      <Box sx={{ p: { xs: 1, sm: 2 } }}>
-        <Title title={T.title} />
-        <Alert severity="info" data-testid="dashboard-no-store">
-          <AlertTitle>{T.noStoreTitle}</AlertTitle>
-          {T.noStore}
-        </Alert>
-      </Box>
-    );
+    return <NoStoreNotice title={T.title} heading={T.noStoreTitle} message={T.noStore} testId="dashboard-no-store" />;
   }
 
   const scope = storeId === null ? T.allStores : storeLabel(byId(storeId));
