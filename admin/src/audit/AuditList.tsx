@@ -11,7 +11,9 @@ import { AUDIT_ACTION_LABELS, auditActionLabel, auditEntityLabel } from '../../.
 import { formatTaipei } from '../../../core/time';
 import type { AuditEntry } from '../../../core/types';
 import { useStores } from '../common/useStores';
-import { AUDIT_UI as T } from '../messages';
+import { AUDIT_UI as T, UI } from '../messages';
+import { Gated } from '../common/Forbidden';
+import { gates } from '../../../core/permissions';
 
 type AuditRecord = AuditEntry & RaRecord;
 
@@ -30,7 +32,16 @@ const filters = [
   <TextInput key="user" source="actor_username" label={T.userFilter} alwaysOn />,
 ];
 
+/** Only for system_admin: the others are told 權限不足 before anything is asked. */
 export function AuditList() {
+  return (
+    <Gated allow={gates.systemAdmin} message={UI.forbiddenAudit} title={T.title} testId="auditlist-forbidden">
+      <AuditListView />
+    </Gated>
+  );
+}
+
+function AuditListView() {
   // A phone gets one card per entry, as 匯款記錄 does: nothing cut at the right (issue 24, item 6).
   const phone = useMediaQuery((t: Theme) => t.breakpoints.down('sm'));
   return (
