@@ -309,7 +309,7 @@ export const PAYMENTS_UI = {
   emptyAll: '目前沒有任何匯款記錄',
   emptyFiltered: '沒有符合篩選條件的匯款記錄',
   /** a search over chosen days found nothing: which days, and one tap to look at every date */
-  emptySearchIn: (q: string, days: string) => `${days} 之間沒有符合「${q}」的匯款記錄`,
+  emptySearchIn: (q: string, days: string) => `在 ${days} 沒有符合「${q}」的匯款記錄`,
   emptySearchAll: (q: string) => `所有日期都沒有符合「${q}」的匯款記錄`,
   searchEveryDate: '搜尋所有日期',
   /** what the dates of the list are, said where a phone can see them */

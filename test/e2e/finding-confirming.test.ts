@@ -82,7 +82,7 @@ describe.skipIf(!HAS_CHROMIUM)('finding and confirming, screens and words (issue
       if (phone) await page.getByTestId('filters-toggle').click();
       await search.fill('66510');
       const empty = page.getByTestId('payments-empty');
-      await expect.poll(() => empty.textContent()).toBe(`${slash(daysAgo(1))} 之間沒有符合「66510」的匯款記錄`);
+      await expect.poll(() => empty.textContent()).toBe(`在 ${slash(daysAgo(1))} 沒有符合「66510」的匯款記錄`);
       await e.shot(page, `payments-search-empty-days-${viewport.width}`);
       await page.getByTestId('search-every-date').click();
       await expect.poll(() => items.allInnerTexts()).toEqual([expect.stringContaining('66510')]);

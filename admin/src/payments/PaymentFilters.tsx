@@ -94,7 +94,7 @@ export function PaymentFilters({ me }: { me: Me }) {
         labels={{ from: P.from, to: P.to }}
         onChange={(r) => set({ paid_at_gte: r.from, paid_at_lte: r.to })}
         testids={{ from: 'filter-from', to: 'filter-to' }}
-        sx={{ width: { xs: '100%', sm: 150 } }}
+        sx={{ width: { xs: '100%', sm: 146 } }}
       />
       {!narrow && <DayStep days={1} from={from} to={to} onStep={step} />}
       <QuickRanges from={from} to={to} onPick={(r) => set({ paid_at_gte: r.from, paid_at_lte: r.to })} />
@@ -175,7 +175,7 @@ function DayStep({ days, from, to, onStep }: { days: -1 | 1; from?: string; to?:
   const label = days < 0 ? P.dayBefore : P.dayAfter;
   const disabled = days > 0 && !canStepForward(from, to);
   const button = (
-    <IconButton size="small" aria-label={label} disabled={disabled} onClick={() => onStep(days)} data-testid={days < 0 ? 'day-before' : 'day-after'}>
+    <IconButton size="small" aria-label={label} disabled={disabled} sx={{ p: 0.25 }} onClick={() => onStep(days)} data-testid={days < 0 ? 'day-before' : 'day-after'}>
       {days < 0 ? <ChevronLeftIcon /> : <ChevronRightIcon />}
     </IconButton>
   );
