@@ -1,6 +1,6 @@
 import PrintIcon from '@mui/icons-material/Print';
 import RefreshIcon from '@mui/icons-material/Refresh';
-import { Alert, AlertTitle, Box, Button, Chip, GlobalStyles, LinearProgress, Skeleton, Stack, Typography } from '@mui/material';
+import { Box, Button, Chip, GlobalStyles, LinearProgress, Skeleton, Stack, Typography } from '@mui/material';
 import { lazy, Suspense, useState } from 'react';
 import { Loading, Title } from 'react-admin';
 import { canSwitchStores, gates, scopeIsEmpty } from '../../../core/permissions';
