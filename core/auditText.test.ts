@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { auditFieldLabel, auditFieldRows, auditSummaryText, auditValueText, type AuditStoreLookup } from './auditText.js';
+import { auditActorText, auditFieldLabel, auditFieldRows, auditSummaryText, auditValueText, type AuditStoreLookup } from './auditText.js';
 
 const STORES = [
   { id: 1, name: '台北店', code: 'TPE' },
@@ -110,5 +110,21 @@ describe('statement and reconciliation entries (issue 21 walk-through: no keys l
     expect(text).not.toMatch(/\b(statement_id|row|at|has_time|balance|counterparty|digits|payment)：/);
     const unpaid = auditSummaryText({ entity: 'payment', before: { status: '未確認' }, after: { status: '未入帳', reconcile: { unpaid: true, by: 'person' } } }, stores);
     expect(unpaid).toContain('未入帳：是');
+  });
+});
+
+describe('who did it (issue 24, item 7)', () => {
+  const entry = (actor_id: number | null, actor_username: string, action = 'create') => ({ actor_id, actor_username, action });
+  it('the command line and the server itself read 命令列 and 系統; a person keeps their name', () => {
+    expect(auditActorText(entry(null, 'cli'))).toBe('命令列');
+    expect(auditActorText(entry(null, 'system'))).toBe('系統');
+    expect(auditActorText(entry(3, 'boss'))).toBe('boss');
+    // a user who happens to be named cli is that user; a failed sign-in shows what was typed
+    expect(auditActorText(entry(7, 'cli'))).toBe('cli');
+    expect(auditActorText(entry(null, 'system', 'login_failed'))).toBe('system');
+  });
+  it('an encoding reads 大五碼 / UTF-8 in any entry', () => {
+    expect(auditValueText('reconciliation', 'encoding', 'big5', stores)).toBe('大五碼（Big5）');
+    expect(auditValueText('payment', 'encoding', 'utf-8', stores)).toBe('UTF-8');
   });
 });

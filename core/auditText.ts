@@ -23,6 +23,18 @@ export interface AuditFieldRow {
 
 export const AUDIT_NONE = '（無）';
 
+/** The machine's own actors (core/services/context.ts systemActor): the command line, the server's first start. */
+const MACHINE_ACTORS: Record<string, string> = { cli: '命令列', system: '系統' };
+
+/**
+ * Who did it, as a person reads it: a user's name, or 命令列 / 系統 for the machine. Those carry no
+ * user id; a failed sign-in carries none either but names what was typed, which stays as typed.
+ */
+export function auditActorText(e: Pick<AuditEntry, 'actor_id' | 'actor_username' | 'action'>): string {
+  if (e.actor_id === null && e.action !== 'login_failed') return MACHINE_ACTORS[e.actor_username] ?? e.actor_username;
+  return e.actor_username;
+}
+
 /** Fields every kind of entry may carry, beyond the payment, user and store forms' own. */
 const COMMON_LABELS: Record<string, string> = {
   id: '編號',
@@ -131,7 +143,7 @@ export function auditValueText(entity: string, field: string, value: unknown, st
   if (field === 'permissions' && Array.isArray(value)) return permissionLabels(value.map(String));
   if (field === 'role' && typeof value === 'string') return ROLE_LABELS[value as keyof typeof ROLE_LABELS] ?? value;
   if (field === 'is_active' && typeof value === 'boolean') return activeLabel(value);
-  if (entity === 'statement' && field === 'encoding' && typeof value === 'string') return statementEncodingLabel(value);
+  if (field === 'encoding' && typeof value === 'string') return statementEncodingLabel(value);
   if (field === 'reason' && typeof value === 'string') return SIGN_IN_REASONS[value] ?? value;
   if ((field === 'by' || field === 'learned_by') && typeof value === 'string') return RECONCILED_BY[value] ?? value;
   if (typeof value === 'boolean') return value ? '是' : '否';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ValidationError } from './errors.js';
-import { dateRangeError, instantRange, QUICK_RANGES, quickDateRange } from './dateRange.js';
+import { canStepForward, dateRangeError, instantRange, QUICK_RANGES, quickDateRange, stepDateRange, withSearch, dateRangeText } from './dateRange.js';
 import { taipeiDayStart } from './time.js';
 
 const DAY = 86_400_000;
@@ -77,5 +77,44 @@ describe('quickDateRange: 今天, 昨天, 本週, 本月, 上月 in Taiwan time'
       const { from, to } = quickDateRange(r, mondayEarly);
       expect(() => instantRange(from, to)).not.toThrow();
     }
+  });
+});
+
+describe('day by day, and a search over every date (issue 24, items 1 and 3)', () => {
+  // 2026/11/25 10:00 in Taipei
+  const now = Date.parse('2026-11-25T02:00:00Z');
+  it('‹ and › move both ends a day; without dates ‹ shows yesterday; › stops at today', () => {
+    expect(stepDateRange('2026-11-20', '2026-11-20', -1, now)).toEqual({ from: '2026-11-19', to: '2026-11-19' });
+    expect(stepDateRange('2026-11-22', '2026-11-25', -1, now)).toEqual({ from: '2026-11-21', to: '2026-11-24' });
+    expect(stepDateRange('2026-02-28', '2026-02-28', 1, now)).toEqual({ from: '2026-03-01', to: '2026-03-01' });
+    expect(stepDateRange(undefined, undefined, -1, now)).toEqual({ from: '2026-11-24', to: '2026-11-24' });
+    expect(stepDateRange('2026-11-01', undefined, 1, now)).toEqual({ from: '2026-11-02', to: '' });
+    expect(canStepForward('2026-11-24', '2026-11-24', now)).toBe(true);
+    expect(canStepForward('2026-11-25', '2026-11-25', now)).toBe(false);
+    expect(canStepForward('2026-11-22', '2026-11-25', now)).toBe(false);
+    expect(canStepForward(undefined, undefined, now)).toBe(false);
+  });
+  it('a search leaves out the default days, keeps chosen ones, and emptying it brings the default back', () => {
+    const opened = { paid_at_gte: '2026-11-22', paid_at_lte: '2026-11-25', status: '未確認' };
+    const searching = withSearch(opened, ' 66510 ', now);
+    expect(searching).toEqual({ status: '未確認', q: '66510' });
+    expect(withSearch(searching, '6651', now)).toEqual({ status: '未確認', q: '6651' });
+    expect(withSearch(searching, '', now)).toEqual(opened);
+    // dates the user chose stay, with or without a search
+    const chosen = { paid_at_gte: '2026-10-01', paid_at_lte: '2026-10-31' };
+    expect(withSearch(chosen, '97531', now)).toEqual({ ...chosen, q: '97531' });
+    expect(withSearch({ ...chosen, q: '97531' }, '', now)).toEqual(chosen);
+    // every date chosen (清除篩選), then a search: still every date; nothing to search, nothing added
+    expect(withSearch({}, '', now)).toEqual({});
+  });
+});
+
+describe('dates as a person reads them', () => {
+  it('a range, one day, open ends, none', () => {
+    expect(dateRangeText('2026-11-22', '2026-11-25')).toBe('2026/11/22–2026/11/25');
+    expect(dateRangeText('2026-11-25', '2026-11-25')).toBe('2026/11/25');
+    expect(dateRangeText('2026-11-01', undefined)).toBe('2026/11/01 起');
+    expect(dateRangeText(undefined, '2026-11-30')).toBe('2026/11/30 止');
+    expect(dateRangeText(undefined, undefined)).toBe('');
   });
 });

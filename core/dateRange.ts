@@ -5,7 +5,7 @@
  */
 import { ValidationError } from './errors.js';
 import { MSG } from './messages.js';
-import { addDays, dayRangeToInstants, taipeiDate } from './time.js';
+import { addDays, dayRangeToInstants, defaultDateRange, taipeiDate } from './time.js';
 
 export interface InstantRange {
   /** first instant in the range, ms */
@@ -83,4 +83,55 @@ export function quickDateRange(range: QuickRange, now: number = Date.now()): { f
 /** A filter date without a time part (or none): answerable from the per-day table (payment_daily). */
 export function isWholeDays(v: unknown): boolean {
   return v === undefined || v === null || v === '' || (typeof v === 'string' && !/T|:/.test(v));
+}
+
+/**
+ * ‹ and › beside a filter's dates (issue 24, item 3): the range moved by `days` whole days, both
+ * ends, so a single day steps to the day before or after and a week to the week shifted by a day.
+ * Without dates the step starts from today (‹ shows yesterday). A missing end stays missing.
+ */
+export function stepDateRange(from: string | undefined, to: string | undefined, days: number, now: number = Date.now()): { from: string; to: string } {
+  const today = taipeiDate(now);
+  if (!from && !to) return { from: addDays(today, days), to: addDays(today, days) };
+  return { from: from ? addDays(from, days) : '', to: to ? addDays(to, days) : '' };
+}
+
+/** Whether › may step: the range would still end on or before today (no payments lie further ahead). */
+export function canStepForward(from: string | undefined, to: string | undefined, now: number = Date.now()): boolean {
+  const next = stepDateRange(from, to, 1, now);
+  const last = next.to || next.from;
+  return last !== '' && last <= taipeiDate(now);
+}
+
+/**
+ * The payment list's filter once its search text is `q` (issue 24, item 1). The list opens on the
+ * default days (three days ago to today); a search looks at every date unless the user chose the
+ * dates: the default range is left out while there is a search, and is put back when the search
+ * is emptied and no dates were chosen meanwhile. Dates the user chose (anything other than the
+ * default range) stay, and the empty answer then says which days it looked at.
+ */
+export function withSearch(filter: Record<string, unknown>, q: string, now: number = Date.now()): Record<string, unknown> {
+  const { q: before, ...next } = filter;
+  const text = q.trim();
+  const d = defaultDateRange(now);
+  if (text) {
+    if (next.paid_at_gte === d.from && next.paid_at_lte === d.to) {
+      delete next.paid_at_gte;
+      delete next.paid_at_lte;
+    }
+    return { ...next, q: text };
+  }
+  const searched = typeof before === 'string' && before.trim() !== '';
+  if (searched && next.paid_at_gte === undefined && next.paid_at_lte === undefined) return { ...next, paid_at_gte: d.from, paid_at_lte: d.to };
+  return next;
+}
+
+/** A filter's dates as a person reads them: 2026/11/22–2026/11/25, one day once, an open end as 起 / 止; '' for none. */
+export function dateRangeText(from: string | undefined, to: string | undefined): string {
+  const f = from ? from.replaceAll('-', '/') : '';
+  const t = to ? to.replaceAll('-', '/') : '';
+  if (f && t) return f === t ? f : `${f}–${t}`;
+  if (f) return `${f} 起`;
+  if (t) return `${t} 止`;
+  return '';
 }

@@ -34,7 +34,7 @@ export const MSG = {
   storeInvalid: '分店編號格式錯誤',
   storeNotFound: '找不到分店',
   noteType: '備註必須是文字',
-  noteTooLong: '備註不能超過1000個字符',
+  noteTooLong: '備註不能超過1000個字元',
   statusInvalid: '狀態必須是 未確認、已入帳 或 未入帳',
   paymentReadOnlyField: '匯款記錄只能修改狀態和備註',
   paymentNotFound: '找不到匯款記錄',
@@ -111,9 +111,9 @@ export const MSG = {
 
   // Stores
   storeNameRequired: '請輸入分店名稱',
-  storeNameTooLong: '分店名稱不能超過50個字符',
+  storeNameTooLong: '分店名稱不能超過50個字元',
   storeCodeRequired: '請輸入分店代碼',
-  storeCodePattern: '分店代碼只能包含英文字母、數字、底線和連字號，最多20個字符',
+  storeCodePattern: '分店代碼只能包含英文字母、數字、底線和連字號，最多20個字元',
   storeCodeTaken: '分店代碼已存在',
   storeInUse: '此分店仍有匯款記錄或用戶，無法刪除',
   storeCodeNotFound: (code: string) => `找不到分店代碼「${code}」`,

@@ -34,7 +34,9 @@ describe('remit audit', () => {
     expect(body[0]).toContain('會員');
     expect(body[2]).toContain('新增');
     expect(body[2]).toContain('分店');
-    expect(run.stdout).toContain('cli');
+    // the command line's own entries read 命令列 (issue 24, item 7)
+    expect(run.stdout).toContain('命令列');
+    expect(run.stdout).not.toMatch(/\bcli\b/);
   });
 
   it('says what changed in words, as the back office does: Chinese field names, store names, no JSON', async () => {

@@ -64,6 +64,9 @@ export const UI = {
   noMembers: '暫無會員記錄',
   forbiddenTitle: '權限不足',
   forbiddenPayments: '您沒有查看匯款記錄的權限',
+  forbiddenUsers: '您沒有會員管理的權限',
+  forbiddenStores: '您沒有分店管理的權限',
+  forbiddenAudit: '您沒有查看稽核紀錄的權限',
   noBackOfficeAccess: '您的帳戶沒有任何後台權限，請聯絡管理員。',
   cannotDeleteSelf: '無法刪除自己的帳戶',
   cannotDeleteAdmin: '權限不足：無法刪除管理員帳戶',
@@ -124,7 +127,7 @@ export const STORES_UI = {
   saving: '儲存中...',
   deleting: '刪除中...',
   search: '搜尋名稱或代碼',
-  codeHint: '英文字母、數字、底線或連字號，最多20個字符',
+  codeHint: '英文字母、數字、底線或連字號，最多20個字元',
   created: '分店已新增',
   updated: '分店已更新',
   deleted: '分店已刪除',
@@ -173,7 +176,7 @@ export const IMPORT_UI = {
 /** The user menu of both top bars (the back office and the form page). */
 export const ACCOUNT_UI = {
   menuLabel: '帳戶選單',
-  changePassword: '修改密碼',
+  changePassword: '更改密碼',
 } as const;
 
 /** The users tab and its modals (spec sections 2 "Users tab" and "Modals", 4, 5, 6, 8). */
@@ -206,7 +209,7 @@ export const USERS_UI = {
   newPasswordOptional: '新密碼',
   confirmPassword: '確認密碼',
   passwordKeepHint: '留空表示不變更密碼',
-  usernameHint: '3-20個字符，只能包含字母、數字和下劃線',
+  usernameHint: '3-20個字元，只能包含字母、數字和底線',
   usernameLocked: '用戶名建立後無法修改',
   chooseRole: '請選擇角色',
   adminOnlyRole: '只有管理員可以指派管理員角色',
@@ -299,12 +302,29 @@ export const PAYMENTS_UI = {
   confirmDelete: '確認刪除',
   deleting: '刪除中...',
   deleteTitle: '刪除匯款記錄',
-  deleteBody: (lastFive: string, amount: string) => `確定要刪除帳號後五碼 ${lastFive}、金額 ${amount} 的匯款記錄嗎？此操作無法復原。`,
+  deleteBody: (lastFive: string, amount: string) => `確定要刪除帳號後五碼 ${lastFive}、金額 ${amount} 的匯款記錄嗎？刪除後幾秒內仍可按「復原」取消，之後無法復原。`,
   batchDeleteTitle: '批量刪除匯款記錄',
-  batchDeleteBody: (n: number) => `確定要刪除選取的 ${n} 筆匯款記錄嗎？此操作無法復原。`,
+  batchDeleteBody: (n: number) => `確定要刪除選取的 ${n} 筆匯款記錄嗎？刪除後幾秒內仍可按「復原」取消，之後無法復原。`,
   loading: '載入中...',
   emptyAll: '目前沒有任何匯款記錄',
   emptyFiltered: '沒有符合篩選條件的匯款記錄',
+  /** a search over chosen days found nothing: which days, and one tap to look at every date */
+  emptySearchIn: (q: string, days: string) => `在 ${days} 沒有符合「${q}」的匯款記錄`,
+  emptySearchAll: (q: string) => `所有日期都沒有符合「${q}」的匯款記錄`,
+  searchEveryDate: '搜尋所有日期',
+  /** what the dates of the list are, said where a phone can see them */
+  allDates: '所有日期',
+  searchedDays: (days: string) => `搜尋範圍：${days}`,
+  searchedAllDates: '搜尋範圍：所有日期',
+  dayBefore: '前一天',
+  dayAfter: '後一天',
+  noStoreTitle: '尚未設定分店',
+  noStore: '您的帳戶沒有任何分店的權限，所以沒有可顯示的匯款記錄。請聯絡管理員為您設定分店。',
+  confirmCredited: '確認入帳',
+  confirmCreditedLabel: (lastFive: string) => `確認入帳：後五碼 ${lastFive}`,
+  credited: (lastFive: string) => `已確認入帳：後五碼 ${lastFive}`,
+  deleted: (lastFive: string, amount: string) => `已刪除後五碼 ${lastFive}、${amount} 的匯款記錄`,
+  deletedMany: (n: number) => `已刪除 ${n} 筆匯款記錄`,
   forbiddenDebug: '目前權限：',
 } as const;
 

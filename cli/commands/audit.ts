@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { auditActionLabel, auditEntityLabel, auditSummaryText, formatTaipei, listAudit, storeDirectory, type AuditEntry, type AuditStoreLookup } from '../../core/index.js';
+import { auditActionLabel, auditActorText, auditEntityLabel, auditSummaryText, formatTaipei, listAudit, storeDirectory, type AuditEntry, type AuditStoreLookup } from '../../core/index.js';
 import { withOperator, type CliIO } from '../context.js';
 import { checkDateFlags } from '../dateFlags.js';
 import { UsageError } from '../errors.js';
@@ -18,7 +18,7 @@ function summary(e: AuditEntry, stores: AuditStoreLookup): string {
 function cells(e: AuditEntry, stores: AuditStoreLookup): string[] {
   return [
     formatTaipei(Date.parse(e.at), { seconds: true }),
-    e.actor_username,
+    auditActorText(e),
     auditActionLabel(e.action),
     auditEntityLabel(e.entity),
     e.entity_id ?? '',

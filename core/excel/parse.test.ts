@@ -448,3 +448,18 @@ describe('previewErrors', () => {
     expect(p.more).toBe(2);
   });
 });
+
+describe('a time ahead of now (issue 24, item 5: one rule with the form)', () => {
+  const now = Date.parse('2026-11-25T04:00:00Z'); // 2026/11/25 12:00 in Taipei
+  it('a row dated 2027/01/01 is an error with the sentence the form gets from the server; nothing may be imported', () => {
+    const r = one({ date: '2027/01/01', paidAt: '2027/01/01 09:00' }, { now });
+    expect(r.rows).toEqual([]);
+    expect(r.errors).toEqual([MSG.rowError(2, MSG.paidAtTooFarAhead)]);
+    expect(r.preview[0]).toMatchObject({ state: 'error', reason: MSG.paidAtTooFarAhead });
+    expect(MSG.paidAtTooFarAhead).toBe('匯款時間不能晚於現在超過一天，請確認日期與時間');
+  });
+  it('within a day ahead (clocks differ) and any past time are kept as written', () => {
+    expect(one({ date: '2026/11/26', paidAt: '2026/11/26 11:00' }, { now }).rows).toHaveLength(1);
+    expect(one({ date: '2016/11/26', paidAt: '2016/11/26 11:00' }, { now }).rows).toHaveLength(1);
+  });
+});

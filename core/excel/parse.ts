@@ -9,7 +9,7 @@ import { MSG } from '../messages.js';
 import { submissionStoreId } from '../permissions.js';
 import { fromCollectionStatus, type PaymentStatus } from '../statuses.js';
 import { DAY_MS, MAX_INSTANT, MIN_INSTANT, normalizeTaiwanDateText, parseInstant, taipeiDayNumber, taipeiDayNumberStart, toIso } from '../time.js';
-import { parseAmount, NOTE_MAX_LENGTH } from '../validation/payment.js';
+import { checkPaidAtNotAhead, parseAmount, NOTE_MAX_LENGTH } from '../validation/payment.js';
 import {
   COLUMN_ORDER,
   COLUMNS,
@@ -50,6 +50,8 @@ export interface ParseOptions {
   previewRows?: number;
   maxBytes?: number;
   maxRows?: number;
+  /** the clock a payment time must not run ahead of (checkPaidAtNotAhead); default: now */
+  now?: number;
 }
 
 export interface ParseResult {
@@ -244,7 +246,7 @@ export class PaymentRowReader {
 
   constructor(
     header: Cell[],
-    private readonly opts: Pick<ParseOptions, 'stores' | 'userStoreId' | 'allowDuplicates'>,
+    private readonly opts: Pick<ParseOptions, 'stores' | 'userStoreId' | 'allowDuplicates' | 'now'>,
     private readonly date1904: boolean,
   ) {
     this.col = mapHeader(header);
@@ -289,7 +291,12 @@ export class PaymentRowReader {
         if (!business.error) rowErrors.push(MSG.importCellUnreadable(time.error, COLUMNS.paidAt, cellText(at('paidAt'))));
       }
       else if (time.ms < MIN_INSTANT || time.ms >= MAX_INSTANT) rowErrors.push(MSG.paidAtOutOfRange);
-      else paidAt = time.ms;
+      else {
+        // The form's rule for a new payment, the same for a row of a file: a time over a day ahead is a typing mistake.
+        const ahead = checkPaidAtNotAhead(time.ms, this.opts.now ?? Date.now());
+        if (ahead) rowErrors.push(ahead);
+        else paidAt = time.ms;
+      }
 
       const amountCell = at('amount');
       const amount = parseAmount(amountCell?.t === 'n' ? amountCell.v : amountText(cellText(amountCell)));

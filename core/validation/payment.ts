@@ -85,7 +85,7 @@ export function parseStatus(v: unknown): { value?: PaymentStatus; error?: string
 /**
  * Checks a submitted payment. `storeRequired` is the form's rule when the branch select is
  * shown; the server leaves it off and applies the fallback instead. `now`: refuse a time over a
- * day ahead of it (a new payment; imports of older files keep their times as written).
+ * day ahead of it (a new payment, and every row of an import: one rule; older times are kept as written).
  */
 export function validatePayment(raw: unknown, opts: { storeRequired?: boolean; now?: number } = {}): Validated<PaymentInput> {
   const errors = new FieldErrors();

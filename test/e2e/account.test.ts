@@ -81,9 +81,9 @@ describe.skipIf(!HAS_CHROMIUM)('everyone’s own account, and an empty store sco
     await page.getByTestId('user-menu').click();
     const menu = page.getByRole('menu');
     await menu.waitFor();
-    expect(await menu.getByRole('menuitem').allInnerTexts()).toEqual(['修改密碼', '登出']);
+    expect(await menu.getByRole('menuitem').allInnerTexts()).toEqual(['更改密碼', '登出']);
     await screen(page, 'account-menu-backoffice-1280');
-    await menu.getByRole('menuitem', { name: '修改密碼' }).click();
+    await menu.getByRole('menuitem', { name: '更改密碼' }).click();
     await changePassword(page, 'account-password-backoffice-1280');
     await page.getByText('密碼更改成功！').waitFor();
     // still signed in with the fresh token: the list loads
@@ -103,7 +103,7 @@ describe.skipIf(!HAS_CHROMIUM)('everyone’s own account, and an empty store sco
     await extras.waitFor();
     await settle(page);
     await screen(page, 'account-menu-backoffice-375');
-    await extras.getByText('修改密碼').click();
+    await extras.getByText('更改密碼').click();
     await changePassword(page, 'account-password-backoffice-375');
     await page.getByText('密碼更改成功！').waitFor();
     await page.context().close();
@@ -120,10 +120,10 @@ describe.skipIf(!HAS_CHROMIUM)('everyone’s own account, and an empty store sco
       expect(await page.getByTestId('username').textContent()).toBe(username);
       await page.getByTestId('user-menu').click();
       const menu = page.getByRole('menu');
-      expect(await menu.getByRole('menuitem').allInnerTexts()).toEqual(['修改密碼', '登出']);
+      expect(await menu.getByRole('menuitem').allInnerTexts()).toEqual(['更改密碼', '登出']);
       await noSideways(page);
       await screen(page, `account-menu-form-${viewport.width}`);
-      await menu.getByRole('menuitem', { name: '修改密碼' }).click();
+      await menu.getByRole('menuitem', { name: '更改密碼' }).click();
       await changePassword(page, `account-password-form-${viewport.width}`);
       expect(await page.getByTestId('banner-success').textContent()).toBe('密碼更改成功！');
       // the form still works with the fresh token: the store list loaded again after a reload

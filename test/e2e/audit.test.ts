@@ -1,7 +1,7 @@
 /** 稽核紀錄 in the back office: system_admin sees a change with its before and after; others get no menu entry. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { join } from 'node:path';
-import type { Page } from 'playwright-core';
+import type { Locator, Page } from 'playwright-core';
 import { formatTaipei, taipeiDate } from '../../core/index.js';
 import { HAS_CHROMIUM, pick, SCREENSHOTS, settle, startE2E, type E2E } from './harness.js';
 
@@ -83,18 +83,36 @@ describe.skipIf(!HAS_CHROMIUM)('audit page', () => {
       { width: 375, height: 812 },
     ]) {
       const page: Page = await e.signedIn('admin', '/admin/audit', viewport);
-      const grid = page.getByTestId('audit-grid');
-      await grid.waitFor();
-      const row = grid.locator('tbody tr', { hasText: '匯款' }).first();
-      await expect.poll(() => row.textContent()).toContain('狀態：未確認 → 已入帳；備註：（無） → 已核對');
-      await row.click();
-      const changes = page.getByTestId('audit-changes').first();
-      await changes.waitFor();
-      const cells = async (label: string) => changes.locator('tr', { has: page.locator('td', { hasText: new RegExp(`^${label}$`) }) }).locator('td').allInnerTexts();
-      expect(await cells('匯款時間')).toEqual(['匯款時間', when, when]);
-      expect(await cells('匯款金額')).toEqual(['匯款金額', 'NT$12,000', 'NT$12,000']);
-      expect(await cells('分店')).toEqual(['分店', '台北店 (TPE)', '台北店 (TPE)']);
-      expect(await cells('狀態')).toEqual(['狀態', '未確認', '已入帳']);
+      const phone = viewport.width < 600;
+      let changes: Locator;
+      if (phone) {
+        // a phone: one card per entry, as 匯款記錄 (issue 24, item 6)
+        const card = page.getByTestId('audit-cards').locator('[data-testid^="audit-card-"]', { hasText: '匯款' }).first();
+        await expect.poll(() => card.textContent()).toContain('狀態：未確認 → 已入帳；備註：（無） → 已核對');
+        await card.getByRole('button', { name: '查看內容' }).click();
+        changes = card.getByTestId('audit-changes');
+        await changes.waitFor();
+        const field = async (label: string) => (await changes.locator('div', { has: page.locator('dt', { hasText: new RegExp(`^${label}$`) }) }).innerText()).split('\n');
+        expect(await field('匯款時間')).toEqual(['匯款時間', `修改前：${when}`, `修改後：${when}`]);
+        expect(await field('匯款金額')).toEqual(['匯款金額', '修改前：NT$12,000', '修改後：NT$12,000']);
+        expect(await field('分店')).toEqual(['分店', '修改前：台北店 (TPE)', '修改後：台北店 (TPE)']);
+        expect(await field('狀態')).toEqual(['狀態', '修改前：未確認', '修改後：已入帳']);
+        // every card within the screen: nothing cut at the right
+        for (const box of await page.locator('[data-testid^="audit-card-"]').evaluateAll((els) => els.map((el) => el.getBoundingClientRect().right))) expect(box).toBeLessThanOrEqual(375);
+      } else {
+        const grid = page.getByTestId('audit-grid');
+        await grid.waitFor();
+        const row = grid.locator('tbody tr', { hasText: '匯款' }).first();
+        await expect.poll(() => row.textContent()).toContain('狀態：未確認 → 已入帳；備註：（無） → 已核對');
+        await row.click();
+        changes = page.getByTestId('audit-changes').first();
+        await changes.waitFor();
+        const cells = async (label: string) => changes.locator('tr', { has: page.locator('td', { hasText: new RegExp(`^${label}$`) }) }).locator('td').allInnerTexts();
+        expect(await cells('匯款時間')).toEqual(['匯款時間', when, when]);
+        expect(await cells('匯款金額')).toEqual(['匯款金額', 'NT$12,000', 'NT$12,000']);
+        expect(await cells('分店')).toEqual(['分店', '台北店 (TPE)', '台北店 (TPE)']);
+        expect(await cells('狀態')).toEqual(['狀態', '未確認', '已入帳']);
+      }
       const detail = (await changes.innerText()) ?? '';
       expect(detail).not.toMatch(/[a-z]+_[a-z]+|\d{4}-\d{2}-\d{2}T|Z\b/);
       // the pagination speaks Chinese too

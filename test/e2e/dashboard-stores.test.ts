@@ -152,7 +152,7 @@ describe.skipIf(!HAS_CHROMIUM)('dashboard and store management in the browser', 
     await dialog.getByLabel('分店名稱').fill('新竹店');
     await dialog.getByLabel('分店代碼').fill('新竹');
     await dialog.getByRole('button', { name: '儲存' }).click();
-    await dialog.getByText('分店代碼只能包含英文字母、數字、底線和連字號，最多20個字符').waitFor();
+    await dialog.getByText('分店代碼只能包含英文字母、數字、底線和連字號，最多20個字元').waitFor();
     await e.shot(page, 'stores-form-errors');
 
     // the server's 409 on a duplicate code (codes are unique whatever their case)

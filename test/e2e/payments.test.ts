@@ -98,17 +98,20 @@ describe.skipIf(!HAS_CHROMIUM)('payments tab in the browser', () => {
   it('deletes one payment after confirming, and a batch after confirming the count', async () => {
     const page = await e.signedIn('admin', '/admin/payments');
     await page.getByTestId(`delete-${ids.a1}`).click();
-    await page.getByText('確定要刪除帳號後五碼 11111、金額 NT$1,500 的匯款記錄嗎？此操作無法復原。').waitFor();
+    await page.getByText('確定要刪除帳號後五碼 11111、金額 NT$1,500 的匯款記錄嗎？刪除後幾秒內仍可按「復原」取消，之後無法復原。').waitFor();
     await page.getByRole('button', { name: '確認刪除' }).click();
     await expect.poll(() => rows(page).count()).toBe(2);
+    await page.getByRole('button', { name: '復原' }).waitFor({ state: 'detached', timeout: 15_000 });
 
     await page.getByTestId('filter-from').fill(daysAgo(30));
     await expect.poll(() => rows(page).count()).toBe(3);
     await page.locator('thead input[type="checkbox"]').check();
     await page.getByRole('button', { name: '批量刪除' }).click();
-    await page.getByText('確定要刪除選取的 3 筆匯款記錄嗎？此操作無法復原。').waitFor();
+    await page.getByText('確定要刪除選取的 3 筆匯款記錄嗎？刪除後幾秒內仍可按「復原」取消，之後無法復原。').waitFor();
     await page.getByRole('button', { name: '確認刪除' }).click();
-    await expect.poll(() => page.getByTestId('payments-empty').textContent()).toBe('目前沒有任何匯款記錄');
+    // the rows go at once; the deletes are sent when the 復原 notice has gone, and then nothing is left
+    await page.getByRole('button', { name: '復原' }).waitFor({ state: 'detached', timeout: 15_000 });
+    await expect.poll(() => page.getByTestId('payments-empty').textContent(), { timeout: 10_000 }).toBe('目前沒有任何匯款記錄');
     await page.context().close();
   });
 

@@ -178,7 +178,7 @@ describe.each(DB_KINDS)('bad input on %s', (kind) => {
     });
 
     it('refuses a 5 000-character note, and a 1 001-character one (a note holds at most 1 000)', async () => {
-      const tooLong = { field: 'note', message: '備註不能超過1000個字符' };
+      const tooLong = { field: 'note', message: '備註不能超過1000個字元' };
       expectRefusal(await post({ ...good(), note: 'x'.repeat(5000) }), 400, { message: VALIDATION, errors: [tooLong] });
       expectRefusal(await post({ ...good(), note: '備'.repeat(1001) }), 400, { message: VALIDATION, errors: [tooLong] });
       // the limit itself is allowed
@@ -266,7 +266,7 @@ describe.each(DB_KINDS)('bad input on %s', (kind) => {
     });
 
     it('refuses a 1 001-character note and a note of the wrong type', async () => {
-      expectRefusal(await put({ note: 'n'.repeat(1001) }), 400, { errors: [{ field: 'note', message: '備註不能超過1000個字符' }] });
+      expectRefusal(await put({ note: 'n'.repeat(1001) }), 400, { errors: [{ field: 'note', message: '備註不能超過1000個字元' }] });
       expectRefusal(await put({ note: 123 }), 400, { errors: [{ field: 'note', message: '備註必須是文字' }] });
     });
 
@@ -374,7 +374,7 @@ describe.each(DB_KINDS)('bad input on %s', (kind) => {
       ['amount 1.5', { amount: 1.5 }, 'amount', '匯款金額必須是整數（新台幣元）'],
       ['last_five as a number', { last_five: 12345 }, 'last_five', '帳號後五碼必須是5位數字'],
       ['an invalid date', { paid_at: '2026-02-30T10:00' }, 'paid_at', '無效的日期格式'],
-      ['a 5 000-character note', { note: 'x'.repeat(5000) }, 'note', '備註不能超過1000個字符'],
+      ['a 5 000-character note', { note: 'x'.repeat(5000) }, 'note', '備註不能超過1000個字元'],
       ['an unknown status', { status: 'done' }, 'status', '狀態必須是 未確認、已入帳 或 未入帳'],
       ['an unknown store', { store_id: 999_999 }, 'store_id', '找不到分店'],
     ])('one bad row (%s) among good ones writes nothing and names row 2', async (_name, bad, field, message) => {

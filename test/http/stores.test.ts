@@ -199,11 +199,11 @@ describe.each(DB_KINDS)('stores API on %s', (kind) => {
       ['no name and no code', {}, [{ field: 'name', message: '請輸入分店名稱' }, { field: 'code', message: '請輸入分店代碼' }]],
       ['a blank name', { name: '   ', code: 'OK1' }, [{ field: 'name', message: '請輸入分店名稱' }]],
       ['a name that is not text', { name: 42, code: 'OK1' }, [{ field: 'name', message: '請輸入分店名稱' }]],
-      ['a 51-character name', { name: '店'.repeat(51), code: 'OK1' }, [{ field: 'name', message: '分店名稱不能超過50個字符' }]],
+      ['a 51-character name', { name: '店'.repeat(51), code: 'OK1' }, [{ field: 'name', message: '分店名稱不能超過50個字元' }]],
       ['a blank code', { name: '好店', code: '' }, [{ field: 'code', message: '請輸入分店代碼' }]],
-      ['a code with a space', { name: '好店', code: 'A B' }, [{ field: 'code', message: '分店代碼只能包含英文字母、數字、底線和連字號，最多20個字符' }]],
-      ['a code in Chinese', { name: '好店', code: '台北' }, [{ field: 'code', message: '分店代碼只能包含英文字母、數字、底線和連字號，最多20個字符' }]],
-      ['a 21-character code', { name: '好店', code: 'C'.repeat(21) }, [{ field: 'code', message: '分店代碼只能包含英文字母、數字、底線和連字號，最多20個字符' }]],
+      ['a code with a space', { name: '好店', code: 'A B' }, [{ field: 'code', message: '分店代碼只能包含英文字母、數字、底線和連字號，最多20個字元' }]],
+      ['a code in Chinese', { name: '好店', code: '台北' }, [{ field: 'code', message: '分店代碼只能包含英文字母、數字、底線和連字號，最多20個字元' }]],
+      ['a 21-character code', { name: '好店', code: 'C'.repeat(21) }, [{ field: 'code', message: '分店代碼只能包含英文字母、數字、底線和連字號，最多20個字元' }]],
     ])('refuses %s with 400 and field messages', async (_name, body, errors) => {
       const res = await expectNothingChanged(() => s.api('POST', '/stores', { as: 'admin', body }));
       expect(res.status).toBe(400);

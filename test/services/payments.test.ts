@@ -5,6 +5,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   DomainError,
+  MSG,
   createPayment,
   exportPayments,
   importPayments,
@@ -130,5 +131,16 @@ describe.each(DB_KINDS)('payment services on %s', (kind) => {
       duplicate_of: [{ row: 2 }, { row: 3 }, { row: 5, earlier_row: 4 }],
     });
     expect((await listPayments(admin, { filter: { store_id: f.stores.C.id } })).total).toBe(2);
+  });
+
+  it('refuses an imported row over a day ahead, as the form is refused (issue 24, item 5), and writes none of the rows', async () => {
+    const ahead = new Date(Date.now() + 2 * 86_400_000).toISOString();
+    const rows = [
+      { row: 2, last_five: '44441', paid_at: '2026-11-15T08:00:00.000Z', amount: 300, store_id: f.stores.C.id },
+      { row: 3, last_five: '44442', paid_at: ahead, amount: 400, store_id: f.stores.C.id },
+    ];
+    expect(await refusal(importPayments(admin, rows, { dryRun: true }))).toEqual({ name: 'ValidationError', message: `第 3 行：${MSG.paidAtTooFarAhead}`, fields: ['payments.1.paid_at'] });
+    expect(await refusal(importPayments(admin, rows))).toMatchObject({ message: `第 3 行：${MSG.paidAtTooFarAhead}` });
+    expect((await listPayments(admin, { filter: { q: '4444' } })).total).toBe(0);
   });
 });

@@ -3,12 +3,17 @@
  * the record before and after the change, field by field, with changed fields marked.
  */
 import HistoryIcon from '@mui/icons-material/History';
-import { Box, Chip, Paper, Table, TableBody, TableCell, TableHead, TableRow, Typography, useMediaQuery, type Theme } from '@mui/material';
-import { Datagrid, FunctionField, List, SelectInput, TextField, TextInput, useRecordContext, type RaRecord } from 'react-admin';
-import { auditFieldRows, auditSummaryText, AUDIT_ACTION_LABELS, auditActionLabel, auditEntityLabel, formatTaipei } from '../../../core/browser';
-import type { AuditStoreLookup, AuditEntry } from '../../../core/browser';
+import { Box, Button, Chip, Paper, Stack, Table, TableBody, TableCell, TableHead, TableRow, Typography, useMediaQuery, type Theme } from '@mui/material';
+import { useState } from 'react';
+import { Datagrid, FunctionField, List, RecordContextProvider, SelectInput, TextField, TextInput, useListContext, useRecordContext, type RaRecord } from 'react-admin';
+import { auditActorText, auditFieldRows, auditSummaryText, type AuditStoreLookup } from '../../../core/auditText';
+import { AUDIT_ACTION_LABELS, auditActionLabel, auditEntityLabel } from '../../../core/labels';
+import { formatTaipei } from '../../../core/time';
+import type { AuditEntry } from '../../../core/types';
 import { useStores } from '../common/useStores';
-import { AUDIT_UI as T } from '../messages';
+import { AUDIT_UI as T, UI } from '../messages';
+import { Gated } from '../common/Forbidden';
+import { gates } from '../../../core/permissions';
 
 type AuditRecord = AuditEntry & RaRecord;
 
@@ -27,25 +32,83 @@ const filters = [
   <TextInput key="user" source="actor_username" label={T.userFilter} alwaysOn />,
 ];
 
+/** Only for system_admin: the others are told 權限不足 before anything is asked. */
 export function AuditList() {
-  // On a phone the id and address columns give way, so the page is no wider than the screen.
+  return (
+    <Gated allow={gates.systemAdmin} message={UI.forbiddenAudit} title={T.title} testId="auditlist-forbidden">
+      <AuditListView />
+    </Gated>
+  );
+}
+
+function AuditListView() {
+  // A phone gets one card per entry, as 匯款記錄 does: nothing cut at the right (issue 24, item 6).
   const phone = useMediaQuery((t: Theme) => t.breakpoints.down('sm'));
   return (
-    <List title={T.title} filters={filters} sort={{ field: 'at', order: 'DESC' }} perPage={25} empty={<Empty />} exporter={false} sx={{ minWidth: 0, '& .RaList-content': { overflowX: 'auto', maxWidth: { xs: 'calc(100vw - 24px)', md: 'none' } } }} data-testid="audit-list">
-      <Datagrid bulkActionButtons={false} empty={<Empty />} rowClick="expand" expand={<Changes />} expandSingle={false} data-testid="audit-grid">
-        <FunctionField source="at" label={T.at} render={(r: AuditRecord) => <Box sx={{ whiteSpace: 'nowrap' }}>{formatTaipei(Date.parse(r.at), { seconds: true })}</Box>} />
-        <TextField source="actor_username" label={T.user} />
-        <FunctionField
-          source="action"
-          label={T.action}
-          render={(r: AuditRecord) => <Chip size="small" label={auditActionLabel(r.action)} color={ACTION_COLORS[r.action] ?? 'default'} variant="outlined" />}
-        />
-        <FunctionField source="entity" label={T.entity} render={(r: AuditRecord) => <Box sx={{ whiteSpace: 'nowrap' }}>{auditEntityLabel(r.entity)}</Box>} />
-        {!phone && <TextField source="entity_id" label={T.entityId} emptyText="" sortable={false} />}
-        {!phone && <TextField source="ip" label={T.ip} emptyText="" />}
-        <FunctionField label={T.changes} sortable={false} render={(r: AuditRecord) => <Summary record={r} />} />
-      </Datagrid>
+    <List title={T.title} filters={filters} sort={{ field: 'at', order: 'DESC' }} perPage={25} empty={<Empty />} exporter={false} actions={phone ? false : undefined} sx={{ minWidth: 0, '& .RaList-content': { overflowX: 'auto' } }} data-testid="audit-list">
+      {phone ? (
+        <AuditCards />
+      ) : (
+        <Datagrid bulkActionButtons={false} empty={<Empty />} rowClick="expand" expand={<Changes />} expandSingle={false} data-testid="audit-grid">
+          <FunctionField source="at" label={T.at} render={(r: AuditRecord) => <Box sx={{ whiteSpace: 'nowrap' }}>{formatTaipei(Date.parse(r.at), { seconds: true })}</Box>} />
+          <FunctionField source="actor_username" label={T.user} render={(r: AuditRecord) => auditActorText(r)} />
+          <FunctionField source="action" label={T.action} render={(r: AuditRecord) => <ActionChip record={r} />} />
+          <FunctionField source="entity" label={T.entity} render={(r: AuditRecord) => <Box sx={{ whiteSpace: 'nowrap' }}>{auditEntityLabel(r.entity)}</Box>} />
+          <TextField source="entity_id" label={T.entityId} emptyText="" sortable={false} />
+          <TextField source="ip" label={T.ip} emptyText="" />
+          <FunctionField label={T.changes} sortable={false} render={(r: AuditRecord) => <Summary record={r} />} />
+        </Datagrid>
+      )}
     </List>
+  );
+}
+
+function ActionChip({ record }: { record: AuditRecord }) {
+  return <Chip size="small" label={auditActionLabel(record.action)} color={ACTION_COLORS[record.action] ?? 'default'} variant="outlined" />;
+}
+
+/** Phones: one card per entry (when, who, what, the change in words), its fields opened in place. */
+function AuditCards() {
+  const { data, isPending } = useListContext<AuditRecord>();
+  if (isPending || !data) return null;
+  if (data.length === 0) return <Empty />;
+  return (
+    <Stack spacing={1} sx={{ p: 1 }} data-testid="audit-cards">
+      {data.map((r) => (
+        <RecordContextProvider key={r.id} value={r}>
+          <AuditCard record={r} />
+        </RecordContextProvider>
+      ))}
+    </Stack>
+  );
+}
+
+function AuditCard({ record: r }: { record: AuditRecord }) {
+  const [open, setOpen] = useState(false);
+  const text = auditSummaryText(r, useStoreLookup());
+  return (
+    <Paper variant="outlined" sx={{ p: 1.25, minWidth: 0 }} data-testid={`audit-card-${r.id}`}>
+      <Box sx={{ display: 'flex', alignItems: 'center', gap: 1, flexWrap: 'wrap' }}>
+        <ActionChip record={r} />
+        <Typography sx={{ fontWeight: 600 }}>{auditEntityLabel(r.entity)}</Typography>
+        <Typography variant="body2" sx={{ ml: 'auto' }} aria-label={T.user}>
+          {auditActorText(r)}
+        </Typography>
+      </Box>
+      <Typography variant="body2" color="text.secondary">
+        {formatTaipei(Date.parse(r.at), { seconds: true })}
+        {r.ip ? ` · ${r.ip}` : ''}
+      </Typography>
+      {text && (
+        <Typography variant="body2" sx={{ mt: 0.5, overflowWrap: 'anywhere' }}>
+          {text}
+        </Typography>
+      )}
+      <Button size="small" sx={{ mt: 0.5, px: 0.5, minWidth: 0 }} aria-expanded={open} onClick={() => setOpen(!open)}>
+        {T.show}
+      </Button>
+      {open && <Changes stacked />}
+    </Paper>
   );
 }
 
@@ -75,7 +138,7 @@ function Summary({ record }: { record: AuditRecord }) {
 }
 
 /** The expanded row: a field-by-field table of before and after, in Chinese, changed fields highlighted. */
-function Changes() {
+function Changes({ stacked = false }: { stacked?: boolean }) {
   const record = useRecordContext<AuditRecord>();
   const stores = useStoreLookup();
   if (!record) return null;
@@ -85,6 +148,25 @@ function Changes() {
       <Typography variant="body2" color="text.secondary" sx={{ p: 1 }} data-testid="audit-changes">
         {T.noDetail}
       </Typography>
+    );
+  }
+  if (stacked) {
+    // a phone: each field with its value before and after, one under the other
+    return (
+      <Box component="dl" sx={{ m: 0, mt: 0.5 }} data-testid="audit-changes">
+        {rows.map((r) => (
+          <Box key={r.field} sx={{ py: 0.5, borderTop: 1, borderColor: 'divider', ...(r.changed && { bgcolor: 'warning.light' }) }}>
+            <Typography component="dt" variant="body2" sx={{ fontWeight: 600 }}>
+              {r.label}
+            </Typography>
+            <Typography component="dd" variant="body2" sx={{ m: 0, overflowWrap: 'anywhere' }}>
+              {T.before}：{r.before}
+              <br />
+              {T.after}：{r.after}
+            </Typography>
+          </Box>
+        ))}
+      </Box>
     );
   }
   return (

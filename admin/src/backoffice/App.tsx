@@ -3,6 +3,7 @@ import { Suspense } from 'react';
 import { Admin, CustomRoutes, Loading, Resource } from 'react-admin';
 import { Route } from 'react-router-dom';
 import audit from '../audit';
+import { AccessDenied } from '../common/Forbidden';
 import { Dashboard } from '../dashboard/Dashboard';
 import { i18nProvider } from '../i18n/i18nProvider';
 import { Layout } from '../layout/Layout';
@@ -44,6 +45,7 @@ export function App() {
       loginPage={LoginPage}
       layout={Layout}
       catchAll={NotFound}
+      accessDenied={AccessDenied}
       dashboard={Home}
       theme={theme}
       disableTelemetry

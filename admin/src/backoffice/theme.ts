@@ -2,6 +2,9 @@ import { zhTW } from '@mui/material/locale';
 import { createTheme } from '@mui/material/styles';
 import { defaultTheme } from 'react-admin';
 
+/** The accessible name of every list's page navigation. */
+export const PAGINATION_LABEL = '分頁導覽';
+
 /** react-admin's theme with MUI's Traditional Chinese (Taiwan) locale. */
 export const theme = createTheme(
   {
@@ -12,6 +15,11 @@ export const theme = createTheme(
       fontFamily: "system-ui, -apple-system, 'Segoe UI', 'PingFang TC', 'Noto Sans TC', 'Microsoft JhengHei', sans-serif",
       // Labels keep the spec's wording (Excel 匯入, not EXCEL 匯入).
       button: { textTransform: 'none' },
+    },
+    components: {
+      ...defaultTheme.components,
+      // MUI names the pages' <nav> "pagination navigation" whatever the locale.
+      MuiPagination: { defaultProps: { 'aria-label': PAGINATION_LABEL } },
     },
   },
   zhTW,

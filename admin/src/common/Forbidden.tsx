@@ -1,6 +1,8 @@
 import { Alert, AlertTitle, Box } from '@mui/material';
 import type { ReactNode } from 'react';
-import { Title } from 'react-admin';
+import { Loading, Title, useTranslate } from 'react-admin';
+import type { Me } from '../../../core/types';
+import { useMe } from './useMe';
 import { UI } from '../messages';
 
 /**
@@ -9,13 +11,47 @@ import { UI } from '../messages';
  */
 export function Forbidden({ message, testId, title, children }: { message: string; testId?: string; title?: string; children?: ReactNode }) {
   return (
+    <Notice severity="warning" heading={UI.forbiddenTitle} message={message} testId={testId} title={title} kind="forbidden">
+      {children}
+    </Notice>
+  );
+}
+
+/**
+ * react-admin's own refusal (a resource the user may not open: 會員管理, 分店管理, 稽核紀錄), in
+ * the same box as every other 權限不足 (issue 24, item 8).
+ */
+export function AccessDenied() {
+  const translate = useTranslate();
+  return <Forbidden message={translate('ra.message.access_denied')} testId="access-denied" />;
+}
+
+/** A signed-in user with no store: the list, the dashboard (and, in its own page, the form) say so the same way. */
+export function NoStoreNotice({ title, heading, message, testId }: { title?: string; heading: string; message: string; testId?: string }) {
+  return <Notice severity="info" heading={heading} message={message} testId={testId} title={title} kind="no-store" />;
+}
+
+/** The one layout of a page that has nothing to show but a reason. */
+function Notice({ severity, heading, message, testId, title, kind, children }: { severity: 'warning' | 'info'; heading: string; message: string; testId?: string; title?: string; kind: string; children?: ReactNode }) {
+  return (
     <Box sx={{ p: { xs: 1, sm: 2 } }}>
       {title && <Title title={title} />}
-      <Alert severity="warning" data-testid={testId}>
-        <AlertTitle>{UI.forbiddenTitle}</AlertTitle>
+      <Alert severity={severity} data-testid={testId} data-notice={kind}>
+        <AlertTitle>{heading}</AlertTitle>
         {message}
         {children}
       </Alert>
     </Box>
   );
+}
+
+/**
+ * A page only some may open: for the others 權限不足 and why, at once and in the one layout,
+ * before the page asks the server for anything it would refuse (issue 24, item 8).
+ */
+export function Gated({ allow, message, title, testId, children }: { allow: (me: Me) => boolean; message: string; title?: string; testId?: string; children: ReactNode }) {
+  const { me, isPending } = useMe();
+  if (isPending) return <Loading />;
+  if (!me || !allow(me)) return <Forbidden title={title} message={message} testId={testId} />;
+  return <>{children}</>;
 }

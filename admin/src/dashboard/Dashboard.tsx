@@ -1,11 +1,11 @@
 import PrintIcon from '@mui/icons-material/Print';
 import RefreshIcon from '@mui/icons-material/Refresh';
-import { Alert, AlertTitle, Box, Button, Chip, GlobalStyles, LinearProgress, Skeleton, Stack, Typography } from '@mui/material';
+import { Box, Button, Chip, GlobalStyles, LinearProgress, Skeleton, Stack, Typography } from '@mui/material';
 import { lazy, Suspense, useState } from 'react';
 import { Loading, Title } from 'react-admin';
 import { canSwitchStores, gates, scopeIsEmpty, storeLabel } from '../../../core/browser';
 import { DateRangeFields, type DateRange } from '../common/DateRangeFields';
-import { Forbidden } from '../common/Forbidden';
+import { Forbidden, NoStoreNotice } from '../common/Forbidden';
 import { useSelectedStore } from '../common/storeSelection';
 import { useMe } from '../common/useMe';
 import { useStores } from '../common/useStores';
@@ -51,15 +51,7 @@ export function Dashboard() {
 
   if (me && scopeIsEmpty(me)) {
     // Nothing to count: say why, rather than show zeros as if the stores had no payments.
-    return (
-      <Box sx={{ p: { xs: 1, sm: 2 } }}>
-        <Title title={T.title} />
-        <Alert severity="info" data-testid="dashboard-no-store">
-          <AlertTitle>{T.noStoreTitle}</AlertTitle>
-          {T.noStore}
-        </Alert>
-      </Box>
-    );
+    return <NoStoreNotice title={T.title} heading={T.noStoreTitle} message={T.noStore} testId="dashboard-no-store" />;
   }
 
   const scope = storeId === null ? T.allStores : storeLabel(byId(storeId));

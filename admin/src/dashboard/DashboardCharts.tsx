@@ -68,7 +68,8 @@ export default function DashboardCharts({ params }: { params: StatsParams }) {
           slotProps={{ legend: { direction: 'horizontal', position: { vertical: 'bottom', horizontal: 'center' } } }}
         />
         <Box sx={{ overflowX: 'auto' }}>
-        <Table size="small" data-testid="status-amounts">
+        {/* One line a store: names never wrap; on a phone the code may go under the name, no further. */}
+        <Table size="small" data-testid="status-amounts" sx={{ '& td, & th': { px: { xs: 0.5, sm: 1 }, whiteSpace: 'nowrap' }, '& td:first-of-type': { whiteSpace: { xs: 'normal', sm: 'nowrap' } } }}>
           <TableHead>
             <TableRow>
               <TableCell>{T.store}</TableCell>
@@ -80,7 +81,10 @@ export default function DashboardCharts({ params }: { params: StatsParams }) {
           <TableBody>
             {data.stores.map((s) => (
               <TableRow key={s.store_id} data-testid={`status-amounts-${s.store_code}`}>
-                <TableCell>{names.get(s.store_id)}</TableCell>
+                <TableCell data-testid="status-amounts-store">
+                  <Box component="span" sx={{ whiteSpace: 'nowrap' }}>{s.store_name}</Box>{' '}
+                  <Box component="span" sx={{ whiteSpace: 'nowrap', color: 'text.secondary' }}>({s.store_code})</Box>
+                </TableCell>
                 <TableCell align="right">{formatNTD(s.pending_amount)}</TableCell>
                 <TableCell align="right">{formatNTD(s.confirmed_amount)}</TableCell>
                 <TableCell align="right">{formatNTD(s.failed_amount)}</TableCell>

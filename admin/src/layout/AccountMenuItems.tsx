@@ -1,4 +1,4 @@
-/** 修改密碼 and 登出 as menu entries: the top bar's user menu and the phone menu show the same two. */
+/** 更改密碼 and 登出 as menu entries: the top bar's user menu and the phone menu show the same two. */
 import KeyIcon from '@mui/icons-material/Key';
 import LogoutIcon from '@mui/icons-material/Logout';
 import { ListItemIcon, ListItemText, MenuItem } from '@mui/material';

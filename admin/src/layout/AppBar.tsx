@@ -6,7 +6,7 @@ import { appTitle } from '../config';
 import { StoreSwitcher } from './StoreSwitcher';
 import { UserMenu } from './UserMenu';
 
-/** Top bar (spec section 2): title, back to the form, store switcher, username (the user menu: 修改密碼, 登出), logout. */
+/** Top bar (spec section 2): title, back to the form, store switcher, username (the user menu: 更改密碼, 登出), logout. */
 export function AppBar() {
   const logout = useLogout();
   const wide = useMediaQuery((t: Theme) => t.breakpoints.up('md'));

@@ -1,6 +1,6 @@
 /**
  * The user menu of the back office's top bar: the signed-in username (with the branch-user mark)
- * opens 修改密碼 (one's own password, for every signed-in user) and 登出.
+ * opens 更改密碼 (one's own password, for every signed-in user) and 登出.
  */
 import ArrowDropDownIcon from '@mui/icons-material/ArrowDropDown';
 import { Box, Button, Menu } from '@mui/material';

@@ -1,33 +1,36 @@
 import DeleteIcon from '@mui/icons-material/DeleteOutline';
 import { IconButton, Tooltip } from '@mui/material';
 import { useState } from 'react';
-import { useDelete, useRefresh } from 'react-admin';
-import { formatNTD } from '../../../core/browser';
-import type { Payment } from '../../../core/browser';
+import { useDelete, useNotify } from 'react-admin';
+import { formatNTD } from '../../../core/money';
+import type { Payment } from '../../../core/types';
 import { ConfirmDialog } from './ConfirmDialog';
 import { PAYMENTS_UI as P } from '../messages';
+import { serverMessage } from '../serverError';
+import { beginUndoable, UNDO_MS } from './undoPending';
 
-/** Delete one payment after a confirmation showing its last five and amount; a failure is logged and the dialog stays open. */
+/**
+ * Delete one payment after a confirmation showing its last five and amount (spec section 2). The
+ * row goes at once and a notice offers 復原 for a few seconds; only then is the delete sent
+ * (react-admin's undoable mode), so 復原 leaves nothing to put back (issue 24, item 4).
+ */
 export function DeletePaymentButton({ record }: { record: Payment }) {
   const [open, setOpen] = useState(false);
-  const [busy, setBusy] = useState(false);
   const [remove] = useDelete();
-  const refresh = useRefresh();
+  const notify = useNotify();
   const confirm = () => {
-    setBusy(true);
+    setOpen(false);
+    const end = beginUndoable();
     remove(
       'payments',
       { id: record.id, previousData: record },
       {
-        mutationMode: 'pessimistic',
-        onSuccess: () => {
-          setBusy(false);
-          setOpen(false);
-          refresh();
-        },
+        mutationMode: 'undoable',
+        onSuccess: () => notify(P.deleted(record.last_five, formatNTD(record.amount)), { type: 'info', undoable: true, autoHideDuration: UNDO_MS }),
+        onSettled: end,
         onError: (err) => {
           console.error('刪除匯款記錄失敗', err);
-          setBusy(false);
+          notify(serverMessage(err) ?? P.saveFailedUnknown, { type: 'error' });
         },
       },
     );
@@ -43,7 +46,7 @@ export function DeletePaymentButton({ record }: { record: Payment }) {
         open={open}
         title={P.deleteTitle}
         body={P.deleteBody(record.last_five, formatNTD(record.amount))}
-        busy={busy}
+        busy={false}
         onConfirm={confirm}
         onClose={() => setOpen(false)}
       />

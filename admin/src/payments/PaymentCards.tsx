@@ -3,6 +3,7 @@ import { useListContext } from 'react-admin';
 import { formatNTD, formatTaipei } from '../../../core/browser';
 import type { ListedPayment } from '../../../core/browser';
 import { PAYMENTS_UI as P } from '../messages';
+import { ConfirmCreditedButton } from './ConfirmCreditedButton';
 import { DeletePaymentButton } from './DeletePaymentButton';
 import { NoteCell } from './NoteCell';
 import { StatusCell } from './StatusCell';
@@ -10,7 +11,8 @@ import { UnlinkButton } from './UnlinkButton';
 
 /**
  * Phones: one card per payment, as narrow as the screen. The same cells as the table: status and
- * note change in place, the row deletes after confirming; who submitted it and when.
+ * note change in place, the row deletes after confirming; who submitted it and when; 確認入帳 in
+ * one tap (with 復原) on a payment not yet credited.
  */
 export function PaymentCards({ canEdit, canDelete, storeName, empty }: { canEdit: boolean; canDelete: boolean; storeName: (id: number) => string | null; empty: React.ReactNode }) {
   const { data, isPending } = useListContext<ListedPayment>();
@@ -40,9 +42,12 @@ export function PaymentCards({ canEdit, canDelete, storeName, empty }: { canEdit
             </Box>
             {canDelete && <DeletePaymentButton record={r} />}
           </Box>
-          <Typography variant="caption" color="text.secondary" component="div" sx={{ mt: 0.5 }}>
-            {P.submitter} {r.created_by_username ?? '—'} · {formatTaipei(Date.parse(r.created_at))}
-          </Typography>
+          <Box sx={{ display: 'flex', alignItems: 'center', gap: 1, mt: 0.5 }}>
+            <Typography variant="caption" color="text.secondary" component="div" sx={{ flex: 1, minWidth: 0 }}>
+              {P.submitter} {r.created_by_username ?? '—'} · {formatTaipei(Date.parse(r.created_at))}
+            </Typography>
+            {canEdit && <ConfirmCreditedButton record={r} />}
+          </Box>
         </Paper>
       ))}
     </Stack>

@@ -5,13 +5,17 @@
  * note); clear filters. On a phone the search box and 清除篩選 stay in view and the other filters
  * fold behind 篩選. The count of shown versus total is said once, beside the export (CountLine).
  */
+import ChevronLeftIcon from '@mui/icons-material/ChevronLeft';
+import ChevronRightIcon from '@mui/icons-material/ChevronRight';
 import FilterAltOffIcon from '@mui/icons-material/FilterAltOff';
 import FilterListIcon from '@mui/icons-material/FilterList';
-import { Badge, Box, Button, Checkbox, Collapse, FormControlLabel, MenuItem, Paper, Stack, Switch, TextField, Typography, useMediaQuery, type Theme } from '@mui/material';
+import { Badge, Box, Button, Checkbox, Collapse, FormControlLabel, IconButton, MenuItem, Paper, Stack, Switch, TextField, Tooltip, Typography, useMediaQuery, type Theme } from '@mui/material';
 import { useState } from 'react';
 import { useListContext, useStore } from 'react-admin';
-import { isAdmin, storesInScope, STATUSES } from '../../../core/browser';
-import type { Me } from '../../../core/browser';
+import { canStepForward, dateRangeText, stepDateRange, withSearch } from '../../../core/dateRange';
+import { isAdmin, storesInScope } from '../../../core/permissions';
+import { STATUSES } from '../../../core/statuses';
+import type { Me } from '../../../core/types';
 import { DateRangeFields } from '../common/DateRangeFields';
 import { useStores } from '../common/useStores';
 import { PAYMENTS_UI as P } from '../messages';
@@ -51,6 +55,18 @@ export function PaymentFilters({ me }: { me: Me }) {
 
   const from = typeof filterValues.paid_at_gte === 'string' ? filterValues.paid_at_gte : undefined;
   const to = typeof filterValues.paid_at_lte === 'string' ? filterValues.paid_at_lte : undefined;
+  const q = typeof filterValues.q === 'string' ? filterValues.q : '';
+  const step = (days: number) => {
+    const r = stepDateRange(from, to, days);
+    set({ paid_at_gte: r.from, paid_at_lte: r.to });
+  };
+  // Which days the list shows: on a phone beside ‹ ›, where the folded date fields cannot say it.
+  const days = dateRangeText(from, to);
+  const scopeLine = (
+    <Typography variant="body2" sx={{ flex: '1 1 auto', textAlign: 'center', whiteSpace: 'nowrap', minWidth: 0 }} data-testid="filter-days">
+      {q ? (days ? P.searchedDays(days) : P.searchedAllDates) : days || P.allDates}
+    </Typography>
+  );
   const field = { size: 'small', variant: 'outlined', margin: 'none', fullWidth: false } as const;
   const fields = (
     <>
@@ -71,21 +87,23 @@ export function PaymentFilters({ me }: { me: Me }) {
           </MenuItem>
         ))}
       </TextField>
+      {!narrow && <DayStep days={-1} from={from} to={to} onStep={step} />}
       <DateRangeFields
         from={from ?? ''}
         to={to ?? ''}
         labels={{ from: P.from, to: P.to }}
         onChange={(r) => set({ paid_at_gte: r.from, paid_at_lte: r.to })}
         testids={{ from: 'filter-from', to: 'filter-to' }}
-        sx={{ width: { xs: '100%', sm: 150 } }}
+        sx={{ width: { xs: '100%', sm: 146 } }}
       />
+      {!narrow && <DayStep days={1} from={from} to={to} onStep={step} />}
       <QuickRanges from={from} to={to} onPick={(r) => set({ paid_at_gte: r.from, paid_at_lte: r.to })} />
     </>
   );
   return (
     <Paper variant="outlined" sx={{ px: { xs: 1, sm: 1.5 }, py: 1, mb: 1 }} data-testid="payment-filters">
       <Stack direction="row" spacing={1} useFlexGap flexWrap="wrap" alignItems="center">
-        <SearchBox value={typeof filterValues.q === 'string' ? filterValues.q : ''} onChange={(q) => set({ q })} />
+        <SearchBox value={q} onChange={(text) => setFilters(withSearch(filterValues, text), undefined, false)} />
         {narrow ? (
           <>
             <Badge badgeContent={folded} color="primary">
@@ -94,6 +112,11 @@ export function PaymentFilters({ me }: { me: Me }) {
               </Button>
             </Badge>
             {clearButton}
+            <Stack direction="row" alignItems="center" sx={{ width: '100%' }}>
+              <DayStep days={-1} from={from} to={to} onStep={step} />
+              {scopeLine}
+              <DayStep days={1} from={from} to={to} onStep={step} />
+            </Stack>
           </>
         ) : (
           <>
@@ -145,6 +168,18 @@ export function PaymentFilters({ me }: { me: Me }) {
 
     </Paper>
   );
+}
+
+/** ‹ or ›: the dates moved a day (core's stepDateRange); › stops at today. */
+function DayStep({ days, from, to, onStep }: { days: -1 | 1; from?: string; to?: string; onStep: (days: number) => void }) {
+  const label = days < 0 ? P.dayBefore : P.dayAfter;
+  const disabled = days > 0 && !canStepForward(from, to);
+  const button = (
+    <IconButton size="small" aria-label={label} disabled={disabled} sx={{ p: 0.25 }} onClick={() => onStep(days)} data-testid={days < 0 ? 'day-before' : 'day-after'}>
+      {days < 0 ? <ChevronLeftIcon /> : <ChevronRightIcon />}
+    </IconButton>
+  );
+  return disabled ? button : <Tooltip title={label}>{button}</Tooltip>;
 }
 
 /**

@@ -3,16 +3,21 @@
  * editing, single and batch delete. Filtering, sorting and paging happen on the server. A laptop
  * gets a dense table (twenty rows at 1280x800); a phone gets one card per payment.
  */
-import { Box, Typography, useMediaQuery, type Theme } from '@mui/material';
+import { Box, Button, Typography, useMediaQuery, type Theme } from '@mui/material';
 import { useMemo } from 'react';
 import { Datagrid, FunctionField, I18nContext, List, Loading, Pagination, TextField, useGetList, useI18nProvider, useListContext } from 'react-admin';
-import { canSwitchStores, gates, formatNTD, defaultDateRange, formatTaipei, storeLabel } from '../../../core/browser';
-import type { ListedPayment, Me, Payment } from '../../../core/browser';
-import { Forbidden } from '../common/Forbidden';
+import { dateRangeText } from '../../../core/dateRange';
+import { canSwitchStores, gates, scopeIsEmpty } from '../../../core/permissions';
+import { formatNTD } from '../../../core/money';
+import { defaultDateRange, formatTaipei } from '../../../core/time';
+import { storeLabel } from '../../../core/labels';
+import type { ListedPayment, Me, Payment } from '../../../core/types';
+import { Forbidden, NoStoreNotice } from '../common/Forbidden';
 import { useSelectedStore } from '../common/storeSelection';
 import { useMe } from '../common/useMe';
 import { useStores } from '../common/useStores';
 import { BulkActions } from './BulkActions';
+import { ConfirmCreditedButton } from './ConfirmCreditedButton';
 import { DeletePaymentButton } from './DeletePaymentButton';
 import { PAYMENTS_UI as P, UI } from '../messages';
 import { NoteCell } from './NoteCell';
@@ -22,11 +27,14 @@ import { PaymentFilters, useStoreFilterMode } from './PaymentFilters';
 import { PaymentToolbar } from './PaymentToolbar';
 import { StatusCell } from './StatusCell';
 import { UnlinkButton } from './UnlinkButton';
+import { useListWatch } from './useListWatch';
 
 export function PaymentList() {
   const { me, isPending } = useMe();
   if (isPending) return <Loading />;
   if (!me || !gates.viewPayments(me)) return <ForbiddenNotice me={me} />;
+  // No store at all: say so, as the form and the dashboard do, rather than 目前沒有任何匯款記錄.
+  if (scopeIsEmpty(me)) return <NoStoreNotice title={P.title} heading={P.noStoreTitle} message={P.noStore} testId="payments-no-store" />;
   return <PaymentListView me={me} />;
 }
 
@@ -63,9 +71,16 @@ function PaymentListView({ me }: { me: Me }) {
     >
       <PaymentToolbar me={me} permanent={permanent} />
       <PaymentFilters me={me} />
+      <ListWatch permanent={permanent} />
       <PaymentGrid me={me} permanent={permanent} />
     </List>
   );
+}
+
+/** The list keeps itself current while it is open (useListWatch). */
+function ListWatch({ permanent }: { permanent: Record<string, unknown> }) {
+  useListWatch(permanent);
+  return null;
 }
 
 function PaymentGrid({ me, permanent }: { me: Me; permanent: Record<string, unknown> }) {
@@ -107,6 +122,7 @@ function PaymentGrid({ me, permanent }: { me: Me; permanent: Record<string, unkn
           <>
             <StatusCell record={r} editable={canEdit} />
             {canEdit && <UnlinkButton record={r} />}
+            {canEdit && <ConfirmCreditedButton record={r} compact />}
           </>
         )}
       />
@@ -144,14 +160,36 @@ function PaymentPagination() {
   );
 }
 
-/** No records at all, or none matching the filters (spec section 2 "Empty states"). */
+/**
+ * No records at all, or none matching the filters (spec section 2 "Empty states"). A search
+ * says which days it looked at, with one tap to look at every date (issue 24, item 1).
+ */
 function EmptyState({ permanent }: { permanent: Record<string, unknown> }) {
   const { total: all, isPending } = useGetList('payments', { pagination: { page: 1, perPage: 1 }, filter: permanent });
-  const { isPending: listPending } = useListContext();
+  const { isPending: listPending, filterValues, setFilters } = useListContext();
   if (isPending || listPending) return <Typography sx={{ p: 3 }}>{P.loading}</Typography>;
+  const q = typeof filterValues.q === 'string' ? filterValues.q : '';
+  const days = dateRangeText(filterValues.paid_at_gte as string | undefined, filterValues.paid_at_lte as string | undefined);
+  const text = !all ? P.emptyAll : q ? (days ? P.emptySearchIn(q, days) : P.emptySearchAll(q)) : P.emptyFiltered;
   return (
-    <Typography sx={{ p: 3, textAlign: 'center', color: 'text.secondary' }} data-testid="payments-empty">
-      {all ? P.emptyFiltered : P.emptyAll}
-    </Typography>
+    <Box sx={{ p: 3, textAlign: 'center' }}>
+      <Typography sx={{ color: 'text.secondary' }} data-testid="payments-empty">
+        {text}
+      </Typography>
+      {all && q && days ? (
+        <Button
+          size="small"
+          variant="outlined"
+          sx={{ mt: 1.5 }}
+          onClick={() => {
+            const { paid_at_gte: _from, paid_at_lte: _to, ...rest } = filterValues;
+            setFilters(rest, undefined, false);
+          }}
+          data-testid="search-every-date"
+        >
+          {P.searchEveryDate}
+        </Button>
+      ) : null}
+    </Box>
   );
 }

@@ -27,7 +27,7 @@ export function SearchBox({ value, onChange }: { value: string; onChange: (q: st
       onChange={(e) => setText(e.target.value)}
       onKeyDown={(e) => e.key === 'Enter' && onChange(text.trim())}
       margin="none"
-      sx={{ width: { xs: 'auto', sm: 210 }, flex: { xs: '1 1 100%', sm: '0 0 auto' } }}
+      sx={{ width: { xs: 'auto', sm: 170 }, flex: { xs: '1 1 100%', sm: '0 0 auto' } }}
       slotProps={{
         htmlInput: { 'aria-label': P.search, 'data-testid': 'filter-search' },
         input: { startAdornment: <InputAdornment position="start"><SearchIcon fontSize="small" /></InputAdornment> },

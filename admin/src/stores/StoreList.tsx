@@ -8,9 +8,12 @@ import { Datagrid, FunctionField, List, SearchInput, TextField, TopToolbar, useL
 import { storeChangeDenial, formatTaipei } from '../../../core/browser';
 import type { Store } from '../../../core/browser';
 import { useMe } from '../common/useMe';
-import { STORES_UI as T } from '../messages';
+import type { Store } from '../../../core/types';
+import { STORES_UI as T, UI } from '../messages';
 import { DeleteStoreDialog } from './DeleteStoreDialog';
 import { StoreFormDialog } from './StoreFormDialog';
+import { Gated } from '../common/Forbidden';
+import { gates } from '../../../core/permissions';
 
 interface StoreActions {
   /** opens the form: a store to edit, or null to add one */
@@ -24,7 +27,16 @@ const createdAt = (s: Store) => (s.created_at ? formatTaipei(Date.parse(s.create
 const filters = [<SearchInput key="q" source="q" alwaysOn placeholder={T.search} />];
 
 /** 分店管理 (manage_stores): the stores, with add, edit and delete in dialogs. */
+/** Only for manage Stores: the others are told 權限不足 before anything is asked. */
 export function StoreList() {
+  return (
+    <Gated allow={gates.manageStores} message={UI.forbiddenStores} title={T.title} testId="storelist-forbidden">
+      <StoreListView />
+    </Gated>
+  );
+}
+
+function StoreListView() {
   const [form, setForm] = useState<{ open: boolean; store: Store | null }>({ open: false, store: null });
   const [deleting, setDeleting] = useState<Store | null>(null);
   const actions = useMemo<StoreActions>(() => ({ edit: (store) => setForm({ open: true, store }), remove: setDeleting }), []);

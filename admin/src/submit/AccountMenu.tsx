@@ -1,5 +1,5 @@
 /**
- * The user menu of the form page's top bar: the username opens 修改密碼 and 登出. The page stays
+ * The user menu of the form page's top bar: the username opens 更改密碼 and 登出. The page stays
  * light: the change-password dialog (MUI, shared with the back office) is loaded only when asked for.
  */
 import { lazy, Suspense, useEffect, useRef, useState } from 'react';

@@ -39,6 +39,8 @@ import { DeleteUserDialog } from './DeleteUserDialog';
 import { serverMessage } from '../serverError';
 import { UserActions, type UserActionHandlers } from './UserActions';
 import { UserFormDialog } from './UserFormDialog';
+import { Gated } from '../common/Forbidden';
+import { gates } from '../../../core/permissions';
 
 const PER_PAGE_OPTIONS = [25, 50, 100];
 
@@ -181,7 +183,16 @@ function UserCards({ users, cols }: { users: User[]; cols: Column[] }) {
   );
 }
 
+/** Only for manage Users: the others are told 權限不足 before anything is asked. */
 export function UserList() {
+  return (
+    <Gated allow={gates.manageUsers} message={UI.forbiddenUsers} title={USERS_UI.title} testId="userlist-forbidden">
+      <UserListView />
+    </Gated>
+  );
+}
+
+function UserListView() {
   const { me } = useMe();
   const { byId, stores } = useStores();
   const narrow = useMediaQuery((t: Theme) => t.breakpoints.down('md'));

@@ -205,9 +205,11 @@ export async function importPayments(ctx: ServiceContext, payments: unknown, opt
   const errors: FieldError[] = [];
   const candidates: ImportCandidate[] = [];
   const index = new Map<ImportCandidate, number>();
+  const now = Date.now();
   payments.forEach((raw, i) => {
     const { n, prefix } = rowLabel(raw, i);
-    const result = validatePayment(raw);
+    // As for a payment sent from the form: a time over a day ahead is refused (old times are kept as written).
+    const result = validatePayment(raw, { now });
     let status: PaymentStatus = DEFAULT_STATUS;
     const rawStatus = isPlainObject(raw) ? raw.status : undefined;
     if (rawStatus !== undefined && rawStatus !== null && rawStatus !== '') {

@@ -1,0 +1,47 @@
+import CheckIcon from '@mui/icons-material/Check';
+import { Button } from '@mui/material';
+import { useNotify, useUpdate } from 'react-admin';
+import { statusChangeable } from '../../../core/statuses';
+import type { Payment } from '../../../core/types';
+import { PAYMENTS_UI as P } from '../messages';
+import { serverMessage } from '../serverError';
+import { beginUndoable, UNDO_MS } from './undoPending';
+
+/**
+ * 確認入帳 in one tap (issue 24, item 2): the payment shows 已入帳 at once, with 復原 for a few
+ * seconds before anything is sent (react-admin's undoable mode); the status dropdown beside it
+ * stays for the other statuses. Only for edit_payments, on a payment that is not 已入帳 and not
+ * linked to a bank line; the server checks the store again.
+ */
+export function ConfirmCreditedButton({ record, compact = false }: { record: Payment & { bank_line_id?: number | null }; compact?: boolean }) {
+  const [update] = useUpdate();
+  const notify = useNotify();
+  if (record.status === '已入帳' || !statusChangeable(record)) return null;
+  const confirm = () => {
+    const end = beginUndoable();
+    update(
+      'payments',
+      { id: record.id, data: { status: '已入帳' }, previousData: record },
+      {
+        mutationMode: 'undoable',
+        onSuccess: () => notify(P.credited(record.last_five), { type: 'info', undoable: true, autoHideDuration: UNDO_MS }),
+        onSettled: end,
+        onError: (err) => notify(P.saveFailed(serverMessage(err) ?? P.saveFailedUnknown), { type: 'error' }),
+      },
+    );
+  };
+  return (
+    <Button
+      size="small"
+      variant="outlined"
+      color="success"
+      startIcon={compact ? undefined : <CheckIcon />}
+      aria-label={P.confirmCreditedLabel(record.last_five)}
+      onClick={(e) => (e.stopPropagation(), confirm())}
+      sx={compact ? { py: 0, px: 0.75, minWidth: 0, lineHeight: 1.5, flexShrink: 0 } : { flexShrink: 0, whiteSpace: 'nowrap' }}
+      data-testid={`confirm-${record.id}`}
+    >
+      {P.confirmCredited}
+    </Button>
+  );
+}
