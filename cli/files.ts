@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { closeSync, existsSync, fchmodSync, fsyncSync, openSync, renameSync, rmSync, statSync, writeSync } from 'node:fs';
 import { open, readFile, rename, rm } from 'node:fs/promises';
-import { ConflictError, MAX_IMPORT_BYTES, MSG, ValidationError } from '../core/index.js';
+import { ConflictError, MAX_IMPORT_BYTES, problem, ValidationError } from '../core/index.js';
 import { UsageError } from './errors.js';
 
 /**
@@ -66,7 +66,7 @@ export async function writeStreamAtomic(path: string, body: AsyncIterable<Uint8A
 
 /** Refuses to replace an existing file unless --force was given, with the words and exit code of `remit backup`. */
 export function refuseOverwrite(path: string, force: boolean | undefined): void {
-  if (!force && existsSync(path)) throw new ConflictError(`檔案已存在：${path}（要覆蓋請加 --force）`);
+  if (!force && existsSync(path)) throw new ConflictError(problem('file_exists', { path }));
 }
 
 /** Refuses a missing path, or one that is not a file, as wrong usage; answers the file's size. */
@@ -84,10 +84,10 @@ export function assertReadableFile(path: string): number {
 /** Reads a file whole (a bank statement), refusing a missing or oversized one before loading it. */
 export async function readImportFile(path: string): Promise<Uint8Array> {
   const size = assertReadableFile(path);
-  if (size > MAX_IMPORT_BYTES) throw ValidationError.single('file', MSG.importFileTooLarge(MAX_IMPORT_BYTES / 1024 / 1024));
+  if (size > MAX_IMPORT_BYTES) throw ValidationError.single('file', 'import_file_too_large', { limit_mb: MAX_IMPORT_BYTES / 1024 / 1024 });
   try {
     return new Uint8Array(await readFile(path));
   } catch {
-    throw ValidationError.single('file', MSG.importReadFailed);
+    throw ValidationError.single('file', 'import_read_failed');
   }
 }
