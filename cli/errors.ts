@@ -1,5 +1,5 @@
 import { CommanderError } from 'commander';
-import { ConfigError, isDomainError, ValidationError } from '../core/index.js';
+import { ConfigError, errorMessage, isDomainError, ValidationError, type Problem } from '../core/index.js';
 import type { CliIO } from './context.js';
 
 /** Exit codes: 0 success, 1 a failure of the data or the operation, 2 wrong usage. */
@@ -25,11 +25,13 @@ export function handleError(err: unknown, io: CliIO): number {
     return EXIT.failure;
   }
   if (isDomainError(err)) {
-    // Field errors carry their own complete sentences; one is said alone, several as a list.
-    if (err instanceof ValidationError && err.errors.length === 1) io.stderr(`錯誤：${err.errors[0].message}\n`);
+    // Said from each error's code and details (core/messages.ts); a field error is a complete
+    // sentence, so one is said alone, several as a list.
+    const said = (e: Problem) => errorMessage(e.code, e.details);
+    if (err instanceof ValidationError && err.errors.length === 1) io.stderr(`錯誤：${said(err.errors[0])}\n`);
     else {
-      io.stderr(`錯誤：${err.message}\n`);
-      if (err instanceof ValidationError) for (const e of err.errors) io.stderr(`  - ${e.message}\n`);
+      io.stderr(`錯誤：${said(err)}\n`);
+      if (err instanceof ValidationError) for (const e of err.errors) io.stderr(`  - ${said(e)}\n`);
     }
     return EXIT.failure;
   }

@@ -187,9 +187,29 @@ export interface ErrorDetailsByCode {
   backup_integrity: { problems: string[] };
   backup_not_remit: { tables: string[] };
   backup_newer: { migrations: string[] };
+  // what the HTTP edge refuses before any service runs (http/), and its last resort
+  not_found_route: None;
+  method_not_allowed: None;
+  bad_request: None;
+  malformed_json: None;
+  body_too_large: None;
+  json_too_deep: { limit: number };
+  unsupported_media_type: None;
+  unsupported_file_type: None;
+  nul_character: None;
+  cross_site_refused: None;
+  database_busy: None;
+  internal_error: None;
 }
 
 export type ErrorCode = keyof ErrorDetailsByCode;
+
+/**
+ * The request header by which an API client asks for codes: with `Remit-Error-Codes: 1` every
+ * error answer carries `code` and `details` beside `message` (http/middleware/errors.ts). Said here
+ * because the server and the back office both need it.
+ */
+export const ERROR_CODES_HEADER = 'Remit-Error-Codes';
 export type ErrorDetails<C extends ErrorCode = ErrorCode> = ErrorDetailsByCode[C] & ErrorPlace;
 /** the details argument: optional when the code needs none */
 export type DetailsArg<C extends ErrorCode> = None extends ErrorDetailsByCode[C] ? [details?: ErrorDetails<C>] : [details: ErrorDetails<C>];

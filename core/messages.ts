@@ -400,6 +400,18 @@ const ERROR_TEXTS: Texts = {
   backup_integrity: (d) => MSG.backupIntegrity(d.problems),
   backup_not_remit: (d) => MSG.backupNotRemit(d.tables),
   backup_newer: (d) => MSG.backupNewer(d.migrations),
+  not_found_route: () => MSG.notFoundRoute,
+  method_not_allowed: () => MSG.methodNotAllowed,
+  bad_request: () => MSG.badRequest,
+  malformed_json: () => MSG.malformedJson,
+  body_too_large: () => MSG.bodyTooLarge,
+  json_too_deep: (d) => MSG.jsonTooDeep(d.limit),
+  unsupported_media_type: () => MSG.unsupportedMediaType,
+  unsupported_file_type: () => MSG.unsupportedFileType,
+  nul_character: () => MSG.nulCharacter,
+  cross_site_refused: () => MSG.crossSiteRefused,
+  database_busy: () => MSG.databaseBusy,
+  internal_error: () => MSG.internalError,
 };
 
 /**
@@ -408,11 +420,16 @@ const ERROR_TEXTS: Texts = {
  * the statement's file name (and its row).
  */
 export function errorMessage<C extends ErrorCode>(code: C, details: ErrorDetails<C>): string {
-  const text = (ERROR_TEXTS[code] as (d: ErrorDetails<C>) => string)(details);
+  const text = errorText(code, details);
   if (details.file !== undefined) return details.row === undefined ? MSG.statementFileError(details.file, text) : MSG.statementRowError(details.file, details.row, text);
   if (details.row !== undefined) return MSG.rowError(details.row, text);
   if (details.item !== undefined) return MSG.rowPrefix(details.item) + text;
   return text;
+}
+
+/** An error's sentence without its place (no 第 N 行：), for a screen that shows the place itself. */
+export function errorText<C extends ErrorCode>(code: C, details: ErrorDetails<C>): string {
+  return (ERROR_TEXTS[code] as (d: ErrorDetails<C>) => string)(details);
 }
 
 /** Whether a text names a known error code (for clients reading `code` from an answer). */
