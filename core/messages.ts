@@ -432,6 +432,9 @@ export function errorText<C extends ErrorCode>(code: C, details: ErrorDetails<C>
   return (ERROR_TEXTS[code] as (d: ErrorDetails<C>) => string)(details);
 }
 
+/** Every error code, as a list (the API documentation and the tests walk it). */
+export const ERROR_CODES = Object.keys(ERROR_TEXTS) as ErrorCode[];
+
 /** Whether a text names a known error code (for clients reading `code` from an answer). */
 export function isErrorCode(code: unknown): code is ErrorCode {
   return typeof code === 'string' && Object.hasOwn(ERROR_TEXTS, code);

@@ -7,7 +7,6 @@
 import { open, readFile } from 'node:fs/promises';
 import { fieldErrorOf, problem, ValidationError, type Problem } from '../errors.js';
 import { MAX_STREAM_IMPORT_ROWS } from '../limits.js';
-import { MSG } from '../messages.js';
 import { MAX_IMPORT_BYTES, MAX_IMPORT_ROWS, SHEET_NAME } from './columns.js';
 import { readCsvRows } from './csvRead.js';
 import { mapHeader, PaymentRowReader, readWorkbook, type ParseOptions, type RowOutcome, type SheetCell } from './parse.js';
