@@ -1,5 +1,5 @@
 import { CommanderError } from 'commander';
-import { ConfigError, isDomainError, ValidationError } from '../core/index.js';
+import { ConfigError, errorMessage, isDomainError, ValidationError, type Problem } from '../core/index.js';
 import type { CliIO } from './context.js';
 import { errorLine, INPUT, SERVE } from './messages.js';
 
@@ -36,11 +36,13 @@ export function handleError(err: unknown, io: CliIO): number {
     return EXIT.failure;
   }
   if (isDomainError(err)) {
-    // Field errors carry their own complete sentences; one is said alone, several as a list.
-    if (err instanceof ValidationError && err.errors.length === 1) io.stderr(errorLine(err.errors[0].message));
+    // Said from each error's code and details (core/messages.ts); a field error is a complete
+    // sentence, so one is said alone, several as a list.
+    const said = (e: Problem) => errorMessage(e.code, e.details);
+    if (err instanceof ValidationError && err.errors.length === 1) io.stderr(errorLine(said(err.errors[0])));
     else {
-      io.stderr(errorLine(err.message));
-      if (err instanceof ValidationError) for (const e of err.errors) io.stderr(`  - ${e.message}\n`);
+      io.stderr(errorLine(said(err)));
+      if (err instanceof ValidationError) for (const e of err.errors) io.stderr(`  - ${said(e)}\n`);
     }
     return EXIT.failure;
   }

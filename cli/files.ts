@@ -1,9 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { closeSync, existsSync, fchmodSync, fsyncSync, openSync, renameSync, rmSync, statSync, writeSync } from 'node:fs';
 import { open, readFile, rename, rm } from 'node:fs/promises';
-import { ConflictError, MAX_IMPORT_BYTES, MSG, ValidationError } from '../core/index.js';
-import { DataError } from './errors.js';
-import { FILES } from './messages.js';
+import { ConflictError, MAX_IMPORT_BYTES, problem, ValidationError } from '../core/index.js';
+import { UsageError } from './errors.js';
 
 /**
  * Writes a file whole or not at all: into a temporary file beside it, then renamed, so a cron
@@ -67,7 +66,7 @@ export async function writeStreamAtomic(path: string, body: AsyncIterable<Uint8A
 
 /** Refuses to replace an existing file unless --force was given, with the words and exit code of `remit backup`. */
 export function refuseOverwrite(path: string, force: boolean | undefined): void {
-  if (!force && existsSync(path)) throw new ConflictError(FILES.exists(path));
+  if (!force && existsSync(path)) throw new ConflictError(problem('file_exists', { path }));
 }
 
 /**
@@ -88,10 +87,10 @@ export function assertReadableFile(path: string): number {
 /** Reads a file whole (a bank statement), refusing a missing or oversized one before loading it. */
 export async function readImportFile(path: string): Promise<Uint8Array> {
   const size = assertReadableFile(path);
-  if (size > MAX_IMPORT_BYTES) throw ValidationError.single('file', MSG.importFileTooLarge(MAX_IMPORT_BYTES / 1024 / 1024));
+  if (size > MAX_IMPORT_BYTES) throw ValidationError.single('file', 'import_file_too_large', { limit_mb: MAX_IMPORT_BYTES / 1024 / 1024 });
   try {
     return new Uint8Array(await readFile(path));
   } catch {
-    throw ValidationError.single('file', MSG.importReadFailed);
+    throw ValidationError.single('file', 'import_read_failed');
   }
 }

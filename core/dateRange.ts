@@ -4,8 +4,7 @@
  * after the end. The list, the export, the dashboard, the audit view and the CLI all go through it.
  */
 import { ValidationError } from './errors.js';
-import { MSG } from './messages.js';
-import { addDays, dayRangeToInstants, defaultDateRange, taipeiDate } from './time.js';
+import { addDays, dayRangeToInstants, taipeiDate } from './time.js';
 
 export interface InstantRange {
   /** first instant in the range, ms */
@@ -20,15 +19,15 @@ export interface InstantRange {
  */
 export function instantRange(from: unknown, to: unknown, fields: { from: string; to: string } = { from: 'filter', to: 'filter' }): InstantRange {
   for (const [v, field] of [[from, fields.from], [to, fields.to]] as const) {
-    if (v !== undefined && v !== null && typeof v !== 'string') throw ValidationError.single(field, MSG.badDate(String(v)));
+    if (v !== undefined && v !== null && typeof v !== 'string') throw ValidationError.single(field, 'bad_date', { value: String(v) });
   }
   const range = dayRangeToInstants((from as string | null | undefined) || null, (to as string | null | undefined) || null);
   if (range.error !== undefined) {
     const field = range.errorAt === 'to' ? fields.to : fields.from;
-    throw ValidationError.single(field, range.outOfRange ? MSG.dateOutOfRange(range.error) : MSG.badDate(range.error));
+    throw ValidationError.single(field, range.outOfRange ? 'date_out_of_range' : 'bad_date', { value: range.error });
   }
   if (range.gte !== undefined && range.lt !== undefined && range.gte >= range.lt) {
-    throw ValidationError.single(fields.from, MSG.dateRangeReversed(String(from), String(to)));
+    throw ValidationError.single(fields.from, 'date_range_reversed', { from: String(from), to: String(to) });
   }
   return { gte: range.gte, lt: range.lt };
 }

@@ -1,65 +1,324 @@
 /**
- * Domain errors. They say what went wrong in the user's language and carry no transport
- * detail: each edge (http/, cli/) maps them to a status or an exit code.
+ * Domain errors. Each carries a stable `code` and the `details` its sentence is made from (row,
+ * field, limit…), and no transport detail: each edge (http/, cli/) maps them to a status or an
+ * exit code, and reads the code, never the text. The Traditional Chinese message is rendered from
+ * code and details by core/messages.ts (`errorMessage`), once, when the error is made.
  */
-import { MSG } from './messages.js';
+import { errorMessage } from './messages.js';
+
+/** Where a problem sits: every error may name one, whatever its code. */
+export interface ErrorPlace {
+  /** the sheet row (the header is row 1): the message starts 第 N 行： */
+  row?: number;
+  /** the place in a JSON list of rows that named none (1-based): the message starts 第 N 筆： */
+  item?: number;
+  /** the file a bank statement came from: the message starts with its name */
+  file?: string;
+}
+
+type None = Record<never, never>;
+
+/**
+ * Every error a user can cause, by code, with the details its message needs. Codes are stable:
+ * clients (the back office, scripts) branch on them; the texts may be reworded.
+ */
+export interface ErrorDetailsByCode {
+  // generic
+  validation_failed: None;
+  unauthenticated: None;
+  token_invalid: None;
+  forbidden: None;
+  permission_required: { permission: string; label: string };
+  body_not_object: None;
+  bad_list_param: { param: string };
+  bad_sort_field: { field: string };
+  bad_filter_field: { field: string };
+  bad_date: { value: string };
+  date_out_of_range: { value: string };
+  date_range_reversed: { from: string; to: string };
+  server_busy: None;
+  // payments
+  last_five_required: None;
+  last_five_format: { length: number };
+  paid_at_required: None;
+  paid_at_invalid: None;
+  paid_at_out_of_range: None;
+  paid_at_too_far_ahead: None;
+  amount_required: None;
+  amount_numeric: None;
+  amount_min: { limit: number };
+  amount_integer: None;
+  amount_max: { limit: number };
+  store_required: None;
+  store_invalid: None;
+  store_not_found: None;
+  note_type: None;
+  note_too_long: { limit: number };
+  status_invalid: None;
+  payment_read_only_field: None;
+  payment_not_found: None;
+  payment_store_forbidden: None;
+  store_out_of_scope: None;
+  possible_duplicate: { duplicate_of: string };
+  uuids_required: None;
+  uuids_too_many: { limit: number };
+  chart_range_too_long: { limit: number };
+  // sign-in and accounts
+  login_username_required: None;
+  login_password_required: None;
+  login_failed: None;
+  account_inactive: None;
+  too_many_login_failures: { minutes: number };
+  too_many_password_failures: { minutes: number };
+  username_min: { limit: number };
+  username_max: { limit: number };
+  username_pattern: None;
+  username_immutable: None;
+  username_taken: None;
+  password_required: None;
+  password_min: { limit: number };
+  password_max: { limit: number };
+  password_mismatch: None;
+  password_weak: { reason: 'username' | 'repetitive' | 'common' };
+  admin_password_weak: { reason: 'username' | 'repetitive' | 'common' };
+  current_password_required: None;
+  current_password_wrong: None;
+  new_password_required: None;
+  new_password_min: { limit: number };
+  new_password_mismatch: None;
+  role_required: None;
+  permissions_invalid: { values: string[] };
+  stores_invalid: None;
+  is_active_invalid: None;
+  user_not_found: { username?: string };
+  cannot_delete_self: None;
+  cannot_delete_admin: None;
+  cannot_deactivate_self: None;
+  cannot_deactivate_admin: None;
+  cannot_create_admin: None;
+  cannot_edit_admin: None;
+  cannot_manage_stronger: None;
+  cannot_grant: { permissions: string[]; labels: string[] };
+  cannot_assign_store: None;
+  cannot_make_headquarters: None;
+  branch_own_store_only: None;
+  last_admin: None;
+  cannot_change_others_password: None;
+  // stores
+  store_name_required: None;
+  store_name_too_long: { limit: number };
+  store_code_required: None;
+  store_code_pattern: { limit: number };
+  store_code_taken: None;
+  store_in_use: None;
+  store_code_not_found: { code: string };
+  // import (spreadsheets and JSON rows)
+  import_empty: None;
+  import_too_many: { limit: number };
+  import_last_five: { length: number };
+  import_last_five_lost_zero: { value: string };
+  import_paid_at_required: None;
+  /** a date or time cell that is no date: 無效的日期格式 */
+  import_date_invalid: { column: string; value: string };
+  /** a number cell that is no serial date Excel can show: 日期格式錯誤 */
+  import_date_wrong: { column: string; value: string };
+  import_amount_positive: None;
+  import_store_not_found: { value: string };
+  import_bad_data: None;
+  import_no_business_date: None;
+  import_duplicate_in_file: { earlier_row: number };
+  import_file_too_large: { limit_mb: number };
+  import_too_many_rows: { limit: number };
+  import_zip_bomb: None;
+  import_not_spreadsheet: None;
+  import_no_sheet: None;
+  import_missing_header: { columns: string[] };
+  import_no_rows: None;
+  import_xls_too_large: { limit_mb: number; limit_rows: number };
+  import_too_many_texts: None;
+  import_not_import_file: None;
+  import_parse_failed: None;
+  import_read_failed: None;
+  /** the last line of a long list of row errors: how many more there are */
+  import_more_errors: { count: number };
+  // export
+  export_no_data: None;
+  export_union_is_all: None;
+  export_too_often: { limit: number };
+  // bank statements and reconciliation
+  statement_empty: None;
+  statement_not_supported: None;
+  statement_no_header: { rows: number };
+  statement_no_lines: None;
+  statement_bad_date: { value: string };
+  statement_bad_time: { value: string };
+  statement_bad_amount: { column: string; value: string };
+  statement_both_sides: None;
+  reconcile_store_required: None;
+  reconcile_account_too_long: { limit: number };
+  reconcile_account_bad: None;
+  reconcile_account_differs: { in_file: string; given: string };
+  reconcile_payer_not_found: { id: string };
+  reconcile_line_not_found: { id: string };
+  reconcile_line_not_credit: { id: number };
+  reconcile_amount_differs: { id: number };
+  reconcile_other_store: { id: number };
+  reconcile_payment_linked: None;
+  reconcile_line_linked: { id: number };
+  reconcile_not_linked: None;
+  reconcile_concurrent: None;
+  reconcile_pairs_required: None;
+  reconcile_payments_required: None;
+  reconcile_too_many: { limit: number };
+  reconcile_range_required: None;
+  reconcile_busy: None;
+  reconcile_period_too_long: { from: string; to: string; days: number; limit: number };
+  reconcile_bad_page: { param: string; limit: number };
+  reconcile_statement_not_found: { id: string };
+  reconcile_file_name_required: None;
+  // backups (remit backup / restore)
+  file_exists: { path: string };
+  backup_dir_missing: { path: string };
+  backup_not_found: { path: string };
+  database_dir_missing: { path: string };
+  database_in_use: None;
+  backup_not_sqlite: { path: string };
+  backup_unreadable: { reason: string };
+  backup_integrity: { problems: string[] };
+  backup_not_remit: { tables: string[] };
+  backup_newer: { migrations: string[] };
+  // what the HTTP edge refuses before any service runs (http/), and its last resort
+  not_found_route: None;
+  method_not_allowed: None;
+  bad_request: None;
+  malformed_json: None;
+  body_too_large: None;
+  json_too_deep: { limit: number };
+  unsupported_media_type: None;
+  unsupported_file_type: None;
+  nul_character: None;
+  cross_site_refused: None;
+  database_busy: None;
+  internal_error: None;
+}
+
+export type ErrorCode = keyof ErrorDetailsByCode;
+
+/**
+ * The request header by which an API client asks for codes: with `Remit-Error-Codes: 1` every
+ * error answer carries `code` and `details` beside `message` (http/middleware/errors.ts). Said here
+ * because the server and the back office both need it.
+ */
+export const ERROR_CODES_HEADER = 'Remit-Error-Codes';
+export type ErrorDetails<C extends ErrorCode = ErrorCode> = ErrorDetailsByCode[C] & ErrorPlace;
+/** the details argument: optional when the code needs none */
+export type DetailsArg<C extends ErrorCode> = None extends ErrorDetailsByCode[C] ? [details?: ErrorDetails<C>] : [details: ErrorDetails<C>];
+
+/**
+ * One problem: its code, its details and the sentence made from them. `problem(code, details)`
+ * makes one; the pure rules return these, the services throw them inside errors.
+ */
+export interface Problem<C extends ErrorCode = ErrorCode> {
+  readonly code: C;
+  readonly details: ErrorDetails<C>;
+  readonly message: string;
+}
+
+export function problem<C extends ErrorCode>(code: C, ...[details]: DetailsArg<C>): Problem<C> {
+  const d = (details ?? {}) as ErrorDetails<C>;
+  return { code, details: d, message: errorMessage(code, d) };
+}
+
+/**
+ * A field's problem in a validation result or error. `code` and `details` are not enumerable: a
+ * field error still prints, compares and serialises as `{field, message}` (the edges add code and
+ * details where they answer: http/middleware/errors.ts).
+ */
+/** The same problem said at a place (a row, a file): its sentence is made again with the place first. */
+export function placed(p: Problem, place: ErrorPlace): Problem {
+  return problem(p.code as 'validation_failed', { ...p.details, ...place });
+}
 
 export interface FieldError {
   field: string;
   message: string;
+  readonly code: ErrorCode;
+  readonly details: ErrorDetails;
 }
 
+export function fieldError<C extends ErrorCode>(field: string, code: C, ...details: DetailsArg<C>): FieldError {
+  return fieldErrorOf(field, problem(code, ...details));
+}
+
+export function fieldErrorOf(field: string, p: Problem): FieldError {
+  const e = { field, message: p.message } as FieldError;
+  Object.defineProperty(e, 'code', { value: p.code, enumerable: false });
+  Object.defineProperty(e, 'details', { value: p.details, enumerable: false });
+  return e;
+}
+
+export type ErrorKind = 'validation' | 'unauthenticated' | 'forbidden' | 'not_found' | 'conflict' | 'too_many_requests' | 'busy';
+
 export abstract class DomainError extends Error {
-  abstract readonly kind: 'validation' | 'unauthenticated' | 'forbidden' | 'not_found' | 'conflict' | 'too_many_requests' | 'busy';
+  abstract readonly kind: ErrorKind;
+  readonly code: ErrorCode;
+  readonly details: ErrorDetails;
+  protected constructor(p: Problem, message = p.message) {
+    super(message);
+    this.code = p.code;
+    this.details = p.details;
+  }
 }
 
 export class ValidationError extends DomainError {
   readonly kind = 'validation' as const;
-  constructor(
-    readonly errors: FieldError[],
-    message: string = MSG.validationFailed,
-  ) {
-    super(message);
+  readonly errors: FieldError[];
+  /**
+   * `errors`: each field's problem. The error itself says 驗證錯誤 (code validation_failed) and
+   * lists them, unless `overall` names one problem for the whole (a bank statement's file error).
+   */
+  constructor(errors: FieldError[], overall: Problem = problem('validation_failed')) {
+    super(overall);
+    this.errors = errors;
     this.name = 'ValidationError';
   }
-  static single(field: string, message: string): ValidationError {
-    return new ValidationError([{ field, message }]);
+  static single<C extends ErrorCode>(field: string, code: C, ...details: DetailsArg<C>): ValidationError {
+    return new ValidationError([fieldError(field, code, ...details)]);
   }
 }
 
 export class UnauthenticatedError extends DomainError {
   readonly kind = 'unauthenticated' as const;
-  constructor(message: string = MSG.unauthenticated) {
-    super(message);
+  constructor(p: Problem = problem('unauthenticated')) {
+    super(p);
     this.name = 'UnauthenticatedError';
   }
 }
 
 export class ForbiddenError extends DomainError {
   readonly kind = 'forbidden' as const;
-  constructor(message: string = MSG.forbidden) {
-    super(message);
+  constructor(p: Problem = problem('forbidden')) {
+    super(p);
     this.name = 'ForbiddenError';
   }
 }
 
 export class NotFoundError extends DomainError {
   readonly kind = 'not_found' as const;
-  constructor(message: string) {
-    super(message);
+  constructor(p: Problem) {
+    super(p);
     this.name = 'NotFoundError';
   }
 }
 
 export class ConflictError extends DomainError {
   readonly kind = 'conflict' as const;
+  /** `field`: the form field the conflict is about (a taken username), when there is one */
   constructor(
-    message: string,
+    p: Problem,
     readonly field?: string,
-    /** what a client needs to act on it (the earlier payment of a probable duplicate) */
-    readonly details?: Record<string, string>,
   ) {
-    super(message);
+    super(p);
     this.name = 'ConflictError';
   }
 }
@@ -69,9 +328,9 @@ export class TooManyRequestsError extends DomainError {
   readonly kind = 'too_many_requests' as const;
   constructor(
     readonly retryAfterSeconds: number,
-    message: string = MSG.tooManyLoginFailures(Math.max(1, Math.ceil(retryAfterSeconds / 60))),
+    p: Problem = problem('too_many_login_failures', { minutes: Math.max(1, Math.ceil(retryAfterSeconds / 60)) }),
   ) {
-    super(message);
+    super(p);
     this.name = 'TooManyRequestsError';
   }
 }
@@ -81,9 +340,9 @@ export class BusyError extends DomainError {
   readonly kind = 'busy' as const;
   constructor(
     readonly retryAfterSeconds: number,
-    message: string = MSG.serverBusy,
+    p: Problem = problem('server_busy'),
   ) {
-    super(message);
+    super(p);
     this.name = 'BusyError';
   }
 }

@@ -5,7 +5,6 @@
  */
 import type { Knex } from 'knex';
 import { ValidationError } from './errors.js';
-import { MSG } from './messages.js';
 import type { ListResult } from './types.js';
 import { isPlainObject, toId } from './validation/result.js';
 
@@ -26,7 +25,7 @@ function parseJsonParam(name: string, text: string | undefined): unknown {
   try {
     return JSON.parse(text);
   } catch {
-    throw ValidationError.single(name, MSG.badListParam(name));
+    throw ValidationError.single(name, 'bad_list_param', { param: name });
   }
 }
 
@@ -34,7 +33,7 @@ function parseJsonParam(name: string, text: string | undefined): unknown {
 export function parseListQuery(raw: { sort?: unknown; range?: unknown; filter?: unknown }): ListQuery {
   const str = (name: string, v: unknown) => {
     if (v === undefined || typeof v === 'string') return v;
-    throw ValidationError.single(name, MSG.badListParam(name));
+    throw ValidationError.single(name, 'bad_list_param', { param: name });
   };
   const sort = parseJsonParam('sort', str('sort', raw.sort));
   const range = parseJsonParam('range', str('range', raw.range));
@@ -43,10 +42,10 @@ export function parseListQuery(raw: { sort?: unknown; range?: unknown; filter?: 
 
   if (sort !== undefined) {
     if (!Array.isArray(sort) || typeof sort[0] !== 'string' || (sort[1] !== undefined && typeof sort[1] !== 'string')) {
-      throw ValidationError.single('sort', MSG.badListParam('sort'));
+      throw ValidationError.single('sort', 'bad_list_param', { param: 'sort' });
     }
     const order = String(sort[1] ?? 'ASC').toUpperCase();
-    if (order !== 'ASC' && order !== 'DESC') throw ValidationError.single('sort', MSG.badListParam('sort'));
+    if (order !== 'ASC' && order !== 'DESC') throw ValidationError.single('sort', 'bad_list_param', { param: 'sort' });
     query.sort = [sort[0], order];
   }
   if (range !== undefined) {
@@ -56,11 +55,11 @@ export function parseListQuery(raw: { sort?: unknown; range?: unknown; filter?: 
       range.every((n) => Number.isSafeInteger(n) && n >= 0) &&
       range[1] >= range[0] &&
       range[1] - range[0] < MAX_PAGE;
-    if (!ok) throw ValidationError.single('range', MSG.badListParam('range'));
+    if (!ok) throw ValidationError.single('range', 'bad_list_param', { param: 'range' });
     query.range = [range[0], range[1]];
   }
   if (filter !== undefined) {
-    if (!isPlainObject(filter)) throw ValidationError.single('filter', MSG.badListParam('filter'));
+    if (!isPlainObject(filter)) throw ValidationError.single('filter', 'bad_list_param', { param: 'filter' });
     query.filter = filter;
   }
   return query;
@@ -69,7 +68,7 @@ export function parseListQuery(raw: { sort?: unknown; range?: unknown; filter?: 
 /** Refuses filter fields a resource does not know (a typo would otherwise show everything). */
 export function assertFilterFields(filter: Record<string, unknown>, allowed: readonly string[]): void {
   for (const key of Object.keys(filter)) {
-    if (!allowed.includes(key)) throw ValidationError.single('filter', MSG.badFilterField(key));
+    if (!allowed.includes(key)) throw ValidationError.single('filter', 'bad_filter_field', { field: key });
   }
 }
 
@@ -79,7 +78,7 @@ export function filterIds(filter: Record<string, unknown>, key: string): number[
   if (v === undefined || v === null || v === '') return undefined;
   const list = Array.isArray(v) ? v : [v];
   const ids = list.map(toId);
-  if (ids.some((id) => id === null)) throw ValidationError.single('filter', MSG.badListParam(`filter.${key}`));
+  if (ids.some((id) => id === null)) throw ValidationError.single('filter', 'bad_list_param', { param: `filter.${key}` });
   return ids as number[];
 }
 
@@ -88,7 +87,7 @@ export function filterStrings(filter: Record<string, unknown>, key: string, vali
   const v = filter[key];
   if (v === undefined || v === null || v === '') return undefined;
   const list = Array.isArray(v) ? v : [v];
-  if (!list.every((s) => typeof s === 'string' && valid(s))) throw ValidationError.single('filter', MSG.badListParam(`filter.${key}`));
+  if (!list.every((s) => typeof s === 'string' && valid(s))) throw ValidationError.single('filter', 'bad_list_param', { param: `filter.${key}` });
   return list as string[];
 }
 
@@ -113,7 +112,7 @@ export function listQueries(base: Knex.QueryBuilder, query: ListQuery, spec: Lis
   const [field, order] = query.sort ?? spec.defaultSort;
   // Own keys only: `constructor`, `__proto__` and the like are not columns.
   const column = Object.hasOwn(spec.sortable, field) ? spec.sortable[field] : undefined;
-  if (!column) throw ValidationError.single('sort', MSG.badSortField(field));
+  if (!column) throw ValidationError.single('sort', 'bad_sort_field', { field });
 
   const count = base.clone().clearSelect().clearOrder().count({ n: '*' }).first();
   let page = base.clone().orderBy(column, order.toLowerCase() as 'asc' | 'desc').orderBy(spec.tiebreak, order.toLowerCase() as 'asc' | 'desc');

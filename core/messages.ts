@@ -2,12 +2,28 @@
  * Every Traditional Chinese text the core produces, in one place, so it can be checked
  * against ../shared/spec.md at a glance. Texts the spec fixes are marked "spec".
  */
+import type { ErrorCode, ErrorDetails, ErrorDetailsByCode } from './errors.js';
+import {
+  LAST_FIVE_LENGTH,
+  MAX_BATCH_DELETE,
+  MAX_IMPORT_ROWS,
+  NOTE_MAX_LENGTH,
+  PASSWORD_MAX_BYTES,
+  PASSWORD_MIN,
+  STORE_CODE_MAX,
+  STORE_NAME_MAX,
+  USERNAME_MAX,
+  USERNAME_MIN,
+} from './limits.js';
+import { formatNTD, MAX_AMOUNT, MIN_AMOUNT } from './money.js';
+
 export const MSG = {
   // Generic
   validationFailed: '驗證錯誤',
   unauthenticated: '請先登入',
   tokenInvalid: '登入已失效，請重新登入',
   forbidden: '權限不足',
+  permissionRequired: (label: string) => `權限不足：需要「${label}」權限`,
   unknownStore: '未知分店', // spec
   noNote: '無備註', // spec
   noSpecialPermissions: '無特殊權限', // spec
@@ -17,7 +33,7 @@ export const MSG = {
 
   // Payment form (spec section 5; the spec gives rules, these are the texts)
   lastFiveRequired: '請輸入帳號後五碼',
-  lastFiveFormat: '帳號後五碼必須是5位數字',
+  lastFiveFormat: `帳號後五碼必須是${LAST_FIVE_LENGTH}位數字`,
   paidAtRequired: '請選擇匯款時間',
   paidAtInvalid: '無效的日期格式', // spec (import)
   paidAtOutOfRange: '匯款時間不合理，請確認日期',
@@ -27,14 +43,14 @@ export const MSG = {
   confirmPaidAtOld: (when: string, days: number) => `匯款時間 ${when} 是 ${days} 天前，確定沒有填錯嗎？`,
   amountRequired: '請輸入匯款金額',
   amountNumeric: '匯款金額必須是數字',
-  amountMin: '匯款金額至少為 1',
+  amountMin: `匯款金額至少為 ${MIN_AMOUNT}`,
   amountInteger: '匯款金額必須是整數（新台幣元）',
-  amountMax: '匯款金額不能超過 NT$100,000,000',
+  amountMax: `匯款金額不能超過 ${formatNTD(MAX_AMOUNT)}`,
   storeRequired: '請選擇分店',
   storeInvalid: '分店編號格式錯誤',
   storeNotFound: '找不到分店',
   noteType: '備註必須是文字',
-  noteTooLong: '備註不能超過1000個字元',
+  noteTooLong: `備註不能超過${NOTE_MAX_LENGTH}個字元`,
   statusInvalid: '狀態必須是 未確認、已入帳 或 未入帳',
   paymentReadOnlyField: '匯款記錄只能修改狀態和備註',
   paymentNotFound: '找不到匯款記錄',
@@ -42,9 +58,9 @@ export const MSG = {
   branchOwnStoreOnly: '您是分店員工，只能提交本分店的匯款資料', // spec (hint)
   storeOutOfScope: '權限不足：您沒有此分店的權限',
   uuidsRequired: '請選擇要刪除的匯款記錄',
-  uuidsTooMany: '一次最多刪除 10000 筆匯款記錄',
+  uuidsTooMany: `一次最多刪除 ${MAX_BATCH_DELETE} 筆匯款記錄`,
   importEmpty: '沒有可匯入的資料',
-  importTooMany: '一次最多匯入 100000 筆記錄',
+  importTooMany: `一次最多匯入 ${MAX_IMPORT_ROWS} 筆記錄`,
   rowPrefix: (n: number) => `第 ${n} 筆：`,
 
   // Login (spec section 5 and 8)
@@ -59,14 +75,14 @@ export const MSG = {
   crossSiteRefused: '這個要求來自其他網站，已拒絕；請從本系統的頁面操作',
 
   // User form (spec section 5)
-  usernameMin: '用戶名至少需要3個字符', // spec
-  usernameMax: '用戶名不能超過20個字符', // spec
+  usernameMin: `用戶名至少需要${USERNAME_MIN}個字符`, // spec
+  usernameMax: `用戶名不能超過${USERNAME_MAX}個字符`, // spec
   usernamePattern: '用戶名只能包含字母、數字和下劃線', // spec
   usernameImmutable: '用戶名不能修改',
   usernameTaken: '用戶名已存在',
   passwordRequired: '密碼是必填的', // spec
-  passwordMin: '密碼至少需要6個字符', // spec
-  passwordMax: '密碼不能超過72個位元組（英數字每字1個、中文字每字3個位元組，約24個中文字）',
+  passwordMin: `密碼至少需要${PASSWORD_MIN}個字符`, // spec
+  passwordMax: `密碼不能超過${PASSWORD_MAX_BYTES}個位元組（英數字每字1個、中文字每字3個位元組，約${Math.floor(PASSWORD_MAX_BYTES / 3)}個中文字）`,
   serverBusy: '伺服器忙碌中，請稍候幾秒再試',
   /** the database's one writer is held (a large import on SQLite): nothing was written */
   databaseBusy: '資料庫正在寫入大量資料（例如匯入），這筆尚未儲存，請稍候再送出一次',
@@ -90,7 +106,7 @@ export const MSG = {
   // Password change (spec section 5 and 8)
   currentPasswordRequired: '請輸入目前密碼', // spec
   newPasswordRequired: '請輸入新密碼', // spec
-  newPasswordMin: '新密碼至少需要6個字符', // spec
+  newPasswordMin: `新密碼至少需要${PASSWORD_MIN}個字符`, // spec
   newPasswordMismatch: '新密碼確認不匹配', // spec
   currentPasswordWrong: '目前密碼不正確',
   passwordChanged: '密碼更改成功！', // spec
@@ -111,9 +127,9 @@ export const MSG = {
 
   // Stores
   storeNameRequired: '請輸入分店名稱',
-  storeNameTooLong: '分店名稱不能超過50個字元',
+  storeNameTooLong: `分店名稱不能超過${STORE_NAME_MAX}個字元`,
   storeCodeRequired: '請輸入分店代碼',
-  storeCodePattern: '分店代碼只能包含英文字母、數字、底線和連字號，最多20個字元',
+  storeCodePattern: `分店代碼只能包含英文字母、數字、底線和連字號，最多${STORE_CODE_MAX}個字元`,
   storeCodeTaken: '分店代碼已存在',
   storeInUse: '此分店仍有匯款記錄或用戶，無法刪除',
   storeCodeNotFound: (code: string) => `找不到分店代碼「${code}」`,
@@ -128,13 +144,13 @@ export const MSG = {
 
   // Excel import and export (spec sections 5, 8 and 9)
   rowError: (row: number, message: string) => `第 ${row} 行：${message}`, // spec: 第 N 行：...
-  importLastFive: '後五碼必須是5位數字', // spec
+  importLastFive: `後五碼必須是${LAST_FIVE_LENGTH}位數字`, // spec
   importPaidAtRequired: '匯款時間不能為空', // spec
   importDateInvalid: '無效的日期格式', // spec
   importDateWrong: '日期格式錯誤', // spec
   /** which column and what was in it, after the spec's message */
   importCellUnreadable: (message: string, column: string, value: string) => `${message}：${column}「${value}」`,
-  importLastFiveLostZero: (read: string) => `後五碼必須是5位數字（讀到 ${read}，可能遺失開頭的 0：請把這一欄設為文字格式）`,
+  importLastFiveLostZero: (read: string) => `後五碼必須是${LAST_FIVE_LENGTH}位數字（讀到 ${read}，可能遺失開頭的 0：請把這一欄設為文字格式）`,
   importAmountPositive: '匯款金額必須大於0',
   importStoreNotFound: (cell: string) => `找不到對應的分店「${cell}」`, // spec
   importBadData: '資料格式錯誤', // spec
@@ -159,6 +175,7 @@ export const MSG = {
     `.xls 檔（舊版 Excel 格式）無法分段讀取，上限為 ${mb} MB、${rows} 筆：請在 Excel 以「另存新檔」存成 .xlsx 後再匯入`,
   importTooManyTexts: '檔案中不同的文字過多，無法讀取：請分成幾個檔案匯入',
   importNotImportFile: '不是可匯入的檔案：請選擇 .xlsx、.xls 或 .csv 檔案',
+  importMoreErrors: (n: number) => `…還有 ${n} 個錯誤`,
   exportNoData: '沒有資料可匯出', // spec
   exportUnionIsAll: '權限不足：這次匯出加上您 24 小時內的其他匯出，等於匯出全部，需要「匯款管理」權限',
   exportTooOften: (max: number) => `權限不足：24 小時內已匯出 ${max} 次，再匯出需要「匯款管理」權限`,
@@ -200,6 +217,18 @@ export const MSG = {
   reconcileStatementNotFound: (id: unknown) => `找不到交易明細 ${String(id)}`,
   reconcileFileNameRequired: '請提供檔名（filename）',
 
+  // Backups (remit backup / restore)
+  fileExists: (path: string) => `檔案已存在：${path}（要覆蓋請加 --force）`,
+  backupDirMissing: (path: string) => `備份目錄不存在：${path}`,
+  backupNotFound: (path: string) => `找不到備份檔：${path}`,
+  databaseDirMissing: (path: string) => `資料庫目錄不存在：${path}`,
+  databaseInUse: '資料庫正在使用中（例如伺服器正在執行）：請先停止伺服器再還原',
+  backupNotSqlite: (path: string) => `不是 SQLite 資料庫檔案：${path}`,
+  backupUnreadable: (reason: string) => `備份檔已損壞，無法讀取：${reason}`,
+  backupIntegrity: (problems: string[]) => `備份檔未通過完整性檢查：${problems.join('；')}`,
+  backupNotRemit: (tables: string[]) => `不是 remit 的資料庫（缺少資料表：${tables.join('、')}）`,
+  backupNewer: (migrations: string[]) => `備份來自較新版本的 remit（未知的資料庫遷移：${migrations.join('、')}），請先更新程式`,
+
   // HTTP edge
   notFoundRoute: '找不到此 API',
   bodyNotObject: '請求內容必須是 JSON 物件',
@@ -213,3 +242,200 @@ export const MSG = {
   badRequest: '請求格式錯誤',
   internalError: '伺服器發生錯誤，請稍後再試',
 } as const;
+
+type Texts = { [C in ErrorCode]: (d: ErrorDetailsByCode[C]) => string };
+
+/** The sentence of every error code, from its details (core/errors.ts lists the codes). */
+const ERROR_TEXTS: Texts = {
+  validation_failed: () => MSG.validationFailed,
+  unauthenticated: () => MSG.unauthenticated,
+  token_invalid: () => MSG.tokenInvalid,
+  forbidden: () => MSG.forbidden,
+  permission_required: (d) => MSG.permissionRequired(d.label),
+  body_not_object: () => MSG.bodyNotObject,
+  bad_list_param: (d) => MSG.badListParam(d.param),
+  bad_sort_field: (d) => MSG.badSortField(d.field),
+  bad_filter_field: (d) => MSG.badFilterField(d.field),
+  bad_date: (d) => MSG.badDate(d.value),
+  date_out_of_range: (d) => MSG.dateOutOfRange(d.value),
+  date_range_reversed: (d) => MSG.dateRangeReversed(d.from, d.to),
+  server_busy: () => MSG.serverBusy,
+  last_five_required: () => MSG.lastFiveRequired,
+  last_five_format: () => MSG.lastFiveFormat,
+  paid_at_required: () => MSG.paidAtRequired,
+  paid_at_invalid: () => MSG.paidAtInvalid,
+  paid_at_out_of_range: () => MSG.paidAtOutOfRange,
+  paid_at_too_far_ahead: () => MSG.paidAtTooFarAhead,
+  amount_required: () => MSG.amountRequired,
+  amount_numeric: () => MSG.amountNumeric,
+  amount_min: () => MSG.amountMin,
+  amount_integer: () => MSG.amountInteger,
+  amount_max: () => MSG.amountMax,
+  store_required: () => MSG.storeRequired,
+  store_invalid: () => MSG.storeInvalid,
+  store_not_found: () => MSG.storeNotFound,
+  note_type: () => MSG.noteType,
+  note_too_long: () => MSG.noteTooLong,
+  status_invalid: () => MSG.statusInvalid,
+  payment_read_only_field: () => MSG.paymentReadOnlyField,
+  payment_not_found: () => MSG.paymentNotFound,
+  payment_store_forbidden: () => MSG.paymentStoreForbidden,
+  store_out_of_scope: () => MSG.storeOutOfScope,
+  possible_duplicate: (d) => MSG.possibleDuplicate(d.duplicate_of),
+  uuids_required: () => MSG.uuidsRequired,
+  uuids_too_many: () => MSG.uuidsTooMany,
+  chart_range_too_long: (d) => MSG.chartRangeTooLong(d.limit),
+  login_username_required: () => MSG.loginUsernameRequired,
+  login_password_required: () => MSG.loginPasswordRequired,
+  login_failed: () => MSG.loginFailed,
+  account_inactive: () => MSG.accountInactive,
+  too_many_login_failures: (d) => MSG.tooManyLoginFailures(d.minutes),
+  too_many_password_failures: (d) => MSG.tooManyPasswordFailures(d.minutes),
+  username_min: () => MSG.usernameMin,
+  username_max: () => MSG.usernameMax,
+  username_pattern: () => MSG.usernamePattern,
+  username_immutable: () => MSG.usernameImmutable,
+  username_taken: () => MSG.usernameTaken,
+  password_required: () => MSG.passwordRequired,
+  password_min: () => MSG.passwordMin,
+  password_max: () => MSG.passwordMax,
+  password_mismatch: () => MSG.passwordMismatch,
+  password_weak: (d) => MSG.passwordWeak[d.reason],
+  admin_password_weak: (d) => MSG.adminPasswordWeak(MSG.passwordWeak[d.reason]),
+  current_password_required: () => MSG.currentPasswordRequired,
+  current_password_wrong: () => MSG.currentPasswordWrong,
+  new_password_required: () => MSG.newPasswordRequired,
+  new_password_min: () => MSG.newPasswordMin,
+  new_password_mismatch: () => MSG.newPasswordMismatch,
+  role_required: () => MSG.roleRequired,
+  permissions_invalid: (d) => MSG.permissionsInvalid(d.values),
+  stores_invalid: () => MSG.storesInvalid,
+  is_active_invalid: () => MSG.isActiveInvalid,
+  user_not_found: (d) => (d.username === undefined ? MSG.userNotFound : MSG.userNotFoundNamed(d.username)),
+  cannot_delete_self: () => MSG.cannotDeleteSelf,
+  cannot_delete_admin: () => MSG.cannotDeleteAdmin,
+  cannot_deactivate_self: () => MSG.cannotDeactivateSelf,
+  cannot_deactivate_admin: () => MSG.cannotDeactivateAdmin,
+  cannot_create_admin: () => MSG.cannotCreateAdmin,
+  cannot_edit_admin: () => MSG.cannotEditAdmin,
+  cannot_manage_stronger: () => MSG.cannotManageStronger,
+  cannot_grant: (d) => MSG.cannotGrant(d.labels),
+  cannot_assign_store: () => MSG.cannotAssignStore,
+  cannot_make_headquarters: () => MSG.cannotMakeHeadquarters,
+  branch_own_store_only: () => MSG.branchOwnStoreOnly,
+  last_admin: () => MSG.lastAdmin,
+  cannot_change_others_password: () => MSG.cannotChangeOthersPassword,
+  store_name_required: () => MSG.storeNameRequired,
+  store_name_too_long: () => MSG.storeNameTooLong,
+  store_code_required: () => MSG.storeCodeRequired,
+  store_code_pattern: () => MSG.storeCodePattern,
+  store_code_taken: () => MSG.storeCodeTaken,
+  store_in_use: () => MSG.storeInUse,
+  store_code_not_found: (d) => MSG.storeCodeNotFound(d.code),
+  import_empty: () => MSG.importEmpty,
+  import_too_many: () => MSG.importTooMany,
+  import_last_five: () => MSG.importLastFive,
+  import_last_five_lost_zero: (d) => MSG.importLastFiveLostZero(d.value),
+  import_paid_at_required: () => MSG.importPaidAtRequired,
+  import_date_invalid: (d) => MSG.importCellUnreadable(MSG.importDateInvalid, d.column, d.value),
+  import_date_wrong: (d) => MSG.importCellUnreadable(MSG.importDateWrong, d.column, d.value),
+  import_amount_positive: () => MSG.importAmountPositive,
+  import_store_not_found: (d) => MSG.importStoreNotFound(d.value),
+  import_bad_data: () => MSG.importBadData,
+  import_no_business_date: () => MSG.importNoBusinessDate,
+  import_duplicate_in_file: (d) => MSG.importDuplicateInFile(d.earlier_row),
+  import_file_too_large: (d) => MSG.importFileTooLarge(d.limit_mb),
+  import_too_many_rows: (d) => MSG.importTooManyRows(d.limit),
+  import_zip_bomb: () => MSG.importZipBomb,
+  import_not_spreadsheet: () => MSG.importNotSpreadsheet,
+  import_no_sheet: () => MSG.importNoSheet,
+  import_missing_header: (d) => MSG.importMissingHeader(d.columns),
+  import_no_rows: () => MSG.importNoRows,
+  import_xls_too_large: (d) => MSG.importXlsTooLarge(d.limit_mb, d.limit_rows),
+  import_too_many_texts: () => MSG.importTooManyTexts,
+  import_not_import_file: () => MSG.importNotImportFile,
+  import_parse_failed: () => MSG.importParseFailed,
+  import_read_failed: () => MSG.importReadFailed,
+  import_more_errors: (d) => MSG.importMoreErrors(d.count),
+  export_no_data: () => MSG.exportNoData,
+  export_union_is_all: () => MSG.exportUnionIsAll,
+  export_too_often: (d) => MSG.exportTooOften(d.limit),
+  statement_empty: () => MSG.statementEmpty,
+  statement_not_supported: () => MSG.statementNotSupported,
+  statement_no_header: (d) => MSG.statementNoHeader(d.rows),
+  statement_no_lines: () => MSG.statementNoLines,
+  statement_bad_date: (d) => MSG.statementBadDate(d.value),
+  statement_bad_time: (d) => MSG.statementBadTime(d.value),
+  statement_bad_amount: (d) => MSG.statementBadAmount(d.column, d.value),
+  statement_both_sides: () => MSG.statementBothSides,
+  reconcile_store_required: () => MSG.reconcileStoreRequired,
+  reconcile_account_too_long: (d) => MSG.reconcileAccountTooLong(d.limit),
+  reconcile_account_bad: () => MSG.reconcileAccountBad,
+  reconcile_account_differs: (d) => MSG.reconcileAccountDiffers(d.in_file, d.given),
+  reconcile_payer_not_found: (d) => MSG.reconcilePayerNotFound(d.id),
+  reconcile_line_not_found: (d) => MSG.reconcileLineNotFound(d.id),
+  reconcile_line_not_credit: (d) => MSG.reconcileLineNotCredit(d.id),
+  reconcile_amount_differs: (d) => MSG.reconcileAmountDiffers(d.id),
+  reconcile_other_store: (d) => MSG.reconcileOtherStore(d.id),
+  reconcile_payment_linked: () => MSG.reconcilePaymentLinked,
+  reconcile_line_linked: (d) => MSG.reconcileLineLinked(d.id),
+  reconcile_not_linked: () => MSG.reconcileNotLinked,
+  reconcile_concurrent: () => MSG.reconcileConcurrent,
+  reconcile_pairs_required: () => MSG.reconcilePairsRequired,
+  reconcile_payments_required: () => MSG.reconcilePaymentsRequired,
+  reconcile_too_many: (d) => MSG.reconcileTooMany(d.limit),
+  reconcile_range_required: () => MSG.reconcileRangeRequired,
+  reconcile_busy: () => MSG.reconcileBusy,
+  reconcile_period_too_long: (d) => MSG.reconcilePeriodTooLong(d.from, d.to, d.days, d.limit),
+  reconcile_bad_page: (d) => MSG.reconcileBadPage(d.param, d.limit),
+  reconcile_statement_not_found: (d) => MSG.reconcileStatementNotFound(d.id),
+  reconcile_file_name_required: () => MSG.reconcileFileNameRequired,
+  file_exists: (d) => MSG.fileExists(d.path),
+  backup_dir_missing: (d) => MSG.backupDirMissing(d.path),
+  backup_not_found: (d) => MSG.backupNotFound(d.path),
+  database_dir_missing: (d) => MSG.databaseDirMissing(d.path),
+  database_in_use: () => MSG.databaseInUse,
+  backup_not_sqlite: (d) => MSG.backupNotSqlite(d.path),
+  backup_unreadable: (d) => MSG.backupUnreadable(d.reason),
+  backup_integrity: (d) => MSG.backupIntegrity(d.problems),
+  backup_not_remit: (d) => MSG.backupNotRemit(d.tables),
+  backup_newer: (d) => MSG.backupNewer(d.migrations),
+  not_found_route: () => MSG.notFoundRoute,
+  method_not_allowed: () => MSG.methodNotAllowed,
+  bad_request: () => MSG.badRequest,
+  malformed_json: () => MSG.malformedJson,
+  body_too_large: () => MSG.bodyTooLarge,
+  json_too_deep: (d) => MSG.jsonTooDeep(d.limit),
+  unsupported_media_type: () => MSG.unsupportedMediaType,
+  unsupported_file_type: () => MSG.unsupportedFileType,
+  nul_character: () => MSG.nulCharacter,
+  cross_site_refused: () => MSG.crossSiteRefused,
+  database_busy: () => MSG.databaseBusy,
+  internal_error: () => MSG.internalError,
+};
+
+/**
+ * An error's sentence from its code and details: the one place codes become text. A place in
+ * the details comes first, as people read it: `第 N 行：` (a sheet row), `第 N 筆：` (a JSON row),
+ * the statement's file name (and its row).
+ */
+export function errorMessage<C extends ErrorCode>(code: C, details: ErrorDetails<C>): string {
+  const text = errorText(code, details);
+  if (details.file !== undefined) return details.row === undefined ? MSG.statementFileError(details.file, text) : MSG.statementRowError(details.file, details.row, text);
+  if (details.row !== undefined) return MSG.rowError(details.row, text);
+  if (details.item !== undefined) return MSG.rowPrefix(details.item) + text;
+  return text;
+}
+
+/** An error's sentence without its place (no 第 N 行：), for a screen that shows the place itself. */
+export function errorText<C extends ErrorCode>(code: C, details: ErrorDetails<C>): string {
+  return (ERROR_TEXTS[code] as (d: ErrorDetails<C>) => string)(details);
+}
+
+/** Every error code, as a list (the API documentation and the tests walk it). */
+export const ERROR_CODES = Object.keys(ERROR_TEXTS) as ErrorCode[];
+
+/** Whether a text names a known error code (for clients reading `code` from an answer). */
+export function isErrorCode(code: unknown): code is ErrorCode {
+  return typeof code === 'string' && Object.hasOwn(ERROR_TEXTS, code);
+}

@@ -3,6 +3,7 @@
  * Pure: the server enforces these and the back office imports the same functions to decide
  * what to show, so the two can never disagree.
  */
+import { problem, type Problem } from './errors.js';
 import { MSG } from './messages.js';
 import { PERMISSION_LABELS, storeLabel } from './labels.js';
 
@@ -158,22 +159,29 @@ export function submissionStoreId(u: Pick<Principal, 'store_id'>, requested: num
   return requested ?? u.store_id ?? DEFAULT_STORE_ID;
 }
 
+/** A refusal's sentence, for a screen that shows why a button is off (the `…Denial` functions). */
+function said<A extends unknown[]>(refusal: (...a: A) => Problem | null): (...a: A) => string | null {
+  return (...a) => refusal(...a)?.message ?? null;
+}
+
 /**
  * Why `actor` may not rename or delete store `storeId`, or null when allowed (issue 22, item 16):
  * manage_stores reaches the stores of one's own scope only (admins every store). Creating a
  * store touches no existing one and grants nobody anything, so it needs manage_stores alone.
  */
-export function storeChangeDenial(actor: Principal, storeId: number): string | null {
-  if (!can(actor, 'manage_stores')) return MSG.forbidden;
-  return inScope(actor, storeId) ? null : MSG.storeOutOfScope;
+export function storeChangeRefusal(actor: Principal, storeId: number): Problem | null {
+  if (!can(actor, 'manage_stores')) return problem('forbidden');
+  return inScope(actor, storeId) ? null : problem('store_out_of_scope');
 }
+export const storeChangeDenial = said(storeChangeRefusal);
 
 /** Branch staff may submit only for their own store; others within their scope. */
-export function submitStoreDenial(u: Principal, storeId: number): string | null {
+export function submitStoreRefusal(u: Principal, storeId: number): Problem | null {
   if (isAdmin(u)) return null;
-  if (u.store_id !== null && storeId !== u.store_id) return MSG.branchOwnStoreOnly;
-  return inScope(u, storeId) ? null : MSG.storeOutOfScope;
+  if (u.store_id !== null && storeId !== u.store_id) return problem('branch_own_store_only');
+  return inScope(u, storeId) ? null : problem('store_out_of_scope');
 }
+export const submitStoreDenial = said(submitStoreRefusal);
 
 /**
  * Which accounts a user manager sees (issue 10, item 14). Admins and headquarters managers (no
@@ -188,20 +196,22 @@ export function userVisibleTo(actor: Principal, target: { id: number; role: Role
 }
 
 /** Why `actor` may not delete `target`, or null when allowed. Texts are the spec's tooltips. */
-export function deleteUserDenial(actor: Principal, target: AccountRef): string | null {
-  if (actor.id === target.id) return MSG.cannotDeleteSelf;
-  if (isAdmin(target) && !isAdmin(actor)) return MSG.cannotDeleteAdmin;
-  if (outranks(actor, target)) return MSG.cannotManageStronger;
+export function deleteUserRefusal(actor: Principal, target: AccountRef): Problem | null {
+  if (actor.id === target.id) return problem('cannot_delete_self');
+  if (isAdmin(target) && !isAdmin(actor)) return problem('cannot_delete_admin');
+  if (outranks(actor, target)) return problem('cannot_manage_stronger');
   return null;
 }
+export const deleteUserDenial = said(deleteUserRefusal);
 
 /** Why `actor` may not toggle the active flag of `target`, or null when allowed. */
-export function toggleActiveDenial(actor: Principal, target: AccountRef): string | null {
-  if (actor.id === target.id) return MSG.cannotDeactivateSelf;
-  if (isAdmin(target) && !isAdmin(actor)) return MSG.cannotDeactivateAdmin;
-  if (outranks(actor, target)) return MSG.cannotManageStronger;
+export function toggleActiveRefusal(actor: Principal, target: AccountRef): Problem | null {
+  if (actor.id === target.id) return problem('cannot_deactivate_self');
+  if (isAdmin(target) && !isAdmin(actor)) return problem('cannot_deactivate_admin');
+  if (outranks(actor, target)) return problem('cannot_manage_stronger');
   return null;
 }
+export const toggleActiveDenial = said(toggleActiveRefusal);
 
 /** Only one's own password may be changed from the list. */
 export function canChangePasswordOf(actor: Principal, target: AccountRef): boolean {
@@ -209,11 +219,12 @@ export function canChangePasswordOf(actor: Principal, target: AccountRef): boole
 }
 
 /** A non-admin may not edit an admin account, nor one holding more than they do (else they could take it over). */
-export function editUserDenial(actor: Principal, target: AccountRef): string | null {
-  if (isAdmin(target) && !isAdmin(actor)) return MSG.cannotEditAdmin;
-  if (outranks(actor, target)) return MSG.cannotManageStronger;
+export function editUserRefusal(actor: Principal, target: AccountRef): Problem | null {
+  if (isAdmin(target) && !isAdmin(actor)) return problem('cannot_edit_admin');
+  if (outranks(actor, target)) return problem('cannot_manage_stronger');
   return null;
 }
+export const editUserDenial = said(editUserRefusal);
 
 type Grantable = { role: Role; permissions: readonly string[]; store_id: number | null; accessible_stores: readonly number[] };
 
@@ -251,16 +262,17 @@ export function mayLeaveWithoutHomeStore(actor: Principal, next: Pick<Grantable,
  * Only admins create or promote admins; a non-admin grants only permissions they hold and
  * stores inside their own scope. Taking things away is always allowed.
  */
-export function grantDenial(actor: Principal, next: Grantable, before: Grantable | null): string | null {
+export function grantRefusal(actor: Principal, next: Grantable, before: Grantable | null): Problem | null {
   if (isAdmin(actor)) return null;
-  if (!mayGrantRole(actor, next.role, before)) return MSG.cannotCreateAdmin;
-  if (!mayLeaveWithoutHomeStore(actor, next)) return MSG.cannotMakeHeadquarters;
+  if (!mayGrantRole(actor, next.role, before)) return problem('cannot_create_admin');
+  if (!mayLeaveWithoutHomeStore(actor, next)) return problem('cannot_make_headquarters');
   const added = next.permissions.filter((p) => !mayGrantPermission(actor, p, before));
-  if (added.length) return MSG.cannotGrant(added.map((p) => (isPermission(p) ? PERMISSIONS[p].label : p)));
+  if (added.length) return problem('cannot_grant', { permissions: added, labels: added.map((p) => (isPermission(p) ? PERMISSIONS[p].label : p)) });
   const stores = [...next.accessible_stores, ...(next.store_id != null ? [next.store_id] : [])];
-  if (stores.some((s) => !mayAssignStore(actor, s, before))) return MSG.cannotAssignStore;
+  if (stores.some((s) => !mayAssignStore(actor, s, before))) return problem('cannot_assign_store');
   return null;
 }
+export const grantDenial = said(grantRefusal);
 
 /** Labels of a user's permissions for display, or 無特殊權限. */
 export function permissionLabels(permissions: readonly string[]): string {

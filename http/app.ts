@@ -4,10 +4,10 @@
  */
 import Router from '@koa/router';
 import Koa from 'koa';
-import { DEFAULT_MATCHING, MSG, type AppContext } from '../core/index.js';
+import { DEFAULT_MATCHING, problem, type AppContext } from '../core/index.js';
 import type { State } from './middleware/auth.js';
 import { compressJson } from './middleware/compress.js';
-import { errorHandler } from './middleware/errors.js';
+import { errorHandler, problemBody } from './middleware/errors.js';
 import { auditRoutes } from './routes/audit.js';
 import { authRoutes } from './routes/auth.js';
 import { paymentRoutes } from './routes/payments.js';
@@ -63,7 +63,7 @@ export function createApp(opts: AppOptions): Koa<State> {
     // A NUL character in the query (a list filter, say) is refused as in bodies.
     if (c.querystring.includes('%00') || c.querystring.includes('\u0000')) {
       c.status = 400;
-      c.body = { message: MSG.nulCharacter };
+      c.body = problemBody(c, problem('nul_character'));
       return;
     }
     await next();
@@ -85,8 +85,7 @@ export function createApp(opts: AppOptions): Koa<State> {
   app.use(async (c, next) => {
     await next();
     if (!isApi(c.path)) return;
-    if (c.status === 405) c.body = { message: MSG.methodNotAllowed };
-    else if (c.status === 501) c.body = { message: MSG.methodNotAllowed };
+    if (c.status === 405 || c.status === 501) c.body = problemBody(c, problem('method_not_allowed'));
   });
   app.use(api.routes());
   app.use(api.allowedMethods());
@@ -94,7 +93,7 @@ export function createApp(opts: AppOptions): Koa<State> {
     if (isApi(c.path)) {
       if (c.body === undefined || c.body === null) {
         c.status = 404;
-        c.body = { message: MSG.notFoundRoute };
+        c.body = problemBody(c, problem('not_found_route'));
       }
       return;
     }

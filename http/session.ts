@@ -6,7 +6,8 @@
  * another site cannot use the cookie.
  */
 import type Koa from 'koa';
-import { MSG } from '../core/index.js';
+import { problem } from '../core/index.js';
+import { problemBody } from './middleware/errors.js';
 
 export const SESSION_COOKIE = 'remit_session';
 
@@ -53,7 +54,7 @@ export function refuseCrossSite(): Koa.Middleware {
   return async (ctx, next) => {
     if (!SAFE_METHODS.has(ctx.method) && isCrossSite(ctx)) {
       ctx.status = 403;
-      ctx.body = { message: MSG.crossSiteRefused };
+      ctx.body = problemBody(ctx, problem('cross_site_refused'));
       return;
     }
     await next();

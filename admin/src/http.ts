@@ -2,6 +2,7 @@
  * JSON calls to /api with the spec's 10 s time-out; the browser sends the session cookie (this
  * site only, never a token in a header). A 401 ends the session.
  */
+import { ERROR_CODES_HEADER, type ErrorCode, type ErrorDetails } from '../../core/errors';
 import { API_BASE, LOGIN_PATH, TIMEOUT_MS } from './config';
 import { currentPath, loginUrlFor } from './session';
 
@@ -9,7 +10,13 @@ export class ApiError extends Error {
   constructor(
     readonly status: number,
     message: string,
-    readonly body: { message?: string; errors?: Array<{ field: string; message: string }>; duplicate_of?: string } | null,
+    readonly body: {
+      message?: string;
+      code?: ErrorCode;
+      details?: ErrorDetails;
+      errors?: Array<{ field: string; message: string; code?: ErrorCode; details?: ErrorDetails }>;
+      duplicate_of?: string;
+    } | null,
   ) {
     super(message);
   }
@@ -26,7 +33,8 @@ export function handleUnauthorized(): void {
 }
 
 export async function api<T = unknown>(method: string, path: string, body?: unknown): Promise<T> {
-  const headers: Record<string, string> = { Accept: 'application/json' };
+  // every error answer then names its code and details (core/errors.ts)
+  const headers: Record<string, string> = { Accept: 'application/json', [ERROR_CODES_HEADER]: '1' };
   if (body !== undefined) headers['Content-Type'] = 'application/json';
   const res = await fetch(`${API_BASE}${path}`, {
     method,

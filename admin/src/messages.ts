@@ -2,12 +2,14 @@
  * Every Traditional Chinese text of the browser side that the spec fixes, in one module (the
  * form, the payments tab, the dashboard, stores, users, audit, 對帳), so it can be checked against
  * ../shared/spec.md. Names of fields, statuses and permissions come from core/labels.ts. Rule messages shared with the server come from
- * core/messages.ts instead.
+ * core/messages.ts instead (the entries below that name MSG are those: said once, in core), and the limits in sentences from core/limits.ts.
  */
-import { PAYMENT_FIELD_LABELS, STATEMENT_COLUMN_LABELS, STATS_FIELD_LABELS, STATUS_LABELS, STORE_FIELD_LABELS } from '../../core/browser';
+import { PAYMENT_FIELD_LABELS, STATEMENT_COLUMN_LABELS, STATS_FIELD_LABELS, STATUS_LABELS, STORE_FIELD_LABELS } from '../../core/labels';
+import { MAX_IMPORT_ROWS, MAX_STREAM_IMPORT_ROWS, STORE_CODE_MAX, USERNAME_MAX, USERNAME_MIN } from '../../core/limits';
+import { MSG } from '../../core/messages';
 
 export const UI = {
-  unknownUser: '未知',
+  unknownUser: MSG.unknownUser,
   cancel: '取消',
   // Payment form screen (spec section 2)
   lastFive: PAYMENT_FIELD_LABELS.last_five,
@@ -16,7 +18,7 @@ export const UI = {
   chooseStore: '選擇分店',
   note: PAYMENT_FIELD_LABELS.note,
   locked: '已鎖定',
-  branchHint: '您是分店員工，只能提交本分店的匯款資料',
+  branchHint: MSG.branchOwnStoreOnly,
   submit: '提交匯款資訊',
   submitting: '提交中...',
   toAdmin: '後台管理',
@@ -31,36 +33,36 @@ export const UI = {
   possibleDuplicateTitle: '可能重複',
   submitAnyway: '仍要提交',
   checkAgain: '返回修改',
-  loginFailed: '登入失敗，請檢查用戶名和密碼',
+  loginFailed: MSG.loginFailedFallback,
   userSaveFailed: '保存失敗，請稍後再試',
   deleteFailed: (detail?: string) => `刪除失敗：${detail || '請稍後再試'}`,
-  passwordChanged: '密碼更改成功！',
+  passwordChanged: MSG.passwordChanged,
   passwordChangeFailed: '更改密碼失敗，請稍後再試',
-  importSuccess: (n: number) => `成功匯入 ${n} 筆記錄`,
-  importSuccessTitle: '匯入成功',
+  importSuccess: MSG.importSuccess,
+  importSuccessTitle: MSG.importSuccessTitle,
   importSkippedDuplicates: (n: number) => `，略過重複 ${n} 筆`,
   importNothingTitle: '沒有匯入任何記錄',
   importNothing: (skipped: number) => `${skipped} 筆都與已有記錄重複，已全部略過`,
-  importFailed: '匯入失敗',
-  importFailedTitle: '匯入失敗',
-  parseFailed: '檔案解析失敗，請確認檔案格式正確',
-  readFailed: '讀取檔案失敗',
+  importFailed: MSG.importFailed,
+  importFailedTitle: MSG.importFailed,
+  parseFailed: MSG.importParseFailed,
+  readFailed: MSG.importReadFailed,
   /** before parsing a file too big for the browser (issue 14 item 3) */
   importTooBigForBrowser: (mb: number) =>
-    `檔案大於 ${mb} MB，無法在瀏覽器中匯入。請在伺服器上以指令匯入：remit import 檔案名稱.xlsx（.xlsx 或 CSV 最多 1048576 筆）`,
-  importTooManyForBrowser: '瀏覽器一次最多匯入 100000 筆。更多的資料請在伺服器上以指令匯入：remit import 檔案名稱.xlsx（.xlsx 或 CSV 最多 1048576 筆）',
-  noDataToExport: '沒有資料可匯出',
+    `檔案大於 ${mb} MB，無法在瀏覽器中匯入。請在伺服器上以指令匯入：remit import 檔案名稱.xlsx（.xlsx 或 CSV 最多 ${MAX_STREAM_IMPORT_ROWS} 筆）`,
+  importTooManyForBrowser: `瀏覽器一次最多匯入 ${MAX_IMPORT_ROWS} 筆。更多的資料請在伺服器上以指令匯入：remit import 檔案名稱.xlsx（.xlsx 或 CSV 最多 ${MAX_STREAM_IMPORT_ROWS} 筆）`,
+  noDataToExport: MSG.exportNoData,
   // Login screen
   username: '用戶名',
   password: '密碼',
   login: '登入',
   loggingIn: '登入中...',
   // Statuses, roles, misc (spec sections 2 and 3)
-  noNote: '無備註',
-  noSpecialPermissions: '無特殊權限',
-  noStoreAccess: '無分店權限',
-  active: '啟用',
-  inactive: '停用',
+  noNote: MSG.noNote,
+  noSpecialPermissions: MSG.noSpecialPermissions,
+  noStoreAccess: MSG.noStoreAccess,
+  active: MSG.accountActive,
+  inactive: MSG.accountInactiveLabel,
   noMembers: '暫無會員記錄',
   forbiddenTitle: '權限不足',
   forbiddenPayments: '您沒有查看匯款記錄的權限',
@@ -68,9 +70,9 @@ export const UI = {
   forbiddenStores: '您沒有分店管理的權限',
   forbiddenAudit: '您沒有查看稽核紀錄的權限',
   noBackOfficeAccess: '您的帳戶沒有任何後台權限，請聯絡管理員。',
-  cannotDeleteSelf: '無法刪除自己的帳戶',
-  cannotDeleteAdmin: '權限不足：無法刪除管理員帳戶',
-  unknownStore: '未知分店',
+  cannotDeleteSelf: MSG.cannotDeleteSelf,
+  cannotDeleteAdmin: MSG.cannotDeleteAdmin,
+  unknownStore: MSG.unknownStore,
 } as const;
 
 /** The statistics dashboard (spec sections 2 "Dashboard tab" and 3 "Dashboard summary"). */
@@ -127,7 +129,7 @@ export const STORES_UI = {
   saving: '儲存中...',
   deleting: '刪除中...',
   search: '搜尋名稱或代碼',
-  codeHint: '英文字母、數字、底線或連字號，最多20個字元',
+  codeHint: `英文字母、數字、底線或連字號，最多${STORE_CODE_MAX}個字元`,
   created: '分店已新增',
   updated: '分店已更新',
   deleted: '分店已刪除',
@@ -209,7 +211,7 @@ export const USERS_UI = {
   newPasswordOptional: '新密碼',
   confirmPassword: '確認密碼',
   passwordKeepHint: '留空表示不變更密碼',
-  usernameHint: '3-20個字元，只能包含字母、數字和底線',
+  usernameHint: `${USERNAME_MIN}-${USERNAME_MAX}個字元，只能包含字母、數字和底線`,
   usernameLocked: '用戶名建立後無法修改',
   chooseRole: '請選擇角色',
   adminOnlyRole: '只有管理員可以指派管理員角色',

@@ -1,15 +1,26 @@
 /**
  * What the server said when a call failed: the one mapper of the back office's dialogs. Errors from react-admin's dataProvider
- * (HttpError) and from `api()` (ApiError) both carry the JSON body `{message, errors?}`.
+ * (HttpError) and from `api()` (ApiError) both carry the JSON body `{message, code, details, errors?}`: the back office asks
+ * for codes (core/errors.ts, ERROR_CODES_HEADER) and branches on them, never on the text.
  */
+import { isErrorCode } from '../../core/messages';
+import type { ErrorCode } from '../../core/errors';
+
 interface ErrorBody {
   message?: unknown;
+  code?: unknown;
   errors?: Array<{ field?: unknown; message?: unknown }>;
 }
 
 function bodyOf(err: unknown): ErrorBody | null {
   const body = (err as { body?: unknown } | null)?.body;
   return body && typeof body === 'object' ? (body as ErrorBody) : null;
+}
+
+/** The code of the server's answer (core/errors.ts), or undefined when there is none (network failure, time-out). */
+export function serverCode(err: unknown): ErrorCode | undefined {
+  const code = bodyOf(err)?.code;
+  return isErrorCode(code) ? code : undefined;
 }
 
 /** The first message per field of an error list (core's validators' or the server's), keyed by field. */

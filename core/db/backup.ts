@@ -7,7 +7,7 @@
 import { chmodSync, closeSync, existsSync, fchmodSync, linkSync, openSync, readSync, renameSync, rmSync, statSync, copyFileSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import knexFactory, { type Knex } from 'knex';
-import { ConflictError, NotFoundError, ValidationError } from '../errors.js';
+import { ConflictError, fieldErrorOf, NotFoundError, problem, ValidationError, type Problem } from '../errors.js';
 import { knownMigrationNames } from './migrate.js';
 
 /** Tables every remit database holds. */
@@ -43,8 +43,8 @@ function removeQuietly(file: string): void {
  * `force`; the copy is written beside it first, so a failure never leaves half a file there.
  */
 export async function backupSqlite(db: Knex, target: string, opts: { force?: boolean } = {}): Promise<{ file: string; bytes: number }> {
-  if (!existsSync(dirname(target))) throw new NotFoundError(`備份目錄不存在：${dirname(target)}`);
-  if (existsSync(target) && !opts.force) throw new ConflictError(`檔案已存在：${target}（要覆蓋請加 --force）`);
+  if (!existsSync(dirname(target))) throw new NotFoundError(problem('backup_dir_missing', { path: dirname(target) }));
+  if (existsSync(target) && !opts.force) throw new ConflictError(problem('file_exists', { path: target }));
   const tmp = tempBeside(target);
   try {
     // Password hashes and every payment: the owner's eyes only, from the first byte. The file is
@@ -59,7 +59,7 @@ export async function backupSqlite(db: Knex, target: string, opts: { force?: boo
       try {
         linkSync(tmp, target);
       } catch (err) {
-        if ((err as { code?: string }).code === 'EEXIST') throw new ConflictError(`檔案已存在：${target}（要覆蓋請加 --force）`);
+        if ((err as { code?: string }).code === 'EEXIST') throw new ConflictError(problem('file_exists', { path: target }));
         throw err;
       }
     }
@@ -80,7 +80,7 @@ function isSqliteFile(file: string): boolean {
   }
 }
 
-const bad = (message: string) => ValidationError.single('file', message);
+const bad = (p: Problem) => new ValidationError([fieldErrorOf('file', p)]);
 
 /** What a restore found in the backup file. */
 export interface BackupInfo {
@@ -90,26 +90,26 @@ export interface BackupInfo {
 
 /** Checks a SQLite file is a whole remit database this program can run; returns what it holds. */
 export async function checkBackup(file: string, shownAs: string = file): Promise<BackupInfo> {
-  if (!existsSync(file) || !statSync(file).isFile()) throw new NotFoundError(`找不到備份檔：${shownAs}`);
-  if (!isSqliteFile(file)) throw bad(`不是 SQLite 資料庫檔案：${shownAs}`);
+  if (!existsSync(file) || !statSync(file).isFile()) throw new NotFoundError(problem('backup_not_found', { path: shownAs }));
+  if (!isSqliteFile(file)) throw bad(problem('backup_not_sqlite', { path: shownAs }));
   const db = openRaw(file);
   try {
     let integrity: Array<{ integrity_check: string }>;
     try {
       integrity = (await db.raw('PRAGMA integrity_check')) as Array<{ integrity_check: string }>;
     } catch (err) {
-      throw bad(`備份檔已損壞，無法讀取：${(err as Error).message}`);
+      throw bad(problem('backup_unreadable', { reason: (err as Error).message }));
     }
     if (integrity.length !== 1 || integrity[0].integrity_check !== 'ok') {
-      throw bad(`備份檔未通過完整性檢查：${integrity.map((r) => r.integrity_check).slice(0, 3).join('；')}`);
+      throw bad(problem('backup_integrity', { problems: integrity.map((r) => r.integrity_check).slice(0, 3) }));
     }
     const tables = new Set(((await db.raw("SELECT name FROM sqlite_master WHERE type = 'table'")) as Array<{ name: string }>).map((r) => r.name));
     const missing = REMIT_TABLES.filter((t) => !tables.has(t));
-    if (missing.length) throw bad(`不是 remit 的資料庫（缺少資料表：${missing.join('、')}）`);
+    if (missing.length) throw bad(problem('backup_not_remit', { tables: missing }));
     const migrations = ((await db('knex_migrations').select('name').orderBy('id')) as Array<{ name: string }>).map((r) => r.name);
     const known = new Set(knownMigrationNames());
     const newer = migrations.filter((m) => !known.has(m));
-    if (newer.length) throw bad(`備份來自較新版本的 remit（未知的資料庫遷移：${newer.join('、')}），請先更新程式`);
+    if (newer.length) throw bad(problem('backup_newer', { migrations: newer }));
     const counts: Record<string, number> = {};
     for (const t of ['stores', 'users', 'payments', 'audit_log']) {
       counts[t] = Number(((await db(t).count({ n: '*' }).first()) as { n: number }).n);
@@ -127,8 +127,8 @@ export async function checkBackup(file: string, shownAs: string = file): Promise
  * has the database open (a running server): leaving WAL mode needs every other connection gone.
  */
 export async function restoreSqlite(source: string, target: string): Promise<BackupInfo> {
-  if (!existsSync(source) || !statSync(source).isFile()) throw new NotFoundError(`找不到備份檔：${source}`);
-  if (!existsSync(dirname(target))) throw new NotFoundError(`資料庫目錄不存在：${dirname(target)}`);
+  if (!existsSync(source) || !statSync(source).isFile()) throw new NotFoundError(problem('backup_not_found', { path: source }));
+  if (!existsSync(dirname(target))) throw new NotFoundError(problem('database_dir_missing', { path: dirname(target) }));
   const tmp = tempBeside(target);
   let live: Knex | null = null;
   try {
@@ -138,7 +138,7 @@ export async function restoreSqlite(source: string, target: string): Promise<Bac
     const info = await checkBackup(tmp, source);
     if (existsSync(target)) {
       live = openRaw(target);
-      const busy = new ConflictError('資料庫正在使用中（例如伺服器正在執行）：請先停止伺服器再還原');
+      const busy = new ConflictError(problem('database_in_use'));
       try {
         await live.raw('PRAGMA busy_timeout = 0');
         const [mode] = (await live.raw('PRAGMA journal_mode = DELETE')) as Array<{ journal_mode: string }>;

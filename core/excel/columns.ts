@@ -1,5 +1,6 @@
 /** The spreadsheet layout shared by import, export and the sample (spec sections 3 and 9). */
 import { PAYMENT_FIELD_LABELS } from '../labels.js';
+import { MAX_IMPORT_ROWS } from '../limits.js';
 export const SHEET_NAME = '匯款記錄';
 export const SAMPLE_FILE_NAME = '匯款記錄_匯入範例.xlsx';
 
@@ -42,7 +43,7 @@ export const AMOUNT_FORMAT = '#,##0';
  * leaves room above that: a file of the maximum row count must import.
  */
 export const MAX_IMPORT_BYTES = 25 * 1024 * 1024;
-export const MAX_IMPORT_ROWS = 100_000;
+export { MAX_IMPORT_ROWS };
 /**
  * The back office's wizard reads the whole file in the browser: above this it says so before
  * parsing and points to `remit import`, which streams files up to Excel's 1 048 576 rows.

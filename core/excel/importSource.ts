@@ -5,8 +5,8 @@
  * rule and message of the whole-file reader holds.
  */
 import { open, readFile } from 'node:fs/promises';
-import { ValidationError } from '../errors.js';
-import { MSG } from '../messages.js';
+import { fieldErrorOf, problem, ValidationError, type Problem } from '../errors.js';
+import { MAX_STREAM_IMPORT_ROWS } from '../limits.js';
 import { MAX_IMPORT_BYTES, MAX_IMPORT_ROWS, SHEET_NAME } from './columns.js';
 import { readCsvRows } from './csvRead.js';
 import { mapHeader, PaymentRowReader, readWorkbook, type ParseOptions, type RowOutcome, type SheetCell } from './parse.js';
@@ -16,7 +16,7 @@ import { formulaText } from '../spreadsheets/csv.js';
 import { isOle, isTextName, isZip } from '../spreadsheets/sniff.js';
 
 /** Excel's own row limit: a sheet holds at most 1 048 576 rows (the header among them). */
-export const MAX_STREAM_IMPORT_ROWS = 1_048_576;
+export { MAX_STREAM_IMPORT_ROWS };
 /**
  * A streamed .xlsx or CSV file may weigh this much: 1 048 576 rows of our own export weigh about
  * 40 MB as .xlsx and 75 MB as CSV; a sheet from Excel with long notes several times that.
@@ -46,7 +46,7 @@ export interface SourceOptions extends Pick<ParseOptions, 'stores' | 'userStoreI
   maxBytes?: number;
 }
 
-const fileError = (message: string) => ValidationError.single('file', message);
+const fileError = (p: Problem) => new ValidationError([fieldErrorOf('file', p)]);
 const mb = (bytes: number) => Math.round((bytes / 1024 / 1024) * 10) / 10;
 
 async function sniff(path: string): Promise<{ head: Buffer; size: number }> {
@@ -54,7 +54,7 @@ async function sniff(path: string): Promise<{ head: Buffer; size: number }> {
   try {
     fh = await open(path, 'r');
   } catch {
-    throw fileError(MSG.importReadFailed);
+    throw fileError(problem('import_read_failed'));
   }
   try {
     const { size } = await fh.stat();
@@ -71,9 +71,9 @@ async function sniff(path: string): Promise<{ head: Buffer; size: number }> {
 function translate(err: unknown): unknown {
   if (process.env.REMIT_DEBUG_IMPORT) console.error(err);
   if (err instanceof ValidationError) return err;
-  if (err instanceof ZipReadError) return fileError(err.kind === 'bomb' ? MSG.importZipBomb : MSG.importParseFailed);
-  if (err instanceof SharedStringsTooLarge) return fileError(MSG.importTooManyTexts);
-  return fileError(MSG.importParseFailed);
+  if (err instanceof ZipReadError) return fileError(err.kind === 'bomb' ? problem('import_zip_bomb') : problem('import_parse_failed'));
+  if (err instanceof SharedStringsTooLarge) return fileError(problem('import_too_many_texts'));
+  return fileError(problem('import_parse_failed'));
 }
 
 /** A CSV cell as the sheet would show it: `="01234"` is the text 01234, as a spreadsheet program shows it. */
@@ -90,10 +90,10 @@ export async function openPaymentsFile(path: string, opts: SourceOptions): Promi
 
   if (isOle(head)) {
     // BIFF cannot be streamed: today's whole-file reader, within today's limits.
-    if (size > MAX_IMPORT_BYTES) throw fileError(MSG.importXlsTooLarge(mb(MAX_IMPORT_BYTES), MAX_IMPORT_ROWS));
+    if (size > MAX_IMPORT_BYTES) throw fileError(problem('import_xls_too_large', { limit_mb: mb(MAX_IMPORT_BYTES), limit_rows: MAX_IMPORT_ROWS }));
     const wb = readWorkbook(new Uint8Array(await readFile(path)), { maxRows: MAX_IMPORT_ROWS });
     const sheetName = wb.SheetNames.includes(SHEET_NAME) ? SHEET_NAME : wb.SheetNames[0];
-    if (!sheetName) throw fileError(MSG.importNoSheet);
+    if (!sheetName) throw fileError(problem('import_no_sheet'));
     const grid = (wb.Sheets[sheetName]['!data'] as SheetCell[][] | undefined) ?? [];
     const rows = async function* (): AsyncGenerator<SheetRow[]> {
       // (the grid is sparse: an empty row is a hole)
@@ -105,7 +105,7 @@ export async function openPaymentsFile(path: string, opts: SourceOptions): Promi
     };
     return judged('xls', sheetName, rows, Boolean(wb.Workbook?.WBProps?.date1904), { ...opts, maxRows: Math.min(maxRows, MAX_IMPORT_ROWS) }, true);
   }
-  if (size > maxBytes) throw fileError(MSG.importFileTooLarge(mb(maxBytes)));
+  if (size > maxBytes) throw fileError(problem('import_file_too_large', { limit_mb: mb(maxBytes) }));
   if (isZip(head)) {
     let book;
     try {
@@ -122,7 +122,7 @@ export async function openPaymentsFile(path: string, opts: SourceOptions): Promi
     };
     return judged('csv', 'CSV', rows, false, { ...opts, maxRows });
   }
-  throw fileError(/\.xlsx?$/.test(name) ? MSG.importNotSpreadsheet : MSG.importNotImportFile);
+  throw fileError(/\.xlsx?$/.test(name) ? problem('import_not_spreadsheet') : problem('import_not_import_file'));
 }
 
 function judged(
@@ -149,7 +149,7 @@ function judged(
             const outcome = reader.read(cells, row);
             if (outcome.state === 'empty') continue;
             if (++total > opts.maxRows) {
-              throw fileError(xls ? MSG.importXlsTooLarge(mb(MAX_IMPORT_BYTES), MAX_IMPORT_ROWS) : MSG.importTooManyRows(opts.maxRows));
+              throw fileError(xls ? problem('import_xls_too_large', { limit_mb: mb(MAX_IMPORT_BYTES), limit_rows: MAX_IMPORT_ROWS }) : problem('import_too_many_rows', { limit: opts.maxRows }));
             }
             const r = reader;
             out.push({ row, outcome, display: () => r.displayCells(cells) });
@@ -160,7 +160,7 @@ function judged(
         throw translate(err);
       }
       if (!reader) mapHeader([]); // says which columns are missing
-      if (total === 0) throw fileError(MSG.importNoRows);
+      if (total === 0) throw fileError(problem('import_no_rows'));
     },
   };
 }

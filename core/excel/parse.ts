@@ -4,12 +4,11 @@
  * with its message and row number (the header is row 1).
  */
 import * as XLSX from 'xlsx';
-import { ValidationError } from '../errors.js';
-import { MSG } from '../messages.js';
+import { fieldErrorOf, placed, problem, ValidationError, type Problem } from '../errors.js';
 import { submissionStoreId } from '../permissions.js';
 import { fromCollectionStatus, type PaymentStatus } from '../statuses.js';
 import { DAY_MS, MAX_INSTANT, MIN_INSTANT, normalizeTaiwanDateText, parseInstant, taipeiDayNumber, taipeiDayNumberStart, toIso } from '../time.js';
-import { checkPaidAtNotAhead, parseAmount, NOTE_MAX_LENGTH } from '../validation/payment.js';
+import { amountOf, LAST_FIVE_LENGTH, NOTE_MAX_LENGTH, paidAtAheadProblem } from '../validation/payment.js';
 import {
   COLUMN_ORDER,
   COLUMNS,
@@ -50,7 +49,7 @@ export interface ParseOptions {
   previewRows?: number;
   maxBytes?: number;
   maxRows?: number;
-  /** the clock a payment time must not run ahead of (checkPaidAtNotAhead); default: now */
+  /** the clock a payment time must not run ahead of (paidAtAheadProblem); default: now */
   now?: number;
 }
 
@@ -60,6 +59,11 @@ export interface ParseResult {
   rows: ImportRow[];
   /** `第 N 行：...` for every invalid row; any error means nothing may be imported */
   errors: string[];
+  /**
+   * The same errors by code, each with its row in `details.row` (and its column, value or limit),
+   * for a screen that groups them by row; present when `errors` is not empty.
+   */
+  problems?: Problem[];
   /** rows skipped on purpose: no business date, or a duplicate of an earlier row (`duplicateOf`) */
   skipped: Array<{ row: number; reason: string; duplicateOf?: number }>;
   /** data rows read (not counting empty ones) */
@@ -85,7 +89,8 @@ export interface SheetCell {
 }
 type Cell = SheetCell | undefined;
 
-const fileError = (message: string) => ValidationError.single('file', message);
+const LAST_FIVE = new RegExp(`^\\d{${LAST_FIVE_LENGTH}}$`);
+const fileError = (p: Problem) => new ValidationError([fieldErrorOf('file', p)]);
 
 /** Sheet rows read at most: the header, the data limit, and room for empty rows between. */
 const sheetRowsFor = (maxRows: number) => maxRows + 1 + Math.max(1000, Math.ceil(maxRows / 10));
@@ -94,15 +99,15 @@ const sheetRowsFor = (maxRows: number) => maxRows + 1 + Math.max(1000, Math.ceil
 export function readWorkbook(data: Uint8Array | ArrayBuffer, opts: Pick<ParseOptions, 'maxBytes' | 'maxRows'> = {}): XLSX.WorkBook {
   const bytes = data instanceof Uint8Array ? data : new Uint8Array(data);
   const maxBytes = opts.maxBytes ?? MAX_IMPORT_BYTES;
-  if (bytes.length > maxBytes) throw fileError(MSG.importFileTooLarge(Math.round((maxBytes / 1024 / 1024) * 10) / 10));
-  if (!isZip(bytes) && !isOle(bytes)) throw fileError(MSG.importNotSpreadsheet);
+  if (bytes.length > maxBytes) throw fileError(problem('import_file_too_large', { limit_mb: Math.round((maxBytes / 1024 / 1024) * 10) / 10 }));
+  if (!isZip(bytes) && !isOle(bytes)) throw fileError(problem('import_not_spreadsheet'));
   let input = bytes;
   if (isZip(bytes)) {
     // Sizes are checked (and a streaming writer's zero sizes filled in) on a copy, before SheetJS inflates anything.
     input = bytes.slice();
     const verdict = guardZip(input);
-    if (verdict === 'bomb') throw fileError(MSG.importZipBomb);
-    if (verdict === 'corrupt') throw fileError(MSG.importParseFailed);
+    if (verdict === 'bomb') throw fileError(problem('import_zip_bomb'));
+    if (verdict === 'corrupt') throw fileError(problem('import_parse_failed'));
   }
   try {
     return XLSX.read(input, {
@@ -118,7 +123,7 @@ export function readWorkbook(data: Uint8Array | ArrayBuffer, opts: Pick<ParseOpt
       sheetRows: sheetRowsFor(opts.maxRows ?? MAX_IMPORT_ROWS),
     });
   } catch {
-    throw fileError(MSG.importParseFailed);
+    throw fileError(problem('import_parse_failed'));
   }
 }
 
@@ -144,7 +149,7 @@ export function mapHeader(header: Cell[]): Partial<Record<ColumnKey, number>> {
     if (key && map[key] === undefined) map[key] = i;
   });
   const missing = REQUIRED_COLUMNS.filter((k) => map[k] === undefined).map((k) => COLUMNS[k]);
-  if (missing.length) throw fileError(MSG.importMissingHeader(missing));
+  if (missing.length) throw fileError(problem('import_missing_header', { columns: missing }));
   return map;
 }
 
@@ -155,7 +160,9 @@ function lastFiveOf(c: Cell): string {
   return csvDigitsValue(cellText(c));
 }
 
-type TimeResult = { ms: number } | { error: string };
+/** a cell that is no date: 無效的日期格式 (import_date_invalid), or a serial Excel cannot show: 日期格式錯誤 (import_date_wrong) */
+type DateProblem = 'import_date_invalid' | 'import_date_wrong';
+type TimeResult = { ms: number } | { error: DateProblem };
 
 /** A date or time cell: an Excel serial number, or text such as `2026/11/18 09:15`. */
 function timeOf(c: Cell, date1904: boolean, businessDay: number | null): TimeResult | null {
@@ -163,14 +170,14 @@ function timeOf(c: Cell, date1904: boolean, businessDay: number | null): TimeRes
   if (c.t === 'n' && typeof c.v === 'number') {
     // A bare time (0 <= v < 1) belongs to the row's business date.
     if (c.v >= 0 && c.v < 1) {
-      if (businessDay === null) return { error: MSG.importDateInvalid };
+      if (businessDay === null) return { error: 'import_date_invalid' };
       return { ms: businessDay + Math.round((c.v * DAY_MS) / 1000) * 1000 };
     }
     // 1151121 or 20261121 typed as a number: a date written in digits (a serial that large would be year 4637 or later)
     const digits = c.v >= 1_000_000 && Number.isInteger(c.v) ? parseDateTime(String(c.v)) : null;
     if (digits) return { ms: partsToInstant(digits.date, null)! };
     const ms = serialToInstant(c.v, date1904);
-    return ms === null ? { error: MSG.importDateWrong } : { ms };
+    return ms === null ? { error: 'import_date_wrong' } : { ms };
   }
   if (c.t === 'd' && c.v instanceof Date) return { ms: c.v.getTime() };
   // Text through the shared reader (core/spreadsheets/dates.ts): a bare time belongs to the business
@@ -180,11 +187,11 @@ function timeOf(c: Cell, date1904: boolean, businessDay: number | null): TimeRes
   if (clock) return { ms: businessDay! + ((clock.hour * 60 + clock.minute) * 60 + clock.second) * 1000 };
   const parts = parseDateTime(text);
   const ms = parts ? partsToInstant(parts.date, parts.time) : parseInstant(normalizeTaiwanDateText(text));
-  return ms === null ? { error: MSG.importDateInvalid } : { ms };
+  return ms === null ? { error: 'import_date_invalid' } : { ms };
 }
 
 /** The start of the business date's day; an error when the cell holds something else. */
-function businessDayOf(c: Cell, date1904: boolean): { day: number | null; error?: string } {
+function businessDayOf(c: Cell, date1904: boolean): { day: number | null; error?: DateProblem } {
   const t = timeOf(c, date1904, null);
   if (!t) return { day: null };
   if ('error' in t) return { day: null, error: t.error };
@@ -219,13 +226,19 @@ export interface ParsedPayment {
   status: PaymentStatus;
 }
 
-/** `reason` and `errors` carry the 第 N 行 prefix; `detail` says the same without it, for a preview row. */
+/** `reason` and `errors` carry the 第 N 行 prefix (the errors' `details.row`); `detail` says the same without it, for a preview row. */
 export type RowOutcome =
   | { state: 'empty' }
   | { state: 'skipped'; reason: string; detail: string }
   | { state: 'duplicate'; reason: string; detail: string; duplicateOf: number }
-  | { state: 'error'; errors: string[]; detail: string }
+  | { state: 'error'; errors: string[]; problems: Problem[]; detail: string }
   | { state: 'ok'; payment: ParsedPayment };
+
+/** A row's errors, each at its row (`details.row`, and `第 N 行：` before its message). */
+function errorOutcome(row: number, problems: Problem[]): Extract<RowOutcome, { state: 'error' }> {
+  const at = problems.map((p) => placed(p, { row }));
+  return { state: 'error', errors: at.map((p) => p.message), problems: at, detail: problems.map((p) => p.message).join('；') };
+}
 
 /** What a preview shows of a row's outcome: its state, and why it is not imported as it stands. */
 export function previewOf(row: number, cells: string[], o: Exclude<RowOutcome, { state: 'empty' }>): PreviewRow {
@@ -268,72 +281,74 @@ export class PaymentRowReader {
     if (line.every(isEmpty)) return { state: 'empty' };
     const at = (k: ColumnKey) => this.at(line, k);
     const { col, date1904 } = this;
-    const rowErrors: string[] = [];
+    const rowErrors: Problem[] = [];
     try {
       // Spec: a row with no first cell (the business date) is skipped; say so rather than drop it silently.
       if (col.businessDate !== undefined && isEmpty(at('businessDate'))) {
-        return { state: 'skipped', reason: MSG.rowError(rowNo, MSG.importNoBusinessDate), detail: MSG.importNoBusinessDate };
+        const why = problem('import_no_business_date');
+        return { state: 'skipped', reason: placed(why, { row: rowNo }).message, detail: why.message };
       }
       if (line.some((c) => c?.t === 'e')) throw new Error('error cell');
 
       const lastFive = lastFiveOf(at('lastFive'));
       // A number cell of fewer digits is what Excel leaves of 01234: say so, and what was read.
-      const lostZero = at('lastFive')?.t === 'n' && /^\d{1,4}$/.test(lastFive);
-      if (!/^\d{5}$/.test(lastFive)) rowErrors.push(lostZero ? MSG.importLastFiveLostZero(lastFive) : MSG.importLastFive);
+      const lostZero = at('lastFive')?.t === 'n' && new RegExp(`^\\d{1,${LAST_FIVE_LENGTH - 1}}$`).test(lastFive);
+      if (!LAST_FIVE.test(lastFive)) rowErrors.push(lostZero ? problem('import_last_five_lost_zero', { value: lastFive }) : problem('import_last_five', { length: LAST_FIVE_LENGTH }));
 
       const business = col.businessDate === undefined ? { day: null } : businessDayOf(at('businessDate'), date1904);
-      if (business.error) rowErrors.push(MSG.importCellUnreadable(business.error, COLUMNS.businessDate, cellText(at('businessDate'))));
+      if (business.error) rowErrors.push(problem(business.error, { column: COLUMNS.businessDate, value: cellText(at('businessDate')) }));
       const time = timeOf(at('paidAt'), date1904, business.day);
       let paidAt: number | null = null;
-      if (time === null) rowErrors.push(MSG.importPaidAtRequired);
+      if (time === null) rowErrors.push(problem('import_paid_at_required'));
       else if ('error' in time) {
         // a bare time cannot be read without its business date, already named above
-        if (!business.error) rowErrors.push(MSG.importCellUnreadable(time.error, COLUMNS.paidAt, cellText(at('paidAt'))));
+        if (!business.error) rowErrors.push(problem(time.error, { column: COLUMNS.paidAt, value: cellText(at('paidAt')) }));
       }
-      else if (time.ms < MIN_INSTANT || time.ms >= MAX_INSTANT) rowErrors.push(MSG.paidAtOutOfRange);
+      else if (time.ms < MIN_INSTANT || time.ms >= MAX_INSTANT) rowErrors.push(problem('paid_at_out_of_range'));
       else {
         // The form's rule for a new payment, the same for a row of a file: a time over a day ahead is a typing mistake.
-        const ahead = checkPaidAtNotAhead(time.ms, this.opts.now ?? Date.now());
+        const ahead = paidAtAheadProblem(time.ms, this.opts.now ?? Date.now());
         if (ahead) rowErrors.push(ahead);
         else paidAt = time.ms;
       }
 
       const amountCell = at('amount');
-      const amount = parseAmount(amountCell?.t === 'n' ? amountCell.v : amountText(cellText(amountCell)));
-      if (amount.error) rowErrors.push(amount.error === MSG.amountMin ? MSG.importAmountPositive : amount.error);
+      const amount = amountOf(amountCell?.t === 'n' ? amountCell.v : amountText(cellText(amountCell)));
+      // the import words the lower bound its own way (spec: 匯款金額必須大於0)
+      if ('problem' in amount) rowErrors.push(amount.problem.code === 'amount_min' ? problem('import_amount_positive') : amount.problem);
 
       const note = cellText(at('note'));
-      if (note.length > NOTE_MAX_LENGTH) rowErrors.push(MSG.noteTooLong);
+      if (note.length > NOTE_MAX_LENGTH) rowErrors.push(problem('note_too_long', { limit: NOTE_MAX_LENGTH }));
 
       const storeText = cellText(at('store'));
       let storeId: number | null = this.fallbackStore;
       if (storeText) {
         storeId = this.matchStore(storeText);
-        if (storeId === null) rowErrors.push(MSG.importStoreNotFound(storeText.length > 50 ? `${storeText.slice(0, 50)}…` : storeText));
+        if (storeId === null) rowErrors.push(problem('import_store_not_found', { value: storeText.length > 50 ? `${storeText.slice(0, 50)}…` : storeText }));
       }
 
-      if (rowErrors.length) {
-        const unique = [...new Set(rowErrors)];
-        return { state: 'error', errors: unique.map((e) => MSG.rowError(rowNo, e)), detail: unique.join('；') };
+      // (an amount's problem is among rowErrors; the second test only narrows its type)
+      if (rowErrors.length || 'problem' in amount) {
+        return errorOutcome(rowNo, rowErrors);
       }
       const payment: ParsedPayment = {
         row: rowNo,
         last_five: lastFive,
         paid_at: paidAt!,
-        amount: amount.value!,
+        amount: amount.value,
         note,
         store_id: storeId!,
         status: fromCollectionStatus(cellText(at('collection'))),
       };
       const first = this.seen.get(payment);
       if (first !== undefined && !this.opts.allowDuplicates) {
-        const detail = MSG.importDuplicateInFile(first);
-        return { state: 'duplicate', reason: MSG.rowError(rowNo, detail), detail, duplicateOf: first };
+        const why = problem('import_duplicate_in_file', { earlier_row: first });
+        return { state: 'duplicate', reason: placed(why, { row: rowNo }).message, detail: why.message, duplicateOf: first };
       }
       if (first === undefined) this.seen.set(payment, rowNo);
       return { state: 'ok', payment };
     } catch {
-      return { state: 'error', errors: [MSG.rowError(rowNo, MSG.importBadData)], detail: MSG.importBadData };
+      return errorOutcome(rowNo, [problem('import_bad_data')]);
     }
   }
 }
@@ -342,17 +357,17 @@ export function parsePaymentsWorkbook(data: Uint8Array | ArrayBuffer, opts: Pars
   const maxRows = opts.maxRows ?? MAX_IMPORT_ROWS;
   const wb = readWorkbook(data, opts);
   const sheetName = wb.SheetNames.includes(SHEET_NAME) ? SHEET_NAME : wb.SheetNames[0];
-  if (!sheetName) throw fileError(MSG.importNoSheet);
+  if (!sheetName) throw fileError(problem('import_no_sheet'));
   const sheet = wb.Sheets[sheetName];
   const grid: Cell[][] = (sheet['!data'] as Cell[][] | undefined) ?? [];
   const fullRef = sheet['!fullref'] as string | undefined;
   if (grid.length >= sheetRowsFor(maxRows) || (fullRef && XLSX.utils.decode_range(fullRef).e.r + 1 > sheetRowsFor(maxRows))) {
-    throw fileError(MSG.importTooManyRows(maxRows));
+    throw fileError(problem('import_too_many_rows', { limit: maxRows }));
   }
   const reader = new PaymentRowReader(grid[0] ?? [], opts, Boolean(wb.Workbook?.WBProps?.date1904));
 
   const rows: ImportRow[] = [];
-  const errors: string[] = [];
+  const problems: Problem[] = [];
   const skipped: ParseResult['skipped'] = [];
   let totalRows = 0;
   const preview: PreviewRow[] = [];
@@ -364,16 +379,17 @@ export function parsePaymentsWorkbook(data: Uint8Array | ArrayBuffer, opts: Pars
     const outcome = reader.read(line, rowNo);
     if (outcome.state === 'empty') continue;
     totalRows++;
-    if (totalRows > maxRows) throw fileError(MSG.importTooManyRows(maxRows));
+    if (totalRows > maxRows) throw fileError(problem('import_too_many_rows', { limit: maxRows }));
     if (preview.length < previewLimit) preview.push(previewOf(rowNo, reader.displayCells(line), outcome));
     if (outcome.state === 'skipped') skipped.push({ row: rowNo, reason: outcome.reason });
     else if (outcome.state === 'duplicate') skipped.push({ row: rowNo, reason: outcome.reason, duplicateOf: outcome.duplicateOf });
-    else if (outcome.state === 'error') errors.push(...outcome.errors);
+    else if (outcome.state === 'error') problems.push(...outcome.problems);
     // The one conversion on this side: the API takes the time as ISO text, and parses it once.
     else rows.push({ ...outcome.payment, paid_at: toIso(outcome.payment.paid_at) });
   }
-  if (totalRows === 0) throw fileError(MSG.importNoRows);
-  return { sheetName, rows, errors, skipped, totalRows, preview };
+  if (totalRows === 0) throw fileError(problem('import_no_rows'));
+  const errors = problems.map((p) => p.message);
+  return { sheetName, rows, errors, ...(problems.length ? { problems } : {}), skipped, totalRows, preview };
 }
 
 /** The preview of spec section 2: the first five errors and how many more there are. */

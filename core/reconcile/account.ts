@@ -5,7 +5,6 @@
  * use. Pure; the back office may import it.
  */
 import { ValidationError } from '../errors.js';
-import { MSG } from '../messages.js';
 
 /** Longest account text kept (bank_statements.account). */
 export const MAX_ACCOUNT_LENGTH = 64;
@@ -38,11 +37,11 @@ export function lineSource(account: string | null, storeId: number | null): stri
 
 /** The account typed on upload (CLI --account, API `account`): null when none, else checked. */
 export function givenAccount(raw: unknown): string | null {
-  if (raw !== undefined && raw !== null && typeof raw !== 'string') throw ValidationError.single('account', MSG.reconcileAccountBad);
+  if (raw !== undefined && raw !== null && typeof raw !== 'string') throw ValidationError.single('account', 'reconcile_account_bad');
   const account = cleanAccount(raw);
   if (account === null) return null;
   const problem = accountProblem(account);
-  if (problem) throw ValidationError.single('account', problem === 'too_long' ? MSG.reconcileAccountTooLong(MAX_ACCOUNT_LENGTH) : MSG.reconcileAccountBad);
+  if (problem) throw problem === 'too_long' ? ValidationError.single('account', 'reconcile_account_too_long', { limit: MAX_ACCOUNT_LENGTH }) : ValidationError.single('account', 'reconcile_account_bad');
   return account;
 }
 
@@ -54,6 +53,6 @@ export function statementAccount(inFileRaw: string | null | undefined, given: st
   const raw = cleanAccount(inFileRaw ?? null);
   const inFile = raw === null ? null : raw.slice(0, MAX_ACCOUNT_LENGTH);
   if (inFile === null) return given;
-  if (given !== null && accountKey(given) !== accountKey(inFile)) throw ValidationError.single('account', MSG.reconcileAccountDiffers(inFile, given));
+  if (given !== null && accountKey(given) !== accountKey(inFile)) throw ValidationError.single('account', 'reconcile_account_differs', { in_file: inFile, given });
   return inFile;
 }

@@ -9,9 +9,8 @@
  */
 import type { Knex } from 'knex';
 import { isPostgres, type Db } from '../db/connect.js';
-import { NotFoundError } from '../errors.js';
+import { NotFoundError, problem } from '../errors.js';
 import { assertFilterFields, filterIds, runList, type ListQuery } from '../list.js';
-import { MSG } from '../messages.js';
 import { storeScope } from '../permissions.js';
 import { recordAudit } from '../services/audit.js';
 import type { ServiceContext } from '../services/context.js';
@@ -126,12 +125,12 @@ export async function listPayers(ctx: ServiceContext, query: ListQuery = { filte
 export async function forgetPayer(ctx: ServiceContext, rawId: unknown): Promise<RememberedPayer> {
   requirePermission(ctx.actor, 'edit_payments');
   const id = toId(rawId);
-  if (id === null) throw new NotFoundError(MSG.reconcilePayerNotFound(rawId));
+  if (id === null) throw new NotFoundError(problem('reconcile_payer_not_found', { id: String(rawId) }));
   return ctx.db.transaction(async (trx) => {
     const q = scopedPayers(ctx, trx).where({ id });
     if (isPostgres(trx)) q.forUpdate();
     const row = (await q.first()) as PayerRow | undefined;
-    if (!row || (await trx('reconcile_payers').where({ id }).delete()) === 0) throw new NotFoundError(MSG.reconcilePayerNotFound(id));
+    if (!row || (await trx('reconcile_payers').where({ id }).delete()) === 0) throw new NotFoundError(problem('reconcile_payer_not_found', { id: String(id) }));
     const before = toRememberedPayer(row);
     await recordAudit(trx, ctx, { action: 'delete', entity: 'payer', entityId: id, before });
     return before;

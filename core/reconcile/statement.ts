@@ -5,8 +5,7 @@
  * words of its columns, and each column is mapped to a role.
  */
 import * as XLSX from 'xlsx';
-import { ValidationError } from '../errors.js';
-import { MSG } from '../messages.js';
+import { fieldErrorOf, placed, problem, ValidationError, type Problem } from '../errors.js';
 import { MAX_IMPORT_BYTES, MAX_IMPORT_ROWS } from '../excel/columns.js';
 import { readWorkbook } from '../excel/parse.js';
 import { serialToInstant } from '../excel/serial.js';
@@ -69,9 +68,9 @@ export interface ReadStatement {
 }
 
 /** The message names the file and, for a bad cell, the row; it is the error's own message too, so every edge shows it. */
-const fail = (file: string, message: string, row?: number) => {
-  const text = row === undefined ? MSG.statementFileError(file, message) : MSG.statementRowError(file, row, message);
-  return new ValidationError([{ field: 'file', message: text }], text);
+const fail = (file: string, p: Problem, row?: number) => {
+  const at = placed(p, row === undefined ? { file } : { file, row });
+  return new ValidationError([fieldErrorOf('file', at)], at);
 };
 
 const norm = (s: string) => s.replace(/[\s\u3000]+/g, '').replace(/[：:]$/, '');
@@ -192,12 +191,12 @@ function sheetRows(bytes: Uint8Array, file: string): string[][] {
   try {
     wb = readWorkbook(bytes, { maxRows: MAX_IMPORT_ROWS });
   } catch (err) {
-    if (err instanceof ValidationError) throw fail(file, err.errors[0]?.message ?? MSG.importParseFailed);
+    if (err instanceof ValidationError) throw fail(file, err.errors[0] ?? problem('import_parse_failed'));
     throw err;
   }
   const name = wb.SheetNames[0];
   const sheet = name ? wb.Sheets[name] : undefined;
-  if (!sheet || !sheet['!ref']) throw fail(file, MSG.importNoSheet);
+  if (!sheet || !sheet['!ref']) throw fail(file, problem('import_no_sheet'));
   const range = XLSX.utils.decode_range(sheet['!ref']);
   const dense = (sheet as unknown as { '!data'?: XLSX.CellObject[][] })['!data'];
   const rows: string[][] = [];
@@ -225,8 +224,8 @@ function sheetRows(bytes: Uint8Array, file: string): string[][] {
 export function readStatement(data: Uint8Array | ArrayBuffer, file: string, opts: { maxBytes?: number } = {}): ReadStatement {
   const bytes = data instanceof Uint8Array ? data : new Uint8Array(data);
   const maxBytes = opts.maxBytes ?? MAX_IMPORT_BYTES;
-  if (bytes.length > maxBytes) throw fail(file, MSG.importFileTooLarge(Math.round((maxBytes / 1024 / 1024) * 10) / 10));
-  if (bytes.length === 0) throw fail(file, MSG.statementEmpty);
+  if (bytes.length > maxBytes) throw fail(file, problem('import_file_too_large', { limit_mb: Math.round((maxBytes / 1024 / 1024) * 10) / 10 }));
+  if (bytes.length === 0) throw fail(file, problem('statement_empty'));
   let rows: string[][];
   let encoding: StatementEncoding;
   const kind = sniffKind(bytes, file);
@@ -234,16 +233,16 @@ export function readStatement(data: Uint8Array | ArrayBuffer, file: string, opts
     encoding = kind;
     rows = sheetRows(bytes, file);
   } else {
-    if (kind === 'binary') throw fail(file, MSG.statementNotSupported);
+    if (kind === 'binary') throw fail(file, problem('statement_not_supported'));
     const decoded = decodeText(bytes);
     encoding = decoded.encoding;
     rows = parseCsv(decoded.text);
   }
-  if (rows.length > MAX_IMPORT_ROWS + HEADER_SEARCH_ROWS + 1000) throw fail(file, MSG.importTooManyRows(MAX_IMPORT_ROWS));
+  if (rows.length > MAX_IMPORT_ROWS + HEADER_SEARCH_ROWS + 1000) throw fail(file, problem('import_too_many_rows', { limit: MAX_IMPORT_ROWS }));
 
   let header: HeaderMap | null = null;
   for (let r = 0; r < Math.min(HEADER_SEARCH_ROWS, rows.length) && !header; r++) header = mapHeader(rows[r], r + 1);
-  if (!header) throw fail(file, MSG.statementNoHeader(HEADER_SEARCH_ROWS));
+  if (!header) throw fail(file, problem('statement_no_header', { rows: HEADER_SEARCH_ROWS }));
 
   const { cols, notes } = header;
   const at = (row: string[], i: number | undefined) => (i === undefined ? '' : cleanCell(row[i] ?? ''));
@@ -259,7 +258,7 @@ export function readStatement(data: Uint8Array | ArrayBuffer, file: string, opts
     const money = (role: 'credit' | 'debit' | 'amount' | 'balance') => {
       const text = at(cells, cols[role]);
       const v = parseStatementAmount(text);
-      if (Number.isNaN(v)) throw fail(file, MSG.statementBadAmount(header!.texts[role] ?? '', text), rowNo);
+      if (Number.isNaN(v)) throw fail(file, problem('statement_bad_amount', { column: header!.texts[role] ?? '', value: text }), rowNo);
       return v;
     };
     // Totals, counts and notes about the file (合計, 資料筆數：40, 以上資料僅供參考), wherever they stand.
@@ -279,19 +278,19 @@ export function readStatement(data: Uint8Array | ArrayBuffer, file: string, opts
           const v = cols[role] === undefined ? null : parseStatementAmount(at(cells, cols[role]));
           return v !== null && !Number.isNaN(v);
         });
-        if (looksLikeDate(dateText) || looksLikeDate(timeText) || (clock && hasAmount)) throw fail(file, MSG.statementBadDate(dateText), rowNo);
+        if (looksLikeDate(dateText) || looksLikeDate(timeText) || (clock && hasAmount)) throw fail(file, problem('statement_bad_date', { value: dateText }), rowNo);
         skipped++;
         continue;
       }
       let time = d.time;
       if (timeText && !time) {
         time = parseStatementTime(timeText);
-        if (!time) throw fail(file, MSG.statementBadTime(timeText), rowNo);
+        if (!time) throw fail(file, problem('statement_bad_time', { value: timeText }), rowNo);
       }
       parsed = { date: d.date, time };
     }
     const instant = partsToInstant(parsed.date, parsed.time);
-    if (instant === null || instant < MIN_INSTANT || instant >= MAX_INSTANT) throw fail(file, MSG.statementBadDate(dateText || timeText), rowNo);
+    if (instant === null || instant < MIN_INSTANT || instant >= MAX_INSTANT) throw fail(file, problem('statement_bad_date', { value: dateText || timeText }), rowNo);
 
     let amount: number | null;
     if (cols.credit !== undefined || cols.debit !== undefined) {
@@ -299,7 +298,7 @@ export function readStatement(data: Uint8Array | ArrayBuffer, file: string, opts
       const debit = money('debit');
       const c = credit ? Math.abs(credit) : 0;
       const d = debit ? Math.abs(debit) : 0;
-      if (c && d) throw fail(file, MSG.statementBothSides, rowNo);
+      if (c && d) throw fail(file, problem('statement_both_sides'), rowNo);
       amount = c ? c : d ? -d : null;
       if (amount === null && cols.amount !== undefined) amount = money('amount') || null;
     } else amount = money('amount') || null;
@@ -325,7 +324,7 @@ export function readStatement(data: Uint8Array | ArrayBuffer, file: string, opts
       payer,
     });
   }
-  if (lines.length === 0) throw fail(file, MSG.statementNoLines);
+  if (lines.length === 0) throw fail(file, problem('statement_no_lines'));
 
   const breakRows = balanceBreaks(lines);
   let min = Infinity, max = -Infinity;

@@ -3,7 +3,6 @@ import { storeScope } from '../permissions.js';
 import type { AuditRow } from '../db/rows.js';
 import { ValidationError } from '../errors.js';
 import { assertFilterFields, filterIds, filterStrings, likeEscape, runList, type ListQuery } from '../list.js';
-import { MSG } from '../messages.js';
 import { instantRange } from '../dateRange.js';
 import { toIso } from '../time.js';
 import type { AuditEntry, ListResult } from '../types.js';
@@ -153,7 +152,7 @@ export async function listAudit(ctx: ServiceContext, query: ListQuery = { filter
         .orWhereRaw("lower(ip) like ? escape '\\'", [like]),
     );
   } else if (f.q !== undefined && f.q !== null && typeof f.q !== 'string') {
-    throw ValidationError.single('filter', MSG.badListParam('filter.q'));
+    throw ValidationError.single('filter', 'bad_list_param', { param: 'filter.q' });
   }
   return runList(base, query, { sortable: AUDIT_SORTABLE, defaultSort: ['at', 'DESC'], tiebreak: 'id' }, toAuditEntry);
 }

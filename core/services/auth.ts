@@ -6,8 +6,7 @@
 import { createSecretKey, randomUUID, type KeyObject } from 'node:crypto';
 import bcrypt from 'bcryptjs';
 import jwt from 'jsonwebtoken';
-import { ForbiddenError, NotFoundError, TooManyRequestsError, UnauthenticatedError, ValidationError } from '../errors.js';
-import { MSG } from '../messages.js';
+import { ForbiddenError, NotFoundError, TooManyRequestsError, UnauthenticatedError, ValidationError, problem } from '../errors.js';
 import { effectivePermissions, type Principal } from '../permissions.js';
 import { toUser, type UserRow } from '../db/rows.js';
 import type { Db } from '../db/connect.js';
@@ -128,13 +127,13 @@ export async function login(app: AppContext, input: unknown, ip: string | null =
   const ok = await checkAttempt(app, attempt, password, row?.password_hash);
   if (!row || !ok) {
     if (await mayAuditFailure(app.db, limit, key, false)) await auditSignIn(app.db, ip, username, row, row ? 'wrong_password' : 'unknown_user');
-    throw new UnauthenticatedError(MSG.loginFailed);
+    throw new UnauthenticatedError(problem('login_failed'));
   }
   // The right password: not a guess, whether or not the account may sign in.
   await attemptSucceeded(app.db, attempt);
   if (!row.is_active) {
     await auditSignIn(app.db, ip, username, row, 'inactive');
-    throw new UnauthenticatedError(MSG.accountInactive);
+    throw new UnauthenticatedError(problem('account_inactive'));
   }
   await rehashIfCostChanged(app, row, password);
   await auditSignIn(app.db, ip, username, row, null);
@@ -198,9 +197,9 @@ export interface Session {
  */
 export async function authenticateSession(app: AppContext, token: string): Promise<Session> {
   const payload = verifySessionToken(app, token);
-  if (!payload) throw new UnauthenticatedError(MSG.tokenInvalid);
+  if (!payload) throw new UnauthenticatedError(problem('token_invalid'));
   const [actor, revoked] = await Promise.all([principalOf(app, payload), isRevoked(app.db, payload.jti!)]);
-  if (revoked) throw new UnauthenticatedError(MSG.tokenInvalid);
+  if (revoked) throw new UnauthenticatedError(problem('token_invalid'));
   return { actor, sessionId: payload.jti!, expiresAt: payload.exp! * 1000 };
 }
 
@@ -252,10 +251,10 @@ export async function signOut(app: AppContext, token: string, ip: string | null 
 /** The user a token names, still active and with the same token version (no password change since). */
 async function principalOf(app: AppContext, payload: TokenPayload): Promise<Principal> {
   const id = toId(payload.sub);
-  if (id === null) throw new UnauthenticatedError(MSG.tokenInvalid);
+  if (id === null) throw new UnauthenticatedError(problem('token_invalid'));
   const row = await userById(app.db, id);
   if (!row || !row.is_active || row.username !== payload.username || Number(row.token_version) !== payload.tv) {
-    throw new UnauthenticatedError(MSG.tokenInvalid);
+    throw new UnauthenticatedError(problem('token_invalid'));
   }
   return toPrincipal(row);
 }
@@ -270,7 +269,7 @@ export const TICKET_TTL_SECONDS = 60;
  */
 export async function signTicket(ctx: ServiceContext, what: string, claims: Record<string, unknown>): Promise<string> {
   const row = await ctx.db<UserRow>('users').where({ id: ctx.actor.id }).first();
-  if (!row || !row.is_active) throw new UnauthenticatedError(MSG.tokenInvalid);
+  if (!row || !row.is_active) throw new UnauthenticatedError(problem('token_invalid'));
   // The session it was made in: signing out ends its tickets too.
   const payload = { sub: String(row.id), username: row.username, tv: Number(row.token_version), sid: ctx.sessionId ?? null, what, claims };
   return jwt.sign(payload, keyOf(`${ctx.security.jwtSecret}\u0000ticket`), { algorithm: 'HS256', expiresIn: TICKET_TTL_SECONDS });
@@ -282,10 +281,10 @@ export async function redeemTicket(app: AppContext, ticket: string, what: string
   try {
     payload = jwt.verify(ticket, keyOf(`${app.security.jwtSecret}\u0000ticket`), { algorithms: ['HS256'] }) as typeof payload;
   } catch {
-    throw new UnauthenticatedError(MSG.tokenInvalid);
+    throw new UnauthenticatedError(problem('token_invalid'));
   }
-  if (payload.what !== what || !payload.claims || typeof payload.claims !== 'object' || typeof payload.exp !== 'number') throw new UnauthenticatedError(MSG.tokenInvalid);
-  if (typeof payload.sid === 'string' && (await isRevoked(app.db, payload.sid))) throw new UnauthenticatedError(MSG.tokenInvalid);
+  if (payload.what !== what || !payload.claims || typeof payload.claims !== 'object' || typeof payload.exp !== 'number') throw new UnauthenticatedError(problem('token_invalid'));
+  if (typeof payload.sid === 'string' && (await isRevoked(app.db, payload.sid))) throw new UnauthenticatedError(problem('token_invalid'));
   return { actor: await principalOf(app, payload), claims: payload.claims as Record<string, unknown> };
 }
 
@@ -297,15 +296,15 @@ function meOf(row: UserRow): Me {
 /** The principal of an active user by name, for commands run on someone's behalf (`remit import --as`). */
 export async function principalByUsername(db: Db, username: string): Promise<Principal> {
   const row = await db<UserRow>('users').whereRaw('lower(username) = ?', [username.toLowerCase()]).first();
-  if (!row) throw new NotFoundError(MSG.userNotFoundNamed(username));
-  if (!row.is_active) throw new ForbiddenError(MSG.accountInactive);
+  if (!row) throw new NotFoundError(problem('user_not_found', { username }));
+  if (!row.is_active) throw new ForbiddenError(problem('account_inactive'));
   return toPrincipal(row);
 }
 
 /** `GET /api/admin/me`. */
 export async function me(ctx: ServiceContext): Promise<Me> {
   const row = await ctx.db<UserRow>('users').where({ id: ctx.actor.id }).first();
-  if (!row) throw new UnauthenticatedError(MSG.tokenInvalid);
+  if (!row) throw new UnauthenticatedError(problem('token_invalid'));
   return meOf(row);
 }
 
@@ -316,16 +315,16 @@ export async function me(ctx: ServiceContext): Promise<Me> {
  */
 export async function changePassword(ctx: ServiceContext, input: unknown): Promise<{ token: string }> {
   const { currentPassword, newPassword } = valid(validatePasswordChange(input, ctx.actor.username));
-  if (ctx.actor.id <= 0) throw new ForbiddenError(MSG.cannotChangeOthersPassword);
+  if (ctx.actor.id <= 0) throw new ForbiddenError(problem('cannot_change_others_password'));
   const row = await ctx.db<UserRow>('users').where({ id: ctx.actor.id }).first();
-  if (!row) throw new UnauthenticatedError(MSG.tokenInvalid);
+  if (!row) throw new UnauthenticatedError(problem('token_invalid'));
   // Counted like sign-in's (issue 22, item 3): per pair of address and account, and per account
   // over every address, before the check, so calls sent at once cannot pass more guesses.
   const key = attemptKey(row.username, ctx.ip);
   const limit = signInLimitOf(ctx.security);
   const attempt = await beginAttempt(ctx.db, limit, key, 'password');
   if (!(await checkAttempt(ctx, attempt, currentPassword, row.password_hash))) {
-    throw ValidationError.single('currentPassword', MSG.currentPasswordWrong);
+    throw ValidationError.single('currentPassword', 'current_password_wrong');
   }
   await attemptSucceeded(ctx.db, attempt);
   const hash = await hashPassword(newPassword, ctx.security);
@@ -334,7 +333,7 @@ export async function changePassword(ctx: ServiceContext, input: unknown): Promi
     // meanwhile is kept, not overwritten from the row read above.
     await trx('users').where({ id: row.id }).update({ password_hash: hash, token_version: trx.raw('token_version + 1'), updated_at: Date.now() });
     const fresh = await trx<UserRow>('users').where({ id: row.id }).first();
-    if (!fresh) throw new UnauthenticatedError(MSG.tokenInvalid);
+    if (!fresh) throw new UnauthenticatedError(problem('token_invalid'));
     await recordAudit(trx, ctx, { action: 'password', entity: 'user', entityId: row.id });
     return { token: signToken(ctx.security, fresh) };
   });

@@ -1,7 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { ConflictError, ValidationError } from '../errors.js';
-import { MSG } from '../messages.js';
-import { checkPasswordStrength } from '../validation/password.js';
+import { passwordWeakness } from '../validation/password.js';
 import { PERMISSION_KEYS } from '../permissions.js';
 import type { Store, User } from '../types.js';
 import type { AppContext } from './context.js';
@@ -33,8 +32,8 @@ export async function ensureFirstRun(
   if (!(await app.db('stores').first('id'))) out.store = await createStore(ctx, FIRST_STORE).catch((err) => void alreadyThere(err));
   // REMIT_ADMIN_PASSWORD is checked like any password, and said to be that setting's value.
   if (opts.adminPassword !== undefined) {
-    const weak = checkPasswordStrength(opts.adminPassword, FIRST_ADMIN);
-    if (weak) throw ValidationError.single('REMIT_ADMIN_PASSWORD', MSG.adminPasswordWeak(weak));
+    const weak = passwordWeakness(opts.adminPassword, FIRST_ADMIN);
+    if (weak) throw ValidationError.single('REMIT_ADMIN_PASSWORD', 'admin_password_weak', { reason: weak });
   }
   const password = opts.adminPassword ?? generatedPassword();
   const user = await createUser(ctx, { username: FIRST_ADMIN, password, role: 'admin', permissions: [...PERMISSION_KEYS] }).catch((err) => void alreadyThere(err));
@@ -47,6 +46,6 @@ export async function ensureFirstRun(
 export function generatedPassword(): string {
   for (;;) {
     const p = randomBytes(12).toString('base64url');
-    if (!checkPasswordStrength(p, FIRST_ADMIN)) return p;
+    if (!passwordWeakness(p, FIRST_ADMIN)) return p;
   }
 }

@@ -1,11 +1,10 @@
-import { ForbiddenError, ValidationError } from '../errors.js';
-import { MSG } from '../messages.js';
+import { ForbiddenError, ValidationError, problem, type Problem } from '../errors.js';
 import { PERMISSIONS, can, isAdmin, scopeIsEmpty, type Permission, type Principal } from '../permissions.js';
 import type { Validated } from '../validation/result.js';
 
 /** Refuses an actor lacking a permission, naming it in the message. */
 export function requirePermission(actor: Principal, permission: Permission): void {
-  if (!can(actor, permission)) throw new ForbiddenError(`${MSG.forbidden}：需要「${PERMISSIONS[permission].label}」權限`);
+  if (!can(actor, permission)) throw new ForbiddenError(problem('permission_required', { permission, label: PERMISSIONS[permission].label }));
 }
 
 /** Unwraps a validation result or throws its errors. */
@@ -14,8 +13,8 @@ export function valid<T>(result: Validated<T>): T {
   return result.value;
 }
 
-/** A denial text from a pure rule becomes a ForbiddenError. */
-export function deny(reason: string | null): void {
+/** A refusal from a pure rule (permissions.ts's `…Refusal`) becomes a ForbiddenError. */
+export function deny(reason: Problem | null): void {
   if (reason) throw new ForbiddenError(reason);
 }
 
@@ -29,5 +28,5 @@ export function requireAnyPermission(actor: Principal, ...permissions: Permissio
  * store): whatever they send, createPayment would refuse it.
  */
 export function requireSubmitter(actor: Principal): void {
-  if (!isAdmin(actor) && scopeIsEmpty(actor)) throw new ForbiddenError(MSG.storeOutOfScope);
+  if (!isAdmin(actor) && scopeIsEmpty(actor)) throw new ForbiddenError(problem('store_out_of_scope'));
 }

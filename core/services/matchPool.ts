@@ -13,9 +13,8 @@ import { availableParallelism } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
-import { BusyError } from '../errors.js';
+import { BusyError, problem } from '../errors.js';
 import { poolCache, WorkerPool, type PoolSettings } from './workerPool.js';
-import { MSG } from '../messages.js';
 import type { MatchOptions } from '../reconcile/match.js';
 import type { PagedMatch } from '../reconcile/page.js';
 import type { ReconcileLine, ReconcileReport } from '../reconcile/types.js';
@@ -70,7 +69,7 @@ export class MatchPool extends WorkerPool<Job, PagedMatch> {
     super(settings, {
       spawn: () => new Worker(workerUrl(), { resourceLimits: { maxOldGenerationSizeMb: WORKER_HEAP_MB } }),
       send: (worker, id, job) => void send(worker, id, job),
-      busy: ({ waiting, running }) => new BusyError(Math.min(60, Math.ceil(((waiting + running) / settings.threads) * SECONDS_PER_MATCH)), MSG.reconcileBusy),
+      busy: ({ waiting, running }) => new BusyError(Math.min(60, Math.ceil(((waiting + running) / settings.threads) * SECONDS_PER_MATCH)), problem('reconcile_busy')),
       exited: (code) => `reconciliation worker exited (${code})`,
     });
   }

@@ -6,9 +6,8 @@
  * confirmations of the same payment or line exactly one wins.
  */
 import type { Knex } from 'knex';
-import { ConflictError, ForbiddenError, NotFoundError, ValidationError } from '../errors.js';
+import { ConflictError, ForbiddenError, NotFoundError, ValidationError, problem } from '../errors.js';
 import { assertFilterFields, filterIds, runList, type ListQuery } from '../list.js';
-import { MSG } from '../messages.js';
 import { inScope, scopedStoreIds, storeScope } from '../permissions.js';
 import { givenAccount, lineSource, statementAccount } from '../reconcile/account.js';
 import { DEFAULT_WINDOW_AFTER_MS, DEFAULT_WINDOW_BEFORE_MS, matchReconcile } from '../reconcile/match.js';
@@ -105,7 +104,7 @@ export async function importStatement(
 ): Promise<ImportedStatement> {
   requirePermission(ctx.actor, 'manage_payments');
   const file = String(input.file ?? '').trim().slice(0, 255);
-  if (!file) throw ValidationError.single('filename', MSG.reconcileFileNameRequired);
+  if (!file) throw ValidationError.single('filename', 'reconcile_file_name_required');
   const given = givenAccount(input.account);
   const storeId = await statementStore(ctx, input.storeId);
   const read = readStatement(input.bytes, file);
@@ -114,7 +113,7 @@ export async function importStatement(
   const now = Date.now();
   return ctx.db.transaction(async (trx) => storeStatement(ctx, trx, { file, storeId, account, read, prints, now })).catch((err: unknown) => {
     // The store deleted since it was checked (another request, another instance): it is gone.
-    throw isForeignKeyViolation(err) ? new NotFoundError(MSG.storeNotFound) : err;
+    throw isForeignKeyViolation(err) ? new NotFoundError(problem('store_not_found')) : err;
   });
 }
 
@@ -191,12 +190,12 @@ async function statementStore(ctx: ServiceContext, raw: unknown): Promise<number
   if (raw === undefined || raw === null || raw === '') {
     const scope = storeScope(ctx.actor);
     if (scope.all) return null;
-    if (scope.ids.length !== 1) throw ValidationError.single('store_id', MSG.reconcileStoreRequired);
+    if (scope.ids.length !== 1) throw ValidationError.single('store_id', 'reconcile_store_required');
     raw = scope.ids[0];
   }
   const id = toId(raw);
-  if (id === null || !(await findStore(ctx.db, id))) throw new NotFoundError(MSG.storeNotFound);
-  if (!inScope(ctx.actor, id)) throw new ForbiddenError(MSG.paymentStoreForbidden);
+  if (id === null || !(await findStore(ctx.db, id))) throw new NotFoundError(problem('store_not_found'));
+  if (!inScope(ctx.actor, id)) throw new ForbiddenError(problem('payment_store_forbidden'));
   return id;
 }
 
@@ -215,7 +214,7 @@ export async function listLines(ctx: ServiceContext, query: ListQuery = { filter
   if (statements) base.whereIn('l.statement_id', statements);
   if (f.matched !== undefined && f.matched !== null && f.matched !== '') {
     const m = f.matched === true || f.matched === 'true' ? true : f.matched === false || f.matched === 'false' ? false : null;
-    if (m === null) throw ValidationError.single('filter', MSG.badListParam('filter.matched'));
+    if (m === null) throw ValidationError.single('filter', 'bad_list_param', { param: 'filter.matched' });
     if (m) base.whereNotNull('k.payment_uuid');
     else base.whereNull('k.payment_uuid');
   }
@@ -259,12 +258,12 @@ export async function proposeMatches(
     if (period) ({ from, to } = period);
   }
   if (typeof from !== 'string' || typeof to !== 'string' || !from || !to) {
-    throw ValidationError.single('from', MSG.reconcileRangeRequired);
+    throw ValidationError.single('from', 'reconcile_range_required');
   }
   const range = instantRange(from, to, { from: 'from', to: 'to' });
   const page = given(input.offset) || given(input.limit) ? pageOf(input.offset, input.limit) : undefined;
   const requested = input.storeId === undefined || input.storeId === null || input.storeId === '' ? undefined : toId(input.storeId);
-  if (requested === null) throw ValidationError.single('store_id', MSG.storeNotFound);
+  if (requested === null) throw ValidationError.single('store_id', 'store_not_found');
   const stores = scopedStoreIds(ctx.actor, requested === undefined ? undefined : [requested]);
   const cover = await statementCover(ctx, stores);
   const span = matchableSpan(range.gte!, range.lt!, cover);
@@ -274,7 +273,7 @@ export async function proposeMatches(
   const listed = { gte: Math.max(range.gte!, cover.from), lt: Math.min(range.lt!, cover.to + 1) };
   const days = Math.max(0, Math.round((listed.lt - listed.gte) / DAY_MS));
   if (days > MAX_RECONCILE_DAYS) {
-    throw ValidationError.single('from', MSG.reconcilePeriodTooLong(taipeiDate(listed.gte), taipeiDate(listed.lt - 1), days, MAX_RECONCILE_DAYS));
+    throw ValidationError.single('from', 'reconcile_period_too_long', { from: taipeiDate(listed.gte), to: taipeiDate(listed.lt - 1), days, limit: MAX_RECONCILE_DAYS });
   }
   return proposalsFor(ctx, span.gte, span.lt, stores, page);
 }
@@ -284,7 +283,7 @@ function pageOf(rawOffset: unknown, rawLimit: unknown): { offset: number; limit:
   const int = (v: unknown, field: string, fallback: number, min: number, max: number) => {
     if (v === undefined || v === null || v === '') return fallback;
     const n = typeof v === 'number' ? v : typeof v === 'string' && /^\d{1,9}$/.test(v.trim()) ? Number(v) : NaN;
-    if (!Number.isInteger(n) || n < min || n > max) throw ValidationError.single(field, MSG.reconcileBadPage(field, max));
+    if (!Number.isInteger(n) || n < min || n > max) throw ValidationError.single(field, 'reconcile_bad_page', { param: field, limit: max });
     return n;
   };
   return { offset: int(rawOffset, 'offset', 0, 0, 100_000_000), limit: int(rawLimit, 'limit', PROPOSALS_PAGE, 1, MAX_PROPOSALS_PAGE) };
@@ -451,16 +450,16 @@ function* chunks<T>(xs: T[], size: number): Generator<T[]> {
 /** Statements by id (`1` or `1,2` or an array), each in the caller's scope, else not found. */
 async function statementsInScope(ctx: ServiceContext, raw: unknown): Promise<Array<{ from: string | null; to: string | null }>> {
   const ids = (Array.isArray(raw) ? raw : String(raw).split(',')).map((x) => toId(typeof x === 'string' ? x.trim() : x));
-  if (ids.length > 100) throw ValidationError.single('statement', MSG.reconcileTooMany(100));
+  if (ids.length > 100) throw ValidationError.single('statement', 'reconcile_too_many', { limit: 100 });
   const bad = ids.findIndex((id) => id === null);
-  if (bad >= 0) throw new NotFoundError(MSG.reconcileStatementNotFound(Array.isArray(raw) ? raw[bad] : raw));
+  if (bad >= 0) throw new NotFoundError(problem('reconcile_statement_not_found', { id: String(Array.isArray(raw) ? raw[bad] : raw) }));
   const q = ctx.db('bank_statements').select('id', 'store_id', 'period_from as from', 'period_to as to').whereIn('id', ids as number[]);
   const scope = storeScope(ctx.actor);
   if (!scope.all) q.whereIn('store_id', scope.ids);
   const rows = (await q) as Array<{ id: number; from: string | null; to: string | null }>;
   const found = new Set(rows.map((r) => Number(r.id)));
   const missing = (ids as number[]).find((id) => !found.has(id));
-  if (missing !== undefined) throw new NotFoundError(MSG.reconcileStatementNotFound(missing));
+  if (missing !== undefined) throw new NotFoundError(problem('reconcile_statement_not_found', { id: String(missing) }));
   return rows;
 }
 
@@ -506,8 +505,8 @@ async function paymentInScope(trx: Db, ctx: ServiceContext, uuid: unknown): Prom
   const row = valid
     ? ((await trx('payments as p').leftJoin('bank_links as k', 'k.payment_uuid', 'p.uuid').select('p.*', 'k.line_id as bank_line_id').where('p.uuid', uuid).first()) as PaymentWithLink | undefined)
     : undefined;
-  if (!row) throw new NotFoundError(MSG.paymentNotFound);
-  if (!inScope(ctx.actor, Number(row.store_id))) throw new ForbiddenError(MSG.paymentStoreForbidden);
+  if (!row) throw new NotFoundError(problem('payment_not_found'));
+  if (!inScope(ctx.actor, Number(row.store_id))) throw new ForbiddenError(problem('payment_store_forbidden'));
   return row;
 }
 
@@ -518,12 +517,12 @@ async function paymentInScope(trx: Db, ctx: ServiceContext, uuid: unknown): Prom
  */
 export async function confirmPairs(ctx: ServiceContext, rawPairs: unknown, opts: { auto?: boolean } = {}): Promise<{ confirmed: number }> {
   requirePermission(ctx.actor, 'edit_payments');
-  if (!Array.isArray(rawPairs) || rawPairs.length === 0) throw ValidationError.single('pairs', MSG.reconcilePairsRequired);
-  if (rawPairs.length > MAX_DECISIONS) throw ValidationError.single('pairs', MSG.reconcileTooMany(MAX_DECISIONS));
+  if (!Array.isArray(rawPairs) || rawPairs.length === 0) throw ValidationError.single('pairs', 'reconcile_pairs_required');
+  if (rawPairs.length > MAX_DECISIONS) throw ValidationError.single('pairs', 'reconcile_too_many', { limit: MAX_DECISIONS });
   const pairs: PairDecision[] = rawPairs.map((p) => {
     const payment = (p as { payment?: unknown })?.payment;
     const line = toId((p as { line?: unknown })?.line);
-    if (typeof payment !== 'string' || line === null) throw ValidationError.single('pairs', MSG.reconcilePairsRequired);
+    if (typeof payment !== 'string' || line === null) throw ValidationError.single('pairs', 'reconcile_pairs_required');
     return p as PairDecision;
   });
   try {
@@ -532,14 +531,14 @@ export async function confirmPairs(ctx: ServiceContext, rawPairs: unknown, opts:
       const now = Date.now();
       for (const pair of pairs) {
         const p = await paymentInScope(trx, ctx, pair.payment);
-        if (p.bank_line_id !== null && p.bank_line_id !== undefined) throw new ConflictError(MSG.reconcilePaymentLinked, 'payment');
+        if (p.bank_line_id !== null && p.bank_line_id !== undefined) throw new ConflictError(problem('reconcile_payment_linked'), 'payment');
         const lineId = toId(pair.line)!;
         const l = (await scopedLines(ctx, trx).where('l.id', lineId).first()) as LineRow | undefined;
-        if (!l) throw new NotFoundError(MSG.reconcileLineNotFound(pair.line));
-        if (l.payment_uuid) throw new ConflictError(MSG.reconcileLineLinked(lineId), 'line');
-        if (Number(l.amount) <= 0) throw ValidationError.single('pairs', MSG.reconcileLineNotCredit(lineId));
-        if (Number(l.amount) !== Number(p.amount)) throw ValidationError.single('pairs', MSG.reconcileAmountDiffers(lineId));
-        if (l.store_id !== null && Number(l.store_id) !== Number(p.store_id)) throw ValidationError.single('pairs', MSG.reconcileOtherStore(lineId));
+        if (!l) throw new NotFoundError(problem('reconcile_line_not_found', { id: String(pair.line) }));
+        if (l.payment_uuid) throw new ConflictError(problem('reconcile_line_linked', { id: lineId }), 'line');
+        if (Number(l.amount) <= 0) throw ValidationError.single('pairs', 'reconcile_line_not_credit', { id: lineId });
+        if (Number(l.amount) !== Number(p.amount)) throw ValidationError.single('pairs', 'reconcile_amount_differs', { id: lineId });
+        if (l.store_id !== null && Number(l.store_id) !== Number(p.store_id)) throw ValidationError.single('pairs', 'reconcile_other_store', { id: lineId });
         const evidence = opts.auto && pair.score !== undefined ? { score: pair.score, reasons: pair.reasons ?? [] } : pairEvidence(p, l);
         await trx('bank_links').insert({
           payment_uuid: p.uuid,
@@ -578,7 +577,7 @@ export async function confirmPairs(ctx: ServiceContext, rawPairs: unknown, opts:
       return { confirmed: pairs.length };
     });
   } catch (err) {
-    if (isUniqueViolation(err)) throw new ConflictError(MSG.reconcileConcurrent);
+    if (isUniqueViolation(err)) throw new ConflictError(problem('reconcile_concurrent'));
     throw err;
   }
 }
@@ -597,16 +596,16 @@ function pairEvidence(p: PaymentRow, l: LineRow): { score: number | null; reason
 export async function markUnpaid(ctx: ServiceContext, rawPayments: unknown): Promise<{ marked: number }> {
   requirePermission(ctx.actor, 'edit_payments');
   if (!Array.isArray(rawPayments) || rawPayments.length === 0 || !rawPayments.every((u) => typeof u === 'string')) {
-    throw ValidationError.single('payments', MSG.reconcilePaymentsRequired);
+    throw ValidationError.single('payments', 'reconcile_payments_required');
   }
-  if (rawPayments.length > MAX_DECISIONS) throw ValidationError.single('payments', MSG.reconcileTooMany(MAX_DECISIONS));
+  if (rawPayments.length > MAX_DECISIONS) throw ValidationError.single('payments', 'reconcile_too_many', { limit: MAX_DECISIONS });
   const uuids = [...new Set(rawPayments as string[])];
   return ctx.db.transaction(async (trx) => {
     await lockPayments(trx, uuids);
     const now = Date.now();
     for (const uuid of uuids) {
       const p = await paymentInScope(trx, ctx, uuid);
-      if (p.bank_line_id !== null && p.bank_line_id !== undefined) throw new ConflictError(MSG.reconcilePaymentLinked, 'payment');
+      if (p.bank_line_id !== null && p.bank_line_id !== undefined) throw new ConflictError(problem('reconcile_payment_linked'), 'payment');
       if (p.status === STATUS_FAILED) continue;
       await trx('payments').where({ uuid }).update({ status: STATUS_FAILED, updated_at: now });
       const before = toReconciled(p);
@@ -629,7 +628,7 @@ export async function unlinkPayment(ctx: ServiceContext, uuid: unknown): Promise
     await lockPayments(trx, [uuid]);
     const p = await paymentInScope(trx, ctx, uuid);
     const link = (await trx('bank_links').where({ payment_uuid: p.uuid }).first()) as { id: number; line_id: number; status_before: PaymentStatus } | undefined;
-    if (!link) throw new ConflictError(MSG.reconcileNotLinked, 'payment');
+    if (!link) throw new ConflictError(problem('reconcile_not_linked'), 'payment');
     const now = Date.now();
     await trx('bank_links').where({ id: link.id }).delete();
     await trx('payments').where({ uuid: p.uuid }).update({ status: link.status_before, updated_at: now });

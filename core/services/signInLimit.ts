@@ -19,8 +19,7 @@
  * - `remit users unlock USERNAME` forgets an account's failures.
  */
 import type { Db } from '../db/connect.js';
-import { TooManyRequestsError } from '../errors.js';
-import { MSG } from '../messages.js';
+import { problem, TooManyRequestsError } from '../errors.js';
 import type { SecuritySettings, SignInLimit } from './context.js';
 
 export const DEFAULT_SIGN_IN_LIMIT: SignInLimit = { maxFailures: 10, windowMs: 15 * 60 * 1000 };
@@ -92,7 +91,7 @@ async function refuseIfOver(db: Db, limit: SignInLimit, key: AttemptKey, kind: A
   if (kind === 'password') lifts = Math.max(lifts, (await liftsAt(db, { username: key.username, kind: 'password' }, limit, cutoff, spare)) ?? 0);
   if (lifts > now) {
     const seconds = Math.max(1, Math.ceil((lifts - now) / 1000));
-    throw new TooManyRequestsError(seconds, kind === 'password' ? MSG.tooManyPasswordFailures(Math.ceil(seconds / 60)) : undefined);
+    throw new TooManyRequestsError(seconds, kind === 'password' ? problem('too_many_password_failures', { minutes: Math.ceil(seconds / 60) }) : undefined);
   }
 }
 

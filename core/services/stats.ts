@@ -2,7 +2,6 @@ import { filterIds } from '../list.js';
 import { scopedStoreIds } from '../permissions.js';
 import { CHART_DEFAULT_DAYS, CHART_MAX_DAYS, dailySeries, daysBetween, emptyStoreStats, summarize, type StatsCharts } from '../stats.js';
 import { ValidationError } from '../errors.js';
-import { MSG } from '../messages.js';
 import { STATUS_CREDITED, STATUS_FAILED, STATUS_PENDING } from '../statuses.js';
 import type { Knex } from 'knex';
 import { instantRange, isWholeDays } from '../dateRange.js';
@@ -98,7 +97,7 @@ export async function statsCharts(ctx: ServiceContext, params: StatsParams = {})
   const to = typeof params.to === 'string' && params.to ? params.to.slice(0, 10) : today;
   const from = typeof params.from === 'string' && params.from ? params.from.slice(0, 10) : addDays(to, -(CHART_DEFAULT_DAYS - 1));
   const days = daysBetween(from, to, addDays);
-  if (days.length > CHART_MAX_DAYS) throw ValidationError.single('from', MSG.chartRangeTooLong(CHART_MAX_DAYS));
+  if (days.length > CHART_MAX_DAYS) throw ValidationError.single('from', 'chart_range_too_long', { limit: CHART_MAX_DAYS });
   const first = taipeiDayNumber(taipeiDayStart(from)!);
   const last = taipeiDayNumber(taipeiDayStart(to)!);
 

@@ -1,5 +1,4 @@
-import { ConflictError, NotFoundError, ValidationError } from '../errors.js';
-import { MSG } from '../messages.js';
+import { ConflictError, NotFoundError, ValidationError, problem } from '../errors.js';
 import { assertFilterFields, filterIds, likeEscape, runList, type ListQuery } from '../list.js';
 import { toStore, toUser, type StoreRow, type UserRow } from '../db/rows.js';
 import { toIso } from '../time.js';
@@ -10,7 +9,7 @@ import { validateStore } from '../validation/store.js';
 import { recordAudit } from './audit.js';
 import type { ServiceContext } from './context.js';
 import { deny, requirePermission, valid } from './guard.js';
-import { storeChangeDenial } from '../permissions.js';
+import { storeChangeRefusal } from '../permissions.js';
 
 const SORTABLE = { id: 'id', name: 'name', code: 'code', created_at: 'created_at' };
 
@@ -37,7 +36,7 @@ export async function storeIdsByCode(ctx: Pick<ServiceContext, 'db'>, codes: rea
   const rows = (await ctx.db<StoreRow>('stores').select('id', 'code')) as Array<{ id: number; code: string }>;
   return codes.map((code) => {
     const hit = rows.find((r) => r.code.toLowerCase() === code.trim().toLowerCase());
-    if (!hit) throw new NotFoundError(MSG.storeCodeNotFound(code));
+    if (!hit) throw new NotFoundError(problem('store_code_not_found', { code }));
     return Number(hit.id);
   });
 }
@@ -51,14 +50,14 @@ export async function storeDirectory(ctx: Pick<ServiceContext, 'db'>): Promise<A
 export async function getStore(ctx: ServiceContext, rawId: unknown): Promise<Store> {
   const id = toId(rawId);
   const row = id === null ? undefined : await findStore(ctx.db, id);
-  if (!row) throw new NotFoundError(MSG.storeNotFound);
+  if (!row) throw new NotFoundError(problem('store_not_found'));
   return toStore(row);
 }
 
 /** One store by its code (case-insensitive, as codes are unique that way). */
 export async function getStoreByCode(ctx: ServiceContext, code: string): Promise<Store> {
   const row = await ctx.db<StoreRow>('stores').whereRaw('lower(code) = ?', [code.trim().toLowerCase()]).first();
-  if (!row) throw new NotFoundError(MSG.storeCodeNotFound(code));
+  if (!row) throw new NotFoundError(problem('store_code_not_found', { code }));
   return toStore(row);
 }
 
@@ -67,7 +66,7 @@ async function assertCodeFree(db: Db, code: string, exceptId?: number) {
     .whereRaw('lower(code) = ?', [code.toLowerCase()])
     .modify((q) => exceptId !== undefined && q.whereNot({ id: exceptId }))
     .first('id');
-  if (clash) throw new ConflictError(MSG.storeCodeTaken, 'code');
+  if (clash) throw new ConflictError(problem('store_code_taken'), 'code');
 }
 
 /** Two requests naming the same code (in any case) at once: the database's folded unique index answers, as 409. */
@@ -75,7 +74,7 @@ async function codeConflictAs409<T>(work: () => Promise<T>): Promise<T> {
   try {
     return await work();
   } catch (err) {
-    if (isUniqueViolation(err)) throw new ConflictError(MSG.storeCodeTaken, 'code');
+    if (isUniqueViolation(err)) throw new ConflictError(problem('store_code_taken'), 'code');
     throw err;
   }
 }
@@ -95,10 +94,10 @@ export async function createStore(ctx: ServiceContext, input: unknown): Promise<
 
 export async function updateStore(ctx: ServiceContext, rawId: unknown, patch: unknown): Promise<Store> {
   requirePermission(ctx.actor, 'manage_stores');
-  if (!isPlainObject(patch)) throw ValidationError.single('body', MSG.bodyNotObject);
+  if (!isPlainObject(patch)) throw ValidationError.single('body', 'body_not_object');
   return codeConflictAs409(() => ctx.db.transaction(async (trx) => {
     const before = toStore(await getStoreRowOrThrow(trx, rawId));
-    deny(storeChangeDenial(ctx.actor, before.id));
+    deny(storeChangeRefusal(ctx.actor, before.id));
     const value = valid(validateStore({ name: before.name, code: before.code, ...pick(patch, ['name', 'code']) }));
     if (value.code.toLowerCase() !== before.code.toLowerCase()) await assertCodeFree(trx, value.code, before.id);
     await trx('stores').where({ id: before.id }).update({ ...value, updated_at: Date.now() });
@@ -115,7 +114,7 @@ export async function deleteStore(ctx: ServiceContext, rawId: unknown): Promise<
     return await deleteStoreNow(ctx, rawId);
   } catch (err) {
     // A payment submitted for the store at the same moment (PostgreSQL): the store is in use.
-    if (isForeignKeyViolation(err)) throw new ConflictError(MSG.storeInUse);
+    if (isForeignKeyViolation(err)) throw new ConflictError(problem('store_in_use'));
     throw err;
   }
 }
@@ -124,10 +123,10 @@ async function deleteStoreNow(ctx: ServiceContext, rawId: unknown): Promise<Stor
   return ctx.db.transaction(async (trx) => {
     // Locked first on PostgreSQL: a grant or a payment racing this delete waits for it, then sees the store gone.
     const before = toStore(await getStoreRowOrThrow(trx, rawId, isPostgres(trx)));
-    deny(storeChangeDenial(ctx.actor, before.id));
+    deny(storeChangeRefusal(ctx.actor, before.id));
     const usedByPayment = await trx('payments').where({ store_id: before.id }).first('uuid');
     const usedByUser = await trx('users').where({ store_id: before.id }).first('id');
-    if (usedByPayment || usedByUser) throw new ConflictError(MSG.storeInUse);
+    if (usedByPayment || usedByUser) throw new ConflictError(problem('store_in_use'));
     // Drop the store from every user's accessible list so no list points at nothing.
     const holders = ((await trx<UserRow>('users').whereRaw('accessible_stores like ?', [`%${before.id}%`]).select('*')) as UserRow[])
       .map(toUser)
@@ -146,7 +145,7 @@ async function deleteStoreNow(ctx: ServiceContext, rawId: unknown): Promise<Stor
 async function getStoreRowOrThrow(db: Db, rawId: unknown, lock = false): Promise<StoreRow> {
   const id = toId(rawId);
   const row = id === null ? undefined : lock ? await db<StoreRow>('stores').where({ id }).forUpdate().first() : await findStore(db, id);
-  if (!row) throw new NotFoundError(MSG.storeNotFound);
+  if (!row) throw new NotFoundError(problem('store_not_found'));
   return row;
 }
 

@@ -1,7 +1,7 @@
-import { ConflictError, ForbiddenError, NotFoundError, ValidationError } from '../errors.js';
+import { ConflictError, ForbiddenError, NotFoundError, ValidationError, problem } from '../errors.js';
 import { assertFilterFields, filterIds, likeEscape, runList, type ListQuery } from '../list.js';
 import { MSG } from '../messages.js';
-import { deleteUserDenial, editUserDenial, grantDenial, isAdmin, isRole, storeScope, toggleActiveDenial, userVisibleTo } from '../permissions.js';
+import { deleteUserRefusal, editUserRefusal, grantRefusal, isAdmin, isRole, storeScope, toggleActiveRefusal, userVisibleTo } from '../permissions.js';
 import { toUser, type UserRow } from '../db/rows.js';
 import { isPostgres, isUniqueViolation, type Db } from '../db/connect.js';
 import type { ListResult, User } from '../types.js';
@@ -33,11 +33,11 @@ export async function listUsers(ctx: ServiceContext, query: ListQuery = { filter
   const stores = filterIds(f, 'store_id');
   if (stores) base.whereIn('store_id', stores);
   if (f.role !== undefined) {
-    if (!isRole(f.role)) throw ValidationError.single('filter', MSG.badListParam('filter.role'));
+    if (!isRole(f.role)) throw ValidationError.single('filter', 'bad_list_param', { param: 'filter.role' });
     base.where({ role: f.role });
   }
   if (f.is_active !== undefined) {
-    if (typeof f.is_active !== 'boolean') throw ValidationError.single('filter', MSG.badListParam('filter.is_active'));
+    if (typeof f.is_active !== 'boolean') throw ValidationError.single('filter', 'bad_list_param', { param: 'filter.is_active' });
     base.where({ is_active: f.is_active });
   }
   if (typeof f.q === 'string' && f.q.trim()) {
@@ -49,7 +49,7 @@ export async function listUsers(ctx: ServiceContext, query: ListQuery = { filter
 async function loadUser(db: Db, rawId: unknown): Promise<UserRow> {
   const id = toId(rawId);
   const row = id === null ? undefined : await db<UserRow>('users').where({ id }).first();
-  if (!row) throw new NotFoundError(MSG.userNotFound);
+  if (!row) throw new NotFoundError(problem('user_not_found'));
   return row;
 }
 
@@ -58,17 +58,17 @@ export async function getUser(ctx: ServiceContext, rawId: unknown): Promise<User
   const row = await loadUser(ctx.db, rawId);
   if (row.id !== ctx.actor.id) requirePermission(ctx.actor, 'manage_users');
   const user = toUser(row);
-  if (!userVisibleTo(ctx.actor, user)) throw new NotFoundError(MSG.userNotFound);
+  if (!userVisibleTo(ctx.actor, user)) throw new NotFoundError(problem('user_not_found'));
   return user;
 }
 
 /** One user by username (case-insensitive, as usernames are unique that way): same rule as getUser. */
 export async function getUserByUsername(ctx: ServiceContext, username: string): Promise<User> {
   const row = await ctx.db<UserRow>('users').whereRaw('lower(username) = ?', [username.trim().toLowerCase()]).first();
-  if (!row) throw new NotFoundError(MSG.userNotFoundNamed(username));
+  if (!row) throw new NotFoundError(problem('user_not_found', { username }));
   if (row.id !== ctx.actor.id) requirePermission(ctx.actor, 'manage_users');
   const user = toUser(row);
-  if (!userVisibleTo(ctx.actor, user)) throw new NotFoundError(MSG.userNotFoundNamed(username));
+  if (!userVisibleTo(ctx.actor, user)) throw new NotFoundError(problem('user_not_found', { username }));
   return user;
 }
 
@@ -88,21 +88,21 @@ async function assertStoresExist(db: Db, value: Pick<UserInput, 'store_id' | 'ac
   // or waits for this grant and then sees it (issue 10, item 16).
   const q = db('stores').whereIn('id', wanted).select('id');
   const found = new Set(((await (isPostgres(db) ? q.forShare() : q)) as Array<{ id: number }>).map((r) => Number(r.id)));
-  if (value.store_id !== null && !found.has(value.store_id)) throw ValidationError.single('store_id', MSG.storeNotFound);
-  if (value.accessible_stores.some((s) => !found.has(s))) throw ValidationError.single('accessible_stores', MSG.storeNotFound);
+  if (value.store_id !== null && !found.has(value.store_id)) throw ValidationError.single('store_id', 'store_not_found');
+  if (value.accessible_stores.some((s) => !found.has(s))) throw ValidationError.single('accessible_stores', 'store_not_found');
 }
 
 
 export async function createUser(ctx: ServiceContext, input: unknown): Promise<User> {
   requirePermission(ctx.actor, 'manage_users');
   const value = valid(validateUser(input, 'create'));
-  deny(grantDenial(ctx.actor, value, null));
+  deny(grantRefusal(ctx.actor, value, null));
   const hash = await hashPassword(value.password!, ctx.security);
   try {
     return await ctx.db.transaction(async (trx) => {
       await assertStoresExist(trx, value);
       if (await trx('users').whereRaw('lower(username) = ?', [value.username.toLowerCase()]).first('id')) {
-        throw new ConflictError(MSG.usernameTaken, 'username');
+        throw new ConflictError(problem('username_taken'), 'username');
       }
       const now = Date.now();
       const [row] = (await trx('users')
@@ -124,7 +124,7 @@ export async function createUser(ctx: ServiceContext, input: unknown): Promise<U
       return user;
     });
   } catch (err) {
-    if (isUniqueViolation(err)) throw new ConflictError(MSG.usernameTaken, 'username');
+    if (isUniqueViolation(err)) throw new ConflictError(problem('username_taken'), 'username');
     throw err;
   }
 }
@@ -138,7 +138,7 @@ export async function createUser(ctx: ServiceContext, input: unknown): Promise<U
  */
 export async function updateUser(ctx: ServiceContext, rawId: unknown, patch: unknown): Promise<User> {
   requirePermission(ctx.actor, 'manage_users');
-  if (!isPlainObject(patch)) throw ValidationError.single('body', MSG.bodyNotObject);
+  if (!isPlainObject(patch)) throw ValidationError.single('body', 'body_not_object');
   const wantsPassword = !isBlank(patch.password) && checkNewPassword(patch.password, patch.confirmPassword as unknown, PASSWORD_TEXTS) === null;
   const hash = wantsPassword ? await hashPassword(patch.password as string, ctx.security) : null;
 
@@ -147,17 +147,17 @@ export async function updateUser(ctx: ServiceContext, rawId: unknown, patch: unk
     const id = toId(rawId);
     const q = trx<UserRow>('users').where({ id: id ?? 0 });
     const row = id === null ? undefined : ((await (isPostgres(trx) ? q.forUpdate() : q).first()) as UserRow | undefined);
-    if (!row || !userVisibleTo(ctx.actor, toUser(row))) throw new NotFoundError(MSG.userNotFound);
+    if (!row || !userVisibleTo(ctx.actor, toUser(row))) throw new NotFoundError(problem('user_not_found'));
     const before = toUser(row);
-    deny(editUserDenial(ctx.actor, before));
-    if ('username' in patch && patch.username !== before.username) throw ValidationError.single('username', MSG.usernameImmutable);
+    deny(editUserRefusal(ctx.actor, before));
+    if ('username' in patch && patch.username !== before.username) throw ValidationError.single('username', 'username_immutable');
 
     const changes = pick(patch, EDITABLE);
     // A demoted admin keeps no permission by accident: without an explicit list they hold none.
     if (before.role === 'admin' && changes.role !== undefined && changes.role !== 'admin' && !('permissions' in changes)) changes.permissions = [];
     const value = valid(validateUser({ ...before, ...changes }, 'edit'));
-    if (value.is_active !== before.is_active) deny(toggleActiveDenial(ctx.actor, before));
-    deny(grantDenial(ctx.actor, value, before));
+    if (value.is_active !== before.is_active) deny(toggleActiveRefusal(ctx.actor, before));
+    deny(grantRefusal(ctx.actor, value, before));
     await assertStoresExist(trx, value);
     if (before.role === 'admin' && (value.role !== 'admin' || !value.is_active)) await assertAnotherAdmin(trx, before.id);
     const newHash = value.password ? hash : null;
@@ -208,7 +208,7 @@ const ACCOUNTS_LOCK = 7_210_002;
 async function assertAnotherAdmin(db: Db, exceptId: number): Promise<void> {
   const q = db('users').where({ role: 'admin', is_active: true }).select('id');
   const admins = (await (isPostgres(db) ? q.forUpdate() : q)) as Array<{ id: number }>;
-  if (!admins.some((a) => Number(a.id) !== exceptId)) throw new ForbiddenError(MSG.lastAdmin);
+  if (!admins.some((a) => Number(a.id) !== exceptId)) throw new ForbiddenError(problem('last_admin'));
 }
 
 export async function deleteUser(ctx: ServiceContext, rawId: unknown): Promise<User> {
@@ -216,8 +216,8 @@ export async function deleteUser(ctx: ServiceContext, rawId: unknown): Promise<U
   return ctx.db.transaction(async (trx) => {
     await lockAccounts(trx);
     const before = toUser(await loadUser(trx, rawId));
-    if (!userVisibleTo(ctx.actor, before)) throw new NotFoundError(MSG.userNotFound);
-    deny(deleteUserDenial(ctx.actor, before));
+    if (!userVisibleTo(ctx.actor, before)) throw new NotFoundError(problem('user_not_found'));
+    deny(deleteUserRefusal(ctx.actor, before));
     if (before.role === 'admin') await assertAnotherAdmin(trx, before.id);
     await trx('users').where({ id: before.id }).delete();
     await recordAudit(trx, ctx, { action: 'delete', entity: 'user', entityId: before.id, before });

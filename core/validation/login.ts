@@ -1,4 +1,3 @@
-import { MSG } from '../messages.js';
 import { FieldErrors, isBlank, isPlainObject, type Validated } from './result.js';
 
 export interface LoginInput {
@@ -10,8 +9,8 @@ export interface LoginInput {
 export function validateLogin(raw: unknown): Validated<LoginInput> {
   const input = isPlainObject(raw) ? raw : {};
   const errors = new FieldErrors();
-  if (isBlank(input.username) || typeof input.username !== 'string') errors.add('username', MSG.loginUsernameRequired);
-  if (isBlank(input.password) || typeof input.password !== 'string') errors.add('password', MSG.loginPasswordRequired);
+  if (isBlank(input.username) || typeof input.username !== 'string') errors.add('username', 'login_username_required');
+  if (isBlank(input.password) || typeof input.password !== 'string') errors.add('password', 'login_password_required');
   if (!errors.empty) return { ok: false, errors: errors.list };
   return { ok: true, value: { username: (input.username as string).trim(), password: input.password as string } };
 }

@@ -2,14 +2,15 @@
  * Payment form rules (spec section 5): used by the submission page before sending,
  * by the server for every create, and by the import for every row.
  */
-import { MSG } from '../messages.js';
+import { problem, type Problem } from '../errors.js';
 import { MAX_AMOUNT, MIN_AMOUNT } from '../money.js';
 import { isStatus, type PaymentStatus } from '../statuses.js';
 import { DAY_MS, MAX_INSTANT, MIN_INSTANT, parseInstant } from '../time.js';
 import { FieldErrors, isBlank, isPlainObject, toId, type Validated } from './result.js';
 
-export const LAST_FIVE_LENGTH = 5;
-export const NOTE_MAX_LENGTH = 1000;
+import { LAST_FIVE_LENGTH, NOTE_MAX_LENGTH } from '../limits.js';
+
+export { LAST_FIVE_LENGTH, NOTE_MAX_LENGTH };
 
 export interface PaymentInput {
   last_five: string;
@@ -21,34 +22,55 @@ export interface PaymentInput {
   store_id: number | null;
 }
 
-export function checkLastFive(v: unknown): string | null {
-  if (isBlank(v)) return MSG.lastFiveRequired;
-  if (typeof v !== 'string' || !/^\d{5}$/.test(v.trim())) return MSG.lastFiveFormat;
+const LAST_FIVE = new RegExp(`^\\d{${LAST_FIVE_LENGTH}}$`);
+
+/** What is wrong with the last five, or null. */
+export function lastFiveProblem(v: unknown): Problem | null {
+  if (isBlank(v)) return problem('last_five_required');
+  if (typeof v !== 'string' || !LAST_FIVE.test(v.trim())) return problem('last_five_format', { length: LAST_FIVE_LENGTH });
   return null;
 }
 
-/** An amount in whole NT$: a number or its text, at least 1, at most 100 000 000. */
-export function parseAmount(v: unknown): { value?: number; error?: string } {
-  if (isBlank(v)) return { error: MSG.amountRequired };
+export function checkLastFive(v: unknown): string | null {
+  return lastFiveProblem(v)?.message ?? null;
+}
+
+/** An amount in whole NT$ (a number or its text, MIN_AMOUNT to MAX_AMOUNT), or its problem. */
+export function amountOf(v: unknown): { value: number } | { problem: Problem } {
+  if (isBlank(v)) return { problem: problem('amount_required') };
   let n: number;
   if (typeof v === 'number') n = v;
   else if (typeof v === 'string' && /^\s*-?(\d+(\.\d*)?|\.\d+)(e[+-]?\d+)?\s*$/i.test(v)) n = Number(v);
-  else return { error: MSG.amountNumeric };
-  if (!Number.isFinite(n)) return { error: MSG.amountNumeric };
-  if (n < MIN_AMOUNT) return { error: MSG.amountMin };
-  if (!Number.isInteger(n)) return { error: MSG.amountInteger };
-  if (n > MAX_AMOUNT) return { error: MSG.amountMax };
+  else return { problem: problem('amount_numeric') };
+  if (!Number.isFinite(n)) return { problem: problem('amount_numeric') };
+  if (n < MIN_AMOUNT) return { problem: problem('amount_min', { limit: MIN_AMOUNT }) };
+  if (!Number.isInteger(n)) return { problem: problem('amount_integer') };
+  if (n > MAX_AMOUNT) return { problem: problem('amount_max', { limit: MAX_AMOUNT }) };
   return { value: n };
 }
 
-/** A payment time: an ISO instant, or Taiwan wall-clock text as a datetime-local field sends it. */
-export function parsePaidAt(v: unknown): { value?: number; error?: string } {
-  if (isBlank(v)) return { error: MSG.paidAtRequired };
-  if (typeof v !== 'string') return { error: MSG.paidAtInvalid };
+/** `amountOf` with the problem said as text, for a form that shows it. */
+export function parseAmount(v: unknown): { value?: number; error?: string } {
+  return textual(amountOf(v));
+}
+
+/** `{value}` or `{error: message}`, as the forms read a field. */
+function textual<T>(r: { value: T } | { problem: Problem }): { value?: T; error?: string } {
+  return 'problem' in r ? { error: r.problem.message } : { value: r.value };
+}
+
+/** A payment time (an ISO instant, or Taiwan wall-clock text as a datetime-local field sends it), or its problem. */
+export function paidAtOf(v: unknown): { value: number } | { problem: Problem } {
+  if (isBlank(v)) return { problem: problem('paid_at_required') };
+  if (typeof v !== 'string') return { problem: problem('paid_at_invalid') };
   const ms = parseInstant(v);
-  if (ms === null) return { error: MSG.paidAtInvalid };
-  if (ms < MIN_INSTANT || ms >= MAX_INSTANT) return { error: MSG.paidAtOutOfRange };
+  if (ms === null) return { problem: problem('paid_at_invalid') };
+  if (ms < MIN_INSTANT || ms >= MAX_INSTANT) return { problem: problem('paid_at_out_of_range') };
   return { value: ms };
+}
+
+export function parsePaidAt(v: unknown): { value?: number; error?: string } {
+  return textual(paidAtOf(v));
 }
 
 /** The server refuses a payment time more than this far ahead of its clock. */
@@ -59,8 +81,8 @@ export const PAID_AT_CONFIRM_AHEAD_MS = 5 * 60 * 1000;
 export const PAID_AT_CONFIRM_BACK_DAYS = 60;
 
 /** The server's rule for a new payment: a time over a day ahead is a typing mistake. */
-export function checkPaidAtNotAhead(paidAt: number, now: number): string | null {
-  return paidAt > now + PAID_AT_MAX_AHEAD_MS ? MSG.paidAtTooFarAhead : null;
+export function paidAtAheadProblem(paidAt: number, now: number): Problem | null {
+  return paidAt > now + PAID_AT_MAX_AHEAD_MS ? problem('paid_at_too_far_ahead') : null;
 }
 
 /** The form's softer rule: a time a person should look at twice before sending. */
@@ -70,16 +92,25 @@ export function paidAtNeedsConfirm(paidAt: number, now: number): { ahead: true }
   return daysBack > PAID_AT_CONFIRM_BACK_DAYS ? { daysBack } : null;
 }
 
-export function parseNote(v: unknown): { value?: string; error?: string } {
+/** A note (trimmed; none is empty), or its problem. */
+export function noteOf(v: unknown): { value: string } | { problem: Problem } {
   if (v === undefined || v === null) return { value: '' };
-  if (typeof v !== 'string') return { error: MSG.noteType };
+  if (typeof v !== 'string') return { problem: problem('note_type') };
   const note = v.trim();
-  if (note.length > NOTE_MAX_LENGTH) return { error: MSG.noteTooLong };
+  if (note.length > NOTE_MAX_LENGTH) return { problem: problem('note_too_long', { limit: NOTE_MAX_LENGTH }) };
   return { value: note };
 }
 
+export function parseNote(v: unknown): { value?: string; error?: string } {
+  return textual(noteOf(v));
+}
+
+export function statusOf(v: unknown): { value: PaymentStatus } | { problem: Problem } {
+  return isStatus(v) ? { value: v } : { problem: problem('status_invalid') };
+}
+
 export function parseStatus(v: unknown): { value?: PaymentStatus; error?: string } {
-  return isStatus(v) ? { value: v } : { error: MSG.statusInvalid };
+  return textual(statusOf(v));
 }
 
 /**
@@ -90,37 +121,38 @@ export function parseStatus(v: unknown): { value?: PaymentStatus; error?: string
 export function validatePayment(raw: unknown, opts: { storeRequired?: boolean; now?: number } = {}): Validated<PaymentInput> {
   const errors = new FieldErrors();
   const input = isPlainObject(raw) ? raw : {};
-  if (!isPlainObject(raw)) errors.add('body', MSG.bodyNotObject);
+  if (!isPlainObject(raw)) errors.add('body', 'body_not_object');
 
-  const lastFiveError = checkLastFive(input.last_five);
-  if (lastFiveError) errors.add('last_five', lastFiveError);
-  const paidAt = parsePaidAt(input.paid_at);
-  if (paidAt.error) errors.add('paid_at', paidAt.error);
+  const lastFive = lastFiveProblem(input.last_five);
+  if (lastFive) errors.addProblem('last_five', lastFive);
+  const paidAt = paidAtOf(input.paid_at);
+  if ('problem' in paidAt) errors.addProblem('paid_at', paidAt.problem);
   else if (opts.now !== undefined) {
-    const ahead = checkPaidAtNotAhead(paidAt.value!, opts.now);
-    if (ahead) errors.add('paid_at', ahead);
+    const ahead = paidAtAheadProblem(paidAt.value, opts.now);
+    if (ahead) errors.addProblem('paid_at', ahead);
   }
-  const amount = parseAmount(input.amount);
-  if (amount.error) errors.add('amount', amount.error);
-  const note = parseNote(input.note);
-  if (note.error) errors.add('note', note.error);
+  const amount = amountOf(input.amount);
+  if ('problem' in amount) errors.addProblem('amount', amount.problem);
+  const note = noteOf(input.note);
+  if ('problem' in note) errors.addProblem('note', note.problem);
 
   let storeId: number | null = null;
   if (isBlank(input.store_id)) {
-    if (opts.storeRequired) errors.add('store_id', MSG.storeRequired);
+    if (opts.storeRequired) errors.add('store_id', 'store_required');
   } else {
     storeId = toId(input.store_id);
-    if (storeId === null) errors.add('store_id', MSG.storeInvalid);
+    if (storeId === null) errors.add('store_id', 'store_invalid');
   }
 
-  if (!errors.empty) return { ok: false, errors: errors.list };
+  // the field problems are all in `errors`; the checks below only narrow the types
+  if (!errors.empty || 'problem' in paidAt || 'problem' in amount || 'problem' in note) return { ok: false, errors: errors.list };
   return {
     ok: true,
     value: {
       last_five: (input.last_five as string).trim(),
-      paid_at: paidAt.value!,
-      amount: amount.value!,
-      note: note.value!,
+      paid_at: paidAt.value,
+      amount: amount.value,
+      note: note.value,
       store_id: storeId,
     },
   };

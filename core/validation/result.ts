@@ -1,10 +1,17 @@
-import { ValidationError, type FieldError } from '../errors.js';
+import { fieldErrorOf, problem, ValidationError, type DetailsArg, type ErrorCode, type FieldError, type Problem } from '../errors.js';
 
-/** Collects field errors while a form is checked; `throwIfAny` turns them into one ValidationError. */
+/**
+ * Collects field errors while a form is checked, each with its code and details (the message is
+ * rendered from them); `throwIfAny` turns them into one ValidationError.
+ */
 export class FieldErrors {
   readonly list: FieldError[] = [];
-  add(field: string, message: string): void {
-    if (!this.list.some((e) => e.field === field)) this.list.push({ field, message });
+  add<C extends ErrorCode>(field: string, code: C, ...details: DetailsArg<C>): void {
+    this.addProblem(field, problem(code, ...details));
+  }
+  /** the first problem of a field counts; later ones are left unsaid */
+  addProblem(field: string, p: Problem): void {
+    if (!this.list.some((e) => e.field === field)) this.list.push(fieldErrorOf(field, p));
   }
   has(field: string): boolean {
     return this.list.some((e) => e.field === field);

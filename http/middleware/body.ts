@@ -4,7 +4,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import type Koa from 'koa';
-import { MSG } from '../../core/index.js';
+import { problem, type Problem } from '../../core/index.js';
+import { problemBody } from './errors.js';
 import { jsonHasNul, MAX_JSON_DEPTH, parseJsonYielding, readJsonBytes, turn } from './json.js';
 
 /**
@@ -14,6 +15,14 @@ import { jsonHasNul, MAX_JSON_DEPTH, parseJsonYielding, readJsonBytes, turn } fr
  * are parsed too (`DELETE /api/payments`). Mount it after the checks that can refuse the caller
  * (`requireUser`, `gate`): nothing is read for a caller who would be refused anyway.
  */
+/** Why a JSON body could not be read, as the problem answered. */
+function readProblem(reason: string): Problem {
+  if (reason === 'too_large') return problem('body_too_large');
+  if (reason === 'too_deep') return problem('json_too_deep', { limit: MAX_JSON_DEPTH });
+  if (reason === 'unsupported_encoding') return problem('unsupported_media_type');
+  return problem('malformed_json');
+}
+
 export function jsonBody(limit: number): Koa.Middleware {
   return async (ctx, next) => {
     if (!PARSED_METHODS.has(ctx.method)) return next();
@@ -21,12 +30,12 @@ export function jsonBody(limit: number): Koa.Middleware {
     const hasBody = declared > 0 || ctx.get('transfer-encoding') !== '';
     if (hasBody && !ctx.is('application/json', '+json')) {
       ctx.status = 415;
-      ctx.body = { message: MSG.unsupportedMediaType };
+      ctx.body = problemBody(ctx, problem('unsupported_media_type'));
       return;
     }
     if (declared > limit) {
       ctx.status = 413;
-      ctx.body = { message: MSG.bodyTooLarge };
+      ctx.body = problemBody(ctx, problem('body_too_large'));
       return;
     }
     let body: unknown = {};
@@ -34,7 +43,7 @@ export function jsonBody(limit: number): Koa.Middleware {
       const read = await readJsonBytes(ctx.req, limit);
       if (!read.ok) {
         ctx.status = read.status;
-        ctx.body = { message: read.reason === 'too_large' ? MSG.bodyTooLarge : read.reason === 'too_deep' ? MSG.jsonTooDeep(MAX_JSON_DEPTH) : read.reason === 'unsupported_encoding' ? MSG.unsupportedMediaType : MSG.malformedJson };
+        ctx.body = problemBody(ctx, readProblem(read.reason));
         return;
       }
       // Joining, decoding and parsing a large body each take their turn (json.ts).
@@ -46,13 +55,13 @@ export function jsonBody(limit: number): Koa.Middleware {
           body = await parseJsonYielding(text);
         } catch {
           ctx.status = 400;
-          ctx.body = { message: MSG.malformedJson };
+          ctx.body = problemBody(ctx, problem('malformed_json'));
           return;
         }
         // PostgreSQL cannot store a NUL character in text, and no field of this product has one.
         if (jsonHasNul(text)) {
           ctx.status = 400;
-          ctx.body = { message: MSG.nulCharacter };
+          ctx.body = problemBody(ctx, problem('nul_character'));
           return;
         }
       }
@@ -81,7 +90,7 @@ export function rawBody(limit: number): Koa.Middleware {
       size += chunk.length;
       if (size > limit) {
         ctx.status = 413;
-        ctx.body = { message: MSG.bodyTooLarge };
+        ctx.body = problemBody(ctx, problem('body_too_large'));
         ctx.req.destroy();
         return;
       }
@@ -97,12 +106,12 @@ export function rawBody(limit: number): Koa.Middleware {
 function refusedFile(ctx: Koa.Context, limit: number): boolean {
   if (!ctx.is('application/octet-stream', 'text/csv', 'text/plain', 'application/vnd.ms-excel', 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet')) {
     ctx.status = 415;
-    ctx.body = { message: MSG.unsupportedFileType };
+    ctx.body = problemBody(ctx, problem('unsupported_file_type'));
     return true;
   }
   if (Number(ctx.get('content-length') || 0) > limit) {
     ctx.status = 413;
-    ctx.body = { message: MSG.bodyTooLarge };
+    ctx.body = problemBody(ctx, problem('body_too_large'));
     return true;
   }
   return false;
@@ -139,7 +148,7 @@ export function fileUpload(limit: number): Koa.Middleware {
       } catch (err) {
         if (!tooLarge) throw err;
         ctx.status = 413;
-        ctx.body = { message: MSG.bodyTooLarge };
+        ctx.body = problemBody(ctx, problem('body_too_large'));
         ctx.req.destroy();
         return;
       }

@@ -1,10 +1,24 @@
 import type Koa from 'koa';
-import { BusyError, ConflictError, isDatabaseBusy, isDomainError, MSG, TooManyRequestsError, ValidationError } from '../../core/index.js';
+import { BusyError, ConflictError, ERROR_CODES_HEADER, isDatabaseBusy, isDomainError, problem, TooManyRequestsError, ValidationError, type ErrorCode, type FieldError, type Problem } from '../../core/index.js';
 
 const STATUS = { validation: 400, unauthenticated: 401, forbidden: 403, not_found: 404, conflict: 409, too_many_requests: 429, busy: 503 } as const;
 
+/*
+ * With ERROR_CODES_HEADER (`Remit-Error-Codes: 1`) every error answer carries `code` and `details`
+ * beside `message`, and each item of `errors` its own. The back office always asks; without it an
+ * answer keeps its original shape, `{message, errors?}` with `{field, message}` items, so clients
+ * written against that shape see no change.
+ */
+
+type Answer = { message: string; code?: ErrorCode; details?: Problem['details'] };
+
+/** Every error answer's body: the sentence, and (when asked for) the code and details a client branches on. */
+export function problemBody(ctx: Koa.Context, p: Problem): Answer {
+  return ctx.get(ERROR_CODES_HEADER) === '1' ? { message: p.message, code: p.code, details: p.details } : { message: p.message };
+}
+
 /**
- * The one place domain errors become HTTP answers: `{message, errors?}` with the matching status.
+ * The one place domain errors become HTTP answers: `{message, errors?}` (with codes when asked: ERROR_CODES_HEADER) with the matching status.
  * Errors from body parsing keep their 4xx status with a readable message; anything unexpected
  * is logged and answered 500 without its details.
  */
@@ -15,10 +29,12 @@ export function errorHandler(log: (msg: string, err: unknown) => void = (m, e) =
     } catch (err) {
       if (isDomainError(err)) {
         ctx.status = STATUS[err.kind];
-        if (err instanceof ValidationError) ctx.body = { message: err.message, errors: err.errors };
-        else if (err.kind === 'conflict' && 'field' in err && err.field) ctx.body = { message: err.message, errors: [{ field: err.field, message: err.message }] };
-        else if (err instanceof ConflictError && err.details) ctx.body = { message: err.message, ...err.details };
-        else ctx.body = { message: err.message };
+        const body = problemBody(ctx, err);
+        if (err instanceof ValidationError) ctx.body = { ...body, errors: err.errors.map((e: FieldError) => ({ field: e.field, ...problemBody(ctx, e) })) };
+        else if (err instanceof ConflictError && err.field) ctx.body = { ...body, errors: [{ field: err.field, ...body }] };
+        // a probable duplicate names the earlier payment at the top, where clients read it before codes existed
+        else if (err.code === 'possible_duplicate') ctx.body = { ...body, duplicate_of: (err.details as { duplicate_of: string }).duplicate_of };
+        else ctx.body = body;
         if (err.kind === 'unauthenticated') ctx.set('WWW-Authenticate', 'Bearer');
         if (err instanceof TooManyRequestsError || err instanceof BusyError) ctx.set('Retry-After', String(Math.max(1, Math.ceil(err.retryAfterSeconds))));
         return;
@@ -27,29 +43,29 @@ export function errorHandler(log: (msg: string, err: unknown) => void = (m, e) =
       const status = e.status ?? e.statusCode;
       if (typeof status === 'number' && status >= 400 && status < 500) {
         ctx.status = status;
-        ctx.body = { message: clientMessage(status, e.type) };
+        ctx.body = problemBody(ctx, problem(clientProblem(status, e.type)));
         return;
       }
       if (isDatabaseBusy(err)) {
         // a clerk's payment sent during a large import on SQLite: say so, and when to try again
         ctx.status = 503;
         ctx.set('Retry-After', '10');
-        ctx.body = { message: MSG.databaseBusy };
+        ctx.body = problemBody(ctx, problem('database_busy'));
         return;
       }
       log(`${ctx.method} ${ctx.path} failed`, err);
       ctx.status = 500;
-      ctx.body = { message: MSG.internalError };
+      ctx.body = problemBody(ctx, problem('internal_error'));
     }
   };
 }
 
-function clientMessage(status: number, type?: string): string {
-  if (status === 413) return MSG.bodyTooLarge;
-  if (status === 415) return MSG.unsupportedMediaType;
-  if (status === 400 && (type === 'entity.parse.failed' || type === undefined)) return MSG.malformedJson;
-  if (status === 401) return MSG.unauthenticated;
-  if (status === 403) return MSG.forbidden;
-  if (status === 404) return MSG.notFoundRoute;
-  return MSG.badRequest;
+function clientProblem(status: number, type?: string): 'body_too_large' | 'unsupported_media_type' | 'malformed_json' | 'unauthenticated' | 'forbidden' | 'not_found_route' | 'bad_request' {
+  if (status === 413) return 'body_too_large';
+  if (status === 415) return 'unsupported_media_type';
+  if (status === 400 && (type === 'entity.parse.failed' || type === undefined)) return 'malformed_json';
+  if (status === 401) return 'unauthenticated';
+  if (status === 403) return 'forbidden';
+  if (status === 404) return 'not_found_route';
+  return 'bad_request';
 }

@@ -57,7 +57,7 @@ export function paymentRoutes(app: AppContext): Router<State> {
         previewRows: 0,
       });
       if (report.errorCount) throw refusalOf(report);
-      const { preview: _preview, ...rest } = report;
+      const { preview: _preview, problems: _problems, ...rest } = report;
       ctx.body = rest;
     },
   );

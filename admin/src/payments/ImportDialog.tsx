@@ -32,8 +32,12 @@ import {
 } from '@mui/material';
 import { useRef, useState } from 'react';
 import { useDataProvider } from 'react-admin';
-import { BROWSER_IMPORT_MAX_BYTES, HEADERS, MAX_IMPORT_ROWS, MSG } from '../../../core/browser';
-import type { ParseResult, PreviewRow, ImportResult, Me } from '../../../core/browser';
+import type { ParseResult, PreviewRow } from '../../../core/excel/parse';
+import { BROWSER_IMPORT_MAX_BYTES, HEADERS } from '../../../core/excel/columns';
+import { ValidationError, type Problem } from '../../../core/errors';
+import { errorText, MSG } from '../../../core/messages';
+import type { ImportResult } from '../../../core/services/payments/import';
+import type { Me } from '../../../core/types';
 import { IMPORT_UI as T, UI } from '../messages';
 import { useStores } from '../common/useStores';
 import type { RemitDataProvider } from '../providers/dataProvider';
@@ -43,15 +47,14 @@ type Outcome = { ok: true; imported: number; skipped: number } | { ok: false; me
 /** the server's dry run of the rows the file would send, or why it could not be had */
 type Check = { result: ImportResult } | { problem: string } | null;
 
-/** The first lines of each row in error, one line a row: `第 N 行：a；b`. */
-function errorLines(errors: string[]): string[] {
-  const byRow = new Map<string, string[]>();
-  for (const e of errors) {
-    const m = /^(第 \d+ 行：)(.*)$/s.exec(e);
-    const key = m ? m[1] : e;
-    byRow.set(key, [...(byRow.get(key) ?? []), m ? m[2] : '']);
+/** One line per row in error, its problems joined: `第 N 行：a；b` (the row from each problem's details). */
+function errorLines(problems: readonly Problem[]): string[] {
+  const byRow = new Map<number, Problem[]>();
+  for (const p of problems) {
+    const row = p.details.row ?? 0;
+    byRow.set(row, [...(byRow.get(row) ?? []), p]);
   }
-  return [...byRow].map(([prefix, parts]) => prefix + parts.filter(Boolean).join('；'));
+  return [...byRow].map(([row, ps]) => MSG.rowError(row, ps.map((p) => errorText(p.code, p.details)).join('；')));
 }
 
 /** A preview row's state and reason, with what the server found for rows the file alone cannot judge. */
@@ -112,9 +115,9 @@ export function ImportDialog({ me, onClose }: { me: Me; onClose: (imported: bool
       setStep(1);
       if (result.rows.length) void checkRows(result);
     } catch (err) {
-      const detail = (err as { errors?: Array<{ message: string }> })?.errors?.[0]?.message;
-      if (detail === MSG.importTooManyRows(MAX_IMPORT_ROWS)) setProblem({ message: UI.importTooManyForBrowser });
-      else setProblem({ message: UI.parseFailed, detail });
+      const first = err instanceof ValidationError ? err.errors[0] : undefined;
+      if (first?.code === 'import_too_many_rows') setProblem({ message: UI.importTooManyForBrowser });
+      else setProblem({ message: UI.parseFailed, detail: first?.message });
     } finally {
       setParsing(false);
     }
@@ -149,14 +152,14 @@ export function ImportDialog({ me, onClose }: { me: Me; onClose: (imported: bool
     }
   }
 
-  const errors = parsed?.errors ?? [];
+  const problems = parsed?.problems ?? [];
   const inFileDuplicates = parsed?.skipped.filter((x) => x.duplicateOf !== undefined).length ?? 0;
   // every row is exactly one of: sent, in error, skipped (no business date or a repeat within the file)
   const errorRows = parsed ? parsed.totalRows - parsed.rows.length - parsed.skipped.length : 0;
   const checked = check && 'result' in check ? check.result : null;
   const willImport = checked ? checked.imported : (parsed?.rows.length ?? 0);
   const duplicates = inFileDuplicates + (checked?.skipped ?? 0);
-  const lines = errorLines(errors);
+  const lines = errorLines(problems);
   const canImport = parsed !== null && errorRows === 0 && checked !== null && checked.imported > 0;
 
   return (

@@ -4,12 +4,20 @@
  */
 import simpleRestProvider from 'ra-data-simple-rest';
 import { fetchUtils, HttpError, type DataProvider } from 'react-admin';
-import type { ImportRow, ImportResult, StatsCharts, StatsSummary } from '../../../core/browser';
+import { ERROR_CODES_HEADER } from '../../../core/errors';
+import type { ImportRow } from '../../../core/excel/parse';
+import type { ImportResult } from '../../../core/services/payments/import';
+import type { StatsCharts } from '../../../core/stats';
+import type { StatsSummary } from '../../../core/types';
 import { API_BASE, TIMEOUT_MS } from '../config';
 import { api, ApiError, handleUnauthorized } from '../http';
 
-export const httpClient = (url: string, options: fetchUtils.Options = {}) =>
-  fetchUtils.fetchJson(url, { ...options, credentials: 'same-origin', signal: AbortSignal.timeout(TIMEOUT_MS) });
+export const httpClient = (url: string, options: fetchUtils.Options = {}) => {
+  // every error answer then names its code and details (core/errors.ts)
+  const headers = new Headers(options.headers ?? { Accept: 'application/json' });
+  headers.set(ERROR_CODES_HEADER, '1');
+  return fetchUtils.fetchJson(url, { ...options, headers, credentials: 'same-origin', signal: AbortSignal.timeout(TIMEOUT_MS) });
+};
 
 const rest = simpleRestProvider(API_BASE, httpClient);
 

@@ -7,6 +7,7 @@ import { isBranchUser, scopeIsEmpty, storesInScope, submissionStoreId, formatTai
 import type { Me } from '../../../core/browser';
 import { appTitle } from '../config';
 import { api, ApiError } from '../http';
+import { serverCode } from '../serverError';
 import { UI } from '../messages';
 import { loadMe } from '../providers/me';
 import { signOutOnServer } from '../session';
@@ -114,8 +115,8 @@ export function SubmitPage({ initialMe = null }: { initialMe?: Me | null } = {})
       setForm(emptyForm(locked ? me!.store_id : null));
       setErrors({});
     } catch (err) {
-      if (err instanceof ApiError && err.status === 409 && err.body?.duplicate_of) {
-        setDoubt({ kind: 'duplicate', title: UI.possibleDuplicateTitle, text: err.body.message ?? '' });
+      if (err instanceof ApiError && serverCode(err) === 'possible_duplicate') {
+        setDoubt({ kind: 'duplicate', title: UI.possibleDuplicateTitle, text: err.body?.message ?? '' });
         return;
       }
       setBanner({ kind: 'error', text: submitErrorText(err) });

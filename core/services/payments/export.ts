@@ -1,5 +1,5 @@
 /** Export files and the import sample, for the CLI and the API alike. */
-import { ForbiddenError, NotFoundError, ValidationError } from '../../errors.js';
+import { ForbiddenError, NotFoundError, ValidationError, problem } from '../../errors.js';
 import { MSG } from '../../messages.js';
 import { can, storeScope } from '../../permissions.js';
 import { SAMPLE_FILE_NAME } from '../../excel/columns.js';
@@ -88,7 +88,7 @@ async function requireUnionNotAll(ctx: ServiceContext, filter: Record<string, un
     .limit(EXPORT_UNION_MAX + 1)
     .select('after')) as Array<Pick<AuditRow, 'after'>>;
   if (!rows.length) return;
-  if (rows.length > EXPORT_UNION_MAX) throw new ForbiddenError(MSG.exportTooOften(EXPORT_UNION_MAX));
+  if (rows.length > EXPORT_UNION_MAX) throw new ForbiddenError(problem('export_too_often', { limit: EXPORT_UNION_MAX }));
   const filters = [filter];
   for (const r of rows) {
     try {
@@ -108,7 +108,7 @@ async function requireUnionNotAll(ctx: ServiceContext, filter: Record<string, un
     }
     left.whereNotIn('uuid', picked);
   }
-  if (!(await left.first('uuid'))) throw new ForbiddenError(MSG.exportUnionIsAll);
+  if (!(await left.first('uuid'))) throw new ForbiddenError(problem('export_union_is_all'));
 }
 
 /** An export as a stream: the bytes come as they are read from the database, never held whole. */
@@ -194,7 +194,7 @@ async function judgeExport(ctx: ServiceContext, filter: Record<string, unknown>,
   await requireExportPermission(ctx, applied);
   const counted = (await query.clearSelect().count({ n: '*' }).first()) as { n: number | string } | undefined;
   const count = Number(counted?.n ?? 0);
-  if (count === 0) throw new NotFoundError(MSG.exportNoData);
+  if (count === 0) throw new NotFoundError(problem('export_no_data'));
   const unionRuled = !can(ctx.actor, 'manage_payments');
   if (record) {
     const scope = storeScope(ctx.actor);
@@ -231,9 +231,9 @@ export async function exportTicket(
   opts: { filter?: unknown; format?: unknown },
 ): Promise<{ ticket: string; fileName: string; count: number; expiresInSeconds: number }> {
   const filter = opts.filter ?? {};
-  if (!filter || typeof filter !== 'object' || Array.isArray(filter)) throw ValidationError.single('filter', MSG.badListParam('filter'));
+  if (!filter || typeof filter !== 'object' || Array.isArray(filter)) throw ValidationError.single('filter', 'bad_list_param', { param: 'filter' });
   const format = opts.format ?? 'xlsx';
-  if (!isFormat(format)) throw ValidationError.single('format', MSG.badListParam('format'));
+  if (!isFormat(format)) throw ValidationError.single('format', 'bad_list_param', { param: 'format' });
   const { fileName, count } = await judgeExport(readContext(ctx), filter as Record<string, unknown>, format);
   const ticket = await signTicket(ctx, EXPORT_TICKET, { filter, format });
   return { ticket, fileName, count, expiresInSeconds: TICKET_TTL_SECONDS };

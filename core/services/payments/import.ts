@@ -4,8 +4,7 @@
  * (importPayments) and a file read as a stream (importPaymentFile, importFile.ts) both feed it.
  */
 import { randomUUID } from 'node:crypto';
-import { ForbiddenError, ValidationError, type FieldError } from '../../errors.js';
-import { MSG } from '../../messages.js';
+import { fieldError, fieldErrorOf, ForbiddenError, placed, problem, ValidationError, type ErrorPlace, type FieldError } from '../../errors.js';
 import { inScope, submissionStoreId } from '../../permissions.js';
 import { MAX_IMPORT_ROWS } from '../../excel/columns.js';
 import { DEFAULT_STATUS, isStatus, type PaymentStatus } from '../../statuses.js';
@@ -71,10 +70,10 @@ export interface ImportCandidate {
 }
 
 /** `第 N 行：` when the client says which sheet row a payment came from, else `第 N 筆：`. */
-function rowLabel(raw: unknown, index: number): { n: number; prefix: string } {
+function rowLabel(raw: unknown, index: number): { n: number; place: ErrorPlace } {
   const row = isPlainObject(raw) ? raw.row : undefined;
-  if (typeof row === 'number' && Number.isSafeInteger(row) && row > 0) return { n: row, prefix: MSG.rowError(row, '') };
-  return { n: index + 1, prefix: MSG.rowPrefix(index + 1) };
+  if (typeof row === 'number' && Number.isSafeInteger(row) && row > 0) return { n: row, place: { row } };
+  return { n: index + 1, place: { item: index + 1 } };
 }
 
 /** Times looked up in one query (well within SQLite's 32 766 and PostgreSQL's 65 535 parameters). */
@@ -134,8 +133,8 @@ export class ImportWriter {
   /** One batch; `fieldOf` names a row's field in an error (the JSON path's `payments.N.store_id`). */
   async add(batch: readonly ImportCandidate[], fieldOf: (c: ImportCandidate) => string = () => 'file'): Promise<void> {
     for (const c of batch) {
-      if (!inScope(this.ctx.actor, c.store_id)) throw new ForbiddenError(MSG.rowError(c.label, MSG.storeOutOfScope));
-      if (!this.knownStores.has(c.store_id)) this.errors.push({ field: fieldOf(c), message: MSG.rowError(c.label, MSG.storeNotFound) });
+      if (!inScope(this.ctx.actor, c.store_id)) throw new ForbiddenError(problem('store_out_of_scope', { row: c.label }));
+      if (!this.knownStores.has(c.store_id)) this.errors.push(fieldError(fieldOf(c), 'store_not_found', { row: c.label }));
     }
     if (this.errors.length) return;
     let fresh = batch;
@@ -199,30 +198,30 @@ export class ImportWriter {
  */
 export async function importPayments(ctx: ServiceContext, payments: unknown, opts: ImportOptions = {}): Promise<ImportResult> {
   requirePermission(ctx.actor, 'manage_payments');
-  if (!Array.isArray(payments) || payments.length === 0) throw ValidationError.single('payments', MSG.importEmpty);
-  if (payments.length > MAX_IMPORT_ROWS) throw ValidationError.single('payments', MSG.importTooMany);
+  if (!Array.isArray(payments) || payments.length === 0) throw ValidationError.single('payments', 'import_empty');
+  if (payments.length > MAX_IMPORT_ROWS) throw ValidationError.single('payments', 'import_too_many', { limit: MAX_IMPORT_ROWS });
 
   const errors: FieldError[] = [];
   const candidates: ImportCandidate[] = [];
   const index = new Map<ImportCandidate, number>();
   const now = Date.now();
   payments.forEach((raw, i) => {
-    const { n, prefix } = rowLabel(raw, i);
+    const { n, place } = rowLabel(raw, i);
     // As for a payment sent from the form: a time over a day ahead is refused (old times are kept as written).
     const result = validatePayment(raw, { now });
     let status: PaymentStatus = DEFAULT_STATUS;
     const rawStatus = isPlainObject(raw) ? raw.status : undefined;
     if (rawStatus !== undefined && rawStatus !== null && rawStatus !== '') {
       if (isStatus(rawStatus)) status = rawStatus;
-      else errors.push({ field: `payments.${i}.status`, message: prefix + MSG.statusInvalid });
+      else errors.push(fieldError(`payments.${i}.status`, 'status_invalid', place));
     }
     if (!result.ok) {
-      for (const e of result.errors) errors.push({ field: `payments.${i}.${e.field}`, message: prefix + e.message });
+      for (const e of result.errors) errors.push(fieldErrorOf(`payments.${i}.${e.field}`, placed(e, place)));
       return;
     }
     const v = result.value;
     const storeId = submissionStoreId(ctx.actor, v.store_id);
-    if (!inScope(ctx.actor, storeId)) throw new ForbiddenError(prefix + MSG.storeOutOfScope);
+    if (!inScope(ctx.actor, storeId)) throw new ForbiddenError(problem('store_out_of_scope', place));
     const c: ImportCandidate = { label: n, store_id: storeId, last_five: v.last_five, paid_at: v.paid_at, amount: v.amount, note: v.note, status };
     index.set(c, i);
     candidates.push(c);
@@ -240,7 +239,7 @@ export async function importPayments(ctx: ServiceContext, payments: unknown, opt
     }
     if (writer.errors.length) {
       const i = (field: string) => Number(field.split('.')[1]);
-      throw new ValidationError(writer.errors.map((e) => ({ field: e.field, message: rowLabel(payments[i(e.field)], i(e.field)).prefix + MSG.storeNotFound })));
+      throw new ValidationError(writer.errors.map((e) => fieldError(e.field, 'store_not_found', rowLabel(payments[i(e.field)], i(e.field)).place)));
     }
     const result = await writer.finish();
     // Progress is told once the rows are in (the JSON path writes fast; the file path tells per batch).

@@ -4,7 +4,7 @@
  * for duplicates and inserted in batches by the one ImportWriter, all inside one transaction: a
  * bad row anywhere (row 900 000 too) writes nothing, and the report names it.
  */
-import { ValidationError } from '../../errors.js';
+import { fieldError, fieldErrorOf, ValidationError, type Problem } from '../../errors.js';
 import { openPaymentsFile, type ImportFormat, type SourceOptions } from '../../excel/importSource.js';
 import { previewOf, type PreviewRow } from '../../excel/parse.js';
 import type { ServiceContext } from '../context.js';
@@ -30,6 +30,8 @@ export interface ImportFileReport extends ImportResult {
   valid: number;
   /** `第 N 行：…` for the invalid rows (the first IMPORT_LISTED); any error means nothing was written */
   errors: string[];
+  /** the same errors by code, each with its row in `details.row` */
+  problems: Problem[];
   /** how many errors the file has, all of them */
   errorCount: number;
   /** rows skipped while reading (the first IMPORT_LISTED): no business date, or a repeat of an earlier row of the file */
@@ -62,6 +64,7 @@ export async function importPaymentFile(ctx: ServiceContext, path: string, opts:
     rows: 0,
     valid: 0,
     errors: [],
+    problems: [],
     errorCount: 0,
     skippedRows: [],
     skippedRowCount: 0,
@@ -78,8 +81,12 @@ export async function importPaymentFile(ctx: ServiceContext, path: string, opts:
       const writer = new ImportWriter(trx, ctx, { allowDuplicates: opts.allowDuplicates, dryRun: opts.dryRun, listed: IMPORT_LISTED });
       await writer.begin();
       // Counts are whole; the rows named are the first IMPORT_LISTED of each kind, so memory stays flat.
-      const error = (messages: string[]) => {
-        for (const m of messages) if (report.errorCount++ < IMPORT_LISTED) report.errors.push(m);
+      const error = (problems: readonly Problem[]) => {
+        for (const p of problems) {
+          if (report.errorCount++ >= IMPORT_LISTED) continue;
+          report.errors.push(p.message);
+          report.problems.push(p);
+        }
       };
       const skip = (s: { row: number; reason: string; duplicateOf?: number }) => {
         if (report.skippedRowCount++ >= IMPORT_LISTED) return;
@@ -98,7 +105,7 @@ export async function importPaymentFile(ctx: ServiceContext, path: string, opts:
           report.rows++;
           const o = r.outcome;
           if (report.preview.length < previewLimit) report.preview.push(previewOf(r.row, r.display(), o));
-          if (o.state === 'error') error(o.errors);
+          if (o.state === 'error') error(o.problems);
           else if (o.state === 'skipped') skip({ row: r.row, reason: o.reason });
           else if (o.state === 'duplicate') skip({ row: r.row, reason: o.reason, duplicateOf: o.duplicateOf });
           else {
@@ -112,7 +119,7 @@ export async function importPaymentFile(ctx: ServiceContext, path: string, opts:
         if (pending.length >= IMPORT_BATCH || report.errorCount) await flush();
       }
       await flush();
-      error(writer.errors.map((e) => e.message));
+      error(writer.errors);
       if (report.errorCount) throw new RowsRefused();
       const written = await writer.finish();
       // `skipped` counts the rows already stored; `duplicate_of` names, for every repeat, what it repeats.
@@ -132,7 +139,7 @@ export function requireImportPermission(ctx: ServiceContext): void {
 
 /** A report's refusal as the API answers it: the first 100 row errors in file order, then how many more. */
 export function refusalOf(report: ImportFileReport, shown = 100): ValidationError {
-  const list = report.errors.slice(0, shown).map((message) => ({ field: 'file', message }));
-  if (report.errorCount > shown) list.push({ field: 'file', message: `…還有 ${report.errorCount - shown} 個錯誤` });
+  const list = report.problems.slice(0, shown).map((p) => fieldErrorOf('file', p));
+  if (report.errorCount > shown) list.push(fieldError('file', 'import_more_errors', { count: report.errorCount - shown }));
   return new ValidationError(list);
 }

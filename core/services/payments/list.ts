@@ -1,8 +1,7 @@
 /** Reading payments: the filter the list, the export and the statistics share, the list, one payment. */
 import type { Knex } from 'knex';
-import { ForbiddenError, NotFoundError, ValidationError } from '../../errors.js';
+import { ForbiddenError, NotFoundError, ValidationError, problem } from '../../errors.js';
 import { assertFilterFields, filterIds, filterStrings, likeEscape, runList, type ListQuery } from '../../list.js';
-import { MSG } from '../../messages.js';
 import { inScope, scopedStoreIds } from '../../permissions.js';
 import { isStatus, type PaymentStatus } from '../../statuses.js';
 import { instantRange, isWholeDays } from '../../dateRange.js';
@@ -72,7 +71,7 @@ export function filteredPaymentsQuery(
     q = f.q.trim();
     searchPayments(query, q);
   } else if (f.q !== undefined && f.q !== null && typeof f.q !== 'string') {
-    throw ValidationError.single('filter', MSG.badListParam('filter.q'));
+    throw ValidationError.single('filter', 'bad_list_param', { param: 'filter.q' });
   }
   // Narrowed by store, status and whole Taiwan days only: the count is a sum over payment_daily
   // (a few rows per store, day and status, kept by triggers in every write's transaction), not a
@@ -141,8 +140,8 @@ export async function listPayments(ctx: ServiceContext, query: ListQuery = { fil
 export async function listStorePayments(ctx: ServiceContext, rawStoreId: unknown, query: ListQuery = { filter: {} }): Promise<ListResult<Payment>> {
   requirePermission(ctx.actor, 'view_payments');
   const storeId = toId(rawStoreId);
-  if (storeId === null || !(await findStore(ctx.db, storeId))) throw new NotFoundError(MSG.storeNotFound);
-  if (!inScope(ctx.actor, storeId)) throw new ForbiddenError(MSG.paymentStoreForbidden);
+  if (storeId === null || !(await findStore(ctx.db, storeId))) throw new NotFoundError(problem('store_not_found'));
+  if (!inScope(ctx.actor, storeId)) throw new ForbiddenError(problem('payment_store_forbidden'));
   return listPayments(ctx, { ...query, filter: { ...query.filter, store_id: storeId } });
 }
 
@@ -155,8 +154,8 @@ export async function loadForActor(db: Db, ctx: ServiceContext, id: unknown, opt
     return opts.lock && isPostgres(db) ? q.forUpdate().first() : q.first();
   };
   const row = valid ? await query() : undefined;
-  if (!row) throw new NotFoundError(MSG.paymentNotFound);
-  if (!inScope(ctx.actor, Number(row.store_id))) throw new ForbiddenError(MSG.paymentStoreForbidden);
+  if (!row) throw new NotFoundError(problem('payment_not_found'));
+  if (!inScope(ctx.actor, Number(row.store_id))) throw new ForbiddenError(problem('payment_store_forbidden'));
   return row;
 }
 

@@ -1,14 +1,14 @@
 /** Writing payments: a submission, a status or note change, deleting one or many. */
 import { randomUUID } from 'node:crypto';
-import { ConflictError, ForbiddenError, NotFoundError, ValidationError, type FieldError } from '../../errors.js';
-import { MSG } from '../../messages.js';
-import { inScope, submissionStoreId, submitStoreDenial } from '../../permissions.js';
+import { ConflictError, fieldError, fieldErrorOf, ForbiddenError, NotFoundError, problem, ValidationError, type FieldError } from '../../errors.js';
+import { MAX_BATCH_DELETE } from '../../limits.js';
+import { inScope, submissionStoreId, submitStoreRefusal } from '../../permissions.js';
 import { DEFAULT_STATUS, type PaymentStatus } from '../../statuses.js';
 import { parseInstant } from '../../time.js';
 import { toPayment, type PaymentRow } from '../../db/rows.js';
 import { isDatabaseBusy, isForeignKeyViolation, isPostgres, WRITE_WAIT_MS, type Db } from '../../db/connect.js';
 import type { ListedPayment, Payment } from '../../types.js';
-import { parseNote, parseStatus, validatePayment } from '../../validation/payment.js';
+import { noteOf, statusOf, validatePayment } from '../../validation/payment.js';
 import { isPlainObject, toId } from '../../validation/result.js';
 import { auditRow, recordAudit, recordAuditMany, type AuditRowInput } from '../audit.js';
 import { Batcher, batcherFor, insertRows } from '../../db/batch.js';
@@ -18,7 +18,7 @@ import { loadForActor } from './list.js';
 import { paymentDuplicateKey } from '../../paymentDuplicateKey.js';
 import { IMPORT_LOCK } from './import.js';
 
-export const MAX_BATCH_DELETE = 10_000;
+export { MAX_BATCH_DELETE };
 /** rows per statement: 10 columns each stays far below SQLite's and PostgreSQL's parameter limits */
 export const INSERT_CHUNK = 500;
 
@@ -61,10 +61,10 @@ async function writeNewPayments(db: Db, items: NewPayment[]): Promise<Array<Paym
       for (const h of hits) earlier.set(paymentDuplicateKey({ store_id: Number(h.store_id), last_five: h.last_five, paid_at: Number(h.paid_at), amount: Number(h.amount) }), h.uuid);
     }
     const results = items.map((i): PaymentRow | Error => {
-      if (!known.has(i.row.store_id)) return ValidationError.single('store_id', MSG.storeNotFound);
+      if (!known.has(i.row.store_id)) return ValidationError.single('store_id', 'store_not_found');
       const key = paymentDuplicateKey(i.row);
       const first = earlier.get(key);
-      if (first && !i.allowDuplicate) return new ConflictError(MSG.possibleDuplicate(first), undefined, { duplicate_of: first });
+      if (first && !i.allowDuplicate) return new ConflictError(problem('possible_duplicate', { duplicate_of: first }));
       earlier.set(key, i.row.uuid);
       return i.row;
     });
@@ -86,7 +86,7 @@ export async function createPayment(ctx: ServiceContext, input: unknown): Promis
   const now = Date.now();
   const value = valid(validatePayment(input, { now }));
   const storeId = submissionStoreId(ctx.actor, value.store_id);
-  deny(submitStoreDenial(ctx.actor, storeId));
+  deny(submitStoreRefusal(ctx.actor, storeId));
   const row: PaymentRow = {
     uuid: randomUUID(),
     store_id: storeId,
@@ -113,7 +113,7 @@ export async function createPayment(ctx: ServiceContext, input: unknown): Promis
           items.map((i) =>
             writeNewPayments(root, [i]).then(
               (r) => r[0],
-              (err: Error) => (isForeignKeyViolation(err) ? ValidationError.single('store_id', MSG.storeNotFound) : err),
+              (err: Error) => (isForeignKeyViolation(err) ? ValidationError.single('store_id', 'store_not_found') : err),
             ),
           ),
         );
@@ -132,7 +132,7 @@ export async function createPayment(ctx: ServiceContext, input: unknown): Promis
  */
 export async function updatePayment(ctx: ServiceContext, id: unknown, patch: unknown): Promise<ListedPayment> {
   requirePermission(ctx.actor, 'edit_payments');
-  if (!isPlainObject(patch)) throw ValidationError.single('body', MSG.bodyNotObject);
+  if (!isPlainObject(patch)) throw ValidationError.single('body', 'body_not_object');
   return ctx.db.transaction(async (trx) => {
     // Locked on PostgreSQL, so a reconciliation decision on this payment (which locks it too)
     // and this change take turns; SQLite's write transactions already do.
@@ -140,13 +140,13 @@ export async function updatePayment(ctx: ServiceContext, id: unknown, patch: unk
     const errors: FieldError[] = [];
     const changes: { status?: PaymentStatus; note?: string } = {};
     if ('status' in patch) {
-      const s = parseStatus(patch.status);
-      if (s.error) errors.push({ field: 'status', message: s.error });
+      const s = statusOf(patch.status);
+      if ('problem' in s) errors.push(fieldErrorOf('status', s.problem));
       else changes.status = s.value;
     }
     if ('note' in patch) {
-      const n = parseNote(patch.note);
-      if (n.error) errors.push({ field: 'note', message: n.error });
+      const n = noteOf(patch.note);
+      if ('problem' in n) errors.push(fieldErrorOf('note', n.problem));
       else changes.note = n.value;
     }
     const unchanged: Record<string, (v: unknown) => boolean> = {
@@ -158,13 +158,13 @@ export async function updatePayment(ctx: ServiceContext, id: unknown, patch: unk
       id: (v) => v === row.uuid,
     };
     for (const [field, same] of Object.entries(unchanged)) {
-      if (field in patch && !same(patch[field])) errors.push({ field, message: MSG.paymentReadOnlyField });
+      if (field in patch && !same(patch[field])) errors.push(fieldError(field, 'payment_read_only_field'));
     }
     if (errors.length) throw new ValidationError(errors);
     // A payment linked to a bank line is 已入帳 because of that line: its status changes only
     // through 取消對帳, so a link and a status never disagree. Its note stays editable.
     const link = (await trx('bank_links').where({ payment_uuid: row.uuid }).first('line_id')) as { line_id: number | string } | undefined;
-    if (changes.status !== undefined && changes.status !== row.status && link) throw new ConflictError(MSG.reconcilePaymentLinked);
+    if (changes.status !== undefined && changes.status !== row.status && link) throw new ConflictError(problem('reconcile_payment_linked'));
     // The answer is the row as the list shows it (its link, its submitter), so a screen that takes
     // it in place of the row it showed keeps its 取消對帳 and its 提交者.
     const bank_line_id = link ? Number(link.line_id) : null;
@@ -176,7 +176,7 @@ export async function updatePayment(ctx: ServiceContext, id: unknown, patch: unk
     const updated: PaymentRow = { ...row, ...changes, updated_at: Date.now() };
     // Deleted by someone else since it was read: nothing was updated, and nothing is audited.
     const n = await trx('payments').where({ uuid: row.uuid }).update({ ...changes, updated_at: updated.updated_at });
-    if (n === 0) throw new NotFoundError(MSG.paymentNotFound);
+    if (n === 0) throw new NotFoundError(problem('payment_not_found'));
     const after = toPayment(updated);
     await recordAudit(trx, ctx, { action: 'update', entity: 'payment', entityId: row.uuid, before, after });
     return { ...after, ...listed };
@@ -187,7 +187,7 @@ export async function deletePayment(ctx: ServiceContext, id: unknown): Promise<P
   requirePermission(ctx.actor, 'delete_payments');
   return ctx.db.transaction(async (trx) => {
     const before = toPayment(await loadForActor(trx, ctx, id));
-    if ((await trx('payments').where({ uuid: before.uuid }).delete()) === 0) throw new NotFoundError(MSG.paymentNotFound);
+    if ((await trx('payments').where({ uuid: before.uuid }).delete()) === 0) throw new NotFoundError(problem('payment_not_found'));
     await recordAudit(trx, ctx, { action: 'delete', entity: 'payment', entityId: before.uuid, before });
     return before;
   });
@@ -197,16 +197,16 @@ export async function deletePayment(ctx: ServiceContext, id: unknown): Promise<P
 export async function deletePayments(ctx: ServiceContext, uuids: unknown): Promise<{ deleted: number }> {
   requirePermission(ctx.actor, 'delete_payments');
   if (!Array.isArray(uuids) || uuids.length === 0 || !uuids.every((u) => typeof u === 'string' && u.length > 0 && u.length <= 64)) {
-    throw ValidationError.single('uuids', MSG.uuidsRequired);
+    throw ValidationError.single('uuids', 'uuids_required');
   }
-  if (uuids.length > MAX_BATCH_DELETE) throw ValidationError.single('uuids', MSG.uuidsTooMany);
+  if (uuids.length > MAX_BATCH_DELETE) throw ValidationError.single('uuids', 'uuids_too_many', { limit: MAX_BATCH_DELETE });
   const unique = [...new Set(uuids as string[])];
   return ctx.db.transaction(async (trx) => {
     const rows: PaymentRow[] = [];
     for (let i = 0; i < unique.length; i += INSERT_CHUNK) {
       rows.push(...((await trx<PaymentRow>('payments').whereIn('uuid', unique.slice(i, i + INSERT_CHUNK)).select('*')) as PaymentRow[]));
     }
-    if (rows.some((r) => !inScope(ctx.actor, Number(r.store_id)))) throw new ForbiddenError(MSG.paymentStoreForbidden);
+    if (rows.some((r) => !inScope(ctx.actor, Number(r.store_id)))) throw new ForbiddenError(problem('payment_store_forbidden'));
     for (let i = 0; i < rows.length; i += INSERT_CHUNK) {
       await trx('payments').whereIn('uuid', rows.slice(i, i + INSERT_CHUNK).map((r) => r.uuid)).delete();
     }

@@ -1,0 +1,20 @@
+/**
+ * The limits the rules enforce and the messages state, each written once. A leaf module (it
+ * imports nothing), so core/messages.ts can put the numbers into its sentences and the rules can
+ * check against the same constants; the modules that own each rule re-export them.
+ */
+export const LAST_FIVE_LENGTH = 5;
+export const NOTE_MAX_LENGTH = 1000;
+export const USERNAME_MIN = 3;
+export const USERNAME_MAX = 20;
+export const PASSWORD_MIN = 6;
+/** bcrypt reads at most 72 bytes; a longer password would be silently cut. */
+export const PASSWORD_MAX_BYTES = 72;
+export const STORE_NAME_MAX = 50;
+export const STORE_CODE_MAX = 20;
+/** payments deleted by one batch request */
+export const MAX_BATCH_DELETE = 10_000;
+/** rows of one import through the API or the back office */
+export const MAX_IMPORT_ROWS = 100_000;
+/** rows of one streamed import of a file (.xlsx or CSV; the CLI and the upload) */
+export const MAX_STREAM_IMPORT_ROWS = 1_048_576;
