@@ -10,6 +10,10 @@ import type { StatsCharts } from '../../../core/stats';
 import type { StatsSummary } from '../../../core/types';
 import { API_BASE, TIMEOUT_MS } from '../config';
 import { api, ApiError, handleUnauthorized } from '../http';
+import type { ImportedStatement, LinkedPayment, Proposals, RememberedPayer } from '../reconcile/types';
+
+/** 已記住的付款人 shown at most (the page says when there are more). */
+export const PAYERS_SHOWN = 500;
 
 export const httpClient = (url: string, options: fetchUtils.Options = {}) =>
   fetchUtils.fetchJson(url, { ...options, credentials: 'same-origin', signal: AbortSignal.timeout(TIMEOUT_MS) });
@@ -99,6 +103,46 @@ export const dataProvider = {
   },
   downloadSample() {
     return download('/payments/sample');
+  },
+
+  // ---- 對帳 (issue 12), through the same client as every other call
+
+  /**
+   * A bank statement's raw bytes. `account`: the bank account typed on the page, for a statement
+   * whose title row names none ('' = none). A refusal names the field's own sentence (the store to
+   * choose, the account), which says more than 驗證錯誤.
+   */
+  async uploadStatement(file: File, storeId: number | null, account = ''): Promise<ImportedStatement> {
+    const q = new URLSearchParams({ filename: file.name, store_id: storeId === null ? '' : String(storeId) });
+    if (account.trim()) q.set('account', account.trim());
+    try {
+      return (await api<{ statement: ImportedStatement }>('POST', `/reconcile/statements?${q}`, undefined, { bytes: file, timeoutMs: TIMEOUT_MS * 6 })).statement;
+    } catch (err) {
+      const first = err instanceof ApiError ? err.body?.errors?.[0]?.message : undefined;
+      throw first && err instanceof ApiError ? new ApiError(err.status, first, err.body) : err;
+    }
+  },
+  reconcileProposals(from: string, to: string, storeId: number | null) {
+    const q = new URLSearchParams({ from, to, store_id: storeId === null ? '' : String(storeId) });
+    return api<Proposals>('GET', `/reconcile/proposals?${q}`);
+  },
+  confirmPairs(pairs: Array<{ payment: string; line: number }>) {
+    return api<{ confirmed: number }>('POST', '/reconcile/confirm', { pairs });
+  },
+  markUnpaid(payments: string[]) {
+    return api<{ marked: number }>('POST', '/reconcile/unpaid', { payments });
+  },
+  unlinkPayment(payment: string) {
+    return api<LinkedPayment>('POST', '/reconcile/unlink', { payment });
+  },
+  /** 已記住的付款人 in the caller's stores (one store, or all they see), latest first. */
+  listPayers(storeId: number | null) {
+    const q = new URLSearchParams({ sort: JSON.stringify(['learned_at', 'DESC']), range: JSON.stringify([0, PAYERS_SHOWN - 1]) });
+    if (storeId !== null) q.set('filter', JSON.stringify({ store_id: storeId }));
+    return api<RememberedPayer[]>('GET', `/reconcile/payers?${q}`);
+  },
+  forgetPayer(id: number) {
+    return api<RememberedPayer>('DELETE', `/reconcile/payers/${id}`);
   },
 } satisfies DataProvider & Record<string, unknown>;
 

@@ -4,7 +4,7 @@ import { useRef, useState } from 'react';
 import { MAX_ACCOUNT_LENGTH } from '../../../core/reconcile/account';
 import { statementEncodingLabel, storeLabel } from '../../../core/labels';
 import type { StoreRecord } from '../common/useStores';
-import { uploadStatement } from './api';
+import { dataProvider } from '../providers/dataProvider';
 import { RECONCILE_UI as R } from '../messages';
 import type { ImportedStatement } from './types';
 
@@ -29,7 +29,7 @@ export function StatementUpload({ storeId, choices, onImported }: { storeId: num
     setBusy(true);
     setError(null);
     try {
-      const s = await uploadStatement(file, store, account);
+      const s = await dataProvider.uploadStatement(file, store, account);
       setStatement(s);
       onImported(s);
     } catch (e) {
