@@ -73,7 +73,8 @@ export async function benchFirstRow(kit: BenchKit): Promise<void> {
       const onRequest = (r: { url(): string }) => r.url().includes('/api/') && calls.push(r.url().slice(server.url.length));
       page.on('request', onRequest);
       await page.goto(`${server.url}/admin`);
-      await page.waitForFunction('window.__firstRow !== undefined', undefined, { timeout: 30_000 });
+      // a function, not a string: the site's Content-Security-Policy refuses eval
+      await page.waitForFunction(() => (globalThis as { __firstRow?: number }).__firstRow !== undefined, undefined, { timeout: 30_000 });
       const ms = (await page.evaluate('window.__firstRow')) as number;
       page.off('request', onRequest);
       return { ms, calls };
