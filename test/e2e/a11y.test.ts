@@ -272,7 +272,7 @@ describe.skipIf(!HAS_CHROMIUM)('accessibility (axe-core): every page, every kind
     });
 
     it(`匯款記錄 with 對帳明細 open at ${size} px`, async () => {
-      const filter = encodeURIComponent(JSON.stringify({ paid_at_gte: '2026-11-01', paid_at_lte: '2026-11-30' }));
+      const filter = encodeURIComponent(JSON.stringify({ paid_at_gte: '2026-11-01', paid_at_lte: '2026-11-10' }));
       const page = await e.signedIn('admin', `/admin/payments?filter=${filter}`, viewport);
       const label = page.getByTestId(`status-${linked}`);
       await label.click();
