@@ -72,6 +72,9 @@ const ROLES = {
 } as const;
 type Role = keyof typeof ROLES;
 
+/** Screens shot for a person to look at (test-output/screenshots/a11y-*.png). */
+const SHOTS = ['payments · admin · 1280 · a row ticked', 'users · admin', 'stores · reader', 'dashboard · reader', 'drawer · admin', 'payments · reader'];
+
 const PAGES = ['payments', 'dashboard', 'users', 'stores', 'audit', 'reconcile', 'form'] as const;
 type PageName = (typeof PAGES)[number];
 
@@ -108,6 +111,8 @@ describe.skipIf(!HAS_CHROMIUM)('accessibility (axe-core): every page, every kind
     for (const v of found) counts[v.impact ?? 'unknown'] = (counts[v.impact ?? 'unknown'] ?? 0) + v.count;
     summary.set(where, counts);
     expect.soft(grave(found), where).toEqual([]);
+    // the screens whose colours or structure the fixes changed, to look at
+    if (SHOTS.some((w) => where.startsWith(w))) await e.shot(page, `a11y-${where.replace(/ · /g, '-').replace(/\s+/g, '_')}`);
   }
 
   beforeAll(async () => {
