@@ -21,13 +21,14 @@ import { benchReconcile } from './reconcile.js';
 import { benchReadsBesideImport, benchStreamingExport, benchStreamingExportPg, type BenchKit } from './streaming.js';
 import { benchStreamingImport } from './import-streaming.js';
 import { benchListBesideReconcile } from './reconcile-beside.js';
+import { benchFirstRow } from './first-row.js';
 
 const TOP = resolve(import.meta.dirname, '..', '..');
 const DIST = resolve(import.meta.dirname, '..');
 const QUICK = process.env.BENCH_QUICK === '1';
 const PG_URL = process.env.REMIT_TEST_PG_URL;
 const RUNS = QUICK ? 1 : 3;
-/** BENCH_ONLY=import,export,reads,submit,bundles,reconcile,stream,stream-pg,stream-import,beside,reconcile-beside runs some scenarios only (for profiling) */
+/** BENCH_ONLY=import,export,reads,submit,bundles,reconcile,stream,stream-pg,stream-import,beside,reconcile-beside,first-row runs some scenarios only (for profiling) */
 const ONLY = process.env.BENCH_ONLY?.split(',');
 const wanted = (name: string) => !ONLY || ONLY.includes(name);
 const work = mkdtempSync(join(tmpdir(), 'remit-bench-'));
@@ -419,6 +420,7 @@ try {
   if (wanted('stream-import')) await benchStreamingImport(kit, QUICK ? [2_000, 10_000] : [100_000, 1_000_000]);
   if (wanted('beside')) await benchReadsBesideImport(kit, QUICK ? 2_000 : 100_000);
   if (wanted('reconcile-beside')) await benchListBesideReconcile(kit, QUICK ? 1 : 12);
+  if (wanted('first-row')) await benchFirstRow(kit);
 } finally {
   rmSync(work, { recursive: true, force: true });
 }

@@ -6,6 +6,7 @@ import {
   PERMISSIONS,
   PERMISSION_KEYS,
   can,
+  canAccess,
   canChangePasswordOf,
   canSwitchStores,
   deleteUserDenial,
@@ -119,6 +120,36 @@ describe('gates (spec section 6)', () => {
     expect(g(withPerms(...others))).toBe(false);
     expect(g(user())).toBe(false);
     expect(g(admin())).toBe(true);
+  });
+});
+
+describe("canAccess: the back office's access map (issue 23, item 5)", () => {
+  // resource, action, the permissions any one of which opens it ([] = open to everyone signed in)
+  const cases: Array<[string, string, Permission[]]> = [
+    ['payments', 'list', []],
+    ['payments', 'menu', ['view_payments']],
+    ['payments', 'show', ['view_payments']],
+    ['payments', 'edit', ['edit_payments']],
+    ['payments', 'delete', ['delete_payments']],
+    ['payments', 'import', ['manage_payments']],
+    ['payments', 'export_all', ['manage_payments']],
+    ['payments', 'sample', ['manage_payments']],
+    ['reconcile', 'list', ['edit_payments', 'manage_payments']],
+    ['reconcile', 'menu', ['edit_payments', 'manage_payments']],
+    ['reconcile', 'import', ['manage_payments']],
+    ['reconcile', 'decide', ['edit_payments']],
+    ['reconcile', 'payers', ['view_payments']],
+    ['users', 'list', ['manage_users']],
+    ['users', 'edit', ['manage_users']],
+    ['stores', 'list', ['manage_stores']],
+    ['dashboard', 'list', ['view_reports']],
+    ['audit', 'list', ['system_admin']],
+    ['anything-else', 'list', []],
+  ];
+  it.each(cases)('%s %s opens with %j and nothing else', (resource, action, keys) => {
+    for (const k of PERMISSION_KEYS) expect(canAccess(withPerms(k), resource, action), k).toBe(keys.length === 0 || keys.includes(k));
+    expect(canAccess(user(), resource, action)).toBe(keys.length === 0);
+    expect(canAccess(admin(), resource, action)).toBe(true);
   });
 });
 

@@ -101,6 +101,44 @@ export const gates = {
   systemAdmin: (u: Principal) => can(u, 'system_admin'),
 };
 
+/**
+ * What each part of the back office needs, per action (spec section 6 "Gates"): the one access
+ * map the menu, the pages and react-admin's `canAccess` read. A rule is a permission, or a list of
+ * which any one will do; `*` is every other action of the resource; OPEN needs nothing.
+ * The payments list itself is OPEN: without view_payments it says 權限不足 with the permissions,
+ * as the spec asks, instead of react-admin's page; its menu entry and every other action need
+ * view_payments. 對帳 opens to those who import statements or decide on proposals.
+ */
+const OPEN = 'open' as const;
+type Rule = Permission | readonly Permission[] | typeof OPEN;
+export const ACCESS: Record<string, Record<string, Rule>> = {
+  payments: {
+    '*': 'view_payments',
+    list: OPEN,
+    edit: 'edit_payments',
+    delete: 'delete_payments',
+    import: 'manage_payments',
+    export_all: 'manage_payments',
+    sample: 'manage_payments',
+  },
+  reconcile: { '*': ['edit_payments', 'manage_payments'], import: 'manage_payments', decide: 'edit_payments', payers: 'view_payments' },
+  users: { '*': 'manage_users' },
+  stores: { '*': 'manage_stores' },
+  dashboard: { '*': 'view_reports' },
+  audit: { '*': 'system_admin' },
+};
+
+/**
+ * Whether `user` may do `action` on `resource` (the shape of react-admin's `canAccess`); a
+ * resource the map does not name is open. `menu` asks whether the resource's menu entry shows.
+ */
+export function canAccess(user: Pick<Principal, 'role' | 'permissions'>, resource: string, action: string): boolean {
+  const rules = ACCESS[resource];
+  const rule = rules ? (rules[action] ?? rules['*']) : OPEN;
+  if (rule === undefined || rule === OPEN) return true;
+  return typeof rule === 'string' ? can(user, rule) : rule.some((p) => can(user, p));
+}
+
 export type Tab = 'payments' | 'users' | 'dashboard';
 
 /** Initial back-office tab: payments if allowed, else users, else dashboard (spec section 2). */

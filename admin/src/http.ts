@@ -32,16 +32,24 @@ export function handleUnauthorized(): void {
   if (!path.startsWith(LOGIN_PATH)) window.location.assign(loginUrlFor(currentPath()));
 }
 
-export async function api<T = unknown>(method: string, path: string, body?: unknown): Promise<T> {
+export interface CallOptions {
+  /** a file's raw bytes, sent as application/octet-stream in place of a JSON body */
+  bytes?: Blob;
+  /** the time-out, when a call may take longer than the spec's 10 s (a bank statement) */
+  timeoutMs?: number;
+}
+
+export async function api<T = unknown>(method: string, path: string, body?: unknown, options: CallOptions = {}): Promise<T> {
   // every error answer then names its code and details (core/errors.ts)
   const headers: Record<string, string> = { Accept: 'application/json', [ERROR_CODES_HEADER]: '1' };
-  if (body !== undefined) headers['Content-Type'] = 'application/json';
+  if (options.bytes) headers['Content-Type'] = 'application/octet-stream';
+  else if (body !== undefined) headers['Content-Type'] = 'application/json';
   const res = await fetch(`${API_BASE}${path}`, {
     method,
     headers,
-    body: body === undefined ? undefined : JSON.stringify(body),
+    body: options.bytes ?? (body === undefined ? undefined : JSON.stringify(body)),
     credentials: 'same-origin',
-    signal: AbortSignal.timeout(TIMEOUT_MS),
+    signal: AbortSignal.timeout(options.timeoutMs ?? TIMEOUT_MS),
   });
   const text = await res.text();
   let json: unknown = null;

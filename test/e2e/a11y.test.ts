@@ -1,12 +1,20 @@
 /**
- * axe-core in Chromium on the pages this session touched, at 375 and 1280 px: the sign-in page,
- * the form, the 對帳 page with every queue filled (the review card, 未入帳候選, the payer read
- * from 備註), and 匯款記錄 with 對帳明細 open. No critical and no serious violation (WCAG 2 A/AA).
+ * axe-core in Chromium on every page of the back office and the form (issue 24, item 9): each page
+ * × each kind of user × 375 and 1280 px, with the dialogs and menus a person opens there (a row
+ * ticked and the batch bar shown, a status menu, Excel 匯入, 新增會員, 新增分店, the user menu, the
+ * phone's drawer), plus the 對帳 page with every queue filled and 匯款記錄 with 對帳明細 open.
+ * No critical and no serious violation (WCAG 2 A/AA); a failure names the page, the user, the
+ * width, the rule and the elements.
+ *
+ * One server and one browser for the file; a context per user and width.
  */
 import { createRequire } from 'node:module';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { HAS_CHROMIUM, startE2E, type E2E } from './harness.js';
+import { createUser, signToken, systemActor, type UserRow } from '../../core/index.js';
+import { TEST_SECURITY } from '../helpers/db.js';
+import { PASSWORD } from '../helpers/fixtures.js';
+import { HAS_CHROMIUM, settle, startE2E, type E2E } from './harness.js';
 
 const AXE = createRequire(import.meta.url)('axe-core') as { source: string };
 const SIZES = [
@@ -23,25 +31,104 @@ const STATEMENT = [
   '2026/11/10,09:00:00,提款,300,0,2033,',
 ].join('\n');
 
-/** The serious and critical violations axe finds on the page as it stands. */
-async function violations(page: Page): Promise<string[]> {
+interface Found {
+  id: string;
+  impact: string | null;
+  count: number;
+  targets: string[];
+}
+
+/** Every violation axe finds on the page as it stands (all impacts, so the summary can count them). */
+async function axe(page: Page): Promise<Found[]> {
+  await settle(page);
   // evaluated through the DevTools protocol: the site's Content-Security-Policy refuses inline scripts
-  await page.evaluate(AXE.source);
-  const found = (await page.evaluate(async () => {
+  if (!(await page.evaluate('typeof window.axe === "object"'))) await page.evaluate(AXE.source);
+  return (await page.evaluate(async () => {
     const axe = (window as unknown as { axe: { run(ctx: Document, opts: unknown): Promise<{ violations: Array<{ id: string; impact: string | null; nodes: Array<{ html: string; failureSummary: string }> }> }> } }).axe;
     const r = await axe.run(document, { runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'] } });
     // each with up to three of its elements and what is wrong, so that a failure says where
-    return r.violations.map((v) => ({ id: v.id, impact: v.impact, targets: v.nodes.slice(0, 3).map((n) => `${n.html.slice(0, 300)}: ${n.failureSummary.replace(/\n/g, ' ')}`) }));
-  })) as Array<{ id: string; impact: string | null; targets: string[] }>;
-  return found.filter((v) => v.impact === 'critical' || v.impact === 'serious').map((v) => `${v.id} (${v.impact}): ${v.targets.join(', ')}`);
+    return r.violations.map((v) => ({
+      id: v.id,
+      impact: v.impact,
+      count: v.nodes.length,
+      targets: v.nodes.slice(0, 3).map((n) => `${n.html.slice(0, 200)}: ${n.failureSummary.replace(/\n/g, ' ')}`),
+    }));
+  })) as Found[];
 }
 
-describe.skipIf(!HAS_CHROMIUM)('accessibility (axe-core) of the pages issue 21 and 22 touched', () => {
+const grave = (found: Found[]) => found.filter((v) => v.impact === 'critical' || v.impact === 'serious').map((v) => `${v.id} (${v.impact} ×${v.count}): ${v.targets.join(' | ')}`);
+
+/** The kinds of user of issue 24: what each may do decides which pages, dialogs and menus they see. */
+const ROLES = {
+  admin: 'admin',
+  /** a branch manager: one store, every day-to-day permission, manages the branch's members */
+  manager: 'mgrA',
+  /** a branch clerk: one store, views and edits */
+  clerk: 'branchA',
+  /** reads the list and the reports, changes nothing */
+  reader: 'readerA',
+  /** a headquarters account with no store at all */
+  nostore: 'nostoreU',
+} as const;
+type Role = keyof typeof ROLES;
+
+/** Screens shot for a person to look at (test-output/screenshots/a11y-*.png). */
+const SHOTS = ['payments · admin · 1280 · a row ticked', 'users · admin', 'stores · reader', 'dashboard · reader', 'drawer · admin', 'payments · reader'];
+
+const PAGES = ['payments', 'dashboard', 'users', 'stores', 'audit', 'reconcile', 'form'] as const;
+type PageName = (typeof PAGES)[number];
+
+/** Something a person waits for on each page, whatever they may see there (the page, 權限不足, or none of it). */
+const READY: Record<PageName, string> = {
+  payments: '.RaDatagrid-row, [data-testid^="payment-card-"], [data-testid="payments-empty"], [data-testid="payments-forbidden"]',
+  dashboard: '[data-testid="dashboard-scope"], [data-testid="dashboard-forbidden"], [data-testid="dashboard-no-store"]',
+  users: '[data-testid^="user-row-"], [data-testid="users-empty"], .MuiAlert-root, .RaAccessDenied-root, [data-testid="not-found"]',
+  stores: '[data-testid^="store-row-"], .RaDatagrid-row, .MuiAlert-root, .RaAccessDenied-root, [data-testid="not-found"]',
+  audit: '.RaDatagrid-row, [data-testid="audit-empty"], .MuiAlert-root, .RaAccessDenied-root, [data-testid="not-found"]',
+  reconcile: '[data-testid="statement-upload"], [data-testid="reconcile-forbidden"], [data-testid="reconcile"]',
+  form: 'form',
+};
+const PATH: Record<PageName, string> = {
+  payments: '/admin/payments',
+  dashboard: '/admin/dashboard',
+  users: '/admin/users',
+  stores: '/admin/stores',
+  audit: '/admin/audit',
+  reconcile: '/admin/reconcile',
+  form: '/',
+};
+
+describe.skipIf(!HAS_CHROMIUM)('accessibility (axe-core): every page, every kind of user, 375 and 1280 px', () => {
   let e: E2E;
   let linked = '';
+  /** what axe found per `page · user · width`, all impacts, for the summary */
+  const summary = new Map<string, Record<string, number>>();
+
+  /** Runs axe, records the counts under `where`, and checks softly so that one test reports every page. */
+  async function check(page: Page, where: string): Promise<void> {
+    const found = await axe(page);
+    const counts: Record<string, number> = {};
+    for (const v of found) counts[v.impact ?? 'unknown'] = (counts[v.impact ?? 'unknown'] ?? 0) + v.count;
+    summary.set(where, counts);
+    expect.soft(grave(found), where).toEqual([]);
+    // the screens whose colours or structure the fixes changed, to look at
+    if (SHOTS.some((w) => where.startsWith(w))) await e.shot(page, `a11y-${where.replace(/ · /g, '-').replace(/\s+/g, '_')}`);
+  }
 
   beforeAll(async () => {
     e = await startE2E();
+    const ctx = { db: e.t.db, security: TEST_SECURITY, actor: systemActor('test'), ip: null };
+    const A = e.stores.A.id;
+    const extra: Record<string, Record<string, unknown>> = {
+      mgrA: { role: 'user', store_id: A, permissions: ['manage_users', 'manage_payments', 'view_payments', 'edit_payments', 'delete_payments', 'view_reports'] },
+      readerA: { role: 'user', store_id: A, permissions: ['view_payments', 'view_reports'] },
+      nostoreU: { role: 'user', store_id: null, accessible_stores: [], permissions: ['view_payments', 'edit_payments', 'view_reports'] },
+    };
+    for (const [username, spec] of Object.entries(extra)) {
+      const u = await createUser(ctx, { username, password: PASSWORD, ...spec });
+      const row = (await e.t.db<UserRow>('users').where({ id: u.id }).first())!;
+      e.tokens[username] = signToken(TEST_SECURITY, row);
+    }
     const call = async <T>(method: string, path: string, body?: unknown, type = 'application/json'): Promise<T> => {
       const res = await fetch(`${e.url}/api${path}`, {
         method,
@@ -51,33 +138,132 @@ describe.skipIf(!HAS_CHROMIUM)('accessibility (axe-core) of the pages issue 21 a
       expect(res.ok, `${method} ${path}: ${res.status}`).toBe(true);
       return (await res.json()) as T;
     };
-    const pay = (last_five: string, at: string, amount: number) => call<{ uuid: string }>('POST', '/payments', { last_five, paid_at: `2026-11-${at}+08:00`, amount, note: '', store_id: e.stores.A.id });
+    // A full first page in the list's default dates (the last three days): notes and none (無備註), two stores.
+    for (let i = 0; i < 27; i++) {
+      const at = new Date(Date.now() - (i + 1) * 3600_000).toISOString();
+      const store = i % 5 === 4 ? e.stores.B.id : A;
+      await call('POST', '/payments', { last_five: String(40000 + i * 7).padStart(5, '0'), paid_at: at, amount: 500 + i * 10, note: i % 3 === 0 ? `客人 ${i}` : '', store_id: store });
+    }
+    const pay = (last_five: string, at: string, amount: number) => call<{ uuid: string }>('POST', '/payments', { last_five, paid_at: `2026-11-${at}+08:00`, amount, note: '', store_id: A });
     const clear = await pay('12345', '05T14:00', 1500); // confirmed below: 對帳明細
     await pay('30303', '06T09:00', 800); // another account's digits: a review card with nothing chosen
     await pay('22222', '06T13:00', 4000); // nothing pays it: 未入帳候選
-    await call('POST', `/reconcile/statements?filename=statement.csv&store_id=${e.stores.A.id}`, STATEMENT, 'application/octet-stream');
+    await call('POST', `/reconcile/statements?filename=statement.csv&store_id=${A}`, STATEMENT, 'application/octet-stream');
     const p = await call<{ auto: Array<{ payment: { uuid: string }; line: { id: number } }> }>('GET', '/reconcile/proposals?from=2026-11-05&to=2026-11-10&store_id=');
     const pair = p.auto.find((a) => a.payment.uuid === clear.uuid)!;
     await call('POST', '/reconcile/confirm', { pairs: [{ payment: clear.uuid, line: pair.line.id }] });
     linked = clear.uuid;
   });
   afterAll(async () => {
+    // the counts per page, user and width, every impact (moderate and minor are not failures)
+    const lines = [...summary].map(([where, c]) => `${where.padEnd(40)} ${Object.entries(c).map(([k, n]) => `${k} ${n}`).join(', ') || 'none'}`);
+    console.log(`axe-core violations (elements per impact):\n${lines.join('\n')}`);
     await e?.close();
   });
 
+  /** Opens `open` (a dialog, a menu), checks the page with it open, and closes it with Escape. */
+  async function withOpen(page: Page, where: string, open: () => Promise<void>): Promise<void> {
+    await open();
+    await check(page, where);
+    await page.keyboard.press('Escape');
+    await expect.poll(() => page.locator('.MuiPopover-root, .MuiDialog-root, .MuiModal-root:not(.MuiDrawer-root)').count()).toBe(0);
+  }
+
   for (const [size, viewport] of SIZES) {
-    it(`the sign-in page and the form at ${size} px`, async () => {
+    const phone = viewport.width < 600;
+
+    it(`the sign-in page at ${size} px`, async () => {
       const ctx = await e.context(viewport);
       const page = await ctx.newPage();
       await page.goto(`${e.url}/admin/login`);
       await page.getByLabel('密碼').waitFor();
-      expect(await violations(page)).toEqual([]);
+      await check(page, `login · - · ${size}`);
       await ctx.close();
-      const form = await e.signedIn('branchA', '/', viewport);
-      await form.getByLabel('匯款金額').first().waitFor();
-      expect(await violations(form)).toEqual([]);
-      await form.context().close();
     });
+
+    for (const role of Object.keys(ROLES) as Role[]) {
+      it(`every page for the ${role} at ${size} px`, async () => {
+        const user = ROLES[role];
+        const ctx = await e.context(viewport);
+        await e.addSession(ctx, e.tokens[user]);
+        const page = await ctx.newPage();
+        for (const name of PAGES) {
+          await page.goto(`${e.url}${PATH[name]}`);
+          await page
+            .locator(READY[name])
+            .first()
+            .waitFor()
+            .catch(async (err) => {
+              await e.shot(page, `a11y-not-ready-${name}-${role}-${size}`);
+              throw err;
+            });
+          await expect.poll(() => page.locator('.MuiLinearProgress-root, .MuiCircularProgress-root').count()).toBe(0);
+          const where = `${name} · ${role} · ${size}`;
+          await check(page, where);
+
+          if (name === 'payments') {
+            const status = page.getByRole('combobox', { name: '狀態' }).first();
+            if (await status.count()) {
+              await withOpen(page, `${where} · status menu`, async () => {
+                await status.click();
+                await page.getByRole('option').first().waitFor();
+              });
+            }
+            const tick = page.locator('.RaDatagrid-row input[type="checkbox"]').first();
+            if (!phone && (await tick.count())) {
+              await tick.check();
+              await page.locator('.RaBulkActionsToolbar-toolbar:not(.RaBulkActionsToolbar-collapsed)').waitFor();
+              await check(page, `${where} · a row ticked`);
+              await tick.uncheck();
+            }
+            const importButton = page.getByRole('button', { name: 'Excel 匯入' });
+            if (await importButton.count()) {
+              await withOpen(page, `${where} · Excel 匯入`, async () => {
+                await importButton.click();
+                await page.getByTestId('import-dialog').waitFor();
+              });
+            }
+          }
+          if (name === 'users') {
+            const add = page.getByRole('button', { name: '新增會員' });
+            if (await add.count()) {
+              await withOpen(page, `${where} · 新增會員`, async () => {
+                await add.click();
+                await page.getByRole('dialog').waitFor();
+              });
+            }
+          }
+          if (name === 'stores') {
+            const add = page.getByTestId('store-add');
+            if (await add.count()) {
+              await withOpen(page, `${where} · 新增分店`, async () => {
+                await add.click();
+                await page.getByTestId('store-form-dialog').waitFor();
+              });
+            }
+          }
+        }
+        // the user menu (the top bar's on a desk, the drawer on a phone) and the own-password dialog
+        await page.goto(`${e.url}/admin/payments`);
+        await page.locator(READY.payments).first().waitFor();
+        if (phone) {
+          await page.getByRole('button', { name: /開啟選單|選單/ }).first().click();
+          await page.getByTestId('mobile-menu-extras').waitFor();
+          await check(page, `drawer · ${role} · ${size}`);
+          await page.getByRole('menuitem', { name: '修改密碼' }).click();
+        } else {
+          await withOpen(page, `user menu · ${role} · ${size}`, async () => {
+            await page.getByTestId('user-menu').click();
+            await page.getByRole('menuitem', { name: '修改密碼' }).waitFor();
+          });
+          await page.getByTestId('user-menu').click();
+          await page.getByRole('menuitem', { name: '修改密碼' }).click();
+        }
+        await page.getByRole('dialog').waitFor();
+        await check(page, `password dialog · ${role} · ${size}`);
+        await ctx.close();
+      });
+    }
 
     it(`對帳 with every queue at ${size} px`, async () => {
       const page = await e.signedIn('admin', '/admin/reconcile', viewport);
@@ -86,17 +272,17 @@ describe.skipIf(!HAS_CHROMIUM)('accessibility (axe-core) of the pages issue 21 a
       await expect.poll(() => page.getByTestId('review-item').count()).toBe(1);
       await expect.poll(() => page.getByTestId('unpaid-item').count()).toBe(1);
       expect(await page.getByTestId('review-decide').isDisabled()).toBe(true); // another account's digits: nothing chosen
-      expect(await violations(page)).toEqual([]);
+      await check(page, `reconcile queues · admin · ${size}`);
       await page.context().close();
     });
 
     it(`匯款記錄 with 對帳明細 open at ${size} px`, async () => {
-      const filter = encodeURIComponent(JSON.stringify({ paid_at_gte: '2026-11-01', paid_at_lte: '2026-11-30' }));
+      const filter = encodeURIComponent(JSON.stringify({ paid_at_gte: '2026-11-01', paid_at_lte: '2026-11-10' }));
       const page = await e.signedIn('admin', `/admin/payments?filter=${filter}`, viewport);
       const label = page.getByTestId(`status-${linked}`);
       await label.click();
       await expect.poll(() => page.getByTestId('linked-line').textContent()).toContain('statement.csv 第 3 列');
-      expect(await violations(page)).toEqual([]);
+      await check(page, `payments 對帳明細 · admin · ${size}`);
       await e.shot(page, `linked-line-${size}`);
       await page.context().close();
     });

@@ -13,6 +13,7 @@ import payments from '../payments';
 import { ReconcilePage } from '../reconcile';
 import { authProvider } from '../providers/authProvider';
 import { dataProvider } from '../providers/dataProvider';
+import { store } from '../providers/store';
 import stores from '../stores';
 import users from '../users';
 import { Home } from './Home';
@@ -40,6 +41,7 @@ export function App() {
       basename="/admin"
       title=""
       dataProvider={dataProvider}
+      store={store}
       authProvider={authProvider}
       i18nProvider={i18nProvider}
       loginPage={LoginPage}

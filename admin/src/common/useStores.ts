@@ -6,9 +6,16 @@ export interface StoreRecord {
   code: string;
 }
 
-/** Every store (any signed-in user may read the list), sorted by id. */
+/** The one call for the stores, the same for every page (and the first screen's early call). */
+export const STORES_PARAMS = { pagination: { page: 1, perPage: 1000 }, sort: { field: 'id', order: 'ASC' } as const, filter: {} };
+
+/**
+ * Every store (any signed-in user may read the list), sorted by id. Asked once per minute at most:
+ * the top bar, the list and its filters all want it as the page opens, and react-admin refreshes
+ * it by itself after a store is added, renamed or deleted.
+ */
 export function useStores(): { stores: StoreRecord[]; isPending: boolean; byId: (id: number) => StoreRecord | undefined } {
-  const { data, isPending } = useGetList<StoreRecord>('stores', { pagination: { page: 1, perPage: 1000 }, sort: { field: 'id', order: 'ASC' } });
+  const { data, isPending } = useGetList<StoreRecord>('stores', STORES_PARAMS, { staleTime: 60_000 });
   const stores = data ?? [];
   return { stores, isPending, byId: (id) => stores.find((s) => s.id === id) };
 }

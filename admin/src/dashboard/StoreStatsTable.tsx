@@ -26,10 +26,11 @@ function StatusCount({ status, n, label }: { status: typeof STATUS_CREDITED; n: 
   return (
     <Chip
       size="small"
-      color={STATUS_COLORS[status]}
+      color={n > 0 ? STATUS_COLORS[status] : 'default'}
       variant={n > 0 ? 'filled' : 'outlined'}
       label={label ? `${label} ${count.format(n)}` : count.format(n)}
-      sx={{ minWidth: 40, fontVariantNumeric: 'tabular-nums', ...(n === 0 && { opacity: 0.6 }) }}
+      // zero: grey and outlined, in a grey that still reads (a paled chip did not: 2.7:1)
+      sx={{ minWidth: 40, fontVariantNumeric: 'tabular-nums', ...(n === 0 && { color: 'text.secondary' }) }}
     />
   );
 }

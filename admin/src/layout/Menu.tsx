@@ -5,16 +5,30 @@ import EditNoteIcon from '@mui/icons-material/EditNote';
 import PeopleIcon from '@mui/icons-material/People';
 import ReceiptLongIcon from '@mui/icons-material/ReceiptLong';
 import StoreIcon from '@mui/icons-material/Store';
-import { Box, Divider, MenuItem, ListItemIcon, ListItemText, useMediaQuery, type Theme } from '@mui/material';
+import { Box, Divider, MenuItem, MenuList, ListItemIcon, ListItemText, useMediaQuery, type Theme } from '@mui/material';
 import { Menu as RaMenu, useBasename, useLogout, useSidebarState } from 'react-admin';
-import { gates } from '../../../core/browser';
+import { canAccess } from '../../../core/permissions';
 import { useOwnPasswordDialog } from '../account/useOwnPasswordDialog';
 import { useMe } from '../common/useMe';
 import { AccountMenuItems } from './AccountMenuItems';
 import { StoreSwitcher } from './StoreSwitcher';
 import { UserBadge } from './UserBadge';
 
-/** The spec's tabs as menu entries, each shown only with its permission; on phones the top bar's items too. */
+/**
+ * The spec's tabs as menu entries in the spec's order, each shown to whom core's access map
+ * (`canAccess(me, resource, 'menu')`) opens it; on phones the top bar's
+ * items too, below the menu and not inside it: a menu holds menu items only (the store switcher is
+ * a combobox), so the phone's 匯款表單, 修改密碼 and 登出 are a second menu of their own.
+ */
+const ENTRIES = [
+  { resource: 'payments', label: '匯款記錄', icon: <ReceiptLongIcon /> },
+  { resource: 'reconcile', label: '對帳', icon: <AccountBalanceIcon /> },
+  { resource: 'users', label: '會員管理', icon: <PeopleIcon /> },
+  { resource: 'dashboard', label: '統計儀表板', icon: <AssessmentIcon /> },
+  { resource: 'stores', label: '分店管理', icon: <StoreIcon /> },
+  { resource: 'audit', label: '稽核紀錄', icon: <HistoryIcon /> },
+];
+
 export function Menu() {
   const { me } = useMe();
   const logout = useLogout();
@@ -23,13 +37,12 @@ export function Menu() {
   const narrow = useMediaQuery((t: Theme) => t.breakpoints.down('md'));
   const password = useOwnPasswordDialog();
   return (
-    <RaMenu>
-      {me && gates.viewPayments(me) && <RaMenu.Item to={`${base}/payments`} primaryText="匯款記錄" leftIcon={<ReceiptLongIcon />} />}
-      {me && (gates.editPayments(me) || gates.managePayments(me)) && <RaMenu.Item to={`${base}/reconcile`} primaryText="對帳" leftIcon={<AccountBalanceIcon />} />}
-      {me && gates.manageUsers(me) && <RaMenu.Item to={`${base}/users`} primaryText="會員管理" leftIcon={<PeopleIcon />} />}
-      {me && gates.viewReports(me) && <RaMenu.Item to={`${base}/dashboard`} primaryText="統計儀表板" leftIcon={<AssessmentIcon />} />}
-      {me && gates.manageStores(me) && <RaMenu.Item to={`${base}/stores`} primaryText="分店管理" leftIcon={<StoreIcon />} />}
-      {me && gates.systemAdmin(me) && <RaMenu.Item to={`${base}/audit`} primaryText="稽核紀錄" leftIcon={<HistoryIcon />} />}
+    <>
+      <RaMenu>
+        {ENTRIES.filter((m) => me && canAccess(me, m.resource, 'menu')).map((m) => (
+          <RaMenu.Item key={m.resource} to={`${base}/${m.resource}`} primaryText={m.label} leftIcon={m.icon} />
+        ))}
+      </RaMenu>
       {narrow && open && (
         <Box data-testid="mobile-menu-extras">
           <Divider sx={{ my: 1 }} />
@@ -39,16 +52,18 @@ export function Menu() {
           <Box sx={{ px: 2, py: 1 }}>
             <StoreSwitcher fullWidth />
           </Box>
-          <MenuItem component="a" href="/">
-            <ListItemIcon>
-              <EditNoteIcon fontSize="small" />
-            </ListItemIcon>
-            <ListItemText>匯款表單</ListItemText>
-          </MenuItem>
-          <AccountMenuItems onChangePassword={password.openDialog} onLogout={() => logout()} />
+          <MenuList>
+            <MenuItem component="a" href="/">
+              <ListItemIcon>
+                <EditNoteIcon fontSize="small" />
+              </ListItemIcon>
+              <ListItemText>匯款表單</ListItemText>
+            </MenuItem>
+            <AccountMenuItems onChangePassword={password.openDialog} onLogout={() => logout()} />
+          </MenuList>
         </Box>
       )}
       {password.dialog}
-    </RaMenu>
+    </>
   );
 }

@@ -21,7 +21,7 @@ export function NoteCell({ record, editable, fullWidth }: { record: Payment; edi
         {record.note}
       </Typography>
     ) : (
-      <Typography variant="body2" color="text.disabled">
+      <Typography variant="body2" color="text.secondary">
         {UI.noNote}
       </Typography>
     );

@@ -19,12 +19,13 @@ import type { Me } from '../../../core/types';
 import { DateRangeFields } from '../common/DateRangeFields';
 import { useStores } from '../common/useStores';
 import { PAYMENTS_UI as P } from '../messages';
+import { MULTI_STORE_KEY } from './listParams';
 import { QuickRanges } from './QuickRanges';
 import { SearchBox } from './SearchBox';
 
 /** Whether the multi-store checkboxes replace the top bar's single store. */
 export function useStoreFilterMode(): [boolean, (on: boolean) => void] {
-  const [on, setOn] = useStore<boolean>('remit.payments.multiStore', false);
+  const [on, setOn] = useStore<boolean>(MULTI_STORE_KEY, false);
   return [Boolean(on), setOn];
 }
 

@@ -6,10 +6,9 @@
 import { Box, Button, Typography, useMediaQuery, type Theme } from '@mui/material';
 import { useMemo } from 'react';
 import { Datagrid, FunctionField, I18nContext, List, Loading, Pagination, TextField, useGetList, useI18nProvider, useListContext } from 'react-admin';
-import { dateRangeText } from '../../../core/dateRange';
-import { canSwitchStores, gates, scopeIsEmpty } from '../../../core/permissions';
+import { gates } from '../../../core/permissions';
 import { formatNTD } from '../../../core/money';
-import { defaultDateRange, formatTaipei } from '../../../core/time';
+import { formatTaipei } from '../../../core/time';
 import { storeLabel } from '../../../core/labels';
 import type { ListedPayment, Me, Payment } from '../../../core/types';
 import { Forbidden, NoStoreNotice } from '../common/Forbidden';
@@ -23,6 +22,7 @@ import { PAYMENTS_UI as P, UI } from '../messages';
 import { NoteCell } from './NoteCell';
 import { PaymentCards } from './PaymentCards';
 import { PaymentGridHeader } from './PaymentGridHeader';
+import { countParams, PAYMENTS_PER_PAGE, PAYMENTS_SORT, paymentsFilterDefaults, permanentFilter } from './listParams';
 import { PaymentFilters, useStoreFilterMode } from './PaymentFilters';
 import { PaymentToolbar } from './PaymentToolbar';
 import { StatusCell } from './StatusCell';
@@ -53,17 +53,15 @@ function ForbiddenNotice({ me }: { me: Me | undefined }) {
 function PaymentListView({ me }: { me: Me }) {
   const [selectedStore] = useSelectedStore();
   const [multi] = useStoreFilterMode();
-  const range = defaultDateRange();
-  // The top bar's store switcher narrows the list, unless the multi-store checkboxes are in use.
-  const permanent = canSwitchStores(me) && selectedStore !== null && !multi ? { store_id: selectedStore } : {};
+  const permanent = permanentFilter(me, selectedStore, multi);
   return (
     <List
       resource="payments"
       title={P.title}
       filter={permanent}
-      filterDefaultValues={{ paid_at_gte: range.from, paid_at_lte: range.to }}
-      sort={{ field: 'paid_at', order: 'DESC' }}
-      perPage={25}
+      filterDefaultValues={paymentsFilterDefaults()}
+      sort={PAYMENTS_SORT}
+      perPage={PAYMENTS_PER_PAGE}
       actions={false}
       empty={false}
       pagination={<PaymentPagination />}
@@ -165,7 +163,7 @@ function PaymentPagination() {
  * says which days it looked at, with one tap to look at every date (issue 24, item 1).
  */
 function EmptyState({ permanent }: { permanent: Record<string, unknown> }) {
-  const { total: all, isPending } = useGetList('payments', { pagination: { page: 1, perPage: 1 }, filter: permanent });
+  const { total: all, isPending } = useGetList('payments', countParams(permanent));
   const { isPending: listPending, filterValues, setFilters } = useListContext();
   if (isPending || listPending) return <Typography sx={{ p: 3 }}>{P.loading}</Typography>;
   const q = typeof filterValues.q === 'string' ? filterValues.q : '';

@@ -10,6 +10,7 @@ import type { RemitDataProvider } from '../providers/dataProvider';
 import { ImportDialog } from './ImportDialog';
 import { MultiStoreSwitch } from './PaymentFilters';
 import { PAYMENTS_UI as P, UI } from '../messages';
+import { countParams } from './listParams';
 
 /** Toolbar (manage_payments: sample, import, export all) and the filtered export (view_payments). */
 export function PaymentToolbar({ me, permanent }: { me: Me; permanent: Record<string, unknown> }) {
@@ -86,7 +87,7 @@ export function PaymentToolbar({ me, permanent }: { me: Me; permanent: Record<st
  */
 function CountLine({ permanent }: { permanent: Record<string, unknown> }) {
   const { total } = useListContext();
-  const { total: all } = useGetList('payments', { pagination: { page: 1, perPage: 1 }, filter: permanent });
+  const { total: all } = useGetList('payments', countParams(permanent));
   return (
     <Typography variant="body2" color="text.secondary" sx={{ ml: 'auto', alignSelf: 'center', whiteSpace: 'nowrap' }} data-testid="count-line">
       {P.countLine(total ?? 0, all ?? 0)}

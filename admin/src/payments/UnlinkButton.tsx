@@ -2,8 +2,8 @@ import LinkOffIcon from '@mui/icons-material/LinkOff';
 import { Button, Dialog, DialogActions, DialogContent, DialogContentText } from '@mui/material';
 import { useState } from 'react';
 import { useNotify, useRefresh } from 'react-admin';
-import type { Payment } from '../../../core/browser';
-import { unlinkPayment } from '../reconcile/api';
+import type { Payment } from '../../../core/types';
+import { dataProvider } from '../providers/dataProvider';
 import { RECONCILE_UI as R } from '../messages';
 
 /** 取消對帳 on a payment linked to a bank line: back to the status it had before (edit_payments). */
@@ -16,7 +16,7 @@ export function UnlinkButton({ record }: { record: Payment & { bank_line_id?: nu
   async function unlink() {
     setBusy(true);
     try {
-      await unlinkPayment(record.uuid);
+      await dataProvider.unlinkPayment(record.uuid);
       notify(R.unlinked, { type: 'success' });
       setOpen(false);
       refresh();

@@ -2,11 +2,10 @@
  * The session for react-admin (spec sections 2 and 4): the server keeps it in an HttpOnly cookie
  * (issue 22, item 1), so "signed in" is what `GET /api/admin/me` says. A 401 leads to
  * /admin/login with a way back; a 403 logs nobody out; 登出 ends the session on the server.
- * `canAccess` is the core's rules.
+ * `canAccess` is the core's access map (core/permissions.ts `ACCESS`), the menu's and the pages' too.
  */
 import type { AuthProvider } from 'react-admin';
-import { can } from '../../../core/browser';
-import type { Permission } from '../../../core/browser';
+import { canAccess } from '../../../core/permissions';
 import { api, ApiError } from '../http';
 import { LOGIN_PATH } from '../config';
 import { currentPath, loginUrlFor, signOutOnServer } from '../session';
@@ -21,29 +20,6 @@ const loginRedirect = () => {
   returnTo = currentPath();
   return { redirectTo: loginUrlFor(returnTo), message: false as const };
 };
-
-/** The permission each resource and action needs (spec section 6 "Gates"). */
-export function requiredPermission(resource: string, action: string): Permission | null {
-  switch (resource) {
-    case 'payments':
-      // The list itself is open: without view_payments it shows the spec's 權限不足 notice.
-      if (action === 'list') return null;
-      if (action === 'delete') return 'delete_payments';
-      if (action === 'edit') return 'edit_payments';
-      if (action === 'import' || action === 'export_all' || action === 'sample') return 'manage_payments';
-      return 'view_payments';
-    case 'users':
-      return 'manage_users';
-    case 'stores':
-      return 'manage_stores';
-    case 'dashboard':
-      return 'view_reports';
-    case 'audit':
-      return 'system_admin';
-    default:
-      return null;
-  }
-}
 
 export const authProvider: AuthProvider = {
   async login({ username, password }: { username: string; password: string }) {
@@ -83,10 +59,8 @@ export const authProvider: AuthProvider = {
     return loadMe();
   },
   async canAccess({ resource, action }: { resource: string; action: string }) {
-    const permission = requiredPermission(resource, action);
-    if (!permission) return true;
     try {
-      return can(await loadMe(), permission);
+      return canAccess(await loadMe(), resource, action);
     } catch (err) {
       if (err instanceof ApiError && err.status === 401) throw err;
       return false;

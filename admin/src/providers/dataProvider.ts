@@ -3,14 +3,17 @@
  * the spec that are not plain REST: batch delete, bulk import, statistics, files.
  */
 import simpleRestProvider from 'ra-data-simple-rest';
-import { fetchUtils, HttpError, type DataProvider } from 'react-admin';
-import { ERROR_CODES_HEADER } from '../../../core/errors';
+import { fetchUtils, HttpError, type DataProvider, type GetListParams, type GetListResult, type RaRecord } from 'react-admin';
 import type { ImportRow } from '../../../core/excel/parse';
 import type { ImportResult } from '../../../core/services/payments/import';
 import type { StatsCharts } from '../../../core/stats';
 import type { StatsSummary } from '../../../core/types';
 import { API_BASE, TIMEOUT_MS } from '../config';
 import { api, ApiError, handleUnauthorized } from '../http';
+import type { ImportedStatement, LinkedPayment, Proposals, RememberedPayer } from '../reconcile/types';
+
+/** 已記住的付款人 shown at most (the page says when there are more). */
+export const PAYERS_SHOWN = 500;
 
 export const httpClient = (url: string, options: fetchUtils.Options = {}) => {
   // every error answer then names its code and details (core/errors.ts)
@@ -20,6 +23,30 @@ export const httpClient = (url: string, options: fetchUtils.Options = {}) => {
 };
 
 const rest = simpleRestProvider(API_BASE, httpClient);
+
+/**
+ * Lists asked for before the page asks (the first screen, ./firstScreen.ts): the page's own
+ * identical call, within a few seconds, takes the answer already on its way instead of asking again.
+ */
+const early = new Map<string, { at: number; answer: ReturnType<typeof rest.getList> }>();
+const EARLY_MS = 10_000;
+
+/** The call's identity: resource, page, sort and filter (keys in a fixed order), not its signal or meta. */
+function listKey(resource: string, params: Partial<GetListParams>): string {
+  const filter = params.filter ?? {};
+  const canonical = Object.fromEntries(Object.keys(filter).sort().map((k) => [k, filter[k]]));
+  const p = params.pagination ?? { page: 1, perPage: 25 };
+  const s = params.sort ?? { field: 'id', order: 'DESC' };
+  return JSON.stringify([resource, p.page, p.perPage, s.field, s.order, canonical]);
+}
+
+/** Starts `getList(resource, params)` now, for the page to pick up when it asks the same (react-admin's defaults filled in as useGetList does). */
+export function getListEarly(resource: string, params: Partial<GetListParams>): void {
+  const full = { pagination: { page: 1, perPage: 25 }, sort: { field: 'id', order: 'DESC' }, filter: {}, ...params } as GetListParams;
+  const answer = rest.getList(resource, full);
+  answer.catch(() => undefined); // the page's own call reports a failure
+  early.set(listKey(resource, full), { at: Date.now(), answer });
+}
 
 /** A file from the API, saved in the browser under the name the server gives. */
 async function download(path: string): Promise<{ fileName: string; count: number }> {
@@ -60,6 +87,12 @@ function statsQuery(params: StatsQuery): string {
 
 export const dataProvider = {
   ...rest,
+  getList<R extends RaRecord = RaRecord>(resource: string, params: GetListParams): Promise<GetListResult<R>> {
+    const key = listKey(resource, params);
+    const hit = early.get(key);
+    early.delete(key);
+    return (hit && Date.now() - hit.at < EARLY_MS ? hit.answer : rest.getList(resource, params)) as Promise<GetListResult<R>>;
+  },
   /** The spec's batch delete: one `DELETE /payments` with the uuids. */
   async deleteMany(resource, params) {
     if (resource === 'payments') {
@@ -104,6 +137,46 @@ export const dataProvider = {
   },
   downloadSample() {
     return download('/payments/sample');
+  },
+
+  // ---- 對帳 (issue 12), through the same client as every other call
+
+  /**
+   * A bank statement's raw bytes. `account`: the bank account typed on the page, for a statement
+   * whose title row names none ('' = none). A refusal names the field's own sentence (the store to
+   * choose, the account), which says more than 驗證錯誤.
+   */
+  async uploadStatement(file: File, storeId: number | null, account = ''): Promise<ImportedStatement> {
+    const q = new URLSearchParams({ filename: file.name, store_id: storeId === null ? '' : String(storeId) });
+    if (account.trim()) q.set('account', account.trim());
+    try {
+      return (await api<{ statement: ImportedStatement }>('POST', `/reconcile/statements?${q}`, undefined, { bytes: file, timeoutMs: TIMEOUT_MS * 6 })).statement;
+    } catch (err) {
+      const first = err instanceof ApiError ? err.body?.errors?.[0]?.message : undefined;
+      throw first && err instanceof ApiError ? new ApiError(err.status, first, err.body) : err;
+    }
+  },
+  reconcileProposals(from: string, to: string, storeId: number | null) {
+    const q = new URLSearchParams({ from, to, store_id: storeId === null ? '' : String(storeId) });
+    return api<Proposals>('GET', `/reconcile/proposals?${q}`);
+  },
+  confirmPairs(pairs: Array<{ payment: string; line: number }>) {
+    return api<{ confirmed: number }>('POST', '/reconcile/confirm', { pairs });
+  },
+  markUnpaid(payments: string[]) {
+    return api<{ marked: number }>('POST', '/reconcile/unpaid', { payments });
+  },
+  unlinkPayment(payment: string) {
+    return api<LinkedPayment>('POST', '/reconcile/unlink', { payment });
+  },
+  /** 已記住的付款人 in the caller's stores (one store, or all they see), latest first. */
+  listPayers(storeId: number | null) {
+    const q = new URLSearchParams({ sort: JSON.stringify(['learned_at', 'DESC']), range: JSON.stringify([0, PAYERS_SHOWN - 1]) });
+    if (storeId !== null) q.set('filter', JSON.stringify({ store_id: storeId }));
+    return api<RememberedPayer[]>('GET', `/reconcile/payers?${q}`);
+  },
+  forgetPayer(id: number) {
+    return api<RememberedPayer>('DELETE', `/reconcile/payers/${id}`);
   },
 } satisfies DataProvider & Record<string, unknown>;
 

@@ -10,11 +10,11 @@ import { useNotify } from 'react-admin';
 import { storeLabel, formatTaipei } from '../../../core/browser';
 import { useStores } from '../common/useStores';
 import { RECONCILE_UI as R } from '../messages';
-import { forgetPayer, listPayers, PAYERS_SHOWN } from './api';
+import { dataProvider, PAYERS_SHOWN } from '../providers/dataProvider';
 import type { RememberedPayer } from './types';
 
 export function PayersSection({ storeId, canForget }: { storeId: number | null; canForget: boolean }) {
-  const payers = useQuery({ queryKey: ['reconcile', 'payers', storeId], queryFn: () => listPayers(storeId) });
+  const payers = useQuery({ queryKey: ['reconcile', 'payers', storeId], queryFn: () => dataProvider.listPayers(storeId) });
   const { byId } = useStores();
   const [asked, setAsked] = useState<RememberedPayer | null>(null);
   const [busy, setBusy] = useState(false);
@@ -24,7 +24,7 @@ export function PayersSection({ storeId, canForget }: { storeId: number | null; 
   async function forget(p: RememberedPayer) {
     setBusy(true);
     try {
-      await forgetPayer(p.id);
+      await dataProvider.forgetPayer(p.id);
       notify(R.forgotten, { type: 'success' });
     } catch (e) {
       notify(`${R.forgetFailed}：${e instanceof Error ? e.message : ''}`, { type: 'error' });

@@ -8,14 +8,16 @@ import { Alert, Badge, Box, Button, LinearProgress, Paper, Stack, Typography } f
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState, type ReactNode } from 'react';
 import { Loading, Title, useNotify } from 'react-admin';
-import { canSwitchStores, gates, storeScope, storesInScope, statementPeriod, defaultDateRange } from '../../../core/browser';
-import type { Me } from '../../../core/browser';
+import { canAccess, canSwitchStores, storeScope, storesInScope } from '../../../core/permissions';
+import type { Me } from '../../../core/types';
+import { statementPeriod } from '../../../core/reconcile/period';
+import { defaultDateRange } from '../../../core/time';
 import { DateRangeFields } from '../common/DateRangeFields';
 import { Forbidden } from '../common/Forbidden';
 import { useSelectedStore } from '../common/storeSelection';
 import { useMe } from '../common/useMe';
 import { useStores } from '../common/useStores';
-import { confirmPairs, getProposals, markUnpaid } from './api';
+import { dataProvider } from '../providers/dataProvider';
 import { AutoQueue } from './AutoQueue';
 import { PayersSection } from './PayersSection';
 import { RECONCILE_UI as R } from '../messages';
@@ -27,7 +29,7 @@ import type { ImportedStatement } from './types';
 export default function ReconcilePage() {
   const { me, isPending } = useMe();
   if (isPending) return <Loading />;
-  if (!me || !(gates.editPayments(me) || gates.managePayments(me))) {
+  if (!me || !canAccess(me, 'reconcile', 'list')) {
     return <Forbidden title={R.title} message={R.forbidden} testId="reconcile-forbidden" />;
   }
   return <ReconcileView me={me} />;
@@ -35,8 +37,8 @@ export default function ReconcilePage() {
 
 /** The store the page works on: a branch user's own; else the top bar's choice; a one-store scope is that store without asking. */
 function ReconcileView({ me }: { me: Me }) {
-  const canImport = gates.managePayments(me);
-  const canDecide = gates.editPayments(me);
+  const canImport = canAccess(me, 'reconcile', 'import');
+  const canDecide = canAccess(me, 'reconcile', 'decide');
   const [selected] = useSelectedStore();
   const scope = storeScope(me);
   const only = !scope.all && scope.ids.length === 1 ? scope.ids[0] : null;
@@ -52,7 +54,7 @@ function ReconcileView({ me }: { me: Me }) {
   const notify = useNotify();
   const client = useQueryClient();
   const key = ['reconcile', 'proposals', from, to, storeId];
-  const proposals = useQuery({ queryKey: key, queryFn: () => getProposals(from, to, storeId), enabled: !!from && !!to });
+  const proposals = useQuery({ queryKey: key, queryFn: () => dataProvider.reconcileProposals(from, to, storeId), enabled: !!from && !!to });
   const refetch = () => client.invalidateQueries({ queryKey: ['reconcile'] });
 
   async function decide(run: () => Promise<string>) {
@@ -66,8 +68,8 @@ function ReconcileView({ me }: { me: Me }) {
       await refetch();
     }
   }
-  const onConfirm = (pairs: Array<{ payment: string; line: number }>) => decide(async () => R.confirmed((await confirmPairs(pairs)).confirmed));
-  const onUnpaid = (payments: string[]) => decide(async () => R.marked((await markUnpaid(payments)).marked));
+  const onConfirm = (pairs: Array<{ payment: string; line: number }>) => decide(async () => R.confirmed((await dataProvider.confirmPairs(pairs)).confirmed));
+  const onUnpaid = (payments: string[]) => decide(async () => R.marked((await dataProvider.markUnpaid(payments)).marked));
   const data = proposals.data;
   // The API pages each queue (200 items); the badges count them all.
   const total = data?.page?.total;
@@ -141,7 +143,7 @@ function ReconcileView({ me }: { me: Me }) {
           </Section>
         </Stack>
       )}
-      {gates.viewPayments(me) && (
+      {canAccess(me, 'reconcile', 'payers') && (
         <Paper variant="outlined" sx={{ p: 1.5, mt: 3 }}>
           <PayersSection storeId={storeId} canForget={canDecide} />
         </Paper>

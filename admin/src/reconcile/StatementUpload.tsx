@@ -3,7 +3,7 @@ import { Alert, Box, Button, Card, CardContent, Chip, MenuItem, Stack, TextField
 import { useRef, useState } from 'react';
 import { MAX_ACCOUNT_LENGTH, statementEncodingLabel, storeLabel } from '../../../core/browser';
 import type { StoreRecord } from '../common/useStores';
-import { uploadStatement } from './api';
+import { dataProvider } from '../providers/dataProvider';
 import { RECONCILE_UI as R } from '../messages';
 import type { ImportedStatement } from './types';
 
@@ -28,7 +28,7 @@ export function StatementUpload({ storeId, choices, onImported }: { storeId: num
     setBusy(true);
     setError(null);
     try {
-      const s = await uploadStatement(file, store, account);
+      const s = await dataProvider.uploadStatement(file, store, account);
       setStatement(s);
       onImported(s);
     } catch (e) {
