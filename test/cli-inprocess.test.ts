@@ -94,6 +94,26 @@ describe.each(DB_KINDS)('remit stats and export in-process on %s', (kind) => {
     expect(JSON.parse(last.after)).toEqual({ filter: { paid_at_gte: '2026-11-10', paid_at_lte: '2026-11-10' }, format: 'json', count: 1 });
   });
 
+  it('a missing file and a file of the wrong kind are bad data, as a fake .xlsx is: exit 1 (issue 24, item 12)', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'remit-bad-files-'));
+    try {
+      writeFileSync(join(dir, 'notes.txt'), 'x');
+      writeFileSync(join(dir, 'fake.xlsx'), 'not a spreadsheet');
+      const runs = {
+        missing: await runRemit(['import', join(dir, 'nope.xlsx')], env),
+        wrongKind: await runRemit(['import', join(dir, 'notes.txt')], env),
+        fake: await runRemit(['import', join(dir, 'fake.xlsx')], env),
+        statement: await runRemit(['reconcile', join(dir, 'nope.csv')], env),
+      };
+      expect(Object.fromEntries(Object.entries(runs).map(([k, r]) => [k, r.code]))).toEqual({ missing: 1, wrongKind: 1, fake: 1, statement: 1 });
+      expect(runs.missing.stderr).toBe(`錯誤：找不到檔案：${join(dir, 'nope.xlsx')}\n`);
+      expect(runs.wrongKind.stderr).toBe('錯誤：不是可匯入的檔案：請選擇 .xlsx、.xls 或 .csv 檔案\n');
+      expect(runs.statement.stderr).toBe(`錯誤：找不到檔案：${join(dir, 'nope.csv')}\n`);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
   it('names an unknown store code as a usage error', async () => {
     const r = await runRemit(['stats', '--store', 'TPE,NOPE'], env);
     expect(r.code).toBe(2);
