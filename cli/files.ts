@@ -1,8 +1,10 @@
 import { randomBytes } from 'node:crypto';
 import { closeSync, existsSync, fchmodSync, fsyncSync, openSync, renameSync, rmSync, statSync, writeSync } from 'node:fs';
 import { open, readFile, rename, rm } from 'node:fs/promises';
-import { ConflictError, MAX_IMPORT_BYTES, problem, ValidationError } from '../core/index.js';
-import { UsageError } from './errors.js';
+import { ConflictError, MAX_IMPORT_BYTES, ValidationError } from '../core/index.js';
+import { problem } from '../core/errors.js';
+import { DataError } from './errors.js';
+import { FILES } from './messages.js';
 
 /**
  * Writes a file whole or not at all: into a temporary file beside it, then renamed, so a cron

@@ -6,14 +6,8 @@
  * retyped here. Each command's and option's own description stays beside its definition in
  * cli/commands/ (it is the definition), and so do the examples of its `--help`.
  */
-import {
-  AUDIT_FIELD_LABELS,
-  PAYER_FIELD_LABELS,
-  PAYMENT_FIELD_LABELS,
-  STATUS_LABELS,
-  STORE_FIELD_LABELS,
-  USER_FIELD_LABELS,
-} from '../core/index.js';
+import { PAYMENT_FIELD_LABELS, STATUS_LABELS, STORE_FIELD_LABELS, USER_FIELD_LABELS } from '../core/index.js';
+import { AUDIT_FIELD_LABELS, PAYER_FIELD_LABELS } from '../core/labels.js';
 
 /** How every error is said on stderr. */
 export const errorLine = (message: string) => `錯誤：${message}\n`;

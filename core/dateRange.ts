@@ -4,7 +4,7 @@
  * after the end. The list, the export, the dashboard, the audit view and the CLI all go through it.
  */
 import { ValidationError } from './errors.js';
-import { addDays, dayRangeToInstants, taipeiDate } from './time.js';
+import { addDays, dayRangeToInstants, defaultDateRange, taipeiDate } from './time.js';
 
 export interface InstantRange {
   /** first instant in the range, ms */

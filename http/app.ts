@@ -4,7 +4,8 @@
  */
 import Router from '@koa/router';
 import Koa from 'koa';
-import { DEFAULT_MATCHING, problem, type AppContext } from '../core/index.js';
+import { DEFAULT_MATCHING, type AppContext } from '../core/index.js';
+import { problem } from '../core/errors.js';
 import type { State } from './middleware/auth.js';
 import { compressJson } from './middleware/compress.js';
 import { errorHandler, problemBody } from './middleware/errors.js';

@@ -6,7 +6,7 @@
  * another site cannot use the cookie.
  */
 import type Koa from 'koa';
-import { problem } from '../core/index.js';
+import { problem } from '../core/errors.js';
 import { problemBody } from './middleware/errors.js';
 
 export const SESSION_COOKIE = 'remit_session';

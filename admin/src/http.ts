@@ -2,7 +2,7 @@
  * JSON calls to /api with the spec's 10 s time-out; the browser sends the session cookie (this
  * site only, never a token in a header). A 401 ends the session.
  */
-import { ERROR_CODES_HEADER, type ErrorCode, type ErrorDetails } from '../../core/errors';
+import { ERROR_CODES_HEADER, type ErrorCode, type ErrorDetails } from '../../core/browser';
 import { API_BASE, LOGIN_PATH, TIMEOUT_MS } from './config';
 import { currentPath, loginUrlFor } from './session';
 

@@ -3,8 +3,8 @@
  * (HttpError) and from `api()` (ApiError) both carry the JSON body `{message, code, details, errors?}`: the back office asks
  * for codes (core/errors.ts, ERROR_CODES_HEADER) and branches on them, never on the text.
  */
-import { isErrorCode } from '../../core/messages';
-import type { ErrorCode } from '../../core/errors';
+import { isErrorCode } from '../../core/browser';
+import type { ErrorCode } from '../../core/browser';
 
 interface ErrorBody {
   message?: unknown;

@@ -4,7 +4,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import type Koa from 'koa';
-import { problem, type Problem } from '../../core/index.js';
+import { type Problem } from '../../core/index.js';
+import { problem } from '../../core/errors.js';
 import { problemBody } from './errors.js';
 import { jsonHasNul, MAX_JSON_DEPTH, parseJsonYielding, readJsonBytes, turn } from './json.js';
 

@@ -1,5 +1,6 @@
 import type Koa from 'koa';
-import { BusyError, ConflictError, ERROR_CODES_HEADER, isDatabaseBusy, isDomainError, problem, TooManyRequestsError, ValidationError, type ErrorCode, type FieldError, type Problem } from '../../core/index.js';
+import { BusyError, ConflictError, isDatabaseBusy, isDomainError, TooManyRequestsError, ValidationError, type ErrorCode, type Problem } from '../../core/index.js';
+import { ERROR_CODES_HEADER, problem, type FieldError } from '../../core/errors.js';
 
 const STATUS = { validation: 400, unauthenticated: 401, forbidden: 403, not_found: 404, conflict: 409, too_many_requests: 429, busy: 503 } as const;
 

@@ -11,7 +11,9 @@
 import { createRequire } from 'node:module';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createUser, signToken, systemActor, type UserRow } from '../../core/index.js';
+import { createUser, systemActor } from '../../core/index.js';
+import { signToken } from '../../core/services/auth.js';
+import { type UserRow } from '../../core/db/rows.js';
 import { TEST_SECURITY } from '../helpers/db.js';
 import { PASSWORD } from '../helpers/fixtures.js';
 import { HAS_CHROMIUM, settle, startE2E, type E2E } from './harness.js';

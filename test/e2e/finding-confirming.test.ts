@@ -11,7 +11,10 @@ import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import * as XLSX from 'xlsx';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { addDays, createStore, createUser, HEADERS, MSG, signToken, systemActor, taipeiDate, type UserRow } from '../../core/index.js';
+import { addDays, createStore, createUser, MSG, systemActor, taipeiDate } from '../../core/index.js';
+import { HEADERS } from '../../core/excel/columns.js';
+import { signToken } from '../../core/services/auth.js';
+import { type UserRow } from '../../core/db/rows.js';
 import { TEST_SECURITY } from '../helpers/db.js';
 import { HAS_CHROMIUM, settle, startE2E, type E2E } from './harness.js';
 

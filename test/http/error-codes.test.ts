@@ -5,7 +5,7 @@
  * original shape, `{message, errors?}`.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ERROR_CODES_HEADER } from '../../core/index.js';
+import { ERROR_CODES_HEADER } from '../../core/errors.js';
 import { DB_KINDS } from '../helpers/db.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 

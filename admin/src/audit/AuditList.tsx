@@ -6,14 +6,11 @@ import HistoryIcon from '@mui/icons-material/History';
 import { Box, Button, Chip, Paper, Stack, Table, TableBody, TableCell, TableHead, TableRow, Typography, useMediaQuery, type Theme } from '@mui/material';
 import { useState } from 'react';
 import { Datagrid, FunctionField, List, RecordContextProvider, SelectInput, TextField, TextInput, useListContext, useRecordContext, type RaRecord } from 'react-admin';
-import { auditActorText, auditFieldRows, auditSummaryText, type AuditStoreLookup } from '../../../core/auditText';
-import { AUDIT_ACTION_LABELS, auditActionLabel, auditEntityLabel } from '../../../core/labels';
-import { formatTaipei } from '../../../core/time';
-import type { AuditEntry } from '../../../core/types';
+import { auditActorText, auditFieldRows, auditSummaryText, AUDIT_ACTION_LABELS, auditActionLabel, auditEntityLabel, formatTaipei, gates } from '../../../core/browser';
+import type { AuditStoreLookup, AuditEntry } from '../../../core/browser';
 import { useStores } from '../common/useStores';
 import { AUDIT_UI as T, UI } from '../messages';
 import { Gated } from '../common/Forbidden';
-import { gates } from '../../../core/permissions';
 
 type AuditRecord = AuditEntry & RaRecord;
 

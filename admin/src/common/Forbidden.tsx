@@ -1,7 +1,7 @@
 import { Alert, AlertTitle, Box } from '@mui/material';
 import type { ReactNode } from 'react';
 import { Loading, Title, useTranslate } from 'react-admin';
-import type { Me } from '../../../core/types';
+import type { Me } from '../../../core/browser';
 import { useMe } from './useMe';
 import { UI } from '../messages';
 

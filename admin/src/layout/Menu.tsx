@@ -7,7 +7,7 @@ import ReceiptLongIcon from '@mui/icons-material/ReceiptLong';
 import StoreIcon from '@mui/icons-material/Store';
 import { Box, Divider, MenuItem, MenuList, ListItemIcon, ListItemText, useMediaQuery, type Theme } from '@mui/material';
 import { Menu as RaMenu, useBasename, useLogout, useSidebarState } from 'react-admin';
-import { canAccess } from '../../../core/permissions';
+import { canAccess } from '../../../core/browser';
 import { useOwnPasswordDialog } from '../account/useOwnPasswordDialog';
 import { useMe } from '../common/useMe';
 import { AccountMenuItems } from './AccountMenuItems';

@@ -3,7 +3,7 @@ import SwapHorizIcon from '@mui/icons-material/SwapHoriz';
 import { Button, Chip, Menu, MenuItem } from '@mui/material';
 import { useState } from 'react';
 import { useDataProvider, useDeleteMany, useListContext, useNotify, useRefresh, useUnselectAll } from 'react-admin';
-import { STATUS_COLORS, STATUSES } from '../../../core/statuses';
+import { STATUS_COLORS, STATUSES } from '../../../core/browser';
 import type { RemitDataProvider } from '../providers/dataProvider';
 import { ConfirmDialog } from './ConfirmDialog';
 import { PAYMENTS_UI as P } from '../messages';

@@ -1,8 +1,8 @@
 import CheckIcon from '@mui/icons-material/Check';
 import { Button } from '@mui/material';
 import { useNotify, useUpdate } from 'react-admin';
-import { statusChangeable } from '../../../core/statuses';
-import type { Payment } from '../../../core/types';
+import { statusChangeable } from '../../../core/browser';
+import type { Payment } from '../../../core/browser';
 import { PAYMENTS_UI as P } from '../messages';
 import { serverMessage } from '../serverError';
 import { beginUndoable, UNDO_MS } from './undoPending';

@@ -32,12 +32,8 @@ import {
 } from '@mui/material';
 import { useRef, useState } from 'react';
 import { useDataProvider } from 'react-admin';
-import type { ParseResult, PreviewRow } from '../../../core/excel/parse';
-import { BROWSER_IMPORT_MAX_BYTES, HEADERS } from '../../../core/excel/columns';
-import { ValidationError, type Problem } from '../../../core/errors';
-import { errorText, MSG } from '../../../core/messages';
-import type { ImportResult } from '../../../core/services/payments/import';
-import type { Me } from '../../../core/types';
+import { BROWSER_IMPORT_MAX_BYTES, HEADERS, ValidationError, errorText, MSG } from '../../../core/browser';
+import type { ParseResult, PreviewRow, Problem, ImportResult, Me } from '../../../core/browser';
 import { IMPORT_UI as T, UI } from '../messages';
 import { useStores } from '../common/useStores';
 import type { RemitDataProvider } from '../providers/dataProvider';

@@ -6,11 +6,8 @@
 import { Box, Button, Typography, useMediaQuery, type Theme } from '@mui/material';
 import { useMemo } from 'react';
 import { Datagrid, FunctionField, I18nContext, List, Loading, Pagination, TextField, useGetList, useI18nProvider, useListContext } from 'react-admin';
-import { gates } from '../../../core/permissions';
-import { formatNTD } from '../../../core/money';
-import { formatTaipei } from '../../../core/time';
-import { storeLabel } from '../../../core/labels';
-import type { ListedPayment, Me, Payment } from '../../../core/types';
+import { dateRangeText, formatNTD, formatTaipei, gates, scopeIsEmpty, storeLabel } from '../../../core/browser';
+import type { ListedPayment, Me, Payment } from '../../../core/browser';
 import { Forbidden, NoStoreNotice } from '../common/Forbidden';
 import { useSelectedStore } from '../common/storeSelection';
 import { useMe } from '../common/useMe';

@@ -2,7 +2,7 @@ import LinkOffIcon from '@mui/icons-material/LinkOff';
 import { Button, Dialog, DialogActions, DialogContent, DialogContentText } from '@mui/material';
 import { useState } from 'react';
 import { useNotify, useRefresh } from 'react-admin';
-import type { Payment } from '../../../core/types';
+import type { Payment } from '../../../core/browser';
 import { dataProvider } from '../providers/dataProvider';
 import { RECONCILE_UI as R } from '../messages';
 

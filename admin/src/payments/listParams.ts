@@ -2,9 +2,8 @@
  * How 匯款記錄 asks for its first page, for the list itself and for the first screen's early calls
  * (admin/src/providers/firstScreen.ts), so both ask the very same thing.
  */
-import { canSwitchStores } from '../../../core/permissions';
-import { defaultDateRange } from '../../../core/time';
-import type { Me } from '../../../core/types';
+import { canSwitchStores, defaultDateRange } from '../../../core/browser';
+import type { Me } from '../../../core/browser';
 
 export const PAYMENTS_PER_PAGE = 25;
 export const PAYMENTS_SORT = { field: 'paid_at', order: 'DESC' } as const;

@@ -5,7 +5,7 @@
  * `canAccess` is the core's access map (core/permissions.ts `ACCESS`), the menu's and the pages' too.
  */
 import type { AuthProvider } from 'react-admin';
-import { canAccess } from '../../../core/permissions';
+import { canAccess } from '../../../core/browser';
 import { api, ApiError } from '../http';
 import { LOGIN_PATH } from '../config';
 import { currentPath, loginUrlFor, signOutOnServer } from '../session';

@@ -4,10 +4,8 @@
  */
 import simpleRestProvider from 'ra-data-simple-rest';
 import { fetchUtils, HttpError, type DataProvider, type GetListParams, type GetListResult, type RaRecord } from 'react-admin';
-import type { ImportRow } from '../../../core/excel/parse';
-import type { ImportResult } from '../../../core/services/payments/import';
-import type { StatsCharts } from '../../../core/stats';
-import type { StatsSummary } from '../../../core/types';
+import { ERROR_CODES_HEADER } from '../../../core/browser';
+import type { ImportRow, ImportResult, StatsCharts, StatsSummary } from '../../../core/browser';
 import { API_BASE, TIMEOUT_MS } from '../config';
 import { api, ApiError, handleUnauthorized } from '../http';
 import type { ImportedStatement, LinkedPayment, Proposals, RememberedPayer } from '../reconcile/types';

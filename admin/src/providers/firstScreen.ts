@@ -7,7 +7,7 @@
  * filters kept from last time), and the list picks those answers up (dataProvider `getListEarly`).
  */
 import { getQuery, type SortPayload } from 'react-admin';
-import { gates } from '../../../core/permissions';
+import { gates } from '../../../core/browser';
 import { ADMIN_PATH, LOGIN_PATH } from '../config';
 import { STORES_PARAMS } from '../common/useStores';
 import { countParams, MULTI_STORE_KEY, PAYMENTS_PER_PAGE, PAYMENTS_SORT, paymentsFilterDefaults, permanentFilter, SELECTED_STORE_KEY } from '../payments/listParams';

@@ -8,10 +8,8 @@ import { Alert, Badge, Box, Button, LinearProgress, Paper, Stack, Typography } f
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState, type ReactNode } from 'react';
 import { Loading, Title, useNotify } from 'react-admin';
-import { canAccess, canSwitchStores, storeScope, storesInScope } from '../../../core/permissions';
-import type { Me } from '../../../core/types';
-import { statementPeriod } from '../../../core/reconcile/period';
-import { defaultDateRange } from '../../../core/time';
+import { canAccess, canSwitchStores, storeScope, storesInScope, statementPeriod, defaultDateRange } from '../../../core/browser';
+import type { Me } from '../../../core/browser';
 import { DateRangeFields } from '../common/DateRangeFields';
 import { Forbidden } from '../common/Forbidden';
 import { useSelectedStore } from '../common/storeSelection';

@@ -5,15 +5,13 @@ import StorefrontIcon from '@mui/icons-material/Storefront';
 import { Box, Button, IconButton, Paper, Stack, Tooltip, Typography, useMediaQuery, type Theme } from '@mui/material';
 import { createContext, useContext, useMemo, useState } from 'react';
 import { Datagrid, FunctionField, List, SearchInput, TextField, TopToolbar, useListContext } from 'react-admin';
-import { storeChangeDenial, formatTaipei } from '../../../core/browser';
+import { storeChangeDenial, formatTaipei, gates } from '../../../core/browser';
 import type { Store } from '../../../core/browser';
 import { useMe } from '../common/useMe';
-import type { Store } from '../../../core/types';
 import { STORES_UI as T, UI } from '../messages';
 import { DeleteStoreDialog } from './DeleteStoreDialog';
 import { StoreFormDialog } from './StoreFormDialog';
 import { Gated } from '../common/Forbidden';
-import { gates } from '../../../core/permissions';
 
 interface StoreActions {
   /** opens the form: a store to edit, or null to add one */

@@ -29,7 +29,7 @@ import {
 } from '@mui/material';
 import { useState, type ReactNode } from 'react';
 import { Title, useGetList } from 'react-admin';
-import { activeLabel, can, effectivePermissions, isAdmin, permissionLabels, storeAccessLabel, formatTaipei, ROLE_LABELS, storeLabel } from '../../../core/browser';
+import { activeLabel, can, effectivePermissions, isAdmin, permissionLabels, storeAccessLabel, formatTaipei, ROLE_LABELS, storeLabel, gates } from '../../../core/browser';
 import type { Me, User } from '../../../core/browser';
 import { useMe } from '../common/useMe';
 import { useStores, type StoreRecord } from '../common/useStores';
@@ -40,7 +40,6 @@ import { serverMessage } from '../serverError';
 import { UserActions, type UserActionHandlers } from './UserActions';
 import { UserFormDialog } from './UserFormDialog';
 import { Gated } from '../common/Forbidden';
-import { gates } from '../../../core/permissions';
 
 const PER_PAGE_OPTIONS = [25, 50, 100];
 
