@@ -28,13 +28,13 @@ describe.each(DB_KINDS)('error codes over HTTP on %s', (kind) => {
     expect(res.body).toMatchObject({ message: '驗證錯誤', code: 'validation_failed', details: {} });
     expect(res.body.errors).toEqual([
       { field: 'amount', message: '匯款金額至少為 1', code: 'amount_min', details: { limit: 1 } },
-      { field: 'note', message: '備註不能超過1000個字符', code: 'note_too_long', details: { limit: 1000 } },
+      { field: 'note', message: '備註不能超過1000個字元', code: 'note_too_long', details: { limit: 1000 } },
     ]);
   });
 
   it('keeps the original shape for a client that does not ask', async () => {
     const res = await s.api('POST', '/payments', { as: 'admin', body: { ...good(), note: 'n'.repeat(1001) } });
-    expect(res.body).toEqual({ message: '驗證錯誤', errors: [{ field: 'note', message: '備註不能超過1000個字符' }] });
+    expect(res.body).toEqual({ message: '驗證錯誤', errors: [{ field: 'note', message: '備註不能超過1000個字元' }] });
   });
 
   it('names the code of a refusal that is not about a field, and of the edge’s own answers', async () => {
