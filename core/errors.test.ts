@@ -12,7 +12,7 @@ import { validatePayment } from './validation/payment.js';
 import { validateStore } from './validation/store.js';
 
 describe('errors carry a code and details; the message is rendered from them', () => {
-  it('says the sentence (the spec's where it fixes one), its limit taken from the rule’s constant', () => {
+  it('says the sentence (the spec’s where it fixes one), its limit taken from the rule’s constant', () => {
     const p = problem('note_too_long', { limit: NOTE_MAX_LENGTH });
     expect(p).toEqual({ code: 'note_too_long', details: { limit: 1000 }, message: '備註不能超過1000個字元' });
     expect(problem('username_max', { limit: USERNAME_MAX }).message).toBe('用戶名不能超過20個字符');
