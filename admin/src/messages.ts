@@ -4,7 +4,7 @@
  * ../shared/spec.md. Names of fields, statuses and permissions come from core/labels.ts. Rule messages shared with the server come from
  * core/messages.ts instead (the entries below that name MSG are those: said once, in core), and the limits in sentences from core/limits.ts.
  */
-import { PAYMENT_FIELD_LABELS, STATEMENT_COLUMN_LABELS, STATS_FIELD_LABELS, STATUS_LABELS, STORE_FIELD_LABELS, MAX_IMPORT_ROWS, MAX_STREAM_IMPORT_ROWS, STORE_CODE_MAX, USERNAME_MAX, USERNAME_MIN, MSG } from '../../core/browser';
+import { AUDIT_FIELD_LABELS, PAYER_FIELD_LABELS, PAYMENT_FIELD_LABELS, STATEMENT_COLUMN_LABELS, STATS_FIELD_LABELS, STATUS_LABELS, STORE_FIELD_LABELS, MAX_IMPORT_ROWS, MAX_STREAM_IMPORT_ROWS, STORE_CODE_MAX, USERNAME_MAX, USERNAME_MIN, MSG } from '../../core/browser';
 
 export const UI = {
   unknownUser: MSG.unknownUser,
@@ -240,13 +240,13 @@ export const USERS_UI = {
 /** 稽核紀錄 (system_admin). */
 export const AUDIT_UI = {
   title: '稽核紀錄',
-  at: '時間',
-  user: '用戶',
-  action: '動作',
-  entity: '對象',
-  entityId: '編號',
-  ip: '位址',
-  changes: '內容',
+  at: AUDIT_FIELD_LABELS.at,
+  user: AUDIT_FIELD_LABELS.actor,
+  action: AUDIT_FIELD_LABELS.action,
+  entity: AUDIT_FIELD_LABELS.entity,
+  entityId: AUDIT_FIELD_LABELS.entity_id,
+  ip: AUDIT_FIELD_LABELS.ip,
+  changes: AUDIT_FIELD_LABELS.changes,
   field: '欄位',
   before: '修改前',
   after: '修改後',
@@ -409,8 +409,8 @@ export const RECONCILE_UI = {
   payersEmpty: '尚未記住任何付款人',
   payersLoadFailed: '讀取已記住的付款人失敗',
   payersMore: (n: number) => `只顯示最近記住的 ${n} 筆`,
-  payer: '對帳單上的付款人',
-  learnedAt: '記住時間',
+  payer: PAYER_FIELD_LABELS.payer,
+  learnedAt: PAYER_FIELD_LABELS.learned_at,
   learnedBy: (auto: boolean, username: string) => (auto ? `自動對帳（${username}）` : `${username} 確認`),
   forget: '忘記',
   forgetConfirm: (payer: string, lastFive: string) => `忘記付款人「${payer}」（後五碼 ${lastFive}）？之後的對帳不再以此為證據；再次確認對帳時會重新記住。`,
