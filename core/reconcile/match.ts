@@ -34,7 +34,6 @@ export interface Thresholds {
   autoNoDigits: number;
   /** a report is an unpaid candidate only when the log odds that some credit pays it (Analysis.paid) are below this */
   unpaid: number;
-
   /** a credit is unreported only when its likeliest report weighs less than this */
   unreported: number;
 }
@@ -124,8 +123,9 @@ export interface Analysis {
   /** what the best assignment without the report's pair loses (0 when unpaired) */
   regret: Float64Array;
   /**
-   * the best assignment with the report paid less the best with it unpaid: the log odds (in
-   * max-product form) that some credit pays it; negative for a report the assignment leaves alone
+   * for a report the assignment leaves alone, the best assignment with it paid less the best with
+   * it unpaid: the log odds (in max-product form) that some credit pays it, ≤ 0 (-Infinity: no
+   * candidate). A paired report is never unpaid: +Infinity, not measured.
    */
   paid: Float64Array;
   /** the line review proposes first for each report (-1: none) */
@@ -227,7 +227,7 @@ function assign(reports: ReconcileReport[], lines: ReconcileLine[], ofReport: Ca
   const partner = new Int32Array(reports.length).fill(-1);
   const owner = new Int32Array(lines.length).fill(-1);
   const regret = new Float64Array(reports.length);
-  const paid = new Float64Array(reports.length).fill(-Infinity);
+  const paid = Float64Array.from(reports, () => -Infinity);
   const groups = new Map<number, number[]>();
   reports.forEach((r, ri) => {
     if (!ofReport[ri].some((c) => weight(c) > 0)) return;
@@ -252,13 +252,11 @@ function assign(reports: ReconcileReport[], lines: ReconcileLine[], ofReport: Ca
       if (j < 0) return;
       partner[ri] = lineOf[j];
       owner[lineOf[j]] = ri;
-      if (withRegret) {
-        regret[ri] = a.regret(i);
-        paid[ri] = a.paidMargin(i);
-      }
+      if (withRegret) regret[ri] = a.regret(i);
     });
     if (withRegret) group.forEach((ri, i) => a.lineOf(i) < 0 && (paid[ri] = a.paidMargin(i)));
   }
+  partner.forEach((li, ri) => li >= 0 && (paid[ri] = Infinity));
   if (withRegret)
     // a report left alone may still be paid by a line the assignment left out (its weight ≤ 0),
     // or take a line from its holder, who then loses what it would lose without it
@@ -299,9 +297,9 @@ export function decide(a: Analysis, t: Thresholds): MatchResult {
   const unpaid: Array<{ ri: number; w: number }> = [];
   reports.forEach((r, ri) => {
     if (!asked[ri] || reportAuto[ri]) return;
-    // the log odds that some credit pays the report, the whole assignment considered (a line it
-    // might take from another report costs what that report loses): low enough, it is unpaid,
-    // whether the assignment left it alone or gave it a line others explain almost as well
+    // the log odds that some credit pays a report the assignment left alone, the whole assignment
+    // considered (a line it might take from another report costs what that report, and any it
+    // displaces in turn, would lose): low enough, it is unpaid
     if (a.coverable[ri] && !a.suggested.reports.has(ri) && !a.groupable.has(ri) && a.paid[ri] < t.unpaid) unpaid.push({ ri, w: a.paid[ri] });
     const open = ofReport[ri].filter((c) => lineTaken[c.line] !== 1);
     if (open.length === 0) return;
