@@ -120,7 +120,7 @@ export function chooseThresholds(calibration: Analysed[]): { matcher: Thresholds
       }
       if (ok && recall > most + 1e-9) [most, auto, autoNoDigits] = [recall, m, n];
     }
-  const unpaid = range(-15, 15, 0.25).reverse().find((u) => all((a) => at(a, { unpaid: u }).falseUnpaid <= 0.004)) ?? -15;
+  const unpaid = range(-15, 0, 0.25).reverse().find((u) => all((a) => at(a, { unpaid: u }).falseUnpaid <= 0.004)) ?? -15;
   const unreported = range(-15, 15, 0.25).reverse().find((v) => all((a) => {
     const s = at(a, { unreported: v });
     return s.unreportedListed <= 1.4 * Math.max(1, s.unreportedTrue);
@@ -209,12 +209,25 @@ export function formatRow(r: MonthReport): string {
   ].join(' | ');
 }
 
-/** `node dist/bench/reconcile-sweep.js [--quick] [--ours|--other]`: the sweep on its own. */
+/** The README's month-by-month table: its header, then one row per month. */
+export const MARKDOWN_HEADER = [
+  '| half | generator | month | auto precision / recall | greedy floor (calibrated) · at its best · ceiling | review first / top 3 | unpaid found, false | unreported found in list | goals missed |',
+  '|---|---|---|---|---|---|---|---|---|',
+].join('\n');
+
+export function formatMarkdownRow(r: MonthReport): string {
+  const m = r.matcher;
+  const missed = Object.entries(r.goals).filter(([, ok]) => !ok).map(([g]) => g);
+  return `| ${r.half} | ${r.generator} | ${r.name} | ${pc(m.precision)} / ${pc(m.recall)} | ${pc(r.greedy.recall)} · ${pc(r.greedyBest.recall)} · ${pc(r.ceiling)} | ${pc(m.reviewFirst)} / ${pc(m.reviewTop3)} | ${m.unpaidFound}/${m.unpaidTrue}, ${pc(m.falseUnpaid)} | ${m.unreportedFound}/${m.unreportedTrue} in ${m.unreportedListed} | ${missed.length ? missed.join('; ') : 'none'} |`;
+}
+
+/** `node dist/bench/reconcile-sweep.js [--quick] [--ours|--other] [--markdown]`: the sweep on its own (--markdown: the README's table). */
 if (process.argv[1]?.endsWith('reconcile-sweep.js')) {
   const quick = process.argv.includes('--quick');
   const only = process.argv.includes('--ours') ? 'ours' : process.argv.includes('--other') ? 'other' : undefined;
   const months = sweepMonths({ quick, only }).map(analyseMonth);
   const th = chooseThresholds(months.filter((a) => a.month.half === 'calibration'));
   console.log(`thresholds chosen on the calibration half: ${JSON.stringify(th)} (product defaults ${JSON.stringify(DEFAULT_THRESHOLDS)})`);
-  for (const a of months) console.log(formatRow(judge(a, th)));
+  if (process.argv.includes('--markdown')) console.log(`${MARKDOWN_HEADER}\n${months.map((a) => formatMarkdownRow(judge(a, th))).join('\n')}`);
+  else for (const a of months) console.log(formatRow(judge(a, th)));
 }

@@ -46,6 +46,33 @@ describe('Assignment', () => {
     }
   });
 
+  it('answers how much likelier each report is paid than left alone (paidMargin), matched or not', () => {
+    const rnd = random(11);
+    for (let round = 0; round < 500; round++) {
+      const n = 1 + Math.floor(rnd() * 6);
+      const m = 1 + Math.floor(rnd() * 5);
+      const edges: Edge[][] = [];
+      for (let i = 0; i < n; i++) {
+        const list: Edge[] = [];
+        for (let j = 0; j < m; j++) if (rnd() < 0.5) list.push({ to: j, weight: Math.round(rnd() * 100) });
+        edges.push(list);
+      }
+      const a = new Assignment(edges, m);
+      const best = brute(edges);
+      edges.forEach((list, i) => {
+        const alone = brute(edges.map((l, k) => (k === i ? [] : l)));
+        // i paired with one of its lines, the others as best they can without that line
+        const paired = list.reduce((b, e) => Math.max(b, e.weight + brute(edges.map((l, k) => (k === i ? [] : l.filter((x) => x.to !== e.to))))), -Infinity);
+        expect(best).toBeCloseTo(Math.max(alone, paired), 6);
+        if (list.length === 0) expect(a.paidMargin(i)).toBe(-Infinity);
+        else expect(a.paidMargin(i)).toBeCloseTo(paired - alone, 6);
+      });
+      // asking changes nothing
+      const again = new Assignment(edges, m);
+      edges.forEach((_, i) => expect(a.lineOf(i)).toBe(again.lineOf(i)));
+    }
+  });
+
   it('gives a recurring pair to the nearer report even when the greedy order would not', () => {
     // report 0 likes line 0 a little more than line 1, report 1 can only take line 0
     const a = new Assignment([[{ to: 0, weight: 10 }, { to: 1, weight: 9 }], [{ to: 0, weight: 8 }]], 2);

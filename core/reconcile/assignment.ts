@@ -205,6 +205,32 @@ export class Assignment {
     return Math.max(0, weight - reseat - handOver);
   }
 
+  /**
+   * Best total weight with report i paired (to any line) less the best with report i left alone:
+   * positive when the matching pairs it (what leaving it alone would cost: its pair's weight less
+   * what its line is worth to the others), negative when it does not (what pairing it would cost
+   * the others). The log odds, in max-product form, that report i is paid at all.
+   */
+  paidMargin(i: number): number {
+    const l = this.lineOf(i);
+    if (l >= 0) {
+      const weight = this.edges[i].find((e) => e.to === l)!.weight;
+      const own = this.matchL[i];
+      this.matchL[i] = -1;
+      this.matchR[l] = -1;
+      const handOver = this.handOver(l, i);
+      this.matchL[i] = own;
+      this.matchR[l] = i;
+      return weight - handOver;
+    }
+    if (this.edges[i].length === 0) return -Infinity;
+    // i stays alone now: the cheapest path from i that does not end at its own "unmatched" vertex
+    const lefts: number[] = [];
+    const rights: number[] = [];
+    const t = this.shortest(i, this.m + i, lefts, rights);
+    return t < 0 ? -Infinity : this.pl[i] - this.dist[t] + this.pr[t];
+  }
+
   /** the best weight gained by giving free line l to another report (not `skip`), who leaves its own */
   private handOver(l: number, skip: number): number {
     const { pl, pr, dist, seen, done, matchL, heap } = this;

@@ -243,6 +243,25 @@ describe('matchReconcile', () => {
     expect(matchReconcile([mid], []).unpaid).toEqual([]);
   });
 
+  it('unpaid weighs the whole assignment: a report whose only credit another report explains far better is unpaid, one that ties with another report for a digitless credit is not, the surest first', () => {
+    const coverage = { from: tw('2026-11-01T00:00:00'), to: tw('2026-11-30T23:59:59') };
+    // the only NT$1,300 credit shows B's last five: A is unpaid
+    const a = report('2026-11-10T10:00:00', 1300, '12345');
+    const b = report('2026-11-10T10:02:00', 1300, '67890');
+    const res = matchReconcile([a, b], [line(1, '2026-11-10T10:04:00', 1300, '67890')], { coverage });
+    expect(pairs(res)).toEqual([[b.uuid, 1]]);
+    expect(res.unpaid).toEqual([{ payment: a.uuid }]);
+    // the only credit shows no digits and fits both as well: the statement cannot say which is unpaid
+    const c = report('2026-11-12T10:00:00', 1300, '24680');
+    const d = report('2026-11-12T10:01:00', 1300, '13579');
+    const tie = matchReconcile([c, d], [line(2, '2026-11-12T10:03:00', 1300, '')], { coverage });
+    expect(tie.unpaid).toEqual([]);
+    // no credit of its amount at all is surer than a credit showing another's digits
+    const e = report('2026-11-14T10:00:00', 4321, '11111');
+    const both = matchReconcile([a, b, e], [line(1, '2026-11-10T10:04:00', 1300, '67890')], { coverage });
+    expect(both.unpaid).toEqual([{ payment: e.uuid }, { payment: a.uuid }]);
+  });
+
   it('a line only reports of other days could explain, with those taken, is unreported; otherwise it is offered back', () => {
     const r = report('2026-11-05T14:00:00', 700, '12345');
     const res = matchReconcile([r], [line(1, '2026-11-05T14:01:00', 700, '12345'), line(2, '2026-11-06T09:00:00', 700, '99999')]);

@@ -32,14 +32,14 @@ export interface Thresholds {
   auto: number;
   /** the same when the line shows no digits (a name, a cash deposit): its own margin, chosen apart */
   autoNoDigits: number;
-  /** a report is an unpaid candidate only when its likeliest line weighs less than this */
+  /** a report is an unpaid candidate only when the log odds that some credit pays it (Analysis.paid) are below this */
   unpaid: number;
   /** a credit is unreported only when its likeliest report weighs less than this */
   unreported: number;
 }
 
 /** Chosen on the calibration half of the bench's sweep (see the README's reconciliation figures). */
-export const DEFAULT_THRESHOLDS: Thresholds = { auto: 5.25, autoNoDigits: 3.5, unpaid: -3.25, unreported: -0.25 };
+export const DEFAULT_THRESHOLDS: Thresholds = { auto: 5.25, autoNoDigits: 3.5, unpaid: -1.75, unreported: -0.25 };
 
 export interface MatchOptions {
   windowBeforeMs?: number;
@@ -122,6 +122,12 @@ export interface Analysis {
   owner: Int32Array;
   /** what the best assignment without the report's pair loses (0 when unpaired) */
   regret: Float64Array;
+  /**
+   * for a report the assignment leaves alone, the best assignment with it paid less the best with
+   * it unpaid: the log odds (in max-product form) that some credit pays it, ≤ 0 (-Infinity: no
+   * candidate). A paired report is never unpaid: +Infinity, not measured.
+   */
+  paid: Float64Array;
   /** the line review proposes first for each report (-1: none) */
   reviewPartner: Int32Array;
   /** the report is asked about (inside the period) */
@@ -185,7 +191,7 @@ export function analyse(allReports: ReconcileReport[], lines: ReconcileLine[], o
   // was paid (the likelihood ratio alone, a pair more likely than chance preferred to none).
   const main = assign(reports, lines, ofReport, (c) => c.weight, true);
   const review = assign(reports, lines, ofReport, (c) => c.lr + REVIEW_PREFERENCE, false);
-  const { partner, owner, regret } = main;
+  const { partner, owner, regret, paid } = main;
 
   const inPeriod = (r: ReconcileReport) => !opts.period || (r.paid_at >= opts.period.from && r.paid_at < opts.period.to);
   const asked = Uint8Array.from(reports, (r) => (inPeriod(r) ? 1 : 0));
@@ -210,7 +216,7 @@ export function analyse(allReports: ReconcileReport[], lines: ReconcileLine[], o
     if (payer) ev.reasons.push(payer.known === 'same' ? '付款人記錄相符' : `付款人記錄的後五碼為 ${payer.fives.join('、')}`);
     return (c.ev = ev);
   };
-  return { reports, lines, ofReport, ofLine, partner, owner, regret, reviewPartner: review.partner, asked, lineAsked, coverable, decidable, suggestions, suggested, groupable, explain, model: model.summary };
+  return { reports, lines, ofReport, ofLine, partner, owner, regret, paid, reviewPartner: review.partner, asked, lineAsked, coverable, decidable, suggestions, suggested, groupable, explain, model: model.summary };
 }
 
 /** How much a pair as likely as chance is preferred to leaving a report without a line, in review's assignment. */
@@ -221,6 +227,7 @@ function assign(reports: ReconcileReport[], lines: ReconcileLine[], ofReport: Ca
   const partner = new Int32Array(reports.length).fill(-1);
   const owner = new Int32Array(lines.length).fill(-1);
   const regret = new Float64Array(reports.length);
+  const paid = Float64Array.from(reports, () => -Infinity);
   const groups = new Map<number, number[]>();
   reports.forEach((r, ri) => {
     if (!ofReport[ri].some((c) => weight(c) > 0)) return;
@@ -247,8 +254,17 @@ function assign(reports: ReconcileReport[], lines: ReconcileLine[], ofReport: Ca
       owner[lineOf[j]] = ri;
       if (withRegret) regret[ri] = a.regret(i);
     });
+    if (withRegret) group.forEach((ri, i) => a.lineOf(i) < 0 && (paid[ri] = a.paidMargin(i)));
   }
-  return { partner, owner, regret };
+  partner.forEach((li, ri) => li >= 0 && (paid[ri] = Infinity));
+  if (withRegret)
+    // a report left alone may still be paid by a line the assignment left out (its weight ≤ 0),
+    // or take a line from its holder, who then loses what it would lose without it
+    reports.forEach((_, ri) => {
+      if (partner[ri] >= 0) return;
+      for (const c of ofReport[ri]) paid[ri] = Math.max(paid[ri], owner[c.line] < 0 ? weight(c) : weight(c) - regret[owner[c.line]]);
+    });
+  return { partner, owner, regret, paid };
 }
 
 /** The queues from an analysis, at the given thresholds (the bench tries several on one analysis). */
@@ -281,13 +297,10 @@ export function decide(a: Analysis, t: Thresholds): MatchResult {
   const unpaid: Array<{ ri: number; w: number }> = [];
   reports.forEach((r, ri) => {
     if (!asked[ri] || reportAuto[ri]) return;
-    if (partner[ri] < 0 && a.coverable[ri] && !a.suggested.reports.has(ri) && !a.groupable.has(ri)) {
-      // how well the likeliest line explains the report: a line the assignment gave another
-      // report counts only what it weighs beyond that report's claim
-      let w = -Infinity;
-      for (const c of ofReport[ri]) w = Math.max(w, owner[c.line] < 0 ? c.weight : c.weight - cand(owner[c.line], c.line).weight);
-      if (w < t.unpaid) unpaid.push({ ri, w });
-    }
+    // the log odds that some credit pays a report the assignment left alone, the whole assignment
+    // considered (a line it might take from another report costs what that report, and any it
+    // displaces in turn, would lose): low enough, it is unpaid
+    if (a.coverable[ri] && !a.suggested.reports.has(ri) && !a.groupable.has(ri) && a.paid[ri] < t.unpaid) unpaid.push({ ri, w: a.paid[ri] });
     const open = ofReport[ri].filter((c) => lineTaken[c.line] !== 1);
     if (open.length === 0) return;
     // Review ranks first the line the assignment gives the report; then free lines by weight;
