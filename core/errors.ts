@@ -235,8 +235,9 @@ export function problem<C extends ErrorCode>(code: C, ...[details]: DetailsArg<C
  * details where they answer: http/middleware/errors.ts).
  */
 /** The same problem said at a place (a row, a file): its sentence is made again with the place first. */
-export function placed(p: Problem, place: ErrorPlace): Problem {
-  return problem(p.code as 'validation_failed', { ...p.details, ...place });
+export function placed<C extends ErrorCode>(p: Problem<C>, place: ErrorPlace): Problem<C> {
+  const details = { ...p.details, ...place } as ErrorDetails<C>;
+  return { code: p.code, details, message: errorMessage(p.code, details) };
 }
 
 export interface FieldError {

@@ -447,10 +447,13 @@ function* chunks<T>(xs: T[], size: number): Generator<T[]> {
   for (let i = 0; i < xs.length; i += size) yield xs.slice(i, i + size);
 }
 
+/** Statements one proposals request may name. */
+const MAX_STATEMENTS = 100;
+
 /** Statements by id (`1` or `1,2` or an array), each in the caller's scope, else not found. */
 async function statementsInScope(ctx: ServiceContext, raw: unknown): Promise<Array<{ from: string | null; to: string | null }>> {
   const ids = (Array.isArray(raw) ? raw : String(raw).split(',')).map((x) => toId(typeof x === 'string' ? x.trim() : x));
-  if (ids.length > 100) throw ValidationError.single('statement', 'reconcile_too_many', { limit: 100 });
+  if (ids.length > MAX_STATEMENTS) throw ValidationError.single('statement', 'reconcile_too_many', { limit: MAX_STATEMENTS });
   const bad = ids.findIndex((id) => id === null);
   if (bad >= 0) throw new NotFoundError(problem('reconcile_statement_not_found', { id: String(Array.isArray(raw) ? raw[bad] : raw) }));
   const q = ctx.db('bank_statements').select('id', 'store_id', 'period_from as from', 'period_to as to').whereIn('id', ids as number[]);

@@ -13,6 +13,7 @@ import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createUser, systemActor, taipeiDate } from '../../core/index.js';
 import { HEADERS } from '../../core/excel/columns.js';
+import { entry, SHEET_PREFIX, SHEET_SUFFIX, xlsxWith } from '../helpers/zip.js';
 import { TEST_SECURITY } from '../helpers/db.js';
 import { HAS_CHROMIUM, PASSWORD, SCREENSHOTS, settle, startE2E, type E2E } from './harness.js';
 
@@ -139,5 +140,24 @@ describe.skipIf(!HAS_CHROMIUM)('the import preview', () => {
     await settle(page);
     await page.screenshot({ path: join(SCREENSHOTS, 'import-preview-reasons-375.png') });
     await page.context().close();
+  });
+
+  it('sends a sheet over the browser’s row limit to the command line, recognising the refusal by its code (issue 23, item 3)', async () => {
+    // a small file whose sheet says it runs to row 200 000: refused before any row is read
+    const sheet = SHEET_PREFIX.replace('<sheetData>', '<dimension ref="A1:G200000"/><sheetData>') + '<row r="1"><c r="A1" t="inlineStr"><is><t>營業日期</t></is></c></row>' + SHEET_SUFFIX;
+    const file = join(dir, 'tall.xlsx');
+    writeFileSync(file, xlsxWith(entry('xl/worksheets/sheet1.xml', sheet)));
+    for (const size of [PHONE, DESK]) {
+      const page = await e.signedIn('admin', '/admin/payments', size);
+      await page.getByRole('button', { name: 'Excel 匯入' }).click();
+      await page.getByTestId('import-file').setInputFiles(file);
+      await page.getByRole('button', { name: '下一步' }).click();
+      const alert = page.getByTestId('import-dialog').getByRole('alert');
+      await alert.waitFor();
+      expect(await alert.innerText()).toBe('瀏覽器一次最多匯入 100000 筆。更多的資料請在伺服器上以指令匯入：remit import 檔案名稱.xlsx（.xlsx 或 CSV 最多 1048576 筆）');
+      await settle(page);
+      await page.screenshot({ path: join(SCREENSHOTS, `import-too-many-rows-${size.width}.png`) });
+      await page.context().close();
+    }
   });
 });
