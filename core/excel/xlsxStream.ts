@@ -4,10 +4,8 @@
  * goes straight into a streamed zip, so memory stays flat whatever the row count. SheetJS stays
  * for the sample and for reading.
  */
-import { toCollectionStatus } from '../statuses.js';
-import { AMOUNT_FORMAT, DATE_FORMAT, DATETIME_FORMAT, HEADERS, SHEET_NAME } from './columns.js';
-import { instantToDateSerial, instantToSerial } from './serial.js';
-import { COL_WIDTHS, instantOf, storeNamer, type ExportPayment, type StoreRef } from './write.js';
+import { AMOUNT_FORMAT, DATE_FORMAT, DATETIME_FORMAT, SHEET_COLUMNS, SHEET_NAME, type CellStyle, type SheetColumn } from '../payments/columns.js';
+import { storeNamer, type ExportPayment, type StoreRef } from './write.js';
 import { zipStream } from './zipStream.js';
 
 const XML_HEAD = '<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\n';
@@ -31,6 +29,7 @@ export function xmlText(s: string): string {
 }
 
 /** Styles: 1 date, 2 text (@), 3 date and time, 4 amount, as the SheetJS export numbers them. */
+const STYLE_INDEX: Record<CellStyle, number> = { date: 1, text: 2, datetime: 3, amount: 4 };
 const STYLES =
   `${XML_HEAD}<styleSheet xmlns="${MAIN_NS}"><numFmts count="2"><numFmt numFmtId="60" formatCode="${DATE_FORMAT}"/>` +
   `<numFmt numFmtId="61" formatCode="${DATETIME_FORMAT}"/></numFmts>` +
@@ -63,32 +62,34 @@ const WORKBOOK_RELS =
   `<Relationship Id="rId1" Type="${REL_NS}/worksheet" Target="worksheets/sheet1.xml"/>` +
   `<Relationship Id="rId2" Type="${REL_NS}/styles" Target="styles.xml"/></Relationships>`;
 
-const COLS = `<cols>${COL_WIDTHS.map((c, i) => `<col min="${i + 1}" max="${i + 1}" width="${c.wch + 0.83203125}" customWidth="1"/>`).join('')}</cols>`;
-const LETTERS = 'ABCDEFG';
+const cols = (columns: readonly SheetColumn[]) =>
+  `<cols>${columns.map((c, i) => `<col min="${i + 1}" max="${i + 1}" width="${c.width + 0.83203125}" customWidth="1"/>`).join('')}</cols>`;
+
+/** A column's letter: A to Z (a sheet of payments has far fewer columns). */
+function letter(i: number): string {
+  if (i > 25) throw new Error('a payment sheet has at most 26 columns');
+  return String.fromCharCode(65 + i);
+}
 
 /** A text cell: always a string value (`t="str"`), never `<f>`, so `=HYPERLINK(...)` stays text. */
 const textCell = (ref: string, s: string, style = '') => (s === '' ? '' : `<c r="${ref}"${style} t="str"><v>${xmlText(s)}</v></c>`);
 
-/**
- * The row writer of one sheet: made once per file, it keeps what repeats from row to row (each
- * store's and status's cells, as text) so a million rows do not escape the same few names a
- * million times.
- */
-function rowWriter(storeName: (id: number) => string): (r: number, p: ExportPayment) => string {
-  const storeCells = new Map<number, string>();
-  const statusCells = new Map<string, string>();
+/** The row writer of one sheet, made once per file from the columns. */
+function rowWriter(columns: readonly SheetColumn[], storeName: (id: number) => string): (r: number, p: ExportPayment) => string {
+  const cells = columns.map((c, i) => {
+    const value = c.cell({ storeName });
+    const open = `<c r="${letter(i)}`;
+    const style = c.style ? ` s="${STYLE_INDEX[c.style]}"` : '';
+    if (c.kind === 'number') return (r: number, p: ExportPayment) => `${open}${r}"${style}><v>${value(p)}</v></c>`;
+    return (r: number, p: ExportPayment) => {
+      const text = value(p) as string;
+      return text === '' ? '' : `${open}${r}"${style} t="str"><v>${xmlText(text)}</v></c>`;
+    };
+  });
   return (r, p) => {
-    const ms = instantOf(p.paid_at);
-    let store = storeCells.get(p.store_id);
-    if (store === undefined) storeCells.set(p.store_id, (store = xmlText(storeName(p.store_id))));
-    let status = statusCells.get(p.status);
-    if (status === undefined) statusCells.set(p.status, (status = xmlText(toCollectionStatus(p.status))));
-    return (
-      `<row r="${r}"><c r="A${r}" s="1"><v>${instantToDateSerial(ms)}</v></c>${textCell(`B${r}`, p.last_five, ' s="2"')}` +
-      `<c r="C${r}" s="3"><v>${instantToSerial(ms)}</v></c><c r="D${r}" s="4"><v>${p.amount}</v></c>` +
-      `${textCell(`E${r}`, p.note ?? '')}${store === '' ? '' : `<c r="F${r}" t="str"><v>${store}</v></c>`}` +
-      `${status === '' ? '' : `<c r="G${r}" t="str"><v>${status}</v></c>`}</row>`
-    );
+    let row = `<row r="${r}">`;
+    for (let i = 0; i < cells.length; i++) row += cells[i](r, p);
+    return `${row}</row>`;
   };
 }
 
@@ -98,9 +99,10 @@ async function* sheetXml(
   stores: readonly StoreRef[],
   counted: (n: number) => void,
 ): AsyncGenerator<string> {
-  const row = rowWriter(storeNamer(stores));
-  const header = `<row r="1">${HEADERS.map((h, i) => textCell(`${LETTERS[i]}1`, h)).join('')}</row>`;
-  yield `${XML_HEAD}<worksheet xmlns="${MAIN_NS}" xmlns:r="${REL_NS}"><sheetViews><sheetView workbookViewId="0"/></sheetViews>${COLS}<sheetData>${header}`;
+  const columns = [...SHEET_COLUMNS];
+  const row = rowWriter(columns, storeNamer(stores));
+  const header = `<row r="1">${columns.map((c, i) => textCell(`${letter(i)}1`, c.header)).join('')}</row>`;
+  yield `${XML_HEAD}<worksheet xmlns="${MAIN_NS}" xmlns:r="${REL_NS}"><sheetViews><sheetView workbookViewId="0"/></sheetViews>${cols(columns)}<sheetData>${header}`;
   let r = 1;
   for await (const batch of batches) {
     let chunk = '';
@@ -108,7 +110,7 @@ async function* sheetXml(
     yield chunk;
   }
   counted(r - 1);
-  yield `</sheetData><ignoredErrors><ignoredError numberStoredAsText="1" sqref="A1:G${r}"/></ignoredErrors></worksheet>`;
+  yield `</sheetData><ignoredErrors><ignoredError numberStoredAsText="1" sqref="A1:${letter(columns.length - 1)}${r}"/></ignoredErrors></worksheet>`;
 }
 
 /**
