@@ -184,6 +184,8 @@ export interface SheetColumn {
   style?: CellStyle;
   /** the cell's value, made once per file (it may keep what repeats) */
   cell: (ctx: WriteContext) => (p: ExportPayment) => number | string;
+  /** for a column of few values (a store, a status): what tells them apart, so each file writes each one's cell once */
+  few?: (p: ExportPayment) => unknown;
   /** the CSV field, made once per file; by default the cell's value through `csvCell` */
   csv?: (ctx: WriteContext) => (p: ExportPayment) => string;
   /** reads the column's cell of an import row into `row.payment`, or adds to `row.errors` */
@@ -204,13 +206,19 @@ function dayText(): (ms: number) => string {
   };
 }
 
-/** A column's CSV text of values that repeat (a store, a status): each made once per file. */
-function repeated<K>(key: (p: ExportPayment) => K, text: (k: K) => string): (p: ExportPayment) => string {
-  const cells = new Map<K, string>();
+/**
+ * A column's cell text made by `text` from its value, each of a `few` column's values once per
+ * file (a million rows name the same few stores): the writers of every format share this.
+ */
+export function columnCells<T>(c: SheetColumn, ctx: WriteContext, text: (value: number | string) => T): (p: ExportPayment) => T {
+  const value = c.cell(ctx);
+  const few = c.few;
+  if (!few) return (p) => text(value(p));
+  const made = new Map<unknown, T>();
   return (p) => {
-    const k = key(p);
-    let s = cells.get(k);
-    if (s === undefined) cells.set(k, (s = text(k)));
+    const k = few(p);
+    let s = made.get(k);
+    if (s === undefined) made.set(k, (s = text(value(p))));
     return s;
   };
 }
@@ -322,7 +330,7 @@ export const SHEET_COLUMNS: SheetColumn[] = [
     width: 18,
     kind: 'text',
     cell: (ctx) => (p) => ctx.storeName(p.store_id),
-    csv: (ctx) => repeated((p) => p.store_id, (id) => csvCell(ctx.storeName(id))),
+    few: (p) => p.store_id,
     read: (cell, row) => {
       const storeText = cellText(cell);
       if (!storeText) row.payment.store_id = row.fallbackStore;
@@ -340,7 +348,7 @@ export const SHEET_COLUMNS: SheetColumn[] = [
     width: 10,
     kind: 'text',
     cell: () => (p) => toCollectionStatus(p.status),
-    csv: () => repeated((p) => p.status, (s) => csvCell(toCollectionStatus(s))),
+    few: (p) => p.status,
     read: (cell, row) => {
       row.payment.status = fromCollectionStatus(cellText(cell));
     },
@@ -354,9 +362,7 @@ export function columnHeader(key: string): string {
 
 /** A column's CSV writer: its own, or its cell's value through csvCell. */
 export function columnCsv(c: SheetColumn, ctx: WriteContext): (p: ExportPayment) => string {
-  if (c.csv) return c.csv(ctx);
-  const cell = c.cell(ctx);
-  return (p) => csvCell(cell(p));
+  return c.csv ? c.csv(ctx) : columnCells(c, ctx, csvCell);
 }
 
 /** The spec's headers, in order (the sheets' first row). */
