@@ -4,7 +4,7 @@ import { MSG } from '../../messages.js';
 import { can, storeScope } from '../../permissions.js';
 import { SAMPLE_FILE_NAME } from '../../excel/columns.js';
 import { buildSampleWorkbook, exportFileName, storeNamer, streamExportCsv, type StoreRef } from '../../excel/write.js';
-import { fieldJson, PAYMENT_FIELDS } from '../../payments/columns.js';
+import { fieldJson, PAYMENT_FIELDS, type PagedPayment } from '../../payments/columns.js';
 import { streamExportWorkbook } from '../../excel/xlsxStream.js';
 import { readContext, type AppContext, type ServiceContext } from '../context.js';
 import { redeemTicket, signTicket, TICKET_TTL_SECONDS } from '../auth.js';
@@ -135,14 +135,16 @@ async function* counted<T extends { length: number }>(pages: AsyncIterable<T>, s
  */
 async function* jsonText(pages: AsyncIterable<PaymentPage>, stores: readonly StoreRef[]): AsyncGenerator<string> {
   const ctx = { storeName: storeNamer(stores) };
-  const members = PAYMENT_FIELDS.map((f, i) => ({ head: `${i ? ',\n' : ''}    ${JSON.stringify(f.name)}: `, value: fieldJson(f, ctx) }));
+  const values = PAYMENT_FIELDS.map((f) => fieldJson(f, ctx));
+  // One expression compiled from the list, each member calling its own writer: what a payment
+  // written out by hand costs (a loop over the members cost 5% more on 100 000 payments).
+  const members = PAYMENT_FIELDS.map((f, i) => `${JSON.stringify(`${i ? ',\n' : ''}    ${JSON.stringify(f.name)}: `)} + v[${i}](p)`);
+  const payment = new Function('v', `return function payment(p) { return '  {\\n' + ${members.join(' + ')} + '\\n  }'; };`)(values) as (p: PagedPayment) => string;
   let first = true;
   for await (const page of pages) {
     let chunk = '';
     for (const p of page) {
-      chunk += first ? '[\n  {\n' : ',\n  {\n';
-      for (let i = 0; i < members.length; i++) chunk += members[i].head + members[i].value(p);
-      chunk += '\n  }';
+      chunk += (first ? '[\n' : ',\n') + payment(p);
       first = false;
     }
     yield chunk;
