@@ -172,6 +172,9 @@ export class PaymentRowReader {
   private readonly fallbackStore: number;
   /** earlier rows by payment key, flat: a million-row file costs tens of megabytes here, not hundreds */
   private readonly seen = new PaymentKeyIndex();
+  /** the row being read, and what its columns are told (one object for every row of the file) */
+  private line: Cell[] = [];
+  private readonly reading: RowReading;
 
   constructor(
     header: Cell[],
@@ -182,6 +185,14 @@ export class PaymentRowReader {
     this.byKey = new Map(this.columns.map((c, k) => [c.key, k]));
     this.matchStore = storeMatcher(opts.stores);
     this.fallbackStore = submissionStoreId({ store_id: opts.userStoreId ?? null }, null);
+    this.reading = {
+      cell: (key) => this.at(this.line, this.byKey.get(key)),
+      date1904,
+      matchStore: this.matchStore,
+      fallbackStore: this.fallbackStore,
+      errors: [],
+      payment: {},
+    };
   }
 
   /** The row's cells as the sheet shows them, in the sheet's column order (for a preview). */
@@ -198,6 +209,7 @@ export class PaymentRowReader {
     if (line.every(isEmpty)) return { state: 'empty' };
     const { columns } = this;
     const errors: string[] = [];
+    this.line = line;
     try {
       for (let k = 0; k < columns.length; k++) {
         const skip = columns[k].skipWhenEmpty;
@@ -208,14 +220,9 @@ export class PaymentRowReader {
       if (line.some((c) => c?.t === 'e')) throw new Error('error cell');
 
       const payment: ParsedPayment = { row: rowNo, last_five: '', paid_at: 0, amount: 0, note: '', store_id: 0, status: '未確認' };
-      const reading: RowReading = {
-        cell: (key) => this.at(line, this.byKey.get(key)),
-        date1904: this.date1904,
-        matchStore: this.matchStore,
-        fallbackStore: this.fallbackStore,
-        errors,
-        payment: payment as unknown as Record<string, unknown>,
-      };
+      const reading = this.reading;
+      reading.errors = errors;
+      reading.payment = payment as unknown as Record<string, unknown>;
       // Every column reads its cell, in the sheet's order, so the errors come in that order too.
       for (let k = 0; k < columns.length; k++) columns[k].read?.(this.at(line, k), reading);
 
