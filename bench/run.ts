@@ -30,6 +30,8 @@ const PG_URL = process.env.REMIT_TEST_PG_URL;
 const RUNS = QUICK ? 1 : 3;
 /** BENCH_ONLY=import,export,reads,submit,bundles,reconcile,stream,stream-pg,stream-import,beside,reconcile-beside,first-row runs some scenarios only (for profiling) */
 const ONLY = process.env.BENCH_ONLY?.split(',');
+/** BENCH_STREAM_ROWS=100000 runs the streamed export and import (8, 10) at these sizes only, comma-separated (the 1M runs take minutes) */
+const STREAM_ROWS = process.env.BENCH_STREAM_ROWS?.split(',').map(Number);
 const wanted = (name: string) => !ONLY || ONLY.includes(name);
 const work = mkdtempSync(join(tmpdir(), 'remit-bench-'));
 
@@ -415,9 +417,9 @@ try {
   if (wanted('submit')) await benchSubmit();
   if (wanted('reconcile')) await benchReconcile(record, QUICK, RUNS);
   const kit: BenchKit = { work, quick: QUICK, runs: QUICK ? 1 : 2, record, child, serve };
-  if (wanted('stream')) await benchStreamingExport(kit, QUICK ? [2_000, 10_000] : [100_000, 1_000_000]);
+  if (wanted('stream')) await benchStreamingExport(kit, STREAM_ROWS ?? (QUICK ? [2_000, 10_000] : [100_000, 1_000_000]));
   if ((wanted('stream') || wanted('stream-pg')) && PG_URL) await benchStreamingExportPg(kit, PG_URL, QUICK ? [2_000, 10_000] : [100_000, 1_000_000]);
-  if (wanted('stream-import')) await benchStreamingImport(kit, QUICK ? [2_000, 10_000] : [100_000, 1_000_000]);
+  if (wanted('stream-import')) await benchStreamingImport(kit, STREAM_ROWS ?? (QUICK ? [2_000, 10_000] : [100_000, 1_000_000]));
   if (wanted('beside')) await benchReadsBesideImport(kit, QUICK ? 2_000 : 100_000);
   if (wanted('reconcile-beside')) await benchListBesideReconcile(kit, QUICK ? 1 : 12);
   if (wanted('first-row')) await benchFirstRow(kit);

@@ -10,6 +10,8 @@ import {
   parseInstant,
   taipeiDate,
   taipeiDayStart,
+  taipeiDayLastInstant,
+  taipeiMsIntoDay,
   taipeiPartsToInstant,
   toIso,
   taipeiDayNumber,
@@ -260,3 +262,16 @@ describe('Taiwan day numbers (the per-day statistics count days this way)', () =
   });
 });
 
+
+describe('a Taiwan day’s last instant and the time into it (the export’s clock, a date-only statement line)', () => {
+  it('end a millisecond before the next Taiwan midnight, and count from this one, whatever the hour in UTC', () => {
+    const midnight = taipeiDayStart('2026-11-19')!; // 16:00 UTC the day before
+    for (const ms of [midnight, midnight + 9 * 3_600_000 + 15 * 60_000, midnight + 86_400_000 - 1]) {
+      expect(taipeiDayLastInstant(ms)).toBe(taipeiDayStart('2026-11-20')! - 1);
+      expect(formatTaipei(taipeiDayLastInstant(ms), { seconds: true })).toBe('2026/11/19 23:59:59');
+    }
+    expect(taipeiMsIntoDay(midnight)).toBe(0);
+    expect(taipeiMsIntoDay(midnight + 9 * 3_600_000 + 15 * 60_000)).toBe((9 * 60 + 15) * 60_000);
+    expect(taipeiMsIntoDay(midnight - 1)).toBe(86_400_000 - 1);
+  });
+});

@@ -204,6 +204,31 @@ export function taipeiDayNumberStart(day: number): number {
   return day * DAY_MS - TAIPEI_OFFSET_MS;
 }
 
+/** The last millisecond of the Taiwan day an instant falls on. */
+export function taipeiDayLastInstant(ms: number): number {
+  return taipeiDayNumberStart(taipeiDayNumber(ms) + 1) - 1;
+}
+
+/** Milliseconds since Taiwan midnight of the day `day` (a `taipeiDayNumber`) that `ms` falls on. */
+export function taipeiMsIntoDay(ms: number, day: number = taipeiDayNumber(ms)): number {
+  return ms - taipeiDayNumberStart(day);
+}
+
+export type SqlDialect = 'sqlite' | 'pg';
+
+/**
+ * `taipeiDayNumber` as an SQL expression over a column of epoch milliseconds (a whole number:
+ * both databases divide whole numbers as whole numbers, and every payment time is after 1970, so
+ * the truncation is the floor). What payment_daily's triggers compute; a trigger written by a
+ * migration keeps the text it was written with (migrations are history), and a test checks that
+ * the triggers in force agree with this one.
+ */
+export function taipeiDayNumberSql(column: string, dialect: SqlDialect): string {
+  // The same text in both dialects today; a dialect that needs another says so here, not in its caller.
+  void dialect;
+  return `((${column} + ${TAIPEI_OFFSET_MS}) / ${DAY_MS})`;
+}
+
 /** The Taiwan date `YYYY-MM-DD` of a day number. */
 export function taipeiDayNumberDate(day: number): string {
   return taipeiDate(taipeiDayNumberStart(day));

@@ -8,6 +8,9 @@ import type { Knex } from 'knex';
  *   same transaction as every insert, update and delete of a payment, so the dashboard sums a
  *   few thousand rows instead of scanning all payments.
  */
+// The Taiwan day as this migration wrote it, kept as written: a migration is history. The live
+// definition is core/time.ts's taipeiDayNumberSql; test/taipei-day-sql.test.ts checks that the
+// triggers in force compute it. A change of the day would be a new migration redefining them.
 const DAY = '86400000';
 const TAIPEI = '28800000';
 const dayOf = (col: string) => `((${col} + ${TAIPEI}) / ${DAY})`;

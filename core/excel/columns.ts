@@ -1,42 +1,17 @@
-/** The spreadsheet layout shared by import, export and the sample (spec sections 3 and 9). */
-import { PAYMENT_FIELD_LABELS } from '../labels.js';
+/**
+ * The spreadsheet layout shared by import, export and the sample (spec sections 3 and 9): the
+ * columns themselves are listed once in core/payments/columns.ts; the import's limits are here.
+ */
+export {
+  AMOUNT_FORMAT,
+  DATE_FORMAT,
+  DATETIME_FORMAT,
+  HEADERS,
+  SAMPLE_FILE_NAME,
+  SHEET_NAME,
+  TEXT_FORMAT,
+} from '../payments/columns.js';
 import { MAX_IMPORT_ROWS } from '../limits.js';
-export const SHEET_NAME = '匯款記錄';
-export const SAMPLE_FILE_NAME = '匯款記錄_匯入範例.xlsx';
-
-/** Columns in the spec's order: business date, last five, payment time, amount, note, store, collection status. */
-export const COLUMNS = {
-  businessDate: '營業日期',
-  lastFive: PAYMENT_FIELD_LABELS.last_five,
-  paidAt: PAYMENT_FIELD_LABELS.paid_at,
-  amount: PAYMENT_FIELD_LABELS.amount,
-  note: PAYMENT_FIELD_LABELS.note,
-  store: PAYMENT_FIELD_LABELS.store_id,
-  collection: '點收狀態',
-} as const;
-export type ColumnKey = keyof typeof COLUMNS;
-export const COLUMN_ORDER: ColumnKey[] = ['businessDate', 'lastFive', 'paidAt', 'amount', 'note', 'store', 'collection'];
-export const HEADERS: string[] = COLUMN_ORDER.map((k) => COLUMNS[k]);
-/** Without these a row cannot become a payment. */
-export const REQUIRED_COLUMNS: ColumnKey[] = ['lastFive', 'paidAt', 'amount'];
-
-/** Other header texts people write for the same columns. */
-export const HEADER_ALIASES: Record<string, ColumnKey> = {
-  後五碼: 'lastFive',
-  帳號末五碼: 'lastFive',
-  帳號後5碼: 'lastFive',
-  時間: 'paidAt',
-  金額: 'amount',
-  '匯款金額(NT$)': 'amount',
-  門市: 'store',
-  狀態: 'collection',
-  日期: 'businessDate',
-};
-
-export const DATE_FORMAT = 'yyyy/mm/dd';
-export const DATETIME_FORMAT = 'yyyy/mm/dd hh:mm';
-export const TEXT_FORMAT = '@';
-export const AMOUNT_FORMAT = '#,##0';
 
 /**
  * 100 000 rows as SheetJS writes them (our own export included) take about 10 MB, so the limit

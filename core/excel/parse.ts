@@ -6,26 +6,16 @@
 import * as XLSX from 'xlsx';
 import { fieldErrorOf, placed, problem, ValidationError, type Problem } from '../errors.js';
 import { submissionStoreId } from '../permissions.js';
-import { fromCollectionStatus, type PaymentStatus } from '../statuses.js';
-import { DAY_MS, MAX_INSTANT, MIN_INSTANT, normalizeTaiwanDateText, parseInstant, taipeiDayNumber, taipeiDayNumberStart, toIso } from '../time.js';
-import { amountOf, LAST_FIVE_LENGTH, NOTE_MAX_LENGTH, paidAtAheadProblem } from '../validation/payment.js';
-import {
-  COLUMN_ORDER,
-  COLUMNS,
-  HEADER_ALIASES,
-  MAX_IMPORT_BYTES,
-  MAX_IMPORT_ROWS,
-  REQUIRED_COLUMNS,
-  SHEET_NAME,
-  type ColumnKey,
-} from './columns.js';
-import { serialToInstant } from './serial.js';
+import { type PaymentStatus } from '../statuses.js';
+import { toIso } from '../time.js';
+import { MAX_IMPORT_BYTES, MAX_IMPORT_ROWS, SHEET_NAME } from './columns.js';
+import { SHEET_COLUMNS, type RowReading, type SheetColumn } from '../payments/columns.js';
+import { cellText, isEmpty, type Cell } from '../payments/cells.js';
 import { guardZip } from './zipGuard.js';
-import { csvDigitsValue } from './csv.js';
 import { PaymentKeyIndex } from '../paymentDuplicateKey.js';
 import { isOle, isZip } from '../spreadsheets/sniff.js';
-import { parseClock, parseDateTime, partsToInstant } from '../spreadsheets/dates.js';
-import { amountText } from '../spreadsheets/amounts.js';
+
+export type { SheetCell } from '../payments/cells.js';
 
 /** A row ready for `POST /api/payments/bulk-import`. */
 export interface ImportRow {
@@ -74,22 +64,13 @@ export interface ParseResult {
 
 export interface PreviewRow {
   row: number;
-  /** display texts in COLUMN_ORDER */
+  /** display texts in the sheet's column order (SHEET_COLUMNS) */
   cells: string[];
   state: 'ok' | 'error' | 'skipped' | 'duplicate';
   /** why the row is not imported as it stands (its errors, or what it repeats), without the 第 N 行 prefix */
   reason?: string;
 }
 
-/** A cell as SheetJS shapes it (type, value, display text); the streamed reader makes the same. */
-export interface SheetCell {
-  readonly t: 'b' | 'n' | 'e' | 's' | 'd' | 'z';
-  readonly v?: string | number | boolean | Date;
-  readonly w?: string;
-}
-type Cell = SheetCell | undefined;
-
-const LAST_FIVE = new RegExp(`^\\d{${LAST_FIVE_LENGTH}}$`);
 const fileError = (p: Problem) => new ValidationError([fieldErrorOf('file', p)]);
 
 /** Sheet rows read at most: the header, the data limit, and room for empty rows between. */
@@ -127,75 +108,19 @@ export function readWorkbook(data: Uint8Array | ArrayBuffer, opts: Pick<ParseOpt
   }
 }
 
-function cellText(c: Cell): string {
-  if (!c || c.t === 'z' || c.v === undefined || c.v === null) return '';
-  if (c.t === 'e') return '';
-  return String(c.w ?? c.v).trim();
-}
-
-function isEmpty(c: Cell): boolean {
-  if (c?.t === 'n') return false;
-  return cellText(c) === '' && !(c && c.t === 'e');
-}
-
-/** Maps header texts to columns; the columns a row needs must all be there. */
-export function mapHeader(header: Cell[]): Partial<Record<ColumnKey, number>> {
-  const byText = new Map<string, ColumnKey>();
-  for (const [key, text] of Object.entries(COLUMNS) as Array<[ColumnKey, string]>) byText.set(text, key);
-  for (const [alias, key] of Object.entries(HEADER_ALIASES)) byText.set(alias, key);
-  const map: Partial<Record<ColumnKey, number>> = {};
+/** Maps header texts to columns (their place in SHEET_COLUMNS); the columns a row needs must all be there. */
+export function mapHeader(header: Cell[], columns: readonly SheetColumn[] = SHEET_COLUMNS): Array<number | undefined> {
+  const byText = new Map<string, number>();
+  columns.forEach((c, k) => byText.set(c.header, k));
+  columns.forEach((c, k) => c.aliases?.forEach((alias) => byText.set(alias, k)));
+  const map: Array<number | undefined> = columns.map(() => undefined);
   header.forEach((c, i) => {
-    const key = byText.get(cellText(c).replace(/\s+/g, ''));
-    if (key && map[key] === undefined) map[key] = i;
+    const k = byText.get(cellText(c).replace(/\s+/g, ''));
+    if (k !== undefined && map[k] === undefined) map[k] = i;
   });
-  const missing = REQUIRED_COLUMNS.filter((k) => map[k] === undefined).map((k) => COLUMNS[k]);
+  const missing = columns.filter((c, k) => c.required && map[k] === undefined).map((c) => c.header);
   if (missing.length) throw fileError(problem('import_missing_header', { columns: missing }));
   return map;
-}
-
-/** The last five as the cell shows it: `01234` typed as text or as a number formatted 00000. */
-function lastFiveOf(c: Cell): string {
-  if (!c) return '';
-  if (c.t === 'n' && typeof c.v === 'number' && !c.w) return String(c.v).padStart(5, '0');
-  return csvDigitsValue(cellText(c));
-}
-
-/** a cell that is no date: 無效的日期格式 (import_date_invalid), or a serial Excel cannot show: 日期格式錯誤 (import_date_wrong) */
-type DateProblem = 'import_date_invalid' | 'import_date_wrong';
-type TimeResult = { ms: number } | { error: DateProblem };
-
-/** A date or time cell: an Excel serial number, or text such as `2026/11/18 09:15`. */
-function timeOf(c: Cell, date1904: boolean, businessDay: number | null): TimeResult | null {
-  if (!c || isEmpty(c)) return null;
-  if (c.t === 'n' && typeof c.v === 'number') {
-    // A bare time (0 <= v < 1) belongs to the row's business date.
-    if (c.v >= 0 && c.v < 1) {
-      if (businessDay === null) return { error: 'import_date_invalid' };
-      return { ms: businessDay + Math.round((c.v * DAY_MS) / 1000) * 1000 };
-    }
-    // 1151121 or 20261121 typed as a number: a date written in digits (a serial that large would be year 4637 or later)
-    const digits = c.v >= 1_000_000 && Number.isInteger(c.v) ? parseDateTime(String(c.v)) : null;
-    if (digits) return { ms: partsToInstant(digits.date, null)! };
-    const ms = serialToInstant(c.v, date1904);
-    return ms === null ? { error: 'import_date_wrong' } : { ms };
-  }
-  if (c.t === 'd' && c.v instanceof Date) return { ms: c.v.getTime() };
-  // Text through the shared reader (core/spreadsheets/dates.ts): a bare time belongs to the business
-  // date; Gregorian or ROC dates, `1151121`, 上午/下午; an ISO instant with its zone as well.
-  const text = cellText(c);
-  const clock = businessDay === null ? null : parseClock(text);
-  if (clock) return { ms: businessDay! + ((clock.hour * 60 + clock.minute) * 60 + clock.second) * 1000 };
-  const parts = parseDateTime(text);
-  const ms = parts ? partsToInstant(parts.date, parts.time) : parseInstant(normalizeTaiwanDateText(text));
-  return ms === null ? { error: 'import_date_invalid' } : { ms };
-}
-
-/** The start of the business date's day; an error when the cell holds something else. */
-function businessDayOf(c: Cell, date1904: boolean): { day: number | null; error?: DateProblem } {
-  const t = timeOf(c, date1904, null);
-  if (!t) return { day: null };
-  if ('error' in t) return { day: null, error: t.error };
-  return { day: taipeiDayNumberStart(taipeiDayNumber(t.ms)) };
 }
 
 /** Store cells match by name, code, or `name (code)` (half- or full-width brackets). */
@@ -234,10 +159,11 @@ export type RowOutcome =
   | { state: 'error'; errors: string[]; problems: Problem[]; detail: string }
   | { state: 'ok'; payment: ParsedPayment };
 
-/** A row's errors, each at its row (`details.row`, and `第 N 行：` before its message). */
+/** A row's errors, each at its row (`details.row`, and `第 N 行：` before its message); one said twice is said once. */
 function errorOutcome(row: number, problems: Problem[]): Extract<RowOutcome, { state: 'error' }> {
-  const at = problems.map((p) => placed(p, { row }));
-  return { state: 'error', errors: at.map((p) => p.message), problems: at, detail: problems.map((p) => p.message).join('；') };
+  const unique = problems.filter((p, i) => problems.findIndex((q) => q.message === p.message) === i);
+  const at = unique.map((p) => placed(p, { row }));
+  return { state: 'error', errors: at.map((p) => p.message), problems: at, detail: unique.map((p) => p.message).join('；') };
 }
 
 /** What a preview shows of a row's outcome: its state, and why it is not imported as it stands. */
@@ -251,95 +177,71 @@ export function previewOf(row: number, cells: string[], o: Exclude<RowOutcome, {
  * each row, and remembers earlier rows to skip those repeated within the file.
  */
 export class PaymentRowReader {
-  private readonly col: Partial<Record<ColumnKey, number>>;
+  /** the columns as this file has them, and each one's place in the row (undefined: not in the file) */
+  private readonly columns: readonly SheetColumn[] = [...SHEET_COLUMNS];
+  private readonly col: Array<number | undefined>;
+  private readonly byKey: Map<string, number>;
   private readonly matchStore: (text: string) => number | null;
   private readonly fallbackStore: number;
   /** earlier rows by payment key, flat: a million-row file costs tens of megabytes here, not hundreds */
   private readonly seen = new PaymentKeyIndex();
+  /** the row being read, and what its columns are told (one object for every row of the file) */
+  private line: Cell[] = [];
+  private readonly reading: RowReading;
 
   constructor(
     header: Cell[],
     private readonly opts: Pick<ParseOptions, 'stores' | 'userStoreId' | 'allowDuplicates' | 'now'>,
     private readonly date1904: boolean,
   ) {
-    this.col = mapHeader(header);
+    this.col = mapHeader(header, this.columns);
+    this.byKey = new Map(this.columns.map((c, k) => [c.key, k]));
     this.matchStore = storeMatcher(opts.stores);
     this.fallbackStore = submissionStoreId({ store_id: opts.userStoreId ?? null }, null);
+    this.reading = {
+      cell: (key) => this.at(this.line, this.byKey.get(key)),
+      date1904,
+      matchStore: this.matchStore,
+      fallbackStore: this.fallbackStore,
+      now: opts.now ?? Date.now(),
+      errors: [],
+      payment: {},
+    };
   }
 
-  /** The row's cells as the sheet shows them, in COLUMN_ORDER (for a preview). */
+  /** The row's cells as the sheet shows them, in the sheet's column order (for a preview). */
   displayCells(line: Cell[]): string[] {
-    return COLUMN_ORDER.map((k) => cellText(this.at(line, k)));
+    return this.col.map((i) => cellText(i === undefined ? undefined : line[i]));
   }
 
-  private at(line: Cell[], k: ColumnKey): Cell {
-    const i = this.col[k];
+  private at(line: Cell[], k: number | undefined): Cell {
+    const i = k === undefined ? undefined : this.col[k];
     return i === undefined ? undefined : line[i];
   }
 
   read(line: Cell[], rowNo: number): RowOutcome {
     if (line.every(isEmpty)) return { state: 'empty' };
-    const at = (k: ColumnKey) => this.at(line, k);
-    const { col, date1904 } = this;
-    const rowErrors: Problem[] = [];
+    const { columns } = this;
+    const errors: Problem[] = [];
+    this.line = line;
     try {
-      // Spec: a row with no first cell (the business date) is skipped; say so rather than drop it silently.
-      if (col.businessDate !== undefined && isEmpty(at('businessDate'))) {
-        const why = problem('import_no_business_date');
-        return { state: 'skipped', reason: placed(why, { row: rowNo }).message, detail: why.message };
+      for (let k = 0; k < columns.length; k++) {
+        const skip = columns[k].skipWhenEmpty;
+        if (skip !== undefined && this.col[k] !== undefined && isEmpty(this.at(line, k))) {
+          const why = problem(skip as 'import_no_business_date');
+          return { state: 'skipped', reason: placed(why, { row: rowNo }).message, detail: why.message };
+        }
       }
       if (line.some((c) => c?.t === 'e')) throw new Error('error cell');
 
-      const lastFive = lastFiveOf(at('lastFive'));
-      // A number cell of fewer digits is what Excel leaves of 01234: say so, and what was read.
-      const lostZero = at('lastFive')?.t === 'n' && new RegExp(`^\\d{1,${LAST_FIVE_LENGTH - 1}}$`).test(lastFive);
-      if (!LAST_FIVE.test(lastFive)) rowErrors.push(lostZero ? problem('import_last_five_lost_zero', { value: lastFive }) : problem('import_last_five', { length: LAST_FIVE_LENGTH }));
+      const payment: ParsedPayment = { row: rowNo, last_five: '', paid_at: 0, amount: 0, note: '', store_id: 0, status: '未確認' };
+      const reading = this.reading;
+      reading.errors = errors;
+      reading.payment = payment as unknown as Record<string, unknown>;
+      // Every column reads its cell, in the sheet's order, so the errors come in that order too.
+      for (let k = 0; k < columns.length; k++) columns[k].read?.(this.at(line, k), reading);
 
-      const business = col.businessDate === undefined ? { day: null } : businessDayOf(at('businessDate'), date1904);
-      if (business.error) rowErrors.push(problem(business.error, { column: COLUMNS.businessDate, value: cellText(at('businessDate')) }));
-      const time = timeOf(at('paidAt'), date1904, business.day);
-      let paidAt: number | null = null;
-      if (time === null) rowErrors.push(problem('import_paid_at_required'));
-      else if ('error' in time) {
-        // a bare time cannot be read without its business date, already named above
-        if (!business.error) rowErrors.push(problem(time.error, { column: COLUMNS.paidAt, value: cellText(at('paidAt')) }));
-      }
-      else if (time.ms < MIN_INSTANT || time.ms >= MAX_INSTANT) rowErrors.push(problem('paid_at_out_of_range'));
-      else {
-        // The form's rule for a new payment, the same for a row of a file: a time over a day ahead is a typing mistake.
-        const ahead = paidAtAheadProblem(time.ms, this.opts.now ?? Date.now());
-        if (ahead) rowErrors.push(ahead);
-        else paidAt = time.ms;
-      }
-
-      const amountCell = at('amount');
-      const amount = amountOf(amountCell?.t === 'n' ? amountCell.v : amountText(cellText(amountCell)));
-      // the import words the lower bound its own way (spec: 匯款金額必須大於0)
-      if ('problem' in amount) rowErrors.push(amount.problem.code === 'amount_min' ? problem('import_amount_positive') : amount.problem);
-
-      const note = cellText(at('note'));
-      if (note.length > NOTE_MAX_LENGTH) rowErrors.push(problem('note_too_long', { limit: NOTE_MAX_LENGTH }));
-
-      const storeText = cellText(at('store'));
-      let storeId: number | null = this.fallbackStore;
-      if (storeText) {
-        storeId = this.matchStore(storeText);
-        if (storeId === null) rowErrors.push(problem('import_store_not_found', { value: storeText.length > 50 ? `${storeText.slice(0, 50)}…` : storeText }));
-      }
-
-      // (an amount's problem is among rowErrors; the second test only narrows its type)
-      if (rowErrors.length || 'problem' in amount) {
-        return errorOutcome(rowNo, rowErrors);
-      }
-      const payment: ParsedPayment = {
-        row: rowNo,
-        last_five: lastFive,
-        paid_at: paidAt!,
-        amount: amount.value,
-        note,
-        store_id: storeId!,
-        status: fromCollectionStatus(cellText(at('collection'))),
-      };
+      if (errors.length) return errorOutcome(rowNo, errors);
       const first = this.seen.get(payment);
       if (first !== undefined && !this.opts.allowDuplicates) {
         const why = problem('import_duplicate_in_file', { earlier_row: first });

@@ -5,54 +5,33 @@
 import * as XLSX from 'xlsx';
 import { csvCell, csvDigitsField } from './csv.js';
 import { MSG } from '../messages.js';
-import { toCollectionStatus, type PaymentStatus } from '../statuses.js';
-import { addDays, compactTimestamp, DAY_MS, formatTaipei, parseInstant, TAIPEI_OFFSET_MS, taipeiDate } from '../time.js';
+import { addDays, compactTimestamp, parseInstant, taipeiDate } from '../time.js';
 import { storeLabel } from '../labels.js';
-import {
-  AMOUNT_FORMAT,
-  DATE_FORMAT,
-  DATETIME_FORMAT,
-  HEADERS,
-  SHEET_NAME,
-  TEXT_FORMAT,
-} from './columns.js';
-import { instantToDateSerial, instantToSerial } from './serial.js';
+import { CELL_FORMATS, columnCsv, SHEET_COLUMNS, SHEET_NAME, type ExportPayment, type SheetColumn } from '../payments/columns.js';
 
-export interface ExportPayment {
-  last_five: string;
-  /** ISO instant, or epoch ms */
-  paid_at: string | number;
-  amount: number;
-  note: string;
-  store_id: number;
-  status: PaymentStatus;
-}
+export { instantOf, type ExportPayment } from '../payments/columns.js';
 
 export type StoreRef = { id: number; name: string; code: string };
 
-export const COL_WIDTHS = [12, 12, 18, 12, 30, 18, 10].map((wch) => ({ wch }));
+/** The sheet's column widths, in characters, as SheetJS takes them. */
+export const colWidths = (columns: readonly SheetColumn[] = SHEET_COLUMNS) => columns.map((c) => ({ wch: c.width }));
 
-function headerRow(): XLSX.CellObject[] {
-  return HEADERS.map((h) => ({ t: 's', v: h }));
+function headerRow(columns: readonly SheetColumn[]): XLSX.CellObject[] {
+  return columns.map((c) => ({ t: 's', v: c.header }));
 }
 
 /**
- * One payment as sheet cells. Text is always written as a string cell, never as a formula,
- * so a note such as `=HYPERLINK(...)` stays text in every spreadsheet program.
+ * The row writer of one workbook: a payment as sheet cells. Text is always written as a string
+ * cell, never as a formula, so a note such as `=HYPERLINK(...)` stays text in every spreadsheet program.
  */
-export const instantOf = (paidAt: string | number) => (typeof paidAt === 'number' ? paidAt : Date.parse(paidAt));
-
-function paymentCells(p: ExportPayment, storeName: (id: number) => string): XLSX.CellObject[] {
-  const ms = instantOf(p.paid_at);
-  return [
-    { t: 'n', v: instantToDateSerial(ms), z: DATE_FORMAT },
-    { t: 's', v: p.last_five, z: TEXT_FORMAT },
-    { t: 'n', v: instantToSerial(ms), z: DATETIME_FORMAT },
-    { t: 'n', v: p.amount, z: AMOUNT_FORMAT },
-    { t: 's', v: p.note ?? '' },
-    { t: 's', v: storeName(p.store_id) },
-    { t: 's', v: toCollectionStatus(p.status) },
-  ];
+function cellsWriter(columns: readonly SheetColumn[], storeName: (id: number) => string): (p: ExportPayment) => XLSX.CellObject[] {
+  const cells = columns.map((c) => {
+    const value = c.cell({ storeName });
+    const t = c.kind === 'number' ? 'n' : 's';
+    const z = c.style && CELL_FORMATS[c.style];
+    return z ? (p: ExportPayment): XLSX.CellObject => ({ t, v: value(p), z }) : (p: ExportPayment): XLSX.CellObject => ({ t, v: value(p) });
+  });
+  return (p) => cells.map((cell) => cell(p));
 }
 
 export function storeNamer(stores: readonly StoreRef[]): (id: number) => string {
@@ -62,10 +41,10 @@ export function storeNamer(stores: readonly StoreRef[]): (id: number) => string 
   return (id) => byId.get(id) ?? unknown;
 }
 
-function sheetFromRows(rows: XLSX.CellObject[][]): XLSX.WorkSheet {
+function sheetFromRows(rows: XLSX.CellObject[][], columns: readonly SheetColumn[]): XLSX.WorkSheet {
   const ws: XLSX.WorkSheet = { '!data': rows } as XLSX.WorkSheet;
-  ws['!ref'] = XLSX.utils.encode_range({ s: { r: 0, c: 0 }, e: { r: Math.max(rows.length - 1, 0), c: HEADERS.length - 1 } });
-  ws['!cols'] = COL_WIDTHS;
+  ws['!ref'] = XLSX.utils.encode_range({ s: { r: 0, c: 0 }, e: { r: Math.max(rows.length - 1, 0), c: columns.length - 1 } });
+  ws['!cols'] = colWidths(columns);
   return ws;
 }
 
@@ -79,62 +58,46 @@ function workbookBytes(ws: XLSX.WorkSheet): Uint8Array {
 
 /** The export workbook: sheet 匯款記錄, the import's columns, one row per payment. */
 export function buildExportWorkbook(payments: Iterable<ExportPayment>, stores: readonly StoreRef[]): Uint8Array {
-  const name = storeNamer(stores);
-  const rows: XLSX.CellObject[][] = [headerRow()];
-  for (const p of payments) rows.push(paymentCells(p, name));
-  return workbookBytes(sheetFromRows(rows));
+  const columns = [...SHEET_COLUMNS];
+  const cells = cellsWriter(columns, storeNamer(stores));
+  const rows: XLSX.CellObject[][] = [headerRow(columns)];
+  for (const p of payments) rows.push(cells(p));
+  return workbookBytes(sheetFromRows(rows, columns));
 }
 
 /**
- * The CSV line writer of one export (no line end): the sheet's columns, times as Taiwan time.
- * Made once per file, it keeps what repeats: each store's and status's cell, and the date text
- * of the day at hand (payments come ordered by time, so a day's text serves many lines). Dates,
- * times and amounts are digits and separators no spreadsheet reads as a formula; the note, the
- * store and the status go through `csvCell`.
+ * The CSV line writer of one export (no line end): the sheet's columns, each written as its
+ * entry in SHEET_COLUMNS says (times as Taiwan time; dates, times and amounts as digits and
+ * separators no spreadsheet reads as a formula; text through `csvCell`). Made once per file, each
+ * column keeps what repeats (a store's cell, the day at hand).
  */
-export function csvLineWriter(stores: readonly StoreRef[]): (p: ExportPayment) => string {
-  const storeName = storeNamer(stores);
-  const storeCells = new Map<number, string>();
-  const statusCells = new Map<string, string>();
-  let day = NaN;
-  let dateText = '';
+export function csvLineWriter(stores: readonly StoreRef[], columns: readonly SheetColumn[] = SHEET_COLUMNS): (p: ExportPayment) => string {
+  const ctx = { storeName: storeNamer(stores) };
+  const [first, ...rest] = columns.map((c) => columnCsv(c, ctx));
   return (p) => {
-    const ms = instantOf(p.paid_at);
-    const local = ms + TAIPEI_OFFSET_MS;
-    const d = Math.floor(local / DAY_MS);
-    if (d !== day) {
-      day = d;
-      dateText = formatTaipei(ms, { dateOnly: true });
-    }
-    const inDay = local - d * DAY_MS;
-    const hour = Math.floor(inDay / 3_600_000);
-    const minute = Math.floor(inDay / 60_000) % 60;
-    const second = Math.floor(inDay / 1000) % 60;
-    const time = `${dateText} ${hour < 10 ? '0' : ''}${hour}:${minute < 10 ? '0' : ''}${minute}${second ? `:${second < 10 ? '0' : ''}${second}` : ''}`;
-    let store = storeCells.get(p.store_id);
-    if (store === undefined) storeCells.set(p.store_id, (store = csvCell(storeName(p.store_id))));
-    let status = statusCells.get(p.status);
-    if (status === undefined) statusCells.set(p.status, (status = csvCell(toCollectionStatus(p.status))));
-    // as ="01234", so a spreadsheet program keeps the leading zero (and remit import reads it back)
-    return `${dateText},${csvDigitsField(p.last_five)},${time},${p.amount >= 0 ? p.amount : csvCell(String(p.amount))},${p.note ? csvCell(p.note) : ''},${store},${status}`;
+    let line = first(p);
+    for (let i = 0; i < rest.length; i++) line += `,${rest[i](p)}`;
+    return line;
   };
 }
 
 /** The first line of the CSV: a UTF-8 BOM so Excel shows the Chinese correctly, then the headers. */
-export const CSV_HEAD = `\uFEFF${HEADERS.map(csvCell).join(',')}\r\n`;
+export const csvHead = (columns: readonly SheetColumn[] = SHEET_COLUMNS) => `\uFEFF${columns.map((c) => csvCell(c.header)).join(',')}\r\n`;
 
 /** The same table as CSV, with a UTF-8 BOM so Excel shows the Chinese correctly. */
 export function buildExportCsv(payments: Iterable<ExportPayment>, stores: readonly StoreRef[]): string {
-  const line = csvLineWriter(stores);
-  let out = CSV_HEAD;
+  const columns = [...SHEET_COLUMNS];
+  const line = csvLineWriter(stores, columns);
+  let out = csvHead(columns);
   for (const p of payments) out += `${line(p)}\r\n`;
   return out;
 }
 
 /** The CSV as a stream of text, from payments arriving in batches. */
 export async function* streamExportCsv(batches: AsyncIterable<Iterable<ExportPayment>>, stores: readonly StoreRef[]): AsyncGenerator<string> {
-  const line = csvLineWriter(stores);
-  yield CSV_HEAD;
+  const columns = [...SHEET_COLUMNS];
+  const line = csvLineWriter(stores, columns);
+  yield csvHead(columns);
   for await (const batch of batches) {
     let chunk = '';
     for (const p of batch) chunk += `${line(p)}\r\n`;
@@ -154,9 +117,11 @@ export function buildSampleWorkbook(stores: readonly StoreRef[] = [], now: numbe
     { last_five: '00987', paid_at: at('13:05'), amount: 650, note: '分店欄可填名稱、代碼或「名稱 (代碼)」', store_id: -2, status: '未確認' },
     { last_five: '24680', paid_at: at('18:45'), amount: 12000, note: '點收狀態填「已點收」會匯入為已入帳', store_id: -1, status: '未確認' },
   ];
-  const rows: XLSX.CellObject[][] = [headerRow()];
-  for (const p of examples) rows.push(paymentCells(p, (id) => (id === -2 ? second : first)));
-  return workbookBytes(sheetFromRows(rows));
+  const columns = [...SHEET_COLUMNS];
+  const cells = cellsWriter(columns, (id) => (id === -2 ? second : first));
+  const rows: XLSX.CellObject[][] = [headerRow(columns)];
+  for (const p of examples) rows.push(cells(p));
+  return workbookBytes(sheetFromRows(rows, columns));
 }
 
 export interface ExportFilterParts {

@@ -9,7 +9,7 @@
  *   distance in time (minutes > hours > days)        -4 … +20
  *   the report's note found in the line              +10
  */
-import { DAY_MS, taipeiDayNumber } from '../time.js';
+import { DAY_MS, taipeiDayLastInstant, taipeiDayNumber } from '../time.js';
 import type { ReconcileLine, ReconcileReport } from './types.js';
 
 const MINUTE = 60_000;
@@ -101,6 +101,6 @@ export function mayPay(report: ReconcileReport, line: ReconcileLine, before: num
 
 /** The hard time rule: the credit falls inside [reported − before, reported + after]; a date-only line counts its whole day. */
 export function inWindow(report: ReconcileReport, line: ReconcileLine, before: number, after: number): boolean {
-  const end = line.hasTime ? line.at : line.at + DAY_MS - 1;
+  const end = line.hasTime ? line.at : taipeiDayLastInstant(line.at);
   return end >= report.paid_at - before && line.at <= report.paid_at + after;
 }

@@ -3,16 +3,15 @@ import { ForbiddenError, NotFoundError, ValidationError, problem } from '../../e
 import { MSG } from '../../messages.js';
 import { can, storeScope } from '../../permissions.js';
 import { SAMPLE_FILE_NAME } from '../../excel/columns.js';
-import { buildSampleWorkbook, exportFileName, streamExportCsv, type StoreRef } from '../../excel/write.js';
+import { buildSampleWorkbook, exportFileName, storeNamer, streamExportCsv, type StoreRef } from '../../excel/write.js';
+import { fieldJson, PAYMENT_FIELDS, type PagedPayment } from '../../payments/columns.js';
 import { streamExportWorkbook } from '../../excel/xlsxStream.js';
-import { storeLabel } from '../../labels.js';
 import { readContext, type AppContext, type ServiceContext } from '../context.js';
 import { redeemTicket, signTicket, TICKET_TTL_SECONDS } from '../auth.js';
 import { requirePermission } from '../guard.js';
 import { storeDirectory } from '../stores.js';
 import { filteredPaymentsQuery, type AppliedPaymentFilter } from './list.js';
 import { STATUSES } from '../../statuses.js';
-import { toIso } from '../../time.js';
 import { isPostgres } from '../../db/connect.js';
 import type { AuditRow } from '../../db/rows.js';
 import { recordAudit } from '../audit.js';
@@ -131,27 +130,21 @@ async function* counted<T extends { length: number }>(pages: AsyncIterable<T>, s
 
 /**
  * The JSON export as it was written whole (an indented array of the API's payments, each with its
- * store's name), one payment at a time. The note is the JSON string the database wrote.
+ * store's name), one payment at a time, its members as PAYMENT_FIELDS lists them. The note is the
+ * JSON string the database wrote.
  */
 async function* jsonText(pages: AsyncIterable<PaymentPage>, stores: readonly StoreRef[]): AsyncGenerator<string> {
-  const label = new Map(stores.map((s) => [s.id, JSON.stringify(storeLabel(s))]));
-  const unknown = JSON.stringify(MSG.unknownStore);
-  const iso = (() => {
-    // created_at and updated_at repeat from payment to payment (an import writes thousands at once)
-    let ms = NaN;
-    let text = '';
-    return (t: number) => (t === ms ? text : ((ms = t), (text = toIso(t))));
-  })();
+  const ctx = { storeName: storeNamer(stores) };
+  const values = PAYMENT_FIELDS.map((f) => fieldJson(f, ctx));
+  // One expression compiled from the list, each member calling its own writer: what a payment
+  // written out by hand costs (a loop over the members cost 5% more on 100 000 payments).
+  const members = PAYMENT_FIELDS.map((f, i) => `${JSON.stringify(`${i ? ',\n' : ''}    ${JSON.stringify(f.name)}: `)} + v[${i}](p)`);
+  const payment = new Function('v', `return function payment(p) { return '  {\\n' + ${members.join(' + ')} + '\\n  }'; };`)(values) as (p: PagedPayment) => string;
   let first = true;
   for await (const page of pages) {
     let chunk = '';
     for (const p of page) {
-      const uuid = JSON.stringify(p.uuid);
-      chunk +=
-        `${first ? '[\n' : ',\n'}  {\n    "id": ${uuid},\n    "uuid": ${uuid},\n    "store_id": ${p.store_id},\n    "last_five": ${JSON.stringify(p.last_five)},\n` +
-        `    "paid_at": "${toIso(p.paid_at)}",\n    "amount": ${p.amount},\n    "status": ${JSON.stringify(p.status)},\n    "note": ${p.noteJson},\n` +
-        `    "created_by": ${p.created_by},\n    "created_at": "${iso(p.created_at)}",\n    "updated_at": "${iso(p.updated_at)}",\n` +
-        `    "store": ${label.get(p.store_id) ?? unknown}\n  }`;
+      chunk += (first ? '[\n' : ',\n') + payment(p);
       first = false;
     }
     yield chunk;

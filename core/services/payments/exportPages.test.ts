@@ -1,10 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { PaymentPage } from './exportPages.js';
 
-// A page as the database writes it: fields joined by `,`, the note last as a JSON string.
+// A page as the database writes it: fields joined by `,` in pageFields' order (paid_at, uuid, store_id,
+// last_five, amount, status, then created_by, created_at, updated_at when full), the note last as a JSON string.
 const line = (f: Array<string | number>, note: string) => `${f.join(',')},${JSON.stringify(note)}`;
 const notes = ['', 'plain', 'a,b', '第一行\n第二行', 'say "hi"', 'back\\slash', 'ctl\u0001', '😀,\r\n=1+2'];
-const sheetText = notes.map((n, i) => line([1_763_000_000_000 - i, `u${i}`, `0000${i}`, i === 3 ? -250 : 1000 + i, i + 1, i % 2 ? '已入帳' : '未確認'], n)).join('\n');
+const sheetText = notes.map((n, i) => line([1_763_000_000_000 - i, `u${i}`, i + 1, `0000${i}`, i === 3 ? -250 : 1000 + i, i % 2 ? '已入帳' : '未確認'], n)).join('\n');
 
 /** The payments of a page, each copied as it comes (the page reuses one object). */
 function read(page: PaymentPage) {
@@ -23,7 +24,7 @@ describe('PaymentPage (a page of the export read from one text)', () => {
   });
 
   it('reads created_by (empty is none), created_at and updated_at from a full page, and the uuid', () => {
-    const text = [line([5, 'aa-1', '12345', 10, 2, '未入帳', '', 7, 8], 'x'), line([4, 'aa-0', '54321', 20, 1, '未確認', 3, 9, 11], '')].join('\n');
+    const text = [line([5, 'aa-1', 2, '12345', 10, '未入帳', '', 7, 8], 'x'), line([4, 'aa-0', 1, '54321', 20, '未確認', 3, 9, 11], '')].join('\n');
     const rows = read(new PaymentPage(text, 2, true));
     expect(rows).toEqual([
       expect.objectContaining({ uuid: 'aa-1', created_by: null, created_at: 7, updated_at: 8, note: 'x' }),

@@ -5,14 +5,14 @@
  * row object property by property, and that, with the garbage it leaves, cost more than all the
  * formatting of the file.
  *
- * A page is one line per payment, `\n` between lines, fields joined by `,`: every field is digits,
- * a uuid, a status or empty, none holding a comma or a line end, and the note goes last as a JSON
+ * A page is one line per payment, `\n` between lines, fields joined by `,`, in the order and
+ * the shape their types give (core/payments/columns.ts, `pageFields`): every field is digits, a
+ * uuid, a status or empty, none holding a comma or a line end, and the note goes last as a JSON
  * string (json_quote / to_json), so whatever it holds (commas, line ends, quotes) it stays on its line.
  */
 import type { Knex } from 'knex';
 import { isPostgres } from '../../db/connect.js';
-import type { ExportPayment } from '../../excel/write.js';
-import type { PaymentStatus } from '../../statuses.js';
+import { pageFields, type PagedPayment, type PaymentField } from '../../payments/columns.js';
 import type { ServiceContext } from '../context.js';
 import { filteredPaymentsQuery } from './list.js';
 
@@ -21,26 +21,19 @@ export const EXPORT_BATCH = 10_000;
 /** payments handed to the file writer at once */
 const PART = 2_000;
 
-/** One payment of a page. The object is reused from line to line: read it, never keep it. */
-export interface PagedPayment extends ExportPayment {
-  paid_at: number;
-  uuid: string;
-  /** the note as the JSON string literal the database wrote */
-  noteJson: string;
-  /** with `full` pages only (the JSON export); else 0 and null */
-  created_by: number | null;
-  created_at: number;
-  updated_at: number;
-}
+export type { PagedPayment } from '../../payments/columns.js';
 
-const SHEET_COLUMNS = ['paid_at', 'uuid', 'last_five', 'amount', 'store_id', 'status'];
-const FULL_COLUMNS = [...SHEET_COLUMNS, 'created_by', 'created_at', 'updated_at'];
+/** A field as the page query selects it, by its type. */
+function fieldSql(f: PaymentField, pg: boolean): string {
+  if (f.type === 'optional integer') return `coalesce(${pg ? `${f.name}::text` : f.name}, '')`;
+  if (f.type === 'json text') return pg ? `to_json(coalesce(${f.name}, ''))::text` : `json_quote(coalesce(${f.name}, ''))`;
+  return f.name;
+}
 
 function pageQuery(db: Knex, inner: Knex.QueryBuilder, full: boolean): Knex.QueryBuilder {
   const pg = isPostgres(db);
-  const fields = (full ? FULL_COLUMNS : SHEET_COLUMNS).map((c) => (c === 'created_by' ? `coalesce(${pg ? 'created_by::text' : 'created_by'}, '')` : c));
-  const note = pg ? "to_json(coalesce(note, ''))::text" : "json_quote(coalesce(note, ''))";
-  inner.clearSelect().select('paid_at', 'uuid', db.raw(`${[...fields, note].join(" || ',' || ")} as r`));
+  const fields = pageFields(full).map((f) => fieldSql(f, pg));
+  inner.clearSelect().select('paid_at', 'uuid', db.raw(`${fields.join(" || ',' || ")} as r`));
   // The aggregate keeps the page's order by saying it: an aggregate's order is otherwise unspecified.
   const agg = pg ? "string_agg(r, E'\\n' order by paid_at desc, uuid desc)" : 'group_concat(r, char(10) order by paid_at desc, uuid desc)';
   return db.from(inner.as('page')).select(db.raw(`${agg} as text, count(*) as n`));
@@ -103,53 +96,53 @@ export class PaymentPage implements Iterable<PagedPayment> {
   }
 
   [Symbol.iterator](): Iterator<PagedPayment> {
-    const { text, full, to } = this;
+    const { text, to } = this;
+    const { read, note } = lineReader(this.full);
     const p: PagedPayment = { paid_at: 0, uuid: '', last_five: '', amount: 0, store_id: 0, status: '未確認', note: '', noteJson: '""', created_by: null, created_at: 0, updated_at: 0 };
+    const fill = p as unknown as Record<string, unknown>;
+    for (const f of pageFields(this.full)) if (!(f.name in p)) fill[f.name] = '';
     const result: IteratorResult<PagedPayment> = { done: false, value: p };
     let at = this.from;
-    /** the field at `at` (up to the next comma), read as a number or a text; `at` moves past it */
-    const num = () => {
-      const end = text.indexOf(',', at);
-      const n = wholeNumber(text, at, end);
-      at = end + 1;
-      return n;
-    };
-    const str = () => {
-      const end = text.indexOf(',', at);
-      const s = text.slice(at, end);
-      at = end + 1;
-      return s;
-    };
     return {
       next() {
         if (at >= to) return { done: true, value: undefined };
-        p.paid_at = num();
-        p.uuid = str();
-        p.last_five = str();
-        p.amount = num();
-        p.store_id = num();
-        p.status = str() as PaymentStatus;
-        if (full) {
-          p.created_by = text.charCodeAt(at) === 44 /* , */ ? (at++, null) : num();
-          p.created_at = num();
-          p.updated_at = num();
-        }
+        at = read(text, at, p, wholeNumber);
         let end = text.indexOf('\n', at);
         if (end < 0 || end > to) end = to;
         if (end - at === 2) {
-          p.note = '';
+          fill[note] = '';
           p.noteJson = '""';
         } else {
           const q = text.slice(at, end);
           p.noteJson = q;
           // Most notes hold nothing JSON escapes: the text between the quotes is the note.
-          p.note = q.indexOf('\\') < 0 ? q.slice(1, -1) : (JSON.parse(q) as string);
+          fill[note] = q.indexOf('\\') < 0 ? q.slice(1, -1) : (JSON.parse(q) as string);
         }
         at = end + 1;
         return result;
       },
     };
   }
+}
+
+type LineReader = (text: string, at: number, p: PagedPayment, wholeNumber: (text: string, from: number, to: number) => number) => number;
+
+/**
+ * The reader of a line's fields before the note, compiled from pageFields: each field read as its
+ * type says, straight into its property, as a reader written out by hand would (a loop over the
+ * fields, storing by name, cost half as much again). It answers where the note begins.
+ */
+function lineReader(full: boolean): { read: LineReader; note: string } {
+  const fields = pageFields(full);
+  const body = fields.slice(0, -1).map((f) => {
+    const prop = `p[${JSON.stringify(f.name)}]`;
+    const field = f.type === 'text' ? 'text.slice(at, e)' : 'wholeNumber(text, at, e)';
+    const read = `e = text.indexOf(',', at); ${prop} = ${field}; at = e + 1;`;
+    // an optional field is empty (`,` at once) or digits
+    return f.type === 'optional integer' ? `if (text.charCodeAt(at) === 44) { ${prop} = null; at++; } else { ${read} }` : read;
+  });
+  const read = new Function('text', 'at', 'p', 'wholeNumber', `let e; ${body.join('\n')} return at;`) as LineReader;
+  return { read, note: fields[fields.length - 1].name };
 }
 
 /**

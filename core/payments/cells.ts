@@ -1,0 +1,73 @@
+/**
+ * How the import reads one spreadsheet cell (spec section 5): its text, a last five, a date or a
+ * time. Pure, with no spreadsheet library: the reader of every file kind hands cells shaped as
+ * SheetJS shapes them, and the payment's columns (columns.ts) read them through these.
+ */
+import { DAY_MS, normalizeTaiwanDateText, parseInstant, taipeiDayNumber, taipeiDayNumberStart } from '../time.js';
+import { serialToInstant } from '../excel/serial.js';
+import { csvDigitsValue } from '../excel/csv.js';
+import { parseClock, parseDateTime, partsToInstant } from '../spreadsheets/dates.js';
+
+/** A cell as SheetJS shapes it (type, value, display text); the streamed reader makes the same. */
+export interface SheetCell {
+  readonly t: 'b' | 'n' | 'e' | 's' | 'd' | 'z';
+  readonly v?: string | number | boolean | Date;
+  readonly w?: string;
+}
+export type Cell = SheetCell | undefined;
+
+export function cellText(c: Cell): string {
+  if (!c || c.t === 'z' || c.v === undefined || c.v === null) return '';
+  if (c.t === 'e') return '';
+  return String(c.w ?? c.v).trim();
+}
+
+export function isEmpty(c: Cell): boolean {
+  if (c?.t === 'n') return false;
+  return cellText(c) === '' && !(c && c.t === 'e');
+}
+
+/** The last five as the cell shows it: `01234` typed as text or as a number formatted 00000. */
+export function lastFiveOf(c: Cell): string {
+  if (!c) return '';
+  if (c.t === 'n' && typeof c.v === 'number' && !c.w) return String(c.v).padStart(5, '0');
+  return csvDigitsValue(cellText(c));
+}
+
+/** a cell that is no date: 無效的日期格式 (import_date_invalid), or a serial Excel cannot show: 日期格式錯誤 (import_date_wrong) */
+export type DateProblem = 'import_date_invalid' | 'import_date_wrong';
+export type TimeResult = { ms: number } | { error: DateProblem };
+
+/** A date or time cell: an Excel serial number, or text such as `2026/11/18 09:15`. */
+export function timeOf(c: Cell, date1904: boolean, businessDay: number | null): TimeResult | null {
+  if (!c || isEmpty(c)) return null;
+  if (c.t === 'n' && typeof c.v === 'number') {
+    // A bare time (0 <= v < 1) belongs to the row's business date.
+    if (c.v >= 0 && c.v < 1) {
+      if (businessDay === null) return { error: 'import_date_invalid' };
+      return { ms: businessDay + Math.round((c.v * DAY_MS) / 1000) * 1000 };
+    }
+    // 1151121 or 20261121 typed as a number: a date written in digits (a serial that large would be year 4637 or later)
+    const digits = c.v >= 1_000_000 && Number.isInteger(c.v) ? parseDateTime(String(c.v)) : null;
+    if (digits) return { ms: partsToInstant(digits.date, null)! };
+    const ms = serialToInstant(c.v, date1904);
+    return ms === null ? { error: 'import_date_wrong' } : { ms };
+  }
+  if (c.t === 'd' && c.v instanceof Date) return { ms: c.v.getTime() };
+  // Text through the shared reader (core/spreadsheets/dates.ts): a bare time belongs to the business
+  // date; Gregorian or ROC dates, `1151121`, 上午/下午; an ISO instant with its zone as well.
+  const text = cellText(c);
+  const clock = businessDay === null ? null : parseClock(text);
+  if (clock) return { ms: businessDay! + ((clock.hour * 60 + clock.minute) * 60 + clock.second) * 1000 };
+  const parts = parseDateTime(text);
+  const ms = parts ? partsToInstant(parts.date, parts.time) : parseInstant(normalizeTaiwanDateText(text));
+  return ms === null ? { error: 'import_date_invalid' } : { ms };
+}
+
+/** The start of the business date's day; an error when the cell holds something else. */
+export function businessDayOf(c: Cell, date1904: boolean): { day: number | null; error?: DateProblem } {
+  const t = timeOf(c, date1904, null);
+  if (!t) return { day: null };
+  if ('error' in t) return { day: null, error: t.error };
+  return { day: taipeiDayNumberStart(taipeiDayNumber(t.ms)) };
+}
