@@ -161,7 +161,8 @@ export type RowOutcome =
 
 /** A row's errors, each at its row (`details.row`, and `第 N 行：` before its message); one said twice is said once. */
 function errorOutcome(row: number, problems: Problem[]): Extract<RowOutcome, { state: 'error' }> {
-  const unique = problems.filter((p, i) => problems.findIndex((q) => q.message === p.message) === i);
+  const key = (p: Problem) => `${p.code}${JSON.stringify(p.details)}`;
+  const unique = problems.filter((p, i) => problems.findIndex((q) => key(q) === key(p)) === i);
   const at = unique.map((p) => placed(p, { row }));
   return { state: 'error', errors: at.map((p) => p.message), problems: at, detail: unique.map((p) => p.message).join('；') };
 }
