@@ -6,7 +6,7 @@ import { randomUUID } from 'node:crypto';
 import type { Knex } from 'knex';
 import * as XLSX from 'xlsx';
 import { formatTaipei } from '../core/index.js';
-import { HEADERS, SHEET_NAME } from '../core/excel/columns.js';
+import { HEADERS, SHEET_NAME } from '../core/payments/sheetFile.js';
 import { type PaymentRow } from '../core/db/rows.js';
 
 export const STORES = [

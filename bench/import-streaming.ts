@@ -8,9 +8,9 @@
 import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
 import { migrateLatest, openDatabase } from '../core/index.js';
-import { serialToInstant } from '../core/excel/serial.js';
+import { serialToInstant } from '../core/spreadsheets/serial.js';
 import { insertRows } from '../core/db/batch.js';
-import { openXlsxStream } from '../core/excel/xlsxRead.js';
+import { openXlsxStream } from '../core/spreadsheets/xlsxRead.js';
 import { seedDatabase, seedDatabaseFast } from './data.js';
 import type { BenchKit } from './streaming.js';
 

@@ -2,7 +2,7 @@
  * Scenario 11 of `npm run bench` (issue 22, item 7): an ordinary request (a page of the payment
  * list) while two year-long reconciliations run, as two people asking for a year's proposals at
  * once. Before, the matcher ran on the event loop and a health check waited 3.4 s; now it runs on
- * the worker pool (core/services/matchPool.ts, the server's default settings) and the goal is
+ * the worker pool (core/reconcile/matchPool.ts, the server's default settings) and the goal is
  * p99 < 100 ms. The floor: the same page's p99 with nothing else running, in the same run.
  */
 import { join } from 'node:path';

@@ -4,31 +4,31 @@
  * reaches a Node module (test/entry-points.test.ts walks the graph); admin/ imports core only
  * through this file.
  */
-export { auditActorText, auditFieldRows, auditSummaryText } from './auditText.js';
-export type { AuditStoreLookup } from './auditText.js';
+export { auditActorText, auditFieldRows, auditSummaryText } from './audit/text.js';
+export type { AuditStoreLookup } from './audit/text.js';
 export { QUICK_RANGES, canStepForward, dateRangeError, dateRangeText, quickDateRange, stepDateRange, withSearch } from './dateRange.js';
 export { ERROR_CODES_HEADER, ValidationError } from './errors.js';
 export type { ErrorCode, ErrorDetails, Problem } from './errors.js';
-export { BROWSER_IMPORT_MAX_BYTES, HEADERS } from './excel/columns.js';
-export type { ImportRow, ParseResult, PreviewRow } from './excel/parse.js';
+export { BROWSER_IMPORT_MAX_BYTES, HEADERS } from './payments/sheetFile.js';
+export type { ImportRow, ParseResult, PreviewRow } from './payments/readSheet.js';
 export { AUDIT_ACTION_LABELS, AUDIT_FIELD_LABELS, PAYER_FIELD_LABELS, PAYMENT_FIELD_LABELS, ROLE_LABELS, STATEMENT_COLUMN_LABELS, STATS_FIELD_LABELS, STATUS_LABELS, STORE_FIELD_LABELS, USER_FIELD_LABELS, auditActionLabel, auditEntityLabel, statementEncodingLabel, storeLabel } from './labels.js';
 export { MAX_IMPORT_ROWS, MAX_STREAM_IMPORT_ROWS, STORE_CODE_MAX, USERNAME_MAX, USERNAME_MIN } from './limits.js';
 export { MSG, errorText, isErrorCode } from './messages.js';
 export { formatNTD } from './money.js';
-export { PERMISSIONS, PERMISSION_KEYS, ROLES, activeLabel, can, canAccess, canChangePasswordOf, canSwitchStores, deleteUserDenial, editUserDenial, effectivePermissions, gates, initialTab, isAdmin, isBranchUser, mayAssignStore, mayGrantPermission, mayGrantRole, mayLeaveWithoutHomeStore, permissionLabels, scopeIsEmpty, storeAccessLabel, storeChangeDenial, storeScope, storesInScope, submissionStoreId, toggleActiveDenial } from './permissions.js';
-export type { Permission, Role } from './permissions.js';
+export { PERMISSIONS, PERMISSION_KEYS, ROLES, activeLabel, can, canAccess, canChangePasswordOf, canSwitchStores, deleteUserDenial, editUserDenial, effectivePermissions, gates, initialTab, isAdmin, isBranchUser, mayAssignStore, mayGrantPermission, mayGrantRole, mayLeaveWithoutHomeStore, permissionLabels, scopeIsEmpty, storeAccessLabel, storeChangeDenial, storeScope, storesInScope, submissionStoreId, toggleActiveDenial } from './users/permissions.js';
+export type { Permission, Role } from './users/permissions.js';
 export { MAX_ACCOUNT_LENGTH } from './reconcile/account.js';
 export { compareDigits } from './reconcile/evidence.js';
 export { statementPeriod } from './reconcile/period.js';
 export type { BankLine, ImportedStatement, Proposals, ReconciledPayment, RememberedPayer } from './reconcile/types.js';
-export type { ImportResult } from './services/payments/import.js';
-export type { StatsCharts } from './stats.js';
-export { STATUSES, STATUS_COLORS, STATUS_CREDITED, STATUS_FAILED, STATUS_PENDING, statusChangeable } from './statuses.js';
-export type { PaymentStatus } from './statuses.js';
+export type { ImportResult } from './payments/import.js';
+export type { StatsCharts } from './stats/rules.js';
+export { STATUSES, STATUS_COLORS, STATUS_CREDITED, STATUS_FAILED, STATUS_PENDING, statusChangeable } from './payments/statuses.js';
+export type { PaymentStatus } from './payments/statuses.js';
 export { defaultDateRange, formatTaipei } from './time.js';
 export type { AuditEntry, ListedPayment, Me, Payment, StatsSummary, Store, StoreStats, User } from './types.js';
-export { validateLogin } from './validation/login.js';
-export { NOTE_MAX_LENGTH, paidAtNeedsConfirm, validatePayment } from './validation/payment.js';
-export type { Validated } from './validation/result.js';
-export { validateStore } from './validation/store.js';
-export { validatePasswordChange, validateUser } from './validation/user.js';
+export { validateLogin } from './users/login.js';
+export { NOTE_MAX_LENGTH, paidAtNeedsConfirm, validatePayment } from './payments/validate.js';
+export type { Validated } from './validation.js';
+export { validateStore } from './stores/validate.js';
+export { validatePasswordChange, validateUser } from './users/validate.js';

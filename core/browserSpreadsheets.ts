@@ -3,4 +3,4 @@
  * library): bytes in, judged rows out, no file system. Like core/browser.ts, it reaches no Node
  * module (test/entry-points.test.ts).
  */
-export { parsePaymentsWorkbook } from './excel/parse.js';
+export { parsePaymentsWorkbook } from './payments/readSheet.js';

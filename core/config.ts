@@ -3,8 +3,8 @@
  * result down; nothing else looks at `process.env`.
  */
 import type { DbConfig } from './db/connect.js';
-import { DEFAULT_HASHING, type HashingSettings } from './services/hashPool.js';
-import { DEFAULT_MATCHING, type MatchingSettings } from './services/matchPool.js';
+import { DEFAULT_HASHING, type HashingSettings } from './users/hashPool.js';
+import { DEFAULT_MATCHING, type MatchingSettings } from './reconcile/matchPool.js';
 
 export interface RemitConfig {
   db: DbConfig;

@@ -4,12 +4,12 @@ import { fileURLToPath } from 'node:url';
 import * as XLSX from 'xlsx';
 import { describe, expect, it } from 'vitest';
 import { fieldError, placed, problem, ValidationError } from './errors.js';
-import { parsePaymentsWorkbook } from './excel/parse.js';
+import { parsePaymentsWorkbook } from './payments/readSheet.js';
 import { NOTE_MAX_LENGTH, STORE_NAME_MAX, USERNAME_MAX } from './limits.js';
 import { ERROR_CODES, errorMessage, errorText, isErrorCode, MSG } from './messages.js';
-import { validatePasswordChange, validateUser } from './validation/user.js';
-import { validatePayment } from './validation/payment.js';
-import { validateStore } from './validation/store.js';
+import { validatePasswordChange, validateUser } from './users/validate.js';
+import { validatePayment } from './payments/validate.js';
+import { validateStore } from './stores/validate.js';
 
 describe('errors carry a code and details; the message is rendered from them', () => {
   it('says the sentence (the spec’s where it fixes one), its limit taken from the rule’s constant', () => {

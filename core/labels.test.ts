@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { HEADERS } from './excel/columns.js';
-import { PERMISSIONS, permissionLabels } from './permissions.js';
+import { HEADERS } from './payments/sheetFile.js';
+import { PERMISSIONS, permissionLabels } from './users/permissions.js';
 import { AUDIT_ACTION_LABELS, PAYMENT_FIELD_LABELS, PERMISSION_LABELS, ROLE_LABELS, STORE_FIELD_LABELS, USER_FIELD_LABELS, auditActionLabel, storeLabel } from './labels.js';
 
 describe('the Chinese names of things', () => {

@@ -88,7 +88,7 @@ export const MSG = {
   databaseBusy: '資料庫正在寫入大量資料（例如匯入），這筆尚未儲存，請稍候再送出一次',
   passwordMismatch: '密碼確認不匹配', // spec
   adminPasswordWeak: (why: string) => `REMIT_ADMIN_PASSWORD 不能使用：${why}`,
-  /** issue 22, item 15: why a password is refused (core/validation/password.ts) */
+  /** issue 22, item 15: why a password is refused (core/users/password.ts) */
   passwordWeak: {
     username: '密碼不能是用戶名（包括大小寫不同、倒過來寫或只在後面加數字或符號），請換一個別人猜不到的密碼',
     repetitive: '密碼不能只是重複或連續的字元（例如 aaaaaa、121212、abcabc、123456、qwerty），這種密碼很容易被猜中，請換一個',

@@ -1,6 +1,6 @@
 /** The records the core returns: plain JSON-ready data with honest types. */
-import type { Permission, Role } from './permissions.js';
-import type { PaymentStatus } from './statuses.js';
+import type { Permission, Role } from './users/permissions.js';
+import type { PaymentStatus } from './payments/statuses.js';
 
 export interface Store {
   id: number;

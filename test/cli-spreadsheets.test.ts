@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import * as XLSX from 'xlsx';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase, parsePaymentsWorkbook } from '../core/index.js';
-import { HEADERS } from '../core/excel/columns.js';
+import { HEADERS } from '../core/payments/sheetFile.js';
 import { assertBuilt, remit } from './helpers/cli.js';
 
 const stores = [

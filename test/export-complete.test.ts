@@ -6,7 +6,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import { exportPaymentsStream, storeLabel, systemActor } from '../core/index.js';
-import { EXPORT_BATCH } from '../core/services/payments/exportPages.js';
+import { EXPORT_BATCH } from '../core/payments/exportPages.js';
 import { seedDatabaseFast } from '../bench/data.js';
 import { toPayment, type PaymentRow } from '../core/db/rows.js';
 import { createTestDb, DB_KINDS, TEST_SECURITY, type TestDb } from './helpers/db.js';

@@ -8,8 +8,8 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'no
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { parsePaymentsWorkbook } from '../core/excel/parse.js';
-import { buildExportCsv, type ExportPayment } from '../core/excel/write.js';
+import { parsePaymentsWorkbook } from '../core/payments/readSheet.js';
+import { buildExportCsv, type ExportPayment } from '../core/payments/writeSheet.js';
 
 const STORES = [
   { id: 1, name: '台北店', code: 'TPE' },

@@ -13,7 +13,7 @@ import { deflateRawSync, crc32 } from 'node:zlib';
 import * as XLSX from 'xlsx';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MSG, openDatabase, parsePaymentsWorkbook, ValidationError } from '../core/index.js';
-import { HEADERS } from '../core/excel/columns.js';
+import { HEADERS } from '../core/payments/sheetFile.js';
 import { assertBuilt, BIN, remit } from './helpers/cli.js';
 import { entry, repeatedEntry, xlsxWith, SHEET_PREFIX, SHEET_SUFFIX, type ZipEntry } from './helpers/zip.js';
 

@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { formatTaipei } from '../core/index.js';
-import { HEADERS } from '../core/excel/columns.js';
+import { HEADERS } from '../core/payments/sheetFile.js';
 import { assertBuilt, BIN, remit } from './helpers/cli.js';
 
 const N = 12_000;

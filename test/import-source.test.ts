@@ -13,10 +13,10 @@ import * as XLSX from 'xlsx';
 import { afterAll, describe, expect, it } from 'vitest';
 import { ValidationError } from '../core/errors.js';
 import { toIso } from '../core/time.js';
-import { openPaymentsFile, type SourceOptions } from '../core/excel/importSource.js';
-import { parsePaymentsWorkbook, type ParseResult } from '../core/excel/parse.js';
-import { buildExportCsv, type ExportPayment } from '../core/excel/write.js';
-import { streamExportWorkbook } from '../core/excel/xlsxStream.js';
+import { openPaymentsFile, type SourceOptions } from '../core/payments/importSource.js';
+import { parsePaymentsWorkbook, type ParseResult } from '../core/payments/readSheet.js';
+import { buildExportCsv, type ExportPayment } from '../core/payments/writeSheet.js';
+import { streamExportWorkbook } from '../core/spreadsheets/xlsxStream.js';
 import { entry, xlsxWith } from './helpers/zip.js';
 
 const STORES = [

@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { exportPaymentsStream, importPaymentFile, openDatabase, systemActor, MSG, type PaymentStatus, type ExportFormat, type ServiceContext } from '../core/index.js';
-import { toCollectionStatus } from '../core/statuses.js';
+import { toCollectionStatus } from '../core/payments/statuses.js';
 import { seedDatabase, seedDatabaseFast } from '../bench/data.js';
 import { createTestDb, DB_KINDS, TEST_SECURITY, type TestDb } from './helpers/db.js';
 import { startTestServer, type TestServer } from './helpers/server.js';

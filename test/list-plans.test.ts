@@ -7,8 +7,8 @@
 import type { Knex } from 'knex';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createStore, listPayments, systemActor, type ListQuery, type Principal } from '../core/index.js';
-import { filteredPaymentsQuery, PAYMENT_LIST_SPEC } from '../core/services/payments/list.js';
-import { listQueries } from '../core/list.js';
+import { filteredPaymentsQuery, PAYMENT_LIST_SPEC } from '../core/payments/list.js';
+import { listQueries } from '../core/listQuery.js';
 import { createTestDb, DB_KINDS, TEST_SECURITY, type TestDb } from './helpers/db.js';
 
 const ROWS = 30_000;

@@ -12,9 +12,9 @@ import * as XLSX from 'xlsx';
 import { exportPayments, systemActor } from '../core/index.js';
 import { PAYMENT_FIELDS, SHEET_COLUMNS, type PaymentField, type SheetColumn } from '../core/payments/columns.js';
 import { cellText } from '../core/payments/cells.js';
-import { openPaymentsFile } from '../core/excel/importSource.js';
-import { buildExportWorkbook, buildSampleWorkbook } from '../core/excel/write.js';
-import { parsePaymentsWorkbook } from '../core/excel/parse.js';
+import { openPaymentsFile } from '../core/payments/importSource.js';
+import { buildExportWorkbook, buildSampleWorkbook } from '../core/payments/writeSheet.js';
+import { parsePaymentsWorkbook } from '../core/payments/readSheet.js';
 import { createTestDb, DB_KINDS, TEST_SECURITY, type TestDb } from './helpers/db.js';
 
 const HEADER = '參考編號';

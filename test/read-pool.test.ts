@@ -7,9 +7,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDb, TEST_SECURITY, type TestDb } from './helpers/db.js';
 import { openReadPool } from '../core/db/connect.js';
-import { systemActor, type ServiceContext } from '../core/services/context.js';
-import { listPayments } from '../core/services/payments/index.js';
-import { statsSummary } from '../core/services/stats.js';
+import { systemActor, type ServiceContext } from '../core/context.js';
+import { listPayments } from '../core/payments/index.js';
+import { statsSummary } from '../core/stats/service.js';
 import type { Knex } from 'knex';
 
 describe('SQLite read pool', () => {

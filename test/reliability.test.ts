@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import * as XLSX from 'xlsx';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase, formatTaipei } from '../core/index.js';
-import { HEADERS } from '../core/excel/columns.js';
+import { HEADERS } from '../core/payments/sheetFile.js';
 import { assertBuilt, BIN, remit, serve } from './helpers/cli.js';
 import { DB_KINDS, PG_URL } from './helpers/db.js';
 import { startTestServer, type TestServer } from './helpers/server.js';

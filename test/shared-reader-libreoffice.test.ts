@@ -9,8 +9,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { readStatement } from '../core/reconcile/statement.js';
-import { parsePaymentsWorkbook } from '../core/excel/parse.js';
-import { openPaymentsFile } from '../core/excel/importSource.js';
+import { parsePaymentsWorkbook } from '../core/payments/readSheet.js';
+import { openPaymentsFile } from '../core/payments/importSource.js';
 import { parseInstant, toIso } from '../core/time.js';
 import { SHARED_CASES } from './helpers/readerCases.js';
 

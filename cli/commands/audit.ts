@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import { auditActionLabel, auditEntityLabel, auditSummaryText, formatTaipei, listAudit, storeDirectory, type AuditEntry, type AuditStoreLookup } from '../../core/index.js';
-import { auditActorText } from '../../core/auditText.js';
+import { auditActorText } from '../../core/audit/text.js';
 import { withOperator, type CliIO } from '../context.js';
 import { checkDateFlags } from '../dateFlags.js';
 import { UsageError } from '../errors.js';

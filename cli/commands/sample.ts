@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import { buildSampleWorkbook, sampleFile } from '../../core/index.js';
-import { SAMPLE_FILE_NAME } from '../../core/excel/columns.js';
+import { SAMPLE_FILE_NAME } from '../../core/payments/sheetFile.js';
 import { withOperator, type CliIO, type GlobalOptions } from '../context.js';
 import { DataError } from '../errors.js';
 import { refuseOverwrite, writeFileAtomic } from '../files.js';

@@ -1,6 +1,6 @@
 /** Row types of every table, and the one mapping from rows to the records the core returns. */
-import { PERMISSION_KEYS, type Permission, type Role } from '../permissions.js';
-import type { PaymentStatus } from '../statuses.js';
+import { PERMISSION_KEYS, type Permission, type Role } from '../users/permissions.js';
+import type { PaymentStatus } from '../payments/statuses.js';
 import { toIso } from '../time.js';
 import type { Payment, Store, User } from '../types.js';
 

@@ -4,8 +4,8 @@
  * SheetJS shapes them, and the payment's columns (columns.ts) read them through these.
  */
 import { DAY_MS, normalizeTaiwanDateText, parseInstant, taipeiDayNumber, taipeiDayNumberStart } from '../time.js';
-import { serialToInstant } from '../excel/serial.js';
-import { csvDigitsValue } from '../excel/csv.js';
+import { serialToInstant } from '../spreadsheets/serial.js';
+import { csvDigitsValue } from '../spreadsheets/csvWrite.js';
 import { parseClock, parseDateTime, partsToInstant } from '../spreadsheets/dates.js';
 
 /** A cell as SheetJS shapes it (type, value, display text); the streamed reader makes the same. */

@@ -3,7 +3,7 @@
  *
  * - PAYMENT_FIELDS: what a payment stores, in the JSON export's order. Each says its type, which
  *   makes its place in the export's page query and how the page text is read back
- *   (services/payments/exportPages.ts), and how the JSON export writes it.
+ *   (core/payments/exportPages.ts), and how the JSON export writes it.
  * - SHEET_COLUMNS: the spreadsheet columns of spec sections 3 and 9, in the spec's order, shared
  *   by the export (csv, streamed xlsx, SheetJS xlsx), the sample and the import. Each says its
  *   header (and the other texts people write for it), its width and cell style, how it is
@@ -19,12 +19,12 @@
 import { problem, type ErrorCode, type Problem } from '../errors.js';
 import { LAST_FIVE_LENGTH } from '../limits.js';
 import { PAYMENT_FIELD_LABELS } from '../labels.js';
-import { fromCollectionStatus, toCollectionStatus, type PaymentStatus } from '../statuses.js';
+import { fromCollectionStatus, toCollectionStatus, type PaymentStatus } from './statuses.js';
 import { formatTaipei, MAX_INSTANT, MIN_INSTANT, taipeiDayNumber, taipeiMsIntoDay, toIso } from '../time.js';
-import { amountOf, NOTE_MAX_LENGTH, paidAtAheadProblem } from '../validation/payment.js';
+import { amountOf, NOTE_MAX_LENGTH, paidAtAheadProblem } from './validate.js';
 import { amountText } from '../spreadsheets/amounts.js';
-import { csvCell, csvDigitsField } from '../excel/csv.js';
-import { instantToDateSerial, instantToSerial } from '../excel/serial.js';
+import { csvCell, csvDigitsField } from '../spreadsheets/csvWrite.js';
+import { instantToDateSerial, instantToSerial } from '../spreadsheets/serial.js';
 import { businessDayOf, cellText, lastFiveOf, timeOf, type Cell } from './cells.js';
 
 export const SHEET_NAME = '匯款記錄';

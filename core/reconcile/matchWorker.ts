@@ -1,5 +1,5 @@
 /**
- * The matcher on a worker thread (core/services/matchPool.ts starts it). A call arrives as
+ * The matcher on a worker thread (core/reconcile/matchPool.ts starts it). A call arrives as
  * several messages, so that no single copy of tens of thousands of rows holds the event loop
  * that sends them: `reports` and `lines` chunks, then `run` with the options and the page. The
  * answer (`value`) is that page of the matcher's result and the size of each queue. Nothing here but the

@@ -10,14 +10,14 @@
 import type { Knex } from 'knex';
 import { isPostgres, type Db } from '../db/connect.js';
 import { NotFoundError, problem } from '../errors.js';
-import { assertFilterFields, filterIds, runList, type ListQuery } from '../list.js';
-import { storeScope } from '../permissions.js';
-import { recordAudit } from '../services/audit.js';
-import type { ServiceContext } from '../services/context.js';
-import { requirePermission } from '../services/guard.js';
+import { assertFilterFields, filterIds, runList, type ListQuery } from '../listQuery.js';
+import { storeScope } from '../users/permissions.js';
+import { recordAudit } from '../audit/service.js';
+import type { ServiceContext } from '../context.js';
+import { requirePermission } from '../guard.js';
 import { toIso } from '../time.js';
 import type { ListResult } from '../types.js';
-import { toId } from '../validation/result.js';
+import { toId } from '../validation.js';
 import type { PayerMemory, RememberedPayer } from './types.js';
 
 export type { RememberedPayer } from './types.js';

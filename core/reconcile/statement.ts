@@ -6,9 +6,9 @@
  */
 import * as XLSX from 'xlsx';
 import { fieldErrorOf, placed, problem, ValidationError, type Problem } from '../errors.js';
-import { MAX_IMPORT_BYTES, MAX_IMPORT_ROWS } from '../excel/columns.js';
-import { readWorkbook } from '../excel/parse.js';
-import { serialToInstant } from '../excel/serial.js';
+import { MAX_IMPORT_BYTES, MAX_IMPORT_ROWS } from '../payments/sheetFile.js';
+import { readWorkbook } from '../payments/readSheet.js';
+import { serialToInstant } from '../spreadsheets/serial.js';
 import { formatTaipei, taipeiDate, MIN_INSTANT, MAX_INSTANT } from '../time.js';
 import { parseWholeAmount } from '../spreadsheets/amounts.js';
 import { cleanCell } from '../spreadsheets/cells.js';

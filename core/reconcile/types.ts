@@ -4,7 +4,7 @@
  * milliseconds, money is whole NT$, as everywhere in core. The API's shapes (BankLine and the
  * rest) are declared here too, so the server and the 對帳 page read one definition.
  */
-import type { PaymentStatus } from '../statuses.js';
+import type { PaymentStatus } from '../payments/statuses.js';
 import type { Payment } from '../types.js';
 import type { ReadStatement } from './statement.js';
 

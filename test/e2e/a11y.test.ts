@@ -12,7 +12,7 @@ import { createRequire } from 'node:module';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createUser, systemActor } from '../../core/index.js';
-import { signToken } from '../../core/services/auth.js';
+import { signToken } from '../../core/users/auth.js';
 import { type UserRow } from '../../core/db/rows.js';
 import { TEST_SECURITY } from '../helpers/db.js';
 import { PASSWORD } from '../helpers/fixtures.js';

@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createUser, systemActor, taipeiDate } from '../../core/index.js';
-import { HEADERS } from '../../core/excel/columns.js';
+import { HEADERS } from '../../core/payments/sheetFile.js';
 import { entry, SHEET_PREFIX, SHEET_SUFFIX, xlsxWith } from '../helpers/zip.js';
 import { TEST_SECURITY } from '../helpers/db.js';
 import { HAS_CHROMIUM, PASSWORD, SCREENSHOTS, settle, startE2E, type E2E } from './harness.js';

@@ -12,7 +12,7 @@ import type { Page } from 'playwright-core';
 import * as XLSX from 'xlsx';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addDays, taipeiDate } from '../../core/index.js';
-import { HEADERS } from '../../core/excel/columns.js';
+import { HEADERS } from '../../core/payments/sheetFile.js';
 import { quickDateRange } from '../../core/dateRange.js';
 import { HAS_CHROMIUM, pick, SCREENSHOTS, settle, startE2E, type E2E } from './harness.js';
 

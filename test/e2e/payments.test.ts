@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import * as XLSX from 'xlsx';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parsePaymentsWorkbook, taipeiDate, addDays } from '../../core/index.js';
-import { HEADERS } from '../../core/excel/columns.js';
+import { HEADERS } from '../../core/payments/sheetFile.js';
 import { HAS_CHROMIUM, pick, startE2E, type E2E } from './harness.js';
 
 const today = taipeiDate(Date.now());

@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import knexFactory, { type Knex } from 'knex';
 import { migrateLatest, openDatabase } from '../../core/index.js';
 import { type DbConfig } from '../../core/db/connect.js';
-import { type SecuritySettings } from '../../core/services/context.js';
+import { type SecuritySettings } from '../../core/context.js';
 
 export type DbKind = 'sqlite' | 'postgres';
 

@@ -4,8 +4,8 @@
  */
 import type { Knex } from 'knex';
 import { createStore, createUser, systemActor, type Permission, type Store, type User } from '../../core/index.js';
-import { signToken } from '../../core/services/auth.js';
-import { PERMISSION_KEYS } from '../../core/permissions.js';
+import { signToken } from '../../core/users/auth.js';
+import { PERMISSION_KEYS } from '../../core/users/permissions.js';
 import { type UserRow } from '../../core/db/rows.js';
 import { TEST_SECURITY } from './db.js';
 

@@ -6,7 +6,7 @@
 import bcrypt from 'bcryptjs';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createUser, MSG, systemActor } from '../../core/index.js';
-import { type SecuritySettings } from '../../core/services/context.js';
+import { type SecuritySettings } from '../../core/context.js';
 import { DB_KINDS, TEST_SECURITY } from '../helpers/db.js';
 import { PASSWORD } from '../helpers/fixtures.js';
 import { listenApi, startTestServer, type TestServer } from '../helpers/server.js';

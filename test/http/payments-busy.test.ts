@@ -10,7 +10,7 @@ import sqlite3 from 'sqlite3';
 import knexFactory from 'knex';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MSG } from '../../core/index.js';
-import { IMPORT_LOCK } from '../../core/services/payments/import.js';
+import { IMPORT_LOCK } from '../../core/payments/import.js';
 import { DB_KINDS, PG_URL } from '../helpers/db.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 

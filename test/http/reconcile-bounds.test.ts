@@ -8,7 +8,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MSG } from '../../core/index.js';
-import { matchPoolFor, type MatchingSettings } from '../../core/services/matchPool.js';
+import { matchPoolFor, type MatchingSettings } from '../../core/reconcile/matchPool.js';
 import { DB_KINDS } from '../helpers/db.js';
 import { seedReconcile } from '../helpers/reconcileYear.js';
 import { listenApi, startTestServer, type Listening, type TestServer } from '../helpers/server.js';

@@ -7,7 +7,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createUser, openDatabase, systemActor } from '../../core/index.js';
-import { AUDITED_FAILURES_PER_ADDRESS, MAX_SLOWDOWN_MS } from '../../core/services/signInLimit.js';
+import { AUDITED_FAILURES_PER_ADDRESS, MAX_SLOWDOWN_MS } from '../../core/users/signInLimit.js';
 import { createTestDb, DB_KINDS, TEST_SECURITY, type TestDb } from '../helpers/db.js';
 import { PASSWORD, seed, type Fixture } from '../helpers/fixtures.js';
 import { listenApi } from '../helpers/server.js';

@@ -6,8 +6,8 @@
 import * as XLSX from 'xlsx';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { importPayments, MSG, openDatabase, parsePaymentsWorkbook, principalByUsername } from '../../core/index.js';
-import { type ImportRow } from '../../core/excel/parse.js';
-import { IMPORT_LOCK } from '../../core/services/payments/import.js';
+import { type ImportRow } from '../../core/payments/readSheet.js';
+import { IMPORT_LOCK } from '../../core/payments/import.js';
 import { DB_KINDS, TEST_SECURITY } from '../helpers/db.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 

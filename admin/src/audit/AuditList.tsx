@@ -118,7 +118,7 @@ function Empty() {
   );
 }
 
-/** Store names for the audit texts (core/auditText.ts), from the stores the page already loads. */
+/** Store names for the audit texts (core/audit/text.ts), from the stores the page already loads. */
 function useStoreLookup(): AuditStoreLookup {
   const { byId } = useStores();
   return byId;

@@ -1,7 +1,7 @@
 /**
  * The Excel import wizard (spec section 2 "Modals"): (1) choose a .xlsx or .xls file, shown with
  * its name and size in KB; (2) preview: row count, the first five errors and how many more, each
- * row marked; (3) the result. Parsing runs in the browser with the same core/excel code as the
+ * row marked; (3) the result. Parsing runs in the browser with the same core code (core/payments/readSheet.ts) as the
  * CLI (loaded only now, so the spreadsheet library is not in the page until needed). The preview
  * then asks the server to run the import's own checks without writing (duplicates against the
  * database, the caller's scope), so each row shows what will happen to it: 將匯入, 錯誤 with its

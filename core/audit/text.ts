@@ -1,0 +1,195 @@
+/**
+ * The audit log for people, written once: Chinese field names, Taiwan times, NT$ amounts, store
+ * names and permission labels instead of keys, raw JSON and UTC. The back office's 稽核紀錄 page
+ * and `remit audit` (without --json) both show these texts; `--json` and the API stay as stored.
+ */
+import { PAYMENT_FIELD_LABELS, ROLE_LABELS, STATEMENT_COLUMN_LABELS, STORE_FIELD_LABELS, USER_FIELD_LABELS, statementEncodingLabel, storeLabel } from '../labels.js';
+import { formatNTD } from '../money.js';
+import { activeLabel, permissionLabels } from '../users/permissions.js';
+import { formatTaipei } from '../time.js';
+import type { AuditEntry } from '../types.js';
+
+/** A store by id, for names in place of numbers; undefined when unknown (shown as 未知分店). */
+export type AuditStoreLookup = (id: number) => { name: string; code: string } | undefined;
+
+/** One field of an audit entry, as a person reads it. */
+export interface AuditFieldRow {
+  field: string;
+  label: string;
+  before: string;
+  after: string;
+  changed: boolean;
+}
+
+export const AUDIT_NONE = '（無）';
+
+/** The machine's own actors (core/context.ts systemActor): the command line, the server's first start. */
+const MACHINE_ACTORS: Record<string, string> = { cli: '命令列', system: '系統' };
+
+/**
+ * Who did it, as a person reads it: a user's name, or 命令列 / 系統 for the machine. Those carry no
+ * user id; a failed sign-in carries none either but names what was typed, which stays as typed.
+ */
+export function auditActorText(e: Pick<AuditEntry, 'actor_id' | 'actor_username' | 'action'>): string {
+  if (e.actor_id === null && e.action !== 'login_failed') return MACHINE_ACTORS[e.actor_username] ?? e.actor_username;
+  return e.actor_username;
+}
+
+/** Fields every kind of entry may carry, beyond the payment, user and store forms' own. */
+const COMMON_LABELS: Record<string, string> = {
+  id: '編號',
+  uuid: PAYMENT_FIELD_LABELS.uuid,
+  created_at: '建立時間',
+  updated_at: '更新時間',
+  created_by: '建立者編號',
+  // an import of payments
+  imported: '匯入筆數',
+  skipped: '略過重複筆數',
+  stores: '分店',
+  first: '第一筆追蹤編號',
+  last: '最後一筆追蹤編號',
+  // an export of payments (issue 22, item 13): the filter, as the list's filter names it
+  filter: '匯出條件',
+  format: '格式',
+  count: '匯出筆數',
+  paid_at_gte: '匯款日期起',
+  paid_at_lte: '匯款日期迄',
+  q: '搜尋',
+  // sign-in and account events
+  reason: '原因',
+  password_changed: '已更改密碼',
+  sign_in_unlocked: '解除登入鎖定',
+  failures_cleared: '清除的失敗次數',
+  // reconciliation and bank statements
+  bank_line_id: '銀行明細編號',
+  reconcile: '對帳',
+  line: '銀行明細',
+  by: '方式',
+  score: '分數',
+  reasons: '依據',
+  lines: '明細筆數',
+  credits: '入帳筆數',
+  new: '新增筆數',
+  duplicates: '重複筆數',
+  from: '起',
+  to: '迄',
+  encoding: '編碼',
+  balance_breaks: '餘額不連續',
+  skipped_rows: '略過非交易列',
+  columns: '欄位',
+  filename: '檔名',
+  bank: '銀行',
+  date: '日期',
+  description: '摘要',
+  account: '帳號',
+  payer: '付款人',
+  learned: '記住的付款人',
+  // a statement import, and the bank line a reconciliation names
+  file: '檔名',
+  store_id: '分店',
+  statement_id: '對帳單編號',
+  row: '列',
+  at: '時間',
+  has_time: '含時間',
+  digits: '可見帳號數字',
+  payment: '匯款',
+  unpaid: '未入帳',
+  ...STATEMENT_COLUMN_LABELS,
+};
+
+/** 已記住的付款人 (issue 21): what a confirmed link taught, and how a person reads it. */
+const PAYER_LABELS: Record<string, string> = {
+  store_id: '分店',
+  payer: '對帳單上的付款人',
+  last_five: '後五碼',
+  payment: '來源匯款',
+  line_id: '來源銀行明細編號',
+  learned_by: '方式',
+  learned_by_username: '確認者',
+  learned_at: '記住時間',
+};
+
+const ENTITY_LABELS: Record<string, Record<string, string>> = {
+  payment: PAYMENT_FIELD_LABELS,
+  user: USER_FIELD_LABELS,
+  store: STORE_FIELD_LABELS,
+  statement: {},
+  payer: PAYER_LABELS,
+};
+
+const SIGN_IN_REASONS: Record<string, string> = {
+  unknown_user: '用戶不存在',
+  wrong_password: '密碼錯誤',
+  inactive: '帳戶已停用',
+  too_many_attempts: '嘗試次數過多',
+};
+const RECONCILED_BY: Record<string, string> = { auto: '自動', person: '人工' };
+
+/** The Chinese name of a field of an entity's record, or the key itself when none is known. */
+export function auditFieldLabel(entity: string, field: string): string {
+  return ENTITY_LABELS[entity]?.[field] ?? COMMON_LABELS[field] ?? field;
+}
+
+const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+const isInstantText = (v: unknown): v is string => typeof v === 'string' && /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}/.test(v) && !Number.isNaN(Date.parse(v));
+const storeNames = (ids: unknown[], stores: AuditStoreLookup) => (ids.length ? ids.map((id) => storeLabel(stores(Number(id)))).join('、') : AUDIT_NONE);
+
+/** One value as a person reads it: Taiwan time, NT$, store names, Chinese labels. */
+export function auditValueText(entity: string, field: string, value: unknown, stores: AuditStoreLookup): string {
+  if (value === null || value === undefined || value === '') return AUDIT_NONE;
+  if (field === 'amount' && typeof value === 'number') return formatNTD(value);
+  if ((field === 'store_id' || field === 'store') && typeof value === 'number') return storeLabel(stores(value));
+  if ((field === 'accessible_stores' || field === 'stores') && Array.isArray(value)) return storeNames(value, stores);
+  if (field === 'permissions' && Array.isArray(value)) return permissionLabels(value.map(String));
+  if (field === 'role' && typeof value === 'string') return ROLE_LABELS[value as keyof typeof ROLE_LABELS] ?? value;
+  if (field === 'is_active' && typeof value === 'boolean') return activeLabel(value);
+  if (field === 'encoding' && typeof value === 'string') return statementEncodingLabel(value);
+  if (field === 'reason' && typeof value === 'string') return SIGN_IN_REASONS[value] ?? value;
+  if ((field === 'by' || field === 'learned_by') && typeof value === 'string') return RECONCILED_BY[value] ?? value;
+  if (typeof value === 'boolean') return value ? '是' : '否';
+  if (isInstantText(value)) return formatTaipei(Date.parse(value), { seconds: field !== 'paid_at' });
+  if (Array.isArray(value)) return value.length ? value.map((v) => auditValueText(entity, field, v, stores)).join('、') : AUDIT_NONE;
+  if (isRecord(value)) {
+    return Object.entries(value)
+      .map(([k, v]) => `${auditFieldLabel(entity, k)}：${auditValueText(entity, k, v, stores)}`)
+      .join('，');
+  }
+  return String(value);
+}
+
+/**
+ * The fields of an entry, before and after, each with its Chinese name; `changed` marks the
+ * fields an update changed. Null when the entry holds no record (a password change).
+ */
+export function auditFieldRows(e: Pick<AuditEntry, 'entity' | 'before' | 'after'>, stores: AuditStoreLookup): AuditFieldRow[] | null {
+  const before = isRecord(e.before) ? e.before : null;
+  const after = isRecord(e.after) ? e.after : null;
+  if (!before && !after) return null;
+  const keys = Object.keys({ ...before, ...after });
+  return keys.map((field) => {
+    const b = before ? auditValueText(e.entity, field, before[field], stores) : AUDIT_NONE;
+    const a = after ? auditValueText(e.entity, field, after[field], stores) : AUDIT_NONE;
+    return { field, label: auditFieldLabel(e.entity, field), before: b, after: a, changed: !!before && !!after && b !== a };
+  });
+}
+
+/**
+ * The entry in one line: for an update the changed fields as `名稱：前 → 後`; otherwise the
+ * record's fields as `名稱：值` (ids and timestamps left out, they are in their own columns).
+ */
+export function auditSummaryText(e: Pick<AuditEntry, 'entity' | 'before' | 'after'>, stores: AuditStoreLookup): string {
+  const rows = auditFieldRows(e, stores);
+  if (!rows) return '';
+  const quiet = new Set(['id', 'uuid', 'created_at', 'updated_at']);
+  if (isRecord(e.before) && isRecord(e.after)) {
+    return rows
+      .filter((r) => r.changed && r.field !== 'updated_at')
+      .map((r) => `${r.label}：${r.before} → ${r.after}`)
+      .join('；');
+  }
+  const which = isRecord(e.after) ? 'after' : 'before';
+  return rows
+    .filter((r) => !quiet.has(r.field) && r[which] !== AUDIT_NONE)
+    .map((r) => `${r.label}：${r[which]}`)
+    .join('，');
+}

@@ -1,0 +1,63 @@
+import type { Db } from './db/connect.js';
+import type { HashingSettings } from './users/hashPool.js';
+import type { MatchingSettings } from './reconcile/matchPool.js';
+import { PERMISSION_KEYS, type Principal } from './users/permissions.js';
+
+export interface SecuritySettings {
+  /** HS256 signing secret for session tokens */
+  jwtSecret: string;
+  /** how long a token lasts, seconds */
+  tokenTtlSeconds: number;
+  /** bcrypt cost factor for password hashes */
+  bcryptCost: number;
+  /** worker threads and queue bound for password hashing; defaults when absent */
+  hashing?: HashingSettings;
+  /** failed sign-ins allowed per username and per address in a window; default 10 in 15 minutes */
+  signInLimit?: SignInLimit;
+}
+
+export interface SignInLimit {
+  maxFailures: number;
+  windowMs: number;
+}
+
+/** What every service receives: the database (or a transaction), its settings, and who acts. */
+export interface AppContext {
+  db: Db;
+  /**
+   * Connections for reads only, beside the one writer (SQLite: a small read pool, so a list never
+   * waits behind an import; WAL lets them read while the writer writes). Absent, reads use `db`.
+   */
+  read?: Db;
+  security: SecuritySettings;
+  /**
+   * Worker threads and queue bound for reconciliation matching (the API sets it, so no request
+   * holds the event loop). Absent, the matcher runs in the calling thread (the CLI).
+   */
+  matching?: MatchingSettings;
+}
+
+export interface ServiceContext extends AppContext {
+  actor: Principal;
+  /** the caller's address, for the audit log */
+  ip?: string | null;
+  /** the session the request came with (its token's id), when it came with one */
+  sessionId?: string;
+}
+
+/**
+ * The actor for commands run by the machine's operator (`remit users add` and the like):
+ * whoever can run the CLI on the server already holds the database file.
+ */
+export function systemActor(label = 'cli'): Principal {
+  return { id: 0, username: label, role: 'admin', permissions: [...PERMISSION_KEYS], store_id: null, accessible_stores: [] };
+}
+
+/**
+ * The same context with reads sent to the read pool, for services that only read. Inside a
+ * transaction nothing changes: reads there must see the transaction's own writes.
+ */
+export function readContext<T extends AppContext>(ctx: T): T {
+  if (!ctx.read || (ctx.db as { isTransaction?: boolean }).isTransaction) return ctx;
+  return { ...ctx, db: ctx.read };
+}

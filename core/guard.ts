@@ -1,0 +1,32 @@
+import { ForbiddenError, ValidationError, problem, type Problem } from './errors.js';
+import { PERMISSIONS, can, isAdmin, scopeIsEmpty, type Permission, type Principal } from './users/permissions.js';
+import type { Validated } from './validation.js';
+
+/** Refuses an actor lacking a permission, naming it in the message. */
+export function requirePermission(actor: Principal, permission: Permission): void {
+  if (!can(actor, permission)) throw new ForbiddenError(problem('permission_required', { permission, label: PERMISSIONS[permission].label }));
+}
+
+/** Unwraps a validation result or throws its errors. */
+export function valid<T>(result: Validated<T>): T {
+  if (!result.ok) throw new ValidationError(result.errors);
+  return result.value;
+}
+
+/** A refusal from a pure rule (permissions.ts's `…Refusal`) becomes a ForbiddenError. */
+export function deny(reason: Problem | null): void {
+  if (reason) throw new ForbiddenError(reason);
+}
+
+/** Refuses an actor holding none of `permissions` (the first one is named in the message). */
+export function requireAnyPermission(actor: Principal, ...permissions: Permission[]): void {
+  if (!permissions.some((p) => can(actor, p))) requirePermission(actor, permissions[0]);
+}
+
+/**
+ * Refuses an actor who may submit a payment for no store at all (no home store, no accessible
+ * store): whatever they send, createPayment would refuse it.
+ */
+export function requireSubmitter(actor: Principal): void {
+  if (!isAdmin(actor) && scopeIsEmpty(actor)) throw new ForbiddenError(problem('store_out_of_scope'));
+}

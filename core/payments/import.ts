@@ -1,0 +1,249 @@
+/**
+ * Bulk import of payments: every row checked again, duplicates skipped, batches written inside one
+ * transaction. `ImportWriter` is the one write path: the JSON rows of `POST /api/payments/bulk-import`
+ * (importPayments) and a file read as a stream (importPaymentFile, importFile.ts) both feed it.
+ */
+import { randomUUID } from 'node:crypto';
+import { fieldError, fieldErrorOf, ForbiddenError, placed, problem, ValidationError, type ErrorPlace, type FieldError } from '../errors.js';
+import { inScope, submissionStoreId } from '../users/permissions.js';
+import { MAX_IMPORT_ROWS } from './sheetFile.js';
+import { DEFAULT_STATUS, isStatus, type PaymentStatus } from './statuses.js';
+import type { PaymentRow } from '../db/rows.js';
+import { isPostgres, type Db } from '../db/connect.js';
+import { validatePayment } from './validate.js';
+import { isPlainObject } from '../validation.js';
+import { paymentDuplicateKey } from './duplicateKey.js';
+import { recordAudit } from '../audit/service.js';
+import { insertRows } from '../db/batch.js';
+import { readContext, type ServiceContext } from '../context.js';
+import { requirePermission } from '../guard.js';
+
+/** The PostgreSQL advisory lock key imports take (any fixed number, the same in every instance). */
+export const IMPORT_LOCK = 7_210_001;
+/** Rows checked for duplicates and inserted together. */
+export const IMPORT_BATCH = 5_000;
+
+export interface ImportOptions {
+  /** store rows equal to an existing payment or an earlier row (default: skip them) */
+  allowDuplicates?: boolean;
+  /** check and report, write nothing */
+  dryRun?: boolean;
+  /** told how many rows are written so far, after each batch (total: when known) */
+  onProgress?: (written: number, total: number) => void;
+}
+
+/**
+ * How many skipped rows a file import names one by one (its counts stay whole): a second import
+ * of a million-row file skips a million rows, and naming them all would cost memory by the row.
+ */
+export const IMPORT_LISTED = 10_000;
+
+export interface ImportResult {
+  imported: number;
+  /** rows not written because they duplicate an existing payment or an earlier row */
+  skipped: number;
+  /** the sheet rows (or 1-based positions) of the skipped rows */
+  duplicates: number[];
+  /** what each skipped row repeats: a stored payment (its tracking number) or an earlier row of the same import */
+  duplicate_of: Array<{ row: number; uuid: string } | { row: number; earlier_row: number }>;
+}
+
+/**
+ * Runs an import: for real, in one write transaction (all or nothing); as a dry run (the wizard's
+ * preview, `--dry-run`), on a reading connection without a transaction, so checking a file never
+ * waits behind a running import or holds up the writer.
+ */
+export function importTransaction<T>(ctx: ServiceContext, dryRun: boolean | undefined, body: (db: Db) => Promise<T>): Promise<T> {
+  return dryRun ? body(readContext(ctx).db) : ctx.db.transaction(body);
+}
+
+/** A checked payment on its way in; `label` is its sheet row (or 1-based position). */
+export interface ImportCandidate {
+  label: number;
+  store_id: number;
+  last_five: string;
+  /** UTC instant, ms: parsed once, where the row was read */
+  paid_at: number;
+  amount: number;
+  note: string;
+  status: PaymentStatus;
+}
+
+/** `第 N 行：` when the client says which sheet row a payment came from, else `第 N 筆：`. */
+function rowLabel(raw: unknown, index: number): { n: number; place: ErrorPlace } {
+  const row = isPlainObject(raw) ? raw.row : undefined;
+  if (typeof row === 'number' && Number.isSafeInteger(row) && row > 0) return { n: row, place: { row } };
+  return { n: index + 1, place: { item: index + 1 } };
+}
+
+/** Times looked up in one query (well within SQLite's 32 766 and PostgreSQL's 65 535 parameters). */
+const TIMES_PER_QUERY = 5_000;
+
+/** The key (store, last five, time, amount) of each given row that already exists as a payment, with that payment's tracking number. */
+export async function existingDuplicates(db: Db, rows: ReadonlyArray<Pick<PaymentRow, 'store_id' | 'last_five' | 'paid_at' | 'amount'>>): Promise<Map<string, string>> {
+  const found = new Map<string, string>();
+  const times = [...new Set(rows.map((r) => r.paid_at))];
+  for (let i = 0; i < times.length; i += TIMES_PER_QUERY) {
+    const hits = (await db('payments').whereIn('paid_at', times.slice(i, i + TIMES_PER_QUERY)).select('uuid', 'store_id', 'last_five', 'paid_at', 'amount')) as PaymentRow[];
+    for (const h of hits) found.set(paymentDuplicateKey({ store_id: Number(h.store_id), last_five: h.last_five, paid_at: Number(h.paid_at), amount: Number(h.amount) }), h.uuid);
+  }
+  return found;
+}
+
+/**
+ * Writes checked payments in batches inside the caller's transaction: each row's store must be
+ * in the caller's scope (else ForbiddenError) and exist (else a row error); rows equal to an
+ * existing payment are skipped unless allowed; once any row error is known nothing more is
+ * written, and the caller rolls the transaction back.
+ */
+export class ImportWriter {
+  readonly duplicates: number[] = [];
+  readonly duplicateOf: ImportResult['duplicate_of'] = [];
+  readonly errors: FieldError[] = [];
+  imported = 0;
+  /** rows skipped as equal to a stored payment (all of them; `duplicates` names the first `listed`) */
+  skipped = 0;
+  private knownStores = new Set<number>();
+  private storesUsed = new Set<number>();
+  private first: string | undefined;
+  private last: string | undefined;
+  private readonly now = Date.now();
+  private readonly createdBy: number | null;
+  /** keys of earlier rows and their labels, when the caller has not already dropped repeats within its file */
+  private readonly seen: Map<string, number> | null;
+
+  constructor(
+    private readonly trx: Db,
+    private readonly ctx: ServiceContext,
+    private readonly opts: ImportOptions & { trackRepeats?: boolean; listed?: number } = {},
+  ) {
+    this.createdBy = ctx.actor.id > 0 ? ctx.actor.id : null;
+    this.seen = opts.trackRepeats && !opts.allowDuplicates ? new Map() : null;
+  }
+
+  /**
+   * Takes the import lock (PostgreSQL; SQLite's BEGIN IMMEDIATE already excludes) and reads the
+   * stores. A dry run writes nothing and takes no lock (see `importTransaction`).
+   */
+  async begin(): Promise<void> {
+    if (isPostgres(this.trx) && !this.opts.dryRun) await this.trx.raw('select pg_advisory_xact_lock(?)', [IMPORT_LOCK]);
+    this.knownStores = new Set(((await this.trx('stores').select('id')) as Array<{ id: number }>).map((s) => Number(s.id)));
+  }
+
+  /** One batch; `fieldOf` names a row's field in an error (the JSON path's `payments.N.store_id`). */
+  async add(batch: readonly ImportCandidate[], fieldOf: (c: ImportCandidate) => string = () => 'file'): Promise<void> {
+    for (const c of batch) {
+      if (!inScope(this.ctx.actor, c.store_id)) throw new ForbiddenError(problem('store_out_of_scope', { row: c.label }));
+      if (!this.knownStores.has(c.store_id)) this.errors.push(fieldError(fieldOf(c), 'store_not_found', { row: c.label }));
+    }
+    if (this.errors.length) return;
+    let fresh = batch;
+    if (!this.opts.allowDuplicates) {
+      const stored = await existingDuplicates(this.trx, batch);
+      // repeats within this batch are caught even when the caller keeps no `seen` of its own
+      const earlier = this.seen ?? new Map<string, number>();
+      fresh = batch.filter((c) => {
+        const key = paymentDuplicateKey(c);
+        const uuid = stored.get(key);
+        const before = earlier.get(key);
+        if (uuid === undefined && before === undefined) {
+          earlier.set(key, c.label);
+          return true;
+        }
+        if (this.skipped++ < (this.opts.listed ?? Infinity)) {
+          this.duplicates.push(c.label);
+          this.duplicateOf.push(uuid !== undefined ? { row: c.label, uuid } : { row: c.label, earlier_row: before! });
+        }
+        return false;
+      });
+    }
+    if (!fresh.length) return;
+    const rows: PaymentRow[] = fresh.map((c) => ({
+      uuid: randomUUID(),
+      store_id: c.store_id,
+      last_five: c.last_five,
+      paid_at: c.paid_at,
+      amount: c.amount,
+      status: c.status,
+      note: c.note,
+      created_by: this.createdBy,
+      created_at: this.now,
+      updated_at: this.now,
+    }));
+    for (const r of rows) this.storesUsed.add(r.store_id);
+    this.first ??= rows[0].uuid;
+    this.last = rows[rows.length - 1].uuid;
+    this.imported += rows.length;
+    if (!this.opts.dryRun) await insertRows(this.trx, 'payments', rows);
+  }
+
+  /** The audit entry (nothing when a dry run) and the result. */
+  async finish(): Promise<ImportResult> {
+    if (!this.opts.dryRun) {
+      await recordAudit(this.trx, this.ctx, {
+        action: 'import',
+        entity: 'payment',
+        after: { imported: this.imported, skipped: this.skipped, stores: [...this.storesUsed], first: this.first, last: this.last },
+      });
+    }
+    return { imported: this.imported, skipped: this.skipped, duplicates: this.duplicates, duplicate_of: this.duplicateOf };
+  }
+}
+
+/**
+ * Bulk import of JSON rows (manage_payments): every row is validated again here, whatever the
+ * client checked; each row's store must exist and be in the caller's scope; rows equal to an
+ * existing payment or to an earlier row are skipped (unless allowed), so importing the same file
+ * twice adds nothing; one transaction, so one bad row writes nothing.
+ */
+export async function importPayments(ctx: ServiceContext, payments: unknown, opts: ImportOptions = {}): Promise<ImportResult> {
+  requirePermission(ctx.actor, 'manage_payments');
+  if (!Array.isArray(payments) || payments.length === 0) throw ValidationError.single('payments', 'import_empty');
+  if (payments.length > MAX_IMPORT_ROWS) throw ValidationError.single('payments', 'import_too_many', { limit: MAX_IMPORT_ROWS });
+
+  const errors: FieldError[] = [];
+  const candidates: ImportCandidate[] = [];
+  const index = new Map<ImportCandidate, number>();
+  const now = Date.now();
+  payments.forEach((raw, i) => {
+    const { n, place } = rowLabel(raw, i);
+    // As for a payment sent from the form: a time over a day ahead is refused (old times are kept as written).
+    const result = validatePayment(raw, { now });
+    let status: PaymentStatus = DEFAULT_STATUS;
+    const rawStatus = isPlainObject(raw) ? raw.status : undefined;
+    if (rawStatus !== undefined && rawStatus !== null && rawStatus !== '') {
+      if (isStatus(rawStatus)) status = rawStatus;
+      else errors.push(fieldError(`payments.${i}.status`, 'status_invalid', place));
+    }
+    if (!result.ok) {
+      for (const e of result.errors) errors.push(fieldErrorOf(`payments.${i}.${e.field}`, placed(e, place)));
+      return;
+    }
+    const v = result.value;
+    const storeId = submissionStoreId(ctx.actor, v.store_id);
+    if (!inScope(ctx.actor, storeId)) throw new ForbiddenError(problem('store_out_of_scope', place));
+    const c: ImportCandidate = { label: n, store_id: storeId, last_five: v.last_five, paid_at: v.paid_at, amount: v.amount, note: v.note, status };
+    index.set(c, i);
+    candidates.push(c);
+  });
+  if (errors.length) throw new ValidationError(errors);
+
+  return importTransaction(ctx, opts.dryRun, async (trx) => {
+    const writer = new ImportWriter(trx, ctx, { ...opts, trackRepeats: true });
+    await writer.begin();
+    for (let i = 0; i < candidates.length; i += IMPORT_BATCH) {
+      const batch = candidates.slice(i, i + IMPORT_BATCH);
+      // The labels of the JSON path name the payment's place in the list.
+      await writer.add(batch, (c) => `payments.${index.get(c)}.store_id`);
+      if (writer.errors.length) break;
+    }
+    if (writer.errors.length) {
+      const i = (field: string) => Number(field.split('.')[1]);
+      throw new ValidationError(writer.errors.map((e) => fieldError(e.field, 'store_not_found', rowLabel(payments[i(e.field)], i(e.field)).place)));
+    }
+    const result = await writer.finish();
+    // Progress is told once the rows are in (the JSON path writes fast; the file path tells per batch).
+    opts.onProgress?.(result.imported, result.imported);
+    return result;
+  });
+}

@@ -1,0 +1,165 @@
+/** Reading payments: the filter the list, the export and the statistics share, the list, one payment. */
+import type { Knex } from 'knex';
+import { ForbiddenError, NotFoundError, ValidationError, problem } from '../errors.js';
+import { assertFilterFields, filterIds, filterStrings, likeEscape, runList, type ListQuery } from '../listQuery.js';
+import { inScope, scopedStoreIds } from '../users/permissions.js';
+import { isStatus, type PaymentStatus } from './statuses.js';
+import { instantRange, isWholeDays } from '../dateRange.js';
+import { taipeiDayNumber } from '../time.js';
+import { toPayment, type PaymentRow } from '../db/rows.js';
+import { isPostgres, type Db } from '../db/connect.js';
+import type { ListedPayment, ListResult, Payment } from '../types.js';
+import { toId } from '../validation.js';
+import { readContext, type ServiceContext } from '../context.js';
+import { requirePermission } from '../guard.js';
+import { findStore } from '../stores/service.js';
+
+const SORTABLE = {
+  id: 'uuid',
+  uuid: 'uuid',
+  paid_at: 'paid_at',
+  amount: 'amount',
+  status: 'status',
+  store_id: 'store_id',
+  last_five: 'last_five',
+  created_at: 'created_at',
+  updated_at: 'updated_at',
+};
+const FILTERS = ['id', 'status', 'store_id', 'paid_at_gte', 'paid_at_lte', 'q', 'last_five'] as const;
+
+/** What a payment filter selected, for export file names. */
+export interface AppliedPaymentFilter {
+  storeIds?: number[];
+  statuses?: PaymentStatus[];
+  from?: string;
+  to?: string;
+  search?: string;
+  lastFive?: string[];
+  /** how many payments were picked by id */
+  selected?: number;
+  /** true when the caller asked for nothing narrower than everything they may see */
+  empty: boolean;
+}
+
+/**
+ * The payments a filter selects within the caller's stores, as a query not yet run: the list,
+ * the export and the statistics page all narrow payments the same way.
+ */
+export function filteredPaymentsQuery(
+  ctx: ServiceContext,
+  f: Record<string, unknown>,
+): { query: Knex.QueryBuilder; applied: AppliedPaymentFilter; dailyCount?: () => Promise<number> } {
+  assertFilterFields(f, FILTERS);
+  const query = ctx.db<PaymentRow>('payments').select('*');
+  const requestedStores = filterIds(f, 'store_id');
+  const stores = scopedStoreIds(ctx.actor, requestedStores);
+  if (stores !== 'all') query.whereIn('store_id', stores);
+  const statuses = filterStrings(f, 'status', isStatus) as PaymentStatus[] | undefined;
+  if (statuses) query.whereIn('status', statuses);
+  const ids = filterStrings(f, 'id', () => true);
+  if (ids) query.whereIn('uuid', ids);
+  const lastFive = filterStrings(f, 'last_five', (s) => /^\d{1,5}$/.test(s));
+  if (lastFive) query.whereIn('last_five', lastFive);
+
+  const from = f.paid_at_gte, to = f.paid_at_lte;
+  const range = instantRange(from, to);
+  if (range.gte !== undefined) query.where('paid_at', '>=', range.gte);
+  if (range.lt !== undefined) query.where('paid_at', '<', range.lt);
+
+  let q: string | undefined;
+  if (typeof f.q === 'string' && f.q.trim()) {
+    q = f.q.trim();
+    searchPayments(query, q);
+  } else if (f.q !== undefined && f.q !== null && typeof f.q !== 'string') {
+    throw ValidationError.single('filter', 'bad_list_param', { param: 'filter.q' });
+  }
+  // Narrowed by store, status and whole Taiwan days only: the count is a sum over payment_daily
+  // (a few rows per store, day and status, kept by triggers in every write's transaction), not a
+  // count of every match. The list's total at a million payments, and while an import writes.
+  const byDays = !ids && !lastFive && q === undefined && isWholeDays(from) && isWholeDays(to);
+  const dailyCount = !byDays
+    ? undefined
+    : async () => {
+        const sum = ctx.db('payment_daily').sum({ n: 'n' });
+        if (stores !== 'all') sum.whereIn('store_id', stores);
+        if (statuses) sum.whereIn('status', statuses);
+        if (range.gte !== undefined) sum.where('day', '>=', taipeiDayNumber(range.gte));
+        if (range.lt !== undefined) sum.where('day', '<', taipeiDayNumber(range.lt));
+        const row = (await sum.first()) as { n: number | string | null } | undefined;
+        return Number(row?.n ?? 0);
+      };
+  const applied: AppliedPaymentFilter = {
+    storeIds: requestedStores,
+    statuses,
+    from: typeof from === 'string' && from ? from : undefined,
+    to: typeof to === 'string' && to ? to : undefined,
+    search: q,
+    lastFive,
+    selected: ids?.length,
+    empty: !requestedStores && !statuses && !ids && !lastFive && !from && !to && !q,
+  };
+  return { query, applied, dailyCount };
+}
+
+/**
+ * The list's search box (`q`): a payment matches when its last five starts with the text (1 to 5
+ * digits; five digits is equality), its amount equals the text read as a whole number (`1200`,
+ * `1,200`, `NT$1,200`; not `01234`, which is a last five), or its note contains the text (any case). The last-five test is a range
+ * on the column (`last_five between '12000' and '12999'`), not a LIKE, so an index on last_five
+ * serves it on both databases whatever their collation; the amount test is an equality.
+ */
+function searchPayments(query: Knex.QueryBuilder, q: string): void {
+  const amountText = q.replace(/^NT\$|^\$/i, '').replace(/[,，]/g, '');
+  const amount = /^[1-9]\d{0,14}$/.test(amountText) ? Number(amountText) : null;
+  query.where((w) => {
+    if (/^\d{1,5}$/.test(q)) w.orWhereBetween('last_five', [q.padEnd(5, '0'), q.padEnd(5, '9')]);
+    if (amount !== null && Number.isSafeInteger(amount)) w.orWhere('amount', amount);
+    w.orWhereRaw("lower(note) like ? escape '\\'", [`%${likeEscape(q.toLowerCase())}%`]);
+  });
+}
+
+export const PAYMENT_LIST_SPEC = { sortable: SORTABLE, defaultSort: ['paid_at', 'DESC'] as [string, 'DESC'], tiebreak: 'uuid' };
+
+/** The payment list: view_payments, only the caller's stores, filtered, sorted and paged in SQL. */
+export async function listPayments(ctx: ServiceContext, query: ListQuery = { filter: {} }): Promise<ListResult<ListedPayment>> {
+  requirePermission(ctx.actor, 'view_payments');
+  const reading = readContext(ctx);
+  const { query: base, dailyCount } = filteredPaymentsQuery(reading, query.filter);
+  // The linked bank line, so a reconciled payment's row can offer 取消對帳.
+  base.select(reading.db.raw('(select line_id from bank_links where bank_links.payment_uuid = payments.uuid) as bank_line_id'));
+  // Who submitted it: one primary-key look-up per row of the page (the count leaves it out).
+  base.select(reading.db.raw('(select username from users where users.id = payments.created_by) as created_by_username'));
+  return runList(base, query, PAYMENT_LIST_SPEC, (r: PaymentRow & { bank_line_id: number | null; created_by_username: string | null }) => ({
+    ...toPayment(r),
+    bank_line_id: r.bank_line_id === null ? null : Number(r.bank_line_id),
+    created_by_username: r.created_by_username ?? null,
+  }), dailyCount);
+}
+
+/** `GET /stores/:id/payments`: one store's payments, refused outside the caller's scope. */
+export async function listStorePayments(ctx: ServiceContext, rawStoreId: unknown, query: ListQuery = { filter: {} }): Promise<ListResult<Payment>> {
+  requirePermission(ctx.actor, 'view_payments');
+  const storeId = toId(rawStoreId);
+  if (storeId === null || !(await findStore(ctx.db, storeId))) throw new NotFoundError(problem('store_not_found'));
+  if (!inScope(ctx.actor, storeId)) throw new ForbiddenError(problem('payment_store_forbidden'));
+  return listPayments(ctx, { ...query, filter: { ...query.filter, store_id: storeId } });
+}
+
+/** One payment by its uuid, refused outside the caller's stores. */
+export async function loadForActor(db: Db, ctx: ServiceContext, id: unknown, opts: { lock?: boolean } = {}): Promise<PaymentRow> {
+  // Only id-like text reaches the database: PostgreSQL refuses a NUL byte in text with an error (a 500).
+  const valid = typeof id === 'string' && /^[\w-]{1,64}$/.test(id);
+  const query = () => {
+    const q = db<PaymentRow>('payments').where({ uuid: id as string });
+    return opts.lock && isPostgres(db) ? q.forUpdate().first() : q.first();
+  };
+  const row = valid ? await query() : undefined;
+  if (!row) throw new NotFoundError(problem('payment_not_found'));
+  if (!inScope(ctx.actor, Number(row.store_id))) throw new ForbiddenError(problem('payment_store_forbidden'));
+  return row;
+}
+
+export async function getPayment(ctx: ServiceContext, id: unknown): Promise<Payment> {
+  requirePermission(ctx.actor, 'view_payments');
+  return toPayment(await loadForActor(readContext(ctx).db, ctx, id));
+}

@@ -1,0 +1,26 @@
+/**
+ * The spreadsheet layout shared by import, export and the sample (spec sections 3 and 9): the
+ * columns themselves are listed once in core/payments/columns.ts; the import's limits are here.
+ */
+export {
+  AMOUNT_FORMAT,
+  DATE_FORMAT,
+  DATETIME_FORMAT,
+  HEADERS,
+  SAMPLE_FILE_NAME,
+  SHEET_NAME,
+  TEXT_FORMAT,
+} from './columns.js';
+import { MAX_IMPORT_ROWS } from '../limits.js';
+
+/**
+ * 100 000 rows as SheetJS writes them (our own export included) take about 10 MB, so the limit
+ * leaves room above that: a file of the maximum row count must import.
+ */
+export const MAX_IMPORT_BYTES = 25 * 1024 * 1024;
+export { MAX_IMPORT_ROWS };
+/**
+ * The back office's wizard reads the whole file in the browser: above this it says so before
+ * parsing and points to `remit import`, which streams files up to Excel's 1 048 576 rows.
+ */
+export const BROWSER_IMPORT_MAX_BYTES = 20 * 1024 * 1024;

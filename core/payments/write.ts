@@ -1,0 +1,216 @@
+/** Writing payments: a submission, a status or note change, deleting one or many. */
+import { randomUUID } from 'node:crypto';
+import { ConflictError, fieldError, fieldErrorOf, ForbiddenError, NotFoundError, problem, ValidationError, type FieldError } from '../errors.js';
+import { MAX_BATCH_DELETE } from '../limits.js';
+import { inScope, submissionStoreId, submitStoreRefusal } from '../users/permissions.js';
+import { DEFAULT_STATUS, type PaymentStatus } from './statuses.js';
+import { parseInstant } from '../time.js';
+import { toPayment, type PaymentRow } from '../db/rows.js';
+import { isDatabaseBusy, isForeignKeyViolation, isPostgres, WRITE_WAIT_MS, type Db } from '../db/connect.js';
+import type { ListedPayment, Payment } from '../types.js';
+import { noteOf, statusOf, validatePayment } from './validate.js';
+import { isPlainObject, toId } from '../validation.js';
+import { auditRow, recordAudit, recordAuditMany, type AuditRowInput } from '../audit/service.js';
+import { Batcher, batcherFor, insertRows } from '../db/batch.js';
+import type { ServiceContext } from '../context.js';
+import { deny, requirePermission, valid } from '../guard.js';
+import { loadForActor } from './list.js';
+import { paymentDuplicateKey } from './duplicateKey.js';
+import { IMPORT_LOCK } from './import.js';
+
+export { MAX_BATCH_DELETE };
+/** rows per statement: 10 columns each stays far below SQLite's and PostgreSQL's parameter limits */
+export const INSERT_CHUNK = 500;
+
+interface NewPayment {
+  row: PaymentRow;
+  audit: AuditRowInput;
+  /** the submitter saw the 可能重複 warning and sends it again on purpose */
+  allowDuplicate: boolean;
+}
+
+/**
+ * Writes new payments with their audit entries in one transaction; a missing store fails only its
+ * own payment, and so does a probable duplicate (the import's key: same store, last five, time and
+ * amount as a stored payment or an earlier one in the batch) unless it was confirmed. The check
+ * and the insert share the transaction (SQLite: BEGIN IMMEDIATE; PostgreSQL: an advisory lock per
+ * key, and the import lock shared), so two identical submissions at once, or a submission during
+ * an import of the same payment, on one instance or several, store one.
+ */
+async function writeNewPayments(db: Db, items: NewPayment[]): Promise<Array<PaymentRow | Error>> {
+  return db.transaction(async (trx) => {
+    const storeIds = [...new Set(items.map((i) => i.row.store_id))];
+    const known = new Set(((await trx('stores').whereIn('id', storeIds).select('id')) as Array<{ id: number }>).map((s) => Number(s.id)));
+    const earlier = new Map<string, string>();
+    const checked = items.filter((i) => !i.allowDuplicate && known.has(i.row.store_id));
+    if (checked.length) {
+      if (isPostgres(db)) {
+        // An import holds IMPORT_LOCK, exclusively, until it commits, and its rows are not seen
+        // before then: a submission checked meanwhile would store the same payment again. So a
+        // submission holds it shared (submissions never wait for one another, only for a running
+        // import), and waits as long as SQLite's busy_timeout, then is refused as busy (503).
+        await trx.raw(`set local lock_timeout = ${WRITE_WAIT_MS}`);
+        await trx.raw('select pg_advisory_xact_lock_shared(?)', [IMPORT_LOCK]);
+        for (const key of [...new Set(checked.map((i) => paymentDuplicateKey(i.row)))].sort()) await trx.raw('select pg_advisory_xact_lock(hashtext(?))', [key]);
+      }
+      const hits = (await trx('payments')
+        .whereIn('paid_at', [...new Set(checked.map((i) => i.row.paid_at))])
+        .whereIn('last_five', [...new Set(checked.map((i) => i.row.last_five))])
+        .orderBy('created_at', 'desc')
+        .select('uuid', 'store_id', 'last_five', 'paid_at', 'amount')) as PaymentRow[];
+      for (const h of hits) earlier.set(paymentDuplicateKey({ store_id: Number(h.store_id), last_five: h.last_five, paid_at: Number(h.paid_at), amount: Number(h.amount) }), h.uuid);
+    }
+    const results = items.map((i): PaymentRow | Error => {
+      if (!known.has(i.row.store_id)) return ValidationError.single('store_id', 'store_not_found');
+      const key = paymentDuplicateKey(i.row);
+      const first = earlier.get(key);
+      if (first && !i.allowDuplicate) return new ConflictError(problem('possible_duplicate', { duplicate_of: first }));
+      earlier.set(key, i.row.uuid);
+      return i.row;
+    });
+    const ok = items.filter((_, n) => !(results[n] instanceof Error));
+    await insertRows(trx, 'payments', ok.map((i) => i.row));
+    await insertRows(trx, 'audit_log', ok.map((i) => i.audit));
+    return results;
+  });
+}
+
+const paymentWriters = new WeakMap<object, Batcher<NewPayment, PaymentRow>>();
+
+/**
+ * A new payment from the submission form: anyone signed in, for a store they may submit to.
+ * Submissions arriving together are written in one transaction (group commit), each with its
+ * audit entry; if that transaction fails, each is retried alone so one cannot sink another.
+ */
+export async function createPayment(ctx: ServiceContext, input: unknown): Promise<Payment> {
+  const now = Date.now();
+  const value = valid(validatePayment(input, { now }));
+  const storeId = submissionStoreId(ctx.actor, value.store_id);
+  deny(submitStoreRefusal(ctx.actor, storeId));
+  const row: PaymentRow = {
+    uuid: randomUUID(),
+    store_id: storeId,
+    last_five: value.last_five,
+    paid_at: value.paid_at,
+    amount: value.amount,
+    status: DEFAULT_STATUS,
+    note: value.note,
+    created_by: ctx.actor.id > 0 ? ctx.actor.id : null,
+    created_at: now,
+    updated_at: now,
+  };
+  const allowDuplicate = isPlainObject(input) && input.confirm_duplicate === true;
+  const item: NewPayment = { row, audit: auditRow(ctx, { action: 'create', entity: 'payment', entityId: row.uuid, after: toPayment(row) }, now), allowDuplicate };
+  const writer = batcherFor(paymentWriters, ctx.db, (root) =>
+    new Batcher<NewPayment, PaymentRow>(async (items) => {
+      try {
+        return await writeNewPayments(root, items);
+      } catch (err) {
+        // The database is held by a running import: each alone would wait as long again.
+        if (isDatabaseBusy(err)) return items.map(() => err as Error);
+        // A store deleted at this very moment (PostgreSQL's foreign key refuses the row): that store is gone.
+        return Promise.all(
+          items.map((i) =>
+            writeNewPayments(root, [i]).then(
+              (r) => r[0],
+              (err: Error) => (isForeignKeyViolation(err) ? ValidationError.single('store_id', 'store_not_found') : err),
+            ),
+          ),
+        );
+      }
+    }),
+  );
+  const [written] = writer ? [await writer.push(item)] : await writeNewPayments(ctx.db, [item]);
+  if (written instanceof Error) throw written;
+  return toPayment(written);
+}
+
+/**
+ * Changes a payment's status or note (edit_payments). The other fields of a payment are what
+ * the bank shows and cannot be edited: sending them unchanged (as a full-record form does) is
+ * fine, sending a different value is refused rather than silently dropped.
+ */
+export async function updatePayment(ctx: ServiceContext, id: unknown, patch: unknown): Promise<ListedPayment> {
+  requirePermission(ctx.actor, 'edit_payments');
+  if (!isPlainObject(patch)) throw ValidationError.single('body', 'body_not_object');
+  return ctx.db.transaction(async (trx) => {
+    // Locked on PostgreSQL, so a reconciliation decision on this payment (which locks it too)
+    // and this change take turns; SQLite's write transactions already do.
+    const row = await loadForActor(trx, ctx, id, { lock: true });
+    const errors: FieldError[] = [];
+    const changes: { status?: PaymentStatus; note?: string } = {};
+    if ('status' in patch) {
+      const s = statusOf(patch.status);
+      if ('problem' in s) errors.push(fieldErrorOf('status', s.problem));
+      else changes.status = s.value;
+    }
+    if ('note' in patch) {
+      const n = noteOf(patch.note);
+      if ('problem' in n) errors.push(fieldErrorOf('note', n.problem));
+      else changes.note = n.value;
+    }
+    const unchanged: Record<string, (v: unknown) => boolean> = {
+      last_five: (v) => v === row.last_five,
+      amount: (v) => Number(v) === Number(row.amount),
+      paid_at: (v) => typeof v === 'string' && parseInstant(v) === Number(row.paid_at),
+      store_id: (v) => toId(v) === Number(row.store_id),
+      uuid: (v) => v === row.uuid,
+      id: (v) => v === row.uuid,
+    };
+    for (const [field, same] of Object.entries(unchanged)) {
+      if (field in patch && !same(patch[field])) errors.push(fieldError(field, 'payment_read_only_field'));
+    }
+    if (errors.length) throw new ValidationError(errors);
+    // A payment linked to a bank line is 已入帳 because of that line: its status changes only
+    // through 取消對帳, so a link and a status never disagree. Its note stays editable.
+    const link = (await trx('bank_links').where({ payment_uuid: row.uuid }).first('line_id')) as { line_id: number | string } | undefined;
+    if (changes.status !== undefined && changes.status !== row.status && link) throw new ConflictError(problem('reconcile_payment_linked'));
+    // The answer is the row as the list shows it (its link, its submitter), so a screen that takes
+    // it in place of the row it showed keeps its 取消對帳 and its 提交者.
+    const bank_line_id = link ? Number(link.line_id) : null;
+    const submitter = row.created_by === null ? undefined : ((await trx('users').where({ id: row.created_by }).first('username')) as { username: string } | undefined);
+    const listed = { bank_line_id, created_by_username: submitter?.username ?? null };
+
+    const before = toPayment(row);
+    if ((changes.status === undefined || changes.status === row.status) && (changes.note === undefined || changes.note === row.note)) return { ...before, ...listed };
+    const updated: PaymentRow = { ...row, ...changes, updated_at: Date.now() };
+    // Deleted by someone else since it was read: nothing was updated, and nothing is audited.
+    const n = await trx('payments').where({ uuid: row.uuid }).update({ ...changes, updated_at: updated.updated_at });
+    if (n === 0) throw new NotFoundError(problem('payment_not_found'));
+    const after = toPayment(updated);
+    await recordAudit(trx, ctx, { action: 'update', entity: 'payment', entityId: row.uuid, before, after });
+    return { ...after, ...listed };
+  });
+}
+
+export async function deletePayment(ctx: ServiceContext, id: unknown): Promise<Payment> {
+  requirePermission(ctx.actor, 'delete_payments');
+  return ctx.db.transaction(async (trx) => {
+    const before = toPayment(await loadForActor(trx, ctx, id));
+    if ((await trx('payments').where({ uuid: before.uuid }).delete()) === 0) throw new NotFoundError(problem('payment_not_found'));
+    await recordAudit(trx, ctx, { action: 'delete', entity: 'payment', entityId: before.uuid, before });
+    return before;
+  });
+}
+
+/** Batch delete: all or nothing; one payment outside the caller's stores refuses the batch. */
+export async function deletePayments(ctx: ServiceContext, uuids: unknown): Promise<{ deleted: number }> {
+  requirePermission(ctx.actor, 'delete_payments');
+  if (!Array.isArray(uuids) || uuids.length === 0 || !uuids.every((u) => typeof u === 'string' && u.length > 0 && u.length <= 64)) {
+    throw ValidationError.single('uuids', 'uuids_required');
+  }
+  if (uuids.length > MAX_BATCH_DELETE) throw ValidationError.single('uuids', 'uuids_too_many', { limit: MAX_BATCH_DELETE });
+  const unique = [...new Set(uuids as string[])];
+  return ctx.db.transaction(async (trx) => {
+    const rows: PaymentRow[] = [];
+    for (let i = 0; i < unique.length; i += INSERT_CHUNK) {
+      rows.push(...((await trx<PaymentRow>('payments').whereIn('uuid', unique.slice(i, i + INSERT_CHUNK)).select('*')) as PaymentRow[]));
+    }
+    if (rows.some((r) => !inScope(ctx.actor, Number(r.store_id)))) throw new ForbiddenError(problem('payment_store_forbidden'));
+    for (let i = 0; i < rows.length; i += INSERT_CHUNK) {
+      await trx('payments').whereIn('uuid', rows.slice(i, i + INSERT_CHUNK).map((r) => r.uuid)).delete();
+    }
+    await recordAuditMany(trx, ctx, rows.map((r) => ({ action: 'delete' as const, entity: 'payment' as const, entityId: r.uuid, before: toPayment(r) })));
+    return { deleted: rows.length };
+  });
+}

@@ -1,0 +1,645 @@
+/**
+ * Bank reconciliation, the stored half: statements imported (each line once, by its
+ * fingerprint), the lines in the caller's scope, proposals from the matcher, and the decisions
+ * a person or the automatic run makes (confirm a pair, mark unpaid, unlink), each audited in
+ * the same transaction. A link is unique on the payment and on the line, so of two concurrent
+ * confirmations of the same payment or line exactly one wins.
+ */
+import type { Knex } from 'knex';
+import { ConflictError, ForbiddenError, NotFoundError, ValidationError, problem } from '../errors.js';
+import { assertFilterFields, filterIds, runList, type ListQuery } from '../listQuery.js';
+import { inScope, scopedStoreIds, storeScope } from '../users/permissions.js';
+import { givenAccount, lineSource, statementAccount } from './account.js';
+import { DEFAULT_WINDOW_AFTER_MS, DEFAULT_WINDOW_BEFORE_MS, matchReconcile } from './match.js';
+import { fingerprints } from './fingerprint.js';
+import { learnPayer, MAX_PAYER_LENGTH, payerMemory, unlearnLink } from './payers.js';
+import { statementPeriod } from './period.js';
+import { readStatement, type ReadStatement } from './statement.js';
+import type { ReconcileLine, ReconcileReport } from './types.js';
+import { STATUS_CREDITED, STATUS_FAILED, type PaymentStatus } from '../payments/statuses.js';
+import { instantRange } from '../dateRange.js';
+import { DAY_MS, taipeiDate, taipeiDayStart, toIso } from '../time.js';
+import { toPayment, type PaymentRow } from '../db/rows.js';
+import { isForeignKeyViolation, isPostgres, type Db } from '../db/connect.js';
+import type { ListResult } from '../types.js';
+import { toId } from '../validation.js';
+import { recordAudit } from '../audit/service.js';
+import { readContext, type ServiceContext } from '../context.js';
+import { requirePermission } from '../guard.js';
+import { cutPage, matchPoolFor, type PagedMatch } from './matchPool.js';
+import { PROPOSAL_QUEUES } from './page.js';
+import { findStore } from '../stores/service.js';
+
+/** Pairs or payments one request may decide at once. */
+export const MAX_DECISIONS = 5_000;
+const INSERT_CHUNK = 200;
+/** The PostgreSQL advisory lock key statement imports take (any fixed number, the same in every instance). */
+const STATEMENT_IMPORT_LOCK = 72_690_012;
+
+export type { BankLine, ImportedStatement, Proposals, ProposalsPage, ReconciledPayment } from './types.js';
+import type { BankLine, ImportedStatement, Proposals, ProposalsPage, ReconciledPayment } from './types.js';
+
+interface LineRow {
+  id: number;
+  statement_id: number;
+  row: number;
+  at: number;
+  has_time: boolean | number;
+  amount: number;
+  balance: number | null;
+  summary: string;
+  note: string;
+  counterparty: string;
+  digits: string;
+  payer: string | null;
+  fingerprint: string;
+  file: string;
+  account: string | null;
+  store_id: number | null;
+  payment_uuid: string | null;
+}
+
+export function toBankLine(r: LineRow): BankLine {
+  return {
+    id: Number(r.id),
+    statement_id: Number(r.statement_id),
+    file: r.file,
+    row: Number(r.row),
+    at: toIso(Number(r.at)),
+    has_time: Boolean(r.has_time),
+    amount: Number(r.amount),
+    balance: r.balance === null ? null : Number(r.balance),
+    summary: r.summary,
+    note: r.note,
+    counterparty: r.counterparty,
+    digits: r.digits,
+    payer: r.payer ?? '',
+    account: r.account ?? null,
+    store_id: r.store_id === null ? null : Number(r.store_id),
+    payment: r.payment_uuid ?? null,
+  };
+}
+
+/** Lines with their statement's file and store and their link, limited to the caller's scope. */
+function scopedLines(ctx: ServiceContext, db: Db = ctx.db): Knex.QueryBuilder {
+  const q = db('bank_lines as l')
+    .join('bank_statements as s', 's.id', 'l.statement_id')
+    .leftJoin('bank_links as k', 'k.line_id', 'l.id')
+    .select('l.*', 's.file', 's.account', 's.store_id', 'k.payment_uuid');
+  const scope = storeScope(ctx.actor);
+  // A statement imported for all stores is seen only by those who see all stores.
+  if (!scope.all) q.whereIn('s.store_id', scope.ids);
+  return q;
+}
+
+/**
+ * Imports a statement file for one store, or for all stores (only someone who sees all stores).
+ * Without a store, a caller whose scope is one store imports for that store. Lines already stored
+ * (the same or an overlapping download of the same account) are skipped and counted. The bank
+ * account is the statement's own (its title row), else `account` as given on upload.
+ */
+export async function importStatement(
+  ctx: ServiceContext,
+  input: { bytes: Uint8Array; file: string; storeId?: unknown; account?: unknown },
+): Promise<ImportedStatement> {
+  requirePermission(ctx.actor, 'manage_payments');
+  const file = String(input.file ?? '').trim().slice(0, 255);
+  if (!file) throw ValidationError.single('filename', 'reconcile_file_name_required');
+  const given = givenAccount(input.account);
+  const storeId = await statementStore(ctx, input.storeId);
+  const read = readStatement(input.bytes, file);
+  const account = statementAccount((read as { account?: string | null }).account, given);
+  const prints = fingerprints(read.lines, account);
+  const now = Date.now();
+  return ctx.db.transaction(async (trx) => storeStatement(ctx, trx, { file, storeId, account, read, prints, now })).catch((err: unknown) => {
+    // The store deleted since it was checked (another request, another instance): it is gone.
+    throw isForeignKeyViolation(err) ? new NotFoundError(problem('store_not_found')) : err;
+  });
+}
+
+/** The statement and its new lines, in the import's transaction. */
+async function storeStatement(
+  ctx: ServiceContext,
+  trx: Db,
+  { file, storeId, account, read, prints, now }: { file: string; storeId: number | null; account: string | null; read: ReadStatement; prints: string[]; now: number },
+): Promise<ImportedStatement> {
+  // Statement imports take turns on PostgreSQL (SQLite: BEGIN IMMEDIATE): two overlapping
+  // downloads inserting the same lines in opposite orders deadlocked, and one answered 500.
+  if (isPostgres(trx)) await trx.raw('select pg_advisory_xact_lock(?)', [STATEMENT_IMPORT_LOCK]);
+  const [inserted] = await trx('bank_statements')
+    .insert({
+      file,
+      imported_by: ctx.actor.id > 0 ? ctx.actor.id : null,
+      store_id: storeId,
+      account,
+      encoding: read.encoding,
+      columns: JSON.stringify(read.columns),
+      period_from: read.from,
+      period_to: read.to,
+      lines: read.lines.length,
+      new_lines: 0,
+      balance_breaks: read.balance_breaks,
+      created_at: now,
+    })
+    .returning('id');
+  const id = Number(typeof inserted === 'object' ? inserted.id : inserted);
+  const rows = read.lines.map((l, i) => ({
+    statement_id: id,
+    row: l.row,
+    at: l.at,
+    has_time: l.hasTime,
+    amount: l.amount,
+    balance: l.balance,
+    summary: l.summary,
+    note: l.note,
+    counterparty: l.counterparty.slice(0, 255),
+    digits: l.digits,
+    payer: (l.payer ?? '').slice(0, MAX_PAYER_LENGTH),
+    fingerprint: prints[i],
+  }));
+  for (let i = 0; i < rows.length; i += INSERT_CHUNK) {
+    await trx('bank_lines').insert(rows.slice(i, i + INSERT_CHUNK)).onConflict('fingerprint').ignore();
+  }
+  const added = Number(((await trx('bank_lines').where({ statement_id: id }).count({ n: '*' }).first()) as { n: number | string }).n);
+  await trx('bank_statements').where({ id }).update({ new_lines: added });
+  const result: ImportedStatement = {
+    id,
+    file,
+    store_id: storeId,
+    account,
+    lines: read.lines.length,
+    credits: read.credits,
+    new: added,
+    duplicates: read.lines.length - added,
+    from: read.from,
+    to: read.to,
+    encoding: read.encoding,
+    balance_breaks: read.balance_breaks,
+    skipped_rows: read.skipped,
+    columns: read.columns,
+  };
+  await recordAudit(trx, ctx, { action: 'import', entity: 'statement', entityId: id, after: result });
+  return result;
+}
+
+/**
+ * The store a statement is imported for: the one asked for, in scope; without one, all stores for
+ * someone who sees all, the only store for someone whose scope is one store, else refused.
+ */
+async function statementStore(ctx: ServiceContext, raw: unknown): Promise<number | null> {
+  if (raw === undefined || raw === null || raw === '') {
+    const scope = storeScope(ctx.actor);
+    if (scope.all) return null;
+    if (scope.ids.length !== 1) throw ValidationError.single('store_id', 'reconcile_store_required');
+    raw = scope.ids[0];
+  }
+  const id = toId(raw);
+  if (id === null || !(await findStore(ctx.db, id))) throw new NotFoundError(problem('store_not_found'));
+  if (!inScope(ctx.actor, id)) throw new ForbiddenError(problem('payment_store_forbidden'));
+  return id;
+}
+
+const LINE_SORTABLE = { id: 'l.id', at: 'l.at', amount: 'l.amount', row: 'l.row', statement_id: 'l.statement_id' };
+const LINE_FILTERS = ['id', 'statement_id', 'matched', 'at_gte', 'at_lte'];
+
+/** The statement lines in the caller's scope (view_payments), list protocol. */
+export async function listLines(ctx: ServiceContext, query: ListQuery = { filter: {} }): Promise<ListResult<BankLine>> {
+  requirePermission(ctx.actor, 'view_payments');
+  const f = query.filter;
+  assertFilterFields(f, LINE_FILTERS);
+  const base = scopedLines(ctx);
+  const ids = filterIds(f, 'id');
+  if (ids) base.whereIn('l.id', ids);
+  const statements = filterIds(f, 'statement_id');
+  if (statements) base.whereIn('l.statement_id', statements);
+  if (f.matched !== undefined && f.matched !== null && f.matched !== '') {
+    const m = f.matched === true || f.matched === 'true' ? true : f.matched === false || f.matched === 'false' ? false : null;
+    if (m === null) throw ValidationError.single('filter', 'bad_list_param', { param: 'filter.matched' });
+    if (m) base.whereNotNull('k.payment_uuid');
+    else base.whereNull('k.payment_uuid');
+  }
+  const range = instantRange(f.at_gte, f.at_lte);
+  if (range.gte !== undefined) base.where('l.at', '>=', range.gte);
+  if (range.lt !== undefined) base.where('l.at', '<', range.lt);
+  return runList(base, query, { sortable: LINE_SORTABLE, defaultSort: ['at', 'ASC'], tiebreak: 'l.id' }, toBankLine);
+}
+
+type PaymentWithLink = PaymentRow & { bank_line_id: number | null };
+const toReconciled = (r: PaymentWithLink): ReconciledPayment => ({ ...toPayment(r), bank_line_id: r.bank_line_id === null || r.bank_line_id === undefined ? null : Number(r.bank_line_id) });
+
+/** The longest period one request may match: a year (issue 22, item 7). */
+export const MAX_RECONCILE_DAYS = 366;
+/** Items per queue in one answer of the API, unless it asks for fewer; and the most it may ask for. */
+export const PROPOSALS_PAGE = 200;
+export const MAX_PROPOSALS_PAGE = 2_000;
+
+/**
+ * Proposals for the payments reported in a period (Taiwan dates, inclusive) in the caller's
+ * stores, against the unlinked credits in scope: what the matcher decides, with the full
+ * payment and line of each proposal. Linked payments and lines are never proposed again.
+ * Without from and to, the period is the one the given statements (ids in scope) cover.
+ *
+ * The work is bounded (issue 22, item 7): the period is narrowed to the days a report could be
+ * explained by a line of the statements in scope (none: nothing to match), and what remains may be
+ * a year at most, else 400 saying so. With `offset` or `limit` (the API always pages) each queue
+ * holds at most `limit` items and `page` says how many there are in all.
+ */
+export async function proposeMatches(
+  ctx: ServiceContext,
+  input: { from?: unknown; to?: unknown; storeId?: unknown; statement?: unknown; offset?: unknown; limit?: unknown },
+): Promise<Proposals> {
+  requirePermission(ctx.actor, 'view_payments');
+  // Reads only: on SQLite the read pool, so a year's reads never queue the one writer's submissions.
+  ctx = readContext(ctx);
+  const given = (v: unknown) => v !== undefined && v !== null && v !== '';
+  let { from, to } = input;
+  if (!given(from) && !given(to) && given(input.statement)) {
+    const period = statementPeriod(await statementsInScope(ctx, input.statement));
+    if (period) ({ from, to } = period);
+  }
+  if (typeof from !== 'string' || typeof to !== 'string' || !from || !to) {
+    throw ValidationError.single('from', 'reconcile_range_required');
+  }
+  const range = instantRange(from, to, { from: 'from', to: 'to' });
+  const page = given(input.offset) || given(input.limit) ? pageOf(input.offset, input.limit) : undefined;
+  const requested = input.storeId === undefined || input.storeId === null || input.storeId === '' ? undefined : toId(input.storeId);
+  if (requested === null) throw ValidationError.single('store_id', 'store_not_found');
+  const stores = scopedStoreIds(ctx.actor, requested === undefined ? undefined : [requested]);
+  const cover = await statementCover(ctx, stores);
+  const span = matchableSpan(range.gte!, range.lt!, cover);
+  if (!span || !cover) return emptyProposals(page);
+  // The year is counted on the statement days asked for (a year's statement asked with a wider
+  // period passes); the few days of window on either side are matched beyond it.
+  const listed = { gte: Math.max(range.gte!, cover.from), lt: Math.min(range.lt!, cover.to + 1) };
+  const days = Math.max(0, Math.round((listed.lt - listed.gte) / DAY_MS));
+  if (days > MAX_RECONCILE_DAYS) {
+    throw ValidationError.single('from', 'reconcile_period_too_long', { from: taipeiDate(listed.gte), to: taipeiDate(listed.lt - 1), days, limit: MAX_RECONCILE_DAYS });
+  }
+  return proposalsFor(ctx, span.gte, span.lt, stores, page);
+}
+
+/** `offset` and `limit` as the API takes them (whole numbers; limit 1 to 2 000, default 500). */
+function pageOf(rawOffset: unknown, rawLimit: unknown): { offset: number; limit: number } {
+  const int = (v: unknown, field: string, fallback: number, min: number, max: number) => {
+    if (v === undefined || v === null || v === '') return fallback;
+    const n = typeof v === 'number' ? v : typeof v === 'string' && /^\d{1,9}$/.test(v.trim()) ? Number(v) : NaN;
+    if (!Number.isInteger(n) || n < min || n > max) throw ValidationError.single(field, 'reconcile_bad_page', { param: field, limit: max });
+    return n;
+  };
+  return { offset: int(rawOffset, 'offset', 0, 0, 100_000_000), limit: int(rawLimit, 'limit', PROPOSALS_PAGE, 1, MAX_PROPOSALS_PAGE) };
+}
+
+/** The whole Taiwan days the lines of the statements in scope span (for these stores), or undefined when there are none. */
+async function statementCover(ctx: ServiceContext, stores: number[] | 'all'): Promise<{ from: number; to: number } | undefined> {
+  const cover = scopedLines(ctx).clearSelect().min({ from: 'l.at' }).max({ to: 'l.at' });
+  if (stores !== 'all') cover.where((w) => w.whereIn('s.store_id', stores).orWhereNull('s.store_id'));
+  const c = (await cover.first()) as { from: number | string | null; to: number | string | null } | undefined;
+  if (!c || c.from === null || c.to === null) return undefined;
+  // Whole Taiwan days: a statement covers the days it lists, from the first day's start to the last day's end.
+  return { from: taipeiDayStart(taipeiDate(Number(c.from)))!, to: taipeiDayStart(taipeiDate(Number(c.to)))! + DAY_MS - 1 };
+}
+
+/**
+ * The asked period [gte, lt) narrowed to the whole days whose reports a line of the statements
+ * could pay (a report is paid between a window before and after its time), or null when none. A
+ * report outside gets no candidate, nor is it ever unpaid (the statements do not span its
+ * window), so the answer is the same; only the work is bounded by what the bank has listed.
+ */
+function matchableSpan(gte: number, lt: number, cover: { from: number; to: number } | undefined): { gte: number; lt: number } | null {
+  if (!cover) return null;
+  const first = taipeiDayStart(taipeiDate(cover.from - DEFAULT_WINDOW_AFTER_MS))!;
+  const end = taipeiDayStart(taipeiDate(cover.to + DEFAULT_WINDOW_BEFORE_MS))! + DAY_MS;
+  const span = { gte: Math.max(gte, first), lt: Math.min(lt, end) };
+  return span.gte < span.lt ? span : null;
+}
+
+
+function emptyProposals(page: { offset: number; limit: number } | undefined): Proposals {
+  const none: Proposals = { auto: [], review: [], reviewLines: [], unpaid: [], unreported: [], suggestions: [] };
+  if (page) none.page = { ...page, total: Object.fromEntries(PROPOSAL_QUEUES.map((q) => [q, 0])) as ProposalsPage['total'], period: null };
+  return none;
+}
+
+async function proposalsFor(ctx: ServiceContext, gte: number, lt: number, stores: number[] | 'all', page?: { offset: number; limit: number }): Promise<Proposals> {
+  // The period's reports, and those a window around it whose credits the statement may hold:
+  // they take part (a credit they explain is not unreported) but are not proposed.
+  // Every report that could explain a credit fetched below is here, so a credit no report explains is unreported.
+  // Only the columns the matcher reads: a year is tens of thousands of rows, each made on the event loop.
+  const reportsCover = { from: gte - DEFAULT_WINDOW_BEFORE_MS - DAY_MS - DEFAULT_WINDOW_AFTER_MS, to: lt + DEFAULT_WINDOW_AFTER_MS + DEFAULT_WINDOW_BEFORE_MS };
+  const payments = () => {
+    const q = ctx.db('payments as p')
+      .leftJoin('bank_links as k', 'k.payment_uuid', 'p.uuid')
+      .select('p.uuid', 'p.store_id', 'p.last_five', 'p.paid_at', 'p.amount', 'p.note', 'p.status')
+      .where('p.paid_at', '>=', reportsCover.from)
+      .andWhere('p.paid_at', '<', reportsCover.to)
+      .whereNull('k.line_id');
+    if (stores !== 'all') q.whereIn('p.store_id', stores);
+    return q;
+  };
+  type ReportRow = Pick<PaymentRow, 'uuid' | 'store_id' | 'last_five' | 'paid_at' | 'amount' | 'note' | 'status'>;
+  const reports = await readInChunks(payments, 'p.uuid', (p: ReportRow) => p.uuid, (p): ReconcileReport => ({
+    uuid: p.uuid,
+    store_id: Number(p.store_id),
+    last_five: p.last_five,
+    paid_at: Number(p.paid_at),
+    amount: Number(p.amount),
+    note: p.note ?? '',
+    status: p.status,
+  }));
+
+  // Credits inside any window of the period's reports.
+  const credits = () => {
+    const q = scopedLines(ctx)
+      .clearSelect()
+      .select('l.id', 'l.at', 'l.has_time', 'l.amount', 'l.digits', 'l.summary', 'l.note', 'l.payer', 's.account', 's.store_id')
+      .where('l.amount', '>', 0)
+      .whereNull('k.payment_uuid')
+      .where('l.at', '>=', gte - DEFAULT_WINDOW_BEFORE_MS - DAY_MS)
+      .andWhere('l.at', '<', lt + DEFAULT_WINDOW_AFTER_MS);
+    // A statement imported for all stores serves every store (scopedLines shows it only to those who see all).
+    if (stores !== 'all') q.where((w) => w.whereIn('s.store_id', stores).orWhereNull('s.store_id'));
+    return q;
+  };
+  type CreditRow = Pick<LineRow, 'id' | 'at' | 'has_time' | 'amount' | 'digits' | 'summary' | 'note' | 'payer' | 'account' | 'store_id'>;
+  const lines = await readInChunks(credits, 'l.id', (l: CreditRow) => Number(l.id), (l): ReconcileLine => {
+    const store = l.store_id === null ? null : Number(l.store_id);
+    return {
+      id: Number(l.id),
+      at: Number(l.at),
+      hasTime: Boolean(l.has_time),
+      amount: Number(l.amount),
+      digits: l.digits,
+      summary: l.summary,
+      note: l.note,
+      store_id: store,
+      payer: l.payer ?? '',
+      source: lineSource(l.account ?? null, store),
+    };
+  });
+
+  // What the statements in scope cover: a report is unpaid only when they span its window.
+  const coverage = await statementCover(ctx, stores);
+
+  // What confirmed links taught about payers, for the stores whose reports are matched.
+  const payers = await payerMemory(ctx.db, stores);
+  const options = { coverage, payers, period: { from: gte, to: lt }, reportsCover };
+  // The API matches on a worker thread (ctx.matching), which also cuts the page, so no request
+  // holds the others; the CLI matches here.
+  const paged: PagedMatch = ctx.matching ? await matchPoolFor(ctx.matching).match(reports, lines, options, page) : cutPage(matchReconcile(reports, lines, options), page);
+  const { result } = paged;
+
+  // Only what the answer shows becomes a full payment or line, read now.
+  const uuids = new Set<string>();
+  const ids = new Set<number>();
+  result.auto.forEach((a) => (uuids.add(a.payment), ids.add(a.line)));
+  result.review.forEach((r) => (uuids.add(r.payment), r.candidates.forEach((c) => ids.add(c.line))));
+  result.reviewLines.forEach((r) => (ids.add(r.line), r.candidates.forEach((c) => uuids.add(c.payment))));
+  result.unpaid.forEach((u) => uuids.add(u.payment));
+  result.unreported.forEach((u) => ids.add(u.line));
+  const P = new Map<string, ReconciledPayment>();
+  for (const chunk of chunks([...uuids], 500)) {
+    const rows = (await ctx.db('payments as p').leftJoin('bank_links as k', 'k.payment_uuid', 'p.uuid').select('p.*', 'k.line_id as bank_line_id').whereIn('p.uuid', chunk)) as PaymentWithLink[];
+    for (const r of rows) P.set(r.uuid, toReconciled(r));
+  }
+  const L = new Map<number, BankLine>();
+  for (const chunk of chunks([...ids], 500)) {
+    for (const r of (await scopedLines(ctx).whereIn('l.id', chunk)) as LineRow[]) L.set(Number(r.id), toBankLine(r));
+  }
+  // A payment or line deleted since it was matched leaves the answer with it.
+  const has = { p: (u: string) => P.has(u), l: (id: number) => L.has(id) };
+  const out: Proposals = {
+    auto: result.auto.filter((a) => has.p(a.payment) && has.l(a.line)).map((a) => ({ payment: P.get(a.payment)!, line: L.get(a.line)!, score: a.score, reasons: a.reasons })),
+    review: result.review
+      .filter((r) => has.p(r.payment))
+      .map((r) => ({ payment: P.get(r.payment)!, candidates: r.candidates.filter((c) => has.l(c.line)).map((c) => ({ line: L.get(c.line)!, score: c.score, reasons: c.reasons })) })),
+    reviewLines: result.reviewLines
+      .filter((r) => has.l(r.line))
+      .map((r) => ({ line: L.get(r.line)!, candidates: r.candidates.filter((c) => has.p(c.payment)).map((c) => ({ payment: P.get(c.payment)!, score: c.score, reasons: c.reasons })) })),
+    unpaid: result.unpaid.filter((u) => has.p(u.payment)).map((u) => ({ payment: P.get(u.payment)! })),
+    unreported: result.unreported.filter((u) => has.l(u.line)).map((u) => ({ line: L.get(u.line)! })),
+    suggestions: result.suggestions,
+  };
+  if (page) out.page = { ...page, total: paged.total, period: { from: taipeiDate(gte), to: taipeiDate(lt - 1) } };
+  return out;
+}
+
+/** Rows read per query: each batch becomes objects on the event loop, so none may be long. */
+const READ_CHUNK = 1_000;
+
+/**
+ * Every row of `query`, read in batches ordered by a unique `key` (keyset, never an offset) and
+ * mapped as they come, so a year of rows never holds the event loop in one piece.
+ */
+async function readInChunks<R, T>(query: () => Knex.QueryBuilder, key: string, keyOf: (row: R) => string | number, map: (row: R) => T): Promise<T[]> {
+  const out: T[] = [];
+  let after: string | number | undefined;
+  for (;;) {
+    const q = query().orderBy(key).limit(READ_CHUNK);
+    if (after !== undefined) q.where(key, '>', after);
+    const rows = (await q) as R[];
+    for (const r of rows) out.push(map(r));
+    if (rows.length < READ_CHUNK) return out;
+    after = keyOf(rows[rows.length - 1]);
+  }
+}
+
+function* chunks<T>(xs: T[], size: number): Generator<T[]> {
+  for (let i = 0; i < xs.length; i += size) yield xs.slice(i, i + size);
+}
+
+/** Statements one proposals request may name. */
+const MAX_STATEMENTS = 100;
+
+/** Statements by id (`1` or `1,2` or an array), each in the caller's scope, else not found. */
+async function statementsInScope(ctx: ServiceContext, raw: unknown): Promise<Array<{ from: string | null; to: string | null }>> {
+  const ids = (Array.isArray(raw) ? raw : String(raw).split(',')).map((x) => toId(typeof x === 'string' ? x.trim() : x));
+  if (ids.length > MAX_STATEMENTS) throw ValidationError.single('statement', 'reconcile_too_many', { limit: MAX_STATEMENTS });
+  const bad = ids.findIndex((id) => id === null);
+  if (bad >= 0) throw new NotFoundError(problem('reconcile_statement_not_found', { id: String(Array.isArray(raw) ? raw[bad] : raw) }));
+  const q = ctx.db('bank_statements').select('id', 'store_id', 'period_from as from', 'period_to as to').whereIn('id', ids as number[]);
+  const scope = storeScope(ctx.actor);
+  if (!scope.all) q.whereIn('store_id', scope.ids);
+  const rows = (await q) as Array<{ id: number; from: string | null; to: string | null }>;
+  const found = new Set(rows.map((r) => Number(r.id)));
+  const missing = (ids as number[]).find((id) => !found.has(id));
+  if (missing !== undefined) throw new NotFoundError(problem('reconcile_statement_not_found', { id: String(missing) }));
+  return rows;
+}
+
+/** Proposals for the period of some statements (the CLI): from their first to their last date. */
+export async function proposeForPeriod(ctx: ServiceContext, from: string, to: string, storeIds?: number[]): Promise<Proposals> {
+  requirePermission(ctx.actor, 'view_payments');
+  const range = instantRange(from, to, { from: 'from', to: 'to' });
+  return proposalsFor(ctx, range.gte!, range.lt!, scopedStoreIds(ctx.actor, storeIds));
+}
+
+export interface PairDecision {
+  payment: string;
+  line: number;
+  /** the matcher's score and reasons when the automatic run decides */
+  score?: number;
+  reasons?: string[];
+}
+
+function isUniqueViolation(err: unknown): boolean {
+  const e = err as { code?: string; message?: string };
+  return e?.code === '23505' || e?.code === 'SQLITE_CONSTRAINT' || e?.code === 'SQLITE_CONSTRAINT_UNIQUE' || /UNIQUE constraint failed/i.test(String(e?.message));
+}
+
+/**
+ * Each decision reads a payment and its link, then writes both: on PostgreSQL the payments are
+ * locked first (in one order, so two decisions on several payments cannot deadlock), and read
+ * with their link only then, so a decision racing another on a second instance waits and sees
+ * what that one left (a mark unpaid racing a confirmation left a linked payment 未入帳; two
+ * unlinks both answered 200). SQLite's BEGIN IMMEDIATE already makes them take turns.
+ */
+async function lockPayments(trx: Db, uuids: readonly unknown[]): Promise<void> {
+  if (!isPostgres(trx)) return;
+  const ids = [...new Set(uuids.filter((u): u is string => typeof u === 'string' && /^[\w-]{1,64}$/.test(u)))].sort();
+  if (ids.length) await trx('payments').whereIn('uuid', ids).orderBy('uuid').forUpdate().select('uuid');
+}
+
+/**
+ * The payment with its link, in the caller's scope. Callers lock it first (`lockPayments`), so
+ * the link and status read here are the last committed ones.
+ */
+async function paymentInScope(trx: Db, ctx: ServiceContext, uuid: unknown): Promise<PaymentWithLink> {
+  const valid = typeof uuid === 'string' && /^[\w-]{1,64}$/.test(uuid);
+  const row = valid
+    ? ((await trx('payments as p').leftJoin('bank_links as k', 'k.payment_uuid', 'p.uuid').select('p.*', 'k.line_id as bank_line_id').where('p.uuid', uuid).first()) as PaymentWithLink | undefined)
+    : undefined;
+  if (!row) throw new NotFoundError(problem('payment_not_found'));
+  if (!inScope(ctx.actor, Number(row.store_id))) throw new ForbiddenError(problem('payment_store_forbidden'));
+  return row;
+}
+
+/**
+ * Confirms pairs: each payment becomes 已入帳 and is linked to its line, all or none. By a
+ * person (edit_payments) unless `auto` is set (the automatic run applying its own proposals).
+ * The score and reasons recorded are the matcher's for that pair.
+ */
+export async function confirmPairs(ctx: ServiceContext, rawPairs: unknown, opts: { auto?: boolean } = {}): Promise<{ confirmed: number }> {
+  requirePermission(ctx.actor, 'edit_payments');
+  if (!Array.isArray(rawPairs) || rawPairs.length === 0) throw ValidationError.single('pairs', 'reconcile_pairs_required');
+  if (rawPairs.length > MAX_DECISIONS) throw ValidationError.single('pairs', 'reconcile_too_many', { limit: MAX_DECISIONS });
+  const pairs: PairDecision[] = rawPairs.map((p) => {
+    const payment = (p as { payment?: unknown })?.payment;
+    const line = toId((p as { line?: unknown })?.line);
+    if (typeof payment !== 'string' || line === null) throw ValidationError.single('pairs', 'reconcile_pairs_required');
+    return p as PairDecision;
+  });
+  try {
+    return await ctx.db.transaction(async (trx) => {
+      await lockPayments(trx, pairs.map((p) => p.payment));
+      const now = Date.now();
+      for (const pair of pairs) {
+        const p = await paymentInScope(trx, ctx, pair.payment);
+        if (p.bank_line_id !== null && p.bank_line_id !== undefined) throw new ConflictError(problem('reconcile_payment_linked'), 'payment');
+        const lineId = toId(pair.line)!;
+        const l = (await scopedLines(ctx, trx).where('l.id', lineId).first()) as LineRow | undefined;
+        if (!l) throw new NotFoundError(problem('reconcile_line_not_found', { id: String(pair.line) }));
+        if (l.payment_uuid) throw new ConflictError(problem('reconcile_line_linked', { id: lineId }), 'line');
+        if (Number(l.amount) <= 0) throw ValidationError.single('pairs', 'reconcile_line_not_credit', { id: lineId });
+        if (Number(l.amount) !== Number(p.amount)) throw ValidationError.single('pairs', 'reconcile_amount_differs', { id: lineId });
+        if (l.store_id !== null && Number(l.store_id) !== Number(p.store_id)) throw ValidationError.single('pairs', 'reconcile_other_store', { id: lineId });
+        const evidence = opts.auto && pair.score !== undefined ? { score: pair.score, reasons: pair.reasons ?? [] } : pairEvidence(p, l);
+        await trx('bank_links').insert({
+          payment_uuid: p.uuid,
+          line_id: lineId,
+          status_before: p.status,
+          decided_by: opts.auto ? 'auto' : 'person',
+          actor_id: ctx.actor.id > 0 ? ctx.actor.id : null,
+          score: evidence.score,
+          reasons: JSON.stringify(evidence.reasons),
+          at: now,
+        });
+        await trx('payments').where({ uuid: p.uuid }).update({ status: STATUS_CREDITED, updated_at: now });
+        // The line names its payer: on this store's statements, this payer reported this last five.
+        const learned = await learnPayer(trx, ctx, { storeId: Number(p.store_id), payer: l.payer, lastFive: p.last_five, payment: p.uuid, line: lineId, by: opts.auto ? 'auto' : 'person', at: now });
+        const before = toReconciled(p);
+        await recordAudit(trx, ctx, {
+          action: 'reconcile',
+          entity: 'payment',
+          entityId: p.uuid,
+          before,
+          after: {
+            ...before,
+            status: STATUS_CREDITED,
+            bank_line_id: lineId,
+            updated_at: toIso(now),
+            reconcile: {
+              line: toBankLine({ ...l, payment_uuid: p.uuid }),
+              by: opts.auto ? 'auto' : 'person',
+              score: evidence.score,
+              reasons: evidence.reasons,
+              ...(learned ? { learned: learned.payer } : {}),
+            },
+          },
+        });
+      }
+      return { confirmed: pairs.length };
+    });
+  } catch (err) {
+    if (isUniqueViolation(err)) throw new ConflictError(problem('reconcile_concurrent'));
+    throw err;
+  }
+}
+
+/** The matcher's score and reasons for one pair a person picked (null and none when it is outside every window). */
+function pairEvidence(p: PaymentRow, l: LineRow): { score: number | null; reasons: string[] } {
+  const r = matchReconcile(
+    [{ uuid: p.uuid, store_id: Number(p.store_id), last_five: p.last_five, paid_at: Number(p.paid_at), amount: Number(p.amount), note: p.note ?? '' }],
+    [{ id: Number(l.id), at: Number(l.at), hasTime: Boolean(l.has_time), amount: Number(l.amount), digits: l.digits, summary: l.summary, note: l.note }],
+  );
+  const found = r.auto[0] ?? r.review[0]?.candidates[0] ?? r.reviewLines[0]?.candidates[0];
+  return found ? { score: found.score, reasons: found.reasons } : { score: null, reasons: [] };
+}
+
+/** Marks payments 未入帳 (a person's decision after reconciliation), all or none; linked payments must be unlinked first. */
+export async function markUnpaid(ctx: ServiceContext, rawPayments: unknown): Promise<{ marked: number }> {
+  requirePermission(ctx.actor, 'edit_payments');
+  if (!Array.isArray(rawPayments) || rawPayments.length === 0 || !rawPayments.every((u) => typeof u === 'string')) {
+    throw ValidationError.single('payments', 'reconcile_payments_required');
+  }
+  if (rawPayments.length > MAX_DECISIONS) throw ValidationError.single('payments', 'reconcile_too_many', { limit: MAX_DECISIONS });
+  const uuids = [...new Set(rawPayments as string[])];
+  return ctx.db.transaction(async (trx) => {
+    await lockPayments(trx, uuids);
+    const now = Date.now();
+    for (const uuid of uuids) {
+      const p = await paymentInScope(trx, ctx, uuid);
+      if (p.bank_line_id !== null && p.bank_line_id !== undefined) throw new ConflictError(problem('reconcile_payment_linked'), 'payment');
+      if (p.status === STATUS_FAILED) continue;
+      await trx('payments').where({ uuid }).update({ status: STATUS_FAILED, updated_at: now });
+      const before = toReconciled(p);
+      await recordAudit(trx, ctx, {
+        action: 'reconcile',
+        entity: 'payment',
+        entityId: uuid,
+        before,
+        after: { ...before, status: STATUS_FAILED, updated_at: toIso(now), reconcile: { unpaid: true, by: 'person' } },
+      });
+    }
+    return { marked: uuids.length };
+  });
+}
+
+/** Unlinks a payment from its line: the payment goes back to the status it had before. */
+export async function unlinkPayment(ctx: ServiceContext, uuid: unknown): Promise<ReconciledPayment> {
+  requirePermission(ctx.actor, 'edit_payments');
+  return ctx.db.transaction(async (trx) => {
+    await lockPayments(trx, [uuid]);
+    const p = await paymentInScope(trx, ctx, uuid);
+    const link = (await trx('bank_links').where({ payment_uuid: p.uuid }).first()) as { id: number; line_id: number; status_before: PaymentStatus } | undefined;
+    if (!link) throw new ConflictError(problem('reconcile_not_linked'), 'payment');
+    const now = Date.now();
+    await trx('bank_links').where({ id: link.id }).delete();
+    await trx('payments').where({ uuid: p.uuid }).update({ status: link.status_before, updated_at: now });
+    // What the link taught about its payer goes with it (unless another link still teaches it).
+    await unlearnLink(trx, ctx, p.uuid);
+    const before = toReconciled(p);
+    const after: ReconciledPayment = { ...before, status: link.status_before, bank_line_id: null, updated_at: toIso(now) };
+    await recordAudit(trx, ctx, { action: 'unreconcile', entity: 'payment', entityId: p.uuid, before, after: { ...after, reconcile: { line: Number(link.line_id), by: 'person' } } });
+    return after;
+  });
+}

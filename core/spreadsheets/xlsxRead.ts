@@ -1,0 +1,282 @@
+/**
+ * Reads an .xlsx file's first sheet (or the one named 匯款記錄) row by row without loading it
+ * (Node only): the sheet's zip entry inflates as a stream and its XML is scanned as it comes.
+ * Shared strings and number formats are read first and kept (counted against limits); cells come
+ * out shaped as SheetJS's (t, v, w), so the one set of row rules in parse.ts reads both.
+ */
+import * as XLSX from 'xlsx';
+import { SHEET_NAME } from '../payments/sheetFile.js';
+import type { SheetCell } from '../payments/readSheet.js';
+import { attr, scanXml, type XmlHandler } from './xmlScan.js';
+import { inflateBudget, readZipDirectory, readZipEntry, ZipReadError, type InflateBudget, type ZipEntry } from './zipRead.js';
+
+/** Distinct texts a workbook may share (Excel's own sheet holds at most 1 048 576 × 16 384 cells; real files far fewer). */
+export const MAX_SHARED_STRINGS = 4_000_000;
+/** Characters in all shared strings together: they are held in memory while the sheet is read. */
+export const MAX_SHARED_CHARS = 120_000_000;
+
+export class SharedStringsTooLarge extends Error {}
+
+export interface SheetRow {
+  /** the sheet's row number (the header is row 1) */
+  row: number;
+  cells: SheetCell[];
+}
+
+export interface XlsxStream {
+  sheetName: string;
+  date1904: boolean;
+  /** the sheet's rows in batches, as they inflate */
+  rows(): AsyncGenerator<SheetRow[]>;
+}
+
+const UNESCAPE = /_x([0-9a-fA-F]{4})_/g;
+/** Excel's `_xHHHH_` escapes for characters XML cannot hold, as SheetJS reads them. */
+const unescapeExcel = (s: string) => (s.indexOf('_x') < 0 ? s : s.replace(UNESCAPE, (_m, h: string) => String.fromCharCode(parseInt(h, 16))));
+
+/** A number cell; its display text (`w`) is formatted only when someone asks (a preview, a message). */
+class NumberCell {
+  readonly t = 'n' as const;
+  constructor(
+    readonly v: number,
+    private readonly format: string,
+    private readonly date1904: boolean,
+  ) {}
+  get w(): string {
+    try {
+      return XLSX.SSF.format(this.format, this.v, { date1904: this.date1904 });
+    } catch {
+      return String(this.v);
+    }
+  }
+}
+
+const stringCell = (v: string): SheetCell => ({ t: 's', v, w: v });
+
+function columnIndex(ref: string): number {
+  let n = 0;
+  for (let i = 0; i < ref.length; i++) {
+    const c = ref.charCodeAt(i);
+    if (c < 65 || c > 90) break;
+    n = n * 26 + (c - 64);
+  }
+  return n - 1;
+}
+
+async function drain(chunks: AsyncIterable<Buffer>, h: XmlHandler): Promise<void> {
+  for await (const _ of scanXml(chunks, h, () => undefined));
+}
+
+function resolveTarget(base: string, target: string): string {
+  if (target.startsWith('/')) return target.slice(1);
+  const parts = base.split('/').slice(0, -1);
+  for (const p of target.split('/')) {
+    if (p === '..') parts.pop();
+    else if (p !== '.') parts.push(p);
+  }
+  return parts.join('/');
+}
+
+export async function openXlsxStream(path: string, budget: InflateBudget = inflateBudget()): Promise<XlsxStream> {
+  const entries = await readZipDirectory(path);
+  const entry = (name: string): ZipEntry | undefined => entries.get(name);
+  const read = (e: ZipEntry) => readZipEntry(path, e, budget);
+
+  // The workbook: its sheets, their relationship ids, the date system.
+  const wbEntry = entry('xl/workbook.xml') ?? [...entries.values()].find((e) => /(^|\/)workbook\.xml$/.test(e.name));
+  if (!wbEntry) throw new ZipReadError('corrupt', 'no workbook');
+  const wbPath = wbEntry.name.replace(/^\/+/, '');
+  const sheets: Array<{ name: string; rid: string }> = [];
+  let date1904 = false;
+  await drain(read(wbEntry), {
+    open(name, raw) {
+      if (name === 'sheet') sheets.push({ name: attr(raw, 'name') ?? '', rid: attr(raw, 'id') ?? '' });
+      else if (name === 'workbookPr') date1904 = ['1', 'true'].includes(attr(raw, 'date1904') ?? '');
+    },
+    close() {},
+    text() {},
+  });
+  const rels = new Map<string, { type: string; target: string }>();
+  const relsEntry = entry(wbPath.replace(/([^/]+)$/, '_rels/$1.rels'));
+  if (relsEntry) {
+    await drain(read(relsEntry), {
+      open(name, raw) {
+        if (name === 'Relationship') rels.set(attr(raw, 'Id') ?? '', { type: attr(raw, 'Type') ?? '', target: resolveTarget(wbPath, attr(raw, 'Target') ?? '') });
+      },
+      close() {},
+      text() {},
+    });
+  }
+  const byType = (suffix: string) => [...rels.values()].find((r) => r.type.endsWith(suffix))?.target;
+  const chosen = sheets.find((s) => s.name === SHEET_NAME) ?? sheets[0];
+  if (!chosen) throw new ZipReadError('corrupt', 'no sheet');
+  const sheetEntry = entry(rels.get(chosen.rid)?.target ?? '') ?? entry('xl/worksheets/sheet1.xml');
+  if (!sheetEntry) throw new ZipReadError('corrupt', 'sheet entry missing');
+
+  const formats = await readStyles(entry(byType('/styles') ?? 'xl/styles.xml'), read);
+  const shared = await readSharedStrings(entry(byType('/sharedStrings') ?? 'xl/sharedStrings.xml'), read);
+
+  return {
+    sheetName: chosen.name,
+    date1904,
+    rows: () => sheetRows(read(sheetEntry), formats, shared, date1904),
+  };
+}
+
+/** The number format of each cell style (index into cellXfs). */
+async function readStyles(e: ZipEntry | undefined, read: (e: ZipEntry) => AsyncGenerator<Buffer>): Promise<string[]> {
+  if (!e) return [];
+  const table = XLSX.SSF.get_table() as Record<number, string>;
+  const custom = new Map<number, string>();
+  const xfs: number[] = [];
+  let inCellXfs = false;
+  await drain(read(e), {
+    open(name, raw) {
+      if (name === 'numFmt') custom.set(Number(attr(raw, 'numFmtId')), attr(raw, 'formatCode') ?? 'General');
+      else if (name === 'cellXfs') inCellXfs = true;
+      else if (name === 'xf' && inCellXfs) xfs.push(Number(attr(raw, 'numFmtId') ?? 0));
+    },
+    close(name) {
+      if (name === 'cellXfs') inCellXfs = false;
+    },
+    text() {},
+  });
+  return xfs.map((id) => custom.get(id) ?? table[id] ?? 'General');
+}
+
+/** The shared strings, held (the sheet refers to them by number), within MAX_SHARED_STRINGS and MAX_SHARED_CHARS. */
+async function readSharedStrings(e: ZipEntry | undefined, read: (e: ZipEntry) => AsyncGenerator<Buffer>): Promise<string[]> {
+  if (!e) return [];
+  const strings: string[] = [];
+  let chars = 0;
+  let current: string | null = null;
+  let inT = false;
+  let phonetic = 0;
+  await drain(read(e), {
+    open(name) {
+      if (name === 'si') current = '';
+      else if (name === 't') inT = true;
+      else if (name === 'rPh') phonetic++;
+    },
+    close(name) {
+      if (name === 't') inT = false;
+      else if (name === 'rPh') phonetic--;
+      else if (name === 'si' && current !== null) {
+        chars += current.length;
+        if (strings.length >= MAX_SHARED_STRINGS || chars > MAX_SHARED_CHARS) throw new SharedStringsTooLarge();
+        strings.push(unescapeExcel(current));
+        current = null;
+      }
+    },
+    text(v) {
+      if (inT && phonetic === 0 && current !== null) current += v;
+    },
+  });
+  return strings;
+}
+
+async function* sheetRows(chunks: AsyncGenerator<Buffer>, formats: string[], shared: string[], date1904: boolean): AsyncGenerator<SheetRow[]> {
+  let batch: SheetRow[] = [];
+  let rowNo = 0;
+  let cells: SheetCell[] = [];
+  let col = -1;
+  let type = '';
+  let style = 0;
+  let value: string | null = null;
+  let formula = false;
+  let capture = false;
+  let phonetic = 0;
+  const handler: XmlHandler = {
+    open(name, raw) {
+      switch (name) {
+        case 'row': {
+          const r = attr(raw, 'r');
+          rowNo = r ? Number(r) : rowNo + 1;
+          cells = [];
+          col = -1;
+          break;
+        }
+        case 'c': {
+          const ref = attr(raw, 'r');
+          col = ref ? columnIndex(ref) : col + 1;
+          type = attr(raw, 't') ?? 'n';
+          const s = attr(raw, 's');
+          style = s ? Number(s) : 0;
+          value = null;
+          formula = false;
+          break;
+        }
+        case 'f': {
+          formula = true;
+          break;
+        }
+        case 'v':
+          value = '';
+          capture = true;
+          break;
+        case 't':
+          if (type === 'inlineStr' && phonetic === 0) {
+            value ??= '';
+            capture = true;
+          }
+          break;
+        case 'rPh':
+          phonetic++;
+          break;
+      }
+    },
+    close(name) {
+      switch (name) {
+        case 'v':
+        case 't':
+          capture = false;
+          break;
+        case 'rPh':
+          phonetic--;
+          break;
+        case 'c':
+          if (value !== null && col >= 0) cells[col] = cellOf(type, value, formats[style] ?? 'General', shared, date1904);
+          // a formula without its cached value: an error cell, as SheetJS reads it
+          else if (formula && col >= 0) cells[col] = { t: 'e', v: 0, w: '' };
+          break;
+        case 'row':
+          batch.push({ row: rowNo, cells });
+          cells = [];
+          break;
+      }
+    },
+    text(v) {
+      if (capture) value += v;
+    },
+  };
+  for await (const _ of scanXml(chunks, handler, () => undefined)) {
+    if (batch.length) {
+      yield batch;
+      batch = [];
+    }
+  }
+}
+
+function cellOf(type: string, value: string, format: string, shared: string[], date1904: boolean): SheetCell {
+  switch (type) {
+    case 'n': {
+      if (value.trim() === '') return { t: 'z' };
+      const n = Number(value);
+      return Number.isFinite(n) ? new NumberCell(n, format, date1904) : { t: 'e', v: 0, w: value };
+    }
+    case 's': {
+      const s = shared[Number(value)];
+      return s === undefined ? { t: 'z' } : stringCell(s);
+    }
+    case 'str':
+    case 'inlineStr':
+    case 'd':
+      return stringCell(unescapeExcel(value));
+    case 'b':
+      return { t: 'b', v: value === '1' || value === 'true', w: value === '1' || value === 'true' ? 'TRUE' : 'FALSE' };
+    case 'e':
+      return { t: 'e', v: 0, w: value };
+    default:
+      return stringCell(value);
+  }
+}

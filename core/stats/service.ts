@@ -1,0 +1,137 @@
+import { filterIds } from '../listQuery.js';
+import { scopedStoreIds } from '../users/permissions.js';
+import { CHART_DEFAULT_DAYS, CHART_MAX_DAYS, dailySeries, daysBetween, emptyStoreStats, summarize, type StatsCharts } from './rules.js';
+import { ValidationError } from '../errors.js';
+import { STATUS_CREDITED, STATUS_FAILED, STATUS_PENDING } from '../payments/statuses.js';
+import type { Knex } from 'knex';
+import { instantRange, isWholeDays } from '../dateRange.js';
+import { addDays, taipeiDate, taipeiDayNumber, taipeiDayNumberDate, taipeiDayStart } from '../time.js';
+import type { StatsSummary } from '../types.js';
+import { readContext, type ServiceContext } from '../context.js';
+import { requirePermission } from '../guard.js';
+
+export interface StatsParams {
+  /** one store id or several; absent means every store the caller may see */
+  store_id?: unknown;
+  /** Taiwan dates, inclusive */
+  from?: unknown;
+  to?: unknown;
+}
+
+/** The dashboard, aggregated in SQL over the caller's stores (view_reports). */
+export async function statsSummary(ctx: ServiceContext, params: StatsParams = {}): Promise<StatsSummary> {
+  requirePermission(ctx.actor, 'view_reports');
+  ctx = readContext(ctx);
+  const stores = scopedStoreIds(ctx.actor, filterIds({ store_id: params.store_id }, 'store_id'));
+  const range = instantRange(params.from, params.to, { from: 'from', to: 'to' });
+
+  const storeRows = await storesOf(ctx, stores);
+
+  const agg = await aggregate(ctx, stores, range, isWholeDays(params.from) && isWholeDays(params.to));
+  const byStore = new Map(agg.map((r) => [Number(r.store_id), r]));
+  const storeStats = storeRows.map((s) => {
+    const base = emptyStoreStats({ id: Number(s.id), name: s.name, code: s.code });
+    const r = byStore.get(Number(s.id));
+    if (!r) return base;
+    return {
+      ...base,
+      total_payments: Number(r.total_payments ?? 0),
+      total_amount: Number(r.total_amount ?? 0),
+      confirmed_payments: Number(r.confirmed_payments ?? 0),
+      pending_payments: Number(r.pending_payments ?? 0),
+      failed_payments: Number(r.failed_payments ?? 0),
+    };
+  });
+  return summarize(storeStats);
+}
+
+/** The stores in scope, in id order, that both the summary and the charts list (with none at zero). */
+async function storesOf(ctx: ServiceContext, stores: number[] | 'all'): Promise<Array<{ id: number; name: string; code: string }>> {
+  return (await ctx.db('stores')
+    .select('id', 'name', 'code')
+    .modify((q) => stores !== 'all' && q.whereIn('id', stores))
+    .orderBy('id')) as Array<{ id: number; name: string; code: string }>;
+}
+
+type Agg = Array<Record<string, number | string | null>>;
+
+/**
+ * Per-store counts by status and sums. Whole Taiwan days come from payment_daily (a few rows per
+ * store and day, kept by triggers); a range with a time of day is summed from the payments.
+ */
+async function aggregate(ctx: ServiceContext, stores: number[] | 'all', range: { gte?: number; lt?: number }, wholeDays: boolean): Promise<Agg> {
+  const sums = (q: Knex.QueryBuilder, count: string, amount: string) =>
+    q
+      .select('store_id')
+      .select(ctx.db.raw(`sum(${count}) as total_payments`), ctx.db.raw(`sum(${amount}) as total_amount`))
+      .select(
+        ctx.db.raw(`sum(case when status = ? then ${count} else 0 end) as confirmed_payments`, [STATUS_CREDITED]),
+        ctx.db.raw(`sum(case when status = ? then ${count} else 0 end) as pending_payments`, [STATUS_PENDING]),
+        ctx.db.raw(`sum(case when status = ? then ${count} else 0 end) as failed_payments`, [STATUS_FAILED]),
+      )
+      .modify((b) => stores !== 'all' && b.whereIn('store_id', stores))
+      .groupBy('store_id');
+  if (wholeDays) {
+    const q = sums(ctx.db('payment_daily'), 'n', 'amount');
+    if (range.gte !== undefined) q.where('day', '>=', taipeiDayNumber(range.gte));
+    if (range.lt !== undefined) q.where('day', '<', taipeiDayNumber(range.lt));
+    return (await q) as Agg;
+  }
+  const q = sums(ctx.db('payments'), '1', 'amount');
+  if (range.gte !== undefined) q.where('paid_at', '>=', range.gte);
+  if (range.lt !== undefined) q.where('paid_at', '<', range.lt);
+  return (await q) as Agg;
+}
+
+/**
+ * The dashboard's charts (view_reports, the caller's stores): NT$ still 未確認, 已入帳 and 未入帳
+ * per store, and NT$ per store and Taiwan day, over whole days from `from` to `to` (the last 30
+ * days up to today when neither is given; at most a year), from the per-day table.
+ */
+export async function statsCharts(ctx: ServiceContext, params: StatsParams = {}): Promise<StatsCharts> {
+  requirePermission(ctx.actor, 'view_reports');
+  ctx = readContext(ctx);
+  const stores = scopedStoreIds(ctx.actor, filterIds({ store_id: params.store_id }, 'store_id'));
+  instantRange(params.from, params.to, { from: 'from', to: 'to' }); // the same refusals as the summary
+  const today = taipeiDate(Date.now());
+  const to = typeof params.to === 'string' && params.to ? params.to.slice(0, 10) : today;
+  const from = typeof params.from === 'string' && params.from ? params.from.slice(0, 10) : addDays(to, -(CHART_DEFAULT_DAYS - 1));
+  const days = daysBetween(from, to, addDays);
+  if (days.length > CHART_MAX_DAYS) throw ValidationError.single('from', 'chart_range_too_long', { limit: CHART_MAX_DAYS });
+  const first = taipeiDayNumber(taipeiDayStart(from)!);
+  const last = taipeiDayNumber(taipeiDayStart(to)!);
+
+  const storeRows = await storesOf(ctx, stores);
+  const inRange = (q: Knex.QueryBuilder) =>
+    q.where('day', '>=', first).where('day', '<=', last).modify((b) => stores !== 'all' && b.whereIn('store_id', stores));
+
+  const byStatus = (await inRange(ctx.db('payment_daily'))
+    .select('store_id', 'status')
+    .sum({ amount: 'amount' })
+    .groupBy('store_id', 'status')) as Array<{ store_id: number; status: string; amount: number | string }>;
+  const perDay = (await inRange(ctx.db('payment_daily'))
+    .select('store_id', 'day')
+    .sum({ amount: 'amount' })
+    .groupBy('store_id', 'day')) as Array<{ store_id: number; day: number; amount: number | string }>;
+
+  const sum = (id: number, status: string) =>
+    byStatus.filter((r) => Number(r.store_id) === id && r.status === status).reduce((n, r) => n + Number(r.amount ?? 0), 0);
+  return {
+    from,
+    to,
+    days,
+    stores: storeRows.map((s) => ({
+      store_id: Number(s.id),
+      store_name: s.name,
+      store_code: s.code,
+      pending_amount: sum(Number(s.id), STATUS_PENDING),
+      confirmed_amount: sum(Number(s.id), STATUS_CREDITED),
+      failed_amount: sum(Number(s.id), STATUS_FAILED),
+    })),
+    daily: dailySeries(
+      storeRows.map((s) => Number(s.id)),
+      days,
+      perDay.map((r) => ({ store_id: Number(r.store_id), day: taipeiDayNumberDate(Number(r.day)), amount: Number(r.amount ?? 0) })),
+    ),
+  };
+}

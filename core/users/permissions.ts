@@ -1,0 +1,338 @@
+/**
+ * Roles, permission keys, gates, store scope and account-protection rules (spec sections 3 and 6).
+ * Pure: the server enforces these and the back office imports the same functions to decide
+ * what to show, so the two can never disagree.
+ */
+import { problem, type Problem } from '../errors.js';
+import { MSG } from '../messages.js';
+import { PERMISSION_LABELS, storeLabel } from '../labels.js';
+
+export const PERMISSION_KEYS = [
+  'manage_users',
+  'manage_stores',
+  'manage_payments',
+  'view_payments',
+  'edit_payments',
+  'delete_payments',
+  'view_reports',
+  'system_admin',
+] as const;
+export type Permission = (typeof PERMISSION_KEYS)[number];
+
+export const PERMISSIONS: Record<Permission, { label: string; description: string }> = {
+  manage_users: { label: PERMISSION_LABELS.manage_users, description: '新增、編輯、刪除會員帳戶' },
+  manage_stores: { label: PERMISSION_LABELS.manage_stores, description: '管理分店資料' },
+  manage_payments: { label: PERMISSION_LABELS.manage_payments, description: '完整的匯款管理權限（範例下載、Excel 匯入、匯出全部）' },
+  view_payments: { label: PERMISSION_LABELS.view_payments, description: '瀏覽所有匯款資料' },
+  edit_payments: { label: PERMISSION_LABELS.edit_payments, description: '更新匯款狀態、備註' },
+  delete_payments: { label: PERMISSION_LABELS.delete_payments, description: '刪除單筆或批量匯款記錄' },
+  view_reports: { label: PERMISSION_LABELS.view_reports, description: '查看統計報告' },
+  system_admin: { label: PERMISSION_LABELS.system_admin, description: '完整的系統設定權限' },
+};
+
+export const ROLES = ['admin', 'user'] as const;
+export type Role = (typeof ROLES)[number];
+
+export function isPermission(value: unknown): value is Permission {
+  return typeof value === 'string' && (PERMISSION_KEYS as readonly string[]).includes(value);
+}
+export function isRole(value: unknown): value is Role {
+  return typeof value === 'string' && (ROLES as readonly string[]).includes(value);
+}
+
+/** Who is acting: a signed-in user as the rules see them. */
+export interface Principal {
+  id: number;
+  username: string;
+  role: Role;
+  permissions: readonly string[];
+  store_id: number | null;
+  accessible_stores: readonly number[];
+}
+
+/** The account fields the protection rules look at. */
+export interface AccountRef {
+  id: number;
+  role: Role;
+  /** when given, a non-admin may manage the account only if it holds nothing they lack */
+  permissions?: readonly string[];
+  store_id?: number | null;
+  accessible_stores?: readonly number[];
+}
+
+/**
+ * A non-admin may manage only accounts that hold no permission and no store they lack
+ * themselves; otherwise resetting that account's password would hand them its powers.
+ */
+function outranks(actor: Principal, target: AccountRef): boolean {
+  if (isAdmin(actor) || actor.id === target.id) return false;
+  if ((target.permissions ?? []).some((p) => isPermission(p) && !can(actor, p))) return true;
+  const stores = [...(target.accessible_stores ?? []), ...(target.store_id != null ? [target.store_id] : [])];
+  return stores.some((s) => !inScope(actor, s));
+}
+
+export function isAdmin(user: Pick<Principal, 'role'>): boolean {
+  return user.role === 'admin';
+}
+
+/** Admins hold every permission automatically; others hold what was chosen for them. */
+export function effectivePermissions(user: Pick<Principal, 'role' | 'permissions'>): Permission[] {
+  if (isAdmin(user)) return [...PERMISSION_KEYS];
+  return PERMISSION_KEYS.filter((k) => user.permissions.includes(k));
+}
+
+export function can(user: Pick<Principal, 'role' | 'permissions'>, permission: Permission): boolean {
+  return isAdmin(user) || user.permissions.includes(permission);
+}
+
+/** The gates of spec section 6, named for what they open. */
+export const gates = {
+  viewPayments: (u: Principal) => can(u, 'view_payments'),
+  exportFiltered: (u: Principal) => can(u, 'view_payments'),
+  editPayments: (u: Principal) => can(u, 'edit_payments'),
+  deletePayments: (u: Principal) => can(u, 'delete_payments'),
+  managePayments: (u: Principal) => can(u, 'manage_payments'),
+  importPayments: (u: Principal) => can(u, 'manage_payments'),
+  exportAll: (u: Principal) => can(u, 'manage_payments'),
+  downloadSample: (u: Principal) => can(u, 'manage_payments'),
+  manageUsers: (u: Principal) => can(u, 'manage_users'),
+  manageStores: (u: Principal) => can(u, 'manage_stores'),
+  viewReports: (u: Principal) => can(u, 'view_reports'),
+  systemAdmin: (u: Principal) => can(u, 'system_admin'),
+};
+
+/**
+ * What each part of the back office needs, per action (spec section 6 "Gates"): the one access
+ * map the menu, the pages and react-admin's `canAccess` read. A rule is a permission, or a list of
+ * which any one will do; `*` is every other action of the resource; OPEN needs nothing.
+ * The payments list itself is OPEN: without view_payments it says 權限不足 with the permissions,
+ * as the spec asks, instead of react-admin's page; its menu entry and every other action need
+ * view_payments. 對帳 opens to those who import statements or decide on proposals.
+ */
+const OPEN = 'open' as const;
+type Rule = Permission | readonly Permission[] | typeof OPEN;
+export const ACCESS: Record<string, Record<string, Rule>> = {
+  payments: {
+    '*': 'view_payments',
+    list: OPEN,
+    edit: 'edit_payments',
+    delete: 'delete_payments',
+    import: 'manage_payments',
+    export_all: 'manage_payments',
+    sample: 'manage_payments',
+  },
+  reconcile: { '*': ['edit_payments', 'manage_payments'], import: 'manage_payments', decide: 'edit_payments', payers: 'view_payments' },
+  users: { '*': 'manage_users' },
+  stores: { '*': 'manage_stores' },
+  dashboard: { '*': 'view_reports' },
+  audit: { '*': 'system_admin' },
+};
+
+/**
+ * Whether `user` may do `action` on `resource` (the shape of react-admin's `canAccess`); a
+ * resource the map does not name is open. `menu` asks whether the resource's menu entry shows.
+ */
+export function canAccess(user: Pick<Principal, 'role' | 'permissions'>, resource: string, action: string): boolean {
+  const rules = ACCESS[resource];
+  const rule = rules ? (rules[action] ?? rules['*']) : OPEN;
+  if (rule === undefined || rule === OPEN) return true;
+  return typeof rule === 'string' ? can(user, rule) : rule.some((p) => can(user, p));
+}
+
+export type Tab = 'payments' | 'users' | 'dashboard';
+
+/** Initial back-office tab: payments if allowed, else users, else dashboard (spec section 2). */
+export function initialTab(u: Principal): Tab | null {
+  if (gates.viewPayments(u)) return 'payments';
+  if (gates.manageUsers(u)) return 'users';
+  if (gates.viewReports(u)) return 'dashboard';
+  return null;
+}
+
+/** Users with no home store (headquarters) may switch stores; branch users are tied to theirs. */
+export function canSwitchStores(u: Pick<Principal, 'store_id'>): boolean {
+  return u.store_id === null;
+}
+
+export function isBranchUser(u: Pick<Principal, 'store_id'>): boolean {
+  return u.store_id !== null;
+}
+
+/** Stores a user may see and act on: admins all, others their store plus accessible stores. */
+export type StoreScope = { all: true } | { all: false; ids: number[] };
+
+export function storeScope(u: Principal): StoreScope {
+  if (isAdmin(u)) return { all: true };
+  const ids = new Set<number>(u.accessible_stores);
+  if (u.store_id !== null) ids.add(u.store_id);
+  return { all: false, ids: [...ids].sort((a, b) => a - b) };
+}
+
+export function inScope(u: Principal, storeId: number): boolean {
+  const scope = storeScope(u);
+  return scope.all || scope.ids.includes(storeId);
+}
+
+/** No store at all in scope (a user with neither a home store nor accessible stores): nothing to submit for or report on. */
+export function scopeIsEmpty(u: Principal): boolean {
+  const scope = storeScope(u);
+  return !scope.all && scope.ids.length === 0;
+}
+
+/** The stores a user may submit for or look at, out of a list of stores. */
+export function storesInScope<S extends { id: number }>(u: Principal, stores: readonly S[]): S[] {
+  return stores.filter((s) => inScope(u, s.id));
+}
+
+/** Narrows requested store ids to the scope; `undefined` request means "all I may see". */
+export function scopedStoreIds(u: Principal, requested?: readonly number[]): number[] | 'all' {
+  const scope = storeScope(u);
+  if (!requested) return scope.all ? 'all' : scope.ids;
+  return scope.all ? [...requested] : requested.filter((id) => scope.ids.includes(id));
+}
+
+/** The store a submission goes to when the form sends none: the user's store, then store 1. */
+export const DEFAULT_STORE_ID = 1;
+export function submissionStoreId(u: Pick<Principal, 'store_id'>, requested: number | null | undefined): number {
+  return requested ?? u.store_id ?? DEFAULT_STORE_ID;
+}
+
+/** A refusal's sentence, for a screen that shows why a button is off (the `…Denial` functions). */
+function said<A extends unknown[]>(refusal: (...a: A) => Problem | null): (...a: A) => string | null {
+  return (...a) => refusal(...a)?.message ?? null;
+}
+
+/**
+ * Why `actor` may not rename or delete store `storeId`, or null when allowed (issue 22, item 16):
+ * manage_stores reaches the stores of one's own scope only (admins every store). Creating a
+ * store touches no existing one and grants nobody anything, so it needs manage_stores alone.
+ */
+export function storeChangeRefusal(actor: Principal, storeId: number): Problem | null {
+  if (!can(actor, 'manage_stores')) return problem('forbidden');
+  return inScope(actor, storeId) ? null : problem('store_out_of_scope');
+}
+export const storeChangeDenial = said(storeChangeRefusal);
+
+/** Branch staff may submit only for their own store; others within their scope. */
+export function submitStoreRefusal(u: Principal, storeId: number): Problem | null {
+  if (isAdmin(u)) return null;
+  if (u.store_id !== null && storeId !== u.store_id) return problem('branch_own_store_only');
+  return inScope(u, storeId) ? null : problem('store_out_of_scope');
+}
+export const submitStoreDenial = said(submitStoreRefusal);
+
+/**
+ * Which accounts a user manager sees (issue 10, item 14). Admins and headquarters managers (no
+ * home store) every account: the spec's users tab shows them admin rows with a disabled delete.
+ * A branch manager sees themselves and the non-admin accounts whose home store is inside their
+ * stores, never admins or other stores' staff.
+ */
+export function userVisibleTo(actor: Principal, target: { id: number; role: Role; store_id: number | null }): boolean {
+  if (isAdmin(actor) || target.id === actor.id || actor.store_id === null) return true;
+  if (target.role === 'admin' || target.store_id === null) return false;
+  return inScope(actor, target.store_id);
+}
+
+/** Why `actor` may not delete `target`, or null when allowed. Texts are the spec's tooltips. */
+export function deleteUserRefusal(actor: Principal, target: AccountRef): Problem | null {
+  if (actor.id === target.id) return problem('cannot_delete_self');
+  if (isAdmin(target) && !isAdmin(actor)) return problem('cannot_delete_admin');
+  if (outranks(actor, target)) return problem('cannot_manage_stronger');
+  return null;
+}
+export const deleteUserDenial = said(deleteUserRefusal);
+
+/** Why `actor` may not toggle the active flag of `target`, or null when allowed. */
+export function toggleActiveRefusal(actor: Principal, target: AccountRef): Problem | null {
+  if (actor.id === target.id) return problem('cannot_deactivate_self');
+  if (isAdmin(target) && !isAdmin(actor)) return problem('cannot_deactivate_admin');
+  if (outranks(actor, target)) return problem('cannot_manage_stronger');
+  return null;
+}
+export const toggleActiveDenial = said(toggleActiveRefusal);
+
+/** Only one's own password may be changed from the list. */
+export function canChangePasswordOf(actor: Principal, target: AccountRef): boolean {
+  return actor.id === target.id;
+}
+
+/** A non-admin may not edit an admin account, nor one holding more than they do (else they could take it over). */
+export function editUserRefusal(actor: Principal, target: AccountRef): Problem | null {
+  if (isAdmin(target) && !isAdmin(actor)) return problem('cannot_edit_admin');
+  if (outranks(actor, target)) return problem('cannot_manage_stronger');
+  return null;
+}
+export const editUserDenial = said(editUserRefusal);
+
+type Grantable = { role: Role; permissions: readonly string[]; store_id: number | null; accessible_stores: readonly number[] };
+
+/** Whether `actor` may give an account (`before`, null on create) `role`: only admins make admins. */
+export function mayGrantRole(actor: Principal, role: Role, before: Pick<Grantable, 'role'> | null): boolean {
+  return role !== 'admin' || isAdmin(actor) || before?.role === 'admin';
+}
+
+/**
+ * Whether `actor` may leave `permission` ticked on an account that has `before` (null on
+ * create): admins grant anything; others only what they hold, or what the account already has.
+ */
+export function mayGrantPermission(actor: Principal, permission: string, before: Pick<Grantable, 'permissions'> | null): boolean {
+  return isAdmin(actor) || can(actor, permission as Permission) || Boolean(before?.permissions.includes(permission));
+}
+
+/** Whether `actor` may give an account (`before`, null on create) `storeId` as home or accessible store. */
+export function mayAssignStore(actor: Principal, storeId: number, before: Pick<Grantable, 'store_id' | 'accessible_stores'> | null): boolean {
+  if (isAdmin(actor) || inScope(actor, storeId)) return true;
+  return Boolean(before && (before.store_id === storeId || before.accessible_stores.includes(storeId)));
+}
+
+/**
+ * An account with no home store is a headquarters account: it sees every account and may switch
+ * stores (userVisibleTo, canSwitchStores), a scope wider than any one store's. A store-scoped
+ * manager (a home store of their own) may therefore never create or leave any account, their own
+ * included, without one (issue 22, item 6); only admins and headquarters managers make them.
+ */
+export function mayLeaveWithoutHomeStore(actor: Principal, next: Pick<Grantable, 'store_id'>): boolean {
+  return next.store_id !== null || isAdmin(actor) || actor.store_id === null;
+}
+
+/**
+ * What a user-management write may grant. `before` is the target's current state (null on create).
+ * Only admins create or promote admins; a non-admin grants only permissions they hold and
+ * stores inside their own scope. Taking things away is always allowed.
+ */
+export function grantRefusal(actor: Principal, next: Grantable, before: Grantable | null): Problem | null {
+  if (isAdmin(actor)) return null;
+  if (!mayGrantRole(actor, next.role, before)) return problem('cannot_create_admin');
+  if (!mayLeaveWithoutHomeStore(actor, next)) return problem('cannot_make_headquarters');
+  const added = next.permissions.filter((p) => !mayGrantPermission(actor, p, before));
+  if (added.length) return problem('cannot_grant', { permissions: added, labels: added.map((p) => (isPermission(p) ? PERMISSIONS[p].label : p)) });
+  const stores = [...next.accessible_stores, ...(next.store_id != null ? [next.store_id] : [])];
+  if (stores.some((s) => !mayAssignStore(actor, s, before))) return problem('cannot_assign_store');
+  return null;
+}
+export const grantDenial = said(grantRefusal);
+
+/** Labels of a user's permissions for display, or 無特殊權限. */
+export function permissionLabels(permissions: readonly string[]): string {
+  const labels = PERMISSION_KEYS.filter((k) => permissions.includes(k)).map((k) => PERMISSIONS[k].label);
+  return labels.length ? labels.join('、') : MSG.noSpecialPermissions;
+}
+
+/** 啟用 or 停用, as the users list shows an account's active flag. */
+export function activeLabel(isActive: boolean): string {
+  return isActive ? MSG.accountActive : MSG.accountInactiveLabel;
+}
+
+/**
+ * The users list's store column: admins reach every store; others their home store and
+ * accessible stores as `name (code)` (未知分店 for an id no longer known), or 無分店權限.
+ */
+export function storeAccessLabel(
+  user: Pick<Principal, 'role' | 'store_id' | 'accessible_stores'>,
+  storeById: (id: number) => { name: string; code: string } | undefined,
+): string {
+  if (isAdmin(user)) return MSG.allStoresAccessible;
+  const ids = [...new Set([...(user.store_id !== null ? [user.store_id] : []), ...user.accessible_stores])];
+  if (!ids.length) return MSG.noStoreAccess;
+  return ids.map((id) => storeLabel(storeById(id))).join('、');
+}
