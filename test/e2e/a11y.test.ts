@@ -82,11 +82,11 @@ type PageName = (typeof PAGES)[number];
 
 /** Something a person waits for on each page, whatever they may see there (the page, 權限不足, or none of it). */
 const READY: Record<PageName, string> = {
-  payments: '.RaDatagrid-row, [data-testid^="payment-card-"], [data-testid="payments-empty"], [data-testid="payments-forbidden"]',
+  payments: '.RaDatagrid-row, [data-testid^="payment-card-"], [data-testid="payments-empty"], [data-testid="payments-forbidden"], [data-testid="payments-no-store"]',
   dashboard: '[data-testid="dashboard-scope"], [data-testid="dashboard-forbidden"], [data-testid="dashboard-no-store"]',
   users: '[data-testid^="user-row-"], [data-testid="users-empty"], .MuiAlert-root, .RaAccessDenied-root, [data-testid="not-found"]',
   stores: '[data-testid^="store-row-"], .RaDatagrid-row, .MuiAlert-root, .RaAccessDenied-root, [data-testid="not-found"]',
-  audit: '.RaDatagrid-row, [data-testid="audit-empty"], .MuiAlert-root, .RaAccessDenied-root, [data-testid="not-found"]',
+  audit: '.RaDatagrid-row, [data-testid^="audit-card-"], [data-testid="audit-empty"], .MuiAlert-root, .RaAccessDenied-root, [data-testid="not-found"]',
   reconcile: '[data-testid="statement-upload"], [data-testid="reconcile-forbidden"], [data-testid="reconcile"]',
   form: 'form',
 };
@@ -252,14 +252,14 @@ describe.skipIf(!HAS_CHROMIUM)('accessibility (axe-core): every page, every kind
           await page.getByRole('button', { name: /開啟選單|選單/ }).first().click();
           await page.getByTestId('mobile-menu-extras').waitFor();
           await check(page, `drawer · ${role} · ${size}`);
-          await page.getByRole('menuitem', { name: '修改密碼' }).click();
+          await page.getByRole('menuitem', { name: '更改密碼' }).click();
         } else {
           await withOpen(page, `user menu · ${role} · ${size}`, async () => {
             await page.getByTestId('user-menu').click();
-            await page.getByRole('menuitem', { name: '修改密碼' }).waitFor();
+            await page.getByRole('menuitem', { name: '更改密碼' }).waitFor();
           });
           await page.getByTestId('user-menu').click();
-          await page.getByRole('menuitem', { name: '修改密碼' }).click();
+          await page.getByRole('menuitem', { name: '更改密碼' }).click();
         }
         await page.getByRole('dialog').waitFor();
         await check(page, `password dialog · ${role} · ${size}`);
