@@ -82,6 +82,9 @@ describe.skipIf(!HAS_CHROMIUM)('finding and confirming, screens and words (issue
       // dates chosen on purpose (昨天) stay: the empty answer names them, one tap searches every date
       if (phone) await page.getByTestId('filters-toggle').click();
       await page.getByTestId('quick-ranges').getByRole('button', { name: '昨天' }).click();
+      // a person types once the dates read 昨天 (on a phone, in the line beside ‹ ›)
+      if (phone) await expect.poll(() => page.getByTestId('filter-days').innerText()).toBe(slash(daysAgo(1)));
+      else await expect.poll(() => page.getByTestId('filter-from').inputValue()).toBe(daysAgo(1));
       if (phone) await page.getByTestId('filters-toggle').click();
       await search.fill('66510');
       const empty = page.getByTestId('payments-empty');
