@@ -19,18 +19,22 @@ function random(seed: number) {
   return () => ((s = (s * 1103515245 + 12345) % 2147483648) / 2147483648);
 }
 
+/** n reports, m lines, each pair an edge with even odds, weights 0–100. */
+function randomGraph(rnd: () => number, n: number, m: number): Edge[][] {
+  return Array.from({ length: n }, () => {
+    const list: Edge[] = [];
+    for (let j = 0; j < m; j++) if (rnd() < 0.5) list.push({ to: j, weight: Math.round(rnd() * 100) });
+    return list;
+  });
+}
+
 describe('Assignment', () => {
   it('finds the maximum-weight one-to-one matching, not the greedy one, and its regrets', () => {
     const rnd = random(7);
     for (let round = 0; round < 500; round++) {
       const n = 1 + Math.floor(rnd() * 6);
       const m = 1 + Math.floor(rnd() * 6);
-      const edges: Edge[][] = [];
-      for (let i = 0; i < n; i++) {
-        const list: Edge[] = [];
-        for (let j = 0; j < m; j++) if (rnd() < 0.5) list.push({ to: j, weight: Math.round(rnd() * 100) });
-        edges.push(list);
-      }
+      const edges = randomGraph(rnd, n, m);
       const a = new Assignment(edges, m);
       const lines = edges.map((_, i) => a.lineOf(i)).filter((j) => j >= 0);
       expect(new Set(lines).size).toBe(lines.length);
@@ -51,12 +55,7 @@ describe('Assignment', () => {
     for (let round = 0; round < 500; round++) {
       const n = 1 + Math.floor(rnd() * 6);
       const m = 1 + Math.floor(rnd() * 5);
-      const edges: Edge[][] = [];
-      for (let i = 0; i < n; i++) {
-        const list: Edge[] = [];
-        for (let j = 0; j < m; j++) if (rnd() < 0.5) list.push({ to: j, weight: Math.round(rnd() * 100) });
-        edges.push(list);
-      }
+      const edges = randomGraph(rnd, n, m);
       const a = new Assignment(edges, m);
       const best = brute(edges);
       edges.forEach((list, i) => {

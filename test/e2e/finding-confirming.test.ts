@@ -16,7 +16,7 @@ import { HEADERS } from '../../core/payments/sheetFile.js';
 import { signToken } from '../../core/users/auth.js';
 import { type UserRow } from '../../core/db/rows.js';
 import { TEST_SECURITY } from '../helpers/db.js';
-import { HAS_CHROMIUM, settle, startE2E, type E2E } from './harness.js';
+import { HAS_CHROMIUM, settle, startE2E, type E2E, callApi } from './harness.js';
 
 const PHONE = { width: 375, height: 812 };
 const DESK = { width: 1280, height: 800 };
@@ -30,14 +30,7 @@ const WATCH_MS = 10_000;
 describe.skipIf(!HAS_CHROMIUM)('finding and confirming, screens and words (issue 24)', () => {
   let e: E2E;
   const ids: Record<string, string> = {};
-  const api = async (method: string, path: string, as: string, body?: unknown) => {
-    const r = await fetch(`${e.url}/api${path}`, {
-      method,
-      headers: { 'content-type': 'application/json', authorization: `Bearer ${e.tokens[as]}` },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
-    return r.status === 204 ? null : r.json();
-  };
+  const api = (method: string, path: string, as: string, body?: unknown) => callApi(e, method, path, as, body) as Promise<any>;
   const pay = async (name: string, body: Record<string, unknown>, as = 'admin') => {
     ids[name] = (await api('POST', '/payments', as, { confirm_duplicate: true, note: '', store_id: e.stores.A.id, ...body }, )).uuid;
     return ids[name];

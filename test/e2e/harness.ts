@@ -66,6 +66,16 @@ export interface E2E extends Fixture {
   close(): Promise<void>;
 }
 
+/** A JSON call to the API as one of the fixture's users (Bearer), for a test's setup and checks. */
+export async function callApi(e: E2E, method: string, path: string, as: string, body?: unknown): Promise<unknown> {
+  const r = await fetch(`${e.url}/api${path}`, {
+    method,
+    headers: { 'content-type': 'application/json', authorization: `Bearer ${e.tokens[as]}` },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  return r.status === 204 ? null : r.json();
+}
+
 export async function startE2E(title = '煙具專賣店 匯款回報系統'): Promise<E2E> {
   if (!existsSync(join(DIST_ADMIN, 'admin.html'))) throw new Error(`${DIST_ADMIN} is missing: run "npm run build" (npm test does it first)`);
   const t = await createTestDb('sqlite');

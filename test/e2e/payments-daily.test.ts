@@ -14,7 +14,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addDays, taipeiDate } from '../../core/index.js';
 import { HEADERS } from '../../core/payments/sheetFile.js';
 import { quickDateRange } from '../../core/dateRange.js';
-import { HAS_CHROMIUM, pick, SCREENSHOTS, settle, startE2E, type E2E } from './harness.js';
+import { HAS_CHROMIUM, pick, SCREENSHOTS, settle, startE2E, type E2E, callApi } from './harness.js';
 
 const PHONE = { width: 375, height: 812 };
 const DESK = { width: 1280, height: 800 };
@@ -24,14 +24,7 @@ const daysAgo = (n: number) => addDays(today, -n);
 describe.skipIf(!HAS_CHROMIUM)('the payments list for daily use', () => {
   let e: E2E;
   const ids: Record<string, string> = {};
-  const api = async (method: string, path: string, as: string, body?: unknown) => {
-    const r = await fetch(`${e.url}/api${path}`, {
-      method,
-      headers: { 'content-type': 'application/json', authorization: `Bearer ${e.tokens[as]}` },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
-    return r.status === 204 ? null : r.json();
-  };
+  const api = (method: string, path: string, as: string, body?: unknown) => callApi(e, method, path, as, body) as Promise<any>;
   const pay = async (name: string, as: string, body: Record<string, unknown>) => {
     ids[name] = (await api('POST', '/payments', as, { confirm_duplicate: true, note: '', ...body })).uuid;
   };
