@@ -12,7 +12,7 @@ import type { PaymentRow } from '../db/rows.js';
 import { isPostgres, type Db } from '../db/connect.js';
 import { validatePayment } from './validate.js';
 import { isPlainObject } from '../validation.js';
-import { paymentDuplicateKey } from './duplicateKey.js';
+import { DUPLICATE_KEY_COLUMNS, paymentDuplicateKey } from './duplicateKey.js';
 import { recordAudit } from '../audit/service.js';
 import { insertRows } from '../db/batch.js';
 import { readContext, type ServiceContext } from '../context.js';
@@ -84,8 +84,8 @@ export async function existingDuplicates(db: Db, rows: ReadonlyArray<Pick<Paymen
   const found = new Map<string, string>();
   const times = [...new Set(rows.map((r) => r.paid_at))];
   for (let i = 0; i < times.length; i += TIMES_PER_QUERY) {
-    const hits = (await db('payments').whereIn('paid_at', times.slice(i, i + TIMES_PER_QUERY)).select('uuid', 'store_id', 'last_five', 'paid_at', 'amount')) as PaymentRow[];
-    for (const h of hits) found.set(paymentDuplicateKey({ store_id: Number(h.store_id), last_five: h.last_five, paid_at: Number(h.paid_at), amount: Number(h.amount) }), h.uuid);
+    const hits = (await db('payments').whereIn('paid_at', times.slice(i, i + TIMES_PER_QUERY)).select('uuid', ...DUPLICATE_KEY_COLUMNS)) as PaymentRow[];
+    for (const h of hits) found.set(paymentDuplicateKey(h), h.uuid);
   }
   return found;
 }

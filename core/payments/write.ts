@@ -15,7 +15,7 @@ import { Batcher, batcherFor, insertRows } from '../db/batch.js';
 import type { ServiceContext } from '../context.js';
 import { deny, requirePermission, valid } from '../guard.js';
 import { loadForActor } from './list.js';
-import { paymentDuplicateKey } from './duplicateKey.js';
+import { DUPLICATE_KEY_COLUMNS, paymentDuplicateKey } from './duplicateKey.js';
 import { IMPORT_LOCK } from './import.js';
 
 export { MAX_BATCH_DELETE };
@@ -57,8 +57,8 @@ async function writeNewPayments(db: Db, items: NewPayment[]): Promise<Array<Paym
         .whereIn('paid_at', [...new Set(checked.map((i) => i.row.paid_at))])
         .whereIn('last_five', [...new Set(checked.map((i) => i.row.last_five))])
         .orderBy('created_at', 'desc')
-        .select('uuid', 'store_id', 'last_five', 'paid_at', 'amount')) as PaymentRow[];
-      for (const h of hits) earlier.set(paymentDuplicateKey({ store_id: Number(h.store_id), last_five: h.last_five, paid_at: Number(h.paid_at), amount: Number(h.amount) }), h.uuid);
+        .select('uuid', ...DUPLICATE_KEY_COLUMNS)) as PaymentRow[];
+      for (const h of hits) earlier.set(paymentDuplicateKey(h), h.uuid);
     }
     const results = items.map((i): PaymentRow | Error => {
       if (!known.has(i.row.store_id)) return ValidationError.single('store_id', 'store_not_found');
