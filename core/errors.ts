@@ -176,6 +176,26 @@ export interface ErrorDetailsByCode {
   reconcile_bad_page: { param: string; limit: number };
   reconcile_statement_not_found: { id: string };
   reconcile_file_name_required: None;
+  // cash out and the daily close (日結)
+  cash_out_kind_invalid: None;
+  cash_category_required: None;
+  cash_category_too_long: { limit: number };
+  cash_amount_required: None;
+  cash_amount_invalid: { limit: number };
+  cash_at_too_far_ahead: None;
+  cash_out_not_found: None;
+  close_date_required: None;
+  close_date_future: { date: string };
+  close_counted_required: None;
+  close_cash_invalid: { limit: number };
+  close_denominations_invalid: None;
+  close_denominations_mismatch: { total: number; counted: number };
+  close_opening_required: None;
+  close_opening_differs: { from: string; counted: number; opening: number };
+  close_range_too_long: { limit: number };
+  day_already_closed: { store: string; date: string; by: string; at: string };
+  day_not_closed: { store: string; date: string };
+  day_closed_locked: { store: string; date: string };
   // backups (remit backup / restore)
   file_exists: { path: string };
   backup_dir_missing: { path: string };

@@ -3,7 +3,7 @@
  * names and permission labels instead of keys, raw JSON and UTC. The back office's 稽核紀錄 page
  * and `remit audit` (without --json) both show these texts; `--json` and the API stay as stored.
  */
-import { PAYMENT_FIELD_LABELS, ROLE_LABELS, STATEMENT_COLUMN_LABELS, STORE_FIELD_LABELS, USER_FIELD_LABELS, statementEncodingLabel, storeLabel } from '../labels.js';
+import { CASH_OUT_FIELD_LABELS, CLOSE_FIELD_LABELS, PAYMENT_FIELD_LABELS, ROLE_LABELS, STATEMENT_COLUMN_LABELS, STORE_FIELD_LABELS, USER_FIELD_LABELS, statementEncodingLabel, storeLabel } from '../labels.js';
 import { formatNTD } from '../money.js';
 import { activeLabel, permissionLabels } from '../users/permissions.js';
 import { formatTaipei } from '../time.js';
@@ -115,6 +115,8 @@ const ENTITY_LABELS: Record<string, Record<string, string>> = {
   store: STORE_FIELD_LABELS,
   statement: {},
   payer: PAYER_LABELS,
+  cash_out: CASH_OUT_FIELD_LABELS,
+  day_close: CLOSE_FIELD_LABELS,
 };
 
 const SIGN_IN_REASONS: Record<string, string> = {
