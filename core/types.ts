@@ -1,6 +1,7 @@
 /** The records the core returns: plain JSON-ready data with honest types. */
 import type { Permission, Role } from './users/permissions.js';
 import type { PaymentStatus } from './payments/statuses.js';
+import type { PaymentMethod } from './payments/methods.js';
 
 export interface Store {
   id: number;
@@ -20,6 +21,12 @@ export interface Payment {
   amount: number;
   status: PaymentStatus;
   note: string;
+  /** how the money came in: 匯款 (the default), 現金, 刷卡 or 電子支付 */
+  method: PaymentMethod;
+  /** an e-payment's sub-type (LINE Pay, 街口支付 …), present only when given */
+  method_detail?: string;
+  /** a staff purchase (員工購物), present only when true */
+  employee?: true;
   created_by: number | null;
   created_at: string;
   updated_at: string;

@@ -14,6 +14,7 @@ import * as statementAccountsAndPayers from '../../migrations/20261125000100_sta
 import * as resavedStatementLines from '../../migrations/20261126000100_resaved_statement_lines.js';
 import * as sessionsAndAttemptKinds from '../../migrations/20261126021500_sessions_and_attempt_kinds.js';
 import * as dailyFiguresFromTime from '../../migrations/20261127000100_daily_figures_from_time.js';
+import * as paymentMethods from '../../migrations/20261127000500_payment_methods.js';
 import * as cashAndCloses from '../../migrations/20261127000600_cash_and_closes.js';
 
 const MIGRATIONS: Record<string, Knex.Migration> = {
@@ -28,6 +29,7 @@ const MIGRATIONS: Record<string, Knex.Migration> = {
   '20261126000100_resaved_statement_lines': resavedStatementLines,
   '20261126021500_sessions_and_attempt_kinds': sessionsAndAttemptKinds,
   '20261127000100_daily_figures_from_time': dailyFiguresFromTime,
+  '20261127000500_payment_methods': paymentMethods,
   '20261127000600_cash_and_closes': cashAndCloses,
 };
 
