@@ -13,13 +13,14 @@ import { fieldError, type FieldError } from '../errors.js';
 import { MAX_AMOUNT } from '../money.js';
 import { addDays, parseInstant, taipeiDate, taipeiDayStart, DAY_MS } from '../time.js';
 import type { Validated } from '../validation.js';
+import { METHOD_CASH, PAYMENT_METHODS } from '../payments/methods.js';
 
 export { CASH_CATEGORY_MAX, DAYBOOK_MAX_DAYS, MAX_COUNTED_CASH };
 
-/** The method whose takings are cash in the drawer (core/payments/methods.ts names the others). */
-export const CASH_METHOD = '現金';
+/** The method whose takings are cash in the drawer. */
+export const CASH_METHOD = METHOD_CASH;
 /** Every method a payment may have, in the order figures show them. */
-export const METHOD_ORDER = ['匯款', '現金', '刷卡', '電子支付'] as const;
+export const METHOD_ORDER = PAYMENT_METHODS;
 
 export const CASH_OUT_KINDS = ['店內支出', '提領'] as const;
 export type CashOutKind = (typeof CASH_OUT_KINDS)[number];
