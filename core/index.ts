@@ -46,6 +46,9 @@ export { getPayment, listPayments, listStorePayments } from './payments/list.js'
 export { createPayment, deletePayment, deletePayments, updatePayment } from './payments/write.js';
 export { PROPOSALS_PAGE, confirmPairs, importStatement, listLines, markUnpaid, proposeForPeriod, proposeMatches, unlinkPayment } from './reconcile/service.js';
 export { statsCharts, statsSummary } from './stats/service.js';
+export { assertDayOpenForCash, boardRows, closeDay, closesBoard, dayBookRange, deleteCashOut, getDay, recordCashOut, reopenDay } from './closes/service.js';
+export type { BoardDay, CashChange, CashOut, CloseBoard, DayClose, DayLine, DayView } from './closes/service.js';
+export { exportDayBook } from './closes/daybook.js';
 export { createStore, deleteStore, getStore, getStoreByCode, listStores, storeDirectory, storeIdsByCode, updateStore } from './stores/service.js';
 export { createUser, deleteUser, getUser, getUserByUsername, listUsers, unlockUser, updateUser } from './users/service.js';
 export { STATUSES, isStatus } from './payments/statuses.js';
