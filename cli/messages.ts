@@ -7,7 +7,7 @@
  * cli/commands/ (it is the definition), and so do the examples of its `--help`.
  */
 import { PAYMENT_FIELD_LABELS, STATUS_LABELS, STORE_FIELD_LABELS, USER_FIELD_LABELS } from '../core/index.js';
-import { AUDIT_FIELD_LABELS, PAYER_FIELD_LABELS } from '../core/labels.js';
+import { AUDIT_FIELD_LABELS, CLOSE_FIELD_LABELS as C, PAYER_FIELD_LABELS } from '../core/labels.js';
 
 /** How every error is said on stderr. */
 export const errorLine = (message: string) => `錯誤：${message}\n`;
@@ -130,6 +130,9 @@ export const EXPORT = {
   dayFlagsWithDates: '--yesterday/--today 不能與 --from/--to 一起使用',
   badStatus: (got: string[]) => `--status 必須是 ${STATUS_LABELS.未確認}、${STATUS_LABELS.已入帳} 或 ${STATUS_LABELS.未入帳}，收到「${got.join('、')}」`,
   badFormat: (got: string) => `--format 必須是 xlsx、csv 或 json，收到「${got}」`,
+  daybookFormat: '日記帳（--daybook）只能匯出 xlsx 或 csv',
+  daybookStore: '日記帳（--daybook）請用 --store 指定一家分店的代碼',
+  daybookStatus: '日記帳（--daybook）包含每一種狀態，不能用 --status',
 } as const;
 
 export const SAMPLE = {
@@ -241,4 +244,29 @@ export const RECONCILE = {
     PAYER_FIELD_LABELS.learned_at,
     PAYER_FIELD_LABELS.learned_by,
   ],
+} as const;
+
+/** `remit close`, `remit cash-out`, `remit closes`, `remit day` (issue 26). */
+export const CLOSES = {
+  closed: (store: string, date: string) => `${store} ${date} 日結完成`,
+  cashOutRecorded: (store: string, kind: string, amount: string, when: string) => `已記錄 ${store} ${kind} ${amount}（${when}）`,
+  afterClose: '（這一天已日結：這筆記為結帳後異動）',
+  badAmount: (flag: string, got: string) => `${flag} 必須是新台幣整數金額，收到「${got}」`,
+  badKind: (got: string) => `--kind 必須是 店內支出 或 提領，收到「${got}」`,
+  badTime: (got: string) => `--at 必須是時間，例如 2026-11-20T14:30 或 "2026-11-20 14:30"，收到「${got}」`,
+  dateRequired: '請用 --date YYYY-MM-DD 指定營業日期（台灣時間）',
+  noStores: '沒有分店資料',
+  period: (from: string, to: string) => `期間：${from} 至 ${to}（台灣時間，含當天）\n\n`,
+  boardColumns: [C.store_id, C.date, C.state, C.cash_in, C.cash_out, C.expected, C.counted, C.difference, C.late_changes],
+  totals: '各付款方式合計',
+  dayColumns: ['時間', '類別', '付款方式／支出類型', '項目', '金額', '現金增減', '現金結餘', '備註'],
+  income: '收入',
+  expense: '支出',
+  employee: '員工購物',
+  status: (label: string) => `狀態：${label}`,
+  opening: (amount: string, from: string | null) => `開帳現金：${amount}${from === 'stated' ? '（首次日結填寫）' : from ? `（沿用 ${from} 點收）` : ''}`,
+  noOpening: '開帳現金：未知（本店尚無日結；第一次日結時填寫 --opening）',
+  noEntries: '這一天沒有收支記錄',
+  lateChanges: (n: number) => `結帳後異動 ${n} 筆（見稽核紀錄）`,
+  unknown: '—',
 } as const;
