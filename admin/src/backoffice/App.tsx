@@ -3,6 +3,7 @@ import { Suspense } from 'react';
 import { Admin, CustomRoutes, Loading, Resource } from 'react-admin';
 import { Route } from 'react-router-dom';
 import audit from '../audit';
+import { BoardPage, ClosePage } from '../closes';
 import { AccessDenied } from '../common/Forbidden';
 import { Dashboard } from '../dashboard/Dashboard';
 import { i18nProvider } from '../i18n/i18nProvider';
@@ -59,6 +60,8 @@ export function App() {
       <Resource name="audit" {...audit} />
       <CustomRoutes>
         <Route path="/dashboard" element={<Dashboard />} />
+        <Route path="/close" element={<ClosePage />} />
+        <Route path="/closes" element={<BoardPage />} />
         <Route
           path="/reconcile"
           element={

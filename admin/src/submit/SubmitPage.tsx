@@ -12,6 +12,7 @@ import { UI } from '../messages';
 import { loadMe } from '../providers/me';
 import { signOutOnServer } from '../session';
 import { AccountMenu } from './AccountMenu';
+import { CashOutForm } from './CashOutForm';
 
 interface Store {
   id: number;
@@ -231,6 +232,7 @@ export function SubmitPage({ initialMe = null }: { initialMe?: Me | null } = {})
           </fieldset>
         </form>
       </main>
+      <CashOutForm stores={offered} lockedStoreId={locked ? me!.store_id : null} disabled={noStore} />
     </div>
   );
 }
