@@ -15,6 +15,7 @@ import { deny, requireAnyPermission, requirePermission, requireSubmitter, valid 
 import { isPostgres, isUniqueViolation, WRITE_WAIT_MS, type Db } from '../db/connect.js';
 import { readContext, type ServiceContext } from '../context.js';
 import { recordAudit } from '../audit/service.js';
+import { actorKind, actorUserId } from '../actor.js';
 import { isPlainObject, toId } from '../validation.js';
 import { storeLabel } from '../labels.js';
 import { DAY_MS, addDays, formatTaipei, taipeiDate, taipeiDayNumber, taipeiDayNumberDate, taipeiDayNumberSql, taipeiDayStart, toIso } from '../time.js';
@@ -233,6 +234,8 @@ export async function assertDayOpenForCash(trx: Db, ctx: Pick<ServiceContext, 'a
  * and marked after the close.
  */
 export async function recordCashOut(ctx: ServiceContext, input: unknown): Promise<CashOut> {
+  // a customer's public link reports payments, never the drawer's cash
+  if (actorKind(ctx.actor) === 'link') throw new ForbiddenError(problem('forbidden'));
   requireSubmitter(ctx.actor);
   if (!isPlainObject(input)) throw ValidationError.single('body', 'body_not_object');
   const now = Date.now();
@@ -251,7 +254,7 @@ export async function recordCashOut(ctx: ServiceContext, input: unknown): Promis
       amount: v.amount,
       note: v.note,
       after_close: late,
-      created_by: ctx.actor.id > 0 ? ctx.actor.id : null,
+      created_by: actorUserId(ctx.actor),
       created_by_username: ctx.actor.username.slice(0, 40),
       created_at: now,
     };
@@ -364,7 +367,7 @@ export async function closeDay(ctx: ServiceContext, input: unknown): Promise<Day
         by_method: JSON.stringify(f.by_method),
         denominations: v.denominations ? JSON.stringify(v.denominations) : null,
         note: v.note,
-        closed_by: ctx.actor.id > 0 ? ctx.actor.id : null,
+        closed_by: actorUserId(ctx.actor),
         closed_by_username: ctx.actor.username.slice(0, 40),
         closed_at: now,
       };
@@ -410,7 +413,7 @@ export async function reopenDay(ctx: ServiceContext, input: unknown): Promise<Da
     const row = (await trx('day_closes').where({ store_id: store.id, date }).first()) as CloseRow | undefined;
     if (!row || row.state !== 'closed') throw new ConflictError(problem('day_not_closed', { store: storeLabel(store), date }));
     const now = Date.now();
-    const fields = { state: 'reopened' as const, reopened_by: ctx.actor.id > 0 ? ctx.actor.id : null, reopened_by_username: ctx.actor.username.slice(0, 40), reopened_at: now };
+    const fields = { state: 'reopened' as const, reopened_by: actorUserId(ctx.actor), reopened_by_username: ctx.actor.username.slice(0, 40), reopened_at: now };
     await trx('day_closes').where({ id: row.id }).update(fields);
     const close = toClose({ ...row, ...fields }, store);
     await recordAudit(trx, ctx, { action: 'reopen', entity: 'day_close', entityId: close.id, before: { store_id: store.id, date, state: 'closed' }, after: { store_id: store.id, date, state: 'reopened' } });
