@@ -1,13 +1,15 @@
 /**
  * When two payments are the same: same store, last five, payment time and amount. Import skips
  * a row equal to an existing payment or to an earlier row, so importing a file twice adds nothing.
+ * A payment without a last five (現金, 刷卡, 電子支付) is told apart by its method in its place:
+ * a cash sale and a card sale of the same amount at the same minute are two sales.
  */
-export function paymentDuplicateKey(p: { store_id: number; last_five: string; paid_at: string | number; amount: number }): string {
+export function paymentDuplicateKey(p: { store_id: number; last_five: string; paid_at: string | number; amount: number; method?: string }): string {
   const ms = typeof p.paid_at === 'number' ? p.paid_at : Date.parse(p.paid_at);
-  return `${p.store_id}|${p.last_five}|${ms}|${Number(p.amount)}`;
+  return `${p.store_id}|${p.last_five || (p.method ?? '')}|${ms}|${Number(p.amount)}`;
 }
 
-type KeyFields = { store_id: number; last_five: string; paid_at: number; amount: number };
+type KeyFields = { store_id: number; last_five: string; paid_at: number; amount: number; method?: string };
 
 /**
  * Earlier rows of one import by their key (the same equality as `paymentDuplicateKey`), in flat

@@ -8,6 +8,7 @@ import { fieldError, fieldErrorOf, ForbiddenError, placed, problem, ValidationEr
 import { inScope, submissionStoreId } from '../users/permissions.js';
 import { MAX_IMPORT_ROWS } from './sheetFile.js';
 import { DEFAULT_STATUS, isStatus, type PaymentStatus } from './statuses.js';
+import { initialStatus, type PaymentMethod } from './methods.js';
 import type { PaymentRow } from '../db/rows.js';
 import { isPostgres, type Db } from '../db/connect.js';
 import { validatePayment } from './validate.js';
@@ -67,6 +68,9 @@ export interface ImportCandidate {
   amount: number;
   note: string;
   status: PaymentStatus;
+  method: PaymentMethod;
+  method_detail: string | null;
+  employee: boolean;
 }
 
 /** `第 N 行：` when the client says which sheet row a payment came from, else `第 N 筆：`. */
@@ -84,8 +88,8 @@ export async function existingDuplicates(db: Db, rows: ReadonlyArray<Pick<Paymen
   const found = new Map<string, string>();
   const times = [...new Set(rows.map((r) => r.paid_at))];
   for (let i = 0; i < times.length; i += TIMES_PER_QUERY) {
-    const hits = (await db('payments').whereIn('paid_at', times.slice(i, i + TIMES_PER_QUERY)).select('uuid', 'store_id', 'last_five', 'paid_at', 'amount')) as PaymentRow[];
-    for (const h of hits) found.set(paymentDuplicateKey({ store_id: Number(h.store_id), last_five: h.last_five, paid_at: Number(h.paid_at), amount: Number(h.amount) }), h.uuid);
+    const hits = (await db('payments').whereIn('paid_at', times.slice(i, i + TIMES_PER_QUERY)).select('uuid', 'store_id', 'last_five', 'paid_at', 'amount', 'method')) as PaymentRow[];
+    for (const h of hits) found.set(paymentDuplicateKey({ store_id: Number(h.store_id), last_five: h.last_five, paid_at: Number(h.paid_at), amount: Number(h.amount), method: h.method }), h.uuid);
   }
   return found;
 }
@@ -166,6 +170,9 @@ export class ImportWriter {
       amount: c.amount,
       status: c.status,
       note: c.note,
+      method: c.method,
+      method_detail: c.method_detail,
+      employee: c.employee,
       created_by: this.createdBy,
       created_at: this.now,
       updated_at: this.now,
@@ -209,7 +216,8 @@ export async function importPayments(ctx: ServiceContext, payments: unknown, opt
     const { n, place } = rowLabel(raw, i);
     // As for a payment sent from the form: a time over a day ahead is refused (old times are kept as written).
     const result = validatePayment(raw, { now });
-    let status: PaymentStatus = DEFAULT_STATUS;
+    // none sent: the method's first status (a transfer 未確認, takings in hand 已入帳)
+    let status: PaymentStatus = result.ok ? initialStatus(result.value.method) : DEFAULT_STATUS;
     const rawStatus = isPlainObject(raw) ? raw.status : undefined;
     if (rawStatus !== undefined && rawStatus !== null && rawStatus !== '') {
       if (isStatus(rawStatus)) status = rawStatus;
@@ -222,7 +230,7 @@ export async function importPayments(ctx: ServiceContext, payments: unknown, opt
     const v = result.value;
     const storeId = submissionStoreId(ctx.actor, v.store_id);
     if (!inScope(ctx.actor, storeId)) throw new ForbiddenError(problem('store_out_of_scope', place));
-    const c: ImportCandidate = { label: n, store_id: storeId, last_five: v.last_five, paid_at: v.paid_at, amount: v.amount, note: v.note, status };
+    const c: ImportCandidate = { label: n, store_id: storeId, last_five: v.last_five, paid_at: v.paid_at, amount: v.amount, note: v.note, status, method: v.method, method_detail: v.method_detail, employee: v.employee };
     index.set(c, i);
     candidates.push(c);
   });
