@@ -173,6 +173,7 @@ export interface ErrorDetailsByCode {
   reconcile_amount_differs: { id: number };
   reconcile_other_store: { id: number };
   reconcile_payment_linked: None;
+  reconcile_not_transfer: { method: string };
   reconcile_line_linked: { id: number };
   reconcile_not_linked: None;
   reconcile_concurrent: None;

@@ -28,6 +28,9 @@ export interface ImportRow {
   note: string;
   store_id: number;
   status: PaymentStatus;
+  method: PaymentMethod;
+  method_detail: string | null;
+  employee: boolean;
 }
 
 export interface ParseOptions {
