@@ -13,6 +13,7 @@ import * as listIndexesEverySort from '../../migrations/20261124000600_list_inde
 import * as statementAccountsAndPayers from '../../migrations/20261125000100_statement_accounts_and_payers.js';
 import * as resavedStatementLines from '../../migrations/20261126000100_resaved_statement_lines.js';
 import * as sessionsAndAttemptKinds from '../../migrations/20261126021500_sessions_and_attempt_kinds.js';
+import * as dailyFiguresFromTime from '../../migrations/20261127000100_daily_figures_from_time.js';
 import * as paymentMethods from '../../migrations/20261127000500_payment_methods.js';
 
 const MIGRATIONS: Record<string, Knex.Migration> = {
@@ -26,6 +27,7 @@ const MIGRATIONS: Record<string, Knex.Migration> = {
   '20261125000100_statement_accounts_and_payers': statementAccountsAndPayers,
   '20261126000100_resaved_statement_lines': resavedStatementLines,
   '20261126021500_sessions_and_attempt_kinds': sessionsAndAttemptKinds,
+  '20261127000100_daily_figures_from_time': dailyFiguresFromTime,
   '20261127000500_payment_methods': paymentMethods,
 };
 

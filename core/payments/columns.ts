@@ -81,9 +81,19 @@ export const instantOf = (paidAt: string | number) => (typeof paidAt === 'number
 /**
  * How a stored field travels in the export's page text, and so how the page query selects it:
  * `integer` and `instant` (epoch ms) as digits, `text` as it is, `optional text` as it is or
- * nothing (null), `flag` (a boolean) as 1 or 0, `optional integer` as digits or nothing, `json text` as a JSON string (one field at most, written last: it may hold anything).
+ * nothing (null), `flag` (a boolean) as 1 or 0, `optional integer` as digits or nothing,
+ * `json text` as a JSON string (one field at most, written last: it may hold anything).
  */
 export type FieldType = 'integer' | 'instant' | 'text' | 'optional text' | 'flag' | 'optional integer' | 'json text';
+
+/**
+ * How a field of the duplicate key (two payments are the same when these agree) is held by the
+ * flat index of core/payments/duplicateKey.ts: a 32-bit id, digits whose count matters (01234 is
+ * not 1234; none is a payment other than a transfer), a whole number, an instant in epoch ms, or
+ * a payment method (by its place in PAYMENT_METHODS: a cash and a card sale of the same minute and
+ * amount, neither with a last five, are two sales).
+ */
+export type DuplicateKeyKind = 'id' | 'digits' | 'integer' | 'instant' | 'method';
 
 export interface PaymentField {
   /** the JSON member; the column of `payments` and the payment's property unless `from` says otherwise */
@@ -93,6 +103,8 @@ export interface PaymentField {
   from?: string;
   /** read for the JSON export only (the sheets do not show it) */
   jsonOnly?: boolean;
+  /** part of the duplicate key (import skips a payment equal to one stored or read before in these) */
+  duplicateKey?: DuplicateKeyKind;
   /** its JSON text, made once per file (it may keep what repeats); by its type when left out */
   json?: (ctx: WriteContext) => (p: PagedPayment) => string;
 }
@@ -110,13 +122,13 @@ function isoJson(read: (p: PagedPayment) => number): (p: PagedPayment) => string
 export const PAYMENT_FIELDS: PaymentField[] = [
   { name: 'id', type: 'text', from: 'uuid', json: () => (p) => JSON.stringify(p.uuid) },
   { name: 'uuid', type: 'text', json: () => (p) => JSON.stringify(p.uuid) },
-  { name: 'store_id', type: 'integer', json: () => (p) => String(p.store_id) },
-  { name: 'last_five', type: 'text', json: () => (p) => JSON.stringify(p.last_five) },
-  { name: 'paid_at', type: 'instant', json: () => (p) => `"${toIso(p.paid_at)}"` },
-  { name: 'amount', type: 'integer', json: () => (p) => String(p.amount) },
+  { name: 'store_id', type: 'integer', duplicateKey: 'id', json: () => (p) => String(p.store_id) },
+  { name: 'last_five', type: 'text', duplicateKey: 'digits', json: () => (p) => JSON.stringify(p.last_five) },
+  { name: 'paid_at', type: 'instant', duplicateKey: 'instant', json: () => (p) => `"${toIso(p.paid_at)}"` },
+  { name: 'amount', type: 'integer', duplicateKey: 'integer', json: () => (p) => String(p.amount) },
   { name: 'status', type: 'text', json: () => (p) => JSON.stringify(p.status) },
   { name: 'note', type: 'json text', json: () => (p) => p.noteJson },
-  { name: 'method', type: 'text', json: () => (p) => (p.method ? JSON.stringify(p.method) : `"${DEFAULT_METHOD}"`) },
+  { name: 'method', type: 'text', duplicateKey: 'method', json: () => (p) => (p.method ? JSON.stringify(p.method) : `"${DEFAULT_METHOD}"`) },
   { name: 'method_detail', type: 'optional text', json: () => (p) => (p.method_detail ? JSON.stringify(p.method_detail) : 'null') },
   { name: 'employee', type: 'flag', json: () => (p) => (p.employee ? 'true' : 'false') },
   { name: 'created_by', type: 'optional integer', jsonOnly: true, json: () => (p) => String(p.created_by) },

@@ -1,0 +1,52 @@
+/**
+ * The one writer of new payments: every way a payment comes in (the submission form, an import,
+ * a customer's public link) makes its rows with `newPaymentRow` and stores them with
+ * `insertPayments`, so a column every new payment carries is set in this one place.
+ */
+import { randomUUID } from 'node:crypto';
+import { actorUserId, type Actor } from '../actor.js';
+import { insertRows } from '../db/batch.js';
+import type { Db } from '../db/connect.js';
+import type { PaymentRow } from '../db/rows.js';
+import type { PaymentStatus } from './statuses.js';
+import { DEFAULT_METHOD, initialStatus, type PaymentMethod } from './methods.js';
+
+/** A new payment's fields, checked, with its store decided by the caller. */
+export interface NewPaymentFields {
+  store_id: number;
+  last_five: string;
+  /** UTC instant, ms */
+  paid_at: number;
+  amount: number;
+  note: string;
+  /** an import may bring a status; else the method's first: a transfer 未確認, takings in hand 已入帳 */
+  status?: PaymentStatus;
+  /** 匯款 when not given */
+  method?: PaymentMethod;
+  method_detail?: string | null;
+  employee?: boolean;
+}
+
+/** The row of a new payment made by `actor` at `now`: a fresh tracking number, the submitter when a user. */
+export function newPaymentRow(actor: Actor, fields: NewPaymentFields, now: number): PaymentRow {
+  return {
+    uuid: randomUUID(),
+    store_id: fields.store_id,
+    last_five: fields.last_five,
+    paid_at: fields.paid_at,
+    amount: fields.amount,
+    status: fields.status ?? initialStatus(fields.method ?? DEFAULT_METHOD),
+    note: fields.note,
+    method: fields.method ?? DEFAULT_METHOD,
+    method_detail: fields.method_detail ?? null,
+    employee: fields.employee ?? false,
+    created_by: actorUserId(actor),
+    created_at: now,
+    updated_at: now,
+  };
+}
+
+/** Stores new payments' rows (chunked); call it inside the transaction that checked them. */
+export async function insertPayments(db: Db, rows: readonly PaymentRow[]): Promise<void> {
+  await insertRows(db, 'payments', rows);
+}
