@@ -55,6 +55,14 @@ export interface ErrorDetailsByCode {
   note_type: None;
   note_too_long: { limit: number };
   status_invalid: None;
+  method_invalid: None;
+  last_five_not_needed: { method: string };
+  method_detail_not_epay: None;
+  method_detail_type: None;
+  method_detail_too_long: { limit: number };
+  method_detail_chars: None;
+  employee_invalid: None;
+  method_change_linked: None;
   payment_read_only_field: None;
   payment_not_found: None;
   payment_store_forbidden: None;
@@ -117,6 +125,7 @@ export interface ErrorDetailsByCode {
   import_too_many: { limit: number };
   import_last_five: { length: number };
   import_last_five_lost_zero: { value: string };
+  import_method: { value: string };
   import_paid_at_required: None;
   /** a date or time cell that is no date: 無效的日期格式 */
   import_date_invalid: { column: string; value: string };
@@ -164,6 +173,7 @@ export interface ErrorDetailsByCode {
   reconcile_amount_differs: { id: number };
   reconcile_other_store: { id: number };
   reconcile_payment_linked: None;
+  reconcile_not_transfer: { method: string };
   reconcile_line_linked: { id: number };
   reconcile_not_linked: None;
   reconcile_concurrent: None;

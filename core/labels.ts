@@ -14,6 +14,9 @@ export const PAYMENT_FIELD_LABELS = {
   store_id: '分店',
   status: '狀態',
   note: '備註',
+  method: '付款方式',
+  method_detail: '電子支付類型',
+  employee: '員工購物',
   created_at: '建立時間',
   updated_at: '更新時間',
 } as const;

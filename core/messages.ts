@@ -6,6 +6,7 @@ import type { ErrorCode, ErrorDetails, ErrorDetailsByCode } from './errors.js';
 import {
   LAST_FIVE_LENGTH,
   MAX_BATCH_DELETE,
+  METHOD_DETAIL_MAX,
   MAX_IMPORT_ROWS,
   NOTE_MAX_LENGTH,
   PASSWORD_MAX_BYTES,
@@ -16,6 +17,10 @@ import {
   USERNAME_MIN,
 } from './limits.js';
 import { formatNTD, MAX_AMOUNT, MIN_AMOUNT } from './money.js';
+import { PAYMENT_METHODS } from './payments/methods.js';
+
+/** 匯款、現金、刷卡 或 電子支付 */
+const METHOD_LIST = `${PAYMENT_METHODS.slice(0, -1).join('、')} 或 ${PAYMENT_METHODS[PAYMENT_METHODS.length - 1]}`;
 
 export const MSG = {
   // Generic
@@ -54,6 +59,15 @@ export const MSG = {
   noteType: '備註必須是文字',
   noteTooLong: `備註不能超過${NOTE_MAX_LENGTH}個字元`,
   statusInvalid: '狀態必須是 未確認、已入帳 或 未入帳',
+  methodInvalid: `付款方式必須是 ${METHOD_LIST}`,
+  lastFiveNotNeeded: (method: string) => `${method}不需要帳號後五碼，請留空（只有匯款需要）`,
+  methodDetailNotEpay: '只有電子支付可以填寫電子支付類型',
+  methodDetailType: '電子支付類型必須是文字',
+  methodDetailTooLong: `電子支付類型不能超過${METHOD_DETAIL_MAX}個字元`,
+  methodDetailChars: '電子支付類型不能有半形逗號或換行',
+  employeeInvalid: '員工購物必須是 是 或 否（true 或 false）',
+  reconcileNotTransfer: (method: string) => `只有匯款參與對帳：這筆是${method}，已入帳`,
+  methodChangeLinked: '已對帳的匯款不能更改付款方式，請先取消對帳',
   paymentReadOnlyField: '匯款記錄只能修改狀態和備註',
   paymentNotFound: '找不到匯款記錄',
   paymentStoreForbidden: '權限不足：無法存取此分店的匯款記錄',
@@ -154,6 +168,7 @@ export const MSG = {
   importCellUnreadable: (message: string, column: string, value: string) => `${message}：${column}「${value}」`,
   importLastFiveLostZero: (read: string) => `後五碼必須是${LAST_FIVE_LENGTH}位數字（讀到 ${read}，可能遺失開頭的 0：請把這一欄設為文字格式）`,
   importAmountPositive: '匯款金額必須大於0',
+  importMethod: (read: string) => `付款方式必須是 ${METHOD_LIST}，空白為匯款；電子支付可寫類型、員工購物可寫在前面，例如「電子支付-LINE Pay」「員工購物-現金」（讀到「${read}」）`,
   importStoreNotFound: (cell: string) => `找不到對應的分店「${cell}」`, // spec
   importBadData: '資料格式錯誤', // spec
   chartRangeTooLong: (days: number) => `圖表最多顯示 ${days} 天，請縮小日期範圍`,
@@ -303,6 +318,14 @@ const ERROR_TEXTS: Texts = {
   note_type: () => MSG.noteType,
   note_too_long: () => MSG.noteTooLong,
   status_invalid: () => MSG.statusInvalid,
+  method_invalid: () => MSG.methodInvalid,
+  last_five_not_needed: (d) => MSG.lastFiveNotNeeded(d.method),
+  method_detail_not_epay: () => MSG.methodDetailNotEpay,
+  method_detail_type: () => MSG.methodDetailType,
+  method_detail_too_long: () => MSG.methodDetailTooLong,
+  method_detail_chars: () => MSG.methodDetailChars,
+  employee_invalid: () => MSG.employeeInvalid,
+  method_change_linked: () => MSG.methodChangeLinked,
   payment_read_only_field: () => MSG.paymentReadOnlyField,
   payment_not_found: () => MSG.paymentNotFound,
   payment_store_forbidden: () => MSG.paymentStoreForbidden,
@@ -362,6 +385,7 @@ const ERROR_TEXTS: Texts = {
   import_too_many: () => MSG.importTooMany,
   import_last_five: () => MSG.importLastFive,
   import_last_five_lost_zero: (d) => MSG.importLastFiveLostZero(d.value),
+  import_method: (d) => MSG.importMethod(d.value),
   import_paid_at_required: () => MSG.importPaidAtRequired,
   import_date_invalid: (d) => MSG.importCellUnreadable(MSG.importDateInvalid, d.column, d.value),
   import_date_wrong: (d) => MSG.importCellUnreadable(MSG.importDateWrong, d.column, d.value),
@@ -404,6 +428,7 @@ const ERROR_TEXTS: Texts = {
   reconcile_amount_differs: (d) => MSG.reconcileAmountDiffers(d.id),
   reconcile_other_store: (d) => MSG.reconcileOtherStore(d.id),
   reconcile_payment_linked: () => MSG.reconcilePaymentLinked,
+  reconcile_not_transfer: (d) => MSG.reconcileNotTransfer(d.method),
   reconcile_line_linked: (d) => MSG.reconcileLineLinked(d.id),
   reconcile_not_linked: () => MSG.reconcileNotLinked,
   reconcile_concurrent: () => MSG.reconcileConcurrent,

@@ -7,6 +7,7 @@ import { fieldError, fieldErrorOf, ForbiddenError, placed, problem, ValidationEr
 import { inScope, submissionStoreId } from '../users/permissions.js';
 import { MAX_IMPORT_ROWS } from './sheetFile.js';
 import { DEFAULT_STATUS, isStatus, type PaymentStatus } from './statuses.js';
+import { initialStatus, type PaymentMethod } from './methods.js';
 import type { PaymentRow } from '../db/rows.js';
 import { isPostgres, type Db } from '../db/connect.js';
 import { validatePayment } from './validate.js';
@@ -66,6 +67,9 @@ export interface ImportCandidate {
   amount: number;
   note: string;
   status: PaymentStatus;
+  method: PaymentMethod;
+  method_detail: string | null;
+  employee: boolean;
 }
 
 /** `第 N 行：` when the client says which sheet row a payment came from, else `第 N 筆：`. */
@@ -195,7 +199,8 @@ export async function importPayments(ctx: ServiceContext, payments: unknown, opt
     const { n, place } = rowLabel(raw, i);
     // As for a payment sent from the form: a time over a day ahead is refused (old times are kept as written).
     const result = validatePayment(raw, { now });
-    let status: PaymentStatus = DEFAULT_STATUS;
+    // none sent: the method's first status (a transfer 未確認, takings in hand 已入帳)
+    let status: PaymentStatus = result.ok ? initialStatus(result.value.method) : DEFAULT_STATUS;
     const rawStatus = isPlainObject(raw) ? raw.status : undefined;
     if (rawStatus !== undefined && rawStatus !== null && rawStatus !== '') {
       if (isStatus(rawStatus)) status = rawStatus;
@@ -208,7 +213,7 @@ export async function importPayments(ctx: ServiceContext, payments: unknown, opt
     const v = result.value;
     const storeId = submissionStoreId(ctx.actor, v.store_id);
     if (!inScope(ctx.actor, storeId)) throw new ForbiddenError(problem('store_out_of_scope', place));
-    const c: ImportCandidate = { label: n, store_id: storeId, last_five: v.last_five, paid_at: v.paid_at, amount: v.amount, note: v.note, status };
+    const c: ImportCandidate = { label: n, store_id: storeId, last_five: v.last_five, paid_at: v.paid_at, amount: v.amount, note: v.note, status, method: v.method, method_detail: v.method_detail, employee: v.employee };
     index.set(c, i);
     candidates.push(c);
   });

@@ -4,6 +4,7 @@ import { ForbiddenError, NotFoundError, ValidationError, problem } from '../erro
 import { assertFilterFields, filterIds, filterStrings, likeEscape, runList, type ListQuery } from '../listQuery.js';
 import { inScope, scopedStoreIds } from '../users/permissions.js';
 import { isStatus, type PaymentStatus } from './statuses.js';
+import { isPaymentMethod, type PaymentMethod } from './methods.js';
 import { instantRange, isWholeDays } from '../dateRange.js';
 import { taipeiDayNumber } from '../time.js';
 import { toPayment, type PaymentRow } from '../db/rows.js';
@@ -22,10 +23,11 @@ const SORTABLE = {
   status: 'status',
   store_id: 'store_id',
   last_five: 'last_five',
+  method: 'method',
   created_at: 'created_at',
   updated_at: 'updated_at',
 };
-const FILTERS = ['id', 'status', 'store_id', 'paid_at_gte', 'paid_at_lte', 'q', 'last_five'] as const;
+const FILTERS = ['id', 'status', 'store_id', 'paid_at_gte', 'paid_at_lte', 'q', 'last_five', 'method', 'employee'] as const;
 
 /** What a payment filter selected, for export file names. */
 export interface AppliedPaymentFilter {
@@ -35,6 +37,9 @@ export interface AppliedPaymentFilter {
   to?: string;
   search?: string;
   lastFive?: string[];
+  methods?: PaymentMethod[];
+  /** true: staff purchases (員工購物) only; false: none of them */
+  employee?: boolean;
   /** how many payments were picked by id */
   selected?: number;
   /** true when the caller asked for nothing narrower than everything they may see */
@@ -60,6 +65,10 @@ export function filteredPaymentsQuery(
   if (ids) query.whereIn('uuid', ids);
   const lastFive = filterStrings(f, 'last_five', (s) => /^\d{1,5}$/.test(s));
   if (lastFive) query.whereIn('last_five', lastFive);
+  const methods = filterStrings(f, 'method', isPaymentMethod) as PaymentMethod[] | undefined;
+  if (methods) query.whereIn('method', methods);
+  const employee = filterFlag(f, 'employee');
+  if (employee !== undefined) query.where('employee', employee);
 
   const from = f.paid_at_gte, to = f.paid_at_lte;
   const range = instantRange(from, to);
@@ -76,7 +85,7 @@ export function filteredPaymentsQuery(
   // Narrowed by store, status and whole Taiwan days only: the count is a sum over payment_daily
   // (a few rows per store, day and status, kept by triggers in every write's transaction), not a
   // count of every match. The list's total at a million payments, and while an import writes.
-  const byDays = !ids && !lastFive && q === undefined && isWholeDays(from) && isWholeDays(to);
+  const byDays = !ids && !lastFive && !methods && employee === undefined && q === undefined && isWholeDays(from) && isWholeDays(to);
   const dailyCount = !byDays
     ? undefined
     : async () => {
@@ -95,10 +104,20 @@ export function filteredPaymentsQuery(
     to: typeof to === 'string' && to ? to : undefined,
     search: q,
     lastFive,
+    methods,
+    employee,
     selected: ids?.length,
-    empty: !requestedStores && !statuses && !ids && !lastFive && !from && !to && !q,
+    empty: !requestedStores && !statuses && !ids && !lastFive && !methods && employee === undefined && !from && !to && !q,
   };
   return { query, applied, dailyCount };
+}
+
+/** A yes/no filter: true or false (JSON), or absent. */
+function filterFlag(f: Record<string, unknown>, key: string): boolean | undefined {
+  const v = f[key];
+  if (v === undefined || v === null || v === '') return undefined;
+  if (typeof v !== 'boolean') throw ValidationError.single('filter', 'bad_list_param', { param: `filter.${key}` });
+  return v;
 }
 
 /**

@@ -49,3 +49,46 @@ export function hasMethodDetail(method: PaymentMethod): boolean {
 export function initialStatus(method: PaymentMethod): PaymentStatus {
   return method === METHOD_TRANSFER ? STATUS_PENDING : STATUS_CREDITED;
 }
+
+/** Written between the parts of a 付款方式 cell: 員工購物-現金, 電子支付-LINE Pay. */
+export const METHOD_TEXT_SEPARATOR = '-';
+export const EMPLOYEE_MARK = '員工購物';
+
+/** A payment's method as one text (the spreadsheets' 付款方式 cell, the audit's words): [員工購物-]方式[-類型]. */
+export function methodText(p: { method?: string | null; method_detail?: string | null; employee?: boolean | number | null }): string {
+  const method = p.method || DEFAULT_METHOD;
+  const base = p.method_detail ? `${method}${METHOD_TEXT_SEPARATOR}${p.method_detail}` : method;
+  return p.employee ? `${EMPLOYEE_MARK}${METHOD_TEXT_SEPARATOR}${base}` : base;
+}
+
+export interface MethodParts {
+  method: PaymentMethod;
+  method_detail: string | null;
+  employee: boolean;
+}
+
+const DEFAULT_PARTS: MethodParts = { method: DEFAULT_METHOD, method_detail: null, employee: false };
+/** what may stand between the parts as people write them: - － : ： / or a space, or the sub-type in brackets */
+const SEP = /^[\s\-－:：/／]*/;
+
+/**
+ * A 付款方式 cell read back: empty is 匯款; `員工購物` may come first; 電子支付 may carry its
+ * sub-type (電子支付-LINE Pay, 電子支付(街口支付), 電子支付：全支付). Null when it is none of these.
+ */
+export function parseMethodText(text: string): MethodParts | null {
+  let t = text.trim();
+  if (t === '') return DEFAULT_PARTS;
+  let employee = false;
+  if (t.startsWith(EMPLOYEE_MARK)) {
+    employee = true;
+    t = t.slice(EMPLOYEE_MARK.length).replace(SEP, '');
+    if (t === '') return { ...DEFAULT_PARTS, employee };
+  }
+  if (isPaymentMethod(t)) return { method: t, method_detail: null, employee };
+  if (!t.startsWith(METHOD_EPAY)) return null;
+  let detail = t.slice(METHOD_EPAY.length);
+  const bracketed = /^\s*[(（](.*)[)）]\s*$/.exec(detail);
+  detail = (bracketed ? bracketed[1] : detail.replace(SEP, '')).trim();
+  if (detail === '' || detail.length > METHOD_DETAIL_MAX || /[,\r\n]/.test(detail)) return null;
+  return { method: METHOD_EPAY, method_detail: detail, employee };
+}
