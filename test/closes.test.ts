@@ -8,6 +8,9 @@ import * as XLSX from 'xlsx';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   closeDay,
+  createPayment,
+  deletePayment,
+  updatePayment,
   closesBoard,
   deleteCashOut,
   exportDayBook,
@@ -109,6 +112,26 @@ describe.each(DB_KINDS)('cash and the daily close on %s', (kind) => {
     expect(day.close).toMatchObject({ expected: 5250, late_changes: 2 });
   });
 
+  it('the lock holds for 現金 payments through the one payment writer: added, changed or deleted', async () => {
+    const A = f.stores.A.id;
+    const clerk = await as('branchA');
+    const refused = await createPayment(clerk, { method: '現金', paid_at: '2026-11-18T17:00', amount: 90, store_id: A }).catch((e) => e);
+    expect(refused.code).toBe('day_closed_locked');
+    // a card payment of the closed day is no cash entry: it goes in
+    expect((await createPayment(clerk, { method: '刷卡', paid_at: '2026-11-18T17:00', amount: 90, store_id: A })).method).toBe('刷卡');
+    const admin = await as('admin');
+    const late = await createPayment(admin, { method: '現金', paid_at: '2026-11-18T17:05', amount: 90, store_id: A });
+    await expect(deletePayment(clerk, late.uuid)).rejects.toMatchObject({ code: 'day_closed_locked' });
+    await expect(updatePayment(clerk, late.uuid, { note: '改' })).rejects.toMatchObject({ code: 'day_closed_locked' });
+    await deletePayment(admin, late.uuid);
+    const marks = (await t.db('audit_log').where({ entity: 'day_close', action: 'after_close' }).orderBy('id')).map((m) => JSON.parse(m.after));
+    expect(marks.slice(-2)).toEqual([
+      { store_id: A, date: '2026-11-18', entity: 'payment', entity_id: late.uuid, change: 'create' },
+      { store_id: A, date: '2026-11-18', entity: 'payment', entity_id: late.uuid, change: 'delete' },
+    ]);
+    expect(Number((await t.db('day_closes').where({ store_id: A, date: '2026-11-18' }).first()).late_changes)).toBe(4);
+  });
+
   it('reopening needs manage_payments, is audited, and a re-close counts what was added', async () => {
     const A = f.stores.A.id;
     await expect(reopenDay(await as('branchA'), { store_id: A, date: '2026-11-18' })).rejects.toMatchObject({ code: 'permission_required', message: '權限不足：需要「匯款管理」權限' });
@@ -149,7 +172,7 @@ describe.each(DB_KINDS)('cash and the daily close on %s', (kind) => {
       ['2026-11-18', 'closed', 5100, 5100, 0],
       ['2026-11-19', 'open', 5170, null, null],
     ]);
-    expect(tpe.by_method).toEqual({ 匯款: 3000, 現金: 1620, 刷卡: 800, 電子支付: 450 });
+    expect(tpe.by_method).toEqual({ 匯款: 3000, 現金: 1620, 刷卡: 890, 電子支付: 450 });
     expect(board.by_method).toEqual(tpe.by_method);
   });
 

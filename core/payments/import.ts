@@ -17,6 +17,9 @@ import { recordAudit } from '../audit/service.js';
 import { readContext, type ServiceContext } from '../context.js';
 import { requirePermission } from '../guard.js';
 import { insertPayments, newPaymentRow } from './writer.js';
+import { METHOD_CASH } from './methods.js';
+import { assertDayOpenForCash } from '../closes/service.js';
+import { taipeiDate } from '../time.js';
 
 /** The PostgreSQL advisory lock key imports take (any fixed number, the same in every instance). */
 export const IMPORT_LOCK = 7_210_001;
@@ -164,8 +167,21 @@ export class ImportWriter {
     this.first ??= rows[0].uuid;
     this.last = rows[rows.length - 1].uuid;
     this.imported += rows.length;
-    if (!this.opts.dryRun) await insertPayments(this.trx, rows);
+    if (!this.opts.dryRun) {
+      // 現金 rows of a closed day: the lock of core/closes, once per store and day (an import needs
+      // manage_payments, so it is let through and marked after the close)
+      const days = new Map<string, { store: number; at: number }>();
+      for (const r of rows) if (r.method === METHOD_CASH) days.set(`${r.store_id}|${taipeiDate(r.paid_at)}`, { store: r.store_id, at: r.paid_at });
+      for (const key of [...days.keys()].sort()) {
+        const d = days.get(key)!;
+        if (!this.lockedDays.has(key)) await assertDayOpenForCash(this.trx, this.ctx, d.store, d.at, { entity: 'payment', action: 'create' });
+        this.lockedDays.add(key);
+      }
+      await insertPayments(this.trx, rows);
+    }
   }
+  /** the store-days of 現金 rows already checked against the closes */
+  private readonly lockedDays = new Set<string>();
 
   /** The audit entry (nothing when a dry run) and the result. */
   async finish(): Promise<ImportResult> {
