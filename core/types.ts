@@ -70,7 +70,12 @@ export interface StoreStats {
   confirmed_payments: number;
   pending_payments: number;
   failed_payments: number;
+  /** takings by payment method (issue 26): count and NT$ of each of the four, zero included */
+  by_method: MethodTotals;
 }
+
+/** Count and NT$ of each payment method, every method present. */
+export type MethodTotals = Record<PaymentMethod, { count: number; amount: number }>;
 
 /** The dashboard (spec section 3). */
 export interface StatsSummary {
@@ -78,6 +83,8 @@ export interface StatsSummary {
   totalPayments: number;
   totalAmount: number;
   confirmedPayments: number;
+  /** the stores' takings by method, added up */
+  byMethod: MethodTotals;
   storeStats: StoreStats[];
 }
 

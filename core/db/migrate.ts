@@ -16,6 +16,7 @@ import * as sessionsAndAttemptKinds from '../../migrations/20261126021500_sessio
 import * as dailyFiguresFromTime from '../../migrations/20261127000100_daily_figures_from_time.js';
 import * as paymentMethods from '../../migrations/20261127000500_payment_methods.js';
 import * as cashAndCloses from '../../migrations/20261127000600_cash_and_closes.js';
+import * as paymentDailyByMethod from '../../migrations/20261127000700_payment_daily_by_method.js';
 
 const MIGRATIONS: Record<string, Knex.Migration> = {
   '20261121000000_init': init,
@@ -31,6 +32,7 @@ const MIGRATIONS: Record<string, Knex.Migration> = {
   '20261127000100_daily_figures_from_time': dailyFiguresFromTime,
   '20261127000500_payment_methods': paymentMethods,
   '20261127000600_cash_and_closes': cashAndCloses,
+  '20261127000700_payment_daily_by_method': paymentDailyByMethod,
 };
 
 /** Names of the migrations this program knows, oldest first (a restore refuses a database with others). */

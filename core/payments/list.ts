@@ -82,16 +82,17 @@ export function filteredPaymentsQuery(
   } else if (f.q !== undefined && f.q !== null && typeof f.q !== 'string') {
     throw ValidationError.single('filter', 'bad_list_param', { param: 'filter.q' });
   }
-  // Narrowed by store, status and whole Taiwan days only: the count is a sum over payment_daily
+  // Narrowed by store, status, method and whole Taiwan days only: the count is a sum over payment_daily
   // (a few rows per store, day and status, kept by triggers in every write's transaction), not a
   // count of every match. The list's total at a million payments, and while an import writes.
-  const byDays = !ids && !lastFive && !methods && employee === undefined && q === undefined && isWholeDays(from) && isWholeDays(to);
+  const byDays = !ids && !lastFive && employee === undefined && q === undefined && isWholeDays(from) && isWholeDays(to);
   const dailyCount = !byDays
     ? undefined
     : async () => {
         const sum = ctx.db('payment_daily').sum({ n: 'n' });
         if (stores !== 'all') sum.whereIn('store_id', stores);
         if (statuses) sum.whereIn('status', statuses);
+        if (methods) sum.whereIn('method', methods);
         if (range.gte !== undefined) sum.where('day', '>=', taipeiDayNumber(range.gte));
         if (range.lt !== undefined) sum.where('day', '<', taipeiDayNumber(range.lt));
         const row = (await sum.first()) as { n: number | string | null } | undefined;
