@@ -122,8 +122,8 @@ export async function benchCloses(kit: BenchKit, kind: 'SQLite' | 'PostgreSQL', 
       // the dashboard's takings by method per store over the year (h26a's figures, the same per-day table)
       const byMethod = async () => {
         const res = await fetch(`${server.url}/api/stats/summary?from=${from}&to=${to}`, { headers: auth });
-        if (res.status !== 200) throw new Error(`by method: ${res.status}`);
-        await res.arrayBuffer();
+        const text = await res.text();
+        if (res.status !== 200 || !text.includes('"by_method"')) throw new Error(`by method: ${res.status}`);
       };
       // the floor: every payment's row loaded and summed per store and day and per method in JS
       const floor = async () => {
