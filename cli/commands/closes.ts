@@ -97,7 +97,7 @@ export function cashOutCommand(program: Command, io: CliIO): void {
     .option('--kind <kind>', '店內支出 或 提領')
     .option('--category <text>', '店內支出的項目（雜支、文具用品、清潔用品…）', '雜支')
     .option('--note <text>', '備註')
-    .option('--at <time>', '時間（台灣時間，預設現在），例如 2026-11-20T14:30')
+    .option('--at <time>', '時間（台灣時間，預設現在；寫法見範例）')
     .option('--as <username>', '以此用戶的身分與權限記錄')
     .option('--json', '以 JSON 輸出')
     .addHelpText('after', examples('remit cash-out TPE --amount 300 --kind 店內支出 --category 清潔用品 --note 垃圾袋', 'remit cash-out TPE --amount 20000 --kind 提領 --note 存入台銀 --at 2026-11-20T18:00'))
