@@ -1,7 +1,7 @@
 import type { Db } from './db/connect.js';
 import type { HashingSettings } from './users/hashPool.js';
 import type { MatchingSettings } from './reconcile/matchPool.js';
-import { PERMISSION_KEYS, type Principal } from './users/permissions.js';
+import type { Actor } from './actor.js';
 
 export interface SecuritySettings {
   /** HS256 signing secret for session tokens */
@@ -38,20 +38,15 @@ export interface AppContext {
 }
 
 export interface ServiceContext extends AppContext {
-  actor: Principal;
+  /** who acts (core/actor.ts): a signed-in user, the command line, the system, a store's public link */
+  actor: Actor;
   /** the caller's address, for the audit log */
   ip?: string | null;
   /** the session the request came with (its token's id), when it came with one */
   sessionId?: string;
 }
 
-/**
- * The actor for commands run by the machine's operator (`remit users add` and the like):
- * whoever can run the CLI on the server already holds the database file.
- */
-export function systemActor(label = 'cli'): Principal {
-  return { id: 0, username: label, role: 'admin', permissions: [...PERMISSION_KEYS], store_id: null, accessible_stores: [] };
-}
+export { systemActor } from './actor.js';
 
 /**
  * The same context with reads sent to the read pool, for services that only read. Inside a

@@ -1,6 +1,7 @@
 import { ForbiddenError, ValidationError, problem, type Problem } from './errors.js';
 import { PERMISSIONS, can, isAdmin, scopeIsEmpty, type Permission, type Principal } from './users/permissions.js';
 import type { Validated } from './validation.js';
+import { actorUserId, type Actor } from './actor.js';
 
 /** Refuses an actor lacking a permission, naming it in the message. */
 export function requirePermission(actor: Principal, permission: Permission): void {
@@ -29,4 +30,12 @@ export function requireAnyPermission(actor: Principal, ...permissions: Permissio
  */
 export function requireSubmitter(actor: Principal): void {
   if (!isAdmin(actor) && scopeIsEmpty(actor)) throw new ForbiddenError(problem('store_out_of_scope'));
+}
+
+/**
+ * Refuses every actor but a signed-in user (the command line, the system, a customer's link):
+ * what acts on one's own account needs an account. `refusal` says why, in the caller's words.
+ */
+export function requireSignedIn(actor: Actor, refusal: Problem): void {
+  if (actorUserId(actor) === null) throw new ForbiddenError(refusal);
 }

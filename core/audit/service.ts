@@ -8,6 +8,7 @@ import { toIso } from '../time.js';
 import type { AuditEntry, ListResult } from '../types.js';
 import type { ServiceContext } from '../context.js';
 import { requirePermission } from '../guard.js';
+import { actorUserId } from '../actor.js';
 
 export type AuditAction = 'create' | 'update' | 'delete' | 'import' | 'export' | 'password' | 'login' | 'login_failed' | 'logout' | 'reconcile' | 'unreconcile';
 export type AuditEntity = 'payment' | 'user' | 'store' | 'statement' | 'payer';
@@ -41,7 +42,7 @@ export function auditRow(
   at: number,
 ) {
   return {
-    actor_id: ctx.actor.id > 0 ? ctx.actor.id : null,
+    actor_id: actorUserId(ctx.actor),
     actor_username: ctx.actor.username.slice(0, 40),
     action: e.action,
     entity: e.entity,

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { actorUserId, linkActor } from '../actor.js';
 import { auditActorText, auditFieldLabel, auditFieldRows, auditSummaryText, auditValueText, type AuditStoreLookup } from './text.js';
 
 const STORES = [
@@ -122,6 +123,12 @@ describe('who did it (issue 24, item 7)', () => {
     // a user who happens to be named cli is that user; a failed sign-in shows what was typed
     expect(auditActorText(entry(7, 'cli'))).toBe('cli');
     expect(auditActorText(entry(null, 'system', 'login_failed'))).toBe('system');
+  });
+  it("a customer's report through a store's link reads 顧客連結（CODE）, as the link actor records it (issue 25)", () => {
+    const link = linkActor({ id: 4, storeId: 2, storeCode: 'TXG' });
+    expect(auditActorText(entry(actorUserId(link), link.username))).toBe('顧客連結（TXG）');
+    // a user named like a link is that user
+    expect(auditActorText(entry(9, link.username))).toBe(link.username);
   });
   it('an encoding reads 大五碼 / UTF-8 in any entry', () => {
     expect(auditValueText('reconciliation', 'encoding', 'big5', stores)).toBe('大五碼（Big5）');

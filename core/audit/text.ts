@@ -8,6 +8,8 @@ import { formatNTD } from '../money.js';
 import { activeLabel, permissionLabels } from '../users/permissions.js';
 import { formatTaipei } from '../time.js';
 import type { AuditEntry } from '../types.js';
+import { LINK_ACTOR_PREFIX } from '../actor.js';
+import { MSG } from '../messages.js';
 
 /** A store by id, for names in place of numbers; undefined when unknown (shown as 未知分店). */
 export type AuditStoreLookup = (id: number) => { name: string; code: string } | undefined;
@@ -23,16 +25,18 @@ export interface AuditFieldRow {
 
 export const AUDIT_NONE = '（無）';
 
-/** The machine's own actors (core/context.ts systemActor): the command line, the server's first start. */
+/** The machine's own actors (core/actor.ts systemActor): the command line, the server's first start. */
 const MACHINE_ACTORS: Record<string, string> = { cli: '命令列', system: '系統' };
 
 /**
- * Who did it, as a person reads it: a user's name, or 命令列 / 系統 for the machine. Those carry no
- * user id; a failed sign-in carries none either but names what was typed, which stays as typed.
+ * Who did it, as a person reads it: a user's name, 命令列 / 系統 for the machine, 顧客連結（CODE）
+ * for a customer through a store's public link (core/actor.ts). Those carry no user id; a failed
+ * sign-in carries none either but names what was typed, which stays as typed.
  */
 export function auditActorText(e: Pick<AuditEntry, 'actor_id' | 'actor_username' | 'action'>): string {
-  if (e.actor_id === null && e.action !== 'login_failed') return MACHINE_ACTORS[e.actor_username] ?? e.actor_username;
-  return e.actor_username;
+  if (e.actor_id !== null || e.action === 'login_failed') return e.actor_username;
+  if (e.actor_username.startsWith(LINK_ACTOR_PREFIX)) return MSG.linkActor(e.actor_username.slice(LINK_ACTOR_PREFIX.length));
+  return MACHINE_ACTORS[e.actor_username] ?? e.actor_username;
 }
 
 /** Fields every kind of entry may carry, beyond the payment, user and store forms' own. */

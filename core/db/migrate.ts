@@ -13,6 +13,7 @@ import * as listIndexesEverySort from '../../migrations/20261124000600_list_inde
 import * as statementAccountsAndPayers from '../../migrations/20261125000100_statement_accounts_and_payers.js';
 import * as resavedStatementLines from '../../migrations/20261126000100_resaved_statement_lines.js';
 import * as sessionsAndAttemptKinds from '../../migrations/20261126021500_sessions_and_attempt_kinds.js';
+import * as dailyFiguresFromTime from '../../migrations/20261127000100_daily_figures_from_time.js';
 
 const MIGRATIONS: Record<string, Knex.Migration> = {
   '20261121000000_init': init,
@@ -25,6 +26,7 @@ const MIGRATIONS: Record<string, Knex.Migration> = {
   '20261125000100_statement_accounts_and_payers': statementAccountsAndPayers,
   '20261126000100_resaved_statement_lines': resavedStatementLines,
   '20261126021500_sessions_and_attempt_kinds': sessionsAndAttemptKinds,
+  '20261127000100_daily_figures_from_time': dailyFiguresFromTime,
 };
 
 /** Names of the migrations this program knows, oldest first (a restore refuses a database with others). */

@@ -79,6 +79,13 @@ export const instantOf = (paidAt: string | number) => (typeof paidAt === 'number
  */
 export type FieldType = 'integer' | 'instant' | 'text' | 'optional integer' | 'json text';
 
+/**
+ * How a field of the duplicate key (two payments are the same when these agree) is held by the
+ * flat index of core/payments/duplicateKey.ts: a 32-bit id, digits whose count matters (01234 is
+ * not 1234), a whole number, or an instant in epoch ms.
+ */
+export type DuplicateKeyKind = 'id' | 'digits' | 'integer' | 'instant';
+
 export interface PaymentField {
   /** the JSON member; the column of `payments` and the payment's property unless `from` says otherwise */
   name: string;
@@ -87,6 +94,8 @@ export interface PaymentField {
   from?: string;
   /** read for the JSON export only (the sheets do not show it) */
   jsonOnly?: boolean;
+  /** part of the duplicate key (import skips a payment equal to one stored or read before in these) */
+  duplicateKey?: DuplicateKeyKind;
   /** its JSON text, made once per file (it may keep what repeats); by its type when left out */
   json?: (ctx: WriteContext) => (p: PagedPayment) => string;
 }
@@ -104,10 +113,10 @@ function isoJson(read: (p: PagedPayment) => number): (p: PagedPayment) => string
 export const PAYMENT_FIELDS: PaymentField[] = [
   { name: 'id', type: 'text', from: 'uuid', json: () => (p) => JSON.stringify(p.uuid) },
   { name: 'uuid', type: 'text', json: () => (p) => JSON.stringify(p.uuid) },
-  { name: 'store_id', type: 'integer', json: () => (p) => String(p.store_id) },
-  { name: 'last_five', type: 'text', json: () => (p) => JSON.stringify(p.last_five) },
-  { name: 'paid_at', type: 'instant', json: () => (p) => `"${toIso(p.paid_at)}"` },
-  { name: 'amount', type: 'integer', json: () => (p) => String(p.amount) },
+  { name: 'store_id', type: 'integer', duplicateKey: 'id', json: () => (p) => String(p.store_id) },
+  { name: 'last_five', type: 'text', duplicateKey: 'digits', json: () => (p) => JSON.stringify(p.last_five) },
+  { name: 'paid_at', type: 'instant', duplicateKey: 'instant', json: () => (p) => `"${toIso(p.paid_at)}"` },
+  { name: 'amount', type: 'integer', duplicateKey: 'integer', json: () => (p) => String(p.amount) },
   { name: 'status', type: 'text', json: () => (p) => JSON.stringify(p.status) },
   { name: 'note', type: 'json text', json: () => (p) => p.noteJson },
   { name: 'created_by', type: 'optional integer', jsonOnly: true, json: () => (p) => String(p.created_by) },

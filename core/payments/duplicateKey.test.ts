@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { PaymentKeyIndex, paymentDuplicateKey } from './duplicateKey.js';
 
 describe('PaymentKeyIndex (earlier rows of an import, by payment key)', () => {
@@ -32,5 +32,33 @@ describe('PaymentKeyIndex (earlier rows of an import, by payment key)', () => {
     index.set({ ...base, last_five: 'ab,c' }, 3);
     index.set({ ...base, last_five: 'ab,c' }, 4);
     expect(index.get({ ...base, last_five: 'ab,c' })).toBe(3);
+  });
+});
+
+describe('the duplicate key is made from the payment fields list', () => {
+  it('is the fields PAYMENT_FIELDS marks, in its order', async () => {
+    const { DUPLICATE_KEY_COLUMNS } = await import('./duplicateKey.js');
+    expect(DUPLICATE_KEY_COLUMNS).toEqual(['store_id', 'last_five', 'paid_at', 'amount']);
+    expect(paymentDuplicateKey({ store_id: 2, last_five: '01234', paid_at: '1970-01-01T00:00:01.000Z', amount: '50' })).toBe('2|01234|1000|50');
+  });
+
+  it('a field marked in the list becomes part of the key text and of the index, with nothing else edited', async () => {
+    vi.resetModules();
+    const columns = await import('./columns.js');
+    columns.PAYMENT_FIELDS.push({ name: 'method', type: 'text', duplicateKey: 'id' });
+    try {
+      const fresh = await import('./duplicateKey.js');
+      expect(fresh.DUPLICATE_KEY_COLUMNS).toEqual(['store_id', 'last_five', 'paid_at', 'amount', 'method']);
+      const cash = { store_id: 1, last_five: '12345', paid_at: 1000, amount: 5, method: 1 };
+      const card = { ...cash, method: 2 };
+      expect(fresh.paymentDuplicateKey(cash)).not.toBe(fresh.paymentDuplicateKey(card));
+      const index = new fresh.PaymentKeyIndex();
+      index.set(cash, 2);
+      expect(index.get(card)).toBeUndefined();
+      expect(index.get({ ...cash })).toBe(2);
+    } finally {
+      columns.PAYMENT_FIELDS.pop();
+      vi.resetModules();
+    }
   });
 });

@@ -1,99 +1,145 @@
 /**
- * When two payments are the same: same store, last five, payment time and amount. Import skips
- * a row equal to an existing payment or to an earlier row, so importing a file twice adds nothing.
+ * When two payments are the same: the fields PAYMENT_FIELDS marks `duplicateKey` (store, last
+ * five, payment time and amount). Import skips a row equal to an existing payment or to an earlier
+ * row, so importing a file twice adds nothing. The key text, the flat index below and the database
+ * lookups of core/payments/write.ts and import.ts are all made from that one list.
  */
-export function paymentDuplicateKey(p: { store_id: number; last_five: string; paid_at: string | number; amount: number }): string {
-  const ms = typeof p.paid_at === 'number' ? p.paid_at : Date.parse(p.paid_at);
-  return `${p.store_id}|${p.last_five}|${ms}|${Number(p.amount)}`;
+import { PAYMENT_FIELDS, type DuplicateKeyKind } from './columns.js';
+
+/** The key's fields, in the list's order, with how the flat index holds each. */
+export const DUPLICATE_KEY: ReadonlyArray<{ name: string; kind: DuplicateKeyKind }> = PAYMENT_FIELDS.filter((f) => f.duplicateKey).map((f) => ({
+  name: f.name,
+  kind: f.duplicateKey!,
+}));
+
+/** A payment's key fields (a row of the database, a checked import row, a form's payment). */
+export type KeyFields = object;
+const field = (p: KeyFields, name: string): unknown => (p as Record<string, unknown>)[name];
+
+/** The key's value of one field as the index compares it: a whole number, or NaN when it cannot be one. */
+function keyNumber(kind: DuplicateKeyKind, v: unknown): number {
+  if (kind === 'digits') {
+    // the digits, tagged with their count so that 01234 and 1234 differ
+    if (typeof v !== 'string' || v.length === 0 || v.length > 8) return NaN;
+    let n = 0;
+    for (let i = 0; i < v.length; i++) {
+      const d = v.charCodeAt(i) - 48;
+      if (d < 0 || d > 9) return NaN;
+      n = n * 10 + d;
+    }
+    return n + v.length * 100_000_000;
+  }
+  if (kind === 'instant') return typeof v === 'number' ? v : typeof v === 'string' ? (/^-?\d+$/.test(v) ? Number(v) : Date.parse(v)) : NaN;
+  return Number(v);
 }
 
-type KeyFields = { store_id: number; last_five: string; paid_at: number; amount: number };
+export function paymentDuplicateKey(p: KeyFields): string {
+  let key = '';
+  for (let k = 0; k < DUPLICATE_KEY.length; k++) {
+    const { name, kind } = DUPLICATE_KEY[k];
+    const v = field(p, name);
+    key += (k ? '|' : '') + (kind === 'digits' ? String(v) : String(keyNumber(kind, v)));
+  }
+  return key;
+}
+
+/** The key's columns of `payments`, to select (a row the database returns keys as paymentDuplicateKey makes it, numbers as text included). */
+export const DUPLICATE_KEY_COLUMNS: readonly string[] = DUPLICATE_KEY.map((f) => f.name);
 
 /**
  * Earlier rows of one import by their key (the same equality as `paymentDuplicateKey`), in flat
- * typed arrays: about 60 bytes a row instead of the 300 a Map of key texts costs, so a file of a
- * million rows remembers every row it has seen in tens of megabytes. A last five that is not
- * all digits (never so in a checked row) is kept by its key text instead.
+ * typed arrays, one per key field: about 60 bytes a row instead of the 300 a Map of key texts
+ * costs, so a file of a million rows remembers every row it has seen in tens of megabytes. A key
+ * that is not all whole numbers (a last five that is not digits: never so in a checked row) is
+ * kept by its key text instead.
  */
 export class PaymentKeyIndex {
   private size = 0;
   private mask = 1023;
-  private paid = new Float64Array(1024);
-  private amount = new Float64Array(1024);
-  private store = new Int32Array(1024);
-  private five = new Int32Array(1024);
+  /** one array per key field: 32-bit where the values fit (ids, tagged digits), 64-bit otherwise */
+  private cols: Array<Float64Array | Int32Array> = PaymentKeyIndex.columns(1024);
   /** the row each slot holds; 0 marks an empty slot */
   private row = new Int32Array(1024);
   private readonly odd = new Map<string, number>();
+  /** the key being looked up, field by field (one buffer for every call) */
+  private readonly probe = new Float64Array(DUPLICATE_KEY.length);
 
-  /** the digits, tagged with their count so that 01234 and 1234 differ; NaN when not digits */
-  private static fiveOf(s: string): number {
-    return s.length > 0 && s.length <= 8 && /^\d+$/.test(s) ? Number(s) + s.length * 100_000_000 : NaN;
+  private static columns(n: number): Array<Float64Array | Int32Array> {
+    return DUPLICATE_KEY.map((f) => (f.kind === 'id' || f.kind === 'digits' ? new Int32Array(n) : new Float64Array(n)));
   }
 
-  private static hash(p: KeyFields, five: number): number {
-    let h = Math.imul(p.store_id ^ 0x9e3779b9, 0x85ebca6b);
-    h = Math.imul(h ^ five, 0xc2b2ae35);
-    h = Math.imul(h ^ (p.paid_at >>> 0), 0x27d4eb2f);
-    h = Math.imul(h ^ ((p.paid_at / 4294967296) >>> 0), 0x165667b1);
-    h = Math.imul(h ^ (p.amount >>> 0), 0x9e3779b1);
+  /** fills `probe` from p; false when a field is not a whole number */
+  private load(p: KeyFields): boolean {
+    for (let k = 0; k < DUPLICATE_KEY.length; k++) {
+      const v = keyNumber(DUPLICATE_KEY[k].kind, field(p, DUPLICATE_KEY[k].name));
+      if (!Number.isFinite(v)) return false;
+      this.probe[k] = v;
+    }
+    return true;
+  }
+
+  private static hash(values: ArrayLike<number>): number {
+    let h = 0x9e3779b9;
+    for (let k = 0; k < values.length; k++) {
+      const v = values[k];
+      h = Math.imul(h ^ (v >>> 0), 0x85ebca6b);
+      h = Math.imul(h ^ ((v / 4294967296) >>> 0), 0xc2b2ae35);
+    }
     h ^= h >>> 16;
     h = Math.imul(h, 0x7feb352d);
     return h ^ (h >>> 15);
   }
 
-  private slot(p: KeyFields, five: number): number {
-    let i = PaymentKeyIndex.hash(p, five) & this.mask;
-    while (this.row[i] !== 0) {
-      if (this.paid[i] === p.paid_at && this.five[i] === five && this.store[i] === p.store_id && this.amount[i] === p.amount) return i;
-      i = (i + 1) & this.mask;
+  /** the slot holding the probed key, or the empty slot where it would go */
+  private slot(): number {
+    const { cols, probe } = this;
+    let i = PaymentKeyIndex.hash(probe) & this.mask;
+    search: while (this.row[i] !== 0) {
+      for (let k = 0; k < cols.length; k++) {
+        if (cols[k][i] !== probe[k]) {
+          i = (i + 1) & this.mask;
+          continue search;
+        }
+      }
+      return i;
     }
     return i;
   }
 
   /** the row first seen with this key, if any */
   get(p: KeyFields): number | undefined {
-    const five = PaymentKeyIndex.fiveOf(p.last_five);
-    if (Number.isNaN(five)) return this.odd.get(paymentDuplicateKey(p));
-    const r = this.row[this.slot(p, five)];
+    if (!this.load(p)) return this.odd.get(paymentDuplicateKey(p));
+    const r = this.row[this.slot()];
     return r === 0 ? undefined : r;
   }
 
   /** remembers `row` (a positive whole number) for this key, unless the key is already known */
   set(p: KeyFields, row: number): void {
-    const five = PaymentKeyIndex.fiveOf(p.last_five);
-    if (Number.isNaN(five)) {
-      if (!this.odd.has(paymentDuplicateKey(p))) this.odd.set(paymentDuplicateKey(p), row);
+    if (!this.load(p)) {
+      const key = paymentDuplicateKey(p);
+      if (!this.odd.has(key)) this.odd.set(key, row);
       return;
     }
-    const i = this.slot(p, five);
+    const i = this.slot();
     if (this.row[i] !== 0) return;
-    this.paid[i] = p.paid_at;
-    this.amount[i] = p.amount;
-    this.store[i] = p.store_id;
-    this.five[i] = five;
+    for (let k = 0; k < this.cols.length; k++) this.cols[k][i] = this.probe[k];
     this.row[i] = row;
     if (++this.size * 2 > this.mask) this.grow();
   }
 
   private grow(): void {
-    const { paid, amount, store, five, row } = this;
+    const { cols, row } = this;
     const n = (this.mask + 1) * 2;
     this.mask = n - 1;
-    this.paid = new Float64Array(n);
-    this.amount = new Float64Array(n);
-    this.store = new Int32Array(n);
-    this.five = new Int32Array(n);
+    this.cols = PaymentKeyIndex.columns(n);
     this.row = new Int32Array(n);
+    const values = new Float64Array(cols.length);
     for (let j = 0; j < row.length; j++) {
       if (row[j] === 0) continue;
-      const p = { store_id: store[j], last_five: '', paid_at: paid[j], amount: amount[j] };
-      let i = PaymentKeyIndex.hash(p, five[j]) & this.mask;
+      for (let k = 0; k < cols.length; k++) values[k] = cols[k][j];
+      let i = PaymentKeyIndex.hash(values) & this.mask;
       while (this.row[i] !== 0) i = (i + 1) & this.mask;
-      this.paid[i] = paid[j];
-      this.amount[i] = amount[j];
-      this.store[i] = store[j];
-      this.five[i] = five[j];
+      for (let k = 0; k < cols.length; k++) this.cols[k][i] = values[k];
       this.row[i] = row[j];
     }
   }

@@ -3,7 +3,6 @@
  * transaction. `ImportWriter` is the one write path: the JSON rows of `POST /api/payments/bulk-import`
  * (importPayments) and a file read as a stream (importPaymentFile, importFile.ts) both feed it.
  */
-import { randomUUID } from 'node:crypto';
 import { fieldError, fieldErrorOf, ForbiddenError, placed, problem, ValidationError, type ErrorPlace, type FieldError } from '../errors.js';
 import { inScope, submissionStoreId } from '../users/permissions.js';
 import { MAX_IMPORT_ROWS } from './sheetFile.js';
@@ -12,11 +11,11 @@ import type { PaymentRow } from '../db/rows.js';
 import { isPostgres, type Db } from '../db/connect.js';
 import { validatePayment } from './validate.js';
 import { isPlainObject } from '../validation.js';
-import { paymentDuplicateKey } from './duplicateKey.js';
+import { DUPLICATE_KEY_COLUMNS, paymentDuplicateKey } from './duplicateKey.js';
 import { recordAudit } from '../audit/service.js';
-import { insertRows } from '../db/batch.js';
 import { readContext, type ServiceContext } from '../context.js';
 import { requirePermission } from '../guard.js';
+import { insertPayments, newPaymentRow } from './writer.js';
 
 /** The PostgreSQL advisory lock key imports take (any fixed number, the same in every instance). */
 export const IMPORT_LOCK = 7_210_001;
@@ -84,8 +83,8 @@ export async function existingDuplicates(db: Db, rows: ReadonlyArray<Pick<Paymen
   const found = new Map<string, string>();
   const times = [...new Set(rows.map((r) => r.paid_at))];
   for (let i = 0; i < times.length; i += TIMES_PER_QUERY) {
-    const hits = (await db('payments').whereIn('paid_at', times.slice(i, i + TIMES_PER_QUERY)).select('uuid', 'store_id', 'last_five', 'paid_at', 'amount')) as PaymentRow[];
-    for (const h of hits) found.set(paymentDuplicateKey({ store_id: Number(h.store_id), last_five: h.last_five, paid_at: Number(h.paid_at), amount: Number(h.amount) }), h.uuid);
+    const hits = (await db('payments').whereIn('paid_at', times.slice(i, i + TIMES_PER_QUERY)).select('uuid', ...DUPLICATE_KEY_COLUMNS)) as PaymentRow[];
+    for (const h of hits) found.set(paymentDuplicateKey(h), h.uuid);
   }
   return found;
 }
@@ -108,7 +107,6 @@ export class ImportWriter {
   private first: string | undefined;
   private last: string | undefined;
   private readonly now = Date.now();
-  private readonly createdBy: number | null;
   /** keys of earlier rows and their labels, when the caller has not already dropped repeats within its file */
   private readonly seen: Map<string, number> | null;
 
@@ -117,7 +115,6 @@ export class ImportWriter {
     private readonly ctx: ServiceContext,
     private readonly opts: ImportOptions & { trackRepeats?: boolean; listed?: number } = {},
   ) {
-    this.createdBy = ctx.actor.id > 0 ? ctx.actor.id : null;
     this.seen = opts.trackRepeats && !opts.allowDuplicates ? new Map() : null;
   }
 
@@ -158,23 +155,12 @@ export class ImportWriter {
       });
     }
     if (!fresh.length) return;
-    const rows: PaymentRow[] = fresh.map((c) => ({
-      uuid: randomUUID(),
-      store_id: c.store_id,
-      last_five: c.last_five,
-      paid_at: c.paid_at,
-      amount: c.amount,
-      status: c.status,
-      note: c.note,
-      created_by: this.createdBy,
-      created_at: this.now,
-      updated_at: this.now,
-    }));
+    const rows = fresh.map((c) => newPaymentRow(this.ctx.actor, c, this.now));
     for (const r of rows) this.storesUsed.add(r.store_id);
     this.first ??= rows[0].uuid;
     this.last = rows[rows.length - 1].uuid;
     this.imported += rows.length;
-    if (!this.opts.dryRun) await insertRows(this.trx, 'payments', rows);
+    if (!this.opts.dryRun) await insertPayments(this.trx, rows);
   }
 
   /** The audit entry (nothing when a dry run) and the result. */

@@ -1,9 +1,8 @@
 /** Writing payments: a submission, a status or note change, deleting one or many. */
-import { randomUUID } from 'node:crypto';
 import { ConflictError, fieldError, fieldErrorOf, ForbiddenError, NotFoundError, problem, ValidationError, type FieldError } from '../errors.js';
 import { MAX_BATCH_DELETE } from '../limits.js';
 import { inScope, submissionStoreId, submitStoreRefusal } from '../users/permissions.js';
-import { DEFAULT_STATUS, type PaymentStatus } from './statuses.js';
+import type { PaymentStatus } from './statuses.js';
 import { parseInstant } from '../time.js';
 import { toPayment, type PaymentRow } from '../db/rows.js';
 import { isDatabaseBusy, isForeignKeyViolation, isPostgres, WRITE_WAIT_MS, type Db } from '../db/connect.js';
@@ -15,8 +14,9 @@ import { Batcher, batcherFor, insertRows } from '../db/batch.js';
 import type { ServiceContext } from '../context.js';
 import { deny, requirePermission, valid } from '../guard.js';
 import { loadForActor } from './list.js';
-import { paymentDuplicateKey } from './duplicateKey.js';
+import { DUPLICATE_KEY_COLUMNS, paymentDuplicateKey } from './duplicateKey.js';
 import { IMPORT_LOCK } from './import.js';
+import { insertPayments, newPaymentRow, type NewPaymentFields } from './writer.js';
 
 export { MAX_BATCH_DELETE };
 /** rows per statement: 10 columns each stays far below SQLite's and PostgreSQL's parameter limits */
@@ -57,8 +57,8 @@ async function writeNewPayments(db: Db, items: NewPayment[]): Promise<Array<Paym
         .whereIn('paid_at', [...new Set(checked.map((i) => i.row.paid_at))])
         .whereIn('last_five', [...new Set(checked.map((i) => i.row.last_five))])
         .orderBy('created_at', 'desc')
-        .select('uuid', 'store_id', 'last_five', 'paid_at', 'amount')) as PaymentRow[];
-      for (const h of hits) earlier.set(paymentDuplicateKey({ store_id: Number(h.store_id), last_five: h.last_five, paid_at: Number(h.paid_at), amount: Number(h.amount) }), h.uuid);
+        .select('uuid', ...DUPLICATE_KEY_COLUMNS)) as PaymentRow[];
+      for (const h of hits) earlier.set(paymentDuplicateKey(h), h.uuid);
     }
     const results = items.map((i): PaymentRow | Error => {
       if (!known.has(i.row.store_id)) return ValidationError.single('store_id', 'store_not_found');
@@ -69,7 +69,7 @@ async function writeNewPayments(db: Db, items: NewPayment[]): Promise<Array<Paym
       return i.row;
     });
     const ok = items.filter((_, n) => !(results[n] instanceof Error));
-    await insertRows(trx, 'payments', ok.map((i) => i.row));
+    await insertPayments(trx, ok.map((i) => i.row));
     await insertRows(trx, 'audit_log', ok.map((i) => i.audit));
     return results;
   });
@@ -79,28 +79,26 @@ const paymentWriters = new WeakMap<object, Batcher<NewPayment, PaymentRow>>();
 
 /**
  * A new payment from the submission form: anyone signed in, for a store they may submit to.
- * Submissions arriving together are written in one transaction (group commit), each with its
- * audit entry; if that transaction fails, each is retried alone so one cannot sink another.
  */
 export async function createPayment(ctx: ServiceContext, input: unknown): Promise<Payment> {
   const now = Date.now();
   const value = valid(validatePayment(input, { now }));
   const storeId = submissionStoreId(ctx.actor, value.store_id);
   deny(submitStoreRefusal(ctx.actor, storeId));
-  const row: PaymentRow = {
-    uuid: randomUUID(),
-    store_id: storeId,
-    last_five: value.last_five,
-    paid_at: value.paid_at,
-    amount: value.amount,
-    status: DEFAULT_STATUS,
-    note: value.note,
-    created_by: ctx.actor.id > 0 ? ctx.actor.id : null,
-    created_at: now,
-    updated_at: now,
-  };
   const allowDuplicate = isPlainObject(input) && input.confirm_duplicate === true;
-  const item: NewPayment = { row, audit: auditRow(ctx, { action: 'create', entity: 'payment', entityId: row.uuid, after: toPayment(row) }, now), allowDuplicate };
+  return submitPayment(ctx, { ...value, store_id: storeId }, { allowDuplicate, now });
+}
+
+/**
+ * Writes one reported payment, checked and with its store decided by the caller (the form, a
+ * customer's link), with its audit entry. Submissions arriving together are written in one
+ * transaction (group commit); if that transaction fails, each is retried alone so one cannot
+ * sink another. A probable duplicate is refused (409 possible_duplicate) unless `allowDuplicate`.
+ */
+export async function submitPayment(ctx: ServiceContext, fields: NewPaymentFields, opts: { allowDuplicate: boolean; now?: number }): Promise<Payment> {
+  const now = opts.now ?? Date.now();
+  const row = newPaymentRow(ctx.actor, fields, now);
+  const item: NewPayment = { row, audit: auditRow(ctx, { action: 'create', entity: 'payment', entityId: row.uuid, after: toPayment(row) }, now), allowDuplicate: opts.allowDuplicate };
   const writer = batcherFor(paymentWriters, ctx.db, (root) =>
     new Batcher<NewPayment, PaymentRow>(async (items) => {
       try {

@@ -19,6 +19,7 @@ import { toIso } from '../time.js';
 import type { ListResult } from '../types.js';
 import { toId } from '../validation.js';
 import type { PayerMemory, RememberedPayer } from './types.js';
+import { actorUserId } from '../actor.js';
 
 export type { RememberedPayer } from './types.js';
 
@@ -71,7 +72,7 @@ export async function learnPayer(
     payment_uuid: input.payment,
     line_id: input.line,
     learned_by: input.by,
-    actor_id: ctx.actor.id > 0 ? ctx.actor.id : null,
+    actor_id: actorUserId(ctx.actor),
     actor_username: ctx.actor.username.slice(0, 40),
     learned_at: input.at,
   };

@@ -38,6 +38,7 @@ const STATEMENT_IMPORT_LOCK = 72_690_012;
 
 export type { BankLine, ImportedStatement, Proposals, ProposalsPage, ReconciledPayment } from './types.js';
 import type { BankLine, ImportedStatement, Proposals, ProposalsPage, ReconciledPayment } from './types.js';
+import { actorUserId } from '../actor.js';
 
 interface LineRow {
   id: number;
@@ -129,7 +130,7 @@ async function storeStatement(
   const [inserted] = await trx('bank_statements')
     .insert({
       file,
-      imported_by: ctx.actor.id > 0 ? ctx.actor.id : null,
+      imported_by: actorUserId(ctx.actor),
       store_id: storeId,
       account,
       encoding: read.encoding,
@@ -548,7 +549,7 @@ export async function confirmPairs(ctx: ServiceContext, rawPairs: unknown, opts:
           line_id: lineId,
           status_before: p.status,
           decided_by: opts.auto ? 'auto' : 'person',
-          actor_id: ctx.actor.id > 0 ? ctx.actor.id : null,
+          actor_id: actorUserId(ctx.actor),
           score: evidence.score,
           reasons: JSON.stringify(evidence.reasons),
           at: now,

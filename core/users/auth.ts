@@ -19,7 +19,8 @@ import { recordAudit } from '../audit/service.js';
 import { attemptAbandoned, attemptKey, attemptSucceeded, beginAttempt, mayAuditFailure, signInLimitOf, type Attempt } from './signInLimit.js';
 import { bcryptCompare, bcryptHash } from './hashPool.js';
 import type { AppContext, SecuritySettings, ServiceContext } from '../context.js';
-import { valid } from '../guard.js';
+import { requireSignedIn, valid } from '../guard.js';
+import { anonymousActor, type Actor } from '../actor.js';
 
 export const MIN_BCRYPT_COST = 10;
 
@@ -158,8 +159,7 @@ type SignInFailure = 'unknown_user' | 'wrong_password' | 'inactive' | 'too_many_
 
 /** 'login' or 'login_failed' on the user (when the name is known), with the name as typed. */
 async function auditSignIn(db: Db, ip: string | null, username: string, row: UserRow | undefined, failure: SignInFailure | null): Promise<void> {
-  const actor: Principal =
-    failure === null && row ? toPrincipal(row) : { id: 0, username, role: 'user', permissions: [], store_id: null, accessible_stores: [] };
+  const actor: Actor = failure === null && row ? toPrincipal(row) : anonymousActor(username);
   const after = failure === null ? { username: username.slice(0, 100) } : { username: username.slice(0, 100), reason: failure };
   await recordAudit(db, { actor, ip }, { action: failure === null ? 'login' : 'login_failed', entity: 'user', entityId: row?.id ?? null, after });
 }
@@ -315,7 +315,7 @@ export async function me(ctx: ServiceContext): Promise<Me> {
  */
 export async function changePassword(ctx: ServiceContext, input: unknown): Promise<{ token: string }> {
   const { currentPassword, newPassword } = valid(validatePasswordChange(input, ctx.actor.username));
-  if (ctx.actor.id <= 0) throw new ForbiddenError(problem('cannot_change_others_password'));
+  requireSignedIn(ctx.actor, problem('cannot_change_others_password'));
   const row = await ctx.db<UserRow>('users').where({ id: ctx.actor.id }).first();
   if (!row) throw new UnauthenticatedError(problem('token_invalid'));
   // Counted like sign-in's (issue 22, item 3): per pair of address and account, and per account

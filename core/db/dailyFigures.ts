@@ -1,0 +1,79 @@
+/**
+ * Per-day figures kept by triggers (issue 23, items 1 and 2): a table of counts and sums per key and
+ * Taiwan day (payment_daily), kept in the same transaction as every insert, update and delete of the
+ * rows it counts. The SQL for both databases comes from one description here, and the Taiwan day
+ * from core/time.ts, so SQLite and PostgreSQL cannot disagree and no offset is written by hand.
+ *
+ * Migrations call this with the description written into the migration itself (a migration is
+ * history). Its output for each migration's description is pinned by test/daily-figures-sql.test.ts:
+ * a change here that would rewrite what an old migration created fails that test; such a change is
+ * a new migration (which drops and recreates the triggers) and a new pin, not an edit of history.
+ */
+import { taipeiDayNumberSql, type SqlDialect } from '../time.js';
+
+export interface DailyFigures {
+  /** the figures' table, e.g. payment_daily: its key columns, `day`, `n` and one column per sum */
+  table: string;
+  /** the table whose rows are counted */
+  source: string;
+  /** the source's time column (epoch milliseconds) that decides the Taiwan day */
+  time: string;
+  /** the columns the figures are kept by, besides the day (the source's and the table's names agree) */
+  keys: readonly string[];
+  /** the columns summed (same name in both tables) */
+  sums: readonly string[];
+  /** the triggers' (and PostgreSQL function's) name prefix */
+  trigger: string;
+}
+
+export interface DailyFiguresSql {
+  /** creates the function (PostgreSQL) and the triggers */
+  create: string[];
+  /** drops them (idempotent) */
+  drop: string[];
+  /** fills the table from the source's rows as they stand (the table must be empty) */
+  backfill: string;
+}
+
+export function dailyFiguresSql(f: DailyFigures, dialect: SqlDialect): DailyFiguresSql {
+  const day = (row: string) => taipeiDayNumberSql(`${row}.${f.time}`, dialect);
+  const columns = [...f.keys, 'day', 'n', ...f.sums];
+  const conflict = [...f.keys, 'day'].join(', ');
+  const add = (row: string) =>
+    `insert into ${f.table} (${columns.join(', ')}) values (${[...f.keys.map((k) => `${row}.${k}`), day(row), '1', ...f.sums.map((s) => `${row}.${s}`)].join(', ')}) ` +
+    `on conflict (${conflict}) do update set ${['n', ...f.sums].map((c) => `${c} = ${f.table}.${c} + excluded.${c}`).join(', ')}`;
+  const remove = (row: string) =>
+    `update ${f.table} set ${['n = n - 1', ...f.sums.map((s) => `${s} = ${s} - ${row}.${s}`)].join(', ')} ` +
+    `where ${[...f.keys.map((k) => `${k} = ${row}.${k}`), `day = ${day(row)}`].join(' and ')}`;
+  const sourceDay = taipeiDayNumberSql(f.time, dialect);
+  const backfill =
+    `insert into ${f.table} (${columns.join(', ')}) ` +
+    `select ${[...f.keys, sourceDay, 'count(*)', ...f.sums.map((s) => `sum(${s})`)].join(', ')} from ${f.source} group by ${[...f.keys, sourceDay].join(', ')}`;
+
+  if (dialect === 'pg') {
+    const fn = `${f.trigger}_apply`;
+    return {
+      create: [
+        `create function ${fn}() returns trigger as $$
+      begin
+        if tg_op in ('UPDATE', 'DELETE') then ${remove('old')}; end if;
+        if tg_op in ('UPDATE', 'INSERT') then ${add('new')}; end if;
+        return null;
+      end $$ language plpgsql`,
+        `create trigger ${f.trigger} after insert or update or delete on ${f.source} for each row execute function ${fn}()`,
+      ],
+      drop: [`drop trigger if exists ${f.trigger} on ${f.source}`, `drop function if exists ${fn}()`],
+      backfill,
+    };
+  }
+  const watched = [...f.keys, f.time, ...f.sums].join(', ');
+  return {
+    create: [
+      `create trigger ${f.trigger}_ins after insert on ${f.source} begin ${add('new')}; end`,
+      `create trigger ${f.trigger}_del after delete on ${f.source} begin ${remove('old')}; end`,
+      `create trigger ${f.trigger}_upd after update of ${watched} on ${f.source} begin ${remove('old')}; ${add('new')}; end`,
+    ],
+    drop: ['ins', 'del', 'upd'].map((s) => `drop trigger if exists ${f.trigger}_${s}`),
+    backfill,
+  };
+}
