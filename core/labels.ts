@@ -14,6 +14,7 @@ export const PAYMENT_FIELD_LABELS = {
   store_id: '分店',
   status: '狀態',
   note: '備註',
+  source: '來源',
   created_at: '建立時間',
   updated_at: '更新時間',
 } as const;
