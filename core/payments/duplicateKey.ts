@@ -20,8 +20,14 @@ const field = (p: KeyFields, name: string): unknown => (p as Record<string, unkn
 function keyNumber(kind: DuplicateKeyKind, v: unknown): number {
   if (kind === 'digits') {
     // the digits, tagged with their count so that 01234 and 1234 differ
-    const s = typeof v === 'string' ? v : '';
-    return s.length > 0 && s.length <= 8 && /^\d+$/.test(s) ? Number(s) + s.length * 100_000_000 : NaN;
+    if (typeof v !== 'string' || v.length === 0 || v.length > 8) return NaN;
+    let n = 0;
+    for (let i = 0; i < v.length; i++) {
+      const d = v.charCodeAt(i) - 48;
+      if (d < 0 || d > 9) return NaN;
+      n = n * 10 + d;
+    }
+    return n + v.length * 100_000_000;
   }
   if (kind === 'instant') return typeof v === 'number' ? v : typeof v === 'string' ? (/^-?\d+$/.test(v) ? Number(v) : Date.parse(v)) : NaN;
   return Number(v);
