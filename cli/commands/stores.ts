@@ -73,7 +73,7 @@ export function storesCommand(program: Command, io: CliIO): void {
     .description('分店的公開回報連結：顧客用它自行回報匯款（第一次使用時產生）')
     .option('--rotate', '換新連結，舊連結立即失效（連結外洩時；也用來重新啟用已停用的連結）')
     .option('--off', '停用連結')
-    .option('--json', '以 JSON 輸出：{"store","url","active"}')
+    .option('--json', '以 JSON 輸出分店代碼、連結與是否啟用')
     .addHelpText('after', examples('remit stores link TPE', 'remit stores link TPE --rotate', 'remit stores link TPE --off', 'remit stores link TPE --json'))
     .action(async (code: string, opts: Opts, cmd: Command) => {
       if (opts.rotate && opts.off) throw new UsageError(STORES.linkBoth);
