@@ -146,6 +146,11 @@ export const STORES = {
   removed: (label: string) => `已刪除分店 ${label}`,
   confirmRemove: (label: string) => `確定要刪除分店 ${label} 嗎？此操作無法復原`,
   nothingToEdit: '請指定要修改的項目：--name 或 --code',
+  linkBoth: '--rotate 與 --off 只能擇一',
+  linkActive: (label: string, url: string) => `${label} 的公開回報連結：\n${url}\n（印出海報或貼到 LINE 群組；外洩時用 --rotate 換新連結）`,
+  linkRotated: (label: string, url: string) => `已換新 ${label} 的公開回報連結，舊連結立即失效：\n${url}`,
+  linkOff: (label: string) => `已停用 ${label} 的公開回報連結（用 --rotate 產生新的連結重新啟用）`,
+  linkDisabled: (label: string) => `${label} 的公開回報連結已停用（用 --rotate 產生新的連結重新啟用）`,
   unknownCode: (message: string) => `${message}（用 remit stores list 查看）`,
   columns: [STORE_FIELD_LABELS.id, STORE_FIELD_LABELS.code, STORE_FIELD_LABELS.name, STORE_FIELD_LABELS.created_at],
 } as const;

@@ -15,6 +15,10 @@ export { AUDIT_ACTION_LABELS, AUDIT_FIELD_LABELS, PAYER_FIELD_LABELS, PAYMENT_FI
 export { MAX_IMPORT_ROWS, MAX_STREAM_IMPORT_ROWS, STORE_CODE_MAX, USERNAME_MAX, USERNAME_MIN } from './limits.js';
 export { MSG, errorText, isErrorCode } from './messages.js';
 export { formatNTD } from './money.js';
+export { HONEYPOT_FIELD, PUBLIC_PAGE_PREFIX, isLinkToken, isTrackingNumber } from './links/rules.js';
+export type { PublicStatus, StoreLink } from './links/rules.js';
+export { SOURCES, SOURCE_LABELS } from './payments/sources.js';
+export type { PaymentSource } from './payments/sources.js';
 export { PERMISSIONS, PERMISSION_KEYS, ROLES, activeLabel, can, canAccess, canChangePasswordOf, canSwitchStores, deleteUserDenial, editUserDenial, effectivePermissions, gates, initialTab, isAdmin, isBranchUser, mayAssignStore, mayGrantPermission, mayGrantRole, mayLeaveWithoutHomeStore, permissionLabels, scopeIsEmpty, storeAccessLabel, storeChangeDenial, storeScope, storesInScope, submissionStoreId, toggleActiveDenial } from './users/permissions.js';
 export type { Permission, Role } from './users/permissions.js';
 export { MAX_ACCOUNT_LENGTH } from './reconcile/account.js';

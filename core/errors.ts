@@ -120,6 +120,11 @@ export interface ErrorDetailsByCode {
   store_code_taken: None;
   store_in_use: None;
   store_code_not_found: { code: string };
+  // a store's public link (issue 25)
+  link_inactive: None;
+  public_too_many: { seconds: number };
+  public_possible_duplicate: None;
+  public_report_not_found: None;
   // import (spreadsheets and JSON rows)
   import_empty: None;
   import_too_many: { limit: number };

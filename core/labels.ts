@@ -17,6 +17,7 @@ export const PAYMENT_FIELD_LABELS = {
   method: '付款方式',
   method_detail: '電子支付類型',
   employee: '員工購物',
+  source: '來源',
   created_at: '建立時間',
   updated_at: '更新時間',
 } as const;

@@ -150,6 +150,12 @@ export const MSG = {
   storeInUse: '此分店仍有匯款記錄或用戶，無法刪除',
   storeCodeNotFound: (code: string) => `找不到分店代碼「${code}」`,
 
+  // A store's public link (issue 25): what a customer with no account reads
+  linkInactive: '連結已失效，請向門市索取新的連結', // issue 25
+  publicTooMany: (seconds: number) => `送出次數過多，請於 ${seconds < 120 ? `${seconds} 秒` : `${Math.ceil(seconds / 60)} 分鐘`}後再試`,
+  publicPossibleDuplicate: '您可能已經回報過這筆匯款：相同的帳號後五碼與金額，匯款時間相差 10 分鐘內。若這是另一筆匯款，請按「仍要送出」',
+  publicReportNotFound: '查無這個追蹤編號，請確認網址是否完整',
+
   // List protocol
   badListParam: (name: string) => `查詢參數 ${name} 格式錯誤`,
   badSortField: (field: string) => `不支援的排序欄位：${field}`,
@@ -381,6 +387,10 @@ const ERROR_TEXTS: Texts = {
   store_code_taken: () => MSG.storeCodeTaken,
   store_in_use: () => MSG.storeInUse,
   store_code_not_found: (d) => MSG.storeCodeNotFound(d.code),
+  link_inactive: () => MSG.linkInactive,
+  public_too_many: (d) => MSG.publicTooMany(d.seconds),
+  public_possible_duplicate: () => MSG.publicPossibleDuplicate,
+  public_report_not_found: () => MSG.publicReportNotFound,
   import_empty: () => MSG.importEmpty,
   import_too_many: () => MSG.importTooMany,
   import_last_five: () => MSG.importLastFive,

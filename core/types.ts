@@ -2,6 +2,7 @@
 import type { Permission, Role } from './users/permissions.js';
 import type { PaymentStatus } from './payments/statuses.js';
 import type { PaymentMethod } from './payments/methods.js';
+import type { PaymentSource } from './payments/sources.js';
 
 export interface Store {
   id: number;
@@ -30,6 +31,8 @@ export interface Payment {
   created_by: number | null;
   created_at: string;
   updated_at: string;
+  /** 來源: staff (the form, an import) or customer (a store's public link) */
+  source: PaymentSource;
 }
 
 /** A payment as the list gives it: the linked bank line (for 取消對帳) and who submitted it. */

@@ -135,6 +135,33 @@ export const STORES_UI = {
   deleteFailed: '刪除失敗，請稍後再試',
   empty: '尚無分店',
   emptyHint: '按「新增分店」建立第一間分店',
+  // a store's public link (issue 25)
+  link: '公開連結',
+  linkTitle: (name: string) => `${name}：顧客回報連結`,
+  linkIntro: '顧客掃描 QR Code 或開啟連結，就能自行回報匯款，不需要帳號。',
+  linkOff: '此連結已停用，顧客開啟時會看到「連結已失效」。按「重新產生」建立新的連結。',
+  linkLoading: '載入中...',
+  linkFailed: '無法取得連結，請稍後再試',
+  copy: '複製',
+  copied: '已複製連結',
+  copyFailed: '無法複製，請手動選取連結',
+  rotate: '重新產生',
+  rotateConfirm: '重新產生後，舊連結與已印出的海報立即失效，需要重新列印。確定要重新產生嗎？',
+  rotated: '已產生新的連結，舊連結已失效',
+  disable: '停用',
+  disableConfirm: '停用後，顧客將無法用這個連結回報。確定要停用嗎？',
+  disabled: '連結已停用',
+  posterA4: '列印海報 A4',
+  posterA5: '列印海報 A5',
+  qrAlt: (name: string) => `${name} 匯款回報 QR Code`,
+  close: '關閉',
+} as const;
+
+/** The poster by the till (issue 25): store name, QR code, three steps. */
+export const POSTER_TEXT = {
+  heading: '掃描回報匯款',
+  steps: ['用手機相機或 LINE 掃描 QR Code', '填寫帳號後五碼、匯款時間與金額', '送出後保留追蹤編號，可隨時查看處理狀態'],
+  footer: '不需要註冊或登入',
 } as const;
 
 /** The import wizard's preview (spec section 2 "Modals"; issue 13, item 17). */
@@ -271,6 +298,8 @@ export const PAYMENTS_UI = {
   createdAt: PAYMENT_FIELD_LABELS.created_at,
   actions: '操作',
   allStatuses: '全部狀態',
+  source: PAYMENT_FIELD_LABELS.source,
+  allSources: '全部來源',
   from: '開始日期',
   to: '結束日期',
   clearFilters: '清除篩選',

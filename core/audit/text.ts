@@ -9,6 +9,7 @@ import { activeLabel, permissionLabels } from '../users/permissions.js';
 import { formatTaipei } from '../time.js';
 import type { AuditEntry } from '../types.js';
 import { LINK_ACTOR_PREFIX } from '../actor.js';
+import { isSource, SOURCE_LABELS } from '../payments/sources.js';
 import { MSG } from '../messages.js';
 
 /** A store by id, for names in place of numbers; undefined when unknown (shown as 未知分店). */
@@ -150,6 +151,7 @@ export function auditValueText(entity: string, field: string, value: unknown, st
   if (field === 'role' && typeof value === 'string') return ROLE_LABELS[value as keyof typeof ROLE_LABELS] ?? value;
   if (field === 'is_active' && typeof value === 'boolean') return activeLabel(value);
   if (field === 'encoding' && typeof value === 'string') return statementEncodingLabel(value);
+  if (field === 'source' && isSource(value)) return SOURCE_LABELS[value];
   if (field === 'reason' && typeof value === 'string') return SIGN_IN_REASONS[value] ?? value;
   if ((field === 'by' || field === 'learned_by') && typeof value === 'string') return RECONCILED_BY[value] ?? value;
   if (typeof value === 'boolean') return value ? '是' : '否';
@@ -195,7 +197,8 @@ export function auditSummaryText(e: Pick<AuditEntry, 'entity' | 'before' | 'afte
   }
   const which = isRecord(e.after) ? 'after' : 'before';
   return rows
-    .filter((r) => !quiet.has(r.field) && r[which] !== AUDIT_NONE)
+    // 來源 is said when a customer reported it; staff's is every other payment's
+    .filter((r) => !quiet.has(r.field) && r[which] !== AUDIT_NONE && !(r.field === 'source' && r[which] === SOURCE_LABELS.staff))
     .map((r) => `${r.label}：${r[which]}`)
     .join('，');
 }

@@ -17,6 +17,7 @@ import * as dailyFiguresFromTime from '../../migrations/20261127000100_daily_fig
 import * as paymentMethods from '../../migrations/20261127000500_payment_methods.js';
 import * as cashAndCloses from '../../migrations/20261127000600_cash_and_closes.js';
 import * as paymentDailyByMethod from '../../migrations/20261127000700_payment_daily_by_method.js';
+import * as publicLinks from '../../migrations/20261127001000_public_links.js';
 
 const MIGRATIONS: Record<string, Knex.Migration> = {
   '20261121000000_init': init,
@@ -33,6 +34,7 @@ const MIGRATIONS: Record<string, Knex.Migration> = {
   '20261127000500_payment_methods': paymentMethods,
   '20261127000600_cash_and_closes': cashAndCloses,
   '20261127000700_payment_daily_by_method': paymentDailyByMethod,
+  '20261127001000_public_links': publicLinks,
 };
 
 /** Names of the migrations this program knows, oldest first (a restore refuses a database with others). */

@@ -4,6 +4,7 @@ import type { PaymentStatus } from '../payments/statuses.js';
 import { DEFAULT_METHOD, type PaymentMethod } from '../payments/methods.js';
 import { toIso } from '../time.js';
 import type { Payment, Store, User } from '../types.js';
+import { DEFAULT_SOURCE, type PaymentSource } from '../payments/sources.js';
 
 export interface StoreRow {
   id: number;
@@ -45,6 +46,10 @@ export interface PaymentRow {
   created_by: number | null;
   created_at: number;
   updated_at: number;
+  /** who reported it (core/payments/sources.ts); absent on rows read before issue 25's migration */
+  source?: PaymentSource;
+  /** the store link a customer's report came through */
+  link_id?: number | null;
 }
 
 export interface AuditRow {
@@ -106,5 +111,6 @@ export function toPayment(r: PaymentRow): Payment {
     created_by: r.created_by === null ? null : Number(r.created_by),
     created_at: toIso(Number(r.created_at)),
     updated_at: toIso(Number(r.updated_at)),
+    source: r.source ?? DEFAULT_SOURCE,
   };
 }

@@ -5,6 +5,7 @@ import { assertFilterFields, filterIds, filterStrings, likeEscape, runList, type
 import { inScope, scopedStoreIds } from '../users/permissions.js';
 import { isStatus, type PaymentStatus } from './statuses.js';
 import { isPaymentMethod, type PaymentMethod } from './methods.js';
+import { isSource, type PaymentSource } from './sources.js';
 import { instantRange, isWholeDays } from '../dateRange.js';
 import { taipeiDayNumber } from '../time.js';
 import { toPayment, type PaymentRow } from '../db/rows.js';
@@ -27,12 +28,13 @@ const SORTABLE = {
   created_at: 'created_at',
   updated_at: 'updated_at',
 };
-const FILTERS = ['id', 'status', 'store_id', 'paid_at_gte', 'paid_at_lte', 'q', 'last_five', 'method', 'employee'] as const;
+const FILTERS = ['id', 'status', 'store_id', 'paid_at_gte', 'paid_at_lte', 'q', 'last_five', 'method', 'employee', 'source'] as const;
 
 /** What a payment filter selected, for export file names. */
 export interface AppliedPaymentFilter {
   storeIds?: number[];
   statuses?: PaymentStatus[];
+  sources?: PaymentSource[];
   from?: string;
   to?: string;
   search?: string;
@@ -61,6 +63,8 @@ export function filteredPaymentsQuery(
   if (stores !== 'all') query.whereIn('store_id', stores);
   const statuses = filterStrings(f, 'status', isStatus) as PaymentStatus[] | undefined;
   if (statuses) query.whereIn('status', statuses);
+  const sources = filterStrings(f, 'source', isSource) as PaymentSource[] | undefined;
+  if (sources) query.whereIn('source', sources);
   const ids = filterStrings(f, 'id', () => true);
   if (ids) query.whereIn('uuid', ids);
   const lastFive = filterStrings(f, 'last_five', (s) => /^\d{1,5}$/.test(s));
@@ -85,7 +89,7 @@ export function filteredPaymentsQuery(
   // Narrowed by store, status, method and whole Taiwan days only: the count is a sum over payment_daily
   // (a few rows per store, day and status, kept by triggers in every write's transaction), not a
   // count of every match. The list's total at a million payments, and while an import writes.
-  const byDays = !ids && !lastFive && employee === undefined && q === undefined && isWholeDays(from) && isWholeDays(to);
+  const byDays = !ids && !lastFive && employee === undefined && !sources && q === undefined && isWholeDays(from) && isWholeDays(to);
   const dailyCount = !byDays
     ? undefined
     : async () => {
@@ -108,7 +112,8 @@ export function filteredPaymentsQuery(
     methods,
     employee,
     selected: ids?.length,
-    empty: !requestedStores && !statuses && !ids && !lastFive && !methods && employee === undefined && !from && !to && !q,
+    sources,
+    empty: !requestedStores && !statuses && !sources && !ids && !lastFive && !methods && employee === undefined && !from && !to && !q,
   };
   return { query, applied, dailyCount };
 }

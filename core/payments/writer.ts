@@ -43,6 +43,9 @@ export function newPaymentRow(actor: Actor, fields: NewPaymentFields, now: numbe
     created_by: actorUserId(actor),
     created_at: now,
     updated_at: now,
+    // a customer's report through a store's link says so, and which link; everything else is staff's
+    source: actor.kind === 'link' ? 'customer' : 'staff',
+    link_id: actor.kind === 'link' ? actor.linkId : null,
   };
 }
 

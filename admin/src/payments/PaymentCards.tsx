@@ -1,6 +1,6 @@
 import { Box, Paper, Stack, Typography } from '@mui/material';
 import { useListContext } from 'react-admin';
-import { formatNTD, formatTaipei } from '../../../core/browser';
+import { formatNTD, formatTaipei, SOURCE_LABELS } from '../../../core/browser';
 import type { ListedPayment } from '../../../core/browser';
 import { PAYMENTS_UI as P } from '../messages';
 import { ConfirmCreditedButton } from './ConfirmCreditedButton';
@@ -44,7 +44,7 @@ export function PaymentCards({ canEdit, canDelete, storeName, empty }: { canEdit
           </Box>
           <Box sx={{ display: 'flex', alignItems: 'center', gap: 1, mt: 0.5 }}>
             <Typography variant="caption" color="text.secondary" component="div" sx={{ flex: 1, minWidth: 0 }}>
-              {P.submitter} {r.created_by_username ?? '—'} · {formatTaipei(Date.parse(r.created_at))}
+              {SOURCE_LABELS[r.source] ?? SOURCE_LABELS.staff} · {P.submitter} {r.created_by_username ?? '—'} · {formatTaipei(Date.parse(r.created_at))}
             </Typography>
             {canEdit && <ConfirmCreditedButton record={r} />}
           </Box>

@@ -6,7 +6,7 @@
 import { Box, Button, Typography, useMediaQuery, type Theme } from '@mui/material';
 import { useMemo } from 'react';
 import { Datagrid, FunctionField, I18nContext, List, Loading, Pagination, TextField, useGetList, useI18nProvider, useListContext } from 'react-admin';
-import { dateRangeText, formatNTD, formatTaipei, gates, scopeIsEmpty, storeLabel } from '../../../core/browser';
+import { dateRangeText, formatNTD, formatTaipei, gates, scopeIsEmpty, storeLabel, SOURCE_LABELS } from '../../../core/browser';
 import type { ListedPayment, Me, Payment } from '../../../core/browser';
 import { Forbidden, NoStoreNotice } from '../common/Forbidden';
 import { useSelectedStore } from '../common/storeSelection';
@@ -122,6 +122,7 @@ function PaymentGrid({ me, permanent }: { me: Me; permanent: Record<string, unkn
         )}
       />
       <FunctionField source="note" label={P.note} sortable={false} render={(r: Payment) => <NoteCell record={r} editable={canEdit} fullWidth />} />
+      <FunctionField source="source" label={P.source} sortable={false} render={(r: Payment) => SOURCE_LABELS[r.source] ?? SOURCE_LABELS.staff} />
       <FunctionField
         source="created_by_username"
         label={P.submitter}
