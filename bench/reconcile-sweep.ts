@@ -9,7 +9,8 @@
 import { analyse, decide, DEFAULT_THRESHOLDS, type Analysis, type Thresholds } from '../core/reconcile/match.js';
 import { compareDigits } from '../core/reconcile/evidence.js';
 import { greedy, greedyResult } from './reconcile-greedy.js';
-import { generate, score, type Score, type Truth } from './reconcile-data.js';
+import { FINDABLE, generate, score, type Score, type Truth } from './reconcile-data.js';
+import type { ReconcileLine, ReconcileReport } from '../core/reconcile/types.js';
 import { DEFAULT_KNOBS, type MonthKnobs } from './reconcile-knobs.js';
 import { fileMonth } from './reconcile-files.js';
 
@@ -62,10 +63,17 @@ export interface Analysed {
   greedy: ReturnType<typeof greedy>;
 }
 
-export function analyseMonth(month: SweepMonth): Analysed {
+/**
+ * `oracle`: the matcher learns the month's habits from every true pair, with the true paid share
+ * (MatchOptions.oracle), as if it knew them exactly: how much better learning could make it.
+ */
+export function analyseMonth(month: SweepMonth, opts: { oracle?: boolean } | number = {}): Analysed {
+  const oracle = typeof opts === 'object' && opts.oracle === true;
   const t = month.truth;
+  const asked = t.reports.filter((r) => r.paid_at >= t.period.from && r.paid_at < t.period.to);
+  const paidShare = Math.min(0.995, asked.filter((r) => t.pair.has(r.uuid)).length / Math.max(1, asked.length));
   const t0 = performance.now();
-  const analysis = analyse(t.reports, t.lines, { coverage: t.coverage, period: t.period, reportsCover: t.reportsCover });
+  const analysis = analyse(t.reports, t.lines, { coverage: t.coverage, period: t.period, reportsCover: t.reportsCover, ...(oracle ? { oracle: { pairs: t.pair, paidShare } } : {}) });
   const ms = performance.now() - t0;
   const inPeriod = t.reports.filter((r) => r.paid_at >= t.period.from && r.paid_at < t.period.to);
   return { month, analysis, ms, greedy: greedy(inPeriod, t.lines) };
@@ -145,16 +153,75 @@ export interface MonthReport {
   /** the same greedy at its best threshold for this very month (99.5% precision or more), chosen knowing the truth: for comparison only */
   greedyBest: Score;
   /**
-   * the most an automatic rule may confirm: the share of the month's true pairs whose visible
-   * digits do not disagree with the last five (a pair whose digits disagree is never automatic)
+   * the most an automatic rule may confirm: the share of the month's true pairs whose line is a
+   * candidate, whose visible digits do not disagree with the last five (a pair whose digits
+   * disagree is never automatic) and that has no look-alike credit among the report's candidates
    */
   ceiling: number;
+  /**
+   * the best share of review's pairs any ranking could expect to put first, given what the files
+   * hold: a report whose true line has k − 1 look-alikes among its candidates (credits identical
+   * in every field the statement carries: amount, account, time, digits, payer, texts) counts 1/k,
+   * since swapping look-alikes changes nothing a matcher can read
+   */
+  reviewCeiling: number;
+  /**
+   * the same for unpaid: an unpaid report with k − 1 paid twins (identical in every field a report
+   * carries: store, amount, last five, time, note) counts 1/k
+   */
+  unpaidCeiling: number;
+  /** review's misses: how many lost to a credit showing no digits, as the true line shows none (the statistical kind) */
+  reviewMissesDigitless: number;
+  reviewMisses: number;
   goals: Record<string, boolean>;
+  /** the same month matched knowing its habits exactly (--oracle), at thresholds chosen on the oracle's calibration half */
+  oracle?: Score;
+}
+
+const lineKey = (l: ReconcileLine) => JSON.stringify([l.amount, l.source ?? l.store_id ?? null, l.at, l.hasTime, l.digits, l.payer ?? '', l.summary, l.note]);
+const reportKey = (r: ReconcileReport) => JSON.stringify([r.store_id, r.amount, r.last_five, r.paid_at, r.note]);
+
+/** The look-alike ceilings of review and unpaid (see MonthReport), and review's misses by kind. */
+function lookAlikeCeilings(a: Analysed, res: ReturnType<typeof decide>) {
+  const t = a.month.truth;
+  const { reports, lines, ofReport, asked } = a.analysis;
+  const autoPaid = new Set(res.auto.map((x) => x.payment));
+  const firstOf = new Map(res.review.map((x) => [x.payment, x.candidates[0]?.line]));
+  const lineIndex = new Map(lines.map((l, i) => [l.id, i]));
+  let remaining = 0;
+  let expected = 0;
+  let misses = 0;
+  let digitless = 0;
+  reports.forEach((r, ri) => {
+    const id = t.pair.get(r.uuid);
+    if (!asked[ri] || id === undefined || autoPaid.has(r.uuid)) return;
+    remaining++;
+    const key = lineKey(lines[lineIndex.get(id)!]);
+    expected += 1 / Math.max(1, ofReport[ri].filter((c) => lineKey(lines[c.line]) === key).length);
+    const first = firstOf.get(r.uuid);
+    if (first === id) return;
+    misses++;
+    const top = first === undefined ? undefined : lines[lineIndex.get(first)!];
+    if (top && !top.digits && !lines[lineIndex.get(id)!].digits) digitless++;
+  });
+  const inPeriod = (r: ReconcileReport) => r.paid_at >= t.period.from && r.paid_at < t.period.to;
+  const findable = (at: number) => at - FINDABLE.before >= t.coverage.from && at + FINDABLE.after <= t.coverage.to;
+  const twins = new Map<string, number>();
+  for (const r of t.reports) if (t.paid.has(r.uuid)) twins.set(reportKey(r), (twins.get(reportKey(r)) ?? 0) + 1);
+  const unpaid = t.reports.filter((r) => inPeriod(r) && t.unpaid.has(r.uuid) && findable(r.paid_at));
+  const unpaidExpected = unpaid.reduce((s, r) => s + 1 / (1 + (twins.get(reportKey(r)) ?? 0)), 0);
+  return {
+    reviewCeiling: remaining ? expected / remaining : 1,
+    unpaidCeiling: unpaid.length ? unpaidExpected / unpaid.length : 1,
+    reviewMisses: misses,
+    reviewMissesDigitless: digitless,
+  };
 }
 
 export function judge(a: Analysed, th: { matcher: Thresholds; greedy: number }): MonthReport {
   const t = a.month.truth;
-  const m = score(t, decide(a.analysis, th.matcher));
+  const decided = decide(a.analysis, th.matcher);
+  const m = score(t, decided);
   const inPeriod = t.reports.filter((r) => r.paid_at >= t.period.from && r.paid_at < t.period.to);
   const g = score(t, greedyResult(a.greedy, inPeriod, t.lines, th.greedy));
   const best = range(-10, 6, 0.25)
@@ -164,9 +231,17 @@ export function judge(a: Analysed, th: { matcher: Thresholds; greedy: number }):
   const reportOf = new Map(t.reports.map((r) => [r.uuid, r]));
   const lineOf = new Map(t.lines.map((l) => [l.id, l]));
   const pairs = inPeriod.filter((r) => t.pair.has(r.uuid));
+  // a true pair an automatic rule may confirm: its line is a candidate (equal amount, inside the
+  // window), its visible digits do not disagree, and no look-alike credit sits beside it among the
+  // report's candidates (confirming one of k identical credits is right 1 time in k)
+  const { reports: ar, lines: al, ofReport } = a.analysis;
+  const riOf = new Map(ar.map((r, i) => [r.uuid, i]));
   const agreeing = pairs.filter((r) => {
-    const v = compareDigits(reportOf.get(r.uuid)!.last_five, lineOf.get(t.pair.get(r.uuid)!)!.digits).verdict;
-    return v === 'equal' || v === 'unknown';
+    const l = lineOf.get(t.pair.get(r.uuid)!)!;
+    const v = compareDigits(reportOf.get(r.uuid)!.last_five, l.digits).verdict;
+    if (v !== 'equal' && v !== 'unknown') return false;
+    const cands = ofReport[riOf.get(r.uuid) ?? -1] ?? [];
+    return cands.some((c) => al[c.line].id === l.id) && cands.filter((c) => lineKey(al[c.line]) === lineKey(l)).length === 1;
   }).length;
   const ceiling = pairs.length ? agreeing / pairs.length : 1;
   const likeDefault = a.month.name === 'default';
@@ -179,6 +254,7 @@ export function judge(a: Analysed, th: { matcher: Thresholds; greedy: number }):
     greedy: g,
     greedyBest: best,
     ceiling,
+    ...lookAlikeCeilings(a, decided),
     goals: {
       'auto precision ≥ 99.5%': m.precision >= 0.995,
       'no auto pair with disagreeing digits': m.autoDigitsDisagree === 0,
@@ -201,9 +277,10 @@ export function formatRow(r: MonthReport): string {
   return [
     `${r.half === 'held-out' ? 'H' : 'C'} ${r.generator.padEnd(5)} ${r.name}`,
     `auto ${pc(m.precision)} / ${pc(m.recall)} (greedy ${pc(r.greedy.recall)} at ${pc(r.greedy.precision)}; at its best ${pc(r.greedyBest.recall)}; ceiling ${pc(r.ceiling)})`,
-    `review first ${pc(m.reviewFirst)} top3 ${pc(m.reviewTop3)}`,
-    `unpaid ${m.unpaidFound}/${m.unpaidTrue}, false ${pc(m.falseUnpaid)}`,
+    `review first ${pc(m.reviewFirst)} (ceiling ${pc(r.reviewCeiling)}; ${r.reviewMissesDigitless} of ${r.reviewMisses} misses both digitless) top3 ${pc(m.reviewTop3)}`,
+    `unpaid ${m.unpaidFound}/${m.unpaidTrue} (ceiling ${pc(r.unpaidCeiling)}), false ${pc(m.falseUnpaid)}`,
     `unreported ${m.unreportedFound}/${m.unreportedTrue} in ${m.unreportedListed}`,
+    ...(r.oracle ? [`knowing the habits: ${pc(r.oracle.recall)}, review first ${pc(r.oracle.reviewFirst)}, unpaid ${r.oracle.unpaidFound}/${r.oracle.unpaidTrue} false ${pc(r.oracle.falseUnpaid)}`] : []),
     `${r.ms.toFixed(0)} ms`,
     missed.length ? `MISSED: ${missed.join('; ')}` : 'all goals',
   ].join(' | ');
@@ -211,23 +288,31 @@ export function formatRow(r: MonthReport): string {
 
 /** The README's month-by-month table: its header, then one row per month. */
 export const MARKDOWN_HEADER = [
-  '| half | generator | month | auto precision / recall | greedy floor (calibrated) · at its best · ceiling | review first / top 3 | unpaid found, false | unreported found in list | goals missed |',
-  '|---|---|---|---|---|---|---|---|---|',
+  '| half | generator | month | auto precision / recall | greedy floor (calibrated) · at its best · ceiling | review first / top 3 · ceiling | unpaid found, false · ceiling | unreported found in list | knowing the habits: recall · review first · unpaid | goals missed |',
+  '|---|---|---|---|---|---|---|---|---|---|',
 ].join('\n');
 
 export function formatMarkdownRow(r: MonthReport): string {
   const m = r.matcher;
   const missed = Object.entries(r.goals).filter(([, ok]) => !ok).map(([g]) => g);
-  return `| ${r.half} | ${r.generator} | ${r.name} | ${pc(m.precision)} / ${pc(m.recall)} | ${pc(r.greedy.recall)} · ${pc(r.greedyBest.recall)} · ${pc(r.ceiling)} | ${pc(m.reviewFirst)} / ${pc(m.reviewTop3)} | ${m.unpaidFound}/${m.unpaidTrue}, ${pc(m.falseUnpaid)} | ${m.unreportedFound}/${m.unreportedTrue} in ${m.unreportedListed} | ${missed.length ? missed.join('; ') : 'none'} |`;
+  return `| ${r.half} | ${r.generator} | ${r.name} | ${pc(m.precision)} / ${pc(m.recall)} | ${pc(r.greedy.recall)} · ${pc(r.greedyBest.recall)} · ${pc(r.ceiling)} | ${pc(m.reviewFirst)} / ${pc(m.reviewTop3)} · ${pc(r.reviewCeiling)} | ${m.unpaidFound}/${m.unpaidTrue}, ${pc(m.falseUnpaid)} · ${pc(r.unpaidCeiling)} | ${m.unreportedFound}/${m.unreportedTrue} in ${m.unreportedListed} | ${r.oracle ? `${pc(r.oracle.recall)} · ${pc(r.oracle.reviewFirst)} · ${r.oracle.unpaidFound}/${r.oracle.unpaidTrue}, ${pc(r.oracle.falseUnpaid)}` : '-'} | ${missed.length ? missed.join('; ') : 'none'} |`;
 }
 
-/** `node dist/bench/reconcile-sweep.js [--quick] [--ours|--other] [--markdown]`: the sweep on its own (--markdown: the README's table). */
+/** `node dist/bench/reconcile-sweep.js [--quick] [--ours|--other] [--oracle] [--markdown]`: the sweep on its own (--markdown: the README's table; --oracle: each month again, knowing its habits). */
 if (process.argv[1]?.endsWith('reconcile-sweep.js')) {
   const quick = process.argv.includes('--quick');
   const only = process.argv.includes('--ours') ? 'ours' : process.argv.includes('--other') ? 'other' : undefined;
   const months = sweepMonths({ quick, only }).map(analyseMonth);
   const th = chooseThresholds(months.filter((a) => a.month.half === 'calibration'));
   console.log(`thresholds chosen on the calibration half: ${JSON.stringify(th)} (product defaults ${JSON.stringify(DEFAULT_THRESHOLDS)})`);
-  if (process.argv.includes('--markdown')) console.log(`${MARKDOWN_HEADER}\n${months.map((a) => formatMarkdownRow(judge(a, th))).join('\n')}`);
-  else for (const a of months) console.log(formatRow(judge(a, th)));
+  const reports = months.map((a) => judge(a, th));
+  if (process.argv.includes('--oracle')) {
+    // the same months, the habits learned from the truth; thresholds chosen on its own calibration half
+    const known = sweepMonths({ quick, only }).map((m) => analyseMonth(m, { oracle: true }));
+    const kth = chooseThresholds(known.filter((a) => a.month.half === 'calibration'));
+    console.log(`knowing the habits, thresholds chosen on the calibration half: ${JSON.stringify(kth)}`);
+    known.forEach((a, i) => (reports[i].oracle = judge(a, kth).matcher));
+  }
+  if (process.argv.includes('--markdown')) console.log(`${MARKDOWN_HEADER}\n${reports.map(formatMarkdownRow).join('\n')}`);
+  else for (const r of reports) console.log(formatRow(r));
 }

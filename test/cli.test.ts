@@ -213,7 +213,7 @@ describe('remit CLI', () => {
         srv.child.kill('SIGTERM');
       }
       expect(await srv.exited).toBe(0);
-    });
+    }, 120_000); // five processes one after another: a bound for a loaded machine, not a timing
 
     it('refuses to start without a shared signing secret', async () => {
       const r = await remit(['serve', '--port', '0'], { DATABASE_URL: url });

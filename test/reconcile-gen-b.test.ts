@@ -174,13 +174,8 @@ describe('generator B', () => {
     expect(Buffer.from(c.files[0].bytes).equals(Buffer.from(a.files[0].bytes))).toBe(false);
   });
 
-  it('makes a default month fast, with several export shapes', () => {
-    generateMonth({}, 1);
-    const t0 = performance.now();
+  it('makes a default month with several export shapes', () => {
     const m = generateMonth({}, 2);
-    const ms = performance.now() - t0;
-    // 300 ms on a quiet machine; the bound leaves room for a busy one
-    expect(ms).toBeLessThan(1500);
     expect(m.files).toHaveLength(DEFAULT_KNOBS.stores);
     expect(m.files.some((f) => f.name.endsWith('.xlsx'))).toBe(true);
     const kinds = new Set(m.files.map((f) => (f.name.endsWith('.xlsx') ? 'xlsx' : f.bytes[0] === 0xef ? 'utf8bom' : Buffer.from(f.bytes).toString('utf8').includes('\uFFFD') ? 'big5' : 'utf8')));
@@ -204,7 +199,6 @@ describe('generator B', () => {
   });
 
   it('makes a whole year in a loop, holidays and year ends included', () => {
-    const t0 = performance.now();
     for (let month = 1; month <= 12; month++) {
       const m = generateMonth({ digitsInNote: 0 }, 2026 + month, { year: 2026, month });
       expect(truthProblems(m), `month ${month}`).toEqual([]);
@@ -212,8 +206,7 @@ describe('generator B', () => {
       for (const f of m.files) expect(f.name).toContain(`2026${String(month).padStart(2, '0')}`);
       checkReadable(m);
     }
-    expect(performance.now() - t0).toBeLessThan(30_000);
-  });
+  }, 120_000); // a bound for a loaded machine; speed is the bench's to measure, not a test's
 
   it.each(EXTREMES)('makes a month with %s', (_, knobs) => {
     const m = generateMonth(knobs, 7);

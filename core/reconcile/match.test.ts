@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { matchReconcile, matchReconcile as match } from './match.js';
+import { analyse, matchReconcile, matchReconcile as match } from './match.js';
 import type { ReconcileLine, ReconcileReport } from './types.js';
 
 const MIN = 60_000;
@@ -291,5 +291,17 @@ describe('matchReconcile', () => {
       { payments: [a.uuid, b.uuid], lines: [1], reasons: ['2 筆回報合計金額相符', '後五碼相同'] },
       { payments: [c.uuid], lines: [2, 3], reasons: ['2 筆入帳合計金額相符', '後五碼相符'] },
     ]);
+  });
+
+  it('the bench’s oracle learns the habits from every true pair it is given, digitless ones too, and the paid share it is told', () => {
+    // two digitless pairs and one whose digits agree: only the last is an anchor unless the truth is given
+    const a = report('2026-11-05T10:00:00', 800, '11111');
+    const b = report('2026-11-06T10:00:00', 900, '22222');
+    const c = report('2026-11-07T10:00:00', 1000, '33333');
+    const lines = [line(1, '2026-11-05T10:05:00', 800, ''), line(2, '2026-11-06T10:05:00', 900, ''), line(3, '2026-11-07T10:05:00', 1000, '33333')];
+    expect(analyse([a, b, c], lines).model.anchors).toBe(1);
+    const known = analyse([a, b, c], lines, { oracle: { pairs: new Map([[a.uuid, 1], [b.uuid, 2], [c.uuid, 3]]), paidShare: 0.9 } });
+    expect(known.model.anchors).toBe(3);
+    expect(known.model.paidShare).toBe(0.9);
   });
 });

@@ -56,6 +56,12 @@ export interface MatchOptions {
   /** what confirmed links taught about payers (evidence for name-only lines and typos) */
   payers?: PayerMemory[];
   thresholds?: Partial<Thresholds>;
+  /**
+   * For the bench's ceiling only, never passed by the product: the true pairs (report uuid → line
+   * id) and the true paid share. The month's habits are then learned from every true pair instead
+   * of the unambiguous ones: what the matcher would do if it knew the month's habits exactly.
+   */
+  oracle?: { pairs: Map<string, number>; paidShare: number };
 }
 
 export interface MatchResult {
@@ -176,7 +182,7 @@ export function analyse(allReports: ReconcileReport[], lines: ReconcileLine[], o
     }
   });
 
-  const model = learnModel(reports, lines, { ofReport, ofLine }, { before, after }, opts.payers);
+  const model = learnModel(reports, lines, { ofReport, ofLine }, { before, after }, opts.payers, opts.oracle);
   for (const list of ofReport) {
     if (list.length === 0) continue;
     const offset = model.offset(reports[list[0].report]);

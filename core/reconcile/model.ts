@@ -224,6 +224,7 @@ export function learnModel(
   candidates: { ofReport: Candidate[][]; ofLine: Candidate[][] },
   win: Window,
   payers: PayerMemory[] = [],
+  oracle?: { pairs: Map<string, number>; paidShare: number },
 ): Model {
   const { ofReport, ofLine } = candidates;
   const anchorOf = (r: ReconcileReport, l: ReconcileLine): TimeAnchor => ({
@@ -240,14 +241,21 @@ export function learnModel(
   const agrees = (c: Candidate) => c.facts.digits === 'equal' && c.facts.visible >= 3;
   const timeAnchors = new Map<string, TimeAnchor[]>();
   const allTime: TimeAnchor[] = [];
+  // the bench's oracle: every true pair is an anchor
+  const truePair = (cands: Candidate[]) => oracle && cands.find((x) => oracle.pairs.get(reports[x.report].uuid) === lines[x.line].id);
   for (const cands of ofReport) {
     let c: Candidate | undefined;
-    let n = 0;
-    for (const x of cands) if (agrees(x)) (c = x), n++;
-    if (n !== 1 || !c) continue;
-    let m = 0;
-    for (const x of ofLine[c.line]) if (agrees(x)) m++;
-    if (m !== 1) continue;
+    if (oracle) {
+      c = truePair(cands);
+      if (!c) continue;
+    } else {
+      let n = 0;
+      for (const x of cands) if (agrees(x)) (c = x), n++;
+      if (n !== 1 || !c) continue;
+      let m = 0;
+      for (const x of ofLine[c.line]) if (agrees(x)) m++;
+      if (m !== 1) continue;
+    }
     const a = anchorOf(reports[c.report], lines[c.line]);
     allTime.push(a);
     const src = sourceOf(lines[c.line]);
@@ -298,8 +306,8 @@ export function learnModel(
       strongOfReport[ri] = n === 1 ? c : null;
     }
   });
-  for (const c of strongOfReport) {
-    if (!c || strongOfLine[c.line] !== 1) continue;
+  for (const c of oracle ? ofReport.map(truePair) : strongOfReport) {
+    if (!c || (!oracle && strongOfLine[c.line] !== 1)) continue;
     if (c.facts.visible < 3 || c.facts.digits === 'unknown') continue;
     nDigits++;
     if (c.facts.digits === 'typo') nTypo++;
@@ -363,7 +371,7 @@ export function learnModel(
     spanned++;
     if (ofReport[ri].length > 0) withCandidates++;
   });
-  const paidShare = Math.min(0.99, Math.max(0.5, spanned >= 20 ? (withCandidates / spanned) * 0.99 : 0.95));
+  const paidShare = oracle ? oracle.paidShare : Math.min(0.99, Math.max(0.5, spanned >= 20 ? (withCandidates / spanned) * 0.99 : 0.95));
   const background = (r: ReconcileReport, amount: number) => {
     const n = (amountCount.get(`${r.store_id}|${amount}`) ?? 0) + (amountCount.get(`all|${amount}`) ?? 0);
     return Math.max(0.05, (Math.max(0, n - 1) * (win.before + win.after)) / span);
