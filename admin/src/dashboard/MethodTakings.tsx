@@ -12,7 +12,8 @@ export function MethodTakings({ data }: { data: StatsSummary | null }) {
   if (!data || rows.length === 0) return null;
   const cell = { whiteSpace: 'nowrap', fontVariantNumeric: 'tabular-nums' } as const;
   return (
-    <TableContainer component={Paper} variant="outlined" sx={{ overflowX: 'auto' }}>
+    // scrolls sideways on a phone: focusable, so a keyboard can scroll it too (axe scrollable-region-focusable)
+    <TableContainer component={Paper} variant="outlined" sx={{ overflowX: 'auto' }} tabIndex={0} role="region" aria-label={T.byMethodTitle}>
       <Typography component="h2" variant="subtitle1" sx={{ px: 2, pt: 1.5, fontWeight: 600 }}>
         {T.byMethodTitle}
       </Typography>
