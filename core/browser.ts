@@ -29,6 +29,8 @@ export type { ImportResult } from './payments/import.js';
 export type { StatsCharts } from './stats/rules.js';
 export { STATUSES, STATUS_COLORS, STATUS_CREDITED, STATUS_FAILED, STATUS_PENDING, statusChangeable } from './payments/statuses.js';
 export type { PaymentStatus } from './payments/statuses.js';
+export { EPAY_KINDS, METHOD_CASH, METHOD_DETAIL_MAX, METHOD_EPAY, METHOD_TRANSFER, PAYMENT_METHODS, hasMethodDetail, methodText, needsLastFive } from './payments/methods.js';
+export type { PaymentMethod } from './payments/methods.js';
 export { addDays, defaultDateRange, formatTaipei, taipeiDate } from './time.js';
 export type { AuditEntry, ListedPayment, Me, Payment, StatsSummary, Store, StoreStats, User } from './types.js';
 export { validateLogin } from './users/login.js';
