@@ -12,7 +12,7 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { linkActor } from '../actor.js';
 import type { AppContext, ServiceContext } from '../context.js';
 import type { Db } from '../db/connect.js';
-import type { PaymentRow, StoreRow } from '../db/rows.js';
+import type { StoreRow } from '../db/rows.js';
 import { ConflictError, DomainError, NotFoundError, problem } from '../errors.js';
 import { deny, requirePermission, valid } from '../guard.js';
 import { recordAudit } from '../audit/service.js';
@@ -127,16 +127,11 @@ export async function reportThroughLink(app: AppContext, token: unknown, body: u
   const value = valid(validatePayment(fields, { now }));
   const storeId = Number(store.id);
   const confirmed = input?.confirm_duplicate === true;
-  if (!confirmed) {
-    const near = await app.db<PaymentRow>('payments')
-      .where({ store_id: storeId, last_five: value.last_five, amount: value.amount })
-      .whereBetween('paid_at', [value.paid_at - CUSTOMER_DUPLICATE_WINDOW_MS, value.paid_at + CUSTOMER_DUPLICATE_WINDOW_MS])
-      .first('uuid');
-    if (near) throw new ConflictError(problem('public_possible_duplicate'));
-  }
   const ctx: ServiceContext = { ...app, actor: linkActor({ id: Number(link.id), storeId, storeCode: store.code }), ip };
   try {
-    const payment = await submitPayment(ctx, { ...value, store_id: storeId }, { allowDuplicate: confirmed, now });
+    // the near check (same last five and amount within 10 minutes) runs in the writer's transaction,
+    // so two near reports sent at once, to one instance or several, store one
+    const payment = await submitPayment(ctx, { ...value, store_id: storeId }, { allowDuplicate: confirmed, now, nearWindowMs: CUSTOMER_DUPLICATE_WINDOW_MS });
     return { tracking: payment.uuid, status_path: statusPath(payment.uuid) };
   } catch (err) {
     // the writer's own duplicate answer names the other payment: a customer never reads that

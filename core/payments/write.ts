@@ -31,7 +31,15 @@ interface NewPayment {
   audit: AuditRowInput;
   /** the submitter saw the 可能重複 warning and sends it again on purpose */
   allowDuplicate: boolean;
+  /**
+   * A customer's report (issue 25) is also a probable duplicate of a payment of the same store,
+   * last five and amount whose time is within this many ms, stored or earlier in the batch.
+   */
+  nearWindowMs?: number;
 }
+
+/** What a near duplicate shares: store, last five and amount (the time is within the window). */
+const nearKey = (r: PaymentRow) => `near|${r.store_id}|${r.last_five}|${r.amount}`;
 
 /**
  * Writes new payments with their audit entries in one transaction; a missing store fails only its
@@ -46,6 +54,8 @@ async function writeNewPayments(db: Db, items: NewPayment[]): Promise<Array<Paym
     const storeIds = [...new Set(items.map((i) => i.row.store_id))];
     const known = new Set(((await trx('stores').whereIn('id', storeIds).select('id')) as Array<{ id: number }>).map((s) => Number(s.id)));
     const earlier = new Map<string, string>();
+    /** a report's uuid, to the stored payment it is near (customers' reports only) */
+    const nearStored = new Map<string, string>();
     const checked = items.filter((i) => !i.allowDuplicate && known.has(i.row.store_id));
     if (checked.length) {
       if (isPostgres(db)) {
@@ -55,7 +65,9 @@ async function writeNewPayments(db: Db, items: NewPayment[]): Promise<Array<Paym
         // import), and waits as long as SQLite's busy_timeout, then is refused as busy (503).
         await trx.raw(`set local lock_timeout = ${WRITE_WAIT_MS}`);
         await trx.raw('select pg_advisory_xact_lock_shared(?)', [IMPORT_LOCK]);
-        for (const key of [...new Set(checked.map((i) => paymentDuplicateKey(i.row)))].sort()) await trx.raw('select pg_advisory_xact_lock(hashtext(?))', [key]);
+        // one sorted list of every key, the near ones too, so two batches never wait for each other
+        const keys = new Set(checked.flatMap((i) => (i.nearWindowMs ? [paymentDuplicateKey(i.row), nearKey(i.row)] : [paymentDuplicateKey(i.row)])));
+        for (const key of [...keys].sort()) await trx.raw('select pg_advisory_xact_lock(hashtext(?))', [key]);
       }
       const hits = (await trx('payments')
         .whereIn('paid_at', [...new Set(checked.map((i) => i.row.paid_at))])
@@ -63,13 +75,29 @@ async function writeNewPayments(db: Db, items: NewPayment[]): Promise<Array<Paym
         .orderBy('created_at', 'desc')
         .select('uuid', ...DUPLICATE_KEY_COLUMNS)) as PaymentRow[];
       for (const h of hits) earlier.set(paymentDuplicateKey(h), h.uuid);
+      for (const i of checked) {
+        if (!i.nearWindowMs) continue;
+        const near = (await trx('payments')
+          .where({ store_id: i.row.store_id, last_five: i.row.last_five, amount: i.row.amount })
+          .whereBetween('paid_at', [i.row.paid_at - i.nearWindowMs, i.row.paid_at + i.nearWindowMs])
+          .first('uuid')) as { uuid: string } | undefined;
+        if (near) nearStored.set(i.row.uuid, near.uuid);
+      }
     }
+    /** the batch's rows accepted so far, for the near check of the ones after them */
+    const accepted: PaymentRow[] = [];
     const results = items.map((i): PaymentRow | Error => {
       if (!known.has(i.row.store_id)) return ValidationError.single('store_id', 'store_not_found');
       const key = paymentDuplicateKey(i.row);
       const first = earlier.get(key);
       if (first && !i.allowDuplicate) return new ConflictError(problem('possible_duplicate', { duplicate_of: first }));
+      if (i.nearWindowMs && !i.allowDuplicate) {
+        const w = i.nearWindowMs;
+        const before = nearStored.get(i.row.uuid) ?? accepted.find((r) => nearKey(r) === nearKey(i.row) && Math.abs(r.paid_at - i.row.paid_at) <= w)?.uuid;
+        if (before) return new ConflictError(problem('possible_duplicate', { duplicate_of: before }));
+      }
       earlier.set(key, i.row.uuid);
+      accepted.push(i.row);
       return i.row;
     });
     // The lock of a closed day (core/closes): a 現金 payment of a closed day is refused unless its
@@ -110,12 +138,20 @@ export async function createPayment(ctx: ServiceContext, input: unknown): Promis
  * Writes one reported payment, checked and with its store decided by the caller (the form, a
  * customer's link), with its audit entry. Submissions arriving together are written in one
  * transaction (group commit); if that transaction fails, each is retried alone so one cannot
- * sink another. A probable duplicate is refused (409 possible_duplicate) unless `allowDuplicate`.
+ * sink another. A probable duplicate is refused (409 possible_duplicate) unless `allowDuplicate`;
+ * with `nearWindowMs`, so is one of the same store, last five and amount within that window,
+ * checked in the same transaction as the insert (a customer's report, issue 25).
  */
-export async function submitPayment(ctx: ServiceContext, fields: NewPaymentFields, opts: { allowDuplicate: boolean; now?: number }): Promise<Payment> {
+export async function submitPayment(ctx: ServiceContext, fields: NewPaymentFields, opts: { allowDuplicate: boolean; now?: number; nearWindowMs?: number }): Promise<Payment> {
   const now = opts.now ?? Date.now();
   const row = newPaymentRow(ctx.actor, fields, now);
-  const item: NewPayment = { row, ctx: { actor: ctx.actor, ip: ctx.ip }, audit: auditRow(ctx, { action: 'create', entity: 'payment', entityId: row.uuid, after: toPayment(row) }, now), allowDuplicate: opts.allowDuplicate };
+  const item: NewPayment = {
+    row,
+    ctx: { actor: ctx.actor, ip: ctx.ip },
+    audit: auditRow(ctx, { action: 'create', entity: 'payment', entityId: row.uuid, after: toPayment(row) }, now),
+    allowDuplicate: opts.allowDuplicate,
+    nearWindowMs: opts.nearWindowMs,
+  };
   const writer = batcherFor(paymentWriters, ctx.db, (root) =>
     new Batcher<NewPayment, PaymentRow>(async (items) => {
       try {

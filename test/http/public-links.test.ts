@@ -168,6 +168,19 @@ describe.each(DB_KINDS)('store public links on %s', (kind) => {
     expect((await call(one, 'POST', `/public/links/${token}/reports`, { body: { ...fields, paid_at: fields.paid_at.replace(/:15$/, ':35') }, from })).status).toBe(201);
   });
 
+  it('near reports sent at once, to both instances, store one: the near check shares the insert transaction', async () => {
+    const token = tokenOf((await call(one, 'GET', `/stores/${f.stores.C.id}/link`, { as: 'admin' })).body.url);
+    const fields = report();
+    // four reports of one transfer (store C: the link limit a day is the test's 12, shared with the burst test), typed a minute apart each, from six addresses (no limit in the way)
+    const answers = await Promise.all(
+      Array.from({ length: 4 }, (_, i) =>
+        call(i % 2 ? one : two, 'POST', `/public/links/${token}/reports`, { body: { ...fields, paid_at: fields.paid_at.replace(/:15$/, `:1${i}`) }, from: freshAddress() }),
+      ),
+    );
+    expect(answers.map((a) => a.status).sort()).toEqual([201, 409, 409, 409]);
+    expect(Number(((await t.db('payments').where({ last_five: fields.last_five }).count({ n: '*' }).first()) as { n: string }).n)).toBe(1);
+  });
+
   it('the status answer: one tracking number, status, amount, time and store name only; follows a status change; 404 otherwise', async () => {
     const token = tokenOf((await call(one, 'GET', `/stores/${f.stores.A.id}/link`, { as: 'admin' })).body.url);
     const fields = report({ note: '私人備註' });
