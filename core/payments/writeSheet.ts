@@ -3,7 +3,7 @@
  * The export uses the import's columns and order, so an exported file imports back unchanged.
  */
 import * as XLSX from 'xlsx';
-import { csvCell, csvDigitsField } from '../spreadsheets/csvWrite.js';
+import { csvCell } from '../spreadsheets/csvWrite.js';
 import { MSG } from '../messages.js';
 import { addDays, compactTimestamp, parseInstant, taipeiDate } from '../time.js';
 import { storeLabel } from '../labels.js';
