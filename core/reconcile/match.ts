@@ -320,6 +320,8 @@ export function decide(a: Analysis, t: Thresholds): MatchResult {
   const reviewPartner = reviewAfterAuto(a, reportAuto, lineTaken, `${t.auto}|${t.autoNoDigits}`);
   const reviewOwner = new Int32Array(lines.length).fill(-1);
   reviewPartner.forEach((li, ri) => li >= 0 && !reportAuto[ri] && (reviewOwner[li] = ri));
+  // the best likelihood among lines no report's reading holds, per holder (NaN: not yet asked)
+  const freeAlt = new Float64Array(reports.length).fill(NaN);
   const unpaid: Array<{ ri: number; w: number }> = [];
   reports.forEach((r, ri) => {
     if (!asked[ri] || reportAuto[ri]) return;
@@ -330,12 +332,25 @@ export function decide(a: Analysis, t: Thresholds): MatchResult {
     const open = ofReport[ri].filter((c) => lineTaken[c.line] !== 1);
     if (open.length === 0) return;
     // Review ranks first the line the assignment gives the report; then free lines by weight;
-    // then lines held by another report, by what that report would lose without them.
+    // then lines held by another report, by what that report would lose without them (its pair
+    // less the best line no one holds that it could take instead: a holder with an equal
+    // alternative gives its line up for nothing).
     const mine = reviewPartner[ri];
     const rank = (c: Candidate) => (c.line === mine ? 0 : reviewOwner[c.line] < 0 && c.lr > 0 ? 1 : 2);
-    const held = (c: Candidate) => (reviewOwner[c.line] < 0 ? 0 : cand(reviewOwner[c.line], c.line).lr);
-    const key = (c: Candidate) => (rank(c) === 2 ? c.lr - held(c) : c.lr);
-    open.sort((x, y) => rank(x) - rank(y) || key(y) - key(x));
+    // what the holder would lose by giving the line up: its pair less the best line no one holds
+    // that it could take instead (one step of the reading's re-seating)
+    const held = (c: Candidate) => {
+      const k = reviewOwner[c.line];
+      if (k < 0) return 0;
+      if (Number.isNaN(freeAlt[k])) {
+        let alt = 0;
+        for (const x of ofReport[k]) if (reviewOwner[x.line] < 0 && lineTaken[x.line] !== 1) alt = Math.max(alt, x.lr);
+        freeAlt[k] = alt;
+      }
+      return cand(k, c.line).lr - freeAlt[k];
+    };
+    const keys = new Map(open.map((c) => [c, rank(c) * 1e9 - (rank(c) === 2 ? c.lr - held(c) : c.lr)]));
+    open.sort((x, y) => keys.get(x)! - keys.get(y)!);
     if (mine >= 0) lineTaken[mine] = 2;
     result.review.push({
       payment: r.uuid,
