@@ -57,7 +57,7 @@ for (const m of sweepMonths()) {
     const kT = cls(tli, cT.lr);
     const kF = cls(topLi, cF.lr);
     const lrWorse = cF.lr > cT.lr;
-    const kind = `${bothBlind ? "both digitless" : "digits differ"}${lT.hasTime && lF.hasTime ? "" : " (a date-only line)"}, top ${farther ? 'farther' : 'closer'}, top class ${kF} true class ${kT}, top lr ${lrWorse ? '>' : '<='} true lr`;
+    const kind = `${bothBlind ? 'both digitless' : 'digits differ'}${lT.hasTime && lF.hasTime ? '' : ' (a date-only line)'}, top ${farther ? 'farther' : 'closer'}, top class ${kF} true class ${kT}, top lr ${lrWorse ? '>' : '<='} true lr`;
     bump(kind);
     if (!bothBlind || !farther || printed >= maxCases) continue;
     printed++;
