@@ -39,6 +39,10 @@ export default defineConfig({
   root: import.meta.dirname,
   base: '/',
   plugins: [react(), precompress(outDir)],
+  resolve: {
+    // a polyfill of a built-in, for node-polyglot: the built-in instead (admin/shims/object-entries.cjs)
+    alias: [{ find: /^object\.entries$/, replacement: resolve(import.meta.dirname, 'shims', 'object-entries.cjs') }],
+  },
   build: {
     outDir,
     emptyOutDir: true,

@@ -7,7 +7,7 @@
  * cli/commands/ (it is the definition), and so do the examples of its `--help`.
  */
 import { PAYMENT_FIELD_LABELS, STATUS_LABELS, STORE_FIELD_LABELS, USER_FIELD_LABELS } from '../core/index.js';
-import { AUDIT_FIELD_LABELS, PAYER_FIELD_LABELS } from '../core/labels.js';
+import { AUDIT_FIELD_LABELS, CLOSE_FIELD_LABELS as C, PAYER_FIELD_LABELS } from '../core/labels.js';
 
 /** How every error is said on stderr. */
 export const errorLine = (message: string) => `錯誤：${message}\n`;
@@ -130,6 +130,9 @@ export const EXPORT = {
   dayFlagsWithDates: '--yesterday/--today 不能與 --from/--to 一起使用',
   badStatus: (got: string[]) => `--status 必須是 ${STATUS_LABELS.未確認}、${STATUS_LABELS.已入帳} 或 ${STATUS_LABELS.未入帳}，收到「${got.join('、')}」`,
   badFormat: (got: string) => `--format 必須是 xlsx、csv 或 json，收到「${got}」`,
+  daybookFormat: '日記帳（--daybook）只能匯出 xlsx 或 csv',
+  daybookStore: '日記帳（--daybook）請用 --store 指定一家分店的代碼',
+  daybookStatus: '日記帳（--daybook）包含每一種狀態，不能用 --status',
 } as const;
 
 export const SAMPLE = {
@@ -143,6 +146,11 @@ export const STORES = {
   removed: (label: string) => `已刪除分店 ${label}`,
   confirmRemove: (label: string) => `確定要刪除分店 ${label} 嗎？此操作無法復原`,
   nothingToEdit: '請指定要修改的項目：--name 或 --code',
+  linkBoth: '--rotate 與 --off 只能擇一',
+  linkActive: (label: string, url: string) => `${label} 的公開回報連結：\n${url}\n（印出海報或貼到 LINE 群組；外洩時用 --rotate 換新連結）`,
+  linkRotated: (label: string, url: string) => `已換新 ${label} 的公開回報連結，舊連結立即失效：\n${url}`,
+  linkOff: (label: string) => `已停用 ${label} 的公開回報連結（用 --rotate 產生新的連結重新啟用）`,
+  linkDisabled: (label: string) => `${label} 的公開回報連結已停用（用 --rotate 產生新的連結重新啟用）`,
   unknownCode: (message: string) => `${message}（用 remit stores list 查看）`,
   columns: [STORE_FIELD_LABELS.id, STORE_FIELD_LABELS.code, STORE_FIELD_LABELS.name, STORE_FIELD_LABELS.created_at],
 } as const;
@@ -241,4 +249,29 @@ export const RECONCILE = {
     PAYER_FIELD_LABELS.learned_at,
     PAYER_FIELD_LABELS.learned_by,
   ],
+} as const;
+
+/** `remit close`, `remit cash-out`, `remit closes`, `remit day` (issue 26). */
+export const CLOSES = {
+  closed: (store: string, date: string) => `${store} ${date} 日結完成`,
+  cashOutRecorded: (store: string, kind: string, amount: string, when: string) => `已記錄 ${store} ${kind} ${amount}（${when}）`,
+  afterClose: '（這一天已日結：這筆記為結帳後異動）',
+  badAmount: (flag: string, got: string) => `${flag} 必須是新台幣整數金額，收到「${got}」`,
+  badKind: (got: string) => `--kind 必須是 店內支出 或 提領，收到「${got}」`,
+  badTime: (got: string) => `--at 必須是時間，例如 2026-11-20T14:30 或 "2026-11-20 14:30"，收到「${got}」`,
+  dateRequired: '請用 --date YYYY-MM-DD 指定營業日期（台灣時間）',
+  noStores: '沒有分店資料',
+  period: (from: string, to: string) => `期間：${from} 至 ${to}（台灣時間，含當天）\n\n`,
+  boardColumns: [C.store_id, C.date, C.state, C.cash_in, C.cash_out, C.expected, C.counted, C.difference, C.late_changes],
+  totals: '各付款方式合計',
+  dayColumns: ['時間', '類別', '付款方式／支出類型', '項目', '金額', '現金增減', '現金結餘', '備註'],
+  income: '收入',
+  expense: '支出',
+  employee: '員工購物',
+  status: (label: string) => `狀態：${label}`,
+  opening: (amount: string, from: string | null) => `開帳現金：${amount}${from === 'stated' ? '（首次日結填寫）' : from ? `（沿用 ${from} 點收）` : ''}`,
+  noOpening: '開帳現金：未知（本店尚無日結；第一次日結時填寫 --opening）',
+  noEntries: '這一天沒有收支記錄',
+  lateChanges: (n: number) => `結帳後異動 ${n} 筆（見稽核紀錄）`,
+  unknown: '—',
 } as const;

@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { Command } from 'commander';
 import { auditCommand } from './commands/audit.js';
 import { backupCommand } from './commands/backup.js';
+import { cashOutCommand, closeCommand, closesCommand, dayCommand } from './commands/closes.js';
 import { exportCommand } from './commands/export.js';
 import { importCommand } from './commands/import.js';
 import { migrateCommand } from './commands/migrate.js';
@@ -31,6 +32,10 @@ export function buildProgram(io: CliIO, hooks: { onServerStarted?: (stop: () => 
   usersCommand(program, io);
   storesCommand(program, io);
   statsCommand(program, io);
+  closeCommand(program, io);
+  cashOutCommand(program, io);
+  closesCommand(program, io);
+  dayCommand(program, io);
   auditCommand(program, io);
   backupCommand(program, io);
   return localizeTree(program);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ConfigError, DEFAULTS, loadConfig } from './config.js';
+import { ConfigError, DEFAULTS, listenUrl, loadConfig } from './config.js';
 
 const SECRET = 'q3Jx9vR2mT7wYbK1pL5sZ8nD0cF4gH6j';
 
@@ -128,5 +128,25 @@ describe('loadConfig: secrets and costs', () => {
     expect(cfg.adminPassword).toBe('first-admin-pw');
     expect(cfg.trustProxy).toBe(true);
     expect(loadConfig({ REMIT_TRUST_PROXY: '0' }).trustProxy).toBe(false);
+  });
+});
+
+describe("loadConfig: a store's public link (issue 25)", () => {
+  it('writes links with REMIT_PUBLIC_URL, without a trailing slash; absent, the address remit serve listens on', () => {
+    expect(loadConfig({}).publicUrl).toBeUndefined();
+    expect(loadConfig({ REMIT_PUBLIC_URL: 'https://pay.example.tw/' }).publicUrl).toBe('https://pay.example.tw');
+    expect(loadConfig({ REMIT_PUBLIC_URL: 'https://example.tw/remit/' }).publicUrl).toBe('https://example.tw/remit');
+    expect(listenUrl('0.0.0.0', 3000)).toBe('http://localhost:3000');
+    expect(listenUrl('::1', 8080)).toBe('http://[::1]:8080');
+  });
+  it('refuses an address customers could not use, saying what it is', () => {
+    for (const bad of ['pay.example.tw', 'ftp://x.tw', 'https://x.tw/?a=1', 'https://u:p@x.tw']) {
+      expect(() => loadConfig({ REMIT_PUBLIC_URL: bad })).toThrow(/REMIT_PUBLIC_URL 必須是顧客連得到的網址/);
+    }
+  });
+  it('limits 5 a minute and 30 a day per address and 300 a day per link unless set', () => {
+    expect(loadConfig({}).publicLimits).toEqual({ perAddressMinute: 5, perAddressDay: 30, perLinkDay: 300 });
+    expect(loadConfig({ REMIT_PUBLIC_PER_MINUTE: '2', REMIT_PUBLIC_PER_DAY: '10', REMIT_PUBLIC_LINK_PER_DAY: '50' }).publicLimits).toEqual({ perAddressMinute: 2, perAddressDay: 10, perLinkDay: 50 });
+    expect(() => loadConfig({ REMIT_PUBLIC_PER_MINUTE: '0' })).toThrow(/REMIT_PUBLIC_PER_MINUTE/);
   });
 });

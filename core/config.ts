@@ -5,6 +5,7 @@
 import type { DbConfig } from './db/connect.js';
 import { DEFAULT_HASHING, type HashingSettings } from './users/hashPool.js';
 import { DEFAULT_MATCHING, type MatchingSettings } from './reconcile/matchPool.js';
+import { DEFAULT_PUBLIC_LIMITS, type PublicLimits } from './links/rules.js';
 
 export interface RemitConfig {
   db: DbConfig;
@@ -26,6 +27,10 @@ export interface RemitConfig {
   proxyHops: number;
   /** the product's title, shown on every screen */
   title: string;
+  /** the address customers reach the server at, for store links (REMIT_PUBLIC_URL); absent, the address `remit serve` listens on */
+  publicUrl?: string;
+  /** the public link's abuse limits (REMIT_PUBLIC_PER_MINUTE, REMIT_PUBLIC_PER_DAY, REMIT_PUBLIC_LINK_PER_DAY) */
+  publicLimits: PublicLimits;
 }
 
 export class ConfigError extends Error {
@@ -84,6 +89,28 @@ function intSetting(env: Env, name: string, fallback: number, min: number, max: 
   return n;
 }
 
+/** The address a server listening on host:port is reached at, as `remit serve` says it (0.0.0.0 reads localhost). */
+export function listenUrl(host: string, port: number): string {
+  const shown = host === '0.0.0.0' || host === '::' ? 'localhost' : host;
+  return `http://${shown.includes(':') ? `[${shown}]` : shown}:${port}`;
+}
+
+/** REMIT_PUBLIC_URL: an http(s) address with no path beyond `/`, written without its trailing slash. */
+function publicUrlOf(raw: string | undefined): string | undefined {
+  const text = raw?.trim();
+  if (!text) return undefined;
+  let url: URL | null = null;
+  try {
+    url = new URL(text);
+  } catch {
+    /* said below */
+  }
+  if (!url || !/^https?:$/.test(url.protocol) || url.search || url.hash || url.username || url.password) {
+    throw new ConfigError(`REMIT_PUBLIC_URL 必須是顧客連得到的網址，例如 https://remit.example.tw（目前是「${text}」）`);
+  }
+  return `${url.origin}${url.pathname.replace(/\/+$/, '')}`;
+}
+
 /** Reads the configuration; command-line flags win over the environment. */
 export function loadConfig(env: Env, flags: { db?: string; port?: string | number; host?: string } = {}): RemitConfig {
   const url = env.DATABASE_URL?.trim();
@@ -121,5 +148,11 @@ export function loadConfig(env: Env, flags: { db?: string; port?: string | numbe
     trustProxy: /^(1|true|yes)$/i.test(env.REMIT_TRUST_PROXY ?? ''),
     proxyHops: intSetting(env, 'REMIT_PROXY_HOPS', 1, 1, 10),
     title: env.REMIT_TITLE?.trim() || DEFAULTS.title,
+    publicUrl: publicUrlOf(env.REMIT_PUBLIC_URL),
+    publicLimits: {
+      perAddressMinute: intSetting(env, 'REMIT_PUBLIC_PER_MINUTE', DEFAULT_PUBLIC_LIMITS.perAddressMinute, 1, 10_000),
+      perAddressDay: intSetting(env, 'REMIT_PUBLIC_PER_DAY', DEFAULT_PUBLIC_LIMITS.perAddressDay, 1, 1_000_000),
+      perLinkDay: intSetting(env, 'REMIT_PUBLIC_LINK_PER_DAY', DEFAULT_PUBLIC_LIMITS.perLinkDay, 1, 1_000_000),
+    },
   };
 }

@@ -2,6 +2,7 @@ import type { Db } from './db/connect.js';
 import type { HashingSettings } from './users/hashPool.js';
 import type { MatchingSettings } from './reconcile/matchPool.js';
 import type { Actor } from './actor.js';
+import type { PublicLinkSettings } from './links/rules.js';
 
 export interface SecuritySettings {
   /** HS256 signing secret for session tokens */
@@ -14,6 +15,8 @@ export interface SecuritySettings {
   hashing?: HashingSettings;
   /** failed sign-ins allowed per username and per address in a window; default 10 in 15 minutes */
   signInLimit?: SignInLimit;
+  /** a store's public link: the address links are written with (REMIT_PUBLIC_URL) and the abuse limits */
+  publicLinks?: PublicLinkSettings;
 }
 
 export interface SignInLimit {

@@ -55,6 +55,14 @@ export interface ErrorDetailsByCode {
   note_type: None;
   note_too_long: { limit: number };
   status_invalid: None;
+  method_invalid: None;
+  last_five_not_needed: { method: string };
+  method_detail_not_epay: None;
+  method_detail_type: None;
+  method_detail_too_long: { limit: number };
+  method_detail_chars: None;
+  employee_invalid: None;
+  method_change_linked: None;
   payment_read_only_field: None;
   payment_not_found: None;
   payment_store_forbidden: None;
@@ -112,11 +120,17 @@ export interface ErrorDetailsByCode {
   store_code_taken: None;
   store_in_use: None;
   store_code_not_found: { code: string };
+  // a store's public link (issue 25)
+  link_inactive: None;
+  public_too_many: { seconds: number };
+  public_possible_duplicate: None;
+  public_report_not_found: None;
   // import (spreadsheets and JSON rows)
   import_empty: None;
   import_too_many: { limit: number };
   import_last_five: { length: number };
   import_last_five_lost_zero: { value: string };
+  import_method: { value: string };
   import_paid_at_required: None;
   /** a date or time cell that is no date: 無效的日期格式 */
   import_date_invalid: { column: string; value: string };
@@ -164,6 +178,7 @@ export interface ErrorDetailsByCode {
   reconcile_amount_differs: { id: number };
   reconcile_other_store: { id: number };
   reconcile_payment_linked: None;
+  reconcile_not_transfer: { method: string };
   reconcile_line_linked: { id: number };
   reconcile_not_linked: None;
   reconcile_concurrent: None;
@@ -176,6 +191,26 @@ export interface ErrorDetailsByCode {
   reconcile_bad_page: { param: string; limit: number };
   reconcile_statement_not_found: { id: string };
   reconcile_file_name_required: None;
+  // cash out and the daily close (日結)
+  cash_out_kind_invalid: None;
+  cash_category_required: None;
+  cash_category_too_long: { limit: number };
+  cash_amount_required: None;
+  cash_amount_invalid: { limit: number };
+  cash_at_too_far_ahead: None;
+  cash_out_not_found: None;
+  close_date_required: None;
+  close_date_future: { date: string };
+  close_counted_required: None;
+  close_cash_invalid: { limit: number };
+  close_denominations_invalid: None;
+  close_denominations_mismatch: { total: number; counted: number };
+  close_opening_required: None;
+  close_opening_differs: { from: string; counted: number; opening: number };
+  close_range_too_long: { limit: number };
+  day_already_closed: { store: string; date: string; by: string; at: string };
+  day_not_closed: { store: string; date: string };
+  day_closed_locked: { store: string; date: string };
   // backups (remit backup / restore)
   file_exists: { path: string };
   backup_dir_missing: { path: string };

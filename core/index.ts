@@ -5,7 +5,7 @@
  */
 export { auditSummaryText } from './audit/text.js';
 export type { AuditStoreLookup } from './audit/text.js';
-export { ConfigError, loadConfig } from './config.js';
+export { ConfigError, listenUrl, loadConfig } from './config.js';
 export type { RemitConfig } from './config.js';
 export { instantRange } from './dateRange.js';
 export { backupSqlite, restoreSqlite } from './db/backup.js';
@@ -47,6 +47,12 @@ export { getPayment, listPayments, listStorePayments } from './payments/list.js'
 export { createPayment, deletePayment, deletePayments, updatePayment } from './payments/write.js';
 export { PROPOSALS_PAGE, confirmPairs, importStatement, listLines, markUnpaid, proposeForPeriod, proposeMatches, unlinkPayment } from './reconcile/service.js';
 export { statsCharts, statsSummary } from './stats/service.js';
+export { assertDayOpenForCash, boardRows, closeDay, closesBoard, dayBookRange, deleteCashOut, getDay, recordCashOut, reopenDay } from './closes/service.js';
+export type { BoardDay, CashChange, CashOut, CloseBoard, DayClose, DayLine, DayView } from './closes/service.js';
+export { exportDayBook } from './closes/daybook.js';
+export { publicLinkInfo, publicReportStatus, reportThroughLink, storeLink } from './links/service.js';
+export type { LinkAction } from './links/service.js';
+export type { PublicStatus, StoreLink } from './links/rules.js';
 export { createStore, deleteStore, getStore, getStoreByCode, listStores, storeDirectory, storeIdsByCode, updateStore } from './stores/service.js';
 export { createUser, deleteUser, getUser, getUserByUsername, listUsers, unlockUser, updateUser } from './users/service.js';
 export { STATUSES, isStatus } from './payments/statuses.js';

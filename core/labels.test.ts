@@ -5,8 +5,8 @@ import { AUDIT_ACTION_LABELS, PAYMENT_FIELD_LABELS, PERMISSION_LABELS, ROLE_LABE
 
 describe('the Chinese names of things', () => {
   it('names payment fields as the spec does, and the spreadsheet columns use those names', () => {
-    expect(PAYMENT_FIELD_LABELS).toMatchObject({ last_five: '帳號後五碼', paid_at: '匯款時間', amount: '匯款金額', store_id: '分店', status: '狀態', note: '備註', created_at: '建立時間' });
-    expect(HEADERS).toEqual(['營業日期', '帳號後五碼', '匯款時間', '匯款金額', '備註', '分店', '點收狀態']);
+    expect(PAYMENT_FIELD_LABELS).toMatchObject({ last_five: '帳號後五碼', paid_at: '匯款時間', amount: '匯款金額', store_id: '分店', status: '狀態', note: '備註', method: '付款方式', employee: '員工購物', created_at: '建立時間' });
+    expect(HEADERS).toEqual(['營業日期', '帳號後五碼', '匯款時間', '匯款金額', '備註', '分店', '點收狀態', '付款方式']);
   });
 
   it('names user and store fields', () => {

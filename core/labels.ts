@@ -14,6 +14,10 @@ export const PAYMENT_FIELD_LABELS = {
   store_id: '分店',
   status: '狀態',
   note: '備註',
+  method: '付款方式',
+  method_detail: '電子支付類型',
+  employee: '員工購物',
+  source: '來源',
   created_at: '建立時間',
   updated_at: '更新時間',
 } as const;
@@ -83,9 +87,54 @@ export const AUDIT_ACTION_LABELS: Record<string, string> = {
   password: '更改密碼',
   reconcile: '對帳',
   unreconcile: '取消對帳',
+  close: '日結',
+  reopen: '重新開帳',
+  after_close: '結帳後異動',
 };
 
-export const AUDIT_ENTITY_LABELS: Record<string, string> = { payment: '匯款', user: '會員', store: '分店', statement: '銀行明細', payer: '已記住的付款人' };
+export const AUDIT_ENTITY_LABELS: Record<string, string> = { payment: '匯款', user: '會員', store: '分店', statement: '銀行明細', payer: '已記住的付款人', cash_out: '現金支出', day_close: '日結' };
+
+/** A day's state on the board and in `remit closes` (issue 26). */
+export const CLOSE_STATUS_LABELS = { closed: '已結帳', reopened: '已重新開帳', open: '未結帳' } as const;
+
+/** The figures of a close, as the close page, `remit close` and the audit name them. */
+export const CLOSE_FIELD_LABELS = {
+  store_id: '分店',
+  date: '營業日期',
+  state: '狀態',
+  opening: '開帳現金',
+  cash_in: '現金收入',
+  cash_out: '現金支出',
+  expense: '店內支出',
+  withdrawal: '提領',
+  expected: '應有現金',
+  counted: '點收現金',
+  difference: '短溢',
+  by_method: '各付款方式收入',
+  denominations: '點鈔',
+  note: '備註',
+  closed_by: '結帳者',
+  closed_at: '結帳時間',
+  reopened_by: '重新開帳者',
+  reopened_at: '重新開帳時間',
+  late_changes: '結帳後異動',
+  change: '異動',
+  entity: '對象',
+  entity_id: '編號',
+} as const;
+
+/** A cash-out entry's fields (the form, the day's page, the audit). */
+export const CASH_OUT_FIELD_LABELS = {
+  id: '編號',
+  store_id: '分店',
+  at: '時間',
+  kind: '類型',
+  category: '項目',
+  amount: '金額',
+  note: '備註',
+  after_close: '結帳後新增',
+  created_by_username: '記錄者',
+} as const;
 
 export const auditActionLabel = (action: string): string => AUDIT_ACTION_LABELS[action] ?? action;
 export const auditEntityLabel = (entity: string): string => AUDIT_ENTITY_LABELS[entity] ?? entity;

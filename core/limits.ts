@@ -18,3 +18,11 @@ export const MAX_BATCH_DELETE = 10_000;
 export const MAX_IMPORT_ROWS = 100_000;
 /** rows of one streamed import of a file (.xlsx or CSV; the CLI and the upload) */
 export const MAX_STREAM_IMPORT_ROWS = 1_048_576;
+/** the sub-type of an e-payment (LINE Pay, 街口支付, 全支付 …), in characters */
+export const METHOD_DETAIL_MAX = 30;
+/** a 店內支出's category (雜支, 文具用品 …), in characters */
+export const CASH_CATEGORY_MAX = 30;
+/** the counted or opening cash of a close, whole NT$ */
+export const MAX_COUNTED_CASH = 100_000_000;
+/** days of one board of closes or one day book */
+export const DAYBOOK_MAX_DAYS = 366;

@@ -6,6 +6,7 @@ import type { ErrorCode, ErrorDetails, ErrorDetailsByCode } from './errors.js';
 import {
   LAST_FIVE_LENGTH,
   MAX_BATCH_DELETE,
+  METHOD_DETAIL_MAX,
   MAX_IMPORT_ROWS,
   NOTE_MAX_LENGTH,
   PASSWORD_MAX_BYTES,
@@ -16,6 +17,10 @@ import {
   USERNAME_MIN,
 } from './limits.js';
 import { formatNTD, MAX_AMOUNT, MIN_AMOUNT } from './money.js';
+import { PAYMENT_METHODS } from './payments/methods.js';
+
+/** 匯款、現金、刷卡 或 電子支付 */
+const METHOD_LIST = `${PAYMENT_METHODS.slice(0, -1).join('、')} 或 ${PAYMENT_METHODS[PAYMENT_METHODS.length - 1]}`;
 
 export const MSG = {
   // Generic
@@ -54,6 +59,15 @@ export const MSG = {
   noteType: '備註必須是文字',
   noteTooLong: `備註不能超過${NOTE_MAX_LENGTH}個字元`,
   statusInvalid: '狀態必須是 未確認、已入帳 或 未入帳',
+  methodInvalid: `付款方式必須是 ${METHOD_LIST}`,
+  lastFiveNotNeeded: (method: string) => `${method}不需要帳號後五碼，請留空（只有匯款需要）`,
+  methodDetailNotEpay: '只有電子支付可以填寫電子支付類型',
+  methodDetailType: '電子支付類型必須是文字',
+  methodDetailTooLong: `電子支付類型不能超過${METHOD_DETAIL_MAX}個字元`,
+  methodDetailChars: '電子支付類型不能有半形逗號或換行',
+  employeeInvalid: '員工購物必須是 是 或 否（true 或 false）',
+  reconcileNotTransfer: (method: string) => `只有匯款參與對帳：這筆是${method}，已入帳`,
+  methodChangeLinked: '已對帳的匯款不能更改付款方式，請先取消對帳',
   paymentReadOnlyField: '匯款記錄只能修改狀態和備註',
   paymentNotFound: '找不到匯款記錄',
   paymentStoreForbidden: '權限不足：無法存取此分店的匯款記錄',
@@ -136,6 +150,12 @@ export const MSG = {
   storeInUse: '此分店仍有匯款記錄或用戶，無法刪除',
   storeCodeNotFound: (code: string) => `找不到分店代碼「${code}」`,
 
+  // A store's public link (issue 25): what a customer with no account reads
+  linkInactive: '連結已失效，請向門市索取新的連結', // issue 25
+  publicTooMany: (seconds: number) => `送出次數過多，請於 ${seconds < 120 ? `${seconds} 秒` : `${Math.ceil(seconds / 60)} 分鐘`}後再試`,
+  publicPossibleDuplicate: '您可能已經回報過這筆匯款：相同的帳號後五碼與金額，匯款時間相差 10 分鐘內。若這是另一筆匯款，請按「仍要送出」',
+  publicReportNotFound: '查無這個追蹤編號，請確認網址是否完整',
+
   // List protocol
   badListParam: (name: string) => `查詢參數 ${name} 格式錯誤`,
   badSortField: (field: string) => `不支援的排序欄位：${field}`,
@@ -154,6 +174,7 @@ export const MSG = {
   importCellUnreadable: (message: string, column: string, value: string) => `${message}：${column}「${value}」`,
   importLastFiveLostZero: (read: string) => `後五碼必須是${LAST_FIVE_LENGTH}位數字（讀到 ${read}，可能遺失開頭的 0：請把這一欄設為文字格式）`,
   importAmountPositive: '匯款金額必須大於0',
+  importMethod: (read: string) => `付款方式必須是 ${METHOD_LIST}，空白為匯款；電子支付可寫類型、員工購物可寫在前面，例如「電子支付-LINE Pay」「員工購物-現金」（讀到「${read}」）`,
   importStoreNotFound: (cell: string) => `找不到對應的分店「${cell}」`, // spec
   importBadData: '資料格式錯誤', // spec
   chartRangeTooLong: (days: number) => `圖表最多顯示 ${days} 天，請縮小日期範圍`,
@@ -219,6 +240,30 @@ export const MSG = {
   reconcileStatementNotFound: (id: unknown) => `找不到交易明細 ${String(id)}`,
   reconcileFileNameRequired: '請提供檔名（filename）',
 
+  // Cash out and the daily close (日結, issue 26)
+  cashOutKindInvalid: '支出類型必須是 店內支出 或 提領',
+  cashCategoryRequired: '請填寫店內支出的項目（例如 雜支、文具用品）',
+  cashCategoryTooLong: (limit: number) => `支出項目不能超過${limit}個字元`,
+  cashAmountRequired: '請輸入金額',
+  cashAmountInvalid: (limit: number) => `金額必須是 1 到 ${formatNTD(limit)} 的整數（新台幣元）`,
+  cashAtTooFarAhead: '支出時間不能晚於現在超過一天，請確認日期與時間',
+  cashOutNotFound: '找不到這筆現金支出',
+  closeDateRequired: '請選擇結帳日期',
+  closeDateFuture: (date: string) => `${date} 還沒到，不能結帳`,
+  closeCountedRequired: '請輸入點收現金（抽屜裡實際的現金），或逐一填寫各面額的張數',
+  closeCashInvalid: (limit: number) => `現金金額必須是 0 到 ${formatNTD(limit)} 的整數（新台幣元）`,
+  closeDenominationsInvalid: '點鈔張數必須是 0 或正整數（面額 1000、500、100、50、10、5、1）',
+  closeDenominationsMismatch: (total: number, counted: number) => `點鈔合計 ${formatNTD(total)} 與點收現金 ${formatNTD(counted)} 不符，請再點一次`,
+  closeOpeningRequired: '這是本店第一次日結，請填寫開帳現金（這天開始營業時抽屜裡的現金）',
+  closeOpeningDiffers: (from: string, counted: number, opening: number) =>
+    `開帳現金沿用前一次日結（${from}）的點收現金 ${formatNTD(counted)}，不能另填 ${formatNTD(opening)}；如前一次點錯，請重新開帳 ${from} 更正`,
+  closeRangeTooLong: (limit: number) => `日結總覽一次最多 ${limit} 天，請縮短日期範圍`,
+  dayAlreadyClosed: (store: string, date: string, by: string, at: string) =>
+    `${store} ${date} 已經結帳（${by}，${at}），不能再結一次；如需更正，請由具「匯款管理」權限者重新開帳`,
+  dayNotClosed: (store: string, date: string) => `${store} ${date} 尚未結帳，不需要重新開帳`,
+  dayClosedLocked: (store: string, date: string) =>
+    `${store} ${date} 已日結，當天的現金收支已鎖定：需要「匯款管理」權限才能新增、修改或刪除（或請主管重新開帳）`,
+
   // Backups (remit backup / restore)
   fileExists: (path: string) => `檔案已存在：${path}（要覆蓋請加 --force）`,
   backupDirMissing: (path: string) => `備份目錄不存在：${path}`,
@@ -279,6 +324,14 @@ const ERROR_TEXTS: Texts = {
   note_type: () => MSG.noteType,
   note_too_long: () => MSG.noteTooLong,
   status_invalid: () => MSG.statusInvalid,
+  method_invalid: () => MSG.methodInvalid,
+  last_five_not_needed: (d) => MSG.lastFiveNotNeeded(d.method),
+  method_detail_not_epay: () => MSG.methodDetailNotEpay,
+  method_detail_type: () => MSG.methodDetailType,
+  method_detail_too_long: () => MSG.methodDetailTooLong,
+  method_detail_chars: () => MSG.methodDetailChars,
+  employee_invalid: () => MSG.employeeInvalid,
+  method_change_linked: () => MSG.methodChangeLinked,
   payment_read_only_field: () => MSG.paymentReadOnlyField,
   payment_not_found: () => MSG.paymentNotFound,
   payment_store_forbidden: () => MSG.paymentStoreForbidden,
@@ -334,10 +387,15 @@ const ERROR_TEXTS: Texts = {
   store_code_taken: () => MSG.storeCodeTaken,
   store_in_use: () => MSG.storeInUse,
   store_code_not_found: (d) => MSG.storeCodeNotFound(d.code),
+  link_inactive: () => MSG.linkInactive,
+  public_too_many: (d) => MSG.publicTooMany(d.seconds),
+  public_possible_duplicate: () => MSG.publicPossibleDuplicate,
+  public_report_not_found: () => MSG.publicReportNotFound,
   import_empty: () => MSG.importEmpty,
   import_too_many: () => MSG.importTooMany,
   import_last_five: () => MSG.importLastFive,
   import_last_five_lost_zero: (d) => MSG.importLastFiveLostZero(d.value),
+  import_method: (d) => MSG.importMethod(d.value),
   import_paid_at_required: () => MSG.importPaidAtRequired,
   import_date_invalid: (d) => MSG.importCellUnreadable(MSG.importDateInvalid, d.column, d.value),
   import_date_wrong: (d) => MSG.importCellUnreadable(MSG.importDateWrong, d.column, d.value),
@@ -380,6 +438,7 @@ const ERROR_TEXTS: Texts = {
   reconcile_amount_differs: (d) => MSG.reconcileAmountDiffers(d.id),
   reconcile_other_store: (d) => MSG.reconcileOtherStore(d.id),
   reconcile_payment_linked: () => MSG.reconcilePaymentLinked,
+  reconcile_not_transfer: (d) => MSG.reconcileNotTransfer(d.method),
   reconcile_line_linked: (d) => MSG.reconcileLineLinked(d.id),
   reconcile_not_linked: () => MSG.reconcileNotLinked,
   reconcile_concurrent: () => MSG.reconcileConcurrent,
@@ -392,6 +451,25 @@ const ERROR_TEXTS: Texts = {
   reconcile_bad_page: (d) => MSG.reconcileBadPage(d.param, d.limit),
   reconcile_statement_not_found: (d) => MSG.reconcileStatementNotFound(d.id),
   reconcile_file_name_required: () => MSG.reconcileFileNameRequired,
+  cash_out_kind_invalid: () => MSG.cashOutKindInvalid,
+  cash_category_required: () => MSG.cashCategoryRequired,
+  cash_category_too_long: (d) => MSG.cashCategoryTooLong(d.limit),
+  cash_amount_required: () => MSG.cashAmountRequired,
+  cash_amount_invalid: (d) => MSG.cashAmountInvalid(d.limit),
+  cash_at_too_far_ahead: () => MSG.cashAtTooFarAhead,
+  cash_out_not_found: () => MSG.cashOutNotFound,
+  close_date_required: () => MSG.closeDateRequired,
+  close_date_future: (d) => MSG.closeDateFuture(d.date),
+  close_counted_required: () => MSG.closeCountedRequired,
+  close_cash_invalid: (d) => MSG.closeCashInvalid(d.limit),
+  close_denominations_invalid: () => MSG.closeDenominationsInvalid,
+  close_denominations_mismatch: (d) => MSG.closeDenominationsMismatch(d.total, d.counted),
+  close_opening_required: () => MSG.closeOpeningRequired,
+  close_opening_differs: (d) => MSG.closeOpeningDiffers(d.from, d.counted, d.opening),
+  close_range_too_long: (d) => MSG.closeRangeTooLong(d.limit),
+  day_already_closed: (d) => MSG.dayAlreadyClosed(d.store, d.date, d.by, d.at),
+  day_not_closed: (d) => MSG.dayNotClosed(d.store, d.date),
+  day_closed_locked: (d) => MSG.dayClosedLocked(d.store, d.date),
   file_exists: (d) => MSG.fileExists(d.path),
   backup_dir_missing: (d) => MSG.backupDirMissing(d.path),
   backup_not_found: (d) => MSG.backupNotFound(d.path),

@@ -1,6 +1,8 @@
 /** The records the core returns: plain JSON-ready data with honest types. */
 import type { Permission, Role } from './users/permissions.js';
 import type { PaymentStatus } from './payments/statuses.js';
+import type { PaymentMethod } from './payments/methods.js';
+import type { PaymentSource } from './payments/sources.js';
 
 export interface Store {
   id: number;
@@ -20,9 +22,17 @@ export interface Payment {
   amount: number;
   status: PaymentStatus;
   note: string;
+  /** how the money came in: 匯款 (the default), 現金, 刷卡 or 電子支付 */
+  method: PaymentMethod;
+  /** an e-payment's sub-type (LINE Pay, 街口支付 …), present only when given */
+  method_detail?: string;
+  /** a staff purchase (員工購物), present only when true */
+  employee?: true;
   created_by: number | null;
   created_at: string;
   updated_at: string;
+  /** 來源: staff (the form, an import) or customer (a store's public link) */
+  source: PaymentSource;
 }
 
 /** A payment as the list gives it: the linked bank line (for 取消對帳) and who submitted it. */
@@ -63,7 +73,12 @@ export interface StoreStats {
   confirmed_payments: number;
   pending_payments: number;
   failed_payments: number;
+  /** takings by payment method (issue 26): count and NT$ of each of the four, zero included */
+  by_method: MethodTotals;
 }
+
+/** Count and NT$ of each payment method, every method present. */
+export type MethodTotals = Record<PaymentMethod, { count: number; amount: number }>;
 
 /** The dashboard (spec section 3). */
 export interface StatsSummary {
@@ -71,6 +86,8 @@ export interface StatsSummary {
   totalPayments: number;
   totalAmount: number;
   confirmedPayments: number;
+  /** the stores' takings by method, added up */
+  byMethod: MethodTotals;
   storeStats: StoreStats[];
 }
 

@@ -10,8 +10,10 @@ import type { State } from './middleware/auth.js';
 import { compressJson } from './middleware/compress.js';
 import { errorHandler, problemBody } from './middleware/errors.js';
 import { auditRoutes } from './routes/audit.js';
+import { closeRoutes } from './routes/closes.js';
 import { authRoutes } from './routes/auth.js';
 import { paymentRoutes } from './routes/payments.js';
+import { publicRoutes } from './routes/public.js';
 import { reconcileRoutes } from './routes/reconcile.js';
 import { statsRoutes } from './routes/stats.js';
 import { storeRoutes } from './routes/stores.js';
@@ -78,7 +80,7 @@ export function createApp(opts: AppOptions): Koa<State> {
   api.get('/health', (c) => {
     c.body = { ok: true };
   });
-  for (const routes of [authRoutes(ctx), paymentRoutes(ctx), userRoutes(ctx), storeRoutes(ctx), statsRoutes(ctx), auditRoutes(ctx), reconcileRoutes(ctx)]) {
+  for (const routes of [publicRoutes(ctx), authRoutes(ctx), paymentRoutes(ctx), userRoutes(ctx), storeRoutes(ctx), statsRoutes(ctx), auditRoutes(ctx), reconcileRoutes(ctx), closeRoutes(ctx)]) {
     api.use(routes.routes(), routes.allowedMethods());
   }
   const isApi = isApiPath;

@@ -7,6 +7,7 @@ import type { AddressInfo } from 'node:net';
 import type { Knex } from 'knex';
 import {
   ensureFirstRun,
+  listenUrl,
   warmSignIn,
   migrateLatest,
   openDatabase,
@@ -56,12 +57,14 @@ export async function startServer(
     });
     server.keepAliveTimeout = 65_000;
     const { port } = server.address() as AddressInfo;
-    const shownHost = config.host === '0.0.0.0' || config.host === '::' ? 'localhost' : config.host;
+    const url = listenUrl(config.host, port);
+    // store links are written with REMIT_PUBLIC_URL, else with the address this server listens on
+    if (security.publicLinks && !security.publicLinks.url) security.publicLinks.url = url;
     let closing: Promise<void> | undefined;
     return {
       server,
       db,
-      url: `http://${shownHost.includes(':') ? `[${shownHost}]` : shownHost}:${port}`,
+      url,
       firstAdmin: first.admin,
       close() {
         closing ??= (async () => {

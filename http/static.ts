@@ -87,7 +87,7 @@ const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt
 export function spa(opts: { root: string; title: string }): Koa.Middleware {
   const root = resolve(opts.root);
   const pages = new Map<string, string>();
-  const page = (name: 'index.html' | 'admin.html'): string | null => {
+  const page = (name: 'index.html' | 'admin.html' | 'report.html'): string | null => {
     if (!pages.has(name)) {
       const file = join(root, name);
       if (!existsSync(file)) return null;
@@ -113,7 +113,9 @@ export function spa(opts: { root: string; title: string }): Koa.Middleware {
       return;
     }
 
-    const html = path === '/' || path === '/index.html' ? 'index.html' : path === '/admin' || path.startsWith('/admin/') ? 'admin.html' : null;
+    // /r/TOKEN and /r/status/TRACKING: the public report page of a store's link (issue 25)
+    const html =
+      path === '/' || path === '/index.html' ? 'index.html' : path === '/admin' || path.startsWith('/admin/') ? 'admin.html' : path.startsWith('/r/') ? 'report.html' : null;
     if (html) {
       const body = page(html);
       ctx.set('Cache-Control', 'no-cache');

@@ -32,7 +32,8 @@ function walk(cmd: Command, path: string[] = []): Node[] {
 
 const tree = buildProgram({ env: {}, stdout: () => {}, stderr: () => {} });
 const nodes = walk(tree);
-const commandNames = new Set(['help', ...nodes.map((n) => n.cmd.name())]);
+// a hyphenated command (cash-out) is a name as typed: its parts are not English prose
+const commandNames = new Set(['help', ...nodes.flatMap((n) => [n.cmd.name(), ...n.cmd.name().split('-')])]);
 /** Placeholders remit itself writes: its arguments' names and its options' value names (commander's `[options]` is not one). */
 const placeholders = new Set(
   [tree, ...nodes.map((n) => n.cmd)].flatMap((c) => [

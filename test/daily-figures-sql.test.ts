@@ -12,11 +12,13 @@ import { isPostgres } from '../core/db/connect.js';
 import { dailyFiguresSql, type DailyFigures } from '../core/db/dailyFigures.js';
 import { taipeiDayNumber, taipeiDayStart } from '../core/time.js';
 import { PAYMENT_DAILY } from '../migrations/20261127000100_daily_figures_from_time.js';
+import { PAYMENT_DAILY as PAYMENT_DAILY_BY_METHOD } from '../migrations/20261127000700_payment_daily_by_method.js';
 import { createTestDb, DB_KINDS, type TestDb } from './helpers/db.js';
 
 /** Every migration that writes payment_daily's triggers from the generator, oldest first, with its pins. */
 const PINNED: Array<{ migration: string; figures: DailyFigures; sqlite: string; pg: string }> = [
   { migration: '20261127000100_daily_figures_from_time', figures: PAYMENT_DAILY, sqlite: '6ad69d828d7e6923', pg: '2871de2523889a4e' },
+  { migration: '20261127000700_payment_daily_by_method', figures: PAYMENT_DAILY_BY_METHOD, sqlite: '08085bfc6600623a', pg: '2631886a620478d3' },
 ];
 const LATEST = PINNED[PINNED.length - 1].figures;
 
@@ -68,16 +70,20 @@ describe.each(DB_KINDS)("payment_daily's triggers in force (%s)", (kind) => {
     await t.db('payments').where({ uuid: 'f-1' }).update({ store_id: ids[0], amount: 250 });
     await t.db('payments').where({ uuid: 'f-2' }).update({ paid_at: midnight - 10 });
     await t.db('payments').where({ uuid: 'f-3' }).delete();
+    // issue 26: the figures are kept by method too (a payment whose method is corrected moves)
+    await t.db('payments').insert({ uuid: 'f-4', store_id: ids[0], last_five: '', paid_at: midnight + 9_000, amount: 70, status: '已入帳', method: '現金', note: '', created_by: null, created_at: now, updated_at: now });
+    await t.db('payments').where({ uuid: 'f-0' }).update({ method: '刷卡', last_five: '' });
 
-    const rows = (await t.db('payments').whereIn('store_id', ids).select('store_id', 'status', 'paid_at', 'amount')) as Array<{ store_id: number; status: string; paid_at: number | string; amount: number | string }>;
+    const rows = (await t.db('payments').whereIn('store_id', ids).select('store_id', 'status', 'method', 'paid_at', 'amount')) as Array<{ store_id: number; status: string; method: string; paid_at: number | string; amount: number | string }>;
+    expect(new Set(rows.map((r) => r.method))).toEqual(new Set(['匯款', '現金', '刷卡']));
     const want = new Map<string, { n: number; amount: number }>();
     for (const r of rows) {
-      const key = `${r.store_id}|${taipeiDayNumber(Number(r.paid_at))}|${r.status}`;
+      const key = `${r.store_id}|${taipeiDayNumber(Number(r.paid_at))}|${r.status}|${r.method}`;
       const v = want.get(key) ?? { n: 0, amount: 0 };
       want.set(key, { n: v.n + 1, amount: v.amount + Number(r.amount) });
     }
-    const daily = (await t.db('payment_daily').whereIn('store_id', ids).where('n', '>', 0).select('store_id', 'day', 'status', 'n', 'amount')) as Array<Record<string, number | string>>;
-    expect(new Map(daily.map((d) => [`${d.store_id}|${d.day}|${d.status}`, { n: Number(d.n), amount: Number(d.amount) }]))).toEqual(want);
+    const daily = (await t.db('payment_daily').whereIn('store_id', ids).where('n', '>', 0).select('store_id', 'day', 'status', 'method', 'n', 'amount')) as Array<Record<string, number | string>>;
+    expect(new Map(daily.map((d) => [`${d.store_id}|${d.day}|${d.status}|${d.method}`, { n: Number(d.n), amount: Number(d.amount) }]))).toEqual(want);
     // nothing left behind: every emptied key is at zero
     const leftovers = await t.db('payment_daily').whereIn('store_id', ids).where('n', '=', 0).where('amount', '!=', 0);
     expect(leftovers).toEqual([]);

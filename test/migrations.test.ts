@@ -3,7 +3,7 @@ import { migrateDownAll, migrateLatest, pendingMigrations } from '../core/index.
 import { knownMigrationNames, migrateNext } from '../core/db/migrate.js';
 import { createTestDb, DB_KINDS, type TestDb } from './helpers/db.js';
 
-const TABLES = ['stores', 'users', 'payments', 'audit_log', 'payment_daily', 'login_attempts', 'login_throttle_notes', 'bank_statements', 'bank_lines', 'bank_links', 'reconcile_payers', 'revoked_sessions'];
+const TABLES = ['stores', 'users', 'payments', 'audit_log', 'payment_daily', 'login_attempts', 'login_throttle_notes', 'bank_statements', 'bank_lines', 'bank_links', 'reconcile_payers', 'revoked_sessions', 'cash_out', 'day_closes'];
 /** every migration the program knows (test/migrations-each.test.ts checks this is the folder) */
 const ALL = knownMigrationNames();
 

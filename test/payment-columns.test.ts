@@ -77,7 +77,7 @@ describe.each(DB_KINDS)('a field added to the payment lists (%s)', (kind) => {
   it('the csv export has the column, after the spec’s seven, and the import reads it back', async () => {
     const file = await exportPayments(ctx(), { format: 'csv' });
     const lines = (await bytes(file.body)).toString('utf8').replace(/^\uFEFF/, '').trimEnd().split('\r\n');
-    expect(lines[0]).toBe(`營業日期,帳號後五碼,匯款時間,匯款金額,備註,分店,點收狀態,${HEADER}`);
+    expect(lines[0]).toBe(`營業日期,帳號後五碼,匯款時間,匯款金額,備註,分店,點收狀態,付款方式,${HEADER}`);
     expect(lines.slice(1).map((l) => l.split(',').at(-1))).toEqual(REFS);
 
     const path = join(dir, 'export.csv');
@@ -93,9 +93,9 @@ describe.each(DB_KINDS)('a field added to the payment lists (%s)', (kind) => {
     const file = await exportPayments(ctx(), { format: 'xlsx' });
     const data = await bytes(file.body);
     const sheet = XLSX.read(data, { type: 'buffer', cellNF: true }).Sheets['匯款記錄'];
-    expect(sheet.H1.v).toBe(HEADER);
-    expect([2, 3, 4].map((r) => [sheet[`H${r}`].t, sheet[`H${r}`].v, sheet[`H${r}`].z])).toEqual(REFS.map((ref) => ['s', ref, '@']));
-    expect(sheet['!ref']).toBe('A1:H4');
+    expect(sheet.I1.v).toBe(HEADER);
+    expect([2, 3, 4].map((r) => [sheet[`I${r}`].t, sheet[`I${r}`].v, sheet[`I${r}`].z])).toEqual(REFS.map((ref) => ['s', ref, '@']));
+    expect(sheet['!ref']).toBe('A1:I4');
 
     const path = join(dir, 'export.xlsx');
     writeFileSync(path, data);
@@ -120,8 +120,8 @@ describe.each(DB_KINDS)('a field added to the payment lists (%s)', (kind) => {
 
   it('the SheetJS workbooks (the whole-file export and the sample) have the column too', () => {
     const whole = XLSX.read(buildExportWorkbook([{ ...PAYMENTS[0], note: '', store_id: stores[0].id, status: '未確認' }], stores), { type: 'array' }).Sheets['匯款記錄'];
-    expect([whole.H1.v, whole.H2.v]).toEqual([HEADER, 'R-003']);
+    expect([whole.I1.v, whole.I2.v]).toEqual([HEADER, 'R-003']);
     const sample = XLSX.read(buildSampleWorkbook(stores), { type: 'array' }).Sheets['匯款記錄'];
-    expect(sample.H1.v).toBe(HEADER);
+    expect(sample.I1.v).toBe(HEADER);
   });
 });

@@ -2,11 +2,11 @@ import { extname } from 'node:path';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { Command } from 'commander';
-import { addDays, exportPaymentsStream, isStatus, taipeiDate, type ExportFormat } from '../../core/index.js';
+import { addDays, exportDayBook, exportPaymentsStream, isStatus, taipeiDate, type ExportFormat } from '../../core/index.js';
 import { withOperator, type CliIO } from '../context.js';
 import { checkDateFlags } from '../dateFlags.js';
 import { UsageError } from '../errors.js';
-import { writeStreamAtomic } from '../files.js';
+import { writeFileAtomic, writeStreamAtomic } from '../files.js';
 import { examples } from '../input.js';
 import { EXPORT } from '../messages.js';
 import { codeList, storeIdsFromFlag } from '../storeCodes.js';
@@ -20,6 +20,7 @@ interface ExportOpts {
   status?: string;
   store?: string;
   format?: string;
+  daybook?: boolean;
 }
 
 const FORMATS: ExportFormat[] = ['xlsx', 'csv', 'json'];
@@ -66,6 +67,7 @@ export function exportCommand(program: Command, io: CliIO): void {
     .option('--status <statuses>', '狀態：未確認、已入帳、未入帳（可用逗號分隔）')
     .option('--store <codes>', '分店代碼，以逗號分隔')
     .option('--format <format>', 'xlsx、csv（含 UTF-8 BOM）或 json；預設依副檔名，否則 xlsx')
+    .option('--daybook', '匯出日記帳（給會計）：一家分店（--store）每天的每一筆收支、付款方式、現金支出與日結，xlsx 或 csv')
     .addHelpText(
       'after',
       examples(
@@ -73,10 +75,12 @@ export function exportCommand(program: Command, io: CliIO): void {
         'remit export --yesterday -o /backups/remit/昨日匯款.xlsx',
         'remit export --from 2026-11-01 --to 2026-11-30 --store TPE,TXG --status 已入帳 --format csv',
         'remit export --today --format json -o - | jq length',
+        'remit export --daybook --store TPE --from 2026-11-01 --to 2026-11-30 --format csv',
       ) + '\n排程（每天 01:00 匯出前一天）：\n  0 1 * * * cd /srv/remit && remit export --yesterday -o /backups/remit/匯款_$(date +\\%Y\\%m\\%d).xlsx\n',
     )
     .action(async (opts: ExportOpts, cmd: Command) => {
       const format = formatOf(opts);
+      if (opts.daybook) return exportDayBookFile(io, cmd, opts, format);
       const filter = exportFilter(opts);
       // The rows are read while the file is written, so the database stays open until the end.
       await withOperator(io, cmd.optsWithGlobals(), async (ctx) => {
@@ -93,4 +97,27 @@ export function exportCommand(program: Command, io: CliIO): void {
         io.stdout(`${EXPORT.done(file.written(), target)}\n`);
       });
     });
+}
+
+/** `remit export --daybook`: one store's day book over the dates (today when none), .xlsx or CSV. */
+async function exportDayBookFile(io: CliIO, cmd: Command, opts: ExportOpts, format: ExportFormat): Promise<void> {
+  if (format === 'json') throw new UsageError(EXPORT.daybookFormat);
+  const codes = codeList(opts.store);
+  if (codes.length !== 1) throw new UsageError(EXPORT.daybookStore);
+  if (opts.status) throw new UsageError(EXPORT.daybookStatus);
+  const filter = exportFilter(opts);
+  const today = taipeiDate(Date.now());
+  await withOperator(io, cmd.optsWithGlobals(), async (ctx) => {
+    const [store_id] = await storeIdsFromFlag(ctx, codes);
+    const to = (filter.paid_at_lte as string | undefined) ?? today;
+    const file = await exportDayBook(ctx, { store_id, from: (filter.paid_at_gte as string | undefined) ?? to, to, format });
+    const target = opts.output ?? file.fileName;
+    if (target === '-') {
+      process.stdout.write(file.body);
+      io.stderr(`${EXPORT.doneToStdout(file.count)}\n`);
+      return;
+    }
+    writeFileAtomic(target, file.body, 0o600);
+    io.stdout(`${EXPORT.done(file.count, target)}\n`);
+  });
 }

@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
-import { createStore, deleteStore, formatTaipei, getStoreByCode, listStores, storeLabel, updateStore } from '../../core/index.js';
-import { withOperator, type CliIO } from '../context.js';
+import { createStore, deleteStore, formatTaipei, getStoreByCode, listenUrl, listStores, storeLabel, storeLink, updateStore } from '../../core/index.js';
+import { configFrom, withOperator, type CliIO } from '../context.js';
 import { UsageError } from '../errors.js';
 import { confirmOrCancel, examples, requireYesOrTerminal } from '../input.js';
 import { STORES } from '../messages.js';
@@ -66,5 +66,27 @@ export function storesCommand(program: Command, io: CliIO): void {
         return deleteStore(ctx, target.id);
       });
       io.stdout(`${STORES.removed(storeLabel(store))}\n`);
+    });
+
+  stores
+    .command('link <code>')
+    .description('分店的公開回報連結：顧客用它自行回報匯款（第一次使用時產生）')
+    .option('--rotate', '換新連結，舊連結立即失效（連結外洩時；也用來重新啟用已停用的連結）')
+    .option('--off', '停用連結')
+    .option('--json', '以 JSON 輸出分店代碼、連結與是否啟用')
+    .addHelpText('after', examples('remit stores link TPE', 'remit stores link TPE --rotate', 'remit stores link TPE --off', 'remit stores link TPE --json'))
+    .action(async (code: string, opts: Opts, cmd: Command) => {
+      if (opts.rotate && opts.off) throw new UsageError(STORES.linkBoth);
+      const action = opts.rotate ? 'rotate' : opts.off ? 'off' : 'show';
+      const config = configFrom(io, cmd.optsWithGlobals());
+      const { store, link } = await withOperator(io, cmd.optsWithGlobals(), async (ctx) => {
+        const target = await getStoreByCode(ctx, code);
+        return { store: target, link: await storeLink(ctx, target.id, action, listenUrl(config.host, config.port)) };
+      });
+      if (opts.json) return io.stdout(json({ store: link.store, url: link.url, active: link.active }));
+      const label = storeLabel(store);
+      if (action === 'off') return io.stdout(`${STORES.linkOff(label)}\n`);
+      if (!link.active) return io.stdout(`${STORES.linkDisabled(label)}\n`);
+      io.stdout(`${action === 'rotate' ? STORES.linkRotated(label, link.url) : STORES.linkActive(label, link.url)}\n`);
     });
 }

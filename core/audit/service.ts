@@ -10,8 +10,8 @@ import type { ServiceContext } from '../context.js';
 import { requirePermission } from '../guard.js';
 import { actorUserId } from '../actor.js';
 
-export type AuditAction = 'create' | 'update' | 'delete' | 'import' | 'export' | 'password' | 'login' | 'login_failed' | 'logout' | 'reconcile' | 'unreconcile';
-export type AuditEntity = 'payment' | 'user' | 'store' | 'statement' | 'payer';
+export type AuditAction = 'create' | 'update' | 'delete' | 'import' | 'export' | 'password' | 'login' | 'login_failed' | 'logout' | 'reconcile' | 'unreconcile' | 'close' | 'reopen' | 'after_close';
+export type AuditEntity = 'payment' | 'user' | 'store' | 'statement' | 'payer' | 'cash_out' | 'day_close';
 
 /** Writes one audit entry; call it inside the transaction of the change it records. */
 export async function recordAudit(

@@ -3,12 +3,13 @@
  * names and permission labels instead of keys, raw JSON and UTC. The back office's 稽核紀錄 page
  * and `remit audit` (without --json) both show these texts; `--json` and the API stay as stored.
  */
-import { PAYMENT_FIELD_LABELS, ROLE_LABELS, STATEMENT_COLUMN_LABELS, STORE_FIELD_LABELS, USER_FIELD_LABELS, statementEncodingLabel, storeLabel } from '../labels.js';
+import { CASH_OUT_FIELD_LABELS, CLOSE_FIELD_LABELS, PAYMENT_FIELD_LABELS, ROLE_LABELS, STATEMENT_COLUMN_LABELS, STORE_FIELD_LABELS, USER_FIELD_LABELS, statementEncodingLabel, storeLabel } from '../labels.js';
 import { formatNTD } from '../money.js';
 import { activeLabel, permissionLabels } from '../users/permissions.js';
 import { formatTaipei } from '../time.js';
 import type { AuditEntry } from '../types.js';
 import { LINK_ACTOR_PREFIX } from '../actor.js';
+import { isSource, SOURCE_LABELS } from '../payments/sources.js';
 import { MSG } from '../messages.js';
 
 /** A store by id, for names in place of numbers; undefined when unknown (shown as 未知分店). */
@@ -119,6 +120,8 @@ const ENTITY_LABELS: Record<string, Record<string, string>> = {
   store: STORE_FIELD_LABELS,
   statement: {},
   payer: PAYER_LABELS,
+  cash_out: CASH_OUT_FIELD_LABELS,
+  day_close: CLOSE_FIELD_LABELS,
 };
 
 const SIGN_IN_REASONS: Record<string, string> = {
@@ -148,6 +151,7 @@ export function auditValueText(entity: string, field: string, value: unknown, st
   if (field === 'role' && typeof value === 'string') return ROLE_LABELS[value as keyof typeof ROLE_LABELS] ?? value;
   if (field === 'is_active' && typeof value === 'boolean') return activeLabel(value);
   if (field === 'encoding' && typeof value === 'string') return statementEncodingLabel(value);
+  if (field === 'source' && isSource(value)) return SOURCE_LABELS[value];
   if (field === 'reason' && typeof value === 'string') return SIGN_IN_REASONS[value] ?? value;
   if ((field === 'by' || field === 'learned_by') && typeof value === 'string') return RECONCILED_BY[value] ?? value;
   if (typeof value === 'boolean') return value ? '是' : '否';
@@ -193,7 +197,8 @@ export function auditSummaryText(e: Pick<AuditEntry, 'entity' | 'before' | 'afte
   }
   const which = isRecord(e.after) ? 'after' : 'before';
   return rows
-    .filter((r) => !quiet.has(r.field) && r[which] !== AUDIT_NONE)
+    // 來源 is said when a customer reported it; staff's is every other payment's
+    .filter((r) => !quiet.has(r.field) && r[which] !== AUDIT_NONE && !(r.field === 'source' && r[which] === SOURCE_LABELS.staff))
     .map((r) => `${r.label}：${r[which]}`)
     .join('，');
 }

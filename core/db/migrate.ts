@@ -14,6 +14,10 @@ import * as statementAccountsAndPayers from '../../migrations/20261125000100_sta
 import * as resavedStatementLines from '../../migrations/20261126000100_resaved_statement_lines.js';
 import * as sessionsAndAttemptKinds from '../../migrations/20261126021500_sessions_and_attempt_kinds.js';
 import * as dailyFiguresFromTime from '../../migrations/20261127000100_daily_figures_from_time.js';
+import * as paymentMethods from '../../migrations/20261127000500_payment_methods.js';
+import * as cashAndCloses from '../../migrations/20261127000600_cash_and_closes.js';
+import * as paymentDailyByMethod from '../../migrations/20261127000700_payment_daily_by_method.js';
+import * as publicLinks from '../../migrations/20261127001000_public_links.js';
 
 const MIGRATIONS: Record<string, Knex.Migration> = {
   '20261121000000_init': init,
@@ -27,6 +31,10 @@ const MIGRATIONS: Record<string, Knex.Migration> = {
   '20261126000100_resaved_statement_lines': resavedStatementLines,
   '20261126021500_sessions_and_attempt_kinds': sessionsAndAttemptKinds,
   '20261127000100_daily_figures_from_time': dailyFiguresFromTime,
+  '20261127000500_payment_methods': paymentMethods,
+  '20261127000600_cash_and_closes': cashAndCloses,
+  '20261127000700_payment_daily_by_method': paymentDailyByMethod,
+  '20261127001000_public_links': publicLinks,
 };
 
 /** Names of the migrations this program knows, oldest first (a restore refuses a database with others). */

@@ -1,8 +1,10 @@
 /** Row types of every table, and the one mapping from rows to the records the core returns. */
 import { PERMISSION_KEYS, type Permission, type Role } from '../users/permissions.js';
 import type { PaymentStatus } from '../payments/statuses.js';
+import { DEFAULT_METHOD, type PaymentMethod } from '../payments/methods.js';
 import { toIso } from '../time.js';
 import type { Payment, Store, User } from '../types.js';
+import { DEFAULT_SOURCE, type PaymentSource } from '../payments/sources.js';
 
 export interface StoreRow {
   id: number;
@@ -34,9 +36,20 @@ export interface PaymentRow {
   amount: number;
   status: PaymentStatus;
   note: string;
+  /** how the money came in (issue 26); '匯款' for every payment stored before */
+  /** a row written without these gets the column defaults: 匯款, null, false */
+  method?: PaymentMethod;
+  /** an e-payment's sub-type, else null */
+  method_detail?: string | null;
+  /** a staff purchase (員工購物); SQLite gives 0 or 1 */
+  employee?: boolean | number;
   created_by: number | null;
   created_at: number;
   updated_at: number;
+  /** who reported it (core/payments/sources.ts); absent on rows read before issue 25's migration */
+  source?: PaymentSource;
+  /** the store link a customer's report came through */
+  link_id?: number | null;
 }
 
 export interface AuditRow {
@@ -92,8 +105,12 @@ export function toPayment(r: PaymentRow): Payment {
     amount: Number(r.amount),
     status: r.status,
     note: r.note ?? '',
+    method: r.method ?? DEFAULT_METHOD,
+    ...(r.method_detail ? { method_detail: r.method_detail } : {}),
+    ...(r.employee ? { employee: true as const } : {}),
     created_by: r.created_by === null ? null : Number(r.created_by),
     created_at: toIso(Number(r.created_at)),
     updated_at: toIso(Number(r.updated_at)),
+    source: r.source ?? DEFAULT_SOURCE,
   };
 }

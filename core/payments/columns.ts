@@ -26,6 +26,8 @@ import { amountText } from '../spreadsheets/amounts.js';
 import { csvCell, csvDigitsField } from '../spreadsheets/csvWrite.js';
 import { instantToDateSerial, instantToSerial } from '../spreadsheets/serial.js';
 import { businessDayOf, cellText, lastFiveOf, timeOf, type Cell } from './cells.js';
+import { DEFAULT_METHOD, METHOD_TRANSFER, methodText, NO_LAST_FIVE, parseMethodText, type MethodParts } from './methods.js';
+import { STATUS_CREDITED } from './statuses.js';
 
 export const SHEET_NAME = '匯款記錄';
 export const SAMPLE_FILE_NAME = '匯款記錄_匯入範例.xlsx';
@@ -48,6 +50,10 @@ export interface ExportPayment {
   note: string;
   store_id: number;
   status: PaymentStatus;
+  /** 匯款 when absent or empty (issue 26) */
+  method?: string;
+  method_detail?: string | null;
+  employee?: boolean | number;
 }
 
 /** One payment of an export page: every stored field. The object is reused from line to line: read it, never keep it. */
@@ -74,17 +80,20 @@ export const instantOf = (paidAt: string | number) => (typeof paidAt === 'number
 
 /**
  * How a stored field travels in the export's page text, and so how the page query selects it:
- * `integer` and `instant` (epoch ms) as digits, `text` as it is, `optional integer` as digits or
- * nothing, `json text` as a JSON string (one field at most, written last: it may hold anything).
+ * `integer` and `instant` (epoch ms) as digits, `text` as it is, `optional text` as it is or
+ * nothing (null), `flag` (a boolean) as 1 or 0, `optional integer` as digits or nothing,
+ * `json text` as a JSON string (one field at most, written last: it may hold anything).
  */
-export type FieldType = 'integer' | 'instant' | 'text' | 'optional integer' | 'json text';
+export type FieldType = 'integer' | 'instant' | 'text' | 'optional text' | 'flag' | 'optional integer' | 'json text';
 
 /**
  * How a field of the duplicate key (two payments are the same when these agree) is held by the
  * flat index of core/payments/duplicateKey.ts: a 32-bit id, digits whose count matters (01234 is
- * not 1234), a whole number, or an instant in epoch ms.
+ * not 1234; none is a payment other than a transfer), a whole number, an instant in epoch ms, or
+ * a payment method (by its place in PAYMENT_METHODS: a cash and a card sale of the same minute and
+ * amount, neither with a last five, are two sales).
  */
-export type DuplicateKeyKind = 'id' | 'digits' | 'integer' | 'instant';
+export type DuplicateKeyKind = 'id' | 'digits' | 'integer' | 'instant' | 'method';
 
 export interface PaymentField {
   /** the JSON member; the column of `payments` and the payment's property unless `from` says otherwise */
@@ -119,6 +128,9 @@ export const PAYMENT_FIELDS: PaymentField[] = [
   { name: 'amount', type: 'integer', duplicateKey: 'integer', json: () => (p) => String(p.amount) },
   { name: 'status', type: 'text', json: () => (p) => JSON.stringify(p.status) },
   { name: 'note', type: 'json text', json: () => (p) => p.noteJson },
+  { name: 'method', type: 'text', duplicateKey: 'method', json: () => (p) => (p.method ? JSON.stringify(p.method) : `"${DEFAULT_METHOD}"`) },
+  { name: 'method_detail', type: 'optional text', json: () => (p) => (p.method_detail ? JSON.stringify(p.method_detail) : 'null') },
+  { name: 'employee', type: 'flag', json: () => (p) => (p.employee ? 'true' : 'false') },
   { name: 'created_by', type: 'optional integer', jsonOnly: true, json: () => (p) => String(p.created_by) },
   { name: 'created_at', type: 'instant', jsonOnly: true, json: () => isoJson((p) => p.created_at) },
   { name: 'updated_at', type: 'instant', jsonOnly: true, json: () => isoJson((p) => p.updated_at) },
@@ -145,6 +157,8 @@ export function fieldJson(f: PaymentField, ctx: WriteContext): (p: PagedPayment)
   if (f.type === 'instant') return isoJson((p) => get(p) as number);
   if (f.type === 'json text') return (p) => JSON.stringify(get(p) ?? '');
   if (f.type === 'text') return (p) => JSON.stringify(get(p));
+  if (f.type === 'optional text') return (p) => (get(p) ? JSON.stringify(get(p)) : 'null');
+  if (f.type === 'flag') return (p) => (get(p) ? 'true' : 'false');
   return (p) => String(get(p));
 }
 
@@ -264,6 +278,14 @@ export const SHEET_COLUMNS: SheetColumn[] = [
     // as ="01234", so a spreadsheet program keeps the leading zero (and remit import reads it back)
     csv: () => (p) => csvDigitsField(p.last_five),
     read: (cell, row) => {
+      // only a transfer has a last five (an unreadable method is the method column's error)
+      const parts = methodOfRow(row);
+      if (parts === null) return;
+      if (parts.method !== METHOD_TRANSFER) {
+        if (!isEmptyCell(cell)) row.errors.push(problem('last_five_not_needed', { method: parts.method }));
+        row.payment.last_five = NO_LAST_FIVE;
+        return;
+      }
       const lastFive = lastFiveOf(cell);
       // A number cell of fewer digits is what Excel leaves of 01234: say so, and what was read.
       const lostZero = cell?.t === 'n' && lastFive.length < LAST_FIVE_LENGTH && /^\d+$/.test(lastFive);
@@ -371,7 +393,38 @@ export const SHEET_COLUMNS: SheetColumn[] = [
       row.payment.status = fromCollectionStatus(cellText(cell));
     },
   },
+  {
+    // issue 26: optional on import (a file without it, or an empty cell, is 匯款); after the spec's
+    // columns, so a file made before keeps its places
+    key: 'method',
+    header: PAYMENT_FIELD_LABELS.method,
+    aliases: ['支付方式', '收款方式'],
+    width: 16,
+    kind: 'text',
+    cell: () => methodText,
+    few: (p) => (p.method_detail || p.employee ? methodText(p) : p.method),
+    read: (cell, row) => {
+      const parts = methodOfRow(row);
+      if (parts === null) {
+        const text = cellText(cell);
+        row.errors.push(problem('import_method', { value: text.length > 50 ? `${text.slice(0, 50)}…` : text }));
+        return;
+      }
+      row.payment.method = parts.method;
+      row.payment.method_detail = parts.method_detail;
+      row.payment.employee = parts.employee;
+      // takings in hand start 已入帳 (點收狀態 speaks of transfers)
+      if (parts.method !== METHOD_TRANSFER) row.payment.status = STATUS_CREDITED;
+    },
+  },
 ];
+
+const isEmptyCell = (cell: Cell) => cellText(cell) === '';
+
+/** The 付款方式 of the row being read (its cell, or 匯款 when the file has none), or null when unreadable. */
+function methodOfRow(row: RowReading): MethodParts | null {
+  return parseMethodText(cellText(row.cell('method')));
+}
 
 /** A column's header by its key. */
 export function columnHeader(key: string): string {

@@ -5,6 +5,7 @@
  * lookups of core/payments/write.ts and import.ts are all made from that one list.
  */
 import { PAYMENT_FIELDS, type DuplicateKeyKind } from './columns.js';
+import { PAYMENT_METHODS, type PaymentMethod } from './methods.js';
 
 /** The key's fields, in the list's order, with how the flat index holds each. */
 export const DUPLICATE_KEY: ReadonlyArray<{ name: string; kind: DuplicateKeyKind }> = PAYMENT_FIELDS.filter((f) => f.duplicateKey).map((f) => ({
@@ -20,7 +21,9 @@ const field = (p: KeyFields, name: string): unknown => (p as Record<string, unkn
 function keyNumber(kind: DuplicateKeyKind, v: unknown): number {
   if (kind === 'digits') {
     // the digits, tagged with their count so that 01234 and 1234 differ
-    if (typeof v !== 'string' || v.length === 0 || v.length > 8) return NaN;
+    // none (a payment other than a transfer) is 0, apart from every count of digits
+    if (v === '') return 0;
+    if (typeof v !== 'string' || v.length > 8) return NaN;
     let n = 0;
     for (let i = 0; i < v.length; i++) {
       const d = v.charCodeAt(i) - 48;
@@ -29,6 +32,8 @@ function keyNumber(kind: DuplicateKeyKind, v: unknown): number {
     }
     return n + v.length * 100_000_000;
   }
+  // the method's place in PAYMENT_METHODS; none is 匯款 (a row written before methods)
+  if (kind === 'method') return v === undefined || v === null || v === '' ? 0 : PAYMENT_METHODS.indexOf(v as PaymentMethod);
   if (kind === 'instant') return typeof v === 'number' ? v : typeof v === 'string' ? (/^-?\d+$/.test(v) ? Number(v) : Date.parse(v)) : NaN;
   return Number(v);
 }
@@ -65,7 +70,7 @@ export class PaymentKeyIndex {
   private readonly probe = new Float64Array(DUPLICATE_KEY.length);
 
   private static columns(n: number): Array<Float64Array | Int32Array> {
-    return DUPLICATE_KEY.map((f) => (f.kind === 'id' || f.kind === 'digits' ? new Int32Array(n) : new Float64Array(n)));
+    return DUPLICATE_KEY.map((f) => (f.kind === 'id' || f.kind === 'digits' || f.kind === 'method' ? new Int32Array(n) : new Float64Array(n)));
   }
 
   /** fills `probe` from p; false when a field is not a whole number */

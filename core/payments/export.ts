@@ -12,6 +12,7 @@ import { requirePermission } from '../guard.js';
 import { storeDirectory } from '../stores/service.js';
 import { filteredPaymentsQuery, type AppliedPaymentFilter } from './list.js';
 import { STATUSES } from './statuses.js';
+import { PAYMENT_METHODS } from './methods.js';
 import { isPostgres } from '../db/connect.js';
 import type { AuditRow } from '../db/rows.js';
 import { recordAudit } from '../audit/service.js';
@@ -46,7 +47,8 @@ export async function requireExportPermission(ctx: ServiceContext, applied: Appl
   const scope = storeScope(ctx.actor);
   const allStores = !applied.storeIds || (!scope.all && scope.ids.every((id) => applied.storeIds!.includes(id)));
   const allStatuses = !applied.statuses || STATUSES.every((st) => applied.statuses!.includes(st));
-  const narrowed = Boolean(applied.selected !== undefined || applied.lastFive?.length || applied.search);
+  const allMethods = !applied.methods || PAYMENT_METHODS.every((m) => applied.methods!.includes(m));
+  const narrowed = Boolean(applied.selected !== undefined || applied.lastFive?.length || applied.search || !allMethods || applied.employee !== undefined);
   if (!allStores || !allStatuses || narrowed) return;
   if (applied.from || applied.to) {
     const span = (await filteredPaymentsQuery(ctx, {}).query.clone().clearSelect().clearOrder().min({ lo: 'paid_at' }).max({ hi: 'paid_at' }).first()) as
@@ -256,5 +258,5 @@ export async function sampleFile(ctx: ServiceContext): Promise<ExportFile> {
   requirePermission(ctx.actor, 'manage_payments');
   const scope = storeScope(ctx.actor);
   const stores = (await storeDirectory(ctx)).filter((s) => scope.all || scope.ids.includes(s.id));
-  return { fileName: SAMPLE_FILE_NAME, contentType: CONTENT_TYPES.xlsx, body: buildSampleWorkbook(stores), count: 4 };
+  return { fileName: SAMPLE_FILE_NAME, contentType: CONTENT_TYPES.xlsx, body: buildSampleWorkbook(stores), count: 7 };
 }

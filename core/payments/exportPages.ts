@@ -7,7 +7,8 @@
  *
  * A page is one line per payment, `\n` between lines, fields joined by `,`, in the order and
  * the shape their types give (core/payments/columns.ts, `pageFields`): every field is digits, a
- * uuid, a status or empty, none holding a comma or a line end, and the note goes last as a JSON
+ * uuid, a status, a method, an e-payment's sub-type (which may hold no comma: core/payments/validate.ts)
+ * or empty, none holding a comma or a line end, and the note goes last as a JSON
  * string (json_quote / to_json), so whatever it holds (commas, line ends, quotes) it stays on its line.
  */
 import type { Knex } from 'knex';
@@ -25,6 +26,8 @@ export type { PagedPayment } from './columns.js';
 
 /** A field as the page query selects it, by its type. */
 function fieldSql(f: PaymentField, pg: boolean): string {
+  if (f.type === 'optional text') return `coalesce(${f.name}, '')`;
+  if (f.type === 'flag') return `(case when ${f.name} then 1 else 0 end)`;
   if (f.type === 'optional integer') return `coalesce(${pg ? `${f.name}::text` : f.name}, '')`;
   if (f.type === 'json text') return pg ? `to_json(coalesce(${f.name}, ''))::text` : `json_quote(coalesce(${f.name}, ''))`;
   return f.name;
@@ -136,7 +139,7 @@ function lineReader(full: boolean): { read: LineReader; note: string } {
   const fields = pageFields(full);
   const body = fields.slice(0, -1).map((f) => {
     const prop = `p[${JSON.stringify(f.name)}]`;
-    const field = f.type === 'text' ? 'text.slice(at, e)' : 'wholeNumber(text, at, e)';
+    const field = f.type === 'text' || f.type === 'optional text' ? 'text.slice(at, e)' : 'wholeNumber(text, at, e)';
     const read = `e = text.indexOf(',', at); ${prop} = ${field}; at = e + 1;`;
     // an optional field is empty (`,` at once) or digits
     return f.type === 'optional integer' ? `if (text.charCodeAt(at) === 44) { ${prop} = null; at++; } else { ${read} }` : read;

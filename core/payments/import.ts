@@ -7,6 +7,7 @@ import { fieldError, fieldErrorOf, ForbiddenError, placed, problem, ValidationEr
 import { inScope, submissionStoreId } from '../users/permissions.js';
 import { MAX_IMPORT_ROWS } from './sheetFile.js';
 import { DEFAULT_STATUS, isStatus, type PaymentStatus } from './statuses.js';
+import { initialStatus, type PaymentMethod } from './methods.js';
 import type { PaymentRow } from '../db/rows.js';
 import { isPostgres, type Db } from '../db/connect.js';
 import { validatePayment } from './validate.js';
@@ -16,6 +17,9 @@ import { recordAudit } from '../audit/service.js';
 import { readContext, type ServiceContext } from '../context.js';
 import { requirePermission } from '../guard.js';
 import { insertPayments, newPaymentRow } from './writer.js';
+import { METHOD_CASH } from './methods.js';
+import { assertDayOpenForCash } from '../closes/service.js';
+import { taipeiDate } from '../time.js';
 
 /** The PostgreSQL advisory lock key imports take (any fixed number, the same in every instance). */
 export const IMPORT_LOCK = 7_210_001;
@@ -66,6 +70,9 @@ export interface ImportCandidate {
   amount: number;
   note: string;
   status: PaymentStatus;
+  method: PaymentMethod;
+  method_detail: string | null;
+  employee: boolean;
 }
 
 /** `第 N 行：` when the client says which sheet row a payment came from, else `第 N 筆：`. */
@@ -160,8 +167,21 @@ export class ImportWriter {
     this.first ??= rows[0].uuid;
     this.last = rows[rows.length - 1].uuid;
     this.imported += rows.length;
-    if (!this.opts.dryRun) await insertPayments(this.trx, rows);
+    if (!this.opts.dryRun) {
+      // 現金 rows of a closed day: the lock of core/closes, once per store and day (an import needs
+      // manage_payments, so it is let through and marked after the close)
+      const days = new Map<string, { store: number; at: number }>();
+      for (const r of rows) if (r.method === METHOD_CASH) days.set(`${r.store_id}|${taipeiDate(r.paid_at)}`, { store: r.store_id, at: r.paid_at });
+      for (const key of [...days.keys()].sort()) {
+        const d = days.get(key)!;
+        if (!this.lockedDays.has(key)) await assertDayOpenForCash(this.trx, this.ctx, d.store, d.at, { entity: 'payment', action: 'create' });
+        this.lockedDays.add(key);
+      }
+      await insertPayments(this.trx, rows);
+    }
   }
+  /** the store-days of 現金 rows already checked against the closes */
+  private readonly lockedDays = new Set<string>();
 
   /** The audit entry (nothing when a dry run) and the result. */
   async finish(): Promise<ImportResult> {
@@ -195,7 +215,8 @@ export async function importPayments(ctx: ServiceContext, payments: unknown, opt
     const { n, place } = rowLabel(raw, i);
     // As for a payment sent from the form: a time over a day ahead is refused (old times are kept as written).
     const result = validatePayment(raw, { now });
-    let status: PaymentStatus = DEFAULT_STATUS;
+    // none sent: the method's first status (a transfer 未確認, takings in hand 已入帳)
+    let status: PaymentStatus = result.ok ? initialStatus(result.value.method) : DEFAULT_STATUS;
     const rawStatus = isPlainObject(raw) ? raw.status : undefined;
     if (rawStatus !== undefined && rawStatus !== null && rawStatus !== '') {
       if (isStatus(rawStatus)) status = rawStatus;
@@ -208,7 +229,7 @@ export async function importPayments(ctx: ServiceContext, payments: unknown, opt
     const v = result.value;
     const storeId = submissionStoreId(ctx.actor, v.store_id);
     if (!inScope(ctx.actor, storeId)) throw new ForbiddenError(problem('store_out_of_scope', place));
-    const c: ImportCandidate = { label: n, store_id: storeId, last_five: v.last_five, paid_at: v.paid_at, amount: v.amount, note: v.note, status };
+    const c: ImportCandidate = { label: n, store_id: storeId, last_five: v.last_five, paid_at: v.paid_at, amount: v.amount, note: v.note, status, method: v.method, method_detail: v.method_detail, employee: v.employee };
     index.set(c, i);
     candidates.push(c);
   });

@@ -4,6 +4,8 @@ import { ForbiddenError, NotFoundError, ValidationError, problem } from '../erro
 import { assertFilterFields, filterIds, filterStrings, likeEscape, runList, type ListQuery } from '../listQuery.js';
 import { inScope, scopedStoreIds } from '../users/permissions.js';
 import { isStatus, type PaymentStatus } from './statuses.js';
+import { isPaymentMethod, type PaymentMethod } from './methods.js';
+import { isSource, type PaymentSource } from './sources.js';
 import { instantRange, isWholeDays } from '../dateRange.js';
 import { taipeiDayNumber } from '../time.js';
 import { toPayment, type PaymentRow } from '../db/rows.js';
@@ -22,19 +24,24 @@ const SORTABLE = {
   status: 'status',
   store_id: 'store_id',
   last_five: 'last_five',
+  method: 'method',
   created_at: 'created_at',
   updated_at: 'updated_at',
 };
-const FILTERS = ['id', 'status', 'store_id', 'paid_at_gte', 'paid_at_lte', 'q', 'last_five'] as const;
+const FILTERS = ['id', 'status', 'store_id', 'paid_at_gte', 'paid_at_lte', 'q', 'last_five', 'method', 'employee', 'source'] as const;
 
 /** What a payment filter selected, for export file names. */
 export interface AppliedPaymentFilter {
   storeIds?: number[];
   statuses?: PaymentStatus[];
+  sources?: PaymentSource[];
   from?: string;
   to?: string;
   search?: string;
   lastFive?: string[];
+  methods?: PaymentMethod[];
+  /** true: staff purchases (員工購物) only; false: none of them */
+  employee?: boolean;
   /** how many payments were picked by id */
   selected?: number;
   /** true when the caller asked for nothing narrower than everything they may see */
@@ -56,10 +63,16 @@ export function filteredPaymentsQuery(
   if (stores !== 'all') query.whereIn('store_id', stores);
   const statuses = filterStrings(f, 'status', isStatus) as PaymentStatus[] | undefined;
   if (statuses) query.whereIn('status', statuses);
+  const sources = filterStrings(f, 'source', isSource) as PaymentSource[] | undefined;
+  if (sources) query.whereIn('source', sources);
   const ids = filterStrings(f, 'id', () => true);
   if (ids) query.whereIn('uuid', ids);
   const lastFive = filterStrings(f, 'last_five', (s) => /^\d{1,5}$/.test(s));
   if (lastFive) query.whereIn('last_five', lastFive);
+  const methods = filterStrings(f, 'method', isPaymentMethod) as PaymentMethod[] | undefined;
+  if (methods) query.whereIn('method', methods);
+  const employee = filterFlag(f, 'employee');
+  if (employee !== undefined) query.where('employee', employee);
 
   const from = f.paid_at_gte, to = f.paid_at_lte;
   const range = instantRange(from, to);
@@ -73,16 +86,17 @@ export function filteredPaymentsQuery(
   } else if (f.q !== undefined && f.q !== null && typeof f.q !== 'string') {
     throw ValidationError.single('filter', 'bad_list_param', { param: 'filter.q' });
   }
-  // Narrowed by store, status and whole Taiwan days only: the count is a sum over payment_daily
+  // Narrowed by store, status, method and whole Taiwan days only: the count is a sum over payment_daily
   // (a few rows per store, day and status, kept by triggers in every write's transaction), not a
   // count of every match. The list's total at a million payments, and while an import writes.
-  const byDays = !ids && !lastFive && q === undefined && isWholeDays(from) && isWholeDays(to);
+  const byDays = !ids && !lastFive && employee === undefined && !sources && q === undefined && isWholeDays(from) && isWholeDays(to);
   const dailyCount = !byDays
     ? undefined
     : async () => {
         const sum = ctx.db('payment_daily').sum({ n: 'n' });
         if (stores !== 'all') sum.whereIn('store_id', stores);
         if (statuses) sum.whereIn('status', statuses);
+        if (methods) sum.whereIn('method', methods);
         if (range.gte !== undefined) sum.where('day', '>=', taipeiDayNumber(range.gte));
         if (range.lt !== undefined) sum.where('day', '<', taipeiDayNumber(range.lt));
         const row = (await sum.first()) as { n: number | string | null } | undefined;
@@ -95,10 +109,21 @@ export function filteredPaymentsQuery(
     to: typeof to === 'string' && to ? to : undefined,
     search: q,
     lastFive,
+    methods,
+    employee,
     selected: ids?.length,
-    empty: !requestedStores && !statuses && !ids && !lastFive && !from && !to && !q,
+    sources,
+    empty: !requestedStores && !statuses && !sources && !ids && !lastFive && !methods && employee === undefined && !from && !to && !q,
   };
   return { query, applied, dailyCount };
+}
+
+/** A yes/no filter: true or false (JSON), or absent. */
+function filterFlag(f: Record<string, unknown>, key: string): boolean | undefined {
+  const v = f[key];
+  if (v === undefined || v === null || v === '') return undefined;
+  if (typeof v !== 'boolean') throw ValidationError.single('filter', 'bad_list_param', { param: `filter.${key}` });
+  return v;
 }
 
 /**

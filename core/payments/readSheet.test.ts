@@ -69,7 +69,7 @@ describe('a good file', () => {
     { row: 2, last_five: '01234', paid_at: '2026-11-18T04:00:00.000Z', amount: 1500, note: '早班', store_id: 1, status: '已入帳' },
     { row: 3, last_five: '01234', paid_at: '2026-11-18T01:15:00.000Z', amount: 23800, note: '', store_id: 2, status: '未確認' },
     { row: 4, last_five: '98765', paid_at: '2026-11-19T10:45:00.000Z', amount: 650, note: '晚班', store_id: 3, status: '未確認' },
-  ];
+  ].map((r) => ({ ...r, method: '匯款', method_detail: null, employee: false }));
 
   it('reads an .xlsx into rows ready for bulk import, with no errors', () => {
     const r = parse(workbook(rows));
@@ -461,5 +461,51 @@ describe('a time ahead of now (issue 24, item 5: one rule with the form)', () =>
   it('within a day ahead (clocks differ) and any past time are kept as written', () => {
     expect(one({ date: '2026/11/26', paidAt: '2026/11/26 11:00' }, { now }).rows).toHaveLength(1);
     expect(one({ date: '2016/11/26', paidAt: '2016/11/26 11:00' }, { now }).rows).toHaveLength(1);
+  });
+});
+
+describe('the 付款方式 column (issue 26)', () => {
+  const WITH_METHOD = [...HEADER, '付款方式'];
+  let amount = 100;
+  // each row its own amount: equal rows of one file are repeats, skipped
+  const rowWith = (lastFive: CellIn, method: CellIn): CellIn[] => [...row({ lastFive, amount: amount++ }), method];
+  const parseRows = (rows: CellIn[][]) => parse(workbook(rows, { header: WITH_METHOD }));
+
+  it('reads 匯款 from an empty cell and from a file without the column, every method by its name, 員工購物 and an e-payment sub-type', () => {
+    const r = parseRows([
+      rowWith('01234', ''),
+      rowWith('', '現金'),
+      rowWith(null, '刷卡'),
+      rowWith('', '電子支付-LINE Pay'),
+      rowWith('', '員工購物-現金'),
+      rowWith('', ' 電子支付（街口支付）'),
+    ]);
+    expect(r.errors).toEqual([]);
+    expect(r.rows.map((x) => [x.method, x.method_detail, x.employee, x.last_five, x.status])).toEqual([
+      ['匯款', null, false, '01234', '未確認'],
+      ['現金', null, false, '', '已入帳'],
+      ['刷卡', null, false, '', '已入帳'],
+      ['電子支付', 'LINE Pay', false, '', '已入帳'],
+      ['現金', null, true, '', '已入帳'],
+      ['電子支付', '街口支付', false, '', '已入帳'],
+    ]);
+    expect(parse(workbook([row()])).rows[0]).toMatchObject({ method: '匯款', last_five: '01234' });
+  });
+
+  it('tells a cash sale and a card sale of the same time and amount apart, and skips a second identical cash row', () => {
+    const same = (method: string): CellIn[] => [...row({ lastFive: '', amount: 500 }), method];
+    const r = parseRows([same('現金'), same('刷卡'), same('現金')]);
+    expect(r.rows.map((x) => x.method)).toEqual(['現金', '刷卡']);
+    expect(r.skipped.map((x) => x.row)).toEqual([4]);
+  });
+
+  it('refuses an unknown method in Chinese naming the allowed values, a cash row with a last five, and a transfer without one', () => {
+    const r = parseRows([rowWith('01234', 'Cash'), rowWith('01234', '現金'), rowWith('', '匯款')]);
+    expect(r.rows).toEqual([]);
+    expect(r.errors).toEqual([
+      '第 2 行：付款方式必須是 匯款、現金、刷卡 或 電子支付，空白為匯款；電子支付可寫類型、員工購物可寫在前面，例如「電子支付-LINE Pay」「員工購物-現金」（讀到「Cash」）',
+      '第 3 行：現金不需要帳號後五碼，請留空（只有匯款需要）',
+      `第 4 行：${MSG.importLastFive}`,
+    ]);
   });
 });

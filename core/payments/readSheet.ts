@@ -7,6 +7,7 @@ import * as XLSX from 'xlsx';
 import { fieldErrorOf, placed, problem, ValidationError, type Problem } from '../errors.js';
 import { submissionStoreId } from '../users/permissions.js';
 import { type PaymentStatus } from './statuses.js';
+import { DEFAULT_METHOD, type PaymentMethod } from './methods.js';
 import { toIso } from '../time.js';
 import { MAX_IMPORT_BYTES, MAX_IMPORT_ROWS, SHEET_NAME } from './sheetFile.js';
 import { SHEET_COLUMNS, type RowReading, type SheetColumn } from './columns.js';
@@ -27,6 +28,9 @@ export interface ImportRow {
   note: string;
   store_id: number;
   status: PaymentStatus;
+  method: PaymentMethod;
+  method_detail: string | null;
+  employee: boolean;
 }
 
 export interface ParseOptions {
@@ -149,6 +153,9 @@ export interface ParsedPayment {
   note: string;
   store_id: number;
   status: PaymentStatus;
+  method: PaymentMethod;
+  method_detail: string | null;
+  employee: boolean;
 }
 
 /** `reason` and `errors` carry the 第 N 行 prefix (the errors' `details.row`); `detail` says the same without it, for a preview row. */
@@ -235,7 +242,7 @@ export class PaymentRowReader {
       }
       if (line.some((c) => c?.t === 'e')) throw new Error('error cell');
 
-      const payment: ParsedPayment = { row: rowNo, last_five: '', paid_at: 0, amount: 0, note: '', store_id: 0, status: '未確認' };
+      const payment: ParsedPayment = { row: rowNo, last_five: '', paid_at: 0, amount: 0, note: '', store_id: 0, status: '未確認', method: DEFAULT_METHOD, method_detail: null, employee: false };
       const reading = this.reading;
       reading.errors = errors;
       reading.payment = payment as unknown as Record<string, unknown>;

@@ -17,8 +17,25 @@ describe('validatePayment: a valid submission', () => {
     const r = validatePayment(good);
     expect(r).toEqual({
       ok: true,
-      value: { last_five: '12345', paid_at: Date.parse('2026-11-18T01:15:00.000Z'), amount: 1500, note: '', store_id: 2 },
+      value: { method: '匯款', method_detail: null, employee: false, last_five: '12345', paid_at: Date.parse('2026-11-18T01:15:00.000Z'), amount: 1500, note: '', store_id: 2 },
     });
+  });
+
+  it('takes 匯款 when no method is sent, and asks only a transfer for the last five', () => {
+    const cash = validatePayment({ ...good, method: '現金', last_five: undefined });
+    expect(cash).toMatchObject({ ok: true, value: { method: '現金', last_five: '', method_detail: null, employee: false } });
+    expect(validatePayment({ ...good, method: '刷卡', last_five: '', employee: true })).toMatchObject({ ok: true, value: { method: '刷卡', last_five: '', employee: true } });
+    expect(fieldErrors({ ...good, method: '匯款', last_five: '' })).toEqual({ last_five: MSG.lastFiveRequired });
+    expect(fieldErrors({ ...good, method: '現金', last_five: '12345' })).toEqual({ last_five: '現金不需要帳號後五碼，請留空（只有匯款需要）' });
+  });
+
+  it('keeps an e-payment sub-type, refuses one on another method, and refuses an unknown method naming the four', () => {
+    expect(validatePayment({ ...good, method: '電子支付', last_five: '', method_detail: ' LINE Pay ' })).toMatchObject({ ok: true, value: { method: '電子支付', method_detail: 'LINE Pay' } });
+    expect(fieldErrors({ ...good, method: '現金', last_five: '', method_detail: 'LINE Pay' })).toEqual({ method_detail: '只有電子支付可以填寫電子支付類型' });
+    expect(fieldErrors({ ...good, method: '電子支付', last_five: '', method_detail: 'x'.repeat(31) })).toEqual({ method_detail: '電子支付類型不能超過30個字元' });
+    expect(fieldErrors({ ...good, method: '電子支付', last_five: '', method_detail: 'a,b' })).toEqual({ method_detail: '電子支付類型不能有半形逗號或換行' });
+    expect(fieldErrors({ ...good, method: 'cash' })).toEqual({ method: '付款方式必須是 匯款、現金、刷卡 或 電子支付' });
+    expect(fieldErrors({ ...good, employee: 'yes' })).toEqual({ employee: '員工購物必須是 是 或 否（true 或 false）' });
   });
 
   it('reports every broken field at once, each with its own message', () => {

@@ -5,6 +5,7 @@
 import { problem, type Problem } from '../errors.js';
 import { MAX_AMOUNT, MIN_AMOUNT } from '../money.js';
 import { isStatus, type PaymentStatus } from './statuses.js';
+import { DEFAULT_METHOD, hasMethodDetail, isPaymentMethod, METHOD_DETAIL_MAX, needsLastFive, NO_LAST_FIVE, type PaymentMethod } from './methods.js';
 import { DAY_MS, MAX_INSTANT, MIN_INSTANT, parseInstant } from '../time.js';
 import { FieldErrors, isBlank, isPlainObject, toId, type Validated } from '../validation.js';
 
@@ -13,6 +14,13 @@ import { LAST_FIVE_LENGTH, NOTE_MAX_LENGTH } from '../limits.js';
 export { LAST_FIVE_LENGTH, NOTE_MAX_LENGTH };
 
 export interface PaymentInput {
+  /** 匯款 when the form sent none */
+  method: PaymentMethod;
+  /** an e-payment's sub-type, else null */
+  method_detail: string | null;
+  /** a staff purchase (員工購物) */
+  employee: boolean;
+  /** five digits for a transfer, '' for every other method */
   last_five: string;
   /** UTC instant, ms */
   paid_at: number;
@@ -105,6 +113,40 @@ export function parseNote(v: unknown): { value?: string; error?: string } {
   return textual(noteOf(v));
 }
 
+/** A payment method (none is 匯款), or its problem. */
+export function methodOf(v: unknown): { value: PaymentMethod } | { problem: Problem } {
+  if (isBlank(v)) return { value: DEFAULT_METHOD };
+  const m = typeof v === 'string' ? v.trim() : v;
+  return isPaymentMethod(m) ? { value: m } : { problem: problem('method_invalid') };
+}
+
+/** An e-payment's sub-type (trimmed; none is null), or its problem; another method takes none. */
+export function methodDetailOf(v: unknown, method: PaymentMethod): { value: string | null } | { problem: Problem } {
+  if (isBlank(v)) return { value: null };
+  if (typeof v !== 'string') return { problem: problem('method_detail_type') };
+  if (!hasMethodDetail(method)) return { problem: problem('method_detail_not_epay') };
+  const detail = v.trim();
+  if (detail.length > METHOD_DETAIL_MAX) return { problem: problem('method_detail_too_long', { limit: METHOD_DETAIL_MAX }) };
+  // the export's page text keeps a field between commas and a payment on one line
+  if (/[,\r\n]/.test(detail)) return { problem: problem('method_detail_chars') };
+  return { value: detail };
+}
+
+/** The 員工購物 mark: true or false (none is false). */
+export function employeeOf(v: unknown): { value: boolean } | { problem: Problem } {
+  if (v === undefined || v === null) return { value: false };
+  return typeof v === 'boolean' ? { value: v } : { problem: problem('employee_invalid') };
+}
+
+/** The last five a payment of this method stores: five digits for a transfer, none for the others (a value sent is refused, not dropped). */
+export function lastFiveFor(v: unknown, method: PaymentMethod): { value: string } | { problem: Problem } {
+  if (needsLastFive(method)) {
+    const p = lastFiveProblem(v);
+    return p ? { problem: p } : { value: (v as string).trim() };
+  }
+  return isBlank(v) ? { value: NO_LAST_FIVE } : { problem: problem('last_five_not_needed', { method }) };
+}
+
 export function statusOf(v: unknown): { value: PaymentStatus } | { problem: Problem } {
   return isStatus(v) ? { value: v } : { problem: problem('status_invalid') };
 }
@@ -123,8 +165,16 @@ export function validatePayment(raw: unknown, opts: { storeRequired?: boolean; n
   const input = isPlainObject(raw) ? raw : {};
   if (!isPlainObject(raw)) errors.add('body', 'body_not_object');
 
-  const lastFive = lastFiveProblem(input.last_five);
-  if (lastFive) errors.addProblem('last_five', lastFive);
+  const method = methodOf(input.method);
+  if ('problem' in method) errors.addProblem('method', method.problem);
+  const methodValue = 'problem' in method ? DEFAULT_METHOD : method.value;
+  // a method not understood: its own problem says so, the last five and sub-type wait for it
+  const lastFive = 'problem' in method ? { value: '' } : lastFiveFor(input.last_five, methodValue);
+  if ('problem' in lastFive) errors.addProblem('last_five', lastFive.problem);
+  const detail = 'problem' in method ? { value: null } : methodDetailOf(input.method_detail, methodValue);
+  if ('problem' in detail) errors.addProblem('method_detail', detail.problem);
+  const employee = employeeOf(input.employee);
+  if ('problem' in employee) errors.addProblem('employee', employee.problem);
   const paidAt = paidAtOf(input.paid_at);
   if ('problem' in paidAt) errors.addProblem('paid_at', paidAt.problem);
   else if (opts.now !== undefined) {
@@ -145,11 +195,15 @@ export function validatePayment(raw: unknown, opts: { storeRequired?: boolean; n
   }
 
   // the field problems are all in `errors`; the checks below only narrow the types
-  if (!errors.empty || 'problem' in paidAt || 'problem' in amount || 'problem' in note) return { ok: false, errors: errors.list };
+  if (!errors.empty || 'problem' in paidAt || 'problem' in amount || 'problem' in note || 'problem' in lastFive || 'problem' in detail || 'problem' in employee)
+    return { ok: false, errors: errors.list };
   return {
     ok: true,
     value: {
-      last_five: (input.last_five as string).trim(),
+      method: methodValue,
+      method_detail: detail.value,
+      employee: employee.value,
+      last_five: lastFive.value,
       paid_at: paidAt.value,
       amount: amount.value,
       note: note.value,

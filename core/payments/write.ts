@@ -3,11 +3,13 @@ import { ConflictError, fieldError, fieldErrorOf, ForbiddenError, NotFoundError,
 import { MAX_BATCH_DELETE } from '../limits.js';
 import { inScope, submissionStoreId, submitStoreRefusal } from '../users/permissions.js';
 import type { PaymentStatus } from './statuses.js';
+import { initialStatus, METHOD_CASH, METHOD_TRANSFER, NO_LAST_FIVE, type PaymentMethod } from './methods.js';
+import { assertDayOpenForCash } from '../closes/service.js';
 import { parseInstant } from '../time.js';
 import { toPayment, type PaymentRow } from '../db/rows.js';
 import { isDatabaseBusy, isForeignKeyViolation, isPostgres, WRITE_WAIT_MS, type Db } from '../db/connect.js';
 import type { ListedPayment, Payment } from '../types.js';
-import { noteOf, statusOf, validatePayment } from './validate.js';
+import { employeeOf, lastFiveFor, methodDetailOf, methodOf, noteOf, statusOf, validatePayment } from './validate.js';
 import { isPlainObject, toId } from '../validation.js';
 import { auditRow, recordAudit, recordAuditMany, type AuditRowInput } from '../audit/service.js';
 import { Batcher, batcherFor, insertRows } from '../db/batch.js';
@@ -24,6 +26,8 @@ export const INSERT_CHUNK = 500;
 
 interface NewPayment {
   row: PaymentRow;
+  /** who writes it: a 現金 payment of a closed day needs manage_payments (the lock of core/closes) */
+  ctx: Pick<ServiceContext, 'actor' | 'ip'>;
   audit: AuditRowInput;
   /** the submitter saw the 可能重複 warning and sends it again on purpose */
   allowDuplicate: boolean;
@@ -68,6 +72,19 @@ async function writeNewPayments(db: Db, items: NewPayment[]): Promise<Array<Paym
       earlier.set(key, i.row.uuid);
       return i.row;
     });
+    // The lock of a closed day (core/closes): a 現金 payment of a closed day is refused unless its
+    // writer has manage_payments, and marked after the close when allowed; only that payment fails.
+    // The days are locked in one order, so two batches never wait for each other.
+    const cash = items.map((i, n) => ({ i, n })).filter(({ i, n }) => !(results[n] instanceof Error) && i.row.method === METHOD_CASH);
+    cash.sort((a, b) => a.i.row.store_id - b.i.row.store_id || a.i.row.paid_at - b.i.row.paid_at);
+    for (const { i, n } of cash) {
+      try {
+        await assertDayOpenForCash(trx, i.ctx, i.row.store_id, i.row.paid_at, { entity: 'payment', id: i.row.uuid, action: 'create' });
+      } catch (err) {
+        if (!(err instanceof ConflictError)) throw err;
+        results[n] = err;
+      }
+    }
     const ok = items.filter((_, n) => !(results[n] instanceof Error));
     await insertPayments(trx, ok.map((i) => i.row));
     await insertRows(trx, 'audit_log', ok.map((i) => i.audit));
@@ -98,7 +115,7 @@ export async function createPayment(ctx: ServiceContext, input: unknown): Promis
 export async function submitPayment(ctx: ServiceContext, fields: NewPaymentFields, opts: { allowDuplicate: boolean; now?: number }): Promise<Payment> {
   const now = opts.now ?? Date.now();
   const row = newPaymentRow(ctx.actor, fields, now);
-  const item: NewPayment = { row, audit: auditRow(ctx, { action: 'create', entity: 'payment', entityId: row.uuid, after: toPayment(row) }, now), allowDuplicate: opts.allowDuplicate };
+  const item: NewPayment = { row, ctx: { actor: ctx.actor, ip: ctx.ip }, audit: auditRow(ctx, { action: 'create', entity: 'payment', entityId: row.uuid, after: toPayment(row) }, now), allowDuplicate: opts.allowDuplicate };
   const writer = batcherFor(paymentWriters, ctx.db, (root) =>
     new Batcher<NewPayment, PaymentRow>(async (items) => {
       try {
@@ -136,7 +153,36 @@ export async function updatePayment(ctx: ServiceContext, id: unknown, patch: unk
     // and this change take turns; SQLite's write transactions already do.
     const row = await loadForActor(trx, ctx, id, { lock: true });
     const errors: FieldError[] = [];
-    const changes: { status?: PaymentStatus; note?: string } = {};
+    const changes: { status?: PaymentStatus; note?: string; method?: PaymentMethod; method_detail?: string | null; employee?: boolean; last_five?: string } = {};
+    // The method, its sub-type and the 員工購物 mark are what the store says, and can be corrected.
+    // A change of method brings its own last five (a transfer needs one, the others keep none) and,
+    // unless a status is sent too, the new method's first status.
+    const oldMethod: PaymentMethod = row.method ?? METHOD_TRANSFER;
+    let method = oldMethod;
+    if ('method' in patch) {
+      const m = methodOf(patch.method);
+      if ('problem' in m) errors.push(fieldErrorOf('method', m.problem));
+      else method = m.value;
+    }
+    const methodChanged = method !== oldMethod;
+    if (methodChanged) {
+      changes.method = method;
+      const lf = method === METHOD_TRANSFER ? lastFiveFor(patch.last_five, method) : { value: NO_LAST_FIVE };
+      if ('problem' in lf) errors.push(fieldErrorOf('last_five', lf.problem));
+      else changes.last_five = lf.value;
+      if (!('status' in patch)) changes.status = initialStatus(method);
+      if (!('method_detail' in patch)) changes.method_detail = null;
+    }
+    if ('method_detail' in patch) {
+      const d = methodDetailOf(patch.method_detail, method);
+      if ('problem' in d) errors.push(fieldErrorOf('method_detail', d.problem));
+      else changes.method_detail = d.value;
+    }
+    if ('employee' in patch) {
+      const e = employeeOf(patch.employee);
+      if ('problem' in e) errors.push(fieldErrorOf('employee', e.problem));
+      else changes.employee = e.value;
+    }
     if ('status' in patch) {
       const s = statusOf(patch.status);
       if ('problem' in s) errors.push(fieldErrorOf('status', s.problem));
@@ -148,7 +194,8 @@ export async function updatePayment(ctx: ServiceContext, id: unknown, patch: unk
       else changes.note = n.value;
     }
     const unchanged: Record<string, (v: unknown) => boolean> = {
-      last_five: (v) => v === row.last_five,
+      // a new method's last five was read above; the old one, sent back as it was, is fine
+      last_five: (v) => v === row.last_five || (methodChanged && (method === METHOD_TRANSFER || v === NO_LAST_FIVE || v === null)),
       amount: (v) => Number(v) === Number(row.amount),
       paid_at: (v) => typeof v === 'string' && parseInstant(v) === Number(row.paid_at),
       store_id: (v) => toId(v) === Number(row.store_id),
@@ -162,6 +209,7 @@ export async function updatePayment(ctx: ServiceContext, id: unknown, patch: unk
     // A payment linked to a bank line is 已入帳 because of that line: its status changes only
     // through 取消對帳, so a link and a status never disagree. Its note stays editable.
     const link = (await trx('bank_links').where({ payment_uuid: row.uuid }).first('line_id')) as { line_id: number | string } | undefined;
+    if (link && methodChanged) throw new ConflictError(problem('method_change_linked'));
     if (changes.status !== undefined && changes.status !== row.status && link) throw new ConflictError(problem('reconcile_payment_linked'));
     // The answer is the row as the list shows it (its link, its submitter), so a screen that takes
     // it in place of the row it showed keeps its 取消對帳 and its 提交者.
@@ -170,7 +218,13 @@ export async function updatePayment(ctx: ServiceContext, id: unknown, patch: unk
     const listed = { bank_line_id, created_by_username: submitter?.username ?? null };
 
     const before = toPayment(row);
-    if ((changes.status === undefined || changes.status === row.status) && (changes.note === undefined || changes.note === row.note)) return { ...before, ...listed };
+    const stored = { ...row, employee: Boolean(row.employee), method: oldMethod, method_detail: row.method_detail ?? null } as Record<string, unknown>;
+    for (const [k, v] of Object.entries(changes)) if (stored[k] === v) delete (changes as Record<string, unknown>)[k];
+    if (Object.keys(changes).length === 0) return { ...before, ...listed };
+    // A 現金 payment (or one becoming 現金, or ceasing to be) of a closed day: the lock of core/closes.
+    if (oldMethod === METHOD_CASH || changes.method === METHOD_CASH) {
+      await assertDayOpenForCash(trx, ctx, Number(row.store_id), Number(row.paid_at), { entity: 'payment', id: row.uuid, action: 'update' });
+    }
     const updated: PaymentRow = { ...row, ...changes, updated_at: Date.now() };
     // Deleted by someone else since it was read: nothing was updated, and nothing is audited.
     const n = await trx('payments').where({ uuid: row.uuid }).update({ ...changes, updated_at: updated.updated_at });
@@ -185,6 +239,7 @@ export async function deletePayment(ctx: ServiceContext, id: unknown): Promise<P
   requirePermission(ctx.actor, 'delete_payments');
   return ctx.db.transaction(async (trx) => {
     const before = toPayment(await loadForActor(trx, ctx, id));
+    if (before.method === METHOD_CASH) await assertDayOpenForCash(trx, ctx, before.store_id, Date.parse(before.paid_at), { entity: 'payment', id: before.uuid, action: 'delete' });
     if ((await trx('payments').where({ uuid: before.uuid }).delete()) === 0) throw new NotFoundError(problem('payment_not_found'));
     await recordAudit(trx, ctx, { action: 'delete', entity: 'payment', entityId: before.uuid, before });
     return before;
@@ -205,6 +260,9 @@ export async function deletePayments(ctx: ServiceContext, uuids: unknown): Promi
       rows.push(...((await trx<PaymentRow>('payments').whereIn('uuid', unique.slice(i, i + INSERT_CHUNK)).select('*')) as PaymentRow[]));
     }
     if (rows.some((r) => !inScope(ctx.actor, Number(r.store_id)))) throw new ForbiddenError(problem('payment_store_forbidden'));
+    // a 現金 payment of a closed day refuses the batch (or, for manage_payments, is marked after the close)
+    const cash = rows.filter((r) => r.method === METHOD_CASH).sort((a, b) => Number(a.store_id) - Number(b.store_id) || Number(a.paid_at) - Number(b.paid_at));
+    for (const r of cash) await assertDayOpenForCash(trx, ctx, Number(r.store_id), Number(r.paid_at), { entity: 'payment', id: r.uuid, action: 'delete' });
     for (let i = 0; i < rows.length; i += INSERT_CHUNK) {
       await trx('payments').whereIn('uuid', rows.slice(i, i + INSERT_CHUNK).map((r) => r.uuid)).delete();
     }

@@ -13,8 +13,8 @@ const STORES = [
   { id: 2, name: '台中店', code: 'TXG' },
   { id: 3, name: '高雄店', code: 'KHH' },
 ];
-const HEADER = ['營業日期', '帳號後五碼', '匯款時間', '匯款金額', '備註', '分店', '點收狀態'];
-const COLS = ['A', 'B', 'C', 'D', 'E', 'F', 'G'];
+const HEADER = ['營業日期', '帳號後五碼', '匯款時間', '匯款金額', '備註', '分店', '點收狀態', '付款方式'];
+const COLS = ['A', 'B', 'C', 'D', 'E', 'F', 'G', 'H'];
 
 /** Reads bytes back as a spreadsheet program would, keeping formats, displayed text and formulas. */
 function readBack(bytes: Uint8Array): XLSX.WorkBook {
@@ -25,7 +25,7 @@ function sheetOf(bytes: Uint8Array): XLSX.WorkSheet {
   expect(wb.SheetNames).toEqual(['匯款記錄']);
   return wb.Sheets['匯款記錄'];
 }
-/** Row `r` (1-based, as in the sheet) as its cells A..G. */
+/** Row `r` (1-based, as in the sheet) as its cells A..H. */
 const rowCells = (ws: XLSX.WorkSheet, r: number) => COLS.map((c) => ws[`${c}${r}`] as XLSX.CellObject | undefined);
 /** The raw XML of the first worksheet inside the .xlsx zip. */
 function sheetXml(bytes: Uint8Array): string {
@@ -56,11 +56,13 @@ describe('the import sample 匯款記錄_匯入範例.xlsx', () => {
   const now = Date.parse('2026-11-20T16:30:00Z'); // 2026/11/21 00:30 in Taiwan
   const bytes = buildSampleWorkbook(STORES, now);
 
-  it('has sheet 匯款記錄, the header in the spec order and four example rows', () => {
+  it('has sheet 匯款記錄, the header in the spec order (付款方式 last) and seven example rows: four transfers, a cash, an e-payment and a staff card sale', () => {
     const ws = sheetOf(bytes);
     expect(rowCells(ws, 1).map((c) => c?.v)).toEqual(HEADER);
     for (let r = 2; r <= 5; r++) expect(ws[`B${r}`], `row ${r}`).toBeDefined();
-    expect(XLSX.utils.decode_range(ws['!ref']!).e.r).toBe(4); // rows 1..5 only
+    expect(XLSX.utils.decode_range(ws['!ref']!).e.r).toBe(7); // rows 1..8 only
+    expect([2, 3, 4, 5, 6, 7, 8].map((r) => ws[`H${r}`]?.v)).toEqual(['匯款', '匯款', '匯款', '匯款', '現金', '電子支付-LINE Pay', '員工購物-刷卡']);
+    for (const r of [6, 7, 8]) expect(ws[`B${r}`]?.v ?? '', `row ${r}`).toBe('');
   });
 
   it('writes the last five as text cells formatted @, so leading zeros survive', () => {
@@ -85,14 +87,19 @@ describe('the import sample 匯款記錄_匯入範例.xlsx', () => {
     expect(ws.C2.w).toMatch(/^\d{4}\/\d{2}\/\d{2} \d{2}:\d{2}$/);
   });
 
-  it('parses back with the import parser: four rows, no errors, nothing skipped', () => {
+  it('parses back with the import parser: seven rows, no errors, nothing skipped, each with its method', () => {
     const r = parsePaymentsWorkbook(bytes, { stores: STORES });
     expect(r.errors).toEqual([]);
     expect(r.skipped).toEqual([]);
-    expect(r.totalRows).toBe(4);
-    expect(r.rows).toHaveLength(4);
-    expect(r.rows.map((x) => x.row)).toEqual([2, 3, 4, 5]);
-    for (const x of r.rows) {
+    expect(r.totalRows).toBe(7);
+    expect(r.rows).toHaveLength(7);
+    expect(r.rows.map((x) => x.row)).toEqual([2, 3, 4, 5, 6, 7, 8]);
+    expect(r.rows.slice(4).map((x) => [x.method, x.method_detail, x.employee, x.last_five, x.status])).toEqual([
+      ['現金', null, false, '', '已入帳'],
+      ['電子支付', 'LINE Pay', false, '', '已入帳'],
+      ['刷卡', null, true, '', '已入帳'],
+    ]);
+    for (const x of r.rows.slice(0, 4)) {
       expect(x.last_five).toMatch(/^\d{5}$/);
       expect(STORES.map((s) => s.id)).toContain(x.store_id);
       expect(x.amount).toBeGreaterThan(0);
@@ -112,7 +119,7 @@ describe('the export workbook', () => {
     const ws = sheetOf(buildExportWorkbook(payments, STORES));
     expect(rowCells(ws, 1).map((c) => c?.v)).toEqual(HEADER);
     expect(XLSX.utils.decode_range(ws['!ref']!).e.r).toBe(3);
-    expect(rowCells(ws, 2).map((c) => c?.w)).toEqual(['2026/11/18', '01234', '2026/11/18 09:15', '1,500', '早班', '台北店 (TPE)', '已點收']);
+    expect(rowCells(ws, 2).map((c) => c?.w)).toEqual(['2026/11/18', '01234', '2026/11/18 09:15', '1,500', '早班', '台北店 (TPE)', '已點收', '匯款']);
   });
 
   it('maps 已入帳 to 已點收 and both other statuses to 未點收', () => {
@@ -158,6 +165,8 @@ describe('the export workbook', () => {
       ...payments,
       pay({ last_five: '10000', paid_at: '2026-01-01T00:00:30.000Z', amount: 100_000_000, note: '=1+1', store_id: 1, status: '未確認' }),
       pay({ last_five: '00000', paid_at: '2025-12-31T16:00:00.000Z', amount: 650, note: '  ', store_id: 2, status: '已入帳' }),
+      pay({ last_five: '', paid_at: '2026-01-02T03:00:00.000Z', amount: 90, note: '', store_id: 1, status: '已入帳', method: '現金', employee: true }),
+      pay({ last_five: '', paid_at: '2026-01-02T03:00:00.000Z', amount: 90, note: '', store_id: 1, status: '已入帳', method: '電子支付', method_detail: '街口支付' }),
     ];
     const r = parsePaymentsWorkbook(buildExportWorkbook(list, STORES), { stores: STORES });
     expect(r.errors).toEqual([]);
@@ -171,6 +180,9 @@ describe('the export workbook', () => {
         store_id: p.store_id,
         // spec section 4: export writes 未點收 for both 未確認 and 未入帳, and import reads 未點收 as 未確認
         status: p.status === '已入帳' ? '已入帳' : '未確認',
+        method: p.method ?? '匯款',
+        method_detail: p.method_detail ?? null,
+        employee: Boolean(p.employee),
       })),
     );
     // stated plainly: 未入帳 does not survive the round trip, it comes back as 未確認
@@ -212,21 +224,23 @@ describe('the export CSV', () => {
   it('starts with a UTF-8 BOM, then the header and one line per payment in Taiwan time', () => {
     process.env.TZ = 'America/Chicago';
     const csv = buildExportCsv([pay(), pay({ last_five: '00007', paid_at: '2026-11-18T16:30:45.000Z', note: '', store_id: 2, status: '未入帳' })], STORES);
+    const others = buildExportCsv([pay({ last_five: '', method: '電子支付', method_detail: 'LINE Pay', employee: true })], STORES);
+    expect(others.slice(1).split('\r\n')[1]).toBe('2026/11/18,,2026/11/18 09:15,1500,早班,台北店 (TPE),已點收,員工購物-電子支付-LINE Pay');
     expect(csv.charCodeAt(0)).toBe(0xfeff);
     expect(Buffer.from(csv, 'utf8').subarray(0, 3)).toEqual(Buffer.from([0xef, 0xbb, 0xbf]));
     expect(csv.slice(1)).toBe(
-      '營業日期,帳號後五碼,匯款時間,匯款金額,備註,分店,點收狀態\r\n' +
-        '2026/11/18,"=""01234""",2026/11/18 09:15,1500,早班,台北店 (TPE),已點收\r\n' +
-        '2026/11/19,"=""00007""",2026/11/19 00:30:45,1500,,台中店 (TXG),未點收\r\n',
+      '營業日期,帳號後五碼,匯款時間,匯款金額,備註,分店,點收狀態,付款方式\r\n' +
+        '2026/11/18,"=""01234""",2026/11/18 09:15,1500,早班,台北店 (TPE),已點收,匯款\r\n' +
+        '2026/11/19,"=""00007""",2026/11/19 00:30:45,1500,,台中店 (TXG),未點收,匯款\r\n',
     );
   });
 
   it('quotes commas, quotes and newlines', () => {
     const csv = buildExportCsv([pay({ note: 'a,b' }), pay({ note: 'say "hi"' }), pay({ note: '第一行\n第二行' })], STORES);
     const lines = csv.slice(1).split('\r\n');
-    expect(lines[1]).toBe('2026/11/18,"=""01234""",2026/11/18 09:15,1500,"a,b",台北店 (TPE),已點收');
-    expect(lines[2]).toBe('2026/11/18,"=""01234""",2026/11/18 09:15,1500,"say ""hi""",台北店 (TPE),已點收');
-    expect(lines[3]).toBe('2026/11/18,"=""01234""",2026/11/18 09:15,1500,"第一行\n第二行",台北店 (TPE),已點收');
+    expect(lines[1]).toBe('2026/11/18,"=""01234""",2026/11/18 09:15,1500,"a,b",台北店 (TPE),已點收,匯款');
+    expect(lines[2]).toBe('2026/11/18,"=""01234""",2026/11/18 09:15,1500,"say ""hi""",台北店 (TPE),已點收,匯款');
+    expect(lines[3]).toBe('2026/11/18,"=""01234""",2026/11/18 09:15,1500,"第一行\n第二行",台北店 (TPE),已點收,匯款');
   });
 
   it("puts an apostrophe before text starting with =, +, - or @ so no spreadsheet evaluates it", () => {
@@ -238,17 +252,17 @@ describe('the export CSV', () => {
       .slice(1, -1)
       .map((l) => l.split(',').slice(4).join(','));
     expect(fields).toEqual([
-      "'=1+1,台北店 (TPE),已點收",
-      "'+886912345678,台北店 (TPE),已點收",
-      "'-5,台北店 (TPE),已點收",
-      "'@SUM(A1),台北店 (TPE),已點收",
-      `"'=1,2",台北店 (TPE),已點收`,
+      "'=1+1,台北店 (TPE),已點收,匯款",
+      "'+886912345678,台北店 (TPE),已點收,匯款",
+      "'-5,台北店 (TPE),已點收,匯款",
+      "'@SUM(A1),台北店 (TPE),已點收,匯款",
+      `"'=1,2",台北店 (TPE),已點收,匯款`,
     ]);
     const storeCsv = buildExportCsv([pay({ store_id: 9 })], [{ id: 9, name: '=cmd', code: 'X' }]);
-    expect(storeCsv.slice(1).split('\r\n')[1]).toBe('2026/11/18,"=""01234""",2026/11/18 09:15,1500,早班,\'=cmd (X),已點收');
+    expect(storeCsv.slice(1).split('\r\n')[1]).toBe('2026/11/18,"=""01234""",2026/11/18 09:15,1500,早班,\'=cmd (X),已點收,匯款');
     // a ; separates cells in some locales: the note stays one quoted cell, its formula part neutralised
     const semi = buildExportCsv([pay({ note: "a;=cmd|' /C calc'!A0" })], STORES);
-    expect(semi.slice(1).split('\r\n')[1]).toBe(`2026/11/18,"=""01234""",2026/11/18 09:15,1500,"a;'=cmd|' /C calc'!A0",台北店 (TPE),已點收`);
+    expect(semi.slice(1).split('\r\n')[1]).toBe(`2026/11/18,"=""01234""",2026/11/18 09:15,1500,"a;'=cmd|' /C calc'!A0",台北店 (TPE),已點收,匯款`);
   });
 });
 

@@ -105,7 +105,7 @@ export async function* streamExportCsv(batches: AsyncIterable<Iterable<ExportPay
   }
 }
 
-/** The sample workbook `匯款記錄_匯入範例.xlsx`: the header and four example rows. */
+/** The sample workbook `匯款記錄_匯入範例.xlsx`: the header, four transfers and a cash, an e-payment and a staff card sale. */
 export function buildSampleWorkbook(stores: readonly StoreRef[] = [], now: number = Date.now()): Uint8Array {
   const first = stores[0] ? storeLabel(stores[0]) : '總店 (HQ)';
   const second = stores[1] ? stores[1].code : stores[0]?.code ?? 'HQ';
@@ -116,6 +116,9 @@ export function buildSampleWorkbook(stores: readonly StoreRef[] = [], now: numbe
     { last_five: '56789', paid_at: at('10:30'), amount: 23800, note: '', store_id: -1, status: '未確認' },
     { last_five: '00987', paid_at: at('13:05'), amount: 650, note: '分店欄可填名稱、代碼或「名稱 (代碼)」', store_id: -2, status: '未確認' },
     { last_five: '24680', paid_at: at('18:45'), amount: 12000, note: '點收狀態填「已點收」會匯入為已入帳', store_id: -1, status: '未確認' },
+    { last_five: '', paid_at: at('19:10'), amount: 320, note: '付款方式空白即為匯款；現金、刷卡、電子支付不填後五碼', store_id: -1, status: '已入帳', method: '現金' },
+    { last_five: '', paid_at: at('19:40'), amount: 880, note: '電子支付可寫類型，例如「電子支付-LINE Pay」', store_id: -2, status: '已入帳', method: '電子支付', method_detail: 'LINE Pay' },
+    { last_five: '', paid_at: at('20:05'), amount: 150, note: '員工購物寫在前面，例如「員工購物-刷卡」', store_id: -1, status: '已入帳', method: '刷卡', employee: true },
   ];
   const columns = [...SHEET_COLUMNS];
   const cells = cellsWriter(columns, (id) => (id === -2 ? second : first));
@@ -133,6 +136,9 @@ export interface ExportFilterParts {
   /** the search text (last five or note) */
   search?: string;
   lastFive?: string[];
+  methods?: string[];
+  /** true: 員工購物 only; false: without them */
+  employee?: boolean;
   /** how many payments were picked one by one */
   selected?: number;
 }
@@ -150,6 +156,8 @@ export function exportFileName(filter: ExportFilterParts | null, now: number = D
   if (f.from || f.to) filtered.push(`${(f.from ?? '').replace(/-/g, '')}-${(f.to ?? '').replace(/-/g, '')}`);
   if (f.search) filtered.push(`搜尋「${f.search.slice(0, 20)}」`);
   if (f.lastFive?.length) filtered.push(`後五碼${f.lastFive.join('、')}`);
+  if (f.methods?.length) filtered.push(f.methods.join('、'));
+  if (f.employee !== undefined) filtered.push(f.employee ? '員工購物' : '非員工購物');
   if (f.selected) filtered.push(`選取${f.selected}筆`);
   parts.push(...(filtered.length ? filtered : [MSG.exportAll]));
   parts.push(compactTimestamp(now));

@@ -8,7 +8,8 @@ import { actorUserId, type Actor } from '../actor.js';
 import { insertRows } from '../db/batch.js';
 import type { Db } from '../db/connect.js';
 import type { PaymentRow } from '../db/rows.js';
-import { DEFAULT_STATUS, type PaymentStatus } from './statuses.js';
+import type { PaymentStatus } from './statuses.js';
+import { DEFAULT_METHOD, initialStatus, type PaymentMethod } from './methods.js';
 
 /** A new payment's fields, checked, with its store decided by the caller. */
 export interface NewPaymentFields {
@@ -18,8 +19,12 @@ export interface NewPaymentFields {
   paid_at: number;
   amount: number;
   note: string;
-  /** an import may bring a status; a report starts 未確認 */
+  /** an import may bring a status; else the method's first: a transfer 未確認, takings in hand 已入帳 */
   status?: PaymentStatus;
+  /** 匯款 when not given */
+  method?: PaymentMethod;
+  method_detail?: string | null;
+  employee?: boolean;
 }
 
 /** The row of a new payment made by `actor` at `now`: a fresh tracking number, the submitter when a user. */
@@ -30,11 +35,17 @@ export function newPaymentRow(actor: Actor, fields: NewPaymentFields, now: numbe
     last_five: fields.last_five,
     paid_at: fields.paid_at,
     amount: fields.amount,
-    status: fields.status ?? DEFAULT_STATUS,
+    status: fields.status ?? initialStatus(fields.method ?? DEFAULT_METHOD),
     note: fields.note,
+    method: fields.method ?? DEFAULT_METHOD,
+    method_detail: fields.method_detail ?? null,
+    employee: fields.employee ?? false,
     created_by: actorUserId(actor),
     created_at: now,
     updated_at: now,
+    // a customer's report through a store's link says so, and which link; everything else is staff's
+    source: actor.kind === 'link' ? 'customer' : 'staff',
+    link_id: actor.kind === 'link' ? actor.linkId : null,
   };
 }
 

@@ -17,6 +17,7 @@ import { statementPeriod } from './period.js';
 import { readStatement, type ReadStatement } from './statement.js';
 import type { ReconcileLine, ReconcileReport } from './types.js';
 import { STATUS_CREDITED, STATUS_FAILED, type PaymentStatus } from '../payments/statuses.js';
+import { METHOD_TRANSFER, reconciles } from '../payments/methods.js';
 import { instantRange } from '../dateRange.js';
 import { DAY_MS, taipeiDate, taipeiDayStart, toIso } from '../time.js';
 import { toPayment, type PaymentRow } from '../db/rows.js';
@@ -333,7 +334,9 @@ async function proposalsFor(ctx: ServiceContext, gte: number, lt: number, stores
       .select('p.uuid', 'p.store_id', 'p.last_five', 'p.paid_at', 'p.amount', 'p.note', 'p.status')
       .where('p.paid_at', '>=', reportsCover.from)
       .andWhere('p.paid_at', '<', reportsCover.to)
-      .whereNull('k.line_id');
+      .whereNull('k.line_id')
+      // only a transfer is reported against the bank: cash, card and e-payments are never proposed, unpaid or unreported
+      .where('p.method', METHOD_TRANSFER);
     if (stores !== 'all') q.whereIn('p.store_id', stores);
     return q;
   };
@@ -536,6 +539,7 @@ export async function confirmPairs(ctx: ServiceContext, rawPairs: unknown, opts:
       for (const pair of pairs) {
         const p = await paymentInScope(trx, ctx, pair.payment);
         if (p.bank_line_id !== null && p.bank_line_id !== undefined) throw new ConflictError(problem('reconcile_payment_linked'), 'payment');
+        if (!reconciles(p.method)) throw ValidationError.single('pairs', 'reconcile_not_transfer', { method: p.method! });
         const lineId = toId(pair.line)!;
         const l = (await scopedLines(ctx, trx).where('l.id', lineId).first()) as LineRow | undefined;
         if (!l) throw new NotFoundError(problem('reconcile_line_not_found', { id: String(pair.line) }));
@@ -610,6 +614,7 @@ export async function markUnpaid(ctx: ServiceContext, rawPayments: unknown): Pro
     for (const uuid of uuids) {
       const p = await paymentInScope(trx, ctx, uuid);
       if (p.bank_line_id !== null && p.bank_line_id !== undefined) throw new ConflictError(problem('reconcile_payment_linked'), 'payment');
+      if (!reconciles(p.method)) throw ValidationError.single('payments', 'reconcile_not_transfer', { method: p.method! });
       if (p.status === STATUS_FAILED) continue;
       await trx('payments').where({ uuid }).update({ status: STATUS_FAILED, updated_at: now });
       const before = toReconciled(p);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { dailySeries, daysBetween, emptyStoreStats, summarize } from './rules.js';
+import { dailySeries, daysBetween, emptyMethodTotals, emptyStoreStats, summarize } from './rules.js';
 import type { StoreStats } from '../types.js';
 
 const taipei: StoreStats = {
@@ -11,6 +11,7 @@ const taipei: StoreStats = {
   confirmed_payments: 3,
   pending_payments: 1,
   failed_payments: 1,
+  by_method: { 匯款: { count: 3, amount: 10_000 }, 現金: { count: 1, amount: 1_500 }, 刷卡: { count: 0, amount: 0 }, 電子支付: { count: 1, amount: 500 } },
 };
 const kaohsiung: StoreStats = {
   store_id: 2,
@@ -21,6 +22,7 @@ const kaohsiung: StoreStats = {
   confirmed_payments: 0,
   pending_payments: 2,
   failed_payments: 0,
+  by_method: { 匯款: { count: 1, amount: 3_000 }, 現金: { count: 1, amount: 500 }, 刷卡: { count: 0, amount: 0 }, 電子支付: { count: 0, amount: 0 } },
 };
 const quiet = emptyStoreStats({ id: 3, name: '台中店', code: 'TXG' });
 
@@ -35,6 +37,7 @@ describe('emptyStoreStats', () => {
       confirmed_payments: 0,
       pending_payments: 0,
       failed_payments: 0,
+      by_method: { 匯款: { count: 0, amount: 0 }, 現金: { count: 0, amount: 0 }, 刷卡: { count: 0, amount: 0 }, 電子支付: { count: 0, amount: 0 } },
     });
   });
 });
@@ -46,6 +49,7 @@ describe('summarize: the dashboard cards over per-store rows', () => {
       totalPayments: 7,
       totalAmount: 15_500,
       confirmedPayments: 3,
+      byMethod: { 匯款: { count: 4, amount: 13_000 }, 現金: { count: 2, amount: 2_000 }, 刷卡: { count: 0, amount: 0 }, 電子支付: { count: 1, amount: 500 } },
       storeStats: [taipei, kaohsiung, quiet],
     });
   });
@@ -60,12 +64,13 @@ describe('summarize: the dashboard cards over per-store rows', () => {
       totalPayments: 2,
       totalAmount: 3_500,
       confirmedPayments: 0,
+      byMethod: kaohsiung.by_method,
       storeStats: [kaohsiung],
     });
   });
 
   it('is all zeros for a store with no row, or no stores at all', () => {
-    const zero = { totalStores: 0, totalPayments: 0, totalAmount: 0, confirmedPayments: 0, storeStats: [] };
+    const zero = { totalStores: 0, totalPayments: 0, totalAmount: 0, confirmedPayments: 0, byMethod: emptyMethodTotals(), storeStats: [] };
     expect(summarize([taipei], 99)).toEqual(zero);
     expect(summarize([])).toEqual(zero);
   });

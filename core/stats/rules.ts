@@ -1,5 +1,21 @@
 /** The dashboard's shape (spec section 3): per-store counts by status and the totals over them. */
-import type { StatsSummary, StoreStats } from '../types.js';
+import type { MethodTotals, StatsSummary, StoreStats } from '../types.js';
+import { PAYMENT_METHODS } from '../payments/methods.js';
+
+/** Every method at zero. */
+export function emptyMethodTotals(): MethodTotals {
+  return Object.fromEntries(PAYMENT_METHODS.map((m) => [m, { count: 0, amount: 0 }])) as MethodTotals;
+}
+
+/** Method totals added up over rows. */
+export function addMethodTotals(rows: MethodTotals[]): MethodTotals {
+  const out = emptyMethodTotals();
+  for (const r of rows) for (const m of PAYMENT_METHODS) {
+    out[m].count += r[m].count;
+    out[m].amount += r[m].amount;
+  }
+  return out;
+}
 
 export function emptyStoreStats(store: { id: number; name: string; code: string }): StoreStats {
   return {
@@ -11,6 +27,7 @@ export function emptyStoreStats(store: { id: number; name: string; code: string 
     confirmed_payments: 0,
     pending_payments: 0,
     failed_payments: 0,
+    by_method: emptyMethodTotals(),
   };
 }
 
@@ -22,6 +39,7 @@ export function summarize(storeStats: StoreStats[], storeId?: number | null): St
     totalPayments: rows.reduce((n, s) => n + s.total_payments, 0),
     totalAmount: rows.reduce((n, s) => n + s.total_amount, 0),
     confirmedPayments: rows.reduce((n, s) => n + s.confirmed_payments, 0),
+    byMethod: addMethodTotals(rows.map((s) => s.by_method)),
     storeStats: rows,
   };
 }

@@ -6,7 +6,8 @@ import { STATUS_CREDITED, STATUS_FAILED, STATUS_PENDING } from '../payments/stat
 import type { Knex } from 'knex';
 import { instantRange, isWholeDays } from '../dateRange.js';
 import { addDays, taipeiDate, taipeiDayNumber, taipeiDayNumberDate, taipeiDayStart } from '../time.js';
-import type { StatsSummary } from '../types.js';
+import type { MethodTotals, StatsSummary } from '../types.js';
+import { PAYMENT_METHODS } from '../payments/methods.js';
 import { readContext, type ServiceContext } from '../context.js';
 import { requirePermission } from '../guard.js';
 
@@ -40,6 +41,7 @@ export async function statsSummary(ctx: ServiceContext, params: StatsParams = {}
       confirmed_payments: Number(r.confirmed_payments ?? 0),
       pending_payments: Number(r.pending_payments ?? 0),
       failed_payments: Number(r.failed_payments ?? 0),
+      by_method: Object.fromEntries(PAYMENT_METHODS.map((m, i) => [m, { count: Number(r[`m${i}_n`] ?? 0), amount: Number(r[`m${i}_amount`] ?? 0) }])) as MethodTotals,
     };
   });
   return summarize(storeStats);
@@ -68,6 +70,11 @@ async function aggregate(ctx: ServiceContext, stores: number[] | 'all', range: {
         ctx.db.raw(`sum(case when status = ? then ${count} else 0 end) as confirmed_payments`, [STATUS_CREDITED]),
         ctx.db.raw(`sum(case when status = ? then ${count} else 0 end) as pending_payments`, [STATUS_PENDING]),
         ctx.db.raw(`sum(case when status = ? then ${count} else 0 end) as failed_payments`, [STATUS_FAILED]),
+        // takings by method (issue 26): payment_daily keeps the method, so whole days stay a sum of per-day figures
+        ...PAYMENT_METHODS.flatMap((m, i) => [
+          ctx.db.raw(`sum(case when method = ? then ${count} else 0 end) as m${i}_n`, [m]),
+          ctx.db.raw(`sum(case when method = ? then ${amount} else 0 end) as m${i}_amount`, [m]),
+        ]),
       )
       .modify((b) => stores !== 'all' && b.whereIn('store_id', stores))
       .groupBy('store_id');

@@ -126,6 +126,9 @@ export const ACCESS: Record<string, Record<string, Rule>> = {
   stores: { '*': 'manage_stores' },
   dashboard: { '*': 'view_reports' },
   audit: { '*': 'system_admin' },
+  // issue 26: a store's day (日結) for those who close (or read) it; the board for headquarters too
+  close: { '*': ['edit_payments', 'view_payments'], close: 'edit_payments', reopen: 'manage_payments', daybook: 'view_payments' },
+  closes: { '*': ['view_reports', 'view_payments', 'edit_payments'] },
 };
 
 /**

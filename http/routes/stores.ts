@@ -1,5 +1,6 @@
 import type Router from '@koa/router';
-import { createStore, deleteStore, getStore, listStorePayments, listStores, updateStore, type AppContext } from '../../core/index.js';
+import type Koa from 'koa';
+import { createStore, deleteStore, getStore, listStorePayments, listStores, storeLink, updateStore, type AppContext, type LinkAction } from '../../core/index.js';
 import { requireUser, serviceContext, type State } from '../middleware/auth.js';
 import { listQuery, sendList } from '../list.js';
 import { resourceRoutes } from '../resource.js';
@@ -9,5 +10,13 @@ export function storeRoutes(app: AppContext): Router<State> {
   r.get('/stores/:id/payments', requireUser(app), async (ctx) => {
     sendList(ctx, 'payments', await listStorePayments(serviceContext(app, ctx), ctx.params.id, listQuery(ctx)));
   });
+  // the store's public link (issue 25): shown (made on first use), rotated, turned off; written
+  // with REMIT_PUBLIC_URL, else the server's address (set by remit serve), else this request's
+  const link = (action: LinkAction) => async (ctx: Koa.ParameterizedContext<State>) => {
+    ctx.body = await storeLink(serviceContext(app, ctx), ctx.params.id, action, `${ctx.protocol}://${ctx.host}`);
+  };
+  r.get('/stores/:id/link', requireUser(app), link('show'));
+  r.post('/stores/:id/link/rotate', requireUser(app), link('rotate'));
+  r.post('/stores/:id/link/off', requireUser(app), link('off'));
   return r;
 }

@@ -77,7 +77,7 @@ type Role = keyof typeof ROLES;
 /** Screens shot for a person to look at (test-output/screenshots/a11y-*.png). */
 const SHOTS = ['payments · admin · 1280 · a row ticked', 'users · admin', 'stores · reader', 'dashboard · reader', 'drawer · admin', 'payments · reader'];
 
-const PAGES = ['payments', 'dashboard', 'users', 'stores', 'audit', 'reconcile', 'form'] as const;
+const PAGES = ['payments', 'dashboard', 'users', 'stores', 'audit', 'reconcile', 'close', 'closes', 'form'] as const;
 type PageName = (typeof PAGES)[number];
 
 /** Something a person waits for on each page, whatever they may see there (the page, 權限不足, or none of it). */
@@ -88,6 +88,8 @@ const READY: Record<PageName, string> = {
   stores: '[data-testid^="store-row-"], .RaDatagrid-row, .MuiAlert-root, .RaAccessDenied-root, [data-testid="not-found"]',
   audit: '.RaDatagrid-row, [data-testid^="audit-card-"], [data-testid="audit-empty"], .MuiAlert-root, .RaAccessDenied-root, [data-testid="not-found"]',
   reconcile: '[data-testid="statement-upload"], [data-testid="reconcile-forbidden"], [data-testid="reconcile"]',
+  close: '[data-testid="close-status"], [data-testid="close-forbidden"], [data-testid="close-no-store"]',
+  closes: '[data-testid="board-table"], [data-testid="board-forbidden"], [data-testid="board-no-store"]',
   form: 'form',
 };
 const PATH: Record<PageName, string> = {
@@ -97,6 +99,8 @@ const PATH: Record<PageName, string> = {
   stores: '/admin/stores',
   audit: '/admin/audit',
   reconcile: '/admin/reconcile',
+  close: '/admin/close',
+  closes: '/admin/closes',
   form: '/',
 };
 

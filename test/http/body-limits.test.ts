@@ -112,6 +112,10 @@ describe.each(DB_KINDS)('request bodies on %s', (kind) => {
       ['POST', '/reconcile/unpaid', json, 90 * 1024, 'hq_none'],
       ['POST', '/reconcile/unlink', json, 90 * 1024, 'hq_manage_payments'],
       ['POST', '/payments', json, 90 * 1024, 'nobody'],
+      // issue 26: cash out needs what a payment needs, a close edit_payments, reopening manage_payments
+      ['POST', '/cash-out', json, 90 * 1024, 'nobody'],
+      ['POST', '/closes', json, 90 * 1024, 'hq_view_payments'],
+      ['POST', '/closes/reopen', json, 90 * 1024, 'hq_edit_payments'],
     ];
     for (const base of [`${s.url}/api`, other.url]) {
       for (const [method, path, headers, declared, who] of probes) {

@@ -30,10 +30,13 @@ describe.each(DB_KINDS)('payments API on %s', (kind) => {
       paid_at: '2026-11-18T01:15:00.000Z', // 09:15 Taiwan time
       amount: 1500,
       status: '未確認',
+      method: '匯款',
       note: '早班',
       created_by: s.users.branchA.id,
       created_at: expect.stringMatching(ISO),
       updated_at: expect.stringMatching(ISO),
+      // 來源 (issue 25): typed by staff
+      source: 'staff',
     });
     const stored = await s.t.db('payments').where({ uuid: r.body.uuid }).first();
     expect(Number(stored.amount)).toBe(1500);

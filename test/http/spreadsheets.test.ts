@@ -12,7 +12,7 @@ import { DB_KINDS, TEST_SECURITY } from '../helpers/db.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 
 const XLSX_TYPE = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
-const HEADER = ['營業日期', '帳號後五碼', '匯款時間', '匯款金額', '備註', '分店', '點收狀態'];
+const HEADER = ['營業日期', '帳號後五碼', '匯款時間', '匯款金額', '備註', '分店', '點收狀態', '付款方式'];
 
 /** `YYYYMMDDHHmm` of an instant in Taiwan time, computed without the product. */
 const taipeiStamp = (ms: number) => new Date(ms + 8 * 60 * 60 * 1000).toISOString().replace(/\D/g, '').slice(0, 12);
@@ -359,7 +359,9 @@ describe.each(DB_KINDS)('spreadsheets over HTTP on %s', (kind) => {
       const parsed = parsePaymentsWorkbook(r.bytes, { stores: await dbStores() });
       expect(parsed.errors).toEqual([]);
       expect(parsed.skipped).toEqual([]);
-      expect(parsed.rows.map(({ row: _row, ...p }) => p)).toEqual(
+      // every payment here is a transfer: the 付款方式 column reads back 匯款, no sub-type, no 員工購物
+      expect(parsed.rows.map((p) => [p.method, p.method_detail, p.employee])).toEqual(parsed.rows.map(() => ['匯款', null, false]));
+      expect(parsed.rows.map(({ row: _row, method: _m, method_detail: _d, employee: _e, ...p }) => p)).toEqual(
         // spec section 4: 未入帳 is exported as 未點收 and so imports back as 未確認
         (await stored()).map((p) => ({ ...p, status: p.status === '已入帳' ? '已入帳' : '未確認' })),
       );
@@ -391,8 +393,8 @@ describe.each(DB_KINDS)('spreadsheets over HTTP on %s', (kind) => {
       const text = new TextDecoder('utf-8', { ignoreBOM: true }).decode(r.bytes);
       const lines = text.slice(1).split('\r\n');
       expect(lines[0]).toBe(HEADER.join(','));
-      expect(lines).toContain('2026/11/19,"=""00003""",2026/11/19 00:05,650,\'=1+1,台中店 (TXG),未點收');
-      expect(lines).toContain('2026/11/20,"=""12345""",2026/11/20 18:45,12000,"晚班, ""補登""",高雄店 (KHH),已點收');
+      expect(lines).toContain('2026/11/19,"=""00003""",2026/11/19 00:05,650,\'=1+1,台中店 (TXG),未點收,匯款');
+      expect(lines).toContain('2026/11/20,"=""12345""",2026/11/20 18:45,12000,"晚班, ""補登""",高雄店 (KHH),已點收,匯款');
       expect(lines.filter((l) => l !== '')).toHaveLength(5);
     });
 
@@ -408,7 +410,7 @@ describe.each(DB_KINDS)('spreadsheets over HTTP on %s', (kind) => {
   });
 
   describe('GET /api/payments/sample', () => {
-    it('serves 匯款記錄_匯入範例.xlsx that parses back with four rows and no errors', async () => {
+    it('serves 匯款記錄_匯入範例.xlsx that parses back with seven rows (four transfers, a cash, an e-payment and a staff card sale) and no errors', async () => {
       const r = await download('hq_manage_payments', '/payments/sample');
       expect(r.status).toBe(200);
       expect(r.headers.get('content-type')).toBe(XLSX_TYPE);
@@ -417,10 +419,11 @@ describe.each(DB_KINDS)('spreadsheets over HTTP on %s', (kind) => {
       const parsed = parsePaymentsWorkbook(r.bytes, { stores: await dbStores() });
       expect(parsed.errors).toEqual([]);
       expect(parsed.skipped).toEqual([]);
-      expect(parsed.rows).toHaveLength(4);
+      expect(parsed.rows).toHaveLength(7);
+      expect(parsed.rows.map((p) => p.method)).toEqual(['匯款', '匯款', '匯款', '匯款', '現金', '電子支付', '刷卡']);
       // it names only stores the caller may import into, so it imports as is
       for (const p of parsed.rows) expect([s.stores.A.id, s.stores.B.id]).toContain(p.store_id);
-      expect((await bulk('hq_manage_payments', payload(parsed.rows))).body).toMatchObject({ imported: 4, skipped: 0, duplicates: [] });
+      expect((await bulk('hq_manage_payments', payload(parsed.rows))).body).toMatchObject({ imported: 7, skipped: 0, duplicates: [] });
     });
 
     it('needs manage_payments', async () => {

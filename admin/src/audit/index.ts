@@ -1,3 +1,4 @@
-import { AuditList } from './AuditList';
+import { lazy } from 'react';
 
-export default { list: AuditList };
+/** 稽核紀錄, fetched when someone opens it: the first screen (匯款記錄) does not load it (issue 24, item 10). */
+export default { list: lazy(() => import('./AuditList').then((m) => ({ default: m.AuditList }))) };

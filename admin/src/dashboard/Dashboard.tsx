@@ -11,6 +11,7 @@ import { useMe } from '../common/useMe';
 import { useStores } from '../common/useStores';
 import { DASHBOARD_UI as T } from '../messages';
 import { StoreStatsTable } from './StoreStatsTable';
+import { MethodTakings } from './MethodTakings';
 import { SummaryCards } from './SummaryCards';
 import { useStatsSummary } from './useStatsSummary';
 
@@ -109,6 +110,9 @@ export function Dashboard() {
         {T.perStore}
       </Typography>
       <StoreStatsTable data={data} loading={loading} />
+      <Box sx={{ mt: 2 }}>
+        <MethodTakings data={data} />
+      </Box>
       <Suspense fallback={<Skeleton variant="rounded" height={320} sx={{ mt: 3 }} />}>
         <DashboardCharts params={{ store_id: storeId, ...range }} />
       </Suspense>

@@ -1,5 +1,7 @@
 import AccountBalanceIcon from '@mui/icons-material/AccountBalance';
 import AssessmentIcon from '@mui/icons-material/Assessment';
+import CalculateIcon from '@mui/icons-material/Calculate';
+import GridViewIcon from '@mui/icons-material/GridView';
 import HistoryIcon from '@mui/icons-material/History';
 import EditNoteIcon from '@mui/icons-material/EditNote';
 import PeopleIcon from '@mui/icons-material/People';
@@ -23,6 +25,8 @@ import { UserBadge } from './UserBadge';
 const ENTRIES = [
   { resource: 'payments', label: '匯款記錄', icon: <ReceiptLongIcon /> },
   { resource: 'reconcile', label: '對帳', icon: <AccountBalanceIcon /> },
+  { resource: 'close', label: '日結', icon: <CalculateIcon /> },
+  { resource: 'closes', label: '日結總覽', icon: <GridViewIcon /> },
   { resource: 'users', label: '會員管理', icon: <PeopleIcon /> },
   { resource: 'dashboard', label: '統計儀表板', icon: <AssessmentIcon /> },
   { resource: 'stores', label: '分店管理', icon: <StoreIcon /> },

@@ -1,6 +1,6 @@
 import { Box, Paper, Stack, Typography } from '@mui/material';
 import { useListContext } from 'react-admin';
-import { formatNTD, formatTaipei } from '../../../core/browser';
+import { formatNTD, formatTaipei, methodText, SOURCE_LABELS } from '../../../core/browser';
 import type { ListedPayment } from '../../../core/browser';
 import { PAYMENTS_UI as P } from '../messages';
 import { ConfirmCreditedButton } from './ConfirmCreditedButton';
@@ -24,7 +24,7 @@ export function PaymentCards({ canEdit, canDelete, storeName, empty }: { canEdit
         <Paper key={r.id} variant="outlined" sx={{ p: 1.25 }} data-testid={`payment-card-${r.id}`}>
           <Box sx={{ display: 'flex', alignItems: 'baseline', gap: 1 }}>
             <Typography sx={{ fontFamily: 'monospace', fontSize: '1.15rem', fontWeight: 600 }} aria-label={P.lastFive}>
-              {r.last_five}
+              {r.last_five || methodText(r)}
             </Typography>
             <Typography sx={{ ml: 'auto', fontWeight: 600 }} aria-label={P.amount}>
               {formatNTD(r.amount)}
@@ -32,6 +32,7 @@ export function PaymentCards({ canEdit, canDelete, storeName, empty }: { canEdit
           </Box>
           <Typography variant="body2" color="text.secondary">
             {formatTaipei(Date.parse(r.paid_at))}
+            {r.last_five ? ` · ${methodText(r)}` : ''}
             {storeName(r.store_id) ? ` · ${storeName(r.store_id)}` : ''}
           </Typography>
           <Box sx={{ display: 'flex', alignItems: 'center', gap: 1, mt: 1 }}>
@@ -44,7 +45,7 @@ export function PaymentCards({ canEdit, canDelete, storeName, empty }: { canEdit
           </Box>
           <Box sx={{ display: 'flex', alignItems: 'center', gap: 1, mt: 0.5 }}>
             <Typography variant="caption" color="text.secondary" component="div" sx={{ flex: 1, minWidth: 0 }}>
-              {P.submitter} {r.created_by_username ?? '—'} · {formatTaipei(Date.parse(r.created_at))}
+              {SOURCE_LABELS[r.source] ?? SOURCE_LABELS.staff} · {P.submitter} {r.created_by_username ?? '—'} · {formatTaipei(Date.parse(r.created_at))}
             </Typography>
             {canEdit && <ConfirmCreditedButton record={r} />}
           </Box>

@@ -12,7 +12,7 @@ import FilterListIcon from '@mui/icons-material/FilterList';
 import { Badge, Box, Button, Checkbox, Collapse, FormControlLabel, IconButton, MenuItem, Paper, Stack, Switch, TextField, Tooltip, Typography, useMediaQuery, type Theme } from '@mui/material';
 import { useState } from 'react';
 import { useListContext, useStore } from 'react-admin';
-import { canStepForward, dateRangeText, stepDateRange, withSearch, isAdmin, storesInScope, STATUSES } from '../../../core/browser';
+import { canStepForward, dateRangeText, stepDateRange, withSearch, isAdmin, storesInScope, STATUSES, SOURCES, SOURCE_LABELS, PAYMENT_METHODS } from '../../../core/browser';
 import type { Me } from '../../../core/browser';
 import { DateRangeFields } from '../common/DateRangeFields';
 import { useStores } from '../common/useStores';
@@ -45,7 +45,7 @@ export function PaymentFilters({ me }: { me: Me }) {
   const narrow = useMediaQuery((t: Theme) => t.breakpoints.down('sm'));
   const [open, setOpen] = useState(false);
   // Filters other than the search box, for the badge on the phone's 篩選 button.
-  const folded = ['status', 'paid_at_gte', 'paid_at_lte', 'store_id'].filter((k) => filterValues[k] !== undefined).length;
+  const folded = ['status', 'method', 'employee', 'source', 'paid_at_gte', 'paid_at_lte', 'store_id'].filter((k) => filterValues[k] !== undefined).length;
   const clearButton = (
     <Button size="small" startIcon={<FilterAltOffIcon />} onClick={() => setFilters({}, undefined, false)} sx={{ flexShrink: 0 }}>
       {P.clearFilters}
@@ -83,6 +83,45 @@ export function PaymentFilters({ me }: { me: Me }) {
         {STATUSES.map((st) => (
           <MenuItem key={st} value={st}>
             {st}
+          </MenuItem>
+        ))}
+      </TextField>
+      <TextField
+        {...field}
+        select
+        label={P.method}
+        value={typeof filterValues.method === 'string' ? filterValues.method : ''}
+        onChange={(e) => set({ method: e.target.value })}
+        sx={{ width: { xs: '100%', sm: 130 } }}
+        slotProps={{ select: { displayEmpty: true }, inputLabel: { shrink: true } }}
+        data-testid="filter-method"
+      >
+        <MenuItem value="">{P.allMethods}</MenuItem>
+        {PAYMENT_METHODS.map((m) => (
+          <MenuItem key={m} value={m}>
+            {m}
+          </MenuItem>
+        ))}
+      </TextField>
+      <FormControlLabel
+        control={<Checkbox size="small" checked={filterValues.employee === true} onChange={(e) => set({ employee: e.target.checked ? true : undefined })} data-testid="filter-employee" />}
+        label={P.employeeOnly}
+        sx={{ mr: 0 }}
+      />
+      <TextField
+        {...field}
+        select
+        label={P.source}
+        value={typeof filterValues.source === 'string' ? filterValues.source : ''}
+        onChange={(e) => set({ source: e.target.value })}
+        sx={{ width: { xs: '100%', sm: 110 } }}
+        slotProps={{ select: { displayEmpty: true }, inputLabel: { shrink: true } }}
+        data-testid="filter-source"
+      >
+        <MenuItem value="">{P.allSources}</MenuItem>
+        {SOURCES.map((s) => (
+          <MenuItem key={s} value={s}>
+            {SOURCE_LABELS[s]}
           </MenuItem>
         ))}
       </TextField>

@@ -6,7 +6,7 @@
 import { Box, Button, Typography, useMediaQuery, type Theme } from '@mui/material';
 import { useMemo } from 'react';
 import { Datagrid, FunctionField, I18nContext, List, Loading, Pagination, TextField, useGetList, useI18nProvider, useListContext } from 'react-admin';
-import { dateRangeText, formatNTD, formatTaipei, gates, scopeIsEmpty, storeLabel } from '../../../core/browser';
+import { dateRangeText, formatNTD, formatTaipei, gates, scopeIsEmpty, storeLabel, methodText, SOURCE_LABELS } from '../../../core/browser';
 import type { ListedPayment, Me, Payment } from '../../../core/browser';
 import { Forbidden, NoStoreNotice } from '../common/Forbidden';
 import { useSelectedStore } from '../common/storeSelection';
@@ -109,6 +109,7 @@ function PaymentGrid({ me, permanent }: { me: Me; permanent: Record<string, unkn
       <TextField source="last_five" label={P.lastFive} sx={{ fontFamily: 'monospace', fontSize: '0.95rem' }} />
       <FunctionField source="paid_at" label={P.paidAt} render={(r: Payment) => time(r.paid_at)} />
       <FunctionField source="amount" label={P.amount} textAlign="right" render={(r: Payment) => formatNTD(r.amount)} />
+      <FunctionField source="method" label={P.method} render={(r: Payment) => methodText(r)} />
       {stores.length > 0 && <FunctionField source="store_id" label={P.store} render={(r: Payment) => storeName(r.store_id)} />}
       <FunctionField
         source="status"
@@ -122,6 +123,7 @@ function PaymentGrid({ me, permanent }: { me: Me; permanent: Record<string, unkn
         )}
       />
       <FunctionField source="note" label={P.note} sortable={false} render={(r: Payment) => <NoteCell record={r} editable={canEdit} fullWidth />} />
+      <FunctionField source="source" label={P.source} sortable={false} render={(r: Payment) => SOURCE_LABELS[r.source] ?? SOURCE_LABELS.staff} />
       <FunctionField
         source="created_by_username"
         label={P.submitter}

@@ -2,15 +2,17 @@ import DownloadIcon from '@mui/icons-material/Download';
 import FileDownloadIcon from '@mui/icons-material/FileDownload';
 import UploadFileIcon from '@mui/icons-material/UploadFile';
 import { Button, Stack, Typography, useMediaQuery, type Theme } from '@mui/material';
-import { useState } from 'react';
+import { lazy, Suspense, useState } from 'react';
 import { HttpError, useDataProvider, useGetList, useListContext, useNotify, useRefresh } from 'react-admin';
 import { gates, isAdmin, storeScope } from '../../../core/browser';
 import type { Me } from '../../../core/browser';
 import type { RemitDataProvider } from '../providers/dataProvider';
-import { ImportDialog } from './ImportDialog';
 import { MultiStoreSwitch } from './PaymentFilters';
 import { PAYMENTS_UI as P, UI } from '../messages';
 import { countParams } from './listParams';
+
+/** The import dialog (and its steps) is fetched when 匯入 Excel is pressed, not with the list. */
+const ImportDialog = lazy(() => import('./ImportDialog').then((m) => ({ default: m.ImportDialog })));
 
 /** Toolbar (manage_payments: sample, import, export all) and the filtered export (view_payments). */
 export function PaymentToolbar({ me, permanent }: { me: Me; permanent: Record<string, unknown> }) {
@@ -69,13 +71,15 @@ export function PaymentToolbar({ me, permanent }: { me: Me; permanent: Record<st
       {!narrow && <MultiStoreSwitch me={me} />}
       <CountLine permanent={permanent} />
       {importing && (
-        <ImportDialog
-          me={me}
-          onClose={(imported) => {
-            setImporting(false);
-            if (imported) refresh();
-          }}
-        />
+        <Suspense fallback={null}>
+          <ImportDialog
+            me={me}
+            onClose={(imported) => {
+              setImporting(false);
+              if (imported) refresh();
+            }}
+          />
+        </Suspense>
       )}
     </Stack>
   );

@@ -1,6 +1,7 @@
 import AddIcon from '@mui/icons-material/Add';
 import DeleteIcon from '@mui/icons-material/Delete';
 import EditIcon from '@mui/icons-material/Edit';
+import QrCodeIcon from '@mui/icons-material/QrCode2';
 import StorefrontIcon from '@mui/icons-material/Storefront';
 import { Box, Button, IconButton, Paper, Stack, Tooltip, Typography, useMediaQuery, type Theme } from '@mui/material';
 import { createContext, useContext, useMemo, useState } from 'react';
@@ -11,14 +12,17 @@ import { useMe } from '../common/useMe';
 import { STORES_UI as T, UI } from '../messages';
 import { DeleteStoreDialog } from './DeleteStoreDialog';
 import { StoreFormDialog } from './StoreFormDialog';
+import { StoreLinkDialog } from './StoreLinkDialog';
 import { Gated } from '../common/Forbidden';
 
 interface StoreActions {
   /** opens the form: a store to edit, or null to add one */
   edit: (store: Store | null) => void;
   remove: (store: Store) => void;
+  /** opens the store's public link (issue 25) */
+  link: (store: Store) => void;
 }
-const StoreActionsContext = createContext<StoreActions>({ edit: () => undefined, remove: () => undefined });
+const StoreActionsContext = createContext<StoreActions>({ edit: () => undefined, remove: () => undefined, link: () => undefined });
 
 const createdAt = (s: Store) => (s.created_at ? formatTaipei(Date.parse(s.created_at)) : '');
 
@@ -37,7 +41,8 @@ export function StoreList() {
 function StoreListView() {
   const [form, setForm] = useState<{ open: boolean; store: Store | null }>({ open: false, store: null });
   const [deleting, setDeleting] = useState<Store | null>(null);
-  const actions = useMemo<StoreActions>(() => ({ edit: (store) => setForm({ open: true, store }), remove: setDeleting }), []);
+  const [linking, setLinking] = useState<Store | null>(null);
+  const actions = useMemo<StoreActions>(() => ({ edit: (store) => setForm({ open: true, store }), remove: setDeleting, link: setLinking }), []);
   return (
     <StoreActionsContext.Provider value={actions}>
       <List
@@ -53,6 +58,7 @@ function StoreListView() {
       </List>
       <StoreFormDialog open={form.open} store={form.store} onClose={() => setForm((f) => ({ ...f, open: false }))} />
       <DeleteStoreDialog store={deleting} onClose={() => setDeleting(null)} />
+      <StoreLinkDialog store={linking} onClose={() => setLinking(null)} />
     </StoreActionsContext.Provider>
   );
 }
@@ -87,13 +93,18 @@ function Empty() {
 }
 
 function RowButtons({ store, compact }: { store: Store; compact?: boolean }) {
-  const { edit, remove } = useContext(StoreActionsContext);
+  const { edit, remove, link } = useContext(StoreActionsContext);
   const { me } = useMe();
   // A store outside one's scope is shown, never offered for a change the server refuses (issue 22, item 16).
   if (!me || storeChangeDenial(me, store.id)) return null;
   if (compact) {
     return (
       <Box sx={{ display: 'flex', flexShrink: 0 }}>
+        <Tooltip title={T.link}>
+          <IconButton aria-label={`${T.link} ${store.name}`} onClick={() => link(store)} color="primary">
+            <QrCodeIcon />
+          </IconButton>
+        </Tooltip>
         <Tooltip title={T.edit}>
           <IconButton aria-label={`${T.edit} ${store.name}`} onClick={() => edit(store)} color="primary">
             <EditIcon />
@@ -109,6 +120,9 @@ function RowButtons({ store, compact }: { store: Store; compact?: boolean }) {
   }
   return (
     <Box sx={{ display: 'flex', gap: 1, justifyContent: 'flex-end' }}>
+      <Button size="small" startIcon={<QrCodeIcon />} onClick={() => link(store)} aria-label={`${T.link} ${store.name}`}>
+        {T.link}
+      </Button>
       <Button size="small" startIcon={<EditIcon />} onClick={() => edit(store)} aria-label={`${T.edit} ${store.name}`}>
         {T.edit}
       </Button>

@@ -1,3 +1,4 @@
-import { StoreList } from './StoreList';
+import { lazy } from 'react';
 
-export default { list: StoreList };
+/** 分店管理, fetched when someone opens it: the first screen (匯款記錄) does not load it (issue 24, item 10). */
+export default { list: lazy(() => import('./StoreList').then((m) => ({ default: m.StoreList }))) };

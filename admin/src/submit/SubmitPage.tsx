@@ -12,6 +12,9 @@ import { UI } from '../messages';
 import { loadMe } from '../providers/me';
 import { signOutOnServer } from '../session';
 import { AccountMenu } from './AccountMenu';
+import { CashOutForm } from './CashOutForm';
+import { MethodFields, type MethodValues } from './MethodFields';
+import { METHOD_TRANSFER, needsLastFive } from '../../../core/browser';
 
 interface Store {
   id: number;
@@ -19,7 +22,7 @@ interface Store {
   code: string;
 }
 
-interface FormState {
+interface FormState extends MethodValues {
   last_five: string;
   paid_at: string;
   amount: string;
@@ -33,6 +36,9 @@ type Banner = { kind: 'success' | 'error'; text: string } | null;
 type Doubt = { kind: 'time' | 'duplicate'; title: string; text: string } | null;
 
 const emptyForm = (storeId: number | null): FormState => ({
+  method: METHOD_TRANSFER,
+  method_detail: '',
+  employee: false,
   last_five: '',
   paid_at: '',
   amount: '', // empty, so typing 1200 gives 1200 and not 01200
@@ -78,6 +84,12 @@ export function SubmitPage({ initialMe = null }: { initialMe?: Me | null } = {})
   const noStore = me !== null && scopeIsEmpty(me);
   const username = me?.username ?? UI.unknownUser;
 
+  const transfer = needsLastFive(form.method);
+  const setMethod = (v: MethodValues) => {
+    setForm((f) => ({ ...f, ...v, last_five: needsLastFive(v.method) ? f.last_five : '' }));
+    setErrors((er) => ({ ...er, method: undefined, method_detail: undefined, last_five: undefined }));
+    setDoubt(null);
+  };
   const set = (key: keyof FormState) => (e: { target: { value: string } }) => {
     setForm((f) => ({ ...f, [key]: e.target.value }));
     setErrors((er) => ({ ...er, [key]: undefined }));
@@ -92,7 +104,16 @@ export function SubmitPage({ initialMe = null }: { initialMe?: Me | null } = {})
     // The time is parsed once on this side (to check it and to ask about odd times) and sent as typed,
     // Taiwan wall-clock text; the server parses that text once (issue 11 item 6).
     const checked = validatePayment(
-      { last_five: form.last_five, paid_at: form.paid_at, amount: form.amount === '' ? '' : Number(form.amount), note: form.note, store_id: form.store_id },
+      {
+        method: form.method,
+        method_detail: form.method_detail,
+        employee: form.employee,
+        last_five: transfer ? form.last_five : '',
+        paid_at: form.paid_at,
+        amount: form.amount === '' ? '' : Number(form.amount),
+        note: form.note,
+        store_id: form.store_id,
+      },
       { storeRequired: offered.length > 0 },
     );
     if (!checked.ok) {
@@ -106,13 +127,15 @@ export function SubmitPage({ initialMe = null }: { initialMe?: Me | null } = {})
       setDoubt({ kind: 'time', title: UI.paidAt, text: 'ahead' in odd ? MSG.confirmPaidAtAhead(when) : MSG.confirmPaidAtOld(when, odd.daysBack) });
       return;
     }
-    const payload = { last_five: v.last_five, paid_at: form.paid_at, amount: v.amount, note: v.note, store_id: submissionStoreId(me ?? { store_id: null }, v.store_id) };
+    const methodPart = { method: v.method, ...(v.method_detail ? { method_detail: v.method_detail } : {}), ...(v.employee ? { employee: true } : {}) };
+    const payload = { ...methodPart, last_five: v.last_five, paid_at: form.paid_at, amount: v.amount, note: v.note, store_id: submissionStoreId(me ?? { store_id: null }, v.store_id) };
     busy.current = true;
     setSubmitting(true);
     try {
       const created = await api<{ uuid: string }>('POST', '/payments', confirmed.duplicate ? { ...payload, confirm_duplicate: true } : payload);
-      setBanner({ kind: 'success', text: UI.submitSuccess(created.uuid) });
-      setForm(emptyForm(locked ? me!.store_id : null));
+      setBanner({ kind: 'success', text: v.method === METHOD_TRANSFER ? UI.submitSuccess(created.uuid) : UI.saleSuccess(v.method, created.uuid) });
+      // the next entry keeps the method: a shop records several cash sales in a row
+      setForm({ ...emptyForm(locked ? me!.store_id : null), method: v.method, method_detail: v.method_detail ?? '' });
       setErrors({});
     } catch (err) {
       if (err instanceof ApiError && serverCode(err) === 'possible_duplicate') {
@@ -178,23 +201,26 @@ export function SubmitPage({ initialMe = null }: { initialMe?: Me | null } = {})
         )}
         <form onSubmit={(e) => onSubmit(e)} noValidate>
           <fieldset className="fields" disabled={noStore}>
-          <Field label={UI.lastFive} error={errors.last_five} htmlFor="last_five">
-            <input
-              id="last_five"
-              name="last_five"
-              inputMode="numeric"
-              autoComplete="off"
-              maxLength={5}
-              pattern="\d{5}"
-              placeholder="12345"
-              value={form.last_five}
-              onChange={set('last_five')}
-            />
-          </Field>
-          <Field label={UI.paidAt} error={errors.paid_at} htmlFor="paid_at">
+          <MethodFields value={form} onChange={setMethod} error={errors.method} detailError={errors.method_detail} />
+          {transfer && (
+            <Field label={UI.lastFive} error={errors.last_five} htmlFor="last_five">
+              <input
+                id="last_five"
+                name="last_five"
+                inputMode="numeric"
+                autoComplete="off"
+                maxLength={5}
+                pattern="\d{5}"
+                placeholder="12345"
+                value={form.last_five}
+                onChange={set('last_five')}
+              />
+            </Field>
+          )}
+          <Field label={transfer ? UI.paidAt : UI.saleTime} error={errors.paid_at} htmlFor="paid_at">
             <input id="paid_at" name="paid_at" type="datetime-local" value={form.paid_at} onChange={set('paid_at')} />
           </Field>
-          <Field label={UI.amount} error={errors.amount} htmlFor="amount">
+          <Field label={transfer ? UI.amount : UI.saleAmount} error={errors.amount} htmlFor="amount">
             <div className="money">
               <span className="prefix">NT$</span>
               <input id="amount" name="amount" type="number" inputMode="numeric" min={1} step={1} value={form.amount} onChange={set('amount')} />
@@ -226,11 +252,12 @@ export function SubmitPage({ initialMe = null }: { initialMe?: Me | null } = {})
             <textarea id="note" name="note" rows={3} maxLength={1000} placeholder={UI.notePlaceholder} value={form.note} onChange={set('note')} />
           </Field>
           <button type="submit" className="btn btn-primary submit" disabled={submitting || noStore}>
-            {submitting ? UI.submitting : UI.submit}
+            {submitting ? UI.submitting : transfer ? UI.submit : UI.submitSale(form.method)}
           </button>
           </fieldset>
         </form>
       </main>
+      <CashOutForm stores={offered} lockedStoreId={locked ? me!.store_id : null} disabled={noStore} />
     </div>
   );
 }

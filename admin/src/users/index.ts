@@ -1,3 +1,4 @@
-import { UserList } from './UserList';
+import { lazy } from 'react';
 
-export default { list: UserList };
+/** 會員管理, fetched when someone opens it: the first screen (匯款記錄) does not load it (issue 24, item 10). */
+export default { list: lazy(() => import('./UserList').then((m) => ({ default: m.UserList }))) };

@@ -1,0 +1,175 @@
+/**
+ * 日結總覽 for headquarters (issue 26), made for a desk: stores by days over a range, each day
+ * 已結帳 with its difference, 已重新開帳 or 未結帳 (a day opens its close page), the takings by
+ * method per store and in total, and the day book of a store to download for the accountant.
+ */
+import DownloadIcon from '@mui/icons-material/Download';
+import RefreshIcon from '@mui/icons-material/Refresh';
+import { Alert, Box, Button, Chip, LinearProgress, MenuItem, Paper, Stack, Table, TableBody, TableCell, TableContainer, TableHead, TableRow, TextField, Typography } from '@mui/material';
+import { useCallback, useEffect, useState } from 'react';
+import { Loading, Title, useBasename } from 'react-admin';
+import { Link } from 'react-router-dom';
+import { CLOSE_STATUS_LABELS, METHOD_ORDER, addDays, canAccess, canSwitchStores, formatNTD, scopeIsEmpty, taipeiDate, type BoardDay, type CloseBoard } from '../../../core/browser';
+import { DateRangeFields, type DateRange } from '../common/DateRangeFields';
+import { Forbidden, NoStoreNotice } from '../common/Forbidden';
+import { useSelectedStore } from '../common/storeSelection';
+import { useMe } from '../common/useMe';
+import { api } from '../http';
+import { serverMessage } from '../serverError';
+import { API_BASE } from '../config';
+import { CLOSES_UI as T } from '../messages';
+
+const signed = (n: number) => (n > 0 ? `+${formatNTD(n)}` : formatNTD(n));
+
+function DayCell({ d }: { d: BoardDay }) {
+  if (d.status === 'closed') {
+    const color = d.difference === 0 ? 'success' : 'warning';
+    return <Chip size="small" color={color} label={`${CLOSE_STATUS_LABELS.closed} ${signed(d.difference ?? 0)}`} sx={{ fontVariantNumeric: 'tabular-nums' }} />;
+  }
+  return <Chip size="small" variant="outlined" color={d.status === 'reopened' ? 'info' : 'default'} label={CLOSE_STATUS_LABELS[d.status]} />;
+}
+
+export function BoardPage() {
+  const { me, isPending } = useMe();
+  const base = useBasename();
+  const [selected] = useSelectedStore();
+  const storeId = me && canSwitchStores(me) ? selected : null;
+  const today = taipeiDate(Date.now());
+  const [range, setRange] = useState<DateRange>({ from: addDays(today, -6), to: today });
+  const [board, setBoard] = useState<CloseBoard | null>(null);
+  const [loading, setLoading] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const [bookStore, setBookStore] = useState<number | ''>('');
+  const allowed = !!me && canAccess(me, 'closes', 'list');
+
+  const load = useCallback(async () => {
+    if (!allowed) return;
+    setLoading(true);
+    setError(null);
+    try {
+      const q = new URLSearchParams({ from: range.from || today, to: range.to || today });
+      if (storeId) q.set('store_id', String(storeId));
+      setBoard(await api<CloseBoard>('GET', `/closes/board?${q}`));
+    } catch (err) {
+      setError(serverMessage(err) ?? T.loadFailed);
+    } finally {
+      setLoading(false);
+    }
+  }, [allowed, range.from, range.to, storeId, today]);
+  useEffect(() => {
+    void load();
+  }, [load]);
+
+  if (isPending) return <Loading />;
+  if (!allowed) return <Forbidden title={T.boardTitle} message={T.boardForbidden} testId="board-forbidden" />;
+  if (me && scopeIsEmpty(me)) return <NoStoreNotice title={T.boardTitle} heading={T.noStoreTitle} message={T.noStore} testId="board-no-store" />;
+
+  const canBook = !!me && canAccess(me, 'close', 'daybook');
+  const book = bookStore || board?.stores[0]?.id || '';
+  const bookUrl = (format: 'xlsx' | 'csv') => `${API_BASE}/closes/daybook?store_id=${book}&from=${board?.from ?? ''}&to=${board?.to ?? ''}&format=${format}`;
+
+  return (
+    <Box sx={{ py: { xs: 1, sm: 2 }, px: { xs: 0.5, sm: 1 } }} data-testid="board-page">
+      <Title title={T.boardTitle} />
+      <Stack direction={{ xs: 'column', md: 'row' }} spacing={{ xs: 1.5, md: 2 }} sx={{ mb: 2, alignItems: { xs: 'stretch', md: 'center' } }}>
+        <Typography variant="h5" component="h1" sx={{ fontWeight: 600, fontSize: { xs: '1.25rem', sm: '1.5rem' }, flex: 1 }}>
+          {T.boardTitle}
+        </Typography>
+        <Box sx={{ display: 'flex', alignItems: 'center', gap: 1, flexWrap: { xs: 'wrap', sm: 'nowrap' } }}>
+          <DateRangeFields from={range.from} to={range.to} labels={{ from: T.from, to: T.to }} onChange={setRange} testids={{ from: 'board-from', to: 'board-to' }} sx={{ flex: { xs: '1 1 40%', sm: '0 0 160px' } }} />
+          <Button variant="contained" startIcon={<RefreshIcon />} onClick={load} disabled={loading} sx={{ whiteSpace: 'nowrap' }}>
+            {T.refresh}
+          </Button>
+        </Box>
+      </Stack>
+      <Box sx={{ height: 4, mb: 1 }}>{loading && <LinearProgress />}</Box>
+      {error && <Alert severity="error">{error}</Alert>}
+      {board && board.stores.length === 0 && <Alert severity="info">{T.noStores}</Alert>}
+      {board && board.stores.length > 0 && (
+        <TableContainer component={Paper} variant="outlined" data-testid="board-table">
+          <Table size="small" stickyHeader>
+            <TableHead>
+              <TableRow>
+                <TableCell sx={{ position: 'sticky', left: 0, zIndex: 3, bgcolor: 'background.paper' }}>{T.store}</TableCell>
+                {board.dates.map((d) => (
+                  <TableCell key={d} align="center" sx={{ whiteSpace: 'nowrap' }}>
+                    {d.slice(5)}
+                  </TableCell>
+                ))}
+                {METHOD_ORDER.map((m) => (
+                  <TableCell key={m} align="right" sx={{ whiteSpace: 'nowrap' }}>
+                    {m}
+                  </TableCell>
+                ))}
+                <TableCell align="right" sx={{ whiteSpace: 'nowrap' }}>
+                  {T.differenceSum}
+                </TableCell>
+              </TableRow>
+            </TableHead>
+            <TableBody>
+              {board.stores.map((s) => (
+                <TableRow key={s.id} hover>
+                  <TableCell component="th" scope="row" sx={{ position: 'sticky', left: 0, bgcolor: 'background.paper', whiteSpace: 'nowrap', fontWeight: 500 }}>
+                    {s.name} ({s.code})
+                  </TableCell>
+                  {s.days.map((d) => (
+                    <TableCell key={d.date} align="center" sx={{ px: 0.5 }}>
+                      <Box
+                        component={Link}
+                        to={`${base}/close?store=${s.id}&date=${d.date}`}
+                        aria-label={`${s.name} ${d.date} ${CLOSE_STATUS_LABELS[d.status]}${d.difference !== null ? ` ${T.difference} ${signed(d.difference)}` : ''}`}
+                        sx={{ textDecoration: 'none', display: 'inline-block' }}
+                        data-testid={`board-cell-${s.code}-${d.date}`}
+                      >
+                        <DayCell d={d} />
+                      </Box>
+                    </TableCell>
+                  ))}
+                  {METHOD_ORDER.map((m) => (
+                    <TableCell key={m} align="right" sx={{ fontVariantNumeric: 'tabular-nums', whiteSpace: 'nowrap' }}>
+                      {formatNTD(s.by_method[m] ?? 0)}
+                    </TableCell>
+                  ))}
+                  <TableCell align="right" sx={{ fontVariantNumeric: 'tabular-nums', whiteSpace: 'nowrap' }}>
+                    {s.closed_days ? signed(s.difference) : T.unknown}
+                  </TableCell>
+                </TableRow>
+              ))}
+              <TableRow>
+                <TableCell component="th" scope="row" sx={{ position: 'sticky', left: 0, bgcolor: 'background.paper', fontWeight: 600 }}>
+                  {T.totals}
+                </TableCell>
+                <TableCell colSpan={board.dates.length} />
+                {METHOD_ORDER.map((m) => (
+                  <TableCell key={m} align="right" sx={{ fontWeight: 600, fontVariantNumeric: 'tabular-nums', whiteSpace: 'nowrap' }} data-testid={`board-total-${m}`}>
+                    {formatNTD(board.by_method[m] ?? 0)}
+                  </TableCell>
+                ))}
+                <TableCell align="right" sx={{ fontWeight: 600, fontVariantNumeric: 'tabular-nums', whiteSpace: 'nowrap' }}>
+                  {signed(board.stores.reduce((n, s) => n + s.difference, 0))}
+                </TableCell>
+              </TableRow>
+            </TableBody>
+          </Table>
+        </TableContainer>
+      )}
+      {board && canBook && board.stores.length > 0 && (
+        <Stack direction={{ xs: 'column', sm: 'row' }} spacing={1} sx={{ mt: 2, alignItems: { sm: 'center' } }}>
+          <TextField select size="small" label={T.daybookStore} value={book} onChange={(e) => setBookStore(Number(e.target.value))} sx={{ minWidth: 200 }}>
+            {board.stores.map((s) => (
+              <MenuItem key={s.id} value={s.id}>
+                {s.name} ({s.code})
+              </MenuItem>
+            ))}
+          </TextField>
+          <Button variant="outlined" startIcon={<DownloadIcon />} href={bookUrl('xlsx')} data-testid="board-daybook-xlsx">
+            {T.daybookXlsx}
+          </Button>
+          <Button variant="outlined" startIcon={<DownloadIcon />} href={bookUrl('csv')} data-testid="board-daybook-csv">
+            {T.daybookCsv}
+          </Button>
+        </Stack>
+      )}
+    </Box>
+  );
+}

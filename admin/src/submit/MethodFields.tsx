@@ -1,0 +1,73 @@
+/**
+ * The payment method, asked first on the form (issue 26): 匯款 preselected, then 現金, 刷卡,
+ * 電子支付 as one row of large choices a thumb can hit; an e-payment's sub-type and the 員工購物
+ * mark below. Self-contained: it owns no submission, the form passes its values and hears changes.
+ */
+import { EPAY_KINDS, hasMethodDetail, METHOD_DETAIL_MAX, PAYMENT_METHODS, type PaymentMethod } from '../../../core/browser';
+import { UI } from '../messages';
+
+export interface MethodValues {
+  method: PaymentMethod;
+  method_detail: string;
+  employee: boolean;
+}
+
+export function MethodFields(props: { value: MethodValues; onChange: (v: MethodValues) => void; error?: string; detailError?: string }) {
+  const { value, onChange } = props;
+  return (
+    <>
+      <fieldset className="field methods" aria-describedby={props.error ? 'method-error' : undefined}>
+        <legend className="label">{UI.method}</legend>
+        <div className="method-choices" role="radiogroup" aria-label={UI.method}>
+          {PAYMENT_METHODS.map((m) => (
+            <label key={m} className={`method-choice${value.method === m ? ' chosen' : ''}`}>
+              <input
+                type="radio"
+                name="method"
+                value={m}
+                checked={value.method === m}
+                onChange={() => onChange({ ...value, method: m, method_detail: hasMethodDetail(m) ? value.method_detail : '' })}
+              />
+              <span>{m}</span>
+            </label>
+          ))}
+        </div>
+        {props.error && (
+          <p className="error" id="method-error">
+            {props.error}
+          </p>
+        )}
+      </fieldset>
+      {hasMethodDetail(value.method) && (
+        <div className={`field${props.detailError ? ' has-error' : ''}`}>
+          <label className="label" htmlFor="method_detail">
+            {UI.methodDetail}
+          </label>
+          <input
+            id="method_detail"
+            name="method_detail"
+            list="epay-kinds"
+            autoComplete="off"
+            maxLength={METHOD_DETAIL_MAX}
+            placeholder={UI.methodDetailPlaceholder}
+            value={value.method_detail}
+            onChange={(e) => onChange({ ...value, method_detail: e.target.value })}
+          />
+          <datalist id="epay-kinds">
+            {EPAY_KINDS.map((k) => (
+              <option key={k} value={k} />
+            ))}
+          </datalist>
+          {props.detailError && <p className="error">{props.detailError}</p>}
+        </div>
+      )}
+      <div className="field">
+        <label className="check" htmlFor="employee">
+          <input id="employee" name="employee" type="checkbox" checked={value.employee} onChange={(e) => onChange({ ...value, employee: e.target.checked })} />
+          <span>{UI.employee}</span>
+        </label>
+        <p className="hint">{UI.employeeHint}</p>
+      </div>
+    </>
+  );
+}

@@ -1,0 +1,135 @@
+/**
+ * The day book for the accountant (issue 26): a store's days over a range, every entry with its
+ * method, the cash out and each close, as .xlsx and as CSV. One column list serves both files.
+ */
+import * as XLSX from 'xlsx';
+import { csvCell } from '../spreadsheets/csvWrite.js';
+import { CLOSE_STATUS_LABELS } from '../labels.js';
+import { compactTimestamp, formatTaipei } from '../time.js';
+import { CONTENT_TYPES, type ExportFile } from '../payments/export.js';
+import { METHOD_ORDER } from './rules.js';
+import { dayBookRange, type DayBookRange } from './service.js';
+import type { ServiceContext } from '../context.js';
+
+export const DAYBOOK_SHEET = '日記帳';
+
+/** One row of the day book: an entry, or a day's close (or its absence). */
+interface BookRow {
+  date: string;
+  time: string;
+  kind: string;
+  method: string;
+  employee: string;
+  last_five: string;
+  category: string;
+  amount: number | null;
+  cash: number | null;
+  running: number | null;
+  status: string;
+  note: string;
+}
+
+const COLUMNS: Array<{ key: keyof BookRow; header: string; width: number; number?: true }> = [
+  { key: 'date', header: '營業日期', width: 12 },
+  { key: 'time', header: '時間', width: 18 },
+  { key: 'kind', header: '類別', width: 8 },
+  { key: 'method', header: '付款方式／支出類型', width: 14 },
+  { key: 'employee', header: '員工購物', width: 8 },
+  { key: 'last_five', header: '帳號後五碼', width: 10 },
+  { key: 'category', header: '項目', width: 12 },
+  { key: 'amount', header: '金額', width: 12, number: true },
+  { key: 'cash', header: '現金增減', width: 12, number: true },
+  { key: 'running', header: '現金結餘', width: 12, number: true },
+  { key: 'status', header: '狀態', width: 12 },
+  { key: 'note', header: '備註', width: 40 },
+];
+
+/** The rows of a day book: each day's entries in time order, then its close. */
+export function dayBookRows(book: DayBookRange): BookRow[] {
+  const rows: BookRow[] = [];
+  for (const day of book.days) {
+    const f = day.figures;
+    rows.push({
+      date: day.date,
+      time: '',
+      kind: '開帳',
+      method: '現金',
+      employee: '',
+      last_five: '',
+      category: day.opening_from === 'stated' ? '首次日結填寫' : day.opening_from ? `沿用 ${day.opening_from} 點收` : '',
+      amount: f.opening,
+      cash: null,
+      running: f.opening,
+      status: '',
+      note: '',
+    });
+    for (const l of day.lines) {
+      rows.push({
+        date: day.date,
+        time: formatTaipei(Date.parse(l.at), { seconds: true }),
+        kind: l.type === 'payment' ? '收入' : '支出',
+        method: l.method_detail ? `${l.method}（${l.method_detail}）` : l.method,
+        employee: l.employee ? '是' : '',
+        last_five: l.last_five ?? '',
+        category: l.category ?? '',
+        amount: l.amount,
+        cash: l.cash,
+        running: l.running,
+        status: l.status ?? (l.after_close ? '結帳後新增' : ''),
+        note: l.note,
+      });
+    }
+    const c = day.close;
+    const byMethod = METHOD_ORDER.map((m) => `${m} ${f.by_method[m] ?? 0}`).join('，');
+    rows.push({
+      date: day.date,
+      time: c ? formatTaipei(Date.parse(c.closed_at), { seconds: true }) : '',
+      kind: '日結',
+      method: '',
+      employee: '',
+      last_five: '',
+      category: c ? `點收 ${c.closed_by}` : '',
+      amount: c ? c.counted : null,
+      cash: c ? c.difference : null,
+      running: c ? c.counted : f.expected,
+      status: CLOSE_STATUS_LABELS[day.status],
+      note: c
+        ? `開帳 ${c.opening}，現金收入 ${c.cash_in}，現金支出 ${c.cash_out}，應有 ${c.expected}，點收 ${c.counted}，短溢 ${c.difference}；${byMethod}${c.late_changes ? `；結帳後異動 ${c.late_changes} 筆` : ''}${c.note ? `；${c.note}` : ''}`
+        : `應有 ${f.expected ?? '—'}；${byMethod}`,
+    });
+  }
+  return rows;
+}
+
+export function dayBookCsv(book: DayBookRange): string {
+  const lines = [COLUMNS.map((c) => csvCell(c.header)).join(',')];
+  for (const r of dayBookRows(book)) lines.push(COLUMNS.map((c) => csvCell(r[c.key])).join(','));
+  // a BOM, so Excel reads the Chinese as UTF-8
+  return `\uFEFF${lines.join('\r\n')}\r\n`;
+}
+
+export function dayBookWorkbook(book: DayBookRange): Uint8Array {
+  const rows: XLSX.CellObject[][] = [COLUMNS.map((c) => ({ t: 's', v: c.header }))];
+  for (const r of dayBookRows(book)) {
+    rows.push(COLUMNS.map((c): XLSX.CellObject => {
+      const v = r[c.key];
+      if (v === null || v === '') return { t: 'z' };
+      return c.number ? { t: 'n', v: v as number, z: '#,##0' } : { t: 's', v: String(v) };
+    }));
+  }
+  const ws: XLSX.WorkSheet = { '!data': rows } as XLSX.WorkSheet;
+  ws['!ref'] = XLSX.utils.encode_range({ s: { r: 0, c: 0 }, e: { r: rows.length - 1, c: COLUMNS.length - 1 } });
+  ws['!cols'] = COLUMNS.map((c) => ({ wch: c.width }));
+  const wb = XLSX.utils.book_new();
+  XLSX.utils.book_append_sheet(wb, ws, DAYBOOK_SHEET);
+  return XLSX.write(wb, { type: 'buffer', bookType: 'xlsx', compression: true }) as Uint8Array;
+}
+
+/** The day book file of a store and range (view_payments, the store in scope): 日記帳_CODE_FROM_TO.xlsx or .csv. */
+export async function exportDayBook(ctx: ServiceContext, params: { store_id?: unknown; from?: unknown; to?: unknown; format?: unknown }): Promise<ExportFile> {
+  const book = await dayBookRange(ctx, params);
+  const format = params.format === 'csv' ? 'csv' : 'xlsx';
+  const count = book.days.reduce((n, d) => n + d.lines.length, 0);
+  const fileName = `${DAYBOOK_SHEET}_${book.store.code}_${book.from.replace(/-/g, '')}-${book.to.replace(/-/g, '')}_${compactTimestamp(Date.now())}.${format}`;
+  return { fileName, contentType: CONTENT_TYPES[format], body: format === 'csv' ? dayBookCsv(book) : dayBookWorkbook(book), count };
+}

@@ -1,0 +1,704 @@
+/**
+ * Cash out and the daily close (日結, issue 26): the service. The figures come from the pure rules
+ * in ./rules.ts; this file loads the entries, takes the locks and writes the rows and the audit.
+ *
+ * The lock: a store's Taiwan day is one lock, taken by every write that touches the day's cash (a
+ * close, a reopening, a cash payment, a cash-out entry). On SQLite every write transaction begins
+ * IMMEDIATE, so writes already take turns; on PostgreSQL an advisory lock per store and day does
+ * it across instances. So a cash entry written while its day is being closed is either in the
+ * close (it committed first) or sees the close and is refused (or, for manage_payments, marked
+ * after the close): never silently outside.
+ */
+import { ConflictError, ForbiddenError, NotFoundError, ValidationError, problem } from '../errors.js';
+import { can, inScope, scopedStoreIds, submitStoreRefusal } from '../users/permissions.js';
+import { deny, requireAnyPermission, requirePermission, requireSubmitter, valid } from '../guard.js';
+import { isPostgres, isUniqueViolation, WRITE_WAIT_MS, type Db } from '../db/connect.js';
+import { readContext, type ServiceContext } from '../context.js';
+import { recordAudit } from '../audit/service.js';
+import { actorKind, actorUserId } from '../actor.js';
+import { isPlainObject, toId } from '../validation.js';
+import { storeLabel } from '../labels.js';
+import { DAY_MS, addDays, formatTaipei, taipeiDate, taipeiDayNumber, taipeiDayNumberSql, taipeiDayStart, toIso } from '../time.js';
+import { filterIds } from '../listQuery.js';
+import {
+  CASH_METHOD,
+  DAYBOOK_MAX_DAYS,
+  cashDifference,
+  carriedOpening,
+  datesBetween,
+  dayCash,
+  emptyByMethod,
+  expectedCash,
+  isTaiwanDate,
+  runningCash,
+  validateCashOut,
+  validateClose,
+  type ByMethod,
+  type CashOutKind,
+  type CloseRef,
+  type CloseState,
+  type DayCash,
+  type DayStatus,
+  type Denominations,
+} from './rules.js';
+
+export interface StoreRef {
+  id: number;
+  code: string;
+  name: string;
+}
+
+export interface CashOut {
+  id: number;
+  store_id: number;
+  at: string;
+  kind: CashOutKind;
+  category: string;
+  amount: number;
+  note: string;
+  after_close: boolean;
+  created_by_username: string;
+  created_at: string;
+}
+
+export interface DayClose {
+  id: number;
+  store_id: number;
+  store_code: string;
+  store_name: string;
+  date: string;
+  state: CloseState;
+  opening: number;
+  /** the opening was stated (a store's first close), not carried from the previous close */
+  opening_stated: boolean;
+  cash_in: number;
+  cash_out: number;
+  expected: number;
+  counted: number;
+  difference: number;
+  by_method: ByMethod;
+  denominations: Denominations | null;
+  note: string;
+  closed_by: string;
+  closed_at: string;
+  reopened_by: string | null;
+  reopened_at: string | null;
+  /** cash entries added, changed or deleted after the close (manage_payments), each in the audit */
+  late_changes: number;
+}
+
+interface CloseRow {
+  id: number;
+  store_id: number;
+  date: string;
+  state: CloseState;
+  opening: number | string;
+  opening_stated: boolean | number;
+  cash_in: number | string;
+  cash_out: number | string;
+  expected: number | string;
+  counted: number | string;
+  difference: number | string;
+  by_method: string;
+  denominations: string | null;
+  note: string;
+  closed_by: number | null;
+  closed_by_username: string;
+  closed_at: number | string;
+  reopened_by: number | null;
+  reopened_by_username: string | null;
+  reopened_at: number | string | null;
+  late_changes: number | string;
+}
+
+interface CashOutRow {
+  id: number;
+  store_id: number;
+  at: number | string;
+  kind: CashOutKind;
+  category: string;
+  amount: number | string;
+  note: string;
+  after_close: boolean | number;
+  created_by: number | null;
+  created_by_username: string;
+  created_at: number | string;
+}
+
+function toClose(r: CloseRow, store: StoreRef): DayClose {
+  return {
+    id: Number(r.id),
+    store_id: Number(r.store_id),
+    store_code: store.code,
+    store_name: store.name,
+    date: r.date,
+    state: r.state,
+    opening: Number(r.opening),
+    opening_stated: Boolean(r.opening_stated),
+    cash_in: Number(r.cash_in),
+    cash_out: Number(r.cash_out),
+    expected: Number(r.expected),
+    counted: Number(r.counted),
+    difference: Number(r.difference),
+    by_method: { ...emptyByMethod(), ...(JSON.parse(r.by_method) as ByMethod) },
+    denominations: r.denominations ? (JSON.parse(r.denominations) as Denominations) : null,
+    note: r.note ?? '',
+    closed_by: r.closed_by_username,
+    closed_at: toIso(Number(r.closed_at)),
+    reopened_by: r.reopened_by_username ?? null,
+    reopened_at: r.reopened_at === null || r.reopened_at === undefined ? null : toIso(Number(r.reopened_at)),
+    late_changes: Number(r.late_changes ?? 0),
+  };
+}
+
+function toCashOut(r: CashOutRow): CashOut {
+  return {
+    id: Number(r.id),
+    store_id: Number(r.store_id),
+    at: toIso(Number(r.at)),
+    kind: r.kind,
+    category: r.category ?? '',
+    amount: Number(r.amount),
+    note: r.note ?? '',
+    after_close: Boolean(r.after_close),
+    created_by_username: r.created_by_username ?? '',
+    created_at: toIso(Number(r.created_at)),
+  };
+}
+
+/** A store by id, refused when unknown (store_id is a field of what was sent). */
+async function storeById(db: Db, id: unknown): Promise<StoreRef> {
+  const storeId = toId(id);
+  if (id === undefined || id === null || id === '') throw ValidationError.single('store_id', 'store_required');
+  if (storeId === null) throw ValidationError.single('store_id', 'store_invalid');
+  const s = (await db('stores').where({ id: storeId }).first('id', 'code', 'name')) as StoreRef | undefined;
+  if (!s) throw ValidationError.single('store_id', 'store_not_found');
+  return { id: Number(s.id), code: s.code, name: s.name };
+}
+
+function requireStoreInScope(ctx: ServiceContext, storeId: number): void {
+  if (!inScope(ctx.actor, storeId)) throw new ForbiddenError(problem('store_out_of_scope'));
+}
+
+function requireDate(v: unknown, field = 'date'): string {
+  if (v === undefined || v === null || v === '') throw ValidationError.single(field, 'close_date_required');
+  if (!isTaiwanDate(v)) throw ValidationError.single(field, 'bad_date', { value: String(v).slice(0, 40) });
+  return v;
+}
+
+/** The instants of a Taiwan date: [start, end). */
+function dayWindow(date: string): { start: number; end: number } {
+  const start = taipeiDayStart(date)!;
+  return { start, end: start + DAY_MS };
+}
+
+/** Takes the store-and-day lock inside a write transaction (see the file's comment). */
+async function lockDay(trx: Db, storeId: number, date: string): Promise<void> {
+  if (!isPostgres(trx)) return;
+  await trx.raw(`set local lock_timeout = ${WRITE_WAIT_MS}`);
+  await trx.raw('select pg_advisory_xact_lock(hashtext(?))', [`remit-day:${storeId}:${date}`]);
+}
+
+/** What a change of a cash entry was, for the mark it gets when made after the close. */
+export interface CashChange {
+  entity: 'payment' | 'cash_out';
+  /** the payment's uuid or the cash-out entry's id; absent for an entry not written yet */
+  id?: string | number;
+  action: 'create' | 'update' | 'delete';
+}
+
+/**
+ * The lock of a closed day, for every writer of a cash entry (a 現金 payment, a cash-out entry):
+ * call it inside the write's transaction, before writing, with the entry's store and instant.
+ * The day not closed: nothing happens. Closed: refused (day_closed_locked) unless the actor has
+ * manage_payments; then the change is marked after the close, on the close (late_changes) and in
+ * the audit, and the answer is true.
+ */
+export async function assertDayOpenForCash(trx: Db, ctx: Pick<ServiceContext, 'actor' | 'ip'>, storeId: number, at: number, change: CashChange): Promise<boolean> {
+  const date = taipeiDate(at);
+  await lockDay(trx, storeId, date);
+  const close = (await trx('day_closes').where({ store_id: storeId, date, state: 'closed' }).first('id')) as { id: number } | undefined;
+  if (!close) return false;
+  if (!can(ctx.actor, 'manage_payments')) {
+    const store = (await trx('stores').where({ id: storeId }).first('code', 'name')) as { code: string; name: string } | undefined;
+    throw new ConflictError(problem('day_closed_locked', { store: storeLabel(store), date }));
+  }
+  await trx('day_closes').where({ id: close.id }).increment('late_changes', 1);
+  await recordAudit(trx, ctx, { action: 'after_close', entity: 'day_close', entityId: close.id, after: { store_id: storeId, date, entity: change.entity, entity_id: change.id ?? null, change: change.action } });
+  return true;
+}
+
+/**
+ * Records cash leaving the drawer (店內支出 with its category, or 提領): anyone who may submit a
+ * payment for the store may (the same rule as the form). Its day closed: only manage_payments,
+ * and marked after the close.
+ */
+export async function recordCashOut(ctx: ServiceContext, input: unknown): Promise<CashOut> {
+  // a customer's public link reports payments, never the drawer's cash
+  if (actorKind(ctx.actor) === 'link') throw new ForbiddenError(problem('forbidden'));
+  requireSubmitter(ctx.actor);
+  if (!isPlainObject(input)) throw ValidationError.single('body', 'body_not_object');
+  const now = Date.now();
+  const v = valid(validateCashOut(input, now));
+  const storeId = input.store_id ?? ctx.actor.store_id;
+  const store = await storeById(ctx.db, storeId);
+  deny(submitStoreRefusal(ctx.actor, store.id));
+  const at = v.at ?? now;
+  return ctx.db.transaction(async (trx) => {
+    const late = await assertDayOpenForCash(trx, ctx, store.id, at, { entity: 'cash_out', action: 'create' });
+    const row = {
+      store_id: store.id,
+      at,
+      kind: v.kind,
+      category: v.category,
+      amount: v.amount,
+      note: v.note,
+      after_close: late,
+      created_by: actorUserId(ctx.actor),
+      created_by_username: ctx.actor.username.slice(0, 40),
+      created_at: now,
+    };
+    const [ret] = await trx('cash_out').insert(row).returning('id');
+    const id = Number(typeof ret === 'object' ? (ret as { id: number }).id : ret);
+    const written = toCashOut({ ...row, id } as CashOutRow);
+    await recordAudit(trx, ctx, { action: 'create', entity: 'cash_out', entityId: id, after: written });
+    return written;
+  });
+}
+
+/** Deletes a cash-out entry (delete_payments, the entry's store in scope; a closed day: manage_payments, marked). */
+export async function deleteCashOut(ctx: ServiceContext, id: unknown): Promise<CashOut> {
+  requirePermission(ctx.actor, 'delete_payments');
+  const n = toId(id);
+  if (n === null) throw new NotFoundError(problem('cash_out_not_found'));
+  return ctx.db.transaction(async (trx) => {
+    const row = (await trx('cash_out').where({ id: n }).first()) as CashOutRow | undefined;
+    if (!row) throw new NotFoundError(problem('cash_out_not_found'));
+    requireStoreInScope(ctx, Number(row.store_id));
+    await assertDayOpenForCash(trx, ctx, Number(row.store_id), Number(row.at), { entity: 'cash_out', id: n, action: 'delete' });
+    if ((await trx('cash_out').where({ id: n }).delete()) === 0) throw new NotFoundError(problem('cash_out_not_found'));
+    const before = toCashOut(row);
+    await recordAudit(trx, ctx, { action: 'delete', entity: 'cash_out', entityId: n, before });
+    return before;
+  });
+}
+
+/** The entries of a store and Taiwan day that the close counts. */
+async function dayEntries(db: Db, storeId: number, date: string) {
+  const { start, end } = dayWindow(date);
+  const payments = (await db('payments')
+    .where({ store_id: storeId })
+    .where('paid_at', '>=', start)
+    .where('paid_at', '<', end)
+    .orderBy('paid_at')
+    .orderBy('uuid')
+    .select('uuid', 'paid_at', 'amount', 'method', 'method_detail', 'employee', 'last_five', 'status', 'note')) as Array<{
+    uuid: string;
+    paid_at: number | string;
+    amount: number | string;
+    method: string;
+    method_detail: string | null;
+    employee: boolean | number;
+    last_five: string;
+    status: string;
+    note: string;
+  }>;
+  const cashOut = (await db('cash_out').where({ store_id: storeId }).where('at', '>=', start).where('at', '<', end).orderBy('at').orderBy('id').select('*')) as CashOutRow[];
+  return { payments, cashOut };
+}
+
+/** The closes of a store up to `date` that decide its opening (the latest standing one before it). */
+async function previousClose(db: Db, storeId: number, date: string): Promise<CloseRef[]> {
+  const r = (await db('day_closes').where({ store_id: storeId, state: 'closed' }).where('date', '<', date).orderBy('date', 'desc').first('date', 'state', 'counted')) as
+    | { date: string; state: CloseState; counted: number | string }
+    | undefined;
+  return r ? [{ date: r.date, state: r.state, counted: Number(r.counted) }] : [];
+}
+
+function figuresOf(date: string, opening: number | null, e: Awaited<ReturnType<typeof dayEntries>>): DayCash {
+  return dayCash(
+    date,
+    opening,
+    e.payments.map((p) => ({ paid_at: Number(p.paid_at), amount: Number(p.amount), method: p.method, employee: Boolean(p.employee) })),
+    e.cashOut.map((c) => ({ at: Number(c.at), amount: Number(c.amount), kind: c.kind })),
+  );
+}
+
+/**
+ * Closes a store's Taiwan day (edit_payments, the store in scope): the day's figures by the rule,
+ * the counted cash (optionally by denomination) and the difference, who and when. A day already
+ * closed is refused (day_already_closed, 409), so of two closes at once one is stored and the
+ * other is told; a reopened day is closed again in its own row, with figures counted afresh.
+ */
+export async function closeDay(ctx: ServiceContext, input: unknown): Promise<DayClose> {
+  requirePermission(ctx.actor, 'edit_payments');
+  if (!isPlainObject(input)) throw ValidationError.single('body', 'body_not_object');
+  const store = await storeById(ctx.db, input.store_id);
+  requireStoreInScope(ctx, store.id);
+  const now = Date.now();
+  const v = valid(validateClose(input, taipeiDate(now)));
+  try {
+    return await ctx.db.transaction(async (trx) => {
+      await lockDay(trx, store.id, v.date);
+      const existing = (await trx('day_closes').where({ store_id: store.id, date: v.date }).first()) as CloseRow | undefined;
+      if (existing?.state === 'closed') throw alreadyClosed(store, existing);
+      const carried = carriedOpening(await previousClose(trx, store.id, v.date), v.date);
+      let opening: number;
+      if (carried) {
+        if (v.opening !== null && v.opening !== carried.opening) {
+          throw ValidationError.single('opening', 'close_opening_differs', { from: carried.from, counted: carried.opening, opening: v.opening });
+        }
+        opening = carried.opening;
+      } else {
+        if (v.opening === null) throw ValidationError.single('opening', 'close_opening_required');
+        opening = v.opening;
+      }
+      const f = figuresOf(v.date, opening, await dayEntries(trx, store.id, v.date));
+      const expected = f.expected!;
+      const fields = {
+        state: 'closed' as const,
+        opening,
+        opening_stated: !carried,
+        cash_in: f.cash_in,
+        cash_out: f.cash_out,
+        expected,
+        counted: v.counted,
+        difference: cashDifference(v.counted, expected),
+        by_method: JSON.stringify(f.by_method),
+        denominations: v.denominations ? JSON.stringify(v.denominations) : null,
+        note: v.note,
+        closed_by: actorUserId(ctx.actor),
+        closed_by_username: ctx.actor.username.slice(0, 40),
+        closed_at: now,
+      };
+      let row: CloseRow;
+      if (existing) {
+        const n = await trx('day_closes').where({ id: existing.id, state: 'reopened' }).update(fields);
+        if (n === 0) throw alreadyClosed(store, (await trx('day_closes').where({ id: existing.id }).first()) as CloseRow);
+        row = { ...existing, ...fields };
+      } else {
+        const [ret] = await trx('day_closes').insert({ store_id: store.id, date: v.date, late_changes: 0, ...fields }).returning('id');
+        row = { id: Number(typeof ret === 'object' ? (ret as { id: number }).id : ret), store_id: store.id, date: v.date, late_changes: 0, reopened_by: null, reopened_by_username: null, reopened_at: null, ...fields };
+      }
+      const close = toClose(row, store);
+      await recordAudit(trx, ctx, { action: 'close', entity: 'day_close', entityId: close.id, after: auditView(close) });
+      return close;
+    });
+  } catch (err) {
+    // Only without the lock (never expected): the unique key still stores one close of a day.
+    if (isUniqueViolation(err)) throw alreadyClosed(store, (await ctx.db('day_closes').where({ store_id: store.id, date: v.date }).first()) as CloseRow);
+    throw err;
+  }
+}
+
+function alreadyClosed(store: StoreRef, row: CloseRow): ConflictError {
+  return new ConflictError(problem('day_already_closed', { store: storeLabel(store), date: row.date, by: row.closed_by_username, at: formatTaipei(Number(row.closed_at)) }));
+}
+
+/** A close as the audit keeps it: its figures and who, without the store's names. */
+function auditView(c: DayClose) {
+  const { store_code: _c, store_name: _n, id: _i, ...rest } = c;
+  return rest;
+}
+
+/** Reopens a closed day (manage_payments, the store in scope): its cash entries can change again; audited. */
+export async function reopenDay(ctx: ServiceContext, input: unknown): Promise<DayClose> {
+  requirePermission(ctx.actor, 'manage_payments');
+  if (!isPlainObject(input)) throw ValidationError.single('body', 'body_not_object');
+  const store = await storeById(ctx.db, input.store_id);
+  requireStoreInScope(ctx, store.id);
+  const date = requireDate(input.date);
+  return ctx.db.transaction(async (trx) => {
+    await lockDay(trx, store.id, date);
+    const row = (await trx('day_closes').where({ store_id: store.id, date }).first()) as CloseRow | undefined;
+    if (!row || row.state !== 'closed') throw new ConflictError(problem('day_not_closed', { store: storeLabel(store), date }));
+    const now = Date.now();
+    const fields = { state: 'reopened' as const, reopened_by: actorUserId(ctx.actor), reopened_by_username: ctx.actor.username.slice(0, 40), reopened_at: now };
+    await trx('day_closes').where({ id: row.id }).update(fields);
+    const close = toClose({ ...row, ...fields }, store);
+    await recordAudit(trx, ctx, { action: 'reopen', entity: 'day_close', entityId: close.id, before: { store_id: store.id, date, state: 'closed' }, after: { store_id: store.id, date, state: 'reopened' } });
+    return close;
+  });
+}
+
+/** One line of a day's book. */
+export interface DayLine {
+  type: 'payment' | 'cash_out';
+  /** a payment's uuid, a cash-out entry's id */
+  id: string;
+  at: string;
+  /** a payment's method, or a cash-out entry's kind */
+  method: string;
+  method_detail?: string;
+  employee?: true;
+  last_five?: string;
+  status?: string;
+  category?: string;
+  amount: number;
+  /** + cash takings, − cash out, 0 for the other methods */
+  cash: number;
+  /** the drawer after it; null while the opening is unknown */
+  running: number | null;
+  note: string;
+  after_close?: true;
+}
+
+export interface DayView {
+  store: StoreRef;
+  date: string;
+  status: DayStatus;
+  /** where the opening came from: the previous close's date, 'stated' (a first close), or null when unknown */
+  opening_from: string | null;
+  /** the day's figures from its entries as they stand now */
+  figures: DayCash;
+  /** the close, as it was closed (its figures are those the person closing saw) */
+  close: DayClose | null;
+  lines: DayLine[];
+}
+
+/**
+ * A store's day (view_payments or edit_payments, the store in scope): every entry with the
+ * running cash, the figures by the rule and the close if there is one. `remit day`, the close page.
+ */
+export async function getDay(ctx: ServiceContext, params: { store_id?: unknown; date?: unknown }): Promise<DayView> {
+  requireAnyPermission(ctx.actor, 'view_payments', 'edit_payments');
+  ctx = readContext(ctx);
+  const store = await storeById(ctx.db, params.store_id);
+  requireStoreInScope(ctx, store.id);
+  const date = requireDate(params.date);
+  return dayViewOf(ctx.db, store, date);
+}
+
+async function dayViewOf(db: Db, store: StoreRef, date: string): Promise<DayView> {
+  const closeRow = (await db('day_closes').where({ store_id: store.id, date }).first()) as CloseRow | undefined;
+  const close = closeRow ? toClose(closeRow, store) : null;
+  const carried = carriedOpening(await previousClose(db, store.id, date), date);
+  // A day closed on a stated opening keeps it; otherwise the opening is carried from the previous close.
+  const opening = close?.opening_stated ? close.opening : (carried?.opening ?? close?.opening ?? null);
+  const opening_from = close?.opening_stated ? 'stated' : (carried?.from ?? null);
+  const entries = await dayEntries(db, store.id, date);
+  const figures = figuresOf(date, opening, entries);
+  const raw = [
+    ...entries.payments.map((p) => ({ at: Number(p.paid_at), cash: p.method === CASH_METHOD ? Number(p.amount) : 0, p })),
+    ...entries.cashOut.map((c) => ({ at: Number(c.at), cash: -Number(c.amount), c })),
+  ];
+  const lines = runningCash(opening, raw).map(({ entry, cash, running }): DayLine => {
+    if ('p' in entry && entry.p) {
+      const p = entry.p;
+      return {
+        type: 'payment',
+        id: p.uuid,
+        at: toIso(entry.at),
+        method: p.method,
+        ...(p.method_detail ? { method_detail: p.method_detail } : {}),
+        ...(p.employee ? { employee: true as const } : {}),
+        ...(p.last_five ? { last_five: p.last_five } : {}),
+        status: p.status,
+        amount: Number(p.amount),
+        cash,
+        running,
+        note: p.note ?? '',
+      };
+    }
+    const c = (entry as { c: CashOutRow }).c;
+    return {
+      type: 'cash_out',
+      id: String(c.id),
+      at: toIso(entry.at),
+      method: c.kind,
+      category: c.category ?? '',
+      amount: Number(c.amount),
+      cash,
+      running,
+      note: c.note ?? '',
+      ...(c.after_close ? { after_close: true as const } : {}),
+    };
+  });
+  return { store, date, status: close ? close.state : 'open', opening_from, figures, close, lines };
+}
+
+/** A day of one store on the board. */
+export interface BoardDay {
+  date: string;
+  status: DayStatus;
+  cash_in: number;
+  cash_out: number;
+  /** a close's expected cash; for a day not closed, by the rule from the last close (null with none) */
+  expected: number | null;
+  counted: number | null;
+  difference: number | null;
+  late_changes: number;
+}
+
+export interface BoardStore extends StoreRef {
+  days: BoardDay[];
+  /** takings by method over the range */
+  by_method: ByMethod;
+  closed_days: number;
+  /** the sum of the differences of the closed days */
+  difference: number;
+}
+
+export interface CloseBoard {
+  from: string;
+  to: string;
+  dates: string[];
+  stores: BoardStore[];
+  /** takings by method over the range and every store shown */
+  by_method: ByMethod;
+}
+
+/**
+ * The board for headquarters (view_reports, view_payments or edit_payments; the stores in scope):
+ * stores by Taiwan days over a range of at most DAYBOOK_MAX_DAYS, each day 已結帳 with its
+ * difference, 已重新開帳 or 未結帳, and the takings by method. From per-day figures: the closes,
+ * payment_daily by method (kept by triggers), cash out summed per day in SQL; never the payments' rows.
+ */
+export async function closesBoard(ctx: ServiceContext, params: { from?: unknown; to?: unknown; store_id?: unknown } = {}): Promise<CloseBoard> {
+  requireAnyPermission(ctx.actor, 'view_reports', 'view_payments', 'edit_payments');
+  ctx = readContext(ctx);
+  const db = ctx.db;
+  const today = taipeiDate(Date.now());
+  const to = params.to === undefined || params.to === '' ? today : requireDate(params.to, 'to');
+  const from = params.from === undefined || params.from === '' ? addDays(to, -6) : requireDate(params.from, 'from');
+  if (from > to) throw ValidationError.single('from', 'date_range_reversed', { from, to });
+  const dates = datesBetween(from, to);
+  if (dates.length > DAYBOOK_MAX_DAYS) throw ValidationError.single('from', 'close_range_too_long', { limit: DAYBOOK_MAX_DAYS });
+  const scope = scopedStoreIds(ctx.actor, filterIds({ store_id: params.store_id }, 'store_id'));
+  const inStores = (q: import('knex').Knex.QueryBuilder, col = 'store_id') => (scope === 'all' ? q : q.whereIn(col, scope));
+
+  const stores = (await inStores(db('stores').select('id', 'code', 'name'), 'id').orderBy('code')) as StoreRef[];
+  const first = taipeiDayNumber(taipeiDayStart(from)!);
+  const last = taipeiDayNumber(taipeiDayStart(to)!);
+  const dialect = isPostgres(db) ? 'pg' : 'sqlite';
+  // Per store, its days packed into one text by the database (date or day, then the figures), so a
+  // year of 50 stores is 50 rows to read instead of tens of thousands: reading rows, not summing, is
+  // what costs here.
+  const pack = (expr: string) => (dialect === 'pg' ? `string_agg(${expr}, ';')` : `group_concat(${expr}, ';')`);
+  const txt = (c: string) => `cast(${c} as text)`;
+  const storeIn = (col = 'store_id') => (scope === 'all' ? { sql: '', args: [] as number[] } : { sql: ` and ${col} in (${scope.map(() => '?').join(', ') || 'null'})`, args: scope });
+  const si = storeIn();
+  const perDay = (source: string, where: string, args: Array<string | number>, day: string) =>
+    db.raw(
+      `select store_id, ${pack(`${txt('day')} || ',' || ${txt('amount')}`)} as v from (select store_id, ${day} as day, sum(amount) as amount from ${source} where ${where}${si.sql} group by store_id, ${day}) x group by store_id`,
+      [...args, ...si.args],
+    );
+  const rowsOf = (r: unknown) => (Array.isArray(r) ? r : (r as { rows: unknown[] }).rows) as Array<{ store_id: number; v: string | null }>;
+  const [closes, cashIn, cashOut, byMethod, before] = await Promise.all([
+    db
+      .raw(
+        `select store_id, ${pack(`${txt('date')} || ',' || state || ',' || ${txt('expected')} || ',' || ${txt('counted')} || ',' || ${txt('late_changes')}`)} as v from day_closes where date >= ? and date <= ?${si.sql} group by store_id`,
+        [from, to, ...si.args],
+      )
+      .then(rowsOf),
+    perDay('payment_daily', 'method = ? and day >= ? and day <= ?', [CASH_METHOD, first, last], 'day').then(rowsOf),
+    perDay('cash_out', 'at >= ? and at < ?', [taipeiDayStart(from)!, taipeiDayStart(to)! + DAY_MS], taipeiDayNumberSql('at', dialect)).then(rowsOf),
+    inStores(db('payment_daily').where('day', '>=', first).where('day', '<=', last))
+      .select('store_id', 'method')
+      .sum({ amount: 'amount' })
+      .groupBy('store_id', 'method') as Promise<Array<{ store_id: number; method: string; amount: string | number }>>,
+    // each store's last standing close before the range: the opening of its first days
+    inStores(
+      db('day_closes as c')
+        .where('c.state', 'closed')
+        .where('c.date', '<', from)
+        .whereRaw('c.date = (select max(p.date) from day_closes p where p.store_id = c.store_id and p.state = ? and p.date < ?)', ['closed', from]),
+      'c.store_id',
+    ).select('c.store_id', 'c.counted') as Promise<Array<{ store_id: number; counted: number | string }>>,
+  ]);
+  const n = dates.length;
+  const dateIndex = new Map(dates.map((d, i) => [d, i]));
+  /** a store's amounts per day of the range, from `day,amount;…` */
+  const amounts = (rows: Array<{ store_id: number; v: string | null }>) => {
+    const out = new Map<number, Float64Array>();
+    for (const r of rows) {
+      const a = new Float64Array(n);
+      for (const part of (r.v ?? '').split(';')) {
+        if (!part) continue;
+        const comma = part.indexOf(',');
+        const i = Number(part.slice(0, comma)) - first;
+        if (i >= 0 && i < n) a[i] = Number(part.slice(comma + 1));
+      }
+      out.set(Number(r.store_id), a);
+    }
+    return out;
+  };
+  const inOf = amounts(cashIn);
+  const outOf = amounts(cashOut);
+  type Closed = { state: string; expected: number; counted: number; late: number };
+  const closesOf = new Map<number, Array<Closed | undefined>>();
+  for (const r of closes) {
+    const a: Array<Closed | undefined> = new Array(n);
+    for (const part of (r.v ?? '').split(';')) {
+      const [date, state, expected, counted, late] = part.split(',');
+      const i = dateIndex.get(date);
+      if (i !== undefined) a[i] = { state, expected: Number(expected), counted: Number(counted), late: Number(late) };
+    }
+    closesOf.set(Number(r.store_id), a);
+  }
+  const openingOf = new Map(before.map((r) => [Number(r.store_id), Number(r.counted)]));
+  const total = emptyByMethod();
+  const none = new Float64Array(n);
+  const board = stores.map((s): BoardStore => {
+    const id = Number(s.id);
+    const by_method = emptyByMethod();
+    for (const r of byMethod) {
+      if (Number(r.store_id) !== id) continue;
+      by_method[r.method] = (by_method[r.method] ?? 0) + Number(r.amount);
+      total[r.method] = (total[r.method] ?? 0) + Number(r.amount);
+    }
+    const ins = inOf.get(id) ?? none;
+    const outs = outOf.get(id) ?? none;
+    const cl = closesOf.get(id);
+    let carried: number | null = openingOf.get(id) ?? null;
+    let closed_days = 0;
+    let difference = 0;
+    const days = dates.map((date, i): BoardDay => {
+      const c = cl?.[i];
+      const cash_in = ins[i];
+      const cash_out = outs[i];
+      if (c && c.state === 'closed') {
+        const diff = cashDifference(c.counted, c.expected);
+        closed_days++;
+        difference += diff;
+        carried = c.counted;
+        return { date, status: 'closed', cash_in, cash_out, expected: c.expected, counted: c.counted, difference: diff, late_changes: c.late };
+      }
+      const expected = carried === null ? null : expectedCash(carried, cash_in, cash_out);
+      return { date, status: c ? 'reopened' : 'open', cash_in, cash_out, expected, counted: null, difference: null, late_changes: c ? c.late : 0 };
+    });
+    return { id, code: s.code, name: s.name, days, by_method, closed_days, difference };
+  });
+  return { from, to, dates, stores: board, by_method: total };
+}
+
+/** The closes of a range, for `remit closes` and the day book: the board's cells, one row per store and day. */
+export function boardRows(board: CloseBoard): Array<{ store: string; store_name: string } & BoardDay> {
+  return board.stores.flatMap((s) => s.days.map((d) => ({ store: s.code, store_name: s.name, ...d })));
+}
+
+export interface DayBookRange {
+  store: StoreRef;
+  from: string;
+  to: string;
+  days: DayView[];
+}
+
+/**
+ * The day book of a store over a range (view_payments, the store in scope): each day's entries
+ * with the running cash and its close, for the accountant's export.
+ */
+export async function dayBookRange(ctx: ServiceContext, params: { store_id?: unknown; from?: unknown; to?: unknown }): Promise<DayBookRange> {
+  requirePermission(ctx.actor, 'view_payments');
+  ctx = readContext(ctx);
+  const store = await storeById(ctx.db, params.store_id);
+  requireStoreInScope(ctx, store.id);
+  const to = requireDate(params.to ?? taipeiDate(Date.now()), 'to');
+  const from = requireDate(params.from ?? to, 'from');
+  if (from > to) throw ValidationError.single('from', 'date_range_reversed', { from, to });
+  const dates = datesBetween(from, to);
+  if (dates.length > DAYBOOK_MAX_DAYS) throw ValidationError.single('from', 'close_range_too_long', { limit: DAYBOOK_MAX_DAYS });
+  const days: DayView[] = [];
+  for (const date of dates) days.push(await dayViewOf(ctx.db, store, date));
+  return { store, from, to, days };
+}

@@ -1,0 +1,18 @@
+import { randomBytes } from 'node:crypto';
+import { describe, expect, it } from 'vitest';
+import { isLinkToken, isTrackingNumber, LINK_TOKEN_BYTES, linkUrl, statusPath } from './rules.js';
+
+describe("a store's public link: the pure rules (issue 25)", () => {
+  it('a token is 128 random bits, 22 url-safe characters; anything else is refused before a lookup', () => {
+    const token = randomBytes(LINK_TOKEN_BYTES).toString('base64url');
+    expect(LINK_TOKEN_BYTES * 8).toBeGreaterThanOrEqual(128);
+    expect(isLinkToken(token)).toBe(true);
+    for (const bad of ['', 'short', `${token}x`, `${token.slice(0, 21)}/`, "' OR 1=1 --", 12, null]) expect(isLinkToken(bad)).toBe(false);
+  });
+  it('addresses: the link on the public address, the status page by tracking number', () => {
+    expect(linkUrl('https://pay.example.tw/', 'A'.repeat(22))).toBe(`https://pay.example.tw/r/${'A'.repeat(22)}`);
+    expect(statusPath('ABCDEF01-0000-4000-8000-000000000000')).toBe('/r/status/abcdef01-0000-4000-8000-000000000000');
+    expect(isTrackingNumber('abcdef01-0000-4000-8000-000000000000')).toBe(true);
+    expect(isTrackingNumber('abcdef01')).toBe(false);
+  });
+});

@@ -1,0 +1,68 @@
+/**
+ * A store's public link (issue 25), its pure rules: the token's shape, the link's and the status
+ * page's addresses, the abuse limits' defaults, and what a customer may see of a payment.
+ * Pure: the back office and the public page import it through core/browser.ts.
+ */
+import type { PaymentStatus } from '../payments/statuses.js';
+
+/** Random bytes of a link token: 128 bits, written as 22 url-safe base64 characters. */
+export const LINK_TOKEN_BYTES = 16;
+const TOKEN_RE = /^[A-Za-z0-9_-]{22}$/;
+
+/** Whether a text can be a link token at all (a malformed one is refused before any lookup). */
+export function isLinkToken(value: unknown): value is string {
+  return typeof value === 'string' && TOKEN_RE.test(value);
+}
+
+/** A tracking number as the status page takes it: a UUID, any case. */
+const TRACKING_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+export function isTrackingNumber(value: unknown): value is string {
+  return typeof value === 'string' && TRACKING_RE.test(value);
+}
+
+/** Where the public page lives: `/r/TOKEN` the report form, `/r/status/TRACKING` a report's status. */
+export const PUBLIC_PAGE_PREFIX = '/r/';
+export const linkPath = (token: string) => `${PUBLIC_PAGE_PREFIX}${token}`;
+export const statusPath = (tracking: string) => `${PUBLIC_PAGE_PREFIX}status/${tracking.toLowerCase()}`;
+
+/** The full address of a link, on the public address the shop gave (REMIT_PUBLIC_URL) or the server's. */
+export function linkUrl(base: string, token: string): string {
+  return `${base.replace(/\/+$/, '')}${linkPath(token)}`;
+}
+
+/** The abuse limits of the public link: per client address a minute and a day, per link a day. */
+export interface PublicLimits {
+  perAddressMinute: number;
+  perAddressDay: number;
+  perLinkDay: number;
+}
+export const DEFAULT_PUBLIC_LIMITS: PublicLimits = { perAddressMinute: 5, perAddressDay: 30, perLinkDay: 300 };
+
+/** The public link's settings: the address links are written with, and the limits. */
+export interface PublicLinkSettings {
+  /** REMIT_PUBLIC_URL, e.g. https://remit.example.tw; absent, the address the server listens on */
+  url?: string;
+  limits?: PublicLimits;
+}
+
+/** The form's field a person never sees: a bot that fills every field fills this one too. */
+export const HONEYPOT_FIELD = 'website';
+
+/** Two reports are probably the same transfer: same store, last five and amount, times this close. */
+export const CUSTOMER_DUPLICATE_WINDOW_MS = 10 * 60_000;
+
+/** All a customer sees of a report: never the last five, the note or any id but its own number. */
+export interface PublicStatus {
+  tracking: string;
+  status: PaymentStatus;
+  amount: number;
+  paid_at: string;
+  store_name: string;
+}
+
+/** A store's link as 分店管理 and `remit stores link` show it. */
+export interface StoreLink {
+  store: string;
+  url: string;
+  active: boolean;
+}

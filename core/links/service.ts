@@ -1,0 +1,163 @@
+/**
+ * A store's public link (issue 25): staff make, rotate and turn off a store's link; a customer
+ * with the link, and no account, reports a transfer to that store and later reads its status.
+ *
+ * - The store always comes from the link, never from what the customer sends.
+ * - Every report is counted against the abuse limits first (limits.ts): per address, then per
+ *   link, in the database that every instance shares.
+ * - A report is written by the one payment writer (payments/write.ts submitPayment) with the
+ *   link as its actor: its source is 顧客, the audit log says 顧客連結（CODE）.
+ */
+import { randomBytes, randomUUID } from 'node:crypto';
+import { linkActor } from '../actor.js';
+import type { AppContext, ServiceContext } from '../context.js';
+import type { Db } from '../db/connect.js';
+import type { PaymentRow, StoreRow } from '../db/rows.js';
+import { ConflictError, DomainError, NotFoundError, problem } from '../errors.js';
+import { deny, requirePermission, valid } from '../guard.js';
+import { recordAudit } from '../audit/service.js';
+import { validatePayment } from '../payments/validate.js';
+import { submitPayment } from '../payments/write.js';
+import { storeChangeRefusal } from '../users/permissions.js';
+import { isPlainObject, toId } from '../validation.js';
+import { toIso } from '../time.js';
+import { countAddress, countLink, publicLimitsOf } from './limits.js';
+import {
+  CUSTOMER_DUPLICATE_WINDOW_MS,
+  HONEYPOT_FIELD,
+  isLinkToken,
+  isTrackingNumber,
+  LINK_TOKEN_BYTES,
+  linkUrl,
+  statusPath,
+  type PublicStatus,
+  type StoreLink,
+} from './rules.js';
+
+interface LinkRow {
+  id: number;
+  store_id: number;
+  token: string;
+  active: boolean | number;
+  created_at: number;
+  updated_at: number;
+}
+
+export type LinkAction = 'show' | 'rotate' | 'off';
+
+const newToken = () => randomBytes(LINK_TOKEN_BYTES).toString('base64url');
+
+/** The base address links are written with: REMIT_PUBLIC_URL, else the one the caller gives (the server's own). */
+function baseOf(ctx: AppContext, fallback: string): string {
+  return ctx.security.publicLinks?.url || fallback;
+}
+
+/**
+ * A store's link for staff (manage_stores, within their stores): `show` makes it on first use,
+ * `rotate` replaces its token (the old link stops working at once, and a turned-off link works
+ * again under the new address), `off` turns it off. Each change is in the audit log.
+ */
+export async function storeLink(ctx: ServiceContext, rawStoreId: unknown, action: LinkAction, fallbackBase: string): Promise<StoreLink> {
+  requirePermission(ctx.actor, 'manage_stores');
+  const storeId = toId(rawStoreId);
+  const store = storeId === null ? undefined : ((await ctx.db<StoreRow>('stores').where({ id: storeId }).first()) as StoreRow | undefined);
+  if (!store) throw new NotFoundError(problem('store_not_found'));
+  deny(storeChangeRefusal(ctx.actor, Number(store.id)));
+  const row = await ctx.db.transaction(async (trx) => {
+    const now = Date.now();
+    const find = async () => (await trx<LinkRow>('store_links').where({ store_id: store.id }).first()) as LinkRow | undefined;
+    let link = await find();
+    if (!link && action === 'off') return undefined;
+    if (!link) {
+      const made = { store_id: Number(store.id), token: newToken(), active: true, created_at: now, updated_at: now };
+      // two callers making it at once (two instances): one row stands, and one audit entry
+      const inserted = (await trx('store_links').insert(made).onConflict(['store_id']).ignore().returning('id')) as unknown[];
+      if (inserted.length) await recordAudit(trx, ctx, { action: 'update', entity: 'store', entityId: store.id, after: { store_id: Number(store.id), public_link: 'created' } });
+      link = (await find())!;
+      if (action === 'show') return link;
+    }
+    if (action === 'show' || (action === 'off' && !link.active)) return link;
+    const change = action === 'rotate' ? { token: newToken(), active: true, updated_at: now } : { active: false, updated_at: now };
+    await trx('store_links').where({ id: link.id }).update(change);
+    await recordAudit(trx, ctx, { action: 'update', entity: 'store', entityId: store.id, after: { store_id: Number(store.id), public_link: action === 'rotate' ? 'rotated' : 'off' } });
+    return { ...link, ...change };
+  });
+  const url = row ? linkUrl(baseOf(ctx, fallbackBase), row.token) : '';
+  return { store: store.code, url, active: !!row && !!row.active };
+}
+
+/** The link behind a token, with its store, or a refusal a customer can read (連結已失效…). */
+async function activeLink(db: Db, token: unknown): Promise<{ link: LinkRow; store: StoreRow }> {
+  if (isLinkToken(token)) {
+    const row = (await db('store_links')
+      .join('stores', 'stores.id', 'store_links.store_id')
+      .where('store_links.token', token)
+      .first('store_links.*', 'stores.name as store_name', 'stores.code as store_code')) as (LinkRow & { store_name: string; store_code: string }) | undefined;
+    if (row && row.active) return { link: row, store: { id: row.store_id, name: row.store_name, code: row.store_code } as StoreRow };
+  }
+  throw new NotFoundError(problem('link_inactive'));
+}
+
+/** What the report page shows before anything is sent: the store's name, nothing else. */
+export async function publicLinkInfo(app: AppContext, token: unknown): Promise<{ store_name: string }> {
+  const { store } = await activeLink(app.read ?? app.db, token);
+  return { store_name: store.name };
+}
+
+/**
+ * A customer's report through a link: counted against the limits, then checked by the form's
+ * rules (validatePayment), the store taken from the link. A probable duplicate (same last five
+ * and amount within 10 minutes, in this store) asks first: 409 public_possible_duplicate, unless
+ * `confirm_duplicate: true`. A filled honeypot is answered as a success and stores nothing.
+ */
+export async function reportThroughLink(app: AppContext, token: unknown, body: unknown, ip: string | null): Promise<{ tracking: string; status_path: string }> {
+  const limits = publicLimitsOf(app.security.publicLinks);
+  await countAddress(app.db, limits, ip);
+  const { link, store } = await activeLink(app.db, token);
+  const input = isPlainObject(body) ? body : null;
+  const trap = input?.[HONEYPOT_FIELD];
+  if (trap !== undefined && trap !== null && trap !== '') {
+    const fake = randomUUID();
+    return { tracking: fake, status_path: statusPath(fake) };
+  }
+  await countLink(app.db, limits, Number(link.id));
+  const now = Date.now();
+  // only the report's own fields: a store, a status or anything else in the body is not read
+  const fields = input ? { last_five: input.last_five, paid_at: input.paid_at, amount: input.amount, note: input.note ?? '' } : body;
+  const value = valid(validatePayment(fields, { now }));
+  const storeId = Number(store.id);
+  const confirmed = input?.confirm_duplicate === true;
+  if (!confirmed) {
+    const near = await app.db<PaymentRow>('payments')
+      .where({ store_id: storeId, last_five: value.last_five, amount: value.amount })
+      .whereBetween('paid_at', [value.paid_at - CUSTOMER_DUPLICATE_WINDOW_MS, value.paid_at + CUSTOMER_DUPLICATE_WINDOW_MS])
+      .first('uuid');
+    if (near) throw new ConflictError(problem('public_possible_duplicate'));
+  }
+  const ctx: ServiceContext = { ...app, actor: linkActor({ id: Number(link.id), storeId, storeCode: store.code }), ip };
+  try {
+    const payment = await submitPayment(ctx, { ...value, store_id: storeId }, { allowDuplicate: confirmed, now });
+    return { tracking: payment.uuid, status_path: statusPath(payment.uuid) };
+  } catch (err) {
+    // the writer's own duplicate answer names the other payment: a customer never reads that
+    if (err instanceof DomainError && err.code === 'possible_duplicate') throw new ConflictError(problem('public_possible_duplicate'));
+    throw err;
+  }
+}
+
+/**
+ * A customer's report by its tracking number: status, amount, time and store name only. Staff's
+ * own entries are not answered here, and an unknown or malformed number is 404.
+ */
+export async function publicReportStatus(app: AppContext, tracking: unknown): Promise<PublicStatus> {
+  if (isTrackingNumber(tracking)) {
+    const row = (await (app.read ?? app.db)('payments')
+      .join('stores', 'stores.id', 'payments.store_id')
+      .where({ 'payments.uuid': tracking.toLowerCase(), 'payments.source': 'customer' })
+      .first('payments.uuid', 'payments.status', 'payments.amount', 'payments.paid_at', 'stores.name as store_name')) as
+      | { uuid: string; status: PublicStatus['status']; amount: number | string; paid_at: number | string; store_name: string }
+      | undefined;
+    if (row) return { tracking: row.uuid, status: row.status, amount: Number(row.amount), paid_at: toIso(Number(row.paid_at)), store_name: row.store_name };
+  }
+  throw new NotFoundError(problem('public_report_not_found'));
+}

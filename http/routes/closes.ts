@@ -1,0 +1,54 @@
+import Router from '@koa/router';
+import { API_ROUTER } from '../routerOptions.js';
+import {
+  closeDay,
+  closesBoard,
+  deleteCashOut,
+  exportDayBook,
+  getDay,
+  recordCashOut,
+  reopenDay,
+  requirePermission,
+  requireSubmitter,
+  type AppContext,
+} from '../../core/index.js';
+import { requireUser, serviceContext, type State } from '../middleware/auth.js';
+import { smallBody } from '../middleware/body.js';
+import { gate } from '../middleware/gate.js';
+import { sendFile } from '../list.js';
+
+/**
+ * Cash out and the daily close (issue 26): thin calls to core/closes. Each route with a body
+ * refuses a caller without its permission before reading it; the services check the store.
+ */
+export function closeRoutes(app: AppContext): Router<State> {
+  const r = new Router<State>(API_ROUTER);
+  const auth = requireUser(app);
+  const q = (v: unknown) => (Array.isArray(v) ? v[0] : v);
+
+  r.post('/cash-out', auth, gate(requireSubmitter), smallBody, async (ctx) => {
+    ctx.status = 201;
+    ctx.body = await recordCashOut(serviceContext(app, ctx), ctx.request.body);
+  });
+  r.delete('/cash-out/:id', auth, async (ctx) => {
+    ctx.body = await deleteCashOut(serviceContext(app, ctx), ctx.params.id);
+  });
+  r.get('/closes/day', auth, async (ctx) => {
+    ctx.body = await getDay(serviceContext(app, ctx), { store_id: q(ctx.query.store_id), date: q(ctx.query.date) });
+  });
+  r.get('/closes/board', auth, async (ctx) => {
+    const ids = q(ctx.query.store_id);
+    ctx.body = await closesBoard(serviceContext(app, ctx), { from: q(ctx.query.from), to: q(ctx.query.to), store_id: ids ? String(ids).split(',') : undefined });
+  });
+  r.get('/closes/daybook', auth, async (ctx) => {
+    sendFile(ctx, await exportDayBook(serviceContext(app, ctx), { store_id: q(ctx.query.store_id), from: q(ctx.query.from), to: q(ctx.query.to), format: q(ctx.query.format) }));
+  });
+  r.post('/closes', auth, gate((a) => requirePermission(a, 'edit_payments')), smallBody, async (ctx) => {
+    ctx.status = 201;
+    ctx.body = await closeDay(serviceContext(app, ctx), ctx.request.body);
+  });
+  r.post('/closes/reopen', auth, gate((a) => requirePermission(a, 'manage_payments')), smallBody, async (ctx) => {
+    ctx.body = await reopenDay(serviceContext(app, ctx), ctx.request.body);
+  });
+  return r;
+}

@@ -1,0 +1,290 @@
+/**
+ * Issue 25: a store's public link, end to end over HTTP on SQLite and on PostgreSQL, with two
+ * API instances sharing the database (each its own connection pool, as two machines behind a
+ * load balancer). No session token is ever sent to /api/public.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { auditSummaryText, listenUrl, openDatabase } from '../../core/index.js';
+import type { SecuritySettings } from '../../core/context.js';
+import { auditActorText } from '../../core/audit/text.js';
+import { runRemit } from '../helpers/cliInProcess.js';
+import { createTestDb, DB_KINDS, PG_URL, TEST_SECURITY, type TestDb } from '../helpers/db.js';
+import { seed, type Fixture } from '../helpers/fixtures.js';
+import { listenApi, listParams, type Listening } from '../helpers/server.js';
+
+const LINK_GONE = '連結已失效，請向門市索取新的連結';
+const SECURITY: SecuritySettings = { ...TEST_SECURITY, publicLinks: { limits: { perAddressMinute: 5, perAddressDay: 30, perLinkDay: 12 } } };
+
+interface Answer {
+  status: number;
+  headers: Headers;
+  body: any;
+}
+
+describe.each(DB_KINDS)('store public links on %s', (kind) => {
+  let t: TestDb;
+  let f: Fixture;
+  let second: ReturnType<typeof openDatabase>;
+  let one: Listening;
+  let two: Listening;
+  const errors: unknown[] = [];
+  let addressNo = 0;
+  /** a client address of its own, so one test's reports never count against another's */
+  const freshAddress = () => `203.0.113.${++addressNo}`;
+
+  async function call(base: Listening, method: string, path: string, opts: { body?: unknown; raw?: string; as?: string; from?: string; type?: string } = {}): Promise<Answer> {
+    const headers: Record<string, string> = { 'x-forwarded-for': opts.from ?? '198.51.100.1' };
+    if (opts.as) headers.authorization = `Bearer ${f.tokens[opts.as]}`;
+    let body: string | undefined;
+    if (opts.raw !== undefined || opts.body !== undefined) {
+      body = opts.raw ?? JSON.stringify(opts.body);
+      headers['content-type'] = opts.type ?? 'application/json';
+    }
+    const res = await fetch(`${base.url}/api${path}`, { method, headers, body });
+    const text = await res.text();
+    let parsed: unknown = text;
+    try {
+      parsed = text ? JSON.parse(text) : undefined;
+    } catch {
+      /* keep the text */
+    }
+    return { status: res.status, headers: res.headers, body: parsed };
+  }
+  const tokenOf = (url: string) => url.slice(url.lastIndexOf('/') + 1);
+  let day = 0;
+  /** a report's fields: a distinct day each time, so no two tests' reports are near each other */
+  const report = (extra: Record<string, unknown> = {}) => {
+    day += 1;
+    return { last_five: String(10000 + day), paid_at: `2026-10-${String((day % 28) + 1).padStart(2, '0')}T${String(8 + Math.floor(day / 28)).padStart(2, '0')}:15`, amount: 1000 + day, note: '', ...extra };
+  };
+
+  beforeAll(async () => {
+    t = await createTestDb(kind);
+    f = await seed(t.db);
+    second = openDatabase(t.config);
+    one = await listenApi({ db: t.db, security: SECURITY, trustProxy: true, errors });
+    two = await listenApi({ db: second, security: SECURITY, trustProxy: true, errors });
+  });
+  afterAll(async () => {
+    await one?.close();
+    await two?.close();
+    await second?.destroy();
+    await t?.cleanup();
+  });
+
+  it('a link lives: made on first use, the same when shown again, rotated (the old one refuses at once), turned off', async () => {
+    const shown = await call(one, 'GET', `/stores/${f.stores.A.id}/link`, { as: 'admin' });
+    expect(shown.status).toBe(200);
+    expect(shown.body).toMatchObject({ store: 'TPE', active: true });
+    expect(shown.body.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/r\/[A-Za-z0-9_-]{22}$/);
+    const first = tokenOf(shown.body.url);
+    // 128 random bits: 22 url-safe base64 characters
+    expect(Buffer.from(first, 'base64url').length).toBe(16);
+    // the same link on the other instance (its address is that instance's: no REMIT_PUBLIC_URL here)
+    expect(tokenOf((await call(two, 'GET', `/stores/${f.stores.A.id}/link`, { as: 'admin' })).body.url)).toBe(first);
+    expect((await call(one, 'GET', `/public/links/${first}`)).body).toEqual({ store_name: '台北店' });
+
+    const rotated = await call(one, 'POST', `/stores/${f.stores.A.id}/link/rotate`, { as: 'admin' });
+    expect(rotated.status).toBe(200);
+    const next = tokenOf(rotated.body.url);
+    expect(next).not.toBe(first);
+    // the other instance refuses the old link at once, with the message the issue gives, and stores nothing
+    const before = await t.db('payments').count({ n: '*' }).first();
+    const old = await call(two, 'GET', `/public/links/${first}`);
+    expect(old.status).toBe(404);
+    expect(old.body.message).toBe(LINK_GONE);
+    const sent = await call(two, 'POST', `/public/links/${first}/reports`, { body: report(), from: freshAddress() });
+    expect(sent.status).toBe(404);
+    expect(sent.body.message).toBe(LINK_GONE);
+    expect(await t.db('payments').count({ n: '*' }).first()).toEqual(before);
+    expect((await call(two, 'GET', `/public/links/${next}`)).status).toBe(200);
+
+    const off = await call(one, 'POST', `/stores/${f.stores.A.id}/link/off`, { as: 'admin' });
+    expect(off.body).toMatchObject({ store: 'TPE', active: false });
+    expect((await call(two, 'POST', `/public/links/${next}/reports`, { body: report(), from: freshAddress() })).body.message).toBe(LINK_GONE);
+    // rotating a turned-off link makes a working one again
+    const again = await call(one, 'POST', `/stores/${f.stores.A.id}/link/rotate`, { as: 'admin' });
+    expect(again.body.active).toBe(true);
+    expect((await call(two, 'GET', `/public/links/${tokenOf(again.body.url)}`)).status).toBe(200);
+  });
+
+  it('only those who manage a store reach its link', async () => {
+    expect((await call(one, 'GET', `/stores/${f.stores.A.id}/link`, { as: 'branchA' })).status).toBe(403);
+    // hq_manage_stores manages stores A and B, not C
+    expect((await call(one, 'GET', `/stores/${f.stores.B.id}/link`, { as: 'hq_manage_stores' })).status).toBe(200);
+    expect((await call(one, 'GET', `/stores/${f.stores.C.id}/link`, { as: 'hq_manage_stores' })).status).toBe(403);
+    expect((await call(one, 'GET', `/stores/${f.stores.A.id}/link`)).status).toBe(401);
+  });
+
+  it('a customer reports with no token; the store comes from the link whatever the body names; staff see it as 顧客 and the audit says 顧客連結（TPE）', async () => {
+    const token = tokenOf((await call(one, 'GET', `/stores/${f.stores.A.id}/link`, { as: 'admin' })).body.url);
+    const fields = report({ note: '早上轉的' });
+    const sent = await call(two, 'POST', `/public/links/${token}/reports`, {
+      body: { ...fields, store_id: f.stores.B.id, store: 'TXG', store_code: 'TXG', status: '已入帳', source: 'staff', created_by: f.users.admin.id },
+      from: freshAddress(),
+    });
+    expect(sent.status).toBe(201);
+    expect(sent.body.tracking).toMatch(/^[0-9a-f-]{36}$/);
+    expect(sent.body.status_path).toBe(`/r/status/${sent.body.tracking}`);
+    const row = await t.db('payments').where({ uuid: sent.body.tracking }).first();
+    expect(row).toMatchObject({ last_five: fields.last_five, note: '早上轉的', status: '未確認', source: 'customer', created_by: null });
+    expect(Number(row.store_id)).toBe(f.stores.A.id);
+    expect(Number(row.link_id)).toBeGreaterThan(0);
+
+    // 匯款記錄: 來源 shown and filterable
+    const customers = await call(one, 'GET', `/payments${listParams({ filter: { source: 'customer' }, range: [0, 99] })}`, { as: 'admin' });
+    expect(customers.status).toBe(200);
+    expect(customers.body.map((p: { uuid: string }) => p.uuid)).toContain(sent.body.tracking);
+    expect(customers.body.every((p: { source: string }) => p.source === 'customer')).toBe(true);
+    const staff = await call(one, 'GET', `/payments${listParams({ filter: { source: 'staff' }, range: [0, 99] })}`, { as: 'admin' });
+    expect(staff.body.map((p: { uuid: string }) => p.uuid)).not.toContain(sent.body.tracking);
+    expect((await call(one, 'GET', `/payments${listParams({ filter: { source: 'robot' } })}`, { as: 'admin' })).status).toBe(400);
+
+    const audit = await call(one, 'GET', `/audit${listParams({ filter: { entity_id: sent.body.tracking } })}`, { as: 'admin' });
+    expect(audit.body).toHaveLength(1);
+    expect(audit.body[0]).toMatchObject({ action: 'create', actor_id: null, actor_username: 'link:TPE' });
+    expect(auditActorText(audit.body[0])).toBe('顧客連結（TPE）');
+    expect(auditSummaryText(audit.body[0], (id) => Object.values(f.stores).find((s) => s.id === id))).toContain('來源：顧客');
+  });
+
+  it('the duplicate question: same last five and amount within 10 minutes asks first, and stores once without the answer', async () => {
+    const token = tokenOf((await call(one, 'GET', `/stores/${f.stores.A.id}/link`, { as: 'admin' })).body.url);
+    const from = freshAddress();
+    const fields = report();
+    expect((await call(one, 'POST', `/public/links/${token}/reports`, { body: fields, from })).status).toBe(201);
+    const later = { ...fields, paid_at: fields.paid_at.replace(/:15$/, ':24') };
+    const asked = await call(two, 'POST', `/public/links/${token}/reports`, { body: later, from });
+    expect(asked.status).toBe(409);
+    expect(asked.body.message).toContain('您可能已經回報過這筆匯款');
+    // nothing about the other payment is told
+    expect(JSON.stringify(asked.body)).not.toMatch(/[0-9a-f]{8}-[0-9a-f]{4}/);
+    const exact = await call(two, 'POST', `/public/links/${token}/reports`, { body: fields, from });
+    expect(exact.status).toBe(409);
+    expect(JSON.stringify(exact.body)).not.toMatch(/[0-9a-f]{8}-[0-9a-f]{4}/);
+        expect(Number(((await t.db('payments').where({ last_five: fields.last_five }).count({ n: '*' }).first()) as { n: string }).n)).toBe(1);
+    // answered: stored
+    expect((await call(two, 'POST', `/public/links/${token}/reports`, { body: { ...later, confirm_duplicate: true }, from })).status).toBe(201);
+    // 11 minutes after the last is another transfer
+    expect((await call(one, 'POST', `/public/links/${token}/reports`, { body: { ...fields, paid_at: fields.paid_at.replace(/:15$/, ':35') }, from })).status).toBe(201);
+  });
+
+  it('the status answer: one tracking number, status, amount, time and store name only; follows a status change; 404 otherwise', async () => {
+    const token = tokenOf((await call(one, 'GET', `/stores/${f.stores.A.id}/link`, { as: 'admin' })).body.url);
+    const fields = report({ note: '私人備註' });
+    const sent = await call(one, 'POST', `/public/links/${token}/reports`, { body: fields, from: freshAddress() });
+    const seen = await call(two, 'GET', `/public/reports/${sent.body.tracking}`);
+    expect(seen.status).toBe(200);
+    expect(seen.body).toEqual({ tracking: sent.body.tracking, status: '未確認', amount: fields.amount, paid_at: expect.any(String), store_name: '台北店' });
+    expect(JSON.stringify(seen.body)).not.toContain(fields.last_five);
+    expect(JSON.stringify(seen.body)).not.toContain('私人備註');
+    expect((await call(one, 'PUT', `/payments/${sent.body.tracking}`, { as: 'admin', body: { status: '已入帳' } })).status).toBe(200);
+    expect((await call(two, 'GET', `/public/reports/${sent.body.tracking.toUpperCase()}`)).body.status).toBe('已入帳');
+
+    for (const bad of ['00000000-0000-4000-8000-000000000000', 'nope', '1%27%20OR%201=1', 'x'.repeat(300)]) {
+      const r = await call(one, 'GET', `/public/reports/${bad}`);
+      expect(r.status).toBe(404);
+      expect(r.body.message).toBe('查無這個追蹤編號，請確認網址是否完整');
+    }
+    // a payment staff typed is not answered here
+    const staffRow = await t.db('payments').where({ source: 'staff' }).first('uuid');
+    if (staffRow) expect((await call(one, 'GET', `/public/reports/${staffRow.uuid}`)).status).toBe(404);
+  });
+
+  it('a burst from one address is cut at 5 a minute, counted across both instances: 429 with Retry-After and a Chinese message, nothing stored past it', async () => {
+    const token = tokenOf((await call(one, 'GET', `/stores/${f.stores.C.id}/link`, { as: 'admin' })).body.url);
+    const from = freshAddress();
+    const before = Number(((await t.db('payments').count({ n: '*' }).first()) as { n: string }).n);
+    const answers = await Promise.all(Array.from({ length: 9 }, (_, i) => call(i % 2 ? two : one, 'POST', `/public/links/${token}/reports`, { body: report(), from })));
+    const codes = answers.map((a) => a.status).sort();
+    expect(codes.filter((c) => c === 201)).toHaveLength(5);
+    expect(codes.filter((c) => c === 429)).toHaveLength(4);
+    const refused = answers.find((a) => a.status === 429)!;
+    expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(0);
+    expect(refused.body.message).toMatch(/^送出次數過多，請於 \d+ (秒|分鐘)後再試$/);
+    expect(Number(((await t.db('payments').count({ n: '*' }).first()) as { n: string }).n)).toBe(before + 5);
+    // another address is not held back by this one
+    expect((await call(one, 'POST', `/public/links/${token}/reports`, { body: report(), from: freshAddress() })).status).toBe(201);
+  });
+
+  it('a flood from many addresses stops at the link limit a day, shared by both instances', async () => {
+    const token = tokenOf((await call(one, 'GET', `/stores/${f.stores.B.id}/link`, { as: 'admin' })).body.url);
+    const answers = await Promise.all(Array.from({ length: 16 }, (_, i) => call(i % 2 ? two : one, 'POST', `/public/links/${token}/reports`, { body: report(), from: freshAddress() })));
+    expect(answers.filter((a) => a.status === 201)).toHaveLength(12);
+    expect(answers.filter((a) => a.status === 429)).toHaveLength(4);
+    expect(Number(((await t.db('payments').where({ store_id: f.stores.B.id, source: 'customer' }).count({ n: '*' }).first()) as { n: string }).n)).toBe(12);
+  });
+
+  it('a bot filling the hidden field is answered as a success and stores nothing', async () => {
+    const token = tokenOf((await call(one, 'GET', `/stores/${f.stores.A.id}/link`, { as: 'admin' })).body.url);
+    const fields = report({ website: 'http://spam.example' });
+    const r = await call(one, 'POST', `/public/links/${token}/reports`, { body: fields, from: freshAddress() });
+    expect(r.status).toBe(201);
+    expect(await t.db('payments').where({ last_five: fields.last_five }).first()).toBeUndefined();
+    expect((await call(one, 'GET', `/public/reports/${r.body.tracking}`)).status).toBe(404);
+  });
+
+  it('nothing a customer sends makes a 500: huge, wrong types, extra and nested fields, bad JSON, bad tokens', async () => {
+    const token = tokenOf((await call(one, 'GET', `/stores/${f.stores.A.id}/link`, { as: 'admin' })).body.url);
+    // `fine`: a good report with fields the page never sends, which are not read (the store comes from the link)
+    const bodies: Array<{ raw?: string; body?: unknown; type?: string; fine?: boolean }> = [
+      { raw: JSON.stringify({ ...report(), note: 'x'.repeat(200_000) }) },
+      { raw: '{"last_five": "12345", ' },
+      { raw: '[]' },
+      { raw: 'null' },
+      { raw: '12' },
+      { raw: '"text"' },
+      { raw: '[' .repeat(5000) + ']'.repeat(5000) },
+      { body: { last_five: 12345, paid_at: 20261010, amount: '一千', note: { a: 1 } } },
+      { body: { last_five: ['12345'], paid_at: null, amount: [1], note: ['x'] } },
+      { raw: JSON.stringify(report()).replace(/}$/, ',"__proto__":{"polluted":1},"constructor":{"prototype":{"x":1}}}'), fine: true },
+      { body: { ...report(), confirm_duplicate: 'yes', website: null, store_id: 'x'.repeat(1000), id: [1] }, fine: true },
+      { body: { ...report(), amount: 1e308 } },
+      { body: { ...report(), note: '\u0000' } },
+      { raw: 'last_five=12345', type: 'application/x-www-form-urlencoded' },
+    ];
+    const paths = [`/public/links/${token}/reports`, '/public/links/short/reports', `/public/links/${'A'.repeat(22)}/reports`, `/public/links/${encodeURIComponent("' OR 1=1 --")}/reports`];
+    for (const path of paths) {
+      for (const b of bodies) {
+        const r = await call(one, 'POST', path, { ...b, from: freshAddress() });
+        const what = `${path} ${String(b.raw ?? JSON.stringify(b.body)).slice(0, 60)}`;
+        expect(r.status, what).toBeLessThan(500);
+        if (!b.fine || path !== paths[0]) expect(r.status, what).not.toBe(201);
+        if (r.status !== 201) expect(typeof r.body?.message, what).toBe('string');
+      }
+    }
+    for (const path of ['/public/links/%00', '/public/links/..%2F..%2Fpackage.json', '/public/reports/%F0%9F%98%80', `/public/links/${'x'.repeat(5000)}`]) {
+      expect((await call(one, 'GET', path)).status).toBeLessThan(500);
+    }
+    expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+    expect(errors).toEqual([]);
+  });
+
+  it('remit stores link CODE prints the link, --rotate replaces it, --off turns it off, --json prints exactly store, url and active', async () => {
+    const env: Record<string, string> =
+      t.config.client === 'pg'
+        ? { DATABASE_URL: `${PG_URL}${PG_URL!.includes('?') ? '&' : '?'}options=${encodeURIComponent(`-c search_path=${t.where}`)}`, REMIT_JWT_SECRET: 'a7Kq2Wn9Xb4Lp1Zc8Vt3Ms6Hd0Jf5Gy2Ea9Ru' }
+        : { REMIT_DB: t.where };
+    const shown = await runRemit(['stores', 'link', 'KHH', '--json'], env);
+    expect(shown.code).toBe(0);
+    const first = JSON.parse(shown.stdout);
+    expect(Object.keys(first)).toEqual(['store', 'url', 'active']);
+    expect(first).toMatchObject({ store: 'KHH', active: true });
+    // no REMIT_PUBLIC_URL: the address remit serve would listen on
+    expect(first.url.startsWith(`${listenUrl(t.config.client === 'pg' ? '0.0.0.0' : '127.0.0.1', 3000)}/r/`)).toBe(true);
+    expect((await call(one, 'GET', `/public/links/${tokenOf(first.url)}`)).body).toEqual({ store_name: '高雄店' });
+
+    const withHost = await runRemit(['stores', 'link', 'KHH', '--json'], { ...env, REMIT_PUBLIC_URL: 'https://pay.example.tw/' });
+    expect(JSON.parse(withHost.stdout).url).toBe(`https://pay.example.tw/r/${tokenOf(first.url)}`);
+
+    const rotated = await runRemit(['stores', 'link', 'KHH', '--rotate'], env);
+    expect(rotated.code).toBe(0);
+    expect(rotated.stdout).toContain('舊連結立即失效');
+    expect((await call(one, 'GET', `/public/links/${tokenOf(first.url)}`)).body.message).toBe(LINK_GONE);
+
+    const off = await runRemit(['stores', 'link', 'khh', '--off', '--json'], env);
+    expect(JSON.parse(off.stdout)).toMatchObject({ store: 'KHH', active: false });
+    const both = await runRemit(['stores', 'link', 'KHH', '--off', '--rotate'], env);
+    expect(both.code).toBe(2);
+    expect((await runRemit(['stores', 'link', 'NOPE'], env)).stderr).toContain('找不到分店代碼「NOPE」');
+  });
+});
