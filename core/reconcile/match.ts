@@ -273,6 +273,25 @@ function assign(reports: ReconcileReport[], lines: ReconcileLine[], ofReport: Ca
   return { partner, owner, regret, paid };
 }
 
+/**
+ * Review's one-to-one reading of what the automatic pairs left: the likelihood assignment again,
+ * without the confirmed reports and their lines. Taken once over everything, a report that went
+ * automatic with another line than review's reading gave it still held a line there, and a report
+ * whose reading's line went automatic to another kept no line of its own: both pushed true lines
+ * down the ranking. Cached per analysis and automatic margins (the bench decides many times).
+ */
+const reviewCache = new WeakMap<Analysis, Map<string, Int32Array>>();
+export function reviewAfterAuto(a: Analysis, reportAuto: Uint8Array, lineTaken: Uint8Array, key: string): Int32Array {
+  let cache = reviewCache.get(a);
+  if (!cache) reviewCache.set(a, (cache = new Map()));
+  const hit = cache.get(key);
+  if (hit) return hit;
+  const open = a.ofReport.map((list, ri) => (reportAuto[ri] ? [] : list.filter((c) => lineTaken[c.line] !== 1)));
+  const { partner } = assign(a.reports, a.lines, open, (c) => c.lr + REVIEW_PREFERENCE, false);
+  cache.set(key, partner);
+  return partner;
+}
+
 /** The queues from an analysis, at the given thresholds (the bench tries several on one analysis). */
 export function decide(a: Analysis, t: Thresholds): MatchResult {
   const { reports, lines, ofReport, ofLine, partner, owner, regret, asked } = a;
@@ -298,8 +317,11 @@ export function decide(a: Analysis, t: Thresholds): MatchResult {
   });
 
   const best = (list: Candidate[]) => list.reduce((m, c) => Math.max(m, c.weight), -Infinity);
+  const reviewPartner = reviewAfterAuto(a, reportAuto, lineTaken, `${t.auto}|${t.autoNoDigits}`);
   const reviewOwner = new Int32Array(lines.length).fill(-1);
-  a.reviewPartner.forEach((li, ri) => li >= 0 && !reportAuto[ri] && (reviewOwner[li] = ri));
+  reviewPartner.forEach((li, ri) => li >= 0 && !reportAuto[ri] && (reviewOwner[li] = ri));
+  // the best likelihood among lines no report's reading holds, per holder (NaN: not yet asked)
+  const freeAlt = new Float64Array(reports.length).fill(NaN);
   const unpaid: Array<{ ri: number; w: number }> = [];
   reports.forEach((r, ri) => {
     if (!asked[ri] || reportAuto[ri]) return;
@@ -310,12 +332,25 @@ export function decide(a: Analysis, t: Thresholds): MatchResult {
     const open = ofReport[ri].filter((c) => lineTaken[c.line] !== 1);
     if (open.length === 0) return;
     // Review ranks first the line the assignment gives the report; then free lines by weight;
-    // then lines held by another report, by what that report would lose without them.
-    const mine = a.reviewPartner[ri];
+    // then lines held by another report, by what that report would lose without them (its pair
+    // less the best line no one holds that it could take instead: a holder with an equal
+    // alternative gives its line up for nothing).
+    const mine = reviewPartner[ri];
     const rank = (c: Candidate) => (c.line === mine ? 0 : reviewOwner[c.line] < 0 && c.lr > 0 ? 1 : 2);
-    const held = (c: Candidate) => (reviewOwner[c.line] < 0 ? 0 : cand(reviewOwner[c.line], c.line).lr);
-    const key = (c: Candidate) => (rank(c) === 2 ? c.lr - held(c) : c.lr);
-    open.sort((x, y) => rank(x) - rank(y) || key(y) - key(x));
+    // what the holder would lose by giving the line up: its pair less the best line no one holds
+    // that it could take instead (one step of the reading's re-seating)
+    const held = (c: Candidate) => {
+      const k = reviewOwner[c.line];
+      if (k < 0) return 0;
+      if (Number.isNaN(freeAlt[k])) {
+        let alt = 0;
+        for (const x of ofReport[k]) if (reviewOwner[x.line] < 0 && lineTaken[x.line] !== 1) alt = Math.max(alt, x.lr);
+        freeAlt[k] = alt;
+      }
+      return cand(k, c.line).lr - freeAlt[k];
+    };
+    const keys = new Map(open.map((c) => [c, rank(c) * 1e9 - (rank(c) === 2 ? c.lr - held(c) : c.lr)]));
+    open.sort((x, y) => keys.get(x)! - keys.get(y)!);
     if (mine >= 0) lineTaken[mine] = 2;
     result.review.push({
       payment: r.uuid,
