@@ -319,6 +319,7 @@ export const PAYMENTS_UI = {
   from: '開始日期',
   to: '結束日期',
   clearFilters: '清除篩選',
+  moreFilters: '更多篩選',
   multiStore: '多分店篩選',
   selectAll: '全選',
   clear: '清除',

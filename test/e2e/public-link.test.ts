@@ -136,6 +136,8 @@ describe.skipIf(!HAS_CHROMIUM)("a store's public link: poster, a customer's repo
     await callApi(e, 'POST', '/payments', 'admin', { last_five: '11111', paid_at: `${today}T00:01`, amount: 500, store_id: e.stores.A.id });
     const page = await e.signedIn('admin', '/admin/payments', DESK);
     await page.getByText('24680').waitFor();
+    // 來源 is among the filters behind 更多篩選 on a desk
+    await page.getByLabel('更多篩選').check();
     await pick(page, page.getByTestId('filter-source'), '顧客', true);
     await expect.poll(() => page.getByText('11111').count()).toBe(0);
     const row = page.locator('tr', { hasText: '24680' });

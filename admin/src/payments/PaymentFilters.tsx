@@ -44,6 +44,7 @@ export function PaymentFilters({ me }: { me: Me }) {
   const toggleStore = (id: number) => set({ store_id: chosen.includes(id) ? chosen.filter((x) => x !== id) : [...chosen, id] });
   const narrow = useMediaQuery((t: Theme) => t.breakpoints.down('sm'));
   const [open, setOpen] = useState(false);
+  const [more] = useMoreFilters();
   // Filters other than the search box, for the badge on the phone's 篩選 button.
   const folded = ['status', 'method', 'employee', 'source', 'paid_at_gte', 'paid_at_lte', 'store_id'].filter((k) => filterValues[k] !== undefined).length;
   const clearButton = (
@@ -86,13 +87,30 @@ export function PaymentFilters({ me }: { me: Me }) {
           </MenuItem>
         ))}
       </TextField>
+      {!narrow && <DayStep days={-1} from={from} to={to} onStep={step} />}
+      <DateRangeFields
+        from={from ?? ''}
+        to={to ?? ''}
+        labels={{ from: P.from, to: P.to }}
+        onChange={(r) => set({ paid_at_gte: r.from, paid_at_lte: r.to })}
+        testids={{ from: 'filter-from', to: 'filter-to' }}
+        sx={{ width: { xs: '100%', sm: 146 } }}
+      />
+      {!narrow && <DayStep days={1} from={from} to={to} onStep={step} />}
+      <QuickRanges from={from} to={to} onPick={(r) => set({ paid_at_gte: r.from, paid_at_lte: r.to })} />
+    </>
+  );
+  // How a payment came in (付款方式, 員工購物, 來源): on a desk behind the toolbar's 更多篩選, so the
+  // everyday filters keep one line and twenty rows fit a 1280×800 screen; shown when one is set.
+  const moreFields = (
+    <>
       <TextField
         {...field}
         select
         label={P.method}
         value={typeof filterValues.method === 'string' ? filterValues.method : ''}
         onChange={(e) => set({ method: e.target.value })}
-        sx={{ width: { xs: '100%', sm: 130 } }}
+        sx={{ width: { xs: '100%', sm: 156 } }}
         slotProps={{ select: { displayEmpty: true }, inputLabel: { shrink: true } }}
         data-testid="filter-method"
       >
@@ -125,17 +143,6 @@ export function PaymentFilters({ me }: { me: Me }) {
           </MenuItem>
         ))}
       </TextField>
-      {!narrow && <DayStep days={-1} from={from} to={to} onStep={step} />}
-      <DateRangeFields
-        from={from ?? ''}
-        to={to ?? ''}
-        labels={{ from: P.from, to: P.to }}
-        onChange={(r) => set({ paid_at_gte: r.from, paid_at_lte: r.to })}
-        testids={{ from: 'filter-from', to: 'filter-to' }}
-        sx={{ width: { xs: '100%', sm: 146 } }}
-      />
-      {!narrow && <DayStep days={1} from={from} to={to} onStep={step} />}
-      <QuickRanges from={from} to={to} onPick={(r) => set({ paid_at_gte: r.from, paid_at_lte: r.to })} />
     </>
   );
   return (
@@ -163,11 +170,17 @@ export function PaymentFilters({ me }: { me: Me }) {
           </>
         )}
       </Stack>
+      {!narrow && more && (
+        <Stack direction="row" spacing={1} useFlexGap flexWrap="wrap" alignItems="center" sx={{ pt: 1 }} data-testid="more-filter-fields">
+          {moreFields}
+        </Stack>
+      )}
       {narrow && (
         <>
           <Collapse in={open}>
             <Stack spacing={1.5} sx={{ pt: 1.5 }}>
               {fields}
+              {moreFields}
               <MultiStoreSwitch me={me} />
             </Stack>
           </Collapse>
@@ -224,6 +237,42 @@ function DayStep({ days, from, to, onStep }: { days: -1 | 1; from?: string; to?:
  * 多分店篩選: the multi-store checkbox mode, for users who see more than one store. On a desk it
  * sits in the toolbar row, so the filters keep to one line and the table keeps its rows.
  */
+const MORE_FILTERS = ['method', 'employee', 'source'] as const;
+
+/** Whether the 付款方式 / 員工購物 / 來源 filters show: switched on, or one of them is set. */
+function useMoreFilters(): [boolean, (on: boolean) => void] {
+  const { filterValues } = useListContext();
+  const [on, setOn] = useStore<boolean>('payments.moreFilters', false);
+  return [on || MORE_FILTERS.some((k) => filterValues[k] !== undefined), setOn];
+}
+
+/** 更多篩選 in the toolbar (a desk): shows the filters of how a payment came in; off clears them. */
+export function MoreFiltersSwitch() {
+  const { filterValues, setFilters } = useListContext();
+  const [more, setMore] = useMoreFilters();
+  return (
+    <FormControlLabel
+      sx={{ mr: 0, ml: 0.5 }}
+      control={
+        <Switch
+          size="small"
+          checked={more}
+          onChange={(e) => {
+            setMore(e.target.checked);
+            if (!e.target.checked) {
+              const rest = { ...filterValues };
+              for (const k of MORE_FILTERS) delete rest[k];
+              setFilters(rest, undefined, false);
+            }
+          }}
+          data-testid="more-filters"
+        />
+      }
+      label={P.moreFilters}
+    />
+  );
+}
+
 export function MultiStoreSwitch({ me }: { me: Me }) {
   const { filterValues, setFilters } = useListContext();
   const { stores } = useStores();

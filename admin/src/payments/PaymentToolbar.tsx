@@ -7,7 +7,7 @@ import { HttpError, useDataProvider, useGetList, useListContext, useNotify, useR
 import { gates, isAdmin, storeScope } from '../../../core/browser';
 import type { Me } from '../../../core/browser';
 import type { RemitDataProvider } from '../providers/dataProvider';
-import { MultiStoreSwitch } from './PaymentFilters';
+import { MoreFiltersSwitch, MultiStoreSwitch } from './PaymentFilters';
 import { PAYMENTS_UI as P, UI } from '../messages';
 import { countParams } from './listParams';
 
@@ -69,6 +69,7 @@ export function PaymentToolbar({ me, permanent }: { me: Me; permanent: Record<st
         </Button>
       )}
       {!narrow && <MultiStoreSwitch me={me} />}
+      {!narrow && <MoreFiltersSwitch />}
       <CountLine permanent={permanent} />
       {importing && (
         <Suspense fallback={null}>
