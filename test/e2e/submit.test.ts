@@ -97,7 +97,9 @@ describe.skipIf(!HAS_CHROMIUM)('submission page and session', () => {
     await page.locator('#store_id').waitFor();
     const before = await count();
     await page.getByRole('button', { name: '提交匯款資訊' }).click();
-    for (const m of ['請輸入帳號後五碼', '請選擇匯款時間', '請輸入匯款金額', '請選擇分店']) expect(await page.getByText(m).count(), m).toBe(1);
+    // the payment form's own messages (現金支出 below it has a form of its own)
+    const form = page.getByTestId('payment-form');
+    for (const m of ['請輸入帳號後五碼', '請選擇匯款時間', '請輸入匯款金額', '請選擇分店']) expect(await form.getByText(m).count(), m).toBe(1);
     await fill(page, { last_five: '123', paid_at: `${today}T10:00`, amount: '1.5' });
     await page.getByRole('button', { name: '提交匯款資訊' }).click();
     expect(await page.getByText('帳號後五碼必須是5位數字').count()).toBe(1);
@@ -144,7 +146,7 @@ describe.skipIf(!HAS_CHROMIUM)('submission page and session', () => {
     const busy = page.getByRole('button', { name: '提交中...' });
     await busy.waitFor();
     expect(await busy.isDisabled()).toBe(true);
-    await page.locator('form').evaluate((f: HTMLFormElement) => f.requestSubmit());
+    await page.getByTestId('payment-form').evaluate((f: HTMLFormElement) => f.requestSubmit());
     release();
     await page.getByTestId('banner-success').waitFor();
     expect(await count()).toBe(before + 1);

@@ -199,7 +199,7 @@ export function SubmitPage({ initialMe = null }: { initialMe?: Me | null } = {})
             <p>{UI.noStoreForm}</p>
           </div>
         )}
-        <form onSubmit={(e) => onSubmit(e)} noValidate>
+        <form onSubmit={(e) => onSubmit(e)} noValidate data-testid="payment-form">
           <fieldset className="fields" disabled={noStore}>
           <MethodFields value={form} onChange={setMethod} error={errors.method} detailError={errors.method_detail} />
           {transfer && (
