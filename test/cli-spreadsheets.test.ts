@@ -161,7 +161,7 @@ describe('remit import / export / sample', () => {
     expect(csv.code).toBe(0);
     expect(csv.raw.subarray(0, 3)).toEqual(Buffer.from([0xef, 0xbb, 0xbf]));
     const lines = csv.stdout.trim().split(/\r\n/);
-    expect(lines[0].replace(/^\uFEFF/, '')).toBe('營業日期,帳號後五碼,匯款時間,匯款金額,備註,分店,點收狀態');
+    expect(lines[0].replace(/^\uFEFF/, '')).toBe('營業日期,帳號後五碼,匯款時間,匯款金額,備註,分店,點收狀態,付款方式');
     expect(lines.slice(1).every((l) => l.includes('台北店 (TPE)') && l.startsWith('2026/11/18,'))).toBe(true);
 
     const json = await run(['export', '--status', '已入帳', '--format', 'json', '-o', '-']);
@@ -192,7 +192,7 @@ describe('remit import / export / sample', () => {
     expect(r.stdout).toContain('匯款記錄_匯入範例.xlsx');
     const parsed = parsePaymentsWorkbook(readFileSync(join(dir, '匯款記錄_匯入範例.xlsx')), { stores });
     expect(parsed.errors).toEqual([]);
-    expect(parsed.rows).toHaveLength(4);
+    expect(parsed.rows).toHaveLength(7);
     const dry = await run(['import', '匯款記錄_匯入範例.xlsx', '--dry-run']);
     expect(dry.code).toBe(0);
     // Like `remit backup`: an existing file is kept unless --force says otherwise.
@@ -202,6 +202,6 @@ describe('remit import / export / sample', () => {
     expect(again.stderr).toContain('檔案已存在：匯款記錄_匯入範例.xlsx（要覆蓋請加 --force）');
     expect(readFileSync(join(dir, '匯款記錄_匯入範例.xlsx'), 'utf8')).toBe('mine');
     expect((await run(['sample', '--force'])).code).toBe(0);
-    expect(parsePaymentsWorkbook(readFileSync(join(dir, '匯款記錄_匯入範例.xlsx')), { stores }).rows).toHaveLength(4);
+    expect(parsePaymentsWorkbook(readFileSync(join(dir, '匯款記錄_匯入範例.xlsx')), { stores }).rows).toHaveLength(7);
   });
 });

@@ -134,6 +134,7 @@ export const PAYMENT_FIELDS: PaymentField[] = [
   { name: 'created_by', type: 'optional integer', jsonOnly: true, json: () => (p) => String(p.created_by) },
   { name: 'created_at', type: 'instant', jsonOnly: true, json: () => isoJson((p) => p.created_at) },
   { name: 'updated_at', type: 'instant', jsonOnly: true, json: () => isoJson((p) => p.updated_at) },
+  { name: 'source', type: 'text', jsonOnly: true },
   {
     name: 'store',
     type: 'text',
