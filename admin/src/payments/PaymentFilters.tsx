@@ -67,26 +67,9 @@ export function PaymentFilters({ me }: { me: Me }) {
       {q ? (days ? P.searchedDays(days) : P.searchedAllDates) : days || P.allDates}
     </Typography>
   );
-  const field = { size: 'small', variant: 'outlined', margin: 'none', fullWidth: false } as const;
   const fields = (
     <>
-      <TextField
-        {...field}
-        select
-        label={P.status}
-        value={typeof filterValues.status === 'string' ? filterValues.status : ''}
-        onChange={(e) => set({ status: e.target.value })}
-        sx={{ width: { xs: '100%', sm: 110 } }}
-        slotProps={{ select: { displayEmpty: true }, inputLabel: { shrink: true } }}
-        data-testid="filter-status"
-      >
-        <MenuItem value="">{P.allStatuses}</MenuItem>
-        {STATUSES.map((st) => (
-          <MenuItem key={st} value={st}>
-            {st}
-          </MenuItem>
-        ))}
-      </TextField>
+      <SelectFilter label={P.status} value={filterValues.status} onChange={(v) => set({ status: v })} all={P.allStatuses} options={STATUSES} width={110} testid="filter-status" />
       {!narrow && <DayStep days={-1} from={from} to={to} onStep={step} />}
       <DateRangeFields
         from={from ?? ''}
@@ -104,45 +87,13 @@ export function PaymentFilters({ me }: { me: Me }) {
   // everyday filters keep one line and twenty rows fit a 1280×800 screen; shown when one is set.
   const moreFields = (
     <>
-      <TextField
-        {...field}
-        select
-        label={P.method}
-        value={typeof filterValues.method === 'string' ? filterValues.method : ''}
-        onChange={(e) => set({ method: e.target.value })}
-        sx={{ width: { xs: '100%', sm: 156 } }}
-        slotProps={{ select: { displayEmpty: true }, inputLabel: { shrink: true } }}
-        data-testid="filter-method"
-      >
-        <MenuItem value="">{P.allMethods}</MenuItem>
-        {PAYMENT_METHODS.map((m) => (
-          <MenuItem key={m} value={m}>
-            {m}
-          </MenuItem>
-        ))}
-      </TextField>
+      <SelectFilter label={P.method} value={filterValues.method} onChange={(v) => set({ method: v })} all={P.allMethods} options={PAYMENT_METHODS} width={156} testid="filter-method" />
       <FormControlLabel
         control={<Checkbox size="small" checked={filterValues.employee === true} onChange={(e) => set({ employee: e.target.checked ? true : undefined })} data-testid="filter-employee" />}
         label={P.employeeOnly}
         sx={{ mr: 0 }}
       />
-      <TextField
-        {...field}
-        select
-        label={P.source}
-        value={typeof filterValues.source === 'string' ? filterValues.source : ''}
-        onChange={(e) => set({ source: e.target.value })}
-        sx={{ width: { xs: '100%', sm: 110 } }}
-        slotProps={{ select: { displayEmpty: true }, inputLabel: { shrink: true } }}
-        data-testid="filter-source"
-      >
-        <MenuItem value="">{P.allSources}</MenuItem>
-        {SOURCES.map((s) => (
-          <MenuItem key={s} value={s}>
-            {SOURCE_LABELS[s]}
-          </MenuItem>
-        ))}
-      </TextField>
+      <SelectFilter label={P.source} value={filterValues.source} onChange={(v) => set({ source: v })} all={P.allSources} options={SOURCES} text={(s) => SOURCE_LABELS[s]} width={110} testid="filter-source" />
     </>
   );
   return (
@@ -218,6 +169,32 @@ export function PaymentFilters({ me }: { me: Me }) {
       )}
 
     </Paper>
+  );
+}
+
+/** One filter chosen from a list (狀態, 付款方式, 來源): 全部… or one value, kept in the list's filter. */
+function SelectFilter<T extends string>(props: { label: string; value: unknown; onChange: (v: string) => void; all: string; options: readonly T[]; text?: (v: T) => string; width: number; testid: string }) {
+  const { label, value, onChange, all, options, text, width, testid } = props;
+  return (
+    <TextField
+      size="small"
+      variant="outlined"
+      margin="none"
+      select
+      label={label}
+      value={typeof value === 'string' ? value : ''}
+      onChange={(e) => onChange(e.target.value)}
+      sx={{ width: { xs: '100%', sm: width } }}
+      slotProps={{ select: { displayEmpty: true }, inputLabel: { shrink: true } }}
+      data-testid={testid}
+    >
+      <MenuItem value="">{all}</MenuItem>
+      {options.map((o) => (
+        <MenuItem key={o} value={o}>
+          {text ? text(o) : o}
+        </MenuItem>
+      ))}
+    </TextField>
   );
 }
 
