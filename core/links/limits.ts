@@ -43,6 +43,16 @@ export async function countAddress(db: Db, limits: PublicLimits, ip: string | nu
   if (minute.n > limits.perAddressMinute) refuse(minute.endsAt, now);
 }
 
+/** Public reads (a link's store name, a report's status) an address may make a minute, across instances. */
+export const PUBLIC_LOOKUPS_PER_MINUTE = 60;
+
+/** One more public read from this address: refused (429) past PUBLIC_LOOKUPS_PER_MINUTE, so tracking numbers and tokens cannot be tried in bulk. */
+export async function countLookup(db: Db, ip: string | null | undefined, now = Date.now()): Promise<void> {
+  const address = (ip ?? '').slice(0, 64) || 'unknown';
+  const minute = await hit(db, `lookup minute ${address}`, MINUTE, now);
+  if (minute.n > PUBLIC_LOOKUPS_PER_MINUTE) refuse(minute.endsAt, now);
+}
+
 /** One more report through this link: refused (429) past its limit a day. */
 export async function countLink(db: Db, limits: PublicLimits, linkId: number, now = Date.now()): Promise<void> {
   const day = await hit(db, `link day ${linkId}`, DAY, now);

@@ -21,7 +21,7 @@ import { submitPayment } from '../payments/write.js';
 import { storeChangeRefusal } from '../users/permissions.js';
 import { isPlainObject, toId } from '../validation.js';
 import { toIso } from '../time.js';
-import { countAddress, countLink, publicLimitsOf } from './limits.js';
+import { countAddress, countLink, countLookup, publicLimitsOf } from './limits.js';
 import {
   CUSTOMER_DUPLICATE_WINDOW_MS,
   HONEYPOT_FIELD,
@@ -99,7 +99,8 @@ async function activeLink(db: Db, token: unknown): Promise<{ link: LinkRow; stor
 }
 
 /** What the report page shows before anything is sent: the store's name, nothing else. */
-export async function publicLinkInfo(app: AppContext, token: unknown): Promise<{ store_name: string }> {
+export async function publicLinkInfo(app: AppContext, token: unknown, ip: string | null = null): Promise<{ store_name: string }> {
+  await countLookup(app.db, ip);
   const { store } = await activeLink(app.read ?? app.db, token);
   return { store_name: store.name };
 }
@@ -144,7 +145,8 @@ export async function reportThroughLink(app: AppContext, token: unknown, body: u
  * A customer's report by its tracking number: status, amount, time and store name only. Staff's
  * own entries are not answered here, and an unknown or malformed number is 404.
  */
-export async function publicReportStatus(app: AppContext, tracking: unknown): Promise<PublicStatus> {
+export async function publicReportStatus(app: AppContext, tracking: unknown, ip: string | null = null): Promise<PublicStatus> {
+  await countLookup(app.db, ip);
   if (isTrackingNumber(tracking)) {
     const row = (await (app.read ?? app.db)('payments')
       .join('stores', 'stores.id', 'payments.store_id')

@@ -1,7 +1,7 @@
 /**
  * A store's public link (issue 25), for customers with no account: its own prefix
  * (`/api/public`), no session, no cookie, no token read. The store always comes from the link in
- * the path; the services count every report against the abuse limits first.
+ * the path; the services count every report, and every read, against the abuse limits first.
  *
  * - GET  /api/public/links/:token          the store's name (or 404 連結已失效…)
  * - POST /api/public/links/:token/reports  a report: 201 {tracking, status_path}
@@ -19,14 +19,14 @@ const reportBody = jsonBody(16 * 1024);
 export function publicRoutes(app: AppContext): Router<State> {
   const r = new Router<State>({ ...API_ROUTER, prefix: '/public' });
   r.get('/links/:token', async (ctx) => {
-    ctx.body = await publicLinkInfo(app, ctx.params.token);
+    ctx.body = await publicLinkInfo(app, ctx.params.token, ctx.ip || null);
   });
   r.post('/links/:token/reports', reportBody, async (ctx) => {
     ctx.body = await reportThroughLink(app, ctx.params.token, ctx.request.body, ctx.ip || null);
     ctx.status = 201;
   });
   r.get('/reports/:tracking', async (ctx) => {
-    ctx.body = await publicReportStatus(app, ctx.params.tracking);
+    ctx.body = await publicReportStatus(app, ctx.params.tracking, ctx.ip || null);
   });
   return r;
 }

@@ -227,6 +227,18 @@ describe.each(DB_KINDS)('store public links on %s', (kind) => {
     expect(Number(((await t.db('payments').where({ store_id: f.stores.B.id, source: 'customer' }).count({ n: '*' }).first()) as { n: string }).n)).toBe(12);
   });
 
+  it('public reads are limited too: 60 a minute from one address across both instances, then 429 with Retry-After', async () => {
+    const from = freshAddress();
+    // the limit's windows are clock minutes: start well inside one, so the burst is counted in one window
+    while (Date.now() % 60_000 > 50_000) await new Promise((r) => setTimeout(r, 200));
+    const answers = await Promise.all(Array.from({ length: 64 }, (_, i) => call(i % 2 ? one : two, 'GET', `/public/reports/00000000-0000-4000-8000-00000000${String(i).padStart(4, '0')}`, { from })));
+    expect(answers.filter((a) => a.status === 404)).toHaveLength(60);
+    const refused = answers.filter((a) => a.status === 429);
+    expect(refused).toHaveLength(4);
+    expect(Number(refused[0].headers.get('retry-after'))).toBeGreaterThan(0);
+    expect(refused[0].body.message).toMatch(/^送出次數過多/);
+  });
+
   it('a bot filling the hidden field is answered as a success and stores nothing', async () => {
     const token = tokenOf((await call(one, 'GET', `/stores/${f.stores.A.id}/link`, { as: 'admin' })).body.url);
     const fields = report({ website: 'http://spam.example' });
