@@ -25,11 +25,11 @@ describe('PaymentPage (a page of the export read from one text)', () => {
   });
 
   it('reads created_by (empty is none), created_at and updated_at from a full page, and the uuid', () => {
-    const text = [line([5, 'aa-1', 2, '12345', 10, '未入帳', '匯款', '', 0, '', 7, 8], 'x'), line([4, 'aa-0', 1, '', 20, '已入帳', '現金', '', 1, 3, 9, 11], '')].join('\n');
+    const text = [line([5, 'aa-1', 2, '12345', 10, '未入帳', '匯款', '', 0, '', 7, 8, 'staff'], 'x'), line([4, 'aa-0', 1, '', 20, '已入帳', '現金', '', 1, 3, 9, 11, 'customer'], '')].join('\n');
     const rows = read(new PaymentPage(text, 2, true));
     expect(rows).toEqual([
-      expect.objectContaining({ uuid: 'aa-1', created_by: null, created_at: 7, updated_at: 8, note: 'x' }),
-      expect.objectContaining({ uuid: 'aa-0', last_five: '', method: '現金', employee: 1, created_by: 3, created_at: 9, updated_at: 11, note: '' }),
+      expect.objectContaining({ uuid: 'aa-1', created_by: null, created_at: 7, updated_at: 8, source: 'staff', note: 'x' }),
+      expect.objectContaining({ uuid: 'aa-0', last_five: '', method: '現金', employee: 1, created_by: 3, created_at: 9, updated_at: 11, source: 'customer', note: '' }),
     ]);
     expect(new PaymentPage(text, 2, true).last()).toEqual({ paid_at: 4, uuid: 'aa-0' });
   });
