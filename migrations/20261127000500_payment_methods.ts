@@ -8,7 +8,8 @@ import type { Knex } from 'knex';
  * - employee: a staff purchase (員工購物).
  * A payment other than a transfer has no last five: `last_five` stays not null and holds ''
  * (every reader keeps reading a string; the rules in core/payments/methods.ts say which need it).
- * Indexes for the list's method filter, ending in the sort's tie-breaker like the others.
+ * Indexes for the list's method filter, ending in the sort's tie-breaker like the others, and
+ * for the list's sort by method, alone and within a store, as status has (20261124000600).
  */
 export async function up(knex: Knex): Promise<void> {
   await knex.schema.alterTable('payments', (t) => {
@@ -19,11 +20,15 @@ export async function up(knex: Knex): Promise<void> {
   await knex.schema.alterTable('payments', (t) => {
     t.index(['method', 'paid_at', 'uuid'], 'payments_method_paid_at_idx');
     t.index(['store_id', 'method', 'paid_at', 'uuid'], 'payments_store_method_paid_at_idx');
+    t.index(['method', 'uuid'], 'payments_method_sort_idx');
+    t.index(['store_id', 'method', 'uuid'], 'payments_store_method_sort_idx');
   });
 }
 
 export async function down(knex: Knex): Promise<void> {
   await knex.schema.alterTable('payments', (t) => {
+    t.dropIndex([], 'payments_store_method_sort_idx');
+    t.dropIndex([], 'payments_method_sort_idx');
     t.dropIndex([], 'payments_store_method_paid_at_idx');
     t.dropIndex([], 'payments_method_paid_at_idx');
   });

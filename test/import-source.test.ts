@@ -165,7 +165,7 @@ describe('CSV, streamed', () => {
     const text = `${HEADER.join(',')}\r\n115/11/18,01234,上午 9:15,"1,500",備註,台中店,已點收\r\n`;
     const s = await streamed(fileOf(new Uint8Array(iconv.encode(text, 'big5')), 'csv'));
     expect(s.errors).toEqual([]);
-    expect(s.rows).toEqual([{ row: 2, last_five: '01234', paid_at: '2026-11-18T01:15:00.000Z', amount: 1500, note: '備註', store_id: 2, status: '已入帳' }]);
+    expect(s.rows).toEqual([{ row: 2, last_five: '01234', paid_at: '2026-11-18T01:15:00.000Z', amount: 1500, note: '備註', store_id: 2, status: '已入帳', method: '匯款', method_detail: null, employee: false }]);
   });
 });
 

@@ -8,6 +8,7 @@ import { knownMigrationNames, migrateDownOne, migrateNext } from '../core/db/mig
 import { createTestDb, DB_KINDS, type TestDb } from './helpers/db.js';
 
 const METHODS = '20261127000500_payment_methods';
+const CASH = '20261127000600_cash_and_closes';
 const BY_METHOD = '20261127000700_payment_daily_by_method';
 
 describe.each(DB_KINDS)('the payment methods migrations on %s', (kind) => {
@@ -41,6 +42,7 @@ describe.each(DB_KINDS)('the payment methods migrations on %s', (kind) => {
     expect(dailyBefore.reduce((s, r) => s + r.amount, 0)).toBe(2350);
 
     expect(await migrateNext(db)).toEqual([METHODS]);
+    expect(await migrateNext(db)).toEqual([CASH]);
     expect(await migrateNext(db)).toEqual([BY_METHOD]);
     const after = (await db('payments').orderBy('uuid').select('uuid', 'last_five', 'status', 'amount', 'method', 'method_detail', 'employee')) as Array<Record<string, unknown>>;
     expect(after.map((p) => [p.uuid, p.last_five, p.status, Number(p.amount), p.method, p.method_detail, Boolean(p.employee)])).toEqual([
@@ -60,6 +62,7 @@ describe.each(DB_KINDS)('the payment methods migrations on %s', (kind) => {
     expect(await migrateDownOne(db)).toEqual([BY_METHOD]);
     const dailyDown = (await db('payment_daily').where('n', '>', 0).orderBy(['day', 'status']).select('store_id', 'day', 'status', 'n', 'amount')).map((r) => ({ ...r, n: Number(r.n), amount: Number(r.amount) }));
     expect(dailyDown.reduce((s, r) => s + r.amount, 0)).toBe(2670);
+    expect(await migrateDownOne(db)).toEqual([CASH]);
     expect(await migrateDownOne(db)).toEqual([METHODS]);
     const cols = Object.keys(await db('payments').columnInfo());
     expect(cols).not.toContain('method');
@@ -71,6 +74,7 @@ describe.each(DB_KINDS)('the payment methods migrations on %s', (kind) => {
     expect(Number(credited.amount)).toBe(1500 + 800 + 320);
     // and up again
     expect(await migrateNext(db)).toEqual([METHODS]);
+    expect(await migrateNext(db)).toEqual([CASH]);
     expect(await migrateNext(db)).toEqual([BY_METHOD]);
     expect(((await db('payments').distinct('method')) as Array<{ method: string }>).map((r) => r.method)).toEqual(['匯款']);
   });
