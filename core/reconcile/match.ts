@@ -34,12 +34,12 @@ export interface Thresholds {
   autoNoDigits: number;
   /** a report is an unpaid candidate only when the log odds that some credit pays it (Analysis.paid) are below this */
   unpaid: number;
-  /** a credit is unreported only when its likeliest report weighs less than this */
+  /** a credit is unreported only when the log odds that some report pays it (Analysis.used, at most its likeliest report's weight) are below this */
   unreported: number;
 }
 
 /** Chosen on the calibration half of the bench's sweep (see the README's reconciliation figures). */
-export const DEFAULT_THRESHOLDS: Thresholds = { auto: 5.25, autoNoDigits: 3.5, unpaid: -2, unreported: -0.25 };
+export const DEFAULT_THRESHOLDS: Thresholds = { auto: 5.25, autoNoDigits: 3.5, unpaid: -2, unreported: -1 };
 
 export interface MatchOptions {
   windowBeforeMs?: number;
@@ -134,6 +134,8 @@ export interface Analysis {
    * candidate). A paired report is never unpaid: +Infinity, not measured.
    */
   paid: Float64Array;
+  /** the mirror for lines: for a line the assignment leaves alone, the log odds that some report's payment it is (≤ 0); +Infinity when held */
+  used: Float64Array;
   /** the line review proposes first for each report (-1: none) */
   reviewPartner: Int32Array;
   /** the report is asked about (inside the period) */
@@ -197,7 +199,7 @@ export function analyse(allReports: ReconcileReport[], lines: ReconcileLine[], o
   // was paid (the likelihood ratio alone, a pair more likely than chance preferred to none).
   const main = assign(reports, lines, ofReport, (c) => c.weight, true);
   const review = assign(reports, lines, ofReport, (c) => c.lr + REVIEW_PREFERENCE, false);
-  const { partner, owner, regret, paid } = main;
+  const { partner, owner, regret, paid, used } = main;
 
   const inPeriod = (r: ReconcileReport) => !opts.period || (r.paid_at >= opts.period.from && r.paid_at < opts.period.to);
   const asked = Uint8Array.from(reports, (r) => (inPeriod(r) ? 1 : 0));
@@ -222,7 +224,7 @@ export function analyse(allReports: ReconcileReport[], lines: ReconcileLine[], o
     if (payer) ev.reasons.push(payer.known === 'same' ? '付款人記錄相符' : `付款人記錄的後五碼為 ${payer.fives.join('、')}`);
     return (c.ev = ev);
   };
-  return { reports, lines, ofReport, ofLine, partner, owner, regret, paid, reviewPartner: review.partner, asked, lineAsked, coverable, decidable, suggestions, suggested, groupable, explain, model: model.summary };
+  return { reports, lines, ofReport, ofLine, partner, owner, regret, paid, used, reviewPartner: review.partner, asked, lineAsked, coverable, decidable, suggestions, suggested, groupable, explain, model: model.summary };
 }
 
 export type GroupReason = 'larger credit showing the last five' | 'larger credit of this and near reports' | 'split, showing the last five' | 'split, digitless and close';
@@ -237,6 +239,7 @@ function assign(reports: ReconcileReport[], lines: ReconcileLine[], ofReport: Ca
   const owner = new Int32Array(lines.length).fill(-1);
   const regret = new Float64Array(reports.length);
   const paid = Float64Array.from(reports, () => -Infinity);
+  const used = Float64Array.from(lines, () => -Infinity);
   const groups = new Map<number, number[]>();
   reports.forEach((r, ri) => {
     if (!ofReport[ri].some(usable)) return;
@@ -263,9 +266,13 @@ function assign(reports: ReconcileReport[], lines: ReconcileLine[], ofReport: Ca
       owner[lineOf[j]] = ri;
       if (withRegret) regret[ri] = a.regret(i);
     });
-    if (withRegret) group.forEach((ri, i) => a.lineOf(i) < 0 && (paid[ri] = a.paidMargin(i)));
+    if (withRegret) {
+      group.forEach((ri, i) => a.lineOf(i) < 0 && (paid[ri] = a.paidMargin(i)));
+      lineOf.forEach((li, j) => (used[li] = a.usedMargin(j)));
+    }
   }
   partner.forEach((li, ri) => li >= 0 && (paid[ri] = Infinity));
+  owner.forEach((ri, li) => ri >= 0 && (used[li] = Infinity));
   if (withRegret)
     // Over its pairs the assignment holds, paidMargin is exact. A pair weighing ≤ 0 is not among
     // them: the report may still be paid by that line, free, or taken from its holder, who loses
@@ -276,7 +283,13 @@ function assign(reports: ReconcileReport[], lines: ReconcileLine[], ofReport: Ca
       if (partner[ri] >= 0) return;
       for (const c of ofReport[ri]) if (!usable(c)) paid[ri] = Math.max(paid[ri], owner[c.line] < 0 ? weight(c) : weight(c) - regret[owner[c.line]]);
     });
-  return { partner, owner, regret, paid };
+  if (withRegret)
+    // the mirror for a line no report holds: a pair weighing ≤ 0 from a report left alone, or from
+    // one that gives up its own line for it
+    ofReport.forEach((list) => {
+      for (const c of list) if (!usable(c) && owner[c.line] < 0) used[c.line] = Math.max(used[c.line], partner[c.report] < 0 ? weight(c) : weight(c) - regret[c.report]);
+    });
+  return { partner, owner, regret, paid, used };
 }
 
 /**
@@ -369,7 +382,9 @@ export function decide(a: Analysis, t: Thresholds): MatchResult {
   lines.forEach((l, li) => {
     if (l.amount <= 0 || lineTaken[li] !== 0 || !a.lineAsked[li]) return;
     const open = ofLine[li].filter((c) => !reportAuto[c.report]);
-    const w = best(open);
+    // the log odds that some report not confirmed pays it, the whole assignment considered (a
+    // report that would leave its own line for it loses what that line is worth to it, and so on)
+    const w = Math.min(best(open), a.used[li]);
     if (owner[li] < 0 && a.decidable[li] && !a.suggested.lines.has(li) && w < t.unreported) {
       unreported.push({ li, w });
       return;
