@@ -227,7 +227,7 @@ export function analyse(allReports: ReconcileReport[], lines: ReconcileLine[], o
   return { reports, lines, ofReport, ofLine, partner, owner, regret, paid, used, reviewPartner: review.partner, asked, lineAsked, coverable, decidable, suggestions, suggested, groupable, explain, model: model.summary };
 }
 
-export type GroupReason = 'larger credit showing the last five' | 'larger credit of this and near reports' | 'split, showing the last five' | 'split, digitless and close';
+export type GroupReason = 'larger credit showing the last five' | 'larger credit of this and the customer’s other orders' | 'split, showing the last five' | 'split, digitless and close';
 
 /** How much a pair as likely as chance is preferred to leaving a report without a line, in review's assignment. */
 const REVIEW_PREFERENCE = 0;
@@ -413,8 +413,9 @@ export function decide(a: Analysis, t: Thresholds): MatchResult {
  *   whoever's account the credit shows (a relative may pay), whether or not the assignment gave
  *   those orders a credit of their own amount (in a crowded month it often does, wrongly). Any
  *   other report that happens to make up the rest is not enough: in a month of few prices some
- *   report near it nearly always does, and every unpaid report would hide behind one (the sweep:
- *   busy held-out month: 14 of 67 unpaid found with the customer's own orders, none with any report of the store);
+ *   report near it nearly always does, and every unpaid report would hide behind one (the sweep's
+ *   busy held-out month, when measured: 14 of 67 unpaid found with the customer's own orders, none
+ *   with any report of the store);
  * - a payment split into two or three credits (perhaps from two accounts of one family) that add
  *   up to the report, booked within a day and a half of each other, at least one showing the last
  *   five or one typo from it; or, none showing any digits, all close to the report (three hours,
@@ -499,7 +500,7 @@ function mayBeGrouped(reports: ReconcileReport[], lines: ReconcileLine[], left: 
       const l = lines[li];
       if (l.amount <= r.amount) continue;
       if (verdict(li) === 'equal') combined = 'larger credit showing the last five';
-      else if (near.length > 0 && companions(ri, near, li).has(l.amount - r.amount)) combined = 'larger credit of this and near reports';
+      else if (near.length > 0 && companions(ri, near, li).has(l.amount - r.amount)) combined = 'larger credit of this and the customer’s other orders';
       if (combined) break;
     }
     if (combined) {
