@@ -72,6 +72,32 @@ describe('Assignment', () => {
     }
   });
 
+  it('answers how much likelier a line no report holds is some report’s payment than left alone (usedMargin)', () => {
+    const rnd = random(13);
+    for (let round = 0; round < 500; round++) {
+      const n = 1 + Math.floor(rnd() * 6);
+      const m = 1 + Math.floor(rnd() * 5);
+      const edges = randomGraph(rnd, n, m);
+      const a = new Assignment(edges, m);
+      const held = new Set(edges.map((_, i) => a.lineOf(i)).filter((j) => j >= 0));
+      for (let j = 0; j < m; j++) {
+        if (held.has(j)) {
+          expect(a.usedMargin(j)).toBe(Infinity);
+          continue;
+        }
+        const alone = brute(edges.map((l) => l.filter((e) => e.to !== j)));
+        // some report k takes line j, the others as best they can without k and j
+        let used = -Infinity;
+        edges.forEach((list, k) => {
+          const e = list.find((x) => x.to === j);
+          if (e) used = Math.max(used, e.weight + brute(edges.map((l, x) => (x === k ? [] : l.filter((y) => y.to !== j)))));
+        });
+        if (used === -Infinity) expect(a.usedMargin(j)).toBe(-Infinity);
+        else expect(a.usedMargin(j)).toBeCloseTo(used - alone, 6);
+      }
+    }
+  });
+
   it('gives a recurring pair to the nearer report even when the greedy order would not', () => {
     // report 0 likes line 0 a little more than line 1, report 1 can only take line 0
     const a = new Assignment([[{ to: 0, weight: 10 }, { to: 1, weight: 9 }], [{ to: 0, weight: 8 }]], 2);

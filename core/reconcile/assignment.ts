@@ -231,8 +231,18 @@ export class Assignment {
     return t < 0 ? -Infinity : this.pl[i] - this.dist[t] + this.pr[t];
   }
 
-  /** the best weight gained by giving free line l to another report (not `skip`), who leaves its own */
-  private handOver(l: number, skip: number): number {
+  /**
+   * For a line no report holds: the best total weight with some report paid by it less the best
+   * with it left alone (≤ 0, -Infinity when no report may take it). The log odds, in max-product
+   * form, that the line is some report's payment: the mirror of paidMargin.
+   */
+  usedMargin(l: number): number {
+    if (this.matchR[l] >= 0) return Infinity;
+    return this.handOver(l, -1, true);
+  }
+
+  /** the best weight gained by giving free line l to another report (not `skip`), who leaves its own; `force`: some report must take it */
+  private handOver(l: number, skip: number, force = false): number {
     const { pl, pr, dist, seen, done, matchL, heap } = this;
     const into = this.incoming();
     const stamp = ++this.stamp;
@@ -247,7 +257,7 @@ export class Assignment {
       if (done[j] === stamp || d > dist[j]) continue;
       if (d >= best) break; // every pr is ≤ 0, so no later end does better
       done[j] = stamp;
-      best = Math.min(best, d - pr[j]);
+      if (!(force && j === l)) best = Math.min(best, d - pr[j]);
       if (j >= this.m) continue; // a report's own "unmatched" vertex ends the path
       for (const [k, w] of into[j]) {
         if ((k === skip && j === l) || matchL[k] === j) continue;
@@ -261,7 +271,7 @@ export class Assignment {
         }
       }
     }
-    return -(best + pr[l]);
+    return best === Infinity ? -Infinity : -(best + pr[l]);
   }
 
   private into?: [number, number][][];

@@ -218,13 +218,25 @@ describe('matchReconcile', () => {
     // credits that merely add up say nothing: from other accounts, or showing nothing days apart
     expect(matchReconcile([r], [line(1, '2026-11-10T10:05:00', 200, '77777'), line(2, '2026-11-10T13:00:00', 300, '88888')], { coverage }).unpaid).toEqual([{ payment: r.uuid }]);
     expect(matchReconcile([r], [line(1, '2026-11-10T10:05:00', 200, ''), line(2, '2026-11-12T10:00:00', 300, '')], { coverage }).unpaid).toEqual([{ payment: r.uuid }]);
-    // a larger credit showing nothing, worth this report and another made within two hours
-    const other = report('2026-11-10T10:40:00', 800, '55555');
+    // a larger credit showing nothing, worth this report and another order of the same customer
+    // (its last five typed one digit off) made within two hours…
+    const other = report('2026-11-10T10:40:00', 800, '12346');
     const both = matchReconcile([r, other], [line(1, '2026-11-10T11:00:00', 1300, '')], { coverage });
     expect(both.unpaid.map((u) => u.payment)).not.toContain(r.uuid);
     // …whoever's account it shows (a relative pays two orders at once)…
     const relative = matchReconcile([r, other], [line(1, '2026-11-11T09:00:00', 1300, '98765')], { coverage });
     expect(relative.unpaid).toEqual([]);
+    // …also when that order has a credit of its own amount to hold (the assignment may pair it)…
+    const held = matchReconcile([r, other], [line(1, '2026-11-10T11:00:00', 1300, ''), line(2, '2026-11-10T10:41:00', 800, '')], { coverage });
+    expect(held.unpaid.map((u) => u.payment)).not.toContain(r.uuid);
+    // …or whose last five is the one the credit shows, three orders in all (each typed apart)
+    const third = report('2026-11-10T10:50:00', 350, '98765');
+    const shown = matchReconcile([r, other, third], [line(1, '2026-11-10T11:00:00', 1650, '98765')], { coverage });
+    expect(shown.unpaid.map((u) => u.payment)).not.toContain(r.uuid);
+    // another customer's order that happens to make up the rest says nothing (in a month of few
+    // prices some order near it nearly always does)
+    const stranger = report('2026-11-10T10:40:00', 800, '55555');
+    expect(matchReconcile([r, stranger], [line(1, '2026-11-10T11:00:00', 1300, '')], { coverage }).unpaid.map((u) => u.payment)).toContain(r.uuid);
     // …but not when no report makes up the rest
     expect(matchReconcile([r], [line(1, '2026-11-10T11:00:00', 1300, '')], { coverage }).unpaid).toEqual([{ payment: r.uuid }]);
     // a split on a statement without times: both parts on the report's day or the next
@@ -260,6 +272,22 @@ describe('matchReconcile', () => {
     const e = report('2026-11-14T10:00:00', 4321, '11111');
     const both = matchReconcile([a, b, e], [line(1, '2026-11-10T10:04:00', 1300, '67890')], { coverage });
     expect(both.unpaid).toEqual([{ payment: e.uuid }, { payment: a.uuid }]);
+  });
+
+  it('a report left alone whose credit another holds: its paid odds are its pair less what the holder loses, the hand-over to it counted once', () => {
+    const coverage = { from: tw('2026-11-01T00:00:00'), to: tw('2026-11-30T23:59:59') };
+    // one digitless credit: A reported a minute before it, B the evening before; A holds it
+    const a = report('2026-11-10T10:00:00', 1300, '12345');
+    const b = report('2026-11-09T20:00:00', 1300, '67890');
+    const an = analyse([a, b], [line(1, '2026-11-10T10:01:00', 1300, '')], { coverage });
+    const [ia, ib] = [an.reports.indexOf(a), an.reports.indexOf(b)];
+    expect(an.partner[ia]).toBe(0);
+    expect(an.partner[ib]).toBe(-1);
+    const wa = an.ofReport[ia][0].weight;
+    const wb = an.ofReport[ib][0].weight;
+    expect(wb).toBeGreaterThan(0);
+    // the best assignment with B paid (A loses its only credit) less the best without B
+    expect(an.paid[ib]).toBeCloseTo(wb - wa, 9);
   });
 
   it('a line only reports of other days could explain, with those taken, is unreported; otherwise it is offered back', () => {
