@@ -96,8 +96,9 @@ export async function startE2E(title = '煙具專賣店 匯款回報系統'): Pr
     errors,
     async context(viewport = { width: 1280, height: 900 }) {
       const ctx = await browser.newContext({ viewport, locale: 'zh-TW', timezoneId: 'Asia/Taipei', acceptDownloads: true });
-      // Fail at the step that waits, well before the test's own time-out.
-      ctx.setDefaultTimeout(8_000);
+      // Fail at the step that waits, well before the test's own time-out; as long as expect.poll
+      // waits (vitest.config.ts), since a menu closing took over 8 s with the machine at load 12.
+      ctx.setDefaultTimeout(20_000);
       return ctx;
     },
     async addSession(ctx, token) {
