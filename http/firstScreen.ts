@@ -233,3 +233,11 @@ export function firstScreenHtml(fs: FirstScreen, title: string): string {
     `</main></div><script type="application/json" id="first-screen-data">${data}</script>`
   );
 }
+
+/** The first screen of /admin for `spa` (http/static.ts): the markup for this request, or null. */
+export function firstScreenFor(app: AppContext, title: string): (ctx: Koa.Context) => Promise<string | null> {
+  return async (ctx) => {
+    const data = await firstScreenData(app, ctx);
+    return data && firstScreenHtml(data, title);
+  };
+}

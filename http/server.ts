@@ -17,9 +17,8 @@ import {
   type RemitConfig,
   type User,
 } from '../core/index.js';
-import type Koa from 'koa';
 import { createApp } from './app.js';
-import { firstScreenData, firstScreenHtml } from './firstScreen.js';
+import { firstScreenFor } from './firstScreen.js';
 import { defaultStaticDir, spa } from './static.js';
 
 export interface RunningServer {
@@ -43,11 +42,7 @@ export async function startServer(
     const first = await ensureFirstRun({ db, security }, { adminPassword: config.adminPassword });
     await warmSignIn(security);
     const read = openReadPool(config.db);
-    const appContext = { db, read, security, matching: config.matching ?? DEFAULT_MATCHING };
-    const firstScreen = async (ctx: Koa.Context) => {
-      const data = await firstScreenData(appContext, ctx);
-      return data && firstScreenHtml(data, config.title);
-    };
+    const firstScreen = firstScreenFor({ db, read, security, matching: config.matching ?? DEFAULT_MATCHING }, config.title);
     const app = createApp({
       db,
       read,
