@@ -160,6 +160,7 @@ const STYLE = `<style>
 .fs-bar .page{display:none;font-size:16px;margin-left:17px}
 .fs-menu{width:18px;height:2px;background:#fff;box-shadow:0 -5px #fff,0 5px #fff;margin:0 18px 0 3px;flex:none}
 .fs-main{padding:306px 16px 16px}
+.fs-main.short{padding-top:268px}
 .fs-busy{position:absolute;top:80px;left:16px;right:16px;color:rgba(0,0,0,.6)}
 .fs-grid{display:none}
 .fs-cards{list-style:none;margin:0;padding:0}
@@ -173,14 +174,14 @@ const STYLE = `<style>
 .fs-chip{display:inline-block;border-radius:12px;padding:1px 8px;font-size:13px}
 @media (min-width:600px){
 .fs-bar{height:64px}.fs-bar .page{display:inline}
-.fs-main{padding:201px 8px 8px}.fs-busy{top:96px;left:8px}
+.fs-main,.fs-main.short{padding:201px 8px 8px}.fs-busy{top:96px;left:8px}
 .fs-cards{display:none}.fs-grid{display:table;border-collapse:collapse;width:100%;background:#fff}
 .fs-grid th,.fs-grid td{box-sizing:border-box;padding:0 6px;height:28px;line-height:1.2;white-space:nowrap;text-align:left;border-bottom:1px solid rgba(224,224,224,1);font-weight:400}
 .fs-grid th{font-weight:500}
 .fs-grid td.note{white-space:normal;width:30%}.fs-grid .num{text-align:right}.fs-grid .five{font-family:monospace;font-size:.95rem}
 .fs-grid .pad{display:inline-block;width:28px}.fs-grid .st{display:inline-block;width:96px}.fs-grid .act{display:inline-block;width:66px}
 }
-@media (min-width:900px){.fs-main{padding-left:248px}.fs-busy{left:248px}}
+@media (min-width:900px){.fs-main,.fs-main.short{padding-left:248px}.fs-busy{left:248px}}
 </style>`;
 
 /**
@@ -225,7 +226,8 @@ export function firstScreenHtml(fs: FirstScreen, title: string): string {
   const data = JSON.stringify({ me: fs.me, stores: { params: fs.storesParams, data: fs.stores, total: fs.stores.length }, list: fs.list, count: fs.count }).replace(/</g, '\\u003c');
   return (
     `<div id="first-screen" aria-busy="true">${STYLE}<header class="fs-bar"><span class="fs-menu"></span><h1>${esc(title)}</h1><span class="page">${esc(L.title)}</span></header>` +
-    `<main class="fs-main"><p class="fs-busy" role="status">${esc(L.loading)}</p>` +
+    // on a phone the list's buttons take two lines for those who import and export everything, else one
+    `<main class="fs-main${gates.managePayments(fs.me) ? '' : ' short'}"><p class="fs-busy" role="status">${esc(L.loading)}</p>` +
     (fs.list.data.length
       ? `<table class="fs-grid" aria-label="${esc(L.title)}"><thead><tr>${ticks ? `<td>${pad}</td>` : ''}${head.map((h) => `<th scope="col"${h === F.amount ? ' class="num"' : ''}>${esc(h)}</th>`).join('')}${canDelete ? `<td>${pad}</td>` : ''}</tr></thead><tbody>${rows}</tbody></table>` +
         `<ul class="fs-cards" aria-label="${esc(L.title)}">${cards}</ul>`

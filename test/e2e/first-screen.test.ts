@@ -58,9 +58,10 @@ describe.skipIf(!HAS_CHROMIUM)('the first screen of /admin', () => {
     ['375', { width: 375, height: 812 }],
     ['1280', { width: 1280, height: 900 }],
   ] as const) {
-    it(`shows the first page before any script, then the list takes over with the same rows in place, at ${size} px`, async () => {
+    // an admin (two lines of buttons on a phone) and a branch clerk (one line): the rows in the list's place for both
+    for (const user of ['admin', 'branchA']) it(`shows the first page before any script, then the list takes over with the same rows in place, at ${size} px, for ${user}`, async () => {
       const ctx = await e.context(viewport);
-      await e.addSession(ctx, e.tokens.admin);
+      await e.addSession(ctx, e.tokens[user]);
       const release = await holdScripts(ctx);
       const page = await ctx.newPage();
       const asked: string[] = [];
@@ -76,7 +77,7 @@ describe.skipIf(!HAS_CHROMIUM)('the first screen of /admin', () => {
       await expect.poll(() => page.getByRole('heading', { name: '煙具專賣店 匯款回報系統' }).isVisible()).toBe(true);
       const shown = await page.locator(`${SERVER_ROW}:visible`).count();
       const at = await first.boundingBox();
-      await e.shot(page, `first-screen-server-${size}`);
+      await e.shot(page, `first-screen-server-${size}-${user}`);
       expect(await seriousFindings(page)).toEqual([]);
 
       release();
@@ -91,7 +92,7 @@ describe.skipIf(!HAS_CHROMIUM)('the first screen of /admin', () => {
       expect(Math.abs(now!.height - at!.height)).toBeLessThanOrEqual(2);
       // the list answered from what the server wrote: no call of its own for me, the stores or the rows
       expect(asked.filter((p) => ['/api/admin/me', '/api/stores', '/api/payments'].includes(p))).toEqual([]);
-      await e.shot(page, `first-screen-list-${size}`);
+      await e.shot(page, `first-screen-list-${size}-${user}`);
       expect(await seriousFindings(page)).toEqual([]);
 
       // the list is in charge: a search filters it, and the next visit opens on the search, drawn by the server
