@@ -17,7 +17,7 @@ export { MAX_IMPORT_BYTES } from './payments/sheetFile.js';
 export { MAX_STREAM_IMPORT_BYTES } from './payments/importSource.js';
 export { parsePaymentsWorkbook, previewErrors } from './payments/readSheet.js';
 export { buildExportWorkbook, buildSampleWorkbook } from './payments/writeSheet.js';
-export { PAYMENT_FIELD_LABELS, PAYMENT_LIST_LABELS, ROLE_LABELS, STATS_FIELD_LABELS, STATUS_LABELS, STORE_FIELD_LABELS, USER_FIELD_LABELS, auditActionLabel, auditEntityLabel, statementEncodingLabel, storeLabel } from './labels.js';
+export { PAYMENT_FIELD_LABELS, ROLE_LABELS, STATS_FIELD_LABELS, STATUS_LABELS, STORE_FIELD_LABELS, USER_FIELD_LABELS, auditActionLabel, auditEntityLabel, statementEncodingLabel, storeLabel } from './labels.js';
 export { parseListQuery } from './listQuery.js';
 export type { ListQuery } from './listQuery.js';
 export { MSG, errorMessage } from './messages.js';
