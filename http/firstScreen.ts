@@ -95,10 +95,10 @@ const STORES_PARAMS: ListParams = { pagination: { page: 1, perPage: 1000 }, sort
 
 export interface FirstScreen {
   me: Me;
-  stores: Store[];
+  stores: { data: Store[]; total: number };
   /** the list's call and its answer, the count line's call and its total: what the page would ask */
   list: { params: ListParams; data: ListedPayment[]; total: number };
-  count: { params: ListParams; total: number };
+  count: { params: ListParams; data: ListedPayment[]; total: number };
   storesParams: ListParams;
   multi: boolean;
 }
@@ -127,9 +127,9 @@ export async function firstScreenData(app: AppContext, ctx: Koa.Context): Promis
     ]);
     return {
       me: user,
-      stores: stores.rows,
+      stores: { data: stores.rows, total: stores.total },
       list: { params: cookie.q, data: list.rows as ListedPayment[], total: list.total },
-      count: { params: countParams, total: count.total },
+      count: { params: countParams, data: count.rows as ListedPayment[], total: count.total },
       storesParams: STORES_PARAMS,
       multi: cookie.m,
     };
@@ -190,15 +190,15 @@ const STYLE = `<style>
  * page in a JSON block (never run: `type="application/json"`, and `<` escaped inside).
  */
 export function firstScreenHtml(fs: FirstScreen, title: string): string {
-  const byId = new Map(fs.stores.map((s) => [s.id, s]));
+  const byId = new Map(fs.stores.data.map((s) => [s.id, s]));
   const storeName = (id: number) => {
-    if (fs.stores.length === 0) return '';
+    if (fs.stores.data.length === 0) return '';
     const s = byId.get(id);
     return fs.multi ? storeLabel(s) : (s?.name ?? storeLabel(s));
   };
   const time = (iso: string) => formatTaipei(Date.parse(iso));
   const chip = (status: string) => `<span class="fs-chip" style="${CHIP[STATUS_COLORS[status as PaymentStatus] ?? 'warning']}">${esc(status)}</span>`;
-  const showStore = fs.stores.length > 0;
+  const showStore = fs.stores.data.length > 0;
   // the list's checkboxes, status menu with 確認入帳 and delete buttons take room: the same room here, so no column moves
   const canEdit = gates.editPayments(fs.me);
   const canDelete = gates.deletePayments(fs.me);
@@ -223,7 +223,7 @@ export function firstScreenHtml(fs: FirstScreen, title: string): string {
       );
     })
     .join('');
-  const data = JSON.stringify({ me: fs.me, stores: { params: fs.storesParams, data: fs.stores, total: fs.stores.length }, list: fs.list, count: fs.count }).replace(/</g, '\\u003c');
+  const data = JSON.stringify({ me: fs.me, stores: { params: fs.storesParams, ...fs.stores }, list: fs.list, count: fs.count }).replace(/</g, '\\u003c');
   return (
     `<div id="first-screen" aria-busy="true">${STYLE}<header class="fs-bar"><span class="fs-menu"></span><h1>${esc(title)}</h1><span class="page">${esc(L.title)}</span></header>` +
     // on a phone the list's buttons take two lines for those who import and export everything, else one

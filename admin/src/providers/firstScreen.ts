@@ -70,7 +70,7 @@ interface Drawn {
   me: Me;
   stores: { params: GetListParams; data: unknown[]; total: number };
   list: { params: GetListParams; data: unknown[]; total: number };
-  count: { params: GetListParams; total: number };
+  count: { params: GetListParams; data: unknown[]; total: number };
 }
 function drawnByServer(): Drawn | null {
   const el = document.getElementById('first-screen-data');
@@ -104,7 +104,7 @@ export function startFirstScreen(location: Pick<Location, 'pathname' | 'search'>
       seedMe(drawn.me);
       seedListEarly('stores', drawn.stores.params, { data: drawn.stores.data, total: drawn.stores.total });
       seedListEarly('payments', drawn.list.params, { data: drawn.list.data, total: drawn.list.total });
-      seedListEarly('payments', drawn.count.params, { data: [], total: drawn.count.total });
+      seedListEarly('payments', drawn.count.params, { data: drawn.count.data, total: drawn.count.total });
       keepListParams(drawn.me);
       watchListParams();
       return;
