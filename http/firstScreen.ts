@@ -13,7 +13,6 @@
  */
 import type Koa from 'koa';
 import {
-  defaultDateRange,
   formatNTD,
   formatTaipei,
   gates,
@@ -21,9 +20,13 @@ import {
   MSG,
   PAYMENT_FIELD_LABELS as F,
   PAYMENT_LIST_LABELS as L,
+  PAYMENTS_PER_PAGE,
+  PAYMENTS_SORT,
+  paymentsFilterDefaults,
   scopeIsEmpty,
   SOURCE_LABELS,
   STATUS_COLORS,
+  STORES_PARAMS,
   storeLabel,
   type PaymentStatus,
 } from '../core/browser.js';
@@ -53,10 +56,9 @@ interface ListCookie {
   m: boolean;
 }
 
-/** The list's parameters when the page has kept none: the last three days, newest first (admin/src/payments/listParams.ts). */
+/** The list's parameters when the page has kept none: the last three days, newest first (core/listDefaults.ts). */
 function defaultCookie(): ListCookie {
-  const range = defaultDateRange();
-  return { q: { pagination: { page: 1, perPage: 25 }, sort: { field: 'paid_at', order: 'DESC' }, filter: { paid_at_gte: range.from, paid_at_lte: range.to } }, c: {}, d: true, m: false };
+  return { q: { pagination: { page: 1, perPage: PAYMENTS_PER_PAGE }, sort: { ...PAYMENTS_SORT }, filter: paymentsFilterDefaults() }, c: {}, d: true, m: false };
 }
 
 const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -74,10 +76,7 @@ function readListCookie(raw: string | undefined): ListCookie | null | undefined 
     if (!Number.isSafeInteger(page) || !Number.isSafeInteger(perPage) || (page as number) < 1 || (perPage as number) < 1 || (perPage as number) > 100) return null;
     if (typeof field !== 'string' || (order !== 'ASC' && order !== 'DESC')) return null;
     const out: ListCookie = { q: { pagination: { page: page as number, perPage: perPage as number }, sort: { field, order }, filter: q.filter }, c: v.c, d: v.d === true, m: v.m === true };
-    if (out.d) {
-      const range = defaultDateRange();
-      out.q.filter = { ...out.q.filter, paid_at_gte: range.from, paid_at_lte: range.to };
-    }
+    if (out.d) out.q.filter = { ...out.q.filter, ...paymentsFilterDefaults() };
     return out;
   } catch {
     return null;
@@ -89,9 +88,6 @@ function apiQuery(p: ListParams) {
   const start = (p.pagination.page - 1) * p.pagination.perPage;
   return parseListQuery({ sort: JSON.stringify([p.sort.field, p.sort.order]), range: JSON.stringify([start, start + p.pagination.perPage - 1]), filter: JSON.stringify(p.filter) });
 }
-
-/** The stores' call of every page (admin/src/common/useStores.ts STORES_PARAMS). */
-const STORES_PARAMS: ListParams = { pagination: { page: 1, perPage: 1000 }, sort: { field: 'id', order: 'ASC' }, filter: {} };
 
 export interface FirstScreen {
   me: Me;

@@ -130,7 +130,8 @@ export function spa(opts: { root: string; title: string; firstScreen?: (ctx: Koa
         return;
       }
       const listPage = html === 'admin.html' && ctx.method === 'GET' && /^\/admin(\/payments)?\/?$/.test(path) && opts.firstScreen;
-      const ahead = listPage ? await opts.firstScreen!(ctx) : null;
+      // drawn ahead or not, the page works: a failure here leaves the page to ask for itself
+      const ahead = listPage ? await opts.firstScreen!(ctx).catch(() => null) : null;
       if (html === 'admin.html') ctx.vary('Cookie');
       if (ahead) {
         // the user's own rows: never kept by a cache
