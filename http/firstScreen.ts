@@ -83,6 +83,37 @@ function readListCookie(raw: string | undefined): ListCookie | null | undefined 
   }
 }
 
+/** A filter's keys in a fixed order, to compare two filters (admin/src/providers/dataProvider.ts listKey). */
+const canonical = (filter: Record<string, unknown>) => JSON.stringify(Object.keys(filter).sort().map((k) => [k, filter[k]]));
+
+/**
+ * Whether a list address (`/admin/payments?filter=…&sort=…`, a reload, a link, a step back) asks
+ * for the kept page: the list takes its parameters from the address when it has any (react-admin's
+ * getQuery), and a page drawn from the cookie would then show other rows for a moment. No query:
+ * the kept page.
+ */
+function addressAgrees(kept: ListCookie, query: Record<string, string | string[] | undefined>): boolean {
+  if (Object.keys(query).length === 0) return true;
+  const one = (k: string) => (typeof query[k] === 'string' ? (query[k] as string) : undefined);
+  let filter: unknown = {};
+  try {
+    filter = one('filter') === undefined ? {} : JSON.parse(one('filter')!);
+  } catch {
+    return false;
+  }
+  if (!isRecord(filter)) return false;
+  const q = kept.q;
+  const sort = one('sort') ?? PAYMENTS_SORT.field;
+  const order = one('sort') ? one('order') : PAYMENTS_SORT.order;
+  return (
+    canonical({ ...filter, ...kept.c }) === canonical(q.filter) &&
+    sort === q.sort.field &&
+    order === q.sort.order &&
+    Number(one('page') ?? 1) === q.pagination.page &&
+    Number(one('perPage') ?? PAYMENTS_PER_PAGE) === q.pagination.perPage
+  );
+}
+
 /** getList parameters as `GET /api/<resource>` reads them (ra-data-simple-rest's query), through the API's own parser. */
 function apiQuery(p: ListParams) {
   const start = (p.pagination.page - 1) * p.pagination.perPage;
@@ -110,6 +141,7 @@ export async function firstScreenData(app: AppContext, ctx: Koa.Context): Promis
   const kept = readListCookie(ctx.cookies.get(LIST_COOKIE));
   if (kept === null) return null;
   const cookie = kept ?? defaultCookie();
+  if (!addressAgrees(cookie, ctx.query)) return null;
   try {
     const session = await authenticateSession(app, token);
     const service = { ...app, actor: session.actor, ip: ctx.ip || null, sessionId: session.sessionId };

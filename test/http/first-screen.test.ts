@@ -43,9 +43,9 @@ describe.each(DB_KINDS)('the first screen in /admin (%s)', (kind) => {
     rmSync(dir, { recursive: true, force: true });
   });
 
-  const admin = async (token: string | undefined, list?: unknown) => {
+  const admin = async (token: string | undefined, list?: unknown, path = '/admin') => {
     const cookies = [token ? `remit_session=${token}` : '', list === undefined ? '' : `${LIST_COOKIE}=${typeof list === 'string' ? list : encodeURIComponent(JSON.stringify(list))}`].filter(Boolean);
-    const res = await fetch(`${server.url}/admin`, { headers: cookies.length ? { cookie: cookies.join('; ') } : {} });
+    const res = await fetch(`${server.url}${path}`, { headers: cookies.length ? { cookie: cookies.join('; ') } : {} });
     return res.text();
   };
   /** the answers written for the page, as it reads them */
@@ -71,6 +71,15 @@ describe.each(DB_KINDS)('the first screen in /admin (%s)', (kind) => {
     expect(data(stale)?.list.params.filter.paid_at_gte).not.toBe('2020-01-01');
     const chosen = await admin(f.tokens.admin, page({}, false));
     expect(data(chosen)?.list.data.map((r) => r.last_five)).toEqual(['11111', '22222']);
+  });
+
+  it('draws a list address only when it asks for the kept page (a reload), not another (a link, a step back)', async () => {
+    const kept = page({}, false);
+    const address = (filter: unknown) => `/admin/payments?displayedFilters=%7B%7D&filter=${encodeURIComponent(JSON.stringify(filter))}&order=DESC&page=1&perPage=25&sort=paid_at`;
+    expect(data(await admin(f.tokens.admin, kept, address({})))?.list.data).toHaveLength(2);
+    expect(await admin(f.tokens.admin, kept, address({ status: '已入帳' }))).not.toContain('first-screen');
+    expect(await admin(f.tokens.admin, kept, address({}).replace('perPage=25', 'perPage=50'))).not.toContain('first-screen');
+    expect(await admin(f.tokens.admin, kept, '/admin/payments?filter=%7B')).not.toContain('first-screen');
   });
 
   it('draws nothing for a cookie it cannot read, without a session, or for a user who may not see payments', async () => {
