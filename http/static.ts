@@ -6,6 +6,7 @@
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { extname, join, resolve, sep } from 'node:path';
 import type Koa from 'koa';
+import { sendCompressed } from './middleware/compress.js';
 
 const TYPES: Record<string, string> = {
   '.html': 'text/html; charset=utf-8',
@@ -136,7 +137,9 @@ export function spa(opts: { root: string; title: string; firstScreen?: (ctx: Koa
       if (ahead) {
         // the user's own rows: never kept by a cache
         ctx.set('Cache-Control', 'no-store');
-        ctx.body = body.replace('<div id="root"></div>', `${ahead}<div id="root"></div>`);
+        // about 40 KB with its rows (10 KB compressed): as the JSON answers go
+        await sendCompressed(ctx, Buffer.from(body.replace('<div id="root"></div>', `${ahead}<div id="root"></div>`), 'utf8'));
+        ctx.type = TYPES['.html'];
         return;
       }
       ctx.body = body;

@@ -73,6 +73,13 @@ describe.each(DB_KINDS)('the first screen in /admin (%s)', (kind) => {
     expect(data(chosen)?.list.data.map((r) => r.last_five)).toEqual(['11111', '22222']);
   });
 
+  it('sends the drawn page compressed when the browser takes it', async () => {
+    const res = await fetch(`${server.url}/admin`, { headers: { cookie: `remit_session=${f.tokens.admin}`, 'accept-encoding': 'br' } });
+    expect(res.headers.get('content-encoding')).toBe('br');
+    expect(res.headers.get('content-type')).toContain('text/html');
+    expect(await res.text()).toContain('first-screen-row'); // fetch decodes it
+  });
+
   it('draws a list address only when it asks for the kept page (a reload), not another (a link, a step back)', async () => {
     const kept = page({}, false);
     const address = (filter: unknown) => `/admin/payments?displayedFilters=%7B%7D&filter=${encodeURIComponent(JSON.stringify(filter))}&order=DESC&page=1&perPage=25&sort=paid_at`;
