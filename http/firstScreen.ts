@@ -141,7 +141,8 @@ export async function firstScreenData(app: AppContext, ctx: Koa.Context): Promis
   const kept = readListCookie(ctx.cookies.get(LIST_COOKIE));
   if (kept === null) return null;
   const cookie = kept ?? defaultCookie();
-  if (!addressAgrees(cookie, ctx.query)) return null;
+  // /admin itself opens the list on the kept page whatever its query; /admin/payments?… on its own
+  if (ctx.path.replace(/\/+$/, '') !== '/admin' && !addressAgrees(cookie, ctx.query)) return null;
   try {
     const session = await authenticateSession(app, token);
     const service = { ...app, actor: session.actor, ip: ctx.ip || null, sessionId: session.sessionId };
@@ -200,6 +201,7 @@ const STYLE = `<style>
 .fs-card .by{font-size:12px;margin-top:8px}
 .fs-card .mid{display:flex;align-items:center;gap:8px;margin-top:8px;min-height:32px}
 .fs-chip{display:inline-block;border-radius:12px;padding:1px 8px;font-size:13px}
+#first-screen .none{color:rgba(0,0,0,.6)}
 @media (min-width:600px){
 .fs-bar{height:64px}.fs-bar .page{display:inline}
 .fs-main,.fs-main.short{padding:201px 8px 8px}.fs-busy{top:96px;left:8px}
@@ -225,6 +227,8 @@ export function firstScreenHtml(fs: FirstScreen, title: string): string {
     return fs.multi ? storeLabel(s) : (s?.name ?? storeLabel(s));
   };
   const time = (iso: string) => formatTaipei(Date.parse(iso));
+  // 無備註 in grey as the list writes it, at a readable contrast (5.7:1)
+  const note = (text: string) => (text ? esc(text) : `<span class="none">${esc(MSG.noNote)}</span>`);
   const chip = (status: string) => `<span class="fs-chip" style="${CHIP[STATUS_COLORS[status as PaymentStatus] ?? 'warning']}">${esc(status)}</span>`;
   const showStore = fs.stores.data.length > 0;
   // the list's checkboxes, status menu with 確認入帳 and delete buttons take room: the same room here, so no column moves
@@ -237,7 +241,7 @@ export function firstScreenHtml(fs: FirstScreen, title: string): string {
     .map(
       (r) =>
         `<tr class="first-screen-row">${ticks ? `<td>${pad}</td>` : ''}<td class="five">${esc(r.last_five)}</td><td>${esc(time(r.paid_at))}</td><td class="num">${esc(formatNTD(r.amount))}</td><td>${esc(methodText(r))}</td>` +
-        `${showStore ? `<td>${esc(storeName(r.store_id))}</td>` : ''}<td>${canEdit ? `<span class="st">${chip(r.status)}</span><span class="act"></span>` : chip(r.status)}</td><td class="note">${esc(r.note)}</td><td>${esc(SOURCE_LABELS[r.source] ?? SOURCE_LABELS.staff)}</td>` +
+        `${showStore ? `<td>${esc(storeName(r.store_id))}</td>` : ''}<td>${canEdit ? `<span class="st">${chip(r.status)}</span><span class="act"></span>` : chip(r.status)}</td><td class="note">${note(r.note)}</td><td>${esc(SOURCE_LABELS[r.source] ?? SOURCE_LABELS.staff)}</td>` +
         `<td>${esc(r.created_by_username ?? '—')}</td><td>${esc(time(r.created_at))}</td>${canDelete ? `<td>${pad}</td>` : ''}</tr>`,
     )
     .join('');
@@ -246,7 +250,7 @@ export function firstScreenHtml(fs: FirstScreen, title: string): string {
       const sub = [time(r.paid_at), r.last_five ? methodText(r) : '', storeName(r.store_id)].filter(Boolean).join(' · ');
       return (
         `<li class="fs-card first-screen-row"><div class="top"><span class="five" aria-label="${esc(F.last_five)}">${esc(r.last_five || methodText(r))}</span><span class="amt" aria-label="${esc(F.amount)}">${esc(formatNTD(r.amount))}</span></div>` +
-        `<div class="sub">${esc(sub)}</div><div class="mid">${chip(r.status)}<span>${esc(r.note || MSG.noNote)}</span></div>` +
+        `<div class="sub">${esc(sub)}</div><div class="mid">${chip(r.status)}<span>${note(r.note)}</span></div>` +
         `<div class="by">${esc(SOURCE_LABELS[r.source] ?? SOURCE_LABELS.staff)} · ${esc(L.submitter)} ${esc(r.created_by_username ?? '—')} · ${esc(time(r.created_at))}</div></li>`
       );
     })
