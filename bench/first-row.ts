@@ -2,8 +2,12 @@
  * Scenario 12 of `npm run bench` (issue 24, item 10): how long a signed-in person waits for 匯款記錄.
  * Chromium opens /admin (which lands on the list) and the time runs from the navigation's start
  * (the page's time origin) to the moment the first payment (a table row on a desk, a card on a
- * phone) is in the page, at 1280 and 375 px, with an empty cache (a new browser context each time)
- * and a warm one (the same context again: the hashed bundles come from the cache).
+ * phone) is on screen, at 1280 and 375 px, with an empty cache (a new browser context each time)
+ * and a warm one (the same context again: the hashed bundles come from the cache). On screen: the
+ * first animation frame after the row entered the page (the frame that paints it; a long task in
+ * between delays it). The server writes the first page into /admin (http/firstScreen.ts), so the
+ * first row is the server's; the list's own rows replace it when react-admin has drawn them, and
+ * that moment (the list in charge: filters, menus and buttons work) is reported beside it.
  *
  * The floor is the same page with every /api call answered from memory (Playwright's page.route
  * fulfilling the answers recorded from the real server), so what remains is the bundle, React and
@@ -19,12 +23,22 @@ import type { BenchKit } from './streaming.js';
 
 const CHROMIUM = process.env.REMIT_CHROMIUM ?? '/usr/bin/chromium';
 const SESSION_COOKIE = 'remit_session';
-const FIRST_ROW = '.RaDatagrid-row, [data-testid^="payment-card-"]';
+const APP_ROW = 'tbody .RaDatagrid-row, [data-testid^="payment-card-"]';
+const FIRST_ROW = `.first-screen-row, ${APP_ROW}`;
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor((xs.length - 1) / 2)];
 
-/** Notes, in performance.now() time, when the first row enters the page (runs before any script of the site). */
+/**
+ * Notes, in performance.now() time, the frame that paints the first row (the server's or the
+ * list's), and when the list's own rows are in (runs before any script of the site).
+ */
 const WATCH_FIRST_ROW = `(() => {
-  const look = () => { if (window.__firstRow === undefined && document.querySelector(${JSON.stringify(FIRST_ROW)})) window.__firstRow = performance.now(); };
+  const look = () => {
+    if (window.__firstSeen === undefined && document.querySelector(${JSON.stringify(FIRST_ROW)})) {
+      window.__firstSeen = performance.now();
+      requestAnimationFrame(() => { window.__firstRow = performance.now(); });
+    }
+    if (window.__appRow === undefined && document.querySelector(${JSON.stringify(APP_ROW)})) window.__appRow = performance.now();
+  };
   new MutationObserver(look).observe(document, { childList: true, subtree: true });
 })();`;
 
@@ -68,17 +82,20 @@ export async function benchFirstRow(kit: BenchKit): Promise<void> {
       await ctx.addInitScript(WATCH_FIRST_ROW);
       return ctx;
     };
-    /** One navigation to /admin: milliseconds from its start to the first row, and the /api calls it made. */
-    const open = async (page: Page): Promise<{ ms: number; calls: string[] }> => {
+    /** One navigation to /admin: milliseconds from its start to the first row on screen and to the list's own rows, and the /api calls it made. */
+    const open = async (page: Page): Promise<{ ms: number; app: number; calls: string[] }> => {
       const calls: string[] = [];
       const onRequest = (r: { url(): string }) => r.url().includes('/api/') && calls.push(r.url().slice(server.url.length));
       page.on('request', onRequest);
       await page.goto(`${server.url}/admin`);
       // a function, not a string: the site's Content-Security-Policy refuses eval
-      await page.waitForFunction(() => (globalThis as { __firstRow?: number }).__firstRow !== undefined, undefined, { timeout: 30_000 });
-      const ms = (await page.evaluate('window.__firstRow')) as number;
+      await page.waitForFunction(() => {
+        const w = globalThis as { __firstRow?: number; __appRow?: number };
+        return w.__firstRow !== undefined && w.__appRow !== undefined;
+      }, undefined, { timeout: 30_000 });
+      const [ms, app] = (await page.evaluate('[window.__firstRow, window.__appRow]')) as [number, number];
       page.off('request', onRequest);
-      return { ms, calls };
+      return { ms, app, calls };
     };
     /**
      * Answers every /api call from what the real server answered, inside the page: `fetch` is
@@ -101,19 +118,24 @@ export async function benchFirstRow(kit: BenchKit): Promise<void> {
         };
       })();`);
     };
-    const measure = async (width: number, cache: 'cold' | 'warm', floor: boolean): Promise<number[]> => {
+    const measure = async (width: number, cache: 'cold' | 'warm', floor: boolean): Promise<{ first: number[]; app: number[] }> => {
       const times: number[] = [];
+      const apps: number[] = [];
       for (let i = 0; i < runs + 1; i++) {
         // cold: a new context each time (empty HTTP cache); warm: one context, a first visit fills its cache
         const ctx = await context(width);
         if (floor) await fromMemory(ctx);
         const page = await ctx.newPage();
         if (cache === 'warm') await open(page);
-        const { ms } = await open(page);
-        if (i > 0) times.push(ms); // the first is a warm-up (the server's and the browser's)
+        const { ms, app } = await open(page);
+        if (i > 0) {
+          // the first is a warm-up (the server's and the browser's)
+          times.push(ms);
+          apps.push(app);
+        }
         await ctx.close();
       }
-      return times;
+      return { first: times, app: apps };
     };
 
     // record the calls a visit makes, and what the server answers, for the floor
@@ -143,18 +165,21 @@ export async function benchFirstRow(kit: BenchKit): Promise<void> {
 
     for (const width of [1280, 375]) {
       for (const cache of ['cold', 'warm'] as const) {
-        const real = median(await measure(width, cache, false));
-        const floor = median(await measure(width, cache, true));
+        const ours = await measure(width, cache, false);
+        const floors = await measure(width, cache, true);
+        const real = median(ours.first);
+        const floor = median(floors.first);
+        const app = median(ours.app);
         kit.record(
           {
             scenario: `12. /admin to the first payment at ${width} px, ${cache === 'cold' ? 'empty cache' : 'cached'} (Chromium)`,
-            measured: `${real.toFixed(0)} ms`,
+            measured: `${real.toFixed(0)} ms (the list in charge at ${app.toFixed(0)} ms)`,
             floor: `${floor.toFixed(0)} ms (/api from memory)`,
             ratio: real / floor,
             goal: '≤ 600 ms',
             met: kit.quick ? null : real <= 600,
           },
-          { width, cache, runs, real, floor, loadavg: loadavg()[0] },
+          { width, cache, runs, real, floor, app, appFloor: median(floors.app), loadavg: loadavg()[0] },
         );
       }
     }

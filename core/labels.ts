@@ -22,6 +22,16 @@ export const PAYMENT_FIELD_LABELS = {
   updated_at: '更新時間',
 } as const;
 
+/**
+ * 匯款記錄's own words beside the field names: the page's title and the submitter column, said
+ * once for the back office's list and the server's first screen of it (http/firstScreen.ts).
+ */
+export const PAYMENT_LIST_LABELS = {
+  title: '匯款記錄',
+  submitter: '提交者',
+  loading: '載入中...',
+} as const;
+
 /** User fields as the user dialog and the user list call them. */
 export const USER_FIELD_LABELS = {
   username: '用戶名',

@@ -6,6 +6,7 @@ import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Knex } from 'knex';
 import {
+  DEFAULT_MATCHING,
   ensureFirstRun,
   listenUrl,
   warmSignIn,
@@ -17,6 +18,7 @@ import {
   type User,
 } from '../core/index.js';
 import { createApp } from './app.js';
+import { firstScreenFor } from './firstScreen.js';
 import { defaultStaticDir, spa } from './static.js';
 
 export interface RunningServer {
@@ -40,6 +42,7 @@ export async function startServer(
     const first = await ensureFirstRun({ db, security }, { adminPassword: config.adminPassword });
     await warmSignIn(security);
     const read = openReadPool(config.db);
+    const firstScreen = firstScreenFor({ db, read, security, matching: config.matching ?? DEFAULT_MATCHING }, config.title);
     const app = createApp({
       db,
       read,
@@ -48,7 +51,7 @@ export async function startServer(
       trustProxy: config.trustProxy,
       proxyHops: config.proxyHops,
       log: opts.log,
-      after: [spa({ root: opts.staticDir ?? defaultStaticDir(), title: config.title })],
+      after: [spa({ root: opts.staticDir ?? defaultStaticDir(), title: config.title, firstScreen })],
     });
     const server = app.listen(config.port, config.host);
     await new Promise<void>((resolve, reject) => {

@@ -6,6 +6,7 @@
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { extname, join, resolve, sep } from 'node:path';
 import type Koa from 'koa';
+import { sendCompressed } from './middleware/compress.js';
 
 const TYPES: Record<string, string> = {
   '.html': 'text/html; charset=utf-8',
@@ -84,7 +85,11 @@ async function notFound(ctx: Koa.Context, next: Koa.Next): Promise<void> {
 
 const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
-export function spa(opts: { root: string; title: string }): Koa.Middleware {
+/**
+ * `firstScreen`: markup to write into /admin and /admin/payments before the back office's root
+ * (the user's first page of 匯款記錄, http/firstScreen.ts), or null for none.
+ */
+export function spa(opts: { root: string; title: string; firstScreen?: (ctx: Koa.Context) => Promise<string | null> }): Koa.Middleware {
   const root = resolve(opts.root);
   const pages = new Map<string, string>();
   const page = (name: 'index.html' | 'admin.html' | 'report.html'): string | null => {
@@ -123,6 +128,18 @@ export function spa(opts: { root: string; title: string }): Koa.Middleware {
       if (body === null) {
         ctx.status = 503;
         ctx.body = '<!doctype html><meta charset="utf-8"><p>後台尚未建置：請執行 <code>npm run build</code> 後再啟動。</p>';
+        return;
+      }
+      const listPage = html === 'admin.html' && ctx.method === 'GET' && /^\/admin(\/payments)?\/?$/.test(path) && opts.firstScreen;
+      // drawn ahead or not, the page works: a failure here leaves the page to ask for itself
+      const ahead = listPage ? await opts.firstScreen!(ctx).catch(() => null) : null;
+      if (html === 'admin.html') ctx.vary('Cookie');
+      if (ahead) {
+        // the user's own rows: never kept by a cache
+        ctx.set('Cache-Control', 'no-store');
+        // about 40 KB with its rows (10 KB compressed): as the JSON answers go
+        await sendCompressed(ctx, Buffer.from(body.replace('<div id="root"></div>', `${ahead}<div id="root"></div>`), 'utf8'));
+        ctx.type = TYPES['.html'];
         return;
       }
       ctx.body = body;

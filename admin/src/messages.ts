@@ -4,7 +4,7 @@
  * ../shared/spec.md. Names of fields, statuses and permissions come from core/labels.ts. Rule messages shared with the server come from
  * core/messages.ts instead (the entries below that name MSG are those: said once, in core), and the limits in sentences from core/limits.ts.
  */
-import { CASH_OUT_FIELD_LABELS, CLOSE_FIELD_LABELS, AUDIT_FIELD_LABELS, PAYER_FIELD_LABELS, PAYMENT_FIELD_LABELS, STATEMENT_COLUMN_LABELS, STATS_FIELD_LABELS, STATUS_LABELS, STORE_FIELD_LABELS, MAX_IMPORT_ROWS, MAX_STREAM_IMPORT_ROWS, STORE_CODE_MAX, USERNAME_MAX, USERNAME_MIN, MSG } from '../../core/browser';
+import { CASH_OUT_FIELD_LABELS, CLOSE_FIELD_LABELS, AUDIT_FIELD_LABELS, PAYER_FIELD_LABELS, PAYMENT_FIELD_LABELS, PAYMENT_LIST_LABELS, STATEMENT_COLUMN_LABELS, STATS_FIELD_LABELS, STATUS_LABELS, STORE_FIELD_LABELS, MAX_IMPORT_ROWS, MAX_STREAM_IMPORT_ROWS, STORE_CODE_MAX, USERNAME_MAX, USERNAME_MIN, MSG } from '../../core/browser';
 
 export const UI = {
   unknownUser: MSG.unknownUser,
@@ -300,7 +300,7 @@ export const AUDIT_UI = {
 /** The payments tab (spec section 2 "Payments tab" and "Modals"). */
 export const PAYMENTS_UI = {
   downloadFailed: '下載失敗',
-  title: '匯款記錄',
+  title: PAYMENT_LIST_LABELS.title,
   lastFive: PAYMENT_FIELD_LABELS.last_five,
   paidAt: PAYMENT_FIELD_LABELS.paid_at,
   amount: PAYMENT_FIELD_LABELS.amount,
@@ -332,7 +332,7 @@ export const PAYMENTS_UI = {
   search: '後五碼、金額或備註',
   quickRanges: { today: '今天', yesterday: '昨天', thisWeek: '本週', thisMonth: '本月', lastMonth: '上月' },
   filters: '篩選',
-  submitter: '提交者',
+  submitter: PAYMENT_LIST_LABELS.submitter,
   saved: '已儲存',
   saveFailed: (reason: string) => `儲存失敗：${reason}`,
   saveFailedUnknown: '無法連線到伺服器，請稍後再試',
@@ -351,7 +351,7 @@ export const PAYMENTS_UI = {
   deleteBody: (lastFive: string, amount: string) => `確定要刪除帳號後五碼 ${lastFive}、金額 ${amount} 的匯款記錄嗎？刪除後幾秒內仍可按「復原」取消，之後無法復原。`,
   batchDeleteTitle: '批量刪除匯款記錄',
   batchDeleteBody: (n: number) => `確定要刪除選取的 ${n} 筆匯款記錄嗎？刪除後幾秒內仍可按「復原」取消，之後無法復原。`,
-  loading: '載入中...',
+  loading: PAYMENT_LIST_LABELS.loading,
   emptyAll: '目前沒有任何匯款記錄',
   emptyFiltered: '沒有符合篩選條件的匯款記錄',
   /** a search over chosen days found nothing: which days, and one tap to look at every date */

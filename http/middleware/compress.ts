@@ -23,19 +23,26 @@ export function compressJson(): Koa.Middleware {
     const body: unknown = ctx.body;
     if (body === null || body === undefined || typeof body !== 'object' || Buffer.isBuffer(body) || typeof (body as { pipe?: unknown }).pipe === 'function') return;
     if (ctx.response.get('Content-Encoding')) return;
-    const json = Buffer.from(JSON.stringify(body), 'utf8');
-    // Brotli first when the client takes it, whatever order it lists them in: smaller for the same time.
-    const encoding = json.length < COMPRESS_MIN_BYTES ? null : ctx.acceptsEncodings('br') === 'br' ? 'br' : ctx.acceptsEncodings('gzip') === 'gzip' ? 'gzip' : null;
-    ctx.vary('Accept-Encoding');
-    const big = json.length >= COMPRESS_ASYNC_BYTES;
-    if (encoding === 'br') {
-      const opts = { params: { [constants.BROTLI_PARAM_QUALITY]: 4, [constants.BROTLI_PARAM_SIZE_HINT]: json.length } };
-      ctx.body = big ? await brotliAsync(json, opts) : brotliCompressSync(json, opts);
-      ctx.set('Content-Encoding', 'br');
-    } else if (encoding === 'gzip') {
-      ctx.body = big ? await gzipAsync(json, { level: 6 }) : gzipSync(json, { level: 6 });
-      ctx.set('Content-Encoding', 'gzip');
-    } else ctx.body = json;
+    await sendCompressed(ctx, Buffer.from(JSON.stringify(body), 'utf8'));
     ctx.type = 'application/json; charset=utf-8';
   };
+}
+
+/**
+ * Sets `bytes` as the answer, compressed as the client accepts (brotli first, whatever order it
+ * lists them in: smaller for the same time) when above the small size: JSON answers, and the
+ * back office's page when it carries the first screen (http/static.ts).
+ */
+export async function sendCompressed(ctx: Koa.Context | Koa.ParameterizedContext<any>, bytes: Buffer): Promise<void> {
+  const encoding = bytes.length < COMPRESS_MIN_BYTES ? null : ctx.acceptsEncodings('br') === 'br' ? 'br' : ctx.acceptsEncodings('gzip') === 'gzip' ? 'gzip' : null;
+  ctx.vary('Accept-Encoding');
+  const big = bytes.length >= COMPRESS_ASYNC_BYTES;
+  if (encoding === 'br') {
+    const opts = { params: { [constants.BROTLI_PARAM_QUALITY]: 4, [constants.BROTLI_PARAM_SIZE_HINT]: bytes.length } };
+    ctx.body = big ? await brotliAsync(bytes, opts) : brotliCompressSync(bytes, opts);
+    ctx.set('Content-Encoding', 'br');
+  } else if (encoding === 'gzip') {
+    ctx.body = big ? await gzipAsync(bytes, { level: 6 }) : gzipSync(bytes, { level: 6 });
+    ctx.set('Content-Encoding', 'gzip');
+  } else ctx.body = bytes;
 }

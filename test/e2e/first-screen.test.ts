@@ -1,12 +1,42 @@
 /**
- * The back office's first screen asks for what it needs together (issue 24, item 10): the stores
- * leave while `me` is still on its way, and each is asked once. (How long it takes is the bench's
- * business, scenario 12; this checks the order, which is what made it slow.) And it loads only the
- * list's code: every other page, and the import dialog, is its own chunk fetched when opened.
+ * The back office's first screen (issue 24, item 10). The server writes the user's first page of
+ * 匯款記錄 into /admin (http/firstScreen.ts): the rows show before any script has run, and the
+ * list takes over with the same rows, in the same place, asking the API nothing for them. When
+ * the server draws nothing ahead, the page asks for what it needs together: the stores leave
+ * while `me` is still on its way, and each is asked once. (How long it takes is the bench's
+ * business, scenario 12.) And it loads only the list's code: every other page, and the import
+ * dialog, is its own chunk fetched when opened.
  */
-import type { Route } from 'playwright-core';
+import { createRequire } from 'node:module';
+import type { BrowserContext, Page, Route } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { HAS_CHROMIUM, startE2E, type E2E } from './harness.js';
+
+const AXE = createRequire(import.meta.url)('axe-core') as { source: string };
+/** the server's rows, and the list's own */
+const SERVER_ROW = '.first-screen-row';
+const LIST_ROW = 'tbody .RaDatagrid-row, [data-testid^="payment-card-"]';
+
+/** axe's critical and serious findings on the page as it stands */
+async function seriousFindings(page: Page): Promise<string[]> {
+  await page.evaluate(AXE.source);
+  return (await page.evaluate(async () => {
+    const axe = (window as unknown as { axe: { run(ctx: Document, opts: unknown): Promise<{ violations: Array<{ id: string; impact: string | null; nodes: Array<{ html: string }> }> }> } }).axe;
+    const r = await axe.run(document, { runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'] } });
+    return r.violations.filter((v) => v.impact === 'critical' || v.impact === 'serious').map((v) => `${v.id}: ${v.nodes[0]?.html.slice(0, 160)}`);
+  })) as string[];
+}
+
+/** Holds the back office's scripts until `release`: what shows before them is the server's alone. */
+async function holdScripts(ctx: BrowserContext): Promise<() => void> {
+  let release: () => void = () => undefined;
+  const held = new Promise<void>((r) => (release = r));
+  await ctx.route('**/assets/*.js', async (route: Route) => {
+    await held;
+    await route.continue();
+  });
+  return release;
+}
 
 describe.skipIf(!HAS_CHROMIUM)('the first screen of /admin', () => {
   let e: E2E;
@@ -28,9 +58,67 @@ describe.skipIf(!HAS_CHROMIUM)('the first screen of /admin', () => {
     ['375', { width: 375, height: 812 }],
     ['1280', { width: 1280, height: 900 }],
   ] as const) {
-    it(`asks for the stores while me is on its way, and for each once, at ${size} px`, async () => {
+    // an admin (two lines of buttons on a phone) and a branch clerk (one line): the rows in the list's place for both
+    for (const user of ['admin', 'branchA']) it(`shows the first page before any script, then the list takes over with the same rows in place, at ${size} px, for ${user}`, async () => {
+      const ctx = await e.context(viewport);
+      await e.addSession(ctx, e.tokens[user]);
+      const release = await holdScripts(ctx);
+      const page = await ctx.newPage();
+      const asked: string[] = [];
+      page.on('request', (r) => {
+        const u = new URL(r.url());
+        if (u.pathname.startsWith('/api/')) asked.push(u.pathname);
+      });
+      await page.goto(`${e.url}/admin`, { waitUntil: 'commit' });
+      const first = page.locator(`${SERVER_ROW}:visible`).filter({ hasText: '24680' });
+      await first.waitFor();
+      await expect.poll(() => first.isVisible()).toBe(true);
+      await expect.poll(() => first.textContent()).toContain('NT$1,200');
+      await expect.poll(() => page.getByRole('heading', { name: '煙具專賣店 匯款回報系統' }).isVisible()).toBe(true);
+      const shown = await page.locator(`${SERVER_ROW}:visible`).count();
+      const at = await first.boundingBox();
+      await e.shot(page, `first-screen-server-${size}-${user}`);
+      expect(await seriousFindings(page)).toEqual([]);
+
+      release();
+      const own = page.locator(LIST_ROW).filter({ hasText: '24680' });
+      await own.waitFor();
+      // the server's rows are gone in the commit that drew the list's: one row for the payment, the same count, the same place
+      expect(await page.locator('#first-screen').count()).toBe(0);
+      expect(await page.locator(`${SERVER_ROW}, ${LIST_ROW}`).filter({ hasText: '24680' }).count()).toBe(1);
+      expect(await page.locator(LIST_ROW).count()).toBe(shown);
+      const now = await own.boundingBox();
+      expect(Math.abs(now!.y - at!.y)).toBeLessThanOrEqual(2);
+      expect(Math.abs(now!.height - at!.height)).toBeLessThanOrEqual(2);
+      // the list answered from what the server wrote: no call of its own for me, the stores or the rows
+      expect(asked.filter((p) => ['/api/admin/me', '/api/stores', '/api/payments'].includes(p))).toEqual([]);
+      await e.shot(page, `first-screen-list-${size}-${user}`);
+      expect(await seriousFindings(page)).toEqual([]);
+
+      // the list is in charge: a search filters it, and a reload opens on the search, drawn by the server
+      await page.getByPlaceholder('後五碼、金額或備註').fill('99999');
+      await page.getByTestId('payments-empty').waitFor();
+      await page.getByPlaceholder('後五碼、金額或備註').fill('24680');
+      await own.waitFor();
+      await expect.poll(() => page.locator(LIST_ROW).count()).toBe(1);
+      await expect.poll(async () => (await ctx.cookies(`${e.url}/admin`)).find((c) => c.name === 'remit_list')?.value).toContain('24680');
+      const releaseAgain = await holdScripts(ctx);
+      const again = await ctx.newPage();
+      // a reload of the list's address (its filters in the query) is drawn as well
+      await again.goto(page.url(), { waitUntil: 'commit' });
+      await again.locator(`${SERVER_ROW}:visible`).first().waitFor();
+      expect(await again.locator(`${SERVER_ROW}:visible`).count()).toBe(1);
+      releaseAgain();
+      await again.locator(LIST_ROW).first().waitFor();
+      expect(await again.locator('#first-screen').count()).toBe(0);
+      await ctx.close();
+    });
+
+    it(`asks for the stores while me is on its way, and for each once, when the server drew nothing, at ${size} px`, async () => {
       const ctx = await e.context(viewport);
       await e.addSession(ctx, e.tokens.admin);
+      // list parameters the server cannot read: it draws nothing ahead, the page asks for itself
+      await ctx.addCookies([{ name: 'remit_list', value: 'x', url: `${e.url}/admin`, sameSite: 'Strict' }]);
       const page = await ctx.newPage();
       const asked: string[] = [];
       page.on('request', (r) => {
@@ -48,7 +136,7 @@ describe.skipIf(!HAS_CHROMIUM)('the first screen of /admin', () => {
       await expect.poll(() => asked.filter((p) => p === '/api/stores').length).toBe(1);
       expect(asked.filter((p) => p === '/api/payments')).toEqual([]); // the list needs to know who asks
       release();
-      await page.locator('.RaDatagrid-row, [data-testid^="payment-card-"]').first().waitFor();
+      await page.locator(LIST_ROW).first().waitFor();
       await page.waitForLoadState('networkidle');
       expect(asked.filter((p) => p === '/api/admin/me').length).toBe(1);
       expect(asked.filter((p) => p === '/api/stores').length).toBe(1);
@@ -70,7 +158,7 @@ describe.skipIf(!HAS_CHROMIUM)('the first screen of /admin', () => {
     // a page's chunk is named after the module the page's lazy import names (admin/src/*/index.ts)
     const chunk = (name: string) => scripts.filter((s) => s.startsWith(`/assets/${name}-`));
     await page.goto(`${e.url}/admin`);
-    await page.locator('.RaDatagrid-row').first().waitFor();
+    await page.locator('tbody .RaDatagrid-row').first().waitFor();
     await page.waitForLoadState('networkidle');
     for (const name of ['UserList', 'StoreList', 'AuditList', 'Dashboard', 'DashboardCharts', 'ReconcilePage', 'ImportDialog', 'browserSpreadsheets']) expect(chunk(name), name).toEqual([]);
     await page.getByRole('button', { name: 'Excel 匯入' }).click();
@@ -85,5 +173,34 @@ describe.skipIf(!HAS_CHROMIUM)('the first screen of /admin', () => {
     await page.getByTestId('dashboard').waitFor();
     expect(chunk('Dashboard')).toHaveLength(1);
     await ctx.close();
+  });
+
+  it('draws only what the session may see: a branch its own store, nobody without a session, never cached', async () => {
+    const other = await fetch(`${e.url}/api/payments`, {
+      method: 'POST',
+      headers: { Authorization: `Bearer ${e.tokens.admin}`, 'Content-Type': 'application/json' },
+      body: JSON.stringify({ last_five: '13579', paid_at: new Date(Date.now() - 7200_000).toISOString(), amount: 800, note: '<b>不是標記</b>', store_id: e.stores.B.id }),
+    });
+    expect(other.ok).toBe(true);
+    const html = async (token?: string) => {
+      const res = await fetch(`${e.url}/admin`, { headers: token ? { cookie: `remit_session=${token}` } : {} });
+      return { text: await res.text(), cache: res.headers.get('cache-control') };
+    };
+    const admin = await html(e.tokens.admin);
+    expect(admin.text).toContain('24680');
+    expect(admin.text).toContain('13579');
+    expect(admin.text).not.toContain('<b>不是標記</b>'); // a note is text, never markup
+    expect(admin.cache).toBe('no-store');
+    const branchA = await html(e.tokens.branchA);
+    expect(branchA.text).toContain('24680');
+    expect(branchA.text).not.toContain('13579');
+    const nobody = await html();
+    expect(nobody.text).not.toContain('first-screen-row');
+    // a forged list cookie asking for store B is still answered within store A
+    const forged = encodeURIComponent(JSON.stringify({ q: { pagination: { page: 1, perPage: 25 }, sort: { field: 'paid_at', order: 'DESC' }, filter: { store_id: e.stores.B.id } }, c: {}, d: false, m: false }));
+    const res = await fetch(`${e.url}/admin`, { headers: { cookie: `remit_session=${e.tokens.branchA}; remit_list=${forged}` } });
+    expect(await res.text()).not.toContain('13579');
+    // without view_payments: nothing drawn
+    expect((await html(e.tokens.hq_manage_users)).text).not.toContain('first-screen-row');
   });
 });

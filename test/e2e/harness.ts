@@ -7,8 +7,10 @@ import { existsSync, mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { chromium, type Browser, type BrowserContext, type Locator, type Page } from 'playwright-core';
 import { expect } from 'vitest';
+import { DEFAULT_MATCHING } from '../../core/index.js';
+import { firstScreenFor } from '../../http/firstScreen.js';
 import { spa } from '../../http/static.js';
-import { createTestDb, type TestDb } from '../helpers/db.js';
+import { createTestDb, TEST_SECURITY, type TestDb } from '../helpers/db.js';
 import { PASSWORD, seed, type Fixture } from '../helpers/fixtures.js';
 import { listenApi } from '../helpers/server.js';
 
@@ -81,7 +83,9 @@ export async function startE2E(title = '煙具專賣店 匯款回報系統'): Pr
   const t = await createTestDb('sqlite');
   const fixture = await seed(t.db);
   const errors: unknown[] = [];
-  const server = await listenApi({ db: t.db, errors, after: [spa({ root: DIST_ADMIN, title })] });
+  // /admin as `remit serve` answers it: with the user's first page of 匯款記錄 in it (http/firstScreen.ts)
+  const firstScreen = firstScreenFor({ db: t.db, security: TEST_SECURITY, matching: DEFAULT_MATCHING }, title);
+  const server = await listenApi({ db: t.db, errors, after: [spa({ root: DIST_ADMIN, title, firstScreen })] });
   const url = server.url;
   const browser = await chromium.launch({
     executablePath: CHROMIUM,

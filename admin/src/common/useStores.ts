@@ -1,4 +1,5 @@
 import { useGetList } from 'react-admin';
+import { STORES_PARAMS } from '../../../core/browser';
 
 export interface StoreRecord {
   id: number;
@@ -6,8 +7,8 @@ export interface StoreRecord {
   code: string;
 }
 
-/** The one call for the stores, the same for every page (and the first screen's early call). */
-export const STORES_PARAMS = { pagination: { page: 1, perPage: 1000 }, sort: { field: 'id', order: 'ASC' } as const, filter: {} };
+/** The one call for the stores, the same for every page (and the first screen's early call; core/listDefaults.ts). */
+export { STORES_PARAMS };
 
 /**
  * Every store (any signed-in user may read the list), sorted by id. Asked once per minute at most:

@@ -1,9 +1,18 @@
-import type { ReactNode } from 'react';
+import { useLayoutEffect, type ReactNode } from 'react';
 import { Layout as RaLayout } from 'react-admin';
+import { useLocation } from 'react-router-dom';
+import { ADMIN_PATH } from '../config';
+import { handOffFirstScreen } from '../providers/firstScreen';
 import { AppBar } from './AppBar';
 import { Menu } from './Menu';
 
 export function Layout({ children }: { children: ReactNode }) {
+  // the server draws 匯款記錄's first page ahead (http/firstScreen.ts); any other page replaces it at once
+  const { pathname } = useLocation();
+  const onList = [ADMIN_PATH, `${ADMIN_PATH}/payments`].includes(pathname.replace(/\/+$/, ''));
+  useLayoutEffect(() => {
+    if (!onList) handOffFirstScreen();
+  }, [onList]);
   return (
     // The top bar holds the store switcher, so it is a full 64 px high on wide screens.
     // The page, its content and each list may shrink below their widest table (react-admin's

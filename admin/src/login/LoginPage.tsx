@@ -3,13 +3,14 @@
  * while sending; afterwards the redirect query's page when present and not the login route, else /admin.
  */
 import { Alert, Box, Button, Card, CardContent, TextField, Typography } from '@mui/material';
-import { useState, type FormEvent } from 'react';
+import { useLayoutEffect, useState, type FormEvent } from 'react';
 import { useAuthProvider } from 'react-admin';
 import { validateLogin } from '../../../core/browser';
 import { appTitle } from '../config';
 import { useServerAction } from '../common/useServerAction';
 import { UI } from '../messages';
 import { afterLoginTarget } from '../session';
+import { handOffFirstScreen } from '../providers/firstScreen';
 
 export function LoginPage() {
   const authProvider = useAuthProvider();
@@ -17,6 +18,8 @@ export function LoginPage() {
   const [password, setPassword] = useState('');
   const login = useServerAction(UI.loginFailed);
   const { errors, failure, busy: sending } = login;
+  // a session that ended between the page and its first call: the sign-in replaces the server's first page
+  useLayoutEffect(handOffFirstScreen, []);
 
   function onSubmit(e: FormEvent) {
     e.preventDefault();

@@ -4,11 +4,12 @@
  * gets a dense table (twenty rows at 1280x800); a phone gets one card per payment.
  */
 import { Box, Button, Typography, useMediaQuery, type Theme } from '@mui/material';
-import { useMemo } from 'react';
+import { useLayoutEffect, useMemo } from 'react';
 import { Datagrid, FunctionField, I18nContext, List, Loading, Pagination, TextField, useGetList, useI18nProvider, useListContext } from 'react-admin';
 import { dateRangeText, formatNTD, formatTaipei, gates, scopeIsEmpty, storeLabel, methodText, SOURCE_LABELS } from '../../../core/browser';
 import type { ListedPayment, Me, Payment } from '../../../core/browser';
 import { Forbidden, NoStoreNotice } from '../common/Forbidden';
+import { handOffFirstScreen } from '../providers/firstScreen';
 import { useSelectedStore } from '../common/storeSelection';
 import { useMe } from '../common/useMe';
 import { useStores } from '../common/useStores';
@@ -28,6 +29,11 @@ import { useListWatch } from './useListWatch';
 
 export function PaymentList() {
   const { me, isPending } = useMe();
+  const listed = !isPending && me && gates.viewPayments(me) && !scopeIsEmpty(me);
+  // a refusal or a notice replaces the server's first page at once; the list does when its rows are in (HandOff)
+  useLayoutEffect(() => {
+    if (!isPending && !listed) handOffFirstScreen();
+  }, [isPending, listed]);
   if (isPending) return <Loading />;
   if (!me || !gates.viewPayments(me)) return <ForbiddenNotice me={me} />;
   // No store at all: say so, as the form and the dashboard do, rather than 目前沒有任何匯款記錄.
@@ -67,9 +73,23 @@ function PaymentListView({ me }: { me: Me }) {
       <PaymentToolbar me={me} permanent={permanent} />
       <PaymentFilters me={me} />
       <ListWatch permanent={permanent} />
+      <HandOff />
       <PaymentGrid me={me} permanent={permanent} />
     </List>
   );
+}
+
+/**
+ * The server's first page (http/firstScreen.ts) stays until the list has drawn its own rows and
+ * store names, then goes in the same commit: the rows are never shown twice nor missing.
+ */
+function HandOff() {
+  const { isPending } = useListContext();
+  const { isPending: storesPending } = useStores();
+  useLayoutEffect(() => {
+    if (!isPending && !storesPending) handOffFirstScreen();
+  }, [isPending, storesPending]);
+  return null;
 }
 
 /** The list keeps itself current while it is open (useListWatch). */

@@ -30,7 +30,7 @@ const early = new Map<string, { at: number; answer: ReturnType<typeof rest.getLi
 const EARLY_MS = 10_000;
 
 /** The call's identity: resource, page, sort and filter (keys in a fixed order), not its signal or meta. */
-function listKey(resource: string, params: Partial<GetListParams>): string {
+export function listKey(resource: string, params: Partial<GetListParams>): string {
   const filter = params.filter ?? {};
   const canonical = Object.fromEntries(Object.keys(filter).sort().map((k) => [k, filter[k]]));
   const p = params.pagination ?? { page: 1, perPage: 25 };
@@ -44,6 +44,12 @@ export function getListEarly(resource: string, params: Partial<GetListParams>): 
   const answer = rest.getList(resource, full);
   answer.catch(() => undefined); // the page's own call reports a failure
   early.set(listKey(resource, full), { at: Date.now(), answer });
+}
+
+/** An answer already at hand (the server's first screen), for the page's identical call. */
+export function seedListEarly(resource: string, params: Partial<GetListParams>, result: GetListResult): void {
+  const full = { pagination: { page: 1, perPage: 25 }, sort: { field: 'id', order: 'DESC' }, filter: {}, ...params } as GetListParams;
+  early.set(listKey(resource, full), { at: Date.now(), answer: Promise.resolve(result) });
 }
 
 /** A file from the API, saved in the browser under the name the server gives. */

@@ -12,6 +12,11 @@ export function loadMe(): Promise<Me> {
   return current;
 }
 
+/** `me` as the server wrote it into the page (the first screen, http/firstScreen.ts). */
+export function seedMe(me: Me): void {
+  current ??= Promise.resolve(me);
+}
+
 export function reloadMe(): Promise<Me> {
   current = null;
   return loadMe();

@@ -1,0 +1,19 @@
+/**
+ * How the back office asks for its first screen (issue 24, item 10): 匯款記錄's first page when
+ * nothing was chosen, and the stores' call every page makes. Said once for the page
+ * (admin/src/payments/listParams.ts, admin/src/common/useStores.ts) and for the server, which
+ * answers these very calls in /admin's HTML (http/firstScreen.ts).
+ */
+import { defaultDateRange } from './time.js';
+
+export const PAYMENTS_PER_PAGE = 25;
+export const PAYMENTS_SORT = { field: 'paid_at', order: 'DESC' } as const;
+
+/** The list opens on the last three days (spec section 2). */
+export function paymentsFilterDefaults(): { paid_at_gte: string; paid_at_lte: string } {
+  const range = defaultDateRange();
+  return { paid_at_gte: range.from, paid_at_lte: range.to };
+}
+
+/** The one call for the stores, the same for every page. */
+export const STORES_PARAMS = { pagination: { page: 1, perPage: 1000 }, sort: { field: 'id', order: 'ASC' } as const, filter: {} };

@@ -1,0 +1,277 @@
+/**
+ * 匯款記錄 in the HTML of /admin itself (issue 24, item 10): the back office's script is about a
+ * megabyte of React, react-admin and MUI that takes a desktop 0.6 to 2 s to start, whatever the
+ * API answers. So the server writes the user's first page into the page it sends, as a light
+ * table (a desk) or cards (a phone) in plain HTML and CSS, which the list replaces once it has
+ * mounted (admin/src/providers/firstScreen.ts hands over), with the answers the list would ask
+ * for, so it asks nothing again.
+ *
+ * The session is the HttpOnly cookie, checked as every /api call checks it; the rows come from
+ * the same services as `GET /api/payments` and `GET /api/stores` with the user as actor, so the
+ * store scope holds. Which page: the list's last parameters, which the page keeps in the
+ * `remit_list` cookie (nothing secret: filters, sort, store), else the list's defaults.
+ */
+import type Koa from 'koa';
+import {
+  formatNTD,
+  formatTaipei,
+  gates,
+  methodText,
+  MSG,
+  PAYMENT_FIELD_LABELS as F,
+  PAYMENT_LIST_LABELS as L,
+  PAYMENTS_PER_PAGE,
+  PAYMENTS_SORT,
+  paymentsFilterDefaults,
+  scopeIsEmpty,
+  SOURCE_LABELS,
+  STATUS_COLORS,
+  STORES_PARAMS,
+  storeLabel,
+  type PaymentStatus,
+} from '../core/browser.js';
+import { authenticateSession, listPayments, listStores, me as loadMe, parseListQuery, type AppContext, type ListedPayment, type Me, type Store } from '../core/index.js';
+import { SESSION_COOKIE } from './session.js';
+
+/** The list's last parameters, written by the page (admin/src/providers/firstScreen.ts). */
+export const LIST_COOKIE = 'remit_list';
+
+/** react-admin's getList parameters, as the page asks and as it compares them. */
+export interface ListParams {
+  pagination: { page: number; perPage: number };
+  sort: { field: string; order: 'ASC' | 'DESC' };
+  filter: Record<string, unknown>;
+}
+
+/**
+ * What the `remit_list` cookie holds: the list's call (`q`, its filter with the store of the top
+ * bar in it), the count line's filter (`c`), whether the dates are the list's default three days
+ * (`d`: then they are today's, whenever the cookie was written) and whether the store column
+ * names the code too (`m`, several stores chosen).
+ */
+interface ListCookie {
+  q: ListParams;
+  c: Record<string, unknown>;
+  d: boolean;
+  m: boolean;
+}
+
+/** The list's parameters when the page has kept none: the last three days, newest first (core/listDefaults.ts). */
+function defaultCookie(): ListCookie {
+  return { q: { pagination: { page: 1, perPage: PAYMENTS_PER_PAGE }, sort: { ...PAYMENTS_SORT }, filter: paymentsFilterDefaults() }, c: {}, d: true, m: false };
+}
+
+const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/** The cookie, checked; undefined when absent, null when unreadable (then nothing is drawn ahead). */
+function readListCookie(raw: string | undefined): ListCookie | null | undefined {
+  if (!raw) return undefined;
+  if (raw.length > 2000) return null;
+  try {
+    const v = JSON.parse(decodeURIComponent(raw));
+    const q = v?.q;
+    if (!isRecord(v) || !isRecord(q) || !isRecord(q.pagination) || !isRecord(q.sort) || !isRecord(q.filter) || !isRecord(v.c)) return null;
+    const { page, perPage } = q.pagination;
+    const { field, order } = q.sort;
+    if (!Number.isSafeInteger(page) || !Number.isSafeInteger(perPage) || (page as number) < 1 || (perPage as number) < 1 || (perPage as number) > 100) return null;
+    if (typeof field !== 'string' || (order !== 'ASC' && order !== 'DESC')) return null;
+    const out: ListCookie = { q: { pagination: { page: page as number, perPage: perPage as number }, sort: { field, order }, filter: q.filter }, c: v.c, d: v.d === true, m: v.m === true };
+    if (out.d) out.q.filter = { ...out.q.filter, ...paymentsFilterDefaults() };
+    return out;
+  } catch {
+    return null;
+  }
+}
+
+/** A filter's keys in a fixed order, to compare two filters (admin/src/providers/dataProvider.ts listKey). */
+const canonical = (filter: Record<string, unknown>) => JSON.stringify(Object.keys(filter).sort().map((k) => [k, filter[k]]));
+
+/**
+ * Whether a list address (`/admin/payments?filter=…&sort=…`, a reload, a link, a step back) asks
+ * for the kept page: the list takes its parameters from the address when it has any (react-admin's
+ * getQuery), and a page drawn from the cookie would then show other rows for a moment. No query:
+ * the kept page.
+ */
+function addressAgrees(kept: ListCookie, query: Record<string, string | string[] | undefined>): boolean {
+  if (Object.keys(query).length === 0) return true;
+  const one = (k: string) => (typeof query[k] === 'string' ? (query[k] as string) : undefined);
+  let filter: unknown = {};
+  try {
+    filter = one('filter') === undefined ? {} : JSON.parse(one('filter')!);
+  } catch {
+    return false;
+  }
+  if (!isRecord(filter)) return false;
+  const q = kept.q;
+  const sort = one('sort') ?? PAYMENTS_SORT.field;
+  const order = one('sort') ? one('order') : PAYMENTS_SORT.order;
+  return (
+    canonical({ ...filter, ...kept.c }) === canonical(q.filter) &&
+    sort === q.sort.field &&
+    order === q.sort.order &&
+    Number(one('page') ?? 1) === q.pagination.page &&
+    Number(one('perPage') ?? PAYMENTS_PER_PAGE) === q.pagination.perPage
+  );
+}
+
+/** getList parameters as `GET /api/<resource>` reads them (ra-data-simple-rest's query), through the API's own parser. */
+function apiQuery(p: ListParams) {
+  const start = (p.pagination.page - 1) * p.pagination.perPage;
+  return parseListQuery({ sort: JSON.stringify([p.sort.field, p.sort.order]), range: JSON.stringify([start, start + p.pagination.perPage - 1]), filter: JSON.stringify(p.filter) });
+}
+
+export interface FirstScreen {
+  me: Me;
+  stores: { data: Store[]; total: number };
+  /** the list's call and its answer, the count line's call and its total: what the page would ask */
+  list: { params: ListParams; data: ListedPayment[]; total: number };
+  count: { params: ListParams; data: ListedPayment[]; total: number };
+  storesParams: ListParams;
+  multi: boolean;
+}
+
+/**
+ * The first page of 匯款記錄 for the browser's session, or null: no session, a user who does not
+ * see payments or has no store, a cookie that does not read, or any error (the page then starts
+ * as it always did).
+ */
+export async function firstScreenData(app: AppContext, ctx: Koa.Context): Promise<FirstScreen | null> {
+  const token = ctx.cookies.get(SESSION_COOKIE);
+  if (!token) return null;
+  const kept = readListCookie(ctx.cookies.get(LIST_COOKIE));
+  if (kept === null) return null;
+  const cookie = kept ?? defaultCookie();
+  // /admin itself opens the list on the kept page whatever its query; /admin/payments?… on its own
+  if (ctx.path.replace(/\/+$/, '') !== '/admin' && !addressAgrees(cookie, ctx.query)) return null;
+  try {
+    const session = await authenticateSession(app, token);
+    const service = { ...app, actor: session.actor, ip: ctx.ip || null, sessionId: session.sessionId };
+    const user = await loadMe(service);
+    if (!gates.viewPayments(user) || scopeIsEmpty(user)) return null;
+    const countParams: ListParams = { pagination: { page: 1, perPage: 1 }, sort: { field: 'id', order: 'DESC' }, filter: cookie.c };
+    const [stores, list, count] = await Promise.all([
+      listStores(service, apiQuery(STORES_PARAMS)),
+      listPayments(service, apiQuery(cookie.q)),
+      listPayments(service, apiQuery(countParams)),
+    ]);
+    return {
+      me: user,
+      stores: { data: stores.rows, total: stores.total },
+      list: { params: cookie.q, data: list.rows as ListedPayment[], total: list.total },
+      count: { params: countParams, data: count.rows as ListedPayment[], total: count.total },
+      storesParams: STORES_PARAMS,
+      multi: cookie.m,
+    };
+  } catch {
+    return null;
+  }
+}
+
+const esc = (s: unknown) => String(s ?? '').replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+
+/** The chip colours of the list's statuses (admin/src/backoffice/theme.ts: warning, success, error). */
+const CHIP: Record<'warning' | 'success' | 'error', string> = {
+  warning: 'background:#fbc02d;color:rgba(0,0,0,.87)',
+  success: 'background:#2e7d32;color:#fff',
+  error: 'background:#c62828;color:#fff',
+};
+
+/**
+ * The look of the first screen: the back office's top bar, menu width, fonts and row heights
+ * (react-admin's layout with admin/src/backoffice/theme.ts), so the list takes its place without
+ * the rows moving. Hidden for good once the page has taken over.
+ */
+const STYLE = `<style>
+#first-screen{position:absolute;top:0;left:0;right:0;min-height:100vh;background:#fafafa;font-family:system-ui,-apple-system,'Segoe UI','PingFang TC','Noto Sans TC','Microsoft JhengHei',sans-serif;color:rgba(0,0,0,.87);font-size:14px;line-height:1.43}
+#first-screen~#root{position:fixed;inset:0;visibility:hidden;overflow:hidden}
+.fs-bar{position:fixed;top:0;left:0;right:0;height:48px;background:#1565c0;color:#fff;display:flex;align-items:center;padding:0 16px;box-shadow:0 2px 4px -1px rgba(0,0,0,.2),0 4px 5px 0 rgba(0,0,0,.14);z-index:2}
+.fs-bar h1{font-size:20px;font-weight:500;margin:0;white-space:nowrap;overflow:hidden;text-overflow:ellipsis}
+.fs-bar .page{display:none;font-size:16px;margin-left:17px}
+.fs-menu{width:18px;height:2px;background:#fff;box-shadow:0 -5px #fff,0 5px #fff;margin:0 18px 0 3px;flex:none}
+.fs-main{padding:306px 16px 16px}
+.fs-main.short{padding-top:268px}
+.fs-busy{position:absolute;top:80px;left:16px;right:16px;color:rgba(0,0,0,.6)}
+.fs-grid{display:none}
+.fs-cards{list-style:none;margin:0;padding:0}
+.fs-card{background:#fff;border:1px solid rgba(0,0,0,.12);border-radius:4px;padding:10px;margin-bottom:8px;min-height:129px}
+.fs-card .top{display:flex;align-items:baseline;gap:8px}
+.fs-card .five{font-family:monospace;font-size:1.15rem;font-weight:600}
+.fs-card .amt{margin-left:auto;font-weight:600;font-size:16px}
+.fs-card .sub,.fs-card .by{color:rgba(0,0,0,.6)}
+.fs-card .by{font-size:12px;margin-top:8px}
+.fs-card .mid{display:flex;align-items:center;gap:8px;margin-top:8px;min-height:32px}
+.fs-chip{display:inline-block;border-radius:12px;padding:1px 8px;font-size:13px}
+#first-screen .none{color:rgba(0,0,0,.6)}
+@media (min-width:600px){
+.fs-bar{height:64px}.fs-bar .page{display:inline}
+.fs-main,.fs-main.short{padding:201px 8px 8px}.fs-busy{top:96px;left:8px}
+.fs-cards{display:none}.fs-grid{display:table;border-collapse:collapse;width:100%;background:#fff}
+.fs-grid th,.fs-grid td{box-sizing:border-box;padding:0 6px;height:28px;line-height:1.2;white-space:nowrap;text-align:left;border-bottom:1px solid rgba(224,224,224,1);font-weight:400}
+.fs-grid th{font-weight:500}
+.fs-grid td.note{white-space:normal;width:30%}.fs-grid .num{text-align:right}.fs-grid .five{font-family:monospace;font-size:.95rem}
+.fs-grid .pad{display:inline-block;width:28px}.fs-grid .st{display:inline-block;width:96px}.fs-grid .act{display:inline-block;width:66px}
+}
+@media (min-width:900px){.fs-main,.fs-main.short{padding-left:248px}.fs-busy{left:248px}}
+</style>`;
+
+/**
+ * The markup: a heading, the rows (a table on a desk, cards on a phone, both written and one
+ * shown by the width, as the list does), 載入中 while the page starts, and the answers for the
+ * page in a JSON block (never run: `type="application/json"`, and `<` escaped inside).
+ */
+export function firstScreenHtml(fs: FirstScreen, title: string): string {
+  const byId = new Map(fs.stores.data.map((s) => [s.id, s]));
+  const storeName = (id: number) => {
+    if (fs.stores.data.length === 0) return '';
+    const s = byId.get(id);
+    return fs.multi ? storeLabel(s) : (s?.name ?? storeLabel(s));
+  };
+  const time = (iso: string) => formatTaipei(Date.parse(iso));
+  // 無備註 in grey as the list writes it, at a readable contrast (5.7:1)
+  const note = (text: string) => (text ? esc(text) : `<span class="none">${esc(MSG.noNote)}</span>`);
+  const chip = (status: string) => `<span class="fs-chip" style="${CHIP[STATUS_COLORS[status as PaymentStatus] ?? 'warning']}">${esc(status)}</span>`;
+  const showStore = fs.stores.data.length > 0;
+  // the list's checkboxes, status menu with 確認入帳 and delete buttons take room: the same room here, so no column moves
+  const canEdit = gates.editPayments(fs.me);
+  const canDelete = gates.deletePayments(fs.me);
+  const ticks = canDelete || canEdit;
+  const pad = '<span class="pad"></span>';
+  const head = [F.last_five, F.paid_at, F.amount, F.method, ...(showStore ? [F.store_id] : []), F.status, F.note, F.source, L.submitter, F.created_at];
+  const rows = fs.list.data
+    .map(
+      (r) =>
+        `<tr class="first-screen-row">${ticks ? `<td>${pad}</td>` : ''}<td class="five">${esc(r.last_five)}</td><td>${esc(time(r.paid_at))}</td><td class="num">${esc(formatNTD(r.amount))}</td><td>${esc(methodText(r))}</td>` +
+        `${showStore ? `<td>${esc(storeName(r.store_id))}</td>` : ''}<td>${canEdit ? `<span class="st">${chip(r.status)}</span><span class="act"></span>` : chip(r.status)}</td><td class="note">${note(r.note)}</td><td>${esc(SOURCE_LABELS[r.source] ?? SOURCE_LABELS.staff)}</td>` +
+        `<td>${esc(r.created_by_username ?? '—')}</td><td>${esc(time(r.created_at))}</td>${canDelete ? `<td>${pad}</td>` : ''}</tr>`,
+    )
+    .join('');
+  const cards = fs.list.data
+    .map((r) => {
+      const sub = [time(r.paid_at), r.last_five ? methodText(r) : '', storeName(r.store_id)].filter(Boolean).join(' · ');
+      return (
+        `<li class="fs-card first-screen-row"><div class="top"><span class="five" aria-label="${esc(F.last_five)}">${esc(r.last_five || methodText(r))}</span><span class="amt" aria-label="${esc(F.amount)}">${esc(formatNTD(r.amount))}</span></div>` +
+        `<div class="sub">${esc(sub)}</div><div class="mid">${chip(r.status)}<span>${note(r.note)}</span></div>` +
+        `<div class="by">${esc(SOURCE_LABELS[r.source] ?? SOURCE_LABELS.staff)} · ${esc(L.submitter)} ${esc(r.created_by_username ?? '—')} · ${esc(time(r.created_at))}</div></li>`
+      );
+    })
+    .join('');
+  const data = JSON.stringify({ me: fs.me, stores: { params: fs.storesParams, ...fs.stores }, list: fs.list, count: fs.count }).replace(/</g, '\\u003c');
+  return (
+    `<div id="first-screen" aria-busy="true">${STYLE}<header class="fs-bar"><span class="fs-menu"></span><h1>${esc(title)}</h1><span class="page">${esc(L.title)}</span></header>` +
+    // on a phone the list's buttons take two lines for those who import and export everything, else one
+    `<main class="fs-main${gates.managePayments(fs.me) ? '' : ' short'}"><p class="fs-busy" role="status">${esc(L.loading)}</p>` +
+    (fs.list.data.length
+      ? `<table class="fs-grid" aria-label="${esc(L.title)}"><thead><tr>${ticks ? `<td>${pad}</td>` : ''}${head.map((h) => `<th scope="col"${h === F.amount ? ' class="num"' : ''}>${esc(h)}</th>`).join('')}${canDelete ? `<td>${pad}</td>` : ''}</tr></thead><tbody>${rows}</tbody></table>` +
+        `<ul class="fs-cards" aria-label="${esc(L.title)}">${cards}</ul>`
+      : '') +
+    `</main></div><script type="application/json" id="first-screen-data">${data}</script>`
+  );
+}
+
+/** The first screen of /admin for `spa` (http/static.ts): the markup for this request, or null. */
+export function firstScreenFor(app: AppContext, title: string): (ctx: Koa.Context) => Promise<string | null> {
+  return async (ctx) => {
+    const data = await firstScreenData(app, ctx);
+    return data && firstScreenHtml(data, title);
+  };
+}
