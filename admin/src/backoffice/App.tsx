@@ -9,6 +9,7 @@ import { Dashboard } from '../dashboard';
 import { i18nProvider } from '../i18n/i18nProvider';
 import { Layout } from '../layout/Layout';
 import { NotFound } from '../layout/NotFound';
+import { UndoSafeNotification } from '../layout/UndoSafeNotification';
 import { LoginPage } from '../login/LoginPage';
 import payments from '../payments';
 import { ReconcilePage } from '../reconcile';
@@ -51,6 +52,7 @@ export function App() {
       i18nProvider={i18nProvider}
       loginPage={LoginPage}
       layout={Layout}
+      notification={UndoSafeNotification}
       catchAll={NotFound}
       accessDenied={AccessDenied}
       dashboard={Home}
