@@ -15,8 +15,11 @@ import { FormDialog } from '../common/FormDialog';
 import { useServerAction } from '../common/useServerAction';
 import { PAYMENTS_UI as P, UI } from '../messages';
 
-/** The method as text; for an editor, a button that opens 修改付款方式. */
-export function MethodCell({ record, editable }: { record: Payment; editable: boolean }) {
+/**
+ * The method as text; for an editor, a button that opens 修改付款方式. `compact` (the desk's dense
+ * table): the text alone, dotted underlined, no wider than the plain text, so the row keeps its columns.
+ */
+export function MethodCell({ record, editable, compact }: { record: Payment; editable: boolean; compact?: boolean }) {
   const [open, setOpen] = useState(false);
   const text = methodText(record);
   if (!editable) return <>{text}</>;
@@ -25,12 +28,22 @@ export function MethodCell({ record, editable }: { record: Payment; editable: bo
       <Button
         size="small"
         color="inherit"
-        endIcon={<EditIcon sx={{ fontSize: '1rem !important' }} />}
+        endIcon={compact ? undefined : <EditIcon sx={{ fontSize: '1rem !important' }} />}
         aria-label={P.editMethodLabel(text)}
         title={P.editMethod}
         onClick={(e) => (e.stopPropagation(), setOpen(true))}
         data-testid={`method-edit-${record.id}`}
-        sx={{ minWidth: 0, px: 0.5, py: 0, fontWeight: 400, textTransform: 'none', whiteSpace: 'nowrap' }}
+        sx={{
+          minWidth: 0,
+          px: compact ? 0 : 0.5,
+          py: 0,
+          fontWeight: 400,
+          fontSize: 'inherit',
+          lineHeight: 'inherit',
+          textTransform: 'none',
+          whiteSpace: 'nowrap',
+          ...(compact && { textDecoration: 'underline dotted', textUnderlineOffset: 3, '&:hover': { textDecoration: 'underline', bgcolor: 'transparent' } }),
+        }}
       >
         {text}
       </Button>

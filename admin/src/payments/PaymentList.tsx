@@ -113,7 +113,7 @@ function PaymentGrid({ me, permanent }: { me: Me; permanent: Record<string, unkn
       <TextField source="last_five" label={P.lastFive} sx={{ fontFamily: 'monospace', fontSize: '0.95rem' }} />
       <FunctionField source="paid_at" label={words.time} render={(r: Payment) => time(r.paid_at)} />
       <FunctionField source="amount" label={words.amount} textAlign="right" render={(r: Payment) => formatNTD(r.amount)} />
-      <FunctionField source="method" label={P.method} render={(r: Payment) => <MethodCell record={r} editable={canEdit} />} />
+      <FunctionField source="method" label={P.method} render={(r: Payment) => <MethodCell record={r} editable={canEdit} compact />} />
       {stores.length > 0 && <FunctionField source="store_id" label={P.store} render={(r: Payment) => storeName(r.store_id)} />}
       <FunctionField
         source="status"
