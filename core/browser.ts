@@ -41,4 +41,6 @@ export { validatePasswordChange, validateUser } from './users/validate.js';
 export { CASH_OUT_KINDS, DENOMINATIONS, EXPENSE_CATEGORIES, METHOD_ORDER, cashDifference, denominationTotal, validateCashOut, validateClose } from './closes/rules.js';
 export type { ByMethod, DayCash, DayStatus, Denominations } from './closes/rules.js';
 export type { BoardDay, CashOut, CloseBoard, DayClose, DayLine, DayView } from './closes/service.js';
+export { unpackBoard } from './closes/boardWire.js';
+export type { WireBoard } from './closes/boardWire.js';
 export { CASH_OUT_FIELD_LABELS, CLOSE_FIELD_LABELS, CLOSE_STATUS_LABELS } from './labels.js';

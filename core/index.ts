@@ -49,6 +49,8 @@ export { PROPOSALS_PAGE, confirmPairs, importStatement, listLines, markUnpaid, p
 export { statsCharts, statsSummary } from './stats/service.js';
 export { assertDayOpenForCash, boardRows, closeDay, closesBoard, dayBookRange, deleteCashOut, getDay, recordCashOut, reopenDay } from './closes/service.js';
 export type { BoardDay, CashChange, CashOut, CloseBoard, DayClose, DayLine, DayView } from './closes/service.js';
+export { packBoard, unpackBoard } from './closes/boardWire.js';
+export type { WireBoard } from './closes/boardWire.js';
 export { exportDayBook } from './closes/daybook.js';
 export { publicLinkInfo, publicReportStatus, reportThroughLink, storeLink } from './links/service.js';
 export type { LinkAction } from './links/service.js';
