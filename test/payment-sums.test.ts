@@ -1,23 +1,25 @@
 /**
- * core/db/paymentSums.ts (bench 13): sums over whole Taiwan days read whole 32-day runs from
+ * The board's figures (bench 13): core/db/paymentSums.ts's sums over whole Taiwan days read whole 32-day runs from
  * payment_block and the days at either end from payment_daily. They equal the payments' own sums,
  * by store, status and method, for ranges inside one run, across runs, on run edges, unbounded on
- * either side, after inserts, updates (time, store, status, method, amount) and deletes; the
- * blocks' triggers are the generator's output for the migration's description, which is pinned.
+ * either side, after inserts, updates (time, store, status, method, amount) and deletes; and
+ * cash_out_daily equals the cash out entries per store and day. The triggers are the generator's
+ * output for the migration's descriptions, which are pinned.
  */
 import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { dailyFiguresSql } from '../core/db/dailyFigures.js';
 import { BLOCK_DAYS, paymentSums } from '../core/db/paymentSums.js';
 import { taipeiDayNumber, taipeiDayNumberStart } from '../core/time.js';
-import { PAYMENT_BLOCKS } from '../migrations/20261127002600_payment_blocks.js';
+import { CASH_OUT_DAILY, PAYMENT_BLOCKS } from '../migrations/20261127002600_board_figures.js';
 import { createTestDb, DB_KINDS, type TestDb } from './helpers/db.js';
 
-const digest = (dialect: 'sqlite' | 'pg') => createHash('sha256').update(JSON.stringify(dailyFiguresSql(PAYMENT_BLOCKS, dialect))).digest('hex').slice(0, 16);
+const digest = (dialect: 'sqlite' | 'pg', figures = PAYMENT_BLOCKS) => createHash('sha256').update(JSON.stringify(dailyFiguresSql(figures, dialect))).digest('hex').slice(0, 16);
 
 describe('payment_block triggers', () => {
   it("the migration's description gives the SQL it gave when it landed (a change is a new migration)", () => {
     expect({ sqlite: digest('sqlite'), pg: digest('pg') }).toEqual({ sqlite: '5f49d0b494cc0760', pg: '44bd917cb2706c5c' });
+    expect({ sqlite: digest('sqlite', CASH_OUT_DAILY), pg: digest('pg', CASH_OUT_DAILY) }).toEqual({ sqlite: '8091d74928042d62', pg: '68520e105f5e602c' });
   });
 });
 
@@ -89,6 +91,21 @@ describe.each(DB_KINDS)('paymentSums on %s', (kind) => {
       [first + 200, first + 300],
     ];
     for (const [a, b] of ranges) expect([a, b, Object.fromEntries(await viaSums(a, b))]).toEqual([a, b, Object.fromEntries(await direct(a, b))]);
+  });
+
+  it('cash_out_daily equals the cash out entries per store and day through inserts, updates and deletes', async () => {
+    const at = Date.parse('2026-03-10T23:59:59+08:00');
+    const entry = (i: number) => ({ store_id: stores[i % 2], at: at + (i % 3), kind: i % 2 ? '提領' : '店內支出', category: '', amount: 100 + i, note: '', after_close: false, created_by: null, created_by_username: 't', created_at: at });
+    await t.db('cash_out').insert([0, 1, 2, 3, 4].map(entry));
+    const ids = ((await t.db('cash_out').select('id').orderBy('id')) as Array<{ id: number }>).map((r) => r.id);
+    await t.db('cash_out').where({ id: ids[0] }).update({ at: at + 1000 }); // the next Taiwan day
+    await t.db('cash_out').where({ id: ids[1] }).update({ store_id: stores[0], amount: 7 });
+    await t.db('cash_out').where({ id: ids[2] }).delete();
+    const rows = (await t.db('cash_out').select('store_id', 'at', 'amount')) as Array<{ store_id: number; at: number | string; amount: number }>;
+    const want = new Map<string, number>();
+    for (const r of rows) want.set(`${r.store_id}|${taipeiDayNumber(Number(r.at))}`, (want.get(`${r.store_id}|${taipeiDayNumber(Number(r.at))}`) ?? 0) + Number(r.amount));
+    const kept = (await t.db('cash_out_daily').where('n', '>', 0).select('store_id', 'day', 'amount')) as Array<{ store_id: number; day: number; amount: number | string }>;
+    expect(new Map(kept.map((r) => [`${r.store_id}|${r.day}`, Number(r.amount)]))).toEqual(want);
   });
 
   it('narrow to the stores asked for', async () => {

@@ -553,8 +553,8 @@ export interface CloseBoard {
  * The board for headquarters (view_reports, view_payments or edit_payments; the stores in scope):
  * stores by Taiwan days over a range of at most DAYBOOK_MAX_DAYS, each day 已結帳 with its
  * difference, 已重新開帳 or 未結帳, and the takings by method. From per-day figures: the closes,
- * payment_daily by method and its 32-day runs (kept by triggers), cash out summed per day in SQL;
- * never the payments' rows.
+ * payment_daily by method and its 32-day runs, cash_out_daily (all kept by triggers); never the
+ * payments' or the cash out's rows.
  */
 export async function closesBoard(ctx: ServiceContext, params: { from?: unknown; to?: unknown; store_id?: unknown } = {}): Promise<CloseBoard> {
   requireAnyPermission(ctx.actor, 'view_reports', 'view_payments', 'edit_payments');
@@ -594,7 +594,8 @@ export async function closesBoard(ctx: ServiceContext, params: { from?: unknown;
       )
       .then(rowsOf),
     perDay('payment_daily', 'method = ? and day >= ? and day <= ?', [CASH_METHOD, first, last], 'day').then(rowsOf),
-    perDay('cash_out', 'at >= ? and at < ?', [taipeiDayStart(from)!, taipeiDayStart(to)! + DAY_MS], taipeiDayNumberSql('at', dialect)).then(rowsOf),
+    // cash out per store and day, kept by triggers (cash_out_daily)
+    perDay('cash_out_daily', 'day >= ? and day <= ?', [first, last], 'day').then(rowsOf),
     // takings by method over the range: whole 32-day runs and the days at either end (core/db/paymentSums.ts)
     paymentSums(db, scope, first, last),
     // each store's last standing close before the range: the opening of its first days

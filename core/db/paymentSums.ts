@@ -6,7 +6,7 @@
  * takings by method read this one function.
  */
 import type { Knex } from 'knex';
-import { PAYMENT_BLOCKS } from '../../migrations/20261127002600_payment_blocks.js';
+import { PAYMENT_BLOCKS } from '../../migrations/20261127002600_board_figures.js';
 
 export const BLOCK_DAYS = PAYMENT_BLOCKS.period!.days;
 
