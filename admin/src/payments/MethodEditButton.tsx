@@ -6,7 +6,7 @@
  * bank line (取消對帳 first), a cash entry of a closed day (the close's lock, with its message).
  */
 import EditIcon from '@mui/icons-material/EditOutlined';
-import { Button, Checkbox, FormControl, FormControlLabel, FormHelperText, FormLabel, Radio, RadioGroup, TextField, Typography } from '@mui/material';
+import { Button, Checkbox, FormControl, FormControlLabel, FormHelperText, FormLabel, IconButton, Radio, RadioGroup, TextField, Tooltip, Typography } from '@mui/material';
 import { useState, type FormEvent } from 'react';
 import { useDataProvider, useNotify, useRefresh } from 'react-admin';
 import { EPAY_KINDS, formatNTD, formatTaipei, hasMethodDetail, initialStatus, METHOD_DETAIL_MAX, METHOD_TRANSFER, methodText, needsLastFive, PAYMENT_METHODS, validateMethod } from '../../../core/browser';
@@ -17,12 +17,27 @@ import { PAYMENTS_UI as P, UI } from '../messages';
 
 /**
  * The method as text; for an editor, a button that opens 修改付款方式. `compact` (the desk's dense
- * table): the text alone, dotted underlined, no wider than the plain text, so the row keeps its columns.
+ * table): the text alone, dotted underlined, no wider than the plain text, so the row keeps its
+ * columns. `icon` (a phone's card, which shows the method already): a pencil named for what it does.
  */
-export function MethodCell({ record, editable, compact }: { record: Payment; editable: boolean; compact?: boolean }) {
+export function MethodCell({ record, editable, compact, icon }: { record: Payment; editable: boolean; compact?: boolean; icon?: boolean }) {
   const [open, setOpen] = useState(false);
   const text = methodText(record);
   if (!editable) return <>{text}</>;
+  const dialog = open && <MethodDialog record={record} onClose={() => setOpen(false)} />;
+  if (icon) {
+    // a card already shows the method in its heading or its second line
+    return (
+      <>
+        <Tooltip title={P.editMethod}>
+          <IconButton size="small" aria-label={P.editMethodLabel(text)} onClick={(e) => (e.stopPropagation(), setOpen(true))} data-testid={`method-edit-${record.id}`}>
+            <EditIcon fontSize="small" />
+          </IconButton>
+        </Tooltip>
+        {dialog}
+      </>
+    );
+  }
   return (
     <>
       <Button
@@ -47,7 +62,7 @@ export function MethodCell({ record, editable, compact }: { record: Payment; edi
       >
         {text}
       </Button>
-      {open && <MethodDialog record={record} onClose={() => setOpen(false)} />}
+      {dialog}
     </>
   );
 }

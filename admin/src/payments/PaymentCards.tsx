@@ -48,7 +48,7 @@ export function PaymentCards({ canEdit, canDelete, storeName, empty }: { canEdit
             <Typography variant="caption" color="text.secondary" component="div" sx={{ flex: 1, minWidth: 0 }}>
               {SOURCE_LABELS[r.source] ?? SOURCE_LABELS.staff} · {P.submitter} {r.created_by_username ?? '—'} · {formatTaipei(Date.parse(r.created_at))}
             </Typography>
-            {canEdit && <MethodCell record={r} editable />}
+            {canEdit && <MethodCell record={r} editable icon />}
             {canEdit && <ConfirmCreditedButton record={r} />}
           </Box>
         </Paper>
