@@ -44,7 +44,7 @@ export function MethodCell({ record, editable, compact, icon }: { record: Paymen
         size="small"
         color="inherit"
         endIcon={compact ? undefined : <EditIcon sx={{ fontSize: '1rem !important' }} />}
-        aria-label={P.editMethodLabel(text)}
+        // named by the method it shows (what a person sees is what a screen reader says); the title says what it does
         title={P.editMethod}
         onClick={(e) => (e.stopPropagation(), setOpen(true))}
         data-testid={`method-edit-${record.id}`}
