@@ -13,7 +13,8 @@ import { dailyFiguresSql, type DailyFigures } from '../core/db/dailyFigures.js';
  * And for the board's days: cash out summed per store and Taiwan day (cash_out_daily, kept by the
  * same generator's triggers), so a year's cash out is one row a store and day, read in order, not
  * every entry grouped by a day worked out per row; and payment_daily indexed by method, store and
- * day, so a store's 現金 days are read in order without the other methods' rows.
+ * day, so a store's 現金 days are read in order without the other methods' rows, and by day, so
+ * the days at a range's ends are found without reading every day.
  */
 export const PAYMENT_BLOCKS: DailyFigures = {
   table: 'payment_block',
@@ -60,12 +61,19 @@ export async function up(knex: Knex): Promise<void> {
   });
   await knex.raw(cash.backfill);
   for (const s of cash.create) await knex.raw(s);
-  await knex.schema.alterTable('payment_daily', (t) => t.index(['method', 'store_id', 'day', 'amount'], 'payment_daily_method_store_day_idx'));
+  await knex.schema.alterTable('payment_daily', (t) => {
+    t.index(['method', 'store_id', 'day', 'amount'], 'payment_daily_method_store_day_idx');
+    // the days at a range's two ends (core/db/paymentSums.ts): without it PostgreSQL reads the whole table for each end
+    t.index(['day'], 'payment_daily_day_idx');
+  });
 }
 
 export async function down(knex: Knex): Promise<void> {
   const dialect = isPostgres(knex) ? 'pg' : 'sqlite';
-  await knex.schema.alterTable('payment_daily', (t) => t.dropIndex(['method', 'store_id', 'day', 'amount'], 'payment_daily_method_store_day_idx'));
+  await knex.schema.alterTable('payment_daily', (t) => {
+    t.dropIndex(['method', 'store_id', 'day', 'amount'], 'payment_daily_method_store_day_idx');
+    t.dropIndex(['day'], 'payment_daily_day_idx');
+  });
   for (const s of dailyFiguresSql(CASH_OUT_DAILY, dialect).drop) await knex.raw(s);
   await knex.schema.dropTableIfExists('cash_out_daily');
   for (const s of dailyFiguresSql(PAYMENT_BLOCKS, dialect).drop) await knex.raw(s);
