@@ -37,15 +37,17 @@ export async function seedCloses(db: Knex, n: number): Promise<void> {
   if (ids.at(-1) !== first + STORES - 1) throw new Error('store ids are not consecutive');
   const pg = db.client.config.client === 'pg';
   const text = (e: string) => (pg ? `(${e})::text` : `cast(${e} as text)`);
-  // method: 4 in 10 transfers, 3 cash, 2 card, 1 e-payment; a staff purchase in 23
-  const method = `case when (i * 13) % 10 < 4 then '匯款' when (i * 13) % 10 < 7 then '現金' when (i * 13) % 10 < 9 then '刷卡' else '電子支付' end`;
+  // method: 4 in 10 transfers, 3 cash, 2 card, 1 e-payment, at every store (drawn from i / STORES: i
+  // itself picks the store, and i % 10 would give each store one method only); a staff purchase in 23
+  const pick = `((i / ${STORES}) * 13) % 10`;
+  const method = `case when ${pick} < 4 then '匯款' when ${pick} < 7 then '現金' when ${pick} < 9 then '刷卡' else '電子支付' end`;
   await db.raw(
     `with recursive s(i) as (select cast(1 as bigint) union all select i + 1 from s where i < ?)
      insert into payments (uuid, store_id, last_five, paid_at, amount, status, note, method, employee, created_by, created_at, updated_at)
      select 'c-' || ${text('i')}, ? + (i % ${STORES}),
-       case when (i * 13) % 10 < 4 then ${pg ? `lpad(${text('(i * cast(7919 as bigint)) % 100000')}, 5, '0')` : `substr('0000' || ${text('(i * cast(7919 as bigint)) % 100000')}, -5)`} else '' end,
+       case when ${pick} < 4 then ${pg ? `lpad(${text('(i * cast(7919 as bigint)) % 100000')}, 5, '0')` : `substr('0000' || ${text('(i * cast(7919 as bigint)) % 100000')}, -5)`} else '' end,
        cast(? as bigint) + ((i * cast(7919 as bigint)) % ${DAYS * 1440}) * 60000, 100 + (i * 37) % 4900,
-       case when (i * 13) % 10 < 4 then (case when i % 3 = 0 then '未確認' else '已入帳' end) else '已入帳' end,
+       case when ${pick} < 4 then (case when i % 3 = 0 then '未確認' else '已入帳' end) else '已入帳' end,
        '', ${method}, ${pg ? '(i % 23 = 0)' : 'case when i % 23 = 0 then 1 else 0 end'}, null, ?, ?
      from s`,
     [n, first, YEAR_START, now, now],

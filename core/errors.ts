@@ -17,6 +17,8 @@ export interface ErrorPlace {
 }
 
 type None = Record<never, never>;
+/** the payment's method, when the sentence names its time or amount */
+type Worded = { method?: string };
 
 /**
  * Every error a user can cause, by code, with the details its message needs. Codes are stable:
@@ -40,15 +42,16 @@ export interface ErrorDetailsByCode {
   // payments
   last_five_required: None;
   last_five_format: { length: number };
-  paid_at_required: None;
+  // `method`: a payment that is no transfer (現金, 刷卡, 電子支付): its sentence says 時間 and 金額, not 匯款時間 and 匯款金額
+  paid_at_required: Worded;
   paid_at_invalid: None;
-  paid_at_out_of_range: None;
-  paid_at_too_far_ahead: None;
-  amount_required: None;
-  amount_numeric: None;
-  amount_min: { limit: number };
-  amount_integer: None;
-  amount_max: { limit: number };
+  paid_at_out_of_range: Worded;
+  paid_at_too_far_ahead: Worded;
+  amount_required: Worded;
+  amount_numeric: Worded;
+  amount_min: { limit: number } & Worded;
+  amount_integer: Worded;
+  amount_max: { limit: number } & Worded;
   store_required: None;
   store_invalid: None;
   store_not_found: None;

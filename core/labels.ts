@@ -3,14 +3,15 @@
  * audit actions and entities, stores. The back office, the CLI, the exports and the audit view
  * all read them from here (spec sections 2, 4 and 6).
  */
-import { MSG } from './messages.js';
+import { MSG, PAYMENT_WORDS } from './messages.js';
 
 /** Payment fields as the payment form, the list and the spreadsheet columns call them. */
 export const PAYMENT_FIELD_LABELS = {
   uuid: '追蹤編號',
   last_five: '帳號後五碼',
-  paid_at: '匯款時間',
-  amount: '匯款金額',
+  // a transfer's words (spec); a sale in hand says 時間 and 金額 (paymentWords)
+  paid_at: PAYMENT_WORDS.transfer.time,
+  amount: PAYMENT_WORDS.transfer.amount,
   store_id: '分店',
   status: '狀態',
   note: '備註',

@@ -22,6 +22,41 @@ import { PAYMENT_METHODS } from './payments/methods.js';
 /** 匯款、現金、刷卡 或 電子支付 */
 const METHOD_LIST = `${PAYMENT_METHODS.slice(0, -1).join('、')} 或 ${PAYMENT_METHODS[PAYMENT_METHODS.length - 1]}`;
 
+/**
+ * What a payment's time and amount are called: the spec's 匯款時間 and 匯款金額 for a transfer
+ * (and a payment of no method: every one stored before methods), plain 時間 and 金額 for takings
+ * in hand (現金, 刷卡, 電子支付), which are no transfer.
+ */
+export const PAYMENT_WORDS = {
+  transfer: { time: '匯款時間', amount: '匯款金額' },
+  inHand: { time: '時間', amount: '金額' },
+} as const;
+
+export function paymentWords(method?: string | null): { time: string; amount: string } {
+  return !method || method === PAYMENT_METHODS[0] ? PAYMENT_WORDS.transfer : PAYMENT_WORDS.inHand;
+}
+
+/** The form's sentences about a payment's time and amount, in a method's words. */
+function timeAndAmountTexts(w: { time: string; amount: string }) {
+  return {
+    paidAtRequired: `請選擇${w.time}`,
+    paidAtOutOfRange: `${w.time}不合理，請確認日期`,
+    paidAtTooFarAhead: `${w.time}不能晚於現在超過一天，請確認日期與時間`,
+    confirmPaidAtAhead: (when: string) => `${w.time} ${when} 晚於現在，確定沒有填錯嗎？`,
+    confirmPaidAtOld: (when: string, days: number) => `${w.time} ${when} 是 ${days} 天前，確定沒有填錯嗎？`,
+    amountRequired: `請輸入${w.amount}`,
+    amountNumeric: `${w.amount}必須是數字`,
+    amountMin: `${w.amount}至少為 ${MIN_AMOUNT}`,
+    amountInteger: `${w.amount}必須是整數（新台幣元）`,
+    amountMax: `${w.amount}不能超過 ${formatNTD(MAX_AMOUNT)}`,
+  };
+}
+
+/** The time and amount sentences for a payment of this method (a transfer's when none). */
+export function paymentTexts(method?: string | null): ReturnType<typeof timeAndAmountTexts> {
+  return paymentWords(method) === PAYMENT_WORDS.transfer ? MSG : MSG.inHand;
+}
+
 export const MSG = {
   // Generic
   validationFailed: '驗證錯誤',
@@ -41,18 +76,12 @@ export const MSG = {
   // Payment form (spec section 5; the spec gives rules, these are the texts)
   lastFiveRequired: '請輸入帳號後五碼',
   lastFiveFormat: `帳號後五碼必須是${LAST_FIVE_LENGTH}位數字`,
-  paidAtRequired: '請選擇匯款時間',
+  // a transfer's time and amount, in the spec's words (匯款時間, 匯款金額); MSG.inHand says them for 現金, 刷卡, 電子支付
+  ...timeAndAmountTexts(PAYMENT_WORDS.transfer),
+  /** the same sentences for takings in hand: 時間 and 金額 (paymentTexts picks by method) */
+  inHand: timeAndAmountTexts(PAYMENT_WORDS.inHand),
   paidAtInvalid: '無效的日期格式', // spec (import)
-  paidAtOutOfRange: '匯款時間不合理，請確認日期',
   possibleDuplicate: (uuid: string) => `可能重複：同一分店已有相同後五碼、時間與金額的匯款，追蹤編號：${uuid}`,
-  paidAtTooFarAhead: '匯款時間不能晚於現在超過一天，請確認日期與時間',
-  confirmPaidAtAhead: (when: string) => `匯款時間 ${when} 晚於現在，確定沒有填錯嗎？`,
-  confirmPaidAtOld: (when: string, days: number) => `匯款時間 ${when} 是 ${days} 天前，確定沒有填錯嗎？`,
-  amountRequired: '請輸入匯款金額',
-  amountNumeric: '匯款金額必須是數字',
-  amountMin: `匯款金額至少為 ${MIN_AMOUNT}`,
-  amountInteger: '匯款金額必須是整數（新台幣元）',
-  amountMax: `匯款金額不能超過 ${formatNTD(MAX_AMOUNT)}`,
   storeRequired: '請選擇分店',
   storeInvalid: '分店編號格式錯誤',
   storeNotFound: '找不到分店',
@@ -309,15 +338,15 @@ const ERROR_TEXTS: Texts = {
   server_busy: () => MSG.serverBusy,
   last_five_required: () => MSG.lastFiveRequired,
   last_five_format: () => MSG.lastFiveFormat,
-  paid_at_required: () => MSG.paidAtRequired,
+  paid_at_required: (d) => paymentTexts(d.method).paidAtRequired,
   paid_at_invalid: () => MSG.paidAtInvalid,
-  paid_at_out_of_range: () => MSG.paidAtOutOfRange,
-  paid_at_too_far_ahead: () => MSG.paidAtTooFarAhead,
-  amount_required: () => MSG.amountRequired,
-  amount_numeric: () => MSG.amountNumeric,
-  amount_min: () => MSG.amountMin,
-  amount_integer: () => MSG.amountInteger,
-  amount_max: () => MSG.amountMax,
+  paid_at_out_of_range: (d) => paymentTexts(d.method).paidAtOutOfRange,
+  paid_at_too_far_ahead: (d) => paymentTexts(d.method).paidAtTooFarAhead,
+  amount_required: (d) => paymentTexts(d.method).amountRequired,
+  amount_numeric: (d) => paymentTexts(d.method).amountNumeric,
+  amount_min: (d) => paymentTexts(d.method).amountMin,
+  amount_integer: (d) => paymentTexts(d.method).amountInteger,
+  amount_max: (d) => paymentTexts(d.method).amountMax,
   store_required: () => MSG.storeRequired,
   store_invalid: () => MSG.storeInvalid,
   store_not_found: () => MSG.storeNotFound,

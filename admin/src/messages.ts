@@ -15,14 +15,12 @@ export const UI = {
   amount: PAYMENT_FIELD_LABELS.amount,
   chooseStore: '選擇分店',
   note: PAYMENT_FIELD_LABELS.note,
-  // issue 26: the method first; a sale that is not a transfer has a plain time and amount
+  // issue 26: the method first; a sale that is not a transfer has a plain 時間 and 金額 (core's paymentWords)
   method: PAYMENT_FIELD_LABELS.method,
   methodDetail: PAYMENT_FIELD_LABELS.method_detail,
   methodDetailPlaceholder: '選填，例如 LINE Pay',
   employee: PAYMENT_FIELD_LABELS.employee,
   employeeHint: '員工自己購買時勾選',
-  saleTime: '付款時間',
-  saleAmount: '金額',
   submitSale: (method: string) => `提交${method}收款`,
   saleSuccess: (method: string, uuid: string) => `${method}收款已記錄（已入帳）！追蹤編號：${uuid}`,
   allMethods: '全部付款方式',
@@ -370,6 +368,17 @@ export const PAYMENTS_UI = {
   confirmCreditedLabel: (lastFive: string) => `確認入帳：後五碼 ${lastFive}`,
   credited: (lastFive: string) => `已確認入帳：後五碼 ${lastFive}`,
   deleted: (lastFive: string, amount: string) => `已刪除後五碼 ${lastFive}、${amount} 的匯款記錄`,
+  /** a payment that is no transfer has no last five: it is named by its method (現金, 員工購物-刷卡 …) */
+  deleteBodyInHand: (method: string, amount: string) => `確定要刪除${method}、金額 ${amount} 的收款記錄嗎？刪除後幾秒內仍可按「復原」取消，之後無法復原。`,
+  deletedInHand: (method: string, amount: string) => `已刪除${method} ${amount} 的收款記錄`,
+  // 修改付款方式 (issue 26)
+  editMethod: '修改付款方式',
+  editMethodLabel: (method: string) => `修改付款方式（目前：${method}）`,
+  editMethodOf: (method: string, amount: string, when: string) => `目前：${method}，${amount}，${when}`,
+  lastFiveKept: '匯款的帳號後五碼以銀行資料為準，不能修改',
+  methodStatusAfter: (method: string, status: string) => `改為${method}後，狀態會設為「${status}」`,
+  save: '儲存',
+  saving: '儲存中...',
   deletedMany: (n: number) => `已刪除 ${n} 筆匯款記錄`,
   forbiddenDebug: '目前權限：',
 } as const;

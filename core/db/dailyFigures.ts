@@ -24,6 +24,12 @@ export interface DailyFigures {
   sums: readonly string[];
   /** the triggers' (and PostgreSQL function's) name prefix */
   trigger: string;
+  /**
+   * Figures per run of days instead of per day: the column holding the run's number (the Taiwan
+   * day number divided by `days`, so a run is whole days and needs no calendar in SQL). Absent:
+   * one row per day in `day`, as every description before it wrote.
+   */
+  period?: { column: string; days: number };
 }
 
 export interface DailyFiguresSql {
@@ -36,16 +42,18 @@ export interface DailyFiguresSql {
 }
 
 export function dailyFiguresSql(f: DailyFigures, dialect: SqlDialect): DailyFiguresSql {
-  const day = (row: string) => taipeiDayNumberSql(`${row}.${f.time}`, dialect);
-  const columns = [...f.keys, 'day', 'n', ...f.sums];
-  const conflict = [...f.keys, 'day'].join(', ');
+  const dayCol = f.period?.column ?? 'day';
+  const dayOf = (time: string) => (f.period ? `(${taipeiDayNumberSql(time, dialect)} / ${f.period.days})` : taipeiDayNumberSql(time, dialect));
+  const day = (row: string) => dayOf(`${row}.${f.time}`);
+  const columns = [...f.keys, dayCol, 'n', ...f.sums];
+  const conflict = [...f.keys, dayCol].join(', ');
   const add = (row: string) =>
     `insert into ${f.table} (${columns.join(', ')}) values (${[...f.keys.map((k) => `${row}.${k}`), day(row), '1', ...f.sums.map((s) => `${row}.${s}`)].join(', ')}) ` +
     `on conflict (${conflict}) do update set ${['n', ...f.sums].map((c) => `${c} = ${f.table}.${c} + excluded.${c}`).join(', ')}`;
   const remove = (row: string) =>
     `update ${f.table} set ${['n = n - 1', ...f.sums.map((s) => `${s} = ${s} - ${row}.${s}`)].join(', ')} ` +
-    `where ${[...f.keys.map((k) => `${k} = ${row}.${k}`), `day = ${day(row)}`].join(' and ')}`;
-  const sourceDay = taipeiDayNumberSql(f.time, dialect);
+    `where ${[...f.keys.map((k) => `${k} = ${row}.${k}`), `${dayCol} = ${day(row)}`].join(' and ')}`;
+  const sourceDay = dayOf(f.time);
   const backfill =
     `insert into ${f.table} (${columns.join(', ')}) ` +
     `select ${[...f.keys, sourceDay, 'count(*)', ...f.sums.map((s) => `sum(${s})`)].join(', ')} from ${f.source} group by ${[...f.keys, sourceDay].join(', ')}`;

@@ -18,6 +18,7 @@ import * as paymentMethods from '../../migrations/20261127000500_payment_methods
 import * as cashAndCloses from '../../migrations/20261127000600_cash_and_closes.js';
 import * as paymentDailyByMethod from '../../migrations/20261127000700_payment_daily_by_method.js';
 import * as publicLinks from '../../migrations/20261127001000_public_links.js';
+import * as boardFigures from '../../migrations/20261127002600_board_figures.js';
 
 const MIGRATIONS: Record<string, Knex.Migration> = {
   '20261121000000_init': init,
@@ -35,6 +36,7 @@ const MIGRATIONS: Record<string, Knex.Migration> = {
   '20261127000600_cash_and_closes': cashAndCloses,
   '20261127000700_payment_daily_by_method': paymentDailyByMethod,
   '20261127001000_public_links': publicLinks,
+  '20261127002600_board_figures': boardFigures,
 };
 
 /** Names of the migrations this program knows, oldest first (a restore refuses a database with others). */

@@ -43,17 +43,26 @@ export function checkLastFive(v: unknown): string | null {
   return lastFiveProblem(v)?.message ?? null;
 }
 
-/** An amount in whole NT$ (a number or its text, MIN_AMOUNT to MAX_AMOUNT), or its problem. */
-export function amountOf(v: unknown): { value: number } | { problem: Problem } {
-  if (isBlank(v)) return { problem: problem('amount_required') };
+/**
+ * The details that word a payment's time and amount problems by its method: none for a transfer
+ * (匯款時間, 匯款金額), the method for takings in hand (時間, 金額).
+ */
+function worded(method?: PaymentMethod): { method?: string } {
+  return method === undefined || method === DEFAULT_METHOD ? {} : { method };
+}
+
+/** An amount in whole NT$ (a number or its text, MIN_AMOUNT to MAX_AMOUNT), or its problem (in `method`'s words). */
+export function amountOf(v: unknown, method?: PaymentMethod): { value: number } | { problem: Problem } {
+  const w = worded(method);
+  if (isBlank(v)) return { problem: problem('amount_required', w) };
   let n: number;
   if (typeof v === 'number') n = v;
   else if (typeof v === 'string' && /^\s*-?(\d+(\.\d*)?|\.\d+)(e[+-]?\d+)?\s*$/i.test(v)) n = Number(v);
-  else return { problem: problem('amount_numeric') };
-  if (!Number.isFinite(n)) return { problem: problem('amount_numeric') };
-  if (n < MIN_AMOUNT) return { problem: problem('amount_min', { limit: MIN_AMOUNT }) };
-  if (!Number.isInteger(n)) return { problem: problem('amount_integer') };
-  if (n > MAX_AMOUNT) return { problem: problem('amount_max', { limit: MAX_AMOUNT }) };
+  else return { problem: problem('amount_numeric', w) };
+  if (!Number.isFinite(n)) return { problem: problem('amount_numeric', w) };
+  if (n < MIN_AMOUNT) return { problem: problem('amount_min', { limit: MIN_AMOUNT, ...w }) };
+  if (!Number.isInteger(n)) return { problem: problem('amount_integer', w) };
+  if (n > MAX_AMOUNT) return { problem: problem('amount_max', { limit: MAX_AMOUNT, ...w }) };
   return { value: n };
 }
 
@@ -67,13 +76,13 @@ function textual<T>(r: { value: T } | { problem: Problem }): { value?: T; error?
   return 'problem' in r ? { error: r.problem.message } : { value: r.value };
 }
 
-/** A payment time (an ISO instant, or Taiwan wall-clock text as a datetime-local field sends it), or its problem. */
-export function paidAtOf(v: unknown): { value: number } | { problem: Problem } {
-  if (isBlank(v)) return { problem: problem('paid_at_required') };
+/** A payment time (an ISO instant, or Taiwan wall-clock text as a datetime-local field sends it), or its problem (in `method`'s words). */
+export function paidAtOf(v: unknown, method?: PaymentMethod): { value: number } | { problem: Problem } {
+  if (isBlank(v)) return { problem: problem('paid_at_required', worded(method)) };
   if (typeof v !== 'string') return { problem: problem('paid_at_invalid') };
   const ms = parseInstant(v);
   if (ms === null) return { problem: problem('paid_at_invalid') };
-  if (ms < MIN_INSTANT || ms >= MAX_INSTANT) return { problem: problem('paid_at_out_of_range') };
+  if (ms < MIN_INSTANT || ms >= MAX_INSTANT) return { problem: problem('paid_at_out_of_range', worded(method)) };
   return { value: ms };
 }
 
@@ -89,8 +98,8 @@ export const PAID_AT_CONFIRM_AHEAD_MS = 5 * 60 * 1000;
 export const PAID_AT_CONFIRM_BACK_DAYS = 60;
 
 /** The server's rule for a new payment: a time over a day ahead is a typing mistake. */
-export function paidAtAheadProblem(paidAt: number, now: number): Problem | null {
-  return paidAt > now + PAID_AT_MAX_AHEAD_MS ? problem('paid_at_too_far_ahead') : null;
+export function paidAtAheadProblem(paidAt: number, now: number, method?: PaymentMethod): Problem | null {
+  return paidAt > now + PAID_AT_MAX_AHEAD_MS ? problem('paid_at_too_far_ahead', worded(method)) : null;
 }
 
 /** The form's softer rule: a time a person should look at twice before sending. */
@@ -155,16 +164,21 @@ export function parseStatus(v: unknown): { value?: PaymentStatus; error?: string
   return textual(statusOf(v));
 }
 
-/**
- * Checks a submitted payment. `storeRequired` is the form's rule when the branch select is
- * shown; the server leaves it off and applies the fallback instead. `now`: refuse a time over a
- * day ahead of it (a new payment, and every row of an import: one rule; older times are kept as written).
- */
-export function validatePayment(raw: unknown, opts: { storeRequired?: boolean; now?: number } = {}): Validated<PaymentInput> {
-  const errors = new FieldErrors();
-  const input = isPlainObject(raw) ? raw : {};
-  if (!isPlainObject(raw)) errors.add('body', 'body_not_object');
+/** How a payment came in: its method, an e-payment's sub-type, the 員工購物 mark and the last five the method asks for. */
+export interface MethodInput {
+  method: PaymentMethod;
+  method_detail: string | null;
+  employee: boolean;
+  /** five digits for a transfer, '' for every other method */
+  last_five: string;
+}
 
+/**
+ * The method part of a payment, checked alone: the form at `/` (through validatePayment) and the
+ * back office's 修改付款方式 dialog apply this one rule, so both ask the last five for a transfer only.
+ */
+export function validateMethod(raw: unknown, errors = new FieldErrors()): Validated<MethodInput> {
+  const input = isPlainObject(raw) ? raw : {};
   const method = methodOf(input.method);
   if ('problem' in method) errors.addProblem('method', method.problem);
   const methodValue = 'problem' in method ? DEFAULT_METHOD : method.value;
@@ -175,13 +189,31 @@ export function validatePayment(raw: unknown, opts: { storeRequired?: boolean; n
   if ('problem' in detail) errors.addProblem('method_detail', detail.problem);
   const employee = employeeOf(input.employee);
   if ('problem' in employee) errors.addProblem('employee', employee.problem);
-  const paidAt = paidAtOf(input.paid_at);
+  if ('problem' in lastFive || 'problem' in detail || 'problem' in employee || !errors.empty) return { ok: false, errors: errors.list };
+  return { ok: true, value: { method: methodValue, method_detail: detail.value, employee: employee.value, last_five: lastFive.value } };
+}
+
+/**
+ * Checks a submitted payment. `storeRequired` is the form's rule when the branch select is
+ * shown; the server leaves it off and applies the fallback instead. `now`: refuse a time over a
+ * day ahead of it (a new payment, and every row of an import: one rule; older times are kept as written).
+ */
+export function validatePayment(raw: unknown, opts: { storeRequired?: boolean; now?: number } = {}): Validated<PaymentInput> {
+  const errors = new FieldErrors();
+  const input = isPlainObject(raw) ? raw : {};
+  if (!isPlainObject(raw)) errors.add('body', 'body_not_object');
+
+  const how = validateMethod(input, errors);
+  // the time and amount are worded by the method (a method not understood: as a transfer's)
+  const m = methodOf(input.method);
+  const method = 'value' in m ? m.value : undefined;
+  const paidAt = paidAtOf(input.paid_at, method);
   if ('problem' in paidAt) errors.addProblem('paid_at', paidAt.problem);
   else if (opts.now !== undefined) {
-    const ahead = paidAtAheadProblem(paidAt.value, opts.now);
+    const ahead = paidAtAheadProblem(paidAt.value, opts.now, method);
     if (ahead) errors.addProblem('paid_at', ahead);
   }
-  const amount = amountOf(input.amount);
+  const amount = amountOf(input.amount, method);
   if ('problem' in amount) errors.addProblem('amount', amount.problem);
   const note = noteOf(input.note);
   if ('problem' in note) errors.addProblem('note', note.problem);
@@ -195,15 +227,11 @@ export function validatePayment(raw: unknown, opts: { storeRequired?: boolean; n
   }
 
   // the field problems are all in `errors`; the checks below only narrow the types
-  if (!errors.empty || 'problem' in paidAt || 'problem' in amount || 'problem' in note || 'problem' in lastFive || 'problem' in detail || 'problem' in employee)
-    return { ok: false, errors: errors.list };
+  if (!errors.empty || !how.ok || 'problem' in paidAt || 'problem' in amount || 'problem' in note) return { ok: false, errors: errors.list };
   return {
     ok: true,
     value: {
-      method: methodValue,
-      method_detail: detail.value,
-      employee: employee.value,
-      last_five: lastFive.value,
+      ...how.value,
       paid_at: paidAt.value,
       amount: amount.value,
       note: note.value,

@@ -10,6 +10,7 @@ import type { MethodTotals, StatsSummary } from '../types.js';
 import { PAYMENT_METHODS } from '../payments/methods.js';
 import { readContext, type ServiceContext } from '../context.js';
 import { requirePermission } from '../guard.js';
+import { paymentSums } from '../db/paymentSums.js';
 
 export interface StatsParams {
   /** one store id or several; absent means every store the caller may see */
@@ -58,8 +59,8 @@ async function storesOf(ctx: ServiceContext, stores: number[] | 'all'): Promise<
 type Agg = Array<Record<string, number | string | null>>;
 
 /**
- * Per-store counts by status and sums. Whole Taiwan days come from payment_daily (a few rows per
- * store and day, kept by triggers); a range with a time of day is summed from the payments.
+ * Per-store counts by status and sums. Whole Taiwan days come from the per-day figures (payment_daily
+ * and its 32-day runs, kept by triggers); a range with a time of day is summed from the payments.
  */
 async function aggregate(ctx: ServiceContext, stores: number[] | 'all', range: { gte?: number; lt?: number }, wholeDays: boolean): Promise<Agg> {
   const sums = (q: Knex.QueryBuilder, count: string, amount: string) =>
@@ -79,10 +80,25 @@ async function aggregate(ctx: ServiceContext, stores: number[] | 'all', range: {
       .modify((b) => stores !== 'all' && b.whereIn('store_id', stores))
       .groupBy('store_id');
   if (wholeDays) {
-    const q = sums(ctx.db('payment_daily'), 'n', 'amount');
-    if (range.gte !== undefined) q.where('day', '>=', taipeiDayNumber(range.gte));
-    if (range.lt !== undefined) q.where('day', '<', taipeiDayNumber(range.lt));
-    return (await q) as Agg;
+    // whole 32-day runs and the days at either end, by store, status and method (core/db/paymentSums.ts), folded here
+    const rows = await paymentSums(ctx.db, stores, range.gte === undefined ? undefined : taipeiDayNumber(range.gte), range.lt === undefined ? undefined : taipeiDayNumber(range.lt) - 1);
+    const byStore = new Map<number, Record<string, number>>();
+    for (const r of rows) {
+      const a = byStore.get(r.store_id) ?? { store_id: r.store_id };
+      const add = (k: string, v: number) => (a[k] = (a[k] ?? 0) + v);
+      add('total_payments', r.n);
+      add('total_amount', r.amount);
+      if (r.status === STATUS_CREDITED) add('confirmed_payments', r.n);
+      if (r.status === STATUS_PENDING) add('pending_payments', r.n);
+      if (r.status === STATUS_FAILED) add('failed_payments', r.n);
+      const i = (PAYMENT_METHODS as readonly string[]).indexOf(r.method);
+      if (i >= 0) {
+        add(`m${i}_n`, r.n);
+        add(`m${i}_amount`, r.amount);
+      }
+      byStore.set(r.store_id, a);
+    }
+    return [...byStore.values()];
   }
   const q = sums(ctx.db('payments'), '1', 'amount');
   if (range.gte !== undefined) q.where('paid_at', '>=', range.gte);

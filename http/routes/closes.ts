@@ -6,6 +6,7 @@ import {
   deleteCashOut,
   exportDayBook,
   getDay,
+  packBoard,
   recordCashOut,
   reopenDay,
   requirePermission,
@@ -38,7 +39,8 @@ export function closeRoutes(app: AppContext): Router<State> {
   });
   r.get('/closes/board', auth, async (ctx) => {
     const ids = q(ctx.query.store_id);
-    ctx.body = await closesBoard(serviceContext(app, ctx), { from: q(ctx.query.from), to: q(ctx.query.to), store_id: ids ? String(ids).split(',') : undefined });
+    // each store's days as columns (core/closes/boardWire.ts): a year of 50 stores in a fifth of the JSON
+    ctx.body = packBoard(await closesBoard(serviceContext(app, ctx), { from: q(ctx.query.from), to: q(ctx.query.to), store_id: ids ? String(ids).split(',') : undefined }));
   });
   r.get('/closes/daybook', auth, async (ctx) => {
     sendFile(ctx, await exportDayBook(serviceContext(app, ctx), { store_id: q(ctx.query.store_id), from: q(ctx.query.from), to: q(ctx.query.to), format: q(ctx.query.format) }));

@@ -9,7 +9,7 @@ import { Alert, Box, Button, Chip, LinearProgress, MenuItem, Paper, Stack, Table
 import { useCallback, useEffect, useState } from 'react';
 import { Loading, Title, useBasename } from 'react-admin';
 import { Link } from 'react-router-dom';
-import { CLOSE_STATUS_LABELS, METHOD_ORDER, addDays, canAccess, canSwitchStores, formatNTD, scopeIsEmpty, taipeiDate, type BoardDay, type CloseBoard } from '../../../core/browser';
+import { CLOSE_STATUS_LABELS, METHOD_ORDER, addDays, canAccess, canSwitchStores, formatNTD, scopeIsEmpty, taipeiDate, unpackBoard, type BoardDay, type CloseBoard, type WireBoard } from '../../../core/browser';
 import { DateRangeFields, type DateRange } from '../common/DateRangeFields';
 import { Forbidden, NoStoreNotice } from '../common/Forbidden';
 import { useSelectedStore } from '../common/storeSelection';
@@ -49,7 +49,7 @@ export function BoardPage() {
     try {
       const q = new URLSearchParams({ from: range.from || today, to: range.to || today });
       if (storeId) q.set('store_id', String(storeId));
-      setBoard(await api<CloseBoard>('GET', `/closes/board?${q}`));
+      setBoard(unpackBoard(await api<WireBoard>('GET', `/closes/board?${q}`)));
     } catch (err) {
       setError(serverMessage(err) ?? T.loadFailed);
     } finally {

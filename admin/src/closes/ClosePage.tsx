@@ -141,8 +141,8 @@ function DayCard({ day, canClose, canReopen, reload }: { day: DayView; canClose:
           ))}
           <Divider sx={{ my: 0.5 }} />
           <Figure label={T.cashIn} value={formatNTD(f.cash_in)} />
-          <Figure label={T.expense} value={`−${formatNTD(f.expense)}`} />
-          <Figure label={T.withdrawal} value={`−${formatNTD(f.withdrawal)}`} />
+          <Figure label={T.expense} value={formatNTD(-f.expense)} />
+          <Figure label={T.withdrawal} value={formatNTD(-f.withdrawal)} />
           <Figure label={T.expected} value={f.expected === null ? T.unknown : formatNTD(f.expected)} strong testId="close-expected" />
         </CardContent>
       </Card>
@@ -349,7 +349,7 @@ function Entries({ day }: { day: DayView }) {
                 </Box>
                 <Box sx={{ textAlign: 'right', flex: '0 0 auto' }}>
                   <Typography variant="body2" sx={{ fontVariantNumeric: 'tabular-nums', color: l.cash < 0 ? 'error.dark' : 'text.primary' }}>
-                    {l.cash < 0 ? `−${formatNTD(l.amount)}` : formatNTD(l.amount)}
+                    {formatNTD(l.cash < 0 ? -l.amount : l.amount)}
                   </Typography>
                   {l.cash !== 0 && l.running !== null && (
                     <Typography variant="caption" color="text.secondary">

@@ -2,7 +2,7 @@ import DeleteIcon from '@mui/icons-material/DeleteOutline';
 import { IconButton, Tooltip } from '@mui/material';
 import { useState } from 'react';
 import { useDelete, useNotify } from 'react-admin';
-import { formatNTD } from '../../../core/browser';
+import { formatNTD, METHOD_TRANSFER, methodText, needsLastFive } from '../../../core/browser';
 import type { Payment } from '../../../core/browser';
 import { ConfirmDialog } from './ConfirmDialog';
 import { PAYMENTS_UI as P } from '../messages';
@@ -10,7 +10,7 @@ import { serverMessage } from '../serverError';
 import { beginUndoable, UNDO_MS } from './undoPending';
 
 /**
- * Delete one payment after a confirmation showing its last five and amount (spec section 2). The
+ * Delete one payment after a confirmation showing its last five (its method, for takings in hand) and amount (spec section 2). The
  * row goes at once and a notice offers 復原 for a few seconds; only then is the delete sent
  * (react-admin's undoable mode), so 復原 leaves nothing to put back (issue 24, item 4).
  */
@@ -18,6 +18,8 @@ export function DeletePaymentButton({ record }: { record: Payment }) {
   const [open, setOpen] = useState(false);
   const [remove] = useDelete();
   const notify = useNotify();
+  const amount = formatNTD(record.amount);
+  const transfer = needsLastFive(record.method ?? METHOD_TRANSFER);
   const confirm = () => {
     setOpen(false);
     const end = beginUndoable();
@@ -26,7 +28,7 @@ export function DeletePaymentButton({ record }: { record: Payment }) {
       { id: record.id, previousData: record },
       {
         mutationMode: 'undoable',
-        onSuccess: () => notify(P.deleted(record.last_five, formatNTD(record.amount)), { type: 'info', undoable: true, autoHideDuration: UNDO_MS }),
+        onSuccess: () => notify(transfer ? P.deleted(record.last_five, amount) : P.deletedInHand(methodText(record), amount), { type: 'info', undoable: true, autoHideDuration: UNDO_MS }),
         onSettled: end,
         onError: (err) => {
           console.error('刪除匯款記錄失敗', err);
@@ -45,7 +47,7 @@ export function DeletePaymentButton({ record }: { record: Payment }) {
       <ConfirmDialog
         open={open}
         title={P.deleteTitle}
-        body={P.deleteBody(record.last_five, formatNTD(record.amount))}
+        body={transfer ? P.deleteBody(record.last_five, amount) : P.deleteBodyInHand(methodText(record), amount)}
         busy={false}
         onConfirm={confirm}
         onClose={() => setOpen(false)}

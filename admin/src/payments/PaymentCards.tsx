@@ -1,17 +1,18 @@
 import { Box, Paper, Stack, Typography } from '@mui/material';
 import { useListContext } from 'react-admin';
-import { formatNTD, formatTaipei, methodText, SOURCE_LABELS } from '../../../core/browser';
+import { formatNTD, formatTaipei, methodText, paymentWords, SOURCE_LABELS } from '../../../core/browser';
 import type { ListedPayment } from '../../../core/browser';
 import { PAYMENTS_UI as P } from '../messages';
 import { ConfirmCreditedButton } from './ConfirmCreditedButton';
 import { DeletePaymentButton } from './DeletePaymentButton';
+import { MethodCell } from './MethodEditButton';
 import { NoteCell } from './NoteCell';
 import { StatusCell } from './StatusCell';
 import { UnlinkButton } from './UnlinkButton';
 
 /**
  * Phones: one card per payment, as narrow as the screen. The same cells as the table: status and
- * note change in place, the row deletes after confirming; who submitted it and when; 確認入帳 in
+ * note change in place, 修改付款方式 opens a dialog, the row deletes after confirming; who submitted it and when; 確認入帳 in
  * one tap (with 復原) on a payment not yet credited.
  */
 export function PaymentCards({ canEdit, canDelete, storeName, empty }: { canEdit: boolean; canDelete: boolean; storeName: (id: number) => string | null; empty: React.ReactNode }) {
@@ -23,10 +24,10 @@ export function PaymentCards({ canEdit, canDelete, storeName, empty }: { canEdit
       {data.map((r) => (
         <Paper key={r.id} variant="outlined" sx={{ p: 1.25 }} data-testid={`payment-card-${r.id}`}>
           <Box sx={{ display: 'flex', alignItems: 'baseline', gap: 1 }}>
-            <Typography sx={{ fontFamily: 'monospace', fontSize: '1.15rem', fontWeight: 600 }} aria-label={P.lastFive}>
+            <Typography sx={{ fontFamily: 'monospace', fontSize: '1.15rem', fontWeight: 600 }} aria-label={r.last_five ? P.lastFive : P.method}>
               {r.last_five || methodText(r)}
             </Typography>
-            <Typography sx={{ ml: 'auto', fontWeight: 600 }} aria-label={P.amount}>
+            <Typography sx={{ ml: 'auto', fontWeight: 600 }} aria-label={paymentWords(r.method).amount}>
               {formatNTD(r.amount)}
             </Typography>
           </Box>
@@ -47,6 +48,7 @@ export function PaymentCards({ canEdit, canDelete, storeName, empty }: { canEdit
             <Typography variant="caption" color="text.secondary" component="div" sx={{ flex: 1, minWidth: 0 }}>
               {SOURCE_LABELS[r.source] ?? SOURCE_LABELS.staff} · {P.submitter} {r.created_by_username ?? '—'} · {formatTaipei(Date.parse(r.created_at))}
             </Typography>
+            {canEdit && <MethodCell record={r} editable icon />}
             {canEdit && <ConfirmCreditedButton record={r} />}
           </Box>
         </Paper>

@@ -1,12 +1,12 @@
 /**
  * The payments tab (spec section 2): filters, toolbar, the table with inline status and note
- * editing, single and batch delete. Filtering, sorting and paging happen on the server. A laptop
+ * editing, 修改付款方式, single and batch delete. Filtering, sorting and paging happen on the server. A laptop
  * gets a dense table (twenty rows at 1280x800); a phone gets one card per payment.
  */
 import { Box, Button, Typography, useMediaQuery, type Theme } from '@mui/material';
 import { useLayoutEffect, useMemo } from 'react';
 import { Datagrid, FunctionField, I18nContext, List, Loading, Pagination, TextField, useGetList, useI18nProvider, useListContext } from 'react-admin';
-import { dateRangeText, formatNTD, formatTaipei, gates, scopeIsEmpty, storeLabel, methodText, SOURCE_LABELS } from '../../../core/browser';
+import { dateRangeText, formatNTD, formatTaipei, gates, METHOD_TRANSFER, PAYMENT_WORDS, scopeIsEmpty, storeLabel, SOURCE_LABELS } from '../../../core/browser';
 import type { ListedPayment, Me, Payment } from '../../../core/browser';
 import { Forbidden, NoStoreNotice } from '../common/Forbidden';
 import { handOffFirstScreen } from '../providers/firstScreen';
@@ -16,6 +16,7 @@ import { useStores } from '../common/useStores';
 import { BulkActions } from './BulkActions';
 import { ConfirmCreditedButton } from './ConfirmCreditedButton';
 import { DeletePaymentButton } from './DeletePaymentButton';
+import { MethodCell } from './MethodEditButton';
 import { PAYMENTS_UI as P, UI } from '../messages';
 import { NoteCell } from './NoteCell';
 import { PaymentCards } from './PaymentCards';
@@ -101,6 +102,7 @@ function ListWatch({ permanent }: { permanent: Record<string, unknown> }) {
 function PaymentGrid({ me, permanent }: { me: Me; permanent: Record<string, unknown> }) {
   const { stores, byId } = useStores();
   const [multi] = useStoreFilterMode();
+  const { filterValues } = useListContext();
   const narrow = useMediaQuery((t: Theme) => t.breakpoints.down('sm'));
   const canEdit = gates.editPayments(me);
   const canDelete = gates.deletePayments(me);
@@ -111,6 +113,8 @@ function PaymentGrid({ me, permanent }: { me: Me; permanent: Record<string, unkn
   };
   if (narrow) return <PaymentCards canEdit={canEdit} canDelete={canDelete} storeName={storeName} empty={<EmptyState permanent={permanent} />} />;
   const time = (iso: string) => formatTaipei(Date.parse(iso));
+  // the spec's 匯款時間 and 匯款金額 when the list shows transfers only; 時間 and 金額 over takings in hand too
+  const words = filterValues.method === METHOD_TRANSFER ? PAYMENT_WORDS.transfer : PAYMENT_WORDS.inHand;
   return (
     <Datagrid
       bulkActionButtons={canDelete || canEdit ? <BulkActions canDelete={canDelete} canEdit={canEdit} /> : false}
@@ -127,9 +131,9 @@ function PaymentGrid({ me, permanent }: { me: Me; permanent: Record<string, unkn
       }}
     >
       <TextField source="last_five" label={P.lastFive} sx={{ fontFamily: 'monospace', fontSize: '0.95rem' }} />
-      <FunctionField source="paid_at" label={P.paidAt} render={(r: Payment) => time(r.paid_at)} />
-      <FunctionField source="amount" label={P.amount} textAlign="right" render={(r: Payment) => formatNTD(r.amount)} />
-      <FunctionField source="method" label={P.method} render={(r: Payment) => methodText(r)} />
+      <FunctionField source="paid_at" label={words.time} render={(r: Payment) => time(r.paid_at)} />
+      <FunctionField source="amount" label={words.amount} textAlign="right" render={(r: Payment) => formatNTD(r.amount)} />
+      <FunctionField source="method" label={P.method} render={(r: Payment) => <MethodCell record={r} editable={canEdit} compact />} />
       {stores.length > 0 && <FunctionField source="store_id" label={P.store} render={(r: Payment) => storeName(r.store_id)} />}
       <FunctionField
         source="status"

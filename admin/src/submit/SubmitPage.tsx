@@ -3,7 +3,7 @@
  * react-admin. Rules come from core, so the form and the server check the same things.
  */
 import { useEffect, useRef, useState, type FormEvent } from 'react';
-import { isBranchUser, scopeIsEmpty, storesInScope, submissionStoreId, formatTaipei, paidAtNeedsConfirm, validatePayment, MSG, storeLabel } from '../../../core/browser';
+import { isBranchUser, scopeIsEmpty, storesInScope, submissionStoreId, formatTaipei, paidAtNeedsConfirm, paymentTexts, paymentWords, validatePayment, storeLabel } from '../../../core/browser';
 import type { Me } from '../../../core/browser';
 import { appTitle } from '../config';
 import { api, ApiError } from '../http';
@@ -124,7 +124,8 @@ export function SubmitPage({ initialMe = null }: { initialMe?: Me | null } = {})
     const odd = paidAtNeedsConfirm(v.paid_at, Date.now());
     if (odd && !confirmed.time) {
       const when = formatTaipei(v.paid_at);
-      setDoubt({ kind: 'time', title: UI.paidAt, text: 'ahead' in odd ? MSG.confirmPaidAtAhead(when) : MSG.confirmPaidAtOld(when, odd.daysBack) });
+      const texts = paymentTexts(v.method);
+      setDoubt({ kind: 'time', title: paymentWords(v.method).time, text: 'ahead' in odd ? texts.confirmPaidAtAhead(when) : texts.confirmPaidAtOld(when, odd.daysBack) });
       return;
     }
     const methodPart = { method: v.method, ...(v.method_detail ? { method_detail: v.method_detail } : {}), ...(v.employee ? { employee: true } : {}) };
@@ -217,10 +218,10 @@ export function SubmitPage({ initialMe = null }: { initialMe?: Me | null } = {})
               />
             </Field>
           )}
-          <Field label={transfer ? UI.paidAt : UI.saleTime} error={errors.paid_at} htmlFor="paid_at">
+          <Field label={paymentWords(form.method).time} error={errors.paid_at} htmlFor="paid_at">
             <input id="paid_at" name="paid_at" type="datetime-local" value={form.paid_at} onChange={set('paid_at')} />
           </Field>
-          <Field label={transfer ? UI.amount : UI.saleAmount} error={errors.amount} htmlFor="amount">
+          <Field label={paymentWords(form.method).amount} error={errors.amount} htmlFor="amount">
             <div className="money">
               <span className="prefix">NT$</span>
               <input id="amount" name="amount" type="number" inputMode="numeric" min={1} step={1} value={form.amount} onChange={set('amount')} />
