@@ -188,7 +188,7 @@ export const STATS = {
   columns: [
     STORE_FIELD_LABELS.code,
     STORE_FIELD_LABELS.name,
-    // the terminal's narrower words for the dashboard's 匯款筆數 and 金額
+    // the terminal's narrower words for the dashboard's 收款筆數 and 金額
     '筆數',
     '金額',
     STATUS_LABELS.已入帳,

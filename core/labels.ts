@@ -57,7 +57,7 @@ export const STORE_FIELD_LABELS = {
 /** The dashboard's four figures (spec section 2 "Dashboard tab"), on the page and in `remit stats`. */
 export const STATS_FIELD_LABELS = {
   totalStores: '總分店數',
-  totalPayments: '總匯款筆數',
+  totalPayments: '總收款筆數',
   totalAmount: '總金額',
   confirmedPayments: '已入帳筆數',
 } as const;

@@ -323,7 +323,7 @@ describe('remit users / stores / stats', () => {
     const all = await r(['stats']);
     expect(all.code).toBe(0);
     expect(all.stdout).toMatch(/總分店數\s+2\n/);
-    expect(all.stdout).toMatch(/總匯款筆數\s+4\n/);
+    expect(all.stdout).toMatch(/總收款筆數\s+4\n/);
     expect(all.stdout).toMatch(/總金額\s+NT\$236,817\n/);
     expect(all.stdout).toMatch(/已入帳筆數\s+2\n/);
     expect(all.stdout).toMatch(/分店代碼\s+分店名稱\s+筆數\s+金額\s+已入帳\s+未確認\s+未入帳/);

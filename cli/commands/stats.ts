@@ -12,7 +12,7 @@ type Opts = { store?: string; from?: string; to?: string; json?: boolean };
 export function statsCommand(program: Command, io: CliIO): void {
   program
     .command('stats')
-    .description('統計儀表板：總數與各分店的匯款筆數、金額與狀態')
+    .description('統計儀表板：總數與各分店的收款筆數、金額與狀態')
     .option('--store <codes>', '只統計這些分店，代碼以逗號分隔；不填為全部分店')
     .option('--from <date>', '起始日期 YYYY-MM-DD（台灣時間，含當天）')
     .option('--to <date>', '結束日期 YYYY-MM-DD（台灣時間，含當天）')
