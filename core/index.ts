@@ -20,7 +20,7 @@ export { buildExportWorkbook, buildSampleWorkbook } from './payments/writeSheet.
 export { PAYMENT_FIELD_LABELS, ROLE_LABELS, STATS_FIELD_LABELS, STATUS_LABELS, STORE_FIELD_LABELS, USER_FIELD_LABELS, auditActionLabel, auditEntityLabel, statementEncodingLabel, storeLabel } from './labels.js';
 export { parseListQuery } from './listQuery.js';
 export type { ListQuery } from './listQuery.js';
-export { MSG, PAYMENT_WORDS, errorMessage, paymentTexts, paymentWords } from './messages.js';
+export { MSG, errorMessage } from './messages.js';
 export { MAX_AMOUNT, MIN_AMOUNT, formatNTD } from './money.js';
 export { PERMISSIONS, ROLES, activeLabel, can, effectivePermissions, permissionLabels, scopedStoreIds, storeAccessLabel } from './users/permissions.js';
 export type { Permission, Principal, Role } from './users/permissions.js';
