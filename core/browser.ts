@@ -13,7 +13,7 @@ export { BROWSER_IMPORT_MAX_BYTES, HEADERS } from './payments/sheetFile.js';
 export type { ImportRow, ParseResult, PreviewRow } from './payments/readSheet.js';
 export { AUDIT_ACTION_LABELS, AUDIT_FIELD_LABELS, PAYER_FIELD_LABELS, PAYMENT_FIELD_LABELS, PAYMENT_LIST_LABELS, ROLE_LABELS, STATEMENT_COLUMN_LABELS, STATS_FIELD_LABELS, STATUS_LABELS, STORE_FIELD_LABELS, USER_FIELD_LABELS, auditActionLabel, auditEntityLabel, statementEncodingLabel, storeLabel } from './labels.js';
 export { MAX_IMPORT_ROWS, MAX_STREAM_IMPORT_ROWS, STORE_CODE_MAX, USERNAME_MAX, USERNAME_MIN } from './limits.js';
-export { MSG, PAYMENT_WORDS, errorText, isErrorCode, paymentTexts, paymentWords } from './messages.js';
+export { MSG, PAYMENT_WORDS, errorText, isErrorCode, listWords, paymentTexts, paymentWords } from './messages.js';
 export { formatNTD } from './money.js';
 export { HONEYPOT_FIELD, PUBLIC_PAGE_PREFIX, isLinkToken, isTrackingNumber } from './links/rules.js';
 export type { PublicStatus, StoreLink } from './links/rules.js';

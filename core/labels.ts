@@ -30,6 +30,7 @@ export const PAYMENT_FIELD_LABELS = {
 export const PAYMENT_LIST_LABELS = {
   title: '匯款記錄',
   submitter: '提交者',
+  actions: '操作',
   loading: '載入中...',
 } as const;
 

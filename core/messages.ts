@@ -36,6 +36,14 @@ export function paymentWords(method?: string | null): { time: string; amount: st
   return !method || method === PAYMENT_METHODS[0] ? PAYMENT_WORDS.transfer : PAYMENT_WORDS.inHand;
 }
 
+/**
+ * The payment list's column words: a transfer's (spec) when the list shows transfers only, else
+ * 時間 and 金額; one rule for the back office's list and the server's first screen of it.
+ */
+export function listWords(filter: { method?: unknown }): { time: string; amount: string } {
+  return filter.method === PAYMENT_METHODS[0] ? PAYMENT_WORDS.transfer : PAYMENT_WORDS.inHand;
+}
+
 /** The form's sentences about a payment's time and amount, in a method's words. */
 function timeAndAmountTexts(w: { time: string; amount: string }) {
   return {

@@ -16,6 +16,7 @@ import {
   formatNTD,
   formatTaipei,
   gates,
+  listWords,
   methodText,
   MSG,
   PAYMENT_FIELD_LABELS as F,
@@ -23,6 +24,7 @@ import {
   PAYMENTS_PER_PAGE,
   PAYMENTS_SORT,
   paymentsFilterDefaults,
+  paymentWords,
   scopeIsEmpty,
   SOURCE_LABELS,
   STATUS_COLORS,
@@ -236,7 +238,8 @@ export function firstScreenHtml(fs: FirstScreen, title: string): string {
   const canDelete = gates.deletePayments(fs.me);
   const ticks = canDelete || canEdit;
   const pad = '<span class="pad"></span>';
-  const head = [F.last_five, F.paid_at, F.amount, F.method, ...(showStore ? [F.store_id] : []), F.status, F.note, F.source, L.submitter, F.created_at];
+  const words = listWords(fs.list.params.filter);
+  const head = [F.last_five, words.time, words.amount, F.method, ...(showStore ? [F.store_id] : []), F.status, F.note, F.source, L.submitter, F.created_at];
   const rows = fs.list.data
     .map(
       (r) =>
@@ -249,7 +252,7 @@ export function firstScreenHtml(fs: FirstScreen, title: string): string {
     .map((r) => {
       const sub = [time(r.paid_at), r.last_five ? methodText(r) : '', storeName(r.store_id)].filter(Boolean).join(' · ');
       return (
-        `<li class="fs-card first-screen-row"><div class="top"><span class="five" aria-label="${esc(F.last_five)}">${esc(r.last_five || methodText(r))}</span><span class="amt" aria-label="${esc(F.amount)}">${esc(formatNTD(r.amount))}</span></div>` +
+        `<li class="fs-card first-screen-row"><div class="top"><span class="five" aria-label="${esc(F.last_five)}">${esc(r.last_five || methodText(r))}</span><span class="amt" aria-label="${esc(paymentWords(r.method).amount)}">${esc(formatNTD(r.amount))}</span></div>` +
         `<div class="sub">${esc(sub)}</div><div class="mid">${chip(r.status)}<span>${note(r.note)}</span></div>` +
         `<div class="by">${esc(SOURCE_LABELS[r.source] ?? SOURCE_LABELS.staff)} · ${esc(L.submitter)} ${esc(r.created_by_username ?? '—')} · ${esc(time(r.created_at))}</div></li>`
       );
@@ -261,7 +264,7 @@ export function firstScreenHtml(fs: FirstScreen, title: string): string {
     // on a phone the list's buttons take two lines for those who import and export everything, else one
     `<main class="fs-main${gates.managePayments(fs.me) ? '' : ' short'}"><p class="fs-busy" role="status">${esc(L.loading)}</p>` +
     (fs.list.data.length
-      ? `<table class="fs-grid" aria-label="${esc(L.title)}"><thead><tr>${ticks ? `<td>${pad}</td>` : ''}${head.map((h) => `<th scope="col"${h === F.amount ? ' class="num"' : ''}>${esc(h)}</th>`).join('')}${canDelete ? `<td>${pad}</td>` : ''}</tr></thead><tbody>${rows}</tbody></table>` +
+      ? `<table class="fs-grid" aria-label="${esc(L.title)}"><thead><tr>${ticks ? `<td>${pad}</td>` : ''}${head.map((h) => `<th scope="col"${h === words.amount ? ' class="num"' : ''}>${esc(h)}</th>`).join('')}${canDelete ? `<th scope="col">${esc(L.actions)}</th>` : ''}</tr></thead><tbody>${rows}</tbody></table>` +
         `<ul class="fs-cards" aria-label="${esc(L.title)}">${cards}</ul>`
       : '') +
     `</main></div><script type="application/json" id="first-screen-data">${data}</script>`

@@ -306,7 +306,7 @@ export const PAYMENTS_UI = {
   status: PAYMENT_FIELD_LABELS.status,
   note: PAYMENT_FIELD_LABELS.note,
   createdAt: PAYMENT_FIELD_LABELS.created_at,
-  actions: '操作',
+  actions: PAYMENT_LIST_LABELS.actions,
   allStatuses: '全部狀態',
   source: PAYMENT_FIELD_LABELS.source,
   allSources: '全部來源',

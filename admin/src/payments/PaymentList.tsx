@@ -6,7 +6,7 @@
 import { Box, Button, Typography, useMediaQuery, type Theme } from '@mui/material';
 import { useLayoutEffect, useMemo } from 'react';
 import { Datagrid, FunctionField, I18nContext, List, Loading, Pagination, TextField, useGetList, useI18nProvider, useListContext } from 'react-admin';
-import { dateRangeText, formatNTD, formatTaipei, gates, METHOD_TRANSFER, PAYMENT_WORDS, scopeIsEmpty, storeLabel, SOURCE_LABELS } from '../../../core/browser';
+import { dateRangeText, formatNTD, formatTaipei, gates, listWords, scopeIsEmpty, storeLabel, SOURCE_LABELS } from '../../../core/browser';
 import type { ListedPayment, Me, Payment } from '../../../core/browser';
 import { Forbidden, NoStoreNotice } from '../common/Forbidden';
 import { handOffFirstScreen } from '../providers/firstScreen';
@@ -114,7 +114,7 @@ function PaymentGrid({ me, permanent }: { me: Me; permanent: Record<string, unkn
   if (narrow) return <PaymentCards canEdit={canEdit} canDelete={canDelete} storeName={storeName} empty={<EmptyState permanent={permanent} />} />;
   const time = (iso: string) => formatTaipei(Date.parse(iso));
   // the spec's 匯款時間 and 匯款金額 when the list shows transfers only; 時間 and 金額 over takings in hand too
-  const words = filterValues.method === METHOD_TRANSFER ? PAYMENT_WORDS.transfer : PAYMENT_WORDS.inHand;
+  const words = listWords(filterValues);
   return (
     <Datagrid
       bulkActionButtons={canDelete || canEdit ? <BulkActions canDelete={canDelete} canEdit={canEdit} /> : false}
