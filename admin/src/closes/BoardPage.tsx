@@ -162,10 +162,10 @@ export function BoardPage() {
               </MenuItem>
             ))}
           </TextField>
-          <Button variant="outlined" startIcon={<DownloadIcon />} href={bookUrl('xlsx')} data-testid="board-daybook-xlsx">
+          <Button variant="outlined" startIcon={<DownloadIcon />} href={bookUrl('xlsx')} data-testid="board-daybook-xlsx" sx={{ whiteSpace: 'nowrap', flexShrink: 0 }}>
             {T.daybookXlsx}
           </Button>
-          <Button variant="outlined" startIcon={<DownloadIcon />} href={bookUrl('csv')} data-testid="board-daybook-csv">
+          <Button variant="outlined" startIcon={<DownloadIcon />} href={bookUrl('csv')} data-testid="board-daybook-csv" sx={{ whiteSpace: 'nowrap', flexShrink: 0 }}>
             {T.daybookCsv}
           </Button>
         </Stack>
