@@ -259,8 +259,8 @@ export function learnModel(
     }
     const a = anchorOf(reports[c.report], lines[c.line]);
     allTime.push(a);
-    storeAnchors.push([reports[c.report].store_id, sourceOf(lines[c.line])]);
     const src = sourceOf(lines[c.line]);
+    storeAnchors.push([reports[c.report].store_id, src]);
     const list = timeAnchors.get(src);
     if (list) list.push(a);
     else timeAnchors.set(src, [a]);
