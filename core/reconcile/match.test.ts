@@ -332,4 +332,25 @@ describe('matchReconcile', () => {
     expect(known.model.anchors).toBe(3);
     expect(known.model.paidShare).toBe(0.9);
   });
+  it("learns which account each store's customers pay into, on a statement for all stores", () => {
+    // forty unambiguous pairs a store: store 1's customers pay into account A, store 2's into B
+    const reports: ReconcileReport[] = [];
+    const lines: ReconcileLine[] = [];
+    for (let i = 0; i < 40; i++)
+      for (const [store, account] of [[1, 'A'], [2, 'B']] as const) {
+        const at = `2026-11-${String(2 + (i % 20)).padStart(2, '0')}T10:${String(i).padStart(2, '0')}:00`;
+        const five = `${store}${String(i).padStart(4, '0')}`;
+        reports.push(report(at, 1000 * store + i, five, { store_id: store }));
+        lines.push(line(lines.length + 1, at, 1000 * store + i, five, { source: `account:${account}` }));
+      }
+    // a digitless credit on the other store's account, a little closer in time, and one on its own
+    const r = report('2026-11-25T14:00:00', 777, '55555', { store_id: 1 });
+    const other = line(901, '2026-11-25T14:03:00', 777, '', { source: 'account:B' });
+    const own = line(902, '2026-11-25T14:05:00', 777, '', { source: 'account:A' });
+    const res = matchReconcile([...reports, r], [...lines, other, own]);
+    expect(res.review.find((x) => x.payment === r.uuid)?.candidates.map((c) => c.line)).toEqual([902, 901]);
+    // one account for every store: nothing to learn, the closer credit first
+    const one = matchReconcile([...reports, r], [...lines.map((l) => ({ ...l, source: 'account:A' })), { ...other, source: 'account:A' }, own]);
+    expect(one.review.find((x) => x.payment === r.uuid)?.candidates.map((c) => c.line)).toEqual([901, 902]);
+  });
 });

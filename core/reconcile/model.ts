@@ -241,6 +241,7 @@ export function learnModel(
   const agrees = (c: Candidate) => c.facts.digits === 'equal' && c.facts.visible >= 3;
   const timeAnchors = new Map<string, TimeAnchor[]>();
   const allTime: TimeAnchor[] = [];
+  const storeAnchors: Array<[number, string]> = [];
   // the bench's oracle: every true pair is an anchor
   const truePair = (cands: Candidate[]) => oracle && cands.find((x) => oracle.pairs.get(reports[x.report].uuid) === lines[x.line].id);
   for (const cands of ofReport) {
@@ -259,11 +260,49 @@ export function learnModel(
     const a = anchorOf(reports[c.report], lines[c.line]);
     allTime.push(a);
     const src = sourceOf(lines[c.line]);
+    storeAnchors.push([reports[c.report].store_id, src]);
     const list = timeAnchors.get(src);
     if (list) list.push(a);
     else timeAnchors.set(src, [a]);
   }
   const pooled = fitTime(priorTimeModel(), allTime, PRIOR_STRENGTH);
+
+  // Which account each store's customers pay into: on a statement for all stores (lines of several
+  // accounts, none tied to a store) a store's transfers land on its own account nearly always, a
+  // habit the anchors show. The ratio of the share of a store's anchors on an account to the
+  // account's share of that store's candidates, pulled toward 1 by a few observations' worth: one
+  // account, or lines each tied to their store, weigh nothing.
+  const candOfStore = new Map<number, Map<string, number>>();
+  const candTotal = new Map<number, number>();
+  for (const cands of ofReport) {
+    if (cands.length === 0) continue;
+    const st = reports[cands[0].report].store_id;
+    let m = candOfStore.get(st);
+    if (!m) candOfStore.set(st, (m = new Map()));
+    for (const c of cands) {
+      const src = sourceOf(lines[c.line]);
+      m.set(src, (m.get(src) ?? 0) + 1);
+    }
+    candTotal.set(st, (candTotal.get(st) ?? 0) + cands.length);
+  }
+  const anchorOfStore = new Map<number, Map<string, number>>();
+  const anchorTotal = new Map<number, number>();
+  for (const [st, src] of storeAnchors) {
+    let m = anchorOfStore.get(st);
+    if (!m) anchorOfStore.set(st, (m = new Map()));
+    m.set(src, (m.get(src) ?? 0) + 1);
+    anchorTotal.set(st, (anchorTotal.get(st) ?? 0) + 1);
+  }
+  const ACCOUNT_PRIOR = 10;
+  const accountWeight = (r: ReconcileReport, l: ReconcileLine): number => {
+    const bg = candOfStore.get(r.store_id);
+    const src = sourceOf(l);
+    const share = (bg?.get(src) ?? 0) / Math.max(1, candTotal.get(r.store_id) ?? 0);
+    if (!(share > 0) || share >= 1) return 0;
+    const n = anchorTotal.get(r.store_id) ?? 0;
+    const k = anchorOfStore.get(r.store_id)?.get(src) ?? 0;
+    return Math.log((k + ACCOUNT_PRIOR * share) / (n + ACCOUNT_PRIOR) / share);
+  };
   const bySource = new Map<string, TimeModel>();
   for (const [src, list] of timeAnchors) bySource.set(src, fitTime(pooled, list, 2 * PRIOR_STRENGTH));
 
@@ -406,7 +445,7 @@ export function learnModel(
 
   return {
     likelihood(r, l, f) {
-      return digitsWeight(l, f) + timeWeight(r, l) + (f.note ? Math.log(20) : 0) + payerWeight(r, l, f);
+      return digitsWeight(l, f) + timeWeight(r, l) + accountWeight(r, l) + (f.note ? Math.log(20) : 0) + payerWeight(r, l, f);
     },
     offset(r) {
       return priorOdds - Math.log(background(r, r.amount));
