@@ -125,7 +125,8 @@ function PaymentGrid({ me, permanent }: { me: Me; permanent: Record<string, unkn
       // Dense rows: one line each, so an accountant sees twenty of them on a laptop.
       sx={{
         '& td, & th': { px: 0.75, py: 0, height: 28, lineHeight: 1.2, whiteSpace: 'nowrap' },
-        '& td.column-note': { whiteSpace: 'normal', width: '30%' },
+        // the note stays wide enough to read and type in beside a long method (電子支付-LINE Pay)
+        '& td.column-note': { whiteSpace: 'normal', width: '30%', minWidth: 96 },
         '& .MuiCheckbox-root': { p: 0.25 },
         '& td .MuiIconButton-root': { p: 0.25 },
       }}
