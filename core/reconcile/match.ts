@@ -218,9 +218,8 @@ export function analyse(allReports: ReconcileReport[], lines: ReconcileLine[], o
   const suggestions = suggest(reports, lines, reportLeft, lineLeft, before, after, suggested);
   const found = mayBeGrouped(reports, lines, reportLeft.filter((ri) => !suggested.reports.has(ri) && coverable[ri]), lineLeft, before, after);
   const groupable = new Map([...found].map(([ri, g]) => [ri, g.reason]));
-  // The groups found are suggested too, so that their credits are shown with their reports
-  // rather than as credits no report explains (one group per credit: the first report's)
-  // rather than as credits no report explains. Another order of the customer's that points at a
+  // The groups found are suggested too (those suggestible() lets through), so that their credits
+  // are shown with their reports rather than as credits no report explains. Another order of the customer's that points at a
   // credit already in a group joins it while the orders still fit in the credit.
   const made: FoundGroup[] = [];
   for (const g of found.values()) {
@@ -279,20 +278,11 @@ function suggestible(g: FoundGroup, reports: ReconcileReport[], lines: Reconcile
   return verdicts.includes('equal') || verdicts.every((v) => v === 'unknown');
 }
 
-/** What a person reads about a group: how its sums meet, and what the digits say. */
+/** What a person reads about a suggestible group: which sums meet, and what the digits say. */
 function groupReasons(g: FoundGroup, reports: ReconcileReport[], lines: ReconcileLine[]): string[] {
-  const paid = g.reports.reduce((s, ri) => s + reports[ri].amount, 0);
-  const credited = g.lines.reduce((s, li) => s + lines[li].amount, 0);
-  const out: string[] = [];
-  if (g.lines.length > 1) out.push(`${g.lines.length} 筆入帳合計金額相符`);
-  else if (g.reports.length > 1 && paid === credited) out.push(`${g.reports.length} 筆回報合計金額相符`);
-  else out.push(`入帳金額比回報多 ${(credited - paid).toLocaleString('en-US')} 元`);
-  const verdicts = g.lines.flatMap((li) => g.reports.map((ri) => compareDigits(reports[ri].last_five, lines[li].digits).verdict));
-  if (verdicts.includes('equal')) out.push('後五碼相符');
-  else if (verdicts.includes('typo')) out.push('後五碼可能打錯');
-  else if (verdicts.every((v) => v === 'unknown')) out.push('入帳無帳號資訊，時間相近');
-  else out.push('同一客人的訂單');
-  return out;
+  const sums = g.lines.length > 1 ? `${g.lines.length} 筆入帳合計金額相符` : `${g.reports.length} 筆回報合計金額相符`;
+  const shown = g.lines.some((li) => g.reports.some((ri) => compareDigits(reports[ri].last_five, lines[li].digits).verdict === 'equal'));
+  return [sums, shown ? '後五碼相符' : '入帳無帳號資訊，時間相近'];
 }
 
 /** How much a pair as likely as chance is preferred to leaving a report without a line, in review's assignment. */
