@@ -280,6 +280,7 @@ export function formatRow(r: MonthReport): string {
     `review first ${pc(m.reviewFirst)} (ceiling ${pc(r.reviewCeiling)}; ${r.reviewMissesDigitless} of ${r.reviewMisses} misses both digitless) top3 ${pc(m.reviewTop3)}`,
     `unpaid ${m.unpaidFound}/${m.unpaidTrue} (ceiling ${pc(r.unpaidCeiling)}), false ${pc(m.falseUnpaid)}`,
     `unreported ${m.unreportedFound}/${m.unreportedTrue} in ${m.unreportedListed}`,
+    `groups suggested ${m.suggestions} (${m.suggestionsRight} exactly right, of ${m.groups})`,
     ...(r.oracle ? [`knowing the habits: ${pc(r.oracle.recall)}, review first ${pc(r.oracle.reviewFirst)}, unpaid ${r.oracle.unpaidFound}/${r.oracle.unpaidTrue} false ${pc(r.oracle.falseUnpaid)}`] : []),
     `${r.ms.toFixed(0)} ms`,
     missed.length ? `MISSED: ${missed.join('; ')}` : 'all goals',

@@ -54,7 +54,7 @@ describe('remit reconcile on the banks’ own exports', () => {
     expect(r.stderr).toBe('');
     expect(r.code).toBe(0);
     const out = JSON.parse(r.stdout);
-    expect(Object.keys(out)).toEqual(['statement', 'auto', 'review', 'unpaid', 'unreported', 'applied']);
+    expect(Object.keys(out)).toEqual(['statement', 'auto', 'review', 'unpaid', 'unreported', 'suggestions', 'applied']);
     expect(out.statement).toEqual({
       files,
       // the accounts the title rows name (issue 21: as the shared reader reads them)

@@ -61,13 +61,14 @@ describe('remit reconcile', () => {
     expect(r.stderr).toBe('');
     expect(r.code).toBe(0);
     const out = JSON.parse(r.stdout);
-    expect(Object.keys(out)).toEqual(['statement', 'auto', 'review', 'unpaid', 'unreported', 'applied']);
+    expect(Object.keys(out)).toEqual(['statement', 'auto', 'review', 'unpaid', 'unreported', 'suggestions', 'applied']);
     expect(out.statement).toEqual({ files: ['郵局_1104-1108.csv'], accounts: [], lines: 5, credits: 4, new: 5, duplicates: 0, from: '2026-11-04', to: '2026-11-08', encoding: 'big5', balance_breaks: 0, skipped_rows: 1 });
     expect(out.auto).toEqual([{ payment: uuids.paid, line: { file: '郵局_1104-1108.csv', row: 4, at: '2026-11-05T06:03:22.000Z', amount: 1500 }, score: expect.any(Number), reasons: expect.any(Array) }]);
     expect(out.review.map((x: any) => x.payment)).toEqual([uuids.typo]);
     expect(out.review[0].candidates[0].line).toEqual({ file: '郵局_1104-1108.csv', row: 5, at: expect.stringMatching(ISO), amount: 2300 });
     expect(out.unpaid).toEqual([{ payment: uuids.never }]);
     expect(out.unreported.map((u: any) => u.line.amount).sort()).toEqual([1, 600]);
+    expect(out.suggestions).toEqual([]);
     expect(out.applied).toBe(0);
     const statuses = await withDb(async (k) => (await k('payments').select('status')).map((p: any) => p.status));
     expect(statuses).toEqual(['未確認', '未確認', '未確認']);
@@ -175,5 +176,71 @@ describe('remit reconcile', () => {
     expect(bad.code).toBe(1);
     expect(bad.stderr).toContain('無法辨識的金額');
     expect(bad.stderr).not.toMatch(/[\u0000-\u0009\u000b-\u001f\u007f-\u009f]/);
+  });
+});
+
+describe('remit reconcile: split and combined payments', () => {
+  let dir: string;
+  let db: string;
+  const uuids: Record<string, string> = {};
+  const run = (args: string[]) => remit(['--db', db, ...args], { cwd: dir });
+
+  beforeAll(async () => {
+    assertBuilt();
+    dir = mkdtempSync(join(tmpdir(), 'remit-rec-groups-'));
+    db = join(dir, 'remit.sqlite');
+    expect((await run(['migrate'])).code).toBe(0);
+    expect((await run(['stores', 'add', '--name', '台北店', '--code', 'TPE'])).code).toBe(0);
+    const k = openDatabase({ client: 'sqlite', filename: db });
+    try {
+      const ctx = { db: k, security: TEST_SECURITY, actor: systemActor('test'), ip: null };
+      for (const [key, last_five, paid_at, amount] of [
+        ['first', '33333', '2026-11-05T10:00', 1200],
+        ['second', '33333', '2026-11-05T10:02', 800],
+        ['split', '44444', '2026-11-07T15:00', 5000],
+      ] as const) {
+        uuids[key] = (await createPayment(ctx, { store_id: 1, last_five, paid_at, amount, note: '' })).uuid;
+      }
+    } finally {
+      await k.destroy();
+    }
+    writeFileSync(
+      join(dir, '郵局_1104-1109.csv'),
+      csv([
+        '="115/11/04 09:00:00",="提款",="100",="",="0",="",=""',
+        '="115/11/05 10:05:00",="跨行存入",="",="2,000",="2,000",="",="****33333"',
+        '="115/11/07 15:01:00",="跨行存入",="",="3,000",="5,000",="",="****44444"',
+        '="115/11/07 15:03:00",="現金存款",="",="2,000",="7,000",="",=""',
+        '="115/11/09 23:00:00",="利息",="",="1",="7,001",="",=""',
+      ]),
+    );
+  });
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('prints each group with its reports, credits and sums, and gives them in --json; their credits are not unreported', async () => {
+    const r = await run(['reconcile', '郵局_1104-1109.csv', '--json']);
+    expect(r.code).toBe(0);
+    const out = JSON.parse(r.stdout);
+    const ref = (row: number, amount: number) => ({ file: '郵局_1104-1109.csv', row, at: expect.stringMatching(ISO), amount });
+    expect(out.suggestions).toEqual([
+      { payments: [uuids.first, uuids.second], lines: [ref(4, 2000)], reasons: ['2 筆回報合計金額相符', '後五碼相同'] },
+      { payments: [uuids.split], lines: [ref(5, 3000), ref(6, 2000)], reasons: ['2 筆入帳合計金額相符', '後五碼相符'] },
+    ]);
+    expect(out.unreported.map((u: any) => u.line.amount)).toEqual([1]);
+    expect(out.unpaid).toEqual([]);
+
+    const text = await run(['reconcile', '郵局_1104-1109.csv']);
+    expect(text.code).toBe(0);
+    const lines = text.stdout.split('\n');
+    const at = lines.findIndex((l) => l.startsWith('可能為分次或合併付款：2 組'));
+    expect(at).toBeGreaterThan(-1);
+    expect(lines[at + 1]).toMatch(/^  第 1 組　回報合計 NT\$2,000　入帳合計 NT\$2,000　2 筆回報合計金額相符、後五碼相同$/);
+    expect(lines[at + 2]).toContain(`匯款 ${uuids.first}　後五碼 33333　NT$1,200`);
+    expect(lines[at + 3]).toContain(`匯款 ${uuids.second}　後五碼 33333　NT$800`);
+    expect(lines[at + 4]).toContain('入帳：郵局_1104-1109.csv 第 4 列');
+    expect(lines[at + 5]).toMatch(/^  第 2 組　回報合計 NT\$5,000　入帳合計 NT\$5,000　2 筆入帳合計金額相符、後五碼相符$/);
+    expect(lines[at + 7]).toContain('入帳：郵局_1104-1109.csv 第 5 列');
+    expect(lines[at + 8]).toContain('入帳：郵局_1104-1109.csv 第 6 列');
+    expect(text.stdout).toContain('銀行有款無回報：1 筆');
   });
 });

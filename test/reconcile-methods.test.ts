@@ -35,7 +35,7 @@ function proposed(p: Proposals): string[] {
     ...p.review.flatMap((r) => [r.payment.uuid]),
     ...p.reviewLines.flatMap((r) => r.candidates.map((c) => c.payment.uuid)),
     ...p.unpaid.map((u) => u.payment.uuid),
-    ...p.suggestions.flatMap((s) => s.payments),
+    ...p.suggestions.flatMap((s) => s.payments.map((x) => x.uuid)),
   ];
 }
 

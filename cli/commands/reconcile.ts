@@ -111,6 +111,7 @@ export function reconcileCommand(program: Command, io: CliIO): void {
             review: proposals.review.map((r) => ({ payment: r.payment.uuid, candidates: r.candidates.map((c) => ({ line: lineRef(c.line), score: c.score, reasons: c.reasons })) })),
             unpaid: proposals.unpaid.map((u) => ({ payment: u.payment.uuid })),
             unreported: proposals.unreported.map((u) => ({ line: lineRef(u.line) })),
+            suggestions: proposals.suggestions.map((g) => ({ payments: g.payments.map((x) => x.uuid), lines: g.lines.map(lineRef), reasons: g.reasons })),
             applied,
           };
           io.stdout(`${JSON.stringify(out, null, 2)}\n`);
@@ -194,6 +195,11 @@ function printReport(
   for (const u of p.unpaid) out.push(RECONCILE.payment(u.payment.uuid, u.payment.last_five, formatNTD(u.payment.amount), when(u.payment.paid_at)));
   out.push(RECONCILE.unreported(p.unreported.length));
   for (const u of p.unreported) out.push(RECONCILE.unreportedLine(u.line.file, u.line.row, when(u.line.at, u.line.has_time), formatNTD(u.line.amount), u.line.summary, u.line.counterparty || u.line.payer));
-  if (p.suggestions.length) out.push(RECONCILE.suggestions(p.suggestions.length));
+  out.push(RECONCILE.suggestions(p.suggestions.length));
+  p.suggestions.forEach((g, i) => {
+    out.push(RECONCILE.group(i + 1, formatNTD(g.payments.reduce((t, x) => t + x.amount, 0)), formatNTD(g.lines.reduce((t, l) => t + l.amount, 0)), g.reasons));
+    for (const x of g.payments) out.push(`  ${RECONCILE.payment(x.uuid, x.last_five, formatNTD(x.amount), when(x.paid_at))}`);
+    for (const l of g.lines) out.push(RECONCILE.groupLine(l.file, l.row, when(l.at, l.has_time), formatNTD(l.amount), l.counterparty || l.payer));
+  });
   io.stdout(`${out.join('\n')}\n`);
 }

@@ -400,6 +400,7 @@ async function proposalsFor(ctx: ServiceContext, gte: number, lt: number, stores
   result.reviewLines.forEach((r) => (ids.add(r.line), r.candidates.forEach((c) => uuids.add(c.payment))));
   result.unpaid.forEach((u) => uuids.add(u.payment));
   result.unreported.forEach((u) => ids.add(u.line));
+  result.suggestions.forEach((s) => (s.payments.forEach((u) => uuids.add(u)), s.lines.forEach((id) => ids.add(id))));
   const P = new Map<string, ReconciledPayment>();
   for (const chunk of chunks([...uuids], 500)) {
     const rows = (await ctx.db('payments as p').leftJoin('bank_links as k', 'k.payment_uuid', 'p.uuid').select('p.*', 'k.line_id as bank_line_id').whereIn('p.uuid', chunk)) as PaymentWithLink[];
@@ -421,7 +422,9 @@ async function proposalsFor(ctx: ServiceContext, gte: number, lt: number, stores
       .map((r) => ({ line: L.get(r.line)!, candidates: r.candidates.filter((c) => has.p(c.payment)).map((c) => ({ payment: P.get(c.payment)!, score: c.score, reasons: c.reasons })) })),
     unpaid: result.unpaid.filter((u) => has.p(u.payment)).map((u) => ({ payment: P.get(u.payment)! })),
     unreported: result.unreported.filter((u) => has.l(u.line)).map((u) => ({ line: L.get(u.line)! })),
-    suggestions: result.suggestions,
+    suggestions: result.suggestions
+      .filter((s) => s.payments.every(has.p) && s.lines.every(has.l))
+      .map((s) => ({ payments: s.payments.map((u) => P.get(u)!), lines: s.lines.map((id) => L.get(id)!), reasons: s.reasons })),
   };
   if (page) out.page = { ...page, total: paged.total, period: { from: taipeiDate(gte), to: taipeiDate(lt - 1) } };
   return out;

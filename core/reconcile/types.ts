@@ -149,7 +149,12 @@ export interface Proposals {
   reviewLines: Array<{ line: BankLine; candidates: Array<{ payment: ReconciledPayment; score: number; reasons: string[] }> }>;
   unpaid: Array<{ payment: ReconciledPayment }>;
   unreported: Array<{ line: BankLine }>;
-  suggestions: Array<{ payments: string[]; lines: number[]; reasons: string[] }>;
+  /**
+   * Split or combined payments (可能為分次或合併付款): reports and the credits that may pay them
+   * together (one report, two or three credits adding up to it; or several reports, one credit).
+   * Shown, never confirmed here: a payment links to one credit of its own amount.
+   */
+  suggestions: Array<{ payments: ReconciledPayment[]; lines: BankLine[]; reasons: string[] }>;
   /**
    * Present when the answer is paged (the API): every queue above holds at most `limit` items
    * from `offset` on, and `total` says how many each has in all. `period`: the Taiwan days

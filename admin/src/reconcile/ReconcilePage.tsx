@@ -1,6 +1,7 @@
 /**
  * The 對帳 page (issue 12): import a bank statement and see what was read, then the three
- * queues of the matcher's proposals for a period: 建議入帳, 需人工確認, 銀行有款無回報.
+ * queues of the matcher's proposals for a period: 建議入帳, 需人工確認, 未入帳候選, 可能為分次或合併付款,
+ * 銀行有款無回報.
  * Loaded on demand, so the back office's first load stays small.
  */
 import RefreshIcon from '@mui/icons-material/Refresh';
@@ -17,6 +18,7 @@ import { useMe } from '../common/useMe';
 import { useStores } from '../common/useStores';
 import { dataProvider } from '../providers/dataProvider';
 import { AutoQueue } from './AutoQueue';
+import { GroupQueue } from './GroupQueue';
 import { PayersSection } from './PayersSection';
 import { RECONCILE_UI as R } from '../messages';
 import { ReviewQueue, UnpaidQueue } from './ReviewQueue';
@@ -129,6 +131,9 @@ function ReconcileView({ me }: { me: Me }) {
           </Section>
           <Section title={R.unpaidTitle} hint={R.unpaidSectionHint} shown={data.unpaid.length} total={total?.unpaid} testid="queue-unpaid">
             {canDecide ? <UnpaidQueue items={data.unpaid} busy={busy} onConfirm={onConfirm} onUnpaid={onUnpaid} /> : <ReadOnly n={data.unpaid.length} />}
+          </Section>
+          <Section title={R.groupsTitle} hint={R.groupsHint} shown={data.suggestions.length} total={total?.suggestions} testid="queue-groups">
+            <GroupQueue items={data.suggestions} />
           </Section>
           <Section
             title={R.unreportedTitle}
