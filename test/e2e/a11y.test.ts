@@ -8,7 +8,6 @@
  *
  * One server and one browser for the file; a context per user and width.
  */
-import { createRequire } from 'node:module';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createUser, systemActor } from '../../core/index.js';
@@ -16,9 +15,8 @@ import { signToken } from '../../core/users/auth.js';
 import { type UserRow } from '../../core/db/rows.js';
 import { TEST_SECURITY } from '../helpers/db.js';
 import { PASSWORD } from '../helpers/fixtures.js';
-import { HAS_CHROMIUM, settle, startE2E, type E2E } from './harness.js';
+import { axeFindings, graveFindings, HAS_CHROMIUM, startE2E, type E2E } from './harness.js';
 
-const AXE = createRequire(import.meta.url)('axe-core') as { source: string };
 const SIZES = [
   ['375', { width: 375, height: 812 }],
   ['1280', { width: 1280, height: 900 }],
@@ -32,33 +30,6 @@ const STATEMENT = [
   '2026/11/07,12:00:00,利息存入,0,33,2333,',
   '2026/11/10,09:00:00,提款,300,0,2033,',
 ].join('\n');
-
-interface Found {
-  id: string;
-  impact: string | null;
-  count: number;
-  targets: string[];
-}
-
-/** Every violation axe finds on the page as it stands (all impacts, so the summary can count them). */
-async function axe(page: Page): Promise<Found[]> {
-  await settle(page);
-  // evaluated through the DevTools protocol: the site's Content-Security-Policy refuses inline scripts
-  if (!(await page.evaluate('typeof window.axe === "object"'))) await page.evaluate(AXE.source);
-  return (await page.evaluate(async () => {
-    const axe = (window as unknown as { axe: { run(ctx: Document, opts: unknown): Promise<{ violations: Array<{ id: string; impact: string | null; nodes: Array<{ html: string; failureSummary: string }> }> }> } }).axe;
-    const r = await axe.run(document, { runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'] } });
-    // each with up to three of its elements and what is wrong, so that a failure says where
-    return r.violations.map((v) => ({
-      id: v.id,
-      impact: v.impact,
-      count: v.nodes.length,
-      targets: v.nodes.slice(0, 3).map((n) => `${n.html.slice(0, 200)}: ${n.failureSummary.replace(/\n/g, ' ')}`),
-    }));
-  })) as Found[];
-}
-
-const grave = (found: Found[]) => found.filter((v) => v.impact === 'critical' || v.impact === 'serious').map((v) => `${v.id} (${v.impact} ×${v.count}): ${v.targets.join(' | ')}`);
 
 /** The kinds of user of issue 24: what each may do decides which pages, dialogs and menus they see. */
 const ROLES = {
@@ -112,11 +83,11 @@ describe.skipIf(!HAS_CHROMIUM)('accessibility (axe-core): every page, every kind
 
   /** Runs axe, records the counts under `where`, and checks softly so that one test reports every page. */
   async function check(page: Page, where: string): Promise<void> {
-    const found = await axe(page);
+    const found = await axeFindings(page);
     const counts: Record<string, number> = {};
     for (const v of found) counts[v.impact ?? 'unknown'] = (counts[v.impact ?? 'unknown'] ?? 0) + v.count;
     summary.set(where, counts);
-    expect.soft(grave(found), where).toEqual([]);
+    expect.soft(graveFindings(found), where).toEqual([]);
     // the screens whose colours or structure the fixes changed, to look at
     if (SHOTS.some((w) => where.startsWith(w))) await e.shot(page, `a11y-${where.replace(/ · /g, '-').replace(/\s+/g, '_')}`);
   }

@@ -7,25 +7,14 @@
  * business, scenario 12.) And it loads only the list's code: every other page, and the import
  * dialog, is its own chunk fetched when opened.
  */
-import { createRequire } from 'node:module';
-import type { BrowserContext, Page, Route } from 'playwright-core';
+import type { BrowserContext, Route } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { HAS_CHROMIUM, startE2E, type E2E } from './harness.js';
+import { HAS_CHROMIUM, seriousFindings, startE2E, type E2E } from './harness.js';
 
-const AXE = createRequire(import.meta.url)('axe-core') as { source: string };
 /** the server's rows, and the list's own */
 const SERVER_ROW = '.first-screen-row';
 const LIST_ROW = 'tbody .RaDatagrid-row, [data-testid^="payment-card-"]';
 
-/** axe's critical and serious findings on the page as it stands */
-async function seriousFindings(page: Page): Promise<string[]> {
-  await page.evaluate(AXE.source);
-  return (await page.evaluate(async () => {
-    const axe = (window as unknown as { axe: { run(ctx: Document, opts: unknown): Promise<{ violations: Array<{ id: string; impact: string | null; nodes: Array<{ html: string }> }> }> } }).axe;
-    const r = await axe.run(document, { runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'] } });
-    return r.violations.filter((v) => v.impact === 'critical' || v.impact === 'serious').map((v) => `${v.id}: ${v.nodes[0]?.html.slice(0, 160)}`);
-  })) as string[];
-}
 
 /** Holds the back office's scripts until `release`: what shows before them is the server's alone. */
 async function holdScripts(ctx: BrowserContext): Promise<() => void> {

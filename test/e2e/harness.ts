@@ -4,6 +4,7 @@
  * CI installs it.
  */
 import { existsSync, mkdirSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { join, resolve } from 'node:path';
 import { chromium, type Browser, type BrowserContext, type Locator, type Page } from 'playwright-core';
 import { expect } from 'vitest';
@@ -39,6 +40,45 @@ export async function settle(page: Page): Promise<void> {
     Promise.all(document.getAnimations().filter((a) => a instanceof CSSTransition).map((a) => a.finished.catch(() => undefined))),
     new Promise((res) => setTimeout(res, 5000)),
   ])`);
+}
+
+const AXE = createRequire(import.meta.url)('axe-core') as { source: string };
+
+/** One rule axe-core finds broken: its impact, how many elements, and up to three of them with what is wrong. */
+export interface AxeFinding {
+  id: string;
+  impact: string | null;
+  count: number;
+  targets: string[];
+}
+
+/**
+ * Every WCAG 2.1 A and AA violation axe-core finds on the page as it stands, all impacts. After
+ * the page's transitions end, unless `settled: false` (a page whose scripts are held back).
+ */
+export async function axeFindings(page: Page, opts: { settled?: boolean } = {}): Promise<AxeFinding[]> {
+  if (opts.settled !== false) await settle(page);
+  // evaluated through the DevTools protocol: the site's Content-Security-Policy refuses inline scripts
+  if (!(await page.evaluate('typeof window.axe === "object"'))) await page.evaluate(AXE.source);
+  return (await page.evaluate(async () => {
+    const axe = (window as unknown as { axe: { run(ctx: Document, opts: unknown): Promise<{ violations: Array<{ id: string; impact: string | null; nodes: Array<{ html: string; failureSummary: string }> }> }> } }).axe;
+    const r = await axe.run(document, { runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'] } });
+    return r.violations.map((v) => ({
+      id: v.id,
+      impact: v.impact,
+      count: v.nodes.length,
+      targets: v.nodes.slice(0, 3).map((n) => `${n.html.slice(0, 200)}: ${(n.failureSummary ?? '').replace(/\n/g, ' ')}`),
+    }));
+  })) as AxeFinding[];
+}
+
+/** The critical and serious ones, a line each saying where: what every page must have none of. */
+export const graveFindings = (found: AxeFinding[]): string[] =>
+  found.filter((v) => v.impact === 'critical' || v.impact === 'serious').map((v) => `${v.id} (${v.impact} ×${v.count}): ${v.targets.join(' | ')}`);
+
+/** axe-core's critical and serious findings on the page as it stands. */
+export async function seriousFindings(page: Page, opts: { settled?: boolean } = {}): Promise<string[]> {
+  return graveFindings(await axeFindings(page, opts));
 }
 
 /**

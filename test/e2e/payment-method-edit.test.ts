@@ -6,27 +6,14 @@
  * critical or serious). Screenshots in test-output/screenshots and /work/shots/h26 to look at.
  */
 import { existsSync, mkdirSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { taipeiDate } from '../../core/index.js';
-import { callApi, HAS_CHROMIUM, settle, startE2E, type E2E } from './harness.js';
+import { callApi, HAS_CHROMIUM, seriousFindings, settle, startE2E, type E2E } from './harness.js';
 
-const AXE = createRequire(import.meta.url)('axe-core') as { source: string };
 const SHOTS = '/work/shots/h26';
 
-/** axe's critical and serious findings on the page as it stands */
-async function graveFindings(page: Page): Promise<string[]> {
-  await settle(page);
-  // through the DevTools protocol: the site's Content-Security-Policy refuses inline scripts
-  if (!(await page.evaluate('typeof window.axe === "object"'))) await page.evaluate(AXE.source);
-  return page.evaluate(async () => {
-    const axe = (window as unknown as { axe: { run(ctx: Document, opts: unknown): Promise<{ violations: Array<{ id: string; impact: string | null; nodes: Array<{ html: string }> }> }> } }).axe;
-    const r = await axe.run(document, { runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'] } });
-    return r.violations.filter((v) => v.impact === 'critical' || v.impact === 'serious').map((v) => `${v.id}: ${v.nodes.map((n) => n.html.slice(0, 120)).join(' | ')}`);
-  });
-}
 
 describe.skipIf(!HAS_CHROMIUM)('修改付款方式 in the back office', () => {
   let e: E2E;
@@ -77,7 +64,7 @@ describe.skipIf(!HAS_CHROMIUM)('修改付款方式 in the back office', () => {
       await dialog.getByLabel('電子支付類型').fill('LINE Pay');
       await dialog.getByLabel('員工購物').check();
       expect(await dialog.getByTestId('method-edit-status').textContent()).toBe('改為電子支付後，狀態會設為「已入帳」');
-      expect(await graveFindings(page)).toEqual([]);
+      expect(await seriousFindings(page)).toEqual([]);
       await shot(page, `method-edit-epay-${width}`);
       await dialog.getByRole('button', { name: '儲存' }).click();
       await expect.poll(() => dialog.count()).toBe(0);

@@ -5,12 +5,9 @@
  * 銀行有款無回報. At 375 px and 1280 px nothing scrolls sideways and axe-core finds no critical or
  * serious violation (WCAG 2 A/AA).
  */
-import { createRequire } from 'node:module';
-import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { HAS_CHROMIUM, settle, startE2E, type E2E } from './harness.js';
+import { HAS_CHROMIUM, seriousFindings, settle, startE2E, type E2E } from './harness.js';
 
-const AXE = createRequire(import.meta.url)('axe-core') as { source: string };
 const SIZES = [
   ['375', { width: 375, height: 812 }],
   ['1280', { width: 1280, height: 900 }],
@@ -25,15 +22,6 @@ const STATEMENT = [
   '2026/11/08,12:00:00,利息存入,0,33,7033,,',
 ].join('\n');
 
-async function axe(page: Page): Promise<string[]> {
-  await settle(page);
-  if (!(await page.evaluate('typeof window.axe === "object"'))) await page.evaluate(AXE.source);
-  return (await page.evaluate(async () => {
-    const axe = (window as unknown as { axe: { run(ctx: Document, opts: unknown): Promise<{ violations: Array<{ id: string; impact: string | null; nodes: Array<{ html: string }> }> }> } }).axe;
-    const r = await axe.run(document, { runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'] } });
-    return r.violations.filter((v) => v.impact === 'critical' || v.impact === 'serious').map((v) => `${v.id}: ${v.nodes.slice(0, 3).map((n) => n.html.slice(0, 160)).join(' | ')}`);
-  })) as string[];
-}
 
 describe.skipIf(!HAS_CHROMIUM)('可能為分次或合併付款 on the 對帳 page', () => {
   let e: E2E;
@@ -92,7 +80,7 @@ describe.skipIf(!HAS_CHROMIUM)('可能為分次或合併付款 on the 對帳 pag
 
     const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
     expect(overflow).toBeLessThanOrEqual(0);
-    expect(await axe(page)).toEqual([]);
+    expect(await seriousFindings(page)).toEqual([]);
     await groups.scrollIntoViewIfNeeded();
     await e.shot(page, `reconcile-groups-${label}`);
     await page.context().close();
