@@ -60,8 +60,11 @@ describe('import streams: memory flat from 50 000 to 200 000 rows', () => {
 
     const say = `${Math.round(peaks.small / MB)} MB → ${Math.round(peaks.large / MB)} MB`;
     process.stderr.write(`import peak RSS: ${say}\n`);
-    // What may grow: the keys that find repeats within the file (about 60 bytes a row, 9 MB here).
-    expect(peaks.large - peaks.small, say).toBeLessThan(40 * MB);
+    // What may grow: the keys that find repeats within the file (about 60 bytes a row, 9 MB here),
+    // and how much garbage V8 lets pile up before collecting, which varies from run to run: the
+    // growth measured 9 to 42 MB over six runs with two other test files beside it. Holding the
+    // rows would add over 700 MB; the bound is the export test's, with room for that spread.
+    expect(peaks.large - peaks.small, say).toBeLessThan(80 * MB);
     expect(peaks.large, say).toBeLessThan(400 * MB);
   }, 600_000);
 });
