@@ -157,6 +157,10 @@ export async function startE2E(title = '煙具專賣店 匯款回報系統'): Pr
       await e2e.addSession(ctx, fixture.tokens[user]);
       const page = await ctx.newPage();
       await page.goto(`${url}${path}`);
+      // The server may draw 匯款記錄's first page before the scripts run (http/firstScreen.ts): its
+      // rows cannot be used yet and stand beside the list's for a moment. Wait, as a person does,
+      // until the back office has taken over.
+      await page.waitForFunction(() => !document.getElementById('first-screen'));
       return page;
     },
     async shot(page, name) {
