@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { join } from 'node:path';
 import type { Locator, Page } from 'playwright-core';
 import { formatTaipei, taipeiDate } from '../../core/index.js';
-import { HAS_CHROMIUM, pick, SCREENSHOTS, settle, startE2E, type E2E } from './harness.js';
+import { capture, HAS_CHROMIUM, pick, SCREENSHOTS, settle, startE2E, type E2E } from './harness.js';
 
 describe.skipIf(!HAS_CHROMIUM)('audit page', () => {
   let e: E2E;
@@ -122,7 +122,7 @@ describe.skipIf(!HAS_CHROMIUM)('audit page', () => {
       expect(await pagination.innerText()).not.toMatch(/[A-Za-z]{3,}/);
       await settle(page);
       expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(viewport.width);
-      await page.screenshot({ path: join(SCREENSHOTS, `audit-payment-detail-${viewport.width}.png`), fullPage: true });
+      await capture(page, join(SCREENSHOTS, `audit-payment-detail-${viewport.width}.png`));
       await page.context().close();
     }
   });

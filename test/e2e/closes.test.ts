@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { formatNTD, taipeiDate } from '../../core/index.js';
-import { callApi, HAS_CHROMIUM, startE2E, type E2E } from './harness.js';
+import { callApi, capture, HAS_CHROMIUM, minutesAgoToday, startE2E, type E2E } from './harness.js';
 
 const PHONE = { width: 375, height: 812 };
 const DESK = { width: 1280, height: 900 };
@@ -22,7 +22,7 @@ describe.skipIf(!HAS_CHROMIUM)('the daily close in the browser', () => {
     await e.shot(page, name);
     if (existsSync('/work/shots')) {
       mkdirSync(SHOTS, { recursive: true });
-      await page.screenshot({ path: join(SHOTS, `${name}.png`), fullPage: true });
+      await capture(page, join(SHOTS, `${name}.png`));
     }
   };
 
@@ -30,7 +30,7 @@ describe.skipIf(!HAS_CHROMIUM)('the daily close in the browser', () => {
     e = await startE2E();
     const A = e.stores.A.id;
     // a day of takings, a few minutes apart, earlier today (Taiwan time)
-    const ago = (min: number) => new Date(Date.now() - min * 60_000).toISOString();
+    const ago = minutesAgoToday;
     const sales: Array<Record<string, unknown>> = [
       { method: '現金', amount: 1200, paid_at: ago(50) },
       { method: '刷卡', amount: 800, paid_at: ago(40) },

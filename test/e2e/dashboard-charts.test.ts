@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { taipeiDate } from '../../core/index.js';
-import { HAS_CHROMIUM, SCREENSHOTS, settle, startE2E, type E2E } from './harness.js';
+import { capture, HAS_CHROMIUM, SCREENSHOTS, settle, startE2E, type E2E } from './harness.js';
 
 const PHONE = { width: 375, height: 812 };
 const DESK = { width: 1280, height: 800 };
@@ -35,10 +35,7 @@ describe.skipIf(!HAS_CHROMIUM)('dashboard charts and print', () => {
   afterAll(async () => e?.close());
 
   const amounts = async (page: Page, code: string) => (await page.getByTestId(`status-amounts-${code}`).locator('td').allInnerTexts()).map((t) => t.trim());
-  const shot = async (page: Page, name: string) => {
-    await settle(page);
-    await page.screenshot({ path: join(SCREENSHOTS, `${name}.png`), fullPage: true });
-  };
+  const shot = (page: Page, name: string) => capture(page, join(SCREENSHOTS, `${name}.png`));
 
   it('an admin sees NT$ per store by status and the daily chart, and prints the page alone', async () => {
     const page = await e.signedIn('admin', '/admin/dashboard', DESK);

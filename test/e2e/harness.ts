@@ -8,7 +8,7 @@ import { createRequire } from 'node:module';
 import { join, resolve } from 'node:path';
 import { chromium, type Browser, type BrowserContext, type Locator, type Page } from 'playwright-core';
 import { expect } from 'vitest';
-import { DEFAULT_MATCHING } from '../../core/index.js';
+import { DEFAULT_MATCHING, taipeiDate, taipeiDayStart } from '../../core/index.js';
 import { firstScreenFor } from '../../http/firstScreen.js';
 import { spa } from '../../http/static.js';
 import { createTestDb, TEST_SECURITY, type TestDb } from '../helpers/db.js';
@@ -40,6 +40,35 @@ export async function settle(page: Page): Promise<void> {
     Promise.all(document.getAnimations().filter((a) => a instanceof CSSTransition).map((a) => a.finished.catch(() => undefined))),
     new Promise((res) => setTimeout(res, 5000)),
   ])`);
+}
+
+/**
+ * `min` minutes ago (under an hour), kept on today's Taiwan date: just after midnight the times
+ * gather in the day's first minute, in the same order, so a test run at 00:20 does not put its
+ * "today" entries on yesterday (a closes test did, at 00:37).
+ */
+export function minutesAgoToday(min: number): string {
+  const now = Date.now();
+  const dayStart = taipeiDayStart(taipeiDate(now))!;
+  return new Date(Math.max(now - min * 60_000, dayStart + (60 - Math.min(min, 59)) * 1000)).toISOString();
+}
+
+/**
+ * A screenshot to look at: the whole page, or the screen when something is open over it.
+ * A full-page capture makes Chromium resize the window to 1×1 and back. At 1 px the back office is
+ * a phone's: the list's rows become cards, so a dialog opened from a row (修改付款方式) went with
+ * its row (caught by tracing the page in CI at load 12). With a dialog, a menu or a notice open,
+ * the shot is of the screen as a person sees it, and the page is left alone.
+ */
+export async function capture(page: Page, path: string): Promise<void> {
+  await settle(page);
+  const open = await page.locator('.MuiModal-root, .MuiPopover-root, .MuiSnackbar-root, [role=dialog]').count();
+  await page.screenshot({ path, fullPage: open === 0 });
+  if (open > 0) return;
+  // back at its own size, and drawn again, before the test goes on
+  const { width, height } = page.viewportSize() ?? { width: 0, height: 0 };
+  await page.waitForFunction(([w, h]) => innerWidth === w && innerHeight === h, [width, height]);
+  await settle(page);
 }
 
 const AXE = createRequire(import.meta.url)('axe-core') as { source: string };
@@ -174,8 +203,7 @@ export async function startE2E(title = '煙具專賣店 匯款回報系統'): Pr
       return page;
     },
     async shot(page, name) {
-      await settle(page);
-      await page.screenshot({ path: join(SCREENSHOTS, `${name}.png`), fullPage: true });
+      await capture(page, join(SCREENSHOTS, `${name}.png`));
     },
     async close() {
       await browser.close();

@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { taipeiDate } from '../../core/index.js';
-import { callApi, HAS_CHROMIUM, seriousFindings, settle, startE2E, type E2E } from './harness.js';
+import { callApi, HAS_CHROMIUM, minutesAgoToday, seriousFindings, settle, startE2E, type E2E } from './harness.js';
 
 const SHOTS = '/work/shots/h26';
 
@@ -18,7 +18,7 @@ const SHOTS = '/work/shots/h26';
 describe.skipIf(!HAS_CHROMIUM)('修改付款方式 in the back office', () => {
   let e: E2E;
   const today = taipeiDate(Date.now());
-  const ago = (min: number) => new Date(Date.now() - min * 60_000).toISOString();
+  const ago = minutesAgoToday;
   const shot = async (page: Page, name: string) => {
     await e.shot(page, name);
     if (existsSync('/work/shots')) {
@@ -93,6 +93,9 @@ describe.skipIf(!HAS_CHROMIUM)('修改付款方式 in the back office', () => {
       await expect.poll(() => dialog.count()).toBe(0);
       await expect.poll(async () => (await row(cash2)).method).toBe('匯款');
       expect(await row(cash2)).toMatchObject({ last_five: '54321', status: '未確認', method_detail: null });
+      // the list shows it, as a person waits to see before opening it again
+      if (width > 600) await expect.poll(() => page.getByTestId(`method-edit-${cash2}`).textContent()).toBe('匯款');
+      else await expect.poll(() => page.getByTestId(`payment-card-${cash2}`).textContent()).toContain('54321');
 
       // a transfer keeps its last five: shown, not editable
       await open(cash2);

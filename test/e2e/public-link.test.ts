@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import type { Page, Request } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { taipeiDate } from '../../core/index.js';
-import { HAS_CHROMIUM, SCREENSHOTS, callApi, pick, settle, startE2E, type E2E } from './harness.js';
+import { HAS_CHROMIUM, SCREENSHOTS, callApi, capture, pick, settle, startE2E, type E2E } from './harness.js';
 
 const PHONE = { width: 375, height: 812 };
 /** the list opens on today (Taiwan): the reports are made today */
@@ -37,10 +37,7 @@ describe.skipIf(!HAS_CHROMIUM)("a store's public link: poster, a customer's repo
   });
   afterAll(async () => e?.close());
 
-  const shot = async (page: Page, name: string) => {
-    await settle(page);
-    await page.screenshot({ path: join(SHOTS, `${name}.png`), fullPage: true });
-  };
+  const shot = (page: Page, name: string) => capture(page, join(SHOTS, `${name}.png`));
   const noSideways = async (page: Page) =>
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(await page.evaluate(() => window.innerWidth));
 
