@@ -387,4 +387,29 @@ describe('matchReconcile', () => {
     const one = matchReconcile([...reports, r], [...lines.map((l) => ({ ...l, source: 'account:A' })), { ...other, source: 'account:A' }, own]);
     expect(one.review.find((x) => x.payment === r.uuid)?.candidates.map((c) => c.line)).toEqual([901, 902]);
   });
+
+  it('learns payer names from the month itself: a name-only credit of a payer an unambiguous pair showed counts for that last five, against another', () => {
+    // an unambiguous pair shows who 12345 is on the statement
+    const anchor = report('2026-11-03T10:00:00', 1000, '12345');
+    const anchorLine = line(1, '2026-11-03T10:05:00', 1000, '12345', { payer: '陳美玲' });
+    // a week later two digitless credits of 800: a stranger's a little closer in time, and 陳美玲's
+    const r = report('2026-11-10T10:00:00', 800, '12345');
+    const stranger = line(2, '2026-11-10T10:04:00', 800, '', { payer: '林志玲' });
+    const hers = line(3, '2026-11-10T10:10:00', 800, '', { payer: '陳美玲' });
+    const res = matchReconcile([anchor, r], [anchorLine, stranger, hers]);
+    const first = res.auto.find((x) => x.payment === r.uuid) ?? res.review.find((x) => x.payment === r.uuid)?.candidates[0];
+    expect(first?.line).toBe(3);
+    expect(first?.reasons).toContain('同名付款人本月入帳的後五碼相符');
+    // without the name on the anchor's line, the closer credit comes first
+    const blind = matchReconcile([anchor, r], [{ ...anchorLine, payer: '' }, stranger, hers]);
+    const before = blind.auto.find((x) => x.payment === r.uuid) ?? blind.review.find((x) => x.payment === r.uuid)?.candidates[0];
+    expect(before?.line).toBe(2);
+    // another customer's report: 陳美玲's credit is read as hers, not theirs, and never confirmed for them
+    const someone = report('2026-11-10T10:00:00', 800, '67890');
+    const theirs = matchReconcile([anchor, someone], [anchorLine, hers]);
+    expect(theirs.auto.map((x) => x.payment)).toEqual([anchor.uuid]);
+    expect(theirs.review.find((x) => x.payment === someone.uuid)?.candidates[0]?.reasons).toContain('同名付款人本月入帳的後五碼為 12345');
+    // a line never teaches itself: the anchor's own reasons say nothing of names
+    expect(res.auto.find((x) => x.payment === anchor.uuid)?.reasons).toEqual(['金額相符', '後五碼相符', '時間相差 5 分鐘']);
+  });
 });

@@ -24,7 +24,7 @@ import { STATUS_FAILED } from '../payments/statuses.js';
 import { DAY_MS, taipeiDayNumber } from '../time.js';
 import { Assignment, type Edge } from './assignment.js';
 import { compareDigits, evidence, mayPay, noteFound, type Evidence } from './evidence.js';
-import { learnModel, type Candidate as ModelCandidate, type Model } from './model.js';
+import { learnModel, type Candidate as ModelCandidate, type Model, type PayerNote } from './model.js';
 import type { PayerMemory, ReconcileLine, ReconcileReport } from './types.js';
 
 export interface Thresholds {
@@ -87,6 +87,8 @@ interface Candidate extends ModelCandidate {
   weight: number;
   /** the log-likelihood ratio alone: which line it is, if the report was paid */
   lr: number;
+  /** what is known of the line's payer (payer memory, or this month's same name): their last five is the report's, or another */
+  payer?: 'same' | 'other';
 }
 
 /** lines of one amount, sorted by time */
@@ -184,20 +186,37 @@ export function analyse(allReports: ReconcileReport[], lines: ReconcileLine[], o
     }
   });
 
-  const model = learnModel(reports, lines, { ofReport, ofLine }, { before, after }, opts.payers, opts.oracle);
-  for (const list of ofReport) {
-    if (list.length === 0) continue;
-    const offset = model.offset(reports[list[0].report]);
-    for (const c of list) {
-      c.lr = model.likelihood(reports[c.report], lines[c.line], c.facts);
-      c.weight = c.lr + offset;
+  const weigh = (model: Model) => {
+    for (const list of ofReport) {
+      if (list.length === 0) continue;
+      const offset = model.offset(reports[list[0].report]);
+      for (const c of list) {
+        c.lr = model.likelihood(reports[c.report], lines[c.line], c.facts, c.line);
+        c.weight = c.lr + offset;
+        c.payer = model.payerNote(reports[c.report], lines[c.line], c.line)?.known;
+      }
     }
-  }
+    return model;
+  };
+  let model = weigh(learnModel(reports, lines, { ofReport, ofLine }, { before, after }, opts.payers, opts.oracle));
 
   // One-to-one, per amount (reports of different amounts never share a line): the most likely
   // reading, where a report may stay unpaid; and, for review, which line each report's is if it
   // was paid (the likelihood ratio alone, a pair more likely than chance preferred to none).
-  const main = assign(reports, lines, ofReport, (c) => c.weight, true);
+  let main = assign(reports, lines, ofReport, (c) => c.weight, true);
+  // A second reading: the pairs the first is sure of (a margin an automatic pair without digits
+  // would need, no digit disagreeing, no payer known by another last five) teach the payer names they show, as the anchors' do; a
+  // name-only credit of a payer seen so becomes evidence for the rest.
+  const sure: Array<[number, number]> = [];
+  main.partner.forEach((li, ri) => {
+    if (li < 0 || !lines[li].payer || main.regret[ri] < DEFAULT_THRESHOLDS.autoNoDigits) return;
+    const c = ofReport[ri].find((x) => x.line === li)!;
+    if ((c.facts.digits === 'equal' || c.facts.digits === 'unknown') && c.payer !== 'other') sure.push([ri, li]);
+  });
+  if (sure.length > 0) {
+    model = weigh(learnModel(reports, lines, { ofReport, ofLine }, { before, after }, opts.payers, opts.oracle, sure));
+    main = assign(reports, lines, ofReport, (c) => c.weight, true);
+  }
   const review = assign(reports, lines, ofReport, (c) => c.lr + REVIEW_PREFERENCE, false);
   const { partner, owner, regret, paid, used } = main;
 
@@ -245,11 +264,17 @@ export function analyse(allReports: ReconcileReport[], lines: ReconcileLine[], o
   const explain = (c: Candidate): Evidence => {
     if (c.ev) return c.ev;
     const ev = evidence(reports[c.report], lines[c.line]);
-    const payer = model.payerNote(reports[c.report], lines[c.line]);
-    if (payer) ev.reasons.push(payer.known === 'same' ? '付款人記錄相符' : `付款人記錄的後五碼為 ${payer.fives.join('、')}`);
+    const payer = model.payerNote(reports[c.report], lines[c.line], c.line);
+    if (payer) ev.reasons.push(payerReason(payer));
     return (c.ev = ev);
   };
   return { reports, lines, ofReport, ofLine, partner, owner, regret, paid, used, reviewPartner: review.partner, asked, lineAsked, coverable, decidable, suggestions, suggested, groupable, explain, model: model.summary };
+}
+
+/** What a person reads of a payer note: stored memory (付款人記錄) or this month's same name (同名付款人). */
+function payerReason(p: PayerNote): string {
+  if (p.from === 'memory') return p.known === 'same' ? '付款人記錄相符' : `付款人記錄的後五碼為 ${p.fives.join('、')}`;
+  return p.known === 'same' ? '同名付款人本月入帳的後五碼相符' : `同名付款人本月入帳的後五碼為 ${p.fives.join('、')}`;
 }
 
 export type GroupReason = 'larger credit showing the last five' | 'larger credit of this and the customer’s other orders' | 'split, showing the last five' | 'split, digitless and close';
@@ -382,8 +407,9 @@ export function decide(a: Analysis, t: Thresholds): MatchResult {
     const li = partner[ri];
     if (!asked[ri] || li < 0) return;
     const c = cand(ri, li);
-    // never automatic when a visible digit disagrees
+    // never automatic when a visible digit disagrees, nor when the payer is known by another last five
     if (c.facts.digits !== 'equal' && c.facts.digits !== 'unknown') return;
+    if (c.payer === 'other') return;
     if (regret[ri] < (c.facts.digits === 'equal' ? t.auto : t.autoNoDigits)) return;
     const ev = a.explain(c);
     result.auto.push({ payment: r.uuid, line: lines[li].id, score: round(ev.score), reasons: ev.reasons });

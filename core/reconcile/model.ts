@@ -194,16 +194,27 @@ export interface PairFacts {
 
 export interface Model {
   /** the log-likelihood ratio: how much likelier the facts are if l pays r than if l is another credit of that amount */
-  likelihood(r: ReconcileReport, l: ReconcileLine, facts: PairFacts): number;
+  likelihood(r: ReconcileReport, l: ReconcileLine, facts: PairFacts, line: number): number;
   /**
    * what turns the ratio into the log odds that l pays r against r unpaid and l another credit:
    * the odds a report is paid, less how many credits of its amount a window holds
    */
   offset(r: ReconcileReport): number;
   /** what payer memory says of the pair, for the reasons a person reads (null: nothing) */
-  payerNote(r: ReconcileReport, l: ReconcileLine): { known: 'same' | 'other'; fives: string[] } | null;
+  payerNote(r: ReconcileReport, l: ReconcileLine, line: number): PayerNote | null;
   /** figures for the bench and the curious: anchors used, learned rates */
   summary: { anchors: number; digitAnchors: number; typo: number; different: number; paidShare: number };
+}
+
+/**
+ * What is known of a line's payer: from confirmed links (payer memory, `memory`) or from this
+ * month's unambiguous pairs that show the same name (`month`); whether the report's last five is
+ * among the payer's.
+ */
+export interface PayerNote {
+  known: 'same' | 'other';
+  fives: string[];
+  from: 'memory' | 'month';
 }
 
 const PRIOR_STRENGTH = 30;
@@ -225,6 +236,8 @@ export function learnModel(
   win: Window,
   payers: PayerMemory[] = [],
   oracle?: { pairs: Map<string, number>; paidShare: number },
+  /** pairs a first reading of the month is sure of (report, line): they teach payer names too */
+  sure: Array<[number, number]> = [],
 ): Model {
   const { ofReport, ofLine } = candidates;
   const anchorOf = (r: ReconcileReport, l: ReconcileLine): TimeAnchor => ({
@@ -242,6 +255,8 @@ export function learnModel(
   const timeAnchors = new Map<string, TimeAnchor[]>();
   const allTime: TimeAnchor[] = [];
   const storeAnchors: Array<[number, string]> = [];
+  // the payer names the anchors show, per store: this month's own payer memory
+  const namedAnchors = new Map<string, Array<{ line: number; five: string }>>();
   // the bench's oracle: every true pair is an anchor
   const truePair = (cands: Candidate[]) => oracle && cands.find((x) => oracle.pairs.get(reports[x.report].uuid) === lines[x.line].id);
   for (const cands of ofReport) {
@@ -259,6 +274,13 @@ export function learnModel(
     }
     const a = anchorOf(reports[c.report], lines[c.line]);
     allTime.push(a);
+    const payer = lines[c.line].payer;
+    if (payer) {
+      const key = `${reports[c.report].store_id}|${payer}`;
+      const list = namedAnchors.get(key);
+      if (list) list.push({ line: c.line, five: reports[c.report].last_five });
+      else namedAnchors.set(key, [{ line: c.line, five: reports[c.report].last_five }]);
+    }
     const src = sourceOf(lines[c.line]);
     storeAnchors.push([reports[c.report].store_id, src]);
     const list = timeAnchors.get(src);
@@ -428,24 +450,57 @@ export function learnModel(
     if (set) set.add(p.last_five);
     else memory.set(key, new Set([p.last_five]));
   }
-  const payerNote = (r: ReconcileReport, l: ReconcileLine) => {
+  // The month's own memory: a name an anchor shows, with the anchor's last five. How far a name
+  // tells a customer apart is learned too: of the anchors whose name another anchor of the store
+  // also shows, the share whose last five is among that other anchor's (a masked name such as
+  // 王*明 may be several people; a family shares one account).
+  let nameSeen = 0;
+  let nameSame = 0;
+  for (const list of namedAnchors.values()) {
+    if (list.length < 2) continue;
+    for (const x of list) {
+      nameSeen++;
+      if (list.some((y) => y !== x && y.five === x.five)) nameSame++;
+    }
+  }
+  // Names no anchor shows, from the pairs a first reading was sure of (without the name, which it
+  // did not know): a name an anchor shows is never taught back by a pair its name made sure.
+  const anchored = new Set(namedAnchors.keys());
+  for (const [ri, li] of sure) {
+    const payer = lines[li].payer;
+    if (!payer) continue;
+    const key = `${reports[ri].store_id}|${payer}`;
+    if (anchored.has(key)) continue;
+    const list = namedAnchors.get(key);
+    if (list) list.push({ line: li, five: reports[ri].last_five });
+    else namedAnchors.set(key, [{ line: li, five: reports[ri].last_five }]);
+  }
+  const NAME_PRIOR = 10;
+  const nameTells = (nameSame + NAME_PRIOR * 0.85) / (nameSeen + NAME_PRIOR);
+  const payerNote = (r: ReconcileReport, l: ReconcileLine, self = -1): PayerNote | null => {
     if (!l.payer) return null;
     const fives = memory.get(`${r.store_id}|${l.payer}`);
-    if (!fives) return null;
-    return { known: fives.has(r.last_five) ? ('same' as const) : ('other' as const), fives: [...fives] };
+    if (fives) return { known: fives.has(r.last_five) ? 'same' : 'other', fives: [...fives], from: 'memory' };
+    const seen = namedAnchors.get(`${r.store_id}|${l.payer}`)?.filter((x) => x.line !== self);
+    if (!seen?.length) return null;
+    const month = [...new Set(seen.map((x) => x.five))];
+    return { known: month.includes(r.last_five) ? 'same' : 'other', fives: month, from: 'month' };
   };
-  const payerWeight = (r: ReconcileReport, l: ReconcileLine, f: PairFacts) => {
-    const note = payerNote(r, l);
+  const payerWeight = (r: ReconcileReport, l: ReconcileLine, li: number, f: PairFacts) => {
+    const note = payerNote(r, l, li);
     if (!note) return 0;
     // what the memory adds beyond the digits the line shows
     const hidden = f.digits === 'equal' ? 5 - f.visible : f.digits === 'unknown' ? 5 : 0;
-    if (note.known === 'same') return Math.log(0.85 * 10 ** Math.min(hidden, 3));
-    return Math.log(0.3);
+    if (note.from === 'memory') return note.known === 'same' ? Math.log(0.85 * 10 ** Math.min(hidden, 3)) : Math.log(0.3);
+    // a mistyped or other account the digits already weigh: the name the anchors saw with the
+    // right last five says the same again
+    if (f.digits !== 'equal' && f.digits !== 'unknown') return 0;
+    return note.known === 'same' ? Math.log(nameTells * 10 ** Math.min(hidden, 3)) : Math.log(Math.max(0.05, 1 - nameTells));
   };
 
   return {
-    likelihood(r, l, f) {
-      return digitsWeight(l, f) + timeWeight(r, l) + accountWeight(r, l) + (f.note ? Math.log(20) : 0) + payerWeight(r, l, f);
+    likelihood(r, l, f, li) {
+      return digitsWeight(l, f) + timeWeight(r, l) + accountWeight(r, l) + (f.note ? Math.log(20) : 0) + payerWeight(r, l, li, f);
     },
     offset(r) {
       return priorOdds - Math.log(background(r, r.amount));
