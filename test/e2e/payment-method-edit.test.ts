@@ -107,6 +107,25 @@ describe.skipIf(!HAS_CHROMIUM)('修改付款方式 in the back office', () => {
     });
   }
 
+  it('a phone turned sideways and back keeps 修改付款方式 open with what was typed', async () => {
+    const cash = await sale({ method: '現金', amount: 1357, paid_at: ago(25) });
+    const page = await e.signedIn('branchA', '/admin/payments', { width: 375, height: 812 });
+    await page.getByTestId(`method-edit-${cash}`).click();
+    const dialog = page.getByTestId('method-edit-dialog');
+    await dialog.waitFor();
+    await dialog.getByRole('radio', { name: '電子支付' }).check();
+    await dialog.getByLabel('電子支付類型').fill('街口支付');
+    // past 600 px the list is a table, not cards: the card the dialog was opened from is not drawn again under it
+    for (const [w, h] of [[812, 375], [375, 812]]) {
+      await page.setViewportSize({ width: w, height: h });
+      await page.waitForFunction((x) => innerWidth === x, w);
+      await settle(page);
+      expect(await dialog.count()).toBe(1);
+      expect(await dialog.locator('#method-edit-detail').inputValue()).toBe('街口支付');
+    }
+    await page.context().close();
+  });
+
   it('a cash entry of a closed day is refused with the close’s message; the list shows it unchanged', async () => {
     const B = e.stores.B.id;
     const r = (await callApi(e, 'POST', '/payments', 'admin', { method: '現金', amount: 1234, paid_at: ago(10), note: '', store_id: B })) as { uuid: string };

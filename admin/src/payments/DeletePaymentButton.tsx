@@ -7,6 +7,7 @@ import type { Payment } from '../../../core/browser';
 import { ConfirmDialog } from './ConfirmDialog';
 import { PAYMENTS_UI as P } from '../messages';
 import { serverMessage } from '../serverError';
+import { useHoldLayout } from './layoutHold';
 import { beginUndoable, UNDO_MS } from './undoPending';
 
 /**
@@ -16,6 +17,7 @@ import { beginUndoable, UNDO_MS } from './undoPending';
  */
 export function DeletePaymentButton({ record }: { record: Payment }) {
   const [open, setOpen] = useState(false);
+  useHoldLayout(open);
   const [remove] = useDelete();
   const notify = useNotify();
   const amount = formatNTD(record.amount);

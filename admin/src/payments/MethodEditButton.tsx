@@ -12,6 +12,7 @@ import { useDataProvider, useNotify, useRefresh } from 'react-admin';
 import { EPAY_KINDS, formatNTD, formatTaipei, hasMethodDetail, initialStatus, METHOD_DETAIL_MAX, METHOD_TRANSFER, methodText, needsLastFive, PAYMENT_METHODS, validateMethod } from '../../../core/browser';
 import type { Payment, PaymentMethod } from '../../../core/browser';
 import { FormDialog } from '../common/FormDialog';
+import { useHoldLayout } from './layoutHold';
 import { useServerAction } from '../common/useServerAction';
 import { PAYMENTS_UI as P, UI } from '../messages';
 
@@ -22,6 +23,7 @@ import { PAYMENTS_UI as P, UI } from '../messages';
  */
 export function MethodCell({ record, editable, compact, icon }: { record: Payment; editable: boolean; compact?: boolean; icon?: boolean }) {
   const [open, setOpen] = useState(false);
+  useHoldLayout(open);
   const text = methodText(record);
   if (!editable) return <>{text}</>;
   const dialog = open && <MethodDialog record={record} onClose={() => setOpen(false)} />;

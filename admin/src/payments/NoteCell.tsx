@@ -3,6 +3,7 @@ import { useEffect, useRef, useState } from 'react';
 import { NOTE_MAX_LENGTH } from '../../../core/browser';
 import type { Payment } from '../../../core/browser';
 import { UI } from '../messages';
+import { useHoldLayout } from './layoutHold';
 import { useInlineSave } from './useInlineSave';
 
 /**
@@ -12,6 +13,8 @@ import { useInlineSave } from './useInlineSave';
  */
 export function NoteCell({ record, editable, fullWidth }: { record: Payment; editable: boolean; fullWidth?: boolean }) {
   const [value, setValue] = useState(record.note);
+  const [typing, setTyping] = useState(false);
+  useHoldLayout(typing);
   const [save] = useInlineSave(record);
   const cancelled = useRef(false);
   useEffect(() => setValue(record.note), [record.note]);
@@ -43,7 +46,9 @@ export function NoteCell({ record, editable, fullWidth }: { record: Payment; edi
           (e.target as HTMLInputElement).blur();
         }
       }}
+      onFocus={() => setTyping(true)}
       onBlur={() => {
+        setTyping(false);
         if (cancelled.current) {
           cancelled.current = false;
           return;

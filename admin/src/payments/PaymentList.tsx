@@ -3,7 +3,7 @@
  * editing, 修改付款方式, single and batch delete. Filtering, sorting and paging happen on the server. A laptop
  * gets a dense table (twenty rows at 1280x800); a phone gets one card per payment.
  */
-import { Box, Button, Typography, useMediaQuery, type Theme } from '@mui/material';
+import { Box, Button, Typography } from '@mui/material';
 import { useLayoutEffect, useMemo } from 'react';
 import { Datagrid, FunctionField, I18nContext, List, Loading, Pagination, TextField, useGetList, useI18nProvider, useListContext } from 'react-admin';
 import { dateRangeText, formatNTD, formatTaipei, gates, listWords, scopeIsEmpty, storeLabel, SOURCE_LABELS } from '../../../core/browser';
@@ -27,6 +27,7 @@ import { PaymentToolbar } from './PaymentToolbar';
 import { StatusCell } from './StatusCell';
 import { UnlinkButton } from './UnlinkButton';
 import { useListWatch } from './useListWatch';
+import { LayoutHoldProvider, useSteadyNarrow } from './layoutHold';
 
 export function PaymentList() {
   const { me, isPending } = useMe();
@@ -59,24 +60,26 @@ function PaymentListView({ me }: { me: Me }) {
   const [multi] = useStoreFilterMode();
   const permanent = permanentFilter(me, selectedStore, multi);
   return (
-    <List
-      resource="payments"
-      title={P.title}
-      filter={permanent}
-      filterDefaultValues={paymentsFilterDefaults()}
-      sort={PAYMENTS_SORT}
-      perPage={PAYMENTS_PER_PAGE}
-      actions={false}
-      empty={false}
-      pagination={<PaymentPagination />}
-      sx={{ '& .RaList-content': { overflowX: 'auto' } }}
-    >
-      <PaymentToolbar me={me} permanent={permanent} />
-      <PaymentFilters me={me} />
-      <ListWatch permanent={permanent} />
-      <HandOff />
-      <PaymentGrid me={me} permanent={permanent} />
-    </List>
+    <LayoutHoldProvider>
+      <List
+        resource="payments"
+        title={P.title}
+        filter={permanent}
+        filterDefaultValues={paymentsFilterDefaults()}
+        sort={PAYMENTS_SORT}
+        perPage={PAYMENTS_PER_PAGE}
+        actions={false}
+        empty={false}
+        pagination={<PaymentPagination />}
+        sx={{ '& .RaList-content': { overflowX: 'auto' } }}
+      >
+        <PaymentToolbar me={me} permanent={permanent} />
+        <PaymentFilters me={me} />
+        <ListWatch permanent={permanent} />
+        <HandOff />
+        <PaymentGrid me={me} permanent={permanent} />
+      </List>
+    </LayoutHoldProvider>
   );
 }
 
@@ -103,7 +106,7 @@ function PaymentGrid({ me, permanent }: { me: Me; permanent: Record<string, unkn
   const { stores, byId } = useStores();
   const [multi] = useStoreFilterMode();
   const { filterValues } = useListContext();
-  const narrow = useMediaQuery((t: Theme) => t.breakpoints.down('sm'));
+  const narrow = useSteadyNarrow();
   const canEdit = gates.editPayments(me);
   const canDelete = gates.deletePayments(me);
   const storeName = (id: number) => {

@@ -1,6 +1,7 @@
 import LinkIcon from '@mui/icons-material/Link';
 import { Chip, MenuItem, Select } from '@mui/material';
 import { useState } from 'react';
+import { useHoldLayout } from './layoutHold';
 import { MSG, STATUS_COLORS, STATUSES, statusChangeable } from '../../../core/browser';
 import type { PaymentStatus, Payment } from '../../../core/browser';
 import { RECONCILE_UI as R } from '../messages';
@@ -17,6 +18,7 @@ import { useInlineSave } from './useInlineSave';
 export function StatusCell({ record, editable }: { record: Payment & { bank_line_id?: number | null }; editable: boolean }) {
   const [save, isPending] = useInlineSave(record);
   const [showLine, setShowLine] = useState(false);
+  useHoldLayout(showLine);
   if (!editable || !statusChangeable(record)) {
     const lineId = record.bank_line_id ?? null;
     if (lineId === null) {

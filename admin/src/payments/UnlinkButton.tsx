@@ -1,6 +1,7 @@
 import LinkOffIcon from '@mui/icons-material/LinkOff';
 import { Button, Dialog, DialogActions, DialogContent, DialogContentText } from '@mui/material';
 import { useState } from 'react';
+import { useHoldLayout } from './layoutHold';
 import { useNotify, useRefresh } from 'react-admin';
 import type { Payment } from '../../../core/browser';
 import { dataProvider } from '../providers/dataProvider';
@@ -10,6 +11,7 @@ import { RECONCILE_UI as R } from '../messages';
 export function UnlinkButton({ record }: { record: Payment & { bank_line_id?: number | null } }) {
   const [open, setOpen] = useState(false);
   const [busy, setBusy] = useState(false);
+  useHoldLayout(open);
   const notify = useNotify();
   const refresh = useRefresh();
   if (record.bank_line_id === null || record.bank_line_id === undefined) return null;
