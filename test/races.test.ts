@@ -5,7 +5,7 @@
  * no 5xx.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadConfig } from '../core/index.js';
+import { loadConfig, MSG } from '../core/index.js';
 import { startServer } from '../http/server.js';
 import { createTestDb, DB_KINDS, PG_URL, type TestDb } from './helpers/db.js';
 import { seed, type Fixture } from './helpers/fixtures.js';
@@ -100,15 +100,19 @@ describe.each(DB_KINDS)('races between API instances on %s', (kind) => {
     // The clerk's form, on another instance, sends the same payments one after another meanwhile:
     // the first rows (the import writes them first) over and over, until the import answers.
     const sent = new Set<number>();
-    const answers: number[] = [];
+    const answers: Array<{ status: number; body: any }> = [];
     for (let i = 0; !done; i = (i + 1) % 200) {
       sent.add(i);
-      answers.push((await call(1, 'POST', '/payments', { ...rows[i], note: '櫃台回報' })).status);
+      answers.push(await call(1, 'POST', '/payments', { ...rows[i], note: '櫃台回報' }));
     }
     const imported = await importing;
     expect(imported.status).toBe(200);
     expect(answers.length).toBeGreaterThan(0);
-    expect(answers.every((s) => s === 201 || s === 409), `answers ${[...new Set(answers)]}`).toBe(true);
+    // stored, or 409 (already there); or, when the import held the lock past the 10 s a payment
+    // waits (a loaded machine, twice here), 503 saying nothing was stored, as the README says;
+    // whichever, below, no row is stored twice
+    const odd = answers.filter((a) => a.status !== 201 && a.status !== 409 && !(a.status === 503 && a.body?.message === MSG.databaseBusy));
+    expect(odd.map((a) => `${a.status} ${JSON.stringify(a.body)}`)).toEqual([]);
     const stored = (await t.db('payments').where({ store_id: f.stores.A.id }).whereBetween('amount', [3_000, 12_999]).select('amount')) as Array<{ amount: number }>;
     const perAmount = new Map<number, number>();
     for (const r of stored) perAmount.set(Number(r.amount), (perAmount.get(Number(r.amount)) ?? 0) + 1);

@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import * as XLSX from 'xlsx';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openDatabase, formatTaipei } from '../core/index.js';
+import { openDatabase, formatTaipei, MSG } from '../core/index.js';
 import { HEADERS } from '../core/payments/sheetFile.js';
 import { assertBuilt, BIN, remit, serve } from './helpers/cli.js';
 import { DB_KINDS, PG_URL } from './helpers/db.js';
@@ -43,7 +43,7 @@ describe.each(DB_KINDS)('concurrent submissions during an import on %s', (kind) 
     rmSync(dir, { recursive: true, force: true });
   });
 
-  it('stores every one of 500 submissions exactly once or refuses it, never a 5xx, while a 10 000-row import runs in another process', async () => {
+  it('stores every one of 500 submissions exactly once or refuses it with its reason (invalid; busy, nothing stored), never an error, while a 10 000-row import runs in another process', async () => {
     writeFileSync(join(dir, 'import.xlsx'), workbook(10_000));
     // The CLI works on the same database as the server, from its own process.
     const env: Record<string, string> =
@@ -68,10 +68,14 @@ describe.each(DB_KINDS)('concurrent submissions during an import on %s', (kind) 
     expect(imported.code, imported.stderr).toBe(0);
     expect(JSON.parse(imported.stdout).imported).toBe(10_000);
 
-    expect(answers.filter((a) => a.status >= 500)).toEqual([]);
+    // No failure: each is stored (201), refused as invalid (400), or, when the import held the
+    // database past the 10 s a payment waits (a loaded machine), refused as busy (503 saying
+    // nothing was stored, as the README says); the count below proves the busy ones were not.
+    const busy = answers.filter((a) => a.status === 503 && a.body?.message === MSG.databaseBusy);
+    expect(answers.filter((a) => a.status >= 500 && !busy.includes(a))).toEqual([]);
     const created = answers.filter((a) => a.status === 201);
     const refused = answers.filter((a) => a.status === 400);
-    expect(created.length + refused.length).toBe(500);
+    expect(created.length + refused.length + busy.length).toBe(500);
     expect(refused).toHaveLength(50);
     // each accepted submission is stored exactly once, under the uuid it was answered with
     const uuids = created.map((a) => a.body.uuid as string);

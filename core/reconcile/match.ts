@@ -205,8 +205,8 @@ export function analyse(allReports: ReconcileReport[], lines: ReconcileLine[], o
   // was paid (the likelihood ratio alone, a pair more likely than chance preferred to none).
   let main = assign(reports, lines, ofReport, (c) => c.weight, true);
   // A second reading: the pairs the first is sure of (a margin an automatic pair without digits
-  // would need, no digit disagreeing, no payer known by another last five) teach the payer names they show, as the anchors' do; a
-  // name-only credit of a payer seen so becomes evidence for the rest.
+  // would need, no digit disagreeing, no payer known by another last five) teach the payer names
+  // they show, as the anchors' do; a name-only credit of a payer seen so becomes evidence for the rest.
   const sure: Array<[number, number]> = [];
   main.partner.forEach((li, ri) => {
     if (li < 0 || !lines[li].payer || main.regret[ri] < DEFAULT_THRESHOLDS.autoNoDigits) return;

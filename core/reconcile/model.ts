@@ -257,6 +257,13 @@ export function learnModel(
   const storeAnchors: Array<[number, string]> = [];
   // the payer names the anchors show, per store: this month's own payer memory
   const namedAnchors = new Map<string, Array<{ line: number; five: string }>>();
+  const nameKey = (ri: number, li: number) => `${reports[ri].store_id}|${lines[li].payer}`;
+  const learnName = (ri: number, li: number) => {
+    if (!lines[li].payer) return;
+    const list = namedAnchors.get(nameKey(ri, li));
+    if (list) list.push({ line: li, five: reports[ri].last_five });
+    else namedAnchors.set(nameKey(ri, li), [{ line: li, five: reports[ri].last_five }]);
+  };
   // the bench's oracle: every true pair is an anchor
   const truePair = (cands: Candidate[]) => oracle && cands.find((x) => oracle.pairs.get(reports[x.report].uuid) === lines[x.line].id);
   for (const cands of ofReport) {
@@ -274,13 +281,7 @@ export function learnModel(
     }
     const a = anchorOf(reports[c.report], lines[c.line]);
     allTime.push(a);
-    const payer = lines[c.line].payer;
-    if (payer) {
-      const key = `${reports[c.report].store_id}|${payer}`;
-      const list = namedAnchors.get(key);
-      if (list) list.push({ line: c.line, five: reports[c.report].last_five });
-      else namedAnchors.set(key, [{ line: c.line, five: reports[c.report].last_five }]);
-    }
+    learnName(c.report, c.line);
     const src = sourceOf(lines[c.line]);
     storeAnchors.push([reports[c.report].store_id, src]);
     const list = timeAnchors.get(src);
@@ -466,15 +467,7 @@ export function learnModel(
   // Names no anchor shows, from the pairs a first reading was sure of (without the name, which it
   // did not know): a name an anchor shows is never taught back by a pair its name made sure.
   const anchored = new Set(namedAnchors.keys());
-  for (const [ri, li] of sure) {
-    const payer = lines[li].payer;
-    if (!payer) continue;
-    const key = `${reports[ri].store_id}|${payer}`;
-    if (anchored.has(key)) continue;
-    const list = namedAnchors.get(key);
-    if (list) list.push({ line: li, five: reports[ri].last_five });
-    else namedAnchors.set(key, [{ line: li, five: reports[ri].last_five }]);
-  }
+  for (const [ri, li] of sure) if (!anchored.has(nameKey(ri, li))) learnName(ri, li);
   const NAME_PRIOR = 10;
   const nameTells = (nameSame + NAME_PRIOR * 0.85) / (nameSeen + NAME_PRIOR);
   const payerNote = (r: ReconcileReport, l: ReconcileLine, self = -1): PayerNote | null => {
