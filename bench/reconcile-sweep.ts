@@ -129,7 +129,8 @@ export function chooseThresholds(calibration: Analysed[]): { matcher: Thresholds
       if (ok && recall > most + 1e-9) [most, auto, autoNoDigits] = [recall, m, n];
     }
   const unpaid = range(-15, 0, 0.25).reverse().find((u) => all((a) => at(a, { unpaid: u }).falseUnpaid <= 0.004)) ?? -15;
-  const unreported = range(-15, 15, 0.25).reverse().find((v) => all((a) => {
+  // (a credit left alone has log odds ≤ 0 that some report's payment it is: 0 lists them all)
+  const unreported = range(-15, 0, 0.25).reverse().find((v) => all((a) => {
     const s = at(a, { unreported: v });
     return s.unreportedListed <= 1.4 * Math.max(1, s.unreportedTrue);
   })) ?? -15;

@@ -412,4 +412,33 @@ describe('matchReconcile', () => {
     // a line never teaches itself: the anchor's own reasons say nothing of names
     expect(res.auto.find((x) => x.payment === anchor.uuid)?.reasons).toEqual(['金額相符', '後五碼相符', '時間相差 5 分鐘']);
   });
+  it('learns another account that pays for a customer: a family account paid this last five before, so its credit leads though its digits differ, never automatically', () => {
+    // a month of other credits, so one account's credits are rare among them
+    const filler = Array.from({ length: 200 }, (_, i) => line(100 + i, '2026-11-02T09:00:00', 5000 + i, String(10000 + i), { payer: `其他${i}` }));
+    // 12345's order of 1000 is paid from the spouse's account: the only credit there is
+    const earlier = report('2026-11-03T10:00:00', 1000, '12345');
+    const spouse = '0081234598765';
+    const earlierLine = line(1, '2026-11-03T10:05:00', 1000, '98765', { payer: spouse });
+    // a week later two credits of 800 in the same minute: a cash deposit showing no account, and the spouse's
+    const r = report('2026-11-10T10:00:00', 800, '12345');
+    const stranger = line(2, '2026-11-10T10:05:00', 800, '');
+    const theirs = line(3, '2026-11-10T10:05:00', 800, '98765', { payer: spouse });
+    const firstOf = (res: ReturnType<typeof matchReconcile>) => res.review.find((x) => x.payment === r.uuid)?.candidates[0];
+    const res = matchReconcile([earlier, r], [...filler, earlierLine, stranger, theirs]);
+    expect(firstOf(res)?.line).toBe(3);
+    expect(firstOf(res)?.reasons).toContain('同名付款人本月入帳的後五碼相符');
+    // other digits are never confirmed automatically
+    expect(res.auto.map((x) => x.payment)).not.toContain(r.uuid);
+    // without the earlier pair's payer, the credit showing no account comes first
+    const blind = matchReconcile([earlier, r], [...filler, { ...earlierLine, payer: '' }, stranger, theirs]);
+    expect(firstOf(blind)?.line).toBe(2);
+    // a confirmed link of an earlier month says the same
+    const remembered = matchReconcile([r], [...filler, stranger, theirs], { payers: [{ store_id: 1, payer: spouse, last_five: '12345' }] });
+    expect(firstOf(remembered)?.line).toBe(3);
+    expect(firstOf(remembered)?.reasons).toContain('付款人記錄相符');
+    // and for another customer the spouse's account is what it is: another account's credit
+    const someone = report('2026-11-10T10:00:00', 800, '67890');
+    const notTheirs = matchReconcile([earlier, someone], [...filler, earlierLine, stranger, theirs]);
+    expect(notTheirs.review.find((x) => x.payment === someone.uuid)?.candidates[0]?.line).toBe(2);
+  });
 });

@@ -39,7 +39,7 @@ export interface Thresholds {
 }
 
 /** Chosen on the calibration half of the bench's sweep (see the README's reconciliation figures). */
-export const DEFAULT_THRESHOLDS: Thresholds = { auto: 5.25, autoNoDigits: 3.5, unpaid: -2, unreported: -0.5 };
+export const DEFAULT_THRESHOLDS: Thresholds = { auto: 5.25, autoNoDigits: 3.5, unpaid: -1.25, unreported: 0 };
 
 export interface MatchOptions {
   windowBeforeMs?: number;
@@ -206,15 +206,21 @@ export function analyse(allReports: ReconcileReport[], lines: ReconcileLine[], o
   let main = assign(reports, lines, ofReport, (c) => c.weight, true);
   // A second reading: the pairs the first is sure of (a margin an automatic pair without digits
   // would need, no digit disagreeing, no payer known by another last five) teach the payer names
-  // they show, as the anchors' do; a name-only credit of a payer seen so becomes evidence for the rest.
+  // they show, as the anchors' do; a name-only credit of a payer seen so becomes evidence for the
+  // rest. The pairs it made in spite of another account's digits teach that this payer pays for
+  // this last five (a family's account), which no anchor can show.
   const sure: Array<[number, number]> = [];
+  const kin: Array<[number, number]> = [];
   main.partner.forEach((li, ri) => {
-    if (li < 0 || !lines[li].payer || main.regret[ri] < DEFAULT_THRESHOLDS.autoNoDigits) return;
+    if (li < 0 || !lines[li].payer) return;
     const c = ofReport[ri].find((x) => x.line === li)!;
+    // made in spite of another account's digits: that payer pays for this customer (a family's account)
+    if (c.facts.digits === 'different' && c.facts.visible >= 3) kin.push([ri, li]);
+    if (main.regret[ri] < DEFAULT_THRESHOLDS.autoNoDigits) return;
     if ((c.facts.digits === 'equal' || c.facts.digits === 'unknown') && c.payer !== 'other') sure.push([ri, li]);
   });
-  if (sure.length > 0) {
-    model = weigh(learnModel(reports, lines, { ofReport, ofLine }, { before, after }, opts.payers, opts.oracle, sure));
+  if (sure.length > 0 || kin.length > 0) {
+    model = weigh(learnModel(reports, lines, { ofReport, ofLine }, { before, after }, opts.payers, opts.oracle, sure, kin));
     main = assign(reports, lines, ofReport, (c) => c.weight, true);
   }
   const review = assign(reports, lines, ofReport, (c) => c.lr + REVIEW_PREFERENCE, false);

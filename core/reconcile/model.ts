@@ -218,6 +218,11 @@ export interface PayerNote {
 }
 
 const PRIOR_STRENGTH = 30;
+/**
+ * Of a payer's credits, the share that pays for a last five the payer was seen paying for from an
+ * account whose digits are not that last five (a spouse's, a parent's, a company's account)
+ */
+const KIN_TELLS = 0.5;
 
 export interface Candidate {
   report: number;
@@ -238,6 +243,11 @@ export function learnModel(
   oracle?: { pairs: Map<string, number>; paidShare: number },
   /** pairs a first reading of the month is sure of (report, line): they teach payer names too */
   sure: Array<[number, number]> = [],
+  /**
+   * pairs a first reading of the month made although the line shows another account's digits
+   * (and a payer): they teach which payer pays for which last five from an account of its own
+   */
+  kin: Array<[number, number]> = [],
 ): Model {
   const { ofReport, ofLine } = candidates;
   const anchorOf = (r: ReconcileReport, l: ReconcileLine): TimeAnchor => ({
@@ -468,6 +478,23 @@ export function learnModel(
   // did not know): a name an anchor shows is never taught back by a pair its name made sure.
   const anchored = new Set(namedAnchors.keys());
   for (const [ri, li] of sure) if (!anchored.has(nameKey(ri, li))) learnName(ri, li);
+  // Another account that pays for a customer (a spouse's, a parent's, a company's): its digits are
+  // not the customer's, so no anchor shows it; the pairs a first reading made in spite of the
+  // digits do. A line never teaches itself (payerNote leaves its own line out).
+  for (const [ri, li] of kin) learnName(ri, li);
+  // How many of the store's credits show each payer: a payer known to pay for a last five says
+  // the more, the rarer its credits are.
+  const payerCount = new Map<string, number>();
+  const storeCredits = new Map<string, number>();
+  for (const l of lines) {
+    if (l.amount <= 0) continue;
+    storeCredits.set(storeKey(l), (storeCredits.get(storeKey(l)) ?? 0) + 1);
+    if (l.payer) payerCount.set(`${storeKey(l)}|${l.payer}`, (payerCount.get(`${storeKey(l)}|${l.payer}`) ?? 0) + 1);
+  }
+  const payerChance = (l: ReconcileLine) => {
+    const n = storeCredits.get(storeKey(l)) ?? 1;
+    return Math.max(1, (payerCount.get(`${storeKey(l)}|${l.payer}`) ?? 1) - 1) / n;
+  };
   const NAME_PRIOR = 10;
   const nameTells = (nameSame + NAME_PRIOR * 0.85) / (nameSeen + NAME_PRIOR);
   const payerNote = (r: ReconcileReport, l: ReconcileLine, self = -1): PayerNote | null => {
@@ -482,6 +509,10 @@ export function learnModel(
   const payerWeight = (r: ReconcileReport, l: ReconcileLine, li: number, f: PairFacts) => {
     const note = payerNote(r, l, li);
     if (!note) return 0;
+    // Other digits, from a payer known to pay for this last five (a confirmed link, or this month's
+    // pairs made in spite of the digits): another account that pays for the customer. The digits
+    // said "some other account's credit"; the payer says which account, and how rare its credits are.
+    if (f.digits === 'different') return note.known === 'same' ? Math.log(KIN_TELLS / payerChance(l)) : 0;
     // what the memory adds beyond the digits the line shows
     const hidden = f.digits === 'equal' ? 5 - f.visible : f.digits === 'unknown' ? 5 : 0;
     if (note.from === 'memory') return note.known === 'same' ? Math.log(0.85 * 10 ** Math.min(hidden, 3)) : Math.log(0.3);
