@@ -107,7 +107,7 @@ describe.skipIf(!HAS_CHROMIUM)('修改付款方式 in the back office', () => {
     });
   }
 
-  it('a phone turned sideways and back keeps 修改付款方式 open with what was typed', async () => {
+  it('a phone turned sideways and back keeps 修改付款方式 open with what was typed, within a screen reader’s reach', async () => {
     const cash = await sale({ method: '現金', amount: 1357, paid_at: ago(25) });
     const page = await e.signedIn('branchA', '/admin/payments', { width: 375, height: 812 });
     await page.getByTestId(`method-edit-${cash}`).click();
@@ -122,7 +122,16 @@ describe.skipIf(!HAS_CHROMIUM)('修改付款方式 in the back office', () => {
       await settle(page);
       expect(await dialog.count()).toBe(1);
       expect(await dialog.locator('#method-edit-detail').inputValue()).toBe('街口支付');
+      // not hidden from assistive technology (the closed menu drawer once left it aria-hidden)
+      await expect.poll(() => page.getByRole('dialog', { name: '修改付款方式' }).count()).toBe(1);
     }
+    // and the menu drawer opens and closes over the list as before
+    await page.getByTestId('method-edit-dialog').getByRole('button', { name: '取消' }).click();
+    await dialog.waitFor({ state: 'detached' });
+    await page.getByRole('button', { name: '開啟選單' }).click();
+    await page.getByTestId('mobile-menu-extras').waitFor();
+    await page.keyboard.press('Escape');
+    await page.getByTestId('mobile-menu-extras').waitFor({ state: 'hidden' });
     await page.context().close();
   });
 

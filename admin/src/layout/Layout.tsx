@@ -5,6 +5,7 @@ import { ADMIN_PATH } from '../config';
 import { handOffFirstScreen } from '../providers/firstScreen';
 import { AppBar } from './AppBar';
 import { Menu } from './Menu';
+import { Sidebar } from './Sidebar';
 
 export function Layout({ children }: { children: ReactNode }) {
   // the server draws 匯款記錄's first page ahead (http/firstScreen.ts); any other page replaces it at once
@@ -20,6 +21,7 @@ export function Layout({ children }: { children: ReactNode }) {
     <RaLayout
       appBar={AppBar}
       menu={Menu}
+      sidebar={Sidebar}
       sx={{ minWidth: 0, '& .RaLayout-appFrame': { marginTop: { xs: 7, md: 8 } }, '& .RaLayout-content, & .RaList-main': { minWidth: 0 } }}
     >
       {children}
