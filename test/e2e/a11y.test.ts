@@ -15,11 +15,11 @@ import { signToken } from '../../core/users/auth.js';
 import { type UserRow } from '../../core/db/rows.js';
 import { TEST_SECURITY } from '../helpers/db.js';
 import { PASSWORD } from '../helpers/fixtures.js';
-import { axeFindings, graveFindings, HAS_CHROMIUM, startE2E, type E2E } from './harness.js';
+import { axeFindings, DESK, graveFindings, HAS_CHROMIUM, PHONE, startE2E, type E2E } from './harness.js';
 
 const SIZES = [
-  ['375', { width: 375, height: 812 }],
-  ['1280', { width: 1280, height: 900 }],
+  ['375', PHONE],
+  ['1280', DESK],
 ] as const;
 
 const STATEMENT = [

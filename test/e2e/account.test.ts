@@ -10,10 +10,8 @@ import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createUser, systemActor } from '../../core/index.js';
 import { TEST_SECURITY } from '../helpers/db.js';
-import { HAS_CHROMIUM, PASSWORD, SCREENSHOTS, settle, startE2E, type E2E } from './harness.js';
+import { DESK, HAS_CHROMIUM, PASSWORD, PHONE, SCREENSHOTS, settle, startE2E, type E2E } from './harness.js';
 
-const PHONE = { width: 375, height: 812 };
-const DESK = { width: 1280, height: 800 };
 const NEW_PASSWORD = 'changed789';
 
 describe.skipIf(!HAS_CHROMIUM)('everyone’s own account, and an empty store scope', () => {

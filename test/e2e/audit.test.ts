@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { join } from 'node:path';
 import type { Locator, Page } from 'playwright-core';
 import { formatTaipei, taipeiDate } from '../../core/index.js';
-import { capture, HAS_CHROMIUM, pick, SCREENSHOTS, settle, startE2E, type E2E } from './harness.js';
+import { capture, HAS_CHROMIUM, PHONE, pick, SCREENSHOTS, settle, startE2E, type E2E } from './harness.js';
 
 describe.skipIf(!HAS_CHROMIUM)('audit page', () => {
   let e: E2E;
@@ -80,7 +80,7 @@ describe.skipIf(!HAS_CHROMIUM)('audit page', () => {
 
     for (const viewport of [
       { width: 1280, height: 800 },
-      { width: 375, height: 812 },
+      PHONE,
     ]) {
       const page: Page = await e.signedIn('admin', '/admin/audit', viewport);
       const phone = viewport.width < 600;

@@ -9,10 +9,8 @@ import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { formatNTD, taipeiDate } from '../../core/index.js';
-import { callApi, capture, HAS_CHROMIUM, minutesAgoToday, startE2E, type E2E } from './harness.js';
+import { callApi, capture, DESK, HAS_CHROMIUM, minutesAgoToday, PHONE, startE2E, type E2E } from './harness.js';
 
-const PHONE = { width: 375, height: 812 };
-const DESK = { width: 1280, height: 900 };
 const SHOTS = '/work/shots/h26b';
 
 describe.skipIf(!HAS_CHROMIUM)('the daily close in the browser', () => {

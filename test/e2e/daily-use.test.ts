@@ -8,10 +8,8 @@ import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { taipeiDate } from '../../core/index.js';
-import { HAS_CHROMIUM, PASSWORD, SCREENSHOTS, startE2E, type E2E } from './harness.js';
+import { DESK, HAS_CHROMIUM, PASSWORD, PHONE, SCREENSHOTS, startE2E, type E2E } from './harness.js';
 
-const PHONE = { width: 375, height: 812 };
-const DESK = { width: 1280, height: 800 };
 // Yesterday: an ordinary time that no clock questions.
 const yesterday = taipeiDate(Date.now() - 86_400_000);
 const thisYear = Number(taipeiDate(Date.now()).slice(0, 4));

@@ -8,10 +8,8 @@ import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { taipeiDate } from '../../core/index.js';
-import { capture, HAS_CHROMIUM, SCREENSHOTS, settle, startE2E, type E2E } from './harness.js';
+import { capture, DESK, HAS_CHROMIUM, PHONE, SCREENSHOTS, settle, startE2E, type E2E } from './harness.js';
 
-const PHONE = { width: 375, height: 812 };
-const DESK = { width: 1280, height: 800 };
 const yesterday = taipeiDate(Date.now() - 86_400_000);
 
 describe.skipIf(!HAS_CHROMIUM)('dashboard charts and print', () => {

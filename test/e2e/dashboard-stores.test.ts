@@ -7,10 +7,8 @@
 import type { Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addDays, taipeiDate } from '../../core/time.js';
-import { HAS_CHROMIUM, pick, startE2E, type E2E } from './harness.js';
+import { DESK as DESKTOP, HAS_CHROMIUM, PHONE, pick, startE2E, type E2E } from './harness.js';
 
-const PHONE = { width: 375, height: 812 };
-const DESKTOP = { width: 1280, height: 900 };
 
 /** waits until the locator's text is exactly `expected` (the page fetches asynchronously) */
 async function text(locator: Locator, expected: string) {

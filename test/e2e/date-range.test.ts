@@ -5,10 +5,8 @@
  */
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { HAS_CHROMIUM, startE2E, type E2E } from './harness.js';
+import { DESK as DESKTOP, HAS_CHROMIUM, PHONE, startE2E, type E2E } from './harness.js';
 
-const PHONE = { width: 375, height: 812 };
-const DESKTOP = { width: 1280, height: 900 };
 const MESSAGE = '開始日期（2026-11-12）不能晚於結束日期（2026-11-10）';
 
 const screens = [

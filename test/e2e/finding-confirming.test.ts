@@ -16,10 +16,8 @@ import { HEADERS } from '../../core/payments/sheetFile.js';
 import { signToken } from '../../core/users/auth.js';
 import { type UserRow } from '../../core/db/rows.js';
 import { TEST_SECURITY } from '../helpers/db.js';
-import { HAS_CHROMIUM, settle, startE2E, type E2E, callApi } from './harness.js';
+import { callApi, DESK, HAS_CHROMIUM, PHONE, settle, startE2E, type E2E } from './harness.js';
 
-const PHONE = { width: 375, height: 812 };
-const DESK = { width: 1280, height: 800 };
 const VIEWPORTS = [PHONE, DESK];
 const today = taipeiDate(Date.now());
 const daysAgo = (n: number) => addDays(today, -n);

@@ -9,7 +9,7 @@
  */
 import type { BrowserContext, Route } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { HAS_CHROMIUM, seriousFindings, startE2E, type E2E } from './harness.js';
+import { DESK, HAS_CHROMIUM, PHONE, seriousFindings, startE2E, type E2E } from './harness.js';
 
 /** the server's rows, and the list's own */
 const SERVER_ROW = '.first-screen-row';
@@ -44,8 +44,8 @@ describe.skipIf(!HAS_CHROMIUM)('the first screen of /admin', () => {
   });
 
   for (const [size, viewport] of [
-    ['375', { width: 375, height: 812 }],
-    ['1280', { width: 1280, height: 900 }],
+    ['375', PHONE],
+    ['1280', DESK],
   ] as const) {
     // an admin (two lines of buttons on a phone) and a branch clerk (one line): the rows in the list's place for both
     for (const user of ['admin', 'branchA']) it(`shows the first page before any script, then the list takes over with the same rows in place, at ${size} px, for ${user}`, async () => {
@@ -143,7 +143,7 @@ describe.skipIf(!HAS_CHROMIUM)('the first screen of /admin', () => {
   }
 
   it('fetches only the list’s code; 會員管理, 匯入 and the other pages come when opened', async () => {
-    const ctx = await e.context({ width: 1280, height: 900 });
+    const ctx = await e.context(DESK);
     await e.addSession(ctx, e.tokens.admin);
     const page = await ctx.newPage();
     const scripts: string[] = [];

@@ -30,6 +30,10 @@ export { PASSWORD };
 /** the back office's session cookie (http/session.ts) */
 export const SESSION_COOKIE = 'remit_session';
 
+/** The two widths every browser test looks at: a phone held upright, and a desk. */
+export const PHONE = { width: 375, height: 812 };
+export const DESK = { width: 1280, height: 900 };
+
 /**
  * MUI's fades and slides (CSS transitions) finished: the drawer in, a dialog shown, a menu gone, so what comes
  * next sees what a person sees. Waits on the page's own transitions, not on a clock; the cap
@@ -177,7 +181,7 @@ export async function startE2E(title = '煙具專賣店 匯款回報系統'): Pr
     t,
     browser,
     errors,
-    async context(viewport = { width: 1280, height: 900 }) {
+    async context(viewport = DESK) {
       const ctx = await browser.newContext({ viewport, locale: 'zh-TW', timezoneId: 'Asia/Taipei', acceptDownloads: true });
       // Fail at the step that waits, well before the test's own time-out; as long as expect.poll
       // waits (vitest.config.ts), since a menu closing took over 8 s with the machine at load 12.

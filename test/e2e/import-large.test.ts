@@ -6,7 +6,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { HAS_CHROMIUM, startE2E, type E2E } from './harness.js';
+import { DESK, HAS_CHROMIUM, startE2E, type E2E } from './harness.js';
 
 describe.skipIf(!HAS_CHROMIUM)('import wizard and a file too big for the browser', () => {
   let e: E2E;
@@ -25,7 +25,7 @@ describe.skipIf(!HAS_CHROMIUM)('import wizard and a file too big for the browser
   });
 
   it.each([
-    ['1280', { width: 1280, height: 900 }],
+    ['1280', DESK],
     ['375', { width: 375, height: 800 }],
   ] as const)('at %s px: the file is named, the way out is said, 下一步 stays off', async (w, viewport) => {
     const page = await e.signedIn('admin', '/admin/payments', viewport);

@@ -15,10 +15,8 @@ import { createUser, systemActor, taipeiDate } from '../../core/index.js';
 import { HEADERS } from '../../core/payments/sheetFile.js';
 import { entry, SHEET_PREFIX, SHEET_SUFFIX, xlsxWith } from '../helpers/zip.js';
 import { TEST_SECURITY } from '../helpers/db.js';
-import { HAS_CHROMIUM, PASSWORD, SCREENSHOTS, settle, startE2E, type E2E } from './harness.js';
+import { DESK, HAS_CHROMIUM, PASSWORD, PHONE, SCREENSHOTS, settle, startE2E, type E2E } from './harness.js';
 
-const PHONE = { width: 375, height: 812 };
-const DESK = { width: 1280, height: 800 };
 const day = taipeiDate(Date.now() - 86_400_000);
 
 describe.skipIf(!HAS_CHROMIUM)('the import preview', () => {

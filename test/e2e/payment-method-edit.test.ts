@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { taipeiDate } from '../../core/index.js';
-import { callApi, HAS_CHROMIUM, minutesAgoToday, seriousFindings, settle, startE2E, type E2E } from './harness.js';
+import { callApi, DESK, HAS_CHROMIUM, minutesAgoToday, PHONE, seriousFindings, settle, startE2E, type E2E } from './harness.js';
 
 const SHOTS = '/work/shots/h26';
 
@@ -109,7 +109,7 @@ describe.skipIf(!HAS_CHROMIUM)('修改付款方式 in the back office', () => {
 
   it('a phone turned sideways and back keeps 修改付款方式 open with what was typed, within a screen reader’s reach', async () => {
     const cash = await sale({ method: '現金', amount: 1357, paid_at: ago(25) });
-    const page = await e.signedIn('branchA', '/admin/payments', { width: 375, height: 812 });
+    const page = await e.signedIn('branchA', '/admin/payments', PHONE);
     await page.getByTestId(`method-edit-${cash}`).click();
     const dialog = page.getByTestId('method-edit-dialog');
     await dialog.waitFor();
@@ -140,7 +140,7 @@ describe.skipIf(!HAS_CHROMIUM)('修改付款方式 in the back office', () => {
     const r = (await callApi(e, 'POST', '/payments', 'admin', { method: '現金', amount: 1234, paid_at: ago(10), note: '', store_id: B })) as { uuid: string };
     const closed = (await callApi(e, 'POST', '/closes', 'admin', { store_id: B, date: today, counted: 1234, opening: 0 })) as { message?: string };
     expect(closed.message, JSON.stringify(closed)).toBeUndefined();
-    const page = await e.signedIn('branchB', '/admin/payments', { width: 1280, height: 900 });
+    const page = await e.signedIn('branchB', '/admin/payments', DESK);
     await page.getByTestId(`method-edit-${r.uuid}`).click();
     const dialog = page.getByTestId('method-edit-dialog');
     await dialog.getByRole('radio', { name: '刷卡' }).check();

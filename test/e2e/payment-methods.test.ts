@@ -7,7 +7,7 @@ import { copyFileSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { taipeiDate } from '../../core/index.js';
-import { HAS_CHROMIUM, SCREENSHOTS, startE2E, type E2E } from './harness.js';
+import { DESK, HAS_CHROMIUM, SCREENSHOTS, startE2E, type E2E } from './harness.js';
 
 const yesterday = taipeiDate(Date.now() - 86_400_000);
 const SHOTS = '/work/shots/h26a';
@@ -69,7 +69,7 @@ describe.skipIf(!HAS_CHROMIUM)('payment methods on the form and the list', () =>
   }
 
   it('the list shows 付款方式 and filters by it, at 1280 and 375 px', async () => {
-    const page = await e.signedIn('admin', '/admin/payments?displayedFilters=%7B%7D&filter=%7B%22method%22%3A%22%E7%8F%BE%E9%87%91%22%7D', { width: 1280, height: 900 });
+    const page = await e.signedIn('admin', '/admin/payments?displayedFilters=%7B%7D&filter=%7B%22method%22%3A%22%E7%8F%BE%E9%87%91%22%7D', DESK);
     await page.getByTestId('filter-method').waitFor();
     await expect.poll(() => page.locator('td.column-method').allTextContents()).toEqual(['現金', '現金']);
     await shot(page, 'list-cash-1280');

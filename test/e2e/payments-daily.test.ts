@@ -14,10 +14,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addDays, taipeiDate } from '../../core/index.js';
 import { HEADERS } from '../../core/payments/sheetFile.js';
 import { quickDateRange } from '../../core/dateRange.js';
-import { HAS_CHROMIUM, pick, SCREENSHOTS, settle, startE2E, type E2E, callApi } from './harness.js';
+import { callApi, DESK, HAS_CHROMIUM, PHONE, pick, SCREENSHOTS, settle, startE2E, type E2E } from './harness.js';
 
-const PHONE = { width: 375, height: 812 };
-const DESK = { width: 1280, height: 800 };
 const today = taipeiDate(Date.now());
 const daysAgo = (n: number) => addDays(today, -n);
 

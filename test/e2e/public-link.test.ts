@@ -10,12 +10,10 @@ import { join } from 'node:path';
 import type { Page, Request } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { taipeiDate } from '../../core/index.js';
-import { HAS_CHROMIUM, SCREENSHOTS, callApi, capture, pick, settle, startE2E, type E2E } from './harness.js';
+import { callApi, capture, DESK, HAS_CHROMIUM, PHONE, pick, SCREENSHOTS, settle, startE2E, type E2E } from './harness.js';
 
-const PHONE = { width: 375, height: 812 };
 /** the list opens on today (Taiwan): the reports are made today */
 const today = taipeiDate(Date.now());
-const DESK = { width: 1280, height: 900 };
 /** where the proof's screenshots and the poster's PDF go (looked at by a person) */
 const SHOTS = process.env.REMIT_SHOTS_DIR ?? SCREENSHOTS;
 const hasPdftoppm = (() => {

@@ -6,11 +6,11 @@
  * serious violation (WCAG 2 A/AA).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { HAS_CHROMIUM, seriousFindings, settle, startE2E, type E2E } from './harness.js';
+import { DESK, HAS_CHROMIUM, PHONE, seriousFindings, settle, startE2E, type E2E } from './harness.js';
 
 const SIZES = [
-  ['375', { width: 375, height: 812 }],
-  ['1280', { width: 1280, height: 900 }],
+  ['375', PHONE],
+  ['1280', DESK],
 ] as const;
 
 const STATEMENT = [

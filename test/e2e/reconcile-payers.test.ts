@@ -12,10 +12,8 @@ import { createUser, systemActor } from '../../core/index.js';
 import { signToken } from '../../core/users/auth.js';
 import { type UserRow } from '../../core/db/rows.js';
 import { TEST_SECURITY } from '../helpers/db.js';
-import { HAS_CHROMIUM, settle, startE2E, type E2E } from './harness.js';
+import { DESK as DESKTOP, HAS_CHROMIUM, PHONE, settle, startE2E, type E2E } from './harness.js';
 
-const PHONE = { width: 375, height: 812 };
-const DESKTOP = { width: 1280, height: 900 };
 
 const STATEMENT = [
   '存款交易明細',

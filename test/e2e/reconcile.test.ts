@@ -13,10 +13,8 @@ import { basename, join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AUTO, REPORTS, writeBankExports, type ReportName } from '../helpers/bankExports.js';
-import { HAS_CHROMIUM, startE2E, type E2E } from './harness.js';
+import { DESK as DESKTOP, HAS_CHROMIUM, PHONE, startE2E, type E2E } from './harness.js';
 
-const PHONE = { width: 375, height: 812 };
-const DESKTOP = { width: 1280, height: 900 };
 
 const STATEMENT = [
   '存款交易明細',

@@ -8,11 +8,11 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { HAS_CHROMIUM, PASSWORD, SESSION_COOKIE, settle, startE2E, type E2E } from './harness.js';
+import { DESK, HAS_CHROMIUM, PASSWORD, SESSION_COOKIE, settle, startE2E, type E2E } from './harness.js';
 
 const WIDTHS = [
   { width: 375, height: 800 },
-  { width: 1280, height: 900 },
+  DESK,
 ];
 
 describe.skipIf(!HAS_CHROMIUM)('cookie sessions in the browser', () => {
