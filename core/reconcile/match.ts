@@ -219,13 +219,6 @@ export function analyse(allReports: ReconcileReport[], lines: ReconcileLine[], o
     if (main.regret[ri] < DEFAULT_THRESHOLDS.autoNoDigits) return;
     if ((c.facts.digits === 'equal' || c.facts.digits === 'unknown') && c.payer !== 'other') sure.push([ri, li]);
   });
-  if (process.env.KIN_ALONE)
-    ofReport.forEach((list, ri) => {
-      if (list.length !== 1 || main.partner[ri] >= 0) return;
-      const c = list[0];
-      if (ofLine[c.line].length !== 1 || main.owner[c.line] >= 0 || !lines[c.line].payer) return;
-      if (c.facts.digits === 'different' && c.facts.visible >= 3) kin.push([ri, c.line]);
-    });
   if (sure.length > 0 || kin.length > 0) {
     model = weigh(learnModel(reports, lines, { ofReport, ofLine }, { before, after }, opts.payers, opts.oracle, sure, kin));
     main = assign(reports, lines, ofReport, (c) => c.weight, true);
