@@ -268,11 +268,11 @@ export function learnModel(
   // the payer names the anchors show, per store: this month's own payer memory
   const namedAnchors = new Map<string, Array<{ line: number; five: string }>>();
   const nameKey = (ri: number, li: number) => `${reports[ri].store_id}|${lines[li].payer}`;
-  const learnName = (ri: number, li: number) => {
+  const learnName = (ri: number, li: number, into = namedAnchors) => {
     if (!lines[li].payer) return;
-    const list = namedAnchors.get(nameKey(ri, li));
+    const list = into.get(nameKey(ri, li));
     if (list) list.push({ line: li, five: reports[ri].last_five });
-    else namedAnchors.set(nameKey(ri, li), [{ line: li, five: reports[ri].last_five }]);
+    else into.set(nameKey(ri, li), [{ line: li, five: reports[ri].last_five }]);
   };
   // the bench's oracle: every true pair is an anchor
   const truePair = (cands: Candidate[]) => oracle && cands.find((x) => oracle.pairs.get(reports[x.report].uuid) === lines[x.line].id);
@@ -481,7 +481,10 @@ export function learnModel(
   // Another account that pays for a customer (a spouse's, a parent's, a company's): its digits are
   // not the customer's, so no anchor shows it; the pairs a first reading made in spite of the
   // digits do. A line never teaches itself (payerNote leaves its own line out).
-  for (const [ri, li] of kin) learnName(ri, li);
+  // Kept apart: they say a payer pays for a last five, never that it pays only for those (the
+  // spouse's own orders are the spouse's).
+  const kinOf = new Map<string, Array<{ line: number; five: string }>>();
+  for (const [ri, li] of kin) learnName(ri, li, kinOf);
   // How many of the store's credits show each payer: a payer known to pay for a last five says
   // the more, the rarer its credits are.
   const payerCount = new Map<string, number>();
@@ -501,9 +504,12 @@ export function learnModel(
     if (!l.payer) return null;
     const fives = memory.get(`${r.store_id}|${l.payer}`);
     if (fives) return { known: fives.has(r.last_five) ? 'same' : 'other', fives: [...fives], from: 'memory' };
-    const seen = namedAnchors.get(`${r.store_id}|${l.payer}`)?.filter((x) => x.line !== self);
-    if (!seen?.length) return null;
-    const month = [...new Set(seen.map((x) => x.five))];
+    const key = `${r.store_id}|${l.payer}`;
+    const seen = namedAnchors.get(key)?.filter((x) => x.line !== self) ?? [];
+    const paysFor = kinOf.get(key)?.filter((x) => x.line !== self) ?? [];
+    const month = [...new Set([...seen, ...paysFor].map((x) => x.five))];
+    if (paysFor.some((x) => x.five === r.last_five)) return { known: 'same', fives: month, from: 'month' };
+    if (!seen.length) return null;
     return { known: month.includes(r.last_five) ? 'same' : 'other', fives: month, from: 'month' };
   };
   const payerWeight = (r: ReconcileReport, l: ReconcileLine, li: number, f: PairFacts) => {
