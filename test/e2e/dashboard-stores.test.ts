@@ -116,6 +116,19 @@ describe.skipIf(!HAS_CHROMIUM)('dashboard and store management in the browser', 
     await page.context().close();
   });
 
+  it('fits a tablet beside the menu (600 to 900 px): its tools wrap, nothing scrolls sideways', async () => {
+    for (const width of [600, 768, 900]) {
+      const page = await e.signedIn('admin', '/admin/dashboard', { width, height: 1024 });
+      await page.getByTestId('dashboard-scope').waitFor();
+      await expect.poll(() => page.getByTestId('dashboard-refresh').isEnabled()).toBe(true);
+      const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+      expect(overflow, `${width} px`).toBeLessThanOrEqual(0);
+      const refresh = await page.getByTestId('dashboard-refresh').boundingBox();
+      expect(refresh!.x + refresh!.width, `${width} px`).toBeLessThanOrEqual(width);
+      await page.context().close();
+    }
+  });
+
   it('shows a user with view_reports only their own stores', async () => {
     const page = await e.signedIn('hq_view_reports', '/admin/dashboard', DESKTOP);
     await cards(page, { stores: '2', payments: '6', amount: 'NT$21,000', confirmed: '3' });

@@ -71,7 +71,8 @@ export function Dashboard() {
           </Typography>
           <Chip size="small" label={`${T.scope}：${scope}`} color={storeId === null ? 'default' : 'primary'} data-testid="dashboard-scope" />
         </Box>
-        <Box sx={{ display: 'flex', alignItems: 'center', gap: 1, flexWrap: { xs: 'wrap', sm: 'nowrap' } }}>
+        {/* wraps wherever it is short of room: a tablet's page beside the menu is only 500 px wide */}
+        <Box sx={{ display: 'flex', alignItems: 'center', gap: 1, flexWrap: 'wrap', justifyContent: { md: 'flex-end' } }}>
           <DateRangeFields
             from={range.from}
             to={range.to}
