@@ -61,12 +61,15 @@ export function minutesAgoToday(min: number): string {
  * A screenshot to look at: the whole page, or the screen when something is open over it.
  * A full-page capture makes Chromium resize the window to 1×1 and back. At 1 px the back office is
  * a phone's: the list's rows become cards, so a dialog opened from a row (修改付款方式) went with
- * its row (caught by tracing the page in CI at load 12). With a dialog, a menu or a notice open,
- * the shot is of the screen as a person sees it, and the page is left alone.
+ * its row (caught by tracing the page in CI at load 12); the list's date fields, drawn anew, lost
+ * a range typed but not applied. With a dialog, a menu, a notice or an alert open, the shot is of
+ * the screen as a person sees it, and the page is left alone.
  */
 export async function capture(page: Page, path: string): Promise<void> {
   await settle(page);
-  const open = await page.locator('.MuiModal-root, .MuiPopover-root, .MuiSnackbar-root, [role=dialog]').count();
+  // an alert on the page too: it answers what was typed, and fields a narrower layout draws anew
+  // (the list's date range on a phone) would lose what was typed but not yet applied
+  const open = await page.locator('.MuiModal-root, .MuiPopover-root, .MuiSnackbar-root, [role=dialog], [role=alert]').count();
   await page.screenshot({ path, fullPage: open === 0 });
   if (open > 0) return;
   // back at its own size, and drawn again, before the test goes on
