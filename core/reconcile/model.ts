@@ -421,13 +421,19 @@ export function learnModel(
   };
 
   // Credits of each amount a window holds, per store (a statement for all stores counts for each).
+  // And how many of the store's credits show each payer: a payer known to pay for a last five says
+  // the more, the rarer its credits are.
   const amountCount = new Map<string, number>();
+  const storeCredits = new Map<string, number>();
+  const payerCount = new Map<string, number>();
+  const bump = (m: Map<string, number>, key: string) => m.set(key, (m.get(key) ?? 0) + 1);
   let first = Infinity;
   let last = -Infinity;
   for (const l of lines) {
     if (l.amount <= 0) continue;
-    const key = `${storeKey(l)}|${l.amount}`;
-    amountCount.set(key, (amountCount.get(key) ?? 0) + 1);
+    bump(amountCount, `${storeKey(l)}|${l.amount}`);
+    bump(storeCredits, storeKey(l));
+    if (l.payer) bump(payerCount, `${storeKey(l)}|${l.payer}`);
     if (l.at < first) first = l.at;
     if (l.at > last) last = l.at;
   }
@@ -485,15 +491,6 @@ export function learnModel(
   // spouse's own orders are the spouse's).
   const kinOf = new Map<string, Array<{ line: number; five: string }>>();
   for (const [ri, li] of kin) learnName(ri, li, kinOf);
-  // How many of the store's credits show each payer: a payer known to pay for a last five says
-  // the more, the rarer its credits are.
-  const payerCount = new Map<string, number>();
-  const storeCredits = new Map<string, number>();
-  for (const l of lines) {
-    if (l.amount <= 0) continue;
-    storeCredits.set(storeKey(l), (storeCredits.get(storeKey(l)) ?? 0) + 1);
-    if (l.payer) payerCount.set(`${storeKey(l)}|${l.payer}`, (payerCount.get(`${storeKey(l)}|${l.payer}`) ?? 0) + 1);
-  }
   const payerChance = (l: ReconcileLine) => {
     const n = storeCredits.get(storeKey(l)) ?? 1;
     return Math.max(1, (payerCount.get(`${storeKey(l)}|${l.payer}`) ?? 1) - 1) / n;

@@ -71,7 +71,7 @@ export function Dashboard() {
           </Typography>
           <Chip size="small" label={`${T.scope}：${scope}`} color={storeId === null ? 'default' : 'primary'} data-testid="dashboard-scope" />
         </Box>
-        {/* wraps wherever it is short of room: a tablet's page beside the menu is only 500 px wide */}
+        {/* wraps wherever it is short of room: beside the menu, a tablet's page is 360 to 660 px wide */}
         <Box sx={{ display: 'flex', alignItems: 'center', gap: 1, flexWrap: 'wrap', justifyContent: { md: 'flex-end' } }}>
           <DateRangeFields
             from={range.from}
