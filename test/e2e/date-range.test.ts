@@ -53,4 +53,30 @@ describe.skipIf(!HAS_CHROMIUM)('a reversed date range in the back office', () =>
       await page.context().close();
     });
   }
+
+  // 匯款記錄's date fields move into the folded filters on a phone and back: what was typed (and
+  // not applied, being reversed) stays, with its sentence, as the layout changes either way
+  it.each(screens)('$name keeps a reversed range typed but not applied when the screen turns narrow and wide again', async (s) => {
+    const page = await e.signedIn('admin', s.path, DESKTOP);
+    const from = page.getByTestId(s.from);
+    await from.waitFor();
+    await page.getByTestId(s.to).fill('2026-11-10');
+    await from.fill('2026-11-12');
+    const alert = page.getByRole('alert').filter({ hasText: '不能晚於' });
+    await expect.poll(() => alert.textContent()).toBe(MESSAGE);
+    await page.setViewportSize(PHONE);
+    if (s.phoneToggle) {
+      // the layout changed: the phone's 篩選 button, which opens the folded fields
+      await page.getByTestId(s.phoneToggle).click();
+    }
+    await expect.poll(() => from.inputValue()).toBe('2026-11-12');
+    expect(await page.getByTestId(s.to).inputValue()).toBe('2026-11-10');
+    await expect.poll(() => alert.textContent()).toBe(MESSAGE);
+    await page.setViewportSize(DESKTOP);
+    await expect.poll(() => page.getByTestId(s.phoneToggle ?? s.from).count()).toBe(s.phoneToggle ? 0 : 1);
+    await expect.poll(() => from.inputValue()).toBe('2026-11-12');
+    expect(await page.getByTestId(s.to).inputValue()).toBe('2026-11-10');
+    await expect.poll(() => alert.textContent()).toBe(MESSAGE);
+    await page.context().close();
+  });
 });

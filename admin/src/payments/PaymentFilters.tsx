@@ -14,7 +14,7 @@ import { useState } from 'react';
 import { useListContext, useStore } from 'react-admin';
 import { canStepForward, dateRangeText, stepDateRange, withSearch, isAdmin, storesInScope, STATUSES, SOURCES, SOURCE_LABELS, PAYMENT_METHODS } from '../../../core/browser';
 import type { Me } from '../../../core/browser';
-import { DateRangeFields } from '../common/DateRangeFields';
+import { DateRangeFields, useDateRangeDraft } from '../common/DateRangeFields';
 import { useStores } from '../common/useStores';
 import { PAYMENTS_UI as P } from '../messages';
 import { MULTI_STORE_KEY } from './listParams';
@@ -56,6 +56,8 @@ export function PaymentFilters({ me }: { me: Me }) {
   const from = typeof filterValues.paid_at_gte === 'string' ? filterValues.paid_at_gte : undefined;
   const to = typeof filterValues.paid_at_lte === 'string' ? filterValues.paid_at_lte : undefined;
   const q = typeof filterValues.q === 'string' ? filterValues.q : '';
+  // kept here: the date fields move into the phone's folded filters and back as the layout changes
+  const dateDraft = useDateRangeDraft(from ?? '', to ?? '');
   const step = (days: number) => {
     const r = stepDateRange(from, to, days);
     set({ paid_at_gte: r.from, paid_at_lte: r.to });
@@ -78,6 +80,7 @@ export function PaymentFilters({ me }: { me: Me }) {
         onChange={(r) => set({ paid_at_gte: r.from, paid_at_lte: r.to })}
         testids={{ from: 'filter-from', to: 'filter-to' }}
         sx={{ width: { xs: '100%', sm: 146 } }}
+        draft={dateDraft}
       />
       {!narrow && <DayStep days={1} from={from} to={to} onStep={step} />}
       <QuickRanges from={from} to={to} onPick={(r) => set({ paid_at_gte: r.from, paid_at_lte: r.to })} />
