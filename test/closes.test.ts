@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   closeDay,
   createPayment,
+  exportPayments,
   deletePayment,
   updatePayment,
   closesBoard,
@@ -178,6 +179,9 @@ describe.each(DB_KINDS)('cash and the daily close on %s', (kind) => {
 
   it('the day book as .xlsx and CSV: every entry with its method, the cash out and the close', async () => {
     const ctx = await as('branchA');
+    // a payment of another day, which these files leave out: a day book holding every payment of
+    // a branch user's stores would be an export all (the test below)
+    await createPayment(await as('admin'), { method: '刷卡', paid_at: '2026-11-25T12:00', amount: 10, store_id: f.stores.A.id });
     const csv = await exportDayBook(ctx, { store_id: f.stores.A.id, from: '2026-11-18', to: '2026-11-19', format: 'csv' });
     expect(csv.fileName).toMatch(/^日記帳_TPE_20261118-20261119_\d{12}\.csv$/);
     const text = String(csv.body);
@@ -189,5 +193,25 @@ describe.each(DB_KINDS)('cash and the daily close on %s', (kind) => {
     const wb = XLSX.read(xlsx.body, { type: 'buffer' });
     const rows = XLSX.utils.sheet_to_json<string[]>(wb.Sheets['日記帳'], { header: 1, raw: false });
     expect(rows.filter((r) => r[2] === '日結').map((r) => [r[0], r[10]])).toEqual([['2026-11-18', '已結帳'], ['2026-11-19', '未結帳']]);
+    // each file an export of payments in the audit log, as the list's exports are
+    const entries = (await t.db('audit_log').where({ action: 'export', actor_username: 'branchA' }).orderBy('id')).map((e) => JSON.parse(e.after));
+    expect(entries.slice(-2)).toEqual([
+      { filter: { store_id: [f.stores.A.id], paid_at_gte: '2026-11-18', paid_at_lte: '2026-11-19' }, format: 'csv', count: csv.count, daybook: true, stores: [f.stores.A.id], store_id: f.stores.A.id },
+      { filter: { store_id: [f.stores.A.id], paid_at_gte: '2026-11-18', paid_at_lte: '2026-11-19' }, format: 'xlsx', count: xlsx.count, daybook: true, stores: [f.stores.A.id], store_id: f.stores.A.id },
+    ]);
+  });
+
+  it('a day book holding every payment of a branch user\'s stores is an export all: manage_payments, and in pieces neither', async () => {
+    const ctx = await as('branchA');
+    await t.db('audit_log').where({ action: 'export' }).update({ at: Date.now() - 25 * 3600 * 1000 });
+    const before = Number(((await t.db('audit_log').count({ n: '*' }).first()) as { n: number | string }).n);
+    await expect(exportDayBook(ctx, { store_id: f.stores.A.id, from: '2026-11-01', to: '2026-11-30' })).rejects.toMatchObject({ code: 'permission_required' });
+    // the list's export of the rest, then the day book of the days before: together, every payment
+    await exportPayments(ctx, { filter: { paid_at_gte: '2026-11-20', paid_at_lte: '2026-11-30' }, format: 'csv' });
+    await expect(exportDayBook(ctx, { store_id: f.stores.A.id, from: '2026-11-01', to: '2026-11-19' })).rejects.toMatchObject({ message: '權限不足：這次匯出加上您 24 小時內的其他匯出，等於匯出全部，需要「匯款管理」權限' });
+    // one export written (the list's), no refused one
+    expect(Number(((await t.db('audit_log').count({ n: '*' }).first()) as { n: number | string }).n)).toBe(before + 1);
+    // manage_payments exports it whole
+    expect((await exportDayBook(await as('admin'), { store_id: f.stores.A.id, from: '2026-11-01', to: '2026-11-30', format: 'csv' })).count).toBeGreaterThan(0);
   });
 });

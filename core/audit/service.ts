@@ -82,8 +82,11 @@ export function toAuditEntry(row: AuditRow): AuditEntry {
 const AUDIT_SORTABLE = { id: 'id', at: 'at', action: 'action', entity: 'entity', entity_id: 'entity_id', actor_username: 'actor_username', ip: 'ip' };
 const AUDIT_FILTERS = ['id', 'action', 'entity', 'entity_id', 'actor_username', 'q', 'at_gte', 'at_lte'];
 const WORD = (s: string) => s.length > 0 && s.length <= 200;
-/** Entries that belong to one store (or to every store), by the store_id they record. */
-const STORE_ENTITIES: AuditEntity[] = ['payment', 'statement', 'payer'];
+/**
+ * Entries that belong to one store (or to every store), by the store_id they record: every entity
+ * whose entries carry one (a cash-out's amount and note, a close's count, are the store's own).
+ */
+const STORE_ENTITIES: AuditEntity[] = ['payment', 'statement', 'payer', 'cash_out', 'day_close'];
 
 /**
  * The audit log (system_admin only), newest first by default. Filters: action, entity,
@@ -95,9 +98,9 @@ export async function listAudit(ctx: ServiceContext, query: ListQuery = { filter
   const f = query.filter;
   assertFilterFields(f, AUDIT_FILTERS);
   const base = ctx.db<AuditRow>('audit_log').select('*');
-  // Payment and bank statement entries only within the caller's stores (issue 10, item 15):
-  // a store-scoped system_admin reads the log, not other stores' payments or statements
-  // through it. The store is the one the entry's payment had, after the change or (a delete)
+  // Payment, bank statement, payer, cash-out and daily-close entries only within the caller's
+  // stores (issue 10, item 15): a store-scoped system_admin reads the log, not other stores'
+  // payments, statements or takings through it. The store is the one the entry's payment had, after the change or (a delete)
   // before it, or the statement's; an import entry spanning stores, or a statement for every
   // store, is shown to those who see every store only.
   const scope = storeScope(ctx.actor);

@@ -57,6 +57,7 @@ const COMMON_LABELS: Record<string, string> = {
   filter: '匯出條件',
   format: '格式',
   count: '匯出筆數',
+  daybook: '日記帳',
   paid_at_gte: '匯款日期起',
   paid_at_lte: '匯款日期迄',
   q: '搜尋',

@@ -6,10 +6,11 @@ import * as XLSX from 'xlsx';
 import { csvCell } from '../spreadsheets/csvWrite.js';
 import { CLOSE_STATUS_LABELS } from '../labels.js';
 import { compactTimestamp, formatTaipei } from '../time.js';
-import { CONTENT_TYPES, type ExportFile } from '../payments/export.js';
+import { CONTENT_TYPES, judgeExportPieces, requireExportPermission, type ExportFile } from '../payments/export.js';
+import { filteredPaymentsQuery } from '../payments/list.js';
 import { METHOD_ORDER } from './rules.js';
 import { dayBookRange, type DayBookRange } from './service.js';
-import type { ServiceContext } from '../context.js';
+import { readContext, type ServiceContext } from '../context.js';
 
 export const DAYBOOK_SHEET = '日記帳';
 
@@ -125,11 +126,21 @@ export function dayBookWorkbook(book: DayBookRange): Uint8Array {
   return XLSX.write(wb, { type: 'buffer', bookType: 'xlsx', compression: true }) as Uint8Array;
 }
 
-/** The day book file of a store and range (view_payments, the store in scope): 日記帳_CODE_FROM_TO.xlsx or .csv. */
+/**
+ * The day book file of a store and range (view_payments, the store in scope): 日記帳_CODE_FROM_TO.xlsx
+ * or .csv. It holds the store's payments of those days, so it is an export of payments by every
+ * rule of one (core/payments/export.ts): export all needs manage_payments, by its dates and
+ * together with the user's other exports of the day, and it is written to the audit log.
+ */
 export async function exportDayBook(ctx: ServiceContext, params: { store_id?: unknown; from?: unknown; to?: unknown; format?: unknown }): Promise<ExportFile> {
   const book = await dayBookRange(ctx, params);
   const format = params.format === 'csv' ? 'csv' : 'xlsx';
   const count = book.days.reduce((n, d) => n + d.lines.length, 0);
+  const read = readContext(ctx);
+  const filter = { store_id: [book.store.id], paid_at_gte: book.from, paid_at_lte: book.to };
+  const { applied } = filteredPaymentsQuery(read, filter);
+  await requireExportPermission(read, applied);
+  await judgeExportPieces(read, filter, applied, Date.now(), { ctx, after: { format, count, daybook: true } });
   const fileName = `${DAYBOOK_SHEET}_${book.store.code}_${book.from.replace(/-/g, '')}-${book.to.replace(/-/g, '')}_${compactTimestamp(Date.now())}.${format}`;
   return { fileName, contentType: CONTENT_TYPES[format], body: format === 'csv' ? dayBookCsv(book) : dayBookWorkbook(book), count };
 }

@@ -19,6 +19,7 @@ import * as cashAndCloses from '../../migrations/20261127000600_cash_and_closes.
 import * as paymentDailyByMethod from '../../migrations/20261127000700_payment_daily_by_method.js';
 import * as publicLinks from '../../migrations/20261127001000_public_links.js';
 import * as boardFigures from '../../migrations/20261127002600_board_figures.js';
+import * as bankLinesPerStore from '../../migrations/20261128000100_bank_lines_per_store.js';
 
 const MIGRATIONS: Record<string, Knex.Migration> = {
   '20261121000000_init': init,
@@ -37,6 +38,7 @@ const MIGRATIONS: Record<string, Knex.Migration> = {
   '20261127000700_payment_daily_by_method': paymentDailyByMethod,
   '20261127001000_public_links': publicLinks,
   '20261127002600_board_figures': boardFigures,
+  '20261128000100_bank_lines_per_store': bankLinesPerStore,
 };
 
 /** Names of the migrations this program knows, oldest first (a restore refuses a database with others). */

@@ -77,9 +77,9 @@ const EXPORT_LOCK = 7_210_013;
  * their stores: if no payment is left that none of those filters selects, the pieces are an
  * export all, and need manage_payments. The filters are judged on today's payments, from the
  * audit log, which records each export; more than 50 exports in 24 hours need manage_payments
- * too, or the oldest pieces would fall out of the count. A first export is judged by its
- * filter's form alone (requireExportPermission): a filter that narrows by its form is a filtered
- * export even when today's payments all match it; a second piece is then judged with it.
+ * too, or the oldest pieces would fall out of the count. A first export is judged the same way,
+ * by what it selects and not by its filter's form: 只限員工購物以外 in stores where nobody buys
+ * as staff, or the list's every tracking number, is an export all.
  */
 async function requireUnionNotAll(ctx: ServiceContext, filter: Record<string, unknown>, now: number): Promise<void> {
   const rows = (await ctx.db<AuditRow>('audit_log')
@@ -88,7 +88,6 @@ async function requireUnionNotAll(ctx: ServiceContext, filter: Record<string, un
     .orderBy('id', 'desc')
     .limit(EXPORT_UNION_MAX + 1)
     .select('after')) as Array<Pick<AuditRow, 'after'>>;
-  if (!rows.length) return;
   if (rows.length > EXPORT_UNION_MAX) throw new ForbiddenError(problem('export_too_often', { limit: EXPORT_UNION_MAX }));
   const filters = [filter];
   for (const r of rows) {
@@ -109,7 +108,42 @@ async function requireUnionNotAll(ctx: ServiceContext, filter: Record<string, un
     }
     left.whereNotIn('uuid', picked);
   }
-  if (!(await left.first('uuid'))) throw new ForbiddenError(problem('export_union_is_all'));
+  if (await left.first('uuid')) return;
+  // alone: the plain refusal of an export all; with earlier pieces: what they add up to
+  if (!rows.length) requirePermission(ctx.actor, 'manage_payments');
+  throw new ForbiddenError(problem('export_union_is_all'));
+}
+
+/**
+ * The pieces rule (requireUnionNotAll) for a user without manage_payments, and, with `record`,
+ * the export's audit entry: who, the filter, the stores it covers and what `record.after` adds
+ * (the format, the rows). Every export of payments goes through here, the day book's included,
+ * so each counts toward the pieces of the next.
+ */
+export async function judgeExportPieces(
+  ctx: ServiceContext,
+  filter: Record<string, unknown>,
+  applied: AppliedPaymentFilter,
+  now: number,
+  record?: { ctx: ServiceContext; after: Record<string, unknown> },
+): Promise<void> {
+  const unionRuled = !can(ctx.actor, 'manage_payments');
+  if (!record) {
+    if (unionRuled) await requireUnionNotAll(ctx, filter, now);
+    return;
+  }
+  const scope = storeScope(ctx.actor);
+  const covered = applied.storeIds?.filter((id) => scope.all || scope.ids.includes(id)) ?? (scope.all ? null : scope.ids);
+  const after = { filter, ...record.after, ...(covered ? { stores: covered } : {}), ...(covered?.length === 1 ? { store_id: covered[0] } : {}) };
+  const write = (db: ServiceContext['db']) => recordAudit(db, record.ctx, { action: 'export', entity: 'payment', after });
+  if (!unionRuled) return write(record.ctx.db);
+  // One user's exports take turns (PostgreSQL: a lock on the user; SQLite: the one writer),
+  // so two halves sent at once on two instances are judged one after the other.
+  await record.ctx.db.transaction(async (trx) => {
+    if (isPostgres(trx)) await trx.raw('select pg_advisory_xact_lock(?, ?)', [EXPORT_LOCK, ctx.actor.id]);
+    await requireUnionNotAll({ ...ctx, db: trx }, filter, now);
+    await write(trx);
+  });
 }
 
 /** An export as a stream: the bytes come as they are read from the database, never held whole. */
@@ -190,23 +224,7 @@ async function judgeExport(ctx: ServiceContext, filter: Record<string, unknown>,
   const counted = (await query.clearSelect().count({ n: '*' }).first()) as { n: number | string } | undefined;
   const count = Number(counted?.n ?? 0);
   if (count === 0) throw new NotFoundError(problem('export_no_data'));
-  const unionRuled = !can(ctx.actor, 'manage_payments');
-  if (record) {
-    const scope = storeScope(ctx.actor);
-    const covered = applied.storeIds?.filter((id) => scope.all || scope.ids.includes(id)) ?? (scope.all ? null : scope.ids);
-    const after = { filter, format, count, ...(covered ? { stores: covered } : {}), ...(covered?.length === 1 ? { store_id: covered[0] } : {}) };
-    const write = (db: ServiceContext['db']) => recordAudit(db, record, { action: 'export', entity: 'payment', after });
-    if (!unionRuled) await write(record.db);
-    else {
-      // One user's exports take turns (PostgreSQL: a lock on the user; SQLite: the one writer),
-      // so two halves sent at once on two instances are judged one after the other.
-      await record.db.transaction(async (trx) => {
-        if (isPostgres(trx)) await trx.raw('select pg_advisory_xact_lock(?, ?)', [EXPORT_LOCK, ctx.actor.id]);
-        await requireUnionNotAll({ ...ctx, db: trx }, filter, now);
-        await write(trx);
-      });
-    }
-  } else if (unionRuled) await requireUnionNotAll(ctx, filter, now);
+  await judgeExportPieces(ctx, filter, applied, now, record && { ctx: record, after: { format, count } });
   const stores = await storeDirectory(ctx);
   const storeNames = applied.storeIds?.map((id) => stores.find((s) => s.id === id)?.name ?? MSG.unknownStore);
   return { fileName: exportFileName(applied.empty ? null : { ...applied, storeNames }, now, format), count, stores };

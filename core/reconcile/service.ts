@@ -96,8 +96,9 @@ function scopedLines(ctx: ServiceContext, db: Db = ctx.db): Knex.QueryBuilder {
 
 /**
  * Imports a statement file for one store, or for all stores (only someone who sees all stores).
- * Without a store, a caller whose scope is one store imports for that store. Lines already stored
- * (the same or an overlapping download of the same account) are skipped and counted. The bank
+ * Without a store, a caller whose scope is one store imports for that store. Lines the store's
+ * reconciliation already holds (the same or an overlapping download of the same account, for that
+ * store or for every store) are skipped and counted; another store's copy is never looked at. The bank
  * account is the statement's own (its title row), else `account` as given on upload.
  */
 export async function importStatement(
@@ -145,8 +146,20 @@ async function storeStatement(
     })
     .returning('id');
   const id = Number(typeof inserted === 'object' ? inserted.id : inserted);
+  // A line is new per store: what this store's reconciliation already has (its own statements'
+  // lines and those of statements for every store) is skipped; a statement for every store (its
+  // importer sees every store) skips what any store holds. Imports take turns, so what is read
+  // here is what the insert meets.
+  const scope = storeId ?? 0;
+  const held = new Set<string>();
+  for (let i = 0; i < prints.length; i += INSERT_CHUNK) {
+    const q = trx('bank_lines').whereIn('fingerprint', prints.slice(i, i + INSERT_CHUNK));
+    if (storeId !== null) q.whereIn('store_scope', [storeId, 0]);
+    for (const r of (await q.select('fingerprint')) as Array<{ fingerprint: string }>) held.add(r.fingerprint);
+  }
   const rows = read.lines.map((l, i) => ({
     statement_id: id,
+    store_scope: scope,
     row: l.row,
     at: l.at,
     has_time: l.hasTime,
@@ -159,8 +172,9 @@ async function storeStatement(
     payer: (l.payer ?? '').slice(0, MAX_PAYER_LENGTH),
     fingerprint: prints[i],
   }));
-  for (let i = 0; i < rows.length; i += INSERT_CHUNK) {
-    await trx('bank_lines').insert(rows.slice(i, i + INSERT_CHUNK)).onConflict('fingerprint').ignore();
+  const fresh = rows.filter((r) => !held.has(r.fingerprint));
+  for (let i = 0; i < fresh.length; i += INSERT_CHUNK) {
+    await trx('bank_lines').insert(fresh.slice(i, i + INSERT_CHUNK)).onConflict(['fingerprint', 'store_scope']).ignore();
   }
   const added = Number(((await trx('bank_lines').where({ statement_id: id }).count({ n: '*' }).first()) as { n: number | string }).n);
   await trx('bank_statements').where({ id }).update({ new_lines: added });

@@ -33,6 +33,7 @@ describe.each(DB_KINDS)('reconciliation under attack on %s', (kind) => {
     const extra = {
       auditA: { role: 'user', store_id: s.stores.A.id, permissions: ['system_admin'] },
       managerA: { role: 'user', store_id: s.stores.A.id, permissions: ['view_payments', 'edit_payments', 'manage_payments'] },
+      managerB: { role: 'user', store_id: s.stores.B.id, permissions: ['view_payments', 'edit_payments', 'manage_payments'] },
     };
     for (const [name, spec] of Object.entries(extra)) {
       const u = await createUser(ctx, { username: name, password: PASSWORD, ...spec });
@@ -69,6 +70,31 @@ describe.each(DB_KINDS)('reconciliation under attack on %s', (kind) => {
   const linesOf = async (statementId: number) => (await s.t.db('bank_lines').where({ statement_id: statementId }).orderBy('id')).map((l) => Number(l.id));
   const statusOf = async (uuid: string) => (await s.t.db('payments').where({ uuid }).first()).status as string;
   const linkOf = async (uuid: string) => ((await s.t.db('bank_links').where({ payment_uuid: uuid }).first()) as { line_id: number } | undefined)?.line_id;
+
+  it('one download imported by two stores (a shared bank account) gives each its lines and tells neither what the other holds', async () => {
+    const file = statement(credits(3, 30));
+    const a = (await upload(0, 'shared.csv', file, s.stores.A.id, 'managerA')).body.statement;
+    expect(a).toMatchObject({ new: 3, duplicates: 0 });
+    const b = (await upload(1, 'shared.csv', file, s.stores.B.id, 'managerB')).body.statement;
+    expect(b).toMatchObject({ new: 3, duplicates: 0 });
+    const listed = await call(0, 'GET', `/reconcile/lines${listParams({ filter: { statement_id: b.id }, range: [0, 99] })}`, { as: 'managerB' });
+    expect(listed.body.map((l: any) => l.id).sort()).toEqual((await linesOf(b.id)).sort());
+    expect(listed.body).toHaveLength(3);
+    // store B reconciles its own payment with its own copy
+    const pB = await pay('10031', 1500, s.stores.B.id);
+    const proposals = await call(1, 'GET', `/reconcile/proposals?statement=${b.id}`, { as: 'managerB' });
+    const lineB = (await linesOf(b.id))[1];
+    expect(JSON.stringify(proposals.body)).toContain(pB.uuid);
+    expect((await call(0, 'POST', '/reconcile/confirm', { as: 'managerB', body: { pairs: [{ payment: pB.uuid, line: lineB }] } })).status).toBe(200);
+    expect(await linkOf(pB.uuid)).toBe(lineB);
+    // the same store again: nothing new; for every store (who sees every store): any store holds them
+    expect((await upload(0, 'shared.csv', file, s.stores.A.id, 'managerA')).body.statement).toMatchObject({ new: 0, duplicates: 3 });
+    expect((await upload(1, 'shared.csv', file)).body.statement).toMatchObject({ new: 0, duplicates: 3 });
+    // a download for every store first: a store's reconciliation already has its lines
+    const other = statement(credits(2, 40));
+    expect((await upload(0, 'all2.csv', other)).body.statement).toMatchObject({ new: 2, duplicates: 0 });
+    expect((await upload(1, 'all2.csv', other, s.stores.B.id, 'managerB')).body.statement).toMatchObject({ new: 0, duplicates: 2 });
+  });
 
   it('a branch user never sees or touches another store\'s statement lines, proposals or links', async () => {
     const stA = (await upload(0, 'a.csv', statement(credits(2)), s.stores.A.id)).body.statement;

@@ -60,6 +60,30 @@ describe.each(DB_KINDS)('read scope on %s', (kind) => {
     expect(all.body.map((e: any) => e.entity_id)).toContain(b.uuid);
   });
 
+  it('a store-scoped system_admin reads cash-out and daily-close entries of their own store only', async () => {
+    const cashOut = (store_id: number, note: string, at: string) =>
+      s.api('POST', '/cash-out', { as: 'admin', body: { store_id, kind: '店內支出', category: '雜支', amount: 777, note, at } });
+    for (const [store, tag] of [[s.stores.A.id, 'A'], [s.stores.B.id, 'B']] as const) {
+      expect((await cashOut(store, `支出 ${tag}`, '2026-11-10T15:00')).status).toBe(201);
+      expect((await s.api('POST', '/closes', { as: 'admin', body: { store_id: store, date: '2026-11-10', opening: 1000, counted: 12345, note: `日結 ${tag}` } })).status).toBe(201);
+      // cash out of a closed day: the entry marking the change after the close
+      expect((await cashOut(store, `補登 ${tag}`, '2026-11-10T16:00')).status).toBe(201);
+    }
+    const read = async (as: { token: string } | { as: string }) => {
+      const res = await s.api('GET', `/audit${listParams({ filter: { entity: ['cash_out', 'day_close'] }, range: [0, 999] })}`, as);
+      expect(res.status).toBe(200);
+      return res.body as Array<{ entity: string; action: string; after: any; before: any }>;
+    };
+    const mine = await read({ token: tokens.auditA });
+    const storesSeen = new Set(mine.map((e) => Number((e.after ?? e.before).store_id)));
+    expect([...storesSeen]).toEqual([s.stores.A.id]);
+    expect(mine.map((e) => `${e.entity}:${e.action}`).sort()).toEqual(['cash_out:create', 'cash_out:create', 'day_close:after_close', 'day_close:close']);
+    expect(JSON.stringify(mine)).not.toMatch(/支出 B|日結 B|補登 B/);
+    // the admin reads both stores'
+    const all = await read({ as: 'admin' });
+    expect(new Set(all.map((e) => Number((e.after ?? e.before).store_id)))).toEqual(new Set([s.stores.A.id, s.stores.B.id]));
+  });
+
   it('export all needs manage_payments whatever the filter looks like (item 21)', async () => {
     const pay = (status: string, last_five: string) =>
       s.api('POST', '/payments/bulk-import', { as: 'admin', body: { payments: [{ last_five, paid_at: '2026-11-16T09:15', amount: 99, store_id: s.stores.A.id, status }] } });
@@ -73,6 +97,37 @@ describe.each(DB_KINDS)('read scope on %s', (kind) => {
       expect((await res.json()).message).toBeTruthy();
     }
     expect((await exportAs({ status: ['已入帳'] })).status).toBe(200);
+  });
+
+  it('a first export is judged by what it selects: a narrow-looking filter that selects every payment of one\'s stores is an export all', async () => {
+    const ctx = { db: s.t.db, security: TEST_SECURITY, actor: systemActor('test'), ip: null };
+    const fresh = async (name: string) => {
+      const u = await createUser(ctx, { username: name, password: PASSWORD, role: 'user', store_id: s.stores.A.id, permissions: ['view_payments'] });
+      return signToken(TEST_SECURITY, (await s.t.db<UserRow>('users').where({ id: u.id }).first())!);
+    };
+    const exportAs = (token: string, filter: Record<string, unknown>) =>
+      fetch(`${s.url}/api/payments/export?format=csv&filter=${encodeURIComponent(JSON.stringify(filter))}`, { headers: { authorization: `Bearer ${token}` } });
+    for (const last_five of ['55501', '55502']) {
+      expect((await s.api('POST', '/payments', { as: 'admin', body: { last_five, paid_at: '2026-11-17T10:00', amount: 450, note: '', store_id: s.stores.A.id } })).status).toBe(201);
+    }
+    const storeA = await s.api('GET', `/payments${listParams({ filter: { store_id: s.stores.A.id }, range: [0, 999] })}`, { as: 'admin' });
+    const uuids: string[] = storeA.body.map((p: any) => p.uuid);
+    expect(uuids.length).toBeGreaterThan(1);
+    expect(storeA.body.some((p: any) => p.employee)).toBe(false);
+    // nobody in store A buys as staff: 員工購物以外 is every payment; so is the list's every number
+    for (const filter of [{ employee: false }, { id: uuids }]) {
+      const res = await exportAs(await fresh(`first_${Object.keys(filter)[0]}`), filter);
+      expect(res.status, JSON.stringify(filter)).toBe(403);
+      expect((await res.json()).message).toBe('權限不足：需要「匯款管理」權限');
+    }
+    // one left out is a filtered export; the piece that completes it is refused as a union
+    const token = await fresh('first_pieces');
+    const first = await exportAs(token, { id: uuids.slice(1) });
+    expect(first.status).toBe(200);
+    expect(first.headers.get('x-row-count')).toBe(String(uuids.length - 1));
+    const second = await exportAs(token, { id: [uuids[0]] });
+    expect(second.status).toBe(403);
+    expect((await second.json()).message).toBe('權限不足：這次匯出加上您 24 小時內的其他匯出，等於匯出全部，需要「匯款管理」權限');
   });
 
   it('a store-scoped store manager cannot rename or delete a store outside their scope (issue 22, item 16)', async () => {
