@@ -161,6 +161,7 @@ export interface ErrorDetailsByCode {
   // export
   export_no_data: None;
   export_union_is_all: None;
+  export_is_all: None;
   export_too_often: { limit: number };
   // bank statements and reconciliation
   statement_empty: None;

@@ -238,6 +238,7 @@ export const MSG = {
   importMoreErrors: (n: number) => `…還有 ${n} 個錯誤`,
   exportNoData: '沒有資料可匯出', // spec
   exportUnionIsAll: '權限不足：這次匯出加上您 24 小時內的其他匯出，等於匯出全部，需要「匯款管理」權限',
+  exportIsAll: '權限不足：這次匯出含您分店的每一筆匯款，等於匯出全部，需要「匯款管理」權限',
   exportTooOften: (max: number) => `權限不足：24 小時內已匯出 ${max} 次，再匯出需要「匯款管理」權限`,
   exportAll: '全部',
 
@@ -456,6 +457,7 @@ const ERROR_TEXTS: Texts = {
   import_more_errors: (d) => MSG.importMoreErrors(d.count),
   export_no_data: () => MSG.exportNoData,
   export_union_is_all: () => MSG.exportUnionIsAll,
+  export_is_all: () => MSG.exportIsAll,
   export_too_often: (d) => MSG.exportTooOften(d.limit),
   statement_empty: () => MSG.statementEmpty,
   statement_not_supported: () => MSG.statementNotSupported,

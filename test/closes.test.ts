@@ -205,7 +205,9 @@ describe.each(DB_KINDS)('cash and the daily close on %s', (kind) => {
     const ctx = await as('branchA');
     await t.db('audit_log').where({ action: 'export' }).update({ at: Date.now() - 25 * 3600 * 1000 });
     const before = Number(((await t.db('audit_log').count({ n: '*' }).first()) as { n: number | string }).n);
-    await expect(exportDayBook(ctx, { store_id: f.stores.A.id, from: '2026-11-01', to: '2026-11-30' })).rejects.toMatchObject({ code: 'permission_required' });
+    const whole = '權限不足：這次匯出含您分店的每一筆匯款，等於匯出全部，需要「匯款管理」權限';
+    await expect(exportDayBook(ctx, { store_id: f.stores.A.id, from: '2026-11-01', to: '2026-11-30' })).rejects.toMatchObject({ message: whole });
+    await expect(exportDayBook(ctx, { store_id: f.stores.A.id, from: '2026-11-18', to: '2026-11-25' })).rejects.toMatchObject({ message: whole });
     // the list's export of the rest, then the day book of the days before: together, every payment
     await exportPayments(ctx, { filter: { paid_at_gte: '2026-11-20', paid_at_lte: '2026-11-30' }, format: 'csv' });
     await expect(exportDayBook(ctx, { store_id: f.stores.A.id, from: '2026-11-01', to: '2026-11-19' })).rejects.toMatchObject({ message: '權限不足：這次匯出加上您 24 小時內的其他匯出，等於匯出全部，需要「匯款管理」權限' });

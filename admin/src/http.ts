@@ -52,16 +52,41 @@ export async function api<T = unknown>(method: string, path: string, body?: unkn
     signal: AbortSignal.timeout(options.timeoutMs ?? TIMEOUT_MS),
   });
   const text = await res.text();
-  let json: unknown = null;
-  try {
-    json = text ? JSON.parse(text) : null;
-  } catch {
-    json = null;
-  }
-  if (!res.ok) {
-    if (res.status === 401) handleUnauthorized();
-    const b = (json ?? null) as ApiError['body'];
-    throw new ApiError(res.status, b?.message ?? res.statusText, b);
-  }
+  const json = parseJson(text);
+  if (!res.ok) refused(res, json);
   return json as T;
+}
+
+function parseJson(text: string): unknown {
+  try {
+    return text ? JSON.parse(text) : null;
+  } catch {
+    return null;
+  }
+}
+
+/** An error answer as an ApiError (a 401 ends the session). */
+function refused(res: Response, json: unknown): never {
+  if (res.status === 401) handleUnauthorized();
+  const b = (json ?? null) as ApiError['body'];
+  throw new ApiError(res.status, b?.message ?? res.statusText, b);
+}
+
+/**
+ * A file from /api (GET), saved under the name the server gives (Content-Disposition's
+ * filename*): a refusal is an ApiError with the server's sentence, for the page to say, where a
+ * plain link would leave the user on a page of JSON.
+ */
+export async function downloadFile(path: string, fallbackName: string): Promise<void> {
+  const res = await fetch(`${API_BASE}${path}`, { headers: { [ERROR_CODES_HEADER]: '1' }, credentials: 'same-origin', signal: AbortSignal.timeout(60_000) });
+  if (!res.ok) refused(res, parseJson(await res.text()));
+  const blob = await res.blob();
+  const named = /filename\*=UTF-8''([^;]+)/i.exec(res.headers.get('content-disposition') ?? '');
+  const a = document.createElement('a');
+  a.href = URL.createObjectURL(blob);
+  a.download = named ? decodeURIComponent(named[1]) : fallbackName;
+  document.body.appendChild(a);
+  a.click();
+  a.remove();
+  setTimeout(() => URL.revokeObjectURL(a.href), 10_000);
 }

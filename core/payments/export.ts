@@ -62,6 +62,7 @@ export async function requireExportPermission(ctx: ServiceContext, applied: Appl
     // Both the first and the last payment fall inside the dates: nothing is left out.
     const bothIn = (await inside(Number(span.lo))) && (await inside(Number(span.hi)));
     if (!bothIn) return;
+    throw new ForbiddenError(problem('export_is_all'));
   }
   requirePermission(ctx.actor, 'manage_payments');
 }
@@ -109,9 +110,8 @@ async function requireUnionNotAll(ctx: ServiceContext, filter: Record<string, un
     left.whereNotIn('uuid', picked);
   }
   if (await left.first('uuid')) return;
-  // alone: the plain refusal of an export all; with earlier pieces: what they add up to
-  if (!rows.length) requirePermission(ctx.actor, 'manage_payments');
-  throw new ForbiddenError(problem('export_union_is_all'));
+  // alone, or with earlier pieces: what it selects is every payment
+  throw new ForbiddenError(problem(rows.length ? 'export_union_is_all' : 'export_is_all'));
 }
 
 /**

@@ -4,7 +4,7 @@
  * manager, and the board on a desk at 1280 px. Screenshots in test-output/screenshots and
  * /work/shots/h26b (when that folder exists) to look at.
  */
-import { existsSync, mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -118,5 +118,23 @@ describe.skipIf(!HAS_CHROMIUM)('the daily close in the browser', () => {
     await shot(page, 'closes-reopened-1280');
     await page.context().close();
     expect(e.errors).toEqual([]);
+  });
+
+  it('the day book from the board: saved under the server\'s name; refused, said on the page (an export all for a branch user)', async () => {
+    const page = await e.signedIn('admin', '/admin/closes', DESK);
+    await page.getByTestId('board-table').waitFor();
+    const [file] = await Promise.all([page.waitForEvent('download'), page.getByTestId('board-daybook-csv').click()]);
+    expect(file.suggestedFilename()).toMatch(/^日記帳_[A-Z]+_\d{8}-\d{8}_\d{12}\.csv$/);
+    expect(readFileSync((await file.path())!, 'utf8')).toContain('營業日期,時間,類別');
+    await page.context().close();
+    // every payment of branchA's store is in the board's days: the day book is an export all
+    const branch = await e.signedIn('branchA', '/admin/closes', DESK);
+    await branch.getByTestId('board-table').waitFor();
+    await branch.getByTestId('board-daybook-xlsx').click();
+    await branch.getByText('權限不足：這次匯出含您分店的每一筆匯款，等於匯出全部，需要「匯款管理」權限', { exact: true }).waitFor();
+    expect(new URL(branch.url()).pathname).toBe('/admin/closes');
+    await expect.poll(() => branch.getByTestId('board-daybook-xlsx').isEnabled()).toBe(true);
+    await shot(branch, 'closes-daybook-refused-1280');
+    await branch.context().close();
   });
 });

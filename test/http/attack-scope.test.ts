@@ -118,7 +118,7 @@ describe.each(DB_KINDS)('read scope on %s', (kind) => {
     for (const filter of [{ employee: false }, { id: uuids }]) {
       const res = await exportAs(await fresh(`first_${Object.keys(filter)[0]}`), filter);
       expect(res.status, JSON.stringify(filter)).toBe(403);
-      expect((await res.json()).message).toBe('權限不足：需要「匯款管理」權限');
+      expect((await res.json()).message).toBe('權限不足：這次匯出含您分店的每一筆匯款，等於匯出全部，需要「匯款管理」權限');
     }
     // one left out is a filtered export; the piece that completes it is refused as a union
     const token = await fresh('first_pieces');

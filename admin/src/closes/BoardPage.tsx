@@ -7,16 +7,15 @@ import DownloadIcon from '@mui/icons-material/Download';
 import RefreshIcon from '@mui/icons-material/Refresh';
 import { Alert, Box, Button, Chip, LinearProgress, MenuItem, Paper, Stack, Table, TableBody, TableCell, TableContainer, TableHead, TableRow, TextField, Typography } from '@mui/material';
 import { useCallback, useEffect, useState } from 'react';
-import { Loading, Title, useBasename } from 'react-admin';
+import { Loading, Title, useBasename, useNotify } from 'react-admin';
 import { Link } from 'react-router-dom';
 import { CLOSE_STATUS_LABELS, METHOD_ORDER, addDays, canAccess, canSwitchStores, formatNTD, scopeIsEmpty, taipeiDate, unpackBoard, type BoardDay, type CloseBoard, type WireBoard } from '../../../core/browser';
 import { DateRangeFields, type DateRange } from '../common/DateRangeFields';
 import { Forbidden, NoStoreNotice } from '../common/Forbidden';
 import { useSelectedStore } from '../common/storeSelection';
 import { useMe } from '../common/useMe';
-import { api } from '../http';
+import { api, downloadFile } from '../http';
 import { serverMessage } from '../serverError';
-import { API_BASE } from '../config';
 import { CLOSES_UI as T } from '../messages';
 
 const signed = (n: number) => (n > 0 ? `+${formatNTD(n)}` : formatNTD(n));
@@ -40,6 +39,8 @@ export function BoardPage() {
   const [loading, setLoading] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const [bookStore, setBookStore] = useState<number | ''>('');
+  const [booking, setBooking] = useState(false);
+  const notify = useNotify();
   const allowed = !!me && canAccess(me, 'closes', 'list');
 
   const load = useCallback(async () => {
@@ -66,7 +67,17 @@ export function BoardPage() {
 
   const canBook = !!me && canAccess(me, 'close', 'daybook');
   const book = bookStore || board?.stores[0]?.id || '';
-  const bookUrl = (format: 'xlsx' | 'csv') => `${API_BASE}/closes/daybook?store_id=${book}&from=${board?.from ?? ''}&to=${board?.to ?? ''}&format=${format}`;
+  // fetched, not followed as a link: a refusal (an export all needs 匯款管理) is said on this page
+  const download = async (format: 'xlsx' | 'csv') => {
+    setBooking(true);
+    try {
+      await downloadFile(`/closes/daybook?store_id=${book}&from=${board?.from ?? ''}&to=${board?.to ?? ''}&format=${format}`, `日記帳.${format}`);
+    } catch (err) {
+      notify(serverMessage(err) ?? T.loadFailed, { type: 'error' });
+    } finally {
+      setBooking(false);
+    }
+  };
 
   return (
     <Box sx={{ py: { xs: 1, sm: 2 }, px: { xs: 0.5, sm: 1 } }} data-testid="board-page">
@@ -162,10 +173,10 @@ export function BoardPage() {
               </MenuItem>
             ))}
           </TextField>
-          <Button variant="outlined" startIcon={<DownloadIcon />} href={bookUrl('xlsx')} data-testid="board-daybook-xlsx" sx={{ whiteSpace: 'nowrap', flexShrink: 0 }}>
+          <Button variant="outlined" startIcon={<DownloadIcon />} onClick={() => download('xlsx')} disabled={booking} data-testid="board-daybook-xlsx" sx={{ whiteSpace: 'nowrap', flexShrink: 0 }}>
             {T.daybookXlsx}
           </Button>
-          <Button variant="outlined" startIcon={<DownloadIcon />} href={bookUrl('csv')} data-testid="board-daybook-csv" sx={{ whiteSpace: 'nowrap', flexShrink: 0 }}>
+          <Button variant="outlined" startIcon={<DownloadIcon />} onClick={() => download('csv')} disabled={booking} data-testid="board-daybook-csv" sx={{ whiteSpace: 'nowrap', flexShrink: 0 }}>
             {T.daybookCsv}
           </Button>
         </Stack>
