@@ -52,6 +52,15 @@ describe.each(DB_KINDS)('reconciliation service on %s', (kind) => {
   const pay = (store: number, last_five: string, paid_at: string, amount: number) =>
     createPayment(admin, { store_id: store, last_five, paid_at, amount, note: '' });
 
+  it('stores at most 2 000 characters of a line\'s 摘要 and 備註, and still knows the line again', async () => {
+    const note = '備'.repeat(5_000);
+    const file = big5([...HEADER, `2026/11/05,10:00:00,${'摘'.repeat(3_000)},,1500,1500,${note},`]);
+    expect(await importStatement(admin, { bytes: file, file: 'long.csv' })).toMatchObject({ new: 1 });
+    const [line] = await t.db('bank_lines').select('summary', 'note');
+    expect([line.summary.length, line.note.length]).toEqual([2_000, 2_000]);
+    expect(await importStatement(admin, { bytes: file, file: 'long.csv' })).toMatchObject({ new: 0, duplicates: 1 });
+  });
+
   it('imports a statement once: the same or an overlapping download adds only the new lines', async () => {
     const first = await importStatement(admin, {
       bytes: big5([...HEADER, '2026/11/05,10:00:00,轉入,,1500,1500,,900047****12345', '2026/11/05,11:00:00,轉入,,800,2300,,']),

@@ -34,6 +34,8 @@ import { findStore } from '../stores/service.js';
 /** Pairs or payments one request may decide at once. */
 export const MAX_DECISIONS = 5_000;
 const INSERT_CHUNK = 200;
+/** The most of a line's 摘要 or 備註 that is stored (its fingerprint reads the whole cell). */
+const MAX_LINE_TEXT = 2_000;
 /** The PostgreSQL advisory lock key statement imports take (any fixed number, the same in every instance). */
 const STATEMENT_IMPORT_LOCK = 72_690_012;
 
@@ -165,8 +167,9 @@ async function storeStatement(
     has_time: l.hasTime,
     amount: l.amount,
     balance: l.balance,
-    summary: l.summary,
-    note: l.note,
+    // a cell is kept to what a statement's text ever holds: a file of one 5 MB note stores 2 000 characters of it
+    summary: l.summary.slice(0, MAX_LINE_TEXT),
+    note: l.note.slice(0, MAX_LINE_TEXT),
     counterparty: l.counterparty.slice(0, 255),
     digits: l.digits,
     payer: (l.payer ?? '').slice(0, MAX_PAYER_LENGTH),
