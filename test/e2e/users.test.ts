@@ -116,6 +116,10 @@ describe.skipIf(!HAS_CHROMIUM)('users tab in the browser', () => {
     const confirm = dialog.locator('input[name="confirmPassword"]');
     await username.fill('a'.repeat(21));
     await password.fill('12345');
+    // a click beside the form (on the dimmed page) keeps it open with what was typed
+    await page.mouse.click(5, 400);
+    expect(await dialog.isVisible()).toBe(true);
+    expect(await username.inputValue()).toBe('a'.repeat(21));
     await save.click();
     expect(await errorTexts(dialog)).toEqual(['用戶名不能超過20個字符', '密碼至少需要6個字符', '請選擇角色']);
     await password.fill('password');

@@ -1,7 +1,7 @@
 /**
  * The skeleton every back-office dialog shares: a title, the server's error on top, the content,
  * and 取消 beside one action that shows its busy label while the call runs. It cannot be closed
- * while busy. With `onSubmit` the dialog is a form (Enter submits); otherwise the action calls
+ * while busy, nor a form by a click beside it (what was typed stays). With `onSubmit` the dialog is a form (Enter submits); otherwise the action calls
  * `onConfirm`. Full screen on a phone.
  */
 import { Alert, Button, Dialog, DialogActions, DialogContent, DialogTitle, useMediaQuery, type Theme } from '@mui/material';
@@ -34,7 +34,8 @@ export function FormDialog(p: FormDialogProps) {
   return (
     <Dialog
       open={p.open}
-      onClose={busy ? undefined : p.onClose}
+      // a click beside a form is no way to throw away what was typed in it: 取消 or Esc close it
+      onClose={busy ? undefined : (_e, reason) => (p.onSubmit && reason === 'backdropClick' ? undefined : p.onClose())}
       fullScreen={phone}
       fullWidth
       maxWidth={p.maxWidth ?? 'xs'}
