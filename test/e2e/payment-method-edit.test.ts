@@ -115,7 +115,8 @@ describe.skipIf(!HAS_CHROMIUM)('修改付款方式 in the back office', () => {
     await dialog.waitFor();
     await dialog.getByRole('radio', { name: '電子支付' }).check();
     await dialog.getByLabel('電子支付類型').fill('街口支付');
-    // past 600 px the list is a table, not cards: the card the dialog was opened from is not drawn again under it
+    // past 600 px the menu beside the list is no longer a drawer and the filters unfold (the list
+    // stays cards below 1200 px): the dialog stays, with what was typed
     for (const [w, h] of [[812, 375], [375, 812]]) {
       await page.setViewportSize({ width: w, height: h });
       await page.waitForFunction((x) => innerWidth === x, w);

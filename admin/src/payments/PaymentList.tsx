@@ -132,13 +132,35 @@ function PaymentGrid({ me, permanent }: { me: Me; permanent: Record<string, unkn
         '& td.column-note': { whiteSpace: 'normal', width: '30%', minWidth: 96 },
         '& .MuiCheckbox-root': { p: 0.25 },
         '& td .MuiIconButton-root': { p: 0.25 },
+        // the row's delete stays on the screen when the columns run past it (a laptop beside the menu)
+        // (its header above the other headers, which stay at the top when the list scrolls)
+        ...(canDelete
+          ? {
+              '& td:last-of-type, & th:last-of-type': { position: 'sticky', right: 0, bgcolor: 'background.paper', zIndex: 1, boxShadow: '-1px 0 0 rgba(0,0,0,0.12)' },
+              '& th:last-of-type': { zIndex: 3 },
+            }
+          : {}),
       }}
     >
       <TextField source="last_five" label={P.lastFive} sx={{ fontFamily: 'monospace', fontSize: '0.95rem' }} />
       <FunctionField source="paid_at" label={words.time} render={(r: Payment) => time(r.paid_at)} />
       <FunctionField source="amount" label={words.amount} textAlign="right" render={(r: Payment) => formatNTD(r.amount)} />
       <FunctionField source="method" label={P.method} render={(r: Payment) => <MethodCell record={r} editable={canEdit} compact />} />
-      {stores.length > 0 && <FunctionField source="store_id" label={P.store} render={(r: Payment) => storeName(r.store_id)} />}
+      {stores.length > 0 && (
+        <FunctionField
+          source="store_id"
+          label={P.store}
+          // a long name (高雄旗艦店（三多商圈）) is cut to fit, whole on hover: the columns after it stay on the screen
+          render={(r: Payment) => {
+            const name = storeName(r.store_id);
+            return (
+              <Box component="span" title={name ?? undefined} sx={{ display: 'block', maxWidth: '8em', overflow: 'hidden', textOverflow: 'ellipsis' }}>
+                {name}
+              </Box>
+            );
+          }}
+        />
+      )}
       <FunctionField
         source="status"
         label={P.status}

@@ -1,6 +1,6 @@
 /**
  * The list keeps its layout while a person is in the middle of something on a row. Turning a
- * phone sideways (375 → 812 px), or a window dragged across 600 px, switches 匯款記錄 between
+ * tablet sideways, or a window dragged across 1200 px, switches 匯款記錄 between
  * cards and a table; the row's dialog (修改付款方式, 刪除, 取消對帳, 對帳明細) or the note being
  * typed went with the old layout's row, and what was typed with it. While one is open the layout
  * stays as it was, and catches up when it closes.
@@ -25,9 +25,14 @@ export function useHoldLayout(active: boolean): void {
   }, [active, setHeld]);
 }
 
-/** A phone's width (cards, not the table): as the screen is, unless something on a row holds it. */
+/**
+ * A phone's, a tablet's or a small laptop's width (cards, not the table): below 1200 px the menu
+ * beside the list leaves it less than 960 px, where the table's 狀態, 確認入帳, note and delete
+ * fell off the right edge (at 768 px, 狀態 began at 905). As the screen is, unless something on a
+ * row holds it.
+ */
 export function useSteadyNarrow(): boolean {
-  const narrow = useMediaQuery((t: Theme) => t.breakpoints.down('sm'));
+  const narrow = useMediaQuery((t: Theme) => t.breakpoints.down('lg'));
   const held = (useContext(Hold)?.held ?? 0) > 0;
   const last = useRef(narrow);
   if (!held) last.current = narrow;
