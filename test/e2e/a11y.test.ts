@@ -19,6 +19,8 @@ import { axeFindings, DESK, graveFindings, HAS_CHROMIUM, PHONE, startE2E, type E
 
 const SIZES = [
   ['375', PHONE],
+  // a tablet: the menu beside the pages, which then have 528 px
+  ['768', { width: 768, height: 1024 }],
   ['1280', DESK],
 ] as const;
 
@@ -96,6 +98,9 @@ describe.skipIf(!HAS_CHROMIUM)('accessibility (axe-core): every page, every kind
     e = await startE2E();
     const ctx = { db: e.t.db, security: TEST_SECURITY, actor: systemActor('test'), ip: null };
     const A = e.stores.A.id;
+    // a failed sign-in: its 登入失敗 entry in 稽核紀錄
+    const failed = await fetch(`${e.url}/api/admin/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ username: 'admin', password: 'not-the-password-1' }) });
+    expect(failed.status).toBe(401);
     const extra: Record<string, Record<string, unknown>> = {
       mgrA: { role: 'user', store_id: A, permissions: ['manage_users', 'manage_payments', 'view_payments', 'edit_payments', 'delete_payments', 'view_reports'] },
       readerA: { role: 'user', store_id: A, permissions: ['view_payments', 'view_reports'] },
@@ -193,6 +198,14 @@ describe.skipIf(!HAS_CHROMIUM)('accessibility (axe-core): every page, every kind
               await check(page, `${where} · a row ticked`);
               await tick.uncheck();
             }
+            // 修改付款方式 of a transfer: its locked last five says why, readably
+            const method = page.locator('[data-testid^="method-edit-"]').first();
+            if (await method.count()) {
+              await withOpen(page, `${where} · 修改付款方式`, async () => {
+                await method.click();
+                await page.getByTestId('method-edit-dialog').waitFor();
+              });
+            }
             const importButton = page.getByRole('button', { name: 'Excel 匯入' });
             if (await importButton.count()) {
               await withOpen(page, `${where} · Excel 匯入`, async () => {
@@ -209,6 +222,14 @@ describe.skipIf(!HAS_CHROMIUM)('accessibility (axe-core): every page, every kind
                 await page.getByRole('dialog').waitFor();
               });
             }
+            // 編輯會員: the locked username says why, readably
+            const editUser = page.getByTestId(`user-row-${ROLES.clerk}`).getByRole('button', { name: '編輯' });
+            if ((await editUser.count()) && (await editUser.isEnabled())) {
+              await withOpen(page, `${where} · 編輯會員`, async () => {
+                await editUser.click();
+                await page.getByRole('dialog').waitFor();
+              });
+            }
           }
           if (name === 'stores') {
             const add = page.getByTestId('store-add');
@@ -216,6 +237,14 @@ describe.skipIf(!HAS_CHROMIUM)('accessibility (axe-core): every page, every kind
               await withOpen(page, `${where} · 新增分店`, async () => {
                 await add.click();
                 await page.getByTestId('store-form-dialog').waitFor();
+              });
+            }
+            const link = page.getByRole('button', { name: /^公開連結 / }).first();
+            if (await link.count()) {
+              await withOpen(page, `${where} · 公開連結`, async () => {
+                await link.click();
+                await page.getByTestId('store-link-dialog').getByRole('button', { name: '關閉' }).waitFor();
+                await expect.poll(() => page.locator('.MuiCircularProgress-root').count()).toBe(0);
               });
             }
           }
@@ -228,6 +257,9 @@ describe.skipIf(!HAS_CHROMIUM)('accessibility (axe-core): every page, every kind
           await page.getByTestId('mobile-menu-extras').waitFor();
           await check(page, `drawer · ${role} · ${size}`);
           await page.getByRole('menuitem', { name: '更改密碼' }).click();
+        } else if (!(await page.getByTestId('user-menu').count())) {
+          // a tablet: the account's items stand in the menu beside the page
+          await page.getByText('更改密碼', { exact: true }).click();
         } else {
           await withOpen(page, `user menu · ${role} · ${size}`, async () => {
             await page.getByTestId('user-menu').click();

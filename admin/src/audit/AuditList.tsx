@@ -61,7 +61,9 @@ function AuditListView() {
 }
 
 function ActionChip({ record }: { record: AuditRecord }) {
-  return <Chip size="small" label={auditActionLabel(record.action)} color={ACTION_COLORS[record.action] ?? 'default'} variant="outlined" />;
+  // the colour in the outline, the words in the text's own colour: a yellow or light-blue word on
+  // white is too faint to read (axe color-contrast, 1.5:1 for 登入失敗)
+  return <Chip size="small" label={auditActionLabel(record.action)} color={ACTION_COLORS[record.action] ?? 'default'} variant="outlined" sx={{ color: 'text.primary' }} />;
 }
 
 /** Phones: one card per entry (when, who, what, the change in words), its fields opened in place. */

@@ -60,7 +60,8 @@ export function StoreStatsTable({ data, loading }: { data: StatsSummary | null; 
 
   const totals = STATUS_COLUMNS.map((c) => rows.reduce((n, r) => n + r[c.key], 0));
   return (
-    <TableContainer component={Paper} variant="outlined">
+    // scrolls sideways on a tablet: focusable, so a keyboard can scroll it too (axe scrollable-region-focusable)
+    <TableContainer component={Paper} variant="outlined" tabIndex={0} role="region" aria-label={T.perStore}>
       <Table size="small" data-testid="store-stats">
         <TableHead>
           <TableRow sx={{ '& th': { fontWeight: 600, whiteSpace: 'nowrap', bgcolor: 'grey.50' } }}>

@@ -231,7 +231,8 @@ export function ImportDialog({ me, onClose }: { me: Me; onClose: (imported: bool
                 {T.nothingNew}
               </Alert>
             )}
-            <TableContainer sx={{ maxHeight: { xs: 'calc(100vh - 300px)', sm: 360 }, border: 1, borderColor: 'divider', borderRadius: 1 }}>
+            {/* scrolls both ways: focusable, so a keyboard can scroll it too (axe scrollable-region-focusable) */}
+            <TableContainer sx={{ maxHeight: { xs: 'calc(100vh - 300px)', sm: 360 }, border: 1, borderColor: 'divider', borderRadius: 1 }} tabIndex={0} role="region" aria-label={T.title}>
               <Table size="small" stickyHeader>
                 <TableHead>
                   <TableRow>

@@ -154,7 +154,8 @@ function MethodDialog({ record, onClose }: { record: Payment; onClose: () => voi
           onChange={(e) => (setLastFive(e.target.value), action.clearError('last_five'))}
           error={Boolean(action.errors.last_five)}
           helperText={action.errors.last_five ?? (changed ? undefined : P.lastFiveKept)}
-          slotProps={{ htmlInput: { inputMode: 'numeric', maxLength: 5, autoComplete: 'off' } }}
+          // why it is locked, readable (a disabled field's helper is greyed below the contrast a person needs)
+          slotProps={{ htmlInput: { inputMode: 'numeric', maxLength: 5, autoComplete: 'off' }, formHelperText: { sx: { '&.Mui-disabled': { color: 'text.secondary' } } } }}
         />
       )}
       <FormControlLabel control={<Checkbox checked={employee} onChange={(e) => setEmployee(e.target.checked)} />} label={UI.employee} />

@@ -109,7 +109,8 @@ export function StoreLinkDialog({ store, onClose }: { store: Store | null; onClo
         )}
       </DialogContent>
       <DialogActions>
-        <Button color="warning" onClick={() => setAsking('rotate')} disabled={busy || !link}>
+        {/* a yellow word on white is too faint to read (axe color-contrast); a confirmation follows anyway */}
+        <Button onClick={() => setAsking('rotate')} disabled={busy || !link}>
           {T.rotate}
         </Button>
         <Button color="error" onClick={() => setAsking('off')} disabled={busy || !link || !link.active}>

@@ -41,6 +41,8 @@ export function UserFormDialog(props: { me: Me; stores: StoreRecord[]; user: Use
         disabled={Boolean(user)}
         error={Boolean(errors.username)}
         helperText={errors.username ?? (user ? USERS_UI.usernameLocked : USERS_UI.usernameHint)}
+        // why it is locked, readable (a disabled field's helper is greyed below the contrast a person needs)
+        slotProps={{ formHelperText: { sx: { '&.Mui-disabled': { color: 'text.secondary' } } } }}
         required={!user}
         fullWidth
         autoFocus={!user}
