@@ -211,6 +211,18 @@ describe.skipIf(!HAS_CHROMIUM)('dashboard and store management in the browser', 
     await page.context().close();
   });
 
+  it('分店管理 on a tablet beside the menu (768 and 1024 px): cards, nothing off the side', async () => {
+    for (const width of [768, 1024]) {
+      const page = await e.signedIn('admin', '/admin/stores', { width, height: 900 });
+      await page.getByTestId('store-row-TPE').waitFor();
+      expect(await page.locator('table').count()).toBe(0);
+      expect(await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth), `${width} px`).toBeLessThanOrEqual(0);
+      const edit = (await page.getByRole('button', { name: '編輯 台中店' }).boundingBox())!;
+      expect(edit.x + edit.width).toBeLessThanOrEqual(width);
+      await page.context().close();
+    }
+  });
+
   it('manages stores on a 375 px phone', async () => {
     const page = await e.signedIn('admin', '/admin/stores', PHONE);
     await page.getByTestId('store-row-TPE').waitFor();

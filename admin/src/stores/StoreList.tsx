@@ -134,7 +134,9 @@ function RowButtons({ store, compact }: { store: Store; compact?: boolean }) {
 }
 
 function StoreRows() {
-  const narrow = useMediaQuery((t: Theme) => t.breakpoints.down('sm'));
+  // cards below 1200 px, as 匯款記錄: beside the menu a tablet's table scrolled the page sideways
+  // and wrapped the names a character a line
+  const narrow = useMediaQuery((t: Theme) => t.breakpoints.down('lg'));
   if (narrow) return <StoreCards />;
   return (
     <Datagrid rowClick={false} bulkActionButtons={false} data-testid="store-table" rowSx={() => ({ '& td': { py: 0.75 } })}>
