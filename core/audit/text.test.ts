@@ -68,6 +68,13 @@ describe('the audit log for people (issue 13, item 19)', () => {
     expect(auditSummaryText({ entity: 'user', before: null, after: null }, stores)).toBe('');
   });
 
+  it('a store\'s public link and a day book export read in Chinese, no stored key left in English', () => {
+    expect(auditSummaryText({ entity: 'store', before: null, after: { store_id: 1, public_link: 'rotated' } }, stores)).toBe('分店：台北店 (TPE)，公開連結：已重新產生');
+    const daybook = { filter: { store_id: [1], paid_at_gte: '2026-11-01', paid_at_lte: '2026-11-30' }, format: 'csv', count: 12, daybook: true, stores: [1], store_id: 1 };
+    expect(auditSummaryText({ entity: 'payment', before: null, after: daybook }, stores)).toContain('日記帳：是');
+    expect(auditSummaryText({ entity: 'payment', before: null, after: daybook }, stores)).not.toMatch(/[a-z]{4,}/);
+  });
+
   it('a forgotten payer (issue 21) reads in Chinese: the store by name, how it was learned', () => {
     const before = { id: 7, store_id: 1, payer: '***12345', last_five: '12345', payment: 'u-1', line_id: 3, learned_by: 'auto', learned_by_username: 'tpe_acct', learned_at: '2026-11-05T06:03:22.000Z' };
     expect(auditSummaryText({ entity: 'payer', before, after: null }, stores)).toBe(

@@ -58,6 +58,8 @@ const COMMON_LABELS: Record<string, string> = {
   format: '格式',
   count: '匯出筆數',
   daybook: '日記帳',
+  // a store's public link for customers
+  public_link: '公開連結',
   paid_at_gte: '匯款日期起',
   paid_at_lte: '匯款日期迄',
   q: '搜尋',
@@ -132,6 +134,8 @@ const SIGN_IN_REASONS: Record<string, string> = {
   too_many_attempts: '嘗試次數過多',
 };
 const RECONCILED_BY: Record<string, string> = { auto: '自動', person: '人工' };
+/** A store's public link (core/links): what became of it. */
+const PUBLIC_LINK_CHANGES: Record<string, string> = { created: '已建立', rotated: '已重新產生', off: '已停用' };
 
 /** The Chinese name of a field of an entity's record, or the key itself when none is known. */
 export function auditFieldLabel(entity: string, field: string): string {
@@ -155,6 +159,7 @@ export function auditValueText(entity: string, field: string, value: unknown, st
   if (field === 'source' && isSource(value)) return SOURCE_LABELS[value];
   if (field === 'reason' && typeof value === 'string') return SIGN_IN_REASONS[value] ?? value;
   if ((field === 'by' || field === 'learned_by') && typeof value === 'string') return RECONCILED_BY[value] ?? value;
+  if (field === 'public_link' && typeof value === 'string') return PUBLIC_LINK_CHANGES[value] ?? value;
   if (typeof value === 'boolean') return value ? '是' : '否';
   if (isInstantText(value)) return formatTaipei(Date.parse(value), { seconds: field !== 'paid_at' });
   if (Array.isArray(value)) return value.length ? value.map((v) => auditValueText(entity, field, v, stores)).join('、') : AUDIT_NONE;

@@ -25,7 +25,7 @@ export const PERMISSIONS: Record<Permission, { label: string; description: strin
   manage_payments: { label: PERMISSION_LABELS.manage_payments, description: '完整的匯款管理權限（範例下載、Excel 匯入、匯出全部）' },
   view_payments: { label: PERMISSION_LABELS.view_payments, description: '瀏覽所有匯款資料' },
   edit_payments: { label: PERMISSION_LABELS.edit_payments, description: '更新匯款狀態、備註' },
-  delete_payments: { label: PERMISSION_LABELS.delete_payments, description: '刪除單筆或批量匯款記錄' },
+  delete_payments: { label: PERMISSION_LABELS.delete_payments, description: '刪除單筆或多筆匯款記錄' },
   view_reports: { label: PERMISSION_LABELS.view_reports, description: '查看統計報告' },
   system_admin: { label: PERMISSION_LABELS.system_admin, description: '完整的系統設定權限' },
 };

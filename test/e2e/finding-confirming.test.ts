@@ -236,7 +236,7 @@ describe.skipIf(!HAS_CHROMIUM)('finding and confirming, screens and words (issue
     const before = await rows.count();
     await rows.nth(0).locator('input[type="checkbox"]').check();
     await rows.nth(1).locator('input[type="checkbox"]').check();
-    await page.getByRole('button', { name: '批量刪除' }).click();
+    await page.getByRole('button', { name: '批次刪除' }).click();
     await page.getByRole('button', { name: '確認刪除' }).click();
     await page.getByText('已刪除 2 筆匯款記錄').waitFor();
     await page.getByRole('button', { name: '復原' }).click();

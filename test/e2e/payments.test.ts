@@ -106,7 +106,7 @@ describe.skipIf(!HAS_CHROMIUM)('payments tab in the browser', () => {
     await page.getByTestId('filter-from').fill(daysAgo(30));
     await expect.poll(() => rows(page).count()).toBe(3);
     await page.locator('thead input[type="checkbox"]').check();
-    await page.getByRole('button', { name: '批量刪除' }).click();
+    await page.getByRole('button', { name: '批次刪除' }).click();
     await page.getByText('確定要刪除選取的 3 筆匯款記錄嗎？刪除後幾秒內仍可按「復原」取消，之後無法復原。').waitFor();
     await page.getByRole('button', { name: '確認刪除' }).click();
     // the rows go at once; the deletes are sent when the 復原 notice has gone, and then nothing is left

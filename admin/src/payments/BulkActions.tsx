@@ -42,7 +42,7 @@ export function BulkActions({ canDelete, canEdit }: { canDelete: boolean; canEdi
         onSuccess: () => notify(P.deletedMany(ids.length), { type: 'info', undoable: true, autoHideDuration: UNDO_MS }),
         onSettled: end,
         onError: (err) => {
-          console.error('批量刪除失敗', err);
+          console.error('批次刪除失敗', err);
           notify(serverMessage(err) ?? P.saveFailedUnknown, { type: 'error' });
         },
       },
@@ -54,7 +54,7 @@ export function BulkActions({ canDelete, canEdit }: { canDelete: boolean; canEdi
       await dataProvider.updateMany('payments', { ids: selectedIds, data: { status } });
       done();
     } catch (err) {
-      console.error('批量更改狀態失敗', err);
+      console.error('批次更改狀態失敗', err);
       refresh();
     }
   };
