@@ -55,6 +55,7 @@ export { exportDayBook } from './closes/daybook.js';
 export { publicLinkInfo, publicReportStatus, reportThroughLink, storeLink } from './links/service.js';
 export type { LinkAction } from './links/service.js';
 export type { PublicStatus, StoreLink } from './links/rules.js';
+export { unreachableFromOutside } from './links/rules.js';
 export { createStore, deleteStore, getStore, getStoreByCode, listStores, storeDirectory, storeIdsByCode, updateStore } from './stores/service.js';
 export { createUser, deleteUser, getUser, getUserByUsername, listUsers, unlockUser, updateUser } from './users/service.js';
 export { STATUSES, isStatus } from './payments/statuses.js';

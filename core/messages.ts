@@ -239,6 +239,8 @@ export const MSG = {
   exportNoData: '沒有資料可匯出', // spec
   exportUnionIsAll: '權限不足：這次匯出加上您 24 小時內的其他匯出，等於匯出全部，需要「匯款管理」權限',
   exportIsAll: '權限不足：這次匯出含您分店的每一筆匯款，等於匯出全部，需要「匯款管理」權限',
+  /** a store link written with an address only this machine or the shop's network opens (unreachableFromOutside) */
+  linkNotPublic: '這個連結的網址只有本機或店內網路開得到，客人用手機網路連不上。請系統管理員設定對外網址（REMIT_PUBLIC_URL）後，再分享連結或印海報。',
   exportTooOften: (max: number) => `權限不足：24 小時內已匯出 ${max} 次，再匯出需要「匯款管理」權限`,
   exportAll: '全部',
 

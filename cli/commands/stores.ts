@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { createStore, deleteStore, formatTaipei, getStoreByCode, listenUrl, listStores, storeLabel, storeLink, updateStore } from '../../core/index.js';
+import { createStore, deleteStore, formatTaipei, getStoreByCode, listenUrl, listStores, MSG, storeLabel, storeLink, unreachableFromOutside, updateStore } from '../../core/index.js';
 import { configFrom, withOperator, type CliIO } from '../context.js';
 import { UsageError } from '../errors.js';
 import { confirmOrCancel, examples, requireYesOrTerminal } from '../input.js';
@@ -88,5 +88,6 @@ export function storesCommand(program: Command, io: CliIO): void {
       if (action === 'off') return io.stdout(`${STORES.linkOff(label)}\n`);
       if (!link.active) return io.stdout(`${STORES.linkDisabled(label)}\n`);
       io.stdout(`${action === 'rotate' ? STORES.linkRotated(label, link.url) : STORES.linkActive(label, link.url)}\n`);
+      if (unreachableFromOutside(link.url)) io.stderr(`${MSG.linkNotPublic}\n`);
     });
 }

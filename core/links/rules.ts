@@ -30,6 +30,26 @@ export function linkUrl(base: string, token: string): string {
   return `${base.replace(/\/+$/, '')}${linkPath(token)}`;
 }
 
+/**
+ * Whether an address only this machine or the shop's own network can open (localhost, 127.x,
+ * ::1, 10.x, 172.16–31.x, 192.168.x, 169.254.x, *.local): a link or poster written with one reaches
+ * no customer's phone on mobile data. REMIT_PUBLIC_URL unset, links are written with the address
+ * `remit serve` listens on, often one of these.
+ */
+export function unreachableFromOutside(url: string): boolean {
+  let host: string;
+  try {
+    host = new URL(url).hostname.toLowerCase().replace(/^\[|\]$/g, '');
+  } catch {
+    return false;
+  }
+  if (host === 'localhost' || host.endsWith('.localhost') || host.endsWith('.local') || host === '::1' || host === '0.0.0.0' || host === '::') return true;
+  const v4 = /^(\d{1,3})\.(\d{1,3})\.\d{1,3}\.\d{1,3}$/.exec(host);
+  if (!v4) return /^f[cd][0-9a-f]{2}:|^fe80:/.test(host);
+  const [a, b] = [Number(v4[1]), Number(v4[2])];
+  return a === 127 || a === 10 || (a === 172 && b >= 16 && b <= 31) || (a === 192 && b === 168) || (a === 169 && b === 254) || a === 0;
+}
+
 /** The abuse limits of the public link: per client address a minute and a day, per link a day. */
 export interface PublicLimits {
   perAddressMinute: number;

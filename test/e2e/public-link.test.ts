@@ -47,6 +47,8 @@ describe.skipIf(!HAS_CHROMIUM)("a store's public link: poster, a customer's repo
     await dialog.getByTestId('store-link-qr').waitFor();
     link = await dialog.getByTestId('store-link-url').inputValue();
     expect(link).toMatch(new RegExp(`^${e.url}/r/[A-Za-z0-9_-]{22}$`));
+    // the test server's address (127.0.0.1) reaches no customer's phone: said before a poster is printed
+    expect(await dialog.getByTestId('store-link-local').textContent()).toBe('這個連結的網址只有本機或店內網路開得到，客人用手機網路連不上。請系統管理員設定對外網址（REMIT_PUBLIC_URL）後，再分享連結或印海報。');
     await shot(page, 'link-dialog-1280');
     // the browser's print dialog is the person's to answer: the test prints to PDF itself instead
     await page.evaluate(() => {

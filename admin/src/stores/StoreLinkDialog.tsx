@@ -1,7 +1,7 @@
 import { Alert, Box, Button, Dialog, DialogActions, DialogContent, DialogTitle, Stack, TextField, Typography } from '@mui/material';
 import { useEffect, useState } from 'react';
 import { useNotify } from 'react-admin';
-import type { Store, StoreLink } from '../../../core/browser';
+import { MSG, unreachableFromOutside, type Store, type StoreLink } from '../../../core/browser';
 import { api } from '../http';
 import { STORES_UI as T } from '../messages';
 import { describeServerError } from '../serverError';
@@ -75,6 +75,11 @@ export function StoreLinkDialog({ store, onClose }: { store: Store | null; onClo
         {link && !link.active && (
           <Alert severity="warning" sx={{ mb: 2 }} data-testid="store-link-off">
             {T.linkOff}
+          </Alert>
+        )}
+        {link && link.active && unreachableFromOutside(link.url) && (
+          <Alert severity="warning" sx={{ mb: 2 }} data-testid="store-link-local">
+            {MSG.linkNotPublic}
           </Alert>
         )}
         {link && link.active && (
