@@ -120,6 +120,22 @@ describe.skipIf(!HAS_CHROMIUM)('the daily close in the browser', () => {
     expect(e.errors).toEqual([]);
   });
 
+  it('the board on a 375 px phone: the newest day, today, in view beside the store names', async () => {
+    const page = await e.signedIn('admin', '/admin/closes', PHONE);
+    const cell = page.getByTestId(`board-cell-TPE-${today}`);
+    await cell.waitFor();
+    await expect.poll(async () => {
+      const box = (await cell.boundingBox())!;
+      return box.x >= 0 && box.x + box.width <= PHONE.width;
+    }).toBe(true);
+    // not under the store column that stays on the left
+    const store = (await page.getByRole('rowheader', { name: /台北店/ }).boundingBox())!;
+    expect((await cell.boundingBox())!.x).toBeGreaterThanOrEqual(store.x + store.width - 1);
+    expect(await page.evaluate(() => document.documentElement.scrollWidth - innerWidth)).toBeLessThanOrEqual(0);
+    await shot(page, 'closes-board-375');
+    await page.context().close();
+  });
+
   it('the day book from the board: saved under the server\'s name; refused, said on the page (an export all for a branch user)', async () => {
     const page = await e.signedIn('admin', '/admin/closes', DESK);
     await page.getByTestId('board-table').waitFor();

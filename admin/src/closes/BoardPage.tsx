@@ -6,7 +6,7 @@
 import DownloadIcon from '@mui/icons-material/Download';
 import RefreshIcon from '@mui/icons-material/Refresh';
 import { Alert, Box, Button, Chip, LinearProgress, MenuItem, Paper, Stack, Table, TableBody, TableCell, TableContainer, TableHead, TableRow, TextField, Typography } from '@mui/material';
-import { useCallback, useEffect, useState } from 'react';
+import { useCallback, useEffect, useLayoutEffect, useRef, useState } from 'react';
 import { Loading, Title, useBasename, useNotify } from 'react-admin';
 import { Link } from 'react-router-dom';
 import { CLOSE_STATUS_LABELS, METHOD_ORDER, addDays, canAccess, canSwitchStores, formatNTD, scopeIsEmpty, taipeiDate, unpackBoard, type BoardDay, type CloseBoard, type WireBoard } from '../../../core/browser';
@@ -40,6 +40,13 @@ export function BoardPage() {
   const [error, setError] = useState<string | null>(null);
   const [bookStore, setBookStore] = useState<number | ''>('');
   const [booking, setBooking] = useState(false);
+  // the newest days in view: a phone's screen holds a few of them, and today is the one a person looks for
+  const scroller = useRef<HTMLDivElement>(null);
+  useLayoutEffect(() => {
+    const box = scroller.current;
+    const last = box?.querySelector<HTMLElement>('[data-last-date]');
+    if (box && last && box.scrollWidth > box.clientWidth) box.scrollLeft = Math.max(0, last.offsetLeft + last.offsetWidth - box.clientWidth);
+  }, [board]);
   const notify = useNotify();
   const allowed = !!me && canAccess(me, 'closes', 'list');
 
@@ -97,13 +104,13 @@ export function BoardPage() {
       {error && <Alert severity="error">{error}</Alert>}
       {board && board.stores.length === 0 && <Alert severity="info">{T.noStores}</Alert>}
       {board && board.stores.length > 0 && (
-        <TableContainer component={Paper} variant="outlined" data-testid="board-table">
+        <TableContainer component={Paper} variant="outlined" data-testid="board-table" ref={scroller}>
           <Table size="small" stickyHeader>
             <TableHead>
               <TableRow>
                 <TableCell sx={{ position: 'sticky', left: 0, zIndex: 3, bgcolor: 'background.paper' }}>{T.store}</TableCell>
-                {board.dates.map((d) => (
-                  <TableCell key={d} align="center" sx={{ whiteSpace: 'nowrap' }}>
+                {board.dates.map((d, i) => (
+                  <TableCell key={d} align="center" sx={{ whiteSpace: 'nowrap' }} {...(i === board.dates.length - 1 ? { 'data-last-date': '' } : {})}>
                     {d.slice(5)}
                   </TableCell>
                 ))}
@@ -120,7 +127,12 @@ export function BoardPage() {
             <TableBody>
               {board.stores.map((s) => (
                 <TableRow key={s.id} hover>
-                  <TableCell component="th" scope="row" sx={{ position: 'sticky', left: 0, bgcolor: 'background.paper', whiteSpace: 'nowrap', fontWeight: 500 }}>
+                  <TableCell
+                    component="th"
+                    scope="row"
+                    // on a phone the name wraps in a narrow column, leaving the days the screen
+                    sx={{ position: 'sticky', left: 0, zIndex: 1, bgcolor: 'background.paper', whiteSpace: { xs: 'normal', sm: 'nowrap' }, minWidth: { xs: 88 }, maxWidth: { xs: 104, sm: 'none' }, fontWeight: 500 }}
+                  >
                     {s.name} ({s.code})
                   </TableCell>
                   {s.days.map((d) => (
