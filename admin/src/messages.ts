@@ -234,6 +234,8 @@ export const USERS_UI = {
   actions: '操作',
   homeStore: '所屬分店',
   headquarters: '總部',
+  // the picker's choice, beside stores that may be called 總店: an account of no single store
+  headquartersOption: '總部（不屬於單一分店）',
   // Actions
   edit: '編輯',
   changePassword: '更改密碼',

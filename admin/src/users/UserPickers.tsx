@@ -100,7 +100,7 @@ export function HomeStorePicker({ f, stores }: { f: UserForm; stores: StoreRecor
         data-testid="store-select"
       >
         <MenuItem value={HQ} disabled={!mayHeadquarters && form.store_id !== null}>
-          {USERS_UI.headquarters}
+          {USERS_UI.headquartersOption}
         </MenuItem>
         {stores.map((s) => (
           <MenuItem key={s.id} value={String(s.id)} disabled={!mayAssign(s.id) && form.store_id !== s.id}>
