@@ -9,7 +9,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   closeDay,
   createPayment,
+  createStore,
+  createUser,
   exportPayments,
+  systemActor,
   deletePayment,
   updatePayment,
   closesBoard,
@@ -213,6 +216,13 @@ describe.each(DB_KINDS)('cash and the daily close on %s', (kind) => {
     await expect(exportDayBook(ctx, { store_id: f.stores.A.id, from: '2026-11-01', to: '2026-11-19' })).rejects.toMatchObject({ message: '權限不足：這次匯出加上您 24 小時內的其他匯出，等於匯出全部，需要「匯款管理」權限' });
     // one export written (the list's), no refused one
     expect(Number(((await t.db('audit_log').count({ n: '*' }).first()) as { n: number | string }).n)).toBe(before + 1);
+    // a store with no payment yet: its day book (cash only, or nothing) gives nothing away whole
+    const sys: ServiceContext = { db: t.db, security: TEST_SECURITY, actor: systemActor('test'), ip: null };
+    const fresh = await createStore(sys, { code: 'NEW1', name: '新開店' });
+    await createUser(sys, { username: 'newclerk', password: 'tea-leaf-99-new', role: 'user', store_id: fresh.id, permissions: ['view_payments', 'edit_payments'] });
+    const clerk = await as('newclerk');
+    await recordCashOut(clerk, { kind: '店內支出', category: '雜支', amount: 80, at: '2026-11-20T10:00' });
+    expect((await exportDayBook(clerk, { store_id: fresh.id, from: '2026-11-20', to: '2026-11-20', format: 'csv' })).count).toBe(1);
     // manage_payments exports it whole
     expect((await exportDayBook(await as('admin'), { store_id: f.stores.A.id, from: '2026-11-01', to: '2026-11-30', format: 'csv' })).count).toBeGreaterThan(0);
   });

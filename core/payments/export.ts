@@ -90,6 +90,9 @@ async function requireUnionNotAll(ctx: ServiceContext, filter: Record<string, un
     .limit(EXPORT_UNION_MAX + 1)
     .select('after')) as Array<Pick<AuditRow, 'after'>>;
   if (rows.length > EXPORT_UNION_MAX) throw new ForbiddenError(problem('export_too_often', { limit: EXPORT_UNION_MAX }));
+  const left = filteredPaymentsQuery(ctx, {}).query.clearSelect().clearOrder();
+  // stores with no payment yet: there is nothing an export could give away whole (a new store's day book)
+  if (!(await left.clone().first('uuid'))) return;
   const filters = [filter];
   for (const r of rows) {
     try {
@@ -99,7 +102,6 @@ async function requireUnionNotAll(ctx: ServiceContext, filter: Record<string, un
       /* an entry that is not JSON names no filter */
     }
   }
-  const left = filteredPaymentsQuery(ctx, {}).query.clearSelect().clearOrder();
   for (const f of filters) {
     let picked;
     try {
