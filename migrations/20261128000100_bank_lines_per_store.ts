@@ -34,7 +34,7 @@ export async function down(knex: Knex): Promise<void> {
     t.dropUnique(['fingerprint', 'store_scope'], 'bank_lines_fingerprint_scope_uq');
     t.unique(['fingerprint'], { indexName: 'bank_lines_fingerprint_uq' });
   });
-  await knex.schema.alterTable('bank_lines', (t) => {
-    t.dropColumn('store_scope');
-  });
+  // ALTER TABLE … DROP COLUMN in place: knex's dropColumn on SQLite copies the table, and dropping
+  // the old one cascades to bank_links (every confirmed link would go)
+  await knex.raw('alter table bank_lines drop column store_scope');
 }
