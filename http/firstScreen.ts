@@ -190,28 +190,30 @@ const STYLE = `<style>
 .fs-bar h1{font-size:20px;font-weight:500;margin:0;white-space:nowrap;overflow:hidden;text-overflow:ellipsis}
 .fs-bar .page{display:none;font-size:16px;margin-left:17px}
 .fs-menu{width:18px;height:2px;background:#fff;box-shadow:0 -5px #fff,0 5px #fff;margin:0 18px 0 3px;flex:none}
-.fs-main{padding:306px 16px 16px}
-.fs-main.short{padding-top:268px}
+.fs-main{padding:318px 16px 16px}
+.fs-main.short{padding-top:280px}
 .fs-busy{position:absolute;top:80px;left:16px;right:16px;color:rgba(0,0,0,.6)}
 .fs-grid{display:none}
 .fs-cards{list-style:none;margin:0;padding:0}
-.fs-card{background:#fff;border:1px solid rgba(0,0,0,.12);border-radius:4px;padding:10px;margin-bottom:8px;min-height:129px}
+.fs-card{background:#fff;border:1px solid rgba(0,0,0,.12);border-radius:4px;padding:10px;margin-bottom:8px;min-height:141px}
 .fs-card .top{display:flex;align-items:baseline;gap:8px}
 .fs-card .five{font-family:monospace;font-size:1.15rem;font-weight:600}
 .fs-card .amt{margin-left:auto;font-weight:600;font-size:16px}
 .fs-card .sub,.fs-card .by{color:rgba(0,0,0,.6)}
 .fs-card .by{font-size:12px;margin-top:8px}
-.fs-card .mid{display:flex;align-items:center;gap:8px;margin-top:8px;min-height:32px}
+.fs-card .mid{display:flex;align-items:center;gap:8px;margin-top:8px;min-height:40px}
 .fs-chip{display:inline-block;border-radius:12px;padding:1px 8px;font-size:13px}
 #first-screen .none{color:rgba(0,0,0,.6)}
 @media (min-width:600px){
 .fs-bar{height:64px}.fs-bar .page{display:inline}
 .fs-main,.fs-main.short{padding:201px 8px 8px}.fs-busy{top:96px;left:8px}
-.fs-cards{display:none}.fs-grid{display:table;border-collapse:collapse;width:100%;background:#fff}
 .fs-grid th,.fs-grid td{box-sizing:border-box;padding:0 6px;height:28px;line-height:1.2;white-space:nowrap;text-align:left;border-bottom:1px solid rgba(224,224,224,1);font-weight:400}
 .fs-grid th{font-weight:500}
 .fs-grid td.note{white-space:normal;width:30%}.fs-grid .num{text-align:right}.fs-grid .five{font-family:monospace;font-size:.95rem}
-.fs-grid .pad{display:inline-block;width:28px}.fs-grid .st{display:inline-block;width:96px}.fs-grid .act{display:inline-block;width:66px}
+.fs-grid .store{display:block;max-width:8em;overflow:hidden;text-overflow:ellipsis}.fs-grid .pad{display:inline-block;width:28px}.fs-grid .st{display:inline-block;width:96px}.fs-grid .act{display:inline-block;width:66px}
+}
+@media (min-width:1200px){
+.fs-cards{display:none}.fs-grid{display:table;border-collapse:collapse;width:100%;background:#fff}
 }
 @media (min-width:900px){.fs-main,.fs-main.short{padding-left:248px}.fs-busy{left:248px}}
 </style>`;
@@ -244,7 +246,7 @@ export function firstScreenHtml(fs: FirstScreen, title: string): string {
     .map(
       (r) =>
         `<tr class="first-screen-row">${ticks ? `<td>${pad}</td>` : ''}<td class="five">${esc(r.last_five)}</td><td>${esc(time(r.paid_at))}</td><td class="num">${esc(formatNTD(r.amount))}</td><td>${esc(methodText(r))}</td>` +
-        `${showStore ? `<td>${esc(storeName(r.store_id))}</td>` : ''}<td>${canEdit ? `<span class="st">${chip(r.status)}</span><span class="act"></span>` : chip(r.status)}</td><td class="note">${note(r.note)}</td><td>${esc(SOURCE_LABELS[r.source] ?? SOURCE_LABELS.staff)}</td>` +
+        `${showStore ? `<td><span class="store">${esc(storeName(r.store_id))}</span></td>` : ''}<td>${canEdit ? `<span class="st">${chip(r.status)}</span><span class="act"></span>` : chip(r.status)}</td><td class="note">${note(r.note)}</td><td>${esc(SOURCE_LABELS[r.source] ?? SOURCE_LABELS.staff)}</td>` +
         `<td>${esc(r.created_by_username ?? '—')}</td><td>${esc(time(r.created_at))}</td>${canDelete ? `<td>${pad}</td>` : ''}</tr>`,
     )
     .join('');

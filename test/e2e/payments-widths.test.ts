@@ -22,6 +22,17 @@ describe.skipIf(!HAS_CHROMIUM)('匯款記錄 at tablet and desk widths', () => {
   }, 60_000);
   afterAll(async () => e?.close());
 
+  it('at 375 px: a card\'s pencil and trash, and the ‹ › day steps, are a finger\'s size (40 px)', async () => {
+    const page = await e.signedIn('admin', '/admin/payments', { width: 375, height: 812 });
+    await page.getByTestId(`payment-card-${ids[1]}`).waitFor();
+    for (const target of [page.getByTestId(`delete-${ids[1]}`), page.getByTestId(`method-edit-${ids[1]}`), page.getByTestId('day-before')]) {
+      const box = (await target.boundingBox())!;
+      expect([Math.round(box.width), Math.round(box.height)]).toEqual([40, 40]);
+    }
+    await e.shot(page, 'payments-cards-375');
+    await page.context().close();
+  });
+
   for (const [w, h] of [[768, 1024], [1024, 768]]) {
     it(`at ${w} px: cards, each card's status, note and delete on the screen; no serious axe finding`, async () => {
       const page = await e.signedIn('admin', '/admin/payments', { width: w, height: h });

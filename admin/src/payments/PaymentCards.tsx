@@ -22,7 +22,8 @@ export function PaymentCards({ canEdit, canDelete, storeName, empty }: { canEdit
   return (
     <Stack spacing={1} sx={{ p: 1 }} data-testid="payment-cards">
       {data.map((r) => (
-        <Paper key={r.id} variant="outlined" sx={{ p: 1.25 }} data-testid={`payment-card-${r.id}`}>
+        // a card's pencil and trash a finger's size (40 px), not the table's dense 30
+        <Paper key={r.id} variant="outlined" sx={{ p: 1.25, '& .MuiIconButton-root': { p: 1.25 } }} data-testid={`payment-card-${r.id}`}>
           <Box sx={{ display: 'flex', alignItems: 'baseline', gap: 1 }}>
             <Typography sx={{ fontFamily: 'monospace', fontSize: '1.15rem', fontWeight: 600 }} aria-label={r.last_five ? P.lastFive : P.method}>
               {r.last_five || methodText(r)}

@@ -206,7 +206,7 @@ function DayStep({ days, from, to, onStep }: { days: -1 | 1; from?: string; to?:
   const label = days < 0 ? P.dayBefore : P.dayAfter;
   const disabled = days > 0 && !canStepForward(from, to);
   const button = (
-    <IconButton size="small" aria-label={label} disabled={disabled} sx={{ p: 0.25 }} onClick={() => onStep(days)} data-testid={days < 0 ? 'day-before' : 'day-after'}>
+    <IconButton size="small" aria-label={label} disabled={disabled} sx={{ p: { xs: 1, sm: 0.25 } }} onClick={() => onStep(days)} data-testid={days < 0 ? 'day-before' : 'day-after'}>
       {days < 0 ? <ChevronLeftIcon /> : <ChevronRightIcon />}
     </IconButton>
   );
