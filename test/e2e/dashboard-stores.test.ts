@@ -125,6 +125,9 @@ describe.skipIf(!HAS_CHROMIUM)('dashboard and store management in the browser', 
       expect(overflow, `${width} px`).toBeLessThanOrEqual(0);
       const refresh = await page.getByTestId('dashboard-refresh').boundingBox();
       expect(refresh!.x + refresh!.width, `${width} px`).toBeLessThanOrEqual(width);
+      // 各分店統計: every store's 未入帳, the last figure, on the screen
+      const failed = (await page.getByTestId('store-stats-TPE').locator('[data-field="failed_payments"]').boundingBox())!;
+      expect(failed.x + failed.width, `${width} px`).toBeLessThanOrEqual(width);
       await page.context().close();
     }
   });

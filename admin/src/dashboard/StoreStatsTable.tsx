@@ -43,7 +43,8 @@ const STATUS_COLUMNS = [
 
 /** Per-store statistics (spec section 2): code and name, count, amount, and the three status counts. */
 export function StoreStatsTable({ data, loading }: { data: StatsSummary | null; loading: boolean }) {
-  const narrow = useMediaQuery((t: Theme) => t.breakpoints.down('sm'));
+  // cards below 900 px: beside the menu a tablet's table hid 未確認 and 未入帳 off the right edge
+  const narrow = useMediaQuery((t: Theme) => t.breakpoints.down('md'));
   const rows = data?.storeStats ?? [];
 
   if (!data) {
