@@ -39,8 +39,9 @@ export function AuditList() {
 }
 
 function AuditListView() {
-  // A phone gets one card per entry, as 匯款記錄 does: nothing cut at the right (issue 24, item 6).
-  const phone = useMediaQuery((t: Theme) => t.breakpoints.down('sm'));
+  // Below 1200 px one card per entry, as 匯款記錄: nothing cut at the right (issue 24, item 6); a
+  // tablet beside the menu had 摘要 off the screen and 編號 a character a line.
+  const phone = useMediaQuery((t: Theme) => t.breakpoints.down('lg'));
   return (
     <List title={T.title} filters={filters} sort={{ field: 'at', order: 'DESC' }} perPage={25} empty={<Empty />} exporter={false} actions={phone ? false : undefined} sx={{ minWidth: 0, '& .RaList-content': { overflowX: 'auto' } }} data-testid="audit-list">
       {phone ? (
