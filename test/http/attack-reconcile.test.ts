@@ -96,6 +96,17 @@ describe.each(DB_KINDS)('reconciliation under attack on %s', (kind) => {
     expect((await upload(1, 'all2.csv', other, s.stores.B.id, 'managerB')).body.statement).toMatchObject({ new: 0, duplicates: 2 });
   });
 
+  it('one download imported at once for a store and for every store, on two instances: its lines are held once', async () => {
+    for (let round = 0; round < 3; round++) {
+      const file = statement(credits(3, 50 + round * 3));
+      const [mine, all] = await Promise.all([upload(0, `a-${round}.csv`, file, s.stores.A.id, 'managerA'), upload(1, `all-${round}.csv`, file)]);
+      expect([mine.status, all.status]).toEqual([201, 201]);
+      // whichever came first holds them; the other skipped all three
+      expect([mine.body.statement.new, all.body.statement.new].sort()).toEqual([0, 3]);
+    }
+    expect(Number(((await s.t.db('bank_lines').count({ n: '*' }).first()) as { n: number | string }).n)).toBe(9);
+  });
+
   it('a branch user never sees or touches another store\'s statement lines, proposals or links', async () => {
     const stA = (await upload(0, 'a.csv', statement(credits(2)), s.stores.A.id)).body.statement;
     const stB = (await upload(0, 'b.csv', statement(credits(2, 10)), s.stores.B.id)).body.statement;

@@ -3,7 +3,7 @@
  * the record before and after the change, field by field, with changed fields marked.
  */
 import HistoryIcon from '@mui/icons-material/History';
-import { Box, Button, Chip, Paper, Stack, Table, TableBody, TableCell, TableHead, TableRow, Typography, useMediaQuery, type Theme } from '@mui/material';
+import { Box, Button, Chip, Paper, Stack, Table, TableBody, TableCell, TableHead, TableRow, Typography } from '@mui/material';
 import { useState } from 'react';
 import { Datagrid, FunctionField, List, RecordContextProvider, SelectInput, TextField, TextInput, useListContext, useRecordContext, type RaRecord } from 'react-admin';
 import { auditActorText, auditFieldRows, auditSummaryText, AUDIT_ACTION_LABELS, auditActionLabel, auditEntityLabel, formatTaipei, gates } from '../../../core/browser';
@@ -11,6 +11,7 @@ import type { AuditStoreLookup, AuditEntry } from '../../../core/browser';
 import { useStores } from '../common/useStores';
 import { AUDIT_UI as T, UI } from '../messages';
 import { Gated } from '../common/Forbidden';
+import { useCardsLayout } from '../common/useCardsLayout';
 
 type AuditRecord = AuditEntry & RaRecord;
 
@@ -39,9 +40,9 @@ export function AuditList() {
 }
 
 function AuditListView() {
-  // Below 1200 px one card per entry, as 匯款記錄: nothing cut at the right (issue 24, item 6); a
-  // tablet beside the menu had 摘要 off the screen and 編號 a character a line.
-  const phone = useMediaQuery((t: Theme) => t.breakpoints.down('lg'));
+  // One card per entry, as 匯款記錄: nothing cut at the right (issue 24, item 6); a tablet beside
+  // the menu had 摘要 off the screen and 編號 a character a line.
+  const phone = useCardsLayout();
   return (
     <List title={T.title} filters={filters} sort={{ field: 'at', order: 'DESC' }} perPage={25} empty={<Empty />} exporter={false} actions={phone ? false : undefined} sx={{ minWidth: 0, '& .RaList-content': { overflowX: 'auto' } }} data-testid="audit-list">
       {phone ? (

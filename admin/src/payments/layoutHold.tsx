@@ -5,7 +5,7 @@
  * typed went with the old layout's row, and what was typed with it. While one is open the layout
  * stays as it was, and catches up when it closes.
  */
-import { useMediaQuery, type Theme } from '@mui/material';
+import { useCardsLayout } from '../common/useCardsLayout';
 import { createContext, useContext, useEffect, useRef, useState, type Dispatch, type ReactNode, type SetStateAction } from 'react';
 
 const Hold = createContext<{ held: number; setHeld: Dispatch<SetStateAction<number>> } | null>(null);
@@ -25,14 +25,9 @@ export function useHoldLayout(active: boolean): void {
   }, [active, setHeld]);
 }
 
-/**
- * A phone's, a tablet's or a small laptop's width (cards, not the table): below 1200 px the menu
- * beside the list leaves it less than 960 px, where the table's 狀態, 確認入帳, note and delete
- * fell off the right edge (at 768 px, 狀態 began at 905). As the screen is, unless something on a
- * row holds it.
- */
+/** Cards, not the table (useCardsLayout): as the screen is, unless something on a row holds it. */
 export function useSteadyNarrow(): boolean {
-  const narrow = useMediaQuery((t: Theme) => t.breakpoints.down('lg'));
+  const narrow = useCardsLayout();
   const held = (useContext(Hold)?.held ?? 0) > 0;
   const last = useRef(narrow);
   if (!held) last.current = narrow;

@@ -3,7 +3,7 @@ import DeleteIcon from '@mui/icons-material/Delete';
 import EditIcon from '@mui/icons-material/Edit';
 import QrCodeIcon from '@mui/icons-material/QrCode2';
 import StorefrontIcon from '@mui/icons-material/Storefront';
-import { Box, Button, IconButton, Paper, Stack, Tooltip, Typography, useMediaQuery, type Theme } from '@mui/material';
+import { Box, Button, IconButton, Paper, Stack, Tooltip, Typography } from '@mui/material';
 import { createContext, useContext, useMemo, useState } from 'react';
 import { Datagrid, FunctionField, List, SearchInput, TextField, TopToolbar, useListContext } from 'react-admin';
 import { storeChangeDenial, formatTaipei, gates } from '../../../core/browser';
@@ -14,6 +14,7 @@ import { DeleteStoreDialog } from './DeleteStoreDialog';
 import { StoreFormDialog } from './StoreFormDialog';
 import { StoreLinkDialog } from './StoreLinkDialog';
 import { Gated } from '../common/Forbidden';
+import { useCardsLayout } from '../common/useCardsLayout';
 
 interface StoreActions {
   /** opens the form: a store to edit, or null to add one */
@@ -134,9 +135,8 @@ function RowButtons({ store, compact }: { store: Store; compact?: boolean }) {
 }
 
 function StoreRows() {
-  // cards below 1200 px, as 匯款記錄: beside the menu a tablet's table scrolled the page sideways
-  // and wrapped the names a character a line
-  const narrow = useMediaQuery((t: Theme) => t.breakpoints.down('lg'));
+  // beside the menu a tablet's table scrolled the page sideways and wrapped names a character a line
+  const narrow = useCardsLayout();
   if (narrow) return <StoreCards />;
   return (
     <Datagrid rowClick={false} bulkActionButtons={false} data-testid="store-table" rowSx={() => ({ '& td': { py: 0.75 } })}>
