@@ -206,13 +206,22 @@ describe('matchReconcile', () => {
     expect(matchReconcile([r], [], { coverage }).unpaid).toEqual([{ payment: r.uuid }]);
     // a larger credit from the same account: several orders paid at once
     expect(matchReconcile([r], [line(1, '2026-11-10T10:05:00', 1300, '12345')], { coverage }).unpaid).toEqual([]);
+    // …but not one booked days later, when this order's payment is less likely than chance: the
+    // customer's next, larger order
+    expect(matchReconcile([r], [line(1, '2026-11-13T16:00:00', 1300, '12345')], { coverage }).unpaid).toEqual([{ payment: r.uuid }]);
     // a larger credit from another account says nothing
     expect(matchReconcile([r], [line(1, '2026-11-10T10:05:00', 1300, '99999')], { coverage }).unpaid).toEqual([{ payment: r.uuid }]);
     // two credits that add up to it, one from the same account: a split payment
     expect(matchReconcile([r], [line(1, '2026-11-10T10:05:00', 200, '12345'), line(2, '2026-11-10T13:00:00', 300, '88888')], { coverage }).unpaid).toEqual([]);
     // three credits that add up to it within a day, one showing the last five one typo away
-    const three = [line(1, '2026-11-10T10:05:00', 200, '12346'), line(2, '2026-11-10T13:00:00', 200, '88888'), line(3, '2026-11-11T09:00:00', 100, '')];
+    const three = [line(1, '2026-11-10T10:05:00', 200, '12346'), line(2, '2026-11-10T13:00:00', 200, ''), line(3, '2026-11-11T09:00:00', 100, '')];
     expect(matchReconcile([r], three, { coverage }).unpaid).toEqual([]);
+    // …and beside a part from another account, within three hours of each other…
+    const close = [line(1, '2026-11-10T10:05:00', 200, '12346'), line(2, '2026-11-10T11:00:00', 200, '88888'), line(3, '2026-11-10T12:30:00', 100, '')];
+    expect(matchReconcile([r], close, { coverage }).unpaid).toEqual([]);
+    // …but hours further apart, two customers' credits that happen to add up
+    const strangers = [line(1, '2026-11-10T10:05:00', 200, '12346'), line(2, '2026-11-10T13:30:00', 200, '88888'), line(3, '2026-11-11T09:00:00', 100, '')];
+    expect(matchReconcile([r], strangers, { coverage }).unpaid).toEqual([{ payment: r.uuid }]);
     // two credits showing no digits, both within three hours of the report
     expect(matchReconcile([r], [line(1, '2026-11-10T10:05:00', 200, ''), line(2, '2026-11-10T12:00:00', 300, '')], { coverage }).unpaid).toEqual([]);
     // credits that merely add up say nothing: from other accounts, or showing nothing days apart

@@ -241,7 +241,7 @@ export function analyse(allReports: ReconcileReport[], lines: ReconcileLine[], o
   const lineLeft = lines.map((_, li) => li).filter((li) => owner[li] < 0 && lines[li].amount > 0);
   const suggested = { reports: new Set<number>(), lines: new Set<number>() };
   const suggestions = suggest(reports, lines, reportLeft, lineLeft, before, after, suggested);
-  const found = mayBeGrouped(reports, lines, reportLeft.filter((ri) => !suggested.reports.has(ri) && coverable[ri]), lineLeft, before, after);
+  const found = mayBeGrouped(reports, lines, reportLeft.filter((ri) => !suggested.reports.has(ri) && coverable[ri]), lineLeft, before, after, model.time);
   const groupable = new Map([...found].map(([ri, g]) => [ri, g.reason]));
   // The groups found are suggested too (those suggestible() lets through), so that their credits
   // are shown with their reports rather than as credits no report explains. Another order of the customer's that points at a
@@ -497,7 +497,10 @@ export function decide(a: Analysis, t: Thresholds): MatchResult {
 /**
  * Of the reports the assignment left alone, those free credits might still pay as part of a
  * group no suggestion named, so that the report is not called unpaid (the money may be there):
- * - several orders paid at once: a larger credit showing the report's last five; or one worth
+ * - several orders paid at once: a larger credit showing the report's last five, booked when the
+ *   report's payment may be by the month's booking times (no less likely than chance: a credit
+ *   days later is the customer's next, larger order; on the sweep, of the credits this sets
+ *   aside, 15 were beside an unpaid report, 3 beside a true group's); or one worth
  *   exactly the report plus one or two other orders of the same customer made within two hours
  *   of it (reports of the store whose last five is the report's, the credit's visible digits, or
  *   one typo from either, or from another such order: each order's last five is typed apart),
@@ -510,12 +513,23 @@ export function decide(a: Analysis, t: Thresholds): MatchResult {
  * - a payment split into two or three credits (perhaps from two accounts of one family) that add
  *   up to the report, booked within a day and a half of each other, at least one showing the last
  *   five or one typo from it; or, none showing any digits, all close to the report (three hours,
- *   or the same day or the next for a statement without times). Only credits no report holds: a
+ *   or the same day or the next for a statement without times). A part only one typo from the last
+ *   five beside a part showing another account is enough only within three hours of each other:
+ *   further apart they are two customers' credits that happen to add up (on the sweep, 25 such
+ *   groups hid unpaid reports, 5 were true). Only credits no report holds: a
  *   part showing the last five held by another report was tried, and in a month of regulars it is
  *   mostly the customer's own other payment (the sweep: held-out unpaid found 229 without, 221 with).
  * Credits that merely add up (in a month of few prices, almost any two do) are not enough.
  */
-function mayBeGrouped(reports: ReconcileReport[], lines: ReconcileLine[], left: number[], freeLines: number[], before: number, after: number): Map<number, FoundGroup> {
+function mayBeGrouped(
+  reports: ReconcileReport[],
+  lines: ReconcileLine[],
+  left: number[],
+  freeLines: number[],
+  before: number,
+  after: number,
+  time: (r: ReconcileReport, l: ReconcileLine) => number,
+): Map<number, FoundGroup> {
   const out = new Map<number, FoundGroup>();
   const free = freeLines.filter((li) => lines[li].amount > 0).sort((a, b) => lines[a].at - lines[b].at);
   // the other members of a group: any report of the store (one the assignment paired with a
@@ -596,6 +610,9 @@ function mayBeGrouped(reports: ReconcileReport[], lines: ReconcileLine[], left: 
       const l = lines[li];
       if (l.amount <= r.amount) continue;
       const others = near.length > 0 ? companions(ri, near, li).get(l.amount - r.amount) : undefined;
+      // a larger credit showing the last five alone, booked when this order's payment is less
+      // likely than chance by the month's own booking times: the customer's later order
+      if (verdict(li) === 'equal' && !others && time(r, l) < 0) continue;
       if (verdict(li) === 'equal') combined = { reason: 'larger credit showing the last five', reports: [ri, ...(others ?? [])], lines: [li] };
       else if (others) combined = { reason: 'larger credit of this and the customer’s other orders', reports: [ri, ...others], lines: [li] };
       if (combined) break;
@@ -609,6 +626,9 @@ function mayBeGrouped(reports: ReconcileReport[], lines: ReconcileLine[], left: 
     const fits = (set: number[]): FoundGroup | false => {
       const times = set.map((li) => lines[li].at);
       if (Math.max(...times) - Math.min(...times) > 1.5 * DAY_MS) return false;
+      // a part one typo from the last five beside a part showing another account, hours apart, is
+      // two customers' credits that happen to add up far more often than one split payment
+      if (!set.some((li) => verdict(li) === 'equal') && set.some((li) => verdict(li) === 'different') && Math.max(...times) - Math.min(...times) > 3 * 3_600_000) return false;
       if (set.some(shows)) return { reason: 'split, showing the last five', reports: [ri], lines: set };
       return set.every((li) => verdict(li) === 'unknown' && close(li, 3 * 3_600_000)) && { reason: 'split, digitless and close', reports: [ri], lines: set };
     };

@@ -195,6 +195,8 @@ export interface PairFacts {
 export interface Model {
   /** the log-likelihood ratio: how much likelier the facts are if l pays r than if l is another credit of that amount */
   likelihood(r: ReconcileReport, l: ReconcileLine, facts: PairFacts, line: number): number;
+  /** the booking time's part of it: how much likelier l's time is if l pays r than by chance */
+  time(r: ReconcileReport, l: ReconcileLine): number;
   /**
    * what turns the ratio into the log odds that l pays r against r unpaid and l another credit:
    * the odds a report is paid, less how many credits of its amount a window holds
@@ -529,6 +531,7 @@ export function learnModel(
     likelihood(r, l, f, li) {
       return digitsWeight(l, f) + timeWeight(r, l) + accountWeight(r, l) + (f.note ? Math.log(20) : 0) + payerWeight(r, l, li, f);
     },
+    time: timeWeight,
     offset(r) {
       return priorOdds - Math.log(background(r, r.amount));
     },
