@@ -538,6 +538,7 @@ function mayBeGrouped(
   reports.forEach((r, ri) => (byStore.get(r.store_id) ?? byStore.set(r.store_id, []).get(r.store_id)!).push(ri));
   for (const list of byStore.values()) list.sort((a, b) => reports[a].paid_at - reports[b].paid_at);
   const TWO_HOURS = 2 * 3_600_000;
+  const THREE_HOURS = 3 * 3_600_000;
   // the amounts one or two other orders of the same customer, made within two hours of ri, add up
   // to: reports whose last five is the report's, the credit's visible digits, or one typo from
   // either (or from another such report: each order's last five is typed apart)
@@ -628,9 +629,9 @@ function mayBeGrouped(
       if (Math.max(...times) - Math.min(...times) > 1.5 * DAY_MS) return false;
       // a part one typo from the last five beside a part showing another account, hours apart, is
       // two customers' credits that happen to add up far more often than one split payment
-      if (!set.some((li) => verdict(li) === 'equal') && set.some((li) => verdict(li) === 'different') && Math.max(...times) - Math.min(...times) > 3 * 3_600_000) return false;
+      if (!set.some((li) => verdict(li) === 'equal') && set.some((li) => verdict(li) === 'different') && Math.max(...times) - Math.min(...times) > THREE_HOURS) return false;
       if (set.some(shows)) return { reason: 'split, showing the last five', reports: [ri], lines: set };
-      return set.every((li) => verdict(li) === 'unknown' && close(li, 3 * 3_600_000)) && { reason: 'split, digitless and close', reports: [ri], lines: set };
+      return set.every((li) => verdict(li) === 'unknown' && close(li, THREE_HOURS)) && { reason: 'split, digitless and close', reports: [ri], lines: set };
     };
     for (let x = 0; x < parts.length && !split; x++)
       for (let y = x + 1; y < parts.length && !split; y++) {
