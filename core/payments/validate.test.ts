@@ -93,8 +93,18 @@ describe('last_five: required, exactly 5 digits', () => {
     expect(r.ok && r.value.last_five).toBe('00123');
   });
 
-  it.each(['1234', '123456', 'abcde', '12a45', '12 45', '１２３４５', '-1234', '1234.'])('refuses %j', (v) => {
+  it.each(['1234', '123456', 'abcde', '12a45', '12 45', '１２３４', '-1234', '1234.'])('refuses %j', (v) => {
     expect(fieldErrors({ ...good, last_five: v }).last_five).toBe(MSG.lastFiveFormat);
+  });
+
+  it('reads full-width digits (a phone keyboard types them) as ASCII, in the last five and the amount', () => {
+    const r = validatePayment({ ...good, last_five: '０１２３４', amount: '１２００' });
+    expect(r.ok && [r.value.last_five, r.value.amount]).toEqual(['01234', 1200]);
+    expect(checkLastFive('１２３４５')).toBeNull();
+    expect(parseAmount('１５００').value).toBe(1500);
+    // still five digits, and still a whole amount
+    expect(fieldErrors({ ...good, last_five: '１２３４' }).last_five).toBe(MSG.lastFiveFormat);
+    expect(fieldErrors({ ...good, amount: '１２．５' }).amount).toBeDefined();
   });
 
   it('refuses digits sent as a number (leading zeros would be lost)', () => {

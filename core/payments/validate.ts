@@ -2,6 +2,7 @@
  * Payment form rules (spec section 5): used by the submission page before sending,
  * by the server for every create, and by the import for every row.
  */
+import { asciiDigits } from '../halfWidth.js';
 import { problem, type Problem } from '../errors.js';
 import { MAX_AMOUNT, MIN_AMOUNT } from '../money.js';
 import { isStatus, type PaymentStatus } from './statuses.js';
@@ -35,7 +36,7 @@ const LAST_FIVE = new RegExp(`^\\d{${LAST_FIVE_LENGTH}}$`);
 /** What is wrong with the last five, or null. */
 export function lastFiveProblem(v: unknown): Problem | null {
   if (isBlank(v)) return problem('last_five_required');
-  if (typeof v !== 'string' || !LAST_FIVE.test(v.trim())) return problem('last_five_format', { length: LAST_FIVE_LENGTH });
+  if (typeof v !== 'string' || !LAST_FIVE.test(asciiDigits(v.trim()))) return problem('last_five_format', { length: LAST_FIVE_LENGTH });
   return null;
 }
 
@@ -57,7 +58,7 @@ export function amountOf(v: unknown, method?: PaymentMethod): { value: number } 
   if (isBlank(v)) return { problem: problem('amount_required', w) };
   let n: number;
   if (typeof v === 'number') n = v;
-  else if (typeof v === 'string' && /^\s*-?(\d+(\.\d*)?|\.\d+)(e[+-]?\d+)?\s*$/i.test(v)) n = Number(v);
+  else if (typeof v === 'string' && /^\s*-?(\d+(\.\d*)?|\.\d+)(e[+-]?\d+)?\s*$/i.test(asciiDigits(v))) n = Number(asciiDigits(v));
   else return { problem: problem('amount_numeric', w) };
   if (!Number.isFinite(n)) return { problem: problem('amount_numeric', w) };
   if (n < MIN_AMOUNT) return { problem: problem('amount_min', { limit: MIN_AMOUNT, ...w }) };
@@ -151,7 +152,7 @@ export function employeeOf(v: unknown): { value: boolean } | { problem: Problem 
 export function lastFiveFor(v: unknown, method: PaymentMethod): { value: string } | { problem: Problem } {
   if (needsLastFive(method)) {
     const p = lastFiveProblem(v);
-    return p ? { problem: p } : { value: (v as string).trim() };
+    return p ? { problem: p } : { value: asciiDigits((v as string).trim()) };
   }
   return isBlank(v) ? { value: NO_LAST_FIVE } : { problem: problem('last_five_not_needed', { method }) };
 }

@@ -5,6 +5,7 @@
  * payment, so only an account-shaped token counts (a masked run, or a whole account number), never
  * an amount, a date, a time, a phone number or an order number.
  */
+import { asciiDigits } from '../halfWidth.js';
 import { cleanCell } from '../spreadsheets/cells.js';
 
 /** Mask characters banks write for hidden digits; all read as `*`. */
@@ -12,7 +13,7 @@ const MASKS = /[*＊×✱Xx]/g;
 
 /** Full-width digits and stars as ASCII, masks as `*`, kept otherwise. */
 function ascii(s: string): string {
-  return s.replace(/[\uFF10-\uFF19]/g, (d) => String.fromCharCode(d.charCodeAt(0) - 0xfee0)).replace(/[＊×✱]/g, '*');
+  return asciiDigits(s).replace(/[＊×✱]/g, '*');
 }
 
 /** An account as a payer key: white space, dashes and slashes removed, every mask as `*`. */

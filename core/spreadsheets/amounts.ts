@@ -3,8 +3,8 @@
  * `1500.00`, `1,500元`, full-width digits), one reading for every reader. Each reader keeps its own
  * rules on the number (a payment must be a positive whole NT$; a statement line may be negative).
  */
+import { asciiDigits } from '../halfWidth.js';
 
-const FULL_WIDTH_DIGIT = /[\uFF10-\uFF19]/g;
 const CURRENCY = /^(?:NT\$|NTD|NT|\$|＄)/i;
 
 /**
@@ -13,7 +13,7 @@ const CURRENCY = /^(?:NT\$|NTD|NT|\$|＄)/i;
  * that is no amount comes back tidied but not a number, for the caller's own message.
  */
 export function amountText(raw: string): string {
-  let s = raw.replace(FULL_WIDTH_DIGIT, (d) => String.fromCharCode(d.charCodeAt(0) - 0xfee0)).replace(/[\s\u3000\u00a0]+/g, '');
+  let s = asciiDigits(raw).replace(/[\s\u3000\u00a0]+/g, '');
   if (s === '') return '';
   let negative = false;
   const paren = /^[(（](.*)[)）]$/.exec(s);

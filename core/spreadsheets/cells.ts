@@ -2,10 +2,11 @@
  * A cell's text as a reader compares it: what banks wrap values in (`="…"`, a leading `'`, tabs,
  * no-break and full-width spaces) removed, full-width digits as ASCII.
  */
+import { asciiDigits } from '../halfWidth.js';
 import { formulaText } from './csv.js';
 
 export function cleanCell(raw: string): string {
-  let s = raw.replace(/[\uFF10-\uFF19]/g, (d) => String.fromCharCode(d.charCodeAt(0) - 0xfee0));
+  let s = asciiDigits(raw);
   s = s.replace(/[\t\u3000\u00a0]/g, ' ').trim();
   s = formulaText(s).trim();
   if (s.length >= 2 && s.startsWith("'")) s = s.slice(1).trim();

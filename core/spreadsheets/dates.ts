@@ -4,6 +4,7 @@
  * `民國115年11月21日`, `1151121`), each with an optional time (`14:03`, `14:03:22`, `140322`,
  * `下午 3:15`, `3:15 PM`). Parts only: time.ts turns them into instants.
  */
+import { asciiDigits } from '../halfWidth.js';
 import { ROC_YEAR_OFFSET, taipeiPartsToInstant } from '../time.js';
 
 export interface DayParts {
@@ -22,8 +23,7 @@ const NEEDS_TIDY = /[\uFF10-\uFF19：\u3000\t\n\r\u00a0]|\s\s/;
 function tidy(raw: string): string {
   const s = raw.trim();
   if (!NEEDS_TIDY.test(s)) return s;
-  return s
-    .replace(/[\uFF10-\uFF19]/g, (d) => String.fromCharCode(d.charCodeAt(0) - 0xfee0))
+  return asciiDigits(s)
     .replace(/：/g, ':')
     .replace(/[\s\u3000]+/g, ' ')
     .trim();
