@@ -64,6 +64,17 @@ export function SubmitPage({ initialMe = null }: { initialMe?: Me | null } = {})
   const [submitting, setSubmitting] = useState(false);
   const [doubt, setDoubt] = useState<Doubt>(null);
   const busy = useRef(false);
+  // What the person must read next (a message, a question, the first field in error) is scrolled
+  // to and focused: on a phone the form's top is far above the button just pressed.
+  const bannerRef = useRef<HTMLDivElement>(null);
+  const doubtRef = useRef<HTMLDivElement>(null);
+  const formRef = useRef<HTMLFormElement>(null);
+  const [showErrors, setShowErrors] = useState(0);
+  useEffect(() => bringIntoView(bannerRef.current), [banner]);
+  useEffect(() => bringIntoView(doubtRef.current), [doubt]);
+  useEffect(() => {
+    if (showErrors) bringIntoView(formRef.current?.querySelector<HTMLElement>('[aria-invalid="true"], .methods[aria-describedby] input, .has-error input, .has-error select') ?? null);
+  }, [showErrors]);
 
   useEffect(() => {
     document.title = title;
@@ -114,10 +125,12 @@ export function SubmitPage({ initialMe = null }: { initialMe?: Me | null } = {})
         note: form.note,
         store_id: form.store_id,
       },
-      { storeRequired: offered.length > 0 },
+      // the server's rule too: a time over a day ahead is refused here, not asked about
+      { storeRequired: offered.length > 0, now: Date.now() },
     );
     if (!checked.ok) {
       setErrors(Object.fromEntries(checked.errors.map((x) => [x.field, x.message])));
+      setShowErrors((n) => n + 1);
       return;
     }
     const v = checked.value;
@@ -172,14 +185,14 @@ export function SubmitPage({ initialMe = null }: { initialMe?: Me | null } = {})
 
       <main className="card">
         {banner && (
-          <div className={`banner banner-${banner.kind}`} role={banner.kind === 'error' ? 'alert' : 'status'} data-testid={`banner-${banner.kind}`}>
+          <div ref={bannerRef} tabIndex={-1} className={`banner banner-${banner.kind}`} role={banner.kind === 'error' ? 'alert' : 'status'} data-testid={`banner-${banner.kind}`}>
             {banner.text}
           </div>
         )}
         {doubt && (
-          <div className="banner banner-warn" role="alertdialog" aria-labelledby="doubt-title" data-testid={`doubt-${doubt.kind}`}>
+          <div ref={doubtRef} tabIndex={-1} className="banner banner-warn" role="alertdialog" aria-labelledby="doubt-title" aria-describedby="doubt-text" data-testid={`doubt-${doubt.kind}`}>
             <strong id="doubt-title">{doubt.title}</strong>
-            <p>{doubt.text}</p>
+            <p id="doubt-text">{doubt.text}</p>
             <div className="doubt-actions">
               <button
                 type="button"
@@ -200,7 +213,7 @@ export function SubmitPage({ initialMe = null }: { initialMe?: Me | null } = {})
             <p>{UI.noStoreForm}</p>
           </div>
         )}
-        <form onSubmit={(e) => onSubmit(e)} noValidate data-testid="payment-form">
+        <form ref={formRef} onSubmit={(e) => onSubmit(e)} noValidate data-testid="payment-form">
           <fieldset className="fields" disabled={noStore}>
           <MethodFields value={form} onChange={setMethod} error={errors.method} detailError={errors.method_detail} />
           {transfer && (
@@ -215,16 +228,17 @@ export function SubmitPage({ initialMe = null }: { initialMe?: Me | null } = {})
                 placeholder="12345"
                 value={form.last_five}
                 onChange={set('last_five')}
+                {...invalid('last_five', errors.last_five)}
               />
             </Field>
           )}
           <Field label={paymentWords(form.method).time} error={errors.paid_at} htmlFor="paid_at">
-            <input id="paid_at" name="paid_at" type="datetime-local" value={form.paid_at} onChange={set('paid_at')} />
+            <input id="paid_at" name="paid_at" type="datetime-local" value={form.paid_at} onChange={set('paid_at')} {...invalid('paid_at', errors.paid_at)} />
           </Field>
           <Field label={paymentWords(form.method).amount} error={errors.amount} htmlFor="amount">
             <div className="money">
               <span className="prefix">NT$</span>
-              <input id="amount" name="amount" type="number" inputMode="numeric" min={1} step={1} value={form.amount} onChange={set('amount')} />
+              <input id="amount" name="amount" type="number" inputMode="numeric" min={1} step={1} value={form.amount} onChange={set('amount')} {...invalid('amount', errors.amount)} />
             </div>
           </Field>
           {offered.length > 0 &&
@@ -239,7 +253,7 @@ export function SubmitPage({ initialMe = null }: { initialMe?: Me | null } = {})
               </div>
             ) : (
               <Field label={UI.chooseStore} error={errors.store_id} htmlFor="store_id">
-                <select id="store_id" name="store_id" value={form.store_id} onChange={set('store_id')}>
+                <select id="store_id" name="store_id" value={form.store_id} onChange={set('store_id')} {...invalid('store_id', errors.store_id)}>
                   <option value="">{UI.chooseStore}</option>
                   {offered.map((s) => (
                     <option key={s.id} value={s.id}>
@@ -250,7 +264,7 @@ export function SubmitPage({ initialMe = null }: { initialMe?: Me | null } = {})
               </Field>
             ))}
           <Field label={UI.note} error={errors.note} htmlFor="note">
-            <textarea id="note" name="note" rows={3} maxLength={1000} placeholder={UI.notePlaceholder} value={form.note} onChange={set('note')} />
+            <textarea id="note" name="note" rows={3} maxLength={1000} placeholder={UI.notePlaceholder} value={form.note} onChange={set('note')} {...invalid('note', errors.note)} />
           </Field>
           <button type="submit" className="btn btn-primary submit" disabled={submitting || noStore}>
             {submitting ? UI.submitting : transfer ? UI.submit : UI.submitSale(form.method)}
@@ -270,7 +284,23 @@ function Field(props: { label: string; htmlFor: string; error?: string; children
         {props.label}
       </label>
       {props.children}
-      {props.error && <p className="error">{props.error}</p>}
+      {props.error && (
+        <p className="error" id={`${props.htmlFor}-error`}>
+          {props.error}
+        </p>
+      )}
     </div>
   );
+}
+
+/** A field in error says so to assistive technology, and which text tells why (Field's). */
+function invalid(id: string, error: string | undefined) {
+  return error ? { 'aria-invalid': true as const, 'aria-describedby': `${id}-error` } : {};
+}
+
+/** Scrolls an element to the middle of the screen and moves focus there. */
+function bringIntoView(el: HTMLElement | null) {
+  if (!el) return;
+  el.scrollIntoView({ block: 'center' });
+  el.focus({ preventScroll: true });
 }
