@@ -216,6 +216,10 @@ describe.skipIf(!HAS_CHROMIUM)('submission page and session', () => {
     expect(await focusedTestId()).toBe('doubt-duplicate');
     expect(await seriousFindings(page)).toEqual([]);
     await e.shot(page, 'submit-duplicate-375');
+    // the bar's buttons are a finger's size, and the name under the pointer stays readable
+    for (const b of await page.locator('header.bar .btn').all()) expect((await b.boundingBox())!.height).toBeGreaterThanOrEqual(40);
+    await page.locator('header.bar .user').hover();
+    expect(await seriousFindings(page)).toEqual([]);
     await page.context().close();
   });
 
