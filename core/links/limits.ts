@@ -1,7 +1,10 @@
 /**
  * The public link's abuse limits (issue 25), counted in the database so that every instance
  * sharing it counts together: one row per bucket (an address's minute, an address's day, a
- * link's day) and fixed window, incremented and read in one statement. Addresses are counted
+ * link's day; an address's refused sends a minute and a day; its reads a minute) and fixed
+ * window, incremented and read in one statement. The limits on reports count only reports stored
+ * (or asked "您可能已經回報過"): a send refused for a mistake is counted apart, generously, so that
+ * a customer fixing a typo is never locked out (issue 25's review). Addresses are counted
  * as sign-in counts them: the request's address, REMIT_TRUST_PROXY deciding whether a proxy's
  * X-Forwarded-For is believed (http/app.ts).
  */
@@ -16,15 +19,28 @@ export function publicLimitsOf(settings: PublicLinkSettings | undefined): Public
   return settings?.limits ?? DEFAULT_PUBLIC_LIMITS;
 }
 
-/** Counts one hit on a bucket in the window holding `now`; answers the count so far and when the window ends. */
-async function hit(db: Db, bucket: string, windowMs: number, now: number): Promise<{ n: number; endsAt: number }> {
+/** One bucket's window: the row a hit went to, so that a hit can be taken back from that same window. */
+interface Window {
+  bucket: string;
+  start: number;
+  endsAt: number;
+}
+
+/** Counts one hit on a bucket in the window holding `now`; answers the count so far and the window. */
+async function hit(db: Db, bucket: string, windowMs: number, now: number): Promise<{ n: number } & Window> {
   const start = Math.floor(now / windowMs) * windowMs;
+  const key = bucket.slice(0, 120);
   const result = await db.raw(
     'insert into public_limits (bucket, window_start, n) values (?, ?, 1) on conflict (bucket, window_start) do update set n = public_limits.n + 1 returning n',
-    [bucket.slice(0, 120), start],
+    [key, start],
   );
   const rows = (Array.isArray(result) ? result : (result as { rows: unknown[] }).rows) as Array<{ n: number | string }>;
-  return { n: Number(rows[0]?.n ?? 0), endsAt: start + windowMs };
+  return { n: Number(rows[0]?.n ?? 0), bucket: key, start, endsAt: start + windowMs };
+}
+
+/** Takes back hits that stored nothing, each from the window it was counted in (a minute may have ended since). */
+async function unhit(db: Db, windows: Window[]): Promise<void> {
+  for (const w of windows) await db('public_limits').where({ bucket: w.bucket, window_start: w.start }).decrement('n', 1);
 }
 
 function refuse(endsAt: number, now: number): never {
@@ -32,15 +48,54 @@ function refuse(endsAt: number, now: number): never {
   throw new TooManyRequestsError(seconds, problem('public_too_many', { seconds }));
 }
 
-/** One more report from this address: refused (429) past its limit a minute or a day. */
-export async function countAddress(db: Db, limits: PublicLimits, ip: string | null | undefined, now = Date.now()): Promise<void> {
+const addressOf = (ip: string | null | undefined) => (ip ?? '').slice(0, 64) || 'unknown';
+
+/**
+ * A report about to be stored: counted against this address's limits a minute and a day, and,
+ * given a link, that link's limit a day. Refused (429) past any of them, and then counted
+ * nowhere. Counted before the store, in one statement a bucket, so that sends at once (to one
+ * instance or several) can never pass a limit together; `release` takes the count back when the
+ * report is not stored after all (anything but stored or asked "您可能已經回報過").
+ * Only a send that passed the form's rules comes here: mistakes are bounded by countRefused.
+ */
+export async function holdReport(db: Db, limits: PublicLimits, ip: string | null | undefined, linkId: number | null, now = Date.now()): Promise<{ release(): Promise<void> }> {
   // windows two days old are of no use to anyone
   await db('public_limits').where('window_start', '<', now - 2 * DAY).delete();
-  const address = (ip ?? '').slice(0, 64) || 'unknown';
+  const address = addressOf(ip);
   const minute = await hit(db, `address minute ${address}`, MINUTE, now);
   const day = await hit(db, `address day ${address}`, DAY, now);
-  if (day.n > limits.perAddressDay) refuse(day.endsAt, now);
-  if (minute.n > limits.perAddressMinute) refuse(minute.endsAt, now);
+  const held: Window[] = [minute, day];
+  const over = day.n > limits.perAddressDay ? day : minute.n > limits.perAddressMinute ? minute : null;
+  if (over) {
+    await unhit(db, held);
+    refuse(over.endsAt, now);
+  }
+  if (linkId !== null) {
+    const link = await hit(db, `link day ${linkId}`, DAY, now);
+    held.push(link);
+    if (link.n > limits.perLinkDay) {
+      await unhit(db, held);
+      refuse(link.endsAt, now);
+    }
+  }
+  return { release: () => unhit(db, held) };
+}
+
+/**
+ * Sends refused for what they carry (a form's mistake, a dead or unknown link) an address may make
+ * a minute and a day: generous, since a person fixing a typo must never be held back by it, yet a
+ * bound, so that a script cannot try the endpoint without end. Apart from the stored-report limits.
+ */
+export const PUBLIC_REFUSED_PER_MINUTE = 30;
+export const PUBLIC_REFUSED_PER_DAY = 300;
+
+/** One more refused send from this address: past PUBLIC_REFUSED_PER_MINUTE or _PER_DAY the answer becomes 429. */
+export async function countRefused(db: Db, ip: string | null | undefined, now = Date.now()): Promise<void> {
+  const address = addressOf(ip);
+  const minute = await hit(db, `refused minute ${address}`, MINUTE, now);
+  const day = await hit(db, `refused day ${address}`, DAY, now);
+  if (day.n > PUBLIC_REFUSED_PER_DAY) refuse(day.endsAt, now);
+  if (minute.n > PUBLIC_REFUSED_PER_MINUTE) refuse(minute.endsAt, now);
 }
 
 /** Public reads (a link's store name, a report's status) an address may make a minute, across instances. */
@@ -48,13 +103,7 @@ export const PUBLIC_LOOKUPS_PER_MINUTE = 60;
 
 /** One more public read from this address: refused (429) past PUBLIC_LOOKUPS_PER_MINUTE, so tracking numbers and tokens cannot be tried in bulk. */
 export async function countLookup(db: Db, ip: string | null | undefined, now = Date.now()): Promise<void> {
-  const address = (ip ?? '').slice(0, 64) || 'unknown';
+  const address = addressOf(ip);
   const minute = await hit(db, `lookup minute ${address}`, MINUTE, now);
   if (minute.n > PUBLIC_LOOKUPS_PER_MINUTE) refuse(minute.endsAt, now);
-}
-
-/** One more report through this link: refused (429) past its limit a day. */
-export async function countLink(db: Db, limits: PublicLimits, linkId: number, now = Date.now()): Promise<void> {
-  const day = await hit(db, `link day ${linkId}`, DAY, now);
-  if (day.n > limits.perLinkDay) refuse(day.endsAt, now);
 }

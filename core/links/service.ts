@@ -3,8 +3,10 @@
  * with the link, and no account, reports a transfer to that store and later reads its status.
  *
  * - The store always comes from the link, never from what the customer sends.
- * - Every report is counted against the abuse limits first (limits.ts): per address, then per
- *   link, in the database that every instance shares.
+ * - A report is checked first (the link, then the form's rules); only one that passes is counted
+ *   against the abuse limits (limits.ts: per address, then per link, in the database that every
+ *   instance shares), and taken back off them when it is not stored after all. A send refused for
+ *   what it carries is counted apart (countRefused), so mistakes never use up the limit.
  * - A report is written by the one payment writer (payments/write.ts submitPayment) with the
  *   link as its actor: its source is 顧客, the audit log says 顧客連結（CODE）.
  */
@@ -13,7 +15,7 @@ import { linkActor } from '../actor.js';
 import type { AppContext, ServiceContext } from '../context.js';
 import type { Db } from '../db/connect.js';
 import type { StoreRow } from '../db/rows.js';
-import { ConflictError, DomainError, NotFoundError, problem } from '../errors.js';
+import { ConflictError, DomainError, NotFoundError, problem, ValidationError } from '../errors.js';
 import { deny, requirePermission, valid } from '../guard.js';
 import { recordAudit } from '../audit/service.js';
 import { validatePayment } from '../payments/validate.js';
@@ -21,7 +23,7 @@ import { submitPayment } from '../payments/write.js';
 import { storeChangeRefusal } from '../users/permissions.js';
 import { isPlainObject, toId } from '../validation.js';
 import { toIso } from '../time.js';
-import { countAddress, countLink, countLookup, publicLimitsOf } from './limits.js';
+import { countLookup, countRefused, holdReport, publicLimitsOf } from './limits.js';
 import {
   CUSTOMER_DUPLICATE_WINDOW_MS,
   HONEYPOT_FIELD,
@@ -106,22 +108,34 @@ export async function publicLinkInfo(app: AppContext, token: unknown, ip: string
 }
 
 /**
- * A customer's report through a link: counted against the limits, then checked by the form's
- * rules (validatePayment), the store taken from the link. A probable duplicate (same last five
- * and amount within 10 minutes, in this store) asks first: 409 public_possible_duplicate, unless
- * `confirm_duplicate: true`. A filled honeypot is answered as a success and stores nothing.
+ * A customer's report through a link: the link looked up, the form's rules checked
+ * (validatePayment), then counted against the limits (holdReport) and stored, the store taken
+ * from the link. A probable duplicate (same last five and amount within 10 minutes, in this store)
+ * asks first: 409 public_possible_duplicate, unless `confirm_duplicate: true`; the question counts
+ * as a report, so it cannot be used to try numbers without limit. A filled honeypot is answered as
+ * a success, counted as one, and stores nothing. A send refused for its link or its fields (404,
+ * 400) counts only against the generous bound on refused sends (429 past it).
  */
 export async function reportThroughLink(app: AppContext, token: unknown, body: unknown, ip: string | null): Promise<{ tracking: string; status_path: string }> {
+  try {
+    return await storeReport(app, token, body, ip);
+  } catch (err) {
+    if (err instanceof ValidationError || (err instanceof NotFoundError && err.code === 'link_inactive')) await countRefused(app.db, ip);
+    throw err;
+  }
+}
+
+async function storeReport(app: AppContext, token: unknown, body: unknown, ip: string | null): Promise<{ tracking: string; status_path: string }> {
   const limits = publicLimitsOf(app.security.publicLinks);
-  await countAddress(app.db, limits, ip);
   const { link, store } = await activeLink(app.db, token);
   const input = isPlainObject(body) ? body : null;
   const trap = input?.[HONEYPOT_FIELD];
   if (trap !== undefined && trap !== null && trap !== '') {
+    // as a stored report would be, against the address's limits, so the trap cannot be told apart
+    await holdReport(app.db, limits, ip, null);
     const fake = randomUUID();
     return { tracking: fake, status_path: statusPath(fake) };
   }
-  await countLink(app.db, limits, Number(link.id));
   const now = Date.now();
   // only the report's own fields: a store, a status or anything else in the body is not read
   const fields = input ? { last_five: input.last_five, paid_at: input.paid_at, amount: input.amount, note: input.note ?? '' } : body;
@@ -129,6 +143,7 @@ export async function reportThroughLink(app: AppContext, token: unknown, body: u
   const storeId = Number(store.id);
   const confirmed = input?.confirm_duplicate === true;
   const ctx: ServiceContext = { ...app, actor: linkActor({ id: Number(link.id), storeId, storeCode: store.code }), ip };
+  const held = await holdReport(app.db, limits, ip, Number(link.id), now);
   try {
     // the near check (same last five and amount within 10 minutes) runs in the writer's transaction,
     // so two near reports sent at once, to one instance or several, store one
@@ -137,6 +152,8 @@ export async function reportThroughLink(app: AppContext, token: unknown, body: u
   } catch (err) {
     // the writer's own duplicate answer names the other payment: a customer never reads that
     if (err instanceof DomainError && err.code === 'possible_duplicate') throw new ConflictError(problem('public_possible_duplicate'));
+    // not stored: off the limits again (should that fail too, the count errs on the safe side; the first error is the answer)
+    await held.release().catch(() => undefined);
     throw err;
   }
 }

@@ -4,10 +4,11 @@
  * load balancer). No session token is ever sent to /api/public.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { auditSummaryText, listenUrl, openDatabase } from '../../core/index.js';
+import { auditSummaryText, createStore, listenUrl, openDatabase, systemActor } from '../../core/index.js';
 import type { SecuritySettings } from '../../core/context.js';
 import { auditActorText } from '../../core/audit/text.js';
 import { runRemit } from '../helpers/cliInProcess.js';
+import { PUBLIC_REFUSED_PER_MINUTE } from '../../core/links/limits.js';
 import { createTestDb, DB_KINDS, PG_URL, TEST_SECURITY, type TestDb } from '../helpers/db.js';
 import { seed, type Fixture } from '../helpers/fixtures.js';
 import { listenApi, listParams, type Listening } from '../helpers/server.js';
@@ -57,6 +58,18 @@ describe.each(DB_KINDS)('store public links on %s', (kind) => {
     day += 1;
     return { last_five: String(10000 + day), paid_at: `2026-10-${String((day % 28) + 1).padStart(2, '0')}T${String(8 + Math.floor(day / 28)).padStart(2, '0')}:15`, amount: 1000 + day, note: '', ...extra };
   };
+
+  /** the limits' windows are clock minutes: a sequence that must fall in one starts with `need` seconds of it left */
+  const withinOneMinute = async (need: number) => {
+    while (Date.now() % 60_000 > 60_000 - need * 1000) await new Promise((r) => setTimeout(r, 200));
+  };
+  let storeNo = 0;
+  /** a store of its own and its link: a test's reports then never meet another test's in the link's limit a day */
+  const ownLink = async () => {
+    const store = await createStore({ db: t.db, security: SECURITY, actor: systemActor('test'), ip: null }, { name: `測試店${++storeNo}`, code: `LNK${storeNo}` });
+    return tokenOf((await call(one, 'GET', `/stores/${store.id}/link`, { as: 'admin' })).body.url);
+  };
+  const stored = async (lastFives: string[]) => Number(((await t.db('payments').whereIn('last_five', lastFives).count({ n: '*' }).first()) as { n: string }).n);
 
   beforeAll(async () => {
     t = await createTestDb(kind);
@@ -219,8 +232,70 @@ describe.each(DB_KINDS)('store public links on %s', (kind) => {
     expect((await call(one, 'POST', `/public/links/${token}/reports`, { body: report(), from: freshAddress() })).status).toBe(201);
   });
 
+  it('a customer fixing mistakes is never locked out: refused sends (400) do not count toward the 5 a minute; stored reports and the duplicate question do', async () => {
+    const token = await ownLink();
+    const from = freshAddress();
+    await withinOneMinute(25);
+    const right = report();
+    // the review's steps (1234, 「12 34」…) and more: seven mistakes in a row, to both instances
+    const mistakes: Array<Record<string, unknown>> = [{ last_five: '1234' }, { last_five: '12 34' }, { last_five: 'abcde' }, { amount: '一千二' }, { amount: 0 }, { paid_at: '' }, { note: 'x'.repeat(1001) }];
+    for (const [i, m] of mistakes.entries()) {
+      const r = await call(i % 2 ? two : one, 'POST', `/public/links/${token}/reports`, { body: { ...right, ...m }, from });
+      expect(r.status, JSON.stringify(m).slice(0, 40)).toBe(400);
+    }
+    const sent = await call(one, 'POST', `/public/links/${token}/reports`, { body: right, from });
+    expect(sent.status).toBe(201);
+    // the same report again is asked about: that counts (2), as do three more stored (5)
+    expect((await call(two, 'POST', `/public/links/${token}/reports`, { body: right, from })).status).toBe(409);
+    const more = [report(), report(), report()];
+    for (const body of more) expect((await call(one, 'POST', `/public/links/${token}/reports`, { body, from })).status).toBe(201);
+    const sixth = report();
+    const refused = await call(two, 'POST', `/public/links/${token}/reports`, { body: sixth, from });
+    expect(refused.status).toBe(429);
+    expect(refused.body.message).toMatch(/^送出次數過多，請於 \d+ 秒後再試$/);
+    // a mistake past the limit is still told what to fix
+    expect((await call(one, 'POST', `/public/links/${token}/reports`, { body: { ...report(), last_five: '1' }, from })).status).toBe(400);
+    expect(await stored([right.last_five, ...more.map((b) => b.last_five), sixth.last_five])).toBe(4);
+  });
+
+  it('two sends at once at the edge of the limit store one, across both instances; mistakes sent with them take nothing', async () => {
+    const token = await ownLink();
+    const from = freshAddress();
+    await withinOneMinute(25);
+    for (let i = 0; i < 4; i++) expect((await call(i % 2 ? two : one, 'POST', `/public/links/${token}/reports`, { body: report(), from })).status).toBe(201);
+    const last = [report(), report()];
+    const answers = await Promise.all([
+      call(one, 'POST', `/public/links/${token}/reports`, { body: last[0], from }),
+      call(two, 'POST', `/public/links/${token}/reports`, { body: last[1], from }),
+      call(one, 'POST', `/public/links/${token}/reports`, { body: { ...report(), last_five: '123' }, from }),
+      call(two, 'POST', `/public/links/${token}/reports`, { body: { ...report(), amount: 'x' }, from }),
+    ]);
+    expect(answers.map((a) => a.status).sort()).toEqual([201, 400, 400, 429]);
+    expect(await stored(last.map((b) => b.last_five))).toBe(1);
+  });
+
+  it('refused sends are bounded apart, generously: PUBLIC_REFUSED_PER_MINUTE a minute from one address, then 429; a right report still goes through', async () => {
+    const token = await ownLink();
+    const from = freshAddress();
+    expect(PUBLIC_REFUSED_PER_MINUTE).toBeGreaterThanOrEqual(20);
+    await withinOneMinute(25);
+    const wrong = await Promise.all(
+      Array.from({ length: PUBLIC_REFUSED_PER_MINUTE }, (_, i) => call(i % 2 ? two : one, 'POST', i % 3 ? `/public/links/${token}/reports` : `/public/links/${'B'.repeat(22)}/reports`, { body: { ...report(), last_five: 'x' }, from })),
+    );
+    expect(wrong.filter((a) => a.status === 429)).toEqual([]);
+    const past = await call(one, 'POST', `/public/links/${token}/reports`, { body: { ...report(), last_five: 'x' }, from });
+    expect(past.status).toBe(429);
+    expect(Number(past.headers.get('retry-after'))).toBeGreaterThan(0);
+    expect(past.body.message).toMatch(/^送出次數過多，請於 \d+ 秒後再試$/);
+    expect(JSON.stringify(past.body)).not.toContain('last_five');
+    expect((await call(two, 'POST', `/public/links/${'B'.repeat(22)}/reports`, { body: report(), from })).status).toBe(429);
+    expect((await call(two, 'POST', `/public/links/${token}/reports`, { body: report(), from })).status).toBe(201);
+  });
+
   it('a flood from many addresses stops at the link limit a day, shared by both instances', async () => {
     const token = tokenOf((await call(one, 'GET', `/stores/${f.stores.B.id}/link`, { as: 'admin' })).body.url);
+    // mistakes take nothing from the link's day either
+    for (let i = 0; i < 6; i++) expect((await call(one, 'POST', `/public/links/${token}/reports`, { body: { ...report(), amount: -1 }, from: freshAddress() })).status).toBe(400);
     const answers = await Promise.all(Array.from({ length: 16 }, (_, i) => call(i % 2 ? two : one, 'POST', `/public/links/${token}/reports`, { body: report(), from: freshAddress() })));
     expect(answers.filter((a) => a.status === 201)).toHaveLength(12);
     expect(answers.filter((a) => a.status === 429)).toHaveLength(4);
