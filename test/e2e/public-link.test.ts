@@ -7,10 +7,10 @@
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Page, Request } from 'playwright-core';
+import type { Page, Request, Route } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { taipeiDate } from '../../core/index.js';
-import { callApi, capture, DESK, HAS_CHROMIUM, PHONE, pick, SCREENSHOTS, settle, startE2E, type E2E } from './harness.js';
+import { callApi, capture, DESK, HAS_CHROMIUM, PHONE, pick, SCREENSHOTS, seriousFindings, settle, startE2E, type E2E } from './harness.js';
 
 /** the list opens on today (Taiwan): the reports are made today */
 const today = taipeiDate(Date.now());
@@ -160,6 +160,207 @@ describe.skipIf(!HAS_CHROMIUM)("a store's public link: poster, a customer's repo
     await page.getByText('連結已失效，請向門市索取新的連結').waitFor();
     await shot(page, 'public-link-gone-375');
     await ctx.close();
+    expect(e.errors).toEqual([]);
+  });
+
+  // ——— the outside review of the customer page (each of these failed before its fix) ———
+
+  /** the store's link as it stands (the test above rotated it) */
+  const currentLink = async () => ((await callApi(e, 'GET', `/stores/${e.stores.A.id}/link`, 'admin')) as { url: string }).url;
+  /** every browser request comes from 127.0.0.1: each test starts with that address's counts empty, as a customer arriving fresh */
+  const freshCounts = () => e.t.db('public_limits').delete();
+  /** axe's serious findings and a screenshot, at 375 px and at 1280 px, of the page as it stands */
+  const bothWidths = async (page: Page, name: string) => {
+    for (const [size, vp] of [['375', PHONE], ['1280', DESK]] as const) {
+      await page.setViewportSize(vp);
+      expect(await seriousFindings(page), `${name} at ${size}`).toEqual([]);
+      await noSideways(page);
+      // the whole page (no dialog or menu here to keep in view)
+      await page.screenshot({ path: join(SHOTS, `${name}-${size}.png`), fullPage: true });
+    }
+    await page.setViewportSize(PHONE);
+  };
+  const reportsSent = (page: Page) => {
+    const posts: string[] = [];
+    page.on('request', (r) => {
+      if (r.method() === 'POST' && new URL(r.url()).pathname.startsWith('/api/public/')) posts.push(r.url());
+    });
+    return posts;
+  };
+  const fill = async (page: Page, v: { lastFive: string; amount: string; note?: string }) => {
+    await page.getByLabel('帳號後五碼').fill(v.lastFive);
+    await page.getByLabel('匯款時間').fill(`${today}T00:07`);
+    await page.getByLabel('匯款金額').fill(v.amount);
+    await page.getByLabel('備註').fill(v.note ?? '');
+  };
+
+  it('mistakes never use up the send limit: each is shown at once and never sent, then the right report is stored (375 px)', async () => {
+    await freshCounts();
+    const url = await currentLink();
+    const ctx = await e.context(PHONE);
+    const page = await ctx.newPage();
+    const posts = reportsSent(page);
+    await page.goto(url);
+    await page.getByRole('heading', { name: '匯款回報' }).waitFor();
+    // the review's steps and more: more mistakes than the 5 a minute
+    const mistakes = [
+      { lastFive: '1234', amount: '1200', field: '帳號後五碼', message: '帳號後五碼必須是5位數字' },
+      { lastFive: '12 34', amount: '1200', field: '帳號後五碼', message: '帳號後五碼必須是5位數字' },
+      { lastFive: 'abcde', amount: '1200', field: '帳號後五碼', message: '帳號後五碼必須是5位數字' },
+      { lastFive: '12345', amount: '一千二', field: '匯款金額', message: '匯款金額必須是數字' },
+      { lastFive: '12345', amount: '0', field: '匯款金額', message: null },
+      { lastFive: '', amount: '1200', field: '帳號後五碼', message: null },
+    ];
+    for (const m of mistakes) {
+      await fill(page, m);
+      await page.getByRole('button', { name: '送出回報' }).click();
+      await page.getByText('請修正標示的欄位後再送出').waitFor();
+      const input = page.getByLabel(m.field);
+      expect(await input.getAttribute('aria-invalid'), m.lastFive + m.amount).toBe('true');
+      const error = page.locator(`#${await input.getAttribute('id')}-error`);
+      expect(await error.isVisible()).toBe(true);
+      if (m.message) expect(await error.textContent()).toBe(m.message);
+    }
+    expect(posts).toEqual([]);
+    await bothWidths(page, 'public-mistake');
+    await fill(page, { lastFive: '13579', amount: '1,200' });
+    await page.getByRole('button', { name: '送出回報' }).click();
+    await page.getByRole('heading', { name: '已收到您的回報' }).waitFor();
+    expect(posts).toHaveLength(1);
+    expect(await e.t.db('payments').where({ last_five: '13579', amount: 1200, source: 'customer' }).count({ n: '*' }).first()).toMatchObject({ n: 1 });
+    await ctx.close();
+  });
+
+  it('after a report the address is its status page: a reload keeps it, 再回報一筆 opens the empty form again, the status address never holds the link (375 px)', async () => {
+    await freshCounts();
+    const url = await currentLink();
+    const token = url.slice(url.lastIndexOf('/') + 1);
+    const ctx = await e.context(PHONE);
+    const page = await ctx.newPage();
+    await page.goto(url);
+    await fill(page, { lastFive: '97531', amount: '860', note: '第二筆' });
+    await page.getByRole('button', { name: '送出回報' }).click();
+    await page.getByRole('heading', { name: '已收到您的回報' }).waitFor();
+    const tracking = (await page.locator('.tracking').textContent())!.trim();
+    expect(page.url()).toBe(`${e.url}/r/status/${tracking}`);
+    await page.getByRole('button', { name: '再回報一筆' }).waitFor();
+    await bothWidths(page, 'public-done');
+
+    // a reload (or the phone reopening the tab) keeps the tracking number, and the way back to the form
+    await page.reload();
+    await page.getByRole('heading', { name: '匯款處理狀態' }).waitFor();
+    expect((await page.locator('.tracking').textContent())!.trim()).toBe(tracking);
+    expect(page.url()).not.toContain(token);
+    await bothWidths(page, 'public-status-again');
+    await page.getByRole('button', { name: '再回報一筆' }).click();
+    await page.getByRole('heading', { name: '匯款回報' }).waitFor();
+    expect(page.url()).toBe(url);
+    for (const label of ['帳號後五碼', '匯款金額', '備註']) expect(await page.getByLabel(label).inputValue()).toBe('');
+    // Back: the report's status again
+    await page.goBack();
+    await page.getByRole('heading', { name: '匯款處理狀態' }).waitFor();
+    expect((await page.locator('.tracking').textContent())!.trim()).toBe(tracking);
+
+    // the status address shared (a new tab, a bookmark, another phone): that report only, nothing of the link
+    const other = await (await e.context(PHONE)).newPage();
+    await other.goto(`${e.url}/r/status/${tracking}`);
+    await other.getByRole('heading', { name: '匯款處理狀態' }).waitFor();
+    expect(await other.getByRole('button', { name: '再回報一筆' }).count()).toBe(0);
+    expect(await other.content()).not.toContain(token);
+    await other.context().close();
+    await ctx.close();
+  });
+
+  it('no answer for 15 s: the page says so, keeps what was typed; sending again asks 您可能已經回報過 instead of storing twice; a late answer still shows the tracking number', async () => {
+    await freshCounts();
+    const url = await currentLink();
+    const ctx = await e.context(PHONE);
+    const page = await ctx.newPage();
+    await page.clock.install();
+    // the first report reaches the server and is stored, but its answer is held back (a weak signal)
+    let first: { route: Route; status: number; body: string } | null = null;
+    let reached: () => void = () => undefined;
+    const stored = new Promise<void>((r) => (reached = r));
+    await page.route('**/api/public/links/*/reports', async (route) => {
+      if (first) return route.continue();
+      const res = await route.fetch();
+      first = { route, status: res.status(), body: await res.text() };
+      reached();
+    });
+    await page.goto(url);
+    await fill(page, { lastFive: '86420', amount: '4,500', note: '訊號不好' });
+    await page.getByRole('button', { name: '送出回報' }).click();
+    await page.getByRole('button', { name: '送出中…' }).waitFor();
+    await stored;
+    expect(first!.status).toBe(201);
+    await page.clock.fastForward(14_000);
+    expect(await page.getByRole('alert').textContent()).toBe('');
+    await page.clock.fastForward(1_500);
+    await expect.poll(() => page.getByRole('alert').textContent()).toBe('伺服器沒有回應，無法確定是否已送出。您填寫的資料都還在，請再按一次「送出回報」；若剛才其實已送達，系統會先詢問，不會重複記錄。');
+    expect(await page.getByRole('button', { name: '送出回報' }).isEnabled()).toBe(true);
+    expect(await page.getByLabel('帳號後五碼').inputValue()).toBe('86420');
+    expect(await page.getByLabel('匯款金額').inputValue()).toBe('4,500');
+    expect(await page.getByLabel('備註').inputValue()).toBe('訊號不好');
+    await bothWidths(page, 'public-timeout');
+
+    // sent again: the server asks, and stores nothing more
+    await page.getByRole('button', { name: '送出回報' }).click();
+    await page.getByText(/^您可能已經回報過這筆匯款/).waitFor();
+    expect(await e.t.db('payments').where({ last_five: '86420' }).count({ n: '*' }).first()).toMatchObject({ n: 1 });
+    // the first answer comes at last: its tracking number is shown
+    await first!.route.fulfill({ status: first!.status, contentType: 'application/json', body: first!.body });
+    await page.getByRole('heading', { name: '已收到您的回報' }).waitFor();
+    const tracking = (await page.locator('.tracking').textContent())!.trim();
+    expect((await e.t.db('payments').where({ last_five: '86420' }).first()).uuid).toBe(tracking);
+    await ctx.close();
+  });
+
+  it('備註 longer than 1000 characters is kept whole, counted and said, never cut silently (375 px)', async () => {
+    await freshCounts();
+    const url = await currentLink();
+    const ctx = await e.context(PHONE);
+    const page = await ctx.newPage();
+    const posts = reportsSent(page);
+    await page.goto(url);
+    await page.getByRole('heading', { name: '匯款回報' }).waitFor();
+    const counter = page.locator('#note-count');
+    expect(await counter.textContent()).toBe('0/1000 字元');
+    await fill(page, { lastFive: '11223', amount: '700' });
+    // pasted, as a person would
+    await page.getByLabel('備註').focus();
+    await page.keyboard.insertText('備'.repeat(1200));
+    expect((await page.getByLabel('備註').inputValue()).length).toBe(1200);
+    expect(await counter.textContent()).toBe('1200/1000 字元');
+    expect(await page.locator('#note-error').textContent()).toBe('備註不能超過1000個字元');
+    await page.getByRole('button', { name: '送出回報' }).click();
+    await page.getByText('請修正標示的欄位後再送出').waitFor();
+    expect(posts).toEqual([]);
+    await bothWidths(page, 'public-note-over');
+    await page.getByLabel('備註').fill('備'.repeat(1000));
+    expect(await counter.textContent()).toBe('1000/1000 字元');
+    expect(await page.locator('#note-error').isVisible()).toBe(false);
+    await ctx.close();
+  });
+
+  it('sixty reads a minute from one address (a shop\u2019s shared Wi-Fi): the page says 使用人數過多, never that the link is invalid', async () => {
+    await freshCounts();
+    const url = await currentLink();
+    const token = url.slice(url.lastIndexOf('/') + 1);
+    // the limit's windows are clock minutes: start well inside one
+    while (Date.now() % 60_000 > 45_000) await new Promise((r) => setTimeout(r, 200));
+    const reads = await Promise.all(Array.from({ length: 60 }, () => fetch(`${e.url}/api/public/links/${token}`).then((r) => r.status)));
+    expect(reads.every((s) => s === 200)).toBe(true);
+    const ctx = await e.context(PHONE);
+    const page = await ctx.newPage();
+    await page.goto(url);
+    await page.getByRole('heading', { name: '使用人數過多' }).waitFor();
+    expect(await page.locator('p').last().textContent()).toMatch(/^使用人數過多，請於 \d+ 秒後再試$/);
+    expect(await page.getByText('連結已失效').count()).toBe(0);
+    await bothWidths(page, 'public-busy');
+    await page.goto(`${e.url}/r/status/00000000-0000-4000-8000-000000000000`);
+    await page.getByRole('heading', { name: '使用人數過多' }).waitFor();
+    await ctx.close();
+    await freshCounts();
     expect(e.errors).toEqual([]);
   });
 });

@@ -2,33 +2,97 @@
  * The public report page (issue 25): a customer with a store's link (`/r/TOKEN`) reports a
  * transfer and gets a tracking number; `/r/status/TRACKING` shows that report's status. No
  * account and no session: it calls /api/public only. Plain DOM, no framework, ES2015 (see
- * admin/vite.report.config.ts). The server checks everything; this page shows what it says.
+ * admin/vite.report.config.ts). The server checks everything; the page checks the form with the
+ * server's own rules first (validatePayment), so a mistake is shown at once and never sent.
+ *
+ * After a report the address becomes its status page (`/r/status/TRACKING`, history.replaceState),
+ * so a reload or a bookmark keeps the tracking number. 再回報一筆 goes back to the link's form: the
+ * link's token rides in the history entry's state, never in the status address, since a status
+ * address is shared (a screenshot, a LINE message) and must show that one report only, not hand
+ * out the store's link. A status page opened afresh (a bookmark, a new tab) knows no link, so it
+ * shows no 再回報一筆.
  */
-import { HONEYPOT_FIELD, PUBLIC_PAGE_PREFIX, formatNTD, formatTaipei, isLinkToken, isTrackingNumber, type PublicStatus } from '../../../core/browser.js';
+import { HONEYPOT_FIELD, MSG, NOTE_MAX_LENGTH, PUBLIC_PAGE_PREFIX, formatNTD, formatTaipei, isLinkToken, isTrackingNumber, validatePayment, type PublicStatus } from '../../../core/browser.js';
 import { REPORT_TEXT as T } from './texts.js';
 
 const app = document.getElementById('app') as HTMLElement;
 
 type Answer = { status: number; body: any };
 
-function call(method: string, path: string, body?: unknown): Promise<Answer> {
-  return fetch(`/api/public${path}`, {
-    method,
-    credentials: 'omit',
-    headers: body === undefined ? { 'Remit-Error-Codes': '1' } : { 'content-type': 'application/json', 'Remit-Error-Codes': '1' },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  }).then(
-    (res) => res.text().then((text) => {
-      let parsed: unknown = null;
-      try {
-        parsed = text ? JSON.parse(text) : null;
-      } catch (e) {
-        parsed = null;
-      }
-      return { status: res.status, body: parsed };
-    }),
-    () => ({ status: 0, body: null }),
-  );
+/** How long the page waits for the server before saying so: a phone on a weak signal may wait forever. */
+const REPORT_TIMEOUT_MS = 15_000;
+/** The status of an answer that did not come within REPORT_TIMEOUT_MS (0: no connection at all). */
+const TIMED_OUT = -1;
+
+/**
+ * A call to /api/public. Past REPORT_TIMEOUT_MS it answers TIMED_OUT; the request is not cut off,
+ * and its answer, should it still come, goes to `late` (a report stored after all is then shown).
+ */
+function call(method: string, path: string, body?: unknown, late?: (a: Answer) => void): Promise<Answer> {
+  return new Promise<Answer>((resolve) => {
+    let waiting = true;
+    const timer = setTimeout(() => {
+      waiting = false;
+      resolve({ status: TIMED_OUT, body: null });
+    }, REPORT_TIMEOUT_MS);
+    fetch(`/api/public${path}`, {
+      method,
+      credentials: 'omit',
+      headers: body === undefined ? { 'Remit-Error-Codes': '1' } : { 'content-type': 'application/json', 'Remit-Error-Codes': '1' },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    })
+      .then(
+        (res) => res.text().then((text) => {
+          let parsed: unknown = null;
+          try {
+            parsed = text ? JSON.parse(text) : null;
+          } catch (e) {
+            parsed = null;
+          }
+          return { status: res.status, body: parsed };
+        }),
+        () => ({ status: 0, body: null }),
+      )
+      .then((a) => {
+        clearTimeout(timer);
+        if (waiting) {
+          waiting = false;
+          resolve(a);
+        } else if (late) late(a);
+      });
+  });
+}
+
+/** The seconds a 429 asks to wait, from its details (the page asks for codes and details). */
+const waitOf = (r: Answer): number | null => {
+  const s = r.body && r.body.details && Number(r.body.details.seconds);
+  return s && s > 0 ? Math.ceil(s) : null;
+};
+
+/**
+ * A read that did not give the page what it needs: 使用人數過多 for too many reads from one address
+ * (a shop's shared Wi-Fi; the link still works), the server's own sentence under `title` otherwise.
+ */
+function readRefused(r: Answer, title: string): void {
+  if (r.status === 429) return plain(T.busyTitle, T.busy(waitOf(r)));
+  const message = r.body && typeof r.body.message === 'string' ? r.body.message : T.networkError;
+  plain(title, message);
+}
+
+/** The history entry's link (see the top): set when this tab reported through it. */
+function linkOfEntry(): string | null {
+  const state = history.state as { link?: unknown } | null;
+  return state && isLinkToken(state.link) ? state.link : null;
+}
+
+/** To the link's empty form, as a new history entry (Back returns to the report's status). */
+function anotherButton(token: string): HTMLElement {
+  const again = h('button', { type: 'button', class: 'secondary' }, T.anotherReport) as HTMLButtonElement;
+  again.onclick = () => {
+    history.pushState(null, '', `${PUBLIC_PAGE_PREFIX}${token}`);
+    start();
+  };
+  return again;
 }
 
 /** An element with attributes and children: text children are set as text, never as HTML. */
@@ -57,21 +121,23 @@ function reportPage(token: string, storeName: string): void {
   document.title = `${storeName}｜${T.title}`;
   const notice = h('div', { role: 'alert' });
   const fields: Record<string, { input: HTMLInputElement | HTMLTextAreaElement; error: HTMLElement }> = {};
-  const field = (name: string, label: string, input: HTMLInputElement | HTMLTextAreaElement, hint?: string) => {
+  const field = (name: string, label: string, input: HTMLInputElement | HTMLTextAreaElement, hint?: string, after?: HTMLElement) => {
     input.id = name;
     input.setAttribute('name', name);
     const error = h('p', { class: 'field-error', id: `${name}-error` });
     error.hidden = true;
-    input.setAttribute('aria-describedby', `${name}-error`);
+    input.setAttribute('aria-describedby', after ? `${name}-error ${after.id}` : `${name}-error`);
     fields[name] = { input, error };
-    return [h('label', { for: name }, label, hint ? h('span', { class: 'hint' }, hint) : null), input, error];
+    return [h('label', { for: name }, label, hint ? h('span', { class: 'hint' }, hint) : null), input, error, after || null].filter((n): n is HTMLElement => n !== null);
   };
   const input = (attrs: Record<string, string>) => h('input', attrs) as HTMLInputElement;
   const lastFive = input({ type: 'text', inputmode: 'numeric', pattern: '[0-9]*', maxlength: '5', autocomplete: 'off', required: '' });
   const paidAt = input({ type: 'datetime-local', required: '' });
   paidAt.value = nowValue();
   const amount = input({ type: 'text', inputmode: 'numeric', autocomplete: 'off', required: '' });
-  const note = h('textarea', { maxlength: '1000' }) as HTMLTextAreaElement;
+  // no maxlength: a paste longer than the limit is kept whole, and the counter says by how much
+  const note = h('textarea', {}) as HTMLTextAreaElement;
+  const noteCount = h('p', { class: 'counter', id: 'note-count' });
   const trap = input({ type: 'text', name: HONEYPOT_FIELD, tabindex: '-1', autocomplete: 'off' });
   const submit = h('button', { type: 'submit' }, T.submit) as HTMLButtonElement;
   const form = h(
@@ -81,52 +147,98 @@ function reportPage(token: string, storeName: string): void {
     ...field('last_five', T.lastFive, lastFive, T.lastFiveHint),
     ...field('paid_at', T.paidAt, paidAt),
     ...field('amount', T.amount, amount, T.amountHint),
-    ...field('note', T.note, note, T.optional),
+    ...field('note', T.note, note, T.optional, noteCount),
     h('div', { class: 'trap', 'aria-hidden': 'true' }, h('label', { for: 'hp' }, T.trap), trap),
     submit,
   ) as HTMLFormElement;
   trap.id = 'hp';
 
+  const setError = (name: string, message: string | null) => {
+    const f = fields[name];
+    f.error.textContent = message || '';
+    f.error.hidden = !message;
+    if (message) f.input.setAttribute('aria-invalid', 'true');
+    else f.input.removeAttribute('aria-invalid');
+  };
+  // the note as the server measures it (trimmed), against its limit; past it, said at once
+  let noteOver = false;
+  const countNote = () => {
+    const n = note.value.trim().length;
+    noteCount.textContent = T.noteCount(n);
+    noteCount.className = n > NOTE_MAX_LENGTH ? 'counter over' : 'counter';
+    if (n > NOTE_MAX_LENGTH !== noteOver) setError('note', n > NOTE_MAX_LENGTH ? MSG.noteTooLong : null);
+    noteOver = n > NOTE_MAX_LENGTH;
+  };
+  note.oninput = countNote;
+  // said when it happens (typing past the limit), not only when the field is next read
+  fields.note.error.setAttribute('aria-live', 'polite');
+  countNote();
+
   const clear = () => {
     notice.className = '';
     notice.textContent = '';
-    for (const k of Object.keys(fields)) {
-      fields[k].error.hidden = true;
-      fields[k].input.removeAttribute('aria-invalid');
+    for (const k of Object.keys(fields)) setError(k, null);
+    noteOver = false;
+    countNote();
+  };
+  const showErrors = (errors: Array<{ field: string; message: string }>, otherwise: string) => {
+    let first: HTMLElement | null = null;
+    for (const e of errors) {
+      if (!fields[e.field]) continue;
+      setError(e.field, e.message);
+      first = first || fields[e.field].input;
     }
+    notice.className = 'notice error';
+    notice.textContent = first ? T.fixFields : otherwise;
+    if (first) first.focus();
+  };
+  const idle = () => {
+    submit.disabled = false;
+    submit.textContent = T.submit;
+  };
+  // each press is an attempt; an earlier one that timed out may still answer 201 (stored after all)
+  let attempt = 0;
+  let finished = false;
+  const stored = (r: Answer) => {
+    if (finished) return;
+    finished = true;
+    done(token, storeName, r.body.tracking, r.body.status_path);
   };
   const send = (confirmDuplicate: boolean) => {
     clear();
-    submit.disabled = true;
-    submit.textContent = T.sending;
     const body: Record<string, unknown> = {
       last_five: lastFive.value.trim(),
       paid_at: paidAt.value,
       amount: amount.value.replace(/[,，\s]/g, ''),
       note: note.value,
     };
+    // the server's own rules, here first: a mistake is shown at once, and never sent
+    const checked = validatePayment(body);
+    if (!checked.ok) return showErrors(checked.errors, T.fixFields);
     body[HONEYPOT_FIELD] = trap.value;
     if (confirmDuplicate) body.confirm_duplicate = true;
-    call('POST', `/links/${token}/reports`, body).then((r) => {
-      submit.disabled = false;
-      submit.textContent = T.submit;
-      if (r.status === 201) return done(storeName, r.body.tracking, r.body.status_path);
+    const mine = ++attempt;
+    submit.disabled = true;
+    submit.textContent = T.sending;
+    call('POST', `/links/${token}/reports`, body, (late) => {
+      if (late.status === 201) stored(late);
+    }).then((r) => {
+      if (finished) return;
+      if (mine !== attempt) {
+        if (r.status === 201) stored(r);
+        return;
+      }
+      idle();
+      if (r.status === 201) return stored(r);
+      if (r.status === TIMED_OUT) {
+        notice.className = 'notice error';
+        notice.textContent = T.timedOut;
+        return;
+      }
       const message = (r.body && typeof r.body.message === 'string' && r.body.message) || T.networkError;
       if (r.status === 409 && r.body && r.body.code === 'public_possible_duplicate') return askDuplicate(message);
       if (r.status === 404 && r.body && r.body.code === 'link_inactive') return plain(T.linkGoneTitle, message);
-      const errors: Array<{ field: string; message: string }> = (r.body && Array.isArray(r.body.errors) && r.body.errors) || [];
-      let first: HTMLElement | null = null;
-      for (const e of errors) {
-        const f = fields[e.field];
-        if (!f) continue;
-        f.error.textContent = e.message;
-        f.error.hidden = false;
-        f.input.setAttribute('aria-invalid', 'true');
-        first = first || f.input;
-      }
-      notice.className = 'notice error';
-      notice.textContent = errors.length ? T.fixFields : message;
-      if (first) first.focus();
+      showErrors((r.body && Array.isArray(r.body.errors) && r.body.errors) || [], message);
     });
   };
   const askDuplicate = (message: string) => {
@@ -149,19 +261,23 @@ function reportPage(token: string, storeName: string): void {
   lastFive.focus();
 }
 
-function done(storeName: string, tracking: string, statusPath: string): void {
+/** A report stored: the address becomes its status page (reload and bookmarks keep it), the link kept in the entry's state only. */
+function done(token: string, storeName: string, tracking: string, statusPath: string): void {
+  history.replaceState({ link: token }, '', statusPath);
   document.title = T.doneTitle;
   const link = h('a', { href: statusPath }, T.statusLink);
   show(
     h('header', {}, h('p', { class: 'store' }, storeName), h('h1', { class: 'what' }, T.title)),
     h('div', { class: 'card done' }, h('h2', {}, T.doneTitle), h('p', {}, T.doneText), h('p', { class: 'muted' }, T.trackingLabel), h('p', { class: 'tracking' }, tracking), h('p', {}, link), h('p', { class: 'muted' }, T.keepLink)),
+    anotherButton(token),
   );
 }
 
 function statusPage(tracking: string): void {
   call('GET', `/reports/${tracking}`).then((r) => {
-    if (r.status !== 200) return plain(T.statusTitle, (r.body && r.body.message) || T.networkError);
+    if (r.status !== 200) return readRefused(r, T.statusTitle);
     const s = r.body as PublicStatus;
+    const token = linkOfEntry();
     document.title = `${T.statusTitle}｜${s.store_name}`;
     show(
       h('header', {}, h('p', { class: 'store' }, s.store_name), h('h1', { class: 'what' }, T.statusTitle)),
@@ -171,6 +287,7 @@ function statusPage(tracking: string): void {
         h('dl', {}, h('dt', {}, T.status), h('dd', {}, h('span', { class: `badge ${s.status}` }, s.status)), h('dt', {}, T.amount), h('dd', {}, formatNTD(s.amount)), h('dt', {}, T.paidAt), h('dd', {}, formatTaipei(Date.parse(s.paid_at))), h('dt', {}, T.trackingLabel), h('dd', { class: 'tracking' }, s.tracking)),
         h('p', { class: 'muted' }, T.statusMeaning[s.status] || ''),
       ),
+      ...(token ? [anotherButton(token)] : []),
     );
   });
 }
@@ -186,8 +303,12 @@ function start(): void {
   if (!isLinkToken(rest)) return plain(T.linkGoneTitle, T.linkGone);
   call('GET', `/links/${rest}`).then((r) => {
     if (r.status === 200) return reportPage(rest, r.body.store_name);
-    plain(T.linkGoneTitle, (r.body && r.body.message) || T.networkError);
+    // only a link the server says is gone is 連結已失效: too many reads or no connection is not the link's fault
+    if (r.status === 404) return plain(T.linkGoneTitle, (r.body && r.body.message) || T.linkGone);
+    readRefused(r, T.unavailableTitle);
   });
 }
 
+// Back and Forward between a report's status and the form of 再回報一筆
+window.addEventListener('popstate', () => start());
 start();
