@@ -1,6 +1,6 @@
 import { closeSync, existsSync, openSync, readSync } from 'node:fs';
 import { resolve } from 'node:path';
-import type { Knex } from 'knex';
+import knexFactory, { type Knex } from 'knex';
 import {
   loadConfig,
   migrateLatest,
@@ -43,8 +43,19 @@ function dbSource(io: CliIO, opts: GlobalOptions): DbSource {
 export function requireSqliteFile(io: CliIO, opts: GlobalOptions, config: RemitConfig = configFrom(io, opts)): string | null {
   if (config.db.client !== 'sqlite' || config.db.filename === ':memory:') return null;
   const path = resolve(config.db.filename);
-  if (!existsSync(path)) throw new DataError(DB.missing(path, dbSource(io, opts), process.cwd()));
-  // read before SQLite opens it: opening would turn on WAL mode in whatever the file is
+  const kind = sqliteFileKind(path);
+  if (kind === 'missing') throw new DataError(DB.missing(path, dbSource(io, opts), process.cwd()));
+  if (kind === 'empty') throw new DataError(DB.empty(path));
+  return path;
+}
+
+/**
+ * What is at a SQLite path, read before SQLite opens it (opening would turn on WAL mode in
+ * whatever the file is): nothing, an empty file, or a SQLite database; anything else (a folder, a
+ * CSV) is refused as not SQLite.
+ */
+export function sqliteFileKind(path: string): 'missing' | 'empty' | 'sqlite' {
+  if (!existsSync(path)) return 'missing';
   const head = Buffer.alloc(16);
   let read: number;
   try {
@@ -58,25 +69,44 @@ export function requireSqliteFile(io: CliIO, opts: GlobalOptions, config: RemitC
     if ((err as { code?: string }).code === 'EACCES') throw err; // said as such by the error handler
     throw new DataError(DB.notSqlite(path)); // a folder
   }
-  if (read === 0) throw new DataError(DB.empty(path));
+  if (read === 0) return 'empty';
   if (head.toString('latin1') !== 'SQLite format 3\0') throw new DataError(DB.notSqlite(path));
-  return path;
+  return 'sqlite';
 }
+
+/** knex's own bookkeeping tables: a file holding only these was begun by a migrate that failed. */
+const KNEX_TABLES = ['knex_migrations', 'knex_migrations_lock'];
 
 /**
  * An existing SQLite file that is not remit's: empty (a file made by hand, or by `touch`), another
- * program's database, or not SQLite at all. Said before anything is written into it.
+ * program's database, or not SQLite at all. Said before anything is written into it. `migrate`
+ * takes a database with no tables (a new one) and refuses only another program's.
  */
-async function checkSqliteTables(db: Knex, path: string): Promise<void> {
+export async function checkSqliteTables(path: string, opts: { forMigrate?: boolean } = {}): Promise<void> {
+  // a plain handle, without the WAL mode and the mode bits openDatabase gives a file: a file that
+  // is refused is left as it was
+  const db = knexFactory({ client: 'sqlite3', connection: { filename: path }, useNullAsDefault: true, pool: { min: 0, max: 1 } });
+  try {
+    await tablesAreRemits(db, path, opts);
+  } finally {
+    await db.destroy();
+  }
+}
+
+async function tablesAreRemits(db: Knex, path: string, opts: { forMigrate?: boolean }): Promise<void> {
   let tables: string[];
   try {
-    tables = ((await db.raw("select name from sqlite_master where type = 'table'")) as Array<{ name: string }>).map((t) => t.name);
+    tables = ((await db.raw("select name from sqlite_master where type = 'table' and name not like 'sqlite_%'")) as Array<{ name: string }>).map((t) => t.name);
   } catch (err) {
     if ((err as { code?: string }).code === 'SQLITE_NOTADB') throw new DataError(DB.notSqlite(path));
     throw err;
   }
+  const applied = tables.includes('knex_migrations') && Boolean(await db('knex_migrations').first());
+  if (applied) return;
+  const own = tables.filter((t) => !KNEX_TABLES.includes(t));
+  if (opts.forMigrate && !own.length) return;
   if (!tables.length) throw new DataError(DB.empty(path));
-  if (!tables.includes('knex_migrations') || !(await db('knex_migrations').first())) throw new DataError(DB.notRemit(path));
+  throw new DataError(DB.notRemit(path));
 }
 
 /**
@@ -86,9 +116,9 @@ async function checkSqliteTables(db: Knex, path: string): Promise<void> {
 export async function openExistingDatabase(io: CliIO, opts: GlobalOptions): Promise<{ db: Knex; config: RemitConfig }> {
   const config = configFrom(io, opts);
   const path = requireSqliteFile(io, opts, config);
+  if (path) await checkSqliteTables(path);
   const db = openDatabase(config.db);
   try {
-    if (path) await checkSqliteTables(db, path);
     await migrateLatest(db);
     return { db, config };
   } catch (err) {

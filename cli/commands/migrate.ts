@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
 import { migrateLatest, openDatabase } from '../../core/index.js';
-import { configFrom, describeDb, type CliIO } from '../context.js';
+import { resolve } from 'node:path';
+import { checkSqliteTables, configFrom, describeDb, sqliteFileKind, type CliIO } from '../context.js';
 import { examples } from '../input.js';
 import { DB } from '../messages.js';
 
@@ -11,6 +12,10 @@ export function migrateCommand(program: Command, io: CliIO): void {
     .addHelpText('after', examples('remit migrate', 'remit --db /srv/remit/remit.sqlite migrate'))
     .action(async (_opts, cmd: Command) => {
       const config = configFrom(io, cmd.optsWithGlobals());
+      // a new or empty file is made remit's; another program's database, or a file that is not
+      // SQLite, is refused untouched, in the words every other command uses
+      const path = config.db.client === 'sqlite' && config.db.filename !== ':memory:' ? resolve(config.db.filename) : null;
+      if (path !== null && sqliteFileKind(path) === 'sqlite') await checkSqliteTables(path, { forMigrate: true });
       const db = openDatabase(config.db);
       try {
         const applied = await migrateLatest(db);

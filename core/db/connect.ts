@@ -48,10 +48,22 @@ function immediateSqliteClient(): unknown {
 }
 let sqliteClient: unknown;
 
+/**
+ * knex's own warnings, minus those it adds to an error it then throws (a migration that could not
+ * take its lock or failed): the error reaches the caller, and the CLI says it in Chinese, so the
+ * English lines beside it only confused (`Can't take lock… knex migrate:unlock`).
+ */
+const KNEX_LOG = {
+  warn(message: string) {
+    if (!/^(Can't take lock to run migrations|If you are sure migrations are not running|migration failed with error|migration file ")/.test(message)) console.warn(message);
+  },
+};
+
 export function openDatabase(cfg: DbConfig): Knex {
   if (cfg.client === 'pg') {
     return knexFactory({
       client: 'pg',
+      log: KNEX_LOG,
       connection: { connectionString: cfg.connectionString, types: pgTypes } as Knex.PgConnectionConfig,
       searchPath: cfg.searchPath ? [cfg.searchPath] : undefined,
       pool: { min: 0, max: cfg.poolMax ?? 10 },
@@ -66,6 +78,7 @@ export function openDatabase(cfg: DbConfig): Knex {
     client: sqliteClient as typeof Knex.Client,
     connection: { filename: cfg.filename },
     useNullAsDefault: true,
+    log: KNEX_LOG,
     pool: {
       min: 1,
       max: 1,

@@ -71,12 +71,27 @@ const MIGRATION_LOCK = 7_210_000;
  * other connections; SQLite's file lock does this already.
  */
 export async function migrateLatest(db: Knex): Promise<string[]> {
+  // A database already at the latest is only read: knex's latest() takes the write lock (SQLite)
+  // even with nothing to apply, so a read-only command waited for a running import and failed.
+  if (!(await migrationsBehind(db))) return [];
   if (db.client.config.client !== 'pg') return ((await db.migrate.latest(options())) as [number, string[]])[1];
   return db.transaction(async (trx) => {
     await trx.raw('select pg_advisory_xact_lock(?)', [MIGRATION_LOCK]);
     const [, applied] = (await db.migrate.latest(options())) as [number, string[]];
     return applied;
   });
+}
+
+/**
+ * Whether migrateLatest has anything to do, found by reading only (no lock, no table made): a
+ * migration this program knows is not applied yet, or one is applied that it does not know (knex
+ * then says the list is corrupt, as it always did).
+ */
+export async function migrationsBehind(db: Knex): Promise<boolean> {
+  if (!(await db.schema.hasTable('knex_migrations'))) return true;
+  const applied = new Set(((await db('knex_migrations').select('name')) as Array<{ name: string }>).map((r) => r.name));
+  const known = knownMigrationNames();
+  return known.some((n) => !applied.has(n)) || applied.size !== known.length;
 }
 
 /** Applies the next pending migration only (tests use it to check what a later one does to existing data). */
