@@ -1,13 +1,23 @@
 import { CommanderError } from 'commander';
-import { ConfigError, errorMessage, isDomainError, ValidationError, type Problem } from '../core/index.js';
+import { ConfigError, errorMessage, isDatabaseBusy, isDomainError, ValidationError, type Problem } from '../core/index.js';
+import { actorNameText } from '../core/audit/text.js';
 import type { CliIO } from './context.js';
-import { errorLine, INPUT, SERVE } from './messages.js';
+import { DB, errorLine, INPUT, SERVE } from './messages.js';
 
 /**
  * Exit codes: 0 success, 1 a failure of the data or the operation (a file or database that is
  * missing or is not what it should be counts as data), 2 wrong usage (flags and arguments).
  */
-export const EXIT = { ok: 0, failure: 1, usage: 2 } as const;
+export const EXIT = { ok: 0, failure: 1, usage: 2, readerGone: 141 } as const;
+
+/**
+ * Output to a pipe whose reader has gone (`remit export -o - | head`): the command stops without a
+ * word, as a Unix tool killed by SIGPIPE does (128 + 13), and what it was writing is not recorded
+ * as done.
+ */
+export function isReaderGone(err: unknown): boolean {
+  return (err as { code?: string })?.code === 'EPIPE';
+}
 
 /** A usage problem found by a command itself (a missing flag, an unknown store code given as a flag). */
 export class UsageError extends Error {}
@@ -17,6 +27,29 @@ export class DataError extends Error {}
 
 /** The operator declined a confirmation or left a prompt (Ctrl+C): nothing was done. */
 export class CancelledError extends Error {}
+
+/** A problem's details as a person reads them: the one who closed a day is 命令列, not `cli`. */
+function spokenDetails(e: Problem): Problem['details'] {
+  const by = (e.details as { by?: unknown } | undefined)?.by;
+  return e.code === 'day_already_closed' && typeof by === 'string' ? { ...e.details, by: actorNameText(by) } : e.details;
+}
+
+/**
+ * Runs `run`, and says a refusal of the value a flag gave (an amount of 0, one too large, a range
+ * too long) as wrong usage (exit 2), as the flag's other bad values are: core checks the value,
+ * the command line says whose fault it is. Refusals of other fields stay failures (exit 1).
+ */
+export async function flagValuesAsUsage<T>(fields: readonly string[], run: () => Promise<T>, stateCodes: readonly string[] = []): Promise<T> {
+  try {
+    return await run();
+  } catch (err) {
+    // `stateCodes`: refusals of those fields that come from the data, not the value (a first close without its opening)
+    if (err instanceof ValidationError && err.errors.length && err.errors.every((e) => fields.includes(e.field) && !stateCodes.includes(e.code))) {
+      throw new UsageError(err.errors.map((e) => errorMessage(e.code, e.details)).join('\n'));
+    }
+    throw err;
+  }
+}
 
 /** The one error handler of the CLI: a clear message on stderr and an exit code, never a stack trace for user errors. */
 export function handleError(err: unknown, io: CliIO): number {
@@ -38,12 +71,19 @@ export function handleError(err: unknown, io: CliIO): number {
   if (isDomainError(err)) {
     // Said from each error's code and details (core/messages.ts); a field error is a complete
     // sentence, so one is said alone, several as a list.
-    const said = (e: Problem) => errorMessage(e.code, e.details);
+    const said = (e: Problem) => errorMessage(e.code, spokenDetails(e));
     if (err instanceof ValidationError && err.errors.length === 1) io.stderr(errorLine(said(err.errors[0])));
     else {
       io.stderr(errorLine(said(err)));
       if (err instanceof ValidationError) for (const e of err.errors) io.stderr(`  - ${said(e)}\n`);
     }
+    return EXIT.failure;
+  }
+  if (isReaderGone(err)) return EXIT.readerGone;
+  // another process holds the database's write lock past the wait (an import running): said so,
+  // never knex's English (a migration's lock) nor SQLite's
+  if (isDatabaseBusy(err) || (err as Error)?.name === 'LockError' || /SQLITE_BUSY/.test((err as Error)?.message ?? '')) {
+    io.stderr(errorLine(DB.busy));
     return EXIT.failure;
   }
   const e = err as { code?: string; message?: string; port?: number; address?: string };

@@ -1,17 +1,61 @@
 import { randomBytes } from 'node:crypto';
 import { closeSync, existsSync, fchmodSync, fsyncSync, openSync, renameSync, rmSync, statSync, writeSync } from 'node:fs';
 import { open, readFile, rename, rm } from 'node:fs/promises';
+import { dirname, resolve } from 'node:path';
 import { ConflictError, MAX_IMPORT_BYTES, ValidationError } from '../core/index.js';
 import { problem } from '../core/errors.js';
 import { DataError } from './errors.js';
 import { FILES } from './messages.js';
 
 /**
+ * A file the system refused to write, as one sentence naming the path and why (the folder is
+ * missing, not a folder, no permission, the disk is full, the file too big…): exit 1. Every
+ * command that writes a file says it so (export, sample, backup). An error that is not the file
+ * system's (the database's, while an export streams) is answered as it is.
+ */
+export function fileWriteError(path: string, err: unknown): unknown {
+  const e = err as { code?: string; syscall?: string };
+  if (!e?.syscall || !e.code) return err;
+  // the folder the file goes into, or the part of the path that is not one
+  // `-o out/` names a folder to write into
+  const dir = /[\\/]$/.test(path) ? resolve(path) : dirname(resolve(path));
+  let code = e.code === 'ENOENT' && existsSync(dir) ? 'ENOENT_IN_DIR' : e.code;
+  let named = dir;
+  if (code === 'ENOTDIR') {
+    // the part of the path that is a file; none: the path itself names a folder (`-o out/`)
+    const file = ancestors(dir).find((d) => existsSync(d) && !statSync(d).isDirectory());
+    if (file) named = file;
+    else code = 'EISDIR';
+  }
+  const reason = FILES.writeReasons[code]?.(named) ?? FILES.otherReason(e.code);
+  return new DataError(FILES.cannotWrite(path, reason));
+}
+
+/** A folder and the folders above it, root last. */
+function ancestors(dir: string): string[] {
+  const out = [dir];
+  while (dirname(out[out.length - 1]) !== out[out.length - 1]) out.push(dirname(out[out.length - 1]));
+  return out;
+}
+
+/** The temporary file beside `path` a whole file is written into first. */
+const tmpBeside = (path: string) => `${path}.${randomBytes(4).toString('hex')}.tmp`;
+
+/**
  * Writes a file whole or not at all: into a temporary file beside it, then renamed, so a cron
- * job killed halfway never leaves a truncated report under the real name.
+ * job killed halfway never leaves a truncated report under the real name. A file the system
+ * refuses is said as such (fileWriteError).
  */
 export function writeFileAtomic(path: string, data: Uint8Array | string, mode = 0o644): void {
-  const tmp = `${path}.${randomBytes(4).toString('hex')}.tmp`;
+  try {
+    writeFileAtomicRaw(path, data, mode);
+  } catch (err) {
+    throw fileWriteError(path, err);
+  }
+}
+
+function writeFileAtomicRaw(path: string, data: Uint8Array | string, mode: number): void {
+  const tmp = tmpBeside(path);
   const fd = openSync(tmp, 'wx', mode);
   try {
     fchmodSync(fd, mode);
@@ -38,8 +82,10 @@ export function writeFileAtomic(path: string, data: Uint8Array | string, mode = 
  * replaces an existing file (and its mode) rather than writing into it.
  */
 export async function writeStreamAtomic(path: string, body: AsyncIterable<Uint8Array | string>, mode = 0o600): Promise<void> {
-  const tmp = `${path}.${randomBytes(4).toString('hex')}.tmp`;
-  const fh = await open(tmp, 'wx', mode);
+  const tmp = tmpBeside(path);
+  const fh = await open(tmp, 'wx', mode).catch((err) => {
+    throw fileWriteError(path, err);
+  });
   try {
     await fh.chmod(mode);
     let pending: Buffer[] = [];
@@ -62,7 +108,7 @@ export async function writeStreamAtomic(path: string, body: AsyncIterable<Uint8A
   } catch (err) {
     await fh.close().catch(() => {});
     await rm(tmp, { force: true });
-    throw err;
+    throw fileWriteError(path, err);
   }
 }
 

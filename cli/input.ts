@@ -101,11 +101,14 @@ export function passwordSource(opts: PasswordFlags, label: string = INPUT.passwo
   }
   if (!interactive()) throw missing(label, '--password-stdin');
   return async () => {
-    const first = await ask(password({ message: INPUT.prompt(label) }, promptContext));
-    const again = await ask(password({ message: INPUT.promptAgain(label) }, promptContext));
+    const first = await ask(password({ message: INPUT.prompt(label), theme: hiddenTheme }, promptContext));
+    const again = await ask(password({ message: INPUT.promptAgain(label), theme: hiddenTheme }, promptContext));
     return { password: first, confirmPassword: again };
   };
 }
+
+/** The password prompt's hint in Chinese: inquirer's help style is the only place it writes `[input is masked]`. */
+const hiddenTheme = { style: { help: () => INPUT.passwordHidden } };
 
 /** Destructive commands: without a terminal nobody can confirm, so `--yes` is required. */
 export function requireYesOrTerminal(yes: boolean | undefined): void {
@@ -116,7 +119,7 @@ export function requireYesOrTerminal(yes: boolean | undefined): void {
 export async function confirmOrCancel(yes: boolean | undefined, message: string): Promise<void> {
   if (yes) return;
   requireYesOrTerminal(yes);
-  if (!(await ask(confirm({ message, default: false }, promptContext)))) throw new CancelledError(INPUT.cancelledNothingDone);
+  if (!(await ask(confirm({ message, default: false, transformer: (yes) => (yes ? INPUT.yes : INPUT.no) }, promptContext)))) throw new CancelledError(INPUT.cancelledNothingDone);
 }
 
 /** The 範例 section every command's `--help` ends with. */

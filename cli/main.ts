@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-import { handleError } from './errors.js';
+import { EXIT, handleError, isReaderGone } from './errors.js';
 import { buildProgram } from './program.js';
 import { terminalText } from './table.js';
 import type { CliIO } from './context.js';
@@ -11,6 +11,15 @@ const io: CliIO = {
   stdout: (s) => process.stdout.write(terminalText(s)),
   stderr: (s) => process.stderr.write(terminalText(s)),
 };
+
+// A reader that went away (`remit export -o - | head -1`, `remit closes | head -1`): stop at once
+// and quietly, as Unix tools do; nothing half-written is recorded as done.
+for (const stream of [process.stdout, process.stderr]) {
+  stream.on('error', (err) => {
+    if (isReaderGone(err)) process.exit(EXIT.readerGone);
+    throw err;
+  });
+}
 
 const program = buildProgram(io, {
   onServerStarted(stop) {

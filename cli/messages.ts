@@ -6,7 +6,7 @@
  * retyped here. Each command's and option's own description stays beside its definition in
  * cli/commands/ (it is the definition), and so do the examples of its `--help`.
  */
-import { PAYMENT_FIELD_LABELS, STATUS_LABELS, STORE_FIELD_LABELS, USER_FIELD_LABELS } from '../core/index.js';
+import { PAYMENT_FIELD_LABELS, ROLE_LABELS, STATUS_LABELS, STORE_FIELD_LABELS, USER_FIELD_LABELS } from '../core/index.js';
 import { AUDIT_FIELD_LABELS, CLOSE_FIELD_LABELS as C, PAYER_FIELD_LABELS } from '../core/labels.js';
 
 /** How every error is said on stderr. */
@@ -48,6 +48,7 @@ export const USAGE = {
   tooManyArguments: (command: string, expected: number, got: number) => `參數過多：${command} 最多接受 ${expected} 個參數，收到 ${got} 個`,
   invalidValue: (flags: string, choices: readonly string[] | undefined) => `選項 ${flags} 的值不正確${choices ? `（可選：${choices.join('、')}）` : ''}`,
   invalidValueUnnamed: '有選項或參數的值不正確',
+  emptyValue: (flag: string) => `選項 ${flag} 的值不能是空白（不需要時請不要加這個選項）`,
   conflicting: (flags: string[]) => `選項 ${flags.join(' 與 ')} 不能一起使用`,
   unknownUsage: '指令的用法不正確',
   /** the line after every usage error */
@@ -70,14 +71,37 @@ export const DB = {
   empty: (path: string) => `資料庫 ${path} 是空的，還沒有建立資料表：新的安裝請先執行 remit migrate（或 --db 指向正確的資料庫）`,
   notRemit: (path: string) => `${path} 不是 remit 的資料庫（沒有 remit 的資料表）：請用 --db、REMIT_DB 或 DATABASE_URL 指向正確的資料庫，或在新的檔案上執行 remit migrate`,
   notSqlite: (path: string) => `${path} 不是 SQLite 資料庫檔案：請用 --db、REMIT_DB 或 DATABASE_URL 指向正確的資料庫`,
+  busy: '資料庫忙碌中（另一個程式正在寫入，例如匯入大量資料），請稍後再試',
   upToDate: (where: string) => `資料庫已是最新（${where}）`,
   migrated: (names: string[]) => `已套用 ${names.length} 個遷移：${names.join(', ')}`,
+} as const;
+
+/** Date flags (cli/dateFlags.ts); a date written wrong is core's MSG.badDate. */
+export const DATES = {
+  noSuchDay: (flag: string, value: string) => `${flag} 沒有這一天：${value}（格式正確，但這個日期不存在）`,
 } as const;
 
 export const FILES = {
   notFound: (path: string) => `找不到檔案：${path}`,
   notAFile: (path: string) => `不是檔案：${path}`,
   exists: (path: string) => `檔案已存在：${path}（要覆蓋請加 --force）`,
+  /** a file that could not be written, and why (cli/files.ts fileWriteError) */
+  cannotWrite: (path: string, reason: string) => `無法寫入檔案 ${path}：${reason}`,
+  writeReasons: {
+    ENOENT: (dir: string) => `目錄 ${dir} 不存在`,
+    /** the folder is there and still takes no new file (/proc) */
+    ENOENT_IN_DIR: (dir: string) => `無法在目錄 ${dir} 中建立檔案`,
+    ENOTDIR: (dir: string) => `${dir} 不是目錄`,
+    EISDIR: () => '這是一個目錄，請指定檔名（例如 目錄/匯款.xlsx）',
+    EACCES: () => '沒有寫入權限',
+    EPERM: () => '沒有寫入權限',
+    EROFS: () => '檔案系統是唯讀的',
+    ENOSPC: () => '磁碟空間不足',
+    EDQUOT: () => '超過磁碟配額',
+    EFBIG: () => '檔案太大（超過系統允許的檔案大小）',
+    ENAMETOOLONG: () => '檔名太長',
+  } as Record<string, (dir: string) => string>,
+  otherReason: (code: string) => `系統錯誤 ${code}`,
 } as const;
 
 /** Prompts, confirmations and what a missing value is told. */
@@ -90,8 +114,12 @@ export const INPUT = {
   passwordFlagsBoth: '--password 與 --password-stdin 只能擇一',
   passwordStdinEmpty: '--password-stdin：標準輸入沒有讀到密碼',
   passwordFlagWarning:
-    '警告：--password 會讓密碼出現在程序列表（ps）與 shell 的指令紀錄中，同一台機器的其他使用者可能看到；請改在終端機上輸入（不加 --password），或在腳本中用 --password-stdin\n',
+    '警告：--password 會讓密碼出現在處理程序清單（ps）與 shell 的指令紀錄中，同一台機器的其他使用者可能看到；請改在終端機上輸入（不加 --password），或在腳本中用 --password-stdin\n',
   needsYes: '此操作無法復原，非互動模式請加上 --yes 確認',
+  /** the password prompt's hint (inquirer's `[input is masked]`) and the answer a confirmation echoes */
+  passwordHidden: '（輸入的內容不會顯示）',
+  yes: '是',
+  no: '否',
   password: USER_FIELD_LABELS.password,
   newPassword: '新密碼',
   username: USER_FIELD_LABELS.username,
@@ -166,6 +194,7 @@ export const USERS = {
   activated: (username: string) => `已啟用用戶 ${username}`,
   deactivated: (username: string) => `已停用用戶 ${username}，其登入已失效`,
   activeFlagsBoth: '--active 與 --inactive 只能擇一',
+  badRole: (got: string, roles: readonly string[]) => `--role 必須是 ${roles.map((r) => `${r}（${ROLE_LABELS[r as keyof typeof ROLE_LABELS]}）`).join(' 或 ')}，收到「${got}」`,
   nothingToEdit: '請指定要修改的項目：--role、--permissions、--store、--no-store、--accessible-stores、--active 或 --inactive',
   /** the store column lists every store the account reaches (home and accessible), hence 分店 */
   columns: [
@@ -258,6 +287,7 @@ export const CLOSES = {
   closed: (store: string, date: string) => `${store} ${date} 日結完成`,
   cashOutRecorded: (store: string, kind: string, amount: string, when: string) => `已記錄 ${store} ${kind} ${amount}（${when}）`,
   afterClose: '（這一天已日結：這筆記為結帳後異動）',
+  amountRequired: (flag: string) => `請用 ${flag} 填寫金額（新台幣整數）`,
   badAmount: (flag: string, got: string) => `${flag} 必須是新台幣整數金額，收到「${got}」`,
   badKind: (got: string) => `--kind 必須是 店內支出 或 提領，收到「${got}」`,
   badTime: (got: string) => `--at 必須是時間，例如 2026-11-20T14:30 或 "2026-11-20 14:30"，收到「${got}」`,

@@ -13,6 +13,7 @@ import { statsCommand } from './commands/stats.js';
 import { storesCommand } from './commands/stores.js';
 import { usersCommand } from './commands/users.js';
 import type { CliIO } from './context.js';
+import { refuseEmptyValues } from './emptyValues.js';
 import { localizeTree } from './help.js';
 import { HELP } from './messages.js';
 
@@ -38,6 +39,8 @@ export function buildProgram(io: CliIO, hooks: { onServerStarted?: (stop: () => 
   dayCommand(program, io);
   auditCommand(program, io);
   backupCommand(program, io);
+  // an empty value ('' from an unset variable in a script) is refused before any command runs
+  program.hook('preAction', (_root, action) => refuseEmptyValues(action));
   return localizeTree(program);
 }
 

@@ -1,4 +1,4 @@
-import { NotFoundError, storeIdsByCode, type ServiceContext } from '../core/index.js';
+import { getStoreByCode, NotFoundError, storeIdsByCode, type ServiceContext, type Store } from '../core/index.js';
 import { UsageError } from './errors.js';
 import { STORES } from './messages.js';
 
@@ -9,6 +9,16 @@ export const codeList = (v?: string): string[] => (v ? v.split(',').map((s) => s
 export async function storeIdsFromFlag(ctx: ServiceContext, codes: readonly string[]): Promise<number[]> {
   try {
     return await storeIdsByCode(ctx, codes);
+  } catch (err) {
+    if (err instanceof NotFoundError) throw new UsageError(STORES.unknownCode(err.message));
+    throw err;
+  }
+}
+
+/** The store a command's argument names (`remit stores edit TPE`): an unknown code is a usage error, as it is in a flag. */
+export async function storeFromArgument(ctx: ServiceContext, code: string): Promise<Store> {
+  try {
+    return await getStoreByCode(ctx, code);
   } catch (err) {
     if (err instanceof NotFoundError) throw new UsageError(STORES.unknownCode(err.message));
     throw err;

@@ -106,7 +106,7 @@ describe('remit users / stores / stats', () => {
   it('--password still works but warns on stderr that the process list shows it; stdin and prompts do not (issue 22, item 17)', async () => {
     const flag = await r(['users', 'add', '--username', 'flag01', '--password', 'tea-leaf-6', '--json']);
     expect(flag.code).toBe(0);
-    expect(flag.stderr).toContain('警告：--password 會讓密碼出現在程序列表（ps）');
+    expect(flag.stderr).toContain('警告：--password 會讓密碼出現在處理程序清單（ps）');
     expect(flag.stderr).toContain('--password-stdin');
     expect(JSON.parse(flag.stdout)).toMatchObject({ username: 'flag01' });
     const reset = await r(['users', 'passwd', 'flag01', '--password', 'tea-leaf-8']);
@@ -177,7 +177,7 @@ describe('remit users / stores / stats', () => {
       [['users', 'edit', 'tpe01'], 2, '請指定要修改的項目'],
       [['users', 'edit', 'tpe01', '--active', '--inactive'], 2, '只能擇一'],
       [['users', 'edit', 'tpe01', '--permissions', 'view_payments,fly'], 1, '無效的權限：fly'],
-      [['users', 'edit', 'tpe01', '--role', 'boss'], 1, '請選擇角色'],
+      [['users', 'edit', 'tpe01', '--role', 'boss'], 2, '--role 必須是 admin（管理員） 或 user（用戶），收到「boss」'],
       [['users', 'edit', 'tpe01', '--store', 'NOPE'], 2, '找不到分店代碼「NOPE」'],
       [['users', 'edit', 'boss', '--role', 'user'], 1, '至少需要保留一位啟用中的管理員'],
       [['users', 'edit', 'boss', '--inactive'], 1, '至少需要保留一位啟用中的管理員'],
@@ -287,13 +287,14 @@ describe('remit users / stores / stats', () => {
     expect(JSON.parse(recoded.stdout)).toMatchObject({ name: '台中旗艦店', code: 'TXG1' });
 
     const cases: Array<[string[], number, string]> = [
-      [['stores', 'edit', 'NOPE', '--name', 'x'], 1, '找不到分店代碼「NOPE」'],
+      [['stores', 'edit', 'NOPE', '--name', 'x'], 2, '找不到分店代碼「NOPE」（用 remit stores list 查看）'],
       [['stores', 'edit', 'TXG1'], 2, '--name 或 --code'],
       [['stores', 'edit', 'TXG1', '--code', 'tpe'], 1, '分店代碼已存在'],
       [['stores', 'edit', 'TXG1', '--code', 'bad code!'], 1, '分店代碼只能包含'],
-      [['stores', 'edit', 'TXG1', '--name', ''], 1, '請輸入分店名稱'],
+      [['stores', 'edit', 'TXG1', '--name', ''], 2, '選項 --name 的值不能是空白'],
       [['stores', 'remove', 'TPE', '--yes'], 1, '此分店仍有匯款記錄或用戶，無法刪除'],
-      [['stores', 'remove', 'NOPE', '--yes'], 1, '找不到分店代碼「NOPE」'],
+      [['stores', 'remove', 'NOPE', '--yes'], 2, '找不到分店代碼「NOPE」（用 remit stores list 查看）'],
+      [['stores', 'link', 'NOPE'], 2, '找不到分店代碼「NOPE」（用 remit stores list 查看）'],
       [['stores', 'remove', 'TXG1'], 2, '--yes'],
     ];
     const runs = await Promise.all(cases.map(([args]) => r(args, { stdin: 'open', timeoutMs: 10_000 })));
@@ -343,7 +344,7 @@ describe('remit users / stores / stats', () => {
 
     const badDate = await r(['stats', '--from', '2026-13-01']);
     expect(badDate.code).toBe(2);
-    expect(badDate.stderr).toBe('錯誤：--from 日期格式錯誤：2026-13-01（請使用 YYYY-MM-DD）\n');
+    expect(badDate.stderr).toBe('錯誤：--from 沒有這一天：2026-13-01（格式正確，但這個日期不存在）\n');
     const badStore = await r(['stats', '--store', 'NOPE']);
     expect(badStore.code).toBe(2);
     expect(badStore.stderr).toContain('找不到分店代碼「NOPE」');

@@ -73,7 +73,7 @@ describe.each(DB_KINDS)('remit close, cash-out, closes, day and export --daybook
     const again = await runRemit(['close', 'TPE', '--date', '2026-11-20', '--counted', '4150'], env);
     expect(again.code).toBe(1);
     expect(again.stdout).toBe('');
-    expect(again.stderr).toMatch(/^錯誤：台北店 \(TPE\) 2026-11-20 已經結帳（cli，2026\/\d\d\/\d\d \d\d:\d\d），不能再結一次；如需更正，請由具「匯款管理」權限者重新開帳\n$/);
+    expect(again.stderr).toMatch(/^錯誤：台北店 \(TPE\) 2026-11-20 已經結帳（命令列，2026\/\d\d\/\d\d \d\d:\d\d），不能再結一次；如需更正，請由具「匯款管理」權限者重新開帳\n$/);
     // the next day, for people: every figure with its name
     const next = await runRemit(['close', 'TPE', '--date', '2026-11-21', '--counted', '4100'], env);
     expect(next.code).toBe(0);

@@ -39,7 +39,7 @@ export function auditCommand(program: Command, io: CliIO): void {
     .option('--json', '以 JSON 輸出，每行一筆（含修改前後的完整內容）')
     .addHelpText(
       'after',
-      examples('remit audit --since 2026-11-01', 'remit audit --since 2026-11-01 --until 2026-11-30', 'remit audit --user boss', 'remit audit --since 2026-11-01 --json > audit.jsonl'),
+      examples('remit audit --since 2026-11-01', 'remit audit --since 2026-11-01 --until 2026-11-30', 'remit audit --user boss', 'remit audit --since 2026-11-01 --limit 10000 --json > audit.jsonl   # 超過上限時在標準錯誤輸出說明'),
     )
     .action(async (opts: Opts, cmd: Command) => {
       checkDateFlags(['--since', opts.since], ['--until', opts.until]);
@@ -53,8 +53,13 @@ export function auditCommand(program: Command, io: CliIO): void {
         ...(await listAudit(ctx, { filter, range: [0, limit - 1] })),
         directory: opts.json ? [] : await storeDirectory(ctx),
       }));
-      // --json stays as stored: machine-readable, UTC, keys
-      if (opts.json) return io.stdout(rows.map((r) => `${JSON.stringify(r)}\n`).join(''));
+      // --json stays as stored: machine-readable, UTC, keys; a list cut at --limit is said on
+      // stderr, as the table says it, so `--json > audit.jsonl` never loses entries unknowingly
+      if (opts.json) {
+        io.stdout(rows.map((r) => `${JSON.stringify(r)}\n`).join(''));
+        if (total > rows.length) io.stderr(`${AUDIT.more(total, rows.length)}\n`);
+        return;
+      }
       if (!rows.length) return io.stdout(`${AUDIT.none}\n`);
       const stores: AuditStoreLookup = (id) => directory.find((s) => s.id === id);
       io.stdout(renderTable([...AUDIT.columns], rows.map((r) => cells(r, stores))));

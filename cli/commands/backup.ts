@@ -3,6 +3,7 @@ import type { Command } from 'commander';
 import { backupSqlite, openDatabase, restoreSqlite } from '../../core/index.js';
 import { configFrom, requireSqliteFile, type CliIO } from '../context.js';
 import { UsageError } from '../errors.js';
+import { fileWriteError } from '../files.js';
 import { confirmOrCancel, examples, requireYesOrTerminal } from '../input.js';
 import { BACKUP } from '../messages.js';
 
@@ -31,7 +32,9 @@ export function backupCommand(program: Command, io: CliIO): void {
       if (target === dbFile) throw new UsageError(BACKUP.sameFile);
       const db = openDatabase({ client: 'sqlite', filename: dbFile });
       try {
-        const { bytes } = await backupSqlite(db, target, { force: opts.force });
+        const { bytes } = await backupSqlite(db, target, { force: opts.force }).catch((err) => {
+          throw fileWriteError(target, err);
+        });
         io.stdout(`${BACKUP.done(dbFile, target, bytes)}\n`);
       } finally {
         await db.destroy();

@@ -18,9 +18,10 @@ import {
 import { CLOSE_FIELD_LABELS as L, CLOSE_STATUS_LABELS, storeLabel } from '../../core/labels.js';
 import { CASH_OUT_KINDS, METHOD_ORDER } from '../../core/closes/rules.js';
 import { formatTaipei } from '../../core/time.js';
+import { actorNameText } from '../../core/audit/text.js';
 import { withOperator, type CliIO, type GlobalOptions } from '../context.js';
 import { checkDateFlags } from '../dateFlags.js';
-import { UsageError } from '../errors.js';
+import { flagValuesAsUsage, UsageError } from '../errors.js';
 import { examples } from '../input.js';
 import { CLOSES } from '../messages.js';
 import { codeList, storeIdsFromFlag } from '../storeCodes.js';
@@ -66,9 +67,12 @@ export function closeCommand(program: Command, io: CliIO): void {
     .action(async (code: string, opts: { date?: string; counted?: string; opening?: string; note?: string; as?: string; json?: boolean }, cmd: Command) => {
       const date = dateFlag(opts.date);
       const counted = amountFlag('--counted', opts.counted);
-      if (counted === undefined) throw new UsageError(CLOSES.badAmount('--counted', ''));
+      if (counted === undefined) throw new UsageError(CLOSES.amountRequired('--counted'));
       const opening = amountFlag('--opening', opts.opening);
-      const c = await asStore(io, cmd, code, opts.as, (ctx, store_id) => closeDay(ctx, { store_id, date, counted, opening, note: opts.note }));
+      const c = await flagValuesAsUsage(['counted', 'opening'], () => asStore(io, cmd, code, opts.as, (ctx, store_id) => closeDay(ctx, { store_id, date, counted, opening, note: opts.note })), [
+        'close_opening_required',
+        'close_opening_differs',
+      ]);
       if (opts.json) {
         const out = { store: c.store_code, date: c.date, opening: c.opening, cash_in: c.cash_in, cash_out: c.cash_out, expected: c.expected, counted: c.counted, difference: c.difference, by_method: c.by_method };
         return io.stdout(`${JSON.stringify(out)}\n`);
@@ -103,11 +107,13 @@ export function cashOutCommand(program: Command, io: CliIO): void {
     .addHelpText('after', examples('remit cash-out TPE --amount 300 --kind 店內支出 --category 清潔用品 --note 垃圾袋', 'remit cash-out TPE --amount 20000 --kind 提領 --note 存入台銀 --at 2026-11-20T18:00'))
     .action(async (code: string, opts: { amount?: string; kind?: string; category?: string; note?: string; at?: string; as?: string; json?: boolean }, cmd: Command) => {
       const amount = amountFlag('--amount', opts.amount);
-      if (amount === undefined) throw new UsageError(CLOSES.badAmount('--amount', ''));
+      if (amount === undefined) throw new UsageError(CLOSES.amountRequired('--amount'));
       if (!opts.kind || !(CASH_OUT_KINDS as readonly string[]).includes(opts.kind)) throw new UsageError(CLOSES.badKind(opts.kind ?? ''));
       if (opts.at !== undefined && parseInstant(opts.at) === null) throw new UsageError(CLOSES.badTime(opts.at));
-      const entry = await asStore(io, cmd, code, opts.as, (ctx, store_id) =>
-        recordCashOut(ctx, { store_id, amount, kind: opts.kind, category: opts.kind === '提領' ? undefined : opts.category, note: opts.note, at: opts.at }),
+      const entry = await flagValuesAsUsage(['amount'], () =>
+        asStore(io, cmd, code, opts.as, (ctx, store_id) =>
+          recordCashOut(ctx, { store_id, amount, kind: opts.kind, category: opts.kind === '提領' ? undefined : opts.category, note: opts.note, at: opts.at }),
+        ),
       );
       if (opts.json) return io.stdout(`${JSON.stringify(entry)}\n`);
       const what = entry.category ? `${entry.kind}（${entry.category}）` : entry.kind;
@@ -126,11 +132,11 @@ export function closesCommand(program: Command, io: CliIO): void {
     .addHelpText('after', examples('remit closes --from 2026-11-01 --to 2026-11-30', 'remit closes --from 2026-11-20 --to 2026-11-20 --store TPE,TXG --json'))
     .action(async (opts: { from?: string; to?: string; store?: string; json?: boolean }, cmd: Command) => {
       checkDateFlags(['--from', opts.from], ['--to', opts.to]);
-      const board = await withOperator(io, cmd.optsWithGlobals() as GlobalOptions, async (ctx) => {
+      const board = await flagValuesAsUsage(['from', 'to'], () => withOperator(io, cmd.optsWithGlobals() as GlobalOptions, async (ctx) => {
         const codes = codeList(opts.store);
         const store_id = codes.length ? await storeIdsFromFlag(ctx, codes) : undefined;
         return closesBoard(ctx, { from: opts.from, to: opts.to, store_id });
-      });
+      }));
       const rows = boardRows(board);
       if (opts.json) {
         const out = rows.map((r) => ({ store: r.store, date: r.date, status: r.status, expected: r.expected, counted: r.counted, difference: r.difference, cash_in: r.cash_in, cash_out: r.cash_out, late_changes: r.late_changes }));
@@ -186,7 +192,7 @@ export function dayCommand(program: Command, io: CliIO): void {
       ];
       const c = day.close;
       if (c) {
-        pairs.push([L.counted, formatNTD(c.counted)], [L.difference, signed(c.difference)], [L.closed_by, `${c.closed_by}，${formatTaipei(Date.parse(c.closed_at))}`]);
+        pairs.push([L.counted, formatNTD(c.counted)], [L.difference, signed(c.difference)], [L.closed_by, `${actorNameText(c.closed_by)}，${formatTaipei(Date.parse(c.closed_at))}`]);
         if (c.late_changes) pairs.push([L.late_changes, CLOSES.lateChanges(c.late_changes)]);
       }
       io.stdout(`${head}${lines}\n${renderPairs(pairs)}`);

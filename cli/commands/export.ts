@@ -1,3 +1,4 @@
+import { rmSync } from 'node:fs';
 import { extname } from 'node:path';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
@@ -86,14 +87,18 @@ export function exportCommand(program: Command, io: CliIO): void {
       await withOperator(io, cmd.optsWithGlobals(), async (ctx) => {
         const codes = codeList(opts.store);
         if (codes.length) filter.store_id = await storeIdsFromFlag(ctx, codes);
-        const file = await exportPaymentsStream(ctx, { filter, format });
+        // audited once the file is in place: a file that could not be written, or a pipe whose
+        // reader left halfway (| head), is not recorded as exported
+        const file = await exportPaymentsStream(ctx, { filter, format, auditOnFinish: true });
         const target = opts.output ?? file.fileName;
         if (target === '-') {
           await pipeline(Readable.from(file.body), process.stdout, { end: false });
+          await file.finished();
           io.stderr(`${EXPORT.doneToStdout(file.written())}\n`);
           return;
         }
         await writeStreamAtomic(target, file.body, 0o600);
+        await auditOrRemove(target, file.finished);
         io.stdout(`${EXPORT.done(file.written(), target)}\n`);
       });
     });
@@ -110,14 +115,31 @@ async function exportDayBookFile(io: CliIO, cmd: Command, opts: ExportOpts, form
   await withOperator(io, cmd.optsWithGlobals(), async (ctx) => {
     const [store_id] = await storeIdsFromFlag(ctx, codes);
     const to = (filter.paid_at_lte as string | undefined) ?? today;
-    const file = await exportDayBook(ctx, { store_id, from: (filter.paid_at_gte as string | undefined) ?? to, to, format });
+    const file = await exportDayBook(ctx, { store_id, from: (filter.paid_at_gte as string | undefined) ?? to, to, format }, { auditOnFinish: true });
     const target = opts.output ?? file.fileName;
     if (target === '-') {
-      process.stdout.write(file.body);
+      await writeStdout(file.body);
+      await file.finished!();
       io.stderr(`${EXPORT.doneToStdout(file.count)}\n`);
       return;
     }
     writeFileAtomic(target, file.body, 0o600);
+    await auditOrRemove(target, file.finished!);
     io.stdout(`${EXPORT.done(file.count, target)}\n`);
   });
+}
+
+/** The export's audit entry, once its file is in place; a file whose entry could not be written (a busy database) is taken back. */
+async function auditOrRemove(target: string, finished: () => Promise<void>): Promise<void> {
+  try {
+    await finished();
+  } catch (err) {
+    rmSync(target, { force: true });
+    throw err;
+  }
+}
+
+/** Bytes to stdout, settled once written (or refused: a reader gone, EPIPE). */
+function writeStdout(body: Uint8Array | string): Promise<void> {
+  return new Promise((resolve, reject) => process.stdout.write(body, (err) => (err ? reject(err) : resolve())));
 }

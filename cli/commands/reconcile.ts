@@ -22,6 +22,7 @@ import {
   type RememberedPayer,
   type ServiceContext,
 } from '../../core/index.js';
+import { actorNameText } from '../../core/audit/text.js';
 import { withOperator, type CliIO } from '../context.js';
 import { checkDateFlags } from '../dateFlags.js';
 import { EXIT } from '../errors.js';
@@ -144,7 +145,7 @@ export function reconcileCommand(program: Command, io: CliIO): void {
       });
       if (opts.json) return io.stdout(`${JSON.stringify(rows, null, 2)}\n`);
       if (!rows.length) return io.stdout(`${RECONCILE.noPayers}\n`);
-      const table = rows.map((p) => [p.id, storeLabel(names(p.store_id)), p.payer, p.last_five, formatTaipei(Date.parse(p.learned_at)), RECONCILE.learnedBy(p.learned_by === 'auto', p.learned_by_username)]);
+      const table = rows.map((p) => [p.id, storeLabel(names(p.store_id)), p.payer, p.last_five, formatTaipei(Date.parse(p.learned_at)), RECONCILE.learnedBy(p.learned_by === 'auto', actorNameText(p.learned_by_username))]);
       io.stdout(renderTable([...RECONCILE.payerColumns], table, { right: [0] }));
     });
 

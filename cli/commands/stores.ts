@@ -1,9 +1,10 @@
 import type { Command } from 'commander';
-import { createStore, deleteStore, formatTaipei, getStoreByCode, listenUrl, listStores, MSG, storeLabel, storeLink, unreachableFromOutside, updateStore } from '../../core/index.js';
+import { createStore, deleteStore, formatTaipei, listenUrl, listStores, MSG, storeLabel, storeLink, unreachableFromOutside, updateStore } from '../../core/index.js';
 import { configFrom, withOperator, type CliIO } from '../context.js';
 import { UsageError } from '../errors.js';
 import { confirmOrCancel, examples, requireYesOrTerminal } from '../input.js';
 import { STORES } from '../messages.js';
+import { storeFromArgument } from '../storeCodes.js';
 import { renderTable } from '../table.js';
 
 type Opts = Record<string, string | boolean | undefined>;
@@ -49,7 +50,7 @@ export function storesCommand(program: Command, io: CliIO): void {
     .action(async (code: string, opts: Opts, cmd: Command) => {
       if (opts.name === undefined && opts.code === undefined) throw new UsageError(STORES.nothingToEdit);
       const patch = { ...(opts.name !== undefined ? { name: opts.name } : {}), ...(opts.code !== undefined ? { code: opts.code } : {}) };
-      const store = await withOperator(io, cmd.optsWithGlobals(), async (ctx) => updateStore(ctx, (await getStoreByCode(ctx, code)).id, patch));
+      const store = await withOperator(io, cmd.optsWithGlobals(), async (ctx) => updateStore(ctx, (await storeFromArgument(ctx, code)).id, patch));
       io.stdout(opts.json ? json(store) : `${STORES.updated(storeLabel(store))}\n`);
     });
 
@@ -61,7 +62,7 @@ export function storesCommand(program: Command, io: CliIO): void {
     .action(async (code: string, opts: Opts, cmd: Command) => {
       requireYesOrTerminal(opts.yes as boolean | undefined);
       const store = await withOperator(io, cmd.optsWithGlobals(), async (ctx) => {
-        const target = await getStoreByCode(ctx, code);
+        const target = await storeFromArgument(ctx, code);
         await confirmOrCancel(opts.yes as boolean | undefined, STORES.confirmRemove(storeLabel(target)));
         return deleteStore(ctx, target.id);
       });
@@ -80,7 +81,7 @@ export function storesCommand(program: Command, io: CliIO): void {
       const action = opts.rotate ? 'rotate' : opts.off ? 'off' : 'show';
       const config = configFrom(io, cmd.optsWithGlobals());
       const { store, link } = await withOperator(io, cmd.optsWithGlobals(), async (ctx) => {
-        const target = await getStoreByCode(ctx, code);
+        const target = await storeFromArgument(ctx, code);
         return { store: target, link: await storeLink(ctx, target.id, action, listenUrl(config.host, config.port)) };
       });
       if (opts.json) return io.stdout(json({ store: link.store, url: link.url, active: link.active }));

@@ -10,6 +10,7 @@ import {
   listUsers,
   permissionLabels,
   ROLE_LABELS,
+  ROLES,
   storeAccessLabel,
   unlockUser,
   updateUser,
@@ -17,6 +18,7 @@ import {
   type Store,
   type User,
 } from '../../core/index.js';
+import { allowEmptyValue } from '../emptyValues.js';
 import { codeList, storeIdsFromFlag } from '../storeCodes.js';
 import { withOperator, type CliIO } from '../context.js';
 import { UsageError } from '../errors.js';
@@ -29,6 +31,11 @@ const list = (v?: string) => (v ? v.split(',').map((s) => s.trim()).filter(Boole
 const json = (v: unknown) => `${JSON.stringify(v)}\n`;
 
 const COLUMNS = [...USERS.columns];
+
+/** --role names one of the roles (admin, user): anything else is wrong usage, said with the choices. */
+function roleFlag(role: unknown): void {
+  if (role !== undefined && !(ROLES as readonly unknown[]).includes(role)) throw new UsageError(USERS.badRole(String(role), ROLES));
+}
 
 /** A user as the users list shows it (spec section 2, users tab). */
 function userCells(u: User, stores: Store[]): Array<string | number> {
@@ -73,7 +80,7 @@ export function usersCommand(program: Command, io: CliIO): void {
     .description('新增會員帳戶（在終端機上未給的用戶名與密碼會提示輸入）')
     .option('--username <name>', '用戶名（3 到 20 個字母、數字或底線）')
     .option('--password-stdin', '從標準輸入的第一行讀取密碼（腳本用；在終端機上不加此項會提示輸入）')
-    .option('--password <password>', '不建議：密碼會出現在程序列表中（會顯示警告）；請改用提示輸入或 --password-stdin')
+    .option('--password <password>', '不建議：密碼會出現在處理程序清單中（會顯示警告）；請改用提示輸入或 --password-stdin')
     .option('--role <role>', '角色：admin 或 user', 'user')
     .option('--permissions <keys>', '權限，以逗號分隔（例如 view_payments,edit_payments）')
     .option('--store <code>', '所屬分店代碼（分店員工）；不填為總部')
@@ -88,6 +95,7 @@ export function usersCommand(program: Command, io: CliIO): void {
       ),
     )
     .action(async (opts: Opts, cmd: Command) => {
+      roleFlag(opts.role);
       const readPassword = passwordSource(opts, INPUT.password, io.stderr);
       const username = await textOrPrompt(opts.username as string | undefined, '--username', INPUT.username);
       const secret = await readPassword();
@@ -106,7 +114,7 @@ export function usersCommand(program: Command, io: CliIO): void {
       io.stdout(opts.json ? json(user) : `${USERS.added(ROLE_LABELS[user.role], user.username, user.id)}\n`);
     });
 
-  users
+  const edit = users
     .command('edit <username>')
     .description('修改會員帳戶的角色、權限、分店或啟用狀態（用戶名不能修改）')
     .option('--role <role>', '角色：admin 或 user')
@@ -123,6 +131,7 @@ export function usersCommand(program: Command, io: CliIO): void {
     )
     .action(async (username: string, opts: Opts, cmd: Command) => {
       if (opts.active && opts.inactive) throw new UsageError(USERS.activeFlagsBoth);
+      roleFlag(opts.role);
       const keys = ['role', 'permissions', 'store', 'accessibleStores', 'active', 'inactive'];
       if (!keys.some((k) => opts[k] !== undefined)) {
         throw new UsageError(USERS.nothingToEdit);
@@ -143,11 +152,14 @@ export function usersCommand(program: Command, io: CliIO): void {
       io.stdout(`${USERS.updated(user.username)}\n${renderPairs(COLUMNS.map((c, i) => [c, cells[i]]))}`);
     });
 
+  // "" clears these lists (their help says so)
+  allowEmptyValue(edit, '--permissions', '--accessible-stores');
+
   users
     .command('passwd <username>')
     .description('重設會員密碼（操作員重設，不需舊密碼）；該用戶先前的登入全部失效')
     .option('--password-stdin', '從標準輸入的第一行讀取新密碼（腳本用；在終端機上不加此項會提示輸入）')
-    .option('--password <password>', '不建議：密碼會出現在程序列表中（會顯示警告）；請改用提示輸入或 --password-stdin')
+    .option('--password <password>', '不建議：密碼會出現在處理程序清單中（會顯示警告）；請改用提示輸入或 --password-stdin')
     .addHelpText('after', examples('remit users passwd tpe01                 # 在終端機上提示輸入兩次', 'printf "%s\\n" "$NEW_PW" | remit users passwd tpe01 --password-stdin'))
     .action(async (username: string, opts: Opts, cmd: Command) => {
       const readPassword = passwordSource(opts, INPUT.newPassword, io.stderr);

@@ -25,9 +25,19 @@ export interface AuditFieldRow {
 }
 
 export const AUDIT_NONE = '（無）';
+/** An export's filter that selects everything. */
+export const AUDIT_NO_FILTER = '無（全部）';
 
 /** The machine's own actors (core/actor.ts systemActor): the command line, the server's first start. */
 const MACHINE_ACTORS: Record<string, string> = { cli: '命令列', system: '系統' };
+
+/**
+ * A name stored as the one who acted (a close's 結帳者, the one who taught a payer): the machine's
+ * own in words (命令列, 系統), a user's as it is. Everything a person reads says 命令列, never `cli`.
+ */
+export function actorNameText(username: string): string {
+  return MACHINE_ACTORS[username] ?? username;
+}
 
 /**
  * Who did it, as a person reads it: a user's name, 命令列 / 系統 for the machine, 顧客連結（CODE）
@@ -164,6 +174,8 @@ export function auditValueText(entity: string, field: string, value: unknown, st
   if (isInstantText(value)) return formatTaipei(Date.parse(value), { seconds: field !== 'paid_at' });
   if (Array.isArray(value)) return value.length ? value.map((v) => auditValueText(entity, field, v, stores)).join('、') : AUDIT_NONE;
   if (isRecord(value)) {
+    // an export with no filter: 匯出條件：無（全部）, not an empty 匯出條件：
+    if (!Object.keys(value).length) return field === 'filter' ? AUDIT_NO_FILTER : AUDIT_NONE;
     return Object.entries(value)
       .map(([k, v]) => `${auditFieldLabel(entity, k)}：${auditValueText(entity, k, v, stores)}`)
       .join('，');

@@ -3,8 +3,9 @@
  * method, the cash out and each close, as .xlsx and as CSV. One column list serves both files.
  */
 import * as XLSX from 'xlsx';
-import { csvCell } from '../spreadsheets/csvWrite.js';
+import { csvCell, csvDigitsField } from '../spreadsheets/csvWrite.js';
 import { CLOSE_STATUS_LABELS } from '../labels.js';
+import { actorNameText } from '../audit/text.js';
 import { compactTimestamp, formatTaipei } from '../time.js';
 import { CONTENT_TYPES, judgeExportPieces, requireExportPermission, type ExportFile } from '../payments/export.js';
 import { filteredPaymentsQuery } from '../payments/list.js';
@@ -30,13 +31,14 @@ interface BookRow {
   note: string;
 }
 
-const COLUMNS: Array<{ key: keyof BookRow; header: string; width: number; number?: true }> = [
+/** `digits`: text of digits that must stay text (a last five such as 01234), written as the payments' CSV writes it. */
+const COLUMNS: Array<{ key: keyof BookRow; header: string; width: number; number?: true; digits?: true }> = [
   { key: 'date', header: '營業日期', width: 12 },
   { key: 'time', header: '時間', width: 18 },
   { key: 'kind', header: '類別', width: 8 },
   { key: 'method', header: '付款方式／支出類型', width: 14 },
   { key: 'employee', header: '員工購物', width: 8 },
-  { key: 'last_five', header: '帳號後五碼', width: 10 },
+  { key: 'last_five', header: '帳號後五碼', width: 10, digits: true },
   { key: 'category', header: '項目', width: 12 },
   { key: 'amount', header: '金額', width: 12, number: true },
   { key: 'cash', header: '現金增減', width: 12, number: true },
@@ -89,7 +91,7 @@ export function dayBookRows(book: DayBookRange): BookRow[] {
       method: '',
       employee: '',
       last_five: '',
-      category: c ? `點收 ${c.closed_by}` : '',
+      category: c ? `點收 ${actorNameText(c.closed_by)}` : '',
       amount: c ? c.counted : null,
       cash: c ? c.difference : null,
       running: c ? c.counted : f.expected,
@@ -104,7 +106,10 @@ export function dayBookRows(book: DayBookRange): BookRow[] {
 
 export function dayBookCsv(book: DayBookRange): string {
   const lines = [COLUMNS.map((c) => csvCell(c.header)).join(',')];
-  for (const r of dayBookRows(book)) lines.push(COLUMNS.map((c) => csvCell(r[c.key])).join(','));
+  // a last five through the payments' CSV rule (core/payments/columns.ts): ="01234", which a
+  // spreadsheet shows as 01234 and not as the number 1234
+  const cell = (c: (typeof COLUMNS)[number], v: BookRow[keyof BookRow]) => (c.digits && typeof v === 'string' && v ? csvDigitsField(v) : csvCell(v));
+  for (const r of dayBookRows(book)) lines.push(COLUMNS.map((c) => cell(c, r[c.key])).join(','));
   // a BOM, so Excel reads the Chinese as UTF-8
   return `\uFEFF${lines.join('\r\n')}\r\n`;
 }
@@ -132,7 +137,11 @@ export function dayBookWorkbook(book: DayBookRange): Uint8Array {
  * rule of one (core/payments/export.ts): export all needs manage_payments, by its dates and
  * together with the user's other exports of the day, and it is written to the audit log.
  */
-export async function exportDayBook(ctx: ServiceContext, params: { store_id?: unknown; from?: unknown; to?: unknown; format?: unknown }): Promise<ExportFile> {
+export async function exportDayBook(
+  ctx: ServiceContext,
+  params: { store_id?: unknown; from?: unknown; to?: unknown; format?: unknown },
+  opts: { auditOnFinish?: boolean } = {},
+): Promise<ExportFile> {
   const book = await dayBookRange(ctx, params);
   const format = params.format === 'csv' ? 'csv' : 'xlsx';
   const count = book.days.reduce((n, d) => n + d.lines.length, 0);
@@ -140,7 +149,12 @@ export async function exportDayBook(ctx: ServiceContext, params: { store_id?: un
   const filter = { store_id: [book.store.id], paid_at_gte: book.from, paid_at_lte: book.to };
   const { applied } = filteredPaymentsQuery(read, filter);
   await requireExportPermission(read, applied);
-  await judgeExportPieces(read, filter, applied, Date.now(), { ctx, after: { format, count, daybook: true } });
+  const now = Date.now();
+  // the entry now, or (auditOnFinish) once the caller has the file in place; the pieces rule either way
+  const record = () => judgeExportPieces(read, filter, applied, now, { ctx, after: { format, count, daybook: true } });
+  if (opts.auditOnFinish) await judgeExportPieces(read, filter, applied, now);
+  else await record();
+  const finished = opts.auditOnFinish ? record : async () => {};
   const fileName = `${DAYBOOK_SHEET}_${book.store.code}_${book.from.replace(/-/g, '')}-${book.to.replace(/-/g, '')}_${compactTimestamp(Date.now())}.${format}`;
-  return { fileName, contentType: CONTENT_TYPES[format], body: format === 'csv' ? dayBookCsv(book) : dayBookWorkbook(book), count };
+  return { fileName, contentType: CONTENT_TYPES[format], body: format === 'csv' ? dayBookCsv(book) : dayBookWorkbook(book), count, finished };
 }

@@ -33,6 +33,11 @@ export interface ExportFile {
   contentType: string;
   body: Uint8Array | string;
   count: number;
+  /**
+   * Writes the export's audit entry when it was asked for at the end (`auditOnFinish`): call it
+   * once the file is in place. Otherwise the entry was written before the first byte: nothing to do.
+   */
+  finished?: () => Promise<void>;
 }
 
 /**
@@ -157,6 +162,12 @@ export interface ExportStream {
   count: number;
   /** the payments written, known once `body` has been read to its end */
   written(): number;
+  /**
+   * With `auditOnFinish`, writes the audit entry (the rows written): call it once the file is in
+   * place, so a file that could not be written, or a pipe closed halfway, is not recorded as
+   * exported. Without it the entry was written before the first byte, and this does nothing.
+   */
+  finished(): Promise<void>;
 }
 
 async function* counted<T extends { length: number }>(pages: AsyncIterable<T>, seen: (n: number) => void): AsyncGenerator<T> {
@@ -197,13 +208,19 @@ async function* jsonText(pages: AsyncIterable<PaymentPage>, stores: readonly Sto
  */
 export async function exportPaymentsStream(
   ctx: ServiceContext,
-  opts: { filter?: Record<string, unknown>; format?: ExportFormat; now?: number } = {},
+  opts: { filter?: Record<string, unknown>; format?: ExportFormat; now?: number; auditOnFinish?: boolean } = {},
 ): Promise<ExportStream> {
   const writer = ctx;
   ctx = readContext(ctx);
   const format = opts.format ?? 'xlsx';
   const filter = opts.filter ?? {};
-  const { fileName, count, stores } = await judgeExport(ctx, filter, format, opts.now, writer);
+  const now = opts.now ?? Date.now();
+  const { fileName, count, stores, applied } = await judgeExport(ctx, filter, format, now, opts.auditOnFinish ? undefined : writer);
+  const read = ctx;
+  // the pieces rule is judged again with the entry, in one transaction (judgeExportPieces)
+  const finished = opts.auditOnFinish
+    ? () => judgeExportPieces(read, filter, applied, now, { ctx: writer, after: { format, count: written } })
+    : async () => {};
 
   let written = 0;
   const seen = (n: number) => (written += n);
@@ -212,7 +229,7 @@ export async function exportPaymentsStream(
   if (format === 'xlsx') body = streamExportWorkbook(pages, stores);
   else if (format === 'csv') body = streamExportCsv(pages, stores);
   else body = jsonText(pages, stores);
-  return { fileName, contentType: CONTENT_TYPES[format], body, count, written: () => written };
+  return { fileName, contentType: CONTENT_TYPES[format], body, count, written: () => written, finished };
 }
 
 /**
@@ -229,7 +246,7 @@ async function judgeExport(ctx: ServiceContext, filter: Record<string, unknown>,
   await judgeExportPieces(ctx, filter, applied, now, record && { ctx: record, after: { format, count } });
   const stores = await storeDirectory(ctx);
   const storeNames = applied.storeIds?.map((id) => stores.find((s) => s.id === id)?.name ?? MSG.unknownStore);
-  return { fileName: exportFileName(applied.empty ? null : { ...applied, storeNames }, now, format), count, stores };
+  return { fileName: exportFileName(applied.empty ? null : { ...applied, storeNames }, now, format), count, stores, applied };
 }
 
 const EXPORT_TICKET = 'payments-export';
