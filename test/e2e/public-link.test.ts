@@ -187,6 +187,16 @@ describe.skipIf(!HAS_CHROMIUM)("a store's public link: poster, a customer's repo
     });
     return posts;
   };
+  /** Store A's link opened on a phone with the counts fresh, its form shown; the POSTs it makes are collected. */
+  const openForm = async () => {
+    await freshCounts();
+    const ctx = await e.context(PHONE);
+    const page = await ctx.newPage();
+    const posts = reportsSent(page);
+    await page.goto(await currentLink());
+    await page.getByRole('heading', { name: '匯款回報' }).waitFor();
+    return { ctx, page, posts };
+  };
   const fill = async (page: Page, v: { lastFive: string; amount: string; note?: string }) => {
     await page.getByLabel('帳號後五碼').fill(v.lastFive);
     await page.getByLabel('匯款時間').fill(`${today}T00:07`);
@@ -195,13 +205,7 @@ describe.skipIf(!HAS_CHROMIUM)("a store's public link: poster, a customer's repo
   };
 
   it('mistakes never use up the send limit: each is shown at once and never sent, then the right report is stored (375 px)', async () => {
-    await freshCounts();
-    const url = await currentLink();
-    const ctx = await e.context(PHONE);
-    const page = await ctx.newPage();
-    const posts = reportsSent(page);
-    await page.goto(url);
-    await page.getByRole('heading', { name: '匯款回報' }).waitFor();
+    const { ctx, page, posts } = await openForm();
     // the review's steps and more: more mistakes than the 5 a minute
     const mistakes = [
       { lastFive: '1234', amount: '1200', field: '帳號後五碼', message: '帳號後五碼必須是5位數字' },
@@ -316,13 +320,7 @@ describe.skipIf(!HAS_CHROMIUM)("a store's public link: poster, a customer's repo
   });
 
   it('備註 longer than 1000 characters is kept whole, counted and said, never cut silently (375 px)', async () => {
-    await freshCounts();
-    const url = await currentLink();
-    const ctx = await e.context(PHONE);
-    const page = await ctx.newPage();
-    const posts = reportsSent(page);
-    await page.goto(url);
-    await page.getByRole('heading', { name: '匯款回報' }).waitFor();
+    const { ctx, page, posts } = await openForm();
     const counter = page.locator('#note-count');
     expect(await counter.textContent()).toBe('0/1000 字元');
     await fill(page, { lastFive: '11223', amount: '700' });

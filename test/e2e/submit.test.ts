@@ -188,7 +188,7 @@ describe.skipIf(!HAS_CHROMIUM)('submission page and session', () => {
     // nothing typed: the first field in error is focused and marked, its message linked
     await submit.click();
     await page.locator('#last_five[aria-invalid="true"]').waitFor();
-    expect(await focusedTestId()).toBe('last_five');
+    await expect.poll(focusedTestId).toBe('last_five');
     expect(await page.locator('#last_five').getAttribute('aria-describedby')).toBe('last_five-error');
     expect(await page.locator('#last_five-error').textContent()).toBe('請輸入帳號後五碼');
     // a time three days ahead: refused here with the server's sentence, not asked about
@@ -198,13 +198,14 @@ describe.skipIf(!HAS_CHROMIUM)('submission page and session', () => {
     await page.locator('#paid_at[aria-invalid="true"]').waitFor();
     expect(await page.locator('#paid_at-error').textContent()).toBe('匯款時間不能晚於現在超過一天，請確認日期與時間');
     expect(await page.getByTestId('doubt-time').count()).toBe(0);
-    expect(await focusedTestId()).toBe('paid_at');
+    await expect.poll(focusedTestId).toBe('paid_at');
     // sent (full-width digits as typed on a phone): the result is on the screen, focused
     await fill(page, { paid_at: `${today}T08:30` });
     await submit.click();
     await page.getByTestId('banner-success').waitFor();
+    // focus moves once the message has been scrolled to (one effect): wait for it, then look
+    await expect.poll(focusedTestId).toBe('banner-success');
     expect(await onScreen('banner-success')).toBe(true);
-    expect(await focusedTestId()).toBe('banner-success');
     const uuid = /追蹤編號：([0-9a-f-]{36})/.exec((await page.getByTestId('banner-success').textContent()) ?? '')![1];
     expect((await e.t.db('payments').where({ uuid }).first()).last_five).toBe('12345');
     // the same again: the question about a possible duplicate is on the screen, focused
@@ -212,8 +213,8 @@ describe.skipIf(!HAS_CHROMIUM)('submission page and session', () => {
     await fill(page, { last_five: '12345', paid_at: `${today}T08:30`, amount: '2468', note: '375' });
     await submit.click();
     await page.getByTestId('doubt-duplicate').waitFor();
+    await expect.poll(focusedTestId).toBe('doubt-duplicate');
     expect(await onScreen('doubt-duplicate')).toBe(true);
-    expect(await focusedTestId()).toBe('doubt-duplicate');
     expect(await seriousFindings(page)).toEqual([]);
     await e.shot(page, 'submit-duplicate-375');
     // the bar's buttons are a finger's size, and the name under the pointer stays readable
