@@ -115,7 +115,7 @@ export function unpaidAtBest(a: Analysis, t: Truth, score: (ri: number) => numbe
 }
 
 /** Review first when each report's candidates are ordered by their exact marginals, over decide()'s review list, against the product's order. */
-function reviewByMarginals(a: Analysis, t: Truth, m: ReturnType<typeof exactMarginals>) {
+export function reviewByMarginals(a: Analysis, t: Truth, m: ReturnType<typeof exactMarginals>) {
   const d = decide(a, DEFAULT_THRESHOLDS);
   const ri = new Map(a.reports.map((r, i) => [r.uuid, i]));
   const li = new Map(a.lines.map((l, i) => [l.id, i]));

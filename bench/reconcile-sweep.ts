@@ -41,14 +41,15 @@ export interface SweepMonth {
   truth: Truth;
 }
 
-export function sweepMonths(opts: { quick?: boolean; only?: 'ours' | 'other' } = {}): SweepMonth[] {
+/** `draw`: 0 is the sweep itself; another number writes every setting again with new seeds (the same halves). */
+export function sweepMonths(opts: { quick?: boolean; only?: 'ours' | 'other'; draw?: number } = {}): SweepMonth[] {
   const out: SweepMonth[] = [];
   SETTINGS.forEach((s, i) => {
     const knobs = opts.quick ? { ...s.knobs, perDay: Math.round((s.knobs.perDay ?? DEFAULT_KNOBS.perDay) / 4) } : s.knobs;
     for (const generator of ['ours', 'other'] as const) {
       if (opts.only && opts.only !== generator) continue;
       const half = (i + (generator === 'ours' ? 0 : 1)) % 2 === 0 ? 'calibration' : 'held-out';
-      const seed = 7919 * (i + 1) + (generator === 'ours' ? 1 : 2);
+      const seed = 7919 * (i + 1) + (generator === 'ours' ? 1 : 2) + 1_000_003 * (opts.draw ?? 0);
       const truth = generator === 'ours' ? generate({ months: 1, seed, knobs }) : fileMonth(knobs, seed);
       out.push({ name: s.name, generator, half, knobs, truth: { ...truth, name: s.name } });
     }
