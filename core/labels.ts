@@ -29,6 +29,8 @@ export const PAYMENT_FIELD_LABELS = {
  */
 export const PAYMENT_LIST_LABELS = {
   title: '匯款記錄',
+  /** the table's column; the form and the dialogs keep 帳號後五碼 (spec section 2 names the column "last five") */
+  lastFive: '後五碼',
   submitter: '提交者',
   actions: '操作',
   loading: '載入中...',

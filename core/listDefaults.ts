@@ -17,3 +17,11 @@ export function paymentsFilterDefaults(): { paid_at_gte: string; paid_at_lte: st
 
 /** The one call for the stores, the same for every page. */
 export const STORES_PARAMS = { pagination: { page: 1, perPage: 1000 }, sort: { field: 'id', order: 'ASC' } as const, filter: {} };
+
+/**
+ * 匯款記錄's table writes its two times (時間, 建立時間) as the date over the time when the list is
+ * narrower than this (px): a 1280 px laptop beside the menu leaves it 1024 px, and on one line
+ * the columns ran under the sticky 操作 column. The list (admin/src/payments/PaymentList.tsx) and
+ * the server's first page (http/firstScreen.ts) switch at the same width of the same box.
+ */
+export const PAYMENTS_TABLE_STACK_TIMES_BELOW = 1160;

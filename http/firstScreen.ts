@@ -23,6 +23,7 @@ import {
   PAYMENT_LIST_LABELS as L,
   PAYMENTS_PER_PAGE,
   PAYMENTS_SORT,
+  PAYMENTS_TABLE_STACK_TIMES_BELOW,
   paymentsFilterDefaults,
   paymentWords,
   scopeIsEmpty,
@@ -180,8 +181,11 @@ const CHIP: Record<'warning' | 'success' | 'error', string> = {
 
 /**
  * The look of the first screen: the back office's top bar, menu width, fonts and row heights
- * (react-admin's layout with admin/src/backoffice/theme.ts), so the list takes its place without
- * the rows moving. Hidden for good once the page has taken over.
+ * (react-admin's layout with admin/src/backoffice/theme.ts), and the table's column widths
+ * (admin/src/payments/PaymentList.tsx: cell padding, the checkbox, status menu, 確認入帳, 取消對帳
+ * and delete buttons, the store and submitter cut to fit, the two times written date over time
+ * when the list's box is narrow), so the list takes its place without the rows or the columns
+ * moving. Hidden for good once the page has taken over.
  */
 const STYLE = `<style>
 #first-screen{position:absolute;top:0;left:0;right:0;min-height:100vh;background:#fafafa;font-family:system-ui,-apple-system,'Segoe UI','PingFang TC','Noto Sans TC','Microsoft JhengHei',sans-serif;color:rgba(0,0,0,.87);font-size:14px;line-height:1.43}
@@ -207,10 +211,14 @@ const STYLE = `<style>
 @media (min-width:600px){
 .fs-bar{height:64px}.fs-bar .page{display:inline}
 .fs-main,.fs-main.short{padding:201px 8px 8px}.fs-busy{top:96px;left:8px}
-.fs-grid th,.fs-grid td{box-sizing:border-box;padding:0 6px;height:28px;line-height:1.2;white-space:nowrap;text-align:left;border-bottom:1px solid rgba(224,224,224,1);font-weight:400}
+.fs-box{container-type:inline-size}
+.fs-grid th,.fs-grid td{box-sizing:border-box;padding:0 4px;height:28px;line-height:1.2;white-space:nowrap;text-align:left;border-bottom:1px solid rgba(224,224,224,1);font-weight:400}
 .fs-grid th{font-weight:500}
 .fs-grid td.note{white-space:normal;width:30%}.fs-grid .num{text-align:right}.fs-grid .five{font-family:monospace;font-size:.95rem}
-.fs-grid .store{display:block;max-width:8em;overflow:hidden;text-overflow:ellipsis}.fs-grid .pad{display:inline-block;width:28px}.fs-grid .st{display:inline-block;width:96px}.fs-grid .act{display:inline-block;width:66px}
+.fs-grid .store,.fs-grid .who{display:block;max-width:8em;overflow:hidden;text-overflow:ellipsis}.fs-grid .who{max-width:5em}
+.fs-grid .pad{display:inline-block;width:28px}.fs-grid .tick{padding:0 4px;width:32px}.fs-grid .tick .pad{width:24px}
+.fs-grid .st{display:inline-block;width:81px}.fs-grid .act{display:inline-block;width:66px}.fs-grid .ln{display:inline-block;width:73px}.fs-grid .un{display:inline-block;width:64px}
+@container (width < ${PAYMENTS_TABLE_STACK_TIMES_BELOW}px){.fs-grid td.t span{display:block;width:min-content;white-space:normal;font-size:13px;line-height:13.5px}}
 }
 @media (min-width:1200px){
 .fs-cards{display:none}.fs-grid{display:table;border-collapse:collapse;width:100%;background:#fff}
@@ -240,14 +248,21 @@ export function firstScreenHtml(fs: FirstScreen, title: string): string {
   const canDelete = gates.deletePayments(fs.me);
   const ticks = canDelete || canEdit;
   const pad = '<span class="pad"></span>';
+  // the status cell as the list draws it: a linked payment's label (and 取消對帳), else the menu and 確認入帳 while not 已入帳
+  const status = (r: ListedPayment) => {
+    if (r.bank_line_id !== null && r.bank_line_id !== undefined) return `<span class="ln">${chip(r.status)}</span>${canEdit ? '<span class="un"></span>' : ''}`;
+    if (!canEdit) return chip(r.status);
+    return `<span class="st">${chip(r.status)}</span>${r.status === '已入帳' ? '' : '<span class="act"></span>'}`;
+  };
+  const tick = `<td class="tick">${pad}</td>`;
   const words = listWords(fs.list.params.filter);
-  const head = [F.last_five, words.time, words.amount, F.method, ...(showStore ? [F.store_id] : []), F.status, F.note, F.source, L.submitter, F.created_at];
+  const head = [L.lastFive, words.time, words.amount, F.method, ...(showStore ? [F.store_id] : []), F.status, F.note, F.source, L.submitter, F.created_at];
   const rows = fs.list.data
     .map(
       (r) =>
-        `<tr class="first-screen-row">${ticks ? `<td>${pad}</td>` : ''}<td class="five">${esc(r.last_five)}</td><td>${esc(time(r.paid_at))}</td><td class="num">${esc(formatNTD(r.amount))}</td><td>${esc(methodText(r))}</td>` +
-        `${showStore ? `<td><span class="store">${esc(storeName(r.store_id))}</span></td>` : ''}<td>${canEdit ? `<span class="st">${chip(r.status)}</span><span class="act"></span>` : chip(r.status)}</td><td class="note">${note(r.note)}</td><td>${esc(SOURCE_LABELS[r.source] ?? SOURCE_LABELS.staff)}</td>` +
-        `<td>${esc(r.created_by_username ?? '—')}</td><td>${esc(time(r.created_at))}</td>${canDelete ? `<td>${pad}</td>` : ''}</tr>`,
+        `<tr class="first-screen-row">${ticks ? tick : ''}<td class="five">${esc(r.last_five)}</td><td class="t"><span>${esc(time(r.paid_at))}</span></td><td class="num">${esc(formatNTD(r.amount))}</td><td>${esc(methodText(r))}</td>` +
+        `${showStore ? `<td><span class="store">${esc(storeName(r.store_id))}</span></td>` : ''}<td>${status(r)}</td><td class="note">${note(r.note)}</td><td>${esc(SOURCE_LABELS[r.source] ?? SOURCE_LABELS.staff)}</td>` +
+        `<td><span class="who" title="${esc(r.created_by_username ?? '—')}">${esc(r.created_by_username ?? '—')}</span></td><td class="t"><span>${esc(time(r.created_at))}</span></td>${canDelete ? `<td>${pad}</td>` : ''}</tr>`,
     )
     .join('');
   const cards = fs.list.data
@@ -266,7 +281,7 @@ export function firstScreenHtml(fs: FirstScreen, title: string): string {
     // on a phone the list's buttons take two lines for those who import and export everything, else one
     `<main class="fs-main${gates.managePayments(fs.me) ? '' : ' short'}"><p class="fs-busy" role="status">${esc(L.loading)}</p>` +
     (fs.list.data.length
-      ? `<table class="fs-grid" aria-label="${esc(L.title)}"><thead><tr>${ticks ? `<td>${pad}</td>` : ''}${head.map((h) => `<th scope="col"${h === words.amount ? ' class="num"' : ''}>${esc(h)}</th>`).join('')}${canDelete ? `<th scope="col">${esc(L.actions)}</th>` : ''}</tr></thead><tbody>${rows}</tbody></table>` +
+      ? `<div class="fs-box"><table class="fs-grid" aria-label="${esc(L.title)}"><thead><tr>${ticks ? tick : ''}${head.map((h) => `<th scope="col"${h === words.amount ? ' class="num"' : ''}>${esc(h)}</th>`).join('')}${canDelete ? `<th scope="col">${esc(L.actions)}</th>` : ''}</tr></thead><tbody>${rows}</tbody></table></div>` +
         `<ul class="fs-cards" aria-label="${esc(L.title)}">${cards}</ul>`
       : '') +
     `</main></div><script type="application/json" id="first-screen-data">${data}</script>`

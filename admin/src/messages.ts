@@ -302,6 +302,7 @@ export const PAYMENTS_UI = {
   downloadFailed: '下載失敗',
   title: PAYMENT_LIST_LABELS.title,
   lastFive: PAYMENT_FIELD_LABELS.last_five,
+  lastFiveColumn: PAYMENT_LIST_LABELS.lastFive,
   paidAt: PAYMENT_FIELD_LABELS.paid_at,
   amount: PAYMENT_FIELD_LABELS.amount,
   store: PAYMENT_FIELD_LABELS.store_id,

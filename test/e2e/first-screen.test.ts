@@ -7,7 +7,7 @@
  * business, scenario 12.) And it loads only the list's code: every other page, and the import
  * dialog, is its own chunk fetched when opened.
  */
-import type { BrowserContext, Route } from 'playwright-core';
+import type { BrowserContext, Page, Route } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DESK, HAS_CHROMIUM, PHONE, seriousFindings, startE2E, type E2E } from './harness.js';
 
@@ -15,6 +15,17 @@ import { DESK, HAS_CHROMIUM, PHONE, seriousFindings, startE2E, type E2E } from '
 const SERVER_ROW = '.first-screen-row';
 const LIST_ROW = 'tbody .RaDatagrid-row, [data-testid^="payment-card-"]';
 
+
+/** Where each column of a table's header starts and ends (the checkbox's cell too), in px from the left. */
+async function columnEdges(page: Page, table: string): Promise<number[]> {
+  return page.locator(`${table} thead tr > *`).evaluateAll((cells) => cells.flatMap((c) => [Math.round(c.getBoundingClientRect().left), Math.round(c.getBoundingClientRect().right)]));
+}
+
+/** The server's columns and the list's start and end at the same places (within 2 px): nothing moves sideways at the hand-off. */
+function sameColumns(server: number[], list: number[]) {
+  expect(list.length, `${server} / ${list}`).toBe(server.length);
+  list.forEach((x, i) => expect(Math.abs(x - server[i]), `column edge ${i}: ${server} / ${list}`).toBeLessThanOrEqual(2));
+}
 
 /** Holds the back office's scripts until `release`: what shows before them is the server's alone. */
 async function holdScripts(ctx: BrowserContext): Promise<() => void> {
@@ -68,6 +79,7 @@ describe.skipIf(!HAS_CHROMIUM)('the first screen of /admin', () => {
       const at = await first.boundingBox();
       const headings = async (where: string) => (await page.locator(`${where} th:visible`).allInnerTexts()).map((t) => t.trim()).filter(Boolean);
       const serverHeadings = await headings('#first-screen');
+      const serverColumns = size === '1280' ? await columnEdges(page, '#first-screen') : [];
       await e.shot(page, `first-screen-server-${size}-${user}`);
       expect(await seriousFindings(page)).toEqual([]);
 
@@ -85,6 +97,8 @@ describe.skipIf(!HAS_CHROMIUM)('the first screen of /admin', () => {
       if (size === '1280') {
         expect(serverHeadings).toContain('金額');
         expect(await headings('thead')).toEqual(serverHeadings);
+        // and the columns where the server drew them (beside the menu the two times are written date over time)
+        sameColumns(serverColumns, await columnEdges(page, '.RaDatagrid-table'));
       }
       // the list answered from what the server wrote: no call of its own for me, the stores or the rows
       expect(asked.filter((p) => ['/api/admin/me', '/api/stores', '/api/payments'].includes(p))).toEqual([]);
@@ -138,6 +152,29 @@ describe.skipIf(!HAS_CHROMIUM)('the first screen of /admin', () => {
       expect(asked.filter((p) => p === '/api/stores').length).toBe(1);
       // the list and the count line, each once
       expect(asked.filter((p) => p === '/api/payments').length).toBe(2);
+      await ctx.close();
+    });
+  }
+
+  // wider, with the menu beside the list: the times on one line from 1440 px, on both sides
+  for (const width of [1366, 1440, 1920]) {
+    it(`draws the table's columns where the list puts them at ${width} px`, async () => {
+      const ctx = await e.context({ width, height: 900 });
+      await e.addSession(ctx, e.tokens.admin);
+      const release = await holdScripts(ctx);
+      const page = await ctx.newPage();
+      await page.goto(`${e.url}/admin`, { waitUntil: 'commit' });
+      const first = page.locator(`${SERVER_ROW}:visible`).first();
+      await first.waitFor();
+      const at = (await first.boundingBox())!;
+      const server = await columnEdges(page, '#first-screen');
+      release();
+      await page.locator('tbody .RaDatagrid-row').first().waitFor();
+      expect(await page.locator('#first-screen').count()).toBe(0);
+      const now = (await page.locator('tbody .RaDatagrid-row').first().boundingBox())!;
+      expect(Math.abs(now.y - at.y)).toBeLessThanOrEqual(2);
+      expect(Math.abs(now.height - at.height)).toBeLessThanOrEqual(2);
+      sameColumns(server, await columnEdges(page, '.RaDatagrid-table'));
       await ctx.close();
     });
   }

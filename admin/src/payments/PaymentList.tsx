@@ -6,7 +6,7 @@
 import { Box, Button, Typography } from '@mui/material';
 import { useLayoutEffect, useMemo } from 'react';
 import { Datagrid, FunctionField, I18nContext, List, Loading, Pagination, TextField, useGetList, useI18nProvider, useListContext } from 'react-admin';
-import { dateRangeText, formatNTD, formatTaipei, gates, listWords, scopeIsEmpty, storeLabel, SOURCE_LABELS } from '../../../core/browser';
+import { dateRangeText, formatNTD, formatTaipei, gates, listWords, PAYMENTS_TABLE_STACK_TIMES_BELOW, scopeIsEmpty, storeLabel, SOURCE_LABELS } from '../../../core/browser';
 import type { ListedPayment, Me, Payment } from '../../../core/browser';
 import { Forbidden, NoStoreNotice } from '../common/Forbidden';
 import { handOffFirstScreen } from '../providers/firstScreen';
@@ -71,7 +71,8 @@ function PaymentListView({ me }: { me: Me }) {
         actions={false}
         empty={false}
         pagination={<PaymentPagination />}
-        sx={{ '& .RaList-content': { overflowX: 'auto' } }}
+        // the list's box is the container the table's narrow layout asks about (PaymentGrid), with the menu open or closed
+        sx={{ '& .RaList-content': { overflowX: 'auto', containerType: 'inline-size' } }}
       >
         <PaymentToolbar me={me} permanent={permanent} />
         <PaymentFilters me={me} />
@@ -125,13 +126,22 @@ function PaymentGrid({ me, permanent }: { me: Me; permanent: Record<string, unkn
       rowClick={false}
       size="small"
       empty={<EmptyState permanent={permanent} />}
-      // Dense rows: one line each, so an accountant sees twenty of them on a laptop.
+      // Dense rows, 28 px each, so an accountant sees twenty of them on a laptop.
       sx={{
-        '& td, & th': { px: 0.75, py: 0, height: 28, lineHeight: 1.2, whiteSpace: 'nowrap' },
+        // when the columns still run past the list (1200 to 1279 px beside the menu), the table scrolls, not the filters above it
+        '& .RaDatagrid-tableWrapper': { overflowX: 'auto' },
+        '& td, & th': { px: 0.5, py: 0, height: 28, lineHeight: 1.2, whiteSpace: 'nowrap' },
         // the note stays wide enough to read and type in beside a long method (電子支付-LINE Pay)
         '& td.column-note': { whiteSpace: 'normal', width: '30%', minWidth: 96 },
         '& .MuiCheckbox-root': { p: 0.25 },
+        '& td.MuiTableCell-paddingCheckbox, & th.MuiTableCell-paddingCheckbox': { px: 0.5 },
         '& td .MuiIconButton-root': { p: 0.25 },
+        // Beside the menu on a 1280 px laptop the list is 1024 px wide: the two times write the date
+        // over the time (two lines in the row's 28 px), so every column fits beside 操作 and
+        // none runs under it. Wider, each time keeps one line.
+        [`@container (width < ${PAYMENTS_TABLE_STACK_TIMES_BELOW}px)`]: {
+          '& td.column-paid_at > *, & td.column-created_at > *': { display: 'block', width: 'min-content', whiteSpace: 'normal', fontSize: '0.8125rem', lineHeight: '13.5px' },
+        },
         // the row's delete stays on the screen when the columns run past it (a laptop beside the menu)
         // (its header above the other headers, which stay at the top when the list scrolls)
         ...(canDelete
@@ -142,7 +152,7 @@ function PaymentGrid({ me, permanent }: { me: Me; permanent: Record<string, unkn
           : {}),
       }}
     >
-      <TextField source="last_five" label={P.lastFive} sx={{ fontFamily: 'monospace', fontSize: '0.95rem' }} />
+      <TextField source="last_five" label={P.lastFiveColumn} sx={{ fontFamily: 'monospace', fontSize: '0.95rem' }} />
       <FunctionField source="paid_at" label={words.time} render={(r: Payment) => time(r.paid_at)} />
       <FunctionField source="amount" label={words.amount} textAlign="right" render={(r: Payment) => formatNTD(r.amount)} />
       <FunctionField source="method" label={P.method} render={(r: Payment) => <MethodCell record={r} editable={canEdit} compact />} />
@@ -151,14 +161,7 @@ function PaymentGrid({ me, permanent }: { me: Me; permanent: Record<string, unkn
           source="store_id"
           label={P.store}
           // a long name (高雄旗艦店（三多商圈）) is cut to fit, whole on hover: the columns after it stay on the screen
-          render={(r: Payment) => {
-            const name = storeName(r.store_id);
-            return (
-              <Box component="span" title={name ?? undefined} sx={{ display: 'block', maxWidth: '8em', overflow: 'hidden', textOverflow: 'ellipsis' }}>
-                {name}
-              </Box>
-            );
-          }}
+          render={(r: Payment) => <Clipped text={storeName(r.store_id)} width="8em" />}
         />
       )}
       <FunctionField
@@ -167,7 +170,7 @@ function PaymentGrid({ me, permanent }: { me: Me; permanent: Record<string, unkn
         render={(r: ListedPayment) => (
           <>
             <StatusCell record={r} editable={canEdit} />
-            {canEdit && <UnlinkButton record={r} />}
+            {canEdit && <UnlinkButton record={r} compact />}
             {canEdit && <ConfirmCreditedButton record={r} compact />}
           </>
         )}
@@ -178,11 +181,21 @@ function PaymentGrid({ me, permanent }: { me: Me; permanent: Record<string, unkn
         source="created_by_username"
         label={P.submitter}
         sortable={false}
-        render={(r: ListedPayment) => r.created_by_username ?? '—'}
+        // a long username (up to 20 characters) is cut to fit like a long store name, whole on hover
+        render={(r: ListedPayment) => <Clipped text={r.created_by_username ?? '—'} width="5em" />}
       />
       <FunctionField source="created_at" label={P.createdAt} render={(r: Payment) => time(r.created_at)} />
       {canDelete && <FunctionField label={P.actions} sortable={false} render={(r: Payment) => <DeletePaymentButton record={r} />} />}
     </Datagrid>
+  );
+}
+
+/** Text cut to `width` with an ellipsis, the whole of it on hover (a long store name, a long username). */
+function Clipped({ text, width }: { text: string | null; width: string }) {
+  return (
+    <Box component="span" title={text ?? undefined} sx={{ display: 'block', maxWidth: width, overflow: 'hidden', textOverflow: 'ellipsis' }}>
+      {text}
+    </Box>
   );
 }
 

@@ -54,7 +54,7 @@ export function StatusCell({ record, editable }: { record: Payment & { bank_line
       disabled={isPending}
       onChange={(e) => save({ status: e.target.value as PaymentStatus })}
       renderValue={(v) => <Chip size="small" color={STATUS_COLORS[v as PaymentStatus]} label={v} sx={{ height: 22 }} />}
-      sx={{ minWidth: 96, '& .MuiSelect-select': { py: 0, pl: 0.25 }, '& .MuiSelect-select:focus': { bgcolor: 'transparent' } }}
+      sx={{ '& .MuiSelect-select': { py: 0, pl: 0.25 }, '& .MuiSelect-select:focus': { bgcolor: 'transparent' } }}
       inputProps={{ 'aria-label': '狀態', 'data-testid': `status-${record.id}` }}
       onClick={(e) => e.stopPropagation()}
     >

@@ -7,8 +7,11 @@ import type { Payment } from '../../../core/browser';
 import { dataProvider } from '../providers/dataProvider';
 import { RECONCILE_UI as R } from '../messages';
 
-/** 取消對帳 on a payment linked to a bank line: back to the status it had before (edit_payments). */
-export function UnlinkButton({ record }: { record: Payment & { bank_line_id?: number | null } }) {
+/**
+ * 取消對帳 on a payment linked to a bank line: back to the status it had before (edit_payments).
+ * `compact` (the desk's dense table): the words alone, no taller than the row's 28 px, as 確認入帳.
+ */
+export function UnlinkButton({ record, compact = false }: { record: Payment & { bank_line_id?: number | null }; compact?: boolean }) {
   const [open, setOpen] = useState(false);
   const [busy, setBusy] = useState(false);
   useHoldLayout(open);
@@ -30,7 +33,7 @@ export function UnlinkButton({ record }: { record: Payment & { bank_line_id?: nu
   }
   return (
     <>
-      <Button size="small" startIcon={<LinkOffIcon />} onClick={() => setOpen(true)} data-testid={`unlink-${record.uuid}`} sx={{ whiteSpace: 'nowrap' }}>
+      <Button size="small" startIcon={compact ? undefined : <LinkOffIcon />} onClick={() => setOpen(true)} data-testid={`unlink-${record.uuid}`} sx={{ whiteSpace: 'nowrap', flexShrink: 0, ...(compact && { py: 0, px: 0.75, minWidth: 0, lineHeight: 1.5 }) }}>
         {R.unlink}
       </Button>
       <Dialog open={open} onClose={() => setOpen(false)}>
