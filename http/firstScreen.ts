@@ -184,8 +184,9 @@ const CHIP: Record<'warning' | 'success' | 'error', string> = {
  * (react-admin's layout with admin/src/backoffice/theme.ts), and the table's column widths
  * (admin/src/payments/PaymentList.tsx: cell padding, the checkbox, status menu, 確認入帳, 取消對帳
  * and delete buttons, the store and submitter cut to fit, the two times written date over time
- * when the list's box is narrow), so the list takes its place without the rows or the columns
- * moving. Hidden for good once the page has taken over.
+ * when the list's box is narrow) and a phone's cards (their rows of 44 px controls,
+ * admin/src/payments/PaymentCards.tsx), so the list takes its place without the rows or the
+ * columns moving. Hidden for good once the page has taken over.
  */
 const STYLE = `<style>
 #first-screen{position:absolute;top:0;left:0;right:0;min-height:100vh;background:#fafafa;font-family:system-ui,-apple-system,'Segoe UI','PingFang TC','Noto Sans TC','Microsoft JhengHei',sans-serif;color:rgba(0,0,0,.87);font-size:14px;line-height:1.43}
@@ -199,13 +200,13 @@ const STYLE = `<style>
 .fs-busy{position:absolute;top:80px;left:16px;right:16px;color:rgba(0,0,0,.6)}
 .fs-grid{display:none}
 .fs-cards{list-style:none;margin:0;padding:0}
-.fs-card{background:#fff;border:1px solid rgba(0,0,0,.12);border-radius:4px;padding:10px;margin-bottom:8px;min-height:141px}
+.fs-card{background:#fff;border:1px solid rgba(0,0,0,.12);border-radius:4px;padding:10px;margin-bottom:8px;min-height:149px}
 .fs-card .top{display:flex;align-items:baseline;gap:8px}
 .fs-card .five{font-family:monospace;font-size:1.15rem;font-weight:600}
 .fs-card .amt{margin-left:auto;font-weight:600;font-size:16px}
 .fs-card .sub,.fs-card .by{color:rgba(0,0,0,.6)}
 .fs-card .by{font-size:12px;margin-top:8px}
-.fs-card .mid{display:flex;align-items:center;gap:8px;margin-top:8px;min-height:40px}
+.fs-card .mid{display:flex;align-items:center;gap:8px;margin-top:4px;min-height:44px}
 .fs-chip{display:inline-block;border-radius:12px;padding:1px 8px;font-size:13px}
 #first-screen .none{color:rgba(0,0,0,.6)}
 @media (min-width:600px){

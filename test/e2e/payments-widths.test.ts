@@ -1,6 +1,6 @@
 /**
- * 匯款記錄 from a phone to a wide desk. On a phone a card's pencil and trash are a finger's size
- * (40 px). Below 1200 px, where the menu beside the list leaves it less
+ * 匯款記錄 from a phone to a wide desk. On a phone every control in a card is a finger's size
+ * (44 px) and apart from the next. Below 1200 px, where the menu beside the list leaves it less
  * than 960 px, the list is cards, and every card's status, note and delete are on the screen (the
  * table's began at 905 px on a 768 px tablet). From 1200 px the table: its delete column stays on
  * the screen when the columns run past it, opaque, and the last column scrolls clear of it; from
@@ -69,6 +69,30 @@ async function lookAtTable(page: Page): Promise<TableLook> {
   });
 }
 
+/**
+ * Every control a finger can hit in each card (buttons, the status menu, the note, links,
+ * checkboxes, a linked payment's label), with its box; none hidden from people (a select's
+ * native input is aria-hidden, under the menu's box).
+ */
+async function cardTargets(page: Page): Promise<Array<{ card: string; height: number; targets: Array<{ name: string; x: number; y: number; width: number; height: number }> }>> {
+  return page.locator('[data-testid^="payment-card-"]').evaluateAll((cards) =>
+    cards.map((card) => {
+      const found = [...card.querySelectorAll('button, a[href], input, select, textarea, [role="button"], [role="combobox"], [role="checkbox"], [tabindex]:not([tabindex="-1"])')]
+        .filter((el) => !el.closest('[aria-hidden="true"]') && !(el instanceof HTMLInputElement && el.type === 'hidden'))
+        // a control inside another (an icon's button in a label) is the outer one's target
+        .filter((el, _, all) => !all.some((o) => o !== el && o.contains(el)));
+      return {
+        card: card.getAttribute('data-testid')!,
+        height: card.getBoundingClientRect().height,
+        targets: found.map((el) => {
+          const r = el.getBoundingClientRect();
+          return { name: el.getAttribute('data-testid') ?? el.getAttribute('aria-label') ?? el.textContent ?? el.tagName, x: r.x, y: r.y, width: r.width, height: r.height };
+        }),
+      };
+    }),
+  );
+}
+
 describe.skipIf(!HAS_CHROMIUM)('匯款記錄 from a phone to a wide desk', () => {
   let e: E2E;
   const ids: string[] = [];
@@ -104,13 +128,36 @@ describe.skipIf(!HAS_CHROMIUM)('匯款記錄 from a phone to a wide desk', () =>
   }, 60_000);
   afterAll(async () => e?.close());
 
-  it('at 375 px: a card\'s pencil and trash, and the ‹ › day steps, are a finger\'s size (40 px)', async () => {
+  it('at 375 px: every control in a card is 44 px high and wide and 8 px from the next, the cards barely longer; the ‹ › day steps 40 px', async () => {
     const page = await e.signedIn('admin', '/admin/payments', PHONE);
-    await page.getByTestId(`payment-card-${ids[1]}`).waitFor();
-    for (const target of [page.getByTestId(`delete-${ids[1]}`), page.getByTestId(`method-edit-${ids[1]}`), page.getByTestId('day-before')]) {
-      const box = (await target.boundingBox())!;
-      expect([Math.round(box.width), Math.round(box.height)]).toEqual([40, 40]);
+    for (const id of ids) await page.getByTestId(`payment-card-${id}`).waitFor();
+    await settle(page);
+    const cards = await cardTargets(page);
+    expect(cards).toHaveLength(ids.length);
+    for (const { card, targets } of cards) {
+      // the status menu, the note, delete and 修改付款方式 on each; 確認入帳 or 取消對帳 and the linked label where they apply
+      expect(targets.length, card).toBeGreaterThanOrEqual(4);
+      for (const t of targets) {
+        expect([Math.round(t.width) >= 44, Math.round(t.height) >= 44], `${card} ${t.name}: ${Math.round(t.width)}×${Math.round(t.height)}`).toEqual([true, true]);
+        expect(t.x + t.width, `${card} ${t.name} on the screen`).toBeLessThanOrEqual(PHONE.width);
+      }
+      // apart: 8 px between any two, across or down
+      for (const [i, a] of targets.entries())
+        for (const b of targets.slice(i + 1)) {
+          const gap = Math.max(b.x - (a.x + a.width), a.x - (b.x + b.width), b.y - (a.y + a.height), a.y - (b.y + b.height));
+          expect(Math.round(gap), `${card}: ${a.name} and ${b.name}`).toBeGreaterThanOrEqual(8);
+        }
     }
+    // each kind of control is there to be measured
+    const names = cards.flatMap((c) => c.targets.map((t) => t.name));
+    for (const kind of ['status-', 'note-', 'delete-', 'method-edit-', 'confirm-', 'unlink-']) expect(names.some((n) => n.startsWith(kind)), kind).toBe(true);
+    expect(names).toContain(`status-${ids[5]}`); // the linked label, which opens 對帳明細
+    // 162 px a card (182 with a line wrapped) when the controls were 24 to 40 px: 8 more now
+    for (const { card, height } of cards) expect(height, card).toBeLessThanOrEqual(190);
+    const day = (await page.getByTestId('day-before').boundingBox())!;
+    expect([Math.round(day.width), Math.round(day.height)]).toEqual([40, 40]);
+    expect(await page.evaluate(() => document.scrollingElement!.scrollWidth - innerWidth)).toBe(0);
+    expect(await seriousFindings(page)).toEqual([]);
     await e.shot(page, 'payments-cards-375');
     await page.context().close();
   });

@@ -11,6 +11,25 @@ import { StatusCell } from './StatusCell';
 import { UnlinkButton } from './UnlinkButton';
 
 /**
+ * Every control in a card is a finger's size, 44 px high (and at least as wide), 8 px from the
+ * next, as the pencil and the trash were already near enough (40): the status menu, the note and a
+ * linked payment's label were 24 px high, 確認入帳 and 取消對帳 31. They keep their look: the
+ * status chip and the linked label stay 24 px pills in the middle of their 44 px, the note its
+ * underline. A card is 8 px longer for it.
+ */
+const FINGER = 44;
+const fingerSized = {
+  '& .MuiButtonBase-root': { minHeight: FINGER, minWidth: FINGER },
+  '& .MuiIconButton-root': { p: 1.5 },
+  // the status menu: the whole 44 px opens it, the chip in the middle
+  '& .MuiInputBase-root .MuiSelect-select': { minHeight: FINGER, py: 0, display: 'flex', alignItems: 'center', boxSizing: 'border-box' },
+  // the note: the field takes a tap anywhere in its 44 px, the text just above its underline
+  '& .MuiInputBase-root .MuiInputBase-input:not(.MuiSelect-select)': { height: 24, pt: '12px', pb: '8px' },
+  // a linked payment's label (it opens 對帳明細): a 44 px target, painted as the 24 px chip
+  '& .MuiChip-clickable': { height: FINGER, py: '10px', backgroundClip: 'content-box', borderRadius: `${FINGER / 2}px` },
+} as const;
+
+/**
  * Phones: one card per payment, as narrow as the screen. The same cells as the table: status and
  * note change in place, 修改付款方式 opens a dialog, the row deletes after confirming; who submitted it and when; 確認入帳 in
  * one tap (with 復原) on a payment not yet credited.
@@ -22,8 +41,7 @@ export function PaymentCards({ canEdit, canDelete, storeName, empty }: { canEdit
   return (
     <Stack spacing={1} sx={{ p: 1 }} data-testid="payment-cards">
       {data.map((r) => (
-        // a card's pencil and trash a finger's size (40 px), not the table's dense 30
-        <Paper key={r.id} variant="outlined" sx={{ p: 1.25, '& .MuiIconButton-root': { p: 1.25 } }} data-testid={`payment-card-${r.id}`}>
+        <Paper key={r.id} variant="outlined" sx={{ p: 1.25, ...fingerSized }} data-testid={`payment-card-${r.id}`}>
           <Box sx={{ display: 'flex', alignItems: 'baseline', gap: 1 }}>
             <Typography sx={{ fontFamily: 'monospace', fontSize: '1.15rem', fontWeight: 600 }} aria-label={r.last_five ? P.lastFive : P.method}>
               {r.last_five || methodText(r)}
@@ -37,7 +55,7 @@ export function PaymentCards({ canEdit, canDelete, storeName, empty }: { canEdit
             {r.last_five ? ` · ${methodText(r)}` : ''}
             {storeName(r.store_id) ? ` · ${storeName(r.store_id)}` : ''}
           </Typography>
-          <Box sx={{ display: 'flex', alignItems: 'center', gap: 1, mt: 1 }}>
+          <Box sx={{ display: 'flex', alignItems: 'center', gap: 1, mt: 0.5 }}>
             <StatusCell record={r} editable={canEdit} />
             {canEdit && <UnlinkButton record={r} />}
             <Box sx={{ flex: 1, minWidth: 0 }}>
@@ -45,7 +63,7 @@ export function PaymentCards({ canEdit, canDelete, storeName, empty }: { canEdit
             </Box>
             {canDelete && <DeletePaymentButton record={r} />}
           </Box>
-          <Box sx={{ display: 'flex', alignItems: 'center', gap: 1, mt: 0.5 }}>
+          <Box sx={{ display: 'flex', alignItems: 'center', gap: 1, mt: 1 }}>
             <Typography variant="caption" color="text.secondary" component="div" sx={{ flex: 1, minWidth: 0 }}>
               {SOURCE_LABELS[r.source] ?? SOURCE_LABELS.staff} · {P.submitter} {r.created_by_username ?? '—'} · {formatTaipei(Date.parse(r.created_at))}
             </Typography>
