@@ -125,7 +125,10 @@ export interface ErrorDetailsByCode {
   store_code_not_found: { code: string };
   // a store's public link (issue 25)
   link_inactive: None;
+  /** too many reports sent from one address or through one link */
   public_too_many: { seconds: number };
+  /** too many public reads from one address */
+  public_busy: { seconds: number };
   public_possible_duplicate: None;
   public_report_not_found: None;
   // import (spreadsheets and JSON rows)

@@ -44,6 +44,9 @@ export function listWords(filter: { method?: unknown }): { time: string; amount:
   return filter.method === PAYMENT_METHODS[0] ? PAYMENT_WORDS.transfer : PAYMENT_WORDS.inHand;
 }
 
+/** A wait in seconds as a person reads it: 45 秒, 3 分鐘 (from two minutes up). */
+const waitText = (seconds: number) => (seconds < 120 ? `${seconds} 秒` : `${Math.ceil(seconds / 60)} 分鐘`);
+
 /** The form's sentences about a payment's time and amount, in a method's words. */
 function timeAndAmountTexts(w: { time: string; amount: string }) {
   return {
@@ -189,7 +192,9 @@ export const MSG = {
 
   // A store's public link (issue 25): what a customer with no account reads
   linkInactive: '連結已失效，請向門市索取新的連結', // issue 25
-  publicTooMany: (seconds: number) => `送出次數過多，請於 ${seconds < 120 ? `${seconds} 秒` : `${Math.ceil(seconds / 60)} 分鐘`}後再試`,
+  publicTooMany: (seconds: number) => `送出次數過多，請於 ${waitText(seconds)}後再試`,
+  /** too many reads (a link's store name, a report's status) from one address, as on a shop's shared Wi-Fi: the link itself still works */
+  publicBusy: (seconds: number) => `使用人數過多，請於 ${waitText(seconds)}後再試`,
   publicPossibleDuplicate: '您可能已經回報過這筆匯款：相同的帳號後五碼與金額，匯款時間相差 10 分鐘內。若這是另一筆匯款，請按「仍要送出」',
   publicReportNotFound: '查無這個追蹤編號，請確認網址是否完整',
 
@@ -429,6 +434,7 @@ const ERROR_TEXTS: Texts = {
   store_code_not_found: (d) => MSG.storeCodeNotFound(d.code),
   link_inactive: () => MSG.linkInactive,
   public_too_many: (d) => MSG.publicTooMany(d.seconds),
+  public_busy: (d) => MSG.publicBusy(d.seconds),
   public_possible_duplicate: () => MSG.publicPossibleDuplicate,
   public_report_not_found: () => MSG.publicReportNotFound,
   import_empty: () => MSG.importEmpty,

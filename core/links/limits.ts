@@ -43,9 +43,10 @@ async function unhit(db: Db, windows: Window[]): Promise<void> {
   for (const w of windows) await db('public_limits').where({ bucket: w.bucket, window_start: w.start }).decrement('n', 1);
 }
 
-function refuse(endsAt: number, now: number): never {
+/** Refused until the window ends: 送出次數過多 for sends, 使用人數過多 for reads (`public_busy`). */
+function refuse(endsAt: number, now: number, code: 'public_too_many' | 'public_busy' = 'public_too_many'): never {
   const seconds = Math.max(1, Math.ceil((endsAt - now) / 1000));
-  throw new TooManyRequestsError(seconds, problem('public_too_many', { seconds }));
+  throw new TooManyRequestsError(seconds, problem(code, { seconds }));
 }
 
 const addressOf = (ip: string | null | undefined) => (ip ?? '').slice(0, 64) || 'unknown';
@@ -101,9 +102,13 @@ export async function countRefused(db: Db, ip: string | null | undefined, now = 
 /** Public reads (a link's store name, a report's status) an address may make a minute, across instances. */
 export const PUBLIC_LOOKUPS_PER_MINUTE = 60;
 
-/** One more public read from this address: refused (429) past PUBLIC_LOOKUPS_PER_MINUTE, so tracking numbers and tokens cannot be tried in bulk. */
+/**
+ * One more public read from this address: refused (429) past PUBLIC_LOOKUPS_PER_MINUTE, so tracking
+ * numbers and tokens cannot be tried in bulk. Said as 使用人數過多 (the page's own words): reads
+ * run out on a shop's shared Wi-Fi, where the person reading has sent nothing.
+ */
 export async function countLookup(db: Db, ip: string | null | undefined, now = Date.now()): Promise<void> {
   const address = addressOf(ip);
   const minute = await hit(db, `lookup minute ${address}`, MINUTE, now);
-  if (minute.n > PUBLIC_LOOKUPS_PER_MINUTE) refuse(minute.endsAt, now);
+  if (minute.n > PUBLIC_LOOKUPS_PER_MINUTE) refuse(minute.endsAt, now, 'public_busy');
 }

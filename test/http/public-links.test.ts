@@ -311,7 +311,15 @@ describe.each(DB_KINDS)('store public links on %s', (kind) => {
     const refused = answers.filter((a) => a.status === 429);
     expect(refused).toHaveLength(4);
     expect(Number(refused[0].headers.get('retry-after'))).toBeGreaterThan(0);
-    expect(refused[0].body.message).toMatch(/^送出次數過多/);
+    // a read is no send: said as the page says it (使用人數過多), never 送出次數過多
+    for (const r of refused) expect(r.body.message).toMatch(/^使用人數過多，請於 \d+ 秒後再試$/);
+    const token = tokenOf((await call(one, 'GET', `/stores/${f.stores.A.id}/link`, { as: 'admin' })).body.url);
+    const storeName = await call(two, 'GET', `/public/links/${token}`, { from });
+    expect(storeName.status).toBe(429);
+    expect(storeName.body.message).toMatch(/^使用人數過多，請於 \d+ 秒後再試$/);
+    expect(storeName.body.message).toBe(`使用人數過多，請於 ${storeName.headers.get('retry-after')} 秒後再試`);
+    // sends from that address are counted apart, and keep their own words past their own limit
+    expect((await call(one, 'POST', `/public/links/${token}/reports`, { body: report(), from })).status).toBe(201);
   });
 
   it('a bot filling the hidden field is answered as a success and stores nothing', async () => {

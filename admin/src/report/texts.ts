@@ -1,5 +1,5 @@
 /** The public report page's words (issue 25), in one place. The server's messages come with its answers. */
-import { NOTE_MAX_LENGTH } from '../../../core/browser.js';
+import { MSG, NOTE_MAX_LENGTH } from '../../../core/browser.js';
 
 export const REPORT_TEXT = {
   title: '匯款回報',
@@ -21,9 +21,9 @@ export const REPORT_TEXT = {
   /** the page waited REPORT_TIMEOUT_MS for an answer: what was typed stays, a second press is asked about by the server if the first got through */
   timedOut: '伺服器沒有回應，無法確定是否已送出。您填寫的資料都還在，請再按一次「送出回報」；若剛才其實已送達，系統會先詢問，不會重複記錄。',
   noteCount: (n: number) => `${n}/${NOTE_MAX_LENGTH} 字元`,
-  /** too many reads from one address (a shop's shared Wi-Fi): the link itself still works */
+  /** too many reads from one address (a shop's shared Wi-Fi): the link itself still works; the server's own sentence when it says how long */
   busyTitle: '使用人數過多',
-  busy: (seconds: number | null) => (seconds ? `使用人數過多，請於 ${seconds} 秒後再試` : '使用人數過多，請稍後再試'),
+  busy: (seconds: number | null) => (seconds ? MSG.publicBusy(seconds) : '使用人數過多，請稍後再試'),
   unavailableTitle: '暫時無法開啟',
   anotherReport: '再回報一筆',
   doneTitle: '已收到您的回報',
