@@ -15,7 +15,7 @@ export { AUDIT_ACTION_LABELS, AUDIT_FIELD_LABELS, PAYER_FIELD_LABELS, PAYMENT_FI
 export { MAX_IMPORT_ROWS, MAX_STREAM_IMPORT_ROWS, STORE_CODE_MAX, USERNAME_MAX, USERNAME_MIN } from './limits.js';
 export { MSG, PAYMENT_WORDS, errorText, isErrorCode, listWords, paymentTexts, paymentWords } from './messages.js';
 export { formatNTD } from './money.js';
-export { HONEYPOT_FIELD, PUBLIC_PAGE_PREFIX, isLinkToken, isTrackingNumber, unreachableFromOutside } from './links/rules.js';
+export { CLIENT_KEY_BYTES, HONEYPOT_FIELD, PUBLIC_PAGE_PREFIX, isClientKey, isLinkToken, isTrackingNumber, unreachableFromOutside } from './links/rules.js';
 export type { PublicStatus, StoreLink } from './links/rules.js';
 export { SOURCES, SOURCE_LABELS } from './payments/sources.js';
 export type { PaymentSource } from './payments/sources.js';

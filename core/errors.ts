@@ -131,6 +131,10 @@ export interface ErrorDetailsByCode {
   public_busy: { seconds: number };
   public_possible_duplicate: None;
   public_report_not_found: None;
+  /** a report attempt's key that is no key (rules.ts isClientKey) */
+  client_key_invalid: None;
+  /** a report attempt's key sent again with other fields */
+  client_key_reused: None;
   // import (spreadsheets and JSON rows)
   import_empty: None;
   import_too_many: { limit: number };

@@ -197,6 +197,9 @@ export const MSG = {
   publicBusy: (seconds: number) => `使用人數過多，請於 ${waitText(seconds)}後再試`,
   publicPossibleDuplicate: '您可能已經回報過這筆匯款：相同的帳號後五碼與金額，匯款時間相差 10 分鐘內。若這是另一筆匯款，請按「仍要送出」',
   publicReportNotFound: '查無這個追蹤編號，請確認網址是否完整',
+  // a report attempt's key (client_key), made by the page: a person sees these only if the page itself is broken or altered
+  clientKeyInvalid: '回報識別碼格式不正確，請重新整理頁面後再送出',
+  clientKeyReused: '這個回報識別碼已用於內容不同的另一筆回報，請重新整理頁面後再送出',
 
   // List protocol
   badListParam: (name: string) => `查詢參數 ${name} 格式錯誤`,
@@ -437,6 +440,8 @@ const ERROR_TEXTS: Texts = {
   public_busy: (d) => MSG.publicBusy(d.seconds),
   public_possible_duplicate: () => MSG.publicPossibleDuplicate,
   public_report_not_found: () => MSG.publicReportNotFound,
+  client_key_invalid: () => MSG.clientKeyInvalid,
+  client_key_reused: () => MSG.clientKeyReused,
   import_empty: () => MSG.importEmpty,
   import_too_many: () => MSG.importTooMany,
   import_last_five: () => MSG.importLastFive,

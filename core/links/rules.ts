@@ -20,6 +20,20 @@ export function isTrackingNumber(value: unknown): value is string {
   return typeof value === 'string' && TRACKING_RE.test(value);
 }
 
+/**
+ * A report attempt's key (`client_key`): the page makes one when a report is first sent and keeps
+ * it while the fields are unchanged, so that sending again after no answer gets the first
+ * report's tracking number back. 128 random bits as 32 lowercase hex digits; it means something
+ * only with the link it came through, and for a day (REPORT_KEY_TTL_MS).
+ */
+export const CLIENT_KEY_BYTES = 16;
+const CLIENT_KEY_RE = /^[0-9a-f]{32}$/;
+export function isClientKey(value: unknown): value is string {
+  return typeof value === 'string' && CLIENT_KEY_RE.test(value);
+}
+/** How long a key is answered; after that a send with it is a new report. */
+export const REPORT_KEY_TTL_MS = 24 * 60 * 60_000;
+
 /** Where the public page lives: `/r/TOKEN` the report form, `/r/status/TRACKING` a report's status. */
 export const PUBLIC_PAGE_PREFIX = '/r/';
 export const linkPath = (token: string) => `${PUBLIC_PAGE_PREFIX}${token}`;

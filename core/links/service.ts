@@ -15,7 +15,7 @@ import { linkActor } from '../actor.js';
 import type { AppContext, ServiceContext } from '../context.js';
 import type { Db } from '../db/connect.js';
 import type { StoreRow } from '../db/rows.js';
-import { ConflictError, DomainError, NotFoundError, problem, ValidationError } from '../errors.js';
+import { ConflictError, DomainError, fieldError, NotFoundError, problem, ValidationError } from '../errors.js';
 import { deny, requirePermission, valid } from '../guard.js';
 import { recordAudit } from '../audit/service.js';
 import { validatePayment } from '../payments/validate.js';
@@ -24,9 +24,11 @@ import { storeChangeRefusal } from '../users/permissions.js';
 import { isPlainObject, toId } from '../validation.js';
 import { toIso } from '../time.js';
 import { countLookup, countRefused, holdReport, publicLimitsOf } from './limits.js';
+import { findReportKey, purgeReportKeys, reportFingerprint, type ReportKey } from './reportKeys.js';
 import {
   CUSTOMER_DUPLICATE_WINDOW_MS,
   HONEYPOT_FIELD,
+  isClientKey,
   isLinkToken,
   isTrackingNumber,
   LINK_TOKEN_BYTES,
@@ -107,6 +109,12 @@ export async function publicLinkInfo(app: AppContext, token: unknown, ip: string
   return { store_name: store.name };
 }
 
+/** What a customer gets for a report: its tracking number and the page of its status. */
+export interface ReportReceipt {
+  tracking: string;
+  status_path: string;
+}
+
 /**
  * A customer's report through a link: the link looked up, the form's rules checked
  * (validatePayment), then counted against the limits (holdReport) and stored, the store taken
@@ -115,8 +123,14 @@ export async function publicLinkInfo(app: AppContext, token: unknown, ip: string
  * as a report, so it cannot be used to try numbers without limit. A filled honeypot is answered as
  * a success, counted as one, and stores nothing. A send refused for its link or its fields (404,
  * 400) counts only against the generous bound on refused sends (429 past it).
+ *
+ * A report attempt's key (`client_key`, see reportKeys.ts) that already stored a report through
+ * this link within a day is answered with that report's receipt (`replayed`: nothing stored, no
+ * send counted, a read counted instead); the same key with other fields is refused (400). A key
+ * that is no key (not 32 hex digits) is refused too (400 client_key_invalid); none at all is a
+ * report as before.
  */
-export async function reportThroughLink(app: AppContext, token: unknown, body: unknown, ip: string | null): Promise<{ tracking: string; status_path: string }> {
+export async function reportThroughLink(app: AppContext, token: unknown, body: unknown, ip: string | null): Promise<{ receipt: ReportReceipt; replayed: boolean }> {
   try {
     return await storeReport(app, token, body, ip);
   } catch (err) {
@@ -125,7 +139,9 @@ export async function reportThroughLink(app: AppContext, token: unknown, body: u
   }
 }
 
-async function storeReport(app: AppContext, token: unknown, body: unknown, ip: string | null): Promise<{ tracking: string; status_path: string }> {
+const receiptOf = (tracking: string): ReportReceipt => ({ tracking, status_path: statusPath(tracking) });
+
+async function storeReport(app: AppContext, token: unknown, body: unknown, ip: string | null): Promise<{ receipt: ReportReceipt; replayed: boolean }> {
   const limits = publicLimitsOf(app.security.publicLinks);
   const { link, store } = await activeLink(app.db, token);
   const input = isPlainObject(body) ? body : null;
@@ -133,22 +149,41 @@ async function storeReport(app: AppContext, token: unknown, body: unknown, ip: s
   if (trap !== undefined && trap !== null && trap !== '') {
     // as a stored report would be, against the address's limits, so the trap cannot be told apart
     await holdReport(app.db, limits, ip, null);
-    const fake = randomUUID();
-    return { tracking: fake, status_path: statusPath(fake) };
+    return { receipt: receiptOf(randomUUID()), replayed: false };
   }
   const now = Date.now();
   // only the report's own fields: a store, a status or anything else in the body is not read
   const fields = input ? { last_five: input.last_five, paid_at: input.paid_at, amount: input.amount, note: input.note ?? '' } : body;
   const value = valid(validatePayment(fields, { now }));
+  const rawKey = input?.client_key;
+  if (rawKey !== undefined && rawKey !== null && !isClientKey(rawKey)) throw new ValidationError([fieldError('client_key', 'client_key_invalid')], problem('client_key_invalid'));
+  const reportKey: ReportKey | null = isClientKey(rawKey) ? { linkId: Number(link.id), key: rawKey, fingerprint: reportFingerprint(value) } : null;
+  if (reportKey) {
+    await purgeReportKeys(app.db, now);
+    // the primary database, never a replica: a report stored a moment ago must be found
+    const kept = await findReportKey(app.db, reportKey.linkId, reportKey.key, now);
+    if (kept) {
+      if (kept.fingerprint !== reportKey.fingerprint) throw new ValidationError([fieldError('client_key', 'client_key_reused')], problem('client_key_reused'));
+      // sent again: no send counted, but a read, as reading its status would be
+      await countLookup(app.db, ip, now);
+      return { receipt: receiptOf(kept.payment_uuid), replayed: true };
+    }
+  }
   const storeId = Number(store.id);
   const confirmed = input?.confirm_duplicate === true;
   const ctx: ServiceContext = { ...app, actor: linkActor({ id: Number(link.id), storeId, storeCode: store.code }), ip };
   const held = await holdReport(app.db, limits, ip, Number(link.id), now);
   try {
     // the near check (same last five and amount within 10 minutes) runs in the writer's transaction,
-    // so two near reports sent at once, to one instance or several, store one
-    const payment = await submitPayment(ctx, { ...value, store_id: storeId }, { allowDuplicate: confirmed, now, nearWindowMs: CUSTOMER_DUPLICATE_WINDOW_MS });
-    return { tracking: payment.uuid, status_path: statusPath(payment.uuid) };
+    // so two near reports sent at once, to one instance or several, store one; so does the key's
+    const opts = { allowDuplicate: confirmed, now, nearWindowMs: CUSTOMER_DUPLICATE_WINDOW_MS };
+    const written = reportKey ? await submitPayment(ctx, { ...value, store_id: storeId }, { ...opts, reportKey }) : await submitPayment(ctx, { ...value, store_id: storeId }, opts);
+    if ('replayOf' in written) {
+      // the same attempt sent at the same time, stored by the other send: off the limits again
+      await held.release().catch(() => undefined);
+      return { receipt: receiptOf(written.replayOf), replayed: true };
+    }
+    return { receipt: receiptOf(written.uuid), replayed: false };
   } catch (err) {
     // the writer's own duplicate answer names the other payment: a customer never reads that
     if (err instanceof DomainError && err.code === 'possible_duplicate') throw new ConflictError(problem('public_possible_duplicate'));

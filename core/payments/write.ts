@@ -19,6 +19,7 @@ import { loadForActor } from './list.js';
 import { DUPLICATE_KEY_COLUMNS, paymentDuplicateKey } from './duplicateKey.js';
 import { IMPORT_LOCK } from './import.js';
 import { insertPayments, newPaymentRow, type NewPaymentFields } from './writer.js';
+import { findReportKeys, reportKeyId, saveReportKeys, type ReportKey } from '../links/reportKeys.js';
 
 export { MAX_BATCH_DELETE };
 /** rows per statement: 10 columns each stays far below SQLite's and PostgreSQL's parameter limits */
@@ -36,7 +37,18 @@ interface NewPayment {
    * last five and amount whose time is within this many ms, stored or earlier in the batch.
    */
   nearWindowMs?: number;
+  /** a customer's report attempt (issue 25): stored once a link and key, sent again it answers the first */
+  reportKey?: ReportKey;
 }
+
+/** A report attempt whose key already stored a payment: that payment's tracking number, nothing written. */
+export interface Replayed {
+  replayOf: string;
+}
+const isReplayed = (r: unknown): r is Replayed => typeof r === 'object' && r !== null && 'replayOf' in r;
+
+/** The same key sent again with other fields: refused, never answered with the other report's number. */
+const keyReused = () => new ValidationError([fieldError('client_key', 'client_key_reused')], problem('client_key_reused'));
 
 /** What a near duplicate shares: store, last five and amount (the time is within the window). */
 const nearKey = (r: PaymentRow) => `near|${r.store_id}|${r.last_five}|${r.amount}`;
@@ -47,28 +59,35 @@ const nearKey = (r: PaymentRow) => `near|${r.store_id}|${r.last_five}|${r.amount
  * amount as a stored payment or an earlier one in the batch) unless it was confirmed. The check
  * and the insert share the transaction (SQLite: BEGIN IMMEDIATE; PostgreSQL: an advisory lock per
  * key, and the import lock shared), so two identical submissions at once, or a submission during
- * an import of the same payment, on one instance or several, store one.
+ * an import of the same payment, on one instance or several, store one. A customer's report
+ * attempt with a key (`reportKey`) that already stored a payment, or stored one earlier in the
+ * batch, answers that payment (Replayed) before any other check, under the same lock.
  */
-async function writeNewPayments(db: Db, items: NewPayment[]): Promise<Array<PaymentRow | Error>> {
+async function writeNewPayments(db: Db, items: NewPayment[]): Promise<Array<PaymentRow | Replayed | Error>> {
   return db.transaction(async (trx) => {
+    const now = Date.now();
     const storeIds = [...new Set(items.map((i) => i.row.store_id))];
     const known = new Set(((await trx('stores').whereIn('id', storeIds).select('id')) as Array<{ id: number }>).map((s) => Number(s.id)));
     const earlier = new Map<string, string>();
     /** a report's uuid, to the stored payment it is near (customers' reports only) */
     const nearStored = new Map<string, string>();
     const checked = items.filter((i) => !i.allowDuplicate && known.has(i.row.store_id));
+    const keyed = items.filter((i) => i.reportKey && known.has(i.row.store_id)).map((i) => i.reportKey!);
+    if (isPostgres(db) && (checked.length || keyed.length)) {
+      await trx.raw(`set local lock_timeout = ${WRITE_WAIT_MS}`);
+      // An import holds IMPORT_LOCK, exclusively, until it commits, and its rows are not seen
+      // before then: a submission checked meanwhile would store the same payment again. So a
+      // submission holds it shared (submissions never wait for one another, only for a running
+      // import), and waits as long as SQLite's busy_timeout, then is refused as busy (503).
+      if (checked.length) await trx.raw('select pg_advisory_xact_lock_shared(?)', [IMPORT_LOCK]);
+      // one sorted list of every key, the near ones and the report attempts' too, so two batches never wait for each other
+      const keys = new Set(checked.flatMap((i) => (i.nearWindowMs ? [paymentDuplicateKey(i.row), nearKey(i.row)] : [paymentDuplicateKey(i.row)])));
+      for (const k of keyed) keys.add(`report key|${reportKeyId(k)}`);
+      for (const key of [...keys].sort()) await trx.raw('select pg_advisory_xact_lock(hashtext(?))', [key]);
+    }
+    // the attempts' keys as stored (read under the lock: a send of the same key waits for this one's commit)
+    const keptKeys = await findReportKeys(trx, keyed, now);
     if (checked.length) {
-      if (isPostgres(db)) {
-        // An import holds IMPORT_LOCK, exclusively, until it commits, and its rows are not seen
-        // before then: a submission checked meanwhile would store the same payment again. So a
-        // submission holds it shared (submissions never wait for one another, only for a running
-        // import), and waits as long as SQLite's busy_timeout, then is refused as busy (503).
-        await trx.raw(`set local lock_timeout = ${WRITE_WAIT_MS}`);
-        await trx.raw('select pg_advisory_xact_lock_shared(?)', [IMPORT_LOCK]);
-        // one sorted list of every key, the near ones too, so two batches never wait for each other
-        const keys = new Set(checked.flatMap((i) => (i.nearWindowMs ? [paymentDuplicateKey(i.row), nearKey(i.row)] : [paymentDuplicateKey(i.row)])));
-        for (const key of [...keys].sort()) await trx.raw('select pg_advisory_xact_lock(hashtext(?))', [key]);
-      }
       const hits = (await trx('payments')
         .whereIn('paid_at', [...new Set(checked.map((i) => i.row.paid_at))])
         .whereIn('last_five', [...new Set(checked.map((i) => i.row.last_five))])
@@ -86,8 +105,22 @@ async function writeNewPayments(db: Db, items: NewPayment[]): Promise<Array<Paym
     }
     /** the batch's rows accepted so far, for the near check of the ones after them */
     const accepted: PaymentRow[] = [];
-    const results = items.map((i): PaymentRow | Error => {
+    /** a report attempt answered by another in this batch: its place, to the other's (should the other fail after all) */
+    const answeredBy = new Map<number, number>();
+    const keptAt = new Map<string, number>();
+    const results = items.map((i, n): PaymentRow | Replayed | Error => {
       if (!known.has(i.row.store_id)) return ValidationError.single('store_id', 'store_not_found');
+      if (i.reportKey) {
+        const id = reportKeyId(i.reportKey);
+        const kept = keptKeys.get(id);
+        if (kept) return kept.fingerprint === i.reportKey.fingerprint ? { replayOf: kept.payment_uuid } : keyReused();
+        const at = keptAt.get(id);
+        if (at !== undefined) {
+          if (items[at].reportKey!.fingerprint !== i.reportKey.fingerprint) return keyReused();
+          answeredBy.set(n, at);
+          return { replayOf: items[at].row.uuid };
+        }
+      }
       const key = paymentDuplicateKey(i.row);
       const first = earlier.get(key);
       if (first && !i.allowDuplicate) return new ConflictError(problem('possible_duplicate', { duplicate_of: first }));
@@ -98,12 +131,13 @@ async function writeNewPayments(db: Db, items: NewPayment[]): Promise<Array<Paym
       }
       earlier.set(key, i.row.uuid);
       accepted.push(i.row);
+      if (i.reportKey) keptAt.set(reportKeyId(i.reportKey), n);
       return i.row;
     });
     // The lock of a closed day (core/closes): a 現金 payment of a closed day is refused unless its
     // writer has manage_payments, and marked after the close when allowed; only that payment fails.
     // The days are locked in one order, so two batches never wait for each other.
-    const cash = items.map((i, n) => ({ i, n })).filter(({ i, n }) => !(results[n] instanceof Error) && i.row.method === METHOD_CASH);
+    const cash = items.map((i, n) => ({ i, n })).filter(({ i, n }) => !(results[n] instanceof Error) && !isReplayed(results[n]) && i.row.method === METHOD_CASH);
     cash.sort((a, b) => a.i.row.store_id - b.i.row.store_id || a.i.row.paid_at - b.i.row.paid_at);
     for (const { i, n } of cash) {
       try {
@@ -113,14 +147,17 @@ async function writeNewPayments(db: Db, items: NewPayment[]): Promise<Array<Paym
         results[n] = err;
       }
     }
-    const ok = items.filter((_, n) => !(results[n] instanceof Error));
+    // an attempt answered by one refused after all (a closed day) gets that refusal
+    for (const [n, at] of answeredBy) if (results[at] instanceof Error) results[n] = results[at];
+    const ok = items.filter((_, n) => !(results[n] instanceof Error) && !isReplayed(results[n]));
     await insertPayments(trx, ok.map((i) => i.row));
     await insertRows(trx, 'audit_log', ok.map((i) => i.audit));
+    await saveReportKeys(trx, ok.filter((i) => i.reportKey).map((i) => ({ key: i.reportKey!, paymentUuid: i.row.uuid })), now);
     return results;
   });
 }
 
-const paymentWriters = new WeakMap<object, Batcher<NewPayment, PaymentRow>>();
+const paymentWriters = new WeakMap<object, Batcher<NewPayment, PaymentRow | Replayed>>();
 
 /**
  * A new payment from the submission form: anyone signed in, for a store they may submit to.
@@ -142,7 +179,19 @@ export async function createPayment(ctx: ServiceContext, input: unknown): Promis
  * with `nearWindowMs`, so is one of the same store, last five and amount within that window,
  * checked in the same transaction as the insert (a customer's report, issue 25).
  */
-export async function submitPayment(ctx: ServiceContext, fields: NewPaymentFields, opts: { allowDuplicate: boolean; now?: number; nearWindowMs?: number }): Promise<Payment> {
+export interface SubmitOptions {
+  allowDuplicate: boolean;
+  now?: number;
+  nearWindowMs?: number;
+}
+export async function submitPayment(ctx: ServiceContext, fields: NewPaymentFields, opts: SubmitOptions): Promise<Payment>;
+/**
+ * With `reportKey` (a customer's report attempt): a key that already stored a payment through
+ * this link answers `{ replayOf }`, that payment's tracking number, and writes nothing; the same
+ * key with other fields is refused (400 client_key_reused).
+ */
+export async function submitPayment(ctx: ServiceContext, fields: NewPaymentFields, opts: SubmitOptions & { reportKey: ReportKey }): Promise<Payment | Replayed>;
+export async function submitPayment(ctx: ServiceContext, fields: NewPaymentFields, opts: SubmitOptions & { reportKey?: ReportKey }): Promise<Payment | Replayed> {
   const now = opts.now ?? Date.now();
   const row = newPaymentRow(ctx.actor, fields, now);
   const item: NewPayment = {
@@ -151,9 +200,10 @@ export async function submitPayment(ctx: ServiceContext, fields: NewPaymentField
     audit: auditRow(ctx, { action: 'create', entity: 'payment', entityId: row.uuid, after: toPayment(row) }, now),
     allowDuplicate: opts.allowDuplicate,
     nearWindowMs: opts.nearWindowMs,
+    reportKey: opts.reportKey,
   };
   const writer = batcherFor(paymentWriters, ctx.db, (root) =>
-    new Batcher<NewPayment, PaymentRow>(async (items) => {
+    new Batcher<NewPayment, PaymentRow | Replayed>(async (items) => {
       try {
         return await writeNewPayments(root, items);
       } catch (err) {
@@ -173,7 +223,7 @@ export async function submitPayment(ctx: ServiceContext, fields: NewPaymentField
   );
   const [written] = writer ? [await writer.push(item)] : await writeNewPayments(ctx.db, [item]);
   if (written instanceof Error) throw written;
-  return toPayment(written);
+  return isReplayed(written) ? written : toPayment(written);
 }
 
 /**

@@ -4,7 +4,8 @@
  * the path; the services count every report, and every read, against the abuse limits first.
  *
  * - GET  /api/public/links/:token          the store's name (or 404 連結已失效…)
- * - POST /api/public/links/:token/reports  a report: 201 {tracking, status_path}
+ * - POST /api/public/links/:token/reports  a report: 201 {tracking, status_path}; the same
+ *                                          attempt again (its client_key): 200, the first one's
  * - GET  /api/public/reports/:tracking     its status, amount, time and store name (or 404)
  */
 import Router from '@koa/router';
@@ -22,8 +23,10 @@ export function publicRoutes(app: AppContext): Router<State> {
     ctx.body = await publicLinkInfo(app, ctx.params.token, ctx.ip || null);
   });
   r.post('/links/:token/reports', reportBody, async (ctx) => {
-    ctx.body = await reportThroughLink(app, ctx.params.token, ctx.request.body, ctx.ip || null);
-    ctx.status = 201;
+    const { receipt, replayed } = await reportThroughLink(app, ctx.params.token, ctx.request.body, ctx.ip || null);
+    ctx.body = receipt;
+    // the same attempt sent again (its client_key): the first report's receipt, nothing new made
+    ctx.status = replayed ? 200 : 201;
   });
   r.get('/reports/:tracking', async (ctx) => {
     ctx.body = await publicReportStatus(app, ctx.params.tracking, ctx.ip || null);

@@ -3,6 +3,7 @@
  * API instances sharing the database (each its own connection pool, as two machines behind a
  * load balancer). No session token is ever sent to /api/public.
  */
+import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { auditSummaryText, createStore, listenUrl, openDatabase, systemActor } from '../../core/index.js';
 import type { SecuritySettings } from '../../core/context.js';
@@ -192,6 +193,98 @@ describe.each(DB_KINDS)('store public links on %s', (kind) => {
     );
     expect(answers.map((a) => a.status).sort()).toEqual([201, 409, 409, 409]);
     expect(Number(((await t.db('payments').where({ last_five: fields.last_five }).count({ n: '*' }).first()) as { n: string }).n)).toBe(1);
+  });
+
+  /** a report attempt's key as the page makes one: 128 random bits, 32 hex digits */
+  const newKey = () => randomBytes(16).toString('hex');
+  const addressCount = async (from: string) =>
+    Number(((await t.db('public_limits').where({ bucket: `address minute ${from}` }).sum({ n: 'n' }).first()) as { n: string | number | null }).n ?? 0);
+
+  it('a report sent again with its client_key (no answer in 15 s, a lost answer) gets the first tracking number: 200, the same body, nothing stored, no send counted', async () => {
+    const token = await ownLink();
+    const from = freshAddress();
+    await withinOneMinute(25);
+    const key = newKey();
+    const fields = report();
+    const first = await call(one, 'POST', `/public/links/${token}/reports`, { body: { ...fields, client_key: key }, from });
+    expect(first.status).toBe(201);
+    // sent again, to either instance, more times than the 5 a minute: the first answer each time, never the duplicate question
+    for (let i = 0; i < 7; i++) {
+      const again = await call(i % 2 ? one : two, 'POST', `/public/links/${token}/reports`, { body: { ...fields, client_key: key }, from });
+      expect(again.status).toBe(200);
+      expect(again.body).toEqual(first.body);
+    }
+    // the same values written otherwise (the amount as text, spaces around the note) are the same report, so the same attempt
+    expect((await call(two, 'POST', `/public/links/${token}/reports`, { body: { ...fields, amount: String(fields.amount), note: `  ${fields.note}  `, client_key: key }, from })).body).toEqual(first.body);
+    expect(await stored([fields.last_five])).toBe(1);
+    expect(await addressCount(from)).toBe(1);
+    // the four reports left this minute are still there, then the limit as before
+    const more = [report(), report(), report(), report()];
+    for (const body of more) expect((await call(one, 'POST', `/public/links/${token}/reports`, { body: { ...body, client_key: newKey() }, from })).status).toBe(201);
+    expect((await call(two, 'POST', `/public/links/${token}/reports`, { body: { ...report(), client_key: newKey() }, from })).status).toBe(429);
+  });
+
+  it('a client_key is the link\u2019s only: unknown it is a new report, through another link it finds nothing, with other fields it is refused, after a day it is ignored', async () => {
+    const token = await ownLink();
+    const other = await ownLink();
+    const key = newKey();
+    const fields = report();
+    const first = await call(one, 'POST', `/public/links/${token}/reports`, { body: { ...fields, client_key: key }, from: freshAddress() });
+    expect(first.status).toBe(201);
+    // the same key and fields through another store's link: a new report of that store, nothing of the first told
+    const elsewhere = await call(two, 'POST', `/public/links/${other}/reports`, { body: { ...fields, client_key: key }, from: freshAddress() });
+    expect(elsewhere.status).toBe(201);
+    expect(elsewhere.body.tracking).not.toBe(first.body.tracking);
+    // the key with other fields: refused, in Chinese, with nothing of the first report, and nothing stored
+    const changed = { ...fields, amount: fields.amount + 1 };
+    const reused = await call(one, 'POST', `/public/links/${token}/reports`, { body: { ...changed, client_key: key }, from: freshAddress() });
+    expect(reused.status).toBe(400);
+    expect(reused.body.message).toBe('這個回報識別碼已用於內容不同的另一筆回報，請重新整理頁面後再送出');
+    expect(JSON.stringify(reused.body)).not.toContain(first.body.tracking);
+    expect(Number(((await t.db('payments').where({ last_five: fields.last_five, amount: changed.amount }).count({ n: '*' }).first()) as { n: string }).n)).toBe(0);
+    // a key a day old is ignored: the send is a new report, and so asked about as one
+    await t.db('public_report_keys').where({ client_key: key }).update({ created_at: Date.now() - 25 * 3600_000 });
+    const late = await call(two, 'POST', `/public/links/${token}/reports`, { body: { ...fields, client_key: key }, from: freshAddress() });
+    expect(late.status).toBe(409);
+    const confirmed = await call(one, 'POST', `/public/links/${token}/reports`, { body: { ...fields, client_key: key, confirm_duplicate: true }, from: freshAddress() });
+    expect(confirmed.status).toBe(201);
+    expect(confirmed.body.tracking).not.toBe(first.body.tracking);
+    expect((await call(two, 'POST', `/public/links/${token}/reports`, { body: { ...fields, client_key: key }, from: freshAddress() })).body).toEqual(confirmed.body);
+    // the old rows are cleared (the other link's too): the key now means the confirmed report
+    expect((await t.db('public_report_keys').where({ client_key: key }).select('payment_uuid')).map((r: { payment_uuid: string }) => r.payment_uuid)).toEqual([confirmed.body.tracking]);
+  });
+
+  it('a client_key that is no key (short, long, not hex, not text) is refused with a Chinese sentence and stores nothing; none at all is a report as before', async () => {
+    const token = await ownLink();
+    const from = freshAddress();
+    for (const bad of ['', 'abc', 'A'.repeat(32), newKey().slice(1), `${newKey()}0`, `${newKey().slice(0, 31)}g`, 'x'.repeat(5000), 12345, ['k'], { key: newKey() }, true]) {
+      const fields = report();
+      const r = await call(one, 'POST', `/public/links/${token}/reports`, { body: { ...fields, client_key: bad }, from });
+      expect(r.status, JSON.stringify(bad).slice(0, 40)).toBe(400);
+      expect(r.body.message).toBe('回報識別碼格式不正確，請重新整理頁面後再送出');
+      expect(await stored([fields.last_five])).toBe(0);
+    }
+    // a refused key counts as a mistake, not as a send
+    expect(await addressCount(from)).toBe(0);
+    expect((await call(one, 'POST', `/public/links/${token}/reports`, { body: { ...report(), client_key: null }, from })).status).toBe(201);
+    expect((await call(one, 'POST', `/public/links/${token}/reports`, { body: report(), from })).status).toBe(201);
+  });
+
+  it('the same client_key sent at once, to one instance and to both, stores one payment and every answer has its tracking number', async () => {
+    const token = await ownLink();
+    for (const round of [[one, one, one], [one, two], [two, one, two, one]]) {
+      const from = freshAddress();
+      await withinOneMinute(10);
+      const key = newKey();
+      const fields = report();
+      const answers = await Promise.all(round.map((api) => call(api, 'POST', `/public/links/${token}/reports`, { body: { ...fields, client_key: key }, from })));
+      expect(answers.map((a) => a.status).sort()).toEqual([...round.slice(1).map(() => 200), 201]);
+      expect(new Set(answers.map((a) => a.body.tracking)).size).toBe(1);
+      expect(await stored([fields.last_five])).toBe(1);
+      // the sends that found the other's report were taken back off the limits
+      expect(await addressCount(from)).toBe(1);
+    }
+    expect(errors).toEqual([]);
   });
 
   it('the status answer: one tracking number, status, amount, time and store name only; follows a status change; 404 otherwise', async () => {
