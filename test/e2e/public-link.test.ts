@@ -275,7 +275,7 @@ describe.skipIf(!HAS_CHROMIUM)("a store's public link: poster, a customer's repo
     await ctx.close();
   });
 
-  it('no answer for 15 s: the page says so, keeps what was typed; sending again asks 您可能已經回報過 instead of storing twice; a late answer still shows the tracking number', async () => {
+  it('no answer for 15 s: the page says so, keeps what was typed; sending again shows the first tracking number at once (the same attempt\u2019s key), never a question or a second report', async () => {
     await freshCounts();
     const url = await currentLink();
     const ctx = await e.context(PHONE);
@@ -285,7 +285,9 @@ describe.skipIf(!HAS_CHROMIUM)("a store's public link: poster, a customer's repo
     let first: { route: Route; status: number; body: string } | null = null;
     let reached: () => void = () => undefined;
     const stored = new Promise<void>((r) => (reached = r));
+    const keys: string[] = [];
     await page.route('**/api/public/links/*/reports', async (route) => {
+      keys.push(JSON.parse(route.request().postData() ?? '{}').client_key);
       if (first) return route.continue();
       const res = await route.fetch();
       first = { route, status: res.status(), body: await res.text() };
@@ -300,22 +302,63 @@ describe.skipIf(!HAS_CHROMIUM)("a store's public link: poster, a customer's repo
     await page.clock.fastForward(14_000);
     expect(await page.getByRole('alert').textContent()).toBe('');
     await page.clock.fastForward(1_500);
-    await expect.poll(() => page.getByRole('alert').textContent()).toBe('伺服器沒有回應，無法確定是否已送出。您填寫的資料都還在，請再按一次「送出回報」；若剛才其實已送達，系統會先詢問，不會重複記錄。');
+    await expect.poll(() => page.getByRole('alert').textContent()).toBe('伺服器沒有回應，無法確定是否已送出。您填寫的資料都還在，請再按一次「送出回報」；若剛才其實已送達，會直接顯示原本的追蹤編號，不會重複記錄。');
     expect(await page.getByRole('button', { name: '送出回報' }).isEnabled()).toBe(true);
     expect(await page.getByLabel('帳號後五碼').inputValue()).toBe('86420');
     expect(await page.getByLabel('匯款金額').inputValue()).toBe('4,500');
     expect(await page.getByLabel('備註').inputValue()).toBe('訊號不好');
     await bothWidths(page, 'public-timeout');
 
-    // sent again: the server asks, and stores nothing more
+    // sent again, unchanged: the same attempt (its key), so the first report's tracking number at once, nothing stored
     await page.getByRole('button', { name: '送出回報' }).click();
-    await page.getByText(/^您可能已經回報過這筆匯款/).waitFor();
-    expect(await e.t.db('payments').where({ last_five: '86420' }).count({ n: '*' }).first()).toMatchObject({ n: 1 });
-    // the first answer comes at last: its tracking number is shown
-    await first!.route.fulfill({ status: first!.status, contentType: 'application/json', body: first!.body });
     await page.getByRole('heading', { name: '已收到您的回報' }).waitFor();
+    expect(await page.getByText(/您可能已經回報過/).count()).toBe(0);
     const tracking = (await page.locator('.tracking').textContent())!.trim();
-    expect((await e.t.db('payments').where({ last_five: '86420' }).first()).uuid).toBe(tracking);
+    expect(tracking).toBe(JSON.parse(first!.body).tracking);
+    expect(page.url()).toBe(`${e.url}/r/status/${tracking}`);
+    expect(keys).toHaveLength(2);
+    expect(keys[0]).toMatch(/^[0-9a-f]{32}$/);
+    expect(keys[1]).toBe(keys[0]);
+    expect(await e.t.db('payments').where({ last_five: '86420' }).count({ n: '*' }).first()).toMatchObject({ n: 1 });
+    await bothWidths(page, 'public-timeout-again');
+    // the first answer comes at last: the page stays as it is
+    await first!.route.fulfill({ status: first!.status, contentType: 'application/json', body: first!.body });
+    await page.clock.fastForward(1_000);
+    expect((await page.locator('.tracking').textContent())!.trim()).toBe(tracking);
+    await ctx.close();
+  });
+
+  it('lost answers: a changed field is a new report with a new key; the same values sent again (typed otherwise) are the same attempt, answered with its number (375 px)', async () => {
+    const { ctx, page } = await openForm();
+    const keys: string[] = [];
+    let drop = 2;
+    await page.route('**/api/public/links/*/reports', async (route) => {
+      keys.push(JSON.parse(route.request().postData() ?? '{}').client_key);
+      // the first two sends reach the server and are stored; their answers are lost on the way back
+      if (drop-- > 0) {
+        await route.fetch();
+        return route.abort('connectionreset');
+      }
+      return route.continue();
+    });
+    await fill(page, { lastFive: '75310', amount: '2,400' });
+    await page.getByRole('button', { name: '送出回報' }).click();
+    await page.getByText('目前無法連線，請稍後再試').waitFor();
+    // corrected before sending again: another report, another key
+    await page.getByLabel('匯款金額').fill('2,450');
+    await page.getByRole('button', { name: '送出回報' }).click();
+    await expect.poll(() => keys.length).toBe(2);
+    await page.getByText('目前無法連線，請稍後再試').waitFor();
+    expect(keys[1]).not.toBe(keys[0]);
+    // the same amount typed without the comma: the same report, so the same attempt and its number
+    await page.getByLabel('匯款金額').fill('2450');
+    await page.getByRole('button', { name: '送出回報' }).click();
+    await page.getByRole('heading', { name: '已收到您的回報' }).waitFor();
+    expect(keys).toHaveLength(3);
+    expect(keys[2]).toBe(keys[1]);
+    const rows = await e.t.db('payments').where({ last_five: '75310' }).orderBy('amount').select('amount', 'uuid');
+    expect(rows.map((r: { amount: number }) => Number(r.amount))).toEqual([2400, 2450]);
+    expect((await page.locator('.tracking').textContent())!.trim()).toBe(rows[1].uuid);
     await ctx.close();
   });
 

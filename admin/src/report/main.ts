@@ -11,8 +11,13 @@
  * address is shared (a screenshot, a LINE message) and must show that one report only, not hand
  * out the store's link. A status page opened afresh (a bookmark, a new tab) knows no link, so it
  * shows no 再回報一筆.
+ *
+ * Each report attempt carries a random key (client_key), made when it is first sent and kept
+ * while what was typed is unchanged: sent again after no answer (15 s) or a lost one, the server
+ * answers with the first report's tracking number (200) instead of storing it twice or asking
+ * 您可能已經回報過. A changed field is another report, with a new key.
  */
-import { HONEYPOT_FIELD, MSG, NOTE_MAX_LENGTH, PUBLIC_PAGE_PREFIX, formatNTD, formatTaipei, isLinkToken, isTrackingNumber, validatePayment, type PublicStatus } from '../../../core/browser.js';
+import { CLIENT_KEY_BYTES, HONEYPOT_FIELD, MSG, NOTE_MAX_LENGTH, PUBLIC_PAGE_PREFIX, formatNTD, formatTaipei, isLinkToken, isTrackingNumber, validatePayment, type PublicStatus } from '../../../core/browser.js';
 import { REPORT_TEXT as T } from './texts.js';
 
 const app = document.getElementById('app') as HTMLElement;
@@ -62,6 +67,18 @@ function call(method: string, path: string, body?: unknown, late?: (a: Answer) =
       });
   });
 }
+
+/** A new report attempt's key: CLIENT_KEY_BYTES random bytes as hex (the server checks the shape). */
+function newClientKey(): string {
+  const bytes = new Uint8Array(CLIENT_KEY_BYTES);
+  crypto.getRandomValues(bytes);
+  let key = '';
+  for (let i = 0; i < bytes.length; i++) key += (bytes[i] < 16 ? '0' : '') + bytes[i].toString(16);
+  return key;
+}
+
+/** A report as stored: 201 the first time, 200 when the same attempt (its key) was stored before. */
+const isStored = (r: Answer) => r.status === 201 || r.status === 200;
 
 /** The seconds a 429 asks to wait, from its details (the page asks for codes and details). */
 const waitOf = (r: Answer): number | null => {
@@ -196,9 +213,15 @@ function reportPage(token: string, storeName: string): void {
     submit.disabled = false;
     submit.textContent = T.submit;
   };
-  // each press is an attempt; an earlier one that timed out may still answer 201 (stored after all)
+  // each press is a send; an earlier one that timed out may still answer 201 (stored after all)
   let attempt = 0;
   let finished = false;
+  // the report attempt's key, and the values (as the server reads them) it was made for
+  let attemptKey: { key: string; values: string } | null = null;
+  const keyFor = (values: string) => {
+    if (!attemptKey || attemptKey.values !== values) attemptKey = { key: newClientKey(), values };
+    return attemptKey.key;
+  };
   const stored = (r: Answer) => {
     if (finished) return;
     finished = true;
@@ -215,21 +238,23 @@ function reportPage(token: string, storeName: string): void {
     // the server's own rules, here first: a mistake is shown at once, and never sent
     const checked = validatePayment(body);
     if (!checked.ok) return showErrors(checked.errors, T.fixFields);
+    const v = checked.value;
+    body.client_key = keyFor(JSON.stringify([v.last_five, v.paid_at, v.amount, v.note]));
     body[HONEYPOT_FIELD] = trap.value;
     if (confirmDuplicate) body.confirm_duplicate = true;
     const mine = ++attempt;
     submit.disabled = true;
     submit.textContent = T.sending;
     call('POST', `/links/${token}/reports`, body, (late) => {
-      if (late.status === 201) stored(late);
+      if (isStored(late)) stored(late);
     }).then((r) => {
       if (finished) return;
       if (mine !== attempt) {
-        if (r.status === 201) stored(r);
+        if (isStored(r)) stored(r);
         return;
       }
       idle();
-      if (r.status === 201) return stored(r);
+      if (isStored(r)) return stored(r);
       if (r.status === TIMED_OUT) {
         notice.className = 'notice error';
         notice.textContent = T.timedOut;
