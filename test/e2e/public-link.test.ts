@@ -9,8 +9,8 @@ import { existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Page, Request, Route } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { taipeiDate } from '../../core/index.js';
-import { callApi, capture, DESK, HAS_CHROMIUM, PHONE, pick, SCREENSHOTS, seriousFindings, settle, startE2E, type E2E } from './harness.js';
+import { MSG, formatTaipei, taipeiDate } from '../../core/index.js';
+import { axeFindings, callApi, capture, DESK, HAS_CHROMIUM, PHONE, pick, SCREENSHOTS, seriousFindings, settle, startE2E, type E2E } from './harness.js';
 
 /** the list opens on today (Taiwan): the reports are made today */
 const today = taipeiDate(Date.now());
@@ -359,6 +359,86 @@ describe.skipIf(!HAS_CHROMIUM)("a store's public link: poster, a customer's repo
     const rows = await e.t.db('payments').where({ last_five: '75310' }).orderBy('amount').select('amount', 'uuid');
     expect(rows.map((r: { amount: number }) => Number(r.amount))).toEqual([2400, 2450]);
     expect((await page.locator('.tracking').textContent())!.trim()).toBe(rows[1].uuid);
+    await ctx.close();
+  });
+
+  it('a time hours ahead or months back is asked about before anything is sent, in the staff form\u2019s sentence; keyboard only: 修改時間 and Esc go back to the time, 仍要送出 sends (375 px and 1280 px)', async () => {
+    const { ctx, page, posts } = await openForm();
+    /** the time field's value for an instant, in Taiwan time, as the page fills it */
+    const asTyped = (ms: number) => formatTaipei(ms).replace(/\//g, '-').replace(' ', 'T');
+    const question = page.getByRole('alertdialog', { name: '請確認匯款時間' });
+    const focused = () => page.evaluate(() => document.activeElement?.getAttribute('role') || document.activeElement?.id || document.activeElement?.textContent);
+    await fill(page, { lastFive: '64208', amount: '1,800', note: '晚上轉的' });
+
+    // three hours ahead (a wrong AM/PM): asked, focused, nothing sent
+    const ahead = Math.floor((Date.now() + 3 * 3600_000) / 60_000) * 60_000;
+    await page.getByLabel('匯款時間').fill(asTyped(ahead));
+    await page.getByRole('button', { name: '送出回報' }).click();
+    await question.waitFor();
+    expect(await question.locator('p').textContent()).toBe(MSG.confirmPaidAtAhead(formatTaipei(ahead)));
+    expect(await question.locator('p').textContent()).toMatch(/^匯款時間 \d{4}\/\d{2}\/\d{2} \d{2}:\d{2} 晚於現在，確定沒有填錯嗎？$/);
+    expect(await focused()).toBe('alertdialog');
+    expect(posts).toEqual([]);
+    await bothWidths(page, 'public-time-question');
+    expect((await axeFindings(page)).map((f) => f.id)).toEqual([]);
+    // by keyboard: Tab to 仍要送出, Tab to 修改時間, Enter: back to the time, nothing sent
+    await question.focus();
+    await page.keyboard.press('Tab');
+    expect(await focused()).toBe('仍要送出');
+    await page.keyboard.press('Tab');
+    expect(await focused()).toBe('修改時間');
+    await page.keyboard.press('Enter');
+    await question.waitFor({ state: 'hidden' });
+    expect(await focused()).toBe('paid_at');
+    expect(posts).toEqual([]);
+
+    // 100 days back: the days said; Esc goes back to the time too
+    const back = Math.floor((Date.now() - 100 * 86_400_000) / 60_000) * 60_000;
+    await page.getByLabel('匯款時間').fill(asTyped(back));
+    await page.getByRole('button', { name: '送出回報' }).click();
+    await question.waitFor();
+    expect(await question.locator('p').textContent()).toBe(MSG.confirmPaidAtOld(formatTaipei(back), 100));
+    await page.keyboard.press('Escape');
+    await question.waitFor({ state: 'hidden' });
+    expect(await focused()).toBe('paid_at');
+    // asked again, then a field changed: the question no longer stands
+    await page.getByRole('button', { name: '送出回報' }).click();
+    await question.waitFor();
+    await page.getByLabel('備註').fill('晚上轉的，三個月前');
+    await question.waitFor({ state: 'hidden' });
+
+    // over a day ahead is refused at once, as the server would, never asked about
+    await page.getByLabel('匯款時間').fill(asTyped(Date.now() + 2 * 86_400_000));
+    await page.getByRole('button', { name: '送出回報' }).click();
+    await page.getByText('匯款時間不能晚於現在超過一天，請確認日期與時間').waitFor();
+    expect(await question.count()).toBe(0);
+    expect(posts).toEqual([]);
+
+    // 仍要送出 (by keyboard) sends it as typed
+    await page.getByLabel('匯款時間').fill(asTyped(back));
+    await page.getByRole('button', { name: '送出回報' }).click();
+    await question.waitFor();
+    await page.keyboard.press('Tab');
+    expect(await focused()).toBe('仍要送出');
+    await page.keyboard.press('Enter');
+    await page.getByRole('heading', { name: '已收到您的回報' }).waitFor();
+    expect(posts).toHaveLength(1);
+    const row = await e.t.db('payments').where({ last_five: '64208' }).first();
+    expect(Number(row.paid_at)).toBe(back);
+    expect(row.amount).toBe(1800);
+
+    // 再回報一筆 with the same transfer: the time is asked about, then 您可能已經回報過, each answered once
+    await page.getByRole('button', { name: '再回報一筆' }).click();
+    await fill(page, { lastFive: '64208', amount: '1800', note: '晚上轉的，三個月前' });
+    await page.getByLabel('匯款時間').fill(asTyped(back));
+    await page.getByRole('button', { name: '送出回報' }).click();
+    await question.getByRole('button', { name: '仍要送出' }).click();
+    await page.getByText(/^您可能已經回報過這筆匯款/).waitFor();
+    expect(await question.count()).toBe(0);
+    await page.getByRole('button', { name: '仍要送出' }).click();
+    await page.getByRole('heading', { name: '已收到您的回報' }).waitFor();
+    expect(posts).toHaveLength(3);
+    expect(await e.t.db('payments').where({ last_five: '64208' }).count({ n: '*' }).first()).toMatchObject({ n: 2 });
     await ctx.close();
   });
 

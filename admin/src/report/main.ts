@@ -17,7 +17,7 @@
  * answers with the first report's tracking number (200) instead of storing it twice or asking
  * 您可能已經回報過. A changed field is another report, with a new key.
  */
-import { CLIENT_KEY_BYTES, HONEYPOT_FIELD, MSG, NOTE_MAX_LENGTH, PUBLIC_PAGE_PREFIX, formatNTD, formatTaipei, isLinkToken, isTrackingNumber, validatePayment, type PublicStatus } from '../../../core/browser.js';
+import { CLIENT_KEY_BYTES, HONEYPOT_FIELD, MSG, NOTE_MAX_LENGTH, PUBLIC_PAGE_PREFIX, formatNTD, formatTaipei, isLinkToken, isTrackingNumber, paidAtNeedsConfirm, paymentTexts, validatePayment, type PublicStatus } from '../../../core/browser.js';
 import { REPORT_TEXT as T } from './texts.js';
 
 const app = document.getElementById('app') as HTMLElement;
@@ -157,6 +157,9 @@ function reportPage(token: string, storeName: string): void {
   const noteCount = h('p', { class: 'counter', id: 'note-count' });
   const trap = input({ type: 'text', name: HONEYPOT_FIELD, tabindex: '-1', autocomplete: 'off' });
   const submit = h('button', { type: 'submit' }, T.submit) as HTMLButtonElement;
+  // the question about an odd time (see the top), filled when asked
+  const question = h('div', { class: 'question', role: 'alertdialog', tabindex: '-1', 'aria-labelledby': 'time-question-title', 'aria-describedby': 'time-question-text' });
+  question.hidden = true;
   const form = h(
     'form',
     { class: 'card', novalidate: '' },
@@ -166,6 +169,7 @@ function reportPage(token: string, storeName: string): void {
     ...field('amount', T.amount, amount, T.amountHint),
     ...field('note', T.note, note, T.optional, noteCount),
     h('div', { class: 'trap', 'aria-hidden': 'true' }, h('label', { for: 'hp' }, T.trap), trap),
+    question,
     submit,
   ) as HTMLFormElement;
   trap.id = 'hp';
@@ -191,7 +195,12 @@ function reportPage(token: string, storeName: string): void {
   fields.note.error.setAttribute('aria-live', 'polite');
   countNote();
 
+  const hideQuestion = () => {
+    question.hidden = true;
+    while (question.firstChild) question.removeChild(question.firstChild);
+  };
   const clear = () => {
+    hideQuestion();
     notice.className = '';
     notice.textContent = '';
     for (const k of Object.keys(fields)) setError(k, null);
@@ -227,7 +236,8 @@ function reportPage(token: string, storeName: string): void {
     finished = true;
     done(token, storeName, r.body.tracking, r.body.status_path);
   };
-  const send = (confirmDuplicate: boolean) => {
+  /** `time`: the person said 仍要送出 to the question about the time; `duplicate`: to 您可能已經回報過 */
+  const send = (confirmed: { time?: boolean; duplicate?: boolean }) => {
     clear();
     const body: Record<string, unknown> = {
       last_five: lastFive.value.trim(),
@@ -236,12 +246,17 @@ function reportPage(token: string, storeName: string): void {
       note: note.value,
     };
     // the server's own rules, here first: a mistake is shown at once, and never sent
-    const checked = validatePayment(body);
+    const checked = validatePayment(body, { now: Date.now() });
     if (!checked.ok) return showErrors(checked.errors, T.fixFields);
     const v = checked.value;
+    const odd = paidAtNeedsConfirm(v.paid_at, Date.now());
+    if (odd && !confirmed.time) {
+      const when = formatTaipei(v.paid_at);
+      return askTime('ahead' in odd ? paymentTexts(v.method).confirmPaidAtAhead(when) : paymentTexts(v.method).confirmPaidAtOld(when, odd.daysBack));
+    }
     body.client_key = keyFor(JSON.stringify([v.last_five, v.paid_at, v.amount, v.note]));
     body[HONEYPOT_FIELD] = trap.value;
-    if (confirmDuplicate) body.confirm_duplicate = true;
+    if (confirmed.duplicate) body.confirm_duplicate = true;
     const mine = ++attempt;
     submit.disabled = true;
     submit.textContent = T.sending;
@@ -271,16 +286,46 @@ function reportPage(token: string, storeName: string): void {
     notice.textContent = '';
     const again = h('button', { type: 'button' }, T.sendAnyway) as HTMLButtonElement;
     const cancel = h('button', { type: 'button', class: 'secondary' }, T.cancel) as HTMLButtonElement;
-    again.onclick = () => send(true);
+    again.onclick = () => send({ time: true, duplicate: true });
     cancel.onclick = () => clear();
     notice.appendChild(h('p', { style: 'margin:0' }, message));
     notice.appendChild(again);
     notice.appendChild(cancel);
     again.focus();
   };
+  const askTime = (text: string) => {
+    hideQuestion();
+    const anyway = h('button', { type: 'button' }, T.sendAnyway) as HTMLButtonElement;
+    const change = h('button', { type: 'button', class: 'secondary' }, T.changeTime) as HTMLButtonElement;
+    const back = () => {
+      hideQuestion();
+      paidAt.focus();
+    };
+    anyway.onclick = () => {
+      submit.focus();
+      send({ time: true });
+    };
+    change.onclick = back;
+    question.onkeydown = (e) => {
+      if (e.key === 'Escape' || e.key === 'Esc') {
+        e.preventDefault();
+        back();
+      }
+    };
+    question.appendChild(h('h2', { id: 'time-question-title' }, T.timeQuestionTitle));
+    question.appendChild(h('p', { id: 'time-question-text' }, text));
+    question.appendChild(anyway);
+    question.appendChild(change);
+    question.hidden = false;
+    question.focus();
+  };
+  // what the question asked about has changed: it no longer stands
+  form.addEventListener('input', (e) => {
+    if (!question.hidden && e.target !== trap) hideQuestion();
+  });
   form.onsubmit = (e) => {
     e.preventDefault();
-    send(false);
+    send({});
   };
   show(h('header', {}, h('p', { class: 'store' }, storeName), h('h1', { class: 'what' }, T.title)), h('p', { class: 'muted' }, T.intro), form);
   lastFive.focus();

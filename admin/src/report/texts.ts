@@ -15,6 +15,9 @@ export const REPORT_TEXT = {
   submit: '送出回報',
   sending: '送出中…',
   sendAnyway: '仍要送出',
+  /** the question about a time far ahead or far back (its sentence is the staff form's, from core) */
+  timeQuestionTitle: '請確認匯款時間',
+  changeTime: '修改時間',
   cancel: '取消',
   fixFields: '請修正標示的欄位後再送出',
   networkError: '目前無法連線，請稍後再試',
