@@ -82,7 +82,7 @@ export function handleError(err: unknown, io: CliIO): number {
   if (isReaderGone(err)) return EXIT.readerGone;
   // another process holds the database's write lock past the wait (an import running): said so,
   // never knex's English (a migration's lock) nor SQLite's
-  if (isDatabaseBusy(err) || (err as Error)?.name === 'LockError' || /SQLITE_BUSY/.test((err as Error)?.message ?? '')) {
+  if (isBusy(err)) {
     io.stderr(errorLine(DB.busy));
     return EXIT.failure;
   }
@@ -97,4 +97,9 @@ export function handleError(err: unknown, io: CliIO): number {
   }
   io.stderr(SERVE.unexpected((err as Error)?.stack ?? String(err)));
   return EXIT.failure;
+}
+
+/** Another process holds the database's write lock past the wait: SQLite's or PostgreSQL's busy, knex's migration lock, or SQLite's busy inside another error's message. */
+export function isBusy(err: unknown): boolean {
+  return isDatabaseBusy(err) || (err as Error)?.name === 'LockError' || /SQLITE_BUSY/.test((err as Error)?.message ?? '');
 }

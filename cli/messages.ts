@@ -161,6 +161,8 @@ export const EXPORT = {
   daybookFormat: '日記帳（--daybook）只能匯出 xlsx 或 csv',
   daybookStore: '日記帳（--daybook）請用 --store 指定一家分店的代碼',
   daybookStatus: '日記帳（--daybook）包含每一種狀態，不能用 --status',
+  badWait: (got: string) => `--wait 必須是 0 以上的整數秒數，收到「${got}」`,
+  waiting: (seconds: number) => `另一個程式正在寫入資料庫（例如匯入大量資料），等它完成後再寫入匯出紀錄（最多 ${seconds} 秒）…`,
 } as const;
 
 export const SAMPLE = {

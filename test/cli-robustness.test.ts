@@ -226,13 +226,42 @@ describe('the remit binary beside another process, a closed pipe, a file-size li
         expect([args.join(' '), r.code, r.stderr]).toEqual([args.join(' '), 0, '']);
         expect(r.ms, args.join(' ')).toBeLessThan(5_000);
       }
-      // an export writes its audit entry: it waits for the writer, then says so; no file is left
+      // an export writes its audit entry: told not to wait longer (--wait 0), it waits the
+      // database's own busy time for the writer, then says so; no file is left
       const out = join(dir, 'during.xlsx');
-      const [exported, busy] = await Promise.all([run(['export', '-o', out]), busyOne]);
+      const [exported, busy] = await Promise.all([run(['export', '--wait', '0', '-o', out]), busyOne]);
       for (const r of [exported, busy]) expect([r.code, r.stderr]).toEqual([1, '錯誤：資料庫忙碌中（另一個程式正在寫入，例如匯入大量資料），請稍後再試\n']);
       expect(existsSync(out)).toBe(false);
     });
   }, 40_000);
+
+  it('an export beside a running import waits for it, says so once, and finishes with its file and its audit entry once the writer lets go', async () => {
+    const out = join(dir, 'after-import.csv');
+    const holder = knexFactory({ client: 'sqlite3', connection: { filename: db }, useNullAsDefault: true, pool: { min: 1, max: 1 } });
+    await holder.raw('BEGIN IMMEDIATE');
+    const before = (await run(['audit', '--json'])).stdout.split('\n').filter((l) => l.includes('"export"')).length;
+    const child = spawn(process.execPath, [BIN, '--db', db, 'export', '-o', out], { stdio: ['ignore', 'pipe', 'pipe'], env: { PATH: process.env.PATH ?? '' } });
+    let stderr = '';
+    let stdout = '';
+    child.stdout.on('data', (d) => (stdout += d));
+    const waiting = new Promise<void>((resolve) => child.stderr.on('data', (d) => ((stderr += d), stderr.includes('等它完成') && resolve())));
+    const closed = new Promise<number | null>((resolve) => child.on('close', resolve));
+    try {
+      // what the ops person sees while the import runs: the file is written, the export waits
+      await waiting;
+      expect(stderr).toBe('另一個程式正在寫入資料庫（例如匯入大量資料），等它完成後再寫入匯出紀錄（最多 600 秒）…\n');
+    } finally {
+      await holder.raw('ROLLBACK');
+      await holder.destroy();
+    }
+    expect(await closed).toBe(0);
+    expect(stdout).toMatch(/^已匯出 \d+ 筆記錄：/);
+    expect(stderr.match(/等它完成/g)).toHaveLength(1);
+    expect(existsSync(out)).toBe(true);
+    const after = (await run(['audit', '--json'])).stdout.split('\n').filter((l) => l.includes('"export"')).length;
+    expect(after).toBe(before + 1);
+    expect((await run(['export', '--wait', 'soon'])).stderr).toBe('錯誤：--wait 必須是 0 以上的整數秒數，收到「soon」\n');
+  }, 60_000);
 
   /** Runs remit with stdout a pipe whose reader has already gone. */
   function closedPipe(args: string[]): Promise<{ code: number | null; stderr: string }> {

@@ -6,7 +6,7 @@ import type { Command } from 'commander';
 import { addDays, exportDayBook, exportPaymentsStream, isStatus, taipeiDate, type ExportFormat } from '../../core/index.js';
 import { withOperator, type CliIO } from '../context.js';
 import { checkDateFlags } from '../dateFlags.js';
-import { UsageError } from '../errors.js';
+import { isBusy, UsageError } from '../errors.js';
 import { writeFileAtomic, writeStreamAtomic } from '../files.js';
 import { examples } from '../input.js';
 import { EXPORT } from '../messages.js';
@@ -22,7 +22,11 @@ interface ExportOpts {
   store?: string;
   format?: string;
   daybook?: boolean;
+  wait?: string;
 }
+
+/** How long an export waits, by default, for another program's write (a running import) before writing its audit entry. */
+export const EXPORT_WAIT_SECONDS = 600;
 
 const FORMATS: ExportFormat[] = ['xlsx', 'csv', 'json'];
 
@@ -69,6 +73,7 @@ export function exportCommand(program: Command, io: CliIO): void {
     .option('--store <codes>', '分店代碼，以逗號分隔')
     .option('--format <format>', 'xlsx、csv（含 UTF-8 BOM）或 json；預設依副檔名，否則 xlsx')
     .option('--daybook', '匯出日記帳（給會計）：一家分店（--store）每天的每一筆收支、付款方式、現金支出與日結，xlsx 或 csv')
+    .option('--wait <seconds>', `另一個程式正在寫入（例如匯入）時，最多等幾秒再寫入匯出紀錄（預設 ${EXPORT_WAIT_SECONDS}；0 表示不等）`)
     .addHelpText(
       'after',
       examples(
@@ -81,7 +86,8 @@ export function exportCommand(program: Command, io: CliIO): void {
     )
     .action(async (opts: ExportOpts, cmd: Command) => {
       const format = formatOf(opts);
-      if (opts.daybook) return exportDayBookFile(io, cmd, opts, format);
+      const wait = waitOf(opts);
+      if (opts.daybook) return exportDayBookFile(io, cmd, opts, format, wait);
       const filter = exportFilter(opts);
       // The rows are read while the file is written, so the database stays open until the end.
       await withOperator(io, cmd.optsWithGlobals(), async (ctx) => {
@@ -93,19 +99,19 @@ export function exportCommand(program: Command, io: CliIO): void {
         const target = opts.output ?? file.fileName;
         if (target === '-') {
           await pipeline(Readable.from(file.body), process.stdout, { end: false });
-          await file.finished();
+          await auditWhenFree(io, file.finished, wait);
           io.stderr(`${EXPORT.doneToStdout(file.written())}\n`);
           return;
         }
         await writeStreamAtomic(target, file.body, 0o600);
-        await auditOrRemove(target, file.finished);
+        await auditOrRemove(io, target, file.finished, wait);
         io.stdout(`${EXPORT.done(file.written(), target)}\n`);
       });
     });
 }
 
 /** `remit export --daybook`: one store's day book over the dates (today when none), .xlsx or CSV. */
-async function exportDayBookFile(io: CliIO, cmd: Command, opts: ExportOpts, format: ExportFormat): Promise<void> {
+async function exportDayBookFile(io: CliIO, cmd: Command, opts: ExportOpts, format: ExportFormat, wait: number): Promise<void> {
   if (format === 'json') throw new UsageError(EXPORT.daybookFormat);
   const codes = codeList(opts.store);
   if (codes.length !== 1) throw new UsageError(EXPORT.daybookStore);
@@ -119,20 +125,47 @@ async function exportDayBookFile(io: CliIO, cmd: Command, opts: ExportOpts, form
     const target = opts.output ?? file.fileName;
     if (target === '-') {
       await writeStdout(file.body);
-      await file.finished!();
+      await auditWhenFree(io, file.finished!, wait);
       io.stderr(`${EXPORT.doneToStdout(file.count)}\n`);
       return;
     }
     writeFileAtomic(target, file.body, 0o600);
-    await auditOrRemove(target, file.finished!);
+    await auditOrRemove(io, target, file.finished!, wait);
     io.stdout(`${EXPORT.done(file.count, target)}\n`);
   });
 }
 
-/** The export's audit entry, once its file is in place; a file whose entry could not be written (a busy database) is taken back. */
-async function auditOrRemove(target: string, finished: () => Promise<void>): Promise<void> {
+/** `--wait`: whole seconds, 0 or more. */
+function waitOf(opts: ExportOpts): number {
+  if (opts.wait === undefined) return EXPORT_WAIT_SECONDS;
+  if (!/^\d{1,6}$/.test(opts.wait.trim())) throw new UsageError(EXPORT.badWait(opts.wait));
+  return Number(opts.wait.trim());
+}
+
+/**
+ * The export's audit entry. Another program writing (a running `remit import` holds SQLite's one
+ * write lock for its whole length, all or nothing) makes each try wait the database's busy time
+ * and fail; the export tries again until `waitSeconds` have passed, saying once on stderr that it
+ * waits, so a nightly export beside an import finishes after it instead of failing.
+ */
+async function auditWhenFree(io: CliIO, finished: () => Promise<void>, waitSeconds: number): Promise<void> {
+  const until = Date.now() + waitSeconds * 1000;
+  let said = false;
+  for (;;) {
+    try {
+      return await finished();
+    } catch (err) {
+      if (!isBusy(err) || Date.now() >= until) throw err;
+      if (!said) io.stderr(`${EXPORT.waiting(waitSeconds)}\n`);
+      said = true;
+    }
+  }
+}
+
+/** The export's audit entry, once its file is in place; a file whose entry could not be written (a database busy past `--wait`) is taken back. */
+async function auditOrRemove(io: CliIO, target: string, finished: () => Promise<void>, waitSeconds: number): Promise<void> {
   try {
-    await finished();
+    await auditWhenFree(io, finished, waitSeconds);
   } catch (err) {
     rmSync(target, { force: true });
     throw err;
