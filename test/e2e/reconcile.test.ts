@@ -98,12 +98,12 @@ describe.skipIf(!HAS_CHROMIUM)('the 對帳 page in the browser', () => {
     // 建議入帳 at once
     await page.getByTestId('auto-confirm').click();
     await expect.poll(() => auto.count()).toBe(0);
-    expect(await status('clear')).toBe('已入帳');
+    await expect.poll(() => status('clear')).toBe('已入帳');
 
     // the typo confirmed by hand (its candidate is preselected)
     await typoCard.getByTestId('review-decide').click();
     await expect.poll(() => review.count()).toBe(2);
-    expect(await status('typo')).toBe('已入帳');
+    await expect.poll(() => status('typo')).toBe('已入帳');
 
     // one of the twins: none of the candidates → 未入帳, and it leaves the queues until un-marked
     const twin = review.filter({ hasText: '10:00' });
@@ -111,7 +111,7 @@ describe.skipIf(!HAS_CHROMIUM)('the 對帳 page in the browser', () => {
     await expect.poll(() => twin.getByTestId('review-decide').textContent()).toBe('標記為未入帳');
     await twin.getByTestId('review-decide').click();
     await expect.poll(() => review.count()).toBe(1);
-    expect(await status('twinA')).toBe('未入帳');
+    await expect.poll(() => status('twinA')).toBe('未入帳');
     await page.context().close();
   });
 
@@ -236,7 +236,7 @@ describe.skipIf(!HAS_CHROMIUM)('an accountant’s month of bank exports in the b
 
     await page.getByTestId('auto-confirm').click();
     await expect.poll(() => auto.count()).toBe(0);
-    for (const name of AUTO) expect(await statusOf(name), name).toBe('已入帳');
+    for (const name of AUTO) await expect.poll(() => statusOf(name), { message: name }).toBe('已入帳');
 
     // 需人工確認: the typo beside its line, the differing digit marked; confirmed as proposed
     const typo = review.filter({ hasText: REPORTS.typo.last_five });
@@ -245,14 +245,14 @@ describe.skipIf(!HAS_CHROMIUM)('an accountant’s month of bank exports in the b
     expect(states).toEqual(['same', 'same', 'same', 'same', 'diff']);
     await typo.getByTestId('review-decide').click();
     await expect.poll(() => review.count()).toBe(2);
-    expect(await statusOf('typo')).toBe('已入帳');
+    await expect.poll(() => statusOf('typo')).toBe('已入帳');
 
     // one twin: 都不是 → 未入帳, and it is not proposed again
     const twin = review.filter({ hasText: '15:00' });
     await twin.getByLabel('都不是').check();
     await twin.getByTestId('review-decide').click();
     await expect.poll(() => review.count()).toBe(1);
-    expect(await statusOf('twinA')).toBe('未入帳');
+    await expect.poll(() => statusOf('twinA')).toBe('未入帳');
     await page.evaluate(() => window.scrollTo(0, 0)); // a full-page shot taken scrolled draws the fixed bar mid-page
     await e.shot(page, 'reconcile-month-decided-desktop');
 

@@ -7,8 +7,8 @@
 import RefreshIcon from '@mui/icons-material/Refresh';
 import { Alert, Badge, Box, Button, LinearProgress, Paper, Stack, Typography } from '@mui/material';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { useState, type ReactNode } from 'react';
-import { Loading, Title, useNotify } from 'react-admin';
+import { useMemo, useState, type ReactNode } from 'react';
+import { Loading, Title, useAddUndoableMutation, useNotify } from 'react-admin';
 import { canAccess, canSwitchStores, storeScope, storesInScope, statementPeriod, defaultDateRange } from '../../../core/browser';
 import type { Me } from '../../../core/browser';
 import { DateRangeFields } from '../common/DateRangeFields';
@@ -16,9 +16,11 @@ import { Forbidden } from '../common/Forbidden';
 import { useSelectedStore } from '../common/storeSelection';
 import { useMe } from '../common/useMe';
 import { useStores } from '../common/useStores';
+import { beginUndoable, UNDO_MS } from '../payments/undoPending';
 import { dataProvider } from '../providers/dataProvider';
 import { AutoQueue } from './AutoQueue';
 import { GroupQueue } from './GroupQueue';
+import { NOTHING_HELD, withoutHeld, type Held } from './held';
 import { PayersSection } from './PayersSection';
 import { RECONCILE_UI as R } from '../messages';
 import { ReviewQueue, UnpaidQueue } from './ReviewQueue';
@@ -49,28 +51,61 @@ function ReconcileView({ me }: { me: Me }) {
   const initial = defaultDateRange();
   const [from, setFrom] = useState(initial.from);
   const [to, setTo] = useState(initial.to);
-  const [busy, setBusy] = useState(false);
+  const [held, setHeld] = useState<Held>(NOTHING_HELD);
   const [imported, setImported] = useState<ImportedStatement[]>([]);
   const notify = useNotify();
+  const addUndoable = useAddUndoableMutation();
   const client = useQueryClient();
   const key = ['reconcile', 'proposals', from, to, storeId];
   const proposals = useQuery({ queryKey: key, queryFn: () => dataProvider.reconcileProposals(from, to, storeId), enabled: !!from && !!to });
   const refetch = () => client.invalidateQueries({ queryKey: ['reconcile'] });
+  // no decision blocks the next one: each is sent on its own once its 復原 notice has gone
+  const busy = false;
 
-  async function decide(run: () => Promise<string>) {
-    setBusy(true);
-    try {
-      notify(await run(), { type: 'success' });
-    } catch (e) {
-      notify(e instanceof Error && e.message ? e.message : R.confirmFailed, { type: 'error' });
-    } finally {
-      setBusy(false);
-      await refetch();
-    }
+  const hold = (payments: string[], lines: number[], on: boolean) =>
+    setHeld((h) => {
+      const ps = new Set(h.payments);
+      const ls = new Set(h.lines);
+      for (const u of payments) on ? ps.add(u) : ps.delete(u);
+      for (const l of lines) on ? ls.add(l) : ls.delete(l);
+      return { payments: ps, lines: ls };
+    });
+
+  /**
+   * A decision leaves its queue at once (the counts drop with it) and waits behind 復原, as a
+   * change in 匯款記錄 does: nothing is sent until the notice goes, so a wrong click, even
+   * 確認入帳 for a whole queue, is taken back with one tap. Sent, the queues are read again.
+   */
+  function decide(payments: string[], lines: number[], message: string, send: () => Promise<unknown>) {
+    hold(payments, lines, true);
+    const end = beginUndoable();
+    addUndoable(async ({ isUndo }) => {
+      if (isUndo) {
+        end();
+        hold(payments, lines, false);
+        return;
+      }
+      try {
+        await send();
+      } catch (e) {
+        notify(e instanceof Error && e.message ? e.message : R.confirmFailed, { type: 'error' });
+      } finally {
+        end();
+        await refetch();
+        hold(payments, lines, false);
+      }
+    });
+    notify(message, { type: 'info', undoable: true, autoHideDuration: UNDO_MS });
   }
-  const onConfirm = (pairs: Array<{ payment: string; line: number }>) => decide(async () => R.confirmed((await dataProvider.confirmPairs(pairs)).confirmed));
-  const onUnpaid = (payments: string[]) => decide(async () => R.marked((await dataProvider.markUnpaid(payments)).marked));
-  const data = proposals.data;
+  const onConfirm = (pairs: Array<{ payment: string; line: number }>) =>
+    decide(
+      pairs.map((p) => p.payment),
+      pairs.map((p) => p.line),
+      R.confirmed(pairs.length),
+      () => dataProvider.confirmPairs(pairs),
+    );
+  const onUnpaid = (payments: string[]) => decide(payments, [], R.marked(payments.length), () => dataProvider.markUnpaid(payments));
+  const data = useMemo(() => proposals.data && withoutHeld(proposals.data, held), [proposals.data, held]);
   // The API pages each queue (200 items); the badges count them all.
   const total = data?.page?.total;
 

@@ -1,0 +1,45 @@
+import type { Proposals } from './types';
+
+/** Decisions made on the page and not yet in the server's answer: the reports and credits they took. */
+export interface Held {
+  payments: ReadonlySet<string>;
+  lines: ReadonlySet<number>;
+}
+
+export const NOTHING_HELD: Held = { payments: new Set(), lines: new Set() };
+
+/**
+ * The proposals as the accountant left them: a decided report (and the credit it took) leaves its
+ * queue at once, while its decision waits behind 復原 and until the next answer has it, and each
+ * queue's count drops by what left. Reports and credits nobody decided are kept as they came.
+ */
+export function withoutHeld(data: Proposals, held: Held): Proposals {
+  if (held.payments.size === 0 && held.lines.size === 0) return data;
+  const p = (uuid: string) => held.payments.has(uuid);
+  const l = (id: number) => held.lines.has(id);
+  const auto = data.auto.filter((a) => !p(a.payment.uuid) && !l(a.line.id));
+  const review = data.review
+    .filter((r) => !p(r.payment.uuid))
+    .map((r) => ({ ...r, candidates: r.candidates.filter((c) => !l(c.line.id)) }));
+  const reviewLines = data.reviewLines
+    .filter((o) => !l(o.line.id))
+    .map((o) => ({ ...o, candidates: o.candidates.filter((c) => !p(c.payment.uuid)) }))
+    .filter((o) => o.candidates.length > 0);
+  const unpaid = data.unpaid.filter((u) => !p(u.payment.uuid));
+  const out: Proposals = { ...data, auto, review, reviewLines, unpaid };
+  if (data.page) {
+    const t = data.page.total;
+    const less = (n: number, before: unknown[], after: unknown[]) => Math.max(0, n - (before.length - after.length));
+    out.page = {
+      ...data.page,
+      total: {
+        ...t,
+        auto: less(t.auto, data.auto, auto),
+        review: less(t.review, data.review, review),
+        reviewLines: less(t.reviewLines, data.reviewLines, reviewLines),
+        unpaid: less(t.unpaid, data.unpaid, unpaid),
+      },
+    };
+  }
+  return out;
+}
