@@ -7,7 +7,7 @@
 import RefreshIcon from '@mui/icons-material/Refresh';
 import { Alert, Badge, Box, Button, LinearProgress, Paper, Stack, Typography } from '@mui/material';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { useMemo, useState, type ReactNode } from 'react';
+import { useCallback, useMemo, useState, type ReactNode } from 'react';
 import { Loading, Title, useAddUndoableMutation, useNotify } from 'react-admin';
 import { canAccess, canSwitchStores, storeScope, storesInScope, statementPeriod, defaultDateRange } from '../../../core/browser';
 import type { Me } from '../../../core/browser';
@@ -58,25 +58,29 @@ function ReconcileView({ me }: { me: Me }) {
   const client = useQueryClient();
   const key = ['reconcile', 'proposals', from, to, storeId];
   const proposals = useQuery({ queryKey: key, queryFn: () => dataProvider.reconcileProposals(from, to, storeId), enabled: !!from && !!to });
-  const refetch = () => client.invalidateQueries({ queryKey: ['reconcile'] });
+  const refetch = useCallback(() => client.invalidateQueries({ queryKey: ['reconcile'] }), [client]);
   // no decision blocks the next one: each is sent on its own once its 復原 notice has gone
   const busy = false;
 
-  const hold = (payments: string[], lines: number[], on: boolean) =>
-    setHeld((h) => {
-      const ps = new Set(h.payments);
-      const ls = new Set(h.lines);
-      for (const u of payments) on ? ps.add(u) : ps.delete(u);
-      for (const l of lines) on ? ls.add(l) : ls.delete(l);
-      return { payments: ps, lines: ls };
-    });
+  const hold = useCallback(
+    (payments: string[], lines: number[], on: boolean) =>
+      setHeld((h) => {
+        const ps = new Set(h.payments);
+        const ls = new Set(h.lines);
+        for (const u of payments) on ? ps.add(u) : ps.delete(u);
+        for (const l of lines) on ? ls.add(l) : ls.delete(l);
+        return { payments: ps, lines: ls };
+      }),
+    [],
+  );
 
   /**
    * A decision leaves its queue at once (the counts drop with it) and waits behind 復原, as a
    * change in 匯款記錄 does: nothing is sent until the notice goes, so a wrong click, even
    * 確認入帳 for a whole queue, is taken back with one tap. Sent, the queues are read again.
    */
-  function decide(payments: string[], lines: number[], message: string, send: () => Promise<unknown>) {
+  // the same functions from one drawing to the next: a card nothing happened to is not drawn again
+  const decide = useCallback((payments: string[], lines: number[], message: string, send: () => Promise<unknown>) => {
     hold(payments, lines, true);
     const end = beginUndoable();
     addUndoable(async ({ isUndo }) => {
@@ -96,15 +100,18 @@ function ReconcileView({ me }: { me: Me }) {
       }
     });
     notify(message, { type: 'info', undoable: true, autoHideDuration: UNDO_MS });
-  }
-  const onConfirm = (pairs: Array<{ payment: string; line: number }>) =>
-    decide(
-      pairs.map((p) => p.payment),
-      pairs.map((p) => p.line),
-      R.confirmed(pairs.length),
-      () => dataProvider.confirmPairs(pairs),
-    );
-  const onUnpaid = (payments: string[]) => decide(payments, [], R.marked(payments.length), () => dataProvider.markUnpaid(payments));
+  }, [addUndoable, hold, notify, refetch]);
+  const onConfirm = useCallback(
+    (pairs: Array<{ payment: string; line: number }>) =>
+      decide(
+        pairs.map((p) => p.payment),
+        pairs.map((p) => p.line),
+        R.confirmed(pairs.length),
+        () => dataProvider.confirmPairs(pairs),
+      ),
+    [decide],
+  );
+  const onUnpaid = useCallback((payments: string[]) => decide(payments, [], R.marked(payments.length), () => dataProvider.markUnpaid(payments)), [decide]);
   const data = useMemo(() => proposals.data && withoutHeld(proposals.data, held), [proposals.data, held]);
   // The API pages each queue (200 items); the badges count them all.
   const total = data?.page?.total;

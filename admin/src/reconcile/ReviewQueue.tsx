@@ -1,5 +1,5 @@
 import { Box, Button, Card, CardContent, FormControlLabel, Radio, RadioGroup, Stack, Typography } from '@mui/material';
-import { useState } from 'react';
+import { memo, useState } from 'react';
 import { Digits } from './Digits';
 import { firstChoice, NONE } from './firstChoice';
 import { RECONCILE_UI as R } from '../messages';
@@ -39,7 +39,7 @@ export function UnpaidQueue({ items, ...actions }: { items: Proposals['unpaid'] 
   );
 }
 
-function ReviewCard({ item, busy, onConfirm, onUnpaid }: { item: Review } & Actions) {
+const ReviewCard = memo(function ReviewCard({ item, busy, onConfirm, onUnpaid }: { item: Review } & Actions) {
   const [pick, setPick] = useState<string>(() => firstChoice(item.payment.last_five, item.candidates));
   return (
     <Card variant="outlined" data-testid="review-item">
@@ -87,9 +87,9 @@ function ReviewCard({ item, busy, onConfirm, onUnpaid }: { item: Review } & Acti
       </CardContent>
     </Card>
   );
-}
+});
 
-function UnpaidCard({ payment, busy, onUnpaid }: { payment: LinkedPayment } & Actions) {
+const UnpaidCard = memo(function UnpaidCard({ payment, busy, onUnpaid }: { payment: LinkedPayment } & Actions) {
   return (
     <Card variant="outlined" data-testid="unpaid-item" sx={{ borderColor: 'warning.main' }}>
       <CardContent sx={{ display: 'grid', gridTemplateColumns: { xs: '1fr', md: 'minmax(0, 1fr) minmax(0, 2fr)' }, gap: 1.5, p: 1.5, '&:last-child': { pb: 1.5 } }}>
@@ -108,4 +108,4 @@ function UnpaidCard({ payment, busy, onUnpaid }: { payment: LinkedPayment } & Ac
       </CardContent>
     </Card>
   );
-}
+});
