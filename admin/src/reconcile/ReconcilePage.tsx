@@ -206,7 +206,14 @@ function Section({ title, hint, shown, total, testid, children }: { title: strin
   const count = total ?? shown;
   return (
     <Box component="section" data-testid={testid}>
-      <Badge badgeContent={count} color="primary" max={99999} showZero sx={{ '& .MuiBadge-badge': { right: -16, top: 12 } }}>
+      {/* the count after the title, not over it: a month's 1 404 covered the title's last word */}
+      <Badge
+        badgeContent={count}
+        color="primary"
+        max={99999}
+        showZero
+        sx={{ alignItems: 'center', gap: 1, '& .MuiBadge-badge': { position: 'static', transform: 'none', transformOrigin: 'unset' } }}
+      >
         <Typography variant="h6" component="h2">
           {title}
         </Typography>
