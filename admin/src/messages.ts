@@ -553,4 +553,14 @@ export const CLOSES_UI = {
   daybookCsv: '日記帳 CSV',
   unknown: '—',
   openDay: '開啟這一天',
+  // a close whose count does not match: asked once more, with room to say why
+  differenceTitle: '點收現金和應有現金不一樣',
+  differenceAsk: (counted: string, expected: string, diff: number, amount: string) =>
+    `點收 ${counted}，應有 ${expected}，${diff > 0 ? '多了' : '少了'} ${amount}。結帳後只有具「匯款管理」權限者能重新開帳，請先再點一次抽屜，並寫下原因。`,
+  differenceReason: '短溢原因',
+  differenceReasonHint: '例如：找錯錢、有一筆現金忘了記',
+  recount: '回去重點',
+  closeAnyway: '確定結帳',
+  // a close sent but not answered (weak connection): looked up, never sent twice blindly
+  closeUnsure: '網路不穩，還不知道是否已結帳。請確認網路後再按一次「結帳」：如果已經結帳，會直接顯示結果，不會重複結帳。',
 } as const;

@@ -5,7 +5,7 @@
  * (manage_payments) may reopen it.
  */
 import LockOpenIcon from '@mui/icons-material/LockOpen';
-import { Alert, Box, Button, Card, CardContent, Chip, Divider, FormControlLabel, LinearProgress, MenuItem, Stack, Switch, TextField, Typography } from '@mui/material';
+import { Alert, Box, Button, Card, CardContent, Chip, Dialog, DialogActions, DialogContent, DialogContentText, DialogTitle, Divider, FormControlLabel, LinearProgress, MenuItem, Stack, Switch, TextField, Typography } from '@mui/material';
 import { useCallback, useEffect, useMemo, useState, type FormEvent } from 'react';
 import { Loading, Title, useNotify } from 'react-admin';
 import { useSearchParams } from 'react-router-dom';
@@ -31,7 +31,7 @@ import { useSelectedStore } from '../common/storeSelection';
 import { useMe } from '../common/useMe';
 import { useStores } from '../common/useStores';
 import { api } from '../http';
-import { fieldMessages, serverFieldErrors, serverMessage } from '../serverError';
+import { fieldMessages, serverCode, serverFieldErrors, serverMessage } from '../serverError';
 import { CLOSES_UI as T } from '../messages';
 import { ConfirmDialog } from '../payments/ConfirmDialog';
 
@@ -219,6 +219,7 @@ function CloseForm({ day, reload }: { day: DayView; reload: () => Promise<void> 
   const [errors, setErrors] = useState<Record<string, string>>({});
   const [failure, setFailure] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
+  const [asking, setAsking] = useState(false);
 
   const denominations: Denominations = Object.fromEntries(DENOMINATIONS.map((v) => [v, Number(notes[v] || 0)]));
   const countedValue = byNotes ? denominationTotal(denominations) : counted === '' ? null : Number(counted);
@@ -226,32 +227,65 @@ function CloseForm({ day, reload }: { day: DayView; reload: () => Promise<void> 
   const expected = openingValue === null ? null : openingValue + f.cash_in - f.cash_out;
   const difference = countedValue === null || expected === null ? null : cashDifference(countedValue, expected);
 
-  const submit = async (e: FormEvent) => {
+  const body = {
+    store_id: day.store.id,
+    date: day.date,
+    counted: byNotes ? denominationTotal(denominations) : counted,
+    ...(needsOpening ? { opening } : {}),
+    ...(byNotes ? { denominations } : {}),
+    note,
+  };
+
+  const submit = (e: FormEvent) => {
     e.preventDefault();
     if (busy) return;
     setFailure(null);
-    const body = {
-      store_id: day.store.id,
-      date: day.date,
-      counted: byNotes ? denominationTotal(denominations) : counted,
-      ...(needsOpening ? { opening } : {}),
-      ...(byNotes ? { denominations } : {}),
-      note,
-    };
     const checked = validateClose(body, taipeiDate(Date.now()));
     const local = checked.ok ? {} : fieldMessages(checked.errors);
     if (needsOpening && opening === '') local.opening = T.openingUnknown;
     setErrors(local);
     if (Object.keys(local).length) return;
+    // a drawer that does not match is asked about once more: only a manager can reopen the day
+    if (difference !== null && difference !== 0) setAsking(true);
+    else void send();
+  };
+
+  /** Whether the day is closed on the server now (after a send whose answer never came). */
+  const closedOnServer = async () => {
+    try {
+      const now = await api<DayView>('GET', `/closes/day?store_id=${day.store.id}&date=${day.date}`);
+      return now.status === 'closed';
+    } catch {
+      return false;
+    }
+  };
+
+  const send = async () => {
+    if (busy) return;
     setBusy(true);
     try {
       await api('POST', '/closes', body);
+      setAsking(false);
       notify(T.closedOk(day.date), { type: 'success' });
       await reload();
     } catch (err) {
+      setAsking(false);
+      const code = serverCode(err);
+      if (code === 'day_already_closed') {
+        // sent twice (a lost answer, a second phone): the close that is stored is shown, with who and when
+        notify(serverMessage(err)!, { type: 'info' });
+        await reload();
+        return;
+      }
+      if (code === undefined && (await closedOnServer())) {
+        // the answer was lost but the close was stored
+        notify(T.closedOk(day.date), { type: 'success' });
+        await reload();
+        return;
+      }
       const fields = serverFieldErrors(err);
       setErrors(fields);
-      if (!Object.keys(fields).length) setFailure(serverMessage(err) ?? T.loadFailed);
+      if (!Object.keys(fields).length) setFailure(code === undefined ? T.closeUnsure : (serverMessage(err) ?? T.loadFailed));
     } finally {
       setBusy(false);
     }
@@ -311,6 +345,34 @@ function CloseForm({ day, reload }: { day: DayView; reload: () => Promise<void> 
           </Button>
         </Stack>
       </CardContent>
+      <Dialog open={asking} onClose={busy ? undefined : () => setAsking(false)} maxWidth="xs" fullWidth aria-labelledby="close-difference-title" data-testid="close-difference-dialog">
+        <DialogTitle id="close-difference-title">{T.differenceTitle}</DialogTitle>
+        <DialogContent>
+          <DialogContentText sx={{ mb: 1.5 }}>
+            {difference !== null && expected !== null && countedValue !== null
+              ? T.differenceAsk(formatNTD(countedValue), formatNTD(expected), difference, formatNTD(Math.abs(difference)))
+              : ''}
+          </DialogContentText>
+          <TextField
+            label={T.differenceReason}
+            value={note}
+            onChange={(e) => setNote(e.target.value)}
+            helperText={T.differenceReasonHint}
+            fullWidth
+            multiline
+            minRows={2}
+            slotProps={{ htmlInput: { 'data-testid': 'close-difference-reason' } }}
+          />
+        </DialogContent>
+        <DialogActions>
+          <Button onClick={() => setAsking(false)} disabled={busy} data-testid="close-recount" sx={{ minHeight: 44 }}>
+            {T.recount}
+          </Button>
+          <Button variant="contained" color="warning" onClick={() => void send()} disabled={busy} data-testid="close-confirm" sx={{ minHeight: 44 }}>
+            {busy ? T.closing : T.closeAnyway}
+          </Button>
+        </DialogActions>
+      </Dialog>
     </Card>
   );
 }
