@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { formatNTD, taipeiDate } from '../../core/index.js';
-import { callApi, capture, DESK, HAS_CHROMIUM, minutesAgoToday, PHONE, startE2E, type E2E } from './harness.js';
+import { callApi, capture, DESK, HAS_CHROMIUM, minutesAgoToday, PHONE, seriousFindings, startE2E, type E2E } from './harness.js';
 
 const SHOTS = '/work/shots/h26b';
 
@@ -111,6 +111,15 @@ describe.skipIf(!HAS_CHROMIUM)('the daily close in the browser', () => {
     expect(await page.getByTestId(`board-cell-TXG-${today}`).textContent()).toBe('未結帳');
     expect(await page.getByTestId('board-total-現金').textContent()).toBe(formatNTD(1450));
     expect(await page.getByTestId('board-total-電子支付').textContent()).toBe(formatNTD(450));
+    // each store's 短溢合計 in view at a desk, beside today and not over it; no serious axe finding
+    // (a closed day's link is named with the words its chip shows)
+    const table = (await page.getByTestId('board-table').boundingBox())!;
+    const sum = (await page.getByTestId('board-difference-TPE').boundingBox())!;
+    expect(await page.getByTestId('board-difference-TPE').textContent()).toBe('+NT$30');
+    expect(sum.x + sum.width).toBeLessThanOrEqual(table.x + table.width);
+    const todayCell = (await page.getByTestId(`board-cell-TPE-${today}`).boundingBox())!;
+    expect(todayCell.x + todayCell.width).toBeLessThanOrEqual(sum.x);
+    expect(await seriousFindings(page)).toEqual([]);
     await shot(page, 'closes-board-1280');
     // a day opens its close; a manager reopens it there
     await page.getByTestId(`board-cell-TPE-${today}`).click();
