@@ -72,6 +72,21 @@ describe.skipIf(!HAS_CHROMIUM)('closing the till when something goes wrong', () 
     expect(await dayStatus(yesterday)).toBe('closed');
     await e.shot(page, 'close-lost-answer-375');
     await page.context().close();
+  });
+
+  it('a day closed meanwhile (a second phone, an earlier send) shows the stored close and who made it', async () => {
+    const earlier = taipeiDate(Date.parse(`${today}T12:00:00+08:00`) - 2 * 86_400_000);
+    const page = await e.signedIn('branchB', `/admin/close?date=${earlier}`, PHONE);
+    await expect.poll(() => page.getByTestId('close-status').textContent()).toBe('未結帳');
+    await page.getByTestId('close-opening').fill('500');
+    await page.getByTestId('close-counted-input').fill('500');
+    const r = (await callApi(e, 'POST', '/closes', 'branchB', { store_id: e.stores.B.id, date: earlier, opening: 500, counted: 500, note: '' })) as { counted?: number };
+    expect(r.counted, JSON.stringify(r)).toBe(500);
+    await page.getByTestId('close-submit').click();
+    await expect.poll(() => page.getByTestId('close-status').textContent()).toBe('已結帳');
+    await page.getByText(/已經結帳（branchB，.*），不能再結一次/).waitFor();
+    expect(await page.getByTestId('close-error').count()).toBe(0);
+    await page.context().close();
     expect(e.errors).toEqual([]);
   });
 });
