@@ -379,6 +379,8 @@ describe.skipIf(!HAS_CHROMIUM)("a store's public link: poster, a customer's repo
     expect(await question.locator('p').textContent()).toMatch(/^匯款時間 \d{4}\/\d{2}\/\d{2} \d{2}:\d{2} 晚於現在，確定沒有填錯嗎？$/);
     expect(await focused()).toBe('alertdialog');
     expect(posts).toEqual([]);
+    // its own two buttons are the way on: 送出回報 is not shown under it
+    expect(await page.getByRole('button', { name: '送出回報' }).isVisible()).toBe(false);
     await bothWidths(page, 'public-time-question');
     expect((await axeFindings(page)).map((f) => f.id)).toEqual([]);
     // by keyboard: Tab to 仍要送出, Tab to 修改時間, Enter: back to the time, nothing sent
@@ -391,6 +393,7 @@ describe.skipIf(!HAS_CHROMIUM)("a store's public link: poster, a customer's repo
     await question.waitFor({ state: 'hidden' });
     expect(await focused()).toBe('paid_at');
     expect(posts).toEqual([]);
+    expect(await page.getByRole('button', { name: '送出回報' }).isVisible()).toBe(true);
 
     // 100 days back: the days said; Esc goes back to the time too
     const back = Math.floor((Date.now() - 100 * 86_400_000) / 60_000) * 60_000;

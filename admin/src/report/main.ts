@@ -195,8 +195,10 @@ function reportPage(token: string, storeName: string): void {
   fields.note.error.setAttribute('aria-live', 'polite');
   countNote();
 
+  // while the question stands, its own two buttons are the way on: 送出回報 under it would ask again
   const hideQuestion = () => {
     question.hidden = true;
+    submit.hidden = false;
     while (question.firstChild) question.removeChild(question.firstChild);
   };
   const clear = () => {
@@ -302,6 +304,7 @@ function reportPage(token: string, storeName: string): void {
       paidAt.focus();
     };
     anyway.onclick = () => {
+      hideQuestion();
       submit.focus();
       send({ time: true });
     };
@@ -317,6 +320,7 @@ function reportPage(token: string, storeName: string): void {
     question.appendChild(anyway);
     question.appendChild(change);
     question.hidden = false;
+    submit.hidden = true;
     question.focus();
   };
   // what the question asked about has changed: it no longer stands
