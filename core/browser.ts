@@ -32,7 +32,7 @@ export type { PaymentStatus } from './payments/statuses.js';
 export { EPAY_KINDS, METHOD_CASH, METHOD_DETAIL_MAX, METHOD_EPAY, METHOD_TRANSFER, PAYMENT_METHODS, hasMethodDetail, initialStatus, methodText, needsLastFive } from './payments/methods.js';
 export type { PaymentMethod } from './payments/methods.js';
 export { addDays, defaultDateRange, formatTaipei, taipeiDate } from './time.js';
-export { PAYMENTS_PER_PAGE, PAYMENTS_SORT, PAYMENTS_TABLE_STACK_TIMES_BELOW, STORES_PARAMS, paymentsFilterDefaults } from './listDefaults.js';
+export { MENU_COOKIE, PAYMENTS_PER_PAGE, PAYMENTS_SORT, PAYMENTS_TABLE_STACK_TIMES_BELOW, STORES_PARAMS, paymentsFilterDefaults } from './listDefaults.js';
 export type { AuditEntry, ListedPayment, Me, Payment, StatsSummary, Store, StoreStats, User } from './types.js';
 export { validateLogin } from './users/login.js';
 export { NOTE_MAX_LENGTH, paidAtNeedsConfirm, validateMethod, validatePayment } from './payments/validate.js';

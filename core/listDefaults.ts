@@ -25,3 +25,10 @@ export const STORES_PARAMS = { pagination: { page: 1, perPage: 1000 }, sort: { f
  * the server's first page (http/firstScreen.ts) switch at the same width of the same box.
  */
 export const PAYMENTS_TABLE_STACK_TIMES_BELOW = 1160;
+
+/**
+ * The cookie that says the back office's side menu was closed at a desk (`closed`; absent: open),
+ * so the server's first page of 匯款記錄 (http/firstScreen.ts) is drawn beside the narrow menu
+ * where the list will be, not beside the open one. Written by admin/src/layout/Sidebar.tsx.
+ */
+export const MENU_COOKIE = 'remit_menu';

@@ -24,6 +24,7 @@ import {
   PAYMENTS_PER_PAGE,
   PAYMENTS_SORT,
   PAYMENTS_TABLE_STACK_TIMES_BELOW,
+  MENU_COOKIE,
   paymentsFilterDefaults,
   paymentWords,
   scopeIsEmpty,
@@ -131,6 +132,8 @@ export interface FirstScreen {
   count: { params: ListParams; data: ListedPayment[]; total: number };
   storesParams: ListParams;
   multi: boolean;
+  /** the side menu was closed at a desk (MENU_COOKIE): the list sits beside the narrow menu */
+  menuClosed?: boolean;
 }
 
 /**
@@ -164,6 +167,7 @@ export async function firstScreenData(app: AppContext, ctx: Koa.Context): Promis
       count: { params: countParams, data: count.rows as ListedPayment[], total: count.total },
       storesParams: STORES_PARAMS,
       multi: cookie.m,
+      menuClosed: ctx.cookies.get(MENU_COOKIE) === 'closed',
     };
   } catch {
     return null;
@@ -224,7 +228,7 @@ const STYLE = `<style>
 @media (min-width:1200px){
 .fs-cards{display:none}.fs-grid{display:table;border-collapse:collapse;width:100%;background:#fff}
 }
-@media (min-width:900px){.fs-main,.fs-main.short{padding-left:248px}.fs-busy{left:248px}}
+@media (min-width:900px){.fs-main,.fs-main.short{padding-left:248px}.fs-busy{left:248px}.fs-main.closed{padding-left:58px}.closed .fs-busy{left:58px}}
 </style>`;
 
 /**
@@ -280,7 +284,7 @@ export function firstScreenHtml(fs: FirstScreen, title: string): string {
   return (
     `<div id="first-screen" aria-busy="true">${STYLE}<header class="fs-bar"><span class="fs-menu"></span><h1>${esc(title)}</h1><span class="page">${esc(L.title)}</span></header>` +
     // on a phone the list's buttons take two lines for those who import and export everything, else one
-    `<main class="fs-main${gates.managePayments(fs.me) ? '' : ' short'}"><p class="fs-busy" role="status">${esc(L.loading)}</p>` +
+    `<main class="fs-main${gates.managePayments(fs.me) ? '' : ' short'}${fs.menuClosed ? ' closed' : ''}"><p class="fs-busy" role="status">${esc(L.loading)}</p>` +
     (fs.list.data.length
       ? `<div class="fs-box"><table class="fs-grid" aria-label="${esc(L.title)}"><thead><tr>${ticks ? tick : ''}${head.map((h) => `<th scope="col"${h === words.amount ? ' class="num"' : ''}>${esc(h)}</th>`).join('')}${canDelete ? `<th scope="col">${esc(L.actions)}</th>` : ''}</tr></thead><tbody>${rows}</tbody></table></div>` +
         `<ul class="fs-cards" aria-label="${esc(L.title)}">${cards}</ul>`

@@ -179,6 +179,42 @@ describe.skipIf(!HAS_CHROMIUM)('the first screen of /admin', () => {
     });
   }
 
+  // the menu closed at a desk: the server draws the list where it will be, beside the narrow menu
+  for (const width of [1280, 1920]) {
+    it(`draws the table where the list puts it when the menu was closed, at ${width} px`, async () => {
+      const ctx = await e.context({ width, height: 900 });
+      await e.addSession(ctx, e.tokens.admin);
+      const page = await ctx.newPage();
+      await page.goto(`${e.url}/admin`);
+      await page.locator('tbody .RaDatagrid-row').first().waitFor();
+      const toggle = page.getByRole('button', { name: '關閉選單' });
+      await toggle.click();
+      await page.getByRole('button', { name: '開啟選單' }).waitFor();
+      await expect.poll(async () => (await ctx.cookies(`${e.url}/admin`)).find((c) => c.name === 'remit_menu')?.value).toBe('closed');
+      await page.close();
+
+      const release = await holdScripts(ctx);
+      const again = await ctx.newPage();
+      await again.goto(`${e.url}/admin`, { waitUntil: 'commit' });
+      const first = again.locator(`${SERVER_ROW}:visible`).first();
+      await first.waitFor();
+      const at = (await first.boundingBox())!;
+      const server = await columnEdges(again, '#first-screen');
+      release();
+      await again.locator('tbody .RaDatagrid-row').first().waitFor();
+      expect(await again.locator('#first-screen').count()).toBe(0);
+      const now = (await again.locator('tbody .RaDatagrid-row').first().boundingBox())!;
+      expect(Math.abs(now.x - at.x)).toBeLessThanOrEqual(2);
+      expect(Math.abs(now.y - at.y)).toBeLessThanOrEqual(2);
+      sameColumns(server, await columnEdges(again, '.RaDatagrid-table'));
+
+      // opened again: the next first screen is beside the open menu
+      await again.getByRole('button', { name: '開啟選單' }).click();
+      await expect.poll(async () => (await ctx.cookies(`${e.url}/admin`)).find((c) => c.name === 'remit_menu')?.value ?? 'open').toBe('open');
+      await ctx.close();
+    });
+  }
+
   it('fetches only the list’s code; 會員管理, 匯入 and the other pages come when opened', async () => {
     const ctx = await e.context(DESK);
     await e.addSession(ctx, e.tokens.admin);

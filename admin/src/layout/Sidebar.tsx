@@ -1,6 +1,7 @@
 import { useEffect, useRef } from 'react';
 import { Sidebar as RaSidebar, useSidebarState, type SidebarProps } from 'react-admin';
 import { useMediaQuery, type Theme } from '@mui/material';
+import { keepMenuState } from '../providers/firstScreen';
 
 /**
  * react-admin's menu drawer, closed on the render where the screen turns narrow (a phone turned
@@ -17,5 +18,10 @@ export function Sidebar(props: SidebarProps) {
   useEffect(() => {
     wasNarrow.current = narrow;
   });
+  // beside the page (not a phone's drawer), the server's next first page is drawn beside it as it is
+  const desk = useMediaQuery((theme: Theme) => theme.breakpoints.up('md'), { noSsr: true });
+  useEffect(() => {
+    if (desk) keepMenuState(open);
+  }, [desk, open]);
   return <RaSidebar {...props} open={narrow && !wasNarrow.current ? false : open} />;
 }

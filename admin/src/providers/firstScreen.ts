@@ -13,7 +13,7 @@
  * one this module computes, kept in the `remit_list` cookie each time the list's parameters change.
  */
 import { getQuery, type GetListParams, type SortPayload } from 'react-admin';
-import { gates, scopeIsEmpty, type Me } from '../../../core/browser';
+import { gates, MENU_COOKIE, scopeIsEmpty, type Me } from '../../../core/browser';
 import { ADMIN_PATH, LOGIN_PATH } from '../config';
 import { STORES_PARAMS } from '../common/useStores';
 import { countParams, MULTI_STORE_KEY, PAYMENTS_PER_PAGE, PAYMENTS_SORT, paymentsFilterDefaults, permanentFilter, SELECTED_STORE_KEY } from '../payments/listParams';
@@ -54,6 +54,12 @@ function firstPageParams(user: Me, path: string, search: string): { list: GetLis
   };
 }
 
+/** A cookie of the back office's (nothing secret) for a year, or gone (`null`). */
+function setAdminCookie(name: string, value: string | null): void {
+  const secure = window.location.protocol === 'https:' ? '; Secure' : '';
+  document.cookie = `${name}=${value ?? ''}; Path=${ADMIN_PATH}; Max-Age=${value === null ? 0 : 31536000}; SameSite=Strict${secure}`;
+}
+
 /** The cookie the server reads to draw the first page (http/firstScreen.ts LIST_COOKIE): the page /admin opens on. */
 const LIST_COOKIE = 'remit_list';
 function keepListParams(user: Me): void {
@@ -61,8 +67,14 @@ function keepListParams(user: Me): void {
   const p = firstPageParams(user, ADMIN_PATH, '');
   const value = encodeURIComponent(JSON.stringify({ q: p.list, c: p.count.filter, d: p.defaults, m: p.multi }));
   if (value.length > 2000) return; // a filter that long is not drawn ahead
-  const secure = window.location.protocol === 'https:' ? '; Secure' : '';
-  document.cookie = `${LIST_COOKIE}=${value}; Path=${ADMIN_PATH}; Max-Age=31536000; SameSite=Strict${secure}`;
+  setAdminCookie(LIST_COOKIE, value);
+}
+
+/** The side menu at a desk, open or closed, for the server's next first page (MENU_COOKIE). */
+export function keepMenuState(open: boolean): void {
+  const closed = document.cookie.split('; ').includes(`${MENU_COOKIE}=closed`);
+  if (closed === !open) return;
+  setAdminCookie(MENU_COOKIE, open ? null : 'closed');
 }
 
 /** What the server wrote into the page with its first page (http/firstScreen.ts), if it did. */
