@@ -158,6 +158,8 @@ async function auditWhenFree(io: CliIO, finished: () => Promise<void>, waitSecon
       if (!isBusy(err) || Date.now() >= until) throw err;
       if (!said) io.stderr(`${EXPORT.waiting(waitSeconds)}\n`);
       said = true;
+      // each try waits the busy time itself; a refusal that came at once is not tried again at once
+      await new Promise((resolve) => setTimeout(resolve, 250));
     }
   }
 }
