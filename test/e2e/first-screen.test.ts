@@ -156,25 +156,35 @@ describe.skipIf(!HAS_CHROMIUM)('the first screen of /admin', () => {
     });
   }
 
+  /**
+   * /admin opened in `ctx` with the scripts held: the server's first row and columns, then, the
+   * scripts let go, the list's in the same place (within 2 px), the server's page gone.
+   */
+  async function takesOverInPlace(ctx: BrowserContext): Promise<Page> {
+    const release = await holdScripts(ctx);
+    const page = await ctx.newPage();
+    await page.goto(`${e.url}/admin`, { waitUntil: 'commit' });
+    const first = page.locator(`${SERVER_ROW}:visible`).first();
+    await first.waitFor();
+    const at = (await first.boundingBox())!;
+    const server = await columnEdges(page, '#first-screen');
+    release();
+    await page.locator('tbody .RaDatagrid-row').first().waitFor();
+    expect(await page.locator('#first-screen').count()).toBe(0);
+    const now = (await page.locator('tbody .RaDatagrid-row').first().boundingBox())!;
+    expect(Math.abs(now.x - at.x)).toBeLessThanOrEqual(2);
+    expect(Math.abs(now.y - at.y)).toBeLessThanOrEqual(2);
+    expect(Math.abs(now.height - at.height)).toBeLessThanOrEqual(2);
+    sameColumns(server, await columnEdges(page, '.RaDatagrid-table'));
+    return page;
+  }
+
   // wider, with the menu beside the list: the times on one line from 1440 px, on both sides
   for (const width of [1366, 1440, 1920]) {
     it(`draws the table's columns where the list puts them at ${width} px`, async () => {
       const ctx = await e.context({ width, height: 900 });
       await e.addSession(ctx, e.tokens.admin);
-      const release = await holdScripts(ctx);
-      const page = await ctx.newPage();
-      await page.goto(`${e.url}/admin`, { waitUntil: 'commit' });
-      const first = page.locator(`${SERVER_ROW}:visible`).first();
-      await first.waitFor();
-      const at = (await first.boundingBox())!;
-      const server = await columnEdges(page, '#first-screen');
-      release();
-      await page.locator('tbody .RaDatagrid-row').first().waitFor();
-      expect(await page.locator('#first-screen').count()).toBe(0);
-      const now = (await page.locator('tbody .RaDatagrid-row').first().boundingBox())!;
-      expect(Math.abs(now.y - at.y)).toBeLessThanOrEqual(2);
-      expect(Math.abs(now.height - at.height)).toBeLessThanOrEqual(2);
-      sameColumns(server, await columnEdges(page, '.RaDatagrid-table'));
+      await takesOverInPlace(ctx);
       await ctx.close();
     });
   }
@@ -184,33 +194,19 @@ describe.skipIf(!HAS_CHROMIUM)('the first screen of /admin', () => {
     it(`draws the table where the list puts it when the menu was closed, at ${width} px`, async () => {
       const ctx = await e.context({ width, height: 900 });
       await e.addSession(ctx, e.tokens.admin);
+      const menuCookie = async () => (await ctx.cookies(`${e.url}/admin`)).find((c) => c.name === 'remit_menu')?.value ?? 'open';
       const page = await ctx.newPage();
       await page.goto(`${e.url}/admin`);
       await page.locator('tbody .RaDatagrid-row').first().waitFor();
-      const toggle = page.getByRole('button', { name: '關閉選單' });
-      await toggle.click();
+      await page.getByRole('button', { name: '關閉選單' }).click();
       await page.getByRole('button', { name: '開啟選單' }).waitFor();
-      await expect.poll(async () => (await ctx.cookies(`${e.url}/admin`)).find((c) => c.name === 'remit_menu')?.value).toBe('closed');
+      await expect.poll(menuCookie).toBe('closed');
       await page.close();
 
-      const release = await holdScripts(ctx);
-      const again = await ctx.newPage();
-      await again.goto(`${e.url}/admin`, { waitUntil: 'commit' });
-      const first = again.locator(`${SERVER_ROW}:visible`).first();
-      await first.waitFor();
-      const at = (await first.boundingBox())!;
-      const server = await columnEdges(again, '#first-screen');
-      release();
-      await again.locator('tbody .RaDatagrid-row').first().waitFor();
-      expect(await again.locator('#first-screen').count()).toBe(0);
-      const now = (await again.locator('tbody .RaDatagrid-row').first().boundingBox())!;
-      expect(Math.abs(now.x - at.x)).toBeLessThanOrEqual(2);
-      expect(Math.abs(now.y - at.y)).toBeLessThanOrEqual(2);
-      sameColumns(server, await columnEdges(again, '.RaDatagrid-table'));
-
+      const again = await takesOverInPlace(ctx);
       // opened again: the next first screen is beside the open menu
       await again.getByRole('button', { name: '開啟選單' }).click();
-      await expect.poll(async () => (await ctx.cookies(`${e.url}/admin`)).find((c) => c.name === 'remit_menu')?.value ?? 'open').toBe('open');
+      await expect.poll(menuCookie).toBe('open');
       await ctx.close();
     });
   }
