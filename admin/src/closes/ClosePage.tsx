@@ -5,7 +5,7 @@
  * (manage_payments) may reopen it.
  */
 import LockOpenIcon from '@mui/icons-material/LockOpen';
-import { Alert, Box, Button, Card, CardContent, Chip, Dialog, DialogActions, DialogContent, DialogContentText, DialogTitle, Divider, FormControlLabel, LinearProgress, MenuItem, Stack, Switch, TextField, Typography } from '@mui/material';
+import { Alert, Box, Button, Card, CardContent, Chip, Divider, FormControlLabel, LinearProgress, MenuItem, Stack, Switch, TextField, Typography } from '@mui/material';
 import { useCallback, useEffect, useMemo, useState, type FormEvent } from 'react';
 import { Loading, Title, useNotify } from 'react-admin';
 import { useSearchParams } from 'react-router-dom';
@@ -345,34 +345,29 @@ function CloseForm({ day, reload }: { day: DayView; reload: () => Promise<void> 
           </Button>
         </Stack>
       </CardContent>
-      <Dialog open={asking} onClose={busy ? undefined : () => setAsking(false)} maxWidth="xs" fullWidth aria-labelledby="close-difference-title" data-testid="close-difference-dialog">
-        <DialogTitle id="close-difference-title">{T.differenceTitle}</DialogTitle>
-        <DialogContent>
-          <DialogContentText sx={{ mb: 1.5 }}>
-            {difference !== null && expected !== null && countedValue !== null
-              ? T.differenceAsk(formatNTD(countedValue), formatNTD(expected), difference, formatNTD(Math.abs(difference)))
-              : ''}
-          </DialogContentText>
-          <TextField
-            label={T.differenceReason}
-            value={note}
-            onChange={(e) => setNote(e.target.value)}
-            helperText={T.differenceReasonHint}
-            fullWidth
-            multiline
-            minRows={2}
-            slotProps={{ htmlInput: { 'data-testid': 'close-difference-reason' } }}
-          />
-        </DialogContent>
-        <DialogActions>
-          <Button onClick={() => setAsking(false)} disabled={busy} data-testid="close-recount" sx={{ minHeight: 44 }}>
-            {T.recount}
-          </Button>
-          <Button variant="contained" color="warning" onClick={() => void send()} disabled={busy} data-testid="close-confirm" sx={{ minHeight: 44 }}>
-            {busy ? T.closing : T.closeAnyway}
-          </Button>
-        </DialogActions>
-      </Dialog>
+      <ConfirmDialog
+        open={asking}
+        title={T.differenceTitle}
+        body={difference !== null && expected !== null && countedValue !== null ? T.differenceAsk(formatNTD(countedValue), formatNTD(expected), difference, formatNTD(Math.abs(difference))) : ''}
+        cancel={T.recount}
+        confirm={busy ? T.closing : T.closeAnyway}
+        color="warning"
+        busy={busy}
+        onConfirm={() => void send()}
+        onClose={() => setAsking(false)}
+        testIds={{ dialog: 'close-difference-dialog', cancel: 'close-recount', confirm: 'close-confirm' }}
+      >
+        <TextField
+          label={T.differenceReason}
+          value={note}
+          onChange={(e) => setNote(e.target.value)}
+          helperText={T.differenceReasonHint}
+          fullWidth
+          multiline
+          minRows={2}
+          slotProps={{ htmlInput: { 'data-testid': 'close-difference-reason' } }}
+        />
+      </ConfirmDialog>
     </Card>
   );
 }

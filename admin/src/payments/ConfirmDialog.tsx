@@ -1,22 +1,39 @@
 import { Button, Dialog, DialogActions, DialogContent, DialogContentText, DialogTitle } from '@mui/material';
+import type { ReactNode } from 'react';
 import { PAYMENTS_UI as P } from '../messages';
 
 /**
  * A confirmation for something that cannot be undone (a delete), or that others will see (reopening
- * a closed day: `confirm` names the step, `color` warning); stays open while busy.
+ * a closed day, closing it with a difference: `confirm` names the step, `color` warning, `cancel`
+ * the way back, `children` what the step asks for besides); stays open while busy. Its buttons are
+ * 44 px high, for a thumb.
  */
-export function ConfirmDialog(props: { open: boolean; title: string; body: string; busy: boolean; onConfirm: () => void; onClose: () => void; confirm?: string; color?: 'error' | 'warning' }) {
+export function ConfirmDialog(props: {
+  open: boolean;
+  title: string;
+  body: string;
+  busy: boolean;
+  onConfirm: () => void;
+  onClose: () => void;
+  confirm?: string;
+  cancel?: string;
+  color?: 'error' | 'warning';
+  children?: ReactNode;
+  testIds?: { dialog?: string; cancel?: string; confirm?: string };
+}) {
+  const ids = props.testIds ?? {};
   return (
-    <Dialog open={props.open} onClose={props.busy ? undefined : props.onClose} maxWidth="xs" fullWidth>
+    <Dialog open={props.open} onClose={props.busy ? undefined : props.onClose} maxWidth="xs" fullWidth data-testid={ids.dialog}>
       <DialogTitle>{props.title}</DialogTitle>
       <DialogContent>
-        <DialogContentText>{props.body}</DialogContentText>
+        <DialogContentText sx={props.children ? { mb: 1.5 } : undefined}>{props.body}</DialogContentText>
+        {props.children}
       </DialogContent>
       <DialogActions>
-        <Button onClick={props.onClose} disabled={props.busy}>
-          {P.cancel}
+        <Button onClick={props.onClose} disabled={props.busy} data-testid={ids.cancel} sx={{ minHeight: 44 }}>
+          {props.cancel ?? P.cancel}
         </Button>
-        <Button color={props.color ?? 'error'} variant="contained" onClick={props.onConfirm} disabled={props.busy} data-testid="confirm-dialog-ok">
+        <Button color={props.color ?? 'error'} variant="contained" onClick={props.onConfirm} disabled={props.busy} data-testid={ids.confirm ?? 'confirm-dialog-ok'} sx={{ minHeight: 44 }}>
           {props.confirm ?? (props.busy ? P.deleting : P.confirmDelete)}
         </Button>
       </DialogActions>
