@@ -7,7 +7,7 @@ import { PaymentFacts } from './PaymentFacts';
 import type { Proposals } from './types';
 
 /** 建議入帳: every confident pair ticked; confirm all at once, or untick some first. */
-export function AutoQueue({ items, busy, onConfirm }: { items: Proposals['auto']; busy: boolean; onConfirm: (pairs: Array<{ payment: string; line: number }>) => void }) {
+export function AutoQueue({ items, onConfirm }: { items: Proposals['auto']; onConfirm: (pairs: Array<{ payment: string; line: number }>) => void }) {
   const [unticked, setUnticked] = useState<Set<string>>(new Set());
   const chosen = items.filter((a) => !unticked.has(a.payment.uuid));
   // one tick draws one card again, not the 200 of a month's page (each took the phone a second)
@@ -29,7 +29,7 @@ export function AutoQueue({ items, busy, onConfirm }: { items: Proposals['auto']
         <Button
           variant="contained"
           color="success"
-          disabled={busy || chosen.length === 0}
+          disabled={chosen.length === 0}
           onClick={() => onConfirm(chosen.map((a) => ({ payment: a.payment.uuid, line: a.line.id })))}
           data-testid="auto-confirm"
         >

@@ -59,8 +59,6 @@ function ReconcileView({ me }: { me: Me }) {
   const key = ['reconcile', 'proposals', from, to, storeId];
   const proposals = useQuery({ queryKey: key, queryFn: () => dataProvider.reconcileProposals(from, to, storeId), enabled: !!from && !!to });
   const refetch = useCallback(() => client.invalidateQueries({ queryKey: ['reconcile'] }), [client]);
-  // no decision blocks the next one: each is sent on its own once its 復原 notice has gone
-  const busy = false;
 
   const hold = useCallback(
     (payments: string[], lines: number[], on: boolean) =>
@@ -166,13 +164,13 @@ function ReconcileView({ me }: { me: Me }) {
       {data && (
         <Stack spacing={3}>
           <Section title={R.autoTitle} hint={R.autoHint} shown={data.auto.length} total={total?.auto} testid="queue-auto">
-            {canDecide ? <AutoQueue key={JSON.stringify(key)} items={data.auto} busy={busy} onConfirm={onConfirm} /> : <ReadOnly n={data.auto.length} />}
+            {canDecide ? <AutoQueue key={JSON.stringify(key)} items={data.auto} onConfirm={onConfirm} /> : <ReadOnly n={data.auto.length} />}
           </Section>
           <Section title={R.reviewTitle} hint={R.reviewHint} shown={data.review.length} total={total?.review} testid="queue-review">
-            {canDecide ? <ReviewQueue items={data.review} busy={busy} onConfirm={onConfirm} onUnpaid={onUnpaid} /> : <ReadOnly n={data.review.length} />}
+            {canDecide ? <ReviewQueue items={data.review} onConfirm={onConfirm} onUnpaid={onUnpaid} /> : <ReadOnly n={data.review.length} />}
           </Section>
           <Section title={R.unpaidTitle} hint={R.unpaidSectionHint} shown={data.unpaid.length} total={total?.unpaid} testid="queue-unpaid">
-            {canDecide ? <UnpaidQueue items={data.unpaid} busy={busy} onConfirm={onConfirm} onUnpaid={onUnpaid} /> : <ReadOnly n={data.unpaid.length} />}
+            {canDecide ? <UnpaidQueue items={data.unpaid} onConfirm={onConfirm} onUnpaid={onUnpaid} /> : <ReadOnly n={data.unpaid.length} />}
           </Section>
           <Section title={R.groupsTitle} hint={R.groupsHint} shown={data.suggestions.length} total={total?.suggestions} testid="queue-groups">
             <GroupQueue items={data.suggestions} />
@@ -184,7 +182,7 @@ function ReconcileView({ me }: { me: Me }) {
             total={total && total.unreported + total.reviewLines}
             testid="queue-unreported"
           >
-            <UnreportedQueue items={data.unreported} open={data.reviewLines} busy={busy} onConfirm={canDecide ? onConfirm : null} />
+            <UnreportedQueue items={data.unreported} open={data.reviewLines} onConfirm={canDecide ? onConfirm : null} />
           </Section>
         </Stack>
       )}

@@ -10,7 +10,6 @@ import type { LinkedPayment, Proposals } from './types';
 type Review = Proposals['review'][number];
 
 interface Actions {
-  busy: boolean;
   onConfirm: (pairs: Array<{ payment: string; line: number }>) => void;
   onUnpaid: (payments: string[]) => void;
 }
@@ -39,7 +38,7 @@ export function UnpaidQueue({ items, ...actions }: { items: Proposals['unpaid'] 
   );
 }
 
-const ReviewCard = memo(function ReviewCard({ item, busy, onConfirm, onUnpaid }: { item: Review } & Actions) {
+const ReviewCard = memo(function ReviewCard({ item, onConfirm, onUnpaid }: { item: Review } & Actions) {
   const [pick, setPick] = useState<string>(() => firstChoice(item.payment.last_five, item.candidates));
   return (
     <Card variant="outlined" data-testid="review-item">
@@ -77,7 +76,7 @@ const ReviewCard = memo(function ReviewCard({ item, busy, onConfirm, onUnpaid }:
             variant="contained"
             size="small"
             color={pick === NONE ? 'error' : 'primary'}
-            disabled={busy || pick === ''}
+            disabled={pick === ''}
             onClick={() => (pick === NONE ? onUnpaid([item.payment.uuid]) : onConfirm([{ payment: item.payment.uuid, line: Number(pick) }]))}
             data-testid="review-decide"
           >
@@ -89,7 +88,7 @@ const ReviewCard = memo(function ReviewCard({ item, busy, onConfirm, onUnpaid }:
   );
 });
 
-const UnpaidCard = memo(function UnpaidCard({ payment, busy, onUnpaid }: { payment: LinkedPayment } & Actions) {
+const UnpaidCard = memo(function UnpaidCard({ payment, onUnpaid }: { payment: LinkedPayment } & Actions) {
   return (
     <Card variant="outlined" data-testid="unpaid-item" sx={{ borderColor: 'warning.main' }}>
       <CardContent sx={{ display: 'grid', gridTemplateColumns: { xs: '1fr', md: 'minmax(0, 1fr) minmax(0, 2fr)' }, gap: 1.5, p: 1.5, '&:last-child': { pb: 1.5 } }}>
@@ -101,7 +100,7 @@ const UnpaidCard = memo(function UnpaidCard({ payment, busy, onUnpaid }: { payme
           <Typography variant="body2" sx={{ mb: 1 }}>
             {R.noCandidate}：{R.unpaidHint}
           </Typography>
-          <Button variant="outlined" size="small" color="error" disabled={busy} onClick={() => onUnpaid([payment.uuid])} data-testid="unpaid-mark">
+          <Button variant="outlined" size="small" color="error" onClick={() => onUnpaid([payment.uuid])} data-testid="unpaid-mark">
             {R.markUnpaid}
           </Button>
         </Box>

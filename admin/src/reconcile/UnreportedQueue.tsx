@@ -9,7 +9,6 @@ interface Props {
   items: Proposals['unreported'];
   /** credits no proposal took, though some reports could explain them */
   open: Proposals['reviewLines'];
-  busy: boolean;
   /** null when the user may not decide */
   onConfirm: ((pairs: Array<{ payment: string; line: number }>) => void) | null;
 }
@@ -18,7 +17,7 @@ interface Props {
  * 銀行有款無回報: credits no report explains, with the bank's summary and counterparty; then
  * credits no proposal took, each with the reports that could explain it.
  */
-export function UnreportedQueue({ items, open, busy, onConfirm }: Props) {
+export function UnreportedQueue({ items, open, onConfirm }: Props) {
   if (items.length === 0 && open.length === 0) return <Typography color="text.secondary">{R.empty}</Typography>;
   return (
     <Stack spacing={1}>
@@ -47,7 +46,7 @@ export function UnreportedQueue({ items, open, busy, onConfirm }: Props) {
                     </Typography>
                   </Box>
                   {onConfirm && (
-                    <Button size="small" variant="outlined" disabled={busy} onClick={() => onConfirm([{ payment: c.payment.uuid, line: o.line.id }])}>
+                    <Button size="small" variant="outlined" onClick={() => onConfirm([{ payment: c.payment.uuid, line: o.line.id }])}>
                       {R.confirmOne}
                     </Button>
                   )}
