@@ -14,7 +14,11 @@
  */
 import { createHash } from 'node:crypto';
 import type { Db } from '../db/connect.js';
+import { fieldError, problem, ValidationError } from '../errors.js';
 import { REPORT_KEY_TTL_MS } from './rules.js';
+
+/** The same key sent again with other fields: refused, never answered with the other report's number. */
+export const keyReused = () => new ValidationError([fieldError('client_key', 'client_key_reused')], problem('client_key_reused'));
 
 /** A report attempt: its link, its key and the fingerprint of its fields. */
 export interface ReportKey {

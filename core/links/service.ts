@@ -24,7 +24,7 @@ import { storeChangeRefusal } from '../users/permissions.js';
 import { isPlainObject, toId } from '../validation.js';
 import { toIso } from '../time.js';
 import { countLookup, countRefused, holdReport, publicLimitsOf } from './limits.js';
-import { findReportKey, purgeReportKeys, reportFingerprint, type ReportKey } from './reportKeys.js';
+import { findReportKey, keyReused, purgeReportKeys, reportFingerprint, type ReportKey } from './reportKeys.js';
 import {
   CUSTOMER_DUPLICATE_WINDOW_MS,
   HONEYPOT_FIELD,
@@ -163,7 +163,7 @@ async function storeReport(app: AppContext, token: unknown, body: unknown, ip: s
     // the primary database, never a replica: a report stored a moment ago must be found
     const kept = await findReportKey(app.db, reportKey.linkId, reportKey.key, now);
     if (kept) {
-      if (kept.fingerprint !== reportKey.fingerprint) throw new ValidationError([fieldError('client_key', 'client_key_reused')], problem('client_key_reused'));
+      if (kept.fingerprint !== reportKey.fingerprint) throw keyReused();
       // sent again: no send counted, but a read, as reading its status would be
       await countLookup(app.db, ip, now);
       return { receipt: receiptOf(kept.payment_uuid), replayed: true };

@@ -19,7 +19,7 @@ import { loadForActor } from './list.js';
 import { DUPLICATE_KEY_COLUMNS, paymentDuplicateKey } from './duplicateKey.js';
 import { IMPORT_LOCK } from './import.js';
 import { insertPayments, newPaymentRow, type NewPaymentFields } from './writer.js';
-import { findReportKeys, reportKeyId, saveReportKeys, type ReportKey } from '../links/reportKeys.js';
+import { findReportKeys, keyReused, reportKeyId, saveReportKeys, type ReportKey } from '../links/reportKeys.js';
 
 export { MAX_BATCH_DELETE };
 /** rows per statement: 10 columns each stays far below SQLite's and PostgreSQL's parameter limits */
@@ -47,8 +47,6 @@ export interface Replayed {
 }
 const isReplayed = (r: unknown): r is Replayed => typeof r === 'object' && r !== null && 'replayOf' in r;
 
-/** The same key sent again with other fields: refused, never answered with the other report's number. */
-const keyReused = () => new ValidationError([fieldError('client_key', 'client_key_reused')], problem('client_key_reused'));
 
 /** What a near duplicate shares: store, last five and amount (the time is within the window). */
 const nearKey = (r: PaymentRow) => `near|${r.store_id}|${r.last_five}|${r.amount}`;
