@@ -153,6 +153,8 @@ export interface ErrorDetailsByCode {
   import_duplicate_in_file: { earlier_row: number };
   import_file_too_large: { limit_mb: number };
   import_too_many_rows: { limit: number };
+  /** a sheet whose range (declared, or filled) is wider than MAX_SHEET_COLUMNS */
+  import_too_many_columns: { range: string; limit: number };
   import_zip_bomb: None;
   import_not_spreadsheet: None;
   import_no_sheet: None;

@@ -16,6 +16,14 @@ export const STORE_CODE_MAX = 20;
 export const MAX_BATCH_DELETE = 10_000;
 /** rows of one import through the API or the back office */
 export const MAX_IMPORT_ROWS = 100_000;
+/**
+ * bytes of one spreadsheet read whole (an import in the browser or through the API, a bank
+ * statement): 100 000 rows as SheetJS writes them (our own export included) take about 10 MB, so
+ * the limit leaves room above that: a file of the maximum row count must import.
+ */
+export const MAX_IMPORT_BYTES = 25 * 1024 * 1024;
+/** columns a sheet to read may declare or fill (A to BL): a statement has about 10, the import sheet 9 */
+export const MAX_SHEET_COLUMNS = 64;
 /** rows of one streamed import of a file (.xlsx or CSV; the CLI and the upload) */
 export const MAX_STREAM_IMPORT_ROWS = 1_048_576;
 /** the sub-type of an e-payment (LINE Pay, 街口支付, 全支付 …), in characters */

@@ -233,6 +233,7 @@ export const MSG = {
   importReadFailed: '讀取檔案失敗', // spec
   importFileTooLarge: (mb: number) => `檔案過大：上限為 ${mb} MB`,
   importTooManyRows: (max: number) => `資料列過多：一次最多匯入 ${max} 筆`,
+  importTooManyColumns: (range: string, max: number) => `工作表的範圍過大（${range}），最多 ${max} 欄：請只保留有資料的欄位，另存新檔後再匯入`,
   importZipBomb: '檔案內容過大或可能為壓縮炸彈，已拒絕',
   importNotSpreadsheet: '不是 Excel 檔案：請選擇 .xlsx 或 .xls 檔案',
   importNoSheet: '活頁簿中沒有工作表',
@@ -457,6 +458,7 @@ const ERROR_TEXTS: Texts = {
   import_duplicate_in_file: (d) => MSG.importDuplicateInFile(d.earlier_row),
   import_file_too_large: (d) => MSG.importFileTooLarge(d.limit_mb),
   import_too_many_rows: (d) => MSG.importTooManyRows(d.limit),
+  import_too_many_columns: (d) => MSG.importTooManyColumns(d.range, d.limit),
   import_zip_bomb: () => MSG.importZipBomb,
   import_not_spreadsheet: () => MSG.importNotSpreadsheet,
   import_no_sheet: () => MSG.importNoSheet,

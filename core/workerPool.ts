@@ -4,11 +4,12 @@
  * `threads` run, or waits; one more call than the queue holds fails at once (the caller's
  * BusyError: HTTP 503 with Retry-After) instead of piling up work without end.
  *
- * A worker answers `{ id, value }` or `{ id, error }`. Idle workers are unref'd, so a process that
+ * A worker answers `{ id, value }` or `{ id, error }` (toWorkerError), after any `{ id, part }`. Idle workers are unref'd, so a process that
  * used the pool once still exits by itself; a worker that dies (out of its memory limit, say) fails
  * its call, and the next call waiting gets a new worker.
  */
 import type { Worker } from 'node:worker_threads';
+import { fieldErrorOf, ValidationError, type Problem } from './errors.js';
 
 export interface PoolSettings {
   /** worker threads at once */
@@ -26,6 +27,27 @@ export interface PoolKind<J> {
   busy(ahead: { waiting: number; running: number }): Error;
   /** what a worker's exit says to the call it was running */
   exited(code: number): string;
+  /** a part of a long answer, sent before the answer itself (`{ id, part }`), so that no one message is long to read */
+  part?(job: J, part: unknown): void;
+}
+
+/** An error as a worker sends it: a refusal whole (its messages are meant for the user), anything else as its stack. */
+export type WorkerError = string | { validation: { overall: Problem; errors: Array<Problem & { field: string }> } };
+
+export function toWorkerError(err: unknown): WorkerError {
+  if (err instanceof ValidationError) {
+    const plain = (p: { code: Problem['code']; details: Problem['details']; message: string }): Problem => ({ code: p.code, details: p.details, message: p.message });
+    return { validation: { overall: plain(err), errors: err.errors.map((e) => ({ field: e.field, ...plain(e) })) } };
+  }
+  return String((err as Error)?.stack ?? err);
+}
+
+function fromWorkerError(e: WorkerError): Error {
+  if (typeof e === 'string') return new Error(e);
+  return new ValidationError(
+    e.validation.errors.map(({ field, ...p }) => fieldErrorOf(field, p)),
+    e.validation.overall,
+  );
 }
 
 interface Pending<J, R> {
@@ -72,11 +94,12 @@ export class WorkerPool<J, R> {
     const worker = this.kind.spawn();
     this.workers++;
     worker.unref();
-    worker.on('message', ({ id, value, error }: { id: number; value?: R; error?: string }) => {
+    worker.on('message', ({ id, value, error, part }: { id: number; value?: R; error?: WorkerError; part?: unknown }) => {
       const p = this.running.get(id);
       if (!p) return;
+      if (part !== undefined) return this.kind.part?.(p.job, part);
       this.running.delete(id);
-      if (error !== undefined) p.reject(new Error(error));
+      if (error !== undefined) p.reject(fromWorkerError(error));
       else p.resolve(value as R);
       const next = this.waiting.shift();
       if (next) this.start(worker, next);

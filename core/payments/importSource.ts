@@ -5,11 +5,13 @@
  * rule and message of the whole-file reader holds.
  */
 import { open, readFile } from 'node:fs/promises';
+import type { WorkSheet } from 'xlsx';
 import { fieldErrorOf, problem, ValidationError, type Problem } from '../errors.js';
 import { MAX_STREAM_IMPORT_ROWS } from '../limits.js';
 import { MAX_IMPORT_BYTES, MAX_IMPORT_ROWS, SHEET_NAME } from './sheetFile.js';
 import { readCsvRows } from '../spreadsheets/csvRead.js';
-import { mapHeader, PaymentRowReader, readWorkbook, type ParseOptions, type RowOutcome, type SheetCell } from './readSheet.js';
+import { mapHeader, PaymentRowReader, type ParseOptions, type RowOutcome, type SheetCell } from './readSheet.js';
+import { readWorkbook, sheetGrid } from '../spreadsheets/workbook.js';
 import { openXlsxStream, SharedStringsTooLarge, type SheetRow } from '../spreadsheets/xlsxRead.js';
 import { ZipReadError } from '../spreadsheets/zipRead.js';
 import { formulaText } from '../spreadsheets/csv.js';
@@ -82,6 +84,18 @@ const textCell = (raw: string): SheetCell | undefined => {
   return s === '' ? undefined : { t: 's', v: s, w: s };
 };
 
+/** An .xls sheet's rows, its size checked; too long says the way out, .xlsx. */
+function xlsGrid(sheet: WorkSheet): SheetCell[][] {
+  try {
+    return sheetGrid(sheet, MAX_IMPORT_ROWS) as SheetCell[][];
+  } catch (err) {
+    if (err instanceof ValidationError && err.errors[0]?.code === 'import_too_many_rows') {
+      throw fileError(problem('import_xls_too_large', { limit_mb: mb(MAX_IMPORT_BYTES), limit_rows: MAX_IMPORT_ROWS }));
+    }
+    throw err;
+  }
+}
+
 export async function openPaymentsFile(path: string, opts: SourceOptions): Promise<PaymentsSource> {
   const { head, size } = await sniff(path);
   const name = (opts.name ?? path).toLowerCase();
@@ -94,7 +108,7 @@ export async function openPaymentsFile(path: string, opts: SourceOptions): Promi
     const wb = readWorkbook(new Uint8Array(await readFile(path)), { maxRows: MAX_IMPORT_ROWS });
     const sheetName = wb.SheetNames.includes(SHEET_NAME) ? SHEET_NAME : wb.SheetNames[0];
     if (!sheetName) throw fileError(problem('import_no_sheet'));
-    const grid = (wb.Sheets[sheetName]['!data'] as SheetCell[][] | undefined) ?? [];
+    const grid = xlsGrid(wb.Sheets[sheetName]);
     const rows = async function* (): AsyncGenerator<SheetRow[]> {
       // (the grid is sparse: an empty row is a hole)
       for (let r = 0; r < grid.length; r += 5000) {

@@ -8,7 +8,8 @@ import * as XLSX from 'xlsx';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ValidationError } from '../errors.js';
 import { MSG } from '../messages.js';
-import { parsePaymentsWorkbook, previewErrors, readWorkbook, storeMatcher, type ParseOptions, type ParseResult } from './readSheet.js';
+import { parsePaymentsWorkbook, previewErrors, storeMatcher, type ParseOptions, type ParseResult } from './readSheet.js';
+import { readWorkbook } from '../spreadsheets/workbook.js';
 
 const STORES = [
   { id: 1, name: '台北店', code: 'TPE' },

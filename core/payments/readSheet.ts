@@ -3,18 +3,16 @@
  * and the browser run this same code. Every rule of spec section 5 "Excel import, per row",
  * with its message and row number (the header is row 1).
  */
-import * as XLSX from 'xlsx';
 import { fieldErrorOf, placed, problem, ValidationError, type Problem } from '../errors.js';
 import { submissionStoreId } from '../users/permissions.js';
 import { type PaymentStatus } from './statuses.js';
 import { DEFAULT_METHOD, type PaymentMethod } from './methods.js';
 import { toIso } from '../time.js';
-import { MAX_IMPORT_BYTES, MAX_IMPORT_ROWS, SHEET_NAME } from './sheetFile.js';
+import { MAX_IMPORT_ROWS, SHEET_NAME } from './sheetFile.js';
 import { SHEET_COLUMNS, type RowReading, type SheetColumn } from './columns.js';
 import { cellText, isEmpty, type Cell } from './cells.js';
-import { guardZip } from '../spreadsheets/zipGuard.js';
+import { readWorkbook, sheetGrid } from '../spreadsheets/workbook.js';
 import { PaymentKeyIndex } from './duplicateKey.js';
-import { isOle, isZip } from '../spreadsheets/sniff.js';
 
 export type { SheetCell } from './cells.js';
 
@@ -76,41 +74,6 @@ export interface PreviewRow {
 }
 
 const fileError = (p: Problem) => new ValidationError([fieldErrorOf('file', p)]);
-
-/** Sheet rows read at most: the header, the data limit, and room for empty rows between. */
-const sheetRowsFor = (maxRows: number) => maxRows + 1 + Math.max(1000, Math.ceil(maxRows / 10));
-
-/** Opens the workbook, refusing what is not an Excel file or is too big, before any row is read. */
-export function readWorkbook(data: Uint8Array | ArrayBuffer, opts: Pick<ParseOptions, 'maxBytes' | 'maxRows'> = {}): XLSX.WorkBook {
-  const bytes = data instanceof Uint8Array ? data : new Uint8Array(data);
-  const maxBytes = opts.maxBytes ?? MAX_IMPORT_BYTES;
-  if (bytes.length > maxBytes) throw fileError(problem('import_file_too_large', { limit_mb: Math.round((maxBytes / 1024 / 1024) * 10) / 10 }));
-  if (!isZip(bytes) && !isOle(bytes)) throw fileError(problem('import_not_spreadsheet'));
-  let input = bytes;
-  if (isZip(bytes)) {
-    // Sizes are checked (and a streaming writer's zero sizes filled in) on a copy, before SheetJS inflates anything.
-    input = bytes.slice();
-    const verdict = guardZip(input);
-    if (verdict === 'bomb') throw fileError(problem('import_zip_bomb'));
-    if (verdict === 'corrupt') throw fileError(problem('import_parse_failed'));
-  }
-  try {
-    return XLSX.read(input, {
-      type: 'array',
-      dense: true,
-      cellNF: true,
-      cellText: true,
-      cellDates: false,
-      cellFormula: false,
-      cellHTML: false,
-      // A memory guard: empty rows do not count against the limit, so some room is left for them;
-      // a sheet longer than this is refused (see '!fullref') rather than cut short.
-      sheetRows: sheetRowsFor(opts.maxRows ?? MAX_IMPORT_ROWS),
-    });
-  } catch {
-    throw fileError(problem('import_parse_failed'));
-  }
-}
 
 /** Maps header texts to columns (their place in SHEET_COLUMNS); the columns a row needs must all be there. */
 export function mapHeader(header: Cell[], columns: readonly SheetColumn[] = SHEET_COLUMNS): Array<number | undefined> {
@@ -268,12 +231,7 @@ export function parsePaymentsWorkbook(data: Uint8Array | ArrayBuffer, opts: Pars
   const wb = readWorkbook(data, opts);
   const sheetName = wb.SheetNames.includes(SHEET_NAME) ? SHEET_NAME : wb.SheetNames[0];
   if (!sheetName) throw fileError(problem('import_no_sheet'));
-  const sheet = wb.Sheets[sheetName];
-  const grid: Cell[][] = (sheet['!data'] as Cell[][] | undefined) ?? [];
-  const fullRef = sheet['!fullref'] as string | undefined;
-  if (grid.length >= sheetRowsFor(maxRows) || (fullRef && XLSX.utils.decode_range(fullRef).e.r + 1 > sheetRowsFor(maxRows))) {
-    throw fileError(problem('import_too_many_rows', { limit: maxRows }));
-  }
+  const grid = sheetGrid(wb.Sheets[sheetName], maxRows) as Cell[][];
   const reader = new PaymentRowReader(grid[0] ?? [], opts, Boolean(wb.Workbook?.WBProps?.date1904));
 
   const rows: ImportRow[] = [];

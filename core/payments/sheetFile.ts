@@ -11,14 +11,7 @@ export {
   SHEET_NAME,
   TEXT_FORMAT,
 } from './columns.js';
-import { MAX_IMPORT_ROWS } from '../limits.js';
-
-/**
- * 100 000 rows as SheetJS writes them (our own export included) take about 10 MB, so the limit
- * leaves room above that: a file of the maximum row count must import.
- */
-export const MAX_IMPORT_BYTES = 25 * 1024 * 1024;
-export { MAX_IMPORT_ROWS };
+export { MAX_IMPORT_BYTES, MAX_IMPORT_ROWS } from '../limits.js';
 /**
  * The back office's wizard reads the whole file in the browser: above this it says so before
  * parsing and points to `remit import`, which streams files up to Excel's 1 048 576 rows.

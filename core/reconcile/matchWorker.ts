@@ -1,5 +1,6 @@
 /**
- * The matcher on a worker thread (core/reconcile/matchPool.ts starts it). A call arrives as
+ * The matcher, and the reading of statements, on a worker thread (core/reconcile/matchPool.ts
+ * starts it). A statement arrives as its bytes and goes back in parts. A match arrives as
  * several messages, so that no single copy of tens of thousands of rows holds the event loop
  * that sends them: `reports` and `lines` chunks, then `run` with the options and the page. The
  * answer (`value`) is that page of the matcher's result and the size of each queue. Nothing here but the
@@ -10,12 +11,18 @@ import { setPriority } from 'node:os';
 import { parentPort } from 'node:worker_threads';
 import { matchReconcile, type MatchOptions } from './match.js';
 import { cutPage } from './page.js';
+import { prepareStatement, type PreparedStatement } from './prepare.js';
+import { toWorkerError } from '../workerPool.js';
 import type { ReconcileLine, ReconcileReport } from './types.js';
 
 type Message =
   | { id: number; op: 'reports'; rows: ReconcileReport[] }
   | { id: number; op: 'lines'; rows: ReconcileLine[] }
-  | { id: number; op: 'run'; opts: MatchOptions; page?: { offset: number; limit: number } };
+  | { id: number; op: 'run'; opts: MatchOptions; page?: { offset: number; limit: number } }
+  | { id: number; op: 'read'; bytes: Uint8Array; file: string; given: string | null };
+
+/** Lines per part of a read statement sent back: each part is read on the event loop, so none is long. */
+const LINES_PER_PART = 2_000;
 
 // The matcher yields the CPU to the event loop that serves everyone else: on Linux a thread has
 // its own nice value, and /proc/thread-self names this thread. Elsewhere it runs at normal priority.
@@ -27,17 +34,31 @@ try {
 
 const calls = new Map<number, { reports: ReconcileReport[]; lines: ReconcileLine[] }>();
 
+function answer(id: number, work: () => unknown): void {
+  try {
+    parentPort!.postMessage({ id, value: work() });
+  } catch (err) {
+    parentPort!.postMessage({ id, error: toWorkerError(err) });
+  }
+}
+
+/** A statement read here; its lines and fingerprints go back in parts, then the rest of it. */
+function read(id: number, bytes: Uint8Array, file: string, given: string | null): PreparedStatement {
+  const { read, account, prints } = prepareStatement(bytes, file, given);
+  for (let i = 0; i < read.lines.length; i += LINES_PER_PART) {
+    parentPort!.postMessage({ id, part: { lines: read.lines.slice(i, i + LINES_PER_PART), prints: prints.slice(i, i + LINES_PER_PART) } });
+  }
+  return { read: { ...read, lines: [] }, account, prints: [] };
+}
+
 parentPort?.on('message', (m: Message) => {
+  if (m.op === 'read') return answer(m.id, () => read(m.id, m.bytes, m.file, m.given));
   let call = calls.get(m.id);
   if (!call) calls.set(m.id, (call = { reports: [], lines: [] }));
   if (m.op === 'reports') call.reports.push(...m.rows);
   else if (m.op === 'lines') call.lines.push(...m.rows);
   else {
     calls.delete(m.id);
-    try {
-      parentPort!.postMessage({ id: m.id, value: cutPage(matchReconcile(call.reports, call.lines, m.opts), m.page) });
-    } catch (err) {
-      parentPort!.postMessage({ id: m.id, error: String((err as Error)?.stack ?? err) });
-    }
+    answer(m.id, () => cutPage(matchReconcile(call.reports, call.lines, m.opts), m.page));
   }
 });

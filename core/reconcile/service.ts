@@ -9,12 +9,12 @@ import type { Knex } from 'knex';
 import { ConflictError, ForbiddenError, NotFoundError, ValidationError, problem } from '../errors.js';
 import { assertFilterFields, filterIds, runList, type ListQuery } from '../listQuery.js';
 import { inScope, scopedStoreIds, storeScope } from '../users/permissions.js';
-import { givenAccount, lineSource, statementAccount } from './account.js';
+import { givenAccount, lineSource } from './account.js';
 import { DEFAULT_WINDOW_AFTER_MS, DEFAULT_WINDOW_BEFORE_MS, matchReconcile } from './match.js';
-import { fingerprints } from './fingerprint.js';
 import { learnPayer, MAX_PAYER_LENGTH, payerMemory, unlearnLink } from './payers.js';
 import { statementPeriod } from './period.js';
-import { readStatement, type ReadStatement } from './statement.js';
+import type { ReadStatement } from './statement.js';
+import { prepareStatement } from './prepare.js';
 import type { ReconcileLine, ReconcileReport } from './types.js';
 import { STATUS_CREDITED, STATUS_FAILED, type PaymentStatus } from '../payments/statuses.js';
 import { METHOD_TRANSFER, reconciles } from '../payments/methods.js';
@@ -112,9 +112,7 @@ export async function importStatement(
   if (!file) throw ValidationError.single('filename', 'reconcile_file_name_required');
   const given = givenAccount(input.account);
   const storeId = await statementStore(ctx, input.storeId);
-  const read = readStatement(input.bytes, file);
-  const account = statementAccount((read as { account?: string | null }).account, given);
-  const prints = fingerprints(read.lines, account);
+  const { read, account, prints } = ctx.matching ? await matchPoolFor(ctx.matching).prepare(input.bytes, file, given) : prepareStatement(input.bytes, file, given);
   const now = Date.now();
   return ctx.db.transaction(async (trx) => storeStatement(ctx, trx, { file, storeId, account, read, prints, now })).catch((err: unknown) => {
     // The store deleted since it was checked (another request, another instance): it is gone.

@@ -7,7 +7,7 @@
 import * as XLSX from 'xlsx';
 import { fieldErrorOf, placed, problem, ValidationError, type Problem } from '../errors.js';
 import { MAX_IMPORT_BYTES, MAX_IMPORT_ROWS } from '../payments/sheetFile.js';
-import { readWorkbook } from '../payments/readSheet.js';
+import { cellsOf, readWorkbook, sheetGrid, type SheetCellObject } from '../spreadsheets/workbook.js';
 import { serialToInstant } from '../spreadsheets/serial.js';
 import { formatTaipei, taipeiDate, MIN_INSTANT, MAX_INSTANT } from '../time.js';
 import { parseWholeAmount } from '../spreadsheets/amounts.js';
@@ -150,7 +150,7 @@ export function titleAccount(rows: readonly string[][]): string | null {
       const m = /^(?:存款|帳戶|活存|活期|本行|查詢|交易)?帳(?:號|戶)\s*[:：]?\s*(.*)$/.exec(cell);
       if (!m) continue;
       let value = m[1];
-      if (!value) value = row.slice(i + 1).map((c) => cleanCell(c ?? '')).find((c) => c !== '') ?? '';
+      if (!value) value = row.slice(i + 1).map((c) => cleanCell(c ?? '')).find((c) => Boolean(c)) ?? '';
       const token = /^[\d*＊Xx][\d*＊Xx\s-]*/.exec(value.trim());
       // as written (dashes kept, as the passbook shows it; the service compares accounts dashes aside), masks as `*`
       const account = token ? token[0].replace(/\s+/g, '').replace(/[＊Xx]/g, '*').replace(/-+$/, '') : '';
@@ -186,27 +186,28 @@ function sheetCellText(c: XLSX.CellObject | undefined): string {
   return String(c.v);
 }
 
+/**
+ * The first sheet's rows as texts, from the cells it has (index 0 is row 1, whatever the sheet's
+ * first used row); a row or cell it lacks is a hole, which every reading below takes as ''.
+ */
 function sheetRows(bytes: Uint8Array, file: string): string[][] {
-  let wb: XLSX.WorkBook;
+  let grid: SheetCellObject[][];
   try {
-    wb = readWorkbook(bytes, { maxRows: MAX_IMPORT_ROWS });
+    const wb = readWorkbook(bytes, { maxRows: MAX_IMPORT_ROWS });
+    const sheet = wb.Sheets[wb.SheetNames[0] ?? ''];
+    grid = sheet ? sheetGrid(sheet, MAX_IMPORT_ROWS) : [];
   } catch (err) {
     if (err instanceof ValidationError) throw fail(file, err.errors[0] ?? problem('import_parse_failed'));
     throw err;
   }
-  const name = wb.SheetNames[0];
-  const sheet = name ? wb.Sheets[name] : undefined;
-  if (!sheet || !sheet['!ref']) throw fail(file, problem('import_no_sheet'));
-  const range = XLSX.utils.decode_range(sheet['!ref']);
-  const dense = (sheet as unknown as { '!data'?: XLSX.CellObject[][] })['!data'];
+  if (grid.length === 0) throw fail(file, problem('import_no_sheet'));
   const rows: string[][] = [];
-  // Rows as a spreadsheet shows them: index 0 is row 1, whatever the sheet's first used row.
-  for (let r = 0; r <= range.e.r; r++) {
+  for (let r = 0; r < grid.length; r++) {
     const out: string[] = [];
-    for (let c = 0; c <= range.e.c; c++) {
-      const cell = dense ? dense[r]?.[c] : (sheet[XLSX.utils.encode_cell({ r, c })] as XLSX.CellObject | undefined);
-      out.push(sheetCellText(cell));
-    }
+    cellsOf(grid[r], (cell, c) => {
+      const text = sheetCellText(cell);
+      if (text !== '') out[c] = text;
+    });
     rows.push(out);
   }
   return rows;
@@ -251,7 +252,7 @@ export function readStatement(data: Uint8Array | ArrayBuffer, file: string, opts
   for (let r = header.row; r < rows.length; r++) {
     const cells = rows[r];
     const rowNo = r + 1;
-    const first = cells.findIndex((c) => cleanCell(c) !== '');
+    const first = cells.findIndex((c) => cleanCell(c ?? '') !== '');
     if (first < 0) continue;
     const dateText = at(cells, cols.date);
     const timeText = at(cells, cols.time);

@@ -5,6 +5,8 @@
  * out shaped as SheetJS's (t, v, w), so the one set of row rules in parse.ts reads both.
  */
 import * as XLSX from 'xlsx';
+import { fieldErrorOf, problem, ValidationError } from '../errors.js';
+import { MAX_SHEET_COLUMNS } from '../limits.js';
 import { SHEET_NAME } from '../payments/sheetFile.js';
 import type { SheetCell } from '../payments/readSheet.js';
 import { attr, scanXml, type XmlHandler } from './xmlScan.js';
@@ -52,6 +54,8 @@ class NumberCell {
 }
 
 const stringCell = (v: string): SheetCell => ({ t: 's', v, w: v });
+
+const tooWide = (range: string) => new ValidationError([fieldErrorOf('file', problem('import_too_many_columns', { range, limit: MAX_SHEET_COLUMNS }))]);
 
 function columnIndex(ref: string): number {
   let n = 0;
@@ -196,9 +200,17 @@ async function* sheetRows(chunks: AsyncGenerator<Buffer>, formats: string[], sha
           col = -1;
           break;
         }
+        case 'dimension': {
+          // the range the sheet declares, refused when wider than any import (its cells are never walked by it)
+          const ref = attr(raw, 'ref') ?? '';
+          if (columnIndex(ref.split(':').pop() ?? '') >= MAX_SHEET_COLUMNS) throw tooWide(ref);
+          break;
+        }
         case 'c': {
           const ref = attr(raw, 'r');
           col = ref ? columnIndex(ref) : col + 1;
+          // a row is an array up to its last cell: a cell in column XFD would make every row 16 384 long
+          if (col >= MAX_SHEET_COLUMNS) throw tooWide(`A1:${ref ?? XLSX.utils.encode_col(col)}`);
           type = attr(raw, 't') ?? 'n';
           const s = attr(raw, 's');
           style = s ? Number(s) : 0;

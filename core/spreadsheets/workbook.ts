@@ -1,0 +1,94 @@
+/**
+ * Opens an Excel workbook (.xlsx or .xls) from bytes and hands out one sheet's cells, for every
+ * reader of spreadsheets (payment imports, bank statements; the server, the CLI and the browser).
+ * What a reader may cost is bounded here, before any row is read: the file's size, what its zip
+ * expands to, and the sheet's size, as declared and as filled. A sheet is walked by the cells it
+ * has, never by the range it declares: a 1.5 KB file may declare A1:XFD100000.
+ */
+import * as XLSX from 'xlsx';
+import { fieldErrorOf, problem, ValidationError, type Problem } from '../errors.js';
+import { MAX_IMPORT_BYTES, MAX_IMPORT_ROWS, MAX_SHEET_COLUMNS } from '../limits.js';
+import { isOle, isZip } from './sniff.js';
+import { guardZip } from './zipGuard.js';
+
+export { MAX_SHEET_COLUMNS };
+
+/** A cell as SheetJS reads it; `undefined` where the sheet has none. */
+export type SheetCellObject = XLSX.CellObject | undefined;
+
+export interface WorkbookLimits {
+  maxBytes?: number;
+  /** data rows allowed; the sheet may hold this many, a header and some blank rows between */
+  maxRows?: number;
+}
+
+const fileError = (p: Problem) => new ValidationError([fieldErrorOf('file', p)]);
+
+/** Sheet rows read at most: the header, the data limit, and room for empty rows between. */
+export const sheetRowsFor = (maxRows: number) => maxRows + 1 + Math.max(1000, Math.ceil(maxRows / 10));
+
+/** Opens the workbook, refusing what is not an Excel file or is too big, before any row is read. */
+export function readWorkbook(data: Uint8Array | ArrayBuffer, opts: WorkbookLimits = {}): XLSX.WorkBook {
+  const bytes = data instanceof Uint8Array ? data : new Uint8Array(data);
+  const maxBytes = opts.maxBytes ?? MAX_IMPORT_BYTES;
+  if (bytes.length > maxBytes) throw fileError(problem('import_file_too_large', { limit_mb: Math.round((maxBytes / 1024 / 1024) * 10) / 10 }));
+  if (!isZip(bytes) && !isOle(bytes)) throw fileError(problem('import_not_spreadsheet'));
+  let input = bytes;
+  if (isZip(bytes)) {
+    // Sizes are checked (and a streaming writer's zero sizes filled in) on a copy, before SheetJS inflates anything.
+    input = bytes.slice();
+    const verdict = guardZip(input);
+    if (verdict === 'bomb') throw fileError(problem('import_zip_bomb'));
+    if (verdict === 'corrupt') throw fileError(problem('import_parse_failed'));
+  }
+  try {
+    return XLSX.read(input, {
+      type: 'array',
+      // rows of cells as they are in the file (a sheet's cells are never looked up by address)
+      dense: true,
+      cellNF: true,
+      cellText: true,
+      cellDates: false,
+      cellFormula: false,
+      cellHTML: false,
+      // A memory guard: a sheet longer than this is refused by sheetGrid (its '!fullref'), never cut short.
+      sheetRows: sheetRowsFor(opts.maxRows ?? MAX_IMPORT_ROWS),
+    });
+  } catch {
+    throw fileError(problem('import_parse_failed'));
+  }
+}
+
+/**
+ * A sheet's rows as the file fills them (index 0 is row 1; a row without cells is a hole, and so
+ * is a cell the row lacks), after its size is checked: refused when the range it declares, or a
+ * cell it holds, lies past `maxRows` data rows or MAX_SHEET_COLUMNS columns. Walk the rows with
+ * `forEach` (or `cellsOf`), which skips the holes.
+ */
+export function sheetGrid(sheet: XLSX.WorkSheet, maxRows = MAX_IMPORT_ROWS): SheetCellObject[][] {
+  const rowLimit = sheetRowsFor(maxRows);
+  const declared = (sheet['!fullref'] as string | undefined) ?? sheet['!ref'];
+  if (declared) {
+    const { e } = XLSX.utils.decode_range(declared);
+    if (e.r + 1 > rowLimit) throw fileError(problem('import_too_many_rows', { limit: maxRows }));
+    if (e.c + 1 > MAX_SHEET_COLUMNS) throw fileError(problem('import_too_many_columns', { range: declared, limit: MAX_SHEET_COLUMNS }));
+  }
+  const grid = (sheet['!data'] as SheetCellObject[][] | undefined) ?? [];
+  if (grid.length >= rowLimit) throw fileError(problem('import_too_many_rows', { limit: maxRows }));
+  // SheetJS widens the range for cells outside the declared one, but a row is checked all the same:
+  // what follows walks rows, and a row's length is its last cell.
+  grid.forEach((row) => {
+    if (row && row.length > MAX_SHEET_COLUMNS) {
+      const range = XLSX.utils.encode_range({ s: { r: 0, c: 0 }, e: { r: grid.length - 1, c: row.length - 1 } });
+      throw fileError(problem('import_too_many_columns', { range, limit: MAX_SHEET_COLUMNS }));
+    }
+  });
+  return grid;
+}
+
+/** The cells a row has, with their column index (holes skipped). */
+export function cellsOf(row: readonly SheetCellObject[] | undefined, each: (cell: XLSX.CellObject, col: number) => void): void {
+  row?.forEach((cell, col) => {
+    if (cell) each(cell, col);
+  });
+}
