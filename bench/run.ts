@@ -22,6 +22,7 @@ import { benchReadsBesideImport, benchStreamingExport, benchStreamingExportPg, t
 import { benchStreamingImport } from './import-streaming.js';
 import { benchListBesideReconcile } from './reconcile-beside.js';
 import { benchFirstRow } from './first-row.js';
+import { benchListBesideStatement } from './statement-beside.js';
 import { benchCloses } from './closes.js';
 
 const TOP = resolve(import.meta.dirname, '..', '..');
@@ -29,7 +30,7 @@ const DIST = resolve(import.meta.dirname, '..');
 const QUICK = process.env.BENCH_QUICK === '1';
 const PG_URL = process.env.REMIT_TEST_PG_URL;
 const RUNS = QUICK ? 1 : 3;
-/** BENCH_ONLY=import,export,reads,submit,bundles,reconcile,stream,stream-pg,stream-import,beside,reconcile-beside,first-row,closes runs some scenarios only (for profiling) */
+/** BENCH_ONLY=import,export,reads,submit,bundles,reconcile,stream,stream-pg,stream-import,beside,reconcile-beside,statement-beside,first-row,closes runs some scenarios only (for profiling) */
 const ONLY = process.env.BENCH_ONLY?.split(',');
 /** BENCH_STREAM_ROWS=100000 runs the streamed export and import (8, 10) at these sizes only, comma-separated (the 1M runs take minutes) */
 const STREAM_ROWS = process.env.BENCH_STREAM_ROWS?.split(',').map(Number);
@@ -423,6 +424,7 @@ try {
   if (wanted('stream-import')) await benchStreamingImport(kit, STREAM_ROWS ?? (QUICK ? [2_000, 10_000] : [100_000, 1_000_000]));
   if (wanted('beside')) await benchReadsBesideImport(kit, QUICK ? 2_000 : 100_000);
   if (wanted('reconcile-beside')) await benchListBesideReconcile(kit, QUICK ? 1 : 12);
+  if (wanted('statement-beside')) await benchListBesideStatement(kit);
   if (wanted('first-row')) await benchFirstRow(kit);
   if (wanted('closes')) await benchCloses(kit, 'SQLite');
   if (wanted('closes') && PG_URL) await benchCloses(kit, 'PostgreSQL', PG_URL);

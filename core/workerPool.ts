@@ -27,8 +27,11 @@ export interface PoolKind<J> {
   busy(ahead: { waiting: number; running: number }): Error;
   /** what a worker's exit says to the call it was running */
   exited(code: number): string;
-  /** a part of a long answer, sent before the answer itself (`{ id, part }`), so that no one message is long to read */
-  part?(job: J, part: unknown): void;
+  /**
+   * A part of a long answer (`{ id, part }`), before the answer itself, so that no one message is
+   * long to read; `more` asks the worker for the next, once this one is taken in.
+   */
+  part?(job: J, part: unknown, more: () => void): void;
 }
 
 /** An error as a worker sends it: a refusal whole (its messages are meant for the user), anything else as its stack. */
@@ -97,7 +100,7 @@ export class WorkerPool<J, R> {
     worker.on('message', ({ id, value, error, part }: { id: number; value?: R; error?: WorkerError; part?: unknown }) => {
       const p = this.running.get(id);
       if (!p) return;
-      if (part !== undefined) return this.kind.part?.(p.job, part);
+      if (part !== undefined) return this.kind.part?.(p.job, part, () => worker.postMessage({ id, op: 'more' }));
       this.running.delete(id);
       if (error !== undefined) p.reject(fromWorkerError(error));
       else p.resolve(value as R);

@@ -82,11 +82,13 @@ export class MatchPool extends WorkerPool<Job, unknown> {
     super(settings, {
       spawn: () => new Worker(workerUrl(), { resourceLimits: { maxOldGenerationSizeMb: WORKER_HEAP_MB } }),
       send: (worker, id, job) => void send(worker, id, job),
-      part: (job, part) => {
+      part: (job, part, more) => {
         if (job.kind !== 'read') return;
         const { lines, prints } = part as StatementPart;
         for (const l of lines) job.lines.push(l);
         for (const p of prints) job.prints.push(p);
+        // the next part after other requests had their turn: parts sent at once are all read in one go
+        setImmediate(more);
       },
       busy: ({ waiting, running }) => new BusyError(Math.min(60, Math.ceil(((waiting + running) / settings.threads) * SECONDS_PER_MATCH)), problem('reconcile_busy')),
       exited: (code) => `reconciliation worker exited (${code})`,

@@ -1,6 +1,7 @@
 /**
  * The matcher, and the reading of statements, on a worker thread (core/reconcile/matchPool.ts
- * starts it). A statement arrives as its bytes and goes back in parts. A match arrives as
+ * starts it). A statement arrives as its bytes and goes back in parts, each when the last was
+ * taken in. A match arrives as
  * several messages, so that no single copy of tens of thousands of rows holds the event loop
  * that sends them: `reports` and `lines` chunks, then `run` with the options and the page. The
  * answer (`value`) is that page of the matcher's result and the size of each queue. Nothing here but the
@@ -19,7 +20,8 @@ type Message =
   | { id: number; op: 'reports'; rows: ReconcileReport[] }
   | { id: number; op: 'lines'; rows: ReconcileLine[] }
   | { id: number; op: 'run'; opts: MatchOptions; page?: { offset: number; limit: number } }
-  | { id: number; op: 'read'; bytes: Uint8Array; file: string; given: string | null };
+  | { id: number; op: 'read'; bytes: Uint8Array; file: string; given: string | null }
+  | { id: number; op: 'more' };
 
 /** Lines per part of a read statement sent back: each part is read on the event loop, so none is long. */
 const LINES_PER_PART = 2_000;
@@ -42,17 +44,34 @@ function answer(id: number, work: () => unknown): void {
   }
 }
 
-/** A statement read here; its lines and fingerprints go back in parts, then the rest of it. */
-function read(id: number, bytes: Uint8Array, file: string, given: string | null): PreparedStatement {
-  const { read, account, prints } = prepareStatement(bytes, file, given);
-  for (let i = 0; i < read.lines.length; i += LINES_PER_PART) {
-    parentPort!.postMessage({ id, part: { lines: read.lines.slice(i, i + LINES_PER_PART), prints: prints.slice(i, i + LINES_PER_PART) } });
+/** Statements read and not yet all sent back: a part goes when the last one was taken in. */
+const reading = new Map<number, { prepared: PreparedStatement; sent: number }>();
+
+/** The next part of a read statement's lines and fingerprints, or, once all went, the rest of it. */
+function sendPart(id: number): void {
+  const r = reading.get(id);
+  if (!r) return;
+  const { read, account, prints } = r.prepared;
+  if (r.sent < read.lines.length) {
+    const end = r.sent + LINES_PER_PART;
+    parentPort!.postMessage({ id, part: { lines: read.lines.slice(r.sent, end), prints: prints.slice(r.sent, end) } });
+    r.sent = end;
+    return;
   }
-  return { read: { ...read, lines: [] }, account, prints: [] };
+  reading.delete(id);
+  parentPort!.postMessage({ id, value: { read: { ...read, lines: [] }, account, prints: [] } });
 }
 
 parentPort?.on('message', (m: Message) => {
-  if (m.op === 'read') return answer(m.id, () => read(m.id, m.bytes, m.file, m.given));
+  if (m.op === 'more') return sendPart(m.id);
+  if (m.op === 'read') {
+    try {
+      reading.set(m.id, { prepared: prepareStatement(m.bytes, m.file, m.given), sent: 0 });
+    } catch (err) {
+      return parentPort!.postMessage({ id: m.id, error: toWorkerError(err) });
+    }
+    return sendPart(m.id);
+  }
   let call = calls.get(m.id);
   if (!call) calls.set(m.id, (call = { reports: [], lines: [] }));
   if (m.op === 'reports') call.reports.push(...m.rows);

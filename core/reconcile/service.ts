@@ -15,7 +15,7 @@ import { learnPayer, MAX_PAYER_LENGTH, payerMemory, unlearnLink } from './payers
 import { statementPeriod } from './period.js';
 import type { ReadStatement } from './statement.js';
 import { prepareStatement } from './prepare.js';
-import type { ReconcileLine, ReconcileReport } from './types.js';
+import type { ReconcileLine, ReconcileReport, StatementLine } from './types.js';
 import { STATUS_CREDITED, STATUS_FAILED, type PaymentStatus } from '../payments/statuses.js';
 import { METHOD_TRANSFER, reconciles } from '../payments/methods.js';
 import { instantRange } from '../dateRange.js';
@@ -33,7 +33,8 @@ import { findStore } from '../stores/service.js';
 
 /** Pairs or payments one request may decide at once. */
 export const MAX_DECISIONS = 5_000;
-const INSERT_CHUNK = 200;
+/** Lines looked up and inserted at once: SQLite's knex inserts them as one compound SELECT, of at most 500 terms. */
+const INSERT_CHUNK = 400;
 /** The most of a line's 摘要 or 備註 that is stored (its fingerprint reads the whole cell). */
 const MAX_LINE_TEXT = 2_000;
 /** The PostgreSQL advisory lock key statement imports take (any fixed number, the same in every instance). */
@@ -120,6 +121,26 @@ export async function importStatement(
   });
 }
 
+/** A line as bank_lines keeps it. */
+function lineRow(statementId: number, scope: number, l: StatementLine, fingerprint: string) {
+  return {
+    statement_id: statementId,
+    store_scope: scope,
+    row: l.row,
+    at: l.at,
+    has_time: l.hasTime,
+    amount: l.amount,
+    balance: l.balance,
+    // a cell is kept to what a statement's text ever holds: a file of one 5 MB note stores 2 000 characters of it
+    summary: l.summary.slice(0, MAX_LINE_TEXT),
+    note: l.note.slice(0, MAX_LINE_TEXT),
+    counterparty: l.counterparty.slice(0, 255),
+    digits: l.digits,
+    payer: (l.payer ?? '').slice(0, MAX_PAYER_LENGTH),
+    fingerprint,
+  };
+}
+
 /** The statement and its new lines, in the import's transaction. */
 async function storeStatement(
   ctx: ServiceContext,
@@ -149,33 +170,15 @@ async function storeStatement(
   // A line is new per store: what this store's reconciliation already has (its own statements'
   // lines and those of statements for every store) is skipped; a statement for every store (its
   // importer sees every store) skips what any store holds. Imports take turns, so what is read
-  // here is what the insert meets.
+  // here is what the insert meets. A chunk at a time, so no step holds the event loop for long.
   const scope = storeId ?? 0;
-  const held = new Set<string>();
   for (let i = 0; i < prints.length; i += INSERT_CHUNK) {
-    const q = trx('bank_lines').whereIn('fingerprint', prints.slice(i, i + INSERT_CHUNK));
+    const chunk = prints.slice(i, i + INSERT_CHUNK);
+    const q = trx('bank_lines').whereIn('fingerprint', chunk);
     if (storeId !== null) q.whereIn('store_scope', [storeId, 0]);
-    for (const r of (await q.select('fingerprint')) as Array<{ fingerprint: string }>) held.add(r.fingerprint);
-  }
-  const rows = read.lines.map((l, i) => ({
-    statement_id: id,
-    store_scope: scope,
-    row: l.row,
-    at: l.at,
-    has_time: l.hasTime,
-    amount: l.amount,
-    balance: l.balance,
-    // a cell is kept to what a statement's text ever holds: a file of one 5 MB note stores 2 000 characters of it
-    summary: l.summary.slice(0, MAX_LINE_TEXT),
-    note: l.note.slice(0, MAX_LINE_TEXT),
-    counterparty: l.counterparty.slice(0, 255),
-    digits: l.digits,
-    payer: (l.payer ?? '').slice(0, MAX_PAYER_LENGTH),
-    fingerprint: prints[i],
-  }));
-  const fresh = rows.filter((r) => !held.has(r.fingerprint));
-  for (let i = 0; i < fresh.length; i += INSERT_CHUNK) {
-    await trx('bank_lines').insert(fresh.slice(i, i + INSERT_CHUNK)).onConflict(['fingerprint', 'store_scope']).ignore();
+    const held = new Set(((await q.select('fingerprint')) as Array<{ fingerprint: string }>).map((r) => r.fingerprint));
+    const fresh = chunk.flatMap((fingerprint, k) => (held.has(fingerprint) ? [] : [lineRow(id, scope, read.lines[i + k], fingerprint)]));
+    if (fresh.length) await trx('bank_lines').insert(fresh).onConflict(['fingerprint', 'store_scope']).ignore();
   }
   const added = Number(((await trx('bank_lines').where({ statement_id: id }).count({ n: '*' }).first()) as { n: number | string }).n);
   await trx('bank_statements').where({ id }).update({ new_lines: added });

@@ -18,7 +18,7 @@ import { PASSWORD_MAX_BYTES, validatePasswordChange } from './validate.js';
 import { recordAudit } from '../audit/service.js';
 import { attemptAbandoned, attemptKey, attemptSucceeded, beginAttempt, mayAuditFailure, signInLimitOf, type Attempt } from './signInLimit.js';
 import { bcryptCompare, bcryptHash } from './hashPool.js';
-import type { AppContext, SecuritySettings, ServiceContext } from '../context.js';
+import { readContext, type AppContext, type SecuritySettings, type ServiceContext } from '../context.js';
 import { requireSignedIn, valid } from '../guard.js';
 import { anonymousActor, type Actor } from '../actor.js';
 
@@ -198,7 +198,10 @@ export interface Session {
 export async function authenticateSession(app: AppContext, token: string): Promise<Session> {
   const payload = verifySessionToken(app, token);
   if (!payload) throw new UnauthenticatedError(problem('token_invalid'));
-  const [actor, revoked] = await Promise.all([principalOf(app, payload), isRevoked(app.db, payload.jti!)]);
+  // On the read pool: every request passes here, and on SQLite the writer may be in a long
+  // transaction (a 99 000-line statement stored); a sign-out or deactivation is committed before it is read.
+  const reader = readContext(app);
+  const [actor, revoked] = await Promise.all([principalOf(reader, payload), isRevoked(reader.db, payload.jti!)]);
   if (revoked) throw new UnauthenticatedError(problem('token_invalid'));
   return { actor, sessionId: payload.jti!, expiresAt: payload.exp! * 1000 };
 }

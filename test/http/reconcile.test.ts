@@ -79,6 +79,18 @@ describe.each(DB_KINDS)('reconciliation API on %s', (kind) => {
     });
   });
 
+  it('a statement of 5 001 lines, read on a matcher thread and sent back in parts, is stored whole and in order; again: all duplicates', async () => {
+    const clock = (i: number) => [8 + Math.floor((i * 10) / 3600), Math.floor((i * 10) / 60) % 60, (i * 10) % 60].map((n) => String(n).padStart(2, '0')).join('');
+    const rows = Array.from({ length: 5_001 }, (_, i) => `20261105,${clock(i)},,${1000 + i},0,跨行轉入,0130000${String(10_000_000 + i)},`);
+    const r = await upload('admin', 'big.csv', statement(rows));
+    expect(r.status, r.text).toBe(201);
+    expect(r.body.statement).toMatchObject({ lines: 5_001, credits: 5_001, new: 5_001, duplicates: 0 });
+    const stored = await s.t.db('bank_lines').where({ statement_id: r.body.statement.id }).orderBy('row').select('row', 'amount');
+    expect(stored.map((l) => Number(l.amount))).toEqual(rows.map((_, i) => 1000 + i));
+    expect(stored.map((l) => Number(l.row))).toEqual(rows.map((_, i) => i + 3));
+    expect((await upload('admin', 'big.csv', statement(rows))).body.statement).toMatchObject({ new: 0, duplicates: 5_001 });
+  });
+
   it('refuses bad files with the file and row, wrong types, and callers without the permission', async () => {
     const bad = await upload('admin', 'bad.csv', statement(['20261105,140322,,1500,9500,,,', '20261105,140322,,abc,9500,,,']));
     expect(bad.status).toBe(400);
