@@ -8,12 +8,16 @@
  * as sign-in counts them: the request's address, REMIT_TRUST_PROXY deciding whether a proxy's
  * X-Forwarded-For is believed (http/app.ts).
  */
+import { createHash } from 'node:crypto';
 import type { Db } from '../db/connect.js';
+import { addressNetwork, ipv4Block } from '../network.js';
+import { taipeiDayNumber, taipeiDayNumberStart } from '../time.js';
 import { problem, TooManyRequestsError } from '../errors.js';
 import { DEFAULT_PUBLIC_LIMITS, type PublicLimits, type PublicLinkSettings } from './rules.js';
 
 const MINUTE = 60_000;
 const DAY = 24 * 60 * MINUTE;
+
 
 export function publicLimitsOf(settings: PublicLinkSettings | undefined): PublicLimits {
   return settings?.limits ?? DEFAULT_PUBLIC_LIMITS;
@@ -26,9 +30,12 @@ interface Window {
   endsAt: number;
 }
 
+/** A window's start: a clock minute, or a Taiwan day (a shop's day ends at its midnight, not UTC's 08:00). */
+const windowStart = (now: number, windowMs: number) => (windowMs === DAY ? taipeiDayNumberStart(taipeiDayNumber(now)) : Math.floor(now / windowMs) * windowMs);
+
 /** Counts one hit on a bucket in the window holding `now`; answers the count so far and the window. */
 async function hit(db: Db, bucket: string, windowMs: number, now: number): Promise<{ n: number } & Window> {
-  const start = Math.floor(now / windowMs) * windowMs;
+  const start = windowStart(now, windowMs);
   const key = bucket.slice(0, 120);
   const result = await db.raw(
     'insert into public_limits (bucket, window_start, n) values (?, ?, 1) on conflict (bucket, window_start) do update set n = public_limits.n + 1 returning n',
@@ -49,7 +56,18 @@ function refuse(endsAt: number, now: number, code: 'public_too_many' | 'public_b
   throw new TooManyRequestsError(seconds, problem(code, { seconds }));
 }
 
-const addressOf = (ip: string | null | undefined) => (ip ?? '').slice(0, 64) || 'unknown';
+/** A client as the limits count it: its address's network (core/network.ts). */
+const addressOf = (ip: string | null | undefined) => addressNetwork(ip) || 'unknown';
+
+/** An IPv4 /24 may send this many times an address's day: one owner's block, or a carrier's shared addresses. */
+export const PUBLIC_BLOCK_DAY_FACTOR = 4;
+
+/**
+ * A link's budget for the day: by its token, so 重新產生 (a new token in the same row) starts a
+ * budget of its own, and a leaked link's flood never holds back the new one. The token's hash:
+ * the limits table never holds a live link.
+ */
+export const linkBudget = (token: string) => `link day ${createHash('sha256').update(token).digest('hex').slice(0, 32)}`;
 
 /**
  * A report about to be stored: counted against this address's limits a minute and a day, and,
@@ -59,25 +77,29 @@ const addressOf = (ip: string | null | undefined) => (ip ?? '').slice(0, 64) || 
  * report is not stored after all (anything but stored or asked "您可能已經回報過").
  * Only a send that passed the form's rules comes here: mistakes are bounded by countRefused.
  */
-export async function holdReport(db: Db, limits: PublicLimits, ip: string | null | undefined, linkId: number | null, now = Date.now()): Promise<{ release(): Promise<void> }> {
+export async function holdReport(db: Db, limits: PublicLimits, ip: string | null | undefined, linkToken: string, now = Date.now()): Promise<{ release(): Promise<void> }> {
   // windows two days old are of no use to anyone
   await db('public_limits').where('window_start', '<', now - 2 * DAY).delete();
   const address = addressOf(ip);
   const minute = await hit(db, `address minute ${address}`, MINUTE, now);
   const day = await hit(db, `address day ${address}`, DAY, now);
   const held: Window[] = [minute, day];
-  const over = day.n > limits.perAddressDay ? day : minute.n > limits.perAddressMinute ? minute : null;
+  const block = ipv4Block(address);
+  const blockDay = block ? await hit(db, `block day ${block}`, DAY, now) : null;
+  if (blockDay) held.push(blockDay);
+  const over =
+    day.n > limits.perAddressDay ? day : minute.n > limits.perAddressMinute ? minute : blockDay && blockDay.n > limits.perAddressDay * PUBLIC_BLOCK_DAY_FACTOR ? blockDay : null;
   if (over) {
     await unhit(db, held);
     refuse(over.endsAt, now);
   }
-  if (linkId !== null) {
-    const link = await hit(db, `link day ${linkId}`, DAY, now);
-    held.push(link);
-    if (link.n > limits.perLinkDay) {
-      await unhit(db, held);
-      refuse(link.endsAt, now);
-    }
+  const link = await hit(db, linkBudget(linkToken), DAY, now);
+  held.push(link);
+  if (link.n > limits.perLinkDay) {
+    await unhit(db, held);
+    // what the back office's notice counts: sends this link's day turned away
+    await hit(db, `${linkBudget(linkToken)} refused`, DAY, now);
+    refuse(link.endsAt, now);
   }
   return { release: () => unhit(db, held) };
 }

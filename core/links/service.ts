@@ -19,12 +19,13 @@ import { ConflictError, DomainError, fieldError, NotFoundError, problem, Validat
 import { deny, requirePermission, valid } from '../guard.js';
 import { recordAudit } from '../audit/service.js';
 import { validatePayment } from '../payments/validate.js';
+import { STATUS_PENDING } from '../payments/statuses.js';
 import { submitPayment } from '../payments/write.js';
 import { storeChangeRefusal } from '../users/permissions.js';
 import { isPlainObject, toId } from '../validation.js';
 import { toIso } from '../time.js';
 import { countLookup, countRefused, holdReport, publicLimitsOf } from './limits.js';
-import { findReportKey, keyReused, purgeReportKeys, reportFingerprint, type ReportKey } from './reportKeys.js';
+import { findReportKey, keyReused, purgeReportKeys, reportFingerprint, saveReportKeys, type ReportKey } from './reportKeys.js';
 import {
   CUSTOMER_DUPLICATE_WINDOW_MS,
   HONEYPOT_FIELD,
@@ -120,9 +121,11 @@ export interface ReportReceipt {
  * (validatePayment), then counted against the limits (holdReport) and stored, the store taken
  * from the link. A probable duplicate (same last five and amount within 10 minutes, in this store)
  * asks first: 409 public_possible_duplicate, unless `confirm_duplicate: true`; the question counts
- * as a report, so it cannot be used to try numbers without limit. A filled honeypot is answered as
- * a success, counted as one, and stores nothing. A send refused for its link or its fields (404,
- * 400) counts only against the generous bound on refused sends (429 past it).
+ * as a report, so it cannot be used to try numbers without limit; it looks only at customers'
+ * reports, so it tells nothing of what staff entered. A filled honeypot goes the same way, checks,
+ * limits, duplicate question and status page included, but is kept as a decoy, never a payment.
+ * A send refused for its link or its fields (404, 400) counts only against the generous bound on
+ * refused sends (429 past it).
  *
  * A report attempt's key (`client_key`, see reportKeys.ts) that already stored a report through
  * this link within a day is answered with that report's receipt (`replayed`: nothing stored, no
@@ -146,11 +149,7 @@ async function storeReport(app: AppContext, token: unknown, body: unknown, ip: s
   const { link, store } = await activeLink(app.db, token);
   const input = isPlainObject(body) ? body : null;
   const trap = input?.[HONEYPOT_FIELD];
-  if (trap !== undefined && trap !== null && trap !== '') {
-    // as a stored report would be, against the address's limits, so the trap cannot be told apart
-    await holdReport(app.db, limits, ip, null);
-    return { receipt: receiptOf(randomUUID()), replayed: false };
-  }
+  const trapped = trap !== undefined && trap !== null && trap !== '';
   const now = Date.now();
   // only the report's own fields: a store, a status or anything else in the body is not read
   const fields = input ? { last_five: input.last_five, paid_at: input.paid_at, amount: input.amount, note: input.note ?? '' } : body;
@@ -172,11 +171,13 @@ async function storeReport(app: AppContext, token: unknown, body: unknown, ip: s
   const storeId = Number(store.id);
   const confirmed = input?.confirm_duplicate === true;
   const ctx: ServiceContext = { ...app, actor: linkActor({ id: Number(link.id), storeId, storeCode: store.code }), ip };
-  const held = await holdReport(app.db, limits, ip, Number(link.id), now);
+  // a bot's report is counted, checked and answered as a customer's would be: only what is kept differs
+  const held = await holdReport(app.db, limits, ip, link.token, now);
   try {
     // the near check (same last five and amount within 10 minutes) runs in the writer's transaction,
     // so two near reports sent at once, to one instance or several, store one; so does the key's
     const opts = { allowDuplicate: confirmed, now, nearWindowMs: CUSTOMER_DUPLICATE_WINDOW_MS };
+    if (trapped) return { receipt: receiptOf(await storeDecoy(app.db, storeId, value, opts, reportKey)), replayed: false };
     const written = reportKey ? await submitPayment(ctx, { ...value, store_id: storeId }, { ...opts, reportKey }) : await submitPayment(ctx, { ...value, store_id: storeId }, opts);
     if ('replayOf' in written) {
       // the same attempt sent at the same time, stored by the other send: off the limits again
@@ -193,6 +194,37 @@ async function storeReport(app: AppContext, token: unknown, body: unknown, ip: s
   }
 }
 
+/** How long a decoy answers its status page: long after any bot looks again. */
+const DECOY_TTL_MS = 90 * 24 * 60 * 60_000;
+
+/**
+ * A bot's report kept as a decoy (public_decoys), never a payment: asked about when near an
+ * earlier report of the store (a customer's or a decoy), its key kept as a report's is.
+ */
+async function storeDecoy(
+  db: Db,
+  storeId: number,
+  value: { last_five: string; paid_at: number; amount: number },
+  opts: { allowDuplicate: boolean; now: number; nearWindowMs: number },
+  reportKey: ReportKey | null,
+): Promise<string> {
+  await db('public_decoys').where('created_at', '<', opts.now - DECOY_TTL_MS).delete();
+  if (!opts.allowDuplicate) {
+    const near = (table: string) =>
+      db(table)
+        .where({ store_id: storeId, last_five: value.last_five, amount: value.amount })
+        .whereBetween('paid_at', [value.paid_at - opts.nearWindowMs, value.paid_at + opts.nearWindowMs])
+        .modify((q) => (table === 'payments' ? q.where('source', 'customer') : q))
+        .first('uuid');
+    const before = ((await near('public_decoys')) ?? (await near('payments'))) as { uuid: string } | undefined;
+    if (before) throw new ConflictError(problem('possible_duplicate', { duplicate_of: before.uuid }));
+  }
+  const uuid = randomUUID();
+  await db('public_decoys').insert({ uuid, store_id: storeId, last_five: value.last_five, paid_at: value.paid_at, amount: value.amount, created_at: opts.now });
+  if (reportKey) await saveReportKeys(db, [{ key: reportKey, paymentUuid: uuid }], opts.now);
+  return uuid;
+}
+
 /**
  * A customer's report by its tracking number: status, amount, time and store name only. Staff's
  * own entries are not answered here, and an unknown or malformed number is 404.
@@ -207,6 +239,14 @@ export async function publicReportStatus(app: AppContext, tracking: unknown, ip:
       | { uuid: string; status: PublicStatus['status']; amount: number | string; paid_at: number | string; store_name: string }
       | undefined;
     if (row) return { tracking: row.uuid, status: row.status, amount: Number(row.amount), paid_at: toIso(Number(row.paid_at)), store_name: row.store_name };
+    // a decoy answers as a report nobody has looked at yet
+    const decoy = (await (app.read ?? app.db)('public_decoys')
+      .join('stores', 'stores.id', 'public_decoys.store_id')
+      .where({ 'public_decoys.uuid': tracking.toLowerCase() })
+      .first('public_decoys.uuid', 'public_decoys.amount', 'public_decoys.paid_at', 'stores.name as store_name')) as
+      | { uuid: string; amount: number | string; paid_at: number | string; store_name: string }
+      | undefined;
+    if (decoy) return { tracking: decoy.uuid, status: STATUS_PENDING, amount: Number(decoy.amount), paid_at: toIso(Number(decoy.paid_at)), store_name: decoy.store_name };
   }
   throw new NotFoundError(problem('public_report_not_found'));
 }

@@ -48,6 +48,12 @@ export interface Replayed {
 const isReplayed = (r: unknown): r is Replayed => typeof r === 'object' && r !== null && 'replayOf' in r;
 
 
+/**
+ * A customer's report, asked about duplicates among customers' reports only: an answer about what
+ * staff entered would tell anyone with the link that a given transfer exists.
+ */
+const fromCustomer = (i: NewPayment) => i.row.source === 'customer';
+
 /** What a near duplicate shares: store, last five and amount (the time is within the window). */
 const nearKey = (r: PaymentRow) => `near|${r.store_id}|${r.last_five}|${r.amount}`;
 
@@ -67,6 +73,8 @@ async function writeNewPayments(db: Db, items: NewPayment[]): Promise<Array<Paym
     const storeIds = [...new Set(items.map((i) => i.row.store_id))];
     const known = new Set(((await trx('stores').whereIn('id', storeIds).select('id')) as Array<{ id: number }>).map((s) => Number(s.id)));
     const earlier = new Map<string, string>();
+    /** the same, of customers' reports only: a customer is asked only about what customers reported */
+    const earlierReported = new Map<string, string>();
     /** a report's uuid, to the stored payment it is near (customers' reports only) */
     const nearStored = new Map<string, string>();
     const checked = items.filter((i) => !i.allowDuplicate && known.has(i.row.store_id));
@@ -90,12 +98,16 @@ async function writeNewPayments(db: Db, items: NewPayment[]): Promise<Array<Paym
         .whereIn('paid_at', [...new Set(checked.map((i) => i.row.paid_at))])
         .whereIn('last_five', [...new Set(checked.map((i) => i.row.last_five))])
         .orderBy('created_at', 'desc')
-        .select('uuid', ...DUPLICATE_KEY_COLUMNS)) as PaymentRow[];
-      for (const h of hits) earlier.set(paymentDuplicateKey(h), h.uuid);
+        .select('uuid', 'source', ...DUPLICATE_KEY_COLUMNS)) as PaymentRow[];
+      for (const h of hits) {
+        earlier.set(paymentDuplicateKey(h), h.uuid);
+        if (h.source === 'customer') earlierReported.set(paymentDuplicateKey(h), h.uuid);
+      }
       for (const i of checked) {
         if (!i.nearWindowMs) continue;
         const near = (await trx('payments')
           .where({ store_id: i.row.store_id, last_five: i.row.last_five, amount: i.row.amount })
+          .modify((q) => (fromCustomer(i) ? q.where('source', 'customer') : q))
           .whereBetween('paid_at', [i.row.paid_at - i.nearWindowMs, i.row.paid_at + i.nearWindowMs])
           .first('uuid')) as { uuid: string } | undefined;
         if (near) nearStored.set(i.row.uuid, near.uuid);
@@ -120,14 +132,15 @@ async function writeNewPayments(db: Db, items: NewPayment[]): Promise<Array<Paym
         }
       }
       const key = paymentDuplicateKey(i.row);
-      const first = earlier.get(key);
+      const first = (fromCustomer(i) ? earlierReported : earlier).get(key);
       if (first && !i.allowDuplicate) return new ConflictError(problem('possible_duplicate', { duplicate_of: first }));
       if (i.nearWindowMs && !i.allowDuplicate) {
         const w = i.nearWindowMs;
-        const before = nearStored.get(i.row.uuid) ?? accepted.find((r) => nearKey(r) === nearKey(i.row) && Math.abs(r.paid_at - i.row.paid_at) <= w)?.uuid;
+        const before = nearStored.get(i.row.uuid) ?? accepted.find((r) => nearKey(r) === nearKey(i.row) && Math.abs(r.paid_at - i.row.paid_at) <= w && (!fromCustomer(i) || r.source === 'customer'))?.uuid;
         if (before) return new ConflictError(problem('possible_duplicate', { duplicate_of: before }));
       }
       earlier.set(key, i.row.uuid);
+      if (fromCustomer(i)) earlierReported.set(key, i.row.uuid);
       accepted.push(i.row);
       if (i.reportKey) keptAt.set(reportKeyId(i.reportKey), n);
       return i.row;

@@ -18,6 +18,7 @@
  *   than the limit; a full hashing queue (503) is not what stops them.
  * - `remit users unlock USERNAME` forgets an account's failures.
  */
+import { addressNetwork } from '../network.js';
 import type { Db } from '../db/connect.js';
 import { problem, TooManyRequestsError } from '../errors.js';
 import type { SecuritySettings, SignInLimit } from '../context.js';
@@ -42,7 +43,8 @@ export interface AttemptKey {
 export type AttemptKind = 'signin' | 'password';
 
 export function attemptKey(username: string, ip: string | null | undefined): AttemptKey {
-  return { username: username.toLowerCase().slice(0, 128), ip: (ip ?? '').slice(0, 64) };
+  // an address's network (an IPv6 /64, an IPv4 however written), so a block of addresses is one client
+  return { username: username.toLowerCase().slice(0, 128), ip: addressNetwork(ip) };
 }
 
 /** An attempt being checked: its row, and how long it must wait for its turn first. */

@@ -9,7 +9,7 @@ import { auditSummaryText, createStore, listenUrl, openDatabase, systemActor } f
 import type { SecuritySettings } from '../../core/context.js';
 import { auditActorText } from '../../core/audit/text.js';
 import { runRemit } from '../helpers/cliInProcess.js';
-import { PUBLIC_REFUSED_PER_MINUTE } from '../../core/links/limits.js';
+import { holdReport, PUBLIC_REFUSED_PER_MINUTE } from '../../core/links/limits.js';
 import { createTestDb, DB_KINDS, PG_URL, TEST_SECURITY, type TestDb } from '../helpers/db.js';
 import { seed, type Fixture } from '../helpers/fixtures.js';
 import { listenApi, listParams, type Listening } from '../helpers/server.js';
@@ -32,7 +32,11 @@ describe.each(DB_KINDS)('store public links on %s', (kind) => {
   const errors: unknown[] = [];
   let addressNo = 0;
   /** a client address of its own, so one test's reports never count against another's */
-  const freshAddress = () => `203.0.113.${++addressNo}`;
+  const freshAddress = () => {
+    const n = ++addressNo;
+    // each in a /24 of its own: a /24 shares a day's limit (four addresses' worth)
+    return `10.${Math.floor(n / 256) % 256}.${n % 256}.1`;
+  };
 
   async function call(base: Listening, method: string, path: string, opts: { body?: unknown; raw?: string; as?: string; from?: string; type?: string } = {}): Promise<Answer> {
     const headers: Record<string, string> = { 'x-forwarded-for': opts.from ?? '198.51.100.1' };
@@ -180,6 +184,21 @@ describe.each(DB_KINDS)('store public links on %s', (kind) => {
     expect((await call(two, 'POST', `/public/links/${token}/reports`, { body: { ...later, confirm_duplicate: true }, from })).status).toBe(201);
     // 11 minutes after the last is another transfer
     expect((await call(one, 'POST', `/public/links/${token}/reports`, { body: { ...fields, paid_at: fields.paid_at.replace(/:15$/, ':35') }, from })).status).toBe(201);
+  });
+
+  it('the duplicate question tells nothing of what staff entered: a report matching a staff payment is stored (201), one matching a customer\u2019s report is asked about', async () => {
+    const token = tokenOf((await call(one, 'GET', `/stores/${f.stores.A.id}/link`, { as: 'admin' })).body.url);
+    const fields = report();
+    const staff = await call(one, 'POST', '/payments', { as: 'admin', body: { ...fields, store_id: f.stores.A.id } });
+    expect(staff.status).toBe(201);
+    // the same transfer, exactly and minutes later: answered as any other report would be
+    for (const paid_at of [fields.paid_at, fields.paid_at.replace(/:15$/, ':19')]) {
+      const r = await call(one, 'POST', `/public/links/${token}/reports`, { body: { ...fields, paid_at }, from: freshAddress() });
+      expect(r.status, JSON.stringify(r.body)).toBe(paid_at === fields.paid_at ? 201 : 409);
+    }
+    // (the second was asked about the first customer's report, not the staff payment: one digit off is the same answer)
+    const other = await call(two, 'POST', `/public/links/${token}/reports`, { body: { ...fields, last_five: String(Number(fields.last_five) + 50000).slice(-5) }, from: freshAddress() });
+    expect(other.status).toBe(201);
   });
 
   it('near reports sent at once, to both instances, store one: the near check shares the insert transaction', async () => {
@@ -415,13 +434,66 @@ describe.each(DB_KINDS)('store public links on %s', (kind) => {
     expect((await call(one, 'POST', `/public/links/${token}/reports`, { body: report(), from })).status).toBe(201);
   });
 
-  it('a bot filling the hidden field is answered as a success and stores nothing', async () => {
-    const token = tokenOf((await call(one, 'GET', `/stores/${f.stores.A.id}/link`, { as: 'admin' })).body.url);
-    const fields = report({ website: 'http://spam.example' });
-    const r = await call(one, 'POST', `/public/links/${token}/reports`, { body: fields, from: freshAddress() });
-    expect(r.status).toBe(201);
-    expect(await t.db('payments').where({ last_five: fields.last_five }).first()).toBeUndefined();
-    expect((await call(one, 'GET', `/public/reports/${r.body.tracking}`)).status).toBe(404);
+  it('a bot filling the hidden field is answered as a customer is, status page and duplicate question included, and no payment is stored', async () => {
+    const token = await ownLink();
+    const from = freshAddress();
+    const real = report();
+    const bot = report({ website: 'http://spam.example' });
+    const answers = [await call(one, 'POST', `/public/links/${token}/reports`, { body: real, from }), await call(one, 'POST', `/public/links/${token}/reports`, { body: bot, from })];
+    // the same answer, field for field
+    expect(answers.map((a) => a.status)).toEqual([201, 201]);
+    expect(Object.keys(answers[1].body).sort()).toEqual(Object.keys(answers[0].body).sort());
+    const statuses = await Promise.all(answers.map((a) => call(two, 'GET', `/public/reports/${a.body.tracking}`, { from: freshAddress() })));
+    expect(statuses.map((r) => r.status)).toEqual([200, 200]);
+    expect(statuses[1].body).toEqual({ tracking: answers[1].body.tracking, status: '未確認', amount: bot.amount, paid_at: statuses[1].body.paid_at, store_name: statuses[0].body.store_name });
+    expect(Object.keys(statuses[1].body).sort()).toEqual(Object.keys(statuses[0].body).sort());
+    // sent again: asked about, as the customer's own report would be; a mistake is refused alike
+    expect((await call(two, 'POST', `/public/links/${token}/reports`, { body: real, from })).status).toBe(409);
+    expect((await call(two, 'POST', `/public/links/${token}/reports`, { body: bot, from })).status).toBe(409);
+    expect((await call(one, 'POST', `/public/links/${token}/reports`, { body: { ...bot, amount: -1 }, from })).status).toBe(400);
+    expect(await t.db('payments').where({ last_five: bot.last_five }).first()).toBeUndefined();
+  });
+
+  it('重新產生 gives the new link a day of its own: a flood that used up the leaked link\u2019s budget does not silence it', async () => {
+    const store = await createStore({ db: t.db, security: SECURITY, actor: systemActor('test'), ip: null }, { name: '洪水店', code: 'FLOOD' });
+    const leaked = tokenOf((await call(one, 'GET', `/stores/${store.id}/link`, { as: 'admin' })).body.url);
+    const flood = await Promise.all(Array.from({ length: 14 }, (_, i) => call(i % 2 ? two : one, 'POST', `/public/links/${leaked}/reports`, { body: report(), from: freshAddress() })));
+    expect(flood.filter((a) => a.status === 201)).toHaveLength(12);
+    expect((await call(one, 'POST', `/public/links/${leaked}/reports`, { body: report(), from: freshAddress() })).status).toBe(429);
+    const fresh = tokenOf((await call(one, 'POST', `/stores/${store.id}/link/rotate`, { as: 'admin' })).body.url);
+    expect(fresh).not.toBe(leaked);
+    expect((await call(two, 'POST', `/public/links/${fresh}/reports`, { body: report(), from: freshAddress() })).status).toBe(201);
+  });
+
+  it('addresses of one IPv6 /64 are one customer to the limits; an IPv4 address written as IPv6 is itself', async () => {
+    const token = await ownLink();
+    await withinOneMinute(20);
+    const block = `2001:db8:${++addressNo}:7`;
+    const sends = await Promise.all(Array.from({ length: 6 }, (_, i) => call(i % 2 ? two : one, 'POST', `/public/links/${token}/reports`, { body: report(), from: `${block}::${i + 1}` })));
+    expect(sends.filter((a) => a.status === 201)).toHaveLength(5);
+    expect(sends.filter((a) => a.status === 429)).toHaveLength(1);
+    const v4 = freshAddress();
+    const mixed = await Promise.all(Array.from({ length: 6 }, (_, i) => call(i % 2 ? two : one, 'POST', `/public/links/${token}/reports`, { body: report(), from: i % 2 ? v4 : `::ffff:${v4}` })));
+    expect(mixed.filter((a) => a.status === 429)).toHaveLength(1);
+  });
+
+  it('a day of the limits is Taiwan\u2019s: it ends at midnight in Taipei, not at 08:00 (UTC\u2019s midnight)', async () => {
+    const limits = { perAddressMinute: 100, perAddressDay: 2, perLinkDay: 100 };
+    const at = (iso: string) => Date.parse(iso);
+    const from = freshAddress();
+    // 07:50 and 08:10 Taipei are one day; 23:55 is still that day; 00:05 is the next
+    await holdReport(t.db, limits, from, 'taipei-day-link', at('2026-11-09T23:50:00Z'));
+    await holdReport(t.db, limits, from, 'taipei-day-link', at('2026-11-10T00:10:00Z'));
+    await expect(holdReport(t.db, limits, from, 'taipei-day-link', at('2026-11-10T15:55:00Z'))).rejects.toThrow(/送出次數過多，請於/);
+    await holdReport(t.db, limits, from, 'taipei-day-link', at('2026-11-10T16:05:00Z'));
+  });
+
+  it('an IPv4 /24 may send four times an address\u2019s day, together', async () => {
+    const limits = { perAddressMinute: 100, perAddressDay: 2, perLinkDay: 1000 };
+    const net = `198.18.${++addressNo}`;
+    const now = Date.now();
+    for (let i = 1; i <= 8; i++) await holdReport(t.db, limits, `${net}.${i}`, 'block-link', now);
+    await expect(holdReport(t.db, limits, `${net}.9`, 'block-link', now)).rejects.toThrow(/送出次數過多/);
   });
 
   it('nothing a customer sends makes a 500: huge, wrong types, extra and nested fields, bad JSON, bad tokens', async () => {

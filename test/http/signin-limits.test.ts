@@ -288,6 +288,26 @@ describe.each(DB_KINDS)('sign-in limits and audit on %s', (kind) => {
     expect(await t.db('audit_log').where({ ip: address, action: 'login' }).first()).toBeTruthy();
   });
 
+  it(`after failures that reached the address limit, 200 made-up names at once still add audit rows only up to ${AUDITED_FAILURES_PER_ADDRESS} per address and window, over two instances`, async () => {
+    const address = newAddress();
+    for (let i = 0; i < 12; i++) await login('hq_manage_stores', 'wrong-password', address, i % 2 ? one : two);
+    // one client as a dual-stack server may see it: half the time written as IPv6
+    await Promise.all(Array.from({ length: 200 }, (_, i) => login(`made_up_${i}`, 'wrong-password', i % 3 ? address : `::ffff:${address}`, i % 2 ? one : two)));
+    const failed = (await t.db('audit_log').whereIn('ip', [address, `::ffff:${address}`]).where({ action: 'login_failed' })) as Array<{ at: number | string }>;
+    const perWindow = new Map<number, number>();
+    for (const r of failed) perWindow.set(Math.floor(Number(r.at) / WINDOW_MS), (perWindow.get(Math.floor(Number(r.at) / WINDOW_MS)) ?? 0) + 1);
+    expect(Math.max(...perWindow.values())).toBeLessThanOrEqual(AUDITED_FAILURES_PER_ADDRESS);
+  });
+
+  it(`an IPv6 /64 is one address to the audit cap: 60 made-up names from 60 of its addresses write at most ${AUDITED_FAILURES_PER_ADDRESS} rows`, async () => {
+    const block = `2001:db8:${Math.floor(Math.random() * 0xffff).toString(16)}:1`;
+    await Promise.all(Array.from({ length: 60 }, (_, i) => login(`v6_${i}`, 'wrong-password', `${block}::${(i + 1).toString(16)}`, i % 2 ? one : two)));
+    const failed = (await t.db('audit_log').where('ip', 'like', `${block}::%`).where({ action: 'login_failed' })) as Array<{ at: number | string }>;
+    const perWindow = new Map<number, number>();
+    for (const r of failed) perWindow.set(Math.floor(Number(r.at) / WINDOW_MS), (perWindow.get(Math.floor(Number(r.at) / WINDOW_MS)) ?? 0) + 1);
+    expect(Math.max(...perWindow.values())).toBeLessThanOrEqual(AUDITED_FAILURES_PER_ADDRESS);
+  });
+
   it('change-password: 60 wrong current passwords sent at once, from two addresses and two instances, pass at most 10 checks; the rest get 429 with a true Retry-After, never 503 (issue 22, item 3)', async () => {
     await createUser({ db: t.db, security: TEST_SECURITY, actor: systemActor('test'), ip: null }, { username: 'pw_guessed', password: PASSWORD, role: 'user', permissions: [] });
     const token = (await login('pw_guessed', PASSWORD, newAddress())).body.token as string;
