@@ -4,9 +4,10 @@
  * `threads` run, or waits; one more call than the queue holds fails at once (the caller's
  * BusyError: HTTP 503 with Retry-After) instead of piling up work without end.
  *
- * A worker answers `{ id, value }` or `{ id, error }` (toWorkerError), after any `{ id, part }`. Idle workers are unref'd, so a process that
- * used the pool once still exits by itself; a worker that dies (out of its memory limit, say) fails
- * its call, and the next call waiting gets a new worker.
+ * A worker answers `{ id, value }` or `{ id, error }` (toWorkerError), after any `{ id, part }`.
+ * Idle workers are unref'd, so a process that used the pool once still exits by itself; a worker
+ * that dies (out of its memory limit, say) fails its call, and the next call waiting gets a new
+ * worker.
  */
 import type { Worker } from 'node:worker_threads';
 import { fieldErrorOf, ValidationError, type Problem } from './errors.js';
