@@ -8,7 +8,7 @@
 import { join } from 'node:path';
 import { migrateLatest, openDatabase } from '../core/index.js';
 import { seedDatabase } from './data.js';
-import type { BenchKit } from './streaming.js';
+import { alone, timedListPage, type BenchKit } from './streaming.js';
 
 const pct = (xs: number[], p: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.ceil((p / 100) * xs.length) - 1)];
 const fmt = (ms: number) => (ms >= 10_000 ? `${(ms / 1000).toFixed(1)} s` : `${ms.toFixed(ms < 10 ? 2 : 0)} ms`);
@@ -39,13 +39,7 @@ export async function benchListBesideStatement(kit: BenchKit): Promise<void> {
   const file = bigStatement(rows);
   const server = await kit.serve({}, ['--db', db]);
   const auth = { authorization: `Bearer ${server.token}` };
-  const page = async () => {
-    const t = performance.now();
-    const res = await fetch(`${server.url}/api/payments?range=${encodeURIComponent('[0,24]')}&sort=${encodeURIComponent('["paid_at","DESC"]')}`, { headers: auth });
-    await res.arrayBuffer();
-    if (!res.ok) throw new Error(`page ${res.status}`);
-    return performance.now() - t;
-  };
+  const page = timedListPage(server, `sort=${encodeURIComponent('["paid_at","DESC"]')}`);
   let uploads = 0;
   const upload = async () => {
     const t = performance.now();
@@ -60,9 +54,7 @@ export async function benchListBesideStatement(kit: BenchKit): Promise<void> {
     return performance.now() - t;
   };
   try {
-    for (let i = 0; i < 20; i++) await page();
-    const rest: number[] = [];
-    for (let i = 0; i < (kit.quick ? 30 : 300); i++) rest.push(await page());
+    const rest = await alone(page, kit.quick ? 30 : 300);
     const during: number[] = [];
     const imports: number[] = [];
     let stop = false;

@@ -20,6 +20,25 @@ export interface BenchKit {
 }
 
 const MB = 1024 * 1024;
+
+/** A page of 25 payments from a running server, timed from the request to its last byte (ms). */
+export function timedListPage(server: { url: string; token: string }, query: string): () => Promise<number> {
+  return async () => {
+    const t = performance.now();
+    const res = await fetch(`${server.url}/api/payments?range=${encodeURIComponent('[0,24]')}&${query}`, { headers: { authorization: `Bearer ${server.token}` } });
+    await res.arrayBuffer();
+    if (!res.ok) throw new Error(`list ${res.status}`);
+    return performance.now() - t;
+  };
+}
+
+/** The page's times with nothing else running: the floor a scenario is measured against (after 20 to warm up). */
+export async function alone(page: () => Promise<number>, n: number): Promise<number[]> {
+  for (let i = 0; i < 20; i++) await page();
+  const times: number[] = [];
+  for (let i = 0; i < n; i++) times.push(await page());
+  return times;
+}
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor((xs.length - 1) / 2)];
 const pct = (xs: number[], p: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.ceil((p / 100) * xs.length) - 1)];
 const fmt = (ms: number) => (ms >= 10_000 ? `${(ms / 1000).toFixed(1)} s` : `${ms.toFixed(ms < 10 ? 2 : 0)} ms`);
@@ -152,19 +171,9 @@ export async function benchReadsBesideImport(kit: BenchKit, n: number): Promise<
   const file = join(kit.work, `beside-${n}.xlsx`);
   writeFileSync(file, importWorkbook(n, 99));
   const server = await kit.serve({}, ['--db', db]);
-  const auth = { authorization: `Bearer ${server.token}` };
-  const filter = encodeURIComponent(JSON.stringify({ status: '已入帳' }));
-  const page = async () => {
-    const t = performance.now();
-    const res = await fetch(`${server.url}/api/payments?range=${encodeURIComponent('[0,24]')}&filter=${filter}`, { headers: auth });
-    await res.arrayBuffer();
-    if (!res.ok) throw new Error(`list ${res.status}`);
-    return performance.now() - t;
-  };
+  const page = timedListPage(server, `filter=${encodeURIComponent(JSON.stringify({ status: '已入帳' }))}`);
   try {
-    for (let i = 0; i < 20; i++) await page();
-    const rest: number[] = [];
-    for (let i = 0; i < (kit.quick ? 30 : 300); i++) rest.push(await page());
+    const rest = await alone(page, kit.quick ? 30 : 300);
     const during: number[] = [];
     let done = false;
     const importing = kit.child('import-cli', [file, db]).finally(() => (done = true));

@@ -1,12 +1,12 @@
 /**
- * The public link's abuse limits (issue 25), counted in the database so that every instance
- * sharing it counts together: one row per bucket (an address's minute, an address's day, a
- * link's day; an address's refused sends a minute and a day; its reads a minute) and fixed
+ * The public link's abuse limits, counted in the database so that every instance
+ * sharing it counts together: one row per bucket (a client's minute and day, an IPv4 /24's day,
+ * a link's day; a client's refused sends a minute and a day; its reads a minute) and fixed
  * window, incremented and read in one statement. The limits on reports count only reports stored
  * (or asked "您可能已經回報過"): a send refused for a mistake is counted apart, generously, so that
- * a customer fixing a typo is never locked out (issue 25's review). Addresses are counted
- * as sign-in counts them: the request's address, REMIT_TRUST_PROXY deciding whether a proxy's
- * X-Forwarded-For is believed (http/app.ts).
+ * a customer fixing a typo is never locked out. Clients are counted as sign-in counts them:
+ * the request's address's network (core/network.ts), REMIT_TRUST_PROXY deciding whether a
+ * proxy's X-Forwarded-For is believed (http/app.ts).
  */
 import { createHash } from 'node:crypto';
 import type { Db } from '../db/connect.js';
@@ -17,7 +17,6 @@ import { DEFAULT_PUBLIC_LIMITS, type PublicLimits, type PublicLinkSettings } fro
 
 const MINUTE = 60_000;
 const DAY = 24 * 60 * MINUTE;
-
 
 export function publicLimitsOf(settings: PublicLinkSettings | undefined): PublicLimits {
   return settings?.limits ?? DEFAULT_PUBLIC_LIMITS;
@@ -67,11 +66,11 @@ export const PUBLIC_BLOCK_DAY_FACTOR = 4;
  * budget of its own, and a leaked link's flood never holds back the new one. The token's hash:
  * the limits table never holds a live link.
  */
-export const linkBudget = (token: string) => `link day ${createHash('sha256').update(token).digest('hex').slice(0, 32)}`;
+const linkBudget = (token: string) => `link day ${createHash('sha256').update(token).digest('hex').slice(0, 32)}`;
 
 /**
- * A report about to be stored: counted against this address's limits a minute and a day, and,
- * given a link, that link's limit a day. Refused (429) past any of them, and then counted
+ * A report about to be stored: counted against this client's limits a minute and a day, its
+ * IPv4 /24's a day, and its link's a day. Refused (429) past any of them, and then counted
  * nowhere. Counted before the store, in one statement a bucket, so that sends at once (to one
  * instance or several) can never pass a limit together; `release` takes the count back when the
  * report is not stored after all (anything but stored or asked "您可能已經回報過").
@@ -97,8 +96,6 @@ export async function holdReport(db: Db, limits: PublicLimits, ip: string | null
   held.push(link);
   if (link.n > limits.perLinkDay) {
     await unhit(db, held);
-    // what the back office's notice counts: sends this link's day turned away
-    await hit(db, `${linkBudget(linkToken)} refused`, DAY, now);
     refuse(link.endsAt, now);
   }
   return { release: () => unhit(db, held) };

@@ -13,19 +13,19 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { linkActor } from '../actor.js';
 import type { AppContext, ServiceContext } from '../context.js';
-import type { Db } from '../db/connect.js';
+import { isPostgres, type Db } from '../db/connect.js';
 import type { StoreRow } from '../db/rows.js';
 import { ConflictError, DomainError, fieldError, NotFoundError, problem, ValidationError } from '../errors.js';
 import { deny, requirePermission, valid } from '../guard.js';
 import { recordAudit } from '../audit/service.js';
 import { validatePayment } from '../payments/validate.js';
 import { STATUS_PENDING } from '../payments/statuses.js';
-import { submitPayment } from '../payments/write.js';
+import { nearRows, submitPayment } from '../payments/write.js';
 import { storeChangeRefusal } from '../users/permissions.js';
 import { isPlainObject, toId } from '../validation.js';
 import { toIso } from '../time.js';
 import { countLookup, countRefused, holdReport, publicLimitsOf } from './limits.js';
-import { findReportKey, keyReused, purgeReportKeys, reportFingerprint, saveReportKeys, type ReportKey } from './reportKeys.js';
+import { findReportKey, keyReused, purgeReportKeys, reportFingerprint, reportKeyId, saveReportKeys, type ReportKey } from './reportKeys.js';
 import {
   CUSTOMER_DUPLICATE_WINDOW_MS,
   HONEYPOT_FIELD,
@@ -177,8 +177,11 @@ async function storeReport(app: AppContext, token: unknown, body: unknown, ip: s
     // the near check (same last five and amount within 10 minutes) runs in the writer's transaction,
     // so two near reports sent at once, to one instance or several, store one; so does the key's
     const opts = { allowDuplicate: confirmed, now, nearWindowMs: CUSTOMER_DUPLICATE_WINDOW_MS };
-    if (trapped) return { receipt: receiptOf(await storeDecoy(app.db, storeId, value, opts, reportKey)), replayed: false };
-    const written = reportKey ? await submitPayment(ctx, { ...value, store_id: storeId }, { ...opts, reportKey }) : await submitPayment(ctx, { ...value, store_id: storeId }, opts);
+    const written = trapped
+      ? await storeDecoy(app.db, storeId, value, opts, reportKey)
+      : reportKey
+        ? await submitPayment(ctx, { ...value, store_id: storeId }, { ...opts, reportKey })
+        : await submitPayment(ctx, { ...value, store_id: storeId }, opts);
     if ('replayOf' in written) {
       // the same attempt sent at the same time, stored by the other send: off the limits again
       await held.release().catch(() => undefined);
@@ -198,8 +201,10 @@ async function storeReport(app: AppContext, token: unknown, body: unknown, ip: s
 const DECOY_TTL_MS = 90 * 24 * 60 * 60_000;
 
 /**
- * A bot's report kept as a decoy (public_decoys), never a payment: asked about when near an
- * earlier report of the store (a customer's or a decoy), its key kept as a report's is.
+ * A bot's report kept as a decoy (public_decoys), never a payment, answered as the writer answers
+ * a report: asked about when near an earlier report of the store (a customer's or a decoy), its
+ * key kept and answered again as a report's is. Near decoys and one key take turns (SQLite:
+ * BEGIN IMMEDIATE; PostgreSQL: advisory locks), so sends at once are answered as the writer's are.
  */
 async function storeDecoy(
   db: Db,
@@ -207,22 +212,31 @@ async function storeDecoy(
   value: { last_five: string; paid_at: number; amount: number },
   opts: { allowDuplicate: boolean; now: number; nearWindowMs: number },
   reportKey: ReportKey | null,
-): Promise<string> {
-  await db('public_decoys').where('created_at', '<', opts.now - DECOY_TTL_MS).delete();
-  if (!opts.allowDuplicate) {
-    const near = (table: string) =>
-      db(table)
-        .where({ store_id: storeId, last_five: value.last_five, amount: value.amount })
-        .whereBetween('paid_at', [value.paid_at - opts.nearWindowMs, value.paid_at + opts.nearWindowMs])
-        .modify((q) => (table === 'payments' ? q.where('source', 'customer') : q))
-        .first('uuid');
-    const before = ((await near('public_decoys')) ?? (await near('payments'))) as { uuid: string } | undefined;
-    if (before) throw new ConflictError(problem('possible_duplicate', { duplicate_of: before.uuid }));
-  }
-  const uuid = randomUUID();
-  await db('public_decoys').insert({ uuid, store_id: storeId, last_five: value.last_five, paid_at: value.paid_at, amount: value.amount, created_at: opts.now });
-  if (reportKey) await saveReportKeys(db, [{ key: reportKey, paymentUuid: uuid }], opts.now);
-  return uuid;
+): Promise<{ uuid: string } | { replayOf: string }> {
+  const report = { ...value, store_id: storeId };
+  return db.transaction(async (trx) => {
+    if (isPostgres(trx)) {
+      const keys = [`decoy|${storeId}|${value.last_five}|${value.amount}`, ...(reportKey ? [`report key|${reportKeyId(reportKey)}`] : [])];
+      for (const key of keys.sort()) await trx.raw('select pg_advisory_xact_lock(hashtext(?))', [key]);
+    }
+    if (reportKey) {
+      const kept = await findReportKey(trx, reportKey.linkId, reportKey.key, opts.now);
+      if (kept) {
+        if (kept.fingerprint !== reportKey.fingerprint) throw keyReused();
+        return { replayOf: kept.payment_uuid };
+      }
+    }
+    await trx('public_decoys').where('created_at', '<', opts.now - DECOY_TTL_MS).delete();
+    if (!opts.allowDuplicate) {
+      const before = ((await nearRows(trx, 'public_decoys', report, opts.nearWindowMs).first('uuid')) ??
+        (await nearRows(trx, 'payments', report, opts.nearWindowMs).where('source', 'customer').first('uuid'))) as { uuid: string } | undefined;
+      if (before) throw new ConflictError(problem('possible_duplicate', { duplicate_of: before.uuid }));
+    }
+    const uuid = randomUUID();
+    await trx('public_decoys').insert({ uuid, store_id: storeId, last_five: value.last_five, paid_at: value.paid_at, amount: value.amount, created_at: opts.now });
+    if (reportKey) await saveReportKeys(trx, [{ key: reportKey, paymentUuid: uuid }], opts.now);
+    return { uuid };
+  });
 }
 
 /**

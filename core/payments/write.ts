@@ -54,6 +54,11 @@ const isReplayed = (r: unknown): r is Replayed => typeof r === 'object' && r !==
  */
 const fromCustomer = (i: NewPayment) => i.row.source === 'customer';
 
+/** Rows of `table` near a report: the same store, last five and amount, the time within `windowMs` either side. */
+export function nearRows(db: Db, table: 'payments' | 'public_decoys', r: { store_id: number; last_five: string; amount: number; paid_at: number }, windowMs: number) {
+  return db(table).where({ store_id: r.store_id, last_five: r.last_five, amount: r.amount }).whereBetween('paid_at', [r.paid_at - windowMs, r.paid_at + windowMs]);
+}
+
 /** What a near duplicate shares: store, last five and amount (the time is within the window). */
 const nearKey = (r: PaymentRow) => `near|${r.store_id}|${r.last_five}|${r.amount}`;
 
@@ -105,10 +110,8 @@ async function writeNewPayments(db: Db, items: NewPayment[]): Promise<Array<Paym
       }
       for (const i of checked) {
         if (!i.nearWindowMs) continue;
-        const near = (await trx('payments')
-          .where({ store_id: i.row.store_id, last_five: i.row.last_five, amount: i.row.amount })
+        const near = (await nearRows(trx, 'payments', i.row, i.nearWindowMs)
           .modify((q) => (fromCustomer(i) ? q.where('source', 'customer') : q))
-          .whereBetween('paid_at', [i.row.paid_at - i.nearWindowMs, i.row.paid_at + i.nearWindowMs])
           .first('uuid')) as { uuid: string } | undefined;
         if (near) nearStored.set(i.row.uuid, near.uuid);
       }

@@ -55,7 +55,7 @@ type MatchJob = { kind: 'match'; reports: ReconcileReport[]; lines: ReconcileLin
 type ReadJob = { kind: 'read'; bytes: Uint8Array; file: string; given: string | null; lines: StatementLine[]; prints: string[] };
 type Job = MatchJob | ReadJob;
 /** lines and their fingerprints sent back with a read statement, a part at a time */
-export type StatementPart = { lines: StatementLine[]; prints: string[] };
+type StatementPart = { lines: StatementLine[]; prints: string[] };
 
 /** The call's rows in messages of 1 000, letting other requests in between (each copy is made on the event loop). */
 async function send(worker: Worker, id: number, job: Job): Promise<void> {

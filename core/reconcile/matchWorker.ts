@@ -36,11 +36,13 @@ try {
 
 const calls = new Map<number, { reports: ReconcileReport[]; lines: ReconcileLine[] }>();
 
+const fail = (id: number, err: unknown) => parentPort!.postMessage({ id, error: toWorkerError(err) });
+
 function answer(id: number, work: () => unknown): void {
   try {
     parentPort!.postMessage({ id, value: work() });
   } catch (err) {
-    parentPort!.postMessage({ id, error: toWorkerError(err) });
+    fail(id, err);
   }
 }
 
@@ -68,7 +70,7 @@ parentPort?.on('message', (m: Message) => {
     try {
       reading.set(m.id, { prepared: prepareStatement(m.bytes, m.file, m.given), sent: 0 });
     } catch (err) {
-      return parentPort!.postMessage({ id: m.id, error: toWorkerError(err) });
+      return fail(m.id, err);
     }
     return sendPart(m.id);
   }

@@ -11,8 +11,6 @@ import { MAX_IMPORT_BYTES, MAX_IMPORT_ROWS, MAX_SHEET_COLUMNS } from '../limits.
 import { isOle, isZip } from './sniff.js';
 import { guardZip } from './zipGuard.js';
 
-export { MAX_SHEET_COLUMNS };
-
 /** A cell as SheetJS reads it; `undefined` where the sheet has none. */
 export type SheetCellObject = XLSX.CellObject | undefined;
 
@@ -25,7 +23,7 @@ export interface WorkbookLimits {
 const fileError = (p: Problem) => new ValidationError([fieldErrorOf('file', p)]);
 
 /** Sheet rows read at most: the header, the data limit, and room for empty rows between. */
-export const sheetRowsFor = (maxRows: number) => maxRows + 1 + Math.max(1000, Math.ceil(maxRows / 10));
+const sheetRowsFor = (maxRows: number) => maxRows + 1 + Math.max(1000, Math.ceil(maxRows / 10));
 
 /** Opens the workbook, refusing what is not an Excel file or is too big, before any row is read. */
 export function readWorkbook(data: Uint8Array | ArrayBuffer, opts: WorkbookLimits = {}): XLSX.WorkBook {

@@ -9,7 +9,7 @@ import { auditSummaryText, createStore, listenUrl, openDatabase, systemActor } f
 import type { SecuritySettings } from '../../core/context.js';
 import { auditActorText } from '../../core/audit/text.js';
 import { runRemit } from '../helpers/cliInProcess.js';
-import { holdReport, PUBLIC_REFUSED_PER_MINUTE } from '../../core/links/limits.js';
+import { holdReport, PUBLIC_BLOCK_DAY_FACTOR, PUBLIC_REFUSED_PER_MINUTE } from '../../core/links/limits.js';
 import { createTestDb, DB_KINDS, PG_URL, TEST_SECURITY, type TestDb } from '../helpers/db.js';
 import { seed, type Fixture } from '../helpers/fixtures.js';
 import { listenApi, listParams, type Listening } from '../helpers/server.js';
@@ -454,6 +454,25 @@ describe.each(DB_KINDS)('store public links on %s', (kind) => {
     expect(await t.db('payments').where({ last_five: bot.last_five }).first()).toBeUndefined();
   });
 
+  it('a bot\u2019s reports sent at once are answered as a customer\u2019s are: near ones asked about but one, the same key answered with one tracking number, on both instances', async () => {
+    const token = await ownLink();
+    const fields = report({ website: 'http://spam.example' });
+    const near = await Promise.all(
+      Array.from({ length: 4 }, (_, i) =>
+        call(i % 2 ? one : two, 'POST', `/public/links/${token}/reports`, { body: { ...fields, paid_at: fields.paid_at.replace(/:15$/, `:1${i}`) }, from: freshAddress() }),
+      ),
+    );
+    expect(near.map((a) => a.status).sort()).toEqual([201, 409, 409, 409]);
+    const from = freshAddress();
+    await withinOneMinute(10);
+    const keyed = { ...report({ website: 'http://spam.example' }), client_key: newKey() };
+    const same = await Promise.all([one, two, one].map((api) => call(api, 'POST', `/public/links/${token}/reports`, { body: keyed, from })));
+    expect(same.map((a) => a.status).sort()).toEqual([200, 200, 201]);
+    expect(new Set(same.map((a) => a.body.tracking)).size).toBe(1);
+    expect(await stored([fields.last_five, keyed.last_five])).toBe(0);
+    expect(errors).toEqual([]);
+  });
+
   it('重新產生 gives the new link a day of its own: a flood that used up the leaked link\u2019s budget does not silence it', async () => {
     const store = await createStore({ db: t.db, security: SECURITY, actor: systemActor('test'), ip: null }, { name: '洪水店', code: 'FLOOD' });
     const leaked = tokenOf((await call(one, 'GET', `/stores/${store.id}/link`, { as: 'admin' })).body.url);
@@ -492,8 +511,9 @@ describe.each(DB_KINDS)('store public links on %s', (kind) => {
     const limits = { perAddressMinute: 100, perAddressDay: 2, perLinkDay: 1000 };
     const net = `198.18.${++addressNo}`;
     const now = Date.now();
-    for (let i = 1; i <= 8; i++) await holdReport(t.db, limits, `${net}.${i}`, 'block-link', now);
-    await expect(holdReport(t.db, limits, `${net}.9`, 'block-link', now)).rejects.toThrow(/送出次數過多/);
+    const together = limits.perAddressDay * PUBLIC_BLOCK_DAY_FACTOR;
+    for (let i = 1; i <= together; i++) await holdReport(t.db, limits, `${net}.${i}`, 'block-link', now);
+    await expect(holdReport(t.db, limits, `${net}.${together + 1}`, 'block-link', now)).rejects.toThrow(/送出次數過多/);
   });
 
   it('nothing a customer sends makes a 500: huge, wrong types, extra and nested fields, bad JSON, bad tokens', async () => {
