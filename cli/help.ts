@@ -58,7 +58,7 @@ const CLOSING = /^[，。、；：）」』！？…]/;
  * punctuation. commander's own wrapping breaks at spaces only, so a Chinese sentence, which has
  * none, ran past the terminal's edge.
  */
-function boxWrap(str: string, width: number): string {
+export function boxWrap(str: string, width: number): string {
   if (width < 40) return str;
   return str
     .split('\n')

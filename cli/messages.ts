@@ -187,6 +187,7 @@ export const STORES = {
 
 export const USERS = {
   none: '暫無會員記錄',
+  permissionsHeading: '權限（--permissions 的值，管理員自動擁有全部）：',
   added: (role: string, username: string, id: number) => `已新增${role} ${username}，編號 ${id}`,
   updated: (username: string) => `已更新用戶 ${username}`,
   passwordReset: (username: string) => `已重設用戶 ${username} 的密碼，先前的登入已全部失效`,

@@ -71,7 +71,10 @@ export const AUDIT_FIELD_LABELS = { at: '時間', actor: '用戶', action: '動�
 /** A remembered payer (已記住的付款人), on the 對帳 page and in `remit reconcile payers`. */
 export const PAYER_FIELD_LABELS = { payer: '對帳單上的付款人', last_five: '後五碼', learned_at: '記住時間', learned_by: '確認方式' } as const;
 
-/** The name of each permission (spec section 6). */
+/**
+ * The name of each permission: the spec's eight (section 6), then the four that move money,
+ * which the spec leaves to every user and this product grants one by one.
+ */
 export const PERMISSION_LABELS = {
   manage_users: '會員管理',
   manage_stores: '分店管理',
@@ -81,6 +84,10 @@ export const PERMISSION_LABELS = {
   delete_payments: '刪除匯款',
   view_reports: '查看報告',
   system_admin: '系統管理',
+  record_takings: '記錄收款',
+  record_cash_out: '記錄現金支出',
+  close_day: '日結',
+  confirm_payments: '銀行對帳',
 } as const;
 
 export const ROLE_LABELS = { admin: '管理員', user: '用戶' } as const;

@@ -82,7 +82,7 @@ describe.each(DB_KINDS)('remit close, cash-out, closes, day and export --daybook
     ]);
   });
 
-  it('remit close refuses a missing or bad flag as usage, and a user without edit_payments (--as) with exit 1', async () => {
+  it('remit close refuses a missing or bad flag as usage, and a user without close_day (--as) with exit 1', async () => {
     const noDate = await runRemit(['close', 'TPE', '--counted', '1'], env);
     expect([noDate.code, noDate.stderr]).toEqual([2, '錯誤：請用 --date YYYY-MM-DD 指定營業日期（台灣時間）\n']);
     const badDate = await runRemit(['close', 'TPE', '--date', '2026-13-01', '--counted', '1'], env);
@@ -90,7 +90,7 @@ describe.each(DB_KINDS)('remit close, cash-out, closes, day and export --daybook
     const noCount = await runRemit(['close', 'TPE', '--date', '2026-11-19'], env);
     expect(noCount.code).toBe(2);
     const reader = await runRemit(['close', 'TPE', '--date', '2026-11-19', '--counted', '1', '--opening', '1', '--as', 'hq_view_payments'], env);
-    expect([reader.code, reader.stderr]).toEqual([1, '錯誤：權限不足：需要「編輯匯款」權限\n']);
+    expect([reader.code, reader.stderr]).toEqual([1, '錯誤：權限不足：需要「日結」權限\n']);
   });
 
   it('remit closes gives the same figures as remit close, one row per store and day', async () => {

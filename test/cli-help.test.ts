@@ -14,9 +14,11 @@ import { handleError } from '../cli/errors.js';
 import { buildProgram } from '../cli/program.js';
 import { displayWidth } from '../cli/table.js';
 import { runRemit } from './helpers/cliInProcess.js';
+import { PERMISSION_KEYS } from '../core/users/permissions.js';
 
 /** Names of products and formats, and values a person types (roles, permission keys, --format values). */
-const PROPER_NAMES = new Set(['remit', 'Excel', 'SQLite', 'PostgreSQL', 'Big5', 'admin', 'user', 'view_payments', 'edit_payments', 'pg_dump', 'pg_restore', 'psql', 'xlsx', 'csv', 'json']);
+// permission keys are names a script types, listed with their meaning in `users add --help`
+const PROPER_NAMES = new Set<string>(['remit', 'Excel', 'SQLite', 'PostgreSQL', 'Big5', 'admin', 'user', ...PERMISSION_KEYS, 'pg_dump', 'pg_restore', 'psql', 'xlsx', 'csv', 'json']);
 
 /** Nobody's database: any command that got as far as opening one would refuse (and create nothing). */
 const ENV = { REMIT_DB: '/nonexistent/remit-help-test/remit.sqlite' };

@@ -141,8 +141,8 @@ describe('remit reconcile', () => {
     await withDb(async (k) => {
       const ctx = { db: k, security: TEST_SECURITY, actor: systemActor('test'), ip: null };
       const txg = await createStore(ctx, { name: '台中店', code: 'TXG' });
-      await createUser(ctx, { username: 'tpe_acct', password: 'shop-key-4821', role: 'user', store_id: 1, permissions: ['view_payments', 'edit_payments', 'manage_payments'] });
-      await createUser(ctx, { username: 'hq_two', password: 'shop-key-4821', role: 'user', accessible_stores: [1, txg.id], permissions: ['view_payments', 'edit_payments', 'manage_payments'] });
+      await createUser(ctx, { username: 'tpe_acct', password: 'shop-key-4821', role: 'user', store_id: 1, permissions: ['view_payments', 'edit_payments', 'manage_payments', 'confirm_payments'] });
+      await createUser(ctx, { username: 'hq_two', password: 'shop-key-4821', role: 'user', accessible_stores: [1, txg.id], permissions: ['view_payments', 'edit_payments', 'manage_payments', 'confirm_payments'] });
     });
     writeFileSync(join(dir, '郵局_1110.csv'), csv(['="115/11/10 09:00:00",="跨行存入",="",="4,800",="4,800",="",="****24680"']));
     const r = await run(['reconcile', '郵局_1110.csv', '--as', 'tpe_acct', '--account', '0001234-5678901', '--json']);

@@ -219,7 +219,7 @@ describe.each(DB_KINDS)('cash and the daily close on %s', (kind) => {
     // a store with no payment yet: its day book (cash only, or nothing) gives nothing away whole
     const sys: ServiceContext = { db: t.db, security: TEST_SECURITY, actor: systemActor('test'), ip: null };
     const fresh = await createStore(sys, { code: 'NEW1', name: '新開店' });
-    await createUser(sys, { username: 'newclerk', password: 'tea-leaf-99-new', role: 'user', store_id: fresh.id, permissions: ['view_payments', 'edit_payments'] });
+    await createUser(sys, { username: 'newclerk', password: 'tea-leaf-99-new', role: 'user', store_id: fresh.id, permissions: ['view_payments', 'edit_payments', 'record_cash_out'] });
     const clerk = await as('newclerk');
     await recordCashOut(clerk, { kind: '店內支出', category: '雜支', amount: 80, at: '2026-11-20T10:00' });
     expect((await exportDayBook(clerk, { store_id: fresh.id, from: '2026-11-20', to: '2026-11-20', format: 'csv' })).count).toBe(1);

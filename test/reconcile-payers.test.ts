@@ -59,10 +59,10 @@ describe.each(DB_KINDS)('issue 21: payers, accounts and one-store users on %s', 
     f = await seed(t.db);
     admin = { db: t.db, security: TEST_SECURITY, actor: systemActor('test'), ip: null };
     // the accountant of one store (as in the issue: `remit reconcile FILE --as tpe_acct`)
-    await createUser(admin, { username: 'tpe_acct', password: 'shop-key-4821', role: 'user', store_id: f.stores.A.id, permissions: ['view_payments', 'edit_payments', 'manage_payments'] });
+    await createUser(admin, { username: 'tpe_acct', password: 'shop-key-4821', role: 'user', store_id: f.stores.A.id, permissions: ['view_payments', 'edit_payments', 'manage_payments', 'confirm_payments'] });
     // headquarters staff with one accessible store, and with two
-    await createUser(admin, { username: 'hq_one', password: 'shop-key-4821', role: 'user', accessible_stores: [f.stores.B.id], permissions: ['view_payments', 'edit_payments', 'manage_payments'] });
-    await createUser(admin, { username: 'hq_two', password: 'shop-key-4821', role: 'user', accessible_stores: [f.stores.A.id, f.stores.B.id], permissions: ['view_payments', 'edit_payments', 'manage_payments'] });
+    await createUser(admin, { username: 'hq_one', password: 'shop-key-4821', role: 'user', accessible_stores: [f.stores.B.id], permissions: ['view_payments', 'edit_payments', 'manage_payments', 'confirm_payments'] });
+    await createUser(admin, { username: 'hq_two', password: 'shop-key-4821', role: 'user', accessible_stores: [f.stores.A.id, f.stores.B.id], permissions: ['view_payments', 'edit_payments', 'manage_payments', 'confirm_payments'] });
   });
   beforeEach(async () => {
     for (const table of ['reconcile_payers', 'bank_links', 'bank_lines', 'bank_statements', 'payments', 'audit_log']) await t.db(table).delete();

@@ -40,7 +40,7 @@ describe.each(DB_KINDS)('reconciliation service on %s', (kind) => {
     f = await seed(t.db);
     admin = { db: t.db, security: TEST_SECURITY, actor: systemActor('test'), ip: null };
     // a branch manager of store A who may import statements
-    await createUser(admin, { username: 'mgrA', password: 'shop-key-4821', role: 'user', store_id: f.stores.A.id, permissions: ['view_payments', 'edit_payments', 'manage_payments'] });
+    await createUser(admin, { username: 'mgrA', password: 'shop-key-4821', role: 'user', store_id: f.stores.A.id, permissions: ['view_payments', 'edit_payments', 'manage_payments', 'confirm_payments'] });
   });
   beforeEach(async () => {
     for (const table of ['bank_links', 'bank_lines', 'bank_statements', 'payments', 'audit_log']) await t.db(table).delete();

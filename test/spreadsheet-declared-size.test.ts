@@ -138,7 +138,7 @@ describe('a sheet that declares more than it holds', () => {
     beforeAll(async () => {
       s = await startTestServer('sqlite');
       const ctx = { db: s.t.db, security: TEST_SECURITY, actor: systemActor('test'), ip: null };
-      const u = await createUser(ctx, { username: 'managerA', password: PASSWORD, role: 'user', store_id: s.stores.A.id, permissions: ['view_payments', 'edit_payments', 'manage_payments'] });
+      const u = await createUser(ctx, { username: 'managerA', password: PASSWORD, role: 'user', store_id: s.stores.A.id, permissions: ['view_payments', 'edit_payments', 'manage_payments', 'confirm_payments'] });
       manager = signToken(TEST_SECURITY, (await s.t.db<UserRow>('users').where({ id: u.id }).first())!);
     }, 60_000);
     afterAll(async () => s?.close());

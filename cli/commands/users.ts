@@ -9,6 +9,7 @@ import {
   listStores,
   listUsers,
   permissionLabels,
+  PERMISSIONS,
   ROLE_LABELS,
   ROLES,
   storeAccessLabel,
@@ -19,6 +20,7 @@ import {
   type User,
 } from '../../core/index.js';
 import { allowEmptyValue } from '../emptyValues.js';
+import { boxWrap } from '../help.js';
 import { codeList, storeIdsFromFlag } from '../storeCodes.js';
 import { withOperator, type CliIO } from '../context.js';
 import { UsageError } from '../errors.js';
@@ -31,6 +33,17 @@ const list = (v?: string) => (v ? v.split(',').map((s) => s.trim()).filter(Boole
 const json = (v: unknown) => `${JSON.stringify(v)}\n`;
 
 const COLUMNS = [...USERS.columns];
+
+/** Every permission key with its name and meaning, for `users add --help` and `users edit --help`, within 80 columns. */
+function permissionHelp(): string {
+  const keys = Object.keys(PERMISSIONS) as Array<keyof typeof PERMISSIONS>;
+  const indent = 2 + Math.max(...keys.map((k) => k.length)) + 2;
+  const line = (k: (typeof keys)[number]) => {
+    const meaning = boxWrap(`${PERMISSIONS[k].label}：${PERMISSIONS[k].description}`, 80 - indent).split('\n');
+    return `  ${k.padEnd(indent - 4)}  ${meaning.join(`\n${' '.repeat(indent)}`)}`;
+  };
+  return `\n${USERS.permissionsHeading}\n${keys.map(line).join('\n')}\n`;
+}
 
 /** --role names one of the roles (admin, user): anything else is wrong usage, said with the choices. */
 function roleFlag(role: unknown): void {
@@ -82,17 +95,21 @@ export function usersCommand(program: Command, io: CliIO): void {
     .option('--password-stdin', '從標準輸入的第一行讀取密碼（腳本用；在終端機上不加此項會提示輸入）')
     .option('--password <password>', '不建議：密碼會出現在處理程序清單中（會顯示警告）；請改用提示輸入或 --password-stdin')
     .option('--role <role>', '角色：admin 或 user', 'user')
-    .option('--permissions <keys>', '權限，以逗號分隔（例如 view_payments,edit_payments）')
+    .option('--permissions <keys>', '權限，以逗號分隔（各權限見下方）')
     .option('--store <code>', '所屬分店代碼（分店員工）；不填為總部')
     .option('--accessible-stores <codes>', '可存取分店代碼，以逗號分隔')
     .option('--inactive', '建立為停用')
     .option('--json', '以 JSON 輸出')
     .addHelpText(
       'after',
-      examples(
-        'remit users add --username boss --role admin            # 在終端機上提示輸入密碼',
-        'printf "%s\\n" "$PW" | remit users add --username tpe01 --password-stdin --permissions view_payments --store TPE',
-      ),
+      permissionHelp() +
+        examples(
+          'remit users add --username boss --role admin            # 在終端機上提示輸入密碼',
+          'remit users add --username tpe01 --store TPE --permissions record_takings,record_cash_out,close_day   # 店員：回報、收現金、日結，不能確認入帳',
+          'remit users add --username acct01 --permissions view_payments,manage_payments,confirm_payments,view_reports   # 會計：匯入對帳單並確認入帳',
+          'remit users add --username view01 --permissions view_payments,view_reports   # 檢視：只能查看與回報匯款',
+          'printf "%s\\n" "$PW" | remit users add --username tpe02 --password-stdin --permissions view_payments --store TPE',
+        ),
     )
     .action(async (opts: Opts, cmd: Command) => {
       roleFlag(opts.role);
@@ -127,7 +144,7 @@ export function usersCommand(program: Command, io: CliIO): void {
     .option('--json', '以 JSON 輸出')
     .addHelpText(
       'after',
-      examples('remit users edit tpe01 --permissions view_payments,edit_payments', 'remit users edit tpe01 --store TXG --accessible-stores TPE', 'remit users edit hq01 --no-store'),
+      permissionHelp() + examples('remit users edit tpe01 --permissions record_takings,record_cash_out,close_day', 'remit users edit tpe01 --store TXG --accessible-stores TPE', 'remit users edit hq01 --no-store'),
     )
     .action(async (username: string, opts: Opts, cmd: Command) => {
       if (opts.active && opts.inactive) throw new UsageError(USERS.activeFlagsBoth);

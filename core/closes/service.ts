@@ -230,13 +230,14 @@ export async function assertDayOpenForCash(trx: Db, ctx: Pick<ServiceContext, 'a
 }
 
 /**
- * Records cash leaving the drawer (店內支出 with its category, or 提領): anyone who may submit a
- * payment for the store may (the same rule as the form). Its day closed: only manage_payments,
- * and marked after the close.
+ * Records cash leaving the drawer (店內支出 with its category, or 提領): record_cash_out, for a
+ * store one may submit for (the form's rule). Its day closed: only manage_payments, and marked
+ * after the close.
  */
 export async function recordCashOut(ctx: ServiceContext, input: unknown): Promise<CashOut> {
   // a customer's public link reports payments, never the drawer's cash
   if (actorKind(ctx.actor) === 'link') throw new ForbiddenError(problem('forbidden'));
+  requirePermission(ctx.actor, 'record_cash_out');
   requireSubmitter(ctx.actor);
   if (!isPlainObject(input)) throw ValidationError.single('body', 'body_not_object');
   const now = Date.now();
@@ -326,13 +327,13 @@ function figuresOf(date: string, opening: number | null, e: Awaited<ReturnType<t
 }
 
 /**
- * Closes a store's Taiwan day (edit_payments, the store in scope): the day's figures by the rule,
+ * Closes a store's Taiwan day (close_day, the store in scope): the day's figures by the rule,
  * the counted cash (optionally by denomination) and the difference, who and when. A day already
  * closed is refused (day_already_closed, 409), so of two closes at once one is stored and the
  * other is told; a reopened day is closed again in its own row, with figures counted afresh.
  */
 export async function closeDay(ctx: ServiceContext, input: unknown): Promise<DayClose> {
-  requirePermission(ctx.actor, 'edit_payments');
+  requirePermission(ctx.actor, 'close_day');
   if (!isPlainObject(input)) throw ValidationError.single('body', 'body_not_object');
   const store = await storeById(ctx.db, input.store_id);
   requireStoreInScope(ctx, store.id);
@@ -458,11 +459,11 @@ export interface DayView {
 }
 
 /**
- * A store's day (view_payments or edit_payments, the store in scope): every entry with the
+ * A store's day (view_payments or close_day, the store in scope): every entry with the
  * running cash, the figures by the rule and the close if there is one. `remit day`, the close page.
  */
 export async function getDay(ctx: ServiceContext, params: { store_id?: unknown; date?: unknown }): Promise<DayView> {
-  requireAnyPermission(ctx.actor, 'view_payments', 'edit_payments');
+  requireAnyPermission(ctx.actor, 'view_payments', 'close_day');
   ctx = readContext(ctx);
   const store = await storeById(ctx.db, params.store_id);
   requireStoreInScope(ctx, store.id);
@@ -550,14 +551,14 @@ export interface CloseBoard {
 }
 
 /**
- * The board for headquarters (view_reports, view_payments or edit_payments; the stores in scope):
+ * The board for headquarters (view_reports, view_payments or close_day; the stores in scope):
  * stores by Taiwan days over a range of at most DAYBOOK_MAX_DAYS, each day 已結帳 with its
  * difference, 已重新開帳 or 未結帳, and the takings by method. From per-day figures: the closes,
  * payment_daily by method and its 32-day runs, cash_out_daily (all kept by triggers); never the
  * payments' or the cash out's rows.
  */
 export async function closesBoard(ctx: ServiceContext, params: { from?: unknown; to?: unknown; store_id?: unknown } = {}): Promise<CloseBoard> {
-  requireAnyPermission(ctx.actor, 'view_reports', 'view_payments', 'edit_payments');
+  requireAnyPermission(ctx.actor, 'view_reports', 'view_payments', 'close_day');
   ctx = readContext(ctx);
   const db = ctx.db;
   const today = taipeiDate(Date.now());

@@ -22,6 +22,7 @@ import * as boardFigures from '../../migrations/20261127002600_board_figures.js'
 import * as bankLinesPerStore from '../../migrations/20261128000100_bank_lines_per_store.js';
 import * as publicReportKeys from '../../migrations/20261128041500_public_report_keys.js';
 import * as publicDecoys from '../../migrations/20261129060000_public_decoys.js';
+import * as moneyGrants from '../../migrations/20261129120000_money_grants.js';
 
 const MIGRATIONS: Record<string, Knex.Migration> = {
   '20261121000000_init': init,
@@ -43,6 +44,7 @@ const MIGRATIONS: Record<string, Knex.Migration> = {
   '20261128000100_bank_lines_per_store': bankLinesPerStore,
   '20261128041500_public_report_keys': publicReportKeys,
   '20261129060000_public_decoys': publicDecoys,
+  '20261129120000_money_grants': moneyGrants,
 };
 
 /** Names of the migrations this program knows, oldest first (a restore refuses a database with others). */

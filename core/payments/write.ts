@@ -174,11 +174,13 @@ async function writeNewPayments(db: Db, items: NewPayment[]): Promise<Array<Paym
 const paymentWriters = new WeakMap<object, Batcher<NewPayment, PaymentRow | Replayed>>();
 
 /**
- * A new payment from the submission form: anyone signed in, for a store they may submit to.
+ * A new payment from the submission form: a transfer report from anyone signed in (the spec's),
+ * takings in hand (現金, 刷卡, 電子支付) with record_takings; either for a store they may submit to.
  */
 export async function createPayment(ctx: ServiceContext, input: unknown): Promise<Payment> {
   const now = Date.now();
   const value = valid(validatePayment(input, { now }));
+  if (value.method !== METHOD_TRANSFER) requirePermission(ctx.actor, 'record_takings');
   const storeId = submissionStoreId(ctx.actor, value.store_id);
   deny(submitStoreRefusal(ctx.actor, storeId));
   const allowDuplicate = isPlainObject(input) && input.confirm_duplicate === true;

@@ -119,12 +119,12 @@ export async function listPayers(ctx: ServiceContext, query: ListQuery = { filte
 }
 
 /**
- * Forgets one remembered payer (edit_payments): deleted, and the audit keeps what it was. One
+ * Forgets one remembered payer (confirm_payments): deleted, and the audit keeps what it was. One
  * outside the caller's stores is not found, as one that never was. Racing an unlink or another
  * forget, whoever comes second finds it gone (404), and only the one who deleted it is audited.
  */
 export async function forgetPayer(ctx: ServiceContext, rawId: unknown): Promise<RememberedPayer> {
-  requirePermission(ctx.actor, 'edit_payments');
+  requirePermission(ctx.actor, 'confirm_payments');
   const id = toId(rawId);
   if (id === null) throw new NotFoundError(problem('reconcile_payer_not_found', { id: String(rawId) }));
   return ctx.db.transaction(async (trx) => {

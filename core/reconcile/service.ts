@@ -540,11 +540,11 @@ async function paymentInScope(trx: Db, ctx: ServiceContext, uuid: unknown): Prom
 
 /**
  * Confirms pairs: each payment becomes 已入帳 and is linked to its line, all or none. By a
- * person (edit_payments) unless `auto` is set (the automatic run applying its own proposals).
+ * person (confirm_payments) unless `auto` is set (the automatic run applying its own proposals).
  * The score and reasons recorded are the matcher's for that pair.
  */
 export async function confirmPairs(ctx: ServiceContext, rawPairs: unknown, opts: { auto?: boolean } = {}): Promise<{ confirmed: number }> {
-  requirePermission(ctx.actor, 'edit_payments');
+  requirePermission(ctx.actor, 'confirm_payments');
   if (!Array.isArray(rawPairs) || rawPairs.length === 0) throw ValidationError.single('pairs', 'reconcile_pairs_required');
   if (rawPairs.length > MAX_DECISIONS) throw ValidationError.single('pairs', 'reconcile_too_many', { limit: MAX_DECISIONS });
   const pairs: PairDecision[] = rawPairs.map((p) => {
@@ -623,7 +623,7 @@ function pairEvidence(p: PaymentRow, l: LineRow): { score: number | null; reason
 
 /** Marks payments 未入帳 (a person's decision after reconciliation), all or none; linked payments must be unlinked first. */
 export async function markUnpaid(ctx: ServiceContext, rawPayments: unknown): Promise<{ marked: number }> {
-  requirePermission(ctx.actor, 'edit_payments');
+  requirePermission(ctx.actor, 'confirm_payments');
   if (!Array.isArray(rawPayments) || rawPayments.length === 0 || !rawPayments.every((u) => typeof u === 'string')) {
     throw ValidationError.single('payments', 'reconcile_payments_required');
   }
@@ -653,7 +653,7 @@ export async function markUnpaid(ctx: ServiceContext, rawPayments: unknown): Pro
 
 /** Unlinks a payment from its line: the payment goes back to the status it had before. */
 export async function unlinkPayment(ctx: ServiceContext, uuid: unknown): Promise<ReconciledPayment> {
-  requirePermission(ctx.actor, 'edit_payments');
+  requirePermission(ctx.actor, 'confirm_payments');
   return ctx.db.transaction(async (trx) => {
     await lockPayments(trx, [uuid]);
     const p = await paymentInScope(trx, ctx, uuid);

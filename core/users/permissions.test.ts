@@ -42,11 +42,12 @@ function user(over: Partial<Principal> = {}): Principal {
 const admin = (over: Partial<Principal> = {}) => user({ role: 'admin', ...over });
 const withPerms = (...permissions: Permission[]) => user({ permissions });
 
-const ALL_KEYS = ['manage_users', 'manage_stores', 'manage_payments', 'view_payments', 'edit_payments', 'delete_payments', 'view_reports', 'system_admin'];
+const SPEC_KEYS = ['manage_users', 'manage_stores', 'manage_payments', 'view_payments', 'edit_payments', 'delete_payments', 'view_reports', 'system_admin'];
+const MONEY_KEYS = ['record_takings', 'record_cash_out', 'close_day', 'confirm_payments'];
 
 describe('permission keys, labels and roles (spec sections 3 and 6)', () => {
-  it('has exactly the eight keys of the spec', () => {
-    expect([...PERMISSION_KEYS].sort()).toEqual([...ALL_KEYS].sort());
+  it("has the spec's eight keys first, then the four that move money", () => {
+    expect([...PERMISSION_KEYS]).toEqual([...SPEC_KEYS, ...MONEY_KEYS]);
   });
 
   it('labels each key as the spec does', () => {
@@ -59,6 +60,10 @@ describe('permission keys, labels and roles (spec sections 3 and 6)', () => {
       delete_payments: '刪除匯款',
       view_reports: '查看報告',
       system_admin: '系統管理',
+      record_takings: '記錄收款',
+      record_cash_out: '記錄現金支出',
+      close_day: '日結',
+      confirm_payments: '銀行對帳',
     });
   });
 
@@ -111,6 +116,10 @@ describe('gates (spec section 6)', () => {
     manageStores: 'manage_stores',
     viewReports: 'view_reports',
     systemAdmin: 'system_admin',
+    recordTakings: 'record_takings',
+    recordCashOut: 'record_cash_out',
+    closeDay: 'close_day',
+    confirmPayments: 'confirm_payments',
   };
 
   it.each(Object.entries(gateKey))('%s opens with %s and nothing else', (gate, key) => {
@@ -134,11 +143,19 @@ describe("canAccess: the back office's access map (issue 23, item 5)", () => {
     ['payments', 'import', ['manage_payments']],
     ['payments', 'export_all', ['manage_payments']],
     ['payments', 'sample', ['manage_payments']],
-    ['reconcile', 'list', ['edit_payments', 'manage_payments']],
-    ['reconcile', 'menu', ['edit_payments', 'manage_payments']],
+    ['reconcile', 'list', ['confirm_payments', 'manage_payments']],
+    ['reconcile', 'menu', ['confirm_payments', 'manage_payments']],
     ['reconcile', 'import', ['manage_payments']],
-    ['reconcile', 'decide', ['edit_payments']],
+    ['reconcile', 'decide', ['confirm_payments']],
     ['reconcile', 'payers', ['view_payments']],
+    ['close', 'list', ['close_day', 'view_payments']],
+    ['close', 'close', ['close_day']],
+    ['close', 'reopen', ['manage_payments']],
+    ['close', 'daybook', ['view_payments']],
+    ['closes', 'list', ['view_reports', 'view_payments', 'close_day']],
+    ['submit', 'report', []],
+    ['submit', 'takings', ['record_takings']],
+    ['submit', 'cash_out', ['record_cash_out']],
     ['users', 'list', ['manage_users']],
     ['users', 'edit', ['manage_users']],
     ['stores', 'list', ['manage_stores']],
@@ -307,7 +324,7 @@ describe('grantDenial', () => {
   const fresh = { role: 'user' as const, permissions: [] as string[], store_id: null, accessible_stores: [] as number[] };
 
   it('admins may grant anything', () => {
-    expect(grantDenial(admin(), { ...fresh, role: 'admin', permissions: ALL_KEYS, accessible_stores: [1, 2, 3] }, null)).toBeNull();
+    expect(grantDenial(admin(), { ...fresh, role: 'admin', permissions: [...SPEC_KEYS, ...MONEY_KEYS], accessible_stores: [1, 2, 3] }, null)).toBeNull();
     expect(grantDenial(admin(), { ...fresh, role: 'admin' }, { ...fresh })).toBeNull();
   });
 

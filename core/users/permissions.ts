@@ -16,6 +16,12 @@ export const PERMISSION_KEYS = [
   'delete_payments',
   'view_reports',
   'system_admin',
+  // What moves the cash drawer or the bank's word, each its own grant: a clerk takes cash and
+  // closes the day without confirming anything; an accountant confirms; a viewer records nothing.
+  'record_takings',
+  'record_cash_out',
+  'close_day',
+  'confirm_payments',
 ] as const;
 export type Permission = (typeof PERMISSION_KEYS)[number];
 
@@ -28,6 +34,10 @@ export const PERMISSIONS: Record<Permission, { label: string; description: strin
   delete_payments: { label: PERMISSION_LABELS.delete_payments, description: '刪除單筆或多筆匯款記錄' },
   view_reports: { label: PERMISSION_LABELS.view_reports, description: '查看統計報告' },
   system_admin: { label: PERMISSION_LABELS.system_admin, description: '完整的系統設定權限' },
+  record_takings: { label: PERMISSION_LABELS.record_takings, description: '記錄現金、刷卡與電子支付收款（匯款回報不需要）' },
+  record_cash_out: { label: PERMISSION_LABELS.record_cash_out, description: '記錄店內支出與提領' },
+  close_day: { label: PERMISSION_LABELS.close_day, description: '點算現金並完成分店的每日結帳' },
+  confirm_payments: { label: PERMISSION_LABELS.confirm_payments, description: '依銀行紀錄確認入帳、標記未入帳、取消對帳' },
 };
 
 export const ROLES = ['admin', 'user'] as const;
@@ -85,7 +95,7 @@ export function can(user: Pick<Principal, 'role' | 'permissions'>, permission: P
   return isAdmin(user) || user.permissions.includes(permission);
 }
 
-/** The gates of spec section 6, named for what they open. */
+/** The gates of spec section 6, and the four money grants, named for what they open. */
 export const gates = {
   viewPayments: (u: Principal) => can(u, 'view_payments'),
   exportFiltered: (u: Principal) => can(u, 'view_payments'),
@@ -99,6 +109,10 @@ export const gates = {
   manageStores: (u: Principal) => can(u, 'manage_stores'),
   viewReports: (u: Principal) => can(u, 'view_reports'),
   systemAdmin: (u: Principal) => can(u, 'system_admin'),
+  recordTakings: (u: Principal) => can(u, 'record_takings'),
+  recordCashOut: (u: Principal) => can(u, 'record_cash_out'),
+  closeDay: (u: Principal) => can(u, 'close_day'),
+  confirmPayments: (u: Principal) => can(u, 'confirm_payments'),
 };
 
 /**
@@ -121,14 +135,16 @@ export const ACCESS: Record<string, Record<string, Rule>> = {
     export_all: 'manage_payments',
     sample: 'manage_payments',
   },
-  reconcile: { '*': ['edit_payments', 'manage_payments'], import: 'manage_payments', decide: 'edit_payments', payers: 'view_payments' },
+  reconcile: { '*': ['confirm_payments', 'manage_payments'], import: 'manage_payments', decide: 'confirm_payments', payers: 'view_payments' },
   users: { '*': 'manage_users' },
   stores: { '*': 'manage_stores' },
   dashboard: { '*': 'view_reports' },
   audit: { '*': 'system_admin' },
-  // issue 26: a store's day (日結) for those who close (or read) it; the board for headquarters too
-  close: { '*': ['edit_payments', 'view_payments'], close: 'edit_payments', reopen: 'manage_payments', daybook: 'view_payments' },
-  closes: { '*': ['view_reports', 'view_payments', 'edit_payments'] },
+  // a store's day (日結) for those who close (or read) it; the board for headquarters too
+  close: { '*': ['close_day', 'view_payments'], close: 'close_day', reopen: 'manage_payments', daybook: 'view_payments' },
+  closes: { '*': ['view_reports', 'view_payments', 'close_day'] },
+  // the submission form: a transfer report is every user's (the spec's); the drawer's entries are not
+  submit: { '*': OPEN, takings: 'record_takings', cash_out: 'record_cash_out' },
 };
 
 /**

@@ -121,6 +121,10 @@ describe('user form: role and permissions', () => {
       'delete_payments',
       'view_reports',
       'system_admin',
+      'record_takings',
+      'record_cash_out',
+      'close_day',
+      'confirm_payments',
     ]);
     const none = validateUser({ ...newUser, role: 'admin', permissions: undefined }, 'edit');
     expect(none.ok && none.value.permissions).toEqual([...PERMISSION_KEYS]);

@@ -27,7 +27,7 @@ export function closeRoutes(app: AppContext): Router<State> {
   const auth = requireUser(app);
   const q = (v: unknown) => (Array.isArray(v) ? v[0] : v);
 
-  r.post('/cash-out', auth, gate(requireSubmitter), smallBody, async (ctx) => {
+  r.post('/cash-out', auth, gate((a) => (requirePermission(a, 'record_cash_out'), requireSubmitter(a))), smallBody, async (ctx) => {
     ctx.status = 201;
     ctx.body = await recordCashOut(serviceContext(app, ctx), ctx.request.body);
   });
@@ -45,7 +45,7 @@ export function closeRoutes(app: AppContext): Router<State> {
   r.get('/closes/daybook', auth, async (ctx) => {
     sendFile(ctx, await exportDayBook(serviceContext(app, ctx), { store_id: q(ctx.query.store_id), from: q(ctx.query.from), to: q(ctx.query.to), format: q(ctx.query.format) }));
   });
-  r.post('/closes', auth, gate((a) => requirePermission(a, 'edit_payments')), smallBody, async (ctx) => {
+  r.post('/closes', auth, gate((a) => requirePermission(a, 'close_day')), smallBody, async (ctx) => {
     ctx.status = 201;
     ctx.body = await closeDay(serviceContext(app, ctx), ctx.request.body);
   });

@@ -26,8 +26,8 @@ const one = (v: string | string[] | undefined) => (Array.isArray(v) ? v[0] : v);
 export function reconcileRoutes(app: AppContext): Router<State> {
   const r = new Router<State>(API_ROUTER);
   const auth = requireUser(app);
-  // Refused before the body is read: importing needs manage_payments, deciding edit_payments.
-  const decider = gate((a) => requirePermission(a, 'edit_payments'));
+  // Refused before the body is read: importing needs manage_payments, deciding confirm_payments.
+  const decider = gate((a) => requirePermission(a, 'confirm_payments'));
 
   r.post('/reconcile/statements', auth, gate((a) => requirePermission(a, 'manage_payments')), rawBody(MAX_IMPORT_BYTES), async (ctx) => {
     const statement = await importStatement(serviceContext(app, ctx), {

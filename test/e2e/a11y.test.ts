@@ -40,6 +40,8 @@ const ROLES = {
   manager: 'mgrA',
   /** a branch clerk: one store, views and edits */
   clerk: 'branchA',
+  /** at the till: reports, takes cash, records cash out and closes the day, and sees no list */
+  till: 'tillA',
   /** reads the list and the reports, changes nothing */
   reader: 'readerA',
   /** a headquarters account with no store at all */
@@ -102,7 +104,8 @@ describe.skipIf(!HAS_CHROMIUM)('accessibility (axe-core): every page, every kind
     const failed = await fetch(`${e.url}/api/admin/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ username: 'admin', password: 'not-the-password-1' }) });
     expect(failed.status).toBe(401);
     const extra: Record<string, Record<string, unknown>> = {
-      mgrA: { role: 'user', store_id: A, permissions: ['manage_users', 'manage_payments', 'view_payments', 'edit_payments', 'delete_payments', 'view_reports'] },
+      mgrA: { role: 'user', store_id: A, permissions: ['manage_users', 'manage_payments', 'view_payments', 'edit_payments', 'delete_payments', 'view_reports', 'record_takings', 'record_cash_out', 'close_day', 'confirm_payments'] },
+      tillA: { role: 'user', store_id: A, permissions: ['record_takings', 'record_cash_out', 'close_day'] },
       readerA: { role: 'user', store_id: A, permissions: ['view_payments', 'view_reports'] },
       nostoreU: { role: 'user', store_id: null, accessible_stores: [], permissions: ['view_payments', 'edit_payments', 'view_reports'] },
     };

@@ -1,7 +1,8 @@
 /**
  * Issue 26 in a real browser, at 375 px and 1280 px: the form at / asks the method first (匯款
  * preselected), a 現金 sale and an 電子支付 sale need no last five and are stored 已入帳 with their
- * method, sub-type and 員工購物 mark; the back office list shows 付款方式 and filters by it.
+ * method, sub-type and 員工購物 mark; the back office list shows 付款方式 and filters by it. The
+ * form offers takings and cash out only to the accounts granted them.
  */
 import { copyFileSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
@@ -65,6 +66,27 @@ describe.skipIf(!HAS_CHROMIUM)('payment methods on the form and the list', () =>
       await page.getByRole('button', { name: '提交匯款資訊' }).click();
       await page.getByText('請輸入帳號後五碼').waitFor();
       await page.context().close();
+    });
+  }
+
+  for (const width of [375, 1280]) {
+    it(`offers only what the account may record: a transfer report to a viewer, takings and cash out to the till, at ${width} px`, async () => {
+      const viewer = await e.signedIn('hq_view_payments', '/', { width, height: 900 });
+      await viewer.locator('#last_five').waitFor();
+      await viewer.getByRole('button', { name: '提交匯款資訊' }).waitFor();
+      expect(await viewer.getByRole('radio', { name: '現金' }).count()).toBe(0);
+      expect(await viewer.getByTestId('cash-out').count()).toBe(0);
+      await viewer.context().close();
+
+      const till = await e.signedIn('hq_record_cash_out', '/', { width, height: 900 });
+      await till.getByTestId('cash-out').waitFor();
+      expect(await till.getByRole('radio', { name: '現金' }).count()).toBe(0);
+      await till.context().close();
+
+      const seller = await e.signedIn('hq_record_takings', '/', { width, height: 900 });
+      await seller.getByRole('radio', { name: '現金' }).waitFor();
+      expect(await seller.getByTestId('cash-out').count()).toBe(0);
+      await seller.context().close();
     });
   }
 

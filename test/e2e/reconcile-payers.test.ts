@@ -40,7 +40,7 @@ describe.skipIf(!HAS_CHROMIUM)('已記住的付款人 on the 對帳 page', () =>
   beforeAll(async () => {
     e = await startE2E();
     const ctx = { db: e.t.db, security: TEST_SECURITY, actor: systemActor('test'), ip: null };
-    const u = await createUser(ctx, { username: 'tpe_acct', password: 'shop-key-4821', role: 'user', store_id: e.stores.A.id, permissions: ['view_payments', 'edit_payments', 'manage_payments'] });
+    const u = await createUser(ctx, { username: 'tpe_acct', password: 'shop-key-4821', role: 'user', store_id: e.stores.A.id, permissions: ['view_payments', 'edit_payments', 'manage_payments', 'confirm_payments'] });
     e.tokens.tpe_acct = signToken(TEST_SECURITY, (await e.t.db<UserRow>('users').where({ id: u.id }).first())!);
     for (const [name, last_five, at, amount] of [['clear', '12345', '05T14:00', 1500], ['second', '24680', '06T09:00', 2600]] as const) {
       uuids[name] = (await api<{ uuid: string }>('POST', '/payments', { last_five, paid_at: `2026-11-${at}+08:00`, amount, note: '', store_id: e.stores.A.id })).uuid;

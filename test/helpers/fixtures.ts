@@ -11,6 +11,8 @@ import { TEST_SECURITY } from './db.js';
 
 export const PASSWORD = 'shop-key-4821';
 
+const BRANCH_STAFF = ['view_payments', 'edit_payments', 'delete_payments', 'view_reports', 'record_takings', 'record_cash_out', 'close_day', 'confirm_payments'];
+
 export interface Fixture {
   stores: { A: Store; B: Store; C: Store };
   users: Record<string, User>;
@@ -27,9 +29,10 @@ export async function seed(db: Knex): Promise<Fixture> {
     admin: { role: 'admin' },
     // A headquarters user (no home store) with access to stores A and B and no permission.
     hq_none: { role: 'user', permissions: [], accessible_stores: [A.id, B.id] },
-    // Branch staff of store A and of store B, with the day-to-day permissions.
-    branchA: { role: 'user', store_id: A.id, permissions: ['view_payments', 'edit_payments', 'delete_payments', 'view_reports'] },
-    branchB: { role: 'user', store_id: B.id, permissions: ['view_payments', 'edit_payments', 'delete_payments', 'view_reports'] },
+    // Branch staff of store A and of store B, with the day-to-day permissions (those an account
+    // holding 編輯匯款 had before the money grants, which it kept).
+    branchA: { role: 'user', store_id: A.id, permissions: [...BRANCH_STAFF] },
+    branchB: { role: 'user', store_id: B.id, permissions: [...BRANCH_STAFF] },
     inactive: { role: 'user', store_id: A.id, permissions: ['view_payments'], is_active: false },
   };
   // One headquarters user per single permission: hq_view_payments, hq_manage_users, ...

@@ -32,8 +32,8 @@ describe.each(DB_KINDS)('reconciliation under attack on %s', (kind) => {
     const ctx = { db: s.t.db, security: TEST_SECURITY, actor: systemActor('test'), ip: null };
     const extra = {
       auditA: { role: 'user', store_id: s.stores.A.id, permissions: ['system_admin'] },
-      managerA: { role: 'user', store_id: s.stores.A.id, permissions: ['view_payments', 'edit_payments', 'manage_payments'] },
-      managerB: { role: 'user', store_id: s.stores.B.id, permissions: ['view_payments', 'edit_payments', 'manage_payments'] },
+      managerA: { role: 'user', store_id: s.stores.A.id, permissions: ['view_payments', 'edit_payments', 'manage_payments', 'confirm_payments'] },
+      managerB: { role: 'user', store_id: s.stores.B.id, permissions: ['view_payments', 'edit_payments', 'manage_payments', 'confirm_payments'] },
     };
     for (const [name, spec] of Object.entries(extra)) {
       const u = await createUser(ctx, { username: name, password: PASSWORD, ...spec });
@@ -257,7 +257,7 @@ describe.each(DB_KINDS)('reconciliation under attack on %s', (kind) => {
     expect(all.body.map((e: any) => e.after?.file)).toEqual(expect.arrayContaining(['every-store.csv', 'mine.csv', 'theirs-b.csv']));
   });
 
-  it('each call needs its permission: manage_payments to import, edit_payments to decide, view_payments to read', async () => {
+  it('each call needs its permission: manage_payments to import, confirm_payments to decide, view_payments to read', async () => {
     const st = (await upload(0, 'p.csv', statement(credits(1)), s.stores.A.id)).body.statement;
     const [line] = await linesOf(st.id);
     const p = await pay('10000');
@@ -266,6 +266,8 @@ describe.each(DB_KINDS)('reconciliation under attack on %s', (kind) => {
       ['hq_edit_payments imports', upload(1, 'x.csv', statement(credits(1, 40)), s.stores.A.id, 'hq_edit_payments')],
       ['hq_view_payments confirms', call(0, 'POST', '/reconcile/confirm', { as: 'hq_view_payments', body: { pairs: [{ payment: p.uuid, line }] } })],
       ['hq_manage_payments confirms', call(1, 'POST', '/reconcile/confirm', { as: 'hq_manage_payments', body: { pairs: [{ payment: p.uuid, line }] } })],
+      ['hq_edit_payments confirms', call(0, 'POST', '/reconcile/confirm', { as: 'hq_edit_payments', body: { pairs: [{ payment: p.uuid, line }] } })],
+      ['hq_confirm_payments imports', upload(0, 'x.csv', statement(credits(1, 40)), s.stores.A.id, 'hq_confirm_payments')],
       ['hq_view_payments marks unpaid', call(0, 'POST', '/reconcile/unpaid', { as: 'hq_view_payments', body: { payments: [p.uuid] } })],
       ['hq_none reads lines', call(1, 'GET', '/reconcile/lines', { as: 'hq_none' })],
       ['hq_none reads proposals', call(0, 'GET', '/reconcile/proposals?from=2026-11-05&to=2026-11-05', { as: 'hq_none' })],
@@ -277,8 +279,8 @@ describe.each(DB_KINDS)('reconciliation under attack on %s', (kind) => {
     expect(Number((await s.t.db('bank_statements').count({ n: '*' }).first())!.n)).toBe(1);
     expect(await statusOf(p.uuid)).toBe('未確認');
     expect(await linkOf(p.uuid)).toBeUndefined();
-    // hq_edit_payments may decide
-    expect((await call(1, 'POST', '/reconcile/confirm', { as: 'hq_edit_payments', body: { pairs: [{ payment: p.uuid, line }] } })).status).toBe(200);
+    // hq_confirm_payments may decide
+    expect((await call(1, 'POST', '/reconcile/confirm', { as: 'hq_confirm_payments', body: { pairs: [{ payment: p.uuid, line }] } })).status).toBe(200);
   });
 
   it('hostile sort keys and ids out of range are refused as bad input, never a 500', async () => {

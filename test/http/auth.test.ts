@@ -17,6 +17,10 @@ const ALL_PERMISSIONS = [
   'delete_payments',
   'view_reports',
   'system_admin',
+  'record_takings',
+  'record_cash_out',
+  'close_day',
+  'confirm_payments',
 ];
 
 const b64url = (v: unknown) => Buffer.from(JSON.stringify(v)).toString('base64url');
@@ -162,7 +166,7 @@ describe.each(DB_KINDS)('auth API on %s', (kind) => {
         id: s.users.branchA.id,
         username: 'branchA',
         role: 'user',
-        permissions: ['view_payments', 'edit_payments', 'delete_payments', 'view_reports'],
+        permissions: ['view_payments', 'edit_payments', 'delete_payments', 'view_reports', 'record_takings', 'record_cash_out', 'close_day', 'confirm_payments'],
         store_id: s.stores.A.id,
         accessible_stores: [],
       });

@@ -38,6 +38,8 @@ interface Case {
 }
 
 let seq = 0;
+/** a past Taiwan day no other call closes, so each caller's close is its own */
+const dayOfItsOwn = () => new Date(Date.UTC(2025, 0, 1) + ++seq * 86_400_000).toISOString().slice(0, 10);
 /** a payment in store A, made fresh so writes by one caller do not affect the next */
 async function paymentInA(s: TestServer): Promise<string> {
   seq++;
@@ -131,6 +133,28 @@ const CASES: Case[] = [
     // Every caller sends the same report, so each confirms the second copy on purpose (可能重複).
     allowed: ['admin', ...HQ, 'hq_none', 'branchA'],
     probe: call('POST', () => '/payments', (s) => ({ last_five: '54321', paid_at: '2026-11-18T11:00', amount: 999, store_id: s.stores.A.id, confirm_duplicate: true })),
+  },
+  // Takings in hand, cash out and closing the day each need their own grant: a read-only account records none of them.
+  {
+    name: 'POST /payments 現金 (store A)',
+    write: true,
+    ok: 201,
+    allowed: ['admin', 'hq_record_takings', 'branchA'],
+    probe: call('POST', () => '/payments', (s) => ({ method: '現金', paid_at: '2026-11-18T11:00', amount: 500 + ++seq, store_id: s.stores.A.id, confirm_duplicate: true })),
+  },
+  {
+    name: 'POST /cash-out 提領 (store A)',
+    write: true,
+    ok: 201,
+    allowed: ['admin', 'hq_record_cash_out', 'branchA'],
+    probe: call('POST', () => '/cash-out', (s) => ({ kind: '提領', amount: 20_000, at: '2026-11-18T12:00', store_id: s.stores.A.id })),
+  },
+  {
+    name: 'POST /closes (store A, a day of its own)',
+    write: true,
+    ok: 201,
+    allowed: ['admin', 'hq_close_day', 'branchA'],
+    probe: call('POST', () => '/closes', (s) => ({ store_id: s.stores.A.id, date: dayOfItsOwn(), opening: 0, counted: 0 })),
   },
   {
     name: 'POST /payments (store C, outside every scope but admin)',
@@ -242,21 +266,21 @@ const CASES: Case[] = [
     name: 'POST /reconcile/confirm (store A)',
     write: true,
     ok: 200,
-    allowed: ['admin', 'hq_edit_payments', 'branchA'],
+    allowed: ['admin', 'hq_confirm_payments', 'branchA'],
     probe: call('POST', () => '/reconcile/confirm', async (s) => ({ pairs: [await pairInA(s)] })),
   },
   {
     name: 'POST /reconcile/unpaid (store A)',
     write: true,
     ok: 200,
-    allowed: ['admin', 'hq_edit_payments', 'branchA'],
+    allowed: ['admin', 'hq_confirm_payments', 'branchA'],
     probe: call('POST', () => '/reconcile/unpaid', async (s) => ({ payments: [await paymentInA(s)] })),
   },
   {
     name: 'POST /reconcile/unlink (store A)',
     write: true,
     ok: 200,
-    allowed: ['admin', 'hq_edit_payments', 'branchA'],
+    allowed: ['admin', 'hq_confirm_payments', 'branchA'],
     probe: call('POST', () => '/reconcile/unlink', async (s) => ({ payment: (await pairInA(s, true)).payment })),
   },
   { name: 'GET /reconcile/payers', write: false, ok: 200, allowed: VIEWERS, probe: call('GET', () => '/reconcile/payers') },
@@ -264,7 +288,7 @@ const CASES: Case[] = [
     name: 'DELETE /reconcile/payers/:id (store A)',
     write: true,
     ok: 200,
-    allowed: ['admin', 'hq_edit_payments', 'branchA'],
+    allowed: ['admin', 'hq_confirm_payments', 'branchA'],
     notFound: ['branchB'],
     probe: call('DELETE', async (s) => `/reconcile/payers/${await payerInA(s)}`),
   },
@@ -272,7 +296,7 @@ const CASES: Case[] = [
 
 async function counts(s: TestServer) {
   const out: Record<string, number> = {};
-  for (const t of ['payments', 'users', 'stores', 'audit_log', 'bank_statements', 'bank_links', 'reconcile_payers']) {
+  for (const t of ['payments', 'users', 'stores', 'audit_log', 'bank_statements', 'bank_links', 'reconcile_payers', 'cash_out', 'day_closes']) {
     const r = (await s.t.db(t).count({ n: '*' }).first()) as { n: number | string };
     out[t] = Number(r.n);
   }

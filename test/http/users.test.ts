@@ -17,10 +17,14 @@ const ALL_PERMISSIONS = [
   'delete_payments',
   'view_reports',
   'system_admin',
+  'record_takings',
+  'record_cash_out',
+  'close_day',
+  'confirm_payments',
 ];
 const USER_KEYS = ['accessible_stores', 'created_at', 'id', 'is_active', 'permissions', 'role', 'store_id', 'updated_at', 'username'];
 const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{3})?Z$/;
-const FIXTURE_USERS = 13; // admin, hq_none, branchA, branchB, inactive and one hq_<permission> per key
+const FIXTURE_USERS = 17; // admin, hq_none, branchA, branchB, inactive and one hq_<permission> per key
 
 function expectUserShape(u: any) {
   expect(Object.keys(u).sort()).toEqual(USER_KEYS);
@@ -111,7 +115,7 @@ describe.each(DB_KINDS)('users API on %s', (kind) => {
     it('pages with range, and pages do not overlap', async () => {
       const p1 = await s.api('GET', `/users${listParams({ range: [0, 4] })}`, { as: 'admin' });
       const p2 = await s.api('GET', `/users${listParams({ range: [5, 9] })}`, { as: 'admin' });
-      const p3 = await s.api('GET', `/users${listParams({ range: [10, 14] })}`, { as: 'admin' });
+      const p3 = await s.api('GET', `/users${listParams({ range: [10, 19] })}`, { as: 'admin' });
       expect(p1.status).toBe(200);
       expect(p1.body).toHaveLength(5);
       expect(p1.headers.get('content-range')).toBe(`users 0-4/${FIXTURE_USERS}`);
@@ -387,7 +391,7 @@ describe.each(DB_KINDS)('users API on %s', (kind) => {
   describe('PUT /api/users/:id', () => {
     it('demoting an admin without a permission list leaves them with none', async () => {
       const created = await s.api('POST', '/users', { as: 'admin', body: { username: `demo_${kind.slice(0, 2)}`, password: PASSWORD, role: 'admin' } });
-      expect(created.body.permissions).toHaveLength(8);
+      expect(created.body.permissions).toEqual(ALL_PERMISSIONS);
       const demoted = await s.api('PUT', `/users/${created.body.id}`, { as: 'admin', body: { role: 'user' } });
       expect(demoted.status).toBe(200);
       expect(demoted.body).toMatchObject({ role: 'user', permissions: [] });

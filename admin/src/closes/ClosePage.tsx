@@ -13,7 +13,7 @@ import {
   CLOSE_STATUS_LABELS,
   DENOMINATIONS,
   METHOD_ORDER,
-  can,
+  canAccess,
   cashDifference,
   denominationTotal,
   formatNTD,
@@ -52,7 +52,7 @@ export function ClosePage() {
     if (next.date) p.set('date', next.date);
     setParams(p, { replace: true });
   };
-  const allowed = !!me && (can(me, 'edit_payments') || can(me, 'view_payments'));
+  const allowed = !!me && canAccess(me, 'close', 'list');
   const [day, setDay] = useState<DayView | null>(null);
   const [loading, setLoading] = useState(false);
   const [loadError, setLoadError] = useState<string | null>(null);
@@ -100,7 +100,7 @@ export function ClosePage() {
       </Stack>
       <Box sx={{ height: 4, mb: 1 }}>{loading && <LinearProgress />}</Box>
       {loadError && <Alert severity="error">{loadError}</Alert>}
-      {day && <DayCard day={day} canClose={can(me!, 'edit_payments')} canReopen={can(me!, 'manage_payments')} reload={load} />}
+      {day && <DayCard day={day} canClose={canAccess(me!, 'close', 'close')} canReopen={canAccess(me!, 'close', 'reopen')} reload={load} />}
     </Box>
   );
 }

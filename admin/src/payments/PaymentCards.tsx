@@ -57,7 +57,7 @@ export function PaymentCards({ canEdit, canDelete, storeName, empty }: { canEdit
           </Typography>
           <Box sx={{ display: 'flex', alignItems: 'center', gap: 1, mt: 0.5 }}>
             <StatusCell record={r} editable={canEdit} />
-            {canEdit && <UnlinkButton record={r} />}
+            <UnlinkButton record={r} />
             <Box sx={{ flex: 1, minWidth: 0 }}>
               <NoteCell record={r} editable={canEdit} fullWidth />
             </Box>

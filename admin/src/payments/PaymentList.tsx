@@ -170,7 +170,7 @@ function PaymentGrid({ me, permanent }: { me: Me; permanent: Record<string, unkn
         render={(r: ListedPayment) => (
           <>
             <StatusCell record={r} editable={canEdit} />
-            {canEdit && <UnlinkButton record={r} compact />}
+            <UnlinkButton record={r} compact />
             {canEdit && <ConfirmCreditedButton record={r} compact />}
           </>
         )}

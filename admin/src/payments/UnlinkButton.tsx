@@ -3,12 +3,14 @@ import { Button, Dialog, DialogActions, DialogContent, DialogContentText } from 
 import { useState } from 'react';
 import { useHoldLayout } from './layoutHold';
 import { useNotify, useRefresh } from 'react-admin';
-import type { Payment } from '../../../core/browser';
+import { gates, type Payment } from '../../../core/browser';
+import { useMe } from '../common/useMe';
 import { dataProvider } from '../providers/dataProvider';
 import { RECONCILE_UI as R } from '../messages';
 
 /**
- * 取消對帳 on a payment linked to a bank line: back to the status it had before (edit_payments).
+ * 取消對帳 on a payment linked to a bank line: back to the status it had before (confirm_payments,
+ * as the 對帳 decision it undoes).
  * `compact` (the desk's dense table): the words alone, no taller than the row's 28 px, as 確認入帳.
  */
 export function UnlinkButton({ record, compact = false }: { record: Payment & { bank_line_id?: number | null }; compact?: boolean }) {
@@ -17,7 +19,8 @@ export function UnlinkButton({ record, compact = false }: { record: Payment & { 
   useHoldLayout(open);
   const notify = useNotify();
   const refresh = useRefresh();
-  if (record.bank_line_id === null || record.bank_line_id === undefined) return null;
+  const { me } = useMe();
+  if (record.bank_line_id === null || record.bank_line_id === undefined || !me || !gates.confirmPayments(me)) return null;
   async function unlink() {
     setBusy(true);
     try {

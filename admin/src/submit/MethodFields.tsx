@@ -2,8 +2,10 @@
  * The payment method, asked first on the form (issue 26): 匯款 preselected, then 現金, 刷卡,
  * 電子支付 as one row of large choices a thumb can hit; an e-payment's sub-type and the 員工購物
  * mark below. Self-contained: it owns no submission, the form passes its values and hears changes.
+ * `methods` are those the user may record (匯款 for everyone; the others with 記錄收款); with only
+ * 匯款 there is no choice to show.
  */
-import { EPAY_KINDS, hasMethodDetail, METHOD_DETAIL_MAX, PAYMENT_METHODS, type PaymentMethod } from '../../../core/browser';
+import { EPAY_KINDS, hasMethodDetail, METHOD_DETAIL_MAX, type PaymentMethod } from '../../../core/browser';
 import { UI } from '../messages';
 
 export interface MethodValues {
@@ -12,14 +14,15 @@ export interface MethodValues {
   employee: boolean;
 }
 
-export function MethodFields(props: { value: MethodValues; onChange: (v: MethodValues) => void; error?: string; detailError?: string }) {
+export function MethodFields(props: { methods: readonly PaymentMethod[]; value: MethodValues; onChange: (v: MethodValues) => void; error?: string; detailError?: string }) {
   const { value, onChange } = props;
   return (
     <>
+      {props.methods.length > 1 && (
       <fieldset className="field methods" aria-describedby={props.error ? 'method-error' : undefined}>
         <legend className="label">{UI.method}</legend>
         <div className="method-choices" role="radiogroup" aria-label={UI.method}>
-          {PAYMENT_METHODS.map((m) => (
+          {props.methods.map((m) => (
             <label key={m} className={`method-choice${value.method === m ? ' chosen' : ''}`}>
               <input
                 type="radio"
@@ -38,6 +41,7 @@ export function MethodFields(props: { value: MethodValues; onChange: (v: MethodV
           </p>
         )}
       </fieldset>
+      )}
       {hasMethodDetail(value.method) && (
         <div className={`field${props.detailError ? ' has-error' : ''}`}>
           <label className="label" htmlFor="method_detail">

@@ -3,7 +3,7 @@
  * react-admin. Rules come from core, so the form and the server check the same things.
  */
 import { useEffect, useRef, useState, type FormEvent } from 'react';
-import { isBranchUser, scopeIsEmpty, storesInScope, submissionStoreId, formatTaipei, paidAtNeedsConfirm, paymentTexts, paymentWords, validatePayment, storeLabel } from '../../../core/browser';
+import { canAccess, isBranchUser, PAYMENT_METHODS, scopeIsEmpty, storesInScope, submissionStoreId, formatTaipei, paidAtNeedsConfirm, paymentTexts, paymentWords, validatePayment, storeLabel } from '../../../core/browser';
 import type { Me } from '../../../core/browser';
 import { appTitle } from '../config';
 import { api, ApiError } from '../http';
@@ -94,6 +94,8 @@ export function SubmitPage({ initialMe = null }: { initialMe?: Me | null } = {})
   const offered = me ? storesInScope(me, stores) : [];
   const noStore = me !== null && scopeIsEmpty(me);
   const username = me?.username ?? UI.unknownUser;
+  // a transfer report is everyone's; cash, card and e-payment are 記錄收款's
+  const methods = me && canAccess(me, 'submit', 'takings') ? PAYMENT_METHODS : [METHOD_TRANSFER];
 
   const transfer = needsLastFive(form.method);
   const setMethod = (v: MethodValues) => {
@@ -215,7 +217,7 @@ export function SubmitPage({ initialMe = null }: { initialMe?: Me | null } = {})
         )}
         <form ref={formRef} onSubmit={(e) => onSubmit(e)} noValidate data-testid="payment-form">
           <fieldset className="fields" disabled={noStore}>
-          <MethodFields value={form} onChange={setMethod} error={errors.method} detailError={errors.method_detail} />
+          <MethodFields methods={methods} value={form} onChange={setMethod} error={errors.method} detailError={errors.method_detail} />
           {transfer && (
             <Field label={UI.lastFive} error={errors.last_five} htmlFor="last_five">
               <input
@@ -272,7 +274,7 @@ export function SubmitPage({ initialMe = null }: { initialMe?: Me | null } = {})
           </fieldset>
         </form>
       </main>
-      <CashOutForm stores={offered} lockedStoreId={locked ? me!.store_id : null} disabled={noStore} />
+      {me && canAccess(me, 'submit', 'cash_out') && <CashOutForm stores={offered} lockedStoreId={locked ? me.store_id : null} disabled={noStore} />}
     </div>
   );
 }
