@@ -17,6 +17,7 @@ export { MSG, PAYMENT_WORDS, errorText, isErrorCode, listWords, paymentTexts, pa
 export { formatNTD } from './money.js';
 export { CLIENT_KEY_BYTES, HONEYPOT_FIELD, PUBLIC_PAGE_PREFIX, isClientKey, isLinkToken, isTrackingNumber, unreachableFromOutside } from './links/rules.js';
 export type { PublicStatus, StoreLink } from './links/rules.js';
+export type { LinkFlood } from './links/floods.js';
 export { SOURCES, SOURCE_LABELS } from './payments/sources.js';
 export type { PaymentSource } from './payments/sources.js';
 export { PERMISSIONS, PERMISSION_KEYS, ROLES, activeLabel, can, canAccess, canChangePasswordOf, canSwitchStores, deleteUserDenial, editUserDenial, effectivePermissions, gates, initialTab, isAdmin, isBranchUser, mayAssignStore, mayGrantPermission, mayGrantRole, mayLeaveWithoutHomeStore, permissionLabels, scopeIsEmpty, storeAccessLabel, storeChangeDenial, storeScope, storesInScope, submissionStoreId, toggleActiveDenial } from './users/permissions.js';

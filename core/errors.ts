@@ -73,6 +73,8 @@ export interface ErrorDetailsByCode {
   possible_duplicate: { duplicate_of: string };
   uuids_required: None;
   uuids_too_many: { limit: number };
+  link_reports_window_required: None;
+  link_reports_too_many: { limit: number };
   chart_range_too_long: { limit: number };
   // sign-in and accounts
   login_username_required: None;

@@ -53,6 +53,8 @@ export { packBoard, unpackBoard } from './closes/boardWire.js';
 export type { WireBoard } from './closes/boardWire.js';
 export { exportDayBook } from './closes/daybook.js';
 export { publicLinkInfo, publicReportStatus, reportThroughLink, storeLink } from './links/service.js';
+export { linkFloods, removeLinkReports } from './links/floods.js';
+export type { LinkFlood } from './links/floods.js';
 export type { LinkAction } from './links/service.js';
 export type { PublicStatus, StoreLink } from './links/rules.js';
 export { unreachableFromOutside } from './links/rules.js';

@@ -167,6 +167,25 @@ export const STORES_UI = {
   close: '關閉',
 } as const;
 
+/** A flood through a store's public link: the notice on 分店管理 and 匯款記錄, and removing its reports. */
+export const FLOOD_UI = {
+  notice: (store: string, reports: number, refused: number) =>
+    `${store} 的公開連結今天收到 ${reports} 筆顧客回報${refused ? `，另有 ${refused} 次因達到每日上限被拒` : ''}，可能有人大量送出。`,
+  advice: '連結若已外流，請在分店管理按「公開連結」→「重新產生」：舊連結立即失效，新連結另有當日額度。',
+  show: '查看這些回報',
+  remove: '移除未確認的顧客回報',
+  removeTitle: '移除顧客回報',
+  removeConfirm: (store: string, from: string, count: number) =>
+    `將刪除 ${store} 自 ${from} 起經公開連結收到、仍為未確認的 ${count} 筆顧客回報。員工輸入的及已確認、已對帳的不受影響；每一筆都會記錄在稽核紀錄中。`,
+  from: '收到時間自',
+  counting: '計算中...',
+  removed: (count: number) => `已移除 ${count} 筆顧客回報`,
+  removeFailed: '移除失敗，請稍後再試',
+  nothing: '沒有可移除的顧客回報（已確認或已對帳的不會移除）',
+  cancel: '取消',
+  confirm: '移除',
+} as const;
+
 /** The poster by the till (issue 25): store name, QR code, three steps. */
 export const POSTER_TEXT = {
   heading: '掃描回報匯款',
@@ -300,6 +319,7 @@ export const AUDIT_UI = {
 /** The payments tab (spec section 2 "Payments tab" and "Modals"). */
 export const PAYMENTS_UI = {
   downloadFailed: '下載失敗',
+  receivedSince: (from: string) => `收到時間自 ${from} 起`,
   title: PAYMENT_LIST_LABELS.title,
   lastFive: PAYMENT_FIELD_LABELS.last_five,
   lastFiveColumn: PAYMENT_LIST_LABELS.lastFive,

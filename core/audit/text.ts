@@ -70,8 +70,13 @@ const COMMON_LABELS: Record<string, string> = {
   daybook: '日記帳',
   // a store's public link for customers
   public_link: '公開連結',
+  removed: '移除筆數',
+  received_from: '收到時間起',
+  received_to: '收到時間迄',
   paid_at_gte: '匯款日期起',
   paid_at_lte: '匯款日期迄',
+  received_gte: '收到時間起',
+  received_lte: '收到時間迄',
   q: '搜尋',
   // sign-in and account events
   reason: '原因',
@@ -145,7 +150,7 @@ const SIGN_IN_REASONS: Record<string, string> = {
 };
 const RECONCILED_BY: Record<string, string> = { auto: '自動', person: '人工' };
 /** A store's public link (core/links): what became of it. */
-const PUBLIC_LINK_CHANGES: Record<string, string> = { created: '已建立', rotated: '已重新產生', off: '已停用' };
+const PUBLIC_LINK_CHANGES: Record<string, string> = { created: '已建立', rotated: '已重新產生', off: '已停用', reports_removed: '移除大量顧客回報' };
 
 /** The Chinese name of a field of an entity's record, or the key itself when none is known. */
 export function auditFieldLabel(entity: string, field: string): string {

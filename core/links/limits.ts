@@ -68,6 +68,9 @@ export const PUBLIC_BLOCK_DAY_FACTOR = 4;
  */
 const linkBudget = (token: string) => `link day ${createHash('sha256').update(token).digest('hex').slice(0, 32)}`;
 
+/** Sends a link's day budget refused: the back office's flood notice counts them (floods.ts). */
+export const linkRefusedBucket = (token: string) => `${linkBudget(token)} refused`;
+
 /**
  * A report about to be stored: counted against this client's limits a minute and a day, its
  * IPv4 /24's a day, and its link's a day. Refused (429) past any of them, and then counted
@@ -96,6 +99,7 @@ export async function holdReport(db: Db, limits: PublicLimits, ip: string | null
   held.push(link);
   if (link.n > limits.perLinkDay) {
     await unhit(db, held);
+    await hit(db, linkRefusedBucket(linkToken), DAY, now);
     refuse(link.endsAt, now);
   }
   return { release: () => unhit(db, held) };

@@ -17,7 +17,7 @@ import { recordAudit } from '../audit/service.js';
 import { readContext, type ServiceContext } from '../context.js';
 import { requirePermission } from '../guard.js';
 import { insertPayments, newPaymentRow } from './writer.js';
-import { METHOD_CASH } from './methods.js';
+import { METHOD_CASH, METHOD_TRANSFER } from './methods.js';
 import { assertDayOpenForCash } from '../closes/service.js';
 import { taipeiDate } from '../time.js';
 
@@ -98,7 +98,8 @@ export async function existingDuplicates(db: Db, rows: ReadonlyArray<Pick<Paymen
 
 /**
  * Writes checked payments in batches inside the caller's transaction: each row's store must be
- * in the caller's scope (else ForbiddenError) and exist (else a row error); rows equal to an
+ * in the caller's scope (else ForbiddenError) and exist (else a row error), and a row other than
+ * 匯款 needs record_takings (else ForbiddenError); rows equal to an
  * existing payment are skipped unless allowed; once any row error is known nothing more is
  * written, and the caller rolls the transaction back.
  */
@@ -138,6 +139,8 @@ export class ImportWriter {
   async add(batch: readonly ImportCandidate[], fieldOf: (c: ImportCandidate) => string = () => 'file'): Promise<void> {
     for (const c of batch) {
       if (!inScope(this.ctx.actor, c.store_id)) throw new ForbiddenError(problem('store_out_of_scope', { row: c.label }));
+      // takings in hand are recorded by those granted it, from a file as on the form
+      if (c.method !== METHOD_TRANSFER) requirePermission(this.ctx.actor, 'record_takings');
       if (!this.knownStores.has(c.store_id)) this.errors.push(fieldError(fieldOf(c), 'store_not_found', { row: c.label }));
     }
     if (this.errors.length) return;

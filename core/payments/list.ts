@@ -28,7 +28,8 @@ const SORTABLE = {
   created_at: 'created_at',
   updated_at: 'updated_at',
 };
-const FILTERS = ['id', 'status', 'store_id', 'paid_at_gte', 'paid_at_lte', 'q', 'last_five', 'method', 'employee', 'source'] as const;
+// received_gte/_lte: when a payment arrived (created_at), to find a flood through a public link
+const FILTERS = ['id', 'status', 'store_id', 'paid_at_gte', 'paid_at_lte', 'q', 'last_five', 'method', 'employee', 'source', 'received_gte', 'received_lte'] as const;
 
 /** What a payment filter selected, for export file names. */
 export interface AppliedPaymentFilter {
@@ -78,6 +79,10 @@ export function filteredPaymentsQuery(
   const range = instantRange(from, to);
   if (range.gte !== undefined) query.where('paid_at', '>=', range.gte);
   if (range.lt !== undefined) query.where('paid_at', '<', range.lt);
+  const received = instantRange(f.received_gte, f.received_lte);
+  if (received.gte !== undefined) query.where('created_at', '>=', received.gte);
+  if (received.lt !== undefined) query.where('created_at', '<', received.lt);
+  const byReceipt = received.gte !== undefined || received.lt !== undefined;
 
   let q: string | undefined;
   if (typeof f.q === 'string' && f.q.trim()) {
@@ -89,7 +94,7 @@ export function filteredPaymentsQuery(
   // Narrowed by store, status, method and whole Taiwan days only: the count is a sum over payment_daily
   // (a few rows per store, day and status, kept by triggers in every write's transaction), not a
   // count of every match. The list's total at a million payments, and while an import writes.
-  const byDays = !ids && !lastFive && employee === undefined && !sources && q === undefined && isWholeDays(from) && isWholeDays(to);
+  const byDays = !ids && !lastFive && employee === undefined && !sources && !byReceipt && q === undefined && isWholeDays(from) && isWholeDays(to);
   const dailyCount = !byDays
     ? undefined
     : async () => {
@@ -113,7 +118,7 @@ export function filteredPaymentsQuery(
     employee,
     selected: ids?.length,
     sources,
-    empty: !requestedStores && !statuses && !sources && !ids && !lastFive && !methods && employee === undefined && !from && !to && !q,
+    empty: !requestedStores && !statuses && !sources && !ids && !lastFive && !methods && employee === undefined && !byReceipt && !from && !to && !q,
   };
   return { query, applied, dailyCount };
 }

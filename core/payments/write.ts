@@ -365,10 +365,24 @@ export async function deletePayments(ctx: ServiceContext, uuids: unknown): Promi
     // a 現金 payment of a closed day refuses the batch (or, for manage_payments, is marked after the close)
     const cash = rows.filter((r) => r.method === METHOD_CASH).sort((a, b) => Number(a.store_id) - Number(b.store_id) || Number(a.paid_at) - Number(b.paid_at));
     for (const r of cash) await assertDayOpenForCash(trx, ctx, Number(r.store_id), Number(r.paid_at), { entity: 'payment', id: r.uuid, action: 'delete' });
-    for (let i = 0; i < rows.length; i += INSERT_CHUNK) {
-      await trx('payments').whereIn('uuid', rows.slice(i, i + INSERT_CHUNK).map((r) => r.uuid)).delete();
-    }
-    await recordAuditMany(trx, ctx, rows.map((r) => ({ action: 'delete' as const, entity: 'payment' as const, entityId: r.uuid, before: toPayment(r) })));
-    return { deleted: rows.length };
+    return { deleted: (await removePaymentRows(trx, ctx, rows)).length };
   });
+}
+
+/**
+ * Deletes payments read in `trx`, each with its audit entry (which keeps the payment); answers
+ * those deleted. On PostgreSQL they are locked and read again first, unless the caller read them
+ * `locked` (FOR UPDATE), so of two deletes at once the second finds them gone and nothing is
+ * audited twice; SQLite's one writer takes turns already.
+ */
+export async function removePaymentRows(trx: Db, ctx: Pick<ServiceContext, 'actor' | 'ip'>, rows: PaymentRow[], locked = false): Promise<PaymentRow[]> {
+  const chunks = (list: PaymentRow[]) => Array.from({ length: Math.ceil(list.length / INSERT_CHUNK) }, (_, i) => list.slice(i * INSERT_CHUNK, (i + 1) * INSERT_CHUNK).map((r) => r.uuid));
+  let kept = rows;
+  if (isPostgres(trx) && !locked) {
+    kept = [];
+    for (const uuids of chunks(rows)) kept.push(...((await trx<PaymentRow>('payments').whereIn('uuid', uuids).orderBy('uuid').forUpdate().select('*')) as PaymentRow[]));
+  }
+  for (const uuids of chunks(kept)) await trx('payments').whereIn('uuid', uuids).delete();
+  await recordAuditMany(trx, ctx, kept.map((r) => ({ action: 'delete' as const, entity: 'payment' as const, entityId: r.uuid, before: toPayment(r) })));
+  return kept;
 }

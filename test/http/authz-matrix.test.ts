@@ -260,6 +260,14 @@ const CASES: Case[] = [
       headers: { 'content-type': 'application/octet-stream' },
     }),
   },
+  { name: 'GET /links/floods', write: false, ok: 200, allowed: ['admin', 'hq_view_payments', 'hq_manage_stores', 'branchA', 'branchB'], probe: call('GET', () => '/links/floods') },
+  {
+    name: "POST /stores/:id/link/reports/remove (store A)",
+    write: true,
+    ok: 200,
+    allowed: ['admin', 'hq_delete_payments', 'branchA'],
+    probe: call('POST', (s) => `/stores/${s.stores.A.id}/link/reports/remove`, () => ({ from: '2026-11-18' })),
+  },
   { name: 'GET /reconcile/lines', write: false, ok: 200, allowed: VIEWERS, probe: call('GET', () => '/reconcile/lines') },
   { name: 'GET /reconcile/proposals', write: false, ok: 200, allowed: VIEWERS, probe: call('GET', () => '/reconcile/proposals?from=2026-11-18&to=2026-11-18') },
   {

@@ -96,6 +96,16 @@ describe.each(DB_KINDS)('who may move money, on %s', (kind) => {
     expect((await call('accountant', 'POST', '/closes', { store_id: A(), date: '2026-11-15', opening: 0, counted: 0 })).status).toBe(403);
   });
 
+  it('an import brings in takings only for those who may record them', async () => {
+    const rows = (method: string) => ({ payments: [{ method, last_five: method === '匯款' ? '86420' : '', paid_at: '2026-11-18T09:00', amount: 410, store_id: A() }] });
+    const cash = await s.api('POST', '/payments/bulk-import', { as: 'hq_manage_payments', body: rows('現金') });
+    expect(cash).toMatchObject({ status: 403, body: { message: '權限不足：需要「記錄收款」權限' } });
+    expect(await s.t.db('payments').where({ amount: 410 }).first()).toBeUndefined();
+    expect((await s.api('POST', '/payments/bulk-import', { as: 'hq_manage_payments', body: rows('匯款') })).status).toBe(200);
+    const accountant = await call('accountant', 'POST', '/payments/bulk-import', rows('刷卡'));
+    expect(accountant.status).toBe(403);
+  });
+
   it('an admin narrows an account and the next call is refused, on every instance', async () => {
     const narrowed = ACCOUNTS.clerk.filter((k) => k !== 'close_day');
     expect((await s.api('PUT', `/users/${ids.clerk}`, { as: 'admin', body: { permissions: narrowed } })).status).toBe(200);

@@ -18,6 +18,8 @@ export function ConfirmDialog(props: {
   confirm?: string;
   cancel?: string;
   color?: 'error' | 'warning';
+  /** the step cannot be taken yet (nothing to act on), while the way back stays open */
+  confirmDisabled?: boolean;
   children?: ReactNode;
   testIds?: { dialog?: string; cancel?: string; confirm?: string };
 }) {
@@ -33,7 +35,7 @@ export function ConfirmDialog(props: {
         <Button onClick={props.onClose} disabled={props.busy} data-testid={ids.cancel} sx={{ minHeight: 44 }}>
           {props.cancel ?? P.cancel}
         </Button>
-        <Button color={props.color ?? 'error'} variant="contained" onClick={props.onConfirm} disabled={props.busy} data-testid={ids.confirm ?? 'confirm-dialog-ok'} sx={{ minHeight: 44 }}>
+        <Button color={props.color ?? 'error'} variant="contained" onClick={props.onConfirm} disabled={props.busy || props.confirmDisabled} data-testid={ids.confirm ?? 'confirm-dialog-ok'} sx={{ minHeight: 44 }}>
           {props.confirm ?? (props.busy ? P.deleting : P.confirmDelete)}
         </Button>
       </DialogActions>

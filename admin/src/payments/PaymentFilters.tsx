@@ -9,7 +9,7 @@ import ChevronLeftIcon from '@mui/icons-material/ChevronLeft';
 import ChevronRightIcon from '@mui/icons-material/ChevronRight';
 import FilterAltOffIcon from '@mui/icons-material/FilterAltOff';
 import FilterListIcon from '@mui/icons-material/FilterList';
-import { Badge, Box, Button, Checkbox, Collapse, FormControlLabel, IconButton, MenuItem, Paper, Stack, Switch, TextField, Tooltip, Typography, useMediaQuery, type Theme } from '@mui/material';
+import { Badge, Box, Button, Checkbox, Chip, Collapse, FormControlLabel, IconButton, MenuItem, Paper, Stack, Switch, TextField, Tooltip, Typography, useMediaQuery, type Theme } from '@mui/material';
 import { useState } from 'react';
 import { useListContext, useStore } from 'react-admin';
 import { canStepForward, dateRangeText, stepDateRange, withSearch, isAdmin, storesInScope, STATUSES, SOURCES, SOURCE_LABELS, PAYMENT_METHODS } from '../../../core/browser';
@@ -103,6 +103,9 @@ export function PaymentFilters({ me }: { me: Me }) {
     <Paper variant="outlined" sx={{ px: { xs: 1, sm: 1.5 }, py: 1, mb: 1 }} data-testid="payment-filters">
       <Stack direction="row" spacing={1} useFlexGap flexWrap="wrap" alignItems="center">
         <SearchBox value={q} onChange={(text) => setFilters(withSearch(filterValues, text), undefined, false)} />
+        {typeof filterValues.received_gte === 'string' && (
+          <Chip size="small" label={P.receivedSince(filterValues.received_gte.replace('T', ' '))} onDelete={() => set({ received_gte: undefined })} data-testid="filter-received" />
+        )}
         {narrow ? (
           <>
             <Badge badgeContent={folded} color="primary">

@@ -28,6 +28,7 @@ import { StatusCell } from './StatusCell';
 import { UnlinkButton } from './UnlinkButton';
 import { useListWatch } from './useListWatch';
 import { LayoutHoldProvider, useSteadyNarrow } from './layoutHold';
+import { FloodNotice } from '../stores/FloodNotice';
 
 export function PaymentList() {
   const { me, isPending } = useMe();
@@ -47,7 +48,7 @@ export function PaymentList() {
 function ForbiddenNotice({ me }: { me: Me | undefined }) {
   return (
     <Forbidden message={UI.forbiddenPayments} testId="payments-forbidden">
-      <Box component="pre" sx={{ mt: 1, mb: 0, fontSize: 12, whiteSpace: 'pre-wrap' }}>
+      <Box component="pre" sx={{ mt: 1, mb: 0, fontSize: 12, whiteSpace: 'pre-wrap', overflowWrap: 'anywhere' }}>
         {P.forbiddenDebug}
         {JSON.stringify({ role: me?.role, permissions: me?.permissions ?? [] })}
       </Box>
@@ -61,6 +62,7 @@ function PaymentListView({ me }: { me: Me }) {
   const permanent = permanentFilter(me, selectedStore, multi);
   return (
     <LayoutHoldProvider>
+      <FloodNotice />
       <List
         resource="payments"
         title={P.title}

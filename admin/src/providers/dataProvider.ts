@@ -5,7 +5,7 @@
 import simpleRestProvider from 'ra-data-simple-rest';
 import { fetchUtils, HttpError, type DataProvider, type GetListParams, type GetListResult, type RaRecord } from 'react-admin';
 import { ERROR_CODES_HEADER } from '../../../core/browser';
-import type { ImportRow, ImportResult, StatsCharts, StatsSummary } from '../../../core/browser';
+import type { ImportRow, ImportResult, LinkFlood, StatsCharts, StatsSummary } from '../../../core/browser';
 import { API_BASE, TIMEOUT_MS } from '../config';
 import { api, ApiError, handleUnauthorized } from '../http';
 import type { ImportedStatement, LinkedPayment, Proposals, RememberedPayer } from '../reconcile/types';
@@ -181,6 +181,14 @@ export const dataProvider = {
   },
   forgetPayer(id: number) {
     return api<RememberedPayer>('DELETE', `/reconcile/payers/${id}`);
+  },
+  /** Stores in scope whose public link is flooded today, with the counts. */
+  linkFloods() {
+    return api<LinkFlood[]>('GET', '/links/floods');
+  },
+  /** Removes a store's customer reports received since `from` that are still 未確認 and unlinked. */
+  removeLinkReports(storeId: number, from: string) {
+    return api<{ removed: number }>('POST', `/stores/${storeId}/link/reports/remove`, { from });
   },
 } satisfies DataProvider & Record<string, unknown>;
 

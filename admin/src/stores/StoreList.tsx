@@ -13,6 +13,7 @@ import { STORES_UI as T, UI } from '../messages';
 import { DeleteStoreDialog } from './DeleteStoreDialog';
 import { StoreFormDialog } from './StoreFormDialog';
 import { StoreLinkDialog } from './StoreLinkDialog';
+import { FloodNotice } from './FloodNotice';
 import { Gated } from '../common/Forbidden';
 import { useCardsLayout } from '../common/useCardsLayout';
 
@@ -46,6 +47,7 @@ function StoreListView() {
   const actions = useMemo<StoreActions>(() => ({ edit: (store) => setForm({ open: true, store }), remove: setDeleting, link: setLinking }), []);
   return (
     <StoreActionsContext.Provider value={actions}>
+      <FloodNotice advice />
       <List
         title={T.title}
         filters={filters}
