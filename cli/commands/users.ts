@@ -106,8 +106,8 @@ export function usersCommand(program: Command, io: CliIO): void {
         examples(
           'remit users add --username boss --role admin            # 在終端機上提示輸入密碼',
           'remit users add --username tpe01 --store TPE --permissions record_takings,record_cash_out,close_day   # 店員：回報、收現金、日結，不能確認入帳',
-          'remit users add --username acct01 --permissions view_payments,manage_payments,confirm_payments,view_reports   # 會計：匯入對帳單並確認入帳',
-          'remit users add --username view01 --permissions view_payments,view_reports   # 檢視：只能查看與回報匯款',
+          'remit users add --username acct01 --accessible-stores TPE,TXG --permissions view_payments,manage_payments,confirm_payments,view_reports   # 會計：匯入對帳單並確認入帳',
+          'remit users add --username view01 --accessible-stores TPE --permissions view_payments,view_reports   # 檢視：只能查看與回報匯款',
           'printf "%s\\n" "$PW" | remit users add --username tpe02 --password-stdin --permissions view_payments --store TPE',
         ),
     )
