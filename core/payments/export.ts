@@ -290,10 +290,14 @@ export async function exportPayments(
   return { fileName: s.fileName, contentType: s.contentType, body: s.contentType === CONTENT_TYPES.xlsx ? new Uint8Array(bytes) : bytes.toString('utf8'), count: s.written() };
 }
 
-/** The import sample `匯款記錄_匯入範例.xlsx`, naming stores the caller may import into (manage_payments). */
+/**
+ * The import sample `匯款記錄_匯入範例.xlsx` (manage_payments), naming stores the caller may import
+ * into, with cash, card and e-payment rows only for a caller who may record them: it imports as it is.
+ */
 export async function sampleFile(ctx: ServiceContext): Promise<ExportFile> {
   requirePermission(ctx.actor, 'manage_payments');
   const scope = storeScope(ctx.actor);
   const stores = (await storeDirectory(ctx)).filter((s) => scope.all || scope.ids.includes(s.id));
-  return { fileName: SAMPLE_FILE_NAME, contentType: CONTENT_TYPES.xlsx, body: buildSampleWorkbook(stores), count: 7 };
+  const takings = can(ctx.actor, 'record_takings');
+  return { fileName: SAMPLE_FILE_NAME, contentType: CONTENT_TYPES.xlsx, body: buildSampleWorkbook(stores, Date.now(), { takings }), count: takings ? 7 : 4 };
 }

@@ -106,7 +106,7 @@ export async function* streamExportCsv(batches: AsyncIterable<Iterable<ExportPay
 }
 
 /** The sample workbook `匯款記錄_匯入範例.xlsx`: the header, four transfers and a cash, an e-payment and a staff card sale. */
-export function buildSampleWorkbook(stores: readonly StoreRef[] = [], now: number = Date.now()): Uint8Array {
+export function buildSampleWorkbook(stores: readonly StoreRef[] = [], now: number = Date.now(), opts: { takings?: boolean } = {}): Uint8Array {
   const first = stores[0] ? storeLabel(stores[0]) : '總店 (HQ)';
   const second = stores[1] ? stores[1].code : stores[0]?.code ?? 'HQ';
   const day = addDays(taipeiDate(now), -1);
@@ -123,7 +123,8 @@ export function buildSampleWorkbook(stores: readonly StoreRef[] = [], now: numbe
   const columns = [...SHEET_COLUMNS];
   const cells = cellsWriter(columns, (id) => (id === -2 ? second : first));
   const rows: XLSX.CellObject[][] = [headerRow(columns)];
-  for (const p of examples) rows.push(cells(p));
+  // takings in hand only for someone who may import them (記錄收款): the sample imports as it is
+  for (const p of examples) if (opts.takings !== false || !p.method) rows.push(cells(p));
   return workbookBytes(sheetFromRows(rows, columns));
 }
 

@@ -10,6 +10,7 @@ import { type ImportRow } from '../../core/payments/readSheet.js';
 import { IMPORT_LOCK } from '../../core/payments/import.js';
 import { DB_KINDS, TEST_SECURITY } from '../helpers/db.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
+import { PASSWORD } from '../helpers/fixtures.js';
 
 const XLSX_TYPE = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
 const HEADER = ['營業日期', '帳號後五碼', '匯款時間', '匯款金額', '備註', '分店', '點收狀態', '付款方式'];
@@ -30,6 +31,10 @@ describe.each(DB_KINDS)('spreadsheets over HTTP on %s', (kind) => {
   let s: TestServer;
   beforeAll(async () => {
     s = await startTestServer(kind);
+    // headquarters' importer who may also record takings (the sample's cash, card and e-payment rows)
+    const body = { username: 'takingsMgr', password: PASSWORD, role: 'user', accessible_stores: [s.stores.A.id, s.stores.B.id], permissions: ['manage_payments', 'record_takings'] };
+    expect((await s.api('POST', '/users', { as: 'admin', body })).status).toBe(201);
+    s.tokens.takingsMgr = (await s.api('POST', '/admin/login', { body: { username: 'takingsMgr', password: PASSWORD } })).body.token;
   });
   afterAll(async () => s?.close());
   beforeEach(async () => {
@@ -415,7 +420,12 @@ describe.each(DB_KINDS)('spreadsheets over HTTP on %s', (kind) => {
 
   describe('GET /api/payments/sample', () => {
     it('serves 匯款記錄_匯入範例.xlsx that parses back with seven rows (four transfers, a cash, an e-payment and a staff card sale) and no errors', async () => {
-      const r = await download('hq_manage_payments', '/payments/sample');
+      // without 記錄收款 the sample holds the four transfers alone: it imports as it is
+      const plain = parsePaymentsWorkbook((await download('hq_manage_payments', '/payments/sample')).bytes, { stores: await dbStores() });
+      expect(plain.rows.map((p) => p.method)).toEqual(['匯款', '匯款', '匯款', '匯款']);
+      expect((await bulk('hq_manage_payments', payload(plain.rows))).body).toMatchObject({ imported: 4, skipped: 0, duplicates: [] });
+      await s.t.db('payments').del();
+      const r = await download('takingsMgr', '/payments/sample');
       expect(r.status).toBe(200);
       expect(r.headers.get('content-type')).toBe(XLSX_TYPE);
       expect(fileNameOf(r.headers)).toBe('匯款記錄_匯入範例.xlsx');
@@ -427,7 +437,7 @@ describe.each(DB_KINDS)('spreadsheets over HTTP on %s', (kind) => {
       expect(parsed.rows.map((p) => p.method)).toEqual(['匯款', '匯款', '匯款', '匯款', '現金', '電子支付', '刷卡']);
       // it names only stores the caller may import into, so it imports as is
       for (const p of parsed.rows) expect([s.stores.A.id, s.stores.B.id]).toContain(p.store_id);
-      expect((await bulk('hq_manage_payments', payload(parsed.rows))).body).toMatchObject({ imported: 7, skipped: 0, duplicates: [] });
+      expect((await bulk('takingsMgr', payload(parsed.rows))).body).toMatchObject({ imported: 7, skipped: 0, duplicates: [] });
     });
 
     it('needs manage_payments', async () => {
