@@ -450,4 +450,67 @@ describe('matchReconcile', () => {
     const notTheirs = matchReconcile([earlier, someone], [...filler, earlierLine, stranger, theirs]);
     expect(notTheirs.review.find((x) => x.payment === someone.uuid)?.candidates[0]?.line).toBe(2);
   });
+
+  describe('never a confirmation a second customer could have caused (a line showing no account digits)', () => {
+    const r = () => report('2026-11-10T10:00:00', 800, '12345');
+    // two digitless credits of 800: the name's, ten minutes after the report, and another, five minutes after
+    const named = (payer: string) => line(1, '2026-11-10T10:10:00', 800, '', { payer });
+    const other = line(2, '2026-11-10T10:05:00', 800, '');
+    const firstOf = (res: ReturnType<typeof matchReconcile>, uuid: string) => res.auto.find((x) => x.payment === uuid) ?? res.review.find((x) => x.payment === uuid)?.candidates[0];
+
+    it('a name unique to one account in payer memory may confirm, and says so', () => {
+      const mine = r();
+      const res = matchReconcile([mine], [named('陳美玲'), other], { payers: [{ store_id: 1, payer: '陳美玲', last_five: '12345' }] });
+      expect(pairs(res)).toEqual([[mine.uuid, 1]]);
+      expect(res.auto[0].reasons).toEqual(expect.arrayContaining(['無帳號資訊', '付款人記錄相符', '付款人記錄只有這個後五碼']));
+    });
+
+    it('a name two payers share never confirms: it ranks the credit first for a person', () => {
+      const mine = r();
+      const memory = [
+        { store_id: 1, payer: '陳美玲', last_five: '12345' },
+        { store_id: 1, payer: '陳美玲', last_five: '67890' },
+      ];
+      const res = matchReconcile([mine], [named('陳美玲'), other], { payers: memory });
+      expect(res.auto).toEqual([]);
+      expect(firstOf(res, mine.uuid)?.line).toBe(1);
+      // nor when this month's pairs show the name with another last five
+      const anchor = report('2026-11-03T10:00:00', 1000, '67890');
+      const month = matchReconcile([anchor, mine], [line(9, '2026-11-03T10:05:00', 1000, '67890', { payer: '陳美玲' }), named('陳美玲'), other], { payers: memory.slice(0, 1) });
+      expect(month.auto.map((x) => x.payment)).not.toContain(mine.uuid);
+      expect(firstOf(month, mine.uuid)?.line).toBe(1);
+    });
+
+    it('a name this month alone ties to the last five never confirms', () => {
+      const anchor = report('2026-11-03T10:00:00', 1000, '12345');
+      const mine = r();
+      const res = matchReconcile([anchor, mine], [line(9, '2026-11-03T10:05:00', 1000, '12345', { payer: '陳美玲' }), named('陳美玲'), other]);
+      expect(res.auto.map((x) => x.payment)).toEqual([anchor.uuid]);
+      expect(firstOf(res, mine.uuid)?.line).toBe(1);
+    });
+
+    it('a generic label or a masked name never confirms, whatever payer memory says', () => {
+      for (const label of ['現金存款', 'ATM存款', '無摺存入', '王*明', 'ＡＴＭ 轉帳']) {
+        const mine = r();
+        const res = matchReconcile([mine], [named(label), other], { payers: [{ store_id: 1, payer: label, last_five: '12345' }] });
+        expect(res.auto, label).toEqual([]);
+      }
+    });
+
+    it('amount and time alone confirm only when no other credit of the amount the month\u2019s bookings allow could be it, nor another report', () => {
+      const mine = r();
+      const alone = matchReconcile([mine], [other]);
+      expect(pairs(alone)).toEqual([[mine.uuid, 2]]);
+      expect(alone.auto[0].reasons).toContain('入帳時間範圍內唯一同金額的入帳與回報');
+      // a rival credit forty minutes later, as likely by what banks do: a person decides
+      const rival = line(3, '2026-11-10T10:45:00', 800, '');
+      expect(matchReconcile([mine], [other, rival]).auto).toEqual([]);
+      // another report the credit could pay, made twenty minutes before
+      const theirs = report('2026-11-10T09:40:00', 800, '24680');
+      expect(matchReconcile([mine, theirs], [other]).auto).toEqual([]);
+      // a credit showing other digits is another account's: no rival
+      const shown = line(4, '2026-11-10T10:20:00', 800, '99999');
+      expect(pairs(matchReconcile([mine], [other, shown]))).toEqual([[mine.uuid, 2]]);
+    });
+  });
 });

@@ -91,6 +91,18 @@ interface Candidate extends ModelCandidate {
   payer?: 'same' | 'other';
 }
 
+/**
+ * What lets a pair on a line that shows no account digits be confirmed automatically: evidence no
+ * second customer could have produced. `payer`: a payer name confirmed links tie to this last five
+ * alone (model.payerSettles). `alone`: the report has no other credit of its amount in its window
+ * that it could be, and the credit no other report. A shared name, a generic label, or amount and
+ * time with a rival in the window rank candidates for a person and never confirm.
+ */
+export type Settled = 'payer' | 'alone';
+const SETTLED_REASONS: Record<Settled, string> = { payer: '付款人記錄只有這個後五碼', alone: '入帳時間範圍內唯一同金額的入帳與回報' };
+/** how much less likely by its time a rival may be and still keep a pair without digits from being automatic */
+const RIVAL_ODDS = Math.log(100);
+
 /** lines of one amount, sorted by time */
 function indexByAmount(lines: ReconcileLine[]): Map<number, number[]> {
   const byAmount = new Map<number, number[]>();
@@ -155,6 +167,8 @@ export interface Analysis {
   groupable: Map<number, GroupReason>;
   /** the score and reasons a person reads for a candidate */
   explain: (c: Candidate) => Evidence;
+  /** what alone settles a pair on a line showing no account digits, or null: then it is never automatic */
+  settledBy: (c: Candidate) => Settled | null;
   model: Model['summary'];
 }
 
@@ -274,7 +288,17 @@ export function analyse(allReports: ReconcileReport[], lines: ReconcileLine[], o
     if (payer) ev.reasons.push(payerReason(payer));
     return (c.ev = ev);
   };
-  return { reports, lines, ofReport, ofLine, partner, owner, regret, paid, used, reviewPartner: review.partner, asked, lineAsked, coverable, decidable, suggestions, suggested, groupable, explain, model: model.summary };
+  // A rival: another credit the report could be, or another report the credit could pay, inside
+  // the month's booking habits: its time at least 1/RIVAL_ODDS as likely as the pair's by what
+  // this month's banks do (a slow bank's window is days, an instant one's minutes). Visible digits
+  // that disagree rule one out.
+  const timeOf = (x: Candidate) => model.time(reports[x.report], lines[x.line]);
+  const rivals = (list: Candidate[], c: Candidate) => list.some((x) => x !== c && x.facts.digits !== 'different' && timeOf(x) > timeOf(c) - RIVAL_ODDS);
+  const settledBy = (c: Candidate): Settled | null => {
+    if (model.payerSettles(reports[c.report], lines[c.line], c.line)) return 'payer';
+    return rivals(ofReport[c.report], c) || rivals(ofLine[c.line], c) ? null : 'alone';
+  };
+  return { reports, lines, ofReport, ofLine, partner, owner, regret, paid, used, reviewPartner: review.partner, asked, lineAsked, coverable, decidable, suggestions, suggested, groupable, explain, settledBy, model: model.summary };
 }
 
 /** What a person reads of a payer note: stored memory (付款人記錄) or this month's same name (同名付款人). */
@@ -417,8 +441,11 @@ export function decide(a: Analysis, t: Thresholds): MatchResult {
     if (c.facts.digits !== 'equal' && c.facts.digits !== 'unknown') return;
     if (c.payer === 'other') return;
     if (regret[ri] < (c.facts.digits === 'equal' ? t.auto : t.autoNoDigits)) return;
+    // no digits: only on evidence a second customer could not have produced, said in the reasons
+    const settled = c.facts.digits === 'unknown' ? a.settledBy(c) : null;
+    if (c.facts.digits === 'unknown' && !settled) return;
     const ev = a.explain(c);
-    result.auto.push({ payment: r.uuid, line: lines[li].id, score: round(ev.score), reasons: ev.reasons });
+    result.auto.push({ payment: r.uuid, line: lines[li].id, score: round(ev.score), reasons: settled ? [...ev.reasons, SETTLED_REASONS[settled]] : ev.reasons });
     lineTaken[li] = 1;
     reportAuto[ri] = 1;
   });

@@ -14,6 +14,7 @@
 import { DAY_MS, nextBusinessDayStart, taipeiDayNumber, taipeiDayNumberStart, taipeiHourOfDay, taipeiWeekday } from '../time.js';
 import type { DigitsVerdict } from './evidence.js';
 import type { PayerMemory, ReconcileLine, ReconcileReport } from './types.js';
+import { isGenericPayer } from './payer.js';
 
 const MIN = 60_000;
 const HOUR = 60 * MIN;
@@ -204,6 +205,13 @@ export interface Model {
   offset(r: ReconcileReport): number;
   /** what payer memory says of the pair, for the reasons a person reads (null: nothing) */
   payerNote(r: ReconcileReport, l: ReconcileLine, line: number): PayerNote | null;
+  /**
+   * Whether the line's payer alone says the report's customer paid it: a name (never a generic
+   * label nor a masked name) that confirmed links tie to this last five and no other, and that no
+   * other anchor of this month shows with another. This month's names alone never do: the commonest
+   * full names are shared by thousands, and one customer using one this month says nothing of the next.
+   */
+  payerSettles(r: ReconcileReport, l: ReconcileLine, line: number): boolean;
   /** figures for the bench and the curious: anchors used, learned rates */
   summary: { anchors: number; digitAnchors: number; typo: number; different: number; paidShare: number };
 }
@@ -511,6 +519,14 @@ export function learnModel(
     if (!seen.length) return null;
     return { known: month.includes(r.last_five) ? 'same' : 'other', fives: month, from: 'month' };
   };
+  const payerSettles = (r: ReconcileReport, l: ReconcileLine, self = -1): boolean => {
+    if (!l.payer || isGenericPayer(l.payer)) return false;
+    const key = `${r.store_id}|${l.payer}`;
+    const fives = memory.get(key);
+    if (!fives || fives.size !== 1 || !fives.has(r.last_five)) return false;
+    const others = [...(namedAnchors.get(key) ?? []), ...(kinOf.get(key) ?? [])].filter((x) => x.line !== self);
+    return others.every((x) => x.five === r.last_five);
+  };
   const payerWeight = (r: ReconcileReport, l: ReconcileLine, li: number, f: PairFacts) => {
     const note = payerNote(r, l, li);
     if (!note) return 0;
@@ -536,6 +552,7 @@ export function learnModel(
       return priorOdds - Math.log(background(r, r.amount));
     },
     payerNote,
+    payerSettles,
     summary: { anchors: allTime.length, digitAnchors: nDigits, typo: digitsModel.typo, different: digitsModel.different, paidShare },
   };
 }

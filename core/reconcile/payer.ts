@@ -109,6 +109,21 @@ const NOTE_WORDS = /(跨行|轉帳|轉入|轉出|匯款|匯入|存入|入帳|網
 /** 2–4 characters that start with a surname yet are words, not names. */
 const NOT_NAMES = new Set(['利息', '費用', '方便', '連線', '周轉', '高鐵', '黃金', '石油', '金額', '余額', '江湖', '白天', '馬上', '温馨', '溫馨', '陳述', '呂宋', '何時', '何處', '于是', '章程', '史料', '萬元', '雷射', '官方', '任意', '宋體', '金融', '石門', '田租', '康健', '史上']);
 
+/** What a bank writes in the payer column when it knows no payer: a deposit's or a channel's name, not a customer's. */
+const GENERIC_WORDS = /(跨行|轉帳|轉入|轉出|匯款|匯入|存入|入帳|網銀|網路銀行|行動銀行|ATM|atm|無摺|無褶|現金|存款|付款|貨款|款項|繳款|支付|自動櫃員機|櫃員機|臨櫃|代收|代付|託收|票據|一般|其他|客戶|謝謝|感謝|您好)/g;
+
+/**
+ * Whether a payer is no customer in particular: a label made only of bank words (現金存款, ATM存款,
+ * 無摺存入), or a masked name (王*明) that several people share. Either may rank candidates for a
+ * person; neither tells one customer from another, so neither confirms anything by itself.
+ */
+export function isGenericPayer(payer: string): boolean {
+  // full-width letters as half-width (ＡＴＭ is ATM)
+  const text = cleanCell(payer).normalize('NFKC');
+  if (/[*＊○〇ＯOＸX]/.test(text.replace(/[A-Za-z]{2,}/g, ''))) return true;
+  return text.replace(GENERIC_WORDS, '').replace(/[\s\u3000\p{P}\p{S}\d]+/gu, '') === '';
+}
+
 /** A 2–4 character Chinese personal name (王小明, 歐陽娜娜), possibly with bank words (轉入) around it; else null. */
 export function nameIn(text: string): string | null {
   const rest = cleanCell(text).replace(NOTE_WORDS, '').replace(/[\s\u3000,，.。:：;；()（）\-_/]+/g, '');
