@@ -46,30 +46,9 @@ import type { MonthKnobs } from './reconcile-knobs.js';
 
 // ---- the contract ---------------------------------------------------------------------------
 
-export interface StatementFile {
-  /** e.g. '玉山_TPE_202611.csv' */
-  name: string;
-  /** 1..stores */
-  store_id: number;
-  /** the shop's own account digits */
-  account: string;
-  /** exactly the bank's export */
-  bytes: Uint8Array;
-}
-
-export interface FileMonth {
-  reports: ReconcileReport[];
-  reportsFrom: number;
-  reportsTo: number;
-  period: { from: number; to: number };
-  coverage: { from: number; to: number };
-  files: StatementFile[];
-  pair: Map<string, string>;
-  paid: Set<string>;
-  unpaidReports: Set<string>;
-  unreportedLines: Set<string>;
-  groups: Array<{ payments: string[]; lines: string[] }>;
-}
+/** The bench's one contract for a month written as files (shared with generator B's types only). */
+export type { FileMonth, StatementFile } from './reconcile-gen-b.js';
+import type { FileMonth, StatementFile } from './reconcile-gen-b.js';
 
 /** Generator C's own habits, beyond the shared knobs. */
 export interface ExtraKnobsC {
