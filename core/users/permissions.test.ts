@@ -153,6 +153,8 @@ describe("canAccess: the back office's access map (issue 23, item 5)", () => {
     ['close', 'reopen', ['manage_payments']],
     ['close', 'daybook', ['view_payments']],
     ['closes', 'list', ['view_reports', 'view_payments', 'close_day']],
+    ['floods', 'list', ['view_payments', 'manage_stores']],
+    ['floods', 'remove', ['delete_payments']],
     ['submit', 'report', []],
     ['submit', 'takings', ['record_takings']],
     ['submit', 'cash_out', ['record_cash_out']],

@@ -143,6 +143,8 @@ export const ACCESS: Record<string, Record<string, Rule>> = {
   // a store's day (日結) for those who close (or read) it; the board for headquarters too
   close: { '*': ['close_day', 'view_payments'], close: 'close_day', reopen: 'manage_payments', daybook: 'view_payments' },
   closes: { '*': ['view_reports', 'view_payments', 'close_day'] },
+  // a flood through a store's public link: seen by those who see the list or the links, removed by those who delete
+  floods: { '*': ['view_payments', 'manage_stores'], remove: 'delete_payments' },
   // the submission form: a transfer report is every user's (the spec's); the drawer's entries are not
   submit: { '*': OPEN, takings: 'record_takings', cash_out: 'record_cash_out' },
 };

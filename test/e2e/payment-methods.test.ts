@@ -76,6 +76,7 @@ describe.skipIf(!HAS_CHROMIUM)('payment methods on the form and the list', () =>
       await viewer.getByRole('button', { name: '提交匯款資訊' }).waitFor();
       expect(await viewer.getByRole('radio', { name: '現金' }).count()).toBe(0);
       expect(await viewer.getByTestId('cash-out').count()).toBe(0);
+      await shot(viewer, `form-viewer-${width}`);
       await viewer.context().close();
 
       const till = await e.signedIn('hq_record_cash_out', '/', { width, height: 900 });

@@ -26,7 +26,7 @@ describe.skipIf(!HAS_CHROMIUM)('對帳 with a month of data', () => {
       const items = page.getByTestId('queue-auto').getByTestId('auto-item');
       await expect.poll(() => items.count(), { timeout: 60_000 }).toBe(200);
       await expect.poll(() => page.getByLabel('比對中...').count(), { timeout: 60_000 }).toBe(0);
-      // the count stands after the title, covering none of it (a four-digit count once covered 建議入帳's 帳)
+      // the count stands after the title, covering none of it: a four-digit count must not hide 建議入帳's 帳
       const section = page.getByTestId('queue-auto');
       expect(await section.locator('.MuiBadge-badge').first().textContent()).toBe('1366');
       const title = (await section.getByRole('heading', { name: '建議入帳' }).evaluate((h) => {

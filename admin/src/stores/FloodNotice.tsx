@@ -9,7 +9,7 @@ import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useAddUndoableMutation, useBasename, useDataProvider, useNotify, useRefresh } from 'react-admin';
 import { useNavigate } from 'react-router-dom';
-import { can, gates, storeLabel, taipeiDate, type LinkFlood } from '../../../core/browser';
+import { canAccess, gates, storeLabel, taipeiDate, type LinkFlood } from '../../../core/browser';
 import { useMe } from '../common/useMe';
 import { useStores } from '../common/useStores';
 import { FLOOD_UI as F } from '../messages';
@@ -19,20 +19,23 @@ import type { RemitDataProvider } from '../providers/dataProvider';
 
 const FLOODS_KEY = ['links', 'floods'];
 
+/** The start of the flood's day as a Taiwan wall-clock time, the filter's and the form's `from`. */
+const dayStart = (f: LinkFlood) => `${taipeiDate(Date.parse(f.since))}T00:00`;
+
 /** The list's filter for a store's customer reports received since `from` (a Taiwan wall-clock time). */
 const floodFilter = (storeId: number, from: string, pendingOnly = false) => ({ store_id: [storeId], source: 'customer', received_gte: from, ...(pendingOnly ? { status: '未確認' } : {}) });
 
 export function FloodNotice({ advice = false }: { advice?: boolean }) {
   const { me } = useMe();
   const dataProvider = useDataProvider<RemitDataProvider>();
-  const allowed = !!me && (can(me, 'view_payments') || can(me, 'manage_stores'));
+  const allowed = !!me && canAccess(me, 'floods', 'list');
   const floods = useQuery({ queryKey: FLOODS_KEY, queryFn: () => dataProvider.linkFloods(), enabled: allowed, refetchInterval: 60_000 });
   const [removing, setRemoving] = useState<LinkFlood | null>(null);
   if (!allowed || !floods.data?.length) return null;
   return (
     <Stack spacing={1} sx={{ mb: 1 }} data-testid="flood-notices">
       {floods.data.map((f) => (
-        <FloodAlert key={f.store_id} flood={f} advice={advice} canView={gates.viewPayments(me)} canRemove={gates.deletePayments(me)} onRemove={() => setRemoving(f)} />
+        <FloodAlert key={f.store_id} flood={f} advice={advice} canView={gates.viewPayments(me)} canRemove={canAccess(me, 'floods', 'remove')} onRemove={() => setRemoving(f)} />
       ))}
       {removing && <RemoveDialog flood={removing} onClose={() => setRemoving(null)} />}
     </Stack>
@@ -44,7 +47,7 @@ function FloodAlert(props: { flood: LinkFlood; advice: boolean; canView: boolean
   const navigate = useNavigate();
   const basename = useBasename();
   const f = props.flood;
-  const from = `${taipeiDate(Date.parse(f.since))}T00:00`;
+  const from = dayStart(f);
   const show = () => navigate(`${basename}/payments?displayedFilters=%7B%7D&filter=${encodeURIComponent(JSON.stringify(floodFilter(f.store_id, from)))}`);
   return (
     <Alert severity="warning" data-testid={`flood-${f.store_id}`}>
@@ -74,7 +77,7 @@ function RemoveDialog({ flood, onClose }: { flood: LinkFlood; onClose: () => voi
   const refresh = useRefresh();
   const client = useQueryClient();
   const addUndoable = useAddUndoableMutation();
-  const [from, setFrom] = useState(`${taipeiDate(Date.parse(flood.since))}T00:00`);
+  const [from, setFrom] = useState(dayStart(flood));
   const store = storeLabel(byId(flood.store_id));
   const count = useQuery({
     queryKey: ['links', 'flood-count', flood.store_id, from],

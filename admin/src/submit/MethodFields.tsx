@@ -3,7 +3,7 @@
  * 電子支付 as one row of large choices a thumb can hit; an e-payment's sub-type and the 員工購物
  * mark below. Self-contained: it owns no submission, the form passes its values and hears changes.
  * `methods` are those the user may record (匯款 for everyone; the others with 記錄收款); with only
- * 匯款 there is no choice to show.
+ * 匯款 there is no choice to show, and the form is the spec's transfer report (no 員工購物 mark).
  */
 import { EPAY_KINDS, hasMethodDetail, METHOD_DETAIL_MAX, type PaymentMethod } from '../../../core/browser';
 import { UI } from '../messages';
@@ -19,28 +19,28 @@ export function MethodFields(props: { methods: readonly PaymentMethod[]; value: 
   return (
     <>
       {props.methods.length > 1 && (
-      <fieldset className="field methods" aria-describedby={props.error ? 'method-error' : undefined}>
-        <legend className="label">{UI.method}</legend>
-        <div className="method-choices" role="radiogroup" aria-label={UI.method}>
-          {props.methods.map((m) => (
-            <label key={m} className={`method-choice${value.method === m ? ' chosen' : ''}`}>
-              <input
-                type="radio"
-                name="method"
-                value={m}
-                checked={value.method === m}
-                onChange={() => onChange({ ...value, method: m, method_detail: hasMethodDetail(m) ? value.method_detail : '' })}
-              />
-              <span>{m}</span>
-            </label>
-          ))}
-        </div>
-        {props.error && (
-          <p className="error" id="method-error">
-            {props.error}
-          </p>
-        )}
-      </fieldset>
+        <fieldset className="field methods" aria-describedby={props.error ? 'method-error' : undefined}>
+          <legend className="label">{UI.method}</legend>
+          <div className="method-choices" role="radiogroup" aria-label={UI.method}>
+            {props.methods.map((m) => (
+              <label key={m} className={`method-choice${value.method === m ? ' chosen' : ''}`}>
+                <input
+                  type="radio"
+                  name="method"
+                  value={m}
+                  checked={value.method === m}
+                  onChange={() => onChange({ ...value, method: m, method_detail: hasMethodDetail(m) ? value.method_detail : '' })}
+                />
+                <span>{m}</span>
+              </label>
+            ))}
+          </div>
+          {props.error && (
+            <p className="error" id="method-error">
+              {props.error}
+            </p>
+          )}
+        </fieldset>
       )}
       {hasMethodDetail(value.method) && (
         <div className={`field${props.detailError ? ' has-error' : ''}`}>
@@ -65,13 +65,15 @@ export function MethodFields(props: { methods: readonly PaymentMethod[]; value: 
           {props.detailError && <p className="error">{props.detailError}</p>}
         </div>
       )}
-      <div className="field">
-        <label className="check" htmlFor="employee">
-          <input id="employee" name="employee" type="checkbox" checked={value.employee} onChange={(e) => onChange({ ...value, employee: e.target.checked })} />
-          <span>{UI.employee}</span>
-        </label>
-        <p className="hint">{UI.employeeHint}</p>
-      </div>
+      {props.methods.length > 1 && (
+        <div className="field">
+          <label className="check" htmlFor="employee">
+            <input id="employee" name="employee" type="checkbox" checked={value.employee} onChange={(e) => onChange({ ...value, employee: e.target.checked })} />
+            <span>{UI.employee}</span>
+          </label>
+          <p className="hint">{UI.employeeHint}</p>
+        </div>
+      )}
     </>
   );
 }
