@@ -14,7 +14,8 @@ process.on('exit', () => {
 });
 
 const [mode, ...args] = process.argv.slice(2);
-const cliMain = pathToFileURL(join(import.meta.dirname, '..', 'cli', 'main.js')).href;
+// the product as built (dist/), not the bench's own compiled copy of its sources
+const cliMain = pathToFileURL(join(import.meta.dirname, '..', '..', 'dist', 'cli', 'main.js')).href;
 
 async function runCli(argv: string[]) {
   process.argv = [process.argv[0], 'remit', ...argv];

@@ -1,4 +1,4 @@
-/** Study only (h21b): what keeps true pairs from going automatic, and which wrong pairs bind the margins. `node dist/bench/reconcile-auto-why.js` */
+/** Study only (h21b): what keeps true pairs from going automatic, and which wrong pairs bind the margins. `node build/bench/reconcile-auto-why.js` */
 import { analyse, DEFAULT_THRESHOLDS } from '../core/reconcile/match.js';
 import { sweepMonths } from './reconcile-sweep.js';
 

@@ -1,6 +1,6 @@
 /**
  * How far better scoring could take review and unpaid on the sweep's held-out months (issue 21,
- * fifth pass). `node dist/bench/reconcile-bounds.js [--months N] [--sweeps N]` prints, per month:
+ * fifth pass). `node build/bench/reconcile-bounds.js [--months N] [--sweeps N]` prints, per month:
  *
  * - **Exact marginals.** The matcher's weights read as a probability over whole assignments
  *   (a report paid by a line with odds e^weight, one line per report and one report per line):
@@ -8,7 +8,7 @@
  *   discarded) instead of read off the single best assignment. A report's chance of being unpaid
  *   and a candidate's chance of being the report's line are then averages over every assignment,
  *   not the best one's margins. Measured with the habits learned and knowing them (the weights
- *   learned from every true pair, MatchOptions.oracle), with the unpaid threshold the best for
+ *   learned from every true pair, bench/reconcile-oracle.ts), with the unpaid threshold the best for
  *   that very month (chosen knowing the truth, false unpaid ≤ 0.5% of reports): the most any
  *   threshold could give with these scores.
  * - **The other reports known** (a genie): every other report's true line known, so a report's
@@ -23,6 +23,7 @@ import { analyse, decide, DEFAULT_THRESHOLDS, type Analysis } from '../core/reco
 import { FINDABLE, generate, rng, type Truth } from './reconcile-data.js';
 import { fileMonth } from './reconcile-files.js';
 import { SETTINGS, sweepMonths, type SweepMonth } from './reconcile-sweep.js';
+import { analyseTruth } from './reconcile-oracle.js';
 
 const HOUR = 3600e3;
 const MIN = 60e3;
@@ -217,11 +218,9 @@ if (process.argv[1]?.endsWith('reconcile-bounds.js')) {
   for (const m of sweepMonths()) {
     if (m.half !== 'held-out' && !process.argv.includes('--all')) continue;
     const t = m.truth;
-    const asked = t.reports.filter((r) => r.paid_at >= t.period.from && r.paid_at < t.period.to);
-    const paidShare = Math.min(0.995, asked.filter((r) => t.pair.has(r.uuid)).length / Math.max(1, asked.length));
     const row = [`${m.half === 'held-out' ? 'H' : 'C'} ${m.generator.padEnd(5)} ${m.name}`];
     for (const known of [false, true]) {
-      const a = analyse(t.reports, t.lines, { coverage: t.coverage, period: t.period, reportsCover: t.reportsCover, ...(known ? { oracle: { pairs: t.pair, paidShare } } : {}) });
+      const a = analyseTruth(t, known);
       const mc = exactMarginals(a, sweeps);
       const best = unpaidAtBest(a, t, (ri) => a.paid[ri]);
       const exact = unpaidAtBest(a, t, (ri) => -mc.unpaid[ri] - (a.ofReport[ri].length === 0 ? 1 : 0));

@@ -45,6 +45,11 @@ export interface Truth {
   unreported: Set<number>;
   /** split and combined payments: the reports and the credits that go together */
   groups: Array<{ payments: string[]; lines: number[] }>;
+  /**
+   * paid reports whose amount was mistyped (generator C): no credit of the reported amount exists,
+   * so listing one as unpaid is what the accountant needs to see; it counts as neither found nor false
+   */
+  amountTypos?: Set<string>;
 }
 
 export function rng(seed: number) {
@@ -340,7 +345,7 @@ export function score(
     reviewTop3: remaining ? top3 / remaining : 1,
     unpaidTrue: unpaidTrue.length,
     unpaidFound: unpaidTrue.filter((u) => listedUnpaid.has(u)).length,
-    falseUnpaid: period.length ? res.unpaid.filter((u) => t.paid.has(u.payment)).length / period.length : 0,
+    falseUnpaid: period.length ? res.unpaid.filter((u) => t.paid.has(u.payment) && !t.amountTypos?.has(u.payment)).length / period.length : 0,
     unreportedTrue: unreportedTrue.length,
     unreportedFound: unreportedTrue.filter((id) => listedUnreported.has(id)).length,
     unreportedListed: res.unreported.length,

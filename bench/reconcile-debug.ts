@@ -1,4 +1,4 @@
-/** Prints why review or unpaid missed, for studying the model on one month of the sweep: `node dist/bench/reconcile-debug.js [setting index] [ours|other]`. */
+/** Prints why review or unpaid missed, for studying the model on one month of the sweep: `node build/bench/reconcile-debug.js [setting index] [ours|other]`. */
 import { analyse } from '../core/reconcile/match.js';
 import { sweepMonths } from './reconcile-sweep.js';
 

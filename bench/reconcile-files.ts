@@ -1,17 +1,23 @@
 /**
- * The other generator's months (bench/reconcile-gen-b.ts: statement files as the banks write
- * them, with the truth named by file and row) in the sweep's shape: each file is read by the
+ * The months of the generators written apart from the matcher (bench/reconcile-gen-b.ts and
+ * bench/reconcile-gen-c.ts: statement files as the banks write them, with the truth named by file
+ * and row) in the sweep's shape: each file is read by the
  * product's own statement reader, so accounts in 備註, summary rows and the banks' date shapes are
  * part of what is measured. A file the reader refuses fails the bench loudly.
  */
 import { readStatement } from '../core/reconcile/statement.js';
 import type { ReconcileLine } from '../core/reconcile/types.js';
 import type { Truth } from './reconcile-data.js';
-import { generateMonth } from './reconcile-gen-b.js';
+import { generateMonth, type FileMonth } from './reconcile-gen-b.js';
+import { generateMonthC, type FileMonthC } from './reconcile-gen-c.js';
 import type { MonthKnobs } from './reconcile-knobs.js';
 
-export function fileMonth(knobs: Partial<MonthKnobs>, seed: number): Truth {
-  const m = generateMonth(knobs, seed);
+/** `writer`: generator B (the default) or C */
+export function fileMonth(knobs: Partial<MonthKnobs>, seed: number, writer: 'b' | 'c' = 'b'): Truth {
+  return readMonth(writer === 'b' ? generateMonth(knobs, seed) : generateMonthC(knobs, seed));
+}
+
+function readMonth(m: FileMonth | FileMonthC): Truth {
   const lines: ReconcileLine[] = [];
   const idOf = new Map<string, number>();
   for (const f of m.files) {
@@ -25,7 +31,7 @@ export function fileMonth(knobs: Partial<MonthKnobs>, seed: number): Truth {
   }
   const id = (key: string) => {
     const found = idOf.get(key);
-    if (found === undefined) throw new Error(`the other generator names ${key}, which the reader did not give as a credit`);
+    if (found === undefined) throw new Error(`the generator names ${key}, which the reader did not give as a credit`);
     return found;
   };
   return {
@@ -39,5 +45,6 @@ export function fileMonth(knobs: Partial<MonthKnobs>, seed: number): Truth {
     unpaid: m.unpaidReports,
     unreported: new Set([...m.unreportedLines].map(id)),
     groups: m.groups.map((g) => ({ payments: g.payments, lines: g.lines.map(id) })),
+    ...('amountTypos' in m ? { amountTypos: new Set(m.amountTypos.keys()) } : {}),
   };
 }

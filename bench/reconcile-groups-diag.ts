@@ -1,6 +1,6 @@
 /**
  * Study: split and combined payments against the unreported list (issue 21), for study only.
- * `node dist/bench/reconcile-groups-diag.js [--ours|--other]`: per month, the credits the
+ * `node build/bench/reconcile-groups-diag.js [--ours|--other]`: per month, the credits the
  * unreported list holds that belong to a true split or combined payment, and where their reports
  * stand (in a suggestion, paired by the assignment, kept off the unpaid list by a group, or left).
  * `--hidden`: the groups suggested, by their reasons and half, whether each is exactly a true group,

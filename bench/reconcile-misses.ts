@@ -1,7 +1,7 @@
 /**
  * Prints each review miss of the reconciliation scenario: a report whose true line review does not
  * rank first, with the true line, the line ranked above it, their scores and reasons. For studying
- * the scoring, never for tuning to one seed: `node dist/bench/reconcile-misses.js [seed…]`.
+ * the scoring, never for tuning to one seed: `node build/bench/reconcile-misses.js [seed…]`.
  */
 import { matchReconcile } from '../core/reconcile/match.js';
 import { generate, score } from './reconcile-data.js';

@@ -1,6 +1,6 @@
 /**
  * What review's wrong first choices have in common (issue 21, h21b), on every month of the sweep
- * (for study: the held-out half is read, never tuned on): `node dist/bench/reconcile-review-why.js
+ * (for study: the held-out half is read, never tuned on): `node build/bench/reconcile-review-why.js
  * [--quick] [--ours|--other]`. For each report left to review whose true line is not ranked first
  * it classes the first line by what the truth says it is (another report's true line, of the same
  * customer's last five or not; an unreported credit; a part of a split or combined payment), the
@@ -9,17 +9,15 @@
  */
 import { analyse, decide, DEFAULT_THRESHOLDS } from '../core/reconcile/match.js';
 import { sweepMonths } from './reconcile-sweep.js';
+import { analyseTruth } from './reconcile-oracle.js';
 
 const quick = process.argv.includes('--quick');
 const only = process.argv.includes('--ours') ? 'ours' : process.argv.includes('--other') ? 'other' : undefined;
 const pc = (x: number, n: number) => `${n ? ((100 * x) / n).toFixed(1) : '-'}%`;
 for (const m of sweepMonths({ quick, only })) {
   const t = m.truth;
-  const asked = t.reports.filter((r) => r.paid_at >= t.period.from && r.paid_at < t.period.to);
-  const paidShare = Math.min(0.995, asked.filter((r) => t.pair.has(r.uuid)).length / Math.max(1, asked.length));
-  const base = { coverage: t.coverage, period: t.period, reportsCover: t.reportsCover };
-  const res = decide(analyse(t.reports, t.lines, base), DEFAULT_THRESHOLDS);
-  const ores = decide(analyse(t.reports, t.lines, { ...base, oracle: { pairs: t.pair, paidShare } }), DEFAULT_THRESHOLDS);
+  const res = decide(analyseTruth(t, false), DEFAULT_THRESHOLDS);
+  const ores = decide(analyseTruth(t, true), DEFAULT_THRESHOLDS);
   const oFirst = new Map(ores.review.map((x) => [x.payment, x.candidates[0]?.line]));
   const oAuto = new Map(ores.auto.map((x) => [x.payment, x.line]));
   const lineOf = new Map(t.lines.map((l) => [l.id, l]));

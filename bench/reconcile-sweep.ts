@@ -6,13 +6,14 @@
  * thresholds, and the fixed-weight greedy's, are chosen on the calibration half and reported on
  * the held-out half, where the goals are judged.
  */
-import { analyse, decide, DEFAULT_THRESHOLDS, type Analysis, type Thresholds } from '../core/reconcile/match.js';
+import { decide, DEFAULT_THRESHOLDS, type Analysis, type Thresholds } from '../core/reconcile/match.js';
 import { compareDigits } from '../core/reconcile/evidence.js';
 import { greedy, greedyResult } from './reconcile-greedy.js';
 import { FINDABLE, generate, score, type Score, type Truth } from './reconcile-data.js';
 import type { ReconcileLine, ReconcileReport } from '../core/reconcile/types.js';
 import { DEFAULT_KNOBS, type MonthKnobs } from './reconcile-knobs.js';
 import { fileMonth } from './reconcile-files.js';
+import { analyseTruth } from './reconcile-oracle.js';
 
 export interface Setting {
   name: string;
@@ -33,27 +34,44 @@ export const SETTINGS: Setting[] = [
   { name: 'busy and crowded', knobs: { perDay: 120, amountDiversity: 10, stores: 3 } },
 ];
 
+/**
+ * Three generators: ours (bench/reconcile-data.ts); B, written apart from the matcher
+ * (bench/reconcile-gen-b.ts); and C, written from the issue's brief alone by someone who had read
+ * neither the matcher nor the other two (bench/reconcile-gen-c.ts). B and C write files, read by
+ * the product's own statement reader.
+ */
+export const GENERATORS = ['ours', 'other', 'third'] as const;
+export type GeneratorName = (typeof GENERATORS)[number];
+export const GENERATOR_LABEL: Record<GeneratorName, string> = { ours: 'our generator', other: 'generator B', third: 'generator C' };
+
 export interface SweepMonth {
   name: string;
-  generator: 'ours' | 'other';
+  generator: GeneratorName;
   half: 'calibration' | 'held-out';
+  /** 0 is the sweep itself; each further draw writes every setting again with new seeds (the same halves) */
+  draw: number;
   knobs: Partial<MonthKnobs>;
   truth: Truth;
 }
 
-/** `draw`: 0 is the sweep itself; another number writes every setting again with new seeds (the same halves). */
-export function sweepMonths(opts: { quick?: boolean; only?: 'ours' | 'other'; draw?: number } = {}): SweepMonth[] {
+function write(generator: GeneratorName, knobs: Partial<MonthKnobs>, seed: number): Truth {
+  if (generator === 'ours') return generate({ months: 1, seed, knobs });
+  return fileMonth(knobs, seed, generator === 'other' ? 'b' : 'c');
+}
+
+/** Every setting by every generator, `draws` times (draw 0 first). Which half a month lands in alternates by setting and generator. */
+export function sweepMonths(opts: { quick?: boolean; only?: GeneratorName; draws?: number } = {}): SweepMonth[] {
   const out: SweepMonth[] = [];
-  SETTINGS.forEach((s, i) => {
-    const knobs = opts.quick ? { ...s.knobs, perDay: Math.round((s.knobs.perDay ?? DEFAULT_KNOBS.perDay) / 4) } : s.knobs;
-    for (const generator of ['ours', 'other'] as const) {
-      if (opts.only && opts.only !== generator) continue;
-      const half = (i + (generator === 'ours' ? 0 : 1)) % 2 === 0 ? 'calibration' : 'held-out';
-      const seed = 7919 * (i + 1) + (generator === 'ours' ? 1 : 2) + 1_000_003 * (opts.draw ?? 0);
-      const truth = generator === 'ours' ? generate({ months: 1, seed, knobs }) : fileMonth(knobs, seed);
-      out.push({ name: s.name, generator, half, knobs, truth: { ...truth, name: s.name } });
-    }
-  });
+  for (let draw = 0; draw < (opts.draws ?? 1); draw++)
+    SETTINGS.forEach((s, i) => {
+      const knobs = opts.quick ? { ...s.knobs, perDay: Math.round((s.knobs.perDay ?? DEFAULT_KNOBS.perDay) / 4) } : s.knobs;
+      GENERATORS.forEach((generator, g) => {
+        if (opts.only && opts.only !== generator) return;
+        const half = (i + g) % 2 === 0 ? 'calibration' : 'held-out';
+        const seed = 7919 * (i + 1) + g + 1 + 1_000_003 * draw;
+        out.push({ name: s.name, generator, half, draw, knobs, truth: { ...write(generator, knobs, seed), name: s.name } });
+      });
+    });
   return out;
 }
 
@@ -64,70 +82,74 @@ export interface Analysed {
   greedy: ReturnType<typeof greedy>;
 }
 
-/**
- * `oracle`: the matcher learns the month's habits from every true pair, with the true paid share
- * (MatchOptions.oracle), as if it knew them exactly: how much better learning could make it.
- */
-export function analyseMonth(month: SweepMonth, opts: { oracle?: boolean } | number = {}): Analysed {
-  const oracle = typeof opts === 'object' && opts.oracle === true;
+/** `knowing`: the matcher as if it knew the month's habits (bench/reconcile-oracle.ts): the bound. */
+export function analyseMonth(month: SweepMonth, knowing = false): Analysed {
   const t = month.truth;
-  const asked = t.reports.filter((r) => r.paid_at >= t.period.from && r.paid_at < t.period.to);
-  const paidShare = Math.min(0.995, asked.filter((r) => t.pair.has(r.uuid)).length / Math.max(1, asked.length));
   const t0 = performance.now();
-  const analysis = analyse(t.reports, t.lines, { coverage: t.coverage, period: t.period, reportsCover: t.reportsCover, ...(oracle ? { oracle: { pairs: t.pair, paidShare } } : {}) });
+  const analysis = analyseTruth(t, knowing);
   const ms = performance.now() - t0;
   const inPeriod = t.reports.filter((r) => r.paid_at >= t.period.from && r.paid_at < t.period.to);
   return { month, analysis, ms, greedy: greedy(inPeriod, t.lines) };
 }
 
 const range = (from: number, to: number, step: number) => Array.from({ length: Math.round((to - from) / step) + 1 }, (_, k) => from + k * step);
+const MARGINS = range(0, 15, 0.25);
+
+/**
+ * The pairs decide() may confirm, with what decides it: the pair's margin (regret) against the
+ * margin for lines with agreeing digits or none. Pairs the safety rules keep from being automatic
+ * whatever the margin (digits disagreeing, a payer known by another last five, evidence a second
+ * customer could have produced) are left out, as decide() leaves them.
+ */
+function automaticPairs(a: Analysed) {
+  const t = a.month.truth;
+  const { reports, lines, partner, regret, asked, ofReport } = a.analysis;
+  const list: Array<{ regret: number; digits: boolean; right: boolean }> = [];
+  reports.forEach((r, ri) => {
+    const li = partner[ri];
+    if (!asked[ri] || li < 0) return;
+    const c = ofReport[ri].find((x) => x.line === li)!;
+    const d = c.facts.digits;
+    if ((d !== 'equal' && d !== 'unknown') || c.payer === 'other') return;
+    if (d === 'unknown' && !a.analysis.settledBy(c)) return;
+    list.push({ regret: regret[ri], digits: d === 'equal', right: t.pair.get(r.uuid) === lines[li].id });
+  });
+  const truePairs = reports.filter((r, ri) => asked[ri] && t.pair.has(r.uuid)).length;
+  return { list, truePairs };
+}
+
+/** Recall and precision of each month at the two margins, as decide() would confirm. */
+function atMargins(p: ReturnType<typeof automaticPairs>, m: number, n: number): { recall: number; precision: number } {
+  let taken = 0;
+  let right = 0;
+  for (const x of p.list)
+    if (x.regret >= (x.digits ? m : n)) {
+      taken++;
+      if (x.right) right++;
+    }
+  return { recall: p.truePairs ? right / p.truePairs : 1, precision: taken ? right / taken : 1 };
+}
 
 /**
  * The thresholds, chosen on the calibration months: the two automatic margins (digits that agree,
  * no digits) with the most recall that keeps every month's automatic precision at 99.7% or more
- * (a margin above the goal's 99.5%); the largest
- * unpaid threshold that keeps false unpaid at 0.4% of reports; the largest unreported threshold
- * that keeps the list within 1.4 times the true count. The greedy's automatic threshold: the least
- * that keeps its precision at 99.7% too.
+ * (a margin above the goal's 99.5%); the largest unpaid threshold that keeps false unpaid at 0.4%
+ * of reports; the largest unreported threshold that keeps the list within 1.4 times the true
+ * count. The greedy's automatic threshold: the least that keeps its precision at 99.7% too.
  */
 export function chooseThresholds(calibration: Analysed[]): { matcher: Thresholds; greedy: number } {
   const all = (f: (a: Analysed) => boolean) => calibration.every(f);
   const at = (a: Analysed, t: Partial<Thresholds>) => score(a.month.truth, decide(a.analysis, { ...DEFAULT_THRESHOLDS, ...t }));
-  // The two automatic margins together: the most calibration recall at 99.7% precision on every
-  // month. What a margin confirms depends only on each assigned pair's regret and digits, so the
-  // pairs are read once per month and the grid counts them (as decide() would confirm them).
-  const pairsOf = calibration.map((a) => {
-    const t = a.month.truth;
-    const { reports, lines, partner, regret, asked, ofReport } = a.analysis;
-    const list: Array<{ regret: number; digits: boolean; right: boolean }> = [];
-    reports.forEach((r, ri) => {
-      const li = partner[ri];
-      if (!asked[ri] || li < 0) return;
-      const d = ofReport[ri].find((c) => c.line === li)!.facts.digits;
-      if (d === 'equal' || d === 'unknown') list.push({ regret: regret[ri], digits: d === 'equal', right: t.pair.get(r.uuid) === lines[li].id });
-    });
-    const truePairs = reports.filter((r, ri) => asked[ri] && t.pair.has(r.uuid)).length;
-    return { list, truePairs };
-  });
+  const pairsOf = calibration.map(automaticPairs);
   let auto = 30;
   let autoNoDigits = 30;
   let most = -1;
-  for (const m of range(0, 15, 0.25))
-    for (const n of range(0, 15, 0.25)) {
-      let recall = 0;
-      let ok = true;
-      for (const { list, truePairs } of pairsOf) {
-        let taken = 0;
-        let right = 0;
-        for (const p of list)
-          if (p.regret >= (p.digits ? m : n)) {
-            taken++;
-            if (p.right) right++;
-          }
-        if (taken && right / taken < 0.997) ok = false;
-        recall += truePairs ? right / truePairs : 1;
-      }
-      if (ok && recall > most + 1e-9) [most, auto, autoNoDigits] = [recall, m, n];
+  for (const m of MARGINS)
+    for (const n of MARGINS) {
+      const scores = pairsOf.map((p) => atMargins(p, m, n));
+      if (scores.some((x) => x.precision < 0.997)) continue;
+      const recall = scores.reduce((s, x) => s + x.recall, 0);
+      if (recall > most + 1e-9) [most, auto, autoNoDigits] = [recall, m, n];
     }
   const unpaid = range(-15, 0, 0.25).reverse().find((u) => all((a) => at(a, { unpaid: u }).falseUnpaid <= 0.004)) ?? -15;
   // (a credit left alone has log odds ≤ 0 that some report's payment it is: 0 lists them all)
@@ -144,12 +166,37 @@ export function chooseThresholds(calibration: Analysed[]): { matcher: Thresholds
   return { matcher: { auto, autoNoDigits, unpaid, unreported }, greedy: g };
 }
 
+/**
+ * The bound of a month: what the matcher does knowing the month's habits (bench/reconcile-oracle.ts),
+ * at thresholds chosen the same way on the calibration half, each month analysed knowing its
+ * habits. Thresholds chosen per month would need the truth, which no matcher has; knowing the
+ * habits makes the same threshold mean the same on every month, and that is what the bound measures.
+ */
+export interface Bound {
+  recall: number;
+  reviewFirst: number;
+  reviewTop3: number;
+  /** the share of unpaid reports found */
+  unpaid: number;
+  /** the share of unreported credits found */
+  unreported: number;
+}
+
+function boundOf(known: Analysed, th: Thresholds): Bound {
+  const s = score(known.month.truth, decide(known.analysis, th));
+  const found = (x: number, of: number) => (of ? x / of : 1);
+  return { recall: s.recall, reviewFirst: s.reviewFirst, reviewTop3: s.reviewTop3, unpaid: found(s.unpaidFound, s.unpaidTrue), unreported: found(s.unreportedFound, s.unreportedTrue) };
+}
+
 export interface MonthReport {
   name: string;
-  generator: string;
+  generator: GeneratorName;
   half: string;
+  draw: number;
   ms: number;
   matcher: Score;
+  /** what the matcher could do knowing the month's habits (boundOf): the goals are relative to it */
+  bound: Bound;
   /** the floor: the fixed-weight greedy at the threshold chosen on the calibration half, as the matcher's are */
   greedy: Score;
   /** the same greedy at its best threshold for this very month (99.5% precision or more), chosen knowing the truth: for comparison only */
@@ -176,8 +223,6 @@ export interface MonthReport {
   reviewMissesDigitless: number;
   reviewMisses: number;
   goals: Record<string, boolean>;
-  /** the same month matched knowing its habits exactly (--oracle), at thresholds chosen on the oracle's calibration half */
-  oracle?: Score;
 }
 
 const lineKey = (l: ReconcileLine) => JSON.stringify([l.amount, l.source ?? l.store_id ?? null, l.at, l.hasTime, l.digits, l.payer ?? '', l.summary, l.note]);
@@ -220,7 +265,7 @@ function lookAlikeCeilings(a: Analysed, res: ReturnType<typeof decide>) {
   };
 }
 
-export function judge(a: Analysed, th: { matcher: Thresholds; greedy: number }): MonthReport {
+export function judge(a: Analysed, th: { matcher: Thresholds; greedy: number }, bound: Bound): MonthReport {
   const t = a.month.truth;
   const decided = decide(a.analysis, th.matcher);
   const m = score(t, decided);
@@ -246,13 +291,17 @@ export function judge(a: Analysed, th: { matcher: Thresholds; greedy: number }):
     return cands.some((c) => al[c.line].id === l.id) && cands.filter((c) => lineKey(al[c.line]) === lineKey(l)).length === 1;
   }).length;
   const ceiling = pairs.length ? agreeing / pairs.length : 1;
-  const likeDefault = a.month.name === 'default';
+  const found = (x: number, of: number) => (of ? x / of : 1);
+  const unpaid = found(m.unpaidFound, m.unpaidTrue);
+  const unreported = found(m.unreportedFound, m.unreportedTrue);
   return {
     name: a.month.name,
     generator: a.month.generator,
     half: a.month.half,
+    draw: a.month.draw,
     ms: a.ms,
     matcher: m,
+    bound,
     greedy: g,
     greedyBest: best,
     ceiling,
@@ -260,30 +309,38 @@ export function judge(a: Analysed, th: { matcher: Thresholds; greedy: number }):
     goals: {
       'auto precision ≥ 99.5%': m.precision >= 0.995,
       'no auto pair with disagreeing digits': m.autoDigitsDisagree === 0,
-      'auto recall ≥ greedy + 5 points': m.recall >= g.recall + 0.05,
-      ...(likeDefault ? { 'auto recall ≥ 88%': m.recall >= 0.88 } : {}),
-      'review first ≥ 95%': m.reviewFirst >= 0.95,
-      'unpaid found ≥ 80%': m.unpaidTrue === 0 || m.unpaidFound / m.unpaidTrue >= 0.8,
+      'auto recall within 4 points of the bound': m.recall >= bound.recall - 0.04,
+      'review top 3 within 3 points of the bound': m.reviewTop3 >= bound.reviewTop3 - 0.03,
+      'unpaid found within 10 points of the bound': unpaid >= bound.unpaid - 0.1,
       'false unpaid ≤ 0.5%': m.falseUnpaid <= 0.005,
-      'unreported found ≥ 80%': m.unreportedTrue === 0 || m.unreportedFound / m.unreportedTrue >= 0.8,
+      'unreported found ≥ 80% or within 5 points of the bound': unreported >= Math.min(0.8, bound.unreported - 0.05),
       'unreported list ≤ 1.5x': m.unreportedListed <= 1.5 * Math.max(1, m.unreportedTrue),
     },
   };
 }
 
 const pc = (x: number) => `${(x * 100).toFixed(1)}%`;
+/** the matcher's distance from the bound, in points (negative: under it) */
+const pts = (x: number, bound: number) => `${x >= bound ? '+' : '−'}${(Math.abs(x - bound) * 100).toFixed(1)}`;
+const share = (found: number, of: number) => (of ? found / of : 1);
+
+/** Which goals a month missed, or 'all goals'. */
+export function missedGoals(r: MonthReport): string[] {
+  return Object.entries(r.goals).filter(([, ok]) => !ok).map(([g]) => g);
+}
 
 export function formatRow(r: MonthReport): string {
   const m = r.matcher;
-  const missed = Object.entries(r.goals).filter(([, ok]) => !ok).map(([g]) => g);
+  const b = r.bound;
+  const missed = missedGoals(r);
+  const unpaid = share(m.unpaidFound, m.unpaidTrue);
+  const unreported = share(m.unreportedFound, m.unreportedTrue);
   return [
-    `${r.half === 'held-out' ? 'H' : 'C'} ${r.generator.padEnd(5)} ${r.name}`,
-    `auto ${pc(m.precision)} / ${pc(m.recall)} (greedy ${pc(r.greedy.recall)} at ${pc(r.greedy.precision)}; at its best ${pc(r.greedyBest.recall)}; ceiling ${pc(r.ceiling)})`,
-    `review first ${pc(m.reviewFirst)} (ceiling ${pc(r.reviewCeiling)}; ${r.reviewMissesDigitless} of ${r.reviewMisses} misses both digitless) top3 ${pc(m.reviewTop3)}`,
-    `unpaid ${m.unpaidFound}/${m.unpaidTrue} (ceiling ${pc(r.unpaidCeiling)}), false ${pc(m.falseUnpaid)}`,
-    `unreported ${m.unreportedFound}/${m.unreportedTrue} in ${m.unreportedListed}`,
-    `groups suggested ${m.suggestions} (${m.suggestionsRight} exactly right, of ${m.groups})`,
-    ...(r.oracle ? [`knowing the habits: ${pc(r.oracle.recall)}, review first ${pc(r.oracle.reviewFirst)}, unpaid ${r.oracle.unpaidFound}/${r.oracle.unpaidTrue} false ${pc(r.oracle.falseUnpaid)}`] : []),
+    `${r.half === 'held-out' ? 'H' : 'C'} ${r.generator.padEnd(5)} #${r.draw} ${r.name}`,
+    `auto ${pc(m.precision)} / ${pc(m.recall)} (bound ${pc(b.recall)}, ${pts(m.recall, b.recall)}; greedy ${pc(r.greedy.recall)}; ceiling ${pc(r.ceiling)})`,
+    `review first ${pc(m.reviewFirst)} top3 ${pc(m.reviewTop3)} (bound ${pc(b.reviewTop3)}, ${pts(m.reviewTop3, b.reviewTop3)})`,
+    `unpaid ${m.unpaidFound}/${m.unpaidTrue} false ${pc(m.falseUnpaid)} (bound ${pc(b.unpaid)}, ${pts(unpaid, b.unpaid)})`,
+    `unreported ${m.unreportedFound}/${m.unreportedTrue} in ${m.unreportedListed} (bound ${pc(b.unreported)}, ${pts(unreported, b.unreported)})`,
     `${r.ms.toFixed(0)} ms`,
     missed.length ? `MISSED: ${missed.join('; ')}` : 'all goals',
   ].join(' | ');
@@ -291,31 +348,40 @@ export function formatRow(r: MonthReport): string {
 
 /** The README's month-by-month table: its header, then one row per month. */
 export const MARKDOWN_HEADER = [
-  '| half | generator | month | auto precision / recall | greedy floor (calibrated) · at its best · ceiling | review first / top 3 · ceiling | unpaid found, false · ceiling | unreported found in list | knowing the habits: recall · review first · unpaid | goals missed |',
-  '|---|---|---|---|---|---|---|---|---|---|',
+  '| half | generator | draw | month | auto precision / recall · bound | review top 3 · bound | unpaid found, false · bound | unreported found in list · bound | goals missed |',
+  '|---|---|---|---|---|---|---|---|---|',
 ].join('\n');
 
 export function formatMarkdownRow(r: MonthReport): string {
   const m = r.matcher;
-  const missed = Object.entries(r.goals).filter(([, ok]) => !ok).map(([g]) => g);
-  return `| ${r.half} | ${r.generator} | ${r.name} | ${pc(m.precision)} / ${pc(m.recall)} | ${pc(r.greedy.recall)} · ${pc(r.greedyBest.recall)} · ${pc(r.ceiling)} | ${pc(m.reviewFirst)} / ${pc(m.reviewTop3)} · ${pc(r.reviewCeiling)} | ${m.unpaidFound}/${m.unpaidTrue}, ${pc(m.falseUnpaid)} · ${pc(r.unpaidCeiling)} | ${m.unreportedFound}/${m.unreportedTrue} in ${m.unreportedListed} | ${r.oracle ? `${pc(r.oracle.recall)} · ${pc(r.oracle.reviewFirst)} · ${r.oracle.unpaidFound}/${r.oracle.unpaidTrue}, ${pc(r.oracle.falseUnpaid)}` : '-'} | ${missed.length ? missed.join('; ') : 'none'} |`;
+  const b = r.bound;
+  const missed = missedGoals(r);
+  return `| ${r.half} | ${GENERATOR_LABEL[r.generator]} | ${r.draw} | ${r.name} | ${pc(m.precision)} / ${pc(m.recall)} · ${pc(b.recall)} | ${pc(m.reviewTop3)} · ${pc(b.reviewTop3)} | ${m.unpaidFound}/${m.unpaidTrue}, ${pc(m.falseUnpaid)} · ${pc(b.unpaid)} | ${m.unreportedFound}/${m.unreportedTrue} in ${m.unreportedListed} · ${pc(b.unreported)} | ${missed.length ? missed.join('; ') : 'none'} |`;
 }
 
-/** `node dist/bench/reconcile-sweep.js [--quick] [--ours|--other] [--oracle] [--markdown]`: the sweep on its own (--markdown: the README's table; --oracle: each month again, knowing its habits). */
+/**
+ * The whole sweep: every month analysed as the product does and knowing its habits, thresholds
+ * chosen on the calibration half (all draws), every month judged against its bound.
+ */
+export function runSweep(opts: { quick?: boolean; only?: GeneratorName; draws?: number } = {}) {
+  const months = sweepMonths(opts);
+  const calibrated = (knowing: boolean) => {
+    const analysed = months.map((m) => analyseMonth(m, knowing));
+    return { analysed, th: chooseThresholds(analysed.filter((a) => a.month.half === 'calibration')) };
+  };
+  const product = calibrated(false);
+  const known = calibrated(true);
+  const reports = product.analysed.map((a, i) => judge(a, product.th, boundOf(known.analysed[i], known.th.matcher)));
+  return { th: product.th, boundTh: known.th, reports };
+}
+
+/** `node build/bench/reconcile-sweep.js [--quick] [--draws N] [--ours|--other|--third] [--markdown]`: the sweep on its own (--markdown: the README's table). */
 if (process.argv[1]?.endsWith('reconcile-sweep.js')) {
-  const quick = process.argv.includes('--quick');
-  const only = process.argv.includes('--ours') ? 'ours' : process.argv.includes('--other') ? 'other' : undefined;
-  const months = sweepMonths({ quick, only }).map(analyseMonth);
-  const th = chooseThresholds(months.filter((a) => a.month.half === 'calibration'));
-  console.log(`thresholds chosen on the calibration half: ${JSON.stringify(th)} (product defaults ${JSON.stringify(DEFAULT_THRESHOLDS)})`);
-  const reports = months.map((a) => judge(a, th));
-  if (process.argv.includes('--oracle')) {
-    // the same months, the habits learned from the truth; thresholds chosen on its own calibration half
-    const known = sweepMonths({ quick, only }).map((m) => analyseMonth(m, { oracle: true }));
-    const kth = chooseThresholds(known.filter((a) => a.month.half === 'calibration'));
-    console.log(`knowing the habits, thresholds chosen on the calibration half: ${JSON.stringify(kth)}`);
-    known.forEach((a, i) => (reports[i].oracle = judge(a, kth).matcher));
-  }
+  const arg = (name: string) => process.argv[process.argv.indexOf(name) + 1];
+  const only = GENERATORS.find((g) => process.argv.includes(`--${g}`));
+  const draws = process.argv.includes('--draws') ? Number(arg('--draws')) : 1;
+  const { th, boundTh, reports } = runSweep({ quick: process.argv.includes('--quick'), only, draws });
+  console.log(`thresholds chosen on the calibration half: ${JSON.stringify(th)} (product defaults ${JSON.stringify(DEFAULT_THRESHOLDS)}); for the bound: ${JSON.stringify(boundTh)}`);
   if (process.argv.includes('--markdown')) console.log(`${MARKDOWN_HEADER}\n${reports.map(formatMarkdownRow).join('\n')}`);
   else for (const r of reports) console.log(formatRow(r));
 }

@@ -5,7 +5,7 @@
  * would need to keep false unpaid within 0.4% of its reports, and what that cut finds. A month whose
  * cut is far from the others' is what one threshold chosen on the calibration half cannot serve;
  * a month that finds little even at its own cut is one the ranking itself fails.
- * `node dist/bench/reconcile-unpaid-cut.js [threshold]` (with a threshold: what it finds and how many false).
+ * `node build/bench/reconcile-unpaid-cut.js [threshold]` (with a threshold: what it finds and how many false).
  */
 import { analyse } from '../core/reconcile/match.js';
 import { FINDABLE } from './reconcile-data.js';

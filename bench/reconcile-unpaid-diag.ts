@@ -1,7 +1,7 @@
 /**
  * Why unpaid reports are not listed (issue 21, h21): per sweep month, the true unpaid reports by
  * what kept them off the list, and the paid reports that compete with them for it.
- * `node dist/bench/reconcile-unpaid-diag.js [--verbose]`
+ * `node build/bench/reconcile-unpaid-diag.js [--verbose]`
  */
 import { analyse, DEFAULT_THRESHOLDS } from '../core/reconcile/match.js';
 import { FINDABLE } from './reconcile-data.js';

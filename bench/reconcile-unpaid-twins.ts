@@ -5,7 +5,7 @@
  * month's own true pairs' gaps, and whose visible digits do not disagree with the last five. Such a
  * report and its twin look exactly like a paid report and its credit (the month has some fifty paid
  * reports for each unpaid one), so a list that holds it holds its paid look-alikes too.
- * `node dist/bench/reconcile-unpaid-twins.js`
+ * `node build/bench/reconcile-unpaid-twins.js`
  */
 import { compareDigits } from '../core/reconcile/evidence.js';
 import { FINDABLE } from './reconcile-data.js';

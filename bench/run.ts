@@ -26,7 +26,9 @@ import { benchListBesideStatement } from './statement-beside.js';
 import { benchCloses } from './closes.js';
 
 const TOP = resolve(import.meta.dirname, '..', '..');
-const DIST = resolve(import.meta.dirname, '..');
+/** the product as `npm run build` made it; the bench itself is compiled apart, into build/ */
+const DIST = join(TOP, 'dist');
+const BENCH = import.meta.dirname;
 const QUICK = process.env.BENCH_QUICK === '1';
 const PG_URL = process.env.REMIT_TEST_PG_URL;
 const RUNS = QUICK ? 1 : 3;
@@ -63,7 +65,7 @@ function record(r: Row, data: Record<string, unknown>) {
 /** Runs bench/child.js in a fresh process; answers its wall time and peak memory. */
 function child(mode: string, args: string[]): Promise<{ ms: number; maxRSS: number }> {
   return new Promise((res, rej) => {
-    const p = spawn(process.execPath, [join(DIST, 'bench', 'child.js'), mode, ...args], { stdio: ['ignore', 'ignore', 'pipe'], env: { PATH: process.env.PATH } });
+    const p = spawn(process.execPath, [join(BENCH, 'child.js'), mode, ...args], { stdio: ['ignore', 'ignore', 'pipe'], env: { PATH: process.env.PATH } });
     let err = '';
     p.stderr.on('data', (d) => (err += d));
     p.on('close', (code) => {
@@ -345,7 +347,7 @@ async function benchSubmit() {
 
   const floorDb = await freshSqlite('floor-post');
   const floor = await new Promise<{ url: string; stop: () => Promise<void> }>((res, rej) => {
-    const p = spawn(process.execPath, [join(DIST, 'bench', 'floor-server.js'), floorDb], { stdio: ['ignore', 'pipe', 'ignore'] });
+    const p = spawn(process.execPath, [join(BENCH, 'floor-server.js'), floorDb], { stdio: ['ignore', 'pipe', 'ignore'] });
     p.stdout.on('data', (d) => {
       const m = /LISTENING (\S+)/.exec(String(d));
       if (m) res({ url: m[1], stop: () => new Promise((r) => (p.once('exit', () => r()), p.kill('SIGTERM'))) });

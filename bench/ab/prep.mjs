@@ -2,7 +2,7 @@
 // ROWS payments as the bench seeds them, or with `empty` the bench's stores only (an import's target).
 const [tree, out, rows, empty] = process.argv.slice(2);
 const core = await import(`${tree}/dist/core/index.js`);
-const data = await import(`${tree}/dist/bench/data.js`);
+const data = await import(`${tree}/build/bench/data.js`);
 const k = core.openDatabase({ client: 'sqlite', filename: out });
 await core.migrateLatest(k);
 if (empty) {

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { analyse, matchReconcile, matchReconcile as match } from './match.js';
 import type { ReconcileLine, ReconcileReport } from './types.js';
+import type { Teacher } from './model.js';
 
 const MIN = 60_000;
 const HOUR = 60 * MIN;
@@ -364,14 +365,15 @@ describe('matchReconcile', () => {
     expect(typo.unpaid).toEqual([]);
   });
 
-  it('the bench’s oracle learns the habits from every true pair it is given, digitless ones too, and the paid share it is told', () => {
-    // two digitless pairs and one whose digits agree: only the last is an anchor unless the truth is given
+  it('learns the habits from the pairs its teacher gives, digitless ones too, and the paid share it is told', () => {
+    // two digitless pairs and one whose digits agree: only the last is an anchor of the month's own reading
     const a = report('2026-11-05T10:00:00', 800, '11111');
     const b = report('2026-11-06T10:00:00', 900, '22222');
     const c = report('2026-11-07T10:00:00', 1000, '33333');
     const lines = [line(1, '2026-11-05T10:05:00', 800, ''), line(2, '2026-11-06T10:05:00', 900, ''), line(3, '2026-11-07T10:05:00', 1000, '33333')];
     expect(analyse([a, b, c], lines).model.anchors).toBe(1);
-    const known = analyse([a, b, c], lines, { oracle: { pairs: new Map([[a.uuid, 1], [b.uuid, 2], [c.uuid, 3]]), paidShare: 0.9 } });
+    const every: Teacher = { anchors: (m) => m.ofReport.flat(), digitPairs: (m) => m.ofReport.flat(), paidShare: () => 0.9 };
+    const known = analyse([a, b, c], lines, {}, every);
     expect(known.model.anchors).toBe(3);
     expect(known.model.paidShare).toBe(0.9);
   });

@@ -24,7 +24,7 @@ import { STATUS_FAILED } from '../payments/statuses.js';
 import { DAY_MS, taipeiDayNumber } from '../time.js';
 import { Assignment, type Edge } from './assignment.js';
 import { compareDigits, evidence, mayPay, noteFound, type Evidence } from './evidence.js';
-import { learnModel, type Candidate as ModelCandidate, type Model, type PayerNote } from './model.js';
+import { learnModel, MONTH_TEACHER, type Candidate as ModelCandidate, type Model, type PayerNote, type Teacher } from './model.js';
 import type { PayerMemory, ReconcileLine, ReconcileReport } from './types.js';
 
 export interface Thresholds {
@@ -56,12 +56,6 @@ export interface MatchOptions {
   /** what confirmed links taught about payers (evidence for name-only lines and typos) */
   payers?: PayerMemory[];
   thresholds?: Partial<Thresholds>;
-  /**
-   * For the bench's ceiling only, never passed by the product: the true pairs (report uuid → line
-   * id) and the true paid share. The month's habits are then learned from every true pair instead
-   * of the unambiguous ones: what the matcher would do if it knew the month's habits exactly.
-   */
-  oracle?: { pairs: Map<string, number>; paidShare: number };
 }
 
 export interface MatchResult {
@@ -176,7 +170,8 @@ export function matchReconcile(allReports: ReconcileReport[], lines: ReconcileLi
   return decide(analyse(allReports, lines, opts), { ...DEFAULT_THRESHOLDS, ...opts.thresholds });
 }
 
-export function analyse(allReports: ReconcileReport[], lines: ReconcileLine[], opts: MatchOptions = {}): Analysis {
+/** `teacher`: which pairs teach the month's habits (the month's own unambiguous pairs; the bench's bound knows the true ones) */
+export function analyse(allReports: ReconcileReport[], lines: ReconcileLine[], opts: MatchOptions = {}, teacher: Teacher = MONTH_TEACHER): Analysis {
   const reports = allReports.filter((r) => r.status !== STATUS_FAILED);
   const before = opts.windowBeforeMs ?? DEFAULT_WINDOW_BEFORE_MS;
   const after = opts.windowAfterMs ?? DEFAULT_WINDOW_AFTER_MS;
@@ -212,7 +207,7 @@ export function analyse(allReports: ReconcileReport[], lines: ReconcileLine[], o
     }
     return model;
   };
-  let model = weigh(learnModel(reports, lines, { ofReport, ofLine }, { before, after }, opts.payers, opts.oracle));
+  let model = weigh(learnModel(reports, lines, { ofReport, ofLine }, { before, after }, opts.payers, teacher));
 
   // One-to-one, per amount (reports of different amounts never share a line): the most likely
   // reading, where a report may stay unpaid; and, for review, which line each report's is if it
@@ -234,7 +229,7 @@ export function analyse(allReports: ReconcileReport[], lines: ReconcileLine[], o
     if ((c.facts.digits === 'equal' || c.facts.digits === 'unknown') && c.payer !== 'other') sure.push([ri, li]);
   });
   if (sure.length > 0 || kin.length > 0) {
-    model = weigh(learnModel(reports, lines, { ofReport, ofLine }, { before, after }, opts.payers, opts.oracle, sure, kin));
+    model = weigh(learnModel(reports, lines, { ofReport, ofLine }, { before, after }, opts.payers, teacher, sure, kin));
     main = assign(reports, lines, ofReport, (c) => c.weight, true);
   }
   const review = assign(reports, lines, ofReport, (c) => c.lr + REVIEW_PREFERENCE, false);

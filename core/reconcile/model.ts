@@ -241,6 +241,41 @@ export interface Candidate {
 }
 
 /**
+ * Which pairs teach the month's habits, and the share of reports paid. The product reads them off
+ * the month itself (MONTH_TEACHER); the bench's bound hands in the true ones instead.
+ */
+export interface Teacher {
+  /** the pairs the booking times, accounts and payer names are learned from */
+  anchors(month: MonthCandidates): Iterable<Candidate>;
+  /** the pairs the digits' habits (typos, other accounts) are counted on; `likely`: each report's one pair likely by time alone on both sides, or null */
+  digitPairs(month: MonthCandidates, likely: Array<Candidate | null>): Iterable<Candidate>;
+  /** the share of reports paid, given the month's own estimate */
+  paidShare(estimate: number): number;
+}
+
+export interface MonthCandidates {
+  reports: ReconcileReport[];
+  lines: ReconcileLine[];
+  ofReport: Candidate[][];
+  ofLine: Candidate[][];
+}
+
+/** Unambiguous: the digits agree (at least three visible) and no other candidate's digits agree, on either side. */
+function* unambiguous({ ofReport, ofLine }: MonthCandidates): Generator<Candidate> {
+  const agrees = (c: Candidate) => c.facts.digits === 'equal' && c.facts.visible >= 3;
+  for (const cands of ofReport) {
+    const mine = cands.filter(agrees);
+    if (mine.length === 1 && ofLine[mine[0].line].filter(agrees).length === 1) yield mine[0];
+  }
+}
+
+export const MONTH_TEACHER: Teacher = {
+  anchors: unambiguous,
+  digitPairs: (_, likely) => likely.filter((c): c is Candidate => c !== null),
+  paidShare: (estimate) => estimate,
+};
+
+/**
  * Learns the month's habits from the unambiguous pairs among `candidates` (each report's lines of
  * equal amount inside the window), per bank account where it has enough of them.
  */
@@ -250,7 +285,7 @@ export function learnModel(
   candidates: { ofReport: Candidate[][]; ofLine: Candidate[][] },
   win: Window,
   payers: PayerMemory[] = [],
-  oracle?: { pairs: Map<string, number>; paidShare: number },
+  teacher: Teacher = MONTH_TEACHER,
   /** pairs a first reading of the month is sure of (report, line): they teach payer names too */
   sure: Array<[number, number]> = [],
   /**
@@ -260,6 +295,7 @@ export function learnModel(
   kin: Array<[number, number]> = [],
 ): Model {
   const { ofReport, ofLine } = candidates;
+  const month = { reports, lines, ofReport, ofLine };
   const anchorOf = (r: ReconcileReport, l: ReconcileLine): TimeAnchor => ({
     x: l.at - r.paid_at,
     y: l.at - nextBusinessDayStart(r.paid_at),
@@ -269,9 +305,6 @@ export function learnModel(
   });
   const sourceOf = (l: ReconcileLine) => l.source ?? `store:${l.store_id ?? 'all'}`;
 
-  // Unambiguous: the digits agree (at least three visible) and no other candidate's digits agree,
-  // on either side.
-  const agrees = (c: Candidate) => c.facts.digits === 'equal' && c.facts.visible >= 3;
   const timeAnchors = new Map<string, TimeAnchor[]>();
   const allTime: TimeAnchor[] = [];
   const storeAnchors: Array<[number, string]> = [];
@@ -284,21 +317,7 @@ export function learnModel(
     if (list) list.push({ line: li, five: reports[ri].last_five });
     else into.set(nameKey(ri, li), [{ line: li, five: reports[ri].last_five }]);
   };
-  // the bench's oracle: every true pair is an anchor
-  const truePair = (cands: Candidate[]) => oracle && cands.find((x) => oracle.pairs.get(reports[x.report].uuid) === lines[x.line].id);
-  for (const cands of ofReport) {
-    let c: Candidate | undefined;
-    if (oracle) {
-      c = truePair(cands);
-      if (!c) continue;
-    } else {
-      let n = 0;
-      for (const x of cands) if (agrees(x)) (c = x), n++;
-      if (n !== 1 || !c) continue;
-      let m = 0;
-      for (const x of ofLine[c.line]) if (agrees(x)) m++;
-      if (m !== 1) continue;
-    }
+  for (const c of teacher.anchors(month)) {
     const a = anchorOf(reports[c.report], lines[c.line]);
     allTime.push(a);
     learnName(c.report, c.line);
@@ -388,8 +407,7 @@ export function learnModel(
       strongOfReport[ri] = n === 1 ? c : null;
     }
   });
-  for (const c of oracle ? ofReport.map(truePair) : strongOfReport) {
-    if (!c || (!oracle && strongOfLine[c.line] !== 1)) continue;
+  for (const c of teacher.digitPairs(month, strongOfReport.map((x) => (x && strongOfLine[x.line] === 1 ? x : null)))) {
     if (c.facts.visible < 3 || c.facts.digits === 'unknown') continue;
     nDigits++;
     if (c.facts.digits === 'typo') nTypo++;
@@ -459,7 +477,7 @@ export function learnModel(
     spanned++;
     if (ofReport[ri].length > 0) withCandidates++;
   });
-  const paidShare = oracle ? oracle.paidShare : Math.min(0.99, Math.max(0.5, spanned >= 20 ? (withCandidates / spanned) * 0.99 : 0.95));
+  const paidShare = teacher.paidShare(Math.min(0.99, Math.max(0.5, spanned >= 20 ? (withCandidates / spanned) * 0.99 : 0.95)));
   const background = (r: ReconcileReport, amount: number) => {
     const n = (amountCount.get(`${r.store_id}|${amount}`) ?? 0) + (amountCount.get(`all|${amount}`) ?? 0);
     return Math.max(0.05, (Math.max(0, n - 1) * (win.before + win.after)) / span);

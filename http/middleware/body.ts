@@ -9,6 +9,13 @@ import { problem } from '../../core/errors.js';
 import { problemBody } from './errors.js';
 import { jsonHasNul, MAX_JSON_DEPTH, parseJsonYielding, readJsonBytes, turn } from './json.js';
 
+declare module 'koa' {
+  interface Request {
+    /** the JSON body smallBody/jsonBody parsed, unchecked: each route reads its fields by name */
+    body?: unknown;
+  }
+}
+
 /**
  * JSON bodies only, with a size limit in bytes after inflation (413 past it) and a nesting limit
  * checked as the body arrives (400 past it), parsed without blocking other requests (see
@@ -67,7 +74,7 @@ export function jsonBody(limit: number): Koa.Middleware {
         }
       }
     }
-    (ctx.request as { body?: unknown }).body = body;
+    ctx.request.body = body;
     await next();
   };
 }

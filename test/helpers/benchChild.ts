@@ -1,8 +1,8 @@
-/** A bench child (dist/bench/child.js, e.g. `export-cli` or `import-cli`) in a fresh process. */
+/** A bench child (build/bench/child.js, e.g. `export-cli` or `import-cli`) in a fresh process. */
 import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 
-const CHILD = join(import.meta.dirname, '..', '..', 'dist', 'bench', 'child.js');
+const CHILD = join(import.meta.dirname, '..', '..', 'build', 'bench', 'child.js');
 
 /** Runs `mode` with `args` alone in its own process: its peak RSS (as the child reports it) and what it printed. */
 export function benchChild(mode: string, args: string[]): Promise<{ maxRSS: number; stdout: string }> {
