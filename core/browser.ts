@@ -37,7 +37,7 @@ export { addDays, defaultDateRange, formatTaipei, taipeiDate } from './time.js';
 export { MENU_COOKIE, PAYMENTS_PER_PAGE, PAYMENTS_SORT, PAYMENTS_TABLE_STACK_TIMES_BELOW, STORES_PARAMS, paymentsFilterDefaults } from './listDefaults.js';
 export type { AuditEntry, ListedPayment, Me, Payment, StatsSummary, Store, StoreStats, User } from './types.js';
 export { validateLogin } from './users/login.js';
-export { NOTE_MAX_LENGTH, paidAtNeedsConfirm, validateMethod, validatePayment } from './payments/validate.js';
+export { NOTE_MAX_LENGTH, checkLastFive, paidAtNeedsConfirm, validateMethod, validatePayment } from './payments/validate.js';
 export type { Validated } from './validation.js';
 export { validateStore } from './stores/validate.js';
 export { validatePasswordChange, validateUser } from './users/validate.js';
