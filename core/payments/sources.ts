@@ -1,7 +1,7 @@
 /**
  * Who reported a payment: staff (the submission form, an import), the customer (a store's public
- * link), or nobody: the accountant made it in 對帳 from a bank credit no report explained (bank). Stored in payments.source; set by the one writer from its actor.
- * Pure: the back office shows and filters by these labels.
+ * link), or nobody: the accountant made it in 對帳 from a bank credit no report explained (bank).
+ * Stored in payments.source; set by the one writer. Pure: the back office shows and filters by these labels.
  */
 export const SOURCES = ['staff', 'customer', 'bank'] as const;
 export type PaymentSource = (typeof SOURCES)[number];

@@ -2,7 +2,7 @@
  * Why every queue of a reconciliation came back empty, so an accountant never faces empty
  * queues with no word why. Pure: the page and the terminal say the same sentence.
  */
-export const EMPTY_REASONS = ['no_statement', 'no_credits', 'all_decided', 'credits_decided', 'no_reports'] as const;
+const EMPTY_REASONS = ['no_statement', 'no_credits', 'all_decided', 'credits_decided', 'no_reports'] as const;
 export type EmptyReason = (typeof EMPTY_REASONS)[number];
 
 export const EMPTY_REASON_TEXT: Record<EmptyReason, string> = {
@@ -14,7 +14,7 @@ export const EMPTY_REASON_TEXT: Record<EmptyReason, string> = {
 };
 
 /** What the period holds, counted when nothing was proposed. */
-export interface PeriodCounts {
+interface PeriodCounts {
   credits: number;
   openCredits: number;
   reports: number;

@@ -72,8 +72,8 @@ export async function createFromLine(ctx: ServiceContext, input: { line?: unknow
       const line = await openCredit(ctx, trx, input.line);
       const storeId = await storeFor(ctx, trx, line, input.store_id);
       const now = Date.now();
-      const fields = { store_id: storeId, last_five: lastFiveOf(line, input.last_five), paid_at: Number(line.at), amount: Number(line.amount), note: note.value, method: METHOD_TRANSFER, status: STATUS_CREDITED };
-      const row: PaymentRow = { ...newPaymentRow(ctx.actor, fields, now), source: 'bank' };
+      const fields = { store_id: storeId, last_five: lastFiveOf(line, input.last_five), paid_at: Number(line.at), amount: Number(line.amount), note: note.value, method: METHOD_TRANSFER, status: STATUS_CREDITED, fromBank: true };
+      const row: PaymentRow = newPaymentRow(ctx.actor, fields, now);
       await insertPayments(trx, [row]);
       // 取消對帳 puts it where a report starts (未確認): nobody reported it, the bank line was the only evidence
       await trx('bank_links').insert({ payment_uuid: row.uuid, line_id: Number(line.id), status_before: initialStatus(METHOD_TRANSFER), decided_by: 'person', actor_id: actorUserId(ctx.actor), score: null, reasons: JSON.stringify([]), at: now });
@@ -90,7 +90,7 @@ export async function createFromLine(ctx: ServiceContext, input: { line?: unknow
 }
 
 /** Reports one search returns at most. */
-export const REPORTS_FOR_LINE = 30;
+const REPORTS_FOR_LINE = 30;
 
 /**
  * Reports a person may link a credit to by hand (confirm_payments): transfers still 未確認 and

@@ -15,7 +15,7 @@ export interface NewFromLine {
 }
 
 /** The five digits the bank shows for the payer's account, or null when it shows fewer. */
-export const fiveShown = (line: BankLine): string | null => (/^\d{5,}$/.test(line.digits) ? line.digits.slice(-5) : null);
+const fiveShown = (line: BankLine): string | null => (/^\d{5,}$/.test(line.digits) ? line.digits.slice(-5) : null);
 
 /** What the bank wrote about who paid and why: the note a payment made from the line starts with. */
 const noteOf = (line: BankLine) => [line.summary, line.counterparty || line.payer, line.note].filter(Boolean).join(' ').slice(0, NOTE_MAX_LENGTH);
