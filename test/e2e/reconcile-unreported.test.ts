@@ -96,6 +96,17 @@ describe.skipIf(!HAS_CHROMIUM)('銀行有款無回報: 建立匯款記錄 and �
       expect(await badge(page).textContent()).toBe('2');
       await notice(page).getByRole('button', { name: '復原' }).waitFor({ state: 'hidden' });
 
+      // a cash deposit shows no account: the last five is asked for, checked as the form checks it
+      await card(page, 'NT$2,100').getByTestId('line-create').click();
+      const ask = page.getByTestId('create-from-line-dialog');
+      await ask.getByRole('button', { name: '建立匯款記錄' }).click();
+      await expect.poll(() => ask.textContent()).toContain('請輸入帳號後五碼');
+      await ask.getByTestId('create-last-five').fill('123');
+      await ask.getByRole('button', { name: '建立匯款記錄' }).click();
+      await expect.poll(() => ask.textContent()).toContain('帳號後五碼必須是5位數字');
+      await ask.getByRole('button', { name: '取消' }).click();
+      await ask.waitFor({ state: 'hidden' });
+
       const picker = await link(page);
       expect(await picker.getByTestId('link-report-option').textContent()).toContain('林先生 訂金');
       expect(await seriousFindings(page)).toEqual([]);
