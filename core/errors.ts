@@ -195,6 +195,7 @@ export interface ErrorDetailsByCode {
   reconcile_payment_linked: None;
   reconcile_not_transfer: { method: string };
   reconcile_line_linked: { id: number };
+  reconcile_line_taken: None;
   reconcile_not_linked: None;
   reconcile_concurrent: None;
   reconcile_pairs_required: None;

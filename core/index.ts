@@ -27,6 +27,8 @@ export type { Permission, Principal, Role } from './users/permissions.js';
 export { givenAccount, statementAccount } from './reconcile/account.js';
 export { forgetPayer, listPayers, payerMemory } from './reconcile/payers.js';
 export { statementPeriod } from './reconcile/period.js';
+export { createFromLine, reportsForLine } from './reconcile/fromLine.js';
+export { EMPTY_REASON_TEXT, type EmptyReason } from './reconcile/empty.js';
 export { readStatement } from './reconcile/statement.js';
 export type { BankLine, ImportedStatement, PayerMemory, Proposals, ReconcileLine, ReconcileReport, RememberedPayer, StatementLine } from './reconcile/types.js';
 export { securitySettings } from './securitySettings.js';

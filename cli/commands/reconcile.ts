@@ -2,6 +2,7 @@ import { basename } from 'node:path';
 import type { Command } from 'commander';
 import {
   confirmPairs,
+  EMPTY_REASON_TEXT,
   forgetPayer,
   formatNTD,
   formatTaipei,
@@ -114,6 +115,7 @@ export function reconcileCommand(program: Command, io: CliIO): void {
             unreported: proposals.unreported.map((u) => ({ line: lineRef(u.line) })),
             suggestions: proposals.suggestions.map((g) => ({ payments: g.payments.map((x) => x.uuid), lines: g.lines.map(lineRef), reasons: g.reasons })),
             applied,
+            ...(proposals.empty ? { empty: proposals.empty } : {}),
           };
           io.stdout(`${JSON.stringify(out, null, 2)}\n`);
         } else printReport(io, statement, proposals, applied, Boolean(opts.apply));
@@ -184,6 +186,8 @@ function printReport(
   out.push(RECONCILE.read(s.files.length, s.lines, s.credits, s.new, s.duplicates));
   if (s.accounts.length) out.push(RECONCILE.accounts(s.accounts));
   out.push(RECONCILE.period(s.from, s.to, statementEncodingLabel(s.encoding), s.balance_breaks, s.skipped_rows));
+  // every queue empty: say why before listing them at zero
+  if (p.empty) out.push(EMPTY_REASON_TEXT[p.empty]);
   out.push(RECONCILE.auto(p.auto.length, apply, applied));
   out.push(RECONCILE.review(p.review.length));
   for (const r of p.review) {

@@ -23,6 +23,7 @@ import * as bankLinesPerStore from '../../migrations/20261128000100_bank_lines_p
 import * as publicReportKeys from '../../migrations/20261128041500_public_report_keys.js';
 import * as publicDecoys from '../../migrations/20261129060000_public_decoys.js';
 import * as moneyGrants from '../../migrations/20261129120000_money_grants.js';
+import * as statementHeldLines from '../../migrations/20261129140000_statement_held_lines_and_bank_source.js';
 
 const MIGRATIONS: Record<string, Knex.Migration> = {
   '20261121000000_init': init,
@@ -45,6 +46,7 @@ const MIGRATIONS: Record<string, Knex.Migration> = {
   '20261128041500_public_report_keys': publicReportKeys,
   '20261129060000_public_decoys': publicDecoys,
   '20261129120000_money_grants': moneyGrants,
+  '20261129140000_statement_held_lines_and_bank_source': statementHeldLines,
 };
 
 /** Names of the migrations this program knows, oldest first (a restore refuses a database with others). */

@@ -25,6 +25,8 @@ export interface NewPaymentFields {
   method?: PaymentMethod;
   method_detail?: string | null;
   employee?: boolean;
+  /** made in 對帳 from a bank credit nobody reported (來源 銀行對帳), whoever the actor */
+  fromBank?: boolean;
 }
 
 /** The row of a new payment made by `actor` at `now`: a fresh tracking number, the submitter when a user. */
@@ -43,8 +45,9 @@ export function newPaymentRow(actor: Actor, fields: NewPaymentFields, now: numbe
     created_by: actorUserId(actor),
     created_at: now,
     updated_at: now,
-    // a customer's report through a store's link says so, and which link; everything else is staff's
-    source: actor.kind === 'link' ? 'customer' : 'staff',
+    // a customer's report through a store's link says so, and which link; one made from a bank line
+    // says that; everything else is staff's
+    source: actor.kind === 'link' ? 'customer' : fields.fromBank ? 'bank' : 'staff',
     link_id: actor.kind === 'link' ? actor.linkId : null,
   };
 }

@@ -16,7 +16,8 @@ import { statementPeriod } from './period.js';
 import type { ReadStatement } from './statement.js';
 import { prepareStatement } from './prepare.js';
 import type { ReconcileLine, ReconcileReport, StatementLine } from './types.js';
-import { STATUS_CREDITED, STATUS_FAILED, type PaymentStatus } from '../payments/statuses.js';
+import { STATUS_CREDITED, STATUS_FAILED, STATUS_PENDING, type PaymentStatus } from '../payments/statuses.js';
+import { emptyReason } from './empty.js';
 import { METHOD_TRANSFER, reconciles } from '../payments/methods.js';
 import { instantRange } from '../dateRange.js';
 import { DAY_MS, taipeiDate, taipeiDayStart, toIso } from '../time.js';
@@ -61,10 +62,12 @@ interface LineRow {
   file: string;
   account: string | null;
   store_id: number | null;
+  /** the line is linked (to a payment the caller may not see, when payment_uuid is null) */
+  linked: number | null;
   payment_uuid: string | null;
 }
 
-export function toBankLine(r: LineRow): BankLine {
+export function toBankLine(r: Omit<LineRow, 'linked'>): BankLine {
   return {
     id: Number(r.id),
     statement_id: Number(r.statement_id),
@@ -85,16 +88,24 @@ export function toBankLine(r: LineRow): BankLine {
   };
 }
 
-/** Lines with their statement's file and store and their link, limited to the caller's scope. */
-function scopedLines(ctx: ServiceContext, db: Db = ctx.db): Knex.QueryBuilder {
+/**
+ * Lines with their statement's file and store and their link, limited to the caller's scope:
+ * the lines of statements for the caller's stores, those a store's statement held that a
+ * statement for every store had brought first, and (someone who sees all stores) every line.
+ * `linked` says a line is taken; `payment_uuid` names the payment only when it is the caller's to see.
+ */
+export function scopedLines(ctx: ServiceContext, db: Db = ctx.db): Knex.QueryBuilder {
   const q = db('bank_lines as l')
     .join('bank_statements as s', 's.id', 'l.statement_id')
     .leftJoin('bank_links as k', 'k.line_id', 'l.id')
-    .select('l.*', 's.file', 's.account', 's.store_id', 'k.payment_uuid');
+    .select('l.*', 's.file', 's.account', 's.store_id', 'k.line_id as linked');
   const scope = storeScope(ctx.actor);
-  // A statement imported for all stores is seen only by those who see all stores.
-  if (!scope.all) q.whereIn('s.store_id', scope.ids);
-  return q;
+  if (scope.all) return q.select('k.payment_uuid');
+  const held = db('bank_statement_lines as m').join('bank_statements as ms', 'ms.id', 'm.statement_id').whereIn('ms.store_id', scope.ids).select('m.line_id');
+  q.where((w) => w.whereIn('s.store_id', scope.ids).orWhereIn('l.id', held));
+  // a line of every store's statement taken by another store's payment: taken, never by whom
+  if (!scope.ids.length) return q.select(db.raw('null as payment_uuid'));
+  return q.leftJoin('payments as kp', 'kp.uuid', 'k.payment_uuid').select(db.raw(`case when kp.store_id in (${scope.ids.map(() => '?').join(', ')}) then k.payment_uuid end as payment_uuid`, scope.ids));
 }
 
 /**
@@ -176,9 +187,13 @@ async function storeStatement(
     const chunk = prints.slice(i, i + INSERT_CHUNK);
     const q = trx('bank_lines').whereIn('fingerprint', chunk);
     if (storeId !== null) q.whereIn('store_scope', [storeId, 0]);
-    const held = new Set(((await q.select('fingerprint')) as Array<{ fingerprint: string }>).map((r) => r.fingerprint));
+    const rows = (await q.select('id', 'fingerprint', 'store_scope')) as Array<{ id: number; fingerprint: string; store_scope: number }>;
+    const held = new Set(rows.map((r) => r.fingerprint));
     const fresh = chunk.flatMap((fingerprint, k) => (held.has(fingerprint) ? [] : [lineRow(id, scope, read.lines[i + k], fingerprint)]));
     if (fresh.length) await trx('bank_lines').insert(fresh).onConflict(['fingerprint', 'store_scope']).ignore();
+    // Lines every store's statement brought first: this store's statement holds them too, so its users see them.
+    const shared = storeId === null ? [] : rows.filter((r) => Number(r.store_scope) === 0).map((r) => ({ statement_id: id, line_id: Number(r.id) }));
+    if (shared.length) await trx('bank_statement_lines').insert(shared).onConflict(['statement_id', 'line_id']).ignore();
   }
   const added = Number(((await trx('bank_lines').where({ statement_id: id }).count({ n: '*' }).first()) as { n: number | string }).n);
   await trx('bank_statements').where({ id }).update({ new_lines: added });
@@ -287,7 +302,7 @@ export async function proposeMatches(
   const stores = scopedStoreIds(ctx.actor, requested === undefined ? undefined : [requested]);
   const cover = await statementCover(ctx, stores);
   const span = matchableSpan(range.gte!, range.lt!, cover);
-  if (!span || !cover) return emptyProposals(page);
+  if (!span || !cover) return { ...emptyProposals(page), empty: 'no_statement' };
   // The year is counted on the statement days asked for (a year's statement asked with a wider
   // period passes); the few days of window on either side are matched beyond it.
   const listed = { gte: Math.max(range.gte!, cover.from), lt: Math.min(range.lt!, cover.to + 1) };
@@ -295,7 +310,31 @@ export async function proposeMatches(
   if (days > MAX_RECONCILE_DAYS) {
     throw ValidationError.single('from', 'reconcile_period_too_long', { from: taipeiDate(listed.gte), to: taipeiDate(listed.lt - 1), days, limit: MAX_RECONCILE_DAYS });
   }
-  return proposalsFor(ctx, span.gte, span.lt, stores, page);
+  return withEmptyReason(ctx, await proposalsFor(ctx, span.gte, span.lt, stores, page), span, stores);
+}
+
+/** The answer, saying why when every queue is empty (what the period's credits and reports are). */
+async function withEmptyReason(ctx: ServiceContext, out: Proposals, span: { gte: number; lt: number }, stores: number[] | 'all'): Promise<Proposals> {
+  const total = out.page?.total ?? Object.fromEntries(PROPOSAL_QUEUES.map((q) => [q, out[q].length]));
+  if (Object.values(total).some((n) => n > 0)) return out;
+  const count = async (q: Knex.QueryBuilder) => Number(((await q.clearSelect().count({ n: '*' }).first()) as { n: number | string }).n);
+  const credits = () => {
+    const q = scopedLines(ctx).where('l.amount', '>', 0).where('l.at', '>=', span.gte).andWhere('l.at', '<', span.lt);
+    if (stores !== 'all') q.where((w) => w.whereIn('s.store_id', stores).orWhereNull('s.store_id'));
+    return q;
+  };
+  const reports = () => {
+    const q = ctx.db('payments as p').leftJoin('bank_links as k', 'k.payment_uuid', 'p.uuid').where('p.method', METHOD_TRANSFER).where('p.paid_at', '>=', span.gte).andWhere('p.paid_at', '<', span.lt);
+    if (stores !== 'all') q.whereIn('p.store_id', stores);
+    return q;
+  };
+  const empty = emptyReason({
+    credits: await count(credits()),
+    openCredits: await count(credits().whereNull('k.line_id')),
+    reports: await count(reports()),
+    openReports: await count(reports().whereNull('k.line_id').where('p.status', STATUS_PENDING)),
+  });
+  return { ...out, empty };
 }
 
 /** `offset` and `limit` as the API takes them (whole numbers; limit 1 to 2 000, default 500). */
@@ -506,7 +545,7 @@ export interface PairDecision {
   reasons?: string[];
 }
 
-function isUniqueViolation(err: unknown): boolean {
+export function isUniqueViolation(err: unknown): boolean {
   const e = err as { code?: string; message?: string };
   return e?.code === '23505' || e?.code === 'SQLITE_CONSTRAINT' || e?.code === 'SQLITE_CONSTRAINT_UNIQUE' || /UNIQUE constraint failed/i.test(String(e?.message));
 }
@@ -522,6 +561,18 @@ async function lockPayments(trx: Db, uuids: readonly unknown[]): Promise<void> {
   if (!isPostgres(trx)) return;
   const ids = [...new Set(uuids.filter((u): u is string => typeof u === 'string' && /^[\w-]{1,64}$/.test(u)))].sort();
   if (ids.length) await trx('payments').whereIn('uuid', ids).orderBy('uuid').forUpdate().select('uuid');
+}
+
+/**
+ * The lines a decision links, locked on PostgreSQL (in one order) before they are read: a payment
+ * made from a line and a confirmation of a report to it then take turns. Unlocked, the
+ * confirmation's link waited on the line's key while holding the link's unique entry, which the
+ * other then waited on: a deadlock, answered 500.
+ */
+export async function lockLines(trx: Db, rawIds: readonly unknown[]): Promise<void> {
+  if (!isPostgres(trx)) return;
+  const ids = [...new Set(rawIds.map((r) => toId(r)).filter((id): id is number => id !== null))].sort((a, b) => a - b);
+  if (ids.length) await trx('bank_lines').whereIn('id', ids).orderBy('id').forUpdate().select('id');
 }
 
 /**
@@ -556,6 +607,7 @@ export async function confirmPairs(ctx: ServiceContext, rawPairs: unknown, opts:
   try {
     return await ctx.db.transaction(async (trx) => {
       await lockPayments(trx, pairs.map((p) => p.payment));
+      await lockLines(trx, pairs.map((p) => p.line));
       const now = Date.now();
       for (const pair of pairs) {
         const p = await paymentInScope(trx, ctx, pair.payment);
@@ -564,7 +616,7 @@ export async function confirmPairs(ctx: ServiceContext, rawPairs: unknown, opts:
         const lineId = toId(pair.line)!;
         const l = (await scopedLines(ctx, trx).where('l.id', lineId).first()) as LineRow | undefined;
         if (!l) throw new NotFoundError(problem('reconcile_line_not_found', { id: String(pair.line) }));
-        if (l.payment_uuid) throw new ConflictError(problem('reconcile_line_linked', { id: lineId }), 'line');
+        if (l.linked !== null && l.linked !== undefined) throw new ConflictError(problem('reconcile_line_linked', { id: lineId }), 'line');
         if (Number(l.amount) <= 0) throw ValidationError.single('pairs', 'reconcile_line_not_credit', { id: lineId });
         if (Number(l.amount) !== Number(p.amount)) throw ValidationError.single('pairs', 'reconcile_amount_differs', { id: lineId });
         if (l.store_id !== null && Number(l.store_id) !== Number(p.store_id)) throw ValidationError.single('pairs', 'reconcile_other_store', { id: lineId });

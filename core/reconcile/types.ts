@@ -4,6 +4,7 @@
  * milliseconds, money is whole NT$, as everywhere in core. The API's shapes (BankLine and the
  * rest) are declared here too, so the server and the 對帳 page read one definition.
  */
+import type { EmptyReason } from './empty.js';
 import type { PaymentStatus } from '../payments/statuses.js';
 import type { Payment } from '../types.js';
 import type { ReadStatement } from './statement.js';
@@ -161,6 +162,8 @@ export interface Proposals {
    * matched, the asked period narrowed to what the statements can explain (null: nothing to match).
    */
   page?: ProposalsPage;
+  /** present when every queue is empty: why (core/reconcile/empty.ts) */
+  empty?: EmptyReason;
 }
 
 export type ProposalQueue = 'auto' | 'review' | 'reviewLines' | 'unpaid' | 'unreported' | 'suggestions';

@@ -2,6 +2,8 @@ import Router from '@koa/router';
 import { API_ROUTER } from '../routerOptions.js';
 import {
   confirmPairs,
+  createFromLine,
+  reportsForLine,
   forgetPayer,
   importStatement,
   listPayers,
@@ -55,6 +57,14 @@ export function reconcileRoutes(app: AppContext): Router<State> {
   });
   r.post('/reconcile/confirm', auth, decider, smallBody, async (ctx) => {
     ctx.body = await confirmPairs(serviceContext(app, ctx), field(ctx.request.body, 'pairs'));
+  });
+  r.post('/reconcile/from-line', auth, decider, smallBody, async (ctx) => {
+    const b = ctx.request.body;
+    ctx.status = 201;
+    ctx.body = await createFromLine(serviceContext(app, ctx), { line: field(b, 'line'), store_id: field(b, 'store_id'), last_five: field(b, 'last_five'), note: field(b, 'note') });
+  });
+  r.get('/reconcile/lines/:id/reports', auth, decider, async (ctx) => {
+    ctx.body = await reportsForLine(serviceContext(app, ctx), ctx.params.id, one(ctx.query.q));
   });
   r.post('/reconcile/unpaid', auth, decider, smallBody, async (ctx) => {
     ctx.body = await markUnpaid(serviceContext(app, ctx), field(ctx.request.body, 'payments'));

@@ -291,6 +291,22 @@ const CASES: Case[] = [
     allowed: ['admin', 'hq_confirm_payments', 'branchA'],
     probe: call('POST', () => '/reconcile/unlink', async (s) => ({ payment: (await pairInA(s, true)).payment })),
   },
+  {
+    name: 'POST /reconcile/from-line (a credit of store A)',
+    write: true,
+    ok: 201,
+    allowed: ['admin', 'hq_confirm_payments', 'branchA'],
+    notFound: ['branchB'],
+    probe: call('POST', () => '/reconcile/from-line', async (s) => ({ line: (await pairInA(s)).line, last_five: '12345' })),
+  },
+  {
+    name: 'GET /reconcile/lines/:id/reports (a credit of store A)',
+    write: false,
+    ok: 200,
+    allowed: ['admin', 'hq_confirm_payments', 'branchA'],
+    notFound: ['branchB'],
+    probe: call('GET', async (s) => `/reconcile/lines/${(await pairInA(s)).line}/reports`),
+  },
   { name: 'GET /reconcile/payers', write: false, ok: 200, allowed: VIEWERS, probe: call('GET', () => '/reconcile/payers') },
   {
     name: 'DELETE /reconcile/payers/:id (store A)',

@@ -8,7 +8,7 @@ import { ERROR_CODES_HEADER } from '../../../core/browser';
 import type { ImportRow, ImportResult, LinkFlood, StatsCharts, StatsSummary } from '../../../core/browser';
 import { API_BASE, TIMEOUT_MS } from '../config';
 import { api, ApiError, handleUnauthorized } from '../http';
-import type { ImportedStatement, LinkedPayment, Proposals, RememberedPayer } from '../reconcile/types';
+import type { BankLine, ImportedStatement, LinkedPayment, Proposals, RememberedPayer } from '../reconcile/types';
 
 /** 已記住的付款人 shown at most (the page says when there are more). */
 export const PAYERS_SHOWN = 500;
@@ -166,6 +166,14 @@ export const dataProvider = {
   },
   confirmPairs(pairs: Array<{ payment: string; line: number }>) {
     return api<{ confirmed: number }>('POST', '/reconcile/confirm', { pairs });
+  },
+  /** A payment made from a bank credit no report explains: 已入帳, linked to it. */
+  createFromLine(body: { line: number; store_id: number; last_five?: string; note: string }) {
+    return api<LinkedPayment>('POST', '/reconcile/from-line', body);
+  },
+  /** Unconfirmed reports a credit could be linked to by hand, its amount and nearest time first. */
+  reportsForLine(line: number, q: string) {
+    return api<{ line: BankLine; reports: LinkedPayment[] }>('GET', `/reconcile/lines/${line}/reports?${new URLSearchParams({ q })}`);
   },
   markUnpaid(payments: string[]) {
     return api<{ marked: number }>('POST', '/reconcile/unpaid', { payments });

@@ -1,7 +1,7 @@
 /**
  * The 對帳 page (issue 12): import a bank statement and see what was read, then the three
  * queues of the matcher's proposals for a period: 建議入帳, 需人工確認, 未入帳候選, 可能為分次或合併付款,
- * 銀行有款無回報.
+ * 銀行有款無回報 (whose credits can be made payments or linked by hand); when all are empty, why.
  * Loaded on demand, so the back office's first load stays small.
  */
 import RefreshIcon from '@mui/icons-material/Refresh';
@@ -9,7 +9,7 @@ import { Alert, Badge, Box, Button, LinearProgress, Paper, Stack, Typography } f
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useCallback, useMemo, useState, type ReactNode } from 'react';
 import { Loading, Title, useAddUndoableMutation, useNotify } from 'react-admin';
-import { canAccess, canSwitchStores, storeScope, storesInScope, statementPeriod, defaultDateRange } from '../../../core/browser';
+import { canAccess, canSwitchStores, storeScope, storesInScope, statementPeriod, defaultDateRange, EMPTY_REASON_TEXT } from '../../../core/browser';
 import type { Me } from '../../../core/browser';
 import { DateRangeFields } from '../common/DateRangeFields';
 import { Forbidden } from '../common/Forbidden';
@@ -26,7 +26,9 @@ import { RECONCILE_UI as R } from '../messages';
 import { ReviewQueue, UnpaidQueue } from './ReviewQueue';
 import { StatementUpload } from './StatementUpload';
 import { UnreportedQueue } from './UnreportedQueue';
-import type { ImportedStatement } from './types';
+import type { BankLine, ImportedStatement } from './types';
+import { CreateFromLineDialog, type NewFromLine } from './CreateFromLineDialog';
+import { LinkReportDialog } from './LinkReportDialog';
 
 export default function ReconcilePage() {
   const { me, isPending } = useMe();
@@ -110,6 +112,23 @@ function ReconcileView({ me }: { me: Me }) {
     [decide],
   );
   const onUnpaid = useCallback((payments: string[]) => decide(payments, [], R.marked(payments.length), () => dataProvider.markUnpaid(payments)), [decide]);
+  // a credit nobody reported: made a payment, or linked to a report found by hand, behind the same 復原
+  const [acting, setActing] = useState<{ line: BankLine; action: 'create' | 'link' } | null>(null);
+  const onAct = useCallback((line: BankLine, action: 'create' | 'link') => setActing({ line, action }), []);
+  const onCreate = useCallback(
+    (v: NewFromLine) => {
+      setActing(null);
+      decide([], [v.line], R.createdFromLine, () => dataProvider.createFromLine(v));
+    },
+    [decide],
+  );
+  const onLink = useCallback(
+    (line: number, payment: string) => {
+      setActing(null);
+      decide([payment], [line], R.linked, () => dataProvider.confirmPairs([{ payment, line }]));
+    },
+    [decide],
+  );
   const data = useMemo(() => proposals.data && withoutHeld(proposals.data, held), [proposals.data, held]);
   // The API pages each queue (200 items); the badges count them all.
   const total = data?.page?.total;
@@ -161,6 +180,11 @@ function ReconcileView({ me }: { me: Me }) {
           {R.loadFailed}：{proposals.error instanceof Error ? proposals.error.message : ''}
         </Alert>
       )}
+      {data?.empty && (
+        <Alert severity="info" sx={{ mb: 2 }} data-testid="reconcile-empty-why">
+          {EMPTY_REASON_TEXT[data.empty]}
+        </Alert>
+      )}
       {data && (
         <Stack spacing={3}>
           <Section title={R.autoTitle} hint={R.autoHint} shown={data.auto.length} total={total?.auto} testid="queue-auto">
@@ -182,10 +206,12 @@ function ReconcileView({ me }: { me: Me }) {
             total={total && total.unreported + total.reviewLines}
             testid="queue-unreported"
           >
-            <UnreportedQueue items={data.unreported} open={data.reviewLines} onConfirm={canDecide ? onConfirm : null} />
+            <UnreportedQueue items={data.unreported} open={data.reviewLines} onConfirm={canDecide ? onConfirm : null} onAct={canDecide ? onAct : null} />
           </Section>
         </Stack>
       )}
+      {acting?.action === 'create' && <CreateFromLineDialog line={acting.line} me={me} storeId={storeId} onClose={() => setActing(null)} onCreate={onCreate} />}
+      {acting?.action === 'link' && <LinkReportDialog line={acting.line} onClose={() => setActing(null)} onLink={(payment) => onLink(acting.line.id, payment)} />}
       {canAccess(me, 'reconcile', 'payers') && (
         <Paper variant="outlined" sx={{ p: 1.5, mt: 3 }}>
           <PayersSection storeId={storeId} canForget={canDecide} />

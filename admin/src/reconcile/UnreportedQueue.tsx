@@ -1,9 +1,10 @@
 import { Box, Button, Card, CardContent, Stack, Typography } from '@mui/material';
+import { formatNTD, formatTaipei } from '../../../core/browser';
 import { Digits } from './Digits';
 import { RECONCILE_UI as R } from '../messages';
 import { LineFacts } from './LineFacts';
 import { PaymentFacts } from './PaymentFacts';
-import type { Proposals } from './types';
+import type { BankLine, Proposals } from './types';
 
 interface Props {
   items: Proposals['unreported'];
@@ -11,13 +12,16 @@ interface Props {
   open: Proposals['reviewLines'];
   /** null when the user may not decide */
   onConfirm: ((pairs: Array<{ payment: string; line: number }>) => void) | null;
+  /** 建立匯款記錄 and 連結到回報 for a credit (null when the user may not decide) */
+  onAct: ((line: BankLine, action: 'create' | 'link') => void) | null;
 }
 
 /**
  * 銀行有款無回報: credits no report explains, with the bank's summary and counterparty; then
- * credits no proposal took, each with the reports that could explain it.
+ * credits no proposal took, each with the reports that could explain it. Each credit offers to
+ * make a payment from it or to link it to a report found by hand.
  */
-export function UnreportedQueue({ items, open, onConfirm }: Props) {
+export function UnreportedQueue({ items, open, onConfirm, onAct }: Props) {
   if (items.length === 0 && open.length === 0) return <Typography color="text.secondary">{R.empty}</Typography>;
   return (
     <Stack spacing={1}>
@@ -25,6 +29,7 @@ export function UnreportedQueue({ items, open, onConfirm }: Props) {
         <Card variant="outlined" key={u.line.id} data-testid="unreported-item">
           <CardContent sx={{ p: 1.5, '&:last-child': { pb: 1.5 } }}>
             <LineFacts line={u.line} />
+            {onAct && <LineActions line={u.line} onAct={onAct} />}
           </CardContent>
         </Card>
       ))}
@@ -53,9 +58,25 @@ export function UnreportedQueue({ items, open, onConfirm }: Props) {
                 </Box>
               ))}
             </Stack>
+            {onAct && <LineActions line={o.line} onAct={onAct} />}
           </CardContent>
         </Card>
       ))}
+    </Stack>
+  );
+}
+
+/** The two things to do with a credit nobody reported; the label names the credit for a screen reader. */
+function LineActions({ line, onAct }: { line: BankLine; onAct: NonNullable<Props['onAct']> }) {
+  const which = `${formatTaipei(Date.parse(line.at), { dateOnly: !line.has_time })} ${formatNTD(line.amount)}`;
+  return (
+    <Stack direction="row" spacing={1} useFlexGap sx={{ mt: 1, flexWrap: 'wrap' }}>
+      <Button size="small" variant="outlined" onClick={() => onAct(line, 'create')} aria-label={`${R.createFromLine}：${which}`} data-testid="line-create">
+        {R.createFromLine}
+      </Button>
+      <Button size="small" variant="outlined" onClick={() => onAct(line, 'link')} aria-label={`${R.linkToReport}：${which}`} data-testid="line-link">
+        {R.linkToReport}
+      </Button>
     </Stack>
   );
 }

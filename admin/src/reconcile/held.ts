@@ -26,7 +26,8 @@ export function withoutHeld(data: Proposals, held: Held): Proposals {
     .map((o) => (o.candidates.some((c) => p(c.payment.uuid)) ? { ...o, candidates: o.candidates.filter((c) => !p(c.payment.uuid)) } : o))
     .filter((o) => o.candidates.length > 0);
   const unpaid = data.unpaid.filter((u) => !p(u.payment.uuid));
-  const out: Proposals = { ...data, auto, review, reviewLines, unpaid };
+  const unreported = data.unreported.filter((u) => !l(u.line.id));
+  const out: Proposals = { ...data, auto, review, reviewLines, unpaid, unreported };
   if (data.page) {
     const t = data.page.total;
     const less = (n: number, before: unknown[], after: unknown[]) => Math.max(0, n - (before.length - after.length));
@@ -38,6 +39,7 @@ export function withoutHeld(data: Proposals, held: Held): Proposals {
         review: less(t.review, data.review, review),
         reviewLines: less(t.reviewLines, data.reviewLines, reviewLines),
         unpaid: less(t.unpaid, data.unpaid, unpaid),
+        unreported: less(t.unreported, data.unreported, unreported),
       },
     };
   }

@@ -1,0 +1,83 @@
+import { MenuItem, TextField, Typography } from '@mui/material';
+import { useState, type FormEvent } from 'react';
+import { checkLastFive, NOTE_MAX_LENGTH, storeLabel, storesInScope, type Me } from '../../../core/browser';
+import { FormDialog } from '../common/FormDialog';
+import { useStores } from '../common/useStores';
+import { RECONCILE_UI as R, UI } from '../messages';
+import { LineFacts } from './LineFacts';
+import type { BankLine } from './types';
+
+export interface NewFromLine {
+  line: number;
+  store_id: number;
+  last_five?: string;
+  note: string;
+}
+
+/** The five digits the bank shows for the payer's account, or null when it shows fewer. */
+const fiveShown = (line: BankLine): string | null => (/^\d{5,}$/.test(line.digits) ? line.digits.slice(-5) : null);
+
+/** What the bank wrote about who paid and why: the note a payment made from the line starts with. */
+const noteOf = (line: BankLine) => [line.summary, line.counterparty || line.payer, line.note].filter(Boolean).join(' ').slice(0, NOTE_MAX_LENGTH);
+
+/**
+ * 建立匯款記錄 from a credit no report explains: the store (the statement's own when it is one
+ * store's; else one the user reaches, the page's store first), the last five (the bank's when it
+ * shows five, else asked for) and a note. Nothing is sent here: the page holds it behind 復原.
+ */
+export function CreateFromLineDialog({ line, me, storeId, onClose, onCreate }: { line: BankLine; me: Me; storeId: number | null; onClose: () => void; onCreate: (v: NewFromLine) => void }) {
+  const { stores } = useStores();
+  const choices = line.store_id !== null ? stores.filter((s) => s.id === line.store_id) : storesInScope(me, stores);
+  const only = choices.length === 1 ? choices[0].id : null;
+  const [store, setStore] = useState<number | ''>(line.store_id ?? storeId ?? only ?? '');
+  const shown = fiveShown(line);
+  const [five, setFive] = useState(shown ?? '');
+  const [note, setNote] = useState(() => noteOf(line));
+  const [errors, setErrors] = useState<{ store?: string; five?: string }>({});
+
+  const submit = (e: FormEvent) => {
+    e.preventDefault();
+    const found = { store: store === '' ? R.storeRequired : undefined, five: shown ? undefined : (checkLastFive(five) ?? undefined) };
+    setErrors(found);
+    if (found.store || found.five || store === '') return;
+    onCreate({ line: line.id, store_id: store, ...(shown ? {} : { last_five: five.trim() }), note: note.trim() });
+  };
+
+  return (
+    <FormDialog open id="create-from-line" title={R.createFromLine} onClose={onClose} action={{ busy: false, failure: null }} labels={{ action: R.createFromLine, busy: R.creating }} onSubmit={submit}>
+      <Typography variant="body2" color="text.secondary">
+        {R.createFromLineHint}
+      </Typography>
+      <LineFacts line={line} />
+      <TextField
+        select
+        size="small"
+        label={R.createStore}
+        value={store}
+        onChange={(e) => setStore(e.target.value === '' ? '' : Number(e.target.value))}
+        disabled={line.store_id !== null}
+        required
+        error={!!errors.store}
+        helperText={errors.store}
+        slotProps={{ select: { SelectDisplayProps: { 'data-testid': 'create-store' } as object } }}
+      >
+        {choices.map((c) => (
+          <MenuItem key={c.id} value={c.id}>
+            {storeLabel(c)}
+          </MenuItem>
+        ))}
+      </TextField>
+      <TextField
+        size="small"
+        label={shown ? R.lastFiveFromLine : UI.lastFive}
+        value={five}
+        onChange={(e) => setFive(e.target.value)}
+        required={!shown}
+        error={!!errors.five}
+        helperText={errors.five ?? (shown ? undefined : R.lastFiveAsk)}
+        slotProps={{ input: { readOnly: !!shown }, htmlInput: { inputMode: 'numeric', maxLength: 5, 'data-testid': 'create-last-five' } }}
+      />
+      <TextField size="small" label={R.createNote} value={note} onChange={(e) => setNote(e.target.value)} multiline slotProps={{ htmlInput: { maxLength: NOTE_MAX_LENGTH, 'data-testid': 'create-note' } }} />
+    </FormDialog>
+  );
+}

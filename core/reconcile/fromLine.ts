@@ -1,0 +1,127 @@
+/**
+ * What the accountant does with a credit no report explains (銀行有款無回報): make the payment
+ * from the bank line itself, or find by hand the report it pays (then confirmPairs links them).
+ */
+import { ConflictError, fieldErrorOf, ForbiddenError, NotFoundError, problem, ValidationError } from '../errors.js';
+import { recordAudit } from '../audit/service.js';
+import type { ServiceContext } from '../context.js';
+import { requirePermission } from '../guard.js';
+import { actorUserId } from '../actor.js';
+import { toPayment, type PaymentRow } from '../db/rows.js';
+import { findStore } from '../stores/service.js';
+import { inScope, storeScope } from '../users/permissions.js';
+import { toId } from '../validation.js';
+import { toIso } from '../time.js';
+import { initialStatus, METHOD_TRANSFER } from '../payments/methods.js';
+import { STATUS_CREDITED, STATUS_PENDING } from '../payments/statuses.js';
+import { lastFiveFor, noteOf } from '../payments/validate.js';
+import { insertPayments, newPaymentRow } from '../payments/writer.js';
+import { isUniqueViolation, lockLines, scopedLines, toBankLine } from './service.js';
+import type { BankLine, ReconciledPayment } from './types.js';
+
+type ScopedLine = Parameters<typeof toBankLine>[0] & { linked: number | null };
+
+/** The line, in the caller's scope, as a credit no payment holds yet. */
+async function openCredit(ctx: ServiceContext, db: ServiceContext['db'], raw: unknown): Promise<ScopedLine> {
+  const id = toId(raw);
+  const l = id === null ? undefined : ((await scopedLines(ctx, db).where('l.id', id).first()) as ScopedLine | undefined);
+  if (!l) throw new NotFoundError(problem('reconcile_line_not_found', { id: String(raw) }));
+  if (l.linked !== null && l.linked !== undefined) throw new ConflictError(problem('reconcile_line_taken'), 'line');
+  if (Number(l.amount) <= 0) throw ValidationError.single('line', 'reconcile_line_not_credit', { id: Number(l.id) });
+  return l;
+}
+
+/** The last five the bank shows (its trailing five digits), else the one the accountant typed, checked as the form checks it. */
+function lastFiveOf(line: { digits: string }, typed: unknown): string {
+  if (/^\d{5,}$/.test(line.digits)) return line.digits.slice(-5);
+  const five = lastFiveFor(typed, METHOD_TRANSFER);
+  if ('problem' in five) throw new ValidationError([fieldErrorOf('last_five', five.problem)]);
+  return five.value;
+}
+
+/**
+ * The store the payment is for, in the caller's scope: the one chosen, else the line's own
+ * statement's, else the caller's only store. A line of one store's statement pays that store only.
+ */
+async function storeFor(ctx: ServiceContext, db: ServiceContext['db'], line: ScopedLine, raw: unknown): Promise<number> {
+  const fixed = line.store_id === null ? null : Number(line.store_id);
+  const scope = storeScope(ctx.actor);
+  const only = !scope.all && scope.ids.length === 1 ? scope.ids[0] : null;
+  const id = raw === undefined || raw === null || raw === '' ? (fixed ?? only) : toId(raw);
+  if (id === null) throw ValidationError.single('store_id', 'reconcile_store_required');
+  if (!(await findStore(db, id))) throw new NotFoundError(problem('store_not_found'));
+  if (!inScope(ctx.actor, id)) throw new ForbiddenError(problem('payment_store_forbidden'));
+  if (fixed !== null && fixed !== id) throw ValidationError.single('store_id', 'reconcile_other_store', { id: Number(line.id) });
+  return id;
+}
+
+/**
+ * A payment made from a bank line (confirm_payments, for a store in the caller's scope): 已入帳,
+ * linked to the line, its amount and time the line's, 來源 銀行對帳, audited. Of two made from
+ * one line at once (one instance or several) one is stored; the other is refused
+ * (409 這筆入帳已連結到其他匯款記錄), its payment never written.
+ */
+export async function createFromLine(ctx: ServiceContext, input: { line?: unknown; store_id?: unknown; last_five?: unknown; note?: unknown }): Promise<ReconciledPayment> {
+  requirePermission(ctx.actor, 'confirm_payments');
+  const note = noteOf(input.note);
+  if ('problem' in note) throw new ValidationError([fieldErrorOf('note', note.problem)]);
+  try {
+    return await ctx.db.transaction(async (trx) => {
+      // the line taken by a confirmation meanwhile (PostgreSQL) is then seen as taken
+      await lockLines(trx, [input.line]);
+      const line = await openCredit(ctx, trx, input.line);
+      const storeId = await storeFor(ctx, trx, line, input.store_id);
+      const now = Date.now();
+      const fields = { store_id: storeId, last_five: lastFiveOf(line, input.last_five), paid_at: Number(line.at), amount: Number(line.amount), note: note.value, method: METHOD_TRANSFER, status: STATUS_CREDITED, fromBank: true };
+      const row: PaymentRow = newPaymentRow(ctx.actor, fields, now);
+      await insertPayments(trx, [row]);
+      // 取消對帳 puts it where a report starts (未確認): nobody reported it, the bank line was the only evidence
+      await trx('bank_links').insert({ payment_uuid: row.uuid, line_id: Number(line.id), status_before: initialStatus(METHOD_TRANSFER), decided_by: 'person', actor_id: actorUserId(ctx.actor), score: null, reasons: JSON.stringify([]), at: now });
+      const payment: ReconciledPayment = { ...toPayment(row), bank_line_id: Number(line.id) };
+      // no payer memory: the last five came from this line (or the accountant), not from a customer's report
+      await recordAudit(trx, ctx, { action: 'create', entity: 'payment', entityId: row.uuid, after: { ...payment, reconcile: { line: toBankLine({ ...line, payment_uuid: row.uuid }), by: 'person' } } });
+      return payment;
+    });
+  } catch (err) {
+    // the line linked by another request meanwhile (PostgreSQL: the unique link, on commit)
+    if (isUniqueViolation(err)) throw new ConflictError(problem('reconcile_line_taken'), 'line');
+    throw err;
+  }
+}
+
+/** Reports one search returns at most. */
+const REPORTS_FOR_LINE = 30;
+
+/**
+ * Reports a person may link a credit to by hand (confirm_payments): transfers still 未確認 and
+ * unlinked, in the caller's stores (the line's store when its statement is one store's), those of
+ * the line's amount first, then by how near their time is to the line's. `q`: part of the last
+ * five, the amount, or words of the note.
+ */
+export async function reportsForLine(ctx: ServiceContext, rawLine: unknown, rawQuery: unknown): Promise<{ line: BankLine; reports: ReconciledPayment[] }> {
+  requirePermission(ctx.actor, 'confirm_payments');
+  const line = await openCredit(ctx, ctx.db, rawLine);
+  const q = ctx.db('payments as p')
+    .leftJoin('bank_links as k', 'k.payment_uuid', 'p.uuid')
+    .whereNull('k.line_id')
+    .where({ 'p.method': METHOD_TRANSFER, 'p.status': STATUS_PENDING })
+    .select('p.*');
+  const scope = storeScope(ctx.actor);
+  if (line.store_id !== null) q.where('p.store_id', Number(line.store_id));
+  if (!scope.all) q.whereIn('p.store_id', scope.ids);
+  const text = typeof rawQuery === 'string' ? rawQuery.trim().slice(0, 50) : '';
+  if (text) searchReports(q, text);
+  const rows = (await q
+    .orderByRaw('case when p.amount = ? then 0 else 1 end', [Number(line.amount)])
+    .orderByRaw('abs(p.paid_at - ?)', [Number(line.at)])
+    .orderBy('p.uuid')
+    .limit(REPORTS_FOR_LINE)) as PaymentRow[];
+  return { line: toBankLine(line), reports: rows.map((r) => ({ ...toPayment(r), bank_line_id: null })) };
+}
+
+/** Digits find a last five or an amount; anything else, the note. */
+function searchReports(q: ReturnType<ServiceContext['db']>, text: string): void {
+  const like = `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+  if (/^\d+$/.test(text)) q.where((w) => w.where('p.last_five', 'like', like).orWhere('p.amount', Number(text)));
+  else q.whereRaw("lower(p.note) like lower(?) escape '\\'", [like]);
+}
