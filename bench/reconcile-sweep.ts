@@ -1,14 +1,12 @@
 /**
- * Proof on many months, not one (issue 21, section 3). A sweep of months across the habits of
- * bench/reconcile-knobs.ts, extremes included, each setting written by both generators: ours
- * (bench/reconcile-data.ts) and one written apart from the matcher (bench/reconcile-gen-b.ts,
- * read through the product's own statement reader). The months fall in two halves: the matcher's
- * thresholds, and the fixed-weight greedy's, are chosen on the calibration half and reported on
- * the held-out half, where the goals are judged.
+ * Proof on many months, not one. A sweep of months across the habits of bench/reconcile-knobs.ts,
+ * extremes included, each setting written by three generators, several draws each. The months
+ * fall in two halves: the matcher's thresholds are chosen on the calibration half, and every goal
+ * is judged on each held-out month against its bound, what the matcher could do knowing the
+ * month's habits (bench/reconcile-oracle.ts).
  */
 import { decide, DEFAULT_THRESHOLDS, type Analysis, type Thresholds } from '../core/reconcile/match.js';
 import { compareDigits } from '../core/reconcile/evidence.js';
-import { greedy, greedyResult } from './reconcile-greedy.js';
 import { FINDABLE, generate, score, type Score, type Truth } from './reconcile-data.js';
 import type { ReconcileLine, ReconcileReport } from '../core/reconcile/types.js';
 import { DEFAULT_KNOBS, type MonthKnobs } from './reconcile-knobs.js';
@@ -59,27 +57,38 @@ function write(generator: GeneratorName, knobs: Partial<MonthKnobs>, seed: numbe
   return fileMonth(knobs, seed, generator === 'other' ? 'b' : 'c');
 }
 
-/** Every setting by every generator, `draws` times (draw 0 first). Which half a month lands in alternates by setting and generator. */
-export function sweepMonths(opts: { quick?: boolean; only?: GeneratorName; draws?: number } = {}): SweepMonth[] {
-  const out: SweepMonth[] = [];
-  for (let draw = 0; draw < (opts.draws ?? 1); draw++)
-    SETTINGS.forEach((s, i) => {
-      const knobs = opts.quick ? { ...s.knobs, perDay: Math.round((s.knobs.perDay ?? DEFAULT_KNOBS.perDay) / 4) } : s.knobs;
-      GENERATORS.forEach((generator, g) => {
-        if (opts.only && opts.only !== generator) return;
-        const half = (i + g) % 2 === 0 ? 'calibration' : 'held-out';
-        const seed = 7919 * (i + 1) + g + 1 + 1_000_003 * draw;
-        out.push({ name: s.name, generator, half, draw, knobs, truth: { ...write(generator, knobs, seed), name: s.name } });
-      });
-    });
-  return out;
+export interface SweepOptions {
+  quick?: boolean;
+  only?: GeneratorName;
+  /** how many draws (1: the sweep itself) */
+  draws?: number;
+  half?: SweepMonth['half'];
 }
+
+/**
+ * Every setting by every generator, `draws` times (draw 0 first), each month written when asked
+ * for (a month's analysis is tens of megabytes: the sweep holds one at a time). Which half a month
+ * lands in alternates by setting and generator.
+ */
+export function* eachSweepMonth(opts: SweepOptions = {}): Generator<SweepMonth> {
+  for (let draw = 0; draw < (opts.draws ?? 1); draw++)
+    for (const [i, s] of SETTINGS.entries()) {
+      const knobs = opts.quick ? { ...s.knobs, perDay: Math.round((s.knobs.perDay ?? DEFAULT_KNOBS.perDay) / 4) } : s.knobs;
+      for (const [g, generator] of GENERATORS.entries()) {
+        const half = (i + g) % 2 === 0 ? 'calibration' : 'held-out';
+        if ((opts.only && opts.only !== generator) || (opts.half && opts.half !== half)) continue;
+        const seed = 7919 * (i + 1) + g + 1 + 1_000_003 * draw;
+        yield { name: s.name, generator, half, draw, knobs, truth: { ...write(generator, knobs, seed), name: s.name } };
+      }
+    }
+}
+
+export const sweepMonths = (opts: SweepOptions = {}): SweepMonth[] => [...eachSweepMonth(opts)];
 
 export interface Analysed {
   month: SweepMonth;
   analysis: Analysis;
   ms: number;
-  greedy: ReturnType<typeof greedy>;
 }
 
 /** `knowing`: the matcher as if it knew the month's habits (bench/reconcile-oracle.ts): the bound. */
@@ -88,12 +97,13 @@ export function analyseMonth(month: SweepMonth, knowing = false): Analysed {
   const t0 = performance.now();
   const analysis = analyseTruth(t, knowing);
   const ms = performance.now() - t0;
-  const inPeriod = t.reports.filter((r) => r.paid_at >= t.period.from && r.paid_at < t.period.to);
-  return { month, analysis, ms, greedy: greedy(inPeriod, t.lines) };
+  return { month, analysis, ms };
 }
 
 const range = (from: number, to: number, step: number) => Array.from({ length: Math.round((to - from) / step) + 1 }, (_, k) => from + k * step);
 const MARGINS = range(0, 15, 0.25);
+/** unpaid and unreported thresholds tried, the largest (the most listed) first */
+const THRESHOLDS = range(-15, 0, 0.25).reverse();
 
 /**
  * The pairs decide() may confirm, with what decides it: the pair's margin (regret) against the
@@ -131,39 +141,62 @@ function atMargins(p: ReturnType<typeof automaticPairs>, m: number, n: number): 
 }
 
 /**
+ * What choosing the thresholds needs of a calibration month, small enough to keep for many months
+ * (an analysis is tens of megabytes): the pairs decide() may confirm, and each report it would
+ * list as unpaid at any threshold with the log odds that lists it. Which reports are unpaid does
+ * not depend on the automatic margins (a report paired by the assignment is never unpaid).
+ */
+interface Calibration {
+  pairs: ReturnType<typeof automaticPairs>;
+  /** per report listable as unpaid: its log odds of being paid, and whether it was paid after all */
+  unpaid: Array<{ w: number; paid: boolean }>;
+  reports: number;
+}
+
+function calibrationOf(a: Analysed): Calibration {
+  const t = a.month.truth;
+  const listed = decide(a.analysis, { ...DEFAULT_THRESHOLDS, unpaid: Infinity }).unpaid;
+  const index = new Map(a.analysis.reports.map((r, ri) => [r.uuid, ri]));
+  const asked = t.reports.filter((r) => r.paid_at >= t.period.from && r.paid_at < t.period.to).length;
+  return {
+    pairs: automaticPairs(a),
+    unpaid: listed.map((u) => ({ w: a.analysis.paid[index.get(u.payment)!], paid: t.paid.has(u.payment) && !t.amountTypos?.has(u.payment) })),
+    reports: asked,
+  };
+}
+
+/**
  * The thresholds, chosen on the calibration months: the two automatic margins (digits that agree,
  * no digits) with the most recall that keeps every month's automatic precision at 99.7% or more
  * (a margin above the goal's 99.5%); the largest unpaid threshold that keeps false unpaid at 0.4%
- * of reports; the largest unreported threshold that keeps the list within 1.4 times the true
- * count. The greedy's automatic threshold: the least that keeps its precision at 99.7% too.
+ * of reports on every month; then, with those margins, the largest unreported threshold that keeps
+ * every month's list within 1.4 times the true count. `months` is read twice (each month is
+ * analysed again for the unreported threshold, at the margins chosen).
  */
-export function chooseThresholds(calibration: Analysed[]): { matcher: Thresholds; greedy: number } {
-  const all = (f: (a: Analysed) => boolean) => calibration.every(f);
-  const at = (a: Analysed, t: Partial<Thresholds>) => score(a.month.truth, decide(a.analysis, { ...DEFAULT_THRESHOLDS, ...t }));
-  const pairsOf = calibration.map(automaticPairs);
+export function chooseThresholds(months: () => Iterable<Analysed>): Thresholds {
+  const cal = [...months()].map(calibrationOf);
   let auto = 30;
   let autoNoDigits = 30;
   let most = -1;
   for (const m of MARGINS)
     for (const n of MARGINS) {
-      const scores = pairsOf.map((p) => atMargins(p, m, n));
+      const scores = cal.map((c) => atMargins(c.pairs, m, n));
       if (scores.some((x) => x.precision < 0.997)) continue;
       const recall = scores.reduce((s, x) => s + x.recall, 0);
       if (recall > most + 1e-9) [most, auto, autoNoDigits] = [recall, m, n];
     }
-  const unpaid = range(-15, 0, 0.25).reverse().find((u) => all((a) => at(a, { unpaid: u }).falseUnpaid <= 0.004)) ?? -15;
+  const falseAt = (c: Calibration, u: number) => c.unpaid.filter((x) => x.paid && x.w < u).length / Math.max(1, c.reports);
+  const unpaid = THRESHOLDS.find((u) => cal.every((c) => falseAt(c, u) <= 0.004)) ?? -15;
   // (a credit left alone has log odds ≤ 0 that some report's payment it is: 0 lists them all)
-  const unreported = range(-15, 0, 0.25).reverse().find((v) => all((a) => {
-    const s = at(a, { unreported: v });
-    return s.unreportedListed <= 1.4 * Math.max(1, s.unreportedTrue);
-  })) ?? -15;
-  const greedyAt = (a: Analysed, th: number) => {
-    const t = a.month.truth;
-    const inPeriod = t.reports.filter((r) => r.paid_at >= t.period.from && r.paid_at < t.period.to);
-    return score(t, greedyResult(a.greedy, inPeriod, t.lines, th));
-  };
-  const g = range(-10, 6, 0.25).find((th) => all((a) => greedyAt(a, th).precision >= 0.997)) ?? 6;
-  return { matcher: { auto, autoNoDigits, unpaid, unreported }, greedy: g };
+  const listedAt = [...months()].map((a) => {
+    const s = (v: number) => score(a.month.truth, decide(a.analysis, { auto, autoNoDigits, unpaid, unreported: v }));
+    return THRESHOLDS.map((v) => {
+      const x = s(v);
+      return x.unreportedListed <= 1.4 * Math.max(1, x.unreportedTrue);
+    });
+  });
+  const unreported = THRESHOLDS.find((_, k) => listedAt.every((ok) => ok[k])) ?? -15;
+  return { auto, autoNoDigits, unpaid, unreported };
 }
 
 /**
@@ -197,10 +230,6 @@ export interface MonthReport {
   matcher: Score;
   /** what the matcher could do knowing the month's habits (boundOf): the goals are relative to it */
   bound: Bound;
-  /** the floor: the fixed-weight greedy at the threshold chosen on the calibration half, as the matcher's are */
-  greedy: Score;
-  /** the same greedy at its best threshold for this very month (99.5% precision or more), chosen knowing the truth: for comparison only */
-  greedyBest: Score;
   /**
    * the most an automatic rule may confirm: the share of the month's true pairs whose line is a
    * candidate, whose visible digits do not disagree with the last five (a pair whose digits
@@ -265,16 +294,11 @@ function lookAlikeCeilings(a: Analysed, res: ReturnType<typeof decide>) {
   };
 }
 
-export function judge(a: Analysed, th: { matcher: Thresholds; greedy: number }, bound: Bound): MonthReport {
+export function judge(a: Analysed, th: Thresholds, bound: Bound): MonthReport {
   const t = a.month.truth;
-  const decided = decide(a.analysis, th.matcher);
+  const decided = decide(a.analysis, th);
   const m = score(t, decided);
   const inPeriod = t.reports.filter((r) => r.paid_at >= t.period.from && r.paid_at < t.period.to);
-  const g = score(t, greedyResult(a.greedy, inPeriod, t.lines, th.greedy));
-  const best = range(-10, 6, 0.25)
-    .map((x) => score(t, greedyResult(a.greedy, inPeriod, t.lines, x)))
-    .filter((x) => x.precision >= 0.995)
-    .reduce((b, x) => (x.recall > b.recall ? x : b), g);
   const reportOf = new Map(t.reports.map((r) => [r.uuid, r]));
   const lineOf = new Map(t.lines.map((l) => [l.id, l]));
   const pairs = inPeriod.filter((r) => t.pair.has(r.uuid));
@@ -302,8 +326,6 @@ export function judge(a: Analysed, th: { matcher: Thresholds; greedy: number }, 
     ms: a.ms,
     matcher: m,
     bound,
-    greedy: g,
-    greedyBest: best,
     ceiling,
     ...lookAlikeCeilings(a, decided),
     goals: {
@@ -337,7 +359,7 @@ export function formatRow(r: MonthReport): string {
   const unreported = share(m.unreportedFound, m.unreportedTrue);
   return [
     `${r.half === 'held-out' ? 'H' : 'C'} ${r.generator.padEnd(5)} #${r.draw} ${r.name}`,
-    `auto ${pc(m.precision)} / ${pc(m.recall)} (bound ${pc(b.recall)}, ${pts(m.recall, b.recall)}; greedy ${pc(r.greedy.recall)}; ceiling ${pc(r.ceiling)})`,
+    `auto ${pc(m.precision)} / ${pc(m.recall)} (bound ${pc(b.recall)}, ${pts(m.recall, b.recall)}; ceiling ${pc(r.ceiling)})`,
     `review first ${pc(m.reviewFirst)} top3 ${pc(m.reviewTop3)} (bound ${pc(b.reviewTop3)}, ${pts(m.reviewTop3, b.reviewTop3)})`,
     `unpaid ${m.unpaidFound}/${m.unpaidTrue} false ${pc(m.falseUnpaid)} (bound ${pc(b.unpaid)}, ${pts(unpaid, b.unpaid)})`,
     `unreported ${m.unreportedFound}/${m.unreportedTrue} in ${m.unreportedListed} (bound ${pc(b.unreported)}, ${pts(unreported, b.unreported)})`,
@@ -359,20 +381,26 @@ export function formatMarkdownRow(r: MonthReport): string {
   return `| ${r.half} | ${GENERATOR_LABEL[r.generator]} | ${r.draw} | ${r.name} | ${pc(m.precision)} / ${pc(m.recall)} · ${pc(b.recall)} | ${pc(m.reviewTop3)} · ${pc(b.reviewTop3)} | ${m.unpaidFound}/${m.unpaidTrue}, ${pc(m.falseUnpaid)} · ${pc(b.unpaid)} | ${m.unreportedFound}/${m.unreportedTrue} in ${m.unreportedListed} · ${pc(b.unreported)} | ${missed.length ? missed.join('; ') : 'none'} |`;
 }
 
+/** the draws whose calibration half the thresholds are chosen on */
+const CALIBRATION_DRAWS = 2;
+
 /**
- * The whole sweep: every month analysed as the product does and knowing its habits, thresholds
- * chosen on the calibration half (all draws), every month judged against its bound.
+ * The whole sweep: thresholds chosen on the calibration half of the first draws, as the product's
+ * and, each month analysed knowing its habits, for the bound; then every held-out month of every
+ * draw judged against its bound, one month at a time (`each` sees each as it is judged).
  */
-export function runSweep(opts: { quick?: boolean; only?: GeneratorName; draws?: number } = {}) {
-  const months = sweepMonths(opts);
-  const calibrated = (knowing: boolean) => {
-    const analysed = months.map((m) => analyseMonth(m, knowing));
-    return { analysed, th: chooseThresholds(analysed.filter((a) => a.month.half === 'calibration')) };
-  };
-  const product = calibrated(false);
-  const known = calibrated(true);
-  const reports = product.analysed.map((a, i) => judge(a, product.th, boundOf(known.analysed[i], known.th.matcher)));
-  return { th: product.th, boundTh: known.th, reports };
+export function runSweep(opts: SweepOptions = {}, each: (r: MonthReport) => void = () => {}) {
+  const calibration = sweepMonths({ ...opts, draws: CALIBRATION_DRAWS, half: 'calibration' });
+  const analysed = (knowing: boolean) => () => calibration.map((m) => analyseMonth(m, knowing));
+  const th = chooseThresholds(analysed(false));
+  const boundTh = chooseThresholds(analysed(true));
+  const reports: MonthReport[] = [];
+  for (const m of eachSweepMonth({ ...opts, half: 'held-out' })) {
+    const r = judge(analyseMonth(m), th, boundOf(analyseMonth(m, true), boundTh));
+    each(r);
+    reports.push(r);
+  }
+  return { th, boundTh, reports };
 }
 
 /** `node build/bench/reconcile-sweep.js [--quick] [--draws N] [--ours|--other|--third] [--markdown]`: the sweep on its own (--markdown: the README's table). */
@@ -380,8 +408,8 @@ if (process.argv[1]?.endsWith('reconcile-sweep.js')) {
   const arg = (name: string) => process.argv[process.argv.indexOf(name) + 1];
   const only = GENERATORS.find((g) => process.argv.includes(`--${g}`));
   const draws = process.argv.includes('--draws') ? Number(arg('--draws')) : 1;
-  const { th, boundTh, reports } = runSweep({ quick: process.argv.includes('--quick'), only, draws });
+  const markdown = process.argv.includes('--markdown');
+  if (markdown) console.log(MARKDOWN_HEADER);
+  const { th, boundTh } = runSweep({ quick: process.argv.includes('--quick'), only, draws }, (r) => console.log(markdown ? formatMarkdownRow(r) : formatRow(r)));
   console.log(`thresholds chosen on the calibration half: ${JSON.stringify(th)} (product defaults ${JSON.stringify(DEFAULT_THRESHOLDS)}); for the bound: ${JSON.stringify(boundTh)}`);
-  if (process.argv.includes('--markdown')) console.log(`${MARKDOWN_HEADER}\n${reports.map(formatMarkdownRow).join('\n')}`);
-  else for (const r of reports) console.log(formatRow(r));
 }

@@ -39,7 +39,7 @@ export interface Thresholds {
 }
 
 /** Chosen on the calibration half of the bench's sweep (see the README's reconciliation figures). */
-export const DEFAULT_THRESHOLDS: Thresholds = { auto: 5.25, autoNoDigits: 3.5, unpaid: -1.25, unreported: 0 };
+export const DEFAULT_THRESHOLDS: Thresholds = { auto: 5, autoNoDigits: 0, unpaid: -3.5, unreported: -0.25 };
 
 export interface MatchOptions {
   windowBeforeMs?: number;
@@ -94,6 +94,8 @@ interface Candidate extends ModelCandidate {
  */
 export type Settled = 'payer' | 'alone';
 const SETTLED_REASONS: Record<Settled, string> = { payer: '付款人記錄只有這個後五碼', alone: '入帳時間範圍內唯一同金額的入帳與回報' };
+/** the margin a first reading's pair needs to teach the second reading (its booking time, its payer's name) */
+const SURE_MARGIN = 3.5;
 /** how much less likely by its time a rival may be and still keep a pair without digits from being automatic */
 const RIVAL_ODDS = Math.log(100);
 
@@ -213,23 +215,23 @@ export function analyse(allReports: ReconcileReport[], lines: ReconcileLine[], o
   // reading, where a report may stay unpaid; and, for review, which line each report's is if it
   // was paid (the likelihood ratio alone, a pair more likely than chance preferred to none).
   let main = assign(reports, lines, ofReport, (c) => c.weight, true);
-  // A second reading: the pairs the first is sure of (a margin an automatic pair without digits
-  // would need, no digit disagreeing, no payer known by another last five) teach the payer names
-  // they show, as the anchors' do; a name-only credit of a payer seen so becomes evidence for the
-  // rest. The pairs it made in spite of another account's digits teach that this payer pays for
+  // A second reading: the pairs the first is sure of (SURE_MARGIN, no digit disagreeing, no payer
+  // known by another last five) teach the booking habits and the payer names they show, as the
+  // anchors' do; a name-only credit of a payer seen so becomes evidence for the rest. The pairs it made in spite of another account's digits teach that this payer pays for
   // this last five (a family's account), which no anchor can show.
   const sure: Array<[number, number]> = [];
   const kin: Array<[number, number]> = [];
   main.partner.forEach((li, ri) => {
-    if (li < 0 || !lines[li].payer) return;
+    if (li < 0) return;
     const c = ofReport[ri].find((x) => x.line === li)!;
     // made in spite of another account's digits: that payer pays for this customer (a family's account)
-    if (c.facts.digits === 'different' && c.facts.visible >= 3) kin.push([ri, li]);
-    if (main.regret[ri] < DEFAULT_THRESHOLDS.autoNoDigits) return;
+    if (lines[li].payer && c.facts.digits === 'different' && c.facts.visible >= 3) kin.push([ri, li]);
+    if (main.regret[ri] < SURE_MARGIN) return;
     if ((c.facts.digits === 'equal' || c.facts.digits === 'unknown') && c.payer !== 'other') sure.push([ri, li]);
   });
   if (sure.length > 0 || kin.length > 0) {
-    model = weigh(learnModel(reports, lines, { ofReport, ofLine }, { before, after }, opts.payers, teacher, sure, kin));
+    const first = { sure, kin };
+    model = weigh(learnModel(reports, lines, { ofReport, ofLine }, { before, after }, opts.payers, teacher, first));
     main = assign(reports, lines, ofReport, (c) => c.weight, true);
   }
   const review = assign(reports, lines, ofReport, (c) => c.lr + REVIEW_PREFERENCE, false);
@@ -285,15 +287,31 @@ export function analyse(allReports: ReconcileReport[], lines: ReconcileLine[], o
   };
   // A rival: another credit the report could be, or another report the credit could pay, inside
   // the month's booking habits: its time at least 1/RIVAL_ODDS as likely as the pair's by what
-  // this month's banks do (a slow bank's window is days, an instant one's minutes). Visible digits
-  // that disagree rule one out.
+  // this month's banks do (a slow bank's window is days, an instant one's minutes). A credit
+  // showing other digits is a rival too: a spouse's or a company's account pays for customers.
   const timeOf = (x: Candidate) => model.time(reports[x.report], lines[x.line]);
-  const rivals = (list: Candidate[], c: Candidate) => list.some((x) => x !== c && x.facts.digits !== 'different' && timeOf(x) > timeOf(c) - RIVAL_ODDS);
+  const rivals = (list: Candidate[], c: Candidate) => list.some((x) => x !== c && timeOf(x) > timeOf(c) - RIVAL_ODDS);
   const settledBy = (c: Candidate): Settled | null => {
     if (model.payerSettles(reports[c.report], lines[c.line], c.line)) return 'payer';
     return rivals(ofReport[c.report], c) || rivals(ofLine[c.line], c) ? null : 'alone';
   };
   return { reports, lines, ofReport, ofLine, partner, owner, regret, paid, used, reviewPartner: review.partner, asked, lineAsked, coverable, decidable, suggestions, suggested, groupable, explain, settledBy, model: model.summary };
+}
+
+/**
+ * The share of the reports whose whole window the statement spans that a reading found paid: a
+ * report it paired counts 1, one it left alone its chance of being paid (undefined: too few to tell).
+ */
+function paidShareOf(main: { partner: Int32Array; paid: Float64Array }, reports: ReconcileReport[], cov: MatchOptions['coverage'], before: number, after: number): number | undefined {
+  if (!cov) return undefined;
+  let n = 0;
+  let paid = 0;
+  reports.forEach((r, ri) => {
+    if (r.paid_at - before < cov.from || r.paid_at + after > cov.to) return;
+    n++;
+    paid += main.partner[ri] >= 0 ? 1 : 1 / (1 + Math.exp(-main.paid[ri]));
+  });
+  return n >= 20 ? paid / n : undefined;
 }
 
 /** What a person reads of a payer note: stored memory (付款人記錄) or this month's same name (同名付款人). */

@@ -245,8 +245,8 @@ export interface Candidate {
  * the month itself (MONTH_TEACHER); the bench's bound hands in the true ones instead.
  */
 export interface Teacher {
-  /** the pairs the booking times, accounts and payer names are learned from */
-  anchors(month: MonthCandidates): Iterable<Candidate>;
+  /** the pairs the booking times, accounts and payer names are learned from; `sure`: those a first reading of the month was sure of */
+  anchors(month: MonthCandidates, sure: Candidate[]): Iterable<Candidate>;
   /** the pairs the digits' habits (typos, other accounts) are counted on; `likely`: each report's one pair likely by time alone on both sides, or null */
   digitPairs(month: MonthCandidates, likely: Array<Candidate | null>): Iterable<Candidate>;
   /** the share of reports paid, given the month's own estimate */
@@ -269,11 +269,36 @@ function* unambiguous({ ofReport, ofLine }: MonthCandidates): Generator<Candidat
   }
 }
 
+/**
+ * The month's own reading: its unambiguous pairs; then, once a first reading has been made, the
+ * pairs it was sure of too (on a month where few credits show digits, the unambiguous pairs alone
+ * are too few to tell one bank's booking habits from another's).
+ */
 export const MONTH_TEACHER: Teacher = {
-  anchors: unambiguous,
+  anchors: function* (month, sure) {
+    const taught = new Set<number>();
+    for (const c of unambiguous(month)) {
+      taught.add(c.report);
+      yield c;
+    }
+    for (const c of sure) if (!taught.has(c.report)) yield c;
+  },
   digitPairs: (_, likely) => likely.filter((c): c is Candidate => c !== null),
   paidShare: (estimate) => estimate,
 };
+
+/** What a first reading of the month teaches the second. */
+export interface FirstReading {
+  /** pairs it is sure of (report, line): they teach booking habits and payer names too */
+  sure: Array<[number, number]>;
+  /**
+   * pairs it made although the line shows another account's digits (and a payer): they teach
+   * which payer pays for which last five from an account of its own
+   */
+  kin: Array<[number, number]>;
+  /** the share of reports it found paid, each report left alone counted by its chance of being paid */
+  paidShare?: number;
+}
 
 /**
  * Learns the month's habits from the unambiguous pairs among `candidates` (each report's lines of
@@ -286,14 +311,9 @@ export function learnModel(
   win: Window,
   payers: PayerMemory[] = [],
   teacher: Teacher = MONTH_TEACHER,
-  /** pairs a first reading of the month is sure of (report, line): they teach payer names too */
-  sure: Array<[number, number]> = [],
-  /**
-   * pairs a first reading of the month made although the line shows another account's digits
-   * (and a payer): they teach which payer pays for which last five from an account of its own
-   */
-  kin: Array<[number, number]> = [],
+  reading: FirstReading = { sure: [], kin: [] },
 ): Model {
+  const { sure, kin } = reading;
   const { ofReport, ofLine } = candidates;
   const month = { reports, lines, ofReport, ofLine };
   const anchorOf = (r: ReconcileReport, l: ReconcileLine): TimeAnchor => ({
@@ -317,10 +337,13 @@ export function learnModel(
     if (list) list.push({ line: li, five: reports[ri].last_five });
     else into.set(nameKey(ri, li), [{ line: li, five: reports[ri].last_five }]);
   };
-  for (const c of teacher.anchors(month)) {
+  // Names only from the anchors themselves: a pair a first reading was sure of because of its
+  // payer's name never teaches that name back (see the sure pairs' names below).
+  for (const c of teacher.anchors(month, [])) learnName(c.report, c.line);
+  const sureCandidates = sure.map(([ri, li]) => ofReport[ri].find((c) => c.line === li)!);
+  for (const c of teacher.anchors(month, sureCandidates)) {
     const a = anchorOf(reports[c.report], lines[c.line]);
     allTime.push(a);
-    learnName(c.report, c.line);
     const src = sourceOf(lines[c.line]);
     storeAnchors.push([reports[c.report].store_id, src]);
     const list = timeAnchors.get(src);
@@ -477,7 +500,7 @@ export function learnModel(
     spanned++;
     if (ofReport[ri].length > 0) withCandidates++;
   });
-  const paidShare = teacher.paidShare(Math.min(0.99, Math.max(0.5, spanned >= 20 ? (withCandidates / spanned) * 0.99 : 0.95)));
+  const paidShare = teacher.paidShare(Math.min(0.99, Math.max(0.5, reading.paidShare ?? (spanned >= 20 ? (withCandidates / spanned) * 0.99 : 0.95))));
   const background = (r: ReconcileReport, amount: number) => {
     const n = (amountCount.get(`${r.store_id}|${amount}`) ?? 0) + (amountCount.get(`all|${amount}`) ?? 0);
     return Math.max(0.05, (Math.max(0, n - 1) * (win.before + win.after)) / span);
