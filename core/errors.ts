@@ -192,6 +192,7 @@ export interface ErrorDetailsByCode {
   reconcile_line_not_credit: { id: number };
   reconcile_amount_differs: { id: number };
   reconcile_other_store: { id: number };
+  reconcile_shared_line: { id: number };
   reconcile_payment_linked: None;
   reconcile_not_transfer: { method: string };
   reconcile_line_linked: { id: number };

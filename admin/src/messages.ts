@@ -454,6 +454,7 @@ export const RECONCILE_UI = {
   possibleReports: '可能對應的回報',
   // what the accountant does with a credit no report explains
   createFromLine: '建立匯款記錄',
+  sharedLineNoCreate: '全部分店的對帳單：由管理全部分店的帳號建立匯款記錄',
   createFromLineHint: '這筆入帳沒有人回報：以銀行明細的金額與時間建立一筆已入帳的匯款記錄，來源為銀行對帳。',
   createStore: '分店',
   storeRequired: MSG.storeRequired,

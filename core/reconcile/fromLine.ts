@@ -42,10 +42,13 @@ function lastFiveOf(line: { digits: string }, typed: unknown): string {
 /**
  * The store the payment is for, in the caller's scope: the one chosen, else the line's own
  * statement's, else the caller's only store. A line of one store's statement pays that store only.
+ * A line of a statement for every store may be any store's money: only an account that reaches
+ * every store makes a payment of it (a store's accountant links it to one of the store's reports).
  */
 async function storeFor(ctx: ServiceContext, db: ServiceContext['db'], line: ScopedLine, raw: unknown): Promise<number> {
   const fixed = line.store_id === null ? null : Number(line.store_id);
   const scope = storeScope(ctx.actor);
+  if (fixed === null && !scope.all) throw new ForbiddenError(problem('reconcile_shared_line', { id: Number(line.id) }));
   const only = !scope.all && scope.ids.length === 1 ? scope.ids[0] : null;
   const id = raw === undefined || raw === null || raw === '' ? (fixed ?? only) : toId(raw);
   if (id === null) throw ValidationError.single('store_id', 'reconcile_store_required');

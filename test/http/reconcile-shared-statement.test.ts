@@ -79,9 +79,13 @@ describe.each(DB_KINDS)('a store importing the statement headquarters imported, 
     expect(seen.map((l: any) => [l.id, l.payment])).toEqual([[l2600.id, null]]);
     expect((await s.api('POST', '/reconcile/from-line', { token: acct, body: { line: l2600.id } })).body.message).toBe('這筆入帳已連結到其他匯款記錄，請重新比對');
 
-    // the store's own: its report confirmed, the credit nobody reported made a payment of store A (its only store)
+    // the store's own report confirmed; the credit nobody reported may be any store's money (the
+    // statement is every store's): the store's accountant may not make it theirs, headquarters may
     expect((await s.api('POST', '/reconcile/confirm', { token: acct, body: { pairs: [{ payment: uuids.a, line: l1500.id }] } })).body).toEqual({ confirmed: 1 });
-    const made = await s.api('POST', '/reconcile/from-line', { token: acct, body: { line: l800.id, last_five: '00800' } });
+    const claimed = await s.api('POST', '/reconcile/from-line', { token: acct, body: { line: l800.id, last_five: '00800' } });
+    expect(claimed.status).toBe(403);
+    expect(claimed.body.message).toBe(`銀行明細 ${l800.id} 屬於全部分店的對帳單，可能是其他分店的款項：請由管理全部分店的帳號建立匯款記錄，或連結到本分店的回報`);
+    const made = await s.api('POST', '/reconcile/from-line', { as: 'admin', body: { line: l800.id, last_five: '00800', store_id: A() } });
     expect(made.status, made.text).toBe(201);
     expect(made.body).toMatchObject({ store_id: A(), source: 'bank', status: '已入帳' });
     // every line decided: the queues are empty, and say so

@@ -206,7 +206,7 @@ function ReconcileView({ me }: { me: Me }) {
             total={total && total.unreported + total.reviewLines}
             testid="queue-unreported"
           >
-            <UnreportedQueue items={data.unreported} open={data.reviewLines} onConfirm={canDecide ? onConfirm : null} onAct={canDecide ? onAct : null} />
+            <UnreportedQueue items={data.unreported} open={data.reviewLines} onConfirm={canDecide ? onConfirm : null} onAct={canDecide ? onAct : null} mayCreate={(line) => line.store_id !== null || scope.all} />
           </Section>
         </Stack>
       )}

@@ -14,6 +14,8 @@ interface Props {
   onConfirm: ((pairs: Array<{ payment: string; line: number }>) => void) | null;
   /** 建立匯款記錄 and 連結到回報 for a credit (null when the user may not decide) */
   onAct: ((line: BankLine, action: 'create' | 'link') => void) | null;
+  /** whether the user may make a payment of this credit (a line of a statement for every store: only who reaches every store) */
+  mayCreate: (line: BankLine) => boolean;
 }
 
 /**
@@ -21,7 +23,7 @@ interface Props {
  * credits no proposal took, each with the reports that could explain it. Each credit offers to
  * make a payment from it or to link it to a report found by hand.
  */
-export function UnreportedQueue({ items, open, onConfirm, onAct }: Props) {
+export function UnreportedQueue({ items, open, onConfirm, onAct, mayCreate }: Props) {
   if (items.length === 0 && open.length === 0) return <Typography color="text.secondary">{R.empty}</Typography>;
   return (
     <Stack spacing={1}>
@@ -29,7 +31,7 @@ export function UnreportedQueue({ items, open, onConfirm, onAct }: Props) {
         <Card variant="outlined" key={u.line.id} data-testid="unreported-item">
           <CardContent sx={{ p: 1.5, '&:last-child': { pb: 1.5 } }}>
             <LineFacts line={u.line} />
-            {onAct && <LineActions line={u.line} onAct={onAct} />}
+            {onAct && <LineActions line={u.line} onAct={onAct} mayCreate={mayCreate(u.line)} />}
           </CardContent>
         </Card>
       ))}
@@ -58,7 +60,7 @@ export function UnreportedQueue({ items, open, onConfirm, onAct }: Props) {
                 </Box>
               ))}
             </Stack>
-            {onAct && <LineActions line={o.line} onAct={onAct} />}
+            {onAct && <LineActions line={o.line} onAct={onAct} mayCreate={mayCreate(o.line)} />}
           </CardContent>
         </Card>
       ))}
@@ -67,16 +69,23 @@ export function UnreportedQueue({ items, open, onConfirm, onAct }: Props) {
 }
 
 /** The two things to do with a credit nobody reported; the label names the credit for a screen reader. */
-function LineActions({ line, onAct }: { line: BankLine; onAct: NonNullable<Props['onAct']> }) {
+function LineActions({ line, onAct, mayCreate }: { line: BankLine; onAct: NonNullable<Props['onAct']>; mayCreate: boolean }) {
   const which = `${formatTaipei(Date.parse(line.at), { dateOnly: !line.has_time })} ${formatNTD(line.amount)}`;
   return (
-    <Stack direction="row" spacing={1} useFlexGap sx={{ mt: 1, flexWrap: 'wrap' }}>
-      <Button size="small" variant="outlined" onClick={() => onAct(line, 'create')} aria-label={`${R.createFromLine}：${which}`} data-testid="line-create">
-        {R.createFromLine}
-      </Button>
+    <Stack direction="row" spacing={1} useFlexGap sx={{ mt: 1, flexWrap: 'wrap', alignItems: 'center' }}>
+      {mayCreate ? (
+        <Button size="small" variant="outlined" onClick={() => onAct(line, 'create')} aria-label={`${R.createFromLine}：${which}`} data-testid="line-create">
+          {R.createFromLine}
+        </Button>
+      ) : null}
       <Button size="small" variant="outlined" onClick={() => onAct(line, 'link')} aria-label={`${R.linkToReport}：${which}`} data-testid="line-link">
         {R.linkToReport}
       </Button>
+      {mayCreate ? null : (
+        <Typography variant="caption" color="text.secondary" data-testid="line-shared">
+          {R.sharedLineNoCreate}
+        </Typography>
+      )}
     </Stack>
   );
 }
