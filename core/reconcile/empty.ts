@@ -8,8 +8,8 @@ export type EmptyReason = (typeof EMPTY_REASONS)[number];
 export const EMPTY_REASON_TEXT: Record<EmptyReason, string> = {
   no_statement: '這段期間沒有可對帳的銀行明細：請先匯入涵蓋這段期間的存款交易明細，或改選明細涵蓋的日期',
   no_credits: '這段期間的銀行明細沒有任何存入款項',
-  all_decided: '這段期間的銀行明細都已匯入過，存入款項都已對帳完成，也沒有待確認的回報',
-  credits_decided: '這段期間的銀行明細都已匯入過，存入款項都已對帳完成；尚未確認的回報沒有可對應的存入',
+  all_decided: '這段期間的存入款項都已對帳完成，也沒有待確認的回報',
+  credits_decided: '這段期間的存入款項都已對帳完成；尚未確認的回報沒有可對應的存入',
   no_reports: '這段期間沒有待確認的匯款回報',
 };
 

@@ -159,7 +159,7 @@ describe.skipIf(!HAS_CHROMIUM)('銀行有款無回報: 建立匯款記錄 and �
     await page.getByRole('button', { name: '重新比對' }).click();
     await expect.poll(() => page.getByLabel('比對中...').count()).toBe(0);
     expect(await queue(page).getByTestId('unreported-item').count()).toBe(0);
-    expect(await page.getByTestId('reconcile-empty-why').textContent()).toBe('這段期間的銀行明細都已匯入過，存入款項都已對帳完成，也沒有待確認的回報');
+    expect(await page.getByTestId('reconcile-empty-why').textContent()).toBe('這段期間的存入款項都已對帳完成，也沒有待確認的回報');
     const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
     expect(overflow).toBeLessThanOrEqual(0);
     expect(await seriousFindings(page)).toEqual([]);

@@ -116,7 +116,7 @@ describe.each(DB_KINDS)('a store importing the statement headquarters imported, 
       expect((await s.api('POST', '/reconcile/from-line', { as: 'admin', body: { line: line990.id, store_id: s.stores.A.id } })).status).toBe(201);
       const text = await runRemit(['reconcile', file, '--as', 'acct_tpe'], env);
       expect(text.code, text.stderr).toBe(0);
-      expect(text.stdout).toContain('這段期間的銀行明細都已匯入過，存入款項都已對帳完成，也沒有待確認的回報');
+      expect(text.stdout).toContain('這段期間的存入款項都已對帳完成，也沒有待確認的回報');
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
