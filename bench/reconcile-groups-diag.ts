@@ -8,6 +8,7 @@
  * calibration half).
  */
 import { decide, DEFAULT_THRESHOLDS } from '../core/reconcile/match.js';
+import { reasonText } from '../core/reconcile/reasons.js';
 import { analyseMonth, sweepMonths } from './reconcile-sweep.js';
 
 const only = process.argv.includes('--ours') ? 'ours' : process.argv.includes('--other') ? 'other' : undefined;
@@ -20,7 +21,7 @@ for (const m of sweepMonths({ only })) {
   const exact = (s: { payments: string[]; lines: number[] }) => t.groups.some((g) => same(g.payments, s.payments) && same(g.lines, s.lines));
   if (process.argv.includes('--hidden')) {
     for (const s of res.suggestions) {
-      const key = `${m.half} | ${s.reasons.join('、')} | ${exact(s) ? 'right' : 'wrong'} | ${s.payments.length} reports, ${s.lines.length} credits`;
+      const key = `${m.half} | ${s.reasons.map(reasonText).join('、')} | ${exact(s) ? 'right' : 'wrong'} | ${s.payments.length} reports, ${s.lines.length} credits`;
       const v = tally.get(key) ?? { groups: 0, hiding: 0 };
       v.groups++;
       v.hiding += s.lines.filter((id) => t.unreported.has(id)).length;

@@ -1,15 +1,16 @@
 /**
  * The evidence for one candidate pair (a report and a statement credit of the same amount inside
- * the time window): a score from 0 to 100 and the reasons a person reads, in Traditional Chinese.
+ * the time window): a score from 0 to 100 and the reasons a person reads, as codes (reasons.ts).
  * The score is for people; the matcher weighs the same facts by what it learned of the month
  * (model.ts).
  *
- *   金額相符 (the hard rule, always)                  30
+ *   equal amount (the hard rule, always)             30
  *   last five vs the line's visible digits          -15 … +40
  *   distance in time (minutes > hours > days)        -4 … +20
  *   the report's note found in the line              +10
  */
 import { DAY_MS, taipeiDayLastInstant, taipeiDayNumber } from '../time.js';
+import type { Reason } from './reasons.js';
 import type { ReconcileLine, ReconcileReport } from './types.js';
 
 const MINUTE = 60_000;
@@ -19,7 +20,7 @@ export type DigitsVerdict = 'equal' | 'typo' | 'different' | 'unknown';
 
 export interface Evidence {
   score: number;
-  reasons: string[];
+  reasons: Reason[];
   digits: DigitsVerdict;
   /** how many digits the comparison could use (0 when the line shows none) */
   visible: number;
@@ -37,37 +38,33 @@ function typoKind(a: string, b: string): 'one' | 'swap' | null {
 }
 
 /** The reported last five against the trailing digits the bank shows (masked accounts show 3 to 5). */
-export function compareDigits(lastFive: string, digits: string): { verdict: DigitsVerdict; visible: number; score: number; reason: string } {
+export function compareDigits(lastFive: string, digits: string): { verdict: DigitsVerdict; visible: number; score: number; reason: Reason } {
   const visible = Math.min(digits.length, lastFive.length);
-  if (visible === 0 || !/^\d+$/.test(lastFive)) return { verdict: 'unknown', visible: 0, score: 0, reason: '無帳號資訊' };
+  if (visible === 0 || !/^\d+$/.test(lastFive)) return { verdict: 'unknown', visible: 0, score: 0, reason: { code: 'no_account' } };
   const ours = lastFive.slice(-visible);
   const theirs = digits.slice(-visible);
-  const named = visible >= 5 ? '後五碼' : `可見後 ${visible} 碼`;
   if (ours === theirs) {
     const score = visible >= 5 ? 40 : visible === 4 ? 36 : visible === 3 ? 32 : 10;
-    return { verdict: visible >= 3 ? 'equal' : 'unknown', visible, score, reason: `${named}相符` };
+    return { verdict: visible >= 3 ? 'equal' : 'unknown', visible, score, reason: { code: 'digits_equal', visible } };
   }
   const typo = visible >= 3 ? typoKind(ours, theirs) : null;
-  if (typo) return { verdict: 'typo', visible, score: visible >= 4 ? 15 : 8, reason: `${named}可能打錯（${typo === 'one' ? '1 碼不同' : '相鄰兩碼對調'}）` };
-  return { verdict: 'different', visible, score: -15, reason: `${named}不符` };
+  if (typo) return { verdict: 'typo', visible, score: visible >= 4 ? 15 : 8, reason: { code: 'digits_typo', visible, kind: typo } };
+  return { verdict: 'different', visible, score: -15, reason: { code: 'digits_different', visible } };
 }
 
 /** Minutes score more than hours, hours more than days; a date-only line is compared by day. */
-function timeEvidence(report: ReconcileReport, line: ReconcileLine): { score: number; reason: string } {
+function timeEvidence(report: ReconcileReport, line: ReconcileLine): { score: number; reason: Reason } {
   if (!line.hasTime) {
     const days = taipeiDayNumber(line.at) - taipeiDayNumber(report.paid_at);
     const score = days === 0 ? 12 : days === 1 ? 6 : days === 2 ? 2 : days === -1 ? 2 : -1;
-    const reason = days === 0 ? '同一天入帳（對帳單無時間）' : days > 0 ? `隔 ${days} 天入帳（對帳單無時間）` : `入帳日早 ${-days} 天（對帳單無時間）`;
-    return { score, reason };
+    return { score, reason: { code: 'day_gap', days } };
   }
   const gap = Math.abs(line.at - report.paid_at);
   let score: number;
   if (gap <= HOUR) score = 20 - (4 * gap) / HOUR;
   else if (gap <= DAY_MS) score = 16 - (10 * (gap - HOUR)) / (DAY_MS - HOUR);
   else score = 6 - (10 * (gap - DAY_MS)) / (3 * DAY_MS);
-  const reason =
-    gap < HOUR ? `時間相差 ${Math.round(gap / MINUTE)} 分鐘` : gap < DAY_MS ? `時間相差 ${Math.round(gap / HOUR)} 小時` : `時間相差 ${Math.round(gap / DAY_MS)} 天`;
-  return { score, reason };
+  return { score, reason: { code: 'time_gap', ms: gap } };
 }
 
 export function noteFound(report: ReconcileReport, line: ReconcileLine): boolean {
@@ -77,7 +74,7 @@ export function noteFound(report: ReconcileReport, line: ReconcileLine): boolean
 }
 
 export function evidence(report: ReconcileReport, line: ReconcileLine): Evidence {
-  const reasons = ['金額相符'];
+  const reasons: Reason[] = [{ code: 'amount' }];
   const digits = compareDigits(report.last_five, line.digits);
   reasons.push(digits.reason);
   const time = timeEvidence(report, line);
@@ -86,7 +83,7 @@ export function evidence(report: ReconcileReport, line: ReconcileLine): Evidence
   const note = noteFound(report, line);
   if (note) {
     score += 10;
-    reasons.push('備註相符');
+    reasons.push({ code: 'note' });
   }
   return { score, reasons, digits: digits.verdict, visible: digits.visible, note };
 }

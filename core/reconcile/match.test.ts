@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { analyse, matchReconcile, matchReconcile as match } from './match.js';
 import type { ReconcileLine, ReconcileReport } from './types.js';
 import type { Teacher } from './model.js';
+import { reasonText, type Reason } from './reasons.js';
 
 const MIN = 60_000;
 const HOUR = 60 * MIN;
@@ -17,12 +18,15 @@ function line(id: number, at: string, amount: number, digits: string, extra: Par
   return { id, at: tw(at), hasTime: true, amount, digits, summary: '跨行轉入', note: '', ...extra };
 }
 const pairs = (r: ReturnType<typeof matchReconcile>) => r.auto.map((a) => [a.payment, a.line]);
+const words = (reasons: Reason[]) => reasons.map(reasonText);
 
 describe('matchReconcile', () => {
-  it('confirms an unambiguous pair automatically, with its reasons in Chinese', () => {
+  it('confirms an unambiguous pair automatically, with its reasons, which read in Chinese', () => {
     const r = report('2026-11-05T14:00:00', 1500, '12345');
     const res = matchReconcile([r], [line(1, '2026-11-05T14:12:00', 1500, '12345')]);
-    expect(res.auto).toEqual([{ payment: r.uuid, line: 1, score: expect.any(Number), reasons: ['金額相符', '後五碼相符', '時間相差 12 分鐘'] }]);
+    const reasons = [{ code: 'amount' }, { code: 'digits_equal', visible: 5 }, { code: 'time_gap', ms: 12 * MIN }];
+    expect(res.auto).toEqual([{ payment: r.uuid, line: 1, score: expect.any(Number), reasons }]);
+    expect(words(res.auto[0].reasons)).toEqual(['金額相符', '後五碼相符', '時間相差 12 分鐘']);
     expect(res.review).toEqual([]);
     expect(res.unreported).toEqual([]);
   });
@@ -79,25 +83,25 @@ describe('matchReconcile', () => {
     const r = report('2026-11-05T14:00:00', 800, '12345');
     const one = matchReconcile([r], [line(1, '2026-11-05T14:05:00', 800, '12845')]);
     expect(one.auto).toEqual([]);
-    expect(one.review).toEqual([{ payment: r.uuid, candidates: [{ line: 1, score: expect.any(Number), reasons: ['金額相符', '後五碼可能打錯（1 碼不同）', '時間相差 5 分鐘'] }] }]);
+    expect(one.review).toEqual([{ payment: r.uuid, candidates: [{ line: 1, score: expect.any(Number), reasons: [{ code: 'amount' }, { code: 'digits_typo', visible: 5, kind: 'one' }, { code: 'time_gap', ms: 5 * MIN }] }] }]);
     const swap = matchReconcile([r], [line(1, '2026-11-05T16:05:00', 800, '99999'), line(2, '2026-11-05T16:05:00', 800, '12354')]);
     expect(swap.review[0].candidates.map((c) => c.line)).toEqual([2, 1]);
-    expect(swap.review[0].candidates[0].reasons).toContain('後五碼可能打錯（相鄰兩碼對調）');
-    expect(swap.review[0].candidates[1].reasons).toContain('後五碼不符');
+    expect(swap.review[0].candidates[0].reasons).toContainEqual({ code: 'digits_typo', visible: 5, kind: 'swap' });
+    expect(swap.review[0].candidates[1].reasons).toContainEqual({ code: 'digits_different', visible: 5 });
   });
 
   it('a transfer posted the next business day (Friday evening → Monday) is still matched', () => {
     const r = report('2026-11-06T20:30:00', 3200, '13579'); // a Friday
     const res = matchReconcile([r], [line(1, '2026-11-09T09:10:00', 3200, '13579')]);
     expect(pairs(res)).toEqual([[r.uuid, 1]]);
-    expect(res.auto[0].reasons).toContain('時間相差 3 天');
+    expect(words(res.auto[0].reasons)).toContain('時間相差 3 天');
   });
 
   it('a credit with no digits: minutes apart and alone it may be automatic; another of that amount close by sends it to a person', () => {
     const r = report('2026-11-05T14:00:00', 650, '11111');
     const alone = matchReconcile([r], [line(1, '2026-11-05T14:02:00', 650, '')]);
     expect(pairs(alone)).toEqual([[r.uuid, 1]]);
-    expect(alone.auto[0].reasons).toContain('無帳號資訊');
+    expect(alone.auto[0].reasons).toContainEqual({ code: 'no_account' });
 
     const other = report('2026-11-05T13:55:00', 650, '22222');
     const crowded = matchReconcile([r, other], [line(1, '2026-11-05T14:02:00', 650, '')]);
@@ -184,13 +188,13 @@ describe('matchReconcile', () => {
     const r = report('2026-11-05T22:00:00', 1200, '10101');
     const res = matchReconcile([r], [line(1, '2026-11-06T00:00:00', 1200, '10101', { hasTime: false })]);
     expect(pairs(res)).toEqual([[r.uuid, 1]]);
-    expect(res.auto[0].reasons).toContain('隔 1 天入帳（對帳單無時間）');
+    expect(res.auto[0].reasons).toContainEqual({ code: 'day_gap', days: 1 });
   });
 
   it('masked accounts compare the visible digits; the note found in the line counts', () => {
     const r = report('2026-11-05T14:00:00', 990, '47012', { note: '王小明' });
     const res = matchReconcile([r], [line(1, '2026-11-05T14:30:00', 990, '012', { note: '王小明 訂金' })]);
-    expect(res.auto[0].reasons).toEqual(['金額相符', '可見後 3 碼相符', '時間相差 30 分鐘', '備註相符']);
+    expect(res.auto[0].reasons).toEqual([{ code: 'amount' }, { code: 'digits_equal', visible: 3 }, { code: 'time_gap', ms: 30 * MIN }, { code: 'note' }]);
   });
 
   it('lists as unreported only credits inside the period asked about; those around it are context', () => {
@@ -313,7 +317,7 @@ describe('matchReconcile', () => {
     // clearly different digits: no pair is proposed; the line two hours after is offered back with
     // the report, the one the next morning is too unlikely to be its payment (log odds under the
     // threshold chosen on the bench's calibration half): unreported, though review still lists it
-    const offered = (line: number) => ({ line, candidates: [{ payment: s.uuid, score: expect.any(Number), reasons: expect.arrayContaining(['後五碼不符']) }] });
+    const offered = (line: number) => ({ line, candidates: [{ payment: s.uuid, score: expect.any(Number), reasons: expect.arrayContaining([{ code: 'digits_different', visible: 5 }]) }] });
     expect(loose.reviewLines).toEqual([offered(1)]);
     expect(loose.unreported).toEqual([{ line: 2 }]);
     // at a stricter threshold both are offered back
@@ -331,8 +335,8 @@ describe('matchReconcile', () => {
     );
     expect(res.auto).toEqual([]);
     expect(res.suggestions).toEqual([
-      { payments: [a.uuid, b.uuid], lines: [1], reasons: ['2 筆回報合計金額相符', '後五碼相同'] },
-      { payments: [c.uuid], lines: [2, 3], reasons: ['2 筆入帳合計金額相符', '後五碼相符'] },
+      { payments: [a.uuid, b.uuid], lines: [1], reasons: [{ code: 'reports_sum', count: 2 }, { code: 'same_last_five' }] },
+      { payments: [c.uuid], lines: [2, 3], reasons: [{ code: 'credits_sum', count: 2 }, { code: 'shows_last_five' }] },
     ]);
   });
 
@@ -348,8 +352,8 @@ describe('matchReconcile', () => {
     const res = matchReconcile([a, b, c], lines, { coverage });
     expect(res.auto).toEqual([]);
     expect(res.suggestions).toEqual([
-      { payments: [a.uuid, b.uuid], lines: [1], reasons: ['2 筆回報合計金額相符', '後五碼相符'] },
-      { payments: [c.uuid], lines: [2, 3], reasons: ['2 筆入帳合計金額相符', '後五碼相符'] },
+      { payments: [a.uuid, b.uuid], lines: [1], reasons: [{ code: 'reports_sum', count: 2 }, { code: 'shows_last_five' }] },
+      { payments: [c.uuid], lines: [2, 3], reasons: [{ code: 'credits_sum', count: 2 }, { code: 'shows_last_five' }] },
     ]);
     expect(res.unreported).toEqual([]);
     expect(res.unpaid).toEqual([]);
@@ -411,7 +415,7 @@ describe('matchReconcile', () => {
     const res = matchReconcile([anchor, r], [anchorLine, stranger, hers]);
     const first = res.auto.find((x) => x.payment === r.uuid) ?? res.review.find((x) => x.payment === r.uuid)?.candidates[0];
     expect(first?.line).toBe(3);
-    expect(first?.reasons).toContain('同名付款人本月入帳的後五碼相符');
+    expect(first?.reasons).toContainEqual({ code: 'payer_name_same' });
     // without the name on the anchor's line, the closer credit comes first
     const blind = matchReconcile([anchor, r], [{ ...anchorLine, payer: '' }, stranger, hers]);
     const before = blind.auto.find((x) => x.payment === r.uuid) ?? blind.review.find((x) => x.payment === r.uuid)?.candidates[0];
@@ -420,9 +424,9 @@ describe('matchReconcile', () => {
     const someone = report('2026-11-10T10:00:00', 800, '67890');
     const theirs = matchReconcile([anchor, someone], [anchorLine, hers]);
     expect(theirs.auto.map((x) => x.payment)).toEqual([anchor.uuid]);
-    expect(theirs.review.find((x) => x.payment === someone.uuid)?.candidates[0]?.reasons).toContain('同名付款人本月入帳的後五碼為 12345');
+    expect(theirs.review.find((x) => x.payment === someone.uuid)?.candidates[0]?.reasons).toContainEqual({ code: 'payer_name_other', fives: ['12345'] });
     // a line never teaches itself: the anchor's own reasons say nothing of names
-    expect(res.auto.find((x) => x.payment === anchor.uuid)?.reasons).toEqual(['金額相符', '後五碼相符', '時間相差 5 分鐘']);
+    expect(res.auto.find((x) => x.payment === anchor.uuid)?.reasons).toEqual([{ code: 'amount' }, { code: 'digits_equal', visible: 5 }, { code: 'time_gap', ms: 5 * MIN }]);
   });
   it('learns another account that pays for a customer: a family account paid this last five before, so its credit leads though its digits differ, never automatically', () => {
     // a month of other credits, so one account's credits are rare among them
@@ -438,7 +442,7 @@ describe('matchReconcile', () => {
     const firstOf = (res: ReturnType<typeof matchReconcile>) => res.review.find((x) => x.payment === r.uuid)?.candidates[0];
     const res = matchReconcile([earlier, r], [...filler, earlierLine, stranger, theirs]);
     expect(firstOf(res)?.line).toBe(3);
-    expect(firstOf(res)?.reasons).toContain('同名付款人本月入帳的後五碼相符');
+    expect(firstOf(res)?.reasons).toContainEqual({ code: 'payer_name_same' });
     // other digits are never confirmed automatically
     expect(res.auto.map((x) => x.payment)).not.toContain(r.uuid);
     // without the earlier pair's payer, the credit showing no account comes first
@@ -447,7 +451,7 @@ describe('matchReconcile', () => {
     // a confirmed link of an earlier month says the same
     const remembered = matchReconcile([r], [...filler, stranger, theirs], { payers: [{ store_id: 1, payer: spouse, last_five: '12345' }] });
     expect(firstOf(remembered)?.line).toBe(3);
-    expect(firstOf(remembered)?.reasons).toContain('付款人記錄相符');
+    expect(firstOf(remembered)?.reasons).toContainEqual({ code: 'payer_memory_same' });
     // and for another customer the spouse's account is what it is: another account's credit
     const someone = report('2026-11-10T10:00:00', 800, '67890');
     const notTheirs = matchReconcile([earlier, someone], [...filler, earlierLine, stranger, theirs]);
@@ -465,7 +469,7 @@ describe('matchReconcile', () => {
       const mine = r();
       const res = matchReconcile([mine], [named('陳美玲'), other], { payers: [{ store_id: 1, payer: '陳美玲', last_five: '12345' }] });
       expect(pairs(res)).toEqual([[mine.uuid, 1]]);
-      expect(res.auto[0].reasons).toEqual(expect.arrayContaining(['無帳號資訊', '付款人記錄相符', '付款人記錄只有這個後五碼']));
+      expect(res.auto[0].reasons).toEqual(expect.arrayContaining([{ code: 'no_account' }, { code: 'payer_memory_same' }, { code: 'settled', by: 'payer' }]));
     });
 
     it('a name two payers share never confirms: it ranks the credit first for a person', () => {
@@ -504,7 +508,7 @@ describe('matchReconcile', () => {
       const mine = r();
       const alone = matchReconcile([mine], [other]);
       expect(pairs(alone)).toEqual([[mine.uuid, 2]]);
-      expect(alone.auto[0].reasons).toContain('入帳時間範圍內唯一同金額的入帳與回報');
+      expect(alone.auto[0].reasons).toContainEqual({ code: 'settled', by: 'alone' });
       // a rival credit forty minutes later, as likely by what banks do: a person decides
       const rival = line(3, '2026-11-10T10:45:00', 800, '');
       expect(matchReconcile([mine], [other, rival]).auto).toEqual([]);

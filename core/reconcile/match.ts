@@ -25,6 +25,7 @@ import { DAY_MS, taipeiDayNumber } from '../time.js';
 import { Assignment, type Edge } from './assignment.js';
 import { compareDigits, evidence, mayPay, noteFound, type Evidence } from './evidence.js';
 import { learnModel, MONTH_TEACHER, type Candidate as ModelCandidate, type Model, type PayerNote, type Teacher } from './model.js';
+import type { Reason } from './reasons.js';
 import type { PayerMemory, ReconcileLine, ReconcileReport } from './types.js';
 
 export interface Thresholds {
@@ -58,15 +59,16 @@ export interface MatchOptions {
   thresholds?: Partial<Thresholds>;
 }
 
+/** Reasons are codes (reasons.ts): the service renders them in words for its callers. */
 export interface MatchResult {
-  auto: { payment: string; line: number; score: number; reasons: string[] }[];
-  review: { payment: string; candidates: { line: number; score: number; reasons: string[] }[] }[];
-  reviewLines: { line: number; candidates: { payment: string; score: number; reasons: string[] }[] }[];
+  auto: { payment: string; line: number; score: number; reasons: Reason[] }[];
+  review: { payment: string; candidates: { line: number; score: number; reasons: Reason[] }[] }[];
+  reviewLines: { line: number; candidates: { payment: string; score: number; reasons: Reason[] }[] }[];
   /** most certain first */
   unpaid: { payment: string }[];
   /** most certain first */
   unreported: { line: number }[];
-  suggestions: { payments: string[]; lines: number[]; reasons: string[] }[];
+  suggestions: { payments: string[]; lines: number[]; reasons: Reason[] }[];
 }
 
 export const DEFAULT_WINDOW_BEFORE_MS = 1.5 * DAY_MS;
@@ -93,7 +95,6 @@ interface Candidate extends ModelCandidate {
  * time with a rival in the window rank candidates for a person and never confirm.
  */
 export type Settled = 'payer' | 'alone';
-const SETTLED_REASONS: Record<Settled, string> = { payer: '付款人記錄只有這個後五碼', alone: '入帳時間範圍內唯一同金額的入帳與回報' };
 /** the margin a first reading's pair needs to teach the second reading (its booking time, its payer's name) */
 const SURE_MARGIN = 3.5;
 /** how much less likely by its time a rival may be and still keep a pair without digits from being automatic */
@@ -314,10 +315,10 @@ function paidShareOf(main: { partner: Int32Array; paid: Float64Array }, reports:
   return n >= 20 ? paid / n : undefined;
 }
 
-/** What a person reads of a payer note: stored memory (付款人記錄) or this month's same name (同名付款人). */
-function payerReason(p: PayerNote): string {
-  if (p.from === 'memory') return p.known === 'same' ? '付款人記錄相符' : `付款人記錄的後五碼為 ${p.fives.join('、')}`;
-  return p.known === 'same' ? '同名付款人本月入帳的後五碼相符' : `同名付款人本月入帳的後五碼為 ${p.fives.join('、')}`;
+/** What a person reads of a payer note: stored memory (confirmed links) or this month's same name. */
+function payerReason(p: PayerNote): Reason {
+  if (p.from === 'memory') return p.known === 'same' ? { code: 'payer_memory_same' } : { code: 'payer_memory_other', fives: p.fives };
+  return p.known === 'same' ? { code: 'payer_name_same' } : { code: 'payer_name_other', fives: p.fives };
 }
 
 export type GroupReason = 'larger credit showing the last five' | 'larger credit of this and the customer’s other orders' | 'split, showing the last five' | 'split, digitless and close';
@@ -347,10 +348,10 @@ function suggestible(g: FoundGroup, reports: ReconcileReport[], lines: Reconcile
 }
 
 /** What a person reads about a suggestible group: which sums meet, and what the digits say. */
-function groupReasons(g: FoundGroup, reports: ReconcileReport[], lines: ReconcileLine[]): string[] {
-  const sums = g.lines.length > 1 ? `${g.lines.length} 筆入帳合計金額相符` : `${g.reports.length} 筆回報合計金額相符`;
+function groupReasons(g: FoundGroup, reports: ReconcileReport[], lines: ReconcileLine[]): Reason[] {
+  const sums: Reason = g.lines.length > 1 ? { code: 'credits_sum', count: g.lines.length } : { code: 'reports_sum', count: g.reports.length };
   const shown = g.lines.some((li) => g.reports.some((ri) => compareDigits(reports[ri].last_five, lines[li].digits).verdict === 'equal'));
-  return [sums, shown ? '後五碼相符' : '入帳無帳號資訊，時間相近'];
+  return [sums, shown ? { code: 'shows_last_five' } : { code: 'no_account_close' }];
 }
 
 /** How much a pair as likely as chance is preferred to leaving a report without a line, in review's assignment. */
@@ -458,7 +459,7 @@ export function decide(a: Analysis, t: Thresholds): MatchResult {
     const settled = c.facts.digits === 'unknown' ? a.settledBy(c) : null;
     if (c.facts.digits === 'unknown' && !settled) return;
     const ev = a.explain(c);
-    result.auto.push({ payment: r.uuid, line: lines[li].id, score: round(ev.score), reasons: settled ? [...ev.reasons, SETTLED_REASONS[settled]] : ev.reasons });
+    result.auto.push({ payment: r.uuid, line: lines[li].id, score: round(ev.score), reasons: settled ? [...ev.reasons, { code: 'settled', by: settled }] : ev.reasons });
     lineTaken[li] = 1;
     reportAuto[ri] = 1;
   });
@@ -743,7 +744,7 @@ function suggest(
     if (li === undefined) return;
     rs.forEach((ri) => usedReport.add(ri));
     usedLine.add(li);
-    out.push({ payments: rs.map((ri) => reports[ri].uuid), lines: [lines[li].id], reasons: [`${rs.length} 筆回報合計金額相符`, '後五碼相同'] });
+    out.push({ payments: rs.map((ri) => reports[ri].uuid), lines: [lines[li].id], reasons: [{ code: 'reports_sum', count: rs.length }, { code: 'same_last_five' }] });
   };
   for (const group of byFive.values()) {
     if (group.length < 2) continue;
@@ -768,7 +769,7 @@ function suggest(
       if (usedLine.has(li) || l.amount >= r.amount || !mayPay(r, l, before, after) || !compatible(r.last_five, l.digits)) continue;
       const other = seen.get(r.amount - l.amount);
       if (other !== undefined && [other, li].some((x) => compareDigits(r.last_five, lines[x].digits).verdict === 'equal')) {
-        out.push({ payments: [r.uuid], lines: [lines[other].id, l.id], reasons: ['2 筆入帳合計金額相符', '後五碼相符'] });
+        out.push({ payments: [r.uuid], lines: [lines[other].id, l.id], reasons: [{ code: 'credits_sum', count: 2 }, { code: 'shows_last_five' }] });
         usedLine.add(other);
         usedLine.add(li);
         usedReport.add(ri);

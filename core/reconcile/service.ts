@@ -15,6 +15,7 @@ import { learnPayer, MAX_PAYER_LENGTH, payerMemory, unlearnLink } from './payers
 import { statementPeriod } from './period.js';
 import type { ReadStatement } from './statement.js';
 import { prepareStatement } from './prepare.js';
+import { reasonText, type Reason } from './reasons.js';
 import type { ReconcileLine, ReconcileReport, StatementLine } from './types.js';
 import { STATUS_CREDITED, STATUS_FAILED, STATUS_PENDING, type PaymentStatus } from '../payments/statuses.js';
 import { emptyReason } from './empty.js';
@@ -470,21 +471,29 @@ async function proposalsFor(ctx: ServiceContext, gte: number, lt: number, stores
   // A payment or line deleted since it was matched leaves the answer with it.
   const has = { p: (u: string) => P.has(u), l: (id: number) => L.has(id) };
   const out: Proposals = {
-    auto: result.auto.filter((a) => has.p(a.payment) && has.l(a.line)).map((a) => ({ payment: P.get(a.payment)!, line: L.get(a.line)!, score: a.score, reasons: a.reasons })),
+    auto: result.auto.filter((a) => has.p(a.payment) && has.l(a.line)).map((a) => ({ payment: P.get(a.payment)!, line: L.get(a.line)!, score: a.score, reasons: inWords(a.reasons) })),
     review: result.review
       .filter((r) => has.p(r.payment))
-      .map((r) => ({ payment: P.get(r.payment)!, candidates: r.candidates.filter((c) => has.l(c.line)).map((c) => ({ line: L.get(c.line)!, score: c.score, reasons: c.reasons })) })),
+      .map((r) => ({ payment: P.get(r.payment)!, candidates: r.candidates.filter((c) => has.l(c.line)).map((c) => ({ line: L.get(c.line)!, score: c.score, reasons: inWords(c.reasons) })) })),
     reviewLines: result.reviewLines
       .filter((r) => has.l(r.line))
-      .map((r) => ({ line: L.get(r.line)!, candidates: r.candidates.filter((c) => has.p(c.payment)).map((c) => ({ payment: P.get(c.payment)!, score: c.score, reasons: c.reasons })) })),
+      .map((r) => ({ line: L.get(r.line)!, candidates: r.candidates.filter((c) => has.p(c.payment)).map((c) => ({ payment: P.get(c.payment)!, score: c.score, reasons: inWords(c.reasons) })) })),
     unpaid: result.unpaid.filter((u) => has.p(u.payment)).map((u) => ({ payment: P.get(u.payment)! })),
     unreported: result.unreported.filter((u) => has.l(u.line)).map((u) => ({ line: L.get(u.line)! })),
     suggestions: result.suggestions
       .filter((s) => s.payments.every(has.p) && s.lines.every(has.l))
-      .map((s) => ({ payments: s.payments.map((u) => P.get(u)!), lines: s.lines.map((id) => L.get(id)!), reasons: s.reasons })),
+      .map((s) => ({ payments: s.payments.map((u) => P.get(u)!), lines: s.lines.map((id) => L.get(id)!), reasons: inWords(s.reasons) })),
   };
   if (page) out.page = { ...page, total: paged.total, period: { from: taipeiDate(gte), to: taipeiDate(lt - 1) } };
   return out;
+}
+
+/**
+ * The matcher's reasons in the words a person reads. Rendered here, where proposals leave the
+ * service, so the API, the CLI and what a confirmation stores (bank_links, the audit) share them.
+ */
+function inWords(reasons: Reason[]): string[] {
+  return reasons.map(reasonText);
 }
 
 /** Rows read per query: each batch becomes objects on the event loop, so none may be long. */
@@ -670,7 +679,7 @@ function pairEvidence(p: PaymentRow, l: LineRow): { score: number | null; reason
     [{ id: Number(l.id), at: Number(l.at), hasTime: Boolean(l.has_time), amount: Number(l.amount), digits: l.digits, summary: l.summary, note: l.note }],
   );
   const found = r.auto[0] ?? r.review[0]?.candidates[0] ?? r.reviewLines[0]?.candidates[0];
-  return found ? { score: found.score, reasons: found.reasons } : { score: null, reasons: [] };
+  return found ? { score: found.score, reasons: inWords(found.reasons) } : { score: null, reasons: [] };
 }
 
 /** Marks payments 未入帳 (a person's decision after reconciliation), all or none; linked payments must be unlinked first. */
