@@ -1,6 +1,6 @@
 /**
  * Matching a statement's credits to the reported payments: a pure function, the service and the
- * bench call it. Rules (issue 21, section 2):
+ * bench call it. Rules:
  * - hard: equal amount; a line of one store's statement only for that store's reports; the
  *   credit inside a day and a half before to four and a half days after the reported time
  *   (configurable); callers pass only reports and lines not yet linked.
