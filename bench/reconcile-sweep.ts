@@ -368,17 +368,32 @@ export function formatRow(r: MonthReport): string {
   ].join(' | ');
 }
 
-/** The README's month-by-month table: its header, then one row per month. */
-export const MARKDOWN_HEADER = [
-  '| half | generator | draw | month | auto precision / recall · bound | review top 3 · bound | unpaid found, false · bound | unreported found in list · bound | goals missed |',
-  '|---|---|---|---|---|---|---|---|---|',
-].join('\n');
-
-export function formatMarkdownRow(r: MonthReport): string {
-  const m = r.matcher;
-  const b = r.bound;
-  const missed = missedGoals(r);
-  return `| ${r.half} | ${GENERATOR_LABEL[r.generator]} | ${r.draw} | ${r.name} | ${pc(m.precision)} / ${pc(m.recall)} · ${pc(b.recall)} | ${pc(m.reviewTop3)} · ${pc(b.reviewTop3)} | ${m.unpaidFound}/${m.unpaidTrue}, ${pc(m.falseUnpaid)} · ${pc(b.unpaid)} | ${m.unreportedFound}/${m.unreportedTrue} in ${m.unreportedListed} · ${pc(b.unreported)} | ${missed.length ? missed.join('; ') : 'none'} |`;
+/**
+ * The README's table: one row per held-out setting and generator, each figure the worst of its
+ * draws (precision, and the distance from the bound in points) beside the range of its bound.
+ */
+export function markdownTable(reports: MonthReport[]): string {
+  const groups = new Map<string, MonthReport[]>();
+  for (const r of reports) groups.set(`${r.name}|${r.generator}`, [...(groups.get(`${r.name}|${r.generator}`) ?? []), r]);
+  const rows = [...groups.values()].map((rs) => {
+    const worst = (f: (r: MonthReport) => number) => Math.min(...rs.map(f));
+    const most = (f: (r: MonthReport) => number) => Math.max(...rs.map(f));
+    const span = (f: (r: MonthReport) => number) => `${pc(worst(f))}–${pc(most(f))}`;
+    const gap = (f: (r: MonthReport) => number, b: (r: MonthReport) => number) => {
+      const d = worst((r) => f(r) - b(r));
+      return `${d >= 0 ? '+' : '−'}${Math.abs(100 * d).toFixed(1)}`;
+    };
+    const unpaid = (r: MonthReport) => share(r.matcher.unpaidFound, r.matcher.unpaidTrue);
+    const unreported = (r: MonthReport) => share(r.matcher.unreportedFound, r.matcher.unreportedTrue);
+    const missed = [...new Set(rs.flatMap(missedGoals))];
+    const met = rs.filter((r) => missedGoals(r).length === 0).length;
+    return `| ${rs[0].name} | ${GENERATOR_LABEL[rs[0].generator]} | ${pc(worst((r) => r.matcher.precision))} | ${span((r) => r.matcher.recall)} · ${span((r) => r.bound.recall)} · ${gap((r) => r.matcher.recall, (r) => r.bound.recall)} | ${gap((r) => r.matcher.reviewTop3, (r) => r.bound.reviewTop3)} | ${span(unpaid)} · ${span((r) => r.bound.unpaid)} · ${gap(unpaid, (r) => r.bound.unpaid)}, false ≤ ${pc(most((r) => r.matcher.falseUnpaid))} | ${span(unreported)}, list ≤ ${most((r) => r.matcher.unreportedListed / Math.max(1, r.matcher.unreportedTrue)).toFixed(2)}x | ${met}/${rs.length}${missed.length ? `: ${missed.join('; ')}` : ''} |`;
+  });
+  return [
+    '| month | generator | auto precision (worst) | auto recall · bound · worst distance | review top 3, worst distance | unpaid found · bound · worst distance, false | unreported found, list | draws meeting every goal |',
+    '|---|---|---|---|---|---|---|---|',
+    ...rows,
+  ].join('\n');
 }
 
 /** the draws whose calibration half the thresholds are chosen on */
@@ -403,13 +418,13 @@ export function runSweep(opts: SweepOptions = {}, each: (r: MonthReport) => void
   return { th, boundTh, reports };
 }
 
-/** `node build/bench/reconcile-sweep.js [--quick] [--draws N] [--ours|--other|--third] [--markdown]`: the sweep on its own (--markdown: the README's table). */
+/** `node build/bench/reconcile-sweep.js [--quick] [--draws N] [--ours|--other|--third] [--markdown]`: the sweep on its own, a line per held-out month (--markdown: the README's table instead). */
 if (process.argv[1]?.endsWith('reconcile-sweep.js')) {
   const arg = (name: string) => process.argv[process.argv.indexOf(name) + 1];
   const only = GENERATORS.find((g) => process.argv.includes(`--${g}`));
   const draws = process.argv.includes('--draws') ? Number(arg('--draws')) : 1;
   const markdown = process.argv.includes('--markdown');
-  if (markdown) console.log(MARKDOWN_HEADER);
-  const { th, boundTh } = runSweep({ quick: process.argv.includes('--quick'), only, draws }, (r) => console.log(markdown ? formatMarkdownRow(r) : formatRow(r)));
+  const { th, boundTh, reports } = runSweep({ quick: process.argv.includes('--quick'), only, draws }, (r) => markdown || console.log(formatRow(r)));
+  if (markdown) console.log(markdownTable(reports));
   console.log(`thresholds chosen on the calibration half: ${JSON.stringify(th)} (product defaults ${JSON.stringify(DEFAULT_THRESHOLDS)}); for the bound: ${JSON.stringify(boundTh)}`);
 }
