@@ -312,11 +312,11 @@ describe('matchReconcile', () => {
     expect(res.reviewLines).toEqual([]);
 
     const s = report('2026-11-05T14:00:00', 700, '12345');
-    const loose = matchReconcile([s], [line(1, '2026-11-05T16:00:00', 700, '54321'), line(2, '2026-11-06T09:00:00', 700, '99999')]);
+    const loose = matchReconcile([s], [line(1, '2026-11-05T16:00:00', 700, '54321'), line(2, '2026-11-06T09:00:00', 700, '99999')], { thresholds: { unreported: 0 } });
     expect(loose.review[0].candidates).toHaveLength(2);
     // clearly different digits: no pair is proposed; the line two hours after is offered back with
-    // the report, the one the next morning is too unlikely to be its payment (log odds under the
-    // threshold chosen on the bench's calibration half): unreported, though review still lists it
+    // the report, the one the next morning is too unlikely to be its payment (its log odds under
+    // 0): unreported, though review still lists it
     const offered = (line: number) => ({ line, candidates: [{ payment: s.uuid, score: expect.any(Number), reasons: expect.arrayContaining([{ code: 'digits_different', visible: 5 }]) }] });
     expect(loose.reviewLines).toEqual([offered(1)]);
     expect(loose.unreported).toEqual([{ line: 2 }]);

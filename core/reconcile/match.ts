@@ -40,7 +40,7 @@ export interface Thresholds {
 }
 
 /** Chosen on the calibration half of the bench's sweep (see the README's reconciliation figures). */
-export const DEFAULT_THRESHOLDS: Thresholds = { auto: 5, autoNoDigits: 0, unpaid: -3.5, unreported: -0.25 };
+export const DEFAULT_THRESHOLDS: Thresholds = { auto: 3.75, autoNoDigits: 0, unpaid: -4.25, unreported: -1.5 };
 
 export interface MatchOptions {
   windowBeforeMs?: number;
@@ -231,7 +231,7 @@ export function analyse(allReports: ReconcileReport[], lines: ReconcileLine[], o
     if ((c.facts.digits === 'equal' || c.facts.digits === 'unknown') && c.payer !== 'other') sure.push([ri, li]);
   });
   if (sure.length > 0 || kin.length > 0) {
-    const first = { sure, kin };
+    const first = { sure, kin, paidShare: paidShareOf(main, reports, opts.coverage, before, after) };
     model = weigh(learnModel(reports, lines, { ofReport, ofLine }, { before, after }, opts.payers, teacher, first));
     main = assign(reports, lines, ofReport, (c) => c.weight, true);
   }
