@@ -6,11 +6,11 @@
 import iconv from 'iconv-lite';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { DB_KINDS } from '../helpers/db.js';
+import { clearReconcile, reportTransfer, uploadStatement } from '../helpers/reconcileApi.js';
 import { listParams, secondInstance, startTestServer, type TestServer } from '../helpers/server.js';
 
 const statement = (rows: string[]) =>
   iconv.encode(['國泰世華銀行 交易明細', '交易日期,交易時間,轉出,轉入,餘額,說明,帳號,備註', ...rows].join('\r\n') + '\r\n', 'big5');
-const OCTET = { 'content-type': 'application/octet-stream' };
 const TAKEN = '這筆入帳已連結到其他匯款記錄，請重新比對';
 
 describe.each(DB_KINDS)('銀行有款無回報 actions on %s', (kind) => {
@@ -19,17 +19,10 @@ describe.each(DB_KINDS)('銀行有款無回報 actions on %s', (kind) => {
     s = await startTestServer(kind);
   });
   afterAll(async () => s?.close());
-  beforeEach(async () => {
-    await s.t.db('bank_links').delete();
-    await s.t.db('bank_lines').delete();
-    await s.t.db('bank_statements').delete();
-    await s.t.db('payments').delete();
-  });
+  beforeEach(() => clearReconcile(s));
 
-  const upload = (as: string, file: string, bytes: Buffer, store?: number) =>
-    s.api('POST', `/reconcile/statements?filename=${encodeURIComponent(file)}${store ? `&store_id=${store}` : ''}`, { as, raw: bytes, headers: OCTET });
-  const pay = async (last_five: string, paid_at: string, amount: number, store = s.stores.A.id, note = '') =>
-    (await s.api('POST', '/payments', { as: 'admin', body: { last_five, paid_at, amount, note, store_id: store } })).body;
+  const upload = (as: string, file: string, bytes: Buffer, store?: number) => uploadStatement(s, as, file, bytes, store);
+  const pay = (last_five: string, paid_at: string, amount: number, store = s.stores.A.id, note = '') => reportTransfer(s, last_five, paid_at, amount, store, note);
   const unreported = async (as = 'branchA') => (await s.api('GET', '/reconcile/proposals?from=2026-11-05&to=2026-11-06', { as })).body;
   const lineOf = async (amount: number) => ((await s.api('GET', '/reconcile/lines', { as: 'admin' })).body as any[]).find((l) => l.amount === amount);
 

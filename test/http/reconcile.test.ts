@@ -7,6 +7,7 @@ import { createApp } from '../../http/app.js';
 import { openDatabase } from '../../core/index.js';
 import { DB_KINDS, TEST_SECURITY } from '../helpers/db.js';
 import { repeatedEntry, xlsxWith, SHEET_PREFIX, SHEET_SUFFIX } from '../helpers/zip.js';
+import { clearReconcile, reportTransfer, uploadStatement } from '../helpers/reconcileApi.js';
 import { listParams, startTestServer, type TestServer } from '../helpers/server.js';
 
 const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
@@ -20,17 +21,10 @@ describe.each(DB_KINDS)('reconciliation API on %s', (kind) => {
     s = await startTestServer(kind);
   });
   afterAll(async () => s?.close());
-  beforeEach(async () => {
-    await s.t.db('bank_links').delete();
-    await s.t.db('bank_lines').delete();
-    await s.t.db('bank_statements').delete();
-    await s.t.db('payments').delete();
-  });
+  beforeEach(() => clearReconcile(s));
 
-  const upload = (as: string, file: string, bytes: Buffer, store?: number) =>
-    s.api('POST', `/reconcile/statements?filename=${encodeURIComponent(file)}${store ? `&store_id=${store}` : ''}`, { as, raw: bytes, headers: OCTET });
-  const pay = async (last_five: string, paid_at: string, amount: number, store = s.stores.A.id) =>
-    (await s.api('POST', '/payments', { as: 'admin', body: { last_five, paid_at, amount, note: '', store_id: store } })).body;
+  const upload = (as: string, file: string, bytes: Buffer, store?: number) => uploadStatement(s, as, file, bytes, store);
+  const pay = (last_five: string, paid_at: string, amount: number, store = s.stores.A.id) => reportTransfer(s, last_five, paid_at, amount, store);
 
   it('uploads a Big5 statement: 201 with what was read; again: nothing new', async () => {
     const bytes = statement(['20261105,140322,,1500,9500,ATM轉帳,0130000123412345,', '20261105,150000,500,,9000,提款,,']);
