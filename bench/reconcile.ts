@@ -101,7 +101,13 @@ export async function benchReconcile(record: (r: ReconcileRow, data: Record<stri
         goal: 'precision ≥ 99.5%; recall ≥ bound − 4; top 3 ≥ bound − 3; unpaid ≥ bound − 10, false ≤ 0.5%; unreported ≥ 80% or bound − 5, list ≤ 1.5x',
         met: judgeIt(missed.length === 0),
       },
-      { draws: draws.map((r) => ({ ...r, missed: missedGoals(r) })) },
+      {
+        draws: draws.map((r) => {
+          const m = r.matcher;
+          const matcher = { precision: m.precision, recall: m.recall, reviewTop3: m.reviewTop3, unpaid: [m.unpaidFound, m.unpaidTrue], falseUnpaid: m.falseUnpaid, unreported: [m.unreportedFound, m.unreportedTrue, m.unreportedListed] };
+          return { draw: r.draw, matcher, bound: r.bound, ms: r.ms, missed: missedGoals(r) };
+        }),
+      },
     );
   }
   record(
