@@ -165,4 +165,28 @@ describe.skipIf(!HAS_CHROMIUM)('銀行有款無回報: 建立匯款記錄 and �
     expect(await seriousFindings(page)).toEqual([]);
     await page.context().close();
   });
+  it("a store's accountant links a credit of headquarters' statement but makes no payment of it: the card says why, axe clean at 1280 and 375 px", async () => {
+    // headquarters imports a download for every store; store A's accountant imports the same one
+    const shared = ['存款交易明細', '交易日期,交易時間,摘要,支出,存入,餘額,備註,對方帳號', '2026/11/06,10:15:00,跨行轉入,0,4100,9500,王大明,8220000012121'].join('\n');
+    const upload = (token: string) =>
+      fetch(`${e.url}/api/reconcile/statements?filename=shared.csv`, { method: 'POST', headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/octet-stream' }, body: Buffer.from(shared, 'utf8') });
+    expect((await upload(e.tokens.admin)).status).toBe(201);
+    const permissions = [...e.users.branchA.permissions, 'manage_payments'];
+    await callApi(e, 'PUT', `/users/${e.users.branchA.id}`, 'admin', { permissions });
+    expect((await upload(e.tokens.branchA)).status).toBe(201);
+    for (const viewport of [DESK, PHONE]) {
+      const page = await e.signedIn('branchA', '/admin/reconcile', viewport);
+      await page.getByTestId('reconcile-from').fill('2026-11-06');
+      await page.getByTestId('reconcile-to').fill('2026-11-06');
+      const credit = card(page, 'NT$4,100');
+      await credit.getByTestId('line-shared').waitFor();
+      expect(await credit.getByTestId('line-shared').textContent()).toBe('全部分店的對帳單：由管理全部分店的帳號建立匯款記錄');
+      expect(await credit.getByTestId('line-create').count()).toBe(0);
+      expect(await credit.getByTestId('line-link').count()).toBe(1);
+      await settle(page);
+      await e.shot(page, `reconcile-shared-line-${viewport.width}`);
+      expect(await seriousFindings(page)).toEqual([]);
+      await page.context().close();
+    }
+  });
 });
