@@ -218,8 +218,10 @@ export function analyse(allReports: ReconcileReport[], lines: ReconcileLine[], o
   let main = assign(reports, lines, ofReport, (c) => c.weight, true);
   // A second reading: the pairs the first is sure of (SURE_MARGIN, no digit disagreeing, no payer
   // known by another last five) teach the booking habits and the payer names they show, as the
-  // anchors' do; a name-only credit of a payer seen so becomes evidence for the rest. The pairs it made in spite of another account's digits teach that this payer pays for
-  // this last five (a family's account), which no anchor can show.
+  // anchors' do; a name-only credit of a payer seen so becomes evidence for the rest. The pairs it
+  // made in spite of another account's digits teach that this payer pays for this last five (a
+  // family's account), which no anchor can show. The first reading's paid share replaces the
+  // month's rough estimate.
   const sure: Array<[number, number]> = [];
   const kin: Array<[number, number]> = [];
   main.partner.forEach((li, ri) => {
@@ -303,7 +305,13 @@ export function analyse(allReports: ReconcileReport[], lines: ReconcileLine[], o
  * The share of the reports whose whole window the statement spans that a reading found paid: a
  * report it paired counts 1, one it left alone its chance of being paid (undefined: too few to tell).
  */
-function paidShareOf(main: { partner: Int32Array; paid: Float64Array }, reports: ReconcileReport[], cov: MatchOptions['coverage'], before: number, after: number): number | undefined {
+function paidShareOf(
+  main: { partner: Int32Array; paid: Float64Array },
+  reports: ReconcileReport[],
+  cov: MatchOptions['coverage'],
+  before: number,
+  after: number,
+): number | undefined {
   if (!cov) return undefined;
   let n = 0;
   let paid = 0;
