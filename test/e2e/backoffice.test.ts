@@ -1,6 +1,7 @@
 /** The back office frame: the initial tab by permission, the menu, the top bar, and the mobile menu. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { HAS_CHROMIUM, startE2E, type E2E } from './harness.js';
+import { PASSWORD } from '../helpers/fixtures.js';
+import { callApi, DESK, HAS_CHROMIUM, startE2E, type E2E } from './harness.js';
 
 describe.skipIf(!HAS_CHROMIUM)('back office frame', () => {
   let e: E2E;
@@ -45,6 +46,17 @@ describe.skipIf(!HAS_CHROMIUM)('back office frame', () => {
     // branch users are tied to their store: no switcher, and a branch mark by the name
     expect(await branch.getByTestId('store-switcher').count()).toBe(0);
     expect(await branch.getByTestId('current-user').textContent()).toBe('branchA分店用戶');
+    // a headquarters account that reaches one store has nothing to switch to: no 全部分店 either
+    await callApi(e, 'POST', '/users', 'admin', { username: 'hq_one', password: PASSWORD, role: 'user', permissions: ['view_payments'], accessible_stores: [e.stores.A.id] });
+    const { token } = (await (await fetch(`${e.url}/api/admin/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ username: 'hq_one', password: PASSWORD }) })).json()) as { token: string };
+    const one = await e.context(DESK);
+    await e.addSession(one, token);
+    const onePage = await one.newPage();
+    await onePage.goto(`${e.url}/admin/payments`);
+    await onePage.getByTestId('current-user').waitFor();
+    expect(await onePage.getByTestId('store-switcher').count()).toBe(0);
+    expect(await onePage.getByText('全部分店').count()).toBe(0);
+    await one.close();
     await branch.getByRole('button', { name: '登出' }).click();
     await branch.waitForURL(/\/admin\/login$/);
     await branch.context().close();

@@ -8,15 +8,15 @@ export const ALL_STORES = '全部分店';
 
 /**
  * The store switcher of the top bar: only for users with no store of their own; 全部分店 plus each
- * store of their scope as name (code). Someone whose scope is empty gets none: there is nothing
- * to switch to (the pages say why they are empty).
+ * store of their scope as name (code). Someone whose scope is empty or one store gets none: there
+ * is nothing to switch to (全部分店 would say more than they reach; the pages name their store).
  */
 export function StoreSwitcher(props: { fullWidth?: boolean; onDark?: boolean }) {
   const { me } = useMe();
   const { stores: all } = useStores();
   const [selected, setSelected] = useSelectedStore();
   const stores = me ? storesInScope(me, all) : [];
-  if (!me || !canSwitchStores(me) || stores.length === 0) return null;
+  if (!me || !canSwitchStores(me) || stores.length <= 1) return null;
   return (
     <TextField
       select
