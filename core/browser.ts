@@ -26,6 +26,7 @@ export { MAX_ACCOUNT_LENGTH } from './reconcile/account.js';
 export { compareDigits } from './reconcile/evidence.js';
 export { statementPeriod } from './reconcile/period.js';
 export { EMPTY_REASON_TEXT, type EmptyReason } from './reconcile/empty.js';
+export { lastFiveShown, mayMakePaymentOf } from './reconcile/credit.js';
 export type { BankLine, ImportedStatement, Proposals, ReconciledPayment, RememberedPayer } from './reconcile/types.js';
 export type { ImportResult } from './payments/import.js';
 export type { StatsCharts } from './stats/rules.js';

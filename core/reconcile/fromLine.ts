@@ -18,6 +18,7 @@ import { lastFiveFor, noteOf } from '../payments/validate.js';
 import { insertPayments, newPaymentRow } from '../payments/writer.js';
 import { isUniqueViolation, lockLines, scopedLines, toBankLine } from './service.js';
 import type { BankLine, ReconciledPayment } from './types.js';
+import { lastFiveShown, mayMakePaymentOf } from './credit.js';
 
 type ScopedLine = Parameters<typeof toBankLine>[0] & { linked: number | null };
 
@@ -33,7 +34,8 @@ async function openCredit(ctx: ServiceContext, db: ServiceContext['db'], raw: un
 
 /** The last five the bank shows (its trailing five digits), else the one the accountant typed, checked as the form checks it. */
 function lastFiveOf(line: { digits: string }, typed: unknown): string {
-  if (/^\d{5,}$/.test(line.digits)) return line.digits.slice(-5);
+  const shown = lastFiveShown(line.digits);
+  if (shown) return shown;
   const five = lastFiveFor(typed, METHOD_TRANSFER);
   if ('problem' in five) throw new ValidationError([fieldErrorOf('last_five', five.problem)]);
   return five.value;
@@ -41,14 +43,13 @@ function lastFiveOf(line: { digits: string }, typed: unknown): string {
 
 /**
  * The store the payment is for, in the caller's scope: the one chosen, else the line's own
- * statement's, else the caller's only store. A line of one store's statement pays that store only.
- * A line of a statement for every store may be any store's money: only an account that reaches
- * every store makes a payment of it (a store's accountant links it to one of the store's reports).
+ * statement's, else the caller's only store. A line of one store's statement pays that store only;
+ * one of a statement for every store, only for an account that reaches every store (credit.ts).
  */
 async function storeFor(ctx: ServiceContext, db: ServiceContext['db'], line: ScopedLine, raw: unknown): Promise<number> {
   const fixed = line.store_id === null ? null : Number(line.store_id);
   const scope = storeScope(ctx.actor);
-  if (fixed === null && !scope.all) throw new ForbiddenError(problem('reconcile_shared_line', { id: Number(line.id) }));
+  if (!mayMakePaymentOf(ctx.actor, { store_id: fixed })) throw new ForbiddenError(problem('reconcile_shared_line', { id: Number(line.id) }));
   const only = !scope.all && scope.ids.length === 1 ? scope.ids[0] : null;
   const id = raw === undefined || raw === null || raw === '' ? (fixed ?? only) : toId(raw);
   if (id === null) throw ValidationError.single('store_id', 'reconcile_store_required');

@@ -104,13 +104,16 @@ const SURNAMES = new Set(
     '').split(''),
 );
 const COMPOUND_SURNAMES = ['歐陽', '司馬', '諸葛', '上官', '張簡', '范姜', '周黃', '張廖', '徐辜'];
-/** Words a bank writes around a name in a note; removed before the rest is judged. */
-const NOTE_WORDS = /(跨行|轉帳|轉入|轉出|匯款|匯入|存入|入帳|網銀|網路銀行|行動銀行|ATM|atm|無摺|現金|存款|付款|貨款|款項|繳款|支付|謝謝|感謝|您好)/g;
+/** Words a bank writes around a name in a note. */
+const BANK_WORDS = ['跨行', '轉帳', '轉入', '轉出', '匯款', '匯入', '存入', '入帳', '網銀', '網路銀行', '行動銀行', 'ATM', 'atm', '無摺', '現金', '存款', '付款', '貨款', '款項', '繳款', '支付', '謝謝', '感謝', '您好'];
+const anyOf = (words: string[]) => new RegExp(`(${words.join('|')})`, 'g');
+/** Removed from a note before the rest is judged a name or not. */
+const NOTE_WORDS = anyOf(BANK_WORDS);
 /** 2–4 characters that start with a surname yet are words, not names. */
 const NOT_NAMES = new Set(['利息', '費用', '方便', '連線', '周轉', '高鐵', '黃金', '石油', '金額', '余額', '江湖', '白天', '馬上', '温馨', '溫馨', '陳述', '呂宋', '何時', '何處', '于是', '章程', '史料', '萬元', '雷射', '官方', '任意', '宋體', '金融', '石門', '田租', '康健', '史上']);
 
 /** What a bank writes in the payer column when it knows no payer: a deposit's or a channel's name, not a customer's. */
-const GENERIC_WORDS = /(跨行|轉帳|轉入|轉出|匯款|匯入|存入|入帳|網銀|網路銀行|行動銀行|ATM|atm|無摺|無褶|現金|存款|付款|貨款|款項|繳款|支付|自動櫃員機|櫃員機|臨櫃|代收|代付|託收|票據|一般|其他|客戶|謝謝|感謝|您好)/g;
+const GENERIC_WORDS = anyOf([...BANK_WORDS, '無褶', '自動櫃員機', '櫃員機', '臨櫃', '代收', '代付', '託收', '票據', '一般', '其他', '客戶']);
 
 /**
  * Whether a payer is no customer in particular: a label made only of bank words (現金存款, ATM存款,

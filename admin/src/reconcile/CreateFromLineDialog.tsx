@@ -1,6 +1,6 @@
 import { MenuItem, TextField, Typography } from '@mui/material';
 import { useState, type FormEvent } from 'react';
-import { checkLastFive, NOTE_MAX_LENGTH, storeLabel, storesInScope, type Me } from '../../../core/browser';
+import { checkLastFive, lastFiveShown, NOTE_MAX_LENGTH, storeLabel, storesInScope, type Me } from '../../../core/browser';
 import { FormDialog } from '../common/FormDialog';
 import { useStores } from '../common/useStores';
 import { RECONCILE_UI as R, UI } from '../messages';
@@ -13,9 +13,6 @@ export interface NewFromLine {
   last_five?: string;
   note: string;
 }
-
-/** The five digits the bank shows for the payer's account, or null when it shows fewer. */
-const fiveShown = (line: BankLine): string | null => (/^\d{5,}$/.test(line.digits) ? line.digits.slice(-5) : null);
 
 /** What the bank wrote about who paid and why: the note a payment made from the line starts with. */
 const noteOf = (line: BankLine) => [line.summary, line.counterparty || line.payer, line.note].filter(Boolean).join(' ').slice(0, NOTE_MAX_LENGTH);
@@ -30,7 +27,7 @@ export function CreateFromLineDialog({ line, me, storeId, onClose, onCreate }: {
   const choices = line.store_id !== null ? stores.filter((s) => s.id === line.store_id) : storesInScope(me, stores);
   const only = choices.length === 1 ? choices[0].id : null;
   const [store, setStore] = useState<number | ''>(line.store_id ?? storeId ?? only ?? '');
-  const shown = fiveShown(line);
+  const shown = lastFiveShown(line.digits);
   const [five, setFive] = useState(shown ?? '');
   const [note, setNote] = useState(() => noteOf(line));
   const [errors, setErrors] = useState<{ store?: string; five?: string }>({});

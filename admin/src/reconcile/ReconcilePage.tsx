@@ -9,7 +9,7 @@ import { Alert, Badge, Box, Button, LinearProgress, Paper, Stack, Typography } f
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useCallback, useMemo, useState, type ReactNode } from 'react';
 import { Loading, Title, useAddUndoableMutation, useNotify } from 'react-admin';
-import { canAccess, canSwitchStores, storeScope, storesInScope, statementPeriod, defaultDateRange, EMPTY_REASON_TEXT } from '../../../core/browser';
+import { canAccess, canSwitchStores, storeScope, storesInScope, statementPeriod, defaultDateRange, EMPTY_REASON_TEXT, mayMakePaymentOf } from '../../../core/browser';
 import type { Me } from '../../../core/browser';
 import { DateRangeFields } from '../common/DateRangeFields';
 import { Forbidden } from '../common/Forbidden';
@@ -206,7 +206,7 @@ function ReconcileView({ me }: { me: Me }) {
             total={total && total.unreported + total.reviewLines}
             testid="queue-unreported"
           >
-            <UnreportedQueue items={data.unreported} open={data.reviewLines} onConfirm={canDecide ? onConfirm : null} onAct={canDecide ? onAct : null} mayCreate={(line) => line.store_id !== null || scope.all} />
+            <UnreportedQueue items={data.unreported} open={data.reviewLines} onConfirm={canDecide ? onConfirm : null} onAct={canDecide ? onAct : null} mayCreate={(line) => mayMakePaymentOf(me, line)} />
           </Section>
         </Stack>
       )}
