@@ -7,8 +7,8 @@
  */
 import { decide, DEFAULT_THRESHOLDS, type Analysis, type Thresholds } from '../core/reconcile/match.js';
 import { compareDigits } from '../core/reconcile/evidence.js';
-import { FINDABLE, generate, score, type Score, type Truth } from './reconcile-data.js';
-import type { ReconcileLine, ReconcileReport } from '../core/reconcile/types.js';
+import { generate, score, type Score, type Truth } from './reconcile-data.js';
+import type { ReconcileLine } from '../core/reconcile/types.js';
 import { DEFAULT_KNOBS, type MonthKnobs } from './reconcile-knobs.js';
 import { fileMonth } from './reconcile-files.js';
 import { analyseTruth } from './reconcile-oracle.js';
@@ -236,64 +236,10 @@ export interface MonthReport {
    * disagree is never automatic) and that has no look-alike credit among the report's candidates
    */
   ceiling: number;
-  /**
-   * the best share of review's pairs any ranking could expect to put first, given what the files
-   * hold: a report whose true line has k − 1 look-alikes among its candidates (credits identical
-   * in every field the statement carries: amount, account, time, digits, payer, texts) counts 1/k,
-   * since swapping look-alikes changes nothing a matcher can read
-   */
-  reviewCeiling: number;
-  /**
-   * the same for unpaid: an unpaid report with k − 1 paid twins (identical in every field a report
-   * carries: store, amount, last five, time, note) counts 1/k
-   */
-  unpaidCeiling: number;
-  /** review's misses: how many lost to a credit showing no digits, as the true line shows none (the statistical kind) */
-  reviewMissesDigitless: number;
-  reviewMisses: number;
   goals: Record<string, boolean>;
 }
 
 const lineKey = (l: ReconcileLine) => JSON.stringify([l.amount, l.source ?? l.store_id ?? null, l.at, l.hasTime, l.digits, l.payer ?? '', l.summary, l.note]);
-const reportKey = (r: ReconcileReport) => JSON.stringify([r.store_id, r.amount, r.last_five, r.paid_at, r.note]);
-
-/** The look-alike ceilings of review and unpaid (see MonthReport), and review's misses by kind. */
-function lookAlikeCeilings(a: Analysed, res: ReturnType<typeof decide>) {
-  const t = a.month.truth;
-  const { reports, lines, ofReport, asked } = a.analysis;
-  const autoPaid = new Set(res.auto.map((x) => x.payment));
-  const firstOf = new Map(res.review.map((x) => [x.payment, x.candidates[0]?.line]));
-  const lineIndex = new Map(lines.map((l, i) => [l.id, i]));
-  let remaining = 0;
-  let expected = 0;
-  let misses = 0;
-  let digitless = 0;
-  reports.forEach((r, ri) => {
-    const id = t.pair.get(r.uuid);
-    if (!asked[ri] || id === undefined || autoPaid.has(r.uuid)) return;
-    remaining++;
-    const key = lineKey(lines[lineIndex.get(id)!]);
-    expected += 1 / Math.max(1, ofReport[ri].filter((c) => lineKey(lines[c.line]) === key).length);
-    const first = firstOf.get(r.uuid);
-    if (first === id) return;
-    misses++;
-    const top = first === undefined ? undefined : lines[lineIndex.get(first)!];
-    if (top && !top.digits && !lines[lineIndex.get(id)!].digits) digitless++;
-  });
-  const inPeriod = (r: ReconcileReport) => r.paid_at >= t.period.from && r.paid_at < t.period.to;
-  const findable = (at: number) => at - FINDABLE.before >= t.coverage.from && at + FINDABLE.after <= t.coverage.to;
-  const twins = new Map<string, number>();
-  for (const r of t.reports) if (t.paid.has(r.uuid)) twins.set(reportKey(r), (twins.get(reportKey(r)) ?? 0) + 1);
-  const unpaid = t.reports.filter((r) => inPeriod(r) && t.unpaid.has(r.uuid) && findable(r.paid_at));
-  const unpaidExpected = unpaid.reduce((s, r) => s + 1 / (1 + (twins.get(reportKey(r)) ?? 0)), 0);
-  return {
-    reviewCeiling: remaining ? expected / remaining : 1,
-    unpaidCeiling: unpaid.length ? unpaidExpected / unpaid.length : 1,
-    reviewMisses: misses,
-    reviewMissesDigitless: digitless,
-  };
-}
-
 export function judge(a: Analysed, th: Thresholds, bound: Bound): MonthReport {
   const t = a.month.truth;
   const decided = decide(a.analysis, th);
@@ -327,7 +273,6 @@ export function judge(a: Analysed, th: Thresholds, bound: Bound): MonthReport {
     matcher: m,
     bound,
     ceiling,
-    ...lookAlikeCeilings(a, decided),
     goals: {
       'auto precision ≥ 99.5%': m.precision >= 0.995,
       'no auto pair with disagreeing digits': m.autoDigitsDisagree === 0,
