@@ -1,12 +1,11 @@
+import { createHash } from 'node:crypto';
 import type { Knex } from 'knex';
-import { fingerprintKey, fingerprintOf } from '../core/reconcile/fingerprint.js';
-import { payerKey } from '../core/reconcile/payer.js';
 
 /**
- * A statement re-saved by a spreadsheet program is the statement already imported (issue 21): a
- * line's fingerprint now reads its texts the way core/reconcile/fingerprint.ts does (full-width
- * as half-width, white space as one, runs of digits without leading zeros), and a whole account
- * as a payer loses its leading zeros (core/reconcile/payer.ts payerKey). This recomputes both for
+ * A statement re-saved by a spreadsheet program is the statement already imported: a line's
+ * fingerprint now reads its texts the way core/reconcile/fingerprint.ts did when this was written
+ * (full-width as half-width, white space as one, runs of digits without leading zeros), and a
+ * whole account as a payer loses its leading zeros (payerKey). This recomputes both for
  * the lines and payer memory already stored, so that a re-saved copy of an old download adds
  * nothing either.
  *
@@ -19,6 +18,29 @@ import { payerKey } from '../core/reconcile/payer.js';
  * Down leaves the fingerprints and payers as they are: they are valid for the code before it,
  * which only fails to recognise re-saved copies, as it always did.
  */
+// Copies of core's rules as they stood: a migration is history and must not change with core.
+const accountKey = (account: string) => account.normalize('NFKC').replace(/[\s\u3000\-－‐–—.．]/g, '').toUpperCase();
+const payerKey = (account: string) => (/^\d+$/.test(account) ? account.replace(/^0+(?=\d)/, '') : account);
+const fingerprintText = (s: string) =>
+  s
+    .normalize('NFKC')
+    .replace(/\s+/g, ' ')
+    .trim()
+    .replace(/\d+/g, (run) => run.replace(/^0+(?=\d)/, ''));
+interface FingerprintedLine {
+  at: number;
+  amount: number;
+  balance: number | null;
+  summary: string;
+  note: string;
+  counterparty: string;
+}
+function fingerprintKey(line: FingerprintedLine, account: string | null): string {
+  const source = account === null ? [] : [accountKey(account)];
+  return JSON.stringify([...source, line.at, line.amount, line.balance, fingerprintText(line.summary), fingerprintText(line.note), fingerprintText(line.counterparty)]);
+}
+const fingerprintOf = (key: string, n: number) => createHash('sha256').update(`${key}#${n}`).digest('hex');
+
 export async function up(knex: Knex): Promise<void> {
   const accounts = new Map<number, string | null>();
   for (const s of (await knex('bank_statements').select('id', 'account')) as Array<{ id: number | string; account: string | null }>) accounts.set(Number(s.id), s.account);

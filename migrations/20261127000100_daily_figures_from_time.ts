@@ -1,6 +1,5 @@
 import type { Knex } from 'knex';
-import { isPostgres } from '../core/db/connect.js';
-import { dailyFiguresSql, type DailyFigures } from '../core/db/dailyFigures.js';
+import { dailyFiguresSql, dialectOf, type DailyFigures } from './support/dailyFigures.js';
 
 /**
  * Issue 23: payment_daily's triggers, written by hand once per database in
@@ -21,7 +20,7 @@ export const PAYMENT_DAILY: DailyFigures = {
 };
 
 export async function up(knex: Knex): Promise<void> {
-  const sql = dailyFiguresSql(PAYMENT_DAILY, isPostgres(knex) ? 'pg' : 'sqlite');
+  const sql = dailyFiguresSql(PAYMENT_DAILY, dialectOf(knex));
   for (const s of [...sql.drop, ...sql.create]) await knex.raw(s);
 }
 

@@ -1,6 +1,5 @@
 import type { Knex } from 'knex';
-import { isPostgres } from '../core/db/connect.js';
-import { dailyFiguresSql, type DailyFigures } from '../core/db/dailyFigures.js';
+import { dailyFiguresSql, dialectOf, type DailyFigures } from './support/dailyFigures.js';
 import { PAYMENT_DAILY as BY_STATUS } from './20261127000100_daily_figures_from_time.js';
 
 /**
@@ -21,7 +20,7 @@ export const PAYMENT_DAILY: DailyFigures = {
 };
 
 async function remake(knex: Knex, figures: DailyFigures, withMethod: boolean): Promise<void> {
-  const dialect = isPostgres(knex) ? 'pg' : 'sqlite';
+  const dialect = dialectOf(knex);
   // the triggers of either description drop alike (same names)
   for (const s of dailyFiguresSql(figures, dialect).drop) await knex.raw(s);
   await knex.schema.dropTableIfExists('payment_daily');

@@ -1,6 +1,5 @@
 import type { Knex } from 'knex';
-import { isPostgres } from '../core/db/connect.js';
-import { dailyFiguresSql, type DailyFigures } from '../core/db/dailyFigures.js';
+import { dailyFiguresSql, dialectOf, type DailyFigures } from './support/dailyFigures.js';
 
 /**
  * Issue 26 (bench 13): the payments' figures per run of 32 Taiwan days as well as per day, by
@@ -36,7 +35,7 @@ export const CASH_OUT_DAILY: DailyFigures = {
 };
 
 export async function up(knex: Knex): Promise<void> {
-  const sql = dailyFiguresSql(PAYMENT_BLOCKS, isPostgres(knex) ? 'pg' : 'sqlite');
+  const sql = dailyFiguresSql(PAYMENT_BLOCKS, dialectOf(knex));
   await knex.schema.createTable('payment_block', (t) => {
     t.integer('store_id').notNullable();
     /** the Taiwan day number divided by 32 */
@@ -50,7 +49,7 @@ export async function up(knex: Knex): Promise<void> {
   await knex.raw(sql.backfill);
   for (const s of sql.create) await knex.raw(s);
 
-  const cash = dailyFiguresSql(CASH_OUT_DAILY, isPostgres(knex) ? 'pg' : 'sqlite');
+  const cash = dailyFiguresSql(CASH_OUT_DAILY, dialectOf(knex));
   await knex.schema.createTable('cash_out_daily', (t) => {
     t.integer('store_id').notNullable();
     /** days since 1970-01-01 in Taiwan time */
@@ -69,7 +68,7 @@ export async function up(knex: Knex): Promise<void> {
 }
 
 export async function down(knex: Knex): Promise<void> {
-  const dialect = isPostgres(knex) ? 'pg' : 'sqlite';
+  const dialect = dialectOf(knex);
   await knex.schema.alterTable('payment_daily', (t) => {
     t.dropIndex(['method', 'store_id', 'day', 'amount'], 'payment_daily_method_store_day_idx');
     t.dropIndex(['day'], 'payment_daily_day_idx');

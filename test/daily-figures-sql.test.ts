@@ -1,5 +1,5 @@
 /**
- * payment_daily's triggers come from one description (core/db/dailyFigures.ts, issue 23):
+ * payment_daily's triggers come from one description (migrations/support/dailyFigures.ts):
  * - what each migration's description produces is pinned, so a change of the generator cannot
  *   silently rewrite what an old migration created (it needs a new migration and a new pin);
  * - the triggers in force on a migrated database are exactly the generator's output for the latest
@@ -9,7 +9,7 @@
 import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isPostgres } from '../core/db/connect.js';
-import { dailyFiguresSql, type DailyFigures } from '../core/db/dailyFigures.js';
+import { dailyFiguresSql, type DailyFigures } from '../migrations/support/dailyFigures.js';
 import { taipeiDayNumber, taipeiDayStart } from '../core/time.js';
 import { PAYMENT_DAILY } from '../migrations/20261127000100_daily_figures_from_time.js';
 import { PAYMENT_DAILY as PAYMENT_DAILY_BY_METHOD } from '../migrations/20261127000700_payment_daily_by_method.js';

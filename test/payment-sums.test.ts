@@ -8,7 +8,7 @@
  */
 import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { dailyFiguresSql } from '../core/db/dailyFigures.js';
+import { dailyFiguresSql } from '../migrations/support/dailyFigures.js';
 import { BLOCK_DAYS, paymentSums } from '../core/db/paymentSums.js';
 import { taipeiDayNumber, taipeiDayNumberStart } from '../core/time.js';
 import { CASH_OUT_DAILY, PAYMENT_BLOCKS } from '../migrations/20261127002600_board_figures.js';

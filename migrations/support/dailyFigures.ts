@@ -1,15 +1,22 @@
 /**
- * Per-day figures kept by triggers (issue 23, items 1 and 2): a table of counts and sums per key and
- * Taiwan day (payment_daily), kept in the same transaction as every insert, update and delete of the
- * rows it counts. The SQL for both databases comes from one description here, and the Taiwan day
- * from core/time.ts, so SQLite and PostgreSQL cannot disagree and no offset is written by hand.
+ * Per-day figures kept by triggers: a table of counts and sums per key and Taiwan day
+ * (payment_daily), kept in the same transaction as every insert, update and delete of the rows it
+ * counts. The SQL for both databases comes from one description, so SQLite and PostgreSQL cannot
+ * disagree.
  *
- * Migrations call this with the description written into the migration itself (a migration is
- * history). Its output for each migration's description is pinned by test/daily-figures-sql.test.ts:
- * a change here that would rewrite what an old migration created fails that test; such a change is
- * a new migration (which drops and recreates the triggers) and a new pin, not an edit of history.
+ * Migrations are history: this file belongs to them and imports nothing from core, so a change in
+ * core never changes what an old migration does. Its output for each migration's description is
+ * pinned by test/daily-figures-sql.test.ts; a change here that would rewrite what an old migration
+ * created fails that test. Such a change is a new migration with its own copy, not an edit.
  */
-import { taipeiDayNumberSql, type SqlDialect } from '../time.js';
+import type { Knex } from 'knex';
+
+export type SqlDialect = 'pg' | 'sqlite';
+
+export const dialectOf = (knex: Knex): SqlDialect => (knex.client.config.client === 'pg' ? 'pg' : 'sqlite');
+
+/** The Taiwan day number (days since 1970-01-01 in UTC+8) of an epoch-milliseconds column, as core/time.ts computed it when these migrations were written. */
+const taipeiDayNumberSql = (column: string) => `((${column} + 28800000) / 86400000)`;
 
 export interface DailyFigures {
   /** the figures' table, e.g. payment_daily: its key columns, `day`, `n` and one column per sum */
@@ -43,7 +50,7 @@ export interface DailyFiguresSql {
 
 export function dailyFiguresSql(f: DailyFigures, dialect: SqlDialect): DailyFiguresSql {
   const dayCol = f.period?.column ?? 'day';
-  const dayOf = (time: string) => (f.period ? `(${taipeiDayNumberSql(time, dialect)} / ${f.period.days})` : taipeiDayNumberSql(time, dialect));
+  const dayOf = (time: string) => (f.period ? `(${taipeiDayNumberSql(time)} / ${f.period.days})` : taipeiDayNumberSql(time));
   const day = (row: string) => dayOf(`${row}.${f.time}`);
   const columns = [...f.keys, dayCol, 'n', ...f.sums];
   const conflict = [...f.keys, dayCol].join(', ');
