@@ -10,6 +10,11 @@ const { db } = loadConfig(process.env);
 const config: Knex.Config =
   db.client === 'pg'
     ? { client: 'pg', connection: db.connectionString, migrations: { directory: './migrations' } }
-    : { client: 'sqlite3', connection: { filename: db.filename }, useNullAsDefault: true, migrations: { directory: './migrations' } };
+    : {
+        client: 'sqlite3',
+        connection: { filename: db.filename },
+        useNullAsDefault: true,
+        migrations: { directory: './migrations' },
+      };
 
 export default config;

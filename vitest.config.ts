@@ -30,7 +30,12 @@ export default defineConfig({
       },
       {
         extends: true,
-        test: { name: 'integration', include: ['test/**/*.test.ts'], exclude: ['test/e2e/**'], globalSetup: ['test/globalSetup.ts'] },
+        test: {
+          name: 'integration',
+          include: ['test/**/*.test.ts'],
+          exclude: ['test/e2e/**'],
+          globalSetup: ['test/globalSetup.ts'],
+        },
       },
       {
         extends: true,
@@ -38,7 +43,13 @@ export default defineConfig({
         // generously, since npm test runs the three projects side by side on a busy machine
         // expect.poll waits for a state (a sentence gone, a list settled) up to 20 s, not vitest's
         // default 1 s, which a re-render on a loaded machine outlasted
-        test: { name: 'browser', include: ['test/e2e/**/*.test.ts'], globalSetup: ['test/globalSetup.ts'], testTimeout: 120_000, expect: { poll: { timeout: 20_000 } } },
+        test: {
+          name: 'browser',
+          include: ['test/e2e/**/*.test.ts'],
+          globalSetup: ['test/globalSetup.ts'],
+          testTimeout: 120_000,
+          expect: { poll: { timeout: 20_000 } },
+        },
       },
     ],
   },

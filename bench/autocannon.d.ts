@@ -9,6 +9,9 @@ declare module 'autocannon' {
       '2xx': number;
     }
   }
-  function autocannon(opts: Record<string, unknown>, cb: (err: Error | null, result: autocannon.Result) => void): unknown;
+  function autocannon(
+    opts: Record<string, unknown>,
+    cb: (err: Error | null, result: autocannon.Result) => void,
+  ): unknown;
   export default autocannon;
 }

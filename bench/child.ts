@@ -10,7 +10,9 @@ import { migrateLatest, openDatabase } from '../core/index.js';
 
 const started = performance.now();
 process.on('exit', () => {
-  process.stderr.write(`BENCH ${JSON.stringify({ ms: performance.now() - started, maxRSS: process.resourceUsage().maxRSS * 1024 })}\n`);
+  process.stderr.write(
+    `BENCH ${JSON.stringify({ ms: performance.now() - started, maxRSS: process.resourceUsage().maxRSS * 1024 })}\n`,
+  );
 });
 
 const [mode, ...args] = process.argv.slice(2);
@@ -33,7 +35,9 @@ switch (mode) {
     const rows = XLSX.utils.sheet_to_json<unknown[]>(wb.Sheets[wb.SheetNames[0]], { header: 1, raw: true }).slice(1);
     const db = openDatabase({ client: 'sqlite', filename: args[1] });
     await migrateLatest(db);
-    const stores = new Map(((await db('stores').select('id', 'code')) as Array<{ id: number; code: string }>).map((s) => [s.code, s.id]));
+    const stores = new Map(
+      ((await db('stores').select('id', 'code')) as Array<{ id: number; code: string }>).map((s) => [s.code, s.id]),
+    );
     const now = Date.now();
     await db.transaction(async (trx) => {
       for (let i = 0; i < rows.length; i += 500) {

@@ -30,7 +30,12 @@ async function timed(fn: () => Promise<unknown>): Promise<number> {
 /** 50 stores, `n` payments by the database itself (a recursive series), the closes and the cash out. */
 export async function seedCloses(db: Knex, n: number): Promise<void> {
   const now = Date.now();
-  const stores = Array.from({ length: STORES }, (_, i) => ({ name: `分店${i + 1}`, code: `S${String(i + 1).padStart(2, '0')}`, created_at: now, updated_at: now }));
+  const stores = Array.from({ length: STORES }, (_, i) => ({
+    name: `分店${i + 1}`,
+    code: `S${String(i + 1).padStart(2, '0')}`,
+    created_at: now,
+    updated_at: now,
+  }));
   await db('stores').insert(stores);
   const ids = ((await db('stores').select('id').orderBy('id')) as Array<{ id: number }>).map((s) => Number(s.id));
   const first = ids[0];
@@ -68,8 +73,23 @@ export async function seedCloses(db: Knex, n: number): Promise<void> {
       const expected = 5000 + ((d * 31 + s * 17) % 3000);
       const counted = expected + (((d + s) % 7) - 3) * 10;
       closes.push({
-        store_id: first + s, date, state: 'closed', opening: 5000, opening_stated: false, cash_in: 0, cash_out: 0, expected, counted, difference: counted - expected,
-        by_method: '{}', denominations: null, note: '', closed_by: null, closed_by_username: 'bench', closed_at: now, late_changes: 0,
+        store_id: first + s,
+        date,
+        state: 'closed',
+        opening: 5000,
+        opening_stated: false,
+        cash_in: 0,
+        cash_out: 0,
+        expected,
+        counted,
+        difference: counted - expected,
+        by_method: '{}',
+        denominations: null,
+        note: '',
+        closed_by: null,
+        closed_by_username: 'bench',
+        closed_at: now,
+        late_changes: 0,
       });
     }
   }
@@ -110,7 +130,9 @@ export async function benchCloses(kit: BenchKit, kind: 'SQLite' | 'PostgreSQL', 
     await seedCloses(db, n);
     if (kind === 'PostgreSQL') await db.raw('vacuum analyze');
     else await db.raw('pragma optimize');
-    process.stderr.write(`  13. seeded ${n.toLocaleString('en')} payments on ${kind} in ${((performance.now() - seeded) / 1000).toFixed(0)} s\n`);
+    process.stderr.write(
+      `  13. seeded ${n.toLocaleString('en')} payments on ${kind} in ${((performance.now() - seeded) / 1000).toFixed(0)} s\n`,
+    );
     const server = await kit.serve(env, args);
     const auth = { authorization: `Bearer ${server.token}` };
     const from = taipeiDate(YEAR_START + 3_600_000);
@@ -119,7 +141,8 @@ export async function benchCloses(kit: BenchKit, kind: 'SQLite' | 'PostgreSQL', 
       const board = async () => {
         const res = await fetch(`${server.url}/api/closes/board?from=${from}&to=${to}`, { headers: auth });
         const body = (await res.json()) as { stores: unknown[]; dates: unknown[] };
-        if (res.status !== 200 || body.stores.length !== STORES || body.dates.length !== DAYS) throw new Error(`board: ${res.status}`);
+        if (res.status !== 200 || body.stores.length !== STORES || body.dates.length !== DAYS)
+          throw new Error(`board: ${res.status}`);
       };
       // the dashboard's takings by method per store over the year (h26a's figures, the same per-day table)
       const byMethod = async () => {
@@ -129,7 +152,12 @@ export async function benchCloses(kit: BenchKit, kind: 'SQLite' | 'PostgreSQL', 
       };
       // the floor: every payment's row loaded and summed per store and day and per method in JS
       const floor = async () => {
-        const rows = (await db('payments').select('store_id', 'paid_at', 'amount', 'method')) as Array<{ store_id: number; paid_at: number | string; amount: number | string; method: string }>;
+        const rows = (await db('payments').select('store_id', 'paid_at', 'amount', 'method')) as Array<{
+          store_id: number;
+          paid_at: number | string;
+          amount: number | string;
+          method: string;
+        }>;
         const cash = new Map<string, number>();
         const methods = new Map<string, number>();
         for (const r of rows) {
@@ -143,7 +171,10 @@ export async function benchCloses(kit: BenchKit, kind: 'SQLite' | 'PostgreSQL', 
         }
         return cash.size + methods.size;
       };
-      for (const [name, fn] of [['board', board], ['by method', byMethod]] as const) {
+      for (const [name, fn] of [
+        ['board', board],
+        ['by method', byMethod],
+      ] as const) {
         await fn();
         const ours: number[] = [];
         for (let r = 0; r < Math.max(kit.runs, 5); r++) ours.push(await timed(fn));

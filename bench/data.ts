@@ -47,7 +47,7 @@ export function* payments(n: number, seed = 42): Generator<GenPayment> {
     yield {
       store: Math.floor(r() * STORES.length),
       last_five: String(Math.floor(r() * 100000)).padStart(5, '0'),
-      paid_at: YEAR_START + Math.floor(r() * YEAR_MS / 60_000) * 60_000,
+      paid_at: YEAR_START + Math.floor((r() * YEAR_MS) / 60_000) * 60_000,
       amount: big ? 10_000 + Math.floor(r() * 90_000) : 100 + Math.floor(r() * 4_900),
       status: STATUSES[Math.floor(r() * STATUSES.length)],
       note: r() < 0.2 ? `備註${i}` : '',
@@ -63,7 +63,9 @@ export async function seedDatabase(db: Knex, n: number, seed = 42): Promise<numb
     const existing = await db('stores').where({ code: s.code }).first('id');
     if (existing) ids.push(Number(existing.id));
     else {
-      const [row] = await db('stores').insert({ ...s, created_at: now, updated_at: now }).returning('id');
+      const [row] = await db('stores')
+        .insert({ ...s, created_at: now, updated_at: now })
+        .returning('id');
       ids.push(Number(typeof row === 'object' ? row.id : row));
     }
   }
@@ -97,7 +99,15 @@ export function importWorkbook(n: number, seed = 7): Uint8Array {
   const rows: unknown[][] = [HEADERS];
   for (const p of payments(n, seed)) {
     const time = formatTaipei(p.paid_at);
-    rows.push([time.slice(0, 10), { t: 's', v: p.last_five, z: '@' }, time, p.amount, p.note, STORES[p.store].code, p.status === '已入帳' ? '已點收' : '']);
+    rows.push([
+      time.slice(0, 10),
+      { t: 's', v: p.last_five, z: '@' },
+      time,
+      p.amount,
+      p.note,
+      STORES[p.store].code,
+      p.status === '已入帳' ? '已點收' : '',
+    ]);
   }
   const wb = XLSX.utils.book_new();
   XLSX.utils.book_append_sheet(wb, XLSX.utils.aoa_to_sheet(rows, { dense: true }), SHEET_NAME);

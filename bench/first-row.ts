@@ -60,39 +60,66 @@ export async function benchFirstRow(kit: BenchKit): Promise<void> {
   await k.destroy();
   const server = await kit.serve({}, ['--db', db]);
   // the list opens on the last three days: a screenful of them, as a shop has
-  const stores = (await (await fetch(`${server.url}/api/stores`, { headers: { authorization: `Bearer ${server.token}` } })).json()) as Array<{ id: number }>;
+  const stores = (await (
+    await fetch(`${server.url}/api/stores`, { headers: { authorization: `Bearer ${server.token}` } })
+  ).json()) as Array<{ id: number }>;
   for (let i = 0; i < 60; i++) {
     const res = await fetch(`${server.url}/api/payments`, {
       method: 'POST',
       headers: { authorization: `Bearer ${server.token}`, 'content-type': 'application/json' },
-      body: JSON.stringify({ last_five: String(10000 + i * 37).slice(-5), paid_at: new Date(Date.now() - (i + 1) * 2400_000).toISOString(), amount: 300 + i * 15, note: i % 4 ? '' : '轉帳', store_id: stores[i % stores.length].id }),
+      body: JSON.stringify({
+        last_five: String(10000 + i * 37).slice(-5),
+        paid_at: new Date(Date.now() - (i + 1) * 2400_000).toISOString(),
+        amount: 300 + i * 15,
+        note: i % 4 ? '' : '轉帳',
+        store_id: stores[i % stores.length].id,
+      }),
     });
     if (!res.ok) throw new Error(`POST /payments ${res.status}`);
   }
   const browser: Browser = await chromium.launch({
     executablePath: CHROMIUM,
-    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--lang=zh-TW', '--no-first-run', '--disable-component-update', '--disable-sync'],
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-background-networking',
+      '--lang=zh-TW',
+      '--no-first-run',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
   });
   const runs = kit.quick ? 2 : 7;
   try {
     const recorded = new Map<string, Recorded>();
     const context = async (width: number): Promise<BrowserContext> => {
-      const ctx = await browser.newContext({ viewport: { width, height: width < 600 ? 812 : 900 }, locale: 'zh-TW', timezoneId: 'Asia/Taipei' });
-      await ctx.addCookies([{ name: SESSION_COOKIE, value: server.token, url: server.url, httpOnly: true, sameSite: 'Strict' }]);
+      const ctx = await browser.newContext({
+        viewport: { width, height: width < 600 ? 812 : 900 },
+        locale: 'zh-TW',
+        timezoneId: 'Asia/Taipei',
+      });
+      await ctx.addCookies([
+        { name: SESSION_COOKIE, value: server.token, url: server.url, httpOnly: true, sameSite: 'Strict' },
+      ]);
       await ctx.addInitScript(WATCH_FIRST_ROW);
       return ctx;
     };
     /** One navigation to /admin: milliseconds from its start to the first row on screen and to the list's own rows, and the /api calls it made. */
     const open = async (page: Page): Promise<{ ms: number; app: number; calls: string[] }> => {
       const calls: string[] = [];
-      const onRequest = (r: { url(): string }) => r.url().includes('/api/') && calls.push(r.url().slice(server.url.length));
+      const onRequest = (r: { url(): string }) =>
+        r.url().includes('/api/') && calls.push(r.url().slice(server.url.length));
       page.on('request', onRequest);
       await page.goto(`${server.url}/admin`);
       // a function, not a string: the site's Content-Security-Policy refuses eval
-      await page.waitForFunction(() => {
-        const w = globalThis as { __firstRow?: number; __appRow?: number };
-        return w.__firstRow !== undefined && w.__appRow !== undefined;
-      }, undefined, { timeout: 30_000 });
+      await page.waitForFunction(
+        () => {
+          const w = globalThis as { __firstRow?: number; __appRow?: number };
+          return w.__firstRow !== undefined && w.__appRow !== undefined;
+        },
+        undefined,
+        { timeout: 30_000 },
+      );
       const [ms, app] = (await page.evaluate('[window.__firstRow, window.__appRow]')) as [number, number];
       page.off('request', onRequest);
       return { ms, app, calls };
@@ -103,7 +130,17 @@ export async function benchFirstRow(kit: BenchKit): Promise<void> {
      * through Playwright (routing each call through page.route cost more than the server took).
      */
     const fromMemory = async (ctx: BrowserContext) => {
-      const answers = Object.fromEntries([...recorded].map(([k, r]) => [k.replace(server.url, ''), { status: r.status, type: r.headers['content-type'] ?? 'application/json', range: r.headers['content-range'] ?? null, body: r.body.toString('utf8') }]));
+      const answers = Object.fromEntries(
+        [...recorded].map(([k, r]) => [
+          k.replace(server.url, ''),
+          {
+            status: r.status,
+            type: r.headers['content-type'] ?? 'application/json',
+            range: r.headers['content-range'] ?? null,
+            body: r.body.toString('utf8'),
+          },
+        ]),
+      );
       await ctx.addInitScript(`(() => {
         const answers = ${JSON.stringify(answers)};
         const real = window.fetch.bind(window);
@@ -118,7 +155,11 @@ export async function benchFirstRow(kit: BenchKit): Promise<void> {
         };
       })();`);
     };
-    const measure = async (width: number, cache: 'cold' | 'warm', floor: boolean): Promise<{ first: number[]; app: number[] }> => {
+    const measure = async (
+      width: number,
+      cache: 'cold' | 'warm',
+      floor: boolean,
+    ): Promise<{ first: number[]; app: number[] }> => {
       const times: number[] = [];
       const apps: number[] = [];
       for (let i = 0; i < runs + 1; i++) {
@@ -145,7 +186,11 @@ export async function benchFirstRow(kit: BenchKit): Promise<void> {
       page.on('response', async (res) => {
         if (!res.url().includes('/api/')) return;
         const headers = await res.allHeaders();
-        recorded.set(res.request().method() + ' ' + res.url(), { status: res.status(), headers, body: await res.body().catch(() => Buffer.alloc(0)) });
+        recorded.set(res.request().method() + ' ' + res.url(), {
+          status: res.status(),
+          headers,
+          body: await res.body().catch(() => Buffer.alloc(0)),
+        });
       });
       const { calls } = await open(page);
       await page.waitForLoadState('networkidle');
@@ -156,7 +201,11 @@ export async function benchFirstRow(kit: BenchKit): Promise<void> {
       const p2 = await phone.newPage();
       p2.on('response', async (res) => {
         if (!res.url().includes('/api/') || recorded.has(res.request().method() + ' ' + res.url())) return;
-        recorded.set(res.request().method() + ' ' + res.url(), { status: res.status(), headers: await res.allHeaders(), body: await res.body().catch(() => Buffer.alloc(0)) });
+        recorded.set(res.request().method() + ' ' + res.url(), {
+          status: res.status(),
+          headers: await res.allHeaders(),
+          body: await res.body().catch(() => Buffer.alloc(0)),
+        });
       });
       await open(p2);
       await p2.waitForLoadState('networkidle');

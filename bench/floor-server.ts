@@ -30,5 +30,7 @@ app.use(async (ctx) => {
   ctx.status = 201;
   ctx.body = row;
 });
-const server = app.listen(0, '127.0.0.1', () => console.log(`LISTENING http://127.0.0.1:${(server.address() as AddressInfo).port}`));
+const server = app.listen(0, '127.0.0.1', () =>
+  console.log(`LISTENING http://127.0.0.1:${(server.address() as AddressInfo).port}`),
+);
 process.on('SIGTERM', () => server.close(() => db.destroy().then(() => process.exit(0))));

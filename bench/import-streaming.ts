@@ -49,7 +49,9 @@ export async function benchStreamingImport(kit: BenchKit, sizes: number[]): Prom
       const runs = n >= 1_000_000 ? 1 : kit.runs;
       for (let i = 0; i < runs; i++) {
         ours.push(await kit.child('import-cli', [file, await emptyDb(join(kit.work, `stream-import-a-${n}.sqlite`))]));
-        floor.push(await kit.child('import-stream-floor', [file, await emptyDb(join(kit.work, `stream-import-b-${n}.sqlite`))]));
+        floor.push(
+          await kit.child('import-stream-floor', [file, await emptyDb(join(kit.work, `stream-import-b-${n}.sqlite`))]),
+        );
       }
       const t = median(ours.map((r) => r.ms));
       const f = median(floor.map((r) => r.ms));
@@ -77,7 +79,12 @@ export async function benchStreamingImport(kit: BenchKit, sizes: number[]): Prom
 export async function importStreamFloor(file: string, dbFile: string): Promise<void> {
   const db = openDatabase({ client: 'sqlite', filename: dbFile });
   try {
-    const stores = new Map(((await db('stores').select('id', 'name')) as Array<{ id: number; name: string }>).map((s) => [s.name, Number(s.id)]));
+    const stores = new Map(
+      ((await db('stores').select('id', 'name')) as Array<{ id: number; name: string }>).map((s) => [
+        s.name,
+        Number(s.id),
+      ]),
+    );
     const book = await openXlsxStream(file);
     const now = Date.now();
     await db.transaction(async (trx) => {

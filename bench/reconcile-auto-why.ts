@@ -14,7 +14,9 @@ for (const m of sweepMonths()) {
     const c = li >= 0 ? a.ofReport[ri].find((x) => x.line === li)! : undefined;
     const right = li >= 0 && a.lines[li].id === id;
     if (li >= 0 && !right && c && (c.facts.digits === 'equal' || c.facts.digits === 'unknown') && a.regret[ri] >= 2)
-      wrongHigh.push(`${c.facts.digits}/${c.facts.visible} regret ${a.regret[ri].toFixed(2)} ${t.unpaid.has(r.uuid) ? 'unpaid' : id === undefined ? 'group' : 'other line'}`);
+      wrongHigh.push(
+        `${c.facts.digits}/${c.facts.visible} regret ${a.regret[ri].toFixed(2)} ${t.unpaid.has(r.uuid) ? 'unpaid' : id === undefined ? 'group' : 'other line'}`,
+      );
     if (id === undefined) return;
     const tl = a.lines.findIndex((l) => l.id === id);
     const ct = a.ofReport[ri].find((x) => x.line === tl);
@@ -25,12 +27,15 @@ for (const m of sweepMonths()) {
     else {
       const th = ct.facts.digits === 'equal' ? DEFAULT_THRESHOLDS.auto : DEFAULT_THRESHOLDS.autoNoDigits;
       if (a.regret[ri] >= th) k = 'auto';
-      else k = `${ct.facts.digits}${ct.facts.digits === 'equal' ? '/' + ct.facts.visible : ''}: regret ${a.regret[ri] < th - 2 ? '< th-2' : '< th'}`;
+      else
+        k = `${ct.facts.digits}${ct.facts.digits === 'equal' ? '/' + ct.facts.visible : ''}: regret ${a.regret[ri] < th - 2 ? '< th-2' : '< th'}`;
     }
     kinds.set(k, (kinds.get(k) ?? 0) + 1);
   });
   console.log(`\n== ${m.half} ${m.generator} ${m.name}`);
   for (const [k, n] of [...kinds].sort((x, y) => y[1] - x[1])) console.log(`  ${String(n).padStart(5)} ${k}`);
   wrongHigh.sort((x, y) => Number(y.split('regret ')[1].split(' ')[0]) - Number(x.split('regret ')[1].split(' ')[0]));
-  console.log(`  wrong assigned pairs with regret ≥ 2: ${wrongHigh.length}; highest: ${wrongHigh.slice(0, 6).join('; ')}`);
+  console.log(
+    `  wrong assigned pairs with regret ≥ 2: ${wrongHigh.length}; highest: ${wrongHigh.slice(0, 6).join('; ')}`,
+  );
 }

@@ -11,7 +11,8 @@ import { seedDatabase } from './data.js';
 import { seedReconcile } from './reconcile-seed.js';
 import type { BenchKit } from './streaming.js';
 
-const pct = (xs: number[], p: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.ceil((p / 100) * xs.length) - 1)];
+const pct = (xs: number[], p: number) =>
+  [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.ceil((p / 100) * xs.length) - 1)];
 const fmt = (ms: number) => (ms >= 10_000 ? `${(ms / 1000).toFixed(1)} s` : `${ms.toFixed(ms < 10 ? 2 : 0)} ms`);
 
 export async function benchListBesideReconcile(kit: BenchKit, months: number): Promise<void> {
@@ -30,7 +31,8 @@ export async function benchListBesideReconcile(kit: BenchKit, months: number): P
     if (!res.ok) throw new Error(`${path} ${res.status}: ${Buffer.from(body).toString()}`);
     return performance.now() - t;
   };
-  const page = () => timedFetch(`/payments?range=${encodeURIComponent('[0,24]')}&sort=${encodeURIComponent('["paid_at","DESC"]')}`);
+  const page = () =>
+    timedFetch(`/payments?range=${encodeURIComponent('[0,24]')}&sort=${encodeURIComponent('["paid_at","DESC"]')}`);
   // a year of the statement, as a person asks for it (the first 365 days it lists)
   const year = `from=${taipeiDate(seeded.from)}&to=${taipeiDate(seeded.from + 364 * 86_400_000)}`;
   const proposals = () => timedFetch(`/reconcile/proposals?${year}`);
@@ -61,7 +63,13 @@ export async function benchListBesideReconcile(kit: BenchKit, months: number): P
         goal: 'p99 < 100 ms',
         met: kit.quick ? null : p99 < 100,
       },
-      { months, seeded, rest: { p50: pct(rest, 50), p99: pct(rest, 99) }, during: { p50: pct(during, 50), p99, pages: during.length }, reconciles },
+      {
+        months,
+        seeded,
+        rest: { p50: pct(rest, 50), p99: pct(rest, 99) },
+        during: { p50: pct(during, 50), p99, pages: during.length },
+        reconciles,
+      },
     );
   } finally {
     await server.stop();

@@ -92,7 +92,8 @@ export function exactMarginals(a: Analysis, sweeps: number, seed = 1): { unpaid:
   return { unpaid, line };
 }
 
-const findableIn = (t: Truth) => (at: number) => at - FINDABLE.before >= t.coverage.from && at + FINDABLE.after <= t.coverage.to;
+const findableIn = (t: Truth) => (at: number) =>
+  at - FINDABLE.before >= t.coverage.from && at + FINDABLE.after <= t.coverage.to;
 
 /** Unpaid found at the month's best threshold (false unpaid ≤ 0.5% of the period's reports), lower `score` listed first, among the reports decide() may list. */
 export function unpaidAtBest(a: Analysis, t: Truth, score: (ri: number) => number): { found: number; of: number } {
@@ -140,7 +141,25 @@ export function reviewByMarginals(a: Analysis, t: Truth, m: ReturnType<typeof ex
 }
 
 // the genie's features: booking time bin, what the digits show, the note
-const EDGES = [-36 * HOUR, -12 * HOUR, -3 * HOUR, -30 * MIN, -5 * MIN, 0, 5 * MIN, 30 * MIN, 2 * HOUR, 6 * HOUR, 12 * HOUR, 24 * HOUR, 36 * HOUR, 48 * HOUR, 60 * HOUR, 72 * HOUR, 96 * HOUR];
+const EDGES = [
+  -36 * HOUR,
+  -12 * HOUR,
+  -3 * HOUR,
+  -30 * MIN,
+  -5 * MIN,
+  0,
+  5 * MIN,
+  30 * MIN,
+  2 * HOUR,
+  6 * HOUR,
+  12 * HOUR,
+  24 * HOUR,
+  36 * HOUR,
+  48 * HOUR,
+  60 * HOUR,
+  72 * HOUR,
+  96 * HOUR,
+];
 const timeBin = (d: number) => EDGES.filter((e) => d >= e).length;
 
 interface GenieReport {
@@ -165,13 +184,16 @@ function genieReports(t: Truth): GenieReport[] {
     if (!a.asked[ri]) return;
     const own = t.pair.get(r.uuid);
     const kind = t.unpaid.has(r.uuid) ? 'unpaid' : own !== undefined ? 'paid' : 'group';
-    const candidates = kind === 'group' ? [] : a.ofReport[ri].flatMap((c) => {
-      const l = a.lines[c.line];
-      const holder = taken.get(l.id);
-      if (holder !== undefined && holder !== r.uuid) return [];
-      const digits = c.facts.digits === 'unknown' ? (c.facts.visible === 0 ? 'none' : 'few') : c.facts.digits;
-      return [{ key: `${timeBin(l.at - r.paid_at)}|${digits}|${c.facts.note ? 'note' : ''}`, own: l.id === own }];
-    });
+    const candidates =
+      kind === 'group'
+        ? []
+        : a.ofReport[ri].flatMap((c) => {
+            const l = a.lines[c.line];
+            const holder = taken.get(l.id);
+            if (holder !== undefined && holder !== r.uuid) return [];
+            const digits = c.facts.digits === 'unknown' ? (c.facts.visible === 0 ? 'none' : 'few') : c.facts.digits;
+            return [{ key: `${timeBin(l.at - r.paid_at)}|${digits}|${c.facts.note ? 'note' : ''}`, own: l.id === own }];
+          });
     out.push({ kind, findable: findable(r.paid_at), popularity: Math.max(1, left.get(r.amount) ?? 1), candidates });
   });
   return out;
@@ -186,7 +208,8 @@ export function genieUnpaid(month: SweepMonth, months: number): { found: number;
   let popularity = 0;
   for (let k = 0; k < months; k++) {
     const seed = 100003 + 7 * k + (month.generator === 'ours' ? 0 : 1);
-    const t = month.generator === 'ours' ? generate({ months: 1, seed, knobs: setting.knobs }) : fileMonth(setting.knobs, seed);
+    const t =
+      month.generator === 'ours' ? generate({ months: 1, seed, knobs: setting.knobs }) : fileMonth(setting.knobs, seed);
     for (const x of genieReports(t)) {
       if (x.kind === 'group') continue;
       if (x.kind === 'paid') paid++;
@@ -196,11 +219,17 @@ export function genieUnpaid(month: SweepMonth, months: number): { found: number;
   }
   // the odds that one of its candidates is the report's own line rather than a credit nobody reported
   const odds = (x: GenieReport) =>
-    x.candidates.reduce((s, c) => s + ((own.get(c.key) ?? 0.5) / paid) / ((x.popularity * (stranger.get(c.key) ?? 0.5)) / popularity), 0);
+    x.candidates.reduce(
+      (s, c) => s + (own.get(c.key) ?? 0.5) / paid / ((x.popularity * (stranger.get(c.key) ?? 0.5)) / popularity),
+      0,
+    );
   const test = genieReports(month.truth);
   const period = test.length;
   const unpaid = test.filter((x) => x.kind === 'unpaid' && x.findable).map(odds);
-  const paidOdds = test.filter((x) => x.kind === 'paid').map(odds).sort((x, y) => x - y);
+  const paidOdds = test
+    .filter((x) => x.kind === 'paid')
+    .map(odds)
+    .sort((x, y) => x - y);
   const allowed = Math.floor(0.005 * period);
   const cut = paidOdds.length > allowed ? paidOdds[allowed] : Infinity;
   return { found: unpaid.filter((s) => s < cut).length, of: unpaid.length };
@@ -225,7 +254,9 @@ if (process.argv[1]?.endsWith('reconcile-bounds.js')) {
       const best = unpaidAtBest(a, t, (ri) => a.paid[ri]);
       const exact = unpaidAtBest(a, t, (ri) => -mc.unpaid[ri] - (a.ofReport[ri].length === 0 ? 1 : 0));
       const review = reviewByMarginals(a, t, mc);
-      row.push(`${known ? 'habits known' : 'learned'}: unpaid at best threshold ${frac(best)}, by exact marginals ${frac(exact)}; review first ${pc(review.product)}, by exact marginals ${pc(review.marginal)}`);
+      row.push(
+        `${known ? 'habits known' : 'learned'}: unpaid at best threshold ${frac(best)}, by exact marginals ${frac(exact)}; review first ${pc(review.product)}, by exact marginals ${pc(review.marginal)}`,
+      );
     }
     row.push(`other reports known: unpaid ${frac(genieUnpaid(m, months))}`);
     console.log(row.join(' | '));

@@ -10,7 +10,13 @@ const months = Number(process.argv[2] ?? 12);
 const year = generate({ months, seed: 2026 });
 const floor = floorIndex(year.lines);
 const t0 = performance.now();
-const res = matchReconcile(year.reports, year.lines, { coverage: year.coverage, period: year.period, reportsCover: year.reportsCover });
+const res = matchReconcile(year.reports, year.lines, {
+  coverage: year.coverage,
+  period: year.period,
+  reportsCover: year.reportsCover,
+});
 const ms = performance.now() - t0;
 const s = score(year, res);
-process.stderr.write(`BENCH ${JSON.stringify({ ms, floor, maxRSS: process.resourceUsage().maxRSS * 1024, reports: s.reports, precision: s.precision, recall: s.recall })}\n`);
+process.stderr.write(
+  `BENCH ${JSON.stringify({ ms, floor, maxRSS: process.resourceUsage().maxRSS * 1024, reports: s.reports, precision: s.precision, recall: s.recall })}\n`,
+);

@@ -72,7 +72,8 @@ const dayStart = (at: number) => Math.floor((at + 8 * HOUR) / DAY) * DAY - 8 * H
 function priceList(n: number, rand: () => number): number[] {
   if (n <= PRICES.length) return PRICES.slice(0, Math.max(1, Math.round(n)));
   const out = [...PRICES];
-  while (out.length < n) out.push(Math.round((200 + rand() * 9800) / (rand() < 0.5 ? 10 : 1)) * (rand() < 0.5 ? 10 : 1));
+  while (out.length < n)
+    out.push(Math.round((200 + rand() * 9800) / (rand() < 0.5 ? 10 : 1)) * (rand() < 0.5 ? 10 : 1));
   return out;
 }
 
@@ -97,7 +98,13 @@ export function generate(opts: { months: number; perDay?: number; seed?: number;
 
   const customers = Array.from({ length: 400 * opts.months + 200 }, () => {
     const account = String(int(1, 9)) + Array.from({ length: 13 }, () => int(0, 9)).join('');
-    return { account, regular: rand() < k.regularShare, next: genFrom + int(0, 14) * DAY, price: pick(prices), name: pick(['王', '李', '張', '陳', '林', '黃', '吳']) + pick(['小明', '美玲', '志強', '淑芬', '家豪', '怡君']) };
+    return {
+      account,
+      regular: rand() < k.regularShare,
+      next: genFrom + int(0, 14) * DAY,
+      price: pick(prices),
+      name: pick(['王', '李', '張', '陳', '林', '黃', '吳']) + pick(['小明', '美玲', '志強', '淑芬', '家豪', '怡君']),
+    };
   });
   // customers who share their last five with another customer
   for (let i = 1; i < customers.length; i++) {
@@ -129,7 +136,8 @@ export function generate(opts: { months: number; perDay?: number; seed?: number;
     if (r >= late) return at + int(0, 2) * MIN;
     const wd = weekday(at);
     const hour = new Date(at + 8 * HOUR).getUTCHours();
-    if (r < late * 0.53 && wd >= 1 && wd <= 5 && hour < 15) return at + int(30, 180 * Math.max(1, k.bookingDelay)) * MIN;
+    if (r < late * 0.53 && wd >= 1 && wd <= 5 && hour < 15)
+      return at + int(30, 180 * Math.max(1, k.bookingDelay)) * MIN;
     // next business day, in the morning (a slow bank: sometimes the day after)
     let day = dayStart(at) + DAY;
     while (weekday(day) === 0 || weekday(day) === 6) day += DAY;
@@ -148,7 +156,16 @@ export function generate(opts: { months: number; perDay?: number; seed?: number;
   function credit(store: number, at: number, amount: number, digits: string, note = ''): number {
     const id = ++lineId;
     const booked = dateOnly.has(store) ? dayStart(at) : at;
-    lines.push({ id, at: booked, hasTime: !dateOnly.has(store), amount, digits, summary: digits ? '跨行轉入' : pick(['現金存款', '無摺存入', '轉入']), note, source: `store:${store}` });
+    lines.push({
+      id,
+      at: booked,
+      hasTime: !dateOnly.has(store),
+      amount,
+      digits,
+      summary: digits ? '跨行轉入' : pick(['現金存款', '無摺存入', '轉入']),
+      note,
+      source: `store:${store}`,
+    });
     return id;
   }
   function reportedTime(at: number): number {
@@ -222,7 +239,12 @@ export function generate(opts: { months: number; perDay?: number; seed?: number;
         const orders = Array.from({ length: int(2, 3) }, () => pick(prices));
         const five = reportedFive(customer.account);
         const rs = orders.map((a, i) => keep(report(store, at + i * int(0, 3) * MIN, a, five)));
-        const id = credit(store, posting(at), orders.reduce((s, a) => s + a, 0), digits);
+        const id = credit(
+          store,
+          posting(at),
+          orders.reduce((s, a) => s + a, 0),
+          digits,
+        );
         rs.forEach((r) => paid.add(r.uuid));
         groups.push({ payments: rs.map((r) => r.uuid), lines: [id] });
       } else {
@@ -233,7 +255,17 @@ export function generate(opts: { months: number; perDay?: number; seed?: number;
       }
     }
     // other income: interest, refunds, transfers between the business's accounts
-    for (let j = 0; j < 3; j++) if (rand() < 0.4) unreported.add(credit(pick(stores), day + int(9 * 60, 17 * 60) * MIN, int(1, 400) * 25 + int(0, 3), rand() < 0.5 ? String(int(100, 99999)) : '', ''));
+    for (let j = 0; j < 3; j++)
+      if (rand() < 0.4)
+        unreported.add(
+          credit(
+            pick(stores),
+            day + int(9 * 60, 17 * 60) * MIN,
+            int(1, 400) * 25 + int(0, 3),
+            rand() < 0.5 ? String(int(100, 99999)) : '',
+            '',
+          ),
+        );
   }
   // the statement holds only what was booked inside its coverage
   const inCoverage = lines.filter((l) => l.at >= coverage.from && l.at <= coverage.to);
@@ -242,7 +274,10 @@ export function generate(opts: { months: number; perDay?: number; seed?: number;
   for (const [u, id] of pair) if (!kept.has(id) || !asked.has(u)) pair.delete(u);
   for (const id of unreported) if (!kept.has(id)) unreported.delete(id);
   // a credit whose report falls outside the generated span is nobody's in these data
-  const explained = new Set([...pair.values(), ...groups.flatMap((g) => (g.payments.some((u) => asked.has(u)) ? g.lines : []))]);
+  const explained = new Set([
+    ...pair.values(),
+    ...groups.flatMap((g) => (g.payments.some((u) => asked.has(u)) ? g.lines : [])),
+  ]);
   for (const l of inCoverage) if (!explained.has(l.id)) unreported.add(l.id);
   const complete = groups.filter((g) => g.payments.every((u) => asked.has(u)) && g.lines.every((id) => kept.has(id)));
   return {
@@ -329,10 +364,13 @@ export function score(
   const findable = (at: number) => at - FINDABLE.before >= t.coverage.from && at + FINDABLE.after <= t.coverage.to;
   const unpaidTrue = period.filter((r) => t.unpaid.has(r.uuid) && findable(r.paid_at)).map((r) => r.uuid);
   const listedUnpaid = new Set(res.unpaid.map((u) => u.payment));
-  const known = (at: number) => at - FINDABLE.after - DAY >= t.reportsCover.from && at + FINDABLE.before + DAY <= t.reportsCover.to;
+  const known = (at: number) =>
+    at - FINDABLE.after - DAY >= t.reportsCover.from && at + FINDABLE.before + DAY <= t.reportsCover.to;
   // credits of the period, as reports of the period: those around it are context, never listed
   const lineInPeriod = (at: number) => at >= t.period.from && at < t.period.to;
-  const unreportedTrue = t.lines.filter((l) => l.amount > 0 && t.unreported.has(l.id) && known(l.at) && lineInPeriod(l.at)).map((l) => l.id);
+  const unreportedTrue = t.lines
+    .filter((l) => l.amount > 0 && t.unreported.has(l.id) && known(l.at) && lineInPeriod(l.at))
+    .map((l) => l.id);
   const listedUnreported = new Set(res.unreported.map((u) => u.line));
   return {
     reports: period.length,
@@ -345,12 +383,16 @@ export function score(
     reviewTop3: remaining ? top3 / remaining : 1,
     unpaidTrue: unpaidTrue.length,
     unpaidFound: unpaidTrue.filter((u) => listedUnpaid.has(u)).length,
-    falseUnpaid: period.length ? res.unpaid.filter((u) => t.paid.has(u.payment) && !t.amountTypos?.has(u.payment)).length / period.length : 0,
+    falseUnpaid: period.length
+      ? res.unpaid.filter((u) => t.paid.has(u.payment) && !t.amountTypos?.has(u.payment)).length / period.length
+      : 0,
     unreportedTrue: unreportedTrue.length,
     unreportedFound: unreportedTrue.filter((id) => listedUnreported.has(id)).length,
     unreportedListed: res.unreported.length,
     suggestions: res.suggestions.length,
-    suggestionsRight: res.suggestions.filter((s) => t.groups.some((g) => same(g.payments, s.payments) && same(g.lines, s.lines))).length,
+    suggestionsRight: res.suggestions.filter((s) =>
+      t.groups.some((g) => same(g.payments, s.payments) && same(g.lines, s.lines)),
+    ).length,
     groups: t.groups.filter((g) => g.payments.some((u) => asked.has(u))).length,
   };
 }

@@ -23,15 +23,30 @@ for (const [u, id] of t.pair) {
   const c = a.ofReport[ri].find((x) => x.line === li);
   const other = a.partner[ri] >= 0 ? a.ofReport[ri].find((x) => x.line === a.partner[ri]) : undefined;
   const thief = a.owner[li];
-  const kind = !c ? 'not candidate' : a.partner[ri] < 0 ? (thief >= 0 ? 'unassigned, line taken' : 'unassigned, line free') : thief >= 0 ? 'swapped' : 'other line';
+  const kind = !c
+    ? 'not candidate'
+    : a.partner[ri] < 0
+      ? thief >= 0
+        ? 'unassigned, line taken'
+        : 'unassigned, line free'
+      : thief >= 0
+        ? 'swapped'
+        : 'other line';
   kinds.set(kind, (kinds.get(kind) ?? 0) + 1);
   if (shown++ > 25) continue;
   const l = t.lines[li];
-  console.log(`${kind}: ${r.last_five} ${fmt(r.paid_at)} $${r.amount} | true ${l.digits || '-'} ${fmt(l.at)} w=${c?.weight.toFixed(1)} ${(c ? a.explain(c).reasons : []).map(reasonText).join(',')}`);
-  if (other) console.log(`   got ${t.lines[other.line].digits || '-'} ${fmt(t.lines[other.line].at)} w=${other.weight.toFixed(1)} ${a.explain(other).reasons.map(reasonText).join(',')} (truly ${[...t.pair].find(([, x]) => x === t.lines[other.line].id)?.[0] ?? 'nobody'})`);
+  console.log(
+    `${kind}: ${r.last_five} ${fmt(r.paid_at)} $${r.amount} | true ${l.digits || '-'} ${fmt(l.at)} w=${c?.weight.toFixed(1)} ${(c ? a.explain(c).reasons : []).map(reasonText).join(',')}`,
+  );
+  if (other)
+    console.log(
+      `   got ${t.lines[other.line].digits || '-'} ${fmt(t.lines[other.line].at)} w=${other.weight.toFixed(1)} ${a.explain(other).reasons.map(reasonText).join(',')} (truly ${[...t.pair].find(([, x]) => x === t.lines[other.line].id)?.[0] ?? 'nobody'})`,
+    );
   if (thief >= 0) {
     const tc = a.ofReport[thief].find((x) => x.line === li)!;
-    console.log(`   line held by ${a.reports[thief].uuid} ${a.reports[thief].last_five} ${fmt(a.reports[thief].paid_at)} w=${tc.weight.toFixed(1)} ${a.explain(tc).reasons.map(reasonText).join(',')} (unpaid truly: ${t.unpaid.has(a.reports[thief].uuid)})`);
+    console.log(
+      `   line held by ${a.reports[thief].uuid} ${a.reports[thief].last_five} ${fmt(a.reports[thief].paid_at)} w=${tc.weight.toFixed(1)} ${a.explain(tc).reasons.map(reasonText).join(',')} (unpaid truly: ${t.unpaid.has(a.reports[thief].uuid)})`,
+    );
   }
 }
 console.log(Object.fromEntries(kinds));
@@ -46,7 +61,9 @@ for (const u of t.unpaid) {
   if (up++ < 8 && a.partner[ri] >= 0) {
     const c = a.ofReport[ri].find((x) => x.line === a.partner[ri])!;
     const id = t.lines[c.line].id;
-    console.log(`unpaid assigned: ${a.reports[ri].last_five} ${fmt(a.reports[ri].paid_at)} $${a.reports[ri].amount} → ${t.lines[c.line].digits || '-'} ${fmt(t.lines[c.line].at)} w=${c.weight.toFixed(1)} regret=${a.regret[ri].toFixed(1)} ${a.explain(c).reasons.map(reasonText).join(',')} line truly ${t.unreported.has(id) ? 'unreported' : 'someone’s'}`);
+    console.log(
+      `unpaid assigned: ${a.reports[ri].last_five} ${fmt(a.reports[ri].paid_at)} $${a.reports[ri].amount} → ${t.lines[c.line].digits || '-'} ${fmt(t.lines[c.line].at)} w=${c.weight.toFixed(1)} regret=${a.regret[ri].toFixed(1)} ${a.explain(c).reasons.map(reasonText).join(',')} line truly ${t.unreported.has(id) ? 'unreported' : 'someone’s'}`,
+    );
   }
 }
 console.log('unpaid', Object.fromEntries(upk));

@@ -26,7 +26,18 @@ function readMonth(m: FileMonth | FileMonthC): Truth {
       if (l.amount <= 0) continue;
       const id = lines.length + 1;
       idOf.set(`${f.name}#${l.row}`, id);
-      lines.push({ id, at: l.at, hasTime: l.hasTime, amount: l.amount, digits: l.digits, summary: l.summary, note: l.note, payer: l.payer, store_id: f.store_id, source: `account:${f.account}` });
+      lines.push({
+        id,
+        at: l.at,
+        hasTime: l.hasTime,
+        amount: l.amount,
+        digits: l.digits,
+        summary: l.summary,
+        note: l.note,
+        payer: l.payer,
+        store_id: f.store_id,
+        source: `account:${f.account}`,
+      });
     }
   }
   const id = (key: string) => {

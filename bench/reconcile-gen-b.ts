@@ -225,8 +225,34 @@ const p2 = (n: number) => (n < 10 ? '0' + n : String(n));
  * Friday/Monday a weekend holiday moves to). Other years get the fixed-date holidays only.
  */
 const HOLIDAYS: Record<number, string[]> = {
-  2025: ['01-01', '01-25..02-02', '02-28', '04-03', '04-04', '05-01', '05-30', '09-29', '10-06', '10-10', '10-24', '12-25'],
-  2026: ['01-01', '02-14..02-22', '02-27', '04-03', '04-06', '05-01', '06-19', '09-25', '09-28', '10-09', '10-26', '12-25'],
+  2025: [
+    '01-01',
+    '01-25..02-02',
+    '02-28',
+    '04-03',
+    '04-04',
+    '05-01',
+    '05-30',
+    '09-29',
+    '10-06',
+    '10-10',
+    '10-24',
+    '12-25',
+  ],
+  2026: [
+    '01-01',
+    '02-14..02-22',
+    '02-27',
+    '04-03',
+    '04-06',
+    '05-01',
+    '06-19',
+    '09-25',
+    '09-28',
+    '10-09',
+    '10-26',
+    '12-25',
+  ],
   2027: ['01-01', '02-05..02-10', '03-01', '04-05', '04-06', '06-09', '09-15', '09-28', '10-11', '10-25', '12-24'],
 };
 const FIXED_HOLIDAYS = ['01-01', '02-28', '04-04', '04-05', '05-01', '10-10', '12-25'];
@@ -303,8 +329,18 @@ const BANK_CUM = (() => {
 })();
 
 const SURNAMES = '陳林黃張李王吳劉蔡楊許鄭謝郭洪曾邱廖賴周徐蘇葉莊呂江何蕭羅高潘簡朱鍾游彭詹胡施沈余盧梁趙顏柯翁魏孫戴';
-const GIVEN = '美玲淑芬惠雅婷怡君佳蓉志明偉俊宏家豪建國文華瑋翔宗信哲宇欣庭嘉琪秀麗珍慧靜宜柏凱承恩育誠冠廷子晴思妤品涵郁雯心瑜彥宏政達';
-const COMPANIES = ['宏達貿易有限公司', '欣興企業社', '大成食品股份有限公司', '全聯實業', '永信包裝材料行', '台灣大哥大', '中華電信', '新光物流'];
+const GIVEN =
+  '美玲淑芬惠雅婷怡君佳蓉志明偉俊宏家豪建國文華瑋翔宗信哲宇欣庭嘉琪秀麗珍慧靜宜柏凱承恩育誠冠廷子晴思妤品涵郁雯心瑜彥宏政達';
+const COMPANIES = [
+  '宏達貿易有限公司',
+  '欣興企業社',
+  '大成食品股份有限公司',
+  '全聯實業',
+  '永信包裝材料行',
+  '台灣大哥大',
+  '中華電信',
+  '新光物流',
+];
 
 function makeName(rng: Rng, surname?: string): string {
   const s = surname ?? SURNAMES[rng.int(0, SURNAMES.length - 1)];
@@ -332,8 +368,16 @@ function priceList(n: number, rng: Rng): number[] {
     const style = rng.next();
     let p: number;
     if (relax) p = Math.round(x);
-    else if (x < 1000) p = style < 0.45 ? Math.round(x / 10) * 10 : style < 0.75 ? Math.round(x / 50) * 50 : Math.round(x / 100) * 100 - 1;
-    else p = style < 0.45 ? Math.round(x / 100) * 100 : style < 0.75 ? Math.round(x / 50) * 50 : Math.round(x / 10) * 10 - 10;
+    else if (x < 1000)
+      p =
+        style < 0.45 ? Math.round(x / 10) * 10 : style < 0.75 ? Math.round(x / 50) * 50 : Math.round(x / 100) * 100 - 1;
+    else
+      p =
+        style < 0.45
+          ? Math.round(x / 100) * 100
+          : style < 0.75
+            ? Math.round(x / 50) * 50
+            : Math.round(x / 10) * 10 - 10;
     if (p < 50 || seen.has(p)) continue;
     seen.add(p);
     out.push(p);
@@ -363,7 +407,18 @@ interface Line {
   amount: number;
   kind: 'customer' | 'income' | 'debit';
   /** what kind of transaction, for 摘要 */
-  tx: Channel | 'interest' | 'refund' | 'deposit' | 'fee' | 'rent' | 'payroll' | 'supplier' | 'utility' | 'withdraw' | 'sweep';
+  tx:
+    | Channel
+    | 'interest'
+    | 'refund'
+    | 'deposit'
+    | 'fee'
+    | 'rent'
+    | 'payroll'
+    | 'supplier'
+    | 'utility'
+    | 'withdraw'
+    | 'sweep';
   payer: PayerView | null;
   /** a company or account for other lines */
   party: string;
@@ -444,7 +499,8 @@ const mask = (digits: string, visible: number, ch: string, keepLead = 0) => {
 };
 const pad16 = (a: Acct) => a.num.padStart(16, '0');
 /** 陳美玲 → 陳*玲, as banks show a payer's name */
-const maskName = (name: string, ch: string) => (name.length <= 2 ? name[0] + ch : name[0] + ch.repeat(name.length - 2) + name[name.length - 1]);
+const maskName = (name: string, ch: string) =>
+  name.length <= 2 ? name[0] + ch : name[0] + ch.repeat(name.length - 2) + name[name.length - 1];
 
 /** the payer as a counterparty cell; '' for none (the name, when shown, goes to the note instead) */
 type PayerFormat = (v: PayerView) => string;
@@ -493,7 +549,13 @@ SHAPES.ctbc = {
   inNote: false,
   newestFirst: false,
   formulaCells: false,
-  title: (c) => [['中國信託商業銀行 存款交易明細'], [`帳號：${c.account.slice(0, 4)}-${c.account.slice(4, 7)}-${c.account.slice(7)}`, `查詢期間：${fmt.slash(c.from)}~${fmt.slash(c.to - 1)}`]],
+  title: (c) => [
+    ['中國信託商業銀行 存款交易明細'],
+    [
+      `帳號：${c.account.slice(0, 4)}-${c.account.slice(4, 7)}-${c.account.slice(7)}`,
+      `查詢期間：${fmt.slash(c.from)}~${fmt.slash(c.to - 1)}`,
+    ],
+  ],
   header: ['日期', '摘要', '支出', '存入', '結餘', '備註', '轉出入帳號', '註記'],
   row: (l) => {
     const cp = payerCell(l, (v) => {
@@ -503,7 +565,15 @@ SHAPES.ctbc = {
     });
     return [
       fmt.slash(l.booked),
-      summaryOf(l, { online: '跨行轉入', atm: '跨行轉入', wire: '匯入匯款', cash: '無摺存款', refund: '跨行轉入', interest: '存款息', withdraw: '提款' }),
+      summaryOf(l, {
+        online: '跨行轉入',
+        atm: '跨行轉入',
+        wire: '匯入匯款',
+        cash: '無摺存款',
+        refund: '跨行轉入',
+        interest: '存款息',
+        withdraw: '提款',
+      }),
       l.amount < 0 ? comma(l.amount) : '',
       l.amount > 0 ? comma(l.amount) : '',
       comma(l.balance),
@@ -539,7 +609,14 @@ SHAPES.cathay = {
       l.amount < 0 ? String(-l.amount) : '',
       l.amount > 0 ? String(l.amount) : '',
       String(l.balance),
-      summaryOf(l, { online: '跨行轉入', internal: '網銀轉入', atm: 'ATM轉入', wire: '跨行匯入', cash: 'ATM存款', interest: '利息' }),
+      summaryOf(l, {
+        online: '跨行轉入',
+        internal: '網銀轉入',
+        atm: 'ATM轉入',
+        wire: '跨行匯入',
+        cash: 'ATM存款',
+        interest: '利息',
+      }),
       cp,
       nameNote(l) || l.memo,
     ];
@@ -557,7 +634,12 @@ SHAPES.esun = {
   inNote: false,
   newestFirst: false,
   formulaCells: false,
-  title: (c) => [['玉山銀行 臺幣存款交易明細'], ['帳號', c.account], ['查詢期間', `${fmt.slash(c.from)} - ${fmt.slash(c.to - 1)}`], []],
+  title: (c) => [
+    ['玉山銀行 臺幣存款交易明細'],
+    ['帳號', c.account],
+    ['查詢期間', `${fmt.slash(c.from)} - ${fmt.slash(c.to - 1)}`],
+    [],
+  ],
   header: ['帳務日期', '交易日期', '摘要', '提', '存', '餘額', '對方銀行代碼/帳號', '轉帳留言'],
   row: (l) => {
     const cp = payerCell(l, (v) => {
@@ -588,10 +670,17 @@ SHAPES.fubon = {
   inNote: false,
   newestFirst: false,
   formulaCells: false,
-  title: (c) => [['台北富邦銀行 存款往來明細'], [`帳號：${c.account}`], [`查詢期間：${fmt.roc(c.from)} ~ ${fmt.roc(c.to - 1)}`], []],
+  title: (c) => [
+    ['台北富邦銀行 存款往來明細'],
+    [`帳號：${c.account}`],
+    [`查詢期間：${fmt.roc(c.from)} ~ ${fmt.roc(c.to - 1)}`],
+    [],
+  ],
   header: ['交易日期', '交易時間', '摘要', '支出金額', '存入金額', '餘額', '對方帳號', '備註'],
   row: (l) => {
-    const cp = payerCell(l, (v) => (v.display === 'whole' ? v.person!.acct.num : `***${v.person!.acct.num.slice(-v.visible)}`));
+    const cp = payerCell(l, (v) =>
+      v.display === 'whole' ? v.person!.acct.num : `***${v.person!.acct.num.slice(-v.visible)}`,
+    );
     return [
       { n: Math.floor((l.booked + TZ) / DAY) + 25569, z: 'yyyy/mm/dd' },
       fmt.hms(l.real),
@@ -624,7 +713,14 @@ SHAPES.sinopac = {
     if (v && v.person) {
       const nm = maskName(v.person.name, 'Ｏ');
       const a = v.person.acct;
-      cp = v.display === 'whole' ? `${nm} ${a.code}${a.num}` : v.display === 'masked' ? `${nm} ${a.code}-${mask(a.num, v.visible, '*')}` : v.showName ? nm : '';
+      cp =
+        v.display === 'whole'
+          ? `${nm} ${a.code}${a.num}`
+          : v.display === 'masked'
+            ? `${nm} ${a.code}-${mask(a.num, v.visible, '*')}`
+            : v.showName
+              ? nm
+              : '';
     } else cp = l.party;
     return [
       `\t${fmt.slash(l.booked)} ${fmt.hm(l.booked)}`,
@@ -650,7 +746,11 @@ SHAPES.post = {
   inNote: true,
   newestFirst: false,
   formulaCells: true,
-  title: (c) => [[`郵政存簿儲金交易明細 帳號：${c.account.slice(0, 7)}-${c.account.slice(7)} 查詢區間：${fmt.roc(c.from)}~${fmt.roc(c.to - 1)}`]],
+  title: (c) => [
+    [
+      `郵政存簿儲金交易明細 帳號：${c.account.slice(0, 7)}-${c.account.slice(7)} 查詢區間：${fmt.roc(c.from)}~${fmt.roc(c.to - 1)}`,
+    ],
+  ],
   header: ['交易日期', '摘要', '支票號碼', '支出', '存入', '餘額', '備註', '附註'],
   row: (l) => {
     const note = l.payer
@@ -660,12 +760,23 @@ SHAPES.post = {
             const v = l.payer!;
             const a = v.person!.acct;
             const code4 = '0' + a.code;
-            return v.display === 'whole' ? `${code4} ${pad16(a)}` : `${code4} ${mask(pad16(a), v.visible, 'X', 16 - 4 - v.visible)}`;
+            return v.display === 'whole'
+              ? `${code4} ${pad16(a)}`
+              : `${code4} ${mask(pad16(a), v.visible, 'X', 16 - 4 - v.visible)}`;
           })()
       : l.party;
     return [
       `${fmt.roc(l.booked)} ${fmt.hms(l.booked)}`,
-      summaryOf(l, { online: '跨行轉入', internal: '轉帳存入', atm: '跨行轉入', wire: '匯款存入', cash: '無摺存款', interest: '存簿息', deposit: '現金存款', withdraw: '提款' }),
+      summaryOf(l, {
+        online: '跨行轉入',
+        internal: '轉帳存入',
+        atm: '跨行轉入',
+        wire: '匯款存入',
+        cash: '無摺存款',
+        interest: '存簿息',
+        deposit: '現金存款',
+        withdraw: '提款',
+      }),
       '',
       l.amount < 0 ? String(-l.amount) : '',
       l.amount > 0 ? String(l.amount) : '',
@@ -677,7 +788,11 @@ SHAPES.post = {
   footer: (c) => {
     const out = c.lines.filter((l) => l.amount < 0).reduce((s, l) => s - l.amount, 0);
     const inn = c.lines.filter((l) => l.amount > 0).reduce((s, l) => s + l.amount, 0);
-    return [[`資料筆數：${c.lines.length}`], ['合計', '', '', comma(out), comma(inn), '', '', ''], ['以上資料僅供參考']];
+    return [
+      [`資料筆數：${c.lines.length}`],
+      ['合計', '', '', comma(out), comma(inn), '', '', ''],
+      ['以上資料僅供參考'],
+    ];
   },
 };
 
@@ -691,7 +806,11 @@ SHAPES.first = {
   inNote: true,
   newestFirst: false,
   formulaCells: false,
-  title: (c) => [['第一商業銀行 活期性存款交易明細'], [`帳號：${c.account.slice(0, 3)}-${c.account.slice(3, 5)}-${c.account.slice(5)}`], [`查詢區間：${fmt.rocCompact(c.from)}～${fmt.rocCompact(c.to - 1)}`]],
+  title: (c) => [
+    ['第一商業銀行 活期性存款交易明細'],
+    [`帳號：${c.account.slice(0, 3)}-${c.account.slice(3, 5)}-${c.account.slice(5)}`],
+    [`查詢區間：${fmt.rocCompact(c.from)}～${fmt.rocCompact(c.to - 1)}`],
+  ],
   header: ['交易日', '交易時間', '摘要', '支出金額', '存入金額', '帳戶餘額', '附註', '交易行'],
   row: (l) => {
     const note = l.payer
@@ -719,7 +838,10 @@ SHAPES.first = {
   footer: (c) => {
     const out = c.lines.filter((l) => l.amount < 0).reduce((s, l) => s - l.amount, 0);
     const inn = c.lines.filter((l) => l.amount > 0).reduce((s, l) => s + l.amount, 0);
-    return [['合計', '', '', `${comma(out)}.00`, `${comma(inn)}.00`, '', '', ''], ['以上資料僅供參考，實際請以存摺或對帳單為準']];
+    return [
+      ['合計', '', '', `${comma(out)}.00`, `${comma(inn)}.00`, '', '', ''],
+      ['以上資料僅供參考，實際請以存摺或對帳單為準'],
+    ];
   },
 };
 
@@ -738,7 +860,16 @@ SHAPES.taishin = {
   row: (l) => {
     const v = l.payer;
     let note = '';
-    let summary = summaryOf(l, { online: '轉入', internal: '轉入', atm: '轉入', wire: '匯入', cash: '存款', interest: '利息', supplier: '轉出', rent: '轉出' });
+    let summary = summaryOf(l, {
+      online: '轉入',
+      internal: '轉入',
+      atm: '轉入',
+      wire: '匯入',
+      cash: '存款',
+      interest: '利息',
+      supplier: '轉出',
+      rent: '轉出',
+    });
     if (v && v.person && v.display !== 'none') {
       const a = v.person.acct;
       const acct = v.display === 'whole' ? `${a.code}-${a.num}` : `***${a.num.slice(-v.visible)}`;
@@ -747,7 +878,13 @@ SHAPES.taishin = {
       else note = v.showName ? `${maskName(v.person.name, '*')} ${acct}` : acct;
     } else note = v ? nameNote(l, '*') : l.party;
     if (l.memo) note = note ? `${l.memo} ${note}` : l.memo;
-    return [`${fmt.slash(l.booked)} ${fmt.hm(l.booked)}`, summary, `${l.amount < 0 ? '-' : ''}$${comma(l.amount)}`, `$${comma(l.balance)}`, note];
+    return [
+      `${fmt.slash(l.booked)} ${fmt.hm(l.booked)}`,
+      summary,
+      `${l.amount < 0 ? '-' : ''}$${comma(l.amount)}`,
+      `$${comma(l.balance)}`,
+      note,
+    ];
   },
   footer: () => [],
 };
@@ -777,7 +914,10 @@ function writeFile(shape: Shape, ctx: ShapeCtx, ordered: Line[]): { bytes: Uint8
         if (ci > maxC) maxC = ci;
       });
     });
-    ws['!ref'] = XLSX.utils.encode_range({ s: { r: 0, c: 0 }, e: { r: rows.length - 1, c: Math.max(maxC, shape.header.length - 1) } });
+    ws['!ref'] = XLSX.utils.encode_range({
+      s: { r: 0, c: 0 },
+      e: { r: rows.length - 1, c: Math.max(maxC, shape.header.length - 1) },
+    });
     ws['!cols'] = shape.header.map((h) => ({ wch: Math.max(10, h.length * 2 + 2) }));
     const wb = XLSX.utils.book_new();
     XLSX.utils.book_append_sheet(wb, ws, '交易明細');
@@ -789,8 +929,14 @@ function writeFile(shape: Shape, ctx: ShapeCtx, ordered: Line[]): { bytes: Uint8
     return shape.formulaCells ? `="${t.replace(/"/g, '')}"` : csvCell(t);
   };
   const plain = (r: string[]) => r.map(csvCell).join(',');
-  const text = [...title.map(plain), shape.header.map(csvCell).join(','), ...body.map((r) => r.map(cell).join(',')), ...foot.map(plain)];
-  if (shape.kind === 'big5') return { bytes: new Uint8Array(iconv.encode(text.join('\r\n') + '\r\n', 'big5')), firstRow };
+  const text = [
+    ...title.map(plain),
+    shape.header.map(csvCell).join(','),
+    ...body.map((r) => r.map(cell).join(',')),
+    ...foot.map(plain),
+  ];
+  if (shape.kind === 'big5')
+    return { bytes: new Uint8Array(iconv.encode(text.join('\r\n') + '\r\n', 'big5')), firstRow };
   const s = (shape.kind === 'utf8bom' ? '\uFEFF' : '') + text.join('\n') + '\n';
   return { bytes: new TextEncoder().encode(s), firstRow };
 }
@@ -898,7 +1044,8 @@ function bookedTime(t: number, ch: Channel, s: number, cal: BankCalendar, rng: R
   if (!biz) {
     const p = { online: 0.1, atm: 0.18, wire: 0.55, cash: 0.22 }[ch] * s;
     defer = rng.chance(Math.min(0.95, p));
-  } else if (ch === 'wire') booked = t + Math.round(rng.range(3, 20 + 70 * s)) * MIN; // 匯款 queues
+  } else if (ch === 'wire')
+    booked = t + Math.round(rng.range(3, 20 + 70 * s)) * MIN; // 匯款 queues
   else if (rng.chance(0.02 * s)) booked = t + Math.round(rng.range(10, 60 + 90 * s)) * MIN;
   if (defer) {
     // 次營業日帳: booked in the night batch or the morning of the next business day
@@ -913,7 +1060,18 @@ function bookedTime(t: number, ch: Channel, s: number, cal: BankCalendar, rng: R
   return booked;
 }
 
-const KEYPAD_NEIGHBOURS: Record<string, string> = { '0': '89', '1': '247', '2': '1358', '3': '26', '4': '1578', '5': '2468', '6': '359', '7': '148', '8': '5790', '9': '680' };
+const KEYPAD_NEIGHBOURS: Record<string, string> = {
+  '0': '89',
+  '1': '247',
+  '2': '1358',
+  '3': '26',
+  '4': '1578',
+  '5': '2468',
+  '6': '359',
+  '7': '148',
+  '8': '5790',
+  '9': '680',
+};
 
 function typo(five: string, rng: Rng): string {
   const i = rng.int(0, 4);
@@ -929,11 +1087,46 @@ function swap(five: string, rng: Rng): string {
   return five.slice(0, i) + five[i + 1] + five[i] + five.slice(i + 2);
 }
 
-const NOTES_PLAIN = ['', '', '', '', '', '', '', '', '', '', '', '', '預購', '寄送', 'LINE訂單', '老客人', '自取', '補差額'];
+const NOTES_PLAIN = [
+  '',
+  '',
+  '',
+  '',
+  '',
+  '',
+  '',
+  '',
+  '',
+  '',
+  '',
+  '',
+  '預購',
+  '寄送',
+  'LINE訂單',
+  '老客人',
+  '自取',
+  '補差額',
+];
 /** what payers type into 轉帳留言 (most type nothing) */
-const MEMOS = [...Array<string>(40).fill(''), '貨款', '訂金', '謝謝', '衣服', '訂單', '小林', '王小姐', '週末取貨', '尾款', '陳太太'];
+const MEMOS = [
+  ...Array<string>(40).fill(''),
+  '貨款',
+  '訂金',
+  '謝謝',
+  '衣服',
+  '訂單',
+  '小林',
+  '王小姐',
+  '週末取貨',
+  '尾款',
+  '陳太太',
+];
 
-export function generateMonth(knobs: Partial<MonthKnobs>, seed: number, month: { year: number; month: number } = { year: 2026, month: 11 }): FileMonth {
+export function generateMonth(
+  knobs: Partial<MonthKnobs>,
+  seed: number,
+  month: { year: number; month: number } = { year: 2026, month: 11 },
+): FileMonth {
   const K = normalizeKnobs(knobs);
   const rng = new Rng(seed ^ 0x5eed0b);
   const { year, month: mon } = month;
@@ -974,7 +1167,12 @@ export function generateMonth(knobs: Partial<MonthKnobs>, seed: number, month: {
   for (let store = 1; store <= K.stores; store++) {
     const srng = new Rng((Math.imul(seed, 0x9e3779b1) + store * 40503) >>> 0);
     const isNote = store > K.stores - noteStores;
-    const shape = SHAPES[isNote ? NOTE_SHAPES[(K.stores - store) % NOTE_SHAPES.length] : COLUMN_SHAPES[(store - 1) % COLUMN_SHAPES.length]];
+    const shape =
+      SHAPES[
+        isNote
+          ? NOTE_SHAPES[(K.stores - store) % NOTE_SHAPES.length]
+          : COLUMN_SHAPES[(store - 1) % COLUMN_SHAPES.length]
+      ];
     const storeCode = STORE_CODES[store - 1];
     const account = String(srng.int(1, 9)) + srng.digits(shape.acctLen - 1);
     const lines: Line[] = [];
@@ -986,12 +1184,17 @@ export function generateMonth(knobs: Partial<MonthKnobs>, seed: number, month: {
     const expected = perStoreDay * simDays;
     const regularRate = 1 / 4.2; // visits a day
     const occasionalVisits = 1.15;
-    const nCust = Math.max(3, Math.round(expected / (K.regularShare * regularRate * simDays + (1 - K.regularShare) * occasionalVisits)));
+    const nCust = Math.max(
+      3,
+      Math.round(expected / (K.regularShare * regularRate * simDays + (1 - K.regularShare) * occasionalVisits)),
+    );
     const customers: Customer[] = [];
     for (let i = 0; i < nCust; i++) {
       const name = makeName(srng);
       const own = { name, acct: makeAcct(srng) };
-      const family = srng.chance(0.06) ? { name: makeName(srng, srng.chance(0.7) ? name[0] : undefined), acct: makeAcct(srng) } : null;
+      const family = srng.chance(0.06)
+        ? { name: makeName(srng, srng.chance(0.7) ? name[0] : undefined), acct: makeAcct(srng) }
+        : null;
       customers.push({ own, family, regular: srng.chance(K.regularShare), usual: price(srng), hour: timeOfDay(srng) });
     }
     // shared last five: pairs of customers whose accounts end alike
@@ -1037,7 +1240,13 @@ export function generateMonth(knobs: Partial<MonthKnobs>, seed: number, month: {
       const internal = person.acct.code === shape.code;
       const hw = hashUnit(seed + store, person.acct.code + person.acct.num);
       const hv = hashUnit(seed * 31 + store, person.acct.code);
-      return { person, display: hw < pWhole ? 'whole' : 'masked', visible: hv < 0.55 ? 5 : hv < 0.8 ? 4 : 3, showName: hashUnit(seed + 7, shape.key + person.acct.code) < 0.75, internal };
+      return {
+        person,
+        display: hw < pWhole ? 'whole' : 'masked',
+        visible: hv < 0.55 ? 5 : hv < 0.8 ? 4 : 3,
+        showName: hashUnit(seed + 7, shape.key + person.acct.code) < 0.75,
+        internal,
+      };
     };
     const transfer = (amount: number, t: number, from: Person, r: Rng): Line => {
       let ch: Channel;
@@ -1052,7 +1261,19 @@ export function generateMonth(knobs: Partial<MonthKnobs>, seed: number, month: {
       }
       const booked = bookedTime(t, ch, K.bookingDelay, cal, r);
       const memo = ch === 'online' || ch === 'internal' ? r.pick(MEMOS) : '';
-      return { booked, real: t, amount, kind: 'customer', tx: ch, payer: view, party: '', memo, seq: seq++, balance: 0, name: '' };
+      return {
+        booked,
+        real: t,
+        amount,
+        kind: 'customer',
+        tx: ch,
+        payer: view,
+        party: '',
+        memo,
+        seq: seq++,
+        balance: 0,
+        name: '',
+      };
     };
     const makeReport = (c: Customer, amount: number, at: number, note: string, r: Rng): Rep => {
       let five = c.own.acct.num.slice(-5);
@@ -1075,8 +1296,19 @@ export function generateMonth(knobs: Partial<MonthKnobs>, seed: number, month: {
         const amounts = [amount];
         for (let i = 1; i < n; i++) amounts.push(price(r));
         const at = reportedTime(t, K.reportTimeError, r);
-        for (const a of amounts) ev.reports.push(makeReport(c, a, r.chance(0.7) ? at : at + r.int(0, 3) * MIN, r.chance(0.2) ? '合併付款' : '', r));
-        if (fate !== 'unpaid') ev.transfers.push(transfer(amounts.reduce((s, x) => s + x, 0), t, payFrom(), r));
+        for (const a of amounts)
+          ev.reports.push(
+            makeReport(c, a, r.chance(0.7) ? at : at + r.int(0, 3) * MIN, r.chance(0.2) ? '合併付款' : '', r),
+          );
+        if (fate !== 'unpaid')
+          ev.transfers.push(
+            transfer(
+              amounts.reduce((s, x) => s + x, 0),
+              t,
+              payFrom(),
+              r,
+            ),
+          );
       } else if (k < K.combined + K.split) {
         // one order paid in two or three transfers: a transfer limit, two accounts, or the rest later
         const total = amount;
@@ -1091,12 +1323,19 @@ export function generateMonth(knobs: Partial<MonthKnobs>, seed: number, month: {
           left -= p;
         }
         partsOf.push(left);
-        ev.reports.push(makeReport(c, total, reportedTime(t, K.reportTimeError, r), r.chance(0.35) ? '分兩次匯款' : '', r));
+        ev.reports.push(
+          makeReport(c, total, reportedTime(t, K.reportTimeError, r), r.chance(0.35) ? '分兩次匯款' : '', r),
+        );
         if (fate !== 'unpaid') {
           let tt = t;
           const later = r.chance(0.12);
           for (let i = 0; i < partsOf.length; i++) {
-            const from = i > 0 && c.family && r.chance(0.5) ? c.family : i > 0 && r.chance(0.15) ? { name: makeName(r), acct: makeAcct(r) } : c.own;
+            const from =
+              i > 0 && c.family && r.chance(0.5)
+                ? c.family
+                : i > 0 && r.chance(0.15)
+                  ? { name: makeName(r), acct: makeAcct(r) }
+                  : c.own;
             ev.transfers.push(transfer(partsOf[i], tt, from, r));
             tt += later && i === 0 ? r.range(3, 26) * HOUR : r.range(0.5, 25) * MIN;
           }
@@ -1115,7 +1354,19 @@ export function generateMonth(knobs: Partial<MonthKnobs>, seed: number, month: {
     // -- the rest of the account's life
     const orng = new Rng((Math.imul(seed, 0x85ebca6b) + store * 7919) >>> 0);
     const other = (t: number, amount: number, tx: Line['tx'], party: string, memo = '') => {
-      const l: Line = { booked: t, real: t, amount, kind: amount > 0 ? 'income' : 'debit', tx, payer: null, party, memo, seq: seq++, balance: 0, name: '' };
+      const l: Line = {
+        booked: t,
+        real: t,
+        amount,
+        kind: amount > 0 ? 'income' : 'debit',
+        tx,
+        payer: null,
+        party,
+        memo,
+        seq: seq++,
+        balance: 0,
+        name: '',
+      };
       lines.push(l);
       return l;
     };
@@ -1130,24 +1381,42 @@ export function generateMonth(knobs: Partial<MonthKnobs>, seed: number, month: {
       if (!cal.isBusinessDay(d)) continue;
       const p = parts(d);
       const at = (h0: number, h1: number) => d + Math.round(orng.range(h0, h1) * 60) * MIN + orng.int(0, 59) * 1000;
-      if (p.d <= 7 && !done.has(`rent${p.m}`) && orng.chance(0.4) && done.add(`rent${p.m}`)) other(at(9, 12), -(orng.int(45, 95) * 1000), 'rent', suppliers[0].acct, '房租');
-      if (p.d >= payrollDay && p.d < payrollDay + 4 && !done.has(`pay${p.m}`) && done.add(`pay${p.m}`)) other(at(9, 11), -orng.int(3, 6) * orng.int(29_000, 41_000), 'payroll', '', '薪資');
+      if (p.d <= 7 && !done.has(`rent${p.m}`) && orng.chance(0.4) && done.add(`rent${p.m}`))
+        other(at(9, 12), -(orng.int(45, 95) * 1000), 'rent', suppliers[0].acct, '房租');
+      if (p.d >= payrollDay && p.d < payrollDay + 4 && !done.has(`pay${p.m}`) && done.add(`pay${p.m}`))
+        other(at(9, 11), -orng.int(3, 6) * orng.int(29_000, 41_000), 'payroll', '', '薪資');
       if (p.dow === 2) {
         const s = orng.pick(suppliers);
         other(at(10, 15), -orng.int(12, 70) * 1000 - orng.int(0, 9) * 100, 'supplier', s.acct, '貨款');
         if (!s.acct.startsWith(shape.code)) other(at(15, 15.4), -15, 'fee', '', '跨行轉帳手續費');
       }
       if (p.d === 18 || p.d === 19) {
-        if (p.m % 2 === 1 && !done.has(`elec${p.m}`) && done.add(`elec${p.m}`)) other(at(0, 6), -orng.int(3800, 9800), 'utility', '台灣電力公司', '電費');
-        if (!done.has(`tel${p.m}`) && done.add(`tel${p.m}`)) other(at(0, 6), -orng.pick([1299, 1399, 1599, 2099]), 'utility', '中華電信', '電信費');
+        if (p.m % 2 === 1 && !done.has(`elec${p.m}`) && done.add(`elec${p.m}`))
+          other(at(0, 6), -orng.int(3800, 9800), 'utility', '台灣電力公司', '電費');
+        if (!done.has(`tel${p.m}`) && done.add(`tel${p.m}`))
+          other(at(0, 6), -orng.pick([1299, 1399, 1599, 2099]), 'utility', '中華電信', '電信費');
       }
       if (orng.chance(0.12)) other(at(10, 18), -orng.pick([3000, 5000, 10000, 20000]), 'withdraw', '', '零用金');
       // the staff deposit the cash takings on some stores' Mondays and Thursdays
-      if (store % 2 === 0 && (p.dow === 1 || p.dow === 4)) other(at(10, 15), orng.int(8, 60) * 1000 + orng.int(0, 99) * 10, 'deposit', '', '營業收入');
+      if (store % 2 === 0 && (p.dow === 1 || p.dow === 4))
+        other(at(10, 15), orng.int(8, 60) * 1000 + orng.int(0, 99) * 10, 'deposit', '', '營業收入');
       // a refund now and then (a supplier's credit note, a returned fee)
-      if (orng.chance(0.05)) other(at(9, 16), orng.chance(0.3) ? 15 : orng.int(3, 60) * 100, 'refund', orng.pick(COMPANIES), orng.chance(0.5) ? '退款' : '退貨款');
+      if (orng.chance(0.05))
+        other(
+          at(9, 16),
+          orng.chance(0.3) ? 15 : orng.int(3, 60) * 100,
+          'refund',
+          orng.pick(COMPANIES),
+          orng.chance(0.5) ? '退款' : '退貨款',
+        );
       // interest: twice a year (the 21st of June and December); monthly for a digital bank
-      if (p.d >= 20 && p.d <= 23 && (p.m === 6 || p.m === 12 || shape.key === 'taishin') && !done.has(`int${p.m}`) && done.add(`int${p.m}`)) {
+      if (
+        p.d >= 20 &&
+        p.d <= 23 &&
+        (p.m === 6 || p.m === 12 || shape.key === 'taishin') &&
+        !done.has(`int${p.m}`) &&
+        done.add(`int${p.m}`)
+      ) {
         other(d + orng.int(0, 3) * MIN, orng.int(12, 640), 'interest', '', '');
       }
     }
@@ -1169,7 +1438,19 @@ export function generateMonth(knobs: Partial<MonthKnobs>, seed: number, month: {
         const next = i + 1 < lines.length ? lines[i + 1].booked : Infinity;
         const at = Math.min(l.booked + 2 * MIN, next);
         bal -= 400_000;
-        all.push({ booked: at, real: at, amount: -400_000, kind: 'debit', tx: 'sweep', payer: null, party: '總公司', memo: '資金調撥', seq: seq++, balance: bal, name: '' });
+        all.push({
+          booked: at,
+          real: at,
+          amount: -400_000,
+          kind: 'debit',
+          tx: 'sweep',
+          payer: null,
+          party: '總公司',
+          memo: '資金調撥',
+          seq: seq++,
+          balance: bal,
+          name: '',
+        });
       }
     }
     const covered = all.filter((l) => l.booked >= coverage.from && l.booked < coverage.to);
@@ -1204,5 +1485,17 @@ export function generateMonth(knobs: Partial<MonthKnobs>, seed: number, month: {
   }
 
   reports.sort((a, b) => a.paid_at - b.paid_at || a.store_id - b.store_id || (a.uuid < b.uuid ? -1 : 1));
-  return { reports, reportsFrom, reportsTo, period, coverage, files, pair, paid, unpaidReports, unreportedLines, groups };
+  return {
+    reports,
+    reportsFrom,
+    reportsTo,
+    period,
+    coverage,
+    files,
+    pair,
+    paid,
+    unpaidReports,
+    unreportedLines,
+    groups,
+  };
 }

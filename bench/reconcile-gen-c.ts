@@ -250,7 +250,15 @@ const TZ = 8 * HOUR;
 const tpe = (y: number, m: number, d: number, hh = 0, mi = 0, ss = 0) => Date.UTC(y, m - 1, d, hh, mi, ss) - TZ;
 const wall = (ms: number) => {
   const d = new Date(ms + TZ);
-  return { y: d.getUTCFullYear(), m: d.getUTCMonth() + 1, d: d.getUTCDate(), hh: d.getUTCHours(), mi: d.getUTCMinutes(), ss: d.getUTCSeconds(), dow: d.getUTCDay() };
+  return {
+    y: d.getUTCFullYear(),
+    m: d.getUTCMonth() + 1,
+    d: d.getUTCDate(),
+    hh: d.getUTCHours(),
+    mi: d.getUTCMinutes(),
+    ss: d.getUTCSeconds(),
+    dow: d.getUTCDay(),
+  };
 };
 const dayStart = (ms: number) => Math.floor((ms + TZ) / DAY) * DAY - TZ;
 const isWeekend = (ms: number) => {
@@ -288,22 +296,163 @@ const clamp01 = (x: number) => Math.min(1, Math.max(0, x));
 // ---- the world's vocabulary ----------------------------------------------------------------
 
 /** The commonest full names, shared by thousands of people (weighted by rank). */
-const COMMON_NAMES = ['陳美玲', '林志豪', '王小明', '張淑芬', '李建宏', '陳怡君', '林雅婷', '黃志明', '張家豪', '王淑惠', '李佳穎', '吳美惠', '劉建志', '陳志偉', '林淑貞', '蔡宗翰'];
-const SURNAMES = ['陳', '林', '黃', '張', '李', '王', '吳', '劉', '蔡', '楊', '許', '鄭', '謝', '郭', '洪', '曾', '邱', '廖', '賴', '周', '徐', '蘇', '葉', '莊', '呂', '江', '何', '蕭', '羅', '高'];
+const COMMON_NAMES = [
+  '陳美玲',
+  '林志豪',
+  '王小明',
+  '張淑芬',
+  '李建宏',
+  '陳怡君',
+  '林雅婷',
+  '黃志明',
+  '張家豪',
+  '王淑惠',
+  '李佳穎',
+  '吳美惠',
+  '劉建志',
+  '陳志偉',
+  '林淑貞',
+  '蔡宗翰',
+];
+const SURNAMES = [
+  '陳',
+  '林',
+  '黃',
+  '張',
+  '李',
+  '王',
+  '吳',
+  '劉',
+  '蔡',
+  '楊',
+  '許',
+  '鄭',
+  '謝',
+  '郭',
+  '洪',
+  '曾',
+  '邱',
+  '廖',
+  '賴',
+  '周',
+  '徐',
+  '蘇',
+  '葉',
+  '莊',
+  '呂',
+  '江',
+  '何',
+  '蕭',
+  '羅',
+  '高',
+];
 const SURNAME_W = SURNAMES.map((_, i) => 1 / (i + 3));
-const GIVEN = ['美', '玲', '志', '豪', '明', '淑', '芬', '建', '宏', '怡', '君', '雅', '婷', '家', '佳', '穎', '惠', '俊', '傑', '宗', '翰', '承', '恩', '宇', '軒', '欣', '冠', '廷', '柏', '彥', '詩', '涵', '子', '晴', '文', '華', '秀', '英', '麗', '珍', '國', '榮', '信', '心', '瑜', '偉', '琪', '安', '庭', '昱'];
-const BANK_CODES = ['004', '005', '006', '007', '008', '009', '011', '012', '013', '017', '048', '050', '052', '053', '054', '081', '101', '103', '108', '118', '147', '700', '803', '805', '806', '807', '808', '809', '810', '812', '815', '816', '822'];
+const GIVEN = [
+  '美',
+  '玲',
+  '志',
+  '豪',
+  '明',
+  '淑',
+  '芬',
+  '建',
+  '宏',
+  '怡',
+  '君',
+  '雅',
+  '婷',
+  '家',
+  '佳',
+  '穎',
+  '惠',
+  '俊',
+  '傑',
+  '宗',
+  '翰',
+  '承',
+  '恩',
+  '宇',
+  '軒',
+  '欣',
+  '冠',
+  '廷',
+  '柏',
+  '彥',
+  '詩',
+  '涵',
+  '子',
+  '晴',
+  '文',
+  '華',
+  '秀',
+  '英',
+  '麗',
+  '珍',
+  '國',
+  '榮',
+  '信',
+  '心',
+  '瑜',
+  '偉',
+  '琪',
+  '安',
+  '庭',
+  '昱',
+];
+const BANK_CODES = [
+  '004',
+  '005',
+  '006',
+  '007',
+  '008',
+  '009',
+  '011',
+  '012',
+  '013',
+  '017',
+  '048',
+  '050',
+  '052',
+  '053',
+  '054',
+  '081',
+  '101',
+  '103',
+  '108',
+  '118',
+  '147',
+  '700',
+  '803',
+  '805',
+  '806',
+  '807',
+  '808',
+  '809',
+  '810',
+  '812',
+  '815',
+  '816',
+  '822',
+];
 const CASH_LABELS = ['現金存款', 'ATM存款', '無摺存入'];
 const MESSAGES = ['貨款', '訂單', '謝謝', '購物', '付款', '團購', '阿明', '小美', 'Amy', '訂金', '尾款', '補差額'];
 const REPORT_NOTES = ['2件', '含運', 'LINE訂單', '自取', '宅配', '會員', '補寄', '團購', '預購', '現場'];
 const CATALOGUE = [290, 390, 450, 590, 680, 880, 990, 1280, 1480, 1680, 1980, 2380, 2880, 3200, 4500, 5800];
 const STORE_CODES = ['TPE', 'TXG', 'KHH', 'TNN', 'HSZ', 'TYN', 'ILA', 'CYI'];
 /** weight of a transfer at each hour of the day (Taiwan time) */
-const HOUR_W = [0.25, 0.12, 0.06, 0.03, 0.02, 0.04, 0.15, 0.45, 0.9, 1.4, 2, 2.4, 3, 2.8, 2.3, 2.2, 2.2, 2.3, 2.5, 3, 3.2, 3, 2, 0.8];
+const HOUR_W = [
+  0.25, 0.12, 0.06, 0.03, 0.02, 0.04, 0.15, 0.45, 0.9, 1.4, 2, 2.4, 3, 2.8, 2.3, 2.2, 2.2, 2.3, 2.5, 3, 3.2, 3, 2, 0.8,
+];
 const HOURS = HOUR_W.map((_, i) => i);
 
 type ShapeId = 'esun' | 'cathay' | 'fubon' | 'post' | 'ctbc';
-const BANK_NAME: Record<ShapeId, string> = { esun: '玉山', cathay: '國泰世華', fubon: '台北富邦', post: '中華郵政', ctbc: '中國信託' };
+const BANK_NAME: Record<ShapeId, string> = {
+  esun: '玉山',
+  cathay: '國泰世華',
+  fubon: '台北富邦',
+  post: '中華郵政',
+  ctbc: '中國信託',
+};
 const BANK_OWN_CODE: Record<ShapeId, string> = { esun: '808', cathay: '013', fubon: '012', post: '700', ctbc: '822' };
 
 interface Bank {
@@ -353,13 +502,11 @@ const MASK_FORMS: Record<3 | 4 | 5, Array<(c: Customer) => string>> = {
     (c) => `*****${c.account.slice(-4)} 轉帳`,
     (c) => `${c.account.slice(0, 6)}****${c.account.slice(-4)}`,
   ],
-  3: [
-    (c) => `******${c.account.slice(-3)}`,
-    (c) => `${c.code}${'*'.repeat(8)}${c.account.slice(-3)}`,
-  ],
+  3: [(c) => `******${c.account.slice(-3)}`, (c) => `${c.code}${'*'.repeat(8)}${c.account.slice(-3)}`],
 };
 
-const maskName = (name: string) => (name.length <= 2 ? `${name[0]}*` : `${name[0]}${'*'.repeat(name.length - 2)}${name[name.length - 1]}`);
+const maskName = (name: string) =>
+  name.length <= 2 ? `${name[0]}*` : `${name[0]}${'*'.repeat(name.length - 2)}${name[name.length - 1]}`;
 const money = (n: number) => String(n).replace(/\B(?=(\d{3})+(?!\d))/g, ',');
 
 // ---- the simulation's records --------------------------------------------------------------
@@ -390,7 +537,12 @@ interface Line {
 // ---- generation -----------------------------------------------------------------------------
 
 function resolveKnobs(k: Partial<KnobsC>, rng: Rng): KnobsC {
-  const out: KnobsC = { ...DEFAULT_KNOBS_C, ...k, masking: { ...DEFAULT_KNOBS_C.masking, ...(k.masking ?? {}) }, maskDigits: { ...DEFAULT_KNOBS_C.maskDigits, ...(k.maskDigits ?? {}) } };
+  const out: KnobsC = {
+    ...DEFAULT_KNOBS_C,
+    ...k,
+    masking: { ...DEFAULT_KNOBS_C.masking, ...(k.masking ?? {}) },
+    maskDigits: { ...DEFAULT_KNOBS_C.maskDigits, ...(k.maskDigits ?? {}) },
+  };
   const d = out.amountDiversity;
   if (k.listPrices === undefined) out.listPrices = Math.min(8, Math.max(3, Math.round(d / 3)));
   if (k.listShare === undefined) out.listShare = Math.min(0.97, Math.max(0.05, 1 - d / 100));
@@ -399,14 +551,24 @@ function resolveKnobs(k: Partial<KnobsC>, rng: Rng): KnobsC {
   return out;
 }
 
-export function generateMonthC(knobs: Partial<MonthKnobs> & Partial<ExtraKnobsC>, seed: number, month: { year: number; month: number } = { year: 2026, month: 11 }): FileMonthC {
+export function generateMonthC(
+  knobs: Partial<MonthKnobs> & Partial<ExtraKnobsC>,
+  seed: number,
+  month: { year: number; month: number } = { year: 2026, month: 11 },
+): FileMonthC {
   const rng = new Rng(seed);
   const K = resolveKnobs(knobs, rng);
 
-  const period = { from: tpe(month.year, month.month, 1), to: tpe(month.month === 12 ? month.year + 1 : month.year, month.month === 12 ? 1 : month.month + 1, 1) };
+  const period = {
+    from: tpe(month.year, month.month, 1),
+    to: tpe(month.month === 12 ? month.year + 1 : month.year, month.month === 12 ? 1 : month.month + 1, 1),
+  };
   const reportsFrom = period.from - Math.round(K.marginBefore * DAY);
   const reportsTo = period.to + Math.round(K.marginAfter * DAY) - 1;
-  const coverage = { from: period.from - Math.round(K.coverageLead) * DAY, to: period.to + Math.round(K.coverageTail) * DAY };
+  const coverage = {
+    from: period.from - Math.round(K.coverageLead) * DAY,
+    to: period.to + Math.round(K.coverageTail) * DAY,
+  };
   // transfers from well before the report window (booked late, reported late) to a little after it
   const simFrom = dayStart(Math.min(reportsFrom, coverage.from) - 6 * DAY);
   const simTo = dayStart(Math.max(reportsTo, coverage.to) + 2 * DAY);
@@ -415,8 +577,15 @@ export function generateMonthC(knobs: Partial<MonthKnobs> & Partial<ExtraKnobsC>
 
   // -- stores and their banks
   const nStores = K.stores;
-  const shapes: ShapeId[] = [...rng.shuffle<ShapeId>(['esun', 'cathay', 'fubon']), ...rng.shuffle<ShapeId>(['post', 'ctbc'])];
-  const noCp = new Set(rng.shuffle(Array.from({ length: nStores }, (_, i) => i + 1)).slice(0, Math.round(clamp01(K.digitsInNote) * nStores)));
+  const shapes: ShapeId[] = [
+    ...rng.shuffle<ShapeId>(['esun', 'cathay', 'fubon']),
+    ...rng.shuffle<ShapeId>(['post', 'ctbc']),
+  ];
+  const noCp = new Set(
+    rng
+      .shuffle(Array.from({ length: nStores }, (_, i) => i + 1))
+      .slice(0, Math.round(clamp01(K.digitsInNote) * nStores)),
+  );
   const banks: Bank[] = [];
   const storeWeight: number[] = [];
   for (let s = 1; s <= nStores; s++) {
@@ -430,7 +599,11 @@ export function generateMonthC(knobs: Partial<MonthKnobs> & Partial<ExtraKnobsC>
       account: String(rng.int(1, 9)) + rng.digits(accLen - 1),
       cutoff: rng.pick([15 * 60 + 30, 15 * 60 + 30, 16 * 60, 15 * 60]),
       batch: rng.pick([5, 30, 7 * 60, 8 * 60 + 30, 9 * 60]),
-      pref: { 3: rng.int(0, MASK_FORMS[3].length - 1), 4: rng.int(0, MASK_FORMS[4].length - 1), 5: rng.int(0, MASK_FORMS[5].length - 1) },
+      pref: {
+        3: rng.int(0, MASK_FORMS[3].length - 1),
+        4: rng.int(0, MASK_FORMS[4].length - 1),
+        5: rng.int(0, MASK_FORMS[5].length - 1),
+      },
       acctInSummary: rng.pick([0.1, 0.5, 0.85]),
     };
     storeWeight[s] = rng.uniform(0.6, 1.4);
@@ -443,7 +616,11 @@ export function generateMonthC(knobs: Partial<MonthKnobs> & Partial<ExtraKnobsC>
   const prices: number[][] = [];
   const priceW: number[][] = [];
   const drawName = () => {
-    if (rng.chance(K.commonName)) return rng.weighted(COMMON_NAMES, COMMON_NAMES.map((_, i) => 1 / (i + 1)));
+    if (rng.chance(K.commonName))
+      return rng.weighted(
+        COMMON_NAMES,
+        COMMON_NAMES.map((_, i) => 1 / (i + 1)),
+      );
     const given = rng.chance(0.9) ? rng.pick(GIVEN) + rng.pick(GIVEN) : rng.pick(GIVEN);
     return rng.weighted(SURNAMES, SURNAME_W) + given;
   };
@@ -481,7 +658,11 @@ export function generateMonthC(knobs: Partial<MonthKnobs> & Partial<ExtraKnobsC>
       regular,
       fav: 0,
       hour: rng.weighted(HOURS, HOUR_W),
-      message: rng.chance(K.transferMessage) ? (rng.chance(0.3) ? `訂單${rng.int(1000, 9999)}` : rng.pick(MESSAGES)) : '',
+      message: rng.chance(K.transferMessage)
+        ? rng.chance(0.3)
+          ? `訂單${rng.int(1000, 9999)}`
+          : rng.pick(MESSAGES)
+        : '',
       cash: rng.chance(0.75),
     };
     c.fav = rng.chance(K.listShare) ? rng.weighted(prices[store], priceW[store]) : variedAmount();
@@ -491,7 +672,10 @@ export function generateMonthC(knobs: Partial<MonthKnobs> & Partial<ExtraKnobsC>
   };
 
   // -- purchase events: regulars on their rhythm, one-off customers at random
-  interface Event { t: number; c: Customer }
+  interface Event {
+    t: number;
+    c: Customer;
+  }
   const events: Event[][] = [];
   const dayWeight = (ms: number) => [1.15, 0.9, 0.95, 0.95, 1, 1.1, 1.25][wall(ms).dow];
   const meanDayWeight = 1.043;
@@ -500,14 +684,20 @@ export function generateMonthC(knobs: Partial<MonthKnobs> & Partial<ExtraKnobsC>
     customers[s] = [];
     regulars[s] = [];
     const np = Math.max(1, Math.round(K.listPrices));
-    prices[s] = rng.shuffle([...CATALOGUE]).slice(0, Math.min(np, CATALOGUE.length)).sort((a, b) => a - b);
+    prices[s] = rng
+      .shuffle([...CATALOGUE])
+      .slice(0, Math.min(np, CATALOGUE.length))
+      .sort((a, b) => a - b);
     priceW[s] = rng.shuffle(prices[s].map((_, i) => 1 / (i + 1)));
     events[s] = [];
     const lambda = (K.perDay * storeWeight[s]) / wSum; // events a day
     const share = clamp01(K.regularShare);
     const every = Math.max(1, K.regularEveryDays);
     const total = lambda * simDays;
-    const nReg = share >= 1 ? Math.round(total / (simDays / every)) : Math.round((share * total) / (1 - share + (share * simDays) / every));
+    const nReg =
+      share >= 1
+        ? Math.round(total / (simDays / every))
+        : Math.round((share * total) / (1 - share + (share * simDays) / every));
     const regRate = nReg / every; // visits a day
     const oneOffRate = Math.max(0, lambda - regRate);
     for (let i = 0; i < nReg; i++) {
@@ -516,7 +706,12 @@ export function generateMonthC(knobs: Partial<MonthKnobs> & Partial<ExtraKnobsC>
       let t = simFrom + rng.uniform(0, mine) * DAY;
       while (t < simTo) {
         const day = dayStart(t);
-        const at = day + Math.min(23.99 * HOUR, Math.max(6 * HOUR, c.hour * HOUR + rng.normal() * 1.2 * HOUR + rng.int(0, 3599) * 1000));
+        const at =
+          day +
+          Math.min(
+            23.99 * HOUR,
+            Math.max(6 * HOUR, c.hour * HOUR + rng.normal() * 1.2 * HOUR + rng.int(0, 3599) * 1000),
+          );
         events[s].push({ t: Math.round(at / 1000) * 1000, c });
         t += Math.max(0.6, mine * rng.uniform(0.5, 1.5)) * DAY;
       }
@@ -586,7 +781,12 @@ export function generateMonthC(knobs: Partial<MonthKnobs> & Partial<ExtraKnobsC>
   };
   const maybeDuplicate = (r: ReconcileReport) => {
     if (!rng.chance(K.duplicateReport)) return;
-    const d: ReconcileReport = { ...r, uuid: rng.uuid(), paid_at: rng.chance(0.4) ? r.paid_at : r.paid_at + rng.int(1, 25) * MIN, note: rng.chance(0.2) ? (r.note ? r.note : '重新回報') : r.note };
+    const d: ReconcileReport = {
+      ...r,
+      uuid: rng.uuid(),
+      paid_at: rng.chance(0.4) ? r.paid_at : r.paid_at + rng.int(1, 25) * MIN,
+      note: rng.chance(0.2) ? (r.note ? r.note : '重新回報') : r.note,
+    };
     reports.push(d);
     unpaidIds.add(d.uuid);
     duplicates.set(d.uuid, r.uuid);
@@ -628,7 +828,12 @@ export function generateMonthC(knobs: Partial<MonthKnobs> & Partial<ExtraKnobsC>
       // a teller writes the label and the depositor's name (無摺存入 陳美玲)
       else note = c.cash && nameText && rng.chance(0.4) ? `${rng.pick(CASH_LABELS)} ${nameText}` : who;
     } else {
-      const acct = c.kind === 'whole' ? (rng.chance(0.5) ? `${c.code}${c.account}` : c.account) : MASK_FORMS[c.shown][c.form % MASK_FORMS[c.shown].length](c);
+      const acct =
+        c.kind === 'whole'
+          ? rng.chance(0.5)
+            ? `${c.code}${c.account}`
+            : c.account
+          : MASK_FORMS[c.shown][c.form % MASK_FORMS[c.shown].length](c);
       digits = c.kind === 'whole' ? c.account.slice(-5) : c.account.slice(-c.shown);
       const sameBank = c.code === bank.code;
       summary = sameBank ? '轉帳存入' : rng.pick(['跨行轉入', '跨行轉入', '網銀轉入', 'ATM轉入', '行動銀行轉入']);
@@ -686,7 +891,12 @@ export function generateMonthC(knobs: Partial<MonthKnobs> & Partial<ExtraKnobsC>
         const a1 = Math.min(total - 1, Math.max(1, first));
         const t2 = rng.chance(0.8) ? t + rng.int(1, 30) * MIN : t + DAY + rng.int(-120, 120) * MIN;
         payments[p].transfers.push(addTransfer(c, t, a1, p), addTransfer(c, t2, total - a1, p));
-        const rep = makeReport(c, rng.chance(0.5) ? t2 : t, total, rng.chance(0.3) ? rng.pick(['分兩筆匯款', '分2次', '分開匯']) : undefined);
+        const rep = makeReport(
+          c,
+          rng.chance(0.5) ? t2 : t,
+          total,
+          rng.chance(0.3) ? rng.pick(['分兩筆匯款', '分2次', '分開匯']) : undefined,
+        );
         payments[p].reports.push(rep.uuid);
         reportPaid.set(rep.uuid, p);
       } else {
@@ -710,14 +920,26 @@ export function generateMonthC(knobs: Partial<MonthKnobs> & Partial<ExtraKnobsC>
   const staff = ['陳美玲', '林雅婷', '王小明', '黃志明', '張淑芬'];
   const other = (store: number, at: number, amount: number, summary: string, cp = '', note = '', note2 = '') => {
     const acct = /\d{10,}/.exec(`${cp} ${note}`);
-    lines.push({ id: lineId++, store, at, amount, summary, cp, note, note2, digits: acct ? acct[0].slice(-5) : '', payment: -1 });
+    lines.push({
+      id: lineId++,
+      store,
+      at,
+      amount,
+      summary,
+      cp,
+      note,
+      note2,
+      digits: acct ? acct[0].slice(-5) : '',
+      payment: -1,
+    });
   };
   for (let s = 1; s <= nStores; s++) {
     const bank = banks[s];
     const oc = Math.max(0, K.otherCredits);
     const db = Math.max(0, K.debits);
     const companyAcct = () => rng.pick(BANK_CODES) + String(rng.int(1, 9)) + rng.digits(12);
-    const noteAcct = (acct: string, text: string) => (bank.hasCp ? { cp: acct, note: text } : { cp: '', note: `${acct} ${text}` });
+    const noteAcct = (acct: string, text: string) =>
+      bank.hasCp ? { cp: acct, note: text } : { cp: '', note: `${acct} ${text}` };
     for (let day = simFrom; day < simTo; day += DAY) {
       const w = wall(day);
       const business = !isWeekend(day);
@@ -727,11 +949,19 @@ export function generateMonthC(knobs: Partial<MonthKnobs> & Partial<ExtraKnobsC>
           const amt = rng.chance(0.5) ? rng.int(30, 600) * 100 : rng.int(3000, 60000);
           const label = rng.pick(CASH_LABELS);
           const who = rng.chance(0.5) ? rng.pick(staff) : rng.chance(0.5) ? '營業收入' : '';
-          other(s, day + rng.int(10 * 60, 16 * 60) * MIN + rng.int(0, 59) * 1000, amt, label, bank.hasCp && rng.chance(0.3) ? who : '', bank.hasCp ? '' : who);
+          other(
+            s,
+            day + rng.int(10 * 60, 16 * 60) * MIN + rng.int(0, 59) * 1000,
+            amt,
+            label,
+            bank.hasCp && rng.chance(0.3) ? who : '',
+            bank.hasCp ? '' : who,
+          );
         }
       }
       // interest on the 21st
-      if (w.d === 21 && rng.chance(Math.min(1, oc))) other(s, day + rng.int(0, 30) * MIN, rng.int(3, 180), rng.pick(['利息存入', '結算息', '存款息']));
+      if (w.d === 21 && rng.chance(Math.min(1, oc)))
+        other(s, day + rng.int(0, 30) * MIN, rng.int(3, 180), rng.pick(['利息存入', '結算息', '存款息']));
       // refunds and platform payouts
       if (rng.chance(Math.min(1, 0.08 * oc))) {
         const x = noteAcct(companyAcct(), rng.pick(['退款', '貨款退回', '溢付退還', '廠商退款']));
@@ -748,9 +978,13 @@ export function generateMonthC(knobs: Partial<MonthKnobs> & Partial<ExtraKnobsC>
         other(s, day + rng.int(9 * 60, 12 * 60) * MIN, -rng.int(35, 80) * 1000, '轉帳支出', x.cp, x.note);
         other(s, day + rng.int(12 * 60, 13 * 60) * MIN, -15, '跨行手續費');
       }
-      if (w.d === 10 && rng.chance(Math.min(1, db))) for (const who of staff.slice(0, rng.int(2, 4))) other(s, day + 10 * HOUR + rng.int(0, 30) * MIN, -rng.int(280, 420) * 100, '薪資轉帳', '', who);
-      if (w.d === 15 && rng.chance(Math.min(1, db))) other(s, day + rng.int(8, 12) * HOUR, -rng.int(2500, 9000), rng.pick(['電費', '台電代繳']));
-      if (w.d === 18 && rng.chance(Math.min(1, db))) other(s, day + rng.int(8, 12) * HOUR, -rng.int(600, 1600), rng.pick(['電信費', '中華電信']));
+      if (w.d === 10 && rng.chance(Math.min(1, db)))
+        for (const who of staff.slice(0, rng.int(2, 4)))
+          other(s, day + 10 * HOUR + rng.int(0, 30) * MIN, -rng.int(280, 420) * 100, '薪資轉帳', '', who);
+      if (w.d === 15 && rng.chance(Math.min(1, db)))
+        other(s, day + rng.int(8, 12) * HOUR, -rng.int(2500, 9000), rng.pick(['電費', '台電代繳']));
+      if (w.d === 18 && rng.chance(Math.min(1, db)))
+        other(s, day + rng.int(8, 12) * HOUR, -rng.int(600, 1600), rng.pick(['電信費', '中華電信']));
       if (business && rng.chance(Math.min(1, 0.25 * db))) {
         const x = noteAcct(companyAcct(), rng.pick(['進貨', '貨款', '廠商']));
         other(s, day + rng.int(9 * 60, 15 * 60) * MIN, -rng.int(80, 900) * 100, '轉帳支出', x.cp, x.note);
@@ -766,7 +1000,9 @@ export function generateMonthC(knobs: Partial<MonthKnobs> & Partial<ExtraKnobsC>
   const lineDigits = new Map<string, string>();
   for (let s = 1; s <= nStores; s++) {
     const bank = banks[s];
-    const mine = lines.filter((l) => l.store === s && l.at >= coverage.from && l.at < coverage.to).sort((a, b) => a.at - b.at || a.id - b.id);
+    const mine = lines
+      .filter((l) => l.store === s && l.at >= coverage.from && l.at < coverage.to)
+      .sort((a, b) => a.at - b.at || a.id - b.id);
     if (mine.length === 0) continue; // a bank has no statement without a transaction (the reader refuses one)
     let bal = rng.int(300, 900) * 1000 + rng.int(0, 999);
     const balances = mine.map((l) => (bal += l.amount));
@@ -782,7 +1018,9 @@ export function generateMonthC(knobs: Partial<MonthKnobs> & Partial<ExtraKnobsC>
   }
 
   // -- the truth
-  const inWindow = reports.filter((r) => r.paid_at >= reportsFrom && r.paid_at <= reportsTo).sort((a, b) => a.paid_at - b.paid_at || (a.uuid < b.uuid ? -1 : 1));
+  const inWindow = reports
+    .filter((r) => r.paid_at >= reportsFrom && r.paid_at <= reportsTo)
+    .sort((a, b) => a.paid_at - b.paid_at || (a.uuid < b.uuid ? -1 : 1));
   const present = new Set(inWindow.map((r) => r.uuid));
   const pair = new Map<string, string>();
   const paid = new Set<string>();
@@ -808,7 +1046,8 @@ export function generateMonthC(knobs: Partial<MonthKnobs> & Partial<ExtraKnobsC>
       amountTypos.set(reps[0], ls[0]);
     } else groups.push({ payments: reps, lines: ls });
   }
-  for (const l of lines) if (l.payment < 0 && l.amount > 0 && lineName.has(l.id)) unreportedLines.add(lineName.get(l.id)!);
+  for (const l of lines)
+    if (l.payment < 0 && l.amount > 0 && lineName.has(l.id)) unreportedLines.add(lineName.get(l.id)!);
 
   return {
     reports: inWindow,
@@ -858,7 +1097,12 @@ const join = (...xs: string[]) => xs.filter(Boolean).join(' ');
 const dashed = (acct: string) => `${acct.slice(0, 4)}-${acct.slice(4, 7)}-${acct.slice(7)}`;
 
 /** The file's bytes, and for each line (in the given chronological order) its row number. */
-function render(bank: Bank, lines: Line[], balances: number[], coverage: { from: number; to: number }): { bytes: Uint8Array; rows: number[] } {
+function render(
+  bank: Bank,
+  lines: Line[],
+  balances: number[],
+  coverage: { from: number; to: number },
+): { bytes: Uint8Array; rows: number[] } {
   const rowOf: number[] = new Array(lines.length);
   const last = coverage.to - DAY;
   switch (bank.shape) {
@@ -870,17 +1114,44 @@ function render(bank: Bank, lines: Line[], balances: number[], coverage: { from:
         ['交易日期', '交易時間', '摘要', '支出', '存入', '餘額', ...(bank.hasCp ? ['對方帳號'] : []), '備註'],
       ];
       lines.forEach((l, i) => {
-        out.push([rocDate(l.at), clock(l.at), l.summary, l.amount < 0 ? money(-l.amount) : '', l.amount > 0 ? money(l.amount) : '', money(balances[i]), ...(bank.hasCp ? [l.cp] : []), join(l.note, l.note2)]);
+        out.push([
+          rocDate(l.at),
+          clock(l.at),
+          l.summary,
+          l.amount < 0 ? money(-l.amount) : '',
+          l.amount > 0 ? money(l.amount) : '',
+          money(balances[i]),
+          ...(bank.hasCp ? [l.cp] : []),
+          join(l.note, l.note2),
+        ]);
         rowOf[i] = out.length;
       });
       out.push([`資料筆數：${lines.length}`]);
       return { bytes: new Uint8Array(iconv.encode(csv(out), 'big5')), rows: rowOf };
     }
     case 'cathay': {
-      const out: string[][] = [['交易日期', '交易時間', '摘要', '金額', '餘額', ...(bank.hasCp ? ['轉出入帳號'] : []), '交易備註', ...(bank.hasCp ? [] : ['附註'])]];
+      const out: string[][] = [
+        [
+          '交易日期',
+          '交易時間',
+          '摘要',
+          '金額',
+          '餘額',
+          ...(bank.hasCp ? ['轉出入帳號'] : []),
+          '交易備註',
+          ...(bank.hasCp ? [] : ['附註']),
+        ],
+      ];
       lines.forEach((l, i) => {
         const amt = l.amount < 0 ? `-${money(-l.amount)}` : money(l.amount);
-        out.push([gDate(l.at), clock(l.at, ''), l.summary, amt, money(balances[i]), ...(bank.hasCp ? [l.cp, join(l.note, l.note2)] : [l.note2, l.note])]);
+        out.push([
+          gDate(l.at),
+          clock(l.at, ''),
+          l.summary,
+          amt,
+          money(balances[i]),
+          ...(bank.hasCp ? [l.cp, join(l.note, l.note2)] : [l.note2, l.note]),
+        ]);
         rowOf[i] = out.length;
       });
       const text = '\ufeff' + csv(out);
@@ -897,7 +1168,15 @@ function render(bank: Bank, lines: Line[], balances: number[], coverage: { from:
       lines.forEach((l, i) => {
         if (l.amount > 0) cr += l.amount;
         else dr -= l.amount;
-        out.push([rocDate(l.at, ''), l.summary, l.amount < 0 ? String(-l.amount) : '', l.amount > 0 ? String(l.amount) : '', String(balances[i]), ...(bank.hasCp ? [l.cp] : []), join(l.note, l.note2)]);
+        out.push([
+          rocDate(l.at, ''),
+          l.summary,
+          l.amount < 0 ? String(-l.amount) : '',
+          l.amount > 0 ? String(l.amount) : '',
+          String(balances[i]),
+          ...(bank.hasCp ? [l.cp] : []),
+          join(l.note, l.note2),
+        ]);
         rowOf[i] = out.length;
       });
       out.push(['合計', '', String(dr), String(cr), '']);
@@ -906,7 +1185,15 @@ function render(bank: Bank, lines: Line[], balances: number[], coverage: { from:
     case 'ctbc': {
       const out: string[][] = [['日期時間', '摘要', '提', '存', '餘額', '註記', ...(bank.hasCp ? ['對方帳號'] : [])]];
       lines.forEach((l, i) => {
-        out.push([`${gDate(l.at)} ${clock(l.at, ':', false)}`, l.summary, l.amount < 0 ? money(-l.amount) : '', l.amount > 0 ? money(l.amount) : '', money(balances[i]), join(l.note, l.note2), ...(bank.hasCp ? [l.cp] : [])]);
+        out.push([
+          `${gDate(l.at)} ${clock(l.at, ':', false)}`,
+          l.summary,
+          l.amount < 0 ? money(-l.amount) : '',
+          l.amount > 0 ? money(l.amount) : '',
+          money(balances[i]),
+          join(l.note, l.note2),
+          ...(bank.hasCp ? [l.cp] : []),
+        ]);
         rowOf[i] = out.length;
       });
       return { bytes: new Uint8Array(Buffer.from('\ufeff' + csv(out), 'utf8')), rows: rowOf };
@@ -918,14 +1205,34 @@ function render(bank: Bank, lines: Line[], balances: number[], coverage: { from:
         ['帳號', bank.account],
         ['查詢期間', `${gDate(coverage.from)} ~ ${gDate(last)}`],
         [],
-        ['交易日期', '帳務日期', '摘要', '支出金額', '存入金額', '帳戶餘額', ...(bank.hasCp ? ['對方銀行代碼/帳號'] : []), '備註', '轉帳留言'],
+        [
+          '交易日期',
+          '帳務日期',
+          '摘要',
+          '支出金額',
+          '存入金額',
+          '帳戶餘額',
+          ...(bank.hasCp ? ['對方銀行代碼/帳號'] : []),
+          '備註',
+          '轉帳留言',
+        ],
       ];
       const dateCells: Array<[number, number, string]> = [];
       // newest first
       for (let i = lines.length - 1; i >= 0; i--) {
         const l = lines[i];
         const r = out.length;
-        out.push([serial(l.at), Math.floor(serial(l.at)), l.summary, l.amount < 0 ? -l.amount : null, l.amount > 0 ? l.amount : null, balances[i], ...(bank.hasCp ? [l.cp || null] : []), l.note || null, l.note2 || null]);
+        out.push([
+          serial(l.at),
+          Math.floor(serial(l.at)),
+          l.summary,
+          l.amount < 0 ? -l.amount : null,
+          l.amount > 0 ? l.amount : null,
+          balances[i],
+          ...(bank.hasCp ? [l.cp || null] : []),
+          l.note || null,
+          l.note2 || null,
+        ]);
         dateCells.push([r, 0, 'yyyy/mm/dd hh:mm:ss'], [r, 1, 'yyyy/mm/dd']);
         rowOf[i] = r + 1;
       }

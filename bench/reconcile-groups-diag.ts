@@ -18,7 +18,8 @@ for (const m of sweepMonths({ only })) {
   const a = analyseMonth(m);
   const t = m.truth;
   const res = decide(a.analysis, DEFAULT_THRESHOLDS);
-  const exact = (s: { payments: string[]; lines: number[] }) => t.groups.some((g) => same(g.payments, s.payments) && same(g.lines, s.lines));
+  const exact = (s: { payments: string[]; lines: number[] }) =>
+    t.groups.some((g) => same(g.payments, s.payments) && same(g.lines, s.lines));
   if (process.argv.includes('--hidden')) {
     for (const s of res.suggestions) {
       const key = `${m.half} | ${s.reasons.map(reasonText).join('、')} | ${exact(s) ? 'right' : 'wrong'} | ${s.payments.length} reports, ${s.lines.length} credits`;
@@ -48,7 +49,10 @@ for (const m of sweepMonths({ only })) {
     const key = `${kind} [${states.join(', ')}]`;
     kinds[key] = (kinds[key] ?? 0) + 1;
   }
-  console.log(`${m.half} ${m.generator} ${m.name}: listed ${listed.length}, of true groups ${inGroup.length}; suggestions ${res.suggestions.length} (${res.suggestions.filter(exact).length} exactly right) of ${t.groups.length} groups`);
+  console.log(
+    `${m.half} ${m.generator} ${m.name}: listed ${listed.length}, of true groups ${inGroup.length}; suggestions ${res.suggestions.length} (${res.suggestions.filter(exact).length} exactly right) of ${t.groups.length} groups`,
+  );
   for (const [k, n] of Object.entries(kinds).sort((x, y) => y[1] - x[1])) console.log(`   ${n} ${k}`);
 }
-for (const [k, v] of [...tally].sort()) console.log(`${v.groups} groups, hiding ${v.hiding} credits nobody reported: ${k}`);
+for (const [k, v] of [...tally].sort())
+  console.log(`${v.groups} groups, hiding ${v.hiding} credits nobody reported: ${k}`);

@@ -30,18 +30,39 @@ for (const seed of seeds.length ? seeds : [20261123]) {
     const trueC = cands?.find((c) => c.line === id);
     const top = cands?.[0];
     const autoLine = res.auto.find((a) => a.line === id);
-    const kind = !cands ? 'not in review' : !trueC ? (autoLine ? 'true line taken by auto' : 'true line not a candidate') : 'ranked below';
+    const kind = !cands
+      ? 'not in review'
+      : !trueC
+        ? autoLine
+          ? 'true line taken by auto'
+          : 'true line not a candidate'
+        : 'ranked below';
     kinds.set(kind, (kinds.get(kind) ?? 0) + 1);
     if (!verbose) continue;
     console.log(`\n${u} ${kind}: report ${r.last_five} ${fmt(r.paid_at)} NT$${r.amount} note=${r.note}`);
-    console.log(`  true  #${id} ${l.digits || '-'} ${fmt(l.at)}${l.hasTime ? '' : ' (date)'} score ${trueC?.score ?? '-'} ${trueC?.reasons.map(reasonText).join('、') ?? ''}`);
-    if (autoLine) console.log(`  auto took it for ${autoLine.payment} (${reports.get(autoLine.payment)!.last_five} ${fmt(reports.get(autoLine.payment)!.paid_at)}) ${autoLine.reasons.map(reasonText).join('、')}`);
+    console.log(
+      `  true  #${id} ${l.digits || '-'} ${fmt(l.at)}${l.hasTime ? '' : ' (date)'} score ${trueC?.score ?? '-'} ${trueC?.reasons.map(reasonText).join('、') ?? ''}`,
+    );
+    if (autoLine)
+      console.log(
+        `  auto took it for ${autoLine.payment} (${reports.get(autoLine.payment)!.last_five} ${fmt(reports.get(autoLine.payment)!.paid_at)}) ${autoLine.reasons.map(reasonText).join('、')}`,
+      );
     if (top && top.line !== id) {
       const tl = lines.get(top.line)!;
       const owner = [...t.pair].find(([, x]) => x === top.line)?.[0];
-      const where = !owner ? '' : auto.has(owner) ? ', auto elsewhere' : review.get(owner) ? `, its review's first is #${review.get(owner)![0].line}` : ', not in review';
-      console.log(`  above #${top.line} ${tl.digits || '-'} ${fmt(tl.at)} score ${top.score} ${top.reasons.map(reasonText).join('、')} (truly ${owner ? `pays ${owner} ${reports.get(owner)!.last_five} ${fmt(reports.get(owner)!.paid_at)}${where}` : 'nobody’s plain pair'})`);
+      const where = !owner
+        ? ''
+        : auto.has(owner)
+          ? ', auto elsewhere'
+          : review.get(owner)
+            ? `, its review's first is #${review.get(owner)![0].line}`
+            : ', not in review';
+      console.log(
+        `  above #${top.line} ${tl.digits || '-'} ${fmt(tl.at)} score ${top.score} ${top.reasons.map(reasonText).join('、')} (truly ${owner ? `pays ${owner} ${reports.get(owner)!.last_five} ${fmt(reports.get(owner)!.paid_at)}${where}` : 'nobody’s plain pair'})`,
+      );
     }
   }
-  console.log(`\nseed ${seed}: precision ${(s.precision * 100).toFixed(2)}% recall ${(s.recall * 100).toFixed(1)}% reviewFirst ${(s.reviewFirst * 100).toFixed(1)}% falseUnpaid ${(s.falseUnpaid * 100).toFixed(2)}% auto ${s.auto} ${ms.toFixed(0)} ms; misses ${JSON.stringify(Object.fromEntries(kinds))}`);
+  console.log(
+    `\nseed ${seed}: precision ${(s.precision * 100).toFixed(2)}% recall ${(s.recall * 100).toFixed(1)}% reviewFirst ${(s.reviewFirst * 100).toFixed(1)}% falseUnpaid ${(s.falseUnpaid * 100).toFixed(2)}% auto ${s.auto} ${ms.toFixed(0)} ms; misses ${JSON.stringify(Object.fromEntries(kinds))}`,
+  );
 }

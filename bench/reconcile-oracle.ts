@@ -16,7 +16,9 @@ export function truePaidShare(t: Truth): number {
 
 export function knowingTeacher(t: Truth): Teacher {
   const truePairs = ({ reports, lines, ofReport }: MonthCandidates) =>
-    ofReport.flatMap((cands) => cands.filter((c: Candidate) => t.pair.get(reports[c.report].uuid) === lines[c.line].id));
+    ofReport.flatMap((cands) =>
+      cands.filter((c: Candidate) => t.pair.get(reports[c.report].uuid) === lines[c.line].id),
+    );
   const share = truePaidShare(t);
   return { anchors: truePairs, digitPairs: truePairs, paidShare: () => share };
 }

@@ -27,7 +27,12 @@ for (const m of sweepMonths()) {
   const reportAuto = Uint8Array.from(a.reports, (r) => (autoSet.has(r.uuid) ? 1 : 0));
   const lineTaken = new Uint8Array(a.lines.length);
   for (const x of res.auto) lineTaken[lIdx.get(x.line)!] = 1;
-  const reviewPartner = reviewAfterAuto(a, reportAuto, lineTaken, `${DEFAULT_THRESHOLDS.auto}|${DEFAULT_THRESHOLDS.autoNoDigits}`);
+  const reviewPartner = reviewAfterAuto(
+    a,
+    reportAuto,
+    lineTaken,
+    `${DEFAULT_THRESHOLDS.auto}|${DEFAULT_THRESHOLDS.autoNoDigits}`,
+  );
   const reviewOwner = new Int32Array(a.lines.length).fill(-1);
   reviewPartner.forEach((li, ri) => li >= 0 && !autoSet.has(a.reports[ri].uuid) && (reviewOwner[li] = ri));
   const trueLineOf = (ri: number) => lIdx.get(t.pair.get(a.reports[ri].uuid) ?? -1);
@@ -61,9 +66,15 @@ for (const m of sweepMonths()) {
     bump(kind);
     if (!bothBlind || !farther || printed >= maxCases) continue;
     printed++;
-    console.log(`${kind}\n  report ${r.last_five} ${fmt(r.paid_at)} $${r.amount} (partner in review: ${mine < 0 ? 'none' : mine === tli ? 'true' : mine === topLi ? 'top' : 'other'})`);
-    console.log(`  true #${lT.id} ${lT.hasTime ? '' : '(date) '}${fmt(lT.at)} Δ${hrs(dT)} lr=${cT.lr.toFixed(2)} w=${cT.weight.toFixed(2)}`);
-    console.log(`  top  #${lF.id} ${lF.hasTime ? '' : '(date) '}${fmt(lF.at)} Δ${hrs(dF)} lr=${cF.lr.toFixed(2)} w=${cF.weight.toFixed(2)} main owner ${a.owner[topLi] === ri ? 'this' : a.owner[topLi]}`);
+    console.log(
+      `${kind}\n  report ${r.last_five} ${fmt(r.paid_at)} $${r.amount} (partner in review: ${mine < 0 ? 'none' : mine === tli ? 'true' : mine === topLi ? 'top' : 'other'})`,
+    );
+    console.log(
+      `  true #${lT.id} ${lT.hasTime ? '' : '(date) '}${fmt(lT.at)} Δ${hrs(dT)} lr=${cT.lr.toFixed(2)} w=${cT.weight.toFixed(2)}`,
+    );
+    console.log(
+      `  top  #${lF.id} ${lF.hasTime ? '' : '(date) '}${fmt(lF.at)} Δ${hrs(dF)} lr=${cF.lr.toFixed(2)} w=${cF.weight.toFixed(2)} main owner ${a.owner[topLi] === ri ? 'this' : a.owner[topLi]}`,
+    );
     const holder = reviewOwner[tli];
     if (holder >= 0) {
       const h = a.reports[holder];
@@ -73,11 +84,20 @@ for (const m of sweepMonths()) {
         .filter((c) => c.line !== tli)
         .sort((x, y) => y.lr - x.lr)
         .slice(0, 4)
-        .map((c) => `#${a.lines[c.line].id}${c.line === htrue ? '(its true)' : ''} Δ${hrs(a.lines[c.line].at - h.paid_at)} lr=${c.lr.toFixed(2)} held by ${reviewOwner[c.line] === -1 ? 'none' : reviewOwner[c.line] === ri ? 'THIS' : reviewOwner[c.line]}`)
+        .map(
+          (c) =>
+            `#${a.lines[c.line].id}${c.line === htrue ? '(its true)' : ''} Δ${hrs(a.lines[c.line].at - h.paid_at)} lr=${c.lr.toFixed(2)} held by ${reviewOwner[c.line] === -1 ? 'none' : reviewOwner[c.line] === ri ? 'THIS' : reviewOwner[c.line]}`,
+        )
         .join('; ');
-      console.log(`  true held in review by ${h.last_five} ${fmt(h.paid_at)} Δ${hrs(lT.at - h.paid_at)} lr=${hc.lr.toFixed(2)} (${t.unpaid.has(h.uuid) ? 'truly unpaid' : htrue === undefined ? 'no true line' : 'truly pays #' + a.lines[htrue].id}); its others: ${alts || 'none'}`);
+      console.log(
+        `  true held in review by ${h.last_five} ${fmt(h.paid_at)} Δ${hrs(lT.at - h.paid_at)} lr=${hc.lr.toFixed(2)} (${t.unpaid.has(h.uuid) ? 'truly unpaid' : htrue === undefined ? 'no true line' : 'truly pays #' + a.lines[htrue].id}); its others: ${alts || 'none'}`,
+      );
     }
-    const others = a.ofReport[ri].filter((c) => c.line !== tli && c.line !== topLi).sort((x, y) => y.lr - x.lr).slice(0, 4).map((c) => `#${a.lines[c.line].id} Δ${hrs(a.lines[c.line].at - r.paid_at)} lr=${c.lr.toFixed(2)}`);
+    const others = a.ofReport[ri]
+      .filter((c) => c.line !== tli && c.line !== topLi)
+      .sort((x, y) => y.lr - x.lr)
+      .slice(0, 4)
+      .map((c) => `#${a.lines[c.line].id} Δ${hrs(a.lines[c.line].at - r.paid_at)} lr=${c.lr.toFixed(2)}`);
     if (others.length) console.log(`  other candidates: ${others.join('; ')}`);
   }
 }

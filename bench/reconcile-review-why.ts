@@ -49,20 +49,31 @@ for (const m of sweepMonths({ quick, only })) {
     let what = 'none';
     if (lf) {
       const other = payerOfLine.get(lf.id);
-      if (other) what = reportOf.get(other)?.last_five === r.last_five ? "same last five's other payment" : "another customer's payment";
+      if (other)
+        what =
+          reportOf.get(other)?.last_five === r.last_five
+            ? "same last five's other payment"
+            : "another customer's payment";
       else if (groupLine.has(lf.id)) what = 'part of a split/combined payment';
       else if (t.unreported.has(lf.id)) what = 'an unreported credit';
       else what = 'a credit of a report outside the data';
     }
     const dg = (d: string) => (d.length === 0 ? 'none' : d.length < 5 ? 'masked' : 'whole');
     const digits = lf ? `true ${dg(lt.digits)} / first ${dg(lf.digits)}` : '';
-    const closer = lf ? (Math.abs(lf.at - r.paid_at) < Math.abs(lt.at - r.paid_at) ? 'first closer' : 'true closer') : '';
+    const closer = lf
+      ? Math.abs(lf.at - r.paid_at) < Math.abs(lt.at - r.paid_at)
+        ? 'first closer'
+        : 'true closer'
+      : '';
     const key = `${what}; ${digits}; ${lt.hasTime ? 'timed' : 'date-only'}; ${closer}`;
     const k = kinds.get(key) ?? { n: 0, oracleRight: 0 };
     k.n++;
     if (oRight) k.oracleRight++;
     kinds.set(key, k);
   }
-  console.log(`\n== ${m.half} ${m.generator} ${m.name}: review first ${pc(remaining - misses, remaining)} of ${remaining}; ${misses} misses, the oracle right on ${oracleRightOnMisses} of them and wrong on ${oracleWrongOnHits} the matcher got right`);
-  for (const [k, v] of [...kinds].sort((a, b) => b[1].n - a[1].n)) console.log(`  ${String(v.n).padStart(4)} (oracle right ${v.oracleRight})  ${k}`);
+  console.log(
+    `\n== ${m.half} ${m.generator} ${m.name}: review first ${pc(remaining - misses, remaining)} of ${remaining}; ${misses} misses, the oracle right on ${oracleRightOnMisses} of them and wrong on ${oracleWrongOnHits} the matcher got right`,
+  );
+  for (const [k, v] of [...kinds].sort((a, b) => b[1].n - a[1].n))
+    console.log(`  ${String(v.n).padStart(4)} (oracle right ${v.oracleRight})  ${k}`);
 }

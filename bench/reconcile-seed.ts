@@ -7,7 +7,10 @@ import { createHash } from 'node:crypto';
 import type { Knex } from 'knex';
 import { generate } from './reconcile-data.js';
 
-export async function seedReconcile(db: Knex, opts: { storeId: number; months: number; seed?: number; tag?: string }): Promise<{ reports: number; lines: number; from: number; to: number }> {
+export async function seedReconcile(
+  db: Knex,
+  opts: { storeId: number; months: number; seed?: number; tag?: string },
+): Promise<{ reports: number; lines: number; from: number; to: number }> {
   const g = generate({ months: opts.months, seed: opts.seed ?? 2026 });
   const tag = opts.tag ?? 'y';
   const now = Date.now();

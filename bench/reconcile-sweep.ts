@@ -28,7 +28,15 @@ export const SETTINGS: Setting[] = [
   { name: 'typos and shared last fives', knobs: { typoRate: 0.1, swapRate: 0.05, sharedLastFive: 0.25 } },
   { name: 'many unpaid and unreported', knobs: { unpaid: 0.08, unreported: 0.15, combined: 0.03, split: 0.03 } },
   { name: 'digits in 備註, exact and instant', knobs: { digitsInNote: 1, bookingDelay: 0, reportTimeError: 0 } },
-  { name: 'other habits (the issue’s second month)', knobs: { amountDiversity: 8, regularShare: 0.35, masking: { whole: 0.3, masked: 0.5, none: 0.2 }, bookingDelay: 1.6 } },
+  {
+    name: 'other habits (the issue’s second month)',
+    knobs: {
+      amountDiversity: 8,
+      regularShare: 0.35,
+      masking: { whole: 0.3, masked: 0.5, none: 0.2 },
+      bookingDelay: 1.6,
+    },
+  },
   { name: 'busy and crowded', knobs: { perDay: 120, amountDiversity: 10, stores: 3 } },
 ];
 
@@ -40,7 +48,11 @@ export const SETTINGS: Setting[] = [
  */
 export const GENERATORS = ['ours', 'other', 'third'] as const;
 export type GeneratorName = (typeof GENERATORS)[number];
-export const GENERATOR_LABEL: Record<GeneratorName, string> = { ours: 'our generator', other: 'generator B', third: 'generator C' };
+export const GENERATOR_LABEL: Record<GeneratorName, string> = {
+  ours: 'our generator',
+  other: 'generator B',
+  third: 'generator C',
+};
 
 export interface SweepMonth {
   name: string;
@@ -73,7 +85,9 @@ export interface SweepOptions {
 export function* eachSweepMonth(opts: SweepOptions = {}): Generator<SweepMonth> {
   for (let draw = 0; draw < (opts.draws ?? 1); draw++)
     for (const [i, s] of SETTINGS.entries()) {
-      const knobs = opts.quick ? { ...s.knobs, perDay: Math.round((s.knobs.perDay ?? DEFAULT_KNOBS.perDay) / 4) } : s.knobs;
+      const knobs = opts.quick
+        ? { ...s.knobs, perDay: Math.round((s.knobs.perDay ?? DEFAULT_KNOBS.perDay) / 4) }
+        : s.knobs;
       for (const [g, generator] of GENERATORS.entries()) {
         const half = (i + g) % 2 === 0 ? 'calibration' : 'held-out';
         if ((opts.only && opts.only !== generator) || (opts.half && opts.half !== half)) continue;
@@ -100,7 +114,8 @@ export function analyseMonth(month: SweepMonth, knowing = false): Analysed {
   return { month, analysis, ms };
 }
 
-const range = (from: number, to: number, step: number) => Array.from({ length: Math.round((to - from) / step) + 1 }, (_, k) => from + k * step);
+const range = (from: number, to: number, step: number) =>
+  Array.from({ length: Math.round((to - from) / step) + 1 }, (_, k) => from + k * step);
 const MARGINS = range(0, 15, 0.25);
 /** unpaid and unreported thresholds tried, the largest (the most listed) first */
 const THRESHOLDS = range(-15, 0, 0.25).reverse();
@@ -160,7 +175,10 @@ function calibrationOf(a: Analysed): Calibration {
   const asked = t.reports.filter((r) => r.paid_at >= t.period.from && r.paid_at < t.period.to).length;
   return {
     pairs: automaticPairs(a),
-    unpaid: listed.map((u) => ({ w: a.analysis.paid[index.get(u.payment)!], paid: t.paid.has(u.payment) && !t.amountTypos?.has(u.payment) })),
+    unpaid: listed.map((u) => ({
+      w: a.analysis.paid[index.get(u.payment)!],
+      paid: t.paid.has(u.payment) && !t.amountTypos?.has(u.payment),
+    })),
     reports: asked,
   };
 }
@@ -185,7 +203,8 @@ export function chooseThresholds(months: () => Iterable<Analysed>): Thresholds {
       const recall = scores.reduce((s, x) => s + x.recall, 0);
       if (recall > most + 1e-9) [most, auto, autoNoDigits] = [recall, m, n];
     }
-  const falseAt = (c: Calibration, u: number) => c.unpaid.filter((x) => x.paid && x.w < u).length / Math.max(1, c.reports);
+  const falseAt = (c: Calibration, u: number) =>
+    c.unpaid.filter((x) => x.paid && x.w < u).length / Math.max(1, c.reports);
   const unpaid = THRESHOLDS.find((u) => cal.every((c) => falseAt(c, u) <= 0.004)) ?? -15;
   // (a credit left alone has log odds ≤ 0 that some report's payment it is: 0 lists them all)
   const listedAt = [...months()].map((a) => {
@@ -218,7 +237,13 @@ export interface Bound {
 function boundOf(known: Analysed, th: Thresholds): Bound {
   const s = score(known.month.truth, decide(known.analysis, th));
   const found = (x: number, of: number) => (of ? x / of : 1);
-  return { recall: s.recall, reviewFirst: s.reviewFirst, reviewTop3: s.reviewTop3, unpaid: found(s.unpaidFound, s.unpaidTrue), unreported: found(s.unreportedFound, s.unreportedTrue) };
+  return {
+    recall: s.recall,
+    reviewFirst: s.reviewFirst,
+    reviewTop3: s.reviewTop3,
+    unpaid: found(s.unpaidFound, s.unpaidTrue),
+    unreported: found(s.unreportedFound, s.unreportedTrue),
+  };
 }
 
 export interface MonthReport {
@@ -239,7 +264,17 @@ export interface MonthReport {
   goals: Record<string, boolean>;
 }
 
-const lineKey = (l: ReconcileLine) => JSON.stringify([l.amount, l.source ?? l.store_id ?? null, l.at, l.hasTime, l.digits, l.payer ?? '', l.summary, l.note]);
+const lineKey = (l: ReconcileLine) =>
+  JSON.stringify([
+    l.amount,
+    l.source ?? l.store_id ?? null,
+    l.at,
+    l.hasTime,
+    l.digits,
+    l.payer ?? '',
+    l.summary,
+    l.note,
+  ]);
 export function judge(a: Analysed, th: Thresholds, bound: Bound): MonthReport {
   const t = a.month.truth;
   const decided = decide(a.analysis, th);
@@ -258,7 +293,9 @@ export function judge(a: Analysed, th: Thresholds, bound: Bound): MonthReport {
     const v = compareDigits(reportOf.get(r.uuid)!.last_five, l.digits).verdict;
     if (v !== 'equal' && v !== 'unknown') return false;
     const cands = ofReport[riOf.get(r.uuid) ?? -1] ?? [];
-    return cands.some((c) => al[c.line].id === l.id) && cands.filter((c) => lineKey(al[c.line]) === lineKey(l)).length === 1;
+    return (
+      cands.some((c) => al[c.line].id === l.id) && cands.filter((c) => lineKey(al[c.line]) === lineKey(l)).length === 1
+    );
   }).length;
   const ceiling = pairs.length ? agreeing / pairs.length : 1;
   const found = (x: number, of: number) => (of ? x / of : 1);
@@ -293,7 +330,9 @@ const share = (found: number, of: number) => (of ? found / of : 1);
 
 /** Which goals a month missed, or 'all goals'. */
 export function missedGoals(r: MonthReport): string[] {
-  return Object.entries(r.goals).filter(([, ok]) => !ok).map(([g]) => g);
+  return Object.entries(r.goals)
+    .filter(([, ok]) => !ok)
+    .map(([g]) => g);
 }
 
 export function formatRow(r: MonthReport): string {
@@ -319,7 +358,8 @@ export function formatRow(r: MonthReport): string {
  */
 export function markdownTable(reports: MonthReport[]): string {
   const groups = new Map<string, MonthReport[]>();
-  for (const r of reports) groups.set(`${r.name}|${r.generator}`, [...(groups.get(`${r.name}|${r.generator}`) ?? []), r]);
+  for (const r of reports)
+    groups.set(`${r.name}|${r.generator}`, [...(groups.get(`${r.name}|${r.generator}`) ?? []), r]);
   const rows = [...groups.values()].map((rs) => {
     const worst = (f: (r: MonthReport) => number) => Math.min(...rs.map(f));
     const most = (f: (r: MonthReport) => number) => Math.max(...rs.map(f));
@@ -332,7 +372,13 @@ export function markdownTable(reports: MonthReport[]): string {
     const unreported = (r: MonthReport) => share(r.matcher.unreportedFound, r.matcher.unreportedTrue);
     const missed = [...new Set(rs.flatMap(missedGoals))];
     const met = rs.filter((r) => missedGoals(r).length === 0).length;
-    return `| ${rs[0].name} | ${GENERATOR_LABEL[rs[0].generator]} | ${pc(worst((r) => r.matcher.precision))} | ${span((r) => r.matcher.recall)} · ${span((r) => r.bound.recall)} · ${gap((r) => r.matcher.recall, (r) => r.bound.recall)} | ${gap((r) => r.matcher.reviewTop3, (r) => r.bound.reviewTop3)} | ${span(unpaid)} · ${span((r) => r.bound.unpaid)} · ${gap(unpaid, (r) => r.bound.unpaid)}, false ≤ ${pc(most((r) => r.matcher.falseUnpaid))} | ${span(unreported)}, list ≤ ${most((r) => r.matcher.unreportedListed / Math.max(1, r.matcher.unreportedTrue)).toFixed(2)}x | ${met}/${rs.length}${missed.length ? `: ${missed.join('; ')}` : ''} |`;
+    return `| ${rs[0].name} | ${GENERATOR_LABEL[rs[0].generator]} | ${pc(worst((r) => r.matcher.precision))} | ${span((r) => r.matcher.recall)} · ${span((r) => r.bound.recall)} · ${gap(
+      (r) => r.matcher.recall,
+      (r) => r.bound.recall,
+    )} | ${gap(
+      (r) => r.matcher.reviewTop3,
+      (r) => r.bound.reviewTop3,
+    )} | ${span(unpaid)} · ${span((r) => r.bound.unpaid)} · ${gap(unpaid, (r) => r.bound.unpaid)}, false ≤ ${pc(most((r) => r.matcher.falseUnpaid))} | ${span(unreported)}, list ≤ ${most((r) => r.matcher.unreportedListed / Math.max(1, r.matcher.unreportedTrue)).toFixed(2)}x | ${met}/${rs.length}${missed.length ? `: ${missed.join('; ')}` : ''} |`;
   });
   return [
     '| month | generator | auto precision (worst) | auto recall · bound · worst distance | review top 3, worst distance | unpaid found · bound · worst distance, false | unreported found, list | draws meeting every goal |',
@@ -369,7 +415,12 @@ if (process.argv[1]?.endsWith('reconcile-sweep.js')) {
   const only = GENERATORS.find((g) => process.argv.includes(`--${g}`));
   const draws = process.argv.includes('--draws') ? Number(arg('--draws')) : 1;
   const markdown = process.argv.includes('--markdown');
-  const { th, boundTh, reports } = runSweep({ quick: process.argv.includes('--quick'), only, draws }, (r) => markdown || console.log(formatRow(r)));
+  const { th, boundTh, reports } = runSweep(
+    { quick: process.argv.includes('--quick'), only, draws },
+    (r) => markdown || console.log(formatRow(r)),
+  );
   if (markdown) console.log(markdownTable(reports));
-  console.log(`thresholds chosen on the calibration half: ${JSON.stringify(th)} (product defaults ${JSON.stringify(DEFAULT_THRESHOLDS)}); for the bound: ${JSON.stringify(boundTh)}`);
+  console.log(
+    `thresholds chosen on the calibration half: ${JSON.stringify(th)} (product defaults ${JSON.stringify(DEFAULT_THRESHOLDS)}); for the bound: ${JSON.stringify(boundTh)}`,
+  );
 }

@@ -38,11 +38,13 @@ for (const m of sweepMonths()) {
     if (x.u) found++;
     cut = x.w;
   }
-  for (const x of c.slice(0, 80)) seq += x.u ? 'U' : x.p ? x.why.toUpperCase() === 'G' ? 'g' : 'p' : '.';
+  for (const x of c.slice(0, 80)) seq += x.u ? 'U' : x.p ? (x.why.toUpperCase() === 'G' ? 'g' : 'p') : '.';
   let at = '';
   if (!Number.isNaN(fixed)) {
     const sel = c.filter((x) => x.w < fixed);
     at = ` | at ${fixed}: ${sel.filter((x) => x.u).length}/${unpaidTrue} false ${sel.filter((x) => x.p).length}`;
   }
-  console.log(`${m.half[0].toUpperCase()} ${m.generator.padEnd(5)} ${m.name.slice(0, 30).padEnd(30)} budget ${budget} cut ${cut.toFixed(2)} finds ${found}/${unpaidTrue}${at}  ${seq}`);
+  console.log(
+    `${m.half[0].toUpperCase()} ${m.generator.padEnd(5)} ${m.name.slice(0, 30).padEnd(30)} budget ${budget} cut ${cut.toFixed(2)} finds ${found}/${unpaidTrue}${at}  ${seq}`,
+  );
 }

@@ -36,15 +36,30 @@ for (const m of sweepMonths()) {
       if (why === 'listed' || why === 'paid over threshold') up.push(a.paid[ri]);
       if (why === 'assigned' && verbose) {
         const c = a.ofReport[ri].find((x) => x.line === a.partner[ri])!;
-        console.log(`  unpaid assigned w=${c.weight.toFixed(2)} lr=${c.lr.toFixed(2)} regret=${a.regret[ri].toFixed(2)} ${c.facts.digits}/${c.facts.visible} cands=${a.ofReport[ri].length}`);
+        console.log(
+          `  unpaid assigned w=${c.weight.toFixed(2)} lr=${c.lr.toFixed(2)} regret=${a.regret[ri].toFixed(2)} ${c.facts.digits}/${c.facts.visible} cands=${a.ofReport[ri].length}`,
+        );
       }
-    } else if (t.paid.has(r.uuid) && a.coverable[ri] && a.partner[ri] < 0 && !a.suggested.reports.has(ri) && !a.groupable.has(ri)) pp.push(a.paid[ri]);
+    } else if (
+      t.paid.has(r.uuid) &&
+      a.coverable[ri] &&
+      a.partner[ri] < 0 &&
+      !a.suggested.reports.has(ri) &&
+      !a.groupable.has(ri)
+    )
+      pp.push(a.paid[ri]);
   });
   const reports = a.reports.filter((_, ri) => a.asked[ri]).length;
   up.sort((x, y) => x - y);
   pp.sort((x, y) => x - y);
-  const f = (xs: number[]) => xs.slice(0, 30).map((x) => (x === -Infinity ? '-inf' : x.toFixed(1))).join(' ');
-  console.log(`${m.half[0].toUpperCase()} ${m.generator} ${m.name}: reports ${reports}, paidShare ${a.model.paidShare.toFixed(3)} ${JSON.stringify(Object.fromEntries(kinds))}`);
+  const f = (xs: number[]) =>
+    xs
+      .slice(0, 30)
+      .map((x) => (x === -Infinity ? '-inf' : x.toFixed(1)))
+      .join(' ');
+  console.log(
+    `${m.half[0].toUpperCase()} ${m.generator} ${m.name}: reports ${reports}, paidShare ${a.model.paidShare.toFixed(3)} ${JSON.stringify(Object.fromEntries(kinds))}`,
+  );
   console.log(`   unpaid left: ${f(up)}`);
   console.log(`   paid left:   ${f(pp)}`);
 }

@@ -15,13 +15,18 @@ const q = (xs: number[], p: number) => xs[Math.min(xs.length - 1, Math.max(0, Ma
 for (const m of sweepMonths()) {
   const t = m.truth;
   const lineOf = new Map(t.lines.map((l) => [l.id, l]));
-  const gaps = t.reports.filter((r) => t.pair.has(r.uuid)).map((r) => lineOf.get(t.pair.get(r.uuid)!)!.at - r.paid_at).sort((a, b) => a - b);
+  const gaps = t.reports
+    .filter((r) => t.pair.has(r.uuid))
+    .map((r) => lineOf.get(t.pair.get(r.uuid)!)!.at - r.paid_at)
+    .sort((a, b) => a - b);
   const lo = q(gaps, 0.05);
   const hi = q(gaps, 0.95);
   const byAmount = new Map<number, typeof t.lines>();
   for (const l of t.lines) if (t.unreported.has(l.id)) byAmount.set(l.amount, [...(byAmount.get(l.amount) ?? []), l]);
   const findable = (at: number) => at - FINDABLE.before >= t.coverage.from && at + FINDABLE.after <= t.coverage.to;
-  const unpaid = t.reports.filter((r) => r.paid_at >= t.period.from && r.paid_at < t.period.to && t.unpaid.has(r.uuid) && findable(r.paid_at));
+  const unpaid = t.reports.filter(
+    (r) => r.paid_at >= t.period.from && r.paid_at < t.period.to && t.unpaid.has(r.uuid) && findable(r.paid_at),
+  );
   let twinned = 0;
   for (const r of unpaid) {
     const twin = (byAmount.get(r.amount) ?? []).some((l) => {

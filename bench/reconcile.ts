@@ -57,9 +57,14 @@ export function floorIndex(lines: { amount: number; at: number }[]): number {
   return performance.now() - t0;
 }
 
-function yearChild(months: number): Promise<{ ms: number; floor: number; maxRSS: number; reports: number; precision: number; recall: number }> {
+function yearChild(
+  months: number,
+): Promise<{ ms: number; floor: number; maxRSS: number; reports: number; precision: number; recall: number }> {
   return new Promise((res, rej) => {
-    const p = spawn(process.execPath, [join(import.meta.dirname, 'reconcile-child.js'), String(months)], { stdio: ['ignore', 'ignore', 'pipe'], env: { PATH: process.env.PATH } });
+    const p = spawn(process.execPath, [join(import.meta.dirname, 'reconcile-child.js'), String(months)], {
+      stdio: ['ignore', 'ignore', 'pipe'],
+      env: { PATH: process.env.PATH },
+    });
     let err = '';
     p.stderr.on('data', (d) => (err += d));
     p.on('close', (code) => {
@@ -70,7 +75,11 @@ function yearChild(months: number): Promise<{ ms: number; floor: number; maxRSS:
   });
 }
 
-export async function benchReconcile(record: (r: ReconcileRow, data: Record<string, unknown>) => void, quick: boolean, runs: number) {
+export async function benchReconcile(
+  record: (r: ReconcileRow, data: Record<string, unknown>) => void,
+  quick: boolean,
+  runs: number,
+) {
   const judgeIt = (ok: boolean) => (quick ? null : ok);
   // 7a–7c: the sweep (five draws of every setting by each generator), thresholds chosen on the
   // calibration half, every held-out month judged against its bound
@@ -88,7 +97,8 @@ export async function benchReconcile(record: (r: ReconcileRow, data: Record<stri
     { chosen: th, defaults: DEFAULT_THRESHOLDS },
   );
   const groups = new Map<string, MonthReport[]>();
-  for (const r of heldOut) groups.set(`${r.name}|${r.generator}`, [...(groups.get(`${r.name}|${r.generator}`) ?? []), r]);
+  for (const r of heldOut)
+    groups.set(`${r.name}|${r.generator}`, [...(groups.get(`${r.name}|${r.generator}`) ?? []), r]);
   for (const draws of groups.values()) {
     const { name, generator } = draws[0];
     const missed = [...new Set(draws.flatMap(missedGoals))];
@@ -104,7 +114,14 @@ export async function benchReconcile(record: (r: ReconcileRow, data: Record<stri
       {
         draws: draws.map((r) => {
           const m = r.matcher;
-          const matcher = { precision: m.precision, recall: m.recall, reviewTop3: m.reviewTop3, unpaid: [m.unpaidFound, m.unpaidTrue], falseUnpaid: m.falseUnpaid, unreported: [m.unreportedFound, m.unreportedTrue, m.unreportedListed] };
+          const matcher = {
+            precision: m.precision,
+            recall: m.recall,
+            reviewTop3: m.reviewTop3,
+            unpaid: [m.unpaidFound, m.unpaidTrue],
+            falseUnpaid: m.falseUnpaid,
+            unreported: [m.unreportedFound, m.unreportedTrue, m.unreportedListed],
+          };
           return { draw: r.draw, matcher, bound: r.bound, ms: r.ms, missed: missedGoals(r) };
         }),
       },
@@ -137,7 +154,14 @@ export async function benchReconcile(record: (r: ReconcileRow, data: Record<stri
   const t = median(times);
   const f = median(floors);
   record(
-    { scenario: '7e. reconcile a month', measured: `${t.toFixed(0)} ms`, floor: `${f.toFixed(1)} ms (index by amount)`, ratio: t / f, goal: '< 2 s', met: judgeIt(t < 2000) },
+    {
+      scenario: '7e. reconcile a month',
+      measured: `${t.toFixed(0)} ms`,
+      floor: `${f.toFixed(1)} ms (index by amount)`,
+      ratio: t / f,
+      goal: '< 2 s',
+      met: judgeIt(t < 2000),
+    },
     { ms: times, floor: floors },
   );
   const year = await yearChild(quick ? 2 : 12);

@@ -51,7 +51,8 @@ const rows: Row[] = [];
 const raw: Record<string, unknown> = {};
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor((xs.length - 1) / 2)];
-const pct = (xs: number[], p: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.ceil((p / 100) * xs.length) - 1)];
+const pct = (xs: number[], p: number) =>
+  [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.ceil((p / 100) * xs.length) - 1)];
 const ms = (x: number) => `${x.toFixed(x < 10 ? 2 : 0)} ms`;
 const mb = (x: number) => `${(x / 1024 / 1024).toFixed(0)} MB`;
 const log = (s: string) => process.stderr.write(`${s}\n`);
@@ -59,13 +60,18 @@ const log = (s: string) => process.stderr.write(`${s}\n`);
 function record(r: Row, data: Record<string, unknown>) {
   rows.push(r);
   raw[r.scenario] = { ...data, goal: r.goal, met: r.met };
-  log(`  ${r.scenario}: ${r.measured} vs ${r.floor}${r.ratio !== null ? ` (${r.ratio.toFixed(2)}x)` : ''} ${r.met === null ? '' : r.met ? 'OK' : 'MISSED'}`);
+  log(
+    `  ${r.scenario}: ${r.measured} vs ${r.floor}${r.ratio !== null ? ` (${r.ratio.toFixed(2)}x)` : ''} ${r.met === null ? '' : r.met ? 'OK' : 'MISSED'}`,
+  );
 }
 
 /** Runs bench/child.js in a fresh process; answers its wall time and peak memory. */
 function child(mode: string, args: string[]): Promise<{ ms: number; maxRSS: number }> {
   return new Promise((res, rej) => {
-    const p = spawn(process.execPath, [join(BENCH, 'child.js'), mode, ...args], { stdio: ['ignore', 'ignore', 'pipe'], env: { PATH: process.env.PATH } });
+    const p = spawn(process.execPath, [join(BENCH, 'child.js'), mode, ...args], {
+      stdio: ['ignore', 'ignore', 'pipe'],
+      env: { PATH: process.env.PATH },
+    });
     let err = '';
     p.stderr.on('data', (d) => (err += d));
     p.on('close', (code) => {
@@ -125,13 +131,24 @@ async function benchExport(n: number) {
   const db = openDatabase({ client: 'sqlite', filename: dbFile });
   const storeIds = await seedDatabase(db, n, 11);
   // The floor's rows: the same table, already in memory, as the export writes them.
-  const stores = ((await db('stores').select('*')) as Array<{ id: number; name: string; code: string }>).map((s) => ({ ...s, id: Number(s.id) }));
+  const stores = ((await db('stores').select('*')) as Array<{ id: number; name: string; code: string }>).map((s) => ({
+    ...s,
+    id: Number(s.id),
+  }));
   const all = (await db('payments').select('*').orderBy('paid_at', 'desc')) as Array<Record<string, any>>;
   await db.destroy();
   const table: unknown[][] = [['營業日期', '帳號後五碼', '匯款時間', '匯款金額', '備註', '分店', '點收狀態']];
   for (const p of all) {
     const s = stores.find((x) => x.id === Number(p.store_id))!;
-    table.push([formatTaipei(Number(p.paid_at), { dateOnly: true }), p.last_five, formatTaipei(Number(p.paid_at)), Number(p.amount), p.note, `${s.name} (${s.code})`, toCollectionStatus(p.status)]);
+    table.push([
+      formatTaipei(Number(p.paid_at), { dateOnly: true }),
+      p.last_five,
+      formatTaipei(Number(p.paid_at)),
+      Number(p.amount),
+      p.note,
+      `${s.name} (${s.code})`,
+      toCollectionStatus(p.status),
+    ]);
   }
   const rowsFile = join(work, `export-rows-${n}.json`);
   writeFileSync(rowsFile, JSON.stringify(table));
@@ -149,7 +166,14 @@ async function benchExport(n: number) {
   const o = median(ours);
   const f = median(floor);
   record(
-    { scenario: `2. export ${n.toLocaleString('en')} rows (remit export)`, measured: ms(o), floor: ms(f), ratio: o / f, goal: '≤ 1.5x', met: QUICK ? null : o / f <= 1.5 },
+    {
+      scenario: `2. export ${n.toLocaleString('en')} rows (remit export)`,
+      measured: ms(o),
+      floor: ms(f),
+      ratio: o / f,
+      goal: '≤ 1.5x',
+      met: QUICK ? null : o / f <= 1.5,
+    },
     { rows: n, ours, floor },
   );
 }
@@ -176,7 +200,11 @@ function serve(env: Record<string, string>, args: string[] = []): Promise<Served
       if (!m || out.includes('__seen__')) return;
       out += '__seen__';
       const url = m[1];
-      const login = await fetch(`${url}/api/admin/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ username: 'admin', password: 'bench-admin-pw' }) });
+      const login = await fetch(`${url}/api/admin/login`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ username: 'admin', password: 'bench-admin-pw' }),
+      });
       const { token } = (await login.json()) as { token: string };
       res({ url, token, stop: () => new Promise((r) => (p.once('exit', () => r()), p.kill('SIGTERM'))) });
     });
@@ -237,7 +265,11 @@ async function benchReads(kind: 'SQLite' | 'PostgreSQL', sizes: number[]) {
       // 3. the dashboard: SQL aggregation over HTTP versus every row loaded and summed in JS
       const summary = () => fetch(`${server.url}/api/stats/summary`, { headers: auth }).then((r) => r.json());
       const inJs = async () => {
-        const all = (await db('payments').select('store_id', 'status', 'amount')) as Array<{ store_id: number; status: string; amount: number }>;
+        const all = (await db('payments').select('store_id', 'status', 'amount')) as Array<{
+          store_id: number;
+          status: string;
+          amount: number;
+        }>;
         const by = new Map<number, { n: number; amount: number; ok: number; pending: number; failed: number }>();
         for (const p of all) {
           const s = by.get(Number(p.store_id)) ?? { n: 0, amount: 0, ok: 0, pending: 0, failed: 0 };
@@ -277,7 +309,12 @@ async function benchReads(kind: 'SQLite' | 'PostgreSQL', sizes: number[]) {
         const start = YEAR_START + Math.floor(r() * 330) * 86_400_000;
         const from = new Date(start + 8 * 3600_000).toISOString().slice(0, 10);
         const to = new Date(start + 8 * 3600_000 + 30 * 86_400_000).toISOString().slice(0, 10);
-        const filter = { status: ['未確認', '已入帳', '未入帳'][Math.floor(r() * 3)], store_id: storeIds[Math.floor(r() * storeIds.length)], paid_at_gte: from, paid_at_lte: to };
+        const filter = {
+          status: ['未確認', '已入帳', '未入帳'][Math.floor(r() * 3)],
+          store_id: storeIds[Math.floor(r() * storeIds.length)],
+          paid_at_gte: from,
+          paid_at_lte: to,
+        };
         const q = `sort=${encodeURIComponent('["paid_at","DESC"]')}&range=${encodeURIComponent('[0,24]')}&filter=${encodeURIComponent(JSON.stringify(filter))}`;
         return fetch(`${server.url}/api/payments?${q}`, { headers: auth }).then(async (res) => {
           if (!res.headers.get('content-range')) throw new Error('no Content-Range');
@@ -315,7 +352,13 @@ async function benchReads(kind: 'SQLite' | 'PostgreSQL', sizes: number[]) {
  * is then a fixed number of requests (about `seconds` worth), so every request sent is answered
  * and the rows written can be matched against the 201s exactly.
  */
-async function cannon(url: string, headers: Record<string, string>, body: () => string, seconds: number, beforeMeasured: () => Promise<void> = async () => {}) {
+async function cannon(
+  url: string,
+  headers: Record<string, string>,
+  body: () => string,
+  seconds: number,
+  beforeMeasured: () => Promise<void> = async () => {},
+) {
   // each request its own body (setupRequest): the same payment sent twice is a possible duplicate (409)
   const opts = {
     url,
@@ -326,7 +369,9 @@ async function cannon(url: string, headers: Record<string, string>, body: () => 
     pipelining: 1,
   };
   const run = (extra: Record<string, number>) =>
-    new Promise<autocannon.Result>((res, rej) => autocannon({ ...opts, ...extra }, (err, result) => (err ? rej(err) : res(result))));
+    new Promise<autocannon.Result>((res, rej) =>
+      autocannon({ ...opts, ...extra }, (err, result) => (err ? rej(err) : res(result))),
+    );
   const warm = await run({ duration: 2 });
   await new Promise((r) => setTimeout(r, 500)); // the warm-up's last answers land
   await beforeMeasured();
@@ -342,12 +387,20 @@ async function benchSubmit() {
   let sent = 0;
   const body = () => {
     const n = sent++;
-    return JSON.stringify({ last_five: String(n % 100_000).padStart(5, '0'), paid_at: '2026-11-18T09:15', amount: 100 + Math.floor(n / 100_000), note: '壓測', store_id: 1 });
+    return JSON.stringify({
+      last_five: String(n % 100_000).padStart(5, '0'),
+      paid_at: '2026-11-18T09:15',
+      amount: 100 + Math.floor(n / 100_000),
+      note: '壓測',
+      store_id: 1,
+    });
   };
 
   const floorDb = await freshSqlite('floor-post');
   const floor = await new Promise<{ url: string; stop: () => Promise<void> }>((res, rej) => {
-    const p = spawn(process.execPath, [join(BENCH, 'floor-server.js'), floorDb], { stdio: ['ignore', 'pipe', 'ignore'] });
+    const p = spawn(process.execPath, [join(BENCH, 'floor-server.js'), floorDb], {
+      stdio: ['ignore', 'pipe', 'ignore'],
+    });
     p.stdout.on('data', (d) => {
       const m = /LISTENING (\S+)/.exec(String(d));
       if (m) res({ url: m[1], stop: () => new Promise((r) => (p.once('exit', () => r()), p.kill('SIGTERM'))) });
@@ -361,9 +414,15 @@ async function benchSubmit() {
   const server = await serve({}, ['--db', dbFile]);
   const db = openDatabase({ client: 'sqlite', filename: dbFile });
   let before = 0;
-  const o = await cannon(`${server.url}/api/payments`, { authorization: `Bearer ${server.token}` }, body, seconds, async () => {
-    before = Number(((await db('payments').count({ n: '*' }).first()) as any).n);
-  });
+  const o = await cannon(
+    `${server.url}/api/payments`,
+    { authorization: `Bearer ${server.token}` },
+    body,
+    seconds,
+    async () => {
+      before = Number(((await db('payments').count({ n: '*' }).first()) as any).n);
+    },
+  );
   await server.stop();
   const after = Number(((await db('payments').count({ n: '*' }).first()) as any).n);
   await db.destroy();
@@ -379,7 +438,10 @@ async function benchSubmit() {
       goal: '≥ 0.5x, no errors, rows = 201s',
       met: QUICK ? null : ratio >= 0.5 && errors === 0 && after - before === ok,
     },
-    { ours: { rps: o.rps, ok, errors, rows: after - before, p99: o.latency.p99 }, floor: { rps: f.rps, p99: f.latency.p99 } },
+    {
+      ours: { rps: o.rps, ok, errors, rows: after - before, p99: o.latency.p99 },
+      floor: { rps: f.rps, p99: f.latency.p99 },
+    },
   );
 }
 
@@ -393,18 +455,41 @@ function benchBundles() {
   };
   const form = initial('index.html');
   const office = initial('admin.html');
-  const xlsxInitial = [...form.files, ...office.files].some((f) => readFileSync(join(root, f.slice(1)), 'utf8').includes('SheetJS'));
+  const xlsxInitial = [...form.files, ...office.files].some((f) =>
+    readFileSync(join(root, f.slice(1)), 'utf8').includes('SheetJS'),
+  );
   const kb = (n: number) => `${(n / 1024).toFixed(0)} KB gzip`;
   record(
-    { scenario: '6a. submission page JavaScript', measured: kb(form.gzip), floor: '-', ratio: null, goal: '≤ 150 KB gzip', met: form.gzip <= 150 * 1024 },
+    {
+      scenario: '6a. submission page JavaScript',
+      measured: kb(form.gzip),
+      floor: '-',
+      ratio: null,
+      goal: '≤ 150 KB gzip',
+      met: form.gzip <= 150 * 1024,
+    },
     form,
   );
   record(
-    { scenario: '6b. back office initial JavaScript', measured: kb(office.gzip), floor: '-', ratio: null, goal: '≤ 500 KB gzip', met: office.gzip <= 500 * 1024 },
+    {
+      scenario: '6b. back office initial JavaScript',
+      measured: kb(office.gzip),
+      floor: '-',
+      ratio: null,
+      goal: '≤ 500 KB gzip',
+      met: office.gzip <= 500 * 1024,
+    },
     office,
   );
   record(
-    { scenario: '6c. spreadsheet library on first load', measured: xlsxInitial ? 'loaded' : 'not loaded (on demand)', floor: '-', ratio: null, goal: 'only when importing', met: !xlsxInitial },
+    {
+      scenario: '6c. spreadsheet library on first load',
+      measured: xlsxInitial ? 'loaded' : 'not loaded (on demand)',
+      floor: '-',
+      ratio: null,
+      goal: 'only when importing',
+      met: !xlsxInitial,
+    },
     { xlsxInitial },
   );
 }
@@ -421,9 +506,12 @@ try {
   if (wanted('submit')) await benchSubmit();
   if (wanted('reconcile')) await benchReconcile(record, QUICK, RUNS);
   const kit: BenchKit = { work, quick: QUICK, runs: QUICK ? 1 : 2, record, child, serve };
-  if (wanted('stream')) await benchStreamingExport(kit, STREAM_ROWS ?? (QUICK ? [2_000, 10_000] : [100_000, 1_000_000]));
-  if ((wanted('stream') || wanted('stream-pg')) && PG_URL) await benchStreamingExportPg(kit, PG_URL, QUICK ? [2_000, 10_000] : [100_000, 1_000_000]);
-  if (wanted('stream-import')) await benchStreamingImport(kit, STREAM_ROWS ?? (QUICK ? [2_000, 10_000] : [100_000, 1_000_000]));
+  if (wanted('stream'))
+    await benchStreamingExport(kit, STREAM_ROWS ?? (QUICK ? [2_000, 10_000] : [100_000, 1_000_000]));
+  if ((wanted('stream') || wanted('stream-pg')) && PG_URL)
+    await benchStreamingExportPg(kit, PG_URL, QUICK ? [2_000, 10_000] : [100_000, 1_000_000]);
+  if (wanted('stream-import'))
+    await benchStreamingImport(kit, STREAM_ROWS ?? (QUICK ? [2_000, 10_000] : [100_000, 1_000_000]));
   if (wanted('beside')) await benchReadsBesideImport(kit, QUICK ? 2_000 : 100_000);
   if (wanted('reconcile-beside')) await benchListBesideReconcile(kit, QUICK ? 1 : 12);
   if (wanted('statement-beside')) await benchListBesideStatement(kit);
@@ -435,13 +523,30 @@ try {
 }
 
 const head = ['scenario', 'measured', 'floor', 'ratio', 'goal', 'met'];
-const lines = rows.map((r) => [r.scenario, r.measured, r.floor, r.ratio === null ? '' : `${r.ratio.toFixed(2)}x`, r.goal, r.met === null ? '' : r.met ? 'yes' : 'NO']);
-const table = [`| ${head.join(' | ')} |`, `|${head.map(() => '---').join('|')}|`, ...lines.map((l) => `| ${l.join(' | ')} |`)].join('\n');
+const lines = rows.map((r) => [
+  r.scenario,
+  r.measured,
+  r.floor,
+  r.ratio === null ? '' : `${r.ratio.toFixed(2)}x`,
+  r.goal,
+  r.met === null ? '' : r.met ? 'yes' : 'NO',
+]);
+const table = [
+  `| ${head.join(' | ')} |`,
+  `|${head.map(() => '---').join('|')}|`,
+  ...lines.map((l) => `| ${l.join(' | ')} |`),
+].join('\n');
 console.log(table);
 const seconds = (Date.now() - startedAt) / 1000;
-console.log(`\n${rows.filter((r) => r.met === false).length} goals missed; ${seconds.toFixed(0)} s; node ${process.version}`);
+console.log(
+  `\n${rows.filter((r) => r.met === false).length} goals missed; ${seconds.toFixed(0)} s; node ${process.version}`,
+);
 mkdirSync(join(TOP, 'bench'), { recursive: true });
-if (!QUICK) writeFileSync(join(TOP, 'bench', 'results.json'), `${JSON.stringify(ONLY ? mergedResults() : { at: new Date().toISOString(), seconds, node: process.version, rows, raw }, null, 2)}\n`);
+if (!QUICK)
+  writeFileSync(
+    join(TOP, 'bench', 'results.json'),
+    `${JSON.stringify(ONLY ? mergedResults() : { at: new Date().toISOString(), seconds, node: process.version, rows, raw }, null, 2)}\n`,
+  );
 
 /**
  * A run of some scenarios (BENCH_ONLY) replaces those scenarios' rows in results.json and keeps
@@ -450,7 +555,13 @@ if (!QUICK) writeFileSync(join(TOP, 'bench', 'results.json'), `${JSON.stringify(
 function mergedResults() {
   const file = join(TOP, 'bench', 'results.json');
   const scenarioOf = (s: string) => /^(\d+)/.exec(s)?.[1] ?? s;
-  let old: { at?: string; seconds?: number; node?: string; rows?: Array<Row & { at?: string }>; raw?: Record<string, unknown> } = {};
+  let old: {
+    at?: string;
+    seconds?: number;
+    node?: string;
+    rows?: Array<Row & { at?: string }>;
+    raw?: Record<string, unknown>;
+  } = {};
   try {
     old = JSON.parse(readFileSync(file, 'utf8'));
   } catch {
@@ -458,9 +569,20 @@ function mergedResults() {
   }
   const now = new Date().toISOString();
   const ran = new Set(rows.map((r) => scenarioOf(r.scenario)));
-  const kept = (old.rows ?? []).filter((r) => !ran.has(scenarioOf(r.scenario))).map((r) => ({ ...r, at: r.at ?? old.at }));
-  const merged = [...kept, ...rows.map((r) => ({ ...r, at: now }))].sort((a, b) => Number(scenarioOf(a.scenario)) - Number(scenarioOf(b.scenario)) || a.scenario.localeCompare(b.scenario));
-  return { at: old.at ?? now, seconds: old.seconds ?? seconds, node: process.version, partial: { at: now, only: ONLY, seconds }, rows: merged, raw: { ...(old.raw ?? {}), ...raw } };
+  const kept = (old.rows ?? [])
+    .filter((r) => !ran.has(scenarioOf(r.scenario)))
+    .map((r) => ({ ...r, at: r.at ?? old.at }));
+  const merged = [...kept, ...rows.map((r) => ({ ...r, at: now }))].sort(
+    (a, b) => Number(scenarioOf(a.scenario)) - Number(scenarioOf(b.scenario)) || a.scenario.localeCompare(b.scenario),
+  );
+  return {
+    at: old.at ?? now,
+    seconds: old.seconds ?? seconds,
+    node: process.version,
+    partial: { at: now, only: ONLY, seconds },
+    rows: merged,
+    raw: { ...(old.raw ?? {}), ...raw },
+  };
 }
 void payments;
 void STORES;

@@ -10,7 +10,8 @@ import { migrateLatest, openDatabase } from '../core/index.js';
 import { seedDatabase } from './data.js';
 import { alone, timedListPage, type BenchKit } from './streaming.js';
 
-const pct = (xs: number[], p: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.ceil((p / 100) * xs.length) - 1)];
+const pct = (xs: number[], p: number) =>
+  [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.ceil((p / 100) * xs.length) - 1)];
 const fmt = (ms: number) => (ms >= 10_000 ? `${(ms / 1000).toFixed(1)} s` : `${ms.toFixed(ms < 10 ? 2 : 0)} ms`);
 
 /** A bank's CSV export of `rows` credits, about 125 bytes a row as banks write them. */
@@ -24,7 +25,9 @@ export function bigStatement(rows: number): Buffer {
     balance += amount;
     const day = at.toISOString().slice(0, 10).replace(/-/g, '/');
     const time = at.toISOString().slice(11, 19);
-    out.push(`${day},${time},跨行轉入,,${amount},${balance},0130000${String(100_000_000 + ((i * 104_729) % 900_000_000))},轉帳留言 訂單${String(i).padStart(6, '0')} 煙具 匯款人 王小明 謝謝`);
+    out.push(
+      `${day},${time},跨行轉入,,${amount},${balance},0130000${String(100_000_000 + ((i * 104_729) % 900_000_000))},轉帳留言 訂單${String(i).padStart(6, '0')} 煙具 匯款人 王小明 謝謝`,
+    );
   }
   return Buffer.from(out.join('\r\n') + '\r\n', 'utf8');
 }
@@ -50,7 +53,8 @@ export async function benchListBesideStatement(kit: BenchKit): Promise<void> {
       body: new Uint8Array(file),
     });
     const body = (await res.json()) as { statement?: { new: number } };
-    if (res.status !== 201 || body.statement?.new !== rows) throw new Error(`upload ${res.status}: ${JSON.stringify(body).slice(0, 300)}`);
+    if (res.status !== 201 || body.statement?.new !== rows)
+      throw new Error(`upload ${res.status}: ${JSON.stringify(body).slice(0, 300)}`);
     return performance.now() - t;
   };
   try {
@@ -75,7 +79,13 @@ export async function benchListBesideStatement(kit: BenchKit): Promise<void> {
         goal: 'p99 < 100 ms',
         met: kit.quick ? null : p99 < 100,
       },
-      { rows, bytes: file.length, rest: { p50: pct(rest, 50), p99: pct(rest, 99) }, during: { p50: pct(during, 50), p99, max: Math.max(...during), pages: during.length }, imports },
+      {
+        rows,
+        bytes: file.length,
+        rest: { p50: pct(rest, 50), p99: pct(rest, 99) },
+        during: { p50: pct(during, 50), p99, max: Math.max(...during), pages: during.length },
+        imports,
+      },
     );
   } finally {
     await server.stop();

@@ -14,7 +14,10 @@ export interface BenchKit {
   work: string;
   quick: boolean;
   runs: number;
-  record(r: { scenario: string; measured: string; floor: string; ratio: number | null; goal: string; met: boolean | null }, data: Record<string, unknown>): void;
+  record(
+    r: { scenario: string; measured: string; floor: string; ratio: number | null; goal: string; met: boolean | null },
+    data: Record<string, unknown>,
+  ): void;
   child(mode: string, args: string[]): Promise<{ ms: number; maxRSS: number }>;
   serve(env: Record<string, string>, args: string[]): Promise<{ url: string; token: string; stop(): Promise<void> }>;
 }
@@ -25,7 +28,9 @@ const MB = 1024 * 1024;
 export function timedListPage(server: { url: string; token: string }, query: string): () => Promise<number> {
   return async () => {
     const t = performance.now();
-    const res = await fetch(`${server.url}/api/payments?range=${encodeURIComponent('[0,24]')}&${query}`, { headers: { authorization: `Bearer ${server.token}` } });
+    const res = await fetch(`${server.url}/api/payments?range=${encodeURIComponent('[0,24]')}&${query}`, {
+      headers: { authorization: `Bearer ${server.token}` },
+    });
     await res.arrayBuffer();
     if (!res.ok) throw new Error(`list ${res.status}`);
     return performance.now() - t;
@@ -40,14 +45,23 @@ export async function alone(page: () => Promise<number>, n: number): Promise<num
   return times;
 }
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor((xs.length - 1) / 2)];
-const pct = (xs: number[], p: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.ceil((p / 100) * xs.length) - 1)];
+const pct = (xs: number[], p: number) =>
+  [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.ceil((p / 100) * xs.length) - 1)];
 const fmt = (ms: number) => (ms >= 10_000 ? `${(ms / 1000).toFixed(1)} s` : `${ms.toFixed(ms < 10 ? 2 : 0)} ms`);
 
 /** The floor: the sqlite3 shell writes the table as CSV (no formatting, no zip). */
 function sqliteCsv(db: string, out: string): Promise<number> {
   return new Promise((res, rej) => {
     const started = performance.now();
-    const p = spawn('sqlite3', ['-csv', db, 'select paid_at, last_five, paid_at, amount, note, store_id, status from payments order by paid_at desc, uuid desc'], { stdio: ['ignore', 'pipe', 'inherit'] });
+    const p = spawn(
+      'sqlite3',
+      [
+        '-csv',
+        db,
+        'select paid_at, last_five, paid_at, amount, note, store_id, status from payments order by paid_at desc, uuid desc',
+      ],
+      { stdio: ['ignore', 'pipe', 'inherit'] },
+    );
     p.stdout.pipe(createWriteStream(out));
     p.on('error', rej);
     p.on('close', (code) => (code === 0 ? res(performance.now() - started) : rej(new Error(`sqlite3 exited ${code}`))));
@@ -58,7 +72,8 @@ function sqliteCsv(db: string, out: string): Promise<number> {
 function psqlCsv(url: string, out: string): Promise<number> {
   return new Promise((res, rej) => {
     const started = performance.now();
-    const sql = '\\copy (select paid_at, last_five, paid_at, amount, note, store_id, status from payments order by paid_at desc, uuid desc) to stdout with csv';
+    const sql =
+      '\\copy (select paid_at, last_five, paid_at, amount, note, store_id, status from payments order by paid_at desc, uuid desc) to stdout with csv';
     const p = spawn('psql', ['-X', '-q', url, '-c', sql], { stdio: ['ignore', 'pipe', 'inherit'] });
     p.stdout.pipe(createWriteStream(out));
     p.on('error', rej);
@@ -93,7 +108,8 @@ export async function benchStreamingExportPg(kit: BenchKit, pgUrl: string, sizes
       const floor = median(floorRuns);
       for (const format of ['csv', 'xlsx', 'json'] as const) {
         const runs: Array<{ ms: number; maxRSS: number }> = [];
-        for (let i = 0; i < kit.runs; i++) runs.push(await kit.child('export-cli-pg', [url, join(kit.work, `stream-pg.${format}`)]));
+        for (let i = 0; i < kit.runs; i++)
+          runs.push(await kit.child('export-cli-pg', [url, join(kit.work, `stream-pg.${format}`)]));
         const t = median(runs.map((r) => r.ms));
         const rss = Math.max(...runs.map((r) => r.maxRSS));
         peaks[format].push(rss);
@@ -105,7 +121,10 @@ export async function benchStreamingExportPg(kit: BenchKit, pgUrl: string, sizes
             floor: `${fmt(floor)} (psql \\copy csv)`,
             ratio: t / floor,
             goal: `${limit ? `≤ ${limit}x, ` : ''}< 300 MB, flat`,
-            met: !kit.quick && n >= 100_000 ? (limit === null || t / floor <= limit) && rss < 300 * MB && rss <= peaks[format][0] * 1.5 : null,
+            met:
+              !kit.quick && n >= 100_000
+                ? (limit === null || t / floor <= limit) && rss < 300 * MB && rss <= peaks[format][0] * 1.5
+                : null,
           },
           { rows: n, format, runs, floor: floorRuns },
         );
@@ -137,7 +156,8 @@ export async function benchStreamingExport(kit: BenchKit, sizes: number[]): Prom
       const floor = median(floorRuns);
       for (const format of ['csv', 'xlsx', 'json'] as const) {
         const runs: Array<{ ms: number; maxRSS: number }> = [];
-        for (let i = 0; i < kit.runs; i++) runs.push(await kit.child('export-cli', [db, join(kit.work, `stream.${format}`)]));
+        for (let i = 0; i < kit.runs; i++)
+          runs.push(await kit.child('export-cli', [db, join(kit.work, `stream.${format}`)]));
         const t = median(runs.map((r) => r.ms));
         const rss = Math.max(...runs.map((r) => r.maxRSS));
         peaks[format].push(rss);
@@ -150,7 +170,9 @@ export async function benchStreamingExport(kit: BenchKit, sizes: number[]): Prom
             floor: `${fmt(floor)} (sqlite3 -csv)`,
             ratio: t / floor,
             goal: `${limit ? `≤ ${limit}x, ` : ''}< 300 MB, flat`,
-            met: judged ? (limit === null || t / floor <= limit) && rss < 300 * MB && rss <= peaks[format][0] * 1.5 : null,
+            met: judged
+              ? (limit === null || t / floor <= limit) && rss < 300 * MB && rss <= peaks[format][0] * 1.5
+              : null,
           },
           { rows: n, format, runs, floor: floorRuns },
         );
@@ -189,7 +211,12 @@ export async function benchReadsBesideImport(kit: BenchKit, n: number): Promise<
         goal: 'p99 < 50 ms',
         met: kit.quick ? null : p99 < 50,
       },
-      { rows: n, rest: { p50: pct(rest, 50), p99: pct(rest, 99) }, during: { p50: pct(during, 50), p99, pages: during.length }, importMs: imp.ms },
+      {
+        rows: n,
+        rest: { p50: pct(rest, 50), p99: pct(rest, 99) },
+        during: { p50: pct(during, 50), p99, pages: during.length },
+        importMs: imp.ms,
+      },
     );
   } finally {
     await server.stop();

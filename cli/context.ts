@@ -40,7 +40,11 @@ function dbSource(io: CliIO, opts: GlobalOptions): DbSource {
  * wrong folder says where it looked instead of creating `./data/remit.sqlite` there and then
  * reporting an empty database. PostgreSQL and an in-memory database are not files: null.
  */
-export function requireSqliteFile(io: CliIO, opts: GlobalOptions, config: RemitConfig = configFrom(io, opts)): string | null {
+export function requireSqliteFile(
+  io: CliIO,
+  opts: GlobalOptions,
+  config: RemitConfig = configFrom(io, opts),
+): string | null {
   if (config.db.client !== 'sqlite' || config.db.filename === ':memory:') return null;
   const path = resolve(config.db.filename);
   const kind = sqliteFileKind(path);
@@ -85,7 +89,12 @@ const KNEX_TABLES = ['knex_migrations', 'knex_migrations_lock'];
 export async function checkSqliteTables(path: string, opts: { forMigrate?: boolean } = {}): Promise<void> {
   // a plain handle, without the WAL mode and the mode bits openDatabase gives a file: a file that
   // is refused is left as it was
-  const db = knexFactory({ client: 'sqlite3', connection: { filename: path }, useNullAsDefault: true, pool: { min: 0, max: 1 } });
+  const db = knexFactory({
+    client: 'sqlite3',
+    connection: { filename: path },
+    useNullAsDefault: true,
+    pool: { min: 0, max: 1 },
+  });
   try {
     await tablesAreRemits(db, path, opts);
   } finally {
@@ -96,7 +105,11 @@ export async function checkSqliteTables(path: string, opts: { forMigrate?: boole
 async function tablesAreRemits(db: Knex, path: string, opts: { forMigrate?: boolean }): Promise<void> {
   let tables: string[];
   try {
-    tables = ((await db.raw("select name from sqlite_master where type = 'table' and name not like 'sqlite_%'")) as Array<{ name: string }>).map((t) => t.name);
+    tables = (
+      (await db.raw("select name from sqlite_master where type = 'table' and name not like 'sqlite_%'")) as Array<{
+        name: string;
+      }>
+    ).map((t) => t.name);
   } catch (err) {
     if ((err as { code?: string }).code === 'SQLITE_NOTADB') throw new DataError(DB.notSqlite(path));
     throw err;
@@ -131,7 +144,11 @@ export async function openExistingDatabase(io: CliIO, opts: GlobalOptions): Prom
  * Opens and migrates the database and runs `fn` as the machine's operator (whoever can run
  * the CLI on the server already holds the database), closing the database afterwards.
  */
-export async function withOperator<T>(io: CliIO, opts: GlobalOptions, fn: (ctx: ServiceContext) => Promise<T>): Promise<T> {
+export async function withOperator<T>(
+  io: CliIO,
+  opts: GlobalOptions,
+  fn: (ctx: ServiceContext) => Promise<T>,
+): Promise<T> {
   const { db, config } = await openExistingDatabase(io, opts);
   try {
     return await fn({ db, security: securitySettings(config), actor: systemActor('cli'), ip: null });
@@ -141,5 +158,7 @@ export async function withOperator<T>(io: CliIO, opts: GlobalOptions, fn: (ctx: 
 }
 
 export function describeDb(config: RemitConfig): string {
-  return config.db.client === 'sqlite' ? config.db.filename : config.db.connectionString.replace(/:\/\/([^:@/]+):[^@/]*@/, '://$1:***@');
+  return config.db.client === 'sqlite'
+    ? config.db.filename
+    : config.db.connectionString.replace(/:\/\/([^:@/]+):[^@/]*@/, '://$1:***@');
 }

@@ -11,7 +11,8 @@ type Flag = [flag: string, value: string | undefined];
  */
 export function checkDateFlags(from: Flag, to: Flag): void {
   for (const [flag, value] of [from, to]) {
-    if (value !== undefined && !/^\d{4}-\d{2}-\d{2}$/.test(value)) throw new UsageError(`${flag} ${MSG.badDate(value)}`);
+    if (value !== undefined && !/^\d{4}-\d{2}-\d{2}$/.test(value))
+      throw new UsageError(`${flag} ${MSG.badDate(value)}`);
     // written right, yet no such day (2026-02-30): said so, not as a format to fix
     if (value !== undefined && taipeiDayStart(value) === null) throw new UsageError(DATES.noSuchDay(flag, value));
     // each flag alone first, so a date out of range (9999-12-31) is said with its flag

@@ -1,5 +1,12 @@
 import { CommanderError } from 'commander';
-import { ConfigError, errorMessage, isDatabaseBusy, isDomainError, ValidationError, type Problem } from '../core/index.js';
+import {
+  ConfigError,
+  errorMessage,
+  isDatabaseBusy,
+  isDomainError,
+  ValidationError,
+  type Problem,
+} from '../core/index.js';
 import { actorNameText } from '../core/audit/text.js';
 import type { CliIO } from './context.js';
 import { DB, errorLine, INPUT, SERVE } from './messages.js';
@@ -31,7 +38,9 @@ export class CancelledError extends Error {}
 /** A problem's details as a person reads them: the one who closed a day is 命令列, not `cli`. */
 function spokenDetails(e: Problem): Problem['details'] {
   const by = (e.details as { by?: unknown } | undefined)?.by;
-  return e.code === 'day_already_closed' && typeof by === 'string' ? { ...e.details, by: actorNameText(by) } : e.details;
+  return e.code === 'day_already_closed' && typeof by === 'string'
+    ? { ...e.details, by: actorNameText(by) }
+    : e.details;
 }
 
 /**
@@ -39,12 +48,20 @@ function spokenDetails(e: Problem): Problem['details'] {
  * too long) as wrong usage (exit 2), as the flag's other bad values are: core checks the value,
  * the command line says whose fault it is. Refusals of other fields stay failures (exit 1).
  */
-export async function flagValuesAsUsage<T>(fields: readonly string[], run: () => Promise<T>, stateCodes: readonly string[] = []): Promise<T> {
+export async function flagValuesAsUsage<T>(
+  fields: readonly string[],
+  run: () => Promise<T>,
+  stateCodes: readonly string[] = [],
+): Promise<T> {
   try {
     return await run();
   } catch (err) {
     // `stateCodes`: refusals of those fields that come from the data, not the value (a first close without its opening)
-    if (err instanceof ValidationError && err.errors.length && err.errors.every((e) => fields.includes(e.field) && !stateCodes.includes(e.code))) {
+    if (
+      err instanceof ValidationError &&
+      err.errors.length &&
+      err.errors.every((e) => fields.includes(e.field) && !stateCodes.includes(e.code))
+    ) {
       throw new UsageError(err.errors.map((e) => errorMessage(e.code, e.details)).join('\n'));
     }
     throw err;
@@ -54,7 +71,9 @@ export async function flagValuesAsUsage<T>(fields: readonly string[], run: () =>
 /** The one error handler of the CLI: a clear message on stderr and an exit code, never a stack trace for user errors. */
 export function handleError(err: unknown, io: CliIO): number {
   if (err instanceof CommanderError) {
-    return err.exitCode === 0 || err.code === 'commander.helpDisplayed' || err.code === 'commander.version' ? EXIT.ok : EXIT.usage;
+    return err.exitCode === 0 || err.code === 'commander.helpDisplayed' || err.code === 'commander.version'
+      ? EXIT.ok
+      : EXIT.usage;
   }
   if (err instanceof UsageError || err instanceof ConfigError) {
     io.stderr(errorLine(err.message));
@@ -101,5 +120,7 @@ export function handleError(err: unknown, io: CliIO): number {
 
 /** Another process holds the database's write lock past the wait: SQLite's or PostgreSQL's busy, knex's migration lock, or SQLite's busy inside another error's message. */
 export function isBusy(err: unknown): boolean {
-  return isDatabaseBusy(err) || (err as Error)?.name === 'LockError' || /SQLITE_BUSY/.test((err as Error)?.message ?? '');
+  return (
+    isDatabaseBusy(err) || (err as Error)?.name === 'LockError' || /SQLITE_BUSY/.test((err as Error)?.message ?? '')
+  );
 }

@@ -1,5 +1,15 @@
 import { randomBytes } from 'node:crypto';
-import { closeSync, existsSync, fchmodSync, fsyncSync, openSync, renameSync, rmSync, statSync, writeSync } from 'node:fs';
+import {
+  closeSync,
+  existsSync,
+  fchmodSync,
+  fsyncSync,
+  openSync,
+  renameSync,
+  rmSync,
+  statSync,
+  writeSync,
+} from 'node:fs';
 import { open, readFile, rename, rm } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
 import { ConflictError, MAX_IMPORT_BYTES, ValidationError } from '../core/index.js';
@@ -81,7 +91,11 @@ function writeFileAtomicRaw(path: string, data: Uint8Array | string, mode: numbe
  * selects, as a backup does. The mode is set on the new file whatever the umask, and the rename
  * replaces an existing file (and its mode) rather than writing into it.
  */
-export async function writeStreamAtomic(path: string, body: AsyncIterable<Uint8Array | string>, mode = 0o600): Promise<void> {
+export async function writeStreamAtomic(
+  path: string,
+  body: AsyncIterable<Uint8Array | string>,
+  mode = 0o600,
+): Promise<void> {
   const tmp = tmpBeside(path);
   const fh = await open(tmp, 'wx', mode).catch((err) => {
     throw fileWriteError(path, err);
@@ -96,7 +110,10 @@ export async function writeStreamAtomic(path: string, body: AsyncIterable<Uint8A
       size = 0;
     };
     for await (const chunk of body) {
-      const b = typeof chunk === 'string' ? Buffer.from(chunk, 'utf8') : Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength);
+      const b =
+        typeof chunk === 'string'
+          ? Buffer.from(chunk, 'utf8')
+          : Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength);
       pending.push(b);
       size += b.length;
       if (size >= 1 << 20) await flush();
@@ -135,7 +152,8 @@ export function assertReadableFile(path: string): number {
 /** Reads a file whole (a bank statement), refusing a missing or oversized one before loading it. */
 export async function readImportFile(path: string): Promise<Uint8Array> {
   const size = assertReadableFile(path);
-  if (size > MAX_IMPORT_BYTES) throw ValidationError.single('file', 'import_file_too_large', { limit_mb: MAX_IMPORT_BYTES / 1024 / 1024 });
+  if (size > MAX_IMPORT_BYTES)
+    throw ValidationError.single('file', 'import_file_too_large', { limit_mb: MAX_IMPORT_BYTES / 1024 / 1024 });
   try {
     return new Uint8Array(await readFile(path));
   } catch {

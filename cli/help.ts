@@ -89,10 +89,30 @@ function formatHelp(cmd: Command, helper: Help): string {
   const out = [`${HELP.usage}${helper.commandUsage(cmd)}`, ''];
   const description = helper.commandDescription(cmd);
   if (description) out.push(helper.boxWrap(description, helpWidth), '');
-  out.push(...section(HELP.arguments, helper.visibleArguments(cmd).map((a) => item(helper.argumentTerm(a), helper.argumentDescription(a)))));
-  out.push(...section(HELP.options, helper.visibleOptions(cmd).map((o) => item(helper.optionTerm(o), helper.optionDescription(o)))));
-  out.push(...section(HELP.globalOptions, helper.visibleGlobalOptions(cmd).map((o) => item(helper.optionTerm(o), helper.optionDescription(o)))));
-  out.push(...section(HELP.commands, helper.visibleCommands(cmd).map((c) => item(helper.subcommandTerm(c), helper.subcommandDescription(c)))));
+  out.push(
+    ...section(
+      HELP.arguments,
+      helper.visibleArguments(cmd).map((a) => item(helper.argumentTerm(a), helper.argumentDescription(a))),
+    ),
+  );
+  out.push(
+    ...section(
+      HELP.options,
+      helper.visibleOptions(cmd).map((o) => item(helper.optionTerm(o), helper.optionDescription(o))),
+    ),
+  );
+  out.push(
+    ...section(
+      HELP.globalOptions,
+      helper.visibleGlobalOptions(cmd).map((o) => item(helper.optionTerm(o), helper.optionDescription(o))),
+    ),
+  );
+  out.push(
+    ...section(
+      HELP.commands,
+      helper.visibleCommands(cmd).map((c) => item(helper.subcommandTerm(c), helper.subcommandDescription(c))),
+    ),
+  );
   return out.join('\n');
 }
 
@@ -106,7 +126,10 @@ export function usageMessage(cmd: Command, err: CommanderError): string {
   const named = known.filter((o) => err.message.includes(`'${o.flags}'`));
   switch (err.code) {
     case 'commander.unknownCommand':
-      return USAGE.unknownCommand(cmd.args[0] ?? '', cmd.commands.map((c) => c.name()));
+      return USAGE.unknownCommand(
+        cmd.args[0] ?? '',
+        cmd.commands.map((c) => c.name()),
+      );
     case 'commander.unknownOption': {
       // commander puts the first unknown option and what follows it after the operands
       const flag = cmd.args.find((a) => a.startsWith('-') && a !== '-' && a !== '--');
@@ -154,7 +177,8 @@ export function localizeTree(cmd: Command): Command {
     .helpOption(HELP.helpFlags, HELP.helpOption)
     .exitOverride((err) => {
       // help shown on request (or for a command given without its subcommand), and the version
-      if (err.code === 'commander.helpDisplayed' || err.code === 'commander.version' || err.code === 'commander.help') throw err;
+      if (err.code === 'commander.helpDisplayed' || err.code === 'commander.version' || err.code === 'commander.help')
+        throw err;
       throw new UsageError(`${usageMessage(cmd, err)}\n${USAGE.seeHelp(commandPath(cmd))}`);
     });
   // `help [指令]` only where there are subcommands to ask about

@@ -19,7 +19,8 @@ async function ask<T>(prompt: Promise<T>): Promise<T> {
   try {
     return await prompt;
   } catch (err) {
-    if ((err as Error)?.name === 'ExitPromptError' || (err as Error)?.name === 'AbortPromptError') throw new CancelledError(INPUT.cancelled);
+    if ((err as Error)?.name === 'ExitPromptError' || (err as Error)?.name === 'AbortPromptError')
+      throw new CancelledError(INPUT.cancelled);
     throw err;
   }
 }
@@ -86,7 +87,11 @@ export const PASSWORD_FLAG_WARNING = INPUT.passwordFlagWarning;
  * problems are found at once (before the database is opened); the returned function reads the
  * value when the command needs it.
  */
-export function passwordSource(opts: PasswordFlags, label: string = INPUT.password, warn: (text: string) => void = (t) => process.stderr.write(t)): () => Promise<NewPassword> {
+export function passwordSource(
+  opts: PasswordFlags,
+  label: string = INPUT.password,
+  warn: (text: string) => void = (t) => process.stderr.write(t),
+): () => Promise<NewPassword> {
   if (opts.password !== undefined && opts.passwordStdin) throw new UsageError(INPUT.passwordFlagsBoth);
   if (opts.passwordStdin) {
     return async () => {
@@ -119,7 +124,12 @@ export function requireYesOrTerminal(yes: boolean | undefined): void {
 export async function confirmOrCancel(yes: boolean | undefined, message: string): Promise<void> {
   if (yes) return;
   requireYesOrTerminal(yes);
-  if (!(await ask(confirm({ message, default: false, transformer: (yes) => (yes ? INPUT.yes : INPUT.no) }, promptContext)))) throw new CancelledError(INPUT.cancelledNothingDone);
+  if (
+    !(await ask(
+      confirm({ message, default: false, transformer: (yes) => (yes ? INPUT.yes : INPUT.no) }, promptContext),
+    ))
+  )
+    throw new CancelledError(INPUT.cancelledNothingDone);
 }
 
 /** The 範例 section every command's `--help` ends with. */

@@ -6,7 +6,13 @@
  * retyped here. Each command's and option's own description stays beside its definition in
  * cli/commands/ (it is the definition), and so do the examples of its `--help`.
  */
-import { PAYMENT_FIELD_LABELS, ROLE_LABELS, STATUS_LABELS, STORE_FIELD_LABELS, USER_FIELD_LABELS } from '../core/index.js';
+import {
+  PAYMENT_FIELD_LABELS,
+  ROLE_LABELS,
+  STATUS_LABELS,
+  STORE_FIELD_LABELS,
+  USER_FIELD_LABELS,
+} from '../core/index.js';
 import { AUDIT_FIELD_LABELS, CLOSE_FIELD_LABELS as C, PAYER_FIELD_LABELS } from '../core/labels.js';
 
 /** How every error is said on stderr. */
@@ -31,13 +37,15 @@ export const HELP = {
   choices: (values: readonly string[]) => `可選：${values.join('、')}`,
   defaultValue: (value: string) => `預設 ${value}`,
   envVar: (name: string) => `環境變數 ${name}`,
-  extras: (description: string, extras: string[]) => (extras.length ? `${description}（${extras.join('；')}）` : description),
+  extras: (description: string, extras: string[]) =>
+    extras.length ? `${description}（${extras.join('；')}）` : description,
   examples: '範例：',
 } as const;
 
 /** commander's usage errors (exit 2), each with the command it is about. */
 export const USAGE = {
-  unknownCommand: (name: string, known: string[]) => `未知的指令「${name}」${known.length ? `（可用的指令：${known.join('、')}）` : ''}`,
+  unknownCommand: (name: string, known: string[]) =>
+    `未知的指令「${name}」${known.length ? `（可用的指令：${known.join('、')}）` : ''}`,
   unknownOption: (flag: string) => `未知的選項 ${flag}`,
   unknownOptionUnnamed: '有無法辨識的選項',
   missingArgument: (name: string, description: string) => `缺少參數 ${name}${description ? `：${description}` : ''}`,
@@ -45,8 +53,10 @@ export const USAGE = {
   optionValueMissingUnnamed: '有選項缺少它的值',
   mandatoryOption: (flags: string[]) => `缺少必要選項 ${flags.join('、')}`,
   excessArguments: (command: string, got: string[]) => `${command} 不接受參數「${got.join(' ')}」`,
-  tooManyArguments: (command: string, expected: number, got: number) => `參數過多：${command} 最多接受 ${expected} 個參數，收到 ${got} 個`,
-  invalidValue: (flags: string, choices: readonly string[] | undefined) => `選項 ${flags} 的值不正確${choices ? `（可選：${choices.join('、')}）` : ''}`,
+  tooManyArguments: (command: string, expected: number, got: number) =>
+    `參數過多：${command} 最多接受 ${expected} 個參數，收到 ${got} 個`,
+  invalidValue: (flags: string, choices: readonly string[] | undefined) =>
+    `選項 ${flags} 的值不正確${choices ? `（可選：${choices.join('、')}）` : ''}`,
   invalidValueUnnamed: '有選項或參數的值不正確',
   emptyValue: (flag: string) => `選項 ${flag} 的值不能是空白（不需要時請不要加這個選項）`,
   conflicting: (flags: string[]) => `選項 ${flags.join(' 與 ')} 不能一起使用`,
@@ -68,8 +78,10 @@ export const DB = {
     `找不到資料庫 ${path}（${source === 'default' ? `預設位置 ./data/remit.sqlite，在目前的資料夾 ${cwd} 之下` : `${source} 指定的檔案`}）。\n` +
     '請在 remit 的資料夾中執行，或指定資料庫：--db 檔案或環境變數 REMIT_DB（SQLite），或 DATABASE_URL（PostgreSQL）。' +
     '新的安裝請先執行 remit migrate 建立資料庫',
-  empty: (path: string) => `資料庫 ${path} 是空的，還沒有建立資料表：新的安裝請先執行 remit migrate（或 --db 指向正確的資料庫）`,
-  notRemit: (path: string) => `${path} 不是 remit 的資料庫（沒有 remit 的資料表）：請用 --db、REMIT_DB 或 DATABASE_URL 指向正確的資料庫，或在新的檔案上執行 remit migrate`,
+  empty: (path: string) =>
+    `資料庫 ${path} 是空的，還沒有建立資料表：新的安裝請先執行 remit migrate（或 --db 指向正確的資料庫）`,
+  notRemit: (path: string) =>
+    `${path} 不是 remit 的資料庫（沒有 remit 的資料表）：請用 --db、REMIT_DB 或 DATABASE_URL 指向正確的資料庫，或在新的檔案上執行 remit migrate`,
   notSqlite: (path: string) => `${path} 不是 SQLite 資料庫檔案：請用 --db、REMIT_DB 或 DATABASE_URL 指向正確的資料庫`,
   busy: '資料庫忙碌中（另一個程式正在寫入，例如匯入大量資料），請稍後再試',
   upToDate: (where: string) => `資料庫已是最新（${where}）`,
@@ -139,7 +151,8 @@ export const SERVE = {
 
 export const IMPORT = {
   failedSummary: (failed: string, errors: number) => `${failed}：檔案有 ${errors} 個錯誤，沒有匯入任何記錄`,
-  skipped: (n: number, rows: string, more: boolean) => `略過 ${n} 筆與已有記錄重複的資料（第 ${rows}${more ? '…' : ''} 行）`,
+  skipped: (n: number, rows: string, more: boolean) =>
+    `略過 ${n} 筆與已有記錄重複的資料（第 ${rows}${more ? '…' : ''} 行）`,
   dryRun: (n: number) => `試算完成：將匯入 ${n} 筆記錄（未寫入）`,
   file: (file: string, where: string) => `檔案：${file}（${where}）`,
   csv: 'CSV',
@@ -156,13 +169,15 @@ export const EXPORT = {
   doneToStdout: (n: number) => `已匯出 ${n} 筆記錄`,
   dayFlagsBoth: '--yesterday 與 --today 只能擇一',
   dayFlagsWithDates: '--yesterday/--today 不能與 --from/--to 一起使用',
-  badStatus: (got: string[]) => `--status 必須是 ${STATUS_LABELS.未確認}、${STATUS_LABELS.已入帳} 或 ${STATUS_LABELS.未入帳}，收到「${got.join('、')}」`,
+  badStatus: (got: string[]) =>
+    `--status 必須是 ${STATUS_LABELS.未確認}、${STATUS_LABELS.已入帳} 或 ${STATUS_LABELS.未入帳}，收到「${got.join('、')}」`,
   badFormat: (got: string) => `--format 必須是 xlsx、csv 或 json，收到「${got}」`,
   daybookFormat: '日記帳（--daybook）只能匯出 xlsx 或 csv',
   daybookStore: '日記帳（--daybook）請用 --store 指定一家分店的代碼',
   daybookStatus: '日記帳（--daybook）包含每一種狀態，不能用 --status',
   badWait: (got: string) => `--wait 必須是 0 以上的整數秒數，收到「${got}」`,
-  waiting: (seconds: number) => `另一個程式正在寫入資料庫（例如匯入大量資料），等它完成後再寫入匯出紀錄（最多 ${seconds} 秒）…`,
+  waiting: (seconds: number) =>
+    `另一個程式正在寫入資料庫（例如匯入大量資料），等它完成後再寫入匯出紀錄（最多 ${seconds} 秒）…`,
 } as const;
 
 export const SAMPLE = {
@@ -177,7 +192,8 @@ export const STORES = {
   confirmRemove: (label: string) => `確定要刪除分店 ${label} 嗎？此操作無法復原`,
   nothingToEdit: '請指定要修改的項目：--name 或 --code',
   linkBoth: '--rotate 與 --off 只能擇一',
-  linkActive: (label: string, url: string) => `${label} 的公開回報連結：\n${url}\n（印出海報或貼到 LINE 群組；外洩時用 --rotate 換新連結）`,
+  linkActive: (label: string, url: string) =>
+    `${label} 的公開回報連結：\n${url}\n（印出海報或貼到 LINE 群組；外洩時用 --rotate 換新連結）`,
   linkRotated: (label: string, url: string) => `已換新 ${label} 的公開回報連結，舊連結立即失效：\n${url}`,
   linkOff: (label: string) => `已停用 ${label} 的公開回報連結（用 --rotate 產生新的連結重新啟用）`,
   linkDisabled: (label: string) => `${label} 的公開回報連結已停用（用 --rotate 產生新的連結重新啟用）`,
@@ -193,12 +209,15 @@ export const USERS = {
   passwordReset: (username: string) => `已重設用戶 ${username} 的密碼，先前的登入已全部失效`,
   removed: (username: string) => `已刪除用戶 ${username}`,
   confirmRemove: (username: string, role: string) => `確定要刪除用戶 ${username}（${role}）嗎？此操作無法復原`,
-  unlocked: (username: string, cleared: number) => `已解除用戶 ${username} 的登入限制（清除 ${cleared} 筆登入失敗紀錄）`,
+  unlocked: (username: string, cleared: number) =>
+    `已解除用戶 ${username} 的登入限制（清除 ${cleared} 筆登入失敗紀錄）`,
   activated: (username: string) => `已啟用用戶 ${username}`,
   deactivated: (username: string) => `已停用用戶 ${username}，其登入已失效`,
   activeFlagsBoth: '--active 與 --inactive 只能擇一',
-  badRole: (got: string, roles: readonly string[]) => `--role 必須是 ${roles.map((r) => `${r}（${ROLE_LABELS[r as keyof typeof ROLE_LABELS]}）`).join(' 或 ')}，收到「${got}」`,
-  nothingToEdit: '請指定要修改的項目：--role、--permissions、--store、--no-store、--accessible-stores、--active 或 --inactive',
+  badRole: (got: string, roles: readonly string[]) =>
+    `--role 必須是 ${roles.map((r) => `${r}（${ROLE_LABELS[r as keyof typeof ROLE_LABELS]}）`).join(' 或 ')}，收到「${got}」`,
+  nothingToEdit:
+    '請指定要修改的項目：--role、--permissions、--store、--no-store、--accessible-stores、--active 或 --inactive',
   /** the store column lists every store the account reaches (home and accessible), hence 分店 */
   columns: [
     STORE_FIELD_LABELS.id,
@@ -249,7 +268,8 @@ export const BACKUP = {
     `remit ${command} 只用於 SQLite。PostgreSQL 資料庫請用 pg_dump 備份、pg_restore 或 psql 還原（例如 pg_dump -Fc "$DATABASE_URL" > remit.dump）`,
   inMemory: '記憶體資料庫無法備份或還原',
   sameFile: '備份檔不能是資料庫本身',
-  done: (db: string, target: string, bytes: number) => `已備份 ${db} 到 ${target}（${bytes.toLocaleString('en-US')} 位元組）`,
+  done: (db: string, target: string, bytes: number) =>
+    `已備份 ${db} 到 ${target}（${bytes.toLocaleString('en-US')} 位元組）`,
   confirmRestore: (source: string, db: string) => `確定要用 ${source} 取代資料庫 ${db} 嗎？目前的資料會被取代`,
   restored: (source: string, db: string, c: Record<string, number>) =>
     `已還原 ${source} 到 ${db}：分店 ${c.stores}、會員 ${c.users}、匯款 ${c.payments}、稽核紀錄 ${c.audit_log} 筆`,
@@ -261,17 +281,30 @@ export const RECONCILE = {
   accounts: (accounts: string[]) => `銀行帳號：${accounts.join('、')}`,
   period: (from: string, to: string, encoding: string, breaks: number, skipped: number) =>
     `對帳期間：${from} 至 ${to}　編碼：${encoding}${breaks ? `　餘額不連續：${breaks} 處（可能缺行或順序錯誤）` : ''}${skipped ? `　略過非交易列：${skipped} 列` : ''}`,
-  auto: (n: number, apply: boolean, applied: number) => `建議入帳：${n} 筆${apply ? `，已確認 ${applied} 筆` : '（未更改；加 --apply 確認）'}`,
+  auto: (n: number, apply: boolean, applied: number) =>
+    `建議入帳：${n} 筆${apply ? `，已確認 ${applied} 筆` : '（未更改；加 --apply 確認）'}`,
   review: (n: number) => `需人工確認：${n} 筆`,
-  payment: (uuid: string, lastFive: string, amount: string, at: string) => `  匯款 ${uuid}　後五碼 ${lastFive}　${amount}　${at}`,
-  candidate: (file: string, row: number, at: string, amount: string, account: string, score: number, reasons: string[]) =>
+  payment: (uuid: string, lastFive: string, amount: string, at: string) =>
+    `  匯款 ${uuid}　後五碼 ${lastFive}　${amount}　${at}`,
+  candidate: (
+    file: string,
+    row: number,
+    at: string,
+    amount: string,
+    account: string,
+    score: number,
+    reasons: string[],
+  ) =>
     `    候選：${file} 第 ${row} 列　${at}　${amount}　帳號 ${account || '（無）'}　分數 ${score}　${reasons.join('、')}`,
   unpaid: (n: number) => `未入帳候選：${n} 筆（不會自動設定）`,
   unreported: (n: number) => `銀行有款無回報：${n} 筆`,
-  unreportedLine: (file: string, row: number, at: string, amount: string, summary: string, who: string) => `  ${file} 第 ${row} 列　${at}　${amount}　${summary}　${who}`,
+  unreportedLine: (file: string, row: number, at: string, amount: string, summary: string, who: string) =>
+    `  ${file} 第 ${row} 列　${at}　${amount}　${summary}　${who}`,
   suggestions: (n: number) => `可能為分次或合併付款：${n} 組（一筆匯款只能連結一筆入帳，請核對後在匯款記錄處理）`,
-  group: (k: number, paid: string, credited: string, reasons: string[]) => `  第 ${k} 組　回報合計 ${paid}　入帳合計 ${credited}　${reasons.join('、')}`,
-  groupLine: (file: string, row: number, at: string, amount: string, who: string) => `    入帳：${file} 第 ${row} 列　${at}　${amount}　帳號 ${who || '（無）'}`,
+  group: (k: number, paid: string, credited: string, reasons: string[]) =>
+    `  第 ${k} 組　回報合計 ${paid}　入帳合計 ${credited}　${reasons.join('、')}`,
+  groupLine: (file: string, row: number, at: string, amount: string, who: string) =>
+    `    入帳：${file} 第 ${row} 列　${at}　${amount}　帳號 ${who || '（無）'}`,
   noPayers: '尚未記住任何付款人（確認對帳時，對帳單上有付款人的明細會被記住）',
   learnedBy: (auto: boolean, username: string) => `${auto ? '自動' : '人工'}（${username}）`,
   forgotten: (payer: string, lastFive: string) => `已忘記付款人「${payer}」（後五碼 ${lastFive}）`,
@@ -288,7 +321,8 @@ export const RECONCILE = {
 /** `remit close`, `remit cash-out`, `remit closes`, `remit day` (issue 26). */
 export const CLOSES = {
   closed: (store: string, date: string) => `${store} ${date} 日結完成`,
-  cashOutRecorded: (store: string, kind: string, amount: string, when: string) => `已記錄 ${store} ${kind} ${amount}（${when}）`,
+  cashOutRecorded: (store: string, kind: string, amount: string, when: string) =>
+    `已記錄 ${store} ${kind} ${amount}（${when}）`,
   afterClose: '（這一天已日結：這筆記為結帳後異動）',
   amountRequired: (flag: string) => `請用 ${flag} 填寫金額（新台幣整數）`,
   badAmount: (flag: string, got: string) => `${flag} 必須是新台幣整數金額，收到「${got}」`,
@@ -297,14 +331,25 @@ export const CLOSES = {
   dateRequired: '請用 --date YYYY-MM-DD 指定營業日期（台灣時間）',
   noStores: '沒有分店資料',
   period: (from: string, to: string) => `期間：${from} 至 ${to}（台灣時間，含當天）\n\n`,
-  boardColumns: [C.store_id, C.date, C.state, C.cash_in, C.cash_out, C.expected, C.counted, C.difference, C.late_changes],
+  boardColumns: [
+    C.store_id,
+    C.date,
+    C.state,
+    C.cash_in,
+    C.cash_out,
+    C.expected,
+    C.counted,
+    C.difference,
+    C.late_changes,
+  ],
   totals: '各付款方式合計',
   dayColumns: ['時間', '類別', '付款方式／支出類型', '項目', '金額', '現金增減', '現金結餘', '備註'],
   income: '收入',
   expense: '支出',
   employee: '員工購物',
   status: (label: string) => `狀態：${label}`,
-  opening: (amount: string, from: string | null) => `開帳現金：${amount}${from === 'stated' ? '（首次日結填寫）' : from ? `（沿用 ${from} 點收）` : ''}`,
+  opening: (amount: string, from: string | null) =>
+    `開帳現金：${amount}${from === 'stated' ? '（首次日結填寫）' : from ? `（沿用 ${from} 點收）` : ''}`,
   noOpening: '開帳現金：未知（本店尚無日結；第一次日結時填寫 --opening）',
   noEntries: '這一天沒有收支記錄',
   lateChanges: (n: number) => `結帳後異動 ${n} 筆（見稽核紀錄）`,

@@ -18,10 +18,16 @@ import { localizeTree } from './help.js';
 import { HELP } from './messages.js';
 
 /** The `remit` command tree; `main.ts` runs it, tests can call `parseAsync` on it. */
-export function buildProgram(io: CliIO, hooks: { onServerStarted?: (stop: () => Promise<void>) => void } = {}): Command {
+export function buildProgram(
+  io: CliIO,
+  hooks: { onServerStarted?: (stop: () => Promise<void>) => void } = {},
+): Command {
   const program = new Command('remit')
     .description('匯款回報系統：伺服器、資料庫與管理工具')
-    .option('--db <file>', 'SQLite 資料庫檔案（預設 REMIT_DB 或 ./data/remit.sqlite；設定 DATABASE_URL 則用 PostgreSQL）')
+    .option(
+      '--db <file>',
+      'SQLite 資料庫檔案（預設 REMIT_DB 或 ./data/remit.sqlite；設定 DATABASE_URL 則用 PostgreSQL）',
+    )
     .version(remitVersion(), '-V, --version', HELP.version)
     .configureOutput({ writeOut: (s) => io.stdout(s), writeErr: (s) => io.stderr(s) });
   serveCommand(program, io, hooks.onServerStarted);
@@ -48,7 +54,10 @@ export function buildProgram(io: CliIO, hooks: { onServerStarted?: (stop: () => 
 function remitVersion(): string {
   for (const rel of ['../package.json', '../../package.json']) {
     try {
-      const pkg = JSON.parse(readFileSync(new URL(rel, import.meta.url), 'utf8')) as { name?: string; version?: string };
+      const pkg = JSON.parse(readFileSync(new URL(rel, import.meta.url), 'utf8')) as {
+        name?: string;
+        version?: string;
+      };
       if (pkg.name === 'remit' && pkg.version) return pkg.version;
     } catch {
       /* not there: try the next folder up */

@@ -3,7 +3,13 @@ import { UsageError } from './errors.js';
 import { STORES } from './messages.js';
 
 /** Comma-separated store codes of a flag (`--store TPE,TXG`) as a list. */
-export const codeList = (v?: string): string[] => (v ? v.split(',').map((s) => s.trim()).filter(Boolean) : []);
+export const codeList = (v?: string): string[] =>
+  v
+    ? v
+        .split(',')
+        .map((s) => s.trim())
+        .filter(Boolean)
+    : [];
 
 /** Store codes given in a flag to ids: an unknown code is a usage error naming it. */
 export async function storeIdsFromFlag(ctx: ServiceContext, codes: readonly string[]): Promise<number[]> {

@@ -15,9 +15,22 @@ describe('displayWidth', () => {
 
 describe('renderTable', () => {
   it('pads by display width, right-aligns the asked columns, and leaves no trailing spaces', () => {
-    const out = renderTable(['分店代碼', '分店名稱', '筆數'], [['TPE', '台北店', 3], ['KHH', '高雄旗艦店', 12]], { right: [2] });
+    const out = renderTable(
+      ['分店代碼', '分店名稱', '筆數'],
+      [
+        ['TPE', '台北店', 3],
+        ['KHH', '高雄旗艦店', 12],
+      ],
+      { right: [2] },
+    );
     expect(out).toBe(
-      ['分店代碼  分店名稱    筆數', '--------  ----------  ----', 'TPE       台北店         3', 'KHH       高雄旗艦店    12', ''].join('\n'),
+      [
+        '分店代碼  分店名稱    筆數',
+        '--------  ----------  ----',
+        'TPE       台北店         3',
+        'KHH       高雄旗艦店    12',
+        '',
+      ].join('\n'),
     );
     for (const line of out.split('\n')) expect(line).toBe(line.trimEnd());
   });
@@ -30,6 +43,11 @@ describe('renderTable', () => {
 
 describe('renderPairs', () => {
   it('lines values up after labels of different widths', () => {
-    expect(renderPairs([['總分店數', 2], ['總金額', 'NT$0']])).toBe('總分店數  2\n總金額    NT$0\n');
+    expect(
+      renderPairs([
+        ['總分店數', 2],
+        ['總金額', 'NT$0'],
+      ]),
+    ).toBe('總分店數  2\n總金額    NT$0\n');
   });
 });

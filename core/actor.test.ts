@@ -3,7 +3,14 @@ import { actorKind, actorUserId, anonymousActor, linkActor, systemActor } from '
 import { can, inScope, submitStoreRefusal } from './users/permissions.js';
 
 describe('who acts (issue 25: an actor that is not a signed-in user)', () => {
-  const user = { id: 7, username: 'amy', role: 'user' as const, permissions: ['view_payments'], store_id: 1, accessible_stores: [] };
+  const user = {
+    id: 7,
+    username: 'amy',
+    role: 'user' as const,
+    permissions: ['view_payments'],
+    store_id: 1,
+    accessible_stores: [],
+  };
   it('only a signed-in user has a user id; the machine, a link and a stranger have none', () => {
     expect(actorUserId(user)).toBe(7);
     expect(actorKind(user)).toBe('user');

@@ -37,12 +37,26 @@ export function actorUserId(actor: Actor): number | null {
  * itself; any other label (a script's) acts as the command line under that name.
  */
 export function systemActor(label = 'cli'): MachineActor {
-  return { ...NOBODY, kind: label === 'system' ? 'system' : 'cli', username: label, role: 'admin', permissions: [...PERMISSION_KEYS] };
+  return {
+    ...NOBODY,
+    kind: label === 'system' ? 'system' : 'cli',
+    username: label,
+    role: 'admin',
+    permissions: [...PERMISSION_KEYS],
+  };
 }
 
 /** A customer with a store's public link: no permission, the link's store as home store. */
 export function linkActor(link: { id: number; storeId: number; storeCode: string }): LinkActor {
-  return { ...NOBODY, kind: 'link', linkId: link.id, storeCode: link.storeCode, username: `${LINK_ACTOR_PREFIX}${link.storeCode}`, role: 'user', store_id: link.storeId };
+  return {
+    ...NOBODY,
+    kind: 'link',
+    linkId: link.id,
+    storeCode: link.storeCode,
+    username: `${LINK_ACTOR_PREFIX}${link.storeCode}`,
+    role: 'user',
+    store_id: link.storeId,
+  };
 }
 
 /** Someone not signed in, by the name they typed. */

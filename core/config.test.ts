@@ -40,7 +40,14 @@ describe('loadConfig: defaults', () => {
   });
 
   it('treats empty variables as unset', () => {
-    const cfg = loadConfig({ PORT: '', REMIT_DB: '', DATABASE_URL: '', REMIT_JWT_SECRET: '', REMIT_BCRYPT_COST: '', HOST: '' });
+    const cfg = loadConfig({
+      PORT: '',
+      REMIT_DB: '',
+      DATABASE_URL: '',
+      REMIT_JWT_SECRET: '',
+      REMIT_BCRYPT_COST: '',
+      HOST: '',
+    });
     expect(cfg.port).toBe(3000);
     expect(cfg.db).toEqual({ client: 'sqlite', filename: './data/remit.sqlite' });
     expect(cfg.jwtSecret).toBeUndefined();
@@ -50,7 +57,10 @@ describe('loadConfig: defaults', () => {
 
 describe('loadConfig: database choice', () => {
   it('REMIT_DB names the SQLite file', () => {
-    expect(loadConfig({ REMIT_DB: '/srv/remit/shop.sqlite' }).db).toEqual({ client: 'sqlite', filename: '/srv/remit/shop.sqlite' });
+    expect(loadConfig({ REMIT_DB: '/srv/remit/shop.sqlite' }).db).toEqual({
+      client: 'sqlite',
+      filename: '/srv/remit/shop.sqlite',
+    });
   });
 
   it('DATABASE_URL=postgres://... selects PostgreSQL', () => {
@@ -83,12 +93,15 @@ describe('loadConfig: port, host and flags', () => {
     expect(loadConfig({}, { port: 4000 }).port).toBe(4000);
   });
 
-  it.each(['abc', '70000', '-1', '80.5', '65536'])('refuses PORT=%s with a message naming the variable and the value', (port) => {
-    const err = refusal(() => loadConfig({ PORT: port }));
-    expect(err.message).toContain('PORT');
-    expect(err.message).toContain(port);
-    expect(err.name).toBe('ConfigError');
-  });
+  it.each(['abc', '70000', '-1', '80.5', '65536'])(
+    'refuses PORT=%s with a message naming the variable and the value',
+    (port) => {
+      const err = refusal(() => loadConfig({ PORT: port }));
+      expect(err.message).toContain('PORT');
+      expect(err.message).toContain(port);
+      expect(err.name).toBe('ConfigError');
+    },
+  );
 
   it('refuses a bad --port flag', () => {
     expect(refusal(() => loadConfig({}, { port: 'abc' })).message).toContain('abc');
@@ -112,11 +125,14 @@ describe('loadConfig: secrets and costs', () => {
     expect(loadConfig({ REMIT_BCRYPT_COST: '15' }).bcryptCost).toBe(15);
   });
 
-  it.each(['abc', '4', '9', '16', '12.5'])('refuses REMIT_BCRYPT_COST=%s, naming the variable and the value', (cost) => {
-    const err = refusal(() => loadConfig({ REMIT_BCRYPT_COST: cost }));
-    expect(err.message).toContain('REMIT_BCRYPT_COST');
-    expect(err.message).toContain(cost);
-  });
+  it.each(['abc', '4', '9', '16', '12.5'])(
+    'refuses REMIT_BCRYPT_COST=%s, naming the variable and the value',
+    (cost) => {
+      const err = refusal(() => loadConfig({ REMIT_BCRYPT_COST: cost }));
+      expect(err.message).toContain('REMIT_BCRYPT_COST');
+      expect(err.message).toContain(cost);
+    },
+  );
 
   it('refuses a bad REMIT_TOKEN_TTL', () => {
     expect(refusal(() => loadConfig({ REMIT_TOKEN_TTL: 'forever' })).message).toContain('REMIT_TOKEN_TTL');
@@ -146,7 +162,10 @@ describe("loadConfig: a store's public link (issue 25)", () => {
   });
   it('limits 5 a minute and 30 a day per address and 300 a day per link unless set', () => {
     expect(loadConfig({}).publicLimits).toEqual({ perAddressMinute: 5, perAddressDay: 30, perLinkDay: 300 });
-    expect(loadConfig({ REMIT_PUBLIC_PER_MINUTE: '2', REMIT_PUBLIC_PER_DAY: '10', REMIT_PUBLIC_LINK_PER_DAY: '50' }).publicLimits).toEqual({ perAddressMinute: 2, perAddressDay: 10, perLinkDay: 50 });
+    expect(
+      loadConfig({ REMIT_PUBLIC_PER_MINUTE: '2', REMIT_PUBLIC_PER_DAY: '10', REMIT_PUBLIC_LINK_PER_DAY: '50' })
+        .publicLimits,
+    ).toEqual({ perAddressMinute: 2, perAddressDay: 10, perLinkDay: 50 });
     expect(() => loadConfig({ REMIT_PUBLIC_PER_MINUTE: '0' })).toThrow(/REMIT_PUBLIC_PER_MINUTE/);
   });
 });

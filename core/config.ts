@@ -53,7 +53,8 @@ export const MIN_JWT_SECRET_DISTINCT = 10;
  */
 export function jwtSecretProblem(secret: string, source: string, fix: string): string | null {
   const chars = [...secret];
-  if (chars.length < MIN_JWT_SECRET_LENGTH) return `${source} 的簽章密鑰只有 ${chars.length} 個字元（至少需要 ${MIN_JWT_SECRET_LENGTH} 個）：${fix}`;
+  if (chars.length < MIN_JWT_SECRET_LENGTH)
+    return `${source} 的簽章密鑰只有 ${chars.length} 個字元（至少需要 ${MIN_JWT_SECRET_LENGTH} 個）：${fix}`;
   const distinct = new Set(chars).size;
   let block = 0;
   for (let size = 1; size <= chars.length / 2 && !block; size++) {
@@ -61,7 +62,10 @@ export function jwtSecretProblem(secret: string, source: string, fix: string): s
     if (piece.repeat(Math.ceil(chars.length / size)).slice(0, secret.length) === secret) block = size;
   }
   if (distinct < MIN_JWT_SECRET_DISTINCT || block) {
-    const what = distinct < MIN_JWT_SECRET_DISTINCT ? `只用了 ${distinct} 種不同的字元（至少需要 ${MIN_JWT_SECRET_DISTINCT} 種）` : `只是一段 ${block} 個字元重複而成`;
+    const what =
+      distinct < MIN_JWT_SECRET_DISTINCT
+        ? `只用了 ${distinct} 種不同的字元（至少需要 ${MIN_JWT_SECRET_DISTINCT} 種）`
+        : `只是一段 ${block} 個字元重複而成`;
     return `${source} 的簽章密鑰變化太少：${what}，容易被猜中，猜中的人就能偽造任何帳戶的登入。${fix}`;
   }
   return null;
@@ -85,7 +89,8 @@ function intSetting(env: Env, name: string, fallback: number, min: number, max: 
   const raw = env[name];
   if (raw === undefined || raw === '') return fallback;
   const n = /^\d+$/.test(raw.trim()) ? Number(raw) : NaN;
-  if (!Number.isInteger(n) || n < min || n > max) throw new ConfigError(`${name} 必須是 ${min} 到 ${max} 之間的整數（目前是「${raw}」）`);
+  if (!Number.isInteger(n) || n < min || n > max)
+    throw new ConfigError(`${name} 必須是 ${min} 到 ${max} 之間的整數（目前是「${raw}」）`);
   return n;
 }
 
@@ -106,7 +111,9 @@ function publicUrlOf(raw: string | undefined): string | undefined {
     /* said below */
   }
   if (!url || !/^https?:$/.test(url.protocol) || url.search || url.hash || url.username || url.password) {
-    throw new ConfigError(`REMIT_PUBLIC_URL 必須是顧客連得到的網址，例如 https://remit.example.tw（目前是「${text}」）`);
+    throw new ConfigError(
+      `REMIT_PUBLIC_URL 必須是顧客連得到的網址，例如 https://remit.example.tw（目前是「${text}」）`,
+    );
   }
   return `${url.origin}${url.pathname.replace(/\/+$/, '')}`;
 }
@@ -122,7 +129,9 @@ export function loadConfig(env: Env, flags: { db?: string; port?: string | numbe
   } else db = { client: 'sqlite', filename: env.REMIT_DB?.trim() || DEFAULTS.dbFile };
 
   const port =
-    flags.port !== undefined ? intSetting({ '--port': String(flags.port) }, '--port', DEFAULTS.port, 0, 65535) : intSetting(env, 'PORT', DEFAULTS.port, 0, 65535);
+    flags.port !== undefined
+      ? intSetting({ '--port': String(flags.port) }, '--port', DEFAULTS.port, 0, 65535)
+      : intSetting(env, 'PORT', DEFAULTS.port, 0, 65535);
   const secret = env.REMIT_JWT_SECRET;
   if (secret !== undefined && secret !== '') {
     const problem = jwtSecretProblem(secret, 'REMIT_JWT_SECRET', JWT_SECRET_ENV_FIX);

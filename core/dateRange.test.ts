@@ -1,6 +1,15 @@
 import { describe, expect, it } from 'vitest';
 import { ValidationError } from './errors.js';
-import { canStepForward, dateRangeError, instantRange, QUICK_RANGES, quickDateRange, stepDateRange, withSearch, dateRangeText } from './dateRange.js';
+import {
+  canStepForward,
+  dateRangeError,
+  instantRange,
+  QUICK_RANGES,
+  quickDateRange,
+  stepDateRange,
+  withSearch,
+  dateRangeText,
+} from './dateRange.js';
 import { taipeiDayStart } from './time.js';
 
 const DAY = 86_400_000;
@@ -16,23 +25,37 @@ function refusal(fn: () => unknown): { field: string; message: string } | undefi
 
 describe('instantRange: the one date-range rule', () => {
   it('takes both Taiwan days whole', () => {
-    expect(instantRange('2026-11-01', '2026-11-30')).toEqual({ gte: taipeiDayStart('2026-11-01'), lt: taipeiDayStart('2026-11-30')! + DAY });
+    expect(instantRange('2026-11-01', '2026-11-30')).toEqual({
+      gte: taipeiDayStart('2026-11-01'),
+      lt: taipeiDayStart('2026-11-30')! + DAY,
+    });
   });
 
   it('allows the same day at both ends, and either end alone, and neither', () => {
-    expect(instantRange('2026-11-05', '2026-11-05')).toEqual({ gte: taipeiDayStart('2026-11-05'), lt: taipeiDayStart('2026-11-06') });
+    expect(instantRange('2026-11-05', '2026-11-05')).toEqual({
+      gte: taipeiDayStart('2026-11-05'),
+      lt: taipeiDayStart('2026-11-06'),
+    });
     expect(instantRange('2026-11-05', undefined)).toEqual({ gte: taipeiDayStart('2026-11-05'), lt: undefined });
     expect(instantRange(null, '')).toEqual({ gte: undefined, lt: undefined });
   });
 
   it('refuses a start after the end, naming both, whatever the filter', () => {
-    expect(refusal(() => instantRange('2026-11-30', '2026-11-01'))).toEqual({ field: 'filter', message: '開始日期（2026-11-30）不能晚於結束日期（2026-11-01）' });
+    expect(refusal(() => instantRange('2026-11-30', '2026-11-01'))).toEqual({
+      field: 'filter',
+      message: '開始日期（2026-11-30）不能晚於結束日期（2026-11-01）',
+    });
     expect(refusal(() => instantRange('2026-11-02', '2026-11-01', { from: 'from', to: 'to' }))?.field).toBe('from');
   });
 
   it('refuses a date that is not one, on the end that is wrong', () => {
-    expect(refusal(() => instantRange('2026-11-01', '2026-02-30', { from: 'from', to: 'to' }))).toEqual({ field: 'to', message: '日期格式錯誤：2026-02-30（請使用 YYYY-MM-DD）' });
-    expect(refusal(() => instantRange(20261101, undefined))?.message).toBe('日期格式錯誤：20261101（請使用 YYYY-MM-DD）');
+    expect(refusal(() => instantRange('2026-11-01', '2026-02-30', { from: 'from', to: 'to' }))).toEqual({
+      field: 'to',
+      message: '日期格式錯誤：2026-02-30（請使用 YYYY-MM-DD）',
+    });
+    expect(refusal(() => instantRange(20261101, undefined))?.message).toBe(
+      '日期格式錯誤：20261101（請使用 YYYY-MM-DD）',
+    );
   });
 
   it('names the refusal for a form that checks before it asks, and nothing for a good or open range', () => {
@@ -57,19 +80,40 @@ describe('quickDateRange: 今天, 昨天, 本週, 本月, 上月 in Taiwan time'
   it('starts the week on Monday and ends it on Sunday', () => {
     expect(quickDateRange('thisWeek', mondayEarly)).toEqual({ from: '2026-11-23', to: '2026-11-29' });
     // Sunday belongs to the week that began the Monday before.
-    expect(quickDateRange('thisWeek', at('2026-11-29T23:00:00+08:00'))).toEqual({ from: '2026-11-23', to: '2026-11-29' });
-    expect(quickDateRange('thisWeek', at('2026-11-22T12:00:00+08:00'))).toEqual({ from: '2026-11-16', to: '2026-11-22' });
+    expect(quickDateRange('thisWeek', at('2026-11-29T23:00:00+08:00'))).toEqual({
+      from: '2026-11-23',
+      to: '2026-11-29',
+    });
+    expect(quickDateRange('thisWeek', at('2026-11-22T12:00:00+08:00'))).toEqual({
+      from: '2026-11-16',
+      to: '2026-11-22',
+    });
     // A week across a month and a year.
-    expect(quickDateRange('thisWeek', at('2027-01-01T12:00:00+08:00'))).toEqual({ from: '2026-12-28', to: '2027-01-03' });
+    expect(quickDateRange('thisWeek', at('2027-01-01T12:00:00+08:00'))).toEqual({
+      from: '2026-12-28',
+      to: '2027-01-03',
+    });
   });
 
   it('takes whole calendar months, this one and the one before, across a year and a leap day', () => {
     expect(quickDateRange('thisMonth', mondayEarly)).toEqual({ from: '2026-11-01', to: '2026-11-30' });
     expect(quickDateRange('lastMonth', mondayEarly)).toEqual({ from: '2026-10-01', to: '2026-10-31' });
-    expect(quickDateRange('thisMonth', at('2026-12-31T23:59:00+08:00'))).toEqual({ from: '2026-12-01', to: '2026-12-31' });
-    expect(quickDateRange('lastMonth', at('2027-01-01T00:00:00+08:00'))).toEqual({ from: '2026-12-01', to: '2026-12-31' });
-    expect(quickDateRange('lastMonth', at('2028-03-15T12:00:00+08:00'))).toEqual({ from: '2028-02-01', to: '2028-02-29' });
-    expect(quickDateRange('thisMonth', at('2027-02-10T12:00:00+08:00'))).toEqual({ from: '2027-02-01', to: '2027-02-28' });
+    expect(quickDateRange('thisMonth', at('2026-12-31T23:59:00+08:00'))).toEqual({
+      from: '2026-12-01',
+      to: '2026-12-31',
+    });
+    expect(quickDateRange('lastMonth', at('2027-01-01T00:00:00+08:00'))).toEqual({
+      from: '2026-12-01',
+      to: '2026-12-31',
+    });
+    expect(quickDateRange('lastMonth', at('2028-03-15T12:00:00+08:00'))).toEqual({
+      from: '2028-02-01',
+      to: '2028-02-29',
+    });
+    expect(quickDateRange('thisMonth', at('2027-02-10T12:00:00+08:00'))).toEqual({
+      from: '2027-02-01',
+      to: '2027-02-28',
+    });
   });
 
   it('gives ranges the date filter accepts', () => {

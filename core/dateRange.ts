@@ -17,11 +17,22 @@ export interface InstantRange {
  * `from`/`to` as given to a filter, to a half-open instant range; a bad, out-of-range (before
  * 2000-01-01 or after 2099-12-31) or reversed range is refused.
  */
-export function instantRange(from: unknown, to: unknown, fields: { from: string; to: string } = { from: 'filter', to: 'filter' }): InstantRange {
-  for (const [v, field] of [[from, fields.from], [to, fields.to]] as const) {
-    if (v !== undefined && v !== null && typeof v !== 'string') throw ValidationError.single(field, 'bad_date', { value: String(v) });
+export function instantRange(
+  from: unknown,
+  to: unknown,
+  fields: { from: string; to: string } = { from: 'filter', to: 'filter' },
+): InstantRange {
+  for (const [v, field] of [
+    [from, fields.from],
+    [to, fields.to],
+  ] as const) {
+    if (v !== undefined && v !== null && typeof v !== 'string')
+      throw ValidationError.single(field, 'bad_date', { value: String(v) });
   }
-  const range = dayRangeToInstants((from as string | null | undefined) || null, (to as string | null | undefined) || null);
+  const range = dayRangeToInstants(
+    (from as string | null | undefined) || null,
+    (to as string | null | undefined) || null,
+  );
   if (range.error !== undefined) {
     const field = range.errorAt === 'to' ? fields.to : fields.from;
     throw ValidationError.single(field, range.outOfRange ? 'date_out_of_range' : 'bad_date', { value: range.error });
@@ -89,7 +100,12 @@ export function isWholeDays(v: unknown): boolean {
  * ends, so a single day steps to the day before or after and a week to the week shifted by a day.
  * Without dates the step starts from today (‹ shows yesterday). A missing end stays missing.
  */
-export function stepDateRange(from: string | undefined, to: string | undefined, days: number, now: number = Date.now()): { from: string; to: string } {
+export function stepDateRange(
+  from: string | undefined,
+  to: string | undefined,
+  days: number,
+  now: number = Date.now(),
+): { from: string; to: string } {
   const today = taipeiDate(now);
   if (!from && !to) return { from: addDays(today, days), to: addDays(today, days) };
   return { from: from ? addDays(from, days) : '', to: to ? addDays(to, days) : '' };
@@ -109,7 +125,11 @@ export function canStepForward(from: string | undefined, to: string | undefined,
  * is emptied and no dates were chosen meanwhile. Dates the user chose (anything other than the
  * default range) stay, and the empty answer then says which days it looked at.
  */
-export function withSearch(filter: Record<string, unknown>, q: string, now: number = Date.now()): Record<string, unknown> {
+export function withSearch(
+  filter: Record<string, unknown>,
+  q: string,
+  now: number = Date.now(),
+): Record<string, unknown> {
   const { q: before, ...next } = filter;
   const text = q.trim();
   const d = defaultDateRange(now);
@@ -121,7 +141,8 @@ export function withSearch(filter: Record<string, unknown>, q: string, now: numb
     return { ...next, q: text };
   }
   const searched = typeof before === 'string' && before.trim() !== '';
-  if (searched && next.paid_at_gte === undefined && next.paid_at_lte === undefined) return { ...next, paid_at_gte: d.from, paid_at_lte: d.to };
+  if (searched && next.paid_at_gte === undefined && next.paid_at_lte === undefined)
+    return { ...next, paid_at_gte: d.from, paid_at_lte: d.to };
   return next;
 }
 

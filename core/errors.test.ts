@@ -21,9 +21,15 @@ describe('errors carry a code and details; the message is rendered from them', (
 
   it('puts the place first: a sheet row, a JSON row, a statement file and its row', () => {
     const p = problem('import_last_five', { length: 5 });
-    expect(placed(p, { row: 7 })).toEqual({ code: 'import_last_five', details: { length: 5, row: 7 }, message: '第 7 行：後五碼必須是5位數字' });
+    expect(placed(p, { row: 7 })).toEqual({
+      code: 'import_last_five',
+      details: { length: 5, row: 7 },
+      message: '第 7 行：後五碼必須是5位數字',
+    });
     expect(placed(problem('store_out_of_scope'), { item: 2 }).message).toBe(`第 2 筆：${MSG.storeOutOfScope}`);
-    expect(placed(problem('statement_both_sides'), { file: '11月.csv', row: 4 }).message).toBe(`11月.csv 第 4 行：${MSG.statementBothSides}`);
+    expect(placed(problem('statement_both_sides'), { file: '11月.csv', row: 4 }).message).toBe(
+      `11月.csv 第 4 行：${MSG.statementBothSides}`,
+    );
     expect(errorText('import_last_five', { length: 5, row: 7 })).toBe('後五碼必須是5位數字');
   });
 
@@ -44,8 +50,13 @@ describe('errors carry a code and details; the message is rendered from them', (
 
 describe('validation results carry a code per field', () => {
   it('names the confirmation field by the problem’s kind, not by its text', () => {
-    const r = validateUser({ username: 'tea_leaf', password: 'k7&tea', confirmPassword: 'k7&teX', role: 'user' }, 'create');
-    expect(!r.ok && r.errors.map((e) => [e.field, e.code, e.message])).toEqual([['confirmPassword', 'password_mismatch', MSG.passwordMismatch]]);
+    const r = validateUser(
+      { username: 'tea_leaf', password: 'k7&tea', confirmPassword: 'k7&teX', role: 'user' },
+      'create',
+    );
+    expect(!r.ok && r.errors.map((e) => [e.field, e.code, e.message])).toEqual([
+      ['confirmPassword', 'password_mismatch', MSG.passwordMismatch],
+    ]);
     const c = validatePasswordChange({ currentPassword: 'x', newPassword: 'k7&tea', confirmNewPassword: 'nope' });
     expect(!c.ok && c.errors.map((e) => [e.field, e.code])).toEqual([['confirmNewPassword', 'new_password_mismatch']]);
   });
@@ -68,15 +79,22 @@ describe('validation results carry a code per field', () => {
 describe('an import file’s errors', () => {
   const book = (rows: unknown[][]) => {
     const wb = XLSX.utils.book_new();
-    XLSX.utils.book_append_sheet(wb, XLSX.utils.aoa_to_sheet([['營業日期', '帳號後五碼', '匯款時間', '匯款金額', '備註', '分店'], ...rows]), '匯款記錄');
+    XLSX.utils.book_append_sheet(
+      wb,
+      XLSX.utils.aoa_to_sheet([['營業日期', '帳號後五碼', '匯款時間', '匯款金額', '備註', '分店'], ...rows]),
+      '匯款記錄',
+    );
     return XLSX.write(wb, { type: 'array', bookType: 'xlsx' }) as ArrayBuffer;
   };
 
   it('name their row in details.row, beside the 第 N 行 sentences', () => {
-    const r = parsePaymentsWorkbook(book([
-      ['2026-11-18', '12345', '2026-11-18 09:15', 100, '', ''],
-      ['2026-11-18', 'abc', '2026-11-18 09:15', 0, '', ''],
-    ]), { stores: [{ id: 1, name: '總店', code: 'HQ' }], userStoreId: 1 });
+    const r = parsePaymentsWorkbook(
+      book([
+        ['2026-11-18', '12345', '2026-11-18 09:15', 100, '', ''],
+        ['2026-11-18', 'abc', '2026-11-18 09:15', 0, '', ''],
+      ]),
+      { stores: [{ id: 1, name: '總店', code: 'HQ' }], userStoreId: 1 },
+    );
     expect(r.problems?.map((p) => [p.details.row, p.code])).toEqual([
       [3, 'import_last_five'],
       // the import says the lower bound its own way, by code: 匯款金額必須大於0
@@ -98,9 +116,18 @@ const ALLOWED: Record<string, RegExp> = { 'cli/localize.ts': /\^error: / };
 
 const MESSAGE_MODULE = String.raw`\b(?:MSG|UI|T|[A-Z]+_UI)\.[\w.]+(?:\([^)]*\))?`;
 const RULES: Array<[string, RegExp]> = [
-  ['compares with a messages module entry', new RegExp(String.raw`[!=]==\s*${MESSAGE_MODULE}|${MESSAGE_MODULE}\s*[!=]==`)],
-  ['compares an error’s message', /(?<!typeof\s+)(?<![\w$\].?])[\w$]+(?:\[\d+\])?(?:\??\.[\w$]+(?:\[\d+\])?)*\??\.(?:message|reason|detail|error)\s*[!=]==\s*(?!\s|null\b|undefined\b)|[!=]==\s*[\w$.?[\]]+\.(?:message|reason|detail)\b/],
-  ['searches a text for a message', /\.(?:includes|startsWith|endsWith|indexOf)\(\s*(?:['"`][^'"`]*(?:[\u4e00-\u9fff]{2}|第|：)|MSG\.|UI\.)/],
+  [
+    'compares with a messages module entry',
+    new RegExp(String.raw`[!=]==\s*${MESSAGE_MODULE}|${MESSAGE_MODULE}\s*[!=]==`),
+  ],
+  [
+    'compares an error’s message',
+    /(?<!typeof\s+)(?<![\w$\].?])[\w$]+(?:\[\d+\])?(?:\??\.[\w$]+(?:\[\d+\])?)*\??\.(?:message|reason|detail|error)\s*[!=]==\s*(?!\s|null\b|undefined\b)|[!=]==\s*[\w$.?[\]]+\.(?:message|reason|detail)\b/,
+  ],
+  [
+    'searches a text for a message',
+    /\.(?:includes|startsWith|endsWith|indexOf)\(\s*(?:['"`][^'"`]*(?:[\u4e00-\u9fff]{2}|第|：)|MSG\.|UI\.)/,
+  ],
   ['parses a row or place back out of a message', /第\s*(?:\\d|\\s|\(|\[)[^\n]*[行筆]/],
 ];
 
@@ -123,7 +150,9 @@ function offences(text: string, file: string): string[] {
 
 describe('no module compares a message text', () => {
   it('finds no comparison against a message in core, http, cli or the back office', () => {
-    const found = SCANNED.flatMap((d) => sources(join(ROOT, d))).flatMap((f) => offences(readFileSync(f, 'utf8'), relative(ROOT, f)));
+    const found = SCANNED.flatMap((d) => sources(join(ROOT, d))).flatMap((f) =>
+      offences(readFileSync(f, 'utf8'), relative(ROOT, f)),
+    );
     expect(found).toEqual([]);
   });
 
@@ -138,7 +167,12 @@ describe('no module compares a message text', () => {
     ];
     for (const line of removed) expect(offences(line, 'x.ts'), line).not.toEqual([]);
     // and not the comparisons of codes, kinds or types
-    for (const line of ["if (first?.code === 'import_too_many_rows') x();", "e.kind === 'mismatch'", "typeof e?.message === 'string'", 'if (m !== message) x();'])
+    for (const line of [
+      "if (first?.code === 'import_too_many_rows') x();",
+      "e.kind === 'mismatch'",
+      "typeof e?.message === 'string'",
+      'if (m !== message) x();',
+    ])
       expect(offences(line, 'x.ts'), line).toEqual([]);
   });
 });

@@ -264,7 +264,9 @@ export type ErrorCode = keyof ErrorDetailsByCode;
 export const ERROR_CODES_HEADER = 'Remit-Error-Codes';
 export type ErrorDetails<C extends ErrorCode = ErrorCode> = ErrorDetailsByCode[C] & ErrorPlace;
 /** the details argument: optional when the code needs none */
-export type DetailsArg<C extends ErrorCode> = None extends ErrorDetailsByCode[C] ? [details?: ErrorDetails<C>] : [details: ErrorDetails<C>];
+export type DetailsArg<C extends ErrorCode> = None extends ErrorDetailsByCode[C]
+  ? [details?: ErrorDetails<C>]
+  : [details: ErrorDetails<C>];
 
 /**
  * One problem: its code, its details and the sentence made from them. `problem(code, details)`
@@ -310,7 +312,14 @@ export function fieldErrorOf(field: string, p: Problem): FieldError {
   return e;
 }
 
-export type ErrorKind = 'validation' | 'unauthenticated' | 'forbidden' | 'not_found' | 'conflict' | 'too_many_requests' | 'busy';
+export type ErrorKind =
+  | 'validation'
+  | 'unauthenticated'
+  | 'forbidden'
+  | 'not_found'
+  | 'conflict'
+  | 'too_many_requests'
+  | 'busy';
 
 export abstract class DomainError extends Error {
   abstract readonly kind: ErrorKind;

@@ -5,7 +5,8 @@ import { actorUserId, type Actor } from './actor.js';
 
 /** Refuses an actor lacking a permission, naming it in the message. */
 export function requirePermission(actor: Principal, permission: Permission): void {
-  if (!can(actor, permission)) throw new ForbiddenError(problem('permission_required', { permission, label: PERMISSIONS[permission].label }));
+  if (!can(actor, permission))
+    throw new ForbiddenError(problem('permission_required', { permission, label: PERMISSIONS[permission].label }));
 }
 
 /** Unwraps a validation result or throws its errors. */

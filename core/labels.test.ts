@@ -1,16 +1,40 @@
 import { describe, expect, it } from 'vitest';
 import { HEADERS } from './payments/sheetFile.js';
 import { PERMISSIONS, permissionLabels } from './users/permissions.js';
-import { AUDIT_ACTION_LABELS, PAYMENT_FIELD_LABELS, PERMISSION_LABELS, ROLE_LABELS, STORE_FIELD_LABELS, USER_FIELD_LABELS, auditActionLabel, storeLabel } from './labels.js';
+import {
+  AUDIT_ACTION_LABELS,
+  PAYMENT_FIELD_LABELS,
+  PERMISSION_LABELS,
+  ROLE_LABELS,
+  STORE_FIELD_LABELS,
+  USER_FIELD_LABELS,
+  auditActionLabel,
+  storeLabel,
+} from './labels.js';
 
 describe('the Chinese names of things', () => {
   it('names payment fields as the spec does, and the spreadsheet columns use those names', () => {
-    expect(PAYMENT_FIELD_LABELS).toMatchObject({ last_five: '帳號後五碼', paid_at: '匯款時間', amount: '匯款金額', store_id: '分店', status: '狀態', note: '備註', method: '付款方式', employee: '員工購物', created_at: '建立時間' });
+    expect(PAYMENT_FIELD_LABELS).toMatchObject({
+      last_five: '帳號後五碼',
+      paid_at: '匯款時間',
+      amount: '匯款金額',
+      store_id: '分店',
+      status: '狀態',
+      note: '備註',
+      method: '付款方式',
+      employee: '員工購物',
+      created_at: '建立時間',
+    });
     expect(HEADERS).toEqual(['營業日期', '帳號後五碼', '匯款時間', '匯款金額', '備註', '分店', '點收狀態', '付款方式']);
   });
 
   it('names user and store fields', () => {
-    expect(USER_FIELD_LABELS).toMatchObject({ username: '用戶名', store_id: '所屬分店', accessible_stores: '可存取分店', confirmPassword: '確認密碼' });
+    expect(USER_FIELD_LABELS).toMatchObject({
+      username: '用戶名',
+      store_id: '所屬分店',
+      accessible_stores: '可存取分店',
+      confirmPassword: '確認密碼',
+    });
     expect(STORE_FIELD_LABELS).toMatchObject({ name: '分店名稱', code: '分店代碼' });
   });
 

@@ -66,10 +66,23 @@ export const STATS_FIELD_LABELS = {
 } as const;
 
 /** The columns of 稽核紀錄, on the page and in `remit audit`. */
-export const AUDIT_FIELD_LABELS = { at: '時間', actor: '用戶', action: '動作', entity: '對象', entity_id: '編號', ip: '位址', changes: '內容' } as const;
+export const AUDIT_FIELD_LABELS = {
+  at: '時間',
+  actor: '用戶',
+  action: '動作',
+  entity: '對象',
+  entity_id: '編號',
+  ip: '位址',
+  changes: '內容',
+} as const;
 
 /** A remembered payer (已記住的付款人), on the 對帳 page and in `remit reconcile payers`. */
-export const PAYER_FIELD_LABELS = { payer: '對帳單上的付款人', last_five: '後五碼', learned_at: '記住時間', learned_by: '確認方式' } as const;
+export const PAYER_FIELD_LABELS = {
+  payer: '對帳單上的付款人',
+  last_five: '後五碼',
+  learned_at: '記住時間',
+  learned_by: '確認方式',
+} as const;
 
 /**
  * The name of each permission: the spec's eight (section 6), then the four that move money,
@@ -113,7 +126,15 @@ export const AUDIT_ACTION_LABELS: Record<string, string> = {
   after_close: '結帳後異動',
 };
 
-export const AUDIT_ENTITY_LABELS: Record<string, string> = { payment: '匯款', user: '會員', store: '分店', statement: '銀行明細', payer: '已記住的付款人', cash_out: '現金支出', day_close: '日結' };
+export const AUDIT_ENTITY_LABELS: Record<string, string> = {
+  payment: '匯款',
+  user: '會員',
+  store: '分店',
+  statement: '銀行明細',
+  payer: '已記住的付款人',
+  cash_out: '現金支出',
+  day_close: '日結',
+};
 
 /** A day's state on the board and in `remit closes` (issue 26). */
 export const CLOSE_STATUS_LABELS = { closed: '已結帳', reopened: '已重新開帳', open: '未結帳' } as const;
@@ -180,7 +201,12 @@ export const STATEMENT_COLUMN_LABELS: Record<string, string> = {
 };
 
 /** How a statement file was written, as a person reads it: the text's encoding, or the kind of Excel file. */
-export const STATEMENT_ENCODING_LABELS: Record<string, string> = { 'utf-8': 'UTF-8', big5: '大五碼（Big5）', xlsx: 'Excel 活頁簿（.xlsx）', xls: 'Excel 97–2003 活頁簿（.xls）' };
+export const STATEMENT_ENCODING_LABELS: Record<string, string> = {
+  'utf-8': 'UTF-8',
+  big5: '大五碼（Big5）',
+  xlsx: 'Excel 活頁簿（.xlsx）',
+  xls: 'Excel 97–2003 活頁簿（.xls）',
+};
 export const statementEncodingLabel = (encoding: string): string =>
   encoding
     .split(',')

@@ -16,7 +16,11 @@ export function paymentsFilterDefaults(): { paid_at_gte: string; paid_at_lte: st
 }
 
 /** The one call for the stores, the same for every page. */
-export const STORES_PARAMS = { pagination: { page: 1, perPage: 1000 }, sort: { field: 'id', order: 'ASC' } as const, filter: {} };
+export const STORES_PARAMS = {
+  pagination: { page: 1, perPage: 1000 },
+  sort: { field: 'id', order: 'ASC' } as const,
+  filter: {},
+};
 
 /**
  * 匯款記錄's table writes its two times (時間, 建立時間) as the date over the time when the list is

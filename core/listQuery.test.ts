@@ -48,13 +48,19 @@ describe('parseListQuery: the ra-data-simple-rest parameters', () => {
     expect(err.errors[0].message).toContain(name);
   });
 
-  it.each(['["paid_at","UP"]', '["paid_at",1]', '[1,"ASC"]', '"paid_at"', '{"field":"paid_at"}', '[]'])('refuses the sort %s', (sort) => {
-    expect(refusal(() => parseListQuery({ sort })).errors[0].field).toBe('sort');
-  });
+  it.each(['["paid_at","UP"]', '["paid_at",1]', '[1,"ASC"]', '"paid_at"', '{"field":"paid_at"}', '[]'])(
+    'refuses the sort %s',
+    (sort) => {
+      expect(refusal(() => parseListQuery({ sort })).errors[0].field).toBe('sort');
+    },
+  );
 
-  it.each(['[-1,10]', '[0,-1]', '[10,5]', '[0]', '[0,1,2]', '[0.5,10]', '["0","10"]', '{"from":0}', '[0,null]'])('refuses the range %s', (range) => {
-    expect(refusal(() => parseListQuery({ range })).errors[0].field).toBe('range');
-  });
+  it.each(['[-1,10]', '[0,-1]', '[10,5]', '[0]', '[0,1,2]', '[0.5,10]', '["0","10"]', '{"from":0}', '[0,null]'])(
+    'refuses the range %s',
+    (range) => {
+      expect(refusal(() => parseListQuery({ range })).errors[0].field).toBe('range');
+    },
+  );
 
   it('refuses a page larger than the limit', () => {
     expect(refusal(() => parseListQuery({ range: `[0,${MAX_PAGE}]` })).errors[0].field).toBe('range');
@@ -90,7 +96,9 @@ describe('filter helpers', () => {
 
   it('filterIds refuses what is not an id', () => {
     for (const v of ['abc', 0, -1, [1, 'x'], 1.5]) {
-      expect(refusal(() => filterIds({ store_id: v }, 'store_id')).errors[0].message).toBe(MSG.badListParam('filter.store_id'));
+      expect(refusal(() => filterIds({ store_id: v }, 'store_id')).errors[0].message).toBe(
+        MSG.badListParam('filter.store_id'),
+      );
     }
   });
 

@@ -78,16 +78,22 @@ export function filterIds(filter: Record<string, unknown>, key: string): number[
   if (v === undefined || v === null || v === '') return undefined;
   const list = Array.isArray(v) ? v : [v];
   const ids = list.map(toId);
-  if (ids.some((id) => id === null)) throw ValidationError.single('filter', 'bad_list_param', { param: `filter.${key}` });
+  if (ids.some((id) => id === null))
+    throw ValidationError.single('filter', 'bad_list_param', { param: `filter.${key}` });
   return ids as number[];
 }
 
 /** A filter value that may be one string or a list of strings, each passing `valid`. */
-export function filterStrings(filter: Record<string, unknown>, key: string, valid: (s: string) => boolean): string[] | undefined {
+export function filterStrings(
+  filter: Record<string, unknown>,
+  key: string,
+  valid: (s: string) => boolean,
+): string[] | undefined {
   const v = filter[key];
   if (v === undefined || v === null || v === '') return undefined;
   const list = Array.isArray(v) ? v : [v];
-  if (!list.every((s) => typeof s === 'string' && valid(s))) throw ValidationError.single('filter', 'bad_list_param', { param: `filter.${key}` });
+  if (!list.every((s) => typeof s === 'string' && valid(s)))
+    throw ValidationError.single('filter', 'bad_list_param', { param: `filter.${key}` });
   return list as string[];
 }
 
@@ -108,14 +114,21 @@ export interface ListSpec {
  * The two queries a list page runs: the count of every match and the page itself, sorted with
  * the tie-breaker. Kept apart from running them so a test can read their plans.
  */
-export function listQueries(base: Knex.QueryBuilder, query: ListQuery, spec: ListSpec): { count: Knex.QueryBuilder; page: Knex.QueryBuilder; start: number } {
+export function listQueries(
+  base: Knex.QueryBuilder,
+  query: ListQuery,
+  spec: ListSpec,
+): { count: Knex.QueryBuilder; page: Knex.QueryBuilder; start: number } {
   const [field, order] = query.sort ?? spec.defaultSort;
   // Own keys only: `constructor`, `__proto__` and the like are not columns.
   const column = Object.hasOwn(spec.sortable, field) ? spec.sortable[field] : undefined;
   if (!column) throw ValidationError.single('sort', 'bad_sort_field', { field });
 
   const count = base.clone().clearSelect().clearOrder().count({ n: '*' }).first();
-  let page = base.clone().orderBy(column, order.toLowerCase() as 'asc' | 'desc').orderBy(spec.tiebreak, order.toLowerCase() as 'asc' | 'desc');
+  let page = base
+    .clone()
+    .orderBy(column, order.toLowerCase() as 'asc' | 'desc')
+    .orderBy(spec.tiebreak, order.toLowerCase() as 'asc' | 'desc');
   let start = 0;
   if (query.range) {
     start = query.range[0];

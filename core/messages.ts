@@ -149,7 +149,8 @@ export const MSG = {
   /** issue 22, item 15: why a password is refused (core/users/password.ts) */
   passwordWeak: {
     username: '密碼不能是用戶名（包括大小寫不同、倒過來寫或只在後面加數字或符號），請換一個別人猜不到的密碼',
-    repetitive: '密碼不能只是重複或連續的字元（例如 aaaaaa、121212、abcabc、123456、qwerty），這種密碼很容易被猜中，請換一個',
+    repetitive:
+      '密碼不能只是重複或連續的字元（例如 aaaaaa、121212、abcabc、123456、qwerty），這種密碼很容易被猜中，請換一個',
     common: '這個密碼太常見（例如 123456、password、admin123），常被最先拿來猜，請換一個不常見的密碼',
   },
   roleRequired: '請選擇角色', // spec
@@ -197,7 +198,8 @@ export const MSG = {
   publicTooMany: (seconds: number) => `送出次數過多，請於 ${waitText(seconds)}後再試`,
   /** too many reads (a link's store name, a report's status) from one address, as on a shop's shared Wi-Fi: the link itself still works */
   publicBusy: (seconds: number) => `使用人數過多，請於 ${waitText(seconds)}後再試`,
-  publicPossibleDuplicate: '您可能已經回報過這筆匯款：相同的帳號後五碼與金額，匯款時間相差 10 分鐘內。若這是另一筆匯款，請按「仍要送出」',
+  publicPossibleDuplicate:
+    '您可能已經回報過這筆匯款：相同的帳號後五碼與金額，匯款時間相差 10 分鐘內。若這是另一筆匯款，請按「仍要送出」',
   publicReportNotFound: '查無這個追蹤編號，請確認網址是否完整',
   // a report attempt's key (client_key), made by the page: a person sees these only if the page itself is broken or altered
   clientKeyInvalid: '回報識別碼格式不正確，請重新整理頁面後再送出',
@@ -219,9 +221,11 @@ export const MSG = {
   importDateWrong: '日期格式錯誤', // spec
   /** which column and what was in it, after the spec's message */
   importCellUnreadable: (message: string, column: string, value: string) => `${message}：${column}「${value}」`,
-  importLastFiveLostZero: (read: string) => `後五碼必須是${LAST_FIVE_LENGTH}位數字（讀到 ${read}，可能遺失開頭的 0：請把這一欄設為文字格式）`,
+  importLastFiveLostZero: (read: string) =>
+    `後五碼必須是${LAST_FIVE_LENGTH}位數字（讀到 ${read}，可能遺失開頭的 0：請把這一欄設為文字格式）`,
   importAmountPositive: '匯款金額必須大於0',
-  importMethod: (read: string) => `付款方式必須是 ${METHOD_LIST}，空白為匯款；電子支付可寫類型、員工購物可寫在前面，例如「電子支付-LINE Pay」「員工購物-現金」（讀到「${read}」）`,
+  importMethod: (read: string) =>
+    `付款方式必須是 ${METHOD_LIST}，空白為匯款；電子支付可寫類型、員工購物可寫在前面，例如「電子支付-LINE Pay」「員工購物-現金」（讀到「${read}」）`,
   importStoreNotFound: (cell: string) => `找不到對應的分店「${cell}」`, // spec
   importBadData: '資料格式錯誤', // spec
   chartRangeTooLong: (days: number) => `圖表最多顯示 ${days} 天，請縮小日期範圍`,
@@ -235,7 +239,8 @@ export const MSG = {
   importReadFailed: '讀取檔案失敗', // spec
   importFileTooLarge: (mb: number) => `檔案過大：上限為 ${mb} MB`,
   importTooManyRows: (max: number) => `資料列過多：一次最多匯入 ${max} 筆`,
-  importTooManyColumns: (range: string, max: number) => `工作表的範圍過大（${range}），最多 ${max} 欄：請只保留有資料的欄位，另存新檔後再匯入`,
+  importTooManyColumns: (range: string, max: number) =>
+    `工作表的範圍過大（${range}），最多 ${max} 欄：請只保留有資料的欄位，另存新檔後再匯入`,
   importZipBomb: '檔案內容過大或可能為壓縮炸彈，已拒絕',
   importNotSpreadsheet: '不是 Excel 檔案：請選擇 .xlsx 或 .xls 檔案',
   importNoSheet: '活頁簿中沒有工作表',
@@ -251,7 +256,8 @@ export const MSG = {
   exportUnionIsAll: '權限不足：這次匯出加上您 24 小時內的其他匯出，等於匯出全部，需要「匯款管理」權限',
   exportIsAll: '權限不足：這次匯出含您分店的每一筆匯款，等於匯出全部，需要「匯款管理」權限',
   /** a store link written with an address only this machine or the shop's network opens (unreachableFromOutside) */
-  linkNotPublic: '這個連結的網址只有本機或店內網路開得到，客人用手機網路連不上。請系統管理員設定對外網址（REMIT_PUBLIC_URL）後，再分享連結或印海報。',
+  linkNotPublic:
+    '這個連結的網址只有本機或店內網路開得到，客人用手機網路連不上。請系統管理員設定對外網址（REMIT_PUBLIC_URL）後，再分享連結或印海報。',
   exportTooOften: (max: number) => `權限不足：24 小時內已匯出 ${max} 次，再匯出需要「匯款管理」權限`,
   exportAll: '全部',
 
@@ -260,7 +266,8 @@ export const MSG = {
   statementRowError: (file: string, row: number, message: string) => `${file} 第 ${row} 行：${message}`,
   statementEmpty: '檔案是空的',
   statementNotSupported: '不支援的檔案類型：請選擇 .csv、.xls 或 .xlsx 檔案',
-  statementNoHeader: (rows: number) => `前 ${rows} 行找不到標題列（需要日期欄，如「交易日期」，以及金額欄，如「存入」或「金額」）`,
+  statementNoHeader: (rows: number) =>
+    `前 ${rows} 行找不到標題列（需要日期欄，如「交易日期」，以及金額欄，如「存入」或「金額」）`,
   statementNoLines: '檔案中沒有交易明細',
   statementBadDate: (text: string) => (text ? `無法辨識的日期「${text}」` : '日期不能為空'),
   statementBadTime: (text: string) => `無法辨識的時間「${text}」`,
@@ -270,13 +277,15 @@ export const MSG = {
   reconcileStoreRequired: '可看到多家分店的帳號必須指定對帳分店',
   reconcileAccountTooLong: (max: number) => `銀行帳號最多 ${max} 個字`,
   reconcileAccountBad: '銀行帳號含有無效的字元',
-  reconcileAccountDiffers: (inFile: string, given: string) => `對帳單上的帳號是「${inFile}」，與指定的帳號「${given}」不同`,
+  reconcileAccountDiffers: (inFile: string, given: string) =>
+    `對帳單上的帳號是「${inFile}」，與指定的帳號「${given}」不同`,
   reconcilePayerNotFound: (id: unknown) => `找不到已記住的付款人 ${String(id)}`,
   reconcileLineNotFound: (id: unknown) => `找不到銀行明細 ${String(id)}`,
   reconcileLineNotCredit: (id: number) => `銀行明細 ${id} 不是存入款項`,
   reconcileAmountDiffers: (id: number) => `銀行明細 ${id} 的金額與匯款金額不同`,
   reconcileOtherStore: (id: number) => `銀行明細 ${id} 屬於其他分店的對帳單`,
-  reconcileSharedLine: (id: number) => `銀行明細 ${id} 屬於全部分店的對帳單，可能是其他分店的款項：請由管理全部分店的帳號建立匯款記錄，或連結到本分店的回報`,
+  reconcileSharedLine: (id: number) =>
+    `銀行明細 ${id} 屬於全部分店的對帳單，可能是其他分店的款項：請由管理全部分店的帳號建立匯款記錄，或連結到本分店的回報`,
   reconcilePaymentLinked: '此匯款已對帳，請先取消對帳',
   reconcileLineLinked: (id: number) => `銀行明細 ${id} 已與其他匯款對帳`,
   reconcileLineTaken: '這筆入帳已連結到其他匯款記錄，請重新比對',
@@ -306,7 +315,8 @@ export const MSG = {
   closeCountedRequired: '請輸入點收現金（抽屜裡實際的現金），或逐一填寫各面額的張數',
   closeCashInvalid: (limit: number) => `現金金額必須是 0 到 ${formatNTD(limit)} 的整數（新台幣元）`,
   closeDenominationsInvalid: '點鈔張數必須是 0 或正整數（面額 1000、500、100、50、10、5、1）',
-  closeDenominationsMismatch: (total: number, counted: number) => `點鈔合計 ${formatNTD(total)} 與點收現金 ${formatNTD(counted)} 不符，請再點一次`,
+  closeDenominationsMismatch: (total: number, counted: number) =>
+    `點鈔合計 ${formatNTD(total)} 與點收現金 ${formatNTD(counted)} 不符，請再點一次`,
   closeOpeningRequired: '這是本店第一次日結，請填寫開帳現金（這天開始營業時抽屜裡的現金）',
   closeOpeningDiffers: (from: string, counted: number, opening: number) =>
     `開帳現金沿用前一次日結（${from}）的點收現金 ${formatNTD(counted)}，不能另填 ${formatNTD(opening)}；如前一次點錯，請重新開帳 ${from} 更正`,
@@ -327,7 +337,8 @@ export const MSG = {
   backupUnreadable: (reason: string) => `備份檔已損壞，無法讀取：${reason}`,
   backupIntegrity: (problems: string[]) => `備份檔未通過完整性檢查：${problems.join('；')}`,
   backupNotRemit: (tables: string[]) => `不是 remit 的資料庫（缺少資料表：${tables.join('、')}）`,
-  backupNewer: (migrations: string[]) => `備份來自較新版本的 remit（未知的資料庫遷移：${migrations.join('、')}），請先更新程式`,
+  backupNewer: (migrations: string[]) =>
+    `備份來自較新版本的 remit（未知的資料庫遷移：${migrations.join('、')}），請先更新程式`,
 
   // HTTP edge
   notFoundRoute: '找不到此 API',
@@ -563,7 +574,10 @@ const ERROR_TEXTS: Texts = {
  */
 export function errorMessage<C extends ErrorCode>(code: C, details: ErrorDetails<C>): string {
   const text = errorText(code, details);
-  if (details.file !== undefined) return details.row === undefined ? MSG.statementFileError(details.file, text) : MSG.statementRowError(details.file, details.row, text);
+  if (details.file !== undefined)
+    return details.row === undefined
+      ? MSG.statementFileError(details.file, text)
+      : MSG.statementRowError(details.file, details.row, text);
   if (details.row !== undefined) return MSG.rowError(details.row, text);
   if (details.item !== undefined) return MSG.rowPrefix(details.item) + text;
   return text;

@@ -4,7 +4,13 @@ import { addressNetwork, ipv4Block } from './network.js';
 describe('addressNetwork', () => {
   it('counts an IPv6 subscriber’s /64 as one, however the address is written', () => {
     const one = addressNetwork('2001:db8:1:2::1');
-    for (const a of ['2001:db8:1:2:ffff:ffff:ffff:ffff', '2001:0DB8:0001:0002:0:0:0:9', '2001:db8:1:2::1%eth0', '2001:db8:1:2::1.2.3.4']) expect(addressNetwork(a), a).toBe(one);
+    for (const a of [
+      '2001:db8:1:2:ffff:ffff:ffff:ffff',
+      '2001:0DB8:0001:0002:0:0:0:9',
+      '2001:db8:1:2::1%eth0',
+      '2001:db8:1:2::1.2.3.4',
+    ])
+      expect(addressNetwork(a), a).toBe(one);
     expect(one).toBe('2001:db8:1:2::/64');
     expect(addressNetwork('2001:db8:1:3::1')).not.toBe(one);
     expect(addressNetwork('::1')).toBe('0:0:0:0::/64');

@@ -13,7 +13,8 @@ const MAX_ADDRESS = 64;
 function ipv6Groups(address: string): number[] {
   let text = address;
   const v4 = /(\d+)\.(\d+)\.(\d+)\.(\d+)$/.exec(text);
-  if (v4) text = `${text.slice(0, v4.index)}${((+v4[1] << 8) | +v4[2]).toString(16)}:${((+v4[3] << 8) | +v4[4]).toString(16)}`;
+  if (v4)
+    text = `${text.slice(0, v4.index)}${((+v4[1] << 8) | +v4[2]).toString(16)}:${((+v4[3] << 8) | +v4[4]).toString(16)}`;
   const [head, tail] = text.split('::');
   const part = (s: string | undefined) => (s ? s.split(':').map((g) => parseInt(g, 16)) : []);
   const front = part(head);
@@ -29,7 +30,11 @@ export function addressNetwork(ip: string | null | undefined): string {
   const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/.exec(a);
   if (mapped) a = mapped[1];
   if (isIPv4(a)) return a;
-  if (isIPv6(a)) return `${ipv6Groups(a).slice(0, 4).map((g) => g.toString(16)).join(':')}::/64`;
+  if (isIPv6(a))
+    return `${ipv6Groups(a)
+      .slice(0, 4)
+      .map((g) => g.toString(16))
+      .join(':')}::/64`;
   return a.slice(0, MAX_ADDRESS);
 }
 

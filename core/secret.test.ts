@@ -42,12 +42,22 @@ describe('resolveJwtSecret', () => {
     const db = dbIn();
     writeFileSync(secretFileFor(db), `${'a'.repeat(32)}\n`, { mode: 0o600 });
     expect(() => resolveJwtSecret(loadConfig({}, { db }))).toThrow(/變化太少：只用了 1 種不同的字元/);
-    for (const weak of ['a'.repeat(32), 'x'.repeat(40), 'abcd'.repeat(10), 'test-secret-'.repeat(4), '0123456789'.repeat(4)]) {
+    for (const weak of [
+      'a'.repeat(32),
+      'x'.repeat(40),
+      'abcd'.repeat(10),
+      'test-secret-'.repeat(4),
+      '0123456789'.repeat(4),
+    ]) {
       expect(() => loadConfig({ REMIT_JWT_SECRET: weak })).toThrow(/REMIT_JWT_SECRET 的簽章密鑰變化太少/);
     }
     expect(() => loadConfig({ REMIT_JWT_SECRET: 'a'.repeat(32) })).toThrow(/openssl rand/);
     // what people generate passes: hex, base64, a long phrase
-    for (const good of ['9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08', 'q3Jx9vR2mT7wYbK1pL5sZ8nD0cF4gH6j', 'the-shop-on-zhongshan-road-keeps-its-books']) {
+    for (const good of [
+      '9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08',
+      'q3Jx9vR2mT7wYbK1pL5sZ8nD0cF4gH6j',
+      'the-shop-on-zhongshan-road-keeps-its-books',
+    ]) {
       expect(loadConfig({ REMIT_JWT_SECRET: good }).jwtSecret).toBe(good);
     }
   });

@@ -1,5 +1,15 @@
 import { randomBytes } from 'node:crypto';
-import { closeSync, fsyncSync, linkSync, mkdirSync, openSync, readFileSync, rmSync, statSync, writeSync } from 'node:fs';
+import {
+  closeSync,
+  fsyncSync,
+  linkSync,
+  mkdirSync,
+  openSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  writeSync,
+} from 'node:fs';
 import { dirname } from 'node:path';
 import { ConfigError, JWT_SECRET_ENV_FIX, jwtSecretProblem, type RemitConfig } from './config.js';
 
@@ -13,7 +23,10 @@ export function secretFileFor(dbFile: string): string {
  * rule): an empty key, or 32 × `a`, would let anyone forge a token.
  */
 function checked(secret: string, source: string): string {
-  const fix = source === 'REMIT_JWT_SECRET' ? JWT_SECRET_ENV_FIX : '請刪除該檔案讓系統重新產生（所有人需要重新登入），或設定 REMIT_JWT_SECRET';
+  const fix =
+    source === 'REMIT_JWT_SECRET'
+      ? JWT_SECRET_ENV_FIX
+      : '請刪除該檔案讓系統重新產生（所有人需要重新登入），或設定 REMIT_JWT_SECRET';
   const problem = jwtSecretProblem(secret, source, fix);
   if (problem) throw new ConfigError(problem);
   return secret;
@@ -28,7 +41,8 @@ function checked(secret: string, source: string): string {
  */
 export function resolveJwtSecret(config: RemitConfig): string {
   if (config.jwtSecret) return checked(config.jwtSecret, 'REMIT_JWT_SECRET');
-  if (config.db.client === 'pg') throw new ConfigError('使用 PostgreSQL 時必須設定 REMIT_JWT_SECRET（所有伺服器共用同一個值）');
+  if (config.db.client === 'pg')
+    throw new ConfigError('使用 PostgreSQL 時必須設定 REMIT_JWT_SECRET（所有伺服器共用同一個值）');
   if (config.db.filename === ':memory:') return randomBytes(48).toString('base64url');
   const file = secretFileFor(config.db.filename);
   const existing = readSecret(file);

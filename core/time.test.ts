@@ -91,12 +91,20 @@ describe.each(ZONES)('Taiwan time with the process TZ set to %s', (zone, january
 });
 
 describe('parseInstant refuses what is not a real time', () => {
-  it.each(['', 'abc', '2026-02-30', '2026-02-29', '2026-13-01', '2026-00-10', '2026-11-18T24:00', '2026-11-18T09:60', '20261118', '11/18/2026'])(
-    'refuses %j',
-    (text) => {
-      expect(parseInstant(text)).toBeNull();
-    },
-  );
+  it.each([
+    '',
+    'abc',
+    '2026-02-30',
+    '2026-02-29',
+    '2026-13-01',
+    '2026-00-10',
+    '2026-11-18T24:00',
+    '2026-11-18T09:60',
+    '20261118',
+    '11/18/2026',
+  ])('refuses %j', (text) => {
+    expect(parseInstant(text)).toBeNull();
+  });
 
   it('accepts 29 February in a leap year', () => {
     expect(iso(parseInstant('2028-02-29'))).toBe('2028-02-28T16:00:00.000Z');
@@ -247,21 +255,26 @@ describe('normalizeTaiwanDateText: dates as Taiwanese offices type them', () => 
   });
 
   it('leaves what it does not know as it was, so the error can name it', () => {
-    for (const text of ['下午 13:15', 'yesterday', '2026/13/45', '11/21']) expect(parseInstant(normalizeTaiwanDateText(text)), text).toBeNull();
+    for (const text of ['下午 13:15', 'yesterday', '2026/13/45', '11/21'])
+      expect(parseInstant(normalizeTaiwanDateText(text)), text).toBeNull();
   });
 });
 
 describe('Taiwan day numbers (the per-day statistics count days this way)', () => {
   it('start at Taiwan midnight and name their Taiwan date, either side of UTC midnight', () => {
     const at = (iso: string) => Date.parse(iso);
-    for (const iso of ['2026-11-23T00:00:00+08:00', '2026-11-23T07:59:59+08:00', '2026-11-23T08:00:00+08:00', '2026-11-23T23:59:59+08:00']) {
+    for (const iso of [
+      '2026-11-23T00:00:00+08:00',
+      '2026-11-23T07:59:59+08:00',
+      '2026-11-23T08:00:00+08:00',
+      '2026-11-23T23:59:59+08:00',
+    ]) {
       const day = taipeiDayNumber(at(iso));
       expect(taipeiDayNumberStart(day)).toBe(at('2026-11-23T00:00:00+08:00'));
       expect(taipeiDayNumberDate(day)).toBe('2026-11-23');
     }
   });
 });
-
 
 describe('a Taiwan day’s last instant and the time into it (the export’s clock, a date-only statement line)', () => {
   it('end a millisecond before the next Taiwan midnight, and count from this one, whatever the hour in UTC', () => {

@@ -58,7 +58,8 @@ export function parseInstant(text: string): number | null {
   if (zoned) {
     // Date.parse rolls impossible dates forward (02-30 becomes 03-02): check the parts first.
     const [, y, mo, d, h, mi, sec] = zoned;
-    if (taipeiPartsToInstant({ year: +y, month: +mo, day: +d, hour: +h, minute: +mi, second: sec ? +sec : 0 }) === null) return null;
+    if (taipeiPartsToInstant({ year: +y, month: +mo, day: +d, hour: +h, minute: +mi, second: sec ? +sec : 0 }) === null)
+      return null;
     const ms = Date.parse(s);
     return Number.isFinite(ms) ? ms : null;
   }
@@ -90,10 +91,16 @@ export function normalizeTaiwanDateText(text: string): string {
   // 115年11月21日 / 2026年11月21日 → 115/11/21
   s = s.replace(/^(\d{2,4})\s*年\s*(\d{1,2})\s*月\s*(\d{1,2})\s*[日號]?/, '$1/$2/$3');
   // a 民國 year: 1 to 3 digits before the first separator
-  s = s.replace(/^(\d{1,3})([-/.])(\d{1,2})\2(\d{1,2})(?=$|[ T])/, (_, y: string, _sep: string, mo: string, d: string) => `${Number(y) + ROC_YEAR_OFFSET}/${mo}/${d}`);
+  s = s.replace(
+    /^(\d{1,3})([-/.])(\d{1,2})\2(\d{1,2})(?=$|[ T])/,
+    (_, y: string, _sep: string, mo: string, d: string) => `${Number(y) + ROC_YEAR_OFFSET}/${mo}/${d}`,
+  );
   s = s.replace(/^(\d{4})\.(\d{1,2})\.(\d{1,2})(?=$|[ T])/, '$1/$2/$3');
   // 上午/下午 (AM/PM) before or after h:mm[:ss]
-  const ampm = /^(.*?)\s*(?:(上午|下午|AM|PM|am|pm)\s*(\d{1,2}):(\d{2})(?::(\d{2}))?|(\d{1,2}):(\d{2})(?::(\d{2}))?\s*(上午|下午|AM|PM|am|pm))$/.exec(s);
+  const ampm =
+    /^(.*?)\s*(?:(上午|下午|AM|PM|am|pm)\s*(\d{1,2}):(\d{2})(?::(\d{2}))?|(\d{1,2}):(\d{2})(?::(\d{2}))?\s*(上午|下午|AM|PM|am|pm))$/.exec(
+      s,
+    );
   if (ampm) {
     const [, date, mark1, h1, m1, s1, h2, m2, s2, mark2] = ampm;
     const mark = (mark1 ?? mark2).toUpperCase();

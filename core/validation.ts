@@ -1,4 +1,12 @@
-import { fieldErrorOf, problem, ValidationError, type DetailsArg, type ErrorCode, type FieldError, type Problem } from './errors.js';
+import {
+  fieldErrorOf,
+  problem,
+  ValidationError,
+  type DetailsArg,
+  type ErrorCode,
+  type FieldError,
+  type Problem,
+} from './errors.js';
 
 /**
  * Collects field errors while a form is checked, each with its code and details (the message is

@@ -40,7 +40,11 @@ export type WorkerError = string | { validation: { overall: Problem; errors: Arr
 
 export function toWorkerError(err: unknown): WorkerError {
   if (err instanceof ValidationError) {
-    const plain = (p: { code: Problem['code']; details: Problem['details']; message: string }): Problem => ({ code: p.code, details: p.details, message: p.message });
+    const plain = (p: { code: Problem['code']; details: Problem['details']; message: string }): Problem => ({
+      code: p.code,
+      details: p.details,
+      message: p.message,
+    });
     return { validation: { overall: plain(err), errors: err.errors.map((e) => ({ field: e.field, ...plain(e) })) } };
   }
   return String((err as Error)?.stack ?? err);
@@ -84,7 +88,8 @@ export class WorkerPool<J, R> {
         }
       }
       if (worker) return this.start(worker, p);
-      if (this.waiting.length >= this.settings.queue) return reject(this.kind.busy({ waiting: this.waiting.length, running: this.running.size }));
+      if (this.waiting.length >= this.settings.queue)
+        return reject(this.kind.busy({ waiting: this.waiting.length, running: this.running.size }));
       this.waiting.push(p);
     });
   }
@@ -98,20 +103,23 @@ export class WorkerPool<J, R> {
     const worker = this.kind.spawn();
     this.workers++;
     worker.unref();
-    worker.on('message', ({ id, value, error, part }: { id: number; value?: R; error?: WorkerError; part?: unknown }) => {
-      const p = this.running.get(id);
-      if (!p) return;
-      if (part !== undefined) return this.kind.part?.(p.job, part, () => worker.postMessage({ id, op: 'more' }));
-      this.running.delete(id);
-      if (error !== undefined) p.reject(fromWorkerError(error));
-      else p.resolve(value as R);
-      const next = this.waiting.shift();
-      if (next) this.start(worker, next);
-      else {
-        worker.unref();
-        this.idle.push(worker);
-      }
-    });
+    worker.on(
+      'message',
+      ({ id, value, error, part }: { id: number; value?: R; error?: WorkerError; part?: unknown }) => {
+        const p = this.running.get(id);
+        if (!p) return;
+        if (part !== undefined) return this.kind.part?.(p.job, part, () => worker.postMessage({ id, op: 'more' }));
+        this.running.delete(id);
+        if (error !== undefined) p.reject(fromWorkerError(error));
+        else p.resolve(value as R);
+        const next = this.waiting.shift();
+        if (next) this.start(worker, next);
+        else {
+          worker.unref();
+          this.idle.push(worker);
+        }
+      },
+    );
     worker.on('error', (err) => this.lose(worker, err));
     worker.on('exit', (code) => this.lose(worker, new Error(this.kind.exited(code))));
     return worker;

@@ -48,7 +48,12 @@ export const isApiPath = (path: string) => {
 export function createApp(opts: AppOptions): Koa<State> {
   const app = new Koa<State>({ proxy: opts.trustProxy ?? false, maxIpsCount: opts.proxyHops ?? 1 });
   // Reconciliation always matches on worker threads here, so no request holds the event loop.
-  const ctx: AppContext = { db: opts.db, read: opts.read, security: opts.security, matching: opts.matching ?? DEFAULT_MATCHING };
+  const ctx: AppContext = {
+    db: opts.db,
+    read: opts.read,
+    security: opts.security,
+    matching: opts.matching ?? DEFAULT_MATCHING,
+  };
   // Unexpected errors are reported by errorHandler; Koa's default logger would print them twice.
   app.silent = true;
 
@@ -80,7 +85,17 @@ export function createApp(opts: AppOptions): Koa<State> {
   api.get('/health', (c) => {
     c.body = { ok: true };
   });
-  for (const routes of [publicRoutes(ctx), authRoutes(ctx), paymentRoutes(ctx), userRoutes(ctx), storeRoutes(ctx), statsRoutes(ctx), auditRoutes(ctx), reconcileRoutes(ctx), closeRoutes(ctx)]) {
+  for (const routes of [
+    publicRoutes(ctx),
+    authRoutes(ctx),
+    paymentRoutes(ctx),
+    userRoutes(ctx),
+    storeRoutes(ctx),
+    statsRoutes(ctx),
+    auditRoutes(ctx),
+    reconcileRoutes(ctx),
+    closeRoutes(ctx),
+  ]) {
     api.use(routes.routes(), routes.allowedMethods());
   }
   const isApi = isApiPath;

@@ -34,7 +34,17 @@ import {
   storeLabel,
   type PaymentStatus,
 } from '../core/browser.js';
-import { authenticateSession, listPayments, listStores, me as loadMe, parseListQuery, type AppContext, type ListedPayment, type Me, type Store } from '../core/index.js';
+import {
+  authenticateSession,
+  listPayments,
+  listStores,
+  me as loadMe,
+  parseListQuery,
+  type AppContext,
+  type ListedPayment,
+  type Me,
+  type Store,
+} from '../core/index.js';
 import { SESSION_COOKIE } from './session.js';
 
 /** The list's last parameters, written by the page (admin/src/providers/firstScreen.ts). */
@@ -62,7 +72,16 @@ interface ListCookie {
 
 /** The list's parameters when the page has kept none: the last three days, newest first (core/listDefaults.ts). */
 function defaultCookie(): ListCookie {
-  return { q: { pagination: { page: 1, perPage: PAYMENTS_PER_PAGE }, sort: { ...PAYMENTS_SORT }, filter: paymentsFilterDefaults() }, c: {}, d: true, m: false };
+  return {
+    q: {
+      pagination: { page: 1, perPage: PAYMENTS_PER_PAGE },
+      sort: { ...PAYMENTS_SORT },
+      filter: paymentsFilterDefaults(),
+    },
+    c: {},
+    d: true,
+    m: false,
+  };
 }
 
 const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -74,12 +93,32 @@ function readListCookie(raw: string | undefined): ListCookie | null | undefined 
   try {
     const v = JSON.parse(decodeURIComponent(raw));
     const q = v?.q;
-    if (!isRecord(v) || !isRecord(q) || !isRecord(q.pagination) || !isRecord(q.sort) || !isRecord(q.filter) || !isRecord(v.c)) return null;
+    if (
+      !isRecord(v) ||
+      !isRecord(q) ||
+      !isRecord(q.pagination) ||
+      !isRecord(q.sort) ||
+      !isRecord(q.filter) ||
+      !isRecord(v.c)
+    )
+      return null;
     const { page, perPage } = q.pagination;
     const { field, order } = q.sort;
-    if (!Number.isSafeInteger(page) || !Number.isSafeInteger(perPage) || (page as number) < 1 || (perPage as number) < 1 || (perPage as number) > 100) return null;
+    if (
+      !Number.isSafeInteger(page) ||
+      !Number.isSafeInteger(perPage) ||
+      (page as number) < 1 ||
+      (perPage as number) < 1 ||
+      (perPage as number) > 100
+    )
+      return null;
     if (typeof field !== 'string' || (order !== 'ASC' && order !== 'DESC')) return null;
-    const out: ListCookie = { q: { pagination: { page: page as number, perPage: perPage as number }, sort: { field, order }, filter: q.filter }, c: v.c, d: v.d === true, m: v.m === true };
+    const out: ListCookie = {
+      q: { pagination: { page: page as number, perPage: perPage as number }, sort: { field, order }, filter: q.filter },
+      c: v.c,
+      d: v.d === true,
+      m: v.m === true,
+    };
     if (out.d) out.q.filter = { ...out.q.filter, ...paymentsFilterDefaults() };
     return out;
   } catch {
@@ -88,7 +127,12 @@ function readListCookie(raw: string | undefined): ListCookie | null | undefined 
 }
 
 /** A filter's keys in a fixed order, to compare two filters (admin/src/providers/dataProvider.ts listKey). */
-const canonical = (filter: Record<string, unknown>) => JSON.stringify(Object.keys(filter).sort().map((k) => [k, filter[k]]));
+const canonical = (filter: Record<string, unknown>) =>
+  JSON.stringify(
+    Object.keys(filter)
+      .sort()
+      .map((k) => [k, filter[k]]),
+  );
 
 /**
  * Whether a list address (`/admin/payments?filter=…&sort=…`, a reload, a link, a step back) asks
@@ -121,7 +165,11 @@ function addressAgrees(kept: ListCookie, query: Record<string, string | string[]
 /** getList parameters as `GET /api/<resource>` reads them (ra-data-simple-rest's query), through the API's own parser. */
 function apiQuery(p: ListParams) {
   const start = (p.pagination.page - 1) * p.pagination.perPage;
-  return parseListQuery({ sort: JSON.stringify([p.sort.field, p.sort.order]), range: JSON.stringify([start, start + p.pagination.perPage - 1]), filter: JSON.stringify(p.filter) });
+  return parseListQuery({
+    sort: JSON.stringify([p.sort.field, p.sort.order]),
+    range: JSON.stringify([start, start + p.pagination.perPage - 1]),
+    filter: JSON.stringify(p.filter),
+  });
 }
 
 export interface FirstScreen {
@@ -154,7 +202,11 @@ export async function firstScreenData(app: AppContext, ctx: Koa.Context): Promis
     const service = { ...app, actor: session.actor, ip: ctx.ip || null, sessionId: session.sessionId };
     const user = await loadMe(service);
     if (!gates.viewPayments(user) || scopeIsEmpty(user)) return null;
-    const countParams: ListParams = { pagination: { page: 1, perPage: 1 }, sort: { field: 'id', order: 'DESC' }, filter: cookie.c };
+    const countParams: ListParams = {
+      pagination: { page: 1, perPage: 1 },
+      sort: { field: 'id', order: 'DESC' },
+      filter: cookie.c,
+    };
     const [stores, list, count] = await Promise.all([
       listStores(service, apiQuery(STORES_PARAMS)),
       listPayments(service, apiQuery(cookie.q)),
@@ -246,7 +298,8 @@ export function firstScreenHtml(fs: FirstScreen, title: string): string {
   const time = (iso: string) => formatTaipei(Date.parse(iso));
   // 無備註 in grey as the list writes it, at a readable contrast (5.7:1)
   const note = (text: string) => (text ? esc(text) : `<span class="none">${esc(MSG.noNote)}</span>`);
-  const chip = (status: string) => `<span class="fs-chip" style="${CHIP[STATUS_COLORS[status as PaymentStatus] ?? 'warning']}">${esc(status)}</span>`;
+  const chip = (status: string) =>
+    `<span class="fs-chip" style="${CHIP[STATUS_COLORS[status as PaymentStatus] ?? 'warning']}">${esc(status)}</span>`;
   const showStore = fs.stores.data.length > 0;
   // the list's checkboxes, status menu with 確認入帳 and delete buttons take room: the same room here, so no column moves
   const canEdit = gates.editPayments(fs.me);
@@ -255,13 +308,25 @@ export function firstScreenHtml(fs: FirstScreen, title: string): string {
   const pad = '<span class="pad"></span>';
   // the status cell as the list draws it: a linked payment's label (and 取消對帳), else the menu and 確認入帳 while not 已入帳
   const status = (r: ListedPayment) => {
-    if (r.bank_line_id !== null && r.bank_line_id !== undefined) return `<span class="ln">${chip(r.status)}</span>${canEdit ? '<span class="un"></span>' : ''}`;
+    if (r.bank_line_id !== null && r.bank_line_id !== undefined)
+      return `<span class="ln">${chip(r.status)}</span>${canEdit ? '<span class="un"></span>' : ''}`;
     if (!canEdit) return chip(r.status);
     return `<span class="st">${chip(r.status)}</span>${r.status === '已入帳' ? '' : '<span class="act"></span>'}`;
   };
   const tick = `<td class="tick">${pad}</td>`;
   const words = listWords(fs.list.params.filter);
-  const head = [L.lastFive, words.time, words.amount, F.method, ...(showStore ? [F.store_id] : []), F.status, F.note, F.source, L.submitter, F.created_at];
+  const head = [
+    L.lastFive,
+    words.time,
+    words.amount,
+    F.method,
+    ...(showStore ? [F.store_id] : []),
+    F.status,
+    F.note,
+    F.source,
+    L.submitter,
+    F.created_at,
+  ];
   const rows = fs.list.data
     .map(
       (r) =>
@@ -272,7 +337,9 @@ export function firstScreenHtml(fs: FirstScreen, title: string): string {
     .join('');
   const cards = fs.list.data
     .map((r) => {
-      const sub = [time(r.paid_at), r.last_five ? methodText(r) : '', storeName(r.store_id)].filter(Boolean).join(' · ');
+      const sub = [time(r.paid_at), r.last_five ? methodText(r) : '', storeName(r.store_id)]
+        .filter(Boolean)
+        .join(' · ');
       return (
         `<li class="fs-card first-screen-row"><div class="top"><span class="five" aria-label="${esc(F.last_five)}">${esc(r.last_five || methodText(r))}</span><span class="amt" aria-label="${esc(paymentWords(r.method).amount)}">${esc(formatNTD(r.amount))}</span></div>` +
         `<div class="sub">${esc(sub)}</div><div class="mid">${chip(r.status)}<span>${note(r.note)}</span></div>` +
@@ -280,7 +347,12 @@ export function firstScreenHtml(fs: FirstScreen, title: string): string {
       );
     })
     .join('');
-  const data = JSON.stringify({ me: fs.me, stores: { params: fs.storesParams, ...fs.stores }, list: fs.list, count: fs.count }).replace(/</g, '\\u003c');
+  const data = JSON.stringify({
+    me: fs.me,
+    stores: { params: fs.storesParams, ...fs.stores },
+    list: fs.list,
+    count: fs.count,
+  }).replace(/</g, '\\u003c');
   return (
     `<div id="first-screen" aria-busy="true">${STYLE}<header class="fs-bar"><span class="fs-menu"></span><h1>${esc(title)}</h1><span class="page">${esc(L.title)}</span></header>` +
     // on a phone the list's buttons take two lines for those who import and export everything, else one

@@ -18,7 +18,10 @@ export function sendList<T>(ctx: Koa.ParameterizedContext<any>, resource: string
 /** A file download: the file name (UTF-8, RFC 6266) in Content-Disposition, and the row count. */
 export function sendFile(ctx: Koa.ParameterizedContext<any>, file: ExportFile | ExportStream): void {
   const ascii = file.fileName.replace(/[^\x20-\x7e]/g, '_').replace(/["\\]/g, '_');
-  ctx.set('Content-Disposition', `attachment; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(file.fileName)}`);
+  ctx.set(
+    'Content-Disposition',
+    `attachment; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(file.fileName)}`,
+  );
   ctx.set('X-Row-Count', String(file.count));
   ctx.set('Access-Control-Expose-Headers', 'Content-Disposition, X-Row-Count');
   ctx.type = file.contentType;

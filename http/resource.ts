@@ -1,6 +1,13 @@
 import Router from '@koa/router';
 import { API_ROUTER } from './routerOptions.js';
-import { requirePermission, type AppContext, type ListQuery, type ListResult, type Permission, type ServiceContext } from '../core/index.js';
+import {
+  requirePermission,
+  type AppContext,
+  type ListQuery,
+  type ListResult,
+  type Permission,
+  type ServiceContext,
+} from '../core/index.js';
 import { requireUser, serviceContext, type State } from './middleware/auth.js';
 import { smallBody } from './middleware/body.js';
 import { gate } from './middleware/gate.js';
@@ -21,7 +28,12 @@ export interface ResourceServices<T> {
  * the caller may extend with more routes. `write` is the permission every create and update
  * needs: a caller without it is refused before the body is read.
  */
-export function resourceRoutes<T>(app: AppContext, name: string, s: ResourceServices<T>, write: Permission): Router<State> {
+export function resourceRoutes<T>(
+  app: AppContext,
+  name: string,
+  s: ResourceServices<T>,
+  write: Permission,
+): Router<State> {
   const r = new Router<State>(API_ROUTER);
   const auth = requireUser(app);
   const writer = gate((actor) => requirePermission(actor, write));

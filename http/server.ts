@@ -42,7 +42,10 @@ export async function startServer(
     const first = await ensureFirstRun({ db, security }, { adminPassword: config.adminPassword });
     await warmSignIn(security);
     const read = openReadPool(config.db);
-    const firstScreen = firstScreenFor({ db, read, security, matching: config.matching ?? DEFAULT_MATCHING }, config.title);
+    const firstScreen = firstScreenFor(
+      { db, read, security, matching: config.matching ?? DEFAULT_MATCHING },
+      config.title,
+    );
     const app = createApp({
       db,
       read,

@@ -22,12 +22,31 @@ export function sessionToken(ctx: Koa.Context | Koa.ParameterizedContext<any>): 
   return cookie ? cookie : undefined;
 }
 
-export function setSessionCookie(ctx: Koa.Context | Koa.ParameterizedContext<any>, token: string, ttlSeconds: number): void {
-  ctx.cookies.set(SESSION_COOKIE, token, { httpOnly: true, sameSite: 'strict', secure: ctx.secure, path: '/', maxAge: ttlSeconds * 1000, overwrite: true });
+export function setSessionCookie(
+  ctx: Koa.Context | Koa.ParameterizedContext<any>,
+  token: string,
+  ttlSeconds: number,
+): void {
+  ctx.cookies.set(SESSION_COOKIE, token, {
+    httpOnly: true,
+    sameSite: 'strict',
+    secure: ctx.secure,
+    path: '/',
+    maxAge: ttlSeconds * 1000,
+    overwrite: true,
+  });
 }
 
 export function clearSessionCookie(ctx: Koa.Context | Koa.ParameterizedContext<any>): void {
-  ctx.cookies.set(SESSION_COOKIE, '', { httpOnly: true, sameSite: 'strict', secure: ctx.secure, path: '/', maxAge: 0, expires: new Date(0), overwrite: true });
+  ctx.cookies.set(SESSION_COOKIE, '', {
+    httpOnly: true,
+    sameSite: 'strict',
+    secure: ctx.secure,
+    path: '/',
+    maxAge: 0,
+    expires: new Date(0),
+    overwrite: true,
+  });
 }
 
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);

@@ -89,7 +89,11 @@ const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt
  * `firstScreen`: markup to write into /admin and /admin/payments before the back office's root
  * (the user's first page of 匯款記錄, http/firstScreen.ts), or null for none.
  */
-export function spa(opts: { root: string; title: string; firstScreen?: (ctx: Koa.Context) => Promise<string | null> }): Koa.Middleware {
+export function spa(opts: {
+  root: string;
+  title: string;
+  firstScreen?: (ctx: Koa.Context) => Promise<string | null>;
+}): Koa.Middleware {
   const root = resolve(opts.root);
   const pages = new Map<string, string>();
   const page = (name: 'index.html' | 'admin.html' | 'report.html'): string | null => {
@@ -120,17 +124,25 @@ export function spa(opts: { root: string; title: string; firstScreen?: (ctx: Koa
 
     // /r/TOKEN and /r/status/TRACKING: the public report page of a store's link (issue 25)
     const html =
-      path === '/' || path === '/index.html' ? 'index.html' : path === '/admin' || path.startsWith('/admin/') ? 'admin.html' : path.startsWith('/r/') ? 'report.html' : null;
+      path === '/' || path === '/index.html'
+        ? 'index.html'
+        : path === '/admin' || path.startsWith('/admin/')
+          ? 'admin.html'
+          : path.startsWith('/r/')
+            ? 'report.html'
+            : null;
     if (html) {
       const body = page(html);
       ctx.set('Cache-Control', 'no-cache');
       ctx.type = TYPES['.html'];
       if (body === null) {
         ctx.status = 503;
-        ctx.body = '<!doctype html><meta charset="utf-8"><p>後台尚未建置：請執行 <code>npm run build</code> 後再啟動。</p>';
+        ctx.body =
+          '<!doctype html><meta charset="utf-8"><p>後台尚未建置：請執行 <code>npm run build</code> 後再啟動。</p>';
         return;
       }
-      const listPage = html === 'admin.html' && ctx.method === 'GET' && /^\/admin(\/payments)?\/?$/.test(path) && opts.firstScreen;
+      const listPage =
+        html === 'admin.html' && ctx.method === 'GET' && /^\/admin(\/payments)?\/?$/.test(path) && opts.firstScreen;
       // drawn ahead or not, the page works: a failure here leaves the page to ask for itself
       const ahead = listPage ? await opts.firstScreen!(ctx).catch(() => null) : null;
       if (html === 'admin.html') ctx.vary('Cookie');
@@ -138,7 +150,10 @@ export function spa(opts: { root: string; title: string; firstScreen?: (ctx: Koa
         // the user's own rows: never kept by a cache
         ctx.set('Cache-Control', 'no-store');
         // about 40 KB with its rows (10 KB compressed): as the JSON answers go
-        await sendCompressed(ctx, Buffer.from(body.replace('<div id="root"></div>', `${ahead}<div id="root"></div>`), 'utf8'));
+        await sendCompressed(
+          ctx,
+          Buffer.from(body.replace('<div id="root"></div>', `${ahead}<div id="root"></div>`), 'utf8'),
+        );
         ctx.type = TYPES['.html'];
         return;
       }

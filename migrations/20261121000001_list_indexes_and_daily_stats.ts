@@ -53,11 +53,15 @@ export async function up(knex: Knex): Promise<void> {
         if tg_op in ('UPDATE', 'INSERT') then ${add('new')}; end if;
         return null;
       end $$ language plpgsql`);
-    await knex.raw('create trigger payments_daily after insert or update or delete on payments for each row execute function payments_daily_apply()');
+    await knex.raw(
+      'create trigger payments_daily after insert or update or delete on payments for each row execute function payments_daily_apply()',
+    );
   } else {
     await knex.raw(`create trigger payments_daily_ins after insert on payments begin ${add('new')}; end`);
     await knex.raw(`create trigger payments_daily_del after delete on payments begin ${remove('old')}; end`);
-    await knex.raw(`create trigger payments_daily_upd after update of store_id, paid_at, amount, status on payments begin ${remove('old')}; ${add('new')}; end`);
+    await knex.raw(
+      `create trigger payments_daily_upd after update of store_id, paid_at, amount, status on payments begin ${remove('old')}; ${add('new')}; end`,
+    );
   }
   await knex.raw(
     `insert into payment_daily (store_id, day, status, n, amount)
@@ -70,7 +74,8 @@ export async function down(knex: Knex): Promise<void> {
     await knex.raw('drop trigger if exists payments_daily on payments');
     await knex.raw('drop function if exists payments_daily_apply()');
   } else {
-    for (const t of ['payments_daily_ins', 'payments_daily_del', 'payments_daily_upd']) await knex.raw(`drop trigger if exists ${t}`);
+    for (const t of ['payments_daily_ins', 'payments_daily_del', 'payments_daily_upd'])
+      await knex.raw(`drop trigger if exists ${t}`);
   }
   await knex.schema.dropTableIfExists('payment_daily');
   await knex.schema.alterTable('payments', (t) => {

@@ -19,7 +19,9 @@ export async function up(knex: Knex): Promise<void> {
       .groupByRaw(`lower(${column})`)
       .havingRaw('count(*) > 1')) as Array<{ v: string }>;
     if (clashes.length) {
-      throw new Error(`${label}只差大小寫的重複資料：${clashes.map((c) => c.v).join('、')}。請先改名其中之一再升級資料庫。`);
+      throw new Error(
+        `${label}只差大小寫的重複資料：${clashes.map((c) => c.v).join('、')}。請先改名其中之一再升級資料庫。`,
+      );
     }
     await knex.raw(`create unique index ${table}_${column}_folded_uq on ${table} (lower(${column}))`);
   }

@@ -25,7 +25,12 @@ export async function up(knex: Knex): Promise<void> {
   });
   await knex.schema.createTable('bank_lines', (t) => {
     t.bigIncrements('id').primary();
-    t.bigInteger('statement_id').unsigned().notNullable().references('id').inTable('bank_statements').onDelete('CASCADE');
+    t.bigInteger('statement_id')
+      .unsigned()
+      .notNullable()
+      .references('id')
+      .inTable('bank_statements')
+      .onDelete('CASCADE');
     /** the row as a spreadsheet program numbers it */
     t.integer('row').notNullable();
     t.bigInteger('at').notNullable();
@@ -42,8 +47,19 @@ export async function up(knex: Knex): Promise<void> {
   });
   await knex.schema.createTable('bank_links', (t) => {
     t.bigIncrements('id').primary();
-    t.string('payment_uuid', 36).notNullable().unique('bank_links_payment_uq').references('uuid').inTable('payments').onDelete('CASCADE');
-    t.bigInteger('line_id').unsigned().notNullable().unique('bank_links_line_uq').references('id').inTable('bank_lines').onDelete('CASCADE');
+    t.string('payment_uuid', 36)
+      .notNullable()
+      .unique('bank_links_payment_uq')
+      .references('uuid')
+      .inTable('payments')
+      .onDelete('CASCADE');
+    t.bigInteger('line_id')
+      .unsigned()
+      .notNullable()
+      .unique('bank_links_line_uq')
+      .references('id')
+      .inTable('bank_lines')
+      .onDelete('CASCADE');
     /** the payment's status before the link, restored by unlinking */
     t.string('status_before', 16).notNullable();
     /** 'person' or 'auto' */

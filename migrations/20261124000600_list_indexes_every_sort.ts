@@ -34,7 +34,9 @@ export const NOTE_TRIGRAM_INDEX = 'payments_note_trgm_idx';
  */
 async function trigramSchema(knex: Knex): Promise<string | null> {
   const find = async () => {
-    const r = await knex.raw("select n.nspname as schema from pg_extension e join pg_namespace n on n.oid = e.extnamespace where e.extname = 'pg_trgm'");
+    const r = await knex.raw(
+      "select n.nspname as schema from pg_extension e join pg_namespace n on n.oid = e.extnamespace where e.extname = 'pg_trgm'",
+    );
     return (r.rows[0]?.schema as string | undefined) ?? null;
   };
   const found = await find();
@@ -57,7 +59,10 @@ export async function up(knex: Knex): Promise<void> {
   });
   if (knex.client.config.client === 'pg') {
     const schema = await trigramSchema(knex);
-    if (schema) await knex.raw(`create index ${NOTE_TRIGRAM_INDEX} on payments using gin (lower(note) ??.gin_trgm_ops)`, [schema]);
+    if (schema)
+      await knex.raw(`create index ${NOTE_TRIGRAM_INDEX} on payments using gin (lower(note) ??.gin_trgm_ops)`, [
+        schema,
+      ]);
   }
 }
 

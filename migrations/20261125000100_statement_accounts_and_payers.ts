@@ -42,7 +42,10 @@ export async function down(knex: Knex): Promise<void> {
   // SQLite: its own ALTER TABLE … DROP COLUMN (3.35+), not knex's copy of the table, which drops
   // bank_lines inside the migration's transaction where foreign keys cannot be switched off, and
   // would take every bank_links row with it (ON DELETE CASCADE).
-  for (const [table, column] of [['bank_lines', 'payer'], ['bank_statements', 'account']] as const) {
+  for (const [table, column] of [
+    ['bank_lines', 'payer'],
+    ['bank_statements', 'account'],
+  ] as const) {
     if (knex.client.config.client === 'pg') await knex.schema.alterTable(table, (t) => t.dropColumn(column));
     else await knex.raw('alter table ?? drop column ??', [table, column]);
   }

@@ -19,7 +19,11 @@ import type { Knex } from 'knex';
  * which only fails to recognise re-saved copies, as it always did.
  */
 // Copies of core's rules as they stood: a migration is history and must not change with core.
-const accountKey = (account: string) => account.normalize('NFKC').replace(/[\s\u3000\-－‐–—.．]/g, '').toUpperCase();
+const accountKey = (account: string) =>
+  account
+    .normalize('NFKC')
+    .replace(/[\s\u3000\-－‐–—.．]/g, '')
+    .toUpperCase();
 const payerKey = (account: string) => (/^\d+$/.test(account) ? account.replace(/^0+(?=\d)/, '') : account);
 const fingerprintText = (s: string) =>
   s
@@ -37,13 +41,25 @@ interface FingerprintedLine {
 }
 function fingerprintKey(line: FingerprintedLine, account: string | null): string {
   const source = account === null ? [] : [accountKey(account)];
-  return JSON.stringify([...source, line.at, line.amount, line.balance, fingerprintText(line.summary), fingerprintText(line.note), fingerprintText(line.counterparty)]);
+  return JSON.stringify([
+    ...source,
+    line.at,
+    line.amount,
+    line.balance,
+    fingerprintText(line.summary),
+    fingerprintText(line.note),
+    fingerprintText(line.counterparty),
+  ]);
 }
 const fingerprintOf = (key: string, n: number) => createHash('sha256').update(`${key}#${n}`).digest('hex');
 
 export async function up(knex: Knex): Promise<void> {
   const accounts = new Map<number, string | null>();
-  for (const s of (await knex('bank_statements').select('id', 'account')) as Array<{ id: number | string; account: string | null }>) accounts.set(Number(s.id), s.account);
+  for (const s of (await knex('bank_statements').select('id', 'account')) as Array<{
+    id: number | string;
+    account: string | null;
+  }>)
+    accounts.set(Number(s.id), s.account);
 
   const seen = new Map<string, number>();
   const changed: Array<{ id: number; fingerprint: string; payer: string }> = [];
@@ -51,7 +67,19 @@ export async function up(knex: Knex): Promise<void> {
   let after = { statement: -1, row: -1, id: -1 };
   for (;;) {
     const page = (await knex('bank_lines')
-      .select('id', 'statement_id', 'row', 'at', 'amount', 'balance', 'summary', 'note', 'counterparty', 'payer', 'fingerprint')
+      .select(
+        'id',
+        'statement_id',
+        'row',
+        'at',
+        'amount',
+        'balance',
+        'summary',
+        'note',
+        'counterparty',
+        'payer',
+        'fingerprint',
+      )
       .whereRaw('(statement_id, row, id) > (?, ?, ?)', [after.statement, after.row, after.id])
       .orderBy([{ column: 'statement_id' }, { column: 'row' }, { column: 'id' }])
       .limit(PAGE)) as Array<Record<string, unknown>>;
@@ -59,7 +87,14 @@ export async function up(knex: Knex): Promise<void> {
     for (const l of page) {
       const num = (k: string) => (l[k] === null || l[k] === undefined ? null : Number(l[k]));
       const counterparty = String(l.counterparty ?? '');
-      const line = { at: num('at')!, amount: num('amount')!, balance: num('balance'), summary: String(l.summary ?? ''), note: String(l.note ?? ''), counterparty };
+      const line = {
+        at: num('at')!,
+        amount: num('amount')!,
+        balance: num('balance'),
+        summary: String(l.summary ?? ''),
+        note: String(l.note ?? ''),
+        counterparty,
+      };
       const key = fingerprintKey(line, accounts.get(Number(l.statement_id)) ?? null);
       const n = (seen.get(key) ?? 0) + 1;
       seen.set(key, n);
@@ -71,10 +106,19 @@ export async function up(knex: Knex): Promise<void> {
     after = { statement: Number(last.statement_id), row: Number(last.row), id: Number(last.id) };
   }
   // Two steps, so that a new fingerprint never meets an old one still held by another line.
-  for (const c of changed) await knex('bank_lines').where({ id: c.id }).update({ fingerprint: `moving:${c.id}` });
-  for (const c of changed) await knex('bank_lines').where({ id: c.id }).update({ fingerprint: c.fingerprint, payer: c.payer });
+  for (const c of changed)
+    await knex('bank_lines')
+      .where({ id: c.id })
+      .update({ fingerprint: `moving:${c.id}` });
+  for (const c of changed)
+    await knex('bank_lines').where({ id: c.id }).update({ fingerprint: c.fingerprint, payer: c.payer });
 
-  const facts = (await knex('reconcile_payers').select('id', 'store_id', 'payer', 'last_five').orderBy('id')) as Array<{ id: number | string; store_id: number | string; payer: string; last_five: string }>;
+  const facts = (await knex('reconcile_payers').select('id', 'store_id', 'payer', 'last_five').orderBy('id')) as Array<{
+    id: number | string;
+    store_id: number | string;
+    payer: string;
+    last_five: string;
+  }>;
   const held = new Set(facts.map((f) => `${f.store_id}|${f.payer}|${f.last_five}`));
   for (const f of facts) {
     const payer = payerKey(f.payer);

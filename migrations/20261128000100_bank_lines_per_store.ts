@@ -15,7 +15,9 @@ export async function up(knex: Knex): Promise<void> {
     t.bigInteger('store_scope').notNullable().defaultTo(0);
   });
   await knex('bank_lines').update({
-    store_scope: knex.raw('coalesce((select s.store_id from bank_statements s where s.id = bank_lines.statement_id), 0)'),
+    store_scope: knex.raw(
+      'coalesce((select s.store_id from bank_statements s where s.id = bank_lines.statement_id), 0)',
+    ),
   });
   await knex.schema.alterTable('bank_lines', (t) => {
     t.dropUnique(['fingerprint'], 'bank_lines_fingerprint_uq');
@@ -27,7 +29,10 @@ export async function down(knex: Knex): Promise<void> {
   // back to one line for all stores: the later copies of a line go (with their links)
   await knex('bank_lines')
     .whereExists(function () {
-      this.select(1).from('bank_lines as o').whereRaw('o.fingerprint = bank_lines.fingerprint').whereRaw('o.id < bank_lines.id');
+      this.select(1)
+        .from('bank_lines as o')
+        .whereRaw('o.fingerprint = bank_lines.fingerprint')
+        .whereRaw('o.id < bank_lines.id');
     })
     .delete();
   await knex.schema.alterTable('bank_lines', (t) => {

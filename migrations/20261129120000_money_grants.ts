@@ -27,11 +27,18 @@ function parse(text: string): string[] {
 }
 
 async function rewrite(knex: Knex, next: (role: string, held: string[]) => string[]): Promise<void> {
-  const users = (await knex('users').select('id', 'role', 'permissions')) as Array<{ id: number; role: string; permissions: string }>;
+  const users = (await knex('users').select('id', 'role', 'permissions')) as Array<{
+    id: number;
+    role: string;
+    permissions: string;
+  }>;
   for (const u of users) {
     const held = parse(u.permissions);
     const after = next(u.role, held);
-    if (after.length !== held.length || after.some((k, i) => k !== held[i])) await knex('users').where({ id: u.id }).update({ permissions: JSON.stringify(after) });
+    if (after.length !== held.length || after.some((k, i) => k !== held[i]))
+      await knex('users')
+        .where({ id: u.id })
+        .update({ permissions: JSON.stringify(after) });
   }
 }
 

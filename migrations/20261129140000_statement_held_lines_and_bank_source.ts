@@ -12,7 +12,12 @@ import type { Knex } from 'knex';
  */
 export async function up(knex: Knex): Promise<void> {
   await knex.schema.createTable('bank_statement_lines', (t) => {
-    t.bigInteger('statement_id').unsigned().notNullable().references('id').inTable('bank_statements').onDelete('CASCADE');
+    t.bigInteger('statement_id')
+      .unsigned()
+      .notNullable()
+      .references('id')
+      .inTable('bank_statements')
+      .onDelete('CASCADE');
     t.bigInteger('line_id').unsigned().notNullable().references('id').inTable('bank_lines').onDelete('CASCADE');
     t.primary(['statement_id', 'line_id']);
     t.index(['line_id'], 'bank_statement_lines_line_idx');

@@ -10,7 +10,19 @@ import { pathToFileURL } from 'node:url';
 
 const top = resolve(import.meta.dirname, '..');
 const outputs = ['dist/cli/main.js', 'dist/admin/index.html', 'dist/admin/admin.html'].map((f) => join(top, f));
-const sources = ['core', 'cli', 'http', 'migrations', 'admin/src', 'admin/index.html', 'admin/admin.html', 'admin/vite.config.ts', 'package.json', 'tsconfig.json', 'tsconfig.build.json'];
+const sources = [
+  'core',
+  'cli',
+  'http',
+  'migrations',
+  'admin/src',
+  'admin/index.html',
+  'admin/admin.html',
+  'admin/vite.config.ts',
+  'package.json',
+  'tsconfig.json',
+  'tsconfig.build.json',
+];
 
 function newest(path) {
   if (!existsSync(path)) return 0;

@@ -9,7 +9,15 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Knex } from 'knex';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createPayment, formatTaipei, login, openDatabase, statsSummary, systemActor, updatePayment } from '../core/index.js';
+import {
+  createPayment,
+  formatTaipei,
+  login,
+  openDatabase,
+  statsSummary,
+  systemActor,
+  updatePayment,
+} from '../core/index.js';
 import { authenticate } from '../core/users/auth.js';
 import { type SecuritySettings } from '../core/context.js';
 import { displayWidth } from '../cli/table.js';
@@ -38,10 +46,17 @@ describe('remit users / stores / stats', () => {
     dbFile = join(dir, 'remit.sqlite');
     // a new installation starts with remit migrate: no other command creates the database (issue 24, item 11)
     expect((await r(['migrate'])).code).toBe(0);
-    for (const [name, code] of [['台北店', 'TPE'], ['台中店', 'TXG'], ['高雄店', 'KHH']]) {
+    for (const [name, code] of [
+      ['台北店', 'TPE'],
+      ['台中店', 'TXG'],
+      ['高雄店', 'KHH'],
+    ]) {
       expect((await r(['stores', 'add', '--name', name, '--code', code])).code).toBe(0);
     }
-    expect((await r(['users', 'add', '--username', 'boss', '--password-stdin', '--role', 'admin'], { stdin: 'boss-pass\n' })).code).toBe(0);
+    expect(
+      (await r(['users', 'add', '--username', 'boss', '--password-stdin', '--role', 'admin'], { stdin: 'boss-pass\n' }))
+        .code,
+    ).toBe(0);
     db = openDatabase({ client: 'sqlite', filename: dbFile });
   });
   afterAll(async () => {
@@ -51,9 +66,20 @@ describe('remit users / stores / stats', () => {
 
   it('every command explains itself with examples', async () => {
     const commands = [
-      ['users'], ['users', 'list'], ['users', 'add'], ['users', 'edit'], ['users', 'passwd'], ['users', 'remove'],
-      ['users', 'activate'], ['users', 'deactivate'], ['stores'], ['stores', 'list'], ['stores', 'add'],
-      ['stores', 'edit'], ['stores', 'remove'], ['stats'],
+      ['users'],
+      ['users', 'list'],
+      ['users', 'add'],
+      ['users', 'edit'],
+      ['users', 'passwd'],
+      ['users', 'remove'],
+      ['users', 'activate'],
+      ['users', 'deactivate'],
+      ['stores'],
+      ['stores', 'list'],
+      ['stores', 'add'],
+      ['stores', 'edit'],
+      ['stores', 'remove'],
+      ['stats'],
     ];
     // help needs no process of its own: the same command tree, in-process
     const runs = await Promise.all(commands.map((c) => runRemit([...c, '--help'], {})));
@@ -66,21 +92,45 @@ describe('remit users / stores / stats', () => {
   });
 
   it('users add reads the password from stdin, and never waits for a missing one', async () => {
-    const added = await r(['users', 'add', '--username', 'tpe01', '--password-stdin', '--permissions', 'view_payments,edit_payments', '--store', 'TPE', '--accessible-stores', 'TXG', '--json'], {
-      stdin: 'clerk-pass\nignored second line\n',
-    });
+    const added = await r(
+      [
+        'users',
+        'add',
+        '--username',
+        'tpe01',
+        '--password-stdin',
+        '--permissions',
+        'view_payments,edit_payments',
+        '--store',
+        'TPE',
+        '--accessible-stores',
+        'TXG',
+        '--json',
+      ],
+      {
+        stdin: 'clerk-pass\nignored second line\n',
+      },
+    );
     expect(added.code).toBe(0);
-    expect(JSON.parse(added.stdout)).toMatchObject({ username: 'tpe01', role: 'user', permissions: ['view_payments', 'edit_payments'] });
+    expect(JSON.parse(added.stdout)).toMatchObject({
+      username: 'tpe01',
+      role: 'user',
+      permissions: ['view_payments', 'edit_payments'],
+    });
     expect(await canLogin('tpe01', 'clerk-pass')).toBe('ok');
 
     // a stdin without a final newline (printf "%s" "$PW") works too
-    expect((await r(['users', 'add', '--username', 'hq01', '--password-stdin'], { stdin: 'hq-pass-1' })).stdout).toContain('已新增用戶 hq01');
+    expect(
+      (await r(['users', 'add', '--username', 'hq01', '--password-stdin'], { stdin: 'hq-pass-1' })).stdout,
+    ).toContain('已新增用戶 hq01');
     expect(await canLogin('hq01', 'hq-pass-1')).toBe('ok');
 
     const empty = await r(['users', 'add', '--username', 'nopw', '--password-stdin'], { stdin: '' });
     expect(empty.code).toBe(2);
     expect(empty.stderr).toContain('--password-stdin');
-    const both = await r(['users', 'add', '--username', 'nopw', '--password', 'tea-leaf-6', '--password-stdin'], { stdin: 'abcdef\n' });
+    const both = await r(['users', 'add', '--username', 'nopw', '--password', 'tea-leaf-6', '--password-stdin'], {
+      stdin: 'abcdef\n',
+    });
     expect(both.code).toBe(2);
     expect(both.stderr).toContain('只能擇一');
 
@@ -100,7 +150,9 @@ describe('remit users / stores / stats', () => {
     expect(mismatch.code).toBe(1);
     expect(mismatch.stderr).toContain('用戶名至少需要3個字符');
     expect(mismatch.stderr).toContain('密碼至少需要6個字符');
-    expect((await r(['users', 'add', '--username', 'TPE01', '--password', 'tea-leaf-6'])).stderr).toContain('用戶名已存在');
+    expect((await r(['users', 'add', '--username', 'TPE01', '--password', 'tea-leaf-6'])).stderr).toContain(
+      '用戶名已存在',
+    );
   });
 
   it('--password still works but warns on stderr that the process list shows it; stdin and prompts do not (issue 22, item 17)', async () => {
@@ -121,11 +173,18 @@ describe('remit users / stores / stats', () => {
   });
 
   it('refuses common, repetitive and username-equal passwords, saying why (issue 22, item 15)', async () => {
-    for (const [name, pw, why] of [['weak01', '123456', '重複或連續'], ['weak02', 'password', '太常見'], ['weak03', 'aaaaaa', '重複或連續'], ['weak04', 'weak04', '不能是用戶名']]) {
+    for (const [name, pw, why] of [
+      ['weak01', '123456', '重複或連續'],
+      ['weak02', 'password', '太常見'],
+      ['weak03', 'aaaaaa', '重複或連續'],
+      ['weak04', 'weak04', '不能是用戶名'],
+    ]) {
       const run = await r(['users', 'add', '--username', name, '--password-stdin'], { stdin: `${pw}\n` });
       expect([name, run.code, run.stderr.includes(why)]).toEqual([name, 1, true]);
     }
-    expect(await db('users').whereIn('username', ['weak01', 'weak02', 'weak03', 'weak04']).count({ n: '*' }).first()).toEqual({ n: 0 });
+    expect(
+      await db('users').whereIn('username', ['weak01', 'weak02', 'weak03', 'weak04']).count({ n: '*' }).first(),
+    ).toEqual({ n: 0 });
     const reset = await r(['users', 'passwd', 'tpe01', '--password-stdin'], { stdin: 'TPE01!\n' });
     expect([reset.code, reset.stderr.includes('不能是用戶名')]).toEqual([1, true]);
     expect(await canLogin('tpe01', 'clerk-pass')).toBe('ok');
@@ -157,7 +216,16 @@ describe('remit users / stores / stats', () => {
   });
 
   it('users edit changes role, permissions, stores and status through the same rules as the API', async () => {
-    const edited = await r(['users', 'edit', 'tpe01', '--permissions', 'view_payments', '--no-store', '--accessible-stores', 'KHH,TXG']);
+    const edited = await r([
+      'users',
+      'edit',
+      'tpe01',
+      '--permissions',
+      'view_payments',
+      '--no-store',
+      '--accessible-stores',
+      'KHH,TXG',
+    ]);
     expect(edited.code).toBe(0);
     expect(edited.stdout).toContain('已更新用戶 tpe01');
     expect(edited.stdout).toMatch(/權限\s+查看匯款\n/);
@@ -165,7 +233,12 @@ describe('remit users / stores / stats', () => {
 
     const json = await r(['users', 'edit', 'TPE01', '--store', 'tpe', '--accessible-stores', '', '--json']);
     expect(json.code).toBe(0);
-    expect(JSON.parse(json.stdout)).toMatchObject({ username: 'tpe01', store_id: 1, accessible_stores: [], permissions: ['view_payments'] });
+    expect(JSON.parse(json.stdout)).toMatchObject({
+      username: 'tpe01',
+      store_id: 1,
+      accessible_stores: [],
+      permissions: ['view_payments'],
+    });
 
     const inactive = await r(['users', 'edit', 'hq01', '--inactive']);
     expect(inactive.stdout).toMatch(/狀態\s+停用/);
@@ -269,7 +342,9 @@ describe('remit users / stores / stats', () => {
     expect(boss.stderr).toContain('至少需要保留一位啟用中的管理員');
 
     // with a second admin the first may go
-    expect((await r(['users', 'add', '--username', 'boss2', '--password', 'boss-pass-2', '--role', 'admin'])).code).toBe(0);
+    expect(
+      (await r(['users', 'add', '--username', 'boss2', '--password', 'boss-pass-2', '--role', 'admin'])).code,
+    ).toBe(0);
     expect((await r(['users', 'remove', 'boss2', '--yes'])).code).toBe(0);
   });
 
@@ -278,7 +353,11 @@ describe('remit users / stores / stats', () => {
     expect(list.code).toBe(0);
     expect(list.stdout.split('\n')[0].split(/\s+/)).toEqual(['編號', '分店代碼', '分店名稱', '建立時間']);
     expect(list.stdout).toMatch(/1\s+TPE\s+台北店\s+\d{4}\/\d{2}\/\d{2} \d{2}:\d{2}/);
-    expect(JSON.parse((await r(['stores', 'list', '--json'])).stdout).map((s: { code: string }) => s.code)).toEqual(['TPE', 'TXG', 'KHH']);
+    expect(JSON.parse((await r(['stores', 'list', '--json'])).stdout).map((s: { code: string }) => s.code)).toEqual([
+      'TPE',
+      'TXG',
+      'KHH',
+    ]);
 
     const renamed = await r(['stores', 'edit', 'txg', '--name', '台中旗艦店']);
     expect(renamed.code).toBe(0);
@@ -367,7 +446,9 @@ describe('remit users / stores / stats', () => {
     /** Runs remit under a pseudo-terminal, typing each answer once its prompt text appears. */
     function onTerminal(args: string[], answers: Array<[prompt: string, keys: string]>): Promise<Run> {
       const started = Date.now();
-      const command = [process.execPath, BIN, '--db', dbFile, ...args].map((a) => `'${a.replace(/'/g, `'\\''`)}'`).join(' ');
+      const command = [process.execPath, BIN, '--db', dbFile, ...args]
+        .map((a) => `'${a.replace(/'/g, `'\\''`)}'`)
+        .join(' ');
       return new Promise((resolve, reject) => {
         const child = spawn('script', ['-qec', command, '/dev/null'], { env: ENV, stdio: ['pipe', 'pipe', 'pipe'] });
         let out = '';
@@ -395,13 +476,25 @@ describe('remit users / stores / stats', () => {
     }
 
     it('passwd prompts twice without echo; a mismatch is refused with the spec message', async () => {
-      const ok = await onTerminal(['users', 'passwd', 'tpe01'], [['新密碼：', 'typed-pass-4\r'], ['再次輸入新密碼：', 'typed-pass-4\r']]);
+      const ok = await onTerminal(
+        ['users', 'passwd', 'tpe01'],
+        [
+          ['新密碼：', 'typed-pass-4\r'],
+          ['再次輸入新密碼：', 'typed-pass-4\r'],
+        ],
+      );
       expect(ok.code).toBe(0);
       expect(ok.stdout).toContain('已重設用戶 tpe01 的密碼');
       expect(ok.stdout).not.toContain('typed-pass-4');
       expect(await canLogin('tpe01', 'typed-pass-4')).toBe('ok');
 
-      const mismatch = await onTerminal(['users', 'passwd', 'tpe01'], [['新密碼：', 'other-pass-5\r'], ['再次輸入新密碼：', 'other-pass-6\r']]);
+      const mismatch = await onTerminal(
+        ['users', 'passwd', 'tpe01'],
+        [
+          ['新密碼：', 'other-pass-5\r'],
+          ['再次輸入新密碼：', 'other-pass-6\r'],
+        ],
+      );
       expect(mismatch.code).toBe(1);
       expect(mismatch.stdout).toContain('密碼確認不匹配');
       expect(await canLogin('tpe01', 'typed-pass-4')).toBe('ok');

@@ -18,7 +18,9 @@ describe('remit audit', () => {
     // a new installation starts with remit migrate: no other command creates the database (issue 24, item 11)
     expect((await r(['migrate'])).code).toBe(0);
     expect((await r(['stores', 'add', '--name', '台北店', '--code', 'TPE'])).code).toBe(0);
-    expect((await r(['users', 'add', '--username', 'tpe01', '--password', 'clerk-pass', '--store', 'TPE'])).code).toBe(0);
+    expect((await r(['users', 'add', '--username', 'tpe01', '--password', 'clerk-pass', '--store', 'TPE'])).code).toBe(
+      0,
+    );
     expect((await r(['users', 'deactivate', 'tpe01'])).code).toBe(0);
   });
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -41,7 +43,10 @@ describe('remit audit', () => {
 
   it('says what changed in words, as the back office does: Chinese field names, store names, no JSON', async () => {
     const run = await r(['audit']);
-    const body = run.stdout.trim().split('\n').filter((l) => /^\d{4}\/\d{2}\/\d{2} /.test(l));
+    const body = run.stdout
+      .trim()
+      .split('\n')
+      .filter((l) => /^\d{4}\/\d{2}\/\d{2} /.test(l));
     expect(body[0]).toContain('狀態：啟用 → 停用');
     expect(body[1]).toContain('用戶名：tpe01，角色：用戶，權限：無特殊權限，所屬分店：台北店 (TPE)');
     expect(body[2]).toContain('分店名稱：台北店，分店代碼：TPE');
@@ -51,7 +56,10 @@ describe('remit audit', () => {
   it('--json prints one entry a line with before and after', async () => {
     const run = await r(['audit', '--json']);
     expect(run.code).toBe(0);
-    const entries = run.stdout.trim().split('\n').map((l) => JSON.parse(l));
+    const entries = run.stdout
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
     expect(entries.map((e) => `${e.action} ${e.entity}`)).toEqual(['update user', 'create user', 'create store']);
     expect(entries[0].before).toMatchObject({ username: 'tpe01', is_active: true });
     expect(entries[0].after).toMatchObject({ username: 'tpe01', is_active: false });

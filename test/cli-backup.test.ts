@@ -14,7 +14,10 @@ import { assertBuilt, remit, serve } from './helpers/cli.js';
 async function api(url: string, method: string, path: string, token?: string, body?: unknown) {
   const res = await fetch(`${url}/api${path}`, {
     method,
-    headers: { ...(token ? { authorization: `Bearer ${token}` } : {}), ...(body ? { 'content-type': 'application/json' } : {}) },
+    headers: {
+      ...(token ? { authorization: `Bearer ${token}` } : {}),
+      ...(body ? { 'content-type': 'application/json' } : {}),
+    },
     body: body ? JSON.stringify(body) : undefined,
   });
   const text = await res.text();
@@ -30,7 +33,10 @@ async function inspect<T>(file: string, fn: (db: ReturnType<typeof knexFactory>)
     await db.destroy();
   }
 }
-const storeCodes = (file: string) => inspect(file, async (db) => ((await db('stores').select('code').orderBy('id')) as Array<{ code: string }>).map((r) => r.code));
+const storeCodes = (file: string) =>
+  inspect(file, async (db) =>
+    ((await db('stores').select('code').orderBy('id')) as Array<{ code: string }>).map((r) => r.code),
+  );
 
 describe('remit backup / restore', () => {
   let dir: string;
@@ -43,7 +49,9 @@ describe('remit backup / restore', () => {
     dbFile = join(dir, 'remit.sqlite');
     // a new installation starts with remit migrate: no other command creates the database (issue 24, item 11)
     expect((await r(['migrate'])).code).toBe(0);
-    expect((await r(['users', 'add', '--username', 'boss', '--password', 'boss-pass', '--role', 'admin'])).code).toBe(0);
+    expect((await r(['users', 'add', '--username', 'boss', '--password', 'boss-pass', '--role', 'admin'])).code).toBe(
+      0,
+    );
     expect((await r(['stores', 'add', '--name', '台北店', '--code', 'TPE'])).code).toBe(0);
   });
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -61,7 +69,8 @@ describe('remit backup / restore', () => {
     const { url } = await srv.ready;
     const backup = join(dir, 'live.sqlite');
     try {
-      const { token } = (await api(url, 'POST', '/admin/login', undefined, { username: 'boss', password: 'boss-pass' })).body;
+      const { token } = (await api(url, 'POST', '/admin/login', undefined, { username: 'boss', password: 'boss-pass' }))
+        .body;
       let writing = true;
       let written = 0;
       const writer = (async () => {
@@ -84,7 +93,13 @@ describe('remit backup / restore', () => {
         integrity: (await db.raw('PRAGMA integrity_check')) as Array<{ integrity_check: string }>,
         stores: Number(((await db('stores').count({ n: '*' }).first()) as { n: number }).n),
         users: ((await db('users').select('username')) as Array<{ username: string }>).map((u) => u.username),
-        audited: Number(((await db('audit_log').where({ entity: 'store', action: 'create' }).count({ n: '*' }).first()) as { n: number }).n),
+        audited: Number(
+          (
+            (await db('audit_log').where({ entity: 'store', action: 'create' }).count({ n: '*' }).first()) as {
+              n: number;
+            }
+          ).n,
+        ),
       }));
       expect(check.integrity).toEqual([{ integrity_check: 'ok' }]);
       expect(check.users).toEqual(['boss']);
@@ -148,7 +163,9 @@ describe('remit backup / restore', () => {
     await inspect(foreign, (db) => db.raw('CREATE TABLE things (id integer primary key)'));
     const newer = join(dir, 'newer.sqlite');
     writeFileSync(newer, whole);
-    await inspect(newer, (db) => db('knex_migrations').insert({ name: '29991231000000_from_the_future', batch: 99, migration_time: new Date() }));
+    await inspect(newer, (db) =>
+      db('knex_migrations').insert({ name: '29991231000000_from_the_future', batch: 99, migration_time: new Date() }),
+    );
 
     for (const [file, message] of [
       [text, '不是 SQLite 資料庫檔案'],
@@ -172,7 +189,9 @@ describe('remit backup / restore', () => {
   it('usage errors exit 2; PostgreSQL is pointed to pg_dump', async () => {
     expect((await r(['backup'])).code).toBe(2);
     expect((await r(['restore'])).code).toBe(2);
-    const pg = await remit(['backup', join(dir, 'x.sqlite')], { env: { DATABASE_URL: 'postgres://nobody@127.0.0.1:1/none' } });
+    const pg = await remit(['backup', join(dir, 'x.sqlite')], {
+      env: { DATABASE_URL: 'postgres://nobody@127.0.0.1:1/none' },
+    });
     expect(pg.code).toBe(2);
     expect(pg.stderr).toContain('pg_dump');
     // a missing database is data, not usage (issue 24, items 11 and 12)

@@ -18,7 +18,22 @@ import { PERMISSION_KEYS } from '../core/users/permissions.js';
 
 /** Names of products and formats, and values a person types (roles, permission keys, --format values). */
 // permission keys are names a script types, listed with their meaning in `users add --help`
-const PROPER_NAMES = new Set<string>(['remit', 'Excel', 'SQLite', 'PostgreSQL', 'Big5', 'admin', 'user', ...PERMISSION_KEYS, 'pg_dump', 'pg_restore', 'psql', 'xlsx', 'csv', 'json']);
+const PROPER_NAMES = new Set<string>([
+  'remit',
+  'Excel',
+  'SQLite',
+  'PostgreSQL',
+  'Big5',
+  'admin',
+  'user',
+  ...PERMISSION_KEYS,
+  'pg_dump',
+  'pg_restore',
+  'psql',
+  'xlsx',
+  'csv',
+  'json',
+]);
 
 /** Nobody's database: any command that got as far as opening one would refuse (and create nothing). */
 const ENV = { REMIT_DB: '/nonexistent/remit-help-test/remit.sqlite' };
@@ -29,7 +44,10 @@ interface Node {
 }
 
 function walk(cmd: Command, path: string[] = []): Node[] {
-  return cmd.commands.flatMap((sub) => [{ path: [...path, sub.name()], cmd: sub }, ...walk(sub, [...path, sub.name()])]);
+  return cmd.commands.flatMap((sub) => [
+    { path: [...path, sub.name()], cmd: sub },
+    ...walk(sub, [...path, sub.name()]),
+  ]);
 }
 
 const tree = buildProgram({ env: {}, stdout: () => {}, stderr: () => {} });
@@ -50,12 +68,16 @@ function englishWords(text: string): string[] {
     .split(/\n範例：\n/)[0] // example lines are command lines, typed as shown
     .replace(/「[^」]*」/g, ' ') // what the person typed, quoted back
     .replace(/\b[a-z]+:\/\/\S+/g, ' ') // URLs
-    .replace(/<([^>\s]*)>|\[([^\]\s]*)\]/g, (all, a, b) => (placeholders.has((a ?? b).replace(/\.\.\.$/, '')) ? ' ' : all)) // our placeholders
+    .replace(/<([^>\s]*)>|\[([^\]\s]*)\]/g, (all, a, b) =>
+      placeholders.has((a ?? b).replace(/\.\.\.$/, '')) ? ' ' : all,
+    ) // our placeholders
     .replace(/(^|[^\w-])--?[A-Za-z][\w-]*/g, '$1 ') // flags
     .replace(/[\w.~$-]*\/[\w.\\%$/()-]*/g, ' ') // paths
     .replace(/[\w-]*\.(xlsx|xls|csv|sqlite|jsonl|json|dump)\b/g, ' ') // file names and extensions
     .replace(/\b[A-Z][A-Z0-9_]*\b/g, ' '); // environment variables, codes, acronyms
-  return (prose.match(/[A-Za-z][A-Za-z0-9_]*/g) ?? []).filter((w) => !commandNames.has(w) && !PROPER_NAMES.has(w) && !/^[A-Z]$/.test(w));
+  return (prose.match(/[A-Za-z][A-Za-z0-9_]*/g) ?? []).filter(
+    (w) => !commandNames.has(w) && !PROPER_NAMES.has(w) && !/^[A-Z]$/.test(w),
+  );
 }
 
 /** Values that satisfy a command's required arguments and mandatory options, so one more mistake is the only one. */
@@ -81,16 +103,36 @@ function casesFor({ path, cmd }: Node): Case[] {
     return cases;
   }
   const required = cmd.registeredArguments.filter((a) => a.required);
-  if (required.length) cases.push({ args: path, code: 2, says: `錯誤：缺少參數 <${required[0].name()}${required[0].variadic ? '...' : ''}>` });
+  if (required.length)
+    cases.push({
+      args: path,
+      code: 2,
+      says: `錯誤：缺少參數 <${required[0].name()}${required[0].variadic ? '...' : ''}>`,
+    });
   if (!cmd.registeredArguments.some((a) => a.variadic)) {
     const extra = [...filler(cmd), 'extra1', 'extra2'];
-    cases.push({ args: [...path, ...extra], code: 2, says: cmd.registeredArguments.length ? '錯誤：參數過多：' : `錯誤：remit ${path.join(' ')} 不接受參數「extra1 extra2」` });
+    cases.push({
+      args: [...path, ...extra],
+      code: 2,
+      says: cmd.registeredArguments.length
+        ? '錯誤：參數過多：'
+        : `錯誤：remit ${path.join(' ')} 不接受參數「extra1 extra2」`,
+    });
   }
   for (const o of cmd.options.filter((o) => o.required && o.long)) {
-    cases.push({ args: [...path, ...filler(cmd), o.long!], code: 2, says: `錯誤：選項 ${o.flags} 需要一個值\n用 remit ` });
+    cases.push({
+      args: [...path, ...filler(cmd), o.long!],
+      code: 2,
+      says: `錯誤：選項 ${o.flags} 需要一個值\n用 remit `,
+    });
   }
   const mandatory = cmd.options.filter((o) => o.mandatory);
-  if (mandatory.length) cases.push({ args: [...path, ...cmd.registeredArguments.filter((a) => a.required).map(() => 'x')], code: 2, says: `錯誤：缺少必要選項 ${mandatory.map((o) => o.flags).join('、')}` });
+  if (mandatory.length)
+    cases.push({
+      args: [...path, ...cmd.registeredArguments.filter((a) => a.required).map(() => 'x')],
+      code: 2,
+      says: `錯誤：缺少必要選項 ${mandatory.map((o) => o.flags).join('、')}`,
+    });
   return cases;
 }
 
@@ -120,33 +162,54 @@ async function runExtra(args: string[]) {
 describe('remit says everything in Chinese (issue 24, item 12)', () => {
   it('walks the whole command tree', () => {
     // the tree the binary runs: every command of the README is in it
-    expect(nodes.map((n) => n.path.join(' '))).toEqual(expect.arrayContaining(['serve', 'migrate', 'import', 'users add', 'stores remove', 'reconcile forget', 'backup', 'restore']));
+    expect(nodes.map((n) => n.path.join(' '))).toEqual(
+      expect.arrayContaining([
+        'serve',
+        'migrate',
+        'import',
+        'users add',
+        'stores remove',
+        'reconcile forget',
+        'backup',
+        'restore',
+      ]),
+    );
   });
 
-  it.each(nodes.map((n) => [n.path.join(' '), n] as const))('remit %s: help and every usage error in Chinese', async (_name, node) => {
-    for (const c of casesFor(node)) {
-      const r = await runRemit(c.args, ENV);
-      const label = `remit ${c.args.join(' ')}`;
-      expect(r.code, `${label}\n${r.stderr}`).toBe(c.code);
-      if (c.says) expect(r.stderr, label).toContain(c.says);
-      expect(englishWords(r.stdout + r.stderr), `${label}\n${r.stdout}${r.stderr}`).toEqual([]);
-      if (c.code === 0) {
-        expect(r.stdout, label).toContain('用法：remit');
-        // Chinese descriptions wrap within 80 columns (commander wrapped at spaces only, which Chinese has none of)
-        const wide = r.stdout.split('\n範例：\n')[0].split('\n').filter((line) => displayWidth(line) > 80);
-        expect(wide, label).toEqual([]);
+  it.each(nodes.map((n) => [n.path.join(' '), n] as const))(
+    'remit %s: help and every usage error in Chinese',
+    async (_name, node) => {
+      for (const c of casesFor(node)) {
+        const r = await runRemit(c.args, ENV);
+        const label = `remit ${c.args.join(' ')}`;
+        expect(r.code, `${label}\n${r.stderr}`).toBe(c.code);
+        if (c.says) expect(r.stderr, label).toContain(c.says);
+        expect(englishWords(r.stdout + r.stderr), `${label}\n${r.stdout}${r.stderr}`).toEqual([]);
+        if (c.code === 0) {
+          expect(r.stdout, label).toContain('用法：remit');
+          // Chinese descriptions wrap within 80 columns (commander wrapped at spaces only, which Chinese has none of)
+          const wide = r.stdout
+            .split('\n範例：\n')[0]
+            .split('\n')
+            .filter((line) => displayWidth(line) > 80);
+          expect(wide, label).toEqual([]);
+        }
       }
-    }
-  });
+    },
+  );
 
   it('remit --help and remit help and an unknown command at the top', async () => {
     for (const args of [['--help'], ['help'], ['frob'], ['--bogus'], []]) {
       const r = await runRemit(args, ENV);
       expect(englishWords(r.stdout + r.stderr), args.join(' ')).toEqual([]);
       // help where it was asked for (or nothing was given), a short pointer to it after an error
-      expect(r.stdout + r.stderr).toContain(['frob', '--bogus'].includes(args[0]) ? '用 remit --help 查看用法' : '用法：remit [選項] <指令>');
+      expect(r.stdout + r.stderr).toContain(
+        ['frob', '--bogus'].includes(args[0]) ? '用 remit --help 查看用法' : '用法：remit [選項] <指令>',
+      );
     }
-    expect((await runRemit(['frob'], ENV)).stderr).toMatch(/^錯誤：未知的指令「frob」（可用的指令：serve、migrate、import/);
+    expect((await runRemit(['frob'], ENV)).stderr).toMatch(
+      /^錯誤：未知的指令「frob」（可用的指令：serve、migrate、import/,
+    );
   });
 
   it('usage lines show placeholders only for what a command takes', async () => {
@@ -171,20 +234,39 @@ describe('remit says everything in Chinese (issue 24, item 12)', () => {
 
   it('an invalid choice and two options that exclude each other', async () => {
     const choice = await runExtra(['extra', '--kind', 'c']);
-    expect([choice.code, choice.stderr]).toEqual([2, '錯誤：選項 --kind <kind> 的值不正確（可選：a、b）\n用 remit extra --help 查看用法\n']);
+    expect([choice.code, choice.stderr]).toEqual([
+      2,
+      '錯誤：選項 --kind <kind> 的值不正確（可選：a、b）\n用 remit extra --help 查看用法\n',
+    ]);
     const both = await runExtra(['extra', '--one', '--two']);
-    expect([both.code, both.stderr]).toEqual([2, '錯誤：選項 --one 與 --two 不能一起使用\n用 remit extra --help 查看用法\n']);
+    expect([both.code, both.stderr]).toEqual([
+      2,
+      '錯誤：選項 --one 與 --two 不能一起使用\n用 remit extra --help 查看用法\n',
+    ]);
     const help = await runExtra(['extra', '--help']);
     expect(help.stdout).toContain('--kind <kind>  種類（可選：a、b）');
     // the test command's name and its choices are typed by whoever uses it
-    for (const r of [choice, both, help]) expect(englishWords(r.stdout + r.stderr).filter((w) => !['extra', 'a', 'b', 'kind'].includes(w))).toEqual([]);
+    for (const r of [choice, both, help])
+      expect(englishWords(r.stdout + r.stderr).filter((w) => !['extra', 'a', 'b', 'kind'].includes(w))).toEqual([]);
   });
 
   it('the English check itself finds English', () => {
-    expect(englishWords('Usage: remit [options] [command]\nOptions:\n  -h, --help  display help for command')).toEqual(['Usage', 'options', 'command', 'Options', 'display', 'for', 'command']);
+    expect(englishWords('Usage: remit [options] [command]\nOptions:\n  -h, --help  display help for command')).toEqual([
+      'Usage',
+      'options',
+      'command',
+      'Options',
+      'display',
+      'for',
+      'command',
+    ]);
     expect(englishWords("error: unknown option '--bogus'")).toEqual(['error', 'unknown', 'option']);
     // commander's placeholders are not ours, even in brackets; ours are
-    expect(englishWords('  list [options]  列出會員帳戶\n  help [command]  顯示指令的說明\n用法：remit import [選項] <file>')).toEqual(['options', 'command']);
+    expect(
+      englishWords(
+        '  list [options]  列出會員帳戶\n  help [command]  顯示指令的說明\n用法：remit import [選項] <file>',
+      ),
+    ).toEqual(['options', 'command']);
     expect(englishWords('--db <file>  SQLite 資料庫檔案（預設 REMIT_DB 或 ./data/remit.sqlite）')).toEqual([]);
   });
 });

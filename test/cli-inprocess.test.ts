@@ -15,7 +15,10 @@ describe.each(DB_KINDS)('remit stats and export in-process on %s', (kind) => {
   beforeAll(async () => {
     t = await createTestDb(kind);
     const f = await seed(t.db);
-    await createPayment({ db: t.db, security: TEST_SECURITY, actor: systemActor('test'), ip: null }, { last_five: '12345', paid_at: '2026-11-10T10:00', amount: 1500, store_id: f.stores.A.id });
+    await createPayment(
+      { db: t.db, security: TEST_SECURITY, actor: systemActor('test'), ip: null },
+      { last_five: '12345', paid_at: '2026-11-10T10:00', amount: 1500, store_id: f.stores.A.id },
+    );
     if (t.config.client === 'pg') {
       const url = `${PG_URL}${PG_URL!.includes('?') ? '&' : '?'}options=${encodeURIComponent(`-c search_path=${t.where}`)}`;
       env = { DATABASE_URL: url, REMIT_JWT_SECRET: 'a7Kq2Wn9Xb4Lp1Zc8Vt3Ms6Hd0Jf5Gy2Ea9Ru' };
@@ -53,7 +56,11 @@ describe.each(DB_KINDS)('remit stats and export in-process on %s', (kind) => {
     ];
     for (const [args, said] of commands) {
       const r = await runRemit(args, env);
-      expect([args[0], r.code, r.stderr]).toEqual([args[0], 2, `錯誤：${said}（請輸入 2000-01-01 到 2099-12-31 之間的日期）\n`]);
+      expect([args[0], r.code, r.stderr]).toEqual([
+        args[0],
+        2,
+        `錯誤：${said}（請輸入 2000-01-01 到 2099-12-31 之間的日期）\n`,
+      ]);
     }
   });
 
@@ -62,7 +69,12 @@ describe.each(DB_KINDS)('remit stats and export in-process on %s', (kind) => {
     expect(until.code).toBe(0);
     expect(until.stdout).toBe('');
     const all = await runRemit(['audit', '--json'], env);
-    expect(all.stdout.trim().split('\n').map((l) => JSON.parse(l).action)).toContain('create');
+    expect(
+      all.stdout
+        .trim()
+        .split('\n')
+        .map((l) => JSON.parse(l).action),
+    ).toContain('create');
   });
 
   it('remit export -o writes a file only its owner reads (0600), also over an existing 0644 file (issue 22, item 14)', async () => {
@@ -85,13 +97,20 @@ describe.each(DB_KINDS)('remit stats and export in-process on %s', (kind) => {
 
   it('remit export writes the export to the audit log: the operator, the filter and the rows (issue 22, item 13)', async () => {
     const before = await t.db('audit_log').where({ action: 'export' }).count({ n: '*' }).first();
-    const r = await runRemit(['export', '--from', '2026-11-10', '--to', '2026-11-10', '--format', 'json', '-o', '-'], env);
+    const r = await runRemit(
+      ['export', '--from', '2026-11-10', '--to', '2026-11-10', '--format', 'json', '-o', '-'],
+      env,
+    );
     expect(r.code, r.stderr).toBe(0);
     const rows = await t.db('audit_log').where({ action: 'export' }).orderBy('id');
     expect(rows.length).toBe(Number((before as { n: number | string }).n) + 1);
     const last = rows[rows.length - 1];
     expect(last).toMatchObject({ actor_username: 'cli', actor_id: null, entity: 'payment' });
-    expect(JSON.parse(last.after)).toEqual({ filter: { paid_at_gte: '2026-11-10', paid_at_lte: '2026-11-10' }, format: 'json', count: 1 });
+    expect(JSON.parse(last.after)).toEqual({
+      filter: { paid_at_gte: '2026-11-10', paid_at_lte: '2026-11-10' },
+      format: 'json',
+      count: 1,
+    });
   });
 
   it('a missing file and a file of the wrong kind are bad data, as a fake .xlsx is: exit 1 (issue 24, item 12)', async () => {
@@ -105,7 +124,12 @@ describe.each(DB_KINDS)('remit stats and export in-process on %s', (kind) => {
         fake: await runRemit(['import', join(dir, 'fake.xlsx')], env),
         statement: await runRemit(['reconcile', join(dir, 'nope.csv')], env),
       };
-      expect(Object.fromEntries(Object.entries(runs).map(([k, r]) => [k, r.code]))).toEqual({ missing: 1, wrongKind: 1, fake: 1, statement: 1 });
+      expect(Object.fromEntries(Object.entries(runs).map(([k, r]) => [k, r.code]))).toEqual({
+        missing: 1,
+        wrongKind: 1,
+        fake: 1,
+        statement: 1,
+      });
       expect(runs.missing.stderr).toBe(`錯誤：找不到檔案：${join(dir, 'nope.xlsx')}\n`);
       expect(runs.wrongKind.stderr).toBe('錯誤：不是可匯入的檔案：請選擇 .xlsx、.xls 或 .csv 檔案\n');
       expect(runs.statement.stderr).toBe(`錯誤：找不到檔案：${join(dir, 'nope.csv')}\n`);

@@ -44,17 +44,25 @@ describe('remit outside its folder creates no database (issue 24, item 11)', () 
   });
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-  it.each(COMMANDS.map((c) => [c.args.join(' '), c] as const))('remit %s refuses, naming ./data/remit.sqlite under this folder, and creates nothing', async (_name, c) => {
-    const r = await remit(c.args, { cwd: dir, input: c.input });
-    expect(r.code, r.stderr).toBe(1);
-    expect(r.stderr).toBe(missing(join(dir, 'data', 'remit.sqlite'), `預設位置 ./data/remit.sqlite，在目前的資料夾 ${dir} 之下`));
-    expect(r.stdout).toBe('');
-    expect(readdirSync(dir)).toEqual(['given.xlsx']);
-  });
+  it.each(COMMANDS.map((c) => [c.args.join(' '), c] as const))(
+    'remit %s refuses, naming ./data/remit.sqlite under this folder, and creates nothing',
+    async (_name, c) => {
+      const r = await remit(c.args, { cwd: dir, input: c.input });
+      expect(r.code, r.stderr).toBe(1);
+      expect(r.stderr).toBe(
+        missing(join(dir, 'data', 'remit.sqlite'), `預設位置 ./data/remit.sqlite，在目前的資料夾 ${dir} 之下`),
+      );
+      expect(r.stdout).toBe('');
+      expect(readdirSync(dir)).toEqual(['given.xlsx']);
+    },
+  );
 
   it('names REMIT_DB or --db when that is where the path came from', async () => {
     const viaEnv = await remit(['stats'], { cwd: dir, env: { REMIT_DB: join(dir, 'shop', 'remit.sqlite') } });
-    expect([viaEnv.code, viaEnv.stderr]).toEqual([1, missing(join(dir, 'shop', 'remit.sqlite'), 'REMIT_DB 指定的檔案')]);
+    expect([viaEnv.code, viaEnv.stderr]).toEqual([
+      1,
+      missing(join(dir, 'shop', 'remit.sqlite'), 'REMIT_DB 指定的檔案'),
+    ]);
     const viaFlag = await remit(['--db', 'other.sqlite', 'users', 'list'], { cwd: dir });
     expect([viaFlag.code, viaFlag.stderr]).toEqual([1, missing(join(dir, 'other.sqlite'), '--db 指定的檔案')]);
     expect(readdirSync(dir)).toEqual(['given.xlsx']);
@@ -64,7 +72,9 @@ describe('remit outside its folder creates no database (issue 24, item 11)', () 
     const r = await remit(['sample'], { cwd: dir });
     expect([r.code, r.stderr, r.stdout]).toEqual([0, '', '已產生範例檔：匯款記錄_匯入範例.xlsx\n']);
     expect(readdirSync(dir).sort()).toEqual(['given.xlsx', '匯款記錄_匯入範例.xlsx'].sort());
-    const parsed = parsePaymentsWorkbook(readFileSync(join(dir, '匯款記錄_匯入範例.xlsx')), { stores: [{ id: 1, name: '總店', code: 'HQ' }] });
+    const parsed = parsePaymentsWorkbook(readFileSync(join(dir, '匯款記錄_匯入範例.xlsx')), {
+      stores: [{ id: 1, name: '總店', code: 'HQ' }],
+    });
     expect([parsed.errors, parsed.rows.length]).toEqual([[], 7]);
     rmSync(join(dir, '匯款記錄_匯入範例.xlsx'));
   });
@@ -73,10 +83,16 @@ describe('remit outside its folder creates no database (issue 24, item 11)', () 
     const sub = mkdtempSync(join(dir, 'files-'));
     writeFileSync(join(sub, 'empty.sqlite'), '');
     const empty = await remit(['--db', 'empty.sqlite', 'users', 'list'], { cwd: sub });
-    expect([empty.code, empty.stderr]).toEqual([1, `錯誤：資料庫 ${join(sub, 'empty.sqlite')} 是空的，還沒有建立資料表：新的安裝請先執行 remit migrate（或 --db 指向正確的資料庫）\n`]);
+    expect([empty.code, empty.stderr]).toEqual([
+      1,
+      `錯誤：資料庫 ${join(sub, 'empty.sqlite')} 是空的，還沒有建立資料表：新的安裝請先執行 remit migrate（或 --db 指向正確的資料庫）\n`,
+    ]);
     writeFileSync(join(sub, 'notes.sqlite'), 'shopping list\n');
     const text = await remit(['--db', 'notes.sqlite', 'stats'], { cwd: sub });
-    expect([text.code, text.stderr]).toEqual([1, `錯誤：${join(sub, 'notes.sqlite')} 不是 SQLite 資料庫檔案：請用 --db、REMIT_DB 或 DATABASE_URL 指向正確的資料庫\n`]);
+    expect([text.code, text.stderr]).toEqual([
+      1,
+      `錯誤：${join(sub, 'notes.sqlite')} 不是 SQLite 資料庫檔案：請用 --db、REMIT_DB 或 DATABASE_URL 指向正確的資料庫\n`,
+    ]);
     expect(readdirSync(sub).sort()).toEqual(['empty.sqlite', 'notes.sqlite']);
     expect(statSync(join(sub, 'empty.sqlite')).size).toBe(0);
     expect(readFileSync(join(sub, 'notes.sqlite'), 'utf8')).toBe('shopping list\n');
@@ -87,11 +103,18 @@ describe('remit outside its folder creates no database (issue 24, item 11)', () 
     const made = await remit(['--db', 'theirs.sqlite', 'migrate'], { cwd: sub });
     expect(made.code, made.stderr).toBe(0);
     // a database with tables but no remit migrations: strip remit's record of them
-    const knex = (await import('knex')).default({ client: 'sqlite3', connection: { filename: join(sub, 'theirs.sqlite') }, useNullAsDefault: true });
+    const knex = (await import('knex')).default({
+      client: 'sqlite3',
+      connection: { filename: join(sub, 'theirs.sqlite') },
+      useNullAsDefault: true,
+    });
     await knex.schema.dropTable('knex_migrations');
     await knex.destroy();
     const r = await remit(['--db', 'theirs.sqlite', 'stores', 'list'], { cwd: sub });
-    expect([r.code, r.stderr]).toEqual([1, `錯誤：${join(sub, 'theirs.sqlite')} 不是 remit 的資料庫（沒有 remit 的資料表）：請用 --db、REMIT_DB 或 DATABASE_URL 指向正確的資料庫，或在新的檔案上執行 remit migrate\n`]);
+    expect([r.code, r.stderr]).toEqual([
+      1,
+      `錯誤：${join(sub, 'theirs.sqlite')} 不是 remit 的資料庫（沒有 remit 的資料表）：請用 --db、REMIT_DB 或 DATABASE_URL 指向正確的資料庫，或在新的檔案上執行 remit migrate\n`,
+    ]);
   });
 
   it('remit migrate creates the database a new installation starts with; then the others work', async () => {
@@ -131,7 +154,10 @@ describe.skipIf(!PG_URL)('remit on PostgreSQL from any folder', () => {
 
   it('DATABASE_URL is used as before: the command works and no SQLite file appears', async () => {
     const url = `${PG_URL}${PG_URL!.includes('?') ? '&' : '?'}options=${encodeURIComponent(`-c search_path=${t.where}`)}`;
-    const r = await remit(['stores', 'list', '--json'], { cwd: dir, env: { DATABASE_URL: url, REMIT_JWT_SECRET: 'a7Kq2Wn9Xb4Lp1Zc8Vt3Ms6Hd0Jf5Gy2Ea9Ru' } });
+    const r = await remit(['stores', 'list', '--json'], {
+      cwd: dir,
+      env: { DATABASE_URL: url, REMIT_JWT_SECRET: 'a7Kq2Wn9Xb4Lp1Zc8Vt3Ms6Hd0Jf5Gy2Ea9Ru' },
+    });
     expect(r.code, r.stderr).toBe(0);
     expect(JSON.parse(r.stdout)).toEqual([]);
     expect(readdirSync(dir)).toEqual([]);

@@ -30,7 +30,9 @@ describe('remit reconcile on the banks’ own exports', () => {
   const statuses = () =>
     withDb(async (ctx) => {
       const rows = (await listPayments(ctx, { filter: {} })).rows;
-      return Object.fromEntries(Object.entries(uuids).map(([name, u]) => [name, rows.find((p) => p.uuid === u)!.status]));
+      return Object.fromEntries(
+        Object.entries(uuids).map(([name, u]) => [name, rows.find((p) => p.uuid === u)!.status]),
+      );
     });
 
   beforeAll(async () => {
@@ -43,7 +45,9 @@ describe('remit reconcile on the banks’ own exports', () => {
     expect((await run(['stores', 'add', '--name', '台北店', '--code', 'TPE'])).code).toBe(0);
     await withDb(async (ctx) => {
       for (const [name, r] of Object.entries(REPORTS)) {
-        uuids[name as ReportName] = (await createPayment(ctx, { store_id: 1, ...r, note: '', confirm_duplicate: true })).uuid;
+        uuids[name as ReportName] = (
+          await createPayment(ctx, { store_id: 1, ...r, note: '', confirm_duplicate: true })
+        ).uuid;
       }
     });
   }, 400_000);
@@ -69,7 +73,12 @@ describe('remit reconcile on the banks’ own exports', () => {
       balance_breaks: 0,
       skipped_rows: 2,
     });
-    const line = (file: string, row: number, at: string, amount: number) => ({ file, row, at: new Date(at).toISOString(), amount });
+    const line = (file: string, row: number, at: string, amount: number) => ({
+      file,
+      row,
+      at: new Date(at).toISOString(),
+      amount,
+    });
     const auto = Object.fromEntries(out.auto.map((a: any) => [a.payment, a]));
     expect(Object.keys(auto).sort()).toEqual(AUTO.map((n) => uuids[n]).sort());
     for (const a of out.auto) {
@@ -85,7 +94,13 @@ describe('remit reconcile on the banks’ own exports', () => {
 
     expect(out.review.map((x: any) => x.payment).sort()).toEqual([uuids.typo, uuids.twinA, uuids.twinB].sort());
     const typo = out.review.find((x: any) => x.payment === uuids.typo);
-    expect(typo.candidates).toEqual([{ line: line('玉山_交易明細.csv', 2, '2026-11-05T18:06:16+08:00', 800), score: expect.any(Number), reasons: ['金額相符', '後五碼可能打錯（1 碼不同）', '時間相差 1 分鐘'] }]);
+    expect(typo.candidates).toEqual([
+      {
+        line: line('玉山_交易明細.csv', 2, '2026-11-05T18:06:16+08:00', 800),
+        score: expect.any(Number),
+        reasons: ['金額相符', '後五碼可能打錯（1 碼不同）', '時間相差 1 分鐘'],
+      },
+    ]);
     const twin = out.review.find((x: any) => x.payment === uuids.twinA);
     expect(twin.candidates.map((c: any) => c.line.row).sort()).toEqual([4, 5]);
     expect(out.unpaid).toEqual([]);
@@ -103,7 +118,8 @@ describe('remit reconcile on the banks’ own exports', () => {
     expect(r.stdout).toContain('需人工確認：3 筆');
     expect(r.stdout).toContain('銀行有款無回報：1 筆');
     const s = await statuses();
-    for (const name of Object.keys(REPORTS) as ReportName[]) expect(s[name], name).toBe(AUTO.includes(name) ? '已入帳' : '未確認');
+    for (const name of Object.keys(REPORTS) as ReportName[])
+      expect(s[name], name).toBe(AUTO.includes(name) ? '已入帳' : '未確認');
     const again = JSON.parse((await run(['reconcile', ...files, '--apply', '--json'])).stdout);
     expect(again.applied).toBe(0);
     expect(again.statement).toMatchObject({ new: 0, duplicates: 12 });

@@ -9,13 +9,19 @@ import { TEST_SECURITY } from './helpers/db.js';
 import { assertBuilt, remit } from './helpers/cli.js';
 
 const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
-const csv = (rows: string[]) => iconv.encode(['中華郵政 存簿交易明細', '交易日期,摘要,支出,存入,餘額,備註,轉出入帳號', ...rows, '合計,,,,,,'].join('\r\n') + '\r\n', 'big5');
+const csv = (rows: string[]) =>
+  iconv.encode(
+    ['中華郵政 存簿交易明細', '交易日期,摘要,支出,存入,餘額,備註,轉出入帳號', ...rows, '合計,,,,,,'].join('\r\n') +
+      '\r\n',
+    'big5',
+  );
 
 describe('remit reconcile', () => {
   let dir: string;
   let db: string;
   const uuids: Record<string, string> = {};
-  const run = (args: string[], extra: { input?: string | 'open' } = {}) => remit(['--db', db, ...args], { cwd: dir, ...extra });
+  const run = (args: string[], extra: { input?: string | 'open' } = {}) =>
+    remit(['--db', db, ...args], { cwd: dir, ...extra });
   const withDb = async <T>(fn: (k: ReturnType<typeof openDatabase>) => Promise<T>) => {
     const k = openDatabase({ client: 'sqlite', filename: db });
     try {
@@ -62,10 +68,34 @@ describe('remit reconcile', () => {
     expect(r.code).toBe(0);
     const out = JSON.parse(r.stdout);
     expect(Object.keys(out)).toEqual(['statement', 'auto', 'review', 'unpaid', 'unreported', 'suggestions', 'applied']);
-    expect(out.statement).toEqual({ files: ['郵局_1104-1108.csv'], accounts: [], lines: 5, credits: 4, new: 5, duplicates: 0, from: '2026-11-04', to: '2026-11-08', encoding: 'big5', balance_breaks: 0, skipped_rows: 1 });
-    expect(out.auto).toEqual([{ payment: uuids.paid, line: { file: '郵局_1104-1108.csv', row: 4, at: '2026-11-05T06:03:22.000Z', amount: 1500 }, score: expect.any(Number), reasons: expect.any(Array) }]);
+    expect(out.statement).toEqual({
+      files: ['郵局_1104-1108.csv'],
+      accounts: [],
+      lines: 5,
+      credits: 4,
+      new: 5,
+      duplicates: 0,
+      from: '2026-11-04',
+      to: '2026-11-08',
+      encoding: 'big5',
+      balance_breaks: 0,
+      skipped_rows: 1,
+    });
+    expect(out.auto).toEqual([
+      {
+        payment: uuids.paid,
+        line: { file: '郵局_1104-1108.csv', row: 4, at: '2026-11-05T06:03:22.000Z', amount: 1500 },
+        score: expect.any(Number),
+        reasons: expect.any(Array),
+      },
+    ]);
     expect(out.review.map((x: any) => x.payment)).toEqual([uuids.typo]);
-    expect(out.review[0].candidates[0].line).toEqual({ file: '郵局_1104-1108.csv', row: 5, at: expect.stringMatching(ISO), amount: 2300 });
+    expect(out.review[0].candidates[0].line).toEqual({
+      file: '郵局_1104-1108.csv',
+      row: 5,
+      at: expect.stringMatching(ISO),
+      amount: 2300,
+    });
     expect(out.unpaid).toEqual([{ payment: uuids.never }]);
     expect(out.unreported.map((u: any) => u.line.amount).sort()).toEqual([1, 600]);
     expect(out.suggestions).toEqual([]);
@@ -98,12 +128,18 @@ describe('remit reconcile', () => {
     const bad = await run(['reconcile', '郵局_1104-1108.csv', 'bad.csv']);
     expect(bad.code).toBe(1);
     expect(bad.stderr).toBe('錯誤：bad.csv 第 3 行：「存入」欄無法辨識的金額「一千」\n');
-    expect(await withDb(async (k) => Number(((await k('bank_statements').count({ n: '*' }).first()) as any).n))).toBe(before);
+    expect(await withDb(async (k) => Number(((await k('bank_statements').count({ n: '*' }).first()) as any).n))).toBe(
+      before,
+    );
 
     // a missing file is bad data, as a file that is not a statement is (issue 24, item 12)
     const missing = await run(['reconcile', 'missing.csv']);
     expect([missing.code, missing.stderr]).toEqual([1, '錯誤：找不到檔案：missing.csv\n']);
-    for (const args of [['reconcile'], ['reconcile', '郵局_1104-1108.csv', '--from', '2026-13-01'], ['reconcile', '郵局_1104-1108.csv', '--store', 'NOPE']]) {
+    for (const args of [
+      ['reconcile'],
+      ['reconcile', '郵局_1104-1108.csv', '--from', '2026-13-01'],
+      ['reconcile', '郵局_1104-1108.csv', '--store', 'NOPE'],
+    ]) {
       const r = await run(args);
       expect(r.code, args.join(' ')).toBe(2);
       expect(r.stderr).toMatch(/錯誤|缺少/);
@@ -116,7 +152,15 @@ describe('remit reconcile', () => {
     expect(listed.stderr).toBe('');
     expect(listed.code).toBe(0);
     const rows = JSON.parse(listed.stdout);
-    expect(rows).toEqual([expect.objectContaining({ store_id: 1, payer: '00080000****12345', last_five: '12345', payment: uuids.paid, learned_by: 'auto' })]);
+    expect(rows).toEqual([
+      expect.objectContaining({
+        store_id: 1,
+        payer: '00080000****12345',
+        last_five: '12345',
+        payment: uuids.paid,
+        learned_by: 'auto',
+      }),
+    ]);
     const text = await run(['reconcile', 'payers', '--store', 'TPE']);
     expect(text.code).toBe(0);
     expect(text.stdout).toContain('對帳單上的付款人');
@@ -141,10 +185,25 @@ describe('remit reconcile', () => {
     await withDb(async (k) => {
       const ctx = { db: k, security: TEST_SECURITY, actor: systemActor('test'), ip: null };
       const txg = await createStore(ctx, { name: '台中店', code: 'TXG' });
-      await createUser(ctx, { username: 'tpe_acct', password: 'shop-key-4821', role: 'user', store_id: 1, permissions: ['view_payments', 'edit_payments', 'manage_payments', 'confirm_payments'] });
-      await createUser(ctx, { username: 'hq_two', password: 'shop-key-4821', role: 'user', accessible_stores: [1, txg.id], permissions: ['view_payments', 'edit_payments', 'manage_payments', 'confirm_payments'] });
+      await createUser(ctx, {
+        username: 'tpe_acct',
+        password: 'shop-key-4821',
+        role: 'user',
+        store_id: 1,
+        permissions: ['view_payments', 'edit_payments', 'manage_payments', 'confirm_payments'],
+      });
+      await createUser(ctx, {
+        username: 'hq_two',
+        password: 'shop-key-4821',
+        role: 'user',
+        accessible_stores: [1, txg.id],
+        permissions: ['view_payments', 'edit_payments', 'manage_payments', 'confirm_payments'],
+      });
     });
-    writeFileSync(join(dir, '郵局_1110.csv'), csv(['="115/11/10 09:00:00",="跨行存入",="",="4,800",="4,800",="",="****24680"']));
+    writeFileSync(
+      join(dir, '郵局_1110.csv'),
+      csv(['="115/11/10 09:00:00",="跨行存入",="",="4,800",="4,800",="",="****24680"']),
+    );
     const r = await run(['reconcile', '郵局_1110.csv', '--as', 'tpe_acct', '--account', '0001234-5678901', '--json']);
     expect(r.stderr).toBe('');
     expect(r.code).toBe(0);
@@ -163,7 +222,10 @@ describe('remit reconcile', () => {
   it('escape sequences a bank file carries reach the terminal as plain spaces, never as commands', async () => {
     // OSC 52 writes the clipboard, CSI 2J clears the screen: text from a file must not drive the terminal.
     const hostile = `跨行存入\u001b]52;c;ZXZpbA==\u0007\u001b[2J`;
-    writeFileSync(join(dir, 'escape.csv'), csv([`="115/11/20 09:00:00",="${hostile}",="",="4,321",="4,321",="",="\u001b[31m9999"`]));
+    writeFileSync(
+      join(dir, 'escape.csv'),
+      csv([`="115/11/20 09:00:00",="${hostile}",="",="4,321",="4,321",="",="\u001b[31m9999"`]),
+    );
     const r = await run(['reconcile', 'escape.csv']);
     expect(r.stderr).toBe('');
     expect(r.code).toBe(0);
@@ -171,7 +233,10 @@ describe('remit reconcile', () => {
     expect(r.stdout).toContain('跨行存入');
     expect(r.stdout).not.toMatch(/[\u0000-\u0009\u000b-\u001f\u007f-\u009f]/);
     // and a cell quoted in an error message
-    writeFileSync(join(dir, 'escape-bad.csv'), csv([`="115/11/20 09:00:00",="存入",="",="\u001b[2J一千",="4,321",="",=""`]));
+    writeFileSync(
+      join(dir, 'escape-bad.csv'),
+      csv([`="115/11/20 09:00:00",="存入",="",="\u001b[2J一千",="4,321",="",=""`]),
+    );
     const bad = await run(['reconcile', 'escape-bad.csv']);
     expect(bad.code).toBe(1);
     expect(bad.stderr).toContain('無法辨識的金額');
@@ -221,7 +286,12 @@ describe('remit reconcile: split and combined payments', () => {
     const r = await run(['reconcile', '郵局_1104-1109.csv', '--json']);
     expect(r.code).toBe(0);
     const out = JSON.parse(r.stdout);
-    const ref = (row: number, amount: number) => ({ file: '郵局_1104-1109.csv', row, at: expect.stringMatching(ISO), amount });
+    const ref = (row: number, amount: number) => ({
+      file: '郵局_1104-1109.csv',
+      row,
+      at: expect.stringMatching(ISO),
+      amount,
+    });
     expect(out.suggestions).toEqual([
       { payments: [uuids.first, uuids.second], lines: [ref(4, 2000)], reasons: ['2 筆回報合計金額相符', '後五碼相同'] },
       { payments: [uuids.split], lines: [ref(5, 3000), ref(6, 2000)], reasons: ['2 筆入帳合計金額相符', '後五碼相符'] },
@@ -234,11 +304,15 @@ describe('remit reconcile: split and combined payments', () => {
     const lines = text.stdout.split('\n');
     const at = lines.findIndex((l) => l.startsWith('可能為分次或合併付款：2 組'));
     expect(at).toBeGreaterThan(-1);
-    expect(lines[at + 1]).toMatch(/^  第 1 組　回報合計 NT\$2,000　入帳合計 NT\$2,000　2 筆回報合計金額相符、後五碼相同$/);
+    expect(lines[at + 1]).toMatch(
+      /^  第 1 組　回報合計 NT\$2,000　入帳合計 NT\$2,000　2 筆回報合計金額相符、後五碼相同$/,
+    );
     expect(lines[at + 2]).toContain(`匯款 ${uuids.first}　後五碼 33333　NT$1,200`);
     expect(lines[at + 3]).toContain(`匯款 ${uuids.second}　後五碼 33333　NT$800`);
     expect(lines[at + 4]).toContain('入帳：郵局_1104-1109.csv 第 4 列');
-    expect(lines[at + 5]).toMatch(/^  第 2 組　回報合計 NT\$5,000　入帳合計 NT\$5,000　2 筆入帳合計金額相符、後五碼相符$/);
+    expect(lines[at + 5]).toMatch(
+      /^  第 2 組　回報合計 NT\$5,000　入帳合計 NT\$5,000　2 筆入帳合計金額相符、後五碼相符$/,
+    );
     expect(lines[at + 7]).toContain('入帳：郵局_1104-1109.csv 第 5 列');
     expect(lines[at + 8]).toContain('入帳：郵局_1104-1109.csv 第 6 列');
     expect(text.stdout).toContain('銀行有款無回報：1 筆');

@@ -71,12 +71,22 @@ describe('remit import / export / sample', () => {
 
     const xls = await run(['import', 'good.xls', '--json']);
     expect(xls.code).toBe(0);
-    expect(JSON.parse(xls.stdout)).toMatchObject({ rows: 3, dry_run: false, imported: 0, would_import: 0, skipped: 3, duplicates: [2, 3, 5] });
+    expect(JSON.parse(xls.stdout)).toMatchObject({
+      rows: 3,
+      dry_run: false,
+      imported: 0,
+      would_import: 0,
+      skipped: 3,
+      duplicates: [2, 3, 5],
+    });
   });
 
   it('imports nothing when any row is invalid, listing the first five errors and how many more, exit 1', async () => {
     const bad = Array.from({ length: 7 }, (_, i) => ['2026/11/18', '123', '2026/11/18 09:00', 100 + i, '', '', '']);
-    writeFileSync(join(dir, 'bad.xlsx'), workbook([...good, ...bad, ['2026/11/18', '22222', '', 5, '', '沒有這家', '']]));
+    writeFileSync(
+      join(dir, 'bad.xlsx'),
+      workbook([...good, ...bad, ['2026/11/18', '22222', '', 5, '', '沒有這家', '']]),
+    );
     const before = await count();
     const r = await run(['import', 'bad.xlsx']);
     expect(r.code).toBe(1);
@@ -101,9 +111,31 @@ describe('remit import / export / sample', () => {
     expect(await count()).toBe(before + 3);
   });
 
-  it('--as imports with that user\'s permissions and scope, --store fills empty store cells', async () => {
-    await run(['users', 'add', '--username', 'txg_mgr', '--password', 'tea-leaf-1', '--permissions', 'manage_payments', '--store', 'TXG']);
-    await run(['users', 'add', '--username', 'viewer', '--password', 'tea-leaf-1', '--permissions', 'view_payments', '--store', 'TXG']);
+  it("--as imports with that user's permissions and scope, --store fills empty store cells", async () => {
+    await run([
+      'users',
+      'add',
+      '--username',
+      'txg_mgr',
+      '--password',
+      'tea-leaf-1',
+      '--permissions',
+      'manage_payments',
+      '--store',
+      'TXG',
+    ]);
+    await run([
+      'users',
+      'add',
+      '--username',
+      'viewer',
+      '--password',
+      'tea-leaf-1',
+      '--permissions',
+      'view_payments',
+      '--store',
+      'TXG',
+    ]);
     writeFileSync(join(dir, 'txg.xlsx'), workbook([['2026/11/20', '33333', '2026/11/20 12:00', 999, '', '', '']]));
     const denied = await run(['import', 'txg.xlsx', '--as', 'viewer']);
     expect(denied.code).toBe(1);
@@ -122,7 +154,14 @@ describe('remit import / export / sample', () => {
     expect(Number(row.created_by)).toBe(Number(mgr.id));
     writeFileSync(join(dir, 'nostore.xlsx'), workbook([['2026/11/20', '44444', '2026/11/20 12:00', 999, '', '', '']]));
     const filled = JSON.parse((await run(['import', 'nostore.xlsx', '--store', 'TXG', '--dry-run', '--json'])).stdout);
-    expect(filled).toMatchObject({ dry_run: true, imported: 0, would_import: 1, skipped: 0, duplicates: [], skipped_rows: [] });
+    expect(filled).toMatchObject({
+      dry_run: true,
+      imported: 0,
+      would_import: 1,
+      skipped: 0,
+      duplicates: [],
+      skipped_rows: [],
+    });
   });
 
   it('refuses what is not a spreadsheet and wrong usage with clear messages and exit codes', async () => {
@@ -157,7 +196,19 @@ describe('remit import / export / sample', () => {
   });
 
   it('exports for cron: filters, formats, stdout, and exit 1 when there is nothing', async () => {
-    const csv = await run(['export', '--from', '2026-11-18', '--to', '2026-11-18', '--store', 'TPE', '--format', 'csv', '-o', '-']);
+    const csv = await run([
+      'export',
+      '--from',
+      '2026-11-18',
+      '--to',
+      '2026-11-18',
+      '--store',
+      'TPE',
+      '--format',
+      'csv',
+      '-o',
+      '-',
+    ]);
     expect(csv.code).toBe(0);
     expect(csv.raw.subarray(0, 3)).toEqual(Buffer.from([0xef, 0xbb, 0xbf]));
     const lines = csv.stdout.trim().split(/\r\n/);
@@ -172,7 +223,9 @@ describe('remit import / export / sample', () => {
     const file = join(dir, 'nightly.xlsx');
     const named = await run(['export', '--from', '2026-11-19', '-o', file]);
     expect(named.code).toBe(0);
-    expect(parsePaymentsWorkbook(readFileSync(file), { stores }).rows.every((p) => p.paid_at >= '2026-11-18T16:00:00.000Z')).toBe(true);
+    expect(
+      parsePaymentsWorkbook(readFileSync(file), { stores }).rows.every((p) => p.paid_at >= '2026-11-18T16:00:00.000Z'),
+    ).toBe(true);
 
     const empty = await run(['export', '--yesterday', '-o', join(dir, 'never.xlsx')]);
     expect(empty.code).toBe(1);

@@ -16,7 +16,10 @@ const remit = (args: string[], env: Record<string, string> = {}) => run(args, { 
 async function api(url: string, method: string, path: string, token?: string, body?: unknown) {
   const res = await fetch(`${url}/api${path}`, {
     method,
-    headers: { ...(token ? { authorization: `Bearer ${token}` } : {}), ...(body ? { 'content-type': 'application/json' } : {}) },
+    headers: {
+      ...(token ? { authorization: `Bearer ${token}` } : {}),
+      ...(body ? { 'content-type': 'application/json' } : {}),
+    },
     body: body ? JSON.stringify(body) : undefined,
   });
   return { status: res.status, body: (await res.json()) as any };
@@ -42,22 +45,51 @@ describe('remit CLI', () => {
   });
 
   it('a script sets up stores and users, then drives the API as them', async () => {
-    expect((await remit(['--db', db, 'stores', 'add', '--name', '台北店', '--code', 'TPE'])).stdout).toContain('已新增分店 台北店 (TPE)');
+    expect((await remit(['--db', db, 'stores', 'add', '--name', '台北店', '--code', 'TPE'])).stdout).toContain(
+      '已新增分店 台北店 (TPE)',
+    );
     const tc = await remit(['--db', db, 'stores', 'add', '--name', '台中店', '--code', 'TXG', '--json']);
     expect(JSON.parse(tc.stdout)).toMatchObject({ name: '台中店', code: 'TXG', id: expect.any(Number) });
     const dup = await remit(['--db', db, 'stores', 'add', '--name', '重複', '--code', 'tpe']);
     expect(dup.code).toBe(1);
     expect(dup.stderr).toContain('分店代碼已存在');
 
-    const boss = await remit(['--db', db, 'users', 'add', '--username', 'boss', '--password', 'boss-pass', '--role', 'admin']);
+    const boss = await remit([
+      '--db',
+      db,
+      'users',
+      'add',
+      '--username',
+      'boss',
+      '--password',
+      'boss-pass',
+      '--role',
+      'admin',
+    ]);
     expect(boss.code).toBe(0);
     expect(boss.stdout).toContain('已新增管理員 boss');
     const clerk = await remit([
-      '--db', db, 'users', 'add', '--username', 'tpe01', '--password', 'clerk-pass',
-      '--permissions', 'view_payments,edit_payments', '--store', 'TPE', '--json',
+      '--db',
+      db,
+      'users',
+      'add',
+      '--username',
+      'tpe01',
+      '--password',
+      'clerk-pass',
+      '--permissions',
+      'view_payments,edit_payments',
+      '--store',
+      'TPE',
+      '--json',
     ]);
     expect(clerk.code).toBe(0);
-    expect(JSON.parse(clerk.stdout)).toMatchObject({ username: 'tpe01', role: 'user', permissions: ['view_payments', 'edit_payments'], is_active: true });
+    expect(JSON.parse(clerk.stdout)).toMatchObject({
+      username: 'tpe01',
+      role: 'user',
+      permissions: ['view_payments', 'edit_payments'],
+      is_active: true,
+    });
     expect(clerk.stdout).not.toContain('password');
 
     const srv = serve(['--db', db]);
@@ -67,12 +99,19 @@ describe('remit CLI', () => {
     try {
       const login = await api(url, 'POST', '/admin/login', undefined, { username: 'tpe01', password: 'clerk-pass' });
       expect(login.status).toBe(200);
-      const created = await api(url, 'POST', '/payments', login.body.token, { last_five: '01234', paid_at: '2026-11-18T09:15', amount: 1200 });
+      const created = await api(url, 'POST', '/payments', login.body.token, {
+        last_five: '01234',
+        paid_at: '2026-11-18T09:15',
+        amount: 1200,
+      });
       expect(created.status).toBe(201);
       const stores = await api(url, 'GET', '/stores', login.body.token);
       expect(created.body.store_id).toBe(stores.body.find((st: any) => st.code === 'TPE').id);
       const other = await api(url, 'POST', '/payments', login.body.token, {
-        last_five: '01234', paid_at: '2026-11-18T09:15', amount: 1200, store_id: stores.body.find((st: any) => st.code === 'TXG').id,
+        last_five: '01234',
+        paid_at: '2026-11-18T09:15',
+        amount: 1200,
+        store_id: stores.body.find((st: any) => st.code === 'TXG').id,
       });
       expect(other.status).toBe(403);
       const bossLogin = await api(url, 'POST', '/admin/login', undefined, { username: 'boss', password: 'boss-pass' });
@@ -89,7 +128,18 @@ describe('remit CLI', () => {
     expect(short.code).toBe(1);
     expect(short.stderr).toContain('用戶名至少需要3個字符');
     expect(short.stderr).toContain('密碼至少需要6個字符');
-    const unknownStore = await remit(['--db', db, 'users', 'add', '--username', 'abc', '--password', 'tea-leaf-6', '--store', 'NOPE']);
+    const unknownStore = await remit([
+      '--db',
+      db,
+      'users',
+      'add',
+      '--username',
+      'abc',
+      '--password',
+      'tea-leaf-6',
+      '--store',
+      'NOPE',
+    ]);
     expect(unknownStore.code).toBe(2);
     expect(unknownStore.stderr).toContain('找不到分店代碼「NOPE」');
     const missing = await remit(['--db', db, 'users', 'add', '--username', 'abc']);
@@ -110,14 +160,18 @@ describe('remit CLI', () => {
   it('says its version, and what to do when the port is taken', async () => {
     const version = await remit(['--version']);
     expect(version.code).toBe(0);
-    expect(version.stdout.trim()).toBe(JSON.parse(readFileSync(join(import.meta.dirname, '..', 'package.json'), 'utf8')).version);
+    expect(version.stdout.trim()).toBe(
+      JSON.parse(readFileSync(join(import.meta.dirname, '..', 'package.json'), 'utf8')).version,
+    );
     const taken = createServer();
     await new Promise<void>((resolve) => taken.listen(0, '127.0.0.1', resolve));
     try {
       const port = (taken.address() as AddressInfo).port;
       const r = await remit(['--db', db, 'serve', '--port', String(port)]);
       expect(r.code).toBe(1);
-      expect(r.stderr).toContain(`錯誤：連接埠 ${port} 已被其他程式使用（可能 remit 已在執行）。請先停止那個程式，或用 --port 換一個連接埠`);
+      expect(r.stderr).toContain(
+        `錯誤：連接埠 ${port} 已被其他程式使用（可能 remit 已在執行）。請先停止那個程式，或用 --port 換一個連接埠`,
+      );
       expect(r.stderr).not.toContain('listen EADDRINUSE');
     } finally {
       await new Promise((resolve) => taken.close(resolve));
@@ -162,7 +216,9 @@ describe('remit CLI', () => {
     const { url, stdout } = await srv.ready;
     try {
       expect(stdout).not.toContain('from-the-env-123');
-      expect((await api(url, 'POST', '/admin/login', undefined, { username: 'admin', password: 'from-the-env-123' })).status).toBe(200);
+      expect(
+        (await api(url, 'POST', '/admin/login', undefined, { username: 'admin', password: 'from-the-env-123' })).status,
+      ).toBe(200);
     } finally {
       srv.child.kill('SIGTERM');
     }
@@ -171,7 +227,10 @@ describe('remit CLI', () => {
 
   it('refuses a weak REMIT_ADMIN_PASSWORD on the first start, and a secret file others may read (issue 22, items 15 and 17)', async () => {
     const fresh = join(dir, 'weak-admin', 'remit.sqlite');
-    const weak = await run(['--db', fresh, 'serve', '--port', '0'], { env: { REMIT_ADMIN_PASSWORD: 'password1' }, timeoutMs: 20_000 });
+    const weak = await run(['--db', fresh, 'serve', '--port', '0'], {
+      env: { REMIT_ADMIN_PASSWORD: 'password1' },
+      timeoutMs: 20_000,
+    });
     expect(weak.code).toBe(1);
     expect(weak.stderr).toContain('REMIT_ADMIN_PASSWORD 不能使用：這個密碼太常見');
     const open = join(dir, 'open-secret', 'remit.sqlite');
@@ -202,11 +261,17 @@ describe('remit CLI', () => {
     it('migrates, adds a store and a user, and serves them', async () => {
       expect((await remit(['migrate'], env)).code).toBe(0);
       expect((await remit(['stores', 'add', '--name', '台北店', '--code', 'TPE'], env)).code).toBe(0);
-      expect((await remit(['users', 'add', '--username', 'pgadmin', '--password', 'pg-pass-1', '--role', 'admin'], env)).code).toBe(0);
+      expect(
+        (await remit(['users', 'add', '--username', 'pgadmin', '--password', 'pg-pass-1', '--role', 'admin'], env))
+          .code,
+      ).toBe(0);
       const srv = serve([], { ...env, HOST: '127.0.0.1' });
       const { url: base } = await srv.ready;
       try {
-        const login = await api(base, 'POST', '/admin/login', undefined, { username: 'pgadmin', password: 'pg-pass-1' });
+        const login = await api(base, 'POST', '/admin/login', undefined, {
+          username: 'pgadmin',
+          password: 'pg-pass-1',
+        });
         const stores = await api(base, 'GET', '/stores', login.body.token);
         expect(stores.body.map((st: any) => st.code)).toEqual(['TPE']);
       } finally {

@@ -30,7 +30,13 @@ describe.each(DB_KINDS)('closes racing between API instances on %s', (kind) => {
     await t?.cleanup();
   });
 
-  async function call(i: number, method: string, path: string, body: unknown, as: string): Promise<{ status: number; body: any }> {
+  async function call(
+    i: number,
+    method: string,
+    path: string,
+    body: unknown,
+    as: string,
+  ): Promise<{ status: number; body: any }> {
     const res = await fetch(`${nodes[i % nodes.length].url}/api${path}`, {
       method,
       headers: { authorization: `Bearer ${f.tokens[as]}`, 'content-type': 'application/json' },
@@ -45,7 +51,10 @@ describe.each(DB_KINDS)('closes racing between API instances on %s', (kind) => {
     for (let round = 0; round < ROUNDS; round++) {
       const date = addDays('2026-10-01', round);
       const body = { store_id: C, date, counted: 1000 + round, ...(round === 0 ? { opening: 1000 } : {}) };
-      const [a, b] = await Promise.all([call(0, 'POST', '/closes', body, 'admin'), call(1, 'POST', '/closes', { ...body, counted: 2000 }, 'admin')]);
+      const [a, b] = await Promise.all([
+        call(0, 'POST', '/closes', body, 'admin'),
+        call(1, 'POST', '/closes', { ...body, counted: 2000 }, 'admin'),
+      ]);
       expect([a.status, b.status].sort(), `round ${round}`).toEqual([201, 409]);
       const lost = a.status === 409 ? a : b;
       const won = a.status === 201 ? a : b;
@@ -53,7 +62,14 @@ describe.each(DB_KINDS)('closes racing between API instances on %s', (kind) => {
       const rows = await t.db('day_closes').where({ store_id: C, date });
       expect(rows.length).toBe(1);
       expect(Number(rows[0].counted)).toBe(won.body.counted);
-      expect(await t.db('audit_log').where({ entity: 'day_close', action: 'close', entity_id: String(rows[0].id) }).count({ n: '*' }).first().then((r) => Number(r?.n))).toBe(1);
+      expect(
+        await t
+          .db('audit_log')
+          .where({ entity: 'day_close', action: 'close', entity_id: String(rows[0].id) })
+          .count({ n: '*' })
+          .first()
+          .then((r) => Number(r?.n)),
+      ).toBe(1);
     }
     expect(errors).toEqual([]);
   });
@@ -66,9 +82,16 @@ describe.each(DB_KINDS)('closes racing between API instances on %s', (kind) => {
       const entry = { store_id: A, kind: '店內支出', category: '雜支', amount: 100 + round, at: `${date}T12:00` };
       const close = { store_id: A, date, counted: 0, ...(round === 0 ? { opening: 0 } : {}) };
       // alternate which request leaves first, on which instance
-      const [cash, closed] = round % 2
-        ? await Promise.all([call(round, 'POST', '/cash-out', entry, 'branchA'), call(round + 1, 'POST', '/closes', close, 'admin')])
-        : await Promise.all([call(round + 1, 'POST', '/closes', close, 'admin').then((r) => r), call(round, 'POST', '/cash-out', entry, 'branchA')]).then(([c, e]) => [e, c]);
+      const [cash, closed] =
+        round % 2
+          ? await Promise.all([
+              call(round, 'POST', '/cash-out', entry, 'branchA'),
+              call(round + 1, 'POST', '/closes', close, 'admin'),
+            ])
+          : await Promise.all([
+              call(round + 1, 'POST', '/closes', close, 'admin').then((r) => r),
+              call(round, 'POST', '/cash-out', entry, 'branchA'),
+            ]).then(([c, e]) => [e, c]);
       expect(closed.status, JSON.stringify(closed.body)).toBe(201);
       const stored = await t.db('cash_out').where({ store_id: A, amount: entry.amount });
       if (cash.status === 201) {
@@ -79,7 +102,9 @@ describe.each(DB_KINDS)('closes racing between API instances on %s', (kind) => {
       } else {
         // the close first: refused, with the reason, and nothing stored
         expect(cash.status).toBe(409);
-        expect(cash.body.message).toBe(`台北店 (TPE) ${date} 已日結，當天的現金收支已鎖定：需要「匯款管理」權限才能新增、修改或刪除（或請主管重新開帳）`);
+        expect(cash.body.message).toBe(
+          `台北店 (TPE) ${date} 已日結，當天的現金收支已鎖定：需要「匯款管理」權限才能新增、修改或刪除（或請主管重新開帳）`,
+        );
         expect(stored.length).toBe(0);
         expect(closed.body.cash_out).toBe(0);
         outcomes.add('refused');
@@ -97,7 +122,10 @@ describe.each(DB_KINDS)('closes racing between API instances on %s', (kind) => {
       const amount = 300 + round;
       const payment = { method: '現金', paid_at: `${date}T13:00`, amount, note: `race ${randomUUID()}`, store_id: B };
       const close = { store_id: B, date, counted: 0, ...(round === 0 ? { opening: 0 } : {}) };
-      const [paid, closed] = await Promise.all([call(round, 'POST', '/payments', payment, 'branchB'), call(round + 1, 'POST', '/closes', close, 'admin')]);
+      const [paid, closed] = await Promise.all([
+        call(round, 'POST', '/payments', payment, 'branchB'),
+        call(round + 1, 'POST', '/closes', close, 'admin'),
+      ]);
       expect(closed.status, JSON.stringify(closed.body)).toBe(201);
       const stored = await t.db('payments').where({ store_id: B, note: payment.note });
       if (paid.status === 201) {

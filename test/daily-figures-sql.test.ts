@@ -18,19 +18,42 @@ import { createTestDb, DB_KINDS, type TestDb } from './helpers/db.js';
 
 /** Every migration that writes payment_daily's triggers from the generator, oldest first, with its pins. */
 const PINNED: Array<{ migration: string; figures: DailyFigures; sqlite: string; pg: string }> = [
-  { migration: '20261127000100_daily_figures_from_time', figures: PAYMENT_DAILY, sqlite: '6ad69d828d7e6923', pg: '2871de2523889a4e' },
-  { migration: '20261127000700_payment_daily_by_method', figures: PAYMENT_DAILY_BY_METHOD, sqlite: '08085bfc6600623a', pg: '2631886a620478d3' },
+  {
+    migration: '20261127000100_daily_figures_from_time',
+    figures: PAYMENT_DAILY,
+    sqlite: '6ad69d828d7e6923',
+    pg: '2871de2523889a4e',
+  },
+  {
+    migration: '20261127000700_payment_daily_by_method',
+    figures: PAYMENT_DAILY_BY_METHOD,
+    sqlite: '08085bfc6600623a',
+    pg: '2631886a620478d3',
+  },
 ];
 const LATEST = PINNED[PINNED.length - 1].figures;
 
 const digest = (figures: DailyFigures, dialect: 'sqlite' | 'pg') =>
-  createHash('sha256').update(JSON.stringify(dailyFiguresSql(figures, dialect))).digest('hex').slice(0, 16);
+  createHash('sha256')
+    .update(JSON.stringify(dailyFiguresSql(figures, dialect)))
+    .digest('hex')
+    .slice(0, 16);
 const flat = (s: string) => s.replace(/\s+/g, ' ').trim().toLowerCase();
 
 /** The other tables the generator keeps (the 32-day runs and cash out per day), pinned the same way. */
 const PINNED_OTHERS: Array<{ migration: string; figures: DailyFigures; sqlite: string; pg: string }> = [
-  { migration: '20261127002600_board_figures (payment_block)', figures: PAYMENT_BLOCKS, sqlite: '5f49d0b494cc0760', pg: '44bd917cb2706c5c' },
-  { migration: '20261127002600_board_figures (cash_out_daily)', figures: CASH_OUT_DAILY, sqlite: '8091d74928042d62', pg: '68520e105f5e602c' },
+  {
+    migration: '20261127002600_board_figures (payment_block)',
+    figures: PAYMENT_BLOCKS,
+    sqlite: '5f49d0b494cc0760',
+    pg: '44bd917cb2706c5c',
+  },
+  {
+    migration: '20261127002600_board_figures (cash_out_daily)',
+    figures: CASH_OUT_DAILY,
+    sqlite: '8091d74928042d62',
+    pg: '68520e105f5e602c',
+  },
 ];
 
 describe("the generator's output for each migration is history", () => {
@@ -50,13 +73,26 @@ describe.each(DB_KINDS)("payment_daily's triggers in force (%s)", (kind) => {
     const pg = isPostgres(t.db);
     const expected = dailyFiguresSql(LATEST, pg ? 'pg' : 'sqlite').create;
     if (pg) {
-      const fn = ((await t.db.raw("select pg_get_functiondef('payments_daily_apply'::regproc) as sql")) as { rows: Array<{ sql: string }> }).rows[0].sql;
-      const body = (s: string) => flat(s.slice(s.indexOf('$'), s.lastIndexOf('$') + 1)).replace(/\$function\$|\$\$/g, '$');
+      const fn = (
+        (await t.db.raw("select pg_get_functiondef('payments_daily_apply'::regproc) as sql")) as {
+          rows: Array<{ sql: string }>;
+        }
+      ).rows[0].sql;
+      const body = (s: string) =>
+        flat(s.slice(s.indexOf('$'), s.lastIndexOf('$') + 1)).replace(/\$function\$|\$\$/g, '$');
       expect(body(fn)).toBe(body(expected[0]));
-      const triggers = ((await t.db.raw("select tgname from pg_trigger where tgrelid = 'payments'::regclass and not tgisinternal")) as { rows: Array<{ tgname: string }> }).rows.map((r) => r.tgname);
+      const triggers = (
+        (await t.db.raw("select tgname from pg_trigger where tgrelid = 'payments'::regclass and not tgisinternal")) as {
+          rows: Array<{ tgname: string }>;
+        }
+      ).rows.map((r) => r.tgname);
       expect(triggers.filter((n) => n.startsWith('payments_daily'))).toEqual(['payments_daily']);
     } else {
-      const inForce = ((await t.db.raw("select sql from sqlite_master where type = 'trigger' and tbl_name = 'payments' and name like 'payments_daily%' order by name")) as Array<{ sql: string }>).map((r) => flat(r.sql));
+      const inForce = (
+        (await t.db.raw(
+          "select sql from sqlite_master where type = 'trigger' and tbl_name = 'payments' and name like 'payments_daily%' order by name",
+        )) as Array<{ sql: string }>
+      ).map((r) => flat(r.sql));
       expect(inForce.sort()).toEqual(expected.map(flat).sort());
     }
   });
@@ -65,23 +101,61 @@ describe.each(DB_KINDS)("payment_daily's triggers in force (%s)", (kind) => {
     const now = Date.now();
     const ids: number[] = [];
     for (const code of ['FA', 'FB']) {
-      const [row] = await t.db('stores').insert({ name: `${code}店`, code, created_at: now, updated_at: now }).returning('id');
+      const [row] = await t
+        .db('stores')
+        .insert({ name: `${code}店`, code, created_at: now, updated_at: now })
+        .returning('id');
       ids.push(Number(typeof row === 'object' ? row.id : row));
     }
     const midnight = taipeiDayStart('2026-11-19')!;
     const times = [midnight - 1, midnight, midnight + 5_000, midnight + 86_400_000 - 1];
     await t.db('payments').insert(
-      times.map((ms, i) => ({ uuid: `f-${i}`, store_id: ids[i % 2], last_five: '12345', paid_at: ms, amount: 100 * (i + 1), status: '未確認', note: '', created_by: null, created_at: now, updated_at: now })),
+      times.map((ms, i) => ({
+        uuid: `f-${i}`,
+        store_id: ids[i % 2],
+        last_five: '12345',
+        paid_at: ms,
+        amount: 100 * (i + 1),
+        status: '未確認',
+        note: '',
+        created_by: null,
+        created_at: now,
+        updated_at: now,
+      })),
     );
     await t.db('payments').where({ uuid: 'f-0' }).update({ status: '已入帳' });
     await t.db('payments').where({ uuid: 'f-1' }).update({ store_id: ids[0], amount: 250 });
-    await t.db('payments').where({ uuid: 'f-2' }).update({ paid_at: midnight - 10 });
+    await t
+      .db('payments')
+      .where({ uuid: 'f-2' })
+      .update({ paid_at: midnight - 10 });
     await t.db('payments').where({ uuid: 'f-3' }).delete();
     // issue 26: the figures are kept by method too (a payment whose method is corrected moves)
-    await t.db('payments').insert({ uuid: 'f-4', store_id: ids[0], last_five: '', paid_at: midnight + 9_000, amount: 70, status: '已入帳', method: '現金', note: '', created_by: null, created_at: now, updated_at: now });
+    await t.db('payments').insert({
+      uuid: 'f-4',
+      store_id: ids[0],
+      last_five: '',
+      paid_at: midnight + 9_000,
+      amount: 70,
+      status: '已入帳',
+      method: '現金',
+      note: '',
+      created_by: null,
+      created_at: now,
+      updated_at: now,
+    });
     await t.db('payments').where({ uuid: 'f-0' }).update({ method: '刷卡', last_five: '' });
 
-    const rows = (await t.db('payments').whereIn('store_id', ids).select('store_id', 'status', 'method', 'paid_at', 'amount')) as Array<{ store_id: number; status: string; method: string; paid_at: number | string; amount: number | string }>;
+    const rows = (await t
+      .db('payments')
+      .whereIn('store_id', ids)
+      .select('store_id', 'status', 'method', 'paid_at', 'amount')) as Array<{
+      store_id: number;
+      status: string;
+      method: string;
+      paid_at: number | string;
+      amount: number | string;
+    }>;
     expect(new Set(rows.map((r) => r.method))).toEqual(new Set(['匯款', '現金', '刷卡']));
     const want = new Map<string, { n: number; amount: number }>();
     for (const r of rows) {
@@ -89,8 +163,19 @@ describe.each(DB_KINDS)("payment_daily's triggers in force (%s)", (kind) => {
       const v = want.get(key) ?? { n: 0, amount: 0 };
       want.set(key, { n: v.n + 1, amount: v.amount + Number(r.amount) });
     }
-    const daily = (await t.db('payment_daily').whereIn('store_id', ids).where('n', '>', 0).select('store_id', 'day', 'status', 'method', 'n', 'amount')) as Array<Record<string, number | string>>;
-    expect(new Map(daily.map((d) => [`${d.store_id}|${d.day}|${d.status}|${d.method}`, { n: Number(d.n), amount: Number(d.amount) }]))).toEqual(want);
+    const daily = (await t
+      .db('payment_daily')
+      .whereIn('store_id', ids)
+      .where('n', '>', 0)
+      .select('store_id', 'day', 'status', 'method', 'n', 'amount')) as Array<Record<string, number | string>>;
+    expect(
+      new Map(
+        daily.map((d) => [
+          `${d.store_id}|${d.day}|${d.status}|${d.method}`,
+          { n: Number(d.n), amount: Number(d.amount) },
+        ]),
+      ),
+    ).toEqual(want);
     // nothing left behind: every emptied key is at zero
     const leftovers = await t.db('payment_daily').whereIn('store_id', ids).where('n', '=', 0).where('amount', '!=', 0);
     expect(leftovers).toEqual([]);

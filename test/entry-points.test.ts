@@ -17,7 +17,20 @@ import { describe, expect, it } from 'vitest';
 const ROOT = resolve(import.meta.dirname, '..');
 const BROWSER_ENTRIES = ['core/browser.ts', 'core/browserSpreadsheets.ts'];
 /** Packages that only run on the server (or in a terminal). */
-const SERVER_ONLY = ['knex', 'pg', 'sqlite3', 'bcryptjs', 'jsonwebtoken', 'koa', '@koa/router', 'koa-body', 'commander', '@inquirer/prompts', 'inquirer', 'iconv-lite'];
+const SERVER_ONLY = [
+  'knex',
+  'pg',
+  'sqlite3',
+  'bcryptjs',
+  'jsonwebtoken',
+  'koa',
+  '@koa/router',
+  'koa-body',
+  'commander',
+  '@inquirer/prompts',
+  'inquirer',
+  'iconv-lite',
+];
 const BUILTINS = new Set(builtinModules);
 
 interface Edge {
@@ -29,17 +42,39 @@ interface Edge {
 /** The run-time imports of one file: static, re-exports and dynamic, minus everything type-only. */
 function runtimeImports(file: string): Edge[] {
   const text = readFileSync(file, 'utf8');
-  const sf = ts.createSourceFile(file, text, ts.ScriptTarget.ES2022, true, file.endsWith('x') ? ts.ScriptKind.TSX : ts.ScriptKind.TS);
+  const sf = ts.createSourceFile(
+    file,
+    text,
+    ts.ScriptTarget.ES2022,
+    true,
+    file.endsWith('x') ? ts.ScriptKind.TSX : ts.ScriptKind.TS,
+  );
   const specs: string[] = [];
   const visit = (node: ts.Node): void => {
     if (ts.isImportDeclaration(node) && ts.isStringLiteral(node.moduleSpecifier)) {
       const c = node.importClause;
-      const typeOnly = c !== undefined && (c.isTypeOnly || (!c.name && c.namedBindings !== undefined && ts.isNamedImports(c.namedBindings) && c.namedBindings.elements.length > 0 && c.namedBindings.elements.every((e) => e.isTypeOnly)));
+      const typeOnly =
+        c !== undefined &&
+        (c.isTypeOnly ||
+          (!c.name &&
+            c.namedBindings !== undefined &&
+            ts.isNamedImports(c.namedBindings) &&
+            c.namedBindings.elements.length > 0 &&
+            c.namedBindings.elements.every((e) => e.isTypeOnly)));
       if (!typeOnly) specs.push(node.moduleSpecifier.text);
     } else if (ts.isExportDeclaration(node) && node.moduleSpecifier && ts.isStringLiteral(node.moduleSpecifier)) {
-      const typeOnly = node.isTypeOnly || (node.exportClause !== undefined && ts.isNamedExports(node.exportClause) && node.exportClause.elements.every((e) => e.isTypeOnly));
+      const typeOnly =
+        node.isTypeOnly ||
+        (node.exportClause !== undefined &&
+          ts.isNamedExports(node.exportClause) &&
+          node.exportClause.elements.every((e) => e.isTypeOnly));
       if (!typeOnly) specs.push(node.moduleSpecifier.text);
-    } else if (ts.isCallExpression(node) && node.expression.kind === ts.SyntaxKind.ImportKeyword && node.arguments[0] && ts.isStringLiteral(node.arguments[0])) {
+    } else if (
+      ts.isCallExpression(node) &&
+      node.expression.kind === ts.SyntaxKind.ImportKeyword &&
+      node.arguments[0] &&
+      ts.isStringLiteral(node.arguments[0])
+    ) {
       specs.push(node.arguments[0].text);
     }
     ts.forEachChild(node, visit);
@@ -51,7 +86,8 @@ function runtimeImports(file: string): Edge[] {
 function resolveSource(dir: string, spec: string): string {
   const base = resolve(dir, spec);
   const stem = base.replace(/\.(js|jsx|ts|tsx)$/, '');
-  for (const c of [stem + '.ts', stem + '.tsx', base, join(base, 'index.ts')]) if (existsSync(c) && statSync(c).isFile()) return c;
+  for (const c of [stem + '.ts', stem + '.tsx', base, join(base, 'index.ts')])
+    if (existsSync(c) && statSync(c).isFile()) return c;
   throw new Error(`${relative(ROOT, dir)}: cannot resolve ${spec}`);
 }
 
@@ -75,7 +111,8 @@ function serverReach(starts: string[]): string[] {
         continue;
       }
       const name = packageName(e.spec);
-      if (e.spec.startsWith('node:') || BUILTINS.has(name) || SERVER_ONLY.includes(name)) found.push(`${[...path].join(' → ')} → ${e.spec}`);
+      if (e.spec.startsWith('node:') || BUILTINS.has(name) || SERVER_ONLY.includes(name))
+        found.push(`${[...path].join(' → ')} → ${e.spec}`);
     }
   }
   return found;
@@ -105,7 +142,8 @@ describe('the browser entry', () => {
       const text = readFileSync(file, 'utf8');
       for (const m of text.matchAll(/(?:from\s+|import\s*\(\s*)'(\.[^']+)'/g)) {
         const target = resolveSource(dirname(file), m[1]);
-        if (target.startsWith(join(ROOT, 'core') + '/') && !allowed.has(target)) deep.push(`${relative(ROOT, file)}: ${m[1]}`);
+        if (target.startsWith(join(ROOT, 'core') + '/') && !allowed.has(target))
+          deep.push(`${relative(ROOT, file)}: ${m[1]}`);
       }
     }
     expect(deep).toEqual([]);
@@ -153,12 +191,23 @@ describe('the public API', () => {
     const { names } = publicNames();
     const documented = new Set(documentedNames());
     const exported = new Set(names);
-    expect({ undocumented: names.filter((n) => !documented.has(n)), missing: [...documented].filter((n) => !exported.has(n)) }).toEqual({ undocumented: [], missing: [] });
+    expect({
+      undocumented: names.filter((n) => !documented.has(n)),
+      missing: [...documented].filter((n) => !exported.has(n)),
+    }).toEqual({ undocumented: [], missing: [] });
   });
 
   it('leaves out the internals that once leaked', () => {
     const { names } = publicNames();
-    for (const internal of ['ImportWriter', 'IMPORT_LOCK', 'PaymentPage', 'MatchPool', 'PaymentRowReader', 'csvLineWriter']) expect(names).not.toContain(internal);
+    for (const internal of [
+      'ImportWriter',
+      'IMPORT_LOCK',
+      'PaymentPage',
+      'MatchPool',
+      'PaymentRowReader',
+      'csvLineWriter',
+    ])
+      expect(names).not.toContain(internal);
   });
 });
 
@@ -173,11 +222,19 @@ describe("the README's library example", () => {
     const code = readme.slice(at, readme.indexOf('```', at));
     const lib = pathToFileURL(join(ROOT, 'dist/core/index.js')).href;
     const dir = mkdtempSync(join(tmpdir(), 'remit-lib-'));
-    const env = { ...process.env, REMIT_DB: join(dir, 'remit.sqlite'), DATABASE_URL: '', REMIT_ADMIN_PASSWORD: 'Lib-example-2026!' };
+    const env = {
+      ...process.env,
+      REMIT_DB: join(dir, 'remit.sqlite'),
+      DATABASE_URL: '',
+      REMIT_ADMIN_PASSWORD: 'Lib-example-2026!',
+    };
     // an installation as `remit serve` leaves it: migrated, with 總店 (HQ)
-    writeFileSync(join(dir, 'setup.mjs'), `import { loadConfig, openDatabase, migrateLatest, ensureFirstRun, securitySettings } from '${lib}';
+    writeFileSync(
+      join(dir, 'setup.mjs'),
+      `import { loadConfig, openDatabase, migrateLatest, ensureFirstRun, securitySettings } from '${lib}';
 const config = loadConfig(process.env); const db = openDatabase(config.db); await migrateLatest(db);
-await ensureFirstRun({ db, security: securitySettings(config) }, { adminPassword: process.env.REMIT_ADMIN_PASSWORD }); await db.destroy();`);
+await ensureFirstRun({ db, security: securitySettings(config) }, { adminPassword: process.env.REMIT_ADMIN_PASSWORD }); await db.destroy();`,
+    );
     execFileSync(process.execPath, [join(dir, 'setup.mjs')], { env });
     writeFileSync(join(dir, 'report.mjs'), code.replace("from 'remit'", `from '${lib}'`));
     const out = execFileSync(process.execPath, [join(dir, 'report.mjs')], { env, encoding: 'utf8' });

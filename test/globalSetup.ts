@@ -2,7 +2,9 @@
 export default function setup(): void {
   const pg = process.env.REMIT_TEST_PG_URL;
   if (pg) {
-    console.log(`\n[remit tests] databases: SQLite and PostgreSQL (${pg.replace(/:\/\/([^:@/]+):[^@/]*@/, '://$1:***@')})\n`);
+    console.log(
+      `\n[remit tests] databases: SQLite and PostgreSQL (${pg.replace(/:\/\/([^:@/]+):[^@/]*@/, '://$1:***@')})\n`,
+    );
   } else {
     const line = '!'.repeat(78);
     console.warn(

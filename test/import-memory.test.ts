@@ -41,10 +41,19 @@ describe('import streams: memory flat from 50 000 to 200 000 rows', () => {
     await benchChild('export-cli', [join(dir, 'source.db'), join(dir, 'large.xlsx')]);
 
     const peaks: Record<string, number> = {};
-    for (const [name, n] of [['small', 50_000], ['large', 200_000]] as const) {
+    for (const [name, n] of [
+      ['small', 50_000],
+      ['large', 200_000],
+    ] as const) {
       await withDb(`${name}.db`, async (k) => void (await seedDatabase(k, 0))); // the stores, no payments
       const r = await benchChild('import-cli', [join(dir, `${name}.xlsx`), join(dir, `${name}.db`)]);
-      const out = JSON.parse(r.stdout) as { rows: number; imported: number; errors: string[]; skipped_rows: unknown[]; skipped_row_count: number };
+      const out = JSON.parse(r.stdout) as {
+        rows: number;
+        imported: number;
+        errors: string[];
+        skipped_rows: unknown[];
+        skipped_row_count: number;
+      };
       // the second seeding repeats the first one's payments, so the large file holds 50 000 repeats, skipped
       expect(out).toMatchObject({ rows: n, imported: name === 'small' ? 50_000 : 150_000, errors: [] });
       expect(out.imported + out.skipped_row_count).toBe(n);
@@ -53,7 +62,9 @@ describe('import streams: memory flat from 50 000 to 200 000 rows', () => {
       peaks[name] = r.maxRSS;
     }
     // The small file again into its database: every row is stored already, counted whole, named up to 10 000.
-    const again = JSON.parse((await benchChild('import-cli', [join(dir, 'small.xlsx'), join(dir, 'small.db')])).stdout) as { imported: number; skipped: number; duplicates: number[] };
+    const again = JSON.parse(
+      (await benchChild('import-cli', [join(dir, 'small.xlsx'), join(dir, 'small.db')])).stdout,
+    ) as { imported: number; skipped: number; duplicates: number[] };
     expect(again).toMatchObject({ imported: 0, skipped: 50_000 });
     expect(again.duplicates).toHaveLength(10_000);
     expect(again.duplicates.slice(0, 3)).toEqual([2, 3, 4]);

@@ -29,13 +29,19 @@ describe.skipIf(!existsSync('/usr/bin/script'))('remit import progress', () => {
     }
     writeFileSync(file, `${lines.join('\n')}\n`);
     expect((await remit(['--db', join(dir, 'a.db'), 'migrate'])).code).toBe(0); // only migrate creates a database
-    expect((await remit(['--db', join(dir, 'a.db'), 'stores', 'add', '--name', '台北店', '--code', 'TPE'])).code).toBe(0);
+    expect((await remit(['--db', join(dir, 'a.db'), 'stores', 'add', '--name', '台北店', '--code', 'TPE'])).code).toBe(
+      0,
+    );
   }, 60_000);
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
   const onTerminal = (db: string, extra: string[] = []) => {
     const cmd = [process.execPath, BIN, '--db', db, 'import', file, ...extra].map((a) => `'${a}'`).join(' ');
-    const r = spawnSync('/usr/bin/script', ['-qec', cmd, '/dev/null'], { encoding: 'utf8', timeout: 120_000, env: { PATH: process.env.PATH ?? '', TERM: 'xterm' } });
+    const r = spawnSync('/usr/bin/script', ['-qec', cmd, '/dev/null'], {
+      encoding: 'utf8',
+      timeout: 120_000,
+      env: { PATH: process.env.PATH ?? '', TERM: 'xterm' },
+    });
     expect(r.status, r.stdout).toBe(0);
     return r.stdout;
   };
@@ -43,7 +49,10 @@ describe.skipIf(!existsSync('/usr/bin/script'))('remit import progress', () => {
   it('on a terminal: rows read and written, overwritten in place, ending at the whole file', () => {
     const db = join(dir, 'a.db');
     const out = onTerminal(db);
-    const updates = out.split('\r\x1b[K').slice(1).map((s) => s.split(/\r?\n/)[0].replace(/\r$/, ''));
+    const updates = out
+      .split('\r\x1b[K')
+      .slice(1)
+      .map((s) => s.split(/\r?\n/)[0].replace(/\r$/, ''));
     expect(updates.length).toBeGreaterThanOrEqual(2);
     expect(updates.at(-1)).toBe(`已讀取 ${N} 行，已寫入 ${N} 筆`);
     expect(out).toContain(`成功匯入 ${N} 筆記錄`);
@@ -53,7 +62,11 @@ describe.skipIf(!existsSync('/usr/bin/script'))('remit import progress', () => {
   }, 180_000);
 
   it('off a terminal: no progress line', () => {
-    const r = spawnSync(process.execPath, [BIN, '--db', join(dir, 'a.db'), 'import', file, '--dry-run'], { encoding: 'utf8', timeout: 120_000, env: { PATH: process.env.PATH ?? '' } });
+    const r = spawnSync(process.execPath, [BIN, '--db', join(dir, 'a.db'), 'import', file, '--dry-run'], {
+      encoding: 'utf8',
+      timeout: 120_000,
+      env: { PATH: process.env.PATH ?? '' },
+    });
     expect(r.status).toBe(0);
     expect(r.stderr).not.toContain('已讀取');
     expect(r.stdout).toContain(`共 ${N} 筆資料`);

@@ -35,16 +35,27 @@ const fileOf = (bytes: Uint8Array | string, ext = 'xlsx') => {
 };
 
 /** Everything the streamed reader says about a file, shaped as parsePaymentsWorkbook's answer. */
-async function streamed(path: string, opts: Partial<SourceOptions> = {}): Promise<Omit<ParseResult, 'sheetName' | 'preview'> & { sheetName: string; cells: string[][] }> {
+async function streamed(
+  path: string,
+  opts: Partial<SourceOptions> = {},
+): Promise<Omit<ParseResult, 'sheetName' | 'preview'> & { sheetName: string; cells: string[][] }> {
   const source = await openPaymentsFile(path, { stores: STORES, ...opts });
-  const out = { sheetName: source.sheetName, rows: [] as ParseResult['rows'], errors: [] as string[], skipped: [] as ParseResult['skipped'], totalRows: 0, cells: [] as string[][] };
+  const out = {
+    sheetName: source.sheetName,
+    rows: [] as ParseResult['rows'],
+    errors: [] as string[],
+    skipped: [] as ParseResult['skipped'],
+    totalRows: 0,
+    cells: [] as string[][],
+  };
   for await (const batch of source.batches()) {
     for (const r of batch) {
       out.totalRows++;
       out.cells.push(r.display());
       if (r.outcome.state === 'ok') out.rows.push({ ...r.outcome.payment, paid_at: toIso(r.outcome.payment.paid_at) });
       else if (r.outcome.state === 'error') out.errors.push(...r.outcome.errors);
-      else if (r.outcome.state === 'duplicate') out.skipped.push({ row: r.row, reason: r.outcome.reason, duplicateOf: r.outcome.duplicateOf });
+      else if (r.outcome.state === 'duplicate')
+        out.skipped.push({ row: r.row, reason: r.outcome.reason, duplicateOf: r.outcome.duplicateOf });
       else out.skipped.push({ row: r.row, reason: r.outcome.reason });
     }
   }
@@ -64,7 +75,10 @@ async function sameAsWhole(bytes: Uint8Array, opts: Partial<SourceOptions> = {})
 }
 
 type CellIn = string | number | XLSX.CellObject | null;
-function workbook(rows: CellIn[][], opts: { date1904?: boolean; sheets?: string[]; bookType?: 'xlsx' | 'biff8' } = {}): Uint8Array {
+function workbook(
+  rows: CellIn[][],
+  opts: { date1904?: boolean; sheets?: string[]; bookType?: 'xlsx' | 'biff8' } = {},
+): Uint8Array {
   const wb = XLSX.utils.book_new();
   for (const name of opts.sheets ?? []) XLSX.utils.book_append_sheet(wb, XLSX.utils.aoa_to_sheet([['x']]), name);
   XLSX.utils.book_append_sheet(wb, XLSX.utils.aoa_to_sheet([HEADER, ...rows]), '匯款記錄');
@@ -85,7 +99,15 @@ const MIXED: CellIn[][] = [
   ['2026/11/18', '44444', '09:15', -3, 'x'.repeat(1001), '', ''],
   [46344, '55555', { t: 'e', v: 0x0f }, 1500, '', '台北店', ''],
   [-5, '66666', 'abc', 'abc', '', '', ''],
-  [46344, '77777', { t: 'n', v: 46344.25, z: 'yyyy/mm/dd hh:mm' }, { t: 'n', v: 2500, z: '#,##0' }, '', { t: 'b', v: true }, ''],
+  [
+    46344,
+    '77777',
+    { t: 'n', v: 46344.25, z: 'yyyy/mm/dd hh:mm' },
+    { t: 'n', v: 2500, z: '#,##0' },
+    '',
+    { t: 'b', v: true },
+    '',
+  ],
 ];
 
 describe('the streamed reader reads what the whole-file reader reads', () => {
@@ -114,7 +136,13 @@ describe('the streamed reader reads what the whole-file reader reads', () => {
       status: i % 2 ? '已入帳' : '未確認',
     })) as ExportPayment[];
     const chunks: Buffer[] = [];
-    for await (const c of streamExportWorkbook((async function* () { yield payments; })(), STORES)) chunks.push(c);
+    for await (const c of streamExportWorkbook(
+      (async function* () {
+        yield payments;
+      })(),
+      STORES,
+    ))
+      chunks.push(c);
     const s = await sameAsWhole(new Uint8Array(Buffer.concat(chunks)));
     expect(s.rows).toHaveLength(3000);
     expect(s.rows[7].note).toBe('備註 <b>A&B</b> "引號"\t7');
@@ -122,17 +150,43 @@ describe('the streamed reader reads what the whole-file reader reads', () => {
 
   it('keeps a note that reads like markup (&amp;) as written, where SheetJS would unescape it twice', async () => {
     const note = '收據 &amp; 發票';
-    const payment = { last_five: '01234', paid_at: Date.UTC(2026, 0, 1), amount: 1, note, store_id: 1, status: '未確認' } as ExportPayment;
+    const payment = {
+      last_five: '01234',
+      paid_at: Date.UTC(2026, 0, 1),
+      amount: 1,
+      note,
+      store_id: 1,
+      status: '未確認',
+    } as ExportPayment;
     const chunks: Buffer[] = [];
-    for await (const c of streamExportWorkbook((async function* () { yield [payment]; })(), STORES)) chunks.push(c);
+    for await (const c of streamExportWorkbook(
+      (async function* () {
+        yield [payment];
+      })(),
+      STORES,
+    ))
+      chunks.push(c);
     expect((await streamed(fileOf(Buffer.concat(chunks)))).rows[0].note).toBe(note);
   });
 
   it("keeps a note that reads like Excel's own escape (_x0041_) as written (SheetJS, which unescapes twice, would not)", async () => {
     const note = '代碼 _x0041_ 與 _x000D_';
-    const payment = { last_five: '01234', paid_at: Date.UTC(2026, 0, 1), amount: 1, note, store_id: 1, status: '未確認' } as ExportPayment;
+    const payment = {
+      last_five: '01234',
+      paid_at: Date.UTC(2026, 0, 1),
+      amount: 1,
+      note,
+      store_id: 1,
+      status: '未確認',
+    } as ExportPayment;
     const chunks: Buffer[] = [];
-    for await (const c of streamExportWorkbook((async function* () { yield [payment]; })(), STORES)) chunks.push(c);
+    for await (const c of streamExportWorkbook(
+      (async function* () {
+        yield [payment];
+      })(),
+      STORES,
+    ))
+      chunks.push(c);
     expect((await streamed(fileOf(Buffer.concat(chunks)))).rows[0].note).toBe(note);
   });
 
@@ -147,8 +201,22 @@ describe('the streamed reader reads what the whole-file reader reads', () => {
 
 describe('CSV, streamed', () => {
   const payments = [
-    { last_five: '01234', paid_at: Date.UTC(2026, 10, 18, 1, 15), amount: 1500, note: '早班, "A"\n第二行', store_id: 2, status: '已入帳' },
-    { last_five: '98765', paid_at: Date.UTC(2026, 10, 19, 10, 45), amount: 650, note: '=1+1', store_id: 3, status: '未確認' },
+    {
+      last_five: '01234',
+      paid_at: Date.UTC(2026, 10, 18, 1, 15),
+      amount: 1500,
+      note: '早班, "A"\n第二行',
+      store_id: 2,
+      status: '已入帳',
+    },
+    {
+      last_five: '98765',
+      paid_at: Date.UTC(2026, 10, 19, 10, 45),
+      amount: 650,
+      note: '=1+1',
+      store_id: 3,
+      status: '未確認',
+    },
   ] as ExportPayment[];
 
   it('our CSV export (BOM, ="01234", quoted newlines) imports back unchanged', async () => {
@@ -165,7 +233,20 @@ describe('CSV, streamed', () => {
     const text = `${HEADER.join(',')}\r\n115/11/18,01234,上午 9:15,"1,500",備註,台中店,已點收\r\n`;
     const s = await streamed(fileOf(new Uint8Array(iconv.encode(text, 'big5')), 'csv'));
     expect(s.errors).toEqual([]);
-    expect(s.rows).toEqual([{ row: 2, last_five: '01234', paid_at: '2026-11-18T01:15:00.000Z', amount: 1500, note: '備註', store_id: 2, status: '已入帳', method: '匯款', method_detail: null, employee: false }]);
+    expect(s.rows).toEqual([
+      {
+        row: 2,
+        last_five: '01234',
+        paid_at: '2026-11-18T01:15:00.000Z',
+        amount: 1500,
+        note: '備註',
+        store_id: 2,
+        status: '已入帳',
+        method: '匯款',
+        method_detail: null,
+        employee: false,
+      },
+    ]);
   });
 });
 
@@ -182,12 +263,16 @@ describe('refusals', () => {
 
   it('a sheet that inflates past what its directory declares is a bomb, stopped in the stream', async () => {
     // A workbook whose sheet is 50 MB of spaces declared as 100 bytes.
-    const forged = xlsxWith({ ...entry('xl/worksheets/sheet1.xml', Buffer.alloc(50 * 1024 * 1024, 0x20)), declaredSize: 100 });
+    const forged = xlsxWith({
+      ...entry('xl/worksheets/sheet1.xml', Buffer.alloc(50 * 1024 * 1024, 0x20)),
+      declaredSize: 100,
+    });
     expect(await refusal(fileOf(forged))).toBe('檔案內容過大或可能為壓縮炸彈，已拒絕');
   });
 
   it('.xls (BIFF) over its whole-file limits says so and suggests saving as .xlsx', async () => {
-    const hint = '.xls 檔（舊版 Excel 格式）無法分段讀取，上限為 25 MB、100000 筆：請在 Excel 以「另存新檔」存成 .xlsx 後再匯入';
+    const hint =
+      '.xls 檔（舊版 Excel 格式）無法分段讀取，上限為 25 MB、100000 筆：請在 Excel 以「另存新檔」存成 .xlsx 後再匯入';
     expect(await refusal(fileOf(workbook(MIXED, { bookType: 'biff8' }), 'xls'), { maxRows: 5 })).toBe(hint);
     const big = Buffer.alloc(26 * 1024 * 1024);
     Buffer.from([0xd0, 0xcf, 0x11, 0xe0, 0xa1, 0xb1, 0x1a, 0xe1]).copy(big);
@@ -195,15 +280,26 @@ describe('refusals', () => {
   });
 
   it('a CSV of one endless cell, or a sheet of one endless text, is refused before it fills memory', async () => {
-    expect(await refusal(fileOf(`${HEADER.join(',')}\n"${'x'.repeat(3_000_000)}`, 'csv'))).toBe('檔案解析失敗，請確認檔案格式正確');
-    const endless = xlsxWith(entry('xl/worksheets/sheet1.xml', `<worksheet><sheetData><row r="1"><c t="inlineStr"><is><t>${randomBytes(15_000_000).toString('base64')}`));
+    expect(await refusal(fileOf(`${HEADER.join(',')}\n"${'x'.repeat(3_000_000)}`, 'csv'))).toBe(
+      '檔案解析失敗，請確認檔案格式正確',
+    );
+    const endless = xlsxWith(
+      entry(
+        'xl/worksheets/sheet1.xml',
+        `<worksheet><sheetData><row r="1"><c t="inlineStr"><is><t>${randomBytes(15_000_000).toString('base64')}`,
+      ),
+    );
     expect(await refusal(fileOf(endless))).toBe('檔案解析失敗，請確認檔案格式正確');
   });
 
   it('more rows than the limit, a file over the size limit, and a file of another kind', async () => {
     expect(await refusal(fileOf(workbook(MIXED)), { maxRows: 5 })).toBe('資料列過多：一次最多匯入 5 筆');
     expect(await refusal(fileOf(workbook(MIXED)), { maxBytes: 100 })).toBe('檔案過大：上限為 0 MB');
-    expect(await refusal(fileOf('hello', 'txt'.replace('txt', 'pdf')))).toBe('不是可匯入的檔案：請選擇 .xlsx、.xls 或 .csv 檔案');
-    expect(await refusal(fileOf(Buffer.from(workbook(MIXED)).subarray(0, 2000)))).toBe('檔案解析失敗，請確認檔案格式正確');
+    expect(await refusal(fileOf('hello', 'txt'.replace('txt', 'pdf')))).toBe(
+      '不是可匯入的檔案：請選擇 .xlsx、.xls 或 .csv 檔案',
+    );
+    expect(await refusal(fileOf(Buffer.from(workbook(MIXED)).subarray(0, 2000)))).toBe(
+      '檔案解析失敗，請確認檔案格式正確',
+    );
   });
 });

@@ -59,7 +59,8 @@ async function plan(db: Knex, q: Knex.QueryBuilder): Promise<string[]> {
 }
 
 /** A step that sorts the matches (the page is not read in order from an index). */
-const sortStep = (line: string) => /TEMP B-TREE FOR (RIGHT PART OF )?ORDER BY/.test(line) || /^\s*(->\s*)?(Incremental )?Sort\b/.test(line);
+const sortStep = (line: string) =>
+  /TEMP B-TREE FOR (RIGHT PART OF )?ORDER BY/.test(line) || /^\s*(->\s*)?(Incremental )?Sort\b/.test(line);
 /** A step that reads every row of payments: a table scan with no index. */
 const fullScan = (line: string) => /^SCAN payments$/.test(line.trim()) || /Seq Scan on payments\b/.test(line);
 
@@ -100,7 +101,10 @@ describe.each(DB_KINDS)('list plans (%s)', (kind) => {
         for (const order of ['ASC', 'DESC'] as const) {
           const query: ListQuery = { filter, sort: [field, order], range: [0, 24] };
           const { count, page } = listQueries(filteredPaymentsQuery(ctx, filter).query, query, PAYMENT_LIST_SPEC);
-          for (const [what, q] of [['count', count], ['page', page]] as const) {
+          for (const [what, q] of [
+            ['count', count],
+            ['page', page],
+          ] as const) {
             const lines = await plan(t.db, q);
             if (what === 'count' && name === 'nothing') continue; // counting every payment reads them all, whatever the index
             // Known and said in the README: SQLite has no index for text inside the note (FTS5 keys
@@ -110,8 +114,10 @@ describe.each(DB_KINDS)('list plans (%s)', (kind) => {
             // With no filter or a store only, the page is read in the sort's order: no sort step.
             // (updated_at within a store is the exception the migration names: an API-only sort.)
             const inOrder = what === 'page' && (name === 'nothing' || (name === 'store' && field !== 'updated_at'));
-            if (inOrder && lines.some(sortStep)) bad.push(`${name} sorted by ${field} ${order} (page sorts its matches):\n    ${lines.join('\n    ')}`);
-            if (lines.some(fullScan)) bad.push(`${name} sorted by ${field} ${order} (${what}):\n    ${lines.join('\n    ')}`);
+            if (inOrder && lines.some(sortStep))
+              bad.push(`${name} sorted by ${field} ${order} (page sorts its matches):\n    ${lines.join('\n    ')}`);
+            if (lines.some(fullScan))
+              bad.push(`${name} sorted by ${field} ${order} (${what}):\n    ${lines.join('\n    ')}`);
           }
         }
       }
@@ -120,14 +126,31 @@ describe.each(DB_KINDS)('list plans (%s)', (kind) => {
   }, 120_000);
 
   it('answers the same total from the per-day table as a count of the payments, for every filter and scope, after edits and deletes', async () => {
-    const branch: Principal = { id: 1, username: 'branch', role: 'user', permissions: ['view_payments'], store_id: stores[2], accessible_stores: [stores[5]] };
+    const branch: Principal = {
+      id: 1,
+      username: 'branch',
+      role: 'user',
+      permissions: ['view_payments'],
+      store_id: stores[2],
+      accessible_stores: [stores[5]],
+    };
     const check = async () => {
       const wrong: string[] = [];
       for (const actor of [systemActor('test'), branch]) {
         const ctx = { db: t.db, security: TEST_SECURITY, actor, ip: null };
-        for (const [name, filter] of [...combos(), ['a day', { paid_at_gte: '2025-06-01', paid_at_lte: '2025-06-01' }], ['from a time', { paid_at_gte: '2025-06-01T10:00:00+08:00' }]] as Array<[string, Record<string, unknown>]>) {
+        for (const [name, filter] of [
+          ...combos(),
+          ['a day', { paid_at_gte: '2025-06-01', paid_at_lte: '2025-06-01' }],
+          ['from a time', { paid_at_gte: '2025-06-01T10:00:00+08:00' }],
+        ] as Array<[string, Record<string, unknown>]>) {
           const listed = (await listPayments(ctx, { filter, range: [0, 0] })).total;
-          const counted = Number(((await filteredPaymentsQuery(ctx, filter).query.clearSelect().count({ n: '*' }).first()) as { n: number | string }).n);
+          const counted = Number(
+            (
+              (await filteredPaymentsQuery(ctx, filter).query.clearSelect().count({ n: '*' }).first()) as {
+                n: number | string;
+              }
+            ).n,
+          );
           if (listed !== counted) wrong.push(`${actor.username} ${name}: list says ${listed}, payments ${counted}`);
         }
       }
@@ -135,7 +158,10 @@ describe.each(DB_KINDS)('list plans (%s)', (kind) => {
     };
     expect(await check()).toEqual([]);
     await t.db('payments').where('uuid', '<', 'p-00001000').update({ status: '未入帳' });
-    await t.db('payments').where('uuid', '>', 'p-00029000').update({ store_id: stores[2], paid_at: Date.UTC(2025, 2, 15) });
+    await t
+      .db('payments')
+      .where('uuid', '>', 'p-00029000')
+      .update({ store_id: stores[2], paid_at: Date.UTC(2025, 2, 15) });
     await t.db('payments').where('uuid', 'like', 'p-0001%').delete();
     expect(await check()).toEqual([]);
   }, 120_000);

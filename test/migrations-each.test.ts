@@ -13,19 +13,28 @@ import { knownMigrationNames, migrateDownOne, migrateNext } from '../core/db/mig
 import { createTestDb, DB_KINDS, type TestDb } from './helpers/db.js';
 
 const FOLDER = join(import.meta.dirname, '..', 'migrations');
-const ON_DISK = readdirSync(FOLDER).filter((f) => /^\d{14}_\w+\.ts$/.test(f)).map((f) => f.replace(/\.ts$/, '')).sort();
+const ON_DISK = readdirSync(FOLDER)
+  .filter((f) => /^\d{14}_\w+\.ts$/.test(f))
+  .map((f) => f.replace(/\.ts$/, ''))
+  .sort();
 
 async function tables(db: Knex): Promise<string[]> {
   const rows =
     db.client.config.client === 'pg'
-      ? ((await db.raw('select table_name as name from information_schema.tables where table_schema = current_schema()')).rows as Array<{ name: string }>)
+      ? ((
+          await db.raw('select table_name as name from information_schema.tables where table_schema = current_schema()')
+        ).rows as Array<{ name: string }>)
       : ((await db.raw("select name from sqlite_master where type = 'table'")) as Array<{ name: string }>);
-  return rows.map((r) => r.name).filter((n) => !/^(knex_|sqlite_)/.test(n)).sort();
+  return rows
+    .map((r) => r.name)
+    .filter((n) => !/^(knex_|sqlite_)/.test(n))
+    .sort();
 }
 
 async function counts(db: Knex): Promise<Record<string, number>> {
   const out: Record<string, number> = {};
-  for (const t of await tables(db)) out[t] = Number(((await db(t).count({ n: '*' })) as Array<{ n: number | string }>)[0].n);
+  for (const t of await tables(db))
+    out[t] = Number(((await db(t).count({ n: '*' })) as Array<{ n: number | string }>)[0].n);
   return out;
 }
 
@@ -47,10 +56,27 @@ async function fillOnce(db: Knex, n: number): Promise<void> {
     const row: Record<string, unknown> = {};
     for (const [col, c] of Object.entries(info)) {
       const known: Record<string, unknown> = {
-        name: `分店${n}`, code: `S${n}`, username: `user${n}`, password_hash: '$2b$10$abcdefghijklmnopqrstuv', role: 'user',
-        permissions: '[]', accessible_stores: '[]', uuid: `mig-${table}-${n}`, last_five: String(10000 + n), paid_at: now,
-        amount: 100 + n, status: '未確認', note: `第 ${n} 筆`, actor_username: 'migration-test', action: 'create', entity: 'payment',
-        ip: '127.0.0.1', at: now, created_at: now, updated_at: now, day: 20_000 + n,
+        name: `分店${n}`,
+        code: `S${n}`,
+        username: `user${n}`,
+        password_hash: '$2b$10$abcdefghijklmnopqrstuv',
+        role: 'user',
+        permissions: '[]',
+        accessible_stores: '[]',
+        uuid: `mig-${table}-${n}`,
+        last_five: String(10000 + n),
+        paid_at: now,
+        amount: 100 + n,
+        status: '未確認',
+        note: `第 ${n} 筆`,
+        actor_username: 'migration-test',
+        action: 'create',
+        entity: 'payment',
+        ip: '127.0.0.1',
+        at: now,
+        created_at: now,
+        updated_at: now,
+        day: 20_000 + n,
       };
       if (col === 'id' && table in { stores: 1, users: 1 }) continue;
       if (col === 'store_id' && refs.store_id !== undefined) row[col] = refs.store_id;
@@ -68,14 +94,18 @@ async function fillOnce(db: Knex, n: number): Promise<void> {
     }
     if (table === 'payment_daily') continue; // kept by triggers from payments
     try {
-      const [ret] = await db(table).insert(row).returning(table in { stores: 1, users: 1 } ? 'id' : '*');
+      const [ret] = await db(table)
+        .insert(row)
+        .returning(table in { stores: 1, users: 1 } ? 'id' : '*');
       if (table === 'stores') refs.store_id = Number(typeof ret === 'object' ? ret.id : ret);
       if (table === 'users') refs.user_id = Number(typeof ret === 'object' ? ret.id : ret);
       if (table === 'payments') refs.payment_uuid = row.uuid;
       if (table === 'bank_statements') refs.statement_id = Number(ret.id);
       if (table === 'bank_lines') refs.line_id = Number(ret.id);
     } catch (err) {
-      throw new Error(`cannot put a row into ${table} (${JSON.stringify(row)}): give fillOnce in test/migrations-each.test.ts a value for its columns\n${err}`);
+      throw new Error(
+        `cannot put a row into ${table} (${JSON.stringify(row)}): give fillOnce in test/migrations-each.test.ts a value for its columns\n${err}`,
+      );
     }
   }
 }
@@ -107,8 +137,10 @@ describe.each(DB_KINDS)('each migration up and down with rows, on %s', (kind) =>
     expect(await migrateDownOne(t.db)).toEqual([name]);
     const down = await counts(t.db);
     expect(Object.keys(down).sort()).toEqual(Object.keys(before).sort());
-    for (const [table, n] of Object.entries(before)) expect(down[table], `${table} after down`).toBeGreaterThanOrEqual(n);
-    if ('payments' in before) expect(await t.db('payments').where({ uuid: 'mig-payments-1' }).first('note')).toEqual({ note: '第 1 筆' });
+    for (const [table, n] of Object.entries(before))
+      expect(down[table], `${table} after down`).toBeGreaterThanOrEqual(n);
+    if ('payments' in before)
+      expect(await t.db('payments').where({ uuid: 'mig-payments-1' }).first('note')).toEqual({ note: '第 1 筆' });
 
     expect(await migrateNext(t.db)).toEqual([name]);
   });

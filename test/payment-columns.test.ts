@@ -53,9 +53,20 @@ describe.each(DB_KINDS)('a field added to the payment lists (%s)', (kind) => {
     await t.db.schema.alterTable('payments', (tb) => tb.string('ref', 20).notNullable().defaultTo(''));
     const now = Date.now();
     await t.db('stores').insert({ name: '台北店', code: 'TPE', created_at: now, updated_at: now });
-    stores = ((await t.db('stores').select('id', 'name', 'code')) as typeof stores).map((s) => ({ ...s, id: Number(s.id) }));
+    stores = ((await t.db('stores').select('id', 'name', 'code')) as typeof stores).map((s) => ({
+      ...s,
+      id: Number(s.id),
+    }));
     await t.db('payments').insert(
-      PAYMENTS.map((p) => ({ ...p, store_id: stores[0].id, status: '未確認', note: '', created_by: null, created_at: now, updated_at: now })),
+      PAYMENTS.map((p) => ({
+        ...p,
+        store_id: stores[0].id,
+        status: '未確認',
+        note: '',
+        created_by: null,
+        created_at: now,
+        updated_at: now,
+      })),
     );
   }, 60_000);
   afterAll(async () => {
@@ -76,7 +87,11 @@ describe.each(DB_KINDS)('a field added to the payment lists (%s)', (kind) => {
 
   it('the csv export has the column, after the spec’s seven, and the import reads it back', async () => {
     const file = await exportPayments(ctx(), { format: 'csv' });
-    const lines = (await bytes(file.body)).toString('utf8').replace(/^\uFEFF/, '').trimEnd().split('\r\n');
+    const lines = (await bytes(file.body))
+      .toString('utf8')
+      .replace(/^\uFEFF/, '')
+      .trimEnd()
+      .split('\r\n');
     expect(lines[0]).toBe(`營業日期,帳號後五碼,匯款時間,匯款金額,備註,分店,點收狀態,付款方式,${HEADER}`);
     expect(lines.slice(1).map((l) => l.split(',').at(-1))).toEqual(REFS);
 
@@ -86,7 +101,11 @@ describe.each(DB_KINDS)('a field added to the payment lists (%s)', (kind) => {
     for await (const batch of (await openPaymentsFile(path, importOpts())).batches()) {
       for (const r of batch) read.push(r.outcome.state === 'ok' ? r.outcome.payment : r.outcome);
     }
-    expect(read).toEqual(PAYMENTS.map((p) => expect.objectContaining({ last_five: p.last_five, paid_at: p.paid_at, amount: p.amount, ref: p.ref })));
+    expect(read).toEqual(
+      PAYMENTS.map((p) =>
+        expect.objectContaining({ last_five: p.last_five, paid_at: p.paid_at, amount: p.amount, ref: p.ref }),
+      ),
+    );
   });
 
   it('the streamed xlsx export has the column (header, text cells), and the import reads it back, streamed and whole', async () => {
@@ -94,7 +113,9 @@ describe.each(DB_KINDS)('a field added to the payment lists (%s)', (kind) => {
     const data = await bytes(file.body);
     const sheet = XLSX.read(data, { type: 'buffer', cellNF: true }).Sheets['匯款記錄'];
     expect(sheet.I1.v).toBe(HEADER);
-    expect([2, 3, 4].map((r) => [sheet[`I${r}`].t, sheet[`I${r}`].v, sheet[`I${r}`].z])).toEqual(REFS.map((ref) => ['s', ref, '@']));
+    expect([2, 3, 4].map((r) => [sheet[`I${r}`].t, sheet[`I${r}`].v, sheet[`I${r}`].z])).toEqual(
+      REFS.map((ref) => ['s', ref, '@']),
+    );
     expect(sheet['!ref']).toBe('A1:I4');
 
     const path = join(dir, 'export.xlsx');
@@ -103,7 +124,9 @@ describe.each(DB_KINDS)('a field added to the payment lists (%s)', (kind) => {
     for await (const batch of (await openPaymentsFile(path, importOpts())).batches()) {
       for (const r of batch) read.push(r.outcome.state === 'ok' ? r.outcome.payment : r.outcome);
     }
-    expect(read).toEqual(PAYMENTS.map((p) => expect.objectContaining({ last_five: p.last_five, paid_at: p.paid_at, ref: p.ref })));
+    expect(read).toEqual(
+      PAYMENTS.map((p) => expect.objectContaining({ last_five: p.last_five, paid_at: p.paid_at, ref: p.ref })),
+    );
     // the back office's whole-file reader, with its preview of the sheet's cells
     const whole = parsePaymentsWorkbook(data, importOpts());
     expect(whole.errors).toEqual([]);
@@ -119,7 +142,10 @@ describe.each(DB_KINDS)('a field added to the payment lists (%s)', (kind) => {
   });
 
   it('the SheetJS workbooks (the whole-file export and the sample) have the column too', () => {
-    const whole = XLSX.read(buildExportWorkbook([{ ...PAYMENTS[0], note: '', store_id: stores[0].id, status: '未確認' }], stores), { type: 'array' }).Sheets['匯款記錄'];
+    const whole = XLSX.read(
+      buildExportWorkbook([{ ...PAYMENTS[0], note: '', store_id: stores[0].id, status: '未確認' }], stores),
+      { type: 'array' },
+    ).Sheets['匯款記錄'];
     expect([whole.I1.v, whole.I2.v]).toEqual([HEADER, 'R-003']);
     const sample = XLSX.read(buildSampleWorkbook(stores), { type: 'array' }).Sheets['匯款記錄'];
     expect(sample.I1.v).toBe(HEADER);

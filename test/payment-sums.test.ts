@@ -14,12 +14,22 @@ import { taipeiDayNumber, taipeiDayNumberStart } from '../core/time.js';
 import { CASH_OUT_DAILY, PAYMENT_BLOCKS } from '../migrations/20261127002600_board_figures.js';
 import { createTestDb, DB_KINDS, type TestDb } from './helpers/db.js';
 
-const digest = (dialect: 'sqlite' | 'pg', figures = PAYMENT_BLOCKS) => createHash('sha256').update(JSON.stringify(dailyFiguresSql(figures, dialect))).digest('hex').slice(0, 16);
+const digest = (dialect: 'sqlite' | 'pg', figures = PAYMENT_BLOCKS) =>
+  createHash('sha256')
+    .update(JSON.stringify(dailyFiguresSql(figures, dialect)))
+    .digest('hex')
+    .slice(0, 16);
 
 describe('payment_block triggers', () => {
   it("the migration's description gives the SQL it gave when it landed (a change is a new migration)", () => {
-    expect({ sqlite: digest('sqlite'), pg: digest('pg') }).toEqual({ sqlite: '5f49d0b494cc0760', pg: '44bd917cb2706c5c' });
-    expect({ sqlite: digest('sqlite', CASH_OUT_DAILY), pg: digest('pg', CASH_OUT_DAILY) }).toEqual({ sqlite: '8091d74928042d62', pg: '68520e105f5e602c' });
+    expect({ sqlite: digest('sqlite'), pg: digest('pg') }).toEqual({
+      sqlite: '5f49d0b494cc0760',
+      pg: '44bd917cb2706c5c',
+    });
+    expect({ sqlite: digest('sqlite', CASH_OUT_DAILY), pg: digest('pg', CASH_OUT_DAILY) }).toEqual({
+      sqlite: '8091d74928042d62',
+      pg: '68520e105f5e602c',
+    });
   });
 });
 
@@ -30,11 +40,16 @@ describe.each(DB_KINDS)('paymentSums on %s', (kind) => {
     t = await createTestDb(kind);
     const now = Date.now();
     for (const code of ['SA', 'SB']) {
-      const [row] = await t.db('stores').insert({ name: `${code}店`, code, created_at: now, updated_at: now }).returning('id');
+      const [row] = await t
+        .db('stores')
+        .insert({ name: `${code}店`, code, created_at: now, updated_at: now })
+        .returning('id');
       stores.push(Number(typeof row === 'object' ? row.id : row));
     }
     // 400 payments over 100 days from the start of a run, a few at each day's edges
-    const start = taipeiDayNumberStart(Math.ceil(taipeiDayNumber(Date.parse('2026-03-01T00:00:00+08:00')) / BLOCK_DAYS) * BLOCK_DAYS);
+    const start = taipeiDayNumberStart(
+      Math.ceil(taipeiDayNumber(Date.parse('2026-03-01T00:00:00+08:00')) / BLOCK_DAYS) * BLOCK_DAYS,
+    );
     const methods = ['匯款', '現金', '刷卡', '電子支付'];
     const statuses = ['未確認', '已入帳', '未入帳'];
     const rows = Array.from({ length: 400 }, (_, i) => ({
@@ -52,15 +67,27 @@ describe.each(DB_KINDS)('paymentSums on %s', (kind) => {
     }));
     await t.db('payments').insert(rows);
     // the triggers through updates and deletes
-    await t.db('payments').where({ uuid: 's-5' }).update({ paid_at: start + 40 * 86_400_000 });
-    await t.db('payments').where({ uuid: 's-6' }).update({ store_id: stores[1], method: '現金', status: '已入帳', amount: 999 });
+    await t
+      .db('payments')
+      .where({ uuid: 's-5' })
+      .update({ paid_at: start + 40 * 86_400_000 });
+    await t
+      .db('payments')
+      .where({ uuid: 's-6' })
+      .update({ store_id: stores[1], method: '現金', status: '已入帳', amount: 999 });
     await t.db('payments').where({ uuid: 's-7' }).delete();
   });
   afterAll(async () => t?.cleanup());
 
   /** the payments' own sums over whole days [first, last] */
   const direct = async (first?: number, last?: number) => {
-    const rows = (await t.db('payments').select('store_id', 'status', 'method', 'paid_at', 'amount')) as Array<{ store_id: number; status: string; method: string; paid_at: number | string; amount: number | string }>;
+    const rows = (await t.db('payments').select('store_id', 'status', 'method', 'paid_at', 'amount')) as Array<{
+      store_id: number;
+      status: string;
+      method: string;
+      paid_at: number | string;
+      amount: number | string;
+    }>;
     const out = new Map<string, { n: number; amount: number }>();
     for (const r of rows) {
       const day = taipeiDayNumber(Number(r.paid_at));
@@ -74,7 +101,11 @@ describe.each(DB_KINDS)('paymentSums on %s', (kind) => {
     return out;
   };
   const viaSums = async (first?: number, last?: number) =>
-    new Map((await paymentSums(t.db, 'all', first, last)).filter((s) => s.n !== 0).map((s) => [`${s.store_id}|${s.status}|${s.method}`, { n: s.n, amount: s.amount }]));
+    new Map(
+      (await paymentSums(t.db, 'all', first, last))
+        .filter((s) => s.n !== 0)
+        .map((s) => [`${s.store_id}|${s.status}|${s.method}`, { n: s.n, amount: s.amount }]),
+    );
 
   it('equal the payments’ own sums for every kind of range', async () => {
     const first = taipeiDayNumber(Number((await t.db('payments').min({ m: 'paid_at' }).first())!.m));
@@ -90,21 +121,48 @@ describe.each(DB_KINDS)('paymentSums on %s', (kind) => {
       [undefined, undefined],
       [first + 200, first + 300],
     ];
-    for (const [a, b] of ranges) expect([a, b, Object.fromEntries(await viaSums(a, b))]).toEqual([a, b, Object.fromEntries(await direct(a, b))]);
+    for (const [a, b] of ranges)
+      expect([a, b, Object.fromEntries(await viaSums(a, b))]).toEqual([a, b, Object.fromEntries(await direct(a, b))]);
   });
 
   it('cash_out_daily equals the cash out entries per store and day through inserts, updates and deletes', async () => {
     const at = Date.parse('2026-03-10T23:59:59+08:00');
-    const entry = (i: number) => ({ store_id: stores[i % 2], at: at + (i % 3), kind: i % 2 ? '提領' : '店內支出', category: '', amount: 100 + i, note: '', after_close: false, created_by: null, created_by_username: 't', created_at: at });
+    const entry = (i: number) => ({
+      store_id: stores[i % 2],
+      at: at + (i % 3),
+      kind: i % 2 ? '提領' : '店內支出',
+      category: '',
+      amount: 100 + i,
+      note: '',
+      after_close: false,
+      created_by: null,
+      created_by_username: 't',
+      created_at: at,
+    });
     await t.db('cash_out').insert([0, 1, 2, 3, 4].map(entry));
     const ids = ((await t.db('cash_out').select('id').orderBy('id')) as Array<{ id: number }>).map((r) => r.id);
-    await t.db('cash_out').where({ id: ids[0] }).update({ at: at + 1000 }); // the next Taiwan day
+    await t
+      .db('cash_out')
+      .where({ id: ids[0] })
+      .update({ at: at + 1000 }); // the next Taiwan day
     await t.db('cash_out').where({ id: ids[1] }).update({ store_id: stores[0], amount: 7 });
     await t.db('cash_out').where({ id: ids[2] }).delete();
-    const rows = (await t.db('cash_out').select('store_id', 'at', 'amount')) as Array<{ store_id: number; at: number | string; amount: number }>;
+    const rows = (await t.db('cash_out').select('store_id', 'at', 'amount')) as Array<{
+      store_id: number;
+      at: number | string;
+      amount: number;
+    }>;
     const want = new Map<string, number>();
-    for (const r of rows) want.set(`${r.store_id}|${taipeiDayNumber(Number(r.at))}`, (want.get(`${r.store_id}|${taipeiDayNumber(Number(r.at))}`) ?? 0) + Number(r.amount));
-    const kept = (await t.db('cash_out_daily').where('n', '>', 0).select('store_id', 'day', 'amount')) as Array<{ store_id: number; day: number; amount: number | string }>;
+    for (const r of rows)
+      want.set(
+        `${r.store_id}|${taipeiDayNumber(Number(r.at))}`,
+        (want.get(`${r.store_id}|${taipeiDayNumber(Number(r.at))}`) ?? 0) + Number(r.amount),
+      );
+    const kept = (await t.db('cash_out_daily').where('n', '>', 0).select('store_id', 'day', 'amount')) as Array<{
+      store_id: number;
+      day: number;
+      amount: number | string;
+    }>;
     expect(new Map(kept.map((r) => [`${r.store_id}|${r.day}`, Number(r.amount)]))).toEqual(want);
   });
 

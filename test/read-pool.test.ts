@@ -19,9 +19,23 @@ describe('SQLite read pool', () => {
     t = await createTestDb('sqlite');
     read = openReadPool(t.config)!;
     const now = Date.now();
-    const [store] = await t.db('stores').insert({ name: '台北店', code: 'TPE', created_at: now, updated_at: now }).returning('id');
+    const [store] = await t
+      .db('stores')
+      .insert({ name: '台北店', code: 'TPE', created_at: now, updated_at: now })
+      .returning('id');
     const storeId = Number(typeof store === 'object' ? store.id : store);
-    await t.db('payments').insert({ uuid: 'committed-1', store_id: storeId, last_five: '01234', paid_at: now, amount: 1500, status: '未確認', note: '', created_by: null, created_at: now, updated_at: now });
+    await t.db('payments').insert({
+      uuid: 'committed-1',
+      store_id: storeId,
+      last_five: '01234',
+      paid_at: now,
+      amount: 1500,
+      status: '未確認',
+      note: '',
+      created_by: null,
+      created_at: now,
+      updated_at: now,
+    });
   });
   afterAll(async () => {
     await read.destroy();
@@ -37,7 +51,18 @@ describe('SQLite read pool', () => {
     const importing = t.db.transaction(async (trx) => {
       const store = (await trx('stores').first('id')) as { id: number };
       const now = Date.now();
-      await trx('payments').insert({ uuid: 'pending-1', store_id: store.id, last_five: '99999', paid_at: now, amount: 1, status: '未確認', note: '', created_by: null, created_at: now, updated_at: now });
+      await trx('payments').insert({
+        uuid: 'pending-1',
+        store_id: store.id,
+        last_five: '99999',
+        paid_at: now,
+        amount: 1,
+        status: '未確認',
+        note: '',
+        created_by: null,
+        created_at: now,
+        updated_at: now,
+      });
       inserted();
       await gate;
     });

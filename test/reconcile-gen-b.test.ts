@@ -48,7 +48,10 @@ function truthProblems(m: FileMonth): string[] {
     check(names.has(file) && Number(row) > 1 && !seen.has(l), `line ${l}`);
     seen.add(l);
   }
-  check(m.period.from < m.period.to && m.coverage.from <= m.period.from && m.coverage.to >= m.period.to, 'period / coverage');
+  check(
+    m.period.from < m.period.to && m.coverage.from <= m.period.from && m.coverage.to >= m.period.to,
+    'period / coverage',
+  );
   check(m.reportsFrom < m.coverage.from && m.reportsTo > m.coverage.to, 'reports window');
   return bad;
 }
@@ -76,7 +79,10 @@ function checkReadable(m: FileMonth): Map<string, ReadStatement> {
     for (const l of st.lines) {
       byName.set(`${name}#${l.row}`, l);
       // (a bank that writes the transfer's own time beside its booking date shows it up to 3½ days earlier)
-      check(l.at >= m.coverage.from - 4 * DAY && l.at < m.coverage.to + DAY, `${name}#${l.row} at ${new Date(l.at).toISOString()}`);
+      check(
+        l.at >= m.coverage.from - 4 * DAY && l.at < m.coverage.to + DAY,
+        `${name}#${l.row} at ${new Date(l.at).toISOString()}`,
+      );
     }
   }
   for (const [u, name] of m.pair) {
@@ -92,7 +98,10 @@ function checkReadable(m: FileMonth): Map<string, ReadStatement> {
     const rs = g.payments.map((u) => reports.get(u)!);
     const away = (t: number) => t > m.coverage.from + 6 * DAY && t < m.coverage.to - 6 * DAY;
     if (lines.every((l) => away(l.at)) && rs.every((r) => away(r.paid_at))) {
-      check(lines.reduce((s, l) => s + l.amount, 0) === rs.reduce((s, r) => s + r.amount, 0), `group ${g.lines.join(' ')} does not add up`);
+      check(
+        lines.reduce((s, l) => s + l.amount, 0) === rs.reduce((s, r) => s + r.amount, 0),
+        `group ${g.lines.join(' ')} does not add up`,
+      );
     }
   }
   expect(bad).toEqual([]);
@@ -151,11 +160,37 @@ const EXTREMES: Array<[string, Partial<MonthKnobs>]> = [
   ['stores 12', { stores: 12 }],
   [
     'everything hard',
-    { amountDiversity: 3, masking: { whole: 0.1, masked: 0.3, none: 0.6 }, bookingDelay: 2, reportTimeError: 2, typoRate: 0.1, swapRate: 0.05, unpaid: 0.08, unreported: 0.15, combined: 0.1, split: 0.1, sharedLastFive: 0.2, digitsInNote: 1 },
+    {
+      amountDiversity: 3,
+      masking: { whole: 0.1, masked: 0.3, none: 0.6 },
+      bookingDelay: 2,
+      reportTimeError: 2,
+      typoRate: 0.1,
+      swapRate: 0.05,
+      unpaid: 0.08,
+      unreported: 0.15,
+      combined: 0.1,
+      split: 0.1,
+      sharedLastFive: 0.2,
+      digitsInNote: 1,
+    },
   ],
   [
     'everything easy',
-    { amountDiversity: 300, masking: { whole: 1, masked: 0, none: 0 }, bookingDelay: 0, reportTimeError: 0, typoRate: 0, swapRate: 0, unpaid: 0, unreported: 0, combined: 0, split: 0, sharedLastFive: 0, digitsInNote: 0 },
+    {
+      amountDiversity: 300,
+      masking: { whole: 1, masked: 0, none: 0 },
+      bookingDelay: 0,
+      reportTimeError: 0,
+      typoRate: 0,
+      swapRate: 0,
+      unpaid: 0,
+      unreported: 0,
+      combined: 0,
+      split: 0,
+      sharedLastFive: 0,
+      digitsInNote: 0,
+    },
   ],
 ];
 
@@ -165,7 +200,8 @@ describe('generator B', () => {
     const b = generateMonth({}, 42);
     expect(b.reports).toEqual(a.reports);
     expect(b.files.map((f) => f.name)).toEqual(a.files.map((f) => f.name));
-    for (let i = 0; i < a.files.length; i++) expect(Buffer.from(b.files[i].bytes).equals(Buffer.from(a.files[i].bytes)), a.files[i].name).toBe(true);
+    for (let i = 0; i < a.files.length; i++)
+      expect(Buffer.from(b.files[i].bytes).equals(Buffer.from(a.files[i].bytes)), a.files[i].name).toBe(true);
     expect([...b.pair]).toEqual([...a.pair]);
     expect([...b.unreportedLines]).toEqual([...a.unreportedLines]);
     expect(b.groups).toEqual(a.groups);
@@ -178,7 +214,17 @@ describe('generator B', () => {
     const m = generateMonth({}, 2);
     expect(m.files).toHaveLength(DEFAULT_KNOBS.stores);
     expect(m.files.some((f) => f.name.endsWith('.xlsx'))).toBe(true);
-    const kinds = new Set(m.files.map((f) => (f.name.endsWith('.xlsx') ? 'xlsx' : f.bytes[0] === 0xef ? 'utf8bom' : Buffer.from(f.bytes).toString('utf8').includes('\uFFFD') ? 'big5' : 'utf8')));
+    const kinds = new Set(
+      m.files.map((f) =>
+        f.name.endsWith('.xlsx')
+          ? 'xlsx'
+          : f.bytes[0] === 0xef
+            ? 'utf8bom'
+            : Buffer.from(f.bytes).toString('utf8').includes('\uFFFD')
+              ? 'big5'
+              : 'utf8',
+      ),
+    );
     expect(kinds.size).toBeGreaterThanOrEqual(2);
     // about perDay reports a day over the margin
     const days = (m.reportsTo - m.reportsFrom) / DAY;
@@ -264,7 +310,15 @@ describe('generator B', () => {
     const unrep = (k: Partial<MonthKnobs>) => generateMonth(k, 9).unreportedLines.size;
     expect(unrep({ unreported: 0.15 })).toBeGreaterThan(unrep({ unreported: 0 }) + 100);
     // the same seed with other knobs: reports move, files change
-    for (const k of [{ bookingDelay: 2 }, { reportTimeError: 2 }, { typoRate: 0.2 }, { swapRate: 0.2 }, { sharedLastFive: 0.5 }, { regularShare: 0.9 }, { masking: { whole: 0, masked: 0.4, none: 0.6 } }] as Array<Partial<MonthKnobs>>) {
+    for (const k of [
+      { bookingDelay: 2 },
+      { reportTimeError: 2 },
+      { typoRate: 0.2 },
+      { swapRate: 0.2 },
+      { sharedLastFive: 0.5 },
+      { regularShare: 0.9 },
+      { masking: { whole: 0, masked: 0.4, none: 0.6 } },
+    ] as Array<Partial<MonthKnobs>>) {
       const m = generateMonth({ digitsInNote: 0, ...k }, 9);
       const sameFiles = m.files.every((f, i) => Buffer.from(f.bytes).equals(Buffer.from(base.files[i].bytes)));
       const sameReports = JSON.stringify(m.reports) === JSON.stringify(base.reports);

@@ -26,7 +26,11 @@ import { createTestDb, DB_KINDS, TEST_SECURITY, type TestDb } from './helpers/db
 import { seed, type Fixture } from './helpers/fixtures.js';
 
 const big5 = (rows: string[]) => new Uint8Array(iconv.encode(rows.join('\r\n') + '\r\n', 'big5'));
-const HEADER = ['中國信託商業銀行 存款交易明細', '帳號：123-456789-012', '交易日期,交易時間,摘要,支出,存入,餘額,備註,轉出入帳號'];
+const HEADER = [
+  '中國信託商業銀行 存款交易明細',
+  '帳號：123-456789-012',
+  '交易日期,交易時間,摘要,支出,存入,餘額,備註,轉出入帳號',
+];
 
 /** every payment a set of proposals names, in any queue */
 function proposed(p: Proposals): string[] {
@@ -56,13 +60,21 @@ describe.each(DB_KINDS)('reconciliation leaves takings in hand alone on %s', (ki
   it('a 現金 and a 刷卡 payment beside a bank credit of the same amount and time: never proposed, confirmed or unpaid; the credit waits for the transfer', async () => {
     const A = f.stores.A.id;
     // the bank credit: NT$1,500 at 10:02 on 11-05, from an account ending 12345
-    await importStatement(admin, { bytes: big5([...HEADER, '2026/11/05,10:02:00,跨行轉入,,1500,1500,,900047****12345']), file: 'nov.csv', storeId: A });
-    const sale = (method: string) => createPayment(admin, { method, store_id: A, paid_at: '2026-11-05T10:02', amount: 1500, note: '' });
+    await importStatement(admin, {
+      bytes: big5([...HEADER, '2026/11/05,10:02:00,跨行轉入,,1500,1500,,900047****12345']),
+      file: 'nov.csv',
+      storeId: A,
+    });
+    const sale = (method: string) =>
+      createPayment(admin, { method, store_id: A, paid_at: '2026-11-05T10:02', amount: 1500, note: '' });
     const cash = await sale('現金');
     const card = await sale('刷卡');
     expect([cash.status, card.status, cash.last_five, card.last_five]).toEqual(['已入帳', '已入帳', '', '']);
     // set back to 未確認 by hand: its method alone must keep it out of every queue
-    expect(await updatePayment(admin, cash.uuid, { status: '未確認' })).toMatchObject({ method: '現金', status: '未確認' });
+    expect(await updatePayment(admin, cash.uuid, { status: '未確認' })).toMatchObject({
+      method: '現金',
+      status: '未確認',
+    });
     const inHand = [cash.uuid, card.uuid];
 
     // no transfer reported: the credit is 銀行有款無回報, and neither sale is named anywhere
@@ -79,19 +91,37 @@ describe.each(DB_KINDS)('reconciliation leaves takings in hand alone on %s', (ki
     for (const p of [cash, card] as Payment[]) {
       const refused = await confirmPairs(admin, [{ payment: p.uuid, line: line.id }]).catch((e: unknown) => e);
       expect(refused).toBeInstanceOf(ValidationError);
-      expect((refused as ValidationError).errors[0]).toMatchObject({ code: 'reconcile_not_transfer', message: `只有匯款參與對帳：這筆是${p.method}，已入帳` });
-      await expect(markUnpaid(admin, [p.uuid])).rejects.toMatchObject({ code: 'validation_failed', errors: [{ code: 'reconcile_not_transfer' }] });
+      expect((refused as ValidationError).errors[0]).toMatchObject({
+        code: 'reconcile_not_transfer',
+        message: `只有匯款參與對帳：這筆是${p.method}，已入帳`,
+      });
+      await expect(markUnpaid(admin, [p.uuid])).rejects.toMatchObject({
+        code: 'validation_failed',
+        errors: [{ code: 'reconcile_not_transfer' }],
+      });
     }
     const linkedCount = async () => Number((await t.db('bank_links').count({ n: '*' }).first())!.n);
     expect(await linkedCount()).toBe(0);
 
     // the transfer is reported: it, and it alone, matches the credit, and the automatic run confirms it alone
-    const transfer = await createPayment(admin, { store_id: A, last_five: '12345', paid_at: '2026-11-05T10:00', amount: 1500, note: '' });
+    const transfer = await createPayment(admin, {
+      store_id: A,
+      last_five: '12345',
+      paid_at: '2026-11-05T10:00',
+      amount: 1500,
+      note: '',
+    });
     const after = await proposeMatches(admin, { from: '2026-11-05', to: '2026-11-05' });
     expect(after.auto.map((a) => [a.payment.uuid, a.line.id])).toEqual([[transfer.uuid, line.id]]);
     expect(after.unreported).toEqual([]);
     for (const id of inHand) expect(proposed(after)).not.toContain(id);
-    expect(await confirmPairs(admin, after.auto.map((a) => ({ payment: a.payment.uuid, line: a.line.id, score: a.score, reasons: a.reasons })), { auto: true })).toEqual({ confirmed: 1 });
+    expect(
+      await confirmPairs(
+        admin,
+        after.auto.map((a) => ({ payment: a.payment.uuid, line: a.line.id, score: a.score, reasons: a.reasons })),
+        { auto: true },
+      ),
+    ).toEqual({ confirmed: 1 });
 
     const listed = await listPayments(admin, { filter: {} });
     const state = (uuid: string) => listed.rows.find((p) => p.uuid === uuid);

@@ -20,8 +20,23 @@ describe('matchReconcile over a year', () => {
     for (let k = 0; k < 18_000; k++) {
       const at = start + Math.floor((k * 365 * DAY) / 18_000);
       const five = String(10000 + ((k * 7919) % 90000));
-      reports.push({ uuid: `y${k}`, store_id: 1, last_five: five, paid_at: at, amount: prices[k % prices.length], note: '' });
-      lines.push({ id: k, at: at + ((k * 37) % 120) * MIN, hasTime: true, amount: prices[k % prices.length], digits: five, summary: '', note: '' });
+      reports.push({
+        uuid: `y${k}`,
+        store_id: 1,
+        last_five: five,
+        paid_at: at,
+        amount: prices[k % prices.length],
+        note: '',
+      });
+      lines.push({
+        id: k,
+        at: at + ((k * 37) % 120) * MIN,
+        hasTime: true,
+        amount: prices[k % prices.length],
+        digits: five,
+        summary: '',
+        note: '',
+      });
     }
     const res = matchReconcile(reports, lines); // the bench measures its time and memory
     expect(res.auto.length).toBeGreaterThan(17_000);

@@ -26,13 +26,22 @@ import { createTestDb, DB_KINDS, TEST_SECURITY, type TestDb } from './helpers/db
 import { seed, type Fixture } from './helpers/fixtures.js';
 
 const big5 = (rows: string[]) => new Uint8Array(iconv.encode(rows.join('\r\n') + '\r\n', 'big5'));
-const HEADER = ['中國信託商業銀行 存款交易明細', '帳號：123-456789-012', '交易日期,交易時間,摘要,支出,存入,餘額,備註,轉出入帳號'];
+const HEADER = [
+  '中國信託商業銀行 存款交易明細',
+  '帳號：123-456789-012',
+  '交易日期,交易時間,摘要,支出,存入,餘額,備註,轉出入帳號',
+];
 
 describe.each(DB_KINDS)('reconciliation service on %s', (kind) => {
   let t: TestDb;
   let f: Fixture;
   let admin: ServiceContext;
-  const as = async (username: string): Promise<ServiceContext> => ({ db: t.db, security: TEST_SECURITY, actor: await principalByUsername(t.db, username), ip: null });
+  const as = async (username: string): Promise<ServiceContext> => ({
+    db: t.db,
+    security: TEST_SECURITY,
+    actor: await principalByUsername(t.db, username),
+    ip: null,
+  });
 
   // one database per file; each test starts from no statements, payments or audit entries
   beforeAll(async () => {
@@ -40,10 +49,17 @@ describe.each(DB_KINDS)('reconciliation service on %s', (kind) => {
     f = await seed(t.db);
     admin = { db: t.db, security: TEST_SECURITY, actor: systemActor('test'), ip: null };
     // a branch manager of store A who may import statements
-    await createUser(admin, { username: 'mgrA', password: 'shop-key-4821', role: 'user', store_id: f.stores.A.id, permissions: ['view_payments', 'edit_payments', 'manage_payments', 'confirm_payments'] });
+    await createUser(admin, {
+      username: 'mgrA',
+      password: 'shop-key-4821',
+      role: 'user',
+      store_id: f.stores.A.id,
+      permissions: ['view_payments', 'edit_payments', 'manage_payments', 'confirm_payments'],
+    });
   });
   beforeEach(async () => {
-    for (const table of ['bank_links', 'bank_lines', 'bank_statements', 'payments', 'audit_log']) await t.db(table).delete();
+    for (const table of ['bank_links', 'bank_lines', 'bank_statements', 'payments', 'audit_log'])
+      await t.db(table).delete();
   });
   afterAll(async () => {
     await t?.cleanup();
@@ -52,7 +68,7 @@ describe.each(DB_KINDS)('reconciliation service on %s', (kind) => {
   const pay = (store: number, last_five: string, paid_at: string, amount: number) =>
     createPayment(admin, { store_id: store, last_five, paid_at, amount, note: '' });
 
-  it('stores at most 2 000 characters of a line\'s 摘要 and 備註, and still knows the line again', async () => {
+  it("stores at most 2 000 characters of a line's 摘要 and 備註, and still knows the line again", async () => {
     const note = '備'.repeat(5_000);
     const file = big5([...HEADER, `2026/11/05,10:00:00,${'摘'.repeat(3_000)},,1500,1500,${note},`]);
     expect(await importStatement(admin, { bytes: file, file: 'long.csv' })).toMatchObject({ new: 1 });
@@ -63,13 +79,37 @@ describe.each(DB_KINDS)('reconciliation service on %s', (kind) => {
 
   it('imports a statement once: the same or an overlapping download adds only the new lines', async () => {
     const first = await importStatement(admin, {
-      bytes: big5([...HEADER, '2026/11/05,10:00:00,轉入,,1500,1500,,900047****12345', '2026/11/05,11:00:00,轉入,,800,2300,,']),
+      bytes: big5([
+        ...HEADER,
+        '2026/11/05,10:00:00,轉入,,1500,1500,,900047****12345',
+        '2026/11/05,11:00:00,轉入,,800,2300,,',
+      ]),
       file: '中信_1105.csv',
     });
-    expect(first).toMatchObject({ file: '中信_1105.csv', lines: 2, credits: 2, new: 2, duplicates: 0, from: '2026-11-05', to: '2026-11-05', encoding: 'big5', balance_breaks: 0 });
-    expect(first.columns).toMatchObject({ date: '交易日期', time: '交易時間', credit: '存入', counterparty: '轉出入帳號' });
+    expect(first).toMatchObject({
+      file: '中信_1105.csv',
+      lines: 2,
+      credits: 2,
+      new: 2,
+      duplicates: 0,
+      from: '2026-11-05',
+      to: '2026-11-05',
+      encoding: 'big5',
+      balance_breaks: 0,
+    });
+    expect(first.columns).toMatchObject({
+      date: '交易日期',
+      time: '交易時間',
+      credit: '存入',
+      counterparty: '轉出入帳號',
+    });
     const again = await importStatement(admin, {
-      bytes: big5([...HEADER, '2026/11/05,10:00:00,轉入,,1500,1500,,900047****12345', '2026/11/05,11:00:00,轉入,,800,2300,,', '2026/11/06,09:00:00,提款,300,,2000,,']),
+      bytes: big5([
+        ...HEADER,
+        '2026/11/05,10:00:00,轉入,,1500,1500,,900047****12345',
+        '2026/11/05,11:00:00,轉入,,800,2300,,',
+        '2026/11/06,09:00:00,提款,300,,2000,,',
+      ]),
       file: '中信_1105-1106.csv',
     });
     expect(again).toMatchObject({ lines: 3, new: 1, duplicates: 2, to: '2026-11-06' });
@@ -85,7 +125,10 @@ describe.each(DB_KINDS)('reconciliation service on %s', (kind) => {
   });
 
   it('writes nothing for a bad file and says which file and row', async () => {
-    const err = await importStatement(admin, { bytes: big5([...HEADER, '2026/11/05,10:00:00,轉入,,1500,1500,,', '2026/02/30,10:00:00,轉入,,1,1501,,']), file: 'bad.csv' }).catch((e) => e);
+    const err = await importStatement(admin, {
+      bytes: big5([...HEADER, '2026/11/05,10:00:00,轉入,,1500,1500,,', '2026/02/30,10:00:00,轉入,,1,1501,,']),
+      file: 'bad.csv',
+    }).catch((e) => e);
     expect(err).toBeInstanceOf(ValidationError);
     expect(err.errors[0].message).toBe('bad.csv 第 5 行：無法辨識的日期「2026/02/30」');
     expect(Number((await t.db('bank_lines').count({ n: '*' }).first())!.n)).toBe(0);
@@ -96,13 +139,41 @@ describe.each(DB_KINDS)('reconciliation service on %s', (kind) => {
     const mgrA = await as('mgrA');
     const branchB = await as('branchB');
     // a branch user whose scope is one store imports for it without naming it (issue 21), never for all stores
-    expect(await importStatement(mgrA, { bytes: big5([...HEADER, '2026/11/05,10:00:00,轉入,,1500,1500,,****12345']), file: 'a.csv' })).toMatchObject({ store_id: f.stores.A.id, new: 1 });
-    await expect(importStatement(mgrA, { bytes: big5([...HEADER, '2026/11/05,10:00:00,轉入,,1500,1500,,']), file: 'a.csv', storeId: f.stores.B.id })).rejects.toBeInstanceOf(ForbiddenError);
-    await expect(importStatement(branchB, { bytes: big5([...HEADER, '2026/11/05,10:00:00,轉入,,1500,1500,,']), file: 'b.csv', storeId: f.stores.B.id })).rejects.toBeInstanceOf(ForbiddenError);
+    expect(
+      await importStatement(mgrA, {
+        bytes: big5([...HEADER, '2026/11/05,10:00:00,轉入,,1500,1500,,****12345']),
+        file: 'a.csv',
+      }),
+    ).toMatchObject({ store_id: f.stores.A.id, new: 1 });
+    await expect(
+      importStatement(mgrA, {
+        bytes: big5([...HEADER, '2026/11/05,10:00:00,轉入,,1500,1500,,']),
+        file: 'a.csv',
+        storeId: f.stores.B.id,
+      }),
+    ).rejects.toBeInstanceOf(ForbiddenError);
+    await expect(
+      importStatement(branchB, {
+        bytes: big5([...HEADER, '2026/11/05,10:00:00,轉入,,1500,1500,,']),
+        file: 'b.csv',
+        storeId: f.stores.B.id,
+      }),
+    ).rejects.toBeInstanceOf(ForbiddenError);
 
-    await importStatement(mgrA, { bytes: big5([...HEADER, '2026/11/05,10:00:00,轉入,,1500,1500,,****12345']), file: 'a.csv', storeId: f.stores.A.id });
-    await importStatement(admin, { bytes: big5([...HEADER, '2026/11/05,10:05:00,轉入,,2500,2500,,****54321']), file: 'b.csv', storeId: f.stores.B.id });
-    await importStatement(admin, { bytes: big5([...HEADER, '2026/11/05,10:09:00,轉入,,900,900,,****11111']), file: 'hq.csv' });
+    await importStatement(mgrA, {
+      bytes: big5([...HEADER, '2026/11/05,10:00:00,轉入,,1500,1500,,****12345']),
+      file: 'a.csv',
+      storeId: f.stores.A.id,
+    });
+    await importStatement(admin, {
+      bytes: big5([...HEADER, '2026/11/05,10:05:00,轉入,,2500,2500,,****54321']),
+      file: 'b.csv',
+      storeId: f.stores.B.id,
+    });
+    await importStatement(admin, {
+      bytes: big5([...HEADER, '2026/11/05,10:09:00,轉入,,900,900,,****11111']),
+      file: 'hq.csv',
+    });
     await pay(f.stores.A.id, '12345', '2026-11-05T10:00', 1500);
     await pay(f.stores.B.id, '54321', '2026-11-05T10:05', 2500);
 
@@ -125,11 +196,17 @@ describe.each(DB_KINDS)('reconciliation service on %s', (kind) => {
     expect(propB.unreported.map((u) => u.line.file)).toEqual(['hq.csv']);
     // nor can a branch user confirm another store's payment
     const pB = propB.auto[0];
-    await expect(confirmPairs(mgrA, [{ payment: pB.payment.uuid, line: pB.line.id }])).rejects.toBeInstanceOf(ForbiddenError);
+    await expect(confirmPairs(mgrA, [{ payment: pB.payment.uuid, line: pB.line.id }])).rejects.toBeInstanceOf(
+      ForbiddenError,
+    );
   });
 
   it('a line of one store’s statement pays only that store’s payments, even for someone who sees all', async () => {
-    await importStatement(admin, { bytes: big5([...HEADER, '2026/11/05,10:02:00,轉入,,1500,1500,,****12345']), file: 'a.csv', storeId: f.stores.A.id });
+    await importStatement(admin, {
+      bytes: big5([...HEADER, '2026/11/05,10:02:00,轉入,,1500,1500,,****12345']),
+      file: 'a.csv',
+      storeId: f.stores.A.id,
+    });
     await importStatement(admin, { bytes: big5([...HEADER, '2026/11/05,10:03:00,轉入,,800,800,,']), file: 'hq.csv' });
     const pB = await pay(f.stores.B.id, '12345', '2026-11-05T10:00', 1500); // store B reports what came into store A's account
     const pB2 = await pay(f.stores.B.id, '33333', '2026-11-05T10:00', 800);
@@ -146,7 +223,13 @@ describe.each(DB_KINDS)('reconciliation service on %s', (kind) => {
 
   it('confirms, never proposes a confirmed pair again, marks unpaid, and unlinks back to the status before; all audited', async () => {
     await importStatement(admin, {
-      bytes: big5([...HEADER, '2026/11/03,10:00:00,提款,100,,0,,', '2026/11/05,10:02:00,跨行轉入,,1500,1500,,900047****12345', '2026/11/06,09:00:00,轉入,,700,2200,,****99999', '2026/11/09,09:00:00,轉入,,50,2250,,']),
+      bytes: big5([
+        ...HEADER,
+        '2026/11/03,10:00:00,提款,100,,0,,',
+        '2026/11/05,10:02:00,跨行轉入,,1500,1500,,900047****12345',
+        '2026/11/06,09:00:00,轉入,,700,2200,,****99999',
+        '2026/11/09,09:00:00,轉入,,50,2250,,',
+      ]),
       file: 'nov.csv',
       storeId: f.stores.A.id,
     });
@@ -162,7 +245,10 @@ describe.each(DB_KINDS)('reconciliation service on %s', (kind) => {
     const editor = await as('branchA');
     expect(await confirmPairs(editor, [{ payment: p1.uuid, line: prop.auto[0].line.id }])).toEqual({ confirmed: 1 });
     const listed = await listPayments(admin, { filter: {} });
-    expect(listed.rows.find((p) => p.uuid === p1.uuid)).toMatchObject({ status: '已入帳', bank_line_id: prop.auto[0].line.id });
+    expect(listed.rows.find((p) => p.uuid === p1.uuid)).toMatchObject({
+      status: '已入帳',
+      bank_line_id: prop.auto[0].line.id,
+    });
     expect(listed.rows.find((p) => p.uuid === p2.uuid)).toMatchObject({ status: '未確認', bank_line_id: null });
     const after = await proposeMatches(admin, { from: '2026-11-05', to: '2026-11-05' });
     expect(JSON.stringify(after)).not.toContain(p1.uuid);
@@ -187,17 +273,31 @@ describe.each(DB_KINDS)('reconciliation service on %s', (kind) => {
   });
 
   it('refuses a pair whose amounts differ, a debit, and decisions without edit_payments', async () => {
-    await importStatement(admin, { bytes: big5([...HEADER, '2026/11/05,10:02:00,轉入,,1500,1500,,', '2026/11/05,10:03:00,提款,100,,1400,,']), file: 'x.csv' });
+    await importStatement(admin, {
+      bytes: big5([...HEADER, '2026/11/05,10:02:00,轉入,,1500,1500,,', '2026/11/05,10:03:00,提款,100,,1400,,']),
+      file: 'x.csv',
+    });
     const p = await pay(f.stores.A.id, '12345', '2026-11-05T10:00', 1400);
     const lines = (await listLines(admin, { filter: {} })).rows;
     await expect(confirmPairs(admin, [{ payment: p.uuid, line: lines[0].id }])).rejects.toThrow(ValidationError);
     await expect(confirmPairs(admin, [{ payment: p.uuid, line: lines[1].id }])).rejects.toThrow(ValidationError);
-    await expect(confirmPairs(await as('hq_view_payments'), [{ payment: p.uuid, line: lines[0].id }])).rejects.toBeInstanceOf(ForbiddenError);
-    await expect(importStatement(await as('branchA'), { bytes: big5([...HEADER, '2026/11/05,10:02:00,轉入,,1,1,,']), file: 'y.csv', storeId: f.stores.A.id })).rejects.toBeInstanceOf(ForbiddenError);
+    await expect(
+      confirmPairs(await as('hq_view_payments'), [{ payment: p.uuid, line: lines[0].id }]),
+    ).rejects.toBeInstanceOf(ForbiddenError);
+    await expect(
+      importStatement(await as('branchA'), {
+        bytes: big5([...HEADER, '2026/11/05,10:02:00,轉入,,1,1,,']),
+        file: 'y.csv',
+        storeId: f.stores.A.id,
+      }),
+    ).rejects.toBeInstanceOf(ForbiddenError);
   });
 
   it('of concurrent confirmations of the same payment or the same line, through two connections, exactly one wins', async () => {
-    await importStatement(admin, { bytes: big5([...HEADER, '2026/11/05,10:02:00,轉入,,1500,1500,,', '2026/11/05,10:04:00,轉入,,1500,3000,,']), file: 'race.csv' });
+    await importStatement(admin, {
+      bytes: big5([...HEADER, '2026/11/05,10:02:00,轉入,,1500,1500,,', '2026/11/05,10:04:00,轉入,,1500,3000,,']),
+      file: 'race.csv',
+    });
     const [l1, l2] = (await listLines(admin, { filter: {} })).rows;
     const p1 = await pay(f.stores.A.id, '12345', '2026-11-05T10:00', 1500);
     const p2 = await pay(f.stores.A.id, '54321', '2026-11-05T10:01', 1500);
@@ -208,10 +308,18 @@ describe.each(DB_KINDS)('reconciliation service on %s', (kind) => {
         // the same payment to two lines, then two payments to the same line
         const results = await Promise.allSettled(
           round % 2 === 0
-            ? [confirmPairs(admin, [{ payment: p1.uuid, line: l1.id }]), confirmPairs(second, [{ payment: p1.uuid, line: l2.id }])]
-            : [confirmPairs(admin, [{ payment: p1.uuid, line: l1.id }]), confirmPairs(second, [{ payment: p2.uuid, line: l1.id }])],
+            ? [
+                confirmPairs(admin, [{ payment: p1.uuid, line: l1.id }]),
+                confirmPairs(second, [{ payment: p1.uuid, line: l2.id }]),
+              ]
+            : [
+                confirmPairs(admin, [{ payment: p1.uuid, line: l1.id }]),
+                confirmPairs(second, [{ payment: p2.uuid, line: l1.id }]),
+              ],
         );
-        expect(results.map((r) => (r.status === 'rejected' ? String(r.reason) : 'ok')).filter((r) => r === 'ok')).toHaveLength(1);
+        expect(
+          results.map((r) => (r.status === 'rejected' ? String(r.reason) : 'ok')).filter((r) => r === 'ok'),
+        ).toHaveLength(1);
         const lost = results.find((r) => r.status === 'rejected') as PromiseRejectedResult;
         expect(lost.reason).toBeInstanceOf(ConflictError);
         expect(Number((await t.db('bank_links').count({ n: '*' }).first())!.n)).toBe(1);
@@ -224,14 +332,20 @@ describe.each(DB_KINDS)('reconciliation service on %s', (kind) => {
   });
 
   it('marking unpaid beside a confirmation of the same payment, through two connections: the result is one of the two orders', async () => {
-    await importStatement(admin, { bytes: big5([...HEADER, '2026/11/05,10:02:00,轉入,,1500,1500,,']), file: 'race2.csv' });
+    await importStatement(admin, {
+      bytes: big5([...HEADER, '2026/11/05,10:02:00,轉入,,1500,1500,,']),
+      file: 'race2.csv',
+    });
     const [l1] = (await listLines(admin, { filter: {} })).rows;
     const p = await pay(f.stores.A.id, '12345', '2026-11-05T10:00', 1500);
     const other = openDatabase(t.config);
     try {
       const second: ServiceContext = { ...admin, db: other };
       for (let round = 0; round < 12; round++) {
-        const [marked, confirmed] = await Promise.allSettled([markUnpaid(second, [p.uuid]), confirmPairs(admin, [{ payment: p.uuid, line: l1.id }])]);
+        const [marked, confirmed] = await Promise.allSettled([
+          markUnpaid(second, [p.uuid]),
+          confirmPairs(admin, [{ payment: p.uuid, line: l1.id }]),
+        ]);
         // confirming never loses: the payment is free either way
         expect(confirmed.status).toBe('fulfilled');
         const link = await t.db('bank_links').where({ payment_uuid: p.uuid }).first();
@@ -253,7 +367,10 @@ describe.each(DB_KINDS)('reconciliation service on %s', (kind) => {
   });
 
   it('unlinking beside a confirmation of the same payment to another line, through two connections: never two links, the status follows the link', async () => {
-    await importStatement(admin, { bytes: big5([...HEADER, '2026/11/05,10:02:00,轉入,,1500,1500,,', '2026/11/05,10:04:00,轉入,,1500,3000,,']), file: 'race3.csv' });
+    await importStatement(admin, {
+      bytes: big5([...HEADER, '2026/11/05,10:02:00,轉入,,1500,1500,,', '2026/11/05,10:04:00,轉入,,1500,3000,,']),
+      file: 'race3.csv',
+    });
     const [l1, l2] = (await listLines(admin, { filter: {} })).rows;
     const p = await pay(f.stores.A.id, '12345', '2026-11-05T10:00', 1500);
     const other = openDatabase(t.config);
@@ -261,7 +378,10 @@ describe.each(DB_KINDS)('reconciliation service on %s', (kind) => {
       const second: ServiceContext = { ...admin, db: other };
       for (let round = 0; round < 12; round++) {
         await confirmPairs(admin, [{ payment: p.uuid, line: l1.id }]);
-        const [unlinked, confirmed] = await Promise.allSettled([unlinkPayment(second, p.uuid), confirmPairs(admin, [{ payment: p.uuid, line: l2.id }])]);
+        const [unlinked, confirmed] = await Promise.allSettled([
+          unlinkPayment(second, p.uuid),
+          confirmPairs(admin, [{ payment: p.uuid, line: l2.id }]),
+        ]);
         expect(unlinked.status).toBe('fulfilled');
         const links = await t.db('bank_links').where({ payment_uuid: p.uuid });
         const row = await t.db('payments').where({ uuid: p.uuid }).first();

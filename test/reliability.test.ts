@@ -28,7 +28,8 @@ function workbook(n: number, startMinute = 0): Buffer {
   return XLSX.write(wb, { type: 'buffer', bookType: 'xlsx', compression: true }) as Buffer;
 }
 
-const countRows = async (s: TestServer) => Number(((await s.t.db('payments').count({ n: '*' }).first()) as { n: number | string }).n);
+const countRows = async (s: TestServer) =>
+  Number(((await s.t.db('payments').count({ n: '*' }).first()) as { n: number | string }).n);
 
 describe.each(DB_KINDS)('concurrent submissions during an import on %s', (kind) => {
   let s: TestServer;
@@ -48,20 +49,40 @@ describe.each(DB_KINDS)('concurrent submissions during an import on %s', (kind) 
     // The CLI works on the same database as the server, from its own process.
     const env: Record<string, string> =
       s.t.config.client === 'pg'
-        ? { DATABASE_URL: `${PG_URL}${PG_URL!.includes('?') ? '&' : '?'}options=${encodeURIComponent(`-c search_path=${s.t.where}`)}`, REMIT_JWT_SECRET: 'r7Kq2Wn9Xb4Lp1Zc8Vt3Ms6Hd0Jf5Gy2Ea9Ru' }
+        ? {
+            DATABASE_URL: `${PG_URL}${PG_URL!.includes('?') ? '&' : '?'}options=${encodeURIComponent(`-c search_path=${s.t.where}`)}`,
+            REMIT_JWT_SECRET: 'r7Kq2Wn9Xb4Lp1Zc8Vt3Ms6Hd0Jf5Gy2Ea9Ru',
+          }
         : {};
-    const args = s.t.config.client === 'pg' ? ['import', join(dir, 'import.xlsx'), '--json'] : ['--db', s.t.where, 'import', join(dir, 'import.xlsx'), '--json'];
+    const args =
+      s.t.config.client === 'pg'
+        ? ['import', join(dir, 'import.xlsx'), '--json']
+        : ['--db', s.t.where, 'import', join(dir, 'import.xlsx'), '--json'];
     const before = await countRows(s);
     const importing = remit(args, { env, timeoutMs: 120_000 });
 
     const users = ['admin', 'branchA', 'branchB', 'hq_none'];
-    const storeOf: Record<string, number> = { admin: s.stores.C.id, branchA: s.stores.A.id, branchB: s.stores.B.id, hq_none: s.stores.A.id };
+    const storeOf: Record<string, number> = {
+      admin: s.stores.C.id,
+      branchA: s.stores.A.id,
+      branchB: s.stores.B.id,
+      hq_none: s.stores.A.id,
+    };
     const answers = await Promise.all(
       Array.from({ length: 500 }, (_, i) => {
         const as = users[i % users.length];
         // every 10th is invalid on purpose (amount 0): refused, not stored
         const amount = i % 10 === 9 ? 0 : 1000 + i;
-        return s.api('POST', '/payments', { as, body: { last_five: String(50000 + i), paid_at: '2026-11-18T10:00', amount, store_id: storeOf[as], note: `並發${i}` } });
+        return s.api('POST', '/payments', {
+          as,
+          body: {
+            last_five: String(50000 + i),
+            paid_at: '2026-11-18T10:00',
+            amount,
+            store_id: storeOf[as],
+            note: `並發${i}`,
+          },
+        });
       }),
     );
     const imported = await importing;
@@ -115,18 +136,33 @@ describe('crashes', () => {
     writeFileSync(file, workbook(100_000));
     // How long a whole import takes here, on a throw-away copy: the kills land at fractions of it.
     await remit(['--db', join(dir, 'timing.sqlite'), 'migrate']);
-    const timing = await remit(['--db', join(dir, 'timing.sqlite'), 'stores', 'add', '--name', '台北店', '--code', 'TPE']).then(async () => {
+    const timing = await remit([
+      '--db',
+      join(dir, 'timing.sqlite'),
+      'stores',
+      'add',
+      '--name',
+      '台北店',
+      '--code',
+      'TPE',
+    ]).then(async () => {
       const t = performance.now();
       await remit(['--db', join(dir, 'timing.sqlite'), 'import', file], { timeoutMs: 120_000 });
       return performance.now() - t;
     });
     const left: number[] = [];
     for (const fraction of [0.35, 0.7, 0.9]) {
-      const child = spawn(process.execPath, [BIN, '--db', db, 'import', file], { stdio: ['ignore', 'ignore', 'pipe'], env: { PATH: process.env.PATH ?? '' } });
+      const child = spawn(process.execPath, [BIN, '--db', db, 'import', file], {
+        stdio: ['ignore', 'ignore', 'pipe'],
+        env: { PATH: process.env.PATH ?? '' },
+      });
       let stderr = '';
       child.stderr!.on('data', (d) => (stderr += d));
       const exited = new Promise<number | null>((r) => child.once('exit', (code) => r(code)));
-      const early = await Promise.race([exited, new Promise<'running'>((r) => setTimeout(() => r('running'), timing * fraction))]);
+      const early = await Promise.race([
+        exited,
+        new Promise<'running'>((r) => setTimeout(() => r('running'), timing * fraction)),
+      ]);
       child.kill('SIGKILL');
       await exited;
       const n = await count();
@@ -149,9 +185,18 @@ describe('crashes', () => {
     const srv = serve(['--db', db], { REMIT_ADMIN_PASSWORD: 'unused-here' });
     const { url } = await srv.ready;
     await remit(['--db', db, 'users', 'add', '--username', 'ops', '--password', 'ops-pass-1', '--role', 'admin']);
-    const login = await fetch(`${url}/api/admin/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ username: 'ops', password: 'ops-pass-1' }) });
+    const login = await fetch(`${url}/api/admin/login`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ username: 'ops', password: 'ops-pass-1' }),
+    });
     const { token } = (await login.json()) as { token: string };
-    const rows = Array.from({ length: 20_000 }, (_, i) => ({ last_five: '77777', paid_at: new Date(Date.UTC(2026, 5, 1) + i * 60_000).toISOString(), amount: 10 + i, store_id: 1 }));
+    const rows = Array.from({ length: 20_000 }, (_, i) => ({
+      last_five: '77777',
+      paid_at: new Date(Date.UTC(2026, 5, 1) + i * 60_000).toISOString(),
+      amount: 10 + i,
+      store_id: 1,
+    }));
     // The body as a stream read only on demand: its second read comes once the whole request is
     // on the socket, so the stop below lands while the server holds the request, not before it.
     const payload = new TextEncoder().encode(JSON.stringify({ payments: rows }));

@@ -54,7 +54,8 @@ function declareXls(bytes: Buffer, rows: number, cols: number): Buffer {
   return Buffer.from(CFB.write(cfb, { type: 'buffer', fileType: 'cfb' }) as Uint8Array);
 }
 
-const STATEMENT_CSV = '交易日期,交易時間,轉出,轉入,餘額,說明,帳號\r\n2026/11/05,14:03:22,,1500,9500,ATM轉帳,0130000123412345\r\n';
+const STATEMENT_CSV =
+  '交易日期,交易時間,轉出,轉入,餘額,說明,帳號\r\n2026/11/05,14:03:22,,1500,9500,ATM轉帳,0130000123412345\r\n';
 const IMPORT_CSV = `${HEADERS.join(',')}\r\n2026/11/18,12345,2026/11/18 09:15,1500,,台北店,\r\n`;
 
 describe('a sheet that declares more than it holds', () => {
@@ -66,11 +67,27 @@ describe('a sheet that declares more than it holds', () => {
   beforeAll(async () => {
     assertBuilt();
     dir = mkdtempSync(join(tmpdir(), 'remit-declared-'));
-    for (const [name, csv] of [['statement', STATEMENT_CSV], ['import', IMPORT_CSV]]) {
+    for (const [name, csv] of [
+      ['statement', STATEMENT_CSV],
+      ['import', IMPORT_CSV],
+    ]) {
       writeFileSync(join(dir, `${name}.csv`), csv);
       // 44,34,76: comma-separated, double quotes, UTF-8 (as a person picks in LibreOffice's import dialog)
       for (const ext of ['xlsx', 'xls']) {
-        execFileSync('soffice', ['--headless', `-env:UserInstallation=file://${dir}/profile`, '--infilter=CSV:44,34,76,1', '--convert-to', ext, '--outdir', dir, join(dir, `${name}.csv`)], { stdio: 'ignore', timeout: 120_000 });
+        execFileSync(
+          'soffice',
+          [
+            '--headless',
+            `-env:UserInstallation=file://${dir}/profile`,
+            '--infilter=CSV:44,34,76,1',
+            '--convert-to',
+            ext,
+            '--outdir',
+            dir,
+            join(dir, `${name}.csv`),
+          ],
+          { stdio: 'ignore', timeout: 120_000 },
+        );
         written[`${name}.${ext}`] = readFileSync(join(dir, `${name}.${ext}`));
       }
     }
@@ -80,14 +97,18 @@ describe('a sheet that declares more than it holds', () => {
     }
     db = join(dir, 'remit.sqlite');
     expect((await remit(['--db', db, 'migrate'], { cwd: dir })).code).toBe(0);
-    expect((await remit(['--db', db, 'stores', 'add', '--name', '台北店', '--code', 'TPE'], { cwd: dir })).code).toBe(0);
+    expect((await remit(['--db', db, 'stores', 'add', '--name', '台北店', '--code', 'TPE'], { cwd: dir })).code).toBe(
+      0,
+    );
   }, 300_000);
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
   it('the files as LibreOffice wrote them read as usual (only the declared range is what the attack changes)', () => {
     for (const ext of ['xlsx', 'xls']) {
       expect(readStatement(written[`statement.${ext}`], `statement.${ext}`).lines).toHaveLength(1);
-      expect(parsePaymentsWorkbook(written[`import.${ext}`], { stores: [{ id: 1, name: '台北店', code: 'TPE' }] }).rows).toHaveLength(1);
+      expect(
+        parsePaymentsWorkbook(written[`import.${ext}`], { stores: [{ id: 1, name: '台北店', code: 'TPE' }] }).rows,
+      ).toHaveLength(1);
     }
   });
 
@@ -108,7 +129,9 @@ describe('a sheet that declares more than it holds', () => {
     const statement = readFileSync(join(dir, `statement-huge.${ext}`));
     expect(statement.length).toBeLessThan(10_000);
     expect(refusedBy(() => readStatement(statement, `a.${ext}`))).toContain(`a.${ext}：${tooWide(range)}`);
-    expect(refusedBy(() => parsePaymentsWorkbook(readFileSync(join(dir, `import-huge.${ext}`)), { stores: [] }))).toContain(tooWide(range));
+    expect(
+      refusedBy(() => parsePaymentsWorkbook(readFileSync(join(dir, `import-huge.${ext}`)), { stores: [] })),
+    ).toContain(tooWide(range));
   });
 
   const hasTime = existsSync('/usr/bin/time');
@@ -117,20 +140,34 @@ describe('a sheet that declares more than it holds', () => {
     ['reconcile', 'statement-huge.xls', 'A1:XFD65536'],
     ['import', 'import-huge.xlsx', 'A1:XFD100000'],
     ['import', 'import-huge.xls', 'A1:XFD65536'],
-  ])('remit %s %s: refused, exit 1, in little memory', (command, file, range) => {
-    const args = [BIN, '--db', db, command, file];
-    const r = hasTime
-      ? spawnSync('/usr/bin/time', ['-f', 'PEAK_KB=%M', process.execPath, ...args], { cwd: dir, encoding: 'utf8', timeout: 60_000, env: { PATH: process.env.PATH ?? '' } })
-      : spawnSync(process.execPath, args, { cwd: dir, encoding: 'utf8', timeout: 60_000, env: { PATH: process.env.PATH ?? '' } });
-    const out = `${r.stdout}\n${r.stderr}`;
-    // out of memory, or killed by the timeout, shows as another status
-    expect(r.status, out.slice(0, 500)).toBe(1);
-    expect(out).toContain(tooWide(range));
-    if (hasTime) {
-      const peak = Number(/PEAK_KB=(\d+)/.exec(r.stderr)?.[1]);
-      expect(peak, `peak ${Math.round(peak / 1024)} MB`).toBeLessThan(MAX_KB);
-    }
-  }, 90_000);
+  ])(
+    'remit %s %s: refused, exit 1, in little memory',
+    (command, file, range) => {
+      const args = [BIN, '--db', db, command, file];
+      const r = hasTime
+        ? spawnSync('/usr/bin/time', ['-f', 'PEAK_KB=%M', process.execPath, ...args], {
+            cwd: dir,
+            encoding: 'utf8',
+            timeout: 60_000,
+            env: { PATH: process.env.PATH ?? '' },
+          })
+        : spawnSync(process.execPath, args, {
+            cwd: dir,
+            encoding: 'utf8',
+            timeout: 60_000,
+            env: { PATH: process.env.PATH ?? '' },
+          });
+      const out = `${r.stdout}\n${r.stderr}`;
+      // out of memory, or killed by the timeout, shows as another status
+      expect(r.status, out.slice(0, 500)).toBe(1);
+      expect(out).toContain(tooWide(range));
+      if (hasTime) {
+        const peak = Number(/PEAK_KB=(\d+)/.exec(r.stderr)?.[1]);
+        expect(peak, `peak ${Math.round(peak / 1024)} MB`).toBeLessThan(MAX_KB);
+      }
+    },
+    90_000,
+  );
 
   describe('through the API', () => {
     let s: TestServer;
@@ -138,13 +175,23 @@ describe('a sheet that declares more than it holds', () => {
     beforeAll(async () => {
       s = await startTestServer('sqlite');
       const ctx = { db: s.t.db, security: TEST_SECURITY, actor: systemActor('test'), ip: null };
-      const u = await createUser(ctx, { username: 'managerA', password: PASSWORD, role: 'user', store_id: s.stores.A.id, permissions: ['view_payments', 'edit_payments', 'manage_payments', 'confirm_payments'] });
+      const u = await createUser(ctx, {
+        username: 'managerA',
+        password: PASSWORD,
+        role: 'user',
+        store_id: s.stores.A.id,
+        permissions: ['view_payments', 'edit_payments', 'manage_payments', 'confirm_payments'],
+      });
       manager = signToken(TEST_SECURITY, (await s.t.db<UserRow>('users').where({ id: u.id }).first())!);
     }, 60_000);
     afterAll(async () => s?.close());
 
     it('a one-store manager uploading it as a statement is told why, and the server answers meanwhile', async () => {
-      const upload = s.api('POST', '/reconcile/statements?filename=a.xlsx', { token: manager, raw: readFileSync(join(dir, 'statement-huge.xlsx')), headers: { 'content-type': 'application/octet-stream' } });
+      const upload = s.api('POST', '/reconcile/statements?filename=a.xlsx', {
+        token: manager,
+        raw: readFileSync(join(dir, 'statement-huge.xlsx')),
+        headers: { 'content-type': 'application/octet-stream' },
+      });
       const health = await s.api('GET', '/health');
       expect(health.status).toBe(200);
       const res = await upload;

@@ -14,13 +14,30 @@ describe('statements written by LibreOffice', () => {
     const dir = mkdtempSync(join(tmpdir(), 'remit-stmt-'));
     try {
       const csv = join(dir, 'cathay.csv');
-      writeFileSync(csv, Buffer.from('交易日期,交易時間,轉出,轉入,餘額,說明,帳號\r\n2026/11/05,14:03:22,,1500,9500,ATM轉帳,0130000123412345\r\n', 'utf8'));
+      writeFileSync(
+        csv,
+        Buffer.from(
+          '交易日期,交易時間,轉出,轉入,餘額,說明,帳號\r\n2026/11/05,14:03:22,,1500,9500,ATM轉帳,0130000123412345\r\n',
+          'utf8',
+        ),
+      );
       // 44,34,76: comma-separated, double quotes, UTF-8 (as a person picks in LibreOffice's import dialog).
-      for (const ext of ['xlsx', 'xls']) execFileSync('soffice', ['--headless', '--infilter=CSV:44,34,76,1', '--convert-to', ext, '--outdir', dir, csv], { stdio: 'ignore', timeout: 120_000 });
+      for (const ext of ['xlsx', 'xls'])
+        execFileSync(
+          'soffice',
+          ['--headless', '--infilter=CSV:44,34,76,1', '--convert-to', ext, '--outdir', dir, csv],
+          { stdio: 'ignore', timeout: 120_000 },
+        );
       for (const ext of ['xlsx', 'xls']) {
         const s = readStatement(readFileSync(join(dir, `cathay.${ext}`)), `cathay.${ext}`);
         expect(s.lines).toHaveLength(1);
-        expect(s.lines[0]).toMatchObject({ row: 2, at: t('2026-11-05 14:03:22'), amount: 1500, balance: 9500, digits: '12345' });
+        expect(s.lines[0]).toMatchObject({
+          row: 2,
+          at: t('2026-11-05 14:03:22'),
+          amount: 1500,
+          balance: 9500,
+          digits: '12345',
+        });
       }
     } finally {
       rmSync(dir, { recursive: true, force: true });
@@ -43,7 +60,20 @@ describe('statements written by LibreOffice', () => {
       ];
       const csv = join(dir, 'notes.csv');
       writeFileSync(csv, Buffer.from(rows.join('\r\n') + '\r\n', 'utf8'));
-      execFileSync('soffice', ['--headless', `-env:UserInstallation=file://${dir}/profile`, '--infilter=CSV:44,34,76,1', '--convert-to', 'xlsx', '--outdir', dir, csv], { stdio: 'ignore', timeout: 120_000 });
+      execFileSync(
+        'soffice',
+        [
+          '--headless',
+          `-env:UserInstallation=file://${dir}/profile`,
+          '--infilter=CSV:44,34,76,1',
+          '--convert-to',
+          'xlsx',
+          '--outdir',
+          dir,
+          csv,
+        ],
+        { stdio: 'ignore', timeout: 120_000 },
+      );
       const fromCsv = readStatement(readFileSync(csv), 'notes.csv');
       const fromXlsx = readStatement(readFileSync(join(dir, 'notes.xlsx')), 'notes.xlsx');
       for (const s of [fromCsv, fromXlsx]) {

@@ -34,7 +34,20 @@ function files(): { csv: Uint8Array; xlsx: Uint8Array } {
     // LibreOffice opens the same rows (here from UTF-8: 44,34,76 is comma-separated, double
     // quotes, UTF-8, as a person picks in its import dialog) and saves them as .xlsx
     writeFileSync(join(dir, 'stmt.csv'), ROWS.join('\r\n') + '\r\n', 'utf8');
-    execFileSync('soffice', ['--headless', `-env:UserInstallation=file://${dir}/profile`, '--infilter=CSV:44,34,76,1', '--convert-to', 'xlsx', '--outdir', dir, join(dir, 'stmt.csv')], { stdio: 'ignore', timeout: 120_000 });
+    execFileSync(
+      'soffice',
+      [
+        '--headless',
+        `-env:UserInstallation=file://${dir}/profile`,
+        '--infilter=CSV:44,34,76,1',
+        '--convert-to',
+        'xlsx',
+        '--outdir',
+        dir,
+        join(dir, 'stmt.csv'),
+      ],
+      { stdio: 'ignore', timeout: 120_000 },
+    );
     return { csv, xlsx: new Uint8Array(readFileSync(join(dir, 'stmt.xlsx'))) };
   } finally {
     rmSync(dir, { recursive: true, force: true });
@@ -47,7 +60,12 @@ describe.each(DB_KINDS)('a statement re-saved by LibreOffice on %s', (kind) => {
     await t?.cleanup();
     t = undefined;
   });
-  const admin = (db: TestDb): ServiceContext => ({ db: db.db, security: TEST_SECURITY, actor: systemActor('test'), ip: null });
+  const admin = (db: TestDb): ServiceContext => ({
+    db: db.db,
+    security: TEST_SECURITY,
+    actor: systemActor('test'),
+    ip: null,
+  });
 
   it('adds nothing after the bank’s CSV, and its ATM payer is the CSV’s', async () => {
     const { csv, xlsx } = files();
@@ -69,22 +87,71 @@ describe.each(DB_KINDS)('a statement re-saved by LibreOffice on %s', (kind) => {
     const at = names.indexOf('20261126000100_resaved_statement_lines');
     for (let i = 0; i < at; i++) await migrateNext(t.db);
     // the line as the code before stored it: the raw texts in the key, the payer as written
-    const [{ id }] = await t.db('bank_statements').insert({ file: 'stmt.csv', store_id: null, account: '0123-456-789012', encoding: 'big5', columns: '{}', period_from: '2026-11-05', period_to: '2026-11-06', lines: 2, new_lines: 2, balance_breaks: 0, created_at: Date.now() }).returning('id');
+    const [{ id }] = await t
+      .db('bank_statements')
+      .insert({
+        file: 'stmt.csv',
+        store_id: null,
+        account: '0123-456-789012',
+        encoding: 'big5',
+        columns: '{}',
+        period_from: '2026-11-05',
+        period_to: '2026-11-06',
+        lines: 2,
+        new_lines: 2,
+        balance_breaks: 0,
+        created_at: Date.now(),
+      })
+      .returning('id');
     const statementId = Number(typeof id === 'object' ? (id as { id: number }).id : id);
     const old = (at: number, amount: number, balance: number, summary: string, note: string) =>
-      createHash('sha256').update(`${JSON.stringify(['0123456789012', at, amount, balance, summary, note, ''])}#1`).digest('hex');
+      createHash('sha256')
+        .update(`${JSON.stringify(['0123456789012', at, amount, balance, summary, note, ''])}#1`)
+        .digest('hex');
     const at1 = Date.UTC(2026, 10, 5, 6, 3);
     const at2 = Date.UTC(2026, 10, 6, 1, 0);
     await t.db('bank_lines').insert([
-      { statement_id: statementId, row: 4, at: at1, has_time: true, amount: 12800, balance: 12800, summary: 'ATM轉入', note: '0081234567890417', counterparty: '', digits: '90417', payer: '0081234567890417', fingerprint: old(at1, 12800, 12800, 'ATM轉入', '0081234567890417') },
-      { statement_id: statementId, row: 5, at: at2, has_time: true, amount: 5000, balance: 17800, summary: '跨行轉入', note: '***12345', counterparty: '', digits: '12345', payer: '***12345', fingerprint: old(at2, 5000, 17800, '跨行轉入', '***12345') },
+      {
+        statement_id: statementId,
+        row: 4,
+        at: at1,
+        has_time: true,
+        amount: 12800,
+        balance: 12800,
+        summary: 'ATM轉入',
+        note: '0081234567890417',
+        counterparty: '',
+        digits: '90417',
+        payer: '0081234567890417',
+        fingerprint: old(at1, 12800, 12800, 'ATM轉入', '0081234567890417'),
+      },
+      {
+        statement_id: statementId,
+        row: 5,
+        at: at2,
+        has_time: true,
+        amount: 5000,
+        balance: 17800,
+        summary: '跨行轉入',
+        note: '***12345',
+        counterparty: '',
+        digits: '12345',
+        payer: '***12345',
+        fingerprint: old(at2, 5000, 17800, '跨行轉入', '***12345'),
+      },
     ]);
     await migrateNext(t.db);
     // then the later migrations, as an upgrade runs them all, before today's code imports
     await migrateLatest(t.db);
     // the bank's CSV again, and LibreOffice's copy: nothing new
     expect(await importStatement(admin(t), { bytes: csv, file: 'stmt.csv' })).toMatchObject({ new: 0, duplicates: 2 });
-    expect(await importStatement(admin(t), { bytes: xlsx, file: 'stmt.xlsx' })).toMatchObject({ new: 0, duplicates: 2 });
-    expect((await t.db('bank_lines').orderBy('row').select('payer')).map((r) => r.payer)).toEqual(['81234567890417', '***12345']);
+    expect(await importStatement(admin(t), { bytes: xlsx, file: 'stmt.xlsx' })).toMatchObject({
+      new: 0,
+      duplicates: 2,
+    });
+    expect((await t.db('bank_lines').orderBy('row').select('payer')).map((r) => r.payer)).toEqual([
+      '81234567890417',
+      '***12345',
+    ]);
   }, 180_000);
 });

@@ -19,7 +19,10 @@ const INSTANTS = [
   midnight + 16 * 3_600_000 - 1,
   MIN_INSTANT,
   MAX_INSTANT - 1,
-  ...Array.from({ length: 40 }, (_, i) => MIN_INSTANT + Math.floor(((MAX_INSTANT - MIN_INSTANT) / 40) * i) + i * 3_599_999),
+  ...Array.from(
+    { length: 40 },
+    (_, i) => MIN_INSTANT + Math.floor(((MAX_INSTANT - MIN_INSTANT) / 40) * i) + i * 3_599_999,
+  ),
 ];
 
 describe.each(DB_KINDS)('the Taiwan day in SQL (%s)', (kind) => {
@@ -32,7 +35,10 @@ describe.each(DB_KINDS)('the Taiwan day in SQL (%s)', (kind) => {
 
   it("time.ts's expression gives taipeiDayNumber's day for every instant", async () => {
     for (const ms of INSTANTS) {
-      const rows = (await t.db.raw(`select ${taipeiDayNumberSql(isPostgres(t.db) ? 'cast(? as bigint)' : 'cast(? as integer)', dialect())} as d`, [ms])) as unknown;
+      const rows = (await t.db.raw(
+        `select ${taipeiDayNumberSql(isPostgres(t.db) ? 'cast(? as bigint)' : 'cast(? as integer)', dialect())} as d`,
+        [ms],
+      )) as unknown;
       const row = Array.isArray(rows) ? rows[0] : (rows as { rows: Array<{ d: unknown }> }).rows[0];
       expect(Number((row as { d: unknown }).d), new Date(ms).toISOString()).toBe(taipeiDayNumber(ms));
     }
@@ -40,23 +46,50 @@ describe.each(DB_KINDS)('the Taiwan day in SQL (%s)', (kind) => {
 
   it("payment_daily's triggers count each payment on time.ts's day, and their text is time.ts's expression", async () => {
     const now = Date.now();
-    const [store] = await t.db('stores').insert({ name: '日界店', code: 'DAY', created_at: now, updated_at: now }).returning('id');
+    const [store] = await t
+      .db('stores')
+      .insert({ name: '日界店', code: 'DAY', created_at: now, updated_at: now })
+      .returning('id');
     const storeId = Number(typeof store === 'object' ? store.id : store);
     await t.db('payments').insert(
-      INSTANTS.map((ms, i) => ({ uuid: `d-${i}`, store_id: storeId, last_five: '12345', paid_at: ms, amount: i + 1, status: '未確認', note: '', created_by: null, created_at: now, updated_at: now })),
+      INSTANTS.map((ms, i) => ({
+        uuid: `d-${i}`,
+        store_id: storeId,
+        last_five: '12345',
+        paid_at: ms,
+        amount: i + 1,
+        status: '未確認',
+        note: '',
+        created_by: null,
+        created_at: now,
+        updated_at: now,
+      })),
     );
-    const daily = (await t.db('payment_daily').where({ store_id: storeId }).select('day', 'amount')) as Array<{ day: number | string; amount: number | string }>;
+    const daily = (await t.db('payment_daily').where({ store_id: storeId }).select('day', 'amount')) as Array<{
+      day: number | string;
+      amount: number | string;
+    }>;
     const expected = new Map<number, number>();
     INSTANTS.forEach((ms, i) => expected.set(taipeiDayNumber(ms), (expected.get(taipeiDayNumber(ms)) ?? 0) + i + 1));
     expect(new Map(daily.map((r) => [Number(r.day), Number(r.amount)]))).toEqual(expected);
 
     const definitions = isPostgres(t.db)
-      ? ((await t.db.raw("select pg_get_functiondef('payments_daily_apply'::regproc) as sql")) as { rows: Array<{ sql: string }> }).rows.map((r) => r.sql)
-      : ((await t.db.raw("select sql from sqlite_master where type = 'trigger' and name like 'payments_daily_%'")) as Array<{ sql: string }>).map((r) => r.sql);
+      ? (
+          (await t.db.raw("select pg_get_functiondef('payments_daily_apply'::regproc) as sql")) as {
+            rows: Array<{ sql: string }>;
+          }
+        ).rows.map((r) => r.sql)
+      : (
+          (await t.db.raw(
+            "select sql from sqlite_master where type = 'trigger' and name like 'payments_daily_%'",
+          )) as Array<{ sql: string }>
+        ).map((r) => r.sql);
     expect(definitions.length).toBeGreaterThan(0);
     const flat = (s: string) => s.replace(/\s+/g, ' ');
     for (const sql of definitions) {
-      const uses = ['new', 'old'].filter((p) => flat(sql).includes(flat(taipeiDayNumberSql(`${p}.paid_at`, dialect()))));
+      const uses = ['new', 'old'].filter((p) =>
+        flat(sql).includes(flat(taipeiDayNumberSql(`${p}.paid_at`, dialect()))),
+      );
       expect(uses.length, sql).toBeGreaterThan(0);
     }
   });

@@ -39,7 +39,12 @@ export interface CallOptions {
   timeoutMs?: number;
 }
 
-export async function api<T = unknown>(method: string, path: string, body?: unknown, options: CallOptions = {}): Promise<T> {
+export async function api<T = unknown>(
+  method: string,
+  path: string,
+  body?: unknown,
+  options: CallOptions = {},
+): Promise<T> {
   // every error answer then names its code and details (core/errors.ts)
   const headers: Record<string, string> = { Accept: 'application/json', [ERROR_CODES_HEADER]: '1' };
   if (options.bytes) headers['Content-Type'] = 'application/octet-stream';
@@ -78,7 +83,11 @@ function refused(res: Response, json: unknown): never {
  * plain link would leave the user on a page of JSON.
  */
 export async function downloadFile(path: string, fallbackName: string): Promise<void> {
-  const res = await fetch(`${API_BASE}${path}`, { headers: { [ERROR_CODES_HEADER]: '1' }, credentials: 'same-origin', signal: AbortSignal.timeout(60_000) });
+  const res = await fetch(`${API_BASE}${path}`, {
+    headers: { [ERROR_CODES_HEADER]: '1' },
+    credentials: 'same-origin',
+    signal: AbortSignal.timeout(60_000),
+  });
   if (!res.ok) refused(res, parseJson(await res.text()));
   const blob = await res.blob();
   const named = /filename\*=UTF-8''([^;]+)/i.exec(res.headers.get('content-disposition') ?? '');

@@ -4,7 +4,24 @@
  * ../shared/spec.md. Names of fields, statuses and permissions come from core/labels.ts. Rule messages shared with the server come from
  * core/messages.ts instead (the entries below that name MSG are those: said once, in core), and the limits in sentences from core/limits.ts.
  */
-import { CASH_OUT_FIELD_LABELS, CLOSE_FIELD_LABELS, AUDIT_FIELD_LABELS, PAYER_FIELD_LABELS, PAYMENT_FIELD_LABELS, PAYMENT_LIST_LABELS, STATEMENT_COLUMN_LABELS, STATS_FIELD_LABELS, STATUS_LABELS, STORE_FIELD_LABELS, MAX_IMPORT_ROWS, MAX_STREAM_IMPORT_ROWS, STORE_CODE_MAX, USERNAME_MAX, USERNAME_MIN, MSG } from '../../core/browser';
+import {
+  CASH_OUT_FIELD_LABELS,
+  CLOSE_FIELD_LABELS,
+  AUDIT_FIELD_LABELS,
+  PAYER_FIELD_LABELS,
+  PAYMENT_FIELD_LABELS,
+  PAYMENT_LIST_LABELS,
+  STATEMENT_COLUMN_LABELS,
+  STATS_FIELD_LABELS,
+  STATUS_LABELS,
+  STORE_FIELD_LABELS,
+  MAX_IMPORT_ROWS,
+  MAX_STREAM_IMPORT_ROWS,
+  STORE_CODE_MAX,
+  USERNAME_MAX,
+  USERNAME_MIN,
+  MSG,
+} from '../../core/browser';
 
 export const UI = {
   unknownUser: MSG.unknownUser,
@@ -369,7 +386,8 @@ export const PAYMENTS_UI = {
   confirmDelete: '確認刪除',
   deleting: '刪除中...',
   deleteTitle: '刪除匯款記錄',
-  deleteBody: (lastFive: string, amount: string) => `確定要刪除帳號後五碼 ${lastFive}、金額 ${amount} 的匯款記錄嗎？刪除後幾秒內仍可按「復原」取消，之後無法復原。`,
+  deleteBody: (lastFive: string, amount: string) =>
+    `確定要刪除帳號後五碼 ${lastFive}、金額 ${amount} 的匯款記錄嗎？刪除後幾秒內仍可按「復原」取消，之後無法復原。`,
   batchDeleteTitle: '批次刪除匯款記錄',
   batchDeleteBody: (n: number) => `確定要刪除選取的 ${n} 筆匯款記錄嗎？刪除後幾秒內仍可按「復原」取消，之後無法復原。`,
   loading: PAYMENT_LIST_LABELS.loading,
@@ -392,7 +410,8 @@ export const PAYMENTS_UI = {
   credited: (lastFive: string) => `已確認入帳：後五碼 ${lastFive}`,
   deleted: (lastFive: string, amount: string) => `已刪除後五碼 ${lastFive}、${amount} 的匯款記錄`,
   /** a payment that is no transfer has no last five: it is named by its method (現金, 員工購物-刷卡 …) */
-  deleteBodyInHand: (method: string, amount: string) => `確定要刪除${method}、金額 ${amount} 的收款記錄嗎？刪除後幾秒內仍可按「復原」取消，之後無法復原。`,
+  deleteBodyInHand: (method: string, amount: string) =>
+    `確定要刪除${method}、金額 ${amount} 的收款記錄嗎？刪除後幾秒內仍可按「復原」取消，之後無法復原。`,
   deletedInHand: (method: string, amount: string) => `已刪除${method} ${amount} 的收款記錄`,
   // 修改付款方式 (issue 26)
   editMethod: '修改付款方式',
@@ -415,7 +434,8 @@ export const RECONCILE_UI = {
   upload: '匯入銀行對帳單',
   uploading: '匯入中...',
   uploadHint: '銀行匯出的存款交易明細（.csv、.xls、.xlsx）',
-  uploaded: (file: string, n: number, dup: number) => `已匯入「${file}」：新增 ${n} 筆${dup ? `，略過重複 ${dup} 筆` : ''}`,
+  uploaded: (file: string, n: number, dup: number) =>
+    `已匯入「${file}」：新增 ${n} 筆${dup ? `，略過重複 ${dup} 筆` : ''}`,
   uploadFailed: '匯入對帳單失敗',
   statement: '對帳單內容',
   columns: '辨識的欄位',
@@ -429,7 +449,8 @@ export const RECONCILE_UI = {
   to: '迄日',
   reload: '重新比對',
   /** the API answers a queue in pages (issue 22, item 7): what is shown, of how many */
-  moreThanShown: (shown: number, total: number) => `此處先列出 ${shown.toLocaleString('zh-TW')} 筆，共 ${total.toLocaleString('zh-TW')} 筆；處理完這些後按「重新比對」會列出其餘的，或縮短期間`,
+  moreThanShown: (shown: number, total: number) =>
+    `此處先列出 ${shown.toLocaleString('zh-TW')} 筆，共 ${total.toLocaleString('zh-TW')} 筆；處理完這些後按「重新比對」會列出其餘的，或縮短期間`,
   loading: '比對中...',
   loadFailed: '讀取對帳建議失敗',
   autoTitle: '建議入帳',
@@ -516,7 +537,8 @@ export const RECONCILE_UI = {
   learnedAt: PAYER_FIELD_LABELS.learned_at,
   learnedBy: (auto: boolean, username: string) => (auto ? `自動對帳（${username}）` : `${username} 確認`),
   forget: '忘記',
-  forgetConfirm: (payer: string, lastFive: string) => `忘記付款人「${payer}」（後五碼 ${lastFive}）？之後的對帳不再以此為證據；再次確認對帳時會重新記住。`,
+  forgetConfirm: (payer: string, lastFive: string) =>
+    `忘記付款人「${payer}」（後五碼 ${lastFive}）？之後的對帳不再以此為證據；再次確認對帳時會重新記住。`,
   forgotten: '已忘記這位付款人',
   forgetFailed: '忘記付款人失敗',
 };
@@ -565,7 +587,8 @@ export const CLOSES_UI = {
   reopenedBy: (who: string, when: string) => `${who} 於 ${when} 重新開帳`,
   lateChanges: (n: number) => `結帳後異動 ${n} 筆（見稽核紀錄）`,
   reopen: '重新開帳',
-  reopenConfirm: (date: string) => `確定要重新開帳 ${date} 嗎？重新開帳後可以修改這一天的現金收支，之後需要再結帳一次。`,
+  reopenConfirm: (date: string) =>
+    `確定要重新開帳 ${date} 嗎？重新開帳後可以修改這一天的現金收支，之後需要再結帳一次。`,
   reopenedOk: (date: string) => `${date} 已重新開帳`,
   entries: '當天收支',
   noEntries: '這一天沒有收支記錄',
@@ -602,5 +625,6 @@ export const CLOSES_UI = {
   recount: '回去重點',
   closeAnyway: '確定結帳',
   // a close sent but not answered (weak connection): looked up, never sent twice blindly
-  closeUnsure: '網路不穩，還不知道是否已結帳。請確認網路後再按一次「結帳」：如果已經結帳，會直接顯示結果，不會重複結帳。',
+  closeUnsure:
+    '網路不穩，還不知道是否已結帳。請確認網路後再按一次「結帳」：如果已經結帳，會直接顯示結果，不會重複結帳。',
 } as const;

@@ -24,7 +24,9 @@ export function serverCode(err: unknown): ErrorCode | undefined {
 }
 
 /** The first message per field of an error list (core's validators' or the server's), keyed by field. */
-export function fieldMessages(errors: ReadonlyArray<{ field?: unknown; message?: unknown }> | undefined): Record<string, string> {
+export function fieldMessages(
+  errors: ReadonlyArray<{ field?: unknown; message?: unknown }> | undefined,
+): Record<string, string> {
   const out: Record<string, string> = {};
   for (const e of errors ?? []) {
     if (typeof e?.field === 'string' && typeof e?.message === 'string' && !out[e.field]) out[e.field] = e.message;
@@ -55,7 +57,11 @@ export function serverMessage(err: unknown): string | undefined {
  * A failed save of a form with `fields`: the server's messages for those fields (a 409 duplicate
  * comes as one on its field) and, when none of them explains it, the server's message or `fallback`.
  */
-export function describeServerError(err: unknown, fallback: string, fields: readonly string[]): { fields: Record<string, string>; message: string | null } {
+export function describeServerError(
+  err: unknown,
+  fallback: string,
+  fields: readonly string[],
+): { fields: Record<string, string>; message: string | null } {
   const all = serverFieldErrors(err);
   const shown = Object.fromEntries(Object.entries(all).filter(([f]) => fields.includes(f)));
   if (Object.keys(shown).length) return { fields: shown, message: null };

@@ -24,7 +24,11 @@ export function forgetStoredToken(): void {
  */
 export async function signOutOnServer(): Promise<void> {
   try {
-    await fetch(`${API_BASE}/admin/logout`, { method: 'POST', credentials: 'same-origin', signal: AbortSignal.timeout(10_000) });
+    await fetch(`${API_BASE}/admin/logout`, {
+      method: 'POST',
+      credentials: 'same-origin',
+      signal: AbortSignal.timeout(10_000),
+    });
   } catch {
     /* offline: the cookie stays until it expires, but the page forgets the user */
   }

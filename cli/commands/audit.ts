@@ -1,5 +1,14 @@
 import type { Command } from 'commander';
-import { auditActionLabel, auditEntityLabel, auditSummaryText, formatTaipei, listAudit, storeDirectory, type AuditEntry, type AuditStoreLookup } from '../../core/index.js';
+import {
+  auditActionLabel,
+  auditEntityLabel,
+  auditSummaryText,
+  formatTaipei,
+  listAudit,
+  storeDirectory,
+  type AuditEntry,
+  type AuditStoreLookup,
+} from '../../core/index.js';
 import { auditActorText } from '../../core/audit/text.js';
 import { withOperator, type CliIO } from '../context.js';
 import { checkDateFlags } from '../dateFlags.js';
@@ -39,7 +48,12 @@ export function auditCommand(program: Command, io: CliIO): void {
     .option('--json', '以 JSON 輸出，每行一筆（含修改前後的完整內容）')
     .addHelpText(
       'after',
-      examples('remit audit --since 2026-11-01', 'remit audit --since 2026-11-01 --until 2026-11-30', 'remit audit --user boss', 'remit audit --since 2026-11-01 --limit 10000 --json > audit.jsonl   # 超過上限時在標準錯誤輸出說明'),
+      examples(
+        'remit audit --since 2026-11-01',
+        'remit audit --since 2026-11-01 --until 2026-11-30',
+        'remit audit --user boss',
+        'remit audit --since 2026-11-01 --limit 10000 --json > audit.jsonl   # 超過上限時在標準錯誤輸出說明',
+      ),
     )
     .action(async (opts: Opts, cmd: Command) => {
       checkDateFlags(['--since', opts.since], ['--until', opts.until]);
@@ -62,7 +76,12 @@ export function auditCommand(program: Command, io: CliIO): void {
       }
       if (!rows.length) return io.stdout(`${AUDIT.none}\n`);
       const stores: AuditStoreLookup = (id) => directory.find((s) => s.id === id);
-      io.stdout(renderTable([...AUDIT.columns], rows.map((r) => cells(r, stores))));
+      io.stdout(
+        renderTable(
+          [...AUDIT.columns],
+          rows.map((r) => cells(r, stores)),
+        ),
+      );
       if (total > rows.length) io.stdout(`${AUDIT.more(total, rows.length)}\n`);
     });
 }

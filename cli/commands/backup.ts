@@ -23,7 +23,10 @@ export function backupCommand(program: Command, io: CliIO): void {
     .option('--force', '覆蓋已存在的檔案')
     .addHelpText(
       'after',
-      examples('remit backup /backups/remit/remit-20261121.sqlite', '0 2 * * * cd /srv/remit && node dist/cli/main.js backup /backups/remit/remit-$(date +\\%Y\\%m\\%d).sqlite   # crontab'),
+      examples(
+        'remit backup /backups/remit/remit-20261121.sqlite',
+        '0 2 * * * cd /srv/remit && node dist/cli/main.js backup /backups/remit/remit-$(date +\\%Y\\%m\\%d).sqlite   # crontab',
+      ),
     )
     .action(async (file: string, opts: Opts, cmd: Command) => {
       const dbFile = sqliteFile(io, cmd);
@@ -43,9 +46,17 @@ export function backupCommand(program: Command, io: CliIO): void {
 
   program
     .command('restore <file>')
-    .description('從備份檔還原 SQLite 資料庫（先檢查備份檔；須先停止伺服器；目前的資料會被取代；新的機器上會建立資料庫）')
+    .description(
+      '從備份檔還原 SQLite 資料庫（先檢查備份檔；須先停止伺服器；目前的資料會被取代；新的機器上會建立資料庫）',
+    )
     .option('--yes', '不詢問確認（非互動模式必須加上）')
-    .addHelpText('after', examples('remit restore /backups/remit/remit-20261121.sqlite', 'remit restore backup.sqlite --yes   # 腳本中使用'))
+    .addHelpText(
+      'after',
+      examples(
+        'remit restore /backups/remit/remit-20261121.sqlite',
+        'remit restore backup.sqlite --yes   # 腳本中使用',
+      ),
+    )
     .action(async (file: string, opts: Opts, cmd: Command) => {
       const dbFile = sqliteFile(io, cmd);
       const source = resolve(file);

@@ -3,7 +3,14 @@ import { extname } from 'node:path';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { Command } from 'commander';
-import { addDays, exportDayBook, exportPaymentsStream, isStatus, taipeiDate, type ExportFormat } from '../../core/index.js';
+import {
+  addDays,
+  exportDayBook,
+  exportPaymentsStream,
+  isStatus,
+  taipeiDate,
+  type ExportFormat,
+} from '../../core/index.js';
 import { withOperator, type CliIO } from '../context.js';
 import { checkDateFlags } from '../dateFlags.js';
 import { isBusy, UsageError } from '../errors.js';
@@ -42,7 +49,10 @@ export function exportFilter(opts: ExportOpts, now: number = Date.now()): Record
   if (opts.from) filter.paid_at_gte = opts.from;
   if (opts.to) filter.paid_at_lte = opts.to;
   if (opts.status) {
-    const statuses = opts.status.split(',').map((s) => s.trim()).filter(Boolean);
+    const statuses = opts.status
+      .split(',')
+      .map((s) => s.trim())
+      .filter(Boolean);
     const bad = statuses.filter((s) => !isStatus(s));
     if (bad.length) throw new UsageError(EXPORT.badStatus(bad));
     filter.status = statuses;
@@ -72,8 +82,14 @@ export function exportCommand(program: Command, io: CliIO): void {
     .option('--status <statuses>', '狀態：未確認、已入帳、未入帳（可用逗號分隔）')
     .option('--store <codes>', '分店代碼，以逗號分隔')
     .option('--format <format>', 'xlsx、csv（含 UTF-8 BOM）或 json；預設依副檔名，否則 xlsx')
-    .option('--daybook', '匯出日記帳（給會計）：一家分店（--store）每天的每一筆收支、付款方式、現金支出與日結，xlsx 或 csv')
-    .option('--wait <seconds>', `另一個程式正在寫入（例如匯入）時，最多等幾秒再寫入匯出紀錄（預設 ${EXPORT_WAIT_SECONDS}；0 表示不等）`)
+    .option(
+      '--daybook',
+      '匯出日記帳（給會計）：一家分店（--store）每天的每一筆收支、付款方式、現金支出與日結，xlsx 或 csv',
+    )
+    .option(
+      '--wait <seconds>',
+      `另一個程式正在寫入（例如匯入）時，最多等幾秒再寫入匯出紀錄（預設 ${EXPORT_WAIT_SECONDS}；0 表示不等）`,
+    )
     .addHelpText(
       'after',
       examples(
@@ -82,7 +98,8 @@ export function exportCommand(program: Command, io: CliIO): void {
         'remit export --from 2026-11-01 --to 2026-11-30 --store TPE,TXG --status 已入帳 --format csv',
         'remit export --today --format json -o - | jq length',
         'remit export --daybook --store TPE --from 2026-11-01 --to 2026-11-30 --format csv',
-      ) + '\n排程（每天 01:00 匯出前一天）：\n  0 1 * * * cd /srv/remit && remit export --yesterday -o /backups/remit/匯款_$(date +\\%Y\\%m\\%d).xlsx\n',
+      ) +
+        '\n排程（每天 01:00 匯出前一天）：\n  0 1 * * * cd /srv/remit && remit export --yesterday -o /backups/remit/匯款_$(date +\\%Y\\%m\\%d).xlsx\n',
     )
     .action(async (opts: ExportOpts, cmd: Command) => {
       const format = formatOf(opts);
@@ -111,7 +128,13 @@ export function exportCommand(program: Command, io: CliIO): void {
 }
 
 /** `remit export --daybook`: one store's day book over the dates (today when none), .xlsx or CSV. */
-async function exportDayBookFile(io: CliIO, cmd: Command, opts: ExportOpts, format: ExportFormat, wait: number): Promise<void> {
+async function exportDayBookFile(
+  io: CliIO,
+  cmd: Command,
+  opts: ExportOpts,
+  format: ExportFormat,
+  wait: number,
+): Promise<void> {
   if (format === 'json') throw new UsageError(EXPORT.daybookFormat);
   const codes = codeList(opts.store);
   if (codes.length !== 1) throw new UsageError(EXPORT.daybookStore);
@@ -121,7 +144,11 @@ async function exportDayBookFile(io: CliIO, cmd: Command, opts: ExportOpts, form
   await withOperator(io, cmd.optsWithGlobals(), async (ctx) => {
     const [store_id] = await storeIdsFromFlag(ctx, codes);
     const to = (filter.paid_at_lte as string | undefined) ?? today;
-    const file = await exportDayBook(ctx, { store_id, from: (filter.paid_at_gte as string | undefined) ?? to, to, format }, { auditOnFinish: true });
+    const file = await exportDayBook(
+      ctx,
+      { store_id, from: (filter.paid_at_gte as string | undefined) ?? to, to, format },
+      { auditOnFinish: true },
+    );
     const target = opts.output ?? file.fileName;
     if (target === '-') {
       await writeStdout(file.body);
@@ -165,7 +192,12 @@ async function auditWhenFree(io: CliIO, finished: () => Promise<void>, waitSecon
 }
 
 /** The export's audit entry, once its file is in place; a file whose entry could not be written (a database busy past `--wait`) is taken back. */
-async function auditOrRemove(io: CliIO, target: string, finished: () => Promise<void>, waitSeconds: number): Promise<void> {
+async function auditOrRemove(
+  io: CliIO,
+  target: string,
+  finished: () => Promise<void>,
+  waitSeconds: number,
+): Promise<void> {
   try {
     await auditWhenFree(io, finished, waitSeconds);
   } catch (err) {

@@ -14,7 +14,8 @@ export function migrateCommand(program: Command, io: CliIO): void {
       const config = configFrom(io, cmd.optsWithGlobals());
       // a new or empty file is made remit's; another program's database, or a file that is not
       // SQLite, is refused untouched, in the words every other command uses
-      const path = config.db.client === 'sqlite' && config.db.filename !== ':memory:' ? resolve(config.db.filename) : null;
+      const path =
+        config.db.client === 'sqlite' && config.db.filename !== ':memory:' ? resolve(config.db.filename) : null;
       if (path !== null && sqliteFileKind(path) === 'sqlite') await checkSqliteTables(path, { forMigrate: true });
       const db = openDatabase(config.db);
       try {

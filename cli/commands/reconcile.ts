@@ -84,14 +84,26 @@ export function reconcileCommand(program: Command, io: CliIO): void {
         const ctx = await actingAs(operator, opts.as);
         const [storeId] = opts.store ? await storeIdsFromFlag(operator, [opts.store]) : [];
         const imported: ImportedStatement[] = [];
-        for (const input of inputs) imported.push(await importStatement(ctx, { ...input, storeId, account: opts.account }));
+        for (const input of inputs)
+          imported.push(await importStatement(ctx, { ...input, storeId, account: opts.account }));
         const period = statementPeriod(imported);
         const from = opts.from ?? period?.from ?? '';
         const to = opts.to ?? period?.to ?? '';
         const proposals = await proposeMatches(ctx, { from, to, storeId });
         let applied = 0;
         if (opts.apply && proposals.auto.length) {
-          applied = (await confirmPairs(ctx, proposals.auto.map((a) => ({ payment: a.payment.uuid, line: a.line.id, score: a.score, reasons: a.reasons })), { auto: true })).confirmed;
+          applied = (
+            await confirmPairs(
+              ctx,
+              proposals.auto.map((a) => ({
+                payment: a.payment.uuid,
+                line: a.line.id,
+                score: a.score,
+                reasons: a.reasons,
+              })),
+              { auto: true },
+            )
+          ).confirmed;
         }
         const statement = {
           files: imported.map((s) => s.file),
@@ -109,11 +121,23 @@ export function reconcileCommand(program: Command, io: CliIO): void {
         if (opts.json) {
           const out = {
             statement,
-            auto: proposals.auto.map((a) => ({ payment: a.payment.uuid, line: lineRef(a.line), score: a.score, reasons: a.reasons })),
-            review: proposals.review.map((r) => ({ payment: r.payment.uuid, candidates: r.candidates.map((c) => ({ line: lineRef(c.line), score: c.score, reasons: c.reasons })) })),
+            auto: proposals.auto.map((a) => ({
+              payment: a.payment.uuid,
+              line: lineRef(a.line),
+              score: a.score,
+              reasons: a.reasons,
+            })),
+            review: proposals.review.map((r) => ({
+              payment: r.payment.uuid,
+              candidates: r.candidates.map((c) => ({ line: lineRef(c.line), score: c.score, reasons: c.reasons })),
+            })),
             unpaid: proposals.unpaid.map((u) => ({ payment: u.payment.uuid })),
             unreported: proposals.unreported.map((u) => ({ line: lineRef(u.line) })),
-            suggestions: proposals.suggestions.map((g) => ({ payments: g.payments.map((x) => x.uuid), lines: g.lines.map(lineRef), reasons: g.reasons })),
+            suggestions: proposals.suggestions.map((g) => ({
+              payments: g.payments.map((x) => x.uuid),
+              lines: g.lines.map(lineRef),
+              reasons: g.reasons,
+            })),
             applied,
             ...(proposals.empty ? { empty: proposals.empty } : {}),
           };
@@ -138,7 +162,11 @@ export function reconcileCommand(program: Command, io: CliIO): void {
         const stores = opts.store ? await storeIdsFromFlag(operator, [opts.store]) : undefined;
         const all: RememberedPayer[] = [];
         for (let start = 0; ; start += PAGE) {
-          const page = await listPayers(ctx, { filter: stores ? { store_id: stores } : {}, sort: ['learned_at', 'DESC'], range: [start, start + PAGE - 1] });
+          const page = await listPayers(ctx, {
+            filter: stores ? { store_id: stores } : {},
+            sort: ['learned_at', 'DESC'],
+            range: [start, start + PAGE - 1],
+          });
           all.push(...page.rows);
           if (page.rows.length < PAGE) break;
         }
@@ -147,7 +175,14 @@ export function reconcileCommand(program: Command, io: CliIO): void {
       });
       if (opts.json) return io.stdout(`${JSON.stringify(rows, null, 2)}\n`);
       if (!rows.length) return io.stdout(`${RECONCILE.noPayers}\n`);
-      const table = rows.map((p) => [p.id, storeLabel(names(p.store_id)), p.payer, p.last_five, formatTaipei(Date.parse(p.learned_at)), RECONCILE.learnedBy(p.learned_by === 'auto', actorNameText(p.learned_by_username))]);
+      const table = rows.map((p) => [
+        p.id,
+        storeLabel(names(p.store_id)),
+        p.payer,
+        p.last_five,
+        formatTaipei(Date.parse(p.learned_at)),
+        RECONCILE.learnedBy(p.learned_by === 'auto', actorNameText(p.learned_by_username)),
+      ]);
       io.stdout(renderTable([...RECONCILE.payerColumns], table, { right: [0] }));
     });
 
@@ -160,8 +195,12 @@ export function reconcileCommand(program: Command, io: CliIO): void {
     .addHelpText('after', examples('remit reconcile forget 12'))
     .action(async (id: string, _opts: unknown, cmd: Command) => {
       const opts = cmd.optsWithGlobals<{ as?: string; json?: boolean }>();
-      const forgotten = await withOperator(io, cmd.optsWithGlobals(), async (operator) => forgetPayer(await actingAs(operator, opts.as), id));
-      io.stdout(opts.json ? `${JSON.stringify(forgotten)}\n` : `${RECONCILE.forgotten(forgotten.payer, forgotten.last_five)}\n`);
+      const forgotten = await withOperator(io, cmd.optsWithGlobals(), async (operator) =>
+        forgetPayer(await actingAs(operator, opts.as), id),
+      );
+      io.stdout(
+        opts.json ? `${JSON.stringify(forgotten)}\n` : `${RECONCILE.forgotten(forgotten.payer, forgotten.last_five)}\n`,
+      );
     });
 }
 
@@ -172,11 +211,24 @@ async function actingAs(operator: ServiceContext, as: string | undefined): Promi
   return as ? { ...operator, actor: await principalByUsername(operator.db, as) } : operator;
 }
 
-const sum = <K extends keyof ImportedStatement>(rows: ImportedStatement[], key: K) => rows.reduce((n, r) => n + Number(r[key]), 0);
+const sum = <K extends keyof ImportedStatement>(rows: ImportedStatement[], key: K) =>
+  rows.reduce((n, r) => n + Number(r[key]), 0);
 
 function printReport(
   io: CliIO,
-  s: { files: string[]; accounts: string[]; lines: number; credits: number; new: number; duplicates: number; from: string; to: string; encoding: string; balance_breaks: number; skipped_rows: number },
+  s: {
+    files: string[];
+    accounts: string[];
+    lines: number;
+    credits: number;
+    new: number;
+    duplicates: number;
+    from: string;
+    to: string;
+    encoding: string;
+    balance_breaks: number;
+    skipped_rows: number;
+  },
   p: Proposals,
   applied: number,
   apply: boolean,
@@ -191,20 +243,56 @@ function printReport(
   out.push(RECONCILE.auto(p.auto.length, apply, applied));
   out.push(RECONCILE.review(p.review.length));
   for (const r of p.review) {
-    out.push(RECONCILE.payment(r.payment.uuid, r.payment.last_five, formatNTD(r.payment.amount), when(r.payment.paid_at)));
+    out.push(
+      RECONCILE.payment(r.payment.uuid, r.payment.last_five, formatNTD(r.payment.amount), when(r.payment.paid_at)),
+    );
     for (const c of r.candidates) {
-      out.push(RECONCILE.candidate(c.line.file, c.line.row, when(c.line.at, c.line.has_time), formatNTD(c.line.amount), c.line.counterparty || c.line.payer, c.score, c.reasons));
+      out.push(
+        RECONCILE.candidate(
+          c.line.file,
+          c.line.row,
+          when(c.line.at, c.line.has_time),
+          formatNTD(c.line.amount),
+          c.line.counterparty || c.line.payer,
+          c.score,
+          c.reasons,
+        ),
+      );
     }
   }
   out.push(RECONCILE.unpaid(p.unpaid.length));
-  for (const u of p.unpaid) out.push(RECONCILE.payment(u.payment.uuid, u.payment.last_five, formatNTD(u.payment.amount), when(u.payment.paid_at)));
+  for (const u of p.unpaid)
+    out.push(
+      RECONCILE.payment(u.payment.uuid, u.payment.last_five, formatNTD(u.payment.amount), when(u.payment.paid_at)),
+    );
   out.push(RECONCILE.unreported(p.unreported.length));
-  for (const u of p.unreported) out.push(RECONCILE.unreportedLine(u.line.file, u.line.row, when(u.line.at, u.line.has_time), formatNTD(u.line.amount), u.line.summary, u.line.counterparty || u.line.payer));
+  for (const u of p.unreported)
+    out.push(
+      RECONCILE.unreportedLine(
+        u.line.file,
+        u.line.row,
+        when(u.line.at, u.line.has_time),
+        formatNTD(u.line.amount),
+        u.line.summary,
+        u.line.counterparty || u.line.payer,
+      ),
+    );
   out.push(RECONCILE.suggestions(p.suggestions.length));
   p.suggestions.forEach((g, i) => {
-    out.push(RECONCILE.group(i + 1, formatNTD(g.payments.reduce((t, x) => t + x.amount, 0)), formatNTD(g.lines.reduce((t, l) => t + l.amount, 0)), g.reasons));
-    for (const x of g.payments) out.push(`  ${RECONCILE.payment(x.uuid, x.last_five, formatNTD(x.amount), when(x.paid_at))}`);
-    for (const l of g.lines) out.push(RECONCILE.groupLine(l.file, l.row, when(l.at, l.has_time), formatNTD(l.amount), l.counterparty || l.payer));
+    out.push(
+      RECONCILE.group(
+        i + 1,
+        formatNTD(g.payments.reduce((t, x) => t + x.amount, 0)),
+        formatNTD(g.lines.reduce((t, l) => t + l.amount, 0)),
+        g.reasons,
+      ),
+    );
+    for (const x of g.payments)
+      out.push(`  ${RECONCILE.payment(x.uuid, x.last_five, formatNTD(x.amount), when(x.paid_at))}`);
+    for (const l of g.lines)
+      out.push(
+        RECONCILE.groupLine(l.file, l.row, when(l.at, l.has_time), formatNTD(l.amount), l.counterparty || l.payer),
+      );
   });
   io.stdout(`${out.join('\n')}\n`);
 }

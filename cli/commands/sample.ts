@@ -25,7 +25,9 @@ async function sampleBytes(io: CliIO, opts: GlobalOptions): Promise<Uint8Array> 
 export function sampleCommand(program: Command, io: CliIO): void {
   program
     .command('sample')
-    .description('產生匯入範例檔（匯款記錄_匯入範例.xlsx）：標題列與七筆範例（匯款、現金、電子支付與員工購物）（不需要資料庫；有資料庫時用其中的分店）')
+    .description(
+      '產生匯入範例檔（匯款記錄_匯入範例.xlsx）：標題列與七筆範例（匯款、現金、電子支付與員工購物）（不需要資料庫；有資料庫時用其中的分店）',
+    )
     .option('-o, --output <file>', '輸出檔案；- 表示標準輸出（預設 匯款記錄_匯入範例.xlsx）')
     .option('--force', '覆蓋已存在的檔案')
     .addHelpText('after', examples('remit sample', 'remit sample -o /tmp/範例.xlsx --force'))

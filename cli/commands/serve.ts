@@ -9,7 +9,14 @@ export function serveCommand(program: Command, io: CliIO, onStarted?: (stop: () 
     .description('啟動伺服器：/api 與後台')
     .option('-p, --port <port>', '連接埠（預設 PORT 或 3000）')
     .option('-H, --host <host>', '綁定位址（預設 HOST 或 127.0.0.1）')
-    .addHelpText('after', examples('remit serve', 'remit serve --port 8080 --host 0.0.0.0', 'DATABASE_URL=postgres://remit@db/remit REMIT_JWT_SECRET=... remit serve'))
+    .addHelpText(
+      'after',
+      examples(
+        'remit serve',
+        'remit serve --port 8080 --host 0.0.0.0',
+        'DATABASE_URL=postgres://remit@db/remit REMIT_JWT_SECRET=... remit serve',
+      ),
+    )
     .action(async (_opts, cmd: Command) => {
       const config = configFrom(io, cmd.optsWithGlobals());
       // Loaded here: the web server's modules are not needed by every other command (import, export…).

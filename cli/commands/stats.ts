@@ -17,7 +17,10 @@ export function statsCommand(program: Command, io: CliIO): void {
     .option('--from <date>', '起始日期 YYYY-MM-DD（台灣時間，含當天）')
     .option('--to <date>', '結束日期 YYYY-MM-DD（台灣時間，含當天）')
     .option('--json', '以 JSON 輸出')
-    .addHelpText('after', examples('remit stats', 'remit stats --store TPE,TXG --from 2026-11-01 --to 2026-11-30', 'remit stats --json'))
+    .addHelpText(
+      'after',
+      examples('remit stats', 'remit stats --store TPE,TXG --from 2026-11-01 --to 2026-11-30', 'remit stats --json'),
+    )
     .action(async (opts: Opts, cmd: Command) => {
       checkDateFlags(['--from', opts.from], ['--to', opts.to]);
       const summary = await withOperator(io, cmd.optsWithGlobals(), async (ctx) => {

@@ -1,5 +1,16 @@
 import type { Command } from 'commander';
-import { createStore, deleteStore, formatTaipei, listenUrl, listStores, MSG, storeLabel, storeLink, unreachableFromOutside, updateStore } from '../../core/index.js';
+import {
+  createStore,
+  deleteStore,
+  formatTaipei,
+  listenUrl,
+  listStores,
+  MSG,
+  storeLabel,
+  storeLink,
+  unreachableFromOutside,
+  updateStore,
+} from '../../core/index.js';
 import { configFrom, withOperator, type CliIO } from '../context.js';
 import { UsageError } from '../errors.js';
 import { confirmOrCancel, examples, requireYesOrTerminal } from '../input.js';
@@ -36,7 +47,9 @@ export function storesCommand(program: Command, io: CliIO): void {
     .option('--json', '以 JSON 輸出')
     .addHelpText('after', examples('remit stores add --name 台北店 --code TPE'))
     .action(async (opts: { name: string; code: string; json?: boolean }, cmd: Command) => {
-      const store = await withOperator(io, cmd.optsWithGlobals(), (ctx) => createStore(ctx, { name: opts.name, code: opts.code }));
+      const store = await withOperator(io, cmd.optsWithGlobals(), (ctx) =>
+        createStore(ctx, { name: opts.name, code: opts.code }),
+      );
       io.stdout(opts.json ? json(store) : `${STORES.added(storeLabel(store), store.id)}\n`);
     });
 
@@ -49,8 +62,13 @@ export function storesCommand(program: Command, io: CliIO): void {
     .addHelpText('after', examples('remit stores edit TPE --name 台北旗艦店', 'remit stores edit TPE --code TPE1'))
     .action(async (code: string, opts: Opts, cmd: Command) => {
       if (opts.name === undefined && opts.code === undefined) throw new UsageError(STORES.nothingToEdit);
-      const patch = { ...(opts.name !== undefined ? { name: opts.name } : {}), ...(opts.code !== undefined ? { code: opts.code } : {}) };
-      const store = await withOperator(io, cmd.optsWithGlobals(), async (ctx) => updateStore(ctx, (await storeFromArgument(ctx, code)).id, patch));
+      const patch = {
+        ...(opts.name !== undefined ? { name: opts.name } : {}),
+        ...(opts.code !== undefined ? { code: opts.code } : {}),
+      };
+      const store = await withOperator(io, cmd.optsWithGlobals(), async (ctx) =>
+        updateStore(ctx, (await storeFromArgument(ctx, code)).id, patch),
+      );
       io.stdout(opts.json ? json(store) : `${STORES.updated(storeLabel(store))}\n`);
     });
 
@@ -75,7 +93,15 @@ export function storesCommand(program: Command, io: CliIO): void {
     .option('--rotate', '換新連結，舊連結立即失效（連結外洩時；也用來重新啟用已停用的連結）')
     .option('--off', '停用連結')
     .option('--json', '以 JSON 輸出分店代碼、連結與是否啟用')
-    .addHelpText('after', examples('remit stores link TPE', 'remit stores link TPE --rotate', 'remit stores link TPE --off', 'remit stores link TPE --json'))
+    .addHelpText(
+      'after',
+      examples(
+        'remit stores link TPE',
+        'remit stores link TPE --rotate',
+        'remit stores link TPE --off',
+        'remit stores link TPE --json',
+      ),
+    )
     .action(async (code: string, opts: Opts, cmd: Command) => {
       if (opts.rotate && opts.off) throw new UsageError(STORES.linkBoth);
       const action = opts.rotate ? 'rotate' : opts.off ? 'off' : 'show';

@@ -29,7 +29,13 @@ import { INPUT, USERS } from '../messages.js';
 import { renderPairs, renderTable } from '../table.js';
 
 type Opts = Record<string, string | boolean | undefined>;
-const list = (v?: string) => (v ? v.split(',').map((s) => s.trim()).filter(Boolean) : []);
+const list = (v?: string) =>
+  v
+    ? v
+        .split(',')
+        .map((s) => s.trim())
+        .filter(Boolean)
+    : [];
 const json = (v: unknown) => `${JSON.stringify(v)}\n`;
 
 const COLUMNS = [...USERS.columns];
@@ -47,7 +53,8 @@ function permissionHelp(): string {
 
 /** --role names one of the roles (admin, user): anything else is wrong usage, said with the choices. */
 function roleFlag(role: unknown): void {
-  if (role !== undefined && !(ROLES as readonly unknown[]).includes(role)) throw new UsageError(USERS.badRole(String(role), ROLES));
+  if (role !== undefined && !(ROLES as readonly unknown[]).includes(role))
+    throw new UsageError(USERS.badRole(String(role), ROLES));
 }
 
 /** A user as the users list shows it (spec section 2, users tab). */
@@ -72,7 +79,10 @@ export function usersCommand(program: Command, io: CliIO): void {
   const users = program
     .command('users')
     .description('會員帳戶管理')
-    .addHelpText('after', examples('remit users list', 'remit users add --username tpe01 --store TPE', 'remit users passwd tpe01'));
+    .addHelpText(
+      'after',
+      examples('remit users list', 'remit users add --username tpe01 --store TPE', 'remit users passwd tpe01'),
+    );
 
   users
     .command('list')
@@ -85,7 +95,15 @@ export function usersCommand(program: Command, io: CliIO): void {
         stores: await allStores(ctx),
       }));
       if (opts.json) return io.stdout(json(rows));
-      io.stdout(rows.length ? renderTable(COLUMNS, rows.map((u) => userCells(u, stores)), { right: [0] }) : `${USERS.none}\n`);
+      io.stdout(
+        rows.length
+          ? renderTable(
+              COLUMNS,
+              rows.map((u) => userCells(u, stores)),
+              { right: [0] },
+            )
+          : `${USERS.none}\n`,
+      );
     });
 
   users
@@ -93,7 +111,10 @@ export function usersCommand(program: Command, io: CliIO): void {
     .description('新增會員帳戶（在終端機上未給的用戶名與密碼會提示輸入）')
     .option('--username <name>', '用戶名（3 到 20 個字母、數字或底線）')
     .option('--password-stdin', '從標準輸入的第一行讀取密碼（腳本用；在終端機上不加此項會提示輸入）')
-    .option('--password <password>', '不建議：密碼會出現在處理程序清單中（會顯示警告）；請改用提示輸入或 --password-stdin')
+    .option(
+      '--password <password>',
+      '不建議：密碼會出現在處理程序清單中（會顯示警告）；請改用提示輸入或 --password-stdin',
+    )
     .option('--role <role>', '角色：admin 或 user', 'user')
     .option('--permissions <keys>', '權限，以逗號分隔（各權限見下方）')
     .option('--store <code>', '所屬分店代碼（分店員工）；不填為總部')
@@ -144,7 +165,12 @@ export function usersCommand(program: Command, io: CliIO): void {
     .option('--json', '以 JSON 輸出')
     .addHelpText(
       'after',
-      permissionHelp() + examples('remit users edit tpe01 --permissions record_takings,record_cash_out,close_day', 'remit users edit tpe01 --store TXG --accessible-stores TPE', 'remit users edit hq01 --no-store'),
+      permissionHelp() +
+        examples(
+          'remit users edit tpe01 --permissions record_takings,record_cash_out,close_day',
+          'remit users edit tpe01 --store TXG --accessible-stores TPE',
+          'remit users edit hq01 --no-store',
+        ),
     )
     .action(async (username: string, opts: Opts, cmd: Command) => {
       if (opts.active && opts.inactive) throw new UsageError(USERS.activeFlagsBoth);
@@ -160,7 +186,8 @@ export function usersCommand(program: Command, io: CliIO): void {
         if (opts.permissions !== undefined) patch.permissions = list(opts.permissions as string);
         if (opts.store === false) patch.store_id = null;
         else if (typeof opts.store === 'string') [patch.store_id] = await storeIdsFromFlag(ctx, [opts.store]);
-        if (opts.accessibleStores !== undefined) patch.accessible_stores = await storeIdsFromFlag(ctx, codeList(opts.accessibleStores as string));
+        if (opts.accessibleStores !== undefined)
+          patch.accessible_stores = await storeIdsFromFlag(ctx, codeList(opts.accessibleStores as string));
         if (opts.active || opts.inactive) patch.is_active = Boolean(opts.active);
         return { user: await updateUser(ctx, target.id, patch), stores: await allStores(ctx) };
       });
@@ -176,8 +203,17 @@ export function usersCommand(program: Command, io: CliIO): void {
     .command('passwd <username>')
     .description('重設會員密碼（操作員重設，不需舊密碼）；該用戶先前的登入全部失效')
     .option('--password-stdin', '從標準輸入的第一行讀取新密碼（腳本用；在終端機上不加此項會提示輸入）')
-    .option('--password <password>', '不建議：密碼會出現在處理程序清單中（會顯示警告）；請改用提示輸入或 --password-stdin')
-    .addHelpText('after', examples('remit users passwd tpe01                 # 在終端機上提示輸入兩次', 'printf "%s\\n" "$NEW_PW" | remit users passwd tpe01 --password-stdin'))
+    .option(
+      '--password <password>',
+      '不建議：密碼會出現在處理程序清單中（會顯示警告）；請改用提示輸入或 --password-stdin',
+    )
+    .addHelpText(
+      'after',
+      examples(
+        'remit users passwd tpe01                 # 在終端機上提示輸入兩次',
+        'printf "%s\\n" "$NEW_PW" | remit users passwd tpe01 --password-stdin',
+      ),
+    )
     .action(async (username: string, opts: Opts, cmd: Command) => {
       const readPassword = passwordSource(opts, INPUT.newPassword, io.stderr);
       const user = await withOperator(io, cmd.optsWithGlobals(), async (ctx) => {
@@ -196,7 +232,10 @@ export function usersCommand(program: Command, io: CliIO): void {
       requireYesOrTerminal(opts.yes as boolean | undefined);
       const user = await withOperator(io, cmd.optsWithGlobals(), async (ctx) => {
         const target = await getUserByUsername(ctx, username);
-        await confirmOrCancel(opts.yes as boolean | undefined, USERS.confirmRemove(target.username, ROLE_LABELS[target.role]));
+        await confirmOrCancel(
+          opts.yes as boolean | undefined,
+          USERS.confirmRemove(target.username, ROLE_LABELS[target.role]),
+        );
         return deleteUser(ctx, target.id);
       });
       io.stdout(`${USERS.removed(user.username)}\n`);

@@ -10,14 +10,34 @@ import type { ServiceContext } from '../context.js';
 import { requirePermission } from '../guard.js';
 import { actorUserId } from '../actor.js';
 
-export type AuditAction = 'create' | 'update' | 'delete' | 'import' | 'export' | 'password' | 'login' | 'login_failed' | 'logout' | 'reconcile' | 'unreconcile' | 'close' | 'reopen' | 'after_close';
+export type AuditAction =
+  | 'create'
+  | 'update'
+  | 'delete'
+  | 'import'
+  | 'export'
+  | 'password'
+  | 'login'
+  | 'login_failed'
+  | 'logout'
+  | 'reconcile'
+  | 'unreconcile'
+  | 'close'
+  | 'reopen'
+  | 'after_close';
 export type AuditEntity = 'payment' | 'user' | 'store' | 'statement' | 'payer' | 'cash_out' | 'day_close';
 
 /** Writes one audit entry; call it inside the transaction of the change it records. */
 export async function recordAudit(
   db: Db,
   ctx: Pick<ServiceContext, 'actor' | 'ip'>,
-  entry: { action: AuditAction; entity: AuditEntity; entityId?: string | number | null; before?: unknown; after?: unknown },
+  entry: {
+    action: AuditAction;
+    entity: AuditEntity;
+    entityId?: string | number | null;
+    before?: unknown;
+    after?: unknown;
+  },
 ): Promise<void> {
   await db('audit_log').insert(auditRow(ctx, entry, Date.now()));
 }
@@ -26,7 +46,13 @@ export async function recordAudit(
 export async function recordAuditMany(
   db: Db,
   ctx: Pick<ServiceContext, 'actor' | 'ip'>,
-  entries: Array<{ action: AuditAction; entity: AuditEntity; entityId?: string | number | null; before?: unknown; after?: unknown }>,
+  entries: Array<{
+    action: AuditAction;
+    entity: AuditEntity;
+    entityId?: string | number | null;
+    before?: unknown;
+    after?: unknown;
+  }>,
 ): Promise<void> {
   const at = Date.now();
   const rows = entries.map((e) => auditRow(ctx, e, at));
@@ -54,7 +80,6 @@ export function auditRow(
   };
 }
 
-
 function parseJsonText(text: string | null): unknown {
   if (text === null || text === undefined) return null;
   try {
@@ -79,7 +104,15 @@ export function toAuditEntry(row: AuditRow): AuditEntry {
   };
 }
 
-const AUDIT_SORTABLE = { id: 'id', at: 'at', action: 'action', entity: 'entity', entity_id: 'entity_id', actor_username: 'actor_username', ip: 'ip' };
+const AUDIT_SORTABLE = {
+  id: 'id',
+  at: 'at',
+  action: 'action',
+  entity: 'entity',
+  entity_id: 'entity_id',
+  actor_username: 'actor_username',
+  ip: 'ip',
+};
 const AUDIT_FILTERS = ['id', 'action', 'entity', 'entity_id', 'actor_username', 'q', 'at_gte', 'at_lte'];
 const WORD = (s: string) => s.length > 0 && s.length <= 200;
 /**
@@ -93,7 +126,10 @@ const STORE_ENTITIES: AuditEntity[] = ['payment', 'statement', 'payer', 'cash_ou
  * entity_id, actor_username (exact, case-insensitive; one or several), q (text in the
  * username, the entity id or the address) and at_gte/at_lte as inclusive Taiwan dates.
  */
-export async function listAudit(ctx: ServiceContext, query: ListQuery = { filter: {} }): Promise<ListResult<AuditEntry>> {
+export async function listAudit(
+  ctx: ServiceContext,
+  query: ListQuery = { filter: {} },
+): Promise<ListResult<AuditEntry>> {
   requirePermission(ctx.actor, 'system_admin');
   const f = query.filter;
   assertFilterFields(f, AUDIT_FILTERS);
@@ -106,7 +142,8 @@ export async function listAudit(ctx: ServiceContext, query: ListQuery = { filter
   const scope = storeScope(ctx.actor);
   if (!scope.all) {
     const pg = isPostgres(ctx.db);
-    const field = (col: string, key: string) => (pg ? `(${col}::jsonb->>'${key}')` : `json_extract(${col}, '$.${key}')`);
+    const field = (col: string, key: string) =>
+      pg ? `(${col}::jsonb->>'${key}')` : `json_extract(${col}, '$.${key}')`;
     const storeOf = `coalesce(${field('after', 'store_id')}, ${field('before', 'store_id')})`;
     const ids = scope.ids.map(String);
     const marks = ids.map(() => '?').join(',');
@@ -128,7 +165,9 @@ export async function listAudit(ctx: ServiceContext, query: ListQuery = { filter
       w
         .whereNotIn('entity', [...STORE_ENTITIES, 'user'])
         .orWhere((x) => x.whereIn('entity', STORE_ENTITIES).whereRaw(inStores(storeOf), ids))
-        .orWhere((x) => x.where('entity', 'user').whereRaw(userVisible, [String(ctx.actor.id), ...ids, ...ids, ...ids])),
+        .orWhere((x) =>
+          x.where('entity', 'user').whereRaw(userVisible, [String(ctx.actor.id), ...ids, ...ids, ...ids]),
+        ),
     );
   }
   const ids = filterIds(f, 'id');
@@ -140,9 +179,14 @@ export async function listAudit(ctx: ServiceContext, query: ListQuery = { filter
   const entityIds = filterStrings(f, 'entity_id', WORD);
   if (entityIds) base.whereIn('entity_id', entityIds);
   const users = filterStrings(f, 'actor_username', WORD);
-  if (users) base.whereRaw(`lower(actor_username) in (${users.map(() => '?').join(',')})`, users.map((u) => u.toLowerCase()));
+  if (users)
+    base.whereRaw(
+      `lower(actor_username) in (${users.map(() => '?').join(',')})`,
+      users.map((u) => u.toLowerCase()),
+    );
 
-  const from = f.at_gte, to = f.at_lte;
+  const from = f.at_gte,
+    to = f.at_lte;
   const range = instantRange(from, to);
   if (range.gte !== undefined) base.where('at', '>=', range.gte);
   if (range.lt !== undefined) base.where('at', '<', range.lt);

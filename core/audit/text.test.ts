@@ -1,6 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { actorUserId, linkActor } from '../actor.js';
-import { auditActorText, auditFieldLabel, auditFieldRows, auditSummaryText, auditValueText, type AuditStoreLookup } from './text.js';
+import {
+  auditActorText,
+  auditFieldLabel,
+  auditFieldRows,
+  auditSummaryText,
+  auditValueText,
+  type AuditStoreLookup,
+} from './text.js';
 
 const STORES = [
   { id: 1, name: '台北店', code: 'TPE' },
@@ -23,7 +30,12 @@ describe('the audit log for people (issue 13, item 19)', () => {
   it('a payment made at 10:15 in Taipei reads 10:15, in NT$, with its store by name, under Chinese field names', () => {
     const rows = auditFieldRows({ entity: 'payment', before: null, after: payment }, stores)!;
     const byField = Object.fromEntries(rows.map((r) => [r.field, r]));
-    expect(byField.paid_at).toMatchObject({ label: '匯款時間', before: '（無）', after: '2026/11/23 10:15', changed: false });
+    expect(byField.paid_at).toMatchObject({
+      label: '匯款時間',
+      before: '（無）',
+      after: '2026/11/23 10:15',
+      changed: false,
+    });
     expect(byField.amount.after).toBe('NT$12,000');
     expect(byField.store_id).toMatchObject({ label: '分店', after: '台北店 (TPE)' });
     expect(byField.last_five).toMatchObject({ label: '帳號後五碼', after: '01234' });
@@ -39,13 +51,28 @@ describe('the audit log for people (issue 13, item 19)', () => {
     const after = { ...payment, status: '已入帳', note: '已核對', updated_at: '2026-11-23T03:00:00.000Z' };
     const e = { entity: 'payment', before: { ...payment, updated_at: payment.created_at }, after };
     expect(auditSummaryText(e, stores)).toBe('狀態：未確認 → 已入帳；備註：（無） → 已核對');
-    const changed = auditFieldRows(e, stores)!.filter((r) => r.changed).map((r) => r.field);
+    const changed = auditFieldRows(e, stores)!
+      .filter((r) => r.changed)
+      .map((r) => r.field);
     expect(changed).toEqual(['status', 'note', 'updated_at']);
   });
 
   it('a user’s permissions, stores, role and active flag read as the users page says them', () => {
-    const before = { id: 7, username: 'tpe01', role: 'user', permissions: ['view_payments'], store_id: 1, accessible_stores: [], is_active: true };
-    const after = { ...before, permissions: ['view_payments', 'edit_payments'], accessible_stores: [1, 2], is_active: false };
+    const before = {
+      id: 7,
+      username: 'tpe01',
+      role: 'user',
+      permissions: ['view_payments'],
+      store_id: 1,
+      accessible_stores: [],
+      is_active: true,
+    };
+    const after = {
+      ...before,
+      permissions: ['view_payments', 'edit_payments'],
+      accessible_stores: [1, 2],
+      is_active: false,
+    };
     expect(auditSummaryText({ entity: 'user', before, after }, stores)).toBe(
       '權限：查看匯款 → 查看匯款、編輯匯款；可存取分店：（無） → 台北店 (TPE)、台中店 (TXG)；狀態：啟用 → 停用',
     );
@@ -56,7 +83,12 @@ describe('the audit log for people (issue 13, item 19)', () => {
 
   it('a store no longer known reads 未知分店; a refused sign-in gives its reason in Chinese', () => {
     expect(auditValueText('payment', 'store_id', 99, stores)).toBe('未知分店');
-    expect(auditSummaryText({ entity: 'user', before: null, after: { username: 'ghost', reason: 'wrong_password' } }, stores)).toBe('用戶名：ghost，原因：密碼錯誤');
+    expect(
+      auditSummaryText(
+        { entity: 'user', before: null, after: { username: 'ghost', reason: 'wrong_password' } },
+        stores,
+      ),
+    ).toBe('用戶名：ghost，原因：密碼錯誤');
   });
 
   it('an import names its stores and counts; a password change has no fields to show', () => {
@@ -68,15 +100,34 @@ describe('the audit log for people (issue 13, item 19)', () => {
     expect(auditSummaryText({ entity: 'user', before: null, after: null }, stores)).toBe('');
   });
 
-  it('a store\'s public link and a day book export read in Chinese, no stored key left in English', () => {
-    expect(auditSummaryText({ entity: 'store', before: null, after: { store_id: 1, public_link: 'rotated' } }, stores)).toBe('分店：台北店 (TPE)，公開連結：已重新產生');
-    const daybook = { filter: { store_id: [1], paid_at_gte: '2026-11-01', paid_at_lte: '2026-11-30' }, format: 'csv', count: 12, daybook: true, stores: [1], store_id: 1 };
+  it("a store's public link and a day book export read in Chinese, no stored key left in English", () => {
+    expect(
+      auditSummaryText({ entity: 'store', before: null, after: { store_id: 1, public_link: 'rotated' } }, stores),
+    ).toBe('分店：台北店 (TPE)，公開連結：已重新產生');
+    const daybook = {
+      filter: { store_id: [1], paid_at_gte: '2026-11-01', paid_at_lte: '2026-11-30' },
+      format: 'csv',
+      count: 12,
+      daybook: true,
+      stores: [1],
+      store_id: 1,
+    };
     expect(auditSummaryText({ entity: 'payment', before: null, after: daybook }, stores)).toContain('日記帳：是');
     expect(auditSummaryText({ entity: 'payment', before: null, after: daybook }, stores)).not.toMatch(/[a-z]{4,}/);
   });
 
   it('a forgotten payer (issue 21) reads in Chinese: the store by name, how it was learned', () => {
-    const before = { id: 7, store_id: 1, payer: '***12345', last_five: '12345', payment: 'u-1', line_id: 3, learned_by: 'auto', learned_by_username: 'tpe_acct', learned_at: '2026-11-05T06:03:22.000Z' };
+    const before = {
+      id: 7,
+      store_id: 1,
+      payer: '***12345',
+      last_five: '12345',
+      payment: 'u-1',
+      line_id: 3,
+      learned_by: 'auto',
+      learned_by_username: 'tpe_acct',
+      learned_at: '2026-11-05T06:03:22.000Z',
+    };
     expect(auditSummaryText({ entity: 'payer', before, after: null }, stores)).toBe(
       '分店：台北店 (TPE)，對帳單上的付款人：***12345，後五碼：12345，來源匯款：u-1，來源銀行明細編號：3，方式：自動，確認者：tpe_acct，記住時間：2026/11/05 14:03:22',
     );
@@ -89,9 +140,17 @@ describe('the audit log for people (issue 13, item 19)', () => {
   });
 
   it('reads an export as a person does: the filter, the format and the rows (issue 22, item 13)', () => {
-    const after = { filter: { status: ['未確認'], store_id: [2], paid_at_gte: '2026-11-01', paid_at_lte: '2026-11-30' }, format: 'csv', count: 12, stores: [2], store_id: 2 };
+    const after = {
+      filter: { status: ['未確認'], store_id: [2], paid_at_gte: '2026-11-01', paid_at_lte: '2026-11-30' },
+      format: 'csv',
+      count: 12,
+      stores: [2],
+      store_id: 2,
+    };
     const text = auditSummaryText({ entity: 'payment', before: null, after }, stores);
-    expect(text).toContain('匯出條件：狀態：未確認，分店：台中店 (TXG)，匯款日期起：2026-11-01，匯款日期迄：2026-11-30');
+    expect(text).toContain(
+      '匯出條件：狀態：未確認，分店：台中店 (TXG)，匯款日期起：2026-11-01，匯款日期迄：2026-11-30',
+    );
     expect(text).toContain('格式：csv');
     expect(text).toContain('匯出筆數：12');
   });
@@ -101,7 +160,19 @@ describe('statement and reconciliation entries (issue 21 walk-through: no keys l
   const stores: AuditStoreLookup = (id) => (id === 1 ? { name: '台北店', code: 'TPE' } : undefined);
   it('a statement import reads in Chinese: file, store, columns, encoding', () => {
     const text = auditSummaryText(
-      { entity: 'statement', before: null, after: { id: 3, file: 'stmt.csv', store_id: 1, account: '0123-456-789012', lines: 34, encoding: 'big5', columns: { date: '交易日期', time: '交易時間', summary: '摘要', debit: '支出', credit: '存入' } } },
+      {
+        entity: 'statement',
+        before: null,
+        after: {
+          id: 3,
+          file: 'stmt.csv',
+          store_id: 1,
+          account: '0123-456-789012',
+          lines: 34,
+          encoding: 'big5',
+          columns: { date: '交易日期', time: '交易時間', summary: '摘要', debit: '支出', credit: '存入' },
+        },
+      },
       stores,
     );
     expect(text).toContain('檔名：stmt.csv');
@@ -111,18 +182,50 @@ describe('statement and reconciliation entries (issue 21 walk-through: no keys l
     expect(text).not.toMatch(/\b(file|store_id|time|summary|debit|credit)：/);
   });
   it('a reconciliation names the line in Chinese', () => {
-    const line = { id: 9, statement_id: 3, file: 'stmt.csv', row: 15, at: '2026-11-17T05:11:00.000Z', has_time: true, amount: 5400, balance: 181725, summary: '跨行轉入', note: '***10986', counterparty: '', digits: '10986', payment: 'u1' };
-    const text = auditSummaryText({ entity: 'payment', before: { status: '未確認' }, after: { status: '已入帳', reconcile: { line, by: 'person' } } }, stores);
+    const line = {
+      id: 9,
+      statement_id: 3,
+      file: 'stmt.csv',
+      row: 15,
+      at: '2026-11-17T05:11:00.000Z',
+      has_time: true,
+      amount: 5400,
+      balance: 181725,
+      summary: '跨行轉入',
+      note: '***10986',
+      counterparty: '',
+      digits: '10986',
+      payment: 'u1',
+    };
+    const text = auditSummaryText(
+      {
+        entity: 'payment',
+        before: { status: '未確認' },
+        after: { status: '已入帳', reconcile: { line, by: 'person' } },
+      },
+      stores,
+    );
     expect(text).toContain('時間：2026/11/17 13:11:00');
     expect(text).toContain('列：15');
     expect(text).not.toMatch(/\b(statement_id|row|at|has_time|balance|counterparty|digits|payment)：/);
-    const unpaid = auditSummaryText({ entity: 'payment', before: { status: '未確認' }, after: { status: '未入帳', reconcile: { unpaid: true, by: 'person' } } }, stores);
+    const unpaid = auditSummaryText(
+      {
+        entity: 'payment',
+        before: { status: '未確認' },
+        after: { status: '未入帳', reconcile: { unpaid: true, by: 'person' } },
+      },
+      stores,
+    );
     expect(unpaid).toContain('未入帳：是');
   });
 });
 
 describe('who did it (issue 24, item 7)', () => {
-  const entry = (actor_id: number | null, actor_username: string, action = 'create') => ({ actor_id, actor_username, action });
+  const entry = (actor_id: number | null, actor_username: string, action = 'create') => ({
+    actor_id,
+    actor_username,
+    action,
+  });
   it('the command line and the server itself read 命令列 and 系統; a person keeps their name', () => {
     expect(auditActorText(entry(null, 'cli'))).toBe('命令列');
     expect(auditActorText(entry(null, 'system'))).toBe('系統');

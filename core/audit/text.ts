@@ -3,7 +3,17 @@
  * names and permission labels instead of keys, raw JSON and UTC. The back office's 稽核紀錄 page
  * and `remit audit` (without --json) both show these texts; `--json` and the API stay as stored.
  */
-import { CASH_OUT_FIELD_LABELS, CLOSE_FIELD_LABELS, PAYMENT_FIELD_LABELS, ROLE_LABELS, STATEMENT_COLUMN_LABELS, STORE_FIELD_LABELS, USER_FIELD_LABELS, statementEncodingLabel, storeLabel } from '../labels.js';
+import {
+  CASH_OUT_FIELD_LABELS,
+  CLOSE_FIELD_LABELS,
+  PAYMENT_FIELD_LABELS,
+  ROLE_LABELS,
+  STATEMENT_COLUMN_LABELS,
+  STORE_FIELD_LABELS,
+  USER_FIELD_LABELS,
+  statementEncodingLabel,
+  storeLabel,
+} from '../labels.js';
 import { formatNTD } from '../money.js';
 import { activeLabel, permissionLabels } from '../users/permissions.js';
 import { formatTaipei } from '../time.js';
@@ -46,7 +56,8 @@ export function actorNameText(username: string): string {
  */
 export function auditActorText(e: Pick<AuditEntry, 'actor_id' | 'actor_username' | 'action'>): string {
   if (e.actor_id !== null || e.action === 'login_failed') return e.actor_username;
-  if (e.actor_username.startsWith(LINK_ACTOR_PREFIX)) return MSG.linkActor(e.actor_username.slice(LINK_ACTOR_PREFIX.length));
+  if (e.actor_username.startsWith(LINK_ACTOR_PREFIX))
+    return MSG.linkActor(e.actor_username.slice(LINK_ACTOR_PREFIX.length));
   return MACHINE_ACTORS[e.actor_username] ?? e.actor_username;
 }
 
@@ -150,7 +161,12 @@ const SIGN_IN_REASONS: Record<string, string> = {
 };
 const RECONCILED_BY: Record<string, string> = { auto: '自動', person: '人工' };
 /** A store's public link (core/links): what became of it. */
-const PUBLIC_LINK_CHANGES: Record<string, string> = { created: '已建立', rotated: '已重新產生', off: '已停用', reports_removed: '移除大量顧客回報' };
+const PUBLIC_LINK_CHANGES: Record<string, string> = {
+  created: '已建立',
+  rotated: '已重新產生',
+  off: '已停用',
+  reports_removed: '移除大量顧客回報',
+};
 
 /** The Chinese name of a field of an entity's record, or the key itself when none is known. */
 export function auditFieldLabel(entity: string, field: string): string {
@@ -158,8 +174,10 @@ export function auditFieldLabel(entity: string, field: string): string {
 }
 
 const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
-const isInstantText = (v: unknown): v is string => typeof v === 'string' && /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}/.test(v) && !Number.isNaN(Date.parse(v));
-const storeNames = (ids: unknown[], stores: AuditStoreLookup) => (ids.length ? ids.map((id) => storeLabel(stores(Number(id)))).join('、') : AUDIT_NONE);
+const isInstantText = (v: unknown): v is string =>
+  typeof v === 'string' && /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}/.test(v) && !Number.isNaN(Date.parse(v));
+const storeNames = (ids: unknown[], stores: AuditStoreLookup) =>
+  ids.length ? ids.map((id) => storeLabel(stores(Number(id)))).join('、') : AUDIT_NONE;
 
 /** One value as a person reads it: Taiwan time, NT$, store names, Chinese labels. */
 export function auditValueText(entity: string, field: string, value: unknown, stores: AuditStoreLookup): string {
@@ -177,7 +195,8 @@ export function auditValueText(entity: string, field: string, value: unknown, st
   if (field === 'public_link' && typeof value === 'string') return PUBLIC_LINK_CHANGES[value] ?? value;
   if (typeof value === 'boolean') return value ? '是' : '否';
   if (isInstantText(value)) return formatTaipei(Date.parse(value), { seconds: field !== 'paid_at' });
-  if (Array.isArray(value)) return value.length ? value.map((v) => auditValueText(entity, field, v, stores)).join('、') : AUDIT_NONE;
+  if (Array.isArray(value))
+    return value.length ? value.map((v) => auditValueText(entity, field, v, stores)).join('、') : AUDIT_NONE;
   if (isRecord(value)) {
     // an export with no filter: 匯出條件：無（全部）, not an empty 匯出條件：
     if (!Object.keys(value).length) return field === 'filter' ? AUDIT_NO_FILTER : AUDIT_NONE;
@@ -192,7 +211,10 @@ export function auditValueText(entity: string, field: string, value: unknown, st
  * The fields of an entry, before and after, each with its Chinese name; `changed` marks the
  * fields an update changed. Null when the entry holds no record (a password change).
  */
-export function auditFieldRows(e: Pick<AuditEntry, 'entity' | 'before' | 'after'>, stores: AuditStoreLookup): AuditFieldRow[] | null {
+export function auditFieldRows(
+  e: Pick<AuditEntry, 'entity' | 'before' | 'after'>,
+  stores: AuditStoreLookup,
+): AuditFieldRow[] | null {
   const before = isRecord(e.before) ? e.before : null;
   const after = isRecord(e.after) ? e.after : null;
   if (!before && !after) return null;
@@ -200,7 +222,13 @@ export function auditFieldRows(e: Pick<AuditEntry, 'entity' | 'before' | 'after'
   return keys.map((field) => {
     const b = before ? auditValueText(e.entity, field, before[field], stores) : AUDIT_NONE;
     const a = after ? auditValueText(e.entity, field, after[field], stores) : AUDIT_NONE;
-    return { field, label: auditFieldLabel(e.entity, field), before: b, after: a, changed: !!before && !!after && b !== a };
+    return {
+      field,
+      label: auditFieldLabel(e.entity, field),
+      before: b,
+      after: a,
+      changed: !!before && !!after && b !== a,
+    };
   });
 }
 
@@ -219,9 +247,14 @@ export function auditSummaryText(e: Pick<AuditEntry, 'entity' | 'before' | 'afte
       .join('；');
   }
   const which = isRecord(e.after) ? 'after' : 'before';
-  return rows
-    // 來源 is said when a customer reported it; staff's is every other payment's
-    .filter((r) => !quiet.has(r.field) && r[which] !== AUDIT_NONE && !(r.field === 'source' && r[which] === SOURCE_LABELS.staff))
-    .map((r) => `${r.label}：${r[which]}`)
-    .join('，');
+  return (
+    rows
+      // 來源 is said when a customer reported it; staff's is every other payment's
+      .filter(
+        (r) =>
+          !quiet.has(r.field) && r[which] !== AUDIT_NONE && !(r.field === 'source' && r[which] === SOURCE_LABELS.staff),
+      )
+      .map((r) => `${r.label}：${r[which]}`)
+      .join('，')
+  );
 }

@@ -59,7 +59,8 @@ export function unpackBoard(wire: WireBoard): CloseBoard {
           cash_out: c.cash_out[i],
           expected,
           counted,
-          difference: status === 'closed' && counted !== null && expected !== null ? cashDifference(counted, expected) : null,
+          difference:
+            status === 'closed' && counted !== null && expected !== null ? cashDifference(counted, expected) : null,
           late_changes: c.late_changes[i],
         };
       }),

@@ -59,7 +59,8 @@ export function dayBookRows(book: DayBookRange): BookRow[] {
       method: '現金',
       employee: '',
       last_five: '',
-      category: day.opening_from === 'stated' ? '首次日結填寫' : day.opening_from ? `沿用 ${day.opening_from} 點收` : '',
+      category:
+        day.opening_from === 'stated' ? '首次日結填寫' : day.opening_from ? `沿用 ${day.opening_from} 點收` : '',
       amount: f.opening,
       cash: null,
       running: f.opening,
@@ -108,7 +109,8 @@ export function dayBookCsv(book: DayBookRange): string {
   const lines = [COLUMNS.map((c) => csvCell(c.header)).join(',')];
   // a last five through the payments' CSV rule (core/payments/columns.ts): ="01234", which a
   // spreadsheet shows as 01234 and not as the number 1234
-  const cell = (c: (typeof COLUMNS)[number], v: BookRow[keyof BookRow]) => (c.digits && typeof v === 'string' && v ? csvDigitsField(v) : csvCell(v));
+  const cell = (c: (typeof COLUMNS)[number], v: BookRow[keyof BookRow]) =>
+    c.digits && typeof v === 'string' && v ? csvDigitsField(v) : csvCell(v);
   for (const r of dayBookRows(book)) lines.push(COLUMNS.map((c) => cell(c, r[c.key])).join(','));
   // a BOM, so Excel reads the Chinese as UTF-8
   return `\uFEFF${lines.join('\r\n')}\r\n`;
@@ -117,11 +119,13 @@ export function dayBookCsv(book: DayBookRange): string {
 export function dayBookWorkbook(book: DayBookRange): Uint8Array {
   const rows: XLSX.CellObject[][] = [COLUMNS.map((c) => ({ t: 's', v: c.header }))];
   for (const r of dayBookRows(book)) {
-    rows.push(COLUMNS.map((c): XLSX.CellObject => {
-      const v = r[c.key];
-      if (v === null || v === '') return { t: 'z' };
-      return c.number ? { t: 'n', v: v as number, z: '#,##0' } : { t: 's', v: String(v) };
-    }));
+    rows.push(
+      COLUMNS.map((c): XLSX.CellObject => {
+        const v = r[c.key];
+        if (v === null || v === '') return { t: 'z' };
+        return c.number ? { t: 'n', v: v as number, z: '#,##0' } : { t: 's', v: String(v) };
+      }),
+    );
   }
   const ws: XLSX.WorkSheet = { '!data': rows } as XLSX.WorkSheet;
   ws['!ref'] = XLSX.utils.encode_range({ s: { r: 0, c: 0 }, e: { r: rows.length - 1, c: COLUMNS.length - 1 } });
@@ -156,5 +160,11 @@ export async function exportDayBook(
   else await record();
   const finished = opts.auditOnFinish ? record : async () => {};
   const fileName = `${DAYBOOK_SHEET}_${book.store.code}_${book.from.replace(/-/g, '')}-${book.to.replace(/-/g, '')}_${compactTimestamp(Date.now())}.${format}`;
-  return { fileName, contentType: CONTENT_TYPES[format], body: format === 'csv' ? dayBookCsv(book) : dayBookWorkbook(book), count, finished };
+  return {
+    fileName,
+    contentType: CONTENT_TYPES[format],
+    body: format === 'csv' ? dayBookCsv(book) : dayBookWorkbook(book),
+    count,
+    finished,
+  };
 }

@@ -14,12 +14,27 @@ import {
 } from './rules.js';
 
 const at = (text: string) => parseInstant(text)!;
-const pay = (time: string, amount: number, method: string, employee = false): TakingEntry => ({ paid_at: at(time), amount, method, employee });
+const pay = (time: string, amount: number, method: string, employee = false): TakingEntry => ({
+  paid_at: at(time),
+  amount,
+  method,
+  employee,
+});
 const out = (time: string, amount: number, kind: '店內支出' | '提領'): CashOutEntry => ({ at: at(time), amount, kind });
 
 describe('expected cash of a day (issue 26)', () => {
   it('opening + cash takings − 店內支出 − 提領, with the other methods beside it and not in the drawer', () => {
-    const d = dayCash('2026-11-20', 5000, [pay('2026-11-20T10:00', 1200, '現金'), pay('2026-11-20T11:00', 800, '刷卡'), pay('2026-11-20T12:00', 3000, '匯款'), pay('2026-11-20T13:00', 450, '電子支付')], [out('2026-11-20T14:00', 300, '店內支出'), out('2026-11-20T18:00', 2000, '提領')]);
+    const d = dayCash(
+      '2026-11-20',
+      5000,
+      [
+        pay('2026-11-20T10:00', 1200, '現金'),
+        pay('2026-11-20T11:00', 800, '刷卡'),
+        pay('2026-11-20T12:00', 3000, '匯款'),
+        pay('2026-11-20T13:00', 450, '電子支付'),
+      ],
+      [out('2026-11-20T14:00', 300, '店內支出'), out('2026-11-20T18:00', 2000, '提領')],
+    );
     expect(d).toEqual({
       date: '2026-11-20',
       opening: 5000,
@@ -68,10 +83,17 @@ describe('expected cash of a day (issue 26)', () => {
     // the reopened day itself keeps its own opening, and its re-close sees the entry added after reopening
     expect(carriedOpening(closes, '2026-11-20')).toEqual({ from: '2026-11-19', opening: 5000 });
     const before = dayCash('2026-11-20', 5000, [pay('2026-11-20T10:00', 1200, '現金')], []);
-    const again = dayCash('2026-11-20', 5000, [pay('2026-11-20T10:00', 1200, '現金'), pay('2026-11-20T16:00', 300, '現金')], []);
+    const again = dayCash(
+      '2026-11-20',
+      5000,
+      [pay('2026-11-20T10:00', 1200, '現金'), pay('2026-11-20T16:00', 300, '現金')],
+      [],
+    );
     expect(again.expected! - before.expected!).toBe(300);
     // closed again, it carries its count
-    expect(carriedOpening([...closes.slice(0, 1), { date: '2026-11-20', state: 'closed', counted: 6500 }], '2026-11-21')).toEqual({ from: '2026-11-20', opening: 6500 });
+    expect(
+      carriedOpening([...closes.slice(0, 1), { date: '2026-11-20', state: 'closed', counted: 6500 }], '2026-11-21'),
+    ).toEqual({ from: '2026-11-20', opening: 6500 });
   });
 
   it('an entry at 23:59 Taiwan time is that day, one at 00:01 is the next (UTC would say otherwise)', () => {
@@ -86,7 +108,16 @@ describe('expected cash of a day (issue 26)', () => {
   });
 
   it('員工購物 counts by its method: cash in the drawer, card not', () => {
-    const d = dayCash('2026-11-20', 1000, [pay('2026-11-20T10:00', 250, '現金', true), pay('2026-11-20T11:00', 600, '刷卡', true), pay('2026-11-20T12:00', 100, '現金')], []);
+    const d = dayCash(
+      '2026-11-20',
+      1000,
+      [
+        pay('2026-11-20T10:00', 250, '現金', true),
+        pay('2026-11-20T11:00', 600, '刷卡', true),
+        pay('2026-11-20T12:00', 100, '現金'),
+      ],
+      [],
+    );
     expect(d.cash_in).toBe(350);
     expect(d.by_method.刷卡).toBe(600);
     expect(d.expected).toBe(1350);
@@ -110,7 +141,9 @@ describe('what a close and a cash out accept', () => {
     const v = validateClose({ date: '2026-11-20', denominations: { 1000: 3, 100: 2 } }, today);
     expect(v.ok && v.value.counted).toBe(3200);
     const bad = validateClose({ date: '2026-11-20', counted: 3000, denominations: { 1000: 3, 100: 2 } }, today);
-    expect(!bad.ok && bad.errors.map((e) => e.message)).toEqual(['點鈔合計 NT$3,200 與點收現金 NT$3,000 不符，請再點一次']);
+    expect(!bad.ok && bad.errors.map((e) => e.message)).toEqual([
+      '點鈔合計 NT$3,200 與點收現金 NT$3,000 不符，請再點一次',
+    ]);
     const neg = validateClose({ date: '2026-11-20', denominations: { 1000: -1 } }, today);
     expect(!neg.ok && neg.errors[0].field).toBe('denominations');
     const odd = validateClose({ date: '2026-11-20', denominations: { 200: 1 } }, today);
@@ -125,7 +158,10 @@ describe('what a close and a cash out accept', () => {
       ['opening', '現金金額必須是 0 到 NT$100,000,000 的整數（新台幣元）'],
     ]);
     const none = validateClose({ date: '' }, today);
-    expect(!none.ok && none.errors.map((e) => e.message)).toEqual(['請選擇結帳日期', '請輸入點收現金（抽屜裡實際的現金），或逐一填寫各面額的張數']);
+    expect(!none.ok && none.errors.map((e) => e.message)).toEqual([
+      '請選擇結帳日期',
+      '請輸入點收現金（抽屜裡實際的現金），或逐一填寫各面額的張數',
+    ]);
     const zero = validateClose({ date: '2026-11-20', counted: '0' }, today);
     expect(zero.ok && zero.value.counted).toBe(0);
   });

@@ -27,7 +27,16 @@ export type CashOutKind = (typeof CASH_OUT_KINDS)[number];
 export const CASH_OUT_EXPENSE: CashOutKind = '店內支出';
 export const CASH_OUT_WITHDRAWAL: CashOutKind = '提領';
 /** Categories the form offers for 店內支出 (free text up to CASH_CATEGORY_MAX: another may be typed). */
-export const EXPENSE_CATEGORIES = ['雜支', '文具用品', '清潔用品', '餐費', '交通費', '郵資運費', '維修', '其他'] as const;
+export const EXPENSE_CATEGORIES = [
+  '雜支',
+  '文具用品',
+  '清潔用品',
+  '餐費',
+  '交通費',
+  '郵資運費',
+  '維修',
+  '其他',
+] as const;
 
 /** The notes and coins a drawer may be counted by. */
 export const DENOMINATIONS = [1000, 500, 100, 50, 10, 5, 1] as const;
@@ -98,7 +107,12 @@ export function onTaiwanDay(ms: number, date: string): boolean {
  * A store's cash for one Taiwan day from its entries: entries of other days are left out (the
  * caller may pass a wider window), 員工購物 counts by its method like any payment.
  */
-export function dayCash(date: string, opening: number | null, payments: readonly TakingEntry[], cashOut: readonly CashOutEntry[]): DayCash {
+export function dayCash(
+  date: string,
+  opening: number | null,
+  payments: readonly TakingEntry[],
+  cashOut: readonly CashOutEntry[],
+): DayCash {
   const by_method = emptyByMethod();
   for (const p of payments) {
     if (!onTaiwanDay(p.paid_at, date)) continue;
@@ -113,7 +127,16 @@ export function dayCash(date: string, opening: number | null, payments: readonly
   }
   const cash_in = by_method[CASH_METHOD] ?? 0;
   const cash_out = expense + withdrawal;
-  return { date, opening, by_method, cash_in, cash_out, expense, withdrawal, expected: opening === null ? null : expectedCash(opening, cash_in, cash_out) };
+  return {
+    date,
+    opening,
+    by_method,
+    cash_in,
+    cash_out,
+    expense,
+    withdrawal,
+    expected: opening === null ? null : expectedCash(opening, cash_in, cash_out),
+  };
 }
 
 export interface CloseRef {
@@ -143,7 +166,10 @@ export interface RunningLine<T> {
 }
 
 /** A day's entries with the running cash, in time order (payments before cash out at the same instant). */
-export function runningCash<T extends { at: number; cash: number }>(opening: number | null, entries: readonly T[]): Array<RunningLine<T>> {
+export function runningCash<T extends { at: number; cash: number }>(
+  opening: number | null,
+  entries: readonly T[],
+): Array<RunningLine<T>> {
   let drawer = opening;
   return [...entries]
     .sort((a, b) => a.at - b.at || b.cash - a.cash)
@@ -193,9 +219,18 @@ export function validateClose(input: Record<string, unknown>, today: string): Va
   if (input.denominations !== undefined && input.denominations !== null) {
     const d = input.denominations;
     const entries = typeof d === 'object' && !Array.isArray(d) ? Object.entries(d as Record<string, unknown>) : null;
-    const ok = entries?.every(([k, n]) => (DENOMINATIONS as readonly number[]).includes(Number(k)) && Number.isInteger(n) && (n as number) >= 0 && (n as number) <= 1_000_000);
+    const ok = entries?.every(
+      ([k, n]) =>
+        (DENOMINATIONS as readonly number[]).includes(Number(k)) &&
+        Number.isInteger(n) &&
+        (n as number) >= 0 &&
+        (n as number) <= 1_000_000,
+    );
     if (!entries || !ok) errors.push(fieldError('denominations', 'close_denominations_invalid'));
-    else denominations = Object.fromEntries(entries.filter(([, n]) => (n as number) > 0).map(([k, n]) => [Number(k), n as number])) as Denominations;
+    else
+      denominations = Object.fromEntries(
+        entries.filter(([, n]) => (n as number) > 0).map(([k, n]) => [Number(k), n as number]),
+      ) as Denominations;
   }
   let counted: number | null = null;
   if (input.counted === undefined || input.counted === null || input.counted === '') {
@@ -205,7 +240,9 @@ export function validateClose(input: Record<string, unknown>, today: string): Va
     counted = cashAmount(input.counted);
     if (counted === null) errors.push(fieldError('counted', 'close_cash_invalid', { limit: MAX_COUNTED_CASH }));
     else if (denominations && denominationTotal(denominations) !== counted) {
-      errors.push(fieldError('counted', 'close_denominations_mismatch', { total: denominationTotal(denominations), counted }));
+      errors.push(
+        fieldError('counted', 'close_denominations_mismatch', { total: denominationTotal(denominations), counted }),
+      );
     }
   }
   let opening: number | null = null;
@@ -251,12 +288,14 @@ export function validateCashOut(input: Record<string, unknown>, now: number): Va
     else category = input.category.trim();
   }
   if (kind === CASH_OUT_EXPENSE && !category) errors.push(fieldError('category', 'cash_category_required'));
-  if (category.length > CASH_CATEGORY_MAX) errors.push(fieldError('category', 'cash_category_too_long', { limit: CASH_CATEGORY_MAX }));
+  if (category.length > CASH_CATEGORY_MAX)
+    errors.push(fieldError('category', 'cash_category_too_long', { limit: CASH_CATEGORY_MAX }));
   if (kind === CASH_OUT_WITHDRAWAL) category = '';
   const raw = input.amount;
   const amount = typeof raw === 'string' && raw.trim() !== '' ? Number(raw.trim().replace(/,/g, '')) : raw;
   if (raw === undefined || raw === null || raw === '') errors.push(fieldError('amount', 'cash_amount_required'));
-  else if (typeof amount !== 'number' || !Number.isInteger(amount) || amount < 1 || amount > MAX_AMOUNT) errors.push(fieldError('amount', 'cash_amount_invalid', { limit: MAX_AMOUNT }));
+  else if (typeof amount !== 'number' || !Number.isInteger(amount) || amount < 1 || amount > MAX_AMOUNT)
+    errors.push(fieldError('amount', 'cash_amount_invalid', { limit: MAX_AMOUNT }));
   let at: number | null = null;
   if (input.at !== undefined && input.at !== null && input.at !== '') {
     at = typeof input.at === 'string' ? parseInstant(input.at) : null;

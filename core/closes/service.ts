@@ -18,7 +18,16 @@ import { recordAudit } from '../audit/service.js';
 import { actorKind, actorUserId } from '../actor.js';
 import { isPlainObject, toId } from '../validation.js';
 import { storeLabel } from '../labels.js';
-import { DAY_MS, addDays, formatTaipei, taipeiDate, taipeiDayNumber, taipeiDayNumberSql, taipeiDayStart, toIso } from '../time.js';
+import {
+  DAY_MS,
+  addDays,
+  formatTaipei,
+  taipeiDate,
+  taipeiDayNumber,
+  taipeiDayNumberSql,
+  taipeiDayStart,
+  toIso,
+} from '../time.js';
 import { filterIds } from '../listQuery.js';
 import { paymentSums } from '../db/paymentSums.js';
 import {
@@ -215,17 +224,32 @@ export interface CashChange {
  * manage_payments; then the change is marked after the close, on the close (late_changes) and in
  * the audit, and the answer is true.
  */
-export async function assertDayOpenForCash(trx: Db, ctx: Pick<ServiceContext, 'actor' | 'ip'>, storeId: number, at: number, change: CashChange): Promise<boolean> {
+export async function assertDayOpenForCash(
+  trx: Db,
+  ctx: Pick<ServiceContext, 'actor' | 'ip'>,
+  storeId: number,
+  at: number,
+  change: CashChange,
+): Promise<boolean> {
   const date = taipeiDate(at);
   await lockDay(trx, storeId, date);
-  const close = (await trx('day_closes').where({ store_id: storeId, date, state: 'closed' }).first('id')) as { id: number } | undefined;
+  const close = (await trx('day_closes').where({ store_id: storeId, date, state: 'closed' }).first('id')) as
+    | { id: number }
+    | undefined;
   if (!close) return false;
   if (!can(ctx.actor, 'manage_payments')) {
-    const store = (await trx('stores').where({ id: storeId }).first('code', 'name')) as { code: string; name: string } | undefined;
+    const store = (await trx('stores').where({ id: storeId }).first('code', 'name')) as
+      | { code: string; name: string }
+      | undefined;
     throw new ConflictError(problem('day_closed_locked', { store: storeLabel(store), date }));
   }
   await trx('day_closes').where({ id: close.id }).increment('late_changes', 1);
-  await recordAudit(trx, ctx, { action: 'after_close', entity: 'day_close', entityId: close.id, after: { store_id: storeId, date, entity: change.entity, entity_id: change.id ?? null, change: change.action } });
+  await recordAudit(trx, ctx, {
+    action: 'after_close',
+    entity: 'day_close',
+    entityId: close.id,
+    after: { store_id: storeId, date, entity: change.entity, entity_id: change.id ?? null, change: change.action },
+  });
   return true;
 }
 
@@ -277,7 +301,11 @@ export async function deleteCashOut(ctx: ServiceContext, id: unknown): Promise<C
     const row = (await trx('cash_out').where({ id: n }).first()) as CashOutRow | undefined;
     if (!row) throw new NotFoundError(problem('cash_out_not_found'));
     requireStoreInScope(ctx, Number(row.store_id));
-    await assertDayOpenForCash(trx, ctx, Number(row.store_id), Number(row.at), { entity: 'cash_out', id: n, action: 'delete' });
+    await assertDayOpenForCash(trx, ctx, Number(row.store_id), Number(row.at), {
+      entity: 'cash_out',
+      id: n,
+      action: 'delete',
+    });
     if ((await trx('cash_out').where({ id: n }).delete()) === 0) throw new NotFoundError(problem('cash_out_not_found'));
     const before = toCashOut(row);
     await recordAudit(trx, ctx, { action: 'delete', entity: 'cash_out', entityId: n, before });
@@ -294,7 +322,17 @@ async function dayEntries(db: Db, storeId: number, date: string) {
     .where('paid_at', '<', end)
     .orderBy('paid_at')
     .orderBy('uuid')
-    .select('uuid', 'paid_at', 'amount', 'method', 'method_detail', 'employee', 'last_five', 'status', 'note')) as Array<{
+    .select(
+      'uuid',
+      'paid_at',
+      'amount',
+      'method',
+      'method_detail',
+      'employee',
+      'last_five',
+      'status',
+      'note',
+    )) as Array<{
     uuid: string;
     paid_at: number | string;
     amount: number | string;
@@ -305,15 +343,23 @@ async function dayEntries(db: Db, storeId: number, date: string) {
     status: string;
     note: string;
   }>;
-  const cashOut = (await db('cash_out').where({ store_id: storeId }).where('at', '>=', start).where('at', '<', end).orderBy('at').orderBy('id').select('*')) as CashOutRow[];
+  const cashOut = (await db('cash_out')
+    .where({ store_id: storeId })
+    .where('at', '>=', start)
+    .where('at', '<', end)
+    .orderBy('at')
+    .orderBy('id')
+    .select('*')) as CashOutRow[];
   return { payments, cashOut };
 }
 
 /** The closes of a store up to `date` that decide its opening (the latest standing one before it). */
 async function previousClose(db: Db, storeId: number, date: string): Promise<CloseRef[]> {
-  const r = (await db('day_closes').where({ store_id: storeId, state: 'closed' }).where('date', '<', date).orderBy('date', 'desc').first('date', 'state', 'counted')) as
-    | { date: string; state: CloseState; counted: number | string }
-    | undefined;
+  const r = (await db('day_closes')
+    .where({ store_id: storeId, state: 'closed' })
+    .where('date', '<', date)
+    .orderBy('date', 'desc')
+    .first('date', 'state', 'counted')) as { date: string; state: CloseState; counted: number | string } | undefined;
   return r ? [{ date: r.date, state: r.state, counted: Number(r.counted) }] : [];
 }
 
@@ -321,7 +367,12 @@ function figuresOf(date: string, opening: number | null, e: Awaited<ReturnType<t
   return dayCash(
     date,
     opening,
-    e.payments.map((p) => ({ paid_at: Number(p.paid_at), amount: Number(p.amount), method: p.method, employee: Boolean(p.employee) })),
+    e.payments.map((p) => ({
+      paid_at: Number(p.paid_at),
+      amount: Number(p.amount),
+      method: p.method,
+      employee: Boolean(p.employee),
+    })),
     e.cashOut.map((c) => ({ at: Number(c.at), amount: Number(c.amount), kind: c.kind })),
   );
 }
@@ -342,13 +393,19 @@ export async function closeDay(ctx: ServiceContext, input: unknown): Promise<Day
   try {
     return await ctx.db.transaction(async (trx) => {
       await lockDay(trx, store.id, v.date);
-      const existing = (await trx('day_closes').where({ store_id: store.id, date: v.date }).first()) as CloseRow | undefined;
+      const existing = (await trx('day_closes').where({ store_id: store.id, date: v.date }).first()) as
+        | CloseRow
+        | undefined;
       if (existing?.state === 'closed') throw alreadyClosed(store, existing);
       const carried = carriedOpening(await previousClose(trx, store.id, v.date), v.date);
       let opening: number;
       if (carried) {
         if (v.opening !== null && v.opening !== carried.opening) {
-          throw ValidationError.single('opening', 'close_opening_differs', { from: carried.from, counted: carried.opening, opening: v.opening });
+          throw ValidationError.single('opening', 'close_opening_differs', {
+            from: carried.from,
+            counted: carried.opening,
+            opening: v.opening,
+          });
         }
         opening = carried.opening;
       } else {
@@ -376,25 +433,53 @@ export async function closeDay(ctx: ServiceContext, input: unknown): Promise<Day
       let row: CloseRow;
       if (existing) {
         const n = await trx('day_closes').where({ id: existing.id, state: 'reopened' }).update(fields);
-        if (n === 0) throw alreadyClosed(store, (await trx('day_closes').where({ id: existing.id }).first()) as CloseRow);
+        if (n === 0)
+          throw alreadyClosed(store, (await trx('day_closes').where({ id: existing.id }).first()) as CloseRow);
         row = { ...existing, ...fields };
       } else {
-        const [ret] = await trx('day_closes').insert({ store_id: store.id, date: v.date, late_changes: 0, ...fields }).returning('id');
-        row = { id: Number(typeof ret === 'object' ? (ret as { id: number }).id : ret), store_id: store.id, date: v.date, late_changes: 0, reopened_by: null, reopened_by_username: null, reopened_at: null, ...fields };
+        const [ret] = await trx('day_closes')
+          .insert({ store_id: store.id, date: v.date, late_changes: 0, ...fields })
+          .returning('id');
+        row = {
+          id: Number(typeof ret === 'object' ? (ret as { id: number }).id : ret),
+          store_id: store.id,
+          date: v.date,
+          late_changes: 0,
+          reopened_by: null,
+          reopened_by_username: null,
+          reopened_at: null,
+          ...fields,
+        };
       }
       const close = toClose(row, store);
-      await recordAudit(trx, ctx, { action: 'close', entity: 'day_close', entityId: close.id, after: auditView(close) });
+      await recordAudit(trx, ctx, {
+        action: 'close',
+        entity: 'day_close',
+        entityId: close.id,
+        after: auditView(close),
+      });
       return close;
     });
   } catch (err) {
     // Only without the lock (never expected): the unique key still stores one close of a day.
-    if (isUniqueViolation(err)) throw alreadyClosed(store, (await ctx.db('day_closes').where({ store_id: store.id, date: v.date }).first()) as CloseRow);
+    if (isUniqueViolation(err))
+      throw alreadyClosed(
+        store,
+        (await ctx.db('day_closes').where({ store_id: store.id, date: v.date }).first()) as CloseRow,
+      );
     throw err;
   }
 }
 
 function alreadyClosed(store: StoreRef, row: CloseRow): ConflictError {
-  return new ConflictError(problem('day_already_closed', { store: storeLabel(store), date: row.date, by: row.closed_by_username, at: formatTaipei(Number(row.closed_at)) }));
+  return new ConflictError(
+    problem('day_already_closed', {
+      store: storeLabel(store),
+      date: row.date,
+      by: row.closed_by_username,
+      at: formatTaipei(Number(row.closed_at)),
+    }),
+  );
 }
 
 /** A close as the audit keeps it: its figures and who, without the store's names. */
@@ -413,12 +498,24 @@ export async function reopenDay(ctx: ServiceContext, input: unknown): Promise<Da
   return ctx.db.transaction(async (trx) => {
     await lockDay(trx, store.id, date);
     const row = (await trx('day_closes').where({ store_id: store.id, date }).first()) as CloseRow | undefined;
-    if (!row || row.state !== 'closed') throw new ConflictError(problem('day_not_closed', { store: storeLabel(store), date }));
+    if (!row || row.state !== 'closed')
+      throw new ConflictError(problem('day_not_closed', { store: storeLabel(store), date }));
     const now = Date.now();
-    const fields = { state: 'reopened' as const, reopened_by: actorUserId(ctx.actor), reopened_by_username: ctx.actor.username.slice(0, 40), reopened_at: now };
+    const fields = {
+      state: 'reopened' as const,
+      reopened_by: actorUserId(ctx.actor),
+      reopened_by_username: ctx.actor.username.slice(0, 40),
+      reopened_at: now,
+    };
     await trx('day_closes').where({ id: row.id }).update(fields);
     const close = toClose({ ...row, ...fields }, store);
-    await recordAudit(trx, ctx, { action: 'reopen', entity: 'day_close', entityId: close.id, before: { store_id: store.id, date, state: 'closed' }, after: { store_id: store.id, date, state: 'reopened' } });
+    await recordAudit(trx, ctx, {
+      action: 'reopen',
+      entity: 'day_close',
+      entityId: close.id,
+      before: { store_id: store.id, date, state: 'closed' },
+      after: { store_id: store.id, date, state: 'reopened' },
+    });
     return close;
   });
 }
@@ -481,7 +578,11 @@ async function dayViewOf(db: Db, store: StoreRef, date: string): Promise<DayView
   const entries = await dayEntries(db, store.id, date);
   const figures = figuresOf(date, opening, entries);
   const raw = [
-    ...entries.payments.map((p) => ({ at: Number(p.paid_at), cash: p.method === CASH_METHOD ? Number(p.amount) : 0, p })),
+    ...entries.payments.map((p) => ({
+      at: Number(p.paid_at),
+      cash: p.method === CASH_METHOD ? Number(p.amount) : 0,
+      p,
+    })),
     ...entries.cashOut.map((c) => ({ at: Number(c.at), cash: -Number(c.amount), c })),
   ];
   const lines = runningCash(opening, raw).map(({ entry, cash, running }): DayLine => {
@@ -557,7 +658,10 @@ export interface CloseBoard {
  * payment_daily by method and its 32-day runs, cash_out_daily (all kept by triggers); never the
  * payments' or the cash out's rows.
  */
-export async function closesBoard(ctx: ServiceContext, params: { from?: unknown; to?: unknown; store_id?: unknown } = {}): Promise<CloseBoard> {
+export async function closesBoard(
+  ctx: ServiceContext,
+  params: { from?: unknown; to?: unknown; store_id?: unknown } = {},
+): Promise<CloseBoard> {
   requireAnyPermission(ctx.actor, 'view_reports', 'view_payments', 'close_day');
   ctx = readContext(ctx);
   const db = ctx.db;
@@ -566,9 +670,11 @@ export async function closesBoard(ctx: ServiceContext, params: { from?: unknown;
   const from = params.from === undefined || params.from === '' ? addDays(to, -6) : requireDate(params.from, 'from');
   if (from > to) throw ValidationError.single('from', 'date_range_reversed', { from, to });
   const dates = datesBetween(from, to);
-  if (dates.length > DAYBOOK_MAX_DAYS) throw ValidationError.single('from', 'close_range_too_long', { limit: DAYBOOK_MAX_DAYS });
+  if (dates.length > DAYBOOK_MAX_DAYS)
+    throw ValidationError.single('from', 'close_range_too_long', { limit: DAYBOOK_MAX_DAYS });
   const scope = scopedStoreIds(ctx.actor, filterIds({ store_id: params.store_id }, 'store_id'));
-  const inStores = (q: import('knex').Knex.QueryBuilder, col = 'store_id') => (scope === 'all' ? q : q.whereIn(col, scope));
+  const inStores = (q: import('knex').Knex.QueryBuilder, col = 'store_id') =>
+    scope === 'all' ? q : q.whereIn(col, scope);
 
   const stores = (await inStores(db('stores').select('id', 'code', 'name'), 'id').orderBy('code')) as StoreRef[];
   const first = taipeiDayNumber(taipeiDayStart(from)!);
@@ -579,14 +685,18 @@ export async function closesBoard(ctx: ServiceContext, params: { from?: unknown;
   // what costs here.
   const pack = (expr: string) => (dialect === 'pg' ? `string_agg(${expr}, ';')` : `group_concat(${expr}, ';')`);
   const txt = (c: string) => `cast(${c} as text)`;
-  const storeIn = (col = 'store_id') => (scope === 'all' ? { sql: '', args: [] as number[] } : { sql: ` and ${col} in (${scope.map(() => '?').join(', ') || 'null'})`, args: scope });
+  const storeIn = (col = 'store_id') =>
+    scope === 'all'
+      ? { sql: '', args: [] as number[] }
+      : { sql: ` and ${col} in (${scope.map(() => '?').join(', ') || 'null'})`, args: scope };
   const si = storeIn();
   const perDay = (source: string, where: string, args: Array<string | number>, day: string) =>
     db.raw(
       `select store_id, ${pack(`${txt('day')} || ',' || ${txt('amount')}`)} as v from (select store_id, ${day} as day, sum(amount) as amount from ${source} where ${where}${si.sql} group by store_id, ${day}) x group by store_id`,
       [...args, ...si.args],
     );
-  const rowsOf = (r: unknown) => (Array.isArray(r) ? r : (r as { rows: unknown[] }).rows) as Array<{ store_id: number; v: string | null }>;
+  const rowsOf = (r: unknown) =>
+    (Array.isArray(r) ? r : (r as { rows: unknown[] }).rows) as Array<{ store_id: number; v: string | null }>;
   const [closes, cashIn, cashOut, byMethod, before] = await Promise.all([
     db
       .raw(
@@ -595,7 +705,12 @@ export async function closesBoard(ctx: ServiceContext, params: { from?: unknown;
       )
       .then(rowsOf),
     // SQLite's planner prefers the key (every method's rows) unless told: the method-first index reads the 現金 days only
-    perDay(dialect === 'sqlite' ? 'payment_daily indexed by payment_daily_method_store_day_idx' : 'payment_daily', 'method = ? and day >= ? and day <= ?', [CASH_METHOD, first, last], 'day').then(rowsOf),
+    perDay(
+      dialect === 'sqlite' ? 'payment_daily indexed by payment_daily_method_store_day_idx' : 'payment_daily',
+      'method = ? and day >= ? and day <= ?',
+      [CASH_METHOD, first, last],
+      'day',
+    ).then(rowsOf),
     // cash out per store and day, kept by triggers (cash_out_daily)
     perDay('cash_out_daily', 'day >= ? and day <= ?', [first, last], 'day').then(rowsOf),
     // takings by method over the range: whole 32-day runs and the days at either end (core/db/paymentSums.ts)
@@ -605,7 +720,10 @@ export async function closesBoard(ctx: ServiceContext, params: { from?: unknown;
       db('day_closes as c')
         .where('c.state', 'closed')
         .where('c.date', '<', from)
-        .whereRaw('c.date = (select max(p.date) from day_closes p where p.store_id = c.store_id and p.state = ? and p.date < ?)', ['closed', from]),
+        .whereRaw(
+          'c.date = (select max(p.date) from day_closes p where p.store_id = c.store_id and p.state = ? and p.date < ?)',
+          ['closed', from],
+        ),
       'c.store_id',
     ).select('c.store_id', 'c.counted') as Promise<Array<{ store_id: number; counted: number | string }>>,
   ]);
@@ -665,10 +783,28 @@ export async function closesBoard(ctx: ServiceContext, params: { from?: unknown;
         closed_days++;
         difference += diff;
         carried = c.counted;
-        return { date, status: 'closed', cash_in, cash_out, expected: c.expected, counted: c.counted, difference: diff, late_changes: c.late };
+        return {
+          date,
+          status: 'closed',
+          cash_in,
+          cash_out,
+          expected: c.expected,
+          counted: c.counted,
+          difference: diff,
+          late_changes: c.late,
+        };
       }
       const expected = carried === null ? null : expectedCash(carried, cash_in, cash_out);
-      return { date, status: c ? 'reopened' : 'open', cash_in, cash_out, expected, counted: null, difference: null, late_changes: c ? c.late : 0 };
+      return {
+        date,
+        status: c ? 'reopened' : 'open',
+        cash_in,
+        cash_out,
+        expected,
+        counted: null,
+        difference: null,
+        late_changes: c ? c.late : 0,
+      };
     });
     return { id, code: s.code, name: s.name, days, by_method, closed_days, difference };
   });
@@ -691,7 +827,10 @@ export interface DayBookRange {
  * The day book of a store over a range (view_payments, the store in scope): each day's entries
  * with the running cash and its close, for the accountant's export.
  */
-export async function dayBookRange(ctx: ServiceContext, params: { store_id?: unknown; from?: unknown; to?: unknown }): Promise<DayBookRange> {
+export async function dayBookRange(
+  ctx: ServiceContext,
+  params: { store_id?: unknown; from?: unknown; to?: unknown },
+): Promise<DayBookRange> {
   requirePermission(ctx.actor, 'view_payments');
   ctx = readContext(ctx);
   const store = await storeById(ctx.db, params.store_id);
@@ -700,7 +839,8 @@ export async function dayBookRange(ctx: ServiceContext, params: { store_id?: unk
   const from = requireDate(params.from ?? to, 'from');
   if (from > to) throw ValidationError.single('from', 'date_range_reversed', { from, to });
   const dates = datesBetween(from, to);
-  if (dates.length > DAYBOOK_MAX_DAYS) throw ValidationError.single('from', 'close_range_too_long', { limit: DAYBOOK_MAX_DAYS });
+  if (dates.length > DAYBOOK_MAX_DAYS)
+    throw ValidationError.single('from', 'close_range_too_long', { limit: DAYBOOK_MAX_DAYS });
   const days: DayView[] = [];
   for (const date of dates) days.push(await dayViewOf(ctx.db, store, date));
   return { store, from, to, days };

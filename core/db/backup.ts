@@ -4,7 +4,19 @@
  * checks a copy of the file beside the database, then renames it into place while holding an
  * exclusive lock, so nobody is left reading a half-written file.
  */
-import { chmodSync, closeSync, existsSync, fchmodSync, linkSync, openSync, readSync, renameSync, rmSync, statSync, copyFileSync } from 'node:fs';
+import {
+  chmodSync,
+  closeSync,
+  existsSync,
+  fchmodSync,
+  linkSync,
+  openSync,
+  readSync,
+  renameSync,
+  rmSync,
+  statSync,
+  copyFileSync,
+} from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import knexFactory, { type Knex } from 'knex';
 import { ConflictError, fieldErrorOf, NotFoundError, problem, ValidationError, type Problem } from '../errors.js';
@@ -42,7 +54,11 @@ function removeQuietly(file: string): void {
  * Writes a consistent copy of the live database to `target`. Refuses an existing target unless
  * `force`; the copy is written beside it first, so a failure never leaves half a file there.
  */
-export async function backupSqlite(db: Knex, target: string, opts: { force?: boolean } = {}): Promise<{ file: string; bytes: number }> {
+export async function backupSqlite(
+  db: Knex,
+  target: string,
+  opts: { force?: boolean } = {},
+): Promise<{ file: string; bytes: number }> {
   if (!existsSync(dirname(target))) throw new NotFoundError(problem('backup_dir_missing', { path: dirname(target) }));
   if (existsSync(target) && !opts.force) throw new ConflictError(problem('file_exists', { path: target }));
   const tmp = tempBeside(target);
@@ -59,7 +75,8 @@ export async function backupSqlite(db: Knex, target: string, opts: { force?: boo
       try {
         linkSync(tmp, target);
       } catch (err) {
-        if ((err as { code?: string }).code === 'EEXIST') throw new ConflictError(problem('file_exists', { path: target }));
+        if ((err as { code?: string }).code === 'EEXIST')
+          throw new ConflictError(problem('file_exists', { path: target }));
         throw err;
       }
     }
@@ -90,7 +107,8 @@ export interface BackupInfo {
 
 /** Checks a SQLite file is a whole remit database this program can run; returns what it holds. */
 export async function checkBackup(file: string, shownAs: string = file): Promise<BackupInfo> {
-  if (!existsSync(file) || !statSync(file).isFile()) throw new NotFoundError(problem('backup_not_found', { path: shownAs }));
+  if (!existsSync(file) || !statSync(file).isFile())
+    throw new NotFoundError(problem('backup_not_found', { path: shownAs }));
   if (!isSqliteFile(file)) throw bad(problem('backup_not_sqlite', { path: shownAs }));
   const db = openRaw(file);
   try {
@@ -103,10 +121,16 @@ export async function checkBackup(file: string, shownAs: string = file): Promise
     if (integrity.length !== 1 || integrity[0].integrity_check !== 'ok') {
       throw bad(problem('backup_integrity', { problems: integrity.map((r) => r.integrity_check).slice(0, 3) }));
     }
-    const tables = new Set(((await db.raw("SELECT name FROM sqlite_master WHERE type = 'table'")) as Array<{ name: string }>).map((r) => r.name));
+    const tables = new Set(
+      ((await db.raw("SELECT name FROM sqlite_master WHERE type = 'table'")) as Array<{ name: string }>).map(
+        (r) => r.name,
+      ),
+    );
     const missing = REMIT_TABLES.filter((t) => !tables.has(t));
     if (missing.length) throw bad(problem('backup_not_remit', { tables: missing }));
-    const migrations = ((await db('knex_migrations').select('name').orderBy('id')) as Array<{ name: string }>).map((r) => r.name);
+    const migrations = ((await db('knex_migrations').select('name').orderBy('id')) as Array<{ name: string }>).map(
+      (r) => r.name,
+    );
     const known = new Set(knownMigrationNames());
     const newer = migrations.filter((m) => !known.has(m));
     if (newer.length) throw bad(problem('backup_newer', { migrations: newer }));
@@ -127,7 +151,8 @@ export async function checkBackup(file: string, shownAs: string = file): Promise
  * has the database open (a running server): leaving WAL mode needs every other connection gone.
  */
 export async function restoreSqlite(source: string, target: string): Promise<BackupInfo> {
-  if (!existsSync(source) || !statSync(source).isFile()) throw new NotFoundError(problem('backup_not_found', { path: source }));
+  if (!existsSync(source) || !statSync(source).isFile())
+    throw new NotFoundError(problem('backup_not_found', { path: source }));
   if (!existsSync(dirname(target))) throw new NotFoundError(problem('database_dir_missing', { path: dirname(target) }));
   const tmp = tempBeside(target);
   let live: Knex | null = null;
@@ -145,7 +170,8 @@ export async function restoreSqlite(source: string, target: string): Promise<Bac
         if (mode?.journal_mode !== 'delete') throw busy;
         await live.raw('BEGIN EXCLUSIVE');
       } catch (err) {
-        if (err === busy || /SQLITE_BUSY|SQLITE_LOCKED|database is locked/i.test(String((err as Error).message))) throw busy;
+        if (err === busy || /SQLITE_BUSY|SQLITE_LOCKED|database is locked/i.test(String((err as Error).message)))
+          throw busy;
         throw err;
       }
     }

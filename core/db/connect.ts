@@ -55,7 +55,12 @@ let sqliteClient: unknown;
  */
 const KNEX_LOG = {
   warn(message: string) {
-    if (!/^(Can't take lock to run migrations|If you are sure migrations are not running|migration failed with error|migration file ")/.test(message)) console.warn(message);
+    if (
+      !/^(Can't take lock to run migrations|If you are sure migrations are not running|migration failed with error|migration file ")/.test(
+        message,
+      )
+    )
+      console.warn(message);
   },
 };
 
@@ -82,7 +87,10 @@ export function openDatabase(cfg: DbConfig): Knex {
     pool: {
       min: 1,
       max: 1,
-      afterCreate(conn: { exec(sql: string, cb: (err: Error | null) => void): void }, done: (err: Error | null, conn: unknown) => void) {
+      afterCreate(
+        conn: { exec(sql: string, cb: (err: Error | null) => void): void },
+        done: (err: Error | null, conn: unknown) => void,
+      ) {
         // WAL lets readers work beside a writer; busy_timeout makes a second process wait
         // for the write lock instead of failing; foreign keys are off in SQLite by default.
         conn.exec(
@@ -157,8 +165,13 @@ export function openReadPool(cfg: DbConfig, size: number = READ_POOL_SIZE): Knex
     pool: {
       min: 0,
       max: size,
-      afterCreate(conn: { exec(sql: string, cb: (err: Error | null) => void): void }, done: (err: Error | null, conn: unknown) => void) {
-        conn.exec(`PRAGMA query_only = ON; PRAGMA busy_timeout = ${WRITE_WAIT_MS}; PRAGMA foreign_keys = ON;`, (err) => done(err, conn));
+      afterCreate(
+        conn: { exec(sql: string, cb: (err: Error | null) => void): void },
+        done: (err: Error | null, conn: unknown) => void,
+      ) {
+        conn.exec(`PRAGMA query_only = ON; PRAGMA busy_timeout = ${WRITE_WAIT_MS}; PRAGMA foreign_keys = ON;`, (err) =>
+          done(err, conn),
+        );
       },
     },
   });

@@ -50,7 +50,8 @@ describe('file modes', () => {
         get(target, key, receiver) {
           if (key !== 'raw') return Reflect.get(target, key, receiver);
           return (sql: string, bindings?: unknown[]) => {
-            if (/VACUUM INTO/i.test(sql) && bindings) seen.push(existsSync(String(bindings[0])) ? statSync(String(bindings[0])).mode & 0o777 : null);
+            if (/VACUUM INTO/i.test(sql) && bindings)
+              seen.push(existsSync(String(bindings[0])) ? statSync(String(bindings[0])).mode & 0o777 : null);
             return target.raw(sql, bindings as never);
           };
         },

@@ -22,8 +22,18 @@ export interface PaymentSum {
  * `first` and `last`: Taiwan day numbers, inclusive (absent: unbounded on that side). `stores`:
  * the stores in scope, or 'all'.
  */
-export async function paymentSums(db: Knex, stores: number[] | 'all', first?: number, last?: number): Promise<PaymentSum[]> {
-  const parts: Array<{ table: 'payment_block' | 'payment_daily'; column: 'block' | 'day'; from?: number; to?: number }> = [];
+export async function paymentSums(
+  db: Knex,
+  stores: number[] | 'all',
+  first?: number,
+  last?: number,
+): Promise<PaymentSum[]> {
+  const parts: Array<{
+    table: 'payment_block' | 'payment_daily';
+    column: 'block' | 'day';
+    from?: number;
+    to?: number;
+  }> = [];
   // the whole runs inside the range: from the first run that starts on or after `first` to the last that ends on or before `last`
   const firstBlock = first === undefined ? undefined : Math.ceil(first / BLOCK_DAYS);
   const lastBlock = last === undefined ? undefined : Math.floor((last + 1) / BLOCK_DAYS) - 1;
@@ -31,8 +41,10 @@ export async function paymentSums(db: Knex, stores: number[] | 'all', first?: nu
     parts.push({ table: 'payment_daily', column: 'day', from: first, to: last });
   } else {
     parts.push({ table: 'payment_block', column: 'block', from: firstBlock, to: lastBlock });
-    if (firstBlock !== undefined && first! < firstBlock * BLOCK_DAYS) parts.push({ table: 'payment_daily', column: 'day', from: first, to: firstBlock * BLOCK_DAYS - 1 });
-    if (lastBlock !== undefined && (lastBlock + 1) * BLOCK_DAYS <= last!) parts.push({ table: 'payment_daily', column: 'day', from: (lastBlock + 1) * BLOCK_DAYS, to: last });
+    if (firstBlock !== undefined && first! < firstBlock * BLOCK_DAYS)
+      parts.push({ table: 'payment_daily', column: 'day', from: first, to: firstBlock * BLOCK_DAYS - 1 });
+    if (lastBlock !== undefined && (lastBlock + 1) * BLOCK_DAYS <= last!)
+      parts.push({ table: 'payment_daily', column: 'day', from: (lastBlock + 1) * BLOCK_DAYS, to: last });
   }
   const selects = parts.map((p) =>
     db(p.table)
@@ -45,7 +57,13 @@ export async function paymentSums(db: Knex, stores: number[] | 'all', first?: nu
       })
       .groupBy('store_id', 'status', 'method'),
   );
-  const rows = (await Promise.all(selects)).flat() as Array<{ store_id: number | string; status: string; method: string; n: number | string | null; amount: number | string | null }>;
+  const rows = (await Promise.all(selects)).flat() as Array<{
+    store_id: number | string;
+    status: string;
+    method: string;
+    n: number | string | null;
+    amount: number | string | null;
+  }>;
   // the parts' rows of one store, status and method added up
   const out = new Map<string, PaymentSum>();
   for (const r of rows) {

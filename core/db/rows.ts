@@ -78,7 +78,13 @@ const isPermissionKey = (v: unknown): v is Permission => (PERMISSION_KEYS as rea
 const isId = (v: unknown): v is number => typeof v === 'number' && Number.isSafeInteger(v);
 
 export function toStore(r: StoreRow): Store {
-  return { id: Number(r.id), name: r.name, code: r.code, created_at: toIso(Number(r.created_at)), updated_at: toIso(Number(r.updated_at)) };
+  return {
+    id: Number(r.id),
+    name: r.name,
+    code: r.code,
+    created_at: toIso(Number(r.created_at)),
+    updated_at: toIso(Number(r.updated_at)),
+  };
 }
 
 export function toUser(r: UserRow): User {

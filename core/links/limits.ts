@@ -30,7 +30,8 @@ interface Window {
 }
 
 /** A window's start: a clock minute, or a Taiwan day (a shop's day ends at its midnight, not UTC's 08:00). */
-const windowStart = (now: number, windowMs: number) => (windowMs === DAY ? taipeiDayNumberStart(taipeiDayNumber(now)) : Math.floor(now / windowMs) * windowMs);
+const windowStart = (now: number, windowMs: number) =>
+  windowMs === DAY ? taipeiDayNumberStart(taipeiDayNumber(now)) : Math.floor(now / windowMs) * windowMs;
 
 /** Counts one hit on a bucket in the window holding `now`; answers the count so far and the window. */
 async function hit(db: Db, bucket: string, windowMs: number, now: number): Promise<{ n: number } & Window> {
@@ -46,7 +47,8 @@ async function hit(db: Db, bucket: string, windowMs: number, now: number): Promi
 
 /** Takes back hits that stored nothing, each from the window it was counted in (a minute may have ended since). */
 async function unhit(db: Db, windows: Window[]): Promise<void> {
-  for (const w of windows) await db('public_limits').where({ bucket: w.bucket, window_start: w.start }).decrement('n', 1);
+  for (const w of windows)
+    await db('public_limits').where({ bucket: w.bucket, window_start: w.start }).decrement('n', 1);
 }
 
 /** Refused until the window ends: 送出次數過多 for sends, 使用人數過多 for reads (`public_busy`). */
@@ -79,9 +81,17 @@ export const linkRefusedBucket = (token: string) => `${linkBudget(token)} refuse
  * report is not stored after all (anything but stored or asked "您可能已經回報過").
  * Only a send that passed the form's rules comes here: mistakes are bounded by countRefused.
  */
-export async function holdReport(db: Db, limits: PublicLimits, ip: string | null | undefined, linkToken: string, now = Date.now()): Promise<{ release(): Promise<void> }> {
+export async function holdReport(
+  db: Db,
+  limits: PublicLimits,
+  ip: string | null | undefined,
+  linkToken: string,
+  now = Date.now(),
+): Promise<{ release(): Promise<void> }> {
   // windows two days old are of no use to anyone
-  await db('public_limits').where('window_start', '<', now - 2 * DAY).delete();
+  await db('public_limits')
+    .where('window_start', '<', now - 2 * DAY)
+    .delete();
   const address = addressOf(ip);
   const minute = await hit(db, `address minute ${address}`, MINUTE, now);
   const day = await hit(db, `address day ${address}`, DAY, now);
@@ -90,7 +100,13 @@ export async function holdReport(db: Db, limits: PublicLimits, ip: string | null
   const blockDay = block ? await hit(db, `block day ${block}`, DAY, now) : null;
   if (blockDay) held.push(blockDay);
   const over =
-    day.n > limits.perAddressDay ? day : minute.n > limits.perAddressMinute ? minute : blockDay && blockDay.n > limits.perAddressDay * PUBLIC_BLOCK_DAY_FACTOR ? blockDay : null;
+    day.n > limits.perAddressDay
+      ? day
+      : minute.n > limits.perAddressMinute
+        ? minute
+        : blockDay && blockDay.n > limits.perAddressDay * PUBLIC_BLOCK_DAY_FACTOR
+          ? blockDay
+          : null;
   if (over) {
     await unhit(db, held);
     refuse(over.endsAt, now);

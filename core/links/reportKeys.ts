@@ -18,7 +18,8 @@ import { fieldError, problem, ValidationError } from '../errors.js';
 import { REPORT_KEY_TTL_MS } from './rules.js';
 
 /** The same key sent again with other fields: refused, never answered with the other report's number. */
-export const keyReused = () => new ValidationError([fieldError('client_key', 'client_key_reused')], problem('client_key_reused'));
+export const keyReused = () =>
+  new ValidationError([fieldError('client_key', 'client_key_reused')], problem('client_key_reused'));
 
 /** A report attempt: its link, its key and the fingerprint of its fields. */
 export interface ReportKey {
@@ -34,8 +35,15 @@ export interface KeptReport {
 }
 
 /** A report's fields as the server checked them, made into one short text (sha-256, hex). */
-export function reportFingerprint(fields: { last_five: string; paid_at: number; amount: number; note: string }): string {
-  return createHash('sha256').update(JSON.stringify([fields.last_five, fields.paid_at, fields.amount, fields.note])).digest('hex');
+export function reportFingerprint(fields: {
+  last_five: string;
+  paid_at: number;
+  amount: number;
+  note: string;
+}): string {
+  return createHash('sha256')
+    .update(JSON.stringify([fields.last_five, fields.paid_at, fields.amount, fields.note]))
+    .digest('hex');
 }
 
 /** The payment a link's key stored within the last REPORT_KEY_TTL_MS, if any. */
@@ -47,28 +55,53 @@ export async function findReportKey(db: Db, linkId: number, key: string, now: nu
 }
 
 /** The keys of many attempts at once (the writer's batch), by `${linkId} ${key}`. */
-export async function findReportKeys(db: Db, keys: readonly ReportKey[], now: number): Promise<Map<string, KeptReport>> {
+export async function findReportKeys(
+  db: Db,
+  keys: readonly ReportKey[],
+  now: number,
+): Promise<Map<string, KeptReport>> {
   const found = new Map<string, KeptReport>();
   if (!keys.length) return found;
   const rows = (await db('public_report_keys')
     .whereIn('client_key', [...new Set(keys.map((k) => k.key))])
     .where('created_at', '>=', now - REPORT_KEY_TTL_MS)
-    .select('link_id', 'client_key', 'payment_uuid', 'fingerprint')) as Array<KeptReport & { link_id: number | string; client_key: string }>;
-  for (const r of rows) found.set(reportKeyId({ linkId: Number(r.link_id), key: r.client_key }), { payment_uuid: r.payment_uuid, fingerprint: r.fingerprint });
+    .select('link_id', 'client_key', 'payment_uuid', 'fingerprint')) as Array<
+    KeptReport & { link_id: number | string; client_key: string }
+  >;
+  for (const r of rows)
+    found.set(reportKeyId({ linkId: Number(r.link_id), key: r.client_key }), {
+      payment_uuid: r.payment_uuid,
+      fingerprint: r.fingerprint,
+    });
   return found;
 }
 
 export const reportKeyId = (k: { linkId: number; key: string }) => `${k.linkId} ${k.key}`;
 
 /** Keeps the keys of payments just stored (in the transaction that stores them); an expired row of the same key gives way. */
-export async function saveReportKeys(db: Db, kept: ReadonlyArray<{ key: ReportKey; paymentUuid: string }>, now: number): Promise<void> {
+export async function saveReportKeys(
+  db: Db,
+  kept: ReadonlyArray<{ key: ReportKey; paymentUuid: string }>,
+  now: number,
+): Promise<void> {
   for (const { key, paymentUuid } of kept) {
-    await db('public_report_keys').where({ link_id: key.linkId, client_key: key.key }).where('created_at', '<', now - REPORT_KEY_TTL_MS).delete();
-    await db('public_report_keys').insert({ link_id: key.linkId, client_key: key.key, payment_uuid: paymentUuid, fingerprint: key.fingerprint, created_at: now });
+    await db('public_report_keys')
+      .where({ link_id: key.linkId, client_key: key.key })
+      .where('created_at', '<', now - REPORT_KEY_TTL_MS)
+      .delete();
+    await db('public_report_keys').insert({
+      link_id: key.linkId,
+      client_key: key.key,
+      payment_uuid: paymentUuid,
+      fingerprint: key.fingerprint,
+      created_at: now,
+    });
   }
 }
 
 /** Clears keys no one will be answered for any more. */
 export async function purgeReportKeys(db: Db, now: number): Promise<void> {
-  await db('public_report_keys').where('created_at', '<', now - REPORT_KEY_TTL_MS).delete();
+  await db('public_report_keys')
+    .where('created_at', '<', now - REPORT_KEY_TTL_MS)
+    .delete();
 }

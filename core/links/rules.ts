@@ -57,11 +57,26 @@ export function unreachableFromOutside(url: string): boolean {
   } catch {
     return false;
   }
-  if (host === 'localhost' || host.endsWith('.localhost') || host.endsWith('.local') || host === '::1' || host === '0.0.0.0' || host === '::') return true;
+  if (
+    host === 'localhost' ||
+    host.endsWith('.localhost') ||
+    host.endsWith('.local') ||
+    host === '::1' ||
+    host === '0.0.0.0' ||
+    host === '::'
+  )
+    return true;
   const v4 = /^(\d{1,3})\.(\d{1,3})\.\d{1,3}\.\d{1,3}$/.exec(host);
   if (!v4) return /^f[cd][0-9a-f]{2}:|^fe80:/.test(host);
   const [a, b] = [Number(v4[1]), Number(v4[2])];
-  return a === 127 || a === 10 || (a === 172 && b >= 16 && b <= 31) || (a === 192 && b === 168) || (a === 169 && b === 254) || a === 0;
+  return (
+    a === 127 ||
+    a === 10 ||
+    (a === 172 && b >= 16 && b <= 31) ||
+    (a === 192 && b === 168) ||
+    (a === 169 && b === 254) ||
+    a === 0
+  );
 }
 
 /** The abuse limits of the public link: per client address a minute and a day, per link a day. */

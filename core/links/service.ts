@@ -25,7 +25,15 @@ import { storeChangeRefusal } from '../users/permissions.js';
 import { isPlainObject, toId } from '../validation.js';
 import { toIso } from '../time.js';
 import { countLookup, countRefused, holdReport, publicLimitsOf } from './limits.js';
-import { findReportKey, keyReused, purgeReportKeys, reportFingerprint, reportKeyId, saveReportKeys, type ReportKey } from './reportKeys.js';
+import {
+  findReportKey,
+  keyReused,
+  purgeReportKeys,
+  reportFingerprint,
+  reportKeyId,
+  saveReportKeys,
+  type ReportKey,
+} from './reportKeys.js';
 import {
   CUSTOMER_DUPLICATE_WINDOW_MS,
   HONEYPOT_FIELD,
@@ -62,29 +70,54 @@ function baseOf(ctx: AppContext, fallback: string): string {
  * `rotate` replaces its token (the old link stops working at once, and a turned-off link works
  * again under the new address), `off` turns it off. Each change is in the audit log.
  */
-export async function storeLink(ctx: ServiceContext, rawStoreId: unknown, action: LinkAction, fallbackBase: string): Promise<StoreLink> {
+export async function storeLink(
+  ctx: ServiceContext,
+  rawStoreId: unknown,
+  action: LinkAction,
+  fallbackBase: string,
+): Promise<StoreLink> {
   requirePermission(ctx.actor, 'manage_stores');
   const storeId = toId(rawStoreId);
-  const store = storeId === null ? undefined : ((await ctx.db<StoreRow>('stores').where({ id: storeId }).first()) as StoreRow | undefined);
+  const store =
+    storeId === null
+      ? undefined
+      : ((await ctx.db<StoreRow>('stores').where({ id: storeId }).first()) as StoreRow | undefined);
   if (!store) throw new NotFoundError(problem('store_not_found'));
   deny(storeChangeRefusal(ctx.actor, Number(store.id)));
   const row = await ctx.db.transaction(async (trx) => {
     const now = Date.now();
-    const find = async () => (await trx<LinkRow>('store_links').where({ store_id: store.id }).first()) as LinkRow | undefined;
+    const find = async () =>
+      (await trx<LinkRow>('store_links').where({ store_id: store.id }).first()) as LinkRow | undefined;
     let link = await find();
     if (!link && action === 'off') return undefined;
     if (!link) {
       const made = { store_id: Number(store.id), token: newToken(), active: true, created_at: now, updated_at: now };
       // two callers making it at once (two instances): one row stands, and one audit entry
-      const inserted = (await trx('store_links').insert(made).onConflict(['store_id']).ignore().returning('id')) as unknown[];
-      if (inserted.length) await recordAudit(trx, ctx, { action: 'update', entity: 'store', entityId: store.id, after: { store_id: Number(store.id), public_link: 'created' } });
+      const inserted = (await trx('store_links')
+        .insert(made)
+        .onConflict(['store_id'])
+        .ignore()
+        .returning('id')) as unknown[];
+      if (inserted.length)
+        await recordAudit(trx, ctx, {
+          action: 'update',
+          entity: 'store',
+          entityId: store.id,
+          after: { store_id: Number(store.id), public_link: 'created' },
+        });
       link = (await find())!;
       if (action === 'show') return link;
     }
     if (action === 'show' || (action === 'off' && !link.active)) return link;
-    const change = action === 'rotate' ? { token: newToken(), active: true, updated_at: now } : { active: false, updated_at: now };
+    const change =
+      action === 'rotate' ? { token: newToken(), active: true, updated_at: now } : { active: false, updated_at: now };
     await trx('store_links').where({ id: link.id }).update(change);
-    await recordAudit(trx, ctx, { action: 'update', entity: 'store', entityId: store.id, after: { store_id: Number(store.id), public_link: action === 'rotate' ? 'rotated' : 'off' } });
+    await recordAudit(trx, ctx, {
+      action: 'update',
+      entity: 'store',
+      entityId: store.id,
+      after: { store_id: Number(store.id), public_link: action === 'rotate' ? 'rotated' : 'off' },
+    });
     return { ...link, ...change };
   });
   const url = row ? linkUrl(baseOf(ctx, fallbackBase), row.token) : '';
@@ -97,14 +130,21 @@ async function activeLink(db: Db, token: unknown): Promise<{ link: LinkRow; stor
     const row = (await db('store_links')
       .join('stores', 'stores.id', 'store_links.store_id')
       .where('store_links.token', token)
-      .first('store_links.*', 'stores.name as store_name', 'stores.code as store_code')) as (LinkRow & { store_name: string; store_code: string }) | undefined;
-    if (row && row.active) return { link: row, store: { id: row.store_id, name: row.store_name, code: row.store_code } as StoreRow };
+      .first('store_links.*', 'stores.name as store_name', 'stores.code as store_code')) as
+      | (LinkRow & { store_name: string; store_code: string })
+      | undefined;
+    if (row && row.active)
+      return { link: row, store: { id: row.store_id, name: row.store_name, code: row.store_code } as StoreRow };
   }
   throw new NotFoundError(problem('link_inactive'));
 }
 
 /** What the report page shows before anything is sent: the store's name, nothing else. */
-export async function publicLinkInfo(app: AppContext, token: unknown, ip: string | null = null): Promise<{ store_name: string }> {
+export async function publicLinkInfo(
+  app: AppContext,
+  token: unknown,
+  ip: string | null = null,
+): Promise<{ store_name: string }> {
   await countLookup(app.db, ip);
   const { store } = await activeLink(app.read ?? app.db, token);
   return { store_name: store.name };
@@ -133,18 +173,29 @@ export interface ReportReceipt {
  * that is no key (not 32 hex digits) is refused too (400 client_key_invalid); none at all is a
  * report as before.
  */
-export async function reportThroughLink(app: AppContext, token: unknown, body: unknown, ip: string | null): Promise<{ receipt: ReportReceipt; replayed: boolean }> {
+export async function reportThroughLink(
+  app: AppContext,
+  token: unknown,
+  body: unknown,
+  ip: string | null,
+): Promise<{ receipt: ReportReceipt; replayed: boolean }> {
   try {
     return await storeReport(app, token, body, ip);
   } catch (err) {
-    if (err instanceof ValidationError || (err instanceof NotFoundError && err.code === 'link_inactive')) await countRefused(app.db, ip);
+    if (err instanceof ValidationError || (err instanceof NotFoundError && err.code === 'link_inactive'))
+      await countRefused(app.db, ip);
     throw err;
   }
 }
 
 const receiptOf = (tracking: string): ReportReceipt => ({ tracking, status_path: statusPath(tracking) });
 
-async function storeReport(app: AppContext, token: unknown, body: unknown, ip: string | null): Promise<{ receipt: ReportReceipt; replayed: boolean }> {
+async function storeReport(
+  app: AppContext,
+  token: unknown,
+  body: unknown,
+  ip: string | null,
+): Promise<{ receipt: ReportReceipt; replayed: boolean }> {
   const limits = publicLimitsOf(app.security.publicLinks);
   const { link, store } = await activeLink(app.db, token);
   const input = isPlainObject(body) ? body : null;
@@ -152,11 +203,16 @@ async function storeReport(app: AppContext, token: unknown, body: unknown, ip: s
   const trapped = trap !== undefined && trap !== null && trap !== '';
   const now = Date.now();
   // only the report's own fields: a store, a status or anything else in the body is not read
-  const fields = input ? { last_five: input.last_five, paid_at: input.paid_at, amount: input.amount, note: input.note ?? '' } : body;
+  const fields = input
+    ? { last_five: input.last_five, paid_at: input.paid_at, amount: input.amount, note: input.note ?? '' }
+    : body;
   const value = valid(validatePayment(fields, { now }));
   const rawKey = input?.client_key;
-  if (rawKey !== undefined && rawKey !== null && !isClientKey(rawKey)) throw new ValidationError([fieldError('client_key', 'client_key_invalid')], problem('client_key_invalid'));
-  const reportKey: ReportKey | null = isClientKey(rawKey) ? { linkId: Number(link.id), key: rawKey, fingerprint: reportFingerprint(value) } : null;
+  if (rawKey !== undefined && rawKey !== null && !isClientKey(rawKey))
+    throw new ValidationError([fieldError('client_key', 'client_key_invalid')], problem('client_key_invalid'));
+  const reportKey: ReportKey | null = isClientKey(rawKey)
+    ? { linkId: Number(link.id), key: rawKey, fingerprint: reportFingerprint(value) }
+    : null;
   if (reportKey) {
     await purgeReportKeys(app.db, now);
     // the primary database, never a replica: a report stored a moment ago must be found
@@ -190,7 +246,8 @@ async function storeReport(app: AppContext, token: unknown, body: unknown, ip: s
     return { receipt: receiptOf(written.uuid), replayed: false };
   } catch (err) {
     // the writer's own duplicate answer names the other payment: a customer never reads that
-    if (err instanceof DomainError && err.code === 'possible_duplicate') throw new ConflictError(problem('public_possible_duplicate'));
+    if (err instanceof DomainError && err.code === 'possible_duplicate')
+      throw new ConflictError(problem('public_possible_duplicate'));
     // not stored: off the limits again (should that fail too, the count errs on the safe side; the first error is the answer)
     await held.release().catch(() => undefined);
     throw err;
@@ -216,7 +273,10 @@ async function storeDecoy(
   const report = { ...value, store_id: storeId };
   return db.transaction(async (trx) => {
     if (isPostgres(trx)) {
-      const keys = [`decoy|${storeId}|${value.last_five}|${value.amount}`, ...(reportKey ? [`report key|${reportKeyId(reportKey)}`] : [])];
+      const keys = [
+        `decoy|${storeId}|${value.last_five}|${value.amount}`,
+        ...(reportKey ? [`report key|${reportKeyId(reportKey)}`] : []),
+      ];
       for (const key of keys.sort()) await trx.raw('select pg_advisory_xact_lock(hashtext(?))', [key]);
     }
     if (reportKey) {
@@ -226,14 +286,25 @@ async function storeDecoy(
         return { replayOf: kept.payment_uuid };
       }
     }
-    await trx('public_decoys').where('created_at', '<', opts.now - DECOY_TTL_MS).delete();
+    await trx('public_decoys')
+      .where('created_at', '<', opts.now - DECOY_TTL_MS)
+      .delete();
     if (!opts.allowDuplicate) {
       const before = ((await nearRows(trx, 'public_decoys', report, opts.nearWindowMs).first('uuid')) ??
-        (await nearRows(trx, 'payments', report, opts.nearWindowMs).where('source', 'customer').first('uuid'))) as { uuid: string } | undefined;
+        (await nearRows(trx, 'payments', report, opts.nearWindowMs).where('source', 'customer').first('uuid'))) as
+        | { uuid: string }
+        | undefined;
       if (before) throw new ConflictError(problem('possible_duplicate', { duplicate_of: before.uuid }));
     }
     const uuid = randomUUID();
-    await trx('public_decoys').insert({ uuid, store_id: storeId, last_five: value.last_five, paid_at: value.paid_at, amount: value.amount, created_at: opts.now });
+    await trx('public_decoys').insert({
+      uuid,
+      store_id: storeId,
+      last_five: value.last_five,
+      paid_at: value.paid_at,
+      amount: value.amount,
+      created_at: opts.now,
+    });
     if (reportKey) await saveReportKeys(trx, [{ key: reportKey, paymentUuid: uuid }], opts.now);
     return { uuid };
   });
@@ -243,16 +314,39 @@ async function storeDecoy(
  * A customer's report by its tracking number: status, amount, time and store name only. Staff's
  * own entries are not answered here, and an unknown or malformed number is 404.
  */
-export async function publicReportStatus(app: AppContext, tracking: unknown, ip: string | null = null): Promise<PublicStatus> {
+export async function publicReportStatus(
+  app: AppContext,
+  tracking: unknown,
+  ip: string | null = null,
+): Promise<PublicStatus> {
   await countLookup(app.db, ip);
   if (isTrackingNumber(tracking)) {
     const row = (await (app.read ?? app.db)('payments')
       .join('stores', 'stores.id', 'payments.store_id')
       .where({ 'payments.uuid': tracking.toLowerCase(), 'payments.source': 'customer' })
-      .first('payments.uuid', 'payments.status', 'payments.amount', 'payments.paid_at', 'stores.name as store_name')) as
-      | { uuid: string; status: PublicStatus['status']; amount: number | string; paid_at: number | string; store_name: string }
+      .first(
+        'payments.uuid',
+        'payments.status',
+        'payments.amount',
+        'payments.paid_at',
+        'stores.name as store_name',
+      )) as
+      | {
+          uuid: string;
+          status: PublicStatus['status'];
+          amount: number | string;
+          paid_at: number | string;
+          store_name: string;
+        }
       | undefined;
-    if (row) return { tracking: row.uuid, status: row.status, amount: Number(row.amount), paid_at: toIso(Number(row.paid_at)), store_name: row.store_name };
+    if (row)
+      return {
+        tracking: row.uuid,
+        status: row.status,
+        amount: Number(row.amount),
+        paid_at: toIso(Number(row.paid_at)),
+        store_name: row.store_name,
+      };
     // a decoy answers as a report nobody has looked at yet
     const decoy = (await (app.read ?? app.db)('public_decoys')
       .join('stores', 'stores.id', 'public_decoys.store_id')
@@ -260,7 +354,14 @@ export async function publicReportStatus(app: AppContext, tracking: unknown, ip:
       .first('public_decoys.uuid', 'public_decoys.amount', 'public_decoys.paid_at', 'stores.name as store_name')) as
       | { uuid: string; amount: number | string; paid_at: number | string; store_name: string }
       | undefined;
-    if (decoy) return { tracking: decoy.uuid, status: STATUS_PENDING, amount: Number(decoy.amount), paid_at: toIso(Number(decoy.paid_at)), store_name: decoy.store_name };
+    if (decoy)
+      return {
+        tracking: decoy.uuid,
+        status: STATUS_PENDING,
+        amount: Number(decoy.amount),
+        paid_at: toIso(Number(decoy.paid_at)),
+        store_name: decoy.store_name,
+      };
   }
   throw new NotFoundError(problem('public_report_not_found'));
 }

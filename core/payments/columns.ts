@@ -26,7 +26,14 @@ import { amountText } from '../spreadsheets/amounts.js';
 import { csvCell, csvDigitsField } from '../spreadsheets/csvWrite.js';
 import { instantToDateSerial, instantToSerial } from '../spreadsheets/serial.js';
 import { businessDayOf, cellText, lastFiveOf, timeOf, type Cell } from './cells.js';
-import { DEFAULT_METHOD, METHOD_TRANSFER, methodText, NO_LAST_FIVE, parseMethodText, type MethodParts } from './methods.js';
+import {
+  DEFAULT_METHOD,
+  METHOD_TRANSFER,
+  methodText,
+  NO_LAST_FIVE,
+  parseMethodText,
+  type MethodParts,
+} from './methods.js';
 import { STATUS_CREDITED } from './statuses.js';
 
 export const SHEET_NAME = '匯款記錄';
@@ -39,7 +46,12 @@ export const AMOUNT_FORMAT = '#,##0';
 
 /** A cell's number format, by name: the streamed sheet numbers them 1 to 4 in this order. */
 export type CellStyle = 'date' | 'text' | 'datetime' | 'amount';
-export const CELL_FORMATS: Record<CellStyle, string> = { date: DATE_FORMAT, text: TEXT_FORMAT, datetime: DATETIME_FORMAT, amount: AMOUNT_FORMAT };
+export const CELL_FORMATS: Record<CellStyle, string> = {
+  date: DATE_FORMAT,
+  text: TEXT_FORMAT,
+  datetime: DATETIME_FORMAT,
+  amount: AMOUNT_FORMAT,
+};
 
 /** A payment as the sheet writers read it (an added field rides along as one more property). */
 export interface ExportPayment {
@@ -128,8 +140,17 @@ export const PAYMENT_FIELDS: PaymentField[] = [
   { name: 'amount', type: 'integer', duplicateKey: 'integer', json: () => (p) => String(p.amount) },
   { name: 'status', type: 'text', json: () => (p) => JSON.stringify(p.status) },
   { name: 'note', type: 'json text', json: () => (p) => p.noteJson },
-  { name: 'method', type: 'text', duplicateKey: 'method', json: () => (p) => (p.method ? JSON.stringify(p.method) : `"${DEFAULT_METHOD}"`) },
-  { name: 'method_detail', type: 'optional text', json: () => (p) => (p.method_detail ? JSON.stringify(p.method_detail) : 'null') },
+  {
+    name: 'method',
+    type: 'text',
+    duplicateKey: 'method',
+    json: () => (p) => (p.method ? JSON.stringify(p.method) : `"${DEFAULT_METHOD}"`),
+  },
+  {
+    name: 'method_detail',
+    type: 'optional text',
+    json: () => (p) => (p.method_detail ? JSON.stringify(p.method_detail) : 'null'),
+  },
   { name: 'employee', type: 'flag', json: () => (p) => (p.employee ? 'true' : 'false') },
   { name: 'created_by', type: 'optional integer', jsonOnly: true, json: () => (p) => String(p.created_by) },
   { name: 'created_at', type: 'instant', jsonOnly: true, json: () => isoJson((p) => p.created_at) },
@@ -237,7 +258,11 @@ function dayText(): (ms: number) => string {
  * A column's cell text made by `text` from its value, each of a `few` column's values once per
  * file (a million rows name the same few stores): the writers of every format share this.
  */
-export function columnCells<T>(c: SheetColumn, ctx: WriteContext, text: (value: number | string) => T): (p: ExportPayment) => T {
+export function columnCells<T>(
+  c: SheetColumn,
+  ctx: WriteContext,
+  text: (value: number | string) => T,
+): (p: ExportPayment) => T {
   const value = c.cell(ctx);
   const few = c.few;
   if (!few) return (p) => text(value(p));
@@ -290,7 +315,12 @@ export const SHEET_COLUMNS: SheetColumn[] = [
       const lastFive = lastFiveOf(cell);
       // A number cell of fewer digits is what Excel leaves of 01234: say so, and what was read.
       const lostZero = cell?.t === 'n' && lastFive.length < LAST_FIVE_LENGTH && /^\d+$/.test(lastFive);
-      if (lastFive.length !== LAST_FIVE_LENGTH || !/^\d+$/.test(lastFive)) row.errors.push(lostZero ? problem('import_last_five_lost_zero', { value: lastFive }) : problem('import_last_five', { length: LAST_FIVE_LENGTH }));
+      if (lastFive.length !== LAST_FIVE_LENGTH || !/^\d+$/.test(lastFive))
+        row.errors.push(
+          lostZero
+            ? problem('import_last_five_lost_zero', { value: lastFive })
+            : problem('import_last_five', { length: LAST_FIVE_LENGTH }),
+        );
       row.payment.last_five = lastFive;
     },
   },
@@ -319,12 +349,16 @@ export const SHEET_COLUMNS: SheetColumn[] = [
       const businessCell = row.cell('businessDate');
       // a file without the business date column: no day, as an empty cell gives
       const business = businessDayOf(businessCell, row.date1904);
-      if (business.error) row.errors.push(problem(business.error, { column: columnHeader('businessDate'), value: cellText(businessCell) }));
+      if (business.error)
+        row.errors.push(
+          problem(business.error, { column: columnHeader('businessDate'), value: cellText(businessCell) }),
+        );
       const time = timeOf(cell, row.date1904, business.day);
       if (time === null) row.errors.push(problem('import_paid_at_required'));
       else if ('error' in time) {
         // a bare time cannot be read without its business date, already named above
-        if (!business.error) row.errors.push(problem(time.error, { column: columnHeader('paidAt'), value: cellText(cell) }));
+        if (!business.error)
+          row.errors.push(problem(time.error, { column: columnHeader('paidAt'), value: cellText(cell) }));
       } else if (time.ms < MIN_INSTANT || time.ms >= MAX_INSTANT) row.errors.push(problem('paid_at_out_of_range'));
       else {
         // The form's rule for a new payment, the same for a row of a file: a time over a day ahead is a typing mistake.
@@ -347,7 +381,8 @@ export const SHEET_COLUMNS: SheetColumn[] = [
     read: (cell, row) => {
       const amount = amountOf(cell?.t === 'n' ? cell.v : amountText(cellText(cell)));
       // the import words the lower bound its own way (spec: 匯款金額必須大於0)
-      if ('problem' in amount) row.errors.push(amount.problem.code === 'amount_min' ? problem('import_amount_positive') : amount.problem);
+      if ('problem' in amount)
+        row.errors.push(amount.problem.code === 'amount_min' ? problem('import_amount_positive') : amount.problem);
       else row.payment.amount = amount.value;
     },
   },
@@ -377,7 +412,12 @@ export const SHEET_COLUMNS: SheetColumn[] = [
       if (!storeText) row.payment.store_id = row.fallbackStore;
       else {
         const id = row.matchStore(storeText);
-        if (id === null) row.errors.push(problem('import_store_not_found', { value: storeText.length > 50 ? `${storeText.slice(0, 50)}…` : storeText }));
+        if (id === null)
+          row.errors.push(
+            problem('import_store_not_found', {
+              value: storeText.length > 50 ? `${storeText.slice(0, 50)}…` : storeText,
+            }),
+          );
         else row.payment.store_id = id;
       }
     },

@@ -6,7 +6,7 @@ describe('PaymentKeyIndex (earlier rows of an import, by payment key)', () => {
     const index = new PaymentKeyIndex();
     const map = new Map<string, number>();
     let seed = 7;
-    const rand = (n: number) => ((seed = (Math.imul(seed, 1103515245) + 12345) >>> 0) % n);
+    const rand = (n: number) => (seed = (Math.imul(seed, 1103515245) + 12345) >>> 0) % n;
     for (let row = 2; row < 60_000; row++) {
       // few stores, digits, times and amounts: many rows repeat one another, many differ by one field
       const p = {
@@ -40,8 +40,12 @@ describe('the duplicate key is made from the payment fields list', () => {
     const { DUPLICATE_KEY_COLUMNS } = await import('./duplicateKey.js');
     expect(DUPLICATE_KEY_COLUMNS).toEqual(['store_id', 'last_five', 'paid_at', 'amount', 'method']);
     // a payment stored before methods (none) is a transfer
-    expect(paymentDuplicateKey({ store_id: 2, last_five: '01234', paid_at: '1970-01-01T00:00:01.000Z', amount: '50' })).toBe('2|01234|1000|50|0');
-    expect(paymentDuplicateKey({ store_id: 2, last_five: '01234', paid_at: 1000, amount: 50, method: '匯款' })).toBe('2|01234|1000|50|0');
+    expect(
+      paymentDuplicateKey({ store_id: 2, last_five: '01234', paid_at: '1970-01-01T00:00:01.000Z', amount: '50' }),
+    ).toBe('2|01234|1000|50|0');
+    expect(paymentDuplicateKey({ store_id: 2, last_five: '01234', paid_at: 1000, amount: 50, method: '匯款' })).toBe(
+      '2|01234|1000|50|0',
+    );
   });
 
   it('tells a cash sale and a card sale of the same store, minute and amount apart (neither has a last five), in the text and in the flat index', () => {

@@ -8,7 +8,9 @@ import { PAYMENT_FIELDS, type DuplicateKeyKind } from './columns.js';
 import { PAYMENT_METHODS, type PaymentMethod } from './methods.js';
 
 /** The key's fields, in the list's order, with how the flat index holds each. */
-export const DUPLICATE_KEY: ReadonlyArray<{ name: string; kind: DuplicateKeyKind }> = PAYMENT_FIELDS.filter((f) => f.duplicateKey).map((f) => ({
+export const DUPLICATE_KEY: ReadonlyArray<{ name: string; kind: DuplicateKeyKind }> = PAYMENT_FIELDS.filter(
+  (f) => f.duplicateKey,
+).map((f) => ({
   name: f.name,
   kind: f.duplicateKey!,
 }));
@@ -33,8 +35,10 @@ function keyNumber(kind: DuplicateKeyKind, v: unknown): number {
     return n + v.length * 100_000_000;
   }
   // the method's place in PAYMENT_METHODS; none is 匯款 (a row written before methods)
-  if (kind === 'method') return v === undefined || v === null || v === '' ? 0 : PAYMENT_METHODS.indexOf(v as PaymentMethod);
-  if (kind === 'instant') return typeof v === 'number' ? v : typeof v === 'string' ? (/^-?\d+$/.test(v) ? Number(v) : Date.parse(v)) : NaN;
+  if (kind === 'method')
+    return v === undefined || v === null || v === '' ? 0 : PAYMENT_METHODS.indexOf(v as PaymentMethod);
+  if (kind === 'instant')
+    return typeof v === 'number' ? v : typeof v === 'string' ? (/^-?\d+$/.test(v) ? Number(v) : Date.parse(v)) : NaN;
   return Number(v);
 }
 
@@ -70,7 +74,9 @@ export class PaymentKeyIndex {
   private readonly probe = new Float64Array(DUPLICATE_KEY.length);
 
   private static columns(n: number): Array<Float64Array | Int32Array> {
-    return DUPLICATE_KEY.map((f) => (f.kind === 'id' || f.kind === 'digits' || f.kind === 'method' ? new Int32Array(n) : new Float64Array(n)));
+    return DUPLICATE_KEY.map((f) =>
+      f.kind === 'id' || f.kind === 'digits' || f.kind === 'method' ? new Int32Array(n) : new Float64Array(n),
+    );
   }
 
   /** fills `probe` from p; false when a field is not a whole number */

@@ -47,21 +47,35 @@ export interface ExportFile {
  * are open or reach past the caller's first and last payment.
  */
 export async function requireExportPermission(ctx: ServiceContext, applied: AppliedPaymentFilter): Promise<void> {
-  if (applied.empty || can(ctx.actor, 'manage_payments')) return requirePermission(ctx.actor, applied.empty ? 'manage_payments' : 'view_payments');
+  if (applied.empty || can(ctx.actor, 'manage_payments'))
+    return requirePermission(ctx.actor, applied.empty ? 'manage_payments' : 'view_payments');
   requirePermission(ctx.actor, 'view_payments');
   const scope = storeScope(ctx.actor);
   const allStores = !applied.storeIds || (!scope.all && scope.ids.every((id) => applied.storeIds!.includes(id)));
   const allStatuses = !applied.statuses || STATUSES.every((st) => applied.statuses!.includes(st));
   const allMethods = !applied.methods || PAYMENT_METHODS.every((m) => applied.methods!.includes(m));
-  const narrowed = Boolean(applied.selected !== undefined || applied.lastFive?.length || applied.search || !allMethods || applied.employee !== undefined);
+  const narrowed = Boolean(
+    applied.selected !== undefined ||
+      applied.lastFive?.length ||
+      applied.search ||
+      !allMethods ||
+      applied.employee !== undefined,
+  );
   if (!allStores || !allStatuses || narrowed) return;
   if (applied.from || applied.to) {
-    const span = (await filteredPaymentsQuery(ctx, {}).query.clone().clearSelect().clearOrder().min({ lo: 'paid_at' }).max({ hi: 'paid_at' }).first()) as
-      | { lo: number | string | null; hi: number | string | null }
-      | undefined;
+    const span = (await filteredPaymentsQuery(ctx, {})
+      .query.clone()
+      .clearSelect()
+      .clearOrder()
+      .min({ lo: 'paid_at' })
+      .max({ hi: 'paid_at' })
+      .first()) as { lo: number | string | null; hi: number | string | null } | undefined;
     if (span?.lo === null || span?.lo === undefined) return;
     const inside = async (at: number) => {
-      const q = filteredPaymentsQuery(ctx, { paid_at_gte: applied.from, paid_at_lte: applied.to }).query.clone().clearSelect().clearOrder();
+      const q = filteredPaymentsQuery(ctx, { paid_at_gte: applied.from, paid_at_lte: applied.to })
+        .query.clone()
+        .clearSelect()
+        .clearOrder();
       return Boolean(await q.where('paid_at', at).first('uuid'));
     };
     // Both the first and the last payment fall inside the dates: nothing is left out.
@@ -88,13 +102,15 @@ const EXPORT_LOCK = 7_210_013;
  * as staff, or the list's every tracking number, is an export all.
  */
 async function requireUnionNotAll(ctx: ServiceContext, filter: Record<string, unknown>, now: number): Promise<void> {
-  const rows = (await ctx.db<AuditRow>('audit_log')
+  const rows = (await ctx
+    .db<AuditRow>('audit_log')
     .where({ action: 'export', actor_id: ctx.actor.id })
     .where('at', '>=', now - EXPORT_UNION_WINDOW_MS)
     .orderBy('id', 'desc')
     .limit(EXPORT_UNION_MAX + 1)
     .select('after')) as Array<Pick<AuditRow, 'after'>>;
-  if (rows.length > EXPORT_UNION_MAX) throw new ForbiddenError(problem('export_too_often', { limit: EXPORT_UNION_MAX }));
+  if (rows.length > EXPORT_UNION_MAX)
+    throw new ForbiddenError(problem('export_too_often', { limit: EXPORT_UNION_MAX }));
   const left = filteredPaymentsQuery(ctx, {}).query.clearSelect().clearOrder();
   // stores with no payment yet: there is nothing an export could give away whole (a new store's day book)
   if (!(await left.clone().first('uuid'))) return;
@@ -140,9 +156,16 @@ export async function judgeExportPieces(
     return;
   }
   const scope = storeScope(ctx.actor);
-  const covered = applied.storeIds?.filter((id) => scope.all || scope.ids.includes(id)) ?? (scope.all ? null : scope.ids);
-  const after = { filter, ...record.after, ...(covered ? { stores: covered } : {}), ...(covered?.length === 1 ? { store_id: covered[0] } : {}) };
-  const write = (db: ServiceContext['db']) => recordAudit(db, record.ctx, { action: 'export', entity: 'payment', after });
+  const covered =
+    applied.storeIds?.filter((id) => scope.all || scope.ids.includes(id)) ?? (scope.all ? null : scope.ids);
+  const after = {
+    filter,
+    ...record.after,
+    ...(covered ? { stores: covered } : {}),
+    ...(covered?.length === 1 ? { store_id: covered[0] } : {}),
+  };
+  const write = (db: ServiceContext['db']) =>
+    recordAudit(db, record.ctx, { action: 'export', entity: 'payment', after });
   if (!unionRuled) return write(record.ctx.db);
   // One user's exports take turns (PostgreSQL: a lock on the user; SQLite: the one writer),
   // so two halves sent at once on two instances are judged one after the other.
@@ -170,7 +193,10 @@ export interface ExportStream {
   finished(): Promise<void>;
 }
 
-async function* counted<T extends { length: number }>(pages: AsyncIterable<T>, seen: (n: number) => void): AsyncGenerator<T> {
+async function* counted<T extends { length: number }>(
+  pages: AsyncIterable<T>,
+  seen: (n: number) => void,
+): AsyncGenerator<T> {
   for await (const page of pages) {
     seen(page.length);
     yield page;
@@ -187,8 +213,13 @@ async function* jsonText(pages: AsyncIterable<PaymentPage>, stores: readonly Sto
   const values = PAYMENT_FIELDS.map((f) => fieldJson(f, ctx));
   // One expression compiled from the list, each member calling its own writer: what a payment
   // written out by hand costs (a loop over the members cost 5% more on 100 000 payments).
-  const members = PAYMENT_FIELDS.map((f, i) => `${JSON.stringify(`${i ? ',\n' : ''}    ${JSON.stringify(f.name)}: `)} + v[${i}](p)`);
-  const payment = new Function('v', `return function payment(p) { return '  {\\n' + ${members.join(' + ')} + '\\n  }'; };`)(values) as (p: PagedPayment) => string;
+  const members = PAYMENT_FIELDS.map(
+    (f, i) => `${JSON.stringify(`${i ? ',\n' : ''}    ${JSON.stringify(f.name)}: `)} + v[${i}](p)`,
+  );
+  const payment = new Function(
+    'v',
+    `return function payment(p) { return '  {\\n' + ${members.join(' + ')} + '\\n  }'; };`,
+  )(values) as (p: PagedPayment) => string;
   let first = true;
   for await (const page of pages) {
     let chunk = '';
@@ -215,7 +246,13 @@ export async function exportPaymentsStream(
   const format = opts.format ?? 'xlsx';
   const filter = opts.filter ?? {};
   const now = opts.now ?? Date.now();
-  const { fileName, count, stores, applied } = await judgeExport(ctx, filter, format, now, opts.auditOnFinish ? undefined : writer);
+  const { fileName, count, stores, applied } = await judgeExport(
+    ctx,
+    filter,
+    format,
+    now,
+    opts.auditOnFinish ? undefined : writer,
+  );
   const read = ctx;
   // the pieces rule is judged again with the entry, in one transaction (judgeExportPieces)
   const finished = opts.auditOnFinish
@@ -237,7 +274,13 @@ export async function exportPaymentsStream(
  * file's name. With `record` (the export itself, not its ticket) the export is written to the
  * audit log: who, the filter, the format and the rows selected (issue 22, item 13).
  */
-async function judgeExport(ctx: ServiceContext, filter: Record<string, unknown>, format: ExportFormat, now = Date.now(), record?: ServiceContext) {
+async function judgeExport(
+  ctx: ServiceContext,
+  filter: Record<string, unknown>,
+  format: ExportFormat,
+  now = Date.now(),
+  record?: ServiceContext,
+) {
   const { query, applied } = filteredPaymentsQuery(ctx, filter);
   await requireExportPermission(ctx, applied);
   const counted = (await query.clearSelect().count({ n: '*' }).first()) as { n: number | string } | undefined;
@@ -246,7 +289,12 @@ async function judgeExport(ctx: ServiceContext, filter: Record<string, unknown>,
   await judgeExportPieces(ctx, filter, applied, now, record && { ctx: record, after: { format, count } });
   const stores = await storeDirectory(ctx);
   const storeNames = applied.storeIds?.map((id) => stores.find((s) => s.id === id)?.name ?? MSG.unknownStore);
-  return { fileName: exportFileName(applied.empty ? null : { ...applied, storeNames }, now, format), count, stores, applied };
+  return {
+    fileName: exportFileName(applied.empty ? null : { ...applied, storeNames }, now, format),
+    count,
+    stores,
+    applied,
+  };
 }
 
 const EXPORT_TICKET = 'payments-export';
@@ -263,7 +311,8 @@ export async function exportTicket(
   opts: { filter?: unknown; format?: unknown },
 ): Promise<{ ticket: string; fileName: string; count: number; expiresInSeconds: number }> {
   const filter = opts.filter ?? {};
-  if (!filter || typeof filter !== 'object' || Array.isArray(filter)) throw ValidationError.single('filter', 'bad_list_param', { param: 'filter' });
+  if (!filter || typeof filter !== 'object' || Array.isArray(filter))
+    throw ValidationError.single('filter', 'bad_list_param', { param: 'filter' });
   const format = opts.format ?? 'xlsx';
   if (!isFormat(format)) throw ValidationError.single('format', 'bad_list_param', { param: 'format' });
   const { fileName, count } = await judgeExport(readContext(ctx), filter as Record<string, unknown>, format);
@@ -287,7 +336,12 @@ export async function exportPayments(
   const chunks: Buffer[] = [];
   for await (const c of s.body) chunks.push(typeof c === 'string' ? Buffer.from(c, 'utf8') : Buffer.from(c));
   const bytes = Buffer.concat(chunks);
-  return { fileName: s.fileName, contentType: s.contentType, body: s.contentType === CONTENT_TYPES.xlsx ? new Uint8Array(bytes) : bytes.toString('utf8'), count: s.written() };
+  return {
+    fileName: s.fileName,
+    contentType: s.contentType,
+    body: s.contentType === CONTENT_TYPES.xlsx ? new Uint8Array(bytes) : bytes.toString('utf8'),
+    count: s.written(),
+  };
 }
 
 /**
@@ -299,5 +353,10 @@ export async function sampleFile(ctx: ServiceContext): Promise<ExportFile> {
   const scope = storeScope(ctx.actor);
   const stores = (await storeDirectory(ctx)).filter((s) => scope.all || scope.ids.includes(s.id));
   const takings = can(ctx.actor, 'record_takings');
-  return { fileName: SAMPLE_FILE_NAME, contentType: CONTENT_TYPES.xlsx, body: buildSampleWorkbook(stores, Date.now(), { takings }), count: takings ? 7 : 4 };
+  return {
+    fileName: SAMPLE_FILE_NAME,
+    contentType: CONTENT_TYPES.xlsx,
+    body: buildSampleWorkbook(stores, Date.now(), { takings }),
+    count: takings ? 7 : 4,
+  };
 }

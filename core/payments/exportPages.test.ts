@@ -5,7 +5,24 @@ import { PaymentPage } from './exportPages.js';
 // last_five, amount, status, method, method_detail, employee, then created_by, created_at, updated_at when full), the note last as a JSON string.
 const line = (f: Array<string | number>, note: string) => `${f.join(',')},${JSON.stringify(note)}`;
 const notes = ['', 'plain', 'a,b', '第一行\n第二行', 'say "hi"', 'back\\slash', 'ctl\u0001', '😀,\r\n=1+2'];
-const sheetText = notes.map((n, i) => line([1_763_000_000_000 - i, `u${i}`, i + 1, `0000${i}`, i === 3 ? -250 : 1000 + i, i % 2 ? '已入帳' : '未確認', i === 2 ? '電子支付' : '匯款', i === 2 ? 'LINE Pay' : '', i === 2 ? 1 : 0], n)).join('\n');
+const sheetText = notes
+  .map((n, i) =>
+    line(
+      [
+        1_763_000_000_000 - i,
+        `u${i}`,
+        i + 1,
+        `0000${i}`,
+        i === 3 ? -250 : 1000 + i,
+        i % 2 ? '已入帳' : '未確認',
+        i === 2 ? '電子支付' : '匯款',
+        i === 2 ? 'LINE Pay' : '',
+        i === 2 ? 1 : 0,
+      ],
+      n,
+    ),
+  )
+  .join('\n');
 
 /** The payments of a page, each copied as it comes (the page reuses one object). */
 function read(page: PaymentPage) {
@@ -19,17 +36,50 @@ describe('PaymentPage (a page of the export read from one text)', () => {
     const rows = read(new PaymentPage(sheetText, notes.length, false));
     expect(rows.map((r) => r.note)).toEqual(notes);
     expect(rows.map((r) => JSON.parse(r.noteJson))).toEqual(notes);
-    expect(rows[3]).toMatchObject({ paid_at: 1_763_000_000_000 - 3, last_five: '00003', amount: -250, store_id: 4, status: '已入帳' });
-    expect(rows[0]).toMatchObject({ amount: 1000, store_id: 1, status: '未確認', method: '匯款', method_detail: '', employee: 0 });
+    expect(rows[3]).toMatchObject({
+      paid_at: 1_763_000_000_000 - 3,
+      last_five: '00003',
+      amount: -250,
+      store_id: 4,
+      status: '已入帳',
+    });
+    expect(rows[0]).toMatchObject({
+      amount: 1000,
+      store_id: 1,
+      status: '未確認',
+      method: '匯款',
+      method_detail: '',
+      employee: 0,
+    });
     expect(rows[2]).toMatchObject({ method: '電子支付', method_detail: 'LINE Pay', employee: 1 });
   });
 
   it('reads created_by (empty is none), created_at and updated_at from a full page, and the uuid', () => {
-    const text = [line([5, 'aa-1', 2, '12345', 10, '未入帳', '匯款', '', 0, '', 7, 8, 'staff'], 'x'), line([4, 'aa-0', 1, '', 20, '已入帳', '現金', '', 1, 3, 9, 11, 'customer'], '')].join('\n');
+    const text = [
+      line([5, 'aa-1', 2, '12345', 10, '未入帳', '匯款', '', 0, '', 7, 8, 'staff'], 'x'),
+      line([4, 'aa-0', 1, '', 20, '已入帳', '現金', '', 1, 3, 9, 11, 'customer'], ''),
+    ].join('\n');
     const rows = read(new PaymentPage(text, 2, true));
     expect(rows).toEqual([
-      expect.objectContaining({ uuid: 'aa-1', created_by: null, created_at: 7, updated_at: 8, source: 'staff', note: 'x' }),
-      expect.objectContaining({ uuid: 'aa-0', last_five: '', method: '現金', employee: 1, created_by: 3, created_at: 9, updated_at: 11, source: 'customer', note: '' }),
+      expect.objectContaining({
+        uuid: 'aa-1',
+        created_by: null,
+        created_at: 7,
+        updated_at: 8,
+        source: 'staff',
+        note: 'x',
+      }),
+      expect.objectContaining({
+        uuid: 'aa-0',
+        last_five: '',
+        method: '現金',
+        employee: 1,
+        created_by: 3,
+        created_at: 9,
+        updated_at: 11,
+        source: 'customer',
+        note: '',
+      }),
     ]);
     expect(new PaymentPage(text, 2, true).last()).toEqual({ paid_at: 4, uuid: 'aa-0' });
   });

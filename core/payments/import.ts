@@ -3,7 +3,16 @@
  * transaction. `ImportWriter` is the one write path: the JSON rows of `POST /api/payments/bulk-import`
  * (importPayments) and a file read as a stream (importPaymentFile, importFile.ts) both feed it.
  */
-import { fieldError, fieldErrorOf, ForbiddenError, placed, problem, ValidationError, type ErrorPlace, type FieldError } from '../errors.js';
+import {
+  fieldError,
+  fieldErrorOf,
+  ForbiddenError,
+  placed,
+  problem,
+  ValidationError,
+  type ErrorPlace,
+  type FieldError,
+} from '../errors.js';
 import { inScope, submissionStoreId } from '../users/permissions.js';
 import { MAX_IMPORT_ROWS } from './sheetFile.js';
 import { DEFAULT_STATUS, isStatus, type PaymentStatus } from './statuses.js';
@@ -56,7 +65,11 @@ export interface ImportResult {
  * preview, `--dry-run`), on a reading connection without a transaction, so checking a file never
  * waits behind a running import or holds up the writer.
  */
-export function importTransaction<T>(ctx: ServiceContext, dryRun: boolean | undefined, body: (db: Db) => Promise<T>): Promise<T> {
+export function importTransaction<T>(
+  ctx: ServiceContext,
+  dryRun: boolean | undefined,
+  body: (db: Db) => Promise<T>,
+): Promise<T> {
   return dryRun ? body(readContext(ctx).db) : ctx.db.transaction(body);
 }
 
@@ -86,11 +99,16 @@ function rowLabel(raw: unknown, index: number): { n: number; place: ErrorPlace }
 const TIMES_PER_QUERY = 5_000;
 
 /** The key (store, last five, time, amount) of each given row that already exists as a payment, with that payment's tracking number. */
-export async function existingDuplicates(db: Db, rows: ReadonlyArray<Pick<PaymentRow, 'store_id' | 'last_five' | 'paid_at' | 'amount'>>): Promise<Map<string, string>> {
+export async function existingDuplicates(
+  db: Db,
+  rows: ReadonlyArray<Pick<PaymentRow, 'store_id' | 'last_five' | 'paid_at' | 'amount'>>,
+): Promise<Map<string, string>> {
   const found = new Map<string, string>();
   const times = [...new Set(rows.map((r) => r.paid_at))];
   for (let i = 0; i < times.length; i += TIMES_PER_QUERY) {
-    const hits = (await db('payments').whereIn('paid_at', times.slice(i, i + TIMES_PER_QUERY)).select('uuid', ...DUPLICATE_KEY_COLUMNS)) as PaymentRow[];
+    const hits = (await db('payments')
+      .whereIn('paid_at', times.slice(i, i + TIMES_PER_QUERY))
+      .select('uuid', ...DUPLICATE_KEY_COLUMNS)) as PaymentRow[];
     for (const h of hits) found.set(paymentDuplicateKey(h), h.uuid);
   }
   return found;
@@ -132,16 +150,20 @@ export class ImportWriter {
    */
   async begin(): Promise<void> {
     if (isPostgres(this.trx) && !this.opts.dryRun) await this.trx.raw('select pg_advisory_xact_lock(?)', [IMPORT_LOCK]);
-    this.knownStores = new Set(((await this.trx('stores').select('id')) as Array<{ id: number }>).map((s) => Number(s.id)));
+    this.knownStores = new Set(
+      ((await this.trx('stores').select('id')) as Array<{ id: number }>).map((s) => Number(s.id)),
+    );
   }
 
   /** One batch; `fieldOf` names a row's field in an error (the JSON path's `payments.N.store_id`). */
   async add(batch: readonly ImportCandidate[], fieldOf: (c: ImportCandidate) => string = () => 'file'): Promise<void> {
     for (const c of batch) {
-      if (!inScope(this.ctx.actor, c.store_id)) throw new ForbiddenError(problem('store_out_of_scope', { row: c.label }));
+      if (!inScope(this.ctx.actor, c.store_id))
+        throw new ForbiddenError(problem('store_out_of_scope', { row: c.label }));
       // takings in hand are recorded by those granted it, from a file as on the form
       if (c.method !== METHOD_TRANSFER) requirePermission(this.ctx.actor, 'record_takings');
-      if (!this.knownStores.has(c.store_id)) this.errors.push(fieldError(fieldOf(c), 'store_not_found', { row: c.label }));
+      if (!this.knownStores.has(c.store_id))
+        this.errors.push(fieldError(fieldOf(c), 'store_not_found', { row: c.label }));
     }
     if (this.errors.length) return;
     let fresh = batch;
@@ -174,10 +196,13 @@ export class ImportWriter {
       // 現金 rows of a closed day: the lock of core/closes, once per store and day (an import needs
       // manage_payments, so it is let through and marked after the close)
       const days = new Map<string, { store: number; at: number }>();
-      for (const r of rows) if (r.method === METHOD_CASH) days.set(`${r.store_id}|${taipeiDate(r.paid_at)}`, { store: r.store_id, at: r.paid_at });
+      for (const r of rows)
+        if (r.method === METHOD_CASH)
+          days.set(`${r.store_id}|${taipeiDate(r.paid_at)}`, { store: r.store_id, at: r.paid_at });
       for (const key of [...days.keys()].sort()) {
         const d = days.get(key)!;
-        if (!this.lockedDays.has(key)) await assertDayOpenForCash(this.trx, this.ctx, d.store, d.at, { entity: 'payment', action: 'create' });
+        if (!this.lockedDays.has(key))
+          await assertDayOpenForCash(this.trx, this.ctx, d.store, d.at, { entity: 'payment', action: 'create' });
         this.lockedDays.add(key);
       }
       await insertPayments(this.trx, rows);
@@ -192,10 +217,21 @@ export class ImportWriter {
       await recordAudit(this.trx, this.ctx, {
         action: 'import',
         entity: 'payment',
-        after: { imported: this.imported, skipped: this.skipped, stores: [...this.storesUsed], first: this.first, last: this.last },
+        after: {
+          imported: this.imported,
+          skipped: this.skipped,
+          stores: [...this.storesUsed],
+          first: this.first,
+          last: this.last,
+        },
       });
     }
-    return { imported: this.imported, skipped: this.skipped, duplicates: this.duplicates, duplicate_of: this.duplicateOf };
+    return {
+      imported: this.imported,
+      skipped: this.skipped,
+      duplicates: this.duplicates,
+      duplicate_of: this.duplicateOf,
+    };
   }
 }
 
@@ -205,10 +241,15 @@ export class ImportWriter {
  * existing payment or to an earlier row are skipped (unless allowed), so importing the same file
  * twice adds nothing; one transaction, so one bad row writes nothing.
  */
-export async function importPayments(ctx: ServiceContext, payments: unknown, opts: ImportOptions = {}): Promise<ImportResult> {
+export async function importPayments(
+  ctx: ServiceContext,
+  payments: unknown,
+  opts: ImportOptions = {},
+): Promise<ImportResult> {
   requirePermission(ctx.actor, 'manage_payments');
   if (!Array.isArray(payments) || payments.length === 0) throw ValidationError.single('payments', 'import_empty');
-  if (payments.length > MAX_IMPORT_ROWS) throw ValidationError.single('payments', 'import_too_many', { limit: MAX_IMPORT_ROWS });
+  if (payments.length > MAX_IMPORT_ROWS)
+    throw ValidationError.single('payments', 'import_too_many', { limit: MAX_IMPORT_ROWS });
 
   const errors: FieldError[] = [];
   const candidates: ImportCandidate[] = [];
@@ -232,7 +273,18 @@ export async function importPayments(ctx: ServiceContext, payments: unknown, opt
     const v = result.value;
     const storeId = submissionStoreId(ctx.actor, v.store_id);
     if (!inScope(ctx.actor, storeId)) throw new ForbiddenError(problem('store_out_of_scope', place));
-    const c: ImportCandidate = { label: n, store_id: storeId, last_five: v.last_five, paid_at: v.paid_at, amount: v.amount, note: v.note, status, method: v.method, method_detail: v.method_detail, employee: v.employee };
+    const c: ImportCandidate = {
+      label: n,
+      store_id: storeId,
+      last_five: v.last_five,
+      paid_at: v.paid_at,
+      amount: v.amount,
+      note: v.note,
+      status,
+      method: v.method,
+      method_detail: v.method_detail,
+      employee: v.employee,
+    };
     index.set(c, i);
     candidates.push(c);
   });
@@ -249,7 +301,11 @@ export async function importPayments(ctx: ServiceContext, payments: unknown, opt
     }
     if (writer.errors.length) {
       const i = (field: string) => Number(field.split('.')[1]);
-      throw new ValidationError(writer.errors.map((e) => fieldError(e.field, 'store_not_found', rowLabel(payments[i(e.field)], i(e.field)).place)));
+      throw new ValidationError(
+        writer.errors.map((e) =>
+          fieldError(e.field, 'store_not_found', rowLabel(payments[i(e.field)], i(e.field)).place),
+        ),
+      );
     }
     const result = await writer.finish();
     // Progress is told once the rows are in (the JSON path writes fast; the file path tells per batch).

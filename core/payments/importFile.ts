@@ -10,9 +10,19 @@ import { previewOf, type PreviewRow } from './readSheet.js';
 import type { ServiceContext } from '../context.js';
 import { requirePermission } from '../guard.js';
 import { storeDirectory } from '../stores/service.js';
-import { IMPORT_BATCH, IMPORT_LISTED, importTransaction, ImportWriter, type ImportCandidate, type ImportOptions, type ImportResult } from './import.js';
+import {
+  IMPORT_BATCH,
+  IMPORT_LISTED,
+  importTransaction,
+  ImportWriter,
+  type ImportCandidate,
+  type ImportOptions,
+  type ImportResult,
+} from './import.js';
 
-export interface ImportFileOptions extends Omit<ImportOptions, 'onProgress'>, Pick<SourceOptions, 'name' | 'maxRows' | 'maxBytes'> {
+export interface ImportFileOptions
+  extends Omit<ImportOptions, 'onProgress'>,
+    Pick<SourceOptions, 'name' | 'maxRows' | 'maxBytes'> {
   /** the store an empty store cell falls back to (default: the caller's own) */
   fallbackStoreId?: number | null;
   /** how many rows the preview keeps (default 100) */
@@ -47,7 +57,11 @@ export { MAX_STREAM_IMPORT_BYTES, MAX_STREAM_IMPORT_ROWS } from './importSource.
 /** A file that failed its row checks: the report says why; the transaction is rolled back. */
 class RowsRefused extends Error {}
 
-export async function importPaymentFile(ctx: ServiceContext, path: string, opts: ImportFileOptions = {}): Promise<ImportFileReport> {
+export async function importPaymentFile(
+  ctx: ServiceContext,
+  path: string,
+  opts: ImportFileOptions = {},
+): Promise<ImportFileReport> {
   requirePermission(ctx.actor, 'manage_payments');
   const stores = await storeDirectory(ctx);
   const source = await openPaymentsFile(path, {
@@ -78,7 +92,11 @@ export async function importPaymentFile(ctx: ServiceContext, path: string, opts:
   const repeats: ImportResult['duplicate_of'] = [];
   try {
     return await importTransaction(ctx, opts.dryRun, async (trx) => {
-      const writer = new ImportWriter(trx, ctx, { allowDuplicates: opts.allowDuplicates, dryRun: opts.dryRun, listed: IMPORT_LISTED });
+      const writer = new ImportWriter(trx, ctx, {
+        allowDuplicates: opts.allowDuplicates,
+        dryRun: opts.dryRun,
+        listed: IMPORT_LISTED,
+      });
       await writer.begin();
       // Counts are whole; the rows named are the first IMPORT_LISTED of each kind, so memory stays flat.
       const error = (problems: readonly Problem[]) => {
@@ -140,6 +158,7 @@ export function requireImportPermission(ctx: ServiceContext): void {
 /** A report's refusal as the API answers it: the first 100 row errors in file order, then how many more. */
 export function refusalOf(report: ImportFileReport, shown = 100): ValidationError {
   const list = report.problems.slice(0, shown).map((p) => fieldErrorOf('file', p));
-  if (report.errorCount > shown) list.push(fieldError('file', 'import_more_errors', { count: report.errorCount - shown }));
+  if (report.errorCount > shown)
+    list.push(fieldError('file', 'import_more_errors', { count: report.errorCount - shown }));
   return new ValidationError(list);
 }

@@ -68,12 +68,12 @@ async function sniff(path: string): Promise<{ head: Buffer; size: number }> {
   }
 }
 
-
 /** What a failure inside the reading means to the person importing. */
 function translate(err: unknown): unknown {
   if (process.env.REMIT_DEBUG_IMPORT) console.error(err);
   if (err instanceof ValidationError) return err;
-  if (err instanceof ZipReadError) return fileError(err.kind === 'bomb' ? problem('import_zip_bomb') : problem('import_parse_failed'));
+  if (err instanceof ZipReadError)
+    return fileError(err.kind === 'bomb' ? problem('import_zip_bomb') : problem('import_parse_failed'));
   if (err instanceof SharedStringsTooLarge) return fileError(problem('import_too_many_texts'));
   return fileError(problem('import_parse_failed'));
 }
@@ -104,7 +104,8 @@ export async function openPaymentsFile(path: string, opts: SourceOptions): Promi
 
   if (isOle(head)) {
     // BIFF cannot be streamed: today's whole-file reader, within today's limits.
-    if (size > MAX_IMPORT_BYTES) throw fileError(problem('import_xls_too_large', { limit_mb: mb(MAX_IMPORT_BYTES), limit_rows: MAX_IMPORT_ROWS }));
+    if (size > MAX_IMPORT_BYTES)
+      throw fileError(problem('import_xls_too_large', { limit_mb: mb(MAX_IMPORT_BYTES), limit_rows: MAX_IMPORT_ROWS }));
     const wb = readWorkbook(new Uint8Array(await readFile(path)), { maxRows: MAX_IMPORT_ROWS });
     const sheetName = wb.SheetNames.includes(SHEET_NAME) ? SHEET_NAME : wb.SheetNames[0];
     if (!sheetName) throw fileError(problem('import_no_sheet'));
@@ -117,7 +118,14 @@ export async function openPaymentsFile(path: string, opts: SourceOptions): Promi
         yield batch;
       }
     };
-    return judged('xls', sheetName, rows, Boolean(wb.Workbook?.WBProps?.date1904), { ...opts, maxRows: Math.min(maxRows, MAX_IMPORT_ROWS) }, true);
+    return judged(
+      'xls',
+      sheetName,
+      rows,
+      Boolean(wb.Workbook?.WBProps?.date1904),
+      { ...opts, maxRows: Math.min(maxRows, MAX_IMPORT_ROWS) },
+      true,
+    );
   }
   if (size > maxBytes) throw fileError(problem('import_file_too_large', { limit_mb: mb(maxBytes) }));
   if (isZip(head)) {
@@ -132,7 +140,8 @@ export async function openPaymentsFile(path: string, opts: SourceOptions): Promi
   if (isTextName(name)) {
     const rows = async function* (): AsyncGenerator<SheetRow[]> {
       let n = 0;
-      for await (const batch of readCsvRows(path)) yield batch.map((cells) => ({ row: ++n, cells: cells.map(textCell) as SheetCell[] }));
+      for await (const batch of readCsvRows(path))
+        yield batch.map((cells) => ({ row: ++n, cells: cells.map(textCell) as SheetCell[] }));
     };
     return judged('csv', 'CSV', rows, false, { ...opts, maxRows });
   }
@@ -163,7 +172,11 @@ function judged(
             const outcome = reader.read(cells, row);
             if (outcome.state === 'empty') continue;
             if (++total > opts.maxRows) {
-              throw fileError(xls ? problem('import_xls_too_large', { limit_mb: mb(MAX_IMPORT_BYTES), limit_rows: MAX_IMPORT_ROWS }) : problem('import_too_many_rows', { limit: opts.maxRows }));
+              throw fileError(
+                xls
+                  ? problem('import_xls_too_large', { limit_mb: mb(MAX_IMPORT_BYTES), limit_rows: MAX_IMPORT_ROWS })
+                  : problem('import_too_many_rows', { limit: opts.maxRows }),
+              );
             }
             const r = reader;
             out.push({ row, outcome, display: () => r.displayCells(cells) });

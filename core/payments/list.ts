@@ -29,7 +29,20 @@ const SORTABLE = {
   updated_at: 'updated_at',
 };
 // received_gte/_lte: when a payment arrived (created_at), to find a flood through a public link
-const FILTERS = ['id', 'status', 'store_id', 'paid_at_gte', 'paid_at_lte', 'q', 'last_five', 'method', 'employee', 'source', 'received_gte', 'received_lte'] as const;
+const FILTERS = [
+  'id',
+  'status',
+  'store_id',
+  'paid_at_gte',
+  'paid_at_lte',
+  'q',
+  'last_five',
+  'method',
+  'employee',
+  'source',
+  'received_gte',
+  'received_lte',
+] as const;
 
 /** What a payment filter selected, for export file names. */
 export interface AppliedPaymentFilter {
@@ -75,7 +88,8 @@ export function filteredPaymentsQuery(
   const employee = filterFlag(f, 'employee');
   if (employee !== undefined) query.where('employee', employee);
 
-  const from = f.paid_at_gte, to = f.paid_at_lte;
+  const from = f.paid_at_gte,
+    to = f.paid_at_lte;
   const range = instantRange(from, to);
   if (range.gte !== undefined) query.where('paid_at', '>=', range.gte);
   if (range.lt !== undefined) query.where('paid_at', '<', range.lt);
@@ -94,7 +108,15 @@ export function filteredPaymentsQuery(
   // Narrowed by store, status, method and whole Taiwan days only: the count is a sum over payment_daily
   // (a few rows per store, day and status, kept by triggers in every write's transaction), not a
   // count of every match. The list's total at a million payments, and while an import writes.
-  const byDays = !ids && !lastFive && employee === undefined && !sources && !byReceipt && q === undefined && isWholeDays(from) && isWholeDays(to);
+  const byDays =
+    !ids &&
+    !lastFive &&
+    employee === undefined &&
+    !sources &&
+    !byReceipt &&
+    q === undefined &&
+    isWholeDays(from) &&
+    isWholeDays(to);
   const dailyCount = !byDays
     ? undefined
     : async () => {
@@ -118,7 +140,18 @@ export function filteredPaymentsQuery(
     employee,
     selected: ids?.length,
     sources,
-    empty: !requestedStores && !statuses && !sources && !ids && !lastFive && !methods && employee === undefined && !byReceipt && !from && !to && !q,
+    empty:
+      !requestedStores &&
+      !statuses &&
+      !sources &&
+      !ids &&
+      !lastFive &&
+      !methods &&
+      employee === undefined &&
+      !byReceipt &&
+      !from &&
+      !to &&
+      !q,
   };
   return { query, applied, dailyCount };
 }
@@ -148,26 +181,47 @@ function searchPayments(query: Knex.QueryBuilder, q: string): void {
   });
 }
 
-export const PAYMENT_LIST_SPEC = { sortable: SORTABLE, defaultSort: ['paid_at', 'DESC'] as [string, 'DESC'], tiebreak: 'uuid' };
+export const PAYMENT_LIST_SPEC = {
+  sortable: SORTABLE,
+  defaultSort: ['paid_at', 'DESC'] as [string, 'DESC'],
+  tiebreak: 'uuid',
+};
 
 /** The payment list: view_payments, only the caller's stores, filtered, sorted and paged in SQL. */
-export async function listPayments(ctx: ServiceContext, query: ListQuery = { filter: {} }): Promise<ListResult<ListedPayment>> {
+export async function listPayments(
+  ctx: ServiceContext,
+  query: ListQuery = { filter: {} },
+): Promise<ListResult<ListedPayment>> {
   requirePermission(ctx.actor, 'view_payments');
   const reading = readContext(ctx);
   const { query: base, dailyCount } = filteredPaymentsQuery(reading, query.filter);
   // The linked bank line, so a reconciled payment's row can offer 取消對帳.
-  base.select(reading.db.raw('(select line_id from bank_links where bank_links.payment_uuid = payments.uuid) as bank_line_id'));
+  base.select(
+    reading.db.raw('(select line_id from bank_links where bank_links.payment_uuid = payments.uuid) as bank_line_id'),
+  );
   // Who submitted it: one primary-key look-up per row of the page (the count leaves it out).
-  base.select(reading.db.raw('(select username from users where users.id = payments.created_by) as created_by_username'));
-  return runList(base, query, PAYMENT_LIST_SPEC, (r: PaymentRow & { bank_line_id: number | null; created_by_username: string | null }) => ({
-    ...toPayment(r),
-    bank_line_id: r.bank_line_id === null ? null : Number(r.bank_line_id),
-    created_by_username: r.created_by_username ?? null,
-  }), dailyCount);
+  base.select(
+    reading.db.raw('(select username from users where users.id = payments.created_by) as created_by_username'),
+  );
+  return runList(
+    base,
+    query,
+    PAYMENT_LIST_SPEC,
+    (r: PaymentRow & { bank_line_id: number | null; created_by_username: string | null }) => ({
+      ...toPayment(r),
+      bank_line_id: r.bank_line_id === null ? null : Number(r.bank_line_id),
+      created_by_username: r.created_by_username ?? null,
+    }),
+    dailyCount,
+  );
 }
 
 /** `GET /stores/:id/payments`: one store's payments, refused outside the caller's scope. */
-export async function listStorePayments(ctx: ServiceContext, rawStoreId: unknown, query: ListQuery = { filter: {} }): Promise<ListResult<Payment>> {
+export async function listStorePayments(
+  ctx: ServiceContext,
+  rawStoreId: unknown,
+  query: ListQuery = { filter: {} },
+): Promise<ListResult<Payment>> {
   requirePermission(ctx.actor, 'view_payments');
   const storeId = toId(rawStoreId);
   if (storeId === null || !(await findStore(ctx.db, storeId))) throw new NotFoundError(problem('store_not_found'));
@@ -176,7 +230,12 @@ export async function listStorePayments(ctx: ServiceContext, rawStoreId: unknown
 }
 
 /** One payment by its uuid, refused outside the caller's stores. */
-export async function loadForActor(db: Db, ctx: ServiceContext, id: unknown, opts: { lock?: boolean } = {}): Promise<PaymentRow> {
+export async function loadForActor(
+  db: Db,
+  ctx: ServiceContext,
+  id: unknown,
+  opts: { lock?: boolean } = {},
+): Promise<PaymentRow> {
   // Only id-like text reaches the database: PostgreSQL refuses a NUL byte in text with an error (a 500).
   const valid = typeof id === 'string' && /^[\w-]{1,64}$/.test(id);
   const query = () => {

@@ -55,7 +55,11 @@ export const METHOD_TEXT_SEPARATOR = '-';
 export const EMPLOYEE_MARK = '員工購物';
 
 /** A payment's method as one text (the spreadsheets' 付款方式 cell, the audit's words): [員工購物-]方式[-類型]. */
-export function methodText(p: { method?: string | null; method_detail?: string | null; employee?: boolean | number | null }): string {
+export function methodText(p: {
+  method?: string | null;
+  method_detail?: string | null;
+  employee?: boolean | number | null;
+}): string {
   const method = p.method || DEFAULT_METHOD;
   const base = p.method_detail ? `${method}${METHOD_TEXT_SEPARATOR}${p.method_detail}` : method;
   return p.employee ? `${EMPLOYEE_MARK}${METHOD_TEXT_SEPARATOR}${base}` : base;

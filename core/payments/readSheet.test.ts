@@ -8,7 +8,13 @@ import * as XLSX from 'xlsx';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ValidationError } from '../errors.js';
 import { MSG } from '../messages.js';
-import { parsePaymentsWorkbook, previewErrors, storeMatcher, type ParseOptions, type ParseResult } from './readSheet.js';
+import {
+  parsePaymentsWorkbook,
+  previewErrors,
+  storeMatcher,
+  type ParseOptions,
+  type ParseResult,
+} from './readSheet.js';
 import { readWorkbook } from '../spreadsheets/workbook.js';
 
 const STORES = [
@@ -22,7 +28,10 @@ type CellIn = string | number | XLSX.CellObject | null;
 type BookType = 'xlsx' | 'biff8';
 
 /** A workbook as bytes: a header row (row 1) then the given rows; `null` leaves a cell out. */
-function workbook(rows: CellIn[][], opts: { bookType?: BookType; header?: CellIn[] | null; date1904?: boolean; sheetName?: string } = {}): Uint8Array {
+function workbook(
+  rows: CellIn[][],
+  opts: { bookType?: BookType; header?: CellIn[] | null; date1904?: boolean; sheetName?: string } = {},
+): Uint8Array {
   const header = opts.header === undefined ? HEADER : opts.header;
   const ws = XLSX.utils.aoa_to_sheet(header ? [header, ...rows] : rows);
   const wb = XLSX.utils.book_new();
@@ -31,15 +40,28 @@ function workbook(rows: CellIn[][], opts: { bookType?: BookType; header?: CellIn
   return new Uint8Array(XLSX.write(wb, { type: 'array', bookType: opts.bookType ?? 'xlsx' }) as ArrayBuffer);
 }
 
-const parse = (bytes: Uint8Array | ArrayBuffer, opts: Partial<ParseOptions> = {}): ParseResult => parsePaymentsWorkbook(bytes, { stores: STORES, ...opts });
+const parse = (bytes: Uint8Array | ArrayBuffer, opts: Partial<ParseOptions> = {}): ParseResult =>
+  parsePaymentsWorkbook(bytes, { stores: STORES, ...opts });
 
 /** One data row (sheet row 2) with defaults a valid payment needs, some cells replaced. */
-function row(over: Partial<Record<'date' | 'lastFive' | 'paidAt' | 'amount' | 'note' | 'store' | 'collection', CellIn>> = {}): CellIn[] {
-  const v = { date: 46344, lastFive: '01234', paidAt: '2026/11/18 09:15', amount: 1500, note: '', store: '台北店', collection: '', ...over };
+function row(
+  over: Partial<Record<'date' | 'lastFive' | 'paidAt' | 'amount' | 'note' | 'store' | 'collection', CellIn>> = {},
+): CellIn[] {
+  const v = {
+    date: 46344,
+    lastFive: '01234',
+    paidAt: '2026/11/18 09:15',
+    amount: 1500,
+    note: '',
+    store: '台北店',
+    collection: '',
+    ...over,
+  };
   return [v.date, v.lastFive, v.paidAt, v.amount, v.note, v.store, v.collection];
 }
 /** Parses one data row; it is sheet row 2. */
-const one = (over: Parameters<typeof row>[0], opts: Partial<ParseOptions> = {}, bookType: BookType = 'xlsx') => parse(workbook([row(over)], { bookType }), opts);
+const one = (over: Parameters<typeof row>[0], opts: Partial<ParseOptions> = {}, bookType: BookType = 'xlsx') =>
+  parse(workbook([row(over)], { bookType }), opts);
 
 /** The message of the file-level refusal a call throws; fails the test when nothing is thrown. */
 function refusal(fn: () => unknown): string {
@@ -67,14 +89,45 @@ describe('a good file', () => {
     ['2026/11/19', '98765', '2026-11-19 18:45', 650, '晚班', '高雄店 (KHH)', ''],
   ];
   const expected = [
-    { row: 2, last_five: '01234', paid_at: '2026-11-18T04:00:00.000Z', amount: 1500, note: '早班', store_id: 1, status: '已入帳' },
-    { row: 3, last_five: '01234', paid_at: '2026-11-18T01:15:00.000Z', amount: 23800, note: '', store_id: 2, status: '未確認' },
-    { row: 4, last_five: '98765', paid_at: '2026-11-19T10:45:00.000Z', amount: 650, note: '晚班', store_id: 3, status: '未確認' },
+    {
+      row: 2,
+      last_five: '01234',
+      paid_at: '2026-11-18T04:00:00.000Z',
+      amount: 1500,
+      note: '早班',
+      store_id: 1,
+      status: '已入帳',
+    },
+    {
+      row: 3,
+      last_five: '01234',
+      paid_at: '2026-11-18T01:15:00.000Z',
+      amount: 23800,
+      note: '',
+      store_id: 2,
+      status: '未確認',
+    },
+    {
+      row: 4,
+      last_five: '98765',
+      paid_at: '2026-11-19T10:45:00.000Z',
+      amount: 650,
+      note: '晚班',
+      store_id: 3,
+      status: '未確認',
+    },
   ].map((r) => ({ ...r, method: '匯款', method_detail: null, employee: false }));
 
   it('reads an .xlsx into rows ready for bulk import, with no errors', () => {
     const r = parse(workbook(rows));
-    expect(r).toEqual({ sheetName: '匯款記錄', rows: expected, errors: [], skipped: [], totalRows: 3, preview: expect.any(Array) });
+    expect(r).toEqual({
+      sheetName: '匯款記錄',
+      rows: expected,
+      errors: [],
+      skipped: [],
+      totalRows: 3,
+      preview: expect.any(Array),
+    });
     expect(r.preview.map((p) => [p.row, p.state, p.cells[1]])).toEqual(expected.map((e) => [e.row, 'ok', e.last_five]));
   });
 
@@ -96,7 +149,10 @@ describe('a good file', () => {
     const bytes = workbook(rows);
     for (const tz of ['America/New_York', 'Asia/Tokyo', 'UTC']) {
       process.env.TZ = tz;
-      expect(parse(bytes).rows.map((x) => x.paid_at), tz).toEqual(expected.map((x) => x.paid_at));
+      expect(
+        parse(bytes).rows.map((x) => x.paid_at),
+        tz,
+      ).toEqual(expected.map((x) => x.paid_at));
     }
   });
 
@@ -109,14 +165,23 @@ describe('a good file', () => {
 
 describe('row numbers and skipped rows', () => {
   it('counts the header as row 1 and skips empty rows without counting them', () => {
-    const r = parse(workbook([row(), [], [null, null, null], row({ lastFive: '123' }), [], row({ lastFive: '55555' })]));
+    const r = parse(
+      workbook([row(), [], [null, null, null], row({ lastFive: '123' }), [], row({ lastFive: '55555' })]),
+    );
     expect(r.totalRows).toBe(3);
     expect(r.errors).toEqual(['第 5 行：後五碼必須是5位數字']);
     expect(r.rows.map((x) => x.row)).toEqual([2, 7]);
   });
 
   it('skips a row with no first cell (business date) and reports it in skipped, not as an error', () => {
-    const r = parse(workbook([row(), row({ date: null, lastFive: '22222' }), row({ date: '', lastFive: 'bad' }), row({ lastFive: '33333' })]));
+    const r = parse(
+      workbook([
+        row(),
+        row({ date: null, lastFive: '22222' }),
+        row({ date: '', lastFive: 'bad' }),
+        row({ lastFive: '33333' }),
+      ]),
+    );
     expect(r.errors).toEqual([]);
     expect(r.rows.map((x) => x.last_five)).toEqual(['01234', '33333']);
     expect(r.skipped.map((s) => s.row)).toEqual([3, 4]);
@@ -147,7 +212,10 @@ describe('帳號後五碼: the displayed text of the cell', () => {
     const r = parse(workbook(bad.map((lastFive) => row({ lastFive }))));
     expect(r.rows).toEqual([]);
     expect(r.errors).toEqual(
-      bad.map((v, i) => `第 ${i + 2} 行：${v === 1234 ? '後五碼必須是5位數字（讀到 1234，可能遺失開頭的 0：請把這一欄設為文字格式）' : '後五碼必須是5位數字'}`),
+      bad.map(
+        (v, i) =>
+          `第 ${i + 2} 行：${v === 1234 ? '後五碼必須是5位數字（讀到 1234，可能遺失開頭的 0：請把這一欄設為文字格式）' : '後五碼必須是5位數字'}`,
+      ),
     );
   });
 });
@@ -155,14 +223,24 @@ describe('帳號後五碼: the displayed text of the cell', () => {
 describe('匯款時間: serial numbers and date strings, in Taiwan time', () => {
   it('reads an Excel serial number (1900 system) as Taiwan time', () => {
     expect(one({ paidAt: 46344.5 }).rows[0].paid_at).toBe('2026-11-18T04:00:00.000Z');
-    expect(one({ paidAt: { t: 'n', v: 46344.385416666664, z: 'yyyy/mm/dd hh:mm' } }).rows[0].paid_at).toBe('2026-11-18T01:15:00.000Z');
+    expect(one({ paidAt: { t: 'n', v: 46344.385416666664, z: 'yyyy/mm/dd hh:mm' } }).rows[0].paid_at).toBe(
+      '2026-11-18T01:15:00.000Z',
+    );
   });
 
   it('reads the 1904 date system when the workbook says so (.xlsx and .xls)', () => {
     for (const bookType of ['xlsx', 'biff8'] as const) {
-      const r = parse(workbook([row({ date: 44882, paidAt: 44882.5 }), row({ date: 44882, paidAt: 0.25, lastFive: '22222' })], { date1904: true, bookType }));
+      const r = parse(
+        workbook([row({ date: 44882, paidAt: 44882.5 }), row({ date: 44882, paidAt: 0.25, lastFive: '22222' })], {
+          date1904: true,
+          bookType,
+        }),
+      );
       expect(r.errors, bookType).toEqual([]);
-      expect(r.rows.map((x) => x.paid_at), bookType).toEqual(['2026-11-18T04:00:00.000Z', '2026-11-17T22:00:00.000Z']);
+      expect(
+        r.rows.map((x) => x.paid_at),
+        bookType,
+      ).toEqual(['2026-11-18T04:00:00.000Z', '2026-11-17T22:00:00.000Z']);
     }
   });
 
@@ -171,7 +249,12 @@ describe('匯款時間: serial numbers and date strings, in Taiwan time', () => 
     process.env.TZ = 'America/Los_Angeles';
     const r = parse(workbook(texts.map((paidAt, i) => row({ paidAt, lastFive: `1000${i}` }))));
     expect(r.errors).toEqual([]);
-    expect(r.rows.map((x) => x.paid_at)).toEqual(['2026-11-18T01:15:00.000Z', '2026-11-18T01:15:00.000Z', '2026-11-17T16:00:00.000Z', '2026-11-18T01:15:30.000Z']);
+    expect(r.rows.map((x) => x.paid_at)).toEqual([
+      '2026-11-18T01:15:00.000Z',
+      '2026-11-18T01:15:00.000Z',
+      '2026-11-17T16:00:00.000Z',
+      '2026-11-18T01:15:30.000Z',
+    ]);
   });
 
   it("combines a bare time (0.5 or '09:15') with the row's business date", () => {
@@ -184,7 +267,12 @@ describe('匯款時間: serial numbers and date strings, in Taiwan time', () => 
       ]),
     );
     expect(r.errors).toEqual([]);
-    expect(r.rows.map((x) => x.paid_at)).toEqual(['2026-11-18T04:00:00.000Z', '2026-11-18T01:15:00.000Z', '2026-11-19T10:00:00.000Z', '2026-11-19T01:05:00.000Z']);
+    expect(r.rows.map((x) => x.paid_at)).toEqual([
+      '2026-11-18T04:00:00.000Z',
+      '2026-11-18T01:15:00.000Z',
+      '2026-11-19T10:00:00.000Z',
+      '2026-11-19T01:05:00.000Z',
+    ]);
   });
 
   it('says 匯款時間不能為空 when the payment time is missing', () => {
@@ -201,12 +289,18 @@ describe('匯款時間: serial numbers and date strings, in Taiwan time', () => 
 
   it('says 日期格式錯誤 for a serial number that is not a date (negative, 1900-02-29, past 9999)', () => {
     const r = parse(workbook([row({ paidAt: -1 }), row({ paidAt: 60 }), row({ paidAt: 3_000_000 })]));
-    expect(r.errors).toEqual(['第 2 行：日期格式錯誤：匯款時間「-1」', '第 3 行：日期格式錯誤：匯款時間「60」', '第 4 行：日期格式錯誤：匯款時間「3000000」']);
+    expect(r.errors).toEqual([
+      '第 2 行：日期格式錯誤：匯款時間「-1」',
+      '第 3 行：日期格式錯誤：匯款時間「60」',
+      '第 4 行：日期格式錯誤：匯款時間「3000000」',
+    ]);
   });
 
   it('refuses a bare time whose business date is not a date with a date-format message', () => {
     // The time is fine; the business date it belongs to cannot be read. Spec section 5: invalid dates give 無效的日期格式.
-    const r = parse(workbook([row({ date: '昨天', paidAt: '09:15' }), row({ date: 'abc', paidAt: 0.5, lastFive: '22222' })]));
+    const r = parse(
+      workbook([row({ date: '昨天', paidAt: '09:15' }), row({ date: 'abc', paidAt: 0.5, lastFive: '22222' })]),
+    );
     expect(r.rows).toEqual([]);
     expect(r.errors).toEqual(['第 2 行：無效的日期格式：營業日期「昨天」', '第 3 行：無效的日期格式：營業日期「abc」']);
   });
@@ -226,7 +320,11 @@ describe('匯款時間: serial numbers and date strings, in Taiwan time', () => 
       ]),
     );
     expect(r.errors).toEqual([]);
-    expect(r.rows.map((x) => x.paid_at)).toEqual(['2026-11-21T07:30:00.000Z', '2026-11-21T07:15:00.000Z', '2026-11-21T01:05:00.000Z']);
+    expect(r.rows.map((x) => x.paid_at)).toEqual([
+      '2026-11-21T07:30:00.000Z',
+      '2026-11-21T07:15:00.000Z',
+      '2026-11-21T01:05:00.000Z',
+    ]);
   });
 
   it('a LibreOffice workbook from an office CSV: 民國, 下午, ="01234" kept; a dropped zero and a bad date named', () => {
@@ -252,7 +350,16 @@ describe('匯款金額', () => {
   });
 
   it('refuses 0, negative, fractional, non-numeric and missing amounts, with the row number', () => {
-    const r = parse(workbook([row({ amount: 0 }), row({ amount: -5 }), row({ amount: 1.5 }), row({ amount: 'abc' }), row({ amount: null }), row({ amount: '0' })]));
+    const r = parse(
+      workbook([
+        row({ amount: 0 }),
+        row({ amount: -5 }),
+        row({ amount: 1.5 }),
+        row({ amount: 'abc' }),
+        row({ amount: null }),
+        row({ amount: '0' }),
+      ]),
+    );
     expect(r.rows).toEqual([]);
     expect(r.errors).toEqual([
       `第 2 行：${MSG.importAmountPositive}`,
@@ -300,7 +407,16 @@ describe('點收狀態', () => {
     const cells: CellIn[] = ['已點收', ' 已點收 ', '未點收', null, '', 'xyz', '已入帳', 1];
     const r = parse(workbook(cells.map((collection, i) => row({ collection, lastFive: `1000${i}` }))));
     expect(r.errors).toEqual([]);
-    expect(r.rows.map((x) => x.status)).toEqual(['已入帳', '已入帳', '未確認', '未確認', '未確認', '未確認', '未確認', '未確認']);
+    expect(r.rows.map((x) => x.status)).toEqual([
+      '已入帳',
+      '已入帳',
+      '未確認',
+      '未確認',
+      '未確認',
+      '未確認',
+      '未確認',
+      '未確認',
+    ]);
   });
 });
 
@@ -308,16 +424,31 @@ describe('other row problems', () => {
   it('says 資料格式錯誤 for a row holding an error cell (#VALUE!)', () => {
     for (const bookType of ['xlsx', 'biff8'] as const) {
       const r = parse(
-        workbook([row({ amount: { t: 'e', v: 0x0f } }), row({ lastFive: '22222' }), row({ note: { t: 'e', v: 0x07 }, lastFive: '33333' })], { bookType }),
+        workbook(
+          [
+            row({ amount: { t: 'e', v: 0x0f } }),
+            row({ lastFive: '22222' }),
+            row({ note: { t: 'e', v: 0x07 }, lastFive: '33333' }),
+          ],
+          { bookType },
+        ),
       );
       expect(r.errors, bookType).toEqual(['第 2 行：資料格式錯誤', '第 4 行：資料格式錯誤']);
-      expect(r.rows.map((x) => x.row), bookType).toEqual([3]);
+      expect(
+        r.rows.map((x) => x.row),
+        bookType,
+      ).toEqual([3]);
     }
   });
 
   it('reports every problem of a row, each with its row number', () => {
     const r = parse(workbook([row({ lastFive: '12', paidAt: null, amount: 0, store: '台南店' })]));
-    expect(r.errors).toEqual(['第 2 行：後五碼必須是5位數字', '第 2 行：匯款時間不能為空', `第 2 行：${MSG.importAmountPositive}`, '第 2 行：找不到對應的分店「台南店」']);
+    expect(r.errors).toEqual([
+      '第 2 行：後五碼必須是5位數字',
+      '第 2 行：匯款時間不能為空',
+      `第 2 行：${MSG.importAmountPositive}`,
+      '第 2 行：找不到對應的分店「台南店」',
+    ]);
   });
 
   it('keeps the valid rows beside the errors so the preview can mark each row', () => {
@@ -357,7 +488,11 @@ describe('duplicates within the file', () => {
 
   it('gives each row in error its reasons in the preview, once each', () => {
     const r = parse(workbook([row({ lastFive: '12', amount: -5 }), row()]));
-    expect(r.preview[0]).toMatchObject({ row: 2, state: 'error', reason: `${MSG.importLastFive}；${MSG.importAmountPositive}` });
+    expect(r.preview[0]).toMatchObject({
+      row: 2,
+      state: 'error',
+      reason: `${MSG.importLastFive}；${MSG.importAmountPositive}`,
+    });
     expect(r.preview[1]).toMatchObject({ row: 3, state: 'ok' });
   });
 
@@ -373,7 +508,9 @@ describe('file-level limits and refusals', () => {
     const bytes = workbook([row()]);
     expect(refusal(() => parse(bytes, { maxBytes: bytes.length - 1 }))).toMatch(/^檔案過大/);
     expect(parse(bytes, { maxBytes: bytes.length }).rows).toHaveLength(1);
-    expect(refusal(() => parse(new Uint8Array(1.5 * 1024 * 1024), { maxBytes: 1024 * 1024 }))).toBe(MSG.importFileTooLarge(1));
+    expect(refusal(() => parse(new Uint8Array(1.5 * 1024 * 1024), { maxBytes: 1024 * 1024 }))).toBe(
+      MSG.importFileTooLarge(1),
+    );
   });
 
   it('refuses a file over the default 25 MB (room for 100 000 rows as written by SheetJS)', () => {
@@ -383,7 +520,9 @@ describe('file-level limits and refusals', () => {
   it('refuses more data rows than maxRows, and accepts exactly maxRows', () => {
     const rows = [row({ lastFive: '11111' }), row({ lastFive: '22222' }), row({ lastFive: '33333' })];
     expect(parse(workbook(rows), { maxRows: 3 }).rows).toHaveLength(3);
-    expect(refusal(() => parse(workbook([...rows, row({ lastFive: '44444' })]), { maxRows: 3 }))).toBe(MSG.importTooManyRows(3));
+    expect(refusal(() => parse(workbook([...rows, row({ lastFive: '44444' })]), { maxRows: 3 }))).toBe(
+      MSG.importTooManyRows(3),
+    );
   });
 
   it('counts only data rows against maxRows: empty rows are skipped, not counted', () => {
@@ -398,7 +537,9 @@ describe('file-level limits and refusals', () => {
     let seed = 7;
     const random = Uint8Array.from({ length: 4096 }, () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) & 0xff);
     random[0] = 0x13; // not the start of a zip or an OLE file
-    const text = new TextEncoder().encode('營業日期,帳號後五碼,匯款時間,匯款金額\n2026/11/18,01234,2026/11/18 09:15,1500\n');
+    const text = new TextEncoder().encode(
+      '營業日期,帳號後五碼,匯款時間,匯款金額\n2026/11/18,01234,2026/11/18 09:15,1500\n',
+    );
     const pdf = new TextEncoder().encode('%PDF-1.7\n%\xe2\xe3\xcf\xd3\n1 0 obj\n<< /Type /Catalog >>\nendobj\n');
     for (const bytes of [random, text, pdf, new Uint8Array(0)]) {
       const message = refusal(() => parse(bytes));
@@ -410,7 +551,10 @@ describe('file-level limits and refusals', () => {
   it('says 檔案解析失敗，請確認檔案格式正確 for a truncated .xlsx or .xls', () => {
     for (const bookType of ['xlsx', 'biff8'] as const) {
       const bytes = workbook([row(), row({ lastFive: '22222' })], { bookType });
-      expect(refusal(() => parse(bytes.slice(0, Math.floor(bytes.length / 2)))), bookType).toBe('檔案解析失敗，請確認檔案格式正確');
+      expect(
+        refusal(() => parse(bytes.slice(0, Math.floor(bytes.length / 2)))),
+        bookType,
+      ).toBe('檔案解析失敗，請確認檔案格式正確');
     }
   });
 
@@ -418,9 +562,13 @@ describe('file-level limits and refusals', () => {
     const header = HEADER.map((h) => (h === '帳號後五碼' ? '帳號' : h));
     expect(refusal(() => parse(workbook([row()], { header })))).toBe(MSG.importMissingHeader(['帳號後五碼']));
     // data in row 1, no header at all
-    expect(refusal(() => parse(workbook([row()], { header: null })))).toBe(MSG.importMissingHeader(['帳號後五碼', '匯款時間', '匯款金額']));
+    expect(refusal(() => parse(workbook([row()], { header: null })))).toBe(
+      MSG.importMissingHeader(['帳號後五碼', '匯款時間', '匯款金額']),
+    );
     // the header one row too low
-    expect(refusal(() => parse(workbook([HEADER, row()], { header: ['匯款記錄'] })))).toBe(MSG.importMissingHeader(['帳號後五碼', '匯款時間', '匯款金額']));
+    expect(refusal(() => parse(workbook([HEADER, row()], { header: ['匯款記錄'] })))).toBe(
+      MSG.importMissingHeader(['帳號後五碼', '匯款時間', '匯款金額']),
+    );
   });
 
   it('says 檔案中沒有資料列 for a workbook with only the header (or only empty rows under it)', () => {
@@ -445,7 +593,13 @@ describe('previewErrors', () => {
   it('previews the errors of a parsed file in sheet order', () => {
     const r = parse(workbook(Array.from({ length: 7 }, () => row({ lastFive: '1' }))));
     const p = previewErrors(r.errors);
-    expect(p.first).toEqual(['第 2 行：後五碼必須是5位數字', '第 3 行：後五碼必須是5位數字', '第 4 行：後五碼必須是5位數字', '第 5 行：後五碼必須是5位數字', '第 6 行：後五碼必須是5位數字']);
+    expect(p.first).toEqual([
+      '第 2 行：後五碼必須是5位數字',
+      '第 3 行：後五碼必須是5位數字',
+      '第 4 行：後五碼必須是5位數字',
+      '第 5 行：後五碼必須是5位數字',
+      '第 6 行：後五碼必須是5位數字',
+    ]);
     expect(p.more).toBe(2);
   });
 });

@@ -134,7 +134,12 @@ function errorOutcome(row: number, problems: Problem[]): Extract<RowOutcome, { s
   const key = (p: Problem) => `${p.code}${JSON.stringify(p.details)}`;
   const unique = problems.filter((p, i) => problems.findIndex((q) => key(q) === key(p)) === i);
   const at = unique.map((p) => placed(p, { row }));
-  return { state: 'error', errors: at.map((p) => p.message), problems: at, detail: unique.map((p) => p.message).join('；') };
+  return {
+    state: 'error',
+    errors: at.map((p) => p.message),
+    problems: at,
+    detail: unique.map((p) => p.message).join('；'),
+  };
 }
 
 /** What a preview shows of a row's outcome: its state, and why it is not imported as it stands. */
@@ -205,7 +210,18 @@ export class PaymentRowReader {
       }
       if (line.some((c) => c?.t === 'e')) throw new Error('error cell');
 
-      const payment: ParsedPayment = { row: rowNo, last_five: '', paid_at: 0, amount: 0, note: '', store_id: 0, status: '未確認', method: DEFAULT_METHOD, method_detail: null, employee: false };
+      const payment: ParsedPayment = {
+        row: rowNo,
+        last_five: '',
+        paid_at: 0,
+        amount: 0,
+        note: '',
+        store_id: 0,
+        status: '未確認',
+        method: DEFAULT_METHOD,
+        method_detail: null,
+        employee: false,
+      };
       const reading = this.reading;
       reading.errors = errors;
       reading.payment = payment as unknown as Record<string, unknown>;
@@ -216,7 +232,12 @@ export class PaymentRowReader {
       const first = this.seen.get(payment);
       if (first !== undefined && !this.opts.allowDuplicates) {
         const why = problem('import_duplicate_in_file', { earlier_row: first });
-        return { state: 'duplicate', reason: placed(why, { row: rowNo }).message, detail: why.message, duplicateOf: first };
+        return {
+          state: 'duplicate',
+          reason: placed(why, { row: rowNo }).message,
+          detail: why.message,
+          duplicateOf: first,
+        };
       }
       if (first === undefined) this.seen.set(payment, rowNo);
       return { state: 'ok', payment };
@@ -250,7 +271,8 @@ export function parsePaymentsWorkbook(data: Uint8Array | ArrayBuffer, opts: Pars
     if (totalRows > maxRows) throw fileError(problem('import_too_many_rows', { limit: maxRows }));
     if (preview.length < previewLimit) preview.push(previewOf(rowNo, reader.displayCells(line), outcome));
     if (outcome.state === 'skipped') skipped.push({ row: rowNo, reason: outcome.reason });
-    else if (outcome.state === 'duplicate') skipped.push({ row: rowNo, reason: outcome.reason, duplicateOf: outcome.duplicateOf });
+    else if (outcome.state === 'duplicate')
+      skipped.push({ row: rowNo, reason: outcome.reason, duplicateOf: outcome.duplicateOf });
     else if (outcome.state === 'error') problems.push(...outcome.problems);
     // The one conversion on this side: the API takes the time as ISO text, and parses it once.
     else rows.push({ ...outcome.payment, paid_at: toIso(outcome.payment.paid_at) });

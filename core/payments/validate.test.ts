@@ -1,7 +1,16 @@
 import { describe, expect, it } from 'vitest';
 import { MSG, paymentTexts } from '../messages.js';
 import { DAY_MS } from '../time.js';
-import { checkLastFive, paidAtNeedsConfirm, parseAmount, parseNote, parsePaidAt, parseStatus, validateMethod, validatePayment } from './validate.js';
+import {
+  checkLastFive,
+  paidAtNeedsConfirm,
+  parseAmount,
+  parseNote,
+  parsePaidAt,
+  parseStatus,
+  validateMethod,
+  validatePayment,
+} from './validate.js';
 
 /** A payment that passes every rule; each test breaks one field. */
 const good = { last_five: '12345', paid_at: '2026-11-18T01:15:00.000Z', amount: 1500, note: '', store_id: 2 };
@@ -17,23 +26,49 @@ describe('validatePayment: a valid submission', () => {
     const r = validatePayment(good);
     expect(r).toEqual({
       ok: true,
-      value: { method: '匯款', method_detail: null, employee: false, last_five: '12345', paid_at: Date.parse('2026-11-18T01:15:00.000Z'), amount: 1500, note: '', store_id: 2 },
+      value: {
+        method: '匯款',
+        method_detail: null,
+        employee: false,
+        last_five: '12345',
+        paid_at: Date.parse('2026-11-18T01:15:00.000Z'),
+        amount: 1500,
+        note: '',
+        store_id: 2,
+      },
     });
   });
 
   it('takes 匯款 when no method is sent, and asks only a transfer for the last five', () => {
     const cash = validatePayment({ ...good, method: '現金', last_five: undefined });
-    expect(cash).toMatchObject({ ok: true, value: { method: '現金', last_five: '', method_detail: null, employee: false } });
-    expect(validatePayment({ ...good, method: '刷卡', last_five: '', employee: true })).toMatchObject({ ok: true, value: { method: '刷卡', last_five: '', employee: true } });
+    expect(cash).toMatchObject({
+      ok: true,
+      value: { method: '現金', last_five: '', method_detail: null, employee: false },
+    });
+    expect(validatePayment({ ...good, method: '刷卡', last_five: '', employee: true })).toMatchObject({
+      ok: true,
+      value: { method: '刷卡', last_five: '', employee: true },
+    });
     expect(fieldErrors({ ...good, method: '匯款', last_five: '' })).toEqual({ last_five: MSG.lastFiveRequired });
-    expect(fieldErrors({ ...good, method: '現金', last_five: '12345' })).toEqual({ last_five: '現金不需要帳號後五碼，請留空（只有匯款需要）' });
+    expect(fieldErrors({ ...good, method: '現金', last_five: '12345' })).toEqual({
+      last_five: '現金不需要帳號後五碼，請留空（只有匯款需要）',
+    });
   });
 
   it('keeps an e-payment sub-type, refuses one on another method, and refuses an unknown method naming the four', () => {
-    expect(validatePayment({ ...good, method: '電子支付', last_five: '', method_detail: ' LINE Pay ' })).toMatchObject({ ok: true, value: { method: '電子支付', method_detail: 'LINE Pay' } });
-    expect(fieldErrors({ ...good, method: '現金', last_five: '', method_detail: 'LINE Pay' })).toEqual({ method_detail: '只有電子支付可以填寫電子支付類型' });
-    expect(fieldErrors({ ...good, method: '電子支付', last_five: '', method_detail: 'x'.repeat(31) })).toEqual({ method_detail: '電子支付類型不能超過30個字元' });
-    expect(fieldErrors({ ...good, method: '電子支付', last_five: '', method_detail: 'a,b' })).toEqual({ method_detail: '電子支付類型不能有半形逗號或換行' });
+    expect(validatePayment({ ...good, method: '電子支付', last_five: '', method_detail: ' LINE Pay ' })).toMatchObject({
+      ok: true,
+      value: { method: '電子支付', method_detail: 'LINE Pay' },
+    });
+    expect(fieldErrors({ ...good, method: '現金', last_five: '', method_detail: 'LINE Pay' })).toEqual({
+      method_detail: '只有電子支付可以填寫電子支付類型',
+    });
+    expect(fieldErrors({ ...good, method: '電子支付', last_five: '', method_detail: 'x'.repeat(31) })).toEqual({
+      method_detail: '電子支付類型不能超過30個字元',
+    });
+    expect(fieldErrors({ ...good, method: '電子支付', last_five: '', method_detail: 'a,b' })).toEqual({
+      method_detail: '電子支付類型不能有半形逗號或換行',
+    });
     expect(fieldErrors({ ...good, method: 'cash' })).toEqual({ method: '付款方式必須是 匯款、現金、刷卡 或 電子支付' });
     expect(fieldErrors({ ...good, employee: 'yes' })).toEqual({ employee: '員工購物必須是 是 或 否（true 或 false）' });
   });
@@ -49,27 +84,60 @@ describe('validatePayment: a valid submission', () => {
   });
 
   it("words the time and amount by the method: the spec's 匯款時間 and 匯款金額 for a transfer, 時間 and 金額 for takings in hand", () => {
-    expect(fieldErrors({ method: '匯款', last_five: '12345', paid_at: '', amount: '' })).toEqual({ paid_at: '請選擇匯款時間', amount: '請輸入匯款金額' });
+    expect(fieldErrors({ method: '匯款', last_five: '12345', paid_at: '', amount: '' })).toEqual({
+      paid_at: '請選擇匯款時間',
+      amount: '請輸入匯款金額',
+    });
     for (const method of ['現金', '刷卡', '電子支付']) {
       expect(fieldErrors({ method, paid_at: '', amount: '' })).toEqual({ paid_at: '請選擇時間', amount: '請輸入金額' });
       expect(fieldErrors({ ...good, method, last_five: '', amount: 0 })).toEqual({ amount: '金額至少為 1' });
       expect(fieldErrors({ ...good, method, last_five: '', amount: 'abc' })).toEqual({ amount: '金額必須是數字' });
-      expect(fieldErrors({ ...good, method, last_five: '', amount: 1.5 })).toEqual({ amount: '金額必須是整數（新台幣元）' });
-      expect(fieldErrors({ ...good, method, last_five: '', amount: 1e20 })).toEqual({ amount: '金額不能超過 NT$100,000,000' });
-      expect(fieldErrors({ ...good, method, last_five: '', paid_at: '1900-01-01T00:00' })).toEqual({ paid_at: '時間不合理，請確認日期' });
-      expect(fieldErrors({ ...good, method, last_five: '', paid_at: '2026-11-20T12:00:00.000Z' }, { now: Date.parse('2026-11-18T12:00:00.000Z') })).toEqual({ paid_at: '時間不能晚於現在超過一天，請確認日期與時間' });
+      expect(fieldErrors({ ...good, method, last_five: '', amount: 1.5 })).toEqual({
+        amount: '金額必須是整數（新台幣元）',
+      });
+      expect(fieldErrors({ ...good, method, last_five: '', amount: 1e20 })).toEqual({
+        amount: '金額不能超過 NT$100,000,000',
+      });
+      expect(fieldErrors({ ...good, method, last_five: '', paid_at: '1900-01-01T00:00' })).toEqual({
+        paid_at: '時間不合理，請確認日期',
+      });
+      expect(
+        fieldErrors(
+          { ...good, method, last_five: '', paid_at: '2026-11-20T12:00:00.000Z' },
+          { now: Date.parse('2026-11-18T12:00:00.000Z') },
+        ),
+      ).toEqual({ paid_at: '時間不能晚於現在超過一天，請確認日期與時間' });
     }
     // a method not understood is said once; the time and amount keep the transfer's words
-    expect(fieldErrors({ method: 'cash', paid_at: '', amount: '' })).toMatchObject({ paid_at: '請選擇匯款時間', amount: '請輸入匯款金額' });
-    expect(paymentTexts('現金').confirmPaidAtAhead('2026/11/20 12:00')).toBe('時間 2026/11/20 12:00 晚於現在，確定沒有填錯嗎？');
-    expect(paymentTexts(undefined).confirmPaidAtOld('2016/11/21 15:30', 3652)).toBe('匯款時間 2016/11/21 15:30 是 3652 天前，確定沒有填錯嗎？');
+    expect(fieldErrors({ method: 'cash', paid_at: '', amount: '' })).toMatchObject({
+      paid_at: '請選擇匯款時間',
+      amount: '請輸入匯款金額',
+    });
+    expect(paymentTexts('現金').confirmPaidAtAhead('2026/11/20 12:00')).toBe(
+      '時間 2026/11/20 12:00 晚於現在，確定沒有填錯嗎？',
+    );
+    expect(paymentTexts(undefined).confirmPaidAtOld('2016/11/21 15:30', 3652)).toBe(
+      '匯款時間 2016/11/21 15:30 是 3652 天前，確定沒有填錯嗎？',
+    );
   });
 
   it("validateMethod alone (the back office's 修改付款方式): the form's rule for the method part", () => {
-    expect(validateMethod({ method: '匯款', last_five: ' 54321 ' })).toEqual({ ok: true, value: { method: '匯款', method_detail: null, employee: false, last_five: '54321' } });
-    expect(validateMethod({ method: '電子支付', method_detail: '街口支付', employee: true, last_five: '' })).toEqual({ ok: true, value: { method: '電子支付', method_detail: '街口支付', employee: true, last_five: '' } });
-    expect(validateMethod({ method: '匯款', last_five: '' })).toMatchObject({ ok: false, errors: [{ field: 'last_five', message: MSG.lastFiveRequired }] });
-    expect(validateMethod({ method: '刷卡', method_detail: 'LINE Pay' })).toMatchObject({ ok: false, errors: [{ field: 'method_detail', message: '只有電子支付可以填寫電子支付類型' }] });
+    expect(validateMethod({ method: '匯款', last_five: ' 54321 ' })).toEqual({
+      ok: true,
+      value: { method: '匯款', method_detail: null, employee: false, last_five: '54321' },
+    });
+    expect(validateMethod({ method: '電子支付', method_detail: '街口支付', employee: true, last_five: '' })).toEqual({
+      ok: true,
+      value: { method: '電子支付', method_detail: '街口支付', employee: true, last_five: '' },
+    });
+    expect(validateMethod({ method: '匯款', last_five: '' })).toMatchObject({
+      ok: false,
+      errors: [{ field: 'last_five', message: MSG.lastFiveRequired }],
+    });
+    expect(validateMethod({ method: '刷卡', method_detail: 'LINE Pay' })).toMatchObject({
+      ok: false,
+      errors: [{ field: 'method_detail', message: '只有電子支付可以填寫電子支付類型' }],
+    });
   });
 
   it('refuses a body that is not an object', () => {
@@ -147,9 +215,12 @@ describe('paid_at: required, a real time, Taiwan time when no zone is given', ()
     expect(new Date(r.value!).toISOString()).toBe('2026-11-17T23:59:00.000Z');
   });
 
-  it.each(['2026-02-30', '2026-02-30T10:00', 'abc', '2026-13-01T00:00', '2026-11-18T25:00', '18/11/2026'])('refuses the invalid date %j', (v) => {
-    expect(fieldErrors({ ...good, paid_at: v }).paid_at).toBe(MSG.paidAtInvalid);
-  });
+  it.each(['2026-02-30', '2026-02-30T10:00', 'abc', '2026-13-01T00:00', '2026-11-18T25:00', '18/11/2026'])(
+    'refuses the invalid date %j',
+    (v) => {
+      expect(fieldErrors({ ...good, paid_at: v }).paid_at).toBe(MSG.paidAtInvalid);
+    },
+  );
 
   it.each(['2026-02-30T10:00:00Z', '2026-02-30T10:00:00+08:00', '2026-04-31T00:00:00.000Z'])(
     'refuses the impossible calendar date %j even with a zone (it must not roll over to the next month)',

@@ -6,7 +6,15 @@ import { asciiDigits } from '../halfWidth.js';
 import { problem, type Problem } from '../errors.js';
 import { MAX_AMOUNT, MIN_AMOUNT } from '../money.js';
 import { isStatus, type PaymentStatus } from './statuses.js';
-import { DEFAULT_METHOD, hasMethodDetail, isPaymentMethod, METHOD_DETAIL_MAX, needsLastFive, NO_LAST_FIVE, type PaymentMethod } from './methods.js';
+import {
+  DEFAULT_METHOD,
+  hasMethodDetail,
+  isPaymentMethod,
+  METHOD_DETAIL_MAX,
+  needsLastFive,
+  NO_LAST_FIVE,
+  type PaymentMethod,
+} from './methods.js';
 import { DAY_MS, MAX_INSTANT, MIN_INSTANT, parseInstant } from '../time.js';
 import { FieldErrors, isBlank, isPlainObject, toId, type Validated } from '../validation.js';
 
@@ -36,7 +44,8 @@ const LAST_FIVE = new RegExp(`^\\d{${LAST_FIVE_LENGTH}}$`);
 /** What is wrong with the last five, or null. */
 export function lastFiveProblem(v: unknown): Problem | null {
   if (isBlank(v)) return problem('last_five_required');
-  if (typeof v !== 'string' || !LAST_FIVE.test(asciiDigits(v.trim()))) return problem('last_five_format', { length: LAST_FIVE_LENGTH });
+  if (typeof v !== 'string' || !LAST_FIVE.test(asciiDigits(v.trim())))
+    return problem('last_five_format', { length: LAST_FIVE_LENGTH });
   return null;
 }
 
@@ -58,7 +67,8 @@ export function amountOf(v: unknown, method?: PaymentMethod): { value: number } 
   if (isBlank(v)) return { problem: problem('amount_required', w) };
   let n: number;
   if (typeof v === 'number') n = v;
-  else if (typeof v === 'string' && /^\s*-?(\d+(\.\d*)?|\.\d+)(e[+-]?\d+)?\s*$/i.test(asciiDigits(v))) n = Number(asciiDigits(v));
+  else if (typeof v === 'string' && /^\s*-?(\d+(\.\d*)?|\.\d+)(e[+-]?\d+)?\s*$/i.test(asciiDigits(v)))
+    n = Number(asciiDigits(v));
   else return { problem: problem('amount_numeric', w) };
   if (!Number.isFinite(n)) return { problem: problem('amount_numeric', w) };
   if (n < MIN_AMOUNT) return { problem: problem('amount_min', { limit: MIN_AMOUNT, ...w }) };
@@ -136,7 +146,8 @@ export function methodDetailOf(v: unknown, method: PaymentMethod): { value: stri
   if (typeof v !== 'string') return { problem: problem('method_detail_type') };
   if (!hasMethodDetail(method)) return { problem: problem('method_detail_not_epay') };
   const detail = v.trim();
-  if (detail.length > METHOD_DETAIL_MAX) return { problem: problem('method_detail_too_long', { limit: METHOD_DETAIL_MAX }) };
+  if (detail.length > METHOD_DETAIL_MAX)
+    return { problem: problem('method_detail_too_long', { limit: METHOD_DETAIL_MAX }) };
   // the export's page text keeps a field between commas and a payment on one line
   if (/[,\r\n]/.test(detail)) return { problem: problem('method_detail_chars') };
   return { value: detail };
@@ -190,8 +201,12 @@ export function validateMethod(raw: unknown, errors = new FieldErrors()): Valida
   if ('problem' in detail) errors.addProblem('method_detail', detail.problem);
   const employee = employeeOf(input.employee);
   if ('problem' in employee) errors.addProblem('employee', employee.problem);
-  if ('problem' in lastFive || 'problem' in detail || 'problem' in employee || !errors.empty) return { ok: false, errors: errors.list };
-  return { ok: true, value: { method: methodValue, method_detail: detail.value, employee: employee.value, last_five: lastFive.value } };
+  if ('problem' in lastFive || 'problem' in detail || 'problem' in employee || !errors.empty)
+    return { ok: false, errors: errors.list };
+  return {
+    ok: true,
+    value: { method: methodValue, method_detail: detail.value, employee: employee.value, last_five: lastFive.value },
+  };
 }
 
 /**
@@ -199,7 +214,10 @@ export function validateMethod(raw: unknown, errors = new FieldErrors()): Valida
  * shown; the server leaves it off and applies the fallback instead. `now`: refuse a time over a
  * day ahead of it (a new payment, and every row of an import: one rule; older times are kept as written).
  */
-export function validatePayment(raw: unknown, opts: { storeRequired?: boolean; now?: number } = {}): Validated<PaymentInput> {
+export function validatePayment(
+  raw: unknown,
+  opts: { storeRequired?: boolean; now?: number } = {},
+): Validated<PaymentInput> {
   const errors = new FieldErrors();
   const input = isPlainObject(raw) ? raw : {};
   if (!isPlainObject(raw)) errors.add('body', 'body_not_object');
@@ -228,7 +246,8 @@ export function validatePayment(raw: unknown, opts: { storeRequired?: boolean; n
   }
 
   // the field problems are all in `errors`; the checks below only narrow the types
-  if (!errors.empty || !how.ok || 'problem' in paidAt || 'problem' in amount || 'problem' in note) return { ok: false, errors: errors.list };
+  if (!errors.empty || !how.ok || 'problem' in paidAt || 'problem' in amount || 'problem' in note)
+    return { ok: false, errors: errors.list };
   return {
     ok: true,
     value: {

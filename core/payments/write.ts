@@ -1,5 +1,14 @@
 /** Writing payments: a submission, a status or note change, deleting one or many. */
-import { ConflictError, fieldError, fieldErrorOf, ForbiddenError, NotFoundError, problem, ValidationError, type FieldError } from '../errors.js';
+import {
+  ConflictError,
+  fieldError,
+  fieldErrorOf,
+  ForbiddenError,
+  NotFoundError,
+  problem,
+  ValidationError,
+  type FieldError,
+} from '../errors.js';
 import { MAX_BATCH_DELETE } from '../limits.js';
 import { inScope, submissionStoreId, submitStoreRefusal } from '../users/permissions.js';
 import type { PaymentStatus } from './statuses.js';
@@ -47,7 +56,6 @@ export interface Replayed {
 }
 const isReplayed = (r: unknown): r is Replayed => typeof r === 'object' && r !== null && 'replayOf' in r;
 
-
 /**
  * A customer's report, asked about duplicates among customers' reports only: an answer about what
  * staff entered would tell anyone with the link that a given transfer exists.
@@ -55,8 +63,15 @@ const isReplayed = (r: unknown): r is Replayed => typeof r === 'object' && r !==
 const fromCustomer = (i: NewPayment) => i.row.source === 'customer';
 
 /** Rows of `table` near a report: the same store, last five and amount, the time within `windowMs` either side. */
-export function nearRows(db: Db, table: 'payments' | 'public_decoys', r: { store_id: number; last_five: string; amount: number; paid_at: number }, windowMs: number) {
-  return db(table).where({ store_id: r.store_id, last_five: r.last_five, amount: r.amount }).whereBetween('paid_at', [r.paid_at - windowMs, r.paid_at + windowMs]);
+export function nearRows(
+  db: Db,
+  table: 'payments' | 'public_decoys',
+  r: { store_id: number; last_five: string; amount: number; paid_at: number },
+  windowMs: number,
+) {
+  return db(table)
+    .where({ store_id: r.store_id, last_five: r.last_five, amount: r.amount })
+    .whereBetween('paid_at', [r.paid_at - windowMs, r.paid_at + windowMs]);
 }
 
 /** What a near duplicate shares: store, last five and amount (the time is within the window). */
@@ -76,7 +91,9 @@ async function writeNewPayments(db: Db, items: NewPayment[]): Promise<Array<Paym
   return db.transaction(async (trx) => {
     const now = Date.now();
     const storeIds = [...new Set(items.map((i) => i.row.store_id))];
-    const known = new Set(((await trx('stores').whereIn('id', storeIds).select('id')) as Array<{ id: number }>).map((s) => Number(s.id)));
+    const known = new Set(
+      ((await trx('stores').whereIn('id', storeIds).select('id')) as Array<{ id: number }>).map((s) => Number(s.id)),
+    );
     const earlier = new Map<string, string>();
     /** the same, of customers' reports only: a customer is asked only about what customers reported */
     const earlierReported = new Map<string, string>();
@@ -92,7 +109,11 @@ async function writeNewPayments(db: Db, items: NewPayment[]): Promise<Array<Paym
       // import), and waits as long as SQLite's busy_timeout, then is refused as busy (503).
       if (checked.length) await trx.raw('select pg_advisory_xact_lock_shared(?)', [IMPORT_LOCK]);
       // one sorted list of every key, the near ones and the report attempts' too, so two batches never wait for each other
-      const keys = new Set(checked.flatMap((i) => (i.nearWindowMs ? [paymentDuplicateKey(i.row), nearKey(i.row)] : [paymentDuplicateKey(i.row)])));
+      const keys = new Set(
+        checked.flatMap((i) =>
+          i.nearWindowMs ? [paymentDuplicateKey(i.row), nearKey(i.row)] : [paymentDuplicateKey(i.row)],
+        ),
+      );
       for (const k of keyed) keys.add(`report key|${reportKeyId(k)}`);
       for (const key of [...keys].sort()) await trx.raw('select pg_advisory_xact_lock(hashtext(?))', [key]);
     }
@@ -139,7 +160,14 @@ async function writeNewPayments(db: Db, items: NewPayment[]): Promise<Array<Paym
       if (first && !i.allowDuplicate) return new ConflictError(problem('possible_duplicate', { duplicate_of: first }));
       if (i.nearWindowMs && !i.allowDuplicate) {
         const w = i.nearWindowMs;
-        const before = nearStored.get(i.row.uuid) ?? accepted.find((r) => nearKey(r) === nearKey(i.row) && Math.abs(r.paid_at - i.row.paid_at) <= w && (!fromCustomer(i) || r.source === 'customer'))?.uuid;
+        const before =
+          nearStored.get(i.row.uuid) ??
+          accepted.find(
+            (r) =>
+              nearKey(r) === nearKey(i.row) &&
+              Math.abs(r.paid_at - i.row.paid_at) <= w &&
+              (!fromCustomer(i) || r.source === 'customer'),
+          )?.uuid;
         if (before) return new ConflictError(problem('possible_duplicate', { duplicate_of: before }));
       }
       earlier.set(key, i.row.uuid);
@@ -151,11 +179,17 @@ async function writeNewPayments(db: Db, items: NewPayment[]): Promise<Array<Paym
     // The lock of a closed day (core/closes): a 現金 payment of a closed day is refused unless its
     // writer has manage_payments, and marked after the close when allowed; only that payment fails.
     // The days are locked in one order, so two batches never wait for each other.
-    const cash = items.map((i, n) => ({ i, n })).filter(({ i, n }) => !(results[n] instanceof Error) && !isReplayed(results[n]) && i.row.method === METHOD_CASH);
+    const cash = items
+      .map((i, n) => ({ i, n }))
+      .filter(({ i, n }) => !(results[n] instanceof Error) && !isReplayed(results[n]) && i.row.method === METHOD_CASH);
     cash.sort((a, b) => a.i.row.store_id - b.i.row.store_id || a.i.row.paid_at - b.i.row.paid_at);
     for (const { i, n } of cash) {
       try {
-        await assertDayOpenForCash(trx, i.ctx, i.row.store_id, i.row.paid_at, { entity: 'payment', id: i.row.uuid, action: 'create' });
+        await assertDayOpenForCash(trx, i.ctx, i.row.store_id, i.row.paid_at, {
+          entity: 'payment',
+          id: i.row.uuid,
+          action: 'create',
+        });
       } catch (err) {
         if (!(err instanceof ConflictError)) throw err;
         results[n] = err;
@@ -164,9 +198,20 @@ async function writeNewPayments(db: Db, items: NewPayment[]): Promise<Array<Paym
     // an attempt answered by one refused after all (a closed day) gets that refusal
     for (const [n, at] of answeredBy) if (results[at] instanceof Error) results[n] = results[at];
     const ok = items.filter((_, n) => !(results[n] instanceof Error) && !isReplayed(results[n]));
-    await insertPayments(trx, ok.map((i) => i.row));
-    await insertRows(trx, 'audit_log', ok.map((i) => i.audit));
-    await saveReportKeys(trx, ok.filter((i) => i.reportKey).map((i) => ({ key: i.reportKey!, paymentUuid: i.row.uuid })), now);
+    await insertPayments(
+      trx,
+      ok.map((i) => i.row),
+    );
+    await insertRows(
+      trx,
+      'audit_log',
+      ok.map((i) => i.audit),
+    );
+    await saveReportKeys(
+      trx,
+      ok.filter((i) => i.reportKey).map((i) => ({ key: i.reportKey!, paymentUuid: i.row.uuid })),
+      now,
+    );
     return results;
   });
 }
@@ -200,14 +245,26 @@ export interface SubmitOptions {
   now?: number;
   nearWindowMs?: number;
 }
-export async function submitPayment(ctx: ServiceContext, fields: NewPaymentFields, opts: SubmitOptions): Promise<Payment>;
+export async function submitPayment(
+  ctx: ServiceContext,
+  fields: NewPaymentFields,
+  opts: SubmitOptions,
+): Promise<Payment>;
 /**
  * With `reportKey` (a customer's report attempt): a key that already stored a payment through
  * this link answers `{ replayOf }`, that payment's tracking number, and writes nothing; the same
  * key with other fields is refused (400 client_key_reused).
  */
-export async function submitPayment(ctx: ServiceContext, fields: NewPaymentFields, opts: SubmitOptions & { reportKey: ReportKey }): Promise<Payment | Replayed>;
-export async function submitPayment(ctx: ServiceContext, fields: NewPaymentFields, opts: SubmitOptions & { reportKey?: ReportKey }): Promise<Payment | Replayed> {
+export async function submitPayment(
+  ctx: ServiceContext,
+  fields: NewPaymentFields,
+  opts: SubmitOptions & { reportKey: ReportKey },
+): Promise<Payment | Replayed>;
+export async function submitPayment(
+  ctx: ServiceContext,
+  fields: NewPaymentFields,
+  opts: SubmitOptions & { reportKey?: ReportKey },
+): Promise<Payment | Replayed> {
   const now = opts.now ?? Date.now();
   const row = newPaymentRow(ctx.actor, fields, now);
   const item: NewPayment = {
@@ -218,24 +275,28 @@ export async function submitPayment(ctx: ServiceContext, fields: NewPaymentField
     nearWindowMs: opts.nearWindowMs,
     reportKey: opts.reportKey,
   };
-  const writer = batcherFor(paymentWriters, ctx.db, (root) =>
-    new Batcher<NewPayment, PaymentRow | Replayed>(async (items) => {
-      try {
-        return await writeNewPayments(root, items);
-      } catch (err) {
-        // The database is held by a running import: each alone would wait as long again.
-        if (isDatabaseBusy(err)) return items.map(() => err as Error);
-        // A store deleted at this very moment (PostgreSQL's foreign key refuses the row): that store is gone.
-        return Promise.all(
-          items.map((i) =>
-            writeNewPayments(root, [i]).then(
-              (r) => r[0],
-              (err: Error) => (isForeignKeyViolation(err) ? ValidationError.single('store_id', 'store_not_found') : err),
+  const writer = batcherFor(
+    paymentWriters,
+    ctx.db,
+    (root) =>
+      new Batcher<NewPayment, PaymentRow | Replayed>(async (items) => {
+        try {
+          return await writeNewPayments(root, items);
+        } catch (err) {
+          // The database is held by a running import: each alone would wait as long again.
+          if (isDatabaseBusy(err)) return items.map(() => err as Error);
+          // A store deleted at this very moment (PostgreSQL's foreign key refuses the row): that store is gone.
+          return Promise.all(
+            items.map((i) =>
+              writeNewPayments(root, [i]).then(
+                (r) => r[0],
+                (err: Error) =>
+                  isForeignKeyViolation(err) ? ValidationError.single('store_id', 'store_not_found') : err,
+              ),
             ),
-          ),
-        );
-      }
-    }),
+          );
+        }
+      }),
   );
   const [written] = writer ? [await writer.push(item)] : await writeNewPayments(ctx.db, [item]);
   if (written instanceof Error) throw written;
@@ -255,7 +316,14 @@ export async function updatePayment(ctx: ServiceContext, id: unknown, patch: unk
     // and this change take turns; SQLite's write transactions already do.
     const row = await loadForActor(trx, ctx, id, { lock: true });
     const errors: FieldError[] = [];
-    const changes: { status?: PaymentStatus; note?: string; method?: PaymentMethod; method_detail?: string | null; employee?: boolean; last_five?: string } = {};
+    const changes: {
+      status?: PaymentStatus;
+      note?: string;
+      method?: PaymentMethod;
+      method_detail?: string | null;
+      employee?: boolean;
+      last_five?: string;
+    } = {};
     // The method, its sub-type and the 員工購物 mark are what the store says, and can be corrected.
     // A change of method brings its own last five (a transfer needs one, the others keep none) and,
     // unless a status is sent too, the new method's first status.
@@ -297,7 +365,8 @@ export async function updatePayment(ctx: ServiceContext, id: unknown, patch: unk
     }
     const unchanged: Record<string, (v: unknown) => boolean> = {
       // a new method's last five was read above; the old one, sent back as it was, is fine
-      last_five: (v) => v === row.last_five || (methodChanged && (method === METHOD_TRANSFER || v === NO_LAST_FIVE || v === null)),
+      last_five: (v) =>
+        v === row.last_five || (methodChanged && (method === METHOD_TRANSFER || v === NO_LAST_FIVE || v === null)),
       amount: (v) => Number(v) === Number(row.amount),
       paid_at: (v) => typeof v === 'string' && parseInstant(v) === Number(row.paid_at),
       store_id: (v) => toId(v) === Number(row.store_id),
@@ -310,26 +379,43 @@ export async function updatePayment(ctx: ServiceContext, id: unknown, patch: unk
     if (errors.length) throw new ValidationError(errors);
     // A payment linked to a bank line is 已入帳 because of that line: its status changes only
     // through 取消對帳, so a link and a status never disagree. Its note stays editable.
-    const link = (await trx('bank_links').where({ payment_uuid: row.uuid }).first('line_id')) as { line_id: number | string } | undefined;
+    const link = (await trx('bank_links').where({ payment_uuid: row.uuid }).first('line_id')) as
+      | { line_id: number | string }
+      | undefined;
     if (link && methodChanged) throw new ConflictError(problem('method_change_linked'));
-    if (changes.status !== undefined && changes.status !== row.status && link) throw new ConflictError(problem('reconcile_payment_linked'));
+    if (changes.status !== undefined && changes.status !== row.status && link)
+      throw new ConflictError(problem('reconcile_payment_linked'));
     // The answer is the row as the list shows it (its link, its submitter), so a screen that takes
     // it in place of the row it showed keeps its 取消對帳 and its 提交者.
     const bank_line_id = link ? Number(link.line_id) : null;
-    const submitter = row.created_by === null ? undefined : ((await trx('users').where({ id: row.created_by }).first('username')) as { username: string } | undefined);
+    const submitter =
+      row.created_by === null
+        ? undefined
+        : ((await trx('users').where({ id: row.created_by }).first('username')) as { username: string } | undefined);
     const listed = { bank_line_id, created_by_username: submitter?.username ?? null };
 
     const before = toPayment(row);
-    const stored = { ...row, employee: Boolean(row.employee), method: oldMethod, method_detail: row.method_detail ?? null } as Record<string, unknown>;
+    const stored = {
+      ...row,
+      employee: Boolean(row.employee),
+      method: oldMethod,
+      method_detail: row.method_detail ?? null,
+    } as Record<string, unknown>;
     for (const [k, v] of Object.entries(changes)) if (stored[k] === v) delete (changes as Record<string, unknown>)[k];
     if (Object.keys(changes).length === 0) return { ...before, ...listed };
     // A 現金 payment (or one becoming 現金, or ceasing to be) of a closed day: the lock of core/closes.
     if (oldMethod === METHOD_CASH || changes.method === METHOD_CASH) {
-      await assertDayOpenForCash(trx, ctx, Number(row.store_id), Number(row.paid_at), { entity: 'payment', id: row.uuid, action: 'update' });
+      await assertDayOpenForCash(trx, ctx, Number(row.store_id), Number(row.paid_at), {
+        entity: 'payment',
+        id: row.uuid,
+        action: 'update',
+      });
     }
     const updated: PaymentRow = { ...row, ...changes, updated_at: Date.now() };
     // Deleted by someone else since it was read: nothing was updated, and nothing is audited.
-    const n = await trx('payments').where({ uuid: row.uuid }).update({ ...changes, updated_at: updated.updated_at });
+    const n = await trx('payments')
+      .where({ uuid: row.uuid })
+      .update({ ...changes, updated_at: updated.updated_at });
     if (n === 0) throw new NotFoundError(problem('payment_not_found'));
     const after = toPayment(updated);
     await recordAudit(trx, ctx, { action: 'update', entity: 'payment', entityId: row.uuid, before, after });
@@ -341,8 +427,14 @@ export async function deletePayment(ctx: ServiceContext, id: unknown): Promise<P
   requirePermission(ctx.actor, 'delete_payments');
   return ctx.db.transaction(async (trx) => {
     const before = toPayment(await loadForActor(trx, ctx, id));
-    if (before.method === METHOD_CASH) await assertDayOpenForCash(trx, ctx, before.store_id, Date.parse(before.paid_at), { entity: 'payment', id: before.uuid, action: 'delete' });
-    if ((await trx('payments').where({ uuid: before.uuid }).delete()) === 0) throw new NotFoundError(problem('payment_not_found'));
+    if (before.method === METHOD_CASH)
+      await assertDayOpenForCash(trx, ctx, before.store_id, Date.parse(before.paid_at), {
+        entity: 'payment',
+        id: before.uuid,
+        action: 'delete',
+      });
+    if ((await trx('payments').where({ uuid: before.uuid }).delete()) === 0)
+      throw new NotFoundError(problem('payment_not_found'));
     await recordAudit(trx, ctx, { action: 'delete', entity: 'payment', entityId: before.uuid, before });
     return before;
   });
@@ -351,20 +443,37 @@ export async function deletePayment(ctx: ServiceContext, id: unknown): Promise<P
 /** Batch delete: all or nothing; one payment outside the caller's stores refuses the batch. */
 export async function deletePayments(ctx: ServiceContext, uuids: unknown): Promise<{ deleted: number }> {
   requirePermission(ctx.actor, 'delete_payments');
-  if (!Array.isArray(uuids) || uuids.length === 0 || !uuids.every((u) => typeof u === 'string' && u.length > 0 && u.length <= 64)) {
+  if (
+    !Array.isArray(uuids) ||
+    uuids.length === 0 ||
+    !uuids.every((u) => typeof u === 'string' && u.length > 0 && u.length <= 64)
+  ) {
     throw ValidationError.single('uuids', 'uuids_required');
   }
-  if (uuids.length > MAX_BATCH_DELETE) throw ValidationError.single('uuids', 'uuids_too_many', { limit: MAX_BATCH_DELETE });
+  if (uuids.length > MAX_BATCH_DELETE)
+    throw ValidationError.single('uuids', 'uuids_too_many', { limit: MAX_BATCH_DELETE });
   const unique = [...new Set(uuids as string[])];
   return ctx.db.transaction(async (trx) => {
     const rows: PaymentRow[] = [];
     for (let i = 0; i < unique.length; i += INSERT_CHUNK) {
-      rows.push(...((await trx<PaymentRow>('payments').whereIn('uuid', unique.slice(i, i + INSERT_CHUNK)).select('*')) as PaymentRow[]));
+      rows.push(
+        ...((await trx<PaymentRow>('payments')
+          .whereIn('uuid', unique.slice(i, i + INSERT_CHUNK))
+          .select('*')) as PaymentRow[]),
+      );
     }
-    if (rows.some((r) => !inScope(ctx.actor, Number(r.store_id)))) throw new ForbiddenError(problem('payment_store_forbidden'));
+    if (rows.some((r) => !inScope(ctx.actor, Number(r.store_id))))
+      throw new ForbiddenError(problem('payment_store_forbidden'));
     // a 現金 payment of a closed day refuses the batch (or, for manage_payments, is marked after the close)
-    const cash = rows.filter((r) => r.method === METHOD_CASH).sort((a, b) => Number(a.store_id) - Number(b.store_id) || Number(a.paid_at) - Number(b.paid_at));
-    for (const r of cash) await assertDayOpenForCash(trx, ctx, Number(r.store_id), Number(r.paid_at), { entity: 'payment', id: r.uuid, action: 'delete' });
+    const cash = rows
+      .filter((r) => r.method === METHOD_CASH)
+      .sort((a, b) => Number(a.store_id) - Number(b.store_id) || Number(a.paid_at) - Number(b.paid_at));
+    for (const r of cash)
+      await assertDayOpenForCash(trx, ctx, Number(r.store_id), Number(r.paid_at), {
+        entity: 'payment',
+        id: r.uuid,
+        action: 'delete',
+      });
     return { deleted: (await removePaymentRows(trx, ctx, rows)).length };
   });
 }
@@ -375,14 +484,38 @@ export async function deletePayments(ctx: ServiceContext, uuids: unknown): Promi
  * `locked` (FOR UPDATE), so of two deletes at once the second finds them gone and nothing is
  * audited twice; SQLite's one writer takes turns already.
  */
-export async function removePaymentRows(trx: Db, ctx: Pick<ServiceContext, 'actor' | 'ip'>, rows: PaymentRow[], locked = false): Promise<PaymentRow[]> {
-  const chunks = (list: PaymentRow[]) => Array.from({ length: Math.ceil(list.length / INSERT_CHUNK) }, (_, i) => list.slice(i * INSERT_CHUNK, (i + 1) * INSERT_CHUNK).map((r) => r.uuid));
+export async function removePaymentRows(
+  trx: Db,
+  ctx: Pick<ServiceContext, 'actor' | 'ip'>,
+  rows: PaymentRow[],
+  locked = false,
+): Promise<PaymentRow[]> {
+  const chunks = (list: PaymentRow[]) =>
+    Array.from({ length: Math.ceil(list.length / INSERT_CHUNK) }, (_, i) =>
+      list.slice(i * INSERT_CHUNK, (i + 1) * INSERT_CHUNK).map((r) => r.uuid),
+    );
   let kept = rows;
   if (isPostgres(trx) && !locked) {
     kept = [];
-    for (const uuids of chunks(rows)) kept.push(...((await trx<PaymentRow>('payments').whereIn('uuid', uuids).orderBy('uuid').forUpdate().select('*')) as PaymentRow[]));
+    for (const uuids of chunks(rows))
+      kept.push(
+        ...((await trx<PaymentRow>('payments')
+          .whereIn('uuid', uuids)
+          .orderBy('uuid')
+          .forUpdate()
+          .select('*')) as PaymentRow[]),
+      );
   }
   for (const uuids of chunks(kept)) await trx('payments').whereIn('uuid', uuids).delete();
-  await recordAuditMany(trx, ctx, kept.map((r) => ({ action: 'delete' as const, entity: 'payment' as const, entityId: r.uuid, before: toPayment(r) })));
+  await recordAuditMany(
+    trx,
+    ctx,
+    kept.map((r) => ({
+      action: 'delete' as const,
+      entity: 'payment' as const,
+      entityId: r.uuid,
+      before: toPayment(r),
+    })),
+  );
   return kept;
 }

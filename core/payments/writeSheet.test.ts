@@ -6,7 +6,13 @@ import * as XLSX from 'xlsx';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { PaymentStatus } from './statuses.js';
 import { parsePaymentsWorkbook } from './readSheet.js';
-import { buildExportCsv, buildExportWorkbook, buildSampleWorkbook, exportFileName, type ExportPayment } from './writeSheet.js';
+import {
+  buildExportCsv,
+  buildExportWorkbook,
+  buildSampleWorkbook,
+  exportFileName,
+  type ExportPayment,
+} from './writeSheet.js';
 
 const STORES = [
   { id: 1, name: '台北店', code: 'TPE' },
@@ -29,7 +35,9 @@ function sheetOf(bytes: Uint8Array): XLSX.WorkSheet {
 const rowCells = (ws: XLSX.WorkSheet, r: number) => COLS.map((c) => ws[`${c}${r}`] as XLSX.CellObject | undefined);
 /** The raw XML of the first worksheet inside the .xlsx zip. */
 function sheetXml(bytes: Uint8Array): string {
-  const wb = XLSX.read(bytes, { type: 'array', bookFiles: true }) as XLSX.WorkBook & { files: Record<string, { content: Uint8Array }> };
+  const wb = XLSX.read(bytes, { type: 'array', bookFiles: true }) as XLSX.WorkBook & {
+    files: Record<string, { content: Uint8Array }>;
+  };
   const file = wb.files['xl/worksheets/sheet1.xml'];
   expect(file).toBeDefined();
   return new TextDecoder().decode(file.content);
@@ -61,7 +69,15 @@ describe('the import sample 匯款記錄_匯入範例.xlsx', () => {
     expect(rowCells(ws, 1).map((c) => c?.v)).toEqual(HEADER);
     for (let r = 2; r <= 5; r++) expect(ws[`B${r}`], `row ${r}`).toBeDefined();
     expect(XLSX.utils.decode_range(ws['!ref']!).e.r).toBe(7); // rows 1..8 only
-    expect([2, 3, 4, 5, 6, 7, 8].map((r) => ws[`H${r}`]?.v)).toEqual(['匯款', '匯款', '匯款', '匯款', '現金', '電子支付-LINE Pay', '員工購物-刷卡']);
+    expect([2, 3, 4, 5, 6, 7, 8].map((r) => ws[`H${r}`]?.v)).toEqual([
+      '匯款',
+      '匯款',
+      '匯款',
+      '匯款',
+      '現金',
+      '電子支付-LINE Pay',
+      '員工購物-刷卡',
+    ]);
     for (const r of [6, 7, 8]) expect(ws[`B${r}`]?.v ?? '', `row ${r}`).toBe('');
   });
 
@@ -111,15 +127,38 @@ describe('the import sample 匯款記錄_匯入範例.xlsx', () => {
 describe('the export workbook', () => {
   const payments: ExportPayment[] = [
     pay(),
-    pay({ last_five: '00007', paid_at: '2026-11-18T16:30:45.000Z', amount: 23800, note: '', store_id: 2, status: '未確認' }),
-    pay({ last_five: '99999', paid_at: '2026-11-19T23:59:00.000Z', amount: 1, note: '退款, "再確認"\n第二行', store_id: 3, status: '未入帳' }),
+    pay({
+      last_five: '00007',
+      paid_at: '2026-11-18T16:30:45.000Z',
+      amount: 23800,
+      note: '',
+      store_id: 2,
+      status: '未確認',
+    }),
+    pay({
+      last_five: '99999',
+      paid_at: '2026-11-19T23:59:00.000Z',
+      amount: 1,
+      note: '退款, "再確認"\n第二行',
+      store_id: 3,
+      status: '未入帳',
+    }),
   ];
 
   it('has the import columns in the same order, one row per payment', () => {
     const ws = sheetOf(buildExportWorkbook(payments, STORES));
     expect(rowCells(ws, 1).map((c) => c?.v)).toEqual(HEADER);
     expect(XLSX.utils.decode_range(ws['!ref']!).e.r).toBe(3);
-    expect(rowCells(ws, 2).map((c) => c?.w)).toEqual(['2026/11/18', '01234', '2026/11/18 09:15', '1,500', '早班', '台北店 (TPE)', '已點收', '匯款']);
+    expect(rowCells(ws, 2).map((c) => c?.w)).toEqual([
+      '2026/11/18',
+      '01234',
+      '2026/11/18 09:15',
+      '1,500',
+      '早班',
+      '台北店 (TPE)',
+      '已點收',
+      '匯款',
+    ]);
   });
 
   it('maps 已入帳 to 已點收 and both other statuses to 未點收', () => {
@@ -150,8 +189,14 @@ describe('the export workbook', () => {
         expect(isDateCell(ws[`C${r}`]), `${tz} C${r}`).toBe(true);
       }
       // 2026-11-18T16:30:45Z is already the 19th in Taiwan; so is 2026-11-19T23:59Z the 20th
-      expect([2, 3, 4].map((r) => ws[`A${r}`].w), tz).toEqual(['2026/11/18', '2026/11/19', '2026/11/20']);
-      expect([2, 3, 4].map((r) => ws[`C${r}`].w), tz).toEqual(['2026/11/18 09:15', '2026/11/19 00:30', '2026/11/20 07:59']);
+      expect(
+        [2, 3, 4].map((r) => ws[`A${r}`].w),
+        tz,
+      ).toEqual(['2026/11/18', '2026/11/19', '2026/11/20']);
+      expect(
+        [2, 3, 4].map((r) => ws[`C${r}`].w),
+        tz,
+      ).toEqual(['2026/11/18 09:15', '2026/11/19 00:30', '2026/11/20 07:59']);
       expect(ws.C2.v, tz).toBeCloseTo(46344 + (9 * 60 + 15) / 1440, 9);
       expect(ws.A2.v, tz).toBe(46344);
       seen.push([2, 3, 4].map((r) => [ws[`A${r}`].v, ws[`C${r}`].v]));
@@ -163,10 +208,42 @@ describe('the export workbook', () => {
   it('imports back unchanged (round trip): last five, time, amount, note, store and status', () => {
     const list: ExportPayment[] = [
       ...payments,
-      pay({ last_five: '10000', paid_at: '2026-01-01T00:00:30.000Z', amount: 100_000_000, note: '=1+1', store_id: 1, status: '未確認' }),
-      pay({ last_five: '00000', paid_at: '2025-12-31T16:00:00.000Z', amount: 650, note: '  ', store_id: 2, status: '已入帳' }),
-      pay({ last_five: '', paid_at: '2026-01-02T03:00:00.000Z', amount: 90, note: '', store_id: 1, status: '已入帳', method: '現金', employee: true }),
-      pay({ last_five: '', paid_at: '2026-01-02T03:00:00.000Z', amount: 90, note: '', store_id: 1, status: '已入帳', method: '電子支付', method_detail: '街口支付' }),
+      pay({
+        last_five: '10000',
+        paid_at: '2026-01-01T00:00:30.000Z',
+        amount: 100_000_000,
+        note: '=1+1',
+        store_id: 1,
+        status: '未確認',
+      }),
+      pay({
+        last_five: '00000',
+        paid_at: '2025-12-31T16:00:00.000Z',
+        amount: 650,
+        note: '  ',
+        store_id: 2,
+        status: '已入帳',
+      }),
+      pay({
+        last_five: '',
+        paid_at: '2026-01-02T03:00:00.000Z',
+        amount: 90,
+        note: '',
+        store_id: 1,
+        status: '已入帳',
+        method: '現金',
+        employee: true,
+      }),
+      pay({
+        last_five: '',
+        paid_at: '2026-01-02T03:00:00.000Z',
+        amount: 90,
+        note: '',
+        store_id: 1,
+        status: '已入帳',
+        method: '電子支付',
+        method_detail: '街口支付',
+      }),
     ];
     const r = parsePaymentsWorkbook(buildExportWorkbook(list, STORES), { stores: STORES });
     expect(r.errors).toEqual([]);
@@ -223,9 +300,20 @@ describe('the export workbook', () => {
 describe('the export CSV', () => {
   it('starts with a UTF-8 BOM, then the header and one line per payment in Taiwan time', () => {
     process.env.TZ = 'America/Chicago';
-    const csv = buildExportCsv([pay(), pay({ last_five: '00007', paid_at: '2026-11-18T16:30:45.000Z', note: '', store_id: 2, status: '未入帳' })], STORES);
-    const others = buildExportCsv([pay({ last_five: '', method: '電子支付', method_detail: 'LINE Pay', employee: true })], STORES);
-    expect(others.slice(1).split('\r\n')[1]).toBe('2026/11/18,,2026/11/18 09:15,1500,早班,台北店 (TPE),已點收,員工購物-電子支付-LINE Pay');
+    const csv = buildExportCsv(
+      [
+        pay(),
+        pay({ last_five: '00007', paid_at: '2026-11-18T16:30:45.000Z', note: '', store_id: 2, status: '未入帳' }),
+      ],
+      STORES,
+    );
+    const others = buildExportCsv(
+      [pay({ last_five: '', method: '電子支付', method_detail: 'LINE Pay', employee: true })],
+      STORES,
+    );
+    expect(others.slice(1).split('\r\n')[1]).toBe(
+      '2026/11/18,,2026/11/18 09:15,1500,早班,台北店 (TPE),已點收,員工購物-電子支付-LINE Pay',
+    );
     expect(csv.charCodeAt(0)).toBe(0xfeff);
     expect(Buffer.from(csv, 'utf8').subarray(0, 3)).toEqual(Buffer.from([0xef, 0xbb, 0xbf]));
     expect(csv.slice(1)).toBe(
@@ -236,16 +324,22 @@ describe('the export CSV', () => {
   });
 
   it('quotes commas, quotes and newlines', () => {
-    const csv = buildExportCsv([pay({ note: 'a,b' }), pay({ note: 'say "hi"' }), pay({ note: '第一行\n第二行' })], STORES);
+    const csv = buildExportCsv(
+      [pay({ note: 'a,b' }), pay({ note: 'say "hi"' }), pay({ note: '第一行\n第二行' })],
+      STORES,
+    );
     const lines = csv.slice(1).split('\r\n');
     expect(lines[1]).toBe('2026/11/18,"=""01234""",2026/11/18 09:15,1500,"a,b",台北店 (TPE),已點收,匯款');
     expect(lines[2]).toBe('2026/11/18,"=""01234""",2026/11/18 09:15,1500,"say ""hi""",台北店 (TPE),已點收,匯款');
     expect(lines[3]).toBe('2026/11/18,"=""01234""",2026/11/18 09:15,1500,"第一行\n第二行",台北店 (TPE),已點收,匯款');
   });
 
-  it("puts an apostrophe before text starting with =, +, - or @ so no spreadsheet evaluates it", () => {
+  it('puts an apostrophe before text starting with =, +, - or @ so no spreadsheet evaluates it', () => {
     const notes = ['=1+1', '+886912345678', '-5', '@SUM(A1)', '=1,2'];
-    const csv = buildExportCsv(notes.map((note) => pay({ note })), [...STORES, { id: 9, name: '=cmd', code: 'X' }]);
+    const csv = buildExportCsv(
+      notes.map((note) => pay({ note })),
+      [...STORES, { id: 9, name: '=cmd', code: 'X' }],
+    );
     const fields = csv
       .slice(1)
       .split('\r\n')
@@ -259,10 +353,14 @@ describe('the export CSV', () => {
       `"'=1,2",台北店 (TPE),已點收,匯款`,
     ]);
     const storeCsv = buildExportCsv([pay({ store_id: 9 })], [{ id: 9, name: '=cmd', code: 'X' }]);
-    expect(storeCsv.slice(1).split('\r\n')[1]).toBe('2026/11/18,"=""01234""",2026/11/18 09:15,1500,早班,\'=cmd (X),已點收,匯款');
+    expect(storeCsv.slice(1).split('\r\n')[1]).toBe(
+      '2026/11/18,"=""01234""",2026/11/18 09:15,1500,早班,\'=cmd (X),已點收,匯款',
+    );
     // a ; separates cells in some locales: the note stays one quoted cell, its formula part neutralised
     const semi = buildExportCsv([pay({ note: "a;=cmd|' /C calc'!A0" })], STORES);
-    expect(semi.slice(1).split('\r\n')[1]).toBe(`2026/11/18,"=""01234""",2026/11/18 09:15,1500,"a;'=cmd|' /C calc'!A0",台北店 (TPE),已點收,匯款`);
+    expect(semi.slice(1).split('\r\n')[1]).toBe(
+      `2026/11/18,"=""01234""",2026/11/18 09:15,1500,"a;'=cmd|' /C calc'!A0",台北店 (TPE),已點收,匯款`,
+    );
   });
 });
 
@@ -278,11 +376,13 @@ describe('exportFileName (spec section 9)', () => {
   });
 
   it('joins the filter parts, then the timestamp', () => {
-    expect(exportFileName({ storeNames: ['台北店'], statuses: ['已入帳'], from: '2026-11-18', to: '2026-11-21' }, now)).toBe(
-      '匯款記錄_台北店_已入帳_20261118-20261121_202611210030.xlsx',
-    );
+    expect(
+      exportFileName({ storeNames: ['台北店'], statuses: ['已入帳'], from: '2026-11-18', to: '2026-11-21' }, now),
+    ).toBe('匯款記錄_台北店_已入帳_20261118-20261121_202611210030.xlsx');
     expect(exportFileName({ statuses: ['未確認'] }, now, 'csv')).toBe('匯款記錄_未確認_202611210030.csv');
-    expect(exportFileName({ storeNames: ['台北店', '台中店'] }, now)).toMatch(/^匯款記錄_台北店.台中店_202611210030\.xlsx$/);
+    expect(exportFileName({ storeNames: ['台北店', '台中店'] }, now)).toMatch(
+      /^匯款記錄_台北店.台中店_202611210030\.xlsx$/,
+    );
     expect(exportFileName({ from: '2026-11-18' }, now)).toMatch(/^匯款記錄_20261118-?_202611210030\.xlsx$/);
   });
 

@@ -24,12 +24,17 @@ function headerRow(columns: readonly SheetColumn[]): XLSX.CellObject[] {
  * The row writer of one workbook: a payment as sheet cells. Text is always written as a string
  * cell, never as a formula, so a note such as `=HYPERLINK(...)` stays text in every spreadsheet program.
  */
-function cellsWriter(columns: readonly SheetColumn[], storeName: (id: number) => string): (p: ExportPayment) => XLSX.CellObject[] {
+function cellsWriter(
+  columns: readonly SheetColumn[],
+  storeName: (id: number) => string,
+): (p: ExportPayment) => XLSX.CellObject[] {
   const cells = columns.map((c) => {
     const value = c.cell({ storeName });
     const t = c.kind === 'number' ? 'n' : 's';
     const z = c.style && CELL_FORMATS[c.style];
-    return z ? (p: ExportPayment): XLSX.CellObject => ({ t, v: value(p), z }) : (p: ExportPayment): XLSX.CellObject => ({ t, v: value(p) });
+    return z
+      ? (p: ExportPayment): XLSX.CellObject => ({ t, v: value(p), z })
+      : (p: ExportPayment): XLSX.CellObject => ({ t, v: value(p) });
   });
   return (p) => cells.map((cell) => cell(p));
 }
@@ -43,7 +48,10 @@ export function storeNamer(stores: readonly StoreRef[]): (id: number) => string 
 
 function sheetFromRows(rows: XLSX.CellObject[][], columns: readonly SheetColumn[]): XLSX.WorkSheet {
   const ws: XLSX.WorkSheet = { '!data': rows } as XLSX.WorkSheet;
-  ws['!ref'] = XLSX.utils.encode_range({ s: { r: 0, c: 0 }, e: { r: Math.max(rows.length - 1, 0), c: columns.length - 1 } });
+  ws['!ref'] = XLSX.utils.encode_range({
+    s: { r: 0, c: 0 },
+    e: { r: Math.max(rows.length - 1, 0), c: columns.length - 1 },
+  });
   ws['!cols'] = colWidths(columns);
   return ws;
 }
@@ -52,7 +60,8 @@ function workbookBytes(ws: XLSX.WorkSheet): Uint8Array {
   const wb = XLSX.utils.book_new();
   XLSX.utils.book_append_sheet(wb, ws, SHEET_NAME);
   // In Node a Buffer is written directly, much faster than an ArrayBuffer; browsers have no Buffer.
-  if (typeof Buffer !== 'undefined') return XLSX.write(wb, { type: 'buffer', bookType: 'xlsx', compression: true }) as Uint8Array;
+  if (typeof Buffer !== 'undefined')
+    return XLSX.write(wb, { type: 'buffer', bookType: 'xlsx', compression: true }) as Uint8Array;
   return new Uint8Array(XLSX.write(wb, { type: 'array', bookType: 'xlsx', compression: true }) as ArrayBuffer);
 }
 
@@ -71,7 +80,10 @@ export function buildExportWorkbook(payments: Iterable<ExportPayment>, stores: r
  * separators no spreadsheet reads as a formula; text through `csvCell`). Made once per file, each
  * column keeps what repeats (a store's cell, the day at hand).
  */
-export function csvLineWriter(stores: readonly StoreRef[], columns: readonly SheetColumn[] = SHEET_COLUMNS): (p: ExportPayment) => string {
+export function csvLineWriter(
+  stores: readonly StoreRef[],
+  columns: readonly SheetColumn[] = SHEET_COLUMNS,
+): (p: ExportPayment) => string {
   const ctx = { storeName: storeNamer(stores) };
   const [first, ...rest] = columns.map((c) => columnCsv(c, ctx));
   return (p) => {
@@ -82,7 +94,8 @@ export function csvLineWriter(stores: readonly StoreRef[], columns: readonly She
 }
 
 /** The first line of the CSV: a UTF-8 BOM so Excel shows the Chinese correctly, then the headers. */
-export const csvHead = (columns: readonly SheetColumn[] = SHEET_COLUMNS) => `\uFEFF${columns.map((c) => csvCell(c.header)).join(',')}\r\n`;
+export const csvHead = (columns: readonly SheetColumn[] = SHEET_COLUMNS) =>
+  `\uFEFF${columns.map((c) => csvCell(c.header)).join(',')}\r\n`;
 
 /** The same table as CSV, with a UTF-8 BOM so Excel shows the Chinese correctly. */
 export function buildExportCsv(payments: Iterable<ExportPayment>, stores: readonly StoreRef[]): string {
@@ -94,7 +107,10 @@ export function buildExportCsv(payments: Iterable<ExportPayment>, stores: readon
 }
 
 /** The CSV as a stream of text, from payments arriving in batches. */
-export async function* streamExportCsv(batches: AsyncIterable<Iterable<ExportPayment>>, stores: readonly StoreRef[]): AsyncGenerator<string> {
+export async function* streamExportCsv(
+  batches: AsyncIterable<Iterable<ExportPayment>>,
+  stores: readonly StoreRef[],
+): AsyncGenerator<string> {
   const columns = [...SHEET_COLUMNS];
   const line = csvLineWriter(stores, columns);
   yield csvHead(columns);
@@ -106,19 +122,63 @@ export async function* streamExportCsv(batches: AsyncIterable<Iterable<ExportPay
 }
 
 /** The sample workbook `匯款記錄_匯入範例.xlsx`: the header, four transfers and a cash, an e-payment and a staff card sale. */
-export function buildSampleWorkbook(stores: readonly StoreRef[] = [], now: number = Date.now(), opts: { takings?: boolean } = {}): Uint8Array {
+export function buildSampleWorkbook(
+  stores: readonly StoreRef[] = [],
+  now: number = Date.now(),
+  opts: { takings?: boolean } = {},
+): Uint8Array {
   const first = stores[0] ? storeLabel(stores[0]) : '總店 (HQ)';
-  const second = stores[1] ? stores[1].code : stores[0]?.code ?? 'HQ';
+  const second = stores[1] ? stores[1].code : (stores[0]?.code ?? 'HQ');
   const day = addDays(taipeiDate(now), -1);
   const at = (hm: string) => new Date(parseInstant(`${day} ${hm}`)!).toISOString();
   const examples: ExportPayment[] = [
     { last_five: '01234', paid_at: at('09:15'), amount: 1500, note: '範例：早班匯款', store_id: -1, status: '已入帳' },
     { last_five: '56789', paid_at: at('10:30'), amount: 23800, note: '', store_id: -1, status: '未確認' },
-    { last_five: '00987', paid_at: at('13:05'), amount: 650, note: '分店欄可填名稱、代碼或「名稱 (代碼)」', store_id: -2, status: '未確認' },
-    { last_five: '24680', paid_at: at('18:45'), amount: 12000, note: '點收狀態填「已點收」會匯入為已入帳', store_id: -1, status: '未確認' },
-    { last_five: '', paid_at: at('19:10'), amount: 320, note: '付款方式空白即為匯款；現金、刷卡、電子支付不填後五碼', store_id: -1, status: '已入帳', method: '現金' },
-    { last_five: '', paid_at: at('19:40'), amount: 880, note: '電子支付可寫類型，例如「電子支付-LINE Pay」', store_id: -2, status: '已入帳', method: '電子支付', method_detail: 'LINE Pay' },
-    { last_five: '', paid_at: at('20:05'), amount: 150, note: '員工購物寫在前面，例如「員工購物-刷卡」', store_id: -1, status: '已入帳', method: '刷卡', employee: true },
+    {
+      last_five: '00987',
+      paid_at: at('13:05'),
+      amount: 650,
+      note: '分店欄可填名稱、代碼或「名稱 (代碼)」',
+      store_id: -2,
+      status: '未確認',
+    },
+    {
+      last_five: '24680',
+      paid_at: at('18:45'),
+      amount: 12000,
+      note: '點收狀態填「已點收」會匯入為已入帳',
+      store_id: -1,
+      status: '未確認',
+    },
+    {
+      last_five: '',
+      paid_at: at('19:10'),
+      amount: 320,
+      note: '付款方式空白即為匯款；現金、刷卡、電子支付不填後五碼',
+      store_id: -1,
+      status: '已入帳',
+      method: '現金',
+    },
+    {
+      last_five: '',
+      paid_at: at('19:40'),
+      amount: 880,
+      note: '電子支付可寫類型，例如「電子支付-LINE Pay」',
+      store_id: -2,
+      status: '已入帳',
+      method: '電子支付',
+      method_detail: 'LINE Pay',
+    },
+    {
+      last_five: '',
+      paid_at: at('20:05'),
+      amount: 150,
+      note: '員工購物寫在前面，例如「員工購物-刷卡」',
+      store_id: -1,
+      status: '已入帳',
+      method: '刷卡',
+      employee: true,
+    },
   ];
   const columns = [...SHEET_COLUMNS];
   const cells = cellsWriter(columns, (id) => (id === -2 ? second : first));
@@ -148,7 +208,11 @@ export interface ExportFilterParts {
  * Export file names (spec section 9): all data `匯款記錄_全部_YYYYMMDDHHmm.xlsx`; filtered, the
  * filter parts joined, then the timestamp, e.g. `匯款記錄_台北店_已入帳_20261118-20261121_202611211530.xlsx`.
  */
-export function exportFileName(filter: ExportFilterParts | null, now: number = Date.now(), ext: 'xlsx' | 'csv' | 'json' = 'xlsx'): string {
+export function exportFileName(
+  filter: ExportFilterParts | null,
+  now: number = Date.now(),
+  ext: 'xlsx' | 'csv' | 'json' = 'xlsx',
+): string {
   const parts: string[] = [SHEET_NAME];
   const f = filter ?? {};
   const filtered: string[] = [];

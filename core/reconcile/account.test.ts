@@ -8,7 +8,8 @@ describe('a statement’s bank account (issue 21)', () => {
     expect(cleanAccount('')).toBeNull();
     expect(cleanAccount(42)).toBeNull();
     const key = accountKey('0123-456-789012');
-    for (const other of ['0123 456 789012', '0123456789012', '０１２３－４５６－７８９０１２', '0123.456.789012']) expect(accountKey(other), other).toBe(key);
+    for (const other of ['0123 456 789012', '0123456789012', '０１２３－４５６－７８９０１２', '0123.456.789012'])
+      expect(accountKey(other), other).toBe(key);
     expect(accountKey('0123-456-789013')).not.toBe(key);
   });
 
@@ -25,7 +26,10 @@ describe('a statement’s bank account (issue 21)', () => {
       }
     })() as ValidationError;
     expect(err).toBeInstanceOf(ValidationError);
-    expect(err.errors[0]).toEqual({ field: 'account', message: '對帳單上的帳號是「0123-456-789012」，與指定的帳號「9999-456-789012」不同' });
+    expect(err.errors[0]).toEqual({
+      field: 'account',
+      message: '對帳單上的帳號是「0123-456-789012」，與指定的帳號「9999-456-789012」不同',
+    });
   });
 
   it('checks a typed account', () => {

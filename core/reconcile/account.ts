@@ -18,7 +18,10 @@ export function cleanAccount(raw: unknown): string | null {
 
 /** What makes two spellings one account: full-width as half-width, no spaces, dashes or dots, upper case. */
 export function accountKey(account: string): string {
-  return account.normalize('NFKC').replace(/[\s\u3000\-－‐–—.．]/g, '').toUpperCase();
+  return account
+    .normalize('NFKC')
+    .replace(/[\s\u3000\-－‐–—.．]/g, '')
+    .toUpperCase();
 }
 
 /** Whether a typed account is usable: printable, not too long. */
@@ -37,11 +40,15 @@ export function lineSource(account: string | null, storeId: number | null): stri
 
 /** The account typed on upload (CLI --account, API `account`): null when none, else checked. */
 export function givenAccount(raw: unknown): string | null {
-  if (raw !== undefined && raw !== null && typeof raw !== 'string') throw ValidationError.single('account', 'reconcile_account_bad');
+  if (raw !== undefined && raw !== null && typeof raw !== 'string')
+    throw ValidationError.single('account', 'reconcile_account_bad');
   const account = cleanAccount(raw);
   if (account === null) return null;
   const problem = accountProblem(account);
-  if (problem) throw problem === 'too_long' ? ValidationError.single('account', 'reconcile_account_too_long', { limit: MAX_ACCOUNT_LENGTH }) : ValidationError.single('account', 'reconcile_account_bad');
+  if (problem)
+    throw problem === 'too_long'
+      ? ValidationError.single('account', 'reconcile_account_too_long', { limit: MAX_ACCOUNT_LENGTH })
+      : ValidationError.single('account', 'reconcile_account_bad');
   return account;
 }
 
@@ -53,6 +60,7 @@ export function statementAccount(inFileRaw: string | null | undefined, given: st
   const raw = cleanAccount(inFileRaw ?? null);
   const inFile = raw === null ? null : raw.slice(0, MAX_ACCOUNT_LENGTH);
   if (inFile === null) return given;
-  if (given !== null && accountKey(given) !== accountKey(inFile)) throw ValidationError.single('account', 'reconcile_account_differs', { in_file: inFile, given });
+  if (given !== null && accountKey(given) !== accountKey(inFile))
+    throw ValidationError.single('account', 'reconcile_account_differs', { in_file: inFile, given });
   return inFile;
 }

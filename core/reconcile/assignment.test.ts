@@ -16,7 +16,7 @@ function brute(edges: Edge[][], i = 0, used = new Set<number>()): number {
 
 function random(seed: number) {
   let s = seed;
-  return () => ((s = (s * 1103515245 + 12345) % 2147483648) / 2147483648);
+  return () => (s = (s * 1103515245 + 12345) % 2147483648) / 2147483648;
 }
 
 /** n reports, m lines, each pair an edge with even odds, weights 0–100. */
@@ -61,7 +61,10 @@ describe('Assignment', () => {
       edges.forEach((list, i) => {
         const alone = brute(edges.map((l, k) => (k === i ? [] : l)));
         // i paired with one of its lines, the others as best they can without that line
-        const paired = list.reduce((b, e) => Math.max(b, e.weight + brute(edges.map((l, k) => (k === i ? [] : l.filter((x) => x.to !== e.to))))), -Infinity);
+        const paired = list.reduce(
+          (b, e) => Math.max(b, e.weight + brute(edges.map((l, k) => (k === i ? [] : l.filter((x) => x.to !== e.to))))),
+          -Infinity,
+        );
         expect(best).toBeCloseTo(Math.max(alone, paired), 6);
         if (list.length === 0) expect(a.paidMargin(i)).toBe(-Infinity);
         else expect(a.paidMargin(i)).toBeCloseTo(paired - alone, 6);
@@ -90,7 +93,8 @@ describe('Assignment', () => {
         let used = -Infinity;
         edges.forEach((list, k) => {
           const e = list.find((x) => x.to === j);
-          if (e) used = Math.max(used, e.weight + brute(edges.map((l, x) => (x === k ? [] : l.filter((y) => y.to !== j)))));
+          if (e)
+            used = Math.max(used, e.weight + brute(edges.map((l, x) => (x === k ? [] : l.filter((y) => y.to !== j)))));
         });
         if (used === -Infinity) expect(a.usedMargin(j)).toBe(-Infinity);
         else expect(a.usedMargin(j)).toBeCloseTo(used - alone, 6);
@@ -100,7 +104,16 @@ describe('Assignment', () => {
 
   it('gives a recurring pair to the nearer report even when the greedy order would not', () => {
     // report 0 likes line 0 a little more than line 1, report 1 can only take line 0
-    const a = new Assignment([[{ to: 0, weight: 10 }, { to: 1, weight: 9 }], [{ to: 0, weight: 8 }]], 2);
+    const a = new Assignment(
+      [
+        [
+          { to: 0, weight: 10 },
+          { to: 1, weight: 9 },
+        ],
+        [{ to: 0, weight: 8 }],
+      ],
+      2,
+    );
     expect([a.lineOf(0), a.lineOf(1)]).toEqual([1, 0]);
   });
 });

@@ -33,14 +33,19 @@ function typoKind(a: string, b: string): 'one' | 'swap' | null {
   const diff: number[] = [];
   for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) diff.push(i);
   if (diff.length === 1) return 'one';
-  if (diff.length === 2 && diff[1] === diff[0] + 1 && a[diff[0]] === b[diff[1]] && a[diff[1]] === b[diff[0]]) return 'swap';
+  if (diff.length === 2 && diff[1] === diff[0] + 1 && a[diff[0]] === b[diff[1]] && a[diff[1]] === b[diff[0]])
+    return 'swap';
   return null;
 }
 
 /** The reported last five against the trailing digits the bank shows (masked accounts show 3 to 5). */
-export function compareDigits(lastFive: string, digits: string): { verdict: DigitsVerdict; visible: number; score: number; reason: Reason } {
+export function compareDigits(
+  lastFive: string,
+  digits: string,
+): { verdict: DigitsVerdict; visible: number; score: number; reason: Reason } {
   const visible = Math.min(digits.length, lastFive.length);
-  if (visible === 0 || !/^\d+$/.test(lastFive)) return { verdict: 'unknown', visible: 0, score: 0, reason: { code: 'no_account' } };
+  if (visible === 0 || !/^\d+$/.test(lastFive))
+    return { verdict: 'unknown', visible: 0, score: 0, reason: { code: 'no_account' } };
   const ours = lastFive.slice(-visible);
   const theirs = digits.slice(-visible);
   if (ours === theirs) {
@@ -48,7 +53,13 @@ export function compareDigits(lastFive: string, digits: string): { verdict: Digi
     return { verdict: visible >= 3 ? 'equal' : 'unknown', visible, score, reason: { code: 'digits_equal', visible } };
   }
   const typo = visible >= 3 ? typoKind(ours, theirs) : null;
-  if (typo) return { verdict: 'typo', visible, score: visible >= 4 ? 15 : 8, reason: { code: 'digits_typo', visible, kind: typo } };
+  if (typo)
+    return {
+      verdict: 'typo',
+      visible,
+      score: visible >= 4 ? 15 : 8,
+      reason: { code: 'digits_typo', visible, kind: typo },
+    };
   return { verdict: 'different', visible, score: -15, reason: { code: 'digits_different', visible } };
 }
 

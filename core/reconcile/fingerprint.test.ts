@@ -1,7 +1,16 @@
 import { describe, expect, it } from 'vitest';
 import { fingerprints, fingerprintText } from './fingerprint.js';
 
-const line = (extra: Partial<{ at: number; amount: number; balance: number | null; summary: string; note: string; counterparty: string }> = {}) => ({
+const line = (
+  extra: Partial<{
+    at: number;
+    amount: number;
+    balance: number | null;
+    summary: string;
+    note: string;
+    counterparty: string;
+  }> = {},
+) => ({
   at: 1_763_000_000_000,
   amount: 12_800,
   balance: 181_725,
@@ -16,7 +25,9 @@ describe('fingerprints', () => {
     const csv = fingerprints([line()], '0123-456-789012');
     // LibreOffice read the 備註 as a number; full-width and doubled spaces are the same text
     expect(fingerprints([line({ note: '81234567890417' })], '0123456789012')).toEqual(csv);
-    expect(fingerprints([line({ summary: 'ＡＴＭ轉入 ', note: '  0081234567890417' })], '0123-456-789012')).toEqual(csv);
+    expect(fingerprints([line({ summary: 'ＡＴＭ轉入 ', note: '  0081234567890417' })], '0123-456-789012')).toEqual(
+      csv,
+    );
   });
 
   it('tells apart what differs: the account, the amount, the digits, the order of equal lines', () => {

@@ -31,7 +31,15 @@ export function fingerprintText(s: string): string {
 /** The key of one line, before its order among equal lines is added. */
 export function fingerprintKey(line: FingerprintedLine, account: string | null): string {
   const source = account === null ? [] : [accountKey(account)];
-  return JSON.stringify([...source, line.at, line.amount, line.balance, fingerprintText(line.summary), fingerprintText(line.note), fingerprintText(line.counterparty)]);
+  return JSON.stringify([
+    ...source,
+    line.at,
+    line.amount,
+    line.balance,
+    fingerprintText(line.summary),
+    fingerprintText(line.note),
+    fingerprintText(line.counterparty),
+  ]);
 }
 
 /** The fingerprint of the `n`th line (from 1) with this key. */

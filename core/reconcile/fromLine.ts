@@ -25,7 +25,8 @@ type ScopedLine = Parameters<typeof toBankLine>[0] & { linked: number | null };
 /** The line, in the caller's scope, as a credit no payment holds yet. */
 async function openCredit(ctx: ServiceContext, db: ServiceContext['db'], raw: unknown): Promise<ScopedLine> {
   const id = toId(raw);
-  const l = id === null ? undefined : ((await scopedLines(ctx, db).where('l.id', id).first()) as ScopedLine | undefined);
+  const l =
+    id === null ? undefined : ((await scopedLines(ctx, db).where('l.id', id).first()) as ScopedLine | undefined);
   if (!l) throw new NotFoundError(problem('reconcile_line_not_found', { id: String(raw) }));
   if (l.linked !== null && l.linked !== undefined) throw new ConflictError(problem('reconcile_line_taken'), 'line');
   if (Number(l.amount) <= 0) throw ValidationError.single('line', 'reconcile_line_not_credit', { id: Number(l.id) });
@@ -46,16 +47,23 @@ function lastFiveOf(line: { digits: string }, typed: unknown): string {
  * statement's, else the caller's only store. A line of one store's statement pays that store only;
  * one of a statement for every store, only for an account that reaches every store (credit.ts).
  */
-async function storeFor(ctx: ServiceContext, db: ServiceContext['db'], line: ScopedLine, raw: unknown): Promise<number> {
+async function storeFor(
+  ctx: ServiceContext,
+  db: ServiceContext['db'],
+  line: ScopedLine,
+  raw: unknown,
+): Promise<number> {
   const fixed = line.store_id === null ? null : Number(line.store_id);
   const scope = storeScope(ctx.actor);
-  if (!mayMakePaymentOf(ctx.actor, { store_id: fixed })) throw new ForbiddenError(problem('reconcile_shared_line', { id: Number(line.id) }));
+  if (!mayMakePaymentOf(ctx.actor, { store_id: fixed }))
+    throw new ForbiddenError(problem('reconcile_shared_line', { id: Number(line.id) }));
   const only = !scope.all && scope.ids.length === 1 ? scope.ids[0] : null;
   const id = raw === undefined || raw === null || raw === '' ? (fixed ?? only) : toId(raw);
   if (id === null) throw ValidationError.single('store_id', 'reconcile_store_required');
   if (!(await findStore(db, id))) throw new NotFoundError(problem('store_not_found'));
   if (!inScope(ctx.actor, id)) throw new ForbiddenError(problem('payment_store_forbidden'));
-  if (fixed !== null && fixed !== id) throw ValidationError.single('store_id', 'reconcile_other_store', { id: Number(line.id) });
+  if (fixed !== null && fixed !== id)
+    throw ValidationError.single('store_id', 'reconcile_other_store', { id: Number(line.id) });
   return id;
 }
 
@@ -65,7 +73,10 @@ async function storeFor(ctx: ServiceContext, db: ServiceContext['db'], line: Sco
  * one line at once (one instance or several) one is stored; the other is refused
  * (409 這筆入帳已連結到其他匯款記錄), its payment never written.
  */
-export async function createFromLine(ctx: ServiceContext, input: { line?: unknown; store_id?: unknown; last_five?: unknown; note?: unknown }): Promise<ReconciledPayment> {
+export async function createFromLine(
+  ctx: ServiceContext,
+  input: { line?: unknown; store_id?: unknown; last_five?: unknown; note?: unknown },
+): Promise<ReconciledPayment> {
   requirePermission(ctx.actor, 'confirm_payments');
   const note = noteOf(input.note);
   if ('problem' in note) throw new ValidationError([fieldErrorOf('note', note.problem)]);
@@ -76,14 +87,37 @@ export async function createFromLine(ctx: ServiceContext, input: { line?: unknow
       const line = await openCredit(ctx, trx, input.line);
       const storeId = await storeFor(ctx, trx, line, input.store_id);
       const now = Date.now();
-      const fields = { store_id: storeId, last_five: lastFiveOf(line, input.last_five), paid_at: Number(line.at), amount: Number(line.amount), note: note.value, method: METHOD_TRANSFER, status: STATUS_CREDITED, fromBank: true };
+      const fields = {
+        store_id: storeId,
+        last_five: lastFiveOf(line, input.last_five),
+        paid_at: Number(line.at),
+        amount: Number(line.amount),
+        note: note.value,
+        method: METHOD_TRANSFER,
+        status: STATUS_CREDITED,
+        fromBank: true,
+      };
       const row: PaymentRow = newPaymentRow(ctx.actor, fields, now);
       await insertPayments(trx, [row]);
       // 取消對帳 puts it where a report starts (未確認): nobody reported it, the bank line was the only evidence
-      await trx('bank_links').insert({ payment_uuid: row.uuid, line_id: Number(line.id), status_before: initialStatus(METHOD_TRANSFER), decided_by: 'person', actor_id: actorUserId(ctx.actor), score: null, reasons: JSON.stringify([]), at: now });
+      await trx('bank_links').insert({
+        payment_uuid: row.uuid,
+        line_id: Number(line.id),
+        status_before: initialStatus(METHOD_TRANSFER),
+        decided_by: 'person',
+        actor_id: actorUserId(ctx.actor),
+        score: null,
+        reasons: JSON.stringify([]),
+        at: now,
+      });
       const payment: ReconciledPayment = { ...toPayment(row), bank_line_id: Number(line.id) };
       // no payer memory: the last five came from this line (or the accountant), not from a customer's report
-      await recordAudit(trx, ctx, { action: 'create', entity: 'payment', entityId: row.uuid, after: { ...payment, reconcile: { line: toBankLine({ ...line, payment_uuid: row.uuid }), by: 'person' } } });
+      await recordAudit(trx, ctx, {
+        action: 'create',
+        entity: 'payment',
+        entityId: row.uuid,
+        after: { ...payment, reconcile: { line: toBankLine({ ...line, payment_uuid: row.uuid }), by: 'person' } },
+      });
       return payment;
     });
   } catch (err) {
@@ -102,10 +136,15 @@ const REPORTS_FOR_LINE = 30;
  * the line's amount first, then by how near their time is to the line's. `q`: part of the last
  * five, the amount, or words of the note.
  */
-export async function reportsForLine(ctx: ServiceContext, rawLine: unknown, rawQuery: unknown): Promise<{ line: BankLine; reports: ReconciledPayment[] }> {
+export async function reportsForLine(
+  ctx: ServiceContext,
+  rawLine: unknown,
+  rawQuery: unknown,
+): Promise<{ line: BankLine; reports: ReconciledPayment[] }> {
   requirePermission(ctx.actor, 'confirm_payments');
   const line = await openCredit(ctx, ctx.db, rawLine);
-  const q = ctx.db('payments as p')
+  const q = ctx
+    .db('payments as p')
     .leftJoin('bank_links as k', 'k.payment_uuid', 'p.uuid')
     .whereNull('k.line_id')
     .where({ 'p.method': METHOD_TRANSFER, 'p.status': STATUS_PENDING })

@@ -14,7 +14,13 @@ let seq = 0;
 function report(at: string, amount: number, last_five: string, extra: Partial<ReconcileReport> = {}): ReconcileReport {
   return { uuid: `p${++seq}`, store_id: 1, last_five, paid_at: tw(at), amount, note: '', ...extra };
 }
-function line(id: number, at: string, amount: number, digits: string, extra: Partial<ReconcileLine> = {}): ReconcileLine {
+function line(
+  id: number,
+  at: string,
+  amount: number,
+  digits: string,
+  extra: Partial<ReconcileLine> = {},
+): ReconcileLine {
   return { id, at: tw(at), hasTime: true, amount, digits, summary: '跨行轉入', note: '', ...extra };
 }
 const pairs = (r: ReturnType<typeof matchReconcile>) => r.auto.map((a) => [a.payment, a.line]);
@@ -38,7 +44,9 @@ describe('matchReconcile', () => {
       line(2, '2026-11-04T01:59:00', 1500, '12345'), // 1½ days + 1 minute before
       line(3, '2026-11-10T02:01:00', 1500, '12345'), // 4½ days + 1 minute after
     ];
-    const res = matchReconcile([r], lines, { coverage: { from: tw('2026-11-01T00:00:00'), to: tw('2026-11-30T23:59:59') } });
+    const res = matchReconcile([r], lines, {
+      coverage: { from: tw('2026-11-01T00:00:00'), to: tw('2026-11-30T23:59:59') },
+    });
     expect(res.auto).toEqual([]);
     expect(res.review).toEqual([]);
     expect(res.unpaid).toEqual([{ payment: r.uuid }]);
@@ -68,12 +76,23 @@ describe('matchReconcile', () => {
   it('two customers with the same last five: the times decide, and when they cannot it goes to a person', () => {
     const a = report('2026-11-05T10:00:00', 2000, '24680');
     const b = report('2026-11-05T18:00:00', 2000, '24680');
-    const res = matchReconcile([b, a], [line(2, '2026-11-05T18:04:00', 2000, '24680'), line(1, '2026-11-05T10:02:00', 2000, '24680')]);
-    expect(pairs(res).sort()).toEqual([[a.uuid, 1], [b.uuid, 2]].sort());
+    const res = matchReconcile(
+      [b, a],
+      [line(2, '2026-11-05T18:04:00', 2000, '24680'), line(1, '2026-11-05T10:02:00', 2000, '24680')],
+    );
+    expect(pairs(res).sort()).toEqual(
+      [
+        [a.uuid, 1],
+        [b.uuid, 2],
+      ].sort(),
+    );
 
     const c = report('2026-11-06T10:00:00', 2000, '24680');
     const d = report('2026-11-06T10:05:00', 2000, '24680');
-    const close = matchReconcile([c, d], [line(3, '2026-11-06T10:06:00', 2000, '24680'), line(4, '2026-11-06T10:07:00', 2000, '24680')]);
+    const close = matchReconcile(
+      [c, d],
+      [line(3, '2026-11-06T10:06:00', 2000, '24680'), line(4, '2026-11-06T10:07:00', 2000, '24680')],
+    );
     expect(close.auto).toEqual([]);
     expect(close.review.map((x) => x.payment).sort()).toEqual([c.uuid, d.uuid].sort());
     expect(close.review.every((x) => x.candidates.length === 2)).toBe(true);
@@ -83,8 +102,26 @@ describe('matchReconcile', () => {
     const r = report('2026-11-05T14:00:00', 800, '12345');
     const one = matchReconcile([r], [line(1, '2026-11-05T14:05:00', 800, '12845')]);
     expect(one.auto).toEqual([]);
-    expect(one.review).toEqual([{ payment: r.uuid, candidates: [{ line: 1, score: expect.any(Number), reasons: [{ code: 'amount' }, { code: 'digits_typo', visible: 5, kind: 'one' }, { code: 'time_gap', ms: 5 * MIN }] }] }]);
-    const swap = matchReconcile([r], [line(1, '2026-11-05T16:05:00', 800, '99999'), line(2, '2026-11-05T16:05:00', 800, '12354')]);
+    expect(one.review).toEqual([
+      {
+        payment: r.uuid,
+        candidates: [
+          {
+            line: 1,
+            score: expect.any(Number),
+            reasons: [
+              { code: 'amount' },
+              { code: 'digits_typo', visible: 5, kind: 'one' },
+              { code: 'time_gap', ms: 5 * MIN },
+            ],
+          },
+        ],
+      },
+    ]);
+    const swap = matchReconcile(
+      [r],
+      [line(1, '2026-11-05T16:05:00', 800, '99999'), line(2, '2026-11-05T16:05:00', 800, '12354')],
+    );
     expect(swap.review[0].candidates.map((c) => c.line)).toEqual([2, 1]);
     expect(swap.review[0].candidates[0].reasons).toContainEqual({ code: 'digits_typo', visible: 5, kind: 'swap' });
     expect(swap.review[0].candidates[1].reasons).toContainEqual({ code: 'digits_different', visible: 5 });
@@ -108,15 +145,20 @@ describe('matchReconcile', () => {
     expect(crowded.auto).toEqual([]);
     expect(crowded.review.find((x) => x.payment === r.uuid)?.candidates[0].line).toBe(1);
 
-    const twoLines = matchReconcile([r], [line(1, '2026-11-05T14:02:00', 650, ''), line(2, '2026-11-05T14:09:00', 650, '')]);
+    const twoLines = matchReconcile(
+      [r],
+      [line(1, '2026-11-05T14:02:00', 650, ''), line(2, '2026-11-05T14:09:00', 650, '')],
+    );
     expect(twoLines.auto).toEqual([]);
     expect(twoLines.review[0].candidates.map((c) => c.line)).toEqual([1, 2]);
   });
 
   describe('review ranks first the line one global assignment gives the report', () => {
     // nothing automatic here: these are about the order a person sees
-    const matchReconcile = (r: ReconcileReport[], l: ReconcileLine[]) => match(r, l, { thresholds: { auto: Infinity, autoNoDigits: Infinity } });
-    const first = (res: ReturnType<typeof matchReconcile>, uuid: string) => res.review.find((x) => x.payment === uuid)?.candidates[0]?.line;
+    const matchReconcile = (r: ReconcileReport[], l: ReconcileLine[]) =>
+      match(r, l, { thresholds: { auto: Infinity, autoNoDigits: Infinity } });
+    const first = (res: ReturnType<typeof matchReconcile>, uuid: string) =>
+      res.review.find((x) => x.payment === uuid)?.candidates[0]?.line;
 
     it('minutes weigh more than a straight line of time: a pair one minute apart is not traded for two middling ones', () => {
       // Two cash deposits (no digits) of the same amount the same afternoon. Paired as reported:
@@ -124,7 +166,10 @@ describe('matchReconcile', () => {
       // crossing; a transfer is far more often minutes apart than a quarter of an hour.
       const a = report('2026-11-05T13:52:00', 1500, '21595');
       const b = report('2026-11-05T13:57:00', 1500, '05003');
-      const res = matchReconcile([a, b], [line(1, '2026-11-05T13:53:00', 1500, ''), line(2, '2026-11-05T13:37:00', 1500, '')]);
+      const res = matchReconcile(
+        [a, b],
+        [line(1, '2026-11-05T13:53:00', 1500, ''), line(2, '2026-11-05T13:37:00', 1500, '')],
+      );
       expect(res.auto).toEqual([]);
       expect(first(res, a.uuid)).toBe(1);
       expect(first(res, b.uuid)).toBe(2);
@@ -143,7 +188,10 @@ describe('matchReconcile', () => {
       // (a wrong account reported), on a date-only line. a's best-scoring line is b's.
       const b = report('2026-11-04T17:26:00', 650, '80894');
       const a = report('2026-11-04T19:51:00', 650, '97773');
-      const lines = [line(1, '2026-11-04T17:27:00', 650, ''), line(2, '2026-11-04T00:00:00', 650, '103', { hasTime: false })];
+      const lines = [
+        line(1, '2026-11-04T17:27:00', 650, ''),
+        line(2, '2026-11-04T00:00:00', 650, '103', { hasTime: false }),
+      ];
       const res = matchReconcile([a, b], lines);
       expect(res.auto).toEqual([]);
       expect(first(res, b.uuid)).toBe(1);
@@ -171,14 +219,32 @@ describe('matchReconcile', () => {
     expect(JSON.stringify(res)).not.toContain(crowd.uuid);
     expect(res.unreported.map((u) => u.line).sort()).toEqual([1, 2]);
 
-    const unmarked = matchReconcile([{ ...marked, status: '未確認' }, { ...crowd, status: '已入帳' }], lines, { coverage });
-    expect(pairs(unmarked).sort()).toEqual([[marked.uuid, 1], [crowd.uuid, 2]].sort());
+    const unmarked = matchReconcile(
+      [
+        { ...marked, status: '未確認' },
+        { ...crowd, status: '已入帳' },
+      ],
+      lines,
+      { coverage },
+    );
+    expect(pairs(unmarked).sort()).toEqual(
+      [
+        [marked.uuid, 1],
+        [crowd.uuid, 2],
+      ].sort(),
+    );
   });
 
   it('a line of one store’s statement pays only that store’s reports; a statement for all stores, any', () => {
     const a = report('2026-11-05T14:00:00', 1500, '12345', { store_id: 1 });
     const b = report('2026-11-05T14:00:00', 800, '54321', { store_id: 2 });
-    const res = matchReconcile([a, b], [line(1, '2026-11-05T14:01:00', 1500, '12345', { store_id: 2 }), line(2, '2026-11-05T14:01:00', 800, '54321', { store_id: null })]);
+    const res = matchReconcile(
+      [a, b],
+      [
+        line(1, '2026-11-05T14:01:00', 1500, '12345', { store_id: 2 }),
+        line(2, '2026-11-05T14:01:00', 800, '54321', { store_id: null }),
+      ],
+    );
     expect(pairs(res)).toEqual([[b.uuid, 2]]);
     expect(res.review).toEqual([]);
     expect(res.unreported).toEqual([{ line: 1 }]);
@@ -194,12 +260,21 @@ describe('matchReconcile', () => {
   it('masked accounts compare the visible digits; the note found in the line counts', () => {
     const r = report('2026-11-05T14:00:00', 990, '47012', { note: '王小明' });
     const res = matchReconcile([r], [line(1, '2026-11-05T14:30:00', 990, '012', { note: '王小明 訂金' })]);
-    expect(res.auto[0].reasons).toEqual([{ code: 'amount' }, { code: 'digits_equal', visible: 3 }, { code: 'time_gap', ms: 30 * MIN }, { code: 'note' }]);
+    expect(res.auto[0].reasons).toEqual([
+      { code: 'amount' },
+      { code: 'digits_equal', visible: 3 },
+      { code: 'time_gap', ms: 30 * MIN },
+      { code: 'note' },
+    ]);
   });
 
   it('lists as unreported only credits inside the period asked about; those around it are context', () => {
     const period = { from: tw('2026-11-23T00:00:00'), to: tw('2026-11-27T00:00:00') };
-    const lines = [line(1, '2026-11-21T10:00:00', 700, '11111'), line(2, '2026-11-24T10:00:00', 800, '22222'), line(3, '2026-11-27T10:00:00', 900, '33333')];
+    const lines = [
+      line(1, '2026-11-21T10:00:00', 700, '11111'),
+      line(2, '2026-11-24T10:00:00', 800, '22222'),
+      line(3, '2026-11-27T10:00:00', 900, '33333'),
+    ];
     const res = matchReconcile([], lines, { period });
     expect(res.unreported).toEqual([{ line: 2 }]);
     expect(res.reviewLines).toEqual([]);
@@ -213,25 +288,61 @@ describe('matchReconcile', () => {
     expect(matchReconcile([r], [line(1, '2026-11-10T10:05:00', 1300, '12345')], { coverage }).unpaid).toEqual([]);
     // …but not one booked days later, when this order's payment is less likely than chance: the
     // customer's next, larger order
-    expect(matchReconcile([r], [line(1, '2026-11-13T16:00:00', 1300, '12345')], { coverage }).unpaid).toEqual([{ payment: r.uuid }]);
+    expect(matchReconcile([r], [line(1, '2026-11-13T16:00:00', 1300, '12345')], { coverage }).unpaid).toEqual([
+      { payment: r.uuid },
+    ]);
     // a larger credit from another account says nothing
-    expect(matchReconcile([r], [line(1, '2026-11-10T10:05:00', 1300, '99999')], { coverage }).unpaid).toEqual([{ payment: r.uuid }]);
+    expect(matchReconcile([r], [line(1, '2026-11-10T10:05:00', 1300, '99999')], { coverage }).unpaid).toEqual([
+      { payment: r.uuid },
+    ]);
     // two credits that add up to it, one from the same account: a split payment
-    expect(matchReconcile([r], [line(1, '2026-11-10T10:05:00', 200, '12345'), line(2, '2026-11-10T13:00:00', 300, '88888')], { coverage }).unpaid).toEqual([]);
+    expect(
+      matchReconcile(
+        [r],
+        [line(1, '2026-11-10T10:05:00', 200, '12345'), line(2, '2026-11-10T13:00:00', 300, '88888')],
+        { coverage },
+      ).unpaid,
+    ).toEqual([]);
     // three credits that add up to it within a day, one showing the last five one typo away
-    const three = [line(1, '2026-11-10T10:05:00', 200, '12346'), line(2, '2026-11-10T13:00:00', 200, ''), line(3, '2026-11-11T09:00:00', 100, '')];
+    const three = [
+      line(1, '2026-11-10T10:05:00', 200, '12346'),
+      line(2, '2026-11-10T13:00:00', 200, ''),
+      line(3, '2026-11-11T09:00:00', 100, ''),
+    ];
     expect(matchReconcile([r], three, { coverage }).unpaid).toEqual([]);
     // …and beside a part from another account, within three hours of each other…
-    const close = [line(1, '2026-11-10T10:05:00', 200, '12346'), line(2, '2026-11-10T11:00:00', 200, '88888'), line(3, '2026-11-10T12:30:00', 100, '')];
+    const close = [
+      line(1, '2026-11-10T10:05:00', 200, '12346'),
+      line(2, '2026-11-10T11:00:00', 200, '88888'),
+      line(3, '2026-11-10T12:30:00', 100, ''),
+    ];
     expect(matchReconcile([r], close, { coverage }).unpaid).toEqual([]);
     // …but hours further apart, two customers' credits that happen to add up
-    const strangers = [line(1, '2026-11-10T10:05:00', 200, '12346'), line(2, '2026-11-10T13:30:00', 200, '88888'), line(3, '2026-11-11T09:00:00', 100, '')];
+    const strangers = [
+      line(1, '2026-11-10T10:05:00', 200, '12346'),
+      line(2, '2026-11-10T13:30:00', 200, '88888'),
+      line(3, '2026-11-11T09:00:00', 100, ''),
+    ];
     expect(matchReconcile([r], strangers, { coverage }).unpaid).toEqual([{ payment: r.uuid }]);
     // two credits showing no digits, both within three hours of the report
-    expect(matchReconcile([r], [line(1, '2026-11-10T10:05:00', 200, ''), line(2, '2026-11-10T12:00:00', 300, '')], { coverage }).unpaid).toEqual([]);
+    expect(
+      matchReconcile([r], [line(1, '2026-11-10T10:05:00', 200, ''), line(2, '2026-11-10T12:00:00', 300, '')], {
+        coverage,
+      }).unpaid,
+    ).toEqual([]);
     // credits that merely add up say nothing: from other accounts, or showing nothing days apart
-    expect(matchReconcile([r], [line(1, '2026-11-10T10:05:00', 200, '77777'), line(2, '2026-11-10T13:00:00', 300, '88888')], { coverage }).unpaid).toEqual([{ payment: r.uuid }]);
-    expect(matchReconcile([r], [line(1, '2026-11-10T10:05:00', 200, ''), line(2, '2026-11-12T10:00:00', 300, '')], { coverage }).unpaid).toEqual([{ payment: r.uuid }]);
+    expect(
+      matchReconcile(
+        [r],
+        [line(1, '2026-11-10T10:05:00', 200, '77777'), line(2, '2026-11-10T13:00:00', 300, '88888')],
+        { coverage },
+      ).unpaid,
+    ).toEqual([{ payment: r.uuid }]);
+    expect(
+      matchReconcile([r], [line(1, '2026-11-10T10:05:00', 200, ''), line(2, '2026-11-12T10:00:00', 300, '')], {
+        coverage,
+      }).unpaid,
+    ).toEqual([{ payment: r.uuid }]);
     // a larger credit showing nothing, worth this report and another order of the same customer
     // (its last five typed one digit off) made within two hours…
     const other = report('2026-11-10T10:40:00', 800, '12346');
@@ -241,7 +352,11 @@ describe('matchReconcile', () => {
     const relative = matchReconcile([r, other], [line(1, '2026-11-11T09:00:00', 1300, '98765')], { coverage });
     expect(relative.unpaid).toEqual([]);
     // …also when that order has a credit of its own amount to hold (the assignment may pair it)…
-    const held = matchReconcile([r, other], [line(1, '2026-11-10T11:00:00', 1300, ''), line(2, '2026-11-10T10:41:00', 800, '')], { coverage });
+    const held = matchReconcile(
+      [r, other],
+      [line(1, '2026-11-10T11:00:00', 1300, ''), line(2, '2026-11-10T10:41:00', 800, '')],
+      { coverage },
+    );
     expect(held.unpaid.map((u) => u.payment)).not.toContain(r.uuid);
     // …or whose last five is the one the credit shows, three orders in all (each typed apart)
     const third = report('2026-11-10T10:50:00', 350, '98765');
@@ -250,13 +365,24 @@ describe('matchReconcile', () => {
     // another customer's order that happens to make up the rest says nothing (in a month of few
     // prices some order near it nearly always does)
     const stranger = report('2026-11-10T10:40:00', 800, '55555');
-    expect(matchReconcile([r, stranger], [line(1, '2026-11-10T11:00:00', 1300, '')], { coverage }).unpaid.map((u) => u.payment)).toContain(r.uuid);
+    expect(
+      matchReconcile([r, stranger], [line(1, '2026-11-10T11:00:00', 1300, '')], { coverage }).unpaid.map(
+        (u) => u.payment,
+      ),
+    ).toContain(r.uuid);
     // …but not when no report makes up the rest
-    expect(matchReconcile([r], [line(1, '2026-11-10T11:00:00', 1300, '')], { coverage }).unpaid).toEqual([{ payment: r.uuid }]);
+    expect(matchReconcile([r], [line(1, '2026-11-10T11:00:00', 1300, '')], { coverage }).unpaid).toEqual([
+      { payment: r.uuid },
+    ]);
     // a split on a statement without times: both parts on the report's day or the next
-    const dated = (id: number, day: string, amount: number) => line(id, `${day}T00:00:00`, amount, '', { hasTime: false });
-    expect(matchReconcile([r], [dated(1, '2026-11-10', 200), dated(2, '2026-11-11', 300)], { coverage }).unpaid).toEqual([]);
-    expect(matchReconcile([r], [dated(1, '2026-11-10', 200), dated(2, '2026-11-13', 300)], { coverage }).unpaid).toEqual([{ payment: r.uuid }]);
+    const dated = (id: number, day: string, amount: number) =>
+      line(id, `${day}T00:00:00`, amount, '', { hasTime: false });
+    expect(
+      matchReconcile([r], [dated(1, '2026-11-10', 200), dated(2, '2026-11-11', 300)], { coverage }).unpaid,
+    ).toEqual([]);
+    expect(
+      matchReconcile([r], [dated(1, '2026-11-10', 200), dated(2, '2026-11-13', 300)], { coverage }).unpaid,
+    ).toEqual([{ payment: r.uuid }]);
   });
 
   it('unpaid only when the statement covers the report’s whole window', () => {
@@ -306,22 +432,42 @@ describe('matchReconcile', () => {
 
   it('a line only reports of other days could explain, with those taken, is unreported; otherwise it is offered back', () => {
     const r = report('2026-11-05T14:00:00', 700, '12345');
-    const res = matchReconcile([r], [line(1, '2026-11-05T14:01:00', 700, '12345'), line(2, '2026-11-06T09:00:00', 700, '99999')]);
+    const res = matchReconcile(
+      [r],
+      [line(1, '2026-11-05T14:01:00', 700, '12345'), line(2, '2026-11-06T09:00:00', 700, '99999')],
+    );
     expect(pairs(res)).toEqual([[r.uuid, 1]]);
     expect(res.unreported).toEqual([{ line: 2 }]);
     expect(res.reviewLines).toEqual([]);
 
     const s = report('2026-11-05T14:00:00', 700, '12345');
-    const loose = matchReconcile([s], [line(1, '2026-11-05T16:00:00', 700, '54321'), line(2, '2026-11-06T09:00:00', 700, '99999')], { thresholds: { unreported: 0 } });
+    const loose = matchReconcile(
+      [s],
+      [line(1, '2026-11-05T16:00:00', 700, '54321'), line(2, '2026-11-06T09:00:00', 700, '99999')],
+      { thresholds: { unreported: 0 } },
+    );
     expect(loose.review[0].candidates).toHaveLength(2);
     // clearly different digits: no pair is proposed; the line two hours after is offered back with
     // the report, the one the next morning is too unlikely to be its payment (its log odds under
     // 0): unreported, though review still lists it
-    const offered = (line: number) => ({ line, candidates: [{ payment: s.uuid, score: expect.any(Number), reasons: expect.arrayContaining([{ code: 'digits_different', visible: 5 }]) }] });
+    const offered = (line: number) => ({
+      line,
+      candidates: [
+        {
+          payment: s.uuid,
+          score: expect.any(Number),
+          reasons: expect.arrayContaining([{ code: 'digits_different', visible: 5 }]),
+        },
+      ],
+    });
     expect(loose.reviewLines).toEqual([offered(1)]);
     expect(loose.unreported).toEqual([{ line: 2 }]);
     // at a stricter threshold both are offered back
-    const strict = matchReconcile([s], [line(1, '2026-11-05T16:00:00', 700, '54321'), line(2, '2026-11-06T09:00:00', 700, '99999')], { thresholds: { unreported: -1 } });
+    const strict = matchReconcile(
+      [s],
+      [line(1, '2026-11-05T16:00:00', 700, '54321'), line(2, '2026-11-06T09:00:00', 700, '99999')],
+      { thresholds: { unreported: -1 } },
+    );
     expect(strict.reviewLines).toEqual([1, 2].map(offered));
   });
 
@@ -331,11 +477,19 @@ describe('matchReconcile', () => {
     const c = report('2026-11-07T15:00:00', 5000, '44444');
     const res = matchReconcile(
       [a, b, c],
-      [line(1, '2026-11-05T10:05:00', 2000, '33333'), line(2, '2026-11-07T15:01:00', 3000, '44444'), line(3, '2026-11-07T15:03:00', 2000, '')],
+      [
+        line(1, '2026-11-05T10:05:00', 2000, '33333'),
+        line(2, '2026-11-07T15:01:00', 3000, '44444'),
+        line(3, '2026-11-07T15:03:00', 2000, ''),
+      ],
     );
     expect(res.auto).toEqual([]);
     expect(res.suggestions).toEqual([
-      { payments: [a.uuid, b.uuid], lines: [1], reasons: [{ code: 'reports_sum', count: 2 }, { code: 'same_last_five' }] },
+      {
+        payments: [a.uuid, b.uuid],
+        lines: [1],
+        reasons: [{ code: 'reports_sum', count: 2 }, { code: 'same_last_five' }],
+      },
       { payments: [c.uuid], lines: [2, 3], reasons: [{ code: 'credits_sum', count: 2 }, { code: 'shows_last_five' }] },
     ]);
   });
@@ -348,11 +502,19 @@ describe('matchReconcile', () => {
     const b = report('2026-11-05T10:40:00', 800, '33334');
     // split: one part from the customer's account, the other from a relative's
     const c = report('2026-11-07T15:00:00', 5000, '44444');
-    const lines = [line(1, '2026-11-05T10:45:00', 2000, '33333'), line(2, '2026-11-07T15:01:00', 3000, '44444'), line(3, '2026-11-07T15:03:00', 2000, '98765')];
+    const lines = [
+      line(1, '2026-11-05T10:45:00', 2000, '33333'),
+      line(2, '2026-11-07T15:01:00', 3000, '44444'),
+      line(3, '2026-11-07T15:03:00', 2000, '98765'),
+    ];
     const res = matchReconcile([a, b, c], lines, { coverage });
     expect(res.auto).toEqual([]);
     expect(res.suggestions).toEqual([
-      { payments: [a.uuid, b.uuid], lines: [1], reasons: [{ code: 'reports_sum', count: 2 }, { code: 'shows_last_five' }] },
+      {
+        payments: [a.uuid, b.uuid],
+        lines: [1],
+        reasons: [{ code: 'reports_sum', count: 2 }, { code: 'shows_last_five' }],
+      },
       { payments: [c.uuid], lines: [2, 3], reasons: [{ code: 'credits_sum', count: 2 }, { code: 'shows_last_five' }] },
     ]);
     expect(res.unreported).toEqual([]);
@@ -364,7 +526,11 @@ describe('matchReconcile', () => {
     // parts that show only a possible typo of the last five keep the report off the unpaid list
     // but are not suggested (on the bench's calibration months such groups were mostly wrong): the
     // credits stay where the matcher puts them
-    const typo = matchReconcile([c], [line(2, '2026-11-07T15:01:00', 3000, '44454'), line(3, '2026-11-07T15:03:00', 2000, '98765')], { coverage });
+    const typo = matchReconcile(
+      [c],
+      [line(2, '2026-11-07T15:01:00', 3000, '44454'), line(3, '2026-11-07T15:03:00', 2000, '98765')],
+      { coverage },
+    );
     expect(typo.suggestions).toEqual([]);
     expect(typo.unpaid).toEqual([]);
   });
@@ -374,10 +540,18 @@ describe('matchReconcile', () => {
     const a = report('2026-11-05T10:00:00', 800, '11111');
     const b = report('2026-11-06T10:00:00', 900, '22222');
     const c = report('2026-11-07T10:00:00', 1000, '33333');
-    const lines = [line(1, '2026-11-05T10:05:00', 800, ''), line(2, '2026-11-06T10:05:00', 900, ''), line(3, '2026-11-07T10:05:00', 1000, '33333')];
+    const lines = [
+      line(1, '2026-11-05T10:05:00', 800, ''),
+      line(2, '2026-11-06T10:05:00', 900, ''),
+      line(3, '2026-11-07T10:05:00', 1000, '33333'),
+    ];
     const none: Teacher = { anchors: () => [], digitPairs: () => [], paidShare: (x) => x };
     expect(analyse([a, b, c], lines, {}, none).model.anchors).toBe(0);
-    const every: Teacher = { anchors: (m) => m.ofReport.flat(), digitPairs: (m) => m.ofReport.flat(), paidShare: () => 0.9 };
+    const every: Teacher = {
+      anchors: (m) => m.ofReport.flat(),
+      digitPairs: (m) => m.ofReport.flat(),
+      paidShare: () => 0.9,
+    };
     const known = analyse([a, b, c], lines, {}, every);
     expect(known.model.anchors).toBe(3);
     expect(known.model.paidShare).toBe(0.9);
@@ -387,7 +561,10 @@ describe('matchReconcile', () => {
     const reports: ReconcileReport[] = [];
     const lines: ReconcileLine[] = [];
     for (let i = 0; i < 40; i++)
-      for (const [store, account] of [[1, 'A'], [2, 'B']] as const) {
+      for (const [store, account] of [
+        [1, 'A'],
+        [2, 'B'],
+      ] as const) {
         const at = `2026-11-${String(2 + (i % 20)).padStart(2, '0')}T10:${String(i).padStart(2, '0')}:00`;
         const five = `${store}${String(i).padStart(4, '0')}`;
         reports.push(report(at, 1000 * store + i, five, { store_id: store }));
@@ -400,7 +577,10 @@ describe('matchReconcile', () => {
     const res = matchReconcile([...reports, r], [...lines, other, own]);
     expect(res.review.find((x) => x.payment === r.uuid)?.candidates.map((c) => c.line)).toEqual([902, 901]);
     // one account for every store: nothing to learn, the closer credit first
-    const one = matchReconcile([...reports, r], [...lines.map((l) => ({ ...l, source: 'account:A' })), { ...other, source: 'account:A' }, own]);
+    const one = matchReconcile(
+      [...reports, r],
+      [...lines.map((l) => ({ ...l, source: 'account:A' })), { ...other, source: 'account:A' }, own],
+    );
     expect(one.review.find((x) => x.payment === r.uuid)?.candidates.map((c) => c.line)).toEqual([901, 902]);
   });
 
@@ -413,24 +593,35 @@ describe('matchReconcile', () => {
     const stranger = line(2, '2026-11-10T10:04:00', 800, '', { payer: '林志玲' });
     const hers = line(3, '2026-11-10T10:10:00', 800, '', { payer: '陳美玲' });
     const res = matchReconcile([anchor, r], [anchorLine, stranger, hers]);
-    const first = res.auto.find((x) => x.payment === r.uuid) ?? res.review.find((x) => x.payment === r.uuid)?.candidates[0];
+    const first =
+      res.auto.find((x) => x.payment === r.uuid) ?? res.review.find((x) => x.payment === r.uuid)?.candidates[0];
     expect(first?.line).toBe(3);
     expect(first?.reasons).toContainEqual({ code: 'payer_name_same' });
     // without the name on the anchor's line, the closer credit comes first
     const blind = matchReconcile([anchor, r], [{ ...anchorLine, payer: '' }, stranger, hers]);
-    const before = blind.auto.find((x) => x.payment === r.uuid) ?? blind.review.find((x) => x.payment === r.uuid)?.candidates[0];
+    const before =
+      blind.auto.find((x) => x.payment === r.uuid) ?? blind.review.find((x) => x.payment === r.uuid)?.candidates[0];
     expect(before?.line).toBe(2);
     // another customer's report: 陳美玲's credit is read as hers, not theirs, and never confirmed for them
     const someone = report('2026-11-10T10:00:00', 800, '67890');
     const theirs = matchReconcile([anchor, someone], [anchorLine, hers]);
     expect(theirs.auto.map((x) => x.payment)).toEqual([anchor.uuid]);
-    expect(theirs.review.find((x) => x.payment === someone.uuid)?.candidates[0]?.reasons).toContainEqual({ code: 'payer_name_other', fives: ['12345'] });
+    expect(theirs.review.find((x) => x.payment === someone.uuid)?.candidates[0]?.reasons).toContainEqual({
+      code: 'payer_name_other',
+      fives: ['12345'],
+    });
     // a line never teaches itself: the anchor's own reasons say nothing of names
-    expect(res.auto.find((x) => x.payment === anchor.uuid)?.reasons).toEqual([{ code: 'amount' }, { code: 'digits_equal', visible: 5 }, { code: 'time_gap', ms: 5 * MIN }]);
+    expect(res.auto.find((x) => x.payment === anchor.uuid)?.reasons).toEqual([
+      { code: 'amount' },
+      { code: 'digits_equal', visible: 5 },
+      { code: 'time_gap', ms: 5 * MIN },
+    ]);
   });
   it('learns another account that pays for a customer: a family account paid this last five before, so its credit leads though its digits differ, never automatically', () => {
     // a month of other credits, so one account's credits are rare among them
-    const filler = Array.from({ length: 200 }, (_, i) => line(100 + i, '2026-11-02T09:00:00', 5000 + i, String(10000 + i), { payer: `其他${i}` }));
+    const filler = Array.from({ length: 200 }, (_, i) =>
+      line(100 + i, '2026-11-02T09:00:00', 5000 + i, String(10000 + i), { payer: `其他${i}` }),
+    );
     // 12345's order of 1000 is paid from the spouse's account: the only credit there is
     const earlier = report('2026-11-03T10:00:00', 1000, '12345');
     const spouse = '0081234598765';
@@ -439,7 +630,8 @@ describe('matchReconcile', () => {
     const r = report('2026-11-10T10:00:00', 800, '12345');
     const stranger = line(2, '2026-11-10T10:05:00', 800, '');
     const theirs = line(3, '2026-11-10T10:05:00', 800, '98765', { payer: spouse });
-    const firstOf = (res: ReturnType<typeof matchReconcile>) => res.review.find((x) => x.payment === r.uuid)?.candidates[0];
+    const firstOf = (res: ReturnType<typeof matchReconcile>) =>
+      res.review.find((x) => x.payment === r.uuid)?.candidates[0];
     const res = matchReconcile([earlier, r], [...filler, earlierLine, stranger, theirs]);
     expect(firstOf(res)?.line).toBe(3);
     expect(firstOf(res)?.reasons).toContainEqual({ code: 'payer_name_same' });
@@ -449,7 +641,9 @@ describe('matchReconcile', () => {
     const blind = matchReconcile([earlier, r], [...filler, { ...earlierLine, payer: '' }, stranger, theirs]);
     expect(firstOf(blind)?.line).toBe(2);
     // a confirmed link of an earlier month says the same
-    const remembered = matchReconcile([r], [...filler, stranger, theirs], { payers: [{ store_id: 1, payer: spouse, last_five: '12345' }] });
+    const remembered = matchReconcile([r], [...filler, stranger, theirs], {
+      payers: [{ store_id: 1, payer: spouse, last_five: '12345' }],
+    });
     expect(firstOf(remembered)?.line).toBe(3);
     expect(firstOf(remembered)?.reasons).toContainEqual({ code: 'payer_memory_same' });
     // and for another customer the spouse's account is what it is: another account's credit
@@ -463,13 +657,22 @@ describe('matchReconcile', () => {
     // two digitless credits of 800: the name's, ten minutes after the report, and another, five minutes after
     const named = (payer: string) => line(1, '2026-11-10T10:10:00', 800, '', { payer });
     const other = line(2, '2026-11-10T10:05:00', 800, '');
-    const firstOf = (res: ReturnType<typeof matchReconcile>, uuid: string) => res.auto.find((x) => x.payment === uuid) ?? res.review.find((x) => x.payment === uuid)?.candidates[0];
+    const firstOf = (res: ReturnType<typeof matchReconcile>, uuid: string) =>
+      res.auto.find((x) => x.payment === uuid) ?? res.review.find((x) => x.payment === uuid)?.candidates[0];
 
     it('a name unique to one account in payer memory may confirm, and says so', () => {
       const mine = r();
-      const res = matchReconcile([mine], [named('陳美玲'), other], { payers: [{ store_id: 1, payer: '陳美玲', last_five: '12345' }] });
+      const res = matchReconcile([mine], [named('陳美玲'), other], {
+        payers: [{ store_id: 1, payer: '陳美玲', last_five: '12345' }],
+      });
       expect(pairs(res)).toEqual([[mine.uuid, 1]]);
-      expect(res.auto[0].reasons).toEqual(expect.arrayContaining([{ code: 'no_account' }, { code: 'payer_memory_same' }, { code: 'settled', by: 'payer' }]));
+      expect(res.auto[0].reasons).toEqual(
+        expect.arrayContaining([
+          { code: 'no_account' },
+          { code: 'payer_memory_same' },
+          { code: 'settled', by: 'payer' },
+        ]),
+      );
     });
 
     it('a name two payers share never confirms: it ranks the credit first for a person', () => {
@@ -483,7 +686,11 @@ describe('matchReconcile', () => {
       expect(firstOf(res, mine.uuid)?.line).toBe(1);
       // nor when this month's pairs show the name with another last five
       const anchor = report('2026-11-03T10:00:00', 1000, '67890');
-      const month = matchReconcile([anchor, mine], [line(9, '2026-11-03T10:05:00', 1000, '67890', { payer: '陳美玲' }), named('陳美玲'), other], { payers: memory.slice(0, 1) });
+      const month = matchReconcile(
+        [anchor, mine],
+        [line(9, '2026-11-03T10:05:00', 1000, '67890', { payer: '陳美玲' }), named('陳美玲'), other],
+        { payers: memory.slice(0, 1) },
+      );
       expect(month.auto.map((x) => x.payment)).not.toContain(mine.uuid);
       expect(firstOf(month, mine.uuid)?.line).toBe(1);
     });
@@ -491,7 +698,10 @@ describe('matchReconcile', () => {
     it('a name this month alone ties to the last five never confirms', () => {
       const anchor = report('2026-11-03T10:00:00', 1000, '12345');
       const mine = r();
-      const res = matchReconcile([anchor, mine], [line(9, '2026-11-03T10:05:00', 1000, '12345', { payer: '陳美玲' }), named('陳美玲'), other]);
+      const res = matchReconcile(
+        [anchor, mine],
+        [line(9, '2026-11-03T10:05:00', 1000, '12345', { payer: '陳美玲' }), named('陳美玲'), other],
+      );
       expect(res.auto.map((x) => x.payment)).toEqual([anchor.uuid]);
       expect(firstOf(res, mine.uuid)?.line).toBe(1);
     });
@@ -499,7 +709,9 @@ describe('matchReconcile', () => {
     it('a generic label or a masked name never confirms, whatever payer memory says', () => {
       for (const label of ['現金存款', 'ATM存款', '無摺存入', '王*明', 'ＡＴＭ 轉帳']) {
         const mine = r();
-        const res = matchReconcile([mine], [named(label), other], { payers: [{ store_id: 1, payer: label, last_five: '12345' }] });
+        const res = matchReconcile([mine], [named(label), other], {
+          payers: [{ store_id: 1, payer: label, last_five: '12345' }],
+        });
         expect(res.auto, label).toEqual([]);
       }
     });

@@ -24,7 +24,14 @@ import { STATUS_FAILED } from '../payments/statuses.js';
 import { DAY_MS, taipeiDayNumber } from '../time.js';
 import { Assignment, type Edge } from './assignment.js';
 import { compareDigits, evidence, mayPay, noteFound, type Evidence } from './evidence.js';
-import { learnModel, MONTH_TEACHER, type Candidate as ModelCandidate, type Model, type PayerNote, type Teacher } from './model.js';
+import {
+  learnModel,
+  MONTH_TEACHER,
+  type Candidate as ModelCandidate,
+  type Model,
+  type PayerNote,
+  type Teacher,
+} from './model.js';
 import type { Reason } from './reasons.js';
 import type { PayerMemory, ReconcileLine, ReconcileReport } from './types.js';
 
@@ -169,12 +176,21 @@ export interface Analysis {
   model: Model['summary'];
 }
 
-export function matchReconcile(allReports: ReconcileReport[], lines: ReconcileLine[], opts: MatchOptions = {}): MatchResult {
+export function matchReconcile(
+  allReports: ReconcileReport[],
+  lines: ReconcileLine[],
+  opts: MatchOptions = {},
+): MatchResult {
   return decide(analyse(allReports, lines, opts), { ...DEFAULT_THRESHOLDS, ...opts.thresholds });
 }
 
 /** `teacher`: which pairs teach the month's habits (the month's own unambiguous pairs; the bench's bound knows the true ones) */
-export function analyse(allReports: ReconcileReport[], lines: ReconcileLine[], opts: MatchOptions = {}, teacher: Teacher = MONTH_TEACHER): Analysis {
+export function analyse(
+  allReports: ReconcileReport[],
+  lines: ReconcileLine[],
+  opts: MatchOptions = {},
+  teacher: Teacher = MONTH_TEACHER,
+): Analysis {
   const reports = allReports.filter((r) => r.status !== STATUS_FAILED);
   const before = opts.windowBeforeMs ?? DEFAULT_WINDOW_BEFORE_MS;
   const after = opts.windowAfterMs ?? DEFAULT_WINDOW_AFTER_MS;
@@ -192,7 +208,13 @@ export function analyse(allReports: ReconcileReport[], lines: ReconcileLine[], o
       if (l.at > r.paid_at + after) break;
       if (!mayPay(r, l, before, after)) continue;
       const d = compareDigits(r.last_five, l.digits);
-      const c: Candidate = { report: ri, line: li, facts: { digits: d.verdict, visible: d.visible, note: noteFound(r, l) }, weight: 0, lr: 0 };
+      const c: Candidate = {
+        report: ri,
+        line: li,
+        facts: { digits: d.verdict, visible: d.visible, note: noteFound(r, l) },
+        weight: 0,
+        lr: 0,
+      };
       ofReport[ri].push(c);
       ofLine[li].push(c);
     }
@@ -240,13 +262,18 @@ export function analyse(allReports: ReconcileReport[], lines: ReconcileLine[], o
   const review = assign(reports, lines, ofReport, (c) => c.lr + REVIEW_PREFERENCE, false);
   const { partner, owner, regret, paid, used } = main;
 
-  const inPeriod = (r: ReconcileReport) => !opts.period || (r.paid_at >= opts.period.from && r.paid_at < opts.period.to);
+  const inPeriod = (r: ReconcileReport) =>
+    !opts.period || (r.paid_at >= opts.period.from && r.paid_at < opts.period.to);
   const asked = Uint8Array.from(reports, (r) => (inPeriod(r) ? 1 : 0));
   // a credit is listed (unreported, or in review by line) only inside the period too: credits
   // around it take part, as context for the period's reports
-  const lineAsked = Uint8Array.from(lines, (l) => (!opts.period || (l.at >= opts.period.from && l.at < opts.period.to) ? 1 : 0));
+  const lineAsked = Uint8Array.from(lines, (l) =>
+    !opts.period || (l.at >= opts.period.from && l.at < opts.period.to) ? 1 : 0,
+  );
   const cov = opts.coverage;
-  const coverable = Uint8Array.from(reports, (r) => (cov && cov.from <= r.paid_at - before && cov.to >= r.paid_at + Math.min(after, UNPAID_COVERAGE_AFTER_MS) ? 1 : 0));
+  const coverable = Uint8Array.from(reports, (r) =>
+    cov && cov.from <= r.paid_at - before && cov.to >= r.paid_at + Math.min(after, UNPAID_COVERAGE_AFTER_MS) ? 1 : 0,
+  );
   const rc = opts.reportsCover;
   const decidable = Uint8Array.from(lines, (l) => (!rc || (rc.from <= l.at - after && rc.to >= l.at + before) ? 1 : 0));
 
@@ -255,7 +282,15 @@ export function analyse(allReports: ReconcileReport[], lines: ReconcileLine[], o
   const lineLeft = lines.map((_, li) => li).filter((li) => owner[li] < 0 && lines[li].amount > 0);
   const suggested = { reports: new Set<number>(), lines: new Set<number>() };
   const suggestions = suggest(reports, lines, reportLeft, lineLeft, before, after, suggested);
-  const found = mayBeGrouped(reports, lines, reportLeft.filter((ri) => !suggested.reports.has(ri) && coverable[ri]), lineLeft, before, after, model.time);
+  const found = mayBeGrouped(
+    reports,
+    lines,
+    reportLeft.filter((ri) => !suggested.reports.has(ri) && coverable[ri]),
+    lineLeft,
+    before,
+    after,
+    model.time,
+  );
   const groupable = new Map([...found].map(([ri, g]) => [ri, g.reason]));
   // The groups found are suggested too (those suggestible() lets through), so that their credits
   // are shown with their reports rather than as credits no report explains. Another order of the customer's that points at a
@@ -264,7 +299,8 @@ export function analyse(allReports: ReconcileReport[], lines: ReconcileLine[], o
   for (const g of found.values()) {
     if (!suggestible(g, reports, lines)) continue;
     if (g.lines.some((li) => suggested.lines.has(li))) {
-      const same = g.lines.length === 1 ? made.find((m) => m.lines.length === 1 && m.lines[0] === g.lines[0]) : undefined;
+      const same =
+        g.lines.length === 1 ? made.find((m) => m.lines.length === 1 && m.lines[0] === g.lines[0]) : undefined;
       const join = same ? g.reports.filter((ri) => !same.reports.includes(ri) && !suggested.reports.has(ri)) : [];
       if (!same || join.length === 0) continue;
       const sum = [...same.reports, ...join].reduce((t, ri) => t + reports[ri].amount, 0);
@@ -279,7 +315,11 @@ export function analyse(allReports: ReconcileReport[], lines: ReconcileLine[], o
   }
   for (const g of made) {
     g.reports.sort((x, y) => reports[x].paid_at - reports[y].paid_at);
-    suggestions.push({ payments: g.reports.map((ri) => reports[ri].uuid), lines: g.lines.map((li) => lines[li].id), reasons: groupReasons(g, reports, lines) });
+    suggestions.push({
+      payments: g.reports.map((ri) => reports[ri].uuid),
+      lines: g.lines.map((li) => lines[li].id),
+      reasons: groupReasons(g, reports, lines),
+    });
   }
   const explain = (c: Candidate): Evidence => {
     if (c.ev) return c.ev;
@@ -298,7 +338,28 @@ export function analyse(allReports: ReconcileReport[], lines: ReconcileLine[], o
     if (model.payerSettles(reports[c.report], lines[c.line], c.line)) return 'payer';
     return rivals(ofReport[c.report], c) || rivals(ofLine[c.line], c) ? null : 'alone';
   };
-  return { reports, lines, ofReport, ofLine, partner, owner, regret, paid, used, reviewPartner: review.partner, asked, lineAsked, coverable, decidable, suggestions, suggested, groupable, explain, settledBy, model: model.summary };
+  return {
+    reports,
+    lines,
+    ofReport,
+    ofLine,
+    partner,
+    owner,
+    regret,
+    paid,
+    used,
+    reviewPartner: review.partner,
+    asked,
+    lineAsked,
+    coverable,
+    decidable,
+    suggestions,
+    suggested,
+    groupable,
+    explain,
+    settledBy,
+    model: model.summary,
+  };
 }
 
 /**
@@ -325,11 +386,16 @@ function paidShareOf(
 
 /** What a person reads of a payer note: stored memory (confirmed links) or this month's same name. */
 function payerReason(p: PayerNote): Reason {
-  if (p.from === 'memory') return p.known === 'same' ? { code: 'payer_memory_same' } : { code: 'payer_memory_other', fives: p.fives };
+  if (p.from === 'memory')
+    return p.known === 'same' ? { code: 'payer_memory_same' } : { code: 'payer_memory_other', fives: p.fives };
   return p.known === 'same' ? { code: 'payer_name_same' } : { code: 'payer_name_other', fives: p.fives };
 }
 
-export type GroupReason = 'larger credit showing the last five' | 'larger credit of this and the customer’s other orders' | 'split, showing the last five' | 'split, digitless and close';
+export type GroupReason =
+  | 'larger credit showing the last five'
+  | 'larger credit of this and the customer’s other orders'
+  | 'split, showing the last five'
+  | 'split, digitless and close';
 
 /** A group the credits support: the reports (the one left alone first) and the credits that may pay them together. */
 export interface FoundGroup {
@@ -351,14 +417,21 @@ function suggestible(g: FoundGroup, reports: ReconcileReport[], lines: Reconcile
   const paid = g.reports.reduce((s, ri) => s + reports[ri].amount, 0);
   const credited = g.lines.reduce((s, li) => s + lines[li].amount, 0);
   if (paid !== credited) return false;
-  const verdicts = g.lines.flatMap((li) => g.reports.map((ri) => compareDigits(reports[ri].last_five, lines[li].digits).verdict));
+  const verdicts = g.lines.flatMap((li) =>
+    g.reports.map((ri) => compareDigits(reports[ri].last_five, lines[li].digits).verdict),
+  );
   return verdicts.includes('equal') || verdicts.every((v) => v === 'unknown');
 }
 
 /** What a person reads about a suggestible group: which sums meet, and what the digits say. */
 function groupReasons(g: FoundGroup, reports: ReconcileReport[], lines: ReconcileLine[]): Reason[] {
-  const sums: Reason = g.lines.length > 1 ? { code: 'credits_sum', count: g.lines.length } : { code: 'reports_sum', count: g.reports.length };
-  const shown = g.lines.some((li) => g.reports.some((ri) => compareDigits(reports[ri].last_five, lines[li].digits).verdict === 'equal'));
+  const sums: Reason =
+    g.lines.length > 1
+      ? { code: 'credits_sum', count: g.lines.length }
+      : { code: 'reports_sum', count: g.reports.length };
+  const shown = g.lines.some((li) =>
+    g.reports.some((ri) => compareDigits(reports[ri].last_five, lines[li].digits).verdict === 'equal'),
+  );
   return [sums, shown ? { code: 'shows_last_five' } : { code: 'no_account_close' }];
 }
 
@@ -366,7 +439,13 @@ function groupReasons(g: FoundGroup, reports: ReconcileReport[], lines: Reconcil
 const REVIEW_PREFERENCE = 0;
 
 /** The maximum-weight one-to-one assignment of reports to lines, per amount, over the pairs `weight` makes positive; with each pair's regret when asked. */
-function assign(reports: ReconcileReport[], lines: ReconcileLine[], ofReport: Candidate[][], weight: (c: Candidate) => number, withRegret: boolean) {
+function assign(
+  reports: ReconcileReport[],
+  lines: ReconcileLine[],
+  ofReport: Candidate[][],
+  weight: (c: Candidate) => number,
+  withRegret: boolean,
+) {
   const usable = (c: Candidate) => weight(c) > 0;
   const partner = new Int32Array(reports.length).fill(-1);
   const owner = new Int32Array(lines.length).fill(-1);
@@ -384,12 +463,10 @@ function assign(reports: ReconcileReport[], lines: ReconcileLine[], ofReport: Ca
     const local = new Map<number, number>();
     const lineOf: number[] = [];
     const edges: Edge[][] = group.map((ri) =>
-      ofReport[ri]
-        .filter(usable)
-        .map((c) => {
-          if (!local.has(c.line)) local.set(c.line, lineOf.push(c.line) - 1);
-          return { to: local.get(c.line)!, weight: weight(c) };
-        }),
+      ofReport[ri].filter(usable).map((c) => {
+        if (!local.has(c.line)) local.set(c.line, lineOf.push(c.line) - 1);
+        return { to: local.get(c.line)!, weight: weight(c) };
+      }),
     );
     const a = new Assignment(edges, lineOf.length);
     group.forEach((ri, i) => {
@@ -414,13 +491,17 @@ function assign(reports: ReconcileReport[], lines: ReconcileLine[], ofReport: Ca
     // here: its holder's regret may be the very hand-over to this report, counted twice.
     reports.forEach((_, ri) => {
       if (partner[ri] >= 0) return;
-      for (const c of ofReport[ri]) if (!usable(c)) paid[ri] = Math.max(paid[ri], owner[c.line] < 0 ? weight(c) : weight(c) - regret[owner[c.line]]);
+      for (const c of ofReport[ri])
+        if (!usable(c))
+          paid[ri] = Math.max(paid[ri], owner[c.line] < 0 ? weight(c) : weight(c) - regret[owner[c.line]]);
     });
   if (withRegret)
     // the mirror for a line no report holds: a pair weighing ≤ 0 from a report left alone, or from
     // one that gives up its own line for it
     ofReport.forEach((list) => {
-      for (const c of list) if (!usable(c) && owner[c.line] < 0) used[c.line] = Math.max(used[c.line], partner[c.report] < 0 ? weight(c) : weight(c) - regret[c.report]);
+      for (const c of list)
+        if (!usable(c) && owner[c.line] < 0)
+          used[c.line] = Math.max(used[c.line], partner[c.report] < 0 ? weight(c) : weight(c) - regret[c.report]);
     });
   return { partner, owner, regret, paid, used };
 }
@@ -467,7 +548,12 @@ export function decide(a: Analysis, t: Thresholds): MatchResult {
     const settled = c.facts.digits === 'unknown' ? a.settledBy(c) : null;
     if (c.facts.digits === 'unknown' && !settled) return;
     const ev = a.explain(c);
-    result.auto.push({ payment: r.uuid, line: lines[li].id, score: round(ev.score), reasons: settled ? [...ev.reasons, { code: 'settled', by: settled }] : ev.reasons });
+    result.auto.push({
+      payment: r.uuid,
+      line: lines[li].id,
+      score: round(ev.score),
+      reasons: settled ? [...ev.reasons, { code: 'settled', by: settled }] : ev.reasons,
+    });
     lineTaken[li] = 1;
     reportAuto[ri] = 1;
   });
@@ -484,7 +570,8 @@ export function decide(a: Analysis, t: Thresholds): MatchResult {
     // the log odds that some credit pays a report the assignment left alone, the whole assignment
     // considered (a line it might take from another report costs what that report, and any it
     // displaces in turn, would lose): low enough, it is unpaid
-    if (a.coverable[ri] && !a.suggested.reports.has(ri) && !a.groupable.has(ri) && a.paid[ri] < t.unpaid) unpaid.push({ ri, w: a.paid[ri] });
+    if (a.coverable[ri] && !a.suggested.reports.has(ri) && !a.groupable.has(ri) && a.paid[ri] < t.unpaid)
+      unpaid.push({ ri, w: a.paid[ri] });
     const open = ofReport[ri].filter((c) => lineTaken[c.line] !== 1);
     if (open.length === 0) return;
     // Review ranks first the line the assignment gives the report; then free lines by weight;
@@ -602,7 +689,8 @@ function mayBeGrouped(
       else hi = mid;
     }
     const out: number[] = [];
-    for (let k = lo; k < list.length && reports[list[k]].paid_at <= r.paid_at + TWO_HOURS; k++) if (list[k] !== ri) out.push(list[k]);
+    for (let k = lo; k < list.length && reports[list[k]].paid_at <= r.paid_at + TWO_HOURS; k++)
+      if (list[k] !== ri) out.push(list[k]);
     return out;
   };
   // each sum the customer's other orders make, with the orders that make it
@@ -663,8 +751,14 @@ function mayBeGrouped(
       // a larger credit showing the last five alone, booked when this order's payment is less
       // likely than chance by the month's own booking times: the customer's later order
       if (verdict(li) === 'equal' && !others && time(r, l) < 0) continue;
-      if (verdict(li) === 'equal') combined = { reason: 'larger credit showing the last five', reports: [ri, ...(others ?? [])], lines: [li] };
-      else if (others) combined = { reason: 'larger credit of this and the customer’s other orders', reports: [ri, ...others], lines: [li] };
+      if (verdict(li) === 'equal')
+        combined = { reason: 'larger credit showing the last five', reports: [ri, ...(others ?? [])], lines: [li] };
+      else if (others)
+        combined = {
+          reason: 'larger credit of this and the customer’s other orders',
+          reports: [ri, ...others],
+          lines: [li],
+        };
       if (combined) break;
     }
     if (combined) {
@@ -678,9 +772,20 @@ function mayBeGrouped(
       if (Math.max(...times) - Math.min(...times) > 1.5 * DAY_MS) return false;
       // a part one typo from the last five beside a part showing another account, hours apart, is
       // two customers' credits that happen to add up far more often than one split payment
-      if (!set.some((li) => verdict(li) === 'equal') && set.some((li) => verdict(li) === 'different') && Math.max(...times) - Math.min(...times) > THREE_HOURS) return false;
+      if (
+        !set.some((li) => verdict(li) === 'equal') &&
+        set.some((li) => verdict(li) === 'different') &&
+        Math.max(...times) - Math.min(...times) > THREE_HOURS
+      )
+        return false;
       if (set.some(shows)) return { reason: 'split, showing the last five', reports: [ri], lines: set };
-      return set.every((li) => verdict(li) === 'unknown' && close(li, THREE_HOURS)) && { reason: 'split, digitless and close', reports: [ri], lines: set };
+      return (
+        set.every((li) => verdict(li) === 'unknown' && close(li, THREE_HOURS)) && {
+          reason: 'split, digitless and close',
+          reports: [ri],
+          lines: set,
+        }
+      );
     };
     for (let x = 0; x < parts.length && !split; x++)
       for (let y = x + 1; y < parts.length && !split; y++) {
@@ -735,7 +840,9 @@ function suggest(
     const v = compareDigits(reports[rs[0]].last_five, lines[li].digits).verdict;
     const times = rs.map((ri) => reports[ri].paid_at);
     const close = Math.max(...times) - Math.min(...times) <= 30 * 60_000;
-    return (v === 'equal' || (v === 'unknown' && close)) && rs.every((ri) => mayPay(reports[ri], lines[li], before, after));
+    return (
+      (v === 'equal' || (v === 'unknown' && close)) && rs.every((ri) => mayPay(reports[ri], lines[li], before, after))
+    );
   };
 
   // one credit, several reports of the same last five
@@ -752,7 +859,11 @@ function suggest(
     if (li === undefined) return;
     rs.forEach((ri) => usedReport.add(ri));
     usedLine.add(li);
-    out.push({ payments: rs.map((ri) => reports[ri].uuid), lines: [lines[li].id], reasons: [{ code: 'reports_sum', count: rs.length }, { code: 'same_last_five' }] });
+    out.push({
+      payments: rs.map((ri) => reports[ri].uuid),
+      lines: [lines[li].id],
+      reasons: [{ code: 'reports_sum', count: rs.length }, { code: 'same_last_five' }],
+    });
   };
   for (const group of byFive.values()) {
     if (group.length < 2) continue;
@@ -760,7 +871,8 @@ function suggest(
     const near = (a: number, b: number) => reports[b].paid_at - reports[a].paid_at <= before + after;
     for (let x = 0; x < group.length; x++)
       for (let y = x + 1; y < group.length && near(group[x], group[y]); y++) {
-        for (let z = y + 1; z < group.length && near(group[x], group[z]); z++) tryCombined([group[x], group[y], group[z]]);
+        for (let z = y + 1; z < group.length && near(group[x], group[z]); z++)
+          tryCombined([group[x], group[y], group[z]]);
         tryCombined([group[x], group[y]]);
       }
   }
@@ -774,10 +886,23 @@ function suggest(
       const li = freeLines[k];
       const l = lines[li];
       if (l.at > r.paid_at + after) break;
-      if (usedLine.has(li) || l.amount >= r.amount || !mayPay(r, l, before, after) || !compatible(r.last_five, l.digits)) continue;
+      if (
+        usedLine.has(li) ||
+        l.amount >= r.amount ||
+        !mayPay(r, l, before, after) ||
+        !compatible(r.last_five, l.digits)
+      )
+        continue;
       const other = seen.get(r.amount - l.amount);
-      if (other !== undefined && [other, li].some((x) => compareDigits(r.last_five, lines[x].digits).verdict === 'equal')) {
-        out.push({ payments: [r.uuid], lines: [lines[other].id, l.id], reasons: [{ code: 'credits_sum', count: 2 }, { code: 'shows_last_five' }] });
+      if (
+        other !== undefined &&
+        [other, li].some((x) => compareDigits(r.last_five, lines[x].digits).verdict === 'equal')
+      ) {
+        out.push({
+          payments: [r.uuid],
+          lines: [lines[other].id, l.id],
+          reasons: [{ code: 'credits_sum', count: 2 }, { code: 'shows_last_five' }],
+        });
         usedLine.add(other);
         usedLine.add(li);
         usedReport.add(ri);

@@ -46,13 +46,27 @@ function workerUrl(): URL {
   const here = fileURLToPath(import.meta.url);
   if (here.endsWith('.js')) return new URL('./matchWorker.js', import.meta.url);
   const built = join(resolve(dirname(here), '..', '..'), 'dist', 'core', 'reconcile', 'matchWorker.js');
-  if (!existsSync(built)) throw new Error(`${built} is missing: run npm run build first (the matcher's worker runs the built code)`);
+  if (!existsSync(built))
+    throw new Error(`${built} is missing: run npm run build first (the matcher's worker runs the built code)`);
   return pathToFileURL(built);
 }
 
-type MatchJob = { kind: 'match'; reports: ReconcileReport[]; lines: ReconcileLine[]; opts: MatchOptions; page?: { offset: number; limit: number } };
+type MatchJob = {
+  kind: 'match';
+  reports: ReconcileReport[];
+  lines: ReconcileLine[];
+  opts: MatchOptions;
+  page?: { offset: number; limit: number };
+};
 /** a statement to read: the bytes go over (moved, not copied), its lines and fingerprints come back in parts */
-type ReadJob = { kind: 'read'; bytes: Uint8Array; file: string; given: string | null; lines: StatementLine[]; prints: string[] };
+type ReadJob = {
+  kind: 'read';
+  bytes: Uint8Array;
+  file: string;
+  given: string | null;
+  lines: StatementLine[];
+  prints: string[];
+};
 type Job = MatchJob | ReadJob;
 /** lines and their fingerprints sent back with a read statement, a part at a time */
 type StatementPart = { lines: StatementLine[]; prints: string[] };
@@ -67,7 +81,8 @@ async function send(worker: Worker, id: number, job: Job): Promise<void> {
   }
   const { reports, lines, opts, page } = job;
   const parts: Array<['reports' | 'lines', unknown[]]> = [];
-  for (let i = 0; i < reports.length; i += ROWS_PER_MESSAGE) parts.push(['reports', reports.slice(i, i + ROWS_PER_MESSAGE)]);
+  for (let i = 0; i < reports.length; i += ROWS_PER_MESSAGE)
+    parts.push(['reports', reports.slice(i, i + ROWS_PER_MESSAGE)]);
   for (let i = 0; i < lines.length; i += ROWS_PER_MESSAGE) parts.push(['lines', lines.slice(i, i + ROWS_PER_MESSAGE)]);
   for (const [op, rows] of parts) {
     worker.postMessage({ id, op, rows });
@@ -90,13 +105,22 @@ export class MatchPool extends WorkerPool<Job, unknown> {
         // the next part after other requests had their turn: parts sent at once are all read in one go
         setImmediate(more);
       },
-      busy: ({ waiting, running }) => new BusyError(Math.min(60, Math.ceil(((waiting + running) / settings.threads) * SECONDS_PER_MATCH)), problem('reconcile_busy')),
+      busy: ({ waiting, running }) =>
+        new BusyError(
+          Math.min(60, Math.ceil(((waiting + running) / settings.threads) * SECONDS_PER_MATCH)),
+          problem('reconcile_busy'),
+        ),
       exited: (code) => `reconciliation worker exited (${code})`,
     });
   }
 
   /** The matcher's result for these reports and lines, cut to `page` (all of it without one). */
-  match(reports: ReconcileReport[], lines: ReconcileLine[], opts: MatchOptions, page?: { offset: number; limit: number }): Promise<PagedMatch> {
+  match(
+    reports: ReconcileReport[],
+    lines: ReconcileLine[],
+    opts: MatchOptions,
+    page?: { offset: number; limit: number },
+  ): Promise<PagedMatch> {
     return this.run({ kind: 'match', reports, lines, opts, page }) as Promise<PagedMatch>;
   }
 

@@ -11,7 +11,14 @@
  * against "the report is unpaid and the line is some other credit of that amount", so weights
  * add up across pairs and a one-to-one assignment maximising their sum is the most likely reading.
  */
-import { DAY_MS, nextBusinessDayStart, taipeiDayNumber, taipeiDayNumberStart, taipeiHourOfDay, taipeiWeekday } from '../time.js';
+import {
+  DAY_MS,
+  nextBusinessDayStart,
+  taipeiDayNumber,
+  taipeiDayNumberStart,
+  taipeiHourOfDay,
+  taipeiWeekday,
+} from '../time.js';
 import type { DigitsVerdict } from './evidence.js';
 import type { PayerMemory, ReconcileLine, ReconcileReport } from './types.js';
 import { isGenericPayer } from './payer.js';
@@ -26,7 +33,8 @@ const HOUR = 60 * MIN;
  * bank stamping a later value date with the transfer's own clock time.
  */
 const PROMPT_EDGES = [
-  -2160, -1500, -1380, -780, -660, -360, -180, -120, -60, -30, -15, -6, -2, 0, 2, 6, 15, 30, 60, 120, 180, 360, 660, 780, 1380, 1500, 2160, 2820, 2940, 4320, 6480,
+  -2160, -1500, -1380, -780, -660, -360, -180, -120, -60, -30, -15, -6, -2, 0, 2, 6, 15, 30, 60, 120, 180, 360, 660,
+  780, 1380, 1500, 2160, 2820, 2940, 4320, 6480,
 ].map((m) => m * MIN);
 /** Bin edges, in hours from the start of the next business day, of a booking that waited for it. */
 const NEXT_EDGES = [0, 6, 8, 9, 10, 11, 12, 15, 24, 36, 60, 96].map((h) => h * HOUR);
@@ -110,8 +118,15 @@ function priorTimeModel(): TimeModel {
   // Mostly minutes (the customer's screen and an instant transfer), sometimes hours (typed in
   // later, booked later that day), rarely a day either way; earlier than reported less often.
   const twoSided = (x: number, scale: number) => Math.exp(-Math.abs(x) / scale) / (2 * scale);
-  const prompt = Histogram.fromDensity(PROMPT_EDGES, (x) => (x < 0 ? 0.6 : 1.4) * (0.6 * twoSided(x, 3 * MIN) + 0.28 * twoSided(x, 2 * HOUR) + 0.12 * twoSided(x, 18 * HOUR)));
-  const next = new Histogram(NEXT_EDGES, normalize(Float64Array.from([0.02, 0.05, 0.15, 0.3, 0.2, 0.1, 0.08, 0.04, 0.03, 0.02, 0.01])));
+  const prompt = Histogram.fromDensity(
+    PROMPT_EDGES,
+    (x) =>
+      (x < 0 ? 0.6 : 1.4) * (0.6 * twoSided(x, 3 * MIN) + 0.28 * twoSided(x, 2 * HOUR) + 0.12 * twoSided(x, 18 * HOUR)),
+  );
+  const next = new Histogram(
+    NEXT_EDGES,
+    normalize(Float64Array.from([0.02, 0.05, 0.15, 0.3, 0.2, 0.1, 0.08, 0.04, 0.03, 0.02, 0.01])),
+  );
   const waits = new Float64Array(CONTEXTS);
   for (let c = 0; c < CONTEXTS; c++) {
     const bucket = c % HOUR_BUCKETS.length;
@@ -409,7 +424,8 @@ export function learnModel(
       return Math.log(p / dayChance(r, dd));
     }
     const w = m.waits[ctx];
-    const density = (1 - w) * m.prompt.density(l.at - r.paid_at) + w * m.next.density(l.at - nextBusinessDayStart(r.paid_at));
+    const density =
+      (1 - w) * m.prompt.density(l.at - r.paid_at) + w * m.next.density(l.at - nextBusinessDayStart(r.paid_at));
     return Math.log(Math.max(density, 1e-4 * chanceTime) / chanceTime);
   };
 
@@ -430,7 +446,10 @@ export function learnModel(
       strongOfReport[ri] = n === 1 ? c : null;
     }
   });
-  for (const c of teacher.digitPairs(month, strongOfReport.map((x) => (x && strongOfLine[x.line] === 1 ? x : null)))) {
+  for (const c of teacher.digitPairs(
+    month,
+    strongOfReport.map((x) => (x && strongOfLine[x.line] === 1 ? x : null)),
+  )) {
     if (c.facts.visible < 3 || c.facts.digits === 'unknown') continue;
     nDigits++;
     if (c.facts.digits === 'typo') nTypo++;
@@ -500,12 +519,13 @@ export function learnModel(
     spanned++;
     if (ofReport[ri].length > 0) withCandidates++;
   });
-  const paidShare = teacher.paidShare(Math.min(0.99, Math.max(0.5, reading.paidShare ?? (spanned >= 20 ? (withCandidates / spanned) * 0.99 : 0.95))));
+  const paidShare = teacher.paidShare(
+    Math.min(0.99, Math.max(0.5, reading.paidShare ?? (spanned >= 20 ? (withCandidates / spanned) * 0.99 : 0.95))),
+  );
   const background = (r: ReconcileReport, amount: number) => {
     const n = (amountCount.get(`${r.store_id}|${amount}`) ?? 0) + (amountCount.get(`all|${amount}`) ?? 0);
     return Math.max(0.05, (Math.max(0, n - 1) * (win.before + win.after)) / span);
   };
-
 
   const priorOdds = Math.log(paidShare / (1 - paidShare));
 
@@ -577,16 +597,25 @@ export function learnModel(
     if (f.digits === 'different') return note.known === 'same' ? Math.log(KIN_TELLS / payerChance(l)) : 0;
     // what the memory adds beyond the digits the line shows
     const hidden = f.digits === 'equal' ? 5 - f.visible : f.digits === 'unknown' ? 5 : 0;
-    if (note.from === 'memory') return note.known === 'same' ? Math.log(0.85 * 10 ** Math.min(hidden, 3)) : Math.log(0.3);
+    if (note.from === 'memory')
+      return note.known === 'same' ? Math.log(0.85 * 10 ** Math.min(hidden, 3)) : Math.log(0.3);
     // a mistyped or other account the digits already weigh: the name the anchors saw with the
     // right last five says the same again
     if (f.digits !== 'equal' && f.digits !== 'unknown') return 0;
-    return note.known === 'same' ? Math.log(nameTells * 10 ** Math.min(hidden, 3)) : Math.log(Math.max(0.05, 1 - nameTells));
+    return note.known === 'same'
+      ? Math.log(nameTells * 10 ** Math.min(hidden, 3))
+      : Math.log(Math.max(0.05, 1 - nameTells));
   };
 
   return {
     likelihood(r, l, f, li) {
-      return digitsWeight(l, f) + timeWeight(r, l) + accountWeight(r, l) + (f.note ? Math.log(20) : 0) + payerWeight(r, l, li, f);
+      return (
+        digitsWeight(l, f) +
+        timeWeight(r, l) +
+        accountWeight(r, l) +
+        (f.note ? Math.log(20) : 0) +
+        payerWeight(r, l, li, f)
+      );
     },
     time: timeWeight,
     offset(r) {
@@ -594,6 +623,12 @@ export function learnModel(
     },
     payerNote,
     payerSettles,
-    summary: { anchors: allTime.length, digitAnchors: nDigits, typo: digitsModel.typo, different: digitsModel.different, paidShare },
+    summary: {
+      anchors: allTime.length,
+      digitAnchors: nDigits,
+      typo: digitsModel.typo,
+      different: digitsModel.different,
+      paidShare,
+    },
   };
 }

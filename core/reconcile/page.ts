@@ -11,7 +11,14 @@ export interface PagedMatch {
   total: Record<ProposalQueue, number>;
 }
 
-export const PROPOSAL_QUEUES: readonly ProposalQueue[] = ['auto', 'review', 'reviewLines', 'unpaid', 'unreported', 'suggestions'];
+export const PROPOSAL_QUEUES: readonly ProposalQueue[] = [
+  'auto',
+  'review',
+  'reviewLines',
+  'unpaid',
+  'unreported',
+  'suggestions',
+];
 
 export function cutPage(result: MatchResult, page?: { offset: number; limit: number }): PagedMatch {
   const total = Object.fromEntries(PROPOSAL_QUEUES.map((q) => [q, result[q].length])) as Record<ProposalQueue, number>;

@@ -18,7 +18,9 @@ function ascii(s: string): string {
 
 /** An account as a payer key: white space, dashes and slashes removed, every mask as `*`. */
 export function normalizeAccount(token: string): string {
-  return ascii(token).replace(/[\s\-/－]/g, '').replace(MASKS, '*');
+  return ascii(token)
+    .replace(/[\s\-/－]/g, '')
+    .replace(MASKS, '*');
 }
 
 /**
@@ -59,7 +61,8 @@ function isPhone(digits: string): boolean {
 }
 
 /** Words before a number that say it is no account. */
-const NOT_ACCOUNT_BEFORE = /(訂單|單號|編號|序號|發票|統編|電話|手機|聯絡|tel|phone|no\.?|order|#|＃|會員|客戶代號|代碼)\s*[:：]?\s*$/i;
+const NOT_ACCOUNT_BEFORE =
+  /(訂單|單號|編號|序號|發票|統編|電話|手機|聯絡|tel|phone|no\.?|order|#|＃|會員|客戶代號|代碼)\s*[:：]?\s*$/i;
 
 /**
  * The first account-shaped token in a free text, normalized (`***12345`, `822****12345`,
@@ -100,20 +103,93 @@ export function accountIn(text: string): string | null {
 
 /** Common Taiwanese surnames (single and compound): a note reads as a name only when it starts with one. */
 const SURNAMES = new Set(
-  ('陳林黃張李王吳劉蔡楊許鄭謝郭洪曾邱廖賴周徐蘇葉莊呂江何蕭羅高潘簡朱鍾游彭詹胡施沈余盧梁趙顏柯翁魏孫戴范方宋鄧杜傅侯曹薛丁卓阮馬董温溫唐藍石蔣古紀姚連馮歐程湯黃田康姜白汪鄒尤巫鐘黎涂龔嚴韓袁金童陸夏柳凌邵錢伍倪溫于譚駱熊任甘秦顧毛章史官萬俞雷粘饒張' +
-    '').split(''),
+  (
+    '陳林黃張李王吳劉蔡楊許鄭謝郭洪曾邱廖賴周徐蘇葉莊呂江何蕭羅高潘簡朱鍾游彭詹胡施沈余盧梁趙顏柯翁魏孫戴范方宋鄧杜傅侯曹薛丁卓阮馬董温溫唐藍石蔣古紀姚連馮歐程湯黃田康姜白汪鄒尤巫鐘黎涂龔嚴韓袁金童陸夏柳凌邵錢伍倪溫于譚駱熊任甘秦顧毛章史官萬俞雷粘饒張' +
+    ''
+  ).split(''),
 );
 const COMPOUND_SURNAMES = ['歐陽', '司馬', '諸葛', '上官', '張簡', '范姜', '周黃', '張廖', '徐辜'];
 /** Words a bank writes around a name in a note. */
-const BANK_WORDS = ['跨行', '轉帳', '轉入', '轉出', '匯款', '匯入', '存入', '入帳', '網銀', '網路銀行', '行動銀行', 'ATM', 'atm', '無摺', '現金', '存款', '付款', '貨款', '款項', '繳款', '支付', '謝謝', '感謝', '您好'];
+const BANK_WORDS = [
+  '跨行',
+  '轉帳',
+  '轉入',
+  '轉出',
+  '匯款',
+  '匯入',
+  '存入',
+  '入帳',
+  '網銀',
+  '網路銀行',
+  '行動銀行',
+  'ATM',
+  'atm',
+  '無摺',
+  '現金',
+  '存款',
+  '付款',
+  '貨款',
+  '款項',
+  '繳款',
+  '支付',
+  '謝謝',
+  '感謝',
+  '您好',
+];
 const anyOf = (words: string[]) => new RegExp(`(${words.join('|')})`, 'g');
 /** Removed from a note before the rest is judged a name or not. */
 const NOTE_WORDS = anyOf(BANK_WORDS);
 /** 2–4 characters that start with a surname yet are words, not names. */
-const NOT_NAMES = new Set(['利息', '費用', '方便', '連線', '周轉', '高鐵', '黃金', '石油', '金額', '余額', '江湖', '白天', '馬上', '温馨', '溫馨', '陳述', '呂宋', '何時', '何處', '于是', '章程', '史料', '萬元', '雷射', '官方', '任意', '宋體', '金融', '石門', '田租', '康健', '史上']);
+const NOT_NAMES = new Set([
+  '利息',
+  '費用',
+  '方便',
+  '連線',
+  '周轉',
+  '高鐵',
+  '黃金',
+  '石油',
+  '金額',
+  '余額',
+  '江湖',
+  '白天',
+  '馬上',
+  '温馨',
+  '溫馨',
+  '陳述',
+  '呂宋',
+  '何時',
+  '何處',
+  '于是',
+  '章程',
+  '史料',
+  '萬元',
+  '雷射',
+  '官方',
+  '任意',
+  '宋體',
+  '金融',
+  '石門',
+  '田租',
+  '康健',
+  '史上',
+]);
 
 /** What a bank writes in the payer column when it knows no payer: a deposit's or a channel's name, not a customer's. */
-const GENERIC_WORDS = anyOf([...BANK_WORDS, '無褶', '自動櫃員機', '櫃員機', '臨櫃', '代收', '代付', '託收', '票據', '一般', '其他', '客戶']);
+const GENERIC_WORDS = anyOf([
+  ...BANK_WORDS,
+  '無褶',
+  '自動櫃員機',
+  '櫃員機',
+  '臨櫃',
+  '代收',
+  '代付',
+  '託收',
+  '票據',
+  '一般',
+  '其他',
+  '客戶',
+]);
 
 /**
  * Whether a payer is no customer in particular: a label made only of bank words (現金存款, ATM存款,
@@ -129,7 +205,9 @@ export function isGenericPayer(payer: string): boolean {
 
 /** A 2–4 character Chinese personal name (王小明, 歐陽娜娜), possibly with bank words (轉入) around it; else null. */
 export function nameIn(text: string): string | null {
-  const rest = cleanCell(text).replace(NOTE_WORDS, '').replace(/[\s\u3000,，.。:：;；()（）\-_/]+/g, '');
+  const rest = cleanCell(text)
+    .replace(NOTE_WORDS, '')
+    .replace(/[\s\u3000,，.。:：;；()（）\-_/]+/g, '');
   if (!/^[\u4e00-\u9fff]{2,4}$/.test(rest) || NOT_NAMES.has(rest)) return null;
   const compound = COMPOUND_SURNAMES.some((c) => rest.startsWith(c)) && rest.length >= 3;
   return compound || SURNAMES.has(rest[0]) ? rest : null;
@@ -154,7 +232,9 @@ export function payerOf(counterparty: string, texts: readonly string[] = []): Pa
     // A counterparty column holds accounts: its trailing digits count even when fewer than a whole
     // account shows (`****7012`, `822/****1234567`), as they always have.
     const token = accountIn(cp);
-    return token ? { payer: payerKey(token), digits: trailingDigits(token) } : { payer: payerKey(normalizeAccount(cp)), digits: trailingDigits(cp) };
+    return token
+      ? { payer: payerKey(token), digits: trailingDigits(token) }
+      : { payer: payerKey(normalizeAccount(cp)), digits: trailingDigits(cp) };
   }
   for (const t of texts) {
     const account = t ? accountIn(t) : null;

@@ -61,7 +61,15 @@ export function toRememberedPayer(r: PayerRow): RememberedPayer {
 export async function learnPayer(
   trx: Db,
   ctx: Pick<ServiceContext, 'actor'>,
-  input: { storeId: number; payer: string | null | undefined; lastFive: string; payment: string; line: number; by: 'person' | 'auto'; at: number },
+  input: {
+    storeId: number;
+    payer: string | null | undefined;
+    lastFive: string;
+    payment: string;
+    line: number;
+    by: 'person' | 'auto';
+    at: number;
+  },
 ): Promise<RememberedPayer | null> {
   const payer = (input.payer ?? '').trim().slice(0, MAX_PAYER_LENGTH);
   if (!payer || !/^\d{5}$/.test(input.lastFive)) return null;
@@ -107,7 +115,10 @@ const SORTABLE = { id: 'id', store_id: 'store_id', payer: 'payer', last_five: 'l
 const FILTERS = ['id', 'store_id'];
 
 /** 已記住的付款人 in the caller's stores (view_payments), list protocol, latest learned first. */
-export async function listPayers(ctx: ServiceContext, query: ListQuery = { filter: {} }): Promise<ListResult<RememberedPayer>> {
+export async function listPayers(
+  ctx: ServiceContext,
+  query: ListQuery = { filter: {} },
+): Promise<ListResult<RememberedPayer>> {
   requirePermission(ctx.actor, 'view_payments');
   assertFilterFields(query.filter, FILTERS);
   const base = scopedPayers(ctx);
@@ -115,7 +126,12 @@ export async function listPayers(ctx: ServiceContext, query: ListQuery = { filte
   if (ids) base.whereIn('id', ids);
   const stores = filterIds(query.filter, 'store_id');
   if (stores) base.whereIn('store_id', stores);
-  return runList(base, query, { sortable: SORTABLE, defaultSort: ['learned_at', 'DESC'], tiebreak: 'id' }, toRememberedPayer);
+  return runList(
+    base,
+    query,
+    { sortable: SORTABLE, defaultSort: ['learned_at', 'DESC'], tiebreak: 'id' },
+    toRememberedPayer,
+  );
 }
 
 /**
@@ -131,7 +147,8 @@ export async function forgetPayer(ctx: ServiceContext, rawId: unknown): Promise<
     const q = scopedPayers(ctx, trx).where({ id });
     if (isPostgres(trx)) q.forUpdate();
     const row = (await q.first()) as PayerRow | undefined;
-    if (!row || (await trx('reconcile_payers').where({ id }).delete()) === 0) throw new NotFoundError(problem('reconcile_payer_not_found', { id: String(id) }));
+    if (!row || (await trx('reconcile_payers').where({ id }).delete()) === 0)
+      throw new NotFoundError(problem('reconcile_payer_not_found', { id: String(id) }));
     const before = toRememberedPayer(row);
     await recordAudit(trx, ctx, { action: 'delete', entity: 'payer', entityId: id, before });
     return before;
@@ -143,7 +160,11 @@ export async function forgetPayer(ctx: ServiceContext, rawId: unknown): Promise<
  * away, or, when another confirmed link of the same store still shows the same payer with the
  * same last five, kept and pointed at that link. Each change is audited.
  */
-export async function unlearnLink(trx: Db, ctx: Pick<ServiceContext, 'actor' | 'ip'>, paymentUuid: string): Promise<void> {
+export async function unlearnLink(
+  trx: Db,
+  ctx: Pick<ServiceContext, 'actor' | 'ip'>,
+  paymentUuid: string,
+): Promise<void> {
   const q = trx('reconcile_payers').where({ payment_uuid: paymentUuid }).select('*').orderBy('id');
   if (isPostgres(trx)) q.forUpdate();
   const rows = (await q) as PayerRow[];
@@ -159,10 +180,19 @@ export async function unlearnLink(trx: Db, ctx: Pick<ServiceContext, 'actor' | '
       .orderBy('k.at', 'desc')
       .orderBy('k.id', 'desc')
       .first('k.payment_uuid', 'k.line_id', 'k.decided_by', 'k.actor_id', 'k.at')) as
-      | { payment_uuid: string; line_id: number | string; decided_by: string; actor_id: number | string | null; at: number | string }
+      | {
+          payment_uuid: string;
+          line_id: number | string;
+          decided_by: string;
+          actor_id: number | string | null;
+          at: number | string;
+        }
       | undefined;
     if (other) {
-      const by = other.actor_id === null ? undefined : ((await trx('users').where({ id: other.actor_id }).first('username')) as { username: string } | undefined);
+      const by =
+        other.actor_id === null
+          ? undefined
+          : ((await trx('users').where({ id: other.actor_id }).first('username')) as { username: string } | undefined);
       const patch = {
         payment_uuid: other.payment_uuid,
         line_id: Number(other.line_id),

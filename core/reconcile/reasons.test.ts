@@ -35,7 +35,9 @@ const WORDS: { [C in Reason['code']]: Array<[Extract<Reason, { code: C }>, strin
   ],
   note: [[{ code: 'note' }, '備註相符']],
   payer_memory_same: [[{ code: 'payer_memory_same' }, '付款人記錄相符']],
-  payer_memory_other: [[{ code: 'payer_memory_other', fives: ['12345', '67890'] }, '付款人記錄的後五碼為 12345、67890']],
+  payer_memory_other: [
+    [{ code: 'payer_memory_other', fives: ['12345', '67890'] }, '付款人記錄的後五碼為 12345、67890'],
+  ],
   payer_name_same: [[{ code: 'payer_name_same' }, '同名付款人本月入帳的後五碼相符']],
   payer_name_other: [[{ code: 'payer_name_other', fives: ['12345'] }, '同名付款人本月入帳的後五碼為 12345']],
   settled: [

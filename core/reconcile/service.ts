@@ -102,11 +102,21 @@ export function scopedLines(ctx: ServiceContext, db: Db = ctx.db): Knex.QueryBui
     .select('l.*', 's.file', 's.account', 's.store_id', 'k.line_id as linked');
   const scope = storeScope(ctx.actor);
   if (scope.all) return q.select('k.payment_uuid');
-  const held = db('bank_statement_lines as m').join('bank_statements as ms', 'ms.id', 'm.statement_id').whereIn('ms.store_id', scope.ids).select('m.line_id');
+  const held = db('bank_statement_lines as m')
+    .join('bank_statements as ms', 'ms.id', 'm.statement_id')
+    .whereIn('ms.store_id', scope.ids)
+    .select('m.line_id');
   q.where((w) => w.whereIn('s.store_id', scope.ids).orWhereIn('l.id', held));
   // a line of every store's statement taken by another store's payment: taken, never by whom
   if (!scope.ids.length) return q.select(db.raw('null as payment_uuid'));
-  return q.leftJoin('payments as kp', 'kp.uuid', 'k.payment_uuid').select(db.raw(`case when kp.store_id in (${scope.ids.map(() => '?').join(', ')}) then k.payment_uuid end as payment_uuid`, scope.ids));
+  return q
+    .leftJoin('payments as kp', 'kp.uuid', 'k.payment_uuid')
+    .select(
+      db.raw(
+        `case when kp.store_id in (${scope.ids.map(() => '?').join(', ')}) then k.payment_uuid end as payment_uuid`,
+        scope.ids,
+      ),
+    );
 }
 
 /**
@@ -121,16 +131,22 @@ export async function importStatement(
   input: { bytes: Uint8Array; file: string; storeId?: unknown; account?: unknown },
 ): Promise<ImportedStatement> {
   requirePermission(ctx.actor, 'manage_payments');
-  const file = String(input.file ?? '').trim().slice(0, 255);
+  const file = String(input.file ?? '')
+    .trim()
+    .slice(0, 255);
   if (!file) throw ValidationError.single('filename', 'reconcile_file_name_required');
   const given = givenAccount(input.account);
   const storeId = await statementStore(ctx, input.storeId);
-  const { read, account, prints } = ctx.matching ? await matchPoolFor(ctx.matching).prepare(input.bytes, file, given) : prepareStatement(input.bytes, file, given);
+  const { read, account, prints } = ctx.matching
+    ? await matchPoolFor(ctx.matching).prepare(input.bytes, file, given)
+    : prepareStatement(input.bytes, file, given);
   const now = Date.now();
-  return ctx.db.transaction(async (trx) => storeStatement(ctx, trx, { file, storeId, account, read, prints, now })).catch((err: unknown) => {
-    // The store deleted since it was checked (another request, another instance): it is gone.
-    throw isForeignKeyViolation(err) ? new NotFoundError(problem('store_not_found')) : err;
-  });
+  return ctx.db
+    .transaction(async (trx) => storeStatement(ctx, trx, { file, storeId, account, read, prints, now }))
+    .catch((err: unknown) => {
+      // The store deleted since it was checked (another request, another instance): it is gone.
+      throw isForeignKeyViolation(err) ? new NotFoundError(problem('store_not_found')) : err;
+    });
 }
 
 /** A line as bank_lines keeps it. */
@@ -157,7 +173,21 @@ function lineRow(statementId: number, scope: number, l: StatementLine, fingerpri
 async function storeStatement(
   ctx: ServiceContext,
   trx: Db,
-  { file, storeId, account, read, prints, now }: { file: string; storeId: number | null; account: string | null; read: ReadStatement; prints: string[]; now: number },
+  {
+    file,
+    storeId,
+    account,
+    read,
+    prints,
+    now,
+  }: {
+    file: string;
+    storeId: number | null;
+    account: string | null;
+    read: ReadStatement;
+    prints: string[];
+    now: number;
+  },
 ): Promise<ImportedStatement> {
   // Statement imports take turns on PostgreSQL (SQLite: BEGIN IMMEDIATE): two overlapping
   // downloads inserting the same lines in opposite orders deadlocked, and one answered 500.
@@ -188,15 +218,27 @@ async function storeStatement(
     const chunk = prints.slice(i, i + INSERT_CHUNK);
     const q = trx('bank_lines').whereIn('fingerprint', chunk);
     if (storeId !== null) q.whereIn('store_scope', [storeId, 0]);
-    const rows = (await q.select('id', 'fingerprint', 'store_scope')) as Array<{ id: number; fingerprint: string; store_scope: number }>;
+    const rows = (await q.select('id', 'fingerprint', 'store_scope')) as Array<{
+      id: number;
+      fingerprint: string;
+      store_scope: number;
+    }>;
     const held = new Set(rows.map((r) => r.fingerprint));
-    const fresh = chunk.flatMap((fingerprint, k) => (held.has(fingerprint) ? [] : [lineRow(id, scope, read.lines[i + k], fingerprint)]));
+    const fresh = chunk.flatMap((fingerprint, k) =>
+      held.has(fingerprint) ? [] : [lineRow(id, scope, read.lines[i + k], fingerprint)],
+    );
     if (fresh.length) await trx('bank_lines').insert(fresh).onConflict(['fingerprint', 'store_scope']).ignore();
     // Lines every store's statement brought first: this store's statement holds them too, so its users see them.
-    const shared = storeId === null ? [] : rows.filter((r) => Number(r.store_scope) === 0).map((r) => ({ statement_id: id, line_id: Number(r.id) }));
-    if (shared.length) await trx('bank_statement_lines').insert(shared).onConflict(['statement_id', 'line_id']).ignore();
+    const shared =
+      storeId === null
+        ? []
+        : rows.filter((r) => Number(r.store_scope) === 0).map((r) => ({ statement_id: id, line_id: Number(r.id) }));
+    if (shared.length)
+      await trx('bank_statement_lines').insert(shared).onConflict(['statement_id', 'line_id']).ignore();
   }
-  const added = Number(((await trx('bank_lines').where({ statement_id: id }).count({ n: '*' }).first()) as { n: number | string }).n);
+  const added = Number(
+    ((await trx('bank_lines').where({ statement_id: id }).count({ n: '*' }).first()) as { n: number | string }).n,
+  );
   await trx('bank_statements').where({ id }).update({ new_lines: added });
   const result: ImportedStatement = {
     id,
@@ -249,7 +291,8 @@ export async function listLines(ctx: ServiceContext, query: ListQuery = { filter
   const statements = filterIds(f, 'statement_id');
   if (statements) base.whereIn('l.statement_id', statements);
   if (f.matched !== undefined && f.matched !== null && f.matched !== '') {
-    const m = f.matched === true || f.matched === 'true' ? true : f.matched === false || f.matched === 'false' ? false : null;
+    const m =
+      f.matched === true || f.matched === 'true' ? true : f.matched === false || f.matched === 'false' ? false : null;
     if (m === null) throw ValidationError.single('filter', 'bad_list_param', { param: 'filter.matched' });
     if (m) base.whereNotNull('k.payment_uuid');
     else base.whereNull('k.payment_uuid');
@@ -261,7 +304,10 @@ export async function listLines(ctx: ServiceContext, query: ListQuery = { filter
 }
 
 type PaymentWithLink = PaymentRow & { bank_line_id: number | null };
-const toReconciled = (r: PaymentWithLink): ReconciledPayment => ({ ...toPayment(r), bank_line_id: r.bank_line_id === null || r.bank_line_id === undefined ? null : Number(r.bank_line_id) });
+const toReconciled = (r: PaymentWithLink): ReconciledPayment => ({
+  ...toPayment(r),
+  bank_line_id: r.bank_line_id === null || r.bank_line_id === undefined ? null : Number(r.bank_line_id),
+});
 
 /** The longest period one request may match: a year (issue 22, item 7). */
 export const MAX_RECONCILE_DAYS = 366;
@@ -298,7 +344,8 @@ export async function proposeMatches(
   }
   const range = instantRange(from, to, { from: 'from', to: 'to' });
   const page = given(input.offset) || given(input.limit) ? pageOf(input.offset, input.limit) : undefined;
-  const requested = input.storeId === undefined || input.storeId === null || input.storeId === '' ? undefined : toId(input.storeId);
+  const requested =
+    input.storeId === undefined || input.storeId === null || input.storeId === '' ? undefined : toId(input.storeId);
   if (requested === null) throw ValidationError.single('store_id', 'store_not_found');
   const stores = scopedStoreIds(ctx.actor, requested === undefined ? undefined : [requested]);
   const cover = await statementCover(ctx, stores);
@@ -309,23 +356,39 @@ export async function proposeMatches(
   const listed = { gte: Math.max(range.gte!, cover.from), lt: Math.min(range.lt!, cover.to + 1) };
   const days = Math.max(0, Math.round((listed.lt - listed.gte) / DAY_MS));
   if (days > MAX_RECONCILE_DAYS) {
-    throw ValidationError.single('from', 'reconcile_period_too_long', { from: taipeiDate(listed.gte), to: taipeiDate(listed.lt - 1), days, limit: MAX_RECONCILE_DAYS });
+    throw ValidationError.single('from', 'reconcile_period_too_long', {
+      from: taipeiDate(listed.gte),
+      to: taipeiDate(listed.lt - 1),
+      days,
+      limit: MAX_RECONCILE_DAYS,
+    });
   }
   return withEmptyReason(ctx, await proposalsFor(ctx, span.gte, span.lt, stores, page), span, stores);
 }
 
 /** The answer, saying why when every queue is empty (what the period's credits and reports are). */
-async function withEmptyReason(ctx: ServiceContext, out: Proposals, span: { gte: number; lt: number }, stores: number[] | 'all'): Promise<Proposals> {
+async function withEmptyReason(
+  ctx: ServiceContext,
+  out: Proposals,
+  span: { gte: number; lt: number },
+  stores: number[] | 'all',
+): Promise<Proposals> {
   const total = out.page?.total ?? Object.fromEntries(PROPOSAL_QUEUES.map((q) => [q, out[q].length]));
   if (Object.values(total).some((n) => n > 0)) return out;
-  const count = async (q: Knex.QueryBuilder) => Number(((await q.clearSelect().count({ n: '*' }).first()) as { n: number | string }).n);
+  const count = async (q: Knex.QueryBuilder) =>
+    Number(((await q.clearSelect().count({ n: '*' }).first()) as { n: number | string }).n);
   const credits = () => {
     const q = scopedLines(ctx).where('l.amount', '>', 0).where('l.at', '>=', span.gte).andWhere('l.at', '<', span.lt);
     if (stores !== 'all') q.where((w) => w.whereIn('s.store_id', stores).orWhereNull('s.store_id'));
     return q;
   };
   const reports = () => {
-    const q = ctx.db('payments as p').leftJoin('bank_links as k', 'k.payment_uuid', 'p.uuid').where('p.method', METHOD_TRANSFER).where('p.paid_at', '>=', span.gte).andWhere('p.paid_at', '<', span.lt);
+    const q = ctx
+      .db('payments as p')
+      .leftJoin('bank_links as k', 'k.payment_uuid', 'p.uuid')
+      .where('p.method', METHOD_TRANSFER)
+      .where('p.paid_at', '>=', span.gte)
+      .andWhere('p.paid_at', '<', span.lt);
     if (stores !== 'all') q.whereIn('p.store_id', stores);
     return q;
   };
@@ -343,20 +406,30 @@ function pageOf(rawOffset: unknown, rawLimit: unknown): { offset: number; limit:
   const int = (v: unknown, field: string, fallback: number, min: number, max: number) => {
     if (v === undefined || v === null || v === '') return fallback;
     const n = typeof v === 'number' ? v : typeof v === 'string' && /^\d{1,9}$/.test(v.trim()) ? Number(v) : NaN;
-    if (!Number.isInteger(n) || n < min || n > max) throw ValidationError.single(field, 'reconcile_bad_page', { param: field, limit: max });
+    if (!Number.isInteger(n) || n < min || n > max)
+      throw ValidationError.single(field, 'reconcile_bad_page', { param: field, limit: max });
     return n;
   };
-  return { offset: int(rawOffset, 'offset', 0, 0, 100_000_000), limit: int(rawLimit, 'limit', PROPOSALS_PAGE, 1, MAX_PROPOSALS_PAGE) };
+  return {
+    offset: int(rawOffset, 'offset', 0, 0, 100_000_000),
+    limit: int(rawLimit, 'limit', PROPOSALS_PAGE, 1, MAX_PROPOSALS_PAGE),
+  };
 }
 
 /** The whole Taiwan days the lines of the statements in scope span (for these stores), or undefined when there are none. */
-async function statementCover(ctx: ServiceContext, stores: number[] | 'all'): Promise<{ from: number; to: number } | undefined> {
+async function statementCover(
+  ctx: ServiceContext,
+  stores: number[] | 'all',
+): Promise<{ from: number; to: number } | undefined> {
   const cover = scopedLines(ctx).clearSelect().min({ from: 'l.at' }).max({ to: 'l.at' });
   if (stores !== 'all') cover.where((w) => w.whereIn('s.store_id', stores).orWhereNull('s.store_id'));
   const c = (await cover.first()) as { from: number | string | null; to: number | string | null } | undefined;
   if (!c || c.from === null || c.to === null) return undefined;
   // Whole Taiwan days: a statement covers the days it lists, from the first day's start to the last day's end.
-  return { from: taipeiDayStart(taipeiDate(Number(c.from)))!, to: taipeiDayStart(taipeiDate(Number(c.to)))! + DAY_MS - 1 };
+  return {
+    from: taipeiDayStart(taipeiDate(Number(c.from)))!,
+    to: taipeiDayStart(taipeiDate(Number(c.to)))! + DAY_MS - 1,
+  };
 }
 
 /**
@@ -365,7 +438,11 @@ async function statementCover(ctx: ServiceContext, stores: number[] | 'all'): Pr
  * report outside gets no candidate, nor is it ever unpaid (the statements do not span its
  * window), so the answer is the same; only the work is bounded by what the bank has listed.
  */
-function matchableSpan(gte: number, lt: number, cover: { from: number; to: number } | undefined): { gte: number; lt: number } | null {
+function matchableSpan(
+  gte: number,
+  lt: number,
+  cover: { from: number; to: number } | undefined,
+): { gte: number; lt: number } | null {
   if (!cover) return null;
   const first = taipeiDayStart(taipeiDate(cover.from - DEFAULT_WINDOW_AFTER_MS))!;
   const end = taipeiDayStart(taipeiDate(cover.to + DEFAULT_WINDOW_BEFORE_MS))! + DAY_MS;
@@ -373,21 +450,35 @@ function matchableSpan(gte: number, lt: number, cover: { from: number; to: numbe
   return span.gte < span.lt ? span : null;
 }
 
-
 function emptyProposals(page: { offset: number; limit: number } | undefined): Proposals {
   const none: Proposals = { auto: [], review: [], reviewLines: [], unpaid: [], unreported: [], suggestions: [] };
-  if (page) none.page = { ...page, total: Object.fromEntries(PROPOSAL_QUEUES.map((q) => [q, 0])) as ProposalsPage['total'], period: null };
+  if (page)
+    none.page = {
+      ...page,
+      total: Object.fromEntries(PROPOSAL_QUEUES.map((q) => [q, 0])) as ProposalsPage['total'],
+      period: null,
+    };
   return none;
 }
 
-async function proposalsFor(ctx: ServiceContext, gte: number, lt: number, stores: number[] | 'all', page?: { offset: number; limit: number }): Promise<Proposals> {
+async function proposalsFor(
+  ctx: ServiceContext,
+  gte: number,
+  lt: number,
+  stores: number[] | 'all',
+  page?: { offset: number; limit: number },
+): Promise<Proposals> {
   // The period's reports, and those a window around it whose credits the statement may hold:
   // they take part (a credit they explain is not unreported) but are not proposed.
   // Every report that could explain a credit fetched below is here, so a credit no report explains is unreported.
   // Only the columns the matcher reads: a year is tens of thousands of rows, each made on the event loop.
-  const reportsCover = { from: gte - DEFAULT_WINDOW_BEFORE_MS - DAY_MS - DEFAULT_WINDOW_AFTER_MS, to: lt + DEFAULT_WINDOW_AFTER_MS + DEFAULT_WINDOW_BEFORE_MS };
+  const reportsCover = {
+    from: gte - DEFAULT_WINDOW_BEFORE_MS - DAY_MS - DEFAULT_WINDOW_AFTER_MS,
+    to: lt + DEFAULT_WINDOW_AFTER_MS + DEFAULT_WINDOW_BEFORE_MS,
+  };
   const payments = () => {
-    const q = ctx.db('payments as p')
+    const q = ctx
+      .db('payments as p')
       .leftJoin('bank_links as k', 'k.payment_uuid', 'p.uuid')
       .select('p.uuid', 'p.store_id', 'p.last_five', 'p.paid_at', 'p.amount', 'p.note', 'p.status')
       .where('p.paid_at', '>=', reportsCover.from)
@@ -399,21 +490,37 @@ async function proposalsFor(ctx: ServiceContext, gte: number, lt: number, stores
     return q;
   };
   type ReportRow = Pick<PaymentRow, 'uuid' | 'store_id' | 'last_five' | 'paid_at' | 'amount' | 'note' | 'status'>;
-  const reports = await readInChunks(payments, 'p.uuid', (p: ReportRow) => p.uuid, (p): ReconcileReport => ({
-    uuid: p.uuid,
-    store_id: Number(p.store_id),
-    last_five: p.last_five,
-    paid_at: Number(p.paid_at),
-    amount: Number(p.amount),
-    note: p.note ?? '',
-    status: p.status,
-  }));
+  const reports = await readInChunks(
+    payments,
+    'p.uuid',
+    (p: ReportRow) => p.uuid,
+    (p): ReconcileReport => ({
+      uuid: p.uuid,
+      store_id: Number(p.store_id),
+      last_five: p.last_five,
+      paid_at: Number(p.paid_at),
+      amount: Number(p.amount),
+      note: p.note ?? '',
+      status: p.status,
+    }),
+  );
 
   // Credits inside any window of the period's reports.
   const credits = () => {
     const q = scopedLines(ctx)
       .clearSelect()
-      .select('l.id', 'l.at', 'l.has_time', 'l.amount', 'l.digits', 'l.summary', 'l.note', 'l.payer', 's.account', 's.store_id')
+      .select(
+        'l.id',
+        'l.at',
+        'l.has_time',
+        'l.amount',
+        'l.digits',
+        'l.summary',
+        'l.note',
+        'l.payer',
+        's.account',
+        's.store_id',
+      )
       .where('l.amount', '>', 0)
       .whereNull('k.payment_uuid')
       .where('l.at', '>=', gte - DEFAULT_WINDOW_BEFORE_MS - DAY_MS)
@@ -422,22 +529,30 @@ async function proposalsFor(ctx: ServiceContext, gte: number, lt: number, stores
     if (stores !== 'all') q.where((w) => w.whereIn('s.store_id', stores).orWhereNull('s.store_id'));
     return q;
   };
-  type CreditRow = Pick<LineRow, 'id' | 'at' | 'has_time' | 'amount' | 'digits' | 'summary' | 'note' | 'payer' | 'account' | 'store_id'>;
-  const lines = await readInChunks(credits, 'l.id', (l: CreditRow) => Number(l.id), (l): ReconcileLine => {
-    const store = l.store_id === null ? null : Number(l.store_id);
-    return {
-      id: Number(l.id),
-      at: Number(l.at),
-      hasTime: Boolean(l.has_time),
-      amount: Number(l.amount),
-      digits: l.digits,
-      summary: l.summary,
-      note: l.note,
-      store_id: store,
-      payer: l.payer ?? '',
-      source: lineSource(l.account ?? null, store),
-    };
-  });
+  type CreditRow = Pick<
+    LineRow,
+    'id' | 'at' | 'has_time' | 'amount' | 'digits' | 'summary' | 'note' | 'payer' | 'account' | 'store_id'
+  >;
+  const lines = await readInChunks(
+    credits,
+    'l.id',
+    (l: CreditRow) => Number(l.id),
+    (l): ReconcileLine => {
+      const store = l.store_id === null ? null : Number(l.store_id);
+      return {
+        id: Number(l.id),
+        at: Number(l.at),
+        hasTime: Boolean(l.has_time),
+        amount: Number(l.amount),
+        digits: l.digits,
+        summary: l.summary,
+        note: l.note,
+        store_id: store,
+        payer: l.payer ?? '',
+        source: lineSource(l.account ?? null, store),
+      };
+    },
+  );
 
   // What the statements in scope cover: a report is unpaid only when they span its window.
   const coverage = await statementCover(ctx, stores);
@@ -447,7 +562,9 @@ async function proposalsFor(ctx: ServiceContext, gte: number, lt: number, stores
   const options = { coverage, payers, period: { from: gte, to: lt }, reportsCover };
   // The API matches on a worker thread (ctx.matching), which also cuts the page, so no request
   // holds the others; the CLI matches here.
-  const paged: PagedMatch = ctx.matching ? await matchPoolFor(ctx.matching).match(reports, lines, options, page) : cutPage(matchReconcile(reports, lines, options), page);
+  const paged: PagedMatch = ctx.matching
+    ? await matchPoolFor(ctx.matching).match(reports, lines, options, page)
+    : cutPage(matchReconcile(reports, lines, options), page);
   const { result } = paged;
 
   // Only what the answer shows becomes a full payment or line, read now.
@@ -461,7 +578,11 @@ async function proposalsFor(ctx: ServiceContext, gte: number, lt: number, stores
   result.suggestions.forEach((s) => (s.payments.forEach((u) => uuids.add(u)), s.lines.forEach((id) => ids.add(id))));
   const P = new Map<string, ReconciledPayment>();
   for (const chunk of chunks([...uuids], 500)) {
-    const rows = (await ctx.db('payments as p').leftJoin('bank_links as k', 'k.payment_uuid', 'p.uuid').select('p.*', 'k.line_id as bank_line_id').whereIn('p.uuid', chunk)) as PaymentWithLink[];
+    const rows = (await ctx
+      .db('payments as p')
+      .leftJoin('bank_links as k', 'k.payment_uuid', 'p.uuid')
+      .select('p.*', 'k.line_id as bank_line_id')
+      .whereIn('p.uuid', chunk)) as PaymentWithLink[];
     for (const r of rows) P.set(r.uuid, toReconciled(r));
   }
   const L = new Map<number, BankLine>();
@@ -471,18 +592,34 @@ async function proposalsFor(ctx: ServiceContext, gte: number, lt: number, stores
   // A payment or line deleted since it was matched leaves the answer with it.
   const has = { p: (u: string) => P.has(u), l: (id: number) => L.has(id) };
   const out: Proposals = {
-    auto: result.auto.filter((a) => has.p(a.payment) && has.l(a.line)).map((a) => ({ payment: P.get(a.payment)!, line: L.get(a.line)!, score: a.score, reasons: inWords(a.reasons) })),
+    auto: result.auto
+      .filter((a) => has.p(a.payment) && has.l(a.line))
+      .map((a) => ({ payment: P.get(a.payment)!, line: L.get(a.line)!, score: a.score, reasons: inWords(a.reasons) })),
     review: result.review
       .filter((r) => has.p(r.payment))
-      .map((r) => ({ payment: P.get(r.payment)!, candidates: r.candidates.filter((c) => has.l(c.line)).map((c) => ({ line: L.get(c.line)!, score: c.score, reasons: inWords(c.reasons) })) })),
+      .map((r) => ({
+        payment: P.get(r.payment)!,
+        candidates: r.candidates
+          .filter((c) => has.l(c.line))
+          .map((c) => ({ line: L.get(c.line)!, score: c.score, reasons: inWords(c.reasons) })),
+      })),
     reviewLines: result.reviewLines
       .filter((r) => has.l(r.line))
-      .map((r) => ({ line: L.get(r.line)!, candidates: r.candidates.filter((c) => has.p(c.payment)).map((c) => ({ payment: P.get(c.payment)!, score: c.score, reasons: inWords(c.reasons) })) })),
+      .map((r) => ({
+        line: L.get(r.line)!,
+        candidates: r.candidates
+          .filter((c) => has.p(c.payment))
+          .map((c) => ({ payment: P.get(c.payment)!, score: c.score, reasons: inWords(c.reasons) })),
+      })),
     unpaid: result.unpaid.filter((u) => has.p(u.payment)).map((u) => ({ payment: P.get(u.payment)! })),
     unreported: result.unreported.filter((u) => has.l(u.line)).map((u) => ({ line: L.get(u.line)! })),
     suggestions: result.suggestions
       .filter((s) => s.payments.every(has.p) && s.lines.every(has.l))
-      .map((s) => ({ payments: s.payments.map((u) => P.get(u)!), lines: s.lines.map((id) => L.get(id)!), reasons: inWords(s.reasons) })),
+      .map((s) => ({
+        payments: s.payments.map((u) => P.get(u)!),
+        lines: s.lines.map((id) => L.get(id)!),
+        reasons: inWords(s.reasons),
+      })),
   };
   if (page) out.page = { ...page, total: paged.total, period: { from: taipeiDate(gte), to: taipeiDate(lt - 1) } };
   return out;
@@ -503,7 +640,12 @@ const READ_CHUNK = 1_000;
  * Every row of `query`, read in batches ordered by a unique `key` (keyset, never an offset) and
  * mapped as they come, so a year of rows never holds the event loop in one piece.
  */
-async function readInChunks<R, T>(query: () => Knex.QueryBuilder, key: string, keyOf: (row: R) => string | number, map: (row: R) => T): Promise<T[]> {
+async function readInChunks<R, T>(
+  query: () => Knex.QueryBuilder,
+  key: string,
+  keyOf: (row: R) => string | number,
+  map: (row: R) => T,
+): Promise<T[]> {
   const out: T[] = [];
   let after: string | number | undefined;
   for (;;) {
@@ -524,12 +666,24 @@ function* chunks<T>(xs: T[], size: number): Generator<T[]> {
 const MAX_STATEMENTS = 100;
 
 /** Statements by id (`1` or `1,2` or an array), each in the caller's scope, else not found. */
-async function statementsInScope(ctx: ServiceContext, raw: unknown): Promise<Array<{ from: string | null; to: string | null }>> {
-  const ids = (Array.isArray(raw) ? raw : String(raw).split(',')).map((x) => toId(typeof x === 'string' ? x.trim() : x));
-  if (ids.length > MAX_STATEMENTS) throw ValidationError.single('statement', 'reconcile_too_many', { limit: MAX_STATEMENTS });
+async function statementsInScope(
+  ctx: ServiceContext,
+  raw: unknown,
+): Promise<Array<{ from: string | null; to: string | null }>> {
+  const ids = (Array.isArray(raw) ? raw : String(raw).split(',')).map((x) =>
+    toId(typeof x === 'string' ? x.trim() : x),
+  );
+  if (ids.length > MAX_STATEMENTS)
+    throw ValidationError.single('statement', 'reconcile_too_many', { limit: MAX_STATEMENTS });
   const bad = ids.findIndex((id) => id === null);
-  if (bad >= 0) throw new NotFoundError(problem('reconcile_statement_not_found', { id: String(Array.isArray(raw) ? raw[bad] : raw) }));
-  const q = ctx.db('bank_statements').select('id', 'store_id', 'period_from as from', 'period_to as to').whereIn('id', ids as number[]);
+  if (bad >= 0)
+    throw new NotFoundError(
+      problem('reconcile_statement_not_found', { id: String(Array.isArray(raw) ? raw[bad] : raw) }),
+    );
+  const q = ctx
+    .db('bank_statements')
+    .select('id', 'store_id', 'period_from as from', 'period_to as to')
+    .whereIn('id', ids as number[]);
   const scope = storeScope(ctx.actor);
   if (!scope.all) q.whereIn('store_id', scope.ids);
   const rows = (await q) as Array<{ id: number; from: string | null; to: string | null }>;
@@ -540,7 +694,12 @@ async function statementsInScope(ctx: ServiceContext, raw: unknown): Promise<Arr
 }
 
 /** Proposals for the period of some statements (the CLI): from their first to their last date. */
-export async function proposeForPeriod(ctx: ServiceContext, from: string, to: string, storeIds?: number[]): Promise<Proposals> {
+export async function proposeForPeriod(
+  ctx: ServiceContext,
+  from: string,
+  to: string,
+  storeIds?: number[],
+): Promise<Proposals> {
   requirePermission(ctx.actor, 'view_payments');
   const range = instantRange(from, to, { from: 'from', to: 'to' });
   return proposalsFor(ctx, range.gte!, range.lt!, scopedStoreIds(ctx.actor, storeIds));
@@ -556,7 +715,12 @@ export interface PairDecision {
 
 export function isUniqueViolation(err: unknown): boolean {
   const e = err as { code?: string; message?: string };
-  return e?.code === '23505' || e?.code === 'SQLITE_CONSTRAINT' || e?.code === 'SQLITE_CONSTRAINT_UNIQUE' || /UNIQUE constraint failed/i.test(String(e?.message));
+  return (
+    e?.code === '23505' ||
+    e?.code === 'SQLITE_CONSTRAINT' ||
+    e?.code === 'SQLITE_CONSTRAINT_UNIQUE' ||
+    /UNIQUE constraint failed/i.test(String(e?.message))
+  );
 }
 
 /**
@@ -591,7 +755,11 @@ export async function lockLines(trx: Db, rawIds: readonly unknown[]): Promise<vo
 async function paymentInScope(trx: Db, ctx: ServiceContext, uuid: unknown): Promise<PaymentWithLink> {
   const valid = typeof uuid === 'string' && /^[\w-]{1,64}$/.test(uuid);
   const row = valid
-    ? ((await trx('payments as p').leftJoin('bank_links as k', 'k.payment_uuid', 'p.uuid').select('p.*', 'k.line_id as bank_line_id').where('p.uuid', uuid).first()) as PaymentWithLink | undefined)
+    ? ((await trx('payments as p')
+        .leftJoin('bank_links as k', 'k.payment_uuid', 'p.uuid')
+        .select('p.*', 'k.line_id as bank_line_id')
+        .where('p.uuid', uuid)
+        .first()) as PaymentWithLink | undefined)
     : undefined;
   if (!row) throw new NotFoundError(problem('payment_not_found'));
   if (!inScope(ctx.actor, Number(row.store_id))) throw new ForbiddenError(problem('payment_store_forbidden'));
@@ -603,10 +771,16 @@ async function paymentInScope(trx: Db, ctx: ServiceContext, uuid: unknown): Prom
  * person (confirm_payments) unless `auto` is set (the automatic run applying its own proposals).
  * The score and reasons recorded are the matcher's for that pair.
  */
-export async function confirmPairs(ctx: ServiceContext, rawPairs: unknown, opts: { auto?: boolean } = {}): Promise<{ confirmed: number }> {
+export async function confirmPairs(
+  ctx: ServiceContext,
+  rawPairs: unknown,
+  opts: { auto?: boolean } = {},
+): Promise<{ confirmed: number }> {
   requirePermission(ctx.actor, 'confirm_payments');
-  if (!Array.isArray(rawPairs) || rawPairs.length === 0) throw ValidationError.single('pairs', 'reconcile_pairs_required');
-  if (rawPairs.length > MAX_DECISIONS) throw ValidationError.single('pairs', 'reconcile_too_many', { limit: MAX_DECISIONS });
+  if (!Array.isArray(rawPairs) || rawPairs.length === 0)
+    throw ValidationError.single('pairs', 'reconcile_pairs_required');
+  if (rawPairs.length > MAX_DECISIONS)
+    throw ValidationError.single('pairs', 'reconcile_too_many', { limit: MAX_DECISIONS });
   const pairs: PairDecision[] = rawPairs.map((p) => {
     const payment = (p as { payment?: unknown })?.payment;
     const line = toId((p as { line?: unknown })?.line);
@@ -615,21 +789,35 @@ export async function confirmPairs(ctx: ServiceContext, rawPairs: unknown, opts:
   });
   try {
     return await ctx.db.transaction(async (trx) => {
-      await lockPayments(trx, pairs.map((p) => p.payment));
-      await lockLines(trx, pairs.map((p) => p.line));
+      await lockPayments(
+        trx,
+        pairs.map((p) => p.payment),
+      );
+      await lockLines(
+        trx,
+        pairs.map((p) => p.line),
+      );
       const now = Date.now();
       for (const pair of pairs) {
         const p = await paymentInScope(trx, ctx, pair.payment);
-        if (p.bank_line_id !== null && p.bank_line_id !== undefined) throw new ConflictError(problem('reconcile_payment_linked'), 'payment');
-        if (!reconciles(p.method)) throw ValidationError.single('pairs', 'reconcile_not_transfer', { method: p.method! });
+        if (p.bank_line_id !== null && p.bank_line_id !== undefined)
+          throw new ConflictError(problem('reconcile_payment_linked'), 'payment');
+        if (!reconciles(p.method))
+          throw ValidationError.single('pairs', 'reconcile_not_transfer', { method: p.method! });
         const lineId = toId(pair.line)!;
         const l = (await scopedLines(ctx, trx).where('l.id', lineId).first()) as LineRow | undefined;
         if (!l) throw new NotFoundError(problem('reconcile_line_not_found', { id: String(pair.line) }));
-        if (l.linked !== null && l.linked !== undefined) throw new ConflictError(problem('reconcile_line_linked', { id: lineId }), 'line');
+        if (l.linked !== null && l.linked !== undefined)
+          throw new ConflictError(problem('reconcile_line_linked', { id: lineId }), 'line');
         if (Number(l.amount) <= 0) throw ValidationError.single('pairs', 'reconcile_line_not_credit', { id: lineId });
-        if (Number(l.amount) !== Number(p.amount)) throw ValidationError.single('pairs', 'reconcile_amount_differs', { id: lineId });
-        if (l.store_id !== null && Number(l.store_id) !== Number(p.store_id)) throw ValidationError.single('pairs', 'reconcile_other_store', { id: lineId });
-        const evidence = opts.auto && pair.score !== undefined ? { score: pair.score, reasons: pair.reasons ?? [] } : pairEvidence(p, l);
+        if (Number(l.amount) !== Number(p.amount))
+          throw ValidationError.single('pairs', 'reconcile_amount_differs', { id: lineId });
+        if (l.store_id !== null && Number(l.store_id) !== Number(p.store_id))
+          throw ValidationError.single('pairs', 'reconcile_other_store', { id: lineId });
+        const evidence =
+          opts.auto && pair.score !== undefined
+            ? { score: pair.score, reasons: pair.reasons ?? [] }
+            : pairEvidence(p, l);
         await trx('bank_links').insert({
           payment_uuid: p.uuid,
           line_id: lineId,
@@ -642,7 +830,15 @@ export async function confirmPairs(ctx: ServiceContext, rawPairs: unknown, opts:
         });
         await trx('payments').where({ uuid: p.uuid }).update({ status: STATUS_CREDITED, updated_at: now });
         // The line names its payer: on this store's statements, this payer reported this last five.
-        const learned = await learnPayer(trx, ctx, { storeId: Number(p.store_id), payer: l.payer, lastFive: p.last_five, payment: p.uuid, line: lineId, by: opts.auto ? 'auto' : 'person', at: now });
+        const learned = await learnPayer(trx, ctx, {
+          storeId: Number(p.store_id),
+          payer: l.payer,
+          lastFive: p.last_five,
+          payment: p.uuid,
+          line: lineId,
+          by: opts.auto ? 'auto' : 'person',
+          at: now,
+        });
         const before = toReconciled(p);
         await recordAudit(trx, ctx, {
           action: 'reconcile',
@@ -675,8 +871,27 @@ export async function confirmPairs(ctx: ServiceContext, rawPairs: unknown, opts:
 /** The matcher's score and reasons for one pair a person picked (null and none when it is outside every window). */
 function pairEvidence(p: PaymentRow, l: LineRow): { score: number | null; reasons: string[] } {
   const r = matchReconcile(
-    [{ uuid: p.uuid, store_id: Number(p.store_id), last_five: p.last_five, paid_at: Number(p.paid_at), amount: Number(p.amount), note: p.note ?? '' }],
-    [{ id: Number(l.id), at: Number(l.at), hasTime: Boolean(l.has_time), amount: Number(l.amount), digits: l.digits, summary: l.summary, note: l.note }],
+    [
+      {
+        uuid: p.uuid,
+        store_id: Number(p.store_id),
+        last_five: p.last_five,
+        paid_at: Number(p.paid_at),
+        amount: Number(p.amount),
+        note: p.note ?? '',
+      },
+    ],
+    [
+      {
+        id: Number(l.id),
+        at: Number(l.at),
+        hasTime: Boolean(l.has_time),
+        amount: Number(l.amount),
+        digits: l.digits,
+        summary: l.summary,
+        note: l.note,
+      },
+    ],
   );
   const found = r.auto[0] ?? r.review[0]?.candidates[0] ?? r.reviewLines[0]?.candidates[0];
   return found ? { score: found.score, reasons: inWords(found.reasons) } : { score: null, reasons: [] };
@@ -688,15 +903,18 @@ export async function markUnpaid(ctx: ServiceContext, rawPayments: unknown): Pro
   if (!Array.isArray(rawPayments) || rawPayments.length === 0 || !rawPayments.every((u) => typeof u === 'string')) {
     throw ValidationError.single('payments', 'reconcile_payments_required');
   }
-  if (rawPayments.length > MAX_DECISIONS) throw ValidationError.single('payments', 'reconcile_too_many', { limit: MAX_DECISIONS });
+  if (rawPayments.length > MAX_DECISIONS)
+    throw ValidationError.single('payments', 'reconcile_too_many', { limit: MAX_DECISIONS });
   const uuids = [...new Set(rawPayments as string[])];
   return ctx.db.transaction(async (trx) => {
     await lockPayments(trx, uuids);
     const now = Date.now();
     for (const uuid of uuids) {
       const p = await paymentInScope(trx, ctx, uuid);
-      if (p.bank_line_id !== null && p.bank_line_id !== undefined) throw new ConflictError(problem('reconcile_payment_linked'), 'payment');
-      if (!reconciles(p.method)) throw ValidationError.single('payments', 'reconcile_not_transfer', { method: p.method! });
+      if (p.bank_line_id !== null && p.bank_line_id !== undefined)
+        throw new ConflictError(problem('reconcile_payment_linked'), 'payment');
+      if (!reconciles(p.method))
+        throw ValidationError.single('payments', 'reconcile_not_transfer', { method: p.method! });
       if (p.status === STATUS_FAILED) continue;
       await trx('payments').where({ uuid }).update({ status: STATUS_FAILED, updated_at: now });
       const before = toReconciled(p);
@@ -718,7 +936,9 @@ export async function unlinkPayment(ctx: ServiceContext, uuid: unknown): Promise
   return ctx.db.transaction(async (trx) => {
     await lockPayments(trx, [uuid]);
     const p = await paymentInScope(trx, ctx, uuid);
-    const link = (await trx('bank_links').where({ payment_uuid: p.uuid }).first()) as { id: number; line_id: number; status_before: PaymentStatus } | undefined;
+    const link = (await trx('bank_links').where({ payment_uuid: p.uuid }).first()) as
+      | { id: number; line_id: number; status_before: PaymentStatus }
+      | undefined;
     if (!link) throw new ConflictError(problem('reconcile_not_linked'), 'payment');
     const now = Date.now();
     await trx('bank_links').where({ id: link.id }).delete();
@@ -726,8 +946,19 @@ export async function unlinkPayment(ctx: ServiceContext, uuid: unknown): Promise
     // What the link taught about its payer goes with it (unless another link still teaches it).
     await unlearnLink(trx, ctx, p.uuid);
     const before = toReconciled(p);
-    const after: ReconciledPayment = { ...before, status: link.status_before, bank_line_id: null, updated_at: toIso(now) };
-    await recordAudit(trx, ctx, { action: 'unreconcile', entity: 'payment', entityId: p.uuid, before, after: { ...after, reconcile: { line: Number(link.line_id), by: 'person' } } });
+    const after: ReconciledPayment = {
+      ...before,
+      status: link.status_before,
+      bank_line_id: null,
+      updated_at: toIso(now),
+    };
+    await recordAudit(trx, ctx, {
+      action: 'unreconcile',
+      entity: 'payment',
+      entityId: p.uuid,
+      before,
+      after: { ...after, reconcile: { line: Number(link.line_id), by: 'person' } },
+    });
     return after;
   });
 }

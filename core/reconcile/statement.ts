@@ -19,7 +19,17 @@ import { sniffKind } from '../spreadsheets/sniff.js';
 import { payerOf } from './payer.js';
 import type { StatementLine } from './types.js';
 
-export type ColumnRole = 'date' | 'posting' | 'time' | 'credit' | 'debit' | 'amount' | 'balance' | 'summary' | 'note' | 'counterparty';
+export type ColumnRole =
+  | 'date'
+  | 'posting'
+  | 'time'
+  | 'credit'
+  | 'debit'
+  | 'amount'
+  | 'balance'
+  | 'summary'
+  | 'note'
+  | 'counterparty';
 export type StatementEncoding = 'utf-8' | 'big5' | 'xlsx' | 'xls';
 
 /** Header words of each role, whitespace removed. A date column may also hold the time. */
@@ -33,7 +43,15 @@ export const STATEMENT_HEADERS: Record<ColumnRole, readonly string[]> = {
   balance: ['餘額', '結餘', '帳戶餘額', '即時餘額', '結存'],
   summary: ['摘要', '說明'],
   note: ['備註', '附註', '註記', '存摺備註', '轉帳留言', '交易備註'],
-  counterparty: ['轉出入帳號', '對方帳號', '對方銀行代碼/帳號', '帳號', '存摺備註對方銀行代碼/帳號', '對方銀行/帳號', '轉出入帳號/戶名'],
+  counterparty: [
+    '轉出入帳號',
+    '對方帳號',
+    '對方銀行代碼/帳號',
+    '帳號',
+    '存摺備註對方銀行代碼/帳號',
+    '對方銀行/帳號',
+    '轉出入帳號/戶名',
+  ],
 };
 
 /** Rows searched for the header, title rows included. */
@@ -77,7 +95,8 @@ const norm = (s: string) => s.replace(/[\s\u3000]+/g, '').replace(/[：:]$/, '')
 
 const roleOf = (() => {
   const map = new Map<string, ColumnRole>();
-  for (const [role, words] of Object.entries(STATEMENT_HEADERS) as Array<[ColumnRole, readonly string[]]>) for (const w of words) map.set(w, role);
+  for (const [role, words] of Object.entries(STATEMENT_HEADERS) as Array<[ColumnRole, readonly string[]]>)
+    for (const w of words) map.set(w, role);
   return (text: string): ColumnRole | undefined => {
     const t = norm(text);
     const exact = map.get(t);
@@ -150,10 +169,20 @@ export function titleAccount(rows: readonly string[][]): string | null {
       const m = /^(?:存款|帳戶|活存|活期|本行|查詢|交易)?帳(?:號|戶)\s*[:：]?\s*(.*)$/.exec(cell);
       if (!m) continue;
       let value = m[1];
-      if (!value) value = row.slice(i + 1).map((c) => cleanCell(c ?? '')).find((c) => Boolean(c)) ?? '';
+      if (!value)
+        value =
+          row
+            .slice(i + 1)
+            .map((c) => cleanCell(c ?? ''))
+            .find((c) => Boolean(c)) ?? '';
       const token = /^[\d*＊Xx][\d*＊Xx\s-]*/.exec(value.trim());
       // as written (dashes kept, as the passbook shows it; the service compares accounts dashes aside), masks as `*`
-      const account = token ? token[0].replace(/\s+/g, '').replace(/[＊Xx]/g, '*').replace(/-+$/, '') : '';
+      const account = token
+        ? token[0]
+            .replace(/\s+/g, '')
+            .replace(/[＊Xx]/g, '*')
+            .replace(/-+$/, '')
+        : '';
       if ((account.match(/\d/g)?.length ?? 0) >= 6) return account;
     }
   }
@@ -164,7 +193,8 @@ export function titleAccount(rows: readonly string[][]): string | null {
 const SUBTOTAL_AFTER_DATE = /(?:合計|小計|總計)\s*[:：]?$/;
 
 /** A row's first words that say it is about the file, never a transaction: totals, counts, disclaimers, dates of the query. */
-const SUMMARY_CELL = /^(?:(?:本日|本頁|本月|本期|總)?(?:合計|小計|總計|累計)|(?:資料|總|交易)?筆數|共\s*\d+\s*筆|以上資料|資料截至|資料日期|查詢(?:期間|日期|時間)|列印(?:日期|時間)|製表)/;
+const SUMMARY_CELL =
+  /^(?:(?:本日|本頁|本月|本期|總)?(?:合計|小計|總計|累計)|(?:資料|總|交易)?筆數|共\s*\d+\s*筆|以上資料|資料截至|資料日期|查詢(?:期間|日期|時間)|列印(?:日期|時間)|製表)/;
 
 // ---- bytes to rows -----------------------------------------------------------------------
 
@@ -180,7 +210,8 @@ function sheetCellText(c: XLSX.CellObject | undefined): string {
       return `${p(Math.floor(secs / 3600))}:${p(Math.floor(secs / 60) % 60)}:${p(secs % 60)}`;
     }
     const at = serialToInstant(c.v);
-    if (at !== null) return Number.isInteger(c.v) ? formatTaipei(at, { dateOnly: true }) : formatTaipei(at, { seconds: true });
+    if (at !== null)
+      return Number.isInteger(c.v) ? formatTaipei(at, { dateOnly: true }) : formatTaipei(at, { seconds: true });
   }
   if (c.t === 'n') return String(c.v);
   return String(c.v);
@@ -222,10 +253,15 @@ function sheetRows(bytes: Uint8Array, file: string): string[][] {
  * skipped wherever they stand; a row that looks like a transaction (a date-like cell, or a time
  * and an amount) is read or refuses the file.
  */
-export function readStatement(data: Uint8Array | ArrayBuffer, file: string, opts: { maxBytes?: number } = {}): ReadStatement {
+export function readStatement(
+  data: Uint8Array | ArrayBuffer,
+  file: string,
+  opts: { maxBytes?: number } = {},
+): ReadStatement {
   const bytes = data instanceof Uint8Array ? data : new Uint8Array(data);
   const maxBytes = opts.maxBytes ?? MAX_IMPORT_BYTES;
-  if (bytes.length > maxBytes) throw fail(file, problem('import_file_too_large', { limit_mb: Math.round((maxBytes / 1024 / 1024) * 10) / 10 }));
+  if (bytes.length > maxBytes)
+    throw fail(file, problem('import_file_too_large', { limit_mb: Math.round((maxBytes / 1024 / 1024) * 10) / 10 }));
   if (bytes.length === 0) throw fail(file, problem('statement_empty'));
   let rows: string[][];
   let encoding: StatementEncoding;
@@ -239,7 +275,8 @@ export function readStatement(data: Uint8Array | ArrayBuffer, file: string, opts
     encoding = decoded.encoding;
     rows = parseCsv(decoded.text);
   }
-  if (rows.length > MAX_IMPORT_ROWS + HEADER_SEARCH_ROWS + 1000) throw fail(file, problem('import_too_many_rows', { limit: MAX_IMPORT_ROWS }));
+  if (rows.length > MAX_IMPORT_ROWS + HEADER_SEARCH_ROWS + 1000)
+    throw fail(file, problem('import_too_many_rows', { limit: MAX_IMPORT_ROWS }));
 
   let header: HeaderMap | null = null;
   for (let r = 0; r < Math.min(HEADER_SEARCH_ROWS, rows.length) && !header; r++) header = mapHeader(rows[r], r + 1);
@@ -259,11 +296,16 @@ export function readStatement(data: Uint8Array | ArrayBuffer, file: string, opts
     const money = (role: 'credit' | 'debit' | 'amount' | 'balance') => {
       const text = at(cells, cols[role]);
       const v = parseStatementAmount(text);
-      if (Number.isNaN(v)) throw fail(file, problem('statement_bad_amount', { column: header!.texts[role] ?? '', value: text }), rowNo);
+      if (Number.isNaN(v))
+        throw fail(file, problem('statement_bad_amount', { column: header!.texts[role] ?? '', value: text }), rowNo);
       return v;
     };
     // Totals, counts and notes about the file (合計, 資料筆數：40, 以上資料僅供參考), wherever they stand.
-    if (SUMMARY_CELL.test(cleanCell(cells[first])) || SUMMARY_CELL.test(at(cells, cols.summary)) || SUBTOTAL_AFTER_DATE.test(dateText)) {
+    if (
+      SUMMARY_CELL.test(cleanCell(cells[first])) ||
+      SUMMARY_CELL.test(at(cells, cols.summary)) ||
+      SUBTOTAL_AFTER_DATE.test(dateText)
+    ) {
       skipped++;
       continue;
     }
@@ -279,7 +321,8 @@ export function readStatement(data: Uint8Array | ArrayBuffer, file: string, opts
           const v = cols[role] === undefined ? null : parseStatementAmount(at(cells, cols[role]));
           return v !== null && !Number.isNaN(v);
         });
-        if (looksLikeDate(dateText) || looksLikeDate(timeText) || (clock && hasAmount)) throw fail(file, problem('statement_bad_date', { value: dateText }), rowNo);
+        if (looksLikeDate(dateText) || looksLikeDate(timeText) || (clock && hasAmount))
+          throw fail(file, problem('statement_bad_date', { value: dateText }), rowNo);
         skipped++;
         continue;
       }
@@ -291,7 +334,8 @@ export function readStatement(data: Uint8Array | ArrayBuffer, file: string, opts
       parsed = { date: d.date, time };
     }
     const instant = partsToInstant(parsed.date, parsed.time);
-    if (instant === null || instant < MIN_INSTANT || instant >= MAX_INSTANT) throw fail(file, problem('statement_bad_date', { value: dateText || timeText }), rowNo);
+    if (instant === null || instant < MIN_INSTANT || instant >= MAX_INSTANT)
+      throw fail(file, problem('statement_bad_date', { value: dateText || timeText }), rowNo);
 
     let amount: number | null;
     if (cols.credit !== undefined || cols.debit !== undefined) {
@@ -328,7 +372,8 @@ export function readStatement(data: Uint8Array | ArrayBuffer, file: string, opts
   if (lines.length === 0) throw fail(file, problem('statement_no_lines'));
 
   const breakRows = balanceBreaks(lines);
-  let min = Infinity, max = -Infinity;
+  let min = Infinity,
+    max = -Infinity;
   for (const l of lines) {
     if (l.at < min) min = l.at;
     if (l.at > max) max = l.at;
@@ -359,7 +404,8 @@ export function balanceBreaks(lines: StatementLine[]): number[] {
   const newestFirst = withBalance[0].at > withBalance[withBalance.length - 1].at;
   const out: number[] = [];
   for (let i = 1; i < withBalance.length; i++) {
-    const prev = withBalance[i - 1], cur = withBalance[i];
+    const prev = withBalance[i - 1],
+      cur = withBalance[i];
     const ok = newestFirst ? cur.balance! + prev.amount === prev.balance : prev.balance! + cur.amount === cur.balance;
     if (!ok) out.push(cur.row);
   }

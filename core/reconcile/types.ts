@@ -147,8 +147,14 @@ export type ReconciledPayment = Payment & { bank_line_id: number | null };
 /** The service's answer: each reason in the words a person reads (reasonText), as the API and the CLI give it. */
 export interface Proposals {
   auto: Array<{ payment: ReconciledPayment; line: BankLine; score: number; reasons: string[] }>;
-  review: Array<{ payment: ReconciledPayment; candidates: Array<{ line: BankLine; score: number; reasons: string[] }> }>;
-  reviewLines: Array<{ line: BankLine; candidates: Array<{ payment: ReconciledPayment; score: number; reasons: string[] }> }>;
+  review: Array<{
+    payment: ReconciledPayment;
+    candidates: Array<{ line: BankLine; score: number; reasons: string[] }>;
+  }>;
+  reviewLines: Array<{
+    line: BankLine;
+    candidates: Array<{ payment: ReconciledPayment; score: number; reasons: string[] }>;
+  }>;
   unpaid: Array<{ payment: ReconciledPayment }>;
   unreported: Array<{ line: BankLine }>;
   /**

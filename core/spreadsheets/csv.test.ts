@@ -3,9 +3,27 @@ import { CsvRows, CsvTooLong, formulaText, guessSeparator, parseCsv } from './cs
 
 /** [CSV text, rows] */
 const GRAMMAR: Array<[string, string[][]]> = [
-  ['a,b,c\n1,2,3\n', [['a', 'b', 'c'], ['1', '2', '3']]],
-  ['a,b\r\n1,2\r\n', [['a', 'b'], ['1', '2']]],
-  ['a,b\r1,2', [['a', 'b'], ['1', '2']]],
+  [
+    'a,b,c\n1,2,3\n',
+    [
+      ['a', 'b', 'c'],
+      ['1', '2', '3'],
+    ],
+  ],
+  [
+    'a,b\r\n1,2\r\n',
+    [
+      ['a', 'b'],
+      ['1', '2'],
+    ],
+  ],
+  [
+    'a,b\r1,2',
+    [
+      ['a', 'b'],
+      ['1', '2'],
+    ],
+  ],
   ['a,"b,c",d\n', [['a', 'b,c', 'd']]],
   ['"say ""hi""",x\n', [['say "hi"', 'x']]],
   ['"line 1\nline 2",x\n', [['line 1\nline 2', 'x']]],
@@ -16,7 +34,13 @@ const GRAMMAR: Array<[string, string[][]]> = [
   ['="a""b",x\n', [['="a"b"', 'x']]],
   ['a "b" c,d\n', [['a "b" c', 'd']]],
   ['a,b', [['a', 'b']]],
-  ['a,\n,b\n', [['a', ''], ['', 'b']]],
+  [
+    'a,\n,b\n',
+    [
+      ['a', ''],
+      ['', 'b'],
+    ],
+  ],
   ['a\tb\t="1,2"\n', [['a', 'b', '="1,2"']]],
 ];
 

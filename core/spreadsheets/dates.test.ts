@@ -36,13 +36,26 @@ describe('parseDateTime', () => {
     expect(dateTextToInstant(text)).toBe(t(wall));
   });
 
-  it.each(['2026/13/40', '2026/02/30', '1151345', '115/11/21 25:00', '2026/11/21 下午 13:00', '資料筆數：40', '合計', '12345', '', '2026/11/21 abc'])('%j is not a date', (text) => {
+  it.each([
+    '2026/13/40',
+    '2026/02/30',
+    '1151345',
+    '115/11/21 25:00',
+    '2026/11/21 下午 13:00',
+    '資料筆數：40',
+    '合計',
+    '12345',
+    '',
+    '2026/11/21 abc',
+  ])('%j is not a date', (text) => {
     expect(parseDateTime(text)).toBeNull();
   });
 
   it('tells what looks like a date (read or refused) from what does not', () => {
-    for (const s of ['2026/13/40', '1151345', '20261121', '115/11/21 25:00', '民國115年11月21日']) expect(looksLikeDate(s)).toBe(true);
-    for (const s of ['資料筆數：40', '合計', '40', '54,321', '資料截至 2026/11/30', '']) expect(looksLikeDate(s)).toBe(false);
+    for (const s of ['2026/13/40', '1151345', '20261121', '115/11/21 25:00', '民國115年11月21日'])
+      expect(looksLikeDate(s)).toBe(true);
+    for (const s of ['資料筆數：40', '合計', '40', '54,321', '資料截至 2026/11/30', ''])
+      expect(looksLikeDate(s)).toBe(false);
   });
 });
 

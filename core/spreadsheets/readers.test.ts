@@ -41,8 +41,10 @@ function encode(lines: string[], encoding: Encoding): Uint8Array {
   return new TextEncoder().encode((encoding === 'utf-8-bom' ? '\uFEFF' : '') + text);
 }
 
-const statementCsv = (when: string, amount: string, enc: Encoding) => encode(['某銀行 存款交易明細', STATEMENT_HEADER, `${when},跨行轉入,${amount},***12345`, '合計,,0,'], enc);
-const paymentCsv = (when: string, amount: string, enc: Encoding) => encode([PAYMENT_HEADER, `2026/11/21,01234,${when},${amount},早班,台北店,`], enc);
+const statementCsv = (when: string, amount: string, enc: Encoding) =>
+  encode(['某銀行 存款交易明細', STATEMENT_HEADER, `${when},跨行轉入,${amount},***12345`, '合計,,0,'], enc);
+const paymentCsv = (when: string, amount: string, enc: Encoding) =>
+  encode([PAYMENT_HEADER, `2026/11/21,01234,${when},${amount},早班,台北店,`], enc);
 
 /** The same row as a workbook: each cell the text a spreadsheet shows for the CSV cell. */
 function workbook(rows: string[][], bookType: 'xlsx' | 'biff8'): Uint8Array {
@@ -80,35 +82,58 @@ describe.each(ENCODINGS)('shared cases, CSV in %s, through both readers', (enc) 
   });
 
   it.each(REFUSED_DATES)('%s is refused by both, naming the row', async (when) => {
-    expect(() => readStatement(statementCsv(when, '1500', enc), 'bank.csv')).toThrow(`bank.csv 第 3 行：無法辨識的日期「${when}」`);
+    expect(() => readStatement(statementCsv(when, '1500', enc), 'bank.csv')).toThrow(
+      `bank.csv 第 3 行：無法辨識的日期「${when}」`,
+    );
     const p = await streamedPayments(write(paymentCsv(when, '1500', enc), 'csv'));
     expect(p.rows).toEqual([]);
     expect(p.errors).toEqual([`第 2 行：無效的日期格式：匯款時間「${when}」`]);
   });
 });
 
-describe.each(['xlsx', 'biff8'] as const)('shared cases, as text cells of a %s workbook, through both readers', (bookType) => {
-  it.each(SHARED_CASES)('%s with amount %s', async (when, amount, wall, nt) => {
-    const at = parseInstant(wall)!;
-    const statement = workbook([['某銀行 存款交易明細'], STATEMENT_HEADER.split(','), [shown(when), '跨行轉入', shown(amount), '***12345']], bookType);
-    const s = readStatement(statement, `bank.${bookType === 'xlsx' ? 'xlsx' : 'xls'}`);
-    expect(s.lines.map((l) => [l.at, l.amount])).toEqual([[at, nt]]);
+describe.each(['xlsx', 'biff8'] as const)(
+  'shared cases, as text cells of a %s workbook, through both readers',
+  (bookType) => {
+    it.each(SHARED_CASES)('%s with amount %s', async (when, amount, wall, nt) => {
+      const at = parseInstant(wall)!;
+      const statement = workbook(
+        [['某銀行 存款交易明細'], STATEMENT_HEADER.split(','), [shown(when), '跨行轉入', shown(amount), '***12345']],
+        bookType,
+      );
+      const s = readStatement(statement, `bank.${bookType === 'xlsx' ? 'xlsx' : 'xls'}`);
+      expect(s.lines.map((l) => [l.at, l.amount])).toEqual([[at, nt]]);
 
-    const payments = workbook([PAYMENT_HEADER.split(','), ['2026/11/21', '01234', shown(when), shown(amount), '', '台北店', '']], bookType);
-    const whole = parsePaymentsWorkbook(payments, { stores: STORES });
-    expect(whole.errors).toEqual([]);
-    expect(whole.rows.map((r) => [r.paid_at, r.amount])).toEqual([[toIso(at), nt]]);
-    const streamed = await streamedPayments(write(payments, bookType === 'xlsx' ? 'xlsx' : 'xls'));
-    expect(streamed.rows).toEqual([{ paid_at: at, amount: nt }]);
-  });
-});
+      const payments = workbook(
+        [PAYMENT_HEADER.split(','), ['2026/11/21', '01234', shown(when), shown(amount), '', '台北店', '']],
+        bookType,
+      );
+      const whole = parsePaymentsWorkbook(payments, { stores: STORES });
+      expect(whole.errors).toEqual([]);
+      expect(whole.rows.map((r) => [r.paid_at, r.amount])).toEqual([[toIso(at), nt]]);
+      const streamed = await streamedPayments(write(payments, bookType === 'xlsx' ? 'xlsx' : 'xls'));
+      expect(streamed.rows).toEqual([{ paid_at: at, amount: nt }]);
+    });
+  },
+);
 
 describe('dates typed as numbers (1151121, 20261121) in a workbook, through both readers', () => {
   it.each([[1151121], [20261121]])('%d', async (v) => {
     const at = parseInstant('2026-11-21')!;
-    const s = readStatement(workbook([['交易日期', '存入'], [v as unknown as string, 1500 as unknown as string]], 'xlsx'), 'bank.xlsx');
+    const s = readStatement(
+      workbook(
+        [
+          ['交易日期', '存入'],
+          [v as unknown as string, 1500 as unknown as string],
+        ],
+        'xlsx',
+      ),
+      'bank.xlsx',
+    );
     expect(s.lines.map((l) => l.at)).toEqual([at]);
-    const payments = workbook([PAYMENT_HEADER.split(','), [v, '01234', v, 1500, '', '台北店', ''] as unknown as string[]], 'xlsx');
+    const payments = workbook(
+      [PAYMENT_HEADER.split(','), [v, '01234', v, 1500, '', '台北店', ''] as unknown as string[]],
+      'xlsx',
+    );
     expect(parsePaymentsWorkbook(payments, { stores: STORES }).rows.map((r) => r.paid_at)).toEqual([toIso(at)]);
     expect((await streamedPayments(write(payments, 'xlsx'))).rows).toEqual([{ paid_at: at, amount: 1500 }]);
   });

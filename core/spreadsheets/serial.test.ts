@@ -4,7 +4,8 @@ import { instantToSerial, serialToInstant } from './serial.js';
 
 const HOUR = 60 * 60 * 1000;
 /** The Taiwan wall clock of an instant, `YYYY-MM-DD HH:mm:ss`, computed without the product. */
-const taipei = (ms: number | null) => (ms === null ? null : new Date(ms + 8 * HOUR).toISOString().replace('T', ' ').slice(0, 19));
+const taipei = (ms: number | null) =>
+  ms === null ? null : new Date(ms + 8 * HOUR).toISOString().replace('T', ' ').slice(0, 19);
 
 const savedTz = process.env.TZ;
 afterEach(() => {
@@ -65,7 +66,13 @@ describe('instantToSerial', () => {
   });
 
   it('round-trips with serialToInstant to the second', () => {
-    for (const iso of ['2026-11-18T01:15:00.000Z', '2026-01-01T00:00:00.000Z', '2025-12-31T16:00:00.000Z', '2030-06-30T15:59:59.000Z', '2000-02-29T03:04:05.000Z']) {
+    for (const iso of [
+      '2026-11-18T01:15:00.000Z',
+      '2026-01-01T00:00:00.000Z',
+      '2025-12-31T16:00:00.000Z',
+      '2030-06-30T15:59:59.000Z',
+      '2000-02-29T03:04:05.000Z',
+    ]) {
       expect(new Date(serialToInstant(instantToSerial(Date.parse(iso)))!).toISOString()).toBe(iso);
     }
   });

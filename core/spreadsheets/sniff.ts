@@ -5,7 +5,13 @@
 
 /** A zip archive's local or end-of-directory signature (an .xlsx, or an empty zip). */
 export function isZip(b: Uint8Array): boolean {
-  return b.length >= 4 && b[0] === 0x50 && b[1] === 0x4b && (b[2] === 0x03 || b[2] === 0x05) && (b[3] === 0x04 || b[3] === 0x06);
+  return (
+    b.length >= 4 &&
+    b[0] === 0x50 &&
+    b[1] === 0x4b &&
+    (b[2] === 0x03 || b[2] === 0x05) &&
+    (b[3] === 0x04 || b[3] === 0x06)
+  );
 }
 
 const OLE = [0xd0, 0xcf, 0x11, 0xe0, 0xa1, 0xb1, 0x1a, 0xe1];

@@ -35,11 +35,15 @@ describe('sheetGrid', () => {
   });
 
   it('refuses a range declared wider than the limit, whatever it holds', () => {
-    expect(refusal(() => sheetGrid(sheetOf({ A1: 'x' }, 'A1:XFD2'), 100))).toBe(MSG.importTooManyColumns('A1:XFD2', MAX_SHEET_COLUMNS));
+    expect(refusal(() => sheetGrid(sheetOf({ A1: 'x' }, 'A1:XFD2'), 100))).toBe(
+      MSG.importTooManyColumns('A1:XFD2', MAX_SHEET_COLUMNS),
+    );
   });
 
   it('refuses a cell past the last column allowed, and takes one in it', () => {
-    expect(refusal(() => sheetGrid(sheetOf({ A1: 'x', BM2: 'y' }), 100))).toBe(MSG.importTooManyColumns('A1:BM2', MAX_SHEET_COLUMNS));
+    expect(refusal(() => sheetGrid(sheetOf({ A1: 'x', BM2: 'y' }), 100))).toBe(
+      MSG.importTooManyColumns('A1:BM2', MAX_SHEET_COLUMNS),
+    );
     expect(sheetGrid(sheetOf({ A1: 'x', BL2: 'y' }), 100)[1]).toHaveLength(MAX_SHEET_COLUMNS);
   });
 

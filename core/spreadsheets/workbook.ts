@@ -29,7 +29,8 @@ const sheetRowsFor = (maxRows: number) => maxRows + 1 + Math.max(1000, Math.ceil
 export function readWorkbook(data: Uint8Array | ArrayBuffer, opts: WorkbookLimits = {}): XLSX.WorkBook {
   const bytes = data instanceof Uint8Array ? data : new Uint8Array(data);
   const maxBytes = opts.maxBytes ?? MAX_IMPORT_BYTES;
-  if (bytes.length > maxBytes) throw fileError(problem('import_file_too_large', { limit_mb: Math.round((maxBytes / 1024 / 1024) * 10) / 10 }));
+  if (bytes.length > maxBytes)
+    throw fileError(problem('import_file_too_large', { limit_mb: Math.round((maxBytes / 1024 / 1024) * 10) / 10 }));
   if (!isZip(bytes) && !isOle(bytes)) throw fileError(problem('import_not_spreadsheet'));
   let input = bytes;
   if (isZip(bytes)) {
@@ -69,7 +70,8 @@ export function sheetGrid(sheet: XLSX.WorkSheet, maxRows = MAX_IMPORT_ROWS): She
   if (declared) {
     const { e } = XLSX.utils.decode_range(declared);
     if (e.r + 1 > rowLimit) throw fileError(problem('import_too_many_rows', { limit: maxRows }));
-    if (e.c + 1 > MAX_SHEET_COLUMNS) throw fileError(problem('import_too_many_columns', { range: declared, limit: MAX_SHEET_COLUMNS }));
+    if (e.c + 1 > MAX_SHEET_COLUMNS)
+      throw fileError(problem('import_too_many_columns', { range: declared, limit: MAX_SHEET_COLUMNS }));
   }
   const grid = (sheet['!data'] as SheetCellObject[][] | undefined) ?? [];
   if (grid.length >= rowLimit) throw fileError(problem('import_too_many_rows', { limit: maxRows }));
@@ -85,7 +87,10 @@ export function sheetGrid(sheet: XLSX.WorkSheet, maxRows = MAX_IMPORT_ROWS): She
 }
 
 /** The cells a row has, with their column index (holes skipped). */
-export function cellsOf(row: readonly SheetCellObject[] | undefined, each: (cell: XLSX.CellObject, col: number) => void): void {
+export function cellsOf(
+  row: readonly SheetCellObject[] | undefined,
+  each: (cell: XLSX.CellObject, col: number) => void,
+): void {
   row?.forEach((cell, col) => {
     if (cell) each(cell, col);
   });

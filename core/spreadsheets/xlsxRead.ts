@@ -10,7 +10,14 @@ import { MAX_SHEET_COLUMNS } from '../limits.js';
 import { SHEET_NAME } from '../payments/sheetFile.js';
 import type { SheetCell } from '../payments/readSheet.js';
 import { attr, scanXml, type XmlHandler } from './xmlScan.js';
-import { inflateBudget, readZipDirectory, readZipEntry, ZipReadError, type InflateBudget, type ZipEntry } from './zipRead.js';
+import {
+  inflateBudget,
+  readZipDirectory,
+  readZipEntry,
+  ZipReadError,
+  type InflateBudget,
+  type ZipEntry,
+} from './zipRead.js';
 
 /** Distinct texts a workbook may share (Excel's own sheet holds at most 1 048 576 × 16 384 cells; real files far fewer). */
 export const MAX_SHARED_STRINGS = 4_000_000;
@@ -34,7 +41,8 @@ export interface XlsxStream {
 
 const UNESCAPE = /_x([0-9a-fA-F]{4})_/g;
 /** Excel's `_xHHHH_` escapes for characters XML cannot hold, as SheetJS reads them. */
-const unescapeExcel = (s: string) => (s.indexOf('_x') < 0 ? s : s.replace(UNESCAPE, (_m, h: string) => String.fromCharCode(parseInt(h, 16))));
+const unescapeExcel = (s: string) =>
+  s.indexOf('_x') < 0 ? s : s.replace(UNESCAPE, (_m, h: string) => String.fromCharCode(parseInt(h, 16)));
 
 /** A number cell; its display text (`w`) is formatted only when someone asks (a preview, a message). */
 class NumberCell {
@@ -55,7 +63,8 @@ class NumberCell {
 
 const stringCell = (v: string): SheetCell => ({ t: 's', v, w: v });
 
-const tooWide = (range: string) => new ValidationError([fieldErrorOf('file', problem('import_too_many_columns', { range, limit: MAX_SHEET_COLUMNS }))]);
+const tooWide = (range: string) =>
+  new ValidationError([fieldErrorOf('file', problem('import_too_many_columns', { range, limit: MAX_SHEET_COLUMNS }))]);
 
 function columnIndex(ref: string): number {
   let n = 0;
@@ -105,7 +114,11 @@ export async function openXlsxStream(path: string, budget: InflateBudget = infla
   if (relsEntry) {
     await drain(read(relsEntry), {
       open(name, raw) {
-        if (name === 'Relationship') rels.set(attr(raw, 'Id') ?? '', { type: attr(raw, 'Type') ?? '', target: resolveTarget(wbPath, attr(raw, 'Target') ?? '') });
+        if (name === 'Relationship')
+          rels.set(attr(raw, 'Id') ?? '', {
+            type: attr(raw, 'Type') ?? '',
+            target: resolveTarget(wbPath, attr(raw, 'Target') ?? ''),
+          });
       },
       close() {},
       text() {},
@@ -149,7 +162,10 @@ async function readStyles(e: ZipEntry | undefined, read: (e: ZipEntry) => AsyncG
 }
 
 /** The shared strings, held (the sheet refers to them by number), within MAX_SHARED_STRINGS and MAX_SHARED_CHARS. */
-async function readSharedStrings(e: ZipEntry | undefined, read: (e: ZipEntry) => AsyncGenerator<Buffer>): Promise<string[]> {
+async function readSharedStrings(
+  e: ZipEntry | undefined,
+  read: (e: ZipEntry) => AsyncGenerator<Buffer>,
+): Promise<string[]> {
   if (!e) return [];
   const strings: string[] = [];
   let chars = 0;
@@ -179,7 +195,12 @@ async function readSharedStrings(e: ZipEntry | undefined, read: (e: ZipEntry) =>
   return strings;
 }
 
-async function* sheetRows(chunks: AsyncGenerator<Buffer>, formats: string[], shared: string[], date1904: boolean): AsyncGenerator<SheetRow[]> {
+async function* sheetRows(
+  chunks: AsyncGenerator<Buffer>,
+  formats: string[],
+  shared: string[],
+  date1904: boolean,
+): AsyncGenerator<SheetRow[]> {
   let batch: SheetRow[] = [];
   let rowNo = 0;
   let cells: SheetCell[] = [];
@@ -247,7 +268,8 @@ async function* sheetRows(chunks: AsyncGenerator<Buffer>, formats: string[], sha
           phonetic--;
           break;
         case 'c':
-          if (value !== null && col >= 0) cells[col] = cellOf(type, value, formats[style] ?? 'General', shared, date1904);
+          if (value !== null && col >= 0)
+            cells[col] = cellOf(type, value, formats[style] ?? 'General', shared, date1904);
           // a formula without its cached value: an error cell, as SheetJS reads it
           else if (formula && col >= 0) cells[col] = { t: 'e', v: 0, w: '' };
           break;

@@ -4,7 +4,16 @@
  * goes straight into a streamed zip, so memory stays flat whatever the row count. SheetJS stays
  * for the sample and for reading.
  */
-import { AMOUNT_FORMAT, columnCells, DATE_FORMAT, DATETIME_FORMAT, SHEET_COLUMNS, SHEET_NAME, type CellStyle, type SheetColumn } from '../payments/columns.js';
+import {
+  AMOUNT_FORMAT,
+  columnCells,
+  DATE_FORMAT,
+  DATETIME_FORMAT,
+  SHEET_COLUMNS,
+  SHEET_NAME,
+  type CellStyle,
+  type SheetColumn,
+} from '../payments/columns.js';
 import { storeNamer, type ExportPayment, type StoreRef } from '../payments/writeSheet.js';
 import { zipStream } from './zipStream.js';
 
@@ -24,7 +33,13 @@ export function xmlText(s: string): string {
   // most text (digits, a name, a plain note) holds nothing to escape
   if (!needsEscape.test(s)) return s;
   return s.replace(escapeRe, (c) =>
-    c === '&' ? '&amp;' : c === '<' ? '&lt;' : c === '>' ? '&gt;' : `_x${c.charCodeAt(0).toString(16).toUpperCase().padStart(4, '0')}_`,
+    c === '&'
+      ? '&amp;'
+      : c === '<'
+        ? '&lt;'
+        : c === '>'
+          ? '&gt;'
+          : `_x${c.charCodeAt(0).toString(16).toUpperCase().padStart(4, '0')}_`,
   );
 }
 
@@ -55,8 +70,7 @@ const CONTENT_TYPES =
 const ROOT_RELS =
   `${XML_HEAD}<Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships">` +
   `<Relationship Id="rId1" Type="${REL_NS}/officeDocument" Target="xl/workbook.xml"/></Relationships>`;
-const WORKBOOK =
-  `${XML_HEAD}<workbook xmlns="${MAIN_NS}" xmlns:r="${REL_NS}"><sheets><sheet name="${SHEET_NAME}" sheetId="1" r:id="rId1"/></sheets></workbook>`;
+const WORKBOOK = `${XML_HEAD}<workbook xmlns="${MAIN_NS}" xmlns:r="${REL_NS}"><sheets><sheet name="${SHEET_NAME}" sheetId="1" r:id="rId1"/></sheets></workbook>`;
 const WORKBOOK_RELS =
   `${XML_HEAD}<Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships">` +
   `<Relationship Id="rId1" Type="${REL_NS}/worksheet" Target="worksheets/sheet1.xml"/>` +
@@ -72,7 +86,8 @@ function letter(i: number): string {
 }
 
 /** A text cell: always a string value (`t="str"`), never `<f>`, so `=HYPERLINK(...)` stays text. */
-const textCell = (ref: string, s: string, style = '') => (s === '' ? '' : `<c r="${ref}"${style} t="str"><v>${xmlText(s)}</v></c>`);
+const textCell = (ref: string, s: string, style = '') =>
+  s === '' ? '' : `<c r="${ref}"${style} t="str"><v>${xmlText(s)}</v></c>`;
 
 /**
  * The row writer of one sheet, made once per file from the columns: a number cell with its style,
@@ -81,16 +96,24 @@ const textCell = (ref: string, s: string, style = '') => (s === '' ? '' : `<c r=
  * compiled from the columns, each calling its own value function, so a million rows cost what a
  * row written out by hand costs (a loop over the columns cost 15% more).
  */
-function rowWriter(columns: readonly SheetColumn[], storeName: (id: number) => string): (r: number, p: ExportPayment) => string {
+function rowWriter(
+  columns: readonly SheetColumn[],
+  storeName: (id: number) => string,
+): (r: number, p: ExportPayment) => string {
   const ctx = { storeName };
-  const values = columns.map((c) => (c.kind === 'number' ? c.cell(ctx) : columnCells(c, ctx, (v) => (v === '' ? '' : xmlText(String(v))))));
+  const values = columns.map((c) =>
+    c.kind === 'number' ? c.cell(ctx) : columnCells(c, ctx, (v) => (v === '' ? '' : xmlText(String(v)))),
+  );
   const parts = columns.map((c, i) => {
     const style = c.style ? ` s="${STYLE_INDEX[c.style]}"` : '';
     const ref = JSON.stringify(`<c r="${letter(i)}`);
     if (c.kind === 'number') return `${ref} + r + ${JSON.stringify(`"${style}><v>`)} + v[${i}](p) + '</v></c>'`;
     return `((t = v[${i}](p)) === '' ? '' : ${ref} + r + ${JSON.stringify(`"${style} t="str"><v>`)} + t + '</v></c>')`;
   });
-  const make = new Function('v', `return function row(r, p) { let t; return '<row r="' + r + '">' + ${parts.join(' + ')} + '</row>'; };`);
+  const make = new Function(
+    'v',
+    `return function row(r, p) { let t; return '<row r="' + r + '">' + ${parts.join(' + ')} + '</row>'; };`,
+  );
   return make(values) as (r: number, p: ExportPayment) => string;
 }
 

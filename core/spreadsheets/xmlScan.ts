@@ -67,7 +67,11 @@ function localName(tag: string): string {
 }
 
 /** Feeds the chunks to the handler; `after` runs after each chunk (to hand over what it built). */
-export async function* scanXml<T>(chunks: AsyncIterable<Buffer>, handler: XmlHandler, after: () => T): AsyncGenerator<T> {
+export async function* scanXml<T>(
+  chunks: AsyncIterable<Buffer>,
+  handler: XmlHandler,
+  after: () => T,
+): AsyncGenerator<T> {
   const decoder = new StringDecoder('utf8');
   let rest = '';
   for await (const chunk of chunks) {
@@ -132,4 +136,3 @@ function countQuotes(s: string, from: number, to: number): number {
   for (let k = from; k < to; k++) if (s.charCodeAt(k) === 34) q++;
   return q;
 }
-

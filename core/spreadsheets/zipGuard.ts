@@ -85,7 +85,15 @@ export function readCentralRecord(bytes: Uint8Array, p: number): CentralRecord |
     }
     if (!found || size < 0 || compressed < 0 || localOffset < 0) return null;
   }
-  return { method, compressed, size, localOffset, nameStart: p + 46, nameLength, next: p + 46 + nameLength + extraLength + commentLength };
+  return {
+    method,
+    compressed,
+    size,
+    localOffset,
+    nameStart: p + 46,
+    nameLength,
+    next: p + 46 + nameLength + extraLength + commentLength,
+  };
 }
 
 /**

@@ -18,7 +18,10 @@ export const MAX_STREAM_UNZIPPED_BYTES = 4 * 1024 * 1024 * 1024;
 const RATIO_FLOOR = 1024 * 1024;
 
 export class ZipReadError extends Error {
-  constructor(readonly kind: 'bomb' | 'corrupt', detail: string) {
+  constructor(
+    readonly kind: 'bomb' | 'corrupt',
+    detail: string,
+  ) {
     super(`${kind}: ${detail}`);
   }
 }
@@ -79,7 +82,8 @@ export async function readZipDirectory(path: string): Promise<Map<string, ZipEnt
       if (method !== 0 && method !== 8) throw corrupt(`method ${method}`);
       if (method === 0 && compressed !== usize) throw corrupt('stored sizes differ');
       if (localOffset + 30 + compressed > size) throw corrupt('entry bounds');
-      if (usize > RATIO_FLOOR && usize > compressed * MAX_RATIO) throw bomb(`${name} declares ratio ${Math.round(usize / Math.max(1, compressed))}`);
+      if (usize > RATIO_FLOOR && usize > compressed * MAX_RATIO)
+        throw bomb(`${name} declares ratio ${Math.round(usize / Math.max(1, compressed))}`);
       entries.set(name.replace(/^\/+/, ''), { name, method, compressed, size: usize, localOffset });
     }
     return entries;

@@ -11,7 +11,12 @@ const taipei: StoreStats = {
   confirmed_payments: 3,
   pending_payments: 1,
   failed_payments: 1,
-  by_method: { 匯款: { count: 3, amount: 10_000 }, 現金: { count: 1, amount: 1_500 }, 刷卡: { count: 0, amount: 0 }, 電子支付: { count: 1, amount: 500 } },
+  by_method: {
+    匯款: { count: 3, amount: 10_000 },
+    現金: { count: 1, amount: 1_500 },
+    刷卡: { count: 0, amount: 0 },
+    電子支付: { count: 1, amount: 500 },
+  },
 };
 const kaohsiung: StoreStats = {
   store_id: 2,
@@ -22,7 +27,12 @@ const kaohsiung: StoreStats = {
   confirmed_payments: 0,
   pending_payments: 2,
   failed_payments: 0,
-  by_method: { 匯款: { count: 1, amount: 3_000 }, 現金: { count: 1, amount: 500 }, 刷卡: { count: 0, amount: 0 }, 電子支付: { count: 0, amount: 0 } },
+  by_method: {
+    匯款: { count: 1, amount: 3_000 },
+    現金: { count: 1, amount: 500 },
+    刷卡: { count: 0, amount: 0 },
+    電子支付: { count: 0, amount: 0 },
+  },
 };
 const quiet = emptyStoreStats({ id: 3, name: '台中店', code: 'TXG' });
 
@@ -37,7 +47,12 @@ describe('emptyStoreStats', () => {
       confirmed_payments: 0,
       pending_payments: 0,
       failed_payments: 0,
-      by_method: { 匯款: { count: 0, amount: 0 }, 現金: { count: 0, amount: 0 }, 刷卡: { count: 0, amount: 0 }, 電子支付: { count: 0, amount: 0 } },
+      by_method: {
+        匯款: { count: 0, amount: 0 },
+        現金: { count: 0, amount: 0 },
+        刷卡: { count: 0, amount: 0 },
+        電子支付: { count: 0, amount: 0 },
+      },
     });
   });
 });
@@ -49,7 +64,12 @@ describe('summarize: the dashboard cards over per-store rows', () => {
       totalPayments: 7,
       totalAmount: 15_500,
       confirmedPayments: 3,
-      byMethod: { 匯款: { count: 4, amount: 13_000 }, 現金: { count: 2, amount: 2_000 }, 刷卡: { count: 0, amount: 0 }, 電子支付: { count: 1, amount: 500 } },
+      byMethod: {
+        匯款: { count: 4, amount: 13_000 },
+        現金: { count: 2, amount: 2_000 },
+        刷卡: { count: 0, amount: 0 },
+        電子支付: { count: 1, amount: 500 },
+      },
       storeStats: [taipei, kaohsiung, quiet],
     });
   });
@@ -70,16 +90,29 @@ describe('summarize: the dashboard cards over per-store rows', () => {
   });
 
   it('is all zeros for a store with no row, or no stores at all', () => {
-    const zero = { totalStores: 0, totalPayments: 0, totalAmount: 0, confirmedPayments: 0, byMethod: emptyMethodTotals(), storeStats: [] };
+    const zero = {
+      totalStores: 0,
+      totalPayments: 0,
+      totalAmount: 0,
+      confirmedPayments: 0,
+      byMethod: emptyMethodTotals(),
+      storeStats: [],
+    };
     expect(summarize([taipei], 99)).toEqual(zero);
     expect(summarize([])).toEqual(zero);
   });
 });
 
 describe('chart series (issue 13, item 18)', () => {
-  const next = (d: string, n: number) => new Date(Date.parse(`${d}T00:00:00Z`) + n * 86_400_000).toISOString().slice(0, 10);
+  const next = (d: string, n: number) =>
+    new Date(Date.parse(`${d}T00:00:00Z`) + n * 86_400_000).toISOString().slice(0, 10);
   it('lists every day of the range, across a month end', () => {
-    expect(daysBetween('2026-11-29', '2026-12-02', next)).toEqual(['2026-11-29', '2026-11-30', '2026-12-01', '2026-12-02']);
+    expect(daysBetween('2026-11-29', '2026-12-02', next)).toEqual([
+      '2026-11-29',
+      '2026-11-30',
+      '2026-12-01',
+      '2026-12-02',
+    ]);
     expect(daysBetween('2026-11-20', '2026-11-20', next)).toEqual(['2026-11-20']);
   });
   it('gives each store an amount for every day, 0 where nothing was paid, ignoring days and stores outside', () => {

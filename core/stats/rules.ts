@@ -10,10 +10,11 @@ export function emptyMethodTotals(): MethodTotals {
 /** Method totals added up over rows. */
 export function addMethodTotals(rows: MethodTotals[]): MethodTotals {
   const out = emptyMethodTotals();
-  for (const r of rows) for (const m of PAYMENT_METHODS) {
-    out[m].count += r[m].count;
-    out[m].amount += r[m].amount;
-  }
+  for (const r of rows)
+    for (const m of PAYMENT_METHODS) {
+      out[m].count += r[m].count;
+      out[m].amount += r[m].amount;
+    }
   return out;
 }
 
@@ -51,7 +52,14 @@ export interface StatsCharts {
   to: string;
   /** every day from `from` to `to` */
   days: string[];
-  stores: Array<{ store_id: number; store_name: string; store_code: string; pending_amount: number; confirmed_amount: number; failed_amount: number }>;
+  stores: Array<{
+    store_id: number;
+    store_name: string;
+    store_code: string;
+    pending_amount: number;
+    confirmed_amount: number;
+    failed_amount: number;
+  }>;
   /** for each store, its amount on each of `days` (0 when nothing was paid) */
   daily: Array<{ store_id: number; amounts: number[] }>;
 }
@@ -68,7 +76,11 @@ export function daysBetween(from: string, to: string, addDays: (date: string, n:
 }
 
 /** Per-store series over `days` from (store, day, amount) rows; days without payments are 0. */
-export function dailySeries(storeIds: number[], days: string[], rows: Array<{ store_id: number; day: string; amount: number }>): StatsCharts['daily'] {
+export function dailySeries(
+  storeIds: number[],
+  days: string[],
+  rows: Array<{ store_id: number; day: string; amount: number }>,
+): StatsCharts['daily'] {
   const index = new Map(days.map((d, i) => [d, i]));
   const byStore = new Map(storeIds.map((id) => [id, days.map(() => 0)]));
   for (const r of rows) {

@@ -1,6 +1,14 @@
 import { filterIds } from '../listQuery.js';
 import { scopedStoreIds } from '../users/permissions.js';
-import { CHART_DEFAULT_DAYS, CHART_MAX_DAYS, dailySeries, daysBetween, emptyStoreStats, summarize, type StatsCharts } from './rules.js';
+import {
+  CHART_DEFAULT_DAYS,
+  CHART_MAX_DAYS,
+  dailySeries,
+  daysBetween,
+  emptyStoreStats,
+  summarize,
+  type StatsCharts,
+} from './rules.js';
 import { ValidationError } from '../errors.js';
 import { STATUS_CREDITED, STATUS_FAILED, STATUS_PENDING } from '../payments/statuses.js';
 import type { Knex } from 'knex';
@@ -42,15 +50,24 @@ export async function statsSummary(ctx: ServiceContext, params: StatsParams = {}
       confirmed_payments: Number(r.confirmed_payments ?? 0),
       pending_payments: Number(r.pending_payments ?? 0),
       failed_payments: Number(r.failed_payments ?? 0),
-      by_method: Object.fromEntries(PAYMENT_METHODS.map((m, i) => [m, { count: Number(r[`m${i}_n`] ?? 0), amount: Number(r[`m${i}_amount`] ?? 0) }])) as MethodTotals,
+      by_method: Object.fromEntries(
+        PAYMENT_METHODS.map((m, i) => [
+          m,
+          { count: Number(r[`m${i}_n`] ?? 0), amount: Number(r[`m${i}_amount`] ?? 0) },
+        ]),
+      ) as MethodTotals,
     };
   });
   return summarize(storeStats);
 }
 
 /** The stores in scope, in id order, that both the summary and the charts list (with none at zero). */
-async function storesOf(ctx: ServiceContext, stores: number[] | 'all'): Promise<Array<{ id: number; name: string; code: string }>> {
-  return (await ctx.db('stores')
+async function storesOf(
+  ctx: ServiceContext,
+  stores: number[] | 'all',
+): Promise<Array<{ id: number; name: string; code: string }>> {
+  return (await ctx
+    .db('stores')
     .select('id', 'name', 'code')
     .modify((q) => stores !== 'all' && q.whereIn('id', stores))
     .orderBy('id')) as Array<{ id: number; name: string; code: string }>;
@@ -62,7 +79,12 @@ type Agg = Array<Record<string, number | string | null>>;
  * Per-store counts by status and sums. Whole Taiwan days come from the per-day figures (payment_daily
  * and its 32-day runs, kept by triggers); a range with a time of day is summed from the payments.
  */
-async function aggregate(ctx: ServiceContext, stores: number[] | 'all', range: { gte?: number; lt?: number }, wholeDays: boolean): Promise<Agg> {
+async function aggregate(
+  ctx: ServiceContext,
+  stores: number[] | 'all',
+  range: { gte?: number; lt?: number },
+  wholeDays: boolean,
+): Promise<Agg> {
   const sums = (q: Knex.QueryBuilder, count: string, amount: string) =>
     q
       .select('store_id')
@@ -81,7 +103,12 @@ async function aggregate(ctx: ServiceContext, stores: number[] | 'all', range: {
       .groupBy('store_id');
   if (wholeDays) {
     // whole 32-day runs and the days at either end, by store, status and method (core/db/paymentSums.ts), folded here
-    const rows = await paymentSums(ctx.db, stores, range.gte === undefined ? undefined : taipeiDayNumber(range.gte), range.lt === undefined ? undefined : taipeiDayNumber(range.lt) - 1);
+    const rows = await paymentSums(
+      ctx.db,
+      stores,
+      range.gte === undefined ? undefined : taipeiDayNumber(range.gte),
+      range.lt === undefined ? undefined : taipeiDayNumber(range.lt) - 1,
+    );
     const byStore = new Map<number, Record<string, number>>();
     for (const r of rows) {
       const a = byStore.get(r.store_id) ?? { store_id: r.store_id };
@@ -118,15 +145,20 @@ export async function statsCharts(ctx: ServiceContext, params: StatsParams = {})
   instantRange(params.from, params.to, { from: 'from', to: 'to' }); // the same refusals as the summary
   const today = taipeiDate(Date.now());
   const to = typeof params.to === 'string' && params.to ? params.to.slice(0, 10) : today;
-  const from = typeof params.from === 'string' && params.from ? params.from.slice(0, 10) : addDays(to, -(CHART_DEFAULT_DAYS - 1));
+  const from =
+    typeof params.from === 'string' && params.from ? params.from.slice(0, 10) : addDays(to, -(CHART_DEFAULT_DAYS - 1));
   const days = daysBetween(from, to, addDays);
-  if (days.length > CHART_MAX_DAYS) throw ValidationError.single('from', 'chart_range_too_long', { limit: CHART_MAX_DAYS });
+  if (days.length > CHART_MAX_DAYS)
+    throw ValidationError.single('from', 'chart_range_too_long', { limit: CHART_MAX_DAYS });
   const first = taipeiDayNumber(taipeiDayStart(from)!);
   const last = taipeiDayNumber(taipeiDayStart(to)!);
 
   const storeRows = await storesOf(ctx, stores);
   const inRange = (q: Knex.QueryBuilder) =>
-    q.where('day', '>=', first).where('day', '<=', last).modify((b) => stores !== 'all' && b.whereIn('store_id', stores));
+    q
+      .where('day', '>=', first)
+      .where('day', '<=', last)
+      .modify((b) => stores !== 'all' && b.whereIn('store_id', stores));
 
   const byStatus = (await inRange(ctx.db('payment_daily'))
     .select('store_id', 'status')
@@ -138,7 +170,9 @@ export async function statsCharts(ctx: ServiceContext, params: StatsParams = {})
     .groupBy('store_id', 'day')) as Array<{ store_id: number; day: number; amount: number | string }>;
 
   const sum = (id: number, status: string) =>
-    byStatus.filter((r) => Number(r.store_id) === id && r.status === status).reduce((n, r) => n + Number(r.amount ?? 0), 0);
+    byStatus
+      .filter((r) => Number(r.store_id) === id && r.status === status)
+      .reduce((n, r) => n + Number(r.amount ?? 0), 0);
   return {
     from,
     to,
@@ -154,7 +188,11 @@ export async function statsCharts(ctx: ServiceContext, params: StatsParams = {})
     daily: dailySeries(
       storeRows.map((s) => Number(s.id)),
       days,
-      perDay.map((r) => ({ store_id: Number(r.store_id), day: taipeiDayNumberDate(Number(r.day)), amount: Number(r.amount ?? 0) })),
+      perDay.map((r) => ({
+        store_id: Number(r.store_id),
+        day: taipeiDayNumberDate(Number(r.day)),
+        amount: Number(r.amount ?? 0),
+      })),
     ),
   };
 }

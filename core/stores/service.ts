@@ -21,7 +21,9 @@ export async function listStores(ctx: ServiceContext, query: ListQuery = { filte
   if (ids) base.whereIn('id', ids);
   if (typeof query.filter.q === 'string' && query.filter.q.trim()) {
     const like = `%${likeEscape(query.filter.q.trim().toLowerCase())}%`;
-    base.where((w) => w.whereRaw("lower(name) like ? escape '\\'", [like]).orWhereRaw("lower(code) like ? escape '\\'", [like]));
+    base.where((w) =>
+      w.whereRaw("lower(name) like ? escape '\\'", [like]).orWhereRaw("lower(code) like ? escape '\\'", [like]),
+    );
   }
   return runList(base, query, { sortable: SORTABLE, defaultSort: ['id', 'ASC'], tiebreak: 'id' }, toStore);
 }
@@ -42,7 +44,9 @@ export async function storeIdsByCode(ctx: Pick<ServiceContext, 'db'>, codes: rea
 }
 
 /** Id, name and code of every store, in id order: what a spreadsheet's store cells are matched against. */
-export async function storeDirectory(ctx: Pick<ServiceContext, 'db'>): Promise<Array<{ id: number; name: string; code: string }>> {
+export async function storeDirectory(
+  ctx: Pick<ServiceContext, 'db'>,
+): Promise<Array<{ id: number; name: string; code: string }>> {
   const rows = (await ctx.db<StoreRow>('stores').select('id', 'name', 'code').orderBy('id')) as StoreRow[];
   return rows.map((s) => ({ id: Number(s.id), name: s.name, code: s.code }));
 }
@@ -82,29 +86,37 @@ async function codeConflictAs409<T>(work: () => Promise<T>): Promise<T> {
 export async function createStore(ctx: ServiceContext, input: unknown): Promise<Store> {
   requirePermission(ctx.actor, 'manage_stores');
   const value = valid(validateStore(input));
-  return codeConflictAs409(() => ctx.db.transaction(async (trx) => {
-    await assertCodeFree(trx, value.code);
-    const now = Date.now();
-    const [row] = (await trx('stores').insert({ ...value, created_at: now, updated_at: now }).returning('*')) as StoreRow[];
-    const store = toStore(row);
-    await recordAudit(trx, ctx, { action: 'create', entity: 'store', entityId: store.id, after: store });
-    return store;
-  }));
+  return codeConflictAs409(() =>
+    ctx.db.transaction(async (trx) => {
+      await assertCodeFree(trx, value.code);
+      const now = Date.now();
+      const [row] = (await trx('stores')
+        .insert({ ...value, created_at: now, updated_at: now })
+        .returning('*')) as StoreRow[];
+      const store = toStore(row);
+      await recordAudit(trx, ctx, { action: 'create', entity: 'store', entityId: store.id, after: store });
+      return store;
+    }),
+  );
 }
 
 export async function updateStore(ctx: ServiceContext, rawId: unknown, patch: unknown): Promise<Store> {
   requirePermission(ctx.actor, 'manage_stores');
   if (!isPlainObject(patch)) throw ValidationError.single('body', 'body_not_object');
-  return codeConflictAs409(() => ctx.db.transaction(async (trx) => {
-    const before = toStore(await getStoreRowOrThrow(trx, rawId));
-    deny(storeChangeRefusal(ctx.actor, before.id));
-    const value = valid(validateStore({ name: before.name, code: before.code, ...pick(patch, ['name', 'code']) }));
-    if (value.code.toLowerCase() !== before.code.toLowerCase()) await assertCodeFree(trx, value.code, before.id);
-    await trx('stores').where({ id: before.id }).update({ ...value, updated_at: Date.now() });
-    const after = toStore((await findStore(trx, before.id))!);
-    await recordAudit(trx, ctx, { action: 'update', entity: 'store', entityId: before.id, before, after });
-    return after;
-  }));
+  return codeConflictAs409(() =>
+    ctx.db.transaction(async (trx) => {
+      const before = toStore(await getStoreRowOrThrow(trx, rawId));
+      deny(storeChangeRefusal(ctx.actor, before.id));
+      const value = valid(validateStore({ name: before.name, code: before.code, ...pick(patch, ['name', 'code']) }));
+      if (value.code.toLowerCase() !== before.code.toLowerCase()) await assertCodeFree(trx, value.code, before.id);
+      await trx('stores')
+        .where({ id: before.id })
+        .update({ ...value, updated_at: Date.now() });
+      const after = toStore((await findStore(trx, before.id))!);
+      await recordAudit(trx, ctx, { action: 'update', entity: 'store', entityId: before.id, before, after });
+      return after;
+    }),
+  );
 }
 
 /** Deletes a store nobody uses; a store with payments or home users is kept (409). */
@@ -128,12 +140,25 @@ async function deleteStoreNow(ctx: ServiceContext, rawId: unknown): Promise<Stor
     const usedByUser = await trx('users').where({ store_id: before.id }).first('id');
     if (usedByPayment || usedByUser) throw new ConflictError(problem('store_in_use'));
     // Drop the store from every user's accessible list so no list points at nothing.
-    const holders = ((await trx<UserRow>('users').whereRaw('accessible_stores like ?', [`%${before.id}%`]).select('*')) as UserRow[])
+    const holders = (
+      (await trx<UserRow>('users')
+        .whereRaw('accessible_stores like ?', [`%${before.id}%`])
+        .select('*')) as UserRow[]
+    )
       .map(toUser)
       .filter((u) => u.accessible_stores.includes(before.id));
     for (const u of holders) {
-      const after = { ...u, accessible_stores: u.accessible_stores.filter((id) => id !== before.id), updated_at: toIso(Date.now()) };
-      await trx('users').where({ id: u.id }).update({ accessible_stores: JSON.stringify(after.accessible_stores), updated_at: Date.parse(after.updated_at) });
+      const after = {
+        ...u,
+        accessible_stores: u.accessible_stores.filter((id) => id !== before.id),
+        updated_at: toIso(Date.now()),
+      };
+      await trx('users')
+        .where({ id: u.id })
+        .update({
+          accessible_stores: JSON.stringify(after.accessible_stores),
+          updated_at: Date.parse(after.updated_at),
+        });
       await recordAudit(trx, ctx, { action: 'update', entity: 'user', entityId: u.id, before: u, after });
     }
     await trx('stores').where({ id: before.id }).delete();
@@ -144,7 +169,12 @@ async function deleteStoreNow(ctx: ServiceContext, rawId: unknown): Promise<Stor
 
 async function getStoreRowOrThrow(db: Db, rawId: unknown, lock = false): Promise<StoreRow> {
   const id = toId(rawId);
-  const row = id === null ? undefined : lock ? await db<StoreRow>('stores').where({ id }).forUpdate().first() : await findStore(db, id);
+  const row =
+    id === null
+      ? undefined
+      : lock
+        ? await db<StoreRow>('stores').where({ id }).forUpdate().first()
+        : await findStore(db, id);
   if (!row) throw new NotFoundError(problem('store_not_found'));
   return row;
 }

@@ -11,7 +11,10 @@ function fieldErrors(raw: unknown): Record<string, string> {
 
 describe('validateStore', () => {
   it('accepts a name and code, trimmed', () => {
-    expect(validateStore({ name: ' 台北店 ', code: ' TPE-01 ' })).toEqual({ ok: true, value: { name: '台北店', code: 'TPE-01' } });
+    expect(validateStore({ name: ' 台北店 ', code: ' TPE-01 ' })).toEqual({
+      ok: true,
+      value: { name: '台北店', code: 'TPE-01' },
+    });
   });
 
   it('needs a name and a code', () => {

@@ -17,7 +17,8 @@ export function validateStore(raw: unknown): Validated<StoreInput> {
   if (isBlank(input.name) || typeof input.name !== 'string') errors.add('name', 'store_name_required');
   else if (name.length > STORE_NAME_MAX) errors.add('name', 'store_name_too_long', { limit: STORE_NAME_MAX });
   if (isBlank(input.code) || typeof input.code !== 'string') errors.add('code', 'store_code_required');
-  else if (!new RegExp(`^[A-Za-z0-9_-]{1,${STORE_CODE_MAX}}$`).test(code)) errors.add('code', 'store_code_pattern', { limit: STORE_CODE_MAX });
+  else if (!new RegExp(`^[A-Za-z0-9_-]{1,${STORE_CODE_MAX}}$`).test(code))
+    errors.add('code', 'store_code_pattern', { limit: STORE_CODE_MAX });
   if (!errors.empty) return { ok: false, errors: errors.list };
   return { ok: true, value: { name, code } };
 }

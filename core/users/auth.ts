@@ -6,7 +6,14 @@
 import { createSecretKey, randomUUID, type KeyObject } from 'node:crypto';
 import bcrypt from 'bcryptjs';
 import jwt from 'jsonwebtoken';
-import { ForbiddenError, NotFoundError, TooManyRequestsError, UnauthenticatedError, ValidationError, problem } from '../errors.js';
+import {
+  ForbiddenError,
+  NotFoundError,
+  TooManyRequestsError,
+  UnauthenticatedError,
+  ValidationError,
+  problem,
+} from '../errors.js';
 import { effectivePermissions, type Principal } from './permissions.js';
 import { toUser, type UserRow } from '../db/rows.js';
 import type { Db } from '../db/connect.js';
@@ -16,7 +23,15 @@ import { validateLogin } from './login.js';
 import { toId } from '../validation.js';
 import { PASSWORD_MAX_BYTES, validatePasswordChange } from './validate.js';
 import { recordAudit } from '../audit/service.js';
-import { attemptAbandoned, attemptKey, attemptSucceeded, beginAttempt, mayAuditFailure, signInLimitOf, type Attempt } from './signInLimit.js';
+import {
+  attemptAbandoned,
+  attemptKey,
+  attemptSucceeded,
+  beginAttempt,
+  mayAuditFailure,
+  signInLimitOf,
+  type Attempt,
+} from './signInLimit.js';
 import { bcryptCompare, bcryptHash } from './hashPool.js';
 import { readContext, type AppContext, type SecuritySettings, type ServiceContext } from '../context.js';
 import { requireSignedIn, valid } from '../guard.js';
@@ -27,7 +42,10 @@ export const MIN_BCRYPT_COST = 10;
 const costOf = (security: Pick<SecuritySettings, 'bcryptCost'>) => Math.max(MIN_BCRYPT_COST, security.bcryptCost);
 
 /** A bcrypt hash, made on a worker thread (hashPool.ts). */
-export function hashPassword(password: string, security: Pick<SecuritySettings, 'bcryptCost' | 'hashing'>): Promise<string> {
+export function hashPassword(
+  password: string,
+  security: Pick<SecuritySettings, 'bcryptCost' | 'hashing'>,
+): Promise<string> {
   return bcryptHash(password, costOf(security), security.hashing);
 }
 
@@ -55,7 +73,11 @@ export async function warmSignIn(security: Pick<SecuritySettings, 'bcryptCost' |
  * longer password can ever have been set (validation refuses it), so a longer one is wrong
  * rather than cut: a 72-byte password with any suffix is not accepted (issue 10, item 17).
  */
-export async function verifyPassword(security: Pick<SecuritySettings, 'bcryptCost' | 'hashing'>, password: string, hash: string | undefined): Promise<boolean> {
+export async function verifyPassword(
+  security: Pick<SecuritySettings, 'bcryptCost' | 'hashing'>,
+  password: string,
+  hash: string | undefined,
+): Promise<boolean> {
   const ok = await bcryptCompare(password, hash ?? (await dummyHash(security)), security.hashing);
   return ok && hash !== undefined && Buffer.byteLength(password, 'utf8') <= PASSWORD_MAX_BYTES;
 }
@@ -94,14 +116,28 @@ function keyOf(secret: string): KeyObject {
   return key;
 }
 
-export function signToken(security: SecuritySettings, user: Pick<UserRow, 'id' | 'username' | 'token_version'>): string {
+export function signToken(
+  security: SecuritySettings,
+  user: Pick<UserRow, 'id' | 'username' | 'token_version'>,
+): string {
   const payload: TokenPayload = { sub: String(user.id), username: user.username, tv: Number(user.token_version) };
-  return jwt.sign(payload, keyOf(security.jwtSecret), { algorithm: 'HS256', expiresIn: security.tokenTtlSeconds, jwtid: randomUUID() });
+  return jwt.sign(payload, keyOf(security.jwtSecret), {
+    algorithm: 'HS256',
+    expiresIn: security.tokenTtlSeconds,
+    jwtid: randomUUID(),
+  });
 }
 
 export function toPrincipal(row: UserRow): Principal {
   const u = toUser(row);
-  return { id: u.id, username: u.username, role: u.role, permissions: u.permissions, store_id: u.store_id, accessible_stores: u.accessible_stores };
+  return {
+    id: u.id,
+    username: u.username,
+    role: u.role,
+    permissions: u.permissions,
+    store_id: u.store_id,
+    accessible_stores: u.accessible_stores,
+  };
 }
 
 /**
@@ -110,7 +146,11 @@ export function toPrincipal(row: UserRow): Principal {
  * attempt, success or failure, is written to the audit log (never the password). Known and
  * unknown usernames take the same path: one lookup, the limit check, one bcrypt comparison.
  */
-export async function login(app: AppContext, input: unknown, ip: string | null = null): Promise<{ token: string; user: Me }> {
+export async function login(
+  app: AppContext,
+  input: unknown,
+  ip: string | null = null,
+): Promise<{ token: string; user: Me }> {
   const { username, password } = valid(validateLogin(input));
   // Usernames are unique whatever their case, so sign-in does not depend on it either.
   const row = await app.db<UserRow>('users').whereRaw('lower(username) = ?', [username.toLowerCase()]).first();
@@ -127,7 +167,8 @@ export async function login(app: AppContext, input: unknown, ip: string | null =
   }
   const ok = await checkAttempt(app, attempt, password, row?.password_hash);
   if (!row || !ok) {
-    if (await mayAuditFailure(app.db, limit, key, false)) await auditSignIn(app.db, ip, username, row, row ? 'wrong_password' : 'unknown_user');
+    if (await mayAuditFailure(app.db, limit, key, false))
+      await auditSignIn(app.db, ip, username, row, row ? 'wrong_password' : 'unknown_user');
     throw new UnauthenticatedError(problem('login_failed'));
   }
   // The right password: not a guess, whether or not the account may sign in.
@@ -145,7 +186,12 @@ export async function login(app: AppContext, input: unknown, ip: string | null =
  * Waits for the attempt's turn (an account or address under attack), then checks the password.
  * A check that never ran (hashing queue full, an error) is not counted as a failure.
  */
-async function checkAttempt(app: AppContext, attempt: Attempt, password: string, hash: string | undefined): Promise<boolean> {
+async function checkAttempt(
+  app: AppContext,
+  attempt: Attempt,
+  password: string,
+  hash: string | undefined,
+): Promise<boolean> {
   try {
     if (attempt.waitMs > 0) await new Promise((resolve) => setTimeout(resolve, attempt.waitMs));
     return await verifyPassword(app.security, password, hash);
@@ -158,22 +204,38 @@ async function checkAttempt(app: AppContext, attempt: Attempt, password: string,
 type SignInFailure = 'unknown_user' | 'wrong_password' | 'inactive' | 'too_many_attempts';
 
 /** 'login' or 'login_failed' on the user (when the name is known), with the name as typed. */
-async function auditSignIn(db: Db, ip: string | null, username: string, row: UserRow | undefined, failure: SignInFailure | null): Promise<void> {
+async function auditSignIn(
+  db: Db,
+  ip: string | null,
+  username: string,
+  row: UserRow | undefined,
+  failure: SignInFailure | null,
+): Promise<void> {
   const actor: Actor = failure === null && row ? toPrincipal(row) : anonymousActor(username);
-  const after = failure === null ? { username: username.slice(0, 100) } : { username: username.slice(0, 100), reason: failure };
-  await recordAudit(db, { actor, ip }, { action: failure === null ? 'login' : 'login_failed', entity: 'user', entityId: row?.id ?? null, after });
+  const after =
+    failure === null ? { username: username.slice(0, 100) } : { username: username.slice(0, 100), reason: failure };
+  await recordAudit(
+    db,
+    { actor, ip },
+    { action: failure === null ? 'login' : 'login_failed', entity: 'user', entityId: row?.id ?? null, after },
+  );
 }
 
 const userLoaders = new WeakMap<object, Batcher<number, UserRow | undefined>>();
 
 /** A user row by id; lookups arriving together share one query. */
 function userById(db: Db, id: number): Promise<UserRow | undefined> {
-  const loader = batcherFor(userLoaders, db, (root) =>
-    new Batcher<number, UserRow | undefined>(async (ids) => {
-      const rows = (await root<UserRow>('users').whereIn('id', [...new Set(ids)]).select('*')) as UserRow[];
-      const byId = new Map(rows.map((r) => [Number(r.id), r]));
-      return ids.map((i) => byId.get(i));
-    }),
+  const loader = batcherFor(
+    userLoaders,
+    db,
+    (root) =>
+      new Batcher<number, UserRow | undefined>(async (ids) => {
+        const rows = (await root<UserRow>('users')
+          .whereIn('id', [...new Set(ids)])
+          .select('*')) as UserRow[];
+        const byId = new Map(rows.map((r) => [Number(r.id), r]));
+        return ids.map((i) => byId.get(i));
+      }),
   );
   return loader ? loader.push(id) : db<UserRow>('users').where({ id }).first();
 }
@@ -221,12 +283,17 @@ const revokedLoaders = new WeakMap<object, Batcher<string, boolean>>();
 
 /** Whether a session id was signed out; lookups arriving together share one query. */
 function isRevoked(db: Db, jti: string): Promise<boolean> {
-  const loader = batcherFor(revokedLoaders, db, (root) =>
-    new Batcher<string, boolean>(async (ids) => {
-      const rows = (await root('revoked_sessions').whereIn('jti', [...new Set(ids)]).select('jti')) as Array<{ jti: string }>;
-      const found = new Set(rows.map((r) => r.jti));
-      return ids.map((i) => found.has(i));
-    }),
+  const loader = batcherFor(
+    revokedLoaders,
+    db,
+    (root) =>
+      new Batcher<string, boolean>(async (ids) => {
+        const rows = (await root('revoked_sessions')
+          .whereIn('jti', [...new Set(ids)])
+          .select('jti')) as Array<{ jti: string }>;
+        const found = new Set(rows.map((r) => r.jti));
+        return ids.map((i) => found.has(i));
+      }),
   );
   return loader ? loader.push(jti) : db('revoked_sessions').where({ jti }).first().then(Boolean);
 }
@@ -236,17 +303,26 @@ function isRevoked(db: Db, jti: string): Promise<boolean> {
  * database, until and after it would have expired. A token that is not a valid session already
  * works nowhere: nothing to do.
  */
-export async function signOut(app: AppContext, token: string, ip: string | null = null): Promise<{ signedOut: boolean }> {
+export async function signOut(
+  app: AppContext,
+  token: string,
+  ip: string | null = null,
+): Promise<{ signedOut: boolean }> {
   const payload = verifySessionToken(app, token);
   if (!payload) return { signedOut: false };
   const now = Date.now();
   await app.db('revoked_sessions').where('expires_at', '<', now).delete();
   const id = toId(payload.sub);
   return app.db.transaction(async (trx) => {
-    const inserted = (await trx('revoked_sessions').insert({ jti: payload.jti!, expires_at: payload.exp! * 1000 }).onConflict('jti').ignore().returning('jti')) as unknown[];
+    const inserted = (await trx('revoked_sessions')
+      .insert({ jti: payload.jti!, expires_at: payload.exp! * 1000 })
+      .onConflict('jti')
+      .ignore()
+      .returning('jti')) as unknown[];
     // audited once, as the user who signed out
     const row = id === null ? undefined : await trx<UserRow>('users').where({ id }).first();
-    if (inserted.length && row) await recordAudit(trx, { actor: toPrincipal(row), ip }, { action: 'logout', entity: 'user', entityId: row.id });
+    if (inserted.length && row)
+      await recordAudit(trx, { actor: toPrincipal(row), ip }, { action: 'logout', entity: 'user', entityId: row.id });
     return { signedOut: inserted.length > 0 };
   });
 }
@@ -274,20 +350,38 @@ export async function signTicket(ctx: ServiceContext, what: string, claims: Reco
   const row = await ctx.db<UserRow>('users').where({ id: ctx.actor.id }).first();
   if (!row || !row.is_active) throw new UnauthenticatedError(problem('token_invalid'));
   // The session it was made in: signing out ends its tickets too.
-  const payload = { sub: String(row.id), username: row.username, tv: Number(row.token_version), sid: ctx.sessionId ?? null, what, claims };
-  return jwt.sign(payload, keyOf(`${ctx.security.jwtSecret}\u0000ticket`), { algorithm: 'HS256', expiresIn: TICKET_TTL_SECONDS });
+  const payload = {
+    sub: String(row.id),
+    username: row.username,
+    tv: Number(row.token_version),
+    sid: ctx.sessionId ?? null,
+    what,
+    claims,
+  };
+  return jwt.sign(payload, keyOf(`${ctx.security.jwtSecret}\u0000ticket`), {
+    algorithm: 'HS256',
+    expiresIn: TICKET_TTL_SECONDS,
+  });
 }
 
 /** The user and claims of a ticket for `what`; refused when forged, expired, for something else, or the user changed. */
-export async function redeemTicket(app: AppContext, ticket: string, what: string): Promise<{ actor: Principal; claims: Record<string, unknown> }> {
+export async function redeemTicket(
+  app: AppContext,
+  ticket: string,
+  what: string,
+): Promise<{ actor: Principal; claims: Record<string, unknown> }> {
   let payload: TokenPayload & { what?: unknown; claims?: unknown; sid?: unknown };
   try {
-    payload = jwt.verify(ticket, keyOf(`${app.security.jwtSecret}\u0000ticket`), { algorithms: ['HS256'] }) as typeof payload;
+    payload = jwt.verify(ticket, keyOf(`${app.security.jwtSecret}\u0000ticket`), {
+      algorithms: ['HS256'],
+    }) as typeof payload;
   } catch {
     throw new UnauthenticatedError(problem('token_invalid'));
   }
-  if (payload.what !== what || !payload.claims || typeof payload.claims !== 'object' || typeof payload.exp !== 'number') throw new UnauthenticatedError(problem('token_invalid'));
-  if (typeof payload.sid === 'string' && (await isRevoked(app.db, payload.sid))) throw new UnauthenticatedError(problem('token_invalid'));
+  if (payload.what !== what || !payload.claims || typeof payload.claims !== 'object' || typeof payload.exp !== 'number')
+    throw new UnauthenticatedError(problem('token_invalid'));
+  if (typeof payload.sid === 'string' && (await isRevoked(app.db, payload.sid)))
+    throw new UnauthenticatedError(problem('token_invalid'));
   return { actor: await principalOf(app, payload), claims: payload.claims as Record<string, unknown> };
 }
 
@@ -334,7 +428,9 @@ export async function changePassword(ctx: ServiceContext, input: unknown): Promi
   return ctx.db.transaction(async (trx) => {
     // The version is bumped in SQL and read back: a deactivation or another change made
     // meanwhile is kept, not overwritten from the row read above.
-    await trx('users').where({ id: row.id }).update({ password_hash: hash, token_version: trx.raw('token_version + 1'), updated_at: Date.now() });
+    await trx('users')
+      .where({ id: row.id })
+      .update({ password_hash: hash, token_version: trx.raw('token_version + 1'), updated_at: Date.now() });
     const fresh = await trx<UserRow>('users').where({ id: row.id }).first();
     if (!fresh) throw new UnauthenticatedError(problem('token_invalid'));
     await recordAudit(trx, ctx, { action: 'password', entity: 'user', entityId: row.id });
@@ -343,5 +439,7 @@ export async function changePassword(ctx: ServiceContext, input: unknown): Promi
 }
 
 export async function setPassword(db: Db, userId: number, hash: string, tokenVersion: number): Promise<void> {
-  await db('users').where({ id: userId }).update({ password_hash: hash, token_version: tokenVersion, updated_at: Date.now() });
+  await db('users')
+    .where({ id: userId })
+    .update({ password_hash: hash, token_version: tokenVersion, updated_at: Date.now() });
 }

@@ -29,14 +29,20 @@ export async function ensureFirstRun(
   const alreadyThere = (err: unknown) => {
     if (!(err instanceof ConflictError)) throw err;
   };
-  if (!(await app.db('stores').first('id'))) out.store = await createStore(ctx, FIRST_STORE).catch((err) => void alreadyThere(err));
+  if (!(await app.db('stores').first('id')))
+    out.store = await createStore(ctx, FIRST_STORE).catch((err) => void alreadyThere(err));
   // REMIT_ADMIN_PASSWORD is checked like any password, and said to be that setting's value.
   if (opts.adminPassword !== undefined) {
     const weak = passwordWeakness(opts.adminPassword, FIRST_ADMIN);
     if (weak) throw ValidationError.single('REMIT_ADMIN_PASSWORD', 'admin_password_weak', { reason: weak });
   }
   const password = opts.adminPassword ?? generatedPassword();
-  const user = await createUser(ctx, { username: FIRST_ADMIN, password, role: 'admin', permissions: [...PERMISSION_KEYS] }).catch((err) => void alreadyThere(err));
+  const user = await createUser(ctx, {
+    username: FIRST_ADMIN,
+    password,
+    role: 'admin',
+    permissions: [...PERMISSION_KEYS],
+  }).catch((err) => void alreadyThere(err));
   if (user) out.admin = { user, password, generated: opts.adminPassword === undefined };
   if (!out.store) delete out.store;
   return out;

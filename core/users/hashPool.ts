@@ -50,10 +50,18 @@ const pool = poolCache(
     }),
 );
 
-export function bcryptHash(password: string, cost: number, settings: HashingSettings = DEFAULT_HASHING): Promise<string> {
+export function bcryptHash(
+  password: string,
+  cost: number,
+  settings: HashingSettings = DEFAULT_HASHING,
+): Promise<string> {
   return pool(settings).run({ op: 'hash', password, cost }) as Promise<string>;
 }
 
-export function bcryptCompare(password: string, hash: string, settings: HashingSettings = DEFAULT_HASHING): Promise<boolean> {
+export function bcryptCompare(
+  password: string,
+  hash: string,
+  settings: HashingSettings = DEFAULT_HASHING,
+): Promise<boolean> {
   return pool(settings).run({ op: 'compare', password, hash }) as Promise<boolean>;
 }

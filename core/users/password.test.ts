@@ -18,24 +18,64 @@ describe('weak passwords (issue 22, item 15)', () => {
   });
 
   it('refuses the username in another case, reversed, or with digits after it', () => {
-    for (const p of ['BOSS01', 'Boss01', '10ssob', 'boss01123', 'boss01!']) expect(passwordWeakness(p, 'boss01')).toBe('username');
+    for (const p of ['BOSS01', 'Boss01', '10ssob', 'boss01123', 'boss01!'])
+      expect(passwordWeakness(p, 'boss01')).toBe('username');
     expect(passwordWeakness('boss01 is my shop', 'boss01')).toBeNull();
   });
 
   it('refuses repeats, repeated blocks and runs along the alphabet, digits and keyboard', () => {
-    for (const p of ['111111', 'aaaaaaaa', '121212', 'ababab', 'aabbaa', 'abcabc', '123123', 'abc123abc123', '123456', '1234567890', '654321', 'abcdef', 'fedcba', 'qwerty', 'asdfgh', 'zxcvbn', '1qaz2wsx']) {
+    for (const p of [
+      '111111',
+      'aaaaaaaa',
+      '121212',
+      'ababab',
+      'aabbaa',
+      'abcabc',
+      '123123',
+      'abc123abc123',
+      '123456',
+      '1234567890',
+      '654321',
+      'abcdef',
+      'fedcba',
+      'qwerty',
+      'asdfgh',
+      'zxcvbn',
+      '1qaz2wsx',
+    ]) {
       expect([p, passwordWeakness(p)]).toEqual([p, 'repetitive']);
     }
   });
 
   it('refuses common passwords and their stems with digits or symbols after them', () => {
-    for (const p of ['PASSWORD', 'iloveyou', 'admin123', 'Password2026!', 'qwerty123', 'a123456', '5201314', 'abc12345', 'taiwan888', 'secret123', 'welcome1']) {
+    for (const p of [
+      'PASSWORD',
+      'iloveyou',
+      'admin123',
+      'Password2026!',
+      'qwerty123',
+      'a123456',
+      '5201314',
+      'abc12345',
+      'taiwan888',
+      'secret123',
+      'welcome1',
+    ]) {
       expect([p, passwordWeakness(p)]).toEqual([p, 'common']);
     }
   });
 
   it('accepts passwords that are none of these', () => {
-    for (const p of ['Tpe-clerk-42', 'clerk-pass', 'boss-pass', 'fresh-pass-2', '夜市紅茶45元', 'my shop 2026', 'bench-admin-pw', 'hq-pass-1']) {
+    for (const p of [
+      'Tpe-clerk-42',
+      'clerk-pass',
+      'boss-pass',
+      'fresh-pass-2',
+      '夜市紅茶45元',
+      'my shop 2026',
+      'bench-admin-pw',
+      'hq-pass-1',
+    ]) {
       expect([p, passwordWeakness(p, 'tpe01')]).toEqual([p, null]);
     }
   });

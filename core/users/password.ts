@@ -15,7 +15,15 @@ export type PasswordWeakness = 'username' | 'repetitive' | 'common';
 
 const COMMON = new Set(COMMON_PASSWORDS);
 /** Runs a password may not be a piece of (forwards or backwards). */
-const RUNS = ['01234567890', 'abcdefghijklmnopqrstuvwxyz', 'qwertyuiop', 'asdfghjkl', 'zxcvbnm', '1qaz2wsx3edc4rfv5tgb6yhn7ujm8ik9ol0p', 'zaq1xsw2cde3vfr4bgt5nhy6mju7'];
+const RUNS = [
+  '01234567890',
+  'abcdefghijklmnopqrstuvwxyz',
+  'qwertyuiop',
+  'asdfghjkl',
+  'zxcvbnm',
+  '1qaz2wsx3edc4rfv5tgb6yhn7ujm8ik9ol0p',
+  'zaq1xsw2cde3vfr4bgt5nhy6mju7',
+];
 const RUNS_BOTH = [...RUNS, ...RUNS.map((r) => [...r].reverse().join(''))];
 /** Digits and symbols at the end: what people add to a word to pass a rule. */
 const TAIL = /[\d\s!@#$%^&*()_+\-=[\]{};':"\\|,.<>/?~`]+$/u;

@@ -37,12 +37,29 @@ import {
 
 let nextId = 1;
 function user(over: Partial<Principal> = {}): Principal {
-  return { id: nextId++, username: `u${nextId}`, role: 'user', permissions: [], store_id: null, accessible_stores: [], ...over };
+  return {
+    id: nextId++,
+    username: `u${nextId}`,
+    role: 'user',
+    permissions: [],
+    store_id: null,
+    accessible_stores: [],
+    ...over,
+  };
 }
 const admin = (over: Partial<Principal> = {}) => user({ role: 'admin', ...over });
 const withPerms = (...permissions: Permission[]) => user({ permissions });
 
-const SPEC_KEYS = ['manage_users', 'manage_stores', 'manage_payments', 'view_payments', 'edit_payments', 'delete_payments', 'view_reports', 'system_admin'];
+const SPEC_KEYS = [
+  'manage_users',
+  'manage_stores',
+  'manage_payments',
+  'view_payments',
+  'edit_payments',
+  'delete_payments',
+  'view_reports',
+  'system_admin',
+];
 const MONEY_KEYS = ['record_takings', 'record_cash_out', 'close_day', 'confirm_payments'];
 
 describe('permission keys, labels and roles (spec sections 3 and 6)', () => {
@@ -166,7 +183,8 @@ describe("canAccess: the back office's access map (issue 23, item 5)", () => {
     ['anything-else', 'list', []],
   ];
   it.each(cases)('%s %s opens with %j and nothing else', (resource, action, keys) => {
-    for (const k of PERMISSION_KEYS) expect(canAccess(withPerms(k), resource, action), k).toBe(keys.length === 0 || keys.includes(k));
+    for (const k of PERMISSION_KEYS)
+      expect(canAccess(withPerms(k), resource, action), k).toBe(keys.length === 0 || keys.includes(k));
     expect(canAccess(user(), resource, action)).toBe(keys.length === 0);
     expect(canAccess(admin(), resource, action)).toBe(true);
   });
@@ -303,11 +321,19 @@ describe('account protection', () => {
 
 describe('accounts holding more than a non-admin manager', () => {
   const manager = user({ permissions: ['manage_users', 'view_payments'], store_id: 1, accessible_stores: [2] });
-  const target = (over: Record<string, unknown>) => ({ id: 9999, role: 'user' as const, permissions: [], store_id: 1, accessible_stores: [], ...over });
+  const target = (over: Record<string, unknown>) => ({
+    id: 9999,
+    role: 'user' as const,
+    permissions: [],
+    store_id: 1,
+    accessible_stores: [],
+    ...over,
+  });
 
   it('refuses editing, deactivating and deleting an account with a permission the manager lacks', () => {
     const stronger = target({ permissions: ['delete_payments'] });
-    for (const rule of [editUserDenial, toggleActiveDenial, deleteUserDenial]) expect(rule(manager, stronger)).toBe('權限不足：此帳戶擁有您沒有的權限或分店');
+    for (const rule of [editUserDenial, toggleActiveDenial, deleteUserDenial])
+      expect(rule(manager, stronger)).toBe('權限不足：此帳戶擁有您沒有的權限或分店');
   });
 
   it('refuses an account with a store outside the manager scope', () => {
@@ -323,20 +349,39 @@ describe('accounts holding more than a non-admin manager', () => {
 });
 
 describe('grantDenial', () => {
-  const fresh = { role: 'user' as const, permissions: [] as string[], store_id: null, accessible_stores: [] as number[] };
+  const fresh = {
+    role: 'user' as const,
+    permissions: [] as string[],
+    store_id: null,
+    accessible_stores: [] as number[],
+  };
 
   it('admins may grant anything', () => {
-    expect(grantDenial(admin(), { ...fresh, role: 'admin', permissions: [...SPEC_KEYS, ...MONEY_KEYS], accessible_stores: [1, 2, 3] }, null)).toBeNull();
+    expect(
+      grantDenial(
+        admin(),
+        { ...fresh, role: 'admin', permissions: [...SPEC_KEYS, ...MONEY_KEYS], accessible_stores: [1, 2, 3] },
+        null,
+      ),
+    ).toBeNull();
     expect(grantDenial(admin(), { ...fresh, role: 'admin' }, { ...fresh })).toBeNull();
   });
 
   it('a store-scoped manager never makes an account headquarters, their own included (issue 22, item 6)', () => {
     const branch = user({ id: 7, store_id: 2, permissions: ['manage_users'] });
-    expect(grantDenial(branch, { ...fresh, store_id: null, accessible_stores: [2] }, { ...fresh, store_id: 2 })).toBe(MSG.cannotMakeHeadquarters);
+    expect(grantDenial(branch, { ...fresh, store_id: null, accessible_stores: [2] }, { ...fresh, store_id: 2 })).toBe(
+      MSG.cannotMakeHeadquarters,
+    );
     expect(grantDenial(branch, { ...fresh, store_id: null }, null)).toBe(MSG.cannotMakeHeadquarters);
     expect(grantDenial(branch, { ...fresh, store_id: 2 }, null)).toBeNull();
     // headquarters managers and admins still make headquarters accounts
-    expect(grantDenial(user({ permissions: ['manage_users'], accessible_stores: [2] }), { ...fresh, accessible_stores: [2] }, null)).toBeNull();
+    expect(
+      grantDenial(
+        user({ permissions: ['manage_users'], accessible_stores: [2] }),
+        { ...fresh, accessible_stores: [2] },
+        null,
+      ),
+    ).toBeNull();
     expect(mayLeaveWithoutHomeStore(admin({ store_id: 2 }), { store_id: null })).toBe(true);
   });
 
@@ -362,12 +407,16 @@ describe('grantDenial', () => {
     const u = withPerms('manage_users');
     const before = { ...fresh, permissions: ['delete_payments'] };
     expect(grantDenial(u, { ...fresh, permissions: ['delete_payments'] }, before)).toBeNull();
-    expect(grantDenial(u, { ...fresh, permissions: ['delete_payments', 'view_reports'] }, before)).toBe(MSG.cannotGrant(['查看報告']));
+    expect(grantDenial(u, { ...fresh, permissions: ['delete_payments', 'view_reports'] }, before)).toBe(
+      MSG.cannotGrant(['查看報告']),
+    );
   });
 
   it('taking permissions away is always allowed', () => {
     const u = withPerms('manage_users');
-    expect(grantDenial(u, { ...fresh, permissions: [] }, { ...fresh, permissions: ['system_admin', 'view_reports'] })).toBeNull();
+    expect(
+      grantDenial(u, { ...fresh, permissions: [] }, { ...fresh, permissions: ['system_admin', 'view_reports'] }),
+    ).toBeNull();
   });
 
   it('a non-admin may not assign stores outside their own scope', () => {
@@ -403,7 +452,12 @@ describe('permissionLabels', () => {
 describe('what an actor may grant on an account (the user dialog and the server ask the same)', () => {
   const hq = user({ role: 'user', permissions: ['manage_users', 'view_payments'], accessible_stores: [1, 2] });
   const admin = user({ role: 'admin' });
-  const target = { role: 'user' as const, permissions: ['delete_payments'], store_id: 3, accessible_stores: [] as number[] };
+  const target = {
+    role: 'user' as const,
+    permissions: ['delete_payments'],
+    store_id: 3,
+    accessible_stores: [] as number[],
+  };
 
   it('a non-admin grants only what they hold, or what the account already has', () => {
     expect(mayGrantPermission(hq, 'view_payments', null)).toBe(true);

@@ -28,16 +28,25 @@ export type Permission = (typeof PERMISSION_KEYS)[number];
 export const PERMISSIONS: Record<Permission, { label: string; description: string }> = {
   manage_users: { label: PERMISSION_LABELS.manage_users, description: '新增、編輯、刪除會員帳戶' },
   manage_stores: { label: PERMISSION_LABELS.manage_stores, description: '管理分店資料' },
-  manage_payments: { label: PERMISSION_LABELS.manage_payments, description: '完整的匯款管理權限（範例下載、Excel 匯入、匯出全部）' },
+  manage_payments: {
+    label: PERMISSION_LABELS.manage_payments,
+    description: '完整的匯款管理權限（範例下載、Excel 匯入、匯出全部）',
+  },
   view_payments: { label: PERMISSION_LABELS.view_payments, description: '瀏覽所有匯款資料' },
   edit_payments: { label: PERMISSION_LABELS.edit_payments, description: '更新匯款狀態、備註' },
   delete_payments: { label: PERMISSION_LABELS.delete_payments, description: '刪除單筆或多筆匯款記錄' },
   view_reports: { label: PERMISSION_LABELS.view_reports, description: '查看統計報告' },
   system_admin: { label: PERMISSION_LABELS.system_admin, description: '完整的系統設定權限' },
-  record_takings: { label: PERMISSION_LABELS.record_takings, description: '記錄現金、刷卡與電子支付收款（匯款回報不需要）' },
+  record_takings: {
+    label: PERMISSION_LABELS.record_takings,
+    description: '記錄現金、刷卡與電子支付收款（匯款回報不需要）',
+  },
   record_cash_out: { label: PERMISSION_LABELS.record_cash_out, description: '記錄店內支出與提領' },
   close_day: { label: PERMISSION_LABELS.close_day, description: '點算現金並完成分店的每日結帳' },
-  confirm_payments: { label: PERMISSION_LABELS.confirm_payments, description: '依銀行紀錄確認入帳、標記未入帳、取消對帳' },
+  confirm_payments: {
+    label: PERMISSION_LABELS.confirm_payments,
+    description: '依銀行紀錄確認入帳、標記未入帳、取消對帳',
+  },
 };
 
 export const ROLES = ['admin', 'user'] as const;
@@ -135,13 +144,23 @@ export const ACCESS: Record<string, Record<string, Rule>> = {
     export_all: 'manage_payments',
     sample: 'manage_payments',
   },
-  reconcile: { '*': ['confirm_payments', 'manage_payments'], import: 'manage_payments', decide: 'confirm_payments', payers: 'view_payments' },
+  reconcile: {
+    '*': ['confirm_payments', 'manage_payments'],
+    import: 'manage_payments',
+    decide: 'confirm_payments',
+    payers: 'view_payments',
+  },
   users: { '*': 'manage_users' },
   stores: { '*': 'manage_stores' },
   dashboard: { '*': 'view_reports' },
   audit: { '*': 'system_admin' },
   // a store's day (日結) for those who close (or read) it; the board for headquarters too
-  close: { '*': ['close_day', 'view_payments'], close: 'close_day', reopen: 'manage_payments', daybook: 'view_payments' },
+  close: {
+    '*': ['close_day', 'view_payments'],
+    close: 'close_day',
+    reopen: 'manage_payments',
+    daybook: 'view_payments',
+  },
   closes: { '*': ['view_reports', 'view_payments', 'close_day'] },
   // a flood through a store's public link: seen by those who see the list or the links, removed by those who delete
   floods: { '*': ['view_payments', 'manage_stores'], remove: 'delete_payments' },
@@ -285,7 +304,12 @@ export function editUserRefusal(actor: Principal, target: AccountRef): Problem |
 }
 export const editUserDenial = said(editUserRefusal);
 
-type Grantable = { role: Role; permissions: readonly string[]; store_id: number | null; accessible_stores: readonly number[] };
+type Grantable = {
+  role: Role;
+  permissions: readonly string[];
+  store_id: number | null;
+  accessible_stores: readonly number[];
+};
 
 /** Whether `actor` may give an account (`before`, null on create) `role`: only admins make admins. */
 export function mayGrantRole(actor: Principal, role: Role, before: Pick<Grantable, 'role'> | null): boolean {
@@ -296,12 +320,20 @@ export function mayGrantRole(actor: Principal, role: Role, before: Pick<Grantabl
  * Whether `actor` may leave `permission` ticked on an account that has `before` (null on
  * create): admins grant anything; others only what they hold, or what the account already has.
  */
-export function mayGrantPermission(actor: Principal, permission: string, before: Pick<Grantable, 'permissions'> | null): boolean {
+export function mayGrantPermission(
+  actor: Principal,
+  permission: string,
+  before: Pick<Grantable, 'permissions'> | null,
+): boolean {
   return isAdmin(actor) || can(actor, permission as Permission) || Boolean(before?.permissions.includes(permission));
 }
 
 /** Whether `actor` may give an account (`before`, null on create) `storeId` as home or accessible store. */
-export function mayAssignStore(actor: Principal, storeId: number, before: Pick<Grantable, 'store_id' | 'accessible_stores'> | null): boolean {
+export function mayAssignStore(
+  actor: Principal,
+  storeId: number,
+  before: Pick<Grantable, 'store_id' | 'accessible_stores'> | null,
+): boolean {
   if (isAdmin(actor) || inScope(actor, storeId)) return true;
   return Boolean(before && (before.store_id === storeId || before.accessible_stores.includes(storeId)));
 }
@@ -326,7 +358,11 @@ export function grantRefusal(actor: Principal, next: Grantable, before: Grantabl
   if (!mayGrantRole(actor, next.role, before)) return problem('cannot_create_admin');
   if (!mayLeaveWithoutHomeStore(actor, next)) return problem('cannot_make_headquarters');
   const added = next.permissions.filter((p) => !mayGrantPermission(actor, p, before));
-  if (added.length) return problem('cannot_grant', { permissions: added, labels: added.map((p) => (isPermission(p) ? PERMISSIONS[p].label : p)) });
+  if (added.length)
+    return problem('cannot_grant', {
+      permissions: added,
+      labels: added.map((p) => (isPermission(p) ? PERMISSIONS[p].label : p)),
+    });
   const stores = [...next.accessible_stores, ...(next.store_id != null ? [next.store_id] : [])];
   if (stores.some((s) => !mayAssignStore(actor, s, before))) return problem('cannot_assign_store');
   return null;

@@ -1,7 +1,16 @@
 import { ConflictError, ForbiddenError, NotFoundError, ValidationError, problem } from '../errors.js';
 import { assertFilterFields, filterIds, likeEscape, runList, type ListQuery } from '../listQuery.js';
 import { MSG } from '../messages.js';
-import { deleteUserRefusal, editUserRefusal, grantRefusal, isAdmin, isRole, storeScope, toggleActiveRefusal, userVisibleTo } from './permissions.js';
+import {
+  deleteUserRefusal,
+  editUserRefusal,
+  grantRefusal,
+  isAdmin,
+  isRole,
+  storeScope,
+  toggleActiveRefusal,
+  userVisibleTo,
+} from './permissions.js';
 import { toUser, type UserRow } from '../db/rows.js';
 import { isPostgres, isUniqueViolation, type Db } from '../db/connect.js';
 import type { ListResult, User } from '../types.js';
@@ -14,8 +23,23 @@ import type { ServiceContext } from '../context.js';
 import { deny, requirePermission, valid } from '../guard.js';
 import { pick } from '../stores/service.js';
 
-const SORTABLE = { id: 'id', username: 'username', role: 'role', store_id: 'store_id', is_active: 'is_active', created_at: 'created_at' };
-const EDITABLE = ['password', 'confirmPassword', 'role', 'permissions', 'store_id', 'accessible_stores', 'is_active'] as const;
+const SORTABLE = {
+  id: 'id',
+  username: 'username',
+  role: 'role',
+  store_id: 'store_id',
+  is_active: 'is_active',
+  created_at: 'created_at',
+};
+const EDITABLE = [
+  'password',
+  'confirmPassword',
+  'role',
+  'permissions',
+  'store_id',
+  'accessible_stores',
+  'is_active',
+] as const;
 
 export async function listUsers(ctx: ServiceContext, query: ListQuery = { filter: {} }): Promise<ListResult<User>> {
   requirePermission(ctx.actor, 'manage_users');
@@ -26,7 +50,11 @@ export async function listUsers(ctx: ServiceContext, query: ListQuery = { filter
     // The same rule as userVisibleTo, in SQL so counts and pages stay right.
     const scope = storeScope(ctx.actor);
     const stores = scope.all ? [] : scope.ids;
-    base.where((w) => w.where('id', ctx.actor.id).orWhere((v) => v.whereNot('role', 'admin').whereIn('store_id', stores.length ? stores : [0])));
+    base.where((w) =>
+      w
+        .where('id', ctx.actor.id)
+        .orWhere((v) => v.whereNot('role', 'admin').whereIn('store_id', stores.length ? stores : [0])),
+    );
   }
   const ids = filterIds(f, 'id');
   if (ids) base.whereIn('id', ids);
@@ -37,7 +65,8 @@ export async function listUsers(ctx: ServiceContext, query: ListQuery = { filter
     base.where({ role: f.role });
   }
   if (f.is_active !== undefined) {
-    if (typeof f.is_active !== 'boolean') throw ValidationError.single('filter', 'bad_list_param', { param: 'filter.is_active' });
+    if (typeof f.is_active !== 'boolean')
+      throw ValidationError.single('filter', 'bad_list_param', { param: 'filter.is_active' });
     base.where({ is_active: f.is_active });
   }
   if (typeof f.q === 'string' && f.q.trim()) {
@@ -77,7 +106,12 @@ export async function unlockUser(ctx: ServiceContext, username: string): Promise
   requirePermission(ctx.actor, 'manage_users');
   const user = await getUserByUsername(ctx, username);
   const cleared = await unlockSignIn(ctx.db, user.username);
-  await recordAudit(ctx.db, ctx, { action: 'update', entity: 'user', entityId: user.id, after: { username: user.username, sign_in_unlocked: true, failures_cleared: cleared } });
+  await recordAudit(ctx.db, ctx, {
+    action: 'update',
+    entity: 'user',
+    entityId: user.id,
+    after: { username: user.username, sign_in_unlocked: true, failures_cleared: cleared },
+  });
   return { user, cleared };
 }
 
@@ -87,11 +121,14 @@ async function assertStoresExist(db: Db, value: Pick<UserInput, 'store_id' | 'ac
   // FOR SHARE on PostgreSQL: a store being deleted at this moment is either gone (refused here)
   // or waits for this grant and then sees it (issue 10, item 16).
   const q = db('stores').whereIn('id', wanted).select('id');
-  const found = new Set(((await (isPostgres(db) ? q.forShare() : q)) as Array<{ id: number }>).map((r) => Number(r.id)));
-  if (value.store_id !== null && !found.has(value.store_id)) throw ValidationError.single('store_id', 'store_not_found');
-  if (value.accessible_stores.some((s) => !found.has(s))) throw ValidationError.single('accessible_stores', 'store_not_found');
+  const found = new Set(
+    ((await (isPostgres(db) ? q.forShare() : q)) as Array<{ id: number }>).map((r) => Number(r.id)),
+  );
+  if (value.store_id !== null && !found.has(value.store_id))
+    throw ValidationError.single('store_id', 'store_not_found');
+  if (value.accessible_stores.some((s) => !found.has(s)))
+    throw ValidationError.single('accessible_stores', 'store_not_found');
 }
-
 
 export async function createUser(ctx: ServiceContext, input: unknown): Promise<User> {
   requirePermission(ctx.actor, 'manage_users');
@@ -139,27 +176,38 @@ export async function createUser(ctx: ServiceContext, input: unknown): Promise<U
 export async function updateUser(ctx: ServiceContext, rawId: unknown, patch: unknown): Promise<User> {
   requirePermission(ctx.actor, 'manage_users');
   if (!isPlainObject(patch)) throw ValidationError.single('body', 'body_not_object');
-  const wantsPassword = !isBlank(patch.password) && checkNewPassword(patch.password, patch.confirmPassword as unknown, PASSWORD_TEXTS) === null;
+  const wantsPassword =
+    !isBlank(patch.password) &&
+    checkNewPassword(patch.password, patch.confirmPassword as unknown, PASSWORD_TEXTS) === null;
   const hash = wantsPassword ? await hashPassword(patch.password as string, ctx.security) : null;
 
   return ctx.db.transaction(async (trx) => {
     await lockAccounts(trx);
     const id = toId(rawId);
     const q = trx<UserRow>('users').where({ id: id ?? 0 });
-    const row = id === null ? undefined : ((await (isPostgres(trx) ? q.forUpdate() : q).first()) as UserRow | undefined);
+    const row =
+      id === null ? undefined : ((await (isPostgres(trx) ? q.forUpdate() : q).first()) as UserRow | undefined);
     if (!row || !userVisibleTo(ctx.actor, toUser(row))) throw new NotFoundError(problem('user_not_found'));
     const before = toUser(row);
     deny(editUserRefusal(ctx.actor, before));
-    if ('username' in patch && patch.username !== before.username) throw ValidationError.single('username', 'username_immutable');
+    if ('username' in patch && patch.username !== before.username)
+      throw ValidationError.single('username', 'username_immutable');
 
     const changes = pick(patch, EDITABLE);
     // A demoted admin keeps no permission by accident: without an explicit list they hold none.
-    if (before.role === 'admin' && changes.role !== undefined && changes.role !== 'admin' && !('permissions' in changes)) changes.permissions = [];
+    if (
+      before.role === 'admin' &&
+      changes.role !== undefined &&
+      changes.role !== 'admin' &&
+      !('permissions' in changes)
+    )
+      changes.permissions = [];
     const value = valid(validateUser({ ...before, ...changes }, 'edit'));
     if (value.is_active !== before.is_active) deny(toggleActiveRefusal(ctx.actor, before));
     deny(grantRefusal(ctx.actor, value, before));
     await assertStoresExist(trx, value);
-    if (before.role === 'admin' && (value.role !== 'admin' || !value.is_active)) await assertAnotherAdmin(trx, before.id);
+    if (before.role === 'admin' && (value.role !== 'admin' || !value.is_active))
+      await assertAnotherAdmin(trx, before.id);
     const newHash = value.password ? hash : null;
     const revoke = newHash !== null || (before.is_active && !value.is_active);
     const write: Record<string, unknown> = { updated_at: Date.now() };

@@ -60,7 +60,13 @@ export interface Attempt {
  * pair, or for change-password its account, is over the limit; otherwise counts it as a pending
  * failure and answers how long it must wait (an account or address under attack).
  */
-export async function beginAttempt(db: Db, limit: SignInLimit, key: AttemptKey, kind: AttemptKind, now = Date.now()): Promise<Attempt> {
+export async function beginAttempt(
+  db: Db,
+  limit: SignInLimit,
+  key: AttemptKey,
+  kind: AttemptKind,
+  now = Date.now(),
+): Promise<Attempt> {
   const cutoff = now - limit.windowMs;
   await db('login_attempts').where('at', '<', cutoff).delete();
   await refuseIfOver(db, limit, key, kind, cutoff, now, 1);
@@ -68,14 +74,18 @@ export async function beginAttempt(db: Db, limit: SignInLimit, key: AttemptKey, 
   let slot = now;
   const under = async (where: Partial<AttemptKey> & { kind?: AttemptKind }) => {
     if ((await liftsAt(db, where, limit, cutoff, 1)) === null) return;
-    const last = (await db('login_attempts').where(where).max({ at: 'at' }).first()) as { at: number | string | null } | undefined;
+    const last = (await db('login_attempts').where(where).max({ at: 'at' }).first()) as
+      | { at: number | string | null }
+      | undefined;
     if (last?.at !== null && last?.at !== undefined) slot = Math.max(slot, Number(last.at) + SLOWDOWN_MS);
   };
   await under({ username: key.username, kind: 'signin' });
   if (key.ip) await under({ ip: key.ip });
   slot = Math.min(slot, now + MAX_SLOWDOWN_MS);
 
-  const [row] = (await db('login_attempts').insert({ username: key.username, ip: key.ip, at: slot, kind }).returning('id')) as Array<number | { id: number }>;
+  const [row] = (await db('login_attempts')
+    .insert({ username: key.username, ip: key.ip, at: slot, kind })
+    .returning('id')) as Array<number | { id: number }>;
   const id = Number(typeof row === 'object' ? row.id : row);
   try {
     // Attempts sent at once all passed the check above: the ones past the limit give way.
@@ -88,12 +98,27 @@ export async function beginAttempt(db: Db, limit: SignInLimit, key: AttemptKey, 
 }
 
 /** `spare` 1: refuse when `maxFailures` are counted already; 0: when more than that (this attempt among them). */
-async function refuseIfOver(db: Db, limit: SignInLimit, key: AttemptKey, kind: AttemptKind, cutoff: number, now: number, spare: 0 | 1): Promise<void> {
+async function refuseIfOver(
+  db: Db,
+  limit: SignInLimit,
+  key: AttemptKey,
+  kind: AttemptKind,
+  cutoff: number,
+  now: number,
+  spare: 0 | 1,
+): Promise<void> {
   let lifts = (await liftsAt(db, { username: key.username, ip: key.ip }, limit, cutoff, spare)) ?? 0;
-  if (kind === 'password') lifts = Math.max(lifts, (await liftsAt(db, { username: key.username, kind: 'password' }, limit, cutoff, spare)) ?? 0);
+  if (kind === 'password')
+    lifts = Math.max(
+      lifts,
+      (await liftsAt(db, { username: key.username, kind: 'password' }, limit, cutoff, spare)) ?? 0,
+    );
   if (lifts > now) {
     const seconds = Math.max(1, Math.ceil((lifts - now) / 1000));
-    throw new TooManyRequestsError(seconds, kind === 'password' ? problem('too_many_password_failures', { minutes: Math.ceil(seconds / 60) }) : undefined);
+    throw new TooManyRequestsError(
+      seconds,
+      kind === 'password' ? problem('too_many_password_failures', { minutes: Math.ceil(seconds / 60) }) : undefined,
+    );
   }
 }
 
@@ -101,11 +126,20 @@ async function refuseIfOver(db: Db, limit: SignInLimit, key: AttemptKey, kind: A
  * When the limit on these failures lifts (the `maxFailures`-th most recent leaves the window),
  * or null when fewer than `maxFailures` (+1 with spare 0) are counted.
  */
-async function liftsAt(db: Db, where: Record<string, string>, limit: SignInLimit, cutoff: number, spare: 0 | 1): Promise<number | null> {
+async function liftsAt(
+  db: Db,
+  where: Record<string, string>,
+  limit: SignInLimit,
+  cutoff: number,
+  spare: 0 | 1,
+): Promise<number | null> {
   const row = await db('login_attempts')
     .where(where)
     .andWhere('at', '>=', cutoff)
-    .orderBy([{ column: 'at', order: 'desc' }, { column: 'id', order: 'desc' }])
+    .orderBy([
+      { column: 'at', order: 'desc' },
+      { column: 'id', order: 'desc' },
+    ])
     .offset(limit.maxFailures - spare)
     .first('at');
   return row ? Number(row.at) + limit.windowMs : null;
@@ -114,7 +148,8 @@ async function liftsAt(db: Db, where: Record<string, string>, limit: SignInLimit
 /** The password was right: not a guess. Forgets the pair's failures (and for the form, the account's). */
 export async function attemptSucceeded(db: Db, attempt: Attempt): Promise<void> {
   await db('login_attempts').where({ username: attempt.key.username, ip: attempt.key.ip }).delete();
-  if (attempt.kind === 'password') await db('login_attempts').where({ username: attempt.key.username, kind: 'password' }).delete();
+  if (attempt.kind === 'password')
+    await db('login_attempts').where({ username: attempt.key.username, kind: 'password' }).delete();
 }
 
 /** The password was never checked (the hashing queue was full, the request failed): not a failure. */
@@ -124,7 +159,9 @@ export async function attemptAbandoned(db: Db, attempt: Attempt): Promise<void> 
 
 /** `remit users unlock USERNAME`: forgets every failure of the account; answers how many. */
 export async function unlockSignIn(db: Db, username: string): Promise<number> {
-  return db('login_attempts').where({ username: username.toLowerCase().slice(0, 128) }).delete();
+  return db('login_attempts')
+    .where({ username: username.toLowerCase().slice(0, 128) })
+    .delete();
 }
 
 /**
@@ -134,12 +171,25 @@ export async function unlockSignIn(db: Db, username: string): Promise<number> {
  * pair's refusals (429) once per window (issue 10, item 11). Each row written takes a numbered
  * slot, so instances racing for the last one cannot both take it.
  */
-export async function mayAuditFailure(db: Db, limit: SignInLimit, key: AttemptKey, refused: boolean, now = Date.now()): Promise<boolean> {
+export async function mayAuditFailure(
+  db: Db,
+  limit: SignInLimit,
+  key: AttemptKey,
+  refused: boolean,
+  now = Date.now(),
+): Promise<boolean> {
   const windowStart = Math.floor(now / limit.windowMs) * limit.windowMs;
-  await db('login_throttle_notes').where('window_start', '<', now - 2 * limit.windowMs).delete();
+  await db('login_throttle_notes')
+    .where('window_start', '<', now - 2 * limit.windowMs)
+    .delete();
   const take = async (noteKey: string) =>
-    ((await db('login_throttle_notes').insert({ note_key: noteKey.slice(0, 200), window_start: windowStart }).onConflict(['note_key', 'window_start']).ignore().returning('note_key')) as unknown[])
-      .length > 0;
+    (
+      (await db('login_throttle_notes')
+        .insert({ note_key: noteKey.slice(0, 200), window_start: windowStart })
+        .onConflict(['note_key', 'window_start'])
+        .ignore()
+        .returning('note_key')) as unknown[]
+    ).length > 0;
   if (refused && !(await take(`${key.ip} ${key.username}`))) return false;
   const prefix = `audit ${key.ip} #`;
   // LIKE rather than a range of strings: it does not depend on the database's collation.

@@ -38,9 +38,12 @@ describe('user form: username (create)', () => {
     expect(fieldErrors({ ...newUser, username: ` ${'a'.repeat(20)} ` }).username).toBeUndefined();
   });
 
-  it.each(['ab cd', 'ab-cd', 'alice!', 'a.b.c', '王小明', 'ＡＢＣ', 'bob@x'])('refuses the character set of %j', (name) => {
-    expect(fieldErrors({ ...newUser, username: name }).username).toBe('用戶名只能包含字母、數字和下劃線');
-  });
+  it.each(['ab cd', 'ab-cd', 'alice!', 'a.b.c', '王小明', 'ＡＢＣ', 'bob@x'])(
+    'refuses the character set of %j',
+    (name) => {
+      expect(fieldErrors({ ...newUser, username: name }).username).toBe('用戶名只能包含字母、數字和下劃線');
+    },
+  );
 
   it('is not checked again on edit (it cannot change)', () => {
     expect(fieldErrors({ ...newUser, username: 'x' }, 'edit').username).toBeUndefined();
@@ -55,7 +58,9 @@ describe('user form: password', () => {
   });
 
   it('needs at least 6 characters', () => {
-    expect(fieldErrors({ ...newUser, password: '12345', confirmPassword: '12345' }).password).toBe('密碼至少需要6個字符');
+    expect(fieldErrors({ ...newUser, password: '12345', confirmPassword: '12345' }).password).toBe(
+      '密碼至少需要6個字符',
+    );
     expect(fieldErrors({ ...newUser, password: 'k7&tea', confirmPassword: 'k7&tea' })).toEqual({});
   });
 
@@ -63,7 +68,9 @@ describe('user form: password', () => {
     const errors = fieldErrors({ ...newUser, password: 'tea-leaf-1', confirmPassword: 'tea-leaf-2' });
     expect(errors.confirmPassword).toBe('密碼確認不匹配');
     expect(errors.password).toBeUndefined();
-    expect(fieldErrors({ ...newUser, password: 'tea-leaf-1', confirmPassword: '' }).confirmPassword).toBe('密碼確認不匹配');
+    expect(fieldErrors({ ...newUser, password: 'tea-leaf-1', confirmPassword: '' }).confirmPassword).toBe(
+      '密碼確認不匹配',
+    );
   });
 
   it('may be sent without a confirmation by the API', () => {
@@ -80,17 +87,27 @@ describe('user form: password', () => {
   });
 
   it('a new password on edit follows the same rules', () => {
-    expect(fieldErrors({ ...newUser, password: 'abc', confirmPassword: 'abc' }, 'edit').password).toBe('密碼至少需要6個字符');
-    expect(fieldErrors({ ...newUser, password: 'tea-leaf', confirmPassword: 'tea-leag' }, 'edit').confirmPassword).toBe('密碼確認不匹配');
+    expect(fieldErrors({ ...newUser, password: 'abc', confirmPassword: 'abc' }, 'edit').password).toBe(
+      '密碼至少需要6個字符',
+    );
+    expect(fieldErrors({ ...newUser, password: 'tea-leaf', confirmPassword: 'tea-leag' }, 'edit').confirmPassword).toBe(
+      '密碼確認不匹配',
+    );
     const r = validateUser({ ...newUser, password: 'tea-leaf', confirmPassword: 'tea-leaf' }, 'edit');
     expect(r.ok && r.value.password).toBe('tea-leaf');
   });
 
   it('refuses a password longer than bcrypt can read (72 bytes)', () => {
-    expect(fieldErrors({ ...newUser, password: 'a'.repeat(73), confirmPassword: 'a'.repeat(73) }).password).toBe(MSG.passwordMax);
-    expect(fieldErrors({ ...newUser, password: 'ab3'.repeat(23) + 'xyz', confirmPassword: 'ab3'.repeat(23) + 'xyz' })).toEqual({});
+    expect(fieldErrors({ ...newUser, password: 'a'.repeat(73), confirmPassword: 'a'.repeat(73) }).password).toBe(
+      MSG.passwordMax,
+    );
+    expect(
+      fieldErrors({ ...newUser, password: 'ab3'.repeat(23) + 'xyz', confirmPassword: 'ab3'.repeat(23) + 'xyz' }),
+    ).toEqual({});
     // 25 three-byte characters are 75 bytes
-    expect(fieldErrors({ ...newUser, password: '密'.repeat(25), confirmPassword: '密'.repeat(25) }).password).toBe(MSG.passwordMax);
+    expect(fieldErrors({ ...newUser, password: '密'.repeat(25), confirmPassword: '密'.repeat(25) }).password).toBe(
+      MSG.passwordMax,
+    );
   });
 
   it('checkNewPassword uses the texts it is given', () => {
@@ -160,7 +177,8 @@ describe('user form: stores and active flag', () => {
   });
 
   it('refuses a malformed store_id', () => {
-    for (const v of [0, -1, 'abc', 1.5]) expect(fieldErrors({ ...newUser, store_id: v }).store_id).toBe(MSG.storeInvalid);
+    for (const v of [0, -1, 'abc', 1.5])
+      expect(fieldErrors({ ...newUser, store_id: v }).store_id).toBe(MSG.storeInvalid);
   });
 
   it('accessible_stores is a list of store ids, each once, in order', () => {
@@ -184,7 +202,8 @@ describe('user form: stores and active flag', () => {
   it('is_active must be a boolean', () => {
     const off = validateUser({ ...newUser, is_active: false }, 'edit');
     expect(off.ok && off.value.is_active).toBe(false);
-    for (const v of ['true', 1, 0, 'false']) expect(fieldErrors({ ...newUser, is_active: v }, 'edit').is_active).toBe(MSG.isActiveInvalid);
+    for (const v of ['true', 1, 0, 'false'])
+      expect(fieldErrors({ ...newUser, is_active: v }, 'edit').is_active).toBe(MSG.isActiveInvalid);
   });
 
   it('refuses a body that is not an object', () => {
@@ -202,7 +221,10 @@ describe('password change form', () => {
   }
 
   it('accepts a complete change', () => {
-    expect(validatePasswordChange(change)).toEqual({ ok: true, value: { currentPassword: 'old-pass', newPassword: 'new-pass' } });
+    expect(validatePasswordChange(change)).toEqual({
+      ok: true,
+      value: { currentPassword: 'old-pass', newPassword: 'new-pass' },
+    });
   });
 
   it('needs the current password', () => {
@@ -212,11 +234,15 @@ describe('password change form', () => {
 
   it('needs a new password', () => {
     expect(changeErrors({ ...change, newPassword: '', confirmNewPassword: '' }).newPassword).toBe('請輸入新密碼');
-    expect(changeErrors({ ...change, newPassword: undefined, confirmNewPassword: undefined }).newPassword).toBe('請輸入新密碼');
+    expect(changeErrors({ ...change, newPassword: undefined, confirmNewPassword: undefined }).newPassword).toBe(
+      '請輸入新密碼',
+    );
   });
 
   it('needs at least 6 characters for the new password', () => {
-    expect(changeErrors({ ...change, newPassword: 'abc12', confirmNewPassword: 'abc12' }).newPassword).toBe('新密碼至少需要6個字符');
+    expect(changeErrors({ ...change, newPassword: 'abc12', confirmNewPassword: 'abc12' }).newPassword).toBe(
+      '新密碼至少需要6個字符',
+    );
   });
 
   it('the confirmation must match', () => {

@@ -28,7 +28,8 @@ export type NewPasswordProblem = { kind: 'required' | 'min' | 'mismatch' } | { k
 export function newPasswordProblem(password: unknown, confirm: unknown, username?: unknown): NewPasswordProblem | null {
   if (isBlank(password) || typeof password !== 'string') return { kind: 'required' };
   if (password.length < PASSWORD_MIN) return { kind: 'min' };
-  if (byteLength(password) > PASSWORD_MAX_BYTES) return { kind: 'max', problem: problem('password_max', { limit: PASSWORD_MAX_BYTES }) };
+  if (byteLength(password) > PASSWORD_MAX_BYTES)
+    return { kind: 'max', problem: problem('password_max', { limit: PASSWORD_MAX_BYTES }) };
   const weak = passwordWeakness(password, username);
   if (weak) return { kind: 'weak', problem: problem('password_weak', { reason: weak }) };
   if (confirm !== undefined && confirm !== password) return { kind: 'mismatch' };
@@ -96,7 +97,11 @@ export function validateUser(raw: unknown, mode: 'create' | 'edit'): Validated<U
   const passwordGiven = !isBlank(input.password);
   if (mode === 'create' || passwordGiven) {
     const e = newPasswordProblem(input.password, input.confirmPassword, input.username);
-    if (e) errors.addProblem(e.kind === 'mismatch' ? 'confirmPassword' : 'password', passwordFieldProblem(e, MEMBER_PASSWORD));
+    if (e)
+      errors.addProblem(
+        e.kind === 'mismatch' ? 'confirmPassword' : 'password',
+        passwordFieldProblem(e, MEMBER_PASSWORD),
+      );
     else password = input.password as string;
   }
 
@@ -105,7 +110,8 @@ export function validateUser(raw: unknown, mode: 'create' | 'edit'): Validated<U
 
   let permissions: Permission[] = [];
   if (input.permissions !== undefined && input.permissions !== null) {
-    if (!Array.isArray(input.permissions)) errors.add('permissions', 'permissions_invalid', { values: [String(input.permissions)] });
+    if (!Array.isArray(input.permissions))
+      errors.add('permissions', 'permissions_invalid', { values: [String(input.permissions)] });
     else {
       const bad = input.permissions.filter((p) => !isPermission(p)).map(String);
       if (bad.length) errors.add('permissions', 'permissions_invalid', { values: bad });
@@ -165,7 +171,14 @@ export function validatePasswordChange(raw: unknown, username?: string): Validat
     errors.add('currentPassword', 'current_password_required');
   }
   const e = newPasswordProblem(input.newPassword, input.confirmNewPassword, username);
-  if (e) errors.addProblem(e.kind === 'mismatch' ? 'confirmNewPassword' : 'newPassword', passwordFieldProblem(e, NEW_PASSWORD));
+  if (e)
+    errors.addProblem(
+      e.kind === 'mismatch' ? 'confirmNewPassword' : 'newPassword',
+      passwordFieldProblem(e, NEW_PASSWORD),
+    );
   if (!errors.empty) return { ok: false, errors: errors.list };
-  return { ok: true, value: { currentPassword: input.currentPassword as string, newPassword: input.newPassword as string } };
+  return {
+    ok: true,
+    value: { currentPassword: input.currentPassword as string, newPassword: input.newPassword as string },
+  };
 }

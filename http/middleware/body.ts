@@ -112,7 +112,15 @@ export function rawBody(limit: number): Koa.Middleware {
 
 /** 415 for a body that is not a file type we read, 413 for one declared over `limit`; true when refused. */
 function refusedFile(ctx: Koa.Context, limit: number): boolean {
-  if (!ctx.is('application/octet-stream', 'text/csv', 'text/plain', 'application/vnd.ms-excel', 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet')) {
+  if (
+    !ctx.is(
+      'application/octet-stream',
+      'text/csv',
+      'text/plain',
+      'application/vnd.ms-excel',
+      'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
+    )
+  ) {
     ctx.status = 415;
     ctx.body = problemBody(ctx, problem('unsupported_file_type'));
     return true;

@@ -21,7 +21,14 @@ export function compressJson(): Koa.Middleware {
   return async (ctx, next) => {
     await next();
     const body: unknown = ctx.body;
-    if (body === null || body === undefined || typeof body !== 'object' || Buffer.isBuffer(body) || typeof (body as { pipe?: unknown }).pipe === 'function') return;
+    if (
+      body === null ||
+      body === undefined ||
+      typeof body !== 'object' ||
+      Buffer.isBuffer(body) ||
+      typeof (body as { pipe?: unknown }).pipe === 'function'
+    )
+      return;
     if (ctx.response.get('Content-Encoding')) return;
     await sendCompressed(ctx, Buffer.from(JSON.stringify(body), 'utf8'));
     ctx.type = 'application/json; charset=utf-8';
@@ -34,7 +41,14 @@ export function compressJson(): Koa.Middleware {
  * back office's page when it carries the first screen (http/static.ts).
  */
 export async function sendCompressed(ctx: Koa.Context | Koa.ParameterizedContext<any>, bytes: Buffer): Promise<void> {
-  const encoding = bytes.length < COMPRESS_MIN_BYTES ? null : ctx.acceptsEncodings('br') === 'br' ? 'br' : ctx.acceptsEncodings('gzip') === 'gzip' ? 'gzip' : null;
+  const encoding =
+    bytes.length < COMPRESS_MIN_BYTES
+      ? null
+      : ctx.acceptsEncodings('br') === 'br'
+        ? 'br'
+        : ctx.acceptsEncodings('gzip') === 'gzip'
+          ? 'gzip'
+          : null;
   ctx.vary('Accept-Encoding');
   const big = bytes.length >= COMPRESS_ASYNC_BYTES;
   if (encoding === 'br') {

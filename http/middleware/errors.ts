@@ -1,8 +1,25 @@
 import type Koa from 'koa';
-import { BusyError, ConflictError, isDatabaseBusy, isDomainError, TooManyRequestsError, ValidationError, type ErrorCode, type Problem } from '../../core/index.js';
+import {
+  BusyError,
+  ConflictError,
+  isDatabaseBusy,
+  isDomainError,
+  TooManyRequestsError,
+  ValidationError,
+  type ErrorCode,
+  type Problem,
+} from '../../core/index.js';
 import { ERROR_CODES_HEADER, problem, type FieldError } from '../../core/errors.js';
 
-const STATUS = { validation: 400, unauthenticated: 401, forbidden: 403, not_found: 404, conflict: 409, too_many_requests: 429, busy: 503 } as const;
+const STATUS = {
+  validation: 400,
+  unauthenticated: 401,
+  forbidden: 403,
+  not_found: 404,
+  conflict: 409,
+  too_many_requests: 429,
+  busy: 503,
+} as const;
 
 /*
  * With ERROR_CODES_HEADER (`Remit-Error-Codes: 1`) every error answer carries `code` and `details`
@@ -15,7 +32,9 @@ type Answer = { message: string; code?: ErrorCode; details?: Problem['details'] 
 
 /** Every error answer's body: the sentence, and (when asked for) the code and details a client branches on. */
 export function problemBody(ctx: Koa.Context, p: Problem): Answer {
-  return ctx.get(ERROR_CODES_HEADER) === '1' ? { message: p.message, code: p.code, details: p.details } : { message: p.message };
+  return ctx.get(ERROR_CODES_HEADER) === '1'
+    ? { message: p.message, code: p.code, details: p.details }
+    : { message: p.message };
 }
 
 /**
@@ -31,13 +50,20 @@ export function errorHandler(log: (msg: string, err: unknown) => void = (m, e) =
       if (isDomainError(err)) {
         ctx.status = STATUS[err.kind];
         const body = problemBody(ctx, err);
-        if (err instanceof ValidationError) ctx.body = { ...body, errors: err.errors.map((e: FieldError) => ({ field: e.field, ...problemBody(ctx, e) })) };
-        else if (err instanceof ConflictError && err.field) ctx.body = { ...body, errors: [{ field: err.field, ...body }] };
+        if (err instanceof ValidationError)
+          ctx.body = {
+            ...body,
+            errors: err.errors.map((e: FieldError) => ({ field: e.field, ...problemBody(ctx, e) })),
+          };
+        else if (err instanceof ConflictError && err.field)
+          ctx.body = { ...body, errors: [{ field: err.field, ...body }] };
         // a probable duplicate names the earlier payment at the top, where clients read it before codes existed
-        else if (err.code === 'possible_duplicate') ctx.body = { ...body, duplicate_of: (err.details as { duplicate_of: string }).duplicate_of };
+        else if (err.code === 'possible_duplicate')
+          ctx.body = { ...body, duplicate_of: (err.details as { duplicate_of: string }).duplicate_of };
         else ctx.body = body;
         if (err.kind === 'unauthenticated') ctx.set('WWW-Authenticate', 'Bearer');
-        if (err instanceof TooManyRequestsError || err instanceof BusyError) ctx.set('Retry-After', String(Math.max(1, Math.ceil(err.retryAfterSeconds))));
+        if (err instanceof TooManyRequestsError || err instanceof BusyError)
+          ctx.set('Retry-After', String(Math.max(1, Math.ceil(err.retryAfterSeconds))));
         return;
       }
       const e = err as { status?: number; statusCode?: number; type?: string; expose?: boolean; message?: string };
@@ -61,7 +87,17 @@ export function errorHandler(log: (msg: string, err: unknown) => void = (m, e) =
   };
 }
 
-function clientProblem(status: number, type?: string): 'body_too_large' | 'unsupported_media_type' | 'malformed_json' | 'unauthenticated' | 'forbidden' | 'not_found_route' | 'bad_request' {
+function clientProblem(
+  status: number,
+  type?: string,
+):
+  | 'body_too_large'
+  | 'unsupported_media_type'
+  | 'malformed_json'
+  | 'unauthenticated'
+  | 'forbidden'
+  | 'not_found_route'
+  | 'bad_request' {
   if (status === 413) return 'body_too_large';
   if (status === 415) return 'unsupported_media_type';
   if (status === 400 && (type === 'entity.parse.failed' || type === undefined)) return 'malformed_json';

@@ -58,7 +58,9 @@ describe('parseJsonYielding', () => {
 
   it.each(cases)('answers what JSON.parse answers when split to the smallest slices: %s', async (text) => {
     for (const slice of [1, 2, 5, 1 << 20]) {
-      expect(await outcome(() => parseJsonYielding(text, slice)), `slice ${slice}`).toEqual(await outcome(() => JSON.parse(text)));
+      expect(await outcome(() => parseJsonYielding(text, slice)), `slice ${slice}`).toEqual(
+        await outcome(() => JSON.parse(text)),
+      );
     }
   });
 
@@ -71,7 +73,13 @@ describe('parseJsonYielding', () => {
   });
 
   it('gives the event loop turns while parsing a large import body, and parses it exactly', async () => {
-    const rows = Array.from({ length: 40_000 }, (_, i) => ({ last_five: String(10000 + i), paid_at: '2026-11-18T10:00:00.000Z', amount: 1000 + i, note: `備註，第 ${i} 筆 "[{`, store_id: 1 + (i % 3) }));
+    const rows = Array.from({ length: 40_000 }, (_, i) => ({
+      last_five: String(10000 + i),
+      paid_at: '2026-11-18T10:00:00.000Z',
+      amount: 1000 + i,
+      note: `備註，第 ${i} 筆 "[{`,
+      store_id: 1 + (i % 3),
+    }));
     const text = JSON.stringify({ payments: rows, allow_duplicates: true });
     let turns = 0;
     let running = true;

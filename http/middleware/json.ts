@@ -66,20 +66,28 @@ export class DepthScan {
   }
 }
 
-export type BodyRead = { ok: true; bytes: Buffer } | { ok: false; status: 400 | 413 | 415; reason: 'too_large' | 'too_deep' | 'bad_encoding' | 'unsupported_encoding' };
+export type BodyRead =
+  | { ok: true; bytes: Buffer }
+  | { ok: false; status: 400 | 413 | 415; reason: 'too_large' | 'too_deep' | 'bad_encoding' | 'unsupported_encoding' };
 
 /**
  * Reads a request's body, inflating gzip, deflate or br, up to `limit` bytes after inflation and
  * `MAX_JSON_DEPTH` levels of nesting. Past either it stops reading at once and answers why; the
  * rest of the body is then drained and thrown away as it comes, never kept.
  */
-export function readJsonBytes(req: Readable & { headers: Record<string, string | string[] | undefined> }, limit: number): Promise<BodyRead> {
-  const encoding = String(req.headers['content-encoding'] ?? 'identity').trim().toLowerCase();
+export function readJsonBytes(
+  req: Readable & { headers: Record<string, string | string[] | undefined> },
+  limit: number,
+): Promise<BodyRead> {
+  const encoding = String(req.headers['content-encoding'] ?? 'identity')
+    .trim()
+    .toLowerCase();
   let inflater: Transform | undefined;
   if (encoding === 'gzip' || encoding === 'x-gzip') inflater = createGunzip();
   else if (encoding === 'deflate') inflater = createInflate();
   else if (encoding === 'br') inflater = createBrotliDecompress();
-  else if (encoding !== 'identity' && encoding !== '') return Promise.resolve({ ok: false, status: 415, reason: 'unsupported_encoding' });
+  else if (encoding !== 'identity' && encoding !== '')
+    return Promise.resolve({ ok: false, status: 415, reason: 'unsupported_encoding' });
   const source: Readable = inflater ?? req;
   const inflating = inflater !== undefined;
   if (inflater) req.pipe(inflater);
@@ -125,12 +133,14 @@ export function readJsonBytes(req: Readable & { headers: Record<string, string |
     };
     // A client gone before the end of its body: nothing more will come, the request ends here.
     const onClose = () => {
-      if (!settled && !(req as { complete?: boolean }).complete) onError(Object.assign(new Error('request body aborted'), { code: 'ECONNRESET' }));
+      if (!settled && !(req as { complete?: boolean }).complete)
+        onError(Object.assign(new Error('request body aborted'), { code: 'ECONNRESET' }));
     };
     const onError = (err: Error) => {
       if (settled) return;
       // A broken gzip stream is the client's mistake; a connection lost is not an answer.
-      if (inflating && String((err as { code?: string }).code ?? '').startsWith('Z_')) return refuse(400, 'bad_encoding');
+      if (inflating && String((err as { code?: string }).code ?? '').startsWith('Z_'))
+        return refuse(400, 'bad_encoding');
       settled = true;
       stop();
       // A 4xx, as raw-body said it: nobody is there to read it, and it is no server fault to log.
@@ -148,7 +158,8 @@ const isSpace = (c: number) => c === 0x20 || c === 0x09 || c === 0x0a || c === 0
 /** A turn of the event loop: whatever else is waiting runs first. */
 export const turn = () => new Promise<void>((resolve) => setImmediate(resolve));
 /** `"__proto__":` in any spelling JSON allows; such a key is refused, as the old parser did. */
-const PROTO_KEY = /"(?:_|\\u005[Ff])(?:_|\\u005[Ff])(?:p|\\u0070)(?:r|\\u0072)(?:o|\\u006[Ff])(?:t|\\u0074)(?:o|\\u006[Ff])(?:_|\\u005[Ff])(?:_|\\u005[Ff])"\s*:/;
+const PROTO_KEY =
+  /"(?:_|\\u005[Ff])(?:_|\\u005[Ff])(?:p|\\u0070)(?:r|\\u0072)(?:o|\\u006[Ff])(?:t|\\u0074)(?:o|\\u006[Ff])(?:_|\\u005[Ff])(?:_|\\u005[Ff])"\s*:/;
 
 function parseSmall(text: string): unknown {
   if (!PROTO_KEY.test(text)) return JSON.parse(text);
@@ -266,7 +277,13 @@ function keyEnd(text: string, from: number, to: number): number {
  * at the container's own commas, outside strings and nested brackets. Nothing is collected, so a
  * million members cost no more memory than their values.
  */
-async function eachMember(text: string, from: number, to: number, budget: Budget, member: (a: number, b: number) => Promise<void>): Promise<void> {
+async function eachMember(
+  text: string,
+  from: number,
+  to: number,
+  budget: Budget,
+  member: (a: number, b: number) => Promise<void>,
+): Promise<void> {
   let depth = 0;
   let inString = false;
   let start = from;

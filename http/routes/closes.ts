@@ -27,10 +27,16 @@ export function closeRoutes(app: AppContext): Router<State> {
   const auth = requireUser(app);
   const q = (v: unknown) => (Array.isArray(v) ? v[0] : v);
 
-  r.post('/cash-out', auth, gate((a) => (requirePermission(a, 'record_cash_out'), requireSubmitter(a))), smallBody, async (ctx) => {
-    ctx.status = 201;
-    ctx.body = await recordCashOut(serviceContext(app, ctx), ctx.request.body);
-  });
+  r.post(
+    '/cash-out',
+    auth,
+    gate((a) => (requirePermission(a, 'record_cash_out'), requireSubmitter(a))),
+    smallBody,
+    async (ctx) => {
+      ctx.status = 201;
+      ctx.body = await recordCashOut(serviceContext(app, ctx), ctx.request.body);
+    },
+  );
   r.delete('/cash-out/:id', auth, async (ctx) => {
     ctx.body = await deleteCashOut(serviceContext(app, ctx), ctx.params.id);
   });
@@ -40,17 +46,43 @@ export function closeRoutes(app: AppContext): Router<State> {
   r.get('/closes/board', auth, async (ctx) => {
     const ids = q(ctx.query.store_id);
     // each store's days as columns (core/closes/boardWire.ts): a year of 50 stores in a fifth of the JSON
-    ctx.body = packBoard(await closesBoard(serviceContext(app, ctx), { from: q(ctx.query.from), to: q(ctx.query.to), store_id: ids ? String(ids).split(',') : undefined }));
+    ctx.body = packBoard(
+      await closesBoard(serviceContext(app, ctx), {
+        from: q(ctx.query.from),
+        to: q(ctx.query.to),
+        store_id: ids ? String(ids).split(',') : undefined,
+      }),
+    );
   });
   r.get('/closes/daybook', auth, async (ctx) => {
-    sendFile(ctx, await exportDayBook(serviceContext(app, ctx), { store_id: q(ctx.query.store_id), from: q(ctx.query.from), to: q(ctx.query.to), format: q(ctx.query.format) }));
+    sendFile(
+      ctx,
+      await exportDayBook(serviceContext(app, ctx), {
+        store_id: q(ctx.query.store_id),
+        from: q(ctx.query.from),
+        to: q(ctx.query.to),
+        format: q(ctx.query.format),
+      }),
+    );
   });
-  r.post('/closes', auth, gate((a) => requirePermission(a, 'close_day')), smallBody, async (ctx) => {
-    ctx.status = 201;
-    ctx.body = await closeDay(serviceContext(app, ctx), ctx.request.body);
-  });
-  r.post('/closes/reopen', auth, gate((a) => requirePermission(a, 'manage_payments')), smallBody, async (ctx) => {
-    ctx.body = await reopenDay(serviceContext(app, ctx), ctx.request.body);
-  });
+  r.post(
+    '/closes',
+    auth,
+    gate((a) => requirePermission(a, 'close_day')),
+    smallBody,
+    async (ctx) => {
+      ctx.status = 201;
+      ctx.body = await closeDay(serviceContext(app, ctx), ctx.request.body);
+    },
+  );
+  r.post(
+    '/closes/reopen',
+    auth,
+    gate((a) => requirePermission(a, 'manage_payments')),
+    smallBody,
+    async (ctx) => {
+      ctx.body = await reopenDay(serviceContext(app, ctx), ctx.request.body);
+    },
+  );
   return r;
 }

@@ -26,7 +26,8 @@ import { fileUpload, importBody, smallBody } from '../middleware/body.js';
 import { gate } from '../middleware/gate.js';
 import { listQuery, sendFile, sendList } from '../list.js';
 
-const field = (body: unknown, name: string) => (body && typeof body === 'object' && !Array.isArray(body) ? (body as Record<string, unknown>)[name] : undefined);
+const field = (body: unknown, name: string) =>
+  body && typeof body === 'object' && !Array.isArray(body) ? (body as Record<string, unknown>)[name] : undefined;
 
 export function paymentRoutes(app: AppContext): Router<State> {
   const r = new Router<State>(API_ROUTER);
@@ -36,7 +37,9 @@ export function paymentRoutes(app: AppContext): Router<State> {
 
   r.post('/payments/bulk-import', auth, importer, importBody, async (ctx) => {
     const allow = field(ctx.request.body, 'allow_duplicates');
-    ctx.body = await importPayments(serviceContext(app, ctx), field(ctx.request.body, 'payments'), { allowDuplicates: allow === true });
+    ctx.body = await importPayments(serviceContext(app, ctx), field(ctx.request.body, 'payments'), {
+      allowDuplicates: allow === true,
+    });
   });
   // A whole file, streamed to a temporary file and read as a stream: the same core entry as `remit import`.
   r.post(
@@ -65,21 +68,40 @@ export function paymentRoutes(app: AppContext): Router<State> {
   r.post('/payments/bulk-import/check', auth, importer, importBody, async (ctx) => {
     ctx.body = await importPayments(serviceContext(app, ctx), field(ctx.request.body, 'payments'), { dryRun: true });
   });
-  r.get('/payments/export', async (ctx, next) => {
-    // A download link from POST /payments/export-ticket: the browser follows it without the
-    // Authorization header, and the ticket says who asked, for which filter and format.
-    const ticket = ctx.query.ticket;
-    if (typeof ticket === 'string' && !ctx.get('authorization')) return sendFile(ctx, await exportByTicket(app, ticket, ctx.ip || null));
-    await auth(ctx, next);
-  }, async (ctx) => {
-    const format = ctx.query.format === 'csv' ? 'csv' : ctx.query.format === 'json' ? 'json' : 'xlsx';
-    sendFile(ctx, await exportPaymentsStream(serviceContext(app, ctx), { filter: listQuery(ctx).filter, format }));
-  });
-  r.post('/payments/export-ticket', auth, gate((a) => requireAnyPermission(a, 'view_payments', 'manage_payments')), smallBody, async (ctx) => {
-    const body = ctx.request.body;
-    const t = await exportTicket(serviceContext(app, ctx), { filter: field(body, 'filter'), format: field(body, 'format') });
-    ctx.body = { url: `/payments/export?ticket=${encodeURIComponent(t.ticket)}`, file_name: t.fileName, count: t.count, expires_in_seconds: t.expiresInSeconds };
-  });
+  r.get(
+    '/payments/export',
+    async (ctx, next) => {
+      // A download link from POST /payments/export-ticket: the browser follows it without the
+      // Authorization header, and the ticket says who asked, for which filter and format.
+      const ticket = ctx.query.ticket;
+      if (typeof ticket === 'string' && !ctx.get('authorization'))
+        return sendFile(ctx, await exportByTicket(app, ticket, ctx.ip || null));
+      await auth(ctx, next);
+    },
+    async (ctx) => {
+      const format = ctx.query.format === 'csv' ? 'csv' : ctx.query.format === 'json' ? 'json' : 'xlsx';
+      sendFile(ctx, await exportPaymentsStream(serviceContext(app, ctx), { filter: listQuery(ctx).filter, format }));
+    },
+  );
+  r.post(
+    '/payments/export-ticket',
+    auth,
+    gate((a) => requireAnyPermission(a, 'view_payments', 'manage_payments')),
+    smallBody,
+    async (ctx) => {
+      const body = ctx.request.body;
+      const t = await exportTicket(serviceContext(app, ctx), {
+        filter: field(body, 'filter'),
+        format: field(body, 'format'),
+      });
+      ctx.body = {
+        url: `/payments/export?ticket=${encodeURIComponent(t.ticket)}`,
+        file_name: t.fileName,
+        count: t.count,
+        expires_in_seconds: t.expiresInSeconds,
+      };
+    },
+  );
   r.get('/payments/sample', auth, async (ctx) => {
     sendFile(ctx, await sampleFile(serviceContext(app, ctx)));
   });
@@ -90,15 +112,27 @@ export function paymentRoutes(app: AppContext): Router<State> {
   r.get('/payments', auth, async (ctx) => {
     sendList(ctx, 'payments', await listPayments(serviceContext(app, ctx), listQuery(ctx)));
   });
-  r.delete('/payments', auth, gate((a) => requirePermission(a, 'delete_payments')), smallBody, async (ctx) => {
-    ctx.body = await deletePayments(serviceContext(app, ctx), field(ctx.request.body, 'uuids'));
-  });
+  r.delete(
+    '/payments',
+    auth,
+    gate((a) => requirePermission(a, 'delete_payments')),
+    smallBody,
+    async (ctx) => {
+      ctx.body = await deletePayments(serviceContext(app, ctx), field(ctx.request.body, 'uuids'));
+    },
+  );
   r.get('/payments/:id', auth, async (ctx) => {
     ctx.body = await getPayment(serviceContext(app, ctx), ctx.params.id);
   });
-  r.put('/payments/:id', auth, gate((a) => requirePermission(a, 'edit_payments')), smallBody, async (ctx) => {
-    ctx.body = await updatePayment(serviceContext(app, ctx), ctx.params.id, ctx.request.body);
-  });
+  r.put(
+    '/payments/:id',
+    auth,
+    gate((a) => requirePermission(a, 'edit_payments')),
+    smallBody,
+    async (ctx) => {
+      ctx.body = await updatePayment(serviceContext(app, ctx), ctx.params.id, ctx.request.body);
+    },
+  );
   r.delete('/payments/:id', auth, async (ctx) => {
     ctx.body = await deletePayment(serviceContext(app, ctx), ctx.params.id);
   });

@@ -21,7 +21,8 @@ import { rawBody, smallBody } from '../middleware/body.js';
 import { gate } from '../middleware/gate.js';
 import { listQuery, sendList } from '../list.js';
 
-const field = (body: unknown, name: string) => (body && typeof body === 'object' && !Array.isArray(body) ? (body as Record<string, unknown>)[name] : undefined);
+const field = (body: unknown, name: string) =>
+  body && typeof body === 'object' && !Array.isArray(body) ? (body as Record<string, unknown>)[name] : undefined;
 const one = (v: string | string[] | undefined) => (Array.isArray(v) ? v[0] : v);
 
 /** Bank reconciliation: statements in, lines, proposals and decisions (README, 對帳). */
@@ -31,16 +32,22 @@ export function reconcileRoutes(app: AppContext): Router<State> {
   // Refused before the body is read: importing needs manage_payments, deciding confirm_payments.
   const decider = gate((a) => requirePermission(a, 'confirm_payments'));
 
-  r.post('/reconcile/statements', auth, gate((a) => requirePermission(a, 'manage_payments')), rawBody(MAX_IMPORT_BYTES), async (ctx) => {
-    const statement = await importStatement(serviceContext(app, ctx), {
-      bytes: ctx.state.bytes as Uint8Array,
-      file: one(ctx.query.filename) ?? '',
-      storeId: one(ctx.query.store_id),
-      account: one(ctx.query.account),
-    });
-    ctx.status = 201;
-    ctx.body = { statement };
-  });
+  r.post(
+    '/reconcile/statements',
+    auth,
+    gate((a) => requirePermission(a, 'manage_payments')),
+    rawBody(MAX_IMPORT_BYTES),
+    async (ctx) => {
+      const statement = await importStatement(serviceContext(app, ctx), {
+        bytes: ctx.state.bytes as Uint8Array,
+        file: one(ctx.query.filename) ?? '',
+        storeId: one(ctx.query.store_id),
+        account: one(ctx.query.account),
+      });
+      ctx.status = 201;
+      ctx.body = { statement };
+    },
+  );
   r.get('/reconcile/lines', auth, async (ctx) => {
     sendList(ctx, 'reconcile/lines', await listLines(serviceContext(app, ctx), listQuery(ctx)));
   });
@@ -61,7 +68,12 @@ export function reconcileRoutes(app: AppContext): Router<State> {
   r.post('/reconcile/from-line', auth, decider, smallBody, async (ctx) => {
     const b = ctx.request.body;
     ctx.status = 201;
-    ctx.body = await createFromLine(serviceContext(app, ctx), { line: field(b, 'line'), store_id: field(b, 'store_id'), last_five: field(b, 'last_five'), note: field(b, 'note') });
+    ctx.body = await createFromLine(serviceContext(app, ctx), {
+      line: field(b, 'line'),
+      store_id: field(b, 'store_id'),
+      last_five: field(b, 'last_five'),
+      note: field(b, 'note'),
+    });
   });
   r.get('/reconcile/lines/:id/reports', auth, decider, async (ctx) => {
     ctx.body = await reportsForLine(serviceContext(app, ctx), ctx.params.id, one(ctx.query.q));

@@ -1,6 +1,19 @@
 import type Router from '@koa/router';
 import type Koa from 'koa';
-import { createStore, deleteStore, getStore, linkFloods, listStorePayments, listStores, removeLinkReports, requirePermission, storeLink, updateStore, type AppContext, type LinkAction } from '../../core/index.js';
+import {
+  createStore,
+  deleteStore,
+  getStore,
+  linkFloods,
+  listStorePayments,
+  listStores,
+  removeLinkReports,
+  requirePermission,
+  storeLink,
+  updateStore,
+  type AppContext,
+  type LinkAction,
+} from '../../core/index.js';
 import { smallBody } from '../middleware/body.js';
 import { gate } from '../middleware/gate.js';
 import { requireUser, serviceContext, type State } from '../middleware/auth.js';
@@ -8,7 +21,12 @@ import { listQuery, sendList } from '../list.js';
 import { resourceRoutes } from '../resource.js';
 
 export function storeRoutes(app: AppContext): Router<State> {
-  const r = resourceRoutes(app, 'stores', { list: listStores, create: createStore, get: getStore, update: updateStore, remove: deleteStore }, 'manage_stores');
+  const r = resourceRoutes(
+    app,
+    'stores',
+    { list: listStores, create: createStore, get: getStore, update: updateStore, remove: deleteStore },
+    'manage_stores',
+  );
   r.get('/stores/:id/payments', requireUser(app), async (ctx) => {
     sendList(ctx, 'payments', await listStorePayments(serviceContext(app, ctx), ctx.params.id, listQuery(ctx)));
   });
@@ -24,9 +42,15 @@ export function storeRoutes(app: AppContext): Router<State> {
   r.get('/links/floods', requireUser(app), async (ctx) => {
     ctx.body = await linkFloods(serviceContext(app, ctx));
   });
-  r.post('/stores/:id/link/reports/remove', requireUser(app), gate((a) => requirePermission(a, 'delete_payments')), smallBody, async (ctx) => {
-    const body = (ctx.request.body ?? {}) as { from?: unknown; to?: unknown };
-    ctx.body = await removeLinkReports(serviceContext(app, ctx), ctx.params.id, { from: body.from, to: body.to });
-  });
+  r.post(
+    '/stores/:id/link/reports/remove',
+    requireUser(app),
+    gate((a) => requirePermission(a, 'delete_payments')),
+    smallBody,
+    async (ctx) => {
+      const body = (ctx.request.body ?? {}) as { from?: unknown; to?: unknown };
+      ctx.body = await removeLinkReports(serviceContext(app, ctx), ctx.params.id, { from: body.from, to: body.to });
+    },
+  );
   return r;
 }

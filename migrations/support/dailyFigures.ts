@@ -50,7 +50,8 @@ export interface DailyFiguresSql {
 
 export function dailyFiguresSql(f: DailyFigures, dialect: SqlDialect): DailyFiguresSql {
   const dayCol = f.period?.column ?? 'day';
-  const dayOf = (time: string) => (f.period ? `(${taipeiDayNumberSql(time)} / ${f.period.days})` : taipeiDayNumberSql(time));
+  const dayOf = (time: string) =>
+    f.period ? `(${taipeiDayNumberSql(time)} / ${f.period.days})` : taipeiDayNumberSql(time);
   const day = (row: string) => dayOf(`${row}.${f.time}`);
   const columns = [...f.keys, dayCol, 'n', ...f.sums];
   const conflict = [...f.keys, dayCol].join(', ');

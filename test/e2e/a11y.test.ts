@@ -50,18 +50,29 @@ const ROLES = {
 type Role = keyof typeof ROLES;
 
 /** Screens shot for a person to look at (test-output/screenshots/a11y-*.png). */
-const SHOTS = ['payments · admin · 1280 · a row ticked', 'users · admin', 'stores · reader', 'dashboard · reader', 'drawer · admin', 'payments · reader'];
+const SHOTS = [
+  'payments · admin · 1280 · a row ticked',
+  'users · admin',
+  'stores · reader',
+  'dashboard · reader',
+  'drawer · admin',
+  'payments · reader',
+];
 
 const PAGES = ['payments', 'dashboard', 'users', 'stores', 'audit', 'reconcile', 'close', 'closes', 'form'] as const;
 type PageName = (typeof PAGES)[number];
 
 /** Something a person waits for on each page, whatever they may see there (the page, 權限不足, or none of it). */
 const READY: Record<PageName, string> = {
-  payments: '.RaDatagrid-row, [data-testid^="payment-card-"], [data-testid="payments-empty"], [data-testid="payments-forbidden"], [data-testid="payments-no-store"]',
+  payments:
+    '.RaDatagrid-row, [data-testid^="payment-card-"], [data-testid="payments-empty"], [data-testid="payments-forbidden"], [data-testid="payments-no-store"]',
   dashboard: '[data-testid="dashboard-scope"], [data-testid="dashboard-forbidden"], [data-testid="dashboard-no-store"]',
-  users: '[data-testid^="user-row-"], [data-testid="users-empty"], .MuiAlert-root, .RaAccessDenied-root, [data-testid="not-found"]',
-  stores: '[data-testid^="store-row-"], .RaDatagrid-row, .MuiAlert-root, .RaAccessDenied-root, [data-testid="not-found"]',
-  audit: '.RaDatagrid-row, [data-testid^="audit-card-"], [data-testid="audit-empty"], .MuiAlert-root, .RaAccessDenied-root, [data-testid="not-found"]',
+  users:
+    '[data-testid^="user-row-"], [data-testid="users-empty"], .MuiAlert-root, .RaAccessDenied-root, [data-testid="not-found"]',
+  stores:
+    '[data-testid^="store-row-"], .RaDatagrid-row, .MuiAlert-root, .RaAccessDenied-root, [data-testid="not-found"]',
+  audit:
+    '.RaDatagrid-row, [data-testid^="audit-card-"], [data-testid="audit-empty"], .MuiAlert-root, .RaAccessDenied-root, [data-testid="not-found"]',
   reconcile: '[data-testid="statement-upload"], [data-testid="reconcile-forbidden"], [data-testid="reconcile"]',
   close: '[data-testid="close-status"], [data-testid="close-forbidden"], [data-testid="close-no-store"]',
   closes: '[data-testid="board-table"], [data-testid="board-forbidden"], [data-testid="board-no-store"]',
@@ -93,7 +104,8 @@ describe.skipIf(!HAS_CHROMIUM)('accessibility (axe-core): every page, every kind
     summary.set(where, counts);
     expect.soft(graveFindings(found), where).toEqual([]);
     // the screens whose colours or structure the fixes changed, to look at
-    if (SHOTS.some((w) => where.startsWith(w))) await e.shot(page, `a11y-${where.replace(/ · /g, '-').replace(/\s+/g, '_')}`);
+    if (SHOTS.some((w) => where.startsWith(w)))
+      await e.shot(page, `a11y-${where.replace(/ · /g, '-').replace(/\s+/g, '_')}`);
   }
 
   beforeAll(async () => {
@@ -101,13 +113,37 @@ describe.skipIf(!HAS_CHROMIUM)('accessibility (axe-core): every page, every kind
     const ctx = { db: e.t.db, security: TEST_SECURITY, actor: systemActor('test'), ip: null };
     const A = e.stores.A.id;
     // a failed sign-in: its 登入失敗 entry in 稽核紀錄
-    const failed = await fetch(`${e.url}/api/admin/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ username: 'admin', password: 'not-the-password-1' }) });
+    const failed = await fetch(`${e.url}/api/admin/login`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ username: 'admin', password: 'not-the-password-1' }),
+    });
     expect(failed.status).toBe(401);
     const extra: Record<string, Record<string, unknown>> = {
-      mgrA: { role: 'user', store_id: A, permissions: ['manage_users', 'manage_payments', 'view_payments', 'edit_payments', 'delete_payments', 'view_reports', 'record_takings', 'record_cash_out', 'close_day', 'confirm_payments'] },
+      mgrA: {
+        role: 'user',
+        store_id: A,
+        permissions: [
+          'manage_users',
+          'manage_payments',
+          'view_payments',
+          'edit_payments',
+          'delete_payments',
+          'view_reports',
+          'record_takings',
+          'record_cash_out',
+          'close_day',
+          'confirm_payments',
+        ],
+      },
       tillA: { role: 'user', store_id: A, permissions: ['record_takings', 'record_cash_out', 'close_day'] },
       readerA: { role: 'user', store_id: A, permissions: ['view_payments', 'view_reports'] },
-      nostoreU: { role: 'user', store_id: null, accessible_stores: [], permissions: ['view_payments', 'edit_payments', 'view_reports'] },
+      nostoreU: {
+        role: 'user',
+        store_id: null,
+        accessible_stores: [],
+        permissions: ['view_payments', 'edit_payments', 'view_reports'],
+      },
     };
     for (const [username, spec] of Object.entries(extra)) {
       const u = await createUser(ctx, { username, password: PASSWORD, ...spec });
@@ -127,21 +163,49 @@ describe.skipIf(!HAS_CHROMIUM)('accessibility (axe-core): every page, every kind
     for (let i = 0; i < 27; i++) {
       const at = new Date(Date.now() - (i + 1) * 3600_000).toISOString();
       const store = i % 5 === 4 ? e.stores.B.id : A;
-      await call('POST', '/payments', { last_five: String(40000 + i * 7).padStart(5, '0'), paid_at: at, amount: 500 + i * 10, note: i % 3 === 0 ? `客人 ${i}` : '', store_id: store });
+      await call('POST', '/payments', {
+        last_five: String(40000 + i * 7).padStart(5, '0'),
+        paid_at: at,
+        amount: 500 + i * 10,
+        note: i % 3 === 0 ? `客人 ${i}` : '',
+        store_id: store,
+      });
     }
-    const pay = (last_five: string, at: string, amount: number) => call<{ uuid: string }>('POST', '/payments', { last_five, paid_at: `2026-11-${at}+08:00`, amount, note: '', store_id: A });
+    const pay = (last_five: string, at: string, amount: number) =>
+      call<{ uuid: string }>('POST', '/payments', {
+        last_five,
+        paid_at: `2026-11-${at}+08:00`,
+        amount,
+        note: '',
+        store_id: A,
+      });
     const clear = await pay('12345', '05T14:00', 1500); // confirmed below: 對帳明細
     await pay('30303', '06T09:00', 800); // another account's digits: a review card with nothing chosen
     await pay('22222', '06T13:00', 4000); // nothing pays it: 未入帳候選
-    await call('POST', `/reconcile/statements?filename=statement.csv&store_id=${A}`, STATEMENT, 'application/octet-stream');
-    const p = await call<{ auto: Array<{ payment: { uuid: string }; line: { id: number } }> }>('GET', '/reconcile/proposals?from=2026-11-05&to=2026-11-10&store_id=');
+    await call(
+      'POST',
+      `/reconcile/statements?filename=statement.csv&store_id=${A}`,
+      STATEMENT,
+      'application/octet-stream',
+    );
+    const p = await call<{ auto: Array<{ payment: { uuid: string }; line: { id: number } }> }>(
+      'GET',
+      '/reconcile/proposals?from=2026-11-05&to=2026-11-10&store_id=',
+    );
     const pair = p.auto.find((a) => a.payment.uuid === clear.uuid)!;
     await call('POST', '/reconcile/confirm', { pairs: [{ payment: clear.uuid, line: pair.line.id }] });
     linked = clear.uuid;
   });
   afterAll(async () => {
     // the counts per page, user and width, every impact (moderate and minor are not failures)
-    const lines = [...summary].map(([where, c]) => `${where.padEnd(40)} ${Object.entries(c).map(([k, n]) => `${k} ${n}`).join(', ') || 'none'}`);
+    const lines = [...summary].map(
+      ([where, c]) =>
+        `${where.padEnd(40)} ${
+          Object.entries(c)
+            .map(([k, n]) => `${k} ${n}`)
+            .join(', ') || 'none'
+        }`,
+    );
     console.log(`axe-core violations (elements per impact):\n${lines.join('\n')}`);
     await e?.close();
   });
@@ -151,7 +215,9 @@ describe.skipIf(!HAS_CHROMIUM)('accessibility (axe-core): every page, every kind
     await open();
     await check(page, where);
     await page.keyboard.press('Escape');
-    await expect.poll(() => page.locator('.MuiPopover-root, .MuiDialog-root, .MuiModal-root:not(.MuiDrawer-root)').count()).toBe(0);
+    await expect
+      .poll(() => page.locator('.MuiPopover-root, .MuiDialog-root, .MuiModal-root:not(.MuiDrawer-root)').count())
+      .toBe(0);
   }
 
   for (const [size, viewport] of SIZES) {
@@ -256,7 +322,10 @@ describe.skipIf(!HAS_CHROMIUM)('accessibility (axe-core): every page, every kind
         await page.goto(`${e.url}/admin/payments`);
         await page.locator(READY.payments).first().waitFor();
         if (phone) {
-          await page.getByRole('button', { name: /開啟選單|選單/ }).first().click();
+          await page
+            .getByRole('button', { name: /開啟選單|選單/ })
+            .first()
+            .click();
           await page.getByTestId('mobile-menu-extras').waitFor();
           await check(page, `drawer · ${role} · ${size}`);
           await page.getByRole('menuitem', { name: '更改密碼' }).click();

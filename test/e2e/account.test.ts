@@ -20,10 +20,16 @@ describe.skipIf(!HAS_CHROMIUM)('everyone’s own account, and an empty store sco
     e = await startE2E();
     const ctx = { db: e.t.db, security: TEST_SECURITY, actor: systemActor('test'), ip: null };
     const branch = { role: 'user', store_id: e.stores.A.id, permissions: ['view_payments', 'view_reports'] };
-    for (const username of ['staff_desk', 'staff_phone', 'staff_form']) await createUser(ctx, { username, password: PASSWORD, ...branch });
+    for (const username of ['staff_desk', 'staff_phone', 'staff_form'])
+      await createUser(ctx, { username, password: PASSWORD, ...branch });
     await createUser(ctx, { username: 'boss_form', password: PASSWORD, role: 'admin' });
     // a headquarters account with reports but no store at all in scope
-    await createUser(ctx, { username: 'nostore', password: PASSWORD, role: 'user', permissions: ['view_payments', 'view_reports'] });
+    await createUser(ctx, {
+      username: 'nostore',
+      password: PASSWORD,
+      role: 'user',
+      permissions: ['view_payments', 'view_reports'],
+    });
   });
   afterAll(async () => e?.close());
 
@@ -32,10 +38,17 @@ describe.skipIf(!HAS_CHROMIUM)('everyone’s own account, and an empty store sco
     await page.screenshot({ path: join(SCREENSHOTS, `${name}.png`) });
   };
   const noSideways = async (page: Page) =>
-    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(await page.evaluate(() => window.innerWidth));
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(
+      await page.evaluate(() => window.innerWidth),
+    );
 
   /** the login page, as a person uses it; answers the page it lands on */
-  async function signIn(viewport: { width: number; height: number }, username: string, password: string, path = '/admin/login'): Promise<Page> {
+  async function signIn(
+    viewport: { width: number; height: number },
+    username: string,
+    password: string,
+    path = '/admin/login',
+  ): Promise<Page> {
     const page = await (await e.context(viewport)).newPage();
     await page.goto(`${e.url}${path}`);
     await page.getByLabel('用戶名').fill(username);
@@ -96,7 +109,10 @@ describe.skipIf(!HAS_CHROMIUM)('everyone’s own account, and an empty store sco
   it('on a phone the same is in the menu, and the dialog fits the screen', async () => {
     const page = await signIn(PHONE, 'staff_phone', PASSWORD);
     await page.waitForURL(/\/admin\/payments$/);
-    await page.getByRole('button', { name: /開啟選單|關閉選單|選單/ }).first().click();
+    await page
+      .getByRole('button', { name: /開啟選單|關閉選單|選單/ })
+      .first()
+      .click();
     const extras = page.getByTestId('mobile-menu-extras');
     await extras.waitFor();
     await settle(page);
@@ -142,7 +158,9 @@ describe.skipIf(!HAS_CHROMIUM)('everyone’s own account, and an empty store sco
       const notice = page.getByTestId('no-store');
       await notice.waitFor();
       expect(await notice.innerText()).toContain('尚未設定分店');
-      expect(await notice.innerText()).toContain('您的帳戶沒有任何分店的權限，無法提交匯款資料。請聯絡管理員為您設定分店。');
+      expect(await notice.innerText()).toContain(
+        '您的帳戶沒有任何分店的權限，無法提交匯款資料。請聯絡管理員為您設定分店。',
+      );
       expect(await page.locator('#last_five').isDisabled()).toBe(true);
       expect(await page.getByRole('button', { name: '提交匯款資訊' }).isDisabled()).toBe(true);
       // no list of every store offered
@@ -156,17 +174,28 @@ describe.skipIf(!HAS_CHROMIUM)('everyone’s own account, and an empty store sco
   it('a headquarters user is offered only the stores in scope', async () => {
     const page = await e.signedIn('hq_view_payments', '/', DESK);
     await page.locator('#store_id').waitFor();
-    expect(await page.locator('#store_id option').allInnerTexts()).toEqual(['選擇分店', '台北店 (TPE)', '台中店 (TXG)']);
+    expect(await page.locator('#store_id option').allInnerTexts()).toEqual([
+      '選擇分店',
+      '台北店 (TPE)',
+      '台中店 (TXG)',
+    ]);
     expect(await page.getByTestId('no-store').count()).toBe(0);
     await page.context().close();
   });
 
   it('the dashboard of an empty scope says why it is empty, while a branch user’s shows numbers', async () => {
     for (const viewport of [PHONE, DESK]) {
-      const page = await signIn(viewport, 'nostore', PASSWORD, `/admin/login?redirect=${encodeURIComponent('/admin/dashboard')}`);
+      const page = await signIn(
+        viewport,
+        'nostore',
+        PASSWORD,
+        `/admin/login?redirect=${encodeURIComponent('/admin/dashboard')}`,
+      );
       const why = page.getByTestId('dashboard-no-store');
       await why.waitFor();
-      expect(await why.innerText()).toContain('您的帳戶沒有任何分店的權限，所以沒有可顯示的統計資料。請聯絡管理員為您設定分店。');
+      expect(await why.innerText()).toContain(
+        '您的帳戶沒有任何分店的權限，所以沒有可顯示的統計資料。請聯絡管理員為您設定分店。',
+      );
       await noSideways(page);
       await screen(page, `dashboard-no-store-${viewport.width}`);
       await page.context().close();

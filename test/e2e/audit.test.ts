@@ -72,35 +72,46 @@ describe.skipIf(!HAS_CHROMIUM)('audit page', () => {
     // 10:15 in Taipei yesterday is 02:15 UTC
     const day = taipeiDate(Date.now() - 86_400_000);
     const paidAt = `${day}T02:15:00.000Z`;
-    const made = await api('POST', '/payments', { last_five: '02468', paid_at: paidAt, amount: 12000, store_id: e.stores.A.id, note: '' });
+    const made = await api('POST', '/payments', {
+      last_five: '02468',
+      paid_at: paidAt,
+      amount: 12000,
+      store_id: e.stores.A.id,
+      note: '',
+    });
     expect(made.status).toBe(201);
     expect((await api('PUT', `/payments/${made.body.uuid}`, { status: '已入帳', note: '已核對' })).status).toBe(200);
     const when = formatTaipei(Date.parse(paidAt));
     expect(when).toBe(`${day.replace(/-/g, '/')} 10:15`);
 
-    for (const viewport of [
-      { width: 1280, height: 800 },
-      { width: 768, height: 1024 },
-      PHONE,
-    ]) {
+    for (const viewport of [{ width: 1280, height: 800 }, { width: 768, height: 1024 }, PHONE]) {
       const page: Page = await e.signedIn('admin', '/admin/audit', viewport);
       // cards below 1200 px (a phone, a tablet beside the menu)
       const phone = viewport.width < 1200;
       let changes: Locator;
       if (phone) {
         // a phone: one card per entry, as 匯款記錄 (issue 24, item 6)
-        const card = page.getByTestId('audit-cards').locator('[data-testid^="audit-card-"]', { hasText: '匯款' }).first();
+        const card = page
+          .getByTestId('audit-cards')
+          .locator('[data-testid^="audit-card-"]', { hasText: '匯款' })
+          .first();
         await expect.poll(() => card.textContent()).toContain('狀態：未確認 → 已入帳；備註：（無） → 已核對');
         await card.getByRole('button', { name: '查看內容' }).click();
         changes = card.getByTestId('audit-changes');
         await changes.waitFor();
-        const field = async (label: string) => (await changes.locator('div', { has: page.locator('dt', { hasText: new RegExp(`^${label}$`) }) }).innerText()).split('\n');
+        const field = async (label: string) =>
+          (
+            await changes.locator('div', { has: page.locator('dt', { hasText: new RegExp(`^${label}$`) }) }).innerText()
+          ).split('\n');
         expect(await field('匯款時間')).toEqual(['匯款時間', `修改前：${when}`, `修改後：${when}`]);
         expect(await field('匯款金額')).toEqual(['匯款金額', '修改前：NT$12,000', '修改後：NT$12,000']);
         expect(await field('分店')).toEqual(['分店', '修改前：台北店 (TPE)', '修改後：台北店 (TPE)']);
         expect(await field('狀態')).toEqual(['狀態', '修改前：未確認', '修改後：已入帳']);
         // every card within the screen: nothing cut at the right
-        for (const box of await page.locator('[data-testid^="audit-card-"]').evaluateAll((els) => els.map((el) => el.getBoundingClientRect().right))) expect(box).toBeLessThanOrEqual(viewport.width);
+        for (const box of await page
+          .locator('[data-testid^="audit-card-"]')
+          .evaluateAll((els) => els.map((el) => el.getBoundingClientRect().right)))
+          expect(box).toBeLessThanOrEqual(viewport.width);
       } else {
         const grid = page.getByTestId('audit-grid');
         await grid.waitFor();
@@ -109,7 +120,11 @@ describe.skipIf(!HAS_CHROMIUM)('audit page', () => {
         await row.click();
         changes = page.getByTestId('audit-changes').first();
         await changes.waitFor();
-        const cells = async (label: string) => changes.locator('tr', { has: page.locator('td', { hasText: new RegExp(`^${label}$`) }) }).locator('td').allInnerTexts();
+        const cells = async (label: string) =>
+          changes
+            .locator('tr', { has: page.locator('td', { hasText: new RegExp(`^${label}$`) }) })
+            .locator('td')
+            .allInnerTexts();
         expect(await cells('匯款時間')).toEqual(['匯款時間', when, when]);
         expect(await cells('匯款金額')).toEqual(['匯款金額', 'NT$12,000', 'NT$12,000']);
         expect(await cells('分店')).toEqual(['分店', '台北店 (TPE)', '台北店 (TPE)']);

@@ -25,7 +25,8 @@ describe.skipIf(!HAS_CHROMIUM)('back office frame', () => {
   it('shows each tab only with its permission, and the menu links work', async () => {
     const page = await e.signedIn('admin', '/admin/payments');
     await page.getByRole('menuitem', { name: '匯款記錄' }).waitFor();
-    for (const name of ['匯款記錄', '會員管理', '統計儀表板', '分店管理']) expect(await page.getByRole('menuitem', { name }).count(), name).toBe(1);
+    for (const name of ['匯款記錄', '會員管理', '統計儀表板', '分店管理'])
+      expect(await page.getByRole('menuitem', { name }).count(), name).toBe(1);
     await page.getByRole('menuitem', { name: '會員管理' }).click();
     await expect.poll(() => new URL(page.url()).pathname).toBe('/admin/users');
     await page.getByRole('menuitem', { name: '統計儀表板' }).click();
@@ -47,8 +48,20 @@ describe.skipIf(!HAS_CHROMIUM)('back office frame', () => {
     expect(await branch.getByTestId('store-switcher').count()).toBe(0);
     expect(await branch.getByTestId('current-user').textContent()).toBe('branchA分店用戶');
     // a headquarters account that reaches one store has nothing to switch to: no 全部分店 either
-    await callApi(e, 'POST', '/users', 'admin', { username: 'hq_one', password: PASSWORD, role: 'user', permissions: ['view_payments'], accessible_stores: [e.stores.A.id] });
-    const { token } = (await (await fetch(`${e.url}/api/admin/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ username: 'hq_one', password: PASSWORD }) })).json()) as { token: string };
+    await callApi(e, 'POST', '/users', 'admin', {
+      username: 'hq_one',
+      password: PASSWORD,
+      role: 'user',
+      permissions: ['view_payments'],
+      accessible_stores: [e.stores.A.id],
+    });
+    const { token } = (await (
+      await fetch(`${e.url}/api/admin/login`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ username: 'hq_one', password: PASSWORD }),
+      })
+    ).json()) as { token: string };
     const one = await e.context(DESK);
     await e.addSession(one, token);
     const onePage = await one.newPage();
@@ -67,7 +80,10 @@ describe.skipIf(!HAS_CHROMIUM)('back office frame', () => {
     await page.getByTestId('payment-filters').waitFor();
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(375);
     await e.shot(page, 'backoffice-375');
-    await page.getByRole('button', { name: /開啟選單|關閉選單|選單/ }).first().click();
+    await page
+      .getByRole('button', { name: /開啟選單|關閉選單|選單/ })
+      .first()
+      .click();
     await page.getByTestId('mobile-menu-extras').waitFor();
     const extras = page.getByTestId('mobile-menu-extras');
     expect(await extras.textContent()).toContain('admin');

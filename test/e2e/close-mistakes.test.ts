@@ -12,11 +12,19 @@ describe.skipIf(!HAS_CHROMIUM)('closing the till when something goes wrong', () 
   let e: E2E;
   const today = taipeiDate(Date.now());
   const yesterday = taipeiDate(Date.parse(`${today}T12:00:00+08:00`) - 86_400_000);
-  const dayStatus = async (date: string) => ((await callApi(e, 'GET', `/closes/day?store_id=${e.stores.B.id}&date=${date}`, 'branchB')) as { status: string }).status;
+  const dayStatus = async (date: string) =>
+    ((await callApi(e, 'GET', `/closes/day?store_id=${e.stores.B.id}&date=${date}`, 'branchB')) as { status: string })
+      .status;
 
   beforeAll(async () => {
     e = await startE2E();
-    const r = (await callApi(e, 'POST', '/payments', 'branchB', { method: '現金', amount: 1000, paid_at: minutesAgoToday(30), note: '', store_id: e.stores.B.id })) as { uuid?: string };
+    const r = (await callApi(e, 'POST', '/payments', 'branchB', {
+      method: '現金',
+      amount: 1000,
+      paid_at: minutesAgoToday(30),
+      note: '',
+      store_id: e.stores.B.id,
+    })) as { uuid?: string };
     expect(r.uuid, JSON.stringify(r)).toBeTruthy();
   }, 60_000);
   afterAll(async () => {
@@ -31,7 +39,9 @@ describe.skipIf(!HAS_CHROMIUM)('closing the till when something goes wrong', () 
     await expect.poll(() => page.getByTestId('close-preview-difference').textContent()).toBe('-NT$100');
     await page.getByTestId('close-submit').click();
     const dialog = page.getByTestId('close-difference-dialog');
-    await expect.poll(() => dialog.getByRole('dialog').textContent()).toContain('點收 NT$2,900，應有 NT$3,000，少了 NT$100');
+    await expect
+      .poll(() => dialog.getByRole('dialog').textContent())
+      .toContain('點收 NT$2,900，應有 NT$3,000，少了 NT$100');
     expect(await seriousFindings(page)).toEqual([]);
     await e.shot(page, 'close-difference-ask-375');
     // nothing is stored until the clerk says so; 回去重點 goes back to the count
@@ -80,7 +90,13 @@ describe.skipIf(!HAS_CHROMIUM)('closing the till when something goes wrong', () 
     await expect.poll(() => page.getByTestId('close-status').textContent()).toBe('未結帳');
     await page.getByTestId('close-opening').fill('500');
     await page.getByTestId('close-counted-input').fill('500');
-    const r = (await callApi(e, 'POST', '/closes', 'branchB', { store_id: e.stores.B.id, date: earlier, opening: 500, counted: 500, note: '' })) as { counted?: number };
+    const r = (await callApi(e, 'POST', '/closes', 'branchB', {
+      store_id: e.stores.B.id,
+      date: earlier,
+      opening: 500,
+      counted: 500,
+      note: '',
+    })) as { counted?: number };
     expect(r.counted, JSON.stringify(r)).toBe(500);
     await page.getByTestId('close-submit').click();
     await expect.poll(() => page.getByTestId('close-status').textContent()).toBe('已結帳');

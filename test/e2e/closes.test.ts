@@ -9,7 +9,17 @@ import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { formatNTD, taipeiDate } from '../../core/index.js';
-import { callApi, capture, DESK, HAS_CHROMIUM, minutesAgoToday, PHONE, seriousFindings, startE2E, type E2E } from './harness.js';
+import {
+  callApi,
+  capture,
+  DESK,
+  HAS_CHROMIUM,
+  minutesAgoToday,
+  PHONE,
+  seriousFindings,
+  startE2E,
+  type E2E,
+} from './harness.js';
 
 const SHOTS = '/work/shots/h26b';
 
@@ -37,7 +47,10 @@ describe.skipIf(!HAS_CHROMIUM)('the daily close in the browser', () => {
       { method: '現金', amount: 250, employee: true, paid_at: ago(15) },
     ];
     for (const s of sales) {
-      const r = (await callApi(e, 'POST', '/payments', 'branchA', { ...s, note: '', store_id: A })) as { uuid?: string; message?: string };
+      const r = (await callApi(e, 'POST', '/payments', 'branchA', { ...s, note: '', store_id: A })) as {
+        uuid?: string;
+        message?: string;
+      };
       expect(r.uuid, JSON.stringify(r)).toBeTruthy();
     }
   }, 60_000);
@@ -99,7 +112,11 @@ describe.skipIf(!HAS_CHROMIUM)('the daily close in the browser', () => {
     await section.getByLabel('項目').fill('雜支');
     await section.getByLabel('金額').fill('50');
     await section.getByTestId('cash-out-submit').click();
-    await expect.poll(() => page.getByTestId('cash-out-error').textContent()).toBe(`台北店 (TPE) ${today} 已日結，當天的現金收支已鎖定：需要「匯款管理」權限才能新增、修改或刪除（或請主管重新開帳）`);
+    await expect
+      .poll(() => page.getByTestId('cash-out-error').textContent())
+      .toBe(
+        `台北店 (TPE) ${today} 已日結，當天的現金收支已鎖定：需要「匯款管理」權限才能新增、修改或刪除（或請主管重新開帳）`,
+      );
     await shot(page, 'closes-form-locked-375');
     await page.context().close();
   });
@@ -136,10 +153,12 @@ describe.skipIf(!HAS_CHROMIUM)('the daily close in the browser', () => {
     const page = await e.signedIn('admin', '/admin/closes', PHONE);
     const cell = page.getByTestId(`board-cell-TPE-${today}`);
     await cell.waitFor();
-    await expect.poll(async () => {
-      const box = (await cell.boundingBox())!;
-      return box.x >= 0 && box.x + box.width <= PHONE.width;
-    }).toBe(true);
+    await expect
+      .poll(async () => {
+        const box = (await cell.boundingBox())!;
+        return box.x >= 0 && box.x + box.width <= PHONE.width;
+      })
+      .toBe(true);
     // not under the store column that stays on the left
     const store = (await page.getByRole('rowheader', { name: /台北店/ }).boundingBox())!;
     expect((await cell.boundingBox())!.x).toBeGreaterThanOrEqual(store.x + store.width - 1);
@@ -148,7 +167,7 @@ describe.skipIf(!HAS_CHROMIUM)('the daily close in the browser', () => {
     await page.context().close();
   });
 
-  it('the day book from the board: saved under the server\'s name; refused, said on the page (an export all for a branch user)', async () => {
+  it("the day book from the board: saved under the server's name; refused, said on the page (an export all for a branch user)", async () => {
     const page = await e.signedIn('admin', '/admin/closes', DESK);
     await page.getByTestId('board-table').waitFor();
     const [file] = await Promise.all([page.waitForEvent('download'), page.getByTestId('board-daybook-csv').click()]);
@@ -159,7 +178,9 @@ describe.skipIf(!HAS_CHROMIUM)('the daily close in the browser', () => {
     const branch = await e.signedIn('branchA', '/admin/closes', DESK);
     await branch.getByTestId('board-table').waitFor();
     await branch.getByTestId('board-daybook-xlsx').click();
-    await branch.getByText('權限不足：這次匯出含您分店的每一筆匯款，等於匯出全部，需要「匯款管理」權限', { exact: true }).waitFor();
+    await branch
+      .getByText('權限不足：這次匯出含您分店的每一筆匯款，等於匯出全部，需要「匯款管理」權限', { exact: true })
+      .waitFor();
     expect(new URL(branch.url()).pathname).toBe('/admin/closes');
     await expect.poll(() => branch.getByTestId('board-daybook-xlsx').isEnabled()).toBe(true);
     await shot(branch, 'closes-daybook-refused-1280');

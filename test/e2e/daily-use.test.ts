@@ -27,7 +27,10 @@ describe.skipIf(!HAS_CHROMIUM)('daily use: the form and the back office', () => 
     await page.evaluate(`Promise.all(document.getAnimations().map((a) => a.finished.catch(() => undefined)))`);
     await page.screenshot({ path: join(SCREENSHOTS, `${name}.png`) });
   };
-  const noSideways = async (page: Page) => expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(await page.evaluate(() => window.innerWidth));
+  const noSideways = async (page: Page) =>
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(
+      await page.evaluate(() => window.innerWidth),
+    );
 
   it('on a phone the amount starts empty, and a time 2016 or next year is asked about before anything is stored', async () => {
     const page = await e.signedIn('branchA', '/', PHONE);

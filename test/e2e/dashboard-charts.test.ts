@@ -23,7 +23,12 @@ describe.skipIf(!HAS_CHROMIUM)('dashboard charts and print', () => {
         body: JSON.stringify(body),
       }).then((r) => r.json());
     const pay = async (store: number, lastFive: string, amount: number, status?: string) => {
-      const made = await api('POST', '/payments', { store_id: store, last_five: lastFive, paid_at: `${yesterday}T09:00`, amount });
+      const made = await api('POST', '/payments', {
+        store_id: store,
+        last_five: lastFive,
+        paid_at: `${yesterday}T09:00`,
+        amount,
+      });
       if (status) await api('PUT', `/payments/${made.uuid}`, { status });
     };
     await pay(e.stores.A.id, '11111', 1000);
@@ -32,7 +37,8 @@ describe.skipIf(!HAS_CHROMIUM)('dashboard charts and print', () => {
   });
   afterAll(async () => e?.close());
 
-  const amounts = async (page: Page, code: string) => (await page.getByTestId(`status-amounts-${code}`).locator('td').allInnerTexts()).map((t) => t.trim());
+  const amounts = async (page: Page, code: string) =>
+    (await page.getByTestId(`status-amounts-${code}`).locator('td').allInnerTexts()).map((t) => t.trim());
   const shot = (page: Page, name: string) => capture(page, join(SCREENSHOTS, `${name}.png`));
 
   it('an admin sees NT$ per store by status and the daily chart, and prints the page alone', async () => {
@@ -46,7 +52,8 @@ describe.skipIf(!HAS_CHROMIUM)('dashboard charts and print', () => {
     await expect.poll(() => charts.locator('svg path').count()).toBeGreaterThan(6);
     expect(await charts.locator('svg').count()).toBeGreaterThanOrEqual(2);
     const legend = await charts.innerText();
-    for (const name of ['台北店 (TPE)', '台中店 (TXG)', '高雄店 (KHH)', '未確認', '已入帳', '未入帳']) expect(legend).toContain(name);
+    for (const name of ['台北店 (TPE)', '台中店 (TXG)', '高雄店 (KHH)', '未確認', '已入帳', '未入帳'])
+      expect(legend).toContain(name);
     // the range it draws: the last 30 days up to today, said in words
     expect(await page.getByTestId('chart-range').innerText()).toMatch(/^\d{4}-\d{2}-\d{2} 至 \d{4}-\d{2}-\d{2}$/);
     await shot(page, 'dashboard-charts-1280');

@@ -9,7 +9,6 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addDays, taipeiDate } from '../../core/time.js';
 import { DESK as DESKTOP, HAS_CHROMIUM, PHONE, pick, startE2E, type E2E } from './harness.js';
 
-
 /** waits until the locator's text is exactly `expected` (the page fetches asynchronously) */
 async function text(locator: Locator, expected: string) {
   await expect.poll(async () => (await locator.textContent())?.trim(), { timeout: 10_000 }).toBe(expected);
@@ -26,7 +25,8 @@ async function cards(page: Page, expected: { stores: string; payments: string; a
 async function storeRow(page: Page, code: string) {
   const row = page.getByTestId(`store-stats-${code}`);
   await row.waitFor();
-  const value = async (field: string) => Number(await row.locator(`[data-field="${field}"]`).getAttribute('data-value'));
+  const value = async (field: string) =>
+    Number(await row.locator(`[data-field="${field}"]`).getAttribute('data-value'));
   return {
     total: await value('total_payments'),
     amount: await value('total_amount'),
@@ -51,7 +51,11 @@ describe.skipIf(!HAS_CHROMIUM)('dashboard and store management in the browser', 
     expect(res.status).toBe(201);
     const { uuid } = (await res.json()) as { uuid: string };
     if (status !== '未確認') {
-      const put = await fetch(`${e.url}/api/payments/${uuid}`, { method: 'PUT', headers, body: JSON.stringify({ status }) });
+      const put = await fetch(`${e.url}/api/payments/${uuid}`, {
+        method: 'PUT',
+        headers,
+        body: JSON.stringify({ status }),
+      });
       expect(put.status).toBe(200);
     }
   }
@@ -110,7 +114,9 @@ describe.skipIf(!HAS_CHROMIUM)('dashboard and store management in the browser', 
     const page = await e.signedIn('admin', '/admin/dashboard', PHONE);
     await cards(page, { stores: '3', payments: '7', amount: 'NT$21,800', confirmed: '3' });
     expect(await storeRow(page, 'TPE')).toEqual({ total: 3, amount: 3800, confirmed: 1, pending: 1, failed: 1 });
-    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+    const overflow = await page.evaluate(
+      () => document.documentElement.scrollWidth - document.documentElement.clientWidth,
+    );
     expect(overflow).toBeLessThanOrEqual(0);
     await e.shot(page, 'dashboard-phone');
     await page.context().close();
@@ -121,12 +127,17 @@ describe.skipIf(!HAS_CHROMIUM)('dashboard and store management in the browser', 
       const page = await e.signedIn('admin', '/admin/dashboard', { width, height: 1024 });
       await page.getByTestId('dashboard-scope').waitFor();
       await expect.poll(() => page.getByTestId('dashboard-refresh').isEnabled()).toBe(true);
-      const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+      const overflow = await page.evaluate(
+        () => document.documentElement.scrollWidth - document.documentElement.clientWidth,
+      );
       expect(overflow, `${width} px`).toBeLessThanOrEqual(0);
       const refresh = await page.getByTestId('dashboard-refresh').boundingBox();
       expect(refresh!.x + refresh!.width, `${width} px`).toBeLessThanOrEqual(width);
       // 各分店統計: every store's 未入帳, the last figure, on the screen
-      const failed = (await page.getByTestId('store-stats-TPE').locator('[data-field="failed_payments"]').boundingBox())!;
+      const failed = (await page
+        .getByTestId('store-stats-TPE')
+        .locator('[data-field="failed_payments"]')
+        .boundingBox())!;
       expect(failed.x + failed.width, `${width} px`).toBeLessThanOrEqual(width);
       await page.context().close();
     }
@@ -219,7 +230,10 @@ describe.skipIf(!HAS_CHROMIUM)('dashboard and store management in the browser', 
       const page = await e.signedIn('admin', '/admin/stores', { width, height: 900 });
       await page.getByTestId('store-row-TPE').waitFor();
       expect(await page.locator('table').count()).toBe(0);
-      expect(await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth), `${width} px`).toBeLessThanOrEqual(0);
+      expect(
+        await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth),
+        `${width} px`,
+      ).toBeLessThanOrEqual(0);
       const edit = (await page.getByRole('button', { name: '編輯 台中店' }).boundingBox())!;
       expect(edit.x + edit.width).toBeLessThanOrEqual(width);
       await page.context().close();
@@ -229,7 +243,9 @@ describe.skipIf(!HAS_CHROMIUM)('dashboard and store management in the browser', 
   it('manages stores on a 375 px phone', async () => {
     const page = await e.signedIn('admin', '/admin/stores', PHONE);
     await page.getByTestId('store-row-TPE').waitFor();
-    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+    const overflow = await page.evaluate(
+      () => document.documentElement.scrollWidth - document.documentElement.clientWidth,
+    );
     expect(overflow).toBeLessThanOrEqual(0);
     await e.shot(page, 'stores-phone');
     await page.getByRole('button', { name: '編輯 台中店' }).click();

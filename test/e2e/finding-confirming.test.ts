@@ -28,25 +28,39 @@ const WATCH_MS = 10_000;
 describe.skipIf(!HAS_CHROMIUM)('finding and confirming, screens and words (issue 24)', () => {
   let e: E2E;
   const ids: Record<string, string> = {};
-  const api = (method: string, path: string, as: string, body?: unknown) => callApi(e, method, path, as, body) as Promise<any>;
+  const api = (method: string, path: string, as: string, body?: unknown) =>
+    callApi(e, method, path, as, body) as Promise<any>;
   const pay = async (name: string, body: Record<string, unknown>, as = 'admin') => {
-    ids[name] = (await api('POST', '/payments', as, { confirm_duplicate: true, note: '', store_id: e.stores.A.id, ...body }, )).uuid;
+    ids[name] = (
+      await api('POST', '/payments', as, { confirm_duplicate: true, note: '', store_id: e.stores.A.id, ...body })
+    ).uuid;
     return ids[name];
   };
   const stored = async (id: string) => api('GET', `/payments/${id}`, 'admin');
-  const noSideways = async (page: Page, width: number) => expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(width);
+  const noSideways = async (page: Page, width: number) =>
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(width);
 
   beforeAll(async () => {
     e = await startE2E();
     // 30 payments in the default days (two pages of 25), one twelve days ago, found only by a search over every date
-    for (let i = 0; i < 30; i++) await pay(`p${i}`, { last_five: String(20000 + i), paid_at: `${daysAgo(1 + (i % 3))}T${String(8 + (i % 10)).padStart(2, '0')}:10`, amount: 500 + i });
+    for (let i = 0; i < 30; i++)
+      await pay(`p${i}`, {
+        last_five: String(20000 + i),
+        paid_at: `${daysAgo(1 + (i % 3))}T${String(8 + (i % 10)).padStart(2, '0')}:10`,
+        amount: 500 + i,
+      });
     await pay('old', { last_five: '66510', paid_at: `${daysAgo(12)}T15:00`, amount: 6510 });
     // the machine's own audit entries: the command line and the server's first start
     const ctx = (label: string) => ({ db: e.t.db, security: TEST_SECURITY, actor: systemActor(label), ip: null });
     await createStore(ctx('cli'), { name: '命令列店', code: 'CLI' });
     await createStore(ctx('system'), { name: '系統店', code: 'SYS' });
     // a user allowed to view payments and reports who has no store at all
-    const nobody = await createUser(ctx('test'), { username: 'nostore', password: 'shop-key-4821', role: 'user', permissions: ['view_payments', 'view_reports'] });
+    const nobody = await createUser(ctx('test'), {
+      username: 'nostore',
+      password: 'shop-key-4821',
+      role: 'user',
+      permissions: ['view_payments', 'view_reports'],
+    });
     const row = (await e.t.db<UserRow>('users').where({ id: nobody.id }).first())!;
     e.tokens.nostore = signToken(TEST_SECURITY, row);
   });
@@ -125,8 +139,11 @@ describe.skipIf(!HAS_CHROMIUM)('finding and confirming, screens and words (issue
       const phone = viewport === PHONE;
       await page.getByTestId('payment-filters').waitFor();
       const dates = async () =>
-        phone ? page.getByTestId('filter-days').innerText() : `${await page.getByTestId('filter-from').inputValue()}|${await page.getByTestId('filter-to').inputValue()}`;
-      const want = (from: string, to: string) => (phone ? (from === to ? slash(from) : `${slash(from)}–${slash(to)}`) : `${from}|${to}`);
+        phone
+          ? page.getByTestId('filter-days').innerText()
+          : `${await page.getByTestId('filter-from').inputValue()}|${await page.getByTestId('filter-to').inputValue()}`;
+      const want = (from: string, to: string) =>
+        phone ? (from === to ? slash(from) : `${slash(from)}–${slash(to)}`) : `${from}|${to}`;
       await expect.poll(dates).toBe(want(daysAgo(3), today));
       expect(await page.getByRole('button', { name: '後一天' }).isDisabled()).toBe(true);
       await page.getByRole('button', { name: '前一天' }).click();
@@ -149,7 +166,8 @@ describe.skipIf(!HAS_CHROMIUM)('finding and confirming, screens and words (issue
       // Playwright's clock: the page's timers run on it, so ten seconds pass at once
       await page.clock.install();
       let requests = 0;
-      const isLook = (url: string) => url.includes('/api/payments?') && url.includes('range=%5B0%2C0%5D') && url.includes('paid_at');
+      const isLook = (url: string) =>
+        url.includes('/api/payments?') && url.includes('range=%5B0%2C0%5D') && url.includes('paid_at');
       let heavy = 0;
       page.on('request', (r) => {
         if (!new URL(r.url()).pathname.startsWith('/api/')) return;
@@ -163,7 +181,11 @@ describe.skipIf(!HAS_CHROMIUM)('finding and confirming, screens and words (issue
       await page.waitForLoadState('networkidle');
 
       const lastFive = viewport === PHONE ? '77375' : '77128';
-      await pay(`new${viewport.width}`, { last_five: lastFive, paid_at: `${today}T00:0${viewport === PHONE ? 1 : 2}`, amount: 321 }, 'branchA');
+      await pay(
+        `new${viewport.width}`,
+        { last_five: lastFive, paid_at: `${today}T00:0${viewport === PHONE ? 1 : 2}`, amount: 321 },
+        'branchA',
+      );
       await page.clock.fastForward(WATCH_MS + 1000);
       await expect.poll(() => items.first().innerText()).toContain(lastFive);
 
@@ -207,7 +229,9 @@ describe.skipIf(!HAS_CHROMIUM)('finding and confirming, screens and words (issue
       const page = await e.signedIn('admin', '/admin/payments', viewport);
       const phone = viewport === PHONE;
       const id = phone ? ids.p10 : ids.p13;
-      const item = phone ? page.getByTestId(`payment-card-${id}`) : page.locator('tbody tr', { has: page.getByTestId(`delete-${id}`) });
+      const item = phone
+        ? page.getByTestId(`payment-card-${id}`)
+        : page.locator('tbody tr', { has: page.getByTestId(`delete-${id}`) });
       await item.waitFor();
       await page.getByTestId(`delete-${id}`).click();
       await page.getByRole('button', { name: '確認刪除' }).click();
@@ -224,9 +248,17 @@ describe.skipIf(!HAS_CHROMIUM)('finding and confirming, screens and words (issue
       expect((await stored(id)).uuid).toBe(id);
       await page.getByRole('button', { name: '復原' }).waitFor({ state: 'detached', timeout: 15_000 });
       await expect.poll(async () => (await stored(id)).message).toBe('找不到匯款記錄');
-      const audit = await api('GET', `/audit?filter=${encodeURIComponent(JSON.stringify({ action: 'delete', entity: 'payment' }))}`, 'admin');
+      const audit = await api(
+        'GET',
+        `/audit?filter=${encodeURIComponent(JSON.stringify({ action: 'delete', entity: 'payment' }))}`,
+        'admin',
+      );
       const entry = audit.find((a: { entity_id: string }) => a.entity_id === id);
-      expect(entry.before).toMatchObject({ uuid: id, last_five: expect.stringMatching(/^\d{5}$/), amount: expect.any(Number) });
+      expect(entry.before).toMatchObject({
+        uuid: id,
+        last_five: expect.stringMatching(/^\d{5}$/),
+        amount: expect.any(Number),
+      });
       await page.context().close();
     }
     // many, at a desk
@@ -243,7 +275,13 @@ describe.skipIf(!HAS_CHROMIUM)('finding and confirming, screens and words (issue
     await expect.poll(() => rows.count()).toBe(before);
     // 復原 sent nothing: still only the two single deletes above are audited
     await page.getByRole('button', { name: '復原' }).waitFor({ state: 'detached', timeout: 15_000 });
-    expect(await api('GET', `/audit?filter=${encodeURIComponent(JSON.stringify({ action: 'delete', entity: 'payment' }))}`, 'admin')).toHaveLength(2);
+    expect(
+      await api(
+        'GET',
+        `/audit?filter=${encodeURIComponent(JSON.stringify({ action: 'delete', entity: 'payment' }))}`,
+        'admin',
+      ),
+    ).toHaveLength(2);
     await page.context().close();
   });
 
@@ -251,7 +289,11 @@ describe.skipIf(!HAS_CHROMIUM)('finding and confirming, screens and words (issue
     const dir = mkdtempSync(join(tmpdir(), 'remit-e2e-'));
     const wb = XLSX.utils.book_new();
     const next = Number(today.slice(0, 4)) + 1;
-    const rows = [HEADERS, [today, '55501', `${today} 08:00`, 1200, '', '台北店', ''], [`${next}/01/01`, '55502', `${next}/01/01 09:00`, 800, '', '台北店', '']];
+    const rows = [
+      HEADERS,
+      [today, '55501', `${today} 08:00`, 1200, '', '台北店', ''],
+      [`${next}/01/01`, '55502', `${next}/01/01 09:00`, 800, '', '台北店', ''],
+    ];
     XLSX.utils.book_append_sheet(wb, XLSX.utils.aoa_to_sheet(rows), '匯款記錄');
     writeFileSync(join(dir, 'future.xlsx'), XLSX.write(wb, { type: 'buffer', bookType: 'xlsx' }) as Buffer);
     for (const viewport of VIEWPORTS) {
@@ -261,7 +303,9 @@ describe.skipIf(!HAS_CHROMIUM)('finding and confirming, screens and words (issue
       await page.getByRole('button', { name: '下一步' }).click();
       const preview = page.getByTestId('import-preview');
       await preview.waitFor();
-      await expect.poll(() => page.getByTestId('import-errors').innerText()).toContain(`第 3 行：${MSG.paidAtTooFarAhead}`);
+      await expect
+        .poll(() => page.getByTestId('import-errors').innerText())
+        .toContain(`第 3 行：${MSG.paidAtTooFarAhead}`);
       expect(await preview.innerText()).toContain('錯誤');
       await settle(page);
       await e.shot(page, `import-preview-future-${viewport.width}`);
@@ -291,14 +335,25 @@ describe.skipIf(!HAS_CHROMIUM)('finding and confirming, screens and words (issue
       await cell.waitFor();
       await settle(dash);
       // lines of text in each store cell: its height without padding, over its line height
-      const lines = await dash.getByTestId('status-amounts').getByTestId('status-amounts-store').evaluateAll((els) =>
-        els.map((el) => {
-          const cs = getComputedStyle(el);
-          return Math.round((el.getBoundingClientRect().height - parseFloat(cs.paddingTop) - parseFloat(cs.paddingBottom) - parseFloat(cs.borderBottomWidth)) / parseFloat(cs.lineHeight));
-        }),
-      );
+      const lines = await dash
+        .getByTestId('status-amounts')
+        .getByTestId('status-amounts-store')
+        .evaluateAll((els) =>
+          els.map((el) => {
+            const cs = getComputedStyle(el);
+            return Math.round(
+              (el.getBoundingClientRect().height -
+                parseFloat(cs.paddingTop) -
+                parseFloat(cs.paddingBottom) -
+                parseFloat(cs.borderBottomWidth)) /
+                parseFloat(cs.lineHeight),
+            );
+          }),
+        );
       for (const n of lines) expect(n).toBeLessThanOrEqual(viewport === DESK ? 1 : 2);
-      const table = await dash.getByTestId('status-amounts').evaluate((t) => ({ width: t.scrollWidth, room: t.parentElement!.clientWidth }));
+      const table = await dash
+        .getByTestId('status-amounts')
+        .evaluate((t) => ({ width: t.scrollWidth, room: t.parentElement!.clientWidth }));
       expect(table.width).toBeLessThanOrEqual(table.room);
       await noSideways(dash, viewport.width);
       await e.shot(dash, `dashboard-status-amounts-${viewport.width}`);
@@ -309,9 +364,13 @@ describe.skipIf(!HAS_CHROMIUM)('finding and confirming, screens and words (issue
   it('7. the words: 更改密碼 in the menu, the pages named in Chinese, 命令列 and 系統 in the audit, Taiwan’s 字元', async () => {
     for (const viewport of VIEWPORTS) {
       const page = await e.signedIn('admin', '/admin/payments', viewport);
-      await page.locator(viewport === PHONE ? '[data-testid^="payment-card-"]' : 'tbody tr').first().waitFor();
+      await page
+        .locator(viewport === PHONE ? '[data-testid^="payment-card-"]' : 'tbody tr')
+        .first()
+        .waitFor();
       await page.locator('.MuiTablePagination-root').waitFor();
-      if (viewport === DESK) expect(await page.locator('nav.MuiPagination-root').getAttribute('aria-label')).toBe('分頁導覽');
+      if (viewport === DESK)
+        expect(await page.locator('nav.MuiPagination-root').getAttribute('aria-label')).toBe('分頁導覽');
       expect(await page.locator('[aria-label="pagination navigation"]').count()).toBe(0);
       await page.context().close();
 
@@ -349,7 +408,11 @@ describe.skipIf(!HAS_CHROMIUM)('finding and confirming, screens and words (issue
         const notice = page.locator('[data-notice="forbidden"]');
         await notice.waitFor();
         expect(await notice.locator('.MuiAlertTitle-root').innerText(), `${user} ${path}`).toBe('權限不足');
-        layouts.add(await notice.evaluate((el) => `${el.className.replace(/css-\S+/g, '')}|${el.parentElement!.className.replace(/css-\S+/g, '')}`));
+        layouts.add(
+          await notice.evaluate(
+            (el) => `${el.className.replace(/css-\S+/g, '')}|${el.parentElement!.className.replace(/css-\S+/g, '')}`,
+          ),
+        );
         if (path === '/admin/users') await e.shot(page, `forbidden-users-${viewport.width}`);
         await page.context().close();
       }

@@ -15,16 +15,21 @@ import { DESK, HAS_CHROMIUM, PHONE, seriousFindings, startE2E, type E2E } from '
 const SERVER_ROW = '.first-screen-row';
 const LIST_ROW = 'tbody .RaDatagrid-row, [data-testid^="payment-card-"]';
 
-
 /** Where each column of a table's header starts and ends (the checkbox's cell too), in px from the left. */
 async function columnEdges(page: Page, table: string): Promise<number[]> {
-  return page.locator(`${table} thead tr > *`).evaluateAll((cells) => cells.flatMap((c) => [Math.round(c.getBoundingClientRect().left), Math.round(c.getBoundingClientRect().right)]));
+  return page
+    .locator(`${table} thead tr > *`)
+    .evaluateAll((cells) =>
+      cells.flatMap((c) => [Math.round(c.getBoundingClientRect().left), Math.round(c.getBoundingClientRect().right)]),
+    );
 }
 
 /** The server's columns and the list's start and end at the same places (within 2 px): nothing moves sideways at the hand-off. */
 function sameColumns(server: number[], list: number[]) {
   expect(list.length, `${server} / ${list}`).toBe(server.length);
-  list.forEach((x, i) => expect(Math.abs(x - server[i]), `column edge ${i}: ${server} / ${list}`).toBeLessThanOrEqual(2));
+  list.forEach((x, i) =>
+    expect(Math.abs(x - server[i]), `column edge ${i}: ${server} / ${list}`).toBeLessThanOrEqual(2),
+  );
 }
 
 /** Holds the back office's scripts until `release`: what shows before them is the server's alone. */
@@ -46,7 +51,13 @@ describe.skipIf(!HAS_CHROMIUM)('the first screen of /admin', () => {
     const res = await fetch(`${e.url}/api/payments`, {
       method: 'POST',
       headers: { Authorization: `Bearer ${e.tokens.admin}`, 'Content-Type': 'application/json' },
-      body: JSON.stringify({ last_five: '24680', paid_at: new Date(Date.now() - 3600_000).toISOString(), amount: 1200, note: '', store_id: e.stores.A.id }),
+      body: JSON.stringify({
+        last_five: '24680',
+        paid_at: new Date(Date.now() - 3600_000).toISOString(),
+        amount: 1200,
+        note: '',
+        store_id: e.stores.A.id,
+      }),
     });
     expect(res.ok).toBe(true);
   });
@@ -59,70 +70,74 @@ describe.skipIf(!HAS_CHROMIUM)('the first screen of /admin', () => {
     ['1280', DESK],
   ] as const) {
     // an admin (two lines of buttons on a phone) and a branch clerk (one line): the rows in the list's place for both
-    for (const user of ['admin', 'branchA']) it(`shows the first page before any script, then the list takes over with the same rows in place, at ${size} px, for ${user}`, async () => {
-      const ctx = await e.context(viewport);
-      await e.addSession(ctx, e.tokens[user]);
-      const release = await holdScripts(ctx);
-      const page = await ctx.newPage();
-      const asked: string[] = [];
-      page.on('request', (r) => {
-        const u = new URL(r.url());
-        if (u.pathname.startsWith('/api/')) asked.push(u.pathname);
+    for (const user of ['admin', 'branchA'])
+      it(`shows the first page before any script, then the list takes over with the same rows in place, at ${size} px, for ${user}`, async () => {
+        const ctx = await e.context(viewport);
+        await e.addSession(ctx, e.tokens[user]);
+        const release = await holdScripts(ctx);
+        const page = await ctx.newPage();
+        const asked: string[] = [];
+        page.on('request', (r) => {
+          const u = new URL(r.url());
+          if (u.pathname.startsWith('/api/')) asked.push(u.pathname);
+        });
+        await page.goto(`${e.url}/admin`, { waitUntil: 'commit' });
+        const first = page.locator(`${SERVER_ROW}:visible`).filter({ hasText: '24680' });
+        await first.waitFor();
+        await expect.poll(() => first.isVisible()).toBe(true);
+        await expect.poll(() => first.textContent()).toContain('NT$1,200');
+        await expect.poll(() => page.getByRole('heading', { name: '煙具專賣店 匯款回報系統' }).isVisible()).toBe(true);
+        const shown = await page.locator(`${SERVER_ROW}:visible`).count();
+        const at = await first.boundingBox();
+        const headings = async (where: string) =>
+          (await page.locator(`${where} th:visible`).allInnerTexts()).map((t) => t.trim()).filter(Boolean);
+        const serverHeadings = await headings('#first-screen');
+        const serverColumns = size === '1280' ? await columnEdges(page, '#first-screen') : [];
+        await e.shot(page, `first-screen-server-${size}-${user}`);
+        expect(await seriousFindings(page)).toEqual([]);
+
+        release();
+        const own = page.locator(LIST_ROW).filter({ hasText: '24680' });
+        await own.waitFor();
+        // the server's rows are gone in the commit that drew the list's: one row for the payment, the same count, the same place
+        expect(await page.locator('#first-screen').count()).toBe(0);
+        expect(await page.locator(`${SERVER_ROW}, ${LIST_ROW}`).filter({ hasText: '24680' }).count()).toBe(1);
+        expect(await page.locator(LIST_ROW).count()).toBe(shown);
+        const now = await own.boundingBox();
+        expect(Math.abs(now!.y - at!.y)).toBeLessThanOrEqual(2);
+        expect(Math.abs(now!.height - at!.height)).toBeLessThanOrEqual(2);
+        // at a desk the columns keep their names (時間 and 金額 over every method, as the list says)
+        if (size === '1280') {
+          expect(serverHeadings).toContain('金額');
+          expect(await headings('thead')).toEqual(serverHeadings);
+          // and the columns where the server drew them (beside the menu the two times are written date over time)
+          sameColumns(serverColumns, await columnEdges(page, '.RaDatagrid-table'));
+        }
+        // the list answered from what the server wrote: no call of its own for me, the stores or the rows
+        expect(asked.filter((p) => ['/api/admin/me', '/api/stores', '/api/payments'].includes(p))).toEqual([]);
+        await e.shot(page, `first-screen-list-${size}-${user}`);
+        expect(await seriousFindings(page)).toEqual([]);
+
+        // the list is in charge: a search filters it, and a reload opens on the search, drawn by the server
+        await page.getByPlaceholder('後五碼、金額或備註').fill('99999');
+        await page.getByTestId('payments-empty').waitFor();
+        await page.getByPlaceholder('後五碼、金額或備註').fill('24680');
+        await own.waitFor();
+        await expect.poll(() => page.locator(LIST_ROW).count()).toBe(1);
+        await expect
+          .poll(async () => (await ctx.cookies(`${e.url}/admin`)).find((c) => c.name === 'remit_list')?.value)
+          .toContain('24680');
+        const releaseAgain = await holdScripts(ctx);
+        const again = await ctx.newPage();
+        // a reload of the list's address (its filters in the query) is drawn as well
+        await again.goto(page.url(), { waitUntil: 'commit' });
+        await again.locator(`${SERVER_ROW}:visible`).first().waitFor();
+        expect(await again.locator(`${SERVER_ROW}:visible`).count()).toBe(1);
+        releaseAgain();
+        await again.locator(LIST_ROW).first().waitFor();
+        expect(await again.locator('#first-screen').count()).toBe(0);
+        await ctx.close();
       });
-      await page.goto(`${e.url}/admin`, { waitUntil: 'commit' });
-      const first = page.locator(`${SERVER_ROW}:visible`).filter({ hasText: '24680' });
-      await first.waitFor();
-      await expect.poll(() => first.isVisible()).toBe(true);
-      await expect.poll(() => first.textContent()).toContain('NT$1,200');
-      await expect.poll(() => page.getByRole('heading', { name: '煙具專賣店 匯款回報系統' }).isVisible()).toBe(true);
-      const shown = await page.locator(`${SERVER_ROW}:visible`).count();
-      const at = await first.boundingBox();
-      const headings = async (where: string) => (await page.locator(`${where} th:visible`).allInnerTexts()).map((t) => t.trim()).filter(Boolean);
-      const serverHeadings = await headings('#first-screen');
-      const serverColumns = size === '1280' ? await columnEdges(page, '#first-screen') : [];
-      await e.shot(page, `first-screen-server-${size}-${user}`);
-      expect(await seriousFindings(page)).toEqual([]);
-
-      release();
-      const own = page.locator(LIST_ROW).filter({ hasText: '24680' });
-      await own.waitFor();
-      // the server's rows are gone in the commit that drew the list's: one row for the payment, the same count, the same place
-      expect(await page.locator('#first-screen').count()).toBe(0);
-      expect(await page.locator(`${SERVER_ROW}, ${LIST_ROW}`).filter({ hasText: '24680' }).count()).toBe(1);
-      expect(await page.locator(LIST_ROW).count()).toBe(shown);
-      const now = await own.boundingBox();
-      expect(Math.abs(now!.y - at!.y)).toBeLessThanOrEqual(2);
-      expect(Math.abs(now!.height - at!.height)).toBeLessThanOrEqual(2);
-      // at a desk the columns keep their names (時間 and 金額 over every method, as the list says)
-      if (size === '1280') {
-        expect(serverHeadings).toContain('金額');
-        expect(await headings('thead')).toEqual(serverHeadings);
-        // and the columns where the server drew them (beside the menu the two times are written date over time)
-        sameColumns(serverColumns, await columnEdges(page, '.RaDatagrid-table'));
-      }
-      // the list answered from what the server wrote: no call of its own for me, the stores or the rows
-      expect(asked.filter((p) => ['/api/admin/me', '/api/stores', '/api/payments'].includes(p))).toEqual([]);
-      await e.shot(page, `first-screen-list-${size}-${user}`);
-      expect(await seriousFindings(page)).toEqual([]);
-
-      // the list is in charge: a search filters it, and a reload opens on the search, drawn by the server
-      await page.getByPlaceholder('後五碼、金額或備註').fill('99999');
-      await page.getByTestId('payments-empty').waitFor();
-      await page.getByPlaceholder('後五碼、金額或備註').fill('24680');
-      await own.waitFor();
-      await expect.poll(() => page.locator(LIST_ROW).count()).toBe(1);
-      await expect.poll(async () => (await ctx.cookies(`${e.url}/admin`)).find((c) => c.name === 'remit_list')?.value).toContain('24680');
-      const releaseAgain = await holdScripts(ctx);
-      const again = await ctx.newPage();
-      // a reload of the list's address (its filters in the query) is drawn as well
-      await again.goto(page.url(), { waitUntil: 'commit' });
-      await again.locator(`${SERVER_ROW}:visible`).first().waitFor();
-      expect(await again.locator(`${SERVER_ROW}:visible`).count()).toBe(1);
-      releaseAgain();
-      await again.locator(LIST_ROW).first().waitFor();
-      expect(await again.locator('#first-screen').count()).toBe(0);
-      await ctx.close();
-    });
 
     it(`asks for the stores while me is on its way, and for each once, when the server drew nothing, at ${size} px`, async () => {
       const ctx = await e.context(viewport);
@@ -194,7 +209,8 @@ describe.skipIf(!HAS_CHROMIUM)('the first screen of /admin', () => {
     it(`draws the table where the list puts it when the menu was closed, at ${width} px`, async () => {
       const ctx = await e.context({ width, height: 900 });
       await e.addSession(ctx, e.tokens.admin);
-      const menuCookie = async () => (await ctx.cookies(`${e.url}/admin`)).find((c) => c.name === 'remit_menu')?.value ?? 'open';
+      const menuCookie = async () =>
+        (await ctx.cookies(`${e.url}/admin`)).find((c) => c.name === 'remit_menu')?.value ?? 'open';
       const page = await ctx.newPage();
       await page.goto(`${e.url}/admin`);
       await page.locator('tbody .RaDatagrid-row').first().waitFor();
@@ -225,7 +241,17 @@ describe.skipIf(!HAS_CHROMIUM)('the first screen of /admin', () => {
     await page.goto(`${e.url}/admin`);
     await page.locator('tbody .RaDatagrid-row').first().waitFor();
     await page.waitForLoadState('networkidle');
-    for (const name of ['UserList', 'StoreList', 'AuditList', 'Dashboard', 'DashboardCharts', 'ReconcilePage', 'ImportDialog', 'browserSpreadsheets']) expect(chunk(name), name).toEqual([]);
+    for (const name of [
+      'UserList',
+      'StoreList',
+      'AuditList',
+      'Dashboard',
+      'DashboardCharts',
+      'ReconcilePage',
+      'ImportDialog',
+      'browserSpreadsheets',
+    ])
+      expect(chunk(name), name).toEqual([]);
     await page.getByRole('button', { name: 'Excel 匯入' }).click();
     await page.getByTestId('import-dialog').waitFor();
     expect(chunk('ImportDialog')).toHaveLength(1);
@@ -244,7 +270,13 @@ describe.skipIf(!HAS_CHROMIUM)('the first screen of /admin', () => {
     const other = await fetch(`${e.url}/api/payments`, {
       method: 'POST',
       headers: { Authorization: `Bearer ${e.tokens.admin}`, 'Content-Type': 'application/json' },
-      body: JSON.stringify({ last_five: '13579', paid_at: new Date(Date.now() - 7200_000).toISOString(), amount: 800, note: '<b>不是標記</b>', store_id: e.stores.B.id }),
+      body: JSON.stringify({
+        last_five: '13579',
+        paid_at: new Date(Date.now() - 7200_000).toISOString(),
+        amount: 800,
+        note: '<b>不是標記</b>',
+        store_id: e.stores.B.id,
+      }),
     });
     expect(other.ok).toBe(true);
     const html = async (token?: string) => {
@@ -262,8 +294,21 @@ describe.skipIf(!HAS_CHROMIUM)('the first screen of /admin', () => {
     const nobody = await html();
     expect(nobody.text).not.toContain('first-screen-row');
     // a forged list cookie asking for store B is still answered within store A
-    const forged = encodeURIComponent(JSON.stringify({ q: { pagination: { page: 1, perPage: 25 }, sort: { field: 'paid_at', order: 'DESC' }, filter: { store_id: e.stores.B.id } }, c: {}, d: false, m: false }));
-    const res = await fetch(`${e.url}/admin`, { headers: { cookie: `remit_session=${e.tokens.branchA}; remit_list=${forged}` } });
+    const forged = encodeURIComponent(
+      JSON.stringify({
+        q: {
+          pagination: { page: 1, perPage: 25 },
+          sort: { field: 'paid_at', order: 'DESC' },
+          filter: { store_id: e.stores.B.id },
+        },
+        c: {},
+        d: false,
+        m: false,
+      }),
+    );
+    const res = await fetch(`${e.url}/admin`, {
+      headers: { cookie: `remit_session=${e.tokens.branchA}; remit_list=${forged}` },
+    });
     expect(await res.text()).not.toContain('13579');
     // without view_payments: nothing drawn
     expect((await html(e.tokens.hq_manage_users)).text).not.toContain('first-screen-row');

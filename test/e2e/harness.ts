@@ -23,7 +23,9 @@ const DIST_ADMIN = process.env.REMIT_E2E_DIST ?? resolve(import.meta.dirname, '.
 
 if (!HAS_CHROMIUM) {
   const line = '!'.repeat(78);
-  console.warn(`\n${line}\n[remit e2e] ${CHROMIUM} not found: browser tests are SKIPPED.\n  Install it with: apt-get install -y chromium   (CI does)\n${line}\n`);
+  console.warn(
+    `\n${line}\n[remit e2e] ${CHROMIUM} not found: browser tests are SKIPPED.\n  Install it with: apt-get install -y chromium   (CI does)\n${line}\n`,
+  );
 }
 
 export { PASSWORD };
@@ -69,7 +71,9 @@ export async function capture(page: Page, path: string): Promise<void> {
   await settle(page);
   // an alert on the page too: it answers what was typed, and fields a narrower layout draws anew
   // (the list's date range on a phone) would lose what was typed but not yet applied
-  const open = await page.locator('.MuiModal-root, .MuiPopover-root, .MuiSnackbar-root, [role=dialog], [role=alert]').count();
+  const open = await page
+    .locator('.MuiModal-root, .MuiPopover-root, .MuiSnackbar-root, [role=dialog], [role=alert]')
+    .count();
   await page.screenshot({ path, fullPage: open === 0 });
   if (open > 0) return;
   // back at its own size, and drawn again, before the test goes on
@@ -97,20 +101,41 @@ export async function axeFindings(page: Page, opts: { settled?: boolean } = {}):
   // evaluated through the DevTools protocol: the site's Content-Security-Policy refuses inline scripts
   if (!(await page.evaluate('typeof window.axe === "object"'))) await page.evaluate(AXE.source);
   return (await page.evaluate(async () => {
-    const axe = (window as unknown as { axe: { run(ctx: Document, opts: unknown): Promise<{ violations: Array<{ id: string; impact: string | null; nodes: Array<{ html: string; failureSummary: string }> }> }> } }).axe;
-    const r = await axe.run(document, { runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'] } });
+    const axe = (
+      window as unknown as {
+        axe: {
+          run(
+            ctx: Document,
+            opts: unknown,
+          ): Promise<{
+            violations: Array<{
+              id: string;
+              impact: string | null;
+              nodes: Array<{ html: string; failureSummary: string }>;
+            }>;
+          }>;
+        };
+      }
+    ).axe;
+    const r = await axe.run(document, {
+      runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'] },
+    });
     return r.violations.map((v) => ({
       id: v.id,
       impact: v.impact,
       count: v.nodes.length,
-      targets: v.nodes.slice(0, 3).map((n) => `${n.html.slice(0, 200)}: ${(n.failureSummary ?? '').replace(/\n/g, ' ')}`),
+      targets: v.nodes
+        .slice(0, 3)
+        .map((n) => `${n.html.slice(0, 200)}: ${(n.failureSummary ?? '').replace(/\n/g, ' ')}`),
     }));
   })) as AxeFinding[];
 }
 
 /** The critical and serious ones, a line each saying where: what every page must have none of. */
 export const graveFindings = (found: AxeFinding[]): string[] =>
-  found.filter((v) => v.impact === 'critical' || v.impact === 'serious').map((v) => `${v.id} (${v.impact} ×${v.count}): ${v.targets.join(' | ')}`);
+  found
+    .filter((v) => v.impact === 'critical' || v.impact === 'serious')
+    .map((v) => `${v.id} (${v.impact} ×${v.count}): ${v.targets.join(' | ')}`);
 
 /** axe-core's critical and serious findings on the page as it stands. */
 export async function seriousFindings(page: Page, opts: { settled?: boolean } = {}): Promise<string[]> {
@@ -131,7 +156,13 @@ export async function pick(page: Page, trigger: Locator, option: string | RegExp
   // not on an option. A person clicks the option again; so do we, twice at most, and the step
   // still fails when the menu never closes.
   for (let again = 0; again < 2; again++) {
-    if (await menu.waitFor({ state: 'detached', timeout: 5_000 }).then(() => true, () => false)) return;
+    if (
+      await menu.waitFor({ state: 'detached', timeout: 5_000 }).then(
+        () => true,
+        () => false,
+      )
+    )
+      return;
     if (await choice.isVisible()) await choice.click();
   }
   await expect.poll(() => menu.count()).toBe(0);
@@ -165,7 +196,8 @@ export async function callApi(e: E2E, method: string, path: string, as: string, 
 }
 
 export async function startE2E(title = '煙具專賣店 匯款回報系統'): Promise<E2E> {
-  if (!existsSync(join(DIST_ADMIN, 'admin.html'))) throw new Error(`${DIST_ADMIN} is missing: run "npm run build" (npm test does it first)`);
+  if (!existsSync(join(DIST_ADMIN, 'admin.html')))
+    throw new Error(`${DIST_ADMIN} is missing: run "npm run build" (npm test does it first)`);
   const t = await createTestDb('sqlite');
   const fixture = await seed(t.db);
   const errors: unknown[] = [];
@@ -175,7 +207,16 @@ export async function startE2E(title = '煙具專賣店 匯款回報系統'): Pr
   const url = server.url;
   const browser = await chromium.launch({
     executablePath: CHROMIUM,
-    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--lang=zh-TW', '--disable-quic', '--no-first-run', '--disable-component-update', '--disable-sync'],
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-background-networking',
+      '--lang=zh-TW',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
   });
   mkdirSync(SCREENSHOTS, { recursive: true });
   const e2e: E2E = {
@@ -185,7 +226,12 @@ export async function startE2E(title = '煙具專賣店 匯款回報系統'): Pr
     browser,
     errors,
     async context(viewport = DESK) {
-      const ctx = await browser.newContext({ viewport, locale: 'zh-TW', timezoneId: 'Asia/Taipei', acceptDownloads: true });
+      const ctx = await browser.newContext({
+        viewport,
+        locale: 'zh-TW',
+        timezoneId: 'Asia/Taipei',
+        acceptDownloads: true,
+      });
       // Fail at the step that waits, well before the test's own time-out; as long as expect.poll
       // waits (vitest.config.ts), since a menu closing took over 8 s with the machine at load 12.
       ctx.setDefaultTimeout(20_000);

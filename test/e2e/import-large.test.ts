@@ -33,7 +33,11 @@ describe.skipIf(!HAS_CHROMIUM)('import wizard and a file too big for the browser
     await page.getByTestId('import-file').setInputFiles(file);
     await page.getByTestId('import-file-info').waitFor();
     const dialog = page.getByTestId('import-dialog');
-    await expect.poll(() => dialog.textContent()).toContain('檔案大於 20 MB，無法在瀏覽器中匯入。請在伺服器上以指令匯入：remit import 檔案名稱.xlsx（.xlsx 或 CSV 最多 1048576 筆）');
+    await expect
+      .poll(() => dialog.textContent())
+      .toContain(
+        '檔案大於 20 MB，無法在瀏覽器中匯入。請在伺服器上以指令匯入：remit import 檔案名稱.xlsx（.xlsx 或 CSV 最多 1048576 筆）',
+      );
     expect(await page.getByTestId('import-file-info').textContent()).toBe('一年的匯款.xlsx（21504.0 KB）');
     expect(await page.getByRole('button', { name: '下一步' }).isDisabled()).toBe(true);
     await e.shot(page, `import-too-big-${w}`);

@@ -31,7 +31,16 @@ describe.skipIf(!HAS_CHROMIUM)('the import preview', () => {
     writeFileSync(csv, [HEADERS, ...rows].map((r) => r.join(',')).join('\r\n') + '\r\n', 'utf8');
     execFileSync(
       'soffice',
-      [`-env:UserInstallation=file://${join(dir, 'lo-profile')}`, '--headless', '--infilter=CSV:44,34,76,1', '--convert-to', 'xlsx', '--outdir', dir, csv],
+      [
+        `-env:UserInstallation=file://${join(dir, 'lo-profile')}`,
+        '--headless',
+        '--infilter=CSV:44,34,76,1',
+        '--convert-to',
+        'xlsx',
+        '--outdir',
+        dir,
+        csv,
+      ],
       { stdio: 'ignore', timeout: 120_000 },
     );
     return join(dir, `${name}.xlsx`);
@@ -54,12 +63,24 @@ describe.skipIf(!HAS_CHROMIUM)('the import preview', () => {
     const made = await fetch(`${e.url}/api/payments`, {
       method: 'POST',
       headers: { authorization: `Bearer ${e.tokens.admin}`, 'content-type': 'application/json' },
-      body: JSON.stringify({ last_five: '10005', paid_at: `${day}T10:00`, amount: 5000, store_id: e.stores.A.id, note: '' }),
+      body: JSON.stringify({
+        last_five: '10005',
+        paid_at: `${day}T10:00`,
+        amount: 5000,
+        store_id: e.stores.A.id,
+        note: '',
+      }),
     });
     expect(made.status).toBe(201);
     storedUuid = (await made.json()).uuid;
     const ctx = { db: e.t.db, security: TEST_SECURITY, actor: systemActor('test'), ip: null };
-    await createUser(ctx, { username: 'tpe_manager', password: PASSWORD, role: 'user', store_id: e.stores.A.id, permissions: ['view_payments', 'manage_payments'] });
+    await createUser(ctx, {
+      username: 'tpe_manager',
+      password: PASSWORD,
+      role: 'user',
+      store_id: e.stores.A.id,
+      permissions: ['view_payments', 'manage_payments'],
+    });
   }, 240_000);
   afterAll(async () => {
     await e?.close();
@@ -75,7 +96,8 @@ describe.skipIf(!HAS_CHROMIUM)('the import preview', () => {
     await page.getByTestId('import-checking').waitFor({ state: 'detached' });
   }
   /** a preview row's mark and reason (the columns after the row number) */
-  const cells = async (page: Page, row: number) => (await page.getByTestId(`import-row-${row}`).locator('td').allInnerTexts()).map((t) => t.trim()).slice(1, 3);
+  const cells = async (page: Page, row: number) =>
+    (await page.getByTestId(`import-row-${row}`).locator('td').allInnerTexts()).map((t) => t.trim()).slice(1, 3);
 
   it('marks each row with its reason, checks the database, and counts what it lists (admin at a desk)', async () => {
     const page = await e.signedIn('admin', '/admin/payments', DESK);
@@ -134,7 +156,12 @@ describe.skipIf(!HAS_CHROMIUM)('the import preview', () => {
     const box = (await page.getByTestId('import-dialog').locator('.MuiDialog-paper').boundingBox())!;
     expect(box.x).toBeGreaterThanOrEqual(0);
     expect(box.x + box.width).toBeLessThanOrEqual(PHONE.width);
-    expect(await page.getByTestId('import-dialog').locator('.MuiDialogContent-root').evaluate((el) => el.scrollWidth <= el.clientWidth)).toBe(true);
+    expect(
+      await page
+        .getByTestId('import-dialog')
+        .locator('.MuiDialogContent-root')
+        .evaluate((el) => el.scrollWidth <= el.clientWidth),
+    ).toBe(true);
     await settle(page);
     await page.screenshot({ path: join(SCREENSHOTS, 'import-preview-reasons-375.png') });
     await page.context().close();
@@ -142,7 +169,10 @@ describe.skipIf(!HAS_CHROMIUM)('the import preview', () => {
 
   it('sends a sheet over the browser’s row limit to the command line, recognising the refusal by its code (issue 23, item 3)', async () => {
     // a small file whose sheet says it runs to row 200 000: refused before any row is read
-    const sheet = SHEET_PREFIX.replace('<sheetData>', '<dimension ref="A1:G200000"/><sheetData>') + '<row r="1"><c r="A1" t="inlineStr"><is><t>營業日期</t></is></c></row>' + SHEET_SUFFIX;
+    const sheet =
+      SHEET_PREFIX.replace('<sheetData>', '<dimension ref="A1:G200000"/><sheetData>') +
+      '<row r="1"><c r="A1" t="inlineStr"><is><t>營業日期</t></is></c></row>' +
+      SHEET_SUFFIX;
     const file = join(dir, 'tall.xlsx');
     writeFileSync(file, xlsxWith(entry('xl/worksheets/sheet1.xml', sheet)));
     for (const size of [PHONE, DESK]) {
@@ -152,7 +182,9 @@ describe.skipIf(!HAS_CHROMIUM)('the import preview', () => {
       await page.getByRole('button', { name: '下一步' }).click();
       const alert = page.getByTestId('import-dialog').getByRole('alert');
       await alert.waitFor();
-      expect(await alert.innerText()).toBe('瀏覽器一次最多匯入 100000 筆。更多的資料請在伺服器上以指令匯入：remit import 檔案名稱.xlsx（.xlsx 或 CSV 最多 1048576 筆）');
+      expect(await alert.innerText()).toBe(
+        '瀏覽器一次最多匯入 100000 筆。更多的資料請在伺服器上以指令匯入：remit import 檔案名稱.xlsx（.xlsx 或 CSV 最多 1048576 筆）',
+      );
       await settle(page);
       await page.screenshot({ path: join(SCREENSHOTS, `import-too-many-rows-${size.width}.png`) });
       await page.context().close();

@@ -30,7 +30,8 @@ async function flood(e: E2E, storeId: number, count: number): Promise<void> {
   for (let i = 0; i < rows.length; i += 200) await e.t.db('payments').insert(rows.slice(i, i + 200));
 }
 
-const customerReports = async (e: E2E, storeId: number) => Number((await e.t.db('payments').where({ store_id: storeId, source: 'customer' }).count({ n: '*' }).first())!.n);
+const customerReports = async (e: E2E, storeId: number) =>
+  Number((await e.t.db('payments').where({ store_id: storeId, source: 'customer' }).count({ n: '*' }).first())!.n);
 
 describe.skipIf(!HAS_CHROMIUM)('a flood through a public link, in the back office', () => {
   let e: E2E;
@@ -41,12 +42,19 @@ describe.skipIf(!HAS_CHROMIUM)('a flood through a public link, in the back offic
 
   for (const viewport of [PHONE, DESK]) {
     it(`is named with its count, found, and removed behind 復原 at ${viewport.width} px`, async () => {
-      const store = (await callApi(e, 'POST', '/stores', 'admin', { name: `洪水店${viewport.width}`, code: `F${viewport.width}` }) as { id: number }).id;
+      const store = (
+        (await callApi(e, 'POST', '/stores', 'admin', {
+          name: `洪水店${viewport.width}`,
+          code: `F${viewport.width}`,
+        })) as { id: number }
+      ).id;
       await flood(e, store, 80);
       const page = await e.signedIn('admin', '/admin/stores', viewport);
       const notice = page.getByTestId(`flood-${store}`);
       await notice.waitFor();
-      expect(await notice.innerText()).toContain(`洪水店${viewport.width} (F${viewport.width}) 的公開連結今天收到 80 筆顧客回報，可能有人大量送出。`);
+      expect(await notice.innerText()).toContain(
+        `洪水店${viewport.width} (F${viewport.width}) 的公開連結今天收到 80 筆顧客回報，可能有人大量送出。`,
+      );
       expect(await notice.innerText()).toContain('重新產生');
       expect(graveFindings(await axeFindings(page))).toEqual([]);
       await e.shot(page, `link-flood-stores-${viewport.width}`);
@@ -54,7 +62,9 @@ describe.skipIf(!HAS_CHROMIUM)('a flood through a public link, in the back offic
       // 查看這些回報: the list on the store's customer reports received today
       await notice.getByRole('button', { name: '查看這些回報' }).click();
       await page.getByTestId('filter-received').waitFor();
-      await expect.poll(() => page.locator('.RaDatagrid-row, [data-testid^="payment-card-"]').count()).toBeGreaterThan(0);
+      await expect
+        .poll(() => page.locator('.RaDatagrid-row, [data-testid^="payment-card-"]').count())
+        .toBeGreaterThan(0);
       expect(await page.getByTestId(`flood-${store}`).count()).toBe(1);
 
       // 移除, then 復原: nothing is removed
@@ -86,7 +96,12 @@ describe.skipIf(!HAS_CHROMIUM)('a flood through a public link, in the back offic
     await viewer.getByTestId(`flood-${e.stores.A.id}`).waitFor();
     expect(await viewer.getByTestId(`flood-remove-${e.stores.A.id}`).count()).toBe(0);
     expect(await viewer.getByTestId(`flood-${e.stores.B.id}`).count()).toBe(0);
-    expect(await viewer.getByTestId('flood-notices').getByTestId(/^flood-\d+$/).count()).toBe(1);
+    expect(
+      await viewer
+        .getByTestId('flood-notices')
+        .getByTestId(/^flood-\d+$/)
+        .count(),
+    ).toBe(1);
     await viewer.context().close();
   });
 });

@@ -10,10 +10,19 @@ import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { taipeiDate } from '../../core/index.js';
-import { callApi, DESK, HAS_CHROMIUM, minutesAgoToday, PHONE, seriousFindings, settle, startE2E, type E2E } from './harness.js';
+import {
+  callApi,
+  DESK,
+  HAS_CHROMIUM,
+  minutesAgoToday,
+  PHONE,
+  seriousFindings,
+  settle,
+  startE2E,
+  type E2E,
+} from './harness.js';
 
 const SHOTS = '/work/shots/h26';
-
 
 describe.skipIf(!HAS_CHROMIUM)('修改付款方式 in the back office', () => {
   let e: E2E;
@@ -27,7 +36,10 @@ describe.skipIf(!HAS_CHROMIUM)('修改付款方式 in the back office', () => {
     }
   };
   const sale = async (body: Record<string, unknown>) => {
-    const r = (await callApi(e, 'POST', '/payments', 'branchA', { note: '', store_id: e.stores.A.id, ...body })) as { uuid?: string; message?: string };
+    const r = (await callApi(e, 'POST', '/payments', 'branchA', { note: '', store_id: e.stores.A.id, ...body })) as {
+      uuid?: string;
+      message?: string;
+    };
     expect(r.uuid, JSON.stringify(r)).toBeTruthy();
     return r.uuid!;
   };
@@ -69,12 +81,23 @@ describe.skipIf(!HAS_CHROMIUM)('修改付款方式 in the back office', () => {
       await dialog.getByRole('button', { name: '儲存' }).click();
       await expect.poll(() => dialog.count()).toBe(0);
       // the desk's row shows the method as its button; a phone's card in its heading, with a pencil
-      if (width > 600) await expect.poll(() => page.getByTestId(`method-edit-${cash}`).textContent()).toBe('員工購物-電子支付-LINE Pay');
-      else await expect.poll(() => page.getByTestId(`payment-card-${cash}`).getByLabel('付款方式', { exact: true }).textContent()).toBe('員工購物-電子支付-LINE Pay');
+      if (width > 600)
+        await expect
+          .poll(() => page.getByTestId(`method-edit-${cash}`).textContent())
+          .toBe('員工購物-電子支付-LINE Pay');
+      else
+        await expect
+          .poll(() => page.getByTestId(`payment-card-${cash}`).getByLabel('付款方式', { exact: true }).textContent())
+          .toBe('員工購物-電子支付-LINE Pay');
       const button = page.getByTestId(`method-edit-${cash}`);
       if (width > 600) expect(await button.getAttribute('title')).toBe('修改付款方式');
       else expect(await button.getAttribute('aria-label')).toBe('修改付款方式（目前：員工購物-電子支付-LINE Pay）');
-      expect(await row(cash)).toMatchObject({ method: '電子支付', method_detail: 'LINE Pay', last_five: '', status: '已入帳' });
+      expect(await row(cash)).toMatchObject({
+        method: '電子支付',
+        method_detail: 'LINE Pay',
+        last_five: '',
+        status: '已入帳',
+      });
 
       // 現金 to 匯款: the last five is asked, with the form's message when missing
       await open(cash2);
@@ -117,7 +140,10 @@ describe.skipIf(!HAS_CHROMIUM)('修改付款方式 in the back office', () => {
     await dialog.getByLabel('電子支付類型').fill('街口支付');
     // past 600 px the menu beside the list is no longer a drawer and the filters unfold (the list
     // stays cards below 1200 px): the dialog stays, with what was typed
-    for (const [w, h] of [[812, 375], [375, 812]]) {
+    for (const [w, h] of [
+      [812, 375],
+      [375, 812],
+    ]) {
       await page.setViewportSize({ width: w, height: h });
       await page.waitForFunction((x) => innerWidth === x, w);
       await settle(page);
@@ -138,8 +164,19 @@ describe.skipIf(!HAS_CHROMIUM)('修改付款方式 in the back office', () => {
 
   it('a cash entry of a closed day is refused with the close’s message; the list shows it unchanged', async () => {
     const B = e.stores.B.id;
-    const r = (await callApi(e, 'POST', '/payments', 'admin', { method: '現金', amount: 1234, paid_at: ago(10), note: '', store_id: B })) as { uuid: string };
-    const closed = (await callApi(e, 'POST', '/closes', 'admin', { store_id: B, date: today, counted: 1234, opening: 0 })) as { message?: string };
+    const r = (await callApi(e, 'POST', '/payments', 'admin', {
+      method: '現金',
+      amount: 1234,
+      paid_at: ago(10),
+      note: '',
+      store_id: B,
+    })) as { uuid: string };
+    const closed = (await callApi(e, 'POST', '/closes', 'admin', {
+      store_id: B,
+      date: today,
+      counted: 1234,
+      opening: 0,
+    })) as { message?: string };
     expect(closed.message, JSON.stringify(closed)).toBeUndefined();
     const page = await e.signedIn('branchB', '/admin/payments', DESK);
     await page.getByTestId(`method-edit-${r.uuid}`).click();
@@ -149,7 +186,9 @@ describe.skipIf(!HAS_CHROMIUM)('修改付款方式 in the back office', () => {
     const store = `${e.stores.B.name} (${e.stores.B.code})`;
     await expect
       .poll(() => page.getByTestId('method-edit-error').textContent())
-      .toBe(`${store} ${today} 已日結，當天的現金收支已鎖定：需要「匯款管理」權限才能新增、修改或刪除（或請主管重新開帳）`);
+      .toBe(
+        `${store} ${today} 已日結，當天的現金收支已鎖定：需要「匯款管理」權限才能新增、修改或刪除（或請主管重新開帳）`,
+      );
     await shot(page, 'method-edit-locked-1280');
     expect(await row(r.uuid)).toMatchObject({ method: '現金' });
     await dialog.getByRole('button', { name: '取消' }).click();

@@ -41,10 +41,18 @@ describe.skipIf(!HAS_CHROMIUM)('payment methods on the form and the list', () =>
       await shot(page, `form-cash-${width}`);
       await page.getByRole('button', { name: '提交現金收款' }).click();
       await page.getByTestId('banner-success').waitFor();
-      const cashUuid = /追蹤編號：([0-9a-f-]{36})$/.exec((await page.getByTestId('banner-success').textContent()) ?? '')?.[1];
+      const cashUuid = /追蹤編號：([0-9a-f-]{36})$/.exec(
+        (await page.getByTestId('banner-success').textContent()) ?? '',
+      )?.[1];
       expect(await page.getByTestId('banner-success').textContent()).toMatch(/^現金收款已記錄（已入帳）！追蹤編號：/);
       const cash = await e.t.db('payments').where({ uuid: cashUuid }).first();
-      expect([cash.method, cash.last_five, cash.status, Number(cash.amount), Boolean(cash.employee)]).toEqual(['現金', '', '已入帳', 300 + width, false]);
+      expect([cash.method, cash.last_five, cash.status, Number(cash.amount), Boolean(cash.employee)]).toEqual([
+        '現金',
+        '',
+        '已入帳',
+        300 + width,
+        false,
+      ]);
       // the next entry keeps the method
       expect(await page.getByRole('radio', { name: '現金' }).isChecked()).toBe(true);
 
@@ -57,8 +65,17 @@ describe.skipIf(!HAS_CHROMIUM)('payment methods on the form and the list', () =>
       await page.getByRole('button', { name: '提交電子支付收款' }).click();
       await page.getByTestId('banner-success').waitFor();
       await expect.poll(() => page.getByTestId('banner-success').textContent()).toMatch(/^電子支付收款已記錄/);
-      const epay = await e.t.db('payments').where({ amount: 500 + width }).first();
-      expect([epay.method, epay.method_detail, epay.last_five, epay.status, Boolean(epay.employee)]).toEqual(['電子支付', 'LINE Pay', '', '已入帳', true]);
+      const epay = await e.t
+        .db('payments')
+        .where({ amount: 500 + width })
+        .first();
+      expect([epay.method, epay.method_detail, epay.last_five, epay.status, Boolean(epay.employee)]).toEqual([
+        '電子支付',
+        'LINE Pay',
+        '',
+        '已入帳',
+        true,
+      ]);
 
       // back to 匯款: the last five is asked again, and a transfer without it is refused on the page
       await page.getByRole('radio', { name: '匯款' }).check();
@@ -92,17 +109,27 @@ describe.skipIf(!HAS_CHROMIUM)('payment methods on the form and the list', () =>
   }
 
   it('the list shows 付款方式 and filters by it, at 1280 and 375 px', async () => {
-    const page = await e.signedIn('admin', '/admin/payments?displayedFilters=%7B%7D&filter=%7B%22method%22%3A%22%E7%8F%BE%E9%87%91%22%7D', DESK);
+    const page = await e.signedIn(
+      'admin',
+      '/admin/payments?displayedFilters=%7B%7D&filter=%7B%22method%22%3A%22%E7%8F%BE%E9%87%91%22%7D',
+      DESK,
+    );
     await page.getByTestId('filter-method').waitFor();
     await expect.poll(() => page.locator('td.column-method').allTextContents()).toEqual(['現金', '現金']);
     await shot(page, 'list-cash-1280');
     // by the select, as a person would
     await page.getByTestId('filter-method').click();
     await page.getByRole('option', { name: '電子支付' }).click();
-    await expect.poll(() => page.locator('td.column-method').allTextContents()).toEqual(['員工購物-電子支付-LINE Pay', '員工購物-電子支付-LINE Pay']);
+    await expect
+      .poll(() => page.locator('td.column-method').allTextContents())
+      .toEqual(['員工購物-電子支付-LINE Pay', '員工購物-電子支付-LINE Pay']);
     await page.context().close();
 
-    const phone = await e.signedIn('admin', '/admin/payments?displayedFilters=%7B%7D&filter=%7B%22method%22%3A%22%E7%8F%BE%E9%87%91%22%7D', { width: 375, height: 800 });
+    const phone = await e.signedIn(
+      'admin',
+      '/admin/payments?displayedFilters=%7B%7D&filter=%7B%22method%22%3A%22%E7%8F%BE%E9%87%91%22%7D',
+      { width: 375, height: 800 },
+    );
     await phone.getByTestId('payment-cards').waitFor();
     await expect.poll(() => phone.locator('[data-testid^="payment-card-"]').count()).toBe(2);
     expect(await phone.getByTestId('payment-cards').textContent()).toContain('現金');

@@ -22,7 +22,8 @@ const daysAgo = (n: number) => addDays(today, -n);
 describe.skipIf(!HAS_CHROMIUM)('the payments list for daily use', () => {
   let e: E2E;
   const ids: Record<string, string> = {};
-  const api = (method: string, path: string, as: string, body?: unknown) => callApi(e, method, path, as, body) as Promise<any>;
+  const api = (method: string, path: string, as: string, body?: unknown) =>
+    callApi(e, method, path, as, body) as Promise<any>;
   const pay = async (name: string, as: string, body: Record<string, unknown>) => {
     ids[name] = (await api('POST', '/payments', as, { confirm_duplicate: true, note: '', ...body })).uuid;
   };
@@ -41,9 +42,20 @@ describe.skipIf(!HAS_CHROMIUM)('the payments list for daily use', () => {
         store_id: mine ? e.stores.A.id : e.stores.B.id,
       });
     }
-    await pay('cash', 'branchA', { last_five: '02468', paid_at: `${daysAgo(1)}T20:00`, amount: 4321, store_id: e.stores.A.id, note: '早班現金' });
+    await pay('cash', 'branchA', {
+      last_five: '02468',
+      paid_at: `${daysAgo(1)}T20:00`,
+      amount: 4321,
+      store_id: e.stores.A.id,
+      note: '早班現金',
+    });
     // Outside the default range: found only by widening the dates.
-    await pay('lastMonth', 'admin', { last_five: '97531', paid_at: `${quickDateRange('lastMonth').from}T12:00`, amount: 777, store_id: e.stores.C.id });
+    await pay('lastMonth', 'admin', {
+      last_five: '97531',
+      paid_at: `${quickDateRange('lastMonth').from}T12:00`,
+      amount: 777,
+      store_id: e.stores.C.id,
+    });
   });
   afterAll(async () => e?.close());
 
@@ -58,12 +70,32 @@ describe.skipIf(!HAS_CHROMIUM)('the payments list for daily use', () => {
   it('no page of the back office is wider than a 375 px phone, for an admin and for branch staff', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'remit-e2e-'));
     const wb = XLSX.utils.book_new();
-    const rows = [HEADERS, [today, '55555', `${today} 08:00`, 1200, '一行很長很長很長很長很長很長很長很長很長的備註文字', '台北店', '已點收'], [today, '12', '', -1, '', '沒有這家', '']];
+    const rows = [
+      HEADERS,
+      [
+        today,
+        '55555',
+        `${today} 08:00`,
+        1200,
+        '一行很長很長很長很長很長很長很長很長很長的備註文字',
+        '台北店',
+        '已點收',
+      ],
+      [today, '12', '', -1, '', '沒有這家', ''],
+    ];
     XLSX.utils.book_append_sheet(wb, XLSX.utils.aoa_to_sheet(rows), '匯款記錄');
     writeFileSync(join(dir, 'preview.xlsx'), XLSX.write(wb, { type: 'buffer', bookType: 'xlsx' }) as Buffer);
 
     for (const user of ['admin', 'branchA']) {
-      for (const path of ['/admin/payments', '/admin/users', '/admin/dashboard', '/admin/stores', '/admin/audit', '/admin/reconcile', '/']) {
+      for (const path of [
+        '/admin/payments',
+        '/admin/users',
+        '/admin/dashboard',
+        '/admin/stores',
+        '/admin/audit',
+        '/admin/reconcile',
+        '/',
+      ]) {
         const page = await e.signedIn(user, path, PHONE);
         await ready(page);
         expect(await width(page), `${user} ${path}`).toBeLessThanOrEqual(375);
@@ -134,10 +166,13 @@ describe.skipIf(!HAS_CHROMIUM)('the payments list for daily use', () => {
       const page = await e.signedIn(user, '/admin/payments', DESK);
       await page.locator('tbody tr').first().waitFor();
       await ready(page);
-      const inView = await page.locator('tbody tr').evaluateAll((trs) => trs.filter((tr) => {
-        const r = tr.getBoundingClientRect();
-        return r.top >= 0 && r.bottom <= window.innerHeight;
-      }).length);
+      const inView = await page.locator('tbody tr').evaluateAll(
+        (trs) =>
+          trs.filter((tr) => {
+            const r = tr.getBoundingClientRect();
+            return r.top >= 0 && r.bottom <= window.innerHeight;
+          }).length,
+      );
       // What the screen shows, not the full page: the rows a person sees without scrolling.
       await page.screenshot({ path: join(SCREENSHOTS, `payments-dense-${user}-1280.png`) });
       // Branch staff have fifteen payments in the range: all of them.
@@ -180,17 +215,33 @@ describe.skipIf(!HAS_CHROMIUM)('the payments list for daily use', () => {
 
     await page.getByRole('button', { name: '清除篩選' }).click();
     await expect.poll(() => search.inputValue()).toBe('');
-    for (const [label, name] of [['今天', 'today'], ['昨天', 'yesterday'], ['本週', 'thisWeek'], ['本月', 'thisMonth']] as const) {
+    for (const [label, name] of [
+      ['今天', 'today'],
+      ['昨天', 'yesterday'],
+      ['本週', 'thisWeek'],
+      ['本月', 'thisMonth'],
+    ] as const) {
       await page.getByTestId('quick-ranges').getByRole('button', { name: label }).click();
       const r = quickDateRange(name);
-      const dates = async () => [await page.getByTestId('filter-from').inputValue(), await page.getByTestId('filter-to').inputValue()];
+      const dates = async () => [
+        await page.getByTestId('filter-from').inputValue(),
+        await page.getByTestId('filter-to').inputValue(),
+      ];
       await expect.poll(dates, { message: label }).toEqual([r.from, r.to]);
     }
     await page.getByRole('button', { name: '昨天' }).click();
     const y = quickDateRange('yesterday');
-    const yesterdays = (await api('GET', `/payments?range=[0,999]&filter=${encodeURIComponent(JSON.stringify({ paid_at_gte: y.from, paid_at_lte: y.to }))}`, 'admin')).length;
+    const yesterdays = (
+      await api(
+        'GET',
+        `/payments?range=[0,999]&filter=${encodeURIComponent(JSON.stringify({ paid_at_gte: y.from, paid_at_lte: y.to }))}`,
+        'admin',
+      )
+    ).length;
     expect(yesterdays).toBeGreaterThan(10);
-    await expect.poll(() => page.getByTestId('count-line').textContent()).toMatch(new RegExp(`^顯示 ${yesterdays} 筆，共 \\d+ 筆$`));
+    await expect
+      .poll(() => page.getByTestId('count-line').textContent())
+      .toMatch(new RegExp(`^顯示 ${yesterdays} 筆，共 \\d+ 筆$`));
     await page.context().close();
   });
 
@@ -235,7 +286,11 @@ describe.skipIf(!HAS_CHROMIUM)('the payments list for daily use', () => {
     const page = await e.signedIn('admin', '/admin/payments', DESK);
     await page.locator('tbody tr').first().waitFor();
     const all = page.locator('thead input[type="checkbox"]');
-    const state = () => all.evaluate((el: HTMLInputElement) => ({ checked: el.checked, indeterminate: el.dataset.indeterminate === 'true' }));
+    const state = () =>
+      all.evaluate((el: HTMLInputElement) => ({
+        checked: el.checked,
+        indeterminate: el.dataset.indeterminate === 'true',
+      }));
     expect(await state()).toEqual({ checked: false, indeterminate: false });
     await page.locator('tbody tr').nth(0).locator('input[type="checkbox"]').check();
     await page.locator('tbody tr').nth(1).locator('input[type="checkbox"]').check();
@@ -254,7 +309,9 @@ describe.skipIf(!HAS_CHROMIUM)('the payments list for daily use', () => {
     await page.getByTestId('filter-search').fill('早班');
     await expect.poll(() => page.locator('tbody tr').count()).toBe(1);
     // Every payment the admin may see, from the API's own count.
-    const res = await fetch(`${e.url}/api/payments?range=[0,0]`, { headers: { authorization: `Bearer ${e.tokens.admin}` } });
+    const res = await fetch(`${e.url}/api/payments?range=[0,0]`, {
+      headers: { authorization: `Bearer ${e.tokens.admin}` },
+    });
     const total = Number(res.headers.get('content-range')?.split('/')[1]);
     expect(total).toBeGreaterThan(25);
     await expect.poll(() => page.getByTestId('count-line').textContent()).toBe(`顯示 1 筆，共 ${total} 筆`);

@@ -29,7 +29,13 @@ describe.skipIf(!HAS_CHROMIUM)('payments tab in the browser', () => {
 
   beforeAll(async () => {
     e = await startE2E();
-    await pay('a1', { last_five: '11111', paid_at: `${today}T09:15`, amount: 1500, store_id: e.stores.A.id, note: '早班' });
+    await pay('a1', {
+      last_five: '11111',
+      paid_at: `${today}T09:15`,
+      amount: 1500,
+      store_id: e.stores.A.id,
+      note: '早班',
+    });
     await pay('a2', { last_five: '22222', paid_at: `${daysAgo(1)}T10:00`, amount: 2300, store_id: e.stores.A.id });
     await pay('b1', { last_five: '33333', paid_at: `${daysAgo(2)}T11:00`, amount: 800, store_id: e.stores.B.id });
     await pay('old', { last_five: '44444', paid_at: `${daysAgo(10)}T12:00`, amount: 999, store_id: e.stores.C.id });
@@ -70,7 +76,16 @@ describe.skipIf(!HAS_CHROMIUM)('payments tab in the browser', () => {
     const note = page.getByTestId(`note-${ids.a2}`);
     await note.fill('已核對');
     await note.blur();
-    await expect.poll(async () => (await (await fetch(`${e.url}/api/payments/${ids.a2}`, { headers: { authorization: `Bearer ${e.tokens.admin}` } })).json()).note).toBe('已核對');
+    await expect
+      .poll(
+        async () =>
+          (
+            await (
+              await fetch(`${e.url}/api/payments/${ids.a2}`, { headers: { authorization: `Bearer ${e.tokens.admin}` } })
+            ).json()
+          ).note,
+      )
+      .toBe('已核對');
     await page.reload();
     await page.getByTestId(`note-${ids.a2}`).waitFor();
     expect(await page.getByTestId(`note-${ids.a2}`).inputValue()).toBe('已核對');
@@ -98,7 +113,11 @@ describe.skipIf(!HAS_CHROMIUM)('payments tab in the browser', () => {
   it('deletes one payment after confirming, and a batch after confirming the count', async () => {
     const page = await e.signedIn('admin', '/admin/payments');
     await page.getByTestId(`delete-${ids.a1}`).click();
-    await page.getByText('確定要刪除帳號後五碼 11111、金額 NT$1,500 的匯款記錄嗎？刪除後幾秒內仍可按「復原」取消，之後無法復原。').waitFor();
+    await page
+      .getByText(
+        '確定要刪除帳號後五碼 11111、金額 NT$1,500 的匯款記錄嗎？刪除後幾秒內仍可按「復原」取消，之後無法復原。',
+      )
+      .waitFor();
     await page.getByRole('button', { name: '確認刪除' }).click();
     await expect.poll(() => rows(page).count()).toBe(2);
     await page.getByRole('button', { name: '復原' }).waitFor({ state: 'detached', timeout: 15_000 });
@@ -111,7 +130,9 @@ describe.skipIf(!HAS_CHROMIUM)('payments tab in the browser', () => {
     await page.getByRole('button', { name: '確認刪除' }).click();
     // the rows go at once; the deletes are sent when the 復原 notice has gone, and then nothing is left
     await page.getByRole('button', { name: '復原' }).waitFor({ state: 'detached', timeout: 15_000 });
-    await expect.poll(() => page.getByTestId('payments-empty').textContent(), { timeout: 10_000 }).toBe('目前沒有任何匯款記錄');
+    await expect
+      .poll(() => page.getByTestId('payments-empty').textContent(), { timeout: 10_000 })
+      .toBe('目前沒有任何匯款記錄');
     await page.context().close();
   });
 
@@ -129,7 +150,10 @@ describe.skipIf(!HAS_CHROMIUM)('payments tab in the browser', () => {
         [today, '66666', `${today} 08:30`, 3400, '', 'TXG', ''],
       ]),
     );
-    writeFileSync(join(dir, 'bad.xlsx'), sheet(Array.from({ length: 8 }, (_, i) => [today, '12', '', -i, '', '沒有這家', ''])));
+    writeFileSync(
+      join(dir, 'bad.xlsx'),
+      sheet(Array.from({ length: 8 }, (_, i) => [today, '12', '', -i, '', '沒有這家', ''])),
+    );
 
     const page = await e.signedIn('admin', '/admin/payments');
     await page.getByRole('button', { name: 'Excel 匯入' }).click();

@@ -22,7 +22,6 @@ const STATEMENT = [
   '2026/11/08,12:00:00,利息存入,0,33,7033,,',
 ].join('\n');
 
-
 describe.skipIf(!HAS_CHROMIUM)('可能為分次或合併付款 on the 對帳 page', () => {
   let e: E2E;
   const uuids: Record<string, string> = {};
@@ -47,42 +46,51 @@ describe.skipIf(!HAS_CHROMIUM)('可能為分次或合併付款 on the 對帳 pag
     await e?.close();
   });
 
-  it.each(SIZES)('at %s px: each group with its reports, credits and sums, read only; its credits not unreported; axe clean', async (label, size) => {
-    const page = await e.signedIn('admin', '/admin/reconcile', size);
-    await page.getByTestId('statement-file').setInputFiles({ name: `分次合併_${label}.csv`, mimeType: 'text/csv', buffer: Buffer.from(STATEMENT, 'utf8') });
-    await page.getByTestId('statement-summary').waitFor();
-    const groups = page.getByTestId('queue-groups');
-    await expect.poll(() => groups.getByTestId('group-item').count()).toBe(2);
-    expect(await groups.getByRole('heading', { level: 2 }).textContent()).toBe('可能為分次或合併付款');
-    expect(await groups.getByTestId('groups-read-only').textContent()).toBe('一筆匯款只能連結一筆金額相同的入帳，這裡無法確認；核對無誤後，請在「匯款記錄」將這些回報改為已入帳');
+  it.each(SIZES)(
+    'at %s px: each group with its reports, credits and sums, read only; its credits not unreported; axe clean',
+    async (label, size) => {
+      const page = await e.signedIn('admin', '/admin/reconcile', size);
+      await page
+        .getByTestId('statement-file')
+        .setInputFiles({ name: `分次合併_${label}.csv`, mimeType: 'text/csv', buffer: Buffer.from(STATEMENT, 'utf8') });
+      await page.getByTestId('statement-summary').waitFor();
+      const groups = page.getByTestId('queue-groups');
+      await expect.poll(() => groups.getByTestId('group-item').count()).toBe(2);
+      expect(await groups.getByRole('heading', { level: 2 }).textContent()).toBe('可能為分次或合併付款');
+      expect(await groups.getByTestId('groups-read-only').textContent()).toBe(
+        '一筆匯款只能連結一筆金額相同的入帳，這裡無法確認；核對無誤後，請在「匯款記錄」將這些回報改為已入帳',
+      );
 
-    const [combined, split] = [groups.getByTestId('group-item').nth(0), groups.getByTestId('group-item').nth(1)];
-    expect(await combined.getByTestId('group-reports').textContent()).toBe('回報 2 筆，合計 NT$2,000');
-    expect(await combined.getByTestId('group-lines').textContent()).toBe('入帳 1 筆，合計 NT$2,000');
-    const combinedText = (await combined.textContent()) ?? '';
-    expect(combinedText).toContain('NT$1,200');
-    expect(combinedText).toContain('NT$800');
-    expect(combinedText).toContain('2 筆回報合計金額相符、後五碼相同');
-    expect(await split.getByTestId('group-reports').textContent()).toBe('回報 1 筆，合計 NT$5,000');
-    expect(await split.getByTestId('group-lines').textContent()).toBe('入帳 2 筆，合計 NT$5,000');
-    const splitText = (await split.textContent()) ?? '';
-    expect(splitText).toContain('0081234544444');
-    expect(splitText).toContain('現金存款');
-    expect(splitText).toContain('2 筆入帳合計金額相符、後五碼相符');
-    // nothing to press: a group is settled in 匯款記錄
-    expect(await groups.getByRole('button').count()).toBe(0);
+      const [combined, split] = [groups.getByTestId('group-item').nth(0), groups.getByTestId('group-item').nth(1)];
+      expect(await combined.getByTestId('group-reports').textContent()).toBe('回報 2 筆，合計 NT$2,000');
+      expect(await combined.getByTestId('group-lines').textContent()).toBe('入帳 1 筆，合計 NT$2,000');
+      const combinedText = (await combined.textContent()) ?? '';
+      expect(combinedText).toContain('NT$1,200');
+      expect(combinedText).toContain('NT$800');
+      expect(combinedText).toContain('2 筆回報合計金額相符、後五碼相同');
+      expect(await split.getByTestId('group-reports').textContent()).toBe('回報 1 筆，合計 NT$5,000');
+      expect(await split.getByTestId('group-lines').textContent()).toBe('入帳 2 筆，合計 NT$5,000');
+      const splitText = (await split.textContent()) ?? '';
+      expect(splitText).toContain('0081234544444');
+      expect(splitText).toContain('現金存款');
+      expect(splitText).toContain('2 筆入帳合計金額相符、後五碼相符');
+      // nothing to press: a group is settled in 匯款記錄
+      expect(await groups.getByRole('button').count()).toBe(0);
 
-    // 銀行有款無回報 holds the interest only
-    const unreported = page.getByTestId('queue-unreported');
-    await expect.poll(() => unreported.getByTestId('unreported-item').count()).toBe(1);
-    expect(await unreported.getByTestId('unreported-item').textContent()).toContain('利息存入');
-    expect(await unreported.getByTestId('open-line-item').count()).toBe(0);
+      // 銀行有款無回報 holds the interest only
+      const unreported = page.getByTestId('queue-unreported');
+      await expect.poll(() => unreported.getByTestId('unreported-item').count()).toBe(1);
+      expect(await unreported.getByTestId('unreported-item').textContent()).toContain('利息存入');
+      expect(await unreported.getByTestId('open-line-item').count()).toBe(0);
 
-    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
-    expect(overflow).toBeLessThanOrEqual(0);
-    expect(await seriousFindings(page)).toEqual([]);
-    await groups.scrollIntoViewIfNeeded();
-    await e.shot(page, `reconcile-groups-${label}`);
-    await page.context().close();
-  });
+      const overflow = await page.evaluate(
+        () => document.documentElement.scrollWidth - document.documentElement.clientWidth,
+      );
+      expect(overflow).toBeLessThanOrEqual(0);
+      expect(await seriousFindings(page)).toEqual([]);
+      await groups.scrollIntoViewIfNeeded();
+      await e.shot(page, `reconcile-groups-${label}`);
+      await page.context().close();
+    },
+  );
 });

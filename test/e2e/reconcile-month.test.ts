@@ -29,7 +29,9 @@ describe.skipIf(!HAS_CHROMIUM)('對帳 with a month of data', () => {
       // the count stands after the title, covering none of it: a four-digit count must not hide 建議入帳's 帳
       const section = page.getByTestId('queue-auto');
       // the badge counts the whole queue, as the API does, not the 200 drawn
-      const all = (await callApi(e, 'GET', '/reconcile/proposals?from=2026-11-01&to=2026-11-30&limit=1', 'admin')) as { page: { total: { auto: number } } };
+      const all = (await callApi(e, 'GET', '/reconcile/proposals?from=2026-11-01&to=2026-11-30&limit=1', 'admin')) as {
+        page: { total: { auto: number } };
+      };
       const total = all.page.total.auto;
       expect(total).toBeGreaterThan(1000);
       expect(await section.locator('.MuiBadge-badge').first().textContent()).toBe(String(total));

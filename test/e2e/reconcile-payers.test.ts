@@ -14,7 +14,6 @@ import { type UserRow } from '../../core/db/rows.js';
 import { TEST_SECURITY } from '../helpers/db.js';
 import { DESK as DESKTOP, HAS_CHROMIUM, PHONE, settle, startE2E, type E2E } from './harness.js';
 
-
 const STATEMENT = [
   '存款交易明細',
   '交易日期,交易時間,摘要,支出,存入,餘額,備註,對方帳號',
@@ -35,15 +34,33 @@ describe.skipIf(!HAS_CHROMIUM)('已記住的付款人 on the 對帳 page', () =>
     expect(res.ok, `${method} ${path}: ${res.status}`).toBe(true);
     return (await res.json()) as T;
   }
-  const overflow = (page: Page) => page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+  const overflow = (page: Page) =>
+    page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
 
   beforeAll(async () => {
     e = await startE2E();
     const ctx = { db: e.t.db, security: TEST_SECURITY, actor: systemActor('test'), ip: null };
-    const u = await createUser(ctx, { username: 'tpe_acct', password: 'shop-key-4821', role: 'user', store_id: e.stores.A.id, permissions: ['view_payments', 'edit_payments', 'manage_payments', 'confirm_payments'] });
+    const u = await createUser(ctx, {
+      username: 'tpe_acct',
+      password: 'shop-key-4821',
+      role: 'user',
+      store_id: e.stores.A.id,
+      permissions: ['view_payments', 'edit_payments', 'manage_payments', 'confirm_payments'],
+    });
     e.tokens.tpe_acct = signToken(TEST_SECURITY, (await e.t.db<UserRow>('users').where({ id: u.id }).first())!);
-    for (const [name, last_five, at, amount] of [['clear', '12345', '05T14:00', 1500], ['second', '24680', '06T09:00', 2600]] as const) {
-      uuids[name] = (await api<{ uuid: string }>('POST', '/payments', { last_five, paid_at: `2026-11-${at}+08:00`, amount, note: '', store_id: e.stores.A.id })).uuid;
+    for (const [name, last_five, at, amount] of [
+      ['clear', '12345', '05T14:00', 1500],
+      ['second', '24680', '06T09:00', 2600],
+    ] as const) {
+      uuids[name] = (
+        await api<{ uuid: string }>('POST', '/payments', {
+          last_five,
+          paid_at: `2026-11-${at}+08:00`,
+          amount,
+          note: '',
+          store_id: e.stores.A.id,
+        })
+      ).uuid;
     }
   });
   afterAll(async () => {
@@ -55,7 +72,9 @@ describe.skipIf(!HAS_CHROMIUM)('已記住的付款人 on the 對帳 page', () =>
     await page.getByTestId('statement-upload').waitFor();
     expect(await page.getByTestId('statement-store').count()).toBe(0);
     await page.getByTestId('statement-account').fill('0123-456-789012');
-    await page.getByTestId('statement-file').setInputFiles({ name: '11月.csv', mimeType: 'text/csv', buffer: Buffer.from(STATEMENT, 'utf8') });
+    await page
+      .getByTestId('statement-file')
+      .setInputFiles({ name: '11月.csv', mimeType: 'text/csv', buffer: Buffer.from(STATEMENT, 'utf8') });
     const summary = page.getByTestId('statement-summary');
     await expect.poll(() => summary.textContent()).toContain('新增 2 筆');
     expect(await page.getByTestId('statement-account-read').textContent()).toBe('銀行帳號：0123-456-789012');
@@ -106,7 +125,7 @@ describe.skipIf(!HAS_CHROMIUM)('已記住的付款人 on the 對帳 page', () =>
     const phone = await e.signedIn('tpe_acct', '/admin/reconcile', PHONE);
     const cards = phone.getByTestId('payers').getByTestId(/^payer-\d+$/);
     await expect.poll(() => cards.count()).toBe(1);
-    expect(await cards.first().textContent()).toContain('81234524680') // a whole account, without the leading zeros a spreadsheet program may drop;
+    expect(await cards.first().textContent()).toContain('81234524680'); // a whole account, without the leading zeros a spreadsheet program may drop;
     expect(await overflow(phone)).toBeLessThanOrEqual(0);
     const box = await cards.first().boundingBox();
     expect(box!.x + box!.width).toBeLessThanOrEqual(PHONE.width);

@@ -20,14 +20,23 @@ const STATEMENT = [
 describe.skipIf(!HAS_CHROMIUM)('對帳 decisions: at once, with 復原', () => {
   let e: E2E;
   const uuids: Record<string, string> = {};
-  const status = async (name: string) => ((await callApi(e, 'GET', `/payments/${uuids[name]}`, 'admin')) as { status: string }).status;
+  const status = async (name: string) =>
+    ((await callApi(e, 'GET', `/payments/${uuids[name]}`, 'admin')) as { status: string }).status;
   const queue = (page: Page, name: string) => page.getByTestId(`queue-${name}`);
   const badge = (page: Page, name: string) => queue(page, name).locator('.MuiBadge-badge').first();
 
   beforeAll(async () => {
     e = await startE2E();
     const report = async (name: string, last_five: string, at: string, amount: number) => {
-      uuids[name] = ((await callApi(e, 'POST', '/payments', 'admin', { last_five, paid_at: `2026-11-${at}+08:00`, amount, note: '', store_id: e.stores.A.id })) as { uuid: string }).uuid;
+      uuids[name] = (
+        (await callApi(e, 'POST', '/payments', 'admin', {
+          last_five,
+          paid_at: `2026-11-${at}+08:00`,
+          amount,
+          note: '',
+          store_id: e.stores.A.id,
+        })) as { uuid: string }
+      ).uuid;
     };
     await report('clear', '12345', '05T14:00', 1500);
     await report('clear2', '54321', '05T16:18', 2600);
@@ -46,7 +55,8 @@ describe.skipIf(!HAS_CHROMIUM)('對帳 decisions: at once, with 復原', () => {
     const page = await e.signedIn('admin', '/admin/reconcile', viewport);
     const sent: string[] = [];
     page.on('request', (r) => {
-      if (r.method() === 'POST' && /\/api\/reconcile\/(confirm|unpaid)/.test(r.url())) sent.push(new URL(r.url()).pathname);
+      if (r.method() === 'POST' && /\/api\/reconcile\/(confirm|unpaid)/.test(r.url()))
+        sent.push(new URL(r.url()).pathname);
     });
     await page.getByTestId('reconcile-from').fill('2026-11-05');
     await page.getByTestId('reconcile-to').fill('2026-11-06');

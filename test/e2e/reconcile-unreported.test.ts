@@ -22,13 +22,28 @@ describe.skipIf(!HAS_CHROMIUM)('銀行有款無回報: 建立匯款記錄 and �
   const queue = (page: Page) => page.getByTestId('queue-unreported');
   const badge = (page: Page) => queue(page).locator('.MuiBadge-badge').first();
   const card = (page: Page, amount: string) => queue(page).getByTestId('unreported-item').filter({ hasText: amount });
-  const bankPayments = async () => (await callApi(e, 'GET', `/payments?filter=${encodeURIComponent(JSON.stringify({ source: 'bank' }))}`, 'admin')) as Array<{ amount: number; status: string; last_five: string; note: string }>;
-  const statusOf = async (uuid: string) => ((await callApi(e, 'GET', `/payments/${uuid}`, 'admin')) as { status: string }).status;
+  const bankPayments = async () =>
+    (await callApi(
+      e,
+      'GET',
+      `/payments?filter=${encodeURIComponent(JSON.stringify({ source: 'bank' }))}`,
+      'admin',
+    )) as Array<{ amount: number; status: string; last_five: string; note: string }>;
+  const statusOf = async (uuid: string) =>
+    ((await callApi(e, 'GET', `/payments/${uuid}`, 'admin')) as { status: string }).status;
 
   beforeAll(async () => {
     e = await startE2E();
     // the report the cash deposit paid, typed in a week early: too far for the matcher to offer it
-    report = ((await callApi(e, 'POST', '/payments', 'admin', { last_five: '24680', paid_at: '2026-10-29T16:00+08:00', amount: 2100, note: '林先生 訂金', store_id: e.stores.A.id })) as { uuid: string }).uuid;
+    report = (
+      (await callApi(e, 'POST', '/payments', 'admin', {
+        last_five: '24680',
+        paid_at: '2026-10-29T16:00+08:00',
+        amount: 2100,
+        note: '林先生 訂金',
+        store_id: e.stores.A.id,
+      })) as { uuid: string }
+    ).uuid;
     const up = await fetch(`${e.url}/api/reconcile/statements?filename=statement.csv&store_id=${e.stores.A.id}`, {
       method: 'POST',
       headers: { Authorization: `Bearer ${e.tokens.admin}`, 'Content-Type': 'application/octet-stream' },
@@ -43,7 +58,8 @@ describe.skipIf(!HAS_CHROMIUM)('銀行有款無回報: 建立匯款記錄 and �
     const page = await e.signedIn('branchA', '/admin/reconcile', viewport);
     const sent: string[] = [];
     page.on('request', (r) => {
-      if (r.method() === 'POST' && /\/api\/reconcile\/(from-line|confirm)/.test(r.url())) sent.push(new URL(r.url()).pathname);
+      if (r.method() === 'POST' && /\/api\/reconcile\/(from-line|confirm)/.test(r.url()))
+        sent.push(new URL(r.url()).pathname);
     });
     await page.getByTestId('reconcile-from').fill('2026-11-05');
     await page.getByTestId('reconcile-to').fill('2026-11-05');
@@ -139,7 +155,9 @@ describe.skipIf(!HAS_CHROMIUM)('銀行有款無回報: 建立匯款記錄 and �
     await dialog.getByRole('button', { name: '建立匯款記錄' }).click();
     await lift(page);
     await expect.poll(() => card(page, 'NT$3,300').count(), { timeout: 4_000 }).toBe(0);
-    await expect.poll(async () => (await bankPayments()).map((p) => [p.amount, p.status, p.last_five])).toEqual([[3300, '已入帳', '77777']]);
+    await expect
+      .poll(async () => (await bankPayments()).map((p) => [p.amount, p.status, p.last_five]))
+      .toEqual([[3300, '已入帳', '77777']]);
     await notice(page).getByRole('button', { name: '復原' }).waitFor({ state: 'hidden' });
 
     const picker = await link(page);
@@ -159,17 +177,29 @@ describe.skipIf(!HAS_CHROMIUM)('銀行有款無回報: 建立匯款記錄 and �
     await page.getByRole('button', { name: '重新比對' }).click();
     await expect.poll(() => page.getByLabel('比對中...').count()).toBe(0);
     expect(await queue(page).getByTestId('unreported-item').count()).toBe(0);
-    expect(await page.getByTestId('reconcile-empty-why').textContent()).toBe('這段期間的存入款項都已對帳完成，也沒有待確認的回報');
-    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+    expect(await page.getByTestId('reconcile-empty-why').textContent()).toBe(
+      '這段期間的存入款項都已對帳完成，也沒有待確認的回報',
+    );
+    const overflow = await page.evaluate(
+      () => document.documentElement.scrollWidth - document.documentElement.clientWidth,
+    );
     expect(overflow).toBeLessThanOrEqual(0);
     expect(await seriousFindings(page)).toEqual([]);
     await page.context().close();
   });
   it("a store's accountant links a credit of headquarters' statement but makes no payment of it: the card says why, axe clean at 1280 and 375 px", async () => {
     // headquarters imports a download for every store; store A's accountant imports the same one
-    const shared = ['存款交易明細', '交易日期,交易時間,摘要,支出,存入,餘額,備註,對方帳號', '2026/11/06,10:15:00,跨行轉入,0,4100,9500,王大明,8220000012121'].join('\n');
+    const shared = [
+      '存款交易明細',
+      '交易日期,交易時間,摘要,支出,存入,餘額,備註,對方帳號',
+      '2026/11/06,10:15:00,跨行轉入,0,4100,9500,王大明,8220000012121',
+    ].join('\n');
     const upload = (token: string) =>
-      fetch(`${e.url}/api/reconcile/statements?filename=shared.csv`, { method: 'POST', headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/octet-stream' }, body: Buffer.from(shared, 'utf8') });
+      fetch(`${e.url}/api/reconcile/statements?filename=shared.csv`, {
+        method: 'POST',
+        headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/octet-stream' },
+        body: Buffer.from(shared, 'utf8'),
+      });
     expect((await upload(e.tokens.admin)).status).toBe(201);
     const permissions = [...e.users.branchA.permissions, 'manage_payments'];
     await callApi(e, 'PUT', `/users/${e.users.branchA.id}`, 'admin', { permissions });
@@ -180,7 +210,9 @@ describe.skipIf(!HAS_CHROMIUM)('銀行有款無回報: 建立匯款記錄 and �
       await page.getByTestId('reconcile-to').fill('2026-11-06');
       const credit = card(page, 'NT$4,100');
       await credit.getByTestId('line-shared').waitFor();
-      expect(await credit.getByTestId('line-shared').textContent()).toBe('全部分店的對帳單：由管理全部分店的帳號建立匯款記錄');
+      expect(await credit.getByTestId('line-shared').textContent()).toBe(
+        '全部分店的對帳單：由管理全部分店的帳號建立匯款記錄',
+      );
       expect(await credit.getByTestId('line-create').count()).toBe(0);
       expect(await credit.getByTestId('line-link').count()).toBe(1);
       await settle(page);

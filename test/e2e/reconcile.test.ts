@@ -15,7 +15,6 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AUTO, REPORTS, writeBankExports, type ReportName } from '../helpers/bankExports.js';
 import { DESK as DESKTOP, HAS_CHROMIUM, PHONE, startE2E, type E2E } from './harness.js';
 
-
 const STATEMENT = [
   '存款交易明細',
   '交易日期,交易時間,摘要,支出,存入,餘額,備註,對方帳號',
@@ -47,7 +46,13 @@ describe.skipIf(!HAS_CHROMIUM)('the 對帳 page in the browser', () => {
   beforeAll(async () => {
     e = await startE2E();
     const report = async (name: string, last_five: string, at: string, amount: number) => {
-      const r = await call<{ uuid: string }>('POST', '/payments', { last_five, paid_at: `2026-11-${at}+08:00`, amount, note: '', store_id: e.stores.A.id });
+      const r = await call<{ uuid: string }>('POST', '/payments', {
+        last_five,
+        paid_at: `2026-11-${at}+08:00`,
+        amount,
+        note: '',
+        store_id: e.stores.A.id,
+      });
       uuids[name] = r.uuid;
     };
     await report('clear', '12345', '05T14:00', 1500);
@@ -60,7 +65,9 @@ describe.skipIf(!HAS_CHROMIUM)('the 對帳 page in the browser', () => {
   });
 
   async function upload(page: Page) {
-    await page.getByTestId('statement-file').setInputFiles({ name: '存款交易明細_202611.csv', mimeType: 'text/csv', buffer: Buffer.from(STATEMENT, 'utf8') });
+    await page
+      .getByTestId('statement-file')
+      .setInputFiles({ name: '存款交易明細_202611.csv', mimeType: 'text/csv', buffer: Buffer.from(STATEMENT, 'utf8') });
     await page.getByTestId('statement-summary').waitFor();
   }
   const queue = (page: Page, name: string) => page.getByTestId(`queue-${name}`);
@@ -76,7 +83,15 @@ describe.skipIf(!HAS_CHROMIUM)('the 對帳 page in the browser', () => {
     expect(text).toContain('編碼：UTF-8');
     expect(text).toContain('餘額連續');
     const columns = await page.getByTestId('statement-columns').textContent();
-    for (const c of ['日期：交易日期', '時間：交易時間', '存入：存入', '餘額：餘額', '摘要：摘要', '對方帳號：對方帳號']) expect(columns).toContain(c);
+    for (const c of [
+      '日期：交易日期',
+      '時間：交易時間',
+      '存入：存入',
+      '餘額：餘額',
+      '摘要：摘要',
+      '對方帳號：對方帳號',
+    ])
+      expect(columns).toContain(c);
 
     // the period follows the statement; the queues settle
     const auto = queue(page, 'auto').getByTestId('auto-item');
@@ -91,7 +106,9 @@ describe.skipIf(!HAS_CHROMIUM)('the 對帳 page in the browser', () => {
     // the typo: the report beside its candidate, the one differing digit in red
     const typoCard = review.filter({ hasText: '11111' });
     expect(await typoCard.textContent()).toContain('後五碼可能打錯（1 碼不同）');
-    const states = await typoCard.getByTestId(/^digit-\d$/).evaluateAll((els) => els.map((el) => el.getAttribute('data-state')));
+    const states = await typoCard
+      .getByTestId(/^digit-\d$/)
+      .evaluateAll((els) => els.map((el) => el.getAttribute('data-state')));
     expect(states).toEqual(['same', 'same', 'same', 'diff', 'same']);
     await e.shot(page, 'reconcile-desktop');
 
@@ -124,7 +141,10 @@ describe.skipIf(!HAS_CHROMIUM)('the 對帳 page in the browser', () => {
     });
     expect(up.status).toBe(201);
     if ((await status('clear')) !== '已入帳') {
-      const p = await call<{ auto: Array<{ payment: { uuid: string }; line: { id: number } }> }>('GET', '/reconcile/proposals?from=2026-11-05&to=2026-11-07&store_id=');
+      const p = await call<{ auto: Array<{ payment: { uuid: string }; line: { id: number } }> }>(
+        'GET',
+        '/reconcile/proposals?from=2026-11-05&to=2026-11-07&store_id=',
+      );
       const pair = p.auto.find((a) => a.payment.uuid === uuids.clear)!;
       await call('POST', '/reconcile/confirm', { pairs: [{ payment: uuids.clear, line: pair.line.id }] });
     }
@@ -138,7 +158,10 @@ describe.skipIf(!HAS_CHROMIUM)('the 對帳 page in the browser', () => {
     await expect.poll(() => button.count()).toBe(0);
     expect(await status('clear')).toBe('未確認');
     // not linked any more: the pair is proposed again
-    const again = await call<{ auto: Array<{ payment: { uuid: string } }> }>('GET', '/reconcile/proposals?from=2026-11-05&to=2026-11-07&store_id=');
+    const again = await call<{ auto: Array<{ payment: { uuid: string } }> }>(
+      'GET',
+      '/reconcile/proposals?from=2026-11-05&to=2026-11-07&store_id=',
+    );
     expect(again.auto.map((a) => a.payment.uuid)).toContain(uuids.clear);
     await page.context().close();
   });
@@ -147,7 +170,9 @@ describe.skipIf(!HAS_CHROMIUM)('the 對帳 page in the browser', () => {
     const page = await e.signedIn('admin', '/admin/reconcile', PHONE);
     await upload(page);
     await expect.poll(() => queue(page, 'auto').getByTestId('auto-item').count()).toBe(1);
-    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+    const overflow = await page.evaluate(
+      () => document.documentElement.scrollWidth - document.documentElement.clientWidth,
+    );
     expect(overflow).toBeLessThanOrEqual(0);
     await e.shot(page, 'reconcile-phone');
     await page.context().close();
@@ -178,16 +203,25 @@ describe.skipIf(!HAS_CHROMIUM)('an accountant’s month of bank exports in the b
   let files: string[];
   const uuids = {} as Record<ReportName, string>;
   const api = <T>(method: string, path: string, body?: unknown) => adminCall<T>(e, method, path, body);
-  const statusOf = async (name: ReportName) => (await api<{ status: string }>('GET', `/payments/${uuids[name]}`)).status;
+  const statusOf = async (name: ReportName) =>
+    (await api<{ status: string }>('GET', `/payments/${uuids[name]}`)).status;
   const queue = (page: Page, name: string) => page.getByTestId(`queue-${name}`);
-  const overflow = (page: Page) => page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+  const overflow = (page: Page) =>
+    page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
 
   beforeAll(async () => {
     e = await startE2E();
     dir = mkdtempSync(join(tmpdir(), 'remit-e2e-exports-'));
     files = writeBankExports(dir);
     for (const [name, r] of Object.entries(REPORTS)) {
-      uuids[name as ReportName] = (await api<{ uuid: string }>('POST', '/payments', { ...r, note: '', store_id: e.stores.A.id, confirm_duplicate: true })).uuid;
+      uuids[name as ReportName] = (
+        await api<{ uuid: string }>('POST', '/payments', {
+          ...r,
+          note: '',
+          store_id: e.stores.A.id,
+          confirm_duplicate: true,
+        })
+      ).uuid;
     }
   }, 400_000);
   afterAll(async () => {
@@ -241,7 +275,9 @@ describe.skipIf(!HAS_CHROMIUM)('an accountant’s month of bank exports in the b
     // 需人工確認: the typo beside its line, the differing digit marked; confirmed as proposed
     const typo = review.filter({ hasText: REPORTS.typo.last_five });
     expect(await typo.textContent()).toContain('後五碼可能打錯（1 碼不同）');
-    const states = await typo.getByTestId(/^digit-\d$/).evaluateAll((els) => els.map((el) => el.getAttribute('data-state')));
+    const states = await typo
+      .getByTestId(/^digit-\d$/)
+      .evaluateAll((els) => els.map((el) => el.getAttribute('data-state')));
     expect(states).toEqual(['same', 'same', 'same', 'same', 'diff']);
     await typo.getByTestId('review-decide').click();
     await expect.poll(() => review.count()).toBe(2);
@@ -259,7 +295,8 @@ describe.skipIf(!HAS_CHROMIUM)('an accountant’s month of bank exports in the b
     // 匯款記錄: the statuses, and 取消對帳 on one confirmed payment
     const filter = encodeURIComponent(JSON.stringify({ paid_at_gte: '2026-11-01', paid_at_lte: '2026-11-30' }));
     await page.goto(`${e.url}/admin/payments?filter=${filter}`);
-    const shown = async (name: ReportName) => (await page.getByTestId(`status-${uuids[name]}`).locator('..').textContent()) ?? '';
+    const shown = async (name: ReportName) =>
+      (await page.getByTestId(`status-${uuids[name]}`).locator('..').textContent()) ?? '';
     await page.getByTestId(`status-${uuids.fubon}`).waitFor();
     for (const name of [...AUTO, 'typo'] as ReportName[]) expect(await shown(name), name).toContain('已入帳');
     expect(await shown('twinA')).toContain('未入帳');

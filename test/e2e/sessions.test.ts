@@ -10,10 +10,7 @@ import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DESK, HAS_CHROMIUM, PASSWORD, SESSION_COOKIE, settle, startE2E, type E2E } from './harness.js';
 
-const WIDTHS = [
-  { width: 375, height: 800 },
-  DESK,
-];
+const WIDTHS = [{ width: 375, height: 800 }, DESK];
 
 describe.skipIf(!HAS_CHROMIUM)('cookie sessions in the browser', () => {
   let e: E2E;
@@ -26,7 +23,9 @@ describe.skipIf(!HAS_CHROMIUM)('cookie sessions in the browser', () => {
 
   /** Nothing a script on the page can read holds the session. */
   async function expectNoTokenInReach(page: Page) {
-    const reachable = await page.evaluate(() => JSON.stringify({ local: { ...localStorage }, session: { ...sessionStorage }, cookie: document.cookie }));
+    const reachable = await page.evaluate(() =>
+      JSON.stringify({ local: { ...localStorage }, session: { ...sessionStorage }, cookie: document.cookie }),
+    );
     expect(reachable).not.toContain('eyJ');
     expect(reachable).not.toContain(SESSION_COOKIE);
   }
@@ -68,7 +67,10 @@ describe.skipIf(!HAS_CHROMIUM)('cookie sessions in the browser', () => {
 
       // 登出 from the back office's menu (on a phone, inside the menu)
       if (viewport.width < 600) {
-        await page.getByRole('button', { name: /開啟選單|關閉選單|選單/ }).first().click();
+        await page
+          .getByRole('button', { name: /開啟選單|關閉選單|選單/ })
+          .first()
+          .click();
         await page.getByTestId('mobile-menu-extras').getByText('登出').click();
       } else {
         await page.getByRole('button', { name: '登出' }).click();
@@ -79,8 +81,12 @@ describe.skipIf(!HAS_CHROMIUM)('cookie sessions in the browser', () => {
       expect(await e.sessionCookie(ctx)).toBeUndefined();
       // revoked on the server: the session's token no longer opens anything
       for (const path of ['/api/admin/me', '/api/payments']) {
-        expect((await fetch(`${e.url}${path}`, { headers: { cookie: `${SESSION_COOKIE}=${cookie!.value}` } })).status).toBe(401);
-        expect((await fetch(`${e.url}${path}`, { headers: { authorization: `Bearer ${cookie!.value}` } })).status).toBe(401);
+        expect(
+          (await fetch(`${e.url}${path}`, { headers: { cookie: `${SESSION_COOKIE}=${cookie!.value}` } })).status,
+        ).toBe(401);
+        expect((await fetch(`${e.url}${path}`, { headers: { authorization: `Bearer ${cookie!.value}` } })).status).toBe(
+          401,
+        );
       }
       // and the pages send the user to sign in again
       await page.goto(`${e.url}/`);
@@ -105,7 +111,13 @@ describe.skipIf(!HAS_CHROMIUM)('cookie sessions in the browser', () => {
     const before = Number(((await e.t.db('payments').count({ n: '*' }).first()) as any).n);
     const target = new URL(e.url);
     // another site: localhost is not 127.0.0.1 to the browser
-    const body = JSON.stringify({ last_five: '66666', paid_at: `${yesterday}T09:00`, amount: 999, note: 'forged', store_id: e.stores.A.id });
+    const body = JSON.stringify({
+      last_five: '66666',
+      paid_at: `${yesterday}T09:00`,
+      amount: 999,
+      note: 'forged',
+      store_id: e.stores.A.id,
+    });
     const evilPage = `<!doctype html><meta charset="utf-8"><title>evil</title>
       <form id="f" method="POST" action="${e.url}/api/admin/logout"></form>
       <script>

@@ -17,7 +17,7 @@ const HOSTILE: Record<string, string> = {
   'carriage return and newline': '%2F%0D%0A%2Fevil.example%2Fadmin',
   'protocol-relative': '%2F%2Fevil.example',
   'protocol-relative, unencoded': '//evil.example/admin',
-  'backslash': '%2F%5Cevil.example',
+  backslash: '%2F%5Cevil.example',
   'backslash, unencoded': '/\\evil.example',
   'absolute https': 'https%3A%2F%2Fevil.example%2Fadmin',
   'absolute, leading tab': '%09https%3A%2F%2Fevil.example',
@@ -39,7 +39,10 @@ describe.skipIf(!HAS_CHROMIUM)('the redirect after signing in stays on this site
    * sign-in leads to. Records every request to another host and every dialog (a `javascript:`
    * target would open one).
    */
-  async function signInWith(query: string, user = 'admin'): Promise<{ page: Page; foreign: string[]; dialogs: string[]; visited: string[] }> {
+  async function signInWith(
+    query: string,
+    user = 'admin',
+  ): Promise<{ page: Page; foreign: string[]; dialogs: string[]; visited: string[] }> {
     const ctx = await e.context();
     const foreign: string[] = [];
     const dialogs: string[] = [];
@@ -63,7 +66,9 @@ describe.skipIf(!HAS_CHROMIUM)('the redirect after signing in stays on this site
     await page.goto(`${e.url}/admin/login?redirect=${query}`);
     await page.getByLabel('用戶名').fill(user);
     await page.getByLabel('密碼').fill(PASSWORD);
-    const left: Promise<Request> = page.waitForRequest((r) => r.isNavigationRequest() && !r.url().startsWith(`${e.url}/admin/login`));
+    const left: Promise<Request> = page.waitForRequest(
+      (r) => r.isNavigationRequest() && !r.url().startsWith(`${e.url}/admin/login`),
+    );
     await page.getByRole('button', { name: '登入' }).click();
     await left;
     return { page, foreign, dialogs, visited };

@@ -99,7 +99,8 @@ describe.skipIf(!HAS_CHROMIUM)('submission page and session', () => {
     await page.getByRole('button', { name: '提交匯款資訊' }).click();
     // the payment form's own messages (現金支出 below it has a form of its own)
     const form = page.getByTestId('payment-form');
-    for (const m of ['請輸入帳號後五碼', '請選擇匯款時間', '請輸入匯款金額', '請選擇分店']) expect(await form.getByText(m).count(), m).toBe(1);
+    for (const m of ['請輸入帳號後五碼', '請選擇匯款時間', '請輸入匯款金額', '請選擇分店'])
+      expect(await form.getByText(m).count(), m).toBe(1);
     await fill(page, { last_five: '123', paid_at: `${today}T10:00`, amount: '1.5' });
     await page.getByRole('button', { name: '提交匯款資訊' }).click();
     expect(await page.getByText('帳號後五碼必須是5位數字').count()).toBe(1);
@@ -108,7 +109,11 @@ describe.skipIf(!HAS_CHROMIUM)('submission page and session', () => {
 
     // A store outside the user's scope is not offered (issue 13, item 10); the server still refuses
     // it (test/http/authz-matrix.test.ts).
-    expect(await page.locator('#store_id option').allInnerTexts()).toEqual(['選擇分店', '台北店 (TPE)', '台中店 (TXG)']);
+    expect(await page.locator('#store_id option').allInnerTexts()).toEqual([
+      '選擇分店',
+      '台北店 (TPE)',
+      '台中店 (TXG)',
+    ]);
 
     await e.shot(page, 'submit-error');
     await page.context().close();
@@ -123,7 +128,10 @@ describe.skipIf(!HAS_CHROMIUM)('submission page and session', () => {
     await admin.locator('#store_id').waitFor();
     await fill(admin, { last_five: '54321', paid_at: `${today}T10:00`, amount: '800' });
     await admin.locator('#store_id').selectOption({ label: '快閃店 (POP)' });
-    await fetch(`${e.url}/api/stores/${created.id}`, { method: 'DELETE', headers: { authorization: `Bearer ${e.tokens.admin}` } });
+    await fetch(`${e.url}/api/stores/${created.id}`, {
+      method: 'DELETE',
+      headers: { authorization: `Bearer ${e.tokens.admin}` },
+    });
     await admin.getByRole('button', { name: '提交匯款資訊' }).click();
     await admin.getByTestId('banner-error').waitFor();
     expect(await admin.getByTestId('banner-error').textContent()).toBe('驗證錯誤：找不到分店');
@@ -155,7 +163,11 @@ describe.skipIf(!HAS_CHROMIUM)('submission page and session', () => {
 
   it('works at 375 px wide without loading react-admin, and logs out', async () => {
     const ctx = await e.context({ width: 375, height: 800 });
-    const signIn = await fetch(`${e.url}/api/admin/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ username: 'branchA', password: PASSWORD }) });
+    const signIn = await fetch(`${e.url}/api/admin/login`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ username: 'branchA', password: PASSWORD }),
+    });
     const token = (await signIn.json()).token as string;
     await e.addSession(ctx, token);
     const page = await ctx.newPage();
@@ -164,7 +176,10 @@ describe.skipIf(!HAS_CHROMIUM)('submission page and session', () => {
     await page.goto(`${e.url}/`);
     await page.getByTestId('locked-store').waitFor();
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(375);
-    expect(scripts.some((s) => /admin-|parse-/.test(s)), scripts.join(', ')).toBe(false);
+    expect(
+      scripts.some((s) => /admin-|parse-/.test(s)),
+      scripts.join(', '),
+    ).toBe(false);
     expect(await page.getByRole('button', { name: '登出' }).isVisible()).toBe(true);
     expect(await page.getByRole('link', { name: '後台管理' }).isVisible()).toBe(true);
     await e.shot(page, 'submit-375');
@@ -184,7 +199,8 @@ describe.skipIf(!HAS_CHROMIUM)('submission page and session', () => {
       const box = (await page.getByTestId(testId).boundingBox())!;
       return box.y >= 0 && box.y + Math.min(box.height, 80) <= 640;
     };
-    const focusedTestId = () => page.evaluate(() => document.activeElement?.getAttribute('data-testid') ?? document.activeElement?.id);
+    const focusedTestId = () =>
+      page.evaluate(() => document.activeElement?.getAttribute('data-testid') ?? document.activeElement?.id);
     // nothing typed: the first field in error is focused and marked, its message linked
     await submit.click();
     await page.locator('#last_five[aria-invalid="true"]').waitFor();
@@ -218,7 +234,8 @@ describe.skipIf(!HAS_CHROMIUM)('submission page and session', () => {
     expect(await seriousFindings(page)).toEqual([]);
     await e.shot(page, 'submit-duplicate-375');
     // the bar's buttons are a finger's size, and the name under the pointer stays readable
-    for (const b of await page.locator('header.bar .btn').all()) expect((await b.boundingBox())!.height).toBeGreaterThanOrEqual(40);
+    for (const b of await page.locator('header.bar .btn').all())
+      expect((await b.boundingBox())!.height).toBeGreaterThanOrEqual(40);
     await page.locator('header.bar .user').hover();
     expect(await seriousFindings(page)).toEqual([]);
     await page.context().close();

@@ -21,7 +21,12 @@ describe.skipIf(!HAS_CHROMIUM)('users tab in the browser', () => {
   afterAll(async () => e?.close());
 
   /** a JSON call as another client would make it; the answers are checked by the assertions */
-  async function apiAs(token: string, method: string, path: string, body?: unknown): Promise<{ status: number; body: any }> {
+  async function apiAs(
+    token: string,
+    method: string,
+    path: string,
+    body?: unknown,
+  ): Promise<{ status: number; body: any }> {
     const res = await fetch(`${e.url}/api${path}`, {
       method,
       headers: { Authorization: `Bearer ${token}`, ...(body ? { 'Content-Type': 'application/json' } : {}) },
@@ -30,7 +35,11 @@ describe.skipIf(!HAS_CHROMIUM)('users tab in the browser', () => {
     return { status: res.status, body: await res.json().catch(() => null) };
   }
   const login = (username: string, password: string) =>
-    fetch(`${e.url}/api/admin/login`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ username, password }) });
+    fetch(`${e.url}/api/admin/login`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({ username, password }),
+    });
 
   /** what the phone's screen shows (a full-page shot of a fixed top bar and a modal is misleading) */
   const screen = async (page: Page, name: string) => {
@@ -62,7 +71,8 @@ describe.skipIf(!HAS_CHROMIUM)('users tab in the browser', () => {
     await tip.waitFor({ state: 'detached' });
     return text;
   }
-  const errorTexts = async (dialog: Locator) => (await dialog.locator('.Mui-error.MuiFormHelperText-root').allInnerTexts()).map((s) => s.trim());
+  const errorTexts = async (dialog: Locator) =>
+    (await dialog.locator('.Mui-error.MuiFormHelperText-root').allInnerTexts()).map((s) => s.trim());
 
   it('lists members with role, permissions, store info, status, Taiwan time; own row refuses delete', async () => {
     const page = await openUsers('admin');
@@ -71,7 +81,9 @@ describe.skipIf(!HAS_CHROMIUM)('users tab in the browser', () => {
     for (const h of ['用戶名', '角色', '權限', '分店資訊', '狀態', '建立時間', '操作']) expect(header).toContain(h);
 
     // sorted by id: the fixture creates admin first, then hq_none, branchA, ...
-    const names = await page.locator('[data-testid^="user-row-"]').evaluateAll((rows) => rows.map((r) => r.getAttribute('data-testid')!.slice(9)));
+    const names = await page
+      .locator('[data-testid^="user-row-"]')
+      .evaluateAll((rows) => rows.map((r) => r.getAttribute('data-testid')!.slice(9)));
     expect(names.slice(0, 3)).toEqual(['admin', 'hq_none', 'branchA']);
 
     const admin = row(page, 'admin');
@@ -319,7 +331,10 @@ describe.skipIf(!HAS_CHROMIUM)('users tab in the browser', () => {
     await submit.click();
     expect(await errorTexts(dialog)).toEqual(['新密碼至少需要6個字符']);
     // core's weak-password rule, before anything is sent (issue 22, item 15): one's own username, a run
-    for (const [weak, why] of [['hq_manage_users', MSG.passwordWeak.username], ['123456', MSG.passwordWeak.repetitive]]) {
+    for (const [weak, why] of [
+      ['hq_manage_users', MSG.passwordWeak.username],
+      ['123456', MSG.passwordWeak.repetitive],
+    ]) {
       await dialog.locator('input[name="newPassword"]').fill(weak);
       await dialog.locator('input[name="confirmNewPassword"]').fill(weak);
       await submit.click();

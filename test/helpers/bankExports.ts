@@ -70,9 +70,18 @@ export function writeBankExports(dir: string): string[] {
     ],
     [
       '玉山_交易明細.csv',
-      utf8(['交易日期 時間,摘要,提,存,帳戶餘額,存摺備註 對方銀行代碼/帳號,轉帳留言', '2026-11-05 18:06:16,跨行轉帳,,800,3800,822/****1234567,'], true),
+      utf8(
+        [
+          '交易日期 時間,摘要,提,存,帳戶餘額,存摺備註 對方銀行代碼/帳號,轉帳留言',
+          '2026-11-05 18:06:16,跨行轉帳,,800,3800,822/****1234567,',
+        ],
+        true,
+      ),
     ],
-    ['Richart_交易明細.csv', utf8(['交易日期,摘要,金額,餘額,備註', '2026/11/06,轉出,"-$1,234",766,', '2026/11/06,利息,$33,799,'])],
+    [
+      'Richart_交易明細.csv',
+      utf8(['交易日期,摘要,金額,餘額,備註', '2026/11/06,轉出,"-$1,234",766,', '2026/11/06,利息,$33,799,']),
+    ],
   ];
   const paths = files.map(([name, bytes]) => {
     const path = join(dir, name);
@@ -81,14 +90,25 @@ export function writeBankExports(dir: string): string[] {
   });
   // The accountant opens these banks' CSVs in LibreOffice and saves them as .xlsx and .xls.
   const viaLibreOffice: Array<[string, string, string[]]> = [
-    ['富邦_交易明細', 'xlsx', ['帳務日期,交易時間,摘要,支出金額,存入金額,即時餘額,附註', '115/11/07,115/11/07 09:30:00,轉入,0,650,2650,']],
-    ['永豐_交易明細', 'xls', ['交易日,計息日,摘要,支出,存入,餘額,匯率,備註', '2026/11/08 10:15,2026/11/08,存入,,350,350,,']],
+    [
+      '富邦_交易明細',
+      'xlsx',
+      ['帳務日期,交易時間,摘要,支出金額,存入金額,即時餘額,附註', '115/11/07,115/11/07 09:30:00,轉入,0,650,2650,'],
+    ],
+    [
+      '永豐_交易明細',
+      'xls',
+      ['交易日,計息日,摘要,支出,存入,餘額,匯率,備註', '2026/11/08 10:15,2026/11/08,存入,,350,350,,'],
+    ],
   ];
   for (const [base, ext, rows] of viaLibreOffice) {
     const csv = join(dir, `${base}.csv`);
     writeFileSync(csv, utf8(rows));
     // 44,34,76: comma-separated, double quotes, UTF-8 (what a person picks in LibreOffice's import dialog)
-    execFileSync('soffice', ['--headless', '--infilter=CSV:44,34,76,1', '--convert-to', ext, '--outdir', dir, csv], { stdio: 'ignore', timeout: 180_000 });
+    execFileSync('soffice', ['--headless', '--infilter=CSV:44,34,76,1', '--convert-to', ext, '--outdir', dir, csv], {
+      stdio: 'ignore',
+      timeout: 180_000,
+    });
     paths.push(join(dir, `${base}.${ext}`));
   }
   return paths;

@@ -7,7 +7,10 @@ const CHILD = join(import.meta.dirname, '..', '..', 'build', 'bench', 'child.js'
 /** Runs `mode` with `args` alone in its own process: its peak RSS (as the child reports it) and what it printed. */
 export function benchChild(mode: string, args: string[]): Promise<{ maxRSS: number; stdout: string }> {
   return new Promise((resolve, reject) => {
-    const p = spawn(process.execPath, [CHILD, mode, ...args], { stdio: ['ignore', 'pipe', 'pipe'], env: { PATH: process.env.PATH ?? '' } });
+    const p = spawn(process.execPath, [CHILD, mode, ...args], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+      env: { PATH: process.env.PATH ?? '' },
+    });
     let stdout = '';
     let stderr = '';
     p.stdout.on('data', (d: Buffer) => (stdout += d));

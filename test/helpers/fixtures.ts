@@ -11,7 +11,16 @@ import { TEST_SECURITY } from './db.js';
 
 export const PASSWORD = 'shop-key-4821';
 
-const BRANCH_STAFF = ['view_payments', 'edit_payments', 'delete_payments', 'view_reports', 'record_takings', 'record_cash_out', 'close_day', 'confirm_payments'];
+const BRANCH_STAFF = [
+  'view_payments',
+  'edit_payments',
+  'delete_payments',
+  'view_reports',
+  'record_takings',
+  'record_cash_out',
+  'close_day',
+  'confirm_payments',
+];
 
 export interface Fixture {
   stores: { A: Store; B: Store; C: Store };
@@ -36,7 +45,8 @@ export async function seed(db: Knex): Promise<Fixture> {
     inactive: { role: 'user', store_id: A.id, permissions: ['view_payments'], is_active: false },
   };
   // One headquarters user per single permission: hq_view_payments, hq_manage_users, ...
-  for (const p of PERMISSION_KEYS) specs[`hq_${p}`] = { role: 'user', permissions: [p], accessible_stores: [A.id, B.id] };
+  for (const p of PERMISSION_KEYS)
+    specs[`hq_${p}`] = { role: 'user', permissions: [p], accessible_stores: [A.id, B.id] };
 
   const users: Record<string, User> = {};
   const tokens: Record<string, string> = {};

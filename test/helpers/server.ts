@@ -35,9 +35,17 @@ export async function listen(app: Pick<Koa, 'listen'>): Promise<Listening> {
  * One API instance on a database: call it several times on one database (or on two connections
  * to it) for instances behind a load balancer. Unexpected errors go to `errors` when given.
  */
-export function listenApi(opts: Omit<AppOptions, 'log' | 'security'> & Partial<Pick<AppOptions, 'security'>> & { errors?: unknown[] }): Promise<Listening> {
+export function listenApi(
+  opts: Omit<AppOptions, 'log' | 'security'> & Partial<Pick<AppOptions, 'security'>> & { errors?: unknown[] },
+): Promise<Listening> {
   const { errors, ...app } = opts;
-  return listen(createApp({ security: TEST_SECURITY, ...app, log: errors ? (_m, e) => errors.push(e) : (m, e) => console.error(m, e) }));
+  return listen(
+    createApp({
+      security: TEST_SECURITY,
+      ...app,
+      log: errors ? (_m, e) => errors.push(e) : (m, e) => console.error(m, e),
+    }),
+  );
 }
 
 export interface ApiResponse<T = any> {
@@ -52,7 +60,11 @@ export interface TestServer extends Fixture {
   t: TestDb;
   errors: unknown[];
   /** calls /api<path>; `as` picks a fixture user's token, `token` gives one directly */
-  api<T = any>(method: string, path: string, opts?: { as?: string; token?: string; body?: unknown; raw?: string | Buffer; headers?: Record<string, string> }): Promise<ApiResponse<T>>;
+  api<T = any>(
+    method: string,
+    path: string,
+    opts?: { as?: string; token?: string; body?: unknown; raw?: string | Buffer; headers?: Record<string, string> },
+  ): Promise<ApiResponse<T>>;
   close(): Promise<void>;
 }
 
@@ -111,7 +123,11 @@ export async function secondInstance(s: TestServer): Promise<{ url: string; clos
 }
 
 /** `?sort=...&range=...&filter=...` from plain values. */
-export function listParams(p: { sort?: [string, string]; range?: [number, number]; filter?: Record<string, unknown> }): string {
+export function listParams(p: {
+  sort?: [string, string];
+  range?: [number, number];
+  filter?: Record<string, unknown>;
+}): string {
   const q = new URLSearchParams();
   if (p.sort) q.set('sort', JSON.stringify(p.sort));
   if (p.range) q.set('range', JSON.stringify(p.range));

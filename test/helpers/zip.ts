@@ -34,7 +34,13 @@ export function repeatedEntry(name: string, prefix: string, middle: string, time
   const block = part(middle.repeat(per));
   const blocks = Math.floor(times / per);
   const rest = times - blocks * per;
-  const chunks = [part(prefix), ...Array.from({ length: blocks }, () => block), ...(rest ? [part(middle.repeat(rest))] : []), part(suffix), deflateRawSync(Buffer.alloc(0))];
+  const chunks = [
+    part(prefix),
+    ...Array.from({ length: blocks }, () => block),
+    ...(rest ? [part(middle.repeat(rest))] : []),
+    part(suffix),
+    deflateRawSync(Buffer.alloc(0)),
+  ];
   const size = Buffer.byteLength(prefix) + Buffer.byteLength(middle) * times + Buffer.byteLength(suffix);
   return { name, deflated: Buffer.concat(chunks), size, crc: 0 };
 }
@@ -108,5 +114,11 @@ export const SHEET_SUFFIX = `</sheetData></worksheet>`;
 
 /** A minimal .xlsx around the given sheet entry (named xl/worksheets/sheet1.xml). */
 export function xlsxWith(sheet: ZipEntry): Buffer {
-  return zip([entry('[Content_Types].xml', CT), entry('_rels/.rels', RELS), entry('xl/workbook.xml', WB), entry('xl/_rels/workbook.xml.rels', WB_RELS), sheet]);
+  return zip([
+    entry('[Content_Types].xml', CT),
+    entry('_rels/.rels', RELS),
+    entry('xl/workbook.xml', WB),
+    entry('xl/_rels/workbook.xml.rels', WB_RELS),
+    sheet,
+  ]);
 }

@@ -45,8 +45,16 @@ describe.each(DB_KINDS)('hostile inputs on %s', (kind) => {
       ['GET', `/payments${listParams({ filter: { store_id: HUGE } })}`],
       ['GET', `/users${listParams({ filter: { store_id: HUGE } })}`],
       ['GET', `/stats/summary?store_id=${HUGE}`],
-      ['POST', '/payments', { last_five: '01234', paid_at: '2026-11-18T09:15', amount: 1500, note: '', store_id: HUGE }],
-      ['POST', '/users', { username: 'huge1', password: 'shop-key-4821', role: 'user', permissions: [], store_id: HUGE }],
+      [
+        'POST',
+        '/payments',
+        { last_five: '01234', paid_at: '2026-11-18T09:15', amount: 1500, note: '', store_id: HUGE },
+      ],
+      [
+        'POST',
+        '/users',
+        { username: 'huge1', password: 'shop-key-4821', role: 'user', permissions: [], store_id: HUGE },
+      ],
       ['PUT', `/users/${s?.users?.hq_none?.id ?? 1}`, { accessible_stores: [HUGE] }],
       ['GET', `/reconcile/lines${listParams({ filter: { id: [HUGE] } })}`],
       ['GET', `/reconcile/proposals?from=2026-11-01&to=2026-11-30&store_id=${HUGE}`],
@@ -56,7 +64,10 @@ describe.each(DB_KINDS)('hostile inputs on %s', (kind) => {
     const second = (method: string, path: string, body: unknown) =>
       fetch(`${two.url}${path}`, {
         method,
-        headers: { authorization: `Bearer ${s.tokens.admin}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+        headers: {
+          authorization: `Bearer ${s.tokens.admin}`,
+          ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+        },
         body: body === undefined ? undefined : JSON.stringify(body),
       }).then(async (r) => ({ status: r.status, body: await r.json() }));
     for (const [method, path, body] of calls) {

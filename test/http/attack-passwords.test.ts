@@ -40,7 +40,10 @@ describe.each(DB_KINDS)('password checks on %s', (kind) => {
     try {
       for (let i = 0; i < 11; i++) {
         const body = { currentPassword: `guess-${i}`, newPassword: 'another1' };
-        const res = i % 2 ? await post(other.url, '/users/change-password', body, s.tokens.hq_none) : await s.api('POST', '/users/change-password', { as: 'hq_none', body });
+        const res =
+          i % 2
+            ? await post(other.url, '/users/change-password', body, s.tokens.hq_none)
+            : await s.api('POST', '/users/change-password', { as: 'hq_none', body });
         statuses.push(res.status);
       }
     } finally {
@@ -49,7 +52,10 @@ describe.each(DB_KINDS)('password checks on %s', (kind) => {
     expect(statuses.slice(0, 10)).toEqual(Array(10).fill(400));
     expect(statuses[10]).toBe(429);
     // even the right current password waits now, from that address
-    const right = await s.api('POST', '/users/change-password', { as: 'hq_none', body: { currentPassword: PASSWORD, newPassword: 'another1' } });
+    const right = await s.api('POST', '/users/change-password', {
+      as: 'hq_none',
+      body: { currentPassword: PASSWORD, newPassword: 'another1' },
+    });
     expect(right.status).toBe(429);
     expect(Number(right.headers.get('retry-after'))).toBeGreaterThan(0);
   });
@@ -57,7 +63,9 @@ describe.each(DB_KINDS)('password checks on %s', (kind) => {
   it('a full hashing queue answers 503 with Retry-After and a message, not a stall; the rest are answered', async () => {
     const busy = await listen(s, { ...TEST_SECURITY, hashing: { threads: 1, queue: 2 } });
     try {
-      const answers = await Promise.all(Array.from({ length: 12 }, (_, i) => post(busy.url, '/admin/login', { username: `burst_${i}`, password: 'x' })));
+      const answers = await Promise.all(
+        Array.from({ length: 12 }, (_, i) => post(busy.url, '/admin/login', { username: `burst_${i}`, password: 'x' })),
+      );
       const statuses = answers.map((a) => a.status).sort();
       expect(statuses).toContain(503);
       expect(statuses.every((st) => st === 401 || st === 503)).toBe(true);
@@ -75,11 +83,23 @@ describe.each(DB_KINDS)('password checks on %s', (kind) => {
     await createUser(ctx, { username: 'longpw', password: long, role: 'user', permissions: [] });
     expect((await post(s.url, '/admin/login', { username: 'longpw', password: long })).status).toBe(200);
     expect((await post(s.url, '/admin/login', { username: 'longpw', password: `${long}anything` })).status).toBe(401);
-    const cjk = await s.api('POST', '/users', { as: 'admin', body: { username: 'cjkpw', password: '密'.repeat(25), role: 'user', permissions: [] } });
+    const cjk = await s.api('POST', '/users', {
+      as: 'admin',
+      body: { username: 'cjkpw', password: '密'.repeat(25), role: 'user', permissions: [] },
+    });
     expect(cjk.status).toBe(400);
-    expect(cjk.body.errors[0].message).toBe('密碼不能超過72個位元組（英數字每字1個、中文字每字3個位元組，約24個中文字）');
+    expect(cjk.body.errors[0].message).toBe(
+      '密碼不能超過72個位元組（英數字每字1個、中文字每字3個位元組，約24個中文字）',
+    );
     const cjk72 = '我家巷口那間紅茶攤的老闆每天早上五點就開門做生意'; // 24 characters, 72 bytes
-    expect((await s.api('POST', '/users', { as: 'admin', body: { username: 'cjkpw', password: cjk72, role: 'user', permissions: [] } })).status).toBe(201);
+    expect(
+      (
+        await s.api('POST', '/users', {
+          as: 'admin',
+          body: { username: 'cjkpw', password: cjk72, role: 'user', permissions: [] },
+        })
+      ).status,
+    ).toBe(201);
     expect((await post(s.url, '/admin/login', { username: 'cjkpw', password: cjk72 })).status).toBe(200);
   });
 
@@ -109,18 +129,32 @@ describe.each(DB_KINDS)('password checks on %s', (kind) => {
       ['Weak_E2026', 'weak_e', MSG.passwordWeak.username],
     ];
     for (const [password, username, message] of cases) {
-      const res = await s.api('POST', '/users', { as: 'admin', body: { username, password, role: 'user', permissions: [] } });
+      const res = await s.api('POST', '/users', {
+        as: 'admin',
+        body: { username, password, role: 'user', permissions: [] },
+      });
       expect([password, res.status, res.body.errors]).toEqual([password, 400, [{ field: 'password', message }]]);
     }
     expect(await users()).toBe(before);
     // an operator's reset of another account
-    const target = (await s.t.db('users').where({ username: 'hq_none' }).first()) as { id: number; password_hash: string };
+    const target = (await s.t.db('users').where({ username: 'hq_none' }).first()) as {
+      id: number;
+      password_hash: string;
+    };
     const reset = await s.api('PUT', `/users/${target.id}`, { as: 'admin', body: { password: 'hq_none' } });
-    expect([reset.status, reset.body.errors]).toEqual([400, [{ field: 'password', message: MSG.passwordWeak.username }]]);
+    expect([reset.status, reset.body.errors]).toEqual([
+      400,
+      [{ field: 'password', message: MSG.passwordWeak.username }],
+    ]);
     // one's own change: refused before the current password is even checked (no failure counted)
-    const own = await s.api('POST', '/users/change-password', { as: 'hq_none', body: { currentPassword: PASSWORD, newPassword: 'qwerty123' } });
+    const own = await s.api('POST', '/users/change-password', {
+      as: 'hq_none',
+      body: { currentPassword: PASSWORD, newPassword: 'qwerty123' },
+    });
     expect([own.status, own.body.errors]).toEqual([400, [{ field: 'newPassword', message: MSG.passwordWeak.common }]]);
-    expect(((await s.t.db('users').where({ id: target.id }).first()) as { password_hash: string }).password_hash).toBe(target.password_hash);
+    expect(((await s.t.db('users').where({ id: target.id }).first()) as { password_hash: string }).password_hash).toBe(
+      target.password_hash,
+    );
     expect((await post(s.url, '/admin/login', { username: 'hq_none', password: PASSWORD })).status).toBe(200);
   });
 });

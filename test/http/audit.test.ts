@@ -27,7 +27,11 @@ describe.each(DB_KINDS)('audit API on %s', (kind) => {
 
   it('lists an update with actor, address, before and after, newest first', async () => {
     const target = s.users.hq_none;
-    const put = await s.api('PUT', `/users/${target.id}`, { as: 'admin', body: { is_active: false }, headers: { 'x-forwarded-for': '203.0.113.9' } });
+    const put = await s.api('PUT', `/users/${target.id}`, {
+      as: 'admin',
+      body: { is_active: false },
+      headers: { 'x-forwarded-for': '203.0.113.9' },
+    });
     expect(put.status).toBe(200);
     const res = await s.api('GET', `/audit${listParams({ range: [0, 4] })}`, { as: 'admin' });
     expect(res.status).toBe(200);
@@ -35,7 +39,13 @@ describe.each(DB_KINDS)('audit API on %s', (kind) => {
     expect(res.headers.get('content-range')).toBe(`audit 0-4/${total}`);
     const [top] = res.body;
     expect(Object.keys(top).sort()).toEqual(KEYS);
-    expect(top).toMatchObject({ action: 'update', entity: 'user', entity_id: String(target.id), actor_username: 'admin', actor_id: s.users.admin.id });
+    expect(top).toMatchObject({
+      action: 'update',
+      entity: 'user',
+      entity_id: String(target.id),
+      actor_username: 'admin',
+      actor_id: s.users.admin.id,
+    });
     expect(top.before).toMatchObject({ id: target.id, is_active: true });
     expect(top.after).toMatchObject({ id: target.id, is_active: false });
     expect(top.at).toMatch(ISO);
@@ -44,7 +54,11 @@ describe.each(DB_KINDS)('audit API on %s', (kind) => {
     const times = res.body.map((e: any) => Date.parse(e.at));
     expect([...times].sort((a, b) => b - a)).toEqual(times);
     // a create has no before
-    const created = await s.api('GET', `/audit${listParams({ filter: { action: 'create', entity: 'user' }, range: [0, 0] })}`, { as: 'admin' });
+    const created = await s.api(
+      'GET',
+      `/audit${listParams({ filter: { action: 'create', entity: 'user' }, range: [0, 0] })}`,
+      { as: 'admin' },
+    );
     expect(created.body[0].before).toBeNull();
     expect(created.body[0].after).toHaveProperty('username');
   });

@@ -121,7 +121,10 @@ describe.each(DB_KINDS)('auth API on %s', (kind) => {
     });
 
     it('answers 400 for a body that is not JSON, without a stack trace', async () => {
-      const res = await s.api('POST', '/admin/login', { raw: '{"username": "admin",', headers: { 'content-type': 'application/json' } });
+      const res = await s.api('POST', '/admin/login', {
+        raw: '{"username": "admin",',
+        headers: { 'content-type': 'application/json' },
+      });
       expect(res.status).toBe(400);
       expect(res.body.message).toBe('請求內容不是有效的 JSON');
       expect(res.text).not.toMatch(/at .*\.(js|ts):\d+/);
@@ -149,7 +152,10 @@ describe.each(DB_KINDS)('auth API on %s', (kind) => {
     });
 
     it('gives an admin every permission even when the stored list is empty (effective, not stored)', async () => {
-      const created = await s.api('POST', '/users', { as: 'admin', body: { username: 'admin_eff', password: PASSWORD, role: 'admin' } });
+      const created = await s.api('POST', '/users', {
+        as: 'admin',
+        body: { username: 'admin_eff', password: PASSWORD, role: 'admin' },
+      });
       expect(created.status).toBe(201);
       await s.t.db('users').where({ id: created.body.id }).update({ permissions: '[]' });
       const signedIn = await login('admin_eff', PASSWORD);
@@ -166,7 +172,16 @@ describe.each(DB_KINDS)('auth API on %s', (kind) => {
         id: s.users.branchA.id,
         username: 'branchA',
         role: 'user',
-        permissions: ['view_payments', 'edit_payments', 'delete_payments', 'view_reports', 'record_takings', 'record_cash_out', 'close_day', 'confirm_payments'],
+        permissions: [
+          'view_payments',
+          'edit_payments',
+          'delete_payments',
+          'view_reports',
+          'record_takings',
+          'record_cash_out',
+          'close_day',
+          'confirm_payments',
+        ],
         store_id: s.stores.A.id,
         accessible_stores: [],
       });
@@ -216,7 +231,11 @@ describe.each(DB_KINDS)('auth API on %s', (kind) => {
     it('answers 401 for a token signed with another secret, and 200 for the same payload signed with the real one', async () => {
       const row = await userRow('admin');
       const payload = { sub: String(row.id), username: 'admin', tv: Number(row.token_version) };
-      const right = jwt.sign(payload, TEST_SECURITY.jwtSecret, { algorithm: 'HS256', expiresIn: 600, jwtid: 'a-test-session' });
+      const right = jwt.sign(payload, TEST_SECURITY.jwtSecret, {
+        algorithm: 'HS256',
+        expiresIn: 600,
+        jwtid: 'a-test-session',
+      });
       expect((await s.api('GET', '/admin/me', { token: right })).status).toBe(200);
       const wrong = jwt.sign(payload, 'some-other-secret-0123456789abcdef', { algorithm: 'HS256', expiresIn: 600 });
       expectUnauthenticated(await s.api('GET', '/admin/me', { token: wrong }));
@@ -232,7 +251,10 @@ describe.each(DB_KINDS)('auth API on %s', (kind) => {
     it('answers 401 for an expired token signed with the real secret', async () => {
       const row = await userRow('admin');
       const payload = { sub: String(row.id), username: 'admin', tv: Number(row.token_version) };
-      const expired = jwt.sign({ ...payload, iat: Math.floor(Date.now() / 1000) - 7200 }, TEST_SECURITY.jwtSecret, { algorithm: 'HS256', expiresIn: 3600 });
+      const expired = jwt.sign({ ...payload, iat: Math.floor(Date.now() / 1000) - 7200 }, TEST_SECURITY.jwtSecret, {
+        algorithm: 'HS256',
+        expiresIn: 3600,
+      });
       const res = await s.api('GET', '/admin/me', { token: expired });
       expectUnauthenticated(res);
       // The same call on another endpoint: expiry is checked everywhere, not only on /admin/me.
@@ -254,7 +276,9 @@ describe.each(DB_KINDS)('auth API on %s', (kind) => {
 
   describe('POST /api/users/change-password', () => {
     it('answers 401 without a token', async () => {
-      const res = await s.api('POST', '/users/change-password', { body: { currentPassword: PASSWORD, newPassword: 'another1' } });
+      const res = await s.api('POST', '/users/change-password', {
+        body: { currentPassword: PASSWORD, newPassword: 'another1' },
+      });
       expectUnauthenticated(res);
     });
 
@@ -270,7 +294,10 @@ describe.each(DB_KINDS)('auth API on %s', (kind) => {
     });
 
     it('requires a new password of at least 6 characters', async () => {
-      const res = await s.api('POST', '/users/change-password', { as: 'hq_none', body: { currentPassword: PASSWORD, newPassword: '12345' } });
+      const res = await s.api('POST', '/users/change-password', {
+        as: 'hq_none',
+        body: { currentPassword: PASSWORD, newPassword: '12345' },
+      });
       expect(res.status).toBe(400);
       expect(res.body.errors).toEqual([{ field: 'newPassword', message: '新密碼至少需要6個字符' }]);
     });
@@ -286,7 +313,10 @@ describe.each(DB_KINDS)('auth API on %s', (kind) => {
 
     it('refuses a wrong current password with 400, and changes nothing', async () => {
       const before = await userRow('hq_none');
-      const res = await s.api('POST', '/users/change-password', { as: 'hq_none', body: { currentPassword: 'not-my-password', newPassword: 'newpass1' } });
+      const res = await s.api('POST', '/users/change-password', {
+        as: 'hq_none',
+        body: { currentPassword: 'not-my-password', newPassword: 'newpass1' },
+      });
       expect(res.status).toBe(400);
       expect(res.body.errors).toEqual([{ field: 'currentPassword', message: '目前密碼不正確' }]);
       expect(res.body.token).toBeUndefined();
@@ -299,7 +329,9 @@ describe.each(DB_KINDS)('auth API on %s', (kind) => {
 
     it('changes the password: a fresh token works, the old one is revoked, only the new password signs in', async () => {
       const u = await freshUser('pw_changer');
-      const auditBefore = await s.t.db('audit_log').where({ entity: 'user', entity_id: String(u.id), action: 'password' });
+      const auditBefore = await s.t
+        .db('audit_log')
+        .where({ entity: 'user', entity_id: String(u.id), action: 'password' });
       expect(auditBefore).toHaveLength(0);
 
       const res = await s.api('POST', '/users/change-password', {
@@ -329,7 +361,10 @@ describe.each(DB_KINDS)('auth API on %s', (kind) => {
 
     it('changes the password without a confirmation field (the API may omit it)', async () => {
       const u = await freshUser('pw_noconfirm');
-      const res = await s.api('POST', '/users/change-password', { token: u.token, body: { currentPassword: PASSWORD, newPassword: 'otherpass7' } });
+      const res = await s.api('POST', '/users/change-password', {
+        token: u.token,
+        body: { currentPassword: PASSWORD, newPassword: 'otherpass7' },
+      });
       expect(res.status).toBe(200);
       expect((await login('pw_noconfirm', 'otherpass7')).status).toBe(200);
     });

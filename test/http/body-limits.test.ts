@@ -26,7 +26,15 @@ interface Answer {
  * Declares a body of `declared` bytes, sends the first KB of it, and waits for an answer, which
  * must come before `deadlineMs` (the rest of the body is never sent).
  */
-function sendPartly(base: string, method: string, path: string, headers: Record<string, string>, declared: number, first: Buffer = Buffer.alloc(1024, 0x20), deadlineMs = 15_000): Promise<Answer> {
+function sendPartly(
+  base: string,
+  method: string,
+  path: string,
+  headers: Record<string, string>,
+  declared: number,
+  first: Buffer = Buffer.alloc(1024, 0x20),
+  deadlineMs = 15_000,
+): Promise<Answer> {
   return new Promise((resolve, reject) => {
     const req = request(`${base}${path}`, { method, headers: { ...headers, 'content-length': String(declared) } });
     const timer = setTimeout(() => {
@@ -54,7 +62,11 @@ function sendPartly(base: string, method: string, path: string, headers: Record<
 /** Sends a whole body and answers the status and how long it took. */
 async function post(base: string, path: string, token: string, body: Buffer, headers: Record<string, string> = {}) {
   const t0 = performance.now();
-  const res = await fetch(`${base}${path}`, { method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', ...headers }, body: body as unknown as BodyInit });
+  const res = await fetch(`${base}${path}`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', ...headers },
+    body: body as unknown as BodyInit,
+  });
   const text = await res.text();
   return { status: res.status, text, ms: performance.now() - t0 };
 }
@@ -98,7 +110,13 @@ describe.each(DB_KINDS)('request bodies on %s', (kind) => {
       // the import bodies: 24 MB declared, 1 KB sent
       ['POST', '/payments/bulk-import', json, 24 * MB, 'hq_none'],
       ['POST', '/payments/bulk-import/check', json, 24 * MB, 'hq_view_payments'],
-      ['POST', `/reconcile/statements?filename=a.csv&store_id=${1}`, { 'content-type': 'application/octet-stream' }, 24 * MB, 'hq_edit_payments'],
+      [
+        'POST',
+        `/reconcile/statements?filename=a.csv&store_id=${1}`,
+        { 'content-type': 'application/octet-stream' },
+        24 * MB,
+        'hq_edit_payments',
+      ],
       ['POST', '/payments/import-file?filename=a.csv', { 'content-type': 'text/csv' }, 24 * MB, 'hq_none'],
       // the small ones: 90 KB declared (under their 100 KB limit), 1 KB sent
       ['POST', '/users', json, 90 * 1024, 'hq_none'],
@@ -146,7 +164,14 @@ describe.each(DB_KINDS)('request bodies on %s', (kind) => {
       expect(plain.status, plain.text).toBe(400);
       expect(JSON.parse(plain.text).message).toBe('請求內容的巢狀層數過多（最多 32 層）');
       expect(plain.early).toBe(true);
-      const zipped = await sendPartly(base, 'POST', '/payments/bulk-import', { ...auth, 'content-encoding': 'gzip' }, deepZipped.length, deepZipped.subarray(0, 1024));
+      const zipped = await sendPartly(
+        base,
+        'POST',
+        '/payments/bulk-import',
+        { ...auth, 'content-encoding': 'gzip' },
+        deepZipped.length,
+        deepZipped.subarray(0, 1024),
+      );
       expect(zipped.status, zipped.text).toBe(400);
       expect(zipped.early).toBe(true);
     }
@@ -156,7 +181,12 @@ describe.each(DB_KINDS)('request bodies on %s', (kind) => {
       ['10 MB of [ gzipped', deepZipped, { 'content-encoding': 'gzip' }, 400],
       ['40 MB of spaces gzipped', gzipSync(Buffer.alloc(40 * 1024 * 1024, 0x20)), { 'content-encoding': 'gzip' }, 413],
       ['8 MB of 0,', Buffer.from(`{"payments":[${'0,'.repeat(4_000_000)}0]}`), {}, 413],
-      ['a broken gzip stream', Buffer.concat([gzipSync(Buffer.from('{"payments":[]}')).subarray(0, 10), Buffer.alloc(100, 7)]), { 'content-encoding': 'gzip' }, 400],
+      [
+        'a broken gzip stream',
+        Buffer.concat([gzipSync(Buffer.from('{"payments":[]}')).subarray(0, 10), Buffer.alloc(100, 7)]),
+        { 'content-encoding': 'gzip' },
+        400,
+      ],
       ['an unknown content encoding', Buffer.from('{}'), { 'content-encoding': 'zstd' }, 415],
     ];
     for (const [name, body, headers, status] of hostile) {
@@ -167,9 +197,28 @@ describe.each(DB_KINDS)('request bodies on %s', (kind) => {
       expect(slowest, `${name}: /api/health waited ${Math.round(slowest)} ms`).toBeLessThan(1000);
     }
     // the connection and the server are fine afterwards, and a sound body still imports
-    const ok = await post(`${s.url}/api`, '/payments/bulk-import', token, Buffer.from(JSON.stringify({ payments: [{ last_five: '55555', paid_at: '2026-11-18T10:00', amount: 55, store_id: s.stores.A.id }] })));
+    const ok = await post(
+      `${s.url}/api`,
+      '/payments/bulk-import',
+      token,
+      Buffer.from(
+        JSON.stringify({
+          payments: [{ last_five: '55555', paid_at: '2026-11-18T10:00', amount: 55, store_id: s.stores.A.id }],
+        }),
+      ),
+    );
     expect(ok.status, ok.text).toBe(200);
-    const zipped = await post(other.url, '/payments/bulk-import/check', token, gzipSync(JSON.stringify({ payments: [{ last_five: '55556', paid_at: '2026-11-18T10:00', amount: 56, store_id: s.stores.A.id }] })), { 'content-encoding': 'gzip' });
+    const zipped = await post(
+      other.url,
+      '/payments/bulk-import/check',
+      token,
+      gzipSync(
+        JSON.stringify({
+          payments: [{ last_five: '55556', paid_at: '2026-11-18T10:00', amount: 56, store_id: s.stores.A.id }],
+        }),
+      ),
+      { 'content-encoding': 'gzip' },
+    );
     expect(zipped.status, zipped.text).toBe(200);
     expect(s.errors).toEqual([]);
   });
@@ -206,7 +255,11 @@ describe('a large JSON body', () => {
     });
     const server = await listen(app);
     try {
-      const res = await fetch(server.url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: body as unknown as BodyInit });
+      const res = await fetch(server.url, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: body as unknown as BodyInit,
+      });
       expect(res.status).toBe(200);
       expect((parsed as { padding: unknown[] }).padding).toHaveLength(480_000);
       expect((parsed as { padding: Array<{ k: number }> }).padding[479_999].k).toBe(479_999);
@@ -241,8 +294,14 @@ describe('a client that leaves mid-body', () => {
       });
       const server = await listen(app);
       try {
-        const first = encoding === 'gzip' ? gzipSync(Buffer.from(`{"payments":[${'1,'.repeat(50_000)}`)).subarray(0, 200) : Buffer.from('{"payments":[');
-        const req = request(server.url, { method: 'POST', headers: { 'content-type': 'application/json', 'content-encoding': encoding, 'content-length': '1000000' } });
+        const first =
+          encoding === 'gzip'
+            ? gzipSync(Buffer.from(`{"payments":[${'1,'.repeat(50_000)}`)).subarray(0, 200)
+            : Buffer.from('{"payments":[');
+        const req = request(server.url, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', 'content-encoding': encoding, 'content-length': '1000000' },
+        });
         req.on('error', () => {});
         req.write(first, () => setImmediate(() => req.destroy()));
         const deadline = new Promise<string>((r) => setTimeout(() => r('still waiting after 15 s'), 15_000).unref());

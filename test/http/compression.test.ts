@@ -7,14 +7,22 @@ import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { listParams, startTestServer, type TestServer } from '../helpers/server.js';
 
-function raw(url: string, token: string, acceptEncoding: string): Promise<{ headers: Record<string, string | string[] | undefined>; bytes: Buffer }> {
+function raw(
+  url: string,
+  token: string,
+  acceptEncoding: string,
+): Promise<{ headers: Record<string, string | string[] | undefined>; bytes: Buffer }> {
   return new Promise((resolve, reject) => {
-    const req = request(url, { headers: { authorization: `Bearer ${token}`, 'accept-encoding': acceptEncoding } }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('end', () => resolve({ headers: res.headers, bytes: Buffer.concat(chunks) }));
-      res.on('error', reject);
-    });
+    const req = request(
+      url,
+      { headers: { authorization: `Bearer ${token}`, 'accept-encoding': acceptEncoding } },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('end', () => resolve({ headers: res.headers, bytes: Buffer.concat(chunks) }));
+        res.on('error', reject);
+      },
+    );
     req.on('error', reject);
     req.end();
   });

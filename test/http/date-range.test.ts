@@ -14,7 +14,10 @@ describe.each(DB_KINDS)('a reversed date range through the API on %s', (kind) =>
   let s: TestServer;
   beforeAll(async () => {
     s = await startTestServer(kind);
-    const paid = await s.api('POST', '/payments', { as: 'admin', body: { store_id: s.stores.A.id, last_five: '12345', paid_at: '2026-11-10T10:00', amount: 1500 } });
+    const paid = await s.api('POST', '/payments', {
+      as: 'admin',
+      body: { store_id: s.stores.A.id, last_five: '12345', paid_at: '2026-11-10T10:00', amount: 1500 },
+    });
     expect(paid.status).toBe(201);
   });
   afterAll(() => s?.close());
@@ -59,7 +62,10 @@ describe.each(DB_KINDS)('a date out of range through the API on %s', (kind) => {
     ['the charts', `/stats/charts?from=${from}&to=${to}`],
     ['the dashboard figures', `/stats/summary?from=${from}&to=${to}`],
     ['the payments list', `/payments${listParams({ filter: { paid_at_gte: from, paid_at_lte: to } })}`],
-    ['a store’s payments', `/stores/${s.stores.A.id}/payments${listParams({ filter: { paid_at_gte: from, paid_at_lte: to } })}`],
+    [
+      'a store’s payments',
+      `/stores/${s.stores.A.id}/payments${listParams({ filter: { paid_at_gte: from, paid_at_lte: to } })}`,
+    ],
     ['the export', `/payments/export${listParams({ filter: { paid_at_gte: from, paid_at_lte: to } })}&format=csv`],
     ['the audit log', `/audit${listParams({ filter: { at_gte: from, at_lte: to } })}`],
     ['the reconciliation proposals', `/reconcile/proposals?from=${from}&to=${to}`],

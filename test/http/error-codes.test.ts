@@ -20,10 +20,19 @@ describe.each(DB_KINDS)('error codes over HTTP on %s', (kind) => {
     await s?.close();
   });
 
-  const good = () => ({ last_five: '12345', paid_at: new Date(Date.now() - 3_600_000).toISOString(), amount: 1500, store_id: s.stores.A.id });
+  const good = () => ({
+    last_five: '12345',
+    paid_at: new Date(Date.now() - 3_600_000).toISOString(),
+    amount: 1500,
+    store_id: s.stores.A.id,
+  });
 
   it('gives each field error its code and details, the limit included, beside the unchanged sentence', async () => {
-    const res = await s.api('POST', '/payments', { as: 'admin', headers: CODES, body: { ...good(), note: 'n'.repeat(1001), amount: 0 } });
+    const res = await s.api('POST', '/payments', {
+      as: 'admin',
+      headers: CODES,
+      body: { ...good(), note: 'n'.repeat(1001), amount: 0 },
+    });
     expect(res.status).toBe(400);
     expect(res.body).toMatchObject({ message: '驗證錯誤', code: 'validation_failed', details: {} });
     expect(res.body.errors).toEqual([
@@ -38,12 +47,20 @@ describe.each(DB_KINDS)('error codes over HTTP on %s', (kind) => {
   });
 
   it('names the code of a refusal that is not about a field, and of the edge’s own answers', async () => {
-    expect((await s.api('GET', '/stats/summary', { headers: CODES })).body).toEqual({ message: '請先登入', code: 'unauthenticated', details: {} });
+    expect((await s.api('GET', '/stats/summary', { headers: CODES })).body).toEqual({
+      message: '請先登入',
+      code: 'unauthenticated',
+      details: {},
+    });
     const forbidden = await s.api('GET', '/users', { as: 'hq_none', headers: CODES });
     expect(forbidden.status).toBe(403);
     expect(forbidden.body).toMatchObject({ code: 'permission_required', details: { permission: 'manage_users' } });
     expect((await s.api('GET', '/no-such-route', { headers: CODES })).body).toMatchObject({ code: 'not_found_route' });
-    const malformed = await s.api('POST', '/payments', { as: 'admin', headers: { ...CODES, 'content-type': 'application/json' }, raw: '{"last_five":' });
+    const malformed = await s.api('POST', '/payments', {
+      as: 'admin',
+      headers: { ...CODES, 'content-type': 'application/json' },
+      raw: '{"last_five":',
+    });
     expect(malformed.body).toEqual({ message: '請求內容不是有效的 JSON', code: 'malformed_json', details: {} });
   });
 
@@ -52,7 +69,11 @@ describe.each(DB_KINDS)('error codes over HTTP on %s', (kind) => {
     const first = await s.api('POST', '/payments', { as: 'admin', body });
     const again = await s.api('POST', '/payments', { as: 'admin', headers: CODES, body });
     expect(again.status).toBe(409);
-    expect(again.body).toMatchObject({ code: 'possible_duplicate', details: { duplicate_of: first.body.uuid }, duplicate_of: first.body.uuid });
+    expect(again.body).toMatchObject({
+      code: 'possible_duplicate',
+      details: { duplicate_of: first.body.uuid },
+      duplicate_of: first.body.uuid,
+    });
   });
 
   it('says which row of a bulk import each error belongs to', async () => {
@@ -63,7 +84,12 @@ describe.each(DB_KINDS)('error codes over HTTP on %s', (kind) => {
     const res = await s.api('POST', '/payments/bulk-import', { as: 'admin', headers: CODES, body: { payments: rows } });
     expect(res.status).toBe(400);
     expect(res.body.errors).toEqual([
-      { field: 'payments.1.last_five', message: '第 3 行：帳號後五碼必須是5位數字', code: 'last_five_format', details: { length: 5, row: 3 } },
+      {
+        field: 'payments.1.last_five',
+        message: '第 3 行：帳號後五碼必須是5位數字',
+        code: 'last_five_format',
+        details: { length: 5, row: 3 },
+      },
     ]);
   });
 });

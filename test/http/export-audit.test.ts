@@ -28,9 +28,14 @@ describe.each(DB_KINDS)('exports on %s', (kind) => {
   });
 
   const exportAs = (base: string, who: string, filter: Record<string, unknown>, format = 'csv') =>
-    fetch(`${base}/payments/export?format=${format}&filter=${encodeURIComponent(JSON.stringify(filter))}`, { headers: { authorization: `Bearer ${s.tokens[who]}` } });
+    fetch(`${base}/payments/export?format=${format}&filter=${encodeURIComponent(JSON.stringify(filter))}`, {
+      headers: { authorization: `Bearer ${s.tokens[who]}` },
+    });
   const exportsOf = async (who: string) =>
-    (await s.t.db('audit_log').where({ action: 'export', actor_id: s.users[who].id }).orderBy('id')).map((r: any) => ({ ...r, after: JSON.parse(r.after) }));
+    (await s.t.db('audit_log').where({ action: 'export', actor_id: s.users[who].id }).orderBy('id')).map((r: any) => ({
+      ...r,
+      after: JSON.parse(r.after),
+    }));
 
   it('writes who exported, the filter, the format and the row count to the audit log, readable as 匯出', async () => {
     const res = await exportAs(`${s.url}/api`, 'admin', { status: ['未確認'] }, 'json');
@@ -45,7 +50,11 @@ describe.each(DB_KINDS)('exports on %s', (kind) => {
     // a store-scoped auditor reads the exports of their store, not those spanning others
     const one = await exportAs(`${s.url}/api`, 'branchA', { status: ['未確認'] });
     expect(one.status).toBe(200);
-    expect((await exportsOf('branchA'))[0].after).toMatchObject({ count: 1, store_id: s.stores.A.id, stores: [s.stores.A.id] });
+    expect((await exportsOf('branchA'))[0].after).toMatchObject({
+      count: 1,
+      store_id: s.stores.A.id,
+      stores: [s.stores.A.id],
+    });
   });
 
   it('refuses the second half of an export all made of two halves, and audits only what was exported', async () => {
@@ -54,18 +63,26 @@ describe.each(DB_KINDS)('exports on %s', (kind) => {
     expect(first.status).toBe(200);
     await first.text();
     // the ticket is judged the same way, before any download
-    const ticket = await s.api('POST', '/payments/export-ticket', { as: who, body: { filter: { paid_at_gte: '2026-11-17' }, format: 'csv' } });
+    const ticket = await s.api('POST', '/payments/export-ticket', {
+      as: who,
+      body: { filter: { paid_at_gte: '2026-11-17' }, format: 'csv' },
+    });
     expect(ticket.status, ticket.text).toBe(403);
     const second = await exportAs(other.url, who, { paid_at_gte: '2026-11-17' });
     expect(second.status).toBe(403);
-    expect((await second.json()).message).toBe('權限不足：這次匯出加上您 24 小時內的其他匯出，等於匯出全部，需要「匯款管理」權限');
+    expect((await second.json()).message).toBe(
+      '權限不足：這次匯出加上您 24 小時內的其他匯出，等於匯出全部，需要「匯款管理」權限',
+    );
     // a piece that leaves something out is still a filtered export
     const narrow = await exportAs(other.url, who, { paid_at_gte: '2026-11-17', status: ['已入帳'] });
     expect(narrow.status).toBe(200);
     await narrow.text();
     const entries = await exportsOf(who);
     expect(entries.map((e) => e.after.count)).toEqual([2, 1]);
-    expect(entries[0].after).toMatchObject({ filter: { paid_at_lte: '2026-11-17' }, stores: [s.stores.A.id, s.stores.B.id] });
+    expect(entries[0].after).toMatchObject({
+      filter: { paid_at_lte: '2026-11-17' },
+      stores: [s.stores.A.id, s.stores.B.id],
+    });
     // pieces by status or by store add up the same way
     const byStatus = await exportAs(`${s.url}/api`, who, { status: ['未確認'] });
     expect(byStatus.status).toBe(403);
@@ -79,7 +96,10 @@ describe.each(DB_KINDS)('exports on %s', (kind) => {
 
   it('judges two halves sent at once, on two instances, one after the other: one is refused', async () => {
     const who = 'branchB'; // store B: two payments, one each day
-    const [a, b] = await Promise.all([exportAs(`${s.url}/api`, who, { paid_at_lte: '2026-11-17' }), exportAs(other.url, who, { paid_at_gte: '2026-11-17' })]);
+    const [a, b] = await Promise.all([
+      exportAs(`${s.url}/api`, who, { paid_at_lte: '2026-11-17' }),
+      exportAs(other.url, who, { paid_at_gte: '2026-11-17' }),
+    ]);
     await Promise.all([a.text(), b.text()]);
     expect([a.status, b.status].sort()).toEqual([200, 403]);
     expect(await exportsOf(who)).toHaveLength(1);

@@ -11,14 +11,19 @@ describe.each(DB_KINDS)('a real export on %s', (kind) => {
   beforeAll(async () => {
     s = await startTestServer(kind);
     for (const [i, note] of NASTY.entries()) {
-      const r = await s.api('POST', '/payments', { as: 'admin', body: { last_five: `1000${i}`, paid_at: '2026-11-18T09:00', amount: 100 + i, note, store_id: s.stores.A.id } });
+      const r = await s.api('POST', '/payments', {
+        as: 'admin',
+        body: { last_five: `1000${i}`, paid_at: '2026-11-18T09:00', amount: 100 + i, note, store_id: s.stores.A.id },
+      });
       expect(r.status).toBe(201);
     }
   });
   afterAll(async () => s?.close());
 
   it('writes formula-like notes as plain string cells in the .xlsx, and with a leading apostrophe in the CSV', async () => {
-    const res = await fetch(`${s.url}/api/payments/export?filter=${encodeURIComponent('{}')}`, { headers: { authorization: `Bearer ${s.tokens.admin}` } });
+    const res = await fetch(`${s.url}/api/payments/export?filter=${encodeURIComponent('{}')}`, {
+      headers: { authorization: `Bearer ${s.tokens.admin}` },
+    });
     expect(res.status).toBe(200);
     const bytes = new Uint8Array(await res.arrayBuffer());
     const wb = XLSX.read(bytes, { type: 'array', cellFormula: true, dense: true });
@@ -30,14 +35,21 @@ describe.each(DB_KINDS)('a real export on %s', (kind) => {
       expect(c.f).toBeUndefined();
     }
     // the raw sheet XML holds no formula element at all
-    const files = XLSX.read(bytes, { type: 'array', bookFiles: true }) as unknown as { files: Record<string, { content: Uint8Array }> };
+    const files = XLSX.read(bytes, { type: 'array', bookFiles: true }) as unknown as {
+      files: Record<string, { content: Uint8Array }>;
+    };
     const sheetXml = Object.entries(files.files ?? {}).find(([name]) => /worksheets\/sheet1\.xml$/.test(name));
     expect(sheetXml, 'the sheet XML').toBeDefined();
     const xml = Buffer.from(sheetXml![1].content).toString('utf8');
     expect(xml).toContain('=1+1');
     expect(xml).not.toMatch(/<f[ >]/);
 
-    const csv = await (await fetch(`${s.url}/api/payments/export?format=csv&filter=${encodeURIComponent('{}')}`, { headers: { authorization: `Bearer ${s.tokens.admin}` } })).text();
-    for (const n of NASTY) expect(csv).toContain(n.includes('"') || n.includes(',') ? `"'${n.replace(/"/g, '""')}"` : `'${n}`);
+    const csv = await (
+      await fetch(`${s.url}/api/payments/export?format=csv&filter=${encodeURIComponent('{}')}`, {
+        headers: { authorization: `Bearer ${s.tokens.admin}` },
+      })
+    ).text();
+    for (const n of NASTY)
+      expect(csv).toContain(n.includes('"') || n.includes(',') ? `"'${n.replace(/"/g, '""')}"` : `'${n}`);
   });
 });

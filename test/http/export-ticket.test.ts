@@ -19,9 +19,30 @@ describe.each(DB_KINDS)('export download links on %s', (kind) => {
   beforeEach(async () => {
     await s.t.db('payments').delete();
     const rows = [
-      { last_five: '00001', paid_at: '2026-11-18T09:15', amount: 1500, note: '早班', store_id: s.stores.A.id, status: '已入帳' },
-      { last_five: '00002', paid_at: '2026-11-19T10:30', amount: 23800, note: '', store_id: s.stores.A.id, status: '未確認' },
-      { last_five: '00003', paid_at: '2026-11-20T00:05', amount: 650, note: '', store_id: s.stores.C.id, status: '未入帳' },
+      {
+        last_five: '00001',
+        paid_at: '2026-11-18T09:15',
+        amount: 1500,
+        note: '早班',
+        store_id: s.stores.A.id,
+        status: '已入帳',
+      },
+      {
+        last_five: '00002',
+        paid_at: '2026-11-19T10:30',
+        amount: 23800,
+        note: '',
+        store_id: s.stores.A.id,
+        status: '未確認',
+      },
+      {
+        last_five: '00003',
+        paid_at: '2026-11-20T00:05',
+        amount: 650,
+        note: '',
+        store_id: s.stores.C.id,
+        status: '未入帳',
+      },
     ];
     expect((await s.api('POST', '/payments/bulk-import', { as: 'admin', body: { payments: rows } })).status).toBe(200);
   });
@@ -32,7 +53,8 @@ describe.each(DB_KINDS)('export download links on %s', (kind) => {
     const res = await fetch(`${s.url}/api${url}`, { headers });
     return { status: res.status, headers: res.headers, bytes: new Uint8Array(await res.arrayBuffer()) };
   };
-  const fileNameOf = (headers: Headers) => decodeURIComponent(/filename\*=UTF-8''([^;\s]+)/.exec(headers.get('content-disposition') ?? '')![1]);
+  const fileNameOf = (headers: Headers) =>
+    decodeURIComponent(/filename\*=UTF-8''([^;\s]+)/.exec(headers.get('content-disposition') ?? '')![1]);
   const stores = () => Object.values(s.stores).map((x) => ({ id: x.id, name: x.name, code: x.code }));
 
   it('answers a link whose download is the export, under the name the link promised', async () => {
@@ -74,9 +96,15 @@ describe.each(DB_KINDS)('export download links on %s', (kind) => {
   it('a branch user’s link never reaches another store', async () => {
     // branchA's exports of the tests above were made yesterday: with them, this one would be the
     // last piece of an export all (issue 22, item 13, test/http/export-audit.test.ts)
-    await s.t.db('audit_log').where({ action: 'export', actor_id: s.users.branchA.id }).update({ at: Date.now() - 25 * 3600 * 1000 });
+    await s.t
+      .db('audit_log')
+      .where({ action: 'export', actor_id: s.users.branchA.id })
+      .update({ at: Date.now() - 25 * 3600 * 1000 });
     // one of store A's payments the search leaves out (else the search is an export all for branchA)
-    const other = await s.api('POST', '/payments', { as: 'admin', body: { last_five: '98765', paid_at: '2026-11-18T12:00', amount: 77, note: '', store_id: s.stores.A.id } });
+    const other = await s.api('POST', '/payments', {
+      as: 'admin',
+      body: { last_five: '98765', paid_at: '2026-11-18T12:00', amount: 77, note: '', store_id: s.stores.A.id },
+    });
     expect(other.status).toBe(201);
     // a search every other payment matches (a last-five prefix): store C's payment is not in the file
     const t = await ticket('branchA', { filter: { q: '0000' } });
@@ -98,7 +126,16 @@ describe.each(DB_KINDS)('export download links on %s', (kind) => {
     // the same claims, signed as a ticket should be, pass: the refusal above was the expiry
     const fresh = jwt.sign({ ...claims, exp: Math.floor(Date.now() / 1000) + 30 }, key, { algorithm: 'HS256' });
     expect((await follow(`/payments/export?ticket=${encodeURIComponent(fresh)}`)).status).toBe(200);
-    const otherFilter = jwt.sign({ ...claims, claims: { filter: {}, format: 'xlsx' }, what: 'something-else', exp: Math.floor(Date.now() / 1000) + 30 }, key, { algorithm: 'HS256' });
+    const otherFilter = jwt.sign(
+      {
+        ...claims,
+        claims: { filter: {}, format: 'xlsx' },
+        what: 'something-else',
+        exp: Math.floor(Date.now() / 1000) + 30,
+      },
+      key,
+      { algorithm: 'HS256' },
+    );
     expect((await follow(`/payments/export?ticket=${encodeURIComponent(otherFilter)}`)).status).toBe(401);
   });
 
@@ -106,10 +143,16 @@ describe.each(DB_KINDS)('export download links on %s', (kind) => {
     const t = await ticket('hq_manage_payments', { filter: {} });
     expect(t.status).toBe(200);
     const id = s.users.hq_manage_payments.id;
-    await s.t.db('users').where({ id }).update({ permissions: JSON.stringify(['view_payments']) });
+    await s.t
+      .db('users')
+      .where({ id })
+      .update({ permissions: JSON.stringify(['view_payments']) });
     // now only view_payments: "export all" is refused when the link is followed
     expect((await follow(t.body.url)).status).toBe(403);
-    await s.t.db('users').where({ id }).update({ is_active: false, permissions: JSON.stringify(['manage_payments']) });
+    await s.t
+      .db('users')
+      .where({ id })
+      .update({ is_active: false, permissions: JSON.stringify(['manage_payments']) });
     expect((await follow(t.body.url)).status).toBe(401);
     await s.t.db('users').where({ id }).update({ is_active: true });
   });

@@ -12,7 +12,10 @@ import { createTestDb, DB_KINDS, TEST_SECURITY, type TestDb } from '../helpers/d
 import { seed, type Fixture } from '../helpers/fixtures.js';
 import { listenApi, listParams, type Listening } from '../helpers/server.js';
 
-const SECURITY: SecuritySettings = { ...TEST_SECURITY, publicLinks: { limits: { perAddressMinute: 5, perAddressDay: 30, perLinkDay: 12 } } };
+const SECURITY: SecuritySettings = {
+  ...TEST_SECURITY,
+  publicLinks: { limits: { perAddressMinute: 5, perAddressDay: 30, perLinkDay: 12 } },
+};
 
 describe.each(DB_KINDS)('a flood through a public link, in the back office, on %s', (kind) => {
   let t: TestDb;
@@ -23,18 +26,30 @@ describe.each(DB_KINDS)('a flood through a public link, in the back office, on %
   const errors: unknown[] = [];
   let n = 0;
 
-  async function call(base: Listening, method: string, path: string, opts: { body?: unknown; as?: string; from?: string } = {}) {
+  async function call(
+    base: Listening,
+    method: string,
+    path: string,
+    opts: { body?: unknown; as?: string; from?: string } = {},
+  ) {
     const headers: Record<string, string> = { 'x-forwarded-for': opts.from ?? '198.51.100.1' };
     if (opts.as) headers.authorization = `Bearer ${f.tokens[opts.as]}`;
     if (opts.body !== undefined) headers['content-type'] = 'application/json';
-    const res = await fetch(`${base.url}/api${path}`, { method, headers, body: opts.body === undefined ? undefined : JSON.stringify(opts.body) });
+    const res = await fetch(`${base.url}/api${path}`, {
+      method,
+      headers,
+      body: opts.body === undefined ? undefined : JSON.stringify(opts.body),
+    });
     const text = await res.text();
     return { status: res.status, headers: res.headers, body: text ? JSON.parse(text) : undefined };
   }
   /** a report of its own, from an address (and a /24) of its own */
   const send = (base: Listening, token: string) => {
     n++;
-    return call(base, 'POST', `/public/links/${token}/reports`, { body: { last_five: String(20000 + n), paid_at: '2026-11-20T10:00', amount: 300 + n, note: '' }, from: `10.9.${n}.1` });
+    return call(base, 'POST', `/public/links/${token}/reports`, {
+      body: { last_five: String(20000 + n), paid_at: '2026-11-20T10:00', amount: 300 + n, note: '' },
+      from: `10.9.${n}.1`,
+    });
   };
 
   beforeAll(async () => {
@@ -52,7 +67,10 @@ describe.each(DB_KINDS)('a flood through a public link, in the back office, on %
   });
 
   it('names the flooded store with its counts, finds its reports by link and time, and removes them once, audited, keeping what staff decided', async () => {
-    const store = await createStore({ db: t.db, security: SECURITY, actor: systemActor('test'), ip: null }, { name: '洪水店', code: 'FLD' });
+    const store = await createStore(
+      { db: t.db, security: SECURITY, actor: systemActor('test'), ip: null },
+      { name: '洪水店', code: 'FLD' },
+    );
     const link = (await call(one, 'GET', `/stores/${store.id}/link`, { as: 'admin' })).body.url as string;
     const token = link.slice(link.lastIndexOf('/') + 1);
 
@@ -60,7 +78,10 @@ describe.each(DB_KINDS)('a flood through a public link, in the back office, on %
     const real = await send(one, token);
     expect(real.status).toBe(201);
     expect((await call(one, 'GET', '/links/floods', { as: 'admin' })).body).toEqual([]);
-    const staff = await call(one, 'POST', '/payments', { as: 'admin', body: { last_five: '55555', paid_at: '2026-11-20T10:00', amount: 999, store_id: store.id } });
+    const staff = await call(one, 'POST', '/payments', {
+      as: 'admin',
+      body: { last_five: '55555', paid_at: '2026-11-20T10:00', amount: 999, store_id: store.id },
+    });
     expect(staff.status).toBe(201);
     const realAt = Number((await t.db('payments').where({ uuid: real.body.tracking }).first()).created_at);
     while (Date.now() <= realAt + 1) await new Promise((r) => setTimeout(r, 5));
@@ -82,40 +103,87 @@ describe.each(DB_KINDS)('a flood through a public link, in the back office, on %
 
     // staff decided on one flood report: it stays
     const decided = flood.find((a) => a.status === 201)!.body.tracking as string;
-    expect((await call(one, 'PUT', `/payments/${decided}`, { as: 'admin', body: { status: '已入帳' } })).status).toBe(200);
+    expect((await call(one, 'PUT', `/payments/${decided}`, { as: 'admin', body: { status: '已入帳' } })).status).toBe(
+      200,
+    );
 
     // found by link and time: the store's customer reports received since the flood began
-    const found = await call(one, 'GET', `/payments${listParams({ filter: { store_id: [store.id], source: 'customer', received_gte: floodFrom }, range: [0, 99] })}`, { as: 'admin' });
+    const found = await call(
+      one,
+      'GET',
+      `/payments${listParams({ filter: { store_id: [store.id], source: 'customer', received_gte: floodFrom }, range: [0, 99] })}`,
+      { as: 'admin' },
+    );
     expect(found.status).toBe(200);
     expect(found.body).toHaveLength(11);
     expect(found.body.map((p: any) => p.uuid)).not.toContain(real.body.tracking);
 
     // without 刪除匯款: refused before anything is read or removed
-    expect((await call(one, 'POST', `/stores/${store.id}/link/reports/remove`, { as: 'hq_view_payments', body: { from: floodFrom } })).status).toBe(403);
-    expect((await call(one, 'POST', `/stores/${store.id}/link/reports/remove`, { as: 'admin', body: {} })).body).toMatchObject({ message: '驗證錯誤' });
+    expect(
+      (
+        await call(one, 'POST', `/stores/${store.id}/link/reports/remove`, {
+          as: 'hq_view_payments',
+          body: { from: floodFrom },
+        })
+      ).status,
+    ).toBe(403);
+    expect(
+      (await call(one, 'POST', `/stores/${store.id}/link/reports/remove`, { as: 'admin', body: {} })).body,
+    ).toMatchObject({ message: '驗證錯誤' });
 
     // removed in one action, sent twice at once to two instances: each report removed once
-    const auditBefore = Number((await t.db('audit_log').where({ action: 'delete', entity: 'payment' }).count({ n: '*' }).first())!.n);
-    const removals = await Promise.all([one, two].map((base) => call(base, 'POST', `/stores/${store.id}/link/reports/remove`, { as: 'admin', body: { from: floodFrom } })));
+    const auditBefore = Number(
+      (await t.db('audit_log').where({ action: 'delete', entity: 'payment' }).count({ n: '*' }).first())!.n,
+    );
+    const removals = await Promise.all(
+      [one, two].map((base) =>
+        call(base, 'POST', `/stores/${store.id}/link/reports/remove`, { as: 'admin', body: { from: floodFrom } }),
+      ),
+    );
     expect(removals.map((r) => r.status)).toEqual([200, 200]);
     expect(removals.map((r) => r.body.removed).reduce((a, b) => a + b, 0)).toBe(10);
-    const left = (await t.db('payments').where({ store_id: store.id }).orderBy('created_at').select('uuid')).map((p: any) => p.uuid);
+    const left = (await t.db('payments').where({ store_id: store.id }).orderBy('created_at').select('uuid')).map(
+      (p: any) => p.uuid,
+    );
     expect(left.sort()).toEqual([real.body.tracking, staff.body.uuid, decided].sort());
-    expect(Number((await t.db('audit_log').where({ action: 'delete', entity: 'payment' }).count({ n: '*' }).first())!.n)).toBe(auditBefore + 10);
-    const summary = await t.db('audit_log').where({ entity: 'store', entity_id: String(store.id) }).whereRaw("after like '%reports_removed%'").select('after');
+    expect(
+      Number((await t.db('audit_log').where({ action: 'delete', entity: 'payment' }).count({ n: '*' }).first())!.n),
+    ).toBe(auditBefore + 10);
+    const summary = await t
+      .db('audit_log')
+      .where({ entity: 'store', entity_id: String(store.id) })
+      .whereRaw("after like '%reports_removed%'")
+      .select('after');
     expect(summary.map((s: any) => JSON.parse(s.after).removed).reduce((a: number, b: number) => a + b, 0)).toBe(10);
     expect(errors).toEqual([]);
   });
 
   it('a batch delete sent twice at once to two instances deletes and audits each payment once', async () => {
     const now = Date.now();
-    const rows = Array.from({ length: 300 }, (_, i) => ({ uuid: `batch-${i}`, store_id: f.stores.A.id, last_five: String(41000 + i), paid_at: now - i * 60_000, amount: 70 + i, status: '未確認', note: '', created_by: null, created_at: now, updated_at: now }));
+    const rows = Array.from({ length: 300 }, (_, i) => ({
+      uuid: `batch-${i}`,
+      store_id: f.stores.A.id,
+      last_five: String(41000 + i),
+      paid_at: now - i * 60_000,
+      amount: 70 + i,
+      status: '未確認',
+      note: '',
+      created_by: null,
+      created_at: now,
+      updated_at: now,
+    }));
     for (let i = 0; i < rows.length; i += 100) await t.db('payments').insert(rows.slice(i, i + 100));
     const made = rows.map((r) => r.uuid);
-    const before = Number((await t.db('audit_log').where({ action: 'delete', entity: 'payment' }).count({ n: '*' }).first())!.n);
-    const answers = await Promise.all([one, two].map((base) => call(base, 'DELETE', '/payments', { as: 'admin', body: { uuids: made } })));
+    const before = Number(
+      (await t.db('audit_log').where({ action: 'delete', entity: 'payment' }).count({ n: '*' }).first())!.n,
+    );
+    const answers = await Promise.all(
+      [one, two].map((base) => call(base, 'DELETE', '/payments', { as: 'admin', body: { uuids: made } })),
+    );
     expect(answers.map((a) => a.status)).toEqual([200, 200]);
     expect(answers.map((a) => a.body.deleted).reduce((x, y) => x + y, 0)).toBe(300);
-    expect(Number((await t.db('audit_log').where({ action: 'delete', entity: 'payment' }).count({ n: '*' }).first())!.n)).toBe(before + 300);
+    expect(
+      Number((await t.db('audit_log').where({ action: 'delete', entity: 'payment' }).count({ n: '*' }).first())!.n),
+    ).toBe(before + 300);
   });
 });

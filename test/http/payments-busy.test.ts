@@ -41,10 +41,17 @@ describe.each(DB_KINDS)('a payment sent while an import holds the database (%s)'
   });
   afterAll(async () => s?.close());
 
-  const count = async () => Number(((await s.t.db('payments').where({ amount: 4321 }).count({ n: '*' }).first()) as { n: number | string }).n);
+  const count = async () =>
+    Number(((await s.t.db('payments').where({ amount: 4321 }).count({ n: '*' }).first()) as { n: number | string }).n);
 
   it('answers 503 資料庫正在寫入… with Retry-After, stores nothing, and is stored when sent again', async () => {
-    const payment = { last_five: '24680', paid_at: '2026-11-20T10:15', amount: 4321, store_id: s.stores.A.id, note: '匯入時回報' };
+    const payment = {
+      last_five: '24680',
+      paid_at: '2026-11-20T10:15',
+      amount: 4321,
+      store_id: s.stores.A.id,
+      note: '匯入時回報',
+    };
     const release = await holdLikeAnImport(s);
     try {
       const refused = await s.api('POST', '/payments', { as: 'admin', body: payment });

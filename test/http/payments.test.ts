@@ -17,7 +17,14 @@ describe.each(DB_KINDS)('payments API on %s', (kind) => {
   });
 
   const submit = (as: string, body: Record<string, unknown>) => s.api('POST', '/payments', { as, body });
-  const pay = (over: Record<string, unknown> = {}) => ({ last_five: '01234', paid_at: '2026-11-18T09:15', amount: 1500, note: '', store_id: s.stores.A.id, ...over });
+  const pay = (over: Record<string, unknown> = {}) => ({
+    last_five: '01234',
+    paid_at: '2026-11-18T09:15',
+    amount: 1500,
+    note: '',
+    store_id: s.stores.A.id,
+    ...over,
+  });
 
   it('POST answers 201 with the whole record: uuid is the tracking number and the id', async () => {
     const r = await submit('branchA', pay({ note: '  早班  ' }));
@@ -78,7 +85,13 @@ describe.each(DB_KINDS)('payments API on %s', (kind) => {
       // A: 3 payments over two Taiwan days; B: 2; C: 1
       const rows = [
         { store_id: s.stores.A.id, paid_at: '2026-11-17T23:59:59+08:00', amount: 100, last_five: '11111' },
-        { store_id: s.stores.A.id, paid_at: '2026-11-18T00:00:00+08:00', amount: 200, last_five: '22222', note: '月底結帳' },
+        {
+          store_id: s.stores.A.id,
+          paid_at: '2026-11-18T00:00:00+08:00',
+          amount: 200,
+          last_five: '22222',
+          note: '月底結帳',
+        },
         { store_id: s.stores.A.id, paid_at: '2026-11-18T23:59:00+08:00', amount: 300, last_five: '33333' },
         { store_id: s.stores.B.id, paid_at: '2026-11-19T00:00:00+08:00', amount: 400, last_five: '44444' },
         { store_id: s.stores.B.id, paid_at: '2026-11-18T12:00:00+08:00', amount: 500, last_five: '12345' },
@@ -101,7 +114,9 @@ describe.each(DB_KINDS)('payments API on %s', (kind) => {
 
     it('pages with range and reports the total in Content-Range', async () => {
       await seedList();
-      const r = await s.api('GET', `/payments${listParams({ sort: ['amount', 'ASC'], range: [2, 3] })}`, { as: 'admin' });
+      const r = await s.api('GET', `/payments${listParams({ sort: ['amount', 'ASC'], range: [2, 3] })}`, {
+        as: 'admin',
+      });
       expect(r.body.map((p: any) => p.amount)).toEqual([300, 400]);
       expect(r.headers.get('content-range')).toBe('payments 2-3/6');
       const past = await s.api('GET', `/payments${listParams({ range: [10, 19] })}`, { as: 'admin' });
@@ -112,7 +127,9 @@ describe.each(DB_KINDS)('payments API on %s', (kind) => {
     it('filters by status (value or array), store (value or array) and q', async () => {
       await seedList();
       const get = async (filter: Record<string, unknown>) =>
-        (await s.api('GET', `/payments${listParams({ filter, sort: ['amount', 'ASC'] })}`, { as: 'admin' })).body.map((p: any) => p.amount);
+        (await s.api('GET', `/payments${listParams({ filter, sort: ['amount', 'ASC'] })}`, { as: 'admin' })).body.map(
+          (p: any) => p.amount,
+        );
       expect(await get({ status: '已入帳' })).toEqual([200]);
       expect(await get({ status: ['已入帳', '未入帳'] })).toEqual([200, 500]);
       expect(await get({ status: '未確認' })).toEqual([100, 300, 400, 600]);
@@ -126,7 +143,9 @@ describe.each(DB_KINDS)('payments API on %s', (kind) => {
     it('reads date filters as inclusive Taiwan days', async () => {
       await seedList();
       const get = async (filter: Record<string, unknown>) =>
-        (await s.api('GET', `/payments${listParams({ filter, sort: ['paid_at', 'ASC'] })}`, { as: 'admin' })).body.map((p: any) => p.amount);
+        (await s.api('GET', `/payments${listParams({ filter, sort: ['paid_at', 'ASC'] })}`, { as: 'admin' })).body.map(
+          (p: any) => p.amount,
+        );
       // 2026-11-18 Taiwan runs from 2026-11-17T16:00Z to 2026-11-18T16:00Z
       expect(await get({ paid_at_gte: '2026-11-18', paid_at_lte: '2026-11-18' })).toEqual([200, 500, 600, 300]);
       expect(await get({ paid_at_lte: '2026-11-17' })).toEqual([100]);
@@ -136,7 +155,9 @@ describe.each(DB_KINDS)('payments API on %s', (kind) => {
 
     it('getMany by id array', async () => {
       const rows = await seedList();
-      const r = await s.api('GET', `/payments${listParams({ filter: { id: [rows[0].uuid, rows[5].uuid] } })}`, { as: 'admin' });
+      const r = await s.api('GET', `/payments${listParams({ filter: { id: [rows[0].uuid, rows[5].uuid] } })}`, {
+        as: 'admin',
+      });
       expect(r.body.map((p: any) => p.uuid).sort()).toEqual([rows[0].uuid, rows[5].uuid].sort());
     });
 
@@ -145,7 +166,9 @@ describe.each(DB_KINDS)('payments API on %s', (kind) => {
       const a = await s.api('GET', '/payments', { as: 'branchA' });
       expect(a.body.map((p: any) => p.store_id)).toEqual([s.stores.A.id, s.stores.A.id, s.stores.A.id]);
       expect(a.headers.get('content-range')).toBe('payments 0-2/3');
-      const sneaky = await s.api('GET', `/payments${listParams({ filter: { store_id: s.stores.C.id } })}`, { as: 'branchA' });
+      const sneaky = await s.api('GET', `/payments${listParams({ filter: { store_id: s.stores.C.id } })}`, {
+        as: 'branchA',
+      });
       expect(sneaky.body).toEqual([]);
       const hq = await s.api('GET', '/payments', { as: 'hq_view_payments' });
       expect(new Set(hq.body.map((p: any) => p.store_id))).toEqual(new Set([s.stores.A.id, s.stores.B.id]));
@@ -173,9 +196,18 @@ describe.each(DB_KINDS)('payments API on %s', (kind) => {
       expect(r.status).toBe(200);
       expect(r.body.status).toBe(status);
     }
-    const full = await s.api('PUT', `/payments/${created.uuid}`, { as: 'branchA', body: { ...created, status: '已入帳', note: '已核對' } });
+    const full = await s.api('PUT', `/payments/${created.uuid}`, {
+      as: 'branchA',
+      body: { ...created, status: '已入帳', note: '已核對' },
+    });
     expect(full.status).toBe(200);
-    expect(full.body).toMatchObject({ uuid: created.uuid, status: '已入帳', note: '已核對', amount: 1500, last_five: '01234' });
+    expect(full.body).toMatchObject({
+      uuid: created.uuid,
+      status: '已入帳',
+      note: '已核對',
+      amount: 1500,
+      last_five: '01234',
+    });
     const reread = await s.api('GET', `/payments/${created.uuid}`, { as: 'admin' });
     expect(reread.body.note).toBe('已核對');
     const changeAmount = await s.api('PUT', `/payments/${created.uuid}`, { as: 'admin', body: { amount: 1 } });
@@ -208,7 +240,14 @@ describe.each(DB_KINDS)('payments API on %s', (kind) => {
 
   it('bulk import writes every row in one transaction, or none', async () => {
     const rows = [
-      { last_five: '00001', paid_at: '2026-11-18T10:00:00+08:00', amount: 10, note: '匯入', store_id: s.stores.A.id, status: '已入帳' },
+      {
+        last_five: '00001',
+        paid_at: '2026-11-18T10:00:00+08:00',
+        amount: 10,
+        note: '匯入',
+        store_id: s.stores.A.id,
+        status: '已入帳',
+      },
       { last_five: '00002', paid_at: '2026-11-18T11:00:00+08:00', amount: 20, store_id: s.stores.B.id },
     ];
     const ok = await s.api('POST', '/payments/bulk-import', { as: 'hq_manage_payments', body: { payments: rows } });
@@ -220,10 +259,16 @@ describe.each(DB_KINDS)('payments API on %s', (kind) => {
       ['00002', '未確認', s.stores.B.id],
     ]);
 
-    const bad = await s.api('POST', '/payments/bulk-import', { as: 'admin', body: { payments: [...rows, { ...rows[0], amount: -1 }] } });
+    const bad = await s.api('POST', '/payments/bulk-import', {
+      as: 'admin',
+      body: { payments: [...rows, { ...rows[0], amount: -1 }] },
+    });
     expect(bad.status).toBe(400);
     expect(bad.body.errors[0].message).toMatch(/^第 3 筆：/);
-    const outside = await s.api('POST', '/payments/bulk-import', { as: 'hq_manage_payments', body: { payments: [{ ...rows[0], store_id: s.stores.C.id }] } });
+    const outside = await s.api('POST', '/payments/bulk-import', {
+      as: 'hq_manage_payments',
+      body: { payments: [{ ...rows[0], store_id: s.stores.C.id }] },
+    });
     expect(outside.status).toBe(403);
     expect((await s.api('GET', '/payments', { as: 'admin' })).body).toHaveLength(2);
   });

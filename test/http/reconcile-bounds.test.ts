@@ -14,7 +14,11 @@ import { seedReconcile } from '../helpers/reconcileYear.js';
 import { listenApi, startTestServer, type Listening, type TestServer } from '../helpers/server.js';
 
 const get = (base: string, path: string, token: string) =>
-  fetch(`${base}/api${path}`, { headers: { authorization: `Bearer ${token}` } }).then(async (r) => ({ status: r.status, headers: r.headers, body: await r.json() }));
+  fetch(`${base}/api${path}`, { headers: { authorization: `Bearer ${token}` } }).then(async (r) => ({
+    status: r.status,
+    headers: r.headers,
+    body: await r.json(),
+  }));
 
 describe.each(DB_KINDS)('reconciliation proposals bounded, paged and off the main thread on %s', (kind) => {
   let s: TestServer;
@@ -32,7 +36,9 @@ describe.each(DB_KINDS)('reconciliation proposals bounded, paged and off the mai
     // the statement's first day less the window after a report, to its last day plus the window before
     expect(period.from < new Date(seeded.from + 8 * 3600_000).toISOString().slice(0, 10)).toBe(true);
     expect(period.to > new Date(seeded.to + 8 * 3600_000).toISOString().slice(0, 10)).toBe(true);
-    const exact = await s.api('GET', `/reconcile/proposals?from=${period.from}&to=${period.to}`, { as: 'hq_view_payments' });
+    const exact = await s.api('GET', `/reconcile/proposals?from=${period.from}&to=${period.to}`, {
+      as: 'hq_view_payments',
+    });
     expect(exact.body).toEqual(wide.body);
     expect(wide.body.page.total.auto).toBeGreaterThan(1000);
   });
@@ -44,8 +50,12 @@ describe.each(DB_KINDS)('reconciliation proposals bounded, paged and off the mai
     expect(first.body.auto).toHaveLength(200);
     const a = await s.api('GET', `${q}&limit=3`, { as: 'admin' });
     const b = await s.api('GET', `${q}&limit=3&offset=3`, { as: 'admin' });
-    expect(a.body.auto.map((x: any) => x.payment.uuid)).toEqual(first.body.auto.slice(0, 3).map((x: any) => x.payment.uuid));
-    expect(b.body.auto.map((x: any) => x.payment.uuid)).toEqual(first.body.auto.slice(3, 6).map((x: any) => x.payment.uuid));
+    expect(a.body.auto.map((x: any) => x.payment.uuid)).toEqual(
+      first.body.auto.slice(0, 3).map((x: any) => x.payment.uuid),
+    );
+    expect(b.body.auto.map((x: any) => x.payment.uuid)).toEqual(
+      first.body.auto.slice(3, 6).map((x: any) => x.payment.uuid),
+    );
     expect(a.body.page.total).toEqual(first.body.page.total);
     expect(a.text.length).toBeLessThan(first.text.length / 10);
     for (const bad of ['limit=0', 'limit=2001', 'limit=abc', 'offset=-1', 'offset=1.5']) {
@@ -58,14 +68,22 @@ describe.each(DB_KINDS)('reconciliation proposals bounded, paged and off the mai
   it('more than a year of statement days in the period is refused with a Chinese sentence; a year is answered', async () => {
     // a second statement of the same store, a year and a half later, widens what the statements cover
     await seedReconcile(s.t.db, { storeId: s.stores.A.id, months: 1, seed: 7, tag: 'later' });
-    await s.t.db('bank_lines').whereIn('statement_id', s.t.db('bank_statements').where({ file: 'later.csv' }).select('id')).update({ at: s.t.db.raw('at + ?', [540 * 86_400_000]) });
+    await s.t
+      .db('bank_lines')
+      .whereIn('statement_id', s.t.db('bank_statements').where({ file: 'later.csv' }).select('id'))
+      .update({ at: s.t.db.raw('at + ?', [540 * 86_400_000]) });
     const wide = await s.api('GET', '/reconcile/proposals?from=2000-01-01&to=2099-12-31', { as: 'admin' });
     expect(wide.status).toBe(400);
-    expect(wide.body.errors[0].message).toMatch(/^對帳期間太長：要對帳的期間內，銀行明細從 \d{4}-\d{2}-\d{2} 到 \d{4}-\d{2}-\d{2} 共 \d+ 天，一次最多 366 天（一年）/);
+    expect(wide.body.errors[0].message).toMatch(
+      /^對帳期間太長：要對帳的期間內，銀行明細從 \d{4}-\d{2}-\d{2} 到 \d{4}-\d{2}-\d{2} 共 \d+ 天，一次最多 366 天（一年）/,
+    );
     const from = new Date(seeded.from + 8 * 3600_000).toISOString().slice(0, 10);
     const yearLater = new Date(seeded.from + 8 * 3600_000 + 365 * 86_400_000).toISOString().slice(0, 10);
     expect((await s.api('GET', `/reconcile/proposals?from=${from}&to=${yearLater}`, { as: 'admin' })).status).toBe(200);
-    await s.t.db('bank_lines').whereIn('statement_id', s.t.db('bank_statements').where({ file: 'later.csv' }).select('id')).delete();
+    await s.t
+      .db('bank_lines')
+      .whereIn('statement_id', s.t.db('bank_statements').where({ file: 'later.csv' }).select('id'))
+      .delete();
     await s.t.db('bank_statements').where({ file: 'later.csv' }).delete();
     await s.t.db('payments').where('uuid', 'like', 'later-%').delete();
   });
@@ -109,7 +127,10 @@ describe.each(DB_KINDS)('reconciliation proposals bounded, paged and off the mai
 
     it('two instances on one database give the same pages', async () => {
       const token = s.tokens.hq_view_payments;
-      const [a, b] = await Promise.all([get(api.url, `${year}&offset=50`, token), get(other.url, `${year}&offset=50`, token)]);
+      const [a, b] = await Promise.all([
+        get(api.url, `${year}&offset=50`, token),
+        get(other.url, `${year}&offset=50`, token),
+      ]);
       expect([a.status, b.status]).toEqual([200, 200]);
       expect(b.body).toEqual(a.body);
       expect(a.body.auto).toHaveLength(50);

@@ -19,7 +19,12 @@ interface Answer {
   body: any;
 }
 
-async function call(base: string, method: string, path: string, opts: { cookie?: string; token?: string; json?: unknown; raw?: string; headers?: Record<string, string> } = {}): Promise<Answer> {
+async function call(
+  base: string,
+  method: string,
+  path: string,
+  opts: { cookie?: string; token?: string; json?: unknown; raw?: string; headers?: Record<string, string> } = {},
+): Promise<Answer> {
   const headers: Record<string, string> = { ...(opts.headers ?? {}) };
   if (opts.cookie !== undefined) headers.cookie = `${COOKIE}=${opts.cookie}`;
   if (opts.token) headers.authorization = `Bearer ${opts.token}`;
@@ -70,14 +75,21 @@ describe.each(DB_KINDS)('cookie sessions, sign-out and no-store on %s', (kind) =
     await s?.close();
   });
 
-  async function signIn(username: string, password = PASSWORD, base = one()): Promise<{ token: string; cookie: string; res: Answer }> {
+  async function signIn(
+    username: string,
+    password = PASSWORD,
+    base = one(),
+  ): Promise<{ token: string; cookie: string; res: Answer }> {
     const res = await call(base, 'POST', '/admin/login', { json: { username, password }, headers: SAME_ORIGIN });
     expect(res.status).toBe(200);
     return { token: res.body.token, cookie: sessionCookieOf(res).value, res };
   }
 
   async function newUser(username: string, permissions = ['view_payments', 'edit_payments']): Promise<number> {
-    const res = await s.api('POST', '/users', { as: 'admin', body: { username, password: PASSWORD, role: 'user', permissions, store_id: s.stores.A.id } });
+    const res = await s.api('POST', '/users', {
+      as: 'admin',
+      body: { username, password: PASSWORD, role: 'user', permissions, store_id: s.stores.A.id },
+    });
     expect(res.status).toBe(201);
     return res.body.id;
   }
@@ -100,7 +112,10 @@ describe.each(DB_KINDS)('cookie sessions, sign-out and no-store on %s', (kind) =
     it('is Secure when the request came over HTTPS (behind a trusted proxy saying so)', async () => {
       const proxied = await listenApi({ db: s.t.db, trustProxy: true, errors: s.errors });
       try {
-        const res = await call(`${proxied.url}/api`, 'POST', '/admin/login', { json: { username: 'admin', password: PASSWORD }, headers: { 'x-forwarded-proto': 'https', 'x-forwarded-for': '192.0.2.77' } });
+        const res = await call(`${proxied.url}/api`, 'POST', '/admin/login', {
+          json: { username: 'admin', password: PASSWORD },
+          headers: { 'x-forwarded-proto': 'https', 'x-forwarded-for': '192.0.2.77' },
+        });
         expect(res.status).toBe(200);
         expect(sessionCookieOf(res).attrs.secure).toBe(true);
       } finally {
@@ -114,11 +129,18 @@ describe.each(DB_KINDS)('cookie sessions, sign-out and no-store on %s', (kind) =
       expect(me.status).toBe(200);
       expect(me.body.username).toBe('branchA');
       expect((await call(two.url, 'GET', '/payments', { cookie })).status).toBe(200);
-      const created = await call(one(), 'POST', '/payments', { cookie, headers: SAME_ORIGIN, json: { last_five: '24680', paid_at: '2026-11-18T09:15', amount: 321, note: '', store_id: s.stores.A.id } });
+      const created = await call(one(), 'POST', '/payments', {
+        cookie,
+        headers: SAME_ORIGIN,
+        json: { last_five: '24680', paid_at: '2026-11-18T09:15', amount: 321, note: '', store_id: s.stores.A.id },
+      });
       expect(created.status).toBe(201);
       // a script: Bearer, no cookie, no browser headers
       expect((await call(one(), 'GET', '/admin/me', { token })).body.username).toBe('branchA');
-      expect((await call(one(), 'PUT', `/payments/${created.body.uuid}`, { token: s.tokens.admin, json: { note: '腳本' } })).status).toBe(200);
+      expect(
+        (await call(one(), 'PUT', `/payments/${created.body.uuid}`, { token: s.tokens.admin, json: { note: '腳本' } }))
+          .status,
+      ).toBe(200);
       // Bearer wins over a cookie of someone else
       expect((await call(one(), 'GET', '/admin/me', { cookie, token: s.tokens.admin })).body.username).toBe('admin');
     });
@@ -138,8 +160,18 @@ describe.each(DB_KINDS)('cookie sessions, sign-out and no-store on %s', (kind) =
       const { cookie } = await signIn('hq_manage_payments');
       const before = Number((await s.t.db('payments').count({ n: '*' }).first())?.n);
       const forms: Array<Record<string, string>> = [
-        { 'content-type': 'application/x-www-form-urlencoded', 'sec-fetch-site': 'cross-site', 'sec-fetch-mode': 'navigate', origin: 'https://evil.example' },
-        { 'content-type': 'text/plain', 'sec-fetch-site': 'cross-site', 'sec-fetch-mode': 'navigate', origin: 'https://evil.example' },
+        {
+          'content-type': 'application/x-www-form-urlencoded',
+          'sec-fetch-site': 'cross-site',
+          'sec-fetch-mode': 'navigate',
+          origin: 'https://evil.example',
+        },
+        {
+          'content-type': 'text/plain',
+          'sec-fetch-site': 'cross-site',
+          'sec-fetch-mode': 'navigate',
+          origin: 'https://evil.example',
+        },
         // an older browser: Origin only
         { 'content-type': 'text/plain', origin: 'https://evil.example' },
         // a sandboxed frame or a data: page
@@ -148,36 +180,82 @@ describe.each(DB_KINDS)('cookie sessions, sign-out and no-store on %s', (kind) =
         { 'content-type': 'text/plain', 'sec-fetch-site': 'same-site', origin: 'http://other.127.0.0.1.nip.io' },
       ];
       for (const headers of forms) {
-        const res = await call(one(), 'POST', '/payments', { cookie, headers, raw: '{"last_five":"13579","paid_at":"2026-11-18T09:15","amount":1,"note":"","store_id":1, "x":"=' + '"}' });
+        const res = await call(one(), 'POST', '/payments', {
+          cookie,
+          headers,
+          raw: '{"last_five":"13579","paid_at":"2026-11-18T09:15","amount":1,"note":"","store_id":1, "x":"=' + '"}',
+        });
         expect(res.status, JSON.stringify(headers)).toBe(403);
         expect(res.body.message).toBe('這個要求來自其他網站，已拒絕；請從本系統的頁面操作');
       }
       // sign-out, a password change and a sign-in (into the attacker's account) forged the same way are refused too
-      expect((await call(one(), 'POST', '/admin/login', { headers: forms[1], raw: JSON.stringify({ username: 'admin', password: PASSWORD }) })).status).toBe(403);
+      expect(
+        (
+          await call(one(), 'POST', '/admin/login', {
+            headers: forms[1],
+            raw: JSON.stringify({ username: 'admin', password: PASSWORD }),
+          })
+        ).status,
+      ).toBe(403);
       expect((await call(one(), 'POST', '/admin/logout', { cookie, headers: forms[0] })).status).toBe(403);
-      expect((await call(one(), 'POST', '/users/change-password', { cookie, headers: forms[1], raw: '{"currentPassword":"x","newPassword":"y"}' })).status).toBe(403);
+      expect(
+        (
+          await call(one(), 'POST', '/users/change-password', {
+            cookie,
+            headers: forms[1],
+            raw: '{"currentPassword":"x","newPassword":"y"}',
+          })
+        ).status,
+      ).toBe(403);
       expect(Number((await s.t.db('payments').count({ n: '*' }).first())?.n)).toBe(before);
       expect((await call(one(), 'GET', '/admin/me', { cookie })).status).toBe(200);
     });
 
     it('a forged cross-site fetch (JSON, DELETE, PUT with the cookie) gets 403 and changes nothing', async () => {
       const { cookie } = await signIn('admin');
-      const p = (await s.api('POST', '/payments', { as: 'admin', body: { last_five: '97531', paid_at: '2026-11-18T09:15', amount: 777, note: '原本', store_id: s.stores.A.id } })).body;
+      const p = (
+        await s.api('POST', '/payments', {
+          as: 'admin',
+          body: { last_five: '97531', paid_at: '2026-11-18T09:15', amount: 777, note: '原本', store_id: s.stores.A.id },
+        })
+      ).body;
       const evil = { 'sec-fetch-site': 'cross-site', 'sec-fetch-mode': 'cors', origin: 'https://evil.example' };
-      expect((await call(one(), 'PUT', `/payments/${p.uuid}`, { cookie, headers: evil, json: { note: '被改' } })).status).toBe(403);
+      expect(
+        (await call(one(), 'PUT', `/payments/${p.uuid}`, { cookie, headers: evil, json: { note: '被改' } })).status,
+      ).toBe(403);
       expect((await call(two.url, 'DELETE', `/payments/${p.uuid}`, { cookie, headers: evil })).status).toBe(403);
-      expect((await call(one(), 'POST', '/users', { cookie, headers: { origin: 'http://evil.example:1234' }, json: { username: 'csrf_made', password: PASSWORD, role: 'admin' } })).status).toBe(403);
+      expect(
+        (
+          await call(one(), 'POST', '/users', {
+            cookie,
+            headers: { origin: 'http://evil.example:1234' },
+            json: { username: 'csrf_made', password: PASSWORD, role: 'admin' },
+          })
+        ).status,
+      ).toBe(403);
       expect((await s.t.db('payments').where({ uuid: p.uuid }).first()).note).toBe('原本');
       expect(await s.t.db('users').where({ username: 'csrf_made' }).first()).toBeUndefined();
       // the same calls from this site go through
-      expect((await call(one(), 'PUT', `/payments/${p.uuid}`, { cookie, headers: { ...SAME_ORIGIN, origin: new URL(s.url).origin }, json: { note: '本站' } })).status).toBe(200);
+      expect(
+        (
+          await call(one(), 'PUT', `/payments/${p.uuid}`, {
+            cookie,
+            headers: { ...SAME_ORIGIN, origin: new URL(s.url).origin },
+            json: { note: '本站' },
+          })
+        ).status,
+      ).toBe(200);
     });
 
     it('a password change through the cookie sets the new session cookie; the old cookie and the other sessions end', async () => {
       await newUser('cookie_pw');
       const a = await signIn('cookie_pw');
       const b = await signIn('cookie_pw', PASSWORD, two.url);
-      const changed = await call(one(), 'POST', '/users/change-password', { cookie: a.cookie, headers: SAME_ORIGIN, json: { currentPassword: PASSWORD, newPassword: 'brand-new-pw-77', confirmNewPassword: 'brand-new-pw-77' } });
+      const changed = await call(one(), 'POST', '/users/change-password', {
+        cookie: a.cookie,
+        headers: SAME_ORIGIN,
+        json: { currentPassword: PASSWORD, newPassword: 'brand-new-pw-77', confirmNewPassword: 'brand-new-pw-77' },
+      });
       expect(changed.status).toBe(200);
       const fresh = sessionCookieOf(changed);
       expect(fresh.attrs.httponly).toBe(true);
@@ -195,7 +273,14 @@ describe.each(DB_KINDS)('cookie sessions, sign-out and no-store on %s', (kind) =
       expect((await s.api('PUT', `/users/${id}`, { as: 'admin', body: { permissions: [] } })).status).toBe(200);
       expect((await call(two.url, 'GET', '/payments', { cookie: first.cookie })).status).toBe(403);
       // reset by a manager
-      expect((await s.api('PUT', `/users/${id}`, { as: 'admin', body: { password: 'reset-pass-123', confirmPassword: 'reset-pass-123' } })).status).toBe(200);
+      expect(
+        (
+          await s.api('PUT', `/users/${id}`, {
+            as: 'admin',
+            body: { password: 'reset-pass-123', confirmPassword: 'reset-pass-123' },
+          })
+        ).status,
+      ).toBe(200);
       expect((await call(two.url, 'GET', '/admin/me', { cookie: first.cookie })).status).toBe(401);
       const second = await signIn('cookie_life', 'reset-pass-123');
       expect((await s.api('PUT', `/users/${id}`, { as: 'admin', body: { is_active: false } })).status).toBe(200);
@@ -227,7 +312,9 @@ describe.each(DB_KINDS)('cookie sessions, sign-out and no-store on %s', (kind) =
       }
       expect((await call(one(), 'GET', '/admin/me', { cookie: other.cookie })).status).toBe(200);
       // audited once, as the user
-      const rows = await s.t.db('audit_log').where({ action: 'logout', entity_id: String(s.users.hq_view_payments.id) });
+      const rows = await s.t
+        .db('audit_log')
+        .where({ action: 'logout', entity_id: String(s.users.hq_view_payments.id) });
       expect(rows.length).toBe(1);
       expect(rows[0].actor_username).toBe('hq_view_payments');
     });
@@ -245,8 +332,15 @@ describe.each(DB_KINDS)('cookie sessions, sign-out and no-store on %s', (kind) =
 
     it('ends the download tickets made in that session', async () => {
       const { cookie } = await signIn('admin');
-      await s.api('POST', '/payments', { as: 'admin', body: { last_five: '11223', paid_at: '2026-11-18T09:15', amount: 50, note: '', store_id: s.stores.A.id } });
-      const t = await call(one(), 'POST', '/payments/export-ticket', { cookie, headers: SAME_ORIGIN, json: { filter: {}, format: 'csv' } });
+      await s.api('POST', '/payments', {
+        as: 'admin',
+        body: { last_five: '11223', paid_at: '2026-11-18T09:15', amount: 50, note: '', store_id: s.stores.A.id },
+      });
+      const t = await call(one(), 'POST', '/payments/export-ticket', {
+        cookie,
+        headers: SAME_ORIGIN,
+        json: { filter: {}, format: 'csv' },
+      });
       expect(t.status).toBe(200);
       expect((await call(one(), 'POST', '/admin/logout', { cookie, headers: SAME_ORIGIN })).status).toBe(204);
       const file = await fetch(`${two.url}${t.body.url}`);
@@ -262,7 +356,11 @@ describe.each(DB_KINDS)('cookie sessions, sign-out and no-store on %s', (kind) =
       expect((await call(one(), 'GET', '/admin/me', { token: noExp })).status).toBe(401);
       const noId = jwt.sign(payload, TEST_SECURITY.jwtSecret, { algorithm: 'HS256', expiresIn: 600 });
       expect((await call(one(), 'GET', '/admin/me', { token: noId })).status).toBe(401);
-      const good = jwt.sign(payload, TEST_SECURITY.jwtSecret, { algorithm: 'HS256', expiresIn: 600, jwtid: 'a-real-session' });
+      const good = jwt.sign(payload, TEST_SECURITY.jwtSecret, {
+        algorithm: 'HS256',
+        expiresIn: 600,
+        jwtid: 'a-real-session',
+      });
       expect((await call(one(), 'GET', '/admin/me', { token: good })).status).toBe(200);
     });
   });
@@ -270,16 +368,33 @@ describe.each(DB_KINDS)('cookie sessions, sign-out and no-store on %s', (kind) =
   describe('item 10: no-store whatever the spelling', () => {
     it('every answer under /api, however spelled, carries Cache-Control: no-store; other spellings than /api/… are 404', async () => {
       const { cookie } = await signIn('admin');
-      const t = await call(one(), 'POST', '/payments/export-ticket', { cookie, headers: SAME_ORIGIN, json: { filter: {}, format: 'json' } });
+      const t = await call(one(), 'POST', '/payments/export-ticket', {
+        cookie,
+        headers: SAME_ORIGIN,
+        json: { filter: {}, format: 'json' },
+      });
       expect(t.status).toBe(200);
       const ticket = t.body.url.split('ticket=')[1];
-      for (const path of ['/API/admin/me', '/Api/payments', '/api/ADMIN/me', '/api/Payments', `/API/payments/export?ticket=${ticket}`, '/aPI/health']) {
+      for (const path of [
+        '/API/admin/me',
+        '/Api/payments',
+        '/api/ADMIN/me',
+        '/api/Payments',
+        `/API/payments/export?ticket=${ticket}`,
+        '/aPI/health',
+      ]) {
         const res = await fetch(`${s.url}${path}`, { headers: { authorization: `Bearer ${s.tokens.admin}` } });
         expect(res.headers.get('cache-control'), path).toBe('no-store');
         expect(res.status, path).toBe(404);
         expect((await res.json()).message).toBe('找不到此 API');
       }
-      for (const path of ['/api/admin/me', '/api/payments', `/api/payments/export?ticket=${ticket}`, '/api/health', '/api/no-such-thing']) {
+      for (const path of [
+        '/api/admin/me',
+        '/api/payments',
+        `/api/payments/export?ticket=${ticket}`,
+        '/api/health',
+        '/api/no-such-thing',
+      ]) {
         const res = await fetch(`${s.url}${path}`, { headers: { authorization: `Bearer ${s.tokens.admin}` } });
         await res.arrayBuffer();
         expect(res.headers.get('cache-control'), path).toBe('no-store');

@@ -43,7 +43,8 @@ const listen = (t: TestDb) => listenApi({ db: t.db, trustProxy: true });
 /** The most audit rows in one window of the limits (a run may straddle two). */
 function mostInOneWindow(rows: Array<{ at: number | string }>): number {
   const perWindow = new Map<number, number>();
-  for (const r of rows) perWindow.set(Math.floor(Number(r.at) / WINDOW_MS), (perWindow.get(Math.floor(Number(r.at) / WINDOW_MS)) ?? 0) + 1);
+  for (const r of rows)
+    perWindow.set(Math.floor(Number(r.at) / WINDOW_MS), (perWindow.get(Math.floor(Number(r.at) / WINDOW_MS)) ?? 0) + 1);
   return Math.max(0, ...perWindow.values());
 }
 
@@ -53,7 +54,6 @@ const newAddress = () => {
   addressSeq++;
   return `198.51.${Math.floor(addressSeq / 250)}.${addressSeq % 250}`;
 };
-
 
 describe.each(DB_KINDS)('sign-in limits and audit on %s', (kind) => {
   let t: TestDb;
@@ -122,7 +122,8 @@ describe.each(DB_KINDS)('sign-in limits and audit on %s', (kind) => {
   });
 
   it('a stranger cannot lock out admin: after 12 wrong sign-ins from other addresses the right password from a clean address gets in (issue 22, item 4)', async () => {
-    for (let i = 0; i < 12; i++) expect((await login('admin', 'wrong-password', newAddress(), i % 2 ? one : two)).status).toBe(401);
+    for (let i = 0; i < 12; i++)
+      expect((await login('admin', 'wrong-password', newAddress(), i % 2 ? one : two)).status).toBe(401);
     const started = performance.now();
     const res = await login('admin', PASSWORD, newAddress());
     expect(res.status).toBe(200);
@@ -142,9 +143,13 @@ describe.each(DB_KINDS)('sign-in limits and audit on %s', (kind) => {
 
   it('one person guessing names behind a shop address does not lock out colleagues there (REMIT_TRUST_PROXY, issue 22, item 9)', async () => {
     const shop = newAddress();
-    for (let i = 0; i < 10; i++) expect((await login(`made_up_${i}`, 'wrong-password', shop, i % 2 ? one : two)).status).toBe(401);
+    for (let i = 0; i < 10; i++)
+      expect((await login(`made_up_${i}`, 'wrong-password', shop, i % 2 ? one : two)).status).toBe(401);
     // a colleague's right password, for an account that has not failed there: in, slowed at most a few seconds
-    for (const [name, via] of [['hq_view_reports', one], ['branchB', two]] as const) {
+    for (const [name, via] of [
+      ['hq_view_reports', one],
+      ['branchB', two],
+    ] as const) {
       const started = performance.now();
       const res = await login(name, PASSWORD, shop, via);
       expect(res.status, name).toBe(200);
@@ -171,7 +176,9 @@ describe.each(DB_KINDS)('sign-in limits and audit on %s', (kind) => {
   it('a burst of 12 correct sign-ins from one address (a shop router at opening time) all get in (issue 10, item 8)', async () => {
     const router = newAddress();
     const names = ['hq_none', 'branchB', 'hq_view_payments', 'hq_manage_users', 'hq_view_reports', 'hq_system_admin'];
-    const answers = await Promise.all(Array.from({ length: 12 }, (_, i) => login(names[i % names.length], PASSWORD, router, i % 2 ? one : two)));
+    const answers = await Promise.all(
+      Array.from({ length: 12 }, (_, i) => login(names[i % names.length], PASSWORD, router, i % 2 ? one : two)),
+    );
     expect(answers.map((a) => a.status)).toEqual(Array(12).fill(200));
   });
 
@@ -188,7 +195,9 @@ describe.each(DB_KINDS)('sign-in limits and audit on %s', (kind) => {
     expectLimited(await login('spoof', 'x', `203.0.113.99, ${real}`));
     const rows = await t.db('audit_log').where('ip', 'like', '203.0.113.%').count({ n: '*' }).first();
     expect(Number(rows?.n)).toBe(0);
-    expect(Number((await t.db('audit_log').where({ ip: real }).count({ n: '*' }).first())?.n)).toBeGreaterThanOrEqual(10);
+    expect(Number((await t.db('audit_log').where({ ip: real }).count({ n: '*' }).first())?.n)).toBeGreaterThanOrEqual(
+      10,
+    );
   });
 
   it('holds across API instances sharing the database', async () => {
@@ -197,7 +206,7 @@ describe.each(DB_KINDS)('sign-in limits and audit on %s', (kind) => {
     expectLimited(await login('hq_view_payments', PASSWORD, a, two));
   });
 
-  it('a success from an address clears that address\'s failures for the user', async () => {
+  it("a success from an address clears that address's failures for the user", async () => {
     const a = newAddress();
     // 9 failures then a success from the same address: the count starts again
     for (let i = 0; i < 9; i++) expect((await login('hq_view_reports', 'wrong-password', a)).status).toBe(401);
@@ -221,16 +230,26 @@ describe.each(DB_KINDS)('sign-in limits and audit on %s', (kind) => {
     expect(expectLimited(await login(name, PASSWORD, a))).toBeGreaterThan(WINDOW_MS / 1000 - 30);
 
     // All ten failures 10 minutes older: the limit lifts in about 5 minutes.
-    await t.db('login_attempts').where({ username: name }).update({ at: t.db.raw('at - ?', [10 * 60 * 1000]) });
+    await t
+      .db('login_attempts')
+      .where({ username: name })
+      .update({ at: t.db.raw('at - ?', [10 * 60 * 1000]) });
     const retry = expectLimited(await login(name, PASSWORD, a));
     expect(retry).toBeGreaterThan(5 * 60 - 30);
     expect(retry).toBeLessThanOrEqual(5 * 60);
     expect((await login(name, PASSWORD, a)).body.message).toBe('登入失敗次數過多，請於 5 分鐘後再試');
 
     // Past the window: signs in again, and the expired rows are gone.
-    await t.db('login_attempts').where({ username: name }).update({ at: t.db.raw('at - ?', [6 * 60 * 1000]) });
+    await t
+      .db('login_attempts')
+      .where({ username: name })
+      .update({ at: t.db.raw('at - ?', [6 * 60 * 1000]) });
     expect((await login(name, PASSWORD, a)).status).toBe(200);
-    const old = await t.db('login_attempts').where('at', '<', Date.now() - WINDOW_MS).count({ n: '*' }).first();
+    const old = await t
+      .db('login_attempts')
+      .where('at', '<', Date.now() - WINDOW_MS)
+      .count({ n: '*' })
+      .first();
     expect(Number(old?.n)).toBe(0);
   });
 
@@ -248,7 +267,11 @@ describe.each(DB_KINDS)('sign-in limits and audit on %s', (kind) => {
       ['login_failed', 'user', null],
       ['login', 'user', String(user.id)],
     ]);
-    expect(rows.map((r) => JSON.parse(r.after).username)).toEqual(['hq_manage_payments', 'no_such_person', 'HQ_manage_payments']);
+    expect(rows.map((r) => JSON.parse(r.after).username)).toEqual([
+      'hq_manage_payments',
+      'no_such_person',
+      'HQ_manage_payments',
+    ]);
     expect(rows[0].actor_id).toBeNull();
     expect(Number(rows[2].actor_id)).toBe(user.id);
     for (const r of rows) expect(Number(r.at)).toBeGreaterThan(Date.now() - 60_000);
@@ -283,7 +306,9 @@ describe.each(DB_KINDS)('sign-in limits and audit on %s', (kind) => {
       statuses.push(...batch.map((b) => b.status));
     }
     expect(statuses.every((st) => st === 401)).toBe(true);
-    const failed = (await t.db('audit_log').where({ ip: address, action: 'login_failed' })) as Array<{ at: number | string }>;
+    const failed = (await t.db('audit_log').where({ ip: address, action: 'login_failed' })) as Array<{
+      at: number | string;
+    }>;
     // windows are whole quarters of the clock: a run that straddles one (a slow machine at :14:59)
     // may write up to the limit in each of the two windows, never more in either (of 60 failures,
     // one window holds at least 30, so the limit is reached)
@@ -297,8 +322,15 @@ describe.each(DB_KINDS)('sign-in limits and audit on %s', (kind) => {
     const address = newAddress();
     for (let i = 0; i < 12; i++) await login('hq_manage_stores', 'wrong-password', address, i % 2 ? one : two);
     // one client as a dual-stack server may see it: half the time written as IPv6
-    await Promise.all(Array.from({ length: 200 }, (_, i) => login(`made_up_${i}`, 'wrong-password', i % 3 ? address : `::ffff:${address}`, i % 2 ? one : two)));
-    const failed = (await t.db('audit_log').whereIn('ip', [address, `::ffff:${address}`]).where({ action: 'login_failed' })) as Array<{ at: number | string }>;
+    await Promise.all(
+      Array.from({ length: 200 }, (_, i) =>
+        login(`made_up_${i}`, 'wrong-password', i % 3 ? address : `::ffff:${address}`, i % 2 ? one : two),
+      ),
+    );
+    const failed = (await t
+      .db('audit_log')
+      .whereIn('ip', [address, `::ffff:${address}`])
+      .where({ action: 'login_failed' })) as Array<{ at: number | string }>;
     expect(failed.length).toBeGreaterThanOrEqual(AUDITED_FAILURES_PER_ADDRESS);
     expect(mostInOneWindow(failed)).toBeLessThanOrEqual(AUDITED_FAILURES_PER_ADDRESS);
   });
@@ -307,16 +339,31 @@ describe.each(DB_KINDS)('sign-in limits and audit on %s', (kind) => {
     const block = `2001:db8:${Math.floor(Math.random() * 0xffff).toString(16)}:1`;
     // six at a time, within the hashing queue: all refused as wrong (401), none as busy
     for (let round = 0; round < 60 / 6; round++) {
-      const batch = await Promise.all(Array.from({ length: 6 }, (_, i) => login(`v6_${round}_${i}`, 'wrong-password', `${block}::${(round * 6 + i + 1).toString(16)}`, i % 2 ? one : two)));
+      const batch = await Promise.all(
+        Array.from({ length: 6 }, (_, i) =>
+          login(
+            `v6_${round}_${i}`,
+            'wrong-password',
+            `${block}::${(round * 6 + i + 1).toString(16)}`,
+            i % 2 ? one : two,
+          ),
+        ),
+      );
       expect(batch.map((b) => b.status)).toEqual(Array(6).fill(401));
     }
-    const failed = (await t.db('audit_log').where('ip', 'like', `${block}::%`).where({ action: 'login_failed' })) as Array<{ at: number | string }>;
+    const failed = (await t
+      .db('audit_log')
+      .where('ip', 'like', `${block}::%`)
+      .where({ action: 'login_failed' })) as Array<{ at: number | string }>;
     expect(failed.length).toBeGreaterThanOrEqual(AUDITED_FAILURES_PER_ADDRESS);
     expect(mostInOneWindow(failed)).toBeLessThanOrEqual(AUDITED_FAILURES_PER_ADDRESS);
   });
 
   it('change-password: 60 wrong current passwords sent at once, from two addresses and two instances, pass at most 10 checks; the rest get 429 with a true Retry-After, never 503 (issue 22, item 3)', async () => {
-    await createUser({ db: t.db, security: TEST_SECURITY, actor: systemActor('test'), ip: null }, { username: 'pw_guessed', password: PASSWORD, role: 'user', permissions: [] });
+    await createUser(
+      { db: t.db, security: TEST_SECURITY, actor: systemActor('test'), ip: null },
+      { username: 'pw_guessed', password: PASSWORD, role: 'user', permissions: [] },
+    );
     const token = (await login('pw_guessed', PASSWORD, newAddress())).body.token as string;
     const first = newAddress();
     const second = newAddress();
@@ -326,7 +373,9 @@ describe.each(DB_KINDS)('sign-in limits and audit on %s', (kind) => {
         headers: { 'content-type': 'application/json', 'x-forwarded-for': address, authorization: `Bearer ${token}` },
         body: JSON.stringify({ currentPassword, newPassword: 'never-set-77', confirmNewPassword: 'never-set-77' }),
       }).then(async (r) => ({ status: r.status, headers: r.headers, body: await r.json() }));
-    const answers = await Promise.all(Array.from({ length: 60 }, (_, i) => change(i % 3 ? first : second, i % 2 ? one : two, `guess-${i}`)));
+    const answers = await Promise.all(
+      Array.from({ length: 60 }, (_, i) => change(i % 3 ? first : second, i % 2 ? one : two, `guess-${i}`)),
+    );
     const count = (st: number) => answers.filter((a) => a.status === st).length;
     expect(count(503)).toBe(0);
     expect(count(400)).toBeLessThanOrEqual(10);
@@ -345,11 +394,17 @@ describe.each(DB_KINDS)('sign-in limits and audit on %s', (kind) => {
     // the account still signs in from a clean address: only the form is limited
     expect((await login('pw_guessed', PASSWORD, newAddress())).status).toBe(200);
     // as the failures leave the window, Retry-After counts down and the form opens again
-    await t.db('login_attempts').where({ username: 'pw_guessed' }).update({ at: t.db.raw('at - ?', [10 * 60 * 1000]) });
+    await t
+      .db('login_attempts')
+      .where({ username: 'pw_guessed' })
+      .update({ at: t.db.raw('at - ?', [10 * 60 * 1000]) });
     const later = await change(newAddress(), one, PASSWORD);
     expect(later.status).toBe(429);
     expect(Number(later.headers.get('retry-after'))).toBeLessThanOrEqual(5 * 60);
-    await t.db('login_attempts').where({ username: 'pw_guessed' }).update({ at: t.db.raw('at - ?', [6 * 60 * 1000]) });
+    await t
+      .db('login_attempts')
+      .where({ username: 'pw_guessed' })
+      .update({ at: t.db.raw('at - ?', [6 * 60 * 1000]) });
     expect((await change(newAddress(), two, PASSWORD)).status).toBe(200);
   });
 
@@ -362,7 +417,9 @@ describe.each(DB_KINDS)('sign-in limits and audit on %s', (kind) => {
     };
     const known = await check('hq_system_admin');
     const unknown = await check('ghost_user_x');
-    const hashOf = (await t.db('users').where({ username: 'hq_system_admin' }).first('password_hash')) as { password_hash: string };
+    const hashOf = (await t.db('users').where({ username: 'hq_system_admin' }).first('password_hash')) as {
+      password_hash: string;
+    };
     expect(known).toBe(hashOf.password_hash);
     // a bcrypt hash of the same cost ($2a$10$ / $2b$10$), not the user's and not empty
     expect(unknown).not.toBe(known);

@@ -32,17 +32,33 @@ describe.each(DB_KINDS)('spreadsheets over HTTP on %s', (kind) => {
   beforeAll(async () => {
     s = await startTestServer(kind);
     // headquarters' importer who may also record takings (the sample's cash, card and e-payment rows)
-    const body = { username: 'takingsMgr', password: PASSWORD, role: 'user', accessible_stores: [s.stores.A.id, s.stores.B.id], permissions: ['manage_payments', 'record_takings'] };
+    const body = {
+      username: 'takingsMgr',
+      password: PASSWORD,
+      role: 'user',
+      accessible_stores: [s.stores.A.id, s.stores.B.id],
+      permissions: ['manage_payments', 'record_takings'],
+    };
     expect((await s.api('POST', '/users', { as: 'admin', body })).status).toBe(201);
-    s.tokens.takingsMgr = (await s.api('POST', '/admin/login', { body: { username: 'takingsMgr', password: PASSWORD } })).body.token;
+    s.tokens.takingsMgr = (
+      await s.api('POST', '/admin/login', { body: { username: 'takingsMgr', password: PASSWORD } })
+    ).body.token;
   });
   afterAll(async () => s?.close());
   beforeEach(async () => {
     await s.t.db('payments').delete();
   });
 
-  const row = (over: Record<string, unknown> = {}) => ({ last_five: '01234', paid_at: '2026-11-18T09:15', amount: 1500, note: '', store_id: s.stores.A.id, ...over });
-  const bulk = (as: string, payments: unknown, extra: Record<string, unknown> = {}) => s.api('POST', '/payments/bulk-import', { as, body: { payments, ...extra } });
+  const row = (over: Record<string, unknown> = {}) => ({
+    last_five: '01234',
+    paid_at: '2026-11-18T09:15',
+    amount: 1500,
+    note: '',
+    store_id: s.stores.A.id,
+    ...over,
+  });
+  const bulk = (as: string, payments: unknown, extra: Record<string, unknown> = {}) =>
+    s.api('POST', '/payments/bulk-import', { as, body: { payments, ...extra } });
   const count = async () => Number(((await s.t.db('payments').count({ n: '*' }).first()) as { n: number | string }).n);
   /** The stored payments as the spreadsheet sees them, newest payment time first. */
   const stored = async () =>
@@ -54,7 +70,12 @@ describe.each(DB_KINDS)('spreadsheets over HTTP on %s', (kind) => {
       store_id: Number(p.store_id),
       status: p.status,
     }));
-  const dbStores = async () => ((await s.t.db('stores').select('id', 'name', 'code')) as any[]).map((x) => ({ id: Number(x.id), name: x.name, code: x.code }));
+  const dbStores = async () =>
+    ((await s.t.db('stores').select('id', 'name', 'code')) as any[]).map((x) => ({
+      id: Number(x.id),
+      name: x.name,
+      code: x.code,
+    }));
   /** A download: status, headers and the raw bytes (never decoded as text, so a BOM stays visible). */
   async function download(as: string, path: string) {
     const res = await fetch(`${s.url}/api${path}`, { headers: { authorization: `Bearer ${s.tokens[as]}` } });
@@ -85,10 +106,38 @@ describe.each(DB_KINDS)('spreadsheets over HTTP on %s', (kind) => {
   /** Payments in all three stores, with every status (imported as admin). */
   async function seedPayments() {
     const rows = [
-      row({ last_five: '00001', paid_at: '2026-11-18T09:15', amount: 1500, note: '早班', store_id: s.stores.A.id, status: '已入帳' }),
-      row({ last_five: '00002', paid_at: '2026-11-18T10:30:15', amount: 23800, note: '', store_id: s.stores.A.id, status: '未確認' }),
-      row({ last_five: '00003', paid_at: '2026-11-19T00:05', amount: 650, note: '=1+1', store_id: s.stores.B.id, status: '未入帳' }),
-      row({ last_five: '12345', paid_at: '2026-11-20T18:45', amount: 12000, note: '晚班, "補登"', store_id: s.stores.C.id, status: '已入帳' }),
+      row({
+        last_five: '00001',
+        paid_at: '2026-11-18T09:15',
+        amount: 1500,
+        note: '早班',
+        store_id: s.stores.A.id,
+        status: '已入帳',
+      }),
+      row({
+        last_five: '00002',
+        paid_at: '2026-11-18T10:30:15',
+        amount: 23800,
+        note: '',
+        store_id: s.stores.A.id,
+        status: '未確認',
+      }),
+      row({
+        last_five: '00003',
+        paid_at: '2026-11-19T00:05',
+        amount: 650,
+        note: '=1+1',
+        store_id: s.stores.B.id,
+        status: '未入帳',
+      }),
+      row({
+        last_five: '12345',
+        paid_at: '2026-11-20T18:45',
+        amount: 12000,
+        note: '晚班, "補登"',
+        store_id: s.stores.C.id,
+        status: '已入帳',
+      }),
     ];
     const r = await bulk('admin', rows);
     expect(r.status).toBe(200);
@@ -108,7 +157,15 @@ describe.each(DB_KINDS)('spreadsheets over HTTP on %s', (kind) => {
       const r = await s.api('POST', '/payments/bulk-import/check', { as: 'hq_manage_payments', body: { payments } });
       expect(r.status).toBe(200);
       const storedUuid = (await s.t.db('payments').first('uuid')).uuid;
-      expect(r.body).toEqual({ imported: 1, skipped: 2, duplicates: [2, 4], duplicate_of: [{ row: 2, uuid: storedUuid }, { row: 4, earlier_row: 3 }] });
+      expect(r.body).toEqual({
+        imported: 1,
+        skipped: 2,
+        duplicates: [2, 4],
+        duplicate_of: [
+          { row: 2, uuid: storedUuid },
+          { row: 4, earlier_row: 3 },
+        ],
+      });
       expect(await count()).toBe(before);
     });
 
@@ -119,7 +176,10 @@ describe.each(DB_KINDS)('spreadsheets over HTTP on %s', (kind) => {
           // What a running import holds: the import lock on PostgreSQL; the writer on SQLite (BEGIN IMMEDIATE).
           if (kind === 'postgres') await trx.raw('select pg_advisory_xact_lock(?)', [IMPORT_LOCK]);
           else await trx('stores').where({ id: -1 }).update({ name: 'x' });
-          const r = await s.api('POST', '/payments/bulk-import/check', { as: 'admin', body: { payments: [{ ...row({ last_five: '33333' }), row: 2 }] } });
+          const r = await s.api('POST', '/payments/bulk-import/check', {
+            as: 'admin',
+            body: { payments: [{ ...row({ last_five: '33333' }), row: 2 }] },
+          });
           expect(r.status).toBe(200);
           expect(r.body).toMatchObject({ imported: 1, skipped: 0 });
         });
@@ -129,11 +189,19 @@ describe.each(DB_KINDS)('spreadsheets over HTTP on %s', (kind) => {
     });
 
     it('uses the import’s rules: its validation, its permission, the caller’s scope', async () => {
-      const bad = await s.api('POST', '/payments/bulk-import/check', { as: 'admin', body: { payments: [{ ...row({ last_five: '12' }), row: 7 }] } });
+      const bad = await s.api('POST', '/payments/bulk-import/check', {
+        as: 'admin',
+        body: { payments: [{ ...row({ last_five: '12' }), row: 7 }] },
+      });
       expect(bad.status).toBe(400);
       expect(bad.body.errors[0].message).toMatch(/^第 7 行：/);
-      expect((await s.api('POST', '/payments/bulk-import/check', { as: 'branchA', body: { payments: [row()] } })).status).toBe(403);
-      const outside = await s.api('POST', '/payments/bulk-import/check', { as: 'hq_manage_payments', body: { payments: [row({ store_id: s.stores.C.id })] } });
+      expect(
+        (await s.api('POST', '/payments/bulk-import/check', { as: 'branchA', body: { payments: [row()] } })).status,
+      ).toBe(403);
+      const outside = await s.api('POST', '/payments/bulk-import/check', {
+        as: 'hq_manage_payments',
+        body: { payments: [row({ store_id: s.stores.C.id })] },
+      });
       expect(outside.status).toBe(403);
       expect(outside.body.message).toContain('權限不足：您沒有此分店的權限');
     });
@@ -141,13 +209,30 @@ describe.each(DB_KINDS)('spreadsheets over HTTP on %s', (kind) => {
 
   describe('POST /api/payments/bulk-import', () => {
     it('answers {imported, skipped, duplicates} and stores every row with its status', async () => {
-      const r = await bulk('hq_manage_payments', [row({ status: '已入帳', note: '匯入' }), row({ last_five: '56789', store_id: s.stores.B.id })]);
+      const r = await bulk('hq_manage_payments', [
+        row({ status: '已入帳', note: '匯入' }),
+        row({ last_five: '56789', store_id: s.stores.B.id }),
+      ]);
       expect(r.status).toBe(200);
       expect(r.body).toEqual({ imported: 2, skipped: 0, duplicates: [], duplicate_of: [] });
       const rows = (await stored()).sort((a, b) => a.last_five.localeCompare(b.last_five));
       expect(rows).toEqual([
-        { last_five: '01234', paid_at: '2026-11-18T01:15:00.000Z', amount: 1500, note: '匯入', store_id: s.stores.A.id, status: '已入帳' },
-        { last_five: '56789', paid_at: '2026-11-18T01:15:00.000Z', amount: 1500, note: '', store_id: s.stores.B.id, status: '未確認' },
+        {
+          last_five: '01234',
+          paid_at: '2026-11-18T01:15:00.000Z',
+          amount: 1500,
+          note: '匯入',
+          store_id: s.stores.A.id,
+          status: '已入帳',
+        },
+        {
+          last_five: '56789',
+          paid_at: '2026-11-18T01:15:00.000Z',
+          amount: 1500,
+          note: '',
+          store_id: s.stores.B.id,
+          status: '未確認',
+        },
       ]);
     });
 
@@ -158,7 +243,9 @@ describe.each(DB_KINDS)('spreadsheets over HTTP on %s', (kind) => {
       expect(again.status).toBe(200);
       expect(again.body).toMatchObject({ imported: 0, skipped: 3, duplicates: [1, 2, 3] });
       // each skipped row names the stored payment it repeats
-      const stored = (await s.t.db('payments').orderBy('last_five').select('uuid')).map((p: { uuid: string }) => p.uuid);
+      const stored = (await s.t.db('payments').orderBy('last_five').select('uuid')).map(
+        (p: { uuid: string }) => p.uuid,
+      );
       expect(again.body.duplicate_of).toEqual([
         { row: 1, uuid: stored[0] },
         { row: 2, uuid: stored[1] },
@@ -167,7 +254,12 @@ describe.each(DB_KINDS)('spreadsheets over HTTP on %s', (kind) => {
       expect(await count()).toBe(3);
       // the same payment written another way (UTC instead of Taiwan wall clock, amount as text) is still a duplicate
       const same = await bulk('admin', [{ ...row(), paid_at: '2026-11-18T01:15:00.000Z', amount: '1500', row: 9 }]);
-      expect(same.body).toMatchObject({ imported: 0, skipped: 1, duplicates: [9], duplicate_of: [{ row: 9, uuid: stored[0] }] });
+      expect(same.body).toMatchObject({
+        imported: 0,
+        skipped: 1,
+        duplicates: [9],
+        duplicate_of: [{ row: 9, uuid: stored[0] }],
+      });
       expect(await count()).toBe(3);
     });
 
@@ -191,16 +283,31 @@ describe.each(DB_KINDS)('spreadsheets over HTTP on %s', (kind) => {
     });
 
     it('stores duplicates when allow_duplicates is true', async () => {
-      expect((await bulk('admin', [row(), row()], { allow_duplicates: true })).body).toMatchObject({ imported: 2, skipped: 0, duplicates: [] });
-      expect((await bulk('admin', [row()], { allow_duplicates: true })).body).toMatchObject({ imported: 1, skipped: 0, duplicates: [] });
+      expect((await bulk('admin', [row(), row()], { allow_duplicates: true })).body).toMatchObject({
+        imported: 2,
+        skipped: 0,
+        duplicates: [],
+      });
+      expect((await bulk('admin', [row()], { allow_duplicates: true })).body).toMatchObject({
+        imported: 1,
+        skipped: 0,
+        duplicates: [],
+      });
       expect(await count()).toBe(3);
       // anything but true keeps the default
-      expect((await bulk('admin', [row()], { allow_duplicates: 'yes' })).body).toMatchObject({ imported: 0, skipped: 1, duplicates: [1] });
+      expect((await bulk('admin', [row()], { allow_duplicates: 'yes' })).body).toMatchObject({
+        imported: 0,
+        skipped: 1,
+        duplicates: [1],
+      });
       expect(await count()).toBe(3);
     });
 
     it("says '第 N 行：' when a row carries its sheet row, '第 N 筆：' otherwise", async () => {
-      const withRow = await bulk('admin', [{ ...row(), row: 2 }, { ...row({ last_five: '123' }), row: 7 }]);
+      const withRow = await bulk('admin', [
+        { ...row(), row: 2 },
+        { ...row({ last_five: '123' }), row: 7 },
+      ]);
       expect(withRow.status).toBe(400);
       expect(withRow.body.errors.map((e: any) => e.message)).toEqual([`第 7 行：${MSG.lastFiveFormat}`]);
       const without = await bulk('admin', [row(), row({ last_five: '123' })]);
@@ -255,7 +362,11 @@ describe.each(DB_KINDS)('spreadsheets over HTTP on %s', (kind) => {
 
     it("checks each row's store against the caller's scope (403) and writes nothing", async () => {
       // hq_manage_payments may act on stores A and B only
-      const r = await bulk('hq_manage_payments', [row(), row({ store_id: s.stores.B.id }), row({ store_id: s.stores.C.id })]);
+      const r = await bulk('hq_manage_payments', [
+        row(),
+        row({ store_id: s.stores.B.id }),
+        row({ store_id: s.stores.C.id }),
+      ]);
       expect(r.status).toBe(403);
       expect(r.body.message).toBe(`第 3 筆：${MSG.storeOutOfScope}`);
       const withRow = await bulk('hq_manage_payments', [{ ...row({ store_id: s.stores.C.id }), row: 4 }]);
@@ -324,7 +435,10 @@ describe.each(DB_KINDS)('spreadsheets over HTTP on %s', (kind) => {
 
     it('names a filtered export after its filter parts, then the timestamp', async () => {
       await seedPayments();
-      const r = await download('hq_view_payments', exportPath({ store_id: s.stores.A.id, status: '已入帳', paid_at_gte: '2026-11-18', paid_at_lte: '2026-11-21' }));
+      const r = await download(
+        'hq_view_payments',
+        exportPath({ store_id: s.stores.A.id, status: '已入帳', paid_at_gte: '2026-11-18', paid_at_lte: '2026-11-21' }),
+      );
       expect(r.status).toBe(200);
       expect(fileNameOf(r.headers)).toMatch(/^匯款記錄_台北店_已入帳_20261118-20261121_\d{12}\.xlsx$/);
       const parsed = parsePaymentsWorkbook(r.bytes, { stores: await dbStores() });
@@ -336,7 +450,9 @@ describe.each(DB_KINDS)('spreadsheets over HTTP on %s', (kind) => {
       for (const filter of [{ q: '早班' }, { last_five: '00001' }]) {
         const r = await download('hq_view_payments', exportPath(filter));
         expect(r.status, JSON.stringify(filter)).toBe(200);
-        expect(parsePaymentsWorkbook(r.bytes, { stores: await dbStores() }).rows.map((p) => p.last_five)).toEqual(['00001']);
+        expect(parsePaymentsWorkbook(r.bytes, { stores: await dbStores() }).rows.map((p) => p.last_five)).toEqual([
+          '00001',
+        ]);
         const name = fileNameOf(r.headers);
         expect(name, JSON.stringify(filter)).toMatch(/^匯款記錄_.+_\d{12}\.xlsx$/);
         expect(name, JSON.stringify(filter)).not.toContain('全部');
@@ -346,15 +462,33 @@ describe.each(DB_KINDS)('spreadsheets over HTTP on %s', (kind) => {
     it("holds only the caller's stores", async () => {
       await seedPayments();
       // a 未入帳 payment of store A that the branch's export below leaves out (else it is an export all)
-      expect((await bulk('admin', [row({ last_five: '00004', paid_at: '2026-11-18T11:00', amount: 99, store_id: s.stores.A.id, status: '未入帳' })])).status).toBe(200);
+      expect(
+        (
+          await bulk('admin', [
+            row({
+              last_five: '00004',
+              paid_at: '2026-11-18T11:00',
+              amount: 99,
+              store_id: s.stores.A.id,
+              status: '未入帳',
+            }),
+          ])
+        ).status,
+      ).toBe(200);
       // branchA's exports of the tests above were made yesterday: with them, this one would be the
       // last piece of an export all (issue 22, item 13, test/http/export-audit.test.ts)
-      await s.t.db('audit_log').where({ action: 'export', actor_id: s.users.branchA.id }).update({ at: Date.now() - 25 * 3600 * 1000 });
+      await s.t
+        .db('audit_log')
+        .where({ action: 'export', actor_id: s.users.branchA.id })
+        .update({ at: Date.now() - 25 * 3600 * 1000 });
       const stores = await dbStores();
       const hq = parsePaymentsWorkbook((await download('hq_manage_payments', exportPath())).bytes, { stores });
       expect(hq.rows.map((p) => p.last_five).sort()).toEqual(['00001', '00002', '00003', '00004']);
       expect(new Set(hq.rows.map((p) => p.store_id))).toEqual(new Set([s.stores.A.id, s.stores.B.id]));
-      const branch = parsePaymentsWorkbook((await download('branchA', exportPath({ status: ['未確認', '已入帳'] }))).bytes, { stores });
+      const branch = parsePaymentsWorkbook(
+        (await download('branchA', exportPath({ status: ['未確認', '已入帳'] }))).bytes,
+        { stores },
+      );
       expect(branch.rows.map((p) => p.last_five).sort()).toEqual(['00001', '00002']);
       // asking for a store outside the scope gives nothing, not that store's payments
       const outside = await download('branchA', exportPath({ store_id: s.stores.C.id }));
@@ -369,7 +503,9 @@ describe.each(DB_KINDS)('spreadsheets over HTTP on %s', (kind) => {
       expect(parsed.errors).toEqual([]);
       expect(parsed.skipped).toEqual([]);
       // every payment here is a transfer: the 付款方式 column reads back 匯款, no sub-type, no 員工購物
-      expect(parsed.rows.map((p) => [p.method, p.method_detail, p.employee])).toEqual(parsed.rows.map(() => ['匯款', null, false]));
+      expect(parsed.rows.map((p) => [p.method, p.method_detail, p.employee])).toEqual(
+        parsed.rows.map(() => ['匯款', null, false]),
+      );
       expect(parsed.rows.map(({ row: _row, method: _m, method_detail: _d, employee: _e, ...p }) => p)).toEqual(
         // spec section 4: 未入帳 is exported as 未點收 and so imports back as 未確認
         (await stored()).map((p) => ({ ...p, status: p.status === '已入帳' ? '已入帳' : '未確認' })),
@@ -377,7 +513,12 @@ describe.each(DB_KINDS)('spreadsheets over HTTP on %s', (kind) => {
       const ws = XLSX.read(r.bytes, { type: 'array' }).Sheets['匯款記錄'];
       expect(XLSX.utils.sheet_to_json<string[]>(ws, { header: 1 })[0]).toEqual(HEADER);
       expect(ws.G2.v).toBe('已點收'); // 12345, 2026-11-20 18:45, 已入帳
-      expect(XLSX.utils.sheet_to_json<unknown[]>(ws, { header: 1 }).slice(1).map((line) => line[6])).toEqual(['已點收', '未點收', '未點收', '已點收']);
+      expect(
+        XLSX.utils
+          .sheet_to_json<unknown[]>(ws, { header: 1 })
+          .slice(1)
+          .map((line) => line[6]),
+      ).toEqual(['已點收', '未點收', '未點收', '已點收']);
     });
 
     it('exports a file that imports back unchanged, and a second import adds nothing', async () => {
@@ -386,9 +527,19 @@ describe.each(DB_KINDS)('spreadsheets over HTTP on %s', (kind) => {
       const file = (await download('admin', exportPath())).bytes;
       await s.t.db('payments').delete();
       const parsed = parsePaymentsWorkbook(file, { stores: await dbStores() });
-      expect((await bulk('admin', payload(parsed.rows))).body).toMatchObject({ imported: 4, skipped: 0, duplicates: [] });
-      expect(await stored()).toEqual(before.map((p) => ({ ...p, status: p.status === '已入帳' ? '已入帳' : '未確認' })));
-      expect((await bulk('admin', payload(parsed.rows))).body).toMatchObject({ imported: 0, skipped: 4, duplicates: [2, 3, 4, 5] });
+      expect((await bulk('admin', payload(parsed.rows))).body).toMatchObject({
+        imported: 4,
+        skipped: 0,
+        duplicates: [],
+      });
+      expect(await stored()).toEqual(
+        before.map((p) => ({ ...p, status: p.status === '已入帳' ? '已入帳' : '未確認' })),
+      );
+      expect((await bulk('admin', payload(parsed.rows))).body).toMatchObject({
+        imported: 0,
+        skipped: 4,
+        duplicates: [2, 3, 4, 5],
+      });
       expect(await count()).toBe(4);
     });
 
@@ -403,7 +554,9 @@ describe.each(DB_KINDS)('spreadsheets over HTTP on %s', (kind) => {
       const lines = text.slice(1).split('\r\n');
       expect(lines[0]).toBe(HEADER.join(','));
       expect(lines).toContain('2026/11/19,"=""00003""",2026/11/19 00:05,650,\'=1+1,台中店 (TXG),未點收,匯款');
-      expect(lines).toContain('2026/11/20,"=""12345""",2026/11/20 18:45,12000,"晚班, ""補登""",高雄店 (KHH),已點收,匯款');
+      expect(lines).toContain(
+        '2026/11/20,"=""12345""",2026/11/20 18:45,12000,"晚班, ""補登""",高雄店 (KHH),已點收,匯款',
+      );
       expect(lines.filter((l) => l !== '')).toHaveLength(5);
     });
 
@@ -421,15 +574,23 @@ describe.each(DB_KINDS)('spreadsheets over HTTP on %s', (kind) => {
   describe('GET /api/payments/sample', () => {
     it('serves 匯款記錄_匯入範例.xlsx that parses back with seven rows (four transfers, a cash, an e-payment and a staff card sale) and no errors', async () => {
       // without 記錄收款 the sample holds the four transfers alone: it imports as it is
-      const plain = parsePaymentsWorkbook((await download('hq_manage_payments', '/payments/sample')).bytes, { stores: await dbStores() });
+      const plain = parsePaymentsWorkbook((await download('hq_manage_payments', '/payments/sample')).bytes, {
+        stores: await dbStores(),
+      });
       expect(plain.rows.map((p) => p.method)).toEqual(['匯款', '匯款', '匯款', '匯款']);
-      expect((await bulk('hq_manage_payments', payload(plain.rows))).body).toMatchObject({ imported: 4, skipped: 0, duplicates: [] });
+      expect((await bulk('hq_manage_payments', payload(plain.rows))).body).toMatchObject({
+        imported: 4,
+        skipped: 0,
+        duplicates: [],
+      });
       await s.t.db('payments').del();
       const r = await download('takingsMgr', '/payments/sample');
       expect(r.status).toBe(200);
       expect(r.headers.get('content-type')).toBe(XLSX_TYPE);
       expect(fileNameOf(r.headers)).toBe('匯款記錄_匯入範例.xlsx');
-      expect(r.headers.get('content-disposition')).toContain(`filename*=UTF-8''${encodeURIComponent('匯款記錄_匯入範例.xlsx')}`);
+      expect(r.headers.get('content-disposition')).toContain(
+        `filename*=UTF-8''${encodeURIComponent('匯款記錄_匯入範例.xlsx')}`,
+      );
       const parsed = parsePaymentsWorkbook(r.bytes, { stores: await dbStores() });
       expect(parsed.errors).toEqual([]);
       expect(parsed.skipped).toEqual([]);
@@ -437,11 +598,16 @@ describe.each(DB_KINDS)('spreadsheets over HTTP on %s', (kind) => {
       expect(parsed.rows.map((p) => p.method)).toEqual(['匯款', '匯款', '匯款', '匯款', '現金', '電子支付', '刷卡']);
       // it names only stores the caller may import into, so it imports as is
       for (const p of parsed.rows) expect([s.stores.A.id, s.stores.B.id]).toContain(p.store_id);
-      expect((await bulk('takingsMgr', payload(parsed.rows))).body).toMatchObject({ imported: 7, skipped: 0, duplicates: [] });
+      expect((await bulk('takingsMgr', payload(parsed.rows))).body).toMatchObject({
+        imported: 7,
+        skipped: 0,
+        duplicates: [],
+      });
     });
 
     it('needs manage_payments', async () => {
-      for (const as of ['hq_view_payments', 'branchA', 'hq_none']) expect((await download(as, '/payments/sample')).status, as).toBe(403);
+      for (const as of ['hq_view_payments', 'branchA', 'hq_none'])
+        expect((await download(as, '/payments/sample')).status, as).toBe(403);
       expect((await download('admin', '/payments/sample')).status).toBe(200);
     });
   });
@@ -470,17 +636,53 @@ describe.each(DB_KINDS)('spreadsheets over HTTP on %s', (kind) => {
       expect(viaApi.body).toMatchObject({ imported: 4, skipped: 0, duplicates: [] });
       const apiRows = await stored();
       expect(apiRows).toEqual([
-        { last_five: '13579', paid_at: '2026-11-19T00:00:00.000Z', amount: 12000, note: '分店空白', store_id: 1, status: '已入帳' },
-        { last_five: '24680', paid_at: '2026-11-18T10:00:00.000Z', amount: 650, note: '', store_id: s.stores.B.id, status: '未確認' },
-        { last_five: '01234', paid_at: '2026-11-18T04:00:00.000Z', amount: 1500, note: '早班', store_id: s.stores.A.id, status: '已入帳' },
-        { last_five: '56789', paid_at: '2026-11-18T01:15:00.000Z', amount: 23800, note: '', store_id: s.stores.B.id, status: '未確認' },
+        {
+          last_five: '13579',
+          paid_at: '2026-11-19T00:00:00.000Z',
+          amount: 12000,
+          note: '分店空白',
+          store_id: 1,
+          status: '已入帳',
+        },
+        {
+          last_five: '24680',
+          paid_at: '2026-11-18T10:00:00.000Z',
+          amount: 650,
+          note: '',
+          store_id: s.stores.B.id,
+          status: '未確認',
+        },
+        {
+          last_five: '01234',
+          paid_at: '2026-11-18T04:00:00.000Z',
+          amount: 1500,
+          note: '早班',
+          store_id: s.stores.A.id,
+          status: '已入帳',
+        },
+        {
+          last_five: '56789',
+          paid_at: '2026-11-18T01:15:00.000Z',
+          amount: 23800,
+          note: '',
+          store_id: s.stores.B.id,
+          status: '未確認',
+        },
       ]);
       const again = await bulk('hq_manage_payments', payload(parsed.rows));
       expect(again.body).toMatchObject({ imported: 0, skipped: 4, duplicates: [2, 5, 6, 7] });
 
       await s.t.db('payments').delete();
-      const ctx = { db: s.t.db, security: TEST_SECURITY, actor: await principalByUsername(s.t.db, 'hq_manage_payments'), ip: null };
-      const viaCore = await importPayments(ctx, payload(parsePaymentsWorkbook(file(), { stores, userStoreId: ctx.actor.store_id }).rows));
+      const ctx = {
+        db: s.t.db,
+        security: TEST_SECURITY,
+        actor: await principalByUsername(s.t.db, 'hq_manage_payments'),
+        ip: null,
+      };
+      const viaCore = await importPayments(
+        ctx,
+        payload(parsePaymentsWorkbook(file(), { stores, userStoreId: ctx.actor.store_id }).rows),
+      );
       expect(viaCore).toEqual(viaApi.body);
       expect(await stored()).toEqual(apiRows);
     });

@@ -10,7 +10,10 @@ import { spa } from '../../http/static.js';
 import { listen, startTestServer, type Listening } from '../helpers/server.js';
 
 /** The bytes on the wire, undecoded (fetch would decode them), and the headers. */
-function raw(url: string, acceptEncoding: string): Promise<{ status: number; headers: Record<string, string | string[] | undefined>; body: Buffer }> {
+function raw(
+  url: string,
+  acceptEncoding: string,
+): Promise<{ status: number; headers: Record<string, string | string[] | undefined>; body: Buffer }> {
   return new Promise((resolve, reject) => {
     httpGet(url, { headers: { 'accept-encoding': acceptEncoding } }, (res) => {
       const chunks: Buffer[] = [];
@@ -19,7 +22,6 @@ function raw(url: string, acceptEncoding: string): Promise<{ status: number; hea
     }).on('error', reject);
   });
 }
-
 
 const BIG = 'console.log("匯款記錄");\n'.repeat(500);
 
@@ -75,7 +77,14 @@ describe('static pages', () => {
     expect(js.status).toBe(200);
     expect(js.headers.get('content-type')).toContain('javascript');
     expect(js.headers.get('cache-control')).toContain('immutable');
-    for (const path of ['/../secret.txt', '/assets/../../secret.txt', '/%2e%2e/secret.txt', '/assets/%2e%2e%2f%2e%2e%2fsecret.txt', '/index.html%00.js', '/nothing.js']) {
+    for (const path of [
+      '/../secret.txt',
+      '/assets/../../secret.txt',
+      '/%2e%2e/secret.txt',
+      '/assets/%2e%2e%2f%2e%2e%2fsecret.txt',
+      '/index.html%00.js',
+      '/nothing.js',
+    ]) {
       const r = await fetch(`${url}${path}`);
       expect([400, 404], path).toContain(r.status);
       expect(await r.text()).not.toContain('do not serve');
@@ -146,7 +155,9 @@ describe('security headers of the whole app', () => {
   it('sends nosniff and no CORS headers on the API, and CSP on the pages', async () => {
     const s = await startTestServer('sqlite', { after: [spa({ root: join(tmpdir(), 'no-such-build'), title: 't' })] });
     try {
-      const api = await fetch(`${s.url}/api/stores`, { headers: { Origin: 'https://evil.example', authorization: `Bearer ${s.tokens.admin}` } });
+      const api = await fetch(`${s.url}/api/stores`, {
+        headers: { Origin: 'https://evil.example', authorization: `Bearer ${s.tokens.admin}` },
+      });
       expect(api.status).toBe(200);
       expect(api.headers.get('x-content-type-options')).toBe('nosniff');
       expect(api.headers.get('access-control-allow-origin')).toBeNull();

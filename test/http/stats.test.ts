@@ -17,7 +17,13 @@ interface StoreFigures {
   failed_payments: number;
 }
 
-const ZERO: StoreFigures = { total_payments: 0, total_amount: 0, confirmed_payments: 0, pending_payments: 0, failed_payments: 0 };
+const ZERO: StoreFigures = {
+  total_payments: 0,
+  total_amount: 0,
+  confirmed_payments: 0,
+  pending_payments: 0,
+  failed_payments: 0,
+};
 
 /** The summary without its total by method (each store row keeps its own, checked by `row`; the first test checks the total). */
 const exceptByMethod = (body: Record<string, unknown>) => {
@@ -37,7 +43,12 @@ describe.each(DB_KINDS)('GET /api/stats/summary on %s', (kind) => {
     store_code: store.code,
     ...f,
     // every payment of this file is a transfer (issue 26: the takings by method)
-    by_method: { 匯款: { count: f.total_payments, amount: f.total_amount }, 現金: { count: 0, amount: 0 }, 刷卡: { count: 0, amount: 0 }, 電子支付: { count: 0, amount: 0 } },
+    by_method: {
+      匯款: { count: f.total_payments, amount: f.total_amount },
+      現金: { count: 0, amount: 0 },
+      刷卡: { count: 0, amount: 0 },
+      電子支付: { count: 0, amount: 0 },
+    },
   });
 
   const summary = (query: string, as = 'admin') => s.api('GET', `/stats/summary${query}`, { as });
@@ -87,18 +98,43 @@ describe.each(DB_KINDS)('GET /api/stats/summary on %s', (kind) => {
       totalAmount: 100_013_500,
       confirmedPayments: 2,
       storeStats: [
-        row(A, { total_payments: 3, total_amount: 3800, confirmed_payments: 1, pending_payments: 1, failed_payments: 1 }),
-        row(B, { total_payments: 2, total_amount: 100_000_700, confirmed_payments: 1, pending_payments: 1, failed_payments: 0 }),
-        row(C, { total_payments: 1, total_amount: 9000, confirmed_payments: 0, pending_payments: 0, failed_payments: 1 }),
+        row(A, {
+          total_payments: 3,
+          total_amount: 3800,
+          confirmed_payments: 1,
+          pending_payments: 1,
+          failed_payments: 1,
+        }),
+        row(B, {
+          total_payments: 2,
+          total_amount: 100_000_700,
+          confirmed_payments: 1,
+          pending_payments: 1,
+          failed_payments: 0,
+        }),
+        row(C, {
+          total_payments: 1,
+          total_amount: 9000,
+          confirmed_payments: 0,
+          pending_payments: 0,
+          failed_payments: 1,
+        }),
         row(D, ZERO),
       ],
     });
-    expect(res.body.byMethod).toStrictEqual({ 匯款: { count: 6, amount: 100_013_500 }, 現金: { count: 0, amount: 0 }, 刷卡: { count: 0, amount: 0 }, 電子支付: { count: 0, amount: 0 } });
+    expect(res.body.byMethod).toStrictEqual({
+      匯款: { count: 6, amount: 100_013_500 },
+      現金: { count: 0, amount: 0 },
+      刷卡: { count: 0, amount: 0 },
+      電子支付: { count: 0, amount: 0 },
+    });
   });
 
   it('follows a status change at once', async () => {
     const { C } = s.stores;
-    const list = await s.api('GET', `/payments?filter=${encodeURIComponent(JSON.stringify({ store_id: C.id }))}`, { as: 'admin' });
+    const list = await s.api('GET', `/payments?filter=${encodeURIComponent(JSON.stringify({ store_id: C.id }))}`, {
+      as: 'admin',
+    });
     expect(list.body).toHaveLength(1);
     const uuid = list.body[0].uuid;
     try {
@@ -106,7 +142,13 @@ describe.each(DB_KINDS)('GET /api/stats/summary on %s', (kind) => {
       const res = await summary(`?store_id=${C.id}`);
       expect(res.body.confirmedPayments).toBe(1);
       expect(res.body.storeStats).toStrictEqual([
-        row(C, { total_payments: 1, total_amount: 9000, confirmed_payments: 1, pending_payments: 0, failed_payments: 0 }),
+        row(C, {
+          total_payments: 1,
+          total_amount: 9000,
+          confirmed_payments: 1,
+          pending_payments: 0,
+          failed_payments: 0,
+        }),
       ]);
     } finally {
       expect((await s.api('PUT', `/payments/${uuid}`, { as: 'admin', body: { status: '未入帳' } })).status).toBe(200);
@@ -122,7 +164,15 @@ describe.each(DB_KINDS)('GET /api/stats/summary on %s', (kind) => {
       totalPayments: 2,
       totalAmount: 100_000_700,
       confirmedPayments: 1,
-      storeStats: [row(B, { total_payments: 2, total_amount: 100_000_700, confirmed_payments: 1, pending_payments: 1, failed_payments: 0 })],
+      storeStats: [
+        row(B, {
+          total_payments: 2,
+          total_amount: 100_000_700,
+          confirmed_payments: 1,
+          pending_payments: 1,
+          failed_payments: 0,
+        }),
+      ],
     });
   });
 
@@ -136,8 +186,20 @@ describe.each(DB_KINDS)('GET /api/stats/summary on %s', (kind) => {
       totalAmount: 12_800,
       confirmedPayments: 1,
       storeStats: [
-        row(A, { total_payments: 3, total_amount: 3800, confirmed_payments: 1, pending_payments: 1, failed_payments: 1 }),
-        row(C, { total_payments: 1, total_amount: 9000, confirmed_payments: 0, pending_payments: 0, failed_payments: 1 }),
+        row(A, {
+          total_payments: 3,
+          total_amount: 3800,
+          confirmed_payments: 1,
+          pending_payments: 1,
+          failed_payments: 1,
+        }),
+        row(C, {
+          total_payments: 1,
+          total_amount: 9000,
+          confirmed_payments: 0,
+          pending_payments: 0,
+          failed_payments: 1,
+        }),
       ],
     });
   });
@@ -145,7 +207,13 @@ describe.each(DB_KINDS)('GET /api/stats/summary on %s', (kind) => {
   it('a store without payments alone gives zeros everywhere', async () => {
     const res = await summary(`?store_id=${D.id}`);
     expect(res.status).toBe(200);
-    expect(exceptByMethod(res.body)).toStrictEqual({ totalStores: 1, totalPayments: 0, totalAmount: 0, confirmedPayments: 0, storeStats: [row(D, ZERO)] });
+    expect(exceptByMethod(res.body)).toStrictEqual({
+      totalStores: 1,
+      totalPayments: 0,
+      totalAmount: 0,
+      confirmedPayments: 0,
+      storeStats: [row(D, ZERO)],
+    });
   });
 
   it('counts only payments inside from..to, inclusive Taiwan days', async () => {
@@ -159,10 +227,28 @@ describe.each(DB_KINDS)('GET /api/stats/summary on %s', (kind) => {
       confirmedPayments: 2,
       storeStats: [
         // 11-18 23:59 and 11-17 10:00 are in; 11-19 00:00 is not
-        row(A, { total_payments: 2, total_amount: 1300, confirmed_payments: 1, pending_payments: 0, failed_payments: 1 }),
+        row(A, {
+          total_payments: 2,
+          total_amount: 1300,
+          confirmed_payments: 1,
+          pending_payments: 0,
+          failed_payments: 1,
+        }),
         // 11-16 00:00 is before the range
-        row(B, { total_payments: 1, total_amount: 700, confirmed_payments: 1, pending_payments: 0, failed_payments: 0 }),
-        row(C, { total_payments: 1, total_amount: 9000, confirmed_payments: 0, pending_payments: 0, failed_payments: 1 }),
+        row(B, {
+          total_payments: 1,
+          total_amount: 700,
+          confirmed_payments: 1,
+          pending_payments: 0,
+          failed_payments: 0,
+        }),
+        row(C, {
+          total_payments: 1,
+          total_amount: 9000,
+          confirmed_payments: 0,
+          pending_payments: 0,
+          failed_payments: 1,
+        }),
         row(D, ZERO),
       ],
     });
@@ -237,8 +323,20 @@ describe.each(DB_KINDS)('GET /api/stats/summary on %s', (kind) => {
       totalAmount: 100_004_500,
       confirmedPayments: 2,
       storeStats: [
-        row(A, { total_payments: 3, total_amount: 3800, confirmed_payments: 1, pending_payments: 1, failed_payments: 1 }),
-        row(B, { total_payments: 2, total_amount: 100_000_700, confirmed_payments: 1, pending_payments: 1, failed_payments: 0 }),
+        row(A, {
+          total_payments: 3,
+          total_amount: 3800,
+          confirmed_payments: 1,
+          pending_payments: 1,
+          failed_payments: 1,
+        }),
+        row(B, {
+          total_payments: 2,
+          total_amount: 100_000_700,
+          confirmed_payments: 1,
+          pending_payments: 1,
+          failed_payments: 0,
+        }),
       ],
     });
   });
@@ -247,7 +345,13 @@ describe.each(DB_KINDS)('GET /api/stats/summary on %s', (kind) => {
     const { A, C } = s.stores;
     const onlyC = await summary(`?store_id=${C.id}`, 'hq_view_reports');
     expect(onlyC.status).toBe(200);
-    expect(exceptByMethod(onlyC.body)).toStrictEqual({ totalStores: 0, totalPayments: 0, totalAmount: 0, confirmedPayments: 0, storeStats: [] });
+    expect(exceptByMethod(onlyC.body)).toStrictEqual({
+      totalStores: 0,
+      totalPayments: 0,
+      totalAmount: 0,
+      confirmedPayments: 0,
+      storeStats: [],
+    });
     const aAndC = await summary(`?store_id=${A.id},${C.id}`, 'hq_view_reports');
     expect(aAndC.status).toBe(200);
     expect(aAndC.body.storeStats.map((r: { store_id: number }) => r.store_id)).toEqual([A.id]);
@@ -264,7 +368,15 @@ describe.each(DB_KINDS)('GET /api/stats/summary on %s', (kind) => {
       totalPayments: 3,
       totalAmount: 3800,
       confirmedPayments: 1,
-      storeStats: [row(A, { total_payments: 3, total_amount: 3800, confirmed_payments: 1, pending_payments: 1, failed_payments: 1 })],
+      storeStats: [
+        row(A, {
+          total_payments: 3,
+          total_amount: 3800,
+          confirmed_payments: 1,
+          pending_payments: 1,
+          failed_payments: 1,
+        }),
+      ],
     });
     const other = await summary(`?store_id=${B.id}`, 'branchA');
     expect(other.status).toBe(200);
@@ -307,10 +419,38 @@ describe.each(DB_KINDS)('GET /api/stats/summary on %s', (kind) => {
       to: '2026-11-19',
       days: ['2026-11-16', '2026-11-17', '2026-11-18', '2026-11-19'],
       stores: [
-        { store_id: A.id, store_name: A.name, store_code: A.code, pending_amount: 2500, confirmed_amount: 1000, failed_amount: 300 },
-        { store_id: B.id, store_name: B.name, store_code: B.code, pending_amount: 100_000_000, confirmed_amount: 700, failed_amount: 0 },
-        { store_id: C.id, store_name: C.name, store_code: C.code, pending_amount: 0, confirmed_amount: 0, failed_amount: 9000 },
-        { store_id: D.id, store_name: D.name, store_code: D.code, pending_amount: 0, confirmed_amount: 0, failed_amount: 0 },
+        {
+          store_id: A.id,
+          store_name: A.name,
+          store_code: A.code,
+          pending_amount: 2500,
+          confirmed_amount: 1000,
+          failed_amount: 300,
+        },
+        {
+          store_id: B.id,
+          store_name: B.name,
+          store_code: B.code,
+          pending_amount: 100_000_000,
+          confirmed_amount: 700,
+          failed_amount: 0,
+        },
+        {
+          store_id: C.id,
+          store_name: C.name,
+          store_code: C.code,
+          pending_amount: 0,
+          confirmed_amount: 0,
+          failed_amount: 9000,
+        },
+        {
+          store_id: D.id,
+          store_name: D.name,
+          store_code: D.code,
+          pending_amount: 0,
+          confirmed_amount: 0,
+          failed_amount: 0,
+        },
       ],
       daily: [
         // 23:59 on the 18th and 00:00 on the 19th (Taiwan) fall on their own days
@@ -321,7 +461,9 @@ describe.each(DB_KINDS)('GET /api/stats/summary on %s', (kind) => {
       ],
     });
     // a branch user's charts hold their store only, whatever they ask for
-    const branch = await s.api('GET', `/stats/charts?from=2026-11-16&to=2026-11-19&store_id=${B.id}`, { as: 'branchA' });
+    const branch = await s.api('GET', `/stats/charts?from=2026-11-16&to=2026-11-19&store_id=${B.id}`, {
+      as: 'branchA',
+    });
     expect(branch.status).toBe(200);
     expect(branch.body.stores.map((x: { store_id: number }) => x.store_id)).toEqual([]);
     const own = await s.api('GET', '/stats/charts?from=2026-11-18&to=2026-11-18', { as: 'branchA' });
@@ -329,7 +471,9 @@ describe.each(DB_KINDS)('GET /api/stats/summary on %s', (kind) => {
     // the same permission and date rules as the summary
     expect((await s.api('GET', '/stats/charts', { as: 'hq_none' })).status).toBe(403);
     expect((await s.api('GET', '/stats/charts?from=2026-11-19&to=2026-11-16', { as: 'admin' })).status).toBe(400);
-    expect((await s.api('GET', '/stats/charts?from=2024-01-01&to=2026-11-16', { as: 'admin' })).body.errors[0].message).toBe('圖表最多顯示 366 天，請縮小日期範圍');
+    expect(
+      (await s.api('GET', '/stats/charts?from=2024-01-01&to=2026-11-16', { as: 'admin' })).body.errors[0].message,
+    ).toBe('圖表最多顯示 366 天，請縮小日期範圍');
     // no range: the last 30 days up to today
     const recent = await s.api('GET', '/stats/charts', { as: 'admin' });
     expect(recent.body.days).toHaveLength(30);

@@ -24,7 +24,8 @@ describe.each(DB_KINDS)('stores API on %s', (kind) => {
   afterAll(async () => s?.close());
 
   const storesTable = () => s.t.db('stores').orderBy('id');
-  const auditCount = async () => Number(((await s.t.db('audit_log').count({ n: '*' }).first()) as { n: number | string }).n);
+  const auditCount = async () =>
+    Number(((await s.t.db('audit_log').count({ n: '*' }).first()) as { n: number | string }).n);
 
   /** Runs a refused call and checks nothing moved: stores, users' store lists, audit log. */
   async function expectNothingChanged(call: () => Promise<ApiResponse>): Promise<ApiResponse> {
@@ -39,7 +40,10 @@ describe.each(DB_KINDS)('stores API on %s', (kind) => {
   }
 
   async function pay(storeId: number, lastFive: string) {
-    const res = await s.api('POST', '/payments', { as: 'admin', body: { last_five: lastFive, paid_at: '2026-11-20T10:00', amount: 1000, store_id: storeId } });
+    const res = await s.api('POST', '/payments', {
+      as: 'admin',
+      body: { last_five: lastFive, paid_at: '2026-11-20T10:00', amount: 1000, store_id: storeId },
+    });
     expect(res.status).toBe(201);
     return res.body as { uuid: string; store_id: number };
   }
@@ -68,13 +72,19 @@ describe.each(DB_KINDS)('stores API on %s', (kind) => {
     it('sorts, pages and filters by the list protocol', async () => {
       const byCode = await s.api('GET', `/stores${listParams({ sort: ['code', 'ASC'] })}`, { as: 'branchA' });
       expect(byCode.body.map((st: any) => st.code)).toEqual(['KHH', 'TPE', 'TXG']);
-      const desc = await s.api('GET', `/stores${listParams({ sort: ['id', 'DESC'], range: [0, 1] })}`, { as: 'branchA' });
+      const desc = await s.api('GET', `/stores${listParams({ sort: ['id', 'DESC'], range: [0, 1] })}`, {
+        as: 'branchA',
+      });
       expect(desc.body.map((st: any) => st.code)).toEqual(['KHH', 'TXG']);
       expect(desc.headers.get('content-range')).toBe('stores 0-1/3');
-      const page2 = await s.api('GET', `/stores${listParams({ sort: ['id', 'ASC'], range: [2, 3] })}`, { as: 'branchA' });
+      const page2 = await s.api('GET', `/stores${listParams({ sort: ['id', 'ASC'], range: [2, 3] })}`, {
+        as: 'branchA',
+      });
       expect(page2.body.map((st: any) => st.code)).toEqual(['KHH']);
       expect(page2.headers.get('content-range')).toBe('stores 2-2/3');
-      const many = await s.api('GET', `/stores${listParams({ filter: { id: [s.stores.A.id, s.stores.C.id] } })}`, { as: 'branchA' });
+      const many = await s.api('GET', `/stores${listParams({ filter: { id: [s.stores.A.id, s.stores.C.id] } })}`, {
+        as: 'branchA',
+      });
       expect(many.body.map((st: any) => st.code)).toEqual(['TPE', 'KHH']);
       expect(many.headers.get('content-range')).toBe('stores 0-1/2');
       const q = await s.api('GET', `/stores${listParams({ filter: { q: 'txg' } })}`, { as: 'branchA' });
@@ -148,11 +158,14 @@ describe.each(DB_KINDS)('stores API on %s', (kind) => {
       }
     });
 
-    it.each(['hq_none', 'hq_manage_stores', 'hq_manage_users', 'hq_view_reports'])('needs view_payments: 403 for %s, even in scope', async (who) => {
-      const res = await s.api('GET', `/stores/${s.stores.A.id}/payments`, { as: who });
-      expect(res.status).toBe(403);
-      expect(res.text).not.toContain(inA);
-    });
+    it.each(['hq_none', 'hq_manage_stores', 'hq_manage_users', 'hq_view_reports'])(
+      'needs view_payments: 403 for %s, even in scope',
+      async (who) => {
+        const res = await s.api('GET', `/stores/${s.stores.A.id}/payments`, { as: who });
+        expect(res.status).toBe(403);
+        expect(res.text).not.toContain(inA);
+      },
+    );
 
     it('answers 401 anonymously and 404 for an unknown store', async () => {
       expect((await s.api('GET', `/stores/${s.stores.A.id}/payments`)).status).toBe(401);
@@ -179,31 +192,64 @@ describe.each(DB_KINDS)('stores API on %s', (kind) => {
     });
 
     it('creates a store for a non-admin holding manage_stores, trimming name and code', async () => {
-      const res = await s.api('POST', '/stores', { as: 'hq_manage_stores', body: { name: '  台南店 ', code: ' TNN ' } });
+      const res = await s.api('POST', '/stores', {
+        as: 'hq_manage_stores',
+        body: { name: '  台南店 ', code: ' TNN ' },
+      });
       expect(res.status).toBe(201);
       expect(res.body).toMatchObject({ name: '台南店', code: 'TNN' });
     });
 
-    it.each(['hq_none', 'branchA', 'hq_manage_users', 'hq_system_admin', 'hq_manage_payments'])('answers 403 to %s, creating nothing', async (who) => {
-      const res = await expectNothingChanged(() => s.api('POST', '/stores', { as: who, body: { name: '偷開店', code: 'SNEAK' } }));
-      expect(res.status).toBe(403);
-      expect(res.body.message).toBe('權限不足：需要「分店管理」權限');
-    });
+    it.each(['hq_none', 'branchA', 'hq_manage_users', 'hq_system_admin', 'hq_manage_payments'])(
+      'answers 403 to %s, creating nothing',
+      async (who) => {
+        const res = await expectNothingChanged(() =>
+          s.api('POST', '/stores', { as: who, body: { name: '偷開店', code: 'SNEAK' } }),
+        );
+        expect(res.status).toBe(403);
+        expect(res.body.message).toBe('權限不足：需要「分店管理」權限');
+      },
+    );
 
     it('answers 401 anonymously, creating nothing', async () => {
-      const res = await expectNothingChanged(() => s.api('POST', '/stores', { body: { name: '偷開店', code: 'SNEAK' } }));
+      const res = await expectNothingChanged(() =>
+        s.api('POST', '/stores', { body: { name: '偷開店', code: 'SNEAK' } }),
+      );
       expect(res.status).toBe(401);
     });
 
     it.each([
-      ['no name and no code', {}, [{ field: 'name', message: '請輸入分店名稱' }, { field: 'code', message: '請輸入分店代碼' }]],
+      [
+        'no name and no code',
+        {},
+        [
+          { field: 'name', message: '請輸入分店名稱' },
+          { field: 'code', message: '請輸入分店代碼' },
+        ],
+      ],
       ['a blank name', { name: '   ', code: 'OK1' }, [{ field: 'name', message: '請輸入分店名稱' }]],
       ['a name that is not text', { name: 42, code: 'OK1' }, [{ field: 'name', message: '請輸入分店名稱' }]],
-      ['a 51-character name', { name: '店'.repeat(51), code: 'OK1' }, [{ field: 'name', message: '分店名稱不能超過50個字元' }]],
+      [
+        'a 51-character name',
+        { name: '店'.repeat(51), code: 'OK1' },
+        [{ field: 'name', message: '分店名稱不能超過50個字元' }],
+      ],
       ['a blank code', { name: '好店', code: '' }, [{ field: 'code', message: '請輸入分店代碼' }]],
-      ['a code with a space', { name: '好店', code: 'A B' }, [{ field: 'code', message: '分店代碼只能包含英文字母、數字、底線和連字號，最多20個字元' }]],
-      ['a code in Chinese', { name: '好店', code: '台北' }, [{ field: 'code', message: '分店代碼只能包含英文字母、數字、底線和連字號，最多20個字元' }]],
-      ['a 21-character code', { name: '好店', code: 'C'.repeat(21) }, [{ field: 'code', message: '分店代碼只能包含英文字母、數字、底線和連字號，最多20個字元' }]],
+      [
+        'a code with a space',
+        { name: '好店', code: 'A B' },
+        [{ field: 'code', message: '分店代碼只能包含英文字母、數字、底線和連字號，最多20個字元' }],
+      ],
+      [
+        'a code in Chinese',
+        { name: '好店', code: '台北' },
+        [{ field: 'code', message: '分店代碼只能包含英文字母、數字、底線和連字號，最多20個字元' }],
+      ],
+      [
+        'a 21-character code',
+        { name: '好店', code: 'C'.repeat(21) },
+        [{ field: 'code', message: '分店代碼只能包含英文字母、數字、底線和連字號，最多20個字元' }],
+      ],
     ])('refuses %s with 400 and field messages', async (_name, body, errors) => {
       const res = await expectNothingChanged(() => s.api('POST', '/stores', { as: 'admin', body }));
       expect(res.status).toBe(400);
@@ -211,13 +257,18 @@ describe.each(DB_KINDS)('stores API on %s', (kind) => {
     });
 
     it('accepts a 50-character name and a 20-character code with - and _', async () => {
-      const res = await s.api('POST', '/stores', { as: 'admin', body: { name: '店'.repeat(50), code: 'A-b_' + '9'.repeat(16) } });
+      const res = await s.api('POST', '/stores', {
+        as: 'admin',
+        body: { name: '店'.repeat(50), code: 'A-b_' + '9'.repeat(16) },
+      });
       expect(res.status).toBe(201);
     });
 
     it('refuses a duplicate code with 409, whatever its case', async () => {
       for (const code of ['TPE', 'tpe', 'Tpe']) {
-        const res = await expectNothingChanged(() => s.api('POST', '/stores', { as: 'admin', body: { name: '另一家台北店', code } }));
+        const res = await expectNothingChanged(() =>
+          s.api('POST', '/stores', { as: 'admin', body: { name: '另一家台北店', code } }),
+        );
         expect(res.status).toBe(409);
         expect(res.body.message).toBe('分店代碼已存在');
       }
@@ -232,10 +283,17 @@ describe.each(DB_KINDS)('stores API on %s', (kind) => {
       const res = await s.api('PUT', `/stores/${created.body.id}`, { as: 'admin', body: { name: '桃園中壢店' } });
       expect(res.status).toBe(200);
       expectStoreShape(res.body);
-      expect(res.body).toMatchObject({ id: created.body.id, name: '桃園中壢店', code: 'TYN', created_at: created.body.created_at });
+      expect(res.body).toMatchObject({
+        id: created.body.id,
+        name: '桃園中壢店',
+        code: 'TYN',
+        created_at: created.body.created_at,
+      });
       expect((await s.api('GET', `/stores/${created.body.id}`, { as: 'branchA' })).body.name).toBe('桃園中壢店');
       expect(await auditCount()).toBe(audits + 1);
-      const audit = await s.t.db('audit_log').where({ entity: 'store', entity_id: String(created.body.id), action: 'update' });
+      const audit = await s.t
+        .db('audit_log')
+        .where({ entity: 'store', entity_id: String(created.body.id), action: 'update' });
       expect(audit).toHaveLength(1);
       expect(JSON.parse(audit[0].before).name).toBe('桃園店');
       expect(JSON.parse(audit[0].after).name).toBe('桃園中壢店');
@@ -249,21 +307,30 @@ describe.each(DB_KINDS)('stores API on %s', (kind) => {
     });
 
     it("refuses another store's code with 409, whatever its case", async () => {
-      const res = await expectNothingChanged(() => s.api('PUT', `/stores/${s.stores.B.id}`, { as: 'admin', body: { code: 'tpe' } }));
+      const res = await expectNothingChanged(() =>
+        s.api('PUT', `/stores/${s.stores.B.id}`, { as: 'admin', body: { code: 'tpe' } }),
+      );
       expect(res.status).toBe(409);
       expect(res.body.message).toBe('分店代碼已存在');
     });
 
     it('validates the merged record', async () => {
-      const res = await expectNothingChanged(() => s.api('PUT', `/stores/${s.stores.B.id}`, { as: 'admin', body: { name: '' } }));
+      const res = await expectNothingChanged(() =>
+        s.api('PUT', `/stores/${s.stores.B.id}`, { as: 'admin', body: { name: '' } }),
+      );
       expect(res.status).toBe(400);
       expect(res.body.errors).toEqual([{ field: 'name', message: '請輸入分店名稱' }]);
     });
 
     it('needs manage_stores (403) and answers 404 for an unknown store', async () => {
-      const res = await expectNothingChanged(() => s.api('PUT', `/stores/${s.stores.A.id}`, { as: 'branchA', body: { name: '我的店' } }));
+      const res = await expectNothingChanged(() =>
+        s.api('PUT', `/stores/${s.stores.A.id}`, { as: 'branchA', body: { name: '我的店' } }),
+      );
       expect(res.status).toBe(403);
-      expect((await expectNothingChanged(() => s.api('PUT', `/stores/${s.stores.A.id}`, { body: { name: '我的店' } }))).status).toBe(401);
+      expect(
+        (await expectNothingChanged(() => s.api('PUT', `/stores/${s.stores.A.id}`, { body: { name: '我的店' } })))
+          .status,
+      ).toBe(401);
       const missing = await s.api('PUT', '/stores/999999', { as: 'admin', body: { name: '無' } });
       expect(missing.status).toBe(404);
       expect(missing.body.message).toBe('找不到分店');
@@ -283,7 +350,10 @@ describe.each(DB_KINDS)('stores API on %s', (kind) => {
 
     it('keeps a store that is the home of a user (409)', async () => {
       const st = await s.api('POST', '/stores', { as: 'admin', body: { name: '基隆店', code: 'KEL' } });
-      const user = await s.api('POST', '/users', { as: 'admin', body: { username: 'kel_staff', password: PASSWORD, role: 'user', store_id: st.body.id } });
+      const user = await s.api('POST', '/users', {
+        as: 'admin',
+        body: { username: 'kel_staff', password: PASSWORD, role: 'user', store_id: st.body.id },
+      });
       expect(user.status).toBe(201);
       const res = await expectNothingChanged(() => s.api('DELETE', `/stores/${st.body.id}`, { as: 'admin' }));
       expect(res.status).toBe(409);
@@ -296,7 +366,13 @@ describe.each(DB_KINDS)('stores API on %s', (kind) => {
       const id: number = st.body.id;
       const holder = await s.api('POST', '/users', {
         as: 'admin',
-        body: { username: 'hun_viewer', password: PASSWORD, role: 'user', permissions: ['view_payments'], accessible_stores: [s.stores.A.id, id] },
+        body: {
+          username: 'hun_viewer',
+          password: PASSWORD,
+          role: 'user',
+          permissions: ['view_payments'],
+          accessible_stores: [s.stores.A.id, id],
+        },
       });
       expect(holder.body.accessible_stores).toEqual([s.stores.A.id, id]);
       const audits = await auditCount();
@@ -313,7 +389,10 @@ describe.each(DB_KINDS)('stores API on %s', (kind) => {
       const me = await s.api('GET', '/admin/me', { token: signIn.body.token });
       expect(me.body.accessible_stores).toEqual([s.stores.A.id]);
       // The other users' lists are untouched.
-      expect((await s.api('GET', '/admin/me', { as: 'hq_view_payments' })).body.accessible_stores).toEqual([s.stores.A.id, s.stores.B.id]);
+      expect((await s.api('GET', '/admin/me', { as: 'hq_view_payments' })).body.accessible_stores).toEqual([
+        s.stores.A.id,
+        s.stores.B.id,
+      ]);
 
       const audit = await s.t.db('audit_log').where({ entity: 'store', entity_id: String(id), action: 'delete' });
       expect(audit).toHaveLength(1);

@@ -43,7 +43,14 @@ describe.each(DB_KINDS)('submissions that are probably mistakes on %s', (kind) =
     });
     return { status: res.status, body: (await res.json()) as any };
   };
-  const pay = (over: Record<string, unknown> = {}) => ({ last_five: '01234', paid_at: '2026-11-18T09:15', amount: 1500, note: '', store_id: f.stores.A.id, ...over });
+  const pay = (over: Record<string, unknown> = {}) => ({
+    last_five: '01234',
+    paid_at: '2026-11-18T09:15',
+    amount: 1500,
+    note: '',
+    store_id: f.stores.A.id,
+    ...over,
+  });
   const count = async () => Number(((await t.db('payments').count({ n: '*' }).first()) as any).n);
 
   it('holds back the same report a second time with the earlier tracking number, and stores it when confirmed', async () => {
@@ -51,7 +58,10 @@ describe.each(DB_KINDS)('submissions that are probably mistakes on %s', (kind) =
     expect(first.status).toBe(201);
     const again = await submit(pay({ note: '又送一次' }));
     expect(again.status).toBe(409);
-    expect(again.body).toEqual({ message: `可能重複：同一分店已有相同後五碼、時間與金額的匯款，追蹤編號：${first.body.uuid}`, duplicate_of: first.body.uuid });
+    expect(again.body).toEqual({
+      message: `可能重複：同一分店已有相同後五碼、時間與金額的匯款，追蹤編號：${first.body.uuid}`,
+      duplicate_of: first.body.uuid,
+    });
     expect(await count()).toBe(1);
     // a different amount, time, last five or store is another payment
     expect((await submit(pay({ amount: 1501 }))).status).toBe(201);

@@ -22,7 +22,17 @@ const ALL_PERMISSIONS = [
   'close_day',
   'confirm_payments',
 ];
-const USER_KEYS = ['accessible_stores', 'created_at', 'id', 'is_active', 'permissions', 'role', 'store_id', 'updated_at', 'username'];
+const USER_KEYS = [
+  'accessible_stores',
+  'created_at',
+  'id',
+  'is_active',
+  'permissions',
+  'role',
+  'store_id',
+  'updated_at',
+  'username',
+];
 const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{3})?Z$/;
 const FIXTURE_USERS = 17; // admin, hq_none, branchA, branchB, inactive and one hq_<permission> per key
 
@@ -61,7 +71,8 @@ describe.each(DB_KINDS)('users API on %s', (kind) => {
   afterAll(async () => s?.close());
 
   const usersTable = () => s.t.db('users').orderBy('id');
-  const auditCount = async () => Number(((await s.t.db('audit_log').count({ n: '*' }).first()) as { n: number | string }).n);
+  const auditCount = async () =>
+    Number(((await s.t.db('audit_log').count({ n: '*' }).first()) as { n: number | string }).n);
   const row = (id: number) => s.t.db('users').where({ id }).first();
 
   /** Runs a refused call and checks the database did not move: no user row changed, no audit entry. */
@@ -80,7 +91,14 @@ describe.each(DB_KINDS)('users API on %s', (kind) => {
     const username = `u${kind.slice(0, 2)}_${++seq}`;
     const res = await s.api('POST', '/users', {
       as: 'admin',
-      body: { username, password: PASSWORD, role: 'user', permissions: ['view_payments'], store_id: s.stores.A.id, ...extra },
+      body: {
+        username,
+        password: PASSWORD,
+        role: 'user',
+        permissions: ['view_payments'],
+        store_id: s.stores.A.id,
+        ...extra,
+      },
     });
     expect(res.status).toBe(201);
     return res.body as { id: number; username: string; [k: string]: unknown };
@@ -95,7 +113,9 @@ describe.each(DB_KINDS)('users API on %s', (kind) => {
       expect(res.headers.get('content-range')).toBe(`users 0-${FIXTURE_USERS - 1}/${FIXTURE_USERS}`);
       const ids = res.body.map((u: any) => u.id);
       expect(ids).toEqual([...ids].sort((a: number, b: number) => a - b));
-      expect(res.body.map((u: any) => u.username)).toEqual(expect.arrayContaining(['admin', 'hq_none', 'branchA', 'branchB', 'inactive', 'hq_manage_users']));
+      expect(res.body.map((u: any) => u.username)).toEqual(
+        expect.arrayContaining(['admin', 'hq_none', 'branchA', 'branchB', 'inactive', 'hq_manage_users']),
+      );
     });
 
     it('never carries a password hash and uses honest JSON types', async () => {
@@ -133,14 +153,22 @@ describe.each(DB_KINDS)('users API on %s', (kind) => {
       expect(ids).toEqual([...ids].sort((a: number, b: number) => b - a));
 
       const some = [s.users.inactive.id, s.users.branchB.id, s.users.admin.id, s.users.branchA.id];
-      const byName = await s.api('GET', `/users${listParams({ sort: ['username', 'ASC'], filter: { id: some } })}`, { as: 'admin' });
+      const byName = await s.api('GET', `/users${listParams({ sort: ['username', 'ASC'], filter: { id: some } })}`, {
+        as: 'admin',
+      });
       expect(byName.body.map((u: any) => u.username)).toEqual(['admin', 'branchA', 'branchB', 'inactive']);
-      const byNameDesc = await s.api('GET', `/users${listParams({ sort: ['username', 'DESC'], filter: { id: some } })}`, { as: 'admin' });
+      const byNameDesc = await s.api(
+        'GET',
+        `/users${listParams({ sort: ['username', 'DESC'], filter: { id: some } })}`,
+        { as: 'admin' },
+      );
       expect(byNameDesc.body.map((u: any) => u.username)).toEqual(['inactive', 'branchB', 'branchA', 'admin']);
     });
 
     it('filters by q (part of the username, any case), with the filtered total in Content-Range', async () => {
-      const res = await s.api('GET', `/users${listParams({ filter: { q: 'BRANCH' }, sort: ['id', 'ASC'] })}`, { as: 'admin' });
+      const res = await s.api('GET', `/users${listParams({ filter: { q: 'BRANCH' }, sort: ['id', 'ASC'] })}`, {
+        as: 'admin',
+      });
       expect(res.status).toBe(200);
       expect(res.body.map((u: any) => u.username)).toEqual(['branchA', 'branchB']);
       expect(res.headers.get('content-range')).toBe('users 0-1/2');
@@ -156,9 +184,17 @@ describe.each(DB_KINDS)('users API on %s', (kind) => {
     });
 
     it('filters by store_id, one value or several', async () => {
-      const one = await s.api('GET', `/users${listParams({ filter: { store_id: s.stores.A.id }, sort: ['username', 'ASC'] })}`, { as: 'admin' });
+      const one = await s.api(
+        'GET',
+        `/users${listParams({ filter: { store_id: s.stores.A.id }, sort: ['username', 'ASC'] })}`,
+        { as: 'admin' },
+      );
       expect(one.body.map((u: any) => u.username)).toEqual(['branchA', 'inactive']);
-      const two = await s.api('GET', `/users${listParams({ filter: { store_id: [s.stores.A.id, s.stores.B.id] }, sort: ['username', 'ASC'] })}`, { as: 'admin' });
+      const two = await s.api(
+        'GET',
+        `/users${listParams({ filter: { store_id: [s.stores.A.id, s.stores.B.id] }, sort: ['username', 'ASC'] })}`,
+        { as: 'admin' },
+      );
       expect(two.body.map((u: any) => u.username)).toEqual(['branchA', 'branchB', 'inactive']);
       expect(two.headers.get('content-range')).toBe('users 0-2/3');
     });
@@ -186,14 +222,19 @@ describe.each(DB_KINDS)('users API on %s', (kind) => {
       expect(res.body).toHaveLength(FIXTURE_USERS);
     });
 
-    it.each(['hq_none', 'branchA', 'branchB', 'hq_manage_stores', 'hq_view_payments', 'hq_system_admin', 'hq_view_reports'])(
-      'answers 403 to %s, who lacks manage_users',
-      async (who) => {
-        const res = await s.api('GET', '/users', { as: who });
-        expectForbidden(res, '權限不足：需要「會員管理」權限');
-        expect(res.headers.get('content-range')).toBeNull();
-      },
-    );
+    it.each([
+      'hq_none',
+      'branchA',
+      'branchB',
+      'hq_manage_stores',
+      'hq_view_payments',
+      'hq_system_admin',
+      'hq_view_reports',
+    ])('answers 403 to %s, who lacks manage_users', async (who) => {
+      const res = await s.api('GET', '/users', { as: who });
+      expectForbidden(res, '權限不足：需要「會員管理」權限');
+      expect(res.headers.get('content-range')).toBeNull();
+    });
 
     it('answers 401 to an anonymous caller and to an inactive user', async () => {
       expect((await s.api('GET', '/users')).status).toBe(401);
@@ -227,7 +268,9 @@ describe.each(DB_KINDS)('users API on %s', (kind) => {
     it('cannot be demoted: 403, and nothing changes', async () => {
       const admins = await s.t.db('users').where({ role: 'admin', is_active: true });
       expect(admins.map((a: any) => a.username)).toEqual(['admin']);
-      const res = await expectNothingChanged(() => s.api('PUT', `/users/${s.users.admin.id}`, { as: 'admin', body: { role: 'user' } }));
+      const res = await expectNothingChanged(() =>
+        s.api('PUT', `/users/${s.users.admin.id}`, { as: 'admin', body: { role: 'user' } }),
+      );
       expectForbidden(res, '至少需要保留一位啟用中的管理員');
       const me = await s.api('GET', '/admin/me', { as: 'admin' });
       expect(me.body.role).toBe('admin');
@@ -275,7 +318,10 @@ describe.each(DB_KINDS)('users API on %s', (kind) => {
     });
 
     it('creates a headquarters user with no store when store_id is null', async () => {
-      const res = await s.api('POST', '/users', { as: 'admin', body: { username: 'hq_new', password: PASSWORD, role: 'user', store_id: null } });
+      const res = await s.api('POST', '/users', {
+        as: 'admin',
+        body: { username: 'hq_new', password: PASSWORD, role: 'user', store_id: null },
+      });
       expect(res.status).toBe(201);
       expect(res.body.store_id).toBeNull();
       expect(res.body.permissions).toEqual([]);
@@ -283,14 +329,22 @@ describe.each(DB_KINDS)('users API on %s', (kind) => {
     });
 
     it('can create an inactive user when asked', async () => {
-      const res = await s.api('POST', '/users', { as: 'admin', body: { username: 'born_off', password: PASSWORD, role: 'user', is_active: false } });
+      const res = await s.api('POST', '/users', {
+        as: 'admin',
+        body: { username: 'born_off', password: PASSWORD, role: 'user', is_active: false },
+      });
       expect(res.status).toBe(201);
       expect(res.body.is_active).toBe(false);
-      expect((await s.api('POST', '/admin/login', { body: { username: 'born_off', password: PASSWORD } })).status).toBe(401);
+      expect((await s.api('POST', '/admin/login', { body: { username: 'born_off', password: PASSWORD } })).status).toBe(
+        401,
+      );
     });
 
     it('stores every permission key for the admin role, whatever was sent', async () => {
-      const res = await s.api('POST', '/users', { as: 'admin', body: { username: 'second_admin', password: PASSWORD, role: 'admin', permissions: ['view_payments'] } });
+      const res = await s.api('POST', '/users', {
+        as: 'admin',
+        body: { username: 'second_admin', password: PASSWORD, role: 'admin', permissions: ['view_payments'] },
+      });
       expect(res.status).toBe(201);
       expect(res.body.role).toBe('admin');
       expect(res.body.permissions).toEqual(ALL_PERMISSIONS);
@@ -309,7 +363,12 @@ describe.each(DB_KINDS)('users API on %s', (kind) => {
       ['a missing password', { password: undefined }, 'password', '密碼是必填的'],
       ['a blank password', { password: '' }, 'password', '密碼是必填的'],
       ['a 5-character password', { password: '12345' }, 'password', '密碼至少需要6個字符'],
-      ['a confirmation that differs', { password: 'tea-leaf-6', confirmPassword: 'tea-leaf-7' }, 'confirmPassword', '密碼確認不匹配'],
+      [
+        'a confirmation that differs',
+        { password: 'tea-leaf-6', confirmPassword: 'tea-leaf-7' },
+        'confirmPassword',
+        '密碼確認不匹配',
+      ],
       ['a missing role', { role: undefined }, 'role', '請選擇角色'],
       ['an unknown role', { role: 'superuser' }, 'role', '請選擇角色'],
     ])('refuses %s with 400 and the spec text, creating nothing', async (_name, change, field, message) => {
@@ -319,23 +378,40 @@ describe.each(DB_KINDS)('users API on %s', (kind) => {
     });
 
     it('accepts a username of exactly 3 and of exactly 20 characters', async () => {
-      expect((await s.api('POST', '/users', { as: 'admin', body: { username: 'abc', password: PASSWORD, role: 'user' } })).status).toBe(201);
-      expect((await s.api('POST', '/users', { as: 'admin', body: { username: 'A_'.repeat(10), password: PASSWORD, role: 'user' } })).status).toBe(201);
+      expect(
+        (await s.api('POST', '/users', { as: 'admin', body: { username: 'abc', password: PASSWORD, role: 'user' } }))
+          .status,
+      ).toBe(201);
+      expect(
+        (
+          await s.api('POST', '/users', {
+            as: 'admin',
+            body: { username: 'A_'.repeat(10), password: PASSWORD, role: 'user' },
+          })
+        ).status,
+      ).toBe(201);
     });
 
     it('refuses an unknown store with 400', async () => {
       const res = await expectNothingChanged(() =>
-        s.api('POST', '/users', { as: 'admin', body: { username: 'lost_user', password: PASSWORD, role: 'user', store_id: 999999 } }),
+        s.api('POST', '/users', {
+          as: 'admin',
+          body: { username: 'lost_user', password: PASSWORD, role: 'user', store_id: 999999 },
+        }),
       );
       expect(res.status).toBe(400);
       expect(res.body.errors[0].field).toBe('store_id');
     });
 
     it('refuses a duplicate username with 409, keeping the existing account', async () => {
-      const res = await expectNothingChanged(() => s.api('POST', '/users', { as: 'admin', body: { username: 'branchA', password: 'otherpass', role: 'user' } }));
+      const res = await expectNothingChanged(() =>
+        s.api('POST', '/users', { as: 'admin', body: { username: 'branchA', password: 'otherpass', role: 'user' } }),
+      );
       expect(res.status).toBe(409);
       expect(res.body.message).toBe('用戶名已存在');
-      expect((await s.api('POST', '/admin/login', { body: { username: 'branchA', password: PASSWORD } })).status).toBe(200);
+      expect((await s.api('POST', '/admin/login', { body: { username: 'branchA', password: PASSWORD } })).status).toBe(
+        200,
+      );
     });
 
     it('needs manage_users (403) and a signed-in caller (401)', async () => {
@@ -347,7 +423,10 @@ describe.each(DB_KINDS)('users API on %s', (kind) => {
 
     it('lets only admins create an admin', async () => {
       const res = await expectNothingChanged(() =>
-        s.api('POST', '/users', { as: 'hq_manage_users', body: { username: 'new_admin', password: PASSWORD, role: 'admin' } }),
+        s.api('POST', '/users', {
+          as: 'hq_manage_users',
+          body: { username: 'new_admin', password: PASSWORD, role: 'admin' },
+        }),
       );
       expectForbidden(res, '權限不足：只有管理員可以建立或指派管理員');
     });
@@ -356,7 +435,13 @@ describe.each(DB_KINDS)('users API on %s', (kind) => {
       const res = await expectNothingChanged(() =>
         s.api('POST', '/users', {
           as: 'hq_manage_users',
-          body: { username: 'granted', password: PASSWORD, role: 'user', permissions: ['view_payments', 'system_admin'], accessible_stores: [s.stores.A.id] },
+          body: {
+            username: 'granted',
+            password: PASSWORD,
+            role: 'user',
+            permissions: ['view_payments', 'system_admin'],
+            accessible_stores: [s.stores.A.id],
+          },
         }),
       );
       expectForbidden(res, '權限不足：無法授予您沒有的權限（查看匯款、系統管理）');
@@ -365,23 +450,40 @@ describe.each(DB_KINDS)('users API on %s', (kind) => {
     it('lets a non-admin grant what they hold, within their stores', async () => {
       const res = await s.api('POST', '/users', {
         as: 'hq_manage_users',
-        body: { username: 'deputy', password: PASSWORD, role: 'user', permissions: ['manage_users'], store_id: s.stores.A.id, accessible_stores: [s.stores.B.id] },
+        body: {
+          username: 'deputy',
+          password: PASSWORD,
+          role: 'user',
+          permissions: ['manage_users'],
+          store_id: s.stores.A.id,
+          accessible_stores: [s.stores.B.id],
+        },
       });
       expect(res.status).toBe(201);
       expect(res.body.permissions).toEqual(['manage_users']);
-      const audit = await s.t.db('audit_log').where({ entity: 'user', entity_id: String(res.body.id), action: 'create' });
+      const audit = await s.t
+        .db('audit_log')
+        .where({ entity: 'user', entity_id: String(res.body.id), action: 'create' });
       expect(Number(audit[0].actor_id)).toBe(s.users.hq_manage_users.id);
     });
 
     it('does not let a non-admin assign a store outside their scope, as home or accessible store', async () => {
       const home = await expectNothingChanged(() =>
-        s.api('POST', '/users', { as: 'hq_manage_users', body: { username: 'khh_staff', password: PASSWORD, role: 'user', store_id: s.stores.C.id } }),
+        s.api('POST', '/users', {
+          as: 'hq_manage_users',
+          body: { username: 'khh_staff', password: PASSWORD, role: 'user', store_id: s.stores.C.id },
+        }),
       );
       expectForbidden(home, '權限不足：無法指派您沒有權限的分店');
       const accessible = await expectNothingChanged(() =>
         s.api('POST', '/users', {
           as: 'hq_manage_users',
-          body: { username: 'khh_staff', password: PASSWORD, role: 'user', accessible_stores: [s.stores.A.id, s.stores.C.id] },
+          body: {
+            username: 'khh_staff',
+            password: PASSWORD,
+            role: 'user',
+            accessible_stores: [s.stores.A.id, s.stores.C.id],
+          },
         }),
       );
       expectForbidden(accessible, '權限不足：無法指派您沒有權限的分店');
@@ -390,20 +492,29 @@ describe.each(DB_KINDS)('users API on %s', (kind) => {
 
   describe('PUT /api/users/:id', () => {
     it('demoting an admin without a permission list leaves them with none', async () => {
-      const created = await s.api('POST', '/users', { as: 'admin', body: { username: `demo_${kind.slice(0, 2)}`, password: PASSWORD, role: 'admin' } });
+      const created = await s.api('POST', '/users', {
+        as: 'admin',
+        body: { username: `demo_${kind.slice(0, 2)}`, password: PASSWORD, role: 'admin' },
+      });
       expect(created.body.permissions).toEqual(ALL_PERMISSIONS);
       const demoted = await s.api('PUT', `/users/${created.body.id}`, { as: 'admin', body: { role: 'user' } });
       expect(demoted.status).toBe(200);
       expect(demoted.body).toMatchObject({ role: 'user', permissions: [] });
       const chosen = await s.api('PUT', `/users/${created.body.id}`, { as: 'admin', body: { role: 'admin' } });
-      const again = await s.api('PUT', `/users/${chosen.body.id}`, { as: 'admin', body: { role: 'user', permissions: ['view_reports'] } });
+      const again = await s.api('PUT', `/users/${chosen.body.id}`, {
+        as: 'admin',
+        body: { role: 'user', permissions: ['view_reports'] },
+      });
       expect(again.body.permissions).toEqual(['view_reports']);
     });
 
     it('merges a partial body and answers the whole record, writing an audit row with before and after', async () => {
       const u = await makeUser({ accessible_stores: [s.stores.B.id] });
       const audits = await auditCount();
-      const res = await s.api('PUT', `/users/${u.id}`, { as: 'admin', body: { permissions: ['view_payments', 'view_reports'] } });
+      const res = await s.api('PUT', `/users/${u.id}`, {
+        as: 'admin',
+        body: { permissions: ['view_payments', 'view_reports'] },
+      });
       expect(res.status).toBe(200);
       expectUserShape(res.body);
       expect(res.body).toMatchObject({
@@ -429,7 +540,10 @@ describe.each(DB_KINDS)('users API on %s', (kind) => {
     it('accepts the whole record back, as the edit form sends it', async () => {
       const u = await makeUser();
       const got = await s.api('GET', `/users/${u.id}`, { as: 'admin' });
-      const res = await s.api('PUT', `/users/${u.id}`, { as: 'admin', body: { ...got.body, store_id: s.stores.B.id, password: '' } });
+      const res = await s.api('PUT', `/users/${u.id}`, {
+        as: 'admin',
+        body: { ...got.body, store_id: s.stores.B.id, password: '' },
+      });
       expect(res.status).toBe(200);
       expect(res.body.store_id).toBe(s.stores.B.id);
       expect(res.body.username).toBe(u.username);
@@ -438,38 +552,58 @@ describe.each(DB_KINDS)('users API on %s', (kind) => {
     it('leaves the password unchanged when it is blank', async () => {
       const u = await makeUser();
       const hash = (await row(u.id)).password_hash;
-      const res = await s.api('PUT', `/users/${u.id}`, { as: 'admin', body: { password: '', confirmPassword: '', role: 'user' } });
+      const res = await s.api('PUT', `/users/${u.id}`, {
+        as: 'admin',
+        body: { password: '', confirmPassword: '', role: 'user' },
+      });
       expect(res.status).toBe(200);
       expect((await row(u.id)).password_hash).toBe(hash);
-      expect((await s.api('POST', '/admin/login', { body: { username: u.username, password: PASSWORD } })).status).toBe(200);
+      expect((await s.api('POST', '/admin/login', { body: { username: u.username, password: PASSWORD } })).status).toBe(
+        200,
+      );
     });
 
     it('changes the password when one is given, validating it like the create form', async () => {
       const u = await makeUser();
-      const short = await expectNothingChanged(() => s.api('PUT', `/users/${u.id}`, { as: 'admin', body: { password: '123' } }));
+      const short = await expectNothingChanged(() =>
+        s.api('PUT', `/users/${u.id}`, { as: 'admin', body: { password: '123' } }),
+      );
       expectFieldError(short, 'password', '密碼至少需要6個字符');
-      const mismatch = await expectNothingChanged(() => s.api('PUT', `/users/${u.id}`, { as: 'admin', body: { password: 'goodpass', confirmPassword: 'badpass1' } }));
+      const mismatch = await expectNothingChanged(() =>
+        s.api('PUT', `/users/${u.id}`, { as: 'admin', body: { password: 'goodpass', confirmPassword: 'badpass1' } }),
+      );
       expectFieldError(mismatch, 'confirmPassword', '密碼確認不匹配');
       const res = await s.api('PUT', `/users/${u.id}`, { as: 'admin', body: { password: 'goodpass' } });
       expect(res.status).toBe(200);
       expect(res.body).not.toHaveProperty('password_hash');
-      expect((await s.api('POST', '/admin/login', { body: { username: u.username, password: 'goodpass' } })).status).toBe(200);
-      expect((await s.api('POST', '/admin/login', { body: { username: u.username, password: PASSWORD } })).status).toBe(401);
+      expect(
+        (await s.api('POST', '/admin/login', { body: { username: u.username, password: 'goodpass' } })).status,
+      ).toBe(200);
+      expect((await s.api('POST', '/admin/login', { body: { username: u.username, password: PASSWORD } })).status).toBe(
+        401,
+      );
     });
 
     it('does not change the username (400), but accepts it sent unchanged', async () => {
       const u = await makeUser();
-      const res = await expectNothingChanged(() => s.api('PUT', `/users/${u.id}`, { as: 'admin', body: { username: 'renamed_user' } }));
+      const res = await expectNothingChanged(() =>
+        s.api('PUT', `/users/${u.id}`, { as: 'admin', body: { username: 'renamed_user' } }),
+      );
       expect(res.status).toBe(400);
       expect(res.body.errors).toEqual([{ field: 'username', message: '用戶名不能修改' }]);
-      const same = await s.api('PUT', `/users/${u.id}`, { as: 'admin', body: { username: u.username, is_active: true } });
+      const same = await s.api('PUT', `/users/${u.id}`, {
+        as: 'admin',
+        body: { username: u.username, is_active: true },
+      });
       expect(same.status).toBe(200);
       expect(same.body.username).toBe(u.username);
     });
 
     it('refuses a wrongly typed is_active (not 0/1 or a string)', async () => {
       const u = await makeUser();
-      const res = await expectNothingChanged(() => s.api('PUT', `/users/${u.id}`, { as: 'admin', body: { is_active: 'no' } }));
+      const res = await expectNothingChanged(() =>
+        s.api('PUT', `/users/${u.id}`, { as: 'admin', body: { is_active: 'no' } }),
+      );
       expect(res.status).toBe(400);
       expect(res.body.errors[0].field).toBe('is_active');
     });
@@ -482,8 +616,14 @@ describe.each(DB_KINDS)('users API on %s', (kind) => {
 
     it('needs manage_users', async () => {
       const u = await makeUser();
-      expectForbidden(await expectNothingChanged(() => s.api('PUT', `/users/${u.id}`, { as: 'hq_manage_stores', body: { permissions: [] } })));
-      expect((await expectNothingChanged(() => s.api('PUT', `/users/${u.id}`, { body: { permissions: [] } }))).status).toBe(401);
+      expectForbidden(
+        await expectNothingChanged(() =>
+          s.api('PUT', `/users/${u.id}`, { as: 'hq_manage_stores', body: { permissions: [] } }),
+        ),
+      );
+      expect(
+        (await expectNothingChanged(() => s.api('PUT', `/users/${u.id}`, { body: { permissions: [] } }))).status,
+      ).toBe(401);
     });
 
     it('lets an admin promote a user to admin, who then holds every permission', async () => {
@@ -496,7 +636,9 @@ describe.each(DB_KINDS)('users API on %s', (kind) => {
 
     it('lets only admins promote to admin', async () => {
       const u = await makeUser({ store_id: s.stores.A.id, permissions: [] });
-      const res = await expectNothingChanged(() => s.api('PUT', `/users/${u.id}`, { as: 'hq_manage_users', body: { role: 'admin' } }));
+      const res = await expectNothingChanged(() =>
+        s.api('PUT', `/users/${u.id}`, { as: 'hq_manage_users', body: { role: 'admin' } }),
+      );
       expectForbidden(res, '權限不足：只有管理員可以建立或指派管理員');
     });
 
@@ -505,18 +647,26 @@ describe.each(DB_KINDS)('users API on %s', (kind) => {
         s.api('PUT', `/users/${s.users.admin.id}`, { as: 'hq_manage_users', body: { password: 'takeover1' } }),
       );
       expectForbidden(res, '權限不足：無法修改管理員帳戶');
-      const demote = await expectNothingChanged(() => s.api('PUT', `/users/${s.users.admin.id}`, { as: 'hq_manage_users', body: { role: 'user' } }));
+      const demote = await expectNothingChanged(() =>
+        s.api('PUT', `/users/${s.users.admin.id}`, { as: 'hq_manage_users', body: { role: 'user' } }),
+      );
       expectForbidden(demote);
     });
 
     it('does not let a non-admin grant a permission they do not hold, but lets them take one away', async () => {
       const u = await makeUser({ store_id: s.stores.A.id, permissions: ['manage_users'] });
       const grant = await expectNothingChanged(() =>
-        s.api('PUT', `/users/${u.id}`, { as: 'hq_manage_users', body: { permissions: ['manage_users', 'manage_stores'] } }),
+        s.api('PUT', `/users/${u.id}`, {
+          as: 'hq_manage_users',
+          body: { permissions: ['manage_users', 'manage_stores'] },
+        }),
       );
       expectForbidden(grant, '權限不足：無法授予您沒有的權限（分店管理）');
       const selfGrant = await expectNothingChanged(() =>
-        s.api('PUT', `/users/${s.users.hq_manage_users.id}`, { as: 'hq_manage_users', body: { permissions: ['manage_users', 'system_admin'] } }),
+        s.api('PUT', `/users/${s.users.hq_manage_users.id}`, {
+          as: 'hq_manage_users',
+          body: { permissions: ['manage_users', 'system_admin'] },
+        }),
       );
       expectForbidden(selfGrant, '權限不足：無法授予您沒有的權限（系統管理）');
       const revoke = await s.api('PUT', `/users/${u.id}`, { as: 'hq_manage_users', body: { permissions: [] } });
@@ -530,7 +680,9 @@ describe.each(DB_KINDS)('users API on %s', (kind) => {
         s.api('PUT', `/users/${u.id}`, { as: 'hq_manage_users', body: { accessible_stores: [s.stores.C.id] } }),
       );
       expectForbidden(res, '權限不足：無法指派您沒有權限的分店');
-      const home = await expectNothingChanged(() => s.api('PUT', `/users/${u.id}`, { as: 'hq_manage_users', body: { store_id: s.stores.C.id } }));
+      const home = await expectNothingChanged(() =>
+        s.api('PUT', `/users/${u.id}`, { as: 'hq_manage_users', body: { store_id: s.stores.C.id } }),
+      );
       expectForbidden(home, '權限不足：無法指派您沒有權限的分店');
       const ok = await s.api('PUT', `/users/${u.id}`, { as: 'hq_manage_users', body: { store_id: s.stores.B.id } });
       expect(ok.status).toBe(200);
@@ -544,9 +696,22 @@ describe.each(DB_KINDS)('users API on %s', (kind) => {
       const viewer = await makeUser({ store_id: s.stores.A.id, permissions: ['view_payments'] });
       const outside = await makeUser({ store_id: s.stores.C.id, permissions: [] });
       for (const target of [viewer, outside]) {
-        expectForbidden(await expectNothingChanged(() => s.api('PUT', `/users/${target.id}`, { as: 'hq_manage_users', body: { password: 'takeover1' } })), msg);
-        expectForbidden(await expectNothingChanged(() => s.api('PUT', `/users/${target.id}`, { as: 'hq_manage_users', body: { is_active: false } })), msg);
-        expectForbidden(await expectNothingChanged(() => s.api('DELETE', `/users/${target.id}`, { as: 'hq_manage_users' })), msg);
+        expectForbidden(
+          await expectNothingChanged(() =>
+            s.api('PUT', `/users/${target.id}`, { as: 'hq_manage_users', body: { password: 'takeover1' } }),
+          ),
+          msg,
+        );
+        expectForbidden(
+          await expectNothingChanged(() =>
+            s.api('PUT', `/users/${target.id}`, { as: 'hq_manage_users', body: { is_active: false } }),
+          ),
+          msg,
+        );
+        expectForbidden(
+          await expectNothingChanged(() => s.api('DELETE', `/users/${target.id}`, { as: 'hq_manage_users' })),
+          msg,
+        );
       }
       const login = await s.api('POST', '/admin/login', { body: { username: viewer.username, password: PASSWORD } });
       expect(login.status).toBe(200);
@@ -555,7 +720,9 @@ describe.each(DB_KINDS)('users API on %s', (kind) => {
 
   describe('deactivating', () => {
     it('nobody deactivates themselves: 403, admin or not', async () => {
-      const admin = await expectNothingChanged(() => s.api('PUT', `/users/${s.users.admin.id}`, { as: 'admin', body: { is_active: false } }));
+      const admin = await expectNothingChanged(() =>
+        s.api('PUT', `/users/${s.users.admin.id}`, { as: 'admin', body: { is_active: false } }),
+      );
       expectForbidden(admin, '無法停用自己的帳戶');
       const manager = await expectNothingChanged(() =>
         s.api('PUT', `/users/${s.users.hq_manage_users.id}`, { as: 'hq_manage_users', body: { is_active: false } }),
@@ -565,9 +732,14 @@ describe.each(DB_KINDS)('users API on %s', (kind) => {
     });
 
     it('only admins deactivate an admin', async () => {
-      const other = await s.api('POST', '/users', { as: 'admin', body: { username: 'admin_three', password: PASSWORD, role: 'admin' } });
+      const other = await s.api('POST', '/users', {
+        as: 'admin',
+        body: { username: 'admin_three', password: PASSWORD, role: 'admin' },
+      });
       expect(other.status).toBe(201);
-      const res = await expectNothingChanged(() => s.api('PUT', `/users/${other.body.id}`, { as: 'hq_manage_users', body: { is_active: false } }));
+      const res = await expectNothingChanged(() =>
+        s.api('PUT', `/users/${other.body.id}`, { as: 'hq_manage_users', body: { is_active: false } }),
+      );
       expect(res.status).toBe(403);
       expect(['權限不足：無法停用管理員帳戶', '權限不足：無法修改管理員帳戶']).toContain(res.body.message);
 
@@ -609,14 +781,21 @@ describe.each(DB_KINDS)('users API on %s', (kind) => {
     it('nobody deletes themselves: 403 無法刪除自己的帳戶', async () => {
       const admin = await expectNothingChanged(() => s.api('DELETE', `/users/${s.users.admin.id}`, { as: 'admin' }));
       expectForbidden(admin, '無法刪除自己的帳戶');
-      const manager = await expectNothingChanged(() => s.api('DELETE', `/users/${s.users.hq_manage_users.id}`, { as: 'hq_manage_users' }));
+      const manager = await expectNothingChanged(() =>
+        s.api('DELETE', `/users/${s.users.hq_manage_users.id}`, { as: 'hq_manage_users' }),
+      );
       expectForbidden(manager, '無法刪除自己的帳戶');
     });
 
     it('only admins delete an admin: 403 權限不足：無法刪除管理員帳戶', async () => {
-      const res = await expectNothingChanged(() => s.api('DELETE', `/users/${s.users.admin.id}`, { as: 'hq_manage_users' }));
+      const res = await expectNothingChanged(() =>
+        s.api('DELETE', `/users/${s.users.admin.id}`, { as: 'hq_manage_users' }),
+      );
       expectForbidden(res, '權限不足：無法刪除管理員帳戶');
-      const other = await s.api('POST', '/users', { as: 'admin', body: { username: 'admin_four', password: PASSWORD, role: 'admin' } });
+      const other = await s.api('POST', '/users', {
+        as: 'admin',
+        body: { username: 'admin_four', password: PASSWORD, role: 'admin' },
+      });
       const byAdmin = await s.api('DELETE', `/users/${other.body.id}`, { as: 'admin' });
       expect(byAdmin.status).toBe(200);
       expect(byAdmin.body.role).toBe('admin');
@@ -642,22 +821,43 @@ describe.each(DB_KINDS)('users API on %s', (kind) => {
       const names = [`race_a_${kind}`, `race_b_${kind}`];
       const admins: Array<{ id: number; token: string }> = [];
       for (const username of names) {
-        const created = await s.api('POST', '/users', { as: 'admin', body: { username, password: PASSWORD, role: 'admin' } });
+        const created = await s.api('POST', '/users', {
+          as: 'admin',
+          body: { username, password: PASSWORD, role: 'admin' },
+        });
         expect(created.status).toBe(201);
         const signedIn = await s.api('POST', '/admin/login', { body: { username, password: PASSWORD } });
         admins.push({ id: created.body.id, token: signedIn.body.token });
       }
       // Only the two new admins stay active; restored below so nothing after this depends on it.
-      const others = await s.t.db('users').where({ role: 'admin', is_active: true }).whereNotIn('username', names).select('id');
-      await s.t.db('users').whereIn('id', others.map((o: any) => o.id)).update({ is_active: false });
+      const others = await s.t
+        .db('users')
+        .where({ role: 'admin', is_active: true })
+        .whereNotIn('username', names)
+        .select('id');
+      await s.t
+        .db('users')
+        .whereIn(
+          'id',
+          others.map((o: any) => o.id),
+        )
+        .update({ is_active: false });
       try {
-        const answers = await Promise.all(admins.map((a) => s.api('PUT', `/users/${a.id}`, { token: a.token, body: { role: 'user' } })));
+        const answers = await Promise.all(
+          admins.map((a) => s.api('PUT', `/users/${a.id}`, { token: a.token, body: { role: 'user' } })),
+        );
         const stillAdmins = await s.t.db('users').where({ role: 'admin', is_active: true });
         expect(stillAdmins).toHaveLength(1);
         expect(answers.map((r) => r.status).sort()).toEqual([200, 403]);
         expect(answers.find((r) => r.status === 403)!.body.message).toBe('至少需要保留一位啟用中的管理員');
       } finally {
-        await s.t.db('users').whereIn('id', others.map((o: any) => o.id)).update({ is_active: true });
+        await s.t
+          .db('users')
+          .whereIn(
+            'id',
+            others.map((o: any) => o.id),
+          )
+          .update({ is_active: true });
       }
     });
   });

@@ -26,7 +26,12 @@ async function refusal(p: Promise<unknown>): Promise<{ name: string; message: st
   try {
     await p;
   } catch (err) {
-    if (err instanceof DomainError) return { name: err.constructor.name, message: (err as { errors?: Array<{ message: string }> }).errors?.[0]?.message ?? err.message, fields: ((err as { errors?: Array<{ field: string }> }).errors ?? []).map((e) => e.field) };
+    if (err instanceof DomainError)
+      return {
+        name: err.constructor.name,
+        message: (err as { errors?: Array<{ message: string }> }).errors?.[0]?.message ?? err.message,
+        fields: ((err as { errors?: Array<{ field: string }> }).errors ?? []).map((e) => e.field),
+      };
     throw err;
   }
   throw new Error('expected a refusal');
@@ -36,14 +41,29 @@ describe.each(DB_KINDS)('payment services on %s', (kind) => {
   let t: TestDb;
   let f: Fixture;
   let admin: ServiceContext;
-  const as = async (username: string): Promise<ServiceContext> => ({ db: t.db, security: TEST_SECURITY, actor: await principalByUsername(t.db, username), ip: null });
+  const as = async (username: string): Promise<ServiceContext> => ({
+    db: t.db,
+    security: TEST_SECURITY,
+    actor: await principalByUsername(t.db, username),
+    ip: null,
+  });
 
   beforeAll(async () => {
     t = await createTestDb(kind);
     f = await seed(t.db);
     admin = { db: t.db, security: TEST_SECURITY, actor: systemActor('test'), ip: null };
-    await createPayment(admin, { last_five: '12345', paid_at: '2026-11-10T10:00', amount: 1500, store_id: f.stores.A.id });
-    await createPayment(admin, { last_five: '54321', paid_at: '2026-11-12T09:30', amount: 800, store_id: f.stores.B.id });
+    await createPayment(admin, {
+      last_five: '12345',
+      paid_at: '2026-11-10T10:00',
+      amount: 1500,
+      store_id: f.stores.A.id,
+    });
+    await createPayment(admin, {
+      last_five: '54321',
+      paid_at: '2026-11-12T09:30',
+      amount: 800,
+      store_id: f.stores.B.id,
+    });
   });
   afterAll(() => t?.cleanup());
 
@@ -52,9 +72,20 @@ describe.each(DB_KINDS)('payment services on %s', (kind) => {
     const filter = { paid_at_gte: '2026-11-12', paid_at_lte: '2026-11-10' };
     expect(await refusal(listPayments(admin, { filter }))).toMatchObject({ name: 'ValidationError', message });
     expect(await refusal(exportPayments(admin, { filter }))).toMatchObject({ name: 'ValidationError', message });
-    expect(await refusal(statsSummary(admin, { from: '2026-11-12', to: '2026-11-10' }))).toMatchObject({ name: 'ValidationError', message, fields: ['from'] });
-    expect(await refusal(listAudit(admin, { filter: { at_gte: '2026-11-12', at_lte: '2026-11-10' } }))).toMatchObject({ name: 'ValidationError', message });
-    expect(await refusal(proposeMatches(admin, { from: '2026-11-12', to: '2026-11-10' }))).toMatchObject({ name: 'ValidationError', message, fields: ['from'] });
+    expect(await refusal(statsSummary(admin, { from: '2026-11-12', to: '2026-11-10' }))).toMatchObject({
+      name: 'ValidationError',
+      message,
+      fields: ['from'],
+    });
+    expect(await refusal(listAudit(admin, { filter: { at_gte: '2026-11-12', at_lte: '2026-11-10' } }))).toMatchObject({
+      name: 'ValidationError',
+      message,
+    });
+    expect(await refusal(proposeMatches(admin, { from: '2026-11-12', to: '2026-11-10' }))).toMatchObject({
+      name: 'ValidationError',
+      message,
+      fields: ['from'],
+    });
   });
 
   it('counts one day when from and to are the same day', async () => {
@@ -63,21 +94,41 @@ describe.each(DB_KINDS)('payment services on %s', (kind) => {
     expect((await statsSummary(admin, { from: '2026-11-12', to: '2026-11-12' })).totalPayments).toBe(1);
   });
 
-  it('shows branch staff only their own store, and refuses a change to another store\'s payment', async () => {
+  it("shows branch staff only their own store, and refuses a change to another store's payment", async () => {
     const branchA = await as('branchA');
     const mine = await listPayments(branchA);
     expect(mine.rows.map((p) => p.store_id)).toEqual([f.stores.A.id]);
     const other = (await listPayments(admin, { filter: { store_id: f.stores.B.id } })).rows[0];
-    expect(await refusal(updatePayment(branchA, other.uuid, { status: '已入帳' }))).toMatchObject({ name: 'ForbiddenError' });
+    expect(await refusal(updatePayment(branchA, other.uuid, { status: '已入帳' }))).toMatchObject({
+      name: 'ForbiddenError',
+    });
   });
 
   it('searches last five by prefix, amount by whole number and note by contained text, within the store scope', async () => {
     const branchA = await as('branchA');
     const day = { paid_at_gte: '2026-10-01', paid_at_lte: '2026-10-02' };
-    await createPayment(branchA, { last_five: '01234', paid_at: '2026-10-01T09:00', amount: 1200, store_id: f.stores.A.id, note: '早班 Cash' });
-    await createPayment(branchA, { last_five: '01299', paid_at: '2026-10-01T10:00', amount: 1234, store_id: f.stores.A.id });
-    await createPayment(admin, { last_five: '91234', paid_at: '2026-10-02T11:00', amount: 500, store_id: f.stores.B.id, note: '晚班 100%_' });
-    const found = async (ctx: ServiceContext, q: string) => (await listPayments(ctx, { filter: { ...day, q } })).rows.map((p) => p.last_five).sort();
+    await createPayment(branchA, {
+      last_five: '01234',
+      paid_at: '2026-10-01T09:00',
+      amount: 1200,
+      store_id: f.stores.A.id,
+      note: '早班 Cash',
+    });
+    await createPayment(branchA, {
+      last_five: '01299',
+      paid_at: '2026-10-01T10:00',
+      amount: 1234,
+      store_id: f.stores.A.id,
+    });
+    await createPayment(admin, {
+      last_five: '91234',
+      paid_at: '2026-10-02T11:00',
+      amount: 500,
+      store_id: f.stores.B.id,
+      note: '晚班 100%_',
+    });
+    const found = async (ctx: ServiceContext, q: string) =>
+      (await listPayments(ctx, { filter: { ...day, q } })).rows.map((p) => p.last_five).sort();
     expect(await found(admin, '012')).toEqual(['01234', '01299']); // prefix, leading zero kept
     expect(await found(admin, '01234')).toEqual(['01234']); // five digits: that one (a leading zero is no amount)
     expect(await found(admin, '1234')).toEqual(['01299']); // not a prefix of 01234 or 91234; the amount 1234
@@ -98,10 +149,23 @@ describe.each(DB_KINDS)('payment services on %s', (kind) => {
 
   it('names who submitted each payment in the list, and nobody for a payment the system wrote (no account)', async () => {
     const branchA = await as('branchA');
-    const mine = await createPayment(branchA, { last_five: '77001', paid_at: '2026-09-01T09:00', amount: 100, store_id: f.stores.A.id });
-    const bySystem = await createPayment(admin, { last_five: '77002', paid_at: '2026-09-01T10:00', amount: 100, store_id: f.stores.A.id });
+    const mine = await createPayment(branchA, {
+      last_five: '77001',
+      paid_at: '2026-09-01T09:00',
+      amount: 100,
+      store_id: f.stores.A.id,
+    });
+    const bySystem = await createPayment(admin, {
+      last_five: '77002',
+      paid_at: '2026-09-01T10:00',
+      amount: 100,
+      store_id: f.stores.A.id,
+    });
     const rows = (await listPayments(admin, { filter: { paid_at_gte: '2026-09-01', paid_at_lte: '2026-09-01' } })).rows;
-    expect(rows.find((p) => p.uuid === mine.uuid)).toMatchObject({ created_by: f.users.branchA.id, created_by_username: 'branchA' });
+    expect(rows.find((p) => p.uuid === mine.uuid)).toMatchObject({
+      created_by: f.users.branchA.id,
+      created_by_username: 'branchA',
+    });
     expect(rows.find((p) => p.uuid === bySystem.uuid)?.created_by_username).toBeNull();
     // Branch staff see the same column on their own store's rows.
     const theirs = (await listPayments(branchA, { filter: { q: '77001' } })).rows;
@@ -110,7 +174,10 @@ describe.each(DB_KINDS)('payment services on %s', (kind) => {
 
   it('finds stores by code whatever the case, and names an unknown code', async () => {
     expect(await storeIdsByCode(admin, ['txg', 'TPE'])).toEqual([f.stores.B.id, f.stores.A.id]);
-    expect(await refusal(storeIdsByCode(admin, ['TPE', 'NOPE']))).toMatchObject({ name: 'NotFoundError', message: '找不到分店代碼「NOPE」' });
+    expect(await refusal(storeIdsByCode(admin, ['TPE', 'NOPE']))).toMatchObject({
+      name: 'NotFoundError',
+      message: '找不到分店代碼「NOPE」',
+    });
   });
 
   it('imports once: the same rows again are skipped as duplicates of existing payments', async () => {
@@ -123,7 +190,13 @@ describe.each(DB_KINDS)('payment services on %s', (kind) => {
     expect(again).toMatchObject({ imported: 0, skipped: 2, duplicates: [2, 3] });
     expect(again.duplicate_of.map((d) => ('uuid' in d ? d.row : null))).toEqual([2, 3]);
     // a dry run says the same and writes nothing; a row repeated inside one import names the earlier row
-    const fresh = { row: 4, last_five: '33333', paid_at: '2026-11-15T10:00:00.000Z', amount: 500, store_id: f.stores.C.id };
+    const fresh = {
+      row: 4,
+      last_five: '33333',
+      paid_at: '2026-11-15T10:00:00.000Z',
+      amount: 500,
+      store_id: f.stores.C.id,
+    };
     expect(await importPayments(admin, [...rows, fresh, { ...fresh, row: 5 }], { dryRun: true })).toMatchObject({
       imported: 1,
       skipped: 3,
@@ -139,7 +212,11 @@ describe.each(DB_KINDS)('payment services on %s', (kind) => {
       { row: 2, last_five: '44441', paid_at: '2026-11-15T08:00:00.000Z', amount: 300, store_id: f.stores.C.id },
       { row: 3, last_five: '44442', paid_at: ahead, amount: 400, store_id: f.stores.C.id },
     ];
-    expect(await refusal(importPayments(admin, rows, { dryRun: true }))).toEqual({ name: 'ValidationError', message: `第 3 行：${MSG.paidAtTooFarAhead}`, fields: ['payments.1.paid_at'] });
+    expect(await refusal(importPayments(admin, rows, { dryRun: true }))).toEqual({
+      name: 'ValidationError',
+      message: `第 3 行：${MSG.paidAtTooFarAhead}`,
+      fields: ['payments.1.paid_at'],
+    });
     expect(await refusal(importPayments(admin, rows))).toMatchObject({ message: `第 3 行：${MSG.paidAtTooFarAhead}` });
     expect((await listPayments(admin, { filter: { q: '4444' } })).total).toBe(0);
   });

@@ -21,15 +21,35 @@ describe.each(DB_KINDS)('report attempts by key on %s', (kind) => {
   });
   afterAll(async () => t?.cleanup());
 
-  const through = (linkId: number) => ({ db: t.db, security: TEST_SECURITY, actor: linkActor({ id: linkId, storeId: f.stores.A.id, storeCode: 'TPE' }), ip: null });
-  const fields = (amount: number) => ({ store_id: f.stores.A.id, last_five: '54321', paid_at: Date.UTC(2026, 9, 3, 1, 0) + amount * 60_000 * 30, amount, note: '' });
+  const through = (linkId: number) => ({
+    db: t.db,
+    security: TEST_SECURITY,
+    actor: linkActor({ id: linkId, storeId: f.stores.A.id, storeCode: 'TPE' }),
+    ip: null,
+  });
+  const fields = (amount: number) => ({
+    store_id: f.stores.A.id,
+    last_five: '54321',
+    paid_at: Date.UTC(2026, 9, 3, 1, 0) + amount * 60_000 * 30,
+    amount,
+    note: '',
+  });
   const send = (linkId: number, key: string, amount: number) =>
-    submitPayment(through(linkId), fields(amount), { allowDuplicate: false, nearWindowMs: 10 * 60_000, reportKey: { linkId, key, fingerprint: reportFingerprint(fields(amount)) } });
+    submitPayment(through(linkId), fields(amount), {
+      allowDuplicate: false,
+      nearWindowMs: 10 * 60_000,
+      reportKey: { linkId, key, fingerprint: reportFingerprint(fields(amount)) },
+    });
 
   it('one batch: the second send of a key is answered by the first, one with other fields is refused, another link\u2019s same key is its own', async () => {
     const key = randomBytes(16).toString('hex');
     // pushed in one tick: one batch, one transaction
-    const answers = await Promise.allSettled([send(1, key, 100), send(1, key, 100), send(1, key, 200), send(2, key, 300)]);
+    const answers = await Promise.allSettled([
+      send(1, key, 100),
+      send(1, key, 100),
+      send(1, key, 200),
+      send(2, key, 300),
+    ]);
     const [first, again, changed, otherLink] = answers;
     expect(first.status).toBe('fulfilled');
     const stored = (first as PromiseFulfilledResult<{ uuid: string }>).value.uuid;
@@ -39,9 +59,17 @@ describe.each(DB_KINDS)('report attempts by key on %s', (kind) => {
     expect((changed as PromiseRejectedResult).reason.code).toBe('client_key_reused');
     expect(otherLink.status).toBe('fulfilled');
     expect((otherLink as PromiseFulfilledResult<{ uuid: string }>).value.uuid).toMatch(/^[0-9a-f-]{36}$/);
-    expect(Number(((await t.db('payments').where({ last_five: '54321' }).count({ n: '*' }).first()) as { n: string }).n)).toBe(2);
-    const kept = await t.db('public_report_keys').where({ client_key: key }).orderBy('link_id').select('link_id', 'payment_uuid');
-    expect(kept.map((r: { link_id: number | string; payment_uuid: string }) => [Number(r.link_id), r.payment_uuid])).toEqual([
+    expect(
+      Number(((await t.db('payments').where({ last_five: '54321' }).count({ n: '*' }).first()) as { n: string }).n),
+    ).toBe(2);
+    const kept = await t
+      .db('public_report_keys')
+      .where({ client_key: key })
+      .orderBy('link_id')
+      .select('link_id', 'payment_uuid');
+    expect(
+      kept.map((r: { link_id: number | string; payment_uuid: string }) => [Number(r.link_id), r.payment_uuid]),
+    ).toEqual([
       [1, stored],
       [2, (otherLink as PromiseFulfilledResult<{ uuid: string }>).value.uuid],
     ]);

@@ -23,8 +23,20 @@ const FIELDS: Array<{ name: Field; label: string; autoComplete: string }> = [
 ];
 
 /** `username`: the signed-in user's, so a new password equal to it is refused before sending (core's rule). */
-export function ChangePasswordDialog({ onClose, onChanged, username }: { onClose: () => void; onChanged: () => void; username?: string }) {
-  const [form, setForm] = useState<Record<Field, string>>({ currentPassword: '', newPassword: '', confirmNewPassword: '' });
+export function ChangePasswordDialog({
+  onClose,
+  onChanged,
+  username,
+}: {
+  onClose: () => void;
+  onChanged: () => void;
+  username?: string;
+}) {
+  const [form, setForm] = useState<Record<Field, string>>({
+    currentPassword: '',
+    newPassword: '',
+    confirmNewPassword: '',
+  });
   const change = useServerAction(UI.passwordChangeFailed);
   const { errors } = change;
 

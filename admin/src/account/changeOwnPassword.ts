@@ -5,6 +5,10 @@
  */
 import { api } from '../http';
 
-export async function changeOwnPassword(body: { currentPassword: string; newPassword: string; confirmNewPassword?: string }): Promise<void> {
+export async function changeOwnPassword(body: {
+  currentPassword: string;
+  newPassword: string;
+  confirmNewPassword?: string;
+}): Promise<void> {
   await api<{ token?: string }>('POST', '/users/change-password', body);
 }

@@ -9,7 +9,11 @@ export function useOwnPasswordDialog() {
   const [open, setOpen] = useState(false);
   const { identity } = useGetIdentity();
   const dialog = open ? (
-    <ChangePasswordDialog username={typeof identity?.fullName === 'string' ? identity.fullName : undefined} onClose={() => setOpen(false)} onChanged={() => notify(UI.passwordChanged, { type: 'success', messageArgs: { _: UI.passwordChanged } })} />
+    <ChangePasswordDialog
+      username={typeof identity?.fullName === 'string' ? identity.fullName : undefined}
+      onClose={() => setOpen(false)}
+      onChanged={() => notify(UI.passwordChanged, { type: 'success', messageArgs: { _: UI.passwordChanged } })}
+    />
   ) : null;
   return { openDialog: () => setOpen(true), dialog };
 }

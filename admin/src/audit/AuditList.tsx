@@ -3,10 +3,42 @@
  * the record before and after the change, field by field, with changed fields marked.
  */
 import HistoryIcon from '@mui/icons-material/History';
-import { Box, Button, Chip, Paper, Stack, Table, TableBody, TableCell, TableHead, TableRow, Typography } from '@mui/material';
+import {
+  Box,
+  Button,
+  Chip,
+  Paper,
+  Stack,
+  Table,
+  TableBody,
+  TableCell,
+  TableHead,
+  TableRow,
+  Typography,
+} from '@mui/material';
 import { useState } from 'react';
-import { Datagrid, FunctionField, List, RecordContextProvider, SelectInput, TextField, TextInput, useListContext, useRecordContext, type RaRecord } from 'react-admin';
-import { auditActorText, auditFieldRows, auditSummaryText, AUDIT_ACTION_LABELS, auditActionLabel, auditEntityLabel, formatTaipei, gates } from '../../../core/browser';
+import {
+  Datagrid,
+  FunctionField,
+  List,
+  RecordContextProvider,
+  SelectInput,
+  TextField,
+  TextInput,
+  useListContext,
+  useRecordContext,
+  type RaRecord,
+} from 'react-admin';
+import {
+  auditActorText,
+  auditFieldRows,
+  auditSummaryText,
+  AUDIT_ACTION_LABELS,
+  auditActionLabel,
+  auditEntityLabel,
+  formatTaipei,
+  gates,
+} from '../../../core/browser';
 import type { AuditStoreLookup, AuditEntry } from '../../../core/browser';
 import { useStores } from '../common/useStores';
 import { AUDIT_UI as T, UI } from '../messages';
@@ -26,7 +58,14 @@ const ACTION_COLORS: Record<string, 'success' | 'info' | 'error' | 'warning' | '
 };
 
 const filters = [
-  <SelectInput key="action" source="action" label={T.action} choices={ACTION_CHOICES} emptyText={T.allActions} alwaysOn />,
+  <SelectInput
+    key="action"
+    source="action"
+    label={T.action}
+    choices={ACTION_CHOICES}
+    emptyText={T.allActions}
+    alwaysOn
+  />,
   <TextInput key="user" source="actor_username" label={T.userFilter} alwaysOn />,
 ];
 
@@ -44,15 +83,42 @@ function AuditListView() {
   // the menu had 摘要 off the screen and 編號 a character a line.
   const phone = useCardsLayout();
   return (
-    <List title={T.title} filters={filters} sort={{ field: 'at', order: 'DESC' }} perPage={25} empty={<Empty />} exporter={false} actions={phone ? false : undefined} sx={{ minWidth: 0, '& .RaList-content': { overflowX: 'auto' } }} data-testid="audit-list">
+    <List
+      title={T.title}
+      filters={filters}
+      sort={{ field: 'at', order: 'DESC' }}
+      perPage={25}
+      empty={<Empty />}
+      exporter={false}
+      actions={phone ? false : undefined}
+      sx={{ minWidth: 0, '& .RaList-content': { overflowX: 'auto' } }}
+      data-testid="audit-list"
+    >
       {phone ? (
         <AuditCards />
       ) : (
-        <Datagrid bulkActionButtons={false} empty={<Empty />} rowClick="expand" expand={<Changes />} expandSingle={false} data-testid="audit-grid">
-          <FunctionField source="at" label={T.at} render={(r: AuditRecord) => <Box sx={{ whiteSpace: 'nowrap' }}>{formatTaipei(Date.parse(r.at), { seconds: true })}</Box>} />
+        <Datagrid
+          bulkActionButtons={false}
+          empty={<Empty />}
+          rowClick="expand"
+          expand={<Changes />}
+          expandSingle={false}
+          data-testid="audit-grid"
+        >
+          <FunctionField
+            source="at"
+            label={T.at}
+            render={(r: AuditRecord) => (
+              <Box sx={{ whiteSpace: 'nowrap' }}>{formatTaipei(Date.parse(r.at), { seconds: true })}</Box>
+            )}
+          />
           <FunctionField source="actor_username" label={T.user} render={(r: AuditRecord) => auditActorText(r)} />
           <FunctionField source="action" label={T.action} render={(r: AuditRecord) => <ActionChip record={r} />} />
-          <FunctionField source="entity" label={T.entity} render={(r: AuditRecord) => <Box sx={{ whiteSpace: 'nowrap' }}>{auditEntityLabel(r.entity)}</Box>} />
+          <FunctionField
+            source="entity"
+            label={T.entity}
+            render={(r: AuditRecord) => <Box sx={{ whiteSpace: 'nowrap' }}>{auditEntityLabel(r.entity)}</Box>}
+          />
           <TextField source="entity_id" label={T.entityId} emptyText="" sortable={false} />
           <TextField source="ip" label={T.ip} emptyText="" />
           <FunctionField label={T.changes} sortable={false} render={(r: AuditRecord) => <Summary record={r} />} />
@@ -65,7 +131,15 @@ function AuditListView() {
 function ActionChip({ record }: { record: AuditRecord }) {
   // the colour in the outline, the words in the text's own colour: a yellow or light-blue word on
   // white is too faint to read (axe color-contrast, 1.5:1 for 登入失敗)
-  return <Chip size="small" label={auditActionLabel(record.action)} color={ACTION_COLORS[record.action] ?? 'default'} variant="outlined" sx={{ color: 'text.primary' }} />;
+  return (
+    <Chip
+      size="small"
+      label={auditActionLabel(record.action)}
+      color={ACTION_COLORS[record.action] ?? 'default'}
+      variant="outlined"
+      sx={{ color: 'text.primary' }}
+    />
+  );
 }
 
 /** Phones: one card per entry (when, who, what, the change in words), its fields opened in place. */
@@ -132,7 +206,12 @@ function useStoreLookup(): AuditStoreLookup {
 function Summary({ record }: { record: AuditRecord }) {
   const text = auditSummaryText(record, useStoreLookup());
   return (
-    <Typography variant="body2" color="text.secondary" title={text} sx={{ maxWidth: { xs: 140, sm: 320 }, overflow: 'hidden', textOverflow: 'ellipsis', whiteSpace: 'nowrap' }}>
+    <Typography
+      variant="body2"
+      color="text.secondary"
+      title={text}
+      sx={{ maxWidth: { xs: 140, sm: 320 }, overflow: 'hidden', textOverflow: 'ellipsis', whiteSpace: 'nowrap' }}
+    >
       {text}
     </Typography>
   );
@@ -156,7 +235,10 @@ function Changes({ stacked = false }: { stacked?: boolean }) {
     return (
       <Box component="dl" sx={{ m: 0, mt: 0.5 }} data-testid="audit-changes">
         {rows.map((r) => (
-          <Box key={r.field} sx={{ py: 0.5, borderTop: 1, borderColor: 'divider', ...(r.changed && { bgcolor: 'warning.light' }) }}>
+          <Box
+            key={r.field}
+            sx={{ py: 0.5, borderTop: 1, borderColor: 'divider', ...(r.changed && { bgcolor: 'warning.light' }) }}
+          >
             <Typography component="dt" variant="body2" sx={{ fontWeight: 600 }}>
               {r.label}
             </Typography>
@@ -182,7 +264,10 @@ function Changes({ stacked = false }: { stacked?: boolean }) {
         </TableHead>
         <TableBody>
           {rows.map((r) => (
-            <TableRow key={r.field} sx={r.changed ? { bgcolor: 'warning.light', '& td': { fontWeight: 600 } } : undefined}>
+            <TableRow
+              key={r.field}
+              sx={r.changed ? { bgcolor: 'warning.light', '& td': { fontWeight: 600 } } : undefined}
+            >
               <TableCell sx={{ whiteSpace: 'nowrap' }}>{r.label}</TableCell>
               <TableCell sx={{ overflowWrap: 'anywhere' }}>{r.before}</TableCell>
               <TableCell sx={{ overflowWrap: 'anywhere' }}>{r.after}</TableCell>

@@ -13,7 +13,10 @@ export const PAGINATION_LABEL = '分頁導覽';
 type CheckboxOwner = { 'aria-label'?: string; inputProps?: Record<string, unknown> };
 const checkboxSlotProps = {
   root: (o: CheckboxOwner) => (o['aria-label'] ? { 'aria-label': undefined } : {}),
-  input: (o: CheckboxOwner) => ({ ...o.inputProps, ...(o['aria-label'] && !o.inputProps?.['aria-label'] ? { 'aria-label': o['aria-label'] } : {}) }),
+  input: (o: CheckboxOwner) => ({
+    ...o.inputProps,
+    ...(o['aria-label'] && !o.inputProps?.['aria-label'] ? { 'aria-label': o['aria-label'] } : {}),
+  }),
 };
 
 /**
@@ -35,7 +38,8 @@ export const theme = createTheme(
       warning: { main: '#fbc02d', contrastText: 'rgba(0, 0, 0, 0.87)' },
     },
     typography: {
-      fontFamily: "system-ui, -apple-system, 'Segoe UI', 'PingFang TC', 'Noto Sans TC', 'Microsoft JhengHei', sans-serif",
+      fontFamily:
+        "system-ui, -apple-system, 'Segoe UI', 'PingFang TC', 'Noto Sans TC', 'Microsoft JhengHei', sans-serif",
       // Labels keep the spec's wording (Excel 匯入, not EXCEL 匯入).
       button: { textTransform: 'none' },
     },
@@ -45,9 +49,17 @@ export const theme = createTheme(
       MuiPagination: { defaultProps: { 'aria-label': PAGINATION_LABEL } },
       MuiCheckbox: { defaultProps: { slotProps: checkboxSlotProps as never } },
       // the batch bar: a paler blue, so the red 刪除 on it reads (4.9:1)
-      RaBulkActionsToolbar: { styleOverrides: { root: { '& .RaBulkActionsToolbar-toolbar:not(.RaBulkActionsToolbar-collapsed)': { backgroundColor: '#e8f0fa' } } } },
+      RaBulkActionsToolbar: {
+        styleOverrides: {
+          root: {
+            '& .RaBulkActionsToolbar-toolbar:not(.RaBulkActionsToolbar-collapsed)': { backgroundColor: '#e8f0fa' },
+          },
+        },
+      },
       // react-admin's 權限不足 is drawn at half opacity (2.1:1)
-      RaAccessDenied: { styleOverrides: { root: { '& .RaAccessDenied-message': { opacity: 1, color: 'rgba(0, 0, 0, 0.6)' } } } },
+      RaAccessDenied: {
+        styleOverrides: { root: { '& .RaAccessDenied-message': { opacity: 1, color: 'rgba(0, 0, 0, 0.6)' } } },
+      },
     } as never,
   },
   zhTW,

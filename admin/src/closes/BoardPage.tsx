@@ -5,11 +5,41 @@
  */
 import DownloadIcon from '@mui/icons-material/Download';
 import RefreshIcon from '@mui/icons-material/Refresh';
-import { Alert, Box, Button, Chip, LinearProgress, MenuItem, Paper, Stack, Table, TableBody, TableCell, TableContainer, TableHead, TableRow, TextField, Typography } from '@mui/material';
+import {
+  Alert,
+  Box,
+  Button,
+  Chip,
+  LinearProgress,
+  MenuItem,
+  Paper,
+  Stack,
+  Table,
+  TableBody,
+  TableCell,
+  TableContainer,
+  TableHead,
+  TableRow,
+  TextField,
+  Typography,
+} from '@mui/material';
 import { useCallback, useEffect, useLayoutEffect, useRef, useState } from 'react';
 import { Loading, Title, useBasename, useNotify } from 'react-admin';
 import { Link } from 'react-router-dom';
-import { CLOSE_STATUS_LABELS, METHOD_ORDER, addDays, canAccess, canSwitchStores, formatNTD, scopeIsEmpty, taipeiDate, unpackBoard, type BoardDay, type CloseBoard, type WireBoard } from '../../../core/browser';
+import {
+  CLOSE_STATUS_LABELS,
+  METHOD_ORDER,
+  addDays,
+  canAccess,
+  canSwitchStores,
+  formatNTD,
+  scopeIsEmpty,
+  taipeiDate,
+  unpackBoard,
+  type BoardDay,
+  type CloseBoard,
+  type WireBoard,
+} from '../../../core/browser';
 import { DateRangeFields, type DateRange } from '../common/DateRangeFields';
 import { Forbidden, NoStoreNotice } from '../common/Forbidden';
 import { useSelectedStore } from '../common/storeSelection';
@@ -25,14 +55,28 @@ const signed = (n: number) => (n > 0 ? `+${formatNTD(n)}` : formatNTD(n));
  * days and the takings by method scroll under it (at 1280 px beside the menu, a week of days and
  * the four methods are wider than the page). On a phone the days need the room: it scrolls.
  */
-const stickyEnd = { position: { xs: 'static', sm: 'sticky' }, right: { xs: 'auto', sm: 0 }, zIndex: 1, bgcolor: 'background.paper', borderLeft: { sm: 1 }, borderLeftColor: { sm: 'divider' } } as const;
+const stickyEnd = {
+  position: { xs: 'static', sm: 'sticky' },
+  right: { xs: 'auto', sm: 0 },
+  zIndex: 1,
+  bgcolor: 'background.paper',
+  borderLeft: { sm: 1 },
+  borderLeftColor: { sm: 'divider' },
+} as const;
 
 function DayCell({ d }: { d: BoardDay }) {
   if (d.status === 'closed') {
     const color = d.difference === 0 ? 'success' : 'warning';
     return <Chip size="small" color={color} label={chipText(d)} sx={{ fontVariantNumeric: 'tabular-nums' }} />;
   }
-  return <Chip size="small" variant="outlined" color={d.status === 'reopened' ? 'info' : 'default'} label={CLOSE_STATUS_LABELS[d.status]} />;
+  return (
+    <Chip
+      size="small"
+      variant="outlined"
+      color={d.status === 'reopened' ? 'info' : 'default'}
+      label={CLOSE_STATUS_LABELS[d.status]}
+    />
+  );
 }
 
 /**
@@ -44,7 +88,8 @@ function dayName(store: string, d: BoardDay): string {
   return `${store} ${d.date} ${chipText(d)}${d.difference !== null ? ` ${T.difference} ${signed(d.difference)}` : ''}`;
 }
 
-const chipText = (d: BoardDay) => (d.status === 'closed' ? `${CLOSE_STATUS_LABELS.closed} ${signed(d.difference ?? 0)}` : CLOSE_STATUS_LABELS[d.status]);
+const chipText = (d: BoardDay) =>
+  d.status === 'closed' ? `${CLOSE_STATUS_LABELS.closed} ${signed(d.difference ?? 0)}` : CLOSE_STATUS_LABELS[d.status];
 
 export function BoardPage() {
   const { me, isPending } = useMe();
@@ -66,7 +111,8 @@ export function BoardPage() {
     // 短溢合計 stays on the right from a tablet up: the newest day is put beside it, not under it
     const end = box?.querySelector<HTMLElement>('[data-sticky-end]');
     const covered = end && getComputedStyle(end).right !== 'auto' ? end.offsetWidth : 0;
-    if (box && last && box.scrollWidth > box.clientWidth) box.scrollLeft = Math.max(0, last.offsetLeft + last.offsetWidth - (box.clientWidth - covered));
+    if (box && last && box.scrollWidth > box.clientWidth)
+      box.scrollLeft = Math.max(0, last.offsetLeft + last.offsetWidth - (box.clientWidth - covered));
   }, [board]);
   const notify = useNotify();
   const allowed = !!me && canAccess(me, 'closes', 'list');
@@ -91,7 +137,8 @@ export function BoardPage() {
 
   if (isPending) return <Loading />;
   if (!allowed) return <Forbidden title={T.boardTitle} message={T.boardForbidden} testId="board-forbidden" />;
-  if (me && scopeIsEmpty(me)) return <NoStoreNotice title={T.boardTitle} heading={T.noStoreTitle} message={T.noStore} testId="board-no-store" />;
+  if (me && scopeIsEmpty(me))
+    return <NoStoreNotice title={T.boardTitle} heading={T.noStoreTitle} message={T.noStore} testId="board-no-store" />;
 
   const canBook = !!me && canAccess(me, 'close', 'daybook');
   const book = bookStore || board?.stores[0]?.id || '';
@@ -99,7 +146,10 @@ export function BoardPage() {
   const download = async (format: 'xlsx' | 'csv') => {
     setBooking(true);
     try {
-      await downloadFile(`/closes/daybook?store_id=${book}&from=${board?.from ?? ''}&to=${board?.to ?? ''}&format=${format}`, `日記帳.${format}`);
+      await downloadFile(
+        `/closes/daybook?store_id=${book}&from=${board?.from ?? ''}&to=${board?.to ?? ''}&format=${format}`,
+        `日記帳.${format}`,
+      );
     } catch (err) {
       notify(serverMessage(err) ?? T.loadFailed, { type: 'error' });
     } finally {
@@ -110,13 +160,34 @@ export function BoardPage() {
   return (
     <Box sx={{ py: { xs: 1, sm: 2 }, px: { xs: 0.5, sm: 1 } }} data-testid="board-page">
       <Title title={T.boardTitle} />
-      <Stack direction={{ xs: 'column', md: 'row' }} spacing={{ xs: 1.5, md: 2 }} sx={{ mb: 2, alignItems: { xs: 'stretch', md: 'center' } }}>
-        <Typography variant="h5" component="h1" sx={{ fontWeight: 600, fontSize: { xs: '1.25rem', sm: '1.5rem' }, flex: 1 }}>
+      <Stack
+        direction={{ xs: 'column', md: 'row' }}
+        spacing={{ xs: 1.5, md: 2 }}
+        sx={{ mb: 2, alignItems: { xs: 'stretch', md: 'center' } }}
+      >
+        <Typography
+          variant="h5"
+          component="h1"
+          sx={{ fontWeight: 600, fontSize: { xs: '1.25rem', sm: '1.5rem' }, flex: 1 }}
+        >
           {T.boardTitle}
         </Typography>
         <Box sx={{ display: 'flex', alignItems: 'center', gap: 1, flexWrap: { xs: 'wrap', sm: 'nowrap' } }}>
-          <DateRangeFields from={range.from} to={range.to} labels={{ from: T.from, to: T.to }} onChange={setRange} testids={{ from: 'board-from', to: 'board-to' }} sx={{ flex: { xs: '1 1 40%', sm: '0 0 160px' } }} />
-          <Button variant="contained" startIcon={<RefreshIcon />} onClick={load} disabled={loading} sx={{ whiteSpace: 'nowrap' }}>
+          <DateRangeFields
+            from={range.from}
+            to={range.to}
+            labels={{ from: T.from, to: T.to }}
+            onChange={setRange}
+            testids={{ from: 'board-from', to: 'board-to' }}
+            sx={{ flex: { xs: '1 1 40%', sm: '0 0 160px' } }}
+          />
+          <Button
+            variant="contained"
+            startIcon={<RefreshIcon />}
+            onClick={load}
+            disabled={loading}
+            sx={{ whiteSpace: 'nowrap' }}
+          >
             {T.refresh}
           </Button>
         </Box>
@@ -129,9 +200,16 @@ export function BoardPage() {
           <Table size="small" stickyHeader>
             <TableHead>
               <TableRow>
-                <TableCell sx={{ position: 'sticky', left: 0, zIndex: 3, bgcolor: 'background.paper' }}>{T.store}</TableCell>
+                <TableCell sx={{ position: 'sticky', left: 0, zIndex: 3, bgcolor: 'background.paper' }}>
+                  {T.store}
+                </TableCell>
                 {board.dates.map((d, i) => (
-                  <TableCell key={d} align="center" sx={{ whiteSpace: 'nowrap' }} {...(i === board.dates.length - 1 ? { 'data-last-date': '' } : {})}>
+                  <TableCell
+                    key={d}
+                    align="center"
+                    sx={{ whiteSpace: 'nowrap' }}
+                    {...(i === board.dates.length - 1 ? { 'data-last-date': '' } : {})}
+                  >
                     {d.slice(5)}
                   </TableCell>
                 ))}
@@ -140,7 +218,11 @@ export function BoardPage() {
                     {m}
                   </TableCell>
                 ))}
-                <TableCell align="right" sx={{ whiteSpace: 'nowrap', ...stickyEnd, position: 'sticky', zIndex: 3 }} data-sticky-end="">
+                <TableCell
+                  align="right"
+                  sx={{ whiteSpace: 'nowrap', ...stickyEnd, position: 'sticky', zIndex: 3 }}
+                  data-sticky-end=""
+                >
                   {T.differenceSum}
                 </TableCell>
               </TableRow>
@@ -152,7 +234,16 @@ export function BoardPage() {
                     component="th"
                     scope="row"
                     // on a phone the name wraps in a narrow column, leaving the days the screen
-                    sx={{ position: 'sticky', left: 0, zIndex: 1, bgcolor: 'background.paper', whiteSpace: { xs: 'normal', sm: 'nowrap' }, minWidth: { xs: 88 }, maxWidth: { xs: 104, sm: 'none' }, fontWeight: 500 }}
+                    sx={{
+                      position: 'sticky',
+                      left: 0,
+                      zIndex: 1,
+                      bgcolor: 'background.paper',
+                      whiteSpace: { xs: 'normal', sm: 'nowrap' },
+                      minWidth: { xs: 88 },
+                      maxWidth: { xs: 104, sm: 'none' },
+                      fontWeight: 500,
+                    }}
                   >
                     {s.name} ({s.code})
                   </TableCell>
@@ -174,22 +265,38 @@ export function BoardPage() {
                       {formatNTD(s.by_method[m] ?? 0)}
                     </TableCell>
                   ))}
-                  <TableCell align="right" sx={{ fontVariantNumeric: 'tabular-nums', whiteSpace: 'nowrap', ...stickyEnd }} data-testid={`board-difference-${s.code}`}>
+                  <TableCell
+                    align="right"
+                    sx={{ fontVariantNumeric: 'tabular-nums', whiteSpace: 'nowrap', ...stickyEnd }}
+                    data-testid={`board-difference-${s.code}`}
+                  >
                     {s.closed_days ? signed(s.difference) : T.unknown}
                   </TableCell>
                 </TableRow>
               ))}
               <TableRow>
-                <TableCell component="th" scope="row" sx={{ position: 'sticky', left: 0, bgcolor: 'background.paper', fontWeight: 600 }}>
+                <TableCell
+                  component="th"
+                  scope="row"
+                  sx={{ position: 'sticky', left: 0, bgcolor: 'background.paper', fontWeight: 600 }}
+                >
                   {T.totals}
                 </TableCell>
                 <TableCell colSpan={board.dates.length} />
                 {METHOD_ORDER.map((m) => (
-                  <TableCell key={m} align="right" sx={{ fontWeight: 600, fontVariantNumeric: 'tabular-nums', whiteSpace: 'nowrap' }} data-testid={`board-total-${m}`}>
+                  <TableCell
+                    key={m}
+                    align="right"
+                    sx={{ fontWeight: 600, fontVariantNumeric: 'tabular-nums', whiteSpace: 'nowrap' }}
+                    data-testid={`board-total-${m}`}
+                  >
                     {formatNTD(board.by_method[m] ?? 0)}
                   </TableCell>
                 ))}
-                <TableCell align="right" sx={{ fontWeight: 600, fontVariantNumeric: 'tabular-nums', whiteSpace: 'nowrap', ...stickyEnd }}>
+                <TableCell
+                  align="right"
+                  sx={{ fontWeight: 600, fontVariantNumeric: 'tabular-nums', whiteSpace: 'nowrap', ...stickyEnd }}
+                >
                   {signed(board.stores.reduce((n, s) => n + s.difference, 0))}
                 </TableCell>
               </TableRow>
@@ -199,17 +306,38 @@ export function BoardPage() {
       )}
       {board && canBook && board.stores.length > 0 && (
         <Stack direction={{ xs: 'column', sm: 'row' }} spacing={1} sx={{ mt: 2, alignItems: { sm: 'center' } }}>
-          <TextField select size="small" label={T.daybookStore} value={book} onChange={(e) => setBookStore(Number(e.target.value))} sx={{ minWidth: 200 }}>
+          <TextField
+            select
+            size="small"
+            label={T.daybookStore}
+            value={book}
+            onChange={(e) => setBookStore(Number(e.target.value))}
+            sx={{ minWidth: 200 }}
+          >
             {board.stores.map((s) => (
               <MenuItem key={s.id} value={s.id}>
                 {s.name} ({s.code})
               </MenuItem>
             ))}
           </TextField>
-          <Button variant="outlined" startIcon={<DownloadIcon />} onClick={() => download('xlsx')} disabled={booking} data-testid="board-daybook-xlsx" sx={{ whiteSpace: 'nowrap', flexShrink: 0 }}>
+          <Button
+            variant="outlined"
+            startIcon={<DownloadIcon />}
+            onClick={() => download('xlsx')}
+            disabled={booking}
+            data-testid="board-daybook-xlsx"
+            sx={{ whiteSpace: 'nowrap', flexShrink: 0 }}
+          >
             {T.daybookXlsx}
           </Button>
-          <Button variant="outlined" startIcon={<DownloadIcon />} onClick={() => download('csv')} disabled={booking} data-testid="board-daybook-csv" sx={{ whiteSpace: 'nowrap', flexShrink: 0 }}>
+          <Button
+            variant="outlined"
+            startIcon={<DownloadIcon />}
+            onClick={() => download('csv')}
+            disabled={booking}
+            data-testid="board-daybook-csv"
+            sx={{ whiteSpace: 'nowrap', flexShrink: 0 }}
+          >
             {T.daybookCsv}
           </Button>
         </Stack>

@@ -5,7 +5,22 @@
  * (manage_payments) may reopen it.
  */
 import LockOpenIcon from '@mui/icons-material/LockOpen';
-import { Alert, Box, Button, Card, CardContent, Chip, Divider, FormControlLabel, LinearProgress, MenuItem, Stack, Switch, TextField, Typography } from '@mui/material';
+import {
+  Alert,
+  Box,
+  Button,
+  Card,
+  CardContent,
+  Chip,
+  Divider,
+  FormControlLabel,
+  LinearProgress,
+  MenuItem,
+  Stack,
+  Switch,
+  TextField,
+  Typography,
+} from '@mui/material';
 import { useCallback, useEffect, useMemo, useState, type FormEvent } from 'react';
 import { Loading, Title, useNotify } from 'react-admin';
 import { useSearchParams } from 'react-router-dom';
@@ -76,19 +91,38 @@ export function ClosePage() {
 
   if (isPending) return <Loading />;
   if (!allowed) return <Forbidden title={T.closeTitle} message={T.forbidden} testId="close-forbidden" />;
-  if (me && scopeIsEmpty(me)) return <NoStoreNotice title={T.closeTitle} heading={T.noStoreTitle} message={T.noStore} testId="close-no-store" />;
+  if (me && scopeIsEmpty(me))
+    return <NoStoreNotice title={T.closeTitle} heading={T.noStoreTitle} message={T.noStore} testId="close-no-store" />;
 
   return (
     <Box sx={{ py: { xs: 1, sm: 2 }, px: { xs: 0.5, sm: 1 }, maxWidth: 720 }} data-testid="close-page">
       <Title title={T.closeTitle} />
-      <Typography variant="h5" component="h1" sx={{ fontWeight: 600, fontSize: { xs: '1.25rem', sm: '1.5rem' }, mb: 1.5 }}>
+      <Typography
+        variant="h5"
+        component="h1"
+        sx={{ fontWeight: 600, fontSize: { xs: '1.25rem', sm: '1.5rem' }, mb: 1.5 }}
+      >
         {T.closeTitle}
       </Typography>
       <Stack direction="row" spacing={1} sx={{ mb: 1.5 }}>
         {me?.store_id ? (
-          <TextField size="small" label={T.store} value={storeLabel(offered.find((s) => s.id === storeId))} slotProps={{ input: { readOnly: true } }} sx={{ flex: 1 }} />
+          <TextField
+            size="small"
+            label={T.store}
+            value={storeLabel(offered.find((s) => s.id === storeId))}
+            slotProps={{ input: { readOnly: true } }}
+            sx={{ flex: 1 }}
+          />
         ) : (
-          <TextField select size="small" label={T.store} value={storeId ?? ''} onChange={(e) => setWhere({ store: Number(e.target.value) })} sx={{ flex: 1 }} data-testid="close-store">
+          <TextField
+            select
+            size="small"
+            label={T.store}
+            value={storeId ?? ''}
+            onChange={(e) => setWhere({ store: Number(e.target.value) })}
+            sx={{ flex: 1 }}
+            data-testid="close-store"
+          >
             {offered.map((s) => (
               <MenuItem key={s.id} value={s.id}>
                 {storeLabel(s)}
@@ -96,11 +130,27 @@ export function ClosePage() {
             ))}
           </TextField>
         )}
-        <TextField type="date" size="small" label={T.date} value={date} onChange={(e) => e.target.value && setWhere({ date: e.target.value })} slotProps={{ inputLabel: { shrink: true }, htmlInput: { max: taipeiDate(Date.now()) } }} sx={{ flex: '0 0 150px' }} data-testid="close-date" />
+        <TextField
+          type="date"
+          size="small"
+          label={T.date}
+          value={date}
+          onChange={(e) => e.target.value && setWhere({ date: e.target.value })}
+          slotProps={{ inputLabel: { shrink: true }, htmlInput: { max: taipeiDate(Date.now()) } }}
+          sx={{ flex: '0 0 150px' }}
+          data-testid="close-date"
+        />
       </Stack>
       <Box sx={{ height: 4, mb: 1 }}>{loading && <LinearProgress />}</Box>
       {loadError && <Alert severity="error">{loadError}</Alert>}
-      {day && <DayCard day={day} canClose={canAccess(me!, 'close', 'close')} canReopen={canAccess(me!, 'close', 'reopen')} reload={load} />}
+      {day && (
+        <DayCard
+          day={day}
+          canClose={canAccess(me!, 'close', 'close')}
+          canReopen={canAccess(me!, 'close', 'reopen')}
+          reload={load}
+        />
+      )}
     </Box>
   );
 }
@@ -108,22 +158,41 @@ export function ClosePage() {
 function Figure({ label, value, strong, testId }: { label: string; value: string; strong?: boolean; testId?: string }) {
   return (
     <Box sx={{ display: 'flex', justifyContent: 'space-between', py: 0.5 }}>
-      <Typography variant="body2" color={strong ? 'text.primary' : 'text.secondary'} sx={{ fontWeight: strong ? 600 : 400 }}>
+      <Typography
+        variant="body2"
+        color={strong ? 'text.primary' : 'text.secondary'}
+        sx={{ fontWeight: strong ? 600 : 400 }}
+      >
         {label}
       </Typography>
-      <Typography variant="body2" sx={{ fontWeight: strong ? 700 : 500, fontVariantNumeric: 'tabular-nums' }} data-testid={testId}>
+      <Typography
+        variant="body2"
+        sx={{ fontWeight: strong ? 700 : 500, fontVariantNumeric: 'tabular-nums' }}
+        data-testid={testId}
+      >
         {value}
       </Typography>
     </Box>
   );
 }
 
-function DayCard({ day, canClose, canReopen, reload }: { day: DayView; canClose: boolean; canReopen: boolean; reload: () => Promise<void> }) {
+function DayCard({
+  day,
+  canClose,
+  canReopen,
+  reload,
+}: {
+  day: DayView;
+  canClose: boolean;
+  canReopen: boolean;
+  reload: () => Promise<void>;
+}) {
   const f = day.figures;
   const c = day.close;
   const statusColor = day.status === 'closed' ? 'success' : day.status === 'reopened' ? 'info' : 'default';
   const openingText = f.opening === null ? T.unknown : formatNTD(f.opening);
-  const openingNote = day.opening_from === 'stated' ? T.openingStated : day.opening_from ? T.openingFrom(day.opening_from) : '';
+  const openingNote =
+    day.opening_from === 'stated' ? T.openingStated : day.opening_from ? T.openingFrom(day.opening_from) : '';
   return (
     <Stack spacing={1.5}>
       <Card variant="outlined">
@@ -143,7 +212,12 @@ function DayCard({ day, canClose, canReopen, reload }: { day: DayView; canClose:
           <Figure label={T.cashIn} value={formatNTD(f.cash_in)} />
           <Figure label={T.expense} value={formatNTD(-f.expense)} />
           <Figure label={T.withdrawal} value={formatNTD(-f.withdrawal)} />
-          <Figure label={T.expected} value={f.expected === null ? T.unknown : formatNTD(f.expected)} strong testId="close-expected" />
+          <Figure
+            label={T.expected}
+            value={f.expected === null ? T.unknown : formatNTD(f.expected)}
+            strong
+            testId="close-expected"
+          />
         </CardContent>
       </Card>
       {c && day.status === 'closed' ? (
@@ -184,7 +258,9 @@ function ClosedCard({ day, canReopen, reload }: { day: DayView; canReopen: boole
         <Figure label={T.difference} value={signed(c.difference)} strong testId="close-difference" />
         {c.denominations && (
           <Typography variant="caption" color="text.secondary" component="p">
-            {DENOMINATIONS.filter((v) => c.denominations?.[v]).map((v) => `${v}×${c.denominations![v]}`).join('　')}
+            {DENOMINATIONS.filter((v) => c.denominations?.[v])
+              .map((v) => `${v}×${c.denominations![v]}`)
+              .join('　')}
           </Typography>
         )}
         <Typography variant="body2" color="text.secondary" sx={{ mt: 1 }}>
@@ -197,12 +273,26 @@ function ClosedCard({ day, canReopen, reload }: { day: DayView; canReopen: boole
           </Alert>
         )}
         {canReopen && (
-          <Button startIcon={<LockOpenIcon />} onClick={() => setAsking(true)} sx={{ mt: 1 }} data-testid="close-reopen">
+          <Button
+            startIcon={<LockOpenIcon />}
+            onClick={() => setAsking(true)}
+            sx={{ mt: 1 }}
+            data-testid="close-reopen"
+          >
             {T.reopen}
           </Button>
         )}
       </CardContent>
-      <ConfirmDialog open={asking} title={T.reopen} body={T.reopenConfirm(day.date)} confirm={T.reopen} color="warning" busy={busy} onConfirm={reopen} onClose={() => setAsking(false)} />
+      <ConfirmDialog
+        open={asking}
+        title={T.reopen}
+        body={T.reopenConfirm(day.date)}
+        confirm={T.reopen}
+        color="warning"
+        busy={busy}
+        onConfirm={reopen}
+        onClose={() => setAsking(false)}
+      />
     </Card>
   );
 }
@@ -285,7 +375,8 @@ function CloseForm({ day, reload }: { day: DayView; reload: () => Promise<void> 
       }
       const fields = serverFieldErrors(err);
       setErrors(fields);
-      if (!Object.keys(fields).length) setFailure(code === undefined ? T.closeUnsure : (serverMessage(err) ?? T.loadFailed));
+      if (!Object.keys(fields).length)
+        setFailure(code === undefined ? T.closeUnsure : (serverMessage(err) ?? T.loadFailed));
     } finally {
       setBusy(false);
     }
@@ -310,9 +401,15 @@ function CloseForm({ day, reload }: { day: DayView; reload: () => Promise<void> 
               slotProps={{ htmlInput: { inputMode: 'numeric', 'data-testid': 'close-opening' } }}
             />
           )}
-          <FormControlLabel control={<Switch checked={byNotes} onChange={(e) => setByNotes(e.target.checked)} />} label={T.countByNotes} />
+          <FormControlLabel
+            control={<Switch checked={byNotes} onChange={(e) => setByNotes(e.target.checked)} />}
+            label={T.countByNotes}
+          />
           {byNotes ? (
-            <Box sx={{ display: 'grid', gridTemplateColumns: 'repeat(auto-fill, minmax(96px, 1fr))', gap: 1 }} data-testid="close-notes">
+            <Box
+              sx={{ display: 'grid', gridTemplateColumns: 'repeat(auto-fill, minmax(96px, 1fr))', gap: 1 }}
+              data-testid="close-notes"
+            >
               {DENOMINATIONS.map((v) => (
                 <TextField
                   key={v}
@@ -331,15 +428,38 @@ function CloseForm({ day, reload }: { day: DayView; reload: () => Promise<void> 
             onChange={(e) => setCounted(digits(e.target.value))}
             error={!!errors.counted || !!errors.denominations}
             helperText={errors.counted ?? errors.denominations}
-            slotProps={{ input: { readOnly: byNotes }, htmlInput: { inputMode: 'numeric', 'data-testid': 'close-counted-input' } }}
+            slotProps={{
+              input: { readOnly: byNotes },
+              htmlInput: { inputMode: 'numeric', 'data-testid': 'close-counted-input' },
+            }}
           />
-          <Box sx={{ px: 1.5, py: 1, borderRadius: 1, bgcolor: difference === null ? 'action.hover' : difference === 0 ? 'success.light' : 'warning.light' }}>
-            <Figure label={T.difference} value={difference === null ? T.unknown : signed(difference)} strong testId="close-preview-difference" />
+          <Box
+            sx={{
+              px: 1.5,
+              py: 1,
+              borderRadius: 1,
+              bgcolor: difference === null ? 'action.hover' : difference === 0 ? 'success.light' : 'warning.light',
+            }}
+          >
+            <Figure
+              label={T.difference}
+              value={difference === null ? T.unknown : signed(difference)}
+              strong
+              testId="close-preview-difference"
+            />
             <Typography variant="caption" color="text.primary">
               {T.differenceHint}
             </Typography>
           </Box>
-          <TextField label={T.closeNote} value={note} onChange={(e) => setNote(e.target.value)} error={!!errors.note} helperText={errors.note} multiline minRows={1} />
+          <TextField
+            label={T.closeNote}
+            value={note}
+            onChange={(e) => setNote(e.target.value)}
+            error={!!errors.note}
+            helperText={errors.note}
+            multiline
+            minRows={1}
+          />
           <Button type="submit" variant="contained" size="large" disabled={busy} data-testid="close-submit">
             {busy ? T.closing : T.closeDay}
           </Button>
@@ -348,7 +468,11 @@ function CloseForm({ day, reload }: { day: DayView; reload: () => Promise<void> 
       <ConfirmDialog
         open={asking}
         title={T.differenceTitle}
-        body={difference !== null && expected !== null && countedValue !== null ? T.differenceAsk(formatNTD(countedValue), formatNTD(expected), difference, formatNTD(Math.abs(difference))) : ''}
+        body={
+          difference !== null && expected !== null && countedValue !== null
+            ? T.differenceAsk(formatNTD(countedValue), formatNTD(expected), difference, formatNTD(Math.abs(difference)))
+            : ''
+        }
         cancel={T.recount}
         confirm={busy ? T.closing : T.closeAnyway}
         color="warning"
@@ -386,7 +510,11 @@ function Entries({ day }: { day: DayView }) {
         ) : (
           <Box component="ul" sx={{ listStyle: 'none', m: 0, p: 0 }} data-testid="close-entries">
             {day.lines.map((l) => (
-              <Box component="li" key={`${l.type}-${l.id}`} sx={{ display: 'flex', gap: 1, py: 0.75, borderTop: 1, borderColor: 'divider', alignItems: 'baseline' }}>
+              <Box
+                component="li"
+                key={`${l.type}-${l.id}`}
+                sx={{ display: 'flex', gap: 1, py: 0.75, borderTop: 1, borderColor: 'divider', alignItems: 'baseline' }}
+              >
                 <Typography variant="body2" sx={{ width: 44, flex: '0 0 auto', fontVariantNumeric: 'tabular-nums' }}>
                   {formatTaipei(Date.parse(l.at)).slice(11)}
                 </Typography>
@@ -399,13 +527,20 @@ function Entries({ day }: { day: DayView }) {
                     {l.after_close ? `・${T.afterClose}` : ''}
                   </Typography>
                   {l.note && (
-                    <Typography variant="caption" color="text.secondary" sx={{ display: 'block', overflowWrap: 'anywhere' }}>
+                    <Typography
+                      variant="caption"
+                      color="text.secondary"
+                      sx={{ display: 'block', overflowWrap: 'anywhere' }}
+                    >
                       {l.note}
                     </Typography>
                   )}
                 </Box>
                 <Box sx={{ textAlign: 'right', flex: '0 0 auto' }}>
-                  <Typography variant="body2" sx={{ fontVariantNumeric: 'tabular-nums', color: l.cash < 0 ? 'error.dark' : 'text.primary' }}>
+                  <Typography
+                    variant="body2"
+                    sx={{ fontVariantNumeric: 'tabular-nums', color: l.cash < 0 ? 'error.dark' : 'text.primary' }}
+                  >
                     {formatNTD(l.cash < 0 ? -l.amount : l.amount)}
                   </Typography>
                   {l.cash !== 0 && l.running !== null && (

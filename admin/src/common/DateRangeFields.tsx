@@ -53,14 +53,21 @@ export function DateRangeFields({ from, to, labels, onChange, testids, sx, draft
         value={draft.from}
         onChange={(e) => change({ ...draft, from: e.target.value })}
         helperText={error ?? undefined}
-        slotProps={{ inputLabel: { shrink: true }, htmlInput: { max: draft.to || undefined, 'data-testid': testids?.from }, formHelperText: { role: 'alert' } }}
+        slotProps={{
+          inputLabel: { shrink: true },
+          htmlInput: { max: draft.to || undefined, 'data-testid': testids?.from },
+          formHelperText: { role: 'alert' },
+        }}
       />
       <TextField
         {...common}
         label={labels.to}
         value={draft.to}
         onChange={(e) => change({ ...draft, to: e.target.value })}
-        slotProps={{ inputLabel: { shrink: true }, htmlInput: { min: draft.from || undefined, 'data-testid': testids?.to } }}
+        slotProps={{
+          inputLabel: { shrink: true },
+          htmlInput: { min: draft.from || undefined, 'data-testid': testids?.to },
+        }}
       />
     </>
   );

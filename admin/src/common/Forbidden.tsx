@@ -9,9 +9,26 @@ import { UI } from '../messages';
  * 權限不足 and why, in place of a page the user may not open (spec section 8: said at once, the
  * menu entry hidden elsewhere). `title` names the page in the top bar.
  */
-export function Forbidden({ message, testId, title, children }: { message: string; testId?: string; title?: string; children?: ReactNode }) {
+export function Forbidden({
+  message,
+  testId,
+  title,
+  children,
+}: {
+  message: string;
+  testId?: string;
+  title?: string;
+  children?: ReactNode;
+}) {
   return (
-    <Notice severity="warning" heading={UI.forbiddenTitle} message={message} testId={testId} title={title} kind="forbidden">
+    <Notice
+      severity="warning"
+      heading={UI.forbiddenTitle}
+      message={message}
+      testId={testId}
+      title={title}
+      kind="forbidden"
+    >
       {children}
     </Notice>
   );
@@ -27,12 +44,38 @@ export function AccessDenied() {
 }
 
 /** A signed-in user with no store: the list, the dashboard (and, in its own page, the form) say so the same way. */
-export function NoStoreNotice({ title, heading, message, testId }: { title?: string; heading: string; message: string; testId?: string }) {
+export function NoStoreNotice({
+  title,
+  heading,
+  message,
+  testId,
+}: {
+  title?: string;
+  heading: string;
+  message: string;
+  testId?: string;
+}) {
   return <Notice severity="info" heading={heading} message={message} testId={testId} title={title} kind="no-store" />;
 }
 
 /** The one layout of a page that has nothing to show but a reason. */
-function Notice({ severity, heading, message, testId, title, kind, children }: { severity: 'warning' | 'info'; heading: string; message: string; testId?: string; title?: string; kind: string; children?: ReactNode }) {
+function Notice({
+  severity,
+  heading,
+  message,
+  testId,
+  title,
+  kind,
+  children,
+}: {
+  severity: 'warning' | 'info';
+  heading: string;
+  message: string;
+  testId?: string;
+  title?: string;
+  kind: string;
+  children?: ReactNode;
+}) {
   return (
     <Box sx={{ p: { xs: 1, sm: 2 } }}>
       {title && <Title title={title} />}
@@ -49,7 +92,19 @@ function Notice({ severity, heading, message, testId, title, kind, children }: {
  * A page only some may open: for the others 權限不足 and why, at once and in the one layout,
  * before the page asks the server for anything it would refuse (issue 24, item 8).
  */
-export function Gated({ allow, message, title, testId, children }: { allow: (me: Me) => boolean; message: string; title?: string; testId?: string; children: ReactNode }) {
+export function Gated({
+  allow,
+  message,
+  title,
+  testId,
+  children,
+}: {
+  allow: (me: Me) => boolean;
+  message: string;
+  title?: string;
+  testId?: string;
+  children: ReactNode;
+}) {
   const { me, isPending } = useMe();
   if (isPending) return <Loading />;
   if (!me || !allow(me)) return <Forbidden title={title} message={message} testId={testId} />;

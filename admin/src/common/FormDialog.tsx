@@ -4,7 +4,16 @@
  * while busy, nor a form by a click beside it (what was typed stays). With `onSubmit` the dialog is a form (Enter submits); otherwise the action calls
  * `onConfirm`. Full screen on a phone.
  */
-import { Alert, Button, Dialog, DialogActions, DialogContent, DialogTitle, useMediaQuery, type Theme } from '@mui/material';
+import {
+  Alert,
+  Button,
+  Dialog,
+  DialogActions,
+  DialogContent,
+  DialogTitle,
+  useMediaQuery,
+  type Theme,
+} from '@mui/material';
 import type { FormEvent, ReactNode } from 'react';
 import { UI } from '../messages';
 import type { ServerAction } from './useServerAction';

@@ -37,11 +37,12 @@ export function useServerAction(fallback: string, describe?: DescribeFailure) {
   }
 
   /** a field edited: its error goes */
-  const clearError = (field: string) => setErrors((e) => {
-    if (!e[field]) return e;
-    const { [field]: _gone, ...rest } = e;
-    return rest;
-  });
+  const clearError = (field: string) =>
+    setErrors((e) => {
+      if (!e[field]) return e;
+      const { [field]: _gone, ...rest } = e;
+      return rest;
+    });
 
   const reset = () => {
     setBusy(false);

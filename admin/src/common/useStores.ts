@@ -15,7 +15,11 @@ export { STORES_PARAMS };
  * the top bar, the list and its filters all want it as the page opens, and react-admin refreshes
  * it by itself after a store is added, renamed or deleted.
  */
-export function useStores(): { stores: StoreRecord[]; isPending: boolean; byId: (id: number) => StoreRecord | undefined } {
+export function useStores(): {
+  stores: StoreRecord[];
+  isPending: boolean;
+  byId: (id: number) => StoreRecord | undefined;
+} {
   const { data, isPending } = useGetList<StoreRecord>('stores', STORES_PARAMS, { staleTime: 60_000 });
   const stores = data ?? [];
   return { stores, isPending, byId: (id) => stores.find((s) => s.id === id) };

@@ -23,7 +23,8 @@ const printStyles = (
   <GlobalStyles
     styles={{
       '@media print': {
-        '.RaAppBar-root, .MuiAppBar-root, .RaSidebar-root, .MuiDrawer-root, .RaLayout-appFrame > .MuiToolbar-root, button, .MuiButton-root, [data-print="hide"]': { display: 'none !important' },
+        '.RaAppBar-root, .MuiAppBar-root, .RaSidebar-root, .MuiDrawer-root, .RaLayout-appFrame > .MuiToolbar-root, button, .MuiButton-root, [data-print="hide"]':
+          { display: 'none !important' },
         '.RaLayout-appFrame': { marginTop: '0 !important' },
         '.RaLayout-content': { padding: '0 !important' },
         body: { background: '#fff' },
@@ -69,10 +70,17 @@ export function Dashboard() {
           <Typography variant="h5" component="h1" sx={{ fontWeight: 600, fontSize: { xs: '1.25rem', sm: '1.5rem' } }}>
             {T.title}
           </Typography>
-          <Chip size="small" label={`${T.scope}：${scope}`} color={storeId === null ? 'default' : 'primary'} data-testid="dashboard-scope" />
+          <Chip
+            size="small"
+            label={`${T.scope}：${scope}`}
+            color={storeId === null ? 'default' : 'primary'}
+            data-testid="dashboard-scope"
+          />
         </Box>
         {/* wraps wherever it is short of room: beside the menu, a tablet's page is 360 to 660 px wide */}
-        <Box sx={{ display: 'flex', alignItems: 'center', gap: 1, flexWrap: 'wrap', justifyContent: { md: 'flex-end' } }}>
+        <Box
+          sx={{ display: 'flex', alignItems: 'center', gap: 1, flexWrap: 'wrap', justifyContent: { md: 'flex-end' } }}
+        >
           <DateRangeFields
             from={range.from}
             to={range.to}
@@ -82,15 +90,17 @@ export function Dashboard() {
             sx={{ flex: { xs: '1 1 40%', sm: '0 0 160px' } }}
           />
           {(range.from || range.to) && (
-            <Button
-              size="small"
-              onClick={() => setRange({ from: '', to: '' })}
-              sx={{ whiteSpace: 'nowrap' }}
-            >
+            <Button size="small" onClick={() => setRange({ from: '', to: '' })} sx={{ whiteSpace: 'nowrap' }}>
               {T.clearDates}
             </Button>
           )}
-          <Button variant="outlined" startIcon={<PrintIcon />} onClick={() => window.print()} sx={{ whiteSpace: 'nowrap' }} data-testid="dashboard-print">
+          <Button
+            variant="outlined"
+            startIcon={<PrintIcon />}
+            onClick={() => window.print()}
+            sx={{ whiteSpace: 'nowrap' }}
+            data-testid="dashboard-print"
+          >
             {T.print}
           </Button>
           <Button

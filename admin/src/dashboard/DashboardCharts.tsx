@@ -4,7 +4,18 @@
  * day over the chosen range, and NT$ still 未確認 / 已入帳 / 未入帳 per store, with the same
  * figures in a table (read aloud, and printed in black and white).
  */
-import { Alert, Box, Paper, Skeleton, Table, TableBody, TableCell, TableHead, TableRow, Typography } from '@mui/material';
+import {
+  Alert,
+  Box,
+  Paper,
+  Skeleton,
+  Table,
+  TableBody,
+  TableCell,
+  TableHead,
+  TableRow,
+  Typography,
+} from '@mui/material';
 import { BarChart } from '@mui/x-charts/BarChart';
 import { LineChart } from '@mui/x-charts/LineChart';
 import { useQuery } from '@tanstack/react-query';
@@ -28,13 +39,26 @@ export default function DashboardCharts({ params }: { params: StatsParams }) {
     queryFn: () => dataProvider.statsCharts({ store_id, from: from || undefined, to: to || undefined }),
   });
   // A refused range (over 366 days) or a failed request says why instead of loading for ever.
-  if (error) return <Alert severity="warning" sx={{ mt: 3 }} data-testid="dashboard-charts-error">{serverMessage(error) ?? T.chartFailed}</Alert>;
+  if (error)
+    return (
+      <Alert severity="warning" sx={{ mt: 3 }} data-testid="dashboard-charts-error">
+        {serverMessage(error) ?? T.chartFailed}
+      </Alert>
+    );
   if (!data) return <Skeleton variant="rounded" height={320} sx={{ mt: 3 }} />;
   const names = new Map(data.stores.map((s) => [s.store_id, storeLabel({ name: s.store_name, code: s.store_code })]));
   const days = data.days.map((d) => d.slice(5).replace('-', '/'));
 
   return (
-    <Box sx={{ mt: 3, display: 'grid', gap: 2, gridTemplateColumns: { xs: 'minmax(0, 1fr)', lg: 'minmax(0, 3fr) minmax(0, 2fr)' } }} data-testid="dashboard-charts">
+    <Box
+      sx={{
+        mt: 3,
+        display: 'grid',
+        gap: 2,
+        gridTemplateColumns: { xs: 'minmax(0, 1fr)', lg: 'minmax(0, 3fr) minmax(0, 2fr)' },
+      }}
+      data-testid="dashboard-charts"
+    >
       <Paper variant="outlined" sx={{ p: { xs: 1, sm: 2 }, minWidth: 0, breakInside: 'avoid' }}>
         <Typography variant="h6" component="h2" sx={{ fontSize: '1.05rem', fontWeight: 600 }}>
           {T.dailyChart}
@@ -47,7 +71,13 @@ export default function DashboardCharts({ params }: { params: StatsParams }) {
           localeText={localeText}
           xAxis={[{ scaleType: 'point', data: days }]}
           yAxis={[{ valueFormatter: (v: number) => (v >= 10_000 ? `${Math.round(v / 1000)}k` : String(v)), width: 56 }]}
-          series={data.daily.map((s) => ({ data: s.amounts, label: names.get(s.store_id), valueFormatter: money, showMark: data.days.length <= 31, curve: 'linear' as const }))}
+          series={data.daily.map((s) => ({
+            data: s.amounts,
+            label: names.get(s.store_id),
+            valueFormatter: money,
+            showMark: data.days.length <= 31,
+            curve: 'linear' as const,
+          }))}
           slotProps={{ legend: { direction: 'horizontal', position: { vertical: 'bottom', horizontal: 'center' } } }}
         />
       </Paper>
@@ -61,37 +91,63 @@ export default function DashboardCharts({ params }: { params: StatsParams }) {
           xAxis={[{ scaleType: 'band', data: data.stores.map((s) => s.store_name) }]}
           yAxis={[{ valueFormatter: (v: number) => (v >= 10_000 ? `${Math.round(v / 1000)}k` : String(v)), width: 56 }]}
           series={[
-            { data: data.stores.map((s) => s.pending_amount), label: T.pending, color: STATUS_COLORS.pending, valueFormatter: money },
-            { data: data.stores.map((s) => s.confirmed_amount), label: T.confirmed, color: STATUS_COLORS.confirmed, valueFormatter: money },
-            { data: data.stores.map((s) => s.failed_amount), label: T.failed, color: STATUS_COLORS.failed, valueFormatter: money },
+            {
+              data: data.stores.map((s) => s.pending_amount),
+              label: T.pending,
+              color: STATUS_COLORS.pending,
+              valueFormatter: money,
+            },
+            {
+              data: data.stores.map((s) => s.confirmed_amount),
+              label: T.confirmed,
+              color: STATUS_COLORS.confirmed,
+              valueFormatter: money,
+            },
+            {
+              data: data.stores.map((s) => s.failed_amount),
+              label: T.failed,
+              color: STATUS_COLORS.failed,
+              valueFormatter: money,
+            },
           ]}
           slotProps={{ legend: { direction: 'horizontal', position: { vertical: 'bottom', horizontal: 'center' } } }}
         />
         {/* a region that scrolls sideways on a phone: reachable by keyboard, named for a screen reader; one line a store: names never wrap; on a phone the code may go under the name, no further */}
         <Box sx={{ overflowX: 'auto' }} tabIndex={0} role="region" aria-label={T.statusChart}>
-        <Table size="small" data-testid="status-amounts" sx={{ '& td, & th': { px: { xs: 0.5, sm: 1 }, whiteSpace: 'nowrap' }, '& td:first-of-type': { whiteSpace: { xs: 'normal', sm: 'nowrap' } } }}>
-          <TableHead>
-            <TableRow>
-              <TableCell>{T.store}</TableCell>
-              <TableCell align="right">{T.pending}</TableCell>
-              <TableCell align="right">{T.confirmed}</TableCell>
-              <TableCell align="right">{T.failed}</TableCell>
-            </TableRow>
-          </TableHead>
-          <TableBody>
-            {data.stores.map((s) => (
-              <TableRow key={s.store_id} data-testid={`status-amounts-${s.store_code}`}>
-                <TableCell data-testid="status-amounts-store">
-                  <Box component="span" sx={{ whiteSpace: 'nowrap' }}>{s.store_name}</Box>{' '}
-                  <Box component="span" sx={{ whiteSpace: 'nowrap', color: 'text.secondary' }}>({s.store_code})</Box>
-                </TableCell>
-                <TableCell align="right">{formatNTD(s.pending_amount)}</TableCell>
-                <TableCell align="right">{formatNTD(s.confirmed_amount)}</TableCell>
-                <TableCell align="right">{formatNTD(s.failed_amount)}</TableCell>
+          <Table
+            size="small"
+            data-testid="status-amounts"
+            sx={{
+              '& td, & th': { px: { xs: 0.5, sm: 1 }, whiteSpace: 'nowrap' },
+              '& td:first-of-type': { whiteSpace: { xs: 'normal', sm: 'nowrap' } },
+            }}
+          >
+            <TableHead>
+              <TableRow>
+                <TableCell>{T.store}</TableCell>
+                <TableCell align="right">{T.pending}</TableCell>
+                <TableCell align="right">{T.confirmed}</TableCell>
+                <TableCell align="right">{T.failed}</TableCell>
               </TableRow>
-            ))}
-          </TableBody>
-        </Table>
+            </TableHead>
+            <TableBody>
+              {data.stores.map((s) => (
+                <TableRow key={s.store_id} data-testid={`status-amounts-${s.store_code}`}>
+                  <TableCell data-testid="status-amounts-store">
+                    <Box component="span" sx={{ whiteSpace: 'nowrap' }}>
+                      {s.store_name}
+                    </Box>{' '}
+                    <Box component="span" sx={{ whiteSpace: 'nowrap', color: 'text.secondary' }}>
+                      ({s.store_code})
+                    </Box>
+                  </TableCell>
+                  <TableCell align="right">{formatNTD(s.pending_amount)}</TableCell>
+                  <TableCell align="right">{formatNTD(s.confirmed_amount)}</TableCell>
+                  <TableCell align="right">{formatNTD(s.failed_amount)}</TableCell>
+                </TableRow>
+              ))}
+            </TableBody>
+          </Table>
         </Box>
       </Paper>
     </Box>

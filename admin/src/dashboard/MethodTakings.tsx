@@ -2,7 +2,17 @@
  * Takings by payment method per store (issue 26): NT$ of 匯款, 現金, 刷卡 and 電子支付 for each
  * store over the dashboard's dates, and their totals, from the summary (per-day figures, not rows).
  */
-import { Paper, Table, TableBody, TableCell, TableContainer, TableFooter, TableHead, TableRow, Typography } from '@mui/material';
+import {
+  Paper,
+  Table,
+  TableBody,
+  TableCell,
+  TableContainer,
+  TableFooter,
+  TableHead,
+  TableRow,
+  Typography,
+} from '@mui/material';
 import { formatNTD, PAYMENT_METHODS } from '../../../core/browser';
 import type { StatsSummary } from '../../../core/browser';
 import { DASHBOARD_UI as T } from '../messages';
@@ -13,7 +23,14 @@ export function MethodTakings({ data }: { data: StatsSummary | null }) {
   const cell = { whiteSpace: 'nowrap', fontVariantNumeric: 'tabular-nums' } as const;
   return (
     // scrolls sideways on a phone: focusable, so a keyboard can scroll it too (axe scrollable-region-focusable)
-    <TableContainer component={Paper} variant="outlined" sx={{ overflowX: 'auto' }} tabIndex={0} role="region" aria-label={T.byMethodTitle}>
+    <TableContainer
+      component={Paper}
+      variant="outlined"
+      sx={{ overflowX: 'auto' }}
+      tabIndex={0}
+      role="region"
+      aria-label={T.byMethodTitle}
+    >
       <Typography component="h2" variant="subtitle1" sx={{ px: 2, pt: 1.5, fontWeight: 600 }}>
         {T.byMethodTitle}
       </Typography>

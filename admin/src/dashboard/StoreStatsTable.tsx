@@ -52,7 +52,11 @@ export function StoreStatsTable({ data, loading }: { data: StatsSummary | null; 
   }
   if (rows.length === 0) {
     return (
-      <Paper variant="outlined" sx={{ p: 3, textAlign: 'center', color: 'text.secondary' }} data-testid="store-stats-empty">
+      <Paper
+        variant="outlined"
+        sx={{ p: 3, textAlign: 'center', color: 'text.secondary' }}
+        data-testid="store-stats-empty"
+      >
         {T.noStores}
       </Paper>
     );
@@ -82,10 +86,20 @@ export function StoreStatsTable({ data, loading }: { data: StatsSummary | null; 
             <TableRow key={r.store_id} hover data-testid={`store-stats-${r.store_code}`}>
               <TableCell sx={{ fontFamily: 'monospace', fontSize: '0.9rem' }}>{r.store_code}</TableCell>
               <TableCell>{r.store_name}</TableCell>
-              <TableCell align="right" data-field="total_payments" data-value={r.total_payments} sx={{ fontVariantNumeric: 'tabular-nums' }}>
+              <TableCell
+                align="right"
+                data-field="total_payments"
+                data-value={r.total_payments}
+                sx={{ fontVariantNumeric: 'tabular-nums' }}
+              >
                 {count.format(r.total_payments)}
               </TableCell>
-              <TableCell align="right" data-field="total_amount" data-value={r.total_amount} sx={{ fontVariantNumeric: 'tabular-nums', whiteSpace: 'nowrap' }}>
+              <TableCell
+                align="right"
+                data-field="total_amount"
+                data-value={r.total_amount}
+                sx={{ fontVariantNumeric: 'tabular-nums', whiteSpace: 'nowrap' }}
+              >
                 {formatNTD(r.total_amount)}
               </TableCell>
               {STATUS_COLUMNS.map((c) => (
@@ -98,7 +112,9 @@ export function StoreStatsTable({ data, loading }: { data: StatsSummary | null; 
         </TableBody>
         {rows.length > 1 && (
           <TableFooter>
-            <TableRow sx={{ '& td': { fontWeight: 600, color: 'text.primary', fontSize: '0.875rem', borderBottom: 0 } }}>
+            <TableRow
+              sx={{ '& td': { fontWeight: 600, color: 'text.primary', fontSize: '0.875rem', borderBottom: 0 } }}
+            >
               <TableCell colSpan={2}>{T.total}</TableCell>
               <TableCell align="right" sx={{ fontVariantNumeric: 'tabular-nums' }}>
                 {count.format(data.totalPayments)}
@@ -132,12 +148,22 @@ function StoreStatsCards({ rows }: { rows: StoreStats[] }) {
                 {r.store_code}
               </Typography>
             </Typography>
-            <Typography sx={{ fontWeight: 600, fontVariantNumeric: 'tabular-nums', whiteSpace: 'nowrap' }} data-field="total_amount" data-value={r.total_amount}>
+            <Typography
+              sx={{ fontWeight: 600, fontVariantNumeric: 'tabular-nums', whiteSpace: 'nowrap' }}
+              data-field="total_amount"
+              data-value={r.total_amount}
+            >
               {formatNTD(r.total_amount)}
             </Typography>
           </Box>
           <Box sx={{ display: 'flex', alignItems: 'center', flexWrap: 'wrap', gap: 0.75, mt: 1 }}>
-            <Typography variant="body2" color="text.secondary" sx={{ mr: 0.5 }} data-field="total_payments" data-value={r.total_payments}>
+            <Typography
+              variant="body2"
+              color="text.secondary"
+              sx={{ mr: 0.5 }}
+              data-field="total_payments"
+              data-value={r.total_payments}
+            >
               {T.paymentCount} {count.format(r.total_payments)}
             </Typography>
             {STATUS_COLUMNS.map((c) => (

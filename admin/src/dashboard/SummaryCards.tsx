@@ -19,10 +19,28 @@ interface CardSpec {
 }
 
 const CARDS: CardSpec[] = [
-  { key: 'totalStores', label: T.totalStores, icon: <StorefrontIcon />, color: '#1565c0', format: (n) => count.format(n) },
-  { key: 'totalPayments', label: T.totalPayments, icon: <ReceiptLongIcon />, color: '#6a1b9a', format: (n) => count.format(n) },
+  {
+    key: 'totalStores',
+    label: T.totalStores,
+    icon: <StorefrontIcon />,
+    color: '#1565c0',
+    format: (n) => count.format(n),
+  },
+  {
+    key: 'totalPayments',
+    label: T.totalPayments,
+    icon: <ReceiptLongIcon />,
+    color: '#6a1b9a',
+    format: (n) => count.format(n),
+  },
   { key: 'totalAmount', label: T.totalAmount, icon: <PaymentsIcon />, color: '#ef6c00', format: formatNTD },
-  { key: 'confirmedPayments', label: T.confirmedPayments, icon: <TaskAltIcon />, color: '#2e7d32', format: (n) => count.format(n) },
+  {
+    key: 'confirmedPayments',
+    label: T.confirmedPayments,
+    icon: <TaskAltIcon />,
+    color: '#2e7d32',
+    format: (n) => count.format(n),
+  },
 ];
 
 /** Big numbers; long amounts (NT$1,234,567 and up) a size smaller so they stay on one line. */
@@ -44,13 +62,27 @@ export function SummaryCards({ data, loading }: { data: StatsSummary | null; loa
     <Grid container spacing={{ xs: 1.5, md: 2 }}>
       {CARDS.map((c) => (
         <Grid key={c.key} size={{ xs: 6, lg: 3 }}>
-          <Card variant="outlined" sx={{ height: '100%', borderTop: 4, borderTopColor: c.color }} data-testid={`stat-${c.key}`}>
+          <Card
+            variant="outlined"
+            sx={{ height: '100%', borderTop: 4, borderTopColor: c.color }}
+            data-testid={`stat-${c.key}`}
+          >
             <CardContent sx={{ p: { xs: 1.5, sm: 2 }, '&:last-child': { pb: { xs: 1.5, sm: 2 } } }}>
               <Box sx={{ display: 'flex', alignItems: 'center', justifyContent: 'space-between', gap: 1 }}>
                 <Typography variant="body2" color="text.secondary" noWrap>
                   {c.label}
                 </Typography>
-                <Avatar sx={{ bgcolor: c.color, width: 36, height: 36, display: { xs: 'none', sm: 'flex' }, '& svg': { fontSize: 20 } }}>{c.icon}</Avatar>
+                <Avatar
+                  sx={{
+                    bgcolor: c.color,
+                    width: 36,
+                    height: 36,
+                    display: { xs: 'none', sm: 'flex' },
+                    '& svg': { fontSize: 20 },
+                  }}
+                >
+                  {c.icon}
+                </Avatar>
               </Box>
               {data ? (
                 <Typography data-testid={`stat-${c.key}-value`} component="div" sx={valueSx(c.format(data[c.key]))}>

@@ -36,5 +36,9 @@ export function useStatsSummary({ store_id, from, to }: StatsParams, enabled: bo
       }
     },
   });
-  return { data: query.data ?? null, loading: query.isFetching, refresh: () => void client.invalidateQueries({ queryKey: ['stats'] }) }; // the charts too
+  return {
+    data: query.data ?? null,
+    loading: query.isFetching,
+    refresh: () => void client.invalidateQueries({ queryKey: ['stats'] }),
+  }; // the charts too
 }

@@ -16,7 +16,10 @@ function leaves(tree: Tree, prefix = ''): Array<[string, unknown]> {
 function lookup(tree: unknown, path: string): unknown {
   return path
     .split('.')
-    .reduce<unknown>((node, key) => (node !== null && typeof node === 'object' ? (node as Tree)[key] : undefined), tree);
+    .reduce<unknown>(
+      (node, key) => (node !== null && typeof node === 'object' ? (node as Tree)[key] : undefined),
+      tree,
+    );
 }
 
 const placeholders = (text: string): string[] => text.match(/%\{[^}]+\}/g) ?? [];
@@ -36,8 +39,31 @@ const OMITTED_PLACEHOLDERS: Record<string, string[]> = {
 
 /** Mainland-only (or non-Taiwan) wording that must not appear; 用戶 is the product's word for user. */
 const MAINLAND_WORDS = [
-  '登錄', '加載', '數據', '設置', '搜索', '文件', '信息', '默認', '視頻', '保存', '菜單', '鏈接', '網絡',
-  '服務器', '軟件', '屏幕', '刷新', '導出', '導入', '創建', '賬號', '字符', '激活', '程序', '點擊',
+  '登錄',
+  '加載',
+  '數據',
+  '設置',
+  '搜索',
+  '文件',
+  '信息',
+  '默認',
+  '視頻',
+  '保存',
+  '菜單',
+  '鏈接',
+  '網絡',
+  '服務器',
+  '軟件',
+  '屏幕',
+  '刷新',
+  '導出',
+  '導入',
+  '創建',
+  '賬號',
+  '字符',
+  '激活',
+  '程序',
+  '點擊',
   '使用者',
 ];
 
@@ -90,7 +116,8 @@ describe('zhTW messages for react-admin', () => {
       }
       const enForms = en.split('||||');
       const zhForms = zh.split('||||');
-      if (zhForms.length !== enForms.length) problems.push(`${path}: ${zhForms.length} forms, English has ${enForms.length}`);
+      if (zhForms.length !== enForms.length)
+        problems.push(`${path}: ${zhForms.length} forms, English has ${enForms.length}`);
       zhForms.forEach((form, i) => {
         // zh locales always use the first form, so every form must show the actual count.
         if (!form.includes('%{smart_count}')) problems.push(`${path}: form ${i + 1} lacks %{smart_count}`);
@@ -109,7 +136,10 @@ describe('zhTW messages for react-admin', () => {
 
   it('leaves no English words outside placeholders and known acronyms', () => {
     const problems = chinese.flatMap(([path, value]) => {
-      const words = String(value).replace(/%\{[^}]+\}/g, '').match(/[A-Za-z]+/g) ?? [];
+      const words =
+        String(value)
+          .replace(/%\{[^}]+\}/g, '')
+          .match(/[A-Za-z]+/g) ?? [];
       return words.filter((word) => !ACRONYMS.has(word)).map((word) => `${path}: ${word}`);
     });
     expect(problems).toEqual([]);
@@ -149,9 +179,9 @@ describe('zhTW through the real i18nProvider', () => {
     expect(translate('ra.action.save')).toBe('儲存');
     expect(translate('ra.auth.sign_in')).toBe('登入');
     expect(translate('ra.navigation.page_rows_per_page')).toBe('每頁筆數：');
-    expect(
-      translate('ra.navigation.page_range_info', { offsetBegin: 1, offsetEnd: 10, total: 42 }),
-    ).toBe('第 1-10 筆，共 42 筆');
+    expect(translate('ra.navigation.page_range_info', { offsetBegin: 1, offsetEnd: 10, total: 42 })).toBe(
+      '第 1-10 筆，共 42 筆',
+    );
     expect(translate('resources.payments.name', { smart_count: 2 })).toBe('匯款記錄');
   });
 });

@@ -4,7 +4,13 @@ import LogoutIcon from '@mui/icons-material/Logout';
 import { ListItemIcon, ListItemText, MenuItem } from '@mui/material';
 import { ACCOUNT_UI, UI } from '../messages';
 
-export function AccountMenuItems({ onChangePassword, onLogout }: { onChangePassword: () => void; onLogout: () => void }) {
+export function AccountMenuItems({
+  onChangePassword,
+  onLogout,
+}: {
+  onChangePassword: () => void;
+  onLogout: () => void;
+}) {
   return (
     <>
       <MenuItem onClick={onChangePassword}>

@@ -22,7 +22,11 @@ export function Layout({ children }: { children: ReactNode }) {
       appBar={AppBar}
       menu={Menu}
       sidebar={Sidebar}
-      sx={{ minWidth: 0, '& .RaLayout-appFrame': { marginTop: { xs: 7, md: 8 } }, '& .RaLayout-content, & .RaList-main': { minWidth: 0 } }}
+      sx={{
+        minWidth: 0,
+        '& .RaLayout-appFrame': { marginTop: { xs: 7, md: 8 } },
+        '& .RaLayout-content, & .RaList-main': { minWidth: 0 },
+      }}
     >
       {children}
     </RaLayout>

@@ -12,7 +12,9 @@ export function UserBadge() {
       <Typography variant="body2" component="span">
         {me?.username ?? UI.unknownUser}
       </Typography>
-      {me && isBranchUser(me) && <Chip size="small" icon={<StorefrontIcon />} label="分店用戶" color="warning" variant="filled" />}
+      {me && isBranchUser(me) && (
+        <Chip size="small" icon={<StorefrontIcon />} label="分店用戶" color="warning" variant="filled" />
+      )}
     </Box>
   );
 }

@@ -31,9 +31,23 @@ export function LoginPage() {
   }
 
   return (
-    <Box sx={{ minHeight: '100vh', display: 'flex', alignItems: 'center', justifyContent: 'center', bgcolor: 'grey.100', p: 2 }}>
+    <Box
+      sx={{
+        minHeight: '100vh',
+        display: 'flex',
+        alignItems: 'center',
+        justifyContent: 'center',
+        bgcolor: 'grey.100',
+        p: 2,
+      }}
+    >
       <Card sx={{ width: '100%', maxWidth: 400 }}>
-        <CardContent component="form" onSubmit={onSubmit} noValidate sx={{ display: 'flex', flexDirection: 'column', gap: 2, p: 3 }}>
+        <CardContent
+          component="form"
+          onSubmit={onSubmit}
+          noValidate
+          sx={{ display: 'flex', flexDirection: 'column', gap: 2, p: 3 }}
+        >
           <Typography variant="h5" component="h1" textAlign="center">
             {appTitle()}
           </Typography>

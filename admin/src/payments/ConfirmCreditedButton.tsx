@@ -13,7 +13,13 @@ import { beginUndoable, UNDO_MS } from './undoPending';
  * stays for the other statuses. Only for edit_payments, on a payment that is not 已入帳 and not
  * linked to a bank line; the server checks the store again.
  */
-export function ConfirmCreditedButton({ record, compact = false }: { record: Payment & { bank_line_id?: number | null }; compact?: boolean }) {
+export function ConfirmCreditedButton({
+  record,
+  compact = false,
+}: {
+  record: Payment & { bank_line_id?: number | null };
+  compact?: boolean;
+}) {
   const [update] = useUpdate();
   const notify = useNotify();
   if (record.status === '已入帳' || !statusChangeable(record)) return null;
@@ -24,7 +30,8 @@ export function ConfirmCreditedButton({ record, compact = false }: { record: Pay
       { id: record.id, data: { status: '已入帳' }, previousData: record },
       {
         mutationMode: 'undoable',
-        onSuccess: () => notify(P.credited(record.last_five), { type: 'info', undoable: true, autoHideDuration: UNDO_MS }),
+        onSuccess: () =>
+          notify(P.credited(record.last_five), { type: 'info', undoable: true, autoHideDuration: UNDO_MS }),
         onSettled: end,
         onError: (err) => notify(P.saveFailed(serverMessage(err) ?? P.saveFailedUnknown), { type: 'error' }),
       },
@@ -38,7 +45,11 @@ export function ConfirmCreditedButton({ record, compact = false }: { record: Pay
       startIcon={compact ? undefined : <CheckIcon />}
       aria-label={P.confirmCreditedLabel(record.last_five)}
       onClick={(e) => (e.stopPropagation(), confirm())}
-      sx={compact ? { py: 0, px: 0.75, minWidth: 0, lineHeight: 1.5, flexShrink: 0 } : { flexShrink: 0, whiteSpace: 'nowrap' }}
+      sx={
+        compact
+          ? { py: 0, px: 0.75, minWidth: 0, lineHeight: 1.5, flexShrink: 0 }
+          : { flexShrink: 0, whiteSpace: 'nowrap' }
+      }
       data-testid={`confirm-${record.id}`}
     >
       {P.confirmCredited}

@@ -25,7 +25,13 @@ export function ConfirmDialog(props: {
 }) {
   const ids = props.testIds ?? {};
   return (
-    <Dialog open={props.open} onClose={props.busy ? undefined : props.onClose} maxWidth="xs" fullWidth data-testid={ids.dialog}>
+    <Dialog
+      open={props.open}
+      onClose={props.busy ? undefined : props.onClose}
+      maxWidth="xs"
+      fullWidth
+      data-testid={ids.dialog}
+    >
       <DialogTitle>{props.title}</DialogTitle>
       <DialogContent>
         <DialogContentText sx={props.children ? { mb: 1.5 } : undefined}>{props.body}</DialogContentText>
@@ -35,7 +41,14 @@ export function ConfirmDialog(props: {
         <Button onClick={props.onClose} disabled={props.busy} data-testid={ids.cancel} sx={{ minHeight: 44 }}>
           {props.cancel ?? P.cancel}
         </Button>
-        <Button color={props.color ?? 'error'} variant="contained" onClick={props.onConfirm} disabled={props.busy || props.confirmDisabled} data-testid={ids.confirm ?? 'confirm-dialog-ok'} sx={{ minHeight: 44 }}>
+        <Button
+          color={props.color ?? 'error'}
+          variant="contained"
+          onClick={props.onConfirm}
+          disabled={props.busy || props.confirmDisabled}
+          data-testid={ids.confirm ?? 'confirm-dialog-ok'}
+          sx={{ minHeight: 44 }}
+        >
           {props.confirm ?? (props.busy ? P.deleting : P.confirmDelete)}
         </Button>
       </DialogActions>

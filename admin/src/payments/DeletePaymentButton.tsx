@@ -30,7 +30,12 @@ export function DeletePaymentButton({ record }: { record: Payment }) {
       { id: record.id, previousData: record },
       {
         mutationMode: 'undoable',
-        onSuccess: () => notify(transfer ? P.deleted(record.last_five, amount) : P.deletedInHand(methodText(record), amount), { type: 'info', undoable: true, autoHideDuration: UNDO_MS }),
+        onSuccess: () =>
+          notify(transfer ? P.deleted(record.last_five, amount) : P.deletedInHand(methodText(record), amount), {
+            type: 'info',
+            undoable: true,
+            autoHideDuration: UNDO_MS,
+          }),
         onSettled: end,
         onError: (err) => {
           console.error('刪除匯款記錄失敗', err);
@@ -42,7 +47,13 @@ export function DeletePaymentButton({ record }: { record: Payment }) {
   return (
     <>
       <Tooltip title={P.delete}>
-        <IconButton size="small" color="error" aria-label={P.delete} onClick={(e) => (e.stopPropagation(), setOpen(true))} data-testid={`delete-${record.id}`}>
+        <IconButton
+          size="small"
+          color="error"
+          aria-label={P.delete}
+          onClick={(e) => (e.stopPropagation(), setOpen(true))}
+          data-testid={`delete-${record.id}`}
+        >
           <DeleteIcon fontSize="small" />
         </IconButton>
       </Tooltip>

@@ -54,12 +54,20 @@ function errorLines(problems: readonly Problem[]): string[] {
 }
 
 /** A preview row's state and reason, with what the server found for rows the file alone cannot judge. */
-function rowVerdict(r: PreviewRow, check: Check): { label: string; color: 'success' | 'error' | 'warning' | 'default'; reason: string } {
+function rowVerdict(
+  r: PreviewRow,
+  check: Check,
+): { label: string; color: 'success' | 'error' | 'warning' | 'default'; reason: string } {
   if (r.state === 'error') return { label: T.stateError, color: 'error', reason: r.reason ?? '' };
   if (r.state === 'duplicate') return { label: T.stateDuplicate, color: 'warning', reason: r.reason ?? '' };
   if (r.state === 'skipped') return { label: T.stateSkipped, color: 'default', reason: r.reason ?? '' };
   const dup = check && 'result' in check ? check.result.duplicate_of.find((d) => d.row === r.row) : undefined;
-  if (dup) return { label: T.stateDuplicate, color: 'warning', reason: 'uuid' in dup ? T.duplicateOfStored(dup.uuid) : MSG.importDuplicateInFile(dup.earlier_row) };
+  if (dup)
+    return {
+      label: T.stateDuplicate,
+      color: 'warning',
+      reason: 'uuid' in dup ? T.duplicateOfStored(dup.uuid) : MSG.importDuplicateInFile(dup.earlier_row),
+    };
   return { label: T.stateOk, color: 'success', reason: '' };
 }
 
@@ -125,7 +133,9 @@ export function ImportDialog({ me, onClose }: { me: Me; onClose: (imported: bool
       setCheck({ result: await dataProvider.checkImport(result.rows) });
     } catch (err) {
       const body = err instanceof ApiError ? err.body : null;
-      setCheck({ problem: (body?.errors?.length ? body.errors.map((e) => e.message).join('\n') : body?.message) || T.checkFailed });
+      setCheck({
+        problem: (body?.errors?.length ? body.errors.map((e) => e.message).join('\n') : body?.message) || T.checkFailed,
+      });
     } finally {
       setChecking(false);
     }
@@ -140,7 +150,12 @@ export function ImportDialog({ me, onClose }: { me: Me; onClose: (imported: bool
       setOutcome({ ok: true, imported: result.imported, skipped: result.skipped + inFileDuplicates });
     } catch (err) {
       const body = err instanceof ApiError ? err.body : null;
-      const message = body?.errors?.length ? body.errors.slice(0, 5).map((e) => e.message).join('\n') : body?.message;
+      const message = body?.errors?.length
+        ? body.errors
+            .slice(0, 5)
+            .map((e) => e.message)
+            .join('\n')
+        : body?.message;
       setOutcome({ ok: false, message: message || UI.importFailed });
     } finally {
       setImporting(false);
@@ -159,7 +174,14 @@ export function ImportDialog({ me, onClose }: { me: Me; onClose: (imported: bool
   const canImport = parsed !== null && errorRows === 0 && checked !== null && checked.imported > 0;
 
   return (
-    <Dialog open onClose={() => onClose(Boolean(outcome?.ok))} maxWidth="md" fullWidth fullScreen={phone} data-testid="import-dialog">
+    <Dialog
+      open
+      onClose={() => onClose(Boolean(outcome?.ok))}
+      maxWidth="md"
+      fullWidth
+      fullScreen={phone}
+      data-testid="import-dialog"
+    >
       <DialogTitle>{T.title}</DialogTitle>
       <DialogContent>
         <Stepper activeStep={step} sx={{ mb: 2 }} alternativeLabel>
@@ -205,7 +227,13 @@ export function ImportDialog({ me, onClose }: { me: Me; onClose: (imported: bool
         {step === 1 && parsed && (
           <Box data-testid="import-preview">
             <Typography sx={{ mb: 1 }} data-testid="import-counts">
-              {T.counts({ total: parsed.totalRows, willImport, duplicates, errorRows, skipped: parsed.skipped.length - inFileDuplicates })}
+              {T.counts({
+                total: parsed.totalRows,
+                willImport,
+                duplicates,
+                errorRows,
+                skipped: parsed.skipped.length - inFileDuplicates,
+              })}
             </Typography>
             {checking && (
               <Typography variant="body2" color="text.secondary" sx={{ mb: 1 }} data-testid="import-checking">
@@ -232,7 +260,17 @@ export function ImportDialog({ me, onClose }: { me: Me; onClose: (imported: bool
               </Alert>
             )}
             {/* scrolls both ways: focusable, so a keyboard can scroll it too (axe scrollable-region-focusable) */}
-            <TableContainer sx={{ maxHeight: { xs: 'calc(100vh - 300px)', sm: 360 }, border: 1, borderColor: 'divider', borderRadius: 1 }} tabIndex={0} role="region" aria-label={T.title}>
+            <TableContainer
+              sx={{
+                maxHeight: { xs: 'calc(100vh - 300px)', sm: 360 },
+                border: 1,
+                borderColor: 'divider',
+                borderRadius: 1,
+              }}
+              tabIndex={0}
+              role="region"
+              aria-label={T.title}
+            >
               <Table size="small" stickyHeader>
                 <TableHead>
                   <TableRow>
@@ -251,14 +289,21 @@ export function ImportDialog({ me, onClose }: { me: Me; onClose: (imported: bool
                   {parsed.preview.map((r) => {
                     const v = rowVerdict(r, check);
                     return (
-                      <TableRow key={r.row} data-testid={`import-row-${r.row}`} sx={r.state === 'error' ? { bgcolor: 'error.50', '& td': { color: 'error.dark' } } : undefined}>
+                      <TableRow
+                        key={r.row}
+                        data-testid={`import-row-${r.row}`}
+                        sx={r.state === 'error' ? { bgcolor: 'error.50', '& td': { color: 'error.dark' } } : undefined}
+                      >
                         <TableCell>{r.row}</TableCell>
                         <TableCell>
                           <Chip size="small" color={v.color} label={v.label} />
                         </TableCell>
                         <TableCell sx={{ overflowWrap: 'anywhere' }}>{v.reason}</TableCell>
                         {r.cells.map((c, i) => (
-                          <TableCell key={i} sx={{ whiteSpace: 'nowrap', maxWidth: 200, overflow: 'hidden', textOverflow: 'ellipsis' }}>
+                          <TableCell
+                            key={i}
+                            sx={{ whiteSpace: 'nowrap', maxWidth: 200, overflow: 'hidden', textOverflow: 'ellipsis' }}
+                          >
                             {c}
                           </TableCell>
                         ))}
@@ -277,13 +322,23 @@ export function ImportDialog({ me, onClose }: { me: Me; onClose: (imported: bool
         )}
 
         {step === 2 && outcome && (
-          <Alert severity={!outcome.ok ? 'error' : outcome.imported > 0 ? 'success' : 'info'} data-testid="import-result">
-            <AlertTitle>{!outcome.ok ? UI.importFailedTitle : outcome.imported > 0 ? UI.importSuccessTitle : UI.importNothingTitle}</AlertTitle>
+          <Alert
+            severity={!outcome.ok ? 'error' : outcome.imported > 0 ? 'success' : 'info'}
+            data-testid="import-result"
+          >
+            <AlertTitle>
+              {!outcome.ok
+                ? UI.importFailedTitle
+                : outcome.imported > 0
+                  ? UI.importSuccessTitle
+                  : UI.importNothingTitle}
+            </AlertTitle>
             <Box sx={{ whiteSpace: 'pre-line' }}>
               {!outcome.ok
                 ? outcome.message
                 : outcome.imported > 0
-                  ? UI.importSuccess(outcome.imported) + (outcome.skipped > 0 ? UI.importSkippedDuplicates(outcome.skipped) : '')
+                  ? UI.importSuccess(outcome.imported) +
+                    (outcome.skipped > 0 ? UI.importSkippedDuplicates(outcome.skipped) : '')
                   : UI.importNothing(outcome.skipped)}
             </Box>
           </Alert>

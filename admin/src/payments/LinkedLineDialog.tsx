@@ -10,14 +10,27 @@ export function LinkedLineDialog({ lineId, open, onClose }: { lineId: number; op
   const line = useQuery({
     queryKey: ['reconcile-line', lineId],
     enabled: open,
-    queryFn: async () => (await api<BankLine[]>('GET', `/reconcile/lines?${new URLSearchParams({ filter: JSON.stringify({ id: [lineId] }) })}`))[0] ?? null,
+    queryFn: async () =>
+      (
+        await api<BankLine[]>(
+          'GET',
+          `/reconcile/lines?${new URLSearchParams({ filter: JSON.stringify({ id: [lineId] }) })}`,
+        )
+      )[0] ?? null,
   });
   return (
-    <Dialog open={open} onClose={onClose} onClick={(e) => e.stopPropagation()} aria-labelledby={`linked-line-${lineId}`}>
+    <Dialog
+      open={open}
+      onClose={onClose}
+      onClick={(e) => e.stopPropagation()}
+      aria-labelledby={`linked-line-${lineId}`}
+    >
       <DialogTitle id={`linked-line-${lineId}`}>{R.linkedTitle}</DialogTitle>
       <DialogContent data-testid="linked-line">
         {line.isPending && <CircularProgress size={24} aria-label={R.loading} />}
-        {line.isError && <Alert severity="error">{line.error instanceof Error ? line.error.message : R.loadFailed}</Alert>}
+        {line.isError && (
+          <Alert severity="error">{line.error instanceof Error ? line.error.message : R.loadFailed}</Alert>
+        )}
         {line.data === null && <Alert severity="info">{R.linkedHidden}</Alert>}
         {line.data && <LineFacts line={line.data} />}
       </DialogContent>

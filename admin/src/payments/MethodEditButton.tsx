@@ -6,10 +6,35 @@
  * bank line (取消對帳 first), a cash entry of a closed day (the close's lock, with its message).
  */
 import EditIcon from '@mui/icons-material/EditOutlined';
-import { Button, Checkbox, FormControl, FormControlLabel, FormHelperText, FormLabel, IconButton, Radio, RadioGroup, TextField, Tooltip, Typography } from '@mui/material';
+import {
+  Button,
+  Checkbox,
+  FormControl,
+  FormControlLabel,
+  FormHelperText,
+  FormLabel,
+  IconButton,
+  Radio,
+  RadioGroup,
+  TextField,
+  Tooltip,
+  Typography,
+} from '@mui/material';
 import { useState, type FormEvent } from 'react';
 import { useDataProvider, useNotify, useRefresh } from 'react-admin';
-import { EPAY_KINDS, formatNTD, formatTaipei, hasMethodDetail, initialStatus, METHOD_DETAIL_MAX, METHOD_TRANSFER, methodText, needsLastFive, PAYMENT_METHODS, validateMethod } from '../../../core/browser';
+import {
+  EPAY_KINDS,
+  formatNTD,
+  formatTaipei,
+  hasMethodDetail,
+  initialStatus,
+  METHOD_DETAIL_MAX,
+  METHOD_TRANSFER,
+  methodText,
+  needsLastFive,
+  PAYMENT_METHODS,
+  validateMethod,
+} from '../../../core/browser';
 import type { Payment, PaymentMethod } from '../../../core/browser';
 import { FormDialog } from '../common/FormDialog';
 import { useHoldLayout } from './layoutHold';
@@ -21,7 +46,17 @@ import { PAYMENTS_UI as P, UI } from '../messages';
  * table): the text alone, dotted underlined, no wider than the plain text, so the row keeps its
  * columns. `icon` (a phone's card, which shows the method already): a pencil named for what it does.
  */
-export function MethodCell({ record, editable, compact, icon }: { record: Payment; editable: boolean; compact?: boolean; icon?: boolean }) {
+export function MethodCell({
+  record,
+  editable,
+  compact,
+  icon,
+}: {
+  record: Payment;
+  editable: boolean;
+  compact?: boolean;
+  icon?: boolean;
+}) {
   const [open, setOpen] = useState(false);
   useHoldLayout(open);
   const text = methodText(record);
@@ -32,7 +67,12 @@ export function MethodCell({ record, editable, compact, icon }: { record: Paymen
     return (
       <>
         <Tooltip title={P.editMethod}>
-          <IconButton size="small" aria-label={P.editMethodLabel(text)} onClick={(e) => (e.stopPropagation(), setOpen(true))} data-testid={`method-edit-${record.id}`}>
+          <IconButton
+            size="small"
+            aria-label={P.editMethodLabel(text)}
+            onClick={(e) => (e.stopPropagation(), setOpen(true))}
+            data-testid={`method-edit-${record.id}`}
+          >
             <EditIcon fontSize="small" />
           </IconButton>
         </Tooltip>
@@ -59,7 +99,11 @@ export function MethodCell({ record, editable, compact, icon }: { record: Paymen
           lineHeight: 'inherit',
           textTransform: 'none',
           whiteSpace: 'nowrap',
-          ...(compact && { textDecoration: 'underline dotted', textUnderlineOffset: 3, '&:hover': { textDecoration: 'underline', bgcolor: 'transparent' } }),
+          ...(compact && {
+            textDecoration: 'underline dotted',
+            textUnderlineOffset: 3,
+            '&:hover': { textDecoration: 'underline', bgcolor: 'transparent' },
+          }),
         }}
       >
         {text}
@@ -155,10 +199,16 @@ function MethodDialog({ record, onClose }: { record: Payment; onClose: () => voi
           error={Boolean(action.errors.last_five)}
           helperText={action.errors.last_five ?? (changed ? undefined : P.lastFiveKept)}
           // why it is locked, readable (a disabled field's helper is greyed below the contrast a person needs)
-          slotProps={{ htmlInput: { inputMode: 'numeric', maxLength: 5, autoComplete: 'off' }, formHelperText: { sx: { '&.Mui-disabled': { color: 'text.secondary' } } } }}
+          slotProps={{
+            htmlInput: { inputMode: 'numeric', maxLength: 5, autoComplete: 'off' },
+            formHelperText: { sx: { '&.Mui-disabled': { color: 'text.secondary' } } },
+          }}
         />
       )}
-      <FormControlLabel control={<Checkbox checked={employee} onChange={(e) => setEmployee(e.target.checked)} />} label={UI.employee} />
+      <FormControlLabel
+        control={<Checkbox checked={employee} onChange={(e) => setEmployee(e.target.checked)} />}
+        label={UI.employee}
+      />
       {changed && (
         <Typography variant="body2" data-testid="method-edit-status">
           {P.methodStatusAfter(method, initialStatus(method))}

@@ -59,7 +59,10 @@ export function NoteCell({ record, editable, fullWidth }: { record: Payment; edi
       onClick={(e) => e.stopPropagation()}
       // a note longer than the field shows whole on hover (the desk's table gives it what the other
       // columns leave); on the field's box, not the input, so a screen reader does not read it twice
-      slotProps={{ input: { title: value || undefined }, htmlInput: { maxLength: NOTE_MAX_LENGTH, 'aria-label': '備註', 'data-testid': `note-${record.id}` } }}
+      slotProps={{
+        input: { title: value || undefined },
+        htmlInput: { maxLength: NOTE_MAX_LENGTH, 'aria-label': '備註', 'data-testid': `note-${record.id}` },
+      }}
       sx={{ minWidth: fullWidth ? 0 : 140, '& .MuiInputBase-input': { py: 0.25, fontSize: '0.875rem' } }}
     />
   );

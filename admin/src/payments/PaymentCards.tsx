@@ -22,11 +22,22 @@ const fingerSized = {
   '& .MuiButtonBase-root': { minHeight: FINGER, minWidth: FINGER },
   '& .MuiIconButton-root': { p: 1.5 },
   // the status menu: the whole 44 px opens it, the chip in the middle
-  '& .MuiInputBase-root .MuiSelect-select': { minHeight: FINGER, py: 0, display: 'flex', alignItems: 'center', boxSizing: 'border-box' },
+  '& .MuiInputBase-root .MuiSelect-select': {
+    minHeight: FINGER,
+    py: 0,
+    display: 'flex',
+    alignItems: 'center',
+    boxSizing: 'border-box',
+  },
   // the note: the field takes a tap anywhere in its 44 px, the text just above its underline
   '& .MuiInputBase-root .MuiInputBase-input:not(.MuiSelect-select)': { height: 24, pt: '12px', pb: '8px' },
   // a linked payment's label (it opens 對帳明細): a 44 px target, painted as the 24 px chip
-  '& .MuiChip-clickable': { height: FINGER, py: '10px', backgroundClip: 'content-box', borderRadius: `${FINGER / 2}px` },
+  '& .MuiChip-clickable': {
+    height: FINGER,
+    py: '10px',
+    backgroundClip: 'content-box',
+    borderRadius: `${FINGER / 2}px`,
+  },
 } as const;
 
 /**
@@ -34,7 +45,17 @@ const fingerSized = {
  * note change in place, 修改付款方式 opens a dialog, the row deletes after confirming; who submitted it and when; 確認入帳 in
  * one tap (with 復原) on a payment not yet credited.
  */
-export function PaymentCards({ canEdit, canDelete, storeName, empty }: { canEdit: boolean; canDelete: boolean; storeName: (id: number) => string | null; empty: React.ReactNode }) {
+export function PaymentCards({
+  canEdit,
+  canDelete,
+  storeName,
+  empty,
+}: {
+  canEdit: boolean;
+  canDelete: boolean;
+  storeName: (id: number) => string | null;
+  empty: React.ReactNode;
+}) {
   const { data, isPending } = useListContext<ListedPayment>();
   if (isPending || !data) return null;
   if (data.length === 0) return <>{empty}</>;
@@ -43,7 +64,10 @@ export function PaymentCards({ canEdit, canDelete, storeName, empty }: { canEdit
       {data.map((r) => (
         <Paper key={r.id} variant="outlined" sx={{ p: 1.25, ...fingerSized }} data-testid={`payment-card-${r.id}`}>
           <Box sx={{ display: 'flex', alignItems: 'baseline', gap: 1 }}>
-            <Typography sx={{ fontFamily: 'monospace', fontSize: '1.15rem', fontWeight: 600 }} aria-label={r.last_five ? P.lastFive : P.method}>
+            <Typography
+              sx={{ fontFamily: 'monospace', fontSize: '1.15rem', fontWeight: 600 }}
+              aria-label={r.last_five ? P.lastFive : P.method}
+            >
               {r.last_five || methodText(r)}
             </Typography>
             <Typography sx={{ ml: 'auto', fontWeight: 600 }} aria-label={paymentWords(r.method).amount}>
@@ -65,7 +89,8 @@ export function PaymentCards({ canEdit, canDelete, storeName, empty }: { canEdit
           </Box>
           <Box sx={{ display: 'flex', alignItems: 'center', gap: 1, mt: 1 }}>
             <Typography variant="caption" color="text.secondary" component="div" sx={{ flex: 1, minWidth: 0 }}>
-              {SOURCE_LABELS[r.source] ?? SOURCE_LABELS.staff} · {P.submitter} {r.created_by_username ?? '—'} · {formatTaipei(Date.parse(r.created_at))}
+              {SOURCE_LABELS[r.source] ?? SOURCE_LABELS.staff} · {P.submitter} {r.created_by_username ?? '—'} ·{' '}
+              {formatTaipei(Date.parse(r.created_at))}
             </Typography>
             {canEdit && <MethodCell record={r} editable icon />}
             {canEdit && <ConfirmCreditedButton record={r} />}

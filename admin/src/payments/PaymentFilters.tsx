@@ -9,10 +9,39 @@ import ChevronLeftIcon from '@mui/icons-material/ChevronLeft';
 import ChevronRightIcon from '@mui/icons-material/ChevronRight';
 import FilterAltOffIcon from '@mui/icons-material/FilterAltOff';
 import FilterListIcon from '@mui/icons-material/FilterList';
-import { Badge, Box, Button, Checkbox, Chip, Collapse, FormControlLabel, IconButton, MenuItem, Paper, Stack, Switch, TextField, Tooltip, Typography, useMediaQuery, type Theme } from '@mui/material';
+import {
+  Badge,
+  Box,
+  Button,
+  Checkbox,
+  Chip,
+  Collapse,
+  FormControlLabel,
+  IconButton,
+  MenuItem,
+  Paper,
+  Stack,
+  Switch,
+  TextField,
+  Tooltip,
+  Typography,
+  useMediaQuery,
+  type Theme,
+} from '@mui/material';
 import { useState } from 'react';
 import { useListContext, useStore } from 'react-admin';
-import { canStepForward, dateRangeText, stepDateRange, withSearch, isAdmin, storesInScope, STATUSES, SOURCES, SOURCE_LABELS, PAYMENT_METHODS } from '../../../core/browser';
+import {
+  canStepForward,
+  dateRangeText,
+  stepDateRange,
+  withSearch,
+  isAdmin,
+  storesInScope,
+  STATUSES,
+  SOURCES,
+  SOURCE_LABELS,
+  PAYMENT_METHODS,
+} from '../../../core/browser';
 import type { Me } from '../../../core/browser';
 import { DateRangeFields, useDateRangeDraft } from '../common/DateRangeFields';
 import { useStores } from '../common/useStores';
@@ -38,17 +67,26 @@ export function PaymentFilters({ me }: { me: Me }) {
 
   const set = (patch: Record<string, unknown>) => {
     const next = { ...filterValues, ...patch };
-    for (const k of Object.keys(next)) if (next[k] === '' || next[k] === undefined || (Array.isArray(next[k]) && next[k].length === 0)) delete next[k];
+    for (const k of Object.keys(next))
+      if (next[k] === '' || next[k] === undefined || (Array.isArray(next[k]) && next[k].length === 0)) delete next[k];
     setFilters(next, undefined, false);
   };
-  const toggleStore = (id: number) => set({ store_id: chosen.includes(id) ? chosen.filter((x) => x !== id) : [...chosen, id] });
+  const toggleStore = (id: number) =>
+    set({ store_id: chosen.includes(id) ? chosen.filter((x) => x !== id) : [...chosen, id] });
   const narrow = useMediaQuery((t: Theme) => t.breakpoints.down('sm'));
   const [open, setOpen] = useState(false);
   const [more] = useMoreFilters();
   // Filters other than the search box, for the badge on the phone's 篩選 button.
-  const folded = ['status', 'method', 'employee', 'source', 'paid_at_gte', 'paid_at_lte', 'store_id'].filter((k) => filterValues[k] !== undefined).length;
+  const folded = ['status', 'method', 'employee', 'source', 'paid_at_gte', 'paid_at_lte', 'store_id'].filter(
+    (k) => filterValues[k] !== undefined,
+  ).length;
   const clearButton = (
-    <Button size="small" startIcon={<FilterAltOffIcon />} onClick={() => setFilters({}, undefined, false)} sx={{ flexShrink: 0 }}>
+    <Button
+      size="small"
+      startIcon={<FilterAltOffIcon />}
+      onClick={() => setFilters({}, undefined, false)}
+      sx={{ flexShrink: 0 }}
+    >
       {P.clearFilters}
     </Button>
   );
@@ -65,13 +103,25 @@ export function PaymentFilters({ me }: { me: Me }) {
   // Which days the list shows: on a phone beside ‹ ›, where the folded date fields cannot say it.
   const days = dateRangeText(from, to);
   const scopeLine = (
-    <Typography variant="body2" sx={{ flex: '1 1 auto', textAlign: 'center', whiteSpace: 'nowrap', minWidth: 0 }} data-testid="filter-days">
+    <Typography
+      variant="body2"
+      sx={{ flex: '1 1 auto', textAlign: 'center', whiteSpace: 'nowrap', minWidth: 0 }}
+      data-testid="filter-days"
+    >
       {q ? (days ? P.searchedDays(days) : P.searchedAllDates) : days || P.allDates}
     </Typography>
   );
   const fields = (
     <>
-      <SelectFilter label={P.status} value={filterValues.status} onChange={(v) => set({ status: v })} all={P.allStatuses} options={STATUSES} width={110} testid="filter-status" />
+      <SelectFilter
+        label={P.status}
+        value={filterValues.status}
+        onChange={(v) => set({ status: v })}
+        all={P.allStatuses}
+        options={STATUSES}
+        width={110}
+        testid="filter-status"
+      />
       {!narrow && <DayStep days={-1} from={from} to={to} onStep={step} />}
       <DateRangeFields
         from={from ?? ''}
@@ -90,13 +140,37 @@ export function PaymentFilters({ me }: { me: Me }) {
   // everyday filters keep one line and twenty rows fit a 1280×800 screen; shown when one is set.
   const moreFields = (
     <>
-      <SelectFilter label={P.method} value={filterValues.method} onChange={(v) => set({ method: v })} all={P.allMethods} options={PAYMENT_METHODS} width={156} testid="filter-method" />
+      <SelectFilter
+        label={P.method}
+        value={filterValues.method}
+        onChange={(v) => set({ method: v })}
+        all={P.allMethods}
+        options={PAYMENT_METHODS}
+        width={156}
+        testid="filter-method"
+      />
       <FormControlLabel
-        control={<Checkbox size="small" checked={filterValues.employee === true} onChange={(e) => set({ employee: e.target.checked ? true : undefined })} data-testid="filter-employee" />}
+        control={
+          <Checkbox
+            size="small"
+            checked={filterValues.employee === true}
+            onChange={(e) => set({ employee: e.target.checked ? true : undefined })}
+            data-testid="filter-employee"
+          />
+        }
         label={P.employeeOnly}
         sx={{ mr: 0 }}
       />
-      <SelectFilter label={P.source} value={filterValues.source} onChange={(v) => set({ source: v })} all={P.allSources} options={SOURCES} text={(s) => SOURCE_LABELS[s]} width={110} testid="filter-source" />
+      <SelectFilter
+        label={P.source}
+        value={filterValues.source}
+        onChange={(v) => set({ source: v })}
+        all={P.allSources}
+        options={SOURCES}
+        text={(s) => SOURCE_LABELS[s]}
+        width={110}
+        testid="filter-source"
+      />
     </>
   );
   return (
@@ -104,12 +178,24 @@ export function PaymentFilters({ me }: { me: Me }) {
       <Stack direction="row" spacing={1} useFlexGap flexWrap="wrap" alignItems="center">
         <SearchBox value={q} onChange={(text) => setFilters(withSearch(filterValues, text), undefined, false)} />
         {typeof filterValues.received_gte === 'string' && (
-          <Chip size="small" label={P.receivedSince(filterValues.received_gte.replace('T', ' '))} onDelete={() => set({ received_gte: undefined })} data-testid="filter-received" />
+          <Chip
+            size="small"
+            label={P.receivedSince(filterValues.received_gte.replace('T', ' '))}
+            onDelete={() => set({ received_gte: undefined })}
+            data-testid="filter-received"
+          />
         )}
         {narrow ? (
           <>
             <Badge badgeContent={folded} color="primary">
-              <Button size="small" variant="outlined" startIcon={<FilterListIcon />} aria-expanded={open} onClick={() => setOpen(!open)} data-testid="filters-toggle">
+              <Button
+                size="small"
+                variant="outlined"
+                startIcon={<FilterListIcon />}
+                aria-expanded={open}
+                onClick={() => setOpen(!open)}
+                data-testid="filters-toggle"
+              >
                 {P.filters}
               </Button>
             </Badge>
@@ -128,7 +214,15 @@ export function PaymentFilters({ me }: { me: Me }) {
         )}
       </Stack>
       {!narrow && more && (
-        <Stack direction="row" spacing={1} useFlexGap flexWrap="wrap" alignItems="center" sx={{ pt: 1 }} data-testid="more-filter-fields">
+        <Stack
+          direction="row"
+          spacing={1}
+          useFlexGap
+          flexWrap="wrap"
+          alignItems="center"
+          sx={{ pt: 1 }}
+          data-testid="more-filter-fields"
+        >
           {moreFields}
         </Stack>
       )}
@@ -173,13 +267,21 @@ export function PaymentFilters({ me }: { me: Me }) {
           </Typography>
         </Box>
       )}
-
     </Paper>
   );
 }
 
 /** One filter chosen from a list (狀態, 付款方式, 來源): 全部… or one value, kept in the list's filter. */
-function SelectFilter<T extends string>(props: { label: string; value: unknown; onChange: (v: string) => void; all: string; options: readonly T[]; text?: (v: T) => string; width: number; testid: string }) {
+function SelectFilter<T extends string>(props: {
+  label: string;
+  value: unknown;
+  onChange: (v: string) => void;
+  all: string;
+  options: readonly T[];
+  text?: (v: T) => string;
+  width: number;
+  testid: string;
+}) {
   const { label, value, onChange, all, options, text, width, testid } = props;
   return (
     <TextField
@@ -205,11 +307,28 @@ function SelectFilter<T extends string>(props: { label: string; value: unknown; 
 }
 
 /** ‹ or ›: the dates moved a day (core's stepDateRange); › stops at today. */
-function DayStep({ days, from, to, onStep }: { days: -1 | 1; from?: string; to?: string; onStep: (days: number) => void }) {
+function DayStep({
+  days,
+  from,
+  to,
+  onStep,
+}: {
+  days: -1 | 1;
+  from?: string;
+  to?: string;
+  onStep: (days: number) => void;
+}) {
   const label = days < 0 ? P.dayBefore : P.dayAfter;
   const disabled = days > 0 && !canStepForward(from, to);
   const button = (
-    <IconButton size="small" aria-label={label} disabled={disabled} sx={{ p: { xs: 1, sm: 0.25 } }} onClick={() => onStep(days)} data-testid={days < 0 ? 'day-before' : 'day-after'}>
+    <IconButton
+      size="small"
+      aria-label={label}
+      disabled={disabled}
+      sx={{ p: { xs: 1, sm: 0.25 } }}
+      onClick={() => onStep(days)}
+      data-testid={days < 0 ? 'day-before' : 'day-after'}
+    >
       {days < 0 ? <ChevronLeftIcon /> : <ChevronRightIcon />}
     </IconButton>
   );

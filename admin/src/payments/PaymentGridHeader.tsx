@@ -1,6 +1,12 @@
 import { Checkbox, TableCell, TableHead, TableRow } from '@mui/material';
 import { Children, isValidElement, useCallback, type MouseEvent } from 'react';
-import { DatagridClasses, DatagridHeaderCell, useListContext, useTranslate, type DatagridHeaderProps } from 'react-admin';
+import {
+  DatagridClasses,
+  DatagridHeaderCell,
+  useListContext,
+  useTranslate,
+  type DatagridHeaderProps,
+} from 'react-admin';
 
 /**
  * The payments table's header: react-admin's, with a select-all checkbox that shows the
@@ -18,13 +24,22 @@ export function PaymentGridHeader({ children, className, hasBulkActions = false 
     (event: MouseEvent<HTMLElement>) => {
       event.stopPropagation();
       const field = event.currentTarget.dataset.field as string;
-      const order = sort?.field === field ? (sort.order === 'ASC' ? 'DESC' : 'ASC') : (event.currentTarget.dataset.order as 'ASC' | 'DESC');
+      const order =
+        sort?.field === field
+          ? sort.order === 'ASC'
+            ? 'DESC'
+            : 'ASC'
+          : (event.currentTarget.dataset.order as 'ASC' | 'DESC');
       setSort({ field, order });
     },
     [sort?.field, sort?.order, setSort],
   );
   const selectAll = (checked: boolean) =>
-    onSelect(checked ? [...selectedIds, ...pageIds.filter((id) => !selectedIds.includes(id))] : selectedIds.filter((id) => !pageIds.includes(id)));
+    onSelect(
+      checked
+        ? [...selectedIds, ...pageIds.filter((id) => !selectedIds.includes(id))]
+        : selectedIds.filter((id) => !pageIds.includes(id)),
+    );
 
   return (
     <TableHead className={[className, DatagridClasses.thead].filter(Boolean).join(' ')}>
@@ -39,7 +54,12 @@ export function PaymentGridHeader({ children, className, hasBulkActions = false 
               // Clicking a half-checked box selects the rest of the page, as Gmail and MUI's tables do.
               onChange={(e) => selectAll(e.target.checked || some)}
               onClick={(e) => e.stopPropagation()}
-              slotProps={{ input: { 'aria-label': translate('ra.action.select_all', { _: '全選' }), 'data-indeterminate': String(some) } as object }}
+              slotProps={{
+                input: {
+                  'aria-label': translate('ra.action.select_all', { _: '全選' }),
+                  'data-indeterminate': String(some),
+                } as object,
+              }}
             />
           </TableCell>
         )}

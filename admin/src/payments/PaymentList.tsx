@@ -5,8 +5,29 @@
  */
 import { Box, Button, Typography } from '@mui/material';
 import { useLayoutEffect, useMemo } from 'react';
-import { Datagrid, FunctionField, I18nContext, List, Loading, Pagination, TextField, useGetList, useI18nProvider, useListContext } from 'react-admin';
-import { dateRangeText, formatNTD, formatTaipei, gates, listWords, PAYMENTS_TABLE_STACK_TIMES_BELOW, scopeIsEmpty, storeLabel, SOURCE_LABELS } from '../../../core/browser';
+import {
+  Datagrid,
+  FunctionField,
+  I18nContext,
+  List,
+  Loading,
+  Pagination,
+  TextField,
+  useGetList,
+  useI18nProvider,
+  useListContext,
+} from 'react-admin';
+import {
+  dateRangeText,
+  formatNTD,
+  formatTaipei,
+  gates,
+  listWords,
+  PAYMENTS_TABLE_STACK_TIMES_BELOW,
+  scopeIsEmpty,
+  storeLabel,
+  SOURCE_LABELS,
+} from '../../../core/browser';
 import type { ListedPayment, Me, Payment } from '../../../core/browser';
 import { Forbidden, NoStoreNotice } from '../common/Forbidden';
 import { handOffFirstScreen } from '../providers/firstScreen';
@@ -40,7 +61,8 @@ export function PaymentList() {
   if (isPending) return <Loading />;
   if (!me || !gates.viewPayments(me)) return <ForbiddenNotice me={me} />;
   // No store at all: say so, as the form and the dashboard do, rather than 目前沒有任何匯款記錄.
-  if (scopeIsEmpty(me)) return <NoStoreNotice title={P.title} heading={P.noStoreTitle} message={P.noStore} testId="payments-no-store" />;
+  if (scopeIsEmpty(me))
+    return <NoStoreNotice title={P.title} heading={P.noStoreTitle} message={P.noStore} testId="payments-no-store" />;
   return <PaymentListView me={me} />;
 }
 
@@ -117,7 +139,15 @@ function PaymentGrid({ me, permanent }: { me: Me; permanent: Record<string, unkn
     const s = byId(id);
     return multi ? storeLabel(s) : (s?.name ?? storeLabel(s));
   };
-  if (narrow) return <PaymentCards canEdit={canEdit} canDelete={canDelete} storeName={storeName} empty={<EmptyState permanent={permanent} />} />;
+  if (narrow)
+    return (
+      <PaymentCards
+        canEdit={canEdit}
+        canDelete={canDelete}
+        storeName={storeName}
+        empty={<EmptyState permanent={permanent} />}
+      />
+    );
   const time = (iso: string) => formatTaipei(Date.parse(iso));
   // the spec's 匯款時間 and 匯款金額 when the list shows transfers only; 時間 and 金額 over takings in hand too
   const words = listWords(filterValues);
@@ -142,13 +172,25 @@ function PaymentGrid({ me, permanent }: { me: Me; permanent: Record<string, unkn
         // over the time (two lines in the row's 28 px), so every column fits beside 操作 and
         // none runs under it. Wider, each time keeps one line.
         [`@container (width < ${PAYMENTS_TABLE_STACK_TIMES_BELOW}px)`]: {
-          '& td.column-paid_at > *, & td.column-created_at > *': { display: 'block', width: 'min-content', whiteSpace: 'normal', fontSize: '0.8125rem', lineHeight: '13.5px' },
+          '& td.column-paid_at > *, & td.column-created_at > *': {
+            display: 'block',
+            width: 'min-content',
+            whiteSpace: 'normal',
+            fontSize: '0.8125rem',
+            lineHeight: '13.5px',
+          },
         },
         // the row's delete stays on the screen when the columns run past it (a laptop beside the menu)
         // (its header above the other headers, which stay at the top when the list scrolls)
         ...(canDelete
           ? {
-              '& td:last-of-type, & th:last-of-type': { position: 'sticky', right: 0, bgcolor: 'background.paper', zIndex: 1, boxShadow: '-1px 0 0 rgba(0,0,0,0.12)' },
+              '& td:last-of-type, & th:last-of-type': {
+                position: 'sticky',
+                right: 0,
+                bgcolor: 'background.paper',
+                zIndex: 1,
+                boxShadow: '-1px 0 0 rgba(0,0,0,0.12)',
+              },
               '& th:last-of-type': { zIndex: 3 },
             }
           : {}),
@@ -156,8 +198,17 @@ function PaymentGrid({ me, permanent }: { me: Me; permanent: Record<string, unkn
     >
       <TextField source="last_five" label={P.lastFiveColumn} sx={{ fontFamily: 'monospace', fontSize: '0.95rem' }} />
       <FunctionField source="paid_at" label={words.time} render={(r: Payment) => time(r.paid_at)} />
-      <FunctionField source="amount" label={words.amount} textAlign="right" render={(r: Payment) => formatNTD(r.amount)} />
-      <FunctionField source="method" label={P.method} render={(r: Payment) => <MethodCell record={r} editable={canEdit} compact />} />
+      <FunctionField
+        source="amount"
+        label={words.amount}
+        textAlign="right"
+        render={(r: Payment) => formatNTD(r.amount)}
+      />
+      <FunctionField
+        source="method"
+        label={P.method}
+        render={(r: Payment) => <MethodCell record={r} editable={canEdit} compact />}
+      />
       {stores.length > 0 && (
         <FunctionField
           source="store_id"
@@ -177,8 +228,18 @@ function PaymentGrid({ me, permanent }: { me: Me; permanent: Record<string, unkn
           </>
         )}
       />
-      <FunctionField source="note" label={P.note} sortable={false} render={(r: Payment) => <NoteCell record={r} editable={canEdit} fullWidth />} />
-      <FunctionField source="source" label={P.source} sortable={false} render={(r: Payment) => SOURCE_LABELS[r.source] ?? SOURCE_LABELS.staff} />
+      <FunctionField
+        source="note"
+        label={P.note}
+        sortable={false}
+        render={(r: Payment) => <NoteCell record={r} editable={canEdit} fullWidth />}
+      />
+      <FunctionField
+        source="source"
+        label={P.source}
+        sortable={false}
+        render={(r: Payment) => SOURCE_LABELS[r.source] ?? SOURCE_LABELS.staff}
+      />
       <FunctionField
         source="created_by_username"
         label={P.submitter}
@@ -187,7 +248,9 @@ function PaymentGrid({ me, permanent }: { me: Me; permanent: Record<string, unkn
         render={(r: ListedPayment) => <Clipped text={r.created_by_username ?? '—'} width="5em" />}
       />
       <FunctionField source="created_at" label={P.createdAt} render={(r: Payment) => time(r.created_at)} />
-      {canDelete && <FunctionField label={P.actions} sortable={false} render={(r: Payment) => <DeletePaymentButton record={r} />} />}
+      {canDelete && (
+        <FunctionField label={P.actions} sortable={false} render={(r: Payment) => <DeletePaymentButton record={r} />} />
+      )}
     </Datagrid>
   );
 }
@@ -195,7 +258,11 @@ function PaymentGrid({ me, permanent }: { me: Me; permanent: Record<string, unkn
 /** Text cut to `width` with an ellipsis, the whole of it on hover (a long store name, a long username). */
 function Clipped({ text, width }: { text: string | null; width: string }) {
   return (
-    <Box component="span" title={text ?? undefined} sx={{ display: 'block', maxWidth: width, overflow: 'hidden', textOverflow: 'ellipsis' }}>
+    <Box
+      component="span"
+      title={text ?? undefined}
+      sx={{ display: 'block', maxWidth: width, overflow: 'hidden', textOverflow: 'ellipsis' }}
+    >
       {text}
     </Box>
   );
@@ -211,7 +278,9 @@ function PaymentPagination() {
     () => ({
       ...i18n,
       translate: (key: string, options?: Record<string, unknown>) =>
-        key === 'ra.navigation.page_range_info' ? P.pageRange(Number(options?.offsetBegin), Number(options?.offsetEnd)) : i18n.translate(key, options),
+        key === 'ra.navigation.page_range_info'
+          ? P.pageRange(Number(options?.offsetBegin), Number(options?.offsetEnd))
+          : i18n.translate(key, options),
     }),
     [i18n],
   );
@@ -231,7 +300,10 @@ function EmptyState({ permanent }: { permanent: Record<string, unknown> }) {
   const { isPending: listPending, filterValues, setFilters } = useListContext();
   if (isPending || listPending) return <Typography sx={{ p: 3 }}>{P.loading}</Typography>;
   const q = typeof filterValues.q === 'string' ? filterValues.q : '';
-  const days = dateRangeText(filterValues.paid_at_gte as string | undefined, filterValues.paid_at_lte as string | undefined);
+  const days = dateRangeText(
+    filterValues.paid_at_gte as string | undefined,
+    filterValues.paid_at_lte as string | undefined,
+  );
   const text = !all ? P.emptyAll : q ? (days ? P.emptySearchIn(q, days) : P.emptySearchAll(q)) : P.emptyFiltered;
   return (
     <Box sx={{ p: 3, textAlign: 'center' }}>

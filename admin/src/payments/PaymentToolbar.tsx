@@ -52,19 +52,37 @@ export function PaymentToolbar({ me, permanent }: { me: Me; permanent: Record<st
     <Stack direction="row" spacing={1} useFlexGap flexWrap="wrap" sx={{ py: 1 }} data-testid="payment-toolbar">
       {gates.managePayments(me) && (
         <>
-          <Button size="small" variant="outlined" startIcon={<DownloadIcon />} disabled={busy} onClick={() => run(() => dataProvider.downloadSample())}>
+          <Button
+            size="small"
+            variant="outlined"
+            startIcon={<DownloadIcon />}
+            disabled={busy}
+            onClick={() => run(() => dataProvider.downloadSample())}
+          >
             {P.downloadSample}
           </Button>
           <Button size="small" variant="contained" startIcon={<UploadFileIcon />} onClick={() => setImporting(true)}>
             {P.importExcel}
           </Button>
-          <Button size="small" variant="outlined" startIcon={<FileDownloadIcon />} disabled={busy} onClick={() => run(() => dataProvider.exportPayments({}))}>
+          <Button
+            size="small"
+            variant="outlined"
+            startIcon={<FileDownloadIcon />}
+            disabled={busy}
+            onClick={() => run(() => dataProvider.exportPayments({}))}
+          >
             {P.exportAll}
           </Button>
         </>
       )}
       {gates.exportFiltered(me) && (
-        <Button size="small" variant="outlined" startIcon={<FileDownloadIcon />} disabled={busy} onClick={() => run(() => dataProvider.exportPayments(filtered()))}>
+        <Button
+          size="small"
+          variant="outlined"
+          startIcon={<FileDownloadIcon />}
+          disabled={busy}
+          onClick={() => run(() => dataProvider.exportPayments(filtered()))}
+        >
           {P.exportFiltered(total ?? 0)}
         </Button>
       )}
@@ -94,7 +112,12 @@ function CountLine({ permanent }: { permanent: Record<string, unknown> }) {
   const { total } = useListContext();
   const { total: all } = useGetList('payments', countParams(permanent));
   return (
-    <Typography variant="body2" color="text.secondary" sx={{ ml: 'auto', alignSelf: 'center', whiteSpace: 'nowrap' }} data-testid="count-line">
+    <Typography
+      variant="body2"
+      color="text.secondary"
+      sx={{ ml: 'auto', alignSelf: 'center', whiteSpace: 'nowrap' }}
+      data-testid="count-line"
+    >
       {P.countLine(total ?? 0, all ?? 0)}
     </Typography>
   );

@@ -30,7 +30,13 @@ export function SearchBox({ value, onChange }: { value: string; onChange: (q: st
       sx={{ width: { xs: 'auto', sm: 170 }, flex: { xs: '1 1 100%', sm: '0 0 auto' } }}
       slotProps={{
         htmlInput: { 'aria-label': P.search, 'data-testid': 'filter-search' },
-        input: { startAdornment: <InputAdornment position="start"><SearchIcon fontSize="small" /></InputAdornment> },
+        input: {
+          startAdornment: (
+            <InputAdornment position="start">
+              <SearchIcon fontSize="small" />
+            </InputAdornment>
+          ),
+        },
       }}
     />
   );

@@ -15,14 +15,27 @@ import { useInlineSave } from './useInlineSave';
  * the label opens 對帳明細: the line it was linked to.
  * Compact, so a desktop row stays one line high.
  */
-export function StatusCell({ record, editable }: { record: Payment & { bank_line_id?: number | null }; editable: boolean }) {
+export function StatusCell({
+  record,
+  editable,
+}: {
+  record: Payment & { bank_line_id?: number | null };
+  editable: boolean;
+}) {
   const [save, isPending] = useInlineSave(record);
   const [showLine, setShowLine] = useState(false);
   useHoldLayout(showLine);
   if (!editable || !statusChangeable(record)) {
     const lineId = record.bank_line_id ?? null;
     if (lineId === null) {
-      return <Chip size="small" color={STATUS_COLORS[record.status]} label={record.status} data-testid={editable ? `status-${record.id}` : undefined} />;
+      return (
+        <Chip
+          size="small"
+          color={STATUS_COLORS[record.status]}
+          label={record.status}
+          data-testid={editable ? `status-${record.id}` : undefined}
+        />
+      );
     }
     // linked to a bank line: the label opens 對帳明細 (which line, as the statement wrote it)
     return (

@@ -13,14 +13,21 @@ import { RECONCILE_UI as R } from '../messages';
  * as the 對帳 decision it undoes).
  * `compact` (the desk's dense table): the words alone, no taller than the row's 28 px, as 確認入帳.
  */
-export function UnlinkButton({ record, compact = false }: { record: Payment & { bank_line_id?: number | null }; compact?: boolean }) {
+export function UnlinkButton({
+  record,
+  compact = false,
+}: {
+  record: Payment & { bank_line_id?: number | null };
+  compact?: boolean;
+}) {
   const [open, setOpen] = useState(false);
   const [busy, setBusy] = useState(false);
   useHoldLayout(open);
   const notify = useNotify();
   const refresh = useRefresh();
   const { me } = useMe();
-  if (record.bank_line_id === null || record.bank_line_id === undefined || !me || !gates.confirmPayments(me)) return null;
+  if (record.bank_line_id === null || record.bank_line_id === undefined || !me || !gates.confirmPayments(me))
+    return null;
   async function unlink() {
     setBusy(true);
     try {
@@ -36,7 +43,13 @@ export function UnlinkButton({ record, compact = false }: { record: Payment & { 
   }
   return (
     <>
-      <Button size="small" startIcon={compact ? undefined : <LinkOffIcon />} onClick={() => setOpen(true)} data-testid={`unlink-${record.uuid}`} sx={{ whiteSpace: 'nowrap', flexShrink: 0, ...(compact && { py: 0, px: 0.75, minWidth: 0, lineHeight: 1.5 }) }}>
+      <Button
+        size="small"
+        startIcon={compact ? undefined : <LinkOffIcon />}
+        onClick={() => setOpen(true)}
+        data-testid={`unlink-${record.uuid}`}
+        sx={{ whiteSpace: 'nowrap', flexShrink: 0, ...(compact && { py: 0, px: 0.75, minWidth: 0, lineHeight: 1.5 }) }}
+      >
         {R.unlink}
       </Button>
       <Dialog open={open} onClose={() => setOpen(false)}>

@@ -6,7 +6,16 @@
  * stays as it was, and catches up when it closes.
  */
 import { useCardsLayout } from '../common/useCardsLayout';
-import { createContext, useContext, useEffect, useRef, useState, type Dispatch, type ReactNode, type SetStateAction } from 'react';
+import {
+  createContext,
+  useContext,
+  useEffect,
+  useRef,
+  useState,
+  type Dispatch,
+  type ReactNode,
+  type SetStateAction,
+} from 'react';
 
 const Hold = createContext<{ held: number; setHeld: Dispatch<SetStateAction<number>> } | null>(null);
 

@@ -17,4 +17,7 @@ export function permanentFilter(me: Me, selectedStore: number | null, multi: boo
 }
 
 /** The count line's call: every payment the user may see here (shown versus total). */
-export const countParams = (permanent: Record<string, unknown>) => ({ pagination: { page: 1, perPage: 1 }, filter: permanent });
+export const countParams = (permanent: Record<string, unknown>) => ({
+  pagination: { page: 1, perPage: 1 },
+  filter: permanent,
+});

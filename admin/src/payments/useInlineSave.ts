@@ -9,7 +9,9 @@ import { serverMessage } from '../serverError';
  * puts the old value back. Pessimistic: the row shows the new value only once it is stored,
  * and the list is read again, since a filter may no longer hold the row.
  */
-export function useInlineSave(record: Payment): [(data: Partial<Pick<Payment, 'status' | 'note'>>, onFailed?: () => void) => void, boolean] {
+export function useInlineSave(
+  record: Payment,
+): [(data: Partial<Pick<Payment, 'status' | 'note'>>, onFailed?: () => void) => void, boolean] {
   const [update, { isPending }] = useUpdate();
   const notify = useNotify();
   const refresh = useRefresh();

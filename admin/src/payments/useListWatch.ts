@@ -26,7 +26,10 @@ export function useListWatch(permanent: Record<string, unknown>) {
   }, [data, total, page, isPending]);
 
   useEffect(() => {
-    const { filter, sort: order } = JSON.parse(key) as { filter: Record<string, unknown>; sort: { field: string; order: 'ASC' | 'DESC' } };
+    const { filter, sort: order } = JSON.parse(key) as {
+      filter: Record<string, unknown>;
+      sort: { field: string; order: 'ASC' | 'DESC' };
+    };
     let timer: ReturnType<typeof setTimeout> | undefined;
     let stopped = false;
     const visible = () => document.visibilityState === 'visible';
@@ -38,7 +41,11 @@ export function useListWatch(permanent: Record<string, unknown>) {
       if (stopped || !visible()) return;
       if (!undoPending()) {
         try {
-          const { data, total } = await dataProvider.getList('payments', { pagination: { page: 1, perPage: 1 }, sort: order, filter });
+          const { data, total } = await dataProvider.getList('payments', {
+            pagination: { page: 1, perPage: 1 },
+            sort: order,
+            filter,
+          });
           const now = signature(total, data[0]);
           if (seen.current !== null && now !== seen.current && !stopped && !undoPending()) refreshRef.current();
           seen.current = now;

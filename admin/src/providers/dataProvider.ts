@@ -3,7 +3,14 @@
  * the spec that are not plain REST: batch delete, bulk import, statistics, files.
  */
 import simpleRestProvider from 'ra-data-simple-rest';
-import { fetchUtils, HttpError, type DataProvider, type GetListParams, type GetListResult, type RaRecord } from 'react-admin';
+import {
+  fetchUtils,
+  HttpError,
+  type DataProvider,
+  type GetListParams,
+  type GetListResult,
+  type RaRecord,
+} from 'react-admin';
 import { ERROR_CODES_HEADER } from '../../../core/browser';
 import type { ImportRow, ImportResult, LinkFlood, StatsCharts, StatsSummary } from '../../../core/browser';
 import { API_BASE, TIMEOUT_MS } from '../config';
@@ -17,7 +24,12 @@ export const httpClient = (url: string, options: fetchUtils.Options = {}) => {
   // every error answer then names its code and details (core/errors.ts)
   const headers = new Headers(options.headers ?? { Accept: 'application/json' });
   headers.set(ERROR_CODES_HEADER, '1');
-  return fetchUtils.fetchJson(url, { ...options, headers, credentials: 'same-origin', signal: AbortSignal.timeout(TIMEOUT_MS) });
+  return fetchUtils.fetchJson(url, {
+    ...options,
+    headers,
+    credentials: 'same-origin',
+    signal: AbortSignal.timeout(TIMEOUT_MS),
+  });
 };
 
 const rest = simpleRestProvider(API_BASE, httpClient);
@@ -32,7 +44,11 @@ const EARLY_MS = 10_000;
 /** The call's identity: resource, page, sort and filter (keys in a fixed order), not its signal or meta. */
 export function listKey(resource: string, params: Partial<GetListParams>): string {
   const filter = params.filter ?? {};
-  const canonical = Object.fromEntries(Object.keys(filter).sort().map((k) => [k, filter[k]]));
+  const canonical = Object.fromEntries(
+    Object.keys(filter)
+      .sort()
+      .map((k) => [k, filter[k]]),
+  );
   const p = params.pagination ?? { page: 1, perPage: 25 };
   const s = params.sort ?? { field: 'id', order: 'DESC' };
   return JSON.stringify([resource, p.page, p.perPage, s.field, s.order, canonical]);
@@ -40,7 +56,12 @@ export function listKey(resource: string, params: Partial<GetListParams>): strin
 
 /** Starts `getList(resource, params)` now, for the page to pick up when it asks the same (react-admin's defaults filled in as useGetList does). */
 export function getListEarly(resource: string, params: Partial<GetListParams>): void {
-  const full = { pagination: { page: 1, perPage: 25 }, sort: { field: 'id', order: 'DESC' }, filter: {}, ...params } as GetListParams;
+  const full = {
+    pagination: { page: 1, perPage: 25 },
+    sort: { field: 'id', order: 'DESC' },
+    filter: {},
+    ...params,
+  } as GetListParams;
   const answer = rest.getList(resource, full);
   answer.catch(() => undefined); // the page's own call reports a failure
   early.set(listKey(resource, full), { at: Date.now(), answer });
@@ -48,7 +69,12 @@ export function getListEarly(resource: string, params: Partial<GetListParams>): 
 
 /** An answer already at hand (the server's first screen), for the page's identical call. */
 export function seedListEarly(resource: string, params: Partial<GetListParams>, result: GetListResult): void {
-  const full = { pagination: { page: 1, perPage: 25 }, sort: { field: 'id', order: 'DESC' }, filter: {}, ...params } as GetListParams;
+  const full = {
+    pagination: { page: 1, perPage: 25 },
+    sort: { field: 'id', order: 'DESC' },
+    filter: {},
+    ...params,
+  } as GetListParams;
   early.set(listKey(resource, full), { at: Date.now(), answer: Promise.resolve(result) });
 }
 
@@ -95,7 +121,9 @@ export const dataProvider = {
     const key = listKey(resource, params);
     const hit = early.get(key);
     early.delete(key);
-    return (hit && Date.now() - hit.at < EARLY_MS ? hit.answer : rest.getList(resource, params)) as Promise<GetListResult<R>>;
+    return (hit && Date.now() - hit.at < EARLY_MS ? hit.answer : rest.getList(resource, params)) as Promise<
+      GetListResult<R>
+    >;
   },
   /** The spec's batch delete: one `DELETE /payments` with the uuids. */
   async deleteMany(resource, params) {
@@ -154,7 +182,12 @@ export const dataProvider = {
     const q = new URLSearchParams({ filename: file.name, store_id: storeId === null ? '' : String(storeId) });
     if (account.trim()) q.set('account', account.trim());
     try {
-      return (await api<{ statement: ImportedStatement }>('POST', `/reconcile/statements?${q}`, undefined, { bytes: file, timeoutMs: TIMEOUT_MS * 6 })).statement;
+      return (
+        await api<{ statement: ImportedStatement }>('POST', `/reconcile/statements?${q}`, undefined, {
+          bytes: file,
+          timeoutMs: TIMEOUT_MS * 6,
+        })
+      ).statement;
     } catch (err) {
       const first = err instanceof ApiError ? err.body?.errors?.[0]?.message : undefined;
       throw first && err instanceof ApiError ? new ApiError(err.status, first, err.body) : err;
@@ -173,7 +206,10 @@ export const dataProvider = {
   },
   /** Unconfirmed reports a credit could be linked to by hand, its amount and nearest time first. */
   reportsForLine(line: number, q: string) {
-    return api<{ line: BankLine; reports: LinkedPayment[] }>('GET', `/reconcile/lines/${line}/reports?${new URLSearchParams({ q })}`);
+    return api<{ line: BankLine; reports: LinkedPayment[] }>(
+      'GET',
+      `/reconcile/lines/${line}/reports?${new URLSearchParams({ q })}`,
+    );
   },
   markUnpaid(payments: string[]) {
     return api<{ marked: number }>('POST', '/reconcile/unpaid', { payments });
@@ -183,7 +219,10 @@ export const dataProvider = {
   },
   /** 已記住的付款人 in the caller's stores (one store, or all they see), latest first. */
   listPayers(storeId: number | null) {
-    const q = new URLSearchParams({ sort: JSON.stringify(['learned_at', 'DESC']), range: JSON.stringify([0, PAYERS_SHOWN - 1]) });
+    const q = new URLSearchParams({
+      sort: JSON.stringify(['learned_at', 'DESC']),
+      range: JSON.stringify([0, PAYERS_SHOWN - 1]),
+    });
     if (storeId !== null) q.set('filter', JSON.stringify({ store_id: storeId }));
     return api<RememberedPayer[]>('GET', `/reconcile/payers?${q}`);
   },

@@ -16,7 +16,15 @@ import { getQuery, type GetListParams, type SortPayload } from 'react-admin';
 import { gates, MENU_COOKIE, scopeIsEmpty, type Me } from '../../../core/browser';
 import { ADMIN_PATH, LOGIN_PATH } from '../config';
 import { STORES_PARAMS } from '../common/useStores';
-import { countParams, MULTI_STORE_KEY, PAYMENTS_PER_PAGE, PAYMENTS_SORT, paymentsFilterDefaults, permanentFilter, SELECTED_STORE_KEY } from '../payments/listParams';
+import {
+  countParams,
+  MULTI_STORE_KEY,
+  PAYMENTS_PER_PAGE,
+  PAYMENTS_SORT,
+  paymentsFilterDefaults,
+  permanentFilter,
+  SELECTED_STORE_KEY,
+} from '../payments/listParams';
 import { getListEarly, listKey, seedListEarly } from './dataProvider';
 import { loadMe, seedMe } from './me';
 import { store } from './store';
@@ -35,7 +43,11 @@ function queryFromLocation(search: string): Record<string, unknown> {
 }
 
 /** The list's call and the count line's for `user`, as the list will ask them (react-admin's own getQuery); `defaults`: the dates are the list's default days. */
-function firstPageParams(user: Me, path: string, search: string): { list: GetListParams; count: GetListParams; defaults: boolean; multi: boolean } {
+function firstPageParams(
+  user: Me,
+  path: string,
+  search: string,
+): { list: GetListParams; count: GetListParams; defaults: boolean; multi: boolean } {
   const multi = Boolean(store.getItem<boolean>(MULTI_STORE_KEY, false));
   const permanent = permanentFilter(user, store.getItem<number | null>(SELECTED_STORE_KEY, null) ?? null, multi);
   const filterDefaultValues = paymentsFilterDefaults();
@@ -47,7 +59,11 @@ function firstPageParams(user: Me, path: string, search: string): { list: GetLis
     perPage: PAYMENTS_PER_PAGE,
   });
   return {
-    list: { pagination: { page: query.page, perPage: query.perPage }, sort: { field: query.sort, order: query.order }, filter: { ...query.filter, ...permanent } },
+    list: {
+      pagination: { page: query.page, perPage: query.perPage },
+      sort: { field: query.sort, order: query.order },
+      filter: { ...query.filter, ...permanent },
+    },
     count: countParams(permanent) as GetListParams,
     defaults: query.filter === filterDefaultValues,
     multi,
@@ -110,9 +126,14 @@ export function startFirstScreen(location: Pick<Location, 'pathname' | 'search'>
   if (!drawn) handOffFirstScreen();
   if (path.startsWith(LOGIN_PATH)) return;
   if (drawn) {
-    const p = gates.viewPayments(drawn.me) && !scopeIsEmpty(drawn.me) ? firstPageParams(drawn.me, path, location.search) : null;
+    const p =
+      gates.viewPayments(drawn.me) && !scopeIsEmpty(drawn.me) ? firstPageParams(drawn.me, path, location.search) : null;
     // the server drew what the list will ask for: its answers are the list's (no second call, the same rows)
-    if (p && listKey('payments', p.list) === listKey('payments', drawn.list.params) && listKey('payments', p.count) === listKey('payments', drawn.count.params)) {
+    if (
+      p &&
+      listKey('payments', p.list) === listKey('payments', drawn.list.params) &&
+      listKey('payments', p.count) === listKey('payments', drawn.count.params)
+    ) {
       seedMe(drawn.me);
       seedListEarly('stores', drawn.stores.params, { data: drawn.stores.data, total: drawn.stores.total });
       seedListEarly('payments', drawn.list.params, { data: drawn.list.data, total: drawn.list.total });

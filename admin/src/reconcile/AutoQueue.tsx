@@ -7,7 +7,13 @@ import { PaymentFacts } from './PaymentFacts';
 import type { Proposals } from './types';
 
 /** 建議入帳: every confident pair ticked; confirm all at once, or untick some first. */
-export function AutoQueue({ items, onConfirm }: { items: Proposals['auto']; onConfirm: (pairs: Array<{ payment: string; line: number }>) => void }) {
+export function AutoQueue({
+  items,
+  onConfirm,
+}: {
+  items: Proposals['auto'];
+  onConfirm: (pairs: Array<{ payment: string; line: number }>) => void;
+}) {
   const [unticked, setUnticked] = useState<Set<string>>(new Set());
   const chosen = items.filter((a) => !unticked.has(a.payment.uuid));
   // one tick draws one card again, not the 200 of a month's page (each took the phone a second)
@@ -25,7 +31,9 @@ export function AutoQueue({ items, onConfirm }: { items: Proposals['auto']; onCo
   return (
     <Box>
       {/* stays in sight below the app bar while the list scrolls by (a long list on a phone) */}
-      <Box sx={{ position: 'sticky', top: { xs: 56, sm: 64 }, zIndex: 2, bgcolor: 'background.default', py: 0.5, mb: 0.5 }}>
+      <Box
+        sx={{ position: 'sticky', top: { xs: 56, sm: 64 }, zIndex: 2, bgcolor: 'background.default', py: 0.5, mb: 0.5 }}
+      >
         <Button
           variant="contained"
           color="success"
@@ -45,12 +53,27 @@ export function AutoQueue({ items, onConfirm }: { items: Proposals['auto']; onCo
   );
 }
 
-const AutoItem = memo(function AutoItem({ item: a, checked, onToggle }: { item: Proposals['auto'][number]; checked: boolean; onToggle: (uuid: string) => void }) {
+const AutoItem = memo(function AutoItem({
+  item: a,
+  checked,
+  onToggle,
+}: {
+  item: Proposals['auto'][number];
+  checked: boolean;
+  onToggle: (uuid: string) => void;
+}) {
   return (
     <Card variant="outlined" data-testid="auto-item">
       <CardContent sx={{ display: 'flex', gap: 1, alignItems: 'flex-start', p: 1, '&:last-child': { pb: 1 } }}>
-        <Checkbox checked={checked} onChange={() => onToggle(a.payment.uuid)} inputProps={{ 'aria-label': `${a.payment.last_five} ${a.payment.amount}` }} sx={{ p: 0.5 }} />
-        <Box sx={{ display: 'grid', gridTemplateColumns: { xs: '1fr', md: '1fr auto 1fr' }, gap: 1, flex: 1, minWidth: 0 }}>
+        <Checkbox
+          checked={checked}
+          onChange={() => onToggle(a.payment.uuid)}
+          inputProps={{ 'aria-label': `${a.payment.last_five} ${a.payment.amount}` }}
+          sx={{ p: 0.5 }}
+        />
+        <Box
+          sx={{ display: 'grid', gridTemplateColumns: { xs: '1fr', md: '1fr auto 1fr' }, gap: 1, flex: 1, minWidth: 0 }}
+        >
           <PaymentFacts payment={a.payment} />
           <Digits five={a.payment.last_five} digits={a.line.digits} />
           <LineFacts line={a.line} />

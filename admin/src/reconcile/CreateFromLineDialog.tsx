@@ -1,6 +1,13 @@
 import { MenuItem, TextField, Typography } from '@mui/material';
 import { useState, type FormEvent } from 'react';
-import { checkLastFive, lastFiveShown, NOTE_MAX_LENGTH, storeLabel, storesInScope, type Me } from '../../../core/browser';
+import {
+  checkLastFive,
+  lastFiveShown,
+  NOTE_MAX_LENGTH,
+  storeLabel,
+  storesInScope,
+  type Me,
+} from '../../../core/browser';
 import { FormDialog } from '../common/FormDialog';
 import { useStores } from '../common/useStores';
 import { RECONCILE_UI as R, UI } from '../messages';
@@ -15,14 +22,27 @@ export interface NewFromLine {
 }
 
 /** What the bank wrote about who paid and why: the note a payment made from the line starts with. */
-const noteOf = (line: BankLine) => [line.summary, line.counterparty || line.payer, line.note].filter(Boolean).join(' ').slice(0, NOTE_MAX_LENGTH);
+const noteOf = (line: BankLine) =>
+  [line.summary, line.counterparty || line.payer, line.note].filter(Boolean).join(' ').slice(0, NOTE_MAX_LENGTH);
 
 /**
  * 建立匯款記錄 from a credit no report explains: the store (the statement's own when it is one
  * store's; else one the user reaches, the page's store first), the last five (the bank's when it
  * shows five, else asked for) and a note. Nothing is sent here: the page holds it behind 復原.
  */
-export function CreateFromLineDialog({ line, me, storeId, onClose, onCreate }: { line: BankLine; me: Me; storeId: number | null; onClose: () => void; onCreate: (v: NewFromLine) => void }) {
+export function CreateFromLineDialog({
+  line,
+  me,
+  storeId,
+  onClose,
+  onCreate,
+}: {
+  line: BankLine;
+  me: Me;
+  storeId: number | null;
+  onClose: () => void;
+  onCreate: (v: NewFromLine) => void;
+}) {
   const { stores } = useStores();
   const choices = line.store_id !== null ? stores.filter((s) => s.id === line.store_id) : storesInScope(me, stores);
   const only = choices.length === 1 ? choices[0].id : null;
@@ -34,14 +54,25 @@ export function CreateFromLineDialog({ line, me, storeId, onClose, onCreate }: {
 
   const submit = (e: FormEvent) => {
     e.preventDefault();
-    const found = { store: store === '' ? R.storeRequired : undefined, five: shown ? undefined : (checkLastFive(five) ?? undefined) };
+    const found = {
+      store: store === '' ? R.storeRequired : undefined,
+      five: shown ? undefined : (checkLastFive(five) ?? undefined),
+    };
     setErrors(found);
     if (found.store || found.five || store === '') return;
     onCreate({ line: line.id, store_id: store, ...(shown ? {} : { last_five: five.trim() }), note: note.trim() });
   };
 
   return (
-    <FormDialog open id="create-from-line" title={R.createFromLine} onClose={onClose} action={{ busy: false, failure: null }} labels={{ action: R.createFromLine, busy: R.creating }} onSubmit={submit}>
+    <FormDialog
+      open
+      id="create-from-line"
+      title={R.createFromLine}
+      onClose={onClose}
+      action={{ busy: false, failure: null }}
+      labels={{ action: R.createFromLine, busy: R.creating }}
+      onSubmit={submit}
+    >
       <Typography variant="body2" color="text.secondary">
         {R.createFromLineHint}
       </Typography>
@@ -72,9 +103,19 @@ export function CreateFromLineDialog({ line, me, storeId, onClose, onCreate }: {
         required={!shown}
         error={!!errors.five}
         helperText={errors.five ?? (shown ? undefined : R.lastFiveAsk)}
-        slotProps={{ input: { readOnly: !!shown }, htmlInput: { inputMode: 'numeric', maxLength: 5, 'data-testid': 'create-last-five' } }}
+        slotProps={{
+          input: { readOnly: !!shown },
+          htmlInput: { inputMode: 'numeric', maxLength: 5, 'data-testid': 'create-last-five' },
+        }}
       />
-      <TextField size="small" label={R.createNote} value={note} onChange={(e) => setNote(e.target.value)} multiline slotProps={{ htmlInput: { maxLength: NOTE_MAX_LENGTH, 'data-testid': 'create-note' } }} />
+      <TextField
+        size="small"
+        label={R.createNote}
+        value={note}
+        onChange={(e) => setNote(e.target.value)}
+        multiline
+        slotProps={{ htmlInput: { maxLength: NOTE_MAX_LENGTH, 'data-testid': 'create-note' } }}
+      />
     </FormDialog>
   );
 }

@@ -21,7 +21,11 @@ export function GroupQueue({ items }: { items: Proposals['suggestions'] }) {
         const paid = g.payments.reduce((t, p) => t + p.amount, 0);
         const credited = g.lines.reduce((t, l) => t + l.amount, 0);
         return (
-          <Card variant="outlined" key={`${g.payments.map((p) => p.uuid).join()}|${g.lines.map((l) => l.id).join()}`} data-testid="group-item">
+          <Card
+            variant="outlined"
+            key={`${g.payments.map((p) => p.uuid).join()}|${g.lines.map((l) => l.id).join()}`}
+            data-testid="group-item"
+          >
             <CardContent sx={{ p: 1.5, '&:last-child': { pb: 1.5 } }}>
               <Box sx={{ display: 'grid', gridTemplateColumns: { xs: '1fr', md: '1fr 1fr' }, gap: 1.5 }}>
                 <Box sx={{ minWidth: 0 }}>

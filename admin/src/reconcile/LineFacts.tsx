@@ -9,12 +9,17 @@ export function LineFacts({ line }: { line: BankLine }) {
   return (
     <Box sx={{ minWidth: 0, overflowWrap: 'anywhere' }}>
       <Typography variant="body2" sx={{ fontWeight: 600 }}>
-        {line.has_time ? formatTaipei(at) : `${formatTaipei(at, { dateOnly: true })}${R.dateOnly}`}　{formatNTD(line.amount)}
+        {line.has_time ? formatTaipei(at) : `${formatTaipei(at, { dateOnly: true })}${R.dateOnly}`}　
+        {formatNTD(line.amount)}
       </Typography>
       <Typography variant="body2" color="text.secondary" sx={{ display: 'flex', flexWrap: 'wrap', columnGap: 1.5 }}>
         {/* each fact on one piece: a narrow screen breaks between facts, never inside 備註 */}
         <Fact label={R.summary} value={line.summary || '—'} />
-        {line.counterparty || !line.payer ? <Fact label={R.counterparty} value={line.counterparty || '—'} /> : <Fact label={R.payerOnLine} value={line.payer} />}
+        {line.counterparty || !line.payer ? (
+          <Fact label={R.counterparty} value={line.counterparty || '—'} />
+        ) : (
+          <Fact label={R.payerOnLine} value={line.payer} />
+        )}
         {line.note && <Fact label={R.note} value={line.note} />}
       </Typography>
       <Typography variant="caption" color="text.secondary">
@@ -28,7 +33,9 @@ export function LineFacts({ line }: { line: BankLine }) {
 function Fact({ label, value }: { label: string; value: string }) {
   return (
     <Box component="span" sx={{ minWidth: 0 }}>
-      <Box component="span" sx={{ whiteSpace: 'nowrap' }}>{label}：</Box>
+      <Box component="span" sx={{ whiteSpace: 'nowrap' }}>
+        {label}：
+      </Box>
       {value}
     </Box>
   );

@@ -14,11 +14,22 @@ import type { BankLine } from './types';
  * confirmation of the pair (the page holds it behind 復原). A report of another amount is shown,
  * so the accountant sees why it is not offered, but cannot be chosen (a link pays its own amount).
  */
-export function LinkReportDialog({ line, onClose, onLink }: { line: BankLine; onClose: () => void; onLink: (payment: string) => void }) {
+export function LinkReportDialog({
+  line,
+  onClose,
+  onLink,
+}: {
+  line: BankLine;
+  onClose: () => void;
+  onLink: (payment: string) => void;
+}) {
   const [search, setSearch] = useState('');
   const q = useDeferredValue(search.trim());
   const [chosen, setChosen] = useState('');
-  const found = useQuery({ queryKey: ['reconcile', 'reports-for-line', line.id, q], queryFn: () => dataProvider.reportsForLine(line.id, q) });
+  const found = useQuery({
+    queryKey: ['reconcile', 'reports-for-line', line.id, q],
+    queryFn: () => dataProvider.reportsForLine(line.id, q),
+  });
   const reports = found.data?.reports ?? [];
 
   return (
@@ -40,7 +51,14 @@ export function LinkReportDialog({ line, onClose, onLink }: { line: BankLine; on
         {R.linkHint}
       </Typography>
       <LineFacts line={line} />
-      <TextField size="small" type="search" label={R.linkSearch} value={search} onChange={(e) => setSearch(e.target.value)} slotProps={{ htmlInput: { 'data-testid': 'link-search' } }} />
+      <TextField
+        size="small"
+        type="search"
+        label={R.linkSearch}
+        value={search}
+        onChange={(e) => setSearch(e.target.value)}
+        slotProps={{ htmlInput: { 'data-testid': 'link-search' } }}
+      />
       {found.isFetching && <LinearProgress aria-label={R.linkLoading} />}
       {found.isSuccess && reports.length === 0 && <Alert severity="info">{R.linkNone}</Alert>}
       <RadioGroup aria-label={R.linkReports} value={chosen} onChange={(e) => setChosen(e.target.value)} sx={{ gap: 1 }}>

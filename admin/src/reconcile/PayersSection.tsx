@@ -3,7 +3,19 @@
  * sees (the server filters by scope), each forgettable after a confirmation. One card a payer,
  * wrapping, so it reads on a phone as on a desk.
  */
-import { Alert, Box, Button, Chip, Dialog, DialogActions, DialogContent, DialogContentText, Paper, Stack, Typography } from '@mui/material';
+import {
+  Alert,
+  Box,
+  Button,
+  Chip,
+  Dialog,
+  DialogActions,
+  DialogContent,
+  DialogContentText,
+  Paper,
+  Stack,
+  Typography,
+} from '@mui/material';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useNotify } from 'react-admin';
@@ -14,7 +26,10 @@ import { dataProvider, PAYERS_SHOWN } from '../providers/dataProvider';
 import type { RememberedPayer } from './types';
 
 export function PayersSection({ storeId, canForget }: { storeId: number | null; canForget: boolean }) {
-  const payers = useQuery({ queryKey: ['reconcile', 'payers', storeId], queryFn: () => dataProvider.listPayers(storeId) });
+  const payers = useQuery({
+    queryKey: ['reconcile', 'payers', storeId],
+    queryFn: () => dataProvider.listPayers(storeId),
+  });
   const { byId } = useStores();
   const [asked, setAsked] = useState<RememberedPayer | null>(null);
   const [busy, setBusy] = useState(false);
@@ -44,11 +59,21 @@ export function PayersSection({ storeId, canForget }: { storeId: number | null; 
       <Typography variant="body2" color="text.secondary" sx={{ mb: 1 }}>
         {R.payersHint}
       </Typography>
-      {payers.isError && <Alert severity="error">{R.payersLoadFailed}：{payers.error instanceof Error ? payers.error.message : ''}</Alert>}
+      {payers.isError && (
+        <Alert severity="error">
+          {R.payersLoadFailed}：{payers.error instanceof Error ? payers.error.message : ''}
+        </Alert>
+      )}
       {payers.isSuccess && rows.length === 0 && <Typography color="text.secondary">{R.payersEmpty}</Typography>}
       <Stack spacing={1} component="ul" sx={{ listStyle: 'none', p: 0, m: 0 }}>
         {rows.map((p) => (
-          <Paper key={p.id} variant="outlined" component="li" sx={{ p: 1, display: 'flex', flexWrap: 'wrap', gap: 1, alignItems: 'center' }} data-testid={`payer-${p.id}`}>
+          <Paper
+            key={p.id}
+            variant="outlined"
+            component="li"
+            sx={{ p: 1, display: 'flex', flexWrap: 'wrap', gap: 1, alignItems: 'center' }}
+            data-testid={`payer-${p.id}`}
+          >
             <Box sx={{ flex: '1 1 240px', minWidth: 0 }}>
               <Typography variant="body2" sx={{ fontWeight: 600, fontFamily: 'monospace', overflowWrap: 'anywhere' }}>
                 <Box component="span" sx={{ fontFamily: 'inherit', fontWeight: 400, color: 'text.secondary' }}>
@@ -57,15 +82,27 @@ export function PayersSection({ storeId, canForget }: { storeId: number | null; 
                 {p.payer}
               </Typography>
               <Typography variant="body2">
-                {R.lastFive}：<Box component="span" sx={{ fontFamily: 'monospace', fontWeight: 600 }}>{p.last_five}</Box>
+                {R.lastFive}：
+                <Box component="span" sx={{ fontFamily: 'monospace', fontWeight: 600 }}>
+                  {p.last_five}
+                </Box>
               </Typography>
               <Typography variant="caption" color="text.secondary" component="p">
-                {R.learnedAt}：{formatTaipei(Date.parse(p.learned_at))}　{R.learnedBy(p.learned_by === 'auto', p.learned_by_username)}
+                {R.learnedAt}：{formatTaipei(Date.parse(p.learned_at))}　
+                {R.learnedBy(p.learned_by === 'auto', p.learned_by_username)}
               </Typography>
             </Box>
             <Chip size="small" label={storeLabel(byId(p.store_id))} />
             {canForget && (
-              <Button size="small" color="error" variant="outlined" onClick={() => setAsked(p)} disabled={busy} data-testid={`forget-${p.id}`} aria-label={`${R.forget} ${p.payer}`}>
+              <Button
+                size="small"
+                color="error"
+                variant="outlined"
+                onClick={() => setAsked(p)}
+                disabled={busy}
+                data-testid={`forget-${p.id}`}
+                aria-label={`${R.forget} ${p.payer}`}
+              >
                 {R.forget}
               </Button>
             )}
@@ -83,7 +120,13 @@ export function PayersSection({ storeId, canForget }: { storeId: number | null; 
         </DialogContent>
         <DialogActions>
           <Button onClick={() => setAsked(null)}>{R.cancel}</Button>
-          <Button color="error" variant="contained" disabled={busy} onClick={() => asked && forget(asked)} data-testid="forget-confirm">
+          <Button
+            color="error"
+            variant="contained"
+            disabled={busy}
+            onClick={() => asked && forget(asked)}
+            data-testid="forget-confirm"
+          >
             {R.forget}
           </Button>
         </DialogActions>

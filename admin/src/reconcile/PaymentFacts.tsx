@@ -13,8 +13,13 @@ export function PaymentFacts({ payment }: { payment: LinkedPayment }) {
         {formatTaipei(Date.parse(payment.paid_at))}　{formatNTD(payment.amount)}
       </Typography>
       <Typography variant="body2" color="text.secondary">
-        {R.lastFive}：<Box component="span" sx={{ fontFamily: 'monospace' }}>{payment.last_five}</Box>　{R.store}：{storeLabel(byId(payment.store_id))}
-        {payment.note ? `　${R.note}：${payment.note}` : ''}　{R.status}：<span data-testid="payment-status">{payment.status}</span>
+        {R.lastFive}：
+        <Box component="span" sx={{ fontFamily: 'monospace' }}>
+          {payment.last_five}
+        </Box>
+        　{R.store}：{storeLabel(byId(payment.store_id))}
+        {payment.note ? `　${R.note}：${payment.note}` : ''}　{R.status}：
+        <span data-testid="payment-status">{payment.status}</span>
       </Typography>
     </Box>
   );

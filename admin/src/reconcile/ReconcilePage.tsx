@@ -9,7 +9,16 @@ import { Alert, Badge, Box, Button, LinearProgress, Paper, Stack, Typography } f
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useCallback, useMemo, useState, type ReactNode } from 'react';
 import { Loading, Title, useAddUndoableMutation, useNotify } from 'react-admin';
-import { canAccess, canSwitchStores, storeScope, storesInScope, statementPeriod, defaultDateRange, EMPTY_REASON_TEXT, mayMakePaymentOf } from '../../../core/browser';
+import {
+  canAccess,
+  canSwitchStores,
+  storeScope,
+  storesInScope,
+  statementPeriod,
+  defaultDateRange,
+  EMPTY_REASON_TEXT,
+  mayMakePaymentOf,
+} from '../../../core/browser';
 import type { Me } from '../../../core/browser';
 import { DateRangeFields } from '../common/DateRangeFields';
 import { Forbidden } from '../common/Forbidden';
@@ -59,7 +68,11 @@ function ReconcileView({ me }: { me: Me }) {
   const addUndoable = useAddUndoableMutation();
   const client = useQueryClient();
   const key = ['reconcile', 'proposals', from, to, storeId];
-  const proposals = useQuery({ queryKey: key, queryFn: () => dataProvider.reconcileProposals(from, to, storeId), enabled: !!from && !!to });
+  const proposals = useQuery({
+    queryKey: key,
+    queryFn: () => dataProvider.reconcileProposals(from, to, storeId),
+    enabled: !!from && !!to,
+  });
   const refetch = useCallback(() => client.invalidateQueries({ queryKey: ['reconcile'] }), [client]);
 
   const hold = useCallback(
@@ -80,27 +93,30 @@ function ReconcileView({ me }: { me: Me }) {
    * 確認入帳 for a whole queue, is taken back with one tap. Sent, the queues are read again.
    */
   // the same functions from one drawing to the next: a card nothing happened to is not drawn again
-  const decide = useCallback((payments: string[], lines: number[], message: string, send: () => Promise<unknown>) => {
-    hold(payments, lines, true);
-    const end = beginUndoable();
-    addUndoable(async ({ isUndo }) => {
-      if (isUndo) {
-        end();
-        hold(payments, lines, false);
-        return;
-      }
-      try {
-        await send();
-      } catch (e) {
-        notify(e instanceof Error && e.message ? e.message : R.confirmFailed, { type: 'error' });
-      } finally {
-        end();
-        await refetch();
-        hold(payments, lines, false);
-      }
-    });
-    notify(message, { type: 'info', undoable: true, autoHideDuration: UNDO_MS });
-  }, [addUndoable, hold, notify, refetch]);
+  const decide = useCallback(
+    (payments: string[], lines: number[], message: string, send: () => Promise<unknown>) => {
+      hold(payments, lines, true);
+      const end = beginUndoable();
+      addUndoable(async ({ isUndo }) => {
+        if (isUndo) {
+          end();
+          hold(payments, lines, false);
+          return;
+        }
+        try {
+          await send();
+        } catch (e) {
+          notify(e instanceof Error && e.message ? e.message : R.confirmFailed, { type: 'error' });
+        } finally {
+          end();
+          await refetch();
+          hold(payments, lines, false);
+        }
+      });
+      notify(message, { type: 'info', undoable: true, autoHideDuration: UNDO_MS });
+    },
+    [addUndoable, hold, notify, refetch],
+  );
   const onConfirm = useCallback(
     (pairs: Array<{ payment: string; line: number }>) =>
       decide(
@@ -111,7 +127,10 @@ function ReconcileView({ me }: { me: Me }) {
       ),
     [decide],
   );
-  const onUnpaid = useCallback((payments: string[]) => decide(payments, [], R.marked(payments.length), () => dataProvider.markUnpaid(payments)), [decide]);
+  const onUnpaid = useCallback(
+    (payments: string[]) => decide(payments, [], R.marked(payments.length), () => dataProvider.markUnpaid(payments)),
+    [decide],
+  );
   // a credit nobody reported: made a payment, or linked to a report found by hand, behind the same 復原
   const [acting, setActing] = useState<{ line: BankLine; action: 'create' | 'link' } | null>(null);
   const onAct = useCallback((line: BankLine, action: 'create' | 'link') => setActing({ line, action }), []);
@@ -136,7 +155,11 @@ function ReconcileView({ me }: { me: Me }) {
   return (
     <Box sx={{ py: { xs: 1, sm: 2 }, px: { xs: 0.5, sm: 1 }, maxWidth: 1200 }} data-testid="reconcile">
       <Title title={R.title} />
-      <Typography variant="h5" component="h1" sx={{ fontWeight: 600, mb: 1.5, fontSize: { xs: '1.25rem', sm: '1.5rem' } }}>
+      <Typography
+        variant="h5"
+        component="h1"
+        sx={{ fontWeight: 600, mb: 1.5, fontSize: { xs: '1.25rem', sm: '1.5rem' } }}
+      >
         {R.title}
       </Typography>
       {canImport && (
@@ -187,16 +210,52 @@ function ReconcileView({ me }: { me: Me }) {
       )}
       {data && (
         <Stack spacing={3}>
-          <Section title={R.autoTitle} hint={R.autoHint} shown={data.auto.length} total={total?.auto} testid="queue-auto">
-            {canDecide ? <AutoQueue key={JSON.stringify(key)} items={data.auto} onConfirm={onConfirm} /> : <ReadOnly n={data.auto.length} />}
+          <Section
+            title={R.autoTitle}
+            hint={R.autoHint}
+            shown={data.auto.length}
+            total={total?.auto}
+            testid="queue-auto"
+          >
+            {canDecide ? (
+              <AutoQueue key={JSON.stringify(key)} items={data.auto} onConfirm={onConfirm} />
+            ) : (
+              <ReadOnly n={data.auto.length} />
+            )}
           </Section>
-          <Section title={R.reviewTitle} hint={R.reviewHint} shown={data.review.length} total={total?.review} testid="queue-review">
-            {canDecide ? <ReviewQueue items={data.review} onConfirm={onConfirm} onUnpaid={onUnpaid} /> : <ReadOnly n={data.review.length} />}
+          <Section
+            title={R.reviewTitle}
+            hint={R.reviewHint}
+            shown={data.review.length}
+            total={total?.review}
+            testid="queue-review"
+          >
+            {canDecide ? (
+              <ReviewQueue items={data.review} onConfirm={onConfirm} onUnpaid={onUnpaid} />
+            ) : (
+              <ReadOnly n={data.review.length} />
+            )}
           </Section>
-          <Section title={R.unpaidTitle} hint={R.unpaidSectionHint} shown={data.unpaid.length} total={total?.unpaid} testid="queue-unpaid">
-            {canDecide ? <UnpaidQueue items={data.unpaid} onConfirm={onConfirm} onUnpaid={onUnpaid} /> : <ReadOnly n={data.unpaid.length} />}
+          <Section
+            title={R.unpaidTitle}
+            hint={R.unpaidSectionHint}
+            shown={data.unpaid.length}
+            total={total?.unpaid}
+            testid="queue-unpaid"
+          >
+            {canDecide ? (
+              <UnpaidQueue items={data.unpaid} onConfirm={onConfirm} onUnpaid={onUnpaid} />
+            ) : (
+              <ReadOnly n={data.unpaid.length} />
+            )}
           </Section>
-          <Section title={R.groupsTitle} hint={R.groupsHint} shown={data.suggestions.length} total={total?.suggestions} testid="queue-groups">
+          <Section
+            title={R.groupsTitle}
+            hint={R.groupsHint}
+            shown={data.suggestions.length}
+            total={total?.suggestions}
+            testid="queue-groups"
+          >
             <GroupQueue items={data.suggestions} />
           </Section>
           <Section
@@ -206,12 +265,32 @@ function ReconcileView({ me }: { me: Me }) {
             total={total && total.unreported + total.reviewLines}
             testid="queue-unreported"
           >
-            <UnreportedQueue items={data.unreported} open={data.reviewLines} onConfirm={canDecide ? onConfirm : null} onAct={canDecide ? onAct : null} mayCreate={(line) => mayMakePaymentOf(me, line)} />
+            <UnreportedQueue
+              items={data.unreported}
+              open={data.reviewLines}
+              onConfirm={canDecide ? onConfirm : null}
+              onAct={canDecide ? onAct : null}
+              mayCreate={(line) => mayMakePaymentOf(me, line)}
+            />
           </Section>
         </Stack>
       )}
-      {acting?.action === 'create' && <CreateFromLineDialog line={acting.line} me={me} storeId={storeId} onClose={() => setActing(null)} onCreate={onCreate} />}
-      {acting?.action === 'link' && <LinkReportDialog line={acting.line} onClose={() => setActing(null)} onLink={(payment) => onLink(acting.line.id, payment)} />}
+      {acting?.action === 'create' && (
+        <CreateFromLineDialog
+          line={acting.line}
+          me={me}
+          storeId={storeId}
+          onClose={() => setActing(null)}
+          onCreate={onCreate}
+        />
+      )}
+      {acting?.action === 'link' && (
+        <LinkReportDialog
+          line={acting.line}
+          onClose={() => setActing(null)}
+          onLink={(payment) => onLink(acting.line.id, payment)}
+        />
+      )}
       {canAccess(me, 'reconcile', 'payers') && (
         <Paper variant="outlined" sx={{ p: 1.5, mt: 3 }}>
           <PayersSection storeId={storeId} canForget={canDecide} />
@@ -226,7 +305,21 @@ function ReadOnly({ n }: { n: number }) {
 }
 
 /** `shown`: the items on this page; `total`: how many the queue has in all (the API pages them). */
-function Section({ title, hint, shown, total, testid, children }: { title: string; hint: string; shown: number; total?: number; testid: string; children: ReactNode }) {
+function Section({
+  title,
+  hint,
+  shown,
+  total,
+  testid,
+  children,
+}: {
+  title: string;
+  hint: string;
+  shown: number;
+  total?: number;
+  testid: string;
+  children: ReactNode;
+}) {
   const count = total ?? shown;
   return (
     <Box component="section" data-testid={testid}>
@@ -236,7 +329,11 @@ function Section({ title, hint, shown, total, testid, children }: { title: strin
         color="primary"
         max={99999}
         showZero
-        sx={{ alignItems: 'center', gap: 1, '& .MuiBadge-badge': { position: 'static', transform: 'none', transformOrigin: 'unset' } }}
+        sx={{
+          alignItems: 'center',
+          gap: 1,
+          '& .MuiBadge-badge': { position: 'static', transform: 'none', transformOrigin: 'unset' },
+        }}
       >
         <Typography variant="h6" component="h2">
           {title}

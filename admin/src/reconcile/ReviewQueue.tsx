@@ -42,7 +42,15 @@ const ReviewCard = memo(function ReviewCard({ item, onConfirm, onUnpaid }: { ite
   const [pick, setPick] = useState<string>(() => firstChoice(item.payment.last_five, item.candidates));
   return (
     <Card variant="outlined" data-testid="review-item">
-      <CardContent sx={{ display: 'grid', gridTemplateColumns: { xs: '1fr', md: 'minmax(0, 1fr) minmax(0, 2fr)' }, gap: 1.5, p: 1.5, '&:last-child': { pb: 1.5 } }}>
+      <CardContent
+        sx={{
+          display: 'grid',
+          gridTemplateColumns: { xs: '1fr', md: 'minmax(0, 1fr) minmax(0, 2fr)' },
+          gap: 1.5,
+          p: 1.5,
+          '&:last-child': { pb: 1.5 },
+        }}
+      >
         <Box>
           <Typography variant="overline">{R.report}</Typography>
           <PaymentFacts payment={item.payment} />
@@ -56,7 +64,12 @@ const ReviewCard = memo(function ReviewCard({ item, onConfirm, onUnpaid }: { ite
                 value={String(c.line.id)}
                 control={<Radio size="small" />}
                 data-testid="review-candidate"
-                sx={{ alignItems: 'flex-start', mx: 0, mb: 1, '& .MuiFormControlLabel-label': { minWidth: 0, flex: 1 } }}
+                sx={{
+                  alignItems: 'flex-start',
+                  mx: 0,
+                  mb: 1,
+                  '& .MuiFormControlLabel-label': { minWidth: 0, flex: 1 },
+                }}
                 label={
                   <Box sx={{ display: 'flex', flexWrap: 'wrap', gap: 1, alignItems: 'flex-start' }}>
                     <Digits five={item.payment.last_five} digits={c.line.digits} />
@@ -77,7 +90,11 @@ const ReviewCard = memo(function ReviewCard({ item, onConfirm, onUnpaid }: { ite
             size="small"
             color={pick === NONE ? 'error' : 'primary'}
             disabled={pick === ''}
-            onClick={() => (pick === NONE ? onUnpaid([item.payment.uuid]) : onConfirm([{ payment: item.payment.uuid, line: Number(pick) }]))}
+            onClick={() =>
+              pick === NONE
+                ? onUnpaid([item.payment.uuid])
+                : onConfirm([{ payment: item.payment.uuid, line: Number(pick) }])
+            }
             data-testid="review-decide"
           >
             {pick === NONE ? R.markUnpaid : R.confirmOne}
@@ -91,7 +108,15 @@ const ReviewCard = memo(function ReviewCard({ item, onConfirm, onUnpaid }: { ite
 const UnpaidCard = memo(function UnpaidCard({ payment, onUnpaid }: { payment: LinkedPayment } & Actions) {
   return (
     <Card variant="outlined" data-testid="unpaid-item" sx={{ borderColor: 'warning.main' }}>
-      <CardContent sx={{ display: 'grid', gridTemplateColumns: { xs: '1fr', md: 'minmax(0, 1fr) minmax(0, 2fr)' }, gap: 1.5, p: 1.5, '&:last-child': { pb: 1.5 } }}>
+      <CardContent
+        sx={{
+          display: 'grid',
+          gridTemplateColumns: { xs: '1fr', md: 'minmax(0, 1fr) minmax(0, 2fr)' },
+          gap: 1.5,
+          p: 1.5,
+          '&:last-child': { pb: 1.5 },
+        }}
+      >
         <Box>
           <Typography variant="overline">{R.report}</Typography>
           <PaymentFacts payment={payment} />
@@ -100,7 +125,13 @@ const UnpaidCard = memo(function UnpaidCard({ payment, onUnpaid }: { payment: Li
           <Typography variant="body2" sx={{ mb: 1 }}>
             {R.noCandidate}：{R.unpaidHint}
           </Typography>
-          <Button variant="outlined" size="small" color="error" onClick={() => onUnpaid([payment.uuid])} data-testid="unpaid-mark">
+          <Button
+            variant="outlined"
+            size="small"
+            color="error"
+            onClick={() => onUnpaid([payment.uuid])}
+            data-testid="unpaid-mark"
+          >
             {R.markUnpaid}
           </Button>
         </Box>

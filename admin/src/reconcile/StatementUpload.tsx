@@ -13,7 +13,15 @@ import type { ImportedStatement } from './types';
  * user sees several stores but none is chosen, `choices` lists them and one must be picked first.
  * A one-store user is never asked.
  */
-export function StatementUpload({ storeId, choices, onImported }: { storeId: number | null; choices: StoreRecord[] | null; onImported: (s: ImportedStatement) => void }) {
+export function StatementUpload({
+  storeId,
+  choices,
+  onImported,
+}: {
+  storeId: number | null;
+  choices: StoreRecord[] | null;
+  onImported: (s: ImportedStatement) => void;
+}) {
   const input = useRef<HTMLInputElement>(null);
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
@@ -42,7 +50,12 @@ export function StatementUpload({ storeId, choices, onImported }: { storeId: num
 
   return (
     <Box>
-      <Stack direction={{ xs: 'column', sm: 'row' }} spacing={1} useFlexGap sx={{ mb: 1.5, flexWrap: 'wrap', alignItems: { sm: 'flex-start' } }}>
+      <Stack
+        direction={{ xs: 'column', sm: 'row' }}
+        spacing={1}
+        useFlexGap
+        sx={{ mb: 1.5, flexWrap: 'wrap', alignItems: { sm: 'flex-start' } }}
+      >
         {choices && (
           <TextField
             select
@@ -68,18 +81,38 @@ export function StatementUpload({ storeId, choices, onImported }: { storeId: num
           value={account}
           onChange={(e) => setAccount(e.target.value)}
           helperText={R.accountHint}
-          slotProps={{ htmlInput: { maxLength: MAX_ACCOUNT_LENGTH, inputMode: 'text', autoComplete: 'off', 'data-testid': 'statement-account' } }}
+          slotProps={{
+            htmlInput: {
+              maxLength: MAX_ACCOUNT_LENGTH,
+              inputMode: 'text',
+              autoComplete: 'off',
+              'data-testid': 'statement-account',
+            },
+          }}
           sx={{ width: { xs: '100%', sm: 320 } }}
         />
       </Stack>
       <Stack direction={{ xs: 'column', sm: 'row' }} spacing={1} sx={{ alignItems: { sm: 'center' } }}>
-        <Button variant="contained" startIcon={<UploadFileIcon />} disabled={busy || mustChoose} onClick={() => input.current?.click()} data-testid="statement-upload">
+        <Button
+          variant="contained"
+          startIcon={<UploadFileIcon />}
+          disabled={busy || mustChoose}
+          onClick={() => input.current?.click()}
+          data-testid="statement-upload"
+        >
           {busy ? R.uploading : R.upload}
         </Button>
         <Typography variant="body2" color="text.secondary">
           {R.uploadHint}
         </Typography>
-        <input ref={input} type="file" hidden accept=".csv,.xls,.xlsx" data-testid="statement-file" onChange={(e) => pick(e.target.files?.[0])} />
+        <input
+          ref={input}
+          type="file"
+          hidden
+          accept=".csv,.xls,.xlsx"
+          data-testid="statement-file"
+          onChange={(e) => pick(e.target.files?.[0])}
+        />
       </Stack>
       {error && (
         <Alert severity="error" sx={{ mt: 1 }} data-testid="statement-error">
@@ -97,9 +130,14 @@ export function StatementUpload({ storeId, choices, onImported }: { storeId: num
             </Typography>
             <Typography variant="body2">{R.lines(statement.lines, statement.credits)}</Typography>
             <Typography variant="body2">
-              {R.period}：{statement.from?.replaceAll('-', '/') ?? '—'} ～ {statement.to?.replaceAll('-', '/') ?? '—'}　{R.encoding}：{statementEncodingLabel(statement.encoding)}
+              {R.period}：{statement.from?.replaceAll('-', '/') ?? '—'} ～ {statement.to?.replaceAll('-', '/') ?? '—'}　
+              {R.encoding}：{statementEncodingLabel(statement.encoding)}
             </Typography>
-            <Typography variant="body2" color={statement.balance_breaks ? 'error' : 'text.primary'} data-testid="statement-breaks">
+            <Typography
+              variant="body2"
+              color={statement.balance_breaks ? 'error' : 'text.primary'}
+              data-testid="statement-breaks"
+            >
               {R.balanceBreaks(statement.balance_breaks)}
             </Typography>
             {statement.skipped_rows > 0 && (

@@ -53,7 +53,11 @@ export function UnreportedQueue({ items, open, onConfirm, onAct, mayCreate }: Pr
                     </Typography>
                   </Box>
                   {onConfirm && (
-                    <Button size="small" variant="outlined" onClick={() => onConfirm([{ payment: c.payment.uuid, line: o.line.id }])}>
+                    <Button
+                      size="small"
+                      variant="outlined"
+                      onClick={() => onConfirm([{ payment: c.payment.uuid, line: o.line.id }])}
+                    >
                       {R.confirmOne}
                     </Button>
                   )}
@@ -69,16 +73,36 @@ export function UnreportedQueue({ items, open, onConfirm, onAct, mayCreate }: Pr
 }
 
 /** The two things to do with a credit nobody reported; the label names the credit for a screen reader. */
-function LineActions({ line, onAct, mayCreate }: { line: BankLine; onAct: NonNullable<Props['onAct']>; mayCreate: boolean }) {
+function LineActions({
+  line,
+  onAct,
+  mayCreate,
+}: {
+  line: BankLine;
+  onAct: NonNullable<Props['onAct']>;
+  mayCreate: boolean;
+}) {
   const which = `${formatTaipei(Date.parse(line.at), { dateOnly: !line.has_time })} ${formatNTD(line.amount)}`;
   return (
     <Stack direction="row" spacing={1} useFlexGap sx={{ mt: 1, flexWrap: 'wrap', alignItems: 'center' }}>
       {mayCreate ? (
-        <Button size="small" variant="outlined" onClick={() => onAct(line, 'create')} aria-label={`${R.createFromLine}：${which}`} data-testid="line-create">
+        <Button
+          size="small"
+          variant="outlined"
+          onClick={() => onAct(line, 'create')}
+          aria-label={`${R.createFromLine}：${which}`}
+          data-testid="line-create"
+        >
           {R.createFromLine}
         </Button>
       ) : null}
-      <Button size="small" variant="outlined" onClick={() => onAct(line, 'link')} aria-label={`${R.linkToReport}：${which}`} data-testid="line-link">
+      <Button
+        size="small"
+        variant="outlined"
+        onClick={() => onAct(line, 'link')}
+        aria-label={`${R.linkToReport}：${which}`}
+        data-testid="line-link"
+      >
         {R.linkToReport}
       </Button>
       {mayCreate ? null : (

@@ -9,7 +9,10 @@ export const NONE = 'none';
  * chosen, so that one hurried click never confirms a line whose digits say it is someone else's.
  * '' is "nothing chosen yet"; NONE when there is no candidate at all.
  */
-export function firstChoice(lastFive: string, candidates: ReadonlyArray<{ line: { id: number; digits: string } }>): string {
+export function firstChoice(
+  lastFive: string,
+  candidates: ReadonlyArray<{ line: { id: number; digits: string } }>,
+): string {
   const first = candidates[0];
   if (!first) return NONE;
   return compareDigits(lastFive, first.line.digits).verdict === 'different' ? '' : String(first.line.id);

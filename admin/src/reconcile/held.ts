@@ -20,10 +20,16 @@ export function withoutHeld(data: Proposals, held: Held): Proposals {
   const auto = data.auto.filter((a) => !p(a.payment.uuid) && !l(a.line.id));
   const review = data.review
     .filter((r) => !p(r.payment.uuid))
-    .map((r) => (r.candidates.some((c) => l(c.line.id)) ? { ...r, candidates: r.candidates.filter((c) => !l(c.line.id)) } : r));
+    .map((r) =>
+      r.candidates.some((c) => l(c.line.id)) ? { ...r, candidates: r.candidates.filter((c) => !l(c.line.id)) } : r,
+    );
   const reviewLines = data.reviewLines
     .filter((o) => !l(o.line.id))
-    .map((o) => (o.candidates.some((c) => p(c.payment.uuid)) ? { ...o, candidates: o.candidates.filter((c) => !p(c.payment.uuid)) } : o))
+    .map((o) =>
+      o.candidates.some((c) => p(c.payment.uuid))
+        ? { ...o, candidates: o.candidates.filter((c) => !p(c.payment.uuid)) }
+        : o,
+    )
     .filter((o) => o.candidates.length > 0);
   const unpaid = data.unpaid.filter((u) => !p(u.payment.uuid));
   const unreported = data.unreported.filter((u) => !l(u.line.id));

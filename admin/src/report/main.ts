@@ -17,7 +17,21 @@
  * answers with the first report's tracking number (200) instead of storing it twice or asking
  * 您可能已經回報過. A changed field is another report, with a new key.
  */
-import { CLIENT_KEY_BYTES, HONEYPOT_FIELD, MSG, NOTE_MAX_LENGTH, PUBLIC_PAGE_PREFIX, formatNTD, formatTaipei, isLinkToken, isTrackingNumber, paidAtNeedsConfirm, paymentTexts, validatePayment, type PublicStatus } from '../../../core/browser.js';
+import {
+  CLIENT_KEY_BYTES,
+  HONEYPOT_FIELD,
+  MSG,
+  NOTE_MAX_LENGTH,
+  PUBLIC_PAGE_PREFIX,
+  formatNTD,
+  formatTaipei,
+  isLinkToken,
+  isTrackingNumber,
+  paidAtNeedsConfirm,
+  paymentTexts,
+  validatePayment,
+  type PublicStatus,
+} from '../../../core/browser.js';
 import { REPORT_TEXT as T } from './texts.js';
 
 const app = document.getElementById('app') as HTMLElement;
@@ -43,19 +57,23 @@ function call(method: string, path: string, body?: unknown, late?: (a: Answer) =
     fetch(`/api/public${path}`, {
       method,
       credentials: 'omit',
-      headers: body === undefined ? { 'Remit-Error-Codes': '1' } : { 'content-type': 'application/json', 'Remit-Error-Codes': '1' },
+      headers:
+        body === undefined
+          ? { 'Remit-Error-Codes': '1' }
+          : { 'content-type': 'application/json', 'Remit-Error-Codes': '1' },
       body: body === undefined ? undefined : JSON.stringify(body),
     })
       .then(
-        (res) => res.text().then((text) => {
-          let parsed: unknown = null;
-          try {
-            parsed = text ? JSON.parse(text) : null;
-          } catch (e) {
-            parsed = null;
-          }
-          return { status: res.status, body: parsed };
-        }),
+        (res) =>
+          res.text().then((text) => {
+            let parsed: unknown = null;
+            try {
+              parsed = text ? JSON.parse(text) : null;
+            } catch (e) {
+              parsed = null;
+            }
+            return { status: res.status, body: parsed };
+          }),
         () => ({ status: 0, body: null }),
       )
       .then((a) => {
@@ -138,17 +156,35 @@ function reportPage(token: string, storeName: string): void {
   document.title = `${storeName}｜${T.title}`;
   const notice = h('div', { role: 'alert' });
   const fields: Record<string, { input: HTMLInputElement | HTMLTextAreaElement; error: HTMLElement }> = {};
-  const field = (name: string, label: string, input: HTMLInputElement | HTMLTextAreaElement, hint?: string, after?: HTMLElement) => {
+  const field = (
+    name: string,
+    label: string,
+    input: HTMLInputElement | HTMLTextAreaElement,
+    hint?: string,
+    after?: HTMLElement,
+  ) => {
     input.id = name;
     input.setAttribute('name', name);
     const error = h('p', { class: 'field-error', id: `${name}-error` });
     error.hidden = true;
     input.setAttribute('aria-describedby', after ? `${name}-error ${after.id}` : `${name}-error`);
     fields[name] = { input, error };
-    return [h('label', { for: name }, label, hint ? h('span', { class: 'hint' }, hint) : null), input, error, after || null].filter((n): n is HTMLElement => n !== null);
+    return [
+      h('label', { for: name }, label, hint ? h('span', { class: 'hint' }, hint) : null),
+      input,
+      error,
+      after || null,
+    ].filter((n): n is HTMLElement => n !== null);
   };
   const input = (attrs: Record<string, string>) => h('input', attrs) as HTMLInputElement;
-  const lastFive = input({ type: 'text', inputmode: 'numeric', pattern: '[0-9]*', maxlength: '5', autocomplete: 'off', required: '' });
+  const lastFive = input({
+    type: 'text',
+    inputmode: 'numeric',
+    pattern: '[0-9]*',
+    maxlength: '5',
+    autocomplete: 'off',
+    required: '',
+  });
   const paidAt = input({ type: 'datetime-local', required: '' });
   paidAt.value = nowValue();
   const amount = input({ type: 'text', inputmode: 'numeric', autocomplete: 'off', required: '' });
@@ -158,7 +194,13 @@ function reportPage(token: string, storeName: string): void {
   const trap = input({ type: 'text', name: HONEYPOT_FIELD, tabindex: '-1', autocomplete: 'off' });
   const submit = h('button', { type: 'submit' }, T.submit) as HTMLButtonElement;
   // the question about an odd time (see the top), filled when asked
-  const question = h('div', { class: 'question', role: 'alertdialog', tabindex: '-1', 'aria-labelledby': 'time-question-title', 'aria-describedby': 'time-question-text' });
+  const question = h('div', {
+    class: 'question',
+    role: 'alertdialog',
+    tabindex: '-1',
+    'aria-labelledby': 'time-question-title',
+    'aria-describedby': 'time-question-text',
+  });
   question.hidden = true;
   const form = h(
     'form',
@@ -254,7 +296,11 @@ function reportPage(token: string, storeName: string): void {
     const odd = paidAtNeedsConfirm(v.paid_at, Date.now());
     if (odd && !confirmed.time) {
       const when = formatTaipei(v.paid_at);
-      return askTime('ahead' in odd ? paymentTexts(v.method).confirmPaidAtAhead(when) : paymentTexts(v.method).confirmPaidAtOld(when, odd.daysBack));
+      return askTime(
+        'ahead' in odd
+          ? paymentTexts(v.method).confirmPaidAtAhead(when)
+          : paymentTexts(v.method).confirmPaidAtOld(when, odd.daysBack),
+      );
     }
     body.client_key = keyFor(JSON.stringify([v.last_five, v.paid_at, v.amount, v.note]));
     body[HONEYPOT_FIELD] = trap.value;
@@ -331,7 +377,11 @@ function reportPage(token: string, storeName: string): void {
     e.preventDefault();
     send({});
   };
-  show(h('header', {}, h('p', { class: 'store' }, storeName), h('h1', { class: 'what' }, T.title)), h('p', { class: 'muted' }, T.intro), form);
+  show(
+    h('header', {}, h('p', { class: 'store' }, storeName), h('h1', { class: 'what' }, T.title)),
+    h('p', { class: 'muted' }, T.intro),
+    form,
+  );
   lastFive.focus();
 }
 
@@ -342,7 +392,16 @@ function done(token: string, storeName: string, tracking: string, statusPath: st
   const link = h('a', { href: statusPath }, T.statusLink);
   show(
     h('header', {}, h('p', { class: 'store' }, storeName), h('h1', { class: 'what' }, T.title)),
-    h('div', { class: 'card done' }, h('h2', {}, T.doneTitle), h('p', {}, T.doneText), h('p', { class: 'muted' }, T.trackingLabel), h('p', { class: 'tracking' }, tracking), h('p', {}, link), h('p', { class: 'muted' }, T.keepLink)),
+    h(
+      'div',
+      { class: 'card done' },
+      h('h2', {}, T.doneTitle),
+      h('p', {}, T.doneText),
+      h('p', { class: 'muted' }, T.trackingLabel),
+      h('p', { class: 'tracking' }, tracking),
+      h('p', {}, link),
+      h('p', { class: 'muted' }, T.keepLink),
+    ),
     anotherButton(token),
   );
 }
@@ -358,7 +417,18 @@ function statusPage(tracking: string): void {
       h(
         'div',
         { class: 'card status' },
-        h('dl', {}, h('dt', {}, T.status), h('dd', {}, h('span', { class: `badge ${s.status}` }, s.status)), h('dt', {}, T.amount), h('dd', {}, formatNTD(s.amount)), h('dt', {}, T.paidAt), h('dd', {}, formatTaipei(Date.parse(s.paid_at))), h('dt', {}, T.trackingLabel), h('dd', { class: 'tracking' }, s.tracking)),
+        h(
+          'dl',
+          {},
+          h('dt', {}, T.status),
+          h('dd', {}, h('span', { class: `badge ${s.status}` }, s.status)),
+          h('dt', {}, T.amount),
+          h('dd', {}, formatNTD(s.amount)),
+          h('dt', {}, T.paidAt),
+          h('dd', {}, formatTaipei(Date.parse(s.paid_at))),
+          h('dt', {}, T.trackingLabel),
+          h('dd', { class: 'tracking' }, s.tracking),
+        ),
         h('p', { class: 'muted' }, T.statusMeaning[s.status] || ''),
       ),
       ...(token ? [anotherButton(token)] : []),

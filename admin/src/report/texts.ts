@@ -22,7 +22,8 @@ export const REPORT_TEXT = {
   fixFields: '請修正標示的欄位後再送出',
   networkError: '目前無法連線，請稍後再試',
   /** the page waited REPORT_TIMEOUT_MS for an answer: what was typed stays, and a second press with it unchanged is the same attempt (its key) */
-  timedOut: '伺服器沒有回應，無法確定是否已送出。您填寫的資料都還在，請再按一次「送出回報」；若剛才其實已送達，會直接顯示原本的追蹤編號，不會重複記錄。',
+  timedOut:
+    '伺服器沒有回應，無法確定是否已送出。您填寫的資料都還在，請再按一次「送出回報」；若剛才其實已送達，會直接顯示原本的追蹤編號，不會重複記錄。',
   noteCount: (n: number) => `${n}/${NOTE_MAX_LENGTH} 字元`,
   /** too many reads from one address (a shop's shared Wi-Fi): the link itself still works; the server's own sentence when it says how long */
   busyTitle: '使用人數過多',

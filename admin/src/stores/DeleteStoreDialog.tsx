@@ -17,7 +17,10 @@ export function DeleteStoreDialog({ store, onClose }: { store: StoreRecord | nul
   const dataProvider = useDataProvider();
   const notify = useNotify();
   const refresh = useRefresh();
-  const removal = useServerAction(T.deleteFailed, (err) => ({ fields: {}, message: describeServerError(err, T.deleteFailed, []).message ?? T.deleteFailed }));
+  const removal = useServerAction(T.deleteFailed, (err) => ({
+    fields: {},
+    message: describeServerError(err, T.deleteFailed, []).message ?? T.deleteFailed,
+  }));
   // keep the last store while the dialog fades out
   const [shown, setShown] = useState<StoreRecord | null>(store);
 

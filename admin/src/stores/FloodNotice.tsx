@@ -23,32 +23,58 @@ const FLOODS_KEY = ['links', 'floods'];
 const dayStart = (f: LinkFlood) => `${taipeiDate(Date.parse(f.since))}T00:00`;
 
 /** The list's filter for a store's customer reports received since `from` (a Taiwan wall-clock time). */
-const floodFilter = (storeId: number, from: string, pendingOnly = false) => ({ store_id: [storeId], source: 'customer', received_gte: from, ...(pendingOnly ? { status: '未確認' } : {}) });
+const floodFilter = (storeId: number, from: string, pendingOnly = false) => ({
+  store_id: [storeId],
+  source: 'customer',
+  received_gte: from,
+  ...(pendingOnly ? { status: '未確認' } : {}),
+});
 
 export function FloodNotice({ advice = false }: { advice?: boolean }) {
   const { me } = useMe();
   const dataProvider = useDataProvider<RemitDataProvider>();
   const allowed = !!me && canAccess(me, 'floods', 'list');
-  const floods = useQuery({ queryKey: FLOODS_KEY, queryFn: () => dataProvider.linkFloods(), enabled: allowed, refetchInterval: 60_000 });
+  const floods = useQuery({
+    queryKey: FLOODS_KEY,
+    queryFn: () => dataProvider.linkFloods(),
+    enabled: allowed,
+    refetchInterval: 60_000,
+  });
   const [removing, setRemoving] = useState<LinkFlood | null>(null);
   if (!allowed || !floods.data?.length) return null;
   return (
     <Stack spacing={1} sx={{ mb: 1 }} data-testid="flood-notices">
       {floods.data.map((f) => (
-        <FloodAlert key={f.store_id} flood={f} advice={advice} canView={gates.viewPayments(me)} canRemove={canAccess(me, 'floods', 'remove')} onRemove={() => setRemoving(f)} />
+        <FloodAlert
+          key={f.store_id}
+          flood={f}
+          advice={advice}
+          canView={gates.viewPayments(me)}
+          canRemove={canAccess(me, 'floods', 'remove')}
+          onRemove={() => setRemoving(f)}
+        />
       ))}
       {removing && <RemoveDialog flood={removing} onClose={() => setRemoving(null)} />}
     </Stack>
   );
 }
 
-function FloodAlert(props: { flood: LinkFlood; advice: boolean; canView: boolean; canRemove: boolean; onRemove: () => void }) {
+function FloodAlert(props: {
+  flood: LinkFlood;
+  advice: boolean;
+  canView: boolean;
+  canRemove: boolean;
+  onRemove: () => void;
+}) {
   const { byId } = useStores();
   const navigate = useNavigate();
   const basename = useBasename();
   const f = props.flood;
   const from = dayStart(f);
-  const show = () => navigate(`${basename}/payments?displayedFilters=%7B%7D&filter=${encodeURIComponent(JSON.stringify(floodFilter(f.store_id, from)))}`);
+  const show = () =>
+    navigate(
+      `${basename}/payments?displayedFilters=%7B%7D&filter=${encodeURIComponent(JSON.stringify(floodFilter(f.store_id, from)))}`,
+    );
   return (
     <Alert severity="warning" data-testid={`flood-${f.store_id}`}>
       <AlertTitle>{F.notice(storeLabel(byId(f.store_id)), f.reports, f.refused)}</AlertTitle>
@@ -60,7 +86,14 @@ function FloodAlert(props: { flood: LinkFlood; advice: boolean; canView: boolean
           </Button>
         )}
         {props.canRemove && (
-          <Button size="small" variant="outlined" color="inherit" onClick={props.onRemove} sx={{ minHeight: 36 }} data-testid={`flood-remove-${f.store_id}`}>
+          <Button
+            size="small"
+            variant="outlined"
+            color="inherit"
+            onClick={props.onRemove}
+            sx={{ minHeight: 36 }}
+            data-testid={`flood-remove-${f.store_id}`}
+          >
             {F.remove}
           </Button>
         )}
@@ -81,7 +114,14 @@ function RemoveDialog({ flood, onClose }: { flood: LinkFlood; onClose: () => voi
   const store = storeLabel(byId(flood.store_id));
   const count = useQuery({
     queryKey: ['links', 'flood-count', flood.store_id, from],
-    queryFn: async () => (await dataProvider.getList('payments', { filter: floodFilter(flood.store_id, from, true), pagination: { page: 1, perPage: 1 }, sort: { field: 'created_at', order: 'DESC' } })).total ?? 0,
+    queryFn: async () =>
+      (
+        await dataProvider.getList('payments', {
+          filter: floodFilter(flood.store_id, from, true),
+          pagination: { page: 1, perPage: 1 },
+          sort: { field: 'created_at', order: 'DESC' },
+        })
+      ).total ?? 0,
     enabled: !!from,
   });
   const n = count.data ?? 0;
@@ -115,7 +155,15 @@ function RemoveDialog({ flood, onClose }: { flood: LinkFlood; onClose: () => voi
       cancel={F.cancel}
       testIds={{ dialog: 'flood-remove-dialog', confirm: 'flood-remove-ok' }}
     >
-      <TextField type="datetime-local" label={F.from} value={from} onChange={(e) => setFrom(e.target.value)} size="small" fullWidth slotProps={{ inputLabel: { shrink: true } }} />
+      <TextField
+        type="datetime-local"
+        label={F.from}
+        value={from}
+        onChange={(e) => setFrom(e.target.value)}
+        size="small"
+        fullWidth
+        slotProps={{ inputLabel: { shrink: true } }}
+      />
     </ConfirmDialog>
   );
 }

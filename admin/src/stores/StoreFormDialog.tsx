@@ -14,7 +14,15 @@ const STORE_FIELDS = ['name', 'code'] as const;
  * Add or edit a store: name and code, checked with core's validateStore before sending; the
  * server's answers (a duplicate code is a 409 on `code`) are shown on the field they concern.
  */
-export function StoreFormDialog({ open, store, onClose }: { open: boolean; store: StoreRecord | null; onClose: () => void }) {
+export function StoreFormDialog({
+  open,
+  store,
+  onClose,
+}: {
+  open: boolean;
+  store: StoreRecord | null;
+  onClose: () => void;
+}) {
   const dataProvider = useDataProvider();
   const notify = useNotify();
   const refresh = useRefresh();
@@ -52,33 +60,33 @@ export function StoreFormDialog({ open, store, onClose }: { open: boolean; store
       labels={{ action: T.save, busy: T.saving }}
       onSubmit={submit}
     >
-        <TextField
-          label={T.name}
-          value={name}
-          onChange={(e) => {
-            setName(e.target.value);
-            clear('name');
-          }}
-          error={!!errors.name}
-          helperText={errors.name ?? ' '}
-          required
-          autoFocus
-          fullWidth
-          slotProps={{ htmlInput: { maxLength: 50, name: 'name' } }}
-        />
-        <TextField
-          label={T.code}
-          value={code}
-          onChange={(e) => {
-            setCode(e.target.value);
-            clear('code');
-          }}
-          error={!!errors.code}
-          helperText={errors.code ?? T.codeHint}
-          required
-          fullWidth
-          slotProps={{ htmlInput: { maxLength: 20, name: 'code', autoCapitalize: 'characters', spellCheck: false } }}
-        />
+      <TextField
+        label={T.name}
+        value={name}
+        onChange={(e) => {
+          setName(e.target.value);
+          clear('name');
+        }}
+        error={!!errors.name}
+        helperText={errors.name ?? ' '}
+        required
+        autoFocus
+        fullWidth
+        slotProps={{ htmlInput: { maxLength: 50, name: 'name' } }}
+      />
+      <TextField
+        label={T.code}
+        value={code}
+        onChange={(e) => {
+          setCode(e.target.value);
+          clear('code');
+        }}
+        error={!!errors.code}
+        helperText={errors.code ?? T.codeHint}
+        required
+        fullWidth
+        slotProps={{ htmlInput: { maxLength: 20, name: 'code', autoCapitalize: 'characters', spellCheck: false } }}
+      />
     </FormDialog>
   );
 }

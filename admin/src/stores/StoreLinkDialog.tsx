@@ -1,4 +1,15 @@
-import { Alert, Box, Button, Dialog, DialogActions, DialogContent, DialogTitle, Stack, TextField, Typography } from '@mui/material';
+import {
+  Alert,
+  Box,
+  Button,
+  Dialog,
+  DialogActions,
+  DialogContent,
+  DialogTitle,
+  Stack,
+  TextField,
+  Typography,
+} from '@mui/material';
 import { useEffect, useState } from 'react';
 import { useNotify } from 'react-admin';
 import { MSG, unreachableFromOutside, type Store, type StoreLink } from '../../../core/browser';
@@ -25,7 +36,10 @@ export function StoreLinkDialog({ store, onClose }: { store: Store | null; onClo
     setBusy(true);
     setError(null);
     try {
-      const got = action === 'show' ? await api<StoreLink>('GET', `/stores/${store.id}/link`) : await api<StoreLink>('POST', `/stores/${store.id}/link/${action}`);
+      const got =
+        action === 'show'
+          ? await api<StoreLink>('GET', `/stores/${store.id}/link`)
+          : await api<StoreLink>('POST', `/stores/${store.id}/link/${action}`);
       setLink(got);
       setQr(got.active && got.url ? await qrDataUrl(got.url) : '');
       if (action === 'rotate') notify(T.rotated, { type: 'success' });
@@ -60,7 +74,14 @@ export function StoreLinkDialog({ store, onClose }: { store: Store | null; onClo
   };
 
   return (
-    <Dialog open={!!store} onClose={onClose} fullWidth maxWidth="sm" aria-labelledby="store-link-title" data-testid="store-link-dialog">
+    <Dialog
+      open={!!store}
+      onClose={onClose}
+      fullWidth
+      maxWidth="sm"
+      aria-labelledby="store-link-title"
+      data-testid="store-link-dialog"
+    >
       <DialogTitle id="store-link-title">{store ? T.linkTitle(store.name) : ''}</DialogTitle>
       <DialogContent>
         <Typography variant="body2" color="text.secondary" sx={{ mb: 2 }}>
@@ -84,8 +105,22 @@ export function StoreLinkDialog({ store, onClose }: { store: Store | null; onClo
         )}
         {link && link.active && (
           <Stack spacing={2} alignItems="center">
-            {qr && <Box component="img" src={qr} alt={T.qrAlt(store?.name ?? '')} sx={{ width: 200, height: 200 }} data-testid="store-link-qr" />}
-            <TextField label={T.link} value={link.url} fullWidth slotProps={{ htmlInput: { readOnly: true, 'data-testid': 'store-link-url' } }} onFocus={(e) => e.target.select()} />
+            {qr && (
+              <Box
+                component="img"
+                src={qr}
+                alt={T.qrAlt(store?.name ?? '')}
+                sx={{ width: 200, height: 200 }}
+                data-testid="store-link-qr"
+              />
+            )}
+            <TextField
+              label={T.link}
+              value={link.url}
+              fullWidth
+              slotProps={{ htmlInput: { readOnly: true, 'data-testid': 'store-link-url' } }}
+              onFocus={(e) => e.target.select()}
+            />
             <Stack direction="row" spacing={1} sx={{ flexWrap: 'wrap', justifyContent: 'center', rowGap: 1 }}>
               <Button variant="contained" onClick={copy} disabled={busy}>
                 {T.copy}
@@ -104,7 +139,13 @@ export function StoreLinkDialog({ store, onClose }: { store: Store | null; onClo
             severity="warning"
             sx={{ mt: 2 }}
             action={
-              <Button color="inherit" size="small" onClick={() => void load(asking)} disabled={busy} data-testid="store-link-confirm">
+              <Button
+                color="inherit"
+                size="small"
+                onClick={() => void load(asking)}
+                disabled={busy}
+                data-testid="store-link-confirm"
+              >
                 {asking === 'rotate' ? T.rotate : T.disable}
               </Button>
             }

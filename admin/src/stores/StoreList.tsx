@@ -24,7 +24,11 @@ interface StoreActions {
   /** opens the store's public link (issue 25) */
   link: (store: Store) => void;
 }
-const StoreActionsContext = createContext<StoreActions>({ edit: () => undefined, remove: () => undefined, link: () => undefined });
+const StoreActionsContext = createContext<StoreActions>({
+  edit: () => undefined,
+  remove: () => undefined,
+  link: () => undefined,
+});
 
 const createdAt = (s: Store) => (s.created_at ? formatTaipei(Date.parse(s.created_at)) : '');
 
@@ -44,7 +48,10 @@ function StoreListView() {
   const [form, setForm] = useState<{ open: boolean; store: Store | null }>({ open: false, store: null });
   const [deleting, setDeleting] = useState<Store | null>(null);
   const [linking, setLinking] = useState<Store | null>(null);
-  const actions = useMemo<StoreActions>(() => ({ edit: (store) => setForm({ open: true, store }), remove: setDeleting, link: setLinking }), []);
+  const actions = useMemo<StoreActions>(
+    () => ({ edit: (store) => setForm({ open: true, store }), remove: setDeleting, link: setLinking }),
+    [],
+  );
   return (
     <StoreActionsContext.Provider value={actions}>
       <FloodNotice advice />
@@ -70,7 +77,13 @@ function ListActions() {
   const { edit } = useContext(StoreActionsContext);
   return (
     <TopToolbar>
-      <Button variant="contained" size="small" startIcon={<AddIcon />} onClick={() => edit(null)} data-testid="store-add">
+      <Button
+        variant="contained"
+        size="small"
+        startIcon={<AddIcon />}
+        onClick={() => edit(null)}
+        data-testid="store-add"
+      >
         {T.add}
       </Button>
     </TopToolbar>
@@ -123,13 +136,24 @@ function RowButtons({ store, compact }: { store: Store; compact?: boolean }) {
   }
   return (
     <Box sx={{ display: 'flex', gap: 1, justifyContent: 'flex-end' }}>
-      <Button size="small" startIcon={<QrCodeIcon />} onClick={() => link(store)} aria-label={`${T.link} ${store.name}`}>
+      <Button
+        size="small"
+        startIcon={<QrCodeIcon />}
+        onClick={() => link(store)}
+        aria-label={`${T.link} ${store.name}`}
+      >
         {T.link}
       </Button>
       <Button size="small" startIcon={<EditIcon />} onClick={() => edit(store)} aria-label={`${T.edit} ${store.name}`}>
         {T.edit}
       </Button>
-      <Button size="small" color="error" startIcon={<DeleteIcon />} onClick={() => remove(store)} aria-label={`${T.delete} ${store.name}`}>
+      <Button
+        size="small"
+        color="error"
+        startIcon={<DeleteIcon />}
+        onClick={() => remove(store)}
+        aria-label={`${T.delete} ${store.name}`}
+      >
         {T.delete}
       </Button>
     </Box>
@@ -141,7 +165,12 @@ function StoreRows() {
   const narrow = useCardsLayout();
   if (narrow) return <StoreCards />;
   return (
-    <Datagrid rowClick={false} bulkActionButtons={false} data-testid="store-table" rowSx={() => ({ '& td': { py: 0.75 } })}>
+    <Datagrid
+      rowClick={false}
+      bulkActionButtons={false}
+      data-testid="store-table"
+      rowSx={() => ({ '& td': { py: 0.75 } })}
+    >
       <TextField source="id" label={T.id} />
       <TextField source="name" label={T.name} />
       <TextField source="code" label={T.code} sx={{ fontFamily: 'monospace' }} />
@@ -158,7 +187,12 @@ function StoreCards() {
   return (
     <Stack spacing={1} sx={{ p: 1 }} data-testid="store-table">
       {data.map((s) => (
-        <Paper key={s.id} variant="outlined" sx={{ display: 'flex', alignItems: 'center', gap: 1, pl: 1.5, pr: 0.5, py: 1 }} data-testid={`store-row-${s.code}`}>
+        <Paper
+          key={s.id}
+          variant="outlined"
+          sx={{ display: 'flex', alignItems: 'center', gap: 1, pl: 1.5, pr: 0.5, py: 1 }}
+          data-testid={`store-row-${s.code}`}
+        >
           <Box sx={{ flex: 1, minWidth: 0 }}>
             <Typography sx={{ fontWeight: 600 }} noWrap>
               {s.name}{' '}

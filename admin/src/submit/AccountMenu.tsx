@@ -59,7 +59,11 @@ export function AccountMenu(props: { username: string; onLogout: () => void; onP
       )}
       {dialog && (
         <Suspense fallback={null}>
-          <PasswordDialog username={props.username} onClose={() => setDialog(false)} onChanged={props.onPasswordChanged} />
+          <PasswordDialog
+            username={props.username}
+            onClose={() => setDialog(false)}
+            onChanged={props.onPasswordChanged}
+          />
         </Suspense>
       )}
     </div>

@@ -18,7 +18,15 @@ interface Store {
 
 type Kind = (typeof CASH_OUT_KINDS)[number];
 
-export function CashOutForm({ stores, lockedStoreId, disabled }: { stores: Store[]; lockedStoreId: number | null; disabled: boolean }) {
+export function CashOutForm({
+  stores,
+  lockedStoreId,
+  disabled,
+}: {
+  stores: Store[];
+  lockedStoreId: number | null;
+  disabled: boolean;
+}) {
   const [kind, setKind] = useState<Kind>('店內支出');
   const [category, setCategory] = useState<string>(EXPENSE_CATEGORIES[0]);
   const [amount, setAmount] = useState('');
@@ -34,7 +42,14 @@ export function CashOutForm({ stores, lockedStoreId, disabled }: { stores: Store
     e.preventDefault();
     if (busy) return;
     setBanner(null);
-    const body = { store_id: store, kind, category: kind === '店內支出' ? category : undefined, amount, note, at: at || undefined };
+    const body = {
+      store_id: store,
+      kind,
+      category: kind === '店內支出' ? category : undefined,
+      amount,
+      note,
+      at: at || undefined,
+    };
     const checked = validateCashOut(body, Date.now());
     const local = checked.ok ? {} : fieldMessages(checked.errors);
     if (store === null) local.store_id = T.chooseStore;
@@ -61,7 +76,11 @@ export function CashOutForm({ stores, lockedStoreId, disabled }: { stores: Store
       <h2 id="cash-out-title">{T.cashOutTitle}</h2>
       <p className="hint">{T.cashOutHint}</p>
       {banner && (
-        <div className={`banner banner-${banner.kind}`} role={banner.kind === 'error' ? 'alert' : 'status'} data-testid={`cash-out-${banner.kind}`}>
+        <div
+          className={`banner banner-${banner.kind}`}
+          role={banner.kind === 'error' ? 'alert' : 'status'}
+          data-testid={`cash-out-${banner.kind}`}
+        >
           {banner.text}
         </div>
       )}
@@ -85,7 +104,13 @@ export function CashOutForm({ stores, lockedStoreId, disabled }: { stores: Store
               <label className="label" htmlFor="cash_out_category">
                 {T.category}
               </label>
-              <input id="cash_out_category" list="cash_out_categories" maxLength={30} value={category} onChange={(e) => setCategory(e.target.value)} />
+              <input
+                id="cash_out_category"
+                list="cash_out_categories"
+                maxLength={30}
+                value={category}
+                onChange={(e) => setCategory(e.target.value)}
+              />
               <datalist id="cash_out_categories">
                 {EXPENSE_CATEGORIES.map((c) => (
                   <option key={c} value={c} />
@@ -100,7 +125,15 @@ export function CashOutForm({ stores, lockedStoreId, disabled }: { stores: Store
             </label>
             <div className="money">
               <span className="prefix">NT$</span>
-              <input id="cash_out_amount" type="number" inputMode="numeric" min={1} step={1} value={amount} onChange={(e) => setAmount(e.target.value)} />
+              <input
+                id="cash_out_amount"
+                type="number"
+                inputMode="numeric"
+                min={1}
+                step={1}
+                value={amount}
+                onChange={(e) => setAmount(e.target.value)}
+              />
             </div>
             {errors.amount && <p className="error">{errors.amount}</p>}
           </div>
@@ -124,7 +157,13 @@ export function CashOutForm({ stores, lockedStoreId, disabled }: { stores: Store
             <label className="label" htmlFor="cash_out_at">
               {T.at}
             </label>
-            <input id="cash_out_at" type="datetime-local" value={at} onChange={(e) => setAt(e.target.value)} aria-describedby="cash_out_at_hint" />
+            <input
+              id="cash_out_at"
+              type="datetime-local"
+              value={at}
+              onChange={(e) => setAt(e.target.value)}
+              aria-describedby="cash_out_at_hint"
+            />
             <p className="hint" id="cash_out_at_hint">
               {T.atHint}
             </p>
@@ -134,10 +173,21 @@ export function CashOutForm({ stores, lockedStoreId, disabled }: { stores: Store
             <label className="label" htmlFor="cash_out_note">
               {T.note}
             </label>
-            <textarea id="cash_out_note" rows={2} maxLength={1000} value={note} onChange={(e) => setNote(e.target.value)} />
+            <textarea
+              id="cash_out_note"
+              rows={2}
+              maxLength={1000}
+              value={note}
+              onChange={(e) => setNote(e.target.value)}
+            />
             {errors.note && <p className="error">{errors.note}</p>}
           </div>
-          <button type="submit" className="btn btn-primary submit" disabled={busy || disabled} data-testid="cash-out-submit">
+          <button
+            type="submit"
+            className="btn btn-primary submit"
+            disabled={busy || disabled}
+            data-testid="cash-out-submit"
+          >
             {busy ? T.recording : T.recordCashOut}
           </button>
         </fieldset>

@@ -14,7 +14,13 @@ export interface MethodValues {
   employee: boolean;
 }
 
-export function MethodFields(props: { methods: readonly PaymentMethod[]; value: MethodValues; onChange: (v: MethodValues) => void; error?: string; detailError?: string }) {
+export function MethodFields(props: {
+  methods: readonly PaymentMethod[];
+  value: MethodValues;
+  onChange: (v: MethodValues) => void;
+  error?: string;
+  detailError?: string;
+}) {
   const { value, onChange } = props;
   return (
     <>
@@ -29,7 +35,9 @@ export function MethodFields(props: { methods: readonly PaymentMethod[]; value: 
                   name="method"
                   value={m}
                   checked={value.method === m}
-                  onChange={() => onChange({ ...value, method: m, method_detail: hasMethodDetail(m) ? value.method_detail : '' })}
+                  onChange={() =>
+                    onChange({ ...value, method: m, method_detail: hasMethodDetail(m) ? value.method_detail : '' })
+                  }
                 />
                 <span>{m}</span>
               </label>
@@ -68,7 +76,13 @@ export function MethodFields(props: { methods: readonly PaymentMethod[]; value: 
       {props.methods.length > 1 && (
         <div className="field">
           <label className="check" htmlFor="employee">
-            <input id="employee" name="employee" type="checkbox" checked={value.employee} onChange={(e) => onChange({ ...value, employee: e.target.checked })} />
+            <input
+              id="employee"
+              name="employee"
+              type="checkbox"
+              checked={value.employee}
+              onChange={(e) => onChange({ ...value, employee: e.target.checked })}
+            />
             <span>{UI.employee}</span>
           </label>
           <p className="hint">{UI.employeeHint}</p>

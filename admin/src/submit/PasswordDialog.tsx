@@ -10,7 +10,8 @@ const theme = createTheme(
   {
     palette: { primary: { main: '#1565c0' } },
     typography: {
-      fontFamily: "system-ui, -apple-system, 'Segoe UI', 'PingFang TC', 'Noto Sans TC', 'Microsoft JhengHei', sans-serif",
+      fontFamily:
+        "system-ui, -apple-system, 'Segoe UI', 'PingFang TC', 'Noto Sans TC', 'Microsoft JhengHei', sans-serif",
       button: { textTransform: 'none' },
     },
   },

@@ -3,7 +3,20 @@
  * react-admin. Rules come from core, so the form and the server check the same things.
  */
 import { useEffect, useRef, useState, type FormEvent } from 'react';
-import { canAccess, isBranchUser, PAYMENT_METHODS, scopeIsEmpty, storesInScope, submissionStoreId, formatTaipei, paidAtNeedsConfirm, paymentTexts, paymentWords, validatePayment, storeLabel } from '../../../core/browser';
+import {
+  canAccess,
+  isBranchUser,
+  PAYMENT_METHODS,
+  scopeIsEmpty,
+  storesInScope,
+  submissionStoreId,
+  formatTaipei,
+  paidAtNeedsConfirm,
+  paymentTexts,
+  paymentWords,
+  validatePayment,
+  storeLabel,
+} from '../../../core/browser';
 import type { Me } from '../../../core/browser';
 import { appTitle } from '../config';
 import { api, ApiError } from '../http';
@@ -48,7 +61,8 @@ const emptyForm = (storeId: number | null): FormState => ({
 
 /** The error banner of spec section 8 for a failed submission. */
 export function submitErrorText(err: unknown): string {
-  if (err instanceof ApiError && err.body?.errors?.length) return UI.validationError(err.body.errors.map((e) => e.message));
+  if (err instanceof ApiError && err.body?.errors?.length)
+    return UI.validationError(err.body.errors.map((e) => e.message));
   if (err instanceof ApiError && err.body?.message) return err.body.message;
   return UI.submitFailed;
 }
@@ -73,7 +87,12 @@ export function SubmitPage({ initialMe = null }: { initialMe?: Me | null } = {})
   useEffect(() => bringIntoView(bannerRef.current), [banner]);
   useEffect(() => bringIntoView(doubtRef.current), [doubt]);
   useEffect(() => {
-    if (showErrors) bringIntoView(formRef.current?.querySelector<HTMLElement>('[aria-invalid="true"], .methods[aria-describedby] input, .has-error input, .has-error select') ?? null);
+    if (showErrors)
+      bringIntoView(
+        formRef.current?.querySelector<HTMLElement>(
+          '[aria-invalid="true"], .methods[aria-describedby] input, .has-error input, .has-error select',
+        ) ?? null,
+      );
   }, [showErrors]);
 
   useEffect(() => {
@@ -140,16 +159,38 @@ export function SubmitPage({ initialMe = null }: { initialMe?: Me | null } = {})
     if (odd && !confirmed.time) {
       const when = formatTaipei(v.paid_at);
       const texts = paymentTexts(v.method);
-      setDoubt({ kind: 'time', title: paymentWords(v.method).time, text: 'ahead' in odd ? texts.confirmPaidAtAhead(when) : texts.confirmPaidAtOld(when, odd.daysBack) });
+      setDoubt({
+        kind: 'time',
+        title: paymentWords(v.method).time,
+        text: 'ahead' in odd ? texts.confirmPaidAtAhead(when) : texts.confirmPaidAtOld(when, odd.daysBack),
+      });
       return;
     }
-    const methodPart = { method: v.method, ...(v.method_detail ? { method_detail: v.method_detail } : {}), ...(v.employee ? { employee: true } : {}) };
-    const payload = { ...methodPart, last_five: v.last_five, paid_at: form.paid_at, amount: v.amount, note: v.note, store_id: submissionStoreId(me ?? { store_id: null }, v.store_id) };
+    const methodPart = {
+      method: v.method,
+      ...(v.method_detail ? { method_detail: v.method_detail } : {}),
+      ...(v.employee ? { employee: true } : {}),
+    };
+    const payload = {
+      ...methodPart,
+      last_five: v.last_five,
+      paid_at: form.paid_at,
+      amount: v.amount,
+      note: v.note,
+      store_id: submissionStoreId(me ?? { store_id: null }, v.store_id),
+    };
     busy.current = true;
     setSubmitting(true);
     try {
-      const created = await api<{ uuid: string }>('POST', '/payments', confirmed.duplicate ? { ...payload, confirm_duplicate: true } : payload);
-      setBanner({ kind: 'success', text: v.method === METHOD_TRANSFER ? UI.submitSuccess(created.uuid) : UI.saleSuccess(v.method, created.uuid) });
+      const created = await api<{ uuid: string }>(
+        'POST',
+        '/payments',
+        confirmed.duplicate ? { ...payload, confirm_duplicate: true } : payload,
+      );
+      setBanner({
+        kind: 'success',
+        text: v.method === METHOD_TRANSFER ? UI.submitSuccess(created.uuid) : UI.saleSuccess(v.method, created.uuid),
+      });
       // the next entry keeps the method: a shop records several cash sales in a row
       setForm({ ...emptyForm(locked ? me!.store_id : null), method: v.method, method_detail: v.method_detail ?? '' });
       setErrors({});
@@ -175,7 +216,11 @@ export function SubmitPage({ initialMe = null }: { initialMe?: Me | null } = {})
       <header className="bar">
         <h1>{title}</h1>
         <div className="bar-actions">
-          <AccountMenu username={username} onLogout={logout} onPasswordChanged={() => setBanner({ kind: 'success', text: UI.passwordChanged })} />
+          <AccountMenu
+            username={username}
+            onLogout={logout}
+            onPasswordChanged={() => setBanner({ kind: 'success', text: UI.passwordChanged })}
+          />
           <a className="btn btn-light" href="/admin">
             {UI.toAdmin}
           </a>
@@ -187,12 +232,26 @@ export function SubmitPage({ initialMe = null }: { initialMe?: Me | null } = {})
 
       <main className="card">
         {banner && (
-          <div ref={bannerRef} tabIndex={-1} className={`banner banner-${banner.kind}`} role={banner.kind === 'error' ? 'alert' : 'status'} data-testid={`banner-${banner.kind}`}>
+          <div
+            ref={bannerRef}
+            tabIndex={-1}
+            className={`banner banner-${banner.kind}`}
+            role={banner.kind === 'error' ? 'alert' : 'status'}
+            data-testid={`banner-${banner.kind}`}
+          >
             {banner.text}
           </div>
         )}
         {doubt && (
-          <div ref={doubtRef} tabIndex={-1} className="banner banner-warn" role="alertdialog" aria-labelledby="doubt-title" aria-describedby="doubt-text" data-testid={`doubt-${doubt.kind}`}>
+          <div
+            ref={doubtRef}
+            tabIndex={-1}
+            className="banner banner-warn"
+            role="alertdialog"
+            aria-labelledby="doubt-title"
+            aria-describedby="doubt-text"
+            data-testid={`doubt-${doubt.kind}`}
+          >
             <strong id="doubt-title">{doubt.title}</strong>
             <p id="doubt-text">{doubt.text}</p>
             <div className="doubt-actions">
@@ -217,64 +276,104 @@ export function SubmitPage({ initialMe = null }: { initialMe?: Me | null } = {})
         )}
         <form ref={formRef} onSubmit={(e) => onSubmit(e)} noValidate data-testid="payment-form">
           <fieldset className="fields" disabled={noStore}>
-          <MethodFields methods={methods} value={form} onChange={setMethod} error={errors.method} detailError={errors.method_detail} />
-          {transfer && (
-            <Field label={UI.lastFive} error={errors.last_five} htmlFor="last_five">
+            <MethodFields
+              methods={methods}
+              value={form}
+              onChange={setMethod}
+              error={errors.method}
+              detailError={errors.method_detail}
+            />
+            {transfer && (
+              <Field label={UI.lastFive} error={errors.last_five} htmlFor="last_five">
+                <input
+                  id="last_five"
+                  name="last_five"
+                  inputMode="numeric"
+                  autoComplete="off"
+                  maxLength={5}
+                  pattern="\d{5}"
+                  placeholder="12345"
+                  value={form.last_five}
+                  onChange={set('last_five')}
+                  {...invalid('last_five', errors.last_five)}
+                />
+              </Field>
+            )}
+            <Field label={paymentWords(form.method).time} error={errors.paid_at} htmlFor="paid_at">
               <input
-                id="last_five"
-                name="last_five"
-                inputMode="numeric"
-                autoComplete="off"
-                maxLength={5}
-                pattern="\d{5}"
-                placeholder="12345"
-                value={form.last_five}
-                onChange={set('last_five')}
-                {...invalid('last_five', errors.last_five)}
+                id="paid_at"
+                name="paid_at"
+                type="datetime-local"
+                value={form.paid_at}
+                onChange={set('paid_at')}
+                {...invalid('paid_at', errors.paid_at)}
               />
             </Field>
-          )}
-          <Field label={paymentWords(form.method).time} error={errors.paid_at} htmlFor="paid_at">
-            <input id="paid_at" name="paid_at" type="datetime-local" value={form.paid_at} onChange={set('paid_at')} {...invalid('paid_at', errors.paid_at)} />
-          </Field>
-          <Field label={paymentWords(form.method).amount} error={errors.amount} htmlFor="amount">
-            <div className="money">
-              <span className="prefix">NT$</span>
-              <input id="amount" name="amount" type="number" inputMode="numeric" min={1} step={1} value={form.amount} onChange={set('amount')} {...invalid('amount', errors.amount)} />
-            </div>
-          </Field>
-          {offered.length > 0 &&
-            (locked ? (
-              <div className="field">
-                <span className="label">{UI.chooseStore}</span>
-                <div className="locked" data-testid="locked-store">
-                  <span>{storeLabel(lockedStore)}</span>
-                  <span className="badge">{UI.locked}</span>
-                </div>
-                <p className="hint">{UI.branchHint}</p>
+            <Field label={paymentWords(form.method).amount} error={errors.amount} htmlFor="amount">
+              <div className="money">
+                <span className="prefix">NT$</span>
+                <input
+                  id="amount"
+                  name="amount"
+                  type="number"
+                  inputMode="numeric"
+                  min={1}
+                  step={1}
+                  value={form.amount}
+                  onChange={set('amount')}
+                  {...invalid('amount', errors.amount)}
+                />
               </div>
-            ) : (
-              <Field label={UI.chooseStore} error={errors.store_id} htmlFor="store_id">
-                <select id="store_id" name="store_id" value={form.store_id} onChange={set('store_id')} {...invalid('store_id', errors.store_id)}>
-                  <option value="">{UI.chooseStore}</option>
-                  {offered.map((s) => (
-                    <option key={s.id} value={s.id}>
-                      {storeLabel(s)}
-                    </option>
-                  ))}
-                </select>
-              </Field>
-            ))}
-          <Field label={UI.note} error={errors.note} htmlFor="note">
-            <textarea id="note" name="note" rows={3} maxLength={1000} placeholder={UI.notePlaceholder} value={form.note} onChange={set('note')} {...invalid('note', errors.note)} />
-          </Field>
-          <button type="submit" className="btn btn-primary submit" disabled={submitting || noStore}>
-            {submitting ? UI.submitting : transfer ? UI.submit : UI.submitSale(form.method)}
-          </button>
+            </Field>
+            {offered.length > 0 &&
+              (locked ? (
+                <div className="field">
+                  <span className="label">{UI.chooseStore}</span>
+                  <div className="locked" data-testid="locked-store">
+                    <span>{storeLabel(lockedStore)}</span>
+                    <span className="badge">{UI.locked}</span>
+                  </div>
+                  <p className="hint">{UI.branchHint}</p>
+                </div>
+              ) : (
+                <Field label={UI.chooseStore} error={errors.store_id} htmlFor="store_id">
+                  <select
+                    id="store_id"
+                    name="store_id"
+                    value={form.store_id}
+                    onChange={set('store_id')}
+                    {...invalid('store_id', errors.store_id)}
+                  >
+                    <option value="">{UI.chooseStore}</option>
+                    {offered.map((s) => (
+                      <option key={s.id} value={s.id}>
+                        {storeLabel(s)}
+                      </option>
+                    ))}
+                  </select>
+                </Field>
+              ))}
+            <Field label={UI.note} error={errors.note} htmlFor="note">
+              <textarea
+                id="note"
+                name="note"
+                rows={3}
+                maxLength={1000}
+                placeholder={UI.notePlaceholder}
+                value={form.note}
+                onChange={set('note')}
+                {...invalid('note', errors.note)}
+              />
+            </Field>
+            <button type="submit" className="btn btn-primary submit" disabled={submitting || noStore}>
+              {submitting ? UI.submitting : transfer ? UI.submit : UI.submitSale(form.method)}
+            </button>
           </fieldset>
         </form>
       </main>
-      {me && canAccess(me, 'submit', 'cash_out') && <CashOutForm stores={offered} lockedStoreId={locked ? me.store_id : null} disabled={noStore} />}
+      {me && canAccess(me, 'submit', 'cash_out') && (
+        <CashOutForm stores={offered} lockedStoreId={locked ? me.store_id : null} disabled={noStore} />
+      )}
     </div>
   );
 }

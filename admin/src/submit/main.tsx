@@ -11,6 +11,7 @@ forgetStoredToken();
 loadMe().then(
   (me) => createRoot(document.getElementById('root')!).render(<SubmitPage initialMe={me} />),
   (err) => {
-    if (!(err instanceof ApiError && err.status === 401)) createRoot(document.getElementById('root')!).render(<SubmitPage />);
+    if (!(err instanceof ApiError && err.status === 401))
+      createRoot(document.getElementById('root')!).render(<SubmitPage />);
   },
 );

@@ -46,7 +46,16 @@ export function DeleteUserDialog({ user, onClose }: { user: User; onClose: () =>
       <DialogContent>
         <DialogContentText>{USERS_UI.deleteConfirm}</DialogContentText>
         <Box
-          sx={{ mt: 2, p: 1.5, borderRadius: 1, bgcolor: 'grey.100', display: 'grid', gridTemplateColumns: 'auto 1fr', columnGap: 2, rowGap: 0.5 }}
+          sx={{
+            mt: 2,
+            p: 1.5,
+            borderRadius: 1,
+            bgcolor: 'grey.100',
+            display: 'grid',
+            gridTemplateColumns: 'auto 1fr',
+            columnGap: 2,
+            rowGap: 0.5,
+          }}
           data-testid="delete-user-summary"
         >
           <Typography variant="body2" color="text.secondary">

@@ -38,12 +38,21 @@ export function UserActions({ user, me, handlers }: { user: User; me: Me; handle
     </Button>
   );
   const remove = (
-    <Button size="small" color="error" startIcon={<DeleteIcon />} onClick={() => handlers.onDelete(user)} disabled={Boolean(deleteDenial)}>
+    <Button
+      size="small"
+      color="error"
+      startIcon={<DeleteIcon />}
+      onClick={() => handlers.onDelete(user)}
+      disabled={Boolean(deleteDenial)}
+    >
       {USERS_UI.delete}
     </Button>
   );
   return (
-    <Box sx={{ display: 'flex', flexWrap: 'wrap', gap: 0.5, alignItems: 'center' }} data-testid={`user-actions-${user.username}`}>
+    <Box
+      sx={{ display: 'flex', flexWrap: 'wrap', gap: 0.5, alignItems: 'center' }}
+      data-testid={`user-actions-${user.username}`}
+    >
       {editDenial ? <Denied reason={editDenial}>{edit}</Denied> : edit}
       {canChangePasswordOf(me, user) && (
         <Button size="small" color="secondary" startIcon={<KeyIcon />} onClick={() => handlers.onChangePassword(user)}>

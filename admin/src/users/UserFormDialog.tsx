@@ -81,7 +81,14 @@ export function UserFormDialog(props: { me: Me; stores: StoreRecord[]; user: Use
       {user && (
         <FormControl error={Boolean(errors.is_active)}>
           <FormControlLabel
-            control={<Switch name="is_active" checked={form.is_active} onChange={(e) => set('is_active', e.target.checked)} disabled={Boolean(activeDenial)} />}
+            control={
+              <Switch
+                name="is_active"
+                checked={form.is_active}
+                onChange={(e) => set('is_active', e.target.checked)}
+                disabled={Boolean(activeDenial)}
+              />
+            }
             label={USERS_UI.isActive}
           />
           {(errors.is_active || activeDenial) && (

@@ -29,7 +29,18 @@ import {
 } from '@mui/material';
 import { useState, type ReactNode } from 'react';
 import { Title, useGetList } from 'react-admin';
-import { activeLabel, can, effectivePermissions, isAdmin, permissionLabels, storeAccessLabel, formatTaipei, ROLE_LABELS, storeLabel, gates } from '../../../core/browser';
+import {
+  activeLabel,
+  can,
+  effectivePermissions,
+  isAdmin,
+  permissionLabels,
+  storeAccessLabel,
+  formatTaipei,
+  ROLE_LABELS,
+  storeLabel,
+  gates,
+} from '../../../core/browser';
 import type { Me, User } from '../../../core/browser';
 import { useMe } from '../common/useMe';
 import { useStores, type StoreRecord } from '../common/useStores';
@@ -70,7 +81,14 @@ function columns(me: Me, byId: (id: number) => StoreRecord | undefined, handlers
     {
       key: 'role',
       label: USERS_UI.role,
-      render: (u) => <Chip size="small" label={ROLE_LABELS[u.role] ?? u.role} color={isAdmin(u) ? 'primary' : 'default'} variant={isAdmin(u) ? 'filled' : 'outlined'} />,
+      render: (u) => (
+        <Chip
+          size="small"
+          label={ROLE_LABELS[u.role] ?? u.role}
+          color={isAdmin(u) ? 'primary' : 'default'}
+          variant={isAdmin(u) ? 'filled' : 'outlined'}
+        />
+      ),
     },
     {
       key: 'permissions',
@@ -115,12 +133,22 @@ function columns(me: Me, byId: (id: number) => StoreRecord | undefined, handlers
         const [date, time] = formatTaipei(Date.parse(u.created_at)).split(' ');
         return (
           <Typography variant="body2">
-            <Box component="span" sx={{ whiteSpace: 'nowrap' }}>{date}</Box> <Box component="span" sx={{ whiteSpace: 'nowrap' }}>{time}</Box>
+            <Box component="span" sx={{ whiteSpace: 'nowrap' }}>
+              {date}
+            </Box>{' '}
+            <Box component="span" sx={{ whiteSpace: 'nowrap' }}>
+              {time}
+            </Box>
           </Typography>
         );
       },
     },
-    { key: 'actions', label: USERS_UI.actions, minWidth: 170, render: (u) => <UserActions user={u} me={me} handlers={handlers} /> },
+    {
+      key: 'actions',
+      label: USERS_UI.actions,
+      minWidth: 170,
+      render: (u) => <UserActions user={u} me={me} handlers={handlers} />,
+    },
   ];
 }
 
@@ -166,7 +194,10 @@ function UserCards({ users, cols }: { users: User[]; cols: Column[] }) {
           <CardContent sx={{ pb: 1, '&:last-child': { pb: 1 } }}>
             <Box sx={{ mb: 1 }}>{first.render(u)}</Box>
             {fields.map((c) => (
-              <Box key={c.key} sx={{ display: 'grid', gridTemplateColumns: '5.5em 1fr', gap: 1, alignItems: 'start', py: 0.5 }}>
+              <Box
+                key={c.key}
+                sx={{ display: 'grid', gridTemplateColumns: '5.5em 1fr', gap: 1, alignItems: 'start', py: 0.5 }}
+              >
                 <Typography variant="body2" color="text.secondary">
                   {c.label}
                 </Typography>
@@ -216,7 +247,10 @@ function UserListView() {
   let body: ReactNode;
   if (isPending || !me) {
     body = (
-      <Box sx={{ display: 'flex', alignItems: 'center', justifyContent: 'center', gap: 1.5, py: 6 }} data-testid="users-loading">
+      <Box
+        sx={{ display: 'flex', alignItems: 'center', justifyContent: 'center', gap: 1.5, py: 6 }}
+        data-testid="users-loading"
+      >
         <CircularProgress size={24} />
         <Typography color="text.secondary">{USERS_UI.loading}</Typography>
       </Box>
@@ -242,7 +276,17 @@ function UserListView() {
     <Box sx={{ mt: { xs: 1, sm: 2 }, mb: 2 }}>
       <Title title={USERS_UI.title} />
       <Paper variant="outlined">
-        <Box sx={{ display: 'flex', alignItems: 'center', justifyContent: 'space-between', gap: 1, flexWrap: 'wrap', px: 2, py: 1.5 }}>
+        <Box
+          sx={{
+            display: 'flex',
+            alignItems: 'center',
+            justifyContent: 'space-between',
+            gap: 1,
+            flexWrap: 'wrap',
+            px: 2,
+            py: 1.5,
+          }}
+        >
           <Typography variant="h6" component="h1">
             {USERS_UI.title}
           </Typography>

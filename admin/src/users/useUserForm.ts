@@ -4,7 +4,15 @@
  */
 import { useState, type FormEvent } from 'react';
 import { useCreate, useNotify, useRefresh, useUpdate } from 'react-admin';
-import { PERMISSION_KEYS, effectivePermissions, mayAssignStore, mayGrantPermission, mayLeaveWithoutHomeStore, toggleActiveDenial, validateUser } from '../../../core/browser';
+import {
+  PERMISSION_KEYS,
+  effectivePermissions,
+  mayAssignStore,
+  mayGrantPermission,
+  mayLeaveWithoutHomeStore,
+  toggleActiveDenial,
+  validateUser,
+} from '../../../core/browser';
 import type { Permission, Role, Me, User } from '../../../core/browser';
 import { UI, USERS_UI } from '../messages';
 import { reloadMe } from '../providers/me';
@@ -25,7 +33,16 @@ export function initialState(user: User | null, me?: Me): FormState {
   if (!user) {
     // A branch manager makes accounts of their own store: headquarters (none) is not theirs to choose.
     const store_id = me && !mayLeaveWithoutHomeStore(me, { store_id: null }) ? me.store_id : null;
-    return { username: '', password: '', confirmPassword: '', role: '', permissions: [], store_id, accessible_stores: [], is_active: true };
+    return {
+      username: '',
+      password: '',
+      confirmPassword: '',
+      role: '',
+      permissions: [],
+      store_id,
+      accessible_stores: [],
+      is_active: true,
+    };
   }
   return {
     username: user.username,
@@ -74,11 +91,21 @@ export function useUserForm(me: Me, user: User | null, onClose: () => void) {
   }
 
   function togglePermission(p: Permission, on: boolean) {
-    set('permissions', on ? PERMISSION_KEYS.filter((k) => k === p || form.permissions.includes(k)) : form.permissions.filter((k) => k !== p));
+    set(
+      'permissions',
+      on
+        ? PERMISSION_KEYS.filter((k) => k === p || form.permissions.includes(k))
+        : form.permissions.filter((k) => k !== p),
+    );
   }
 
   function toggleStore(id: number, on: boolean) {
-    set('accessible_stores', on ? [...new Set([...form.accessible_stores, id])].sort((a, b) => a - b) : form.accessible_stores.filter((s) => s !== id));
+    set(
+      'accessible_stores',
+      on
+        ? [...new Set([...form.accessible_stores, id])].sort((a, b) => a - b)
+        : form.accessible_stores.filter((s) => s !== id),
+    );
   }
 
   function onSubmit(e: FormEvent) {
@@ -88,7 +115,8 @@ export function useUserForm(me: Me, user: User | null, onClose: () => void) {
       ...form,
       username: user ? user.username : form.username,
       // The admin role sends every permission key (spec section 7).
-      permissions: form.role === '' ? form.permissions : effectivePermissions({ role: form.role, permissions: form.permissions }),
+      permissions:
+        form.role === '' ? form.permissions : effectivePermissions({ role: form.role, permissions: form.permissions }),
     };
     void save.submit(validateUser(raw, mode), async (v) => {
       const data: Record<string, unknown> = {
@@ -114,7 +142,22 @@ export function useUserForm(me: Me, user: User | null, onClose: () => void) {
     });
   }
 
-  return { form, errors, save, saving, adminRole, activeDenial, mayGrant, mayAssign, mayHeadquarters, set, changeRole, togglePermission, toggleStore, onSubmit };
+  return {
+    form,
+    errors,
+    save,
+    saving,
+    adminRole,
+    activeDenial,
+    mayGrant,
+    mayAssign,
+    mayHeadquarters,
+    set,
+    changeRole,
+    togglePermission,
+    toggleStore,
+    onSubmit,
+  };
 }
 
 export type UserForm = ReturnType<typeof useUserForm>;
