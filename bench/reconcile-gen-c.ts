@@ -2,7 +2,7 @@
  * Generator C: a month of remittance reports and the bank statements that pay them, as files
  * (bytes exactly as the banks export them), with the ground truth. Written from the brief alone,
  * apart from the matcher and the other generators: it knows the shapes the statement reader
- * accepts (core/reconcile/statement.ts, README "What it reads") and nothing of how matching decides.
+ * accepts (core/reconcile/statement.ts, docs/reconciliation.md "What it reads") and nothing of how matching decides.
  *
  * The world: 2–4 stores (3 or 4 by the seed unless `stores` is given), each with its own bank and
  * its own export shape. Customers transfer money (regulars every few days, many one-off), mostly

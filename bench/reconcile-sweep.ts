@@ -353,7 +353,7 @@ export function formatRow(r: MonthReport): string {
 }
 
 /**
- * The README's table: one row per held-out setting and generator, each figure the worst of its
+ * The table in docs/performance.md: one row per held-out setting and generator, each figure the worst of its
  * draws (precision, and the distance from the bound in points) beside the range of its bound.
  */
 export function markdownTable(reports: MonthReport[]): string {
@@ -409,7 +409,7 @@ export function runSweep(opts: SweepOptions = {}, each: (r: MonthReport) => void
   return { th, boundTh, reports };
 }
 
-/** `node build/bench/reconcile-sweep.js [--quick] [--draws N] [--ours|--other|--third] [--markdown]`: the sweep on its own, a line per held-out month (--markdown: the README's table instead). */
+/** `node build/bench/reconcile-sweep.js [--quick] [--draws N] [--ours|--other|--third] [--markdown]`: the sweep on its own, a line per held-out month (--markdown: docs/performance.md's table instead). */
 if (process.argv[1]?.endsWith('reconcile-sweep.js')) {
   const arg = (name: string) => process.argv[process.argv.indexOf(name) + 1];
   const only = GENERATORS.find((g) => process.argv.includes(`--${g}`));

@@ -173,12 +173,12 @@ function publicNames(): { names: string[]; star: boolean } {
   return { names: names.sort(), star };
 }
 
-/** The names the README's "The library" section lists (`name` in backticks, one list per kind). */
+/** The names docs/library.md lists (`name` in backticks, one list per kind). */
 function documentedNames(): string[] {
-  const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
+  const readme = readFileSync(join(ROOT, 'docs/library.md'), 'utf8');
   const start = readme.indexOf('<!-- public-api -->');
   const end = readme.indexOf('<!-- /public-api -->');
-  expect(start, 'README.md has a <!-- public-api --> … <!-- /public-api --> section').toBeGreaterThan(-1);
+  expect(start, 'docs/library.md has a <!-- public-api --> … <!-- /public-api --> section').toBeGreaterThan(-1);
   return [...readme.slice(start, end).matchAll(/`([A-Za-z_$][\w$]*)`/g)].map((m) => m[1]).sort();
 }
 
@@ -211,13 +211,13 @@ describe('the public API', () => {
   });
 });
 
-describe("the README's library example", () => {
+describe("docs/library.md's example", () => {
   it('runs against the build and does what it says', async () => {
     const { mkdtempSync, writeFileSync } = await import('node:fs');
     const { tmpdir } = await import('node:os');
     const { execFileSync } = await import('node:child_process');
     const { pathToFileURL } = await import('node:url');
-    const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
+    const readme = readFileSync(join(ROOT, 'docs/library.md'), 'utf8');
     const at = readme.indexOf('// report.mjs');
     const code = readme.slice(at, readme.indexOf('```', at));
     const lib = pathToFileURL(join(ROOT, 'dist/core/index.js')).href;

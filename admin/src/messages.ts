@@ -425,7 +425,7 @@ export const PAYMENTS_UI = {
   forbiddenDebug: '目前權限：',
 } as const;
 
-/** The 對帳 page (README, 對帳). */
+/** The 對帳 page (docs/reconciliation.md). */
 export const RECONCILE_UI = {
   title: '對帳',
   menu: '對帳',

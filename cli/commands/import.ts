@@ -68,7 +68,7 @@ export function importCommand(program: Command, io: CliIO): void {
           skipped_rows: r.skippedRows,
           skipped_row_count: r.skippedRowCount,
         };
-        /** The one shape of `--json`, whatever happened (documented in README.md). */
+        /** The one shape of `--json`, whatever happened (documented in docs/command-line.md). */
         const json = (x: { imported: number; would_import: number; skipped: number; duplicates: number[] }) =>
           io.stdout(`${JSON.stringify({ ...report, dry_run: Boolean(opts.dryRun), ...x }, null, 2)}\n`);
 

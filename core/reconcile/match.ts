@@ -46,7 +46,7 @@ export interface Thresholds {
   unreported: number;
 }
 
-/** Chosen on the calibration half of the bench's sweep (see the README's reconciliation figures). */
+/** Chosen on the calibration half of the bench's sweep (see docs/performance.md, the sweep). */
 export const DEFAULT_THRESHOLDS: Thresholds = { auto: 3.75, autoNoDigits: 0, unpaid: -4.25, unreported: -1.5 };
 
 export interface MatchOptions {

@@ -25,7 +25,7 @@ const field = (body: unknown, name: string) =>
   body && typeof body === 'object' && !Array.isArray(body) ? (body as Record<string, unknown>)[name] : undefined;
 const one = (v: string | string[] | undefined) => (Array.isArray(v) ? v[0] : v);
 
-/** Bank reconciliation: statements in, lines, proposals and decisions (README, 對帳). */
+/** Bank reconciliation: statements in, lines, proposals and decisions (docs/reconciliation.md). */
 export function reconcileRoutes(app: AppContext): Router<State> {
   const r = new Router<State>(API_ROUTER);
   const auth = requireUser(app);
