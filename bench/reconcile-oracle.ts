@@ -20,7 +20,7 @@ export function knowingTeacher(t: Truth): Teacher {
       cands.filter((c: Candidate) => t.pair.get(reports[c.report].uuid) === lines[c.line].id),
     );
   const share = truePaidShare(t);
-  return { anchors: truePairs, digitPairs: truePairs, paidShare: () => share };
+  return { anchors: truePairs, unbiased: truePairs, digitPairs: truePairs, paidShare: () => share };
 }
 
 /** The month analysed as the product does (`knowing`: as if it knew the month's habits). */

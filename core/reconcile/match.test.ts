@@ -545,16 +545,49 @@ describe('matchReconcile', () => {
       line(2, '2026-11-06T10:05:00', 900, ''),
       line(3, '2026-11-07T10:05:00', 1000, '33333'),
     ];
-    const none: Teacher = { anchors: () => [], digitPairs: () => [], paidShare: (x) => x };
+    const none: Teacher = { anchors: () => [], unbiased: () => [], digitPairs: () => [], paidShare: (x) => x };
     expect(analyse([a, b, c], lines, {}, none).model.anchors).toBe(0);
     const every: Teacher = {
       anchors: (m) => m.ofReport.flat(),
+      unbiased: (m) => m.ofReport.flat(),
       digitPairs: (m) => m.ofReport.flat(),
       paidShare: () => 0.9,
     };
     const known = analyse([a, b, c], lines, {}, every);
     expect(known.model.anchors).toBe(3);
     expect(known.model.paidShare).toBe(0.9);
+  });
+  it('weighs a credit booked at an odd hour by the pairs chosen without a look at their times', () => {
+    // Forty pairs, a quarter booked 30 hours late. A reading sure only of the usual ones (anchors)
+    // would call the late time nearly impossible; the pairs chosen by their digits alone show it.
+    const reports: ReconcileReport[] = [];
+    const lines: ReconcileLine[] = [];
+    for (let i = 0; i < 40; i++) {
+      const day = String(2 + (i % 20)).padStart(2, '0');
+      const five = String(10000 + i);
+      reports.push(report(`2026-11-${day}T10:${String(i).padStart(2, '0')}:00`, 1000 + i, five));
+      const at =
+        i % 4 === 0
+          ? `2026-11-${String(3 + (i % 20)).padStart(2, '0')}T16:${String(i).padStart(2, '0')}:00`
+          : `2026-11-${day}T10:${String(i + 2).padStart(2, '0')}:00`;
+      lines.push(line(lines.length + 1, at, 1000 + i, five));
+    }
+    const late = report('2026-11-25T10:00:00', 777, '55555');
+    const credit = line(900, '2026-11-26T16:00:00', 777, '');
+    const onTime = (i: number) => i % 4 !== 0;
+    const teacher = (spread: 'usual' | 'all'): Teacher => ({
+      anchors: (m) => m.ofReport.flatMap((cands, i) => (i < 40 && onTime(i) ? cands : [])),
+      unbiased: (m) => m.ofReport.flatMap((cands, i) => (i < 40 && (spread === 'all' || onTime(i)) ? cands : [])),
+      digitPairs: () => [],
+      paidShare: () => 0.95,
+    });
+    const weightOf = (spread: 'usual' | 'all') => {
+      const a = analyse([...reports, late], [...lines, credit], {}, teacher(spread));
+      return a.ofReport[40].find((c) => a.lines[c.line].id === 900)!.lr;
+    };
+    // the late credit weighs far more once the spread is learned, and more than chance
+    expect(weightOf('all')).toBeGreaterThan(weightOf('usual') + 2);
+    expect(weightOf('all')).toBeGreaterThan(0);
   });
   it("learns which account each store's customers pay into, on a statement for all stores", () => {
     // forty unambiguous pairs a store: store 1's customers pay into account A, store 2's into B

@@ -47,7 +47,7 @@ export interface Thresholds {
 }
 
 /** Chosen on the calibration half of the bench's sweep (see docs/performance.md, the sweep). */
-export const DEFAULT_THRESHOLDS: Thresholds = { auto: 3.75, autoNoDigits: 0, unpaid: -4.25, unreported: -1.5 };
+export const DEFAULT_THRESHOLDS: Thresholds = { auto: 4, autoNoDigits: 0, unpaid: -3.75, unreported: -1.25 };
 
 export interface MatchOptions {
   windowBeforeMs?: number;

@@ -243,6 +243,8 @@ export interface PayerNote {
 }
 
 const PRIOR_STRENGTH = 30;
+/** How much of the booking times' reading comes from pairs chosen without a look at their times (the bench's calibration half). */
+const TIME_SPREAD = 0.5;
 /**
  * Of a payer's credits, the share that pays for a last five the payer was seen paying for from an
  * account whose digits are not that last five (a spouse's, a parent's, a company's account)
@@ -262,6 +264,11 @@ export interface Candidate {
 export interface Teacher {
   /** the pairs the booking times, accounts and payer names are learned from; `sure`: those a first reading of the month was sure of */
   anchors(month: MonthCandidates, sure: Candidate[]): Iterable<Candidate>;
+  /**
+   * pairs chosen without a look at their times (digits that agree, or the one candidate on both
+   * sides): the booking times' whole spread, late and odd ones included, is learned from them
+   */
+  unbiased(month: MonthCandidates): Iterable<Candidate>;
   /** the pairs the digits' habits (typos, other accounts) are counted on; `likely`: each report's one pair likely by time alone on both sides, or null */
   digitPairs(month: MonthCandidates, likely: Array<Candidate | null>): Iterable<Candidate>;
   /** the share of reports paid, given the month's own estimate */
@@ -284,10 +291,20 @@ function* unambiguous({ ofReport, ofLine }: MonthCandidates): Generator<Candidat
   }
 }
 
+/** Alone: the report's one candidate, and the line's one; the digits do not show another account. */
+function* alone({ ofReport, ofLine }: MonthCandidates): Generator<Candidate> {
+  for (const cands of ofReport) {
+    if (cands.length !== 1) continue;
+    const c = cands[0];
+    if (ofLine[c.line].length === 1 && c.facts.digits !== 'different') yield c;
+  }
+}
+
 /**
  * The month's own reading: its unambiguous pairs; then, once a first reading has been made, the
  * pairs it was sure of too (on a month where few credits show digits, the unambiguous pairs alone
- * are too few to tell one bank's booking habits from another's).
+ * are too few to tell one bank's booking habits from another's). Chosen without a look at the
+ * times: the unambiguous pairs and those alone on both sides.
  */
 export const MONTH_TEACHER: Teacher = {
   anchors: function* (month, sure) {
@@ -297,6 +314,14 @@ export const MONTH_TEACHER: Teacher = {
       yield c;
     }
     for (const c of sure) if (!taught.has(c.report)) yield c;
+  },
+  unbiased: function* (month) {
+    const taught = new Set<number>();
+    for (const c of unambiguous(month)) {
+      taught.add(c.report);
+      yield c;
+    }
+    for (const c of alone(month)) if (!taught.has(c.report)) yield c;
   },
   digitPairs: (_, likely) => likely.filter((c): c is Candidate => c !== null),
   paidShare: (estimate) => estimate,
@@ -340,9 +365,18 @@ export function learnModel(
   });
   const sourceOf = (l: ReconcileLine) => l.source ?? `store:${l.store_id ?? 'all'}`;
 
-  const timeAnchors = new Map<string, TimeAnchor[]>();
-  const allTime: TimeAnchor[] = [];
-  const storeAnchors: Array<[number, string]> = [];
+  /** Booking habits learned from these pairs: over every account, and per account (its source). */
+  const learnTimes = (pairs: Candidate[]) => {
+    const perSource = new Map<string, TimeAnchor[]>();
+    for (const c of pairs) {
+      const src = sourceOf(lines[c.line]);
+      const list = perSource.get(src) ?? perSource.set(src, []).get(src)!;
+      list.push(anchorOf(reports[c.report], lines[c.line]));
+    }
+    const pooled = fitTime(priorTimeModel(), [...perSource.values()].flat(), PRIOR_STRENGTH);
+    const bySource = new Map([...perSource].map(([src, list]) => [src, fitTime(pooled, list, 2 * PRIOR_STRENGTH)]));
+    return (l: ReconcileLine) => bySource.get(sourceOf(l)) ?? pooled;
+  };
   // the payer names the anchors show, per store: this month's own payer memory
   const namedAnchors = new Map<string, Array<{ line: number; five: string }>>();
   const nameKey = (ri: number, li: number) => `${reports[ri].store_id}|${lines[li].payer}`;
@@ -356,16 +390,14 @@ export function learnModel(
   // payer's name never teaches that name back (see the sure pairs' names below).
   for (const c of teacher.anchors(month, [])) learnName(c.report, c.line);
   const sureCandidates = sure.map(([ri, li]) => ofReport[ri].find((c) => c.line === li)!);
-  for (const c of teacher.anchors(month, sureCandidates)) {
-    const a = anchorOf(reports[c.report], lines[c.line]);
-    allTime.push(a);
-    const src = sourceOf(lines[c.line]);
-    storeAnchors.push([reports[c.report].store_id, src]);
-    const list = timeAnchors.get(src);
-    if (list) list.push(a);
-    else timeAnchors.set(src, [a]);
-  }
-  const pooled = fitTime(priorTimeModel(), allTime, PRIOR_STRENGTH);
+  const anchors = [...teacher.anchors(month, sureCandidates)];
+  // Two readings of the booking times: the anchors with the pairs a reading was sure of show the
+  // usual times sharply, but a pair booked late or at an odd time is never among the sure ones; the
+  // pairs chosen without a look at their times show the whole spread. A paid report whose credit
+  // came at such a time must not look unpaid, nor a sharp habit be blurred: their mixture.
+  const sharpTimes = learnTimes(anchors);
+  const spreadTimes = learnTimes([...teacher.unbiased(month)]);
+  const storeAnchors = anchors.map((c): [number, string] => [reports[c.report].store_id, sourceOf(lines[c.line])]);
 
   // Which account each store's customers pay into: on a statement for all stores (lines of several
   // accounts, none tied to a store) a store's transfers land on its own account nearly always, a
@@ -403,8 +435,6 @@ export function learnModel(
     const k = anchorOfStore.get(r.store_id)?.get(src) ?? 0;
     return Math.log((k + ACCOUNT_PRIOR * share) / (n + ACCOUNT_PRIOR) / share);
   };
-  const bySource = new Map<string, TimeModel>();
-  for (const [src, list] of timeAnchors) bySource.set(src, fitTime(pooled, list, 2 * PRIOR_STRENGTH));
 
   const chanceTime = 1 / (win.before + win.after);
   const dayChance = (r: ReconcileReport, dd: number) => {
@@ -414,19 +444,23 @@ export function learnModel(
     const hi = Math.min(start + DAY_MS, r.paid_at + win.after);
     return Math.max(hi - lo, HOUR) / (win.before + win.after);
   };
-  const timeWeight = (r: ReconcileReport, l: ReconcileLine): number => {
-    const m = bySource.get(sourceOf(l)) ?? pooled;
+  const timeDensity = (m: TimeModel, r: ReconcileReport, l: ReconcileLine): number => {
     const ctx = contextOf(r.paid_at);
     if (!l.hasTime) {
       const dd = taipeiDayNumber(l.at) - taipeiDayNumber(r.paid_at);
       const k = DAY_DIFFS.indexOf(dd);
       const p = k < 0 ? 1e-3 : m.days[earlyContext(ctx) ? 0 : 1][k];
-      return Math.log(p / dayChance(r, dd));
+      return p / dayChance(r, dd);
     }
     const w = m.waits[ctx];
     const density =
       (1 - w) * m.prompt.density(l.at - r.paid_at) + w * m.next.density(l.at - nextBusinessDayStart(r.paid_at));
-    return Math.log(Math.max(density, 1e-4 * chanceTime) / chanceTime);
+    return density / chanceTime;
+  };
+  const timeWeight = (r: ReconcileReport, l: ReconcileLine): number => {
+    const ratio =
+      (1 - TIME_SPREAD) * timeDensity(sharpTimes(l), r, l) + TIME_SPREAD * timeDensity(spreadTimes(l), r, l);
+    return Math.log(Math.max(ratio, 1e-4));
   };
 
   // Digits: pairs alone on both sides in being likely by time (ten times chance or more) are
@@ -624,7 +658,7 @@ export function learnModel(
     payerNote,
     payerSettles,
     summary: {
-      anchors: allTime.length,
+      anchors: anchors.length,
       digitAnchors: nDigits,
       typo: digitsModel.typo,
       different: digitsModel.different,
