@@ -77,7 +77,7 @@ export interface NewPassword {
   confirmPassword?: string;
 }
 
-/** Said on stderr whenever `--password` is used (issue 22, item 17). */
+/** Said on stderr whenever `--password` is used. */
 export const PASSWORD_FLAG_WARNING = INPUT.passwordFlagWarning;
 
 /**

@@ -318,7 +318,7 @@ export const RECONCILE = {
   ],
 } as const;
 
-/** `remit close`, `remit cash-out`, `remit closes`, `remit day` (issue 26). */
+/** `remit close`, `remit cash-out`, `remit closes`, `remit day`. */
 export const CLOSES = {
   closed: (store: string, date: string) => `${store} ${date} 日結完成`,
   cashOutRecorded: (store: string, kind: string, amount: string, when: string) =>

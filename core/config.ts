@@ -48,7 +48,7 @@ export const MIN_JWT_SECRET_DISTINCT = 10;
 /**
  * What is wrong with a signing secret from `source`, as a sentence, or null: too short, or too
  * little variety (fewer than 10 different characters, or a short piece repeated), which anyone
- * could guess and then sign a token for any account (issue 22, item 17). One rule for
+ * could guess and then sign a token for any account. One rule for
  * REMIT_JWT_SECRET and the file beside the database.
  */
 export function jwtSecretProblem(secret: string, source: string, fix: string): string | null {

@@ -96,7 +96,7 @@ export function isWholeDays(v: unknown): boolean {
 }
 
 /**
- * ‹ and › beside a filter's dates (issue 24, item 3): the range moved by `days` whole days, both
+ * ‹ and › beside a filter's dates: the range moved by `days` whole days, both
  * ends, so a single day steps to the day before or after and a week to the week shifted by a day.
  * Without dates the step starts from today (‹ shows yesterday). A missing end stays missing.
  */
@@ -119,7 +119,7 @@ export function canStepForward(from: string | undefined, to: string | undefined,
 }
 
 /**
- * The payment list's filter once its search text is `q` (issue 24, item 1). The list opens on the
+ * The payment list's filter once its search text is `q`. The list opens on the
  * default days (three days ago to today); a search looks at every date unless the user chose the
  * dates: the default range is left out while there is a search, and is put back when the search
  * is emptied and no dates were chosen meanwhile. Dates the user chose (anything other than the

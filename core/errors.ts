@@ -125,7 +125,7 @@ export interface ErrorDetailsByCode {
   store_code_taken: None;
   store_in_use: None;
   store_code_not_found: { code: string };
-  // a store's public link (issue 25)
+  // a store's public link
   link_inactive: None;
   /** too many reports sent from one address or through one link */
   public_too_many: { seconds: number };

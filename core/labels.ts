@@ -136,7 +136,7 @@ export const AUDIT_ENTITY_LABELS: Record<string, string> = {
   day_close: '日結',
 };
 
-/** A day's state on the board and in `remit closes` (issue 26). */
+/** A day's state on the board and in `remit closes`. */
 export const CLOSE_STATUS_LABELS = { closed: '已結帳', reopened: '已重新開帳', open: '未結帳' } as const;
 
 /** The figures of a close, as the close page, `remit close` and the audit name them. */

@@ -1,5 +1,5 @@
 /**
- * How the back office asks for its first screen (issue 24, item 10): 匯款記錄's first page when
+ * How the back office asks for its first screen: 匯款記錄's first page when
  * nothing was chosen, and the stores' call every page makes. Said once for the page
  * (admin/src/payments/listParams.ts, admin/src/common/useStores.ts) and for the server, which
  * answers these very calls in /admin's HTML (http/firstScreen.ts).

@@ -146,7 +146,7 @@ export const MSG = {
   databaseBusy: '資料庫正在寫入大量資料（例如匯入），這筆尚未儲存，請稍候再送出一次',
   passwordMismatch: '密碼確認不匹配', // spec
   adminPasswordWeak: (why: string) => `REMIT_ADMIN_PASSWORD 不能使用：${why}`,
-  /** issue 22, item 15: why a password is refused (core/users/password.ts) */
+  /** why a password is refused (core/users/password.ts) */
   passwordWeak: {
     username: '密碼不能是用戶名（包括大小寫不同、倒過來寫或只在後面加數字或符號），請換一個別人猜不到的密碼',
     repetitive:
@@ -193,8 +193,8 @@ export const MSG = {
   storeInUse: '此分店仍有匯款記錄或用戶，無法刪除',
   storeCodeNotFound: (code: string) => `找不到分店代碼「${code}」`,
 
-  // A store's public link (issue 25): what a customer with no account reads
-  linkInactive: '連結已失效，請向門市索取新的連結', // issue 25
+  // A store's public link: what a customer with no account reads
+  linkInactive: '連結已失效，請向門市索取新的連結',
   publicTooMany: (seconds: number) => `送出次數過多，請於 ${waitText(seconds)}後再試`,
   /** too many reads (a link's store name, a report's status) from one address, as on a shop's shared Wi-Fi: the link itself still works */
   publicBusy: (seconds: number) => `使用人數過多，請於 ${waitText(seconds)}後再試`,
@@ -261,7 +261,7 @@ export const MSG = {
   exportTooOften: (max: number) => `權限不足：24 小時內已匯出 ${max} 次，再匯出需要「匯款管理」權限`,
   exportAll: '全部',
 
-  // Bank reconciliation (issue 12): statements
+  // Bank reconciliation: statements
   statementFileError: (file: string, message: string) => `${file}：${message}`,
   statementRowError: (file: string, row: number, message: string) => `${file} 第 ${row} 行：${message}`,
   statementEmpty: '檔案是空的',
@@ -302,7 +302,7 @@ export const MSG = {
   reconcileStatementNotFound: (id: unknown) => `找不到交易明細 ${String(id)}`,
   reconcileFileNameRequired: '請提供檔名（filename）',
 
-  // Cash out and the daily close (日結, issue 26)
+  // Cash out and the daily close (日結)
   cashOutKindInvalid: '支出類型必須是 店內支出 或 提領',
   cashCategoryRequired: '請填寫店內支出的項目（例如 雜支、文具用品）',
   cashCategoryTooLong: (limit: number) => `支出項目不能超過${limit}個字元`,

@@ -73,8 +73,8 @@ export function resolveJwtSecret(config: RemitConfig): string {
 /**
  * The secret kept in `file`, or null when there is none. Whoever reads the file can sign a token
  * for any account, so a file other users may read, or one that belongs to another user (who can
- * read it, or replace it with a secret they know), is refused with how to fix it, never used
- * (issue 22, item 17). `uid`: the user remit runs as (tests pass another).
+ * read it, or replace it with a secret they know), is refused with how to fix it, never used.
+ * `uid`: the user remit runs as (tests pass another).
  */
 export function readSecret(file: string, uid: number | undefined = process.getuid?.()): string | null {
   let st;

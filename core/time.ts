@@ -162,7 +162,7 @@ export function defaultDateRange(now: number = Date.now()): { from: string; to: 
  * A value with a time part (an ISO instant) is taken as the exact instant instead. A date outside
  * the years payments may have (2000 to 2099, MIN_INSTANT to MAX_INSTANT) is an error too
  * (`outOfRange`): 9999-12-31 read as a date, then a day added, was year 10000, which no date
- * function can write (issue 22, item 11).
+ * function can write.
  */
 export function dayRangeToInstants(
   from?: string | null,

@@ -73,7 +73,7 @@ export interface StoreStats {
   confirmed_payments: number;
   pending_payments: number;
   failed_payments: number;
-  /** takings by payment method (issue 26): count and NT$ of each of the four, zero included */
+  /** takings by payment method: count and NT$ of each of the four, zero included */
   by_method: MethodTotals;
 }
 

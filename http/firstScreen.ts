@@ -1,5 +1,5 @@
 /**
- * 匯款記錄 in the HTML of /admin itself (issue 24, item 10): the back office's script is about a
+ * 匯款記錄 in the HTML of /admin itself: the back office's script is about a
  * megabyte of React, react-admin and MUI that takes a desktop 0.6 to 2 s to start, whatever the
  * API answers. So the server writes the user's first page into the page it sends, as a light
  * table (a desk) or cards (a phone) in plain HTML and CSS, which the list replaces once it has

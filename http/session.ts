@@ -1,5 +1,5 @@
 /**
- * The back office's session (issue 22, item 1): the token lives in an HttpOnly, SameSite=Strict
+ * The back office's session: the token lives in an HttpOnly, SameSite=Strict
  * cookie (Secure when the request came over HTTPS), so no page script can read it; scripts keep
  * sending `Authorization: Bearer`. Requests that change data are refused when the browser says
  * they come from another site (`Sec-Fetch-Site`, else `Origin`), so a forged form or fetch on

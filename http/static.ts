@@ -122,7 +122,7 @@ export function spa(opts: {
       return;
     }
 
-    // /r/TOKEN and /r/status/TRACKING: the public report page of a store's link (issue 25)
+    // /r/TOKEN and /r/status/TRACKING: the public report page of a store's link
     const html =
       path === '/' || path === '/index.html'
         ? 'index.html'

@@ -3,7 +3,7 @@ import type { Knex } from 'knex';
 /**
  * Usernames and store codes are unique whatever their case (the services compare lower(...)),
  * now held by the database itself: two requests at the same moment can no longer create
- * `Race2x` and `race2X` (issue 10, item 6). A database that already holds such a pair is not
+ * `Race2x` and `race2X`. A database that already holds such a pair is not
  * changed; the migration stops and names them, for the operator to rename one.
  *
  * login_throttle_notes: one row per refused username+address and window, so refused sign-ins

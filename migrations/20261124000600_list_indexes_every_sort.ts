@@ -1,8 +1,8 @@
 import type { Knex } from 'knex';
 
 /**
- * Every sort the payment list offers, alone and within a store, read in order from an index
- * (issue 14, item 7): the earlier migrations served only the default sort (paid_at). Each index
+ * Every sort the payment list offers, alone and within a store, read in order from an index:
+ * the earlier migrations served only the default sort (paid_at). Each index
  * ends in the tie-breaker (uuid), so a page stops after its rows instead of sorting every match.
  * A status matches a large share of the payments (a fifth or more), so a status filter needs no
  * index of its own per sort: its page reads the sort's index (or the store's) in order and skips

@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
 
 /**
- * Issue 21: several bank accounts per store, and payer memory.
+ * Several bank accounts per store, and payer memory.
  *
  * - bank_statements.account: the bank account a statement records (its title row's 帳號, or the
  *   one chosen on upload); null when neither says. A line's fingerprint includes it, so two

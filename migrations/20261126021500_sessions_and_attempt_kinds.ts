@@ -1,7 +1,6 @@
 import type { Knex } from 'knex';
 
 /**
- * Issue 22.
  * - revoked_sessions: a session token signed out (登出) before it expires, by its id (`jti`), so
  *   every instance sharing the database refuses it at once; a row is pruned once the token
  *   would have expired anyway.

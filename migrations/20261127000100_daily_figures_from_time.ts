@@ -2,7 +2,7 @@ import type { Knex } from 'knex';
 import { dailyFiguresSql, dialectOf, type DailyFigures } from './support/dailyFigures.js';
 
 /**
- * Issue 23: payment_daily's triggers, written by hand once per database in
+ * Payment_daily's triggers, written by hand once per database in
  * 20261121000001_list_indexes_and_daily_stats, are redefined from one description
  * (core/db/dailyFigures.ts) with the Taiwan day from core/time.ts. They count what the old ones
  * counted, so the table's rows stay as they are.

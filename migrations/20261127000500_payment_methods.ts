@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
 
 /**
- * Issue 26: a payment's method (how the money came in).
+ * A payment's method (how the money came in).
  * - method: '匯款' | '現金' | '刷卡' | '電子支付', stored in Chinese as status is; every payment
  *   stored before is a transfer, so the default '匯款' fills them.
  * - method_detail: the sub-type of an e-payment (LINE Pay, 街口支付 …), null otherwise.

@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
 
 /**
- * Issue 26: cash leaving a store's drawer, and the daily close (日結).
+ * Cash leaving a store's drawer, and the daily close (日結).
  *
  * cash_out: one row per 店內支出 (with its category) or 提領, at an instant (epoch ms, as paid_at),
  * so its Taiwan day comes from core/time.ts like a payment's. `after_close` marks an entry added

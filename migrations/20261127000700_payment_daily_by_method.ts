@@ -3,7 +3,7 @@ import { dailyFiguresSql, dialectOf, type DailyFigures } from './support/dailyFi
 import { PAYMENT_DAILY as BY_STATUS } from './20261127000100_daily_figures_from_time.js';
 
 /**
- * Issue 26: the per-day figures are kept by payment method too (匯款, 現金, 刷卡, 電子支付), so the
+ * The per-day figures are kept by payment method too (匯款, 現金, 刷卡, 電子支付), so the
  * dashboard's takings by method and the daily close's board are sums over payment_daily, not
  * scans of the payments. The table gains `method` in its key: it is made again (a primary key
  * cannot change in place on SQLite) and filled from the payments as they stand, and the triggers

@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
 
 /**
- * Issue 25: customers report their own transfers through a store's public link.
+ * Customers report their own transfers through a store's public link.
  * - store_links: one per store. `token` is the random part of the link (at least 128 bits, url
  *   safe), unique; rotating writes a new one in place, so the old link stops working at once on
  *   every instance. It is kept as it is, not hashed: the link is printed on a poster by the till

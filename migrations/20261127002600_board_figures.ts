@@ -2,7 +2,7 @@ import type { Knex } from 'knex';
 import { dailyFiguresSql, dialectOf, type DailyFigures } from './support/dailyFigures.js';
 
 /**
- * Issue 26 (bench 13): the payments' figures per run of 32 Taiwan days as well as per day, by
+ * The payments' figures per run of 32 Taiwan days as well as per day, by
  * store, status and method, kept by triggers from the same generator as payment_daily. A sum over
  * a range (the dashboard's figures and takings by method, the 日結總覽 board's takings by method)
  * reads the whole runs inside it here and only the days at its two ends from payment_daily: a year

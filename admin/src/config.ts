@@ -3,7 +3,7 @@ export const API_BASE = '/api';
 export const TIMEOUT_MS = 10_000;
 /**
  * Where older versions kept the session token (the spec's "admin token key"). The session now
- * lives in an HttpOnly cookie (issue 22, item 1); a token left here is removed.
+ * lives in an HttpOnly cookie; a token left here is removed.
  */
 export const LEGACY_TOKEN_KEY = 'adminToken';
 export const LOGIN_PATH = '/admin/login';

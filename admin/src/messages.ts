@@ -32,7 +32,7 @@ export const UI = {
   amount: PAYMENT_FIELD_LABELS.amount,
   chooseStore: '選擇分店',
   note: PAYMENT_FIELD_LABELS.note,
-  // issue 26: the method first; a sale that is not a transfer has a plain 時間 and 金額 (core's paymentWords)
+  // the method first; a sale that is not a transfer has a plain 時間 and 金額 (core's paymentWords)
   method: PAYMENT_FIELD_LABELS.method,
   methodDetail: PAYMENT_FIELD_LABELS.method_detail,
   methodDetailPlaceholder: '選填，例如 LINE Pay',
@@ -71,7 +71,7 @@ export const UI = {
   importFailedTitle: MSG.importFailed,
   parseFailed: MSG.importParseFailed,
   readFailed: MSG.importReadFailed,
-  /** before parsing a file too big for the browser (issue 14 item 3) */
+  /** before parsing a file too big for the browser */
   importTooBigForBrowser: (mb: number) =>
     `檔案大於 ${mb} MB，無法在瀏覽器中匯入。請在伺服器上以指令匯入：remit import 檔案名稱.xlsx（.xlsx 或 CSV 最多 ${MAX_STREAM_IMPORT_ROWS} 筆）`,
   importTooManyForBrowser: `瀏覽器一次最多匯入 ${MAX_IMPORT_ROWS} 筆。更多的資料請在伺服器上以指令匯入：remit import 檔案名稱.xlsx（.xlsx 或 CSV 最多 ${MAX_STREAM_IMPORT_ROWS} 筆）`,
@@ -162,7 +162,7 @@ export const STORES_UI = {
   deleteFailed: '刪除失敗，請稍後再試',
   empty: '尚無分店',
   emptyHint: '按「新增分店」建立第一間分店',
-  // a store's public link (issue 25)
+  // a store's public link
   link: '公開連結',
   linkTitle: (name: string) => `${name}：顧客回報連結`,
   linkIntro: '顧客掃描 QR Code 或開啟連結，就能自行回報匯款，不需要帳號。',
@@ -203,14 +203,14 @@ export const FLOOD_UI = {
   confirm: '移除',
 } as const;
 
-/** The poster by the till (issue 25): store name, QR code, three steps. */
+/** The poster by the till: store name, QR code, three steps. */
 export const POSTER_TEXT = {
   heading: '掃描回報匯款',
   steps: ['用手機相機或 LINE 掃描 QR Code', '填寫帳號後五碼、匯款時間與金額', '送出後保留追蹤編號，可隨時查看處理狀態'],
   footer: '不需要註冊或登入',
 } as const;
 
-/** The import wizard's preview (spec section 2 "Modals"; issue 13, item 17). */
+/** The import wizard's preview (spec section 2 "Modals"). */
 export const IMPORT_UI = {
   counts: (p: { total: number; willImport: number; duplicates: number; errorRows: number; skipped: number }) =>
     [
@@ -413,7 +413,7 @@ export const PAYMENTS_UI = {
   deleteBodyInHand: (method: string, amount: string) =>
     `確定要刪除${method}、金額 ${amount} 的收款記錄嗎？刪除後幾秒內仍可按「復原」取消，之後無法復原。`,
   deletedInHand: (method: string, amount: string) => `已刪除${method} ${amount} 的收款記錄`,
-  // 修改付款方式 (issue 26)
+  // 修改付款方式
   editMethod: '修改付款方式',
   editMethodLabel: (method: string) => `修改付款方式（目前：${method}）`,
   editMethodOf: (method: string, amount: string, when: string) => `目前：${method}，${amount}，${when}`,
@@ -448,7 +448,7 @@ export const RECONCILE_UI = {
   from: '起日',
   to: '迄日',
   reload: '重新比對',
-  /** the API answers a queue in pages (issue 22, item 7): what is shown, of how many */
+  /** the API answers a queue in pages: what is shown, of how many */
   moreThanShown: (shown: number, total: number) =>
     `此處先列出 ${shown.toLocaleString('zh-TW')} 筆，共 ${total.toLocaleString('zh-TW')} 筆；處理完這些後按「重新比對」會列出其餘的，或縮短期間`,
   loading: '比對中...',
@@ -522,7 +522,7 @@ export const RECONCILE_UI = {
   unlinked: '已取消對帳',
   unlinkFailed: '取消對帳失敗',
   cancel: '取消',
-  // issue 21: the statement's bank account, the store of a statement, payer memory
+  // the statement's bank account, the store of a statement, payer memory
   account: '銀行帳號',
   accountHint: '對帳單標題列沒有帳號時填寫（選填）',
   accountNone: '未註明',
@@ -543,7 +543,7 @@ export const RECONCILE_UI = {
   forgetFailed: '忘記付款人失敗',
 };
 
-/** Cash out on the form page, the close (日結) on a phone and the board for headquarters (issue 26). */
+/** Cash out on the form page, the close (日結) on a phone and the board for headquarters. */
 export const CLOSES_UI = {
   // cash out, on the form page
   cashOutTitle: '現金支出',

@@ -1,5 +1,5 @@
 /**
- * The session (spec section 4, issue 22 item 1): the server keeps it in an HttpOnly cookie that no
+ * The session (spec section 4): the server keeps it in an HttpOnly cookie that no
  * script on the page can read, so the pages never hold the token. Signed in once login succeeds;
  * signed out on 登出 (the server revokes the session) or on any 401. Shared by the submission page
  * and the back office.
@@ -47,7 +47,7 @@ export function currentPath(loc: Location = window.location): string {
  * Where to go after login: the redirect value when present and not the login route itself
  * (and a path on this site, never another one), otherwise /admin. The value is resolved
  * against the page's origin as the browser will resolve it, which drops tabs and newlines and
- * turns `\` into `/` (`/%09/evil.example` is `//evil.example`, another site: issue 10, item 5);
+ * turns `\` into `/` (`/%09/evil.example` is `//evil.example`, another site);
  * only the same origin and the product's own pages (`/` and `/admin...`) are accepted.
  */
 export function afterLoginTarget(redirect: string | null | undefined, origin: string = window.location.origin): string {

@@ -1,5 +1,5 @@
 /**
- * The daily close from the command line (issue 26), for ops and cron: `remit close`, `remit
+ * The daily close from the command line, for ops and cron: `remit close`, `remit
  * cash-out`, `remit closes` and `remit day`. Each parses its flags and calls core/closes.
  */
 import type { Command } from 'commander';

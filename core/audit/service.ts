@@ -135,7 +135,7 @@ export async function listAudit(
   assertFilterFields(f, AUDIT_FILTERS);
   const base = ctx.db<AuditRow>('audit_log').select('*');
   // Payment, bank statement, payer, cash-out and daily-close entries only within the caller's
-  // stores (issue 10, item 15): a store-scoped system_admin reads the log, not other stores'
+  // stores: a store-scoped system_admin reads the log, not other stores'
   // payments, statements or takings through it. The store is the one the entry's payment had, after the change or (a delete)
   // before it, or the statement's; an import entry spanning stores, or a statement for every
   // store, is shown to those who see every store only.
@@ -148,7 +148,7 @@ export async function listAudit(
     const ids = scope.ids.map(String);
     const marks = ids.map(() => '?').join(',');
     const inStores = (expr: string) => (ids.length ? `cast(${expr} as text) in (${marks})` : '1 = 0');
-    // Account and sign-in entries (issue 22, item 12), by the rule of userVisibleTo: the reader's
+    // Account and sign-in entries, by the rule of userVisibleTo: the reader's
     // own account, or a non-admin account whose home store is one of the reader's. An entry that
     // records the account (create, update, delete) is judged by every version it shows, so a
     // reader in store A never reads an account as it was in store B, an admin's, or one with no

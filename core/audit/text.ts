@@ -74,7 +74,7 @@ const COMMON_LABELS: Record<string, string> = {
   stores: '分店',
   first: '第一筆追蹤編號',
   last: '最後一筆追蹤編號',
-  // an export of payments (issue 22, item 13): the filter, as the list's filter names it
+  // an export of payments: the filter, as the list's filter names it
   filter: '匯出條件',
   format: '格式',
   count: '匯出筆數',
@@ -131,7 +131,7 @@ const COMMON_LABELS: Record<string, string> = {
   ...STATEMENT_COLUMN_LABELS,
 };
 
-/** 已記住的付款人 (issue 21): what a confirmed link taught, and how a person reads it. */
+/** 已記住的付款人: what a confirmed link taught, and how a person reads it. */
 const PAYER_LABELS: Record<string, string> = {
   store_id: '分店',
   payer: '對帳單上的付款人',

@@ -1,5 +1,5 @@
 /**
- * The day book for the accountant (issue 26): a store's days over a range, every entry with its
+ * The day book for the accountant: a store's days over a range, every entry with its
  * method, the cash out and each close, as .xlsx and as CSV. One column list serves both files.
  */
 import * as XLSX from 'xlsx';

@@ -1,5 +1,5 @@
 /**
- * The daily close (日結, issue 26): the pure rules. No database, no Node module: the service, the
+ * The daily close (日結): the pure rules. No database, no Node module: the service, the
  * board, the CLI and the back office's close page all compute with these, so they cannot disagree.
  *
  * For a store and a Taiwan business day:

@@ -1,5 +1,5 @@
 /**
- * Cash out and the daily close (日結, issue 26): the service. The figures come from the pure rules
+ * Cash out and the daily close (日結): the service. The figures come from the pure rules
  * in ./rules.ts; this file loads the entries, takes the locks and writes the rows and the audit.
  *
  * The lock: a store's Taiwan day is one lock, taken by every write that touches the day's cash (a

@@ -73,7 +73,7 @@ const MIGRATION_LOCK = 7_210_000;
 
 /**
  * Applies every pending migration; returns the names applied. On PostgreSQL several instances
- * started at once on a fresh database take turns under an advisory lock (issue 10, item 7):
+ * started at once on a fresh database take turns under an advisory lock:
  * knex's own lock table does not exist yet on the very first start, so without it two of them
  * raced to create it. The lock is held by a transaction of its own while the migrations run on
  * other connections; SQLite's file lock does this already.

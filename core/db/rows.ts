@@ -36,7 +36,7 @@ export interface PaymentRow {
   amount: number;
   status: PaymentStatus;
   note: string;
-  /** how the money came in (issue 26); '匯款' for every payment stored before */
+  /** how the money came in; '匯款' for every payment stored before */
   /** a row written without these gets the column defaults: 匯款, null, false */
   method?: PaymentMethod;
   /** an e-payment's sub-type, else null */
@@ -46,7 +46,7 @@ export interface PaymentRow {
   created_by: number | null;
   created_at: number;
   updated_at: number;
-  /** who reported it (core/payments/sources.ts); absent on rows read before issue 25's migration */
+  /** who reported it (core/payments/sources.ts); absent on rows read before the public links' migration */
   source?: PaymentSource;
   /** the store link a customer's report came through */
   link_id?: number | null;

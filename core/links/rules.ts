@@ -1,5 +1,5 @@
 /**
- * A store's public link (issue 25), its pure rules: the token's shape, the link's and the status
+ * A store's public link, its pure rules: the token's shape, the link's and the status
  * page's addresses, the abuse limits' defaults, and what a customer may see of a payment.
  * Pure: the back office and the public page import it through core/browser.ts.
  */

@@ -1,5 +1,5 @@
 /**
- * A store's public link (issue 25): staff make, rotate and turn off a store's link; a customer
+ * A store's public link: staff make, rotate and turn off a store's link; a customer
  * with the link, and no account, reports a transfer to that store and later reads its status.
  *
  * - The store always comes from the link, never from what the customer sends.

@@ -1,5 +1,5 @@
 /**
- * A payment's fields, listed once (issue 23, item 1). Two lists, because the files have two shapes:
+ * A payment's fields, listed once. Two lists, because the files have two shapes:
  *
  * - PAYMENT_FIELDS: what a payment stores, in the JSON export's order. Each says its type, which
  *   makes its place in the export's page query and how the page text is read back
@@ -62,7 +62,7 @@ export interface ExportPayment {
   note: string;
   store_id: number;
   status: PaymentStatus;
-  /** 匯款 when absent or empty (issue 26) */
+  /** 匯款 when absent or empty */
   method?: string;
   method_detail?: string | null;
   employee?: boolean | number;
@@ -435,7 +435,7 @@ export const SHEET_COLUMNS: SheetColumn[] = [
     },
   },
   {
-    // issue 26: optional on import (a file without it, or an empty cell, is 匯款); after the spec's
+    // optional on import (a file without it, or an empty cell, is 匯款); after the spec's
     // columns, so a file made before keeps its places
     key: 'method',
     header: PAYMENT_FIELD_LABELS.method,

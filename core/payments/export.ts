@@ -41,7 +41,7 @@ export interface ExportFile {
 }
 
 /**
- * "Export all" needs manage_payments, whatever the filter looks like (issue 10, item 21). A
+ * "Export all" needs manage_payments, whatever the filter looks like. A
  * filter is "all" when by its form it leaves out nothing of the caller's stores: every store of
  * the scope (or none named), every status (or none), no id, digits or search, and dates that
  * are open or reach past the caller's first and last payment.
@@ -86,13 +86,13 @@ export async function requireExportPermission(ctx: ServiceContext, applied: Appl
   requirePermission(ctx.actor, 'manage_payments');
 }
 
-/** How far back a user's exports count together, and how many of them at most (issue 22, item 13). */
+/** How far back a user's exports count together, and how many of them at most. */
 export const EXPORT_UNION_WINDOW_MS = 24 * 60 * 60 * 1000;
 export const EXPORT_UNION_MAX = 50;
 const EXPORT_LOCK = 7_210_013;
 
 /**
- * "Export all" cannot be had in pieces (issue 22, item 13). For a user without manage_payments,
+ * "Export all" cannot be had in pieces. For a user without manage_payments,
  * this export together with their exports of the last 24 hours may not select every payment of
  * their stores: if no payment is left that none of those filters selects, the pieces are an
  * export all, and need manage_payments. The filters are judged on today's payments, from the
@@ -272,7 +272,7 @@ export async function exportPaymentsStream(
 /**
  * Everything an export decides before its first byte: the permission, that there is data, the
  * file's name. With `record` (the export itself, not its ticket) the export is written to the
- * audit log: who, the filter, the format and the rows selected (issue 22, item 13).
+ * audit log: who, the filter, the format and the rows selected.
  */
 async function judgeExport(
   ctx: ServiceContext,
@@ -301,7 +301,7 @@ const EXPORT_TICKET = 'payments-export';
 const isFormat = (f: unknown): f is ExportFormat => f === 'xlsx' || f === 'csv' || f === 'json';
 
 /**
- * A link for the back office to download an export with (issue 14, item 3): the browser follows
+ * A link for the back office to download an export with: the browser follows
  * it and saves the file as it streams, never holding it whole. Everything is judged now (the
  * permission, 沒有資料可匯出, the filter's form), so the page can say so before any download, and
  * judged again when the link is followed: the ticket carries only who asked, the filter and the format.

@@ -1,6 +1,6 @@
 /**
- * The payments an export writes, read from the database as fast as the database can give them
- * (issue 14, item 1): in keyset pages, each page one text made by the database, so the driver
+ * The payments an export writes, read from the database as fast as the database can give them:
+ * in keyset pages, each page one text made by the database, so the driver
  * hands over one string a page instead of ten thousand row objects. The SQLite driver builds a
  * row object property by property, and that, with the garbage it leaves, cost more than all the
  * formatting of the file.

@@ -1,5 +1,5 @@
 /**
- * Import of a file on disk, read as a stream (issue 14 item 2): `remit import` and the API's
+ * Import of a file on disk, read as a stream: `remit import` and the API's
  * upload both call importPaymentFile. Rows are read and judged in batches (importSource.ts), checked
  * for duplicates and inserted in batches by the one ImportWriter, all inside one transaction: a
  * bad row anywhere (row 900 000 too) writes nothing, and the report names it.

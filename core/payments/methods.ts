@@ -1,5 +1,5 @@
 /**
- * Payment methods (issue 26): how money came into the store. Stored in Chinese, as statuses are.
+ * Payment methods: how money came into the store. Stored in Chinese, as statuses are.
  * Only a transfer (匯款) is reported by its account's last five digits, starts 未確認 and is
  * matched against bank lines; cash, card and e-payments are takings in hand: no last five
  * (stored as the empty text, the column stays not null), 已入帳 from the start, never proposed

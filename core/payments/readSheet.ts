@@ -106,7 +106,7 @@ export function storeMatcher(stores: ParseOptions['stores']): (text: string) => 
   };
 }
 
-/** A payment read from one sheet row, its time already an instant (parsed once, issue 11 item 6). */
+/** A payment read from one sheet row, its time already an instant (parsed once). */
 export interface ParsedPayment {
   row: number;
   last_five: string;

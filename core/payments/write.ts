@@ -42,11 +42,11 @@ interface NewPayment {
   /** the submitter saw the 可能重複 warning and sends it again on purpose */
   allowDuplicate: boolean;
   /**
-   * A customer's report (issue 25) is also a probable duplicate of a payment of the same store,
+   * A customer's report is also a probable duplicate of a payment of the same store,
    * last five and amount whose time is within this many ms, stored or earlier in the batch.
    */
   nearWindowMs?: number;
-  /** a customer's report attempt (issue 25): stored once a link and key, sent again it answers the first */
+  /** a customer's report attempt: stored once a link and key, sent again it answers the first */
   reportKey?: ReportKey;
 }
 
@@ -238,7 +238,7 @@ export async function createPayment(ctx: ServiceContext, input: unknown): Promis
  * transaction (group commit); if that transaction fails, each is retried alone so one cannot
  * sink another. A probable duplicate is refused (409 possible_duplicate) unless `allowDuplicate`;
  * with `nearWindowMs`, so is one of the same store, last five and amount within that window,
- * checked in the same transaction as the insert (a customer's report, issue 25).
+ * checked in the same transaction as the insert (a customer's report).
  */
 export interface SubmitOptions {
   allowDuplicate: boolean;

@@ -1,5 +1,5 @@
 /**
- * A statement's bank account (issue 21, several accounts per store): as written on the
+ * A statement's bank account (several accounts per store): as written on the
  * statement's title row or typed on upload, and the key two spellings of one account share
  * (`0123-456-789012`, `0123 456789012`), which a line's fingerprint and the matcher's `source`
  * use. Pure; the back office may import it.

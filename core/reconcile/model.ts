@@ -1,5 +1,5 @@
 /**
- * What one run of reconciliation learns from its own data before it scores anything (issue 21):
+ * What one run of reconciliation learns from its own data before it scores anything:
  * how long each bank account takes to book a transfer, by the report's hour and weekday; how far
  * reported times stray; how often last fives are mistyped or from another account; how common
  * each account's digits are among a store's credits; how many credits of each amount a window

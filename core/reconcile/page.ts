@@ -1,5 +1,5 @@
 /**
- * One page of the matcher's result (issue 22, item 7): each queue cut to `limit` items from
+ * One page of the matcher's result: each queue cut to `limit` items from
  * `offset` on, with how many each holds in all. The worker cuts it before answering, so only the
  * page crosses back to the event loop; without a page everything is kept (the CLI).
  */

@@ -1,5 +1,5 @@
 /**
- * Payer memory (issue 21, "Remember payers"): a confirmed link whose line names its payer
+ * Payer memory ("Remember payers"): a confirmed link whose line names its payer
  * teaches remit how that payer appears on that store's statements, with the last five they
  * reported. The matcher reads the memory as evidence; a person sees it in the back office
  * (已記住的付款人), within their stores, and may forget any of it. One row per store, payer and

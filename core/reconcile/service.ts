@@ -309,7 +309,7 @@ const toReconciled = (r: PaymentWithLink): ReconciledPayment => ({
   bank_line_id: r.bank_line_id === null || r.bank_line_id === undefined ? null : Number(r.bank_line_id),
 });
 
-/** The longest period one request may match: a year (issue 22, item 7). */
+/** The longest period one request may match: a year. */
 export const MAX_RECONCILE_DAYS = 366;
 /** Items per queue in one answer of the API, unless it asks for fewer; and the most it may ask for. */
 export const PROPOSALS_PAGE = 200;
@@ -321,7 +321,7 @@ export const MAX_PROPOSALS_PAGE = 2_000;
  * payment and line of each proposal. Linked payments and lines are never proposed again.
  * Without from and to, the period is the one the given statements (ids in scope) cover.
  *
- * The work is bounded (issue 22, item 7): the period is narrowed to the days a report could be
+ * The work is bounded: the period is narrowed to the days a report could be
  * explained by a line of the statements in scope (none: nothing to match), and what remains may be
  * a year at most, else 400 saying so. With `offset` or `limit` (the API always pages) each queue
  * holds at most `limit` items and `page` says how many there are in all.

@@ -93,7 +93,7 @@ async function aggregate(
         ctx.db.raw(`sum(case when status = ? then ${count} else 0 end) as confirmed_payments`, [STATUS_CREDITED]),
         ctx.db.raw(`sum(case when status = ? then ${count} else 0 end) as pending_payments`, [STATUS_PENDING]),
         ctx.db.raw(`sum(case when status = ? then ${count} else 0 end) as failed_payments`, [STATUS_FAILED]),
-        // takings by method (issue 26): payment_daily keeps the method, so whole days stay a sum of per-day figures
+        // takings by method: payment_daily keeps the method, so whole days stay a sum of per-day figures
         ...PAYMENT_METHODS.flatMap((m, i) => [
           ctx.db.raw(`sum(case when method = ? then ${count} else 0 end) as m${i}_n`, [m]),
           ctx.db.raw(`sum(case when method = ? then ${amount} else 0 end) as m${i}_amount`, [m]),

@@ -71,7 +71,7 @@ export async function warmSignIn(security: Pick<SecuritySettings, 'bcryptCost' |
  * Whether `password` is the one behind `hash` (undefined: an unknown user, compared against a
  * dummy of the same cost so both take the same time). bcrypt reads only 72 bytes, and no
  * longer password can ever have been set (validation refuses it), so a longer one is wrong
- * rather than cut: a 72-byte password with any suffix is not accepted (issue 10, item 17).
+ * rather than cut: a 72-byte password with any suffix is not accepted.
  */
 export async function verifyPassword(
   security: Pick<SecuritySettings, 'bcryptCost' | 'hashing'>,
@@ -84,8 +84,8 @@ export async function verifyPassword(
 
 /**
  * After a successful sign-in, a hash made at another cost is made again at the configured one,
- * so every account converges on it and sign-in time says nothing about which names exist
- * (issue 10, item 18). Written only if the hash is still the one checked.
+ * so every account converges on it and sign-in time says nothing about which names exist.
+ * Written only if the hash is still the one checked.
  */
 async function rehashIfCostChanged(app: AppContext, row: UserRow, password: string): Promise<void> {
   if (bcrypt.getRounds(row.password_hash) === costOf(app.security)) return;
@@ -97,7 +97,7 @@ interface TokenPayload {
   sub: string;
   username: string;
   tv: number;
-  /** the session's id: 登出 revokes it (issue 22, item 2) */
+  /** the session's id: 登出 revokes it */
   jti?: string;
   exp?: number;
 }
@@ -299,7 +299,7 @@ function isRevoked(db: Db, jti: string): Promise<boolean> {
 }
 
 /**
- * 登出 (issue 22, item 2): the session's token stops working on every instance sharing the
+ * 登出: the session's token stops working on every instance sharing the
  * database, until and after it would have expired. A token that is not a valid session already
  * works nowhere: nothing to do.
  */
@@ -408,14 +408,14 @@ export async function me(ctx: ServiceContext): Promise<Me> {
 /**
  * Changes the caller's own password; older tokens stop working and a fresh one is returned.
  * Wrong current passwords count as failed sign-ins of the account, so the form cannot be used
- * to guess without limit (issue 10, item 2).
+ * to guess without limit.
  */
 export async function changePassword(ctx: ServiceContext, input: unknown): Promise<{ token: string }> {
   const { currentPassword, newPassword } = valid(validatePasswordChange(input, ctx.actor.username));
   requireSignedIn(ctx.actor, problem('cannot_change_others_password'));
   const row = await ctx.db<UserRow>('users').where({ id: ctx.actor.id }).first();
   if (!row) throw new UnauthenticatedError(problem('token_invalid'));
-  // Counted like sign-in's (issue 22, item 3): per pair of address and account, and per account
+  // Counted like sign-in's: per pair of address and account, and per account
   // over every address, before the check, so calls sent at once cannot pass more guesses.
   const key = attemptKey(row.username, ctx.ip);
   const limit = signInLimitOf(ctx.security);

@@ -24,8 +24,8 @@ export async function ensureFirstRun(
   const out: { admin?: { user: User; password: string; generated: boolean }; store?: Store } = {};
   const hasUser = await app.db('users').first('id');
   if (hasUser) return out;
-  // Another instance starting at the same moment may create them first: that is success too
-  // (issue 10, item 7); the folded unique indexes make the loser's insert fail with a conflict.
+  // Another instance starting at the same moment may create them first: that is success too;
+  // the folded unique indexes make the loser's insert fail with a conflict.
   const alreadyThere = (err: unknown) => {
     if (!(err instanceof ConflictError)) throw err;
   };

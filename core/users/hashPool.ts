@@ -1,7 +1,7 @@
 /**
  * Password hashing off the main thread. bcrypt at cost 12 takes a quarter of a second of CPU;
- * run on the event loop, a burst of sign-ins or password checks stalled every other request
- * (issue 10, item 2). Here hashes and comparisons run on a few worker threads, and the queue in
+ * run on the event loop, a burst of sign-ins or password checks stalled every other request.
+ * Here hashes and comparisons run on a few worker threads, and the queue in
  * front of them is bounded: when it is full the call fails at once with BusyError (HTTP 503
  * with Retry-After) instead of making everyone wait.
  *

@@ -1,5 +1,5 @@
 /**
- * How guessable a new password is (issue 22, item 15): one rule for the API, the CLI, the first
+ * How guessable a new password is: one rule for the API, the CLI, the first
  * admin and the back office's dialogs. Refused, each with a sentence saying why:
  * - the username itself (any case, reversed, or followed only by digits or symbols);
  * - repetitive: one or two distinct characters (aaaaaa, 121212), a block repeated (abcabc,

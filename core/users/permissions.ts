@@ -243,7 +243,7 @@ function said<A extends unknown[]>(refusal: (...a: A) => Problem | null): (...a:
 }
 
 /**
- * Why `actor` may not rename or delete store `storeId`, or null when allowed (issue 22, item 16):
+ * Why `actor` may not rename or delete store `storeId`, or null when allowed:
  * manage_stores reaches the stores of one's own scope only (admins every store). Creating a
  * store touches no existing one and grants nobody anything, so it needs manage_stores alone.
  */
@@ -262,7 +262,7 @@ export function submitStoreRefusal(u: Principal, storeId: number): Problem | nul
 export const submitStoreDenial = said(submitStoreRefusal);
 
 /**
- * Which accounts a user manager sees (issue 10, item 14). Admins and headquarters managers (no
+ * Which accounts a user manager sees. Admins and headquarters managers (no
  * home store) every account: the spec's users tab shows them admin rows with a disabled delete.
  * A branch manager sees themselves and the non-admin accounts whose home store is inside their
  * stores, never admins or other stores' staff.
@@ -342,7 +342,7 @@ export function mayAssignStore(
  * An account with no home store is a headquarters account: it sees every account and may switch
  * stores (userVisibleTo, canSwitchStores), a scope wider than any one store's. A store-scoped
  * manager (a home store of their own) may therefore never create or leave any account, their own
- * included, without one (issue 22, item 6); only admins and headquarters managers make them.
+ * included, without one; only admins and headquarters managers make them.
  */
 export function mayLeaveWithoutHomeStore(actor: Principal, next: Pick<Grantable, 'store_id'>): boolean {
   return next.store_id !== null || isAdmin(actor) || actor.store_id === null;

@@ -119,7 +119,7 @@ async function assertStoresExist(db: Db, value: Pick<UserInput, 'store_id' | 'ac
   const wanted = [...new Set([...value.accessible_stores, ...(value.store_id !== null ? [value.store_id] : [])])];
   if (!wanted.length) return;
   // FOR SHARE on PostgreSQL: a store being deleted at this moment is either gone (refused here)
-  // or waits for this grant and then sees it (issue 10, item 16).
+  // or waits for this grant and then sees it.
   const q = db('stores').whereIn('id', wanted).select('id');
   const found = new Set(
     ((await (isPostgres(db) ? q.forShare() : q)) as Array<{ id: number }>).map((r) => Number(r.id)),
@@ -170,8 +170,8 @@ export async function createUser(ctx: ServiceContext, input: unknown): Promise<U
  * Merges a partial change into a user; a blank password leaves it unchanged. The row is read
  * inside the write transaction (locked on PostgreSQL; SQLite's BEGIN IMMEDIATE holds the write
  * lock) and only the fields the request names are written, so a deactivation or a permission
- * removal made at the same moment as a password reset is never undone from a stale copy
- * (issue 10, item 4). The new password is hashed before, so no lock waits on bcrypt.
+ * removal made at the same moment as a password reset is never undone from a stale copy.
+ * The new password is hashed before, so no lock waits on bcrypt.
  */
 export async function updateUser(ctx: ServiceContext, rawId: unknown, patch: unknown): Promise<User> {
   requirePermission(ctx.actor, 'manage_users');

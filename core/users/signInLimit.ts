@@ -1,6 +1,6 @@
 /**
- * Password guessing, limited where the guesser is: the pair of client address and account
- * (issue 22, items 3, 4 and 9). Attempts live in `login_attempts`, so every API instance on the
+ * Password guessing, limited where the guesser is: the pair of client address and account.
+ * Attempts live in `login_attempts`, so every API instance on the
  * same database sees the same ones.
  *
  * - A pair (address, account) with `maxFailures` failures in the window is refused (429) until
@@ -168,7 +168,7 @@ export async function unlockSignIn(db: Db, username: string): Promise<number> {
  * Whether a failed sign-in from this address may still be written to the audit log in this
  * window (item 8): at most AUDITED_FAILURES_PER_ADDRESS rows per address and window, whatever
  * names are sent, counted in the database so that two instances together write no more; and a
- * pair's refusals (429) once per window (issue 10, item 11). Each row written takes a numbered
+ * pair's refusals (429) once per window. Each row written takes a numbered
  * slot, so instances racing for the last one cannot both take it.
  */
 export async function mayAuditFailure(

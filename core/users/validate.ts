@@ -56,7 +56,7 @@ function passwordFieldProblem(p: NewPasswordProblem, texts: PasswordTexts): Prob
 /**
  * A new password and its confirmation. `confirm` undefined means the caller sent none (API).
  * `username`: the account's, so a password equal to it is refused (with common and repetitive
- * ones, whoever checks: issue 22, item 15).
+ * ones, whoever checks).
  */
 export function checkNewPassword(
   password: unknown,

@@ -1,6 +1,6 @@
 /**
- * Reading and parsing a JSON request body so that no single request can hold up the others
- * (issue 22, item 5): the body's nesting is checked as it arrives, before anything is parsed;
+ * Reading and parsing a JSON request body so that no single request can hold up the others:
+ * the body's nesting is checked as it arrives, before anything is parsed;
  * its size is bounded after inflation, not only as sent; and a large body is parsed a slice at
  * a time, giving the event loop back between slices, so even the largest import body never
  * blocks other requests for more than a few milliseconds.

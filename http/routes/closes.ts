@@ -19,7 +19,7 @@ import { gate } from '../middleware/gate.js';
 import { sendFile } from '../list.js';
 
 /**
- * Cash out and the daily close (issue 26): thin calls to core/closes. Each route with a body
+ * Cash out and the daily close: thin calls to core/closes. Each route with a body
  * refuses a caller without its permission before reading it; the services check the store.
  */
 export function closeRoutes(app: AppContext): Router<State> {

@@ -1,5 +1,5 @@
 /**
- * A store's public link (issue 25), for customers with no account: its own prefix
+ * A store's public link, for customers with no account: its own prefix
  * (`/api/public`), no session, no cookie, no token read. The store always comes from the link in
  * the path; the services count every report, and every read, against the abuse limits first.
  *

@@ -79,7 +79,7 @@ export function AuditList() {
 }
 
 function AuditListView() {
-  // One card per entry, as 匯款記錄: nothing cut at the right (issue 24, item 6); a tablet beside
+  // One card per entry, as 匯款記錄: nothing cut at the right; a tablet beside
   // the menu had 摘要 off the screen and 編號 a character a line.
   const phone = useCardsLayout();
   return (

@@ -38,7 +38,7 @@ const queryClient = new QueryClient({
 
 /**
  * Every page but 匯款記錄 (the first screen) is its own chunk, fetched when opened (`index.ts` of
- * each folder): the list's first row waits only for the code it draws (issue 24, item 10).
+ * each folder): the list's first row waits only for the code it draws.
  */
 export function App() {
   return (

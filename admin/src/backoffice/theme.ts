@@ -21,7 +21,7 @@ const checkboxSlotProps = {
 
 /**
  * react-admin's theme with MUI's Traditional Chinese (Taiwan) locale. Every text colour reaches
- * WCAG AA (4.5:1) on the backgrounds it is used on (issue 24, item 9): the error red on white and
+ * WCAG AA (4.5:1) on the backgrounds it is used on: the error red on white and
  * on the batch bar, the secondary colour on white, 權限不足 at full strength.
  */
 export const theme = createTheme(

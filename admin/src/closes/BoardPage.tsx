@@ -1,5 +1,5 @@
 /**
- * 日結總覽 for headquarters (issue 26), made for a desk: stores by days over a range, each day
+ * 日結總覽 for headquarters, made for a desk: stores by days over a range, each day
  * 已結帳 with its difference, 已重新開帳 or 未結帳 (a day opens its close page), the takings by
  * method per store and in total, and the day book of a store to download for the accountant.
  */

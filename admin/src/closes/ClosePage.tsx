@@ -1,5 +1,5 @@
 /**
- * 日結 (issue 26), made for a phone at the counter: pick the store and the day, see the day's
+ * 日結, made for a phone at the counter: pick the store and the day, see the day's
  * takings by method, the cash out and the expected cash, count the drawer (a total, or note by
  * note), see the difference before sending, and close. A closed day shows its close; a manager
  * (manage_payments) may reopen it.

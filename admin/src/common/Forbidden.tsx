@@ -36,7 +36,7 @@ export function Forbidden({
 
 /**
  * react-admin's own refusal (a resource the user may not open: 會員管理, 分店管理, 稽核紀錄), in
- * the same box as every other 權限不足 (issue 24, item 8).
+ * the same box as every other 權限不足.
  */
 export function AccessDenied() {
   const translate = useTranslate();
@@ -90,7 +90,7 @@ function Notice({
 
 /**
  * A page only some may open: for the others 權限不足 and why, at once and in the one layout,
- * before the page asks the server for anything it would refuse (issue 24, item 8).
+ * before the page asks the server for anything it would refuse.
  */
 export function Gated({
   allow,

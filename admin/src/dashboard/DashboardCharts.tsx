@@ -1,5 +1,5 @@
 /**
- * The dashboard's charts (issue 13, item 18), loaded only on the dashboard (Dashboard.tsx imports
+ * The dashboard's charts, loaded only on the dashboard (Dashboard.tsx imports
  * this file lazily, so @mui/x-charts is not in the back office's first load): NT$ per store and
  * day over the chosen range, and NT$ still 未確認 / 已入帳 / 未入帳 per store, with the same
  * figures in a table (read aloud, and printed in black and white).

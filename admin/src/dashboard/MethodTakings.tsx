@@ -1,5 +1,5 @@
 /**
- * Takings by payment method per store (issue 26): NT$ of 匯款, 現金, 刷卡 and 電子支付 for each
+ * Takings by payment method per store: NT$ of 匯款, 現金, 刷卡 and 電子支付 for each
  * store over the dashboard's dates, and their totals, from the summary (per-day figures, not rows).
  */
 import {

@@ -28,7 +28,7 @@ export function BulkActions({ canDelete, canEdit }: { canDelete: boolean; canEdi
   };
   const [removeMany] = useDeleteMany();
   const notify = useNotify();
-  // The rows go at once, with 復原 for a few seconds before the delete is sent (issue 24, item 4).
+  // The rows go at once, with 復原 for a few seconds before the delete is sent.
   const deleteSelected = () => {
     const ids = [...selectedIds];
     setConfirming(false);

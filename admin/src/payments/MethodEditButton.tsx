@@ -1,5 +1,5 @@
 /**
- * 修改付款方式 (issue 26): an editor corrects how a payment came in, its 付款方式, an e-payment's
+ * 修改付款方式: an editor corrects how a payment came in, its 付款方式, an e-payment's
  * 電子支付類型 and the 員工購物 mark, with the form's rule (core's validateMethod: the last five
  * for a transfer only). A payment becoming 匯款 gives its account's last five; a transfer's last
  * five is what the bank shows and stays as it is. The server says the rest: a payment linked to a

@@ -293,7 +293,7 @@ function PaymentPagination() {
 
 /**
  * No records at all, or none matching the filters (spec section 2 "Empty states"). A search
- * says which days it looked at, with one tap to look at every date (issue 24, item 1).
+ * says which days it looked at, with one tap to look at every date.
  */
 function EmptyState({ permanent }: { permanent: Record<string, unknown> }) {
   const { total: all, isPending } = useGetList('payments', countParams(permanent));

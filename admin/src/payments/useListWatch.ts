@@ -2,7 +2,7 @@ import { useEffect, useRef } from 'react';
 import { useDataProvider, useListContext, useRefresh } from 'react-admin';
 import { undoPending } from './undoPending';
 
-/** How often an open list asks whether anything changed (issue 24, item 3: a new report within 30 s). */
+/** How often an open list asks whether anything changed (a new report shows within 30 s). */
 export const WATCH_MS = 10_000;
 
 /**

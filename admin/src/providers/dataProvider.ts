@@ -147,7 +147,7 @@ export const dataProvider = {
     return api<StatsCharts>('GET', `/stats/charts${statsQuery(params)}`);
   },
   /**
-   * An export, saved by the browser as it streams from the server (issue 14, item 3): the server
+   * An export, saved by the browser as it streams from the server: the server
    * judges it and answers a one-minute link, which a plain `<a download>` follows, so a million
    * rows never pass through this page's memory.
    */
@@ -171,7 +171,7 @@ export const dataProvider = {
     return download('/payments/sample');
   },
 
-  // ---- 對帳 (issue 12), through the same client as every other call
+  // ---- 對帳, through the same client as every other call
 
   /**
    * A bank statement's raw bytes. `account`: the bank account typed on the page, for a statement

@@ -1,5 +1,5 @@
 /**
- * The first screen's calls, started together as the script loads (issue 24, item 10). Left to
+ * The first screen's calls, started together as the script loads. Left to
  * react-admin they came one after another: `me` once React had drawn, then the stores, then the
  * stores again, then the count, then the list, about 2 s on a desk. Now `me` and the stores leave
  * at once, before React draws anything; as soon as `me` answers, the list and its count leave with

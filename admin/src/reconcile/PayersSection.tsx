@@ -1,5 +1,5 @@
 /**
- * 已記住的付款人 (issue 21): what confirmed links taught about payers, in the stores the user
+ * 已記住的付款人: what confirmed links taught about payers, in the stores the user
  * sees (the server filters by scope), each forgettable after a confirmation. One card a payer,
  * wrapping, so it reads on a phone as on a desk.
  */

@@ -1,5 +1,5 @@
 /**
- * The 對帳 page (issue 12): import a bank statement and see what was read, then the three
+ * The 對帳 page: import a bank statement and see what was read, then the three
  * queues of the matcher's proposals for a period: 建議入帳, 需人工確認, 未入帳候選, 可能為分次或合併付款,
  * 銀行有款無回報 (whose credits can be made payments or linked by hand); when all are empty, why.
  * Loaded on demand, so the back office's first load stays small.

@@ -1,5 +1,5 @@
 /**
- * The public report page (issue 25): a customer with a store's link (`/r/TOKEN`) reports a
+ * The public report page: a customer with a store's link (`/r/TOKEN`) reports a
  * transfer and gets a tracking number; `/r/status/TRACKING` shows that report's status. No
  * account and no session: it calls /api/public only. Plain DOM, no framework, ES2015 (see
  * admin/vite.report.config.ts). The server checks everything; the page checks the form with the

@@ -1,4 +1,4 @@
-/** The public report page's words (issue 25), in one place. The server's messages come with its answers. */
+/** The public report page's words, in one place. The server's messages come with its answers. */
 import { MSG, NOTE_MAX_LENGTH } from '../../../core/browser.js';
 
 export const REPORT_TEXT = {

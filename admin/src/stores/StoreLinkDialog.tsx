@@ -19,7 +19,7 @@ import { describeServerError } from '../serverError';
 import { printPoster, qrDataUrl, type PosterSize } from './poster';
 
 /**
- * A store's public link (issue 25): the address and its QR code, 複製, 重新產生 (the old link and
+ * A store's public link: the address and its QR code, 複製, 重新產生 (the old link and
  * printed posters stop working at once), 停用, and the poster to print, A4 or A5. Opening it makes
  * the link on first use, as `remit stores link CODE` does.
  */

@@ -21,7 +21,7 @@ interface StoreActions {
   /** opens the form: a store to edit, or null to add one */
   edit: (store: Store | null) => void;
   remove: (store: Store) => void;
-  /** opens the store's public link (issue 25) */
+  /** opens the store's public link */
   link: (store: Store) => void;
 }
 const StoreActionsContext = createContext<StoreActions>({
@@ -111,7 +111,7 @@ function Empty() {
 function RowButtons({ store, compact }: { store: Store; compact?: boolean }) {
   const { edit, remove, link } = useContext(StoreActionsContext);
   const { me } = useMe();
-  // A store outside one's scope is shown, never offered for a change the server refuses (issue 22, item 16).
+  // A store outside one's scope is shown, never offered for a change the server refuses.
   if (!me || storeChangeDenial(me, store.id)) return null;
   if (compact) {
     return (

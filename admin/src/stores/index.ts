@@ -1,4 +1,4 @@
 import { lazy } from 'react';
 
-/** 分店管理, fetched when someone opens it: the first screen (匯款記錄) does not load it (issue 24, item 10). */
+/** 分店管理, fetched when someone opens it: the first screen (匯款記錄) does not load it. */
 export default { list: lazy(() => import('./StoreList').then((m) => ({ default: m.StoreList }))) };

@@ -1,5 +1,5 @@
 /**
- * The poster by the till (issue 25): the store's name, its link's QR code and three short steps,
+ * The poster by the till: the store's name, its link's QR code and three short steps,
  * as a page of its own, A4 or A5, printed from a window of its own. The QR code is drawn by the
  * `qrcode` package (error correction M), never by hand.
  */

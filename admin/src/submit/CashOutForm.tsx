@@ -1,5 +1,5 @@
 /**
- * Cash out on the form page (issue 26): 店內支出 (what was bought, a note) or 提領 (to the bank or
+ * Cash out on the form page: 店內支出 (what was bought, a note) or 提領 (to the bank or
  * headquarters), recorded by whoever may submit a payment for the store. The rule is core's
  * (validateCashOut), so the form and the server say the same; a closed day is refused by the
  * server with its reason, shown here as it came.

@@ -109,7 +109,7 @@ export function SubmitPage({ initialMe = null }: { initialMe?: Me | null } = {})
 
   const locked = me !== null && isBranchUser(me);
   const lockedStore = locked ? stores.find((s) => s.id === me!.store_id) : undefined;
-  // Only the stores the user may submit for; with none, they are told before typing (issue 13, item 10).
+  // Only the stores the user may submit for; with none, they are told before typing.
   const offered = me ? storesInScope(me, stores) : [];
   const noStore = me !== null && scopeIsEmpty(me);
   const username = me?.username ?? UI.unknownUser;
@@ -134,7 +134,7 @@ export function SubmitPage({ initialMe = null }: { initialMe?: Me | null } = {})
     setBanner(null);
     setDoubt(null);
     // The time is parsed once on this side (to check it and to ask about odd times) and sent as typed,
-    // Taiwan wall-clock text; the server parses that text once (issue 11 item 6).
+    // Taiwan wall-clock text; the server parses that text once.
     const checked = validatePayment(
       {
         method: form.method,
