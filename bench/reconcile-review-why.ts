@@ -7,7 +7,7 @@
  * digits both lines show, whether the true line is date-only, which is closer in time; and whether
  * the matcher knowing the month's habits exactly (the oracle) ranks it first.
  */
-import { analyse, decide, DEFAULT_THRESHOLDS } from '../core/reconcile/match.js';
+import { decide, DEFAULT_THRESHOLDS } from '../core/reconcile/match.js';
 import { sweepMonths } from './reconcile-sweep.js';
 import { analyseTruth } from './reconcile-oracle.js';
 

@@ -126,7 +126,7 @@ async function tablesAreRemits(db: Knex, path: string, opts: { forMigrate?: bool
  * Opens the database a command works on, which must exist already (see requireSqliteFile), and
  * applies any migration a newer remit brings. PostgreSQL is opened as configured.
  */
-export async function openExistingDatabase(io: CliIO, opts: GlobalOptions): Promise<{ db: Knex; config: RemitConfig }> {
+async function openExistingDatabase(io: CliIO, opts: GlobalOptions): Promise<{ db: Knex; config: RemitConfig }> {
   const config = configFrom(io, opts);
   const path = requireSqliteFile(io, opts, config);
   if (path) await checkSqliteTables(path);

@@ -12,7 +12,7 @@ import { HELP, USAGE } from './messages.js';
 import { displayWidth } from './table.js';
 
 /** `remit users add`: the command as typed. */
-export function commandPath(cmd: Command): string {
+function commandPath(cmd: Command): string {
   const names: string[] = [];
   for (let c: Command | null = cmd; c; c = c.parent) names.unshift(c.name());
   return names.join(' ');
@@ -117,7 +117,7 @@ function formatHelp(cmd: Command, helper: Help): string {
 }
 
 /** The Chinese sentence for a usage error commander found in `cmd`, from its code and the command's state. */
-export function usageMessage(cmd: Command, err: CommanderError): string {
+function usageMessage(cmd: Command, err: CommanderError): string {
   const path = commandPath(cmd);
   // options this command understands: its own and its ancestors' (--db)
   const known: Option[] = [];

@@ -10,7 +10,7 @@ import { HELP, INPUT } from './messages.js';
 const promptContext = { output: process.stderr };
 
 /** True when a person can answer prompts. */
-export function interactive(): boolean {
+function interactive(): boolean {
   return Boolean(process.stdin.isTTY);
 }
 
@@ -37,7 +37,7 @@ export async function textOrPrompt(value: string | undefined, flag: string, labe
 }
 
 /** The first line of a stream (stdin), without its line ending; stops reading after it. */
-export function readFirstLine(stream: NodeJS.ReadStream = process.stdin): Promise<string> {
+function readFirstLine(stream: NodeJS.ReadStream = process.stdin): Promise<string> {
   return new Promise((resolve, reject) => {
     let buf = '';
     const cleanup = () => {
@@ -66,19 +66,19 @@ export function readFirstLine(stream: NodeJS.ReadStream = process.stdin): Promis
   });
 }
 
-export interface PasswordFlags {
+interface PasswordFlags {
   password?: string;
   passwordStdin?: boolean;
 }
 
-export interface NewPassword {
+interface NewPassword {
   password: string;
   /** set when typed twice at a prompt, so the core checks that both match */
   confirmPassword?: string;
 }
 
 /** Said on stderr whenever `--password` is used. */
-export const PASSWORD_FLAG_WARNING = INPUT.passwordFlagWarning;
+const PASSWORD_FLAG_WARNING = INPUT.passwordFlagWarning;
 
 /**
  * Where a new password comes from: a prompt typed twice on a terminal, the first line of stdin

@@ -57,7 +57,7 @@ function pad(text: string, width: number, align: 'left' | 'right'): string {
   return align === 'right' ? fill + text : text + fill;
 }
 
-export interface TableOptions {
+interface TableOptions {
   /** indexes of columns to right-align (numbers, amounts) */
   right?: number[];
 }

@@ -18,7 +18,7 @@ export type LinkActor = Principal & { kind: 'link'; linkId: number; storeCode: s
 /** Someone not signed in, named by what they typed (a failed sign-in). */
 export type AnonymousActor = Principal & { kind: 'anonymous' };
 export type Actor = UserActor | MachineActor | LinkActor | AnonymousActor;
-export type ActorKind = NonNullable<Actor['kind']>;
+type ActorKind = NonNullable<Actor['kind']>;
 
 const NOBODY = { id: 0, permissions: [] as string[], store_id: null, accessible_stores: [] as number[] };
 

@@ -41,9 +41,9 @@ export class ConfigError extends Error {
 }
 
 /** The shortest signing secret accepted, from the environment or from the file beside the database. */
-export const MIN_JWT_SECRET_LENGTH = 32;
+const MIN_JWT_SECRET_LENGTH = 32;
 /** The fewest different characters a signing secret may use (32 × `a` is 32 characters and one guess). */
-export const MIN_JWT_SECRET_DISTINCT = 10;
+const MIN_JWT_SECRET_DISTINCT = 10;
 
 /**
  * What is wrong with a signing secret from `source`, as a sentence, or null: too short, or too

@@ -6,7 +6,7 @@
 import { ValidationError } from './errors.js';
 import { addDays, dayRangeToInstants, defaultDateRange, taipeiDate } from './time.js';
 
-export interface InstantRange {
+interface InstantRange {
   /** first instant in the range, ms */
   gte?: number;
   /** first instant after the range, ms */
@@ -56,7 +56,7 @@ export function dateRangeError(from: unknown, to: unknown): string | null {
 
 /** The quick ranges beside the payment list's date fields (今天, 昨天, 本週, 本月, 上月). */
 export const QUICK_RANGES = ['today', 'yesterday', 'thisWeek', 'thisMonth', 'lastMonth'] as const;
-export type QuickRange = (typeof QUICK_RANGES)[number];
+type QuickRange = (typeof QUICK_RANGES)[number];
 
 /**
  * A quick range as inclusive Taiwan dates `YYYY-MM-DD`, for the from/to filters. Weeks start on

@@ -312,7 +312,7 @@ export function fieldErrorOf(field: string, p: Problem): FieldError {
   return e;
 }
 
-export type ErrorKind =
+type ErrorKind =
   | 'validation'
   | 'unauthenticated'
   | 'forbidden'

@@ -126,7 +126,7 @@ export const AUDIT_ACTION_LABELS: Record<string, string> = {
   after_close: '結帳後異動',
 };
 
-export const AUDIT_ENTITY_LABELS: Record<string, string> = {
+const AUDIT_ENTITY_LABELS: Record<string, string> = {
   payment: '匯款',
   user: '會員',
   store: '分店',
@@ -201,7 +201,7 @@ export const STATEMENT_COLUMN_LABELS: Record<string, string> = {
 };
 
 /** How a statement file was written, as a person reads it: the text's encoding, or the kind of Excel file. */
-export const STATEMENT_ENCODING_LABELS: Record<string, string> = {
+const STATEMENT_ENCODING_LABELS: Record<string, string> = {
   'utf-8': 'UTF-8',
   big5: '大五碼（Big5）',
   xlsx: 'Excel 活頁簿（.xlsx）',

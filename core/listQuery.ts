@@ -102,7 +102,7 @@ export function likeEscape(text: string): string {
   return text.replace(/[\\%_]/g, (c) => `\\${c}`);
 }
 
-export interface ListSpec {
+interface ListSpec {
   /** API field name to column */
   sortable: Record<string, string>;
   defaultSort: [string, SortOrder];

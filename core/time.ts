@@ -3,14 +3,14 @@
  * Taiwan has kept UTC+8 without daylight saving since 1979, so a fixed offset is exact for
  * every date this product handles, whatever the server's TZ.
  */
-export const TAIPEI_OFFSET_MS = 8 * 60 * 60 * 1000;
+const TAIPEI_OFFSET_MS = 8 * 60 * 60 * 1000;
 export const DAY_MS = 24 * 60 * 60 * 1000;
 
 /** Earliest and latest payment times accepted: guards against typos such as year 20260. */
 export const MIN_INSTANT = Date.UTC(2000, 0, 1) - TAIPEI_OFFSET_MS;
 export const MAX_INSTANT = Date.UTC(2100, 0, 1) - TAIPEI_OFFSET_MS;
 
-export interface LocalParts {
+interface LocalParts {
   year: number;
   month: number; // 1-12
   day: number;
@@ -186,10 +186,6 @@ export function dayRangeToInstants(
   return out;
 }
 
-/** The first and last Taiwan dates a date filter accepts (MIN_INSTANT and MAX_INSTANT), for messages. */
-export const FIRST_DATE = '2000-01-01';
-export const LAST_DATE = '2099-12-31';
-
 /**
  * Spreadsheets hold wall-clock times without a zone. These two convert between a UTC instant
  * and the Taiwan wall clock written as if it were UTC (what an Excel serial number encodes).
@@ -221,7 +217,7 @@ export function taipeiMsIntoDay(ms: number, day: number = taipeiDayNumber(ms)): 
   return ms - taipeiDayNumberStart(day);
 }
 
-export type SqlDialect = 'sqlite' | 'pg';
+type SqlDialect = 'sqlite' | 'pg';
 
 /**
  * `taipeiDayNumber` as an SQL expression over a column of epoch milliseconds (a whole number:

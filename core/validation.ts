@@ -44,7 +44,7 @@ export function isBlank(v: unknown): boolean {
 }
 
 /** The largest id a table holds: PostgreSQL's integer columns stop here, so SQLite's ids do too. */
-export const MAX_ID = 2_147_483_647;
+const MAX_ID = 2_147_483_647;
 
 /**
  * A store or user id: a positive integer up to MAX_ID, or its decimal text (form fields send

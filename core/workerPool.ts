@@ -19,7 +19,7 @@ export interface PoolSettings {
   queue: number;
 }
 
-export interface PoolKind<J> {
+interface PoolKind<J> {
   /** a new worker */
   spawn(): Worker;
   /** hands call `id` its job (one message, or several) */
@@ -36,7 +36,7 @@ export interface PoolKind<J> {
 }
 
 /** An error as a worker sends it: a refusal whole (its messages are meant for the user), anything else as its stack. */
-export type WorkerError = string | { validation: { overall: Problem; errors: Array<Problem & { field: string }> } };
+type WorkerError = string | { validation: { overall: Problem; errors: Array<Problem & { field: string }> } };
 
 export function toWorkerError(err: unknown): WorkerError {
   if (err instanceof ValidationError) {

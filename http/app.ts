@@ -40,7 +40,7 @@ export interface AppOptions extends AppContext {
  * Whether a path is the API's, however it is spelled: the router matches `/api` as spelled, and
  * every rule for API answers (no-store, the JSON 404) keys on this one test.
  */
-export const isApiPath = (path: string) => {
+const isApiPath = (path: string) => {
   const p = path.toLowerCase();
   return p === '/api' || p.startsWith('/api/');
 };

@@ -51,7 +51,7 @@ import { SESSION_COOKIE } from './session.js';
 export const LIST_COOKIE = 'remit_list';
 
 /** react-admin's getList parameters, as the page asks and as it compares them. */
-export interface ListParams {
+interface ListParams {
   pagination: { page: number; perPage: number };
   sort: { field: string; order: 'ASC' | 'DESC' };
   filter: Record<string, unknown>;
@@ -172,7 +172,7 @@ function apiQuery(p: ListParams) {
   });
 }
 
-export interface FirstScreen {
+interface FirstScreen {
   me: Me;
   stores: { data: Store[]; total: number };
   /** the list's call and its answer, the count line's call and its total: what the page would ask */
@@ -189,7 +189,7 @@ export interface FirstScreen {
  * see payments or has no store, a cookie that does not read, or any error (the page then starts
  * as it always did).
  */
-export async function firstScreenData(app: AppContext, ctx: Koa.Context): Promise<FirstScreen | null> {
+async function firstScreenData(app: AppContext, ctx: Koa.Context): Promise<FirstScreen | null> {
   const token = ctx.cookies.get(SESSION_COOKIE);
   if (!token) return null;
   const kept = readListCookie(ctx.cookies.get(LIST_COOKIE));
@@ -288,7 +288,7 @@ const STYLE = `<style>
  * shown by the width, as the list does), 載入中 while the page starts, and the answers for the
  * page in a JSON block (never run: `type="application/json"`, and `<` escaped inside).
  */
-export function firstScreenHtml(fs: FirstScreen, title: string): string {
+function firstScreenHtml(fs: FirstScreen, title: string): string {
   const byId = new Map(fs.stores.data.map((s) => [s.id, s]));
   const storeName = (id: number) => {
     if (fs.stores.data.length === 0) return '';

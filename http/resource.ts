@@ -14,7 +14,7 @@ import { gate } from './middleware/gate.js';
 import { listQuery, sendList } from './list.js';
 
 /** The five core services behind one react-admin resource. */
-export interface ResourceServices<T> {
+interface ResourceServices<T> {
   list(ctx: ServiceContext, query: ListQuery): Promise<ListResult<T>>;
   create(ctx: ServiceContext, input: unknown): Promise<T>;
   get(ctx: ServiceContext, id: unknown): Promise<T>;

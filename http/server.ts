@@ -21,7 +21,7 @@ import { createApp } from './app.js';
 import { firstScreenFor } from './firstScreen.js';
 import { defaultStaticDir, spa } from './static.js';
 
-export interface RunningServer {
+interface RunningServer {
   server: Server;
   db: Knex;
   url: string;

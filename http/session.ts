@@ -56,7 +56,7 @@ const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
  * (every current browser), else `Origin` compared with the host asked for. Programs send neither,
  * and are not browsers a page could trick.
  */
-export function isCrossSite(ctx: Koa.Context | Koa.ParameterizedContext<any>): boolean {
+function isCrossSite(ctx: Koa.Context | Koa.ParameterizedContext<any>): boolean {
   const site = ctx.get('sec-fetch-site').toLowerCase();
   if (site) return site !== 'same-origin' && site !== 'none';
   const origin = ctx.get('origin');

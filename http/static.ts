@@ -21,7 +21,7 @@ const TYPES: Record<string, string> = {
 };
 
 /** MUI writes its styles at run time, hence 'unsafe-inline' for styles only. */
-export const CSP = [
+const CSP = [
   "default-src 'self'",
   "script-src 'self'",
   "style-src 'self' 'unsafe-inline'",

@@ -32,7 +32,7 @@ export function handleUnauthorized(): void {
   if (!path.startsWith(LOGIN_PATH)) window.location.assign(loginUrlFor(currentPath()));
 }
 
-export interface CallOptions {
+interface CallOptions {
   /** a file's raw bytes, sent as application/octet-stream in place of a JSON body */
   bytes?: Blob;
   /** the time-out, when a call may take longer than the spec's 10 s (a bank statement) */

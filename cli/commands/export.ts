@@ -33,12 +33,12 @@ interface ExportOpts {
 }
 
 /** How long an export waits, by default, for another program's write (a running import) before writing its audit entry. */
-export const EXPORT_WAIT_SECONDS = 600;
+const EXPORT_WAIT_SECONDS = 600;
 
 const FORMATS: ExportFormat[] = ['xlsx', 'csv', 'json'];
 
 /** The filter the flags describe, with dates as Taiwan dates. */
-export function exportFilter(opts: ExportOpts, now: number = Date.now()): Record<string, unknown> {
+function exportFilter(opts: ExportOpts, now: number = Date.now()): Record<string, unknown> {
   if (opts.yesterday && opts.today) throw new UsageError(EXPORT.dayFlagsBoth);
   if ((opts.yesterday || opts.today) && (opts.from || opts.to)) throw new UsageError(EXPORT.dayFlagsWithDates);
   const filter: Record<string, unknown> = {};

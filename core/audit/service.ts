@@ -10,7 +10,7 @@ import type { ServiceContext } from '../context.js';
 import { requirePermission } from '../guard.js';
 import { actorUserId } from '../actor.js';
 
-export type AuditAction =
+type AuditAction =
   | 'create'
   | 'update'
   | 'delete'
@@ -25,7 +25,7 @@ export type AuditAction =
   | 'close'
   | 'reopen'
   | 'after_close';
-export type AuditEntity = 'payment' | 'user' | 'store' | 'statement' | 'payer' | 'cash_out' | 'day_close';
+type AuditEntity = 'payment' | 'user' | 'store' | 'statement' | 'payer' | 'cash_out' | 'day_close';
 
 /** Writes one audit entry; call it inside the transaction of the change it records. */
 export async function recordAudit(
@@ -89,7 +89,7 @@ function parseJsonText(text: string | null): unknown {
   }
 }
 
-export function toAuditEntry(row: AuditRow): AuditEntry {
+function toAuditEntry(row: AuditRow): AuditEntry {
   return {
     id: Number(row.id),
     actor_id: row.actor_id === null ? null : Number(row.actor_id),

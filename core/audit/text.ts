@@ -26,7 +26,7 @@ import { MSG } from '../messages.js';
 export type AuditStoreLookup = (id: number) => { name: string; code: string } | undefined;
 
 /** One field of an audit entry, as a person reads it. */
-export interface AuditFieldRow {
+interface AuditFieldRow {
   field: string;
   label: string;
   before: string;
@@ -34,9 +34,9 @@ export interface AuditFieldRow {
   changed: boolean;
 }
 
-export const AUDIT_NONE = '（無）';
+const AUDIT_NONE = '（無）';
 /** An export's filter that selects everything. */
-export const AUDIT_NO_FILTER = '無（全部）';
+const AUDIT_NO_FILTER = '無（全部）';
 
 /** The machine's own actors (core/actor.ts systemActor): the command line, the server's first start. */
 const MACHINE_ACTORS: Record<string, string> = { cli: '命令列', system: '系統' };

@@ -13,7 +13,7 @@ import type { BoardDay, BoardStore, CloseBoard } from './service.js';
 const LETTER: Record<DayStatus, string> = { closed: 'c', reopened: 'r', open: 'o' };
 const STATUS_OF: Record<string, DayStatus> = { c: 'closed', r: 'reopened', o: 'open' };
 
-export interface BoardColumns {
+interface BoardColumns {
   status: string;
   cash_in: number[];
   cash_out: number[];

@@ -13,7 +13,7 @@ import { METHOD_ORDER } from './rules.js';
 import { dayBookRange, type DayBookRange } from './service.js';
 import { readContext, type ServiceContext } from '../context.js';
 
-export const DAYBOOK_SHEET = '日記帳';
+const DAYBOOK_SHEET = '日記帳';
 
 /** One row of the day book: an entry, or a day's close (or its absence). */
 interface BookRow {
@@ -48,7 +48,7 @@ const COLUMNS: Array<{ key: keyof BookRow; header: string; width: number; number
 ];
 
 /** The rows of a day book: each day's entries in time order, then its close. */
-export function dayBookRows(book: DayBookRange): BookRow[] {
+function dayBookRows(book: DayBookRange): BookRow[] {
   const rows: BookRow[] = [];
   for (const day of book.days) {
     const f = day.figures;
@@ -105,7 +105,7 @@ export function dayBookRows(book: DayBookRange): BookRow[] {
   return rows;
 }
 
-export function dayBookCsv(book: DayBookRange): string {
+function dayBookCsv(book: DayBookRange): string {
   const lines = [COLUMNS.map((c) => csvCell(c.header)).join(',')];
   // a last five through the payments' CSV rule (core/payments/columns.ts): ="01234", which a
   // spreadsheet shows as 01234 and not as the number 1234
@@ -116,7 +116,7 @@ export function dayBookCsv(book: DayBookRange): string {
   return `\uFEFF${lines.join('\r\n')}\r\n`;
 }
 
-export function dayBookWorkbook(book: DayBookRange): Uint8Array {
+function dayBookWorkbook(book: DayBookRange): Uint8Array {
   const rows: XLSX.CellObject[][] = [COLUMNS.map((c) => ({ t: 's', v: c.header }))];
   for (const r of dayBookRows(book)) {
     rows.push(

@@ -15,7 +15,7 @@ import { addDays, parseInstant, taipeiDate, taipeiDayStart, DAY_MS } from '../ti
 import type { Validated } from '../validation.js';
 import { METHOD_CASH, PAYMENT_METHODS } from '../payments/methods.js';
 
-export { CASH_CATEGORY_MAX, DAYBOOK_MAX_DAYS, MAX_COUNTED_CASH };
+export { DAYBOOK_MAX_DAYS };
 
 /** The method whose takings are cash in the drawer. */
 export const CASH_METHOD = METHOD_CASH;
@@ -24,8 +24,8 @@ export const METHOD_ORDER = PAYMENT_METHODS;
 
 export const CASH_OUT_KINDS = ['店內支出', '提領'] as const;
 export type CashOutKind = (typeof CASH_OUT_KINDS)[number];
-export const CASH_OUT_EXPENSE: CashOutKind = '店內支出';
-export const CASH_OUT_WITHDRAWAL: CashOutKind = '提領';
+const CASH_OUT_EXPENSE: CashOutKind = '店內支出';
+const CASH_OUT_WITHDRAWAL: CashOutKind = '提領';
 /** Categories the form offers for 店內支出 (free text up to CASH_CATEGORY_MAX: another may be typed). */
 export const EXPENSE_CATEGORIES = [
   '雜支',
@@ -47,7 +47,7 @@ export const CLOSE_STATES = ['closed', 'reopened'] as const;
 export type CloseState = (typeof CLOSE_STATES)[number];
 export type DayStatus = CloseState | 'open';
 
-export function isCashOutKind(v: unknown): v is CashOutKind {
+function isCashOutKind(v: unknown): v is CashOutKind {
   return typeof v === 'string' && (CASH_OUT_KINDS as readonly string[]).includes(v);
 }
 
@@ -99,7 +99,7 @@ export function cashDifference(counted: number, expected: number): number {
 }
 
 /** Whether an instant falls on a Taiwan date (YYYY-MM-DD). */
-export function onTaiwanDay(ms: number, date: string): boolean {
+function onTaiwanDay(ms: number, date: string): boolean {
   return taipeiDate(ms) === date;
 }
 
@@ -157,7 +157,7 @@ export function carriedOpening(closes: readonly CloseRef[], date: string): { fro
 }
 
 /** One line of a day's book, in time order, with the cash in the drawer after it. */
-export interface RunningLine<T> {
+interface RunningLine<T> {
   entry: T;
   /** what it does to the drawer: + cash takings, − cash out, 0 for other methods */
   cash: number;
@@ -190,7 +190,7 @@ function cashAmount(v: unknown): number | null {
   return typeof n === 'number' && Number.isInteger(n) && n >= 0 && n <= MAX_COUNTED_CASH ? n : null;
 }
 
-export interface CloseInput {
+interface CloseInput {
   date: string;
   counted: number;
   opening: number | null;
@@ -265,7 +265,7 @@ function noteText(v: unknown, errors: FieldError[]): string {
   return v.trim();
 }
 
-export interface CashOutInput {
+interface CashOutInput {
   kind: CashOutKind;
   category: string;
   amount: number;

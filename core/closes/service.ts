@@ -18,16 +18,7 @@ import { recordAudit } from '../audit/service.js';
 import { actorKind, actorUserId } from '../actor.js';
 import { isPlainObject, toId } from '../validation.js';
 import { storeLabel } from '../labels.js';
-import {
-  DAY_MS,
-  addDays,
-  formatTaipei,
-  taipeiDate,
-  taipeiDayNumber,
-  taipeiDayNumberSql,
-  taipeiDayStart,
-  toIso,
-} from '../time.js';
+import { DAY_MS, addDays, formatTaipei, taipeiDate, taipeiDayNumber, taipeiDayStart, toIso } from '../time.js';
 import { filterIds } from '../listQuery.js';
 import { paymentSums } from '../db/paymentSums.js';
 import {

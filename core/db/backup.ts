@@ -23,7 +23,7 @@ import { ConflictError, fieldErrorOf, NotFoundError, problem, ValidationError, t
 import { knownMigrationNames } from './migrate.js';
 
 /** Tables every remit database holds. */
-export const REMIT_TABLES = ['stores', 'users', 'payments', 'audit_log', 'knex_migrations'] as const;
+const REMIT_TABLES = ['stores', 'users', 'payments', 'audit_log', 'knex_migrations'] as const;
 
 const SQLITE_HEADER = Buffer.from('SQLite format 3\0', 'latin1');
 
@@ -100,13 +100,13 @@ function isSqliteFile(file: string): boolean {
 const bad = (p: Problem) => new ValidationError([fieldErrorOf('file', p)]);
 
 /** What a restore found in the backup file. */
-export interface BackupInfo {
+interface BackupInfo {
   migrations: string[];
   counts: Record<string, number>;
 }
 
 /** Checks a SQLite file is a whole remit database this program can run; returns what it holds. */
-export async function checkBackup(file: string, shownAs: string = file): Promise<BackupInfo> {
+async function checkBackup(file: string, shownAs: string = file): Promise<BackupInfo> {
   if (!existsSync(file) || !statSync(file).isFile())
     throw new NotFoundError(problem('backup_not_found', { path: shownAs }));
   if (!isSqliteFile(file)) throw bad(problem('backup_not_sqlite', { path: shownAs }));

@@ -107,7 +107,7 @@ export function openDatabase(cfg: DbConfig): Knex {
  * 0600 before SQLite opens it (SQLite gives its -wal and -shm files the same mode), and an
  * existing file with wider permissions is narrowed.
  */
-export function ownerOnly(file: string): void {
+function ownerOnly(file: string): void {
   closeSync(openSync(file, 'a', 0o600));
   if ((statSync(file).mode & 0o077) !== 0) chmodSync(file, 0o600);
 }
@@ -146,7 +146,7 @@ export function isPostgres(db: Db): boolean {
 }
 
 /** How many read connections the server keeps beside its writer: enough for the back office's parallel requests. */
-export const READ_POOL_SIZE = 4;
+const READ_POOL_SIZE = 4;
 
 /**
  * Read-only connections to the same SQLite file, so reads run beside a write instead of queueing

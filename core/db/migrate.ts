@@ -95,7 +95,7 @@ export async function migrateLatest(db: Knex): Promise<string[]> {
  * migration this program knows is not applied yet, or one is applied that it does not know (knex
  * then says the list is corrupt, as it always did).
  */
-export async function migrationsBehind(db: Knex): Promise<boolean> {
+async function migrationsBehind(db: Knex): Promise<boolean> {
   if (!(await db.schema.hasTable('knex_migrations'))) return true;
   const applied = new Set(((await db('knex_migrations').select('name')) as Array<{ name: string }>).map((r) => r.name));
   const known = knownMigrationNames();

@@ -10,7 +10,7 @@ import { PAYMENT_BLOCKS } from '../../migrations/20261127002600_board_figures.js
 
 export const BLOCK_DAYS = PAYMENT_BLOCKS.period!.days;
 
-export interface PaymentSum {
+interface PaymentSum {
   store_id: number;
   status: string;
   method: string;

@@ -20,7 +20,7 @@ import { toId } from '../validation.js';
 import { linkRefusedBucket, publicLimitsOf } from './limits.js';
 
 /** A link is flooded once its day's customer reports reach this share of its day's budget. */
-export const FLOOD_SHARE = 4;
+const FLOOD_SHARE = 4;
 
 export interface LinkFlood {
   store_id: number;

@@ -127,7 +127,7 @@ export async function holdReport(
  * bound, so that a script cannot try the endpoint without end. Apart from the stored-report limits.
  */
 export const PUBLIC_REFUSED_PER_MINUTE = 30;
-export const PUBLIC_REFUSED_PER_DAY = 300;
+const PUBLIC_REFUSED_PER_DAY = 300;
 
 /** One more refused send from this address: past PUBLIC_REFUSED_PER_MINUTE or _PER_DAY the answer becomes 429. */
 export async function countRefused(db: Db, ip: string | null | undefined, now = Date.now()): Promise<void> {
@@ -139,7 +139,7 @@ export async function countRefused(db: Db, ip: string | null | undefined, now = 
 }
 
 /** Public reads (a link's store name, a report's status) an address may make a minute, across instances. */
-export const PUBLIC_LOOKUPS_PER_MINUTE = 60;
+const PUBLIC_LOOKUPS_PER_MINUTE = 60;
 
 /**
  * One more public read from this address: refused (429) past PUBLIC_LOOKUPS_PER_MINUTE, so tracking

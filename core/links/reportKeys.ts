@@ -29,7 +29,7 @@ export interface ReportKey {
 }
 
 /** What a key stored: the payment, and the fingerprint of the fields it came with. */
-export interface KeptReport {
+interface KeptReport {
   payment_uuid: string;
   fingerprint: string;
 }

@@ -36,7 +36,7 @@ export const REPORT_KEY_TTL_MS = 24 * 60 * 60_000;
 
 /** Where the public page lives: `/r/TOKEN` the report form, `/r/status/TRACKING` a report's status. */
 export const PUBLIC_PAGE_PREFIX = '/r/';
-export const linkPath = (token: string) => `${PUBLIC_PAGE_PREFIX}${token}`;
+const linkPath = (token: string) => `${PUBLIC_PAGE_PREFIX}${token}`;
 export const statusPath = (tracking: string) => `${PUBLIC_PAGE_PREFIX}status/${tracking.toLowerCase()}`;
 
 /** The full address of a link, on the public address the shop gave (REMIT_PUBLIC_URL) or the server's. */

@@ -151,7 +151,7 @@ export async function publicLinkInfo(
 }
 
 /** What a customer gets for a report: its tracking number and the page of its status. */
-export interface ReportReceipt {
+interface ReportReceipt {
   tracking: string;
   status_path: string;
 }

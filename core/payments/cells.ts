@@ -35,8 +35,8 @@ export function lastFiveOf(c: Cell): string {
 }
 
 /** a cell that is no date: 無效的日期格式 (import_date_invalid), or a serial Excel cannot show: 日期格式錯誤 (import_date_wrong) */
-export type DateProblem = 'import_date_invalid' | 'import_date_wrong';
-export type TimeResult = { ms: number } | { error: DateProblem };
+type DateProblem = 'import_date_invalid' | 'import_date_wrong';
+type TimeResult = { ms: number } | { error: DateProblem };
 
 /** A date or time cell: an Excel serial number, or text such as `2026/11/18 09:15`. */
 export function timeOf(c: Cell, date1904: boolean, businessDay: number | null): TimeResult | null {

@@ -41,7 +41,7 @@ export const SAMPLE_FILE_NAME = '匯款記錄_匯入範例.xlsx';
 
 export const DATE_FORMAT = 'yyyy/mm/dd';
 export const DATETIME_FORMAT = 'yyyy/mm/dd hh:mm';
-export const TEXT_FORMAT = '@';
+const TEXT_FORMAT = '@';
 export const AMOUNT_FORMAT = '#,##0';
 
 /** A cell's number format, by name: the streamed sheet numbers them 1 to 4 in this order. */
@@ -86,7 +86,7 @@ export interface WriteContext {
   storeName(id: number): string;
 }
 
-export const instantOf = (paidAt: string | number) => (typeof paidAt === 'number' ? paidAt : Date.parse(paidAt));
+const instantOf = (paidAt: string | number) => (typeof paidAt === 'number' ? paidAt : Date.parse(paidAt));
 
 // ------------------------------------------------------------------ the stored fields
 
@@ -468,7 +468,7 @@ function methodOfRow(row: RowReading): MethodParts | null {
 }
 
 /** A column's header by its key. */
-export function columnHeader(key: string): string {
+function columnHeader(key: string): string {
   return SHEET_COLUMNS.find((c) => c.key === key)?.header ?? key;
 }
 

@@ -8,7 +8,7 @@ import { PAYMENT_FIELDS, type DuplicateKeyKind } from './columns.js';
 import { PAYMENT_METHODS, type PaymentMethod } from './methods.js';
 
 /** The key's fields, in the list's order, with how the flat index holds each. */
-export const DUPLICATE_KEY: ReadonlyArray<{ name: string; kind: DuplicateKeyKind }> = PAYMENT_FIELDS.filter(
+const DUPLICATE_KEY: ReadonlyArray<{ name: string; kind: DuplicateKeyKind }> = PAYMENT_FIELDS.filter(
   (f) => f.duplicateKey,
 ).map((f) => ({
   name: f.name,
@@ -16,7 +16,7 @@ export const DUPLICATE_KEY: ReadonlyArray<{ name: string; kind: DuplicateKeyKind
 }));
 
 /** A payment's key fields (a row of the database, a checked import row, a form's payment). */
-export type KeyFields = object;
+type KeyFields = object;
 const field = (p: KeyFields, name: string): unknown => (p as Record<string, unknown>)[name];
 
 /** The key's value of one field as the index compares it: a whole number, or NaN when it cannot be one. */

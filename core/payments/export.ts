@@ -18,8 +18,6 @@ import type { AuditRow } from '../db/rows.js';
 import { recordAudit } from '../audit/service.js';
 import { paymentPages, type PaymentPage } from './exportPages.js';
 
-export { EXPORT_BATCH } from './exportPages.js';
-
 export type ExportFormat = 'xlsx' | 'csv' | 'json';
 
 export const CONTENT_TYPES: Record<ExportFormat, string> = {
@@ -87,8 +85,8 @@ export async function requireExportPermission(ctx: ServiceContext, applied: Appl
 }
 
 /** How far back a user's exports count together, and how many of them at most. */
-export const EXPORT_UNION_WINDOW_MS = 24 * 60 * 60 * 1000;
-export const EXPORT_UNION_MAX = 50;
+const EXPORT_UNION_WINDOW_MS = 24 * 60 * 60 * 1000;
+const EXPORT_UNION_MAX = 50;
 const EXPORT_LOCK = 7_210_013;
 
 /**

@@ -22,8 +22,6 @@ export const EXPORT_BATCH = 10_000;
 /** payments handed to the file writer at once */
 const PART = 2_000;
 
-export type { PagedPayment } from './columns.js';
-
 /** A field as the page query selects it, by its type. */
 function fieldSql(f: PaymentField, pg: boolean): string {
   if (f.type === 'optional text') return `coalesce(${f.name}, '')`;

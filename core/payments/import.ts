@@ -99,7 +99,7 @@ function rowLabel(raw: unknown, index: number): { n: number; place: ErrorPlace }
 const TIMES_PER_QUERY = 5_000;
 
 /** The key (store, last five, time, amount) of each given row that already exists as a payment, with that payment's tracking number. */
-export async function existingDuplicates(
+async function existingDuplicates(
   db: Db,
   rows: ReadonlyArray<Pick<PaymentRow, 'store_id' | 'last_five' | 'paid_at' | 'amount'>>,
 ): Promise<Map<string, string>> {

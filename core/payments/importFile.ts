@@ -20,7 +20,7 @@ import {
   type ImportResult,
 } from './import.js';
 
-export interface ImportFileOptions
+interface ImportFileOptions
   extends Omit<ImportOptions, 'onProgress'>,
     Pick<SourceOptions, 'name' | 'maxRows' | 'maxBytes'> {
   /** the store an empty store cell falls back to (default: the caller's own) */
@@ -51,8 +51,6 @@ export interface ImportFileReport extends ImportResult {
   /** the first rows as the sheet shows them */
   preview: PreviewRow[];
 }
-
-export { MAX_STREAM_IMPORT_BYTES, MAX_STREAM_IMPORT_ROWS } from './importSource.js';
 
 /** A file that failed its row checks: the report says why; the transaction is rolled back. */
 class RowsRefused extends Error {}

@@ -18,7 +18,7 @@ import { formulaText } from '../spreadsheets/csv.js';
 import { isOle, isTextName, isZip } from '../spreadsheets/sniff.js';
 
 /** Excel's own row limit: a sheet holds at most 1 048 576 rows (the header among them). */
-export { MAX_STREAM_IMPORT_ROWS };
+
 /**
  * A streamed .xlsx or CSV file may weigh this much: 1 048 576 rows of our own export weigh about
  * 40 MB as .xlsx and 75 MB as CSV; a sheet from Excel with long notes several times that.
@@ -27,14 +27,14 @@ export const MAX_STREAM_IMPORT_BYTES = 512 * 1024 * 1024;
 
 export type ImportFormat = 'xlsx' | 'xls' | 'csv';
 
-export interface SourceRow {
+interface SourceRow {
   row: number;
   outcome: Exclude<RowOutcome, { state: 'empty' }>;
   /** the cells as the sheet shows them (for a preview) */
   display(): string[];
 }
 
-export interface PaymentsSource {
+interface PaymentsSource {
   format: ImportFormat;
   sheetName: string;
   /** judged rows in file order, in batches; throws a ValidationError('file', …) for a refused file */

@@ -15,9 +15,11 @@ export type PaymentMethod = (typeof PAYMENT_METHODS)[number];
 
 export const METHOD_TRANSFER: PaymentMethod = '匯款';
 export const METHOD_CASH: PaymentMethod = '現金';
-export const METHOD_CARD: PaymentMethod = '刷卡';
 export const METHOD_EPAY: PaymentMethod = '電子支付';
-/** The method of a payment that names none: every payment stored before methods existed, an empty spreadsheet cell. */
+/**
+ * The method of a payment that names none: every payment stored before methods existed, an empty spreadsheet cell.
+ * @alias a name for what the value means where it is used
+ */
 export const DEFAULT_METHOD: PaymentMethod = METHOD_TRANSFER;
 
 /** What a payment without a last five stores in `last_five`. */
@@ -51,8 +53,8 @@ export function initialStatus(method: PaymentMethod): PaymentStatus {
 }
 
 /** Written between the parts of a 付款方式 cell: 員工購物-現金, 電子支付-LINE Pay. */
-export const METHOD_TEXT_SEPARATOR = '-';
-export const EMPLOYEE_MARK = '員工購物';
+const METHOD_TEXT_SEPARATOR = '-';
+const EMPLOYEE_MARK = '員工購物';
 
 /** A payment's method as one text (the spreadsheets' 付款方式 cell, the audit's words): [員工購物-]方式[-類型]. */
 export function methodText(p: {

@@ -168,7 +168,7 @@ export class PaymentRowReader {
   constructor(
     header: Cell[],
     private readonly opts: Pick<ParseOptions, 'stores' | 'userStoreId' | 'allowDuplicates' | 'now'>,
-    private readonly date1904: boolean,
+    date1904: boolean,
   ) {
     this.col = mapHeader(header, this.columns);
     this.byKey = new Map(this.columns.map((c, k) => [c.key, k]));

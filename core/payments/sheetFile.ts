@@ -2,15 +2,7 @@
  * The spreadsheet layout shared by import, export and the sample (spec sections 3 and 9): the
  * columns themselves are listed once in core/payments/columns.ts; the import's limits are here.
  */
-export {
-  AMOUNT_FORMAT,
-  DATE_FORMAT,
-  DATETIME_FORMAT,
-  HEADERS,
-  SAMPLE_FILE_NAME,
-  SHEET_NAME,
-  TEXT_FORMAT,
-} from './columns.js';
+export { HEADERS, SAMPLE_FILE_NAME, SHEET_NAME } from './columns.js';
 export { MAX_IMPORT_BYTES, MAX_IMPORT_ROWS } from '../limits.js';
 /**
  * The back office's wizard reads the whole file in the browser: above this it says so before

@@ -5,7 +5,10 @@ export type PaymentStatus = (typeof STATUSES)[number];
 export const STATUS_PENDING: PaymentStatus = '未確認';
 export const STATUS_CREDITED: PaymentStatus = '已入帳';
 export const STATUS_FAILED: PaymentStatus = '未入帳';
-/** The status a new payment starts in. */
+/**
+ * The status a new payment starts in.
+ * @alias a name for what the value means where it is used
+ */
 export const DEFAULT_STATUS: PaymentStatus = STATUS_PENDING;
 
 /**
@@ -16,7 +19,10 @@ export const DEFAULT_STATUS: PaymentStatus = STATUS_PENDING;
 export function statusChangeable(p: { bank_line_id?: number | null }): boolean {
   return p.bank_line_id === undefined || p.bank_line_id === null;
 }
-/** Statuses counted as confirmed in the statistics (spec section 9). */
+/**
+ * Statuses counted as confirmed in the statistics (spec section 9).
+ * @alias a name for what the value means where it is used
+ */
 export const CONFIRMED_STATUS: PaymentStatus = STATUS_CREDITED;
 
 /** Colour of each status badge: pending yellow, credited green, not credited red. */

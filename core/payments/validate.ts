@@ -20,9 +20,9 @@ import { FieldErrors, isBlank, isPlainObject, toId, type Validated } from '../va
 
 import { LAST_FIVE_LENGTH, NOTE_MAX_LENGTH } from '../limits.js';
 
-export { LAST_FIVE_LENGTH, NOTE_MAX_LENGTH };
+export { NOTE_MAX_LENGTH };
 
-export interface PaymentInput {
+interface PaymentInput {
   /** 匯款 when the form sent none */
   method: PaymentMethod;
   /** an e-payment's sub-type, else null */
@@ -42,7 +42,7 @@ export interface PaymentInput {
 const LAST_FIVE = new RegExp(`^\\d{${LAST_FIVE_LENGTH}}$`);
 
 /** What is wrong with the last five, or null. */
-export function lastFiveProblem(v: unknown): Problem | null {
+function lastFiveProblem(v: unknown): Problem | null {
   if (isBlank(v)) return problem('last_five_required');
   if (typeof v !== 'string' || !LAST_FIVE.test(asciiDigits(v.trim())))
     return problem('last_five_format', { length: LAST_FIVE_LENGTH });
@@ -88,7 +88,7 @@ function textual<T>(r: { value: T } | { problem: Problem }): { value?: T; error?
 }
 
 /** A payment time (an ISO instant, or Taiwan wall-clock text as a datetime-local field sends it), or its problem (in `method`'s words). */
-export function paidAtOf(v: unknown, method?: PaymentMethod): { value: number } | { problem: Problem } {
+function paidAtOf(v: unknown, method?: PaymentMethod): { value: number } | { problem: Problem } {
   if (isBlank(v)) return { problem: problem('paid_at_required', worded(method)) };
   if (typeof v !== 'string') return { problem: problem('paid_at_invalid') };
   const ms = parseInstant(v);
@@ -102,11 +102,11 @@ export function parsePaidAt(v: unknown): { value?: number; error?: string } {
 }
 
 /** The server refuses a payment time more than this far ahead of its clock. */
-export const PAID_AT_MAX_AHEAD_MS = DAY_MS;
+const PAID_AT_MAX_AHEAD_MS = DAY_MS;
 /** The form asks "確定沒有填錯嗎？" for a time more than this far ahead (clocks differ a little)… */
-export const PAID_AT_CONFIRM_AHEAD_MS = 5 * 60 * 1000;
+const PAID_AT_CONFIRM_AHEAD_MS = 5 * 60 * 1000;
 /** …or more than this many days back. */
-export const PAID_AT_CONFIRM_BACK_DAYS = 60;
+const PAID_AT_CONFIRM_BACK_DAYS = 60;
 
 /** The server's rule for a new payment: a time over a day ahead is a typing mistake. */
 export function paidAtAheadProblem(paidAt: number, now: number, method?: PaymentMethod): Problem | null {
@@ -177,7 +177,7 @@ export function parseStatus(v: unknown): { value?: PaymentStatus; error?: string
 }
 
 /** How a payment came in: its method, an e-payment's sub-type, the 員工購物 mark and the last five the method asks for. */
-export interface MethodInput {
+interface MethodInput {
   method: PaymentMethod;
   method_detail: string | null;
   employee: boolean;

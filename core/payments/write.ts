@@ -30,9 +30,8 @@ import { IMPORT_LOCK } from './import.js';
 import { insertPayments, newPaymentRow, type NewPaymentFields } from './writer.js';
 import { findReportKeys, keyReused, reportKeyId, saveReportKeys, type ReportKey } from '../links/reportKeys.js';
 
-export { MAX_BATCH_DELETE };
 /** rows per statement: 10 columns each stays far below SQLite's and PostgreSQL's parameter limits */
-export const INSERT_CHUNK = 500;
+const INSERT_CHUNK = 500;
 
 interface NewPayment {
   row: PaymentRow;
@@ -51,7 +50,7 @@ interface NewPayment {
 }
 
 /** A report attempt whose key already stored a payment: that payment's tracking number, nothing written. */
-export interface Replayed {
+interface Replayed {
   replayOf: string;
 }
 const isReplayed = (r: unknown): r is Replayed => typeof r === 'object' && r !== null && 'replayOf' in r;
@@ -240,7 +239,7 @@ export async function createPayment(ctx: ServiceContext, input: unknown): Promis
  * with `nearWindowMs`, so is one of the same store, last five and amount within that window,
  * checked in the same transaction as the insert (a customer's report).
  */
-export interface SubmitOptions {
+interface SubmitOptions {
   allowDuplicate: boolean;
   now?: number;
   nearWindowMs?: number;

@@ -9,12 +9,12 @@ import { addDays, compactTimestamp, parseInstant, taipeiDate } from '../time.js'
 import { storeLabel } from '../labels.js';
 import { CELL_FORMATS, columnCsv, SHEET_COLUMNS, SHEET_NAME, type ExportPayment, type SheetColumn } from './columns.js';
 
-export { instantOf, type ExportPayment } from './columns.js';
+export { type ExportPayment } from './columns.js';
 
 export type StoreRef = { id: number; name: string; code: string };
 
 /** The sheet's column widths, in characters, as SheetJS takes them. */
-export const colWidths = (columns: readonly SheetColumn[] = SHEET_COLUMNS) => columns.map((c) => ({ wch: c.width }));
+const colWidths = (columns: readonly SheetColumn[] = SHEET_COLUMNS) => columns.map((c) => ({ wch: c.width }));
 
 function headerRow(columns: readonly SheetColumn[]): XLSX.CellObject[] {
   return columns.map((c) => ({ t: 's', v: c.header }));
@@ -80,7 +80,7 @@ export function buildExportWorkbook(payments: Iterable<ExportPayment>, stores: r
  * separators no spreadsheet reads as a formula; text through `csvCell`). Made once per file, each
  * column keeps what repeats (a store's cell, the day at hand).
  */
-export function csvLineWriter(
+function csvLineWriter(
   stores: readonly StoreRef[],
   columns: readonly SheetColumn[] = SHEET_COLUMNS,
 ): (p: ExportPayment) => string {
@@ -94,7 +94,7 @@ export function csvLineWriter(
 }
 
 /** The first line of the CSV: a UTF-8 BOM so Excel shows the Chinese correctly, then the headers. */
-export const csvHead = (columns: readonly SheetColumn[] = SHEET_COLUMNS) =>
+const csvHead = (columns: readonly SheetColumn[] = SHEET_COLUMNS) =>
   `\uFEFF${columns.map((c) => csvCell(c.header)).join(',')}\r\n`;
 
 /** The same table as CSV, with a UTF-8 BOM so Excel shows the Chinese correctly. */
@@ -188,7 +188,7 @@ export function buildSampleWorkbook(
   return workbookBytes(sheetFromRows(rows, columns));
 }
 
-export interface ExportFilterParts {
+interface ExportFilterParts {
   storeNames?: string[];
   statuses?: string[];
   /** Taiwan dates */

@@ -108,7 +108,7 @@ export function mayPay(report: ReconcileReport, line: ReconcileLine, before: num
 }
 
 /** The hard time rule: the credit falls inside [reported − before, reported + after]; a date-only line counts its whole day. */
-export function inWindow(report: ReconcileReport, line: ReconcileLine, before: number, after: number): boolean {
+function inWindow(report: ReconcileReport, line: ReconcileLine, before: number, after: number): boolean {
   const end = line.hasTime ? line.at : taipeiDayLastInstant(line.at);
   return end >= report.paid_at - before && line.at <= report.paid_at + after;
 }

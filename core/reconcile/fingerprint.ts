@@ -10,7 +10,7 @@
 import { createHash } from 'node:crypto';
 import { accountKey } from './account.js';
 
-export interface FingerprintedLine {
+interface FingerprintedLine {
   at: number;
   amount: number;
   balance: number | null;
@@ -29,7 +29,7 @@ export function fingerprintText(s: string): string {
 }
 
 /** The key of one line, before its order among equal lines is added. */
-export function fingerprintKey(line: FingerprintedLine, account: string | null): string {
+function fingerprintKey(line: FingerprintedLine, account: string | null): string {
   const source = account === null ? [] : [accountKey(account)];
   return JSON.stringify([
     ...source,
@@ -43,7 +43,7 @@ export function fingerprintKey(line: FingerprintedLine, account: string | null):
 }
 
 /** The fingerprint of the `n`th line (from 1) with this key. */
-export function fingerprintOf(key: string, n: number): string {
+function fingerprintOf(key: string, n: number): string {
   return createHash('sha256').update(`${key}#${n}`).digest('hex');
 }
 

@@ -11,7 +11,6 @@ import { toPayment, type PaymentRow } from '../db/rows.js';
 import { findStore } from '../stores/service.js';
 import { inScope, storeScope } from '../users/permissions.js';
 import { toId } from '../validation.js';
-import { toIso } from '../time.js';
 import { initialStatus, METHOD_TRANSFER } from '../payments/methods.js';
 import { STATUS_CREDITED, STATUS_PENDING } from '../payments/statuses.js';
 import { lastFiveFor, noteOf } from '../payments/validate.js';

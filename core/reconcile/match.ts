@@ -81,7 +81,7 @@ export interface MatchResult {
 export const DEFAULT_WINDOW_BEFORE_MS = 1.5 * DAY_MS;
 export const DEFAULT_WINDOW_AFTER_MS = 4.5 * DAY_MS;
 /** how far after a report the statement must reach before the report may be called unpaid: nearly every transfer is booked within three days (a Friday evening transfer on Monday morning) */
-export const UNPAID_COVERAGE_AFTER_MS = 3 * DAY_MS;
+const UNPAID_COVERAGE_AFTER_MS = 3 * DAY_MS;
 
 interface Candidate extends ModelCandidate {
   /** the score and reasons a person reads, made when shown (explain) */
@@ -398,7 +398,7 @@ export type GroupReason =
   | 'split, digitless and close';
 
 /** A group the credits support: the reports (the one left alone first) and the credits that may pay them together. */
-export interface FoundGroup {
+interface FoundGroup {
   reason: GroupReason;
   reports: number[];
   lines: number[];

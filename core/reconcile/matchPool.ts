@@ -92,7 +92,7 @@ async function send(worker: Worker, id: number, job: Job): Promise<void> {
 }
 
 /** The matcher, and the reading of statements, on a pool of worker threads (core/workerPool.ts). */
-export class MatchPool extends WorkerPool<Job, unknown> {
+class MatchPool extends WorkerPool<Job, unknown> {
   constructor(settings: MatchingSettings) {
     super(settings, {
       spawn: () => new Worker(workerUrl(), { resourceLimits: { maxOldGenerationSizeMb: WORKER_HEAP_MB } }),

@@ -196,7 +196,7 @@ interface DigitsModel {
 }
 const PRIOR_DIGITS: DigitsModel = { typo: 0.04, different: 0.02 };
 
-export interface Window {
+interface Window {
   before: number;
   after: number;
 }
@@ -328,7 +328,7 @@ export const MONTH_TEACHER: Teacher = {
 };
 
 /** What a first reading of the month teaches the second. */
-export interface FirstReading {
+interface FirstReading {
   /** pairs it is sure of (report, line): they teach booking habits and payer names too */
   sure: Array<[number, number]>;
   /**

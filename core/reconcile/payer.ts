@@ -17,7 +17,7 @@ function ascii(s: string): string {
 }
 
 /** An account as a payer key: white space, dashes and slashes removed, every mask as `*`. */
-export function normalizeAccount(token: string): string {
+function normalizeAccount(token: string): string {
   return ascii(token)
     .replace(/[\s\-/－]/g, '')
     .replace(MASKS, '*');
@@ -33,7 +33,7 @@ export function payerKey(account: string): string {
 }
 
 /** The trailing visible digits of an account, at most five ('' when its end is masked). */
-export function trailingDigits(account: string): string {
+function trailingDigits(account: string): string {
   const m = /(\d+)$/.exec(normalizeAccount(account));
   return m ? m[1].slice(-5) : '';
 }
@@ -213,7 +213,7 @@ export function nameIn(text: string): string | null {
   return compound || SURNAMES.has(rest[0]) ? rest : null;
 }
 
-export interface Payer {
+interface Payer {
   /** StatementLine.payer: the account normalized, or a name, or '' */
   payer: string;
   /** StatementLine.digits: the account's trailing visible digits, at most five, or '' */

@@ -21,8 +21,6 @@ import { toId } from '../validation.js';
 import type { PayerMemory, RememberedPayer } from './types.js';
 import { actorUserId } from '../actor.js';
 
-export type { RememberedPayer } from './types.js';
-
 interface PayerRow {
   id: number | string;
   store_id: number | string;
@@ -39,7 +37,7 @@ interface PayerRow {
 /** Longest payer text kept (reconcile_payers.payer, bank_lines.payer). */
 export const MAX_PAYER_LENGTH = 255;
 
-export function toRememberedPayer(r: PayerRow): RememberedPayer {
+function toRememberedPayer(r: PayerRow): RememberedPayer {
   return {
     id: Number(r.id),
     store_id: Number(r.store_id),

@@ -34,7 +34,7 @@ import { PROPOSAL_QUEUES } from './page.js';
 import { findStore } from '../stores/service.js';
 
 /** Pairs or payments one request may decide at once. */
-export const MAX_DECISIONS = 5_000;
+const MAX_DECISIONS = 5_000;
 /** Lines looked up and inserted at once: SQLite's knex inserts them as one compound SELECT, of at most 500 terms. */
 const INSERT_CHUNK = 400;
 /** The most of a line's 摘要 or 備註 that is stored (its fingerprint reads the whole cell). */
@@ -42,7 +42,6 @@ const MAX_LINE_TEXT = 2_000;
 /** The PostgreSQL advisory lock key statement imports take (any fixed number, the same in every instance). */
 const STATEMENT_IMPORT_LOCK = 72_690_012;
 
-export type { BankLine, ImportedStatement, Proposals, ProposalsPage, ReconciledPayment } from './types.js';
 import type { BankLine, ImportedStatement, Proposals, ProposalsPage, ReconciledPayment } from './types.js';
 import { actorUserId } from '../actor.js';
 
@@ -310,10 +309,10 @@ const toReconciled = (r: PaymentWithLink): ReconciledPayment => ({
 });
 
 /** The longest period one request may match: a year. */
-export const MAX_RECONCILE_DAYS = 366;
+const MAX_RECONCILE_DAYS = 366;
 /** Items per queue in one answer of the API, unless it asks for fewer; and the most it may ask for. */
 export const PROPOSALS_PAGE = 200;
-export const MAX_PROPOSALS_PAGE = 2_000;
+const MAX_PROPOSALS_PAGE = 2_000;
 
 /**
  * Proposals for the payments reported in a period (Taiwan dates, inclusive) in the caller's
@@ -705,7 +704,7 @@ export async function proposeForPeriod(
   return proposalsFor(ctx, range.gte!, range.lt!, scopedStoreIds(ctx.actor, storeIds));
 }
 
-export interface PairDecision {
+interface PairDecision {
   payment: string;
   line: number;
   /** the matcher's score and reasons when the automatic run decides */

@@ -33,7 +33,7 @@ export type ColumnRole =
 export type StatementEncoding = 'utf-8' | 'big5' | 'xlsx' | 'xls';
 
 /** Header words of each role, whitespace removed. A date column may also hold the time. */
-export const STATEMENT_HEADERS: Record<ColumnRole, readonly string[]> = {
+const STATEMENT_HEADERS: Record<ColumnRole, readonly string[]> = {
   date: ['交易日期', '日期', '交易日', '交易日期時間', '交易日時間', '日期時間'],
   posting: ['帳務日期', '記帳日', '記帳日期', '入帳日期'],
   time: ['交易時間', '時間'],
@@ -55,7 +55,7 @@ export const STATEMENT_HEADERS: Record<ColumnRole, readonly string[]> = {
 };
 
 /** Rows searched for the header, title rows included. */
-export const HEADER_SEARCH_ROWS = 20;
+const HEADER_SEARCH_ROWS = 20;
 
 export interface ReadStatement {
   file: string;
@@ -142,16 +142,14 @@ function mapHeader(cells: string[], row: number): HeaderMap | null {
 
 // ---- cells to values: the shared reader (core/spreadsheets) ---------------------------------
 
-export { cleanCell, decodeText, parseCsv };
-
 /** An amount as banks write it (`1,500`, `$1,500`, `NT$1,500`, `-$1,234`, `1500.00`); null when empty, NaN when unreadable. */
-export const parseStatementAmount = (raw: string): number | null => parseWholeAmount(cleanCell(raw));
+const parseStatementAmount = (raw: string): number | null => parseWholeAmount(cleanCell(raw));
 
 /** A date, with its time when the same cell holds one: Gregorian or ROC, `1151121`, 上午/下午 (core/spreadsheets/dates.ts). */
-export const parseStatementDate = (raw: string) => parseDateTime(cleanCell(raw));
+const parseStatementDate = (raw: string) => parseDateTime(cleanCell(raw));
 
 /** A time of day: `14:03:22`, `14:03`, `140322`, `1403`, `下午 3:15`. */
-export const parseStatementTime = (raw: string) => parseClock(cleanCell(raw), { compact: true });
+const parseStatementTime = (raw: string) => parseClock(cleanCell(raw), { compact: true });
 
 /**
  * The counterparty's trailing visible digits, at most five (what a report's last five is
@@ -162,7 +160,7 @@ export function visibleDigits(counterparty: string): string {
 }
 
 /** The statement's own account, from a title row above the header (`帳號：0123-456-789012`, `存款帳號,0123456789012`): digits, dashes and masks as written, spaces removed. */
-export function titleAccount(rows: readonly string[][]): string | null {
+function titleAccount(rows: readonly string[][]): string | null {
   for (const row of rows) {
     for (let i = 0; i < row.length; i++) {
       const cell = cleanCell(row[i] ?? '');
@@ -398,7 +396,7 @@ export function readStatement(
  * Rows whose balance does not follow from the line before it. Statements list oldest first or
  * newest first: the order is taken from the dates, and the check runs in that direction.
  */
-export function balanceBreaks(lines: StatementLine[]): number[] {
+function balanceBreaks(lines: StatementLine[]): number[] {
   const withBalance = lines.filter((l) => l.balance !== null);
   if (withBalance.length < 2) return [];
   const newestFirst = withBalance[0].at > withBalance[withBalance.length - 1].at;

@@ -7,8 +7,8 @@
  */
 
 /** Characters in one cell, and cells in one row, that a CSV to import may hold (the streamed reader's guard). */
-export const MAX_CSV_CELL = 1_000_000;
-export const MAX_CSV_CELLS = 10_000;
+const MAX_CSV_CELL = 1_000_000;
+const MAX_CSV_CELLS = 10_000;
 
 /** A cell or a row longer than the limits: no spreadsheet a person made, so the file is refused. */
 export class CsvTooLong extends Error {

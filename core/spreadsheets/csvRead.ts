@@ -8,8 +8,6 @@ import { createReadStream } from 'node:fs';
 import { ChunkDecoder } from './decode.js';
 import { CsvRows, guessSeparator } from './csv.js';
 
-export { CsvRows } from './csv.js';
-
 /** The rows of a CSV file, in batches as the file is read. */
 export async function* readCsvRows(path: string): AsyncGenerator<string[][]> {
   const decoder = new ChunkDecoder();

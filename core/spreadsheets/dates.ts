@@ -7,12 +7,12 @@
 import { asciiDigits } from '../halfWidth.js';
 import { ROC_YEAR_OFFSET, taipeiPartsToInstant } from '../time.js';
 
-export interface DayParts {
+interface DayParts {
   year: number;
   month: number;
   day: number;
 }
-export interface ClockParts {
+interface ClockParts {
   hour: number;
   minute: number;
   second: number;

@@ -3,7 +3,7 @@
  * (cp950). Judged once on the start of the file, for a whole file or for one read in chunks.
  * Uses only the platform's TextDecoder, so the browser runs it too.
  */
-export type TextEncoding = 'utf-8' | 'big5';
+type TextEncoding = 'utf-8' | 'big5';
 
 const hasBom = (b: Uint8Array) => b.length >= 3 && b[0] === 0xef && b[1] === 0xbb && b[2] === 0xbf;
 
@@ -12,7 +12,7 @@ const hasBom = (b: Uint8Array) => b.length >= 3 && b[0] === 0xef && b[1] === 0xb
  * UTF-8 (a character cut at the end of a chunk is allowed when `more` follows), else Big5.
  * `skip` is the BOM's length.
  */
-export function detectEncoding(head: Uint8Array, more = false): { encoding: TextEncoding; skip: number } {
+function detectEncoding(head: Uint8Array, more = false): { encoding: TextEncoding; skip: number } {
   if (hasBom(head)) return { encoding: 'utf-8', skip: 3 };
   try {
     new TextDecoder('utf-8', { fatal: true }).decode(head, { stream: more });

@@ -20,7 +20,7 @@ export function isOle(b: Uint8Array): boolean {
   return b.length >= 8 && OLE.every((x, i) => b[i] === x);
 }
 
-export type FileKind = 'xlsx' | 'xls' | 'text' | 'binary';
+type FileKind = 'xlsx' | 'xls' | 'text' | 'binary';
 
 /**
  * The kind of a file from its first bytes (512 are plenty) and its name: a spreadsheet by its

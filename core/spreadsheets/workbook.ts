@@ -14,7 +14,7 @@ import { guardZip } from './zipGuard.js';
 /** A cell as SheetJS reads it; `undefined` where the sheet has none. */
 export type SheetCellObject = XLSX.CellObject | undefined;
 
-export interface WorkbookLimits {
+interface WorkbookLimits {
   maxBytes?: number;
   /** data rows allowed; the sheet may hold this many, a header and some blank rows between */
   maxRows?: number;

@@ -20,9 +20,9 @@ import {
 } from './zipRead.js';
 
 /** Distinct texts a workbook may share (Excel's own sheet holds at most 1 048 576 × 16 384 cells; real files far fewer). */
-export const MAX_SHARED_STRINGS = 4_000_000;
+const MAX_SHARED_STRINGS = 4_000_000;
 /** Characters in all shared strings together: they are held in memory while the sheet is read. */
-export const MAX_SHARED_CHARS = 120_000_000;
+const MAX_SHARED_CHARS = 120_000_000;
 
 export class SharedStringsTooLarge extends Error {}
 
@@ -32,7 +32,7 @@ export interface SheetRow {
   cells: SheetCell[];
 }
 
-export interface XlsxStream {
+interface XlsxStream {
   sheetName: string;
   date1904: boolean;
   /** the sheet's rows in batches, as they inflate */

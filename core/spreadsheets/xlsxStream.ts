@@ -29,7 +29,7 @@ const needsEscape = new RegExp(escapeRe.source);
  * note that itself reads like such an escape (`_x0041_`) kept as written: its `_` becomes
  * `_x005F_`, as Excel writes it, so a reader does not turn it into `A`.
  */
-export function xmlText(s: string): string {
+function xmlText(s: string): string {
   // most text (digits, a name, a plain note) holds nothing to escape
   if (!needsEscape.test(s)) return s;
   return s.replace(escapeRe, (c) =>

@@ -21,7 +21,7 @@ export interface XmlHandler {
 const ENTITY = /&(?:#x([0-9a-fA-F]+)|#(\d+)|(amp|lt|gt|quot|apos));/g;
 const NAMED: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'" };
 
-export function decodeEntities(s: string): string {
+function decodeEntities(s: string): string {
   if (s.indexOf('&') < 0) return s;
   return s.replace(ENTITY, (_m, hex: string | undefined, dec: string | undefined, name: string | undefined) =>
     name ? NAMED[name] : String.fromCodePoint(hex ? parseInt(hex, 16) : parseInt(dec!, 10)),

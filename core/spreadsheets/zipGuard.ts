@@ -7,14 +7,14 @@
  */
 
 /** What the entries of one workbook may expand to, in total. */
-export const MAX_UNZIPPED_BYTES = 200 * 1024 * 1024;
+const MAX_UNZIPPED_BYTES = 200 * 1024 * 1024;
 /** Entries of a workbook: a real one has a few dozen. */
 export const MAX_ZIP_ENTRIES = 10_000;
 /** Real sheets compress 5 to 30 times; beyond this, a big entry is taken for a bomb. */
 export const MAX_RATIO = 100;
 const RATIO_FLOOR = 1024 * 1024;
 
-export type ZipVerdict = 'ok' | 'corrupt' | 'bomb';
+type ZipVerdict = 'ok' | 'corrupt' | 'bomb';
 
 interface ZlibLike {
   inflateRawSync(buf: Uint8Array, opts: { maxOutputLength: number }): Uint8Array;
@@ -30,7 +30,7 @@ function nodeZlib(): ZlibLike | null {
 }
 
 /** One central-directory record, its 64-bit sizes taken from the ZIP64 extra field where marked. */
-export interface CentralRecord {
+interface CentralRecord {
   method: number;
   compressed: number;
   size: number;

@@ -14,7 +14,7 @@ import { MAX_RATIO, MAX_ZIP_ENTRIES, readCentralRecord } from './zipGuard.js';
  * What the entries of a streamed workbook may inflate to, in total. Streamed, this costs time
  * only: a sheet of 1 048 576 rows of our export inflates to about 350 MB, long notes to more.
  */
-export const MAX_STREAM_UNZIPPED_BYTES = 4 * 1024 * 1024 * 1024;
+const MAX_STREAM_UNZIPPED_BYTES = 4 * 1024 * 1024 * 1024;
 const RATIO_FLOOR = 1024 * 1024;
 
 export class ZipReadError extends Error {

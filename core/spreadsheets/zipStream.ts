@@ -6,7 +6,7 @@
  */
 import { constants, crc32, createDeflateRaw } from 'node:zlib';
 
-export type ZipSource = string | Uint8Array | AsyncIterable<string | Uint8Array> | Iterable<string | Uint8Array>;
+type ZipSource = string | Uint8Array | AsyncIterable<string | Uint8Array> | Iterable<string | Uint8Array>;
 
 interface Written {
   name: Buffer;

@@ -8,7 +8,7 @@ export function emptyMethodTotals(): MethodTotals {
 }
 
 /** Method totals added up over rows. */
-export function addMethodTotals(rows: MethodTotals[]): MethodTotals {
+function addMethodTotals(rows: MethodTotals[]): MethodTotals {
   const out = emptyMethodTotals();
   for (const r of rows)
     for (const m of PAYMENT_METHODS) {

@@ -20,7 +20,7 @@ import { readContext, type ServiceContext } from '../context.js';
 import { requirePermission } from '../guard.js';
 import { paymentSums } from '../db/paymentSums.js';
 
-export interface StatsParams {
+interface StatsParams {
   /** one store id or several; absent means every store the caller may see */
   store_id?: unknown;
   /** Taiwan dates, inclusive */

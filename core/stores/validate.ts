@@ -1,12 +1,10 @@
 import { STORE_CODE_MAX, STORE_NAME_MAX } from '../limits.js';
 import { FieldErrors, isBlank, isPlainObject, type Validated } from '../validation.js';
 
-export interface StoreInput {
+interface StoreInput {
   name: string;
   code: string;
 }
-
-export { STORE_NAME_MAX, STORE_CODE_MAX };
 
 /** A store: a name and a unique short code (letters, digits, `_` and `-`). */
 export function validateStore(raw: unknown): Validated<StoreInput> {

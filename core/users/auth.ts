@@ -37,7 +37,7 @@ import { readContext, type AppContext, type SecuritySettings, type ServiceContex
 import { requireSignedIn, valid } from '../guard.js';
 import { anonymousActor, type Actor } from '../actor.js';
 
-export const MIN_BCRYPT_COST = 10;
+const MIN_BCRYPT_COST = 10;
 
 const costOf = (security: Pick<SecuritySettings, 'bcryptCost'>) => Math.max(MIN_BCRYPT_COST, security.bcryptCost);
 
@@ -73,7 +73,7 @@ export async function warmSignIn(security: Pick<SecuritySettings, 'bcryptCost' |
  * longer password can ever have been set (validation refuses it), so a longer one is wrong
  * rather than cut: a 72-byte password with any suffix is not accepted.
  */
-export async function verifyPassword(
+async function verifyPassword(
   security: Pick<SecuritySettings, 'bcryptCost' | 'hashing'>,
   password: string,
   hash: string | undefined,
@@ -128,7 +128,7 @@ export function signToken(
   });
 }
 
-export function toPrincipal(row: UserRow): Principal {
+function toPrincipal(row: UserRow): Principal {
   const u = toUser(row);
   return {
     id: u.id,
@@ -246,7 +246,7 @@ export async function authenticate(app: AppContext, token: string): Promise<Prin
 }
 
 /** A session: who, and the session's id (for 登出 and for tickets made during it). */
-export interface Session {
+interface Session {
   actor: Principal;
   sessionId: string;
   expiresAt: number;
@@ -436,10 +436,4 @@ export async function changePassword(ctx: ServiceContext, input: unknown): Promi
     await recordAudit(trx, ctx, { action: 'password', entity: 'user', entityId: row.id });
     return { token: signToken(ctx.security, fresh) };
   });
-}
-
-export async function setPassword(db: Db, userId: number, hash: string, tokenVersion: number): Promise<void> {
-  await db('users')
-    .where({ id: userId })
-    .update({ password_hash: hash, token_version: tokenVersion, updated_at: Date.now() });
 }

@@ -8,8 +8,8 @@ import { systemActor } from '../context.js';
 import { createStore } from '../stores/service.js';
 import { createUser } from './service.js';
 
-export const FIRST_ADMIN = 'admin';
-export const FIRST_STORE = { name: '總店', code: 'HQ' } as const;
+const FIRST_ADMIN = 'admin';
+const FIRST_STORE = { name: '總店', code: 'HQ' } as const;
 
 /**
  * First run: on a database with no users, creates the admin account (with the configured

@@ -1,6 +1,6 @@
 import { FieldErrors, isBlank, isPlainObject, type Validated } from '../validation.js';
 
-export interface LoginInput {
+interface LoginInput {
   username: string;
   password: string;
 }

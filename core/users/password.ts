@@ -11,7 +11,7 @@
 import { MSG } from '../messages.js';
 import { COMMON_PASSWORDS } from './commonPasswords.js';
 
-export type PasswordWeakness = 'username' | 'repetitive' | 'common';
+type PasswordWeakness = 'username' | 'repetitive' | 'common';
 
 const COMMON = new Set(COMMON_PASSWORDS);
 /** Runs a password may not be a piece of (forwards or backwards). */

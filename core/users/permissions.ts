@@ -70,7 +70,7 @@ export interface Principal {
 }
 
 /** The account fields the protection rules look at. */
-export interface AccountRef {
+interface AccountRef {
   id: number;
   role: Role;
   /** when given, a non-admin may manage the account only if it holds nothing they lack */
@@ -134,7 +134,7 @@ export const gates = {
  */
 const OPEN = 'open' as const;
 type Rule = Permission | readonly Permission[] | typeof OPEN;
-export const ACCESS: Record<string, Record<string, Rule>> = {
+const ACCESS: Record<string, Record<string, Rule>> = {
   payments: {
     '*': 'view_payments',
     list: OPEN,
@@ -179,7 +179,7 @@ export function canAccess(user: Pick<Principal, 'role' | 'permissions'>, resourc
   return typeof rule === 'string' ? can(user, rule) : rule.some((p) => can(user, p));
 }
 
-export type Tab = 'payments' | 'users' | 'dashboard';
+type Tab = 'payments' | 'users' | 'dashboard';
 
 /** Initial back-office tab: payments if allowed, else users, else dashboard (spec section 2). */
 export function initialTab(u: Principal): Tab | null {
@@ -199,7 +199,7 @@ export function isBranchUser(u: Pick<Principal, 'store_id'>): boolean {
 }
 
 /** Stores a user may see and act on: admins all, others their store plus accessible stores. */
-export type StoreScope = { all: true } | { all: false; ids: number[] };
+type StoreScope = { all: true } | { all: false; ids: number[] };
 
 export function storeScope(u: Principal): StoreScope {
   if (isAdmin(u)) return { all: true };

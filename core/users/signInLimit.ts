@@ -23,9 +23,9 @@ import type { Db } from '../db/connect.js';
 import { problem, TooManyRequestsError } from '../errors.js';
 import type { SecuritySettings, SignInLimit } from '../context.js';
 
-export const DEFAULT_SIGN_IN_LIMIT: SignInLimit = { maxFailures: 10, windowMs: 15 * 60 * 1000 };
+const DEFAULT_SIGN_IN_LIMIT: SignInLimit = { maxFailures: 10, windowMs: 15 * 60 * 1000 };
 /** An account or address under attack takes one attempt per this many ms. */
-export const SLOWDOWN_MS = 1000;
+const SLOWDOWN_MS = 1000;
 /** No attempt is held back longer than this, however many wait for the same account or address. */
 export const MAX_SLOWDOWN_MS = 3000;
 /** Failed sign-ins written to the audit log per address and window, whatever names are sent (item 8). */

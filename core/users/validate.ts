@@ -6,11 +6,11 @@ import { FieldErrors, isBlank, isPlainObject, toId, type Validated } from '../va
 
 import { PASSWORD_MAX_BYTES, PASSWORD_MIN, USERNAME_MAX, USERNAME_MIN } from '../limits.js';
 
-export { PASSWORD_MAX_BYTES, PASSWORD_MIN, USERNAME_MAX, USERNAME_MIN };
+export { PASSWORD_MAX_BYTES };
 
 const byteLength = (s: string) => new TextEncoder().encode(s).length;
 
-export function usernameProblem(v: unknown): Problem | null {
+function usernameProblem(v: unknown): Problem | null {
   const name = typeof v === 'string' ? v.trim() : '';
   if (name.length < USERNAME_MIN) return problem('username_min', { limit: USERNAME_MIN });
   if (name.length > USERNAME_MAX) return problem('username_max', { limit: USERNAME_MAX });
@@ -23,9 +23,9 @@ export function checkUsername(v: unknown): string | null {
 }
 
 /** What is wrong with a new password and its confirmation, by kind (each form words some kinds its own way). */
-export type NewPasswordProblem = { kind: 'required' | 'min' | 'mismatch' } | { kind: 'max' | 'weak'; problem: Problem };
+type NewPasswordProblem = { kind: 'required' | 'min' | 'mismatch' } | { kind: 'max' | 'weak'; problem: Problem };
 
-export function newPasswordProblem(password: unknown, confirm: unknown, username?: unknown): NewPasswordProblem | null {
+function newPasswordProblem(password: unknown, confirm: unknown, username?: unknown): NewPasswordProblem | null {
   if (isBlank(password) || typeof password !== 'string') return { kind: 'required' };
   if (password.length < PASSWORD_MIN) return { kind: 'min' };
   if (byteLength(password) > PASSWORD_MAX_BYTES)
@@ -155,7 +155,7 @@ export function validateUser(raw: unknown, mode: 'create' | 'edit'): Validated<U
   };
 }
 
-export interface PasswordChangeInput {
+interface PasswordChangeInput {
   currentPassword: string;
   newPassword: string;
 }

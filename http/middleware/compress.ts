@@ -8,12 +8,12 @@ import { promisify } from 'node:util';
 import { brotliCompress, brotliCompressSync, constants, gzip, gzipSync } from 'node:zlib';
 import type Koa from 'koa';
 
-export const COMPRESS_MIN_BYTES = 1024;
+const COMPRESS_MIN_BYTES = 1024;
 /**
  * Above this, compression runs on libuv's thread pool instead of the event loop: a page of
  * reconciliation proposals (about 1 MB of JSON) took tens of milliseconds from every other request.
  */
-export const COMPRESS_ASYNC_BYTES = 64 * 1024;
+const COMPRESS_ASYNC_BYTES = 64 * 1024;
 const brotliAsync = promisify(brotliCompress);
 const gzipAsync = promisify(gzip);
 

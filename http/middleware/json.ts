@@ -26,7 +26,7 @@ const COLON = 58;
  * Most values a body may hold (containers and the members commas separate): 100 000 import rows
  * of seven fields are about 800 000. Bounds what parsing may build, whatever the bytes.
  */
-export const MAX_JSON_VALUES = 1_500_000;
+const MAX_JSON_VALUES = 1_500_000;
 
 /**
  * Follows strings and brackets across chunks; `feed` answers 'too_deep' once nesting passes the
@@ -66,7 +66,7 @@ export class DepthScan {
   }
 }
 
-export type BodyRead =
+type BodyRead =
   | { ok: true; bytes: Buffer }
   | { ok: false; status: 400 | 413 | 415; reason: 'too_large' | 'too_deep' | 'bad_encoding' | 'unsupported_encoding' };
 

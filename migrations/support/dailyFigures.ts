@@ -11,7 +11,7 @@
  */
 import type { Knex } from 'knex';
 
-export type SqlDialect = 'pg' | 'sqlite';
+type SqlDialect = 'pg' | 'sqlite';
 
 export const dialectOf = (knex: Knex): SqlDialect => (knex.client.config.client === 'pg' ? 'pg' : 'sqlite');
 
@@ -39,7 +39,7 @@ export interface DailyFigures {
   period?: { column: string; days: number };
 }
 
-export interface DailyFiguresSql {
+interface DailyFiguresSql {
   /** creates the function (PostgreSQL) and the triggers */
   create: string[];
   /** drops them (idempotent) */

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { taipeiDate } from '../../core/index.js';
-import { capture, DESK, HAS_CHROMIUM, PHONE, SCREENSHOTS, settle, startE2E, type E2E } from './harness.js';
+import { capture, DESK, HAS_CHROMIUM, PHONE, SCREENSHOTS, startE2E, type E2E } from './harness.js';
 
 const yesterday = taipeiDate(Date.now() - 86_400_000);
 

@@ -15,7 +15,7 @@ import { createTestDb, TEST_SECURITY, type TestDb } from '../helpers/db.js';
 import { PASSWORD, seed, type Fixture } from '../helpers/fixtures.js';
 import { listenApi } from '../helpers/server.js';
 
-export const CHROMIUM = process.env.REMIT_CHROMIUM ?? '/usr/bin/chromium';
+const CHROMIUM = process.env.REMIT_CHROMIUM ?? '/usr/bin/chromium';
 export const HAS_CHROMIUM = existsSync(CHROMIUM);
 export const SCREENSHOTS = resolve(import.meta.dirname, '..', '..', 'test-output', 'screenshots');
 /** the built pages; REMIT_E2E_DIST points elsewhere (a private build while several people work) */
@@ -85,7 +85,7 @@ export async function capture(page: Page, path: string): Promise<void> {
 const AXE = createRequire(import.meta.url)('axe-core') as { source: string };
 
 /** One rule axe-core finds broken: its impact, how many elements, and up to three of them with what is wrong. */
-export interface AxeFinding {
+interface AxeFinding {
   id: string;
   impact: string | null;
   count: number;

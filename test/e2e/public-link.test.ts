@@ -20,7 +20,6 @@ import {
   pick,
   SCREENSHOTS,
   seriousFindings,
-  settle,
   startE2E,
   type E2E,
 } from './harness.js';

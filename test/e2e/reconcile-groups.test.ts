@@ -6,7 +6,7 @@
  * serious violation (WCAG 2 A/AA).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DESK, HAS_CHROMIUM, PHONE, seriousFindings, settle, startE2E, type E2E } from './harness.js';
+import { DESK, HAS_CHROMIUM, PHONE, seriousFindings, startE2E, type E2E } from './harness.js';
 
 const SIZES = [
   ['375', PHONE],

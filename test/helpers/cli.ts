@@ -54,7 +54,7 @@ export function remit(
   });
 }
 
-export interface Serving {
+interface Serving {
   child: ChildProcess;
   /** resolves with the address once the server says it is listening */
   ready: Promise<{ url: string; stdout: string }>;

@@ -5,7 +5,7 @@
 import { handleError } from '../../cli/errors.js';
 import { buildProgram } from '../../cli/program.js';
 
-export interface InProcessRun {
+interface InProcessRun {
   code: number;
   stdout: string;
   stderr: string;

@@ -3,7 +3,7 @@
  * distinguish. Users are created through the core services, like any real account.
  */
 import type { Knex } from 'knex';
-import { createStore, createUser, systemActor, type Permission, type Store, type User } from '../../core/index.js';
+import { createStore, createUser, systemActor, type Store, type User } from '../../core/index.js';
 import { signToken } from '../../core/users/auth.js';
 import { PERMISSION_KEYS } from '../../core/users/permissions.js';
 import { type UserRow } from '../../core/db/rows.js';
@@ -58,5 +58,3 @@ export async function seed(db: Knex): Promise<Fixture> {
   }
   return { stores: { A, B, C }, users, tokens };
 }
-
-export const hqUser = (p: Permission) => `hq_${p}`;

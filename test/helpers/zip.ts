@@ -45,7 +45,7 @@ export function repeatedEntry(name: string, prefix: string, middle: string, time
   return { name, deflated: Buffer.concat(chunks), size, crc: 0 };
 }
 
-export function zip(entries: ZipEntry[]): Buffer {
+function zip(entries: ZipEntry[]): Buffer {
   const locals: Buffer[] = [];
   const centrals: Buffer[] = [];
   let offset = 0;

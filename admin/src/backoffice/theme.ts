@@ -3,7 +3,7 @@ import { createTheme } from '@mui/material/styles';
 import { defaultTheme } from 'react-admin';
 
 /** The accessible name of every list's page navigation. */
-export const PAGINATION_LABEL = '分頁導覽';
+const PAGINATION_LABEL = '分頁導覽';
 
 /**
  * A checkbox's accessible name belongs on its `<input>`, but react-admin's row checkboxes (and

@@ -22,7 +22,7 @@ interface Props extends DateRange {
   draft?: DateRangeDraft;
 }
 
-export type DateRangeDraft = [DateRange, (next: DateRange) => void];
+type DateRangeDraft = [DateRange, (next: DateRange) => void];
 
 /** The range as typed, following the applied one whenever that changes. */
 export function useDateRangeDraft(from: string, to: string): DateRangeDraft {

@@ -18,7 +18,7 @@ import type { FormEvent, ReactNode } from 'react';
 import { UI } from '../messages';
 import type { ServerAction } from './useServerAction';
 
-export interface FormDialogProps {
+interface FormDialogProps {
   open: boolean;
   /** names the dialog's parts: `<id>-title` (aria-labelledby), `<id>-error`, `<id>-dialog` (test ids) */
   id: string;

@@ -3,7 +3,7 @@ import type { Validated } from '../../../core/browser';
 import { fieldMessages, serverFieldErrors, serverMessage } from '../serverError';
 
 /** What a failed call shows: messages under the fields, and one on top (null for none). */
-export type DescribeFailure = (err: unknown) => { fields: Record<string, string>; message: string | null };
+type DescribeFailure = (err: unknown) => { fields: Record<string, string>; message: string | null };
 
 /**
  * The state of a form or dialog that sends one request (the login, the change-password, user

@@ -4,7 +4,7 @@ import { useSelectedStore } from '../common/storeSelection';
 import { useMe } from '../common/useMe';
 import { useStores } from '../common/useStores';
 
-export const ALL_STORES = '全部分店';
+const ALL_STORES = '全部分店';
 
 /**
  * The store switcher of the top bar: only for users with no store of their own; 全部分店 plus each

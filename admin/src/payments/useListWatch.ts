@@ -3,7 +3,7 @@ import { useDataProvider, useListContext, useRefresh } from 'react-admin';
 import { undoPending } from './undoPending';
 
 /** How often an open list asks whether anything changed (a new report shows within 30 s). */
-export const WATCH_MS = 10_000;
+const WATCH_MS = 10_000;
 
 /**
  * Keeps an open list current without 重新整理: every WATCH_MS one light request (the first row and

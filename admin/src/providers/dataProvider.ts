@@ -20,7 +20,7 @@ import type { BankLine, ImportedStatement, LinkedPayment, Proposals, RememberedP
 /** 已記住的付款人 shown at most (the page says when there are more). */
 export const PAYERS_SHOWN = 500;
 
-export const httpClient = (url: string, options: fetchUtils.Options = {}) => {
+const httpClient = (url: string, options: fetchUtils.Options = {}) => {
   // every error answer then names its code and details (core/errors.ts)
   const headers = new Headers(options.headers ?? { Accept: 'application/json' });
   headers.set(ERROR_CODES_HEADER, '1');

@@ -16,7 +16,7 @@ export function qrDataUrl(url: string, width = 480): Promise<string> {
 const esc = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
 /** The poster's whole page: sizes in millimetres, so A5 is A4 scaled down. */
-export function posterHtml(storeName: string, url: string, qr: string, size: PosterSize): string {
+function posterHtml(storeName: string, url: string, qr: string, size: PosterSize): string {
   const k = size === 'A4' ? 1 : 0.7;
   const mm = (n: number) => `${(n * k).toFixed(1)}mm`;
   return `<!doctype html><html lang="zh-Hant-TW"><head><meta charset="utf-8"><title>${esc(storeName)} ${esc(P.heading)}</title>

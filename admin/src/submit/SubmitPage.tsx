@@ -60,7 +60,7 @@ const emptyForm = (storeId: number | null): FormState => ({
 });
 
 /** The error banner of spec section 8 for a failed submission. */
-export function submitErrorText(err: unknown): string {
+function submitErrorText(err: unknown): string {
   if (err instanceof ApiError && err.body?.errors?.length)
     return UI.validationError(err.body.errors.map((e) => e.message));
   if (err instanceof ApiError && err.body?.message) return err.body.message;

@@ -18,7 +18,7 @@ import { UI, USERS_UI } from '../messages';
 import { reloadMe } from '../providers/me';
 import { useServerAction } from '../common/useServerAction';
 
-export interface FormState {
+interface FormState {
   username: string;
   password: string;
   confirmPassword: string;
@@ -29,7 +29,7 @@ export interface FormState {
   is_active: boolean;
 }
 
-export function initialState(user: User | null, me?: Me): FormState {
+function initialState(user: User | null, me?: Me): FormState {
   if (!user) {
     // A branch manager makes accounts of their own store: headquarters (none) is not theirs to choose.
     const store_id = me && !mayLeaveWithoutHomeStore(me, { store_id: null }) ? me.store_id : null;
@@ -66,7 +66,7 @@ export function useUserForm(me: Me, user: User | null, onClose: () => void) {
 
   const [form, setForm] = useState<FormState>(() => initialState(user, me));
   const save = useServerAction(UI.userSaveFailed);
-  const { errors, failure, busy: saving } = save;
+  const { errors, busy: saving } = save;
 
   const adminRole = form.role === 'admin';
   const activeDenial = user ? toggleActiveDenial(me, user) : null;
