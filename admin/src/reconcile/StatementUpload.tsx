@@ -35,6 +35,8 @@ export function StatementUpload({
     if (!file) return;
     setBusy(true);
     setError(null);
+    // the summary shown is always the file just sent's: an earlier one would read as this one's
+    setStatement(null);
     try {
       const s = await dataProvider.uploadStatement(file, store, account);
       setStatement(s);
