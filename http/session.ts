@@ -12,7 +12,7 @@ import { problemBody } from './middleware/errors.js';
 export const SESSION_COOKIE = 'remit_session';
 
 /** The session token a request carries: the Bearer token, else the cookie's; undefined: none; null: a malformed Authorization header. */
-export function sessionToken(ctx: Koa.Context | Koa.ParameterizedContext<any>): string | null | undefined {
+export function sessionToken(ctx: Koa.ParameterizedContext<unknown, object, unknown>): string | null | undefined {
   const header = ctx.get('authorization');
   if (header) {
     const m = /^Bearer\s+(\S+)$/i.exec(header);
@@ -23,7 +23,7 @@ export function sessionToken(ctx: Koa.Context | Koa.ParameterizedContext<any>): 
 }
 
 export function setSessionCookie(
-  ctx: Koa.Context | Koa.ParameterizedContext<any>,
+  ctx: Koa.ParameterizedContext<unknown, object, unknown>,
   token: string,
   ttlSeconds: number,
 ): void {
@@ -37,7 +37,7 @@ export function setSessionCookie(
   });
 }
 
-export function clearSessionCookie(ctx: Koa.Context | Koa.ParameterizedContext<any>): void {
+export function clearSessionCookie(ctx: Koa.ParameterizedContext<unknown, object, unknown>): void {
   ctx.cookies.set(SESSION_COOKIE, '', {
     httpOnly: true,
     sameSite: 'strict',
@@ -56,7 +56,7 @@ const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
  * (every current browser), else `Origin` compared with the host asked for. Programs send neither,
  * and are not browsers a page could trick.
  */
-function isCrossSite(ctx: Koa.Context | Koa.ParameterizedContext<any>): boolean {
+function isCrossSite(ctx: Koa.ParameterizedContext<unknown, object, unknown>): boolean {
   const site = ctx.get('sec-fetch-site').toLowerCase();
   if (site) return site !== 'same-origin' && site !== 'none';
   const origin = ctx.get('origin');

@@ -305,13 +305,13 @@ describe('remit reconcile: split and combined payments', () => {
     const at = lines.findIndex((l) => l.startsWith('可能為分次或合併付款：2 組'));
     expect(at).toBeGreaterThan(-1);
     expect(lines[at + 1]).toMatch(
-      /^  第 1 組　回報合計 NT\$2,000　入帳合計 NT\$2,000　2 筆回報合計金額相符、後五碼相同$/,
+      /^ {2}第 1 組　回報合計 NT\$2,000　入帳合計 NT\$2,000　2 筆回報合計金額相符、後五碼相同$/,
     );
     expect(lines[at + 2]).toContain(`匯款 ${uuids.first}　後五碼 33333　NT$1,200`);
     expect(lines[at + 3]).toContain(`匯款 ${uuids.second}　後五碼 33333　NT$800`);
     expect(lines[at + 4]).toContain('入帳：郵局_1104-1109.csv 第 4 列');
     expect(lines[at + 5]).toMatch(
-      /^  第 2 組　回報合計 NT\$5,000　入帳合計 NT\$5,000　2 筆入帳合計金額相符、後五碼相符$/,
+      /^ {2}第 2 組　回報合計 NT\$5,000　入帳合計 NT\$5,000　2 筆入帳合計金額相符、後五碼相符$/,
     );
     expect(lines[at + 7]).toContain('入帳：郵局_1104-1109.csv 第 5 列');
     expect(lines[at + 8]).toContain('入帳：郵局_1104-1109.csv 第 6 列');

@@ -33,8 +33,10 @@ const pgTypes = {
  */
 function immediateSqliteClient(): unknown {
   const require = createRequire(import.meta.url);
+  /* eslint-disable @typescript-eslint/no-explicit-any -- knex's dialect classes have no published types */
   const Client = require('knex/lib/dialects/sqlite3/index.js') as new (...a: any[]) => any;
   const Transaction = require('knex/lib/dialects/sqlite3/execution/sqlite-transaction.js') as new (...a: any[]) => any;
+  /* eslint-enable @typescript-eslint/no-explicit-any */
   class ImmediateTransaction extends Transaction {
     begin(conn: unknown) {
       return this.query(conn, 'BEGIN IMMEDIATE;');

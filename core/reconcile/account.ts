@@ -27,7 +27,6 @@ export function accountKey(account: string): string {
 /** Whether a typed account is usable: printable, not too long. */
 function accountProblem(account: string): 'too_long' | 'bad_characters' | null {
   if (account.length > MAX_ACCOUNT_LENGTH) return 'too_long';
-  // eslint-disable-next-line no-control-regex
   if (/[\u0000-\u001f\u007f]/.test(account)) return 'bad_characters';
   return null;
 }

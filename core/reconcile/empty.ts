@@ -2,8 +2,7 @@
  * Why every queue of a reconciliation came back empty, so an accountant never faces empty
  * queues with no word why. Pure: the page and the terminal say the same sentence.
  */
-const EMPTY_REASONS = ['no_statement', 'no_credits', 'all_decided', 'credits_decided', 'no_reports'] as const;
-export type EmptyReason = (typeof EMPTY_REASONS)[number];
+export type EmptyReason = 'no_statement' | 'no_credits' | 'all_decided' | 'credits_decided' | 'no_reports';
 
 export const EMPTY_REASON_TEXT: Record<EmptyReason, string> = {
   no_statement: '這段期間沒有可對帳的銀行明細：請先匯入涵蓋這段期間的存款交易明細，或改選明細涵蓋的日期',

@@ -40,7 +40,10 @@ export function compressJson(): Koa.Middleware {
  * lists them in: smaller for the same time) when above the small size: JSON answers, and the
  * back office's page when it carries the first screen (http/static.ts).
  */
-export async function sendCompressed(ctx: Koa.Context | Koa.ParameterizedContext<any>, bytes: Buffer): Promise<void> {
+export async function sendCompressed(
+  ctx: Koa.ParameterizedContext<unknown, object, unknown>,
+  bytes: Buffer,
+): Promise<void> {
   const encoding =
     bytes.length < COMPRESS_MIN_BYTES
       ? null

@@ -80,8 +80,12 @@ function ReconcileView({ me }: { me: Me }) {
       setHeld((h) => {
         const ps = new Set(h.payments);
         const ls = new Set(h.lines);
-        for (const u of payments) on ? ps.add(u) : ps.delete(u);
-        for (const l of lines) on ? ls.add(l) : ls.delete(l);
+        for (const u of payments)
+          if (on) ps.add(u);
+          else ps.delete(u);
+        for (const l of lines)
+          if (on) ls.add(l);
+          else ls.delete(l);
         return { payments: ps, lines: ls };
       }),
     [],

@@ -36,6 +36,7 @@ import { REPORT_TEXT as T } from './texts.js';
 
 const app = document.getElementById('app') as HTMLElement;
 
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- the API's JSON, each field checked where it is read
 type Answer = { status: number; body: any };
 
 /** How long the page waits for the server before saying so: a phone on a weak signal may wait forever. */
@@ -69,7 +70,7 @@ function call(method: string, path: string, body?: unknown, late?: (a: Answer) =
             let parsed: unknown = null;
             try {
               parsed = text ? JSON.parse(text) : null;
-            } catch (e) {
+            } catch {
               parsed = null;
             }
             return { status: res.status, body: parsed };

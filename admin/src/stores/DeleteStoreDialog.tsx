@@ -27,7 +27,7 @@ export function DeleteStoreDialog({ store, onClose }: { store: StoreRecord | nul
   useEffect(() => {
     if (store) setShown(store);
     removal.reset();
-    // on a new store only: reset is a fresh function each render
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- on a new store only: reset is a fresh function each render
   }, [store]);
 
   const confirm = () => {

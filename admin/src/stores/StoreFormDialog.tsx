@@ -36,7 +36,7 @@ export function StoreFormDialog({
     setName(store?.name ?? '');
     setCode(store?.code ?? '');
     save.reset();
-    // on a new opening only: reset is a fresh function each render
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- on a new opening only: reset is a fresh function each render
   }, [open, store]);
 
   const submit = (e: FormEvent) => {

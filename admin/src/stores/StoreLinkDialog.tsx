@@ -57,7 +57,7 @@ export function StoreLinkDialog({ store, onClose }: { store: Store | null; onClo
     setQr('');
     setAsking(null);
     if (store) void load('show');
-    // a new store only
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- a new store only
   }, [store?.id]);
 
   const copy = async () => {
