@@ -7,7 +7,7 @@ import type { Knex } from 'knex';
 import * as XLSX from 'xlsx';
 import { formatTaipei } from '../core/index.js';
 import { HEADERS, SHEET_NAME } from '../core/payments/sheetFile.js';
-import { type PaymentRow } from '../core/db/rows.js';
+import { type PaymentRow } from '../core/payments/rows.js';
 
 export const STORES = [
   { name: '台北店', code: 'TPE' },

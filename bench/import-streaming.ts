@@ -11,6 +11,7 @@ import { migrateLatest, openDatabase } from '../core/index.js';
 import { serialToInstant } from '../core/spreadsheets/serial.js';
 import { insertRows } from '../core/db/batch.js';
 import { openXlsxStream } from '../core/spreadsheets/xlsxRead.js';
+import { SHEET_NAME } from '../core/payments/sheetFile.js';
 import { seedDatabase, seedDatabaseFast } from './data.js';
 import type { BenchKit } from './streaming.js';
 
@@ -85,7 +86,7 @@ export async function importStreamFloor(file: string, dbFile: string): Promise<v
         Number(s.id),
       ]),
     );
-    const book = await openXlsxStream(file);
+    const book = await openXlsxStream(file, SHEET_NAME);
     const now = Date.now();
     await db.transaction(async (trx) => {
       let batch: Array<Record<string, unknown>> = [];

@@ -14,7 +14,7 @@ import { gzipSync } from 'node:zlib';
 import autocannon from 'autocannon';
 import knexFactory, { type Knex } from 'knex';
 import { migrateLatest, openDatabase, formatTaipei } from '../core/index.js';
-import { toCollectionStatus } from '../core/payments/statuses.js';
+import { toCollectionStatus } from '../core/paymentStatuses.js';
 import { type DbConfig } from '../core/db/connect.js';
 import { importWorkbook, payments, seedDatabase, STORES, YEAR_START } from './data.js';
 import { benchReconcile } from './reconcile.js';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { actorKind, actorUserId, anonymousActor, linkActor, systemActor } from './actor.js';
-import { can, inScope, submitStoreRefusal } from './users/permissions.js';
+import { can, inScope, submitStoreRefusal } from './permissions.js';
 
 describe('who acts (issue 25: an actor that is not a signed-in user)', () => {
   const user = {

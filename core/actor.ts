@@ -3,11 +3,11 @@
  * of theirs), the system itself (the server's first start), a store's public link (a customer with
  * no account), or someone not signed in (a failed sign-in, named by what was typed).
  *
- * Every kind carries a Principal's fields, so the permission rules (users/permissions.ts) read it
+ * Every kind carries a Principal's fields, so the permission rules (permissions.ts) read it
  * as they read a user: the machine holds every permission, a link and an anonymous caller none.
  * Its `id` is a user's id only for a user: ask `actorUserId`, never compare `id` with 0.
  */
-import { PERMISSION_KEYS, type Principal } from './users/permissions.js';
+import { PERMISSION_KEYS, type Principal } from './permissions.js';
 
 /** A signed-in user (a Principal built without `kind` is one). */
 export type UserActor = Principal & { kind?: 'user' };

@@ -50,8 +50,8 @@ export {
 } from './links/rules.js';
 export type { PublicStatus, StoreLink } from './links/rules.js';
 export type { LinkFlood } from './links/floods.js';
-export { SOURCES, SOURCE_LABELS } from './payments/sources.js';
-export type { PaymentSource } from './payments/sources.js';
+export { SOURCES, SOURCE_LABELS } from './paymentSources.js';
+export type { PaymentSource } from './paymentSources.js';
 export {
   PERMISSIONS,
   PERMISSION_KEYS,
@@ -80,8 +80,8 @@ export {
   storesInScope,
   submissionStoreId,
   toggleActiveDenial,
-} from './users/permissions.js';
-export type { Permission, Role } from './users/permissions.js';
+} from './permissions.js';
+export type { Permission, Role } from './permissions.js';
 export { MAX_ACCOUNT_LENGTH } from './reconcile/account.js';
 export { compareDigits } from './reconcile/evidence.js';
 export { statementPeriod } from './reconcile/period.js';
@@ -97,8 +97,8 @@ export {
   STATUS_FAILED,
   STATUS_PENDING,
   statusChangeable,
-} from './payments/statuses.js';
-export type { PaymentStatus } from './payments/statuses.js';
+} from './paymentStatuses.js';
+export type { PaymentStatus } from './paymentStatuses.js';
 export {
   EPAY_KINDS,
   METHOD_CASH,
@@ -110,8 +110,8 @@ export {
   initialStatus,
   methodText,
   needsLastFive,
-} from './payments/methods.js';
-export type { PaymentMethod } from './payments/methods.js';
+} from './paymentMethods.js';
+export type { PaymentMethod } from './paymentMethods.js';
 export { addDays, defaultDateRange, formatTaipei, taipeiDate } from './time.js';
 export {
   MENU_COOKIE,

@@ -5,7 +5,8 @@
 import type { DbConfig } from './db/connect.js';
 import { DEFAULT_HASHING, type HashingSettings } from './users/hashPool.js';
 import { DEFAULT_MATCHING, type MatchingSettings } from './reconcile/matchPool.js';
-import { DEFAULT_PUBLIC_LIMITS, type PublicLimits } from './links/rules.js';
+import { DEFAULT_PUBLIC_LIMITS } from './links/rules.js';
+import type { PublicLimits } from './context.js';
 
 export interface RemitConfig {
   db: DbConfig;

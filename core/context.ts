@@ -1,8 +1,9 @@
-import type { Db } from './db/connect.js';
-import type { HashingSettings } from './users/hashPool.js';
-import type { MatchingSettings } from './reconcile/matchPool.js';
+import type { Knex } from 'knex';
 import type { Actor } from './actor.js';
-import type { PublicLinkSettings } from './links/rules.js';
+import type { PoolSettings } from './workerPool.js';
+
+/** The database, or a transaction on it. */
+export type Db = Knex | Knex.Transaction;
 
 export interface SecuritySettings {
   /** HS256 signing secret for session tokens */
@@ -12,7 +13,7 @@ export interface SecuritySettings {
   /** bcrypt cost factor for password hashes */
   bcryptCost: number;
   /** worker threads and queue bound for password hashing; defaults when absent */
-  hashing?: HashingSettings;
+  hashing?: PoolSettings;
   /** failed sign-ins allowed per username and per address in a window; default 10 in 15 minutes */
   signInLimit?: SignInLimit;
   /** a store's public link: the address links are written with (REMIT_PUBLIC_URL) and the abuse limits */
@@ -37,7 +38,7 @@ export interface AppContext {
    * Worker threads and queue bound for reconciliation matching (the API sets it, so no request
    * holds the event loop). Absent, the matcher runs in the calling thread (the CLI).
    */
-  matching?: MatchingSettings;
+  matching?: PoolSettings;
 }
 
 export interface ServiceContext extends AppContext {
@@ -58,4 +59,18 @@ export { systemActor } from './actor.js';
 export function readContext<T extends AppContext>(ctx: T): T {
   if (!ctx.read || (ctx.db as { isTransaction?: boolean }).isTransaction) return ctx;
   return { ...ctx, db: ctx.read };
+}
+
+/** The abuse limits of the public link: per client address a minute and a day, per link a day. */
+export interface PublicLimits {
+  perAddressMinute: number;
+  perAddressDay: number;
+  perLinkDay: number;
+}
+
+/** The public link's settings: the address links are written with, and the limits. */
+export interface PublicLinkSettings {
+  /** REMIT_PUBLIC_URL, e.g. https://remit.example.tw; absent, the address the server listens on */
+  url?: string;
+  limits?: PublicLimits;
 }

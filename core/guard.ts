@@ -1,5 +1,5 @@
 import { ForbiddenError, ValidationError, problem, type Problem } from './errors.js';
-import { PERMISSIONS, can, isAdmin, scopeIsEmpty, type Permission, type Principal } from './users/permissions.js';
+import { PERMISSIONS, can, isAdmin, scopeIsEmpty, type Permission, type Principal } from './permissions.js';
 import type { Validated } from './validation.js';
 import { actorUserId, type Actor } from './actor.js';
 

@@ -52,8 +52,8 @@ export {
   permissionLabels,
   scopedStoreIds,
   storeAccessLabel,
-} from './users/permissions.js';
-export type { Permission, Principal, Role } from './users/permissions.js';
+} from './permissions.js';
+export type { Permission, Principal, Role } from './permissions.js';
 export { givenAccount, statementAccount } from './reconcile/account.js';
 export { forgetPayer, listPayers, payerMemory } from './reconcile/payers.js';
 export { statementPeriod } from './reconcile/period.js';
@@ -81,7 +81,7 @@ export {
   signOut,
   warmSignIn,
 } from './users/auth.js';
-export { ensureFirstRun } from './users/bootstrap.js';
+export { ensureFirstRun } from './bootstrap.js';
 export { actorUserId, systemActor } from './actor.js';
 export type { Actor } from './actor.js';
 export type { AppContext, ServiceContext } from './context.js';
@@ -105,8 +105,9 @@ export {
   unlinkPayment,
 } from './reconcile/service.js';
 export { statsCharts, statsSummary } from './stats/service.js';
+export { assertDayOpenForCash } from './payments/closedDay.js';
+export type { CashChange } from './payments/closedDay.js';
 export {
-  assertDayOpenForCash,
   boardRows,
   closeDay,
   closesBoard,
@@ -116,7 +117,7 @@ export {
   recordCashOut,
   reopenDay,
 } from './closes/service.js';
-export type { BoardDay, CashChange, CashOut, CloseBoard, DayClose, DayLine, DayView } from './closes/service.js';
+export type { BoardDay, CashOut, CloseBoard, DayClose, DayLine, DayView } from './closes/service.js';
 export { packBoard, unpackBoard } from './closes/boardWire.js';
 export type { WireBoard } from './closes/boardWire.js';
 export { exportDayBook } from './closes/daybook.js';
@@ -145,8 +146,8 @@ export {
   unlockUser,
   updateUser,
 } from './users/service.js';
-export { STATUSES, isStatus } from './payments/statuses.js';
-export type { PaymentStatus } from './payments/statuses.js';
+export { STATUSES, isStatus } from './paymentStatuses.js';
+export type { PaymentStatus } from './paymentStatuses.js';
 export { addDays, formatTaipei, parseInstant, taipeiDate, taipeiDayNumber, taipeiDayStart, toIso } from './time.js';
 export type {
   AuditEntry,

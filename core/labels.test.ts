@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { HEADERS } from './payments/sheetFile.js';
-import { PERMISSIONS, permissionLabels } from './users/permissions.js';
+import { PERMISSIONS, permissionLabels } from './permissions.js';
 import {
   AUDIT_ACTION_LABELS,
   PAYMENT_FIELD_LABELS,

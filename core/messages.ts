@@ -17,7 +17,7 @@ import {
   USERNAME_MIN,
 } from './limits.js';
 import { formatNTD, MAX_AMOUNT, MIN_AMOUNT } from './money.js';
-import { PAYMENT_METHODS } from './payments/methods.js';
+import { PAYMENT_METHODS } from './paymentMethods.js';
 
 /** 匯款、現金、刷卡 或 電子支付 */
 const METHOD_LIST = `${PAYMENT_METHODS.slice(0, -1).join('、')} 或 ${PAYMENT_METHODS[PAYMENT_METHODS.length - 1]}`;

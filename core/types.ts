@@ -1,8 +1,8 @@
 /** The records the core returns: plain JSON-ready data with honest types. */
-import type { Permission, Role } from './users/permissions.js';
-import type { PaymentStatus } from './payments/statuses.js';
-import type { PaymentMethod } from './payments/methods.js';
-import type { PaymentSource } from './payments/sources.js';
+import type { Permission, Role } from './permissions.js';
+import type { PaymentStatus } from './paymentStatuses.js';
+import type { PaymentMethod } from './paymentMethods.js';
+import type { PaymentSource } from './paymentSources.js';
 
 export interface Store {
   id: number;

@@ -14,7 +14,7 @@ import { handleError } from '../cli/errors.js';
 import { buildProgram } from '../cli/program.js';
 import { displayWidth } from '../cli/table.js';
 import { runRemit } from './helpers/cliInProcess.js';
-import { PERMISSION_KEYS } from '../core/users/permissions.js';
+import { PERMISSION_KEYS } from '../core/permissions.js';
 
 /** Names of products and formats, and values a person types (roles, permission keys, --format values). */
 // permission keys are names a script types, listed with their meaning in `users add --help`

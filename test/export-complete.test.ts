@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vites
 import { exportPaymentsStream, storeLabel, systemActor } from '../core/index.js';
 import { EXPORT_BATCH } from '../core/payments/exportPages.js';
 import { seedDatabaseFast } from '../bench/data.js';
-import { toPayment, type PaymentRow } from '../core/db/rows.js';
+import { toPayment, type PaymentRow } from '../core/payments/rows.js';
 import { createTestDb, DB_KINDS, TEST_SECURITY, type TestDb } from './helpers/db.js';
 
 const ROWS = 2 * EXPORT_BATCH + 2_345;

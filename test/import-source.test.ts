@@ -16,7 +16,7 @@ import { toIso } from '../core/time.js';
 import { openPaymentsFile, type SourceOptions } from '../core/payments/importSource.js';
 import { parsePaymentsWorkbook, type ParseResult } from '../core/payments/readSheet.js';
 import { buildExportCsv, type ExportPayment } from '../core/payments/writeSheet.js';
-import { streamExportWorkbook } from '../core/spreadsheets/xlsxStream.js';
+import { streamExportWorkbook } from '../core/payments/xlsxStream.js';
 import { entry, xlsxWith } from './helpers/zip.js';
 
 const STORES = [

@@ -20,7 +20,7 @@ import {
   type ExportFormat,
   type ServiceContext,
 } from '../core/index.js';
-import { toCollectionStatus } from '../core/payments/statuses.js';
+import { toCollectionStatus } from '../core/paymentStatuses.js';
 import { seedDatabase, seedDatabaseFast } from '../bench/data.js';
 import { createTestDb, DB_KINDS, TEST_SECURITY, type TestDb } from './helpers/db.js';
 import { startTestServer, type TestServer } from './helpers/server.js';

@@ -16,7 +16,7 @@ import { createUser, MSG, parsePaymentsWorkbook, readStatement, systemActor, Val
 import { MAX_SHEET_COLUMNS } from '../core/limits.js';
 import { HEADERS } from '../core/payments/sheetFile.js';
 import { signToken } from '../core/users/auth.js';
-import { type UserRow } from '../core/db/rows.js';
+import { type UserRow } from '../core/users/rows.js';
 import { TEST_SECURITY } from './helpers/db.js';
 import { PASSWORD } from './helpers/fixtures.js';
 import { assertBuilt, BIN, remit } from './helpers/cli.js';

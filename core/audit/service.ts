@@ -1,14 +1,27 @@
-import { isPostgres, type Db } from '../db/connect.js';
-import { storeScope } from '../users/permissions.js';
-import type { AuditRow } from '../db/rows.js';
+import { isPostgres } from '../db/connect.js';
+import { storeScope } from '../permissions.js';
 import { ValidationError } from '../errors.js';
 import { assertFilterFields, filterIds, filterStrings, likeEscape, runList, type ListQuery } from '../listQuery.js';
 import { instantRange } from '../dateRange.js';
 import { toIso } from '../time.js';
 import type { AuditEntry, ListResult } from '../types.js';
-import type { ServiceContext } from '../context.js';
+import type { ServiceContext, Db } from '../context.js';
 import { requirePermission } from '../guard.js';
 import { actorUserId } from '../actor.js';
+
+/** The audit table's row. */
+export interface AuditRow {
+  id: number;
+  actor_id: number | null;
+  actor_username: string;
+  action: string;
+  entity: string;
+  entity_id: string | null;
+  before: string | null;
+  after: string | null;
+  ip: string | null;
+  at: number;
+}
 
 type AuditAction =
   | 'create'

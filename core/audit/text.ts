@@ -15,11 +15,11 @@ import {
   storeLabel,
 } from '../labels.js';
 import { formatNTD } from '../money.js';
-import { activeLabel, permissionLabels } from '../users/permissions.js';
+import { activeLabel, permissionLabels } from '../permissions.js';
 import { formatTaipei } from '../time.js';
 import type { AuditEntry } from '../types.js';
 import { LINK_ACTOR_PREFIX } from '../actor.js';
-import { isSource, SOURCE_LABELS } from '../payments/sources.js';
+import { isSource, SOURCE_LABELS } from '../paymentSources.js';
 import { MSG } from '../messages.js';
 
 /** A store by id, for names in place of numbers; undefined when unknown (shown as 未知分店). */

@@ -13,7 +13,7 @@ import { fieldError, type FieldError } from '../errors.js';
 import { MAX_AMOUNT } from '../money.js';
 import { addDays, parseInstant, taipeiDate, taipeiDayStart, DAY_MS } from '../time.js';
 import type { Validated } from '../validation.js';
-import { METHOD_CASH, PAYMENT_METHODS } from '../payments/methods.js';
+import { METHOD_CASH, PAYMENT_METHODS } from '../paymentMethods.js';
 
 export { DAYBOOK_MAX_DAYS };
 

@@ -10,11 +10,12 @@
  * after the close): never silently outside.
  */
 import { ConflictError, ForbiddenError, NotFoundError, ValidationError, problem } from '../errors.js';
-import { can, inScope, scopedStoreIds, submitStoreRefusal } from '../users/permissions.js';
+import { inScope, scopedStoreIds, submitStoreRefusal } from '../permissions.js';
 import { deny, requireAnyPermission, requirePermission, requireSubmitter, valid } from '../guard.js';
-import { isPostgres, isUniqueViolation, WRITE_WAIT_MS, type Db } from '../db/connect.js';
-import { readContext, type ServiceContext } from '../context.js';
+import { isPostgres, isUniqueViolation } from '../db/connect.js';
+import { readContext, type ServiceContext, type Db } from '../context.js';
 import { recordAudit } from '../audit/service.js';
+import { assertDayOpenForCash, lockDay } from '../payments/closedDay.js';
 import { actorKind, actorUserId } from '../actor.js';
 import { isPlainObject, toId } from '../validation.js';
 import { storeLabel } from '../labels.js';
@@ -191,57 +192,6 @@ function requireDate(v: unknown, field = 'date'): string {
 function dayWindow(date: string): { start: number; end: number } {
   const start = taipeiDayStart(date)!;
   return { start, end: start + DAY_MS };
-}
-
-/** Takes the store-and-day lock inside a write transaction (see the file's comment). */
-async function lockDay(trx: Db, storeId: number, date: string): Promise<void> {
-  if (!isPostgres(trx)) return;
-  await trx.raw(`set local lock_timeout = ${WRITE_WAIT_MS}`);
-  await trx.raw('select pg_advisory_xact_lock(hashtext(?))', [`remit-day:${storeId}:${date}`]);
-}
-
-/** What a change of a cash entry was, for the mark it gets when made after the close. */
-export interface CashChange {
-  entity: 'payment' | 'cash_out';
-  /** the payment's uuid or the cash-out entry's id; absent for an entry not written yet */
-  id?: string | number;
-  action: 'create' | 'update' | 'delete';
-}
-
-/**
- * The lock of a closed day, for every writer of a cash entry (a 現金 payment, a cash-out entry):
- * call it inside the write's transaction, before writing, with the entry's store and instant.
- * The day not closed: nothing happens. Closed: refused (day_closed_locked) unless the actor has
- * manage_payments; then the change is marked after the close, on the close (late_changes) and in
- * the audit, and the answer is true.
- */
-export async function assertDayOpenForCash(
-  trx: Db,
-  ctx: Pick<ServiceContext, 'actor' | 'ip'>,
-  storeId: number,
-  at: number,
-  change: CashChange,
-): Promise<boolean> {
-  const date = taipeiDate(at);
-  await lockDay(trx, storeId, date);
-  const close = (await trx('day_closes').where({ store_id: storeId, date, state: 'closed' }).first('id')) as
-    | { id: number }
-    | undefined;
-  if (!close) return false;
-  if (!can(ctx.actor, 'manage_payments')) {
-    const store = (await trx('stores').where({ id: storeId }).first('code', 'name')) as
-      | { code: string; name: string }
-      | undefined;
-    throw new ConflictError(problem('day_closed_locked', { store: storeLabel(store), date }));
-  }
-  await trx('day_closes').where({ id: close.id }).increment('late_changes', 1);
-  await recordAudit(trx, ctx, {
-    action: 'after_close',
-    entity: 'day_close',
-    entityId: close.id,
-    after: { store_id: storeId, date, entity: change.entity, entity_id: change.id ?? null, change: change.action },
-  });
-  return true;
 }
 
 /**

@@ -5,7 +5,8 @@
  * their own answer or their own error.
  */
 import type { Knex } from 'knex';
-import { isPostgres, type Db } from './connect.js';
+import { isPostgres } from './connect.js';
+import type { Db } from '../context.js';
 
 interface Pending<In, Out> {
   input: In;

@@ -7,13 +7,13 @@ import { createRequire } from 'node:module';
 import { dirname } from 'node:path';
 import knexFactory, { type Knex } from 'knex';
 import pg from 'pg';
+import type { Db } from '../context.js';
 
 export type DbConfig =
   | { client: 'sqlite'; filename: string }
   | { client: 'pg'; connectionString: string; searchPath?: string; poolMax?: number };
 
 /** Any knex handle a service can run on: the database or a transaction inside it. */
-export type Db = Knex | Knex.Transaction;
 
 const INT8 = 20;
 const NUMERIC = 1700;

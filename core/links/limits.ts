@@ -9,11 +9,12 @@
  * proxy's X-Forwarded-For is believed (http/app.ts).
  */
 import { createHash } from 'node:crypto';
-import type { Db } from '../db/connect.js';
+
 import { addressNetwork, ipv4Block } from '../network.js';
 import { taipeiDayNumber, taipeiDayNumberStart } from '../time.js';
 import { problem, TooManyRequestsError } from '../errors.js';
-import { DEFAULT_PUBLIC_LIMITS, type PublicLimits, type PublicLinkSettings } from './rules.js';
+import { DEFAULT_PUBLIC_LIMITS } from './rules.js';
+import type { Db, PublicLimits, PublicLinkSettings } from '../context.js';
 
 const MINUTE = 60_000;
 const DAY = 24 * 60 * MINUTE;

@@ -3,7 +3,8 @@
  * page's addresses, the abuse limits' defaults, and what a customer may see of a payment.
  * Pure: the back office and the public page import it through core/browser.ts.
  */
-import type { PaymentStatus } from '../payments/statuses.js';
+import type { PaymentStatus } from '../paymentStatuses.js';
+import type { PublicLimits } from '../context.js';
 
 /** Random bytes of a link token: 128 bits, written as 22 url-safe base64 characters. */
 export const LINK_TOKEN_BYTES = 16;
@@ -31,8 +32,6 @@ const CLIENT_KEY_RE = /^[0-9a-f]{32}$/;
 export function isClientKey(value: unknown): value is string {
   return typeof value === 'string' && CLIENT_KEY_RE.test(value);
 }
-/** How long a key is answered; after that a send with it is a new report. */
-export const REPORT_KEY_TTL_MS = 24 * 60 * 60_000;
 
 /** Where the public page lives: `/r/TOKEN` the report form, `/r/status/TRACKING` a report's status. */
 export const PUBLIC_PAGE_PREFIX = '/r/';
@@ -79,20 +78,7 @@ export function unreachableFromOutside(url: string): boolean {
   );
 }
 
-/** The abuse limits of the public link: per client address a minute and a day, per link a day. */
-export interface PublicLimits {
-  perAddressMinute: number;
-  perAddressDay: number;
-  perLinkDay: number;
-}
 export const DEFAULT_PUBLIC_LIMITS: PublicLimits = { perAddressMinute: 5, perAddressDay: 30, perLinkDay: 300 };
-
-/** The public link's settings: the address links are written with, and the limits. */
-export interface PublicLinkSettings {
-  /** REMIT_PUBLIC_URL, e.g. https://remit.example.tw; absent, the address the server listens on */
-  url?: string;
-  limits?: PublicLimits;
-}
 
 /** The form's field a person never sees: a bot that fills every field fills this one too. */
 export const HONEYPOT_FIELD = 'website';

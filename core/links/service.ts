@@ -12,16 +12,16 @@
  */
 import { randomBytes, randomUUID } from 'node:crypto';
 import { linkActor } from '../actor.js';
-import type { AppContext, ServiceContext } from '../context.js';
-import { isPostgres, type Db } from '../db/connect.js';
-import type { StoreRow } from '../db/rows.js';
+import type { AppContext, ServiceContext, Db } from '../context.js';
+import { isPostgres } from '../db/connect.js';
+import type { StoreRow } from '../stores/rows.js';
 import { ConflictError, DomainError, fieldError, NotFoundError, problem, ValidationError } from '../errors.js';
 import { deny, requirePermission, valid } from '../guard.js';
 import { recordAudit } from '../audit/service.js';
 import { validatePayment } from '../payments/validate.js';
-import { STATUS_PENDING } from '../payments/statuses.js';
+import { STATUS_PENDING } from '../paymentStatuses.js';
 import { nearRows, submitPayment } from '../payments/write.js';
-import { storeChangeRefusal } from '../users/permissions.js';
+import { storeChangeRefusal } from '../permissions.js';
 import { isPlainObject, toId } from '../validation.js';
 import { toIso } from '../time.js';
 import { countLookup, countRefused, holdReport, publicLimitsOf } from './limits.js';
@@ -33,7 +33,7 @@ import {
   reportKeyId,
   saveReportKeys,
   type ReportKey,
-} from './reportKeys.js';
+} from '../payments/reportKeys.js';
 import {
   CUSTOMER_DUPLICATE_WINDOW_MS,
   HONEYPOT_FIELD,

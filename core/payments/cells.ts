@@ -8,12 +8,7 @@ import { serialToInstant } from '../spreadsheets/serial.js';
 import { csvDigitsValue } from '../spreadsheets/csvWrite.js';
 import { parseClock, parseDateTime, partsToInstant } from '../spreadsheets/dates.js';
 
-/** A cell as SheetJS shapes it (type, value, display text); the streamed reader makes the same. */
-export interface SheetCell {
-  readonly t: 'b' | 'n' | 'e' | 's' | 'd' | 'z';
-  readonly v?: string | number | boolean | Date;
-  readonly w?: string;
-}
+import type { SheetCell } from '../spreadsheets/cells.js';
 export type Cell = SheetCell | undefined;
 
 export function cellText(c: Cell): string {

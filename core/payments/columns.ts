@@ -19,7 +19,7 @@
 import { problem, type ErrorCode, type Problem } from '../errors.js';
 import { LAST_FIVE_LENGTH } from '../limits.js';
 import { PAYMENT_FIELD_LABELS } from '../labels.js';
-import { fromCollectionStatus, toCollectionStatus, type PaymentStatus } from './statuses.js';
+import { fromCollectionStatus, toCollectionStatus, type PaymentStatus } from '../paymentStatuses.js';
 import { formatTaipei, MAX_INSTANT, MIN_INSTANT, taipeiDayNumber, taipeiMsIntoDay, toIso } from '../time.js';
 import { amountOf, NOTE_MAX_LENGTH, paidAtAheadProblem } from './validate.js';
 import { amountText } from '../spreadsheets/amounts.js';
@@ -33,8 +33,8 @@ import {
   NO_LAST_FIVE,
   parseMethodText,
   type MethodParts,
-} from './methods.js';
-import { STATUS_CREDITED } from './statuses.js';
+} from '../paymentMethods.js';
+import { STATUS_CREDITED } from '../paymentStatuses.js';
 
 export const SHEET_NAME = '匯款記錄';
 export const SAMPLE_FILE_NAME = '匯款記錄_匯入範例.xlsx';

@@ -5,7 +5,7 @@
  * lookups of core/payments/write.ts and import.ts are all made from that one list.
  */
 import { PAYMENT_FIELDS, type DuplicateKeyKind } from './columns.js';
-import { PAYMENT_METHODS, type PaymentMethod } from './methods.js';
+import { PAYMENT_METHODS, type PaymentMethod } from '../paymentMethods.js';
 
 /** The key's fields, in the list's order, with how the flat index holds each. */
 const DUPLICATE_KEY: ReadonlyArray<{ name: string; kind: DuplicateKeyKind }> = PAYMENT_FIELDS.filter(

@@ -1,20 +1,20 @@
 /** Export files and the import sample, for the CLI and the API alike. */
 import { ForbiddenError, NotFoundError, ValidationError, problem } from '../errors.js';
 import { MSG } from '../messages.js';
-import { can, storeScope } from '../users/permissions.js';
+import { can, storeScope } from '../permissions.js';
 import { SAMPLE_FILE_NAME } from './sheetFile.js';
 import { buildSampleWorkbook, exportFileName, storeNamer, streamExportCsv, type StoreRef } from './writeSheet.js';
 import { fieldJson, PAYMENT_FIELDS, type PagedPayment } from './columns.js';
-import { streamExportWorkbook } from '../spreadsheets/xlsxStream.js';
+import { streamExportWorkbook } from './xlsxStream.js';
 import { readContext, type AppContext, type ServiceContext } from '../context.js';
 import { redeemTicket, signTicket, TICKET_TTL_SECONDS } from '../users/auth.js';
 import { requirePermission } from '../guard.js';
 import { storeDirectory } from '../stores/service.js';
 import { filteredPaymentsQuery, type AppliedPaymentFilter } from './list.js';
-import { STATUSES } from './statuses.js';
-import { PAYMENT_METHODS } from './methods.js';
+import { STATUSES } from '../paymentStatuses.js';
+import { PAYMENT_METHODS } from '../paymentMethods.js';
 import { isPostgres } from '../db/connect.js';
-import type { AuditRow } from '../db/rows.js';
+import type { AuditRow } from '../audit/service.js';
 import { recordAudit } from '../audit/service.js';
 import { paymentPages, type PaymentPage } from './exportPages.js';
 

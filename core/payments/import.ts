@@ -13,21 +13,21 @@ import {
   type ErrorPlace,
   type FieldError,
 } from '../errors.js';
-import { inScope, submissionStoreId } from '../users/permissions.js';
+import { inScope, submissionStoreId } from '../permissions.js';
 import { MAX_IMPORT_ROWS } from './sheetFile.js';
-import { DEFAULT_STATUS, isStatus, type PaymentStatus } from './statuses.js';
-import { initialStatus, type PaymentMethod } from './methods.js';
-import type { PaymentRow } from '../db/rows.js';
-import { isPostgres, type Db } from '../db/connect.js';
+import { DEFAULT_STATUS, isStatus, type PaymentStatus } from '../paymentStatuses.js';
+import { initialStatus, type PaymentMethod } from '../paymentMethods.js';
+import type { PaymentRow } from './rows.js';
+import { isPostgres } from '../db/connect.js';
 import { validatePayment } from './validate.js';
 import { isPlainObject } from '../validation.js';
 import { DUPLICATE_KEY_COLUMNS, paymentDuplicateKey } from './duplicateKey.js';
 import { recordAudit } from '../audit/service.js';
-import { readContext, type ServiceContext } from '../context.js';
+import { readContext, type ServiceContext, type Db } from '../context.js';
 import { requirePermission } from '../guard.js';
 import { insertPayments, newPaymentRow } from './writer.js';
-import { METHOD_CASH, METHOD_TRANSFER } from './methods.js';
-import { assertDayOpenForCash } from '../closes/service.js';
+import { METHOD_CASH, METHOD_TRANSFER } from '../paymentMethods.js';
+import { assertDayOpenForCash } from './closedDay.js';
 import { taipeiDate } from '../time.js';
 
 /** The PostgreSQL advisory lock key imports take (any fixed number, the same in every instance). */

@@ -10,7 +10,8 @@ import { fieldErrorOf, problem, ValidationError, type Problem } from '../errors.
 import { MAX_STREAM_IMPORT_ROWS } from '../limits.js';
 import { MAX_IMPORT_BYTES, MAX_IMPORT_ROWS, SHEET_NAME } from './sheetFile.js';
 import { readCsvRows } from '../spreadsheets/csvRead.js';
-import { mapHeader, PaymentRowReader, type ParseOptions, type RowOutcome, type SheetCell } from './readSheet.js';
+import { mapHeader, PaymentRowReader, type ParseOptions, type RowOutcome } from './readSheet.js';
+import type { SheetCell } from '../spreadsheets/cells.js';
 import { readWorkbook, sheetGrid } from '../spreadsheets/workbook.js';
 import { openXlsxStream, SharedStringsTooLarge, type SheetRow } from '../spreadsheets/xlsxRead.js';
 import { ZipReadError } from '../spreadsheets/zipRead.js';
@@ -131,7 +132,7 @@ export async function openPaymentsFile(path: string, opts: SourceOptions): Promi
   if (isZip(head)) {
     let book;
     try {
-      book = await openXlsxStream(path);
+      book = await openXlsxStream(path, SHEET_NAME);
     } catch (err) {
       throw translate(err);
     }

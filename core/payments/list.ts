@@ -2,17 +2,17 @@
 import type { Knex } from 'knex';
 import { ForbiddenError, NotFoundError, ValidationError, problem } from '../errors.js';
 import { assertFilterFields, filterIds, filterStrings, likeEscape, runList, type ListQuery } from '../listQuery.js';
-import { inScope, scopedStoreIds } from '../users/permissions.js';
-import { isStatus, type PaymentStatus } from './statuses.js';
-import { isPaymentMethod, type PaymentMethod } from './methods.js';
-import { isSource, type PaymentSource } from './sources.js';
+import { inScope, scopedStoreIds } from '../permissions.js';
+import { isStatus, type PaymentStatus } from '../paymentStatuses.js';
+import { isPaymentMethod, type PaymentMethod } from '../paymentMethods.js';
+import { isSource, type PaymentSource } from '../paymentSources.js';
 import { instantRange, isWholeDays } from '../dateRange.js';
 import { taipeiDayNumber } from '../time.js';
-import { toPayment, type PaymentRow } from '../db/rows.js';
-import { isPostgres, type Db } from '../db/connect.js';
+import { toPayment, type PaymentRow } from './rows.js';
+import { isPostgres } from '../db/connect.js';
 import type { ListedPayment, ListResult, Payment } from '../types.js';
 import { toId } from '../validation.js';
-import { readContext, type ServiceContext } from '../context.js';
+import { readContext, type ServiceContext, type Db } from '../context.js';
 import { requirePermission } from '../guard.js';
 import { findStore } from '../stores/service.js';
 

@@ -4,17 +4,15 @@
  * with its message and row number (the header is row 1).
  */
 import { fieldErrorOf, placed, problem, ValidationError, type Problem } from '../errors.js';
-import { submissionStoreId } from '../users/permissions.js';
-import { type PaymentStatus } from './statuses.js';
-import { DEFAULT_METHOD, type PaymentMethod } from './methods.js';
+import { submissionStoreId } from '../permissions.js';
+import { type PaymentStatus } from '../paymentStatuses.js';
+import { DEFAULT_METHOD, type PaymentMethod } from '../paymentMethods.js';
 import { toIso } from '../time.js';
 import { MAX_IMPORT_ROWS, SHEET_NAME } from './sheetFile.js';
 import { SHEET_COLUMNS, type RowReading, type SheetColumn } from './columns.js';
 import { cellText, isEmpty, type Cell } from './cells.js';
 import { readWorkbook, sheetGrid } from '../spreadsheets/workbook.js';
 import { PaymentKeyIndex } from './duplicateKey.js';
-
-export type { SheetCell } from './cells.js';
 
 /** A row ready for `POST /api/payments/bulk-import`. */
 export interface ImportRow {

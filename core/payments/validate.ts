@@ -5,7 +5,7 @@
 import { asciiDigits } from '../halfWidth.js';
 import { problem, type Problem } from '../errors.js';
 import { MAX_AMOUNT, MIN_AMOUNT } from '../money.js';
-import { isStatus, type PaymentStatus } from './statuses.js';
+import { isStatus, type PaymentStatus } from '../paymentStatuses.js';
 import {
   DEFAULT_METHOD,
   hasMethodDetail,
@@ -14,7 +14,7 @@ import {
   needsLastFive,
   NO_LAST_FIVE,
   type PaymentMethod,
-} from './methods.js';
+} from '../paymentMethods.js';
 import { DAY_MS, MAX_INSTANT, MIN_INSTANT, parseInstant } from '../time.js';
 import { FieldErrors, isBlank, isPlainObject, toId, type Validated } from '../validation.js';
 

@@ -10,25 +10,25 @@ import {
   type FieldError,
 } from '../errors.js';
 import { MAX_BATCH_DELETE } from '../limits.js';
-import { inScope, submissionStoreId, submitStoreRefusal } from '../users/permissions.js';
-import type { PaymentStatus } from './statuses.js';
-import { initialStatus, METHOD_CASH, METHOD_TRANSFER, NO_LAST_FIVE, type PaymentMethod } from './methods.js';
-import { assertDayOpenForCash } from '../closes/service.js';
+import { inScope, submissionStoreId, submitStoreRefusal } from '../permissions.js';
+import type { PaymentStatus } from '../paymentStatuses.js';
+import { initialStatus, METHOD_CASH, METHOD_TRANSFER, NO_LAST_FIVE, type PaymentMethod } from '../paymentMethods.js';
+import { assertDayOpenForCash } from './closedDay.js';
 import { parseInstant } from '../time.js';
-import { toPayment, type PaymentRow } from '../db/rows.js';
-import { isDatabaseBusy, isForeignKeyViolation, isPostgres, WRITE_WAIT_MS, type Db } from '../db/connect.js';
+import { toPayment, type PaymentRow } from './rows.js';
+import { isDatabaseBusy, isForeignKeyViolation, isPostgres, WRITE_WAIT_MS } from '../db/connect.js';
 import type { ListedPayment, Payment } from '../types.js';
 import { employeeOf, lastFiveFor, methodDetailOf, methodOf, noteOf, statusOf, validatePayment } from './validate.js';
 import { isPlainObject, toId } from '../validation.js';
 import { auditRow, recordAudit, recordAuditMany, type AuditRowInput } from '../audit/service.js';
 import { Batcher, batcherFor, insertRows } from '../db/batch.js';
-import type { ServiceContext } from '../context.js';
+import type { ServiceContext, Db } from '../context.js';
 import { deny, requirePermission, valid } from '../guard.js';
 import { loadForActor } from './list.js';
 import { DUPLICATE_KEY_COLUMNS, paymentDuplicateKey } from './duplicateKey.js';
 import { IMPORT_LOCK } from './import.js';
 import { insertPayments, newPaymentRow, type NewPaymentFields } from './writer.js';
-import { findReportKeys, keyReused, reportKeyId, saveReportKeys, type ReportKey } from '../links/reportKeys.js';
+import { findReportKeys, keyReused, reportKeyId, saveReportKeys, type ReportKey } from './reportKeys.js';
 
 /** rows per statement: 10 columns each stays far below SQLite's and PostgreSQL's parameter limits */
 const INSERT_CHUNK = 500;

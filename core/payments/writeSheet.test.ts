@@ -4,7 +4,7 @@
  */
 import * as XLSX from 'xlsx';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { PaymentStatus } from './statuses.js';
+import type { PaymentStatus } from '../paymentStatuses.js';
 import { parsePaymentsWorkbook } from './readSheet.js';
 import {
   buildExportCsv,

@@ -6,10 +6,11 @@
 import { randomUUID } from 'node:crypto';
 import { actorUserId, type Actor } from '../actor.js';
 import { insertRows } from '../db/batch.js';
-import type { Db } from '../db/connect.js';
-import type { PaymentRow } from '../db/rows.js';
-import type { PaymentStatus } from './statuses.js';
-import { DEFAULT_METHOD, initialStatus, type PaymentMethod } from './methods.js';
+
+import type { PaymentRow } from './rows.js';
+import type { PaymentStatus } from '../paymentStatuses.js';
+import { DEFAULT_METHOD, initialStatus, type PaymentMethod } from '../paymentMethods.js';
+import type { Db } from '../context.js';
 
 /** A new payment's fields, checked, with its store decided by the caller. */
 export interface NewPaymentFields {

@@ -2,7 +2,7 @@
  * Making a payment of a bank credit nobody reported: the rules the service enforces and the 對帳
  * page shows, in one place.
  */
-import { storeScope, type Principal } from '../users/permissions.js';
+import { storeScope, type Principal } from '../permissions.js';
 
 /** The payer's last five as the bank shows it (five or more trailing digits), or null when it shows fewer. */
 export function lastFiveShown(digits: string): string | null {

@@ -20,7 +20,7 @@
  * The thresholds are chosen by `npm run bench` on one half of a sweep of months and reported on
  * the other (bench/reconcile-sweep.ts); DEFAULT_THRESHOLDS are its choice.
  */
-import { STATUS_FAILED } from '../payments/statuses.js';
+import { STATUS_FAILED } from '../paymentStatuses.js';
 import { DAY_MS, taipeiDayNumber } from '../time.js';
 import { Assignment, type Edge } from './assignment.js';
 import { compareDigits, evidence, mayPay, noteFound, type Evidence } from './evidence.js';

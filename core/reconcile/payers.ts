@@ -8,12 +8,12 @@
  * audited: the row is deleted, the audit keeps it.
  */
 import type { Knex } from 'knex';
-import { isPostgres, type Db } from '../db/connect.js';
+import { isPostgres } from '../db/connect.js';
 import { NotFoundError, problem } from '../errors.js';
 import { assertFilterFields, filterIds, runList, type ListQuery } from '../listQuery.js';
-import { storeScope } from '../users/permissions.js';
+import { storeScope } from '../permissions.js';
 import { recordAudit } from '../audit/service.js';
-import type { ServiceContext } from '../context.js';
+import type { ServiceContext, Db } from '../context.js';
 import { requirePermission } from '../guard.js';
 import { toIso } from '../time.js';
 import type { ListResult } from '../types.js';

@@ -5,7 +5,7 @@
  * rest) are declared here too, so the server and the 對帳 page read one definition.
  */
 import type { EmptyReason } from './empty.js';
-import type { PaymentStatus } from '../payments/statuses.js';
+import type { PaymentStatus } from '../paymentStatuses.js';
 import type { Payment } from '../types.js';
 import type { ReadStatement } from './statement.js';
 

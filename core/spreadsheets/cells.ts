@@ -5,6 +5,13 @@
 import { asciiDigits } from '../halfWidth.js';
 import { formulaText } from './csv.js';
 
+/** A cell as SheetJS shapes it (type, value, display text); the streamed reader makes the same. */
+export interface SheetCell {
+  readonly t: 'b' | 'n' | 'e' | 's' | 'd' | 'z';
+  readonly v?: string | number | boolean | Date;
+  readonly w?: string;
+}
+
 export function cleanCell(raw: string): string {
   let s = asciiDigits(raw);
   s = s.replace(/[\t\u3000\u00a0]/g, ' ').trim();

@@ -7,8 +7,7 @@
 import * as XLSX from 'xlsx';
 import { fieldErrorOf, problem, ValidationError } from '../errors.js';
 import { MAX_SHEET_COLUMNS } from '../limits.js';
-import { SHEET_NAME } from '../payments/sheetFile.js';
-import type { SheetCell } from '../payments/readSheet.js';
+import type { SheetCell } from './cells.js';
 import { attr, scanXml, type XmlHandler } from './xmlScan.js';
 import {
   inflateBudget,
@@ -90,7 +89,12 @@ function resolveTarget(base: string, target: string): string {
   return parts.join('/');
 }
 
-export async function openXlsxStream(path: string, budget: InflateBudget = inflateBudget()): Promise<XlsxStream> {
+/** Opens the sheet named `sheetName`, else the first. */
+export async function openXlsxStream(
+  path: string,
+  sheetName: string,
+  budget: InflateBudget = inflateBudget(),
+): Promise<XlsxStream> {
   const entries = await readZipDirectory(path);
   const entry = (name: string): ZipEntry | undefined => entries.get(name);
   const read = (e: ZipEntry) => readZipEntry(path, e, budget);
@@ -125,7 +129,7 @@ export async function openXlsxStream(path: string, budget: InflateBudget = infla
     });
   }
   const byType = (suffix: string) => [...rels.values()].find((r) => r.type.endsWith(suffix))?.target;
-  const chosen = sheets.find((s) => s.name === SHEET_NAME) ?? sheets[0];
+  const chosen = sheets.find((s) => s.name === sheetName) ?? sheets[0];
   if (!chosen) throw new ZipReadError('corrupt', 'no sheet');
   const sheetEntry = entry(rels.get(chosen.rid)?.target ?? '') ?? entry('xl/worksheets/sheet1.xml');
   if (!sheetEntry) throw new ZipReadError('corrupt', 'sheet entry missing');

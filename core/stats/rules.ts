@@ -1,6 +1,6 @@
 /** The dashboard's shape (spec section 3): per-store counts by status and the totals over them. */
 import type { MethodTotals, StatsSummary, StoreStats } from '../types.js';
-import { PAYMENT_METHODS } from '../payments/methods.js';
+import { PAYMENT_METHODS } from '../paymentMethods.js';
 
 /** Every method at zero. */
 export function emptyMethodTotals(): MethodTotals {

@@ -1,5 +1,5 @@
 import { filterIds } from '../listQuery.js';
-import { scopedStoreIds } from '../users/permissions.js';
+import { scopedStoreIds } from '../permissions.js';
 import {
   CHART_DEFAULT_DAYS,
   CHART_MAX_DAYS,
@@ -10,12 +10,12 @@ import {
   type StatsCharts,
 } from './rules.js';
 import { ValidationError } from '../errors.js';
-import { STATUS_CREDITED, STATUS_FAILED, STATUS_PENDING } from '../payments/statuses.js';
+import { STATUS_CREDITED, STATUS_FAILED, STATUS_PENDING } from '../paymentStatuses.js';
 import type { Knex } from 'knex';
 import { instantRange, isWholeDays } from '../dateRange.js';
 import { addDays, taipeiDate, taipeiDayNumber, taipeiDayNumberDate, taipeiDayStart } from '../time.js';
 import type { MethodTotals, StatsSummary } from '../types.js';
-import { PAYMENT_METHODS } from '../payments/methods.js';
+import { PAYMENT_METHODS } from '../paymentMethods.js';
 import { readContext, type ServiceContext } from '../context.js';
 import { requirePermission } from '../guard.js';
 import { paymentSums } from '../db/paymentSums.js';

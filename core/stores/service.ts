@@ -1,15 +1,16 @@
 import { ConflictError, NotFoundError, ValidationError, problem } from '../errors.js';
 import { assertFilterFields, filterIds, likeEscape, runList, type ListQuery } from '../listQuery.js';
-import { toStore, toUser, type StoreRow, type UserRow } from '../db/rows.js';
+import { toStore, type StoreRow } from './rows.js';
+import { toUser, type UserRow } from '../users/rows.js';
 import { toIso } from '../time.js';
-import { isForeignKeyViolation, isPostgres, isUniqueViolation, type Db } from '../db/connect.js';
+import { isForeignKeyViolation, isPostgres, isUniqueViolation } from '../db/connect.js';
 import type { ListResult, Store } from '../types.js';
-import { isPlainObject, toId } from '../validation.js';
+import { isPlainObject, pick, toId } from '../validation.js';
 import { validateStore } from './validate.js';
 import { recordAudit } from '../audit/service.js';
-import type { ServiceContext } from '../context.js';
+import type { ServiceContext, Db } from '../context.js';
 import { deny, requirePermission, valid } from '../guard.js';
-import { storeChangeRefusal } from '../users/permissions.js';
+import { storeChangeRefusal } from '../permissions.js';
 
 const SORTABLE = { id: 'id', name: 'name', code: 'code', created_at: 'created_at' };
 
@@ -177,10 +178,4 @@ async function getStoreRowOrThrow(db: Db, rawId: unknown, lock = false): Promise
         : await findStore(db, id);
   if (!row) throw new NotFoundError(problem('store_not_found'));
   return row;
-}
-
-export function pick(obj: Record<string, unknown>, keys: readonly string[]): Record<string, unknown> {
-  const out: Record<string, unknown> = {};
-  for (const k of keys) if (k in obj) out[k] = obj[k];
-  return out;
 }

@@ -14,9 +14,9 @@ import {
   ValidationError,
   problem,
 } from '../errors.js';
-import { effectivePermissions, type Principal } from './permissions.js';
-import { toUser, type UserRow } from '../db/rows.js';
-import type { Db } from '../db/connect.js';
+import { effectivePermissions, type Principal } from '../permissions.js';
+import { toUser, type UserRow } from './rows.js';
+
 import { Batcher, batcherFor } from '../db/batch.js';
 import type { Me } from '../types.js';
 import { validateLogin } from './login.js';
@@ -33,7 +33,7 @@ import {
   type Attempt,
 } from './signInLimit.js';
 import { bcryptCompare, bcryptHash } from './hashPool.js';
-import { readContext, type AppContext, type SecuritySettings, type ServiceContext } from '../context.js';
+import { readContext, type AppContext, type SecuritySettings, type ServiceContext, type Db } from '../context.js';
 import { requireSignedIn, valid } from '../guard.js';
 import { anonymousActor, type Actor } from '../actor.js';
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { MSG } from '../messages.js';
-import { generatedPassword } from './bootstrap.js';
+import { generatedPassword } from '../bootstrap.js';
 import { checkPasswordStrength, passwordWeakness } from './password.js';
 import { checkNewPassword, validatePasswordChange, validateUser } from './validate.js';
 

@@ -10,18 +10,17 @@ import {
   storeScope,
   toggleActiveRefusal,
   userVisibleTo,
-} from './permissions.js';
-import { toUser, type UserRow } from '../db/rows.js';
-import { isPostgres, isUniqueViolation, type Db } from '../db/connect.js';
+} from '../permissions.js';
+import { toUser, type UserRow } from './rows.js';
+import { isPostgres, isUniqueViolation } from '../db/connect.js';
 import type { ListResult, User } from '../types.js';
-import { isBlank, isPlainObject, toId } from '../validation.js';
+import { isBlank, isPlainObject, pick, toId } from '../validation.js';
 import { checkNewPassword, validateUser, type UserInput } from './validate.js';
 import { recordAudit } from '../audit/service.js';
 import { hashPassword } from './auth.js';
 import { unlockSignIn } from './signInLimit.js';
-import type { ServiceContext } from '../context.js';
+import type { ServiceContext, Db } from '../context.js';
 import { deny, requirePermission, valid } from '../guard.js';
-import { pick } from '../stores/service.js';
 
 const SORTABLE = {
   id: 'id',

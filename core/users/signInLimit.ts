@@ -19,9 +19,9 @@
  * - `remit users unlock USERNAME` forgets an account's failures.
  */
 import { addressNetwork } from '../network.js';
-import type { Db } from '../db/connect.js';
+
 import { problem, TooManyRequestsError } from '../errors.js';
-import type { SecuritySettings, SignInLimit } from '../context.js';
+import type { SecuritySettings, SignInLimit, Db } from '../context.js';
 
 const DEFAULT_SIGN_IN_LIMIT: SignInLimit = { maxFailures: 10, windowMs: 15 * 60 * 1000 };
 /** An account or address under attack takes one attempt per this many ms. */

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { MSG } from '../messages.js';
-import { PERMISSION_KEYS } from './permissions.js';
+import { PERMISSION_KEYS } from '../permissions.js';
 import { checkNewPassword, checkUsername, validatePasswordChange, validateUser } from './validate.js';
 
 const newUser = {

@@ -1,6 +1,6 @@
 /** User form and password-change rules (spec section 5), with the spec's exact messages. */
 import { problem, type Problem } from '../errors.js';
-import { PERMISSION_KEYS, isPermission, isRole, type Permission, type Role } from './permissions.js';
+import { PERMISSION_KEYS, isPermission, isRole, type Permission, type Role } from '../permissions.js';
 import { passwordWeakness } from './password.js';
 import { FieldErrors, isBlank, isPlainObject, toId, type Validated } from '../validation.js';
 

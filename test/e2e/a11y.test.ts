@@ -12,7 +12,7 @@ import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createUser, systemActor } from '../../core/index.js';
 import { signToken } from '../../core/users/auth.js';
-import { type UserRow } from '../../core/db/rows.js';
+import { type UserRow } from '../../core/users/rows.js';
 import { TEST_SECURITY } from '../helpers/db.js';
 import { PASSWORD } from '../helpers/fixtures.js';
 import { axeFindings, DESK, graveFindings, HAS_CHROMIUM, PHONE, startE2E, type E2E } from './harness.js';

@@ -14,7 +14,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addDays, createStore, createUser, MSG, systemActor, taipeiDate } from '../../core/index.js';
 import { HEADERS } from '../../core/payments/sheetFile.js';
 import { signToken } from '../../core/users/auth.js';
-import { type UserRow } from '../../core/db/rows.js';
+import { type UserRow } from '../../core/users/rows.js';
 import { TEST_SECURITY } from '../helpers/db.js';
 import { callApi, DESK, HAS_CHROMIUM, PHONE, settle, startE2E, type E2E } from './harness.js';
 

@@ -10,7 +10,7 @@ import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createUser, systemActor } from '../../core/index.js';
 import { signToken } from '../../core/users/auth.js';
-import { type UserRow } from '../../core/db/rows.js';
+import { type UserRow } from '../../core/users/rows.js';
 import { TEST_SECURITY } from '../helpers/db.js';
 import { DESK as DESKTOP, HAS_CHROMIUM, PHONE, settle, startE2E, type E2E } from './harness.js';
 

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import type { Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MSG } from '../../core/index.js';
-import { PERMISSION_KEYS } from '../../core/users/permissions.js';
+import { PERMISSION_KEYS } from '../../core/permissions.js';
 import { HAS_CHROMIUM, PASSWORD, SCREENSHOTS, settle, startE2E, type E2E } from './harness.js';
 
 const PHONE = { width: 375, height: 740 };

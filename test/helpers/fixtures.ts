@@ -5,8 +5,8 @@
 import type { Knex } from 'knex';
 import { createStore, createUser, systemActor, type Store, type User } from '../../core/index.js';
 import { signToken } from '../../core/users/auth.js';
-import { PERMISSION_KEYS } from '../../core/users/permissions.js';
-import { type UserRow } from '../../core/db/rows.js';
+import { PERMISSION_KEYS } from '../../core/permissions.js';
+import { type UserRow } from '../../core/users/rows.js';
 import { TEST_SECURITY } from './db.js';
 
 export const PASSWORD = 'shop-key-4821';

@@ -9,7 +9,7 @@ import iconv from 'iconv-lite';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createUser, systemActor } from '../../core/index.js';
 import { signToken } from '../../core/users/auth.js';
-import { type UserRow } from '../../core/db/rows.js';
+import { type UserRow } from '../../core/users/rows.js';
 import { DB_KINDS, TEST_SECURITY } from '../helpers/db.js';
 import { PASSWORD } from '../helpers/fixtures.js';
 import { listParams, secondInstance, startTestServer, type TestServer } from '../helpers/server.js';

@@ -5,7 +5,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createUser, systemActor } from '../../core/index.js';
 import { signToken } from '../../core/users/auth.js';
-import { type UserRow } from '../../core/db/rows.js';
+import { type UserRow } from '../../core/users/rows.js';
 import { DB_KINDS, TEST_SECURITY } from '../helpers/db.js';
 import { PASSWORD } from '../helpers/fixtures.js';
 import { listParams, startTestServer, type TestServer } from '../helpers/server.js';

@@ -5,8 +5,8 @@
  */
 import jwt from 'jsonwebtoken';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { PERMISSION_KEYS } from '../../core/users/permissions.js';
-import { type UserRow } from '../../core/db/rows.js';
+import { PERMISSION_KEYS } from '../../core/permissions.js';
+import { type UserRow } from '../../core/users/rows.js';
 import { DB_KINDS, TEST_SECURITY } from '../helpers/db.js';
 import { PASSWORD } from '../helpers/fixtures.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';

@@ -8,7 +8,7 @@ import { randomBytes } from 'node:crypto';
 import { ValidationError } from '../../core/index.js';
 import { linkActor } from '../../core/actor.js';
 import { submitPayment } from '../../core/payments/write.js';
-import { reportFingerprint } from '../../core/links/reportKeys.js';
+import { reportFingerprint } from '../../core/payments/reportKeys.js';
 import { createTestDb, DB_KINDS, TEST_SECURITY, type TestDb } from '../helpers/db.js';
 import { seed, type Fixture } from '../helpers/fixtures.js';
 

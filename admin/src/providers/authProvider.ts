@@ -2,7 +2,7 @@
  * The session for react-admin (spec sections 2 and 4): the server keeps it in an HttpOnly cookie,
  * so "signed in" is what `GET /api/admin/me` says. A 401 leads to
  * /admin/login with a way back; a 403 logs nobody out; 登出 ends the session on the server.
- * `canAccess` is the core's access map (core/users/permissions.ts `ACCESS`), the menu's and the pages' too.
+ * `canAccess` is the core's access map (core/permissions.ts `ACCESS`), the menu's and the pages' too.
  */
 import type { AuthProvider } from 'react-admin';
 import { canAccess } from '../../../core/browser';

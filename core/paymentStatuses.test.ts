@@ -7,7 +7,7 @@ import {
   fromCollectionStatus,
   isStatus,
   toCollectionStatus,
-} from './statuses.js';
+} from './paymentStatuses.js';
 
 describe('payment statuses (spec section 4)', () => {
   it('are 未確認, 已入帳 and 未入帳', () => {

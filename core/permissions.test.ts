@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { ROLE_LABELS } from '../labels.js';
-import { MSG } from '../messages.js';
+import { ROLE_LABELS } from './labels.js';
+import { MSG } from './messages.js';
 import {
   DEFAULT_STORE_ID,
   PERMISSIONS,

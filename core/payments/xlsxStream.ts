@@ -13,9 +13,9 @@ import {
   SHEET_NAME,
   type CellStyle,
   type SheetColumn,
-} from '../payments/columns.js';
-import { storeNamer, type ExportPayment, type StoreRef } from '../payments/writeSheet.js';
-import { zipStream } from './zipStream.js';
+} from './columns.js';
+import { storeNamer, type ExportPayment, type StoreRef } from './writeSheet.js';
+import { zipStream } from '../spreadsheets/zipStream.js';
 
 const XML_HEAD = '<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\n';
 const MAIN_NS = 'http://schemas.openxmlformats.org/spreadsheetml/2006/main';

@@ -3,9 +3,9 @@
  * Pure: the server enforces these and the back office imports the same functions to decide
  * what to show, so the two can never disagree.
  */
-import { problem, type Problem } from '../errors.js';
-import { MSG } from '../messages.js';
-import { PERMISSION_LABELS, storeLabel } from '../labels.js';
+import { problem, type Problem } from './errors.js';
+import { MSG } from './messages.js';
+import { PERMISSION_LABELS, storeLabel } from './labels.js';
 
 export const PERMISSION_KEYS = [
   'manage_users',

@@ -5,8 +5,8 @@
  * (stored as the empty text, the column stays not null), 已入帳 from the start, never proposed
  * against a bank line. Pure: the back office imports this file.
  */
-import { METHOD_DETAIL_MAX } from '../limits.js';
-import { STATUS_CREDITED, STATUS_PENDING, type PaymentStatus } from './statuses.js';
+import { METHOD_DETAIL_MAX } from './limits.js';
+import { STATUS_CREDITED, STATUS_PENDING, type PaymentStatus } from './paymentStatuses.js';
 
 export { METHOD_DETAIL_MAX };
 

@@ -13,9 +13,12 @@
  *   instance or several, store one payment and both get its number.
  */
 import { createHash } from 'node:crypto';
-import type { Db } from '../db/connect.js';
+
 import { fieldError, problem, ValidationError } from '../errors.js';
-import { REPORT_KEY_TTL_MS } from './rules.js';
+import type { Db } from '../context.js';
+
+/** How long a key is answered; after that a send with it is a new report. */
+const REPORT_KEY_TTL_MS = 24 * 60 * 60_000;
 
 /** The same key sent again with other fields: refused, never answered with the other report's number. */
 export const keyReused = () =>

@@ -1,12 +1,12 @@
 import { randomBytes } from 'node:crypto';
-import { ConflictError, ValidationError } from '../errors.js';
-import { passwordWeakness } from './password.js';
+import { ConflictError, ValidationError } from './errors.js';
+import { passwordWeakness } from './users/password.js';
 import { PERMISSION_KEYS } from './permissions.js';
-import type { Store, User } from '../types.js';
-import type { AppContext } from '../context.js';
-import { systemActor } from '../context.js';
-import { createStore } from '../stores/service.js';
-import { createUser } from './service.js';
+import type { Store, User } from './types.js';
+import type { AppContext } from './context.js';
+import { systemActor } from './context.js';
+import { createStore } from './stores/service.js';
+import { createUser } from './users/service.js';
 
 const FIRST_ADMIN = 'admin';
 const FIRST_STORE = { name: '總店', code: 'HQ' } as const;
