@@ -40,6 +40,7 @@ import {
   validateClose,
   type DayView,
   type Denominations,
+  type Me,
 } from '../../../core/browser';
 import { Forbidden, NoStoreNotice } from '../common/Forbidden';
 import { useSelectedStore } from '../common/storeSelection';
@@ -55,6 +56,43 @@ const digits = (v: string) => v.replace(/[^\d]/g, '');
 
 export function ClosePage() {
   const { me, isPending } = useMe();
+  const where = useWhere(me);
+  const { storeId, date } = where;
+  const allowed = !!me && canAccess(me, 'close', 'list');
+  const { day, loading, loadError, load } = useDay(storeId, date, allowed);
+
+  if (isPending) return <Loading />;
+  if (!allowed) return <Forbidden title={T.closeTitle} message={T.forbidden} testId="close-forbidden" />;
+  if (me && scopeIsEmpty(me))
+    return <NoStoreNotice title={T.closeTitle} heading={T.noStoreTitle} message={T.noStore} testId="close-no-store" />;
+
+  return (
+    <Box sx={{ py: { xs: 1, sm: 2 }, px: { xs: 0.5, sm: 1 }, maxWidth: 720 }} data-testid="close-page">
+      <Title title={T.closeTitle} />
+      <Typography
+        variant="h5"
+        component="h1"
+        sx={{ fontWeight: 600, fontSize: { xs: '1.25rem', sm: '1.5rem' }, mb: 1.5 }}
+      >
+        {T.closeTitle}
+      </Typography>
+      <WhereFields where={where} fixedStore={!!me?.store_id} />
+      <Box sx={{ height: 4, mb: 1 }}>{loading && <LinearProgress />}</Box>
+      {loadError && <Alert severity="error">{loadError}</Alert>}
+      {day && (
+        <DayCard
+          day={day}
+          canClose={canAccess(me!, 'close', 'close')}
+          canReopen={canAccess(me!, 'close', 'reopen')}
+          reload={load}
+        />
+      )}
+    </Box>
+  );
+}
+
+/** The store and the day, kept in the address: the address's, else one's own store or the top bar's, and today. */
+function useWhere(me: Me | undefined) {
   const { stores } = useStores();
   const [selected] = useSelectedStore();
   const [params, setParams] = useSearchParams();
@@ -67,7 +105,11 @@ export function ClosePage() {
     if (next.date) p.set('date', next.date);
     setParams(p, { replace: true });
   };
-  const allowed = !!me && canAccess(me, 'close', 'list');
+  return { offered, storeId, date, setWhere };
+}
+
+/** The day of a store as the server tells it, read again when either changes. */
+function useDay(storeId: number | null, date: string, allowed: boolean) {
   const [day, setDay] = useState<DayView | null>(null);
   const [loading, setLoading] = useState(false);
   const [loadError, setLoadError] = useState<string | null>(null);
@@ -88,70 +130,50 @@ export function ClosePage() {
   useEffect(() => {
     void load();
   }, [load]);
+  return { day, loading, loadError, load };
+}
 
-  if (isPending) return <Loading />;
-  if (!allowed) return <Forbidden title={T.closeTitle} message={T.forbidden} testId="close-forbidden" />;
-  if (me && scopeIsEmpty(me))
-    return <NoStoreNotice title={T.closeTitle} heading={T.noStoreTitle} message={T.noStore} testId="close-no-store" />;
-
+/** The store (one's own, shown; else chosen) and the day, up to today. */
+function WhereFields({ where, fixedStore }: { where: ReturnType<typeof useWhere>; fixedStore: boolean }) {
+  const { offered, storeId, date, setWhere } = where;
   return (
-    <Box sx={{ py: { xs: 1, sm: 2 }, px: { xs: 0.5, sm: 1 }, maxWidth: 720 }} data-testid="close-page">
-      <Title title={T.closeTitle} />
-      <Typography
-        variant="h5"
-        component="h1"
-        sx={{ fontWeight: 600, fontSize: { xs: '1.25rem', sm: '1.5rem' }, mb: 1.5 }}
-      >
-        {T.closeTitle}
-      </Typography>
-      <Stack direction="row" spacing={1} sx={{ mb: 1.5 }}>
-        {me?.store_id ? (
-          <TextField
-            size="small"
-            label={T.store}
-            value={storeLabel(offered.find((s) => s.id === storeId))}
-            slotProps={{ input: { readOnly: true } }}
-            sx={{ flex: 1 }}
-          />
-        ) : (
-          <TextField
-            select
-            size="small"
-            label={T.store}
-            value={storeId ?? ''}
-            onChange={(e) => setWhere({ store: Number(e.target.value) })}
-            sx={{ flex: 1 }}
-            data-testid="close-store"
-          >
-            {offered.map((s) => (
-              <MenuItem key={s.id} value={s.id}>
-                {storeLabel(s)}
-              </MenuItem>
-            ))}
-          </TextField>
-        )}
+    <Stack direction="row" spacing={1} sx={{ mb: 1.5 }}>
+      {fixedStore ? (
         <TextField
-          type="date"
           size="small"
-          label={T.date}
-          value={date}
-          onChange={(e) => e.target.value && setWhere({ date: e.target.value })}
-          slotProps={{ inputLabel: { shrink: true }, htmlInput: { max: taipeiDate(Date.now()) } }}
-          sx={{ flex: '0 0 150px' }}
-          data-testid="close-date"
+          label={T.store}
+          value={storeLabel(offered.find((s) => s.id === storeId))}
+          slotProps={{ input: { readOnly: true } }}
+          sx={{ flex: 1 }}
         />
-      </Stack>
-      <Box sx={{ height: 4, mb: 1 }}>{loading && <LinearProgress />}</Box>
-      {loadError && <Alert severity="error">{loadError}</Alert>}
-      {day && (
-        <DayCard
-          day={day}
-          canClose={canAccess(me!, 'close', 'close')}
-          canReopen={canAccess(me!, 'close', 'reopen')}
-          reload={load}
-        />
+      ) : (
+        <TextField
+          select
+          size="small"
+          label={T.store}
+          value={storeId ?? ''}
+          onChange={(e) => setWhere({ store: Number(e.target.value) })}
+          sx={{ flex: 1 }}
+          data-testid="close-store"
+        >
+          {offered.map((s) => (
+            <MenuItem key={s.id} value={s.id}>
+              {storeLabel(s)}
+            </MenuItem>
+          ))}
+        </TextField>
       )}
-    </Box>
+      <TextField
+        type="date"
+        size="small"
+        label={T.date}
+        value={date}
+        onChange={(e) => e.target.value && setWhere({ date: e.target.value })}
+        slotProps={{ inputLabel: { shrink: true }, htmlInput: { max: taipeiDate(Date.now()) } }}
+        sx={{ flex: '0 0 150px' }}
+        data-testid="close-date"
+      />
+    </Stack>
   );
 }
 
@@ -298,7 +320,56 @@ function ClosedCard({ day, canReopen, reload }: { day: DayView; canReopen: boole
 }
 
 function CloseForm({ day, reload }: { day: DayView; reload: () => Promise<void> }) {
-  const notify = useNotify();
+  const drawer = useDrawer(day);
+  const sending = useSendClose(day, reload);
+  const { busy, errors, failure } = sending;
+
+  const submit = (e: FormEvent) => {
+    e.preventDefault();
+    if (busy) return;
+    sending.setFailure(null);
+    const checked = validateClose(drawer.body, taipeiDate(Date.now()));
+    const local = checked.ok ? {} : fieldMessages(checked.errors);
+    if (drawer.needsOpening && drawer.opening === '') local.opening = T.openingUnknown;
+    sending.setErrors(local);
+    if (Object.keys(local).length) return;
+    // a drawer that does not match is asked about once more: only a manager can reopen the day
+    if (drawer.difference !== null && drawer.difference !== 0) sending.setAsking(true);
+    else void sending.send(drawer.body);
+  };
+
+  return (
+    <Card variant="outlined" component="form" onSubmit={submit} noValidate data-testid="close-form">
+      <CardContent>
+        <Stack spacing={1.5}>
+          {failure && (
+            <Alert severity="error" data-testid="close-error">
+              {failure}
+            </Alert>
+          )}
+          <CountFields drawer={drawer} errors={errors} />
+          <DifferencePreview difference={drawer.difference} />
+          <TextField
+            label={T.closeNote}
+            value={drawer.note}
+            onChange={(e) => drawer.setNote(e.target.value)}
+            error={!!errors.note}
+            helperText={errors.note}
+            multiline
+            minRows={1}
+          />
+          <Button type="submit" variant="contained" size="large" disabled={busy} data-testid="close-submit">
+            {busy ? T.closing : T.closeDay}
+          </Button>
+        </Stack>
+      </CardContent>
+      <DifferenceDialog drawer={drawer} sending={sending} />
+    </Card>
+  );
+}
+
+/** The drawer as typed (the opening when unknown, the count as a total or note by note, the note) and what it comes to. */
+function useDrawer(day: DayView) {
   const f = day.figures;
   const needsOpening = f.opening === null;
   const [counted, setCounted] = useState('');
@@ -306,10 +377,6 @@ function CloseForm({ day, reload }: { day: DayView; reload: () => Promise<void> 
   const [note, setNote] = useState('');
   const [byNotes, setByNotes] = useState(false);
   const [notes, setNotes] = useState<Record<number, string>>({});
-  const [errors, setErrors] = useState<Record<string, string>>({});
-  const [failure, setFailure] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
-  const [asking, setAsking] = useState(false);
 
   const denominations: Denominations = Object.fromEntries(DENOMINATIONS.map((v) => [v, Number(notes[v] || 0)]));
   const countedValue = byNotes ? denominationTotal(denominations) : counted === '' ? null : Number(counted);
@@ -325,32 +392,47 @@ function CloseForm({ day, reload }: { day: DayView; reload: () => Promise<void> 
     ...(byNotes ? { denominations } : {}),
     note,
   };
-
-  const submit = (e: FormEvent) => {
-    e.preventDefault();
-    if (busy) return;
-    setFailure(null);
-    const checked = validateClose(body, taipeiDate(Date.now()));
-    const local = checked.ok ? {} : fieldMessages(checked.errors);
-    if (needsOpening && opening === '') local.opening = T.openingUnknown;
-    setErrors(local);
-    if (Object.keys(local).length) return;
-    // a drawer that does not match is asked about once more: only a manager can reopen the day
-    if (difference !== null && difference !== 0) setAsking(true);
-    else void send();
+  return {
+    needsOpening,
+    counted,
+    setCounted,
+    opening,
+    setOpening,
+    note,
+    setNote,
+    byNotes,
+    setByNotes,
+    notes,
+    setNotes,
+    denominations,
+    countedValue,
+    expected,
+    difference,
+    body,
   };
+}
 
-  /** Whether the day is closed on the server now (after a send whose answer never came). */
-  const closedOnServer = async () => {
-    try {
-      const now = await api<DayView>('GET', `/closes/day?store_id=${day.store.id}&date=${day.date}`);
-      return now.status === 'closed';
-    } catch {
-      return false;
-    }
-  };
+type Drawer = ReturnType<typeof useDrawer>;
 
-  const send = async () => {
+/** Whether the day is closed on the server now (after a send whose answer never came). */
+async function closedOnServer(day: DayView) {
+  try {
+    const now = await api<DayView>('GET', `/closes/day?store_id=${day.store.id}&date=${day.date}`);
+    return now.status === 'closed';
+  } catch {
+    return false;
+  }
+}
+
+/** Sends the close: the field errors and the failure it may bring, and the question about a difference. */
+function useSendClose(day: DayView, reload: () => Promise<void>) {
+  const notify = useNotify();
+  const [errors, setErrors] = useState<Record<string, string>>({});
+  const [failure, setFailure] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+  const [asking, setAsking] = useState(false);
+
+  const send = async (body: Drawer['body']) => {
     if (busy) return;
     setBusy(true);
     try {
@@ -367,7 +449,7 @@ function CloseForm({ day, reload }: { day: DayView; reload: () => Promise<void> 
         await reload();
         return;
       }
-      if (code === undefined && (await closedOnServer())) {
+      if (code === undefined && (await closedOnServer(day))) {
         // the answer was lost but the close was stored
         notify(T.closedOk(day.date), { type: 'success' });
         await reload();
@@ -381,118 +463,116 @@ function CloseForm({ day, reload }: { day: DayView; reload: () => Promise<void> 
       setBusy(false);
     }
   };
+  return { errors, setErrors, failure, setFailure, busy, asking, setAsking, send };
+}
 
+/** The opening when the day does not know it, then the drawer: a total, or note by note. */
+function CountFields({ drawer, errors }: { drawer: Drawer; errors: Record<string, string> }) {
+  const { byNotes, notes, setNotes } = drawer;
   return (
-    <Card variant="outlined" component="form" onSubmit={submit} noValidate data-testid="close-form">
-      <CardContent>
-        <Stack spacing={1.5}>
-          {failure && (
-            <Alert severity="error" data-testid="close-error">
-              {failure}
-            </Alert>
-          )}
-          {needsOpening && (
-            <TextField
-              label={T.opening}
-              value={opening}
-              onChange={(e) => setOpening(digits(e.target.value))}
-              helperText={errors.opening ?? T.openingUnknown}
-              error={!!errors.opening}
-              slotProps={{ htmlInput: { inputMode: 'numeric', 'data-testid': 'close-opening' } }}
-            />
-          )}
-          <FormControlLabel
-            control={<Switch checked={byNotes} onChange={(e) => setByNotes(e.target.checked)} />}
-            label={T.countByNotes}
-          />
-          {byNotes ? (
-            <Box
-              sx={{ display: 'grid', gridTemplateColumns: 'repeat(auto-fill, minmax(96px, 1fr))', gap: 1 }}
-              data-testid="close-notes"
-            >
-              {DENOMINATIONS.map((v) => (
-                <TextField
-                  key={v}
-                  size="small"
-                  label={T.denominationLabel(v)}
-                  value={notes[v] ?? ''}
-                  onChange={(e) => setNotes((n) => ({ ...n, [v]: digits(e.target.value) }))}
-                  slotProps={{ htmlInput: { inputMode: 'numeric', 'data-testid': `close-note-${v}` } }}
-                />
-              ))}
-            </Box>
-          ) : null}
-          <TextField
-            label={byNotes ? T.denominationTotal : T.counted}
-            value={byNotes ? String(denominationTotal(denominations)) : counted}
-            onChange={(e) => setCounted(digits(e.target.value))}
-            error={!!errors.counted || !!errors.denominations}
-            helperText={errors.counted ?? errors.denominations}
-            slotProps={{
-              input: { readOnly: byNotes },
-              htmlInput: { inputMode: 'numeric', 'data-testid': 'close-counted-input' },
-            }}
-          />
-          <Box
-            sx={{
-              px: 1.5,
-              py: 1,
-              borderRadius: 1,
-              bgcolor: difference === null ? 'action.hover' : difference === 0 ? 'success.light' : 'warning.light',
-            }}
-          >
-            <Figure
-              label={T.difference}
-              value={difference === null ? T.unknown : signed(difference)}
-              strong
-              testId="close-preview-difference"
-            />
-            <Typography variant="caption" color="text.primary">
-              {T.differenceHint}
-            </Typography>
-          </Box>
-          <TextField
-            label={T.closeNote}
-            value={note}
-            onChange={(e) => setNote(e.target.value)}
-            error={!!errors.note}
-            helperText={errors.note}
-            multiline
-            minRows={1}
-          />
-          <Button type="submit" variant="contained" size="large" disabled={busy} data-testid="close-submit">
-            {busy ? T.closing : T.closeDay}
-          </Button>
-        </Stack>
-      </CardContent>
-      <ConfirmDialog
-        open={asking}
-        title={T.differenceTitle}
-        body={
-          difference !== null && expected !== null && countedValue !== null
-            ? T.differenceAsk(formatNTD(countedValue), formatNTD(expected), difference, formatNTD(Math.abs(difference)))
-            : ''
-        }
-        cancel={T.recount}
-        confirm={busy ? T.closing : T.closeAnyway}
-        color="warning"
-        busy={busy}
-        onConfirm={() => void send()}
-        onClose={() => setAsking(false)}
-        testIds={{ dialog: 'close-difference-dialog', cancel: 'close-recount', confirm: 'close-confirm' }}
-      >
+    <>
+      {drawer.needsOpening && (
         <TextField
-          label={T.differenceReason}
-          value={note}
-          onChange={(e) => setNote(e.target.value)}
-          helperText={T.differenceReasonHint}
-          fullWidth
-          multiline
-          minRows={2}
-          slotProps={{ htmlInput: { 'data-testid': 'close-difference-reason' } }}
+          label={T.opening}
+          value={drawer.opening}
+          onChange={(e) => drawer.setOpening(digits(e.target.value))}
+          helperText={errors.opening ?? T.openingUnknown}
+          error={!!errors.opening}
+          slotProps={{ htmlInput: { inputMode: 'numeric', 'data-testid': 'close-opening' } }}
         />
-      </ConfirmDialog>
-    </Card>
+      )}
+      <FormControlLabel
+        control={<Switch checked={byNotes} onChange={(e) => drawer.setByNotes(e.target.checked)} />}
+        label={T.countByNotes}
+      />
+      {byNotes ? (
+        <Box
+          sx={{ display: 'grid', gridTemplateColumns: 'repeat(auto-fill, minmax(96px, 1fr))', gap: 1 }}
+          data-testid="close-notes"
+        >
+          {DENOMINATIONS.map((v) => (
+            <TextField
+              key={v}
+              size="small"
+              label={T.denominationLabel(v)}
+              value={notes[v] ?? ''}
+              onChange={(e) => setNotes((n) => ({ ...n, [v]: digits(e.target.value) }))}
+              slotProps={{ htmlInput: { inputMode: 'numeric', 'data-testid': `close-note-${v}` } }}
+            />
+          ))}
+        </Box>
+      ) : null}
+      <TextField
+        label={byNotes ? T.denominationTotal : T.counted}
+        value={byNotes ? String(denominationTotal(drawer.denominations)) : drawer.counted}
+        onChange={(e) => drawer.setCounted(digits(e.target.value))}
+        error={!!errors.counted || !!errors.denominations}
+        helperText={errors.counted ?? errors.denominations}
+        slotProps={{
+          input: { readOnly: byNotes },
+          htmlInput: { inputMode: 'numeric', 'data-testid': 'close-counted-input' },
+        }}
+      />
+    </>
+  );
+}
+
+/** The difference the count makes, before it is sent. */
+function DifferencePreview({ difference }: { difference: number | null }) {
+  return (
+    <Box
+      sx={{
+        px: 1.5,
+        py: 1,
+        borderRadius: 1,
+        bgcolor: difference === null ? 'action.hover' : difference === 0 ? 'success.light' : 'warning.light',
+      }}
+    >
+      <Figure
+        label={T.difference}
+        value={difference === null ? T.unknown : signed(difference)}
+        strong
+        testId="close-preview-difference"
+      />
+      <Typography variant="caption" color="text.primary">
+        {T.differenceHint}
+      </Typography>
+    </Box>
+  );
+}
+
+/** A drawer that does not match: 重新點算, or close anyway with the reason. */
+function DifferenceDialog({ drawer, sending }: { drawer: Drawer; sending: ReturnType<typeof useSendClose> }) {
+  const { difference, expected, countedValue } = drawer;
+  const { busy } = sending;
+  return (
+    <ConfirmDialog
+      open={sending.asking}
+      title={T.differenceTitle}
+      body={
+        difference !== null && expected !== null && countedValue !== null
+          ? T.differenceAsk(formatNTD(countedValue), formatNTD(expected), difference, formatNTD(Math.abs(difference)))
+          : ''
+      }
+      cancel={T.recount}
+      confirm={busy ? T.closing : T.closeAnyway}
+      color="warning"
+      busy={busy}
+      onConfirm={() => void sending.send(drawer.body)}
+      onClose={() => sending.setAsking(false)}
+      testIds={{ dialog: 'close-difference-dialog', cancel: 'close-recount', confirm: 'close-confirm' }}
+    >
+      <TextField
+        label={T.differenceReason}
+        value={drawer.note}
+        onChange={(e) => drawer.setNote(e.target.value)}
+        helperText={T.differenceReasonHint}
+        fullWidth
+        multiline
+        minRows={2}
+        slotProps={{ htmlInput: { 'data-testid': 'close-difference-reason' } }}
+      />
+    </ConfirmDialog>
   );
 }
 

@@ -77,43 +77,7 @@ export function Dashboard() {
             data-testid="dashboard-scope"
           />
         </Box>
-        {/* wraps wherever it is short of room: beside the menu, a tablet's page is 360 to 660 px wide */}
-        <Box
-          sx={{ display: 'flex', alignItems: 'center', gap: 1, flexWrap: 'wrap', justifyContent: { md: 'flex-end' } }}
-        >
-          <DateRangeFields
-            from={range.from}
-            to={range.to}
-            labels={{ from: T.from, to: T.to }}
-            onChange={setRange}
-            testids={{ from: 'dashboard-from', to: 'dashboard-to' }}
-            sx={{ flex: { xs: '1 1 40%', sm: '0 0 160px' } }}
-          />
-          {(range.from || range.to) && (
-            <Button size="small" onClick={() => setRange({ from: '', to: '' })} sx={{ whiteSpace: 'nowrap' }}>
-              {T.clearDates}
-            </Button>
-          )}
-          <Button
-            variant="outlined"
-            startIcon={<PrintIcon />}
-            onClick={() => window.print()}
-            sx={{ whiteSpace: 'nowrap' }}
-            data-testid="dashboard-print"
-          >
-            {T.print}
-          </Button>
-          <Button
-            variant="contained"
-            startIcon={<RefreshIcon />}
-            onClick={refresh}
-            disabled={loading}
-            sx={{ whiteSpace: 'nowrap', flex: { xs: '1 1 100%', sm: '0 0 auto' } }}
-            data-testid="dashboard-refresh"
-          >
-            {T.refresh}
-          </Button>
-        </Box>
+        <DashboardTools range={range} setRange={setRange} loading={loading} refresh={refresh} />
       </Stack>
       <Box sx={{ height: 4, mb: 1 }}>{loading && <LinearProgress data-testid="dashboard-loading" />}</Box>
       <SummaryCards data={data} loading={loading} />
@@ -127,6 +91,53 @@ export function Dashboard() {
       <Suspense fallback={<Skeleton variant="rounded" height={320} sx={{ mt: 3 }} />}>
         <DashboardCharts params={{ store_id: storeId, ...range }} />
       </Suspense>
+    </Box>
+  );
+}
+
+/** The date range (and 清除日期 once one is set), 列印 and 重新整理. */
+function DashboardTools(props: {
+  range: DateRange;
+  setRange: (range: DateRange) => void;
+  loading: boolean;
+  refresh: () => void;
+}) {
+  const { range, setRange, loading, refresh } = props;
+  return (
+    // wraps wherever it is short of room: beside the menu, a tablet's page is 360 to 660 px wide
+    <Box sx={{ display: 'flex', alignItems: 'center', gap: 1, flexWrap: 'wrap', justifyContent: { md: 'flex-end' } }}>
+      <DateRangeFields
+        from={range.from}
+        to={range.to}
+        labels={{ from: T.from, to: T.to }}
+        onChange={setRange}
+        testids={{ from: 'dashboard-from', to: 'dashboard-to' }}
+        sx={{ flex: { xs: '1 1 40%', sm: '0 0 160px' } }}
+      />
+      {(range.from || range.to) && (
+        <Button size="small" onClick={() => setRange({ from: '', to: '' })} sx={{ whiteSpace: 'nowrap' }}>
+          {T.clearDates}
+        </Button>
+      )}
+      <Button
+        variant="outlined"
+        startIcon={<PrintIcon />}
+        onClick={() => window.print()}
+        sx={{ whiteSpace: 'nowrap' }}
+        data-testid="dashboard-print"
+      >
+        {T.print}
+      </Button>
+      <Button
+        variant="contained"
+        startIcon={<RefreshIcon />}
+        onClick={refresh}
+        disabled={loading}
+        sx={{ whiteSpace: 'nowrap', flex: { xs: '1 1 100%', sm: '0 0 auto' } }}
+        data-testid="dashboard-refresh"
+      >
+        {T.refresh}
+      </Button>
     </Box>
   );
 }

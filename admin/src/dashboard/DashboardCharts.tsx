@@ -20,7 +20,7 @@ import { BarChart } from '@mui/x-charts/BarChart';
 import { LineChart } from '@mui/x-charts/LineChart';
 import { useQuery } from '@tanstack/react-query';
 import { useDataProvider } from 'react-admin';
-import { storeLabel, formatNTD } from '../../../core/browser';
+import { storeLabel, formatNTD, type StatsCharts } from '../../../core/browser';
 import { DASHBOARD_UI as T } from '../messages';
 import { serverMessage } from '../serverError';
 import type { RemitDataProvider } from '../providers/dataProvider';
@@ -46,8 +46,6 @@ export default function DashboardCharts({ params }: { params: StatsParams }) {
       </Alert>
     );
   if (!data) return <Skeleton variant="rounded" height={320} sx={{ mt: 3 }} />;
-  const names = new Map(data.stores.map((s) => [s.store_id, storeLabel({ name: s.store_name, code: s.store_code })]));
-  const days = data.days.map((d) => d.slice(5).replace('-', '/'));
 
   return (
     <Box
@@ -59,97 +57,111 @@ export default function DashboardCharts({ params }: { params: StatsParams }) {
       }}
       data-testid="dashboard-charts"
     >
-      <Paper variant="outlined" sx={{ p: { xs: 1, sm: 2 }, minWidth: 0, breakInside: 'avoid' }}>
-        <Typography variant="h6" component="h2" sx={{ fontSize: '1.05rem', fontWeight: 600 }}>
-          {T.dailyChart}
-        </Typography>
-        <Typography variant="body2" color="text.secondary" data-testid="chart-range">
-          {T.chartRange(data.from, data.to)}
-        </Typography>
-        <LineChart
-          height={300}
-          localeText={localeText}
-          xAxis={[{ scaleType: 'point', data: days }]}
-          yAxis={[{ valueFormatter: (v: number) => (v >= 10_000 ? `${Math.round(v / 1000)}k` : String(v)), width: 56 }]}
-          series={data.daily.map((s) => ({
-            data: s.amounts,
-            label: names.get(s.store_id),
-            valueFormatter: money,
-            showMark: data.days.length <= 31,
-            curve: 'linear' as const,
-          }))}
-          slotProps={{ legend: { direction: 'horizontal', position: { vertical: 'bottom', horizontal: 'center' } } }}
-        />
-      </Paper>
-      <Paper variant="outlined" sx={{ p: { xs: 1, sm: 2 }, minWidth: 0, breakInside: 'avoid' }}>
-        <Typography variant="h6" component="h2" sx={{ fontSize: '1.05rem', fontWeight: 600 }}>
-          {T.statusChart}
-        </Typography>
-        <BarChart
-          height={260}
-          localeText={localeText}
-          xAxis={[{ scaleType: 'band', data: data.stores.map((s) => s.store_name) }]}
-          yAxis={[{ valueFormatter: (v: number) => (v >= 10_000 ? `${Math.round(v / 1000)}k` : String(v)), width: 56 }]}
-          series={[
-            {
-              data: data.stores.map((s) => s.pending_amount),
-              label: T.pending,
-              color: STATUS_COLORS.pending,
-              valueFormatter: money,
-            },
-            {
-              data: data.stores.map((s) => s.confirmed_amount),
-              label: T.confirmed,
-              color: STATUS_COLORS.confirmed,
-              valueFormatter: money,
-            },
-            {
-              data: data.stores.map((s) => s.failed_amount),
-              label: T.failed,
-              color: STATUS_COLORS.failed,
-              valueFormatter: money,
-            },
-          ]}
-          slotProps={{ legend: { direction: 'horizontal', position: { vertical: 'bottom', horizontal: 'center' } } }}
-        />
-        {/* a region that scrolls sideways on a phone: reachable by keyboard, named for a screen reader; one line a store: names never wrap; on a phone the code may go under the name, no further */}
-        <Box sx={{ overflowX: 'auto' }} tabIndex={0} role="region" aria-label={T.statusChart}>
-          <Table
-            size="small"
-            data-testid="status-amounts"
-            sx={{
-              '& td, & th': { px: { xs: 0.5, sm: 1 }, whiteSpace: 'nowrap' },
-              '& td:first-of-type': { whiteSpace: { xs: 'normal', sm: 'nowrap' } },
-            }}
-          >
-            <TableHead>
-              <TableRow>
-                <TableCell>{T.store}</TableCell>
-                <TableCell align="right">{T.pending}</TableCell>
-                <TableCell align="right">{T.confirmed}</TableCell>
-                <TableCell align="right">{T.failed}</TableCell>
-              </TableRow>
-            </TableHead>
-            <TableBody>
-              {data.stores.map((s) => (
-                <TableRow key={s.store_id} data-testid={`status-amounts-${s.store_code}`}>
-                  <TableCell data-testid="status-amounts-store">
-                    <Box component="span" sx={{ whiteSpace: 'nowrap' }}>
-                      {s.store_name}
-                    </Box>{' '}
-                    <Box component="span" sx={{ whiteSpace: 'nowrap', color: 'text.secondary' }}>
-                      ({s.store_code})
-                    </Box>
-                  </TableCell>
-                  <TableCell align="right">{formatNTD(s.pending_amount)}</TableCell>
-                  <TableCell align="right">{formatNTD(s.confirmed_amount)}</TableCell>
-                  <TableCell align="right">{formatNTD(s.failed_amount)}</TableCell>
-                </TableRow>
-              ))}
-            </TableBody>
-          </Table>
-        </Box>
-      </Paper>
+      <DailyChart data={data} />
+      <StatusChart data={data} />
+    </Box>
+  );
+}
+
+const paperSx = { p: { xs: 1, sm: 2 }, minWidth: 0, breakInside: 'avoid' } as const;
+const headingSx = { fontSize: '1.05rem', fontWeight: 600 } as const;
+const legend = { direction: 'horizontal', position: { vertical: 'bottom', horizontal: 'center' } } as const;
+const thousands = (v: number) => (v >= 10_000 ? `${Math.round(v / 1000)}k` : String(v));
+
+/** NT$ per store and day over the range, a line a store. */
+function DailyChart({ data }: { data: StatsCharts }) {
+  const names = new Map(data.stores.map((s) => [s.store_id, storeLabel({ name: s.store_name, code: s.store_code })]));
+  const days = data.days.map((d) => d.slice(5).replace('-', '/'));
+  return (
+    <Paper variant="outlined" sx={paperSx}>
+      <Typography variant="h6" component="h2" sx={headingSx}>
+        {T.dailyChart}
+      </Typography>
+      <Typography variant="body2" color="text.secondary" data-testid="chart-range">
+        {T.chartRange(data.from, data.to)}
+      </Typography>
+      <LineChart
+        height={300}
+        localeText={localeText}
+        xAxis={[{ scaleType: 'point', data: days }]}
+        yAxis={[{ valueFormatter: thousands, width: 56 }]}
+        series={data.daily.map((s) => ({
+          data: s.amounts,
+          label: names.get(s.store_id),
+          valueFormatter: money,
+          showMark: data.days.length <= 31,
+          curve: 'linear' as const,
+        }))}
+        slotProps={{ legend }}
+      />
+    </Paper>
+  );
+}
+
+/** NT$ 未確認 / 已入帳 / 未入帳 per store, as bars and as a table. */
+function StatusChart({ data }: { data: StatsCharts }) {
+  const series = [
+    { data: data.stores.map((s) => s.pending_amount), label: T.pending, color: STATUS_COLORS.pending },
+    { data: data.stores.map((s) => s.confirmed_amount), label: T.confirmed, color: STATUS_COLORS.confirmed },
+    { data: data.stores.map((s) => s.failed_amount), label: T.failed, color: STATUS_COLORS.failed },
+  ].map((bar) => ({ ...bar, valueFormatter: money }));
+  return (
+    <Paper variant="outlined" sx={paperSx}>
+      <Typography variant="h6" component="h2" sx={headingSx}>
+        {T.statusChart}
+      </Typography>
+      <BarChart
+        height={260}
+        localeText={localeText}
+        xAxis={[{ scaleType: 'band', data: data.stores.map((s) => s.store_name) }]}
+        yAxis={[{ valueFormatter: thousands, width: 56 }]}
+        series={series}
+        slotProps={{ legend }}
+      />
+      <StatusAmounts stores={data.stores} />
+    </Paper>
+  );
+}
+
+/** The status chart's figures as a table: read aloud, and printed in black and white. */
+function StatusAmounts({ stores }: { stores: StatsCharts['stores'] }) {
+  return (
+    // scrolls sideways on a phone: reachable by keyboard, named for a screen reader; names never wrap, on a phone the code may go under the name
+    <Box sx={{ overflowX: 'auto' }} tabIndex={0} role="region" aria-label={T.statusChart}>
+      <Table
+        size="small"
+        data-testid="status-amounts"
+        sx={{
+          '& td, & th': { px: { xs: 0.5, sm: 1 }, whiteSpace: 'nowrap' },
+          '& td:first-of-type': { whiteSpace: { xs: 'normal', sm: 'nowrap' } },
+        }}
+      >
+        <TableHead>
+          <TableRow>
+            <TableCell>{T.store}</TableCell>
+            <TableCell align="right">{T.pending}</TableCell>
+            <TableCell align="right">{T.confirmed}</TableCell>
+            <TableCell align="right">{T.failed}</TableCell>
+          </TableRow>
+        </TableHead>
+        <TableBody>
+          {stores.map((s) => (
+            <TableRow key={s.store_id} data-testid={`status-amounts-${s.store_code}`}>
+              <TableCell data-testid="status-amounts-store">
+                <Box component="span" sx={{ whiteSpace: 'nowrap' }}>
+                  {s.store_name}
+                </Box>{' '}
+                <Box component="span" sx={{ whiteSpace: 'nowrap', color: 'text.secondary' }}>
+                  ({s.store_code})
+                </Box>
+              </TableCell>
+              <TableCell align="right">{formatNTD(s.pending_amount)}</TableCell>
+              <TableCell align="right">{formatNTD(s.confirmed_amount)}</TableCell>
+              <TableCell align="right">{formatNTD(s.failed_amount)}</TableCell>
+            </TableRow>
+          ))}
+        </TableBody>
+      </Table>
     </Box>
   );
 }

@@ -63,7 +63,6 @@ export function StoreStatsTable({ data, loading }: { data: StatsSummary | null; 
   }
   if (narrow) return <StoreStatsCards rows={rows} />;
 
-  const totals = STATUS_COLUMNS.map((c) => rows.reduce((n, r) => n + r[c.key], 0));
   return (
     // scrolls sideways on a tablet: focusable, so a keyboard can scroll it too (axe scrollable-region-focusable)
     <TableContainer component={Paper} variant="outlined" tabIndex={0} role="region" aria-label={T.perStore}>
@@ -83,55 +82,65 @@ export function StoreStatsTable({ data, loading }: { data: StatsSummary | null; 
         </TableHead>
         <TableBody>
           {rows.map((r) => (
-            <TableRow key={r.store_id} hover data-testid={`store-stats-${r.store_code}`}>
-              <TableCell sx={{ fontFamily: 'monospace', fontSize: '0.9rem' }}>{r.store_code}</TableCell>
-              <TableCell>{r.store_name}</TableCell>
-              <TableCell
-                align="right"
-                data-field="total_payments"
-                data-value={r.total_payments}
-                sx={{ fontVariantNumeric: 'tabular-nums' }}
-              >
-                {count.format(r.total_payments)}
-              </TableCell>
-              <TableCell
-                align="right"
-                data-field="total_amount"
-                data-value={r.total_amount}
-                sx={{ fontVariantNumeric: 'tabular-nums', whiteSpace: 'nowrap' }}
-              >
-                {formatNTD(r.total_amount)}
-              </TableCell>
-              {STATUS_COLUMNS.map((c) => (
-                <TableCell key={c.key} align="center" data-field={c.key} data-value={r[c.key]}>
-                  <StatusCount status={c.status} n={r[c.key]} />
-                </TableCell>
-              ))}
-            </TableRow>
+            <StoreStatsRow key={r.store_id} r={r} />
           ))}
         </TableBody>
-        {rows.length > 1 && (
-          <TableFooter>
-            <TableRow
-              sx={{ '& td': { fontWeight: 600, color: 'text.primary', fontSize: '0.875rem', borderBottom: 0 } }}
-            >
-              <TableCell colSpan={2}>{T.total}</TableCell>
-              <TableCell align="right" sx={{ fontVariantNumeric: 'tabular-nums' }}>
-                {count.format(data.totalPayments)}
-              </TableCell>
-              <TableCell align="right" sx={{ fontVariantNumeric: 'tabular-nums', whiteSpace: 'nowrap' }}>
-                {formatNTD(data.totalAmount)}
-              </TableCell>
-              {totals.map((n, i) => (
-                <TableCell key={STATUS_COLUMNS[i].key} align="center" sx={{ fontVariantNumeric: 'tabular-nums' }}>
-                  {count.format(n)}
-                </TableCell>
-              ))}
-            </TableRow>
-          </TableFooter>
-        )}
+        {rows.length > 1 && <StoreStatsTotals data={data} rows={rows} />}
       </Table>
     </TableContainer>
+  );
+}
+
+function StoreStatsRow({ r }: { r: StoreStats }) {
+  return (
+    <TableRow hover data-testid={`store-stats-${r.store_code}`}>
+      <TableCell sx={{ fontFamily: 'monospace', fontSize: '0.9rem' }}>{r.store_code}</TableCell>
+      <TableCell>{r.store_name}</TableCell>
+      <TableCell
+        align="right"
+        data-field="total_payments"
+        data-value={r.total_payments}
+        sx={{ fontVariantNumeric: 'tabular-nums' }}
+      >
+        {count.format(r.total_payments)}
+      </TableCell>
+      <TableCell
+        align="right"
+        data-field="total_amount"
+        data-value={r.total_amount}
+        sx={{ fontVariantNumeric: 'tabular-nums', whiteSpace: 'nowrap' }}
+      >
+        {formatNTD(r.total_amount)}
+      </TableCell>
+      {STATUS_COLUMNS.map((c) => (
+        <TableCell key={c.key} align="center" data-field={c.key} data-value={r[c.key]}>
+          <StatusCount status={c.status} n={r[c.key]} />
+        </TableCell>
+      ))}
+    </TableRow>
+  );
+}
+
+/** 合計 under two stores or more: the summary's count and amount, each status summed over the rows. */
+function StoreStatsTotals({ data, rows }: { data: StatsSummary; rows: StoreStats[] }) {
+  const totals = STATUS_COLUMNS.map((c) => rows.reduce((n, r) => n + r[c.key], 0));
+  return (
+    <TableFooter>
+      <TableRow sx={{ '& td': { fontWeight: 600, color: 'text.primary', fontSize: '0.875rem', borderBottom: 0 } }}>
+        <TableCell colSpan={2}>{T.total}</TableCell>
+        <TableCell align="right" sx={{ fontVariantNumeric: 'tabular-nums' }}>
+          {count.format(data.totalPayments)}
+        </TableCell>
+        <TableCell align="right" sx={{ fontVariantNumeric: 'tabular-nums', whiteSpace: 'nowrap' }}>
+          {formatNTD(data.totalAmount)}
+        </TableCell>
+        {totals.map((n, i) => (
+          <TableCell key={STATUS_COLUMNS[i].key} align="center" sx={{ fontVariantNumeric: 'tabular-nums' }}>
+            {count.format(n)}
+          </TableCell>
+        ))}
+      </TableRow>
+    </TableFooter>
   );
 }
 

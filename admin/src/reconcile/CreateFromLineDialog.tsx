@@ -43,6 +43,83 @@ export function CreateFromLineDialog({
   onClose: () => void;
   onCreate: (v: NewFromLine) => void;
 }) {
+  const f = useNewFromLine(line, me, storeId, onCreate);
+  return (
+    <FormDialog
+      open
+      id="create-from-line"
+      title={R.createFromLine}
+      onClose={onClose}
+      action={{ busy: false, failure: null }}
+      labels={{ action: R.createFromLine, busy: R.creating }}
+      onSubmit={f.submit}
+    >
+      <Typography variant="body2" color="text.secondary">
+        {R.createFromLineHint}
+      </Typography>
+      <LineFacts line={line} />
+      <StoreField f={f} locked={line.store_id !== null} />
+      <LastFiveField f={f} />
+      <TextField
+        size="small"
+        label={R.createNote}
+        value={f.note}
+        onChange={(e) => f.setNote(e.target.value)}
+        multiline
+        slotProps={{ htmlInput: { maxLength: NOTE_MAX_LENGTH, 'data-testid': 'create-note' } }}
+      />
+    </FormDialog>
+  );
+}
+
+type NewFromLineForm = ReturnType<typeof useNewFromLine>;
+
+/** The store, fixed when the statement is one store's. */
+function StoreField({ f, locked }: { f: NewFromLineForm; locked: boolean }) {
+  return (
+    <TextField
+      select
+      size="small"
+      label={R.createStore}
+      value={f.store}
+      onChange={(e) => f.setStore(e.target.value === '' ? '' : Number(e.target.value))}
+      disabled={locked}
+      required
+      error={!!f.errors.store}
+      helperText={f.errors.store}
+      slotProps={{ select: { SelectDisplayProps: { 'data-testid': 'create-store' } as object } }}
+    >
+      {f.choices.map((c) => (
+        <MenuItem key={c.id} value={c.id}>
+          {storeLabel(c)}
+        </MenuItem>
+      ))}
+    </TextField>
+  );
+}
+
+/** The last five: the bank's, read only, when the line shows five; else asked for. */
+function LastFiveField({ f }: { f: NewFromLineForm }) {
+  const { shown } = f;
+  return (
+    <TextField
+      size="small"
+      label={shown ? R.lastFiveFromLine : UI.lastFive}
+      value={f.five}
+      onChange={(e) => f.setFive(e.target.value)}
+      required={!shown}
+      error={!!f.errors.five}
+      helperText={f.errors.five ?? (shown ? undefined : R.lastFiveAsk)}
+      slotProps={{
+        input: { readOnly: !!shown },
+        htmlInput: { inputMode: 'numeric', maxLength: 5, 'data-testid': 'create-last-five' },
+      }}
+    />
+  );
+}
+
+/** The dialog's fields as typed, the stores offered, and the check before `onCreate`. */
+function useNewFromLine(line: BankLine, me: Me, storeId: number | null, onCreate: (v: NewFromLine) => void) {
   const { stores } = useStores();
   const choices = line.store_id !== null ? stores.filter((s) => s.id === line.store_id) : storesInScope(me, stores);
   const only = choices.length === 1 ? choices[0].id : null;
@@ -62,60 +139,5 @@ export function CreateFromLineDialog({
     if (found.store || found.five || store === '') return;
     onCreate({ line: line.id, store_id: store, ...(shown ? {} : { last_five: five.trim() }), note: note.trim() });
   };
-
-  return (
-    <FormDialog
-      open
-      id="create-from-line"
-      title={R.createFromLine}
-      onClose={onClose}
-      action={{ busy: false, failure: null }}
-      labels={{ action: R.createFromLine, busy: R.creating }}
-      onSubmit={submit}
-    >
-      <Typography variant="body2" color="text.secondary">
-        {R.createFromLineHint}
-      </Typography>
-      <LineFacts line={line} />
-      <TextField
-        select
-        size="small"
-        label={R.createStore}
-        value={store}
-        onChange={(e) => setStore(e.target.value === '' ? '' : Number(e.target.value))}
-        disabled={line.store_id !== null}
-        required
-        error={!!errors.store}
-        helperText={errors.store}
-        slotProps={{ select: { SelectDisplayProps: { 'data-testid': 'create-store' } as object } }}
-      >
-        {choices.map((c) => (
-          <MenuItem key={c.id} value={c.id}>
-            {storeLabel(c)}
-          </MenuItem>
-        ))}
-      </TextField>
-      <TextField
-        size="small"
-        label={shown ? R.lastFiveFromLine : UI.lastFive}
-        value={five}
-        onChange={(e) => setFive(e.target.value)}
-        required={!shown}
-        error={!!errors.five}
-        helperText={errors.five ?? (shown ? undefined : R.lastFiveAsk)}
-        slotProps={{
-          input: { readOnly: !!shown },
-          htmlInput: { inputMode: 'numeric', maxLength: 5, 'data-testid': 'create-last-five' },
-        }}
-      />
-      <TextField
-        size="small"
-        label={R.createNote}
-        value={note}
-        onChange={(e) => setNote(e.target.value)}
-        multiline
-        slotProps={{ htmlInput: { maxLength: NOTE_MAX_LENGTH, 'data-testid': 'create-note' } }}
-      />
-    </FormDialog>
-  );
+  return { choices, store, setStore, shown, five, setFive, note, setNote, errors, submit };
 }

@@ -67,46 +67,13 @@ export function PayersSection({ storeId, canForget }: { storeId: number | null; 
       {payers.isSuccess && rows.length === 0 && <Typography color="text.secondary">{R.payersEmpty}</Typography>}
       <Stack spacing={1} component="ul" sx={{ listStyle: 'none', p: 0, m: 0 }}>
         {rows.map((p) => (
-          <Paper
+          <PayerCard
             key={p.id}
-            variant="outlined"
-            component="li"
-            sx={{ p: 1, display: 'flex', flexWrap: 'wrap', gap: 1, alignItems: 'center' }}
-            data-testid={`payer-${p.id}`}
-          >
-            <Box sx={{ flex: '1 1 240px', minWidth: 0 }}>
-              <Typography variant="body2" sx={{ fontWeight: 600, fontFamily: 'monospace', overflowWrap: 'anywhere' }}>
-                <Box component="span" sx={{ fontFamily: 'inherit', fontWeight: 400, color: 'text.secondary' }}>
-                  {R.payer}：
-                </Box>
-                {p.payer}
-              </Typography>
-              <Typography variant="body2">
-                {R.lastFive}：
-                <Box component="span" sx={{ fontFamily: 'monospace', fontWeight: 600 }}>
-                  {p.last_five}
-                </Box>
-              </Typography>
-              <Typography variant="caption" color="text.secondary" component="p">
-                {R.learnedAt}：{formatTaipei(Date.parse(p.learned_at))}　
-                {R.learnedBy(p.learned_by === 'auto', p.learned_by_username)}
-              </Typography>
-            </Box>
-            <Chip size="small" label={storeLabel(byId(p.store_id))} />
-            {canForget && (
-              <Button
-                size="small"
-                color="error"
-                variant="outlined"
-                onClick={() => setAsked(p)}
-                disabled={busy}
-                data-testid={`forget-${p.id}`}
-                aria-label={`${R.forget} ${p.payer}`}
-              >
-                {R.forget}
-              </Button>
-            )}
-          </Paper>
+            p={p}
+            store={storeLabel(byId(p.store_id))}
+            onForget={canForget ? () => setAsked(p) : null}
+            busy={busy}
+          />
         ))}
       </Stack>
       {rows.length >= PAYERS_SHOWN && (
@@ -114,23 +81,81 @@ export function PayersSection({ storeId, canForget }: { storeId: number | null; 
           {R.payersMore(PAYERS_SHOWN)}
         </Typography>
       )}
-      <Dialog open={asked !== null} onClose={() => setAsked(null)}>
-        <DialogContent>
-          <DialogContentText>{asked ? R.forgetConfirm(asked.payer, asked.last_five) : ''}</DialogContentText>
-        </DialogContent>
-        <DialogActions>
-          <Button onClick={() => setAsked(null)}>{R.cancel}</Button>
-          <Button
-            color="error"
-            variant="contained"
-            disabled={busy}
-            onClick={() => asked && forget(asked)}
-            data-testid="forget-confirm"
-          >
-            {R.forget}
-          </Button>
-        </DialogActions>
-      </Dialog>
+      <ForgetDialog asked={asked} busy={busy} onClose={() => setAsked(null)} onForget={forget} />
     </Box>
+  );
+}
+
+/** One payer: the name the bank wrote, the last five it stands for, when and how it was learned, the store. */
+function PayerCard(props: { p: RememberedPayer; store: string; onForget: (() => void) | null; busy: boolean }) {
+  const { p, store, onForget, busy } = props;
+  return (
+    <Paper
+      variant="outlined"
+      component="li"
+      sx={{ p: 1, display: 'flex', flexWrap: 'wrap', gap: 1, alignItems: 'center' }}
+      data-testid={`payer-${p.id}`}
+    >
+      <Box sx={{ flex: '1 1 240px', minWidth: 0 }}>
+        <Typography variant="body2" sx={{ fontWeight: 600, fontFamily: 'monospace', overflowWrap: 'anywhere' }}>
+          <Box component="span" sx={{ fontFamily: 'inherit', fontWeight: 400, color: 'text.secondary' }}>
+            {R.payer}：
+          </Box>
+          {p.payer}
+        </Typography>
+        <Typography variant="body2">
+          {R.lastFive}：
+          <Box component="span" sx={{ fontFamily: 'monospace', fontWeight: 600 }}>
+            {p.last_five}
+          </Box>
+        </Typography>
+        <Typography variant="caption" color="text.secondary" component="p">
+          {R.learnedAt}：{formatTaipei(Date.parse(p.learned_at))}　
+          {R.learnedBy(p.learned_by === 'auto', p.learned_by_username)}
+        </Typography>
+      </Box>
+      <Chip size="small" label={store} />
+      {onForget && (
+        <Button
+          size="small"
+          color="error"
+          variant="outlined"
+          onClick={onForget}
+          disabled={busy}
+          data-testid={`forget-${p.id}`}
+          aria-label={`${R.forget} ${p.payer}`}
+        >
+          {R.forget}
+        </Button>
+      )}
+    </Paper>
+  );
+}
+
+function ForgetDialog(props: {
+  asked: RememberedPayer | null;
+  busy: boolean;
+  onClose: () => void;
+  onForget: (p: RememberedPayer) => void;
+}) {
+  const { asked, busy, onClose, onForget } = props;
+  return (
+    <Dialog open={asked !== null} onClose={onClose}>
+      <DialogContent>
+        <DialogContentText>{asked ? R.forgetConfirm(asked.payer, asked.last_five) : ''}</DialogContentText>
+      </DialogContent>
+      <DialogActions>
+        <Button onClick={onClose}>{R.cancel}</Button>
+        <Button
+          color="error"
+          variant="contained"
+          disabled={busy}
+          onClick={() => asked && onForget(asked)}
+          data-testid="forget-confirm"
+        >
+          {R.forget}
+        </Button>
+      </DialogActions>
+    </Dialog>
   );
 }

@@ -5,10 +5,10 @@
  * Loaded on demand, so the back office's first load stays small.
  */
 import RefreshIcon from '@mui/icons-material/Refresh';
-import { Alert, Badge, Box, Button, LinearProgress, Paper, Stack, Typography } from '@mui/material';
+import { Alert, Box, Button, LinearProgress, Paper, Stack, Typography } from '@mui/material';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { useCallback, useMemo, useState, type ReactNode } from 'react';
-import { Loading, Title, useAddUndoableMutation, useNotify } from 'react-admin';
+import { useCallback, useMemo, useState } from 'react';
+import { Loading, Title } from 'react-admin';
 import {
   canAccess,
   canSwitchStores,
@@ -17,27 +17,23 @@ import {
   statementPeriod,
   defaultDateRange,
   EMPTY_REASON_TEXT,
-  mayMakePaymentOf,
 } from '../../../core/browser';
 import type { Me } from '../../../core/browser';
-import { DateRangeFields } from '../common/DateRangeFields';
+import { DateRangeFields, type DateRange } from '../common/DateRangeFields';
 import { Forbidden } from '../common/Forbidden';
 import { useSelectedStore } from '../common/storeSelection';
 import { useMe } from '../common/useMe';
 import { useStores } from '../common/useStores';
-import { beginUndoable, UNDO_MS } from '../payments/undoPending';
 import { dataProvider } from '../providers/dataProvider';
-import { AutoQueue } from './AutoQueue';
-import { GroupQueue } from './GroupQueue';
-import { NOTHING_HELD, withoutHeld, type Held } from './held';
+import { withoutHeld } from './held';
 import { PayersSection } from './PayersSection';
 import { RECONCILE_UI as R } from '../messages';
-import { ReviewQueue, UnpaidQueue } from './ReviewQueue';
+import { Queues } from './Queues';
 import { StatementUpload } from './StatementUpload';
-import { UnreportedQueue } from './UnreportedQueue';
-import type { BankLine, ImportedStatement } from './types';
-import { CreateFromLineDialog, type NewFromLine } from './CreateFromLineDialog';
+import type { ImportedStatement } from './types';
+import { CreateFromLineDialog } from './CreateFromLineDialog';
 import { LinkReportDialog } from './LinkReportDialog';
+import { useDecide, useQueueActions, type QueueActions } from './useDecisions';
 
 export default function ReconcilePage() {
   const { me, isPending } = useMe();
@@ -48,113 +44,22 @@ export default function ReconcilePage() {
   return <ReconcileView me={me} />;
 }
 
-/** The store the page works on: a branch user's own; else the top bar's choice; a one-store scope is that store without asking. */
 function ReconcileView({ me }: { me: Me }) {
   const canImport = canAccess(me, 'reconcile', 'import');
   const canDecide = canAccess(me, 'reconcile', 'decide');
-  const [selected] = useSelectedStore();
-  const scope = storeScope(me);
-  const only = !scope.all && scope.ids.length === 1 ? scope.ids[0] : null;
-  const storeId = !canSwitchStores(me) ? me.store_id : (selected ?? only);
-  const { stores } = useStores();
-  // several stores in scope and none chosen: the upload asks which (the server refuses without one)
-  const choices = storeId === null && !scope.all ? storesInScope(me, stores) : null;
-  const initial = defaultDateRange();
-  const [from, setFrom] = useState(initial.from);
-  const [to, setTo] = useState(initial.to);
-  const [held, setHeld] = useState<Held>(NOTHING_HELD);
-  const [imported, setImported] = useState<ImportedStatement[]>([]);
-  const notify = useNotify();
-  const addUndoable = useAddUndoableMutation();
+  const { storeId, choices } = usePageStore(me);
   const client = useQueryClient();
-  const key = ['reconcile', 'proposals', from, to, storeId];
+  const refetch = useCallback(() => client.invalidateQueries({ queryKey: ['reconcile'] }), [client]);
+  const period = usePeriod(refetch);
+  const { held, decide } = useDecide(refetch);
+  const actions = useQueueActions(decide);
+  const key = ['reconcile', 'proposals', period.from, period.to, storeId];
   const proposals = useQuery({
     queryKey: key,
-    queryFn: () => dataProvider.reconcileProposals(from, to, storeId),
-    enabled: !!from && !!to,
+    queryFn: () => dataProvider.reconcileProposals(period.from, period.to, storeId),
+    enabled: !!period.from && !!period.to,
   });
-  const refetch = useCallback(() => client.invalidateQueries({ queryKey: ['reconcile'] }), [client]);
-
-  const hold = useCallback(
-    (payments: string[], lines: number[], on: boolean) =>
-      setHeld((h) => {
-        const ps = new Set(h.payments);
-        const ls = new Set(h.lines);
-        for (const u of payments)
-          if (on) ps.add(u);
-          else ps.delete(u);
-        for (const l of lines)
-          if (on) ls.add(l);
-          else ls.delete(l);
-        return { payments: ps, lines: ls };
-      }),
-    [],
-  );
-
-  /**
-   * A decision leaves its queue at once (the counts drop with it) and waits behind 復原, as a
-   * change in 匯款記錄 does: nothing is sent until the notice goes, so a wrong click, even
-   * 確認入帳 for a whole queue, is taken back with one tap. Sent, the queues are read again.
-   */
-  // the same functions from one drawing to the next: a card nothing happened to is not drawn again
-  const decide = useCallback(
-    (payments: string[], lines: number[], message: string, send: () => Promise<unknown>) => {
-      hold(payments, lines, true);
-      const end = beginUndoable();
-      addUndoable(async ({ isUndo }) => {
-        if (isUndo) {
-          end();
-          hold(payments, lines, false);
-          return;
-        }
-        try {
-          await send();
-        } catch (e) {
-          notify(e instanceof Error && e.message ? e.message : R.confirmFailed, { type: 'error' });
-        } finally {
-          end();
-          await refetch();
-          hold(payments, lines, false);
-        }
-      });
-      notify(message, { type: 'info', undoable: true, autoHideDuration: UNDO_MS });
-    },
-    [addUndoable, hold, notify, refetch],
-  );
-  const onConfirm = useCallback(
-    (pairs: Array<{ payment: string; line: number }>) =>
-      decide(
-        pairs.map((p) => p.payment),
-        pairs.map((p) => p.line),
-        R.confirmed(pairs.length),
-        () => dataProvider.confirmPairs(pairs),
-      ),
-    [decide],
-  );
-  const onUnpaid = useCallback(
-    (payments: string[]) => decide(payments, [], R.marked(payments.length), () => dataProvider.markUnpaid(payments)),
-    [decide],
-  );
-  // a credit nobody reported: made a payment, or linked to a report found by hand, behind the same 復原
-  const [acting, setActing] = useState<{ line: BankLine; action: 'create' | 'link' } | null>(null);
-  const onAct = useCallback((line: BankLine, action: 'create' | 'link') => setActing({ line, action }), []);
-  const onCreate = useCallback(
-    (v: NewFromLine) => {
-      setActing(null);
-      decide([], [v.line], R.createdFromLine, () => dataProvider.createFromLine(v));
-    },
-    [decide],
-  );
-  const onLink = useCallback(
-    (line: number, payment: string) => {
-      setActing(null);
-      decide([payment], [line], R.linked, () => dataProvider.confirmPairs([{ payment, line }]));
-    },
-    [decide],
-  );
   const data = useMemo(() => proposals.data && withoutHeld(proposals.data, held), [proposals.data, held]);
-  // The API pages each queue (200 items); the badges count them all.
-  const total = data?.page?.total;
 
   return (
     <Box sx={{ py: { xs: 1, sm: 2 }, px: { xs: 0.5, sm: 1 }, maxWidth: 1200 }} data-testid="reconcile">
@@ -168,39 +73,10 @@ function ReconcileView({ me }: { me: Me }) {
       </Typography>
       {canImport && (
         <Paper variant="outlined" sx={{ p: 1.5, mb: 2 }}>
-          <StatementUpload
-            storeId={storeId}
-            choices={choices}
-            onImported={(s) => {
-              // the period of every statement imported on this visit, as the CLI takes several files
-              const all = [...imported, s];
-              setImported(all);
-              const period = statementPeriod(all);
-              if (period) {
-                setFrom(period.from);
-                setTo(period.to);
-              }
-              void refetch();
-            }}
-          />
+          <StatementUpload storeId={storeId} choices={choices} onImported={period.onImported} />
         </Paper>
       )}
-      <Stack direction="row" useFlexGap spacing={1} sx={{ mb: 2, alignItems: 'center', flexWrap: 'wrap' }}>
-        <DateRangeFields
-          from={from}
-          to={to}
-          labels={{ from: R.from, to: R.to }}
-          onChange={(range) => {
-            setFrom(range.from);
-            setTo(range.to);
-          }}
-          testids={{ from: 'reconcile-from', to: 'reconcile-to' }}
-          sx={{ width: 160 }}
-        />
-        <Button startIcon={<RefreshIcon />} onClick={() => refetch()} disabled={proposals.isFetching}>
-          {R.reload}
-        </Button>
-      </Stack>
+      <PeriodBar period={period} reload={refetch} busy={proposals.isFetching} />
       {proposals.isFetching && <LinearProgress sx={{ mb: 1 }} aria-label={R.loading} />}
       {proposals.isError && (
         <Alert severity="error" sx={{ mb: 2 }}>
@@ -212,89 +88,8 @@ function ReconcileView({ me }: { me: Me }) {
           {EMPTY_REASON_TEXT[data.empty]}
         </Alert>
       )}
-      {data && (
-        <Stack spacing={3}>
-          <Section
-            title={R.autoTitle}
-            hint={R.autoHint}
-            shown={data.auto.length}
-            total={total?.auto}
-            testid="queue-auto"
-          >
-            {canDecide ? (
-              <AutoQueue key={JSON.stringify(key)} items={data.auto} onConfirm={onConfirm} />
-            ) : (
-              <ReadOnly n={data.auto.length} />
-            )}
-          </Section>
-          <Section
-            title={R.reviewTitle}
-            hint={R.reviewHint}
-            shown={data.review.length}
-            total={total?.review}
-            testid="queue-review"
-          >
-            {canDecide ? (
-              <ReviewQueue items={data.review} onConfirm={onConfirm} onUnpaid={onUnpaid} />
-            ) : (
-              <ReadOnly n={data.review.length} />
-            )}
-          </Section>
-          <Section
-            title={R.unpaidTitle}
-            hint={R.unpaidSectionHint}
-            shown={data.unpaid.length}
-            total={total?.unpaid}
-            testid="queue-unpaid"
-          >
-            {canDecide ? (
-              <UnpaidQueue items={data.unpaid} onConfirm={onConfirm} onUnpaid={onUnpaid} />
-            ) : (
-              <ReadOnly n={data.unpaid.length} />
-            )}
-          </Section>
-          <Section
-            title={R.groupsTitle}
-            hint={R.groupsHint}
-            shown={data.suggestions.length}
-            total={total?.suggestions}
-            testid="queue-groups"
-          >
-            <GroupQueue items={data.suggestions} />
-          </Section>
-          <Section
-            title={R.unreportedTitle}
-            hint={R.unreportedHint}
-            shown={data.unreported.length + data.reviewLines.length}
-            total={total && total.unreported + total.reviewLines}
-            testid="queue-unreported"
-          >
-            <UnreportedQueue
-              items={data.unreported}
-              open={data.reviewLines}
-              onConfirm={canDecide ? onConfirm : null}
-              onAct={canDecide ? onAct : null}
-              mayCreate={(line) => mayMakePaymentOf(me, line)}
-            />
-          </Section>
-        </Stack>
-      )}
-      {acting?.action === 'create' && (
-        <CreateFromLineDialog
-          line={acting.line}
-          me={me}
-          storeId={storeId}
-          onClose={() => setActing(null)}
-          onCreate={onCreate}
-        />
-      )}
-      {acting?.action === 'link' && (
-        <LinkReportDialog
-          line={acting.line}
-          onClose={() => setActing(null)}
-          onLink={(payment) => onLink(acting.line.id, payment)}
-        />
-      )}
+      {data && <Queues data={data} me={me} actions={canDecide ? actions : null} autoKey={JSON.stringify(key)} />}
+      <ActingDialog me={me} storeId={storeId} actions={actions} />
       {canAccess(me, 'reconcile', 'payers') && (
         <Paper variant="outlined" sx={{ p: 1.5, mt: 3 }}>
           <PayersSection storeId={storeId} canForget={canDecide} />
@@ -304,54 +99,77 @@ function ReconcileView({ me }: { me: Me }) {
   );
 }
 
-function ReadOnly({ n }: { n: number }) {
-  return <Typography color="text.secondary">{n ? `${n}` : R.empty}</Typography>;
+/** The store the page works on: a branch user's own; else the top bar's choice; a one-store scope is that store without asking. */
+function usePageStore(me: Me) {
+  const [selected] = useSelectedStore();
+  const scope = storeScope(me);
+  const only = !scope.all && scope.ids.length === 1 ? scope.ids[0] : null;
+  const storeId = !canSwitchStores(me) ? me.store_id : (selected ?? only);
+  const { stores } = useStores();
+  // several stores in scope and none chosen: the upload asks which (the server refuses without one)
+  const choices = storeId === null && !scope.all ? storesInScope(me, stores) : null;
+  return { storeId, choices };
 }
 
-/** `shown`: the items on this page; `total`: how many the queue has in all (the API pages them). */
-function Section({
-  title,
-  hint,
-  shown,
-  total,
-  testid,
-  children,
-}: {
-  title: string;
-  hint: string;
-  shown: number;
-  total?: number;
-  testid: string;
-  children: ReactNode;
-}) {
-  const count = total ?? shown;
+/** The period the queues are read for: the default one, then that of every statement imported on this visit (as the CLI takes several files). */
+function usePeriod(refetch: () => Promise<void>) {
+  const initial = defaultDateRange();
+  const [from, setFrom] = useState(initial.from);
+  const [to, setTo] = useState(initial.to);
+  const [imported, setImported] = useState<ImportedStatement[]>([]);
+  const setRange = (range: DateRange) => {
+    setFrom(range.from);
+    setTo(range.to);
+  };
+  const onImported = (s: ImportedStatement) => {
+    const all = [...imported, s];
+    setImported(all);
+    const period = statementPeriod(all);
+    if (period) setRange(period);
+    void refetch();
+  };
+  return { from, to, setRange, onImported };
+}
+
+function PeriodBar(props: { period: ReturnType<typeof usePeriod>; reload: () => Promise<void>; busy: boolean }) {
+  const { period, reload, busy } = props;
   return (
-    <Box component="section" data-testid={testid}>
-      {/* the count after the title, not over it: a month's 1 404 covered the title's last word */}
-      <Badge
-        badgeContent={count}
-        color="primary"
-        max={99999}
-        showZero
-        sx={{
-          alignItems: 'center',
-          gap: 1,
-          '& .MuiBadge-badge': { position: 'static', transform: 'none', transformOrigin: 'unset' },
-        }}
-      >
-        <Typography variant="h6" component="h2">
-          {title}
-        </Typography>
-      </Badge>
-      <Typography variant="body2" color="text.secondary" sx={{ mb: 1 }}>
-        {hint}
-      </Typography>
-      {count > shown && (
-        <Alert severity="info" sx={{ mb: 1 }} data-testid={`${testid}-more`}>
-          {R.moreThanShown(shown, count)}
-        </Alert>
-      )}
-      {children}
-    </Box>
+    <Stack direction="row" useFlexGap spacing={1} sx={{ mb: 2, alignItems: 'center', flexWrap: 'wrap' }}>
+      <DateRangeFields
+        from={period.from}
+        to={period.to}
+        labels={{ from: R.from, to: R.to }}
+        onChange={period.setRange}
+        testids={{ from: 'reconcile-from', to: 'reconcile-to' }}
+        sx={{ width: 160 }}
+      />
+      <Button startIcon={<RefreshIcon />} onClick={() => reload()} disabled={busy}>
+        {R.reload}
+      </Button>
+    </Stack>
   );
+}
+
+/** The dialog a credit nobody reported opens: 建立匯款記錄 from it, or link it to a report. */
+function ActingDialog({ me, storeId, actions }: { me: Me; storeId: number | null; actions: QueueActions }) {
+  const { acting, setActing, onCreate, onLink } = actions;
+  if (acting?.action === 'create')
+    return (
+      <CreateFromLineDialog
+        line={acting.line}
+        me={me}
+        storeId={storeId}
+        onClose={() => setActing(null)}
+        onCreate={onCreate}
+      />
+    );
+  if (acting?.action === 'link')
+    return (
+      <LinkReportDialog
+        line={acting.line}
+        onClose={() => setActing(null)}
+        onLink={(payment) => onLink(acting.line.id, payment)}
+      />
+    );
+  return null;
 }

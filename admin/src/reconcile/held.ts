@@ -51,3 +51,16 @@ export function withoutHeld(data: Proposals, held: Held): Proposals {
   }
   return out;
 }
+
+/** `held` with these reports and credits put on hold (`on`) or let go. */
+export function holding(held: Held, payments: string[], lines: number[], on: boolean): Held {
+  const ps = new Set(held.payments);
+  const ls = new Set(held.lines);
+  for (const u of payments)
+    if (on) ps.add(u);
+    else ps.delete(u);
+  for (const l of lines)
+    if (on) ls.add(l);
+    else ls.delete(l);
+  return { payments: ps, lines: ls };
+}

@@ -14,12 +14,12 @@ import { FormDialog } from '../common/FormDialog';
 import type { StoreRecord } from '../common/useStores';
 import { USERS_UI } from '../messages';
 import { AccessibleStoresPicker, HomeStorePicker, PermissionPicker, RolePicker } from './UserPickers';
-import { useUserForm } from './useUserForm';
+import { useUserForm, type UserForm } from './useUserForm';
 
 export function UserFormDialog(props: { me: Me; stores: StoreRecord[]; user: User | null; onClose: () => void }) {
   const { me, stores, user, onClose } = props;
   const f = useUserForm(me, user, onClose);
-  const { form, errors, save, activeDenial, set, onSubmit } = f;
+  const { form, errors, save, set, onSubmit } = f;
 
   return (
     <FormDialog
@@ -47,57 +47,71 @@ export function UserFormDialog(props: { me: Me; stores: StoreRecord[]; user: Use
         fullWidth
         autoFocus={!user}
       />
-      <Box sx={{ display: 'grid', gridTemplateColumns: { xs: '1fr', sm: '1fr 1fr' }, gap: 2 }}>
-        <TextField
-          label={user ? USERS_UI.newPasswordOptional : USERS_UI.password}
-          name="password"
-          type="password"
-          autoComplete="new-password"
-          value={form.password}
-          onChange={(e) => set('password', e.target.value)}
-          error={Boolean(errors.password)}
-          helperText={errors.password ?? (user ? USERS_UI.passwordKeepHint : ' ')}
-          required={!user}
-          fullWidth
-        />
-        <TextField
-          label={USERS_UI.confirmPassword}
-          name="confirmPassword"
-          type="password"
-          autoComplete="new-password"
-          value={form.confirmPassword}
-          onChange={(e) => set('confirmPassword', e.target.value)}
-          error={Boolean(errors.confirmPassword)}
-          helperText={errors.confirmPassword ?? ' '}
-          required={!user}
-          fullWidth
-        />
-      </Box>
+      <PasswordFields f={f} editing={Boolean(user)} />
       <RolePicker f={f} me={me} user={user} />
       <PermissionPicker f={f} />
       <HomeStorePicker f={f} stores={stores} />
       <AccessibleStoresPicker f={f} stores={stores} />
 
-      {user && (
-        <FormControl error={Boolean(errors.is_active)}>
-          <FormControlLabel
-            control={
-              <Switch
-                name="is_active"
-                checked={form.is_active}
-                onChange={(e) => set('is_active', e.target.checked)}
-                disabled={Boolean(activeDenial)}
-              />
-            }
-            label={USERS_UI.isActive}
-          />
-          {(errors.is_active || activeDenial) && (
-            <FormHelperText sx={{ mx: 0 }} data-testid="is-active-reason">
-              {errors.is_active ?? activeDenial}
-            </FormHelperText>
-          )}
-        </FormControl>
-      )}
+      {user && <ActiveSwitch f={f} />}
     </FormDialog>
+  );
+}
+
+/** The new password and its confirmation, side by side from a tablet up; blank on edit keeps the old one. */
+function PasswordFields({ f, editing }: { f: UserForm; editing: boolean }) {
+  const { form, errors, set } = f;
+  return (
+    <Box sx={{ display: 'grid', gridTemplateColumns: { xs: '1fr', sm: '1fr 1fr' }, gap: 2 }}>
+      <TextField
+        label={editing ? USERS_UI.newPasswordOptional : USERS_UI.password}
+        name="password"
+        type="password"
+        autoComplete="new-password"
+        value={form.password}
+        onChange={(e) => set('password', e.target.value)}
+        error={Boolean(errors.password)}
+        helperText={errors.password ?? (editing ? USERS_UI.passwordKeepHint : ' ')}
+        required={!editing}
+        fullWidth
+      />
+      <TextField
+        label={USERS_UI.confirmPassword}
+        name="confirmPassword"
+        type="password"
+        autoComplete="new-password"
+        value={form.confirmPassword}
+        onChange={(e) => set('confirmPassword', e.target.value)}
+        error={Boolean(errors.confirmPassword)}
+        helperText={errors.confirmPassword ?? ' '}
+        required={!editing}
+        fullWidth
+      />
+    </Box>
+  );
+}
+
+/** is_active, on edit only: locked, with the reason, where core's rule denies the toggle. */
+function ActiveSwitch({ f }: { f: UserForm }) {
+  const { form, errors, activeDenial, set } = f;
+  return (
+    <FormControl error={Boolean(errors.is_active)}>
+      <FormControlLabel
+        control={
+          <Switch
+            name="is_active"
+            checked={form.is_active}
+            onChange={(e) => set('is_active', e.target.checked)}
+            disabled={Boolean(activeDenial)}
+          />
+        }
+        label={USERS_UI.isActive}
+      />
+      {(errors.is_active || activeDenial) && (
+        <FormHelperText sx={{ mx: 0 }} data-testid="is-active-reason">
+          {errors.is_active ?? activeDenial}
+        </FormHelperText>
+      )}
+    </FormControl>
   );
 }

@@ -63,21 +63,7 @@ interface Column {
 
 function columns(me: Me, byId: (id: number) => StoreRecord | undefined, handlers: UserActionHandlers): Column[] {
   return [
-    {
-      key: 'username',
-      label: USERS_UI.username,
-      minWidth: 120,
-      render: (u) => (
-        <Typography variant="body2" component="span" sx={{ fontWeight: 600 }}>
-          {u.username}
-          {u.id === me.id && (
-            <Typography component="span" variant="body2" color="text.secondary">
-              {USERS_UI.self}
-            </Typography>
-          )}
-        </Typography>
-      ),
-    },
+    { key: 'username', label: USERS_UI.username, minWidth: 120, render: (u) => <UsernameCell user={u} me={me} /> },
     {
       key: 'role',
       label: USERS_UI.role,
@@ -96,53 +82,14 @@ function columns(me: Me, byId: (id: number) => StoreRecord | undefined, handlers
       minWidth: 140,
       render: (u) => <Typography variant="body2">{permissionLabels(effectivePermissions(u))}</Typography>,
     },
-    {
-      key: 'stores',
-      label: USERS_UI.storeInfo,
-      minWidth: 130,
-      render: (u) => (
-        <>
-          {/* a line may break between stores, never inside a store's name (code) */}
-          <Typography variant="body2">
-            {storeAccessLabel(u, byId)
-              .split('、')
-              .map((part, i) => (
-                <Box component="span" key={i} sx={{ whiteSpace: 'nowrap' }}>
-                  {i > 0 && '、'}
-                  {part}
-                </Box>
-              ))}
-          </Typography>
-          <Typography variant="caption" color="text.secondary" sx={{ whiteSpace: 'nowrap' }}>
-            {USERS_UI.homeStore}：{u.store_id === null ? USERS_UI.headquarters : storeLabel(byId(u.store_id))}
-          </Typography>
-        </>
-      ),
-    },
+    { key: 'stores', label: USERS_UI.storeInfo, minWidth: 130, render: (u) => <StoresCell user={u} byId={byId} /> },
     {
       key: 'status',
       label: USERS_UI.status,
       render: (u) => <Chip size="small" label={activeLabel(u.is_active)} color={u.is_active ? 'success' : 'default'} />,
     },
-    {
-      key: 'created_at',
-      label: USERS_UI.createdAt,
-      minWidth: 130, // room for 2026/11/24 01:51 on one line
-      render: (u) => {
-        // date and time may go on two lines in a narrow column, never break inside either
-        const [date, time] = formatTaipei(Date.parse(u.created_at)).split(' ');
-        return (
-          <Typography variant="body2">
-            <Box component="span" sx={{ whiteSpace: 'nowrap' }}>
-              {date}
-            </Box>{' '}
-            <Box component="span" sx={{ whiteSpace: 'nowrap' }}>
-              {time}
-            </Box>
-          </Typography>
-        );
-      },
-    },
+    // room for 2026/11/24 01:51 on one line
+    { key: 'created_at', label: USERS_UI.createdAt, minWidth: 130, render: (u) => <CreatedCell user={u} /> },
     {
       key: 'actions',
       label: USERS_UI.actions,
@@ -150,6 +97,56 @@ function columns(me: Me, byId: (id: number) => StoreRecord | undefined, handlers
       render: (u) => <UserActions user={u} me={me} handlers={handlers} />,
     },
   ];
+}
+
+function UsernameCell({ user, me }: { user: User; me: Me }) {
+  return (
+    <Typography variant="body2" component="span" sx={{ fontWeight: 600 }}>
+      {user.username}
+      {user.id === me.id && (
+        <Typography component="span" variant="body2" color="text.secondary">
+          {USERS_UI.self}
+        </Typography>
+      )}
+    </Typography>
+  );
+}
+
+/** The stores a member reaches, then the home store. */
+function StoresCell({ user, byId }: { user: User; byId: (id: number) => StoreRecord | undefined }) {
+  return (
+    <>
+      {/* a line may break between stores, never inside a store's name (code) */}
+      <Typography variant="body2">
+        {storeAccessLabel(user, byId)
+          .split('、')
+          .map((part, i) => (
+            <Box component="span" key={i} sx={{ whiteSpace: 'nowrap' }}>
+              {i > 0 && '、'}
+              {part}
+            </Box>
+          ))}
+      </Typography>
+      <Typography variant="caption" color="text.secondary" sx={{ whiteSpace: 'nowrap' }}>
+        {USERS_UI.homeStore}：{user.store_id === null ? USERS_UI.headquarters : storeLabel(byId(user.store_id))}
+      </Typography>
+    </>
+  );
+}
+
+function CreatedCell({ user }: { user: User }) {
+  // date and time may go on two lines in a narrow column, never break inside either
+  const [date, time] = formatTaipei(Date.parse(user.created_at)).split(' ');
+  return (
+    <Typography variant="body2">
+      <Box component="span" sx={{ whiteSpace: 'nowrap' }}>
+        {date}
+      </Box>{' '}
+      <Box component="span" sx={{ whiteSpace: 'nowrap' }}>
+        {time}
+      </Box>
+    </Typography>
+  );
 }
 
 function UserTable({ users, cols }: { users: User[]; cols: Column[] }) {
@@ -243,75 +240,22 @@ function UserListView() {
     onDelete: (user) => setDeleting(user),
   };
 
-  const users = data ?? [];
-  let body: ReactNode;
-  if (isPending || !me) {
-    body = (
-      <Box
-        sx={{ display: 'flex', alignItems: 'center', justifyContent: 'center', gap: 1.5, py: 6 }}
-        data-testid="users-loading"
-      >
-        <CircularProgress size={24} />
-        <Typography color="text.secondary">{USERS_UI.loading}</Typography>
-      </Box>
-    );
-  } else if (error) {
-    body = (
-      <Alert severity="error" sx={{ m: 2 }}>
-        {serverMessage(error) ?? USERS_UI.loadFailed}
-      </Alert>
-    );
-  } else if (users.length === 0) {
-    body = (
-      <Typography color="text.secondary" sx={{ py: 6, textAlign: 'center' }} data-testid="users-empty">
-        {UI.noMembers}
-      </Typography>
-    );
-  } else {
-    const cols = columns(me, byId, handlers);
-    body = narrow ? <UserCards users={users} cols={cols} /> : <UserTable users={users} cols={cols} />;
-  }
-
   return (
     <Box sx={{ mt: { xs: 1, sm: 2 }, mb: 2 }}>
       <Title title={USERS_UI.title} />
       <Paper variant="outlined">
-        <Box
-          sx={{
-            display: 'flex',
-            alignItems: 'center',
-            justifyContent: 'space-between',
-            gap: 1,
-            flexWrap: 'wrap',
-            px: 2,
-            py: 1.5,
-          }}
-        >
-          <Typography variant="h6" component="h1">
-            {USERS_UI.title}
-          </Typography>
-          {me && can(me, 'manage_users') && (
-            <Button variant="contained" startIcon={<PersonAddIcon />} onClick={() => setFormFor({ mode: 'create' })}>
-              {USERS_UI.add}
-            </Button>
-          )}
-        </Box>
+        <UsersHeader onAdd={me && can(me, 'manage_users') ? () => setFormFor({ mode: 'create' }) : null} />
         <Divider />
-        {body}
-        {(total ?? 0) > PER_PAGE_OPTIONS[0] && (
-          <TablePagination
-            component="div"
-            count={total ?? 0}
-            page={page - 1}
-            onPageChange={(_e, p) => setPage(p + 1)}
-            rowsPerPage={perPage}
-            rowsPerPageOptions={PER_PAGE_OPTIONS}
-            onRowsPerPageChange={(e) => {
-              setPerPage(Number(e.target.value));
-              setPage(1);
-            }}
-          />
-        )}
+        <UsersBody
+          me={me}
+          users={data ?? []}
+          pending={isPending}
+          error={error}
+          narrow={narrow}
+          byId={byId}
+          handlers={handlers}
+        />
+        <UsersPager total={total ?? 0} page={page} perPage={perPage} setPage={setPage} setPerPage={setPerPage} />
       </Paper>
       {me && formFor && (
         <UserFormDialog
@@ -325,5 +269,99 @@ function UserListView() {
       {password.dialog}
       {deleting && <DeleteUserDialog user={deleting} onClose={() => setDeleting(null)} />}
     </Box>
+  );
+}
+
+/** Loading, the failure, 暫無會員記錄, or the members: a table, or cards on a phone. */
+function UsersBody(props: {
+  me: Me | undefined;
+  users: User[];
+  pending: boolean;
+  error: unknown;
+  narrow: boolean;
+  byId: (id: number) => StoreRecord | undefined;
+  handlers: UserActionHandlers;
+}) {
+  const { me, users, pending, error, narrow, byId, handlers } = props;
+  if (pending || !me) return <UsersLoading />;
+  if (error) {
+    return (
+      <Alert severity="error" sx={{ m: 2 }}>
+        {serverMessage(error) ?? USERS_UI.loadFailed}
+      </Alert>
+    );
+  }
+  if (users.length === 0) {
+    return (
+      <Typography color="text.secondary" sx={{ py: 6, textAlign: 'center' }} data-testid="users-empty">
+        {UI.noMembers}
+      </Typography>
+    );
+  }
+  const cols = columns(me, byId, handlers);
+  return narrow ? <UserCards users={users} cols={cols} /> : <UserTable users={users} cols={cols} />;
+}
+
+function UsersLoading() {
+  return (
+    <Box
+      sx={{ display: 'flex', alignItems: 'center', justifyContent: 'center', gap: 1.5, py: 6 }}
+      data-testid="users-loading"
+    >
+      <CircularProgress size={24} />
+      <Typography color="text.secondary">{USERS_UI.loading}</Typography>
+    </Box>
+  );
+}
+
+/** The title, and 新增會員 for those who may add (`onAdd` null: not shown). */
+function UsersHeader({ onAdd }: { onAdd: (() => void) | null }) {
+  return (
+    <Box
+      sx={{
+        display: 'flex',
+        alignItems: 'center',
+        justifyContent: 'space-between',
+        gap: 1,
+        flexWrap: 'wrap',
+        px: 2,
+        py: 1.5,
+      }}
+    >
+      <Typography variant="h6" component="h1">
+        {USERS_UI.title}
+      </Typography>
+      {onAdd && (
+        <Button variant="contained" startIcon={<PersonAddIcon />} onClick={onAdd}>
+          {USERS_UI.add}
+        </Button>
+      )}
+    </Box>
+  );
+}
+
+/** Pages only when there are more members than the smallest page holds. */
+function UsersPager(props: {
+  total: number;
+  page: number;
+  perPage: number;
+  setPage: (page: number) => void;
+  setPerPage: (perPage: number) => void;
+}) {
+  const { total, page, perPage, setPage, setPerPage } = props;
+  if (total <= PER_PAGE_OPTIONS[0]) return null;
+  return (
+    <TablePagination
+      component="div"
+      count={total}
+      page={page - 1}
+      onPageChange={(_e, p) => setPage(p + 1)}
+      rowsPerPage={perPage}
+      rowsPerPageOptions={PER_PAGE_OPTIONS}
+      onRowsPerPageChange={(e) => {
+        setPerPage(Number(e.target.value));
+        setPage(1);
+      }}
+    />
   );
 }

@@ -58,11 +58,7 @@ function initialState(user: User | null, me?: Me): FormState {
 
 export function useUserForm(me: Me, user: User | null, onClose: () => void) {
   const mode = user ? 'edit' : 'create';
-  const self = user?.id === me.id;
-  const [create] = useCreate();
-  const [update] = useUpdate();
-  const notify = useNotify();
-  const refresh = useRefresh();
+  const persist = usePersistUser(me, user, onClose);
 
   const [form, setForm] = useState<FormState>(() => initialState(user, me));
   const save = useServerAction(UI.userSaveFailed);
@@ -90,56 +86,12 @@ export function useUserForm(me: Me, user: User | null, onClose: () => void) {
     save.clearError('role');
   }
 
-  function togglePermission(p: Permission, on: boolean) {
-    set(
-      'permissions',
-      on
-        ? PERMISSION_KEYS.filter((k) => k === p || form.permissions.includes(k))
-        : form.permissions.filter((k) => k !== p),
-    );
-  }
-
-  function toggleStore(id: number, on: boolean) {
-    set(
-      'accessible_stores',
-      on
-        ? [...new Set([...form.accessible_stores, id])].sort((a, b) => a - b)
-        : form.accessible_stores.filter((s) => s !== id),
-    );
-  }
+  const togglePermission = (p: Permission, on: boolean) => set('permissions', withPermission(form.permissions, p, on));
+  const toggleStore = (id: number, on: boolean) => set('accessible_stores', withStore(form.accessible_stores, id, on));
 
   function onSubmit(e: FormEvent) {
     e.preventDefault();
-    const raw = {
-      ...(user ?? {}),
-      ...form,
-      username: user ? user.username : form.username,
-      // The admin role sends every permission key (spec section 7).
-      permissions:
-        form.role === '' ? form.permissions : effectivePermissions({ role: form.role, permissions: form.permissions }),
-    };
-    void save.submit(validateUser(raw, mode), async (v) => {
-      const data: Record<string, unknown> = {
-        role: v.role,
-        permissions: v.permissions,
-        store_id: v.store_id,
-        accessible_stores: v.accessible_stores,
-      };
-      if (v.password) data.password = v.password;
-      if (!user) {
-        await create('users', { data: { username: v.username, ...data } }, { returnPromise: true });
-        notify(USERS_UI.created, { type: 'success', messageArgs: { _: USERS_UI.created } });
-      } else {
-        // is_active is sent only when not editing oneself (spec section 7).
-        if (!self) data.is_active = v.is_active;
-        await update('users', { id: user.id, data, previousData: user }, { returnPromise: true });
-        notify(USERS_UI.updated, { type: 'success', messageArgs: { _: USERS_UI.updated } });
-        // Saving one's own edit reloads the profile (spec section 6).
-        if (self) await reloadMe().catch(() => undefined);
-      }
-      refresh();
-      onClose();
-    });
+    void save.submit(validateUser(draftOf(form, user), mode), persist);
   }
 
   return {
@@ -157,6 +109,61 @@ export function useUserForm(me: Me, user: User | null, onClose: () => void) {
     togglePermission,
     toggleStore,
     onSubmit,
+  };
+}
+
+/** The permissions with `p` added (in PERMISSION_KEYS' order) or taken away. */
+function withPermission(held: Permission[], p: Permission, on: boolean): Permission[] {
+  return on ? PERMISSION_KEYS.filter((k) => k === p || held.includes(k)) : held.filter((k) => k !== p);
+}
+
+/** The accessible stores with `id` added (sorted, once) or taken away. */
+function withStore(ids: number[], id: number, on: boolean): number[] {
+  return on ? [...new Set([...ids, id])].sort((a, b) => a - b) : ids.filter((s) => s !== id);
+}
+
+/** What validateUser checks: the record merged with the form; the admin role sends every permission key (spec section 7). */
+function draftOf(form: FormState, user: User | null) {
+  return {
+    ...(user ?? {}),
+    ...form,
+    username: user ? user.username : form.username,
+    permissions:
+      form.role === '' ? form.permissions : effectivePermissions({ role: form.role, permissions: form.permissions }),
+  };
+}
+
+type CheckedUser = Extract<ReturnType<typeof validateUser>, { ok: true }>['value'];
+
+/** Creates or updates the account once core accepted the form, then says so and closes. */
+function usePersistUser(me: Me, user: User | null, onClose: () => void) {
+  const self = user?.id === me.id;
+  const [create] = useCreate();
+  const [update] = useUpdate();
+  const notify = useNotify();
+  const refresh = useRefresh();
+
+  return async (v: CheckedUser) => {
+    const data: Record<string, unknown> = {
+      role: v.role,
+      permissions: v.permissions,
+      store_id: v.store_id,
+      accessible_stores: v.accessible_stores,
+    };
+    if (v.password) data.password = v.password;
+    if (!user) {
+      await create('users', { data: { username: v.username, ...data } }, { returnPromise: true });
+      notify(USERS_UI.created, { type: 'success', messageArgs: { _: USERS_UI.created } });
+    } else {
+      // is_active is sent only when not editing oneself (spec section 7).
+      if (!self) data.is_active = v.is_active;
+      await update('users', { id: user.id, data, previousData: user }, { returnPromise: true });
+      notify(USERS_UI.updated, { type: 'success', messageArgs: { _: USERS_UI.updated } });
+      // Saving one's own edit reloads the profile (spec section 6).
+      if (self) await reloadMe().catch(() => undefined);
+    }
+    refresh();
+    onClose();
   };
 }
 
