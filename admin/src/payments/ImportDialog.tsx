@@ -1,18 +1,14 @@
 /**
  * The Excel import wizard (spec section 2 "Modals"): (1) choose a .xlsx or .xls file, shown with
- * its name and size in KB; (2) preview: row count, the first five errors and how many more, each
- * row marked; (3) the result. Parsing runs in the browser with the same core code (core/payments/readSheet.ts) as the
- * CLI (loaded only now, so the spreadsheet library is not in the page until needed). The preview
- * then asks the server to run the import's own checks without writing (duplicates against the
- * database, the caller's scope), so each row shows what will happen to it: 將匯入, 錯誤 with its
- * reasons, 重複 with what it repeats. The server checks every row again on import.
+ * its name and size in KB; (2) preview (ImportPreview); (3) the result. The file is parsed in the
+ * browser with the CLI's core code, loaded only now so the spreadsheet library is not in the page
+ * until needed; the server then checks the rows without writing, and again on import.
  */
 import {
   Alert,
   AlertTitle,
   Box,
   Button,
-  Chip,
   Dialog,
   DialogActions,
   DialogContent,
@@ -20,56 +16,22 @@ import {
   Step,
   StepLabel,
   Stepper,
-  Table,
-  TableBody,
-  TableCell,
-  TableContainer,
-  TableHead,
-  TableRow,
   Typography,
   useMediaQuery,
   type Theme,
 } from '@mui/material';
 import { useRef, useState } from 'react';
 import { useDataProvider } from 'react-admin';
-import { BROWSER_IMPORT_MAX_BYTES, HEADERS, ValidationError, errorText, MSG } from '../../../core/browser';
-import type { ParseResult, PreviewRow, Problem, ImportResult, Me } from '../../../core/browser';
+import { BROWSER_IMPORT_MAX_BYTES, ValidationError } from '../../../core/browser';
+import type { ImportRow, ParseResult, Me } from '../../../core/browser';
 import { IMPORT_UI as T, UI } from '../messages';
 import { useStores } from '../common/useStores';
 import type { RemitDataProvider } from '../providers/dataProvider';
 import { ApiError } from '../http';
+import { importCounts, PreviewStep, type Check } from './ImportPreview';
 
 type Outcome = { ok: true; imported: number; skipped: number } | { ok: false; message: string };
-/** the server's dry run of the rows the file would send, or why it could not be had */
-type Check = { result: ImportResult } | { problem: string } | null;
-
-/** One line per row in error, its problems joined: `第 N 行：a；b` (the row from each problem's details). */
-function errorLines(problems: readonly Problem[]): string[] {
-  const byRow = new Map<number, Problem[]>();
-  for (const p of problems) {
-    const row = p.details.row ?? 0;
-    byRow.set(row, [...(byRow.get(row) ?? []), p]);
-  }
-  return [...byRow].map(([row, ps]) => MSG.rowError(row, ps.map((p) => errorText(p.code, p.details)).join('；')));
-}
-
-/** A preview row's state and reason, with what the server found for rows the file alone cannot judge. */
-function rowVerdict(
-  r: PreviewRow,
-  check: Check,
-): { label: string; color: 'success' | 'error' | 'warning' | 'default'; reason: string } {
-  if (r.state === 'error') return { label: T.stateError, color: 'error', reason: r.reason ?? '' };
-  if (r.state === 'duplicate') return { label: T.stateDuplicate, color: 'warning', reason: r.reason ?? '' };
-  if (r.state === 'skipped') return { label: T.stateSkipped, color: 'default', reason: r.reason ?? '' };
-  const dup = check && 'result' in check ? check.result.duplicate_of.find((d) => d.row === r.row) : undefined;
-  if (dup)
-    return {
-      label: T.stateDuplicate,
-      color: 'warning',
-      reason: 'uuid' in dup ? T.duplicateOfStored(dup.uuid) : MSG.importDuplicateInFile(dup.earlier_row),
-    };
-  return { label: T.stateOk, color: 'success', reason: '' };
-}
+type FileProblem = { message: string; detail?: string };
 
 const STEPS = T.steps;
 const tooBig = (f: File | null) => f !== null && f.size > BROWSER_IMPORT_MAX_BYTES;
@@ -84,21 +46,53 @@ function readFile(file: File): Promise<ArrayBuffer> {
   });
 }
 
-export function ImportDialog({ me, onClose }: { me: Me; onClose: (imported: boolean) => void }) {
+/** Why a file could not be read as payments: too many rows for a browser, or the parser's first error. */
+function parseProblem(err: unknown): FileProblem {
+  const first = err instanceof ValidationError ? err.errors[0] : undefined;
+  if (first?.code === 'import_too_many_rows') return { message: UI.importTooManyForBrowser };
+  return { message: UI.parseFailed, detail: first?.message };
+}
+
+/** The server's errors (the first `max` of them), else its message. */
+function serverProblem(err: unknown, max = Infinity): string | undefined {
+  const body = err instanceof ApiError ? err.body : null;
+  return body?.errors?.length
+    ? body.errors
+        .slice(0, max)
+        .map((e) => e.message)
+        .join('\n')
+    : body?.message;
+}
+
+/** The server's dry run of the rows: duplicates against the database, the caller's scope. */
+function useServerCheck() {
   const dataProvider = useDataProvider<RemitDataProvider>();
-  const phone = useMediaQuery((t: Theme) => t.breakpoints.down('sm'));
-  const { stores } = useStores();
-  const input = useRef<HTMLInputElement>(null);
-  const [step, setStep] = useState(0);
-  const [file, setFile] = useState<File | null>(null);
-  const [parsing, setParsing] = useState(false);
-  const [problem, setProblem] = useState<{ message: string; detail?: string } | null>(null);
-  const [parsed, setParsed] = useState<ParseResult | null>(null);
-  const [importing, setImporting] = useState(false);
-  const [outcome, setOutcome] = useState<Outcome | null>(null);
   const [check, setCheck] = useState<Check>(null);
   const [checking, setChecking] = useState(false);
+  async function checkRows(rows: ImportRow[]) {
+    setChecking(true);
+    try {
+      setCheck({ result: await dataProvider.checkImport(rows) });
+    } catch (err) {
+      setCheck({ problem: serverProblem(err) || T.checkFailed });
+    } finally {
+      setChecking(false);
+    }
+  }
+  return { check, setCheck, checking, checkRows };
+}
 
+/** The chosen file and its parsing in the browser; a file too big is refused before it is read. */
+function useFileParse(me: Me, onParsed: (result: ParseResult) => void) {
+  const { stores } = useStores();
+  const [file, setFile] = useState<File | null>(null);
+  const [parsing, setParsing] = useState(false);
+  const [problem, setProblem] = useState<FileProblem | null>(null);
+  const choose = (chosen: File | null) => {
+    setFile(chosen);
+    // said before anything is read: a file this big would freeze the page
+    setProblem(tooBig(chosen) ? bigFileProblem : null);
+  };
   async function parse() {
     if (!file || parsing || tooBig(file)) return;
     setParsing(true);
@@ -113,75 +107,55 @@ export function ImportDialog({ me, onClose }: { me: Me; onClose: (imported: bool
     }
     try {
       const { parsePaymentsWorkbook } = await import('../../../core/browserSpreadsheets');
-      const result = parsePaymentsWorkbook(bytes, { stores, userStoreId: me.store_id });
-      setParsed(result);
-      setCheck(null);
-      setStep(1);
-      if (result.rows.length) void checkRows(result);
+      onParsed(parsePaymentsWorkbook(bytes, { stores, userStoreId: me.store_id }));
     } catch (err) {
-      const first = err instanceof ValidationError ? err.errors[0] : undefined;
-      if (first?.code === 'import_too_many_rows') setProblem({ message: UI.importTooManyForBrowser });
-      else setProblem({ message: UI.parseFailed, detail: first?.message });
+      setProblem(parseProblem(err));
     } finally {
       setParsing(false);
     }
   }
+  return { file, choose, parsing, problem, parse };
+}
 
-  async function checkRows(result: ParseResult) {
-    setChecking(true);
-    try {
-      setCheck({ result: await dataProvider.checkImport(result.rows) });
-    } catch (err) {
-      const body = err instanceof ApiError ? err.body : null;
-      setCheck({
-        problem: (body?.errors?.length ? body.errors.map((e) => e.message).join('\n') : body?.message) || T.checkFailed,
-      });
-    } finally {
-      setChecking(false);
-    }
-  }
-
+/** The wizard's steps: a file parsed goes to the preview (and the server's check), an import to the result. */
+function useImportWizard(me: Me) {
+  const dataProvider = useDataProvider<RemitDataProvider>();
+  const [step, setStep] = useState(0);
+  const [parsed, setParsed] = useState<ParseResult | null>(null);
+  const [importing, setImporting] = useState(false);
+  const [outcome, setOutcome] = useState<Outcome | null>(null);
+  const server = useServerCheck();
+  const fileParse = useFileParse(me, (result) => {
+    setParsed(result);
+    server.setCheck(null);
+    setStep(1);
+    if (result.rows.length) void server.checkRows(result.rows);
+  });
   async function confirmImport() {
     if (!parsed || importing) return;
     setImporting(true);
     try {
       const result = await dataProvider.importPayments(parsed.rows);
       // rows the file repeated itself were never sent: they count as skipped duplicates too
-      setOutcome({ ok: true, imported: result.imported, skipped: result.skipped + inFileDuplicates });
+      const inFile = importCounts(parsed, server.check).inFileDuplicates;
+      setOutcome({ ok: true, imported: result.imported, skipped: result.skipped + inFile });
     } catch (err) {
-      const body = err instanceof ApiError ? err.body : null;
-      const message = body?.errors?.length
-        ? body.errors
-            .slice(0, 5)
-            .map((e) => e.message)
-            .join('\n')
-        : body?.message;
-      setOutcome({ ok: false, message: message || UI.importFailed });
+      setOutcome({ ok: false, message: serverProblem(err, 5) || UI.importFailed });
     } finally {
       setImporting(false);
       setStep(2);
     }
   }
+  return { step, parsed, importing, outcome, ...server, ...fileParse, confirmImport };
+}
 
-  const problems = parsed?.problems ?? [];
-  const inFileDuplicates = parsed?.skipped.filter((x) => x.duplicateOf !== undefined).length ?? 0;
-  // every row is exactly one of: sent, in error, skipped (no business date or a repeat within the file)
-  const errorRows = parsed ? parsed.totalRows - parsed.rows.length - parsed.skipped.length : 0;
-  const checked = check && 'result' in check ? check.result : null;
-  const willImport = checked ? checked.imported : (parsed?.rows.length ?? 0);
-  const duplicates = inFileDuplicates + (checked?.skipped ?? 0);
-  const lines = errorLines(problems);
-  const canImport = parsed !== null && errorRows === 0 && checked !== null && checked.imported > 0;
-
+export function ImportDialog({ me, onClose }: { me: Me; onClose: (imported: boolean) => void }) {
+  const phone = useMediaQuery((t: Theme) => t.breakpoints.down('sm'));
+  const w = useImportWizard(me);
+  const { step, parsed, outcome } = w;
+  const close = () => onClose(Boolean(outcome?.ok));
   return (
-    <Dialog
-      open
-      onClose={() => onClose(Boolean(outcome?.ok))}
-      maxWidth="md"
-      fullWidth
-      fullScreen={phone}
-      data-testid="import-dialog"
-    >
+    <Dialog open onClose={close} maxWidth="md" fullWidth fullScreen={phone} data-testid="import-dialog">
       <DialogTitle>{T.title}</DialogTitle>
       <DialogContent>
         <Stepper activeStep={step} sx={{ mb: 2 }} alternativeLabel>
@@ -191,181 +165,88 @@ export function ImportDialog({ me, onClose }: { me: Me; onClose: (imported: bool
             </Step>
           ))}
         </Stepper>
-
-        {step === 0 && (
-          <Box>
-            <Button variant="outlined" onClick={() => input.current?.click()}>
-              {T.chooseFile}
-            </Button>
-            <input
-              ref={input}
-              type="file"
-              hidden
-              accept=".xlsx,.xls,application/vnd.openxmlformats-officedocument.spreadsheetml.sheet,application/vnd.ms-excel"
-              data-testid="import-file"
-              onChange={(e) => {
-                const chosen = e.target.files?.[0] ?? null;
-                setFile(chosen);
-                // Said before anything is read: a file this big would freeze the page.
-                setProblem(tooBig(chosen) ? bigFileProblem : null);
-              }}
-            />
-            {file && (
-              <Typography sx={{ mt: 1.5 }} data-testid="import-file-info">
-                {file.name}（{(file.size / 1024).toFixed(1)} KB）
-              </Typography>
-            )}
-            {problem && (
-              <Alert severity="error" sx={{ mt: 2 }}>
-                {problem.message}
-                {problem.detail && <Box sx={{ mt: 0.5, fontSize: '0.9em' }}>{problem.detail}</Box>}
-              </Alert>
-            )}
-          </Box>
-        )}
-
-        {step === 1 && parsed && (
-          <Box data-testid="import-preview">
-            <Typography sx={{ mb: 1 }} data-testid="import-counts">
-              {T.counts({
-                total: parsed.totalRows,
-                willImport,
-                duplicates,
-                errorRows,
-                skipped: parsed.skipped.length - inFileDuplicates,
-              })}
-            </Typography>
-            {checking && (
-              <Typography variant="body2" color="text.secondary" sx={{ mb: 1 }} data-testid="import-checking">
-                {T.checking}
-              </Typography>
-            )}
-            {errorRows > 0 && (
-              <Alert severity="error" sx={{ mb: 1.5 }} data-testid="import-errors">
-                <AlertTitle>{T.errorsTitle(errorRows)}</AlertTitle>
-                {lines.slice(0, 5).map((e) => (
-                  <div key={e}>{e}</div>
-                ))}
-                {lines.length > 5 && <div>{T.moreErrorRows(lines.length - 5)}</div>}
-              </Alert>
-            )}
-            {check && 'problem' in check && (
-              <Alert severity="error" sx={{ mb: 1.5, whiteSpace: 'pre-line' }} data-testid="import-check-problem">
-                {check.problem}
-              </Alert>
-            )}
-            {errorRows === 0 && checked && checked.imported === 0 && (
-              <Alert severity="info" sx={{ mb: 1.5 }} data-testid="import-nothing-new">
-                {T.nothingNew}
-              </Alert>
-            )}
-            {/* scrolls both ways: focusable, so a keyboard can scroll it too (axe scrollable-region-focusable) */}
-            <TableContainer
-              sx={{
-                maxHeight: { xs: 'calc(100vh - 300px)', sm: 360 },
-                border: 1,
-                borderColor: 'divider',
-                borderRadius: 1,
-              }}
-              tabIndex={0}
-              role="region"
-              aria-label={T.title}
-            >
-              <Table size="small" stickyHeader>
-                <TableHead>
-                  <TableRow>
-                    <TableCell>{T.row}</TableCell>
-                    {/* what happens to the row first, so it is seen without scrolling */}
-                    <TableCell>{T.check}</TableCell>
-                    <TableCell sx={{ minWidth: 200 }}>{T.reason}</TableCell>
-                    {HEADERS.map((h) => (
-                      <TableCell key={h} sx={{ whiteSpace: 'nowrap' }}>
-                        {h}
-                      </TableCell>
-                    ))}
-                  </TableRow>
-                </TableHead>
-                <TableBody>
-                  {parsed.preview.map((r) => {
-                    const v = rowVerdict(r, check);
-                    return (
-                      <TableRow
-                        key={r.row}
-                        data-testid={`import-row-${r.row}`}
-                        sx={r.state === 'error' ? { bgcolor: 'error.50', '& td': { color: 'error.dark' } } : undefined}
-                      >
-                        <TableCell>{r.row}</TableCell>
-                        <TableCell>
-                          <Chip size="small" color={v.color} label={v.label} />
-                        </TableCell>
-                        <TableCell sx={{ overflowWrap: 'anywhere' }}>{v.reason}</TableCell>
-                        {r.cells.map((c, i) => (
-                          <TableCell
-                            key={i}
-                            sx={{ whiteSpace: 'nowrap', maxWidth: 200, overflow: 'hidden', textOverflow: 'ellipsis' }}
-                          >
-                            {c}
-                          </TableCell>
-                        ))}
-                      </TableRow>
-                    );
-                  })}
-                </TableBody>
-              </Table>
-            </TableContainer>
-            {parsed.totalRows > parsed.preview.length && (
-              <Typography variant="body2" color="text.secondary" sx={{ mt: 1 }}>
-                {T.previewOnly(parsed.preview.length)}
-              </Typography>
-            )}
-          </Box>
-        )}
-
-        {step === 2 && outcome && (
-          <Alert
-            severity={!outcome.ok ? 'error' : outcome.imported > 0 ? 'success' : 'info'}
-            data-testid="import-result"
-          >
-            <AlertTitle>
-              {!outcome.ok
-                ? UI.importFailedTitle
-                : outcome.imported > 0
-                  ? UI.importSuccessTitle
-                  : UI.importNothingTitle}
-            </AlertTitle>
-            <Box sx={{ whiteSpace: 'pre-line' }}>
-              {!outcome.ok
-                ? outcome.message
-                : outcome.imported > 0
-                  ? UI.importSuccess(outcome.imported) +
-                    (outcome.skipped > 0 ? UI.importSkippedDuplicates(outcome.skipped) : '')
-                  : UI.importNothing(outcome.skipped)}
-            </Box>
-          </Alert>
-        )}
+        {step === 0 && <ChooseFileStep file={w.file} problem={w.problem} onChoose={w.choose} />}
+        {step === 1 && parsed && <PreviewStep parsed={parsed} check={w.check} checking={w.checking} />}
+        {step === 2 && outcome && <ResultStep outcome={outcome} />}
       </DialogContent>
       <DialogActions>
         {step < 2 && (
-          <Button onClick={() => onClose(false)} disabled={importing}>
+          <Button onClick={() => onClose(false)} disabled={w.importing}>
             {T.cancel}
           </Button>
         )}
         {step === 0 && (
-          <Button variant="contained" onClick={parse} disabled={!file || parsing || tooBig(file)}>
-            {parsing ? T.parsing : T.next}
+          <Button variant="contained" onClick={w.parse} disabled={!w.file || w.parsing || tooBig(w.file)}>
+            {w.parsing ? T.parsing : T.next}
           </Button>
         )}
-        {step === 1 && canImport && (
-          <Button variant="contained" onClick={confirmImport} disabled={importing}>
-            {importing ? T.importing : T.confirm}
+        {step === 1 && importCounts(parsed, w.check).canImport && (
+          <Button variant="contained" onClick={w.confirmImport} disabled={w.importing}>
+            {w.importing ? T.importing : T.confirm}
           </Button>
         )}
         {step === 2 && (
-          <Button variant="contained" onClick={() => onClose(Boolean(outcome?.ok))}>
+          <Button variant="contained" onClick={close}>
             {T.close}
           </Button>
         )}
       </DialogActions>
     </Dialog>
+  );
+}
+
+function ChooseFileStep({
+  file,
+  problem,
+  onChoose,
+}: {
+  file: File | null;
+  problem: FileProblem | null;
+  onChoose: (file: File | null) => void;
+}) {
+  const input = useRef<HTMLInputElement>(null);
+  return (
+    <Box>
+      <Button variant="outlined" onClick={() => input.current?.click()}>
+        {T.chooseFile}
+      </Button>
+      <input
+        ref={input}
+        type="file"
+        hidden
+        accept=".xlsx,.xls,application/vnd.openxmlformats-officedocument.spreadsheetml.sheet,application/vnd.ms-excel"
+        data-testid="import-file"
+        onChange={(e) => onChoose(e.target.files?.[0] ?? null)}
+      />
+      {file && (
+        <Typography sx={{ mt: 1.5 }} data-testid="import-file-info">
+          {file.name}（{(file.size / 1024).toFixed(1)} KB）
+        </Typography>
+      )}
+      {problem && (
+        <Alert severity="error" sx={{ mt: 2 }}>
+          {problem.message}
+          {problem.detail && <Box sx={{ mt: 0.5, fontSize: '0.9em' }}>{problem.detail}</Box>}
+        </Alert>
+      )}
+    </Box>
+  );
+}
+
+function ResultStep({ outcome }: { outcome: Outcome }) {
+  return (
+    <Alert severity={!outcome.ok ? 'error' : outcome.imported > 0 ? 'success' : 'info'} data-testid="import-result">
+      <AlertTitle>
+        {!outcome.ok ? UI.importFailedTitle : outcome.imported > 0 ? UI.importSuccessTitle : UI.importNothingTitle}
+      </AlertTitle>
+      <Box sx={{ whiteSpace: 'pre-line' }}>
+        {!outcome.ok
+          ? outcome.message
+          : outcome.imported > 0
+            ? UI.importSuccess(outcome.imported) +
+              (outcome.skipped > 0 ? UI.importSkippedDuplicates(outcome.skipped) : '')
+            : UI.importNothing(outcome.skipped)}
+      </Box>
+    </Alert>
   );
 }

@@ -38,7 +38,7 @@ import {
 import type { Payment, PaymentMethod } from '../../../core/browser';
 import { FormDialog } from '../common/FormDialog';
 import { useHoldLayout } from './layoutHold';
-import { useServerAction } from '../common/useServerAction';
+import { useServerAction, type ServerAction } from '../common/useServerAction';
 import { PAYMENTS_UI as P, UI } from '../messages';
 
 /**
@@ -113,39 +113,53 @@ export function MethodCell({
   );
 }
 
-function MethodDialog({ record, onClose }: { record: Payment; onClose: () => void }) {
+type CheckedMethod = Extract<ReturnType<typeof validateMethod>, { ok: true }>['value'];
+
+/** The save of a checked method: the sub-type only for a method that has one, the last five only when asked for. */
+function useSaveMethod(record: Payment, onClose: () => void) {
+  const dataProvider = useDataProvider();
+  const notify = useNotify();
+  const refresh = useRefresh();
+  return async (v: CheckedMethod, withLastFive: boolean) => {
+    const data: Record<string, unknown> = { method: v.method, employee: v.employee };
+    if (hasMethodDetail(v.method)) data.method_detail = v.method_detail;
+    if (withLastFive) data.last_five = v.last_five;
+    await dataProvider.update('payments', { id: record.id, data, previousData: record });
+    notify(P.saved, { type: 'success', autoHideDuration: 2000 });
+    refresh();
+    onClose();
+  };
+}
+
+/** The method being chosen, with its sub-type, 員工購物 mark and last five; a new choice clears their errors. */
+function useMethodDraft(record: Payment, action: ServerAction) {
   const was: PaymentMethod = record.method ?? METHOD_TRANSFER;
   const [method, setMethod] = useState<PaymentMethod>(was);
   const [detail, setDetail] = useState(record.method_detail ?? '');
   const [employee, setEmployee] = useState(Boolean(record.employee));
   // a transfer keeps its last five; one becoming a transfer is asked for it
   const [lastFive, setLastFive] = useState(was === METHOD_TRANSFER ? record.last_five : '');
-  const action = useServerAction(P.saveFailedUnknown);
-  const dataProvider = useDataProvider();
-  const notify = useNotify();
-  const refresh = useRefresh();
-  const changed = method !== was;
-  const transfer = needsLastFive(method);
-
   const choose = (m: PaymentMethod) => {
     setMethod(m);
     if (!hasMethodDetail(m)) setDetail('');
     action.clearError('method_detail');
     action.clearError('last_five');
   };
+  const changed = method !== was;
+  const transfer = needsLastFive(method);
+  return { method, choose, detail, setDetail, employee, setEmployee, lastFive, setLastFive, changed, transfer };
+}
+
+function MethodDialog({ record, onClose }: { record: Payment; onClose: () => void }) {
+  const action = useServerAction(P.saveFailedUnknown);
+  const save = useSaveMethod(record, onClose);
+  const draft = useMethodDraft(record, action);
+  const { method, detail, setDetail, employee, setEmployee, lastFive, setLastFive, changed, transfer } = draft;
 
   const onSubmit = (e: FormEvent) => {
     e.preventDefault();
     const checked = validateMethod({ method, method_detail: detail, employee, last_five: transfer ? lastFive : '' });
-    void action.submit(checked, async (v) => {
-      const data: Record<string, unknown> = { method: v.method, employee: v.employee };
-      if (hasMethodDetail(v.method)) data.method_detail = v.method_detail;
-      if (changed && transfer) data.last_five = v.last_five;
-      await dataProvider.update('payments', { id: record.id, data, previousData: record });
-      notify(P.saved, { type: 'success', autoHideDuration: 2000 });
-      refresh();
-      onClose();
-    });
+    void action.submit(checked, (v) => save(v, changed && transfer));
   };
 
   return (
@@ -161,48 +175,20 @@ function MethodDialog({ record, onClose }: { record: Payment; onClose: () => voi
       <Typography variant="body2" color="text.secondary" data-testid="method-edit-payment">
         {P.editMethodOf(methodText(record), formatNTD(record.amount), formatTaipei(Date.parse(record.paid_at)))}
       </Typography>
-      <FormControl component="fieldset" error={Boolean(action.errors.method)}>
-        <FormLabel component="legend">{UI.method}</FormLabel>
-        <RadioGroup row value={method} onChange={(e) => choose(e.target.value as PaymentMethod)}>
-          {PAYMENT_METHODS.map((m) => (
-            <FormControlLabel key={m} value={m} control={<Radio />} label={m} />
-          ))}
-        </RadioGroup>
-        {action.errors.method && <FormHelperText>{action.errors.method}</FormHelperText>}
-      </FormControl>
+      <MethodChoice value={method} error={action.errors.method} onChange={draft.choose} />
       {hasMethodDetail(method) && (
-        <>
-          <TextField
-            id="method-edit-detail"
-            label={UI.methodDetail}
-            placeholder={UI.methodDetailPlaceholder}
-            value={detail}
-            onChange={(e) => (setDetail(e.target.value), action.clearError('method_detail'))}
-            error={Boolean(action.errors.method_detail)}
-            helperText={action.errors.method_detail}
-            slotProps={{ htmlInput: { list: 'method-edit-kinds', maxLength: METHOD_DETAIL_MAX, autoComplete: 'off' } }}
-          />
-          <datalist id="method-edit-kinds">
-            {EPAY_KINDS.map((k) => (
-              <option key={k} value={k} />
-            ))}
-          </datalist>
-        </>
+        <DetailField
+          value={detail}
+          error={action.errors.method_detail}
+          onChange={(v) => (setDetail(v), action.clearError('method_detail'))}
+        />
       )}
       {transfer && (
-        <TextField
-          id="method-edit-last-five"
-          label={UI.lastFive}
+        <LastFiveField
           value={lastFive}
-          disabled={!changed}
-          onChange={(e) => (setLastFive(e.target.value), action.clearError('last_five'))}
-          error={Boolean(action.errors.last_five)}
-          helperText={action.errors.last_five ?? (changed ? undefined : P.lastFiveKept)}
-          // why it is locked, readable (a disabled field's helper is greyed below the contrast a person needs)
-          slotProps={{
-            htmlInput: { inputMode: 'numeric', maxLength: 5, autoComplete: 'off' },
-            formHelperText: { sx: { '&.Mui-disabled': { color: 'text.secondary' } } },
-          }}
+          changed={changed}
+          error={action.errors.last_five}
+          onChange={(v) => (setLastFive(v), action.clearError('last_five'))}
         />
       )}
       <FormControlLabel
@@ -215,5 +201,80 @@ function MethodDialog({ record, onClose }: { record: Payment; onClose: () => voi
         </Typography>
       )}
     </FormDialog>
+  );
+}
+
+function MethodChoice({
+  value,
+  error,
+  onChange,
+}: {
+  value: PaymentMethod;
+  error?: string;
+  onChange: (m: PaymentMethod) => void;
+}) {
+  return (
+    <FormControl component="fieldset" error={Boolean(error)}>
+      <FormLabel component="legend">{UI.method}</FormLabel>
+      <RadioGroup row value={value} onChange={(e) => onChange(e.target.value as PaymentMethod)}>
+        {PAYMENT_METHODS.map((m) => (
+          <FormControlLabel key={m} value={m} control={<Radio />} label={m} />
+        ))}
+      </RadioGroup>
+      {error && <FormHelperText>{error}</FormHelperText>}
+    </FormControl>
+  );
+}
+
+/** An e-payment's 電子支付類型: one of the usual kinds, or typed. */
+function DetailField({ value, error, onChange }: { value: string; error?: string; onChange: (v: string) => void }) {
+  return (
+    <>
+      <TextField
+        id="method-edit-detail"
+        label={UI.methodDetail}
+        placeholder={UI.methodDetailPlaceholder}
+        value={value}
+        onChange={(e) => onChange(e.target.value)}
+        error={Boolean(error)}
+        helperText={error}
+        slotProps={{ htmlInput: { list: 'method-edit-kinds', maxLength: METHOD_DETAIL_MAX, autoComplete: 'off' } }}
+      />
+      <datalist id="method-edit-kinds">
+        {EPAY_KINDS.map((k) => (
+          <option key={k} value={k} />
+        ))}
+      </datalist>
+    </>
+  );
+}
+
+/** The last five: asked of a payment becoming a transfer; a transfer's own is locked, saying why. */
+function LastFiveField({
+  value,
+  changed,
+  error,
+  onChange,
+}: {
+  value: string;
+  changed: boolean;
+  error?: string;
+  onChange: (v: string) => void;
+}) {
+  return (
+    <TextField
+      id="method-edit-last-five"
+      label={UI.lastFive}
+      value={value}
+      disabled={!changed}
+      onChange={(e) => onChange(e.target.value)}
+      error={Boolean(error)}
+      helperText={error ?? (changed ? undefined : P.lastFiveKept)}
+      // why it is locked, readable (a disabled field's helper is greyed below the contrast a person needs)
+      slotProps={{
+        htmlInput: { inputMode: 'numeric', maxLength: 5, autoComplete: 'off' },
+        formHelperText: { sx: { '&.Mui-disabled': { color: 'text.secondary' } } },
+      }}
+    />
   );
 }

@@ -56,31 +56,90 @@ export function useStoreFilterMode(): [boolean, (on: boolean) => void] {
   return [Boolean(on), setOn];
 }
 
-export function PaymentFilters({ me }: { me: Me }) {
+type SetFilters = (patch: Record<string, unknown>) => void;
+
+/** The list's filters changed by `patch`; a filter emptied ('', undefined, no stores) is dropped. */
+function useSetFilters(): SetFilters {
   const { filterValues, setFilters } = useListContext();
-  const { stores } = useStores();
-  const [multi] = useStoreFilterMode();
-
-  const visibleStores = storesInScope(me, stores);
-  const mine = [...new Set([...(me.store_id !== null ? [me.store_id] : []), ...me.accessible_stores])];
-  const chosen: number[] = Array.isArray(filterValues.store_id) ? filterValues.store_id : [];
-
-  const set = (patch: Record<string, unknown>) => {
+  return (patch) => {
     const next = { ...filterValues, ...patch };
     for (const k of Object.keys(next))
       if (next[k] === '' || next[k] === undefined || (Array.isArray(next[k]) && next[k].length === 0)) delete next[k];
     setFilters(next, undefined, false);
   };
-  const toggleStore = (id: number) =>
-    set({ store_id: chosen.includes(id) ? chosen.filter((x) => x !== id) : [...chosen, id] });
+}
+
+/** The chosen dates (paid_at_gte, paid_at_lte) and search text of the list's filters. */
+function datesAndSearch(filterValues: Record<string, unknown>) {
+  return {
+    from: typeof filterValues.paid_at_gte === 'string' ? filterValues.paid_at_gte : undefined,
+    to: typeof filterValues.paid_at_lte === 'string' ? filterValues.paid_at_lte : undefined,
+    q: typeof filterValues.q === 'string' ? filterValues.q : '',
+  };
+}
+
+export function PaymentFilters({ me }: { me: Me }) {
+  const { filterValues, setFilters } = useListContext();
+  const set = useSetFilters();
+  const [multi] = useStoreFilterMode();
   const narrow = useMediaQuery((t: Theme) => t.breakpoints.down('sm'));
   const [open, setOpen] = useState(false);
   const [more] = useMoreFilters();
-  // Filters other than the search box, for the badge on the phone's 篩選 button.
-  const folded = ['status', 'method', 'employee', 'source', 'paid_at_gte', 'paid_at_lte', 'store_id'].filter(
-    (k) => filterValues[k] !== undefined,
-  ).length;
-  const clearButton = (
+  const { from, to, q } = datesAndSearch(filterValues);
+  // kept here: the date fields move into the phone's folded filters and back as the layout changes
+  const dateDraft = useDateRangeDraft(from ?? '', to ?? '');
+  const fields = <EverydayFields narrow={narrow} from={from} to={to} draft={dateDraft} set={set} />;
+  return (
+    <Paper variant="outlined" sx={{ px: { xs: 1, sm: 1.5 }, py: 1, mb: 1 }} data-testid="payment-filters">
+      <Stack direction="row" spacing={1} useFlexGap flexWrap="wrap" alignItems="center">
+        <SearchBox value={q} onChange={(text) => setFilters(withSearch(filterValues, text), undefined, false)} />
+        {typeof filterValues.received_gte === 'string' && (
+          <Chip
+            size="small"
+            label={P.receivedSince(filterValues.received_gte.replace('T', ' '))}
+            onDelete={() => set({ received_gte: undefined })}
+            data-testid="filter-received"
+          />
+        )}
+        {narrow ? (
+          <PhoneFilterBar open={open} onToggle={() => setOpen(!open)} />
+        ) : (
+          <>
+            {fields}
+            <ClearFiltersButton />
+          </>
+        )}
+      </Stack>
+      {!narrow && more && (
+        <Stack
+          direction="row"
+          spacing={1}
+          useFlexGap
+          flexWrap="wrap"
+          alignItems="center"
+          sx={{ pt: 1 }}
+          data-testid="more-filter-fields"
+        >
+          <MoreFields set={set} />
+        </Stack>
+      )}
+      {narrow && (
+        <Collapse in={open}>
+          <Stack spacing={1.5} sx={{ pt: 1.5 }}>
+            {fields}
+            <MoreFields set={set} />
+            <MultiStoreSwitch me={me} />
+          </Stack>
+        </Collapse>
+      )}
+      {multi && <MultiStorePicker me={me} set={set} />}
+    </Paper>
+  );
+}
+
+function ClearFiltersButton() {
+  const { setFilters } = useListContext();
+  return (
     <Button
       size="small"
       startIcon={<FilterAltOffIcon />}
@@ -90,28 +149,65 @@ export function PaymentFilters({ me }: { me: Me }) {
       {P.clearFilters}
     </Button>
   );
+}
 
-  const from = typeof filterValues.paid_at_gte === 'string' ? filterValues.paid_at_gte : undefined;
-  const to = typeof filterValues.paid_at_lte === 'string' ? filterValues.paid_at_lte : undefined;
-  const q = typeof filterValues.q === 'string' ? filterValues.q : '';
-  // kept here: the date fields move into the phone's folded filters and back as the layout changes
-  const dateDraft = useDateRangeDraft(from ?? '', to ?? '');
-  const step = (days: number) => {
-    const r = stepDateRange(from, to, days);
-    set({ paid_at_gte: r.from, paid_at_lte: r.to });
-  };
-  // Which days the list shows: on a phone beside ‹ ›, where the folded date fields cannot say it.
+/**
+ * A phone's line of filters: 篩選 (the other filters folded behind it, counted on its badge),
+ * 清除篩選, and ‹ the days shown › (the folded date fields cannot say which days the list shows).
+ */
+function PhoneFilterBar({ open, onToggle }: { open: boolean; onToggle: () => void }) {
+  const { filterValues } = useListContext();
+  const { from, to, q } = datesAndSearch(filterValues);
+  const folded = ['status', 'method', 'employee', 'source', 'paid_at_gte', 'paid_at_lte', 'store_id'].filter(
+    (k) => filterValues[k] !== undefined,
+  ).length;
   const days = dateRangeText(from, to);
-  const scopeLine = (
-    <Typography
-      variant="body2"
-      sx={{ flex: '1 1 auto', textAlign: 'center', whiteSpace: 'nowrap', minWidth: 0 }}
-      data-testid="filter-days"
-    >
-      {q ? (days ? P.searchedDays(days) : P.searchedAllDates) : days || P.allDates}
-    </Typography>
+  return (
+    <>
+      <Badge badgeContent={folded} color="primary">
+        <Button
+          size="small"
+          variant="outlined"
+          startIcon={<FilterListIcon />}
+          aria-expanded={open}
+          onClick={onToggle}
+          data-testid="filters-toggle"
+        >
+          {P.filters}
+        </Button>
+      </Badge>
+      <ClearFiltersButton />
+      <Stack direction="row" alignItems="center" sx={{ width: '100%' }}>
+        <DayStep days={-1} from={from} to={to} />
+        <Typography
+          variant="body2"
+          sx={{ flex: '1 1 auto', textAlign: 'center', whiteSpace: 'nowrap', minWidth: 0 }}
+          data-testid="filter-days"
+        >
+          {q ? (days ? P.searchedDays(days) : P.searchedAllDates) : days || P.allDates}
+        </Typography>
+        <DayStep days={1} from={from} to={to} />
+      </Stack>
+    </>
   );
-  const fields = (
+}
+
+/** The everyday filters: status and the dates (‹ › beside them on a desk, and the quick ranges). */
+function EverydayFields({
+  narrow,
+  from,
+  to,
+  draft,
+  set,
+}: {
+  narrow: boolean;
+  from?: string;
+  to?: string;
+  draft: ReturnType<typeof useDateRangeDraft>;
+  set: SetFilters;
+}) {
+  const { filterValues } = useListContext();
+  return (
     <>
       <SelectFilter
         label={P.status}
@@ -122,7 +218,7 @@ export function PaymentFilters({ me }: { me: Me }) {
         width={110}
         testid="filter-status"
       />
-      {!narrow && <DayStep days={-1} from={from} to={to} onStep={step} />}
+      {!narrow && <DayStep days={-1} from={from} to={to} />}
       <DateRangeFields
         from={from ?? ''}
         to={to ?? ''}
@@ -130,15 +226,21 @@ export function PaymentFilters({ me }: { me: Me }) {
         onChange={(r) => set({ paid_at_gte: r.from, paid_at_lte: r.to })}
         testids={{ from: 'filter-from', to: 'filter-to' }}
         sx={{ width: { xs: '100%', sm: 146 } }}
-        draft={dateDraft}
+        draft={draft}
       />
-      {!narrow && <DayStep days={1} from={from} to={to} onStep={step} />}
+      {!narrow && <DayStep days={1} from={from} to={to} />}
       <QuickRanges from={from} to={to} onPick={(r) => set({ paid_at_gte: r.from, paid_at_lte: r.to })} />
     </>
   );
-  // How a payment came in (付款方式, 員工購物, 來源): on a desk behind the toolbar's 更多篩選, so the
-  // everyday filters keep one line and twenty rows fit a 1280×800 screen; shown when one is set.
-  const moreFields = (
+}
+
+/**
+ * How a payment came in (付款方式, 員工購物, 來源): on a desk behind the toolbar's 更多篩選, so the
+ * everyday filters keep one line and twenty rows fit a 1280×800 screen; shown when one is set.
+ */
+function MoreFields({ set }: { set: SetFilters }) {
+  const { filterValues } = useListContext();
+  return (
     <>
       <SelectFilter
         label={P.method}
@@ -173,101 +275,46 @@ export function PaymentFilters({ me }: { me: Me }) {
       />
     </>
   );
+}
+
+/** 多分店篩選's checkboxes, for a user who sees more than one store: 全選, 清除, 我的分店, and what is chosen. */
+function MultiStorePicker({ me, set }: { me: Me; set: SetFilters }) {
+  const { filterValues } = useListContext();
+  const { stores } = useStores();
+  const visibleStores = storesInScope(me, stores);
+  if (visibleStores.length <= 1) return null;
+  const mine = [...new Set([...(me.store_id !== null ? [me.store_id] : []), ...me.accessible_stores])];
+  const chosen: number[] = Array.isArray(filterValues.store_id) ? filterValues.store_id : [];
+  const toggleStore = (id: number) =>
+    set({ store_id: chosen.includes(id) ? chosen.filter((x) => x !== id) : [...chosen, id] });
   return (
-    <Paper variant="outlined" sx={{ px: { xs: 1, sm: 1.5 }, py: 1, mb: 1 }} data-testid="payment-filters">
+    <Box sx={{ mt: 1.5 }} data-testid="multi-store">
       <Stack direction="row" spacing={1} useFlexGap flexWrap="wrap" alignItems="center">
-        <SearchBox value={q} onChange={(text) => setFilters(withSearch(filterValues, text), undefined, false)} />
-        {typeof filterValues.received_gte === 'string' && (
-          <Chip
-            size="small"
-            label={P.receivedSince(filterValues.received_gte.replace('T', ' '))}
-            onDelete={() => set({ received_gte: undefined })}
-            data-testid="filter-received"
-          />
-        )}
-        {narrow ? (
-          <>
-            <Badge badgeContent={folded} color="primary">
-              <Button
-                size="small"
-                variant="outlined"
-                startIcon={<FilterListIcon />}
-                aria-expanded={open}
-                onClick={() => setOpen(!open)}
-                data-testid="filters-toggle"
-              >
-                {P.filters}
-              </Button>
-            </Badge>
-            {clearButton}
-            <Stack direction="row" alignItems="center" sx={{ width: '100%' }}>
-              <DayStep days={-1} from={from} to={to} onStep={step} />
-              {scopeLine}
-              <DayStep days={1} from={from} to={to} onStep={step} />
-            </Stack>
-          </>
-        ) : (
-          <>
-            {fields}
-            {clearButton}
-          </>
+        <Button size="small" variant="outlined" onClick={() => set({ store_id: visibleStores.map((s) => s.id) })}>
+          {P.selectAll}
+        </Button>
+        <Button size="small" variant="outlined" onClick={() => set({ store_id: undefined })}>
+          {P.clear}
+        </Button>
+        {!isAdmin(me) && me.accessible_stores.length > 0 && (
+          <Button size="small" variant="outlined" onClick={() => set({ store_id: mine })}>
+            {P.myStores}
+          </Button>
         )}
       </Stack>
-      {!narrow && more && (
-        <Stack
-          direction="row"
-          spacing={1}
-          useFlexGap
-          flexWrap="wrap"
-          alignItems="center"
-          sx={{ pt: 1 }}
-          data-testid="more-filter-fields"
-        >
-          {moreFields}
-        </Stack>
-      )}
-      {narrow && (
-        <>
-          <Collapse in={open}>
-            <Stack spacing={1.5} sx={{ pt: 1.5 }}>
-              {fields}
-              {moreFields}
-              <MultiStoreSwitch me={me} />
-            </Stack>
-          </Collapse>
-        </>
-      )}
-
-      {multi && visibleStores.length > 1 && (
-        <Box sx={{ mt: 1.5 }} data-testid="multi-store">
-          <Stack direction="row" spacing={1} useFlexGap flexWrap="wrap" alignItems="center">
-            <Button size="small" variant="outlined" onClick={() => set({ store_id: visibleStores.map((s) => s.id) })}>
-              {P.selectAll}
-            </Button>
-            <Button size="small" variant="outlined" onClick={() => set({ store_id: undefined })}>
-              {P.clear}
-            </Button>
-            {!isAdmin(me) && me.accessible_stores.length > 0 && (
-              <Button size="small" variant="outlined" onClick={() => set({ store_id: mine })}>
-                {P.myStores}
-              </Button>
-            )}
-          </Stack>
-          <Box sx={{ display: 'flex', flexWrap: 'wrap', mt: 0.5 }}>
-            {visibleStores.map((s) => (
-              <FormControlLabel
-                key={s.id}
-                control={<Checkbox size="small" checked={chosen.includes(s.id)} onChange={() => toggleStore(s.id)} />}
-                label={`${s.name} (${s.code})`}
-              />
-            ))}
-          </Box>
-          <Typography variant="body2" color="text.secondary" data-testid="store-summary">
-            {P.selectedStores(visibleStores.filter((s) => chosen.includes(s.id)).map((s) => s.name))}
-          </Typography>
-        </Box>
-      )}
-    </Paper>
+      <Box sx={{ display: 'flex', flexWrap: 'wrap', mt: 0.5 }}>
+        {visibleStores.map((s) => (
+          <FormControlLabel
+            key={s.id}
+            control={<Checkbox size="small" checked={chosen.includes(s.id)} onChange={() => toggleStore(s.id)} />}
+            label={`${s.name} (${s.code})`}
+          />
+        ))}
+      </Box>
+      <Typography variant="body2" color="text.secondary" data-testid="store-summary">
+        {P.selectedStores(visibleStores.filter((s) => chosen.includes(s.id)).map((s) => s.name))}
+      </Typography>
+    </Box>
   );
 }
 
@@ -307,26 +354,21 @@ function SelectFilter<T extends string>(props: {
 }
 
 /** ‹ or ›: the dates moved a day (core's stepDateRange); › stops at today. */
-function DayStep({
-  days,
-  from,
-  to,
-  onStep,
-}: {
-  days: -1 | 1;
-  from?: string;
-  to?: string;
-  onStep: (days: number) => void;
-}) {
+function DayStep({ days, from, to }: { days: -1 | 1; from?: string; to?: string }) {
+  const set = useSetFilters();
   const label = days < 0 ? P.dayBefore : P.dayAfter;
   const disabled = days > 0 && !canStepForward(from, to);
+  const step = () => {
+    const r = stepDateRange(from, to, days);
+    set({ paid_at_gte: r.from, paid_at_lte: r.to });
+  };
   const button = (
     <IconButton
       size="small"
       aria-label={label}
       disabled={disabled}
       sx={{ p: { xs: 1, sm: 0.25 } }}
-      onClick={() => onStep(days)}
+      onClick={step}
       data-testid={days < 0 ? 'day-before' : 'day-after'}
     >
       {days < 0 ? <ChevronLeftIcon /> : <ChevronRightIcon />}
@@ -335,10 +377,6 @@ function DayStep({
   return disabled ? button : <Tooltip title={label}>{button}</Tooltip>;
 }
 
-/**
- * 多分店篩選: the multi-store checkbox mode, for users who see more than one store. On a desk it
- * sits in the toolbar row, so the filters keep to one line and the table keeps its rows.
- */
 const MORE_FILTERS = ['method', 'employee', 'source'] as const;
 
 /** Whether the 付款方式 / 員工購物 / 來源 filters show: switched on, or one of them is set. */
@@ -375,6 +413,10 @@ export function MoreFiltersSwitch() {
   );
 }
 
+/**
+ * 多分店篩選: the multi-store checkbox mode, for users who see more than one store. On a desk it
+ * sits in the toolbar row, so the filters keep to one line and the table keeps its rows.
+ */
 export function MultiStoreSwitch({ me }: { me: Me }) {
   const { filterValues, setFilters } = useListContext();
   const { stores } = useStores();

@@ -127,18 +127,12 @@ function ListWatch({ permanent }: { permanent: Record<string, unknown> }) {
   return null;
 }
 
+/** Each payment as a card on a phone, as a row of the dense table on a desk. */
 function PaymentGrid({ me, permanent }: { me: Me; permanent: Record<string, unknown> }) {
-  const { stores, byId } = useStores();
-  const [multi] = useStoreFilterMode();
-  const { filterValues } = useListContext();
   const narrow = useSteadyNarrow();
+  const storeName = useStoreName();
   const canEdit = gates.editPayments(me);
   const canDelete = gates.deletePayments(me);
-  const storeName = (id: number) => {
-    if (stores.length === 0) return null;
-    const s = byId(id);
-    return multi ? storeLabel(s) : (s?.name ?? storeLabel(s));
-  };
   if (narrow)
     return (
       <PaymentCards
@@ -148,6 +142,33 @@ function PaymentGrid({ me, permanent }: { me: Me; permanent: Record<string, unkn
         empty={<EmptyState permanent={permanent} />}
       />
     );
+  return <PaymentTable canEdit={canEdit} canDelete={canDelete} storeName={storeName} permanent={permanent} />;
+}
+
+/** A row's store: its name (with its code when several stores are chosen); null until the stores are in. */
+function useStoreName() {
+  const { stores, byId } = useStores();
+  const [multi] = useStoreFilterMode();
+  return (id: number) => {
+    if (stores.length === 0) return null;
+    const s = byId(id);
+    return multi ? storeLabel(s) : (s?.name ?? storeLabel(s));
+  };
+}
+
+function PaymentTable({
+  canEdit,
+  canDelete,
+  storeName,
+  permanent,
+}: {
+  canEdit: boolean;
+  canDelete: boolean;
+  storeName: (id: number) => string | null;
+  permanent: Record<string, unknown>;
+}) {
+  const { stores } = useStores();
+  const { filterValues } = useListContext();
   const time = (iso: string) => formatTaipei(Date.parse(iso));
   // the spec's 匯款時間 and 匯款金額 when the list shows transfers only; 時間 and 金額 over takings in hand too
   const words = listWords(filterValues);
@@ -158,43 +179,7 @@ function PaymentGrid({ me, permanent }: { me: Me; permanent: Record<string, unkn
       rowClick={false}
       size="small"
       empty={<EmptyState permanent={permanent} />}
-      // Dense rows, 28 px each, so an accountant sees twenty of them on a laptop.
-      sx={{
-        // when the columns still run past the list (1200 to 1279 px beside the menu), the table scrolls, not the filters above it
-        '& .RaDatagrid-tableWrapper': { overflowX: 'auto' },
-        '& td, & th': { px: 0.5, py: 0, height: 28, lineHeight: 1.2, whiteSpace: 'nowrap' },
-        // the note stays wide enough to read and type in beside a long method (電子支付-LINE Pay)
-        '& td.column-note': { whiteSpace: 'normal', width: '30%', minWidth: 96 },
-        '& .MuiCheckbox-root': { p: 0.25 },
-        '& td.MuiTableCell-paddingCheckbox, & th.MuiTableCell-paddingCheckbox': { px: 0.5 },
-        '& td .MuiIconButton-root': { p: 0.25 },
-        // Beside the menu on a 1280 px laptop the list is 1024 px wide: the two times write the date
-        // over the time (two lines in the row's 28 px), so every column fits beside 操作 and
-        // none runs under it. Wider, each time keeps one line.
-        [`@container (width < ${PAYMENTS_TABLE_STACK_TIMES_BELOW}px)`]: {
-          '& td.column-paid_at > *, & td.column-created_at > *': {
-            display: 'block',
-            width: 'min-content',
-            whiteSpace: 'normal',
-            fontSize: '0.8125rem',
-            lineHeight: '13.5px',
-          },
-        },
-        // the row's delete stays on the screen when the columns run past it (a laptop beside the menu)
-        // (its header above the other headers, which stay at the top when the list scrolls)
-        ...(canDelete
-          ? {
-              '& td:last-of-type, & th:last-of-type': {
-                position: 'sticky',
-                right: 0,
-                bgcolor: 'background.paper',
-                zIndex: 1,
-                boxShadow: '-1px 0 0 rgba(0,0,0,0.12)',
-              },
-              '& th:last-of-type': { zIndex: 3 },
-            }
-          : {}),
-      }}
+      sx={tableSx(canDelete)}
     >
       <TextField source="last_five" label={P.lastFiveColumn} sx={{ fontFamily: 'monospace', fontSize: '0.95rem' }} />
       <FunctionField source="paid_at" label={words.time} render={(r: Payment) => time(r.paid_at)} />
@@ -220,13 +205,7 @@ function PaymentGrid({ me, permanent }: { me: Me; permanent: Record<string, unkn
       <FunctionField
         source="status"
         label={P.status}
-        render={(r: ListedPayment) => (
-          <>
-            <StatusCell record={r} editable={canEdit} />
-            <UnlinkButton record={r} compact />
-            {canEdit && <ConfirmCreditedButton record={r} compact />}
-          </>
-        )}
+        render={(r: ListedPayment) => <StatusActions record={r} canEdit={canEdit} />}
       />
       <FunctionField
         source="note"
@@ -252,6 +231,56 @@ function PaymentGrid({ me, permanent }: { me: Me; permanent: Record<string, unkn
         <FunctionField label={P.actions} sortable={false} render={(r: Payment) => <DeletePaymentButton record={r} />} />
       )}
     </Datagrid>
+  );
+}
+
+/** Dense rows, 28 px each, so an accountant sees twenty of them on a laptop. */
+function tableSx(canDelete: boolean) {
+  return {
+    // when the columns still run past the list (1200 to 1279 px beside the menu), the table scrolls, not the filters above it
+    '& .RaDatagrid-tableWrapper': { overflowX: 'auto' },
+    '& td, & th': { px: 0.5, py: 0, height: 28, lineHeight: 1.2, whiteSpace: 'nowrap' },
+    // the note stays wide enough to read and type in beside a long method (電子支付-LINE Pay)
+    '& td.column-note': { whiteSpace: 'normal', width: '30%', minWidth: 96 },
+    '& .MuiCheckbox-root': { p: 0.25 },
+    '& td.MuiTableCell-paddingCheckbox, & th.MuiTableCell-paddingCheckbox': { px: 0.5 },
+    '& td .MuiIconButton-root': { p: 0.25 },
+    // Beside the menu on a 1280 px laptop the list is 1024 px wide: the two times stack the date over
+    // the time (two lines in the row's 28 px), so every column fits beside 操作. Wider, one line each.
+    [`@container (width < ${PAYMENTS_TABLE_STACK_TIMES_BELOW}px)`]: {
+      '& td.column-paid_at > *, & td.column-created_at > *': {
+        display: 'block',
+        width: 'min-content',
+        whiteSpace: 'normal',
+        fontSize: '0.8125rem',
+        lineHeight: '13.5px',
+      },
+    },
+    // the row's delete stays on the screen when the columns run past it (a laptop beside the menu),
+    // its header above the other headers, which stay at the top when the list scrolls
+    ...(canDelete
+      ? {
+          '& td:last-of-type, & th:last-of-type': {
+            position: 'sticky',
+            right: 0,
+            bgcolor: 'background.paper',
+            zIndex: 1,
+            boxShadow: '-1px 0 0 rgba(0,0,0,0.12)',
+          },
+          '& th:last-of-type': { zIndex: 3 },
+        }
+      : {}),
+  };
+}
+
+/** The status column: the status (a menu for an editor), 取消對帳 for a linked payment, and 確認入帳. */
+function StatusActions({ record, canEdit }: { record: ListedPayment; canEdit: boolean }) {
+  return (
+    <>
+      <StatusCell record={record} editable={canEdit} />
+      <UnlinkButton record={record} compact />
+      {canEdit && <ConfirmCreditedButton record={record} compact />}
+    </>
   );
 }
 

@@ -14,74 +14,57 @@ import { countParams } from './listParams';
 /** The import dialog (and its steps) is fetched when 匯入 Excel is pressed, not with the list. */
 const ImportDialog = lazy(() => import('./ImportDialog').then((m) => ({ default: m.ImportDialog })));
 
-/** Toolbar (manage_payments: sample, import, export all) and the filtered export (view_payments). */
-export function PaymentToolbar({ me, permanent }: { me: Me; permanent: Record<string, unknown> }) {
-  const dataProvider = useDataProvider<RemitDataProvider>();
-  const { filterValues, total } = useListContext();
+/**
+ * A download's run: the buttons wait while it goes; no data to export is the spec's alert, any
+ * other failure a notice.
+ */
+function useDownload() {
   const notify = useNotify();
-  const refresh = useRefresh();
-  const [importing, setImporting] = useState(false);
   const [busy, setBusy] = useState(false);
-  const narrow = useMediaQuery((t: Theme) => t.breakpoints.down('sm'));
-
   const run = async (job: () => Promise<unknown>) => {
     setBusy(true);
     try {
       await job();
     } catch (err) {
-      // Export with no data: the spec's alert.
       if (err instanceof HttpError && err.status === 404) window.alert(UI.noDataToExport);
       else notify((err as Error)?.message || P.downloadFailed, { type: 'error' });
     } finally {
       setBusy(false);
     }
   };
+  return { busy, run };
+}
 
-  const filtered = () => {
-    const filter: Record<string, unknown> = { ...filterValues, ...permanent };
-    // With nothing chosen, "filtered" means every store the user may see, named explicitly so a
-    // user without manage_payments is not asking for "export all".
-    if (Object.keys(filter).length === 0 && !isAdmin(me)) {
-      const scope = storeScope(me);
-      if (!scope.all) filter.store_id = scope.ids;
-    }
-    return filter;
-  };
+/**
+ * The filtered export's filter. With nothing chosen it names every store the user may see, so a
+ * user without manage_payments is not asking for "export all".
+ */
+function exportFilter(me: Me, filterValues: Record<string, unknown>, permanent: Record<string, unknown>) {
+  const filter: Record<string, unknown> = { ...filterValues, ...permanent };
+  if (Object.keys(filter).length === 0 && !isAdmin(me)) {
+    const scope = storeScope(me);
+    if (!scope.all) filter.store_id = scope.ids;
+  }
+  return filter;
+}
 
+/** Toolbar (manage_payments: sample, import, export all) and the filtered export (view_payments). */
+export function PaymentToolbar({ me, permanent }: { me: Me; permanent: Record<string, unknown> }) {
+  const dataProvider = useDataProvider<RemitDataProvider>();
+  const { filterValues, total } = useListContext();
+  const [importing, setImporting] = useState(false);
+  const { busy, run } = useDownload();
+  const narrow = useMediaQuery((t: Theme) => t.breakpoints.down('sm'));
   return (
     <Stack direction="row" spacing={1} useFlexGap flexWrap="wrap" sx={{ py: 1 }} data-testid="payment-toolbar">
-      {gates.managePayments(me) && (
-        <>
-          <Button
-            size="small"
-            variant="outlined"
-            startIcon={<DownloadIcon />}
-            disabled={busy}
-            onClick={() => run(() => dataProvider.downloadSample())}
-          >
-            {P.downloadSample}
-          </Button>
-          <Button size="small" variant="contained" startIcon={<UploadFileIcon />} onClick={() => setImporting(true)}>
-            {P.importExcel}
-          </Button>
-          <Button
-            size="small"
-            variant="outlined"
-            startIcon={<FileDownloadIcon />}
-            disabled={busy}
-            onClick={() => run(() => dataProvider.exportPayments({}))}
-          >
-            {P.exportAll}
-          </Button>
-        </>
-      )}
+      {gates.managePayments(me) && <ManageButtons busy={busy} run={run} onImport={() => setImporting(true)} />}
       {gates.exportFiltered(me) && (
         <Button
           size="small"
           variant="outlined"
           startIcon={<FileDownloadIcon />}
           disabled={busy}
-          onClick={() => run(() => dataProvider.exportPayments(filtered()))}
+          onClick={() => run(() => dataProvider.exportPayments(exportFilter(me, filterValues, permanent)))}
         >
           {P.exportFiltered(total ?? 0)}
         </Button>
@@ -89,18 +72,62 @@ export function PaymentToolbar({ me, permanent }: { me: Me; permanent: Record<st
       {!narrow && <MultiStoreSwitch me={me} />}
       {!narrow && <MoreFiltersSwitch />}
       <CountLine permanent={permanent} />
-      {importing && (
-        <Suspense fallback={null}>
-          <ImportDialog
-            me={me}
-            onClose={(imported) => {
-              setImporting(false);
-              if (imported) refresh();
-            }}
-          />
-        </Suspense>
-      )}
+      {importing && <Importing me={me} onClose={() => setImporting(false)} />}
     </Stack>
+  );
+}
+
+/** manage_payments' buttons: the sample file, 匯入 Excel, and the export of everything. */
+function ManageButtons({
+  busy,
+  run,
+  onImport,
+}: {
+  busy: boolean;
+  run: (job: () => Promise<unknown>) => void;
+  onImport: () => void;
+}) {
+  const dataProvider = useDataProvider<RemitDataProvider>();
+  return (
+    <>
+      <Button
+        size="small"
+        variant="outlined"
+        startIcon={<DownloadIcon />}
+        disabled={busy}
+        onClick={() => run(() => dataProvider.downloadSample())}
+      >
+        {P.downloadSample}
+      </Button>
+      <Button size="small" variant="contained" startIcon={<UploadFileIcon />} onClick={onImport}>
+        {P.importExcel}
+      </Button>
+      <Button
+        size="small"
+        variant="outlined"
+        startIcon={<FileDownloadIcon />}
+        disabled={busy}
+        onClick={() => run(() => dataProvider.exportPayments({}))}
+      >
+        {P.exportAll}
+      </Button>
+    </>
+  );
+}
+
+/** The import dialog, fetched when opened; after an import the list is read again. */
+function Importing({ me, onClose }: { me: Me; onClose: () => void }) {
+  const refresh = useRefresh();
+  return (
+    <Suspense fallback={null}>
+      <ImportDialog
+        me={me}
+        onClose={(imported) => {
+          onClose();
+          if (imported) refresh();
+        }}
+      />
+    </Suspense>
   );
 }
 

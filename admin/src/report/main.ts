@@ -1,27 +1,20 @@
 /**
- * The public report page: a customer with a store's link (`/r/TOKEN`) reports a
- * transfer and gets a tracking number; `/r/status/TRACKING` shows that report's status. No
- * account and no session: it calls /api/public only. Plain DOM, no framework, ES2015 (see
- * admin/vite.report.config.ts). The server checks everything; the page checks the form with the
+ * The public report page: a customer with a store's link (`/r/TOKEN`) reports a transfer and gets
+ * a tracking number; `/r/status/TRACKING` shows that report's status. No account, no session:
+ * /api/public only. Plain DOM, ES2015 (admin/vite.report.config.ts). The form is checked with the
  * server's own rules first (validatePayment), so a mistake is shown at once and never sent.
  *
- * After a report the address becomes its status page (`/r/status/TRACKING`, history.replaceState),
- * so a reload or a bookmark keeps the tracking number. 再回報一筆 goes back to the link's form: the
- * link's token rides in the history entry's state, never in the status address, since a status
- * address is shared (a screenshot, a LINE message) and must show that one report only, not hand
- * out the store's link. A status page opened afresh (a bookmark, a new tab) knows no link, so it
- * shows no 再回報一筆.
+ * After a report the address becomes its status page, so a reload or a bookmark keeps the tracking
+ * number. The link's token rides in the history entry's state, never in the status address: that
+ * address is shared (a screenshot, a LINE message) and must not hand out the store's link. So a
+ * status page opened afresh knows no link and shows no 再回報一筆.
  *
- * Each report attempt carries a random key (client_key), made when it is first sent and kept
- * while what was typed is unchanged: sent again after no answer (15 s) or a lost one, the server
- * answers with the first report's tracking number (200) instead of storing it twice or asking
- * 您可能已經回報過. A changed field is another report, with a new key.
+ * Each attempt carries a random key (client_key), kept while what was typed is unchanged: sent
+ * again after no answer or a lost one, the server answers with the first report's tracking number.
  */
 import {
   CLIENT_KEY_BYTES,
   HONEYPOT_FIELD,
-  MSG,
-  NOTE_MAX_LENGTH,
   PUBLIC_PAGE_PREFIX,
   formatNTD,
   formatTaipei,
@@ -32,9 +25,18 @@ import {
   validatePayment,
   type PublicStatus,
 } from '../../../core/browser.js';
+import { button, h, plain, show } from './dom.js';
+import {
+  askDuplicate,
+  askTime,
+  buildForm,
+  countNote,
+  hideQuestion,
+  setError,
+  showErrors,
+  type ReportForm,
+} from './form.js';
 import { REPORT_TEXT as T } from './texts.js';
-
-const app = document.getElementById('app') as HTMLElement;
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- the API's JSON, each field checked where it is read
 type Answer = { status: number; body: any };
@@ -123,7 +125,7 @@ function linkOfEntry(): string | null {
 
 /** To the link's empty form, as a new history entry (Back returns to the report's status). */
 function anotherButton(token: string): HTMLElement {
-  const again = h('button', { type: 'button', class: 'secondary' }, T.anotherReport) as HTMLButtonElement;
+  const again = button(T.anotherReport, true);
   again.onclick = () => {
     history.pushState(null, '', `${PUBLIC_PAGE_PREFIX}${token}`);
     start();
@@ -131,259 +133,127 @@ function anotherButton(token: string): HTMLElement {
   return again;
 }
 
-/** An element with attributes and children: text children are set as text, never as HTML. */
-function h(tag: string, attrs: Record<string, string> = {}, ...children: Array<Node | string | null>): HTMLElement {
-  const el = document.createElement(tag);
-  for (const k of Object.keys(attrs)) el.setAttribute(k, attrs[k]);
-  for (const c of children) if (c !== null) el.appendChild(typeof c === 'string' ? document.createTextNode(c) : c);
-  return el;
-}
+/** What the person said 仍要送出 to: `time` the question about the time, `duplicate` 您可能已經回報過. */
+type Confirmed = { time?: boolean; duplicate?: boolean };
 
-function show(...nodes: Node[]): void {
-  while (app.firstChild) app.removeChild(app.firstChild);
-  for (const n of nodes) app.appendChild(n);
-  window.scrollTo(0, 0);
-}
+type Checked = Extract<ReturnType<typeof validatePayment>, { ok: true }>['value'];
 
-function plain(title: string, text: string): void {
-  document.title = title;
-  show(h('div', { class: 'card' }, h('h2', {}, title), h('p', {}, text)));
-}
-
-/** datetime-local's value for now, in Taiwan time */
-const nowValue = () => formatTaipei(Date.now()).replace(/\//g, '-').replace(' ', 'T');
-
+/** The form of the link's store: checked here, sent, and its answer shown. */
 function reportPage(token: string, storeName: string): void {
   document.title = `${storeName}｜${T.title}`;
-  const notice = h('div', { role: 'alert' });
-  const fields: Record<string, { input: HTMLInputElement | HTMLTextAreaElement; error: HTMLElement }> = {};
-  const field = (
-    name: string,
-    label: string,
-    input: HTMLInputElement | HTMLTextAreaElement,
-    hint?: string,
-    after?: HTMLElement,
-  ) => {
-    input.id = name;
-    input.setAttribute('name', name);
-    const error = h('p', { class: 'field-error', id: `${name}-error` });
-    error.hidden = true;
-    input.setAttribute('aria-describedby', after ? `${name}-error ${after.id}` : `${name}-error`);
-    fields[name] = { input, error };
-    return [
-      h('label', { for: name }, label, hint ? h('span', { class: 'hint' }, hint) : null),
-      input,
-      error,
-      after || null,
-    ].filter((n): n is HTMLElement => n !== null);
-  };
-  const input = (attrs: Record<string, string>) => h('input', attrs) as HTMLInputElement;
-  const lastFive = input({
-    type: 'text',
-    inputmode: 'numeric',
-    pattern: '[0-9]*',
-    maxlength: '5',
-    autocomplete: 'off',
-    required: '',
-  });
-  const paidAt = input({ type: 'datetime-local', required: '' });
-  paidAt.value = nowValue();
-  const amount = input({ type: 'text', inputmode: 'numeric', autocomplete: 'off', required: '' });
-  // no maxlength: a paste longer than the limit is kept whole, and the counter says by how much
-  const note = h('textarea', {}) as HTMLTextAreaElement;
-  const noteCount = h('p', { class: 'counter', id: 'note-count' });
-  const trap = input({ type: 'text', name: HONEYPOT_FIELD, tabindex: '-1', autocomplete: 'off' });
-  const submit = h('button', { type: 'submit' }, T.submit) as HTMLButtonElement;
-  // the question about an odd time (see the top), filled when asked
-  const question = h('div', {
-    class: 'question',
-    role: 'alertdialog',
-    tabindex: '-1',
-    'aria-labelledby': 'time-question-title',
-    'aria-describedby': 'time-question-text',
-  });
-  question.hidden = true;
-  const form = h(
-    'form',
-    { class: 'card', novalidate: '' },
-    notice,
-    ...field('last_five', T.lastFive, lastFive, T.lastFiveHint),
-    ...field('paid_at', T.paidAt, paidAt),
-    ...field('amount', T.amount, amount, T.amountHint),
-    ...field('note', T.note, note, T.optional, noteCount),
-    h('div', { class: 'trap', 'aria-hidden': 'true' }, h('label', { for: 'hp' }, T.trap), trap),
-    question,
-    submit,
-  ) as HTMLFormElement;
-  trap.id = 'hp';
-
-  const setError = (name: string, message: string | null) => {
-    const f = fields[name];
-    f.error.textContent = message || '';
-    f.error.hidden = !message;
-    if (message) f.input.setAttribute('aria-invalid', 'true');
-    else f.input.removeAttribute('aria-invalid');
-  };
-  // the note as the server measures it (trimmed), against its limit; past it, said at once
-  let noteOver = false;
-  const countNote = () => {
-    const n = note.value.trim().length;
-    noteCount.textContent = T.noteCount(n);
-    noteCount.className = n > NOTE_MAX_LENGTH ? 'counter over' : 'counter';
-    if (n > NOTE_MAX_LENGTH !== noteOver) setError('note', n > NOTE_MAX_LENGTH ? MSG.noteTooLong : null);
-    noteOver = n > NOTE_MAX_LENGTH;
-  };
-  note.oninput = countNote;
-  // said when it happens (typing past the limit), not only when the field is next read
-  fields.note.error.setAttribute('aria-live', 'polite');
-  countNote();
-
-  // while the question stands, its own two buttons are the way on: 送出回報 under it would ask again
-  const hideQuestion = () => {
-    question.hidden = true;
-    submit.hidden = false;
-    while (question.firstChild) question.removeChild(question.firstChild);
-  };
+  const f = buildForm();
+  const recountNote = countNote(f);
   const clear = () => {
-    hideQuestion();
-    notice.className = '';
-    notice.textContent = '';
-    for (const k of Object.keys(fields)) setError(k, null);
-    noteOver = false;
-    countNote();
+    hideQuestion(f);
+    f.notice.className = '';
+    f.notice.textContent = '';
+    for (const k of Object.keys(f.fields)) setError(f, k, null);
+    recountNote();
   };
-  const showErrors = (errors: Array<{ field: string; message: string }>, otherwise: string) => {
-    let first: HTMLElement | null = null;
-    for (const e of errors) {
-      if (!fields[e.field]) continue;
-      setError(e.field, e.message);
-      first = first || fields[e.field].input;
-    }
-    notice.className = 'notice error';
-    notice.textContent = first ? T.fixFields : otherwise;
-    if (first) first.focus();
-  };
-  const idle = () => {
-    submit.disabled = false;
-    submit.textContent = T.submit;
-  };
-  // each press is a send; an earlier one that timed out may still answer 201 (stored after all)
-  let attempt = 0;
-  let finished = false;
-  // the report attempt's key, and the values (as the server reads them) it was made for
-  let attemptKey: { key: string; values: string } | null = null;
-  const keyFor = (values: string) => {
-    if (!attemptKey || attemptKey.values !== values) attemptKey = { key: newClientKey(), values };
-    return attemptKey.key;
-  };
-  const stored = (r: Answer) => {
-    if (finished) return;
-    finished = true;
-    done(token, storeName, r.body.tracking, r.body.status_path);
-  };
-  /** `time`: the person said 仍要送出 to the question about the time; `duplicate`: to 您可能已經回報過 */
-  const send = (confirmed: { time?: boolean; duplicate?: boolean }) => {
-    clear();
-    const body: Record<string, unknown> = {
-      last_five: lastFive.value.trim(),
-      paid_at: paidAt.value,
-      amount: amount.value.replace(/[,，\s]/g, ''),
-      note: note.value,
-    };
-    // the server's own rules, here first: a mistake is shown at once, and never sent
-    const checked = validatePayment(body, { now: Date.now() });
-    if (!checked.ok) return showErrors(checked.errors, T.fixFields);
-    const v = checked.value;
-    const odd = paidAtNeedsConfirm(v.paid_at, Date.now());
-    if (odd && !confirmed.time) {
-      const when = formatTaipei(v.paid_at);
-      return askTime(
-        'ahead' in odd
-          ? paymentTexts(v.method).confirmPaidAtAhead(when)
-          : paymentTexts(v.method).confirmPaidAtOld(when, odd.daysBack),
-      );
-    }
-    body.client_key = keyFor(JSON.stringify([v.last_five, v.paid_at, v.amount, v.note]));
-    body[HONEYPOT_FIELD] = trap.value;
-    if (confirmed.duplicate) body.confirm_duplicate = true;
-    const mine = ++attempt;
-    submit.disabled = true;
-    submit.textContent = T.sending;
-    call('POST', `/links/${token}/reports`, body, (late) => {
-      if (isStored(late)) stored(late);
-    }).then((r) => {
-      if (finished) return;
-      if (mine !== attempt) {
-        if (isStored(r)) stored(r);
-        return;
-      }
-      idle();
-      if (isStored(r)) return stored(r);
-      if (r.status === TIMED_OUT) {
-        notice.className = 'notice error';
-        notice.textContent = T.timedOut;
-        return;
-      }
-      const message = (r.body && typeof r.body.message === 'string' && r.body.message) || T.networkError;
-      if (r.status === 409 && r.body && r.body.code === 'public_possible_duplicate') return askDuplicate(message);
-      if (r.status === 404 && r.body && r.body.code === 'link_inactive') return plain(T.linkGoneTitle, message);
-      showErrors((r.body && Array.isArray(r.body.errors) && r.body.errors) || [], message);
-    });
-  };
-  const askDuplicate = (message: string) => {
-    notice.className = 'notice warn';
-    notice.textContent = '';
-    const again = h('button', { type: 'button' }, T.sendAnyway) as HTMLButtonElement;
-    const cancel = h('button', { type: 'button', class: 'secondary' }, T.cancel) as HTMLButtonElement;
-    again.onclick = () => send({ time: true, duplicate: true });
-    cancel.onclick = () => clear();
-    notice.appendChild(h('p', { style: 'margin:0' }, message));
-    notice.appendChild(again);
-    notice.appendChild(cancel);
-    again.focus();
-  };
-  const askTime = (text: string) => {
-    hideQuestion();
-    const anyway = h('button', { type: 'button' }, T.sendAnyway) as HTMLButtonElement;
-    const change = h('button', { type: 'button', class: 'secondary' }, T.changeTime) as HTMLButtonElement;
-    const back = () => {
-      hideQuestion();
-      paidAt.focus();
-    };
-    anyway.onclick = () => {
-      hideQuestion();
-      submit.focus();
-      send({ time: true });
-    };
-    change.onclick = back;
-    question.onkeydown = (e) => {
-      if (e.key === 'Escape' || e.key === 'Esc') {
-        e.preventDefault();
-        back();
-      }
-    };
-    question.appendChild(h('h2', { id: 'time-question-title' }, T.timeQuestionTitle));
-    question.appendChild(h('p', { id: 'time-question-text' }, text));
-    question.appendChild(anyway);
-    question.appendChild(change);
-    question.hidden = false;
-    submit.hidden = true;
-    question.focus();
-  };
+  const send = reportSender(token, storeName, f, clear);
   // what the question asked about has changed: it no longer stands
-  form.addEventListener('input', (e) => {
-    if (!question.hidden && e.target !== trap) hideQuestion();
+  f.form.addEventListener('input', (e) => {
+    if (!f.question.hidden && e.target !== f.trap) hideQuestion(f);
   });
-  form.onsubmit = (e) => {
+  f.form.onsubmit = (e) => {
     e.preventDefault();
     send({});
   };
   show(
     h('header', {}, h('p', { class: 'store' }, storeName), h('h1', { class: 'what' }, T.title)),
     h('p', { class: 'muted' }, T.intro),
-    form,
+    f.form,
   );
-  lastFive.focus();
+  f.lastFive.focus();
+}
+
+/** What the form sends, as typed (the amount without its separators). */
+function formBody(f: ReportForm): Record<string, unknown> {
+  return {
+    last_five: f.lastFive.value.trim(),
+    paid_at: f.paidAt.value,
+    amount: f.amount.value.replace(/[,，\s]/g, ''),
+    note: f.note.value,
+  };
+}
+
+/** The question about a time far ahead or far back, or null for an ordinary time. */
+function timeQuestion(v: Checked): string | null {
+  const odd = paidAtNeedsConfirm(v.paid_at, Date.now());
+  if (!odd) return null;
+  const when = formatTaipei(v.paid_at);
+  return 'ahead' in odd
+    ? paymentTexts(v.method).confirmPaidAtAhead(when)
+    : paymentTexts(v.method).confirmPaidAtOld(when, odd.daysBack);
+}
+
+/** The report attempt's key, kept while the values it was made for (as the server reads them) are unchanged. */
+function attemptKeys(): (values: string) => string {
+  let current: { key: string; values: string } | null = null;
+  return (values) => {
+    if (!current || current.values !== values) current = { key: newClientKey(), values };
+    return current.key;
+  };
+}
+
+/**
+ * The form's sending, as `send(confirmed)`. Each press is a send; an earlier one that timed out
+ * may still answer 201 (stored after all), and the first report stored is the one shown.
+ */
+function reportSender(token: string, storeName: string, f: ReportForm, clear: () => void) {
+  let attempt = 0;
+  let finished = false;
+  const keyFor = attemptKeys();
+  const stored = (r: Answer) => {
+    if (finished) return;
+    finished = true;
+    done(token, storeName, r.body.tracking, r.body.status_path);
+  };
+  const answered = (r: Answer, mine: number) => {
+    if (finished) return;
+    if (mine !== attempt) {
+      if (isStored(r)) stored(r);
+      return;
+    }
+    f.submit.disabled = false;
+    f.submit.textContent = T.submit;
+    if (isStored(r)) return stored(r);
+    refused(r, f, { anyway: () => send({ time: true, duplicate: true }), cancel: clear });
+  };
+  const send = (confirmed: Confirmed): void => {
+    clear();
+    const body = formBody(f);
+    // the server's own rules, here first: a mistake is shown at once, and never sent
+    const checked = validatePayment(body, { now: Date.now() });
+    if (!checked.ok) return showErrors(f, checked.errors, T.fixFields);
+    const v = checked.value;
+    const question = confirmed.time ? null : timeQuestion(v);
+    if (question) return askTime(f, question, () => send({ time: true }));
+    body.client_key = keyFor(JSON.stringify([v.last_five, v.paid_at, v.amount, v.note]));
+    body[HONEYPOT_FIELD] = f.trap.value;
+    if (confirmed.duplicate) body.confirm_duplicate = true;
+    const mine = ++attempt;
+    f.submit.disabled = true;
+    f.submit.textContent = T.sending;
+    call('POST', `/links/${token}/reports`, body, (late) => {
+      if (isStored(late)) stored(late);
+    }).then((r) => answered(r, mine));
+  };
+  return send;
+}
+
+/** A report not stored: no answer in time, 您可能已經回報過 (asked), the link gone, or the server's errors. */
+function refused(r: Answer, f: ReportForm, duplicate: { anyway: () => void; cancel: () => void }): void {
+  if (r.status === TIMED_OUT) {
+    f.notice.className = 'notice error';
+    f.notice.textContent = T.timedOut;
+    return;
+  }
+  const message = (r.body && typeof r.body.message === 'string' && r.body.message) || T.networkError;
+  if (r.status === 409 && r.body && r.body.code === 'public_possible_duplicate')
+    return askDuplicate(f, message, duplicate.anyway, duplicate.cancel);
+  if (r.status === 404 && r.body && r.body.code === 'link_inactive') return plain(T.linkGoneTitle, message);
+  showErrors(f, (r.body && Array.isArray(r.body.errors) && r.body.errors) || [], message);
 }
 
 /** A report stored: the address becomes its status page (reload and bookmarks keep it), the link kept in the entry's state only. */

@@ -18,15 +18,15 @@ interface Store {
 
 type Kind = (typeof CASH_OUT_KINDS)[number];
 
-export function CashOutForm({
-  stores,
-  lockedStoreId,
-  disabled,
-}: {
-  stores: Store[];
-  lockedStoreId: number | null;
-  disabled: boolean;
-}) {
+/** A typed field: its value, the error under it, and what hears a change. */
+interface FieldProps {
+  value: string;
+  error?: string;
+  onChange: (value: string) => void;
+}
+
+/** What is typed, the store it is for (a single store is chosen already), and its sending. */
+function useCashOut(stores: Store[], lockedStoreId: number | null) {
   const [kind, setKind] = useState<Kind>('店內支出');
   const [category, setCategory] = useState<string>(EXPENSE_CATEGORIES[0]);
   const [amount, setAmount] = useState('');
@@ -63,135 +63,184 @@ export function CashOutForm({
       setNote('');
       setAt('');
     } catch (err) {
-      const fields = serverFieldErrors(err);
-      setErrors(fields);
+      setErrors(serverFieldErrors(err));
       setBanner({ kind: 'error', text: serverMessage(err) ?? T.cashOutFailed });
     } finally {
       setBusy(false);
     }
   }
 
+  const values = { kind, category, amount, note, at, storeId };
+  const setters = { setKind, setCategory, setAmount, setNote, setAt, setStoreId };
+  return { values, ...setters, errors, banner, busy, submit };
+}
+
+export function CashOutForm({
+  stores,
+  lockedStoreId,
+  disabled,
+}: {
+  stores: Store[];
+  lockedStoreId: number | null;
+  disabled: boolean;
+}) {
+  const c = useCashOut(stores, lockedStoreId);
+  const { values, errors } = c;
   return (
     <section className="card cash-out" aria-labelledby="cash-out-title" data-testid="cash-out">
       <h2 id="cash-out-title">{T.cashOutTitle}</h2>
       <p className="hint">{T.cashOutHint}</p>
-      {banner && (
+      {c.banner && (
         <div
-          className={`banner banner-${banner.kind}`}
-          role={banner.kind === 'error' ? 'alert' : 'status'}
-          data-testid={`cash-out-${banner.kind}`}
+          className={`banner banner-${c.banner.kind}`}
+          role={c.banner.kind === 'error' ? 'alert' : 'status'}
+          data-testid={`cash-out-${c.banner.kind}`}
         >
-          {banner.text}
+          {c.banner.text}
         </div>
       )}
-      <form onSubmit={submit} noValidate>
+      <form onSubmit={c.submit} noValidate>
         <fieldset className="fields" disabled={disabled}>
-          <div className="field" role="radiogroup" aria-labelledby="cash-out-kind">
-            <span className="label" id="cash-out-kind">
-              {T.kind}
-            </span>
-            <div className="choices">
-              {CASH_OUT_KINDS.map((k) => (
-                <label key={k} className={`choice${kind === k ? ' chosen' : ''}`}>
-                  <input type="radio" name="cash_out_kind" value={k} checked={kind === k} onChange={() => setKind(k)} />
-                  {k}
-                </label>
-              ))}
-            </div>
-          </div>
-          {kind === '店內支出' && (
-            <div className={`field${errors.category ? ' has-error' : ''}`}>
-              <label className="label" htmlFor="cash_out_category">
-                {T.category}
-              </label>
-              <input
-                id="cash_out_category"
-                list="cash_out_categories"
-                maxLength={30}
-                value={category}
-                onChange={(e) => setCategory(e.target.value)}
-              />
-              <datalist id="cash_out_categories">
-                {EXPENSE_CATEGORIES.map((c) => (
-                  <option key={c} value={c} />
-                ))}
-              </datalist>
-              {errors.category && <p className="error">{errors.category}</p>}
-            </div>
+          <KindChoice kind={values.kind} onChange={c.setKind} />
+          {values.kind === '店內支出' && (
+            <CategoryField value={values.category} error={errors.category} onChange={c.setCategory} />
           )}
-          <div className={`field${errors.amount ? ' has-error' : ''}`}>
-            <label className="label" htmlFor="cash_out_amount">
-              {T.amount}
-            </label>
-            <div className="money">
-              <span className="prefix">NT$</span>
-              <input
-                id="cash_out_amount"
-                type="number"
-                inputMode="numeric"
-                min={1}
-                step={1}
-                value={amount}
-                onChange={(e) => setAmount(e.target.value)}
-              />
-            </div>
-            {errors.amount && <p className="error">{errors.amount}</p>}
-          </div>
+          <AmountField value={values.amount} error={errors.amount} onChange={c.setAmount} />
           {lockedStoreId === null && stores.length > 1 && (
-            <div className={`field${errors.store_id ? ' has-error' : ''}`}>
-              <label className="label" htmlFor="cash_out_store">
-                {T.store}
-              </label>
-              <select id="cash_out_store" value={storeId} onChange={(e) => setStoreId(e.target.value)}>
-                <option value="">{T.chooseStore}</option>
-                {stores.map((s) => (
-                  <option key={s.id} value={s.id}>
-                    {storeLabel(s)}
-                  </option>
-                ))}
-              </select>
-              {errors.store_id && <p className="error">{errors.store_id}</p>}
-            </div>
+            <StoreField stores={stores} value={values.storeId} error={errors.store_id} onChange={c.setStoreId} />
           )}
-          <div className={`field${errors.at ? ' has-error' : ''}`}>
-            <label className="label" htmlFor="cash_out_at">
-              {T.at}
-            </label>
-            <input
-              id="cash_out_at"
-              type="datetime-local"
-              value={at}
-              onChange={(e) => setAt(e.target.value)}
-              aria-describedby="cash_out_at_hint"
-            />
-            <p className="hint" id="cash_out_at_hint">
-              {T.atHint}
-            </p>
-            {errors.at && <p className="error">{errors.at}</p>}
-          </div>
-          <div className={`field${errors.note ? ' has-error' : ''}`}>
-            <label className="label" htmlFor="cash_out_note">
-              {T.note}
-            </label>
-            <textarea
-              id="cash_out_note"
-              rows={2}
-              maxLength={1000}
-              value={note}
-              onChange={(e) => setNote(e.target.value)}
-            />
-            {errors.note && <p className="error">{errors.note}</p>}
-          </div>
+          <AtField value={values.at} error={errors.at} onChange={c.setAt} />
+          <NoteField value={values.note} error={errors.note} onChange={c.setNote} />
           <button
             type="submit"
             className="btn btn-primary submit"
-            disabled={busy || disabled}
+            disabled={c.busy || disabled}
             data-testid="cash-out-submit"
           >
-            {busy ? T.recording : T.recordCashOut}
+            {c.busy ? T.recording : T.recordCashOut}
           </button>
         </fieldset>
       </form>
     </section>
+  );
+}
+
+/** A field with its label above and its error below. */
+function Field({
+  id,
+  label,
+  error,
+  children,
+}: {
+  id: string;
+  label: string;
+  error?: string;
+  children: React.ReactNode;
+}) {
+  return (
+    <div className={`field${error ? ' has-error' : ''}`}>
+      <label className="label" htmlFor={id}>
+        {label}
+      </label>
+      {children}
+      {error && <p className="error">{error}</p>}
+    </div>
+  );
+}
+
+function KindChoice({ kind, onChange }: { kind: Kind; onChange: (k: Kind) => void }) {
+  return (
+    <div className="field" role="radiogroup" aria-labelledby="cash-out-kind">
+      <span className="label" id="cash-out-kind">
+        {T.kind}
+      </span>
+      <div className="choices">
+        {CASH_OUT_KINDS.map((k) => (
+          <label key={k} className={`choice${kind === k ? ' chosen' : ''}`}>
+            <input type="radio" name="cash_out_kind" value={k} checked={kind === k} onChange={() => onChange(k)} />
+            {k}
+          </label>
+        ))}
+      </div>
+    </div>
+  );
+}
+
+/** What a 店內支出 bought: one of the usual categories, or typed. */
+function CategoryField({ value, error, onChange }: FieldProps) {
+  return (
+    <Field id="cash_out_category" label={T.category} error={error}>
+      <input
+        id="cash_out_category"
+        list="cash_out_categories"
+        maxLength={30}
+        value={value}
+        onChange={(e) => onChange(e.target.value)}
+      />
+      <datalist id="cash_out_categories">
+        {EXPENSE_CATEGORIES.map((c) => (
+          <option key={c} value={c} />
+        ))}
+      </datalist>
+    </Field>
+  );
+}
+
+function AmountField({ value, error, onChange }: FieldProps) {
+  return (
+    <Field id="cash_out_amount" label={T.amount} error={error}>
+      <div className="money">
+        <span className="prefix">NT$</span>
+        <input
+          id="cash_out_amount"
+          type="number"
+          inputMode="numeric"
+          min={1}
+          step={1}
+          value={value}
+          onChange={(e) => onChange(e.target.value)}
+        />
+      </div>
+    </Field>
+  );
+}
+
+function StoreField({ stores, value, error, onChange }: FieldProps & { stores: Store[] }) {
+  return (
+    <Field id="cash_out_store" label={T.store} error={error}>
+      <select id="cash_out_store" value={value} onChange={(e) => onChange(e.target.value)}>
+        <option value="">{T.chooseStore}</option>
+        {stores.map((s) => (
+          <option key={s.id} value={s.id}>
+            {storeLabel(s)}
+          </option>
+        ))}
+      </select>
+    </Field>
+  );
+}
+
+function AtField({ value, error, onChange }: FieldProps) {
+  return (
+    <Field id="cash_out_at" label={T.at} error={error}>
+      <input
+        id="cash_out_at"
+        type="datetime-local"
+        value={value}
+        onChange={(e) => onChange(e.target.value)}
+        aria-describedby="cash_out_at_hint"
+      />
+      <p className="hint" id="cash_out_at_hint">
+        {T.atHint}
+      </p>
+    </Field>
+  );
+}
+
+function NoteField({ value, error, onChange }: FieldProps) {
+  return (
+    <Field id="cash_out_note" label={T.note} error={error}>
+      <textarea id="cash_out_note" rows={2} maxLength={1000} value={value} onChange={(e) => onChange(e.target.value)} />
+    </Field>
   );
 }

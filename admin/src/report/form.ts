@@ -1,0 +1,190 @@
+/**
+ * The report form's elements and what it shows: errors under the fields, the note's counter, the
+ * notice above, and the question about an odd time. Sending is main.ts's.
+ */
+import { HONEYPOT_FIELD, MSG, NOTE_MAX_LENGTH, formatTaipei } from '../../../core/browser.js';
+import { button, h } from './dom.js';
+import { REPORT_TEXT as T } from './texts.js';
+
+type Input = HTMLInputElement | HTMLTextAreaElement;
+
+export interface ReportForm {
+  form: HTMLFormElement;
+  notice: HTMLElement;
+  fields: Record<string, { input: Input; error: HTMLElement }>;
+  lastFive: HTMLInputElement;
+  paidAt: HTMLInputElement;
+  amount: HTMLInputElement;
+  note: HTMLTextAreaElement;
+  noteCount: HTMLElement;
+  trap: HTMLInputElement;
+  submit: HTMLButtonElement;
+  /** the question about an odd time, filled when asked */
+  question: HTMLElement;
+}
+
+/** datetime-local's value for now, in Taiwan time */
+const nowValue = () => formatTaipei(Date.now()).replace(/\//g, '-').replace(' ', 'T');
+
+const input = (attrs: Record<string, string>) => h('input', attrs) as HTMLInputElement;
+
+/** A field's label, input, error line (hidden until needed) and what follows it; the field is kept in `fields`. */
+function fieldRow(
+  fields: ReportForm['fields'],
+  name: string,
+  label: string,
+  control: Input,
+  hint?: string,
+  after?: HTMLElement,
+): HTMLElement[] {
+  control.id = name;
+  control.setAttribute('name', name);
+  const error = h('p', { class: 'field-error', id: `${name}-error` });
+  error.hidden = true;
+  control.setAttribute('aria-describedby', after ? `${name}-error ${after.id}` : `${name}-error`);
+  fields[name] = { input: control, error };
+  return [
+    h('label', { for: name }, label, hint ? h('span', { class: 'hint' }, hint) : null),
+    control,
+    error,
+    after || null,
+  ].filter((n): n is HTMLElement => n !== null);
+}
+
+/** The form's elements, the time set to now; nothing listens yet. */
+export function buildForm(): ReportForm {
+  const lastFive = input({
+    type: 'text',
+    inputmode: 'numeric',
+    pattern: '[0-9]*',
+    maxlength: '5',
+    autocomplete: 'off',
+    required: '',
+  });
+  const paidAt = input({ type: 'datetime-local', required: '' });
+  paidAt.value = nowValue();
+  const amount = input({ type: 'text', inputmode: 'numeric', autocomplete: 'off', required: '' });
+  // no maxlength: a paste longer than the limit is kept whole, and the counter says by how much
+  const note = h('textarea', {}) as HTMLTextAreaElement;
+  const noteCount = h('p', { class: 'counter', id: 'note-count' });
+  const trap = input({ type: 'text', name: HONEYPOT_FIELD, tabindex: '-1', autocomplete: 'off' });
+  const submit = h('button', { type: 'submit' }, T.submit) as HTMLButtonElement;
+  const question = h('div', {
+    class: 'question',
+    role: 'alertdialog',
+    tabindex: '-1',
+    'aria-labelledby': 'time-question-title',
+    'aria-describedby': 'time-question-text',
+  });
+  question.hidden = true;
+  const notice = h('div', { role: 'alert' });
+  const fields: ReportForm['fields'] = {};
+  const form = h(
+    'form',
+    { class: 'card', novalidate: '' },
+    notice,
+    ...fieldRow(fields, 'last_five', T.lastFive, lastFive, T.lastFiveHint),
+    ...fieldRow(fields, 'paid_at', T.paidAt, paidAt),
+    ...fieldRow(fields, 'amount', T.amount, amount, T.amountHint),
+    ...fieldRow(fields, 'note', T.note, note, T.optional, noteCount),
+    h('div', { class: 'trap', 'aria-hidden': 'true' }, h('label', { for: 'hp' }, T.trap), trap),
+    question,
+    submit,
+  ) as HTMLFormElement;
+  trap.id = 'hp';
+  return { form, notice, fields, lastFive, paidAt, amount, note, noteCount, trap, submit, question };
+}
+
+export function setError(f: ReportForm, name: string, message: string | null): void {
+  const field = f.fields[name];
+  field.error.textContent = message || '';
+  field.error.hidden = !message;
+  if (message) field.input.setAttribute('aria-invalid', 'true');
+  else field.input.removeAttribute('aria-invalid');
+}
+
+/**
+ * The note's length as the server measures it (trimmed) against its limit; past it, said at once
+ * (aria-live), not only when the field is next read. Returns what starts the count afresh.
+ */
+export function countNote(f: ReportForm): () => void {
+  let over = false;
+  const count = () => {
+    const n = f.note.value.trim().length;
+    f.noteCount.textContent = T.noteCount(n);
+    f.noteCount.className = n > NOTE_MAX_LENGTH ? 'counter over' : 'counter';
+    if (n > NOTE_MAX_LENGTH !== over) setError(f, 'note', n > NOTE_MAX_LENGTH ? MSG.noteTooLong : null);
+    over = n > NOTE_MAX_LENGTH;
+  };
+  f.note.oninput = count;
+  f.fields.note.error.setAttribute('aria-live', 'polite');
+  count();
+  return () => {
+    over = false;
+    count();
+  };
+}
+
+/** While the question stands its own two buttons are the way on (送出回報 would ask again); hidden, 送出回報 is. */
+export function hideQuestion(f: ReportForm): void {
+  f.question.hidden = true;
+  f.submit.hidden = false;
+  while (f.question.firstChild) f.question.removeChild(f.question.firstChild);
+}
+
+/** Errors on their fields, the first focused; the notice says to fix them, or `otherwise` when none is a field's. */
+export function showErrors(f: ReportForm, errors: Array<{ field: string; message: string }>, otherwise: string): void {
+  let first: HTMLElement | null = null;
+  for (const e of errors) {
+    if (!f.fields[e.field]) continue;
+    setError(f, e.field, e.message);
+    first = first || f.fields[e.field].input;
+  }
+  f.notice.className = 'notice error';
+  f.notice.textContent = first ? T.fixFields : otherwise;
+  if (first) first.focus();
+}
+
+/** 您可能已經回報過: the server's sentence in the notice, with 仍要送出 and 取消. */
+export function askDuplicate(f: ReportForm, message: string, onAnyway: () => void, onCancel: () => void): void {
+  f.notice.className = 'notice warn';
+  f.notice.textContent = '';
+  const again = button(T.sendAnyway);
+  const cancel = button(T.cancel, true);
+  again.onclick = onAnyway;
+  cancel.onclick = onCancel;
+  f.notice.appendChild(h('p', { style: 'margin:0' }, message));
+  f.notice.appendChild(again);
+  f.notice.appendChild(cancel);
+  again.focus();
+}
+
+/** The question about an odd time: 仍要送出 sends it (`onAnyway`); 修改時間 or Escape goes back to the time. */
+export function askTime(f: ReportForm, text: string, onAnyway: () => void): void {
+  hideQuestion(f);
+  const anyway = button(T.sendAnyway);
+  const change = button(T.changeTime, true);
+  const back = () => {
+    hideQuestion(f);
+    f.paidAt.focus();
+  };
+  anyway.onclick = () => {
+    hideQuestion(f);
+    f.submit.focus();
+    onAnyway();
+  };
+  change.onclick = back;
+  f.question.onkeydown = (e) => {
+    if (e.key === 'Escape' || e.key === 'Esc') {
+      e.preventDefault();
+      back();
+    }
+  };
+  f.question.appendChild(h('h2', { id: 'time-question-title' }, T.timeQuestionTitle));
+  f.question.appendChild(h('p', { id: 'time-question-text' }, text));
+  f.question.appendChild(anyway);
+  f.question.appendChild(change);
+  f.question.hidden = false;
+  f.submit.hidden = true;
+  f.question.focus();
+}

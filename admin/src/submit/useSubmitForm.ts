@@ -1,0 +1,191 @@
+/**
+ * The payment form's state and its submission: what was typed, the errors under the fields, the
+ * banner after a send, and the question held when a submission is probably a mistake.
+ */
+import { useCallback, useRef, useState, type FormEvent } from 'react';
+import {
+  formatTaipei,
+  METHOD_TRANSFER,
+  needsLastFive,
+  paidAtNeedsConfirm,
+  paymentTexts,
+  paymentWords,
+  submissionStoreId,
+  validatePayment,
+} from '../../../core/browser';
+import type { Me } from '../../../core/browser';
+import { api, ApiError } from '../http';
+import { serverCode } from '../serverError';
+import { UI } from '../messages';
+import type { MethodValues } from './MethodFields';
+
+interface FormState extends MethodValues {
+  last_five: string;
+  paid_at: string;
+  amount: string;
+  note: string;
+  store_id: string;
+}
+
+type FormErrors = Partial<Record<keyof FormState, string>>;
+
+export type Banner = { kind: 'success' | 'error'; text: string } | null;
+
+/** A submission that is probably a mistake, held until the person confirms it or goes back. */
+export type Doubt = { kind: 'time' | 'duplicate'; title: string; text: string } | null;
+
+/** What the person said 仍要送出 to: the question about the time, and 您可能已經回報過. */
+type Confirmed = { time?: boolean; duplicate?: boolean };
+
+/** Who submits, as the submission needs it: the store is required when stores are offered. */
+interface SubmitScope {
+  me: Me | null;
+  locked: boolean;
+  storeRequired: boolean;
+}
+
+type Checked = Extract<ReturnType<typeof validatePayment>, { ok: true }>['value'];
+
+const emptyForm = (storeId: number | null): FormState => ({
+  method: METHOD_TRANSFER,
+  method_detail: '',
+  employee: false,
+  last_five: '',
+  paid_at: '',
+  amount: '', // empty, so typing 1200 gives 1200 and not 01200
+  note: '',
+  store_id: storeId !== null ? String(storeId) : '',
+});
+
+/** The error banner of spec section 8 for a failed submission. */
+function submitErrorText(err: unknown): string {
+  if (err instanceof ApiError && err.body?.errors?.length)
+    return UI.validationError(err.body.errors.map((e) => e.message));
+  if (err instanceof ApiError && err.body?.message) return err.body.message;
+  return UI.submitFailed;
+}
+
+/**
+ * The form checked with the server's rules. The time is parsed once here (to check it and to ask
+ * about odd times) and sent as typed, Taiwan wall-clock text; the server parses that text once.
+ */
+function checkForm(form: FormState, storeRequired: boolean) {
+  return validatePayment(
+    {
+      method: form.method,
+      method_detail: form.method_detail,
+      employee: form.employee,
+      last_five: needsLastFive(form.method) ? form.last_five : '',
+      paid_at: form.paid_at,
+      amount: form.amount === '' ? '' : Number(form.amount),
+      note: form.note,
+      store_id: form.store_id,
+    },
+    // the server's rule too: a time over a day ahead is refused here, not asked about
+    { storeRequired, now: Date.now() },
+  );
+}
+
+/** The question about a time far back or ahead, or null when the time is ordinary. */
+function timeDoubt(v: Checked): Doubt {
+  const odd = paidAtNeedsConfirm(v.paid_at, Date.now());
+  if (!odd) return null;
+  const when = formatTaipei(v.paid_at);
+  const texts = paymentTexts(v.method);
+  return {
+    kind: 'time',
+    title: paymentWords(v.method).time,
+    text: 'ahead' in odd ? texts.confirmPaidAtAhead(when) : texts.confirmPaidAtOld(when, odd.daysBack),
+  };
+}
+
+/** The body of POST /payments: the time as typed, the method's extras only when set. */
+function paymentPayload(v: Checked, paidAtTyped: string, me: Me | null) {
+  return {
+    method: v.method,
+    ...(v.method_detail ? { method_detail: v.method_detail } : {}),
+    ...(v.employee ? { employee: true } : {}),
+    last_five: v.last_five,
+    paid_at: paidAtTyped,
+    amount: v.amount,
+    note: v.note,
+    store_id: submissionStoreId(me ?? { store_id: null }, v.store_id),
+  };
+}
+
+/** What was typed and the errors under it; any change withdraws the question that stood. */
+function useFormValues(initialStoreId: number | null) {
+  const [form, setForm] = useState<FormState>(emptyForm(initialStoreId));
+  const [errors, setErrors] = useState<FormErrors>({});
+  const [doubt, setDoubt] = useState<Doubt>(null);
+  /** A branch user's store, known once who is signed in has loaded. */
+  const takeStore = useCallback((id: number) => setForm((f) => ({ ...f, store_id: String(id) })), []);
+  const setMethod = (v: MethodValues) => {
+    setForm((f) => ({ ...f, ...v, last_five: needsLastFive(v.method) ? f.last_five : '' }));
+    setErrors((er) => ({ ...er, method: undefined, method_detail: undefined, last_five: undefined }));
+    setDoubt(null);
+  };
+  const set = (key: keyof FormState) => (e: { target: { value: string } }) => {
+    setForm((f) => ({ ...f, [key]: e.target.value }));
+    setErrors((er) => ({ ...er, [key]: undefined }));
+    setDoubt(null);
+  };
+  return { form, setForm, errors, setErrors, doubt, setDoubt, takeStore, setMethod, set };
+}
+
+export function useSubmitForm(initialStoreId: number | null) {
+  const values = useFormValues(initialStoreId);
+  const { form, setForm, setErrors, setDoubt } = values;
+  const [banner, setBanner] = useState<Banner>(null);
+  const [submitting, setSubmitting] = useState(false);
+  // counts the submissions refused for errors: each one brings the first field in error into view
+  const [showErrors, setShowErrors] = useState(0);
+  const busy = useRef(false);
+
+  async function send(v: Checked, confirmed: Confirmed, scope: SubmitScope) {
+    const payload = paymentPayload(v, form.paid_at, scope.me);
+    busy.current = true;
+    setSubmitting(true);
+    try {
+      const body = confirmed.duplicate ? { ...payload, confirm_duplicate: true } : payload;
+      const created = await api<{ uuid: string }>('POST', '/payments', body);
+      setBanner({
+        kind: 'success',
+        text: v.method === METHOD_TRANSFER ? UI.submitSuccess(created.uuid) : UI.saleSuccess(v.method, created.uuid),
+      });
+      // the next entry keeps the method: a shop records several cash sales in a row
+      const storeId = scope.locked ? scope.me!.store_id : null;
+      setForm({ ...emptyForm(storeId), method: v.method, method_detail: v.method_detail ?? '' });
+      setErrors({});
+    } catch (err) {
+      if (err instanceof ApiError && serverCode(err) === 'possible_duplicate') {
+        setDoubt({ kind: 'duplicate', title: UI.possibleDuplicateTitle, text: err.body?.message ?? '' });
+        return;
+      }
+      setBanner({ kind: 'error', text: submitErrorText(err) });
+    } finally {
+      busy.current = false;
+      setSubmitting(false);
+    }
+  }
+
+  async function submit(e: FormEvent | null, confirmed: Confirmed, scope: SubmitScope) {
+    e?.preventDefault();
+    if (busy.current) return; // a second submit while sending is ignored
+    setBanner(null);
+    setDoubt(null);
+    const checked = checkForm(form, scope.storeRequired);
+    if (!checked.ok) {
+      setErrors(Object.fromEntries(checked.errors.map((x) => [x.field, x.message])));
+      setShowErrors((n) => n + 1);
+      return;
+    }
+    const question = confirmed.time ? null : timeDoubt(checked.value);
+    if (question) return setDoubt(question);
+    await send(checked.value, confirmed, scope);
+  }
+
+  return { ...values, banner, setBanner, submitting, showErrors, submit };
+}
+
+export type SubmitForm = ReturnType<typeof useSubmitForm>;
