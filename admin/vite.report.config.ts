@@ -2,7 +2,7 @@ import { resolve } from 'node:path';
 import { defineConfig } from 'vite';
 
 /**
- * The public report page (`/r/...`, issue 25): its own small bundle, no React, no react-admin,
+ * The public report page (`/r/...`): its own small bundle, no React, no react-admin,
  * built after the back office into the same dist/admin (so emptyOutDir is off), for the browsers
  * of older phones and LINE's in-app browser: ES2015 syntax, Chrome 61 and Safari 11 at least.
  */

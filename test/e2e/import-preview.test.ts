@@ -167,7 +167,7 @@ describe.skipIf(!HAS_CHROMIUM)('the import preview', () => {
     await page.context().close();
   });
 
-  it('sends a sheet over the browser’s row limit to the command line, recognising the refusal by its code (issue 23, item 3)', async () => {
+  it('sends a sheet over the browser’s row limit to the command line, recognising the refusal by its code', async () => {
     // a small file whose sheet says it runs to row 200 000: refused before any row is read
     const sheet =
       SHEET_PREFIX.replace('<sheetData>', '<dimension ref="A1:G200000"/><sheetData>') +
