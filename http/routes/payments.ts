@@ -29,12 +29,22 @@ import { listQuery, sendFile, sendList } from '../list.js';
 const field = (body: unknown, name: string) =>
   body && typeof body === 'object' && !Array.isArray(body) ? (body as Record<string, unknown>)[name] : undefined;
 
+type Auth = ReturnType<typeof requireUser>;
+
 export function paymentRoutes(app: AppContext): Router<State> {
   const r = new Router<State>(API_ROUTER);
   const auth = requireUser(app);
+  // Order matters: the fixed paths (export, sample) before /payments/:id.
+  importRoutes(r, app, auth);
+  exportRoutes(r, app, auth);
+  recordRoutes(r, app, auth);
+  return r;
+}
+
+/** Imports: rows sent as JSON, a whole file, and the wizard's check that writes nothing. */
+function importRoutes(r: Router<State>, app: AppContext, auth: Auth): void {
   // Each route with a body refuses a caller without its permission before reading a byte of it.
   const importer = gate((actor) => requirePermission(actor, 'manage_payments'));
-
   r.post('/payments/bulk-import', auth, importer, importBody, async (ctx) => {
     const allow = field(ctx.request.body, 'allow_duplicates');
     ctx.body = await importPayments(serviceContext(app, ctx), field(ctx.request.body, 'payments'), {
@@ -68,6 +78,10 @@ export function paymentRoutes(app: AppContext): Router<State> {
   r.post('/payments/bulk-import/check', auth, importer, importBody, async (ctx) => {
     ctx.body = await importPayments(serviceContext(app, ctx), field(ctx.request.body, 'payments'), { dryRun: true });
   });
+}
+
+/** Downloads: the export (by header or by ticket), the ticket itself, and the sample file. */
+function exportRoutes(r: Router<State>, app: AppContext, auth: Auth): void {
   r.get(
     '/payments/export',
     async (ctx, next) => {
@@ -105,6 +119,10 @@ export function paymentRoutes(app: AppContext): Router<State> {
   r.get('/payments/sample', auth, async (ctx) => {
     sendFile(ctx, await sampleFile(serviceContext(app, ctx)));
   });
+}
+
+/** One payment or a list of them: create, list, read, edit, delete. */
+function recordRoutes(r: Router<State>, app: AppContext, auth: Auth): void {
   r.post('/payments', auth, gate(requireSubmitter), smallBody, async (ctx) => {
     ctx.status = 201;
     ctx.body = await createPayment(serviceContext(app, ctx), ctx.request.body);
@@ -136,5 +154,4 @@ export function paymentRoutes(app: AppContext): Router<State> {
   r.delete('/payments/:id', auth, async (ctx) => {
     ctx.body = await deletePayment(serviceContext(app, ctx), ctx.params.id);
   });
-  return r;
 }
