@@ -40,7 +40,7 @@ const json = (v: unknown) => `${JSON.stringify(v)}\n`;
 
 const COLUMNS = [...USERS.columns];
 
-/** Every permission key with its name and meaning, for `users add --help` and `users edit --help`, within 80 columns. */
+/** Every permission key with its name and meaning, for `users add/edit --help`, within 80 columns. */
 function permissionHelp(): string {
   const keys = Object.keys(PERMISSIONS) as Array<keyof typeof PERMISSIONS>;
   const indent = 2 + Math.max(...keys.map((k) => k.length)) + 2;
@@ -57,7 +57,7 @@ function roleFlag(role: unknown): void {
     throw new UsageError(USERS.badRole(String(role), ROLES));
 }
 
-/** A user as the users list shows it (spec section 2, users tab). */
+/** A user as the users list shows it. */
 function userCells(u: User, stores: Store[]): Array<string | number> {
   const byId = new Map(stores.map((s) => [s.id, s]));
   return [
