@@ -106,7 +106,7 @@ export function spa(opts: { root: string; title: string; firstScreen?: FirstScre
       return;
     }
     const html = pageAt(path);
-    if (html) return sendPage(ctx, html, page(html), () => firstScreenFor(ctx, html, path, opts.firstScreen));
+    if (html) return sendPage(ctx, html, page(html), () => listRowsAhead(ctx, html, path, opts.firstScreen));
     return sendStatic(ctx, next, root, path);
   };
 }
@@ -143,7 +143,7 @@ function pageAt(path: string): Page | null {
 }
 
 /** The rows to draw ahead into the back office's list page, or null. */
-async function firstScreenFor(
+async function listRowsAhead(
   ctx: Koa.Context,
   html: Page,
   path: string,
