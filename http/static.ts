@@ -1,8 +1,4 @@
-/**
- * Serves the built back office and submission page (dist/admin): `/` the form, `/admin/*` the
- * back office with a history fallback, `/assets/*` the bundles. Nothing outside the folder can
- * be reached, and every page carries a Content-Security-Policy.
- */
+/** Serves dist/admin: `/` the form, `/admin/*` the back office, `/assets/*` the bundles; nothing outside the folder. */
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { extname, join, resolve, sep } from 'node:path';
 import type Koa from 'koa';
@@ -88,10 +84,7 @@ const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt
 type Page = 'index.html' | 'admin.html' | 'report.html';
 type FirstScreen = (ctx: Koa.Context) => Promise<string | null>;
 
-/**
- * `firstScreen`: markup to write into /admin and /admin/payments before the back office's root
- * (the user's first page of 匯款記錄, http/firstScreen.ts), or null for none.
- */
+/** `firstScreen`: markup written before the back office's root on its list page (http/firstScreen.ts), or null. */
 export function spa(opts: { root: string; title: string; firstScreen?: FirstScreen }): Koa.Middleware {
   const root = resolve(opts.root);
   const page = pageReader(root, opts.title);
@@ -124,7 +117,6 @@ function pageReader(root: string, title: string): (name: Page) => string | null 
   };
 }
 
-/** The decoded path, or null for one that cannot be decoded or holds a NUL. */
 function decodedPath(raw: string): string | null {
   let path: string;
   try {
@@ -176,7 +168,6 @@ async function sendPage(
   }
   // the user's own rows: never kept by a cache
   ctx.set('Cache-Control', 'no-store');
-  // tens of KB with its rows: compressed as the JSON answers are
   await sendCompressed(
     ctx,
     Buffer.from(body.replace('<div id="root"></div>', `${ahead}<div id="root"></div>`), 'utf8'),

@@ -51,7 +51,7 @@ function importRoutes(r: Router<State>, app: AppContext, auth: Auth): void {
       allowDuplicates: allow === true,
     });
   });
-  // A whole file, streamed to a temporary file and read as a stream: the same core entry as `remit import`.
+  // a whole file, streamed to disk: the same core entry as `remit import`
   r.post(
     '/payments/import-file',
     auth,
@@ -74,7 +74,7 @@ function importRoutes(r: Router<State>, app: AppContext, auth: Auth): void {
       ctx.body = rest;
     },
   );
-  // The import wizard's preview: the same checks and duplicate key as the import, in the caller's scope, writing nothing.
+  // the import wizard's preview: the import's checks in the caller's scope, writing nothing
   r.post('/payments/bulk-import/check', auth, importer, importBody, async (ctx) => {
     ctx.body = await importPayments(serviceContext(app, ctx), field(ctx.request.body, 'payments'), { dryRun: true });
   });
@@ -85,8 +85,7 @@ function exportRoutes(r: Router<State>, app: AppContext, auth: Auth): void {
   r.get(
     '/payments/export',
     async (ctx, next) => {
-      // A download link from POST /payments/export-ticket: the browser follows it without the
-      // Authorization header, and the ticket says who asked, for which filter and format.
+      // a link from POST /payments/export-ticket, followed without an Authorization header: the ticket says who asked
       const ticket = ctx.query.ticket;
       if (typeof ticket === 'string' && !ctx.get('authorization'))
         return sendFile(ctx, await exportByTicket(app, ticket, ctx.ip || null));
