@@ -28,18 +28,13 @@ export function configFrom(io: CliIO, opts: GlobalOptions & { port?: string; hos
   return loadConfig(io.env, { db: opts.db, port: opts.port, host: opts.host });
 }
 
-/** Where the SQLite path came from, to say so when it is wrong (loadConfig's order: --db, then REMIT_DB, then the default). */
+/** Where the SQLite path came from (--db, REMIT_DB or the default), to say so when it is wrong. */
 function dbSource(io: CliIO, opts: GlobalOptions): DbSource {
   if (opts.db) return '--db';
   return io.env.REMIT_DB?.trim() ? 'REMIT_DB' : 'default';
 }
 
-/**
- * The SQLite file a command would work on, refused (exit 1) when it is not there: only
- * `remit migrate`, `remit serve` and `remit restore` create a database, so a command run in the
- * wrong folder says where it looked instead of creating `./data/remit.sqlite` there and then
- * reporting an empty database. PostgreSQL and an in-memory database are not files: null.
- */
+/** The SQLite file to use (null: not a file); a missing one is refused: only migrate, serve and restore create it. */
 export function requireSqliteFile(
   io: CliIO,
   opts: GlobalOptions,
@@ -53,11 +48,7 @@ export function requireSqliteFile(
   return path;
 }
 
-/**
- * What is at a SQLite path, read before SQLite opens it (opening would turn on WAL mode in
- * whatever the file is): nothing, an empty file, or a SQLite database; anything else (a folder, a
- * CSV) is refused as not SQLite.
- */
+/** What is at a SQLite path, read before SQLite opens it (opening turns on WAL mode in whatever the file is). */
 export function sqliteFileKind(path: string): 'missing' | 'empty' | 'sqlite' {
   if (!existsSync(path)) return 'missing';
   const head = Buffer.alloc(16);
@@ -81,14 +72,9 @@ export function sqliteFileKind(path: string): 'missing' | 'empty' | 'sqlite' {
 /** knex's own bookkeeping tables: a file holding only these was begun by a migrate that failed. */
 const KNEX_TABLES = ['knex_migrations', 'knex_migrations_lock'];
 
-/**
- * An existing SQLite file that is not remit's: empty (a file made by hand, or by `touch`), another
- * program's database, or not SQLite at all. Said before anything is written into it. `migrate`
- * takes a database with no tables (a new one) and refuses only another program's.
- */
+/** Refuses, before writing to it, a SQLite file that is empty or another program's (migrate takes a new one). */
 export async function checkSqliteTables(path: string, opts: { forMigrate?: boolean } = {}): Promise<void> {
-  // a plain handle, without the WAL mode and the mode bits openDatabase gives a file: a file that
-  // is refused is left as it was
+  // a plain handle (no WAL mode, no mode bits): a file that is refused is left as it was
   const db = knexFactory({
     client: 'sqlite3',
     connection: { filename: path },
@@ -122,10 +108,7 @@ async function tablesAreRemits(db: Knex, path: string, opts: { forMigrate?: bool
   throw new DataError(DB.notRemit(path));
 }
 
-/**
- * Opens the database a command works on, which must exist already (see requireSqliteFile), and
- * applies any migration a newer remit brings. PostgreSQL is opened as configured.
- */
+/** Opens the database a command works on, which must exist already, and applies any newer migration. */
 async function openExistingDatabase(io: CliIO, opts: GlobalOptions): Promise<{ db: Knex; config: RemitConfig }> {
   const config = configFrom(io, opts);
   const path = requireSqliteFile(io, opts, config);
@@ -140,10 +123,7 @@ async function openExistingDatabase(io: CliIO, opts: GlobalOptions): Promise<{ d
   }
 }
 
-/**
- * Opens and migrates the database and runs `fn` as the machine's operator (whoever can run
- * the CLI on the server already holds the database), closing the database afterwards.
- */
+/** Runs `fn` as the operator (whoever can run the CLI on the server holds the database anyway), then closes it. */
 export async function withOperator<T>(
   io: CliIO,
   opts: GlobalOptions,

@@ -4,11 +4,7 @@ import { DATES } from './messages.js';
 
 type Flag = [flag: string, value: string | undefined];
 
-/**
- * A command's start and end date flags (`--from`/`--to`, `--since`/`--until`), checked by core's
- * one date-range rule before any database is opened. The CLI takes Taiwan dates (YYYY-MM-DD)
- * only; a bad date or a start after the end is a usage error (exit 2) with core's sentence.
- */
+/** A command's start and end date flags (Taiwan dates), checked by core's date-range rule before the database opens. */
 export function checkDateFlags(from: Flag, to: Flag): void {
   for (const [flag, value] of [from, to]) {
     if (value !== undefined && !/^\d{4}-\d{2}-\d{2}$/.test(value))

@@ -1,8 +1,4 @@
-/**
- * A flag given with an empty value (`--store ''`, `--status ,`) is refused as wrong usage (exit 2)
- * for every option that takes one: in a cron script an unset $STORE turned a per-store export
- * into one of every store. The few options where "" means "clear the list" say so and are let through.
- */
+/** An empty flag value is wrong usage: an unset $STORE in a cron script would widen a store's export to all stores. */
 import type { Command } from 'commander';
 import { UsageError } from './errors.js';
 import { USAGE } from './messages.js';
@@ -15,7 +11,6 @@ export function allowEmptyValue(cmd: Command, ...flags: string[]): Command {
   return cmd;
 }
 
-/** Nothing but spaces and commas: no value at all. */
 const blank = (v: string) => v.replace(/[\s,，、]/g, '') === '';
 
 /** Refuses an empty value typed for any option of `cmd` or the commands above it (--db). */

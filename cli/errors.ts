@@ -11,17 +11,10 @@ import { actorNameText } from '../core/audit/text.js';
 import type { CliIO } from './context.js';
 import { DB, errorLine, INPUT, SERVE } from './messages.js';
 
-/**
- * Exit codes: 0 success, 1 a failure of the data or the operation (a file or database that is
- * missing or is not what it should be counts as data), 2 wrong usage (flags and arguments).
- */
+/** Exit codes: 0 success, 1 the data or the operation failed (a missing or wrong file is data), 2 wrong usage. */
 export const EXIT = { ok: 0, failure: 1, usage: 2, readerGone: 141 } as const;
 
-/**
- * Output to a pipe whose reader has gone (`remit export -o - | head`): the command stops without a
- * word, as a Unix tool killed by SIGPIPE does (128 + 13), and what it was writing is not recorded
- * as done.
- */
+/** The pipe's reader left (`remit export -o - | head`): stop silently, as SIGPIPE would, recording nothing as done. */
 export function isReaderGone(err: unknown): boolean {
   return (err as { code?: string })?.code === 'EPIPE';
 }
@@ -44,9 +37,8 @@ function spokenDetails(e: Problem): Problem['details'] {
 }
 
 /**
- * Runs `run`, and says a refusal of the value a flag gave (an amount of 0, one too large, a range
- * too long) as wrong usage (exit 2), as the flag's other bad values are: core checks the value,
- * the command line says whose fault it is. Refusals of other fields stay failures (exit 1).
+ * Runs `run`; core's refusal of a flag's value (an amount of 0, a range too long) is wrong usage (exit 2), like the
+ * flag's other bad values. Refusals of other fields, and of `stateCodes` (from the data, not the value), stay exit 1.
  */
 export async function flagValuesAsUsage<T>(
   fields: readonly string[],
@@ -56,7 +48,6 @@ export async function flagValuesAsUsage<T>(
   try {
     return await run();
   } catch (err) {
-    // `stateCodes`: refusals of those fields that come from the data, not the value (a first close without its opening)
     if (
       err instanceof ValidationError &&
       err.errors.length &&
@@ -88,8 +79,7 @@ export function handleError(err: unknown, io: CliIO): number {
     return EXIT.failure;
   }
   if (isDomainError(err)) {
-    // Said from each error's code and details (core/messages.ts); a field error is a complete
-    // sentence, so one is said alone, several as a list.
+    // a field error is a complete sentence: one is said alone, several as a list
     const said = (e: Problem) => errorMessage(e.code, spokenDetails(e));
     if (err instanceof ValidationError && err.errors.length === 1) io.stderr(errorLine(said(err.errors[0])));
     else {
@@ -99,8 +89,7 @@ export function handleError(err: unknown, io: CliIO): number {
     return EXIT.failure;
   }
   if (isReaderGone(err)) return EXIT.readerGone;
-  // another process holds the database's write lock past the wait (an import running): said so,
-  // never knex's English (a migration's lock) nor SQLite's
+  // the write lock held past the wait (an import running): said in Chinese, never knex's or SQLite's English
   if (isBusy(err)) {
     io.stderr(errorLine(DB.busy));
     return EXIT.failure;
@@ -118,7 +107,7 @@ export function handleError(err: unknown, io: CliIO): number {
   return EXIT.failure;
 }
 
-/** Another process holds the database's write lock past the wait: SQLite's or PostgreSQL's busy, knex's migration lock, or SQLite's busy inside another error's message. */
+/** Another process holds the write lock past the wait (the database's busy, knex's lock, SQLITE_BUSY in a message). */
 export function isBusy(err: unknown): boolean {
   return (
     isDatabaseBusy(err) || (err as Error)?.name === 'LockError' || /SQLITE_BUSY/.test((err as Error)?.message ?? '')

@@ -17,16 +17,10 @@ import { problem } from '../core/errors.js';
 import { DataError } from './errors.js';
 import { FILES } from './messages.js';
 
-/**
- * A file the system refused to write, as one sentence naming the path and why (the folder is
- * missing, not a folder, no permission, the disk is full, the file too big…): exit 1. Every
- * command that writes a file says it so (export, sample, backup). An error that is not the file
- * system's (the database's, while an export streams) is answered as it is.
- */
+/** A file the system refused to write, as one sentence naming the path and why (exit 1); other errors pass as is. */
 export function fileWriteError(path: string, err: unknown): unknown {
   const e = err as { code?: string; syscall?: string };
   if (!e?.syscall || !e.code) return err;
-  // the folder the file goes into, or the part of the path that is not one
   // `-o out/` names a folder to write into
   const dir = /[\\/]$/.test(path) ? resolve(path) : dirname(resolve(path));
   let code = e.code === 'ENOENT' && existsSync(dir) ? 'ENOENT_IN_DIR' : e.code;
@@ -48,14 +42,9 @@ function ancestors(dir: string): string[] {
   return out;
 }
 
-/** The temporary file beside `path` a whole file is written into first. */
 const tmpBeside = (path: string) => `${path}.${randomBytes(4).toString('hex')}.tmp`;
 
-/**
- * Writes a file whole or not at all: into a temporary file beside it, then renamed, so a cron
- * job killed halfway never leaves a truncated report under the real name. A file the system
- * refuses is said as such (fileWriteError).
- */
+/** Writes a file whole or not at all (a temporary file, then renamed): a job killed halfway leaves no half file. */
 export function writeFileAtomic(path: string, data: Uint8Array | string, mode = 0o644): void {
   try {
     writeFileAtomicRaw(path, data, mode);
@@ -85,11 +74,8 @@ function writeFileAtomicRaw(path: string, data: Uint8Array | string, mode: numbe
 }
 
 /**
- * The same promise for a file that arrives as a stream (a large export): written chunk by chunk
- * into the temporary file, synced, then renamed; on any failure the temporary file is removed.
- * The file is the owner's only (0600) unless told otherwise: an export holds every payment it
- * selects, as a backup does. The mode is set on the new file whatever the umask, and the rename
- * replaces an existing file (and its mode) rather than writing into it.
+ * The same for a stream (a large export). The owner's only (0600) by default: an export holds every payment it selects.
+ * The mode is set whatever the umask, and the rename replaces an existing file (and its mode).
  */
 export async function writeStreamAtomic(
   path: string,
@@ -134,10 +120,7 @@ export function refuseOverwrite(path: string, force: boolean | undefined): void 
   if (!force && existsSync(path)) throw new ConflictError(problem('file_exists', { path }));
 }
 
-/**
- * Refuses a missing path, or one that is not a file, as bad data (exit 1, as a file that is not
- * a spreadsheet is); answers the file's size.
- */
+/** The size of the file at `path`; a missing path or one that is not a file is bad data (exit 1). */
 export function assertReadableFile(path: string): number {
   try {
     const st = statSync(path);

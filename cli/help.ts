@@ -1,17 +1,12 @@
 /**
- * commander speaks English; the people running remit read Traditional Chinese. Nothing of
- * commander's own wording is translated after the fact: the help is laid out by our own
- * `formatHelp` from commander's data (its visible options, arguments and subcommands), and its
- * usage errors are silenced (`outputError`) and said again from the error's code and the command's
- * state (`exitOverride`). A commander upgrade that changes its English therefore changes nothing
- * here; one that adds an error code gets the generic sentence, and `test/cli-help.test.ts` says so.
+ * Help and usage errors in Traditional Chinese, built from commander's data and error codes, never by translating
+ * its English: an upgrade that rewords it changes nothing here (a new error code gets the generic sentence).
  */
 import type { Command, CommanderError, Help, Option } from 'commander';
 import { UsageError } from './errors.js';
 import { HELP, USAGE } from './messages.js';
 import { displayWidth } from './table.js';
 
-/** `remit users add`: the command as typed. */
 function commandPath(cmd: Command): string {
   const names: string[] = [];
   for (let c: Command | null = cmd; c; c = c.parent) names.unshift(c.name());
@@ -38,7 +33,6 @@ function commandArgs(cmd: Command): string {
     .join(' ');
 }
 
-/** An option's description with its choices, default and variable, said in Chinese. */
 function optionDescription(option: Option): string {
   const extras: string[] = [];
   if (option.argChoices) extras.push(HELP.choices(option.argChoices));
@@ -53,10 +47,8 @@ function optionDescription(option: Option): string {
 const CLOSING = /^[，。、；：）」』！？…]/;
 
 /**
- * Wraps a description to `width` columns as Chinese is written: between any two Chinese
- * characters, or at spaces, never inside an ASCII word (a flag, a path) and never before closing
- * punctuation. commander's own wrapping breaks at spaces only, so a Chinese sentence, which has
- * none, ran past the terminal's edge.
+ * Wraps to `width` columns as Chinese is written: between Chinese characters or at spaces, never inside an ASCII word
+ * nor before closing punctuation (commander's own wrapping breaks at spaces only, which Chinese has none of).
  */
 export function boxWrap(str: string, width: number): string {
   if (width < 40) return str;
@@ -80,7 +72,6 @@ export function boxWrap(str: string, width: number): string {
     .join('\n');
 }
 
-/** The whole help page, every heading ours. */
 function formatHelp(cmd: Command, helper: Help): string {
   const termWidth = helper.padWidth(cmd, helper);
   const helpWidth = helper.helpWidth ?? 80;
@@ -116,13 +107,11 @@ function formatHelp(cmd: Command, helper: Help): string {
   return out.join('\n');
 }
 
-/** The Chinese sentence for a usage error commander found in `cmd`, from its code and the command's state. */
 function usageMessage(cmd: Command, err: CommanderError): string {
   const path = commandPath(cmd);
-  // options this command understands: its own and its ancestors' (--db)
   const known: Option[] = [];
   for (let c: Command | null = cmd; c; c = c.parent) known.push(...c.options);
-  // our own flags as commander names them in its message: which option it is about
+  // the option commander's message names
   const named = known.filter((o) => err.message.includes(`'${o.flags}'`));
   switch (err.code) {
     case 'commander.unknownCommand':
@@ -176,12 +165,11 @@ export function localizeTree(cmd: Command): Command {
     .showHelpAfterError(false)
     .helpOption(HELP.helpFlags, HELP.helpOption)
     .exitOverride((err) => {
-      // help shown on request (or for a command given without its subcommand), and the version
+      // help and the version pass through (commander.help: a command given without its subcommand)
       if (err.code === 'commander.helpDisplayed' || err.code === 'commander.version' || err.code === 'commander.help')
         throw err;
       throw new UsageError(`${usageMessage(cmd, err)}\n${USAGE.seeHelp(commandPath(cmd))}`);
     });
-  // `help [指令]` only where there are subcommands to ask about
   if (cmd.commands.length) cmd.helpCommand(HELP.helpCommand, HELP.helpCommandDescription);
   else cmd.helpCommand(false);
   for (const sub of cmd.commands) localizeTree(sub);

@@ -1,15 +1,10 @@
-/**
- * Values the operator did not give as flags: prompted on a terminal (passwords without echo),
- * never waited for otherwise. Without a terminal a missing value is a usage error naming the flag.
- * Prompts write to stderr so stdout stays clean for `--json`.
- */
+/** Values not given as flags: prompted on a terminal (on stderr: stdout is for --json), else a usage error. */
 import { confirm, input, password } from '@inquirer/prompts';
 import { CancelledError, UsageError } from './errors.js';
 import { HELP, INPUT } from './messages.js';
 
 const promptContext = { output: process.stderr };
 
-/** True when a person can answer prompts. */
 function interactive(): boolean {
   return Boolean(process.stdin.isTTY);
 }
@@ -29,14 +24,13 @@ function missing(what: string, flags: string): UsageError {
   return new UsageError(INPUT.missing(what, flags));
 }
 
-/** A text flag's value, or a prompt for it on a terminal. */
 export async function textOrPrompt(value: string | undefined, flag: string, label: string): Promise<string> {
   if (value !== undefined) return value;
   if (!interactive()) throw missing(label, flag);
   return ask(input({ message: INPUT.prompt(label) }, promptContext));
 }
 
-/** The first line of a stream (stdin), without its line ending; stops reading after it. */
+/** The first line of stdin, without its line ending; stops reading after it. */
 function readFirstLine(stream: NodeJS.ReadStream = process.stdin): Promise<string> {
   return new Promise((resolve, reject) => {
     let buf = '';
@@ -77,15 +71,11 @@ interface NewPassword {
   confirmPassword?: string;
 }
 
-/** Said on stderr whenever `--password` is used. */
 const PASSWORD_FLAG_WARNING = INPUT.passwordFlagWarning;
 
 /**
- * Where a new password comes from: a prompt typed twice on a terminal, the first line of stdin
- * (`--password-stdin`), or `--password`, which is kept for old scripts only and warned about on
- * stderr (`warn`): a flag's value is in the process list for everyone on the machine. Flag
- * problems are found at once (before the database is opened); the returned function reads the
- * value when the command needs it.
+ * A new password from a prompt typed twice, stdin's first line, or `--password` (old scripts only, warned about: the
+ * process list shows it). Flag problems are said at once, before the database opens; the value is read when needed.
  */
 export function passwordSource(
   opts: PasswordFlags,
@@ -112,7 +102,7 @@ export function passwordSource(
   };
 }
 
-/** The password prompt's hint in Chinese: inquirer's help style is the only place it writes `[input is masked]`. */
+/** The password prompt's hint in Chinese: inquirer's help style is where it writes `[input is masked]`. */
 const hiddenTheme = { style: { help: () => INPUT.passwordHidden } };
 
 /** Destructive commands: without a terminal nobody can confirm, so `--yes` is required. */
@@ -120,7 +110,6 @@ export function requireYesOrTerminal(yes: boolean | undefined): void {
   if (!yes && !interactive()) throw new UsageError(INPUT.needsYes);
 }
 
-/** Asks before a destructive step unless `--yes` was given; a "no" cancels with nothing done. */
 export async function confirmOrCancel(yes: boolean | undefined, message: string): Promise<void> {
   if (yes) return;
   requireYesOrTerminal(yes);

@@ -12,8 +12,7 @@ const io: CliIO = {
   stderr: (s) => process.stderr.write(terminalText(s)),
 };
 
-// A reader that went away (`remit export -o - | head -1`, `remit closes | head -1`): stop at once
-// and quietly, as Unix tools do; nothing half-written is recorded as done.
+// A reader that went away (`remit closes | head -1`): stop quietly, as Unix tools do; nothing half-written is done.
 for (const stream of [process.stdout, process.stderr]) {
   stream.on('error', (err) => {
     if (isReaderGone(err)) process.exit(EXIT.readerGone);

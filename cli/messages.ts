@@ -1,10 +1,6 @@
 /**
- * Everything the `remit` command says, in one module: its help's headings, its usage errors, the
- * database it could not find, and each command's headings, summaries, prompts and refusals.
- * Names the back office shows too (fields, statuses, roles, audit and payer columns) come from
- * core/labels.ts, and rule messages shared with the server from core/messages.ts; neither is
- * retyped here. Each command's and option's own description stays beside its definition in
- * cli/commands/ (it is the definition), and so do the examples of its `--help`.
+ * Everything `remit` says, in one module; names the back office shows too come from core/labels.ts, rule messages
+ * from core/messages.ts. Descriptions of commands and options, and --help examples, stay beside their definitions.
  */
 import {
   PAYMENT_FIELD_LABELS,
@@ -68,11 +64,7 @@ export const USAGE = {
 /** Where the database came from, for the sentence that says it is missing. */
 export type DbSource = '--db' | 'REMIT_DB' | 'default';
 
-/**
- * The database a command needs and did not find (exit 1): the path looked at, where that path
- * came from, and how to point at the right one. Only `remit migrate`, `remit serve` (`npm start`)
- * and `remit restore` create a database.
- */
+/** The database a command needs and did not find (exit 1): the path, where it came from, how to point elsewhere. */
 export const DB = {
   missing: (path: string, source: DbSource, cwd: string) =>
     `找不到資料庫 ${path}（${source === 'default' ? `預設位置 ./data/remit.sqlite，在目前的資料夾 ${cwd} 之下` : `${source} 指定的檔案`}）。\n` +

@@ -21,7 +21,7 @@ export async function storeIdsFromFlag(ctx: ServiceContext, codes: readonly stri
   }
 }
 
-/** The store a command's argument names (`remit stores edit TPE`): an unknown code is a usage error, as it is in a flag. */
+/** The store an argument names (`remit stores edit TPE`): an unknown code is a usage error, as in a flag. */
 export async function storeFromArgument(ctx: ServiceContext, code: string): Promise<Store> {
   try {
     return await getStoreByCode(ctx, code);

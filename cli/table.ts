@@ -1,7 +1,4 @@
-/**
- * Plain-text tables for a terminal. Columns are padded by display width: CJK characters take
- * two columns, so Traditional Chinese headers and store names line up with ASCII.
- */
+/** Plain-text tables for a terminal, padded by display width: a CJK character takes two columns. */
 
 // East Asian Wide and Fullwidth ranges (Unicode UAX #11), enough for Chinese text and symbols.
 const WIDE: Array<[number, number]> = [
@@ -27,7 +24,6 @@ const ZERO: Array<[number, number]> = [
 ];
 const within = (cp: number, ranges: Array<[number, number]>) => ranges.some(([a, b]) => cp >= a && cp <= b);
 
-/** Columns a text takes on a terminal. */
 export function displayWidth(text: string): number {
   let width = 0;
   for (const ch of text) {
@@ -43,11 +39,7 @@ export function clean(text: string): string {
   return terminalText(text).replace(/\n/g, ' ');
 }
 
-/**
- * Everything remit writes to a terminal, newlines kept: text read from a file (a bank's summary,
- * a spreadsheet cell quoted in an error) could otherwise carry escape sequences that clear the
- * screen, retitle the window or write the clipboard.
- */
+/** For all terminal output, newlines kept: text from a file could carry escape sequences that act on the terminal. */
 export function terminalText(text: string): string {
   return text.replace(/[\u0000-\u0009\u000b-\u001f\u007f-\u009f]/g, ' ');
 }
@@ -58,7 +50,6 @@ function pad(text: string, width: number, align: 'left' | 'right'): string {
 }
 
 interface TableOptions {
-  /** indexes of columns to right-align (numbers, amounts) */
   right?: number[];
 }
 

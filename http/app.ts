@@ -1,7 +1,4 @@
-/**
- * The Koa application (no listen): `/api` with every call of the spec, JSON in and out.
- * `createApp` is what tests, `remit serve` and any embedding program use.
- */
+/** The Koa application without listen (`/api`, JSON in and out), for tests, `remit serve` and embedding programs. */
 import Router from '@koa/router';
 import Koa from 'koa';
 import { DEFAULT_MATCHING, type AppContext } from '../core/index.js';
@@ -24,11 +21,7 @@ import { refuseCrossSite } from './session.js';
 export interface AppOptions extends AppContext {
   /** take the client address from X-Forwarded-For (behind a reverse proxy) */
   trustProxy?: boolean;
-  /**
-   * how many proxies stand in front (default 1): the client address is the entry that many
-   * places from the right of X-Forwarded-For, the last one a trusted proxy wrote. Entries left
-   * of it are whatever the client sent and are never believed.
-   */
+  /** proxies in front (default 1): the client address is that many entries from X-Forwarded-For's right, no further */
   proxyHops?: number;
   /** where unexpected errors are reported; defaults to stderr */
   log?: (msg: string, err: unknown) => void;
@@ -36,10 +29,7 @@ export interface AppOptions extends AppContext {
   after?: Koa.Middleware[];
 }
 
-/**
- * Whether a path is the API's, however it is spelled: the router matches `/api` as spelled, and
- * every rule for API answers (no-store, the JSON 404) keys on this one test.
- */
+/** Whether a path is the API's, however spelled: every rule for API answers (no-store, the JSON 404) keys on this. */
 const isApiPath = (path: string) => {
   const p = path.toLowerCase();
   return p === '/api' || p.startsWith('/api/');
@@ -47,7 +37,7 @@ const isApiPath = (path: string) => {
 
 export function createApp(opts: AppOptions): Koa<State> {
   const app = new Koa<State>({ proxy: opts.trustProxy ?? false, maxIpsCount: opts.proxyHops ?? 1 });
-  // Reconciliation always matches on worker threads here, so no request holds the event loop.
+  // matching always set: reconciliation runs on worker threads, so no request holds the event loop
   const ctx: AppContext = {
     db: opts.db,
     read: opts.read,
@@ -61,14 +51,13 @@ export function createApp(opts: AppOptions): Koa<State> {
     c.set('X-Content-Type-Options', 'nosniff');
     c.set('Referrer-Policy', 'no-referrer');
     c.set('X-Frame-Options', 'DENY');
-    // Set before the answer is made, so errors and 404s carry it too; whatever the spelling.
+    // set before the answer is made, so errors and 404s carry it too
     if (isApiPath(c.path)) c.set('Cache-Control', 'no-store');
     await next();
   });
   app.use(compressJson());
   app.use(errorHandler(opts.log));
   app.use(async (c, next) => {
-    // A NUL character in the query (a list filter, say) is refused as in bodies.
     if (c.querystring.includes('%00') || c.querystring.includes('\u0000')) {
       c.status = 400;
       c.body = problemBody(c, problem('nul_character'));
@@ -77,7 +66,7 @@ export function createApp(opts: AppOptions): Koa<State> {
     await next();
   });
 
-  // Requests that change data, sent by a browser from another site, never reach a route.
+  // a browser's data-changing request from another site never reaches a route
   const crossSite = refuseCrossSite();
   app.use(async (c, next) => (isApiPath(c.path) ? crossSite(c, next) : next()));
 

@@ -1,15 +1,7 @@
 /**
- * 匯款記錄 in the HTML of /admin itself: the back office's script is about a
- * megabyte of React, react-admin and MUI that takes a desktop 0.6 to 2 s to start, whatever the
- * API answers. So the server writes the user's first page into the page it sends, as a light
- * table (a desk) or cards (a phone) in plain HTML and CSS, which the list replaces once it has
- * mounted (admin/src/providers/firstScreen.ts hands over), with the answers the list would ask
- * for, so it asks nothing again.
- *
- * The session is the HttpOnly cookie, checked as every /api call checks it; the rows come from
- * the same services as `GET /api/payments` and `GET /api/stores` with the user as actor, so the
- * store scope holds. Which page: the list's last parameters, which the page keeps in the
- * `remit_list` cookie (nothing secret: filters, sort, store), else the list's defaults.
+ * 匯款記錄 drawn into the HTML of /admin itself, as the back office's megabyte of script is slow to start: plain HTML
+ * the list replaces once mounted (admin/src/providers/firstScreen.ts), with the answers it would ask for.
+ * The session cookie is checked as /api checks it and the rows come from the same services, so the store scope holds.
  */
 import type Koa from 'koa';
 import {
@@ -47,7 +39,6 @@ import {
 } from '../core/index.js';
 import { SESSION_COOKIE } from './session.js';
 
-/** The list's last parameters, written by the page (admin/src/providers/firstScreen.ts). */
 export const LIST_COOKIE = 'remit_list';
 
 /** react-admin's getList parameters, as the page asks and as it compares them. */
@@ -58,10 +49,8 @@ interface ListParams {
 }
 
 /**
- * What the `remit_list` cookie holds: the list's call (`q`, its filter with the store of the top
- * bar in it), the count line's filter (`c`), whether the dates are the list's default three days
- * (`d`: then they are today's, whenever the cookie was written) and whether the store column
- * names the code too (`m`, several stores chosen).
+ * The `remit_list` cookie: the list's call (`q`), the count line's filter (`c`), whether the dates are the default
+ * three days (`d`: then today's, whenever written) and whether the store column names the code too (`m`).
  */
 interface ListCookie {
   q: ListParams;
@@ -134,12 +123,7 @@ const canonical = (filter: Record<string, unknown>) =>
       .map((k) => [k, filter[k]]),
   );
 
-/**
- * Whether a list address (`/admin/payments?filter=…&sort=…`, a reload, a link, a step back) asks
- * for the kept page: the list takes its parameters from the address when it has any (react-admin's
- * getQuery), and a page drawn from the cookie would then show other rows for a moment. No query:
- * the kept page.
- */
+/** Whether a list address asks for the kept page: the list prefers the address's parameters, so others would flash. */
 function addressAgrees(kept: ListCookie, query: Record<string, string | string[] | undefined>): boolean {
   if (Object.keys(query).length === 0) return true;
   const one = (k: string) => (typeof query[k] === 'string' ? (query[k] as string) : undefined);
@@ -184,11 +168,7 @@ interface FirstScreen {
   menuClosed?: boolean;
 }
 
-/**
- * The first page of 匯款記錄 for the browser's session, or null: no session, a user who does not
- * see payments or has no store, a cookie that does not read, or any error (the page then starts
- * as it always did).
- */
+/** The first page of 匯款記錄 for the session, or null (nothing to show, or any error: the page starts as usual). */
 async function firstScreenData(app: AppContext, ctx: Koa.Context): Promise<FirstScreen | null> {
   const token = ctx.cookies.get(SESSION_COOKIE);
   if (!token) return null;
@@ -236,13 +216,8 @@ const CHIP: Record<'warning' | 'success' | 'error', string> = {
 };
 
 /**
- * The look of the first screen: the back office's top bar, menu width, fonts and row heights
- * (react-admin's layout with admin/src/backoffice/theme.ts), and the table's column widths
- * (admin/src/payments/PaymentList.tsx: cell padding, the checkbox, status menu, 確認入帳, 取消對帳
- * and delete buttons, the store and submitter cut to fit, the two times written date over time
- * when the list's box is narrow) and a phone's cards (their rows of 44 px controls,
- * admin/src/payments/PaymentCards.tsx), so the list takes its place without the rows or the
- * columns moving. Hidden for good once the page has taken over.
+ * The back office's sizes (admin/src/backoffice/theme.ts, payments/PaymentList.tsx and PaymentCards.tsx), copied so
+ * the list takes its place without a row or column moving: keep them in step.
  */
 const STYLE = `<style>
 #first-screen{position:absolute;top:0;left:0;right:0;min-height:100vh;background:#fafafa;font-family:system-ui,-apple-system,'Segoe UI','PingFang TC','Noto Sans TC','Microsoft JhengHei',sans-serif;color:rgba(0,0,0,.87);font-size:14px;line-height:1.43}
@@ -283,11 +258,7 @@ const STYLE = `<style>
 @media (min-width:900px){.fs-main,.fs-main.short{padding-left:248px}.fs-busy{left:248px}.fs-main.closed{padding-left:58px}.closed .fs-busy{left:58px}}
 </style>`;
 
-/**
- * The markup: a heading, the rows (a table on a desk, cards on a phone, both written and one
- * shown by the width, as the list does), 載入中 while the page starts, and the answers for the
- * page in a JSON block (never run: `type="application/json"`, and `<` escaped inside).
- */
+/** The markup: table and cards (the width shows one), and the answers in a JSON block (never run; `<` escaped). */
 function firstScreenHtml(fs: FirstScreen, title: string): string {
   const byId = new Map(fs.stores.data.map((s) => [s.id, s]));
   const storeName = (id: number) => {

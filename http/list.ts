@@ -33,7 +33,7 @@ export function sendFile(
   ctx.set('Access-Control-Expose-Headers', 'Content-Disposition, X-Row-Count');
   ctx.type = file.contentType;
   const body = file.body;
-  // A stream goes out as it is read from the database: the answer starts at once, never held whole.
+  // a stream goes out as it is read from the database, never held whole
   if (typeof body === 'string') ctx.body = body;
   else if (body instanceof Uint8Array) ctx.body = Buffer.from(body.buffer, body.byteOffset, body.byteLength);
   else ctx.body = Readable.from(body);

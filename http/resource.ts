@@ -23,10 +23,8 @@ interface ResourceServices<T> {
 }
 
 /**
- * `GET/POST /<name>` and `GET/PUT/DELETE /<name>/:id` for a resource, each a call to its core
- * service (which checks the permission and the store boundary), on a router of its own that
- * the caller may extend with more routes. `write` is the permission every create and update
- * needs: a caller without it is refused before the body is read.
+ * `GET/POST /<name>` and `GET/PUT/DELETE /<name>/:id`, each a call to its core service (which checks permission and
+ * store). `write`: the permission creating and updating need, checked before the body is read.
  */
 export function resourceRoutes<T>(
   app: AppContext,

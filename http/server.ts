@@ -1,7 +1,4 @@
-/**
- * Starts the whole back end from a configuration: opens and migrates the database, makes sure
- * a first admin exists, and listens. `remit serve` is a thin wrapper around this.
- */
+/** Starts the back end (`remit serve` wraps it): opens and migrates the database, ensures a first admin, listens. */
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Knex } from 'knex';

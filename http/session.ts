@@ -1,9 +1,6 @@
 /**
- * The back office's session: the token lives in an HttpOnly, SameSite=Strict
- * cookie (Secure when the request came over HTTPS), so no page script can read it; scripts keep
- * sending `Authorization: Bearer`. Requests that change data are refused when the browser says
- * they come from another site (`Sec-Fetch-Site`, else `Origin`), so a forged form or fetch on
- * another site cannot use the cookie.
+ * The back office's session token is in an HttpOnly, SameSite=Strict cookie no page script can read (scripts send
+ * `Authorization: Bearer`); data-changing requests from another site are refused, so a forged form cannot use it.
  */
 import type Koa from 'koa';
 import { problem } from '../core/errors.js';
@@ -11,7 +8,7 @@ import { problemBody } from './middleware/errors.js';
 
 export const SESSION_COOKIE = 'remit_session';
 
-/** The session token a request carries: the Bearer token, else the cookie's; undefined: none; null: a malformed Authorization header. */
+/** The Bearer token, else the cookie's; undefined: none; null: a malformed Authorization header. */
 export function sessionToken(ctx: Koa.ParameterizedContext<unknown, object, unknown>): string | null | undefined {
   const header = ctx.get('authorization');
   if (header) {
@@ -51,11 +48,7 @@ export function clearSessionCookie(ctx: Koa.ParameterizedContext<unknown, object
 
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
-/**
- * Whether a request comes from another site, as the browser tells it: `Sec-Fetch-Site` when sent
- * (every current browser), else `Origin` compared with the host asked for. Programs send neither,
- * and are not browsers a page could trick.
- */
+/** Another site, as the browser says (Sec-Fetch-Site, else Origin); programs send neither and no page tricks them. */
 function isCrossSite(ctx: Koa.ParameterizedContext<unknown, object, unknown>): boolean {
   const site = ctx.get('sec-fetch-site').toLowerCase();
   if (site) return site !== 'same-origin' && site !== 'none';

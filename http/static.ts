@@ -1,8 +1,4 @@
-/**
- * Serves the built back office and submission page (dist/admin): `/` the form, `/admin/*` the
- * back office with a history fallback, `/assets/*` the bundles. Nothing outside the folder can
- * be reached, and every page carries a Content-Security-Policy.
- */
+/** Serves dist/admin: `/` the form, `/admin/*` the back office, `/assets/*` the bundles; nothing outside the folder. */
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { extname, join, resolve, sep } from 'node:path';
 import type Koa from 'koa';
@@ -85,104 +81,123 @@ async function notFound(ctx: Koa.Context, next: Koa.Next): Promise<void> {
 
 const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
-/**
- * `firstScreen`: markup to write into /admin and /admin/payments before the back office's root
- * (the user's first page of 匯款記錄, http/firstScreen.ts), or null for none.
- */
-export function spa(opts: {
-  root: string;
-  title: string;
-  firstScreen?: (ctx: Koa.Context) => Promise<string | null>;
-}): Koa.Middleware {
+type Page = 'index.html' | 'admin.html' | 'report.html';
+type FirstScreen = (ctx: Koa.Context) => Promise<string | null>;
+
+/** `firstScreen`: markup written before the back office's root on its list page (http/firstScreen.ts), or null. */
+export function spa(opts: { root: string; title: string; firstScreen?: FirstScreen }): Koa.Middleware {
   const root = resolve(opts.root);
-  const pages = new Map<string, string>();
-  const page = (name: 'index.html' | 'admin.html' | 'report.html'): string | null => {
-    if (!pages.has(name)) {
-      const file = join(root, name);
-      if (!existsSync(file)) return null;
-      pages.set(name, readFileSync(file, 'utf8').replaceAll('%REMIT_TITLE%', escapeHtml(opts.title)));
-    }
-    return pages.get(name)!;
-  };
+  const page = pageReader(root, opts.title);
 
   return async (ctx, next) => {
     if (ctx.method !== 'GET' && ctx.method !== 'HEAD') return next();
     ctx.set('Content-Security-Policy', CSP);
-    let path: string;
-    try {
-      path = decodeURIComponent(ctx.path);
-    } catch {
+    const path = decodedPath(ctx.path);
+    if (path === null) {
       ctx.status = 400;
       ctx.body = 'Bad Request';
       return;
     }
-    if (path.includes('\0')) {
-      ctx.status = 400;
-      ctx.body = 'Bad Request';
-      return;
-    }
-
-    // /r/TOKEN and /r/status/TRACKING: the public report page of a store's link
-    const html =
-      path === '/' || path === '/index.html'
-        ? 'index.html'
-        : path === '/admin' || path.startsWith('/admin/')
-          ? 'admin.html'
-          : path.startsWith('/r/')
-            ? 'report.html'
-            : null;
-    if (html) {
-      const body = page(html);
-      ctx.set('Cache-Control', 'no-cache');
-      ctx.type = TYPES['.html'];
-      if (body === null) {
-        ctx.status = 503;
-        ctx.body =
-          '<!doctype html><meta charset="utf-8"><p>後台尚未建置：請執行 <code>npm run build</code> 後再啟動。</p>';
-        return;
-      }
-      const listPage =
-        html === 'admin.html' && ctx.method === 'GET' && /^\/admin(\/payments)?\/?$/.test(path) && opts.firstScreen;
-      // drawn ahead or not, the page works: a failure here leaves the page to ask for itself
-      const ahead = listPage ? await opts.firstScreen!(ctx).catch(() => null) : null;
-      if (html === 'admin.html') ctx.vary('Cookie');
-      if (ahead) {
-        // the user's own rows: never kept by a cache
-        ctx.set('Cache-Control', 'no-store');
-        // about 40 KB with its rows (10 KB compressed): as the JSON answers go
-        await sendCompressed(
-          ctx,
-          Buffer.from(body.replace('<div id="root"></div>', `${ahead}<div id="root"></div>`), 'utf8'),
-        );
-        ctx.type = TYPES['.html'];
-        return;
-      }
-      ctx.body = body;
-      return;
-    }
-
-    const file = resolve(root, `.${path}`);
-    if (!file.startsWith(root + sep) || path.endsWith('.html')) return notFound(ctx, next);
-    let size: number;
-    try {
-      const st = statSync(file);
-      if (!st.isFile()) return notFound(ctx, next);
-      size = st.size;
-    } catch {
-      return notFound(ctx, next);
-    }
-    ctx.type = TYPES[extname(file)] ?? 'application/octet-stream';
-    // Bundles carry a content hash in their names: cache them for good.
-    ctx.set('Cache-Control', path.startsWith('/assets/') ? 'public, max-age=31536000, immutable' : 'no-cache');
-    ctx.vary('Accept-Encoding');
-    const packed = precompressed(file, ctx.get('Accept-Encoding'));
-    if (packed) {
-      ctx.set('Content-Encoding', packed.encoding);
-      ctx.length = packed.bytes.length;
-      ctx.body = packed.bytes;
-      return;
-    }
-    ctx.length = size;
-    ctx.body = readFileSync(file);
+    const html = pageAt(path);
+    if (html) return sendPage(ctx, html, page(html), () => listRowsAhead(ctx, html, path, opts.firstScreen));
+    return sendStatic(ctx, next, root, path);
   };
+}
+
+/** Each page read once, with the configured title written in; null when the build has not made it. */
+function pageReader(root: string, title: string): (name: Page) => string | null {
+  const pages = new Map<string, string>();
+  return (name) => {
+    if (!pages.has(name)) {
+      const file = join(root, name);
+      if (!existsSync(file)) return null;
+      pages.set(name, readFileSync(file, 'utf8').replaceAll('%REMIT_TITLE%', escapeHtml(title)));
+    }
+    return pages.get(name)!;
+  };
+}
+
+function decodedPath(raw: string): string | null {
+  let path: string;
+  try {
+    path = decodeURIComponent(raw);
+  } catch {
+    return null;
+  }
+  return path.includes('\0') ? null : path;
+}
+
+/** The page a path shows, or null for a file. /r/TOKEN and /r/status/TRACKING: a store link's report page. */
+function pageAt(path: string): Page | null {
+  if (path === '/' || path === '/index.html') return 'index.html';
+  if (path === '/admin' || path.startsWith('/admin/')) return 'admin.html';
+  return path.startsWith('/r/') ? 'report.html' : null;
+}
+
+/** The rows to draw ahead into the back office's list page, or null. */
+async function listRowsAhead(
+  ctx: Koa.Context,
+  html: Page,
+  path: string,
+  firstScreen: FirstScreen | undefined,
+): Promise<string | null> {
+  const listPage = html === 'admin.html' && ctx.method === 'GET' && /^\/admin(\/payments)?\/?$/.test(path);
+  if (!listPage || !firstScreen) return null;
+  // drawn ahead or not, the page works: a failure here leaves the page to ask for itself
+  return firstScreen(ctx).catch(() => null);
+}
+
+async function sendPage(
+  ctx: Koa.Context,
+  html: Page,
+  body: string | null,
+  drawAhead: () => Promise<string | null>,
+): Promise<void> {
+  ctx.set('Cache-Control', 'no-cache');
+  ctx.type = TYPES['.html'];
+  if (body === null) {
+    ctx.status = 503;
+    ctx.body = '<!doctype html><meta charset="utf-8"><p>後台尚未建置：請執行 <code>npm run build</code> 後再啟動。</p>';
+    return;
+  }
+  const ahead = await drawAhead();
+  if (html === 'admin.html') ctx.vary('Cookie');
+  if (!ahead) {
+    ctx.body = body;
+    return;
+  }
+  // the user's own rows: never kept by a cache
+  ctx.set('Cache-Control', 'no-store');
+  await sendCompressed(
+    ctx,
+    Buffer.from(body.replace('<div id="root"></div>', `${ahead}<div id="root"></div>`), 'utf8'),
+  );
+  ctx.type = TYPES['.html'];
+}
+
+/** A file of the build (bundles, icons), never one outside the folder and never a page by its .html name. */
+async function sendStatic(ctx: Koa.Context, next: Koa.Next, root: string, path: string): Promise<void> {
+  const file = resolve(root, `.${path}`);
+  if (!file.startsWith(root + sep) || path.endsWith('.html')) return notFound(ctx, next);
+  let size: number;
+  try {
+    const st = statSync(file);
+    if (!st.isFile()) return notFound(ctx, next);
+    size = st.size;
+  } catch {
+    return notFound(ctx, next);
+  }
+  ctx.type = TYPES[extname(file)] ?? 'application/octet-stream';
+  // Bundles carry a content hash in their names: cache them for good.
+  ctx.set('Cache-Control', path.startsWith('/assets/') ? 'public, max-age=31536000, immutable' : 'no-cache');
+  ctx.vary('Accept-Encoding');
+  const packed = precompressed(file, ctx.get('Accept-Encoding'));
+  if (packed) {
+    ctx.set('Content-Encoding', packed.encoding);
+    ctx.length = packed.bytes.length;
+    ctx.body = packed.bytes;
+    return;
+  }
+  ctx.length = size;
+  ctx.body = readFileSync(file);
 }

@@ -1,7 +1,4 @@
-/**
- * The daily close from the command line, for ops and cron: `remit close`, `remit
- * cash-out`, `remit closes` and `remit day`. Each parses its flags and calls core/closes.
- */
+/** The daily close from the command line, for ops and cron: `remit close`, `cash-out`, `closes` and `day`. */
 import type { Command } from 'commander';
 import {
   boardRows,

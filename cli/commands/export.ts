@@ -32,7 +32,7 @@ interface ExportOpts {
   wait?: string;
 }
 
-/** How long an export waits, by default, for another program's write (a running import) before writing its audit entry. */
+/** How long an export waits by default for another program's write (a running import) to write its audit entry. */
 const EXPORT_WAIT_SECONDS = 600;
 
 const FORMATS: ExportFormat[] = ['xlsx', 'csv', 'json'];
@@ -170,10 +170,8 @@ function waitOf(opts: ExportOpts): number {
 }
 
 /**
- * The export's audit entry. Another program writing (a running `remit import` holds SQLite's one
- * write lock for its whole length, all or nothing) makes each try wait the database's busy time
- * and fail; the export tries again until `waitSeconds` have passed, saying once on stderr that it
- * waits, so a nightly export beside an import finishes after it instead of failing.
+ * The export's audit entry, tried again while another program writes (a running import holds SQLite's write lock
+ * throughout) until `waitSeconds` pass: a nightly export beside an import finishes after it instead of failing.
  */
 async function auditWhenFree(io: CliIO, finished: () => Promise<void>, waitSeconds: number): Promise<void> {
   const until = Date.now() + waitSeconds * 1000;
@@ -191,7 +189,7 @@ async function auditWhenFree(io: CliIO, finished: () => Promise<void>, waitSecon
   }
 }
 
-/** The export's audit entry, once its file is in place; a file whose entry could not be written (a database busy past `--wait`) is taken back. */
+/** The export's audit entry once its file is in place; a file whose entry could not be written is taken back. */
 async function auditOrRemove(
   io: CliIO,
   target: string,

@@ -43,6 +43,21 @@ interface ReconcileOpts {
   json?: boolean;
 }
 
+/** What was read from the statements, as the report and the JSON output show it. */
+interface StatementSummary {
+  files: string[];
+  accounts: string[];
+  lines: number;
+  credits: number;
+  new: number;
+  duplicates: number;
+  from: string;
+  to: string;
+  encoding: string;
+  balance_breaks: number;
+  skipped_rows: number;
+}
+
 /** A line as the JSON output names it: where it is in which file, when, how much. */
 const lineRef = (l: BankLine) => ({ file: l.file, row: l.row, at: l.at, amount: l.amount });
 
@@ -70,83 +85,108 @@ export function reconcileCommand(program: Command, io: CliIO): void {
     )
     .action(async (files: string[], opts: ReconcileOpts, cmd: Command) => {
       checkDateFlags(['--from', opts.from], ['--to', opts.to]);
-      // Every file is read and checked before any is stored: a bad file writes nothing.
-      const inputs: Array<{ file: string; bytes: Uint8Array }> = [];
-      const given = givenAccount(opts.account);
-      for (const path of files) {
-        const bytes = await readImportFile(path);
-        const read = readStatement(bytes, basename(path));
-        // --account against a title row that names another account: refused before anything is stored
-        statementAccount((read as { account?: string | null }).account, given);
-        inputs.push({ file: basename(path), bytes });
-      }
+      const inputs = await readStatements(files, opts.account);
       process.exitCode = await withOperator(io, cmd.optsWithGlobals(), async (operator) => {
-        const ctx = await actingAs(operator, opts.as);
-        const [storeId] = opts.store ? await storeIdsFromFlag(operator, [opts.store]) : [];
-        const imported: ImportedStatement[] = [];
-        for (const input of inputs)
-          imported.push(await importStatement(ctx, { ...input, storeId, account: opts.account }));
-        const period = statementPeriod(imported);
-        const from = opts.from ?? period?.from ?? '';
-        const to = opts.to ?? period?.to ?? '';
-        const proposals = await proposeMatches(ctx, { from, to, storeId });
-        let applied = 0;
-        if (opts.apply && proposals.auto.length) {
-          applied = (
-            await confirmPairs(
-              ctx,
-              proposals.auto.map((a) => ({
-                payment: a.payment.uuid,
-                line: a.line.id,
-                score: a.score,
-                reasons: a.reasons,
-              })),
-              { auto: true },
-            )
-          ).confirmed;
-        }
-        const statement = {
-          files: imported.map((s) => s.file),
-          accounts: [...new Set(imported.map((s) => s.account).filter((a): a is string => a !== null))],
-          lines: sum(imported, 'lines'),
-          credits: sum(imported, 'credits'),
-          new: sum(imported, 'new'),
-          duplicates: sum(imported, 'duplicates'),
-          from,
-          to,
-          encoding: [...new Set(imported.map((s) => s.encoding))].join(','),
-          balance_breaks: sum(imported, 'balance_breaks'),
-          skipped_rows: sum(imported, 'skipped_rows'),
-        };
-        if (opts.json) {
-          const out = {
-            statement,
-            auto: proposals.auto.map((a) => ({
-              payment: a.payment.uuid,
-              line: lineRef(a.line),
-              score: a.score,
-              reasons: a.reasons,
-            })),
-            review: proposals.review.map((r) => ({
-              payment: r.payment.uuid,
-              candidates: r.candidates.map((c) => ({ line: lineRef(c.line), score: c.score, reasons: c.reasons })),
-            })),
-            unpaid: proposals.unpaid.map((u) => ({ payment: u.payment.uuid })),
-            unreported: proposals.unreported.map((u) => ({ line: lineRef(u.line) })),
-            suggestions: proposals.suggestions.map((g) => ({
-              payments: g.payments.map((x) => x.uuid),
-              lines: g.lines.map(lineRef),
-              reasons: g.reasons,
-            })),
-            applied,
-            ...(proposals.empty ? { empty: proposals.empty } : {}),
-          };
-          io.stdout(`${JSON.stringify(out, null, 2)}\n`);
-        } else printReport(io, statement, proposals, applied, Boolean(opts.apply));
+        await reconcileStatements(io, await actingAs(operator, opts.as), operator, inputs, opts);
         return EXIT.ok;
       });
     });
 
+  payersCommand(reconcile, io);
+  forgetCommand(reconcile, io);
+}
+
+/** Every file is read and checked before any is stored: a bad file writes nothing. */
+async function readStatements(
+  files: string[],
+  account: string | undefined,
+): Promise<Array<{ file: string; bytes: Uint8Array }>> {
+  const inputs: Array<{ file: string; bytes: Uint8Array }> = [];
+  const given = givenAccount(account);
+  for (const path of files) {
+    const bytes = await readImportFile(path);
+    const read = readStatement(bytes, basename(path));
+    // --account against a title row that names another account: refused before anything is stored
+    statementAccount((read as { account?: string | null }).account, given);
+    inputs.push({ file: basename(path), bytes });
+  }
+  return inputs;
+}
+
+/** Stores the statements, proposes the matches, confirms the sure ones with --apply, and reports. */
+async function reconcileStatements(
+  io: CliIO,
+  ctx: ServiceContext,
+  operator: ServiceContext,
+  inputs: Array<{ file: string; bytes: Uint8Array }>,
+  opts: ReconcileOpts,
+): Promise<void> {
+  const [storeId] = opts.store ? await storeIdsFromFlag(operator, [opts.store]) : [];
+  const imported: ImportedStatement[] = [];
+  for (const input of inputs) imported.push(await importStatement(ctx, { ...input, storeId, account: opts.account }));
+  const period = statementPeriod(imported);
+  const from = opts.from ?? period?.from ?? '';
+  const to = opts.to ?? period?.to ?? '';
+  const proposals = await proposeMatches(ctx, { from, to, storeId });
+  const applied = opts.apply && proposals.auto.length ? await confirmAuto(ctx, proposals) : 0;
+  const statement = summarize(imported, from, to);
+  if (opts.json) io.stdout(`${JSON.stringify(reconcileJson(statement, proposals, applied), null, 2)}\n`);
+  else printReport(io, statement, proposals, applied, Boolean(opts.apply));
+}
+
+/** Confirms every pair proposed for automatic confirmation; the number confirmed. */
+async function confirmAuto(ctx: ServiceContext, proposals: Proposals): Promise<number> {
+  const pairs = proposals.auto.map((a) => ({
+    payment: a.payment.uuid,
+    line: a.line.id,
+    score: a.score,
+    reasons: a.reasons,
+  }));
+  return (await confirmPairs(ctx, pairs, { auto: true })).confirmed;
+}
+
+function summarize(imported: ImportedStatement[], from: string, to: string): StatementSummary {
+  return {
+    files: imported.map((s) => s.file),
+    accounts: [...new Set(imported.map((s) => s.account).filter((a): a is string => a !== null))],
+    lines: sum(imported, 'lines'),
+    credits: sum(imported, 'credits'),
+    new: sum(imported, 'new'),
+    duplicates: sum(imported, 'duplicates'),
+    from,
+    to,
+    encoding: [...new Set(imported.map((s) => s.encoding))].join(','),
+    balance_breaks: sum(imported, 'balance_breaks'),
+    skipped_rows: sum(imported, 'skipped_rows'),
+  };
+}
+
+function reconcileJson(statement: StatementSummary, proposals: Proposals, applied: number) {
+  return {
+    statement,
+    auto: proposals.auto.map((a) => ({
+      payment: a.payment.uuid,
+      line: lineRef(a.line),
+      score: a.score,
+      reasons: a.reasons,
+    })),
+    review: proposals.review.map((r) => ({
+      payment: r.payment.uuid,
+      candidates: r.candidates.map((c) => ({ line: lineRef(c.line), score: c.score, reasons: c.reasons })),
+    })),
+    unpaid: proposals.unpaid.map((u) => ({ payment: u.payment.uuid })),
+    unreported: proposals.unreported.map((u) => ({ line: lineRef(u.line) })),
+    suggestions: proposals.suggestions.map((g) => ({
+      payments: g.payments.map((x) => x.uuid),
+      lines: g.lines.map(lineRef),
+      reasons: g.reasons,
+    })),
+    applied,
+    ...(proposals.empty ? { empty: proposals.empty } : {}),
+  };
+}
+
+function payersCommand(reconcile: Command, io: CliIO): void {
   reconcile
     .command('payers')
     .description('已記住的付款人：確認過的對帳記住了付款人在對帳單上的樣子與回報的後五碼')
@@ -160,16 +200,7 @@ export function reconcileCommand(program: Command, io: CliIO): void {
       const { rows, names } = await withOperator(io, cmd.optsWithGlobals(), async (operator) => {
         const ctx = await actingAs(operator, opts.as);
         const stores = opts.store ? await storeIdsFromFlag(operator, [opts.store]) : undefined;
-        const all: RememberedPayer[] = [];
-        for (let start = 0; ; start += PAGE) {
-          const page = await listPayers(ctx, {
-            filter: stores ? { store_id: stores } : {},
-            sort: ['learned_at', 'DESC'],
-            range: [start, start + PAGE - 1],
-          });
-          all.push(...page.rows);
-          if (page.rows.length < PAGE) break;
-        }
+        const all = await allPayers(ctx, stores);
         const directory = new Map((await storeDirectory(operator)).map((d) => [d.id, d]));
         return { rows: all, names: (id: number) => directory.get(id) };
       });
@@ -185,7 +216,25 @@ export function reconcileCommand(program: Command, io: CliIO): void {
       ]);
       io.stdout(renderTable([...RECONCILE.payerColumns], table, { right: [0] }));
     });
+}
 
+const PAGE = 1_000;
+
+/** Every remembered payer the caller may see (in the given stores), newest first, page by page. */
+async function allPayers(ctx: ServiceContext, stores: number[] | undefined): Promise<RememberedPayer[]> {
+  const all: RememberedPayer[] = [];
+  for (let start = 0; ; start += PAGE) {
+    const page = await listPayers(ctx, {
+      filter: stores ? { store_id: stores } : {},
+      sort: ['learned_at', 'DESC'],
+      range: [start, start + PAGE - 1],
+    });
+    all.push(...page.rows);
+    if (page.rows.length < PAGE) return all;
+  }
+}
+
+function forgetCommand(reconcile: Command, io: CliIO): void {
   reconcile
     .command('forget')
     .description('忘記一筆已記住的付款人（記錄在稽核紀錄）')
@@ -204,8 +253,6 @@ export function reconcileCommand(program: Command, io: CliIO): void {
     });
 }
 
-const PAGE = 1_000;
-
 /** The operator, or the user named by --as with their permissions and stores. */
 async function actingAs(operator: ServiceContext, as: string | undefined): Promise<ServiceContext> {
   return as ? { ...operator, actor: await principalByUsername(operator.db, as) } : operator;
@@ -214,26 +261,11 @@ async function actingAs(operator: ServiceContext, as: string | undefined): Promi
 const sum = <K extends keyof ImportedStatement>(rows: ImportedStatement[], key: K) =>
   rows.reduce((n, r) => n + Number(r[key]), 0);
 
-function printReport(
-  io: CliIO,
-  s: {
-    files: string[];
-    accounts: string[];
-    lines: number;
-    credits: number;
-    new: number;
-    duplicates: number;
-    from: string;
-    to: string;
-    encoding: string;
-    balance_breaks: number;
-    skipped_rows: number;
-  },
-  p: Proposals,
-  applied: number,
-  apply: boolean,
-): void {
-  const when = (iso: string, hasTime = true) => formatTaipei(Date.parse(iso), { dateOnly: !hasTime });
+const when = (iso: string, hasTime = true) => formatTaipei(Date.parse(iso), { dateOnly: !hasTime });
+const payerOf = (l: BankLine) => l.counterparty || l.payer;
+
+/** The report in words: what was read, then each queue with its entries. */
+function printReport(io: CliIO, s: StatementSummary, p: Proposals, applied: number, apply: boolean): void {
   const out: string[] = [];
   out.push(RECONCILE.read(s.files.length, s.lines, s.credits, s.new, s.duplicates));
   if (s.accounts.length) out.push(RECONCILE.accounts(s.accounts));
@@ -241,58 +273,50 @@ function printReport(
   // every queue empty: say why before listing them at zero
   if (p.empty) out.push(EMPTY_REASON_TEXT[p.empty]);
   out.push(RECONCILE.auto(p.auto.length, apply, applied));
-  out.push(RECONCILE.review(p.review.length));
-  for (const r of p.review) {
-    out.push(
-      RECONCILE.payment(r.payment.uuid, r.payment.last_five, formatNTD(r.payment.amount), when(r.payment.paid_at)),
-    );
+  out.push(...reviewLines(p.review));
+  out.push(RECONCILE.unpaid(p.unpaid.length));
+  for (const u of p.unpaid) out.push(paymentLine(u.payment));
+  out.push(...unreportedLines(p.unreported));
+  out.push(...suggestionLines(p.suggestions));
+  io.stdout(`${out.join('\n')}\n`);
+}
+
+type Payment = Proposals['unpaid'][number]['payment'];
+
+const paymentLine = (x: Payment) => RECONCILE.payment(x.uuid, x.last_five, formatNTD(x.amount), when(x.paid_at));
+
+function reviewLines(review: Proposals['review']): string[] {
+  const out = [RECONCILE.review(review.length)];
+  for (const r of review) {
+    out.push(paymentLine(r.payment));
     for (const c of r.candidates) {
+      const l = c.line;
       out.push(
-        RECONCILE.candidate(
-          c.line.file,
-          c.line.row,
-          when(c.line.at, c.line.has_time),
-          formatNTD(c.line.amount),
-          c.line.counterparty || c.line.payer,
-          c.score,
-          c.reasons,
-        ),
+        RECONCILE.candidate(l.file, l.row, when(l.at, l.has_time), formatNTD(l.amount), payerOf(l), c.score, c.reasons),
       );
     }
   }
-  out.push(RECONCILE.unpaid(p.unpaid.length));
-  for (const u of p.unpaid)
+  return out;
+}
+
+function unreportedLines(unreported: Proposals['unreported']): string[] {
+  const out = [RECONCILE.unreported(unreported.length)];
+  for (const { line: l } of unreported)
     out.push(
-      RECONCILE.payment(u.payment.uuid, u.payment.last_five, formatNTD(u.payment.amount), when(u.payment.paid_at)),
+      RECONCILE.unreportedLine(l.file, l.row, when(l.at, l.has_time), formatNTD(l.amount), l.summary, payerOf(l)),
     );
-  out.push(RECONCILE.unreported(p.unreported.length));
-  for (const u of p.unreported)
-    out.push(
-      RECONCILE.unreportedLine(
-        u.line.file,
-        u.line.row,
-        when(u.line.at, u.line.has_time),
-        formatNTD(u.line.amount),
-        u.line.summary,
-        u.line.counterparty || u.line.payer,
-      ),
-    );
-  out.push(RECONCILE.suggestions(p.suggestions.length));
-  p.suggestions.forEach((g, i) => {
-    out.push(
-      RECONCILE.group(
-        i + 1,
-        formatNTD(g.payments.reduce((t, x) => t + x.amount, 0)),
-        formatNTD(g.lines.reduce((t, l) => t + l.amount, 0)),
-        g.reasons,
-      ),
-    );
-    for (const x of g.payments)
-      out.push(`  ${RECONCILE.payment(x.uuid, x.last_five, formatNTD(x.amount), when(x.paid_at))}`);
+  return out;
+}
+
+function suggestionLines(suggestions: Proposals['suggestions']): string[] {
+  const out = [RECONCILE.suggestions(suggestions.length)];
+  suggestions.forEach((g, i) => {
+    const paid = formatNTD(g.payments.reduce((t, x) => t + x.amount, 0));
+    const received = formatNTD(g.lines.reduce((t, l) => t + l.amount, 0));
+    out.push(RECONCILE.group(i + 1, paid, received, g.reasons));
+    for (const x of g.payments) out.push(`  ${paymentLine(x)}`);
     for (const l of g.lines)
-      out.push(
-        RECONCILE.groupLine(l.file, l.row, when(l.at, l.has_time), formatNTD(l.amount), l.counterparty || l.payer),
-      );
+      out.push(RECONCILE.groupLine(l.file, l.row, when(l.at, l.has_time), formatNTD(l.amount), payerOf(l)));
   });
-  io.stdout(`${out.join('\n')}\n`);
+  return out;
 }

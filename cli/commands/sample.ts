@@ -7,11 +7,7 @@ import { refuseOverwrite, writeFileAtomic } from '../files.js';
 import { examples } from '../input.js';
 import { SAMPLE } from '../messages.js';
 
-/**
- * The sample's bytes: naming the stores of the database when there is one, so it imports as it
- * is; without one (a new installation, another folder) naming 總店 (HQ), the store every new
- * installation starts with. Nothing is created either way.
- */
+/** The sample names the database's stores, so it imports as it is; without a database, 總店, which every install has. */
 async function sampleBytes(io: CliIO, opts: GlobalOptions): Promise<Uint8Array> {
   try {
     return (await withOperator(io, opts, (ctx) => sampleFile(ctx))).body as Uint8Array;

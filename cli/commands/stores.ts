@@ -27,6 +27,14 @@ export function storesCommand(program: Command, io: CliIO): void {
     .description('分店管理')
     .addHelpText('after', examples('remit stores list', 'remit stores add --name 台北店 --code TPE'));
 
+  storesList(stores, io);
+  storesAdd(stores, io);
+  storesEdit(stores, io);
+  storesRemove(stores, io);
+  storesLink(stores, io);
+}
+
+function storesList(stores: Command, io: CliIO): void {
   stores
     .command('list')
     .description('列出分店')
@@ -38,7 +46,9 @@ export function storesCommand(program: Command, io: CliIO): void {
       const table = rows.map((s) => [s.id, s.code, s.name, formatTaipei(Date.parse(s.created_at))]);
       io.stdout(rows.length ? renderTable([...STORES.columns], table, { right: [0] }) : `${STORES.none}\n`);
     });
+}
 
+function storesAdd(stores: Command, io: CliIO): void {
   stores
     .command('add')
     .description('新增分店')
@@ -52,7 +62,9 @@ export function storesCommand(program: Command, io: CliIO): void {
       );
       io.stdout(opts.json ? json(store) : `${STORES.added(storeLabel(store), store.id)}\n`);
     });
+}
 
+function storesEdit(stores: Command, io: CliIO): void {
   stores
     .command('edit <code>')
     .description('修改分店名稱或代碼')
@@ -71,7 +83,9 @@ export function storesCommand(program: Command, io: CliIO): void {
       );
       io.stdout(opts.json ? json(store) : `${STORES.updated(storeLabel(store))}\n`);
     });
+}
 
+function storesRemove(stores: Command, io: CliIO): void {
   stores
     .command('remove <code>')
     .description('刪除分店（仍有匯款記錄或所屬用戶的分店不能刪除）')
@@ -86,7 +100,9 @@ export function storesCommand(program: Command, io: CliIO): void {
       });
       io.stdout(`${STORES.removed(storeLabel(store))}\n`);
     });
+}
 
+function storesLink(stores: Command, io: CliIO): void {
   stores
     .command('link <code>')
     .description('分店的公開回報連結：顧客用它自行回報匯款（第一次使用時產生）')

@@ -40,7 +40,7 @@ const json = (v: unknown) => `${JSON.stringify(v)}\n`;
 
 const COLUMNS = [...USERS.columns];
 
-/** Every permission key with its name and meaning, for `users add --help` and `users edit --help`, within 80 columns. */
+/** Every permission key with its name and meaning, for `users add/edit --help`, within 80 columns. */
 function permissionHelp(): string {
   const keys = Object.keys(PERMISSIONS) as Array<keyof typeof PERMISSIONS>;
   const indent = 2 + Math.max(...keys.map((k) => k.length)) + 2;
@@ -57,7 +57,7 @@ function roleFlag(role: unknown): void {
     throw new UsageError(USERS.badRole(String(role), ROLES));
 }
 
-/** A user as the users list shows it (spec section 2, users tab). */
+/** A user as the users list shows it. */
 function userCells(u: User, stores: Store[]): Array<string | number> {
   const byId = new Map(stores.map((s) => [s.id, s]));
   return [
@@ -84,6 +84,16 @@ export function usersCommand(program: Command, io: CliIO): void {
       examples('remit users list', 'remit users add --username tpe01 --store TPE', 'remit users passwd tpe01'),
     );
 
+  usersList(users, io);
+  usersAdd(users, io);
+  usersEdit(users, io);
+  usersPasswd(users, io);
+  usersRemove(users, io);
+  usersUnlock(users, io);
+  usersActivation(users, io);
+}
+
+function usersList(users: Command, io: CliIO): void {
   users
     .command('list')
     .description('列出會員帳戶')
@@ -105,7 +115,9 @@ export function usersCommand(program: Command, io: CliIO): void {
           : `${USERS.none}\n`,
       );
     });
+}
 
+function usersAdd(users: Command, io: CliIO): void {
   users
     .command('add')
     .description('新增會員帳戶（在終端機上未給的用戶名與密碼會提示輸入）')
@@ -151,7 +163,9 @@ export function usersCommand(program: Command, io: CliIO): void {
       });
       io.stdout(opts.json ? json(user) : `${USERS.added(ROLE_LABELS[user.role], user.username, user.id)}\n`);
     });
+}
 
+function usersEdit(users: Command, io: CliIO): void {
   const edit = users
     .command('edit <username>')
     .description('修改會員帳戶的角色、權限、分店或啟用狀態（用戶名不能修改）')
@@ -181,14 +195,7 @@ export function usersCommand(program: Command, io: CliIO): void {
       }
       const { user, stores } = await withOperator(io, cmd.optsWithGlobals(), async (ctx) => {
         const target = await getUserByUsername(ctx, username);
-        const patch: Record<string, unknown> = {};
-        if (opts.role !== undefined) patch.role = opts.role;
-        if (opts.permissions !== undefined) patch.permissions = list(opts.permissions as string);
-        if (opts.store === false) patch.store_id = null;
-        else if (typeof opts.store === 'string') [patch.store_id] = await storeIdsFromFlag(ctx, [opts.store]);
-        if (opts.accessibleStores !== undefined)
-          patch.accessible_stores = await storeIdsFromFlag(ctx, codeList(opts.accessibleStores as string));
-        if (opts.active || opts.inactive) patch.is_active = Boolean(opts.active);
+        const patch = await editPatch(ctx, opts);
         return { user: await updateUser(ctx, target.id, patch), stores: await allStores(ctx) };
       });
       if (opts.json) return io.stdout(json(user));
@@ -198,7 +205,22 @@ export function usersCommand(program: Command, io: CliIO): void {
 
   // "" clears these lists (their help says so)
   allowEmptyValue(edit, '--permissions', '--accessible-stores');
+}
 
+/** The changes `users edit` asks for: only the flags given, store codes turned into ids. */
+async function editPatch(ctx: ServiceContext, opts: Opts): Promise<Record<string, unknown>> {
+  const patch: Record<string, unknown> = {};
+  if (opts.role !== undefined) patch.role = opts.role;
+  if (opts.permissions !== undefined) patch.permissions = list(opts.permissions as string);
+  if (opts.store === false) patch.store_id = null;
+  else if (typeof opts.store === 'string') [patch.store_id] = await storeIdsFromFlag(ctx, [opts.store]);
+  if (opts.accessibleStores !== undefined)
+    patch.accessible_stores = await storeIdsFromFlag(ctx, codeList(opts.accessibleStores as string));
+  if (opts.active || opts.inactive) patch.is_active = Boolean(opts.active);
+  return patch;
+}
+
+function usersPasswd(users: Command, io: CliIO): void {
   users
     .command('passwd <username>')
     .description('重設會員密碼（操作員重設，不需舊密碼）；該用戶先前的登入全部失效')
@@ -222,7 +244,9 @@ export function usersCommand(program: Command, io: CliIO): void {
       });
       io.stdout(`${USERS.passwordReset(user.username)}\n`);
     });
+}
 
+function usersRemove(users: Command, io: CliIO): void {
   users
     .command('remove <username>')
     .description('刪除會員帳戶（無法復原）')
@@ -240,7 +264,9 @@ export function usersCommand(program: Command, io: CliIO): void {
       });
       io.stdout(`${USERS.removed(user.username)}\n`);
     });
+}
 
+function usersUnlock(users: Command, io: CliIO): void {
   users
     .command('unlock <username>')
     .description('解除會員的登入限制（清除登入失敗紀錄），例如有人在別處一再輸錯密碼之後')
@@ -249,7 +275,9 @@ export function usersCommand(program: Command, io: CliIO): void {
       const { user, cleared } = await withOperator(io, cmd.optsWithGlobals(), (ctx) => unlockUser(ctx, username));
       io.stdout(`${USERS.unlocked(user.username, cleared)}\n`);
     });
+}
 
+function usersActivation(users: Command, io: CliIO): void {
   for (const active of [true, false]) {
     users
       .command(active ? 'activate <username>' : 'deactivate <username>')

@@ -4,14 +4,10 @@ import { clearSessionCookie, sessionToken } from '../session.js';
 
 export interface State {
   actor?: ServiceContext['actor'];
-  /** the id of the session the request came with */
   sessionId?: string;
 }
 
-/**
- * Requires a session of an active user: `Authorization: Bearer <token>` (scripts), else the
- * back office's HttpOnly session cookie. Sets `ctx.state.actor`.
- */
+/** Requires an active user's session (Bearer token, else the session cookie); sets `ctx.state.actor`. */
 export function requireUser(app: AppContext): Koa.Middleware<State> {
   return async (ctx, next) => {
     const token = sessionToken(ctx);

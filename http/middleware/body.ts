@@ -16,13 +16,6 @@ declare module 'koa' {
   }
 }
 
-/**
- * JSON bodies only, with a size limit in bytes after inflation (413 past it) and a nesting limit
- * checked as the body arrives (400 past it), parsed without blocking other requests (see
- * json.ts). A body of another type is refused with 415 rather than read as empty. DELETE bodies
- * are parsed too (`DELETE /api/payments`). Mount it after the checks that can refuse the caller
- * (`requireUser`, `gate`): nothing is read for a caller who would be refused anyway.
- */
 /** Why a JSON body could not be read, as the problem answered. */
 function readProblem(reason: string): Problem {
   if (reason === 'too_large') return problem('body_too_large');
@@ -31,6 +24,10 @@ function readProblem(reason: string): Problem {
   return problem('malformed_json');
 }
 
+/**
+ * JSON bodies only (415 otherwise, DELETE's too), `limit` bytes after inflation, parsed without blocking (json.ts).
+ * Mount it after `requireUser` and `gate`: nothing is read for a caller who would be refused anyway.
+ */
 export function jsonBody(limit: number): Koa.Middleware {
   return async (ctx, next) => {
     if (!PARSED_METHODS.has(ctx.method)) return next();
@@ -54,7 +51,7 @@ export function jsonBody(limit: number): Koa.Middleware {
         ctx.body = problemBody(ctx, readProblem(read.reason));
         return;
       }
-      // Joining, decoding and parsing a large body each take their turn (json.ts).
+      // joining, decoding and parsing a large body each take their turn
       if (read.bytes.length > 1 << 20) await turn();
       const text = read.bytes.toString('utf8');
       if (text.length > 1 << 20) await turn();
@@ -85,10 +82,7 @@ export const smallBody = jsonBody(100 * 1024);
 /** bulk import: up to 100 000 rows of about 150 bytes each */
 export const importBody = jsonBody(32 * 1024 * 1024);
 
-/**
- * A file's raw bytes (`Content-Type: application/octet-stream`, or a spreadsheet or CSV type),
- * read up to `limit` bytes (413 past it) into `ctx.state.bytes`.
- */
+/** A file's raw bytes (octet-stream, a spreadsheet or CSV type), up to `limit`, into `ctx.state.bytes`. */
 export function rawBody(limit: number): Koa.Middleware {
   return async (ctx, next) => {
     if (refusedFile(ctx, limit)) return;
@@ -133,10 +127,7 @@ function refusedFile(ctx: Koa.Context, limit: number): boolean {
   return false;
 }
 
-/**
- * A file's raw bytes streamed into a temporary file (never a whole buffer in memory), its path
- * in `ctx.state.upload`; 413 past `limit`. The file is removed once the request is answered.
- */
+/** A file streamed to a temporary file (never whole in memory), its path in `ctx.state.upload`, removed afterwards. */
 export function fileUpload(limit: number): Koa.Middleware {
   return async (ctx, next) => {
     if (refusedFile(ctx, limit)) return;

@@ -1,18 +1,10 @@
-/**
- * JSON answers compressed on the wire: brotli where the client takes it, else gzip, above a small
- * size (below it the headers cost more than they save). A list page of 25 payments, about 7.7 KB
- * of JSON repeating the same keys, goes out at a fraction of that. Files and streams (exports)
- * are left as they are: .xlsx is already a zip.
- */
+/** JSON answers compressed (brotli, else gzip) above a small size; files and streams left alone (.xlsx is a zip). */
 import { promisify } from 'node:util';
 import { brotliCompress, brotliCompressSync, constants, gzip, gzipSync } from 'node:zlib';
 import type Koa from 'koa';
 
 const COMPRESS_MIN_BYTES = 1024;
-/**
- * Above this, compression runs on libuv's thread pool instead of the event loop: a page of
- * reconciliation proposals (about 1 MB of JSON) took tens of milliseconds from every other request.
- */
+/** Above this, compression runs on libuv's thread pool: a large answer would hold up every other request. */
 const COMPRESS_ASYNC_BYTES = 64 * 1024;
 const brotliAsync = promisify(brotliCompress);
 const gzipAsync = promisify(gzip);
@@ -35,11 +27,7 @@ export function compressJson(): Koa.Middleware {
   };
 }
 
-/**
- * Sets `bytes` as the answer, compressed as the client accepts (brotli first, whatever order it
- * lists them in: smaller for the same time) when above the small size: JSON answers, and the
- * back office's page when it carries the first screen (http/static.ts).
- */
+/** Sets `bytes` as the answer, compressed as the client accepts above the small size (brotli first: smaller). */
 export async function sendCompressed(
   ctx: Koa.ParameterizedContext<unknown, object, unknown>,
   bytes: Buffer,

@@ -21,16 +21,9 @@ const STATUS = {
   busy: 503,
 } as const;
 
-/*
- * With ERROR_CODES_HEADER (`Remit-Error-Codes: 1`) every error answer carries `code` and `details`
- * beside `message`, and each item of `errors` its own. The back office always asks; without it an
- * answer keeps its original shape, `{message, errors?}` with `{field, message}` items, so clients
- * written against that shape see no change.
- */
-
 type Answer = { message: string; code?: ErrorCode; details?: Problem['details'] };
 
-/** Every error answer's body: the sentence, and (when asked for) the code and details a client branches on. */
+/** An error answer's body: the sentence, and with ERROR_CODES_HEADER the code and details (old clients never ask). */
 export function problemBody(ctx: Koa.Context, p: Problem): Answer {
   return ctx.get(ERROR_CODES_HEADER) === '1'
     ? { message: p.message, code: p.code, details: p.details }
@@ -38,9 +31,8 @@ export function problemBody(ctx: Koa.Context, p: Problem): Answer {
 }
 
 /**
- * The one place domain errors become HTTP answers: `{message, errors?}` (with codes when asked: ERROR_CODES_HEADER) with the matching status.
- * Errors from body parsing keep their 4xx status with a readable message; anything unexpected
- * is logged and answered 500 without its details.
+ * The one place errors become HTTP answers: domain errors with their status, body parsing's with their 4xx, and
+ * anything unexpected logged and answered 500 without its details.
  */
 export function errorHandler(log: (msg: string, err: unknown) => void = (m, e) => console.error(m, e)): Koa.Middleware {
   return async (ctx, next) => {
@@ -57,7 +49,7 @@ export function errorHandler(log: (msg: string, err: unknown) => void = (m, e) =
           };
         else if (err instanceof ConflictError && err.field)
           ctx.body = { ...body, errors: [{ field: err.field, ...body }] };
-        // a probable duplicate names the earlier payment at the top, where clients read it before codes existed
+        // a probable duplicate also names the earlier payment at the top, where older clients read it
         else if (err.code === 'possible_duplicate')
           ctx.body = { ...body, duplicate_of: (err.details as { duplicate_of: string }).duplicate_of };
         else ctx.body = body;

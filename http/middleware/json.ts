@@ -1,9 +1,6 @@
 /**
- * Reading and parsing a JSON request body so that no single request can hold up the others:
- * the body's nesting is checked as it arrives, before anything is parsed;
- * its size is bounded after inflation, not only as sent; and a large body is parsed a slice at
- * a time, giving the event loop back between slices, so even the largest import body never
- * blocks other requests for more than a few milliseconds.
+ * Reading and parsing a JSON body so no request holds up the others: nesting checked as it arrives, size bounded
+ * after inflation, and a large body parsed a slice at a time, giving the event loop back between slices.
  */
 import type { Readable, Transform } from 'node:stream';
 import { createBrotliDecompress, createGunzip, createInflate } from 'node:zlib';
@@ -22,16 +19,10 @@ const CLOSE_OBJECT = 125;
 const COMMA = 44;
 const COLON = 58;
 
-/**
- * Most values a body may hold (containers and the members commas separate): 100 000 import rows
- * of seven fields are about 800 000. Bounds what parsing may build, whatever the bytes.
- */
+/** Most values a body may hold (100 000 import rows of seven fields are about 800 000): bounds what parsing builds. */
 const MAX_JSON_VALUES = 1_500_000;
 
-/**
- * Follows strings and brackets across chunks; `feed` answers 'too_deep' once nesting passes the
- * limit, 'too_many' once the values do, else null.
- */
+/** Follows strings and brackets across chunks: `feed` says 'too_deep' or 'too_many' once past a limit, else null. */
 export class DepthScan {
   private depth = 0;
   private inString = false;
@@ -70,11 +61,7 @@ type BodyRead =
   | { ok: true; bytes: Buffer }
   | { ok: false; status: 400 | 413 | 415; reason: 'too_large' | 'too_deep' | 'bad_encoding' | 'unsupported_encoding' };
 
-/**
- * Reads a request's body, inflating gzip, deflate or br, up to `limit` bytes after inflation and
- * `MAX_JSON_DEPTH` levels of nesting. Past either it stops reading at once and answers why; the
- * rest of the body is then drained and thrown away as it comes, never kept.
- */
+/** A request's body, inflated, up to `limit` bytes and MAX_JSON_DEPTH levels; past either, it stops and says why. */
 export function readJsonBytes(
   req: Readable & { headers: Record<string, string | string[] | undefined> },
   limit: number,
@@ -113,7 +100,7 @@ export function readJsonBytes(
       settled = true;
       stop();
       chunks.length = 0;
-      // Whatever is still coming is read and dropped (the connection stays usable); nothing is kept.
+      // what is still coming is read and dropped, so the connection stays usable
       req.resume();
       resolve({ ok: false, status, reason });
     };
@@ -131,19 +118,19 @@ export function readJsonBytes(
       stop();
       resolve({ ok: true, bytes: Buffer.concat(chunks, size) });
     };
-    // A client gone before the end of its body: nothing more will come, the request ends here.
+    // a client gone before the end of its body: nothing more will come
     const onClose = () => {
       if (!settled && !(req as { complete?: boolean }).complete)
         onError(Object.assign(new Error('request body aborted'), { code: 'ECONNRESET' }));
     };
     const onError = (err: Error) => {
       if (settled) return;
-      // A broken gzip stream is the client's mistake; a connection lost is not an answer.
+      // a broken gzip stream is the client's mistake; a connection lost is not an answer
       if (inflating && String((err as { code?: string }).code ?? '').startsWith('Z_'))
         return refuse(400, 'bad_encoding');
       settled = true;
       stop();
-      // A 4xx, as raw-body said it: nobody is there to read it, and it is no server fault to log.
+      // a 4xx: nobody is there to read it, and it is no server fault to log
       reject(Object.assign(err, { status: 400, type: 'request.aborted', expose: true }));
     };
     source.on('data', onData);
@@ -157,7 +144,7 @@ export function readJsonBytes(
 const isSpace = (c: number) => c === 0x20 || c === 0x09 || c === 0x0a || c === 0x0d;
 /** A turn of the event loop: whatever else is waiting runs first. */
 export const turn = () => new Promise<void>((resolve) => setImmediate(resolve));
-/** `"__proto__":` in any spelling JSON allows; such a key is refused, as the old parser did. */
+/** `"__proto__":` in any spelling JSON allows: such a key is refused. */
 const PROTO_KEY =
   /"(?:_|\\u005[Ff])(?:_|\\u005[Ff])(?:p|\\u0070)(?:r|\\u0072)(?:o|\\u006[Ff])(?:t|\\u0074)(?:o|\\u006[Ff])(?:_|\\u005[Ff])(?:_|\\u005[Ff])"\s*:/;
 
@@ -183,12 +170,8 @@ class Budget {
 }
 
 /**
- * JSON.parse's answer for a body whose nesting was already checked, without blocking: a body up
- * to `slice` characters is one JSON.parse; a larger array or object is walked member by member
- * (scanning `slice` characters at a time), each member parsed the same way, with a turn of the
- * event loop after each `slice` of work. Throws SyntaxError where JSON.parse would; a
- * `__proto__` key is refused. Only an object or an array is accepted at the top (strict JSON
- * bodies, as before).
+ * JSON.parse's answer without blocking: a larger array or object is parsed in runs of members, a turn of the event
+ * loop after each `slice` of work. Throws where JSON.parse would; refuses `__proto__` keys and a non-container top.
  */
 export async function parseJsonYielding(text: string, slice = SLICE): Promise<unknown> {
   let from = 0;
@@ -209,9 +192,7 @@ async function parseRange(text: string, from: number, to: number, budget: Budget
   }
   const close = text.charCodeAt(to - 1);
   if (close !== (open === OPEN_ARRAY ? CLOSE_ARRAY : CLOSE_OBJECT)) throw new SyntaxError('unbalanced brackets');
-  // Members are parsed in runs of about `slice` characters, one JSON.parse per run: a run of
-  // array members is parsed as `[run]`, of object members as `{run}`; a member larger than a
-  // slice on its own is walked the same way, one level down.
+  // runs of about `slice` characters, one JSON.parse each (`[run]`, `{run}`); a larger member is walked one level down
   const isArray = open === OPEN_ARRAY;
   const outArray: unknown[] = [];
   const outObject: Record<string, unknown> = {};
@@ -248,11 +229,7 @@ async function parseRange(text: string, from: number, to: number, budget: Budget
   return isArray ? outArray : outObject;
 }
 
-/**
- * True when a JSON text holds U+0000 in a string or a key: JSON can write it only as the escape
- * `\u0000` after an even number of backslashes (a raw NUL is not JSON at all), so the text
- * answers without walking what was parsed from it.
- */
+/** Whether a JSON text holds U+0000: only as `\u0000` after an even number of backslashes (a raw NUL is not JSON). */
 export function jsonHasNul(text: string): boolean {
   return text.includes('\\u0000') && /(?:^|[^\\])(?:\\\\)*\\u0000/.test(text);
 }
@@ -272,11 +249,7 @@ function keyEnd(text: string, from: number, to: number): number {
   return i;
 }
 
-/**
- * Calls `member` with each member of a container's inside [from, to), in order, as found: split
- * at the container's own commas, outside strings and nested brackets. Nothing is collected, so a
- * million members cost no more memory than their values.
- */
+/** Calls `member` with each member's range in [from, to), split at the container's own commas; nothing collected. */
 async function eachMember(
   text: string,
   from: number,

@@ -9,14 +9,13 @@ export function authRoutes(app: AppContext): Router<State> {
   const r = new Router<State>(API_ROUTER);
   const auth = requireUser(app);
 
-  // The token is answered as the spec says (scripts use it as a Bearer token) and also set as
-  // the back office's HttpOnly cookie, which is what the pages use: they never store the token.
+  // the token is answered (scripts' Bearer token) and set as the HttpOnly cookie the pages use: they never store it
   r.post('/admin/login', smallBody, async (ctx) => {
     const { token } = await login(app, ctx.request.body, ctx.ip || null);
     setSessionCookie(ctx, token, app.security.tokenTtlSeconds);
     ctx.body = { token };
   });
-  // 登出: the session (cookie or Bearer) is revoked on the server, for every instance.
+  // the session is revoked on the server, for every instance
   r.post('/admin/logout', async (ctx) => {
     const token = sessionToken(ctx);
     if (token) await signOut(app, token, ctx.ip || null);

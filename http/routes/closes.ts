@@ -18,10 +18,7 @@ import { smallBody } from '../middleware/body.js';
 import { gate } from '../middleware/gate.js';
 import { sendFile } from '../list.js';
 
-/**
- * Cash out and the daily close: thin calls to core/closes. Each route with a body
- * refuses a caller without its permission before reading it; the services check the store.
- */
+/** Cash out and the daily close. A route with a body refuses a caller without its permission before reading it. */
 export function closeRoutes(app: AppContext): Router<State> {
   const r = new Router<State>(API_ROUTER);
   const auth = requireUser(app);
@@ -45,7 +42,7 @@ export function closeRoutes(app: AppContext): Router<State> {
   });
   r.get('/closes/board', auth, async (ctx) => {
     const ids = q(ctx.query.store_id);
-    // each store's days as columns (core/closes/boardWire.ts): a year of 50 stores in a fifth of the JSON
+    // each store's days as columns (core/closes/boardWire.ts): a fifth of the JSON
     ctx.body = packBoard(
       await closesBoard(serviceContext(app, ctx), {
         from: q(ctx.query.from),

@@ -29,19 +29,29 @@ import { listQuery, sendFile, sendList } from '../list.js';
 const field = (body: unknown, name: string) =>
   body && typeof body === 'object' && !Array.isArray(body) ? (body as Record<string, unknown>)[name] : undefined;
 
+type Auth = ReturnType<typeof requireUser>;
+
 export function paymentRoutes(app: AppContext): Router<State> {
   const r = new Router<State>(API_ROUTER);
   const auth = requireUser(app);
+  // Order matters: the fixed paths (export, sample) before /payments/:id.
+  importRoutes(r, app, auth);
+  exportRoutes(r, app, auth);
+  recordRoutes(r, app, auth);
+  return r;
+}
+
+/** Imports: rows sent as JSON, a whole file, and the wizard's check that writes nothing. */
+function importRoutes(r: Router<State>, app: AppContext, auth: Auth): void {
   // Each route with a body refuses a caller without its permission before reading a byte of it.
   const importer = gate((actor) => requirePermission(actor, 'manage_payments'));
-
   r.post('/payments/bulk-import', auth, importer, importBody, async (ctx) => {
     const allow = field(ctx.request.body, 'allow_duplicates');
     ctx.body = await importPayments(serviceContext(app, ctx), field(ctx.request.body, 'payments'), {
       allowDuplicates: allow === true,
     });
   });
-  // A whole file, streamed to a temporary file and read as a stream: the same core entry as `remit import`.
+  // a whole file, streamed to disk: the same core entry as `remit import`
   r.post(
     '/payments/import-file',
     auth,
@@ -64,15 +74,18 @@ export function paymentRoutes(app: AppContext): Router<State> {
       ctx.body = rest;
     },
   );
-  // The import wizard's preview: the same checks and duplicate key as the import, in the caller's scope, writing nothing.
+  // the import wizard's preview: the import's checks in the caller's scope, writing nothing
   r.post('/payments/bulk-import/check', auth, importer, importBody, async (ctx) => {
     ctx.body = await importPayments(serviceContext(app, ctx), field(ctx.request.body, 'payments'), { dryRun: true });
   });
+}
+
+/** Downloads: the export (by header or by ticket), the ticket itself, and the sample file. */
+function exportRoutes(r: Router<State>, app: AppContext, auth: Auth): void {
   r.get(
     '/payments/export',
     async (ctx, next) => {
-      // A download link from POST /payments/export-ticket: the browser follows it without the
-      // Authorization header, and the ticket says who asked, for which filter and format.
+      // a link from POST /payments/export-ticket, followed without an Authorization header: the ticket says who asked
       const ticket = ctx.query.ticket;
       if (typeof ticket === 'string' && !ctx.get('authorization'))
         return sendFile(ctx, await exportByTicket(app, ticket, ctx.ip || null));
@@ -105,6 +118,10 @@ export function paymentRoutes(app: AppContext): Router<State> {
   r.get('/payments/sample', auth, async (ctx) => {
     sendFile(ctx, await sampleFile(serviceContext(app, ctx)));
   });
+}
+
+/** One payment or a list of them: create, list, read, edit, delete. */
+function recordRoutes(r: Router<State>, app: AppContext, auth: Auth): void {
   r.post('/payments', auth, gate(requireSubmitter), smallBody, async (ctx) => {
     ctx.status = 201;
     ctx.body = await createPayment(serviceContext(app, ctx), ctx.request.body);
@@ -136,5 +153,4 @@ export function paymentRoutes(app: AppContext): Router<State> {
   r.delete('/payments/:id', auth, async (ctx) => {
     ctx.body = await deletePayment(serviceContext(app, ctx), ctx.params.id);
   });
-  return r;
 }

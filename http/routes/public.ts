@@ -1,12 +1,6 @@
 /**
- * A store's public link, for customers with no account: its own prefix
- * (`/api/public`), no session, no cookie, no token read. The store always comes from the link in
- * the path; the services count every report, and every read, against the abuse limits first.
- *
- * - GET  /api/public/links/:token          the store's name (or 404 連結已失效…)
- * - POST /api/public/links/:token/reports  a report: 201 {tracking, status_path}; the same
- *                                          attempt again (its client_key): 200, the first one's
- * - GET  /api/public/reports/:tracking     its status, amount, time and store name (or 404)
+ * A store's public link, for customers with no account: no session, cookie or token is read. The store always comes
+ * from the link in the path; the services count every report and read against the abuse limits first.
  */
 import Router from '@koa/router';
 import { publicLinkInfo, publicReportStatus, reportThroughLink, type AppContext } from '../../core/index.js';
@@ -14,7 +8,7 @@ import { jsonBody } from '../middleware/body.js';
 import type { State } from '../middleware/auth.js';
 import { API_ROUTER } from '../routerOptions.js';
 
-/** a report is a few short fields: a note of 1000 characters is some 3 KB */
+/** a report is a few short fields (a note of 1000 characters is some 3 KB) */
 const reportBody = jsonBody(16 * 1024);
 
 export function publicRoutes(app: AppContext): Router<State> {

@@ -52,7 +52,7 @@ export function reconcileRoutes(app: AppContext): Router<State> {
     sendList(ctx, 'reconcile/lines', await listLines(serviceContext(app, ctx), listQuery(ctx)));
   });
   r.get('/reconcile/proposals', auth, async (ctx) => {
-    // Always paged here (200 items a queue unless others are asked for): a year's answer was 51 MB.
+    // always paged here (200 items a queue by default): a year's answer unpaged is tens of MB
     ctx.body = await proposeMatches(serviceContext(app, ctx), {
       from: one(ctx.query.from),
       to: one(ctx.query.to),

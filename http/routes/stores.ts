@@ -30,8 +30,8 @@ export function storeRoutes(app: AppContext): Router<State> {
   r.get('/stores/:id/payments', requireUser(app), async (ctx) => {
     sendList(ctx, 'payments', await listStorePayments(serviceContext(app, ctx), ctx.params.id, listQuery(ctx)));
   });
-  // the store's public link: shown (made on first use), rotated, turned off; written
-  // with REMIT_PUBLIC_URL, else the server's address (set by remit serve), else this request's
+  // the store's public link: shown (made on first use), rotated, turned off; its address is REMIT_PUBLIC_URL,
+  // else the server's (set by remit serve), else this request's
   const link = (action: LinkAction) => async (ctx: Koa.ParameterizedContext<State>) => {
     ctx.body = await storeLink(serviceContext(app, ctx), ctx.params.id, action, `${ctx.protocol}://${ctx.host}`);
   };
