@@ -78,14 +78,11 @@ export function nearRows(
 const nearKey = (r: PaymentRow) => `near|${r.store_id}|${r.last_five}|${r.amount}`;
 
 /**
- * Writes new payments with their audit entries in one transaction; a missing store fails only its
- * own payment, and so does a probable duplicate (the import's key: same store, last five, time and
- * amount as a stored payment or an earlier one in the batch) unless it was confirmed. The check
- * and the insert share the transaction (SQLite: BEGIN IMMEDIATE; PostgreSQL: an advisory lock per
- * key, and the import lock shared), so two identical submissions at once, or a submission during
- * an import of the same payment, on one instance or several, store one. A customer's report
- * attempt with a key (`reportKey`) that already stored a payment, or stored one earlier in the
- * batch, answers that payment (Replayed) before any other check, under the same lock.
+ * Writes new payments with their audit entries in one transaction. A missing store, a probable
+ * duplicate not confirmed (the import's key, of a stored payment or an earlier one in the batch)
+ * or a closed day's 現金 fails only its own payment; a report attempt whose key already stored a
+ * payment answers it (Replayed). Checks and insert share the transaction and its locks (SQLite:
+ * BEGIN IMMEDIATE), so two identical submissions at once, or one during an import, store one.
  */
 async function writeNewPayments(db: Db, items: NewPayment[]): Promise<Array<PaymentRow | Replayed | Error>> {
   return db.transaction(async (trx) => {
@@ -120,9 +117,9 @@ async function knownStoreIds(trx: Db, items: NewPayment[]): Promise<Set<number>>
 
 /**
  * PostgreSQL: the import lock shared, then an advisory lock per duplicate, near and report key.
- * An import holds IMPORT_LOCK exclusively until it commits, its rows unseen before then, so a
- * submission holds it shared (submissions never wait for one another, only for a running import);
- * it waits as long as SQLite's busy_timeout, then is refused as busy (503).
+ * An import holds IMPORT_LOCK exclusively until it commits, its rows unseen till then, so a
+ * submission checked meanwhile would store a payment again: a submission holds it shared (never
+ * waiting for another submission), up to SQLite's busy_timeout, then is refused as busy (503).
  */
 async function lockDuplicateKeys(trx: Db, checked: NewPayment[], keyed: ReportKey[]): Promise<void> {
   await trx.raw(`set local lock_timeout = ${WRITE_WAIT_MS}`);
