@@ -338,61 +338,10 @@ export async function closeDay(ctx: ServiceContext, input: unknown): Promise<Day
         | CloseRow
         | undefined;
       if (existing?.state === 'closed') throw alreadyClosed(store, existing);
-      const carried = carriedOpening(await previousClose(trx, store.id, v.date), v.date);
-      let opening: number;
-      if (carried) {
-        if (v.opening !== null && v.opening !== carried.opening) {
-          throw ValidationError.single('opening', 'close_opening_differs', {
-            from: carried.from,
-            counted: carried.opening,
-            opening: v.opening,
-          });
-        }
-        opening = carried.opening;
-      } else {
-        if (v.opening === null) throw ValidationError.single('opening', 'close_opening_required');
-        opening = v.opening;
-      }
+      const { opening, carried } = await closeOpening(trx, store.id, v.date, v.opening);
       const f = figuresOf(v.date, opening, await dayEntries(trx, store.id, v.date));
-      const expected = f.expected!;
-      const fields = {
-        state: 'closed' as const,
-        opening,
-        opening_stated: !carried,
-        cash_in: f.cash_in,
-        cash_out: f.cash_out,
-        expected,
-        counted: v.counted,
-        difference: cashDifference(v.counted, expected),
-        by_method: JSON.stringify(f.by_method),
-        denominations: v.denominations ? JSON.stringify(v.denominations) : null,
-        note: v.note,
-        closed_by: actorUserId(ctx.actor),
-        closed_by_username: ctx.actor.username.slice(0, 40),
-        closed_at: now,
-      };
-      let row: CloseRow;
-      if (existing) {
-        const n = await trx('day_closes').where({ id: existing.id, state: 'reopened' }).update(fields);
-        if (n === 0)
-          throw alreadyClosed(store, (await trx('day_closes').where({ id: existing.id }).first()) as CloseRow);
-        row = { ...existing, ...fields };
-      } else {
-        const [ret] = await trx('day_closes')
-          .insert({ store_id: store.id, date: v.date, late_changes: 0, ...fields })
-          .returning('id');
-        row = {
-          id: Number(typeof ret === 'object' ? (ret as { id: number }).id : ret),
-          store_id: store.id,
-          date: v.date,
-          late_changes: 0,
-          reopened_by: null,
-          reopened_by_username: null,
-          reopened_at: null,
-          ...fields,
-        };
-      }
-      const close = toClose(row, store);
+      const fields = closeFields(ctx, v, f, { opening, stated: !carried }, now);
+      const close = toClose(await saveClose(trx, store, v.date, existing, fields), store);
       await recordAudit(trx, ctx, {
         action: 'close',
         entity: 'day_close',
@@ -410,6 +359,89 @@ export async function closeDay(ctx: ServiceContext, input: unknown): Promise<Day
       );
     throw err;
   }
+}
+
+/**
+ * A close's opening: the last standing close's counted cash, which a stated opening must equal;
+ * for a store's first close, the one stated (required then).
+ */
+async function closeOpening(
+  trx: Db,
+  storeId: number,
+  date: string,
+  stated: number | null,
+): Promise<{ opening: number; carried: boolean }> {
+  const carried = carriedOpening(await previousClose(trx, storeId, date), date);
+  if (!carried) {
+    if (stated === null) throw ValidationError.single('opening', 'close_opening_required');
+    return { opening: stated, carried: false };
+  }
+  if (stated !== null && stated !== carried.opening) {
+    throw ValidationError.single('opening', 'close_opening_differs', {
+      from: carried.from,
+      counted: carried.opening,
+      opening: stated,
+    });
+  }
+  return { opening: carried.opening, carried: true };
+}
+
+/** A close's row but its store, date and ids: the figures, the count, who and when. */
+function closeFields(
+  ctx: ServiceContext,
+  v: { counted: number; denominations: Denominations | null; note: string },
+  f: DayCash,
+  opening: { opening: number; stated: boolean },
+  now: number,
+) {
+  const expected = f.expected!;
+  return {
+    state: 'closed' as const,
+    opening: opening.opening,
+    opening_stated: opening.stated,
+    cash_in: f.cash_in,
+    cash_out: f.cash_out,
+    expected,
+    counted: v.counted,
+    difference: cashDifference(v.counted, expected),
+    by_method: JSON.stringify(f.by_method),
+    denominations: v.denominations ? JSON.stringify(v.denominations) : null,
+    note: v.note,
+    closed_by: actorUserId(ctx.actor),
+    closed_by_username: ctx.actor.username.slice(0, 40),
+    closed_at: now,
+  };
+}
+
+/**
+ * Stores a close: a reopened day's row closed again (unless a close came first: refused), or a
+ * new row. Answers the row as stored.
+ */
+async function saveClose(
+  trx: Db,
+  store: StoreRef,
+  date: string,
+  existing: CloseRow | undefined,
+  fields: ReturnType<typeof closeFields>,
+): Promise<CloseRow> {
+  if (existing) {
+    const n = await trx('day_closes').where({ id: existing.id, state: 'reopened' }).update(fields);
+    if (n === 0) throw alreadyClosed(store, (await trx('day_closes').where({ id: existing.id }).first()) as CloseRow);
+    return { ...existing, ...fields };
+  }
+  const [ret] = await trx('day_closes')
+    .insert({ store_id: store.id, date, late_changes: 0, ...fields })
+    .returning('id');
+  return {
+    id: Number(typeof ret === 'object' ? (ret as { id: number }).id : ret),
+    store_id: store.id,
+    date,
+    late_changes: 0,
+    reopened_by: null,
+    reopened_by_username: null,
+    reopened_at: null,
+    ...fields,
+  };
 }
 
 function alreadyClosed(store: StoreRef, row: CloseRow): ConflictError {
@@ -605,7 +637,18 @@ export async function closesBoard(
 ): Promise<CloseBoard> {
   requireAnyPermission(ctx.actor, 'view_reports', 'view_payments', 'close_day');
   ctx = readContext(ctx);
-  const db = ctx.db;
+  const { from, to, dates } = boardRange(params);
+  const scope = scopedStoreIds(ctx.actor, filterIds({ store_id: params.store_id }, 'store_id'));
+  const storeRows = inStores(scope, ctx.db('stores').select('id', 'code', 'name'), 'id');
+  const stores = (await storeRows.orderBy('code')) as StoreRef[];
+  const figures = await boardFigures(ctx.db, scope, from, to, dates);
+  const total = emptyByMethod();
+  const board = stores.map((s) => boardStore(s, dates, figures, total));
+  return { from, to, dates, stores: board, by_method: total };
+}
+
+/** The board's Taiwan days: to today and from six days before unless given, at most DAYBOOK_MAX_DAYS. */
+function boardRange(params: { from?: unknown; to?: unknown }): { from: string; to: string; dates: string[] } {
   const today = taipeiDate(Date.now());
   const to = params.to === undefined || params.to === '' ? today : requireDate(params.to, 'to');
   const from = params.from === undefined || params.from === '' ? addDays(to, -6) : requireDate(params.from, 'from');
@@ -613,143 +656,218 @@ export async function closesBoard(
   const dates = datesBetween(from, to);
   if (dates.length > DAYBOOK_MAX_DAYS)
     throw ValidationError.single('from', 'close_range_too_long', { limit: DAYBOOK_MAX_DAYS });
-  const scope = scopedStoreIds(ctx.actor, filterIds({ store_id: params.store_id }, 'store_id'));
-  const inStores = (q: import('knex').Knex.QueryBuilder, col = 'store_id') =>
-    scope === 'all' ? q : q.whereIn(col, scope);
+  return { from, to, dates };
+}
 
-  const stores = (await inStores(db('stores').select('id', 'code', 'name'), 'id').orderBy('code')) as StoreRef[];
+type StoreScope = ReturnType<typeof scopedStoreIds>;
+
+const inStores = (scope: StoreScope, q: import('knex').Knex.QueryBuilder, col = 'store_id') =>
+  scope === 'all' ? q : q.whereIn(col, scope);
+
+/** A close on the board: its state, expected and counted cash, late changes. */
+type BoardClose = { state: string; expected: number; counted: number; late: number };
+
+/** The board's figures by store id, each over the days of the range. */
+interface BoardFigures {
+  closes: Map<number, Array<BoardClose | undefined>>;
+  cashIn: Map<number, Float64Array>;
+  cashOut: Map<number, Float64Array>;
+  byMethod: Awaited<ReturnType<typeof paymentSums>>;
+  /** each store's last standing close's counted cash before the range: the opening of its first days */
+  opening: Map<number, number>;
+}
+
+async function boardFigures(
+  db: Db,
+  scope: StoreScope,
+  from: string,
+  to: string,
+  dates: string[],
+): Promise<BoardFigures> {
   const first = taipeiDayNumber(taipeiDayStart(from)!);
   const last = taipeiDayNumber(taipeiDayStart(to)!);
-  const dialect = isPostgres(db) ? 'pg' : 'sqlite';
-  // Per store, its days packed into one text by the database (date or day, then the figures), so a
-  // year of 50 stores is 50 rows to read instead of tens of thousands: reading rows, not summing, is
-  // what costs here.
-  const pack = (expr: string) => (dialect === 'pg' ? `string_agg(${expr}, ';')` : `group_concat(${expr}, ';')`);
-  const txt = (c: string) => `cast(${c} as text)`;
-  const storeIn = (col = 'store_id') =>
-    scope === 'all'
-      ? { sql: '', args: [] as number[] }
-      : { sql: ` and ${col} in (${scope.map(() => '?').join(', ') || 'null'})`, args: scope };
-  const si = storeIn();
-  const perDay = (source: string, where: string, args: Array<string | number>, day: string) =>
-    db.raw(
-      `select store_id, ${pack(`${txt('day')} || ',' || ${txt('amount')}`)} as v from (select store_id, ${day} as day, sum(amount) as amount from ${source} where ${where}${si.sql} group by store_id, ${day}) x group by store_id`,
-      [...args, ...si.args],
-    );
-  const rowsOf = (r: unknown) =>
-    (Array.isArray(r) ? r : (r as { rows: unknown[] }).rows) as Array<{ store_id: number; v: string | null }>;
   const [closes, cashIn, cashOut, byMethod, before] = await Promise.all([
-    db
-      .raw(
-        `select store_id, ${pack(`${txt('date')} || ',' || state || ',' || ${txt('expected')} || ',' || ${txt('counted')} || ',' || ${txt('late_changes')}`)} as v from day_closes where date >= ? and date <= ?${si.sql} group by store_id`,
-        [from, to, ...si.args],
-      )
-      .then(rowsOf),
+    packedCloses(db, scope, from, to),
     // SQLite's planner prefers the key (every method's rows) unless told: the method-first index reads the 現金 days only
-    perDay(
-      dialect === 'sqlite' ? 'payment_daily indexed by payment_daily_method_store_day_idx' : 'payment_daily',
+    packedPerDay(
+      db,
+      scope,
+      isPostgres(db) ? 'payment_daily' : 'payment_daily indexed by payment_daily_method_store_day_idx',
       'method = ? and day >= ? and day <= ?',
       [CASH_METHOD, first, last],
-      'day',
-    ).then(rowsOf),
+    ),
     // cash out per store and day, kept by triggers (cash_out_daily)
-    perDay('cash_out_daily', 'day >= ? and day <= ?', [first, last], 'day').then(rowsOf),
+    packedPerDay(db, scope, 'cash_out_daily', 'day >= ? and day <= ?', [first, last]),
     // takings by method over the range: whole 32-day runs and the days at either end (core/db/paymentSums.ts)
     paymentSums(db, scope, first, last),
-    // each store's last standing close before the range: the opening of its first days
-    inStores(
-      db('day_closes as c')
-        .where('c.state', 'closed')
-        .where('c.date', '<', from)
-        .whereRaw(
-          'c.date = (select max(p.date) from day_closes p where p.store_id = c.store_id and p.state = ? and p.date < ?)',
-          ['closed', from],
-        ),
-      'c.store_id',
-    ).select('c.store_id', 'c.counted') as Promise<Array<{ store_id: number; counted: number | string }>>,
+    lastClosesBefore(db, scope, from),
   ]);
-  const n = dates.length;
-  const dateIndex = new Map(dates.map((d, i) => [d, i]));
-  /** a store's amounts per day of the range, from `day,amount;…` */
-  const amounts = (rows: Array<{ store_id: number; v: string | null }>) => {
-    const out = new Map<number, Float64Array>();
-    for (const r of rows) {
-      const a = new Float64Array(n);
-      for (const part of (r.v ?? '').split(';')) {
-        if (!part) continue;
-        const comma = part.indexOf(',');
-        const i = Number(part.slice(0, comma)) - first;
-        if (i >= 0 && i < n) a[i] = Number(part.slice(comma + 1));
-      }
-      out.set(Number(r.store_id), a);
-    }
-    return out;
+  return {
+    closes: unpackCloses(closes, dates),
+    cashIn: unpackAmounts(cashIn, first, dates.length),
+    cashOut: unpackAmounts(cashOut, first, dates.length),
+    byMethod,
+    opening: new Map(before.map((r) => [Number(r.store_id), Number(r.counted)])),
   };
-  const inOf = amounts(cashIn);
-  const outOf = amounts(cashOut);
-  type Closed = { state: string; expected: number; counted: number; late: number };
-  const closesOf = new Map<number, Array<Closed | undefined>>();
-  for (const r of closes) {
-    const a: Array<Closed | undefined> = new Array(n);
+}
+
+// Per store, its days packed into one text by the database (date or day, then the figures), so a
+// year of 50 stores is 50 rows to read instead of tens of thousands: reading rows, not summing, costs here.
+type PackedRow = { store_id: number; v: string | null };
+const packRows = (r: unknown) => (Array.isArray(r) ? r : (r as { rows: unknown[] }).rows) as PackedRow[];
+const pack = (db: Db, expr: string) => (isPostgres(db) ? `string_agg(${expr}, ';')` : `group_concat(${expr}, ';')`);
+const txt = (c: string) => `cast(${c} as text)`;
+const storeInSql = (scope: StoreScope) =>
+  scope === 'all'
+    ? { sql: '', args: [] as number[] }
+    : { sql: ` and store_id in (${scope.map(() => '?').join(', ') || 'null'})`, args: scope };
+
+/** The closes of the range, per store: `date,state,expected,counted,late_changes;…` */
+async function packedCloses(db: Db, scope: StoreScope, from: string, to: string): Promise<PackedRow[]> {
+  const si = storeInSql(scope);
+  const fields = `${txt('date')} || ',' || state || ',' || ${txt('expected')} || ',' || ${txt('counted')} || ',' || ${txt('late_changes')}`;
+  return packRows(
+    await db.raw(
+      `select store_id, ${pack(db, fields)} as v from day_closes where date >= ? and date <= ?${si.sql} group by store_id`,
+      [from, to, ...si.args],
+    ),
+  );
+}
+
+/** The amounts of `source`'s rows chosen by `where`, per store: `day,amount;…`, summed by day. */
+async function packedPerDay(
+  db: Db,
+  scope: StoreScope,
+  source: string,
+  where: string,
+  args: Array<string | number>,
+): Promise<PackedRow[]> {
+  const si = storeInSql(scope);
+  return packRows(
+    await db.raw(
+      `select store_id, ${pack(db, `${txt('day')} || ',' || ${txt('amount')}`)} as v from (select store_id, day as day, sum(amount) as amount from ${source} where ${where}${si.sql} group by store_id, day) x group by store_id`,
+      [...args, ...si.args],
+    ),
+  );
+}
+
+/** Each store's last standing close before the range. */
+function lastClosesBefore(db: Db, scope: StoreScope, from: string) {
+  return inStores(
+    scope,
+    db('day_closes as c')
+      .where('c.state', 'closed')
+      .where('c.date', '<', from)
+      .whereRaw(
+        'c.date = (select max(p.date) from day_closes p where p.store_id = c.store_id and p.state = ? and p.date < ?)',
+        ['closed', from],
+      ),
+    'c.store_id',
+  ).select('c.store_id', 'c.counted') as Promise<Array<{ store_id: number; counted: number | string }>>;
+}
+
+/** A store's amounts per day of the range (`first` its first day's number), from `day,amount;…` */
+function unpackAmounts(rows: PackedRow[], first: number, n: number): Map<number, Float64Array> {
+  const out = new Map<number, Float64Array>();
+  for (const r of rows) {
+    const a = new Float64Array(n);
+    for (const part of (r.v ?? '').split(';')) {
+      if (!part) continue;
+      const comma = part.indexOf(',');
+      const i = Number(part.slice(0, comma)) - first;
+      if (i >= 0 && i < n) a[i] = Number(part.slice(comma + 1));
+    }
+    out.set(Number(r.store_id), a);
+  }
+  return out;
+}
+
+/** A store's closes per day of the range, from `date,state,expected,counted,late_changes;…` */
+function unpackCloses(rows: PackedRow[], dates: string[]): Map<number, Array<BoardClose | undefined>> {
+  const dateIndex = new Map(dates.map((d, i) => [d, i]));
+  const out = new Map<number, Array<BoardClose | undefined>>();
+  for (const r of rows) {
+    const a: Array<BoardClose | undefined> = new Array(dates.length);
     for (const part of (r.v ?? '').split(';')) {
       const [date, state, expected, counted, late] = part.split(',');
       const i = dateIndex.get(date);
       if (i !== undefined) a[i] = { state, expected: Number(expected), counted: Number(counted), late: Number(late) };
     }
-    closesOf.set(Number(r.store_id), a);
+    out.set(Number(r.store_id), a);
   }
-  const openingOf = new Map(before.map((r) => [Number(r.store_id), Number(r.counted)]));
-  const total = emptyByMethod();
-  const none = new Float64Array(n);
-  const board = stores.map((s): BoardStore => {
-    const id = Number(s.id);
-    const by_method = emptyByMethod();
-    for (const r of byMethod) {
-      if (Number(r.store_id) !== id) continue;
-      by_method[r.method] = (by_method[r.method] ?? 0) + Number(r.amount);
-      total[r.method] = (total[r.method] ?? 0) + Number(r.amount);
-    }
-    const ins = inOf.get(id) ?? none;
-    const outs = outOf.get(id) ?? none;
-    const cl = closesOf.get(id);
-    let carried: number | null = openingOf.get(id) ?? null;
-    let closed_days = 0;
-    let difference = 0;
-    const days = dates.map((date, i): BoardDay => {
-      const c = cl?.[i];
-      const cash_in = ins[i];
-      const cash_out = outs[i];
-      if (c && c.state === 'closed') {
-        const diff = cashDifference(c.counted, c.expected);
-        closed_days++;
-        difference += diff;
-        carried = c.counted;
-        return {
-          date,
-          status: 'closed',
-          cash_in,
-          cash_out,
-          expected: c.expected,
-          counted: c.counted,
-          difference: diff,
-          late_changes: c.late,
-        };
-      }
-      const expected = carried === null ? null : expectedCash(carried, cash_in, cash_out);
+  return out;
+}
+
+/** A store's row of the board; its takings by method are added to `total` too. */
+function boardStore(s: StoreRef, dates: string[], f: BoardFigures, total: ByMethod): BoardStore {
+  const id = Number(s.id);
+  const by_method = emptyByMethod();
+  for (const r of f.byMethod) {
+    if (Number(r.store_id) !== id) continue;
+    by_method[r.method] = (by_method[r.method] ?? 0) + Number(r.amount);
+    total[r.method] = (total[r.method] ?? 0) + Number(r.amount);
+  }
+  const none = new Float64Array(dates.length);
+  const days = boardDays(
+    dates,
+    f.cashIn.get(id) ?? none,
+    f.cashOut.get(id) ?? none,
+    f.closes.get(id),
+    f.opening.get(id),
+  );
+  let closed_days = 0;
+  let difference = 0;
+  for (const d of days) {
+    if (d.status !== 'closed') continue;
+    closed_days++;
+    difference += d.difference!;
+  }
+  return { id, code: s.code, name: s.name, days, by_method, closed_days, difference };
+}
+
+/**
+ * A store's days: a closed one with its close's figures, another with the cash expected from the
+ * last close before it (`opening` before the range's first close; none without one).
+ */
+function boardDays(
+  dates: string[],
+  ins: Float64Array,
+  outs: Float64Array,
+  closes: Array<BoardClose | undefined> | undefined,
+  opening: number | undefined,
+): BoardDay[] {
+  let carried: number | null = opening ?? null;
+  return dates.map((date, i): BoardDay => {
+    const c = closes?.[i];
+    const cash_in = ins[i];
+    const cash_out = outs[i];
+    if (c && c.state === 'closed') {
+      carried = c.counted;
+      const difference = cashDifference(c.counted, c.expected);
       return {
         date,
-        status: c ? 'reopened' : 'open',
+        status: 'closed',
         cash_in,
         cash_out,
-        expected,
-        counted: null,
-        difference: null,
-        late_changes: c ? c.late : 0,
+        expected: c.expected,
+        counted: c.counted,
+        difference,
+        late_changes: c.late,
       };
-    });
-    return { id, code: s.code, name: s.name, days, by_method, closed_days, difference };
+    }
+    const expected = carried === null ? null : expectedCash(carried, cash_in, cash_out);
+    const late_changes = c ? c.late : 0;
+    return {
+      date,
+      status: c ? 'reopened' : 'open',
+      cash_in,
+      cash_out,
+      expected,
+      counted: null,
+      difference: null,
+      late_changes,
+    };
   });
-  return { from, to, dates, stores: board, by_method: total };
 }
 
 /** The closes of a range, for `remit closes` and the day book: the board's cells, one row per store and day. */

@@ -55,6 +55,9 @@ export interface ImportFileReport extends ImportResult {
 /** A file that failed its row checks: the report says why; the transaction is rolled back. */
 class RowsRefused extends Error {}
 
+type PaymentsSource = Awaited<ReturnType<typeof openPaymentsFile>>;
+type SourceRow = PaymentsSource['batches'] extends () => AsyncGenerator<Array<infer R>> ? R : never;
+
 export async function importPaymentFile(
   ctx: ServiceContext,
   path: string,
@@ -70,24 +73,7 @@ export async function importPaymentFile(
     maxRows: opts.maxRows,
     maxBytes: opts.maxBytes,
   });
-  const report: ImportFileReport = {
-    format: source.format,
-    sheetName: source.sheetName,
-    rows: 0,
-    valid: 0,
-    errors: [],
-    problems: [],
-    errorCount: 0,
-    skippedRows: [],
-    skippedRowCount: 0,
-    preview: [],
-    imported: 0,
-    skipped: 0,
-    duplicates: [],
-    duplicate_of: [],
-  };
-  const previewLimit = opts.previewRows ?? 100;
-  const repeats: ImportResult['duplicate_of'] = [];
+  const tally = new ReportTally(source);
   try {
     return await importTransaction(ctx, opts.dryRun, async (trx) => {
       const writer = new ImportWriter(trx, ctx, {
@@ -96,55 +82,104 @@ export async function importPaymentFile(
         listed: IMPORT_LISTED,
       });
       await writer.begin();
-      // Counts are whole; the rows named are the first IMPORT_LISTED of each kind, so memory stays flat.
-      const error = (problems: readonly Problem[]) => {
-        for (const p of problems) {
-          if (report.errorCount++ >= IMPORT_LISTED) continue;
-          report.errors.push(p.message);
-          report.problems.push(p);
-        }
-      };
-      const skip = (s: { row: number; reason: string; duplicateOf?: number }) => {
-        if (report.skippedRowCount++ >= IMPORT_LISTED) return;
-        report.skippedRows.push(s);
-        if (s.duplicateOf !== undefined) repeats.push({ row: s.row, earlier_row: s.duplicateOf });
-      };
-      let pending: ImportCandidate[] = [];
-      const flush = async () => {
-        // Once a row is wrong nothing more is written; the rest is still read, to name every error.
-        if (!report.errorCount && !writer.errors.length) await writer.add(pending);
-        pending = [];
-        opts.onProgress?.(report.rows, writer.imported);
-      };
-      for await (const batch of source.batches()) {
-        for (const r of batch) {
-          report.rows++;
-          const o = r.outcome;
-          if (report.preview.length < previewLimit) report.preview.push(previewOf(r.row, r.display(), o));
-          if (o.state === 'error') error(o.problems);
-          else if (o.state === 'skipped') skip({ row: r.row, reason: o.reason });
-          else if (o.state === 'duplicate') skip({ row: r.row, reason: o.reason, duplicateOf: o.duplicateOf });
-          else {
-            report.valid++;
-            if (!report.errorCount) {
-              const { row, ...p } = o.payment;
-              pending.push({ label: row, ...p });
-            }
-          }
-        }
-        if (pending.length >= IMPORT_BATCH || report.errorCount) await flush();
-      }
-      await flush();
-      error(writer.errors);
-      if (report.errorCount) throw new RowsRefused();
+      await readAndWrite(source, tally, writer, opts);
+      tally.error(writer.errors);
+      if (tally.report.errorCount) throw new RowsRefused();
       const written = await writer.finish();
       // `skipped` counts the rows already stored; `duplicate_of` names, for every repeat, what it repeats.
-      Object.assign(report, written, { duplicate_of: [...repeats, ...written.duplicate_of] });
-      return report;
+      return Object.assign(tally.report, written, { duplicate_of: [...tally.repeats, ...written.duplicate_of] });
     });
   } catch (err) {
-    if (err instanceof RowsRefused) return report;
+    if (err instanceof RowsRefused) return tally.report;
     throw err;
+  }
+}
+
+/**
+ * Reads every row of the file into the report, and writes the valid ones in batches as long as
+ * no row is wrong; the rest is still read then, to name every error.
+ */
+async function readAndWrite(
+  source: PaymentsSource,
+  tally: ReportTally,
+  writer: ImportWriter,
+  opts: ImportFileOptions,
+): Promise<void> {
+  const report = tally.report;
+  const previewLimit = opts.previewRows ?? 100;
+  let pending: ImportCandidate[] = [];
+  const flush = async () => {
+    if (!report.errorCount && !writer.errors.length) await writer.add(pending);
+    pending = [];
+    opts.onProgress?.(report.rows, writer.imported);
+  };
+  for await (const batch of source.batches()) {
+    for (const r of batch) {
+      const candidate = tally.row(r, previewLimit);
+      if (candidate) pending.push(candidate);
+    }
+    if (pending.length >= IMPORT_BATCH || report.errorCount) await flush();
+  }
+  await flush();
+}
+
+/**
+ * A file's report as its rows are read. Counts are whole; the rows named are the first
+ * IMPORT_LISTED of each kind, so memory stays flat.
+ */
+class ReportTally {
+  readonly report: ImportFileReport;
+  /** each repeat of an earlier row of the file, named */
+  readonly repeats: ImportResult['duplicate_of'] = [];
+
+  constructor(source: PaymentsSource) {
+    this.report = {
+      format: source.format,
+      sheetName: source.sheetName,
+      rows: 0,
+      valid: 0,
+      errors: [],
+      problems: [],
+      errorCount: 0,
+      skippedRows: [],
+      skippedRowCount: 0,
+      preview: [],
+      imported: 0,
+      skipped: 0,
+      duplicates: [],
+      duplicate_of: [],
+    };
+  }
+
+  /** One row read: into the preview and the counts; answers its payment if valid while no row is wrong. */
+  row(r: SourceRow, previewLimit: number): ImportCandidate | undefined {
+    const report = this.report;
+    const o = r.outcome;
+    report.rows++;
+    if (report.preview.length < previewLimit) report.preview.push(previewOf(r.row, r.display(), o));
+    if (o.state === 'error') this.error(o.problems);
+    else if (o.state === 'skipped') this.skip({ row: r.row, reason: o.reason });
+    else if (o.state === 'duplicate') this.skip({ row: r.row, reason: o.reason, duplicateOf: o.duplicateOf });
+    else {
+      report.valid++;
+      const { row, ...p } = o.payment;
+      if (!report.errorCount) return { label: row, ...p };
+    }
+    return undefined;
+  }
+
+  error(problems: readonly Problem[]): void {
+    for (const p of problems) {
+      if (this.report.errorCount++ >= IMPORT_LISTED) continue;
+      this.report.errors.push(p.message);
+      this.report.problems.push(p);
+    }
+  }
+
+  private skip(s: ImportFileReport['skippedRows'][number]): void {
+    if (this.report.skippedRowCount++ >= IMPORT_LISTED) return;
+    this.report.skippedRows.push(s);
+    if (s.duplicateOf !== undefined) this.repeats.push({ row: s.row, earlier_row: s.duplicateOf });
   }
 }
 

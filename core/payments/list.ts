@@ -71,89 +71,129 @@ export function filteredPaymentsQuery(
   f: Record<string, unknown>,
 ): { query: Knex.QueryBuilder; applied: AppliedPaymentFilter; dailyCount?: () => Promise<number> } {
   assertFilterFields(f, FILTERS);
+  const filter = readPaymentFilter(ctx, f);
   const query = ctx.db<PaymentRow>('payments').select('*');
+  narrowPayments(query, filter);
+  return { query, applied: appliedOf(filter), dailyCount: dailyCounter(ctx.db, filter) };
+}
+
+/** A payment filter read and checked; each narrowing undefined when not asked for. */
+interface PaymentFilter {
+  requestedStores?: number[];
+  /** the stores asked for within the caller's scope */
+  stores: number[] | 'all';
+  statuses?: PaymentStatus[];
+  sources?: PaymentSource[];
+  ids?: string[];
+  lastFive?: string[];
+  methods?: PaymentMethod[];
+  employee?: boolean;
+  /** the paid_at bounds as sent */
+  from: unknown;
+  to: unknown;
+  paid: ReturnType<typeof instantRange>;
+  received: ReturnType<typeof instantRange>;
+  q?: string;
+}
+
+function readPaymentFilter(ctx: ServiceContext, f: Record<string, unknown>): PaymentFilter {
   const requestedStores = filterIds(f, 'store_id');
-  const stores = scopedStoreIds(ctx.actor, requestedStores);
-  if (stores !== 'all') query.whereIn('store_id', stores);
-  const statuses = filterStrings(f, 'status', isStatus) as PaymentStatus[] | undefined;
-  if (statuses) query.whereIn('status', statuses);
-  const sources = filterStrings(f, 'source', isSource) as PaymentSource[] | undefined;
-  if (sources) query.whereIn('source', sources);
-  const ids = filterStrings(f, 'id', () => true);
-  if (ids) query.whereIn('uuid', ids);
-  const lastFive = filterStrings(f, 'last_five', (s) => /^\d{1,5}$/.test(s));
-  if (lastFive) query.whereIn('last_five', lastFive);
-  const methods = filterStrings(f, 'method', isPaymentMethod) as PaymentMethod[] | undefined;
-  if (methods) query.whereIn('method', methods);
-  const employee = filterFlag(f, 'employee');
-  if (employee !== undefined) query.where('employee', employee);
+  return {
+    requestedStores,
+    stores: scopedStoreIds(ctx.actor, requestedStores),
+    statuses: filterStrings(f, 'status', isStatus) as PaymentStatus[] | undefined,
+    sources: filterStrings(f, 'source', isSource) as PaymentSource[] | undefined,
+    ids: filterStrings(f, 'id', () => true),
+    lastFive: filterStrings(f, 'last_five', (s) => /^\d{1,5}$/.test(s)),
+    methods: filterStrings(f, 'method', isPaymentMethod) as PaymentMethod[] | undefined,
+    employee: filterFlag(f, 'employee'),
+    from: f.paid_at_gte,
+    to: f.paid_at_lte,
+    paid: instantRange(f.paid_at_gte, f.paid_at_lte),
+    received: instantRange(f.received_gte, f.received_lte),
+    q: searchText(f.q),
+  };
+}
 
-  const from = f.paid_at_gte,
-    to = f.paid_at_lte;
-  const range = instantRange(from, to);
-  if (range.gte !== undefined) query.where('paid_at', '>=', range.gte);
-  if (range.lt !== undefined) query.where('paid_at', '<', range.lt);
-  const received = instantRange(f.received_gte, f.received_lte);
-  if (received.gte !== undefined) query.where('created_at', '>=', received.gte);
-  if (received.lt !== undefined) query.where('created_at', '<', received.lt);
-  const byReceipt = received.gte !== undefined || received.lt !== undefined;
-
-  let q: string | undefined;
-  if (typeof f.q === 'string' && f.q.trim()) {
-    q = f.q.trim();
-    searchPayments(query, q);
-  } else if (f.q !== undefined && f.q !== null && typeof f.q !== 'string') {
+/** The search box's text, trimmed; undefined when blank. */
+function searchText(q: unknown): string | undefined {
+  if (typeof q === 'string' && q.trim()) return q.trim();
+  if (q !== undefined && q !== null && typeof q !== 'string')
     throw ValidationError.single('filter', 'bad_list_param', { param: 'filter.q' });
-  }
-  // Narrowed by store, status, method and whole Taiwan days only: the count is a sum over payment_daily
-  // (a few rows per store, day and status, kept by triggers in every write's transaction), not a
-  // count of every match. The list's total at a million payments, and while an import writes.
+  return undefined;
+}
+
+const byReceipt = (p: PaymentFilter) => p.received.gte !== undefined || p.received.lt !== undefined;
+
+function narrowPayments(query: Knex.QueryBuilder, p: PaymentFilter): void {
+  if (p.stores !== 'all') query.whereIn('store_id', p.stores);
+  if (p.statuses) query.whereIn('status', p.statuses);
+  if (p.sources) query.whereIn('source', p.sources);
+  if (p.ids) query.whereIn('uuid', p.ids);
+  if (p.lastFive) query.whereIn('last_five', p.lastFive);
+  if (p.methods) query.whereIn('method', p.methods);
+  if (p.employee !== undefined) query.where('employee', p.employee);
+  if (p.paid.gte !== undefined) query.where('paid_at', '>=', p.paid.gte);
+  if (p.paid.lt !== undefined) query.where('paid_at', '<', p.paid.lt);
+  if (p.received.gte !== undefined) query.where('created_at', '>=', p.received.gte);
+  if (p.received.lt !== undefined) query.where('created_at', '<', p.received.lt);
+  if (p.q !== undefined) searchPayments(query, p.q);
+}
+
+/**
+ * A filter narrowed by store, status, method and whole Taiwan days only is counted as a sum over
+ * payment_daily (a few rows per store, day and status, kept by triggers in every write's
+ * transaction), not a count of every match: the list's total at a million payments, and while an import writes.
+ */
+function dailyCounter(db: Db, p: PaymentFilter): (() => Promise<number>) | undefined {
   const byDays =
-    !ids &&
-    !lastFive &&
-    employee === undefined &&
-    !sources &&
-    !byReceipt &&
-    q === undefined &&
-    isWholeDays(from) &&
-    isWholeDays(to);
-  const dailyCount = !byDays
-    ? undefined
-    : async () => {
-        const sum = ctx.db('payment_daily').sum({ n: 'n' });
-        if (stores !== 'all') sum.whereIn('store_id', stores);
-        if (statuses) sum.whereIn('status', statuses);
-        if (methods) sum.whereIn('method', methods);
-        if (range.gte !== undefined) sum.where('day', '>=', taipeiDayNumber(range.gte));
-        if (range.lt !== undefined) sum.where('day', '<', taipeiDayNumber(range.lt));
-        const row = (await sum.first()) as { n: number | string | null } | undefined;
-        return Number(row?.n ?? 0);
-      };
-  const applied: AppliedPaymentFilter = {
-    storeIds: requestedStores,
-    statuses,
+    !p.ids &&
+    !p.lastFive &&
+    p.employee === undefined &&
+    !p.sources &&
+    !byReceipt(p) &&
+    p.q === undefined &&
+    isWholeDays(p.from) &&
+    isWholeDays(p.to);
+  if (!byDays) return undefined;
+  return async () => {
+    const sum = db('payment_daily').sum({ n: 'n' });
+    if (p.stores !== 'all') sum.whereIn('store_id', p.stores);
+    if (p.statuses) sum.whereIn('status', p.statuses);
+    if (p.methods) sum.whereIn('method', p.methods);
+    if (p.paid.gte !== undefined) sum.where('day', '>=', taipeiDayNumber(p.paid.gte));
+    if (p.paid.lt !== undefined) sum.where('day', '<', taipeiDayNumber(p.paid.lt));
+    const row = (await sum.first()) as { n: number | string | null } | undefined;
+    return Number(row?.n ?? 0);
+  };
+}
+
+function appliedOf(p: PaymentFilter): AppliedPaymentFilter {
+  const { from, to, q } = p;
+  return {
+    storeIds: p.requestedStores,
+    statuses: p.statuses,
     from: typeof from === 'string' && from ? from : undefined,
     to: typeof to === 'string' && to ? to : undefined,
     search: q,
-    lastFive,
-    methods,
-    employee,
-    selected: ids?.length,
-    sources,
+    lastFive: p.lastFive,
+    methods: p.methods,
+    employee: p.employee,
+    selected: p.ids?.length,
+    sources: p.sources,
     empty:
-      !requestedStores &&
-      !statuses &&
-      !sources &&
-      !ids &&
-      !lastFive &&
-      !methods &&
-      employee === undefined &&
-      !byReceipt &&
+      !p.requestedStores &&
+      !p.statuses &&
+      !p.sources &&
+      !p.ids &&
+      !p.lastFive &&
+      !p.methods &&
+      p.employee === undefined &&
+      !byReceipt(p) &&
       !from &&
       !to &&
       !q,
   };
-  return { query, applied, dailyCount };
 }
 
 /** A yes/no filter: true or false (JSON), or absent. */

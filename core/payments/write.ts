@@ -8,6 +8,7 @@ import {
   problem,
   ValidationError,
   type FieldError,
+  type Problem,
 } from '../errors.js';
 import { MAX_BATCH_DELETE } from '../limits.js';
 import { inScope, submissionStoreId, submitStoreRefusal } from '../permissions.js';
@@ -77,142 +78,195 @@ export function nearRows(
 const nearKey = (r: PaymentRow) => `near|${r.store_id}|${r.last_five}|${r.amount}`;
 
 /**
- * Writes new payments with their audit entries in one transaction; a missing store fails only its
- * own payment, and so does a probable duplicate (the import's key: same store, last five, time and
- * amount as a stored payment or an earlier one in the batch) unless it was confirmed. The check
- * and the insert share the transaction (SQLite: BEGIN IMMEDIATE; PostgreSQL: an advisory lock per
- * key, and the import lock shared), so two identical submissions at once, or a submission during
- * an import of the same payment, on one instance or several, store one. A customer's report
- * attempt with a key (`reportKey`) that already stored a payment, or stored one earlier in the
- * batch, answers that payment (Replayed) before any other check, under the same lock.
+ * Writes new payments with their audit entries in one transaction. A missing store, a probable
+ * duplicate not confirmed (the import's key, of a stored payment or an earlier one in the batch)
+ * or a closed day's 現金 fails only its own payment; a report attempt whose key already stored a
+ * payment answers it (Replayed). Checks and insert share the transaction and its locks (SQLite:
+ * BEGIN IMMEDIATE), so two identical submissions at once, or one during an import, store one.
  */
 async function writeNewPayments(db: Db, items: NewPayment[]): Promise<Array<PaymentRow | Replayed | Error>> {
   return db.transaction(async (trx) => {
     const now = Date.now();
-    const storeIds = [...new Set(items.map((i) => i.row.store_id))];
-    const known = new Set(
-      ((await trx('stores').whereIn('id', storeIds).select('id')) as Array<{ id: number }>).map((s) => Number(s.id)),
-    );
-    const earlier = new Map<string, string>();
-    /** the same, of customers' reports only: a customer is asked only about what customers reported */
-    const earlierReported = new Map<string, string>();
-    /** a report's uuid, to the stored payment it is near (customers' reports only) */
-    const nearStored = new Map<string, string>();
+    const known = await knownStoreIds(trx, items);
     const checked = items.filter((i) => !i.allowDuplicate && known.has(i.row.store_id));
     const keyed = items.filter((i) => i.reportKey && known.has(i.row.store_id)).map((i) => i.reportKey!);
-    if (isPostgres(db) && (checked.length || keyed.length)) {
-      await trx.raw(`set local lock_timeout = ${WRITE_WAIT_MS}`);
-      // An import holds IMPORT_LOCK, exclusively, until it commits, and its rows are not seen
-      // before then: a submission checked meanwhile would store the same payment again. So a
-      // submission holds it shared (submissions never wait for one another, only for a running
-      // import), and waits as long as SQLite's busy_timeout, then is refused as busy (503).
-      if (checked.length) await trx.raw('select pg_advisory_xact_lock_shared(?)', [IMPORT_LOCK]);
-      // one sorted list of every key, the near ones and the report attempts' too, so two batches never wait for each other
-      const keys = new Set(
-        checked.flatMap((i) =>
-          i.nearWindowMs ? [paymentDuplicateKey(i.row), nearKey(i.row)] : [paymentDuplicateKey(i.row)],
-        ),
-      );
-      for (const k of keyed) keys.add(`report key|${reportKeyId(k)}`);
-      for (const key of [...keys].sort()) await trx.raw('select pg_advisory_xact_lock(hashtext(?))', [key]);
-    }
+    if (isPostgres(db) && (checked.length || keyed.length)) await lockDuplicateKeys(trx, checked, keyed);
     // the attempts' keys as stored (read under the lock: a send of the same key waits for this one's commit)
     const keptKeys = await findReportKeys(trx, keyed, now);
-    if (checked.length) {
-      const hits = (await trx('payments')
-        .whereIn('paid_at', [...new Set(checked.map((i) => i.row.paid_at))])
-        .whereIn('last_five', [...new Set(checked.map((i) => i.row.last_five))])
-        .orderBy('created_at', 'desc')
-        .select('uuid', 'source', ...DUPLICATE_KEY_COLUMNS)) as PaymentRow[];
-      for (const h of hits) {
-        earlier.set(paymentDuplicateKey(h), h.uuid);
-        if (h.source === 'customer') earlierReported.set(paymentDuplicateKey(h), h.uuid);
-      }
-      for (const i of checked) {
-        if (!i.nearWindowMs) continue;
-        const near = (await nearRows(trx, 'payments', i.row, i.nearWindowMs)
-          .modify((q) => (fromCustomer(i) ? q.where('source', 'customer') : q))
-          .first('uuid')) as { uuid: string } | undefined;
-        if (near) nearStored.set(i.row.uuid, near.uuid);
-      }
-    }
-    /** the batch's rows accepted so far, for the near check of the ones after them */
-    const accepted: PaymentRow[] = [];
-    /** a report attempt answered by another in this batch: its place, to the other's (should the other fail after all) */
-    const answeredBy = new Map<number, number>();
-    const keptAt = new Map<string, number>();
-    const results = items.map((i, n): PaymentRow | Replayed | Error => {
-      if (!known.has(i.row.store_id)) return ValidationError.single('store_id', 'store_not_found');
-      if (i.reportKey) {
-        const id = reportKeyId(i.reportKey);
-        const kept = keptKeys.get(id);
-        if (kept) return kept.fingerprint === i.reportKey.fingerprint ? { replayOf: kept.payment_uuid } : keyReused();
-        const at = keptAt.get(id);
-        if (at !== undefined) {
-          if (items[at].reportKey!.fingerprint !== i.reportKey.fingerprint) return keyReused();
-          answeredBy.set(n, at);
-          return { replayOf: items[at].row.uuid };
-        }
-      }
-      const key = paymentDuplicateKey(i.row);
-      const first = (fromCustomer(i) ? earlierReported : earlier).get(key);
-      if (first && !i.allowDuplicate) return new ConflictError(problem('possible_duplicate', { duplicate_of: first }));
-      if (i.nearWindowMs && !i.allowDuplicate) {
-        const w = i.nearWindowMs;
-        const before =
-          nearStored.get(i.row.uuid) ??
-          accepted.find(
-            (r) =>
-              nearKey(r) === nearKey(i.row) &&
-              Math.abs(r.paid_at - i.row.paid_at) <= w &&
-              (!fromCustomer(i) || r.source === 'customer'),
-          )?.uuid;
-        if (before) return new ConflictError(problem('possible_duplicate', { duplicate_of: before }));
-      }
-      earlier.set(key, i.row.uuid);
-      if (fromCustomer(i)) earlierReported.set(key, i.row.uuid);
-      accepted.push(i.row);
-      if (i.reportKey) keptAt.set(reportKeyId(i.reportKey), n);
-      return i.row;
-    });
-    // The lock of a closed day (core/closes): a 現金 payment of a closed day is refused unless its
-    // writer has manage_payments, and marked after the close when allowed; only that payment fails.
-    // The days are locked in one order, so two batches never wait for each other.
-    const cash = items
-      .map((i, n) => ({ i, n }))
-      .filter(({ i, n }) => !(results[n] instanceof Error) && !isReplayed(results[n]) && i.row.method === METHOD_CASH);
-    cash.sort((a, b) => a.i.row.store_id - b.i.row.store_id || a.i.row.paid_at - b.i.row.paid_at);
-    for (const { i, n } of cash) {
-      try {
-        await assertDayOpenForCash(trx, i.ctx, i.row.store_id, i.row.paid_at, {
-          entity: 'payment',
-          id: i.row.uuid,
-          action: 'create',
-        });
-      } catch (err) {
-        if (!(err instanceof ConflictError)) throw err;
-        results[n] = err;
-      }
-    }
+    const seen = await storedDuplicates(trx, checked);
+    const batch: Batch = { items, known, keptKeys, ...seen, accepted: [], keptAt: new Map(), answeredBy: new Map() };
+    const results = items.map((i, n) => judge(batch, i, n));
+    await refuseClosedDaysCash(trx, items, results);
     // an attempt answered by one refused after all (a closed day) gets that refusal
-    for (const [n, at] of answeredBy) if (results[at] instanceof Error) results[n] = results[at];
-    const ok = items.filter((_, n) => !(results[n] instanceof Error) && !isReplayed(results[n]));
-    await insertPayments(
+    for (const [n, at] of batch.answeredBy) if (results[at] instanceof Error) results[n] = results[at];
+    await insertAccepted(
       trx,
-      ok.map((i) => i.row),
-    );
-    await insertRows(
-      trx,
-      'audit_log',
-      ok.map((i) => i.audit),
-    );
-    await saveReportKeys(
-      trx,
-      ok.filter((i) => i.reportKey).map((i) => ({ key: i.reportKey!, paymentUuid: i.row.uuid })),
+      items.filter((_, n) => !(results[n] instanceof Error) && !isReplayed(results[n])),
       now,
     );
     return results;
   });
+}
+
+/** The ids of the batch's stores that exist. */
+async function knownStoreIds(trx: Db, items: NewPayment[]): Promise<Set<number>> {
+  const storeIds = [...new Set(items.map((i) => i.row.store_id))];
+  const rows = (await trx('stores').whereIn('id', storeIds).select('id')) as Array<{ id: number }>;
+  return new Set(rows.map((s) => Number(s.id)));
+}
+
+/**
+ * PostgreSQL: the import lock shared, then an advisory lock per duplicate, near and report key.
+ * An import holds IMPORT_LOCK exclusively until it commits, its rows unseen till then, so a
+ * submission checked meanwhile would store a payment again: a submission holds it shared (never
+ * waiting for another submission), up to SQLite's busy_timeout, then is refused as busy (503).
+ */
+async function lockDuplicateKeys(trx: Db, checked: NewPayment[], keyed: ReportKey[]): Promise<void> {
+  await trx.raw(`set local lock_timeout = ${WRITE_WAIT_MS}`);
+  if (checked.length) await trx.raw('select pg_advisory_xact_lock_shared(?)', [IMPORT_LOCK]);
+  // one sorted list of every key, so two batches never wait for each other
+  const keys = new Set(
+    checked.flatMap((i) =>
+      i.nearWindowMs ? [paymentDuplicateKey(i.row), nearKey(i.row)] : [paymentDuplicateKey(i.row)],
+    ),
+  );
+  for (const k of keyed) keys.add(`report key|${reportKeyId(k)}`);
+  for (const key of [...keys].sort()) await trx.raw('select pg_advisory_xact_lock(hashtext(?))', [key]);
+}
+
+/** What the batch's payments are checked against: stored payments, then those accepted before them. */
+interface Seen {
+  /** a duplicate key, to the first payment with it */
+  earlier: Map<string, string>;
+  /** the same, of customers' reports only: a customer is asked only about what customers reported */
+  earlierReported: Map<string, string>;
+  /** a report's uuid, to the stored payment it is near (customers' reports only) */
+  nearStored: Map<string, string>;
+}
+
+/** The batch being judged, payment by payment. */
+interface Batch extends Seen {
+  items: NewPayment[];
+  known: Set<number>;
+  keptKeys: Awaited<ReturnType<typeof findReportKeys>>;
+  /** the batch's rows accepted so far, for the near check of the ones after them */
+  accepted: PaymentRow[];
+  /** a report key, to the place of the payment of this batch it stored */
+  keptAt: Map<string, number>;
+  /** a report attempt answered by another in this batch: its place, to the other's (should the other fail after all) */
+  answeredBy: Map<number, number>;
+}
+
+/** The stored payments that the checked ones may duplicate, exactly or near (read under the lock). */
+async function storedDuplicates(trx: Db, checked: NewPayment[]): Promise<Seen> {
+  const seen: Seen = { earlier: new Map(), earlierReported: new Map(), nearStored: new Map() };
+  if (!checked.length) return seen;
+  const hits = (await trx('payments')
+    .whereIn('paid_at', [...new Set(checked.map((i) => i.row.paid_at))])
+    .whereIn('last_five', [...new Set(checked.map((i) => i.row.last_five))])
+    .orderBy('created_at', 'desc')
+    .select('uuid', 'source', ...DUPLICATE_KEY_COLUMNS)) as PaymentRow[];
+  for (const h of hits) {
+    seen.earlier.set(paymentDuplicateKey(h), h.uuid);
+    if (h.source === 'customer') seen.earlierReported.set(paymentDuplicateKey(h), h.uuid);
+  }
+  for (const i of checked) {
+    if (!i.nearWindowMs) continue;
+    const near = (await nearRows(trx, 'payments', i.row, i.nearWindowMs)
+      .modify((q) => (fromCustomer(i) ? q.where('source', 'customer') : q))
+      .first('uuid')) as { uuid: string } | undefined;
+    if (near) seen.nearStored.set(i.row.uuid, near.uuid);
+  }
+  return seen;
+}
+
+/** One payment of the batch: its row if accepted, a replay, or why it is refused. */
+function judge(b: Batch, i: NewPayment, n: number): PaymentRow | Replayed | Error {
+  if (!b.known.has(i.row.store_id)) return ValidationError.single('store_id', 'store_not_found');
+  const replay = i.reportKey && replayOf(b, i.reportKey, n);
+  if (replay) return replay;
+  const duplicate = i.allowDuplicate ? undefined : duplicateOf(b, i);
+  if (duplicate) return new ConflictError(problem('possible_duplicate', { duplicate_of: duplicate }));
+  const key = paymentDuplicateKey(i.row);
+  b.earlier.set(key, i.row.uuid);
+  if (fromCustomer(i)) b.earlierReported.set(key, i.row.uuid);
+  b.accepted.push(i.row);
+  if (i.reportKey) b.keptAt.set(reportKeyId(i.reportKey), n);
+  return i.row;
+}
+
+/** A report attempt whose key stored a payment, before or earlier in the batch: that payment, or the key reused. */
+function replayOf(b: Batch, key: ReportKey, n: number): Replayed | Error | undefined {
+  const id = reportKeyId(key);
+  const kept = b.keptKeys.get(id);
+  if (kept) return kept.fingerprint === key.fingerprint ? { replayOf: kept.payment_uuid } : keyReused();
+  const at = b.keptAt.get(id);
+  if (at === undefined) return undefined;
+  if (b.items[at].reportKey!.fingerprint !== key.fingerprint) return keyReused();
+  b.answeredBy.set(n, at);
+  return { replayOf: b.items[at].row.uuid };
+}
+
+/** The payment a new one probably duplicates: the same key, or (a report) near in time, stored or earlier in the batch. */
+function duplicateOf(b: Batch, i: NewPayment): string | undefined {
+  const first = (fromCustomer(i) ? b.earlierReported : b.earlier).get(paymentDuplicateKey(i.row));
+  if (first || !i.nearWindowMs) return first;
+  const w = i.nearWindowMs;
+  return (
+    b.nearStored.get(i.row.uuid) ??
+    b.accepted.find(
+      (r) =>
+        nearKey(r) === nearKey(i.row) &&
+        Math.abs(r.paid_at - i.row.paid_at) <= w &&
+        (!fromCustomer(i) || r.source === 'customer'),
+    )?.uuid
+  );
+}
+
+/**
+ * The lock of a closed day (core/closes): a 現金 payment of a closed day is refused unless its
+ * writer has manage_payments, and marked after the close when allowed; only that payment fails.
+ * The days are locked in one order, so two batches never wait for each other.
+ */
+async function refuseClosedDaysCash(
+  trx: Db,
+  items: NewPayment[],
+  results: Array<PaymentRow | Replayed | Error>,
+): Promise<void> {
+  const cash = items
+    .map((i, n) => ({ i, n }))
+    .filter(({ i, n }) => !(results[n] instanceof Error) && !isReplayed(results[n]) && i.row.method === METHOD_CASH);
+  cash.sort((a, b) => a.i.row.store_id - b.i.row.store_id || a.i.row.paid_at - b.i.row.paid_at);
+  for (const { i, n } of cash) {
+    try {
+      await assertDayOpenForCash(trx, i.ctx, i.row.store_id, i.row.paid_at, {
+        entity: 'payment',
+        id: i.row.uuid,
+        action: 'create',
+      });
+    } catch (err) {
+      if (!(err instanceof ConflictError)) throw err;
+      results[n] = err;
+    }
+  }
+}
+
+/** The accepted payments, their audit entries and their report keys. */
+async function insertAccepted(trx: Db, ok: NewPayment[], now: number): Promise<void> {
+  await insertPayments(
+    trx,
+    ok.map((i) => i.row),
+  );
+  await insertRows(
+    trx,
+    'audit_log',
+    ok.map((i) => i.audit),
+  );
+  await saveReportKeys(
+    trx,
+    ok.filter((i) => i.reportKey).map((i) => ({ key: i.reportKey!, paymentUuid: i.row.uuid })),
+    now,
+  );
 }
 
 const paymentWriters = new WeakMap<object, Batcher<NewPayment, PaymentRow | Replayed>>();
@@ -314,112 +368,164 @@ export async function updatePayment(ctx: ServiceContext, id: unknown, patch: unk
     // Locked on PostgreSQL, so a reconciliation decision on this payment (which locks it too)
     // and this change take turns; SQLite's write transactions already do.
     const row = await loadForActor(trx, ctx, id, { lock: true });
-    const errors: FieldError[] = [];
-    const changes: {
-      status?: PaymentStatus;
-      note?: string;
-      method?: PaymentMethod;
-      method_detail?: string | null;
-      employee?: boolean;
-      last_five?: string;
-    } = {};
-    // The method, its sub-type and the 員工購物 mark are what the store says, and can be corrected.
-    // A change of method brings its own last five (a transfer needs one, the others keep none) and,
-    // unless a status is sent too, the new method's first status.
-    const oldMethod: PaymentMethod = row.method ?? METHOD_TRANSFER;
-    let method = oldMethod;
-    if ('method' in patch) {
-      const m = methodOf(patch.method);
-      if ('problem' in m) errors.push(fieldErrorOf('method', m.problem));
-      else method = m.value;
-    }
-    const methodChanged = method !== oldMethod;
-    if (methodChanged) {
-      changes.method = method;
-      const lf = method === METHOD_TRANSFER ? lastFiveFor(patch.last_five, method) : { value: NO_LAST_FIVE };
-      if ('problem' in lf) errors.push(fieldErrorOf('last_five', lf.problem));
-      else changes.last_five = lf.value;
-      if (!('status' in patch)) changes.status = initialStatus(method);
-      if (!('method_detail' in patch)) changes.method_detail = null;
-    }
-    if ('method_detail' in patch) {
-      const d = methodDetailOf(patch.method_detail, method);
-      if ('problem' in d) errors.push(fieldErrorOf('method_detail', d.problem));
-      else changes.method_detail = d.value;
-    }
-    if ('employee' in patch) {
-      const e = employeeOf(patch.employee);
-      if ('problem' in e) errors.push(fieldErrorOf('employee', e.problem));
-      else changes.employee = e.value;
-    }
-    if ('status' in patch) {
-      const s = statusOf(patch.status);
-      if ('problem' in s) errors.push(fieldErrorOf('status', s.problem));
-      else changes.status = s.value;
-    }
-    if ('note' in patch) {
-      const n = noteOf(patch.note);
-      if ('problem' in n) errors.push(fieldErrorOf('note', n.problem));
-      else changes.note = n.value;
-    }
-    const unchanged: Record<string, (v: unknown) => boolean> = {
-      // a new method's last five was read above; the old one, sent back as it was, is fine
-      last_five: (v) =>
-        v === row.last_five || (methodChanged && (method === METHOD_TRANSFER || v === NO_LAST_FIVE || v === null)),
-      amount: (v) => Number(v) === Number(row.amount),
-      paid_at: (v) => typeof v === 'string' && parseInstant(v) === Number(row.paid_at),
-      store_id: (v) => toId(v) === Number(row.store_id),
-      uuid: (v) => v === row.uuid,
-      id: (v) => v === row.uuid,
-    };
-    for (const [field, same] of Object.entries(unchanged)) {
-      if (field in patch && !same(patch[field])) errors.push(fieldError(field, 'payment_read_only_field'));
-    }
-    if (errors.length) throw new ValidationError(errors);
-    // A payment linked to a bank line is 已入帳 because of that line: its status changes only
-    // through 取消對帳, so a link and a status never disagree. Its note stays editable.
+    const { changes, oldMethod, methodChanged } = readPatch(row, patch);
     const link = (await trx('bank_links').where({ payment_uuid: row.uuid }).first('line_id')) as
       | { line_id: number | string }
       | undefined;
+    // A payment linked to a bank line is 已入帳 because of that line: its status changes only
+    // through 取消對帳, so a link and a status never disagree. Its note stays editable.
     if (link && methodChanged) throw new ConflictError(problem('method_change_linked'));
     if (changes.status !== undefined && changes.status !== row.status && link)
       throw new ConflictError(problem('reconcile_payment_linked'));
-    // The answer is the row as the list shows it (its link, its submitter), so a screen that takes
-    // it in place of the row it showed keeps its 取消對帳 and its 提交者.
-    const bank_line_id = link ? Number(link.line_id) : null;
-    const submitter =
-      row.created_by === null
-        ? undefined
-        : ((await trx('users').where({ id: row.created_by }).first('username')) as { username: string } | undefined);
-    const listed = { bank_line_id, created_by_username: submitter?.username ?? null };
-
-    const before = toPayment(row);
-    const stored = {
-      ...row,
-      employee: Boolean(row.employee),
-      method: oldMethod,
-      method_detail: row.method_detail ?? null,
-    } as Record<string, unknown>;
-    for (const [k, v] of Object.entries(changes)) if (stored[k] === v) delete (changes as Record<string, unknown>)[k];
-    if (Object.keys(changes).length === 0) return { ...before, ...listed };
-    // A 現金 payment (or one becoming 現金, or ceasing to be) of a closed day: the lock of core/closes.
-    if (oldMethod === METHOD_CASH || changes.method === METHOD_CASH) {
-      await assertDayOpenForCash(trx, ctx, Number(row.store_id), Number(row.paid_at), {
-        entity: 'payment',
-        id: row.uuid,
-        action: 'update',
-      });
-    }
-    const updated: PaymentRow = { ...row, ...changes, updated_at: Date.now() };
-    // Deleted by someone else since it was read: nothing was updated, and nothing is audited.
-    const n = await trx('payments')
-      .where({ uuid: row.uuid })
-      .update({ ...changes, updated_at: updated.updated_at });
-    if (n === 0) throw new NotFoundError(problem('payment_not_found'));
-    const after = toPayment(updated);
-    await recordAudit(trx, ctx, { action: 'update', entity: 'payment', entityId: row.uuid, before, after });
-    return { ...after, ...listed };
+    const listed = await listedFields(trx, row, link);
+    const changed = newValues(row, oldMethod, changes);
+    if (Object.keys(changed).length === 0) return { ...toPayment(row), ...listed };
+    return { ...(await saveChanges(trx, ctx, row, oldMethod, changed)), ...listed };
   });
+}
+
+/** What an edit may set: what the store says (method, sub-type, 員工購物, a new method's last five), status, note. */
+interface PaymentChanges {
+  status?: PaymentStatus;
+  note?: string;
+  method?: PaymentMethod;
+  method_detail?: string | null;
+  employee?: boolean;
+  last_five?: string;
+}
+
+/** A patch read against its payment: the changes asked for, or every refused field at once (400). */
+function readPatch(
+  row: PaymentRow,
+  patch: Record<string, unknown>,
+): { changes: PaymentChanges; oldMethod: PaymentMethod; methodChanged: boolean } {
+  const errors: FieldError[] = [];
+  const oldMethod: PaymentMethod = row.method ?? METHOD_TRANSFER;
+  const changes = methodChanges(patch, oldMethod, errors);
+  const methodChanged = changes.method !== undefined;
+  const method = changes.method ?? oldMethod;
+  const detail = sentField(patch, 'method_detail', (v) => methodDetailOf(v, method), errors);
+  if (detail) changes.method_detail = detail.value;
+  const employee = sentField(patch, 'employee', employeeOf, errors);
+  if (employee) changes.employee = employee.value;
+  const status = sentField(patch, 'status', statusOf, errors);
+  if (status) changes.status = status.value;
+  const note = sentField(patch, 'note', noteOf, errors);
+  if (note) changes.note = note.value;
+  errors.push(...readOnlyErrors(row, patch, method, methodChanged));
+  if (errors.length) throw new ValidationError(errors);
+  return { changes, oldMethod, methodChanged };
+}
+
+/** A field of the patch, when sent, read by `read`: its value, or its problem added to `errors`. */
+function sentField<T>(
+  patch: Record<string, unknown>,
+  field: string,
+  read: (v: unknown) => { value: T } | { problem: Problem },
+  errors: FieldError[],
+): { value: T } | undefined {
+  if (!(field in patch)) return undefined;
+  const r = read(patch[field]);
+  if ('problem' in r) errors.push(fieldErrorOf(field, r.problem));
+  return 'problem' in r ? undefined : r;
+}
+
+/**
+ * A change of method, which the store may correct: it brings its own last five (a transfer needs
+ * one, the others keep none) and, unless sent too, the new method's first status and no sub-type.
+ */
+function methodChanges(patch: Record<string, unknown>, oldMethod: PaymentMethod, errors: FieldError[]): PaymentChanges {
+  const method = sentField(patch, 'method', methodOf, errors)?.value ?? oldMethod;
+  if (method === oldMethod) return {};
+  const changes: PaymentChanges = { method };
+  const lf = method === METHOD_TRANSFER ? lastFiveFor(patch.last_five, method) : { value: NO_LAST_FIVE };
+  if ('problem' in lf) errors.push(fieldErrorOf('last_five', lf.problem));
+  else changes.last_five = lf.value;
+  if (!('status' in patch)) changes.status = initialStatus(method);
+  if (!('method_detail' in patch)) changes.method_detail = null;
+  return changes;
+}
+
+/** The bank's fields sent with a value other than the payment's: each refused. */
+function readOnlyErrors(
+  row: PaymentRow,
+  patch: Record<string, unknown>,
+  method: PaymentMethod,
+  methodChanged: boolean,
+): FieldError[] {
+  const unchanged: Record<string, (v: unknown) => boolean> = {
+    // a new method's last five was read with the method; the old one, sent back as it was, is fine
+    last_five: (v) =>
+      v === row.last_five || (methodChanged && (method === METHOD_TRANSFER || v === NO_LAST_FIVE || v === null)),
+    amount: (v) => Number(v) === Number(row.amount),
+    paid_at: (v) => typeof v === 'string' && parseInstant(v) === Number(row.paid_at),
+    store_id: (v) => toId(v) === Number(row.store_id),
+    uuid: (v) => v === row.uuid,
+    id: (v) => v === row.uuid,
+  };
+  return Object.entries(unchanged)
+    .filter(([field, same]) => field in patch && !same(patch[field]))
+    .map(([field]) => fieldError(field, 'payment_read_only_field'));
+}
+
+/**
+ * What the list shows beside a payment (its link, its submitter), so a screen that takes the
+ * answer in place of the row it showed keeps its 取消對帳 and its 提交者.
+ */
+async function listedFields(
+  trx: Db,
+  row: PaymentRow,
+  link: { line_id: number | string } | undefined,
+): Promise<Pick<ListedPayment, 'bank_line_id' | 'created_by_username'>> {
+  const submitter =
+    row.created_by === null
+      ? undefined
+      : ((await trx('users').where({ id: row.created_by }).first('username')) as { username: string } | undefined);
+  return { bank_line_id: link ? Number(link.line_id) : null, created_by_username: submitter?.username ?? null };
+}
+
+/** The changes that set a field to something other than what it holds. */
+function newValues(row: PaymentRow, oldMethod: PaymentMethod, changes: PaymentChanges): PaymentChanges {
+  const stored = {
+    ...row,
+    employee: Boolean(row.employee),
+    method: oldMethod,
+    method_detail: row.method_detail ?? null,
+  } as Record<string, unknown>;
+  return Object.fromEntries(Object.entries(changes).filter(([k, v]) => stored[k] !== v)) as PaymentChanges;
+}
+
+/** Writes a payment's changes with their audit entry; answers the payment as changed. */
+async function saveChanges(
+  trx: Db,
+  ctx: ServiceContext,
+  row: PaymentRow,
+  oldMethod: PaymentMethod,
+  changes: PaymentChanges,
+): Promise<Payment> {
+  // A 現金 payment (or one becoming 現金, or ceasing to be) of a closed day: the lock of core/closes.
+  if (oldMethod === METHOD_CASH || changes.method === METHOD_CASH) {
+    await assertDayOpenForCash(trx, ctx, Number(row.store_id), Number(row.paid_at), {
+      entity: 'payment',
+      id: row.uuid,
+      action: 'update',
+    });
+  }
+  const updated: PaymentRow = { ...row, ...changes, updated_at: Date.now() };
+  // Deleted by someone else since it was read: nothing was updated, and nothing is audited.
+  const n = await trx('payments')
+    .where({ uuid: row.uuid })
+    .update({ ...changes, updated_at: updated.updated_at });
+  if (n === 0) throw new NotFoundError(problem('payment_not_found'));
+  const after = toPayment(updated);
+  await recordAudit(trx, ctx, {
+    action: 'update',
+    entity: 'payment',
+    entityId: row.uuid,
+    before: toPayment(row),
+    after,
+  });
+  return after;
 }
 
 export async function deletePayment(ctx: ServiceContext, id: unknown): Promise<Payment> {

@@ -205,94 +205,130 @@ async function* sheetRows(
   shared: string[],
   date1904: boolean,
 ): AsyncGenerator<SheetRow[]> {
-  let batch: SheetRow[] = [];
-  let rowNo = 0;
-  let cells: SheetCell[] = [];
-  let col = -1;
-  let type = '';
-  let style = 0;
-  let value: string | null = null;
-  let formula = false;
-  let capture = false;
-  let phonetic = 0;
-  const handler: XmlHandler = {
-    open(name, raw) {
-      switch (name) {
-        case 'row': {
-          const r = attr(raw, 'r');
-          rowNo = r ? Number(r) : rowNo + 1;
-          cells = [];
-          col = -1;
-          break;
+  const sheet = new SheetHandler(formats, shared, date1904);
+  for await (const batch of scanXml(chunks, sheet, () => sheet.take())) if (batch.length) yield batch;
+}
+
+/** A sheet's XML read into rows of cells as it is scanned; the rows complete so far are taken in batches. */
+class SheetHandler implements XmlHandler {
+  private batch: SheetRow[] = [];
+  private rowNo = 0;
+  private cells: SheetCell[] = [];
+  // the cell being read: its column, type, style, value text, and whether it has a formula
+  private col = -1;
+  private type = '';
+  private style = 0;
+  private value: string | null = null;
+  private formula = false;
+  /** inside the value's text: a <v>, or an inline string's <t> */
+  private capture = false;
+  /** inside phonetic runs (rPh), whose text is not the cell's */
+  private phonetic = 0;
+
+  constructor(
+    private readonly formats: string[],
+    private readonly shared: string[],
+    private readonly date1904: boolean,
+  ) {}
+
+  /** The rows completed since the last take. */
+  take(): SheetRow[] {
+    const batch = this.batch;
+    if (batch.length) this.batch = [];
+    return batch;
+  }
+
+  open(name: string, raw: string): void {
+    switch (name) {
+      case 'row':
+        this.openRow(raw);
+        break;
+      case 'dimension':
+        checkDimension(raw);
+        break;
+      case 'c':
+        this.openCell(raw);
+        break;
+      case 'f':
+        this.formula = true;
+        break;
+      case 'v':
+        this.value = '';
+        this.capture = true;
+        break;
+      case 't':
+        if (this.type === 'inlineStr' && this.phonetic === 0) {
+          this.value ??= '';
+          this.capture = true;
         }
-        case 'dimension': {
-          // the range the sheet declares, refused when wider than any import (its cells are never walked by it)
-          const ref = attr(raw, 'ref') ?? '';
-          if (columnIndex(ref.split(':').pop() ?? '') >= MAX_SHEET_COLUMNS) throw tooWide(ref);
-          break;
-        }
-        case 'c': {
-          const ref = attr(raw, 'r');
-          col = ref ? columnIndex(ref) : col + 1;
-          // a row is an array up to its last cell: a cell in column XFD would make every row 16 384 long
-          if (col >= MAX_SHEET_COLUMNS) throw tooWide(`A1:${ref ?? XLSX.utils.encode_col(col)}`);
-          type = attr(raw, 't') ?? 'n';
-          const s = attr(raw, 's');
-          style = s ? Number(s) : 0;
-          value = null;
-          formula = false;
-          break;
-        }
-        case 'f': {
-          formula = true;
-          break;
-        }
-        case 'v':
-          value = '';
-          capture = true;
-          break;
-        case 't':
-          if (type === 'inlineStr' && phonetic === 0) {
-            value ??= '';
-            capture = true;
-          }
-          break;
-        case 'rPh':
-          phonetic++;
-          break;
-      }
-    },
-    close(name) {
-      switch (name) {
-        case 'v':
-        case 't':
-          capture = false;
-          break;
-        case 'rPh':
-          phonetic--;
-          break;
-        case 'c':
-          if (value !== null && col >= 0)
-            cells[col] = cellOf(type, value, formats[style] ?? 'General', shared, date1904);
-          // a formula without its cached value: an error cell, as SheetJS reads it
-          else if (formula && col >= 0) cells[col] = { t: 'e', v: 0, w: '' };
-          break;
-        case 'row':
-          batch.push({ row: rowNo, cells });
-          cells = [];
-          break;
-      }
-    },
-    text(v) {
-      if (capture) value += v;
-    },
-  };
-  for await (const _ of scanXml(chunks, handler, () => undefined)) {
-    if (batch.length) {
-      yield batch;
-      batch = [];
+        break;
+      case 'rPh':
+        this.phonetic++;
+        break;
     }
   }
+
+  close(name: string): void {
+    switch (name) {
+      case 'v':
+      case 't':
+        this.capture = false;
+        break;
+      case 'rPh':
+        this.phonetic--;
+        break;
+      case 'c':
+        this.closeCell();
+        break;
+      case 'row':
+        this.batch.push({ row: this.rowNo, cells: this.cells });
+        this.cells = [];
+        break;
+    }
+  }
+
+  text(v: string): void {
+    if (this.capture) this.value += v;
+  }
+
+  private openRow(raw: string): void {
+    const r = attr(raw, 'r');
+    this.rowNo = r ? Number(r) : this.rowNo + 1;
+    this.cells = [];
+    this.col = -1;
+  }
+
+  private openCell(raw: string): void {
+    const ref = attr(raw, 'r');
+    this.col = ref ? columnIndex(ref) : this.col + 1;
+    // a row is an array up to its last cell: a cell in column XFD would make every row 16 384 long
+    if (this.col >= MAX_SHEET_COLUMNS) throw tooWide(`A1:${ref ?? XLSX.utils.encode_col(this.col)}`);
+    this.type = attr(raw, 't') ?? 'n';
+    const s = attr(raw, 's');
+    this.style = s ? Number(s) : 0;
+    this.value = null;
+    this.formula = false;
+  }
+
+  private closeCell(): void {
+    if (this.col < 0) return;
+    if (this.value !== null)
+      this.cells[this.col] = cellOf(
+        this.type,
+        this.value,
+        this.formats[this.style] ?? 'General',
+        this.shared,
+        this.date1904,
+      );
+    // a formula without its cached value: an error cell, as SheetJS reads it
+    else if (this.formula) this.cells[this.col] = { t: 'e', v: 0, w: '' };
+  }
+}
+
+/** The range the sheet declares, refused when wider than any import (its cells are never walked by it). */
+function checkDimension(raw: string): void {
+  const ref = attr(raw, 'ref') ?? '';
+  if (columnIndex(ref.split(':').pop() ?? '') >= MAX_SHEET_COLUMNS) throw tooWide(ref);
 }
 
 function cellOf(type: string, value: string, format: string, shared: string[], date1904: boolean): SheetCell {
