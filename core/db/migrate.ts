@@ -24,6 +24,7 @@ import * as publicReportKeys from '../../migrations/20261128041500_public_report
 import * as publicDecoys from '../../migrations/20261129060000_public_decoys.js';
 import * as moneyGrants from '../../migrations/20261129120000_money_grants.js';
 import * as statementHeldLines from '../../migrations/20261129140000_statement_held_lines_and_bank_source.js';
+import { lockForTransaction, LOCKS } from './locks.js';
 
 const MIGRATIONS: Record<string, Knex.Migration> = {
   '20261121000000_init': init,
@@ -68,9 +69,6 @@ class ListedMigrations implements Knex.MigrationSource<string> {
 
 const options = (): Knex.MigratorConfig => ({ migrationSource: new ListedMigrations(), tableName: 'knex_migrations' });
 
-/** The PostgreSQL advisory lock migrations run under (any fixed number, the same in every instance). */
-const MIGRATION_LOCK = 7_210_000;
-
 /**
  * Applies every pending migration; returns the names applied. On PostgreSQL several instances
  * started at once on a fresh database take turns under an advisory lock:
@@ -84,7 +82,7 @@ export async function migrateLatest(db: Knex): Promise<string[]> {
   if (!(await migrationsBehind(db))) return [];
   if (db.client.config.client !== 'pg') return ((await db.migrate.latest(options())) as [number, string[]])[1];
   return db.transaction(async (trx) => {
-    await trx.raw('select pg_advisory_xact_lock(?)', [MIGRATION_LOCK]);
+    await lockForTransaction(trx, LOCKS.migration);
     const [, applied] = (await db.migrate.latest(options())) as [number, string[]];
     return applied;
   });

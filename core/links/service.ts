@@ -13,7 +13,6 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { linkActor } from '../actor.js';
 import type { AppContext, ServiceContext, Db } from '../context.js';
-import { isPostgres } from '../db/connect.js';
 import type { StoreRow } from '../stores/rows.js';
 import { ConflictError, DomainError, fieldError, NotFoundError, problem, ValidationError } from '../errors.js';
 import { deny, requirePermission, valid } from '../guard.js';
@@ -46,6 +45,7 @@ import {
   type PublicStatus,
   type StoreLink,
 } from './rules.js';
+import { lockForTransaction } from '../db/locks.js';
 
 interface LinkRow {
   id: number;
@@ -272,13 +272,10 @@ async function storeDecoy(
 ): Promise<{ uuid: string } | { replayOf: string }> {
   const report = { ...value, store_id: storeId };
   return db.transaction(async (trx) => {
-    if (isPostgres(trx)) {
-      const keys = [
-        `decoy|${storeId}|${value.last_five}|${value.amount}`,
-        ...(reportKey ? [`report key|${reportKeyId(reportKey)}`] : []),
-      ];
-      for (const key of keys.sort()) await trx.raw('select pg_advisory_xact_lock(hashtext(?))', [key]);
-    }
+    await lockForTransaction(trx, [
+      `decoy|${storeId}|${value.last_five}|${value.amount}`,
+      ...(reportKey ? [`report key|${reportKeyId(reportKey)}`] : []),
+    ]);
     if (reportKey) {
       const kept = await findReportKey(trx, reportKey.linkId, reportKey.key, opts.now);
       if (kept) {

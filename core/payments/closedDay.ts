@@ -4,7 +4,7 @@
  * know the close's service.
  */
 import { ConflictError, problem } from '../errors.js';
-import { isPostgres, WRITE_WAIT_MS } from '../db/connect.js';
+import { lockForTransaction } from '../db/locks.js';
 import type { Db, ServiceContext } from '../context.js';
 import { recordAudit } from '../audit/service.js';
 import { can } from '../permissions.js';
@@ -13,9 +13,7 @@ import { taipeiDate } from '../time.js';
 
 /** Takes the store-and-day lock inside a write transaction: on PostgreSQL a close and a cash write of one day wait for each other. */
 export async function lockDay(trx: Db, storeId: number, date: string): Promise<void> {
-  if (!isPostgres(trx)) return;
-  await trx.raw(`set local lock_timeout = ${WRITE_WAIT_MS}`);
-  await trx.raw('select pg_advisory_xact_lock(hashtext(?))', [`remit-day:${storeId}:${date}`]);
+  await lockForTransaction(trx, `remit-day:${storeId}:${date}`, { bounded: true });
 }
 
 /** What a change of a cash entry was, for the mark it gets when made after the close. */

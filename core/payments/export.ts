@@ -13,10 +13,10 @@ import { storeDirectory } from '../stores/service.js';
 import { filteredPaymentsQuery, type AppliedPaymentFilter } from './list.js';
 import { STATUSES } from '../paymentStatuses.js';
 import { PAYMENT_METHODS } from '../paymentMethods.js';
-import { isPostgres } from '../db/connect.js';
 import type { AuditRow } from '../audit/service.js';
 import { recordAudit } from '../audit/service.js';
 import { paymentPages, type PaymentPage } from './exportPages.js';
+import { lockForTransaction } from '../db/locks.js';
 
 export type ExportFormat = 'xlsx' | 'csv' | 'json';
 
@@ -87,7 +87,6 @@ export async function requireExportPermission(ctx: ServiceContext, applied: Appl
 /** How far back a user's exports count together, and how many of them at most. */
 const EXPORT_UNION_WINDOW_MS = 24 * 60 * 60 * 1000;
 const EXPORT_UNION_MAX = 50;
-const EXPORT_LOCK = 7_210_013;
 
 /**
  * "Export all" cannot be had in pieces. For a user without manage_payments,
@@ -168,7 +167,7 @@ export async function judgeExportPieces(
   // One user's exports take turns (PostgreSQL: a lock on the user; SQLite: the one writer),
   // so two halves sent at once on two instances are judged one after the other.
   await record.ctx.db.transaction(async (trx) => {
-    if (isPostgres(trx)) await trx.raw('select pg_advisory_xact_lock(?, ?)', [EXPORT_LOCK, ctx.actor.id]);
+    await lockForTransaction(trx, `export|${ctx.actor.id}`);
     await requireUnionNotAll({ ...ctx, db: trx }, filter, now);
     await write(trx);
   });

@@ -18,7 +18,6 @@ import { MAX_IMPORT_ROWS } from './sheetFile.js';
 import { DEFAULT_STATUS, isStatus, type PaymentStatus } from '../paymentStatuses.js';
 import { initialStatus, type PaymentMethod } from '../paymentMethods.js';
 import type { PaymentRow } from './rows.js';
-import { isPostgres } from '../db/connect.js';
 import { validatePayment } from './validate.js';
 import { isPlainObject } from '../validation.js';
 import { DUPLICATE_KEY_COLUMNS, paymentDuplicateKey } from './duplicateKey.js';
@@ -29,9 +28,8 @@ import { insertPayments, newPaymentRow } from './writer.js';
 import { METHOD_CASH, METHOD_TRANSFER } from '../paymentMethods.js';
 import { assertDayOpenForCash } from './closedDay.js';
 import { taipeiDate } from '../time.js';
+import { lockForTransaction, LOCKS } from '../db/locks.js';
 
-/** The PostgreSQL advisory lock key imports take (any fixed number, the same in every instance). */
-export const IMPORT_LOCK = 7_210_001;
 /** Rows checked for duplicates and inserted together. */
 export const IMPORT_BATCH = 5_000;
 
@@ -149,7 +147,7 @@ export class ImportWriter {
    * stores. A dry run writes nothing and takes no lock (see `importTransaction`).
    */
   async begin(): Promise<void> {
-    if (isPostgres(this.trx) && !this.opts.dryRun) await this.trx.raw('select pg_advisory_xact_lock(?)', [IMPORT_LOCK]);
+    if (!this.opts.dryRun) await lockForTransaction(this.trx, LOCKS.import);
     this.knownStores = new Set(
       ((await this.trx('stores').select('id')) as Array<{ id: number }>).map((s) => Number(s.id)),
     );

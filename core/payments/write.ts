@@ -17,7 +17,7 @@ import { initialStatus, METHOD_CASH, METHOD_TRANSFER, NO_LAST_FIVE, type Payment
 import { assertDayOpenForCash } from './closedDay.js';
 import { parseInstant } from '../time.js';
 import { toPayment, type PaymentRow } from './rows.js';
-import { isDatabaseBusy, isForeignKeyViolation, isPostgres, WRITE_WAIT_MS } from '../db/connect.js';
+import { isDatabaseBusy, isForeignKeyViolation, isPostgres } from '../db/connect.js';
 import type { ListedPayment, Payment } from '../types.js';
 import { employeeOf, lastFiveFor, methodDetailOf, methodOf, noteOf, statusOf, validatePayment } from './validate.js';
 import { isPlainObject, toId } from '../validation.js';
@@ -27,7 +27,7 @@ import type { ServiceContext, Db } from '../context.js';
 import { deny, requirePermission, valid } from '../guard.js';
 import { loadForActor } from './list.js';
 import { DUPLICATE_KEY_COLUMNS, paymentDuplicateKey } from './duplicateKey.js';
-import { IMPORT_LOCK } from './import.js';
+import { lockForTransaction, LOCKS } from '../db/locks.js';
 import { insertPayments, newPaymentRow, type NewPaymentFields } from './writer.js';
 import { findReportKeys, keyReused, reportKeyId, saveReportKeys, type ReportKey } from './reportKeys.js';
 
@@ -117,13 +117,12 @@ async function knownStoreIds(trx: Db, items: NewPayment[]): Promise<Set<number>>
 
 /**
  * PostgreSQL: the import lock shared, then an advisory lock per duplicate, near and report key.
- * An import holds IMPORT_LOCK exclusively until it commits, its rows unseen till then, so a
+ * An import holds the import lock exclusively until it commits, its rows unseen till then, so a
  * submission checked meanwhile would store a payment again: a submission holds it shared (never
  * waiting for another submission), up to SQLite's busy_timeout, then is refused as busy (503).
  */
 async function lockDuplicateKeys(trx: Db, checked: NewPayment[], keyed: ReportKey[]): Promise<void> {
-  await trx.raw(`set local lock_timeout = ${WRITE_WAIT_MS}`);
-  if (checked.length) await trx.raw('select pg_advisory_xact_lock_shared(?)', [IMPORT_LOCK]);
+  if (checked.length) await lockForTransaction(trx, LOCKS.import, { shared: true, bounded: true });
   // one sorted list of every key, so two batches never wait for each other
   const keys = new Set(
     checked.flatMap((i) =>
@@ -131,7 +130,7 @@ async function lockDuplicateKeys(trx: Db, checked: NewPayment[], keyed: ReportKe
     ),
   );
   for (const k of keyed) keys.add(`report key|${reportKeyId(k)}`);
-  for (const key of [...keys].sort()) await trx.raw('select pg_advisory_xact_lock(hashtext(?))', [key]);
+  await lockForTransaction(trx, [...keys], { bounded: true });
 }
 
 /** What the batch's payments are checked against: stored payments, then those accepted before them. */

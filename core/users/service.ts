@@ -21,6 +21,7 @@ import { hashPassword } from './auth.js';
 import { unlockSignIn } from './signInLimit.js';
 import type { ServiceContext, Db } from '../context.js';
 import { deny, requirePermission, valid } from '../guard.js';
+import { lockForTransaction, LOCKS } from '../db/locks.js';
 
 const SORTABLE = {
   id: 'id',
@@ -243,9 +244,8 @@ const PASSWORD_TEXTS = { required: MSG.passwordRequired, min: MSG.passwordMin, m
  * else waits on this lock.
  */
 async function lockAccounts(db: Db): Promise<void> {
-  if (isPostgres(db)) await db.raw('select pg_advisory_xact_lock(?)', [ACCOUNTS_LOCK]);
+  await lockForTransaction(db, LOCKS.accounts);
 }
-const ACCOUNTS_LOCK = 7_210_002;
 
 /**
  * Keeps at least one active admin, so nobody locks the whole business out. On PostgreSQL the

@@ -10,7 +10,7 @@ import sqlite3 from 'sqlite3';
 import knexFactory from 'knex';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MSG } from '../../core/index.js';
-import { IMPORT_LOCK } from '../../core/payments/import.js';
+import { LOCKS } from '../../core/db/locks.js';
 import { DB_KINDS, PG_URL } from '../helpers/db.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 
@@ -27,7 +27,7 @@ async function holdLikeAnImport(s: TestServer): Promise<() => Promise<void>> {
   }
   const pg = knexFactory({ client: 'pg', connection: PG_URL, pool: { min: 1, max: 1 } });
   const trx = await pg.transaction();
-  await trx.raw('select pg_advisory_xact_lock(?)', [IMPORT_LOCK]);
+  await trx.raw('select pg_advisory_xact_lock(?)', [LOCKS.import]);
   return async () => {
     await trx.rollback();
     await pg.destroy();

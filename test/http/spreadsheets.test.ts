@@ -7,7 +7,7 @@ import * as XLSX from 'xlsx';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { importPayments, MSG, openDatabase, parsePaymentsWorkbook, principalByUsername } from '../../core/index.js';
 import { type ImportRow } from '../../core/payments/readSheet.js';
-import { IMPORT_LOCK } from '../../core/payments/import.js';
+import { LOCKS } from '../../core/db/locks.js';
 import { DB_KINDS, TEST_SECURITY } from '../helpers/db.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 import { PASSWORD } from '../helpers/fixtures.js';
@@ -174,7 +174,7 @@ describe.each(DB_KINDS)('spreadsheets over HTTP on %s', (kind) => {
       try {
         await other.transaction(async (trx) => {
           // What a running import holds: the import lock on PostgreSQL; the writer on SQLite (BEGIN IMMEDIATE).
-          if (kind === 'postgres') await trx.raw('select pg_advisory_xact_lock(?)', [IMPORT_LOCK]);
+          if (kind === 'postgres') await trx.raw('select pg_advisory_xact_lock(?)', [LOCKS.import]);
           else await trx('stores').where({ id: -1 }).update({ name: 'x' });
           const r = await s.api('POST', '/payments/bulk-import/check', {
             as: 'admin',
