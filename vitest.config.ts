@@ -1,12 +1,14 @@
 import { defineConfig } from 'vitest/config';
 
 /**
- * Three projects (README "Tests"):
+ * Four projects (README "Tests"):
  * - unit: pure rules of core/, the CLI's table and the admin's logic; no build, no database,
  *   seconds (`npx vitest --project unit`);
  * - integration: services on a real database, the HTTP server and the `remit` binary (dist/, so
  *   `npm run build` first, as `npm test` does);
- * - browser: the back office and the form in Chromium (test/e2e, dist/ too).
+ * - browser: the back office and the form in Chromium (test/e2e, dist/ too);
+ * - soak: memory at scale (test/soak), outside `npm test`: `npm run soak` runs it, then the
+ *   mixed-traffic soak (scripts/soak.mjs).
  */
 export default defineConfig({
   test: {
@@ -33,8 +35,17 @@ export default defineConfig({
         test: {
           name: 'integration',
           include: ['test/**/*.test.ts'],
-          exclude: ['test/e2e/**'],
+          exclude: ['test/e2e/**', 'test/soak/**'],
           globalSetup: ['test/globalSetup.ts'],
+        },
+      },
+      {
+        extends: true,
+        test: {
+          name: 'soak',
+          include: ['test/soak/**/*.test.ts'],
+          globalSetup: ['test/globalSetup.ts'],
+          testTimeout: 600_000,
         },
       },
       {

@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 /**
- * Soak (npm run soak; not in CI): mixed traffic for a few minutes against two API instances on
+ * Soak (npm run soak, after the memory tests; CI runs it after npm test): mixed traffic for a few minutes against two API instances on
  * one PostgreSQL database: submissions, list reads, imports, user edits racing password
  * resets, sign-ins right and wrong, wrong current passwords on the change-password form, and
  * back-office sessions in the HttpOnly cookie (sign in, read, submit, a forged cross-site write,

@@ -9,10 +9,10 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { migrateLatest, openDatabase } from '../core/index.js';
-import { seedDatabase, seedDatabaseFast } from '../bench/data.js';
-import { assertBuilt } from './helpers/cli.js';
-import { benchChild } from './helpers/benchChild.js';
+import { migrateLatest, openDatabase } from '../../core/index.js';
+import { seedDatabase, seedDatabaseFast } from '../../bench/data.js';
+import { assertBuilt } from '../helpers/cli.js';
+import { benchChild } from '../helpers/benchChild.js';
 
 const MB = 1024 * 1024;
 

@@ -8,11 +8,11 @@ import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { migrateLatest, openDatabase } from '../core/index.js';
+import { migrateLatest, openDatabase } from '../../core/index.js';
 // The bench's generator and its child runner (built into dist/ with everything else).
-import { seedDatabaseFast } from '../bench/data.js';
-import { assertBuilt } from './helpers/cli.js';
-import { benchChild } from './helpers/benchChild.js';
+import { seedDatabaseFast } from '../../bench/data.js';
+import { assertBuilt } from '../helpers/cli.js';
+import { benchChild } from '../helpers/benchChild.js';
 
 const MB = 1024 * 1024;
 
