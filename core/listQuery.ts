@@ -1,7 +1,6 @@
 /**
- * The list protocol of ra-data-simple-rest: `sort=["field","ASC"]`, `range=[0,24]`,
- * `filter={...}`. Parsing and paging live here once; each service says which fields it
- * sorts and filters on, and the work happens in SQL.
+ * The list protocol of ra-data-simple-rest (`sort=["field","ASC"]`, `range=[0,24]`, `filter={...}`):
+ * each service says which fields it sorts and filters on, and the work happens in SQL.
  */
 import type { Knex } from 'knex';
 import { ValidationError } from './errors.js';
@@ -110,10 +109,7 @@ interface ListSpec {
   tiebreak: string;
 }
 
-/**
- * The two queries a list page runs: the count of every match and the page itself, sorted with
- * the tie-breaker. Kept apart from running them so a test can read their plans.
- */
+/** A list page's count and page queries, apart from running them so a test can read their plans. */
 export function listQueries(
   base: Knex.QueryBuilder,
   query: ListQuery,
