@@ -102,7 +102,7 @@ async function aggregate(
       .modify((b) => stores !== 'all' && b.whereIn('store_id', stores))
       .groupBy('store_id');
   if (wholeDays) {
-    // whole 32-day runs and the days at either end, by store, status and method (core/db/paymentSums.ts), folded here
+    // whole runs and the days at either end (core/db/paymentSums.ts), folded here
     const rows = await paymentSums(
       ctx.db,
       stores,
@@ -134,9 +134,8 @@ async function aggregate(
 }
 
 /**
- * The dashboard's charts (view_reports, the caller's stores): NT$ still 未確認, 已入帳 and 未入帳
- * per store, and NT$ per store and Taiwan day, over whole days from `from` to `to` (the last 30
- * days up to today when neither is given; at most a year), from the per-day table.
+ * NT$ per store and status, and per store and Taiwan day, over whole days from the per-day table (the
+ * last 30 up to today when no range is given; at most a year).
  */
 export async function statsCharts(ctx: ServiceContext, params: StatsParams = {}): Promise<StatsCharts> {
   requirePermission(ctx.actor, 'view_reports');
