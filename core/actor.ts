@@ -1,8 +1,6 @@
-/**
- * Who acts: a user, the command line or the server, a store's public link, or someone not signed in.
- * Each carries a Principal's fields, so permissions.ts reads any of them as it reads a user.
- * `id` is a user's id only for a user: ask `actorUserId`, never compare `id` with 0.
- */
+// Who acts: a user, the command line or the server, a store's public link, or someone not signed in.
+// Each carries a Principal's fields, so permissions.ts reads any of them as it reads a user.
+// `id` is a user's id only for a user: ask `actorUserId`, never compare `id` with 0.
 import { PERMISSION_KEYS, type Principal } from './permissions.js';
 
 /** A signed-in user (a Principal built without `kind` is one). */
@@ -37,7 +35,6 @@ export function systemActor(label = 'cli'): MachineActor {
   };
 }
 
-/** No permission; the link's store as home store. */
 export function linkActor(link: { id: number; storeId: number; storeCode: string }): LinkActor {
   return {
     ...NOBODY,

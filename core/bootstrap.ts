@@ -11,10 +11,7 @@ import { createUser } from './users/service.js';
 const FIRST_ADMIN = 'admin';
 const FIRST_STORE = { name: '總店', code: 'HQ' } as const;
 
-/**
- * On a database with no users: the admin (the configured password, else a random one the caller prints
- * once, never a fixed default) and, with no stores, a head store so the submission form works at once.
- */
+/** With no users: the admin (configured password, else a random one to print; never a default) and a head store. */
 export async function ensureFirstRun(
   app: AppContext,
   opts: { adminPassword?: string } = {},

@@ -38,10 +38,7 @@ const MIN_JWT_SECRET_LENGTH = 32;
 /** 32 × `a` is long enough, and one guess. */
 const MIN_JWT_SECRET_DISTINCT = 10;
 
-/**
- * Why a signing secret is guessable (too short, too few distinct characters, a piece repeated), or null:
- * whoever guesses it can sign a token for any account. For REMIT_JWT_SECRET and the file alike.
- */
+/** Why a signing secret is guessable, or null: whoever guesses it can sign a token for any account. */
 export function jwtSecretProblem(secret: string, source: string, fix: string): string | null {
   const chars = [...secret];
   if (chars.length < MIN_JWT_SECRET_LENGTH)

@@ -41,16 +41,12 @@ export interface ServiceContext extends AppContext {
 
 export { systemActor } from './actor.js';
 
-/**
- * The same context with reads sent to the read pool, for services that only read. Inside a
- * transaction nothing changes: reads there must see the transaction's own writes.
- */
+/** Reads to the read pool, except inside a transaction: reads there must see the transaction's own writes. */
 export function readContext<T extends AppContext>(ctx: T): T {
   if (!ctx.read || (ctx.db as { isTransaction?: boolean }).isTransaction) return ctx;
   return { ...ctx, db: ctx.read };
 }
 
-/** The abuse limits of the public link: per client address a minute and a day, per link a day. */
 export interface PublicLimits {
   perAddressMinute: number;
   perAddressDay: number;

@@ -1,7 +1,5 @@
-/**
- * The one date-range rule of every filter: Taiwan dates (or exact ISO instants), either end optional,
- * both ends inclusive, the start not after the end.
- */
+// The one date-range rule of every filter: Taiwan dates (or exact ISO instants), either end optional,
+// both ends inclusive, the start not after the end.
 import { ValidationError } from './errors.js';
 import { addDays, dayRangeToInstants, defaultDateRange, taipeiDate } from './time.js';
 
@@ -105,10 +103,7 @@ export function canStepForward(from: string | undefined, to: string | undefined,
   return last !== '' && last <= taipeiDate(now);
 }
 
-/**
- * The payment list's filter once its search text is `q`: a search looks at every date, so the default
- * range is dropped while searching and put back once the search is emptied. Dates the user chose stay.
- */
+/** A search looks at every date: the default range is dropped while searching, back once emptied; chosen dates stay. */
 export function withSearch(
   filter: Record<string, unknown>,
   q: string,

@@ -1,7 +1,5 @@
-/**
- * Domain errors: a stable `code` and the `details` its sentence is made from (messages.ts), no transport
- * detail. The edges map them to a status or an exit code, reading the code, never the text.
- */
+// Domain errors: a stable `code` and the `details` its sentence is made from (messages.ts), no transport
+// detail. The edges map them to a status or an exit code, reading the code, never the text.
 import { errorMessage } from './messages.js';
 
 export interface ErrorPlace {
@@ -147,7 +145,6 @@ export interface ErrorDetailsByCode {
   import_duplicate_in_file: { earlier_row: number };
   import_file_too_large: { limit_mb: number };
   import_too_many_rows: { limit: number };
-  /** a sheet whose range (declared, or filled) is wider than MAX_SHEET_COLUMNS */
   import_too_many_columns: { range: string; limit: number };
   import_zip_bomb: None;
   import_not_spreadsheet: None;

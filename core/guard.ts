@@ -9,7 +9,6 @@ export function requirePermission(actor: Principal, permission: Permission): voi
     throw new ForbiddenError(problem('permission_required', { permission, label: PERMISSIONS[permission].label }));
 }
 
-/** Unwraps a validation result or throws its errors. */
 export function valid<T>(result: Validated<T>): T {
   if (!result.ok) throw new ValidationError(result.errors);
   return result.value;

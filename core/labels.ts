@@ -90,7 +90,7 @@ export const PERMISSION_LABELS = {
 
 export const ROLE_LABELS = { admin: '管理員', user: '用戶' } as const;
 
-/** A payment status is its own Chinese name (spec section 4); the collection status of the export is derived from it. */
+/** A payment status is its own Chinese name (spec section 4); the export's collection status derives from it. */
 export const STATUS_LABELS = { 未確認: '未確認', 已入帳: '已入帳', 未入帳: '未入帳' } as const;
 
 export const AUDIT_ACTION_LABELS: Record<string, string> = {

@@ -1,7 +1,5 @@
-/**
- * The back office's first calls (匯款記錄's first page, the stores), said once for the page and for the
- * server, which answers these very calls in /admin's HTML (http/firstScreen.ts).
- */
+// The back office's first calls (匯款記錄's first page, the stores), said once for the page and for the
+// server, which answers these very calls in /admin's HTML (http/firstScreen.ts).
 import { defaultDateRange } from './time.js';
 
 export const PAYMENTS_PER_PAGE = 25;
@@ -19,10 +17,7 @@ export const STORES_PARAMS = {
   filter: {},
 };
 
-/**
- * Below this list width (px) 匯款記錄's times stack date over time, else they run under the sticky 操作
- * column on a laptop. The list and the server's first page (http/firstScreen.ts) switch at the same width.
- */
+/** Below this list width (px) times stack date over time, else they run under 操作; http/firstScreen.ts uses it too. */
 export const PAYMENTS_TABLE_STACK_TIMES_BELOW = 1160;
 
 /** `closed` when the side menu was closed at a desk, so the server draws its first page beside the narrow menu. */

@@ -1,7 +1,5 @@
-/**
- * The list protocol of ra-data-simple-rest (`sort=["field","ASC"]`, `range=[0,24]`, `filter={...}`):
- * each service says which fields it sorts and filters on, and the work happens in SQL.
- */
+// The list protocol of ra-data-simple-rest (`sort=["field","ASC"]`, `range=[0,24]`, `filter={...}`):
+// each service says which fields it sorts and filters on, and the work happens in SQL.
 import type { Knex } from 'knex';
 import { ValidationError } from './errors.js';
 import type { ListResult } from './types.js';
@@ -71,7 +69,6 @@ export function assertFilterFields(filter: Record<string, unknown>, allowed: rea
   }
 }
 
-/** A filter value that may be one id or a list of ids; undefined when absent. */
 export function filterIds(filter: Record<string, unknown>, key: string): number[] | undefined {
   const v = filter[key];
   if (v === undefined || v === null || v === '') return undefined;
@@ -82,7 +79,6 @@ export function filterIds(filter: Record<string, unknown>, key: string): number[
   return ids as number[];
 }
 
-/** A filter value that may be one string or a list of strings, each passing `valid`. */
 export function filterStrings(
   filter: Record<string, unknown>,
   key: string,
@@ -133,7 +129,6 @@ export function listQueries(
   return { count, page, start };
 }
 
-/** Counts and pages a filtered query, both in SQL. */
 export async function runList<Row, T>(
   base: Knex.QueryBuilder,
   query: ListQuery,

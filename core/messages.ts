@@ -70,7 +70,6 @@ export const MSG = {
   noStoreAccess: '無分店權限', // spec
   allStoresAccessible: '可存取所有分店',
   unknownUser: '未知', // spec
-  /** the audit log's actor for a customer's report through a store's public link */
   linkActor: (code: string) => `顧客連結（${code}）`,
 
   // Payment form (spec section 5)

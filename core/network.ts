@@ -1,7 +1,5 @@
-/**
- * What the abuse limits count as one client: an IPv6 subscriber holds a whole /64 (one phone, one home),
- * so it counts as one; an IPv4 address is itself, also when written `::ffff:1.2.3.4`.
- */
+// What the abuse limits count as one client: an IPv6 subscriber holds a whole /64 (one phone, one home),
+// so it counts as one; an IPv4 address is itself, also when written `::ffff:1.2.3.4`.
 import { isIPv4, isIPv6 } from 'node:net';
 
 /** The longest text an unreadable address is kept to. */

@@ -1,7 +1,5 @@
-/**
- * How money came into the store, stored in Chinese. Only a transfer (匯款) has a last five, starts 未確認
- * and is matched against bank lines; takings in hand (cash, card, e-payment) are 已入帳 from the start.
- */
+// How money came into the store, stored in Chinese. Only a transfer (匯款) has a last five, starts 未確認
+// and is matched against bank lines; takings in hand (cash, card, e-payment) are 已入帳 from the start.
 import { METHOD_DETAIL_MAX } from './limits.js';
 import { STATUS_CREDITED, STATUS_PENDING, type PaymentStatus } from './paymentStatuses.js';
 
@@ -69,10 +67,7 @@ const DEFAULT_PARTS: MethodParts = { method: DEFAULT_METHOD, method_detail: null
 /** what may stand between the parts as people write them: - － : ： / or a space, or the sub-type in brackets */
 const SEP = /^[\s\-－:：/／]*/;
 
-/**
- * A 付款方式 cell read back, or null: empty is 匯款; `員工購物` may come first; 電子支付 may carry its
- * sub-type (電子支付-LINE Pay, 電子支付(街口支付), 電子支付：全支付).
- */
+/** A 付款方式 cell read back, or null: empty is 匯款; 員工購物 may lead; 電子支付 may carry a sub-type, as people write it. */
 export function parseMethodText(text: string): MethodParts | null {
   let t = text.trim();
   if (t === '') return DEFAULT_PARTS;

@@ -1,7 +1,4 @@
-/**
- * Who reported a payment: staff (the form, an import), the customer (a store's public link), or the
- * bank: the accountant made it in 對帳 from a credit no report explained.
- */
+/** Who reported a payment: staff (form, import), a customer (public link), or the bank (made in 對帳 from a credit). */
 export const SOURCES = ['staff', 'customer', 'bank'] as const;
 export type PaymentSource = (typeof SOURCES)[number];
 export const DEFAULT_SOURCE: PaymentSource = 'staff';

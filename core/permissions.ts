@@ -1,7 +1,5 @@
-/**
- * Roles, permissions, gates, store scope and account protection (spec sections 3 and 6). Pure: the server
- * enforces them and the back office decides what to show with the same functions, so the two agree.
- */
+// Roles, permissions, gates, store scope and account protection (spec sections 3 and 6). Pure: the server
+// enforces them and the back office decides what to show with the same functions, so the two agree.
 import { problem, type Problem } from './errors.js';
 import { MSG } from './messages.js';
 import { PERMISSION_LABELS, storeLabel } from './labels.js';
@@ -57,7 +55,6 @@ export function isRole(value: unknown): value is Role {
   return typeof value === 'string' && (ROLES as readonly string[]).includes(value);
 }
 
-/** Who acts, as the rules see them. */
 export interface Principal {
   id: number;
   username: string;
@@ -70,7 +67,6 @@ export interface Principal {
 interface AccountRef {
   id: number;
   role: Role;
-  /** when given, a non-admin may manage the account only if it holds nothing they lack */
   permissions?: readonly string[];
   store_id?: number | null;
   accessible_stores?: readonly number[];
@@ -88,7 +84,6 @@ export function isAdmin(user: Pick<Principal, 'role'>): boolean {
   return user.role === 'admin';
 }
 
-/** Admins hold every permission automatically; others hold what was chosen for them. */
 export function effectivePermissions(user: Pick<Principal, 'role' | 'permissions'>): Permission[] {
   if (isAdmin(user)) return [...PERMISSION_KEYS];
   return PERMISSION_KEYS.filter((k) => user.permissions.includes(k));
@@ -118,11 +113,8 @@ export const gates = {
   confirmPayments: (u: Principal) => can(u, 'confirm_payments'),
 };
 
-/**
- * What each part of the back office needs per action (spec section 6 "Gates"): a permission, or a list
- * of which any will do; `*` is every other action. The payments list is OPEN so that, without
- * view_payments, it says 權限不足 with the permissions, as the spec asks.
- */
+// What each part of the back office needs per action (spec section 6 "Gates"): a permission, or a list of which
+// any will do; `*` is every other action. The payments list is OPEN so it can say 權限不足 itself, as the spec asks.
 const OPEN = 'open' as const;
 type Rule = Permission | readonly Permission[] | typeof OPEN;
 const ACCESS: Record<string, Record<string, Rule>> = {
@@ -186,7 +178,6 @@ export function isBranchUser(u: Pick<Principal, 'store_id'>): boolean {
   return u.store_id !== null;
 }
 
-/** Stores a user may see and act on: admins all, others their store plus accessible stores. */
 type StoreScope = { all: true } | { all: false; ids: number[] };
 
 export function storeScope(u: Principal): StoreScope {
@@ -229,17 +220,13 @@ function said<A extends unknown[]>(refusal: (...a: A) => Problem | null): (...a:
   return (...a) => refusal(...a)?.message ?? null;
 }
 
-/**
- * Why `actor` may not rename or delete store `storeId`, or null: manage_stores reaches one's own scope only.
- * Creating a store touches none and grants nobody anything, so it needs manage_stores alone.
- */
+/** manage_stores reaches one's own scope only; creating a store touches none, so it needs manage_stores alone. */
 export function storeChangeRefusal(actor: Principal, storeId: number): Problem | null {
   if (!can(actor, 'manage_stores')) return problem('forbidden');
   return inScope(actor, storeId) ? null : problem('store_out_of_scope');
 }
 export const storeChangeDenial = said(storeChangeRefusal);
 
-/** Branch staff may submit only for their own store; others within their scope. */
 export function submitStoreRefusal(u: Principal, storeId: number): Problem | null {
   if (isAdmin(u)) return null;
   if (u.store_id !== null && storeId !== u.store_id) return problem('branch_own_store_only');
@@ -247,10 +234,7 @@ export function submitStoreRefusal(u: Principal, storeId: number): Problem | nul
 }
 export const submitStoreDenial = said(submitStoreRefusal);
 
-/**
- * Admins and headquarters managers see every account (the spec's users tab shows admin rows with a
- * disabled delete); a branch manager sees themselves and the non-admins homed in their stores.
- */
+/** Admins and headquarters see every account (the spec shows admin rows); a branch, its own stores' non-admins. */
 export function userVisibleTo(actor: Principal, target: { id: number; role: Role; store_id: number | null }): boolean {
   if (isAdmin(actor) || target.id === actor.id || actor.store_id === null) return true;
   if (target.role === 'admin' || target.store_id === null) return false;
@@ -274,7 +258,6 @@ export function toggleActiveRefusal(actor: Principal, target: AccountRef): Probl
 }
 export const toggleActiveDenial = said(toggleActiveRefusal);
 
-/** Only one's own password may be changed from the list. */
 export function canChangePasswordOf(actor: Principal, target: AccountRef): boolean {
   return actor.id === target.id;
 }
@@ -308,7 +291,6 @@ export function mayGrantPermission(
   return isAdmin(actor) || can(actor, permission as Permission) || Boolean(before?.permissions.includes(permission));
 }
 
-/** Whether `actor` may give an account (`before`, null on create) `storeId` as home or accessible store. */
 export function mayAssignStore(
   actor: Principal,
   storeId: number,
@@ -318,10 +300,7 @@ export function mayAssignStore(
   return Boolean(before && (before.store_id === storeId || before.accessible_stores.includes(storeId)));
 }
 
-/**
- * No home store makes a headquarters account, which sees every account and switches stores: only admins
- * and headquarters managers may leave an account without one, their own included.
- */
+/** No home store makes a headquarters account, which sees all: only admins and headquarters managers make one. */
 export function mayLeaveWithoutHomeStore(actor: Principal, next: Pick<Grantable, 'store_id'>): boolean {
   return next.store_id !== null || isAdmin(actor) || actor.store_id === null;
 }
@@ -343,13 +322,11 @@ export function grantRefusal(actor: Principal, next: Grantable, before: Grantabl
 }
 export const grantDenial = said(grantRefusal);
 
-/** Labels of a user's permissions for display, or 無特殊權限. */
 export function permissionLabels(permissions: readonly string[]): string {
   const labels = PERMISSION_KEYS.filter((k) => permissions.includes(k)).map((k) => PERMISSIONS[k].label);
   return labels.length ? labels.join('、') : MSG.noSpecialPermissions;
 }
 
-/** 啟用 or 停用, as the users list shows an account's active flag. */
 export function activeLabel(isActive: boolean): string {
   return isActive ? MSG.accountActive : MSG.accountInactiveLabel;
 }

@@ -30,9 +30,8 @@ function checked(secret: string, source: string): string {
 }
 
 /**
- * REMIT_JWT_SECRET, else for SQLite one generated on first use and kept beside the database (PostgreSQL's
- * instances must share one, so there it is required). Written whole under a temporary name, then linked
- * into place, so a full disk leaves no short secret behind.
+ * REMIT_JWT_SECRET (required on PostgreSQL, whose instances share one), else one kept beside the SQLite file,
+ * written whole under a temporary name and then linked into place, so a full disk leaves no short secret.
  */
 export function resolveJwtSecret(config: RemitConfig): string {
   if (config.jwtSecret) return checked(config.jwtSecret, 'REMIT_JWT_SECRET');
@@ -64,10 +63,7 @@ export function resolveJwtSecret(config: RemitConfig): string {
   }
 }
 
-/**
- * The secret in `file`, or null. Whoever reads it can sign a token for any account, so a file others may
- * read, or another user owns (and could swap), is refused. `uid`: remit's own (tests pass another).
- */
+/** Whoever reads it signs for any account: refused if others may read it or another user owns it (and could swap). */
 export function readSecret(file: string, uid: number | undefined = process.getuid?.()): string | null {
   let st;
   try {

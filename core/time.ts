@@ -1,7 +1,5 @@
-/**
- * The only place that converts between UTC instants and Taiwan time: Taiwan has kept UTC+8 without
- * daylight saving since 1979, so a fixed offset is exact, whatever the server's TZ.
- */
+// The only place that converts between UTC instants and Taiwan time: Taiwan has kept UTC+8 without
+// daylight saving since 1979, so a fixed offset is exact, whatever the server's TZ.
 const TAIPEI_OFFSET_MS = 8 * 60 * 60 * 1000;
 export const DAY_MS = 24 * 60 * 60 * 1000;
 
@@ -28,7 +26,6 @@ export function taipeiPartsToInstant(p: LocalParts): number | null {
   return utc - TAIPEI_OFFSET_MS;
 }
 
-/** The Taiwan wall-clock parts of a UTC instant. */
 export function instantToTaipeiParts(ms: number): LocalParts {
   const d = new Date(ms + TAIPEI_OFFSET_MS);
   return {
@@ -44,10 +41,7 @@ export function instantToTaipeiParts(ms: number): LocalParts {
 const LOCAL_RE = /^(\d{4})[-/](\d{1,2})[-/](\d{1,2})(?:[T ](\d{1,2}):(\d{2})(?::(\d{2})(?:\.\d{1,3})?)?)?$/;
 const ZONED_RE = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2})(?:\.\d{1,9})?)?(?:Z|[+-]\d{2}:?\d{2})$/i;
 
-/**
- * An ISO instant with a zone, or a Taiwan wall-clock time without (`2026-11-18T09:15`, `2026/11/18 09:15`,
- * `2026/11/18`), to ms; null when it is no valid time.
- */
+/** An ISO instant with a zone, or a Taiwan wall clock without (`2026/11/18 09:15`), to ms; null when invalid. */
 export function parseInstant(text: string): number | null {
   const s = text.trim();
   const zoned = ZONED_RE.exec(s);
@@ -74,10 +68,7 @@ export function parseInstant(text: string): number | null {
 /** The year 民國 1 is 1912: a 民國 year plus this is the Western year. */
 export const ROC_YEAR_OFFSET = 1911;
 
-/**
- * Spreadsheet dates as Taiwanese offices write them (民國 years, 年月日, 上午/下午 or AM/PM) as parseInstant
- * reads them; a bare time as `HH:MM[:SS]`. Text it does not know comes back trimmed, for the caller's error.
- */
+/** Spreadsheet dates as Taiwan's offices write them (民國, 年月日, 上午/下午) for parseInstant; unknown text, trimmed. */
 export function normalizeTaiwanDateText(text: string): string {
   let s = text.trim().replace(/\s+/g, ' ').replace(/：/g, ':');
   s = s.replace(/^民國\s*/, '');
@@ -149,10 +140,7 @@ export function defaultDateRange(now: number = Date.now()): { from: string; to: 
   return { from: addDays(to, -3), to };
 }
 
-/**
- * Inclusive Taiwan dates (or exact instants, given a time part) to a half-open range [gte, lt), either end
- * optional. Outside 2000–2099 is `outOfRange`: a day after 9999-12-31 is a year no date function writes.
- */
+/** Inclusive Taiwan dates (or exact instants) to [gte, lt); outside 2000–2099 is `outOfRange` (year 10000 breaks). */
 export function dayRangeToInstants(
   from?: string | null,
   to?: string | null,
@@ -175,10 +163,7 @@ export function dayRangeToInstants(
   return out;
 }
 
-/**
- * Spreadsheets hold wall-clock times without a zone. These two convert between a UTC instant
- * and the Taiwan wall clock written as if it were UTC (what an Excel serial number encodes).
- */
+/** Spreadsheets hold the Taiwan wall clock as if it were UTC (an Excel serial): these two convert. */
 export function instantToTaipeiWallClock(ms: number): number {
   return ms + TAIPEI_OFFSET_MS;
 }
@@ -191,12 +176,10 @@ export function taipeiDayNumber(ms: number): number {
   return Math.floor((ms + TAIPEI_OFFSET_MS) / DAY_MS);
 }
 
-/** The instant a Taiwan day (as `taipeiDayNumber` counts it) begins. */
 export function taipeiDayNumberStart(day: number): number {
   return day * DAY_MS - TAIPEI_OFFSET_MS;
 }
 
-/** The last millisecond of the Taiwan day an instant falls on. */
 export function taipeiDayLastInstant(ms: number): number {
   return taipeiDayNumberStart(taipeiDayNumber(ms) + 1) - 1;
 }
@@ -208,17 +191,13 @@ export function taipeiMsIntoDay(ms: number, day: number = taipeiDayNumber(ms)): 
 
 type SqlDialect = 'sqlite' | 'pg';
 
-/**
- * `taipeiDayNumber` in SQL over epoch ms: both databases divide integers as integers, and every time is
- * after 1970, so truncation is the floor. payment_daily's triggers compute it; a test checks they agree.
- */
+/** In SQL, as payment_daily's triggers (a test checks): integer division is the floor for times after 1970. */
 export function taipeiDayNumberSql(column: string, dialect: SqlDialect): string {
   // The same in both dialects; one that needs another text says so here, not in its caller.
   void dialect;
   return `((${column} + ${TAIPEI_OFFSET_MS}) / ${DAY_MS})`;
 }
 
-/** The Taiwan date `YYYY-MM-DD` of a day number. */
 export function taipeiDayNumberDate(day: number): string {
   return taipeiDate(taipeiDayNumberStart(day));
 }

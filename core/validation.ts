@@ -49,7 +49,6 @@ export function toId(v: unknown): number | null {
   return Number.isSafeInteger(n) && n > 0 && n <= MAX_ID ? n : null;
 }
 
-/** The fields of a patch a caller may change, and only those. */
 export function pick(obj: Record<string, unknown>, keys: readonly string[]): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   for (const k of keys) if (k in obj) out[k] = obj[k];

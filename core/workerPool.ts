@@ -1,8 +1,6 @@
-/**
- * Worker threads behind a bounded queue (password hashing, reconciliation): a call beyond the queue fails at
- * once (a BusyError, HTTP 503) rather than piling up work. A worker answers `{ id, value }` or `{ id, error }`,
- * after any `{ id, part }`. Idle workers are unref'd, so a process that used the pool still exits.
- */
+// Worker threads behind a bounded queue (password hashing, reconciliation): a call beyond the queue fails at
+// once (a BusyError, HTTP 503) rather than piling up work. A worker answers `{ id, value }` or `{ id, error }`,
+// after any `{ id, part }`. Idle workers are unref'd, so a process that used the pool still exits.
 import type { Worker } from 'node:worker_threads';
 import { fieldErrorOf, ValidationError, type Problem } from './errors.js';
 
@@ -144,7 +142,6 @@ export class WorkerPool<J, R> {
     }
   }
 
-  /** Stops every worker (a server closing, a test ending). */
   async close(): Promise<void> {
     const all = [...this.idle, ...[...this.running.values()].map((p) => p.worker)];
     this.idle.length = 0;

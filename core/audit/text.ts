@@ -1,7 +1,5 @@
-/**
- * The audit log for people (the 稽核紀錄 page, `remit audit`): Chinese names, Taiwan times, NT$ and store
- * names instead of keys, JSON and UTC. `--json` and the API stay as stored.
- */
+// The audit log for people (the 稽核紀錄 page, `remit audit`): Chinese names, Taiwan times, NT$ and store
+// names instead of keys, JSON and UTC. `--json` and the API stay as stored.
 import {
   CASH_OUT_FIELD_LABELS,
   CLOSE_FIELD_LABELS,
@@ -120,7 +118,6 @@ const COMMON_LABELS: Record<string, string> = {
   ...STATEMENT_COLUMN_LABELS,
 };
 
-/** 已記住的付款人 */
 const PAYER_LABELS: Record<string, string> = {
   store_id: '分店',
   payer: '對帳單上的付款人',
@@ -156,7 +153,6 @@ const PUBLIC_LINK_CHANGES: Record<string, string> = {
   reports_removed: '移除大量顧客回報',
 };
 
-/** The Chinese name of a field of an entity's record, or the key itself when none is known. */
 export function auditFieldLabel(entity: string, field: string): string {
   return ENTITY_LABELS[entity]?.[field] ?? COMMON_LABELS[field] ?? field;
 }

@@ -1,7 +1,5 @@
-/**
- * SQLite backup (`VACUUM INTO`: a consistent snapshot while the server keeps writing) and restore (a checked
- * copy renamed into place under an exclusive lock, so nobody reads a half-written file).
- */
+// SQLite backup (`VACUUM INTO`: a consistent snapshot while the server keeps writing) and restore (a checked
+// copy renamed into place under an exclusive lock, so nobody reads a half-written file).
 import {
   chmodSync,
   closeSync,

@@ -1,7 +1,5 @@
-/**
- * Batching for a busy server: SQLite takes one writer at a time and every query is a round trip through the
- * driver's thread, so calls arriving together share one statement, each still with its own answer or error.
- */
+// Batching for a busy server: SQLite takes one writer at a time and every query is a round trip through the
+// driver's thread, so calls arriving together share one statement, each still with its own answer or error.
 import type { Knex } from 'knex';
 import { isPostgres } from './connect.js';
 import type { Db } from '../context.js';

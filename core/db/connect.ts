@@ -20,10 +20,8 @@ const pgTypes = {
   },
 };
 
-/**
- * Every transaction begins IMMEDIATE: one that reads first and writes later would otherwise fail at once
- * (SQLITE_BUSY, no waiting) when another process wrote in between, e.g. `remit import` beside the server.
- */
+// Every transaction begins IMMEDIATE: one that reads, then writes, would otherwise fail at once (SQLITE_BUSY,
+// no waiting) when another process wrote in between, e.g. `remit import` beside the server.
 function immediateSqliteClient(): unknown {
   const require = createRequire(import.meta.url);
   /* eslint-disable @typescript-eslint/no-explicit-any -- knex's dialect classes have no published types */
@@ -99,13 +97,12 @@ function ownerOnly(file: string): void {
   if ((statSync(file).mode & 0o077) !== 0) chmodSync(file, 0o600);
 }
 
-/** A unique constraint or index refused the write (both databases). */
 export function isUniqueViolation(err: unknown): boolean {
   const e = err as { code?: string; message?: string };
   return e?.code === '23505' || (e?.code === 'SQLITE_CONSTRAINT' && /UNIQUE/i.test(e.message ?? ''));
 }
 
-/** A foreign key refused the write: the row it points at is gone, or is still pointed at (both databases). */
+/** The row a foreign key points at is gone, or the row is still pointed at. */
 export function isForeignKeyViolation(err: unknown): boolean {
   const e = err as { code?: string; message?: string };
   return e?.code === '23503' || (e?.code === 'SQLITE_CONSTRAINT' && /FOREIGN KEY/i.test(e.message ?? ''));
@@ -114,10 +111,7 @@ export function isForeignKeyViolation(err: unknown): boolean {
 /** How long a write waits for a database held by another (busy_timeout, lock_timeout) before it is refused as busy. */
 export const WRITE_WAIT_MS = 10_000;
 
-/**
- * The write could not be taken in time (SQLite's writer held by another process or connection, a PostgreSQL
- * lock past lock_timeout): nothing of it was stored.
- */
+/** The writer or a lock was held past the wait (another process, an import): nothing of the write was stored. */
 export function isDatabaseBusy(err: unknown): boolean {
   const e = err as { code?: string; name?: string };
   return e?.code === 'SQLITE_BUSY' || e?.code === '55P03' || e?.name === 'KnexTimeoutError';
@@ -130,11 +124,7 @@ export function isPostgres(db: Db): boolean {
 /** Enough for the back office's parallel requests. */
 const READ_POOL_SIZE = 4;
 
-/**
- * Read-only connections to the SQLite file, so reads run beside a write rather than queue behind the one
- * writer (WAL gives each a snapshot). None for PostgreSQL, whose pool does it already, nor for :memory:,
- * which a second connection would not see.
- */
+/** Reads beside SQLite's one writer, not queued behind it; none for PostgreSQL (its pool does it) or :memory:. */
 export function openReadPool(cfg: DbConfig, size: number = READ_POOL_SIZE): Knex | undefined {
   if (cfg.client !== 'sqlite' || cfg.filename === ':memory:') return undefined;
   sqliteClient ??= immediateSqliteClient();

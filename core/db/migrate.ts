@@ -65,13 +65,9 @@ class ListedMigrations implements Knex.MigrationSource<string> {
 
 const options = (): Knex.MigratorConfig => ({ migrationSource: new ListedMigrations(), tableName: 'knex_migrations' });
 
-/** Any fixed number, the same in every instance. */
 const MIGRATION_LOCK = 7_210_000;
 
-/**
- * Returns the names applied. On PostgreSQL, instances started at once take turns under an advisory lock:
- * knex's own lock table does not exist yet on a fresh database, so two would race to create it.
- */
+/** On PostgreSQL, instances take turns under an advisory lock: knex's lock table does not exist yet at first start. */
 export async function migrateLatest(db: Knex): Promise<string[]> {
   // Only read when up to date: knex's latest() takes SQLite's write lock even with nothing to apply.
   if (!(await migrationsBehind(db))) return [];

@@ -1,7 +1,5 @@
-/**
- * Payment counts and sums per store, status and method over whole Taiwan days: whole runs of BLOCK_DAYS
- * from payment_block, the ends from payment_daily (both kept by triggers in every write's transaction).
- */
+// Payment counts and sums per store, status and method over whole Taiwan days: whole runs of BLOCK_DAYS
+// from payment_block, the ends from payment_daily (both kept by triggers in every write's transaction).
 import type { Knex } from 'knex';
 import { PAYMENT_BLOCKS } from '../../migrations/20261127002600_board_figures.js';
 

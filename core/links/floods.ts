@@ -1,7 +1,5 @@
-/**
- * A flood through a store's public link: a link that brought in a quarter of its day's budget today, or had
- * sends refused by it, is named with its counts; its reports are removed in one audited action.
- */
+// A flood through a store's public link: a link that brought in a quarter of its day's budget today, or had
+// sends refused by it, is named with its counts; its reports are removed in one audited action.
 import type { ServiceContext } from '../context.js';
 import { problem, ValidationError, NotFoundError, ForbiddenError } from '../errors.js';
 import { instantRange } from '../dateRange.js';
@@ -68,10 +66,7 @@ export async function linkFloods(ctx: ServiceContext, now = Date.now()): Promise
     .sort((a, b) => a.store_id - b.store_id);
 }
 
-/**
- * Removes a store's customer reports that arrived between `from` and `to` and are still 未確認 with no bank
- * line: a flood's junk, never a report staff decided on. Each is audited as any delete, plus one entry on the store.
- */
+/** Only customer reports still 未確認 with no bank line: a flood's junk, never one staff decided on. */
 export async function removeLinkReports(
   ctx: ServiceContext,
   rawStoreId: unknown,

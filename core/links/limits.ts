@@ -1,8 +1,6 @@
-/**
- * The public link's abuse limits, counted in the database so every instance counts together: a row per
- * bucket and fixed window, incremented and read in one statement. Report limits count stored reports only;
- * a send refused for a mistake is counted apart, generously, so a customer fixing a typo is never locked out.
- */
+// The public link's abuse limits, counted in the database so every instance counts together: a row per
+// bucket and fixed window, incremented and read in one statement. Report limits count stored reports only;
+// a send refused for a mistake is counted apart, generously, so a customer fixing a typo is never locked out.
 import { createHash } from 'node:crypto';
 
 import { addressNetwork, ipv4Block } from '../network.js';
@@ -58,20 +56,13 @@ const addressOf = (ip: string | null | undefined) => addressNetwork(ip) || 'unkn
 /** An IPv4 /24 may send this many times an address's day: one owner's block, or a carrier's shared addresses. */
 export const PUBLIC_BLOCK_DAY_FACTOR = 4;
 
-/**
- * By token, so 重新產生 starts a budget of its own and a leaked link's flood never holds back the new one;
- * hashed, so the limits table never holds a live link.
- */
+// By token, so 重新產生 starts a budget a leaked link's flood cannot spend; hashed, so no live link is stored.
 const linkBudget = (token: string) => `link day ${createHash('sha256').update(token).digest('hex').slice(0, 32)}`;
 
 /** Sends a link's day budget refused: the back office's flood notice counts them (floods.ts). */
 export const linkRefusedBucket = (token: string) => `${linkBudget(token)} refused`;
 
-/**
- * Counts a report about to be stored against its client's minute and day, its IPv4 /24's and its link's
- * day; refused (429) past any. Counted before storing, so sends at once cannot pass a limit together;
- * `release` takes the count back when the report is not stored after all.
- */
+/** Counted before storing, so sends at once cannot pass a limit together; `release` if it is not stored after all. */
 export async function holdReport(
   db: Db,
   limits: PublicLimits,
@@ -123,13 +114,9 @@ export async function countRefused(db: Db, ip: string | null | undefined, now = 
   if (minute.n > PUBLIC_REFUSED_PER_MINUTE) refuse(minute.endsAt, now);
 }
 
-/** Public reads (a link's store name, a report's status) an address may make a minute. */
 const PUBLIC_LOOKUPS_PER_MINUTE = 60;
 
-/**
- * Bounded so tracking numbers and tokens cannot be tried in bulk; said as 使用人數過多, since reads run out
- * on a shop's shared Wi-Fi, where the person reading has sent nothing.
- */
+/** Against trying numbers in bulk; said as 使用人數過多, since on a shop's Wi-Fi the reader may have sent nothing. */
 export async function countLookup(db: Db, ip: string | null | undefined, now = Date.now()): Promise<void> {
   const address = addressOf(ip);
   const minute = await hit(db, `lookup minute ${address}`, MINUTE, now);

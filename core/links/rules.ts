@@ -17,10 +17,7 @@ export function isTrackingNumber(value: unknown): value is string {
   return typeof value === 'string' && TRACKING_RE.test(value);
 }
 
-/**
- * A report attempt's key: kept by the page while the fields are unchanged, so sending again after no
- * answer gets the first report's number back. Meaningful only with its link, and for a day.
- */
+/** Kept by the page while the fields stay, so a resend gets the first report's number back; valid a day, one link. */
 export const CLIENT_KEY_BYTES = 16;
 const CLIENT_KEY_RE = /^[0-9a-f]{32}$/;
 export function isClientKey(value: unknown): value is string {
@@ -37,10 +34,7 @@ export function linkUrl(base: string, token: string): string {
   return `${base.replace(/\/+$/, '')}${linkPath(token)}`;
 }
 
-/**
- * An address only this machine or the shop's network opens: a link or poster with one reaches no phone on
- * mobile data. Without REMIT_PUBLIC_URL, links carry the address `remit serve` listens on, often one of these.
- */
+/** Only this machine or the shop's network opens it: a link or poster with it reaches no phone on mobile data. */
 export function unreachableFromOutside(url: string): boolean {
   let host: string;
   try {

@@ -1,7 +1,5 @@
-/**
- * A store's public link: staff make, rotate and turn it off; a customer with no account reports a transfer
- * through it and reads its status. The store always comes from the link, never from what the customer sends.
- */
+// A store's public link: staff make, rotate and turn it off; a customer with no account reports a transfer
+// through it and reads its status. The store always comes from the link, never from what the customer sends.
 import { randomBytes, randomUUID } from 'node:crypto';
 import { linkActor } from '../actor.js';
 import type { AppContext, ServiceContext, Db } from '../context.js';
@@ -144,11 +142,9 @@ interface ReportReceipt {
 }
 
 /**
- * Checked, then counted against the limits, then stored. A probable duplicate asks first (409, unless
- * `confirm_duplicate`); the question counts as a report, so it cannot try numbers without limit, and looks
- * only at customers' reports, so it tells nothing of staff's. A filled honeypot goes the same way but is
- * kept as a decoy. A `client_key` that already stored a report is answered with its receipt (`replayed`).
- * A send refused for its link or fields counts only against the bound on refused sends.
+ * A probable duplicate asks first (409, unless `confirm_duplicate`): it counts as a report and looks only at
+ * customers' reports, so it tries no numbers freely and tells nothing of staff's. A filled honeypot is kept
+ * as a decoy; a `client_key` that stored a report already gets its receipt (`replayed`).
  */
 export async function reportThroughLink(
   app: AppContext,
@@ -233,10 +229,8 @@ async function storeReport(
 /** How long a decoy answers its status page: long after any bot looks again. */
 const DECOY_TTL_MS = 90 * 24 * 60 * 60_000;
 
-/**
- * A bot's report kept as a decoy, never a payment, answered as the writer answers a report (near reports,
- * its key). Near decoys and one key take turns (PostgreSQL: advisory locks), as in the writer.
- */
+// A bot's report, kept as a decoy and answered as the writer answers (near reports, its key); near decoys
+// and one key take turns (PostgreSQL: advisory locks), as in the writer.
 async function storeDecoy(
   db: Db,
   storeId: number,

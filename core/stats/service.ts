@@ -75,10 +75,7 @@ async function storesOf(
 
 type Agg = Array<Record<string, number | string | null>>;
 
-/**
- * Per-store counts by status and sums. Whole Taiwan days come from the per-day figures (payment_daily
- * and its 32-day runs, kept by triggers); a range with a time of day is summed from the payments.
- */
+// Whole Taiwan days come from the per-day figures, kept by triggers; a range with a time of day, from the payments.
 async function aggregate(
   ctx: ServiceContext,
   stores: number[] | 'all',
@@ -133,10 +130,7 @@ async function aggregate(
   return (await q) as Agg;
 }
 
-/**
- * NT$ per store and status, and per store and Taiwan day, over whole days from the per-day table (the
- * last 30 up to today when no range is given; at most a year).
- */
+/** NT$ per store and status, and per store and day, from the per-day table; the last 30 days when none are given. */
 export async function statsCharts(ctx: ServiceContext, params: StatsParams = {}): Promise<StatsCharts> {
   requirePermission(ctx.actor, 'view_reports');
   ctx = readContext(ctx);

@@ -1,7 +1,5 @@
-/**
- * Sign-in, session tokens and password changes. Tokens carry the username (spec section 3) and a token
- * version, which a password change or a deactivation bumps, so every older token stops at once.
- */
+// Sign-in, session tokens and password changes. Tokens carry the username (spec section 3) and a token
+// version, which a password change or a deactivation bumps, so every older token stops at once.
 import { createSecretKey, randomUUID, type KeyObject } from 'node:crypto';
 import bcrypt from 'bcryptjs';
 import jwt from 'jsonwebtoken';
@@ -40,7 +38,6 @@ const MIN_BCRYPT_COST = 10;
 
 const costOf = (security: Pick<SecuritySettings, 'bcryptCost'>) => Math.max(MIN_BCRYPT_COST, security.bcryptCost);
 
-/** A bcrypt hash, made on a worker thread (hashPool.ts). */
 export function hashPassword(
   password: string,
   security: Pick<SecuritySettings, 'bcryptCost' | 'hashing'>,
@@ -65,10 +62,8 @@ export async function warmSignIn(security: Pick<SecuritySettings, 'bcryptCost' |
   await dummyHash(security);
 }
 
-/**
- * `hash` undefined is an unknown user, checked against a dummy so both take the same time. bcrypt reads
- * only 72 bytes and no longer password can be set, so a longer one is wrong rather than cut.
- */
+// `hash` undefined is an unknown user, checked against a dummy so both take as long. bcrypt reads only
+// 72 bytes and no longer password can be set, so a longer one is wrong rather than cut.
 async function verifyPassword(
   security: Pick<SecuritySettings, 'bcryptCost' | 'hashing'>,
   password: string,
@@ -78,10 +73,7 @@ async function verifyPassword(
   return ok && hash !== undefined && Buffer.byteLength(password, 'utf8') <= PASSWORD_MAX_BYTES;
 }
 
-/**
- * A hash of another cost is remade at the configured one, so sign-in time says nothing about which names
- * exist; written only if the hash is still the one checked.
- */
+// Remade at the configured cost, so sign-in time tells no names apart; written only if still the hash checked.
 async function rehashIfCostChanged(app: AppContext, row: UserRow, password: string): Promise<void> {
   if (bcrypt.getRounds(row.password_hash) === costOf(app.security)) return;
   const hash = await hashPassword(password, app.security);
@@ -132,10 +124,7 @@ function toPrincipal(row: UserRow): Principal {
   };
 }
 
-/**
- * Failures are limited per username and per address (signInLimit.ts); every attempt is audited, never the
- * password. Known and unknown usernames take the same path: one lookup, the limit, one bcrypt check.
- */
+/** Limited per username and address (signInLimit.ts), audited (never the password); unknown names go the same way. */
 export async function login(
   app: AppContext,
   input: unknown,
@@ -305,7 +294,6 @@ export async function signOut(
   });
 }
 
-/** The user a token names, still active and with the same token version (no password change since). */
 async function principalOf(app: AppContext, payload: TokenPayload): Promise<Principal> {
   const id = toId(payload.sub);
   if (id === null) throw new UnauthenticatedError(problem('token_invalid'));
@@ -319,10 +307,7 @@ async function principalOf(app: AppContext, payload: TokenPayload): Promise<Prin
 /** How long a download ticket lasts: long enough for the browser to follow the link, no more. */
 export const TICKET_TTL_SECONDS = 60;
 
-/**
- * A ticket for one download (a link the browser follows without the Authorization header), signed with a
- * key of its own, so a ticket is never a session token nor the reverse.
- */
+/** For a link the browser follows without Authorization; its own key, so never a session token nor the reverse. */
 export async function signTicket(ctx: ServiceContext, what: string, claims: Record<string, unknown>): Promise<string> {
   const row = await ctx.db<UserRow>('users').where({ id: ctx.actor.id }).first();
   if (!row || !row.is_active) throw new UnauthenticatedError(problem('token_invalid'));
@@ -341,7 +326,7 @@ export async function signTicket(ctx: ServiceContext, what: string, claims: Reco
   });
 }
 
-/** The user and claims of a ticket for `what`; refused when forged, expired, for something else, or the user changed. */
+/** A ticket's user and claims; refused when forged, expired, for another `what`, or the user changed. */
 export async function redeemTicket(
   app: AppContext,
   ticket: string,
@@ -375,17 +360,13 @@ export async function principalByUsername(db: Db, username: string): Promise<Pri
   return toPrincipal(row);
 }
 
-/** `GET /api/admin/me`. */
 export async function me(ctx: ServiceContext): Promise<Me> {
   const row = await ctx.db<UserRow>('users').where({ id: ctx.actor.id }).first();
   if (!row) throw new UnauthenticatedError(problem('token_invalid'));
   return meOf(row);
 }
 
-/**
- * The caller's own password; older tokens stop and a fresh one comes back. Wrong current passwords count
- * as failed sign-ins, so the form cannot guess without limit.
- */
+/** Returns a fresh token (older ones stop); a wrong current password counts as a failed sign-in, against guessing. */
 export async function changePassword(ctx: ServiceContext, input: unknown): Promise<{ token: string }> {
   const { currentPassword, newPassword } = valid(validatePasswordChange(input, ctx.actor.username));
   requireSignedIn(ctx.actor, problem('cannot_change_others_password'));

@@ -1,7 +1,5 @@
-/**
- * Password hashing on worker threads: bcrypt at cost 12 takes a quarter second of CPU, and a burst of
- * sign-ins on the event loop would stall every other request. A full queue fails at once (BusyError).
- */
+// Password hashing on worker threads: bcrypt at cost 12 takes a quarter second of CPU, and a burst of
+// sign-ins on the event loop would stall every other request. A full queue fails at once (BusyError).
 import { availableParallelism } from 'node:os';
 import { createRequire } from 'node:module';
 import { Worker } from 'node:worker_threads';

@@ -1,7 +1,5 @@
-/**
- * How guessable a new password is, one rule for every edge: the username (any case, reversed, or with only
- * digits or symbols after), repetitive (aaaaaa, 121212, abcabc, 123456, qwerty), or common (commonPasswords.ts).
- */
+// How guessable a new password is, one rule for every edge: the username (any case, reversed, or with only
+// digits or symbols after), repetitive (aaaaaa, 121212, abcabc, 123456, qwerty), or common (commonPasswords.ts).
 import { MSG } from '../messages.js';
 import { COMMON_PASSWORDS } from './commonPasswords.js';
 

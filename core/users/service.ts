@@ -164,10 +164,7 @@ export async function createUser(ctx: ServiceContext, input: unknown): Promise<U
   }
 }
 
-/**
- * A partial change (a blank password leaves it). Read inside the write transaction, writing only the named
- * fields, so a change made meanwhile is never undone from a stale copy; hashed before, so no lock waits on bcrypt.
- */
+/** Read in the write transaction, writing named fields only, so no change made meanwhile is undone; hashed first. */
 export async function updateUser(ctx: ServiceContext, rawId: unknown, patch: unknown): Promise<User> {
   requirePermission(ctx.actor, 'manage_users');
   if (!isPlainObject(patch)) throw ValidationError.single('body', 'body_not_object');
@@ -231,19 +228,15 @@ export async function updateUser(ctx: ServiceContext, rawId: unknown, patch: unk
 
 const PASSWORD_TEXTS = { required: MSG.passwordRequired, min: MSG.passwordMin, mismatch: MSG.passwordMismatch };
 
-/**
- * Account writes take turns on PostgreSQL, as SQLite's BEGIN IMMEDIATE makes them: two admins demoting
- * each other would otherwise lock rows in opposite orders and deadlock.
- */
+// Account writes take turns on PostgreSQL, as SQLite's BEGIN IMMEDIATE makes them: two admins demoting each
+// other would otherwise lock rows in opposite orders and deadlock.
 async function lockAccounts(db: Db): Promise<void> {
   if (isPostgres(db)) await db.raw('select pg_advisory_xact_lock(?)', [ACCOUNTS_LOCK]);
 }
 const ACCOUNTS_LOCK = 7_210_002;
 
-/**
- * Keeps an active admin, so nobody locks the business out. On PostgreSQL the admins are locked first, so
- * two demoting themselves at once cannot both pass.
- */
+// Keeps an active admin, so nobody locks the business out; on PostgreSQL the admins are locked first, so
+// two demoting themselves at once cannot both pass.
 async function assertAnotherAdmin(db: Db, exceptId: number): Promise<void> {
   const q = db('users').where({ role: 'admin', is_active: true }).select('id');
   const admins = (await (isPostgres(db) ? q.forUpdate() : q)) as Array<{ id: number }>;

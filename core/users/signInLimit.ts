@@ -1,12 +1,7 @@
-/**
- * Password guessing, limited where the guesser is: the pair of address and account, in `login_attempts`
- * so every instance on the database sees the same attempts.
- * - A pair with `maxFailures` failures in the window is refused (429, Retry-After), whatever the password.
- * - An account or an address with as many overall is only slowed, never refused: nobody else's failures
- *   (the owner's elsewhere, a colleague's behind the shop's address) ever refuse a correct password.
- * - The change-password form is also limited per account, over every address.
- * - An attempt counts before its check, so attempts sent at once cannot pass more guesses than the limit.
- */
+// Password guessing, limited where the guesser is: a pair of address and account with `maxFailures` in the
+// window is refused (429), whatever the password. An account or address with as many overall is only slowed,
+// so nobody else's failures refuse a correct password. Attempts count before their check, so sends at once
+// cannot pass more guesses; change-password is also limited per account. Shared by instances in the database.
 import { addressNetwork } from '../network.js';
 
 import { problem, TooManyRequestsError } from '../errors.js';
@@ -36,7 +31,6 @@ export function attemptKey(username: string, ip: string | null | undefined): Att
   return { username: username.toLowerCase().slice(0, 128), ip: addressNetwork(ip) };
 }
 
-/** An attempt being checked: its row, and how long it must wait for its turn first. */
 export interface Attempt {
   id: number;
   key: AttemptKey;
@@ -44,10 +38,7 @@ export interface Attempt {
   waitMs: number;
 }
 
-/**
- * Refuses an attempt whose pair (for change-password, also its account) is over the limit; else counts it
- * as a pending failure and says how long it must wait.
- */
+/** Refused when its pair (or for change-password, its account) is over; else a pending failure, with its wait. */
 export async function beginAttempt(
   db: Db,
   limit: SignInLimit,
@@ -149,10 +140,7 @@ export async function unlockSignIn(db: Db, username: string): Promise<number> {
     .delete();
 }
 
-/**
- * Whether a failed sign-in from this address may still be audited this window (and a pair's 429 once).
- * Each row takes a numbered slot in the database, so instances racing for the last cannot both take it.
- */
+/** Audit this failure? Numbered slots per address and window, so racing instances cannot both take the last. */
 export async function mayAuditFailure(
   db: Db,
   limit: SignInLimit,
