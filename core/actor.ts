@@ -1,21 +1,14 @@
-/**
- * Who acts, as one union: a signed-in user, the command line (the machine's operator, or a script
- * of theirs), the system itself (the server's first start), a store's public link (a customer with
- * no account), or someone not signed in (a failed sign-in, named by what was typed).
- *
- * Every kind carries a Principal's fields, so the permission rules (permissions.ts) read it
- * as they read a user: the machine holds every permission, a link and an anonymous caller none.
- * Its `id` is a user's id only for a user: ask `actorUserId`, never compare `id` with 0.
- */
+// Who acts: a user, the command line or the server, a store's public link, or someone not signed in.
+// Each carries a Principal's fields, so permissions.ts reads any of them as it reads a user.
+// `id` is a user's id only for a user: ask `actorUserId`, never compare `id` with 0.
 import { PERMISSION_KEYS, type Principal } from './permissions.js';
 
 /** A signed-in user (a Principal built without `kind` is one). */
 export type UserActor = Principal & { kind?: 'user' };
-/** The machine: `cli` the command line or a script run by its operator, `system` the server itself. */
+/** `cli`: the command line or its operator's script; `system`: the server itself. */
 export type MachineActor = Principal & { kind: 'cli' | 'system' };
 /** A customer through a store's public link: that store only, reports only. */
 export type LinkActor = Principal & { kind: 'link'; linkId: number; storeCode: string };
-/** Someone not signed in, named by what they typed (a failed sign-in). */
 export type AnonymousActor = Principal & { kind: 'anonymous' };
 export type Actor = UserActor | MachineActor | LinkActor | AnonymousActor;
 type ActorKind = NonNullable<Actor['kind']>;
@@ -31,11 +24,7 @@ export function actorUserId(actor: Actor): number | null {
   return actorKind(actor) === 'user' ? actor.id : null;
 }
 
-/**
- * The actor for commands run by the machine's operator (`remit users add` and the like):
- * whoever can run the CLI on the server already holds the database file. `system` is the server
- * itself; any other label (a script's) acts as the command line under that name.
- */
+/** Every permission: whoever runs the CLI already holds the database file. Any label but `system` is the CLI. */
 export function systemActor(label = 'cli'): MachineActor {
   return {
     ...NOBODY,
@@ -46,7 +35,6 @@ export function systemActor(label = 'cli'): MachineActor {
   };
 }
 
-/** A customer with a store's public link: no permission, the link's store as home store. */
 export function linkActor(link: { id: number; storeId: number; storeCode: string }): LinkActor {
   return {
     ...NOBODY,
@@ -59,7 +47,7 @@ export function linkActor(link: { id: number; storeId: number; storeCode: string
   };
 }
 
-/** Someone not signed in, by the name they typed. */
+/** Someone not signed in (a failed sign-in), by the name they typed. */
 export function anonymousActor(username: string): AnonymousActor {
   return { ...NOBODY, kind: 'anonymous', username, role: 'user' };
 }

@@ -11,11 +11,7 @@ import { createUser } from './users/service.js';
 const FIRST_ADMIN = 'admin';
 const FIRST_STORE = { name: '總店', code: 'HQ' } as const;
 
-/**
- * First run: on a database with no users, creates the admin account (with the configured
- * password, else a random one the caller prints once) and, when there are no stores, a head
- * store so the submission form works at once. Never a fixed default password.
- */
+/** With no users: the admin (configured password, else a random one to print; never a default) and a head store. */
 export async function ensureFirstRun(
   app: AppContext,
   opts: { adminPassword?: string } = {},
@@ -24,14 +20,12 @@ export async function ensureFirstRun(
   const out: { admin?: { user: User; password: string; generated: boolean }; store?: Store } = {};
   const hasUser = await app.db('users').first('id');
   if (hasUser) return out;
-  // Another instance starting at the same moment may create them first: that is success too;
-  // the folded unique indexes make the loser's insert fail with a conflict.
+  // Another instance starting at once may create them first: the loser's insert is a conflict, and fine.
   const alreadyThere = (err: unknown) => {
     if (!(err instanceof ConflictError)) throw err;
   };
   if (!(await app.db('stores').first('id')))
     out.store = await createStore(ctx, FIRST_STORE).catch((err) => void alreadyThere(err));
-  // REMIT_ADMIN_PASSWORD is checked like any password, and said to be that setting's value.
   if (opts.adminPassword !== undefined) {
     const weak = passwordWeakness(opts.adminPassword, FIRST_ADMIN);
     if (weak) throw ValidationError.single('REMIT_ADMIN_PASSWORD', 'admin_password_weak', { reason: weak });
@@ -48,7 +42,7 @@ export async function ensureFirstRun(
   return out;
 }
 
-/** 16 random characters; drawn again in the (astronomically rare) case the rule calls it weak. */
+/** 16 random characters, drawn again in the astronomically rare case the rule calls them weak. */
 export function generatedPassword(): string {
   for (;;) {
     const p = randomBytes(12).toString('base64url');

@@ -1,9 +1,4 @@
-/**
- * What the back office and the submission page may import from core: pure rules, labels,
- * messages, time and money, and the spreadsheet readers that run in the browser. Nothing here
- * reaches a Node module (test/entry-points.test.ts walks the graph); admin/ imports core only
- * through this file.
- */
+// admin/ imports core only through this file: nothing here reaches a Node module (test/entry-points.test.ts).
 export { auditActorText, auditFieldRows, auditSummaryText } from './audit/text.js';
 export type { AuditStoreLookup } from './audit/text.js';
 export {

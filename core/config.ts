@@ -1,7 +1,4 @@
-/**
- * The one reader of the environment. Edges call `loadConfig(process.env, flags)` and pass the
- * result down; nothing else looks at `process.env`.
- */
+// The one reader of the environment: edges call `loadConfig` and pass the result down.
 import type { DbConfig } from './db/connect.js';
 import { DEFAULT_HASHING, type HashingSettings } from './users/hashPool.js';
 import { DEFAULT_MATCHING, type MatchingSettings } from './reconcile/matchPool.js';
@@ -12,25 +9,21 @@ export interface RemitConfig {
   db: DbConfig;
   port: number;
   host: string;
-  /** from REMIT_JWT_SECRET; when absent a secret is generated and kept beside the SQLite file */
+  /** absent: a secret is generated and kept beside the SQLite file */
   jwtSecret?: string;
   tokenTtlSeconds: number;
   bcryptCost: number;
-  /** password hashing worker threads and queue bound (REMIT_HASH_THREADS, REMIT_HASH_QUEUE) */
   hashing: HashingSettings;
-  /** reconciliation matching worker threads and queue bound (REMIT_MATCH_THREADS, REMIT_MATCH_QUEUE) */
   matching: MatchingSettings;
-  /** password for the first admin, created on a database with no users */
+  /** the first admin's, on a database with no users */
   adminPassword?: string;
-  /** trust X-Forwarded-For from a reverse proxy for the client address */
+  /** take the client address from X-Forwarded-For */
   trustProxy: boolean;
-  /** how many X-Forwarded-For entries, from the right, the proxies in front added (REMIT_PROXY_HOPS, default 1) */
+  /** how many X-Forwarded-For entries, from the right, the proxies in front add */
   proxyHops: number;
-  /** the product's title, shown on every screen */
   title: string;
-  /** the address customers reach the server at, for store links (REMIT_PUBLIC_URL); absent, the address `remit serve` listens on */
+  /** the address customers reach, for store links; absent, the one `remit serve` listens on */
   publicUrl?: string;
-  /** the public link's abuse limits (REMIT_PUBLIC_PER_MINUTE, REMIT_PUBLIC_PER_DAY, REMIT_PUBLIC_LINK_PER_DAY) */
   publicLimits: PublicLimits;
 }
 
@@ -41,17 +34,11 @@ export class ConfigError extends Error {
   }
 }
 
-/** The shortest signing secret accepted, from the environment or from the file beside the database. */
 const MIN_JWT_SECRET_LENGTH = 32;
-/** The fewest different characters a signing secret may use (32 × `a` is 32 characters and one guess). */
+/** 32 × `a` is long enough, and one guess. */
 const MIN_JWT_SECRET_DISTINCT = 10;
 
-/**
- * What is wrong with a signing secret from `source`, as a sentence, or null: too short, or too
- * little variety (fewer than 10 different characters, or a short piece repeated), which anyone
- * could guess and then sign a token for any account. One rule for
- * REMIT_JWT_SECRET and the file beside the database.
- */
+/** Why a signing secret is guessable, or null: whoever guesses it can sign a token for any account. */
 export function jwtSecretProblem(secret: string, source: string, fix: string): string | null {
   const chars = [...secret];
   if (chars.length < MIN_JWT_SECRET_LENGTH)
@@ -72,7 +59,6 @@ export function jwtSecretProblem(secret: string, source: string, fix: string): s
   return null;
 }
 
-/** How to make a good secret for the environment. */
 export const JWT_SECRET_ENV_FIX = '請設定一個隨機值，例如 REMIT_JWT_SECRET=$(openssl rand -base64 48)';
 
 export const DEFAULTS = {

@@ -1,22 +1,15 @@
-/**
- * The one date-range rule of every filter (payments, export, statistics, audit): Taiwan dates
- * (or exact ISO instants), either end optional, both ends inclusive, and the start must not be
- * after the end. The list, the export, the dashboard, the audit view and the CLI all go through it.
- */
+// The one date-range rule of every filter: Taiwan dates (or exact ISO instants), either end optional,
+// both ends inclusive, the start not after the end.
 import { ValidationError } from './errors.js';
 import { addDays, dayRangeToInstants, defaultDateRange, taipeiDate } from './time.js';
 
+/** Half-open, in ms. */
 interface InstantRange {
-  /** first instant in the range, ms */
   gte?: number;
-  /** first instant after the range, ms */
   lt?: number;
 }
 
-/**
- * `from`/`to` as given to a filter, to a half-open instant range; a bad, out-of-range (before
- * 2000-01-01 or after 2099-12-31) or reversed range is refused.
- */
+/** A filter's `from`/`to` as instants; refuses a bad or reversed range, or one outside 2000–2099. */
 export function instantRange(
   from: unknown,
   to: unknown,
@@ -58,11 +51,7 @@ export function dateRangeError(from: unknown, to: unknown): string | null {
 export const QUICK_RANGES = ['today', 'yesterday', 'thisWeek', 'thisMonth', 'lastMonth'] as const;
 type QuickRange = (typeof QUICK_RANGES)[number];
 
-/**
- * A quick range as inclusive Taiwan dates `YYYY-MM-DD`, for the from/to filters. Weeks start on
- * Monday and end on Sunday; months are whole calendar months; all in Taiwan time, whatever the
- * clock of the machine that asks.
- */
+/** A quick range as inclusive Taiwan dates, whatever the machine's clock; weeks run Monday to Sunday. */
 export function quickDateRange(range: QuickRange, now: number = Date.now()): { from: string; to: string } {
   const today = taipeiDate(now);
   const [y, m, d] = today.split('-').map(Number);
@@ -95,11 +84,7 @@ export function isWholeDays(v: unknown): boolean {
   return v === undefined || v === null || v === '' || (typeof v === 'string' && !/T|:/.test(v));
 }
 
-/**
- * ‹ and › beside a filter's dates: the range moved by `days` whole days, both
- * ends, so a single day steps to the day before or after and a week to the week shifted by a day.
- * Without dates the step starts from today (‹ shows yesterday). A missing end stays missing.
- */
+/** ‹ and ›: both ends moved by `days` (a missing end stays missing); without dates, from today. */
 export function stepDateRange(
   from: string | undefined,
   to: string | undefined,
@@ -118,13 +103,7 @@ export function canStepForward(from: string | undefined, to: string | undefined,
   return last !== '' && last <= taipeiDate(now);
 }
 
-/**
- * The payment list's filter once its search text is `q`. The list opens on the
- * default days (three days ago to today); a search looks at every date unless the user chose the
- * dates: the default range is left out while there is a search, and is put back when the search
- * is emptied and no dates were chosen meanwhile. Dates the user chose (anything other than the
- * default range) stay, and the empty answer then says which days it looked at.
- */
+/** A search looks at every date: the default range is dropped while searching, back once emptied; chosen dates stay. */
 export function withSearch(
   filter: Record<string, unknown>,
   q: string,

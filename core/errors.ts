@@ -1,12 +1,7 @@
-/**
- * Domain errors. Each carries a stable `code` and the `details` its sentence is made from (row,
- * field, limit…), and no transport detail: each edge (http/, cli/) maps them to a status or an
- * exit code, and reads the code, never the text. The Traditional Chinese message is rendered from
- * code and details by core/messages.ts (`errorMessage`), once, when the error is made.
- */
+// Domain errors: a stable `code` and the `details` its sentence is made from (messages.ts), no transport
+// detail. The edges map them to a status or an exit code, reading the code, never the text.
 import { errorMessage } from './messages.js';
 
-/** Where a problem sits: every error may name one, whatever its code. */
 export interface ErrorPlace {
   /** the sheet row (the header is row 1): the message starts 第 N 行： */
   row?: number;
@@ -17,13 +12,10 @@ export interface ErrorPlace {
 }
 
 type None = Record<never, never>;
-/** the payment's method, when the sentence names its time or amount */
+/** a payment other than a transfer says 時間 and 金額, not 匯款時間 and 匯款金額 */
 type Worded = { method?: string };
 
-/**
- * Every error a user can cause, by code, with the details its message needs. Codes are stable:
- * clients (the back office, scripts) branch on them; the texts may be reworded.
- */
+/** Every error a user can cause, with its details. Clients branch on the codes, so they stay; texts may change. */
 export interface ErrorDetailsByCode {
   // generic
   validation_failed: None;
@@ -42,7 +34,6 @@ export interface ErrorDetailsByCode {
   // payments
   last_five_required: None;
   last_five_format: { length: number };
-  // `method`: a payment that is no transfer (現金, 刷卡, 電子支付): its sentence says 時間 and 金額, not 匯款時間 and 匯款金額
   paid_at_required: Worded;
   paid_at_invalid: None;
   paid_at_out_of_range: Worded;
@@ -133,7 +124,6 @@ export interface ErrorDetailsByCode {
   public_busy: { seconds: number };
   public_possible_duplicate: None;
   public_report_not_found: None;
-  /** a report attempt's key that is no key (rules.ts isClientKey) */
   client_key_invalid: None;
   /** a report attempt's key sent again with other fields */
   client_key_reused: None;
@@ -155,7 +145,6 @@ export interface ErrorDetailsByCode {
   import_duplicate_in_file: { earlier_row: number };
   import_file_too_large: { limit_mb: number };
   import_too_many_rows: { limit: number };
-  /** a sheet whose range (declared, or filled) is wider than MAX_SHEET_COLUMNS */
   import_too_many_columns: { range: string; limit: number };
   import_zip_bomb: None;
   import_not_spreadsheet: None;
@@ -256,11 +245,7 @@ export interface ErrorDetailsByCode {
 
 export type ErrorCode = keyof ErrorDetailsByCode;
 
-/**
- * The request header by which an API client asks for codes: with `Remit-Error-Codes: 1` every
- * error answer carries `code` and `details` beside `message` (http/middleware/errors.ts). Said here
- * because the server and the back office both need it.
- */
+/** With `Remit-Error-Codes: 1`, every error answer carries `code` and `details` beside `message`. */
 export const ERROR_CODES_HEADER = 'Remit-Error-Codes';
 export type ErrorDetails<C extends ErrorCode = ErrorCode> = ErrorDetailsByCode[C] & ErrorPlace;
 /** the details argument: optional when the code needs none */
@@ -268,10 +253,7 @@ export type DetailsArg<C extends ErrorCode> = None extends ErrorDetailsByCode[C]
   ? [details?: ErrorDetails<C>]
   : [details: ErrorDetails<C>];
 
-/**
- * One problem: its code, its details and the sentence made from them. `problem(code, details)`
- * makes one; the pure rules return these, the services throw them inside errors.
- */
+/** The pure rules return these; the services throw them inside errors. */
 export interface Problem<C extends ErrorCode = ErrorCode> {
   readonly code: C;
   readonly details: ErrorDetails<C>;
@@ -283,17 +265,13 @@ export function problem<C extends ErrorCode>(code: C, ...[details]: DetailsArg<C
   return { code, details: d, message: errorMessage(code, d) };
 }
 
-/**
- * A field's problem in a validation result or error. `code` and `details` are not enumerable: a
- * field error still prints, compares and serialises as `{field, message}` (the edges add code and
- * details where they answer: http/middleware/errors.ts).
- */
 /** The same problem said at a place (a row, a file): its sentence is made again with the place first. */
 export function placed<C extends ErrorCode>(p: Problem<C>, place: ErrorPlace): Problem<C> {
   const details = { ...p.details, ...place } as ErrorDetails<C>;
   return { code: p.code, details, message: errorMessage(p.code, details) };
 }
 
+/** `code` and `details` are not enumerable: a field error prints, compares and serialises as `{field, message}`. */
 export interface FieldError {
   field: string;
   message: string;
@@ -335,10 +313,7 @@ export abstract class DomainError extends Error {
 export class ValidationError extends DomainError {
   readonly kind = 'validation' as const;
   readonly errors: FieldError[];
-  /**
-   * `errors`: each field's problem. The error itself says 驗證錯誤 (code validation_failed) and
-   * lists them, unless `overall` names one problem for the whole (a bank statement's file error).
-   */
+  /** Says 驗證錯誤 and lists `errors`, unless `overall` names one problem for the whole (a statement file's). */
   constructor(errors: FieldError[], overall: Problem = problem('validation_failed')) {
     super(overall);
     this.errors = errors;

@@ -9,7 +9,6 @@ export function requirePermission(actor: Principal, permission: Permission): voi
     throw new ForbiddenError(problem('permission_required', { permission, label: PERMISSIONS[permission].label }));
 }
 
-/** Unwraps a validation result or throws its errors. */
 export function valid<T>(result: Validated<T>): T {
   if (!result.ok) throw new ValidationError(result.errors);
   return result.value;
@@ -25,18 +24,12 @@ export function requireAnyPermission(actor: Principal, ...permissions: Permissio
   if (!permissions.some((p) => can(actor, p))) requirePermission(actor, permissions[0]);
 }
 
-/**
- * Refuses an actor who may submit a payment for no store at all (no home store, no accessible
- * store): whatever they send, createPayment would refuse it.
- */
+/** Refuses an actor with no store to submit for: createPayment would refuse whatever they send. */
 export function requireSubmitter(actor: Principal): void {
   if (!isAdmin(actor) && scopeIsEmpty(actor)) throw new ForbiddenError(problem('store_out_of_scope'));
 }
 
-/**
- * Refuses every actor but a signed-in user (the command line, the system, a customer's link):
- * what acts on one's own account needs an account. `refusal` says why, in the caller's words.
- */
+/** Refuses all but a signed-in user: acting on one's own account needs one. `refusal` says why. */
 export function requireSignedIn(actor: Actor, refusal: Problem): void {
   if (actorUserId(actor) === null) throw new ForbiddenError(refusal);
 }

@@ -1,7 +1,4 @@
-/**
- * Full-width digits (０–９, as Taiwanese phone keyboards and many bank exports type them) as ASCII
- * digits, the rest kept: one reading for every form, reader and matcher.
- */
+// Full-width digits (phone keyboards, many bank exports) as ASCII: one reading for every form and reader.
 const FULL_WIDTH_DIGIT = /[\uFF10-\uFF19]/g;
 
 export function asciiDigits(s: string): string {

@@ -1,8 +1,4 @@
-/**
- * remit's core library: `import { ... } from 'remit'`.
- * Pure rules (validation, statuses, permissions, statistics, time and money) and the services
- * that apply them to a database. The CLI and the HTTP API are thin edges around these.
- */
+// remit's core: pure rules and the services that apply them to a database; the CLI and the API are thin edges.
 export { auditSummaryText } from './audit/text.js';
 export type { AuditStoreLookup } from './audit/text.js';
 export { ConfigError, listenUrl, loadConfig } from './config.js';

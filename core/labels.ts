@@ -1,11 +1,6 @@
-/**
- * The Traditional Chinese names of things, written once: fields, statuses, permissions, roles,
- * audit actions and entities, stores. The back office, the CLI, the exports and the audit view
- * all read them from here (spec sections 2, 4 and 6).
- */
+// The Traditional Chinese names of things, written once for every edge (spec sections 2, 4 and 6).
 import { MSG, PAYMENT_WORDS } from './messages.js';
 
-/** Payment fields as the payment form, the list and the spreadsheet columns call them. */
 export const PAYMENT_FIELD_LABELS = {
   uuid: '追蹤編號',
   last_five: '帳號後五碼',
@@ -23,20 +18,16 @@ export const PAYMENT_FIELD_LABELS = {
   updated_at: '更新時間',
 } as const;
 
-/**
- * 匯款記錄's own words beside the field names: the page's title and the submitter column, said
- * once for the back office's list and the server's first screen of it (http/firstScreen.ts).
- */
+/** For the back office's list and the server's first screen of it (http/firstScreen.ts). */
 export const PAYMENT_LIST_LABELS = {
   title: '匯款記錄',
-  /** the table's column; the form and the dialogs keep 帳號後五碼 (spec section 2 names the column "last five") */
+  /** the column (spec section 2: "last five"); the form and the dialogs keep 帳號後五碼 */
   lastFive: '後五碼',
   submitter: '提交者',
   actions: '操作',
   loading: '載入中...',
 } as const;
 
-/** User fields as the user dialog and the user list call them. */
 export const USER_FIELD_LABELS = {
   username: '用戶名',
   password: '密碼',
@@ -49,7 +40,6 @@ export const USER_FIELD_LABELS = {
   created_at: '建立時間',
 } as const;
 
-/** Store fields as the store dialog and the store list call them. */
 export const STORE_FIELD_LABELS = {
   id: '編號',
   name: '分店名稱',
@@ -57,7 +47,7 @@ export const STORE_FIELD_LABELS = {
   created_at: '建立時間',
 } as const;
 
-/** The dashboard's four figures (spec section 2 "Dashboard tab"), on the page and in `remit stats`. */
+/** The dashboard's four figures (spec section 2). */
 export const STATS_FIELD_LABELS = {
   totalStores: '總分店數',
   totalPayments: '總收款筆數',
@@ -65,7 +55,6 @@ export const STATS_FIELD_LABELS = {
   confirmedPayments: '已入帳筆數',
 } as const;
 
-/** The columns of 稽核紀錄, on the page and in `remit audit`. */
 export const AUDIT_FIELD_LABELS = {
   at: '時間',
   actor: '用戶',
@@ -76,7 +65,6 @@ export const AUDIT_FIELD_LABELS = {
   changes: '內容',
 } as const;
 
-/** A remembered payer (已記住的付款人), on the 對帳 page and in `remit reconcile payers`. */
 export const PAYER_FIELD_LABELS = {
   payer: '對帳單上的付款人',
   last_five: '後五碼',
@@ -84,10 +72,7 @@ export const PAYER_FIELD_LABELS = {
   learned_by: '確認方式',
 } as const;
 
-/**
- * The name of each permission: the spec's eight (section 6), then the four that move money,
- * which the spec leaves to every user and this product grants one by one.
- */
+/** The spec's eight (section 6), then four that move money: the spec gives them to everyone, here each is granted. */
 export const PERMISSION_LABELS = {
   manage_users: '會員管理',
   manage_stores: '分店管理',
@@ -105,10 +90,9 @@ export const PERMISSION_LABELS = {
 
 export const ROLE_LABELS = { admin: '管理員', user: '用戶' } as const;
 
-/** A payment status is its own Chinese name (spec section 4); the collection status of the export is derived from it. */
+/** A payment status is its own Chinese name (spec section 4); the export's collection status derives from it. */
 export const STATUS_LABELS = { 未確認: '未確認', 已入帳: '已入帳', 未入帳: '未入帳' } as const;
 
-/** Audit actions and entities. */
 export const AUDIT_ACTION_LABELS: Record<string, string> = {
   create: '新增',
   update: '修改',
@@ -136,10 +120,8 @@ const AUDIT_ENTITY_LABELS: Record<string, string> = {
   day_close: '日結',
 };
 
-/** A day's state on the board and in `remit closes`. */
 export const CLOSE_STATUS_LABELS = { closed: '已結帳', reopened: '已重新開帳', open: '未結帳' } as const;
 
-/** The figures of a close, as the close page, `remit close` and the audit name them. */
 export const CLOSE_FIELD_LABELS = {
   store_id: '分店',
   date: '營業日期',
@@ -165,7 +147,6 @@ export const CLOSE_FIELD_LABELS = {
   entity_id: '編號',
 } as const;
 
-/** A cash-out entry's fields (the form, the day's page, the audit). */
 export const CASH_OUT_FIELD_LABELS = {
   id: '編號',
   store_id: '分店',
@@ -186,7 +167,7 @@ export function storeLabel(store: { name: string; code: string } | null | undefi
   return store ? `${store.name} (${store.code})` : MSG.unknownStore;
 }
 
-/** A bank statement's columns as the reader names their roles (the 對帳 page, the audit log). */
+/** A bank statement's columns by the role the reader gives them. */
 export const STATEMENT_COLUMN_LABELS: Record<string, string> = {
   date: '日期',
   posted: '帳務日期',
@@ -200,7 +181,7 @@ export const STATEMENT_COLUMN_LABELS: Record<string, string> = {
   counterparty: '對方帳號',
 };
 
-/** How a statement file was written, as a person reads it: the text's encoding, or the kind of Excel file. */
+/** A statement file's text encoding, or its kind of Excel file. */
 const STATEMENT_ENCODING_LABELS: Record<string, string> = {
   'utf-8': 'UTF-8',
   big5: '大五碼（Big5）',

@@ -1,9 +1,5 @@
-/**
- * How the back office asks for its first screen: 匯款記錄's first page when
- * nothing was chosen, and the stores' call every page makes. Said once for the page
- * (admin/src/payments/listParams.ts, admin/src/common/useStores.ts) and for the server, which
- * answers these very calls in /admin's HTML (http/firstScreen.ts).
- */
+// The back office's first calls (匯款記錄's first page, the stores), said once for the page and for the
+// server, which answers these very calls in /admin's HTML (http/firstScreen.ts).
 import { defaultDateRange } from './time.js';
 
 export const PAYMENTS_PER_PAGE = 25;
@@ -15,24 +11,14 @@ export function paymentsFilterDefaults(): { paid_at_gte: string; paid_at_lte: st
   return { paid_at_gte: range.from, paid_at_lte: range.to };
 }
 
-/** The one call for the stores, the same for every page. */
 export const STORES_PARAMS = {
   pagination: { page: 1, perPage: 1000 },
   sort: { field: 'id', order: 'ASC' } as const,
   filter: {},
 };
 
-/**
- * 匯款記錄's table writes its two times (時間, 建立時間) as the date over the time when the list is
- * narrower than this (px): a 1280 px laptop beside the menu leaves it 1024 px, and on one line
- * the columns ran under the sticky 操作 column. The list (admin/src/payments/PaymentList.tsx) and
- * the server's first page (http/firstScreen.ts) switch at the same width of the same box.
- */
+/** Below this list width (px) times stack date over time, else they run under 操作; http/firstScreen.ts uses it too. */
 export const PAYMENTS_TABLE_STACK_TIMES_BELOW = 1160;
 
-/**
- * The cookie that says the back office's side menu was closed at a desk (`closed`; absent: open),
- * so the server's first page of 匯款記錄 (http/firstScreen.ts) is drawn beside the narrow menu
- * where the list will be, not beside the open one. Written by admin/src/layout/Sidebar.tsx.
- */
+/** `closed` when the side menu was closed at a desk, so the server draws its first page beside the narrow menu. */
 export const MENU_COOKIE = 'remit_menu';

@@ -1,8 +1,5 @@
-/**
- * The list protocol of ra-data-simple-rest: `sort=["field","ASC"]`, `range=[0,24]`,
- * `filter={...}`. Parsing and paging live here once; each service says which fields it
- * sorts and filters on, and the work happens in SQL.
- */
+// The list protocol of ra-data-simple-rest (`sort=["field","ASC"]`, `range=[0,24]`, `filter={...}`):
+// each service says which fields it sorts and filters on, and the work happens in SQL.
 import type { Knex } from 'knex';
 import { ValidationError } from './errors.js';
 import type { ListResult } from './types.js';
@@ -72,7 +69,6 @@ export function assertFilterFields(filter: Record<string, unknown>, allowed: rea
   }
 }
 
-/** A filter value that may be one id or a list of ids; undefined when absent. */
 export function filterIds(filter: Record<string, unknown>, key: string): number[] | undefined {
   const v = filter[key];
   if (v === undefined || v === null || v === '') return undefined;
@@ -83,7 +79,6 @@ export function filterIds(filter: Record<string, unknown>, key: string): number[
   return ids as number[];
 }
 
-/** A filter value that may be one string or a list of strings, each passing `valid`. */
 export function filterStrings(
   filter: Record<string, unknown>,
   key: string,
@@ -110,10 +105,7 @@ interface ListSpec {
   tiebreak: string;
 }
 
-/**
- * The two queries a list page runs: the count of every match and the page itself, sorted with
- * the tie-breaker. Kept apart from running them so a test can read their plans.
- */
+/** A list page's count and page queries, apart from running them so a test can read their plans. */
 export function listQueries(
   base: Knex.QueryBuilder,
   query: ListQuery,
@@ -137,7 +129,6 @@ export function listQueries(
   return { count, page, start };
 }
 
-/** Counts and pages a filtered query, both in SQL. */
 export async function runList<Row, T>(
   base: Knex.QueryBuilder,
   query: ListQuery,

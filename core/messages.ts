@@ -1,7 +1,4 @@
-/**
- * Every Traditional Chinese text the core produces, in one place, so it can be checked
- * against ../shared/spec.md at a glance. Texts the spec fixes are marked "spec".
- */
+// Every Traditional Chinese text the core produces, to check against ../shared/spec.md; "spec" marks its texts.
 import type { ErrorCode, ErrorDetails, ErrorDetailsByCode } from './errors.js';
 import {
   LAST_FIVE_LENGTH,
@@ -22,11 +19,7 @@ import { PAYMENT_METHODS } from './paymentMethods.js';
 /** 匯款、現金、刷卡 或 電子支付 */
 const METHOD_LIST = `${PAYMENT_METHODS.slice(0, -1).join('、')} 或 ${PAYMENT_METHODS[PAYMENT_METHODS.length - 1]}`;
 
-/**
- * What a payment's time and amount are called: the spec's 匯款時間 and 匯款金額 for a transfer
- * (and a payment of no method: every one stored before methods), plain 時間 and 金額 for takings
- * in hand (現金, 刷卡, 電子支付), which are no transfer.
- */
+/** The spec's 匯款時間 and 匯款金額 for a transfer (and a payment with no method); 時間 and 金額 for takings in hand. */
 export const PAYMENT_WORDS = {
   transfer: { time: '匯款時間', amount: '匯款金額' },
   inHand: { time: '時間', amount: '金額' },
@@ -36,10 +29,7 @@ export function paymentWords(method?: string | null): { time: string; amount: st
   return !method || method === PAYMENT_METHODS[0] ? PAYMENT_WORDS.transfer : PAYMENT_WORDS.inHand;
 }
 
-/**
- * The payment list's column words: a transfer's (spec) when the list shows transfers only, else
- * 時間 and 金額; one rule for the back office's list and the server's first screen of it.
- */
+/** The payment list's column words: a transfer's (spec) when it shows transfers only, else 時間 and 金額. */
 export function listWords(filter: { method?: unknown }): { time: string; amount: string } {
   return filter.method === PAYMENT_METHODS[0] ? PAYMENT_WORDS.transfer : PAYMENT_WORDS.inHand;
 }
@@ -47,7 +37,6 @@ export function listWords(filter: { method?: unknown }): { time: string; amount:
 /** A wait in seconds as a person reads it: 45 秒, 3 分鐘 (from two minutes up). */
 const waitText = (seconds: number) => (seconds < 120 ? `${seconds} 秒` : `${Math.ceil(seconds / 60)} 分鐘`);
 
-/** The form's sentences about a payment's time and amount, in a method's words. */
 function timeAndAmountTexts(w: { time: string; amount: string }) {
   return {
     paidAtRequired: `請選擇${w.time}`,
@@ -81,15 +70,13 @@ export const MSG = {
   noStoreAccess: '無分店權限', // spec
   allStoresAccessible: '可存取所有分店',
   unknownUser: '未知', // spec
-  /** the audit log's actor for a customer's report through a store's public link */
   linkActor: (code: string) => `顧客連結（${code}）`,
 
-  // Payment form (spec section 5; the spec gives rules, these are the texts)
+  // Payment form (spec section 5)
   lastFiveRequired: '請輸入帳號後五碼',
   lastFiveFormat: `帳號後五碼必須是${LAST_FIVE_LENGTH}位數字`,
-  // a transfer's time and amount, in the spec's words (匯款時間, 匯款金額); MSG.inHand says them for 現金, 刷卡, 電子支付
+  // a transfer's words (spec); `inHand` says 時間 and 金額 for takings in hand (paymentTexts picks)
   ...timeAndAmountTexts(PAYMENT_WORDS.transfer),
-  /** the same sentences for takings in hand: 時間 and 金額 (paymentTexts picks by method) */
   inHand: timeAndAmountTexts(PAYMENT_WORDS.inHand),
   paidAtInvalid: '無效的日期格式', // spec (import)
   possibleDuplicate: (uuid: string) => `可能重複：同一分店已有相同後五碼、時間與金額的匯款，追蹤編號：${uuid}`,
@@ -146,7 +133,6 @@ export const MSG = {
   databaseBusy: '資料庫正在寫入大量資料（例如匯入），這筆尚未儲存，請稍候再送出一次',
   passwordMismatch: '密碼確認不匹配', // spec
   adminPasswordWeak: (why: string) => `REMIT_ADMIN_PASSWORD 不能使用：${why}`,
-  /** why a password is refused (core/users/password.ts) */
   passwordWeak: {
     username: '密碼不能是用戶名（包括大小寫不同、倒過來寫或只在後面加數字或符號），請換一個別人猜不到的密碼',
     repetitive:
@@ -196,12 +182,12 @@ export const MSG = {
   // A store's public link: what a customer with no account reads
   linkInactive: '連結已失效，請向門市索取新的連結',
   publicTooMany: (seconds: number) => `送出次數過多，請於 ${waitText(seconds)}後再試`,
-  /** too many reads (a link's store name, a report's status) from one address, as on a shop's shared Wi-Fi: the link itself still works */
+  /** too many reads from one address (a shop's shared Wi-Fi): the link itself still works */
   publicBusy: (seconds: number) => `使用人數過多，請於 ${waitText(seconds)}後再試`,
   publicPossibleDuplicate:
     '您可能已經回報過這筆匯款：相同的帳號後五碼與金額，匯款時間相差 10 分鐘內。若這是另一筆匯款，請按「仍要送出」',
   publicReportNotFound: '查無這個追蹤編號，請確認網址是否完整',
-  // a report attempt's key (client_key), made by the page: a person sees these only if the page itself is broken or altered
+  // the page makes the key: a person sees these only if the page is broken or altered
   clientKeyInvalid: '回報識別碼格式不正確，請重新整理頁面後再送出',
   clientKeyReused: '這個回報識別碼已用於內容不同的另一筆回報，請重新整理頁面後再送出',
 
@@ -255,7 +241,7 @@ export const MSG = {
   exportNoData: '沒有資料可匯出', // spec
   exportUnionIsAll: '權限不足：這次匯出加上您 24 小時內的其他匯出，等於匯出全部，需要「匯款管理」權限',
   exportIsAll: '權限不足：這次匯出含您分店的每一筆匯款，等於匯出全部，需要「匯款管理」權限',
-  /** a store link written with an address only this machine or the shop's network opens (unreachableFromOutside) */
+  /** a store link whose address only this machine or the shop's network opens */
   linkNotPublic:
     '這個連結的網址只有本機或店內網路開得到，客人用手機網路連不上。請系統管理員設定對外網址（REMIT_PUBLIC_URL）後，再分享連結或印海報。',
   exportTooOften: (max: number) => `權限不足：24 小時內已匯出 ${max} 次，再匯出需要「匯款管理」權限`,
@@ -567,11 +553,7 @@ const ERROR_TEXTS: Texts = {
   internal_error: () => MSG.internalError,
 };
 
-/**
- * An error's sentence from its code and details: the one place codes become text. A place in
- * the details comes first, as people read it: `第 N 行：` (a sheet row), `第 N 筆：` (a JSON row),
- * the statement's file name (and its row).
- */
+/** The one place codes become text; a place comes first: `第 N 行：`, `第 N 筆：` or the statement's file name. */
 export function errorMessage<C extends ErrorCode>(code: C, details: ErrorDetails<C>): string {
   const text = errorText(code, details);
   if (details.file !== undefined)

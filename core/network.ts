@@ -1,9 +1,5 @@
-/**
- * What the abuse limits count as one client: an address's network. An IPv6 subscriber holds a
- * whole /64 (2^64 addresses, one phone or one home), so its addresses count as one; an IPv4
- * address is itself, and written as IPv6 (`::ffff:1.2.3.4`, how a dual-stack server sees it) it
- * is the same IPv4. Node only (the sign-in and public link limits).
- */
+// What the abuse limits count as one client: an IPv6 subscriber holds a whole /64 (one phone, one home),
+// so it counts as one; an IPv4 address is itself, also when written `::ffff:1.2.3.4`.
 import { isIPv4, isIPv6 } from 'node:net';
 
 /** The longest text an unreadable address is kept to. */

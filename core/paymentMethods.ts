@@ -1,10 +1,5 @@
-/**
- * Payment methods: how money came into the store. Stored in Chinese, as statuses are.
- * Only a transfer (匯款) is reported by its account's last five digits, starts 未確認 and is
- * matched against bank lines; cash, card and e-payments are takings in hand: no last five
- * (stored as the empty text, the column stays not null), 已入帳 from the start, never proposed
- * against a bank line. Pure: the back office imports this file.
- */
+// How money came into the store, stored in Chinese. Only a transfer (匯款) has a last five, starts 未確認
+// and is matched against bank lines; takings in hand (cash, card, e-payment) are 已入帳 from the start.
 import { METHOD_DETAIL_MAX } from './limits.js';
 import { STATUS_CREDITED, STATUS_PENDING, type PaymentStatus } from './paymentStatuses.js';
 
@@ -16,13 +11,10 @@ export type PaymentMethod = (typeof PAYMENT_METHODS)[number];
 export const METHOD_TRANSFER: PaymentMethod = '匯款';
 export const METHOD_CASH: PaymentMethod = '現金';
 export const METHOD_EPAY: PaymentMethod = '電子支付';
-/**
- * The method of a payment that names none: every payment stored before methods existed, an empty spreadsheet cell.
- * @alias a name for what the value means where it is used
- */
+/** @alias the method of a payment that names none: one stored before methods, an empty cell */
 export const DEFAULT_METHOD: PaymentMethod = METHOD_TRANSFER;
 
-/** What a payment without a last five stores in `last_five`. */
+/** What a payment without a last five stores in `last_five`, a not-null column. */
 export const NO_LAST_FIVE = '';
 
 /** Sub-types the form offers for 電子支付 (free text: another one may be typed). */
@@ -32,7 +24,6 @@ export function isPaymentMethod(value: unknown): value is PaymentMethod {
   return typeof value === 'string' && (PAYMENT_METHODS as readonly string[]).includes(value);
 }
 
-/** Only a transfer asks for the account's last five digits. */
 export function needsLastFive(method: PaymentMethod): boolean {
   return method === METHOD_TRANSFER;
 }
@@ -42,7 +33,6 @@ export function reconciles(method: PaymentMethod | string | undefined | null): b
   return method === undefined || method === null || method === METHOD_TRANSFER;
 }
 
-/** Only an e-payment has a sub-type. */
 export function hasMethodDetail(method: PaymentMethod): boolean {
   return method === METHOD_EPAY;
 }
@@ -77,10 +67,7 @@ const DEFAULT_PARTS: MethodParts = { method: DEFAULT_METHOD, method_detail: null
 /** what may stand between the parts as people write them: - － : ： / or a space, or the sub-type in brackets */
 const SEP = /^[\s\-－:：/／]*/;
 
-/**
- * A 付款方式 cell read back: empty is 匯款; `員工購物` may come first; 電子支付 may carry its
- * sub-type (電子支付-LINE Pay, 電子支付(街口支付), 電子支付：全支付). Null when it is none of these.
- */
+/** A 付款方式 cell read back, or null: empty is 匯款; 員工購物 may lead; 電子支付 may carry a sub-type, as people write it. */
 export function parseMethodText(text: string): MethodParts | null {
   let t = text.trim();
   if (t === '') return DEFAULT_PARTS;

@@ -5,27 +5,16 @@ export type PaymentStatus = (typeof STATUSES)[number];
 export const STATUS_PENDING: PaymentStatus = '未確認';
 export const STATUS_CREDITED: PaymentStatus = '已入帳';
 export const STATUS_FAILED: PaymentStatus = '未入帳';
-/**
- * The status a new payment starts in.
- * @alias a name for what the value means where it is used
- */
+/** @alias the status a new payment starts in */
 export const DEFAULT_STATUS: PaymentStatus = STATUS_PENDING;
 
-/**
- * A payment linked to a bank line is 已入帳 because of that line: its status changes only through
- * 取消對帳 (the service refuses anything else with MSG.reconcilePaymentLinked), so the back office
- * offers no status choice for it.
- */
+/** A payment linked to a bank line is 已入帳 because of it: only 取消對帳 changes its status. */
 export function statusChangeable(p: { bank_line_id?: number | null }): boolean {
   return p.bank_line_id === undefined || p.bank_line_id === null;
 }
-/**
- * Statuses counted as confirmed in the statistics (spec section 9).
- * @alias a name for what the value means where it is used
- */
+/** @alias counted as confirmed in the statistics (spec section 9) */
 export const CONFIRMED_STATUS: PaymentStatus = STATUS_CREDITED;
 
-/** Colour of each status badge: pending yellow, credited green, not credited red. */
 export const STATUS_COLORS: Record<PaymentStatus, 'warning' | 'success' | 'error'> = {
   未確認: 'warning',
   已入帳: 'success',

@@ -1,8 +1,5 @@
-/**
- * Roles, permission keys, gates, store scope and account-protection rules (spec sections 3 and 6).
- * Pure: the server enforces these and the back office imports the same functions to decide
- * what to show, so the two can never disagree.
- */
+// Roles, permissions, gates, store scope and account protection (spec sections 3 and 6). Pure: the server
+// enforces them and the back office decides what to show with the same functions, so the two agree.
 import { problem, type Problem } from './errors.js';
 import { MSG } from './messages.js';
 import { PERMISSION_LABELS, storeLabel } from './labels.js';
@@ -16,8 +13,7 @@ export const PERMISSION_KEYS = [
   'delete_payments',
   'view_reports',
   'system_admin',
-  // What moves the cash drawer or the bank's word, each its own grant: a clerk takes cash and
-  // closes the day without confirming anything; an accountant confirms; a viewer records nothing.
+  // The money grants, each its own: a clerk takes cash and closes the day; an accountant confirms.
   'record_takings',
   'record_cash_out',
   'close_day',
@@ -59,7 +55,6 @@ export function isRole(value: unknown): value is Role {
   return typeof value === 'string' && (ROLES as readonly string[]).includes(value);
 }
 
-/** Who is acting: a signed-in user as the rules see them. */
 export interface Principal {
   id: number;
   username: string;
@@ -69,20 +64,15 @@ export interface Principal {
   accessible_stores: readonly number[];
 }
 
-/** The account fields the protection rules look at. */
 interface AccountRef {
   id: number;
   role: Role;
-  /** when given, a non-admin may manage the account only if it holds nothing they lack */
   permissions?: readonly string[];
   store_id?: number | null;
   accessible_stores?: readonly number[];
 }
 
-/**
- * A non-admin may manage only accounts that hold no permission and no store they lack
- * themselves; otherwise resetting that account's password would hand them its powers.
- */
+/** A non-admin manages only accounts holding nothing they lack: else resetting its password hands them its powers. */
 function outranks(actor: Principal, target: AccountRef): boolean {
   if (isAdmin(actor) || actor.id === target.id) return false;
   if ((target.permissions ?? []).some((p) => isPermission(p) && !can(actor, p))) return true;
@@ -94,7 +84,6 @@ export function isAdmin(user: Pick<Principal, 'role'>): boolean {
   return user.role === 'admin';
 }
 
-/** Admins hold every permission automatically; others hold what was chosen for them. */
 export function effectivePermissions(user: Pick<Principal, 'role' | 'permissions'>): Permission[] {
   if (isAdmin(user)) return [...PERMISSION_KEYS];
   return PERMISSION_KEYS.filter((k) => user.permissions.includes(k));
@@ -124,14 +113,8 @@ export const gates = {
   confirmPayments: (u: Principal) => can(u, 'confirm_payments'),
 };
 
-/**
- * What each part of the back office needs, per action (spec section 6 "Gates"): the one access
- * map the menu, the pages and react-admin's `canAccess` read. A rule is a permission, or a list of
- * which any one will do; `*` is every other action of the resource; OPEN needs nothing.
- * The payments list itself is OPEN: without view_payments it says 權限不足 with the permissions,
- * as the spec asks, instead of react-admin's page; its menu entry and every other action need
- * view_payments. 對帳 opens to those who import statements or decide on proposals.
- */
+// What each part of the back office needs per action (spec section 6 "Gates"): a permission, or a list of which
+// any will do; `*` is every other action. The payments list is OPEN so it can say 權限不足 itself, as the spec asks.
 const OPEN = 'open' as const;
 type Rule = Permission | readonly Permission[] | typeof OPEN;
 const ACCESS: Record<string, Record<string, Rule>> = {
@@ -154,7 +137,7 @@ const ACCESS: Record<string, Record<string, Rule>> = {
   stores: { '*': 'manage_stores' },
   dashboard: { '*': 'view_reports' },
   audit: { '*': 'system_admin' },
-  // a store's day (日結) for those who close (or read) it; the board for headquarters too
+  // a store's day (日結) for those who close or read it; the board for headquarters too
   close: {
     '*': ['close_day', 'view_payments'],
     close: 'close_day',
@@ -162,16 +145,13 @@ const ACCESS: Record<string, Record<string, Rule>> = {
     daybook: 'view_payments',
   },
   closes: { '*': ['view_reports', 'view_payments', 'close_day'] },
-  // a flood through a store's public link: seen by those who see the list or the links, removed by those who delete
+  // public-link floods: seen by those who see the list or the links, removed by those who delete
   floods: { '*': ['view_payments', 'manage_stores'], remove: 'delete_payments' },
-  // the submission form: a transfer report is every user's (the spec's); the drawer's entries are not
+  // a transfer report is every user's (spec); the drawer's entries are not
   submit: { '*': OPEN, takings: 'record_takings', cash_out: 'record_cash_out' },
 };
 
-/**
- * Whether `user` may do `action` on `resource` (the shape of react-admin's `canAccess`); a
- * resource the map does not name is open. `menu` asks whether the resource's menu entry shows.
- */
+/** react-admin's `canAccess`; an unnamed resource is open, and action `menu` asks whether its menu entry shows. */
 export function canAccess(user: Pick<Principal, 'role' | 'permissions'>, resource: string, action: string): boolean {
   const rules = ACCESS[resource];
   const rule = rules ? (rules[action] ?? rules['*']) : OPEN;
@@ -198,7 +178,6 @@ export function isBranchUser(u: Pick<Principal, 'store_id'>): boolean {
   return u.store_id !== null;
 }
 
-/** Stores a user may see and act on: admins all, others their store plus accessible stores. */
 type StoreScope = { all: true } | { all: false; ids: number[] };
 
 export function storeScope(u: Principal): StoreScope {
@@ -213,13 +192,12 @@ export function inScope(u: Principal, storeId: number): boolean {
   return scope.all || scope.ids.includes(storeId);
 }
 
-/** No store at all in scope (a user with neither a home store nor accessible stores): nothing to submit for or report on. */
+/** Neither a home store nor accessible stores: nothing to submit for or report on. */
 export function scopeIsEmpty(u: Principal): boolean {
   const scope = storeScope(u);
   return !scope.all && scope.ids.length === 0;
 }
 
-/** The stores a user may submit for or look at, out of a list of stores. */
 export function storesInScope<S extends { id: number }>(u: Principal, stores: readonly S[]): S[] {
   return stores.filter((s) => inScope(u, s.id));
 }
@@ -242,18 +220,13 @@ function said<A extends unknown[]>(refusal: (...a: A) => Problem | null): (...a:
   return (...a) => refusal(...a)?.message ?? null;
 }
 
-/**
- * Why `actor` may not rename or delete store `storeId`, or null when allowed:
- * manage_stores reaches the stores of one's own scope only (admins every store). Creating a
- * store touches no existing one and grants nobody anything, so it needs manage_stores alone.
- */
+/** manage_stores reaches one's own scope only; creating a store touches none, so it needs manage_stores alone. */
 export function storeChangeRefusal(actor: Principal, storeId: number): Problem | null {
   if (!can(actor, 'manage_stores')) return problem('forbidden');
   return inScope(actor, storeId) ? null : problem('store_out_of_scope');
 }
 export const storeChangeDenial = said(storeChangeRefusal);
 
-/** Branch staff may submit only for their own store; others within their scope. */
 export function submitStoreRefusal(u: Principal, storeId: number): Problem | null {
   if (isAdmin(u)) return null;
   if (u.store_id !== null && storeId !== u.store_id) return problem('branch_own_store_only');
@@ -261,12 +234,7 @@ export function submitStoreRefusal(u: Principal, storeId: number): Problem | nul
 }
 export const submitStoreDenial = said(submitStoreRefusal);
 
-/**
- * Which accounts a user manager sees. Admins and headquarters managers (no
- * home store) every account: the spec's users tab shows them admin rows with a disabled delete.
- * A branch manager sees themselves and the non-admin accounts whose home store is inside their
- * stores, never admins or other stores' staff.
- */
+/** Admins and headquarters see every account (the spec shows admin rows); a branch, its own stores' non-admins. */
 export function userVisibleTo(actor: Principal, target: { id: number; role: Role; store_id: number | null }): boolean {
   if (isAdmin(actor) || target.id === actor.id || actor.store_id === null) return true;
   if (target.role === 'admin' || target.store_id === null) return false;
@@ -282,7 +250,6 @@ export function deleteUserRefusal(actor: Principal, target: AccountRef): Problem
 }
 export const deleteUserDenial = said(deleteUserRefusal);
 
-/** Why `actor` may not toggle the active flag of `target`, or null when allowed. */
 export function toggleActiveRefusal(actor: Principal, target: AccountRef): Problem | null {
   if (actor.id === target.id) return problem('cannot_deactivate_self');
   if (isAdmin(target) && !isAdmin(actor)) return problem('cannot_deactivate_admin');
@@ -291,7 +258,6 @@ export function toggleActiveRefusal(actor: Principal, target: AccountRef): Probl
 }
 export const toggleActiveDenial = said(toggleActiveRefusal);
 
-/** Only one's own password may be changed from the list. */
 export function canChangePasswordOf(actor: Principal, target: AccountRef): boolean {
   return actor.id === target.id;
 }
@@ -316,10 +282,7 @@ export function mayGrantRole(actor: Principal, role: Role, before: Pick<Grantabl
   return role !== 'admin' || isAdmin(actor) || before?.role === 'admin';
 }
 
-/**
- * Whether `actor` may leave `permission` ticked on an account that has `before` (null on
- * create): admins grant anything; others only what they hold, or what the account already has.
- */
+/** Admins grant anything; others only what they hold, or what the account (`before`, null on create) has. */
 export function mayGrantPermission(
   actor: Principal,
   permission: string,
@@ -328,7 +291,6 @@ export function mayGrantPermission(
   return isAdmin(actor) || can(actor, permission as Permission) || Boolean(before?.permissions.includes(permission));
 }
 
-/** Whether `actor` may give an account (`before`, null on create) `storeId` as home or accessible store. */
 export function mayAssignStore(
   actor: Principal,
   storeId: number,
@@ -338,21 +300,12 @@ export function mayAssignStore(
   return Boolean(before && (before.store_id === storeId || before.accessible_stores.includes(storeId)));
 }
 
-/**
- * An account with no home store is a headquarters account: it sees every account and may switch
- * stores (userVisibleTo, canSwitchStores), a scope wider than any one store's. A store-scoped
- * manager (a home store of their own) may therefore never create or leave any account, their own
- * included, without one; only admins and headquarters managers make them.
- */
+/** No home store makes a headquarters account, which sees all: only admins and headquarters managers make one. */
 export function mayLeaveWithoutHomeStore(actor: Principal, next: Pick<Grantable, 'store_id'>): boolean {
   return next.store_id !== null || isAdmin(actor) || actor.store_id === null;
 }
 
-/**
- * What a user-management write may grant. `before` is the target's current state (null on create).
- * Only admins create or promote admins; a non-admin grants only permissions they hold and
- * stores inside their own scope. Taking things away is always allowed.
- */
+/** What a user-management write may grant (`before`: null on create). Taking things away is always allowed. */
 export function grantRefusal(actor: Principal, next: Grantable, before: Grantable | null): Problem | null {
   if (isAdmin(actor)) return null;
   if (!mayGrantRole(actor, next.role, before)) return problem('cannot_create_admin');
@@ -369,21 +322,16 @@ export function grantRefusal(actor: Principal, next: Grantable, before: Grantabl
 }
 export const grantDenial = said(grantRefusal);
 
-/** Labels of a user's permissions for display, or 無特殊權限. */
 export function permissionLabels(permissions: readonly string[]): string {
   const labels = PERMISSION_KEYS.filter((k) => permissions.includes(k)).map((k) => PERMISSIONS[k].label);
   return labels.length ? labels.join('、') : MSG.noSpecialPermissions;
 }
 
-/** 啟用 or 停用, as the users list shows an account's active flag. */
 export function activeLabel(isActive: boolean): string {
   return isActive ? MSG.accountActive : MSG.accountInactiveLabel;
 }
 
-/**
- * The users list's store column: admins reach every store; others their home store and
- * accessible stores as `name (code)` (未知分店 for an id no longer known), or 無分店權限.
- */
+/** The users list's store column: every store for admins, else each store's `name (code)`, or 無分店權限. */
 export function storeAccessLabel(
   user: Pick<Principal, 'role' | 'store_id' | 'accessible_stores'>,
   storeById: (id: number) => { name: string; code: string } | undefined,

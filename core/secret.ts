@@ -18,10 +18,7 @@ export function secretFileFor(dbFile: string): string {
   return `${dbFile}.jwt-secret`;
 }
 
-/**
- * A secret from any source is refused when short or with too little variety (config.ts's one
- * rule): an empty key, or 32 × `a`, would let anyone forge a token.
- */
+/** One rule for every source (config.ts): an empty key, or 32 × `a`, would let anyone forge a token. */
 function checked(secret: string, source: string): string {
   const fix =
     source === 'REMIT_JWT_SECRET'
@@ -33,11 +30,8 @@ function checked(secret: string, source: string): string {
 }
 
 /**
- * The token signing secret: REMIT_JWT_SECRET when set; otherwise, for SQLite, one generated on
- * first use and kept beside the database with mode 0600. Several PostgreSQL instances must
- * share one secret, so there it has to be configured. The file is written whole under a
- * temporary name and then linked into place, so a full disk can leave no short or empty secret
- * behind; one found short anyway (written by hand, or by an older version) is refused.
+ * REMIT_JWT_SECRET (required on PostgreSQL, whose instances share one), else one kept beside the SQLite file,
+ * written whole under a temporary name and then linked into place, so a full disk leaves no short secret.
  */
 export function resolveJwtSecret(config: RemitConfig): string {
   if (config.jwtSecret) return checked(config.jwtSecret, 'REMIT_JWT_SECRET');
@@ -58,8 +52,7 @@ export function resolveJwtSecret(config: RemitConfig): string {
     } finally {
       closeSync(fd);
     }
-    // link, unlike rename, fails when the name exists: a second process starting at the same
-    // moment keeps the first one's secret.
+    // link, unlike rename, fails when the name exists: a second process starting at once keeps the first's.
     linkSync(tmp, file);
     return secret;
   } catch (err) {
@@ -70,12 +63,7 @@ export function resolveJwtSecret(config: RemitConfig): string {
   }
 }
 
-/**
- * The secret kept in `file`, or null when there is none. Whoever reads the file can sign a token
- * for any account, so a file other users may read, or one that belongs to another user (who can
- * read it, or replace it with a secret they know), is refused with how to fix it, never used.
- * `uid`: the user remit runs as (tests pass another).
- */
+/** Whoever reads it signs for any account: refused if others may read it or another user owns it (and could swap). */
 export function readSecret(file: string, uid: number | undefined = process.getuid?.()): string | null {
   let st;
   try {

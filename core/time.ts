@@ -1,8 +1,5 @@
-/**
- * The only place that converts between UTC instants and Taiwan (Asia/Taipei) local time.
- * Taiwan has kept UTC+8 without daylight saving since 1979, so a fixed offset is exact for
- * every date this product handles, whatever the server's TZ.
- */
+// The only place that converts between UTC instants and Taiwan time: Taiwan has kept UTC+8 without
+// daylight saving since 1979, so a fixed offset is exact, whatever the server's TZ.
 const TAIPEI_OFFSET_MS = 8 * 60 * 60 * 1000;
 export const DAY_MS = 24 * 60 * 60 * 1000;
 
@@ -29,7 +26,6 @@ export function taipeiPartsToInstant(p: LocalParts): number | null {
   return utc - TAIPEI_OFFSET_MS;
 }
 
-/** The Taiwan wall-clock parts of a UTC instant. */
 export function instantToTaipeiParts(ms: number): LocalParts {
   const d = new Date(ms + TAIPEI_OFFSET_MS);
   return {
@@ -45,13 +41,7 @@ export function instantToTaipeiParts(ms: number): LocalParts {
 const LOCAL_RE = /^(\d{4})[-/](\d{1,2})[-/](\d{1,2})(?:[T ](\d{1,2}):(\d{2})(?::(\d{2})(?:\.\d{1,3})?)?)?$/;
 const ZONED_RE = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2})(?:\.\d{1,9})?)?(?:Z|[+-]\d{2}:?\d{2})$/i;
 
-/**
- * Parses a time as a person or a program writes it:
- * - an ISO 8601 instant with a zone (`2026-11-18T01:15:00.000Z`, `...+08:00`);
- * - a Taiwan wall-clock time without a zone (`2026-11-18T09:15` from a datetime-local field,
- *   `2026/11/18 09:15`, `2026-11-18 09:15`, `2026/11/18`).
- * Returns the UTC instant in ms, or null when the text is not a valid time.
- */
+/** An ISO instant with a zone, or a Taiwan wall clock without (`2026/11/18 09:15`), to ms; null when invalid. */
 export function parseInstant(text: string): number | null {
   const s = text.trim();
   const zoned = ZONED_RE.exec(s);
@@ -78,13 +68,7 @@ export function parseInstant(text: string): number | null {
 /** The year 民國 1 is 1912: a 民國 year plus this is the Western year. */
 export const ROC_YEAR_OFFSET = 1911;
 
-/**
- * Date and time text as Taiwanese offices write it in spreadsheets, rewritten to the
- * `YYYY/MM/DD HH:MM[:SS]` that parseInstant reads: 民國 years (`115/11/21`, `民國115年11月21日`),
- * 年月日, and 上午/下午 (or AM/PM) before or after the time (`2026/11/21 下午 3:15`). A bare time
- * (`下午 3:15`) comes back as `HH:MM[:SS]`. Text it does not recognise is returned trimmed,
- * unchanged, so the caller's own error names it.
- */
+/** Spreadsheet dates as Taiwan's offices write them (民國, 年月日, 上午/下午) for parseInstant; unknown text, trimmed. */
 export function normalizeTaiwanDateText(text: string): string {
   let s = text.trim().replace(/\s+/g, ' ').replace(/：/g, ':');
   s = s.replace(/^民國\s*/, '');
@@ -144,7 +128,6 @@ export function compactTimestamp(ms: number): string {
   return `${p.year}${pad(p.month)}${pad(p.day)}${pad(p.hour)}${pad(p.minute)}`;
 }
 
-/** Adds whole days to a `YYYY-MM-DD` Taiwan date. */
 export function addDays(date: string, days: number): string {
   const start = taipeiDayStart(date);
   if (start === null) throw new RangeError(`not a date: ${date}`);
@@ -157,13 +140,7 @@ export function defaultDateRange(now: number = Date.now()): { from: string; to: 
   return { from: addDays(to, -3), to };
 }
 
-/**
- * Inclusive Taiwan dates to a half-open instant range [gte, lt). Either end may be missing.
- * A value with a time part (an ISO instant) is taken as the exact instant instead. A date outside
- * the years payments may have (2000 to 2099, MIN_INSTANT to MAX_INSTANT) is an error too
- * (`outOfRange`): 9999-12-31 read as a date, then a day added, was year 10000, which no date
- * function can write.
- */
+/** Inclusive Taiwan dates (or exact instants) to [gte, lt); outside 2000–2099 is `outOfRange` (year 10000 breaks). */
 export function dayRangeToInstants(
   from?: string | null,
   to?: string | null,
@@ -186,10 +163,7 @@ export function dayRangeToInstants(
   return out;
 }
 
-/**
- * Spreadsheets hold wall-clock times without a zone. These two convert between a UTC instant
- * and the Taiwan wall clock written as if it were UTC (what an Excel serial number encodes).
- */
+/** Spreadsheets hold the Taiwan wall clock as if it were UTC (an Excel serial): these two convert. */
 export function instantToTaipeiWallClock(ms: number): number {
   return ms + TAIPEI_OFFSET_MS;
 }
@@ -202,12 +176,10 @@ export function taipeiDayNumber(ms: number): number {
   return Math.floor((ms + TAIPEI_OFFSET_MS) / DAY_MS);
 }
 
-/** The instant a Taiwan day (as `taipeiDayNumber` counts it) begins. */
 export function taipeiDayNumberStart(day: number): number {
   return day * DAY_MS - TAIPEI_OFFSET_MS;
 }
 
-/** The last millisecond of the Taiwan day an instant falls on. */
 export function taipeiDayLastInstant(ms: number): number {
   return taipeiDayNumberStart(taipeiDayNumber(ms) + 1) - 1;
 }
@@ -219,20 +191,13 @@ export function taipeiMsIntoDay(ms: number, day: number = taipeiDayNumber(ms)): 
 
 type SqlDialect = 'sqlite' | 'pg';
 
-/**
- * `taipeiDayNumber` as an SQL expression over a column of epoch milliseconds (a whole number:
- * both databases divide whole numbers as whole numbers, and every payment time is after 1970, so
- * the truncation is the floor). What payment_daily's triggers compute; a trigger written by a
- * migration keeps the text it was written with (migrations are history), and a test checks that
- * the triggers in force agree with this one.
- */
+/** In SQL, as payment_daily's triggers (a test checks): integer division is the floor for times after 1970. */
 export function taipeiDayNumberSql(column: string, dialect: SqlDialect): string {
-  // The same text in both dialects today; a dialect that needs another says so here, not in its caller.
+  // The same in both dialects; one that needs another text says so here, not in its caller.
   void dialect;
   return `((${column} + ${TAIPEI_OFFSET_MS}) / ${DAY_MS})`;
 }
 
-/** The Taiwan date `YYYY-MM-DD` of a day number. */
 export function taipeiDayNumberDate(day: number): string {
   return taipeiDate(taipeiDayNumberStart(day));
 }
@@ -251,7 +216,7 @@ export function taipeiHourOfDay(ms: number): number {
   return (ms - taipeiDayNumberStart(taipeiDayNumber(ms))) / 3_600_000;
 }
 
-/** The instant the first weekday (Monday to Friday) after the Taiwan day of `ms` begins: when a bank books what waited for the next business day. */
+/** When the first weekday after `ms`'s Taiwan day begins: a bank books then what waited for a business day. */
 export function nextBusinessDayStart(ms: number): number {
   let day = taipeiDayNumber(ms) + 1;
   while (taipeiWeekday(taipeiDayNumberStart(day)) % 6 === 0) day++;

@@ -22,16 +22,14 @@ export interface Payment {
   amount: number;
   status: PaymentStatus;
   note: string;
-  /** how the money came in: 匯款 (the default), 現金, 刷卡 or 電子支付 */
   method: PaymentMethod;
-  /** an e-payment's sub-type (LINE Pay, 街口支付 …), present only when given */
+  /** an e-payment's sub-type, present only when given */
   method_detail?: string;
   /** a staff purchase (員工購物), present only when true */
   employee?: true;
   created_by: number | null;
   created_at: string;
   updated_at: string;
-  /** 來源: staff (the form, an import) or customer (a store's public link) */
   source: PaymentSource;
 }
 
@@ -73,7 +71,6 @@ export interface StoreStats {
   confirmed_payments: number;
   pending_payments: number;
   failed_payments: number;
-  /** takings by payment method: count and NT$ of each of the four, zero included */
   by_method: MethodTotals;
 }
 
@@ -86,7 +83,6 @@ export interface StatsSummary {
   totalPayments: number;
   totalAmount: number;
   confirmedPayments: number;
-  /** the stores' takings by method, added up */
   byMethod: MethodTotals;
   storeStats: StoreStats[];
 }
@@ -99,7 +95,6 @@ export interface ListResult<T> {
   end: number;
 }
 
-/** One audit entry as the API, the CLI and the back office show it. */
 export interface AuditEntry {
   id: number;
   actor_id: number | null;

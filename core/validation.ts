@@ -8,10 +8,7 @@ import {
   type Problem,
 } from './errors.js';
 
-/**
- * Collects field errors while a form is checked, each with its code and details (the message is
- * rendered from them); `throwIfAny` turns them into one ValidationError.
- */
+/** Collects a form's field errors; `throwIfAny` makes them one ValidationError. */
 export class FieldErrors {
   readonly list: FieldError[] = [];
   add<C extends ErrorCode>(field: string, code: C, ...details: DetailsArg<C>): void {
@@ -46,16 +43,12 @@ export function isBlank(v: unknown): boolean {
 /** The largest id a table holds: PostgreSQL's integer columns stop here, so SQLite's ids do too. */
 const MAX_ID = 2_147_483_647;
 
-/**
- * A store or user id: a positive integer up to MAX_ID, or its decimal text (form fields send
- * text). Anything larger can name no row, and PostgreSQL would fail on it rather than find none.
- */
+/** A positive integer id up to MAX_ID, or its decimal text: PostgreSQL would fail on a larger one, not find none. */
 export function toId(v: unknown): number | null {
   const n = typeof v === 'number' ? v : typeof v === 'string' && /^\s*[1-9]\d{0,9}\s*$/.test(v) ? Number(v) : NaN;
   return Number.isSafeInteger(n) && n > 0 && n <= MAX_ID ? n : null;
 }
 
-/** The fields of a patch a caller may change, and only those. */
 export function pick(obj: Record<string, unknown>, keys: readonly string[]): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   for (const k of keys) if (k in obj) out[k] = obj[k];

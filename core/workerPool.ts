@@ -1,26 +1,16 @@
-/**
- * A few worker threads with a bounded queue in front: what password hashing (hashPool.ts) and
- * reconciliation (matchPool.ts) share. A call takes an idle worker, or starts one while fewer than
- * `threads` run, or waits; one more call than the queue holds fails at once (the caller's
- * BusyError: HTTP 503 with Retry-After) instead of piling up work without end.
- *
- * A worker answers `{ id, value }` or `{ id, error }` (toWorkerError), after any `{ id, part }`.
- * Idle workers are unref'd, so a process that used the pool once still exits by itself; a worker
- * that dies (out of its memory limit, say) fails its call, and the next call waiting gets a new
- * worker.
- */
+// Worker threads behind a bounded queue (password hashing, reconciliation): a call beyond the queue fails at
+// once (a BusyError, HTTP 503) rather than piling up work. A worker answers `{ id, value }` or `{ id, error }`,
+// after any `{ id, part }`. Idle workers are unref'd, so a process that used the pool still exits.
 import type { Worker } from 'node:worker_threads';
 import { fieldErrorOf, ValidationError, type Problem } from './errors.js';
 
 export interface PoolSettings {
-  /** worker threads at once */
   threads: number;
   /** calls allowed to wait for a thread; one more is refused */
   queue: number;
 }
 
 interface PoolKind<J> {
-  /** a new worker */
   spawn(): Worker;
   /** hands call `id` its job (one message, or several) */
   send(worker: Worker, id: number, job: J): void;
@@ -28,14 +18,11 @@ interface PoolKind<J> {
   busy(ahead: { waiting: number; running: number }): Error;
   /** what a worker's exit says to the call it was running */
   exited(code: number): string;
-  /**
-   * A part of a long answer (`{ id, part }`), before the answer itself, so that no one message is
-   * long to read; `more` asks the worker for the next, once this one is taken in.
-   */
+  /** a part of a long answer, so no one message is long to read; `more` asks for the next */
   part?(job: J, part: unknown, more: () => void): void;
 }
 
-/** An error as a worker sends it: a refusal whole (its messages are meant for the user), anything else as its stack. */
+/** A refusal travels whole (its messages are for the user), anything else as its stack. */
 type WorkerError = string | { validation: { overall: Problem; errors: Array<Problem & { field: string }> } };
 
 export function toWorkerError(err: unknown): WorkerError {
@@ -155,7 +142,6 @@ export class WorkerPool<J, R> {
     }
   }
 
-  /** Stops every worker (a server closing, a test ending). */
   async close(): Promise<void> {
     const all = [...this.idle, ...[...this.running.values()].map((p) => p.worker)];
     this.idle.length = 0;

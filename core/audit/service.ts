@@ -9,7 +9,6 @@ import type { ServiceContext, Db } from '../context.js';
 import { requirePermission } from '../guard.js';
 import { actorUserId } from '../actor.js';
 
-/** The audit table's row. */
 export interface AuditRow {
   id: number;
   actor_id: number | null;
@@ -128,17 +127,10 @@ const AUDIT_SORTABLE = {
 };
 const AUDIT_FILTERS = ['id', 'action', 'entity', 'entity_id', 'actor_username', 'q', 'at_gte', 'at_lte'];
 const WORD = (s: string) => s.length > 0 && s.length <= 200;
-/**
- * Entries that belong to one store (or to every store), by the store_id they record: every entity
- * whose entries carry one (a cash-out's amount and note, a close's count, are the store's own).
- */
+/** Entities whose entries record a store_id: a scoped reader sees only their stores'. */
 const STORE_ENTITIES: AuditEntity[] = ['payment', 'statement', 'payer', 'cash_out', 'day_close'];
 
-/**
- * The audit log (system_admin only), newest first by default. Filters: action, entity,
- * entity_id, actor_username (exact, case-insensitive; one or several), q (text in the
- * username, the entity id or the address) and at_gte/at_lte as inclusive Taiwan dates.
- */
+/** actor_username matches whole, any case; q is text in the username, entity id or address. */
 export async function listAudit(
   ctx: ServiceContext,
   query: ListQuery = { filter: {} },
@@ -147,11 +139,8 @@ export async function listAudit(
   const f = query.filter;
   assertFilterFields(f, AUDIT_FILTERS);
   const base = ctx.db<AuditRow>('audit_log').select('*');
-  // Payment, bank statement, payer, cash-out and daily-close entries only within the caller's
-  // stores: a store-scoped system_admin reads the log, not other stores'
-  // payments, statements or takings through it. The store is the one the entry's payment had, after the change or (a delete)
-  // before it, or the statement's; an import entry spanning stores, or a statement for every
-  // store, is shown to those who see every store only.
+  // A store-scoped system_admin reads no other store's payments or takings through the log: the store is
+  // the entry's after, or (a delete) before; an entry for every store is for those who see every store.
   const scope = storeScope(ctx.actor);
   if (!scope.all) {
     const pg = isPostgres(ctx.db);
@@ -161,12 +150,9 @@ export async function listAudit(
     const ids = scope.ids.map(String);
     const marks = ids.map(() => '?').join(',');
     const inStores = (expr: string) => (ids.length ? `cast(${expr} as text) in (${marks})` : '1 = 0');
-    // Account and sign-in entries, by the rule of userVisibleTo: the reader's
-    // own account, or a non-admin account whose home store is one of the reader's. An entry that
-    // records the account (create, update, delete) is judged by every version it shows, so a
-    // reader in store A never reads an account as it was in store B, an admin's, or one with no
-    // home store; an entry that names the account only (sign-in, password, unlock) by the account
-    // as it is now. A failed sign-in with an unknown name names no account: others' only.
+    // Account entries by userVisibleTo's rule. One recording the account is judged by every version it
+    // shows, so no reader sees it as it was elsewhere; one only naming it (sign-in, password), by the
+    // account now. A failed sign-in under an unknown name is for those who see every store.
     const recorded = (col: string) => `${field(col, 'role')} is not null`;
     const versionOk = (col: string) =>
       `(not (${recorded(col)}) or (${inStores(field(col, 'store_id'))} and ${field(col, 'role')} <> 'admin'))`;

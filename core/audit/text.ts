@@ -1,8 +1,5 @@
-/**
- * The audit log for people, written once: Chinese field names, Taiwan times, NT$ amounts, store
- * names and permission labels instead of keys, raw JSON and UTC. The back office's 稽核紀錄 page
- * and `remit audit` (without --json) both show these texts; `--json` and the API stay as stored.
- */
+// The audit log for people (the 稽核紀錄 page, `remit audit`): Chinese names, Taiwan times, NT$ and store
+// names instead of keys, JSON and UTC. `--json` and the API stay as stored.
 import {
   CASH_OUT_FIELD_LABELS,
   CLOSE_FIELD_LABELS,
@@ -25,7 +22,6 @@ import { MSG } from '../messages.js';
 /** A store by id, for names in place of numbers; undefined when unknown (shown as 未知分店). */
 export type AuditStoreLookup = (id: number) => { name: string; code: string } | undefined;
 
-/** One field of an audit entry, as a person reads it. */
 interface AuditFieldRow {
   field: string;
   label: string;
@@ -35,25 +31,16 @@ interface AuditFieldRow {
 }
 
 const AUDIT_NONE = '（無）';
-/** An export's filter that selects everything. */
 const AUDIT_NO_FILTER = '無（全部）';
 
-/** The machine's own actors (core/actor.ts systemActor): the command line, the server's first start. */
 const MACHINE_ACTORS: Record<string, string> = { cli: '命令列', system: '系統' };
 
-/**
- * A name stored as the one who acted (a close's 結帳者, the one who taught a payer): the machine's
- * own in words (命令列, 系統), a user's as it is. Everything a person reads says 命令列, never `cli`.
- */
+/** A stored actor's name (a close's 結帳者): the machine's in words, never `cli`; a user's as it is. */
 export function actorNameText(username: string): string {
   return MACHINE_ACTORS[username] ?? username;
 }
 
-/**
- * Who did it, as a person reads it: a user's name, 命令列 / 系統 for the machine, 顧客連結（CODE）
- * for a customer through a store's public link (core/actor.ts). Those carry no user id; a failed
- * sign-in carries none either but names what was typed, which stays as typed.
- */
+/** A user's name, 命令列 / 系統, or 顧客連結（CODE）; a failed sign-in's name stays as typed. */
 export function auditActorText(e: Pick<AuditEntry, 'actor_id' | 'actor_username' | 'action'>): string {
   if (e.actor_id !== null || e.action === 'login_failed') return e.actor_username;
   if (e.actor_username.startsWith(LINK_ACTOR_PREFIX))
@@ -74,7 +61,7 @@ const COMMON_LABELS: Record<string, string> = {
   stores: '分店',
   first: '第一筆追蹤編號',
   last: '最後一筆追蹤編號',
-  // an export of payments: the filter, as the list's filter names it
+  // an export of payments
   filter: '匯出條件',
   format: '格式',
   count: '匯出筆數',
@@ -131,7 +118,6 @@ const COMMON_LABELS: Record<string, string> = {
   ...STATEMENT_COLUMN_LABELS,
 };
 
-/** 已記住的付款人: what a confirmed link taught, and how a person reads it. */
 const PAYER_LABELS: Record<string, string> = {
   store_id: '分店',
   payer: '對帳單上的付款人',
@@ -160,7 +146,6 @@ const SIGN_IN_REASONS: Record<string, string> = {
   too_many_attempts: '嘗試次數過多',
 };
 const RECONCILED_BY: Record<string, string> = { auto: '自動', person: '人工' };
-/** A store's public link (core/links): what became of it. */
 const PUBLIC_LINK_CHANGES: Record<string, string> = {
   created: '已建立',
   rotated: '已重新產生',
@@ -168,7 +153,6 @@ const PUBLIC_LINK_CHANGES: Record<string, string> = {
   reports_removed: '移除大量顧客回報',
 };
 
-/** The Chinese name of a field of an entity's record, or the key itself when none is known. */
 export function auditFieldLabel(entity: string, field: string): string {
   return ENTITY_LABELS[entity]?.[field] ?? COMMON_LABELS[field] ?? field;
 }
@@ -207,10 +191,7 @@ export function auditValueText(entity: string, field: string, value: unknown, st
   return String(value);
 }
 
-/**
- * The fields of an entry, before and after, each with its Chinese name; `changed` marks the
- * fields an update changed. Null when the entry holds no record (a password change).
- */
+/** An entry's fields before and after, `changed` marking an update's; null with no record (a password change). */
 export function auditFieldRows(
   e: Pick<AuditEntry, 'entity' | 'before' | 'after'>,
   stores: AuditStoreLookup,
@@ -232,10 +213,7 @@ export function auditFieldRows(
   });
 }
 
-/**
- * The entry in one line: for an update the changed fields as `名稱：前 → 後`; otherwise the
- * record's fields as `名稱：值` (ids and timestamps left out, they are in their own columns).
- */
+/** One line: an update's changes as `名稱：前 → 後`, else the record's `名稱：值`, ids and times left out. */
 export function auditSummaryText(e: Pick<AuditEntry, 'entity' | 'before' | 'after'>, stores: AuditStoreLookup): string {
   const rows = auditFieldRows(e, stores);
   if (!rows) return '';

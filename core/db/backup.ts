@@ -1,9 +1,5 @@
-/**
- * Backup and restore of the SQLite database. A backup is `VACUUM INTO` on the live database: a
- * consistent snapshot taken in one read transaction while the server keeps writing. A restore
- * checks a copy of the file beside the database, then renames it into place while holding an
- * exclusive lock, so nobody is left reading a half-written file.
- */
+// SQLite backup (`VACUUM INTO`: a consistent snapshot while the server keeps writing) and restore (a checked
+// copy renamed into place under an exclusive lock, so nobody reads a half-written file).
 import {
   chmodSync,
   closeSync,
@@ -22,12 +18,11 @@ import knexFactory, { type Knex } from 'knex';
 import { ConflictError, fieldErrorOf, NotFoundError, problem, ValidationError, type Problem } from '../errors.js';
 import { knownMigrationNames } from './migrate.js';
 
-/** Tables every remit database holds. */
 const REMIT_TABLES = ['stores', 'users', 'payments', 'audit_log', 'knex_migrations'] as const;
 
 const SQLITE_HEADER = Buffer.from('SQLite format 3\0', 'latin1');
 
-/** A database handle on one file, with no waiting for locks (a busy database answers at once). */
+/** No waiting for locks: a busy database answers at once. */
 function openRaw(filename: string): Knex {
   return knexFactory({ client: 'sqlite3', connection: { filename }, useNullAsDefault: true, pool: { min: 1, max: 1 } });
 }
@@ -50,10 +45,7 @@ function removeQuietly(file: string): void {
   for (const f of [file, `${file}-wal`, `${file}-shm`, `${file}-journal`]) rmSync(f, { force: true });
 }
 
-/**
- * Writes a consistent copy of the live database to `target`. Refuses an existing target unless
- * `force`; the copy is written beside it first, so a failure never leaves half a file there.
- */
+/** Refuses an existing `target` unless `force`; written beside it first, so a failure leaves no half file. */
 export async function backupSqlite(
   db: Knex,
   target: string,
@@ -63,9 +55,7 @@ export async function backupSqlite(
   if (existsSync(target) && !opts.force) throw new ConflictError(problem('file_exists', { path: target }));
   const tmp = tempBeside(target);
   try {
-    // Password hashes and every payment: the owner's eyes only, from the first byte. The file is
-    // made empty and 0600 before SQLite writes into it (VACUUM INTO takes an empty file), so no
-    // one can open it while the copy is written.
+    // Password hashes and every payment: 0600 from the first byte (VACUUM INTO takes an empty file).
     ownerOnlyEmptyFile(tmp);
     await db.raw('VACUUM INTO ?', [tmp]);
     chmodSync(tmp, 0o600);
@@ -99,7 +89,6 @@ function isSqliteFile(file: string): boolean {
 
 const bad = (p: Problem) => new ValidationError([fieldErrorOf('file', p)]);
 
-/** What a restore found in the backup file. */
 interface BackupInfo {
   migrations: string[];
   counts: Record<string, number>;
@@ -146,10 +135,7 @@ async function checkBackup(file: string, shownAs: string = file): Promise<Backup
   }
 }
 
-/**
- * Puts a checked backup in place of the database file `target`. Refuses while another process
- * has the database open (a running server): leaving WAL mode needs every other connection gone.
- */
+/** Refuses while another process has the database open: leaving WAL mode needs every other connection gone. */
 export async function restoreSqlite(source: string, target: string): Promise<BackupInfo> {
   if (!existsSync(source) || !statSync(source).isFile())
     throw new NotFoundError(problem('backup_not_found', { path: source }));

@@ -1,9 +1,5 @@
-/**
- * Write and read batching for a busy server. SQLite takes one writer at a time, and every
- * query costs a round trip through the driver's thread pool: requests that arrive together
- * are served by one statement (and one transaction) instead of one each. Callers still get
- * their own answer or their own error.
- */
+// Batching for a busy server: SQLite takes one writer at a time and every query is a round trip through the
+// driver's thread, so calls arriving together share one statement, each still with its own answer or error.
 import type { Knex } from 'knex';
 import { isPostgres } from './connect.js';
 import type { Db } from '../context.js';
@@ -68,10 +64,7 @@ export function batcherFor<In, Out>(
   return b;
 }
 
-/**
- * Inserts many rows with multi-row VALUES statements, as large as the database's parameter
- * limit allows (knex writes SQLite batches as UNION ALL selects, much slower).
- */
+/** Multi-row VALUES as large as the parameter limit allows (knex writes SQLite's as much slower UNION ALLs). */
 export async function insertRows<T extends object>(db: Db, table: string, rows: readonly T[]): Promise<void> {
   if (!rows.length) return;
   const cols = Object.keys(rows[0]);

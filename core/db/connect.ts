@@ -1,7 +1,4 @@
-/**
- * Opens the database: the embedded SQLite file by default, PostgreSQL when a URL is given.
- * Both get the same migrations and behave the same to the services.
- */
+// The embedded SQLite file by default, PostgreSQL given a URL: the same migrations, the same to the services.
 import { chmodSync, closeSync, mkdirSync, openSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname } from 'node:path';
@@ -13,8 +10,6 @@ export type DbConfig =
   | { client: 'sqlite'; filename: string }
   | { client: 'pg'; connectionString: string; searchPath?: string; poolMax?: number };
 
-/** Any knex handle a service can run on: the database or a transaction inside it. */
-
 const INT8 = 20;
 const NUMERIC = 1700;
 /** bigint and numeric come back as numbers: ids, times in ms and NT$ sums all fit in 2^53. */
@@ -25,12 +20,8 @@ const pgTypes = {
   },
 };
 
-/**
- * SQLite with every transaction begun IMMEDIATE: a transaction that reads first and writes later
- * would otherwise fail at once (SQLITE_BUSY, no waiting) when another process wrote in between,
- * e.g. `remit import` beside a busy server. Taking the write lock at BEGIN makes it wait for the
- * busy timeout instead.
- */
+// Every transaction begins IMMEDIATE: one that reads, then writes, would otherwise fail at once (SQLITE_BUSY,
+// no waiting) when another process wrote in between, e.g. `remit import` beside the server.
 function immediateSqliteClient(): unknown {
   const require = createRequire(import.meta.url);
   /* eslint-disable @typescript-eslint/no-explicit-any -- knex's dialect classes have no published types */
@@ -50,11 +41,7 @@ function immediateSqliteClient(): unknown {
 }
 let sqliteClient: unknown;
 
-/**
- * knex's own warnings, minus those it adds to an error it then throws (a migration that could not
- * take its lock or failed): the error reaches the caller, and the CLI says it in Chinese, so the
- * English lines beside it only confused (`Can't take lock… knex migrate:unlock`).
- */
+/** knex's warnings, minus those on an error it then throws: the CLI says that error in Chinese. */
 const KNEX_LOG = {
   warn(message: string) {
     if (
@@ -104,40 +91,27 @@ export function openDatabase(cfg: DbConfig): Knex {
   });
 }
 
-/**
- * The database file holds password hashes and every payment: readable by its owner only. Made
- * 0600 before SQLite opens it (SQLite gives its -wal and -shm files the same mode), and an
- * existing file with wider permissions is narrowed.
- */
+/** Password hashes and every payment: 0600 before SQLite opens it (its -wal and -shm follow), or narrowed to it. */
 function ownerOnly(file: string): void {
   closeSync(openSync(file, 'a', 0o600));
   if ((statSync(file).mode & 0o077) !== 0) chmodSync(file, 0o600);
 }
 
-/** A unique constraint or index refused the write (both databases). */
 export function isUniqueViolation(err: unknown): boolean {
   const e = err as { code?: string; message?: string };
   return e?.code === '23505' || (e?.code === 'SQLITE_CONSTRAINT' && /UNIQUE/i.test(e.message ?? ''));
 }
 
-/** A foreign key refused the write: the row it points at is gone, or is still pointed at (both databases). */
+/** The row a foreign key points at is gone, or the row is still pointed at. */
 export function isForeignKeyViolation(err: unknown): boolean {
   const e = err as { code?: string; message?: string };
   return e?.code === '23503' || (e?.code === 'SQLITE_CONSTRAINT' && /FOREIGN KEY/i.test(e.message ?? ''));
 }
 
-/**
- * How long a write waits for the database held by another (SQLite's busy_timeout, a submission's
- * lock_timeout on PostgreSQL) before it is refused as busy.
- */
+/** How long a write waits for a database held by another (busy_timeout, lock_timeout) before it is refused as busy. */
 export const WRITE_WAIT_MS = 10_000;
 
-/**
- * The database could not take the write in time: SQLite's one writer held past busy_timeout by
- * another process (a long `remit import`), the writer connection held past knex's wait by this
- * one (an import through the API), or on PostgreSQL a lock held past the writer's lock_timeout
- * (a running import). Nothing of the refused write was stored.
- */
+/** The writer or a lock was held past the wait (another process, an import): nothing of the write was stored. */
 export function isDatabaseBusy(err: unknown): boolean {
   const e = err as { code?: string; name?: string };
   return e?.code === 'SQLITE_BUSY' || e?.code === '55P03' || e?.name === 'KnexTimeoutError';
@@ -147,16 +121,10 @@ export function isPostgres(db: Db): boolean {
   return db.client.config.client === 'pg';
 }
 
-/** How many read connections the server keeps beside its writer: enough for the back office's parallel requests. */
+/** Enough for the back office's parallel requests. */
 const READ_POOL_SIZE = 4;
 
-/**
- * Read-only connections to the same SQLite file, so reads run beside a write instead of queueing
- * behind it on the writer's single connection (node-sqlite3 runs each connection's statements on
- * its own worker thread; WAL gives each read a consistent snapshot). query_only refuses any write
- * sent here by mistake. PostgreSQL's pool already runs reads beside writes: none is made for it,
- * nor for an in-memory database, which a second connection would not see.
- */
+/** Reads beside SQLite's one writer, not queued behind it; none for PostgreSQL (its pool does it) or :memory:. */
 export function openReadPool(cfg: DbConfig, size: number = READ_POOL_SIZE): Knex | undefined {
   if (cfg.client !== 'sqlite' || cfg.filename === ':memory:') return undefined;
   sqliteClient ??= immediateSqliteClient();

@@ -1,7 +1,4 @@
-/**
- * Migrations are listed here rather than found on disk, so the same list runs from the
- * TypeScript sources (tests) and from the compiled package (`remit migrate`, `remit serve`).
- */
+// Listed, not found on disk, so the same list runs from the TypeScript sources and the compiled package.
 import type { Knex } from 'knex';
 import * as init from '../../migrations/20261121000000_init.js';
 import * as listIndexes from '../../migrations/20261121000001_list_indexes_and_daily_stats.js';
@@ -69,16 +66,9 @@ class ListedMigrations implements Knex.MigrationSource<string> {
 
 const options = (): Knex.MigratorConfig => ({ migrationSource: new ListedMigrations(), tableName: 'knex_migrations' });
 
-/**
- * Applies every pending migration; returns the names applied. On PostgreSQL several instances
- * started at once on a fresh database take turns under an advisory lock:
- * knex's own lock table does not exist yet on the very first start, so without it two of them
- * raced to create it. The lock is held by a transaction of its own while the migrations run on
- * other connections; SQLite's file lock does this already.
- */
+/** On PostgreSQL, instances take turns under an advisory lock: knex's lock table does not exist yet at first start. */
 export async function migrateLatest(db: Knex): Promise<string[]> {
-  // A database already at the latest is only read: knex's latest() takes the write lock (SQLite)
-  // even with nothing to apply, so a read-only command waited for a running import and failed.
+  // Only read when up to date: knex's latest() takes SQLite's write lock even with nothing to apply.
   if (!(await migrationsBehind(db))) return [];
   if (db.client.config.client !== 'pg') return ((await db.migrate.latest(options())) as [number, string[]])[1];
   return db.transaction(async (trx) => {
@@ -88,11 +78,7 @@ export async function migrateLatest(db: Knex): Promise<string[]> {
   });
 }
 
-/**
- * Whether migrateLatest has anything to do, found by reading only (no lock, no table made): a
- * migration this program knows is not applied yet, or one is applied that it does not know (knex
- * then says the list is corrupt, as it always did).
- */
+/** Reading only: a known migration not applied, or an applied one not known (knex then says so). */
 async function migrationsBehind(db: Knex): Promise<boolean> {
   if (!(await db.schema.hasTable('knex_migrations'))) return true;
   const applied = new Set(((await db('knex_migrations').select('name')) as Array<{ name: string }>).map((r) => r.name));

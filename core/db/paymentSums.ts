@@ -1,10 +1,5 @@
-/**
- * The payments' counts and sums per store, status and method over whole Taiwan days, from the
- * per-day figures: whole runs of BLOCK_DAYS days from payment_block, the days at either end of
- * the range from payment_daily (both kept by triggers in every write's transaction). A year of 50
- * stores adds some 13 000 rows instead of 91 000. The dashboard's figures and the 日結總覽 board's
- * takings by method read this one function.
- */
+// Payment counts and sums per store, status and method over whole Taiwan days: whole runs of BLOCK_DAYS
+// from payment_block, the ends from payment_daily (both kept by triggers in every write's transaction).
 import type { Knex } from 'knex';
 import { PAYMENT_BLOCKS } from '../../migrations/20261127002600_board_figures.js';
 
@@ -18,10 +13,7 @@ interface PaymentSum {
   amount: number;
 }
 
-/**
- * `first` and `last`: Taiwan day numbers, inclusive (absent: unbounded on that side). `stores`:
- * the stores in scope, or 'all'.
- */
+/** `first` and `last`: inclusive Taiwan day numbers, absent for unbounded. */
 export async function paymentSums(
   db: Knex,
   stores: number[] | 'all',
@@ -34,7 +26,7 @@ export async function paymentSums(
     from?: number;
     to?: number;
   }> = [];
-  // the whole runs inside the range: from the first run that starts on or after `first` to the last that ends on or before `last`
+  // the whole runs inside the range
   const firstBlock = first === undefined ? undefined : Math.ceil(first / BLOCK_DAYS);
   const lastBlock = last === undefined ? undefined : Math.floor((last + 1) / BLOCK_DAYS) - 1;
   if (firstBlock !== undefined && lastBlock !== undefined && firstBlock > lastBlock) {
@@ -64,7 +56,6 @@ export async function paymentSums(
     n: number | string | null;
     amount: number | string | null;
   }>;
-  // the parts' rows of one store, status and method added up
   const out = new Map<string, PaymentSum>();
   for (const r of rows) {
     const key = `${r.store_id}|${r.status}|${r.method}`;

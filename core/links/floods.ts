@@ -1,9 +1,5 @@
-/**
- * A flood through a store's public link, as the back office sees it: a store whose link today
- * brought in a quarter of its day's budget of customer reports, or had sends refused by that
- * budget, is named with its counts (on 分店管理 and above 匯款記錄); its reports are found by
- * link and time, and removed in one action that the audit log records.
- */
+// A flood through a store's public link: a link that brought in a quarter of its day's budget today, or had
+// sends refused by it, is named with its counts; its reports are removed in one audited action.
 import type { ServiceContext } from '../context.js';
 import { problem, ValidationError, NotFoundError, ForbiddenError } from '../errors.js';
 import { instantRange } from '../dateRange.js';
@@ -25,17 +21,13 @@ const FLOOD_SHARE = 4;
 
 export interface LinkFlood {
   store_id: number;
-  /** customer reports through the store's link since `since` (today, Taiwan time) */
+  /** since `since`, the start of today in Taiwan */
   reports: number;
-  /** sends the link's day budget refused today */
   refused: number;
   since: string;
 }
 
-/**
- * The stores in the caller's scope whose link is flooded today (view_payments or manage_stores:
- * those who see the list or the links). Reads today's customer reports only, by their time of arrival.
- */
+/** The caller's stores whose link is flooded today, by the customer reports' time of arrival. */
 export async function linkFloods(ctx: ServiceContext, now = Date.now()): Promise<LinkFlood[]> {
   requireAnyPermission(ctx.actor, 'view_payments', 'manage_stores');
   const since = taipeiDayNumberStart(taipeiDayNumber(now));
@@ -74,12 +66,7 @@ export async function linkFloods(ctx: ServiceContext, now = Date.now()): Promise
     .sort((a, b) => a.store_id - b.store_id);
 }
 
-/**
- * Removes a store's customer reports that arrived between `from` and `to` (instants or Taiwan days)
- * and are still 未確認 with no bank line: a flood's junk, never a report staff already decided on.
- * delete_payments, the store in scope. Each payment is kept in the audit log as any delete is, and
- * one entry on the store says what was removed; the back office waits behind 復原 before sending.
- */
+/** Only customer reports still 未確認 with no bank line: a flood's junk, never one staff decided on. */
 export async function removeLinkReports(
   ctx: ServiceContext,
   rawStoreId: unknown,
@@ -108,8 +95,7 @@ export async function removeLinkReports(
       )
       .limit(MAX_BATCH_DELETE + 1)
       .select('*');
-    // locked as read (PostgreSQL checks the conditions again on a row changed meanwhile): a report
-    // confirmed while the removal waited is not removed
+    // locked as read (PostgreSQL checks the conditions again): a report confirmed meanwhile is not removed
     const rows = (await (isPostgres(trx) ? q.forUpdate() : q)) as PaymentRow[];
     if (rows.length > MAX_BATCH_DELETE)
       throw ValidationError.single('from', 'link_reports_too_many', { limit: MAX_BATCH_DELETE });

@@ -1,13 +1,6 @@
-/**
- * The public link's abuse limits, counted in the database so that every instance
- * sharing it counts together: one row per bucket (a client's minute and day, an IPv4 /24's day,
- * a link's day; a client's refused sends a minute and a day; its reads a minute) and fixed
- * window, incremented and read in one statement. The limits on reports count only reports stored
- * (or asked "您可能已經回報過"): a send refused for a mistake is counted apart, generously, so that
- * a customer fixing a typo is never locked out. Clients are counted as sign-in counts them:
- * the request's address's network (core/network.ts), REMIT_TRUST_PROXY deciding whether a
- * proxy's X-Forwarded-For is believed (http/app.ts).
- */
+// The public link's abuse limits, counted in the database so every instance counts together: a row per
+// bucket and fixed window, incremented and read in one statement. Report limits count stored reports only;
+// a send refused for a mistake is counted apart, generously, so a customer fixing a typo is never locked out.
 import { createHash } from 'node:crypto';
 
 import { addressNetwork, ipv4Block } from '../network.js';
@@ -23,7 +16,7 @@ export function publicLimitsOf(settings: PublicLinkSettings | undefined): Public
   return settings?.limits ?? DEFAULT_PUBLIC_LIMITS;
 }
 
-/** One bucket's window: the row a hit went to, so that a hit can be taken back from that same window. */
+/** The row a hit went to, so it can be taken back from that same window. */
 interface Window {
   bucket: string;
   start: number;
@@ -34,7 +27,7 @@ interface Window {
 const windowStart = (now: number, windowMs: number) =>
   windowMs === DAY ? taipeiDayNumberStart(taipeiDayNumber(now)) : Math.floor(now / windowMs) * windowMs;
 
-/** Counts one hit on a bucket in the window holding `now`; answers the count so far and the window. */
+/** Counts one hit in the window holding `now`; answers the count so far. */
 async function hit(db: Db, bucket: string, windowMs: number, now: number): Promise<{ n: number } & Window> {
   const start = windowStart(now, windowMs);
   const key = bucket.slice(0, 120);
@@ -58,30 +51,18 @@ function refuse(endsAt: number, now: number, code: 'public_too_many' | 'public_b
   throw new TooManyRequestsError(seconds, problem(code, { seconds }));
 }
 
-/** A client as the limits count it: its address's network (core/network.ts). */
 const addressOf = (ip: string | null | undefined) => addressNetwork(ip) || 'unknown';
 
 /** An IPv4 /24 may send this many times an address's day: one owner's block, or a carrier's shared addresses. */
 export const PUBLIC_BLOCK_DAY_FACTOR = 4;
 
-/**
- * A link's budget for the day: by its token, so 重新產生 (a new token in the same row) starts a
- * budget of its own, and a leaked link's flood never holds back the new one. The token's hash:
- * the limits table never holds a live link.
- */
+// By token, so 重新產生 starts a budget a leaked link's flood cannot spend; hashed, so no live link is stored.
 const linkBudget = (token: string) => `link day ${createHash('sha256').update(token).digest('hex').slice(0, 32)}`;
 
 /** Sends a link's day budget refused: the back office's flood notice counts them (floods.ts). */
 export const linkRefusedBucket = (token: string) => `${linkBudget(token)} refused`;
 
-/**
- * A report about to be stored: counted against this client's limits a minute and a day, its
- * IPv4 /24's a day, and its link's a day. Refused (429) past any of them, and then counted
- * nowhere. Counted before the store, in one statement a bucket, so that sends at once (to one
- * instance or several) can never pass a limit together; `release` takes the count back when the
- * report is not stored after all (anything but stored or asked "您可能已經回報過").
- * Only a send that passed the form's rules comes here: mistakes are bounded by countRefused.
- */
+/** Counted before storing, so sends at once cannot pass a limit together; `release` if it is not stored after all. */
 export async function holdReport(
   db: Db,
   limits: PublicLimits,
@@ -89,7 +70,6 @@ export async function holdReport(
   linkToken: string,
   now = Date.now(),
 ): Promise<{ release(): Promise<void> }> {
-  // windows two days old are of no use to anyone
   await db('public_limits')
     .where('window_start', '<', now - 2 * DAY)
     .delete();
@@ -122,15 +102,10 @@ export async function holdReport(
   return { release: () => unhit(db, held) };
 }
 
-/**
- * Sends refused for what they carry (a form's mistake, a dead or unknown link) an address may make
- * a minute and a day: generous, since a person fixing a typo must never be held back by it, yet a
- * bound, so that a script cannot try the endpoint without end. Apart from the stored-report limits.
- */
+/** Refused sends (a mistake, a dead link) an address may make: generous for typos, yet a bound on scripts. */
 export const PUBLIC_REFUSED_PER_MINUTE = 30;
 const PUBLIC_REFUSED_PER_DAY = 300;
 
-/** One more refused send from this address: past PUBLIC_REFUSED_PER_MINUTE or _PER_DAY the answer becomes 429. */
 export async function countRefused(db: Db, ip: string | null | undefined, now = Date.now()): Promise<void> {
   const address = addressOf(ip);
   const minute = await hit(db, `refused minute ${address}`, MINUTE, now);
@@ -139,14 +114,9 @@ export async function countRefused(db: Db, ip: string | null | undefined, now = 
   if (minute.n > PUBLIC_REFUSED_PER_MINUTE) refuse(minute.endsAt, now);
 }
 
-/** Public reads (a link's store name, a report's status) an address may make a minute, across instances. */
 const PUBLIC_LOOKUPS_PER_MINUTE = 60;
 
-/**
- * One more public read from this address: refused (429) past PUBLIC_LOOKUPS_PER_MINUTE, so tracking
- * numbers and tokens cannot be tried in bulk. Said as 使用人數過多 (the page's own words): reads
- * run out on a shop's shared Wi-Fi, where the person reading has sent nothing.
- */
+/** Against trying numbers in bulk; said as 使用人數過多, since on a shop's Wi-Fi the reader may have sent nothing. */
 export async function countLookup(db: Db, ip: string | null | undefined, now = Date.now()): Promise<void> {
   const address = addressOf(ip);
   const minute = await hit(db, `lookup minute ${address}`, MINUTE, now);

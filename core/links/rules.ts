@@ -1,8 +1,4 @@
-/**
- * A store's public link, its pure rules: the token's shape, the link's and the status
- * page's addresses, the abuse limits' defaults, and what a customer may see of a payment.
- * Pure: the back office and the public page import it through core/browser.ts.
- */
+// A store's public link, its pure rules (the back office and the public page import them).
 import type { PaymentStatus } from '../paymentStatuses.js';
 import type { PublicLimits } from '../context.js';
 
@@ -10,7 +6,7 @@ import type { PublicLimits } from '../context.js';
 export const LINK_TOKEN_BYTES = 16;
 const TOKEN_RE = /^[A-Za-z0-9_-]{22}$/;
 
-/** Whether a text can be a link token at all (a malformed one is refused before any lookup). */
+/** A malformed token is refused before any lookup. */
 export function isLinkToken(value: unknown): value is string {
   return typeof value === 'string' && TOKEN_RE.test(value);
 }
@@ -21,12 +17,7 @@ export function isTrackingNumber(value: unknown): value is string {
   return typeof value === 'string' && TRACKING_RE.test(value);
 }
 
-/**
- * A report attempt's key (`client_key`): the page makes one when a report is first sent and keeps
- * it while the fields are unchanged, so that sending again after no answer gets the first
- * report's tracking number back. 128 random bits as 32 lowercase hex digits; it means something
- * only with the link it came through, and for a day (REPORT_KEY_TTL_MS).
- */
+/** Kept by the page while the fields stay, so a resend gets the first report's number back; valid a day, one link. */
 export const CLIENT_KEY_BYTES = 16;
 const CLIENT_KEY_RE = /^[0-9a-f]{32}$/;
 export function isClientKey(value: unknown): value is string {
@@ -38,17 +29,12 @@ export const PUBLIC_PAGE_PREFIX = '/r/';
 const linkPath = (token: string) => `${PUBLIC_PAGE_PREFIX}${token}`;
 export const statusPath = (tracking: string) => `${PUBLIC_PAGE_PREFIX}status/${tracking.toLowerCase()}`;
 
-/** The full address of a link, on the public address the shop gave (REMIT_PUBLIC_URL) or the server's. */
+/** On the public address the shop gave (REMIT_PUBLIC_URL), or the server's. */
 export function linkUrl(base: string, token: string): string {
   return `${base.replace(/\/+$/, '')}${linkPath(token)}`;
 }
 
-/**
- * Whether an address only this machine or the shop's own network can open (localhost, 127.x,
- * ::1, 10.x, 172.16–31.x, 192.168.x, 169.254.x, *.local): a link or poster written with one reaches
- * no customer's phone on mobile data. REMIT_PUBLIC_URL unset, links are written with the address
- * `remit serve` listens on, often one of these.
- */
+/** Only this machine or the shop's network opens it: a link or poster with it reaches no phone on mobile data. */
 export function unreachableFromOutside(url: string): boolean {
   let host: string;
   try {
@@ -95,7 +81,6 @@ export interface PublicStatus {
   store_name: string;
 }
 
-/** A store's link as 分店管理 and `remit stores link` show it. */
 export interface StoreLink {
   store: string;
   url: string;

@@ -1,15 +1,5 @@
-/**
- * A store's public link: staff make, rotate and turn off a store's link; a customer
- * with the link, and no account, reports a transfer to that store and later reads its status.
- *
- * - The store always comes from the link, never from what the customer sends.
- * - A report is checked first (the link, then the form's rules); only one that passes is counted
- *   against the abuse limits (limits.ts: per address, then per link, in the database that every
- *   instance shares), and taken back off them when it is not stored after all. A send refused for
- *   what it carries is counted apart (countRefused), so mistakes never use up the limit.
- * - A report is written by the one payment writer (payments/write.ts submitPayment) with the
- *   link as its actor: its source is 顧客, the audit log says 顧客連結（CODE）.
- */
+// A store's public link: staff make, rotate and turn it off; a customer with no account reports a transfer
+// through it and reads its status. The store always comes from the link, never from what the customer sends.
 import { randomBytes, randomUUID } from 'node:crypto';
 import { linkActor } from '../actor.js';
 import type { AppContext, ServiceContext, Db } from '../context.js';
@@ -60,16 +50,12 @@ export type LinkAction = 'show' | 'rotate' | 'off';
 
 const newToken = () => randomBytes(LINK_TOKEN_BYTES).toString('base64url');
 
-/** The base address links are written with: REMIT_PUBLIC_URL, else the one the caller gives (the server's own). */
+/** REMIT_PUBLIC_URL, else the server's own address, which the caller gives. */
 function baseOf(ctx: AppContext, fallback: string): string {
   return ctx.security.publicLinks?.url || fallback;
 }
 
-/**
- * A store's link for staff (manage_stores, within their stores): `show` makes it on first use,
- * `rotate` replaces its token (the old link stops working at once, and a turned-off link works
- * again under the new address), `off` turns it off. Each change is in the audit log.
- */
+/** `show` makes the link on first use; `rotate` replaces its token (the old one stops at once) and turns it on. */
 export async function storeLink(
   ctx: ServiceContext,
   rawStoreId: unknown,
@@ -139,7 +125,7 @@ async function activeLink(db: Db, token: unknown): Promise<{ link: LinkRow; stor
   throw new NotFoundError(problem('link_inactive'));
 }
 
-/** What the report page shows before anything is sent: the store's name, nothing else. */
+/** The report page before anything is sent: the store's name, nothing else. */
 export async function publicLinkInfo(
   app: AppContext,
   token: unknown,
@@ -150,28 +136,15 @@ export async function publicLinkInfo(
   return { store_name: store.name };
 }
 
-/** What a customer gets for a report: its tracking number and the page of its status. */
 interface ReportReceipt {
   tracking: string;
   status_path: string;
 }
 
 /**
- * A customer's report through a link: the link looked up, the form's rules checked
- * (validatePayment), then counted against the limits (holdReport) and stored, the store taken
- * from the link. A probable duplicate (same last five and amount within 10 minutes, in this store)
- * asks first: 409 public_possible_duplicate, unless `confirm_duplicate: true`; the question counts
- * as a report, so it cannot be used to try numbers without limit; it looks only at customers'
- * reports, so it tells nothing of what staff entered. A filled honeypot goes the same way, checks,
- * limits, duplicate question and status page included, but is kept as a decoy, never a payment.
- * A send refused for its link or its fields (404, 400) counts only against the generous bound on
- * refused sends (429 past it).
- *
- * A report attempt's key (`client_key`, see reportKeys.ts) that already stored a report through
- * this link within a day is answered with that report's receipt (`replayed`: nothing stored, no
- * send counted, a read counted instead); the same key with other fields is refused (400). A key
- * that is no key (not 32 hex digits) is refused too (400 client_key_invalid); none at all is a
- * report as before.
+ * A probable duplicate asks first (409, unless `confirm_duplicate`): it counts as a report and looks only at
+ * customers' reports, so it tries no numbers freely and tells nothing of staff's. A filled honeypot is kept
+ * as a decoy; a `client_key` that stored a report already gets its receipt (`replayed`).
  */
 export async function reportThroughLink(
   app: AppContext,
@@ -230,8 +203,7 @@ async function storeReport(
   // a bot's report is counted, checked and answered as a customer's would be: only what is kept differs
   const held = await holdReport(app.db, limits, ip, link.token, now);
   try {
-    // the near check (same last five and amount within 10 minutes) runs in the writer's transaction,
-    // so two near reports sent at once, to one instance or several, store one; so does the key's
+    // the near and key checks run in the writer's transaction, so two near reports sent at once store one
     const opts = { allowDuplicate: confirmed, now, nearWindowMs: CUSTOMER_DUPLICATE_WINDOW_MS };
     const written = trapped
       ? await storeDecoy(app.db, storeId, value, opts, reportKey)
@@ -248,7 +220,7 @@ async function storeReport(
     // the writer's own duplicate answer names the other payment: a customer never reads that
     if (err instanceof DomainError && err.code === 'possible_duplicate')
       throw new ConflictError(problem('public_possible_duplicate'));
-    // not stored: off the limits again (should that fail too, the count errs on the safe side; the first error is the answer)
+    // not stored: off the limits again (should that fail, the count errs on the safe side)
     await held.release().catch(() => undefined);
     throw err;
   }
@@ -257,12 +229,8 @@ async function storeReport(
 /** How long a decoy answers its status page: long after any bot looks again. */
 const DECOY_TTL_MS = 90 * 24 * 60 * 60_000;
 
-/**
- * A bot's report kept as a decoy (public_decoys), never a payment, answered as the writer answers
- * a report: asked about when near an earlier report of the store (a customer's or a decoy), its
- * key kept and answered again as a report's is. Near decoys and one key take turns (SQLite:
- * BEGIN IMMEDIATE; PostgreSQL: advisory locks), so sends at once are answered as the writer's are.
- */
+// A bot's report, kept as a decoy and answered as the writer answers (near reports, its key); near decoys
+// and one key take turns (PostgreSQL: advisory locks), as in the writer.
 async function storeDecoy(
   db: Db,
   storeId: number,
@@ -307,10 +275,7 @@ async function storeDecoy(
   });
 }
 
-/**
- * A customer's report by its tracking number: status, amount, time and store name only. Staff's
- * own entries are not answered here, and an unknown or malformed number is 404.
- */
+/** Status, amount, time and store name only; staff's own entries are not answered here. */
 export async function publicReportStatus(
   app: AppContext,
   tracking: unknown,

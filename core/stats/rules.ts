@@ -7,7 +7,6 @@ export function emptyMethodTotals(): MethodTotals {
   return Object.fromEntries(PAYMENT_METHODS.map((m) => [m, { count: 0, amount: 0 }])) as MethodTotals;
 }
 
-/** Method totals added up over rows. */
 function addMethodTotals(rows: MethodTotals[]): MethodTotals {
   const out = emptyMethodTotals();
   for (const r of rows)
@@ -50,7 +49,6 @@ export interface StatsCharts {
   /** the days charted, Taiwan dates, inclusive */
   from: string;
   to: string;
-  /** every day from `from` to `to` */
   days: string[];
   stores: Array<{
     store_id: number;

@@ -75,10 +75,7 @@ async function storesOf(
 
 type Agg = Array<Record<string, number | string | null>>;
 
-/**
- * Per-store counts by status and sums. Whole Taiwan days come from the per-day figures (payment_daily
- * and its 32-day runs, kept by triggers); a range with a time of day is summed from the payments.
- */
+// Whole Taiwan days come from the per-day figures, kept by triggers; a range with a time of day, from the payments.
 async function aggregate(
   ctx: ServiceContext,
   stores: number[] | 'all',
@@ -102,7 +99,7 @@ async function aggregate(
       .modify((b) => stores !== 'all' && b.whereIn('store_id', stores))
       .groupBy('store_id');
   if (wholeDays) {
-    // whole 32-day runs and the days at either end, by store, status and method (core/db/paymentSums.ts), folded here
+    // whole runs and the days at either end (core/db/paymentSums.ts), folded here
     const rows = await paymentSums(
       ctx.db,
       stores,
@@ -133,11 +130,7 @@ async function aggregate(
   return (await q) as Agg;
 }
 
-/**
- * The dashboard's charts (view_reports, the caller's stores): NT$ still 未確認, 已入帳 and 未入帳
- * per store, and NT$ per store and Taiwan day, over whole days from `from` to `to` (the last 30
- * days up to today when neither is given; at most a year), from the per-day table.
- */
+/** NT$ per store and status, and per store and day, from the per-day table; the last 30 days when none are given. */
 export async function statsCharts(ctx: ServiceContext, params: StatsParams = {}): Promise<StatsCharts> {
   requirePermission(ctx.actor, 'view_reports');
   ctx = readContext(ctx);

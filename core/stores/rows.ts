@@ -1,4 +1,3 @@
-/** The stores table's row, and the record the core returns for it. */
 import { toIso } from '../time.js';
 import type { Store } from '../types.js';
 

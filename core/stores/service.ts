@@ -74,7 +74,7 @@ async function assertCodeFree(db: Db, code: string, exceptId?: number) {
   if (clash) throw new ConflictError(problem('store_code_taken'), 'code');
 }
 
-/** Two requests naming the same code (in any case) at once: the database's folded unique index answers, as 409. */
+/** Two requests naming one code (in any case) at once: the folded unique index answers, as 409. */
 async function codeConflictAs409<T>(work: () => Promise<T>): Promise<T> {
   try {
     return await work();

@@ -1,8 +1,5 @@
-/**
- * Sign-in, session tokens and password changes. Tokens are HS256 JWTs carrying the username
- * (spec section 3) and a token version: a password change or a deactivation bumps the version
- * in the database, so every older token stops working at once.
- */
+// Sign-in, session tokens and password changes. Tokens carry the username (spec section 3) and a token
+// version, which a password change or a deactivation bumps, so every older token stops at once.
 import { createSecretKey, randomUUID, type KeyObject } from 'node:crypto';
 import bcrypt from 'bcryptjs';
 import jwt from 'jsonwebtoken';
@@ -41,7 +38,6 @@ const MIN_BCRYPT_COST = 10;
 
 const costOf = (security: Pick<SecuritySettings, 'bcryptCost'>) => Math.max(MIN_BCRYPT_COST, security.bcryptCost);
 
-/** A bcrypt hash, made on a worker thread (hashPool.ts). */
 export function hashPassword(
   password: string,
   security: Pick<SecuritySettings, 'bcryptCost' | 'hashing'>,
@@ -49,8 +45,7 @@ export function hashPassword(
   return bcryptHash(password, costOf(security), security.hashing);
 }
 
-// Compared against when the username is unknown, so both cases cost one bcrypt check of the
-// configured cost. Made on first use, and by `warmSignIn` when a server starts.
+// Compared against for an unknown username, so both cases cost one bcrypt check at the configured cost.
 const dummyHashes = new Map<number, Promise<string>>();
 function dummyHash(security: Pick<SecuritySettings, 'bcryptCost' | 'hashing'>): Promise<string> {
   const c = costOf(security);
@@ -67,12 +62,8 @@ export async function warmSignIn(security: Pick<SecuritySettings, 'bcryptCost' |
   await dummyHash(security);
 }
 
-/**
- * Whether `password` is the one behind `hash` (undefined: an unknown user, compared against a
- * dummy of the same cost so both take the same time). bcrypt reads only 72 bytes, and no
- * longer password can ever have been set (validation refuses it), so a longer one is wrong
- * rather than cut: a 72-byte password with any suffix is not accepted.
- */
+// `hash` undefined is an unknown user, checked against a dummy so both take as long. bcrypt reads only
+// 72 bytes and no longer password can be set, so a longer one is wrong rather than cut.
 async function verifyPassword(
   security: Pick<SecuritySettings, 'bcryptCost' | 'hashing'>,
   password: string,
@@ -82,11 +73,7 @@ async function verifyPassword(
   return ok && hash !== undefined && Buffer.byteLength(password, 'utf8') <= PASSWORD_MAX_BYTES;
 }
 
-/**
- * After a successful sign-in, a hash made at another cost is made again at the configured one,
- * so every account converges on it and sign-in time says nothing about which names exist.
- * Written only if the hash is still the one checked.
- */
+// Remade at the configured cost, so sign-in time tells no names apart; written only if still the hash checked.
 async function rehashIfCostChanged(app: AppContext, row: UserRow, password: string): Promise<void> {
   if (bcrypt.getRounds(row.password_hash) === costOf(app.security)) return;
   const hash = await hashPassword(password, app.security);
@@ -103,10 +90,7 @@ interface TokenPayload {
 }
 
 const keys = new Map<string, KeyObject>();
-/**
- * The signing secret as a key object, made once: handed a string, jsonwebtoken first tries to
- * read it as a public key on every call, which costs more than everything else in a request.
- */
+/** Made once: handed a string, jsonwebtoken tries it as a public key on every call, the dearest part of a request. */
 function keyOf(secret: string): KeyObject {
   let key = keys.get(secret);
   if (!key) {
@@ -140,12 +124,7 @@ function toPrincipal(row: UserRow): Principal {
   };
 }
 
-/**
- * Checks username and password; answers a token and who signed in. `ip` is the client's address:
- * failed sign-ins are limited per username and per address (see signInLimit.ts), and every
- * attempt, success or failure, is written to the audit log (never the password). Known and
- * unknown usernames take the same path: one lookup, the limit check, one bcrypt comparison.
- */
+/** Limited per username and address (signInLimit.ts), audited (never the password); unknown names go the same way. */
 export async function login(
   app: AppContext,
   input: unknown,
@@ -182,10 +161,7 @@ export async function login(
   return { token: signToken(app.security, row), user: meOf(row) };
 }
 
-/**
- * Waits for the attempt's turn (an account or address under attack), then checks the password.
- * A check that never ran (hashing queue full, an error) is not counted as a failure.
- */
+/** Waits for the attempt's turn, then checks; a check that never ran (queue full, an error) is no failure. */
 async function checkAttempt(
   app: AppContext,
   attempt: Attempt,
@@ -245,23 +221,18 @@ export async function authenticate(app: AppContext, token: string): Promise<Prin
   return (await authenticateSession(app, token)).actor;
 }
 
-/** A session: who, and the session's id (for 登出 and for tickets made during it). */
+/** `sessionId` serves 登出 and the tickets made during the session. */
 interface Session {
   actor: Principal;
   sessionId: string;
   expiresAt: number;
 }
 
-/**
- * The signed-in user behind a session token: signed with our key, with an expiry and a session id
- * (a token without either is refused), not signed out, and the user still active with the same
- * token version.
- */
+/** Refuses a token without an expiry or a session id, signed out, or whose user is inactive or changed version. */
 export async function authenticateSession(app: AppContext, token: string): Promise<Session> {
   const payload = verifySessionToken(app, token);
   if (!payload) throw new UnauthenticatedError(problem('token_invalid'));
-  // On the read pool: every request passes here, and on SQLite the writer may be in a long
-  // transaction (a 99 000-line statement stored); a sign-out or deactivation is committed before it is read.
+  // The read pool: every request passes here, and the SQLite writer may be in a long transaction.
   const reader = readContext(app);
   const [actor, revoked] = await Promise.all([principalOf(reader, payload), isRevoked(reader.db, payload.jti!)]);
   if (revoked) throw new UnauthenticatedError(problem('token_invalid'));
@@ -298,11 +269,7 @@ function isRevoked(db: Db, jti: string): Promise<boolean> {
   return loader ? loader.push(jti) : db('revoked_sessions').where({ jti }).first().then(Boolean);
 }
 
-/**
- * 登出: the session's token stops working on every instance sharing the
- * database, until and after it would have expired. A token that is not a valid session already
- * works nowhere: nothing to do.
- */
+/** 登出: the token stops working on every instance sharing the database; an invalid one already works nowhere. */
 export async function signOut(
   app: AppContext,
   token: string,
@@ -327,7 +294,6 @@ export async function signOut(
   });
 }
 
-/** The user a token names, still active and with the same token version (no password change since). */
 async function principalOf(app: AppContext, payload: TokenPayload): Promise<Principal> {
   const id = toId(payload.sub);
   if (id === null) throw new UnauthenticatedError(problem('token_invalid'));
@@ -341,11 +307,7 @@ async function principalOf(app: AppContext, payload: TokenPayload): Promise<Prin
 /** How long a download ticket lasts: long enough for the browser to follow the link, no more. */
 export const TICKET_TTL_SECONDS = 60;
 
-/**
- * A short-lived ticket for one download (a link the browser follows on its own, without the
- * Authorization header): signed with a key derived for tickets alone, so a ticket is never a
- * session token and a session token never a ticket. `what` says what it downloads.
- */
+/** For a link the browser follows without Authorization; its own key, so never a session token nor the reverse. */
 export async function signTicket(ctx: ServiceContext, what: string, claims: Record<string, unknown>): Promise<string> {
   const row = await ctx.db<UserRow>('users').where({ id: ctx.actor.id }).first();
   if (!row || !row.is_active) throw new UnauthenticatedError(problem('token_invalid'));
@@ -364,7 +326,7 @@ export async function signTicket(ctx: ServiceContext, what: string, claims: Reco
   });
 }
 
-/** The user and claims of a ticket for `what`; refused when forged, expired, for something else, or the user changed. */
+/** A ticket's user and claims; refused when forged, expired, for another `what`, or the user changed. */
 export async function redeemTicket(
   app: AppContext,
   ticket: string,
@@ -398,25 +360,19 @@ export async function principalByUsername(db: Db, username: string): Promise<Pri
   return toPrincipal(row);
 }
 
-/** `GET /api/admin/me`. */
 export async function me(ctx: ServiceContext): Promise<Me> {
   const row = await ctx.db<UserRow>('users').where({ id: ctx.actor.id }).first();
   if (!row) throw new UnauthenticatedError(problem('token_invalid'));
   return meOf(row);
 }
 
-/**
- * Changes the caller's own password; older tokens stop working and a fresh one is returned.
- * Wrong current passwords count as failed sign-ins of the account, so the form cannot be used
- * to guess without limit.
- */
+/** Returns a fresh token (older ones stop); a wrong current password counts as a failed sign-in, against guessing. */
 export async function changePassword(ctx: ServiceContext, input: unknown): Promise<{ token: string }> {
   const { currentPassword, newPassword } = valid(validatePasswordChange(input, ctx.actor.username));
   requireSignedIn(ctx.actor, problem('cannot_change_others_password'));
   const row = await ctx.db<UserRow>('users').where({ id: ctx.actor.id }).first();
   if (!row) throw new UnauthenticatedError(problem('token_invalid'));
-  // Counted like sign-in's: per pair of address and account, and per account
-  // over every address, before the check, so calls sent at once cannot pass more guesses.
+  // Counted like sign-in's, before the check, so calls sent at once cannot pass more guesses.
   const key = attemptKey(row.username, ctx.ip);
   const limit = signInLimitOf(ctx.security);
   const attempt = await beginAttempt(ctx.db, limit, key, 'password');
@@ -426,8 +382,7 @@ export async function changePassword(ctx: ServiceContext, input: unknown): Promi
   await attemptSucceeded(ctx.db, attempt);
   const hash = await hashPassword(newPassword, ctx.security);
   return ctx.db.transaction(async (trx) => {
-    // The version is bumped in SQL and read back: a deactivation or another change made
-    // meanwhile is kept, not overwritten from the row read above.
+    // Bumped in SQL and read back: a deactivation or change made meanwhile is kept, not overwritten.
     await trx('users')
       .where({ id: row.id })
       .update({ password_hash: hash, token_version: trx.raw('token_version + 1'), updated_at: Date.now() });

@@ -1,8 +1,6 @@
 /**
- * Passwords guessed first: the most used ones in public breach lists, and those common in Taiwan
- * (注音/keyboard walks, 520 and 1314 love numbers). Lowercase. A password is refused when it is one
- * of these, or one of these followed by digits or symbols (`password2026!`, `admin123`), so the
- * list keeps the stems short. A small data module, so the back office checks the same list.
+ * Passwords guessed first (breach lists, and Taiwan's own: 注音 and keyboard walks, 520 and 1314), lowercase.
+ * A stem followed by digits or symbols is refused too (`admin123`), so the list keeps the stems short.
  */
 export const COMMON_PASSWORDS: readonly string[] = [
   // stems (with anything only digits or symbols after them)

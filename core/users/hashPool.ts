@@ -1,20 +1,11 @@
-/**
- * Password hashing off the main thread. bcrypt at cost 12 takes a quarter of a second of CPU;
- * run on the event loop, a burst of sign-ins or password checks stalled every other request.
- * Here hashes and comparisons run on a few worker threads, and the queue in
- * front of them is bounded: when it is full the call fails at once with BusyError (HTTP 503
- * with Retry-After) instead of making everyone wait.
- *
- * The pool itself (threads, queue, workers that die) is core/workerPool.ts, shared with
- * reconciliation; a CLI command that hashed one password still exits by itself.
- */
+// Password hashing on worker threads: bcrypt at cost 12 takes a quarter second of CPU, and a burst of
+// sign-ins on the event loop would stall every other request. A full queue fails at once (BusyError).
 import { availableParallelism } from 'node:os';
 import { createRequire } from 'node:module';
 import { Worker } from 'node:worker_threads';
 import { BusyError } from '../errors.js';
 import { poolCache, WorkerPool, type PoolSettings } from '../workerPool.js';
 
-/** threads and queue (REMIT_HASH_THREADS, REMIT_HASH_QUEUE) */
 export type HashingSettings = PoolSettings;
 
 export const DEFAULT_HASHING: HashingSettings = {

@@ -1,20 +1,12 @@
-/**
- * How guessable a new password is: one rule for the API, the CLI, the first
- * admin and the back office's dialogs. Refused, each with a sentence saying why:
- * - the username itself (any case, reversed, or followed only by digits or symbols);
- * - repetitive: one or two distinct characters (aaaaaa, 121212), a block repeated (abcabc,
- *   123123), or a run along the alphabet, the digits or a keyboard row (123456, fedcba, qwerty);
- * - common: a password of the list in commonPasswords.ts, or one of its stems followed only by
- *   digits or symbols (password2026!, admin123).
- * Pure: no Node module, so the browser imports it.
- */
+// How guessable a new password is, one rule for every edge: the username (any case, reversed, or with only
+// digits or symbols after), repetitive (aaaaaa, 121212, abcabc, 123456, qwerty), or common (commonPasswords.ts).
 import { MSG } from '../messages.js';
 import { COMMON_PASSWORDS } from './commonPasswords.js';
 
 type PasswordWeakness = 'username' | 'repetitive' | 'common';
 
 const COMMON = new Set(COMMON_PASSWORDS);
-/** Runs a password may not be a piece of (forwards or backwards). */
+/** Runs a password may not be a piece of, forwards or backwards. */
 const RUNS = [
   '01234567890',
   'abcdefghijklmnopqrstuvwxyz',
@@ -64,7 +56,6 @@ export function passwordWeakness(password: string, username?: unknown): Password
   return null;
 }
 
-/** The sentence for a weak password, or null. */
 export function checkPasswordStrength(password: string, username?: unknown): string | null {
   const why = passwordWeakness(password, username);
   return why === null ? null : MSG.passwordWeak[why];

@@ -1,4 +1,3 @@
-/** The users table's row, and the record the core returns for it. */
 import { PERMISSION_KEYS, type Permission, type Role } from '../permissions.js';
 import { toIso } from '../time.js';
 import type { User } from '../types.js';

@@ -118,8 +118,7 @@ export async function unlockUser(ctx: ServiceContext, username: string): Promise
 async function assertStoresExist(db: Db, value: Pick<UserInput, 'store_id' | 'accessible_stores'>): Promise<void> {
   const wanted = [...new Set([...value.accessible_stores, ...(value.store_id !== null ? [value.store_id] : [])])];
   if (!wanted.length) return;
-  // FOR SHARE on PostgreSQL: a store being deleted at this moment is either gone (refused here)
-  // or waits for this grant and then sees it.
+  // FOR SHARE on PostgreSQL: a store being deleted now is either gone (refused) or waits for this grant.
   const q = db('stores').whereIn('id', wanted).select('id');
   const found = new Set(
     ((await (isPostgres(db) ? q.forShare() : q)) as Array<{ id: number }>).map((r) => Number(r.id)),
@@ -166,13 +165,7 @@ export async function createUser(ctx: ServiceContext, input: unknown): Promise<U
   }
 }
 
-/**
- * Merges a partial change into a user; a blank password leaves it unchanged. The row is read
- * inside the write transaction (locked on PostgreSQL; SQLite's BEGIN IMMEDIATE holds the write
- * lock) and only the fields the request names are written, so a deactivation or a permission
- * removal made at the same moment as a password reset is never undone from a stale copy.
- * The new password is hashed before, so no lock waits on bcrypt.
- */
+/** Read in the write transaction, writing named fields only, so no change made meanwhile is undone; hashed first. */
 export async function updateUser(ctx: ServiceContext, rawId: unknown, patch: unknown): Promise<User> {
   requirePermission(ctx.actor, 'manage_users');
   if (!isPlainObject(patch)) throw ValidationError.single('body', 'body_not_object');
@@ -211,8 +204,7 @@ export async function updateUser(ctx: ServiceContext, rawId: unknown, patch: unk
     const newHash = value.password ? hash : null;
     const revoke = newHash !== null || (before.is_active && !value.is_active);
     const write: Record<string, unknown> = { updated_at: Date.now() };
-    // Role, permissions and stores are normalised together (an admin holds every permission), so
-    // a change to one writes the four; the active flag and the password stand alone.
+    // Role, permissions and stores are normalised together, so a change to one writes all four.
     if (['role', 'permissions', 'store_id', 'accessible_stores'].some((k) => k in changes)) {
       write.role = value.role;
       write.permissions = JSON.stringify(value.permissions);
@@ -237,21 +229,14 @@ export async function updateUser(ctx: ServiceContext, rawId: unknown, patch: unk
 
 const PASSWORD_TEXTS = { required: MSG.passwordRequired, min: MSG.passwordMin, mismatch: MSG.passwordMismatch };
 
-/**
- * Account edits and deletes take turns on PostgreSQL (an advisory lock for the transaction), as
- * SQLite's BEGIN IMMEDIATE makes them: two admins demoting each other lock their own rows and
- * then the admins' rows, which deadlocks without one order. Account changes are rare; nothing
- * else waits on this lock.
- */
+// Account writes take turns on PostgreSQL, as SQLite's BEGIN IMMEDIATE makes them: two admins demoting each
+// other would otherwise lock rows in opposite orders and deadlock.
 async function lockAccounts(db: Db): Promise<void> {
   await lockForTransaction(db, LOCKS.accounts);
 }
 
-/**
- * Keeps at least one active admin, so nobody locks the whole business out. On PostgreSQL the
- * active admins are locked first, so two admins demoting themselves at once cannot both pass;
- * SQLite runs one write transaction at a time already.
- */
+// Keeps an active admin, so nobody locks the business out; on PostgreSQL the admins are locked first, so
+// two demoting themselves at once cannot both pass.
 async function assertAnotherAdmin(db: Db, exceptId: number): Promise<void> {
   const q = db('users').where({ role: 'admin', is_active: true }).select('id');
   const admins = (await (isPostgres(db) ? q.forUpdate() : q)) as Array<{ id: number }>;

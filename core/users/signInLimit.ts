@@ -1,23 +1,7 @@
-/**
- * Password guessing, limited where the guesser is: the pair of client address and account.
- * Attempts live in `login_attempts`, so every API instance on the
- * same database sees the same ones.
- *
- * - A pair (address, account) with `maxFailures` failures in the window is refused (429) until
- *   the oldest of them leaves it, whatever the password: the one who guessed waits, truly told
- *   how long by Retry-After. Sign-in and change-password failures count alike.
- * - An account with `maxFailures` sign-in failures in the window (from anywhere), or an address
- *   with `maxFailures` failures (over any names), is *slowed*, never refused: each attempt on it
- *   waits for its turn, one per `SLOWDOWN_MS`, at most `MAX_SLOWDOWN_MS`. So nobody else's
- *   failures ever refuse a correct password: not the owner's at another address (item 4), not a
- *   colleague's behind the same shop address (item 9).
- * - The change-password form (its caller is signed in) is also limited per account: the
- *   account's wrong current passwords from every address count together (item 3).
- * - An attempt is counted *before* its password is checked (a pending failure, forgotten when the
- *   password is right or the check never ran), so attempts sent at once cannot pass more guesses
- *   than the limit; a full hashing queue (503) is not what stops them.
- * - `remit users unlock USERNAME` forgets an account's failures.
- */
+// Password guessing, limited where the guesser is: a pair of address and account with `maxFailures` in the
+// window is refused (429), whatever the password. An account or address with as many overall is only slowed,
+// so nobody else's failures refuse a correct password. Attempts count before their check, so sends at once
+// cannot pass more guesses; change-password is also limited per account. Shared by instances in the database.
 import { addressNetwork } from '../network.js';
 
 import { problem, TooManyRequestsError } from '../errors.js';
@@ -28,7 +12,7 @@ const DEFAULT_SIGN_IN_LIMIT: SignInLimit = { maxFailures: 10, windowMs: 15 * 60 
 const SLOWDOWN_MS = 1000;
 /** No attempt is held back longer than this, however many wait for the same account or address. */
 export const MAX_SLOWDOWN_MS = 3000;
-/** Failed sign-ins written to the audit log per address and window, whatever names are sent (item 8). */
+/** Failed sign-ins written to the audit log per address and window, whatever names are sent. */
 export const AUDITED_FAILURES_PER_ADDRESS = 20;
 
 export function signInLimitOf(security: Pick<SecuritySettings, 'signInLimit'>): SignInLimit {
@@ -43,11 +27,10 @@ export interface AttemptKey {
 export type AttemptKind = 'signin' | 'password';
 
 export function attemptKey(username: string, ip: string | null | undefined): AttemptKey {
-  // an address's network (an IPv6 /64, an IPv4 however written), so a block of addresses is one client
+  // an address's network, so an IPv6 /64 is one client
   return { username: username.toLowerCase().slice(0, 128), ip: addressNetwork(ip) };
 }
 
-/** An attempt being checked: its row, and how long it must wait for its turn first. */
 export interface Attempt {
   id: number;
   key: AttemptKey;
@@ -55,11 +38,7 @@ export interface Attempt {
   waitMs: number;
 }
 
-/**
- * Starts an attempt: refuses it (TooManyRequestsError, with the seconds until it lifts) when its
- * pair, or for change-password its account, is over the limit; otherwise counts it as a pending
- * failure and answers how long it must wait (an account or address under attack).
- */
+/** Refused when its pair (or for change-password, its account) is over; else a pending failure, with its wait. */
 export async function beginAttempt(
   db: Db,
   limit: SignInLimit,
@@ -122,10 +101,7 @@ async function refuseIfOver(
   }
 }
 
-/**
- * When the limit on these failures lifts (the `maxFailures`-th most recent leaves the window),
- * or null when fewer than `maxFailures` (+1 with spare 0) are counted.
- */
+/** When the `maxFailures`-th most recent failure leaves the window; null when fewer (+1 with spare 0) count. */
 async function liftsAt(
   db: Db,
   where: Record<string, string>,
@@ -164,13 +140,7 @@ export async function unlockSignIn(db: Db, username: string): Promise<number> {
     .delete();
 }
 
-/**
- * Whether a failed sign-in from this address may still be written to the audit log in this
- * window (item 8): at most AUDITED_FAILURES_PER_ADDRESS rows per address and window, whatever
- * names are sent, counted in the database so that two instances together write no more; and a
- * pair's refusals (429) once per window. Each row written takes a numbered
- * slot, so instances racing for the last one cannot both take it.
- */
+/** Audit this failure? Numbered slots per address and window, so racing instances cannot both take the last. */
 export async function mayAuditFailure(
   db: Db,
   limit: SignInLimit,

@@ -22,7 +22,7 @@ export function checkUsername(v: unknown): string | null {
   return usernameProblem(v)?.message ?? null;
 }
 
-/** What is wrong with a new password and its confirmation, by kind (each form words some kinds its own way). */
+/** By kind: each form words some kinds its own way. */
 type NewPasswordProblem = { kind: 'required' | 'min' | 'mismatch' } | { kind: 'max' | 'weak'; problem: Problem };
 
 function newPasswordProblem(password: unknown, confirm: unknown, username?: unknown): NewPasswordProblem | null {
@@ -36,7 +36,7 @@ function newPasswordProblem(password: unknown, confirm: unknown, username?: unkn
   return null;
 }
 
-/** The problems of the two password forms, each in its own words: the member form (密碼) and the change-password form (新密碼). */
+/** The member form says 密碼, the change-password form 新密碼. */
 type PasswordTexts = Record<'required' | 'min' | 'mismatch', () => Problem>;
 const MEMBER_PASSWORD: PasswordTexts = {
   required: () => problem('password_required'),
@@ -53,11 +53,7 @@ function passwordFieldProblem(p: NewPasswordProblem, texts: PasswordTexts): Prob
   return 'problem' in p ? p.problem : texts[p.kind]();
 }
 
-/**
- * A new password and its confirmation. `confirm` undefined means the caller sent none (API).
- * `username`: the account's, so a password equal to it is refused (with common and repetitive
- * ones, whoever checks).
- */
+/** `confirm` undefined: none was sent (API). `username`: the account's, which the password may not be. */
 export function checkNewPassword(
   password: unknown,
   confirm: unknown,
@@ -80,10 +76,7 @@ export interface UserInput {
   is_active: boolean;
 }
 
-/**
- * The add/edit member form. On edit the caller passes the record merged with the changes;
- * a blank password means unchanged and the username is not checked again (it cannot change).
- */
+/** On edit, the record merged with the changes: a blank password leaves it, the username is not checked. */
 export function validateUser(raw: unknown, mode: 'create' | 'edit'): Validated<UserInput> {
   const input = isPlainObject(raw) ? raw : {};
   const errors = new FieldErrors();
@@ -160,10 +153,7 @@ interface PasswordChangeInput {
   newPassword: string;
 }
 
-/**
- * The change-password form; `confirmNewPassword` is checked when sent. `username`: the caller's
- * own, so the new password may not be it.
- */
+/** `confirmNewPassword` is checked when sent; `username`, the caller's, the new password may not be. */
 export function validatePasswordChange(raw: unknown, username?: string): Validated<PasswordChangeInput> {
   const input = isPlainObject(raw) ? raw : {};
   const errors = new FieldErrors();
