@@ -10,7 +10,7 @@ import { ConflictError, ForbiddenError, NotFoundError, ValidationError, problem 
 import { assertFilterFields, filterIds, runList, type ListQuery } from '../listQuery.js';
 import { inScope, scopedStoreIds, storeScope } from '../users/permissions.js';
 import { givenAccount, lineSource } from './account.js';
-import { DEFAULT_WINDOW_AFTER_MS, DEFAULT_WINDOW_BEFORE_MS, matchReconcile } from './match.js';
+import { DEFAULT_WINDOW_AFTER_MS, DEFAULT_WINDOW_BEFORE_MS, matchReconcile, type MatchResult } from './match.js';
 import { learnPayer, MAX_PAYER_LENGTH, payerMemory, unlearnLink } from './payers.js';
 import { statementPeriod } from './period.js';
 import type { ReadStatement } from './statement.js';
@@ -168,29 +168,54 @@ function lineRow(statementId: number, scope: number, l: StatementLine, fingerpri
   };
 }
 
+/** What an import stores: the file as read, its lines' fingerprints, for which store and account. */
+interface StatementToStore {
+  file: string;
+  storeId: number | null;
+  account: string | null;
+  read: ReadStatement;
+  prints: string[];
+  now: number;
+}
+
 /** The statement and its new lines, in the import's transaction. */
-async function storeStatement(
+async function storeStatement(ctx: ServiceContext, trx: Db, input: StatementToStore): Promise<ImportedStatement> {
+  const { file, storeId, account, read } = input;
+  // Imports take turns on PostgreSQL (SQLite: BEGIN IMMEDIATE): two overlapping downloads
+  // inserting the same lines in opposite orders deadlocked.
+  if (isPostgres(trx)) await trx.raw('select pg_advisory_xact_lock(?)', [STATEMENT_IMPORT_LOCK]);
+  const id = await insertStatement(ctx, trx, input);
+  await insertNewLines(trx, id, input);
+  const added = Number(
+    ((await trx('bank_lines').where({ statement_id: id }).count({ n: '*' }).first()) as { n: number | string }).n,
+  );
+  await trx('bank_statements').where({ id }).update({ new_lines: added });
+  const result: ImportedStatement = {
+    id,
+    file,
+    store_id: storeId,
+    account,
+    lines: read.lines.length,
+    credits: read.credits,
+    new: added,
+    duplicates: read.lines.length - added,
+    from: read.from,
+    to: read.to,
+    encoding: read.encoding,
+    balance_breaks: read.balance_breaks,
+    skipped_rows: read.skipped,
+    columns: read.columns,
+  };
+  await recordAudit(trx, ctx, { action: 'import', entity: 'statement', entityId: id, after: result });
+  return result;
+}
+
+/** The bank_statements row (its count of new lines set once they are in); its id. */
+async function insertStatement(
   ctx: ServiceContext,
   trx: Db,
-  {
-    file,
-    storeId,
-    account,
-    read,
-    prints,
-    now,
-  }: {
-    file: string;
-    storeId: number | null;
-    account: string | null;
-    read: ReadStatement;
-    prints: string[];
-    now: number;
-  },
-): Promise<ImportedStatement> {
-  // Statement imports take turns on PostgreSQL (SQLite: BEGIN IMMEDIATE): two overlapping
-  // downloads inserting the same lines in opposite orders deadlocked, and one answered 500.
-  if (isPostgres(trx)) await trx.raw('select pg_advisory_xact_lock(?)', [STATEMENT_IMPORT_LOCK]);
+  { file, storeId, account, read, now }: StatementToStore,
+): Promise<number> {
   const [inserted] = await trx('bank_statements')
     .insert({
       file,
@@ -207,11 +232,15 @@ async function storeStatement(
       created_at: now,
     })
     .returning('id');
-  const id = Number(typeof inserted === 'object' ? inserted.id : inserted);
-  // A line is new per store: what this store's reconciliation already has (its own statements'
-  // lines and those of statements for every store) is skipped; a statement for every store (its
-  // importer sees every store) skips what any store holds. Imports take turns, so what is read
-  // here is what the insert meets. A chunk at a time, so no step holds the event loop for long.
+  return Number(typeof inserted === 'object' ? inserted.id : inserted);
+}
+
+/**
+ * The lines new to the store: what its reconciliation already has (its own statements' lines and
+ * those of statements for every store; for every store, any store's) is skipped. Imports take
+ * turns, so what is read is what the insert meets. A chunk at a time, to keep the event loop free.
+ */
+async function insertNewLines(trx: Db, id: number, { storeId, read, prints }: StatementToStore): Promise<void> {
   const scope = storeId ?? 0;
   for (let i = 0; i < prints.length; i += INSERT_CHUNK) {
     const chunk = prints.slice(i, i + INSERT_CHUNK);
@@ -235,28 +264,6 @@ async function storeStatement(
     if (shared.length)
       await trx('bank_statement_lines').insert(shared).onConflict(['statement_id', 'line_id']).ignore();
   }
-  const added = Number(
-    ((await trx('bank_lines').where({ statement_id: id }).count({ n: '*' }).first()) as { n: number | string }).n,
-  );
-  await trx('bank_statements').where({ id }).update({ new_lines: added });
-  const result: ImportedStatement = {
-    id,
-    file,
-    store_id: storeId,
-    account,
-    lines: read.lines.length,
-    credits: read.credits,
-    new: added,
-    duplicates: read.lines.length - added,
-    from: read.from,
-    to: read.to,
-    encoding: read.encoding,
-    balance_breaks: read.balance_breaks,
-    skipped_rows: read.skipped,
-    columns: read.columns,
-  };
-  await recordAudit(trx, ctx, { action: 'import', entity: 'statement', entityId: id, after: result });
-  return result;
 }
 
 /**
@@ -460,6 +467,7 @@ function emptyProposals(page: { offset: number; limit: number } | undefined): Pr
   return none;
 }
 
+/** What the matcher proposes for the reports of [gte, lt), in full (payments and lines as the API shows them). */
 async function proposalsFor(
   ctx: ServiceContext,
   gte: number,
@@ -467,29 +475,51 @@ async function proposalsFor(
   stores: number[] | 'all',
   page?: { offset: number; limit: number },
 ): Promise<Proposals> {
-  // The period's reports, and those a window around it whose credits the statement may hold:
-  // they take part (a credit they explain is not unreported) but are not proposed.
-  // Every report that could explain a credit fetched below is here, so a credit no report explains is unreported.
-  // Only the columns the matcher reads: a year is tens of thousands of rows, each made on the event loop.
+  // Reports a window around the period take part (a credit they explain is not unreported) but are
+  // not proposed: every report that could explain a credit read below is here.
   const reportsCover = {
     from: gte - DEFAULT_WINDOW_BEFORE_MS - DAY_MS - DEFAULT_WINDOW_AFTER_MS,
     to: lt + DEFAULT_WINDOW_AFTER_MS + DEFAULT_WINDOW_BEFORE_MS,
   };
+  const reports = await openReports(ctx, reportsCover, stores);
+  const lines = await openCredits(ctx, gte, lt, stores);
+  // a report is unpaid only when the statements in scope span its window
+  const coverage = await statementCover(ctx, stores);
+  const payers = await payerMemory(ctx.db, stores);
+  const options = { coverage, payers, period: { from: gte, to: lt }, reportsCover };
+  // The API matches on a worker thread (ctx.matching), which also cuts the page; the CLI matches here.
+  const paged: PagedMatch = ctx.matching
+    ? await matchPoolFor(ctx.matching).match(reports, lines, options, page)
+    : cutPage(matchReconcile(reports, lines, options), page);
+  const out = inFull(paged.result, await shownRecords(ctx, paged.result));
+  if (page) out.page = { ...page, total: paged.total, period: { from: taipeiDate(gte), to: taipeiDate(lt - 1) } };
+  return out;
+}
+
+/**
+ * The transfers reported in the span and not linked, as the matcher reads them: only the columns
+ * it reads (a year is tens of thousands of rows, each made on the event loop).
+ */
+async function openReports(
+  ctx: ServiceContext,
+  span: { from: number; to: number },
+  stores: number[] | 'all',
+): Promise<ReconcileReport[]> {
   const payments = () => {
     const q = ctx
       .db('payments as p')
       .leftJoin('bank_links as k', 'k.payment_uuid', 'p.uuid')
       .select('p.uuid', 'p.store_id', 'p.last_five', 'p.paid_at', 'p.amount', 'p.note', 'p.status')
-      .where('p.paid_at', '>=', reportsCover.from)
-      .andWhere('p.paid_at', '<', reportsCover.to)
+      .where('p.paid_at', '>=', span.from)
+      .andWhere('p.paid_at', '<', span.to)
       .whereNull('k.line_id')
-      // only a transfer is reported against the bank: cash, card and e-payments are never proposed, unpaid or unreported
+      // only a transfer is reported against the bank
       .where('p.method', METHOD_TRANSFER);
     if (stores !== 'all') q.whereIn('p.store_id', stores);
     return q;
   };
   type ReportRow = Pick<PaymentRow, 'uuid' | 'store_id' | 'last_five' | 'paid_at' | 'amount' | 'note' | 'status'>;
-  const reports = await readInChunks(
+  return readInChunks(
     payments,
     'p.uuid',
     (p: ReportRow) => p.uuid,
@@ -503,8 +533,10 @@ async function proposalsFor(
       status: p.status,
     }),
   );
+}
 
-  // Credits inside any window of the period's reports.
+/** The unlinked credits in scope inside any window of the period's reports, as the matcher reads them. */
+async function openCredits(ctx: ServiceContext, gte: number, lt: number, stores: number[] | 'all') {
   const credits = () => {
     const q = scopedLines(ctx)
       .clearSelect()
@@ -532,7 +564,7 @@ async function proposalsFor(
     LineRow,
     'id' | 'at' | 'has_time' | 'amount' | 'digits' | 'summary' | 'note' | 'payer' | 'account' | 'store_id'
   >;
-  const lines = await readInChunks(
+  return readInChunks(
     credits,
     'l.id',
     (l: CreditRow) => Number(l.id),
@@ -552,21 +584,10 @@ async function proposalsFor(
       };
     },
   );
+}
 
-  // What the statements in scope cover: a report is unpaid only when they span its window.
-  const coverage = await statementCover(ctx, stores);
-
-  // What confirmed links taught about payers, for the stores whose reports are matched.
-  const payers = await payerMemory(ctx.db, stores);
-  const options = { coverage, payers, period: { from: gte, to: lt }, reportsCover };
-  // The API matches on a worker thread (ctx.matching), which also cuts the page, so no request
-  // holds the others; the CLI matches here.
-  const paged: PagedMatch = ctx.matching
-    ? await matchPoolFor(ctx.matching).match(reports, lines, options, page)
-    : cutPage(matchReconcile(reports, lines, options), page);
-  const { result } = paged;
-
-  // Only what the answer shows becomes a full payment or line, read now.
+/** The payments and lines the answer shows, read in full (only those). */
+async function shownRecords(ctx: ServiceContext, result: MatchResult) {
   const uuids = new Set<string>();
   const ids = new Set<number>();
   result.auto.forEach((a) => (uuids.add(a.payment), ids.add(a.line)));
@@ -575,22 +596,30 @@ async function proposalsFor(
   result.unpaid.forEach((u) => uuids.add(u.payment));
   result.unreported.forEach((u) => ids.add(u.line));
   result.suggestions.forEach((s) => (s.payments.forEach((u) => uuids.add(u)), s.lines.forEach((id) => ids.add(id))));
-  const P = new Map<string, ReconciledPayment>();
+  const payments = new Map<string, ReconciledPayment>();
   for (const chunk of chunks([...uuids], 500)) {
     const rows = (await ctx
       .db('payments as p')
       .leftJoin('bank_links as k', 'k.payment_uuid', 'p.uuid')
       .select('p.*', 'k.line_id as bank_line_id')
       .whereIn('p.uuid', chunk)) as PaymentWithLink[];
-    for (const r of rows) P.set(r.uuid, toReconciled(r));
+    for (const r of rows) payments.set(r.uuid, toReconciled(r));
   }
-  const L = new Map<number, BankLine>();
+  const lines = new Map<number, BankLine>();
   for (const chunk of chunks([...ids], 500)) {
-    for (const r of (await scopedLines(ctx).whereIn('l.id', chunk)) as LineRow[]) L.set(Number(r.id), toBankLine(r));
+    for (const r of (await scopedLines(ctx).whereIn('l.id', chunk)) as LineRow[])
+      lines.set(Number(r.id), toBankLine(r));
   }
-  // A payment or line deleted since it was matched leaves the answer with it.
+  return { payments, lines };
+}
+
+/** The matcher's answer with full payments and lines; one deleted since it was matched leaves the answer with it. */
+function inFull(
+  result: MatchResult,
+  { payments: P, lines: L }: { payments: Map<string, ReconciledPayment>; lines: Map<number, BankLine> },
+): Proposals {
   const has = { p: (u: string) => P.has(u), l: (id: number) => L.has(id) };
-  const out: Proposals = {
+  return {
     auto: result.auto
       .filter((a) => has.p(a.payment) && has.l(a.line))
       .map((a) => ({ payment: P.get(a.payment)!, line: L.get(a.line)!, score: a.score, reasons: inWords(a.reasons) })),
@@ -620,8 +649,6 @@ async function proposalsFor(
         reasons: inWords(s.reasons),
       })),
   };
-  if (page) out.page = { ...page, total: paged.total, period: { from: taipeiDate(gte), to: taipeiDate(lt - 1) } };
-  return out;
 }
 
 /**
@@ -766,9 +793,8 @@ async function paymentInScope(trx: Db, ctx: ServiceContext, uuid: unknown): Prom
 }
 
 /**
- * Confirms pairs: each payment becomes 已入帳 and is linked to its line, all or none. By a
- * person (confirm_payments) unless `auto` is set (the automatic run applying its own proposals).
- * The score and reasons recorded are the matcher's for that pair.
+ * Confirms pairs: each payment becomes 已入帳 and is linked to its line, all or none. By a person
+ * (confirm_payments) unless `auto` is set (the automatic run applying its own proposals).
  */
 export async function confirmPairs(
   ctx: ServiceContext,
@@ -776,16 +802,7 @@ export async function confirmPairs(
   opts: { auto?: boolean } = {},
 ): Promise<{ confirmed: number }> {
   requirePermission(ctx.actor, 'confirm_payments');
-  if (!Array.isArray(rawPairs) || rawPairs.length === 0)
-    throw ValidationError.single('pairs', 'reconcile_pairs_required');
-  if (rawPairs.length > MAX_DECISIONS)
-    throw ValidationError.single('pairs', 'reconcile_too_many', { limit: MAX_DECISIONS });
-  const pairs: PairDecision[] = rawPairs.map((p) => {
-    const payment = (p as { payment?: unknown })?.payment;
-    const line = toId((p as { line?: unknown })?.line);
-    if (typeof payment !== 'string' || line === null) throw ValidationError.single('pairs', 'reconcile_pairs_required');
-    return p as PairDecision;
-  });
+  const pairs = pairDecisions(rawPairs);
   try {
     return await ctx.db.transaction(async (trx) => {
       await lockPayments(
@@ -797,74 +814,109 @@ export async function confirmPairs(
         pairs.map((p) => p.line),
       );
       const now = Date.now();
-      for (const pair of pairs) {
-        const p = await paymentInScope(trx, ctx, pair.payment);
-        if (p.bank_line_id !== null && p.bank_line_id !== undefined)
-          throw new ConflictError(problem('reconcile_payment_linked'), 'payment');
-        if (!reconciles(p.method))
-          throw ValidationError.single('pairs', 'reconcile_not_transfer', { method: p.method! });
-        const lineId = toId(pair.line)!;
-        const l = (await scopedLines(ctx, trx).where('l.id', lineId).first()) as LineRow | undefined;
-        if (!l) throw new NotFoundError(problem('reconcile_line_not_found', { id: String(pair.line) }));
-        if (l.linked !== null && l.linked !== undefined)
-          throw new ConflictError(problem('reconcile_line_linked', { id: lineId }), 'line');
-        if (Number(l.amount) <= 0) throw ValidationError.single('pairs', 'reconcile_line_not_credit', { id: lineId });
-        if (Number(l.amount) !== Number(p.amount))
-          throw ValidationError.single('pairs', 'reconcile_amount_differs', { id: lineId });
-        if (l.store_id !== null && Number(l.store_id) !== Number(p.store_id))
-          throw ValidationError.single('pairs', 'reconcile_other_store', { id: lineId });
-        const evidence =
-          opts.auto && pair.score !== undefined
-            ? { score: pair.score, reasons: pair.reasons ?? [] }
-            : pairEvidence(p, l);
-        await trx('bank_links').insert({
-          payment_uuid: p.uuid,
-          line_id: lineId,
-          status_before: p.status,
-          decided_by: opts.auto ? 'auto' : 'person',
-          actor_id: actorUserId(ctx.actor),
-          score: evidence.score,
-          reasons: JSON.stringify(evidence.reasons),
-          at: now,
-        });
-        await trx('payments').where({ uuid: p.uuid }).update({ status: STATUS_CREDITED, updated_at: now });
-        // The line names its payer: on this store's statements, this payer reported this last five.
-        const learned = await learnPayer(trx, ctx, {
-          storeId: Number(p.store_id),
-          payer: l.payer,
-          lastFive: p.last_five,
-          payment: p.uuid,
-          line: lineId,
-          by: opts.auto ? 'auto' : 'person',
-          at: now,
-        });
-        const before = toReconciled(p);
-        await recordAudit(trx, ctx, {
-          action: 'reconcile',
-          entity: 'payment',
-          entityId: p.uuid,
-          before,
-          after: {
-            ...before,
-            status: STATUS_CREDITED,
-            bank_line_id: lineId,
-            updated_at: toIso(now),
-            reconcile: {
-              line: toBankLine({ ...l, payment_uuid: p.uuid }),
-              by: opts.auto ? 'auto' : 'person',
-              score: evidence.score,
-              reasons: evidence.reasons,
-              ...(learned ? { learned: learned.payer } : {}),
-            },
-          },
-        });
-      }
+      for (const pair of pairs) await confirmPair(ctx, trx, pair, opts.auto ? 'auto' : 'person', now);
       return { confirmed: pairs.length };
     });
   } catch (err) {
     if (isUniqueViolation(err)) throw new ConflictError(problem('reconcile_concurrent'));
     throw err;
   }
+}
+
+/** The pairs as asked: at least one, at most MAX_DECISIONS, each a payment uuid and a line id. */
+function pairDecisions(rawPairs: unknown): PairDecision[] {
+  if (!Array.isArray(rawPairs) || rawPairs.length === 0)
+    throw ValidationError.single('pairs', 'reconcile_pairs_required');
+  if (rawPairs.length > MAX_DECISIONS)
+    throw ValidationError.single('pairs', 'reconcile_too_many', { limit: MAX_DECISIONS });
+  return rawPairs.map((p) => {
+    const payment = (p as { payment?: unknown })?.payment;
+    const line = toId((p as { line?: unknown })?.line);
+    if (typeof payment !== 'string' || line === null) throw ValidationError.single('pairs', 'reconcile_pairs_required');
+    return p as PairDecision;
+  });
+}
+
+/**
+ * One pair linked and its payment credited, audited. The score and reasons recorded are the
+ * matcher's: those the automatic run sends, else the matcher's for this pair alone.
+ */
+async function confirmPair(
+  ctx: ServiceContext,
+  trx: Db,
+  pair: PairDecision,
+  by: 'auto' | 'person',
+  now: number,
+): Promise<void> {
+  const p = await paymentInScope(trx, ctx, pair.payment);
+  if (p.bank_line_id !== null && p.bank_line_id !== undefined)
+    throw new ConflictError(problem('reconcile_payment_linked'), 'payment');
+  if (!reconciles(p.method)) throw ValidationError.single('pairs', 'reconcile_not_transfer', { method: p.method! });
+  const lineId = toId(pair.line)!;
+  const l = await lineFor(ctx, trx, p, lineId, pair.line);
+  const evidence =
+    by === 'auto' && pair.score !== undefined ? { score: pair.score, reasons: pair.reasons ?? [] } : pairEvidence(p, l);
+  await trx('bank_links').insert({
+    payment_uuid: p.uuid,
+    line_id: lineId,
+    status_before: p.status,
+    decided_by: by,
+    actor_id: actorUserId(ctx.actor),
+    score: evidence.score,
+    reasons: JSON.stringify(evidence.reasons),
+    at: now,
+  });
+  await trx('payments').where({ uuid: p.uuid }).update({ status: STATUS_CREDITED, updated_at: now });
+  // The line names its payer: on this store's statements, this payer reported this last five.
+  const learned = await learnPayer(trx, ctx, {
+    storeId: Number(p.store_id),
+    payer: l.payer,
+    lastFive: p.last_five,
+    payment: p.uuid,
+    line: lineId,
+    by,
+    at: now,
+  });
+  const before = toReconciled(p);
+  await recordAudit(trx, ctx, {
+    action: 'reconcile',
+    entity: 'payment',
+    entityId: p.uuid,
+    before,
+    after: {
+      ...before,
+      status: STATUS_CREDITED,
+      bank_line_id: lineId,
+      updated_at: toIso(now),
+      reconcile: {
+        line: toBankLine({ ...l, payment_uuid: p.uuid }),
+        by,
+        score: evidence.score,
+        reasons: evidence.reasons,
+        ...(learned ? { learned: learned.payer } : {}),
+      },
+    },
+  });
+}
+
+/** The line to link to the payment, in scope: free, a credit of the payment's amount, of its store or of every store. */
+async function lineFor(
+  ctx: ServiceContext,
+  trx: Db,
+  p: PaymentWithLink,
+  lineId: number,
+  raw: unknown,
+): Promise<LineRow> {
+  const l = (await scopedLines(ctx, trx).where('l.id', lineId).first()) as LineRow | undefined;
+  if (!l) throw new NotFoundError(problem('reconcile_line_not_found', { id: String(raw) }));
+  if (l.linked !== null && l.linked !== undefined)
+    throw new ConflictError(problem('reconcile_line_linked', { id: lineId }), 'line');
+  if (Number(l.amount) <= 0) throw ValidationError.single('pairs', 'reconcile_line_not_credit', { id: lineId });
+  if (Number(l.amount) !== Number(p.amount))
+    throw ValidationError.single('pairs', 'reconcile_amount_differs', { id: lineId });
+  if (l.store_id !== null && Number(l.store_id) !== Number(p.store_id))
+    throw ValidationError.single('pairs', 'reconcile_other_store', { id: lineId });
+  return l;
 }
 
 /** The matcher's score and reasons for one pair a person picked (null and none when it is outside every window). */
