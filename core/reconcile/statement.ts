@@ -245,130 +245,28 @@ function sheetRows(bytes: Uint8Array, file: string): string[][] {
 // ---- rows to lines -----------------------------------------------------------------------
 
 /**
- * Reads a statement. Throws a ValidationError (field `file`) whose message names the file and,
- * for a bad cell, the row, as a spreadsheet program numbers it; nothing is returned half-read.
- * Rows that are no transaction (blank, totals, counts, disclaimers, a repeated header) are
- * skipped wherever they stand; a row that looks like a transaction (a date-like cell, or a time
- * and an amount) is read or refuses the file.
+ * Reads a statement. Throws a ValidationError (field `file`) naming the file and, for a bad cell,
+ * the row as a spreadsheet program numbers it; nothing is returned half-read. Rows that are no
+ * transaction (blank, totals, counts, a repeated header) are skipped wherever they stand; a row
+ * that looks like a transaction (a date-like cell, or a time and an amount) is read or refuses the file.
  */
 export function readStatement(
   data: Uint8Array | ArrayBuffer,
   file: string,
   opts: { maxBytes?: number } = {},
 ): ReadStatement {
-  const bytes = data instanceof Uint8Array ? data : new Uint8Array(data);
-  const maxBytes = opts.maxBytes ?? MAX_IMPORT_BYTES;
-  if (bytes.length > maxBytes)
-    throw fail(file, problem('import_file_too_large', { limit_mb: Math.round((maxBytes / 1024 / 1024) * 10) / 10 }));
-  if (bytes.length === 0) throw fail(file, problem('statement_empty'));
-  let rows: string[][];
-  let encoding: StatementEncoding;
-  const kind = sniffKind(bytes, file);
-  if (kind === 'xlsx' || kind === 'xls') {
-    encoding = kind;
-    rows = sheetRows(bytes, file);
-  } else {
-    if (kind === 'binary') throw fail(file, problem('statement_not_supported'));
-    const decoded = decodeText(bytes);
-    encoding = decoded.encoding;
-    rows = parseCsv(decoded.text);
-  }
-  if (rows.length > MAX_IMPORT_ROWS + HEADER_SEARCH_ROWS + 1000)
-    throw fail(file, problem('import_too_many_rows', { limit: MAX_IMPORT_ROWS }));
-
+  const { rows, encoding } = statementRows(data, file, opts.maxBytes ?? MAX_IMPORT_BYTES);
   let header: HeaderMap | null = null;
   for (let r = 0; r < Math.min(HEADER_SEARCH_ROWS, rows.length) && !header; r++) header = mapHeader(rows[r], r + 1);
   if (!header) throw fail(file, problem('statement_no_header', { rows: HEADER_SEARCH_ROWS }));
-
-  const { cols, notes } = header;
-  const at = (row: string[], i: number | undefined) => (i === undefined ? '' : cleanCell(row[i] ?? ''));
   const lines: StatementLine[] = [];
   let skipped = 0;
   for (let r = header.row; r < rows.length; r++) {
-    const cells = rows[r];
-    const rowNo = r + 1;
-    const first = cells.findIndex((c) => cleanCell(c ?? '') !== '');
-    if (first < 0) continue;
-    const dateText = at(cells, cols.date);
-    const timeText = at(cells, cols.time);
-    const money = (role: 'credit' | 'debit' | 'amount' | 'balance') => {
-      const text = at(cells, cols[role]);
-      const v = parseStatementAmount(text);
-      if (Number.isNaN(v))
-        throw fail(file, problem('statement_bad_amount', { column: header!.texts[role] ?? '', value: text }), rowNo);
-      return v;
-    };
-    // Totals, counts and notes about the file (合計, 資料筆數：40, 以上資料僅供參考), wherever they stand.
-    if (
-      SUMMARY_CELL.test(cleanCell(cells[first])) ||
-      SUMMARY_CELL.test(at(cells, cols.summary)) ||
-      SUBTOTAL_AFTER_DATE.test(dateText)
-    ) {
-      skipped++;
-      continue;
-    }
-
-    // The time column may hold the whole date-time (台北富邦 交易時間 `YYYY/MM/DD HH:MM:SS`).
-    let parsed = timeText && looksLikeDate(timeText) ? parseStatementDate(timeText) : null;
-    if (!parsed) {
-      const d = dateText ? parseStatementDate(dateText) : null;
-      if (!d) {
-        // Not a date: a transaction the reader cannot read (refused), or no transaction (skipped).
-        const clock = timeText ? parseStatementTime(timeText) : null;
-        const hasAmount = (['credit', 'debit', 'amount'] as const).some((role) => {
-          const v = cols[role] === undefined ? null : parseStatementAmount(at(cells, cols[role]));
-          return v !== null && !Number.isNaN(v);
-        });
-        if (looksLikeDate(dateText) || looksLikeDate(timeText) || (clock && hasAmount))
-          throw fail(file, problem('statement_bad_date', { value: dateText }), rowNo);
-        skipped++;
-        continue;
-      }
-      let time = d.time;
-      if (timeText && !time) {
-        time = parseStatementTime(timeText);
-        if (!time) throw fail(file, problem('statement_bad_time', { value: timeText }), rowNo);
-      }
-      parsed = { date: d.date, time };
-    }
-    const instant = partsToInstant(parsed.date, parsed.time);
-    if (instant === null || instant < MIN_INSTANT || instant >= MAX_INSTANT)
-      throw fail(file, problem('statement_bad_date', { value: dateText || timeText }), rowNo);
-
-    let amount: number | null;
-    if (cols.credit !== undefined || cols.debit !== undefined) {
-      const credit = money('credit');
-      const debit = money('debit');
-      const c = credit ? Math.abs(credit) : 0;
-      const d = debit ? Math.abs(debit) : 0;
-      if (c && d) throw fail(file, problem('statement_both_sides'), rowNo);
-      amount = c ? c : d ? -d : null;
-      if (amount === null && cols.amount !== undefined) amount = money('amount') || null;
-    } else amount = money('amount') || null;
-    // A row with a date but no money (a balance brought forward) is not a transaction.
-    if (amount === null) {
-      skipped++;
-      continue;
-    }
-    const counterparty = at(cells, cols.counterparty);
-    const noteTexts = notes.map((i) => cleanCell(cells[i] ?? '')).filter(Boolean);
-    const summary = at(cells, cols.summary);
-    const { payer, digits } = payerOf(counterparty, [...noteTexts, summary]);
-    lines.push({
-      row: rowNo,
-      at: instant,
-      hasTime: parsed.time !== null,
-      amount,
-      balance: cols.balance === undefined ? null : money('balance'),
-      summary,
-      note: noteTexts.join(' '),
-      counterparty,
-      digits,
-      payer,
-    });
+    const line = readRow({ cells: rows[r], rowNo: r + 1, header, file });
+    if (line === 'skip') skipped++;
+    else if (line !== 'blank') lines.push(line);
   }
   if (lines.length === 0) throw fail(file, problem('statement_no_lines'));
-
   const breakRows = balanceBreaks(lines);
   let min = Infinity,
     max = -Infinity;
@@ -390,6 +288,135 @@ export function readStatement(
     balance_breaks: breakRows.length,
     breakRows,
   };
+}
+
+/** The file's rows as texts, by its kind (a workbook, else text in its encoding); too large or too long, refused. */
+function statementRows(
+  data: Uint8Array | ArrayBuffer,
+  file: string,
+  maxBytes: number,
+): { rows: string[][]; encoding: StatementEncoding } {
+  const bytes = data instanceof Uint8Array ? data : new Uint8Array(data);
+  if (bytes.length > maxBytes)
+    throw fail(file, problem('import_file_too_large', { limit_mb: Math.round((maxBytes / 1024 / 1024) * 10) / 10 }));
+  if (bytes.length === 0) throw fail(file, problem('statement_empty'));
+  let out: { rows: string[][]; encoding: StatementEncoding };
+  const kind = sniffKind(bytes, file);
+  if (kind === 'xlsx' || kind === 'xls') out = { rows: sheetRows(bytes, file), encoding: kind };
+  else {
+    if (kind === 'binary') throw fail(file, problem('statement_not_supported'));
+    const decoded = decodeText(bytes);
+    out = { rows: parseCsv(decoded.text), encoding: decoded.encoding };
+  }
+  if (out.rows.length > MAX_IMPORT_ROWS + HEADER_SEARCH_ROWS + 1000)
+    throw fail(file, problem('import_too_many_rows', { limit: MAX_IMPORT_ROWS }));
+  return out;
+}
+
+/** One row below the header, with what reading it needs. */
+interface Row {
+  cells: string[];
+  rowNo: number;
+  header: HeaderMap;
+  file: string;
+}
+
+/** A cell of the row as text ('' for a column the statement lacks). */
+const cellAt = (cells: string[], i: number | undefined) => (i === undefined ? '' : cleanCell(cells[i] ?? ''));
+
+/** A money column of the row (null when empty); an unreadable amount refuses the file. */
+function moneyAt({ cells, rowNo, header, file }: Row, role: 'credit' | 'debit' | 'amount' | 'balance'): number | null {
+  const text = cellAt(cells, header.cols[role]);
+  const v = parseStatementAmount(text);
+  if (Number.isNaN(v))
+    throw fail(file, problem('statement_bad_amount', { column: header.texts[role] ?? '', value: text }), rowNo);
+  return v;
+}
+
+/** The row's transaction line; `skip` for a row that is no transaction, `blank` for an empty one. */
+function readRow(row: Row): StatementLine | 'skip' | 'blank' {
+  const { cells, rowNo, header } = row;
+  const { cols, notes } = header;
+  const first = cells.findIndex((c) => cleanCell(c ?? '') !== '');
+  if (first < 0) return 'blank';
+  const dateText = cellAt(cells, cols.date);
+  // Totals, counts and notes about the file (合計, 資料筆數：40, 以上資料僅供參考), wherever they stand.
+  if (
+    SUMMARY_CELL.test(cleanCell(cells[first])) ||
+    SUMMARY_CELL.test(cellAt(cells, cols.summary)) ||
+    SUBTOTAL_AFTER_DATE.test(dateText)
+  )
+    return 'skip';
+  const when = rowInstant(row, dateText, cellAt(cells, cols.time));
+  if (!when) return 'skip';
+  const amount = rowAmount(row);
+  // A row with a date but no money (a balance brought forward) is not a transaction.
+  if (amount === null) return 'skip';
+  const counterparty = cellAt(cells, cols.counterparty);
+  const noteTexts = notes.map((i) => cleanCell(cells[i] ?? '')).filter(Boolean);
+  const summary = cellAt(cells, cols.summary);
+  const { payer, digits } = payerOf(counterparty, [...noteTexts, summary]);
+  return {
+    row: rowNo,
+    at: when.at,
+    hasTime: when.hasTime,
+    amount,
+    balance: cols.balance === undefined ? null : moneyAt(row, 'balance'),
+    summary,
+    note: noteTexts.join(' '),
+    counterparty,
+    digits,
+    payer,
+  };
+}
+
+/** The row's instant, or null when the row holds no date and is no transaction (one that looks like a transaction refuses the file). */
+function rowInstant(row: Row, dateText: string, timeText: string): { at: number; hasTime: boolean } | null {
+  const { rowNo, file } = row;
+  // The time column may hold the whole date-time (台北富邦 交易時間 `YYYY/MM/DD HH:MM:SS`).
+  let parsed = timeText && looksLikeDate(timeText) ? parseStatementDate(timeText) : null;
+  if (!parsed) {
+    const d = dateText ? parseStatementDate(dateText) : null;
+    if (!d) {
+      if (looksLikeTransaction(row, dateText, timeText))
+        throw fail(file, problem('statement_bad_date', { value: dateText }), rowNo);
+      return null;
+    }
+    let time = d.time;
+    if (timeText && !time) {
+      time = parseStatementTime(timeText);
+      if (!time) throw fail(file, problem('statement_bad_time', { value: timeText }), rowNo);
+    }
+    parsed = { date: d.date, time };
+  }
+  const instant = partsToInstant(parsed.date, parsed.time);
+  if (instant === null || instant < MIN_INSTANT || instant >= MAX_INSTANT)
+    throw fail(file, problem('statement_bad_date', { value: dateText || timeText }), rowNo);
+  return { at: instant, hasTime: parsed.time !== null };
+}
+
+/** A row without a readable date that still looks like a transaction: a date-like cell, or a time and an amount. */
+function looksLikeTransaction({ cells, header: { cols } }: Row, dateText: string, timeText: string): boolean {
+  const clock = timeText ? parseStatementTime(timeText) : null;
+  const hasAmount = (['credit', 'debit', 'amount'] as const).some((role) => {
+    const v = cols[role] === undefined ? null : parseStatementAmount(cellAt(cells, cols[role]));
+    return v !== null && !Number.isNaN(v);
+  });
+  return Boolean(looksLikeDate(dateText) || looksLikeDate(timeText) || (clock && hasAmount));
+}
+
+/** Money in positive, money out negative, from separate columns or one signed amount; null when the row has none. */
+function rowAmount(row: Row): number | null {
+  const { cols } = row.header;
+  if (cols.credit === undefined && cols.debit === undefined) return moneyAt(row, 'amount') || null;
+  const credit = moneyAt(row, 'credit');
+  const debit = moneyAt(row, 'debit');
+  const c = credit ? Math.abs(credit) : 0;
+  const d = debit ? Math.abs(debit) : 0;
+  if (c && d) throw fail(row.file, problem('statement_both_sides'), row.rowNo);
+  const amount = c ? c : d ? -d : null;
+  if (amount === null && cols.amount !== undefined) return moneyAt(row, 'amount') || null;
+  return amount;
 }
 
 /**
