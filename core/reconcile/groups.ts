@@ -1,8 +1,4 @@
-/**
- * The matcher's second pass, over what the assignment left: reports and credits that may go
- * together (several orders in one credit, one payment split into several). It suggests, never
- * confirms, and keeps a report that may be so paid off the unpaid list.
- */
+/** The matcher's second pass over what the assignment left: groups, suggested (never confirmed), kept off unpaid. */
 import { DAY_MS, taipeiDayNumber } from '../time.js';
 import { compareDigits, mayPay } from './evidence.js';
 import { firstAtOrAfter } from './lineIndex.js';
@@ -16,14 +12,12 @@ export type GroupReason =
   | 'split, showing the last five'
   | 'split, digitless and close';
 
-/** A group the credits support: the reports (the one left alone first) and the credits that may pay them together. */
 interface FoundGroup {
   reason: GroupReason;
   reports: number[];
   lines: number[];
 }
 
-/** The month's reports and credits, and the window a credit may pay a report in. */
 interface Month {
   reports: ReconcileReport[];
   lines: ReconcileLine[];
@@ -36,10 +30,6 @@ type Used = { reports: Set<number>; lines: Set<number> };
 const TWO_HOURS = 2 * 3_600_000;
 const THREE_HOURS = 3 * 3_600_000;
 
-/**
- * The second pass: its suggestions, the reports and lines they hold, and the reports left alone
- * that a group may pay (never called unpaid). `coverable`: reports the statement spans the window of.
- */
 export function secondPass(
   m: Month,
   assigned: { partner: Int32Array; owner: Int32Array },
@@ -57,11 +47,7 @@ export function secondPass(
   return { suggestions: suggestions.concat(suggestGroups(m, found, suggested)), suggested, groupable };
 }
 
-/**
- * The groups found are suggested too (those suggestible() lets through), so their credits show
- * with their reports rather than as unreported. Another order of the customer's pointing at a
- * credit already in a group joins it while the orders still fit in the credit.
- */
+/** Groups found are suggested too, so their credits are not unreported; another order joins while it fits. */
 function suggestGroups(
   { reports, lines }: Month,
   found: Map<number, FoundGroup>,
@@ -96,10 +82,8 @@ function suggestGroups(
 }
 
 /**
- * A group found is suggested (its credits leave the unreported list) only when its sums meet and a
- * credit shows a report's last five, or none shows any digits: on the calibration half, a larger
- * credit the customer's other orders do not make up was never a true group, and a credit showing
- * only a typo or another account mostly hid a true unreported credit.
+ * Only when the sums meet and a credit shows a last five, or none shows digits: on the calibration
+ * half the others were rarely true groups and mostly hid a true unreported credit.
  */
 function suggestible(g: FoundGroup, reports: ReconcileReport[], lines: ReconcileLine[]): boolean {
   const paid = g.reports.reduce((s, ri) => s + reports[ri].amount, 0);
@@ -111,7 +95,6 @@ function suggestible(g: FoundGroup, reports: ReconcileReport[], lines: Reconcile
   return verdicts.includes('equal') || verdicts.every((v) => v === 'unknown');
 }
 
-/** What a person reads about a suggestible group: which sums meet, and what the digits say. */
 function groupReasons(g: FoundGroup, reports: ReconcileReport[], lines: ReconcileLine[]): Reason[] {
   const sums: Reason =
     g.lines.length > 1
@@ -124,9 +107,9 @@ function groupReasons(g: FoundGroup, reports: ReconcileReport[], lines: Reconcil
 }
 
 /**
- * Of the reports left alone, those free credits might pay as part of a group no suggestion named
- * (never called unpaid, the money may be there). Credits that merely add up are not enough: in a
- * month of few prices almost any two do. See largerCredit and splitCredits.
+ * Reports left alone that free credits might pay as a group (never unpaid: the money may be there).
+ * Credits merely adding up are not enough: with few prices almost any two do. Only free credits: one
+ * another report holds is mostly the customer's own other payment.
  */
 function mayBeGrouped(
   m: Month,
@@ -149,7 +132,6 @@ function mayBeGrouped(
   return out;
 }
 
-/** The free credits (sorted by time) that may pay the report. */
 function freeWithin({ lines, before, after }: Month, free: number[], r: ReconcileReport): number[] {
   const out: number[] = [];
   for (let k = firstAtOrAfter(free, lines, r.paid_at - before - DAY_MS); k < free.length; k++) {
@@ -160,7 +142,7 @@ function freeWithin({ lines, before, after }: Month, free: number[], r: Reconcil
   return out;
 }
 
-/** The store's other reports made within two hours of ri (`byStore`: each store's reports by time). */
+/** The store's other reports within two hours of ri. */
 function nearOrders(reports: ReconcileReport[], byStore: Map<number, number[]>, ri: number): number[] {
   const r = reports[ri];
   const list = byStore.get(r.store_id) ?? [];
@@ -177,11 +159,7 @@ function nearOrders(reports: ReconcileReport[], byStore: Map<number, number[]>, 
   return out;
 }
 
-/**
- * Each sum one or two of the customer's other orders make, with the orders: those near ri whose
- * last five is the report's, the credit's visible digits, or one typo from either or from another
- * such order (each order's last five is typed apart).
- */
+/** The sums one or two of the customer's other orders make (last fives a typo from the report's, or each other's). */
 function companions({ reports, lines }: Month, ri: number, near: number[], li: number): Map<number, number[]> {
   const fives = [reports[ri].last_five];
   const digits = lines[li].digits;
@@ -211,10 +189,8 @@ function companions({ reports, lines }: Month, ri: number, near: number[], li: n
 }
 
 /**
- * Several orders paid at once: a larger credit showing the last five, booked when this order's
- * payment may be by the month's booking times (later, it is the customer's next order); or one
- * worth exactly the report plus one or two of the customer's own orders within two hours, whoever's
- * account it shows. Any report of the store that makes up the rest is not enough: in a month of
+ * A larger credit showing the last five at a likely booking time (later, it is the next order), or
+ * worth the report plus the customer's own orders. Any report making up the rest is not enough: with
  * few prices one nearly always does, and every unpaid report would hide behind it.
  */
 function largerCredit(
@@ -238,7 +214,7 @@ function largerCredit(
   return null;
 }
 
-/** A payment split into two or three smaller credits that add up to the report (splitFits says which count). */
+/** A payment split into two or three credits that add up to it. */
 function splitCredits(m: Month, ri: number, inside: number[]): FoundGroup | false {
   const { reports, lines } = m;
   const r = reports[ri];
@@ -256,9 +232,8 @@ function splitCredits(m: Month, ri: number, inside: number[]): FoundGroup | fals
 }
 
 /**
- * Parts booked within a day and a half of each other, one showing the last five or one typo from
- * it; or, none showing digits, all within three hours of the report. A typo beside another
- * account's part, hours apart, is two customers' credits that happen to add up far more often.
+ * Parts within a day and a half, one showing the last five (or a typo); or, none showing digits,
+ * close to the report. A typo beside another account, hours apart, is far more often two customers.
  */
 function splitFits({ reports, lines }: Month, ri: number, set: number[]): FoundGroup | false {
   const r = reports[ri];
@@ -284,29 +259,23 @@ function splitFits({ reports, lines }: Month, ri: number, set: number[]): FoundG
 
 const verdictOf = (r: ReconcileReport, l: ReconcileLine) => compareDigits(r.last_five, l.digits).verdict;
 
-/** Within `span` of the report; a line without a time, on the report's day or the next. */
 function close(r: ReconcileReport, l: ReconcileLine, span: number): boolean {
   const day = taipeiDayNumber(r.paid_at);
   if (!l.hasTime) return taipeiDayNumber(l.at) - day === 0 || taipeiDayNumber(l.at) - day === 1;
   return Math.abs(l.at - r.paid_at) <= span;
 }
 
-/** two reported last fives one customer may have written: equal, or one typo apart */
 function sameCustomer(a: string, b: string): boolean {
   const v = compareDigits(a, b).verdict;
   return v === 'equal' || v === 'typo';
 }
 
-/** digits that do not contradict the last five (equal, or none shown) */
 function compatible(lastFive: string, digits: string): boolean {
   const v = compareDigits(lastFive, digits).verdict;
   return v === 'equal' || v === 'unknown';
 }
 
-/**
- * Suggestions over what the assignment left: one credit for 2–3 reports of the same last five (a
- * customer who paid several orders at once), or two credits for one report (a split transfer).
- */
+/** One credit for 2–3 reports of the same last five, or two credits for one report. */
 function suggest(m: Month, reportLeft: number[], lineLeft: number[], used: Used): MatchResult['suggestions'] {
   const { lines } = m;
   const freeLines = lineLeft.filter((li) => lines[li].amount > 0).sort((a, b) => lines[a].at - lines[b].at);
@@ -327,7 +296,6 @@ function suggest(m: Month, reportLeft: number[], lineLeft: number[], used: Used)
   return out;
 }
 
-/** One credit for several reports of the same last five, made within a window of each other. */
 function suggestCombined(m: Month, reportLeft: number[], freeLines: number[], used: Used): MatchResult['suggestions'] {
   const { reports, lines, before, after } = m;
   const out: MatchResult['suggestions'] = [];
@@ -370,7 +338,7 @@ function suggestCombined(m: Month, reportLeft: number[], freeLines: number[], us
   return out;
 }
 
-/** The line shows the last five, or shows nothing and the orders were reported within half an hour. */
+/** The line shows the last five, or nothing and the orders were made within half an hour. */
 function paysTogether({ reports, lines, before, after }: Month, rs: number[], li: number): boolean {
   const v = compareDigits(reports[rs[0]].last_five, lines[li].digits).verdict;
   const times = rs.map((ri) => reports[ri].paid_at);
@@ -380,7 +348,7 @@ function paysTogether({ reports, lines, before, after }: Month, rs: number[], li
   );
 }
 
-/** Two free credits from the same account that add up to the report, at least one showing its last five. */
+/** Two free credits adding up to the report, at least one showing its last five. */
 function twoCredits(
   { lines, before, after }: Month,
   r: ReconcileReport,

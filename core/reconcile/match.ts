@@ -1,17 +1,7 @@
 /**
- * Matching a statement's credits to the reported payments: a pure function, the service and the
- * bench call it. Rules:
- * - hard: equal amount; a store's statement line only for that store's reports; the credit from a
- *   day and a half before to four and a half days after the reported time (configurable).
- * - evidence, weighed by what this very run learned (model.ts): digits, booking time, note, payer,
- *   and how many credits of that amount a window holds.
- * - one-to-one over the period: the maximum-weight assignment per amount (assignment.ts).
- * - auto only when the best assignment with the pair beats the best without it by a margin, and no
- *   visible digit disagrees; a line showing no digits has its own margin (what goes wrong differs).
- * - unpaid: a report nothing likely explains, when the statement covers its window; unreported: a
- *   credit no report can explain. Both most certain first.
- * - a second pass suggests, never confirms, groups (groups.ts).
- * DEFAULT_THRESHOLDS are chosen by `npm run bench` on one half of a sweep of months (bench/reconcile-sweep.ts).
+ * Matching credits to reported payments, a pure function: candidates of equal amount in a window,
+ * weighed by what this run learned (model.ts), assigned one-to-one (assignment.ts). Auto only when
+ * the best assignment with the pair beats the best without it by a margin and no digit disagrees.
  */
 import { STATUS_FAILED } from '../payments/statuses.js';
 import { DAY_MS } from '../time.js';
@@ -32,34 +22,31 @@ import type { Reason } from './reasons.js';
 import type { PayerMemory, ReconcileLine, ReconcileReport } from './types.js';
 
 export interface Thresholds {
-  /** the log odds the best assignment without an automatic pair must lose, when the line shows digits that agree */
+  /** the log odds the best assignment without an automatic pair must lose (digits that agree) */
   auto: number;
-  /** the same when the line shows no digits (a name, a cash deposit) */
+  /** the same when the line shows no digits: what goes wrong differs, so its own margin */
   autoNoDigits: number;
-  /** a report is an unpaid candidate only when the log odds that some credit pays it (Analysis.paid) are below this */
+  /** listed only below these log odds that some credit pays the report (Analysis.paid), or report the credit (used) */
   unpaid: number;
-  /** a credit is unreported only when the log odds that some report pays it (Analysis.used) are below this */
   unreported: number;
 }
 
-/** Chosen on the calibration half of the bench's sweep (docs/performance.md). */
+/** Chosen on the calibration half of the bench's sweep (bench/reconcile-sweep.ts). */
 export const DEFAULT_THRESHOLDS: Thresholds = { auto: 4, autoNoDigits: 0, unpaid: -3.75, unreported: -1.25 };
 
 export interface MatchOptions {
   windowBeforeMs?: number;
   windowAfterMs?: number;
-  /** the period the statement covers (epoch ms): a report is unpaid only when this spans its window */
+  /** a report is unpaid only when this spans its window */
   coverage?: { from: number; to: number };
-  /** the period asked about ([from, to)): only its reports are proposed; those around it may still explain a credit */
+  /** only its reports are proposed; those around it may still explain a credit */
   period?: { from: number; to: number };
-  /** every report made in this span was given: a credit is unreported only when its whole window lies inside */
+  /** every report of this span was given: a credit is unreported only when its window lies inside */
   reportsCover?: { from: number; to: number };
-  /** what confirmed links taught about payers */
   payers?: PayerMemory[];
   thresholds?: Partial<Thresholds>;
 }
 
-/** Reasons are codes (reasons.ts): the service renders them in words. */
 export interface MatchResult {
   auto: { payment: string; line: number; score: number; reasons: Reason[] }[];
   review: { payment: string; candidates: { line: number; score: number; reasons: Reason[] }[] }[];
@@ -73,21 +60,18 @@ export interface MatchResult {
 
 export const DEFAULT_WINDOW_BEFORE_MS = 1.5 * DAY_MS;
 export const DEFAULT_WINDOW_AFTER_MS = 4.5 * DAY_MS;
-/** how far after a report the statement must reach before it may be called unpaid: nearly every transfer is booked within three days */
+/** nearly every transfer is booked within three days: the statement must reach that far for a report to be unpaid */
 const UNPAID_COVERAGE_AFTER_MS = 3 * DAY_MS;
 
 interface Candidate extends ModelCandidate {
-  /** the score and reasons a person reads, made when shown (explain) */
   ev?: Evidence;
-  /** the log odds that the line pays the report, against the report unpaid (model.ts) */
+  /** the log odds that the line pays the report, against the report unpaid */
   weight: number;
-  /** the log-likelihood ratio alone: which line it is, if the report was paid */
+  /** the likelihood ratio alone: which line it is, if the report was paid */
   lr: number;
-  /** what is known of the line's payer: their last five is the report's, or another */
   payer?: 'same' | 'other';
 }
 
-/** The month's reports and credits with their candidates, each on both sides. */
 interface Candidates {
   reports: ReconcileReport[];
   lines: ReconcileLine[];
@@ -95,57 +79,39 @@ interface Candidates {
   ofLine: Candidate[][];
 }
 
-/**
- * What lets a pair on a line showing no digits be automatic: evidence no second customer could have
- * produced. `payer`: a name confirmed links tie to this last five alone. `alone`: no rival credit or
- * report of the amount in the window.
- */
+/** What lets a pair without digits be automatic, evidence no second customer could have produced. */
 export type Settled = 'payer' | 'alone';
-/** the margin a first reading's pair needs to teach the second reading */
+/** the margin a first reading's pair needs to teach the second */
 const SURE_MARGIN = 3.5;
-/** how much less likely by its time a rival may be and still keep a pair without digits from being automatic */
 const RIVAL_ODDS = Math.log(100);
 
 const round = (x: number) => Math.round(x);
 const byScore = <T extends { score: number }>(a: T, b: T) => b.score - a.score;
 
-/** Everything the decisions are made from: the candidates with their weights, the assignment and what each pair would cost to lose. */
+/** Everything the decisions are made from (the bench decides many times on one). */
 export interface Analysis {
   reports: ReconcileReport[];
   lines: ReconcileLine[];
   ofReport: Candidate[][];
   ofLine: Candidate[][];
-  /** the assignment's line for each report (-1: none) */
   partner: Int32Array;
-  /** the assignment's report for each line (-1: none) */
   owner: Int32Array;
-  /** what the best assignment without the report's pair loses (0 when unpaired) */
+  /** what the best assignment without the report's pair loses */
   regret: Float64Array;
-  /**
-   * for a report left alone, the log odds (max-product) that some credit pays it, ≤ 0
-   * (-Infinity: no candidate); +Infinity when paired
-   */
+  /** a report left alone: the log odds (max-product) that some credit pays it; +Infinity when paired */
   paid: Float64Array;
-  /** the mirror for lines: the log odds that some report's payment it is; +Infinity when held */
   used: Float64Array;
-  /** the line review proposes first for each report (-1: none) */
   reviewPartner: Int32Array;
-  /** the report is asked about (inside the period) */
   asked: Uint8Array;
-  /** the line is asked about (inside the period) */
   lineAsked: Uint8Array;
-  /** the statement covers the report's window: it may be called unpaid */
   coverable: Uint8Array;
-  /** every report that could explain the line was given: it may be called unreported */
   decidable: Uint8Array;
   suggestions: MatchResult['suggestions'];
-  /** reports and lines some suggestion holds */
   suggested: { reports: Set<number>; lines: Set<number> };
-  /** reports left alone that a free credit might pay with other orders, or two credits together: never unpaid */
+  /** reports left alone that a group might pay: never unpaid */
   groupable: Map<number, GroupReason>;
-  /** the score and reasons a person reads for a candidate */
   explain: (c: Candidate) => Evidence;
-  /** what alone settles a pair on a line showing no account digits, or null: then it is never automatic */
+  /** null: a pair without digits is never automatic */
   settledBy: (c: Candidate) => Settled | null;
   model: Model['summary'];
 }
@@ -158,7 +124,7 @@ export function matchReconcile(
   return decide(analyse(allReports, lines, opts), { ...DEFAULT_THRESHOLDS, ...opts.thresholds });
 }
 
-/** `teacher`: which pairs teach the month's habits (the month's own; the bench's bound knows the true ones) */
+/** `teacher`: which pairs teach the month's habits (the bench's bound knows the true ones) */
 export function analyse(
   allReports: ReconcileReport[],
   lines: ReconcileLine[],
@@ -173,7 +139,7 @@ export function analyse(
   const month = candidatesOf(reports, lines, win.before, win.after);
   const { ofReport, ofLine } = month;
   const { model, main } = readMonth(month, win, opts, teacher);
-  // review's reading: which line is the report's if it was paid (a pair as likely as chance preferred to none)
+  // review's reading: which line is the report's if it was paid
   const review = assign(reports, lines, ofReport, (c) => c.lr + REVIEW_PREFERENCE, false);
   const { partner, owner, regret, paid, used } = main;
   const scope = scopeOf(reports, lines, opts, win.before, win.after);
@@ -202,7 +168,6 @@ export function analyse(
   };
 }
 
-/** Candidates: each report's credits of equal amount inside its window. */
 function candidatesOf(reports: ReconcileReport[], lines: ReconcileLine[], before: number, after: number): Candidates {
   const byAmount = indexByAmount(lines);
   const ofReport: Candidate[][] = reports.map(() => []);
@@ -230,7 +195,6 @@ function candidatesOf(reports: ReconcileReport[], lines: ReconcileLine[], before
   return { reports, lines, ofReport, ofLine };
 }
 
-/** Every candidate weighed by the model. */
 function weigh(model: Model, { reports, lines, ofReport }: Candidates): Model {
   for (const list of ofReport) {
     if (list.length === 0) continue;
@@ -245,9 +209,8 @@ function weigh(model: Model, { reports, lines, ofReport }: Candidates): Model {
 }
 
 /**
- * The month read twice: the first reading's sure pairs teach the second the booking habits and
- * payer names they show, its pairs made in spite of another account's digits that the payer pays
- * for this last five (a family's account, which no anchor can show), and its paid share.
+ * The month read twice: the first reading's sure pairs teach booking habits and payer names; its
+ * pairs made despite another account's digits, that the payer pays for this last five (a family's).
  */
 function readMonth(
   month: Candidates,
@@ -258,7 +221,6 @@ function readMonth(
   const { reports, lines, ofReport, ofLine } = month;
   const learn = (first?: FirstReading) =>
     weigh(learnModel(reports, lines, { ofReport, ofLine }, { ...win }, opts.payers, teacher, first), month);
-  // the most likely reading, where a report may stay unpaid
   const reading = () => assign(reports, lines, ofReport, (c) => c.weight, true);
   let model = learn();
   let main = reading();
@@ -270,7 +232,6 @@ function readMonth(
   return { model, main };
 }
 
-/** A reading's sure pairs (no digit disagreeing, no payer known by another last five), and its kin pairs. */
 function whatFirstTeaches({ lines, ofReport }: Candidates, main: ReturnType<typeof assign>) {
   const sure: Array<[number, number]> = [];
   const kin: Array<[number, number]> = [];
@@ -284,7 +245,6 @@ function whatFirstTeaches({ lines, ofReport }: Candidates, main: ReturnType<type
   return { sure, kin };
 }
 
-/** Which reports and lines are asked about, which reports may be unpaid, which lines unreported. */
 function scopeOf(
   reports: ReconcileReport[],
   lines: ReconcileLine[],
@@ -296,7 +256,6 @@ function scopeOf(
   const inPeriod = (at: number) => !period || (at >= period.from && at < period.to);
   return {
     asked: Uint8Array.from(reports, (r) => (inPeriod(r.paid_at) ? 1 : 0)),
-    // credits around the period take part, as context, but are not listed
     lineAsked: Uint8Array.from(lines, (l) => (inPeriod(l.at) ? 1 : 0)),
     coverable: Uint8Array.from(reports, (r) =>
       cov && cov.from <= r.paid_at - before && cov.to >= r.paid_at + Math.min(after, UNPAID_COVERAGE_AFTER_MS) ? 1 : 0,
@@ -305,7 +264,6 @@ function scopeOf(
   };
 }
 
-/** The score and reasons a person reads of a candidate, made once. */
 function explainer(model: Model, reports: ReconcileReport[], lines: ReconcileLine[]) {
   return (c: Candidate): Evidence => {
     if (c.ev) return c.ev;
@@ -317,9 +275,8 @@ function explainer(model: Model, reports: ReconcileReport[], lines: ReconcileLin
 }
 
 /**
- * A rival: another credit the report could be, or report the credit could pay, at least
- * 1/RIVAL_ODDS as likely by its time as the pair by this month's banks (a slow bank's window is
- * days, an instant one's minutes). Other digits make a rival too: a spouse's account pays for customers.
+ * `alone`: no rival at least 1/RIVAL_ODDS as likely by its time by this month's banks (a slow
+ * bank's window is days). Other digits make a rival too: a spouse's account pays for customers.
  */
 function settler(model: Model, { reports, lines, ofReport, ofLine }: Candidates) {
   const timeOf = (x: Candidate) => model.time(reports[x.report], lines[x.line]);
@@ -330,10 +287,7 @@ function settler(model: Model, { reports, lines, ofReport, ofLine }: Candidates)
   };
 }
 
-/**
- * The share of the reports whose whole window the statement spans that a reading found paid: a
- * report it paired counts 1, one it left alone its chance of being paid (undefined: too few to tell).
- */
+/** The share of spanned reports a reading found paid, one left alone counted by its chance (undefined: too few). */
 function paidShareOf(
   main: { partner: Int32Array; paid: Float64Array },
   reports: ReconcileReport[],
@@ -352,17 +306,15 @@ function paidShareOf(
   return n >= 20 ? paid / n : undefined;
 }
 
-/** What a person reads of a payer note: stored memory (confirmed links) or this month's same name. */
 function payerReason(p: PayerNote): Reason {
   if (p.from === 'memory')
     return p.known === 'same' ? { code: 'payer_memory_same' } : { code: 'payer_memory_other', fives: p.fives };
   return p.known === 'same' ? { code: 'payer_name_same' } : { code: 'payer_name_other', fives: p.fives };
 }
 
-/** How much a pair as likely as chance is preferred to leaving a report without a line, in review's assignment. */
 const REVIEW_PREFERENCE = 0;
 
-/** The maximum-weight one-to-one assignment of reports to lines, per amount, over the pairs `weight` makes positive; with each pair's regret when asked. */
+/** The maximum-weight assignment per amount over the pairs `weight` makes positive, with regrets when asked. */
 function assign(
   reports: ReconcileReport[],
   lines: ReconcileLine[],
@@ -408,11 +360,8 @@ function assign(
   partner.forEach((li, ri) => li >= 0 && (paid[ri] = Infinity));
   owner.forEach((ri, li) => ri >= 0 && (used[li] = Infinity));
   if (withRegret)
-    // Over its pairs the assignment holds, paidMargin is exact. A pair weighing ≤ 0 is not among
-    // them: the report may still be paid by that line, free, or taken from its holder, who loses
-    // at most its regret (what it loses when the line goes to the best of the others, none of
-    // them this report, who holds no edge to it). A pair the assignment holds is never counted
-    // here: its holder's regret may be the very hand-over to this report, counted twice.
+    // paidMargin is exact over the pairs the assignment holds; a pair weighing ≤ 0 may still take
+    // its line from the holder, who loses at most its regret (a held pair is never counted twice)
     reports.forEach((_, ri) => {
       if (partner[ri] >= 0) return;
       for (const c of ofReport[ri])
@@ -420,8 +369,7 @@ function assign(
           paid[ri] = Math.max(paid[ri], owner[c.line] < 0 ? weight(c) : weight(c) - regret[owner[c.line]]);
     });
   if (withRegret)
-    // the mirror for a line no report holds: a pair weighing ≤ 0 from a report left alone, or from
-    // one that gives up its own line for it
+    // the mirror for a line no report holds
     ofReport.forEach((list) => {
       for (const c of list)
         if (!usable(c) && owner[c.line] < 0)
@@ -431,11 +379,8 @@ function assign(
 }
 
 /**
- * Review's one-to-one reading of what the automatic pairs left: the likelihood assignment again,
- * without the confirmed reports and their lines. Taken once over everything, a report that went
- * automatic with another line than review's reading gave it still held a line there, and a report
- * whose reading's line went automatic to another kept no line of its own: both pushed true lines
- * down the ranking. Cached per analysis and automatic margins (the bench decides many times).
+ * Review's reading of what the automatic pairs left, without them: taken over everything, reports
+ * gone automatic kept lines there and pushed true lines down. Cached per analysis and margins.
  */
 const reviewCache = new WeakMap<Analysis, Map<string, Int32Array>>();
 export function reviewAfterAuto(a: Analysis, reportAuto: Uint8Array, lineTaken: Uint8Array, key: string): Int32Array {
@@ -449,7 +394,6 @@ export function reviewAfterAuto(a: Analysis, reportAuto: Uint8Array, lineTaken: 
   return partner;
 }
 
-/** The queues from an analysis, at the given thresholds (the bench tries several on one analysis). */
 export function decide(a: Analysis, t: Thresholds): MatchResult {
   const result: MatchResult = { auto: [], review: [], reviewLines: [], unpaid: [], unreported: [], suggestions: [] };
   const lineTaken = new Uint8Array(a.lines.length); // 1 = auto, 2 = proposed first in review
@@ -475,7 +419,7 @@ function shown(a: Analysis, c: Candidate) {
   return { score: round(ev.score), reasons: ev.reasons };
 }
 
-/** The assignment's pairs confirmed automatically: never when a visible digit disagrees, nor the payer is known by another last five. */
+/** Never automatic when a visible digit disagrees, nor when the payer is known by another last five. */
 function automatic(a: Analysis, t: Thresholds, lineTaken: Uint8Array, reportAuto: Uint8Array): MatchResult['auto'] {
   const auto: MatchResult['auto'] = [];
   a.reports.forEach((r, ri) => {
@@ -501,10 +445,7 @@ function automatic(a: Analysis, t: Thresholds, lineTaken: Uint8Array, reportAuto
   return auto;
 }
 
-/**
- * Each report not confirmed with its open lines, ranked; and the unpaid: a report left alone whose
- * log odds of being paid by some credit, the whole assignment considered, are below the threshold.
- */
+/** Review by report, and the unpaid: reports left alone whose log odds of being paid are below the threshold. */
 function reviewByReport(
   a: Analysis,
   t: Thresholds,
@@ -528,9 +469,8 @@ function reviewByReport(
 }
 
 /**
- * Review ranks first the line review's reading gives the report; then free lines by likelihood;
- * then lines another report holds, by what it would lose without them (its pair less the best free
- * line it could take instead: a holder with an equal alternative gives its line up for nothing).
+ * First the line review's reading gives; then free lines; then held lines, by what the holder loses
+ * (its pair less its best free alternative: one with an equal alternative gives its line up for nothing).
  */
 function reviewRanking(a: Analysis, t: Thresholds, lineTaken: Uint8Array, reportAuto: Uint8Array) {
   const reviewPartner = reviewAfterAuto(a, reportAuto, lineTaken, `${t.auto}|${t.autoNoDigits}`);
@@ -548,7 +488,6 @@ function reviewRanking(a: Analysis, t: Thresholds, lineTaken: Uint8Array, report
     }
     return candidate(a, k, c.line).lr - freeAlt[k];
   };
-  /** sorts the report's open candidates; returns the line its reading gives it (-1: none) */
   const sort = (ri: number, open: Candidate[]): number => {
     const mine = reviewPartner[ri];
     const rank = (c: Candidate) => (c.line === mine ? 0 : reviewOwner[c.line] < 0 && c.lr > 0 ? 1 : 2);
@@ -559,10 +498,7 @@ function reviewRanking(a: Analysis, t: Thresholds, lineTaken: Uint8Array, report
   return { sort };
 }
 
-/**
- * Each credit neither confirmed nor proposed first, with the reports it may pay; or unreported:
- * the log odds that some report not confirmed pays it, the whole assignment considered, below the threshold.
- */
+/** Review by line for credits no report's review proposes first; or unreported, below the threshold. */
 function reviewByLine(
   a: Analysis,
   t: Thresholds,

@@ -1,9 +1,7 @@
 /**
- * What one run learns from its own month before it scores anything (booking delays per account,
- * typos, how common digits and amounts are): every figure starts from a prior worth a few dozen
- * observations, moved by the month's unambiguous pairs. A pair weighs a natural log of odds ("this
- * line pays this report" against "unpaid, and the line another credit"), so weights add up and
- * the maximum-weight one-to-one assignment is the most likely reading.
+ * What one run learns from its own month: every figure starts from a prior worth a few dozen
+ * observations, moved by the month's unambiguous pairs. A pair weighs a log of odds, so weights add
+ * up and the maximum-weight assignment is the most likely reading.
  */
 import {
   DAY_MS,
@@ -28,12 +26,9 @@ const PROMPT_EDGES = [
   -2160, -1500, -1380, -780, -660, -360, -180, -120, -60, -30, -15, -6, -2, 0, 2, 6, 15, 30, 60, 120, 180, 360, 660,
   780, 1380, 1500, 2160, 2820, 2940, 4320, 6480,
 ].map((m) => m * MIN);
-/** Bin edges, in hours from the start of the next business day, of a booking that waited for it. */
 const NEXT_EDGES = [0, 6, 8, 9, 10, 11, 12, 15, 24, 36, 60, 96].map((h) => h * HOUR);
-/** Day differences (line's day − report's day) a date-only line may show. */
 const DAY_DIFFS = [-2, -1, 0, 1, 2, 3, 4, 5];
 
-/** A probability spread over bins: masses (summing to 1) and each bin's width. */
 class Histogram {
   constructor(
     readonly edges: number[],
@@ -75,14 +70,14 @@ function normalize(m: Float64Array): Float64Array {
   return m;
 }
 
-/** `counts` pulled toward `prior` with the weight of `strength` observations; a floor keeps every bin possible. */
+/** `counts` pulled toward `prior` by `strength` observations; a floor keeps every bin possible. */
 function smooth(prior: Float64Array, counts: Float64Array, strength: number): Float64Array {
   const out = new Float64Array(prior.length);
   for (let i = 0; i < prior.length; i++) out[i] = counts[i] + strength * prior[i] + 1e-3;
   return normalize(out);
 }
 
-/** The report's context for booking habits: day type (Mon–Thu, Fri, Sat, Sun) × hour bucket. */
+/** The report's context for booking habits: day type (Mon–Thu, Fri, Sat, Sun) × hour. */
 const HOUR_BUCKETS = [9, 12, 14, 15, 16, 18, 21, 24];
 const CONTEXTS = 4 * HOUR_BUCKETS.length;
 function contextOf(at: number): number {
@@ -96,13 +91,10 @@ function contextOf(at: number): number {
 /** before the usual 15:30 cut-off on a weekday */
 const earlyContext = (ctx: number) => ctx < 3 * HOUR_BUCKETS.length && ctx % HOUR_BUCKETS.length <= 3;
 
-/** The time habits of one bank account (or of all, or the prior). */
 interface TimeModel {
   prompt: Histogram;
   next: Histogram;
-  /** per context, the share of bookings that waited for the next business day */
   waits: Float64Array;
-  /** date-only lines: the day difference, for early and for late contexts */
   days: [Float64Array, Float64Array];
 }
 
@@ -129,18 +121,15 @@ function priorTimeModel(): TimeModel {
   return { prompt, next, waits, days: [normalize(early), normalize(late)] };
 }
 
-/** One unambiguous pair: what it says about booking. */
 interface TimeAnchor {
-  /** line − report */
   x: number;
-  /** line − next business day of the report */
   y: number;
   ctx: number;
   hasTime: boolean;
   dayDiff: number;
 }
 
-/** Expectation–maximisation over the anchors: which waited for the next business day, and the shapes of both. */
+/** Expectation–maximisation: which anchors waited for the next business day, and the shapes of both. */
 function fitTime(prior: TimeModel, anchors: TimeAnchor[], strength: number): TimeModel {
   const timed = anchors.filter((a) => a.hasTime);
   let model = prior;
@@ -162,7 +151,6 @@ function fitTime(prior: TimeModel, anchors: TimeAnchor[], strength: number): Tim
       seen[a.ctx] += 1;
     }
     const waits = new Float64Array(CONTEXTS);
-    // A context's share is pulled toward the prior by a few observations' worth.
     for (let c = 0; c < CONTEXTS; c++) waits[c] = (waited[c] + 4 * prior.waits[c]) / (seen[c] + 4);
     model = {
       prompt: new Histogram(PROMPT_EDGES, smooth(prior.prompt.mass, pc, strength)),
@@ -180,7 +168,6 @@ function fitTime(prior: TimeModel, anchors: TimeAnchor[], strength: number): Tim
   return { ...model, days: [smooth(prior.days[0], counts[0], strength), smooth(prior.days[1], counts[1], strength)] };
 }
 
-/** The digits habits: how often a true pair's visible digits show a typo or another account entirely. */
 interface DigitsModel {
   typo: number;
   different: number;
@@ -192,7 +179,6 @@ interface Window {
   after: number;
 }
 
-/** What the model needs of a candidate pair. */
 export interface PairFacts {
   digits: DigitsVerdict;
   visible: number;
@@ -200,25 +186,17 @@ export interface PairFacts {
 }
 
 export interface Model {
-  /** the log-likelihood ratio: how much likelier the facts are if l pays r than if l is another credit of that amount */
+  /** how much likelier (log) the facts are if l pays r than if l is another credit of that amount */
   likelihood(r: ReconcileReport, l: ReconcileLine, facts: PairFacts, line: number): number;
-  /** the booking time's part of it: how much likelier l's time is if l pays r than by chance */
   time(r: ReconcileReport, l: ReconcileLine): number;
-  /** turns the ratio into log odds against r unpaid: the odds a report is paid, less how many credits of its amount a window holds */
+  /** turns the ratio into log odds against r unpaid: the odds it is paid, less its amount's credits per window */
   offset(r: ReconcileReport): number;
-  /** what payer memory says of the pair, for the reasons a person reads (null: nothing) */
   payerNote(r: ReconcileReport, l: ReconcileLine, line: number): PayerNote | null;
-  /**
-   * The line's payer alone says the report's customer paid it: a name (not generic) confirmed links
-   * tie to this last five only, no anchor showing it with another. This month's names never do:
-   * the commonest full names are shared by thousands.
-   */
+  /** A name confirmed links tie to this last five only (this month's never: common names are shared by thousands). */
   payerSettles(r: ReconcileReport, l: ReconcileLine, line: number): boolean;
-  /** figures for the bench and the curious: anchors used, learned rates */
   summary: { anchors: number; digitAnchors: number; typo: number; different: number; paidShare: number };
 }
 
-/** What is known of a line's payer, from confirmed links or this month's anchors: is the report's last five among its own? */
 export interface PayerNote {
   known: 'same' | 'other';
   fives: string[];
@@ -226,9 +204,9 @@ export interface PayerNote {
 }
 
 const PRIOR_STRENGTH = 30;
-/** How much of the booking times' reading comes from pairs chosen without a look at their times (the bench's calibration half). */
+/** The booking times' share read from pairs chosen without a look at their times (chosen on the calibration half). */
 const TIME_SPREAD = 0.5;
-/** Of a payer's credits, the share for a last five it was seen paying from another account (a spouse's, a company's). */
+/** Of a payer's credits, the share for a last five it was seen paying from another account (a spouse's). */
 const KIN_TELLS = 0.5;
 
 export interface Candidate {
@@ -237,15 +215,14 @@ export interface Candidate {
   facts: PairFacts;
 }
 
-/** Which pairs teach the month's habits, and the share paid: the month's own (MONTH_TEACHER), or the bench's truth. */
+/** Which pairs teach the month's habits: the month's own (MONTH_TEACHER), or the bench's truth. */
 export interface Teacher {
-  /** the pairs the booking times, accounts and payer names are learned from; `sure`: those a first reading of the month was sure of */
+  /** `sure`: the pairs a first reading was sure of */
   anchors(month: MonthCandidates, sure: Candidate[]): Iterable<Candidate>;
-  /** pairs chosen without a look at their times: the booking times' whole spread, late ones included */
+  /** pairs chosen without a look at their times: the whole spread, late ones included */
   unbiased(month: MonthCandidates): Iterable<Candidate>;
-  /** the pairs the digits' habits (typos, other accounts) are counted on; `likely`: each report's one pair likely by time alone on both sides, or null */
+  /** `likely`: each report's one pair likely by time alone on both sides, or null */
   digitPairs(month: MonthCandidates, likely: Array<Candidate | null>): Iterable<Candidate>;
-  /** the share of reports paid, given the month's own estimate */
   paidShare(estimate: number): number;
 }
 
@@ -256,7 +233,7 @@ export interface MonthCandidates {
   ofLine: Candidate[][];
 }
 
-/** Unambiguous: the digits agree (at least three visible) and no other candidate's digits agree, on either side. */
+/** The digits agree (three or more visible), and no other candidate's on either side. */
 function* unambiguous({ ofReport, ofLine }: MonthCandidates): Generator<Candidate> {
   const agrees = (c: Candidate) => c.facts.digits === 'equal' && c.facts.visible >= 3;
   for (const cands of ofReport) {
@@ -265,7 +242,7 @@ function* unambiguous({ ofReport, ofLine }: MonthCandidates): Generator<Candidat
   }
 }
 
-/** Alone: the report's one candidate, and the line's one; the digits do not show another account. */
+/** The one candidate on both sides, not showing another account. */
 function* alone({ ofReport, ofLine }: MonthCandidates): Generator<Candidate> {
   for (const cands of ofReport) {
     if (cands.length !== 1) continue;
@@ -299,27 +276,20 @@ export const MONTH_TEACHER: Teacher = {
   paidShare: (estimate) => estimate,
 };
 
-/** What a first reading of the month teaches the second. */
 export interface FirstReading {
-  /** pairs it is sure of (report, line): they teach booking habits and payer names too */
   sure: Array<[number, number]>;
-  /** pairs it made although the line shows another account's digits: which payer pays for which last five */
+  /** pairs made although the line shows another account's digits */
   kin: Array<[number, number]>;
-  /** the share of reports it found paid, a report left alone counted by its chance of being paid */
   paidShare?: number;
 }
 
-/** Payer names per store (`store|payer`), with the lines and last fives that showed them. */
+/** `store|payer` → the lines and last fives that showed it. */
 type Names = Map<string, Array<{ line: number; five: string }>>;
 
 const sourceOf = (l: ReconcileLine) => l.source ?? `store:${l.store_id ?? 'all'}`;
 const storeKey = (l: ReconcileLine) => String(l.store_id ?? 'all');
 const bump = (m: Map<string, number>, key: string) => m.set(key, (m.get(key) ?? 0) + 1);
 
-/**
- * Learns the month's habits from the unambiguous pairs among `candidates` (each report's lines of
- * equal amount inside the window), per bank account where it has enough of them.
- */
 export function learnModel(
   reports: ReconcileReport[],
   lines: ReconcileLine[],
@@ -331,14 +301,12 @@ export function learnModel(
 ): Model {
   const { ofReport, ofLine } = candidates;
   const month = { reports, lines, ofReport, ofLine };
-  // Names only from the anchors themselves: a pair a first reading was sure of because of its
-  // payer's name never teaches that name back.
+  // names from the anchors alone: a pair sure because of its payer's name never teaches it back
   const named: Names = new Map();
   for (const c of teacher.anchors(month, [])) learnName(month, named, c.report, c.line);
   const sure = reading.sure.map(([ri, li]) => ofReport[ri].find((c) => c.line === li)!);
   const anchors = [...teacher.anchors(month, sure)];
-  // The anchors with the sure pairs show the usual times sharply, but never a pair booked late or
-  // at an odd time; pairs chosen without a look at their times show the whole spread: their mixture.
+  // sure pairs show the usual times sharply but never a late one; unbiased pairs the spread: a mixture
   const timeWeight = timeWeigher(learnTimes(month, anchors), learnTimes(month, [...teacher.unbiased(month)]), win);
   const accountWeight = accountWeigher(month, anchors);
   const digits = learnDigits(month, teacher, timeWeight);
@@ -378,7 +346,6 @@ function nameKey({ reports, lines }: MonthCandidates, ri: number, li: number): s
   return `${reports[ri].store_id}|${lines[li].payer}`;
 }
 
-/** The pair's payer name, with its last five, into `into`. */
 function learnName(month: MonthCandidates, into: Names, ri: number, li: number): void {
   if (!month.lines[li].payer) return;
   const key = nameKey(month, ri, li);
@@ -397,7 +364,7 @@ function anchorOf(r: ReconcileReport, l: ReconcileLine): TimeAnchor {
   };
 }
 
-/** Booking habits learned from these pairs: over every account, and per account (its source). */
+/** Booking habits over every account, and per account. */
 function learnTimes({ reports, lines }: MonthCandidates, pairs: Candidate[]): (l: ReconcileLine) => TimeModel {
   const perSource = new Map<string, TimeAnchor[]>();
   for (const c of pairs) {
@@ -410,14 +377,12 @@ function learnTimes({ reports, lines }: MonthCandidates, pairs: Candidate[]): (l
   return (l: ReconcileLine) => bySource.get(sourceOf(l)) ?? pooled;
 }
 
-/** How much likelier a line's time is if it pays the report than by chance (log), by both readings of the times. */
 function timeWeigher(
   sharpTimes: (l: ReconcileLine) => TimeModel,
   spreadTimes: (l: ReconcileLine) => TimeModel,
   win: Window,
 ): (r: ReconcileReport, l: ReconcileLine) => number {
   const chanceTime = 1 / (win.before + win.after);
-  // the share of the window a day at that difference covers
   const dayChance = (r: ReconcileReport, dd: number) => {
     const start = taipeiDayNumberStart(taipeiDayNumber(r.paid_at) + dd);
     const lo = Math.max(start, r.paid_at - win.before);
@@ -444,7 +409,6 @@ function timeWeigher(
   };
 }
 
-/** Each store's candidates (or anchors) per account: how many, and of them on each account. */
 function perAccount(pairs: Iterable<[number, string]>) {
   const of = new Map<number, Map<string, number>>();
   const total = new Map<number, number>();
@@ -458,9 +422,8 @@ function perAccount(pairs: Iterable<[number, string]>) {
 }
 
 /**
- * Which account each store's customers pay into: on a statement for all stores a store's transfers
- * land on its own account nearly always. The ratio of the store's anchors' share on an account to
- * its candidates' share there, pulled toward 1: one account, or lines tied to their store, weigh nothing.
+ * On a statement for all stores a store's transfers land on its own account nearly always: the
+ * anchors' share on an account over the candidates', pulled toward 1.
  */
 function accountWeigher(
   { reports, lines, ofReport }: MonthCandidates,
@@ -481,10 +444,7 @@ function accountWeigher(
   };
 }
 
-/**
- * How often a true pair's digits show a typo or another account, counted on the pairs alone on
- * both sides in being likely by time (ten times chance or more): nearly all true.
- */
+/** Typos and other accounts, counted on pairs alone on both sides in being likely by time (nearly all true). */
 function learnDigits(
   month: MonthCandidates,
   teacher: Teacher,
@@ -521,10 +481,7 @@ function learnDigits(
   return { model, anchors: nDigits };
 }
 
-/**
- * What the line's digits say, weighed by how common they are among the store's credits: a
- * regular's digits say less than a one-off's, two customers sharing a last five less still.
- */
+/** A regular's digits say less than a one-off's, two customers sharing a last five less still. */
 function digitsWeigher(lines: ReconcileLine[], digitsModel: DigitsModel): (l: ReconcileLine, f: PairFacts) => number {
   const suffixCount = new Map<string, number>();
   const shownCount = new Map<string, number>();
@@ -553,7 +510,6 @@ function digitsWeigher(lines: ReconcileLine[], digitsModel: DigitsModel): (l: Re
   };
 }
 
-/** The month's credits counted: per store and amount, per store, per store and payer; and the span they cover. */
 interface CreditCounts {
   amount: Map<string, number>;
   store: Map<string, number>;
@@ -581,10 +537,7 @@ function countCredits(lines: ReconcileLine[]): CreditCounts {
   return counts;
 }
 
-/**
- * The month's estimate of the share of reports paid: a first reading's, else of the reports whose
- * whole window the statement spans (a later report's credit is not there yet) those with a candidate.
- */
+/** A first reading's share paid, else the spanned reports' with a candidate (a later one's credit is not there yet). */
 function estimatePaidShare(
   { reports, ofReport }: MonthCandidates,
   win: Window,
@@ -601,14 +554,13 @@ function estimatePaidShare(
   return Math.min(0.99, Math.max(0.5, fromReading ?? (spanned >= 20 ? (withCandidates / spanned) * 0.99 : 0.95)));
 }
 
-/** How many other credits of this amount a window holds (a statement for all stores counts for each store). */
+/** Other credits of this amount per window (a statement for all stores counts for each store). */
 function background(credits: CreditCounts, win: Window, r: ReconcileReport, amount: number): number {
   const span = Math.max(credits.last - credits.first, 7 * DAY_MS);
   const n = (credits.amount.get(`${r.store_id}|${amount}`) ?? 0) + (credits.amount.get(`all|${amount}`) ?? 0);
   return Math.max(0.05, (Math.max(0, n - 1) * (win.before + win.after)) / span);
 }
 
-/** Payer memory: on this store's statements (`store|payer`), this payer reported these last fives. */
 function rememberPayers(payers: PayerMemory[]): Map<string, Set<string>> {
   const memory = new Map<string, Set<string>>();
   for (const p of payers) {
@@ -621,10 +573,7 @@ function rememberPayers(payers: PayerMemory[]): Map<string, Set<string>> {
   return memory;
 }
 
-/**
- * How far a name tells a customer apart: of the anchors whose name another anchor of the store
- * shows, the share with that other's last five (王*明 may be several people; a family shares one account).
- */
+/** How far a name tells a customer apart, from anchors sharing one (王*明 may be several people; a family shares one). */
 function nameTellsOf(named: Names): number {
   let nameSeen = 0;
   let nameSame = 0;
@@ -639,7 +588,6 @@ function nameTellsOf(named: Names): number {
   return (nameSame + NAME_PRIOR * 0.85) / (nameSeen + NAME_PRIOR);
 }
 
-/** What payer memory and this month's names say of pairs: the note a person reads, whether it settles a pair, its weight. */
 function payerKnowledge(
   month: MonthCandidates,
   payers: PayerMemory[],
@@ -649,11 +597,9 @@ function payerKnowledge(
 ) {
   const memory = rememberPayers(payers);
   const nameTells = nameTellsOf(named);
-  // Names no anchor shows, from the sure pairs: a name an anchor shows is never taught back.
   const anchored = new Set(named.keys());
   for (const [ri, li] of sure) if (!anchored.has(nameKey(month, ri, li))) learnName(month, named, ri, li);
-  // Another account that pays for a customer (a spouse's, a company's), which no anchor shows.
-  // Kept apart: it pays for these last fives, never only for them (the spouse's own orders).
+  // kin kept apart: it pays for these last fives, never only for them (the spouse's own orders)
   const kinOf: Names = new Map();
   for (const [ri, li] of kin) learnName(month, kinOf, ri, li);
   const note = payerNoteOf(memory, named, kinOf);
@@ -694,7 +640,7 @@ function payerSettlesOf(memory: Map<string, Set<string>>, named: Names, kinOf: N
   };
 }
 
-/** `payerChance`: the share of the store's credits from the line's payer (the rarer, the more a known payer says). */
+/** `payerChance`: the rarer the payer's credits, the more a known payer says. */
 function payerWeigher(
   payerNote: (r: ReconcileReport, l: ReconcileLine, self?: number) => PayerNote | null,
   nameTells: number,
@@ -703,8 +649,7 @@ function payerWeigher(
   return (r: ReconcileReport, l: ReconcileLine, li: number, f: PairFacts): number => {
     const note = payerNote(r, l, li);
     if (!note) return 0;
-    // Other digits from a payer known to pay for this last five: the digits said "another
-    // account's credit"; the payer says which account, and how rare its credits are.
+    // other digits from a payer known to pay for this last five: the payer says which account
     if (f.digits === 'different') return note.known === 'same' ? Math.log(KIN_TELLS / payerChance(l)) : 0;
     // what the memory adds beyond the digits the line shows
     const hidden = f.digits === 'equal' ? 5 - f.visible : f.digits === 'unknown' ? 5 : 0;
