@@ -209,8 +209,8 @@ function weigh(model: Model, { reports, lines, ofReport }: Candidates): Model {
 }
 
 /**
- * The month read twice: the first reading's sure pairs teach booking habits and payer names; its
- * pairs made despite another account's digits, that the payer pays for this last five (a family's).
+ * The month read twice: the first reading's sure pairs teach booking habits and payer names; its pairs
+ * made despite another account's digits teach that the payer pays for this last five (a family's account).
  */
 function readMonth(
   month: Candidates,
@@ -312,6 +312,7 @@ function payerReason(p: PayerNote): Reason {
   return p.known === 'same' ? { code: 'payer_name_same' } : { code: 'payer_name_other', fives: p.fives };
 }
 
+/** how much review's reading prefers a pair as likely as chance to no line */
 const REVIEW_PREFERENCE = 0;
 
 /** The maximum-weight assignment per amount over the pairs `weight` makes positive, with regrets when asked. */
