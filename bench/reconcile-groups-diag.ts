@@ -4,7 +4,7 @@
  * unreported list holds that belong to a true split or combined payment, and where their reports
  * stand (in a suggestion, paired by the assignment, kept off the unpaid list by a group, or left).
  * `--hidden`: the groups suggested, by their reasons and half, whether each is exactly a true group,
- * and how many credits nobody reported they hide (how suggestible() in match.ts was chosen, on the
+ * and how many credits nobody reported they hide (how suggestible() in groups.ts was chosen, on the
  * calibration half).
  */
 import { decide, DEFAULT_THRESHOLDS } from '../core/reconcile/match.js';

@@ -1,12 +1,6 @@
-/**
- * A statement's bank account (several accounts per store): as written on the
- * statement's title row or typed on upload, and the key two spellings of one account share
- * (`0123-456-789012`, `0123 456789012`), which a line's fingerprint and the matcher's `source`
- * use. Pure; the back office may import it.
- */
+/** A statement's bank account, and the key two spellings of it share (`0123-456-789012`, `0123 456789012`). */
 import { ValidationError } from '../errors.js';
 
-/** Longest account text kept (bank_statements.account). */
 export const MAX_ACCOUNT_LENGTH = 64;
 
 /** The account as it is kept: trimmed, inner spaces collapsed; null when empty or not text. */
@@ -24,7 +18,6 @@ export function accountKey(account: string): string {
     .toUpperCase();
 }
 
-/** Whether a typed account is usable: printable, not too long. */
 function accountProblem(account: string): 'too_long' | 'bad_characters' | null {
   if (account.length > MAX_ACCOUNT_LENGTH) return 'too_long';
   if (/[\u0000-\u001f\u007f]/.test(account)) return 'bad_characters';
@@ -51,10 +44,7 @@ export function givenAccount(raw: unknown): string | null {
   return account;
 }
 
-/**
- * A statement's account: its title row's (`inFile`, the reader's `account`), else the one given
- * on upload. A given account that is not the file's is refused, not ignored.
- */
+/** The title row's account, else the one given on upload; a given account that is not the file's is refused. */
 export function statementAccount(inFileRaw: string | null | undefined, given: string | null): string | null {
   const raw = cleanAccount(inFileRaw ?? null);
   const inFile = raw === null ? null : raw.slice(0, MAX_ACCOUNT_LENGTH);

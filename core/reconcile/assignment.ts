@@ -1,13 +1,7 @@
 /**
- * One-to-one maximum-weight matching on a sparse bipartite graph (reports on the left, lines on
- * the right), by successive shortest augmenting paths with potentials (the Hungarian method in
- * its sparse form). Every left vertex owns a private "stay unmatched" vertex of weight 0, so a
- * report is left alone rather than given a poor line. Dijkstra stops at the first free vertex it
- * reaches, so each step explores only the neighbourhood in time of its report: with candidates
- * limited to equal amounts in a few days' window, a year of reports stays far from O(n²).
- *
- * `regret(i)` answers how much total weight is lost if left i may not keep its partner: the
- * measure of "no other candidate on either side comes close".
+ * Maximum-weight one-to-one matching of reports to lines (sparse Hungarian: shortest augmenting
+ * paths with potentials). Each report has a private "unmatched" vertex of weight 0; Dijkstra stops
+ * at the first free vertex, so a year of reports stays far from O(n²).
  */
 
 export interface Edge {
@@ -69,7 +63,6 @@ class Heap {
 }
 
 export class Assignment {
-  /** partner line of each report, -1 when unmatched */
   readonly matchL: Int32Array;
   private readonly matchR: Int32Array;
   private readonly pl: Float64Array;
@@ -103,12 +96,7 @@ export class Assignment {
     for (let i = 0; i < n; i++) this.augment(i);
   }
 
-  /**
-   * Dijkstra on reduced costs from left s to the nearest free right vertex, never entering
-   * `blocked`. Free vertices keep potential 0 (a vertex once matched stays matched), so the first
-   * one reached is the cheapest in plain cost too. Answers it; distances stay in dist/dl, the
-   * visited vertices in lefts/rights.
-   */
+  /** Dijkstra from s to the nearest free line, avoiding `blocked` (free lines keep potential 0: first is cheapest). */
   private shortest(s: number, blocked: number, lefts: number[], rights: number[]): number {
     const { edges, m, pl, pr, dist, seen, done, prev, matchR, matchL, dl, heap } = this;
     const stamp = ++this.stamp;
@@ -168,18 +156,12 @@ export class Assignment {
     this.apply(s, t, lefts, rights);
   }
 
-  /** the line of report i, or -1 */
   lineOf(i: number): number {
     const j = this.matchL[i];
     return j >= 0 && j < this.m ? j : -1;
   }
 
-  /**
-   * Total weight lost by the best matching in which report i does not keep its line l (0 when
-   * unmatched). Without i and l this matching is optimal; adding i back (l out of reach) is one
-   * augmenting path, adding l back then is one more from l. Both are applied for the measure and
-   * undone.
-   */
+  /** Weight lost when report i may not keep its line: two augmenting paths, applied for the measure and undone. */
   regret(i: number): number {
     const l = this.lineOf(i);
     if (l < 0) return 0;
@@ -205,12 +187,7 @@ export class Assignment {
     return Math.max(0, weight - reseat - handOver);
   }
 
-  /**
-   * Best total weight with report i paired (to any line) less the best with report i left alone:
-   * positive when the matching pairs it (what leaving it alone would cost: its pair's weight less
-   * what its line is worth to the others), negative when it does not (what pairing it would cost
-   * the others). The log odds, in max-product form, that report i is paid at all.
-   */
+  /** Best total weight with report i paired less with it alone: the log odds (max-product) that it is paid at all. */
   paidMargin(i: number): number {
     const l = this.lineOf(i);
     if (l >= 0) {
@@ -231,17 +208,13 @@ export class Assignment {
     return t < 0 ? -Infinity : this.pl[i] - this.dist[t] + this.pr[t];
   }
 
-  /**
-   * For a line no report holds: the best total weight with some report paid by it less the best
-   * with it left alone (≤ 0, -Infinity when no report may take it). The log odds, in max-product
-   * form, that the line is some report's payment: the mirror of paidMargin.
-   */
+  /** The mirror of paidMargin for a line no report holds (≤ 0; -Infinity when no report may take it). */
   usedMargin(l: number): number {
     if (this.matchR[l] >= 0) return Infinity;
     return this.handOver(l, -1, true);
   }
 
-  /** the best weight gained by giving free line l to another report (not `skip`), who leaves its own; `force`: some report must take it */
+  /** the best gain from giving free line l to a report (not `skip`) who leaves its own; `force`: one must take it */
   private handOver(l: number, skip: number, force = false): number {
     const { pl, pr, dist, seen, done, matchL, heap } = this;
     const into = this.incoming();

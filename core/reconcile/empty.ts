@@ -1,7 +1,4 @@
-/**
- * Why every queue of a reconciliation came back empty, so an accountant never faces empty
- * queues with no word why. Pure: the page and the terminal say the same sentence.
- */
+/** Why every queue came back empty, so an accountant never faces empty queues with no word why. */
 export type EmptyReason = 'no_statement' | 'no_credits' | 'all_decided' | 'credits_decided' | 'no_reports';
 
 export const EMPTY_REASON_TEXT: Record<EmptyReason, string> = {
@@ -12,7 +9,6 @@ export const EMPTY_REASON_TEXT: Record<EmptyReason, string> = {
   no_reports: '這段期間沒有待確認的匯款回報',
 };
 
-/** What the period holds, counted when nothing was proposed. */
 interface PeriodCounts {
   credits: number;
   openCredits: number;

@@ -1,13 +1,6 @@
 /**
- * The evidence for one candidate pair (a report and a statement credit of the same amount inside
- * the time window): a score from 0 to 100 and the reasons a person reads, as codes (reasons.ts).
- * The score is for people; the matcher weighs the same facts by what it learned of the month
- * (model.ts).
- *
- *   equal amount (the hard rule, always)             30
- *   last five vs the line's visible digits          -15 … +40
- *   distance in time (minutes > hours > days)        -4 … +20
- *   the report's note found in the line              +10
+ * A candidate pair's score (0–100) and reasons, for people; the matcher weighs the same facts by
+ * what it learned (model.ts). Amount 30, digits −15…+40, time −4…+20, note +10.
  */
 import { DAY_MS, taipeiDayLastInstant, taipeiDayNumber } from '../time.js';
 import type { Reason } from './reasons.js';
@@ -22,9 +15,7 @@ export interface Evidence {
   score: number;
   reasons: Reason[];
   digits: DigitsVerdict;
-  /** how many digits the comparison could use (0 when the line shows none) */
   visible: number;
-  /** the report's note found in the line's text */
   note: boolean;
 }
 
@@ -63,7 +54,6 @@ export function compareDigits(
   return { verdict: 'different', visible, score: -15, reason: { code: 'digits_different', visible } };
 }
 
-/** Minutes score more than hours, hours more than days; a date-only line is compared by day. */
 function timeEvidence(report: ReconcileReport, line: ReconcileLine): { score: number; reason: Reason } {
   if (!line.hasTime) {
     const days = taipeiDayNumber(line.at) - taipeiDayNumber(report.paid_at);
@@ -99,15 +89,12 @@ export function evidence(report: ReconcileReport, line: ReconcileLine): Evidence
   return { score, reasons, digits: digits.verdict, visible: digits.visible, note };
 }
 
-/**
- * The hard rules besides the amount: a line of a statement imported for one store pays only that
- * store's reports (a statement for all stores, any), and the time window below.
- */
+/** The hard rules besides the amount: a store's statement pays only that store's reports, inside the window. */
 export function mayPay(report: ReconcileReport, line: ReconcileLine, before: number, after: number): boolean {
   return (line.store_id == null || line.store_id === report.store_id) && inWindow(report, line, before, after);
 }
 
-/** The hard time rule: the credit falls inside [reported − before, reported + after]; a date-only line counts its whole day. */
+/** A date-only line counts its whole day. */
 function inWindow(report: ReconcileReport, line: ReconcileLine, before: number, after: number): boolean {
   const end = line.hasTime ? line.at : taipeiDayLastInstant(line.at);
   return end >= report.paid_at - before && line.at <= report.paid_at + after;

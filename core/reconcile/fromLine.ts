@@ -1,7 +1,4 @@
-/**
- * What the accountant does with a credit no report explains (銀行有款無回報): make the payment
- * from the bank line itself, or find by hand the report it pays (then confirmPairs links them).
- */
+/** A credit no report explains: make the payment from the line, or find by hand the report it pays. */
 import { ConflictError, fieldErrorOf, ForbiddenError, NotFoundError, problem, ValidationError } from '../errors.js';
 import { recordAudit } from '../audit/service.js';
 import type { ServiceContext } from '../context.js';
@@ -21,7 +18,6 @@ import { lastFiveShown, mayMakePaymentOf } from './credit.js';
 
 type ScopedLine = Parameters<typeof toBankLine>[0] & { linked: number | null };
 
-/** The line, in the caller's scope, as a credit no payment holds yet. */
 async function openCredit(ctx: ServiceContext, db: ServiceContext['db'], raw: unknown): Promise<ScopedLine> {
   const id = toId(raw);
   const l =
@@ -32,7 +28,7 @@ async function openCredit(ctx: ServiceContext, db: ServiceContext['db'], raw: un
   return l;
 }
 
-/** The last five the bank shows (its trailing five digits), else the one the accountant typed, checked as the form checks it. */
+/** The last five the bank shows, else the one the accountant typed. */
 function lastFiveOf(line: { digits: string }, typed: unknown): string {
   const shown = lastFiveShown(line.digits);
   if (shown) return shown;
@@ -41,11 +37,7 @@ function lastFiveOf(line: { digits: string }, typed: unknown): string {
   return five.value;
 }
 
-/**
- * The store the payment is for, in the caller's scope: the one chosen, else the line's own
- * statement's, else the caller's only store. A line of one store's statement pays that store only;
- * one of a statement for every store, only for an account that reaches every store (credit.ts).
- */
+/** The store chosen, else the line's statement's, else the caller's only store; a store's line pays that store only. */
 async function storeFor(
   ctx: ServiceContext,
   db: ServiceContext['db'],
@@ -66,12 +58,7 @@ async function storeFor(
   return id;
 }
 
-/**
- * A payment made from a bank line (confirm_payments, for a store in the caller's scope): 已入帳,
- * linked to the line, its amount and time the line's, 來源 銀行對帳, audited. Of two made from
- * one line at once (one instance or several) one is stored; the other is refused
- * (409 這筆入帳已連結到其他匯款記錄), its payment never written.
- */
+/** A payment made from a bank line, 已入帳 and linked; of two made from one line at once, the second is refused (409). */
 export async function createFromLine(
   ctx: ServiceContext,
   input: { line?: unknown; store_id?: unknown; last_five?: unknown; note?: unknown },
@@ -98,7 +85,7 @@ export async function createFromLine(
       };
       const row: PaymentRow = newPaymentRow(ctx.actor, fields, now);
       await insertPayments(trx, [row]);
-      // 取消對帳 puts it where a report starts (未確認): nobody reported it, the bank line was the only evidence
+      // 取消對帳 puts it where a report starts (未確認): the bank line was the only evidence
       await trx('bank_links').insert({
         payment_uuid: row.uuid,
         line_id: Number(line.id),
@@ -110,7 +97,7 @@ export async function createFromLine(
         at: now,
       });
       const payment: ReconciledPayment = { ...toPayment(row), bank_line_id: Number(line.id) };
-      // no payer memory: the last five came from this line (or the accountant), not from a customer's report
+      // no payer memory: the last five came from this line, not from a customer's report
       await recordAudit(trx, ctx, {
         action: 'create',
         entity: 'payment',
@@ -126,15 +113,9 @@ export async function createFromLine(
   }
 }
 
-/** Reports one search returns at most. */
 const REPORTS_FOR_LINE = 30;
 
-/**
- * Reports a person may link a credit to by hand (confirm_payments): transfers still 未確認 and
- * unlinked, in the caller's stores (the line's store when its statement is one store's), those of
- * the line's amount first, then by how near their time is to the line's. `q`: part of the last
- * five, the amount, or words of the note.
- */
+/** Open transfers a person may link a credit to by hand: the line's amount first, then the nearest in time. */
 export async function reportsForLine(
   ctx: ServiceContext,
   rawLine: unknown,

@@ -1,12 +1,6 @@
 /**
- * Reconciliation off the main thread. Matching a year of 12 000 reports against 12 000 credits
- * takes seconds of CPU, and reading a 12 MB statement as many; on the event loop either held every
- * other request (a health check waited 3.4 s, two at once 13 s). Here both run on a few worker
- * threads with a bounded queue in front: one more call than the queue holds fails at once with BusyError
- * (503, Retry-After, 對帳計算忙碌中…) instead of spawning workers or piling up work without end.
- *
- * The pool itself (threads, queue, workers that die, idle workers that let a process exit) is
- * core/workerPool.ts, shared with password hashing.
+ * Reconciliation off the main thread: a year's match or a large statement takes seconds of CPU,
+ * which held every other request. A bounded queue: one call too many fails at once (BusyError, 503).
  */
 import { existsSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
@@ -22,7 +16,6 @@ import type { ReconcileLine, ReconcileReport, StatementLine } from './types.js';
 
 export { cutPage, type PagedMatch } from './page.js';
 
-/** threads and queue (REMIT_MATCH_THREADS, REMIT_MATCH_QUEUE) */
 export type MatchingSettings = PoolSettings;
 
 export const DEFAULT_MATCHING: MatchingSettings = {
@@ -33,15 +26,11 @@ export const DEFAULT_MATCHING: MatchingSettings = {
 
 /** A worker's heap limit: a runaway match ends that worker, never the server. */
 const WORKER_HEAP_MB = 1536;
-/** About how long one large match takes, for Retry-After. */
 const SECONDS_PER_MATCH = 5;
-/** Rows per message to the worker: each message is copied on the event loop, so none is long. */
+/** Each message is copied on the event loop, so none is long. */
 const ROWS_PER_MESSAGE = 1_000;
 
-/**
- * The worker's module: beside this file once built (dist/core/…), or the built copy when this
- * runs from the sources (vitest), which `npm test` builds first.
- */
+/** The worker's module: beside this file once built, else (vitest, from the sources) the built copy. */
 function workerUrl(): URL {
   const here = fileURLToPath(import.meta.url);
   if (here.endsWith('.js')) return new URL('./matchWorker.js', import.meta.url);
@@ -58,7 +47,7 @@ type MatchJob = {
   opts: MatchOptions;
   page?: { offset: number; limit: number };
 };
-/** a statement to read: the bytes go over (moved, not copied), its lines and fingerprints come back in parts */
+/** the bytes are moved, not copied; lines and fingerprints come back in parts */
 type ReadJob = {
   kind: 'read';
   bytes: Uint8Array;
@@ -68,10 +57,8 @@ type ReadJob = {
   prints: string[];
 };
 type Job = MatchJob | ReadJob;
-/** lines and their fingerprints sent back with a read statement, a part at a time */
 type StatementPart = { lines: StatementLine[]; prints: string[] };
 
-/** The call's rows in messages of 1 000, letting other requests in between (each copy is made on the event loop). */
 async function send(worker: Worker, id: number, job: Job): Promise<void> {
   if (job.kind === 'read') {
     // a copy of its own to move (a Buffer may share its memory with others)
@@ -91,7 +78,6 @@ async function send(worker: Worker, id: number, job: Job): Promise<void> {
   worker.postMessage({ id, op: 'run', opts, page });
 }
 
-/** The matcher, and the reading of statements, on a pool of worker threads (core/workerPool.ts). */
 class MatchPool extends WorkerPool<Job, unknown> {
   constructor(settings: MatchingSettings) {
     super(settings, {
@@ -114,7 +100,6 @@ class MatchPool extends WorkerPool<Job, unknown> {
     });
   }
 
-  /** The matcher's result for these reports and lines, cut to `page` (all of it without one). */
   match(
     reports: ReconcileReport[],
     lines: ReconcileLine[],
@@ -124,7 +109,6 @@ class MatchPool extends WorkerPool<Job, unknown> {
     return this.run({ kind: 'match', reports, lines, opts, page }) as Promise<PagedMatch>;
   }
 
-  /** A statement read and keyed (prepareStatement) on a worker thread; its refusals are the reader's own. */
   async prepare(bytes: Uint8Array, file: string, given: string | null): Promise<PreparedStatement> {
     const job: ReadJob = { kind: 'read', bytes, file, given, lines: [], prints: [] };
     const { read, account } = (await this.run(job)) as PreparedStatement;

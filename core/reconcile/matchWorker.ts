@@ -1,12 +1,4 @@
-/**
- * The matcher, and the reading of statements, on a worker thread (core/reconcile/matchPool.ts
- * starts it). A statement arrives as its bytes and goes back in parts, each when the last was
- * taken in. A match arrives as
- * several messages, so that no single copy of tens of thousands of rows holds the event loop
- * that sends them: `reports` and `lines` chunks, then `run` with the options and the page. The
- * answer (`value`) is that page of the matcher's result and the size of each queue. Nothing here but the
- * call, so the worker and the CLI (which calls the matcher directly) always decide the same.
- */
+/** The matcher and the statement reader on a worker thread: nothing but the call, so the CLI decides the same. */
 import { readlinkSync } from 'node:fs';
 import { setPriority } from 'node:os';
 import { parentPort } from 'node:worker_threads';
@@ -23,11 +15,9 @@ type Message =
   | { id: number; op: 'read'; bytes: Uint8Array; file: string; given: string | null }
   | { id: number; op: 'more' };
 
-/** Lines per part of a read statement sent back: each part is read on the event loop, so none is long. */
 const LINES_PER_PART = 2_000;
 
-// The matcher yields the CPU to the event loop that serves everyone else: on Linux a thread has
-// its own nice value, and /proc/thread-self names this thread. Elsewhere it runs at normal priority.
+// Yield the CPU to the event loop serving everyone else: on Linux a thread has its own nice value.
 try {
   setPriority(Number(readlinkSync('/proc/thread-self').split('/').pop()), 10);
 } catch {
@@ -46,10 +36,9 @@ function answer(id: number, work: () => unknown): void {
   }
 }
 
-/** Statements read and not yet all sent back: a part goes when the last one was taken in. */
 const reading = new Map<number, { prepared: PreparedStatement; sent: number }>();
 
-/** The next part of a read statement's lines and fingerprints, or, once all went, the rest of it. */
+/** Rows go back a part at a time, each when the last was taken in: none holds the event loop long. */
 function sendPart(id: number): void {
   const r = reading.get(id);
   if (!r) return;

@@ -1,8 +1,4 @@
-/**
- * One page of the matcher's result: each queue cut to `limit` items from
- * `offset` on, with how many each holds in all. The worker cuts it before answering, so only the
- * page crosses back to the event loop; without a page everything is kept (the CLI).
- */
+/** One page of each queue, with its total: the worker cuts it, so only the page crosses back to the event loop. */
 import type { MatchResult } from './match.js';
 import type { ProposalQueue } from './types.js';
 

@@ -1,17 +1,13 @@
 /**
- * Who paid, as a statement line shows them: the payer's account (whole or masked) from the
- * counterparty column, else from an account number written inside 備註 / 附註 / 摘要 / 轉帳留言,
- * else a name. Conservative on purpose: digits read where there are none could confirm the wrong
- * payment, so only an account-shaped token counts (a masked run, or a whole account number), never
- * an amount, a date, a time, a phone number or an order number.
+ * Who paid, as a line shows them: an account from the counterparty column or the notes, else a
+ * name. Conservative: digits read where there are none could confirm the wrong payment, so only an
+ * account-shaped token counts, never an amount, a date, a phone or an order number.
  */
 import { asciiDigits } from '../halfWidth.js';
 import { cleanCell } from '../spreadsheets/cells.js';
 
-/** Mask characters banks write for hidden digits; all read as `*`. */
 const MASKS = /[*＊×✱Xx]/g;
 
-/** Full-width digits and stars as ASCII, masks as `*`, kept otherwise. */
 function ascii(s: string): string {
   return asciiDigits(s).replace(/[＊×✱]/g, '*');
 }
@@ -23,22 +19,17 @@ function normalizeAccount(token: string): string {
     .replace(MASKS, '*');
 }
 
-/**
- * A normalized account as a payer key: a whole account of digits only loses its leading zeros, as
- * a spreadsheet program re-saving the statement would drop them (`0081234500027182` and
- * `81234500027182` are one payer). Masked accounts and names are kept as they are.
- */
+/** A whole account loses its leading zeros, as a spreadsheet program re-saving the statement drops them. */
 export function payerKey(account: string): string {
   return /^\d+$/.test(account) ? account.replace(/^0+(?=\d)/, '') : account;
 }
 
-/** The trailing visible digits of an account, at most five ('' when its end is masked). */
 function trailingDigits(account: string): string {
   const m = /(\d+)$/.exec(normalizeAccount(account));
   return m ? m[1].slice(-5) : '';
 }
 
-/** A text's candidate tokens: digits and masks, grouped by single spaces, dashes or slashes, not touching letters or digits. */
+/** A text's candidate tokens: digits and masks grouped by single spaces, dashes or slashes, not touching letters. */
 const TOKEN = /(?<![A-Za-z0-9.$,#＃:])[0-9*＊×Xx](?:[0-9*＊×Xx]|[ \-/](?=[0-9*＊×Xx]))*(?![A-Za-z0-9.,:%])/g;
 
 const isRealDate = (y: number, m: number, d: number) => {
@@ -55,7 +46,6 @@ function startsWithDate(digits: string): boolean {
   return Boolean(r && isRealDate(+r[1] + 1911, +r[2], +r[3]) && digits.length <= 13);
 }
 
-/** Taiwanese phone numbers: mobiles 09xxxxxxxx (or +886 9…), land lines 0X-XXXXXXXX. */
 function isPhone(digits: string): boolean {
   return /^09\d{8}$/.test(digits) || /^8869\d{8}$/.test(digits) || /^0[2-8]\d{7,8}$/.test(digits);
 }
@@ -65,11 +55,8 @@ const NOT_ACCOUNT_BEFORE =
   /(訂單|單號|編號|序號|發票|統編|電話|手機|聯絡|tel|phone|no\.?|order|#|＃|會員|客戶代號|代碼)\s*[:：]?\s*$/i;
 
 /**
- * The first account-shaped token in a free text, normalized (`***12345`, `822****12345`,
- * `0008000077720****736`), or null: a run holding at least two mask characters and three digits
- * (`***12345`, `822-****-12345`, `0008 000077720XXXX736`), or a whole account number: ten or more
- * digits in one run, or grouped by spaces or dashes after a 3-digit bank code (`822-123-4567890`),
- * that is not a date, a date-time, a phone number, or a number introduced as an order or phone.
+ * The first account-shaped token in a text, normalized, or null: a run with two or more masks and
+ * three digits, or ten or more digits (grouped only after a bank code), never a date or a phone.
  */
 export function accountIn(text: string): string | null {
   const s = ascii(cleanCell(text));
@@ -109,7 +96,6 @@ const SURNAMES = new Set(
   ).split(''),
 );
 const COMPOUND_SURNAMES = ['歐陽', '司馬', '諸葛', '上官', '張簡', '范姜', '周黃', '張廖', '徐辜'];
-/** Words a bank writes around a name in a note. */
 const BANK_WORDS = [
   '跨行',
   '轉帳',
@@ -137,7 +123,6 @@ const BANK_WORDS = [
   '您好',
 ];
 const anyOf = (words: string[]) => new RegExp(`(${words.join('|')})`, 'g');
-/** Removed from a note before the rest is judged a name or not. */
 const NOTE_WORDS = anyOf(BANK_WORDS);
 /** 2–4 characters that start with a surname yet are words, not names. */
 const NOT_NAMES = new Set([
@@ -191,11 +176,7 @@ const GENERIC_WORDS = anyOf([
   '客戶',
 ]);
 
-/**
- * Whether a payer is no customer in particular: a label made only of bank words (現金存款, ATM存款,
- * 無摺存入), or a masked name (王*明) that several people share. Either may rank candidates for a
- * person; neither tells one customer from another, so neither confirms anything by itself.
- */
+/** A payer that is no customer in particular (現金存款, a masked name 王*明 several share): it never confirms by itself. */
 export function isGenericPayer(payer: string): boolean {
   // full-width letters as half-width (ＡＴＭ is ATM)
   const text = cleanCell(payer).normalize('NFKC');
@@ -203,7 +184,7 @@ export function isGenericPayer(payer: string): boolean {
   return text.replace(GENERIC_WORDS, '').replace(/[\s\u3000\p{P}\p{S}\d]+/gu, '') === '';
 }
 
-/** A 2–4 character Chinese personal name (王小明, 歐陽娜娜), possibly with bank words (轉入) around it; else null. */
+/** A 2–4 character Chinese personal name, possibly with bank words around it; else null. */
 export function nameIn(text: string): string | null {
   const rest = cleanCell(text)
     .replace(NOTE_WORDS, '')
@@ -214,23 +195,15 @@ export function nameIn(text: string): string | null {
 }
 
 interface Payer {
-  /** StatementLine.payer: the account normalized, or a name, or '' */
   payer: string;
-  /** StatementLine.digits: the account's trailing visible digits, at most five, or '' */
   digits: string;
 }
 
-/**
- * The payer of a line, from its counterparty column (its value wins when it holds an account) and
- * its free texts (備註, 附註, 轉帳留言, 摘要: in that order). An account found anywhere gives the
- * digits; a name (the counterparty column's text, or a note that is only a name) is the payer when
- * no account shows. '' and '' when the line says nothing about who paid.
- */
+/** The payer of a line: an account (the counterparty column's first, then the texts') gives the digits; else a name. */
 export function payerOf(counterparty: string, texts: readonly string[] = []): Payer {
   const cp = cleanCell(counterparty);
   if (/\d/.test(cp)) {
-    // A counterparty column holds accounts: its trailing digits count even when fewer than a whole
-    // account shows (`****7012`, `822/****1234567`), as they always have.
+    // a counterparty column holds accounts: its trailing digits count even without a whole account
     const token = accountIn(cp);
     return token
       ? { payer: payerKey(token), digits: trailingDigits(token) }

@@ -1,11 +1,7 @@
 /**
- * Payer memory ("Remember payers"): a confirmed link whose line names its payer
- * teaches remit how that payer appears on that store's statements, with the last five they
- * reported. The matcher reads the memory as evidence; a person sees it in the back office
- * (已記住的付款人), within their stores, and may forget any of it. One row per store, payer and
- * last five, pointing at the link it was learned from (the latest one); unlinking that link takes
- * what it taught away unless another confirmed link still teaches the same. Every forgetting is
- * audited: the row is deleted, the audit keeps it.
+ * Payer memory: a confirmed link whose line names its payer teaches that on this store's
+ * statements this payer reported this last five. One row per fact, pointing at its latest link;
+ * unlinking that link takes the fact away unless another link still teaches it.
  */
 import type { Knex } from 'knex';
 import { isPostgres } from '../db/connect.js';
@@ -34,7 +30,6 @@ interface PayerRow {
   learned_at: number | string;
 }
 
-/** Longest payer text kept (reconcile_payers.payer, bank_lines.payer). */
 export const MAX_PAYER_LENGTH = 255;
 
 function toRememberedPayer(r: PayerRow): RememberedPayer {
@@ -51,11 +46,7 @@ function toRememberedPayer(r: PayerRow): RememberedPayer {
   };
 }
 
-/**
- * Learns from one confirmed link, inside the confirmation's transaction: on `storeId`'s
- * statements, `payer` reported `lastFive`. Nothing when the line does not name its payer. A fact
- * already known now points at this (the latest) link.
- */
+/** Learns from one confirmed link, in its transaction; a fact already known now points at this link. */
 export async function learnPayer(
   trx: Db,
   ctx: Pick<ServiceContext, 'actor'>,
@@ -90,7 +81,6 @@ export async function learnPayer(
   return toRememberedPayer(saved);
 }
 
-/** What the matcher is given: every fact known for these stores ('all': every store). */
 export async function payerMemory(db: Db, stores: number[] | 'all'): Promise<PayerMemory[]> {
   const q = db('reconcile_payers').select('store_id', 'payer', 'last_five');
   if (stores !== 'all') {
@@ -101,7 +91,7 @@ export async function payerMemory(db: Db, stores: number[] | 'all'): Promise<Pay
   return rows.map((r) => ({ store_id: Number(r.store_id), payer: r.payer, last_five: r.last_five }));
 }
 
-/** The memory in the caller's stores only, so nothing of another store is ever read or revealed. */
+/** The memory in the caller's stores only: nothing of another store is ever read or revealed. */
 function scopedPayers(ctx: ServiceContext, db: Db = ctx.db): Knex.QueryBuilder {
   const q = db('reconcile_payers').select('*');
   const scope = storeScope(ctx.actor);
@@ -112,7 +102,6 @@ function scopedPayers(ctx: ServiceContext, db: Db = ctx.db): Knex.QueryBuilder {
 const SORTABLE = { id: 'id', store_id: 'store_id', payer: 'payer', last_five: 'last_five', learned_at: 'learned_at' };
 const FILTERS = ['id', 'store_id'];
 
-/** 已記住的付款人 in the caller's stores (view_payments), list protocol, latest learned first. */
 export async function listPayers(
   ctx: ServiceContext,
   query: ListQuery = { filter: {} },
@@ -132,11 +121,7 @@ export async function listPayers(
   );
 }
 
-/**
- * Forgets one remembered payer (confirm_payments): deleted, and the audit keeps what it was. One
- * outside the caller's stores is not found, as one that never was. Racing an unlink or another
- * forget, whoever comes second finds it gone (404), and only the one who deleted it is audited.
- */
+/** Forgets one remembered payer: racing an unlink or another forget, whoever comes second finds it gone (404). */
 export async function forgetPayer(ctx: ServiceContext, rawId: unknown): Promise<RememberedPayer> {
   requirePermission(ctx.actor, 'confirm_payments');
   const id = toId(rawId);
@@ -153,11 +138,7 @@ export async function forgetPayer(ctx: ServiceContext, rawId: unknown): Promise<
   });
 }
 
-/**
- * Unlinking a payment (取消對帳), inside the unlink's transaction: what its link taught is taken
- * away, or, when another confirmed link of the same store still shows the same payer with the
- * same last five, kept and pointed at that link. Each change is audited.
- */
+/** On an unlink, what the link taught goes, unless another link of the store still teaches it (then points there). */
 export async function unlearnLink(
   trx: Db,
   ctx: Pick<ServiceContext, 'actor' | 'ip'>,

@@ -1,7 +1,4 @@
-/**
- * The period proposals default to after an import: from the first to the last day the imported
- * statements list (Taiwan dates). One rule for the CLI, the API and the 對帳 page.
- */
+/** The period proposals default to after an import: the first to the last day the statements list. */
 export function statementPeriod(
   statements: ReadonlyArray<{ from: string | null; to: string | null }>,
 ): { from: string; to: string } | null {

@@ -1,37 +1,26 @@
-/**
- * Why the matcher proposes a pair or a group: codes with the facts behind them, so the matcher
- * holds no words. reasonText says them in the words a person reads (Traditional Chinese, as the
- * spec words them); the service renders them there for the API and the CLI.
- */
+/** Why the matcher proposes a pair or a group, as codes: the matcher holds no words, reasonText says them. */
 import { DAY_MS } from '../time.js';
 
 export type Reason =
-  /** the hard rule, always the first */
   | { code: 'amount' }
-  /** the reported last five against the digits the line shows (`visible` of them, masked accounts show 3 to 5) */
+  /** `visible`: how many digits the line shows (masked accounts show 3 to 5) */
   | { code: 'digits_equal'; visible: number }
   | { code: 'digits_typo'; visible: number; kind: 'one' | 'swap' }
   | { code: 'digits_different'; visible: number }
   | { code: 'no_account' }
-  /** a statement without times: the credit's Taiwan day less the report's */
+  /** the credit's Taiwan day less the report's */
   | { code: 'day_gap'; days: number }
-  /** a statement with times: how far apart the credit and the report are (ms, ≥ 0) */
   | { code: 'time_gap'; ms: number }
   | { code: 'note' }
-  /** payer memory (confirmed links) or this month's same payer name: the report's last five, or others */
   | { code: 'payer_memory_same' }
   | { code: 'payer_memory_other'; fives: string[] }
   | { code: 'payer_name_same' }
   | { code: 'payer_name_other'; fives: string[] }
-  /** what settled an automatic pair on a line that shows no account digits */
   | { code: 'settled'; by: 'payer' | 'alone' }
-  /** a group suggestion: which sums meet, and what the digits say */
   | { code: 'reports_sum'; count: number }
   | { code: 'credits_sum'; count: number }
-  /** the reports share a last five; a credit shows a report's last five (however many digits it shows) */
   | { code: 'same_last_five' }
   | { code: 'shows_last_five' }
-  /** no credit of the group shows any digits, and they are close in time */
   | { code: 'no_account_close' };
 
 const MINUTE = 60_000;

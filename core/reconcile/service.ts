@@ -1,16 +1,13 @@
 /**
- * Bank reconciliation, the stored half: statements imported (each line once, by its
- * fingerprint), the lines in the caller's scope, proposals from the matcher, and the decisions
- * a person or the automatic run makes (confirm a pair, mark unpaid, unlink), each audited in
- * the same transaction. A link is unique on the payment and on the line, so of two concurrent
- * confirmations of the same payment or line exactly one wins.
+ * Bank reconciliation, the stored half: statements, proposals and decisions, each audited in its
+ * transaction. A link is unique on the payment and on the line: of two racing confirmations one wins.
  */
 import type { Knex } from 'knex';
 import { ConflictError, ForbiddenError, NotFoundError, ValidationError, problem } from '../errors.js';
 import { assertFilterFields, filterIds, runList, type ListQuery } from '../listQuery.js';
 import { inScope, scopedStoreIds, storeScope } from '../permissions.js';
 import { givenAccount, lineSource } from './account.js';
-import { DEFAULT_WINDOW_AFTER_MS, DEFAULT_WINDOW_BEFORE_MS, matchReconcile } from './match.js';
+import { DEFAULT_WINDOW_AFTER_MS, DEFAULT_WINDOW_BEFORE_MS, matchReconcile, type MatchResult } from './match.js';
 import { learnPayer, MAX_PAYER_LENGTH, payerMemory, unlearnLink } from './payers.js';
 import { statementPeriod } from './period.js';
 import type { ReadStatement } from './statement.js';
@@ -24,6 +21,7 @@ import { instantRange } from '../dateRange.js';
 import { DAY_MS, taipeiDate, taipeiDayStart, toIso } from '../time.js';
 import { toPayment, type PaymentRow } from '../payments/rows.js';
 import { isForeignKeyViolation, isPostgres } from '../db/connect.js';
+import { lockForTransaction, LOCKS } from '../db/locks.js';
 import type { ListResult } from '../types.js';
 import { toId } from '../validation.js';
 import { recordAudit } from '../audit/service.js';
@@ -33,14 +31,10 @@ import { cutPage, matchPoolFor, type PagedMatch } from './matchPool.js';
 import { PROPOSAL_QUEUES } from './page.js';
 import { findStore } from '../stores/service.js';
 
-/** Pairs or payments one request may decide at once. */
 const MAX_DECISIONS = 5_000;
-/** Lines looked up and inserted at once: SQLite's knex inserts them as one compound SELECT, of at most 500 terms. */
+/** SQLite's knex inserts rows as one compound SELECT, of at most 500 terms. */
 const INSERT_CHUNK = 400;
-/** The most of a line's 摘要 or 備註 that is stored (its fingerprint reads the whole cell). */
 const MAX_LINE_TEXT = 2_000;
-/** The PostgreSQL advisory lock key statement imports take (any fixed number, the same in every instance). */
-const STATEMENT_IMPORT_LOCK = 72_690_012;
 
 import type { BankLine, ImportedStatement, Proposals, ProposalsPage, ReconciledPayment } from './types.js';
 import { actorUserId } from '../actor.js';
@@ -62,7 +56,7 @@ interface LineRow {
   file: string;
   account: string | null;
   store_id: number | null;
-  /** the line is linked (to a payment the caller may not see, when payment_uuid is null) */
+  /** linked, maybe to a payment the caller may not see (payment_uuid null) */
   linked: number | null;
   payment_uuid: string | null;
 }
@@ -89,10 +83,8 @@ export function toBankLine(r: Omit<LineRow, 'linked'>): BankLine {
 }
 
 /**
- * Lines with their statement's file and store and their link, limited to the caller's scope:
- * the lines of statements for the caller's stores, those a store's statement held that a
- * statement for every store had brought first, and (someone who sees all stores) every line.
- * `linked` says a line is taken; `payment_uuid` names the payment only when it is the caller's to see.
+ * Lines in the caller's scope: of their stores' statements, and those an every-store statement
+ * brought first that their store's statement holds. `payment_uuid` only when the caller may see it.
  */
 export function scopedLines(ctx: ServiceContext, db: Db = ctx.db): Knex.QueryBuilder {
   const q = db('bank_lines as l')
@@ -118,13 +110,7 @@ export function scopedLines(ctx: ServiceContext, db: Db = ctx.db): Knex.QueryBui
     );
 }
 
-/**
- * Imports a statement file for one store, or for all stores (only someone who sees all stores).
- * Without a store, a caller whose scope is one store imports for that store. Lines the store's
- * reconciliation already holds (the same or an overlapping download of the same account, for that
- * store or for every store) are skipped and counted; another store's copy is never looked at. The bank
- * account is the statement's own (its title row), else `account` as given on upload.
- */
+/** Imports a statement for one store or all; lines the store already holds are skipped and counted. */
 export async function importStatement(
   ctx: ServiceContext,
   input: { bytes: Uint8Array; file: string; storeId?: unknown; account?: unknown },
@@ -143,12 +129,11 @@ export async function importStatement(
   return ctx.db
     .transaction(async (trx) => storeStatement(ctx, trx, { file, storeId, account, read, prints, now }))
     .catch((err: unknown) => {
-      // The store deleted since it was checked (another request, another instance): it is gone.
+      // the store deleted since it was checked
       throw isForeignKeyViolation(err) ? new NotFoundError(problem('store_not_found')) : err;
     });
 }
 
-/** A line as bank_lines keeps it. */
 function lineRow(statementId: number, scope: number, l: StatementLine, fingerprint: string) {
   return {
     statement_id: statementId,
@@ -158,7 +143,7 @@ function lineRow(statementId: number, scope: number, l: StatementLine, fingerpri
     has_time: l.hasTime,
     amount: l.amount,
     balance: l.balance,
-    // a cell is kept to what a statement's text ever holds: a file of one 5 MB note stores 2 000 characters of it
+    // a file of one 5 MB note stores 2 000 characters of it (the fingerprint reads the whole cell)
     summary: l.summary.slice(0, MAX_LINE_TEXT),
     note: l.note.slice(0, MAX_LINE_TEXT),
     counterparty: l.counterparty.slice(0, 255),
@@ -168,73 +153,22 @@ function lineRow(statementId: number, scope: number, l: StatementLine, fingerpri
   };
 }
 
-/** The statement and its new lines, in the import's transaction. */
-async function storeStatement(
-  ctx: ServiceContext,
-  trx: Db,
-  {
-    file,
-    storeId,
-    account,
-    read,
-    prints,
-    now,
-  }: {
-    file: string;
-    storeId: number | null;
-    account: string | null;
-    read: ReadStatement;
-    prints: string[];
-    now: number;
-  },
-): Promise<ImportedStatement> {
-  // Statement imports take turns on PostgreSQL (SQLite: BEGIN IMMEDIATE): two overlapping
-  // downloads inserting the same lines in opposite orders deadlocked, and one answered 500.
-  if (isPostgres(trx)) await trx.raw('select pg_advisory_xact_lock(?)', [STATEMENT_IMPORT_LOCK]);
-  const [inserted] = await trx('bank_statements')
-    .insert({
-      file,
-      imported_by: actorUserId(ctx.actor),
-      store_id: storeId,
-      account,
-      encoding: read.encoding,
-      columns: JSON.stringify(read.columns),
-      period_from: read.from,
-      period_to: read.to,
-      lines: read.lines.length,
-      new_lines: 0,
-      balance_breaks: read.balance_breaks,
-      created_at: now,
-    })
-    .returning('id');
-  const id = Number(typeof inserted === 'object' ? inserted.id : inserted);
-  // A line is new per store: what this store's reconciliation already has (its own statements'
-  // lines and those of statements for every store) is skipped; a statement for every store (its
-  // importer sees every store) skips what any store holds. Imports take turns, so what is read
-  // here is what the insert meets. A chunk at a time, so no step holds the event loop for long.
-  const scope = storeId ?? 0;
-  for (let i = 0; i < prints.length; i += INSERT_CHUNK) {
-    const chunk = prints.slice(i, i + INSERT_CHUNK);
-    const q = trx('bank_lines').whereIn('fingerprint', chunk);
-    if (storeId !== null) q.whereIn('store_scope', [storeId, 0]);
-    const rows = (await q.select('id', 'fingerprint', 'store_scope')) as Array<{
-      id: number;
-      fingerprint: string;
-      store_scope: number;
-    }>;
-    const held = new Set(rows.map((r) => r.fingerprint));
-    const fresh = chunk.flatMap((fingerprint, k) =>
-      held.has(fingerprint) ? [] : [lineRow(id, scope, read.lines[i + k], fingerprint)],
-    );
-    if (fresh.length) await trx('bank_lines').insert(fresh).onConflict(['fingerprint', 'store_scope']).ignore();
-    // Lines every store's statement brought first: this store's statement holds them too, so its users see them.
-    const shared =
-      storeId === null
-        ? []
-        : rows.filter((r) => Number(r.store_scope) === 0).map((r) => ({ statement_id: id, line_id: Number(r.id) }));
-    if (shared.length)
-      await trx('bank_statement_lines').insert(shared).onConflict(['statement_id', 'line_id']).ignore();
-  }
+interface StatementToStore {
+  file: string;
+  storeId: number | null;
+  account: string | null;
+  read: ReadStatement;
+  prints: string[];
+  now: number;
+}
+
+async function storeStatement(ctx: ServiceContext, trx: Db, input: StatementToStore): Promise<ImportedStatement> {
+  const { file, storeId, account, read } = input;
+  // Imports take turns on PostgreSQL (SQLite: BEGIN IMMEDIATE): two overlapping downloads
+  // inserting the same lines in opposite orders deadlocked.
+  await lockForTransaction(trx, LOCKS.statementImport);
+  const id = await insertStatement(ctx, trx, input);
+  await insertNewLines(trx, id, input);
   const added = Number(
     ((await trx('bank_lines').where({ statement_id: id }).count({ n: '*' }).first()) as { n: number | string }).n,
   );
@@ -259,10 +193,58 @@ async function storeStatement(
   return result;
 }
 
-/**
- * The store a statement is imported for: the one asked for, in scope; without one, all stores for
- * someone who sees all, the only store for someone whose scope is one store, else refused.
- */
+async function insertStatement(
+  ctx: ServiceContext,
+  trx: Db,
+  { file, storeId, account, read, now }: StatementToStore,
+): Promise<number> {
+  const [inserted] = await trx('bank_statements')
+    .insert({
+      file,
+      imported_by: actorUserId(ctx.actor),
+      store_id: storeId,
+      account,
+      encoding: read.encoding,
+      columns: JSON.stringify(read.columns),
+      period_from: read.from,
+      period_to: read.to,
+      lines: read.lines.length,
+      new_lines: 0,
+      balance_breaks: read.balance_breaks,
+      created_at: now,
+    })
+    .returning('id');
+  return Number(typeof inserted === 'object' ? inserted.id : inserted);
+}
+
+/** Only lines new to the store (for all stores: to any); imports take turns, so what is read is what is met. */
+async function insertNewLines(trx: Db, id: number, { storeId, read, prints }: StatementToStore): Promise<void> {
+  const scope = storeId ?? 0;
+  for (let i = 0; i < prints.length; i += INSERT_CHUNK) {
+    const chunk = prints.slice(i, i + INSERT_CHUNK);
+    const q = trx('bank_lines').whereIn('fingerprint', chunk);
+    if (storeId !== null) q.whereIn('store_scope', [storeId, 0]);
+    const rows = (await q.select('id', 'fingerprint', 'store_scope')) as Array<{
+      id: number;
+      fingerprint: string;
+      store_scope: number;
+    }>;
+    const held = new Set(rows.map((r) => r.fingerprint));
+    const fresh = chunk.flatMap((fingerprint, k) =>
+      held.has(fingerprint) ? [] : [lineRow(id, scope, read.lines[i + k], fingerprint)],
+    );
+    if (fresh.length) await trx('bank_lines').insert(fresh).onConflict(['fingerprint', 'store_scope']).ignore();
+    // lines an every-store statement brought first: this statement holds them too, so its users see them
+    const shared =
+      storeId === null
+        ? []
+        : rows.filter((r) => Number(r.store_scope) === 0).map((r) => ({ statement_id: id, line_id: Number(r.id) }));
+    if (shared.length)
+      await trx('bank_statement_lines').insert(shared).onConflict(['statement_id', 'line_id']).ignore();
+  }
+}
+
+/** The store asked for; without one, all stores for someone who sees all, else the caller's only store. */
 async function statementStore(ctx: ServiceContext, raw: unknown): Promise<number | null> {
   if (raw === undefined || raw === null || raw === '') {
     const scope = storeScope(ctx.actor);
@@ -279,7 +261,6 @@ async function statementStore(ctx: ServiceContext, raw: unknown): Promise<number
 const LINE_SORTABLE = { id: 'l.id', at: 'l.at', amount: 'l.amount', row: 'l.row', statement_id: 'l.statement_id' };
 const LINE_FILTERS = ['id', 'statement_id', 'matched', 'at_gte', 'at_lte'];
 
-/** The statement lines in the caller's scope (view_payments), list protocol. */
 export async function listLines(ctx: ServiceContext, query: ListQuery = { filter: {} }): Promise<ListResult<BankLine>> {
   requirePermission(ctx.actor, 'view_payments');
   const f = query.filter;
@@ -308,29 +289,17 @@ const toReconciled = (r: PaymentWithLink): ReconciledPayment => ({
   bank_line_id: r.bank_line_id === null || r.bank_line_id === undefined ? null : Number(r.bank_line_id),
 });
 
-/** The longest period one request may match: a year. */
 const MAX_RECONCILE_DAYS = 366;
-/** Items per queue in one answer of the API, unless it asks for fewer; and the most it may ask for. */
 export const PROPOSALS_PAGE = 200;
 const MAX_PROPOSALS_PAGE = 2_000;
 
-/**
- * Proposals for the payments reported in a period (Taiwan dates, inclusive) in the caller's
- * stores, against the unlinked credits in scope: what the matcher decides, with the full
- * payment and line of each proposal. Linked payments and lines are never proposed again.
- * Without from and to, the period is the one the given statements (ids in scope) cover.
- *
- * The work is bounded: the period is narrowed to the days a report could be
- * explained by a line of the statements in scope (none: nothing to match), and what remains may be
- * a year at most, else 400 saying so. With `offset` or `limit` (the API always pages) each queue
- * holds at most `limit` items and `page` says how many there are in all.
- */
+/** Proposals for a period (else the statements'), narrowed to what the statements can explain, a year at most. */
 export async function proposeMatches(
   ctx: ServiceContext,
   input: { from?: unknown; to?: unknown; storeId?: unknown; statement?: unknown; offset?: unknown; limit?: unknown },
 ): Promise<Proposals> {
   requirePermission(ctx.actor, 'view_payments');
-  // Reads only: on SQLite the read pool, so a year's reads never queue the one writer's submissions.
+  // on SQLite the read pool: a year's reads never queue the one writer's submissions
   ctx = readContext(ctx);
   const given = (v: unknown) => v !== undefined && v !== null && v !== '';
   let { from, to } = input;
@@ -350,8 +319,7 @@ export async function proposeMatches(
   const cover = await statementCover(ctx, stores);
   const span = matchableSpan(range.gte!, range.lt!, cover);
   if (!span || !cover) return { ...emptyProposals(page), empty: 'no_statement' };
-  // The year is counted on the statement days asked for (a year's statement asked with a wider
-  // period passes); the few days of window on either side are matched beyond it.
+  // the year counts the statement days asked for; the window's days on either side are matched beyond it
   const listed = { gte: Math.max(range.gte!, cover.from), lt: Math.min(range.lt!, cover.to + 1) };
   const days = Math.max(0, Math.round((listed.lt - listed.gte) / DAY_MS));
   if (days > MAX_RECONCILE_DAYS) {
@@ -365,7 +333,7 @@ export async function proposeMatches(
   return withEmptyReason(ctx, await proposalsFor(ctx, span.gte, span.lt, stores, page), span, stores);
 }
 
-/** The answer, saying why when every queue is empty (what the period's credits and reports are). */
+/** The answer, saying why when every queue is empty. */
 async function withEmptyReason(
   ctx: ServiceContext,
   out: Proposals,
@@ -400,7 +368,6 @@ async function withEmptyReason(
   return { ...out, empty };
 }
 
-/** `offset` and `limit` as the API takes them (whole numbers; limit 1 to 2 000, default 500). */
 function pageOf(rawOffset: unknown, rawLimit: unknown): { offset: number; limit: number } {
   const int = (v: unknown, field: string, fallback: number, min: number, max: number) => {
     if (v === undefined || v === null || v === '') return fallback;
@@ -415,7 +382,6 @@ function pageOf(rawOffset: unknown, rawLimit: unknown): { offset: number; limit:
   };
 }
 
-/** The whole Taiwan days the lines of the statements in scope span (for these stores), or undefined when there are none. */
 async function statementCover(
   ctx: ServiceContext,
   stores: number[] | 'all',
@@ -424,7 +390,6 @@ async function statementCover(
   if (stores !== 'all') cover.where((w) => w.whereIn('s.store_id', stores).orWhereNull('s.store_id'));
   const c = (await cover.first()) as { from: number | string | null; to: number | string | null } | undefined;
   if (!c || c.from === null || c.to === null) return undefined;
-  // Whole Taiwan days: a statement covers the days it lists, from the first day's start to the last day's end.
   return {
     from: taipeiDayStart(taipeiDate(Number(c.from)))!,
     to: taipeiDayStart(taipeiDate(Number(c.to)))! + DAY_MS - 1,
@@ -432,10 +397,8 @@ async function statementCover(
 }
 
 /**
- * The asked period [gte, lt) narrowed to the whole days whose reports a line of the statements
- * could pay (a report is paid between a window before and after its time), or null when none. A
- * report outside gets no candidate, nor is it ever unpaid (the statements do not span its
- * window), so the answer is the same; only the work is bounded by what the bank has listed.
+ * The period narrowed to the days whose reports a statement line could pay (null: none). A report
+ * outside gets no candidate and is never unpaid, so the answer is the same; only the work is bounded.
  */
 function matchableSpan(
   gte: number,
@@ -467,29 +430,46 @@ async function proposalsFor(
   stores: number[] | 'all',
   page?: { offset: number; limit: number },
 ): Promise<Proposals> {
-  // The period's reports, and those a window around it whose credits the statement may hold:
-  // they take part (a credit they explain is not unreported) but are not proposed.
-  // Every report that could explain a credit fetched below is here, so a credit no report explains is unreported.
-  // Only the columns the matcher reads: a year is tens of thousands of rows, each made on the event loop.
+  // reports around the period take part (a credit they explain is not unreported) but are not proposed
   const reportsCover = {
     from: gte - DEFAULT_WINDOW_BEFORE_MS - DAY_MS - DEFAULT_WINDOW_AFTER_MS,
     to: lt + DEFAULT_WINDOW_AFTER_MS + DEFAULT_WINDOW_BEFORE_MS,
   };
+  const reports = await openReports(ctx, reportsCover, stores);
+  const lines = await openCredits(ctx, gte, lt, stores);
+  const coverage = await statementCover(ctx, stores);
+  const payers = await payerMemory(ctx.db, stores);
+  const options = { coverage, payers, period: { from: gte, to: lt }, reportsCover };
+  // the API matches on a worker thread, which also cuts the page; the CLI matches here
+  const paged: PagedMatch = ctx.matching
+    ? await matchPoolFor(ctx.matching).match(reports, lines, options, page)
+    : cutPage(matchReconcile(reports, lines, options), page);
+  const out = inFull(paged.result, await shownRecords(ctx, paged.result));
+  if (page) out.page = { ...page, total: paged.total, period: { from: taipeiDate(gte), to: taipeiDate(lt - 1) } };
+  return out;
+}
+
+/** Open transfers reported in the span: only the columns the matcher reads (a year is tens of thousands of rows). */
+async function openReports(
+  ctx: ServiceContext,
+  span: { from: number; to: number },
+  stores: number[] | 'all',
+): Promise<ReconcileReport[]> {
   const payments = () => {
     const q = ctx
       .db('payments as p')
       .leftJoin('bank_links as k', 'k.payment_uuid', 'p.uuid')
       .select('p.uuid', 'p.store_id', 'p.last_five', 'p.paid_at', 'p.amount', 'p.note', 'p.status')
-      .where('p.paid_at', '>=', reportsCover.from)
-      .andWhere('p.paid_at', '<', reportsCover.to)
+      .where('p.paid_at', '>=', span.from)
+      .andWhere('p.paid_at', '<', span.to)
       .whereNull('k.line_id')
-      // only a transfer is reported against the bank: cash, card and e-payments are never proposed, unpaid or unreported
+      // only a transfer is reported against the bank
       .where('p.method', METHOD_TRANSFER);
     if (stores !== 'all') q.whereIn('p.store_id', stores);
     return q;
   };
   type ReportRow = Pick<PaymentRow, 'uuid' | 'store_id' | 'last_five' | 'paid_at' | 'amount' | 'note' | 'status'>;
-  const reports = await readInChunks(
+  return readInChunks(
     payments,
     'p.uuid',
     (p: ReportRow) => p.uuid,
@@ -503,8 +483,9 @@ async function proposalsFor(
       status: p.status,
     }),
   );
+}
 
-  // Credits inside any window of the period's reports.
+async function openCredits(ctx: ServiceContext, gte: number, lt: number, stores: number[] | 'all') {
   const credits = () => {
     const q = scopedLines(ctx)
       .clearSelect()
@@ -524,7 +505,7 @@ async function proposalsFor(
       .whereNull('k.payment_uuid')
       .where('l.at', '>=', gte - DEFAULT_WINDOW_BEFORE_MS - DAY_MS)
       .andWhere('l.at', '<', lt + DEFAULT_WINDOW_AFTER_MS);
-    // A statement imported for all stores serves every store (scopedLines shows it only to those who see all).
+    // a statement for all stores serves every store
     if (stores !== 'all') q.where((w) => w.whereIn('s.store_id', stores).orWhereNull('s.store_id'));
     return q;
   };
@@ -532,7 +513,7 @@ async function proposalsFor(
     LineRow,
     'id' | 'at' | 'has_time' | 'amount' | 'digits' | 'summary' | 'note' | 'payer' | 'account' | 'store_id'
   >;
-  const lines = await readInChunks(
+  return readInChunks(
     credits,
     'l.id',
     (l: CreditRow) => Number(l.id),
@@ -552,21 +533,9 @@ async function proposalsFor(
       };
     },
   );
+}
 
-  // What the statements in scope cover: a report is unpaid only when they span its window.
-  const coverage = await statementCover(ctx, stores);
-
-  // What confirmed links taught about payers, for the stores whose reports are matched.
-  const payers = await payerMemory(ctx.db, stores);
-  const options = { coverage, payers, period: { from: gte, to: lt }, reportsCover };
-  // The API matches on a worker thread (ctx.matching), which also cuts the page, so no request
-  // holds the others; the CLI matches here.
-  const paged: PagedMatch = ctx.matching
-    ? await matchPoolFor(ctx.matching).match(reports, lines, options, page)
-    : cutPage(matchReconcile(reports, lines, options), page);
-  const { result } = paged;
-
-  // Only what the answer shows becomes a full payment or line, read now.
+async function shownRecords(ctx: ServiceContext, result: MatchResult) {
   const uuids = new Set<string>();
   const ids = new Set<number>();
   result.auto.forEach((a) => (uuids.add(a.payment), ids.add(a.line)));
@@ -575,22 +544,30 @@ async function proposalsFor(
   result.unpaid.forEach((u) => uuids.add(u.payment));
   result.unreported.forEach((u) => ids.add(u.line));
   result.suggestions.forEach((s) => (s.payments.forEach((u) => uuids.add(u)), s.lines.forEach((id) => ids.add(id))));
-  const P = new Map<string, ReconciledPayment>();
+  const payments = new Map<string, ReconciledPayment>();
   for (const chunk of chunks([...uuids], 500)) {
     const rows = (await ctx
       .db('payments as p')
       .leftJoin('bank_links as k', 'k.payment_uuid', 'p.uuid')
       .select('p.*', 'k.line_id as bank_line_id')
       .whereIn('p.uuid', chunk)) as PaymentWithLink[];
-    for (const r of rows) P.set(r.uuid, toReconciled(r));
+    for (const r of rows) payments.set(r.uuid, toReconciled(r));
   }
-  const L = new Map<number, BankLine>();
+  const lines = new Map<number, BankLine>();
   for (const chunk of chunks([...ids], 500)) {
-    for (const r of (await scopedLines(ctx).whereIn('l.id', chunk)) as LineRow[]) L.set(Number(r.id), toBankLine(r));
+    for (const r of (await scopedLines(ctx).whereIn('l.id', chunk)) as LineRow[])
+      lines.set(Number(r.id), toBankLine(r));
   }
-  // A payment or line deleted since it was matched leaves the answer with it.
+  return { payments, lines };
+}
+
+/** A payment or line deleted since it was matched leaves the answer with it. */
+function inFull(
+  result: MatchResult,
+  { payments: P, lines: L }: { payments: Map<string, ReconciledPayment>; lines: Map<number, BankLine> },
+): Proposals {
   const has = { p: (u: string) => P.has(u), l: (id: number) => L.has(id) };
-  const out: Proposals = {
+  return {
     auto: result.auto
       .filter((a) => has.p(a.payment) && has.l(a.line))
       .map((a) => ({ payment: P.get(a.payment)!, line: L.get(a.line)!, score: a.score, reasons: inWords(a.reasons) })),
@@ -620,25 +597,16 @@ async function proposalsFor(
         reasons: inWords(s.reasons),
       })),
   };
-  if (page) out.page = { ...page, total: paged.total, period: { from: taipeiDate(gte), to: taipeiDate(lt - 1) } };
-  return out;
 }
 
-/**
- * The matcher's reasons in the words a person reads. Rendered here, where proposals leave the
- * service, so the API, the CLI and what a confirmation stores (bank_links, the audit) share them.
- */
+/** Rendered where proposals leave the service: the API, the CLI and stored confirmations share the words. */
 function inWords(reasons: Reason[]): string[] {
   return reasons.map(reasonText);
 }
 
-/** Rows read per query: each batch becomes objects on the event loop, so none may be long. */
 const READ_CHUNK = 1_000;
 
-/**
- * Every row of `query`, read in batches ordered by a unique `key` (keyset, never an offset) and
- * mapped as they come, so a year of rows never holds the event loop in one piece.
- */
+/** Every row, in keyset batches mapped as they come: a year of rows never holds the event loop in one piece. */
 async function readInChunks<R, T>(
   query: () => Knex.QueryBuilder,
   key: string,
@@ -661,10 +629,8 @@ function* chunks<T>(xs: T[], size: number): Generator<T[]> {
   for (let i = 0; i < xs.length; i += size) yield xs.slice(i, i + size);
 }
 
-/** Statements one proposals request may name. */
 const MAX_STATEMENTS = 100;
 
-/** Statements by id (`1` or `1,2` or an array), each in the caller's scope, else not found. */
 async function statementsInScope(
   ctx: ServiceContext,
   raw: unknown,
@@ -692,7 +658,6 @@ async function statementsInScope(
   return rows;
 }
 
-/** Proposals for the period of some statements (the CLI): from their first to their last date. */
 export async function proposeForPeriod(
   ctx: ServiceContext,
   from: string,
@@ -723,11 +688,8 @@ export function isUniqueViolation(err: unknown): boolean {
 }
 
 /**
- * Each decision reads a payment and its link, then writes both: on PostgreSQL the payments are
- * locked first (in one order, so two decisions on several payments cannot deadlock), and read
- * with their link only then, so a decision racing another on a second instance waits and sees
- * what that one left (a mark unpaid racing a confirmation left a linked payment 未入帳; two
- * unlinks both answered 200). SQLite's BEGIN IMMEDIATE already makes them take turns.
+ * On PostgreSQL a decision locks its payments (in one order: no deadlock) before reading their
+ * links, so racing decisions take turns and see what the other left. SQLite's BEGIN IMMEDIATE does.
  */
 async function lockPayments(trx: Db, uuids: readonly unknown[]): Promise<void> {
   if (!isPostgres(trx)) return;
@@ -735,22 +697,14 @@ async function lockPayments(trx: Db, uuids: readonly unknown[]): Promise<void> {
   if (ids.length) await trx('payments').whereIn('uuid', ids).orderBy('uuid').forUpdate().select('uuid');
 }
 
-/**
- * The lines a decision links, locked on PostgreSQL (in one order) before they are read: a payment
- * made from a line and a confirmation of a report to it then take turns. Unlocked, the
- * confirmation's link waited on the line's key while holding the link's unique entry, which the
- * other then waited on: a deadlock, answered 500.
- */
+/** Lines locked in one order before they are read: a payment made from a line and a confirmation to it deadlocked. */
 export async function lockLines(trx: Db, rawIds: readonly unknown[]): Promise<void> {
   if (!isPostgres(trx)) return;
   const ids = [...new Set(rawIds.map((r) => toId(r)).filter((id): id is number => id !== null))].sort((a, b) => a - b);
   if (ids.length) await trx('bank_lines').whereIn('id', ids).orderBy('id').forUpdate().select('id');
 }
 
-/**
- * The payment with its link, in the caller's scope. Callers lock it first (`lockPayments`), so
- * the link and status read here are the last committed ones.
- */
+/** The payment with its link, in scope; callers lock it first, so what is read is the last committed. */
 async function paymentInScope(trx: Db, ctx: ServiceContext, uuid: unknown): Promise<PaymentWithLink> {
   const valid = typeof uuid === 'string' && /^[\w-]{1,64}$/.test(uuid);
   const row = valid
@@ -765,27 +719,14 @@ async function paymentInScope(trx: Db, ctx: ServiceContext, uuid: unknown): Prom
   return row;
 }
 
-/**
- * Confirms pairs: each payment becomes 已入帳 and is linked to its line, all or none. By a
- * person (confirm_payments) unless `auto` is set (the automatic run applying its own proposals).
- * The score and reasons recorded are the matcher's for that pair.
- */
+/** Confirms pairs, all or none: by a person unless `auto` (the automatic run applying its own proposals). */
 export async function confirmPairs(
   ctx: ServiceContext,
   rawPairs: unknown,
   opts: { auto?: boolean } = {},
 ): Promise<{ confirmed: number }> {
   requirePermission(ctx.actor, 'confirm_payments');
-  if (!Array.isArray(rawPairs) || rawPairs.length === 0)
-    throw ValidationError.single('pairs', 'reconcile_pairs_required');
-  if (rawPairs.length > MAX_DECISIONS)
-    throw ValidationError.single('pairs', 'reconcile_too_many', { limit: MAX_DECISIONS });
-  const pairs: PairDecision[] = rawPairs.map((p) => {
-    const payment = (p as { payment?: unknown })?.payment;
-    const line = toId((p as { line?: unknown })?.line);
-    if (typeof payment !== 'string' || line === null) throw ValidationError.single('pairs', 'reconcile_pairs_required');
-    return p as PairDecision;
-  });
+  const pairs = pairDecisions(rawPairs);
   try {
     return await ctx.db.transaction(async (trx) => {
       await lockPayments(
@@ -797,68 +738,7 @@ export async function confirmPairs(
         pairs.map((p) => p.line),
       );
       const now = Date.now();
-      for (const pair of pairs) {
-        const p = await paymentInScope(trx, ctx, pair.payment);
-        if (p.bank_line_id !== null && p.bank_line_id !== undefined)
-          throw new ConflictError(problem('reconcile_payment_linked'), 'payment');
-        if (!reconciles(p.method))
-          throw ValidationError.single('pairs', 'reconcile_not_transfer', { method: p.method! });
-        const lineId = toId(pair.line)!;
-        const l = (await scopedLines(ctx, trx).where('l.id', lineId).first()) as LineRow | undefined;
-        if (!l) throw new NotFoundError(problem('reconcile_line_not_found', { id: String(pair.line) }));
-        if (l.linked !== null && l.linked !== undefined)
-          throw new ConflictError(problem('reconcile_line_linked', { id: lineId }), 'line');
-        if (Number(l.amount) <= 0) throw ValidationError.single('pairs', 'reconcile_line_not_credit', { id: lineId });
-        if (Number(l.amount) !== Number(p.amount))
-          throw ValidationError.single('pairs', 'reconcile_amount_differs', { id: lineId });
-        if (l.store_id !== null && Number(l.store_id) !== Number(p.store_id))
-          throw ValidationError.single('pairs', 'reconcile_other_store', { id: lineId });
-        const evidence =
-          opts.auto && pair.score !== undefined
-            ? { score: pair.score, reasons: pair.reasons ?? [] }
-            : pairEvidence(p, l);
-        await trx('bank_links').insert({
-          payment_uuid: p.uuid,
-          line_id: lineId,
-          status_before: p.status,
-          decided_by: opts.auto ? 'auto' : 'person',
-          actor_id: actorUserId(ctx.actor),
-          score: evidence.score,
-          reasons: JSON.stringify(evidence.reasons),
-          at: now,
-        });
-        await trx('payments').where({ uuid: p.uuid }).update({ status: STATUS_CREDITED, updated_at: now });
-        // The line names its payer: on this store's statements, this payer reported this last five.
-        const learned = await learnPayer(trx, ctx, {
-          storeId: Number(p.store_id),
-          payer: l.payer,
-          lastFive: p.last_five,
-          payment: p.uuid,
-          line: lineId,
-          by: opts.auto ? 'auto' : 'person',
-          at: now,
-        });
-        const before = toReconciled(p);
-        await recordAudit(trx, ctx, {
-          action: 'reconcile',
-          entity: 'payment',
-          entityId: p.uuid,
-          before,
-          after: {
-            ...before,
-            status: STATUS_CREDITED,
-            bank_line_id: lineId,
-            updated_at: toIso(now),
-            reconcile: {
-              line: toBankLine({ ...l, payment_uuid: p.uuid }),
-              by: opts.auto ? 'auto' : 'person',
-              score: evidence.score,
-              reasons: evidence.reasons,
-              ...(learned ? { learned: learned.payer } : {}),
-            },
-          },
-        });
-      }
+      for (const pair of pairs) await confirmPair(ctx, trx, pair, opts.auto ? 'auto' : 'person', now);
       return { confirmed: pairs.length };
     });
   } catch (err) {
@@ -867,7 +747,97 @@ export async function confirmPairs(
   }
 }
 
-/** The matcher's score and reasons for one pair a person picked (null and none when it is outside every window). */
+function pairDecisions(rawPairs: unknown): PairDecision[] {
+  if (!Array.isArray(rawPairs) || rawPairs.length === 0)
+    throw ValidationError.single('pairs', 'reconcile_pairs_required');
+  if (rawPairs.length > MAX_DECISIONS)
+    throw ValidationError.single('pairs', 'reconcile_too_many', { limit: MAX_DECISIONS });
+  return rawPairs.map((p) => {
+    const payment = (p as { payment?: unknown })?.payment;
+    const line = toId((p as { line?: unknown })?.line);
+    if (typeof payment !== 'string' || line === null) throw ValidationError.single('pairs', 'reconcile_pairs_required');
+    return p as PairDecision;
+  });
+}
+
+/** One pair linked, its payment 已入帳, audited with the matcher's score: the automatic run's, else this pair's alone. */
+async function confirmPair(
+  ctx: ServiceContext,
+  trx: Db,
+  pair: PairDecision,
+  by: 'auto' | 'person',
+  now: number,
+): Promise<void> {
+  const p = await paymentInScope(trx, ctx, pair.payment);
+  if (p.bank_line_id !== null && p.bank_line_id !== undefined)
+    throw new ConflictError(problem('reconcile_payment_linked'), 'payment');
+  if (!reconciles(p.method)) throw ValidationError.single('pairs', 'reconcile_not_transfer', { method: p.method! });
+  const lineId = toId(pair.line)!;
+  const l = await lineFor(ctx, trx, p, lineId, pair.line);
+  const evidence =
+    by === 'auto' && pair.score !== undefined ? { score: pair.score, reasons: pair.reasons ?? [] } : pairEvidence(p, l);
+  await trx('bank_links').insert({
+    payment_uuid: p.uuid,
+    line_id: lineId,
+    status_before: p.status,
+    decided_by: by,
+    actor_id: actorUserId(ctx.actor),
+    score: evidence.score,
+    reasons: JSON.stringify(evidence.reasons),
+    at: now,
+  });
+  await trx('payments').where({ uuid: p.uuid }).update({ status: STATUS_CREDITED, updated_at: now });
+  const learned = await learnPayer(trx, ctx, {
+    storeId: Number(p.store_id),
+    payer: l.payer,
+    lastFive: p.last_five,
+    payment: p.uuid,
+    line: lineId,
+    by,
+    at: now,
+  });
+  const before = toReconciled(p);
+  await recordAudit(trx, ctx, {
+    action: 'reconcile',
+    entity: 'payment',
+    entityId: p.uuid,
+    before,
+    after: {
+      ...before,
+      status: STATUS_CREDITED,
+      bank_line_id: lineId,
+      updated_at: toIso(now),
+      reconcile: {
+        line: toBankLine({ ...l, payment_uuid: p.uuid }),
+        by,
+        score: evidence.score,
+        reasons: evidence.reasons,
+        ...(learned ? { learned: learned.payer } : {}),
+      },
+    },
+  });
+}
+
+async function lineFor(
+  ctx: ServiceContext,
+  trx: Db,
+  p: PaymentWithLink,
+  lineId: number,
+  raw: unknown,
+): Promise<LineRow> {
+  const l = (await scopedLines(ctx, trx).where('l.id', lineId).first()) as LineRow | undefined;
+  if (!l) throw new NotFoundError(problem('reconcile_line_not_found', { id: String(raw) }));
+  if (l.linked !== null && l.linked !== undefined)
+    throw new ConflictError(problem('reconcile_line_linked', { id: lineId }), 'line');
+  if (Number(l.amount) <= 0) throw ValidationError.single('pairs', 'reconcile_line_not_credit', { id: lineId });
+  if (Number(l.amount) !== Number(p.amount))
+    throw ValidationError.single('pairs', 'reconcile_amount_differs', { id: lineId });
+  if (l.store_id !== null && Number(l.store_id) !== Number(p.store_id))
+    throw ValidationError.single('pairs', 'reconcile_other_store', { id: lineId });
+  return l;
+}
+
+/** The matcher's score for a pair a person picked (null when outside every window). */
 function pairEvidence(p: PaymentRow, l: LineRow): { score: number | null; reasons: string[] } {
   const r = matchReconcile(
     [
@@ -896,7 +866,6 @@ function pairEvidence(p: PaymentRow, l: LineRow): { score: number | null; reason
   return found ? { score: found.score, reasons: inWords(found.reasons) } : { score: null, reasons: [] };
 }
 
-/** Marks payments 未入帳 (a person's decision after reconciliation), all or none; linked payments must be unlinked first. */
 export async function markUnpaid(ctx: ServiceContext, rawPayments: unknown): Promise<{ marked: number }> {
   requirePermission(ctx.actor, 'confirm_payments');
   if (!Array.isArray(rawPayments) || rawPayments.length === 0 || !rawPayments.every((u) => typeof u === 'string')) {
@@ -929,7 +898,6 @@ export async function markUnpaid(ctx: ServiceContext, rawPayments: unknown): Pro
   });
 }
 
-/** Unlinks a payment from its line: the payment goes back to the status it had before. */
 export async function unlinkPayment(ctx: ServiceContext, uuid: unknown): Promise<ReconciledPayment> {
   requirePermission(ctx.actor, 'confirm_payments');
   return ctx.db.transaction(async (trx) => {
@@ -942,7 +910,6 @@ export async function unlinkPayment(ctx: ServiceContext, uuid: unknown): Promise
     const now = Date.now();
     await trx('bank_links').where({ id: link.id }).delete();
     await trx('payments').where({ uuid: p.uuid }).update({ status: link.status_before, updated_at: now });
-    // What the link taught about its payer goes with it (unless another link still teaches it).
     await unlearnLink(trx, ctx, p.uuid);
     const before = toReconciled(p);
     const after: ReconciledPayment = {

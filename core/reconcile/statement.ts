@@ -1,8 +1,6 @@
 /**
- * Reads a bank statement (存款交易明細) as the banks export it: bytes and a file name in, the
- * transaction lines out, no database and no file system, so the CLI, the server and the browser
- * run this same code. No bank is hard-coded: the header row is found among the first rows by the
- * words of its columns, and each column is mapped to a role.
+ * Reads a bank statement as banks export it, no database nor file system. No bank is hard-coded:
+ * the header row is found by the words of its columns, each column mapped to a role.
  */
 import * as XLSX from 'xlsx';
 import { fieldErrorOf, placed, problem, ValidationError, type Problem } from '../errors.js';
@@ -32,7 +30,7 @@ export type ColumnRole =
   | 'counterparty';
 export type StatementEncoding = 'utf-8' | 'big5' | 'xlsx' | 'xls';
 
-/** Header words of each role, whitespace removed. A date column may also hold the time. */
+/** Header words of each role, whitespace removed. */
 const STATEMENT_HEADERS: Record<ColumnRole, readonly string[]> = {
   date: ['交易日期', '日期', '交易日', '交易日期時間', '交易日時間', '日期時間'],
   posting: ['帳務日期', '記帳日', '記帳日期', '入帳日期'],
@@ -54,38 +52,28 @@ const STATEMENT_HEADERS: Record<ColumnRole, readonly string[]> = {
   ],
 };
 
-/** Rows searched for the header, title rows included. */
 const HEADER_SEARCH_ROWS = 20;
 
 export interface ReadStatement {
   file: string;
   encoding: StatementEncoding;
-  /** role → the header text as written in the file (several note columns joined with 、) */
+  /** role → the header text as written (note columns joined with 、) */
   columns: Partial<Record<ColumnRole, string>>;
-  /** the header's row number */
   headerRow: number;
-  /**
-   * the statement's own account, from a title row above the header (`帳號：0123-456-789012`):
-   * its digits and dashes as written (masks as `*`, spaces removed); null when the file names none
-   */
+  /** the statement's own account, from a title row above the header */
   account: string | null;
   lines: StatementLine[];
-  /** lines with money in */
   credits: number;
-  /**
-   * rows after the header that are not transactions and were skipped: totals (合計, 小計),
-   * counts (資料筆數：40), disclaimers, a repeated header, a balance brought forward (blank rows not counted)
-   */
+  /** rows after the header skipped as no transaction (blank rows not counted) */
   skipped: number;
-  /** first and last Taiwan date the lines cover, `YYYY-MM-DD` (null when there are no lines) */
   from: string | null;
   to: string | null;
-  /** rows where the running balance does not follow from the line before (a missing row, a wrong order) */
+  /** rows whose running balance does not follow from the line before (a missing row, a wrong order) */
   balance_breaks: number;
   breakRows: number[];
 }
 
-/** The message names the file and, for a bad cell, the row; it is the error's own message too, so every edge shows it. */
+/** The message names the file and the row; it is the error's own message too, so every edge shows it. */
 const fail = (file: string, p: Problem, row?: number) => {
   const at = placed(p, row === undefined ? { file } : { file, row });
   return new ValidationError([fieldErrorOf('file', at)], at);
@@ -140,26 +128,19 @@ function mapHeader(cells: string[], row: number): HeaderMap | null {
   return hasDate && hasMoney ? { row, cols, notes, texts } : null;
 }
 
-// ---- cells to values: the shared reader (core/spreadsheets) ---------------------------------
-
-/** An amount as banks write it (`1,500`, `$1,500`, `NT$1,500`, `-$1,234`, `1500.00`); null when empty, NaN when unreadable. */
+/** null when empty, NaN when unreadable */
 const parseStatementAmount = (raw: string): number | null => parseWholeAmount(cleanCell(raw));
 
-/** A date, with its time when the same cell holds one: Gregorian or ROC, `1151121`, 上午/下午 (core/spreadsheets/dates.ts). */
 const parseStatementDate = (raw: string) => parseDateTime(cleanCell(raw));
 
-/** A time of day: `14:03:22`, `14:03`, `140322`, `1403`, `下午 3:15`. */
 const parseStatementTime = (raw: string) => parseClock(cleanCell(raw), { compact: true });
 
-/**
- * The counterparty's trailing visible digits, at most five (what a report's last five is
- * compared with): masks (`*`, `X`, `＊`) and bank codes come before them. '' when none show.
- */
+/** The counterparty's trailing visible digits, at most five ('' when none show). */
 export function visibleDigits(counterparty: string): string {
   return payerOf(counterparty).digits;
 }
 
-/** The statement's own account, from a title row above the header (`帳號：0123-456-789012`, `存款帳號,0123456789012`): digits, dashes and masks as written, spaces removed. */
+/** The account a title row above the header names (`帳號：0123-456-789012`), as written. */
 function titleAccount(rows: readonly string[][]): string | null {
   for (const row of rows) {
     for (let i = 0; i < row.length; i++) {
@@ -174,7 +155,7 @@ function titleAccount(rows: readonly string[][]): string | null {
             .map((c) => cleanCell(c ?? ''))
             .find((c) => Boolean(c)) ?? '';
       const token = /^[\d*＊Xx][\d*＊Xx\s-]*/.exec(value.trim());
-      // as written (dashes kept, as the passbook shows it; the service compares accounts dashes aside), masks as `*`
+      // dashes kept as the passbook shows them (accounts are compared without them), masks as `*`
       const account = token
         ? token[0]
             .replace(/\s+/g, '')
@@ -190,16 +171,14 @@ function titleAccount(rows: readonly string[][]): string | null {
 /** A day's subtotal written in the date cell: `2026/11/30 小計`. */
 const SUBTOTAL_AFTER_DATE = /(?:合計|小計|總計)\s*[:：]?$/;
 
-/** A row's first words that say it is about the file, never a transaction: totals, counts, disclaimers, dates of the query. */
+/** First words of a row about the file, never a transaction: totals, counts, disclaimers. */
 const SUMMARY_CELL =
   /^(?:(?:本日|本頁|本月|本期|總)?(?:合計|小計|總計|累計)|(?:資料|總|交易)?筆數|共\s*\d+\s*筆|以上資料|資料截至|資料日期|查詢(?:期間|日期|時間)|列印(?:日期|時間)|製表)/;
 
-// ---- bytes to rows -----------------------------------------------------------------------
-
-/** A sheet cell as text: dates and times written out as a bank's CSV would write them. */
+/** A sheet cell as text: dates and times as a bank's CSV writes them. */
 function sheetCellText(c: XLSX.CellObject | undefined): string {
   if (!c || c.v === undefined || c.v === null || c.t === 'z') return '';
-  // an error cell reads as its text (#NAME?, #VALUE!): a transaction with one is refused, never read as empty
+  // an error cell (#VALUE!) reads as its text: a transaction with one is refused, never read as empty
   if (c.t === 'e') return c.w ?? '#N/A';
   if (c.t === 'n' && typeof c.v === 'number' && c.z && XLSX.SSF.is_date(c.z)) {
     if (c.v < 1) {
@@ -215,10 +194,7 @@ function sheetCellText(c: XLSX.CellObject | undefined): string {
   return String(c.v);
 }
 
-/**
- * The first sheet's rows as texts, from the cells it has (index 0 is row 1, whatever the sheet's
- * first used row); a row or cell it lacks is a hole, which every reading below takes as ''.
- */
+/** The first sheet's rows as texts (index 0 is row 1, whatever its first used row; a missing cell is a hole). */
 function sheetRows(bytes: Uint8Array, file: string): string[][] {
   let grid: SheetCellObject[][];
   try {
@@ -242,133 +218,27 @@ function sheetRows(bytes: Uint8Array, file: string): string[][] {
   return rows;
 }
 
-// ---- rows to lines -----------------------------------------------------------------------
-
 /**
- * Reads a statement. Throws a ValidationError (field `file`) whose message names the file and,
- * for a bad cell, the row, as a spreadsheet program numbers it; nothing is returned half-read.
- * Rows that are no transaction (blank, totals, counts, disclaimers, a repeated header) are
- * skipped wherever they stand; a row that looks like a transaction (a date-like cell, or a time
- * and an amount) is read or refuses the file.
+ * Reads a statement, or throws a ValidationError naming the file and row; nothing half-read. Rows
+ * that are no transaction are skipped wherever they stand; one that looks like one is read or refused.
  */
 export function readStatement(
   data: Uint8Array | ArrayBuffer,
   file: string,
   opts: { maxBytes?: number } = {},
 ): ReadStatement {
-  const bytes = data instanceof Uint8Array ? data : new Uint8Array(data);
-  const maxBytes = opts.maxBytes ?? MAX_IMPORT_BYTES;
-  if (bytes.length > maxBytes)
-    throw fail(file, problem('import_file_too_large', { limit_mb: Math.round((maxBytes / 1024 / 1024) * 10) / 10 }));
-  if (bytes.length === 0) throw fail(file, problem('statement_empty'));
-  let rows: string[][];
-  let encoding: StatementEncoding;
-  const kind = sniffKind(bytes, file);
-  if (kind === 'xlsx' || kind === 'xls') {
-    encoding = kind;
-    rows = sheetRows(bytes, file);
-  } else {
-    if (kind === 'binary') throw fail(file, problem('statement_not_supported'));
-    const decoded = decodeText(bytes);
-    encoding = decoded.encoding;
-    rows = parseCsv(decoded.text);
-  }
-  if (rows.length > MAX_IMPORT_ROWS + HEADER_SEARCH_ROWS + 1000)
-    throw fail(file, problem('import_too_many_rows', { limit: MAX_IMPORT_ROWS }));
-
+  const { rows, encoding } = statementRows(data, file, opts.maxBytes ?? MAX_IMPORT_BYTES);
   let header: HeaderMap | null = null;
   for (let r = 0; r < Math.min(HEADER_SEARCH_ROWS, rows.length) && !header; r++) header = mapHeader(rows[r], r + 1);
   if (!header) throw fail(file, problem('statement_no_header', { rows: HEADER_SEARCH_ROWS }));
-
-  const { cols, notes } = header;
-  const at = (row: string[], i: number | undefined) => (i === undefined ? '' : cleanCell(row[i] ?? ''));
   const lines: StatementLine[] = [];
   let skipped = 0;
   for (let r = header.row; r < rows.length; r++) {
-    const cells = rows[r];
-    const rowNo = r + 1;
-    const first = cells.findIndex((c) => cleanCell(c ?? '') !== '');
-    if (first < 0) continue;
-    const dateText = at(cells, cols.date);
-    const timeText = at(cells, cols.time);
-    const money = (role: 'credit' | 'debit' | 'amount' | 'balance') => {
-      const text = at(cells, cols[role]);
-      const v = parseStatementAmount(text);
-      if (Number.isNaN(v))
-        throw fail(file, problem('statement_bad_amount', { column: header!.texts[role] ?? '', value: text }), rowNo);
-      return v;
-    };
-    // Totals, counts and notes about the file (合計, 資料筆數：40, 以上資料僅供參考), wherever they stand.
-    if (
-      SUMMARY_CELL.test(cleanCell(cells[first])) ||
-      SUMMARY_CELL.test(at(cells, cols.summary)) ||
-      SUBTOTAL_AFTER_DATE.test(dateText)
-    ) {
-      skipped++;
-      continue;
-    }
-
-    // The time column may hold the whole date-time (台北富邦 交易時間 `YYYY/MM/DD HH:MM:SS`).
-    let parsed = timeText && looksLikeDate(timeText) ? parseStatementDate(timeText) : null;
-    if (!parsed) {
-      const d = dateText ? parseStatementDate(dateText) : null;
-      if (!d) {
-        // Not a date: a transaction the reader cannot read (refused), or no transaction (skipped).
-        const clock = timeText ? parseStatementTime(timeText) : null;
-        const hasAmount = (['credit', 'debit', 'amount'] as const).some((role) => {
-          const v = cols[role] === undefined ? null : parseStatementAmount(at(cells, cols[role]));
-          return v !== null && !Number.isNaN(v);
-        });
-        if (looksLikeDate(dateText) || looksLikeDate(timeText) || (clock && hasAmount))
-          throw fail(file, problem('statement_bad_date', { value: dateText }), rowNo);
-        skipped++;
-        continue;
-      }
-      let time = d.time;
-      if (timeText && !time) {
-        time = parseStatementTime(timeText);
-        if (!time) throw fail(file, problem('statement_bad_time', { value: timeText }), rowNo);
-      }
-      parsed = { date: d.date, time };
-    }
-    const instant = partsToInstant(parsed.date, parsed.time);
-    if (instant === null || instant < MIN_INSTANT || instant >= MAX_INSTANT)
-      throw fail(file, problem('statement_bad_date', { value: dateText || timeText }), rowNo);
-
-    let amount: number | null;
-    if (cols.credit !== undefined || cols.debit !== undefined) {
-      const credit = money('credit');
-      const debit = money('debit');
-      const c = credit ? Math.abs(credit) : 0;
-      const d = debit ? Math.abs(debit) : 0;
-      if (c && d) throw fail(file, problem('statement_both_sides'), rowNo);
-      amount = c ? c : d ? -d : null;
-      if (amount === null && cols.amount !== undefined) amount = money('amount') || null;
-    } else amount = money('amount') || null;
-    // A row with a date but no money (a balance brought forward) is not a transaction.
-    if (amount === null) {
-      skipped++;
-      continue;
-    }
-    const counterparty = at(cells, cols.counterparty);
-    const noteTexts = notes.map((i) => cleanCell(cells[i] ?? '')).filter(Boolean);
-    const summary = at(cells, cols.summary);
-    const { payer, digits } = payerOf(counterparty, [...noteTexts, summary]);
-    lines.push({
-      row: rowNo,
-      at: instant,
-      hasTime: parsed.time !== null,
-      amount,
-      balance: cols.balance === undefined ? null : money('balance'),
-      summary,
-      note: noteTexts.join(' '),
-      counterparty,
-      digits,
-      payer,
-    });
+    const line = readRow({ cells: rows[r], rowNo: r + 1, header, file });
+    if (line === 'skip') skipped++;
+    else if (line !== 'blank') lines.push(line);
   }
   if (lines.length === 0) throw fail(file, problem('statement_no_lines'));
-
   const breakRows = balanceBreaks(lines);
   let min = Infinity,
     max = -Infinity;
@@ -392,10 +262,130 @@ export function readStatement(
   };
 }
 
-/**
- * Rows whose balance does not follow from the line before it. Statements list oldest first or
- * newest first: the order is taken from the dates, and the check runs in that direction.
- */
+function statementRows(
+  data: Uint8Array | ArrayBuffer,
+  file: string,
+  maxBytes: number,
+): { rows: string[][]; encoding: StatementEncoding } {
+  const bytes = data instanceof Uint8Array ? data : new Uint8Array(data);
+  if (bytes.length > maxBytes)
+    throw fail(file, problem('import_file_too_large', { limit_mb: Math.round((maxBytes / 1024 / 1024) * 10) / 10 }));
+  if (bytes.length === 0) throw fail(file, problem('statement_empty'));
+  let out: { rows: string[][]; encoding: StatementEncoding };
+  const kind = sniffKind(bytes, file);
+  if (kind === 'xlsx' || kind === 'xls') out = { rows: sheetRows(bytes, file), encoding: kind };
+  else {
+    if (kind === 'binary') throw fail(file, problem('statement_not_supported'));
+    const decoded = decodeText(bytes);
+    out = { rows: parseCsv(decoded.text), encoding: decoded.encoding };
+  }
+  if (out.rows.length > MAX_IMPORT_ROWS + HEADER_SEARCH_ROWS + 1000)
+    throw fail(file, problem('import_too_many_rows', { limit: MAX_IMPORT_ROWS }));
+  return out;
+}
+
+interface Row {
+  cells: string[];
+  rowNo: number;
+  header: HeaderMap;
+  file: string;
+}
+
+const cellAt = (cells: string[], i: number | undefined) => (i === undefined ? '' : cleanCell(cells[i] ?? ''));
+
+function moneyAt({ cells, rowNo, header, file }: Row, role: 'credit' | 'debit' | 'amount' | 'balance'): number | null {
+  const text = cellAt(cells, header.cols[role]);
+  const v = parseStatementAmount(text);
+  if (Number.isNaN(v))
+    throw fail(file, problem('statement_bad_amount', { column: header.texts[role] ?? '', value: text }), rowNo);
+  return v;
+}
+
+function readRow(row: Row): StatementLine | 'skip' | 'blank' {
+  const { cells, rowNo, header } = row;
+  const { cols, notes } = header;
+  const first = cells.findIndex((c) => cleanCell(c ?? '') !== '');
+  if (first < 0) return 'blank';
+  const dateText = cellAt(cells, cols.date);
+  if (
+    SUMMARY_CELL.test(cleanCell(cells[first])) ||
+    SUMMARY_CELL.test(cellAt(cells, cols.summary)) ||
+    SUBTOTAL_AFTER_DATE.test(dateText)
+  )
+    return 'skip';
+  const when = rowInstant(row, dateText, cellAt(cells, cols.time));
+  if (!when) return 'skip';
+  const amount = rowAmount(row);
+  // a date but no money (a balance brought forward) is no transaction
+  if (amount === null) return 'skip';
+  const counterparty = cellAt(cells, cols.counterparty);
+  const noteTexts = notes.map((i) => cleanCell(cells[i] ?? '')).filter(Boolean);
+  const summary = cellAt(cells, cols.summary);
+  const { payer, digits } = payerOf(counterparty, [...noteTexts, summary]);
+  return {
+    row: rowNo,
+    at: when.at,
+    hasTime: when.hasTime,
+    amount,
+    balance: cols.balance === undefined ? null : moneyAt(row, 'balance'),
+    summary,
+    note: noteTexts.join(' '),
+    counterparty,
+    digits,
+    payer,
+  };
+}
+
+/** The row's instant; null when it holds no date and does not look like a transaction (else it is refused). */
+function rowInstant(row: Row, dateText: string, timeText: string): { at: number; hasTime: boolean } | null {
+  const { rowNo, file } = row;
+  // the time column may hold the whole date-time (台北富邦 交易時間)
+  let parsed = timeText && looksLikeDate(timeText) ? parseStatementDate(timeText) : null;
+  if (!parsed) {
+    const d = dateText ? parseStatementDate(dateText) : null;
+    if (!d) {
+      if (looksLikeTransaction(row, dateText, timeText))
+        throw fail(file, problem('statement_bad_date', { value: dateText }), rowNo);
+      return null;
+    }
+    let time = d.time;
+    if (timeText && !time) {
+      time = parseStatementTime(timeText);
+      if (!time) throw fail(file, problem('statement_bad_time', { value: timeText }), rowNo);
+    }
+    parsed = { date: d.date, time };
+  }
+  const instant = partsToInstant(parsed.date, parsed.time);
+  if (instant === null || instant < MIN_INSTANT || instant >= MAX_INSTANT)
+    throw fail(file, problem('statement_bad_date', { value: dateText || timeText }), rowNo);
+  return { at: instant, hasTime: parsed.time !== null };
+}
+
+/** A date-like cell, or a time and an amount. */
+function looksLikeTransaction({ cells, header: { cols } }: Row, dateText: string, timeText: string): boolean {
+  const clock = timeText ? parseStatementTime(timeText) : null;
+  const hasAmount = (['credit', 'debit', 'amount'] as const).some((role) => {
+    const v = cols[role] === undefined ? null : parseStatementAmount(cellAt(cells, cols[role]));
+    return v !== null && !Number.isNaN(v);
+  });
+  return Boolean(looksLikeDate(dateText) || looksLikeDate(timeText) || (clock && hasAmount));
+}
+
+/** Money in positive, out negative; null when the row has none. */
+function rowAmount(row: Row): number | null {
+  const { cols } = row.header;
+  if (cols.credit === undefined && cols.debit === undefined) return moneyAt(row, 'amount') || null;
+  const credit = moneyAt(row, 'credit');
+  const debit = moneyAt(row, 'debit');
+  const c = credit ? Math.abs(credit) : 0;
+  const d = debit ? Math.abs(debit) : 0;
+  if (c && d) throw fail(row.file, problem('statement_both_sides'), row.rowNo);
+  const amount = c ? c : d ? -d : null;
+  if (amount === null && cols.amount !== undefined) return moneyAt(row, 'amount') || null;
+  return amount;
+}
+
+/** Rows whose balance does not follow from the line before: oldest or newest first, as the dates say. */
 function balanceBreaks(lines: StatementLine[]): number[] {
   const withBalance = lines.filter((l) => l.balance !== null);
   if (withBalance.length < 2) return [];
