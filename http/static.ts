@@ -1,20 +1,11 @@
 /** Serves dist/admin: `/` the form, `/admin/*` the back office, `/assets/*` the bundles; nothing outside the folder. */
-import { existsSync, readFileSync, statSync } from 'node:fs';
-import { extname, join, resolve, sep } from 'node:path';
+import { existsSync, readFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
 import type Koa from 'koa';
+import send from 'koa-send';
 import { sendCompressed } from './middleware/compress.js';
 
-const TYPES: Record<string, string> = {
-  '.html': 'text/html; charset=utf-8',
-  '.js': 'text/javascript; charset=utf-8',
-  '.css': 'text/css; charset=utf-8',
-  '.svg': 'image/svg+xml',
-  '.png': 'image/png',
-  '.ico': 'image/x-icon',
-  '.json': 'application/json; charset=utf-8',
-  '.woff2': 'font/woff2',
-  '.txt': 'text/plain; charset=utf-8',
-};
+const HTML = 'text/html; charset=utf-8';
 
 /** MUI writes its styles at run time, hence 'unsafe-inline' for styles only. */
 const CSP = [
@@ -37,32 +28,6 @@ export function defaultStaticDir(): string {
   return resolve(import.meta.dirname, '..', 'dist', 'admin');
 }
 
-/** Encodings the build wrote beside a file (admin/vite.config.ts), best first. */
-const ENCODINGS = [
-  { encoding: 'br', suffix: '.br' },
-  { encoding: 'gzip', suffix: '.gz' },
-] as const;
-
-/** The precompressed copy of `file` the client accepts (`br;q=0` refuses), if the build wrote one. */
-function precompressed(file: string, acceptEncoding: string): { encoding: string; bytes: Buffer } | null {
-  const accepted = new Set(
-    acceptEncoding
-      .split(',')
-      .map((part) => part.trim().split(';'))
-      .filter(([, ...params]) => !params.some((p) => /^\s*q\s*=\s*0(\.0*)?\s*$/.test(p)))
-      .map(([name]) => name.trim().toLowerCase()),
-  );
-  for (const { encoding, suffix } of ENCODINGS) {
-    if (!accepted.has(encoding)) continue;
-    try {
-      return { encoding, bytes: readFileSync(file + suffix) };
-    } catch {
-      /* not precompressed (small files): try the next, then send it as it is */
-    }
-  }
-  return null;
-}
-
 /** What a person who typed a wrong address sees: a page in Chinese with the ways on, not `Not Found`. */
 const NOT_FOUND_PAGE =
   '<!doctype html><html lang="zh-Hant-TW"><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">' +
@@ -75,7 +40,7 @@ async function notFound(ctx: Koa.Context, next: Koa.Next): Promise<void> {
   await next();
   if (ctx.status !== 404 || ctx.body != null) return;
   ctx.status = 404;
-  ctx.type = TYPES['.html'];
+  ctx.type = HTML;
   ctx.body = NOT_FOUND_PAGE;
 }
 
@@ -154,7 +119,7 @@ async function sendPage(
   drawAhead: () => Promise<string | null>,
 ): Promise<void> {
   ctx.set('Cache-Control', 'no-cache');
-  ctx.type = TYPES['.html'];
+  ctx.type = HTML;
   if (body === null) {
     ctx.status = 503;
     ctx.body = '<!doctype html><meta charset="utf-8"><p>後台尚未建置：請執行 <code>npm run build</code> 後再啟動。</p>';
@@ -172,32 +137,29 @@ async function sendPage(
     ctx,
     Buffer.from(body.replace('<div id="root"></div>', `${ahead}<div id="root"></div>`), 'utf8'),
   );
-  ctx.type = TYPES['.html'];
+  ctx.type = HTML;
 }
 
-/** A file of the build (bundles, icons), never one outside the folder and never a page by its .html name. */
+/**
+ * A file of the build (bundles, icons) by koa-send: never one outside the folder, never a page by
+ * its .html name, the build's precompressed copy when the browser accepts it.
+ */
 async function sendStatic(ctx: Koa.Context, next: Koa.Next, root: string, path: string): Promise<void> {
-  const file = resolve(root, `.${path}`);
-  if (!file.startsWith(root + sep) || path.endsWith('.html')) return notFound(ctx, next);
-  let size: number;
-  try {
-    const st = statSync(file);
-    if (!st.isFile()) return notFound(ctx, next);
-    size = st.size;
-  } catch {
-    return notFound(ctx, next);
-  }
-  ctx.type = TYPES[extname(file)] ?? 'application/octet-stream';
-  // Bundles carry a content hash in their names: cache them for good.
-  ctx.set('Cache-Control', path.startsWith('/assets/') ? 'public, max-age=31536000, immutable' : 'no-cache');
+  if (path.endsWith('.html')) return notFound(ctx, next);
   ctx.vary('Accept-Encoding');
-  const packed = precompressed(file, ctx.get('Accept-Encoding'));
-  if (packed) {
-    ctx.set('Content-Encoding', packed.encoding);
-    ctx.length = packed.bytes.length;
-    ctx.body = packed.bytes;
-    return;
+  // Bundles carry a content hash in their names: cache them for good.
+  const cache = path.startsWith('/assets/') ? 'public, max-age=31536000, immutable' : 'no-cache';
+  let served: string | undefined;
+  try {
+    served = await send(ctx, ctx.path, {
+      root,
+      brotli: true,
+      gzip: true,
+      setHeaders: (res) => res.setHeader('Cache-Control', cache),
+    });
+  } catch (err) {
+    if (![400, 403, 404].includes((err as { status?: number }).status ?? 0)) throw err;
   }
-  ctx.length = size;
-  ctx.body = readFileSync(file);
+  // a folder, or nothing there
+  if (!served) return notFound(ctx, next);
 }
