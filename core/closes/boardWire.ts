@@ -1,15 +1,11 @@
 /**
- * The 日結總覽 board on the wire (GET /api/closes/board): each store's days as columns, one entry
- * per date of `dates`, instead of one object per store and day. A year of 50 stores is 18 250
- * days: as objects, repeating their nine keys, 2.5 MB of JSON that took the server longer to
- * write and compress, and the browser longer to read, than the database took to sum (bench 13a).
- * As columns it is a fifth of that. The server packs, the back office unpacks: one pair of pure
- * functions, so the two cannot drift. Pure: the back office imports this file.
+ * The 日結總覽 board on the wire: each store's days as columns rather than one object per store and
+ * day, a fifth of the JSON for a year of 50 stores. Pure, so server and back office share one pair.
  */
 import { cashDifference, type DayStatus } from './rules.js';
 import type { BoardDay, BoardStore, CloseBoard } from './service.js';
 
-/** one letter per day: c 已結帳, r 已重新開帳, o 未結帳 */
+/** c 已結帳, r 已重新開帳, o 未結帳 */
 const LETTER: Record<DayStatus, string> = { closed: 'c', reopened: 'r', open: 'o' };
 const STATUS_OF: Record<string, DayStatus> = { c: 'closed', r: 'reopened', o: 'open' };
 

@@ -1,7 +1,4 @@
-/**
- * The day book for the accountant: a store's days over a range, every entry with its
- * method, the cash out and each close, as .xlsx and as CSV. One column list serves both files.
- */
+/** The day book for the accountant: a store's entries, cash out and closes over a range, as .xlsx or CSV. */
 import * as XLSX from 'xlsx';
 import { csvCell, csvDigitsField } from '../spreadsheets/csvWrite.js';
 import { CLOSE_STATUS_LABELS } from '../labels.js';
@@ -15,7 +12,7 @@ import { readContext, type ServiceContext } from '../context.js';
 
 const DAYBOOK_SHEET = '日記帳';
 
-/** One row of the day book: an entry, or a day's close (or its absence). */
+/** An entry, or a day's close (or its absence). */
 interface BookRow {
   date: string;
   time: string;
@@ -31,7 +28,7 @@ interface BookRow {
   note: string;
 }
 
-/** `digits`: text of digits that must stay text (a last five such as 01234), written as the payments' CSV writes it. */
+/** `digits`: digits that must stay text (a last five such as 01234). */
 const COLUMNS: Array<{ key: keyof BookRow; header: string; width: number; number?: true; digits?: true }> = [
   { key: 'date', header: '營業日期', width: 12 },
   { key: 'time', header: '時間', width: 18 },
@@ -47,7 +44,7 @@ const COLUMNS: Array<{ key: keyof BookRow; header: string; width: number; number
   { key: 'note', header: '備註', width: 40 },
 ];
 
-/** The rows of a day book: each day's entries in time order, then its close. */
+/** Each day's opening, entries in time order, then its close. */
 function dayBookRows(book: DayBookRange): BookRow[] {
   const rows: BookRow[] = [];
   for (const day of book.days) {
@@ -107,8 +104,7 @@ function dayBookRows(book: DayBookRange): BookRow[] {
 
 function dayBookCsv(book: DayBookRange): string {
   const lines = [COLUMNS.map((c) => csvCell(c.header)).join(',')];
-  // a last five through the payments' CSV rule (core/payments/columns.ts): ="01234", which a
-  // spreadsheet shows as 01234 and not as the number 1234
+  // ="01234", which a spreadsheet shows as 01234 and not as the number 1234
   const cell = (c: (typeof COLUMNS)[number], v: BookRow[keyof BookRow]) =>
     c.digits && typeof v === 'string' && v ? csvDigitsField(v) : csvCell(v);
   for (const r of dayBookRows(book)) lines.push(COLUMNS.map((c) => cell(c, r[c.key])).join(','));
@@ -135,12 +131,7 @@ function dayBookWorkbook(book: DayBookRange): Uint8Array {
   return XLSX.write(wb, { type: 'buffer', bookType: 'xlsx', compression: true }) as Uint8Array;
 }
 
-/**
- * The day book file of a store and range (view_payments, the store in scope): 日記帳_CODE_FROM_TO.xlsx
- * or .csv. It holds the store's payments of those days, so it is an export of payments by every
- * rule of one (core/payments/export.ts): export all needs manage_payments, by its dates and
- * together with the user's other exports of the day, and it is written to the audit log.
- */
+/** The day book file; it holds the store's payments, so every rule of a payments export applies, audit included. */
 export async function exportDayBook(
   ctx: ServiceContext,
   params: { store_id?: unknown; from?: unknown; to?: unknown; format?: unknown },

@@ -1,12 +1,7 @@
 /**
- * The daily close (日結): the pure rules. No database, no Node module: the service, the
- * board, the CLI and the back office's close page all compute with these, so they cannot disagree.
- *
- * For a store and a Taiwan business day:
- *   opening (the counted cash of the previous close; a store's first close states it)
- *   + cash takings (payments with method 現金, 員工購物 included: a staff purchase counts by its method)
- *   − 店內支出 − 提領
- *   = expected cash;  difference (短溢) = counted − expected, positive when there is more than expected.
+ * The daily close (日結) rules, pure so the service, the CLI and the back office cannot disagree. Per store
+ * and Taiwan day: expected = opening (the previous close's count) + 現金 takings − 店內支出 − 提領;
+ * 短溢 = counted − expected.
  */
 import { CASH_CATEGORY_MAX, DAYBOOK_MAX_DAYS, MAX_COUNTED_CASH, NOTE_MAX_LENGTH } from '../limits.js';
 import { fieldError, type FieldError } from '../errors.js';
@@ -17,16 +12,15 @@ import { METHOD_CASH, PAYMENT_METHODS } from '../paymentMethods.js';
 
 export { DAYBOOK_MAX_DAYS };
 
-/** The method whose takings are cash in the drawer. */
 export const CASH_METHOD = METHOD_CASH;
-/** Every method a payment may have, in the order figures show them. */
+/** in the order figures show them */
 export const METHOD_ORDER = PAYMENT_METHODS;
 
 export const CASH_OUT_KINDS = ['店內支出', '提領'] as const;
 export type CashOutKind = (typeof CASH_OUT_KINDS)[number];
 const CASH_OUT_EXPENSE: CashOutKind = '店內支出';
 const CASH_OUT_WITHDRAWAL: CashOutKind = '提領';
-/** Categories the form offers for 店內支出 (free text up to CASH_CATEGORY_MAX: another may be typed). */
+/** Offered for 店內支出; any other text may be typed. */
 export const EXPENSE_CATEGORIES = [
   '雜支',
   '文具用品',
@@ -38,11 +32,10 @@ export const EXPENSE_CATEGORIES = [
   '其他',
 ] as const;
 
-/** The notes and coins a drawer may be counted by. */
 export const DENOMINATIONS = [1000, 500, 100, 50, 10, 5, 1] as const;
 export type Denominations = Partial<Record<(typeof DENOMINATIONS)[number], number>>;
 
-/** A close's state as stored; a day without a close is 未結帳. */
+/** As stored; a day without a close is 未結帳. */
 export const CLOSE_STATES = ['closed', 'reopened'] as const;
 export type CloseState = (typeof CLOSE_STATES)[number];
 export type DayStatus = CloseState | 'open';
@@ -51,7 +44,6 @@ function isCashOutKind(v: unknown): v is CashOutKind {
   return typeof v === 'string' && (CASH_OUT_KINDS as readonly string[]).includes(v);
 }
 
-/** A payment as the close sees it. */
 export interface TakingEntry {
   paid_at: number;
   amount: number;
@@ -59,7 +51,6 @@ export interface TakingEntry {
   employee?: boolean;
 }
 
-/** A cash-out entry as the close sees it. */
 export interface CashOutEntry {
   at: number;
   amount: number;
@@ -73,7 +64,6 @@ export interface DayCash {
   /** null when there is no previous close and none was stated */
   opening: number | null;
   by_method: ByMethod;
-  /** 現金 takings */
   cash_in: number;
   /** 店內支出 + 提領 */
   cash_out: number;
@@ -83,12 +73,12 @@ export interface DayCash {
   expected: number | null;
 }
 
-/** Every method at zero, in order: figures always name all four. */
+/** Every method at zero: figures always name all four. */
 export function emptyByMethod(): ByMethod {
   return Object.fromEntries(METHOD_ORDER.map((m) => [m, 0]));
 }
 
-/** opening + cash in − cash out: the one formula, for a close, a day's page and the board. */
+/** The one formula, for a close, a day's page and the board. */
 export function expectedCash(opening: number, cashIn: number, cashOut: number): number {
   return opening + cashIn - cashOut;
 }
@@ -98,15 +88,11 @@ export function cashDifference(counted: number, expected: number): number {
   return counted - expected;
 }
 
-/** Whether an instant falls on a Taiwan date (YYYY-MM-DD). */
 function onTaiwanDay(ms: number, date: string): boolean {
   return taipeiDate(ms) === date;
 }
 
-/**
- * A store's cash for one Taiwan day from its entries: entries of other days are left out (the
- * caller may pass a wider window), 員工購物 counts by its method like any payment.
- */
+/** A store's cash for one Taiwan day; entries of other days are left out, 員工購物 counts by its method. */
 export function dayCash(
   date: string,
   opening: number | null,
@@ -145,27 +131,22 @@ export interface CloseRef {
   counted: number;
 }
 
-/**
- * The opening of `date`: the counted cash of the latest close before it that stands (a reopened
- * day counts again only once closed again), or null when the store has none (its first close
- * states the opening).
- */
+/** The count of the latest standing close before `date` (a reopened day counts only once closed again), or null. */
 export function carriedOpening(closes: readonly CloseRef[], date: string): { from: string; opening: number } | null {
   let best: CloseRef | null = null;
   for (const c of closes) if (c.state === 'closed' && c.date < date && (!best || c.date > best.date)) best = c;
   return best ? { from: best.date, opening: best.counted } : null;
 }
 
-/** One line of a day's book, in time order, with the cash in the drawer after it. */
 interface RunningLine<T> {
   entry: T;
-  /** what it does to the drawer: + cash takings, − cash out, 0 for other methods */
+  /** + cash takings, − cash out, 0 for other methods */
   cash: number;
   /** the drawer after it; null while the opening is unknown */
   running: number | null;
 }
 
-/** A day's entries with the running cash, in time order (payments before cash out at the same instant). */
+/** In time order, payments before cash out at the same instant. */
 export function runningCash<T extends { at: number; cash: number }>(
   opening: number | null,
   entries: readonly T[],
@@ -179,12 +160,11 @@ export function runningCash<T extends { at: number; cash: number }>(
     });
 }
 
-/** The total of a count by denomination. */
 export function denominationTotal(d: Denominations): number {
   return DENOMINATIONS.reduce((sum, v) => sum + v * (d[v] ?? 0), 0);
 }
 
-/** A whole NT$ of counted or opening cash: 0 or more, at most MAX_COUNTED_CASH. */
+/** Whole NT$, 0 to MAX_COUNTED_CASH. */
 function cashAmount(v: unknown): number | null {
   const n = typeof v === 'string' && v.trim() !== '' ? Number(v.trim().replace(/,/g, '')) : v;
   return typeof n === 'number' && Number.isInteger(n) && n >= 0 && n <= MAX_COUNTED_CASH ? n : null;
@@ -198,15 +178,14 @@ interface CloseInput {
   denominations: Denominations | null;
 }
 
-/** Whether a Taiwan date text (YYYY-MM-DD) names a real day. */
+/** Whether YYYY-MM-DD names a real day. */
 export function isTaiwanDate(v: unknown): v is string {
   return typeof v === 'string' && /^\d{4}-\d{2}-\d{2}$/.test(v) && taipeiDayStart(v) !== null;
 }
 
 /**
- * A close as the person closing sends it: the date, the counted cash (or a count by
- * denomination, whose total it must equal when both are given), an opening only for a store's
- * first close, a note. `today` (a Taiwan date) refuses a day not begun yet.
+ * A close as sent: counted cash or a count by denomination (equal when both), an opening only for a store's
+ * first close; `today` refuses a day not begun yet.
  */
 export function validateClose(input: Record<string, unknown>, today: string): Validated<CloseInput> {
   const errors: FieldError[] = [];
@@ -274,10 +253,7 @@ interface CashOutInput {
   at: number | null;
 }
 
-/**
- * Cash leaving the drawer: 店內支出 needs a category (what was bought), 提領 (to the bank or
- * headquarters) none; a whole NT$ amount; a time (absent means now), not more than a day ahead.
- */
+/** Cash leaving the drawer: 店內支出 needs a category, 提領 none; a time at most a day ahead. */
 export function validateCashOut(input: Record<string, unknown>, now: number): Validated<CashOutInput> {
   const errors: FieldError[] = [];
   const kind = input.kind;
@@ -307,7 +283,7 @@ export function validateCashOut(input: Record<string, unknown>, now: number): Va
   return { ok: true, value: { kind: kind as CashOutKind, category, amount: amount as number, note, at } };
 }
 
-/** The Taiwan dates from `from` to `to`, inclusive. */
+/** Inclusive; stops one past DAYBOOK_MAX_DAYS, so a caller can tell a range too long. */
 export function datesBetween(from: string, to: string): string[] {
   const out: string[] = [];
   for (let d = from; d <= to && out.length <= DAYBOOK_MAX_DAYS; d = addDays(d, 1)) out.push(d);

@@ -1,13 +1,7 @@
 /**
- * Cash out and the daily close (日結): the service. The figures come from the pure rules
- * in ./rules.ts; this file loads the entries, takes the locks and writes the rows and the audit.
- *
- * The lock: a store's Taiwan day is one lock, taken by every write that touches the day's cash (a
- * close, a reopening, a cash payment, a cash-out entry). On SQLite every write transaction begins
- * IMMEDIATE, so writes already take turns; on PostgreSQL an advisory lock per store and day does
- * it across instances. So a cash entry written while its day is being closed is either in the
- * close (it committed first) or sees the close and is refused (or, for manage_payments, marked
- * after the close): never silently outside.
+ * Cash out and the daily close (日結): loads entries, takes locks, writes rows and audit; figures come
+ * from ./rules.ts. Every write touching a store's day of cash takes that day's lock (lockDay), so a cash
+ * entry written during a close is either in it or sees it and is refused or marked: never silently outside.
  */
 import { ConflictError, ForbiddenError, NotFoundError, ValidationError, problem } from '../errors.js';
 import { inScope, scopedStoreIds, submitStoreRefusal } from '../permissions.js';
@@ -71,7 +65,7 @@ export interface DayClose {
   date: string;
   state: CloseState;
   opening: number;
-  /** the opening was stated (a store's first close), not carried from the previous close */
+  /** stated (a store's first close), not carried from the previous close */
   opening_stated: boolean;
   cash_in: number;
   cash_out: number;
@@ -85,7 +79,7 @@ export interface DayClose {
   closed_at: string;
   reopened_by: string | null;
   reopened_at: string | null;
-  /** cash entries added, changed or deleted after the close (manage_payments), each in the audit */
+  /** cash entries changed after the close (manage_payments), each in the audit */
   late_changes: number;
 }
 
@@ -168,7 +162,7 @@ function toCashOut(r: CashOutRow): CashOut {
   };
 }
 
-/** A store by id, refused when unknown (store_id is a field of what was sent). */
+/** Refused as a field error: store_id is a field of what was sent. */
 async function storeById(db: Db, id: unknown): Promise<StoreRef> {
   const storeId = toId(id);
   if (id === undefined || id === null || id === '') throw ValidationError.single('store_id', 'store_required');
@@ -188,17 +182,12 @@ function requireDate(v: unknown, field = 'date'): string {
   return v;
 }
 
-/** The instants of a Taiwan date: [start, end). */
 function dayWindow(date: string): { start: number; end: number } {
   const start = taipeiDayStart(date)!;
   return { start, end: start + DAY_MS };
 }
 
-/**
- * Records cash leaving the drawer (店內支出 with its category, or 提領): record_cash_out, for a
- * store one may submit for (the form's rule). Its day closed: only manage_payments, and marked
- * after the close.
- */
+/** Records cash leaving the drawer, for a store one may submit for; a closed day needs manage_payments. */
 export async function recordCashOut(ctx: ServiceContext, input: unknown): Promise<CashOut> {
   // a customer's public link reports payments, never the drawer's cash
   if (actorKind(ctx.actor) === 'link') throw new ForbiddenError(problem('forbidden'));
@@ -233,7 +222,7 @@ export async function recordCashOut(ctx: ServiceContext, input: unknown): Promis
   });
 }
 
-/** Deletes a cash-out entry (delete_payments, the entry's store in scope; a closed day: manage_payments, marked). */
+/** A closed day's entry needs manage_payments, and is marked. */
 export async function deleteCashOut(ctx: ServiceContext, id: unknown): Promise<CashOut> {
   requirePermission(ctx.actor, 'delete_payments');
   const n = toId(id);
@@ -254,7 +243,6 @@ export async function deleteCashOut(ctx: ServiceContext, id: unknown): Promise<C
   });
 }
 
-/** The entries of a store and Taiwan day that the close counts. */
 async function dayEntries(db: Db, storeId: number, date: string) {
   const { start, end } = dayWindow(date);
   const payments = (await db('payments')
@@ -294,7 +282,7 @@ async function dayEntries(db: Db, storeId: number, date: string) {
   return { payments, cashOut };
 }
 
-/** The closes of a store up to `date` that decide its opening (the latest standing one before it). */
+/** The latest standing close before `date`, which decides its opening. */
 async function previousClose(db: Db, storeId: number, date: string): Promise<CloseRef[]> {
   const r = (await db('day_closes')
     .where({ store_id: storeId, state: 'closed' })
@@ -319,10 +307,8 @@ function figuresOf(date: string, opening: number | null, e: Awaited<ReturnType<t
 }
 
 /**
- * Closes a store's Taiwan day (close_day, the store in scope): the day's figures by the rule,
- * the counted cash (optionally by denomination) and the difference, who and when. A day already
- * closed is refused (day_already_closed, 409), so of two closes at once one is stored and the
- * other is told; a reopened day is closed again in its own row, with figures counted afresh.
+ * Closes a store's Taiwan day. A day already closed is refused (409), so of two closes at once one is
+ * stored and the other told; a reopened day is closed again in its own row, figures counted afresh.
  */
 export async function closeDay(ctx: ServiceContext, input: unknown): Promise<DayClose> {
   requirePermission(ctx.actor, 'close_day');
@@ -351,7 +337,7 @@ export async function closeDay(ctx: ServiceContext, input: unknown): Promise<Day
       return close;
     });
   } catch (err) {
-    // Only without the lock (never expected): the unique key still stores one close of a day.
+    // only without the lock (never expected): the unique key still keeps one close a day
     if (isUniqueViolation(err))
       throw alreadyClosed(
         store,
@@ -361,10 +347,7 @@ export async function closeDay(ctx: ServiceContext, input: unknown): Promise<Day
   }
 }
 
-/**
- * A close's opening: the last standing close's counted cash, which a stated opening must equal;
- * for a store's first close, the one stated (required then).
- */
+/** The last standing close's count, which a stated opening must equal; a store's first close must state one. */
 async function closeOpening(
   trx: Db,
   storeId: number,
@@ -386,7 +369,7 @@ async function closeOpening(
   return { opening: carried.opening, carried: true };
 }
 
-/** A close's row but its store, date and ids: the figures, the count, who and when. */
+/** A close's row but its store, date and ids. */
 function closeFields(
   ctx: ServiceContext,
   v: { counted: number; denominations: Denominations | null; note: string },
@@ -413,10 +396,7 @@ function closeFields(
   };
 }
 
-/**
- * Stores a close: a reopened day's row closed again (unless a close came first: refused), or a
- * new row. Answers the row as stored.
- */
+/** A reopened day's row closed again (refused if a close came first), or a new row. */
 async function saveClose(
   trx: Db,
   store: StoreRef,
@@ -455,13 +435,13 @@ function alreadyClosed(store: StoreRef, row: CloseRow): ConflictError {
   );
 }
 
-/** A close as the audit keeps it: its figures and who, without the store's names. */
+/** A close as the audit keeps it, without the store's names. */
 function auditView(c: DayClose) {
   const { store_code: _c, store_name: _n, id: _i, ...rest } = c;
   return rest;
 }
 
-/** Reopens a closed day (manage_payments, the store in scope): its cash entries can change again; audited. */
+/** Reopens a closed day so its cash entries can change again. */
 export async function reopenDay(ctx: ServiceContext, input: unknown): Promise<DayClose> {
   requirePermission(ctx.actor, 'manage_payments');
   if (!isPlainObject(input)) throw ValidationError.single('body', 'body_not_object');
@@ -493,13 +473,12 @@ export async function reopenDay(ctx: ServiceContext, input: unknown): Promise<Da
   });
 }
 
-/** One line of a day's book. */
 export interface DayLine {
   type: 'payment' | 'cash_out';
   /** a payment's uuid, a cash-out entry's id */
   id: string;
   at: string;
-  /** a payment's method, or a cash-out entry's kind */
+  /** or a cash-out entry's kind */
   method: string;
   method_detail?: string;
   employee?: true;
@@ -509,7 +488,7 @@ export interface DayLine {
   amount: number;
   /** + cash takings, − cash out, 0 for the other methods */
   cash: number;
-  /** the drawer after it; null while the opening is unknown */
+  /** null while the opening is unknown */
   running: number | null;
   note: string;
   after_close?: true;
@@ -519,19 +498,16 @@ export interface DayView {
   store: StoreRef;
   date: string;
   status: DayStatus;
-  /** where the opening came from: the previous close's date, 'stated' (a first close), or null when unknown */
+  /** the previous close's date, 'stated' (a first close), or null when unknown */
   opening_from: string | null;
-  /** the day's figures from its entries as they stand now */
+  /** from the entries as they stand now */
   figures: DayCash;
-  /** the close, as it was closed (its figures are those the person closing saw) */
+  /** its figures are those the person closing saw */
   close: DayClose | null;
   lines: DayLine[];
 }
 
-/**
- * A store's day (view_payments or close_day, the store in scope): every entry with the
- * running cash, the figures by the rule and the close if there is one. `remit day`, the close page.
- */
+/** A store's day: every entry with the running cash, the figures and the close if any. */
 export async function getDay(ctx: ServiceContext, params: { store_id?: unknown; date?: unknown }): Promise<DayView> {
   requireAnyPermission(ctx.actor, 'view_payments', 'close_day');
   ctx = readContext(ctx);
@@ -545,7 +521,7 @@ async function dayViewOf(db: Db, store: StoreRef, date: string): Promise<DayView
   const closeRow = (await db('day_closes').where({ store_id: store.id, date }).first()) as CloseRow | undefined;
   const close = closeRow ? toClose(closeRow, store) : null;
   const carried = carriedOpening(await previousClose(db, store.id, date), date);
-  // A day closed on a stated opening keeps it; otherwise the opening is carried from the previous close.
+  // a day closed on a stated opening keeps it; otherwise it is carried from the previous close
   const opening = close?.opening_stated ? close.opening : (carried?.opening ?? close?.opening ?? null);
   const opening_from = close?.opening_stated ? 'stated' : (carried?.from ?? null);
   const entries = await dayEntries(db, store.id, date);
@@ -593,13 +569,12 @@ async function dayViewOf(db: Db, store: StoreRef, date: string): Promise<DayView
   return { store, date, status: close ? close.state : 'open', opening_from, figures, close, lines };
 }
 
-/** A day of one store on the board. */
 export interface BoardDay {
   date: string;
   status: DayStatus;
   cash_in: number;
   cash_out: number;
-  /** a close's expected cash; for a day not closed, by the rule from the last close (null with none) */
+  /** for a day not closed, by the rule from the last close (null with none) */
   expected: number | null;
   counted: number | null;
   difference: number | null;
@@ -608,10 +583,10 @@ export interface BoardDay {
 
 export interface BoardStore extends StoreRef {
   days: BoardDay[];
-  /** takings by method over the range */
+  /** over the range */
   by_method: ByMethod;
   closed_days: number;
-  /** the sum of the differences of the closed days */
+  /** summed over the closed days */
   difference: number;
 }
 
@@ -620,16 +595,13 @@ export interface CloseBoard {
   to: string;
   dates: string[];
   stores: BoardStore[];
-  /** takings by method over the range and every store shown */
+  /** over the range and every store shown */
   by_method: ByMethod;
 }
 
 /**
- * The board for headquarters (view_reports, view_payments or close_day; the stores in scope):
- * stores by Taiwan days over a range of at most DAYBOOK_MAX_DAYS, each day 已結帳 with its
- * difference, 已重新開帳 or 未結帳, and the takings by method. From per-day figures: the closes,
- * payment_daily by method and its 32-day runs, cash_out_daily (all kept by triggers); never the
- * payments' or the cash out's rows.
+ * The board for headquarters: stores by Taiwan days, each day's state and difference, takings by method.
+ * Read from per-day figures kept by triggers, never from the payments' or cash out's rows.
  */
 export async function closesBoard(
   ctx: ServiceContext,
@@ -647,7 +619,7 @@ export async function closesBoard(
   return { from, to, dates, stores: board, by_method: total };
 }
 
-/** The board's Taiwan days: to today and from six days before unless given, at most DAYBOOK_MAX_DAYS. */
+/** Default: the last seven days to today. */
 function boardRange(params: { from?: unknown; to?: unknown }): { from: string; to: string; dates: string[] } {
   const today = taipeiDate(Date.now());
   const to = params.to === undefined || params.to === '' ? today : requireDate(params.to, 'to');
@@ -664,16 +636,15 @@ type StoreScope = ReturnType<typeof scopedStoreIds>;
 const inStores = (scope: StoreScope, q: import('knex').Knex.QueryBuilder, col = 'store_id') =>
   scope === 'all' ? q : q.whereIn(col, scope);
 
-/** A close on the board: its state, expected and counted cash, late changes. */
 type BoardClose = { state: string; expected: number; counted: number; late: number };
 
-/** The board's figures by store id, each over the days of the range. */
+/** By store id, each over the days of the range. */
 interface BoardFigures {
   closes: Map<number, Array<BoardClose | undefined>>;
   cashIn: Map<number, Float64Array>;
   cashOut: Map<number, Float64Array>;
   byMethod: Awaited<ReturnType<typeof paymentSums>>;
-  /** each store's last standing close's counted cash before the range: the opening of its first days */
+  /** the last standing close's count before the range: the opening of its first days */
   opening: Map<number, number>;
 }
 
@@ -696,9 +667,8 @@ async function boardFigures(
       'method = ? and day >= ? and day <= ?',
       [CASH_METHOD, first, last],
     ),
-    // cash out per store and day, kept by triggers (cash_out_daily)
     packedPerDay(db, scope, 'cash_out_daily', 'day >= ? and day <= ?', [first, last]),
-    // takings by method over the range: whole 32-day runs and the days at either end (core/db/paymentSums.ts)
+    // whole 32-day runs and the days at either end
     paymentSums(db, scope, first, last),
     lastClosesBefore(db, scope, from),
   ]);
@@ -711,8 +681,8 @@ async function boardFigures(
   };
 }
 
-// Per store, its days packed into one text by the database (date or day, then the figures), so a
-// year of 50 stores is 50 rows to read instead of tens of thousands: reading rows, not summing, costs here.
+// Per store, its days packed into one text by the database: a year of 50 stores is 50 rows to read, not
+// tens of thousands (reading rows, not summing, is the cost here).
 type PackedRow = { store_id: number; v: string | null };
 const packRows = (r: unknown) => (Array.isArray(r) ? r : (r as { rows: unknown[] }).rows) as PackedRow[];
 const pack = (db: Db, expr: string) => (isPostgres(db) ? `string_agg(${expr}, ';')` : `group_concat(${expr}, ';')`);
@@ -751,7 +721,6 @@ async function packedPerDay(
   );
 }
 
-/** Each store's last standing close before the range. */
 function lastClosesBefore(db: Db, scope: StoreScope, from: string) {
   return inStores(
     scope,
@@ -766,7 +735,7 @@ function lastClosesBefore(db: Db, scope: StoreScope, from: string) {
   ).select('c.store_id', 'c.counted') as Promise<Array<{ store_id: number; counted: number | string }>>;
 }
 
-/** A store's amounts per day of the range (`first` its first day's number), from `day,amount;…` */
+/** From `day,amount;…`; `first` is the range's first day number. */
 function unpackAmounts(rows: PackedRow[], first: number, n: number): Map<number, Float64Array> {
   const out = new Map<number, Float64Array>();
   for (const r of rows) {
@@ -782,7 +751,7 @@ function unpackAmounts(rows: PackedRow[], first: number, n: number): Map<number,
   return out;
 }
 
-/** A store's closes per day of the range, from `date,state,expected,counted,late_changes;…` */
+/** From `date,state,expected,counted,late_changes;…` */
 function unpackCloses(rows: PackedRow[], dates: string[]): Map<number, Array<BoardClose | undefined>> {
   const dateIndex = new Map(dates.map((d, i) => [d, i]));
   const out = new Map<number, Array<BoardClose | undefined>>();
@@ -798,7 +767,7 @@ function unpackCloses(rows: PackedRow[], dates: string[]): Map<number, Array<Boa
   return out;
 }
 
-/** A store's row of the board; its takings by method are added to `total` too. */
+/** Its takings by method are added to `total` too. */
 function boardStore(s: StoreRef, dates: string[], f: BoardFigures, total: ByMethod): BoardStore {
   const id = Number(s.id);
   const by_method = emptyByMethod();
@@ -825,10 +794,7 @@ function boardStore(s: StoreRef, dates: string[], f: BoardFigures, total: ByMeth
   return { id, code: s.code, name: s.name, days, by_method, closed_days, difference };
 }
 
-/**
- * A store's days: a closed one with its close's figures, another with the cash expected from the
- * last close before it (`opening` before the range's first close; none without one).
- */
+/** A closed day shows its close's figures; another the cash expected from the last close before it. */
 function boardDays(
   dates: string[],
   ins: Float64Array,
@@ -870,7 +836,7 @@ function boardDays(
   });
 }
 
-/** The closes of a range, for `remit closes` and the day book: the board's cells, one row per store and day. */
+/** The board's cells, one row per store and day, for `remit closes`. */
 export function boardRows(board: CloseBoard): Array<{ store: string; store_name: string } & BoardDay> {
   return board.stores.flatMap((s) => s.days.map((d) => ({ store: s.code, store_name: s.name, ...d })));
 }
@@ -882,10 +848,7 @@ export interface DayBookRange {
   days: DayView[];
 }
 
-/**
- * The day book of a store over a range (view_payments, the store in scope): each day's entries
- * with the running cash and its close, for the accountant's export.
- */
+/** Each day's entries with the running cash and its close, for the accountant's export. */
 export async function dayBookRange(
   ctx: ServiceContext,
   params: { store_id?: unknown; from?: unknown; to?: unknown },

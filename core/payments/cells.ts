@@ -1,8 +1,4 @@
-/**
- * How the import reads one spreadsheet cell (spec section 5): its text, a last five, a date or a
- * time. Pure, with no spreadsheet library: the reader of every file kind hands cells shaped as
- * SheetJS shapes them, and the payment's columns (columns.ts) read them through these.
- */
+/** How the import reads one cell (spec section 5); every file reader hands cells shaped as SheetJS shapes them. */
 import { DAY_MS, normalizeTaiwanDateText, parseInstant, taipeiDayNumber, taipeiDayNumberStart } from '../time.js';
 import { serialToInstant } from '../spreadsheets/serial.js';
 import { csvDigitsValue } from '../spreadsheets/csvWrite.js';
@@ -29,7 +25,7 @@ export function lastFiveOf(c: Cell): string {
   return csvDigitsValue(cellText(c));
 }
 
-/** a cell that is no date: 無效的日期格式 (import_date_invalid), or a serial Excel cannot show: 日期格式錯誤 (import_date_wrong) */
+/** import_date_invalid: no date at all; import_date_wrong: a serial Excel cannot show */
 type DateProblem = 'import_date_invalid' | 'import_date_wrong';
 type TimeResult = { ms: number } | { error: DateProblem };
 
@@ -42,15 +38,14 @@ export function timeOf(c: Cell, date1904: boolean, businessDay: number | null): 
       if (businessDay === null) return { error: 'import_date_invalid' };
       return { ms: businessDay + Math.round((c.v * DAY_MS) / 1000) * 1000 };
     }
-    // 1151121 or 20261121 typed as a number: a date written in digits (a serial that large would be year 4637 or later)
+    // 1151121 or 20261121 typed as a number is a date in digits (as a serial it would be year 4637+)
     const digits = c.v >= 1_000_000 && Number.isInteger(c.v) ? parseDateTime(String(c.v)) : null;
     if (digits) return { ms: partsToInstant(digits.date, null)! };
     const ms = serialToInstant(c.v, date1904);
     return ms === null ? { error: 'import_date_wrong' } : { ms };
   }
   if (c.t === 'd' && c.v instanceof Date) return { ms: c.v.getTime() };
-  // Text through the shared reader (core/spreadsheets/dates.ts): a bare time belongs to the business
-  // date; Gregorian or ROC dates, `1151121`, 上午/下午; an ISO instant with its zone as well.
+  // Text: a bare time belongs to the business date; else Gregorian or ROC dates, 上午/下午, or an ISO instant.
   const text = cellText(c);
   const clock = businessDay === null ? null : parseClock(text);
   if (clock) return { ms: businessDay! + ((clock.hour * 60 + clock.minute) * 60 + clock.second) * 1000 };

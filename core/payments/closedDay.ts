@@ -1,7 +1,6 @@
 /**
- * A closed day's cash is locked: every writer of a cash entry (a 現金 payment here, a cash-out
- * entry in closes/) asks before writing. It lives below the daily close so payments need not
- * know the close's service.
+ * A closed day's cash is locked: every writer of a cash entry (a 現金 payment, a cash-out entry)
+ * asks here before writing. It lives below closes/ so payments need not know the close's service.
  */
 import { ConflictError, problem } from '../errors.js';
 import { lockForTransaction } from '../db/locks.js';
@@ -25,11 +24,8 @@ export interface CashChange {
 }
 
 /**
- * The lock of a closed day, for every writer of a cash entry (a 現金 payment, a cash-out entry):
- * call it inside the write's transaction, before writing, with the entry's store and instant.
- * The day not closed: nothing happens. Closed: refused (day_closed_locked) unless the actor has
- * manage_payments; then the change is marked after the close, on the close (late_changes) and in
- * the audit, and the answer is true.
+ * Call inside the write's transaction, before writing. A closed day refuses (day_closed_locked) unless
+ * the actor has manage_payments; then the change is counted in late_changes, audited, and true returned.
  */
 export async function assertDayOpenForCash(
   trx: Db,

@@ -1,20 +1,6 @@
 /**
- * A payment's fields, listed once. Two lists, because the files have two shapes:
- *
- * - PAYMENT_FIELDS: what a payment stores, in the JSON export's order. Each says its type, which
- *   makes its place in the export's page query and how the page text is read back
- *   (core/payments/exportPages.ts), and how the JSON export writes it.
- * - SHEET_COLUMNS: the spreadsheet columns of spec sections 3 and 9, in the spec's order, shared
- *   by the export (csv, streamed xlsx, SheetJS xlsx), the sample and the import. Each says its
- *   header (and the other texts people write for it), its width and cell style, how it is
- *   written to csv and to a cell, and how the import reads it.
- *
- * The writers, the page query and the reader are built from these lists when a file begins, so
- * a field added here appears in every format. A new stored field goes in PAYMENT_FIELDS (its
- * type decides the rest) and, if the sheet shows it, in SHEET_COLUMNS. A `text` field must
- * hold no comma and no line end (the page text joins fields with them); longer text is `json text`.
- *
- * Pure: the back office imports this file (no Node module, no spreadsheet library).
+ * A payment's fields, listed once so a field added here reaches every format: PAYMENT_FIELDS (stored, in
+ * JSON order) and SHEET_COLUMNS (spec sections 3 and 9). Pure: the back office imports this file.
  */
 import { problem, type ErrorCode, type Problem } from '../errors.js';
 import { LAST_FIVE_LENGTH } from '../limits.js';
@@ -53,7 +39,6 @@ export const CELL_FORMATS: Record<CellStyle, string> = {
   amount: AMOUNT_FORMAT,
 };
 
-/** A payment as the sheet writers read it (an added field rides along as one more property). */
 export interface ExportPayment {
   last_five: string;
   /** ISO instant, or epoch ms */
@@ -80,44 +65,26 @@ export interface PagedPayment extends ExportPayment {
   updated_at: number;
 }
 
-/** What a file's writers know besides the payment. */
 export interface WriteContext {
-  /** a store's label, 名稱 (代碼), or 未知分店 */
   storeName(id: number): string;
 }
 
 const instantOf = (paidAt: string | number) => (typeof paidAt === 'number' ? paidAt : Date.parse(paidAt));
 
-// ------------------------------------------------------------------ the stored fields
-
-/**
- * How a stored field travels in the export's page text, and so how the page query selects it:
- * `integer` and `instant` (epoch ms) as digits, `text` as it is, `optional text` as it is or
- * nothing (null), `flag` (a boolean) as 1 or 0, `optional integer` as digits or nothing,
- * `json text` as a JSON string (one field at most, written last: it may hold anything).
- */
+/** How a field travels in the export's page text: `text` holds no comma or line end; `json text` (one, last) anything. */
 export type FieldType = 'integer' | 'instant' | 'text' | 'optional text' | 'flag' | 'optional integer' | 'json text';
 
-/**
- * How a field of the duplicate key (two payments are the same when these agree) is held by the
- * flat index of core/payments/duplicateKey.ts: a 32-bit id, digits whose count matters (01234 is
- * not 1234; none is a payment other than a transfer), a whole number, an instant in epoch ms, or
- * a payment method (by its place in PAYMENT_METHODS: a cash and a card sale of the same minute and
- * amount, neither with a last five, are two sales).
- */
+/** How duplicateKey.ts holds a key field; `method` counts: a cash and a card sale otherwise alike are two sales. */
 export type DuplicateKeyKind = 'id' | 'digits' | 'integer' | 'instant' | 'method';
 
 export interface PaymentField {
-  /** the JSON member; the column of `payments` and the payment's property unless `from` says otherwise */
+  /** the JSON member; also the column and property unless `from` names another field */
   name: string;
   type: FieldType;
-  /** a member made from another field, not read from the database again */
   from?: string;
-  /** read for the JSON export only (the sheets do not show it) */
   jsonOnly?: boolean;
-  /** part of the duplicate key (import skips a payment equal to one stored or read before in these) */
   duplicateKey?: DuplicateKeyKind;
-  /** its JSON text, made once per file (it may keep what repeats); by its type when left out */
+  /** made once per file, so it may cache what repeats; by its type when left out */
   json?: (ctx: WriteContext) => (p: PagedPayment) => string;
 }
 
@@ -171,7 +138,6 @@ export const PAYMENT_FIELDS: PaymentField[] = [
   },
 ];
 
-/** A field's JSON text by its type, for a field that does not say. */
 export function fieldJson(f: PaymentField, ctx: WriteContext): (p: PagedPayment) => string {
   if (f.json) return f.json(ctx);
   const key = f.from ?? f.name;
@@ -184,10 +150,7 @@ export function fieldJson(f: PaymentField, ctx: WriteContext): (p: PagedPayment)
   return (p) => String(get(p));
 }
 
-/**
- * The stored fields an export page carries, in the page text's order: paid_at and uuid first
- * (where the next page starts), the `json text` field last, the others in the list's order.
- */
+/** The fields of an export page, in order: paid_at and uuid first (where the next page starts), `json text` last. */
 export function pageFields(full: boolean): PaymentField[] {
   const stored = PAYMENT_FIELDS.filter((f) => !f.from && (full || !f.jsonOnly));
   const first = ['paid_at', 'uuid'].map((n) => stored.find((f) => f.name === n)!);
@@ -196,47 +159,37 @@ export function pageFields(full: boolean): PaymentField[] {
   return [...first, ...stored.filter((f) => !first.includes(f) && f !== last[0]), last[0]];
 }
 
-// ------------------------------------------------------------------ the spreadsheet columns
-
-/** What reading one row knows: the row's other cells, the file, and the payment read so far. */
 export interface RowReading {
-  /** the cell of another column (by key) of this row */
   cell(key: string): Cell;
   date1904: boolean;
-  /** a store cell's text to a store id, or null */
   matchStore(text: string): number | null;
   /** the store of an empty store cell */
   fallbackStore: number;
-  /** the clock a payment time must not run ahead of (the form's rule, paidAtAheadProblem) */
+  /** the clock a payment time must not run ahead of */
   now: number;
-  /** the row's errors, without their row (the reader places them) */
+  /** without their row number: the reader adds it */
   errors: Problem[];
-  /** the payment being read: each column sets its field */
   payment: Record<string, unknown>;
 }
 
 export interface SheetColumn {
   key: string;
-  /** the header text, as the spec writes it */
   header: string;
-  /** other header texts people write for the same column */
   aliases?: string[];
-  /** without it a row cannot become a payment: the import refuses a file whose header lacks it */
+  /** the import refuses a file whose header lacks it */
   required?: boolean;
-  /** a row whose cell here is empty is skipped, for this reason (the business date) */
+  /** a row whose cell here is empty is skipped, with this reason */
   skipWhenEmpty?: ErrorCode;
-  /** the sheet's column width, in characters */
   width: number;
-  /** a number cell or a text cell (text is never a formula, whatever it starts with) */
+  /** text is never a formula, whatever it starts with */
   kind: 'number' | 'text';
   style?: CellStyle;
-  /** the cell's value, made once per file (it may keep what repeats) */
+  /** made once per file, so it may cache what repeats */
   cell: (ctx: WriteContext) => (p: ExportPayment) => number | string;
-  /** for a column of few values (a store, a status): what tells them apart, so each file writes each one's cell once */
+  /** for a column of few values (store, status): the value's key, so each file makes each cell once */
   few?: (p: ExportPayment) => unknown;
-  /** the CSV field, made once per file; by default the cell's value through `csvCell` */
+  /** by default the cell's value through `csvCell` */
   csv?: (ctx: WriteContext) => (p: ExportPayment) => string;
-  /** reads the column's cell of an import row into `row.payment`, or adds to `row.errors` */
   read?: (cell: Cell, row: RowReading) => void;
 }
 
@@ -254,10 +207,7 @@ function dayText(): (ms: number) => string {
   };
 }
 
-/**
- * A column's cell text made by `text` from its value, each of a `few` column's values once per
- * file (a million rows name the same few stores): the writers of every format share this.
- */
+/** A column's cell text; a `few` column makes each value's once per file (a million rows name a few stores). */
 export function columnCells<T>(
   c: SheetColumn,
   ctx: WriteContext,
@@ -280,7 +230,7 @@ export const SHEET_COLUMNS: SheetColumn[] = [
     key: 'businessDate',
     header: '營業日期',
     aliases: ['日期'],
-    // Spec: a row with no first cell (the business date) is skipped; say so rather than drop it silently.
+    // spec: a row without a business date is skipped, and the import says so
     skipWhenEmpty: 'import_no_business_date',
     width: 12,
     kind: 'number',
@@ -301,7 +251,7 @@ export const SHEET_COLUMNS: SheetColumn[] = [
     kind: 'text',
     style: 'text',
     cell: () => (p) => p.last_five,
-    // as ="01234", so a spreadsheet program keeps the leading zero (and remit import reads it back)
+    // as ="01234", so a spreadsheet program keeps the leading zero
     csv: () => (p) => csvDigitsField(p.last_five),
     read: (cell, row) => {
       // only a transfer has a last five (an unreadable method is the method column's error)
@@ -313,7 +263,7 @@ export const SHEET_COLUMNS: SheetColumn[] = [
         return;
       }
       const lastFive = lastFiveOf(cell);
-      // A number cell of fewer digits is what Excel leaves of 01234: say so, and what was read.
+      // a number cell of fewer digits is what Excel leaves of 01234
       const lostZero = cell?.t === 'n' && lastFive.length < LAST_FIVE_LENGTH && /^\d+$/.test(lastFive);
       if (lastFive.length !== LAST_FIVE_LENGTH || !/^\d+$/.test(lastFive))
         row.errors.push(
@@ -333,7 +283,7 @@ export const SHEET_COLUMNS: SheetColumn[] = [
     kind: 'number',
     style: 'datetime',
     cell: () => (p) => instantToSerial(instantOf(p.paid_at)),
-    // Taiwan time, minutes always, seconds when there are any: digits and separators no spreadsheet reads as a formula
+    // Taiwan time, seconds only when there are any; nothing a spreadsheet reads as a formula
     csv: () => {
       const date = dayText();
       return (p) => {
@@ -347,7 +297,6 @@ export const SHEET_COLUMNS: SheetColumn[] = [
     },
     read: (cell, row) => {
       const businessCell = row.cell('businessDate');
-      // a file without the business date column: no day, as an empty cell gives
       const business = businessDayOf(businessCell, row.date1904);
       if (business.error)
         row.errors.push(
@@ -361,7 +310,7 @@ export const SHEET_COLUMNS: SheetColumn[] = [
           row.errors.push(problem(time.error, { column: columnHeader('paidAt'), value: cellText(cell) }));
       } else if (time.ms < MIN_INSTANT || time.ms >= MAX_INSTANT) row.errors.push(problem('paid_at_out_of_range'));
       else {
-        // The form's rule for a new payment, the same for a row of a file: a time over a day ahead is a typing mistake.
+        // the form's rule: a time over a day ahead is a typing mistake
         const ahead = paidAtAheadProblem(time.ms, row.now);
         if (ahead) row.errors.push(ahead);
         else row.payment.paid_at = time.ms;
@@ -435,8 +384,7 @@ export const SHEET_COLUMNS: SheetColumn[] = [
     },
   },
   {
-    // optional on import (a file without it, or an empty cell, is 匯款); after the spec's
-    // columns, so a file made before keeps its places
+    // optional on import (absent or empty is 匯款); after the spec's columns so older files keep their places
     key: 'method',
     header: PAYMENT_FIELD_LABELS.method,
     aliases: ['支付方式', '收款方式'],
@@ -467,15 +415,12 @@ function methodOfRow(row: RowReading): MethodParts | null {
   return parseMethodText(cellText(row.cell('method')));
 }
 
-/** A column's header by its key. */
 function columnHeader(key: string): string {
   return SHEET_COLUMNS.find((c) => c.key === key)?.header ?? key;
 }
 
-/** A column's CSV writer: its own, or its cell's value through csvCell. */
 export function columnCsv(c: SheetColumn, ctx: WriteContext): (p: ExportPayment) => string {
   return c.csv ? c.csv(ctx) : columnCells(c, ctx, csvCell);
 }
 
-/** The spec's headers, in order (the sheets' first row). */
 export const HEADERS: string[] = SHEET_COLUMNS.map((c) => c.header);

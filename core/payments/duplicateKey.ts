@@ -1,13 +1,7 @@
-/**
- * When two payments are the same: the fields PAYMENT_FIELDS marks `duplicateKey` (store, last
- * five, payment time and amount). Import skips a row equal to an existing payment or to an earlier
- * row, so importing a file twice adds nothing. The key text, the flat index below and the database
- * lookups of core/payments/write.ts and import.ts are all made from that one list.
- */
+/** When two payments are the same: key text, flat index and database look-ups all follow PAYMENT_FIELDS' `duplicateKey`. */
 import { PAYMENT_FIELDS, type DuplicateKeyKind } from './columns.js';
 import { PAYMENT_METHODS, type PaymentMethod } from '../paymentMethods.js';
 
-/** The key's fields, in the list's order, with how the flat index holds each. */
 const DUPLICATE_KEY: ReadonlyArray<{ name: string; kind: DuplicateKeyKind }> = PAYMENT_FIELDS.filter(
   (f) => f.duplicateKey,
 ).map((f) => ({
@@ -15,15 +9,14 @@ const DUPLICATE_KEY: ReadonlyArray<{ name: string; kind: DuplicateKeyKind }> = P
   kind: f.duplicateKey!,
 }));
 
-/** A payment's key fields (a row of the database, a checked import row, a form's payment). */
+/** A database row, a checked import row or a form's payment. */
 type KeyFields = object;
 const field = (p: KeyFields, name: string): unknown => (p as Record<string, unknown>)[name];
 
-/** The key's value of one field as the index compares it: a whole number, or NaN when it cannot be one. */
+/** One key field as the index compares it: a whole number, or NaN when it cannot be one. */
 function keyNumber(kind: DuplicateKeyKind, v: unknown): number {
   if (kind === 'digits') {
-    // the digits, tagged with their count so that 01234 and 1234 differ
-    // none (a payment other than a transfer) is 0, apart from every count of digits
+    // tagged with their count so that 01234 and 1234 differ; none (not a transfer) is 0
     if (v === '') return 0;
     if (typeof v !== 'string' || v.length > 8) return NaN;
     let n = 0;
@@ -34,7 +27,7 @@ function keyNumber(kind: DuplicateKeyKind, v: unknown): number {
     }
     return n + v.length * 100_000_000;
   }
-  // the method's place in PAYMENT_METHODS; none is 匯款 (a row written before methods)
+  // none is 匯款 (a row written before methods)
   if (kind === 'method')
     return v === undefined || v === null || v === '' ? 0 : PAYMENT_METHODS.indexOf(v as PaymentMethod);
   if (kind === 'instant')
@@ -52,25 +45,21 @@ export function paymentDuplicateKey(p: KeyFields): string {
   return key;
 }
 
-/** The key's columns of `payments`, to select (a row the database returns keys as paymentDuplicateKey makes it, numbers as text included). */
+/** The key's columns of `payments`; a row read with them keys as paymentDuplicateKey makes it, numbers as text included. */
 export const DUPLICATE_KEY_COLUMNS: readonly string[] = DUPLICATE_KEY.map((f) => f.name);
 
 /**
- * Earlier rows of one import by their key (the same equality as `paymentDuplicateKey`), in flat
- * typed arrays, one per key field: about 60 bytes a row instead of the 300 a Map of key texts
- * costs, so a file of a million rows remembers every row it has seen in tens of megabytes. A key
- * that is not all whole numbers (a last five that is not digits: never so in a checked row) is
- * kept by its key text instead.
+ * Earlier rows of one import by key, in flat typed arrays: about 60 bytes a row against 300 for a Map of
+ * key texts, so a million-row file fits in tens of megabytes. A key not all whole numbers goes in `odd`.
  */
 export class PaymentKeyIndex {
   private size = 0;
   private mask = 1023;
-  /** one array per key field: 32-bit where the values fit (ids, tagged digits), 64-bit otherwise */
+  /** one array per key field: 32-bit where the values fit, 64-bit otherwise */
   private cols: Array<Float64Array | Int32Array> = PaymentKeyIndex.columns(1024);
   /** the row each slot holds; 0 marks an empty slot */
   private row = new Int32Array(1024);
   private readonly odd = new Map<string, number>();
-  /** the key being looked up, field by field (one buffer for every call) */
   private readonly probe = new Float64Array(DUPLICATE_KEY.length);
 
   private static columns(n: number): Array<Float64Array | Int32Array> {
@@ -79,7 +68,7 @@ export class PaymentKeyIndex {
     );
   }
 
-  /** fills `probe` from p; false when a field is not a whole number */
+  /** false when a field is not a whole number */
   private load(p: KeyFields): boolean {
     for (let k = 0; k < DUPLICATE_KEY.length; k++) {
       const v = keyNumber(DUPLICATE_KEY[k].kind, field(p, DUPLICATE_KEY[k].name));
@@ -117,14 +106,13 @@ export class PaymentKeyIndex {
     return i;
   }
 
-  /** the row first seen with this key, if any */
   get(p: KeyFields): number | undefined {
     if (!this.load(p)) return this.odd.get(paymentDuplicateKey(p));
     const r = this.row[this.slot()];
     return r === 0 ? undefined : r;
   }
 
-  /** remembers `row` (a positive whole number) for this key, unless the key is already known */
+  /** `row` must be positive (0 marks an empty slot); a known key keeps its first row */
   set(p: KeyFields, row: number): void {
     if (!this.load(p)) {
       const key = paymentDuplicateKey(p);

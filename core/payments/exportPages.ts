@@ -1,15 +1,7 @@
 /**
- * The payments an export writes, read from the database as fast as the database can give them:
- * in keyset pages, each page one text made by the database, so the driver
- * hands over one string a page instead of ten thousand row objects. The SQLite driver builds a
- * row object property by property, and that, with the garbage it leaves, cost more than all the
- * formatting of the file.
- *
- * A page is one line per payment, `\n` between lines, fields joined by `,`, in the order and
- * the shape their types give (core/payments/columns.ts, `pageFields`): every field is digits, a
- * uuid, a status, a method, an e-payment's sub-type (which may hold no comma: core/payments/validate.ts)
- * or empty, none holding a comma or a line end, and the note goes last as a JSON
- * string (json_quote / to_json), so whatever it holds (commas, line ends, quotes) it stays on its line.
+ * The payments an export writes, in keyset pages each aggregated by the database into one text, since
+ * building row objects cost the SQLite driver more than formatting the whole file. A page is one line per
+ * payment, fields joined by `,` (none may hold a comma or line end); the note goes last as a JSON string.
  */
 import type { Knex } from 'knex';
 import { isPostgres } from '../db/connect.js';
@@ -22,7 +14,6 @@ export const EXPORT_BATCH = 10_000;
 /** payments handed to the file writer at once */
 const PART = 2_000;
 
-/** A field as the page query selects it, by its type. */
 function fieldSql(f: PaymentField, pg: boolean): string {
   if (f.type === 'optional text') return `coalesce(${f.name}, '')`;
   if (f.type === 'flag') return `(case when ${f.name} then 1 else 0 end)`;
@@ -36,14 +27,14 @@ function pageQuery(db: Knex, inner: Knex.QueryBuilder, full: boolean): Knex.Quer
   const pg = isPostgres(db);
   const fields = pageFields(full).map((f) => fieldSql(f, pg));
   inner.clearSelect().select('paid_at', 'uuid', db.raw(`${fields.join(" || ',' || ")} as r`));
-  // The aggregate keeps the page's order by saying it: an aggregate's order is otherwise unspecified.
+  // an aggregate's order is unspecified unless stated in it
   const agg = pg
     ? "string_agg(r, E'\\n' order by paid_at desc, uuid desc)"
     : 'group_concat(r, char(10) order by paid_at desc, uuid desc)';
   return db.from(inner.as('page')).select(db.raw(`${agg} as text, count(*) as n`));
 }
 
-/** A whole number written in decimal digits (maybe with a minus) from `text[from, to)`, read without a substring. */
+/** An integer from `text[from, to)`, read without making a substring. */
 function wholeNumber(text: string, from: number, to: number): number {
   let negative = false;
   if (text.charCodeAt(from) === 45) {
@@ -60,10 +51,7 @@ function wholeNumber(text: string, from: number, to: number): number {
   return negative ? -n : n;
 }
 
-/**
- * A page's text, iterated as payments: one object, reused from line to line, numbers read
- * from the text without a substring, since a million rows of garbage cost as much as formatting them.
- */
+/** A page's text as payments: one object reused from line to line, since a million rows of garbage cost as much as formatting them. */
 export class PaymentPage implements Iterable<PagedPayment> {
   constructor(
     readonly text: string,
@@ -74,7 +62,6 @@ export class PaymentPage implements Iterable<PagedPayment> {
     private readonly to = text.length,
   ) {}
 
-  /** The page cut in parts of `rows` lines (the last maybe fewer), sharing its text. */
   parts(rows: number): PaymentPage[] {
     const out: PaymentPage[] = [];
     let start = this.from;
@@ -131,7 +118,7 @@ export class PaymentPage implements Iterable<PagedPayment> {
         } else {
           const q = text.slice(at, end);
           p.noteJson = q;
-          // Most notes hold nothing JSON escapes: the text between the quotes is the note.
+          // most notes hold nothing JSON escapes: skip the parse
           fill[note] = q.indexOf('\\') < 0 ? q.slice(1, -1) : (JSON.parse(q) as string);
         }
         at = end + 1;
@@ -148,18 +135,14 @@ type LineReader = (
   wholeNumber: (text: string, from: number, to: number) => number,
 ) => number;
 
-/**
- * The reader of a line's fields before the note, compiled from pageFields: each field read as its
- * type says, straight into its property, as a reader written out by hand would (a loop over the
- * fields, storing by name, cost half as much again). It answers where the note begins.
- */
+/** Reads a line's fields before the note, compiled from pageFields (a loop cost half again); answers where the note begins. */
 function lineReader(full: boolean): { read: LineReader; note: string } {
   const fields = pageFields(full);
   const body = fields.slice(0, -1).map((f) => {
     const prop = `p[${JSON.stringify(f.name)}]`;
     const field = f.type === 'text' || f.type === 'optional text' ? 'text.slice(at, e)' : 'wholeNumber(text, at, e)';
     const read = `e = text.indexOf(',', at); ${prop} = ${field}; at = e + 1;`;
-    // an optional field is empty (`,` at once) or digits
+    // an optional integer is empty or digits
     return f.type === 'optional integer'
       ? `if (text.charCodeAt(at) === 44) { ${prop} = null; at++; } else { ${read} }`
       : read;
@@ -168,13 +151,7 @@ function lineReader(full: boolean): { read: LineReader; note: string } {
   return { read, note: fields[fields.length - 1].name };
 }
 
-/**
- * The payments a filter selects, newest first, page by page: each page starts after the last
- * (paid_at, uuid) of the one before, so every page is an index range read, on SQLite and
- * PostgreSQL alike. The next page is asked for before this one is written, so the database reads
- * while the file is formatted: two pages in memory at most. `full` adds created_by, created_at
- * and updated_at (the JSON export).
- */
+/** A filter's payments, newest first, in keyset pages; the next is read while this one is written (two in memory at most). */
 export async function* paymentPages(
   ctx: ServiceContext,
   filter: Record<string, unknown>,
@@ -183,8 +160,7 @@ export async function* paymentPages(
   const page = async (after: { paid_at: number; uuid: string } | null): Promise<PaymentPage> => {
     const { query } = filteredPaymentsQuery(ctx, filter);
     query.clearOrder();
-    // A row value, not `paid_at < ? or (paid_at = ? and …)`: SQLite reads the OR form as a range on
-    // paid_at alone and walks ever more index entries a page (5.3 s against 1.6 s at 1 000 000 rows).
+    // a row value, not the OR form, which SQLite reads as a range on paid_at alone, walking ever more entries
     if (after) query.whereRaw('(paid_at, uuid) < (?, ?)', [after.paid_at, after.uuid]);
     query.orderBy('paid_at', 'desc').orderBy('uuid', 'desc').limit(EXPORT_BATCH);
     const got = (await pageQuery(ctx.db, query, full).first()) as
@@ -199,16 +175,15 @@ export async function* paymentPages(
       next = null;
       if (current.length === 0) return;
       if (current.length === EXPORT_BATCH) next = page(current.last());
-      // The page goes out in parts, with a turn of the event loop between them: the SQLite driver
-      // needs the main thread once (the statement prepared) before it reads the next page on its
-      // own thread, and a page formatted in one go would make the read wait for it, then add up.
+      // in parts with a turn of the event loop between: the SQLite driver needs the main thread once
+      // before reading the next page on its own thread, else the read waits for the whole page's formatting
       for (const [i, part] of current.parts(PART).entries()) {
         if (i > 0) await new Promise((resolve) => setImmediate(resolve));
         yield part;
       }
     }
   } finally {
-    // Stopped early (a download cancelled): the page already asked for is awaited, not left dangling.
+    // stopped early (a download cancelled): the page already asked for is not left dangling
     await next?.catch(() => undefined);
   }
 }

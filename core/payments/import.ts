@@ -1,8 +1,4 @@
-/**
- * Bulk import of payments: every row checked again, duplicates skipped, batches written inside one
- * transaction. `ImportWriter` is the one write path: the JSON rows of `POST /api/payments/bulk-import`
- * (importPayments) and a file read as a stream (importPaymentFile, importFile.ts) both feed it.
- */
+/** Bulk import of payments; `ImportWriter` is the one write path for JSON rows and streamed files alike. */
 import {
   fieldError,
   fieldErrorOf,
@@ -30,39 +26,26 @@ import { assertDayOpenForCash } from './closedDay.js';
 import { taipeiDate } from '../time.js';
 import { lockForTransaction, LOCKS } from '../db/locks.js';
 
-/** Rows checked for duplicates and inserted together. */
 export const IMPORT_BATCH = 5_000;
 
 export interface ImportOptions {
-  /** store rows equal to an existing payment or an earlier row (default: skip them) */
   allowDuplicates?: boolean;
-  /** check and report, write nothing */
   dryRun?: boolean;
-  /** told how many rows are written so far, after each batch (total: when known) */
   onProgress?: (written: number, total: number) => void;
 }
 
-/**
- * How many skipped rows a file import names one by one (its counts stay whole): a second import
- * of a million-row file skips a million rows, and naming them all would cost memory by the row.
- */
+/** How many skipped rows are named one by one: importing a million-row file again skips a million rows. */
 export const IMPORT_LISTED = 10_000;
 
 export interface ImportResult {
   imported: number;
-  /** rows not written because they duplicate an existing payment or an earlier row */
   skipped: number;
   /** the sheet rows (or 1-based positions) of the skipped rows */
   duplicates: number[];
-  /** what each skipped row repeats: a stored payment (its tracking number) or an earlier row of the same import */
   duplicate_of: Array<{ row: number; uuid: string } | { row: number; earlier_row: number }>;
 }
 
-/**
- * Runs an import: for real, in one write transaction (all or nothing); as a dry run (the wizard's
- * preview, `--dry-run`), on a reading connection without a transaction, so checking a file never
- * waits behind a running import or holds up the writer.
- */
+/** All or nothing in one write transaction; a dry run uses a reading connection, never waiting behind an import. */
 export function importTransaction<T>(
   ctx: ServiceContext,
   dryRun: boolean | undefined,
@@ -76,7 +59,6 @@ export interface ImportCandidate {
   label: number;
   store_id: number;
   last_five: string;
-  /** UTC instant, ms: parsed once, where the row was read */
   paid_at: number;
   amount: number;
   note: string;
@@ -93,10 +75,10 @@ function rowLabel(raw: unknown, index: number): { n: number; place: ErrorPlace }
   return { n: index + 1, place: { item: index + 1 } };
 }
 
-/** Times looked up in one query (well within SQLite's 32 766 and PostgreSQL's 65 535 parameters). */
+/** well within SQLite's 32 766 and PostgreSQL's 65 535 parameters */
 const TIMES_PER_QUERY = 5_000;
 
-/** The key (store, last five, time, amount) of each given row that already exists as a payment, with that payment's tracking number. */
+/** The duplicate key of each row already stored, to that payment's uuid. */
 async function existingDuplicates(
   db: Db,
   rows: ReadonlyArray<Pick<PaymentRow, 'store_id' | 'last_five' | 'paid_at' | 'amount'>>,
@@ -112,26 +94,20 @@ async function existingDuplicates(
   return found;
 }
 
-/**
- * Writes checked payments in batches inside the caller's transaction: each row's store must be
- * in the caller's scope (else ForbiddenError) and exist (else a row error), and a row other than
- * 匯款 needs record_takings (else ForbiddenError); rows equal to an
- * existing payment are skipped unless allowed; once any row error is known nothing more is
- * written, and the caller rolls the transaction back.
- */
+/** Writes checked payments in batches; after any row error nothing more is written and the caller rolls back. */
 export class ImportWriter {
   readonly duplicates: number[] = [];
   readonly duplicateOf: ImportResult['duplicate_of'] = [];
   readonly errors: FieldError[] = [];
   imported = 0;
-  /** rows skipped as equal to a stored payment (all of them; `duplicates` names the first `listed`) */
+  /** all of them; `duplicates` names the first `listed` */
   skipped = 0;
   private knownStores = new Set<number>();
   private storesUsed = new Set<number>();
   private first: string | undefined;
   private last: string | undefined;
   private readonly now = Date.now();
-  /** keys of earlier rows and their labels, when the caller has not already dropped repeats within its file */
+  /** earlier rows' keys, when the caller does not drop repeats within its file itself */
   private readonly seen: Map<string, number> | null;
 
   constructor(
@@ -142,10 +118,7 @@ export class ImportWriter {
     this.seen = opts.trackRepeats && !opts.allowDuplicates ? new Map() : null;
   }
 
-  /**
-   * Takes the import lock (PostgreSQL; SQLite's BEGIN IMMEDIATE already excludes) and reads the
-   * stores. A dry run writes nothing and takes no lock (see `importTransaction`).
-   */
+  /** Takes the import lock (not for a dry run) and reads the stores. */
   async begin(): Promise<void> {
     if (!this.opts.dryRun) await lockForTransaction(this.trx, LOCKS.import);
     this.knownStores = new Set(
@@ -153,12 +126,11 @@ export class ImportWriter {
     );
   }
 
-  /** One batch; `fieldOf` names a row's field in an error (the JSON path's `payments.N.store_id`). */
+  /** `fieldOf` names a row's field in an error (the JSON path's `payments.N.store_id`). */
   async add(batch: readonly ImportCandidate[], fieldOf: (c: ImportCandidate) => string = () => 'file'): Promise<void> {
     for (const c of batch) {
       if (!inScope(this.ctx.actor, c.store_id))
         throw new ForbiddenError(problem('store_out_of_scope', { row: c.label }));
-      // takings in hand are recorded by those granted it, from a file as on the form
       if (c.method !== METHOD_TRANSFER) requirePermission(this.ctx.actor, 'record_takings');
       if (!this.knownStores.has(c.store_id))
         this.errors.push(fieldError(fieldOf(c), 'store_not_found', { row: c.label }));
@@ -167,7 +139,7 @@ export class ImportWriter {
     let fresh = batch;
     if (!this.opts.allowDuplicates) {
       const stored = await existingDuplicates(this.trx, batch);
-      // repeats within this batch are caught even when the caller keeps no `seen` of its own
+      // repeats within this batch are caught even without a `seen` of the writer's own
       const earlier = this.seen ?? new Map<string, number>();
       fresh = batch.filter((c) => {
         const key = paymentDuplicateKey(c);
@@ -191,8 +163,7 @@ export class ImportWriter {
     this.last = rows[rows.length - 1].uuid;
     this.imported += rows.length;
     if (!this.opts.dryRun) {
-      // 現金 rows of a closed day: the lock of core/closes, once per store and day (an import needs
-      // manage_payments, so it is let through and marked after the close)
+      // a closed day's 現金 is let through (an import needs manage_payments) and marked; sorted, once per day
       const days = new Map<string, { store: number; at: number }>();
       for (const r of rows)
         if (r.method === METHOD_CASH)
@@ -206,10 +177,8 @@ export class ImportWriter {
       await insertPayments(this.trx, rows);
     }
   }
-  /** the store-days of 現金 rows already checked against the closes */
   private readonly lockedDays = new Set<string>();
 
-  /** The audit entry (nothing when a dry run) and the result. */
   async finish(): Promise<ImportResult> {
     if (!this.opts.dryRun) {
       await recordAudit(this.trx, this.ctx, {
@@ -233,12 +202,7 @@ export class ImportWriter {
   }
 }
 
-/**
- * Bulk import of JSON rows (manage_payments): every row is validated again here, whatever the
- * client checked; each row's store must exist and be in the caller's scope; rows equal to an
- * existing payment or to an earlier row are skipped (unless allowed), so importing the same file
- * twice adds nothing; one transaction, so one bad row writes nothing.
- */
+/** Bulk import of JSON rows, each validated again; duplicates skipped; one bad row writes nothing. */
 export async function importPayments(
   ctx: ServiceContext,
   payments: unknown,
@@ -255,9 +219,8 @@ export async function importPayments(
   const now = Date.now();
   payments.forEach((raw, i) => {
     const { n, place } = rowLabel(raw, i);
-    // As for a payment sent from the form: a time over a day ahead is refused (old times are kept as written).
+    // as on the form, a time over a day ahead is refused
     const result = validatePayment(raw, { now });
-    // none sent: the method's first status (a transfer 未確認, takings in hand 已入帳)
     let status: PaymentStatus = result.ok ? initialStatus(result.value.method) : DEFAULT_STATUS;
     const rawStatus = isPlainObject(raw) ? raw.status : undefined;
     if (rawStatus !== undefined && rawStatus !== null && rawStatus !== '') {
@@ -293,7 +256,6 @@ export async function importPayments(
     await writer.begin();
     for (let i = 0; i < candidates.length; i += IMPORT_BATCH) {
       const batch = candidates.slice(i, i + IMPORT_BATCH);
-      // The labels of the JSON path name the payment's place in the list.
       await writer.add(batch, (c) => `payments.${index.get(c)}.store_id`);
       if (writer.errors.length) break;
     }
@@ -306,7 +268,6 @@ export async function importPayments(
       );
     }
     const result = await writer.finish();
-    // Progress is told once the rows are in (the JSON path writes fast; the file path tells per batch).
     opts.onProgress?.(result.imported, result.imported);
     return result;
   });

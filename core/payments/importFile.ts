@@ -1,9 +1,4 @@
-/**
- * Import of a file on disk, read as a stream: `remit import` and the API's
- * upload both call importPaymentFile. Rows are read and judged in batches (importSource.ts), checked
- * for duplicates and inserted in batches by the one ImportWriter, all inside one transaction: a
- * bad row anywhere (row 900 000 too) writes nothing, and the report names it.
- */
+/** Import of a file on disk, streamed; one transaction, so a bad row anywhere (row 900 000 too) writes nothing. */
 import { fieldError, fieldErrorOf, ValidationError, type Problem } from '../errors.js';
 import { openPaymentsFile, type ImportFormat, type SourceOptions } from './importSource.js';
 import { previewOf, type PreviewRow } from './readSheet.js';
@@ -23,36 +18,30 @@ import {
 interface ImportFileOptions
   extends Omit<ImportOptions, 'onProgress'>,
     Pick<SourceOptions, 'name' | 'maxRows' | 'maxBytes'> {
-  /** the store an empty store cell falls back to (default: the caller's own) */
+  /** the store of an empty store cell (default: the caller's own) */
   fallbackStoreId?: number | null;
-  /** how many rows the preview keeps (default 100) */
   previewRows?: number;
-  /** told, after each batch, how many data rows were read and how many written */
   onProgress?: (read: number, written: number) => void;
 }
 
 export interface ImportFileReport extends ImportResult {
   format: ImportFormat;
   sheetName: string;
-  /** data rows read (not counting empty ones) */
   rows: number;
-  /** rows that would be written before the duplicate check against the database */
+  /** before the duplicate check against the database */
   valid: number;
-  /** `第 N 行：…` for the invalid rows (the first IMPORT_LISTED); any error means nothing was written */
+  /** the first IMPORT_LISTED; any error means nothing was written */
   errors: string[];
-  /** the same errors by code, each with its row in `details.row` */
   problems: Problem[];
-  /** how many errors the file has, all of them */
+  /** all of them */
   errorCount: number;
-  /** rows skipped while reading (the first IMPORT_LISTED): no business date, or a repeat of an earlier row of the file */
+  /** the first IMPORT_LISTED: no business date, or a repeat of an earlier row */
   skippedRows: Array<{ row: number; reason: string; duplicateOf?: number }>;
-  /** how many rows were skipped while reading, all of them */
   skippedRowCount: number;
-  /** the first rows as the sheet shows them */
   preview: PreviewRow[];
 }
 
-/** A file that failed its row checks: the report says why; the transaction is rolled back. */
+/** Thrown to roll the transaction back; the report says why. */
 class RowsRefused extends Error {}
 
 type PaymentsSource = Awaited<ReturnType<typeof openPaymentsFile>>;
@@ -86,7 +75,7 @@ export async function importPaymentFile(
       tally.error(writer.errors);
       if (tally.report.errorCount) throw new RowsRefused();
       const written = await writer.finish();
-      // `skipped` counts the rows already stored; `duplicate_of` names, for every repeat, what it repeats.
+      // `skipped` counts the rows already stored; `duplicate_of` names every repeat's original
       return Object.assign(tally.report, written, { duplicate_of: [...tally.repeats, ...written.duplicate_of] });
     });
   } catch (err) {
@@ -95,10 +84,7 @@ export async function importPaymentFile(
   }
 }
 
-/**
- * Reads every row of the file into the report, and writes the valid ones in batches as long as
- * no row is wrong; the rest is still read then, to name every error.
- */
+/** Writes valid rows in batches while no row is wrong; after one, reads on to name every error. */
 async function readAndWrite(
   source: PaymentsSource,
   tally: ReportTally,
@@ -123,13 +109,9 @@ async function readAndWrite(
   await flush();
 }
 
-/**
- * A file's report as its rows are read. Counts are whole; the rows named are the first
- * IMPORT_LISTED of each kind, so memory stays flat.
- */
+/** A file's report as its rows are read: whole counts, but only the first IMPORT_LISTED named, so memory stays flat. */
 class ReportTally {
   readonly report: ImportFileReport;
-  /** each repeat of an earlier row of the file, named */
   readonly repeats: ImportResult['duplicate_of'] = [];
 
   constructor(source: PaymentsSource) {
@@ -151,7 +133,7 @@ class ReportTally {
     };
   }
 
-  /** One row read: into the preview and the counts; answers its payment if valid while no row is wrong. */
+  /** Counts one row; answers its payment if valid while no row is wrong. */
   row(r: SourceRow, previewLimit: number): ImportCandidate | undefined {
     const report = this.report;
     const o = r.outcome;
@@ -183,12 +165,12 @@ class ReportTally {
   }
 }
 
-/** Checked before an upload is even stored: only those who may import send a file to disk. */
+/** Checked before an upload is stored: only those who may import send a file to disk. */
 export function requireImportPermission(ctx: ServiceContext): void {
   requirePermission(ctx.actor, 'manage_payments');
 }
 
-/** A report's refusal as the API answers it: the first 100 row errors in file order, then how many more. */
+/** The API's refusal: the first 100 row errors, then how many more. */
 export function refusalOf(report: ImportFileReport, shown = 100): ValidationError {
   const list = report.problems.slice(0, shown).map((p) => fieldErrorOf('file', p));
   if (report.errorCount > shown)

@@ -1,9 +1,4 @@
-/**
- * An import file read from disk in batches of judged rows (Node only), whatever its kind:
- * .xlsx streamed (xlsxRead.ts), CSV streamed (csvRead.ts), .xls (BIFF, which cannot be read in
- * parts) whole within today's limits. Each row goes through the one PaymentRowReader, so every
- * rule and message of the whole-file reader holds.
- */
+/** An import file read from disk in batches of judged rows: .xlsx and CSV streamed, .xls whole (BIFF cannot stream). */
 import { open, readFile } from 'node:fs/promises';
 import type { WorkSheet } from 'xlsx';
 import { fieldErrorOf, problem, ValidationError, type Problem } from '../errors.js';
@@ -18,12 +13,7 @@ import { ZipReadError } from '../spreadsheets/zipRead.js';
 import { formulaText } from '../spreadsheets/csv.js';
 import { isOle, isTextName, isZip } from '../spreadsheets/sniff.js';
 
-/** Excel's own row limit: a sheet holds at most 1 048 576 rows (the header among them). */
-
-/**
- * A streamed .xlsx or CSV file may weigh this much: 1 048 576 rows of our own export weigh about
- * 40 MB as .xlsx and 75 MB as CSV; a sheet from Excel with long notes several times that.
- */
+/** Excel's 1 048 576 rows of our export weigh about 40 MB as .xlsx, 75 MB as CSV; long notes several times that. */
 export const MAX_STREAM_IMPORT_BYTES = 512 * 1024 * 1024;
 
 export type ImportFormat = 'xlsx' | 'xls' | 'csv';
@@ -31,19 +21,18 @@ export type ImportFormat = 'xlsx' | 'xls' | 'csv';
 interface SourceRow {
   row: number;
   outcome: Exclude<RowOutcome, { state: 'empty' }>;
-  /** the cells as the sheet shows them (for a preview) */
   display(): string[];
 }
 
 interface PaymentsSource {
   format: ImportFormat;
   sheetName: string;
-  /** judged rows in file order, in batches; throws a ValidationError('file', …) for a refused file */
+  /** throws a ValidationError('file', …) for a refused file */
   batches(): AsyncGenerator<SourceRow[]>;
 }
 
 export interface SourceOptions extends Pick<ParseOptions, 'stores' | 'userStoreId' | 'allowDuplicates'> {
-  /** the file's name as the user gave it (its extension tells a CSV) */
+  /** as the user gave it: its extension tells a CSV */
   name?: string;
   maxRows?: number;
   maxBytes?: number;
@@ -69,7 +58,6 @@ async function sniff(path: string): Promise<{ head: Buffer; size: number }> {
   }
 }
 
-/** What a failure inside the reading means to the person importing. */
 function translate(err: unknown): unknown {
   if (process.env.REMIT_DEBUG_IMPORT) console.error(err);
   if (err instanceof ValidationError) return err;
@@ -79,13 +67,13 @@ function translate(err: unknown): unknown {
   return fileError(problem('import_parse_failed'));
 }
 
-/** A CSV cell as the sheet would show it: `="01234"` is the text 01234, as a spreadsheet program shows it. */
+/** `="01234"` is the text 01234, as a spreadsheet program shows it. */
 const textCell = (raw: string): SheetCell | undefined => {
   const s = formulaText(raw.trim());
   return s === '' ? undefined : { t: 's', v: s, w: s };
 };
 
-/** An .xls sheet's rows, its size checked; too long says the way out, .xlsx. */
+/** Too long says the way out, .xlsx. */
 function xlsGrid(sheet: WorkSheet): SheetCell[][] {
   try {
     return sheetGrid(sheet, MAX_IMPORT_ROWS) as SheetCell[][];
@@ -104,7 +92,7 @@ export async function openPaymentsFile(path: string, opts: SourceOptions): Promi
   const maxBytes = opts.maxBytes ?? MAX_STREAM_IMPORT_BYTES;
 
   if (isOle(head)) {
-    // BIFF cannot be streamed: today's whole-file reader, within today's limits.
+    // BIFF cannot be streamed: the whole-file reader, within its limits
     if (size > MAX_IMPORT_BYTES)
       throw fileError(problem('import_xls_too_large', { limit_mb: mb(MAX_IMPORT_BYTES), limit_rows: MAX_IMPORT_ROWS }));
     const wb = readWorkbook(new Uint8Array(await readFile(path)), { maxRows: MAX_IMPORT_ROWS });
@@ -112,7 +100,7 @@ export async function openPaymentsFile(path: string, opts: SourceOptions): Promi
     if (!sheetName) throw fileError(problem('import_no_sheet'));
     const grid = xlsGrid(wb.Sheets[sheetName]);
     const rows = async function* (): AsyncGenerator<SheetRow[]> {
-      // (the grid is sparse: an empty row is a hole)
+      // the grid is sparse: an empty row is a hole
       for (let r = 0; r < grid.length; r += 5000) {
         const batch: SheetRow[] = [];
         for (let k = r; k < Math.min(grid.length, r + 5000); k++) batch.push({ row: k + 1, cells: grid[k] ?? [] });
@@ -167,7 +155,7 @@ function judged(
         for await (const batch of rows()) {
           const out: SourceRow[] = [];
           for (const { row, cells } of batch) {
-            // The header is row 1; a sheet whose first row is further down has no header.
+            // a sheet whose first row is below row 1 has no header
             reader ??= new PaymentRowReader(row === 1 ? cells : [], opts, date1904);
             if (row === 1) continue;
             const outcome = reader.read(cells, row);

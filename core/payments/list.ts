@@ -44,7 +44,7 @@ const FILTERS = [
   'received_lte',
 ] as const;
 
-/** What a payment filter selected, for export file names. */
+/** What a payment filter selected, for export file names and the export-all rule. */
 export interface AppliedPaymentFilter {
   storeIds?: number[];
   statuses?: PaymentStatus[];
@@ -54,18 +54,14 @@ export interface AppliedPaymentFilter {
   search?: string;
   lastFive?: string[];
   methods?: PaymentMethod[];
-  /** true: staff purchases (員工購物) only; false: none of them */
+  /** true: 員工購物 only; false: none of them */
   employee?: boolean;
-  /** how many payments were picked by id */
   selected?: number;
   /** true when the caller asked for nothing narrower than everything they may see */
   empty: boolean;
 }
 
-/**
- * The payments a filter selects within the caller's stores, as a query not yet run: the list,
- * the export and the statistics page all narrow payments the same way.
- */
+/** The payments a filter selects within the caller's stores, as a query not yet run. */
 export function filteredPaymentsQuery(
   ctx: ServiceContext,
   f: Record<string, unknown>,
@@ -77,7 +73,6 @@ export function filteredPaymentsQuery(
   return { query, applied: appliedOf(filter), dailyCount: dailyCounter(ctx.db, filter) };
 }
 
-/** A payment filter read and checked; each narrowing undefined when not asked for. */
 interface PaymentFilter {
   requestedStores?: number[];
   /** the stores asked for within the caller's scope */
@@ -115,7 +110,6 @@ function readPaymentFilter(ctx: ServiceContext, f: Record<string, unknown>): Pay
   };
 }
 
-/** The search box's text, trimmed; undefined when blank. */
 function searchText(q: unknown): string | undefined {
   if (typeof q === 'string' && q.trim()) return q.trim();
   if (q !== undefined && q !== null && typeof q !== 'string')
@@ -140,11 +134,7 @@ function narrowPayments(query: Knex.QueryBuilder, p: PaymentFilter): void {
   if (p.q !== undefined) searchPayments(query, p.q);
 }
 
-/**
- * A filter narrowed by store, status, method and whole Taiwan days only is counted as a sum over
- * payment_daily (a few rows per store, day and status, kept by triggers in every write's
- * transaction), not a count of every match: the list's total at a million payments, and while an import writes.
- */
+/** When the filter allows, a sum over payment_daily (kept by triggers): fast at a million payments and during an import. */
 function dailyCounter(db: Db, p: PaymentFilter): (() => Promise<number>) | undefined {
   const byDays =
     !p.ids &&
@@ -196,7 +186,6 @@ function appliedOf(p: PaymentFilter): AppliedPaymentFilter {
   };
 }
 
-/** A yes/no filter: true or false (JSON), or absent. */
 function filterFlag(f: Record<string, unknown>, key: string): boolean | undefined {
   const v = f[key];
   if (v === undefined || v === null || v === '') return undefined;
@@ -205,11 +194,8 @@ function filterFlag(f: Record<string, unknown>, key: string): boolean | undefine
 }
 
 /**
- * The list's search box (`q`): a payment matches when its last five starts with the text (1 to 5
- * digits; five digits is equality), its amount equals the text read as a whole number (`1200`,
- * `1,200`, `NT$1,200`; not `01234`, which is a last five), or its note contains the text (any case). The last-five test is a range
- * on the column (`last_five between '12000' and '12999'`), not a LIKE, so an index on last_five
- * serves it on both databases whatever their collation; the amount test is an equality.
+ * The search box: a last five starting with the text, an amount equal to it (`NT$1,200`), or a note
+ * containing it. The last-five test is a range, not a LIKE, so an index serves it whatever the collation.
  */
 function searchPayments(query: Knex.QueryBuilder, q: string): void {
   const amountText = q.replace(/^NT\$|^\$/i, '').replace(/[,，]/g, '');
@@ -227,7 +213,7 @@ export const PAYMENT_LIST_SPEC = {
   tiebreak: 'uuid',
 };
 
-/** The payment list: view_payments, only the caller's stores, filtered, sorted and paged in SQL. */
+/** The payment list of the caller's stores, filtered, sorted and paged in SQL. */
 export async function listPayments(
   ctx: ServiceContext,
   query: ListQuery = { filter: {} },
@@ -235,11 +221,10 @@ export async function listPayments(
   requirePermission(ctx.actor, 'view_payments');
   const reading = readContext(ctx);
   const { query: base, dailyCount } = filteredPaymentsQuery(reading, query.filter);
-  // The linked bank line, so a reconciled payment's row can offer 取消對帳.
+  // the linked bank line, so a reconciled payment's row can offer 取消對帳
   base.select(
     reading.db.raw('(select line_id from bank_links where bank_links.payment_uuid = payments.uuid) as bank_line_id'),
   );
-  // Who submitted it: one primary-key look-up per row of the page (the count leaves it out).
   base.select(
     reading.db.raw('(select username from users where users.id = payments.created_by) as created_by_username'),
   );
@@ -256,7 +241,7 @@ export async function listPayments(
   );
 }
 
-/** `GET /stores/:id/payments`: one store's payments, refused outside the caller's scope. */
+/** One store's payments, refused outside the caller's scope. */
 export async function listStorePayments(
   ctx: ServiceContext,
   rawStoreId: unknown,
@@ -269,14 +254,14 @@ export async function listStorePayments(
   return listPayments(ctx, { ...query, filter: { ...query.filter, store_id: storeId } });
 }
 
-/** One payment by its uuid, refused outside the caller's stores. */
+/** One payment by its uuid, refused outside the caller's stores; `lock` is FOR UPDATE on PostgreSQL. */
 export async function loadForActor(
   db: Db,
   ctx: ServiceContext,
   id: unknown,
   opts: { lock?: boolean } = {},
 ): Promise<PaymentRow> {
-  // Only id-like text reaches the database: PostgreSQL refuses a NUL byte in text with an error (a 500).
+  // only id-like text reaches the database: PostgreSQL errors (a 500) on a NUL byte in text
   const valid = typeof id === 'string' && /^[\w-]{1,64}$/.test(id);
   const query = () => {
     const q = db<PaymentRow>('payments').where({ uuid: id as string });

@@ -1,8 +1,4 @@
-/**
- * Reads an import workbook (.xlsx or .xls) from bytes: no file system, so the CLI, the server
- * and the browser run this same code. Every rule of spec section 5 "Excel import, per row",
- * with its message and row number (the header is row 1).
- */
+/** Reads an import workbook from bytes with spec section 5's row rules; no file system, so CLI, server and browser share it. */
 import { fieldErrorOf, placed, problem, ValidationError, type Problem } from '../errors.js';
 import { submissionStoreId } from '../permissions.js';
 import { type PaymentStatus } from '../paymentStatuses.js';
@@ -31,49 +27,43 @@ export interface ImportRow {
 
 export interface ParseOptions {
   stores: ReadonlyArray<{ id: number; name: string; code: string }>;
-  /** the importing user's own store; an empty store cell falls back as a submission does (submissionStoreId) */
+  /** the importer's own store, for an empty store cell */
   userStoreId?: number | null;
-  /** keep rows equal to an earlier row of the same file (default: skip them) */
+  /** keep rows equal to an earlier row of the same file */
   allowDuplicates?: boolean;
-  /** how many rows the preview holds (default 100) */
   previewRows?: number;
   maxBytes?: number;
   maxRows?: number;
-  /** the clock a payment time must not run ahead of (paidAtAheadProblem); default: now */
+  /** the clock a payment time must not run ahead of; default: now */
   now?: number;
 }
 
 export interface ParseResult {
   sheetName: string;
-  /** valid rows, in sheet order, without in-file duplicates unless allowed */
+  /** without in-file duplicates unless allowed */
   rows: ImportRow[];
   /** `第 N 行：...` for every invalid row; any error means nothing may be imported */
   errors: string[];
-  /**
-   * The same errors by code, each with its row in `details.row` (and its column, value or limit),
-   * for a screen that groups them by row; present when `errors` is not empty.
-   */
+  /** the same errors by code, each with `details.row`; present when `errors` is not empty */
   problems?: Problem[];
-  /** rows skipped on purpose: no business date, or a duplicate of an earlier row (`duplicateOf`) */
+  /** no business date, or a duplicate of an earlier row */
   skipped: Array<{ row: number; reason: string; duplicateOf?: number }>;
-  /** data rows read (not counting empty ones) */
+  /** not counting empty rows */
   totalRows: number;
-  /** the first rows as the sheet shows them, each marked, for the import wizard's table */
   preview: PreviewRow[];
 }
 
 export interface PreviewRow {
   row: number;
-  /** display texts in the sheet's column order (SHEET_COLUMNS) */
   cells: string[];
   state: 'ok' | 'error' | 'skipped' | 'duplicate';
-  /** why the row is not imported as it stands (its errors, or what it repeats), without the 第 N 行 prefix */
+  /** without the 第 N 行 prefix */
   reason?: string;
 }
 
 const fileError = (p: Problem) => new ValidationError([fieldErrorOf('file', p)]);
 
-/** Maps header texts to columns (their place in SHEET_COLUMNS); the columns a row needs must all be there. */
+/** Maps header texts to columns; refuses a header missing a required column. */
 export function mapHeader(header: Cell[], columns: readonly SheetColumn[] = SHEET_COLUMNS): Array<number | undefined> {
   const byText = new Map<string, number>();
   columns.forEach((c, k) => byText.set(c.header, k));
@@ -104,11 +94,9 @@ export function storeMatcher(stores: ParseOptions['stores']): (text: string) => 
   };
 }
 
-/** A payment read from one sheet row, its time already an instant (parsed once). */
 export interface ParsedPayment {
   row: number;
   last_five: string;
-  /** UTC instant, ms */
   paid_at: number;
   amount: number;
   note: string;
@@ -119,7 +107,7 @@ export interface ParsedPayment {
   employee: boolean;
 }
 
-/** `reason` and `errors` carry the 第 N 行 prefix (the errors' `details.row`); `detail` says the same without it, for a preview row. */
+/** `reason` and `errors` carry the 第 N 行 prefix; `detail` says the same without it, for a preview row. */
 export type RowOutcome =
   | { state: 'empty' }
   | { state: 'skipped'; reason: string; detail: string }
@@ -127,7 +115,7 @@ export type RowOutcome =
   | { state: 'error'; errors: string[]; problems: Problem[]; detail: string }
   | { state: 'ok'; payment: ParsedPayment };
 
-/** A row's errors, each at its row (`details.row`, and `第 N 行：` before its message); one said twice is said once. */
+/** A row's errors placed at its row; one said twice is said once. */
 function errorOutcome(row: number, problems: Problem[]): Extract<RowOutcome, { state: 'error' }> {
   const key = (p: Problem) => `${p.code}${JSON.stringify(p.details)}`;
   const unique = problems.filter((p, i) => problems.findIndex((q) => key(q) === key(p)) === i);
@@ -140,26 +128,20 @@ function errorOutcome(row: number, problems: Problem[]): Extract<RowOutcome, { s
   };
 }
 
-/** What a preview shows of a row's outcome: its state, and why it is not imported as it stands. */
 export function previewOf(row: number, cells: string[], o: Exclude<RowOutcome, { state: 'empty' }>): PreviewRow {
   return o.state === 'ok' ? { row, cells, state: 'ok' } : { row, cells, state: o.state, reason: o.detail };
 }
 
-/**
- * Every rule of one sheet row, for the whole-file reader below and the streamed one
- * (core/payments/importFile.ts) alike: the header maps the columns, then `read` judges
- * each row, and remembers earlier rows to skip those repeated within the file.
- */
+/** Every rule of one sheet row, shared by the whole-file reader below and the streamed one (importFile.ts). */
 export class PaymentRowReader {
-  /** the columns as this file has them, and each one's place in the row (undefined: not in the file) */
   private readonly columns: readonly SheetColumn[] = [...SHEET_COLUMNS];
   private readonly col: Array<number | undefined>;
   private readonly byKey: Map<string, number>;
   private readonly matchStore: (text: string) => number | null;
   private readonly fallbackStore: number;
-  /** earlier rows by payment key, flat: a million-row file costs tens of megabytes here, not hundreds */
+  /** flat: a million-row file costs tens of megabytes here, not hundreds */
   private readonly seen = new PaymentKeyIndex();
-  /** the row being read, and what its columns are told (one object for every row of the file) */
+  /** the row being read, and one object telling its columns */
   private line: Cell[] = [];
   private readonly reading: RowReading;
 
@@ -183,7 +165,6 @@ export class PaymentRowReader {
     };
   }
 
-  /** The row's cells as the sheet shows them, in the sheet's column order (for a preview). */
   displayCells(line: Cell[]): string[] {
     return this.col.map((i) => cellText(i === undefined ? undefined : line[i]));
   }
@@ -223,7 +204,7 @@ export class PaymentRowReader {
       const reading = this.reading;
       reading.errors = errors;
       reading.payment = payment as unknown as Record<string, unknown>;
-      // Every column reads its cell, in the sheet's order, so the errors come in that order too.
+      // in the sheet's order, so the errors come in that order too
       for (let k = 0; k < columns.length; k++) columns[k].read?.(this.at(line, k), reading);
 
       if (errors.length) return errorOutcome(rowNo, errors);
@@ -272,7 +253,7 @@ export function parsePaymentsWorkbook(data: Uint8Array | ArrayBuffer, opts: Pars
     else if (outcome.state === 'duplicate')
       skipped.push({ row: rowNo, reason: outcome.reason, duplicateOf: outcome.duplicateOf });
     else if (outcome.state === 'error') problems.push(...outcome.problems);
-    // The one conversion on this side: the API takes the time as ISO text, and parses it once.
+    // the API takes the time as ISO text
     else rows.push({ ...outcome.payment, paid_at: toIso(outcome.payment.paid_at) });
   }
   if (totalRows === 0) throw fileError(problem('import_no_rows'));

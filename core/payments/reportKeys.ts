@@ -1,43 +1,31 @@
 /**
- * A customer's report attempts by their key (`client_key`, rules.ts): the payment a link and key
- * stored, so that the same attempt sent again (no answer within 15 s, a lost answer) is answered
- * with that payment's tracking number instead of storing it twice or asking 您可能已經回報過.
- *
- * - A key is looked up through its link only: with another link, or unknown, it finds nothing and
- *   the report is a new one. Rows older than REPORT_KEY_TTL_MS are ignored, and cleared.
- * - A key remembers a fingerprint of what it carried: sent again with other fields it is refused
- *   (client_key_reused), never answered with the number of a report that says something else,
- *   so a key alone tells nobody anything about a report they did not write.
- * - The key is written by the payment writer (payments/write.ts) in the transaction that stores
- *   the payment, after looking for it under the same lock; two sends of one key at once, to one
- *   instance or several, store one payment and both get its number.
+ * A customer's report attempts by their `client_key`, per link: the same attempt sent again (a lost
+ * answer) gets the stored payment's tracking number rather than storing it twice. A key sent again with
+ * other fields is refused, so a key alone tells nobody about a report they did not write.
  */
 import { createHash } from 'node:crypto';
 
 import { fieldError, problem, ValidationError } from '../errors.js';
 import type { Db } from '../context.js';
 
-/** How long a key is answered; after that a send with it is a new report. */
+/** After this a send with the key is a new report. */
 const REPORT_KEY_TTL_MS = 24 * 60 * 60_000;
 
-/** The same key sent again with other fields: refused, never answered with the other report's number. */
 export const keyReused = () =>
   new ValidationError([fieldError('client_key', 'client_key_reused')], problem('client_key_reused'));
 
-/** A report attempt: its link, its key and the fingerprint of its fields. */
 export interface ReportKey {
   linkId: number;
   key: string;
   fingerprint: string;
 }
 
-/** What a key stored: the payment, and the fingerprint of the fields it came with. */
 interface KeptReport {
   payment_uuid: string;
   fingerprint: string;
 }
 
-/** A report's fields as the server checked them, made into one short text (sha-256, hex). */
+/** A report's fields as the server checked them, hashed. */
 export function reportFingerprint(fields: {
   last_five: string;
   paid_at: number;
@@ -49,7 +37,6 @@ export function reportFingerprint(fields: {
     .digest('hex');
 }
 
-/** The payment a link's key stored within the last REPORT_KEY_TTL_MS, if any. */
 export async function findReportKey(db: Db, linkId: number, key: string, now: number): Promise<KeptReport | undefined> {
   return (await db('public_report_keys')
     .where({ link_id: linkId, client_key: key })
@@ -57,7 +44,7 @@ export async function findReportKey(db: Db, linkId: number, key: string, now: nu
     .first('payment_uuid', 'fingerprint')) as KeptReport | undefined;
 }
 
-/** The keys of many attempts at once (the writer's batch), by `${linkId} ${key}`. */
+/** The keys of the writer's batch, by reportKeyId. */
 export async function findReportKeys(
   db: Db,
   keys: readonly ReportKey[],
@@ -81,7 +68,7 @@ export async function findReportKeys(
 
 export const reportKeyId = (k: { linkId: number; key: string }) => `${k.linkId} ${k.key}`;
 
-/** Keeps the keys of payments just stored (in the transaction that stores them); an expired row of the same key gives way. */
+/** Call in the transaction that stores the payments; an expired row of the same key gives way. */
 export async function saveReportKeys(
   db: Db,
   kept: ReadonlyArray<{ key: ReportKey; paymentUuid: string }>,
@@ -102,7 +89,6 @@ export async function saveReportKeys(
   }
 }
 
-/** Clears keys no one will be answered for any more. */
 export async function purgeReportKeys(db: Db, now: number): Promise<void> {
   await db('public_report_keys')
     .where('created_at', '<', now - REPORT_KEY_TTL_MS)

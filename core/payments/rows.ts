@@ -13,8 +13,7 @@ export interface PaymentRow {
   amount: number;
   status: PaymentStatus;
   note: string;
-  /** how the money came in; '匯款' for every payment stored before */
-  /** a row written without these gets the column defaults: 匯款, null, false */
+  /** a row written without these three gets the column defaults: 匯款, null, false */
   method?: PaymentMethod;
   /** an e-payment's sub-type, else null */
   method_detail?: string | null;
@@ -25,7 +24,6 @@ export interface PaymentRow {
   updated_at: number;
   /** who reported it (core/paymentSources.ts); absent on rows read before the public links' migration */
   source?: PaymentSource;
-  /** the store link a customer's report came through */
   link_id?: number | null;
 }
 

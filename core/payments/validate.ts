@@ -1,7 +1,4 @@
-/**
- * Payment form rules (spec section 5): used by the submission page before sending,
- * by the server for every create, and by the import for every row.
- */
+/** Payment form rules (spec section 5), shared by the submission page, the server and the import. */
 import { asciiDigits } from '../halfWidth.js';
 import { problem, type Problem } from '../errors.js';
 import { MAX_AMOUNT, MIN_AMOUNT } from '../money.js';
@@ -23,11 +20,8 @@ import { LAST_FIVE_LENGTH, NOTE_MAX_LENGTH } from '../limits.js';
 export { NOTE_MAX_LENGTH };
 
 interface PaymentInput {
-  /** 匯款 when the form sent none */
   method: PaymentMethod;
-  /** an e-payment's sub-type, else null */
   method_detail: string | null;
-  /** a staff purchase (員工購物) */
   employee: boolean;
   /** five digits for a transfer, '' for every other method */
   last_five: string;
@@ -41,7 +35,6 @@ interface PaymentInput {
 
 const LAST_FIVE = new RegExp(`^\\d{${LAST_FIVE_LENGTH}}$`);
 
-/** What is wrong with the last five, or null. */
 function lastFiveProblem(v: unknown): Problem | null {
   if (isBlank(v)) return problem('last_five_required');
   if (typeof v !== 'string' || !LAST_FIVE.test(asciiDigits(v.trim())))
@@ -53,15 +46,12 @@ export function checkLastFive(v: unknown): string | null {
   return lastFiveProblem(v)?.message ?? null;
 }
 
-/**
- * The details that word a payment's time and amount problems by its method: none for a transfer
- * (匯款時間, 匯款金額), the method for takings in hand (時間, 金額).
- */
+/** Words time and amount problems by the method: 匯款時間 for a transfer, 時間 for takings in hand. */
 function worded(method?: PaymentMethod): { method?: string } {
   return method === undefined || method === DEFAULT_METHOD ? {} : { method };
 }
 
-/** An amount in whole NT$ (a number or its text, MIN_AMOUNT to MAX_AMOUNT), or its problem (in `method`'s words). */
+/** An amount in whole NT$ (a number or its text), or its problem. */
 export function amountOf(v: unknown, method?: PaymentMethod): { value: number } | { problem: Problem } {
   const w = worded(method);
   if (isBlank(v)) return { problem: problem('amount_required', w) };
@@ -77,17 +67,15 @@ export function amountOf(v: unknown, method?: PaymentMethod): { value: number } 
   return { value: n };
 }
 
-/** `amountOf` with the problem said as text, for a form that shows it. */
 export function parseAmount(v: unknown): { value?: number; error?: string } {
   return textual(amountOf(v));
 }
 
-/** `{value}` or `{error: message}`, as the forms read a field. */
 function textual<T>(r: { value: T } | { problem: Problem }): { value?: T; error?: string } {
   return 'problem' in r ? { error: r.problem.message } : { value: r.value };
 }
 
-/** A payment time (an ISO instant, or Taiwan wall-clock text as a datetime-local field sends it), or its problem (in `method`'s words). */
+/** An ISO instant, or Taiwan wall-clock text as a datetime-local field sends it, or its problem. */
 function paidAtOf(v: unknown, method?: PaymentMethod): { value: number } | { problem: Problem } {
   if (isBlank(v)) return { problem: problem('paid_at_required', worded(method)) };
   if (typeof v !== 'string') return { problem: problem('paid_at_invalid') };
@@ -101,26 +89,23 @@ export function parsePaidAt(v: unknown): { value?: number; error?: string } {
   return textual(paidAtOf(v));
 }
 
-/** The server refuses a payment time more than this far ahead of its clock. */
 const PAID_AT_MAX_AHEAD_MS = DAY_MS;
-/** The form asks "確定沒有填錯嗎？" for a time more than this far ahead (clocks differ a little)… */
+/** The form asks "確定沒有填錯嗎？" for a time more than this far ahead (clocks differ a little) or this many days back. */
 const PAID_AT_CONFIRM_AHEAD_MS = 5 * 60 * 1000;
-/** …or more than this many days back. */
 const PAID_AT_CONFIRM_BACK_DAYS = 60;
 
-/** The server's rule for a new payment: a time over a day ahead is a typing mistake. */
+/** The server's rule for a new payment: a time over a day ahead is a typing mistake (older times are kept). */
 export function paidAtAheadProblem(paidAt: number, now: number, method?: PaymentMethod): Problem | null {
   return paidAt > now + PAID_AT_MAX_AHEAD_MS ? problem('paid_at_too_far_ahead', worded(method)) : null;
 }
 
-/** The form's softer rule: a time a person should look at twice before sending. */
+/** The form's softer rule: a time to look at twice before sending. */
 export function paidAtNeedsConfirm(paidAt: number, now: number): { ahead: true } | { daysBack: number } | null {
   if (paidAt > now + PAID_AT_CONFIRM_AHEAD_MS) return { ahead: true };
   const daysBack = Math.floor((now - paidAt) / DAY_MS);
   return daysBack > PAID_AT_CONFIRM_BACK_DAYS ? { daysBack } : null;
 }
 
-/** A note (trimmed; none is empty), or its problem. */
 export function noteOf(v: unknown): { value: string } | { problem: Problem } {
   if (v === undefined || v === null) return { value: '' };
   if (typeof v !== 'string') return { problem: problem('note_type') };
@@ -133,14 +118,13 @@ export function parseNote(v: unknown): { value?: string; error?: string } {
   return textual(noteOf(v));
 }
 
-/** A payment method (none is 匯款), or its problem. */
 export function methodOf(v: unknown): { value: PaymentMethod } | { problem: Problem } {
   if (isBlank(v)) return { value: DEFAULT_METHOD };
   const m = typeof v === 'string' ? v.trim() : v;
   return isPaymentMethod(m) ? { value: m } : { problem: problem('method_invalid') };
 }
 
-/** An e-payment's sub-type (trimmed; none is null), or its problem; another method takes none. */
+/** An e-payment's sub-type; another method takes none. */
 export function methodDetailOf(v: unknown, method: PaymentMethod): { value: string | null } | { problem: Problem } {
   if (isBlank(v)) return { value: null };
   if (typeof v !== 'string') return { problem: problem('method_detail_type') };
@@ -148,18 +132,17 @@ export function methodDetailOf(v: unknown, method: PaymentMethod): { value: stri
   const detail = v.trim();
   if (detail.length > METHOD_DETAIL_MAX)
     return { problem: problem('method_detail_too_long', { limit: METHOD_DETAIL_MAX }) };
-  // the export's page text keeps a field between commas and a payment on one line
+  // the export's page text joins fields with commas and lines
   if (/[,\r\n]/.test(detail)) return { problem: problem('method_detail_chars') };
   return { value: detail };
 }
 
-/** The 員工購物 mark: true or false (none is false). */
 export function employeeOf(v: unknown): { value: boolean } | { problem: Problem } {
   if (v === undefined || v === null) return { value: false };
   return typeof v === 'boolean' ? { value: v } : { problem: problem('employee_invalid') };
 }
 
-/** The last five a payment of this method stores: five digits for a transfer, none for the others (a value sent is refused, not dropped). */
+/** Five digits for a transfer, none for the others (a value sent is refused, not dropped). */
 export function lastFiveFor(v: unknown, method: PaymentMethod): { value: string } | { problem: Problem } {
   if (needsLastFive(method)) {
     const p = lastFiveProblem(v);
@@ -176,19 +159,14 @@ export function parseStatus(v: unknown): { value?: PaymentStatus; error?: string
   return textual(statusOf(v));
 }
 
-/** How a payment came in: its method, an e-payment's sub-type, the 員工購物 mark and the last five the method asks for. */
 interface MethodInput {
   method: PaymentMethod;
   method_detail: string | null;
   employee: boolean;
-  /** five digits for a transfer, '' for every other method */
   last_five: string;
 }
 
-/**
- * The method part of a payment, checked alone: the form at `/` (through validatePayment) and the
- * back office's 修改付款方式 dialog apply this one rule, so both ask the last five for a transfer only.
- */
+/** The method part of a payment alone: one rule for the form and the back office's 修改付款方式 dialog. */
 export function validateMethod(raw: unknown, errors = new FieldErrors()): Validated<MethodInput> {
   const input = isPlainObject(raw) ? raw : {};
   const method = methodOf(input.method);
@@ -209,11 +187,7 @@ export function validateMethod(raw: unknown, errors = new FieldErrors()): Valida
   };
 }
 
-/**
- * Checks a submitted payment. `storeRequired` is the form's rule when the branch select is
- * shown; the server leaves it off and applies the fallback instead. `now`: refuse a time over a
- * day ahead of it (a new payment, and every row of an import: one rule; older times are kept as written).
- */
+/** Checks a submitted payment; `storeRequired` when the form shows the branch select, `now` refuses times a day ahead. */
 export function validatePayment(
   raw: unknown,
   opts: { storeRequired?: boolean; now?: number } = {},
@@ -245,7 +219,7 @@ export function validatePayment(
     if (storeId === null) errors.add('store_id', 'store_invalid');
   }
 
-  // the field problems are all in `errors`; the checks below only narrow the types
+  // the problems are all in `errors`; the rest only narrows the types
   if (!errors.empty || !how.ok || 'problem' in paidAt || 'problem' in amount || 'problem' in note)
     return { ok: false, errors: errors.list };
   return {

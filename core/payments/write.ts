@@ -31,38 +31,31 @@ import { lockForTransaction, LOCKS } from '../db/locks.js';
 import { insertPayments, newPaymentRow, type NewPaymentFields } from './writer.js';
 import { findReportKeys, keyReused, reportKeyId, saveReportKeys, type ReportKey } from './reportKeys.js';
 
-/** rows per statement: 10 columns each stays far below SQLite's and PostgreSQL's parameter limits */
+/** rows per statement: keeps far below SQLite's and PostgreSQL's parameter limits */
 const INSERT_CHUNK = 500;
 
 interface NewPayment {
   row: PaymentRow;
-  /** who writes it: a 現金 payment of a closed day needs manage_payments (the lock of core/closes) */
+  /** a 現金 payment of a closed day needs the writer's manage_payments */
   ctx: Pick<ServiceContext, 'actor' | 'ip'>;
   audit: AuditRowInput;
   /** the submitter saw the 可能重複 warning and sends it again on purpose */
   allowDuplicate: boolean;
-  /**
-   * A customer's report is also a probable duplicate of a payment of the same store,
-   * last five and amount whose time is within this many ms, stored or earlier in the batch.
-   */
+  /** a customer's report: also a duplicate of one with the same store, last five and amount this near in time */
   nearWindowMs?: number;
-  /** a customer's report attempt: stored once a link and key, sent again it answers the first */
+  /** a customer's report attempt: sent again, it answers the payment it stored the first time */
   reportKey?: ReportKey;
 }
 
-/** A report attempt whose key already stored a payment: that payment's tracking number, nothing written. */
 interface Replayed {
   replayOf: string;
 }
 const isReplayed = (r: unknown): r is Replayed => typeof r === 'object' && r !== null && 'replayOf' in r;
 
-/**
- * A customer's report, asked about duplicates among customers' reports only: an answer about what
- * staff entered would tell anyone with the link that a given transfer exists.
- */
+/** A customer's report is checked against customers' reports only: else anyone with the link could probe for transfers. */
 const fromCustomer = (i: NewPayment) => i.row.source === 'customer';
 
-/** Rows of `table` near a report: the same store, last five and amount, the time within `windowMs` either side. */
+/** Rows with the same store, last five and amount, the time within `windowMs` either side. */
 export function nearRows(
   db: Db,
   table: 'payments' | 'public_decoys',
@@ -74,16 +67,9 @@ export function nearRows(
     .whereBetween('paid_at', [r.paid_at - windowMs, r.paid_at + windowMs]);
 }
 
-/** What a near duplicate shares: store, last five and amount (the time is within the window). */
 const nearKey = (r: PaymentRow) => `near|${r.store_id}|${r.last_five}|${r.amount}`;
 
-/**
- * Writes new payments with their audit entries in one transaction. A missing store, a probable
- * duplicate not confirmed (the import's key, of a stored payment or an earlier one in the batch)
- * or a closed day's 現金 fails only its own payment; a report attempt whose key already stored a
- * payment answers it (Replayed). Checks and insert share the transaction and its locks (SQLite:
- * BEGIN IMMEDIATE), so two identical submissions at once, or one during an import, store one.
- */
+/** Checks and writes new payments under one transaction's locks; a refusal fails only its own payment. */
 async function writeNewPayments(db: Db, items: NewPayment[]): Promise<Array<PaymentRow | Replayed | Error>> {
   return db.transaction(async (trx) => {
     const now = Date.now();
@@ -91,7 +77,7 @@ async function writeNewPayments(db: Db, items: NewPayment[]): Promise<Array<Paym
     const checked = items.filter((i) => !i.allowDuplicate && known.has(i.row.store_id));
     const keyed = items.filter((i) => i.reportKey && known.has(i.row.store_id)).map((i) => i.reportKey!);
     if (isPostgres(db) && (checked.length || keyed.length)) await lockDuplicateKeys(trx, checked, keyed);
-    // the attempts' keys as stored (read under the lock: a send of the same key waits for this one's commit)
+    // read under the lock: a send of the same key waits for this one's commit
     const keptKeys = await findReportKeys(trx, keyed, now);
     const seen = await storedDuplicates(trx, checked);
     const batch: Batch = { items, known, keptKeys, ...seen, accepted: [], keptAt: new Map(), answeredBy: new Map() };
@@ -108,19 +94,13 @@ async function writeNewPayments(db: Db, items: NewPayment[]): Promise<Array<Paym
   });
 }
 
-/** The ids of the batch's stores that exist. */
 async function knownStoreIds(trx: Db, items: NewPayment[]): Promise<Set<number>> {
   const storeIds = [...new Set(items.map((i) => i.row.store_id))];
   const rows = (await trx('stores').whereIn('id', storeIds).select('id')) as Array<{ id: number }>;
   return new Set(rows.map((s) => Number(s.id)));
 }
 
-/**
- * PostgreSQL: the import lock shared, then an advisory lock per duplicate, near and report key.
- * An import holds the import lock exclusively until it commits, its rows unseen till then, so a
- * submission checked meanwhile would store a payment again: a submission holds it shared (never
- * waiting for another submission), up to SQLite's busy_timeout, then is refused as busy (503).
- */
+/** PostgreSQL: the import lock shared (an import holds it until its rows are visible), then one lock per key. */
 async function lockDuplicateKeys(trx: Db, checked: NewPayment[], keyed: ReportKey[]): Promise<void> {
   if (checked.length) await lockForTransaction(trx, LOCKS.import, { shared: true, bounded: true });
   // one sorted list of every key, so two batches never wait for each other
@@ -137,26 +117,23 @@ async function lockDuplicateKeys(trx: Db, checked: NewPayment[], keyed: ReportKe
 interface Seen {
   /** a duplicate key, to the first payment with it */
   earlier: Map<string, string>;
-  /** the same, of customers' reports only: a customer is asked only about what customers reported */
   earlierReported: Map<string, string>;
-  /** a report's uuid, to the stored payment it is near (customers' reports only) */
+  /** a report's uuid, to the stored payment it is near */
   nearStored: Map<string, string>;
 }
 
-/** The batch being judged, payment by payment. */
 interface Batch extends Seen {
   items: NewPayment[];
   known: Set<number>;
   keptKeys: Awaited<ReturnType<typeof findReportKeys>>;
-  /** the batch's rows accepted so far, for the near check of the ones after them */
   accepted: PaymentRow[];
-  /** a report key, to the place of the payment of this batch it stored */
+  /** a report key, to the batch index of the payment it stored */
   keptAt: Map<string, number>;
-  /** a report attempt answered by another in this batch: its place, to the other's (should the other fail after all) */
+  /** an attempt answered by another in this batch, to that one's index (should it fail after all) */
   answeredBy: Map<number, number>;
 }
 
-/** The stored payments that the checked ones may duplicate, exactly or near (read under the lock). */
+/** Stored payments the checked ones may duplicate, exactly or near (read under the lock). */
 async function storedDuplicates(trx: Db, checked: NewPayment[]): Promise<Seen> {
   const seen: Seen = { earlier: new Map(), earlierReported: new Map(), nearStored: new Map() };
   if (!checked.length) return seen;
@@ -179,7 +156,6 @@ async function storedDuplicates(trx: Db, checked: NewPayment[]): Promise<Seen> {
   return seen;
 }
 
-/** One payment of the batch: its row if accepted, a replay, or why it is refused. */
 function judge(b: Batch, i: NewPayment, n: number): PaymentRow | Replayed | Error {
   if (!b.known.has(i.row.store_id)) return ValidationError.single('store_id', 'store_not_found');
   const replay = i.reportKey && replayOf(b, i.reportKey, n);
@@ -194,7 +170,6 @@ function judge(b: Batch, i: NewPayment, n: number): PaymentRow | Replayed | Erro
   return i.row;
 }
 
-/** A report attempt whose key stored a payment, before or earlier in the batch: that payment, or the key reused. */
 function replayOf(b: Batch, key: ReportKey, n: number): Replayed | Error | undefined {
   const id = reportKeyId(key);
   const kept = b.keptKeys.get(id);
@@ -206,7 +181,6 @@ function replayOf(b: Batch, key: ReportKey, n: number): Replayed | Error | undef
   return { replayOf: b.items[at].row.uuid };
 }
 
-/** The payment a new one probably duplicates: the same key, or (a report) near in time, stored or earlier in the batch. */
 function duplicateOf(b: Batch, i: NewPayment): string | undefined {
   const first = (fromCustomer(i) ? b.earlierReported : b.earlier).get(paymentDuplicateKey(i.row));
   if (first || !i.nearWindowMs) return first;
@@ -222,11 +196,7 @@ function duplicateOf(b: Batch, i: NewPayment): string | undefined {
   );
 }
 
-/**
- * The lock of a closed day (core/closes): a 現金 payment of a closed day is refused unless its
- * writer has manage_payments, and marked after the close when allowed; only that payment fails.
- * The days are locked in one order, so two batches never wait for each other.
- */
+/** A closed day's 現金 payment fails alone. Days are locked in one order, so two batches never wait in a circle. */
 async function refuseClosedDaysCash(
   trx: Db,
   items: NewPayment[],
@@ -250,7 +220,6 @@ async function refuseClosedDaysCash(
   }
 }
 
-/** The accepted payments, their audit entries and their report keys. */
 async function insertAccepted(trx: Db, ok: NewPayment[], now: number): Promise<void> {
   await insertPayments(
     trx,
@@ -270,10 +239,7 @@ async function insertAccepted(trx: Db, ok: NewPayment[], now: number): Promise<v
 
 const paymentWriters = new WeakMap<object, Batcher<NewPayment, PaymentRow | Replayed>>();
 
-/**
- * A new payment from the submission form: a transfer report from anyone signed in (the spec's),
- * takings in hand (現金, 刷卡, 電子支付) with record_takings; either for a store they may submit to.
- */
+/** A new payment from the form: a transfer from anyone signed in, takings in hand with record_takings. */
 export async function createPayment(ctx: ServiceContext, input: unknown): Promise<Payment> {
   const now = Date.now();
   const value = valid(validatePayment(input, { now }));
@@ -284,14 +250,7 @@ export async function createPayment(ctx: ServiceContext, input: unknown): Promis
   return submitPayment(ctx, { ...value, store_id: storeId }, { allowDuplicate, now });
 }
 
-/**
- * Writes one reported payment, checked and with its store decided by the caller (the form, a
- * customer's link), with its audit entry. Submissions arriving together are written in one
- * transaction (group commit); if that transaction fails, each is retried alone so one cannot
- * sink another. A probable duplicate is refused (409 possible_duplicate) unless `allowDuplicate`;
- * with `nearWindowMs`, so is one of the same store, last five and amount within that window,
- * checked in the same transaction as the insert (a customer's report).
- */
+/** Writes one checked payment; submissions arriving together share a transaction, each retried alone if it fails. */
 interface SubmitOptions {
   allowDuplicate: boolean;
   now?: number;
@@ -302,11 +261,7 @@ export async function submitPayment(
   fields: NewPaymentFields,
   opts: SubmitOptions,
 ): Promise<Payment>;
-/**
- * With `reportKey` (a customer's report attempt): a key that already stored a payment through
- * this link answers `{ replayOf }`, that payment's tracking number, and writes nothing; the same
- * key with other fields is refused (400 client_key_reused).
- */
+/** With `reportKey`: a key that already stored a payment answers `{ replayOf }`; with other fields, client_key_reused. */
 export async function submitPayment(
   ctx: ServiceContext,
   fields: NewPaymentFields,
@@ -335,9 +290,9 @@ export async function submitPayment(
         try {
           return await writeNewPayments(root, items);
         } catch (err) {
-          // The database is held by a running import: each alone would wait as long again.
+          // held by a running import: each alone would wait as long again
           if (isDatabaseBusy(err)) return items.map(() => err as Error);
-          // A store deleted at this very moment (PostgreSQL's foreign key refuses the row): that store is gone.
+          // e.g. a store deleted meanwhile (PostgreSQL's foreign key refuses the row)
           return Promise.all(
             items.map((i) =>
               writeNewPayments(root, [i]).then(
@@ -355,24 +310,18 @@ export async function submitPayment(
   return isReplayed(written) ? written : toPayment(written);
 }
 
-/**
- * Changes a payment's status or note (edit_payments). The other fields of a payment are what
- * the bank shows and cannot be edited: sending them unchanged (as a full-record form does) is
- * fine, sending a different value is refused rather than silently dropped.
- */
+/** Changes status, note or method; the bank's fields sent unchanged pass, changed they are refused, not dropped. */
 export async function updatePayment(ctx: ServiceContext, id: unknown, patch: unknown): Promise<ListedPayment> {
   requirePermission(ctx.actor, 'edit_payments');
   if (!isPlainObject(patch)) throw ValidationError.single('body', 'body_not_object');
   return ctx.db.transaction(async (trx) => {
-    // Locked on PostgreSQL, so a reconciliation decision on this payment (which locks it too)
-    // and this change take turns; SQLite's write transactions already do.
+    // locked on PostgreSQL so a reconciliation decision on this payment and this change take turns
     const row = await loadForActor(trx, ctx, id, { lock: true });
     const { changes, oldMethod, methodChanged } = readPatch(row, patch);
     const link = (await trx('bank_links').where({ payment_uuid: row.uuid }).first('line_id')) as
       | { line_id: number | string }
       | undefined;
-    // A payment linked to a bank line is 已入帳 because of that line: its status changes only
-    // through 取消對帳, so a link and a status never disagree. Its note stays editable.
+    // a linked payment's status changes only through 取消對帳, so link and status never disagree
     if (link && methodChanged) throw new ConflictError(problem('method_change_linked'));
     if (changes.status !== undefined && changes.status !== row.status && link)
       throw new ConflictError(problem('reconcile_payment_linked'));
@@ -383,7 +332,6 @@ export async function updatePayment(ctx: ServiceContext, id: unknown, patch: unk
   });
 }
 
-/** What an edit may set: what the store says (method, sub-type, 員工購物, a new method's last five), status, note. */
 interface PaymentChanges {
   status?: PaymentStatus;
   note?: string;
@@ -393,7 +341,7 @@ interface PaymentChanges {
   last_five?: string;
 }
 
-/** A patch read against its payment: the changes asked for, or every refused field at once (400). */
+/** The changes asked for, or every refused field at once (400). */
 function readPatch(
   row: PaymentRow,
   patch: Record<string, unknown>,
@@ -416,7 +364,6 @@ function readPatch(
   return { changes, oldMethod, methodChanged };
 }
 
-/** A field of the patch, when sent, read by `read`: its value, or its problem added to `errors`. */
 function sentField<T>(
   patch: Record<string, unknown>,
   field: string,
@@ -429,10 +376,7 @@ function sentField<T>(
   return 'problem' in r ? undefined : r;
 }
 
-/**
- * A change of method, which the store may correct: it brings its own last five (a transfer needs
- * one, the others keep none) and, unless sent too, the new method's first status and no sub-type.
- */
+/** A new method brings its own last five and, unless sent too, its first status and no sub-type. */
 function methodChanges(patch: Record<string, unknown>, oldMethod: PaymentMethod, errors: FieldError[]): PaymentChanges {
   const method = sentField(patch, 'method', methodOf, errors)?.value ?? oldMethod;
   if (method === oldMethod) return {};
@@ -445,7 +389,6 @@ function methodChanges(patch: Record<string, unknown>, oldMethod: PaymentMethod,
   return changes;
 }
 
-/** The bank's fields sent with a value other than the payment's: each refused. */
 function readOnlyErrors(
   row: PaymentRow,
   patch: Record<string, unknown>,
@@ -467,10 +410,7 @@ function readOnlyErrors(
     .map(([field]) => fieldError(field, 'payment_read_only_field'));
 }
 
-/**
- * What the list shows beside a payment (its link, its submitter), so a screen that takes the
- * answer in place of the row it showed keeps its 取消對帳 and its 提交者.
- */
+/** What the list shows beside a payment, so a screen that swaps in the answer keeps its 取消對帳 and 提交者. */
 async function listedFields(
   trx: Db,
   row: PaymentRow,
@@ -483,7 +423,6 @@ async function listedFields(
   return { bank_line_id: link ? Number(link.line_id) : null, created_by_username: submitter?.username ?? null };
 }
 
-/** The changes that set a field to something other than what it holds. */
 function newValues(row: PaymentRow, oldMethod: PaymentMethod, changes: PaymentChanges): PaymentChanges {
   const stored = {
     ...row,
@@ -494,7 +433,6 @@ function newValues(row: PaymentRow, oldMethod: PaymentMethod, changes: PaymentCh
   return Object.fromEntries(Object.entries(changes).filter(([k, v]) => stored[k] !== v)) as PaymentChanges;
 }
 
-/** Writes a payment's changes with their audit entry; answers the payment as changed. */
 async function saveChanges(
   trx: Db,
   ctx: ServiceContext,
@@ -502,7 +440,6 @@ async function saveChanges(
   oldMethod: PaymentMethod,
   changes: PaymentChanges,
 ): Promise<Payment> {
-  // A 現金 payment (or one becoming 現金, or ceasing to be) of a closed day: the lock of core/closes.
   if (oldMethod === METHOD_CASH || changes.method === METHOD_CASH) {
     await assertDayOpenForCash(trx, ctx, Number(row.store_id), Number(row.paid_at), {
       entity: 'payment',
@@ -511,7 +448,7 @@ async function saveChanges(
     });
   }
   const updated: PaymentRow = { ...row, ...changes, updated_at: Date.now() };
-  // Deleted by someone else since it was read: nothing was updated, and nothing is audited.
+  // deleted by someone else since it was read: nothing is audited
   const n = await trx('payments')
     .where({ uuid: row.uuid })
     .update({ ...changes, updated_at: updated.updated_at });
@@ -568,7 +505,6 @@ export async function deletePayments(ctx: ServiceContext, uuids: unknown): Promi
     }
     if (rows.some((r) => !inScope(ctx.actor, Number(r.store_id))))
       throw new ForbiddenError(problem('payment_store_forbidden'));
-    // a 現金 payment of a closed day refuses the batch (or, for manage_payments, is marked after the close)
     const cash = rows
       .filter((r) => r.method === METHOD_CASH)
       .sort((a, b) => Number(a.store_id) - Number(b.store_id) || Number(a.paid_at) - Number(b.paid_at));
@@ -583,10 +519,8 @@ export async function deletePayments(ctx: ServiceContext, uuids: unknown): Promi
 }
 
 /**
- * Deletes payments read in `trx`, each with its audit entry (which keeps the payment); answers
- * those deleted. On PostgreSQL they are locked and read again first, unless the caller read them
- * `locked` (FOR UPDATE), so of two deletes at once the second finds them gone and nothing is
- * audited twice; SQLite's one writer takes turns already.
+ * Deletes payments read in `trx` with their audit; answers those deleted. On PostgreSQL they are re-read
+ * FOR UPDATE unless `locked`, so of two deletes at once the second finds them gone and audits nothing.
  */
 export async function removePaymentRows(
   trx: Db,

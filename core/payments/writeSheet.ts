@@ -1,7 +1,4 @@
-/**
- * Writes the export workbook, its CSV twin and the import sample, as bytes (no file system).
- * The export uses the import's columns and order, so an exported file imports back unchanged.
- */
+/** Writes the export workbook, its CSV twin and the import sample as bytes, in the import's columns so they import back. */
 import * as XLSX from 'xlsx';
 import { csvCell } from '../spreadsheets/csvWrite.js';
 import { MSG } from '../messages.js';
@@ -13,17 +10,13 @@ export { type ExportPayment } from './columns.js';
 
 export type StoreRef = { id: number; name: string; code: string };
 
-/** The sheet's column widths, in characters, as SheetJS takes them. */
 const colWidths = (columns: readonly SheetColumn[] = SHEET_COLUMNS) => columns.map((c) => ({ wch: c.width }));
 
 function headerRow(columns: readonly SheetColumn[]): XLSX.CellObject[] {
   return columns.map((c) => ({ t: 's', v: c.header }));
 }
 
-/**
- * The row writer of one workbook: a payment as sheet cells. Text is always written as a string
- * cell, never as a formula, so a note such as `=HYPERLINK(...)` stays text in every spreadsheet program.
- */
+/** A payment as sheet cells. Text is a string cell, never a formula, so a note `=HYPERLINK(...)` stays text. */
 function cellsWriter(
   columns: readonly SheetColumn[],
   storeName: (id: number) => string,
@@ -40,7 +33,7 @@ function cellsWriter(
 }
 
 export function storeNamer(stores: readonly StoreRef[]): (id: number) => string {
-  // Labels made once per store, not once per row: an export names the same few stores a million times.
+  // once per store, not per row: an export names the same few stores a million times
   const byId = new Map(stores.map((s) => [s.id, storeLabel(s)]));
   const unknown = storeLabel(undefined);
   return (id) => byId.get(id) ?? unknown;
@@ -59,13 +52,13 @@ function sheetFromRows(rows: XLSX.CellObject[][], columns: readonly SheetColumn[
 function workbookBytes(ws: XLSX.WorkSheet): Uint8Array {
   const wb = XLSX.utils.book_new();
   XLSX.utils.book_append_sheet(wb, ws, SHEET_NAME);
-  // In Node a Buffer is written directly, much faster than an ArrayBuffer; browsers have no Buffer.
+  // a Buffer is much faster than an ArrayBuffer; browsers have none
   if (typeof Buffer !== 'undefined')
     return XLSX.write(wb, { type: 'buffer', bookType: 'xlsx', compression: true }) as Uint8Array;
   return new Uint8Array(XLSX.write(wb, { type: 'array', bookType: 'xlsx', compression: true }) as ArrayBuffer);
 }
 
-/** The export workbook: sheet 匯款記錄, the import's columns, one row per payment. */
+/** The export workbook, in the import's columns, so it imports back unchanged. */
 export function buildExportWorkbook(payments: Iterable<ExportPayment>, stores: readonly StoreRef[]): Uint8Array {
   const columns = [...SHEET_COLUMNS];
   const cells = cellsWriter(columns, storeNamer(stores));
@@ -74,12 +67,7 @@ export function buildExportWorkbook(payments: Iterable<ExportPayment>, stores: r
   return workbookBytes(sheetFromRows(rows, columns));
 }
 
-/**
- * The CSV line writer of one export (no line end): the sheet's columns, each written as its
- * entry in SHEET_COLUMNS says (times as Taiwan time; dates, times and amounts as digits and
- * separators no spreadsheet reads as a formula; text through `csvCell`). Made once per file, each
- * column keeps what repeats (a store's cell, the day at hand).
- */
+/** One export's CSV line writer (no line end); made once per file, so each column may cache what repeats. */
 function csvLineWriter(
   stores: readonly StoreRef[],
   columns: readonly SheetColumn[] = SHEET_COLUMNS,
@@ -93,11 +81,10 @@ function csvLineWriter(
   };
 }
 
-/** The first line of the CSV: a UTF-8 BOM so Excel shows the Chinese correctly, then the headers. */
+/** A UTF-8 BOM so Excel shows the Chinese correctly, then the headers. */
 const csvHead = (columns: readonly SheetColumn[] = SHEET_COLUMNS) =>
   `\uFEFF${columns.map((c) => csvCell(c.header)).join(',')}\r\n`;
 
-/** The same table as CSV, with a UTF-8 BOM so Excel shows the Chinese correctly. */
 export function buildExportCsv(payments: Iterable<ExportPayment>, stores: readonly StoreRef[]): string {
   const columns = [...SHEET_COLUMNS];
   const line = csvLineWriter(stores, columns);
@@ -106,7 +93,6 @@ export function buildExportCsv(payments: Iterable<ExportPayment>, stores: readon
   return out;
 }
 
-/** The CSV as a stream of text, from payments arriving in batches. */
 export async function* streamExportCsv(
   batches: AsyncIterable<Iterable<ExportPayment>>,
   stores: readonly StoreRef[],
@@ -121,7 +107,7 @@ export async function* streamExportCsv(
   }
 }
 
-/** The sample workbook `匯款記錄_匯入範例.xlsx`: the header, four transfers and a cash, an e-payment and a staff card sale. */
+/** The sample workbook: four transfers, then a cash, an e-payment and a staff card sale. */
 export function buildSampleWorkbook(
   stores: readonly StoreRef[] = [],
   now: number = Date.now(),
@@ -183,7 +169,7 @@ export function buildSampleWorkbook(
   const columns = [...SHEET_COLUMNS];
   const cells = cellsWriter(columns, (id) => (id === -2 ? second : first));
   const rows: XLSX.CellObject[][] = [headerRow(columns)];
-  // takings in hand only for someone who may import them (記錄收款): the sample imports as it is
+  // takings in hand only for someone who may import them: the sample imports as it is
   for (const p of examples) if (opts.takings !== false || !p.method) rows.push(cells(p));
   return workbookBytes(sheetFromRows(rows, columns));
 }
@@ -194,20 +180,15 @@ interface ExportFilterParts {
   /** Taiwan dates */
   from?: string;
   to?: string;
-  /** the search text (last five or note) */
   search?: string;
   lastFive?: string[];
   methods?: string[];
   /** true: 員工購物 only; false: without them */
   employee?: boolean;
-  /** how many payments were picked one by one */
   selected?: number;
 }
 
-/**
- * Export file names (spec section 9): all data `匯款記錄_全部_YYYYMMDDHHmm.xlsx`; filtered, the
- * filter parts joined, then the timestamp, e.g. `匯款記錄_台北店_已入帳_20261118-20261121_202611211530.xlsx`.
- */
+/** Export file names (spec section 9), e.g. `匯款記錄_台北店_已入帳_20261118-20261121_202611211530.xlsx`. */
 export function exportFileName(
   filter: ExportFilterParts | null,
   now: number = Date.now(),

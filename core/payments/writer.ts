@@ -1,8 +1,4 @@
-/**
- * The one writer of new payments: every way a payment comes in (the submission form, an import,
- * a customer's public link) makes its rows with `newPaymentRow` and stores them with
- * `insertPayments`, so a column every new payment carries is set in this one place.
- */
+/** The one writer of new payments (form, import, public link), so a column every new one carries is set here. */
 import { randomUUID } from 'node:crypto';
 import { actorUserId, type Actor } from '../actor.js';
 import { insertRows } from '../db/batch.js';
@@ -22,7 +18,6 @@ export interface NewPaymentFields {
   note: string;
   /** an import may bring a status; else the method's first: a transfer 未確認, takings in hand 已入帳 */
   status?: PaymentStatus;
-  /** 匯款 when not given */
   method?: PaymentMethod;
   method_detail?: string | null;
   employee?: boolean;
@@ -46,8 +41,6 @@ export function newPaymentRow(actor: Actor, fields: NewPaymentFields, now: numbe
     created_by: actorUserId(actor),
     created_at: now,
     updated_at: now,
-    // a customer's report through a store's link says so, and which link; one made from a bank line
-    // says that; everything else is staff's
     source: actor.kind === 'link' ? 'customer' : fields.fromBank ? 'bank' : 'staff',
     link_id: actor.kind === 'link' ? actor.linkId : null,
   };

@@ -1,8 +1,6 @@
 /**
- * The export workbook written as a stream (Node only): the same sheet, columns, cells, number
- * formats and formula safety as `buildExportWorkbook`, but each row becomes XML as it arrives and
- * goes straight into a streamed zip, so memory stays flat whatever the row count. SheetJS stays
- * for the sample and for reading.
+ * The export workbook written as a stream (Node only): the same sheet as `buildExportWorkbook`, but each
+ * row goes into a streamed zip as it arrives, so memory stays flat whatever the row count.
  */
 import {
   AMOUNT_FORMAT,
@@ -22,15 +20,12 @@ const MAIN_NS = 'http://schemas.openxmlformats.org/spreadsheetml/2006/main';
 const REL_NS = 'http://schemas.openxmlformats.org/officeDocument/2006/relationships';
 
 const escapeRe = /[&<>\u0000-\u0008\u000b\u000c\u000e-\u001f\ufffe\uffff]|_(?=x[0-9a-fA-F]{4}_)/g;
-/** the same pattern, to ask whether a text holds anything to escape at all */
 const needsEscape = new RegExp(escapeRe.source);
 /**
- * Text as XML: markup escaped, characters XML cannot hold written as Excel's `_xHHHH_`, and a
- * note that itself reads like such an escape (`_x0041_`) kept as written: its `_` becomes
- * `_x005F_`, as Excel writes it, so a reader does not turn it into `A`.
+ * Text as XML: characters XML cannot hold as Excel's `_xHHHH_`; a text that reads like such an escape
+ * (`_x0041_`) gets its `_` as `_x005F_`, as Excel writes it, so a reader does not turn it into `A`.
  */
 function xmlText(s: string): string {
-  // most text (digits, a name, a plain note) holds nothing to escape
   if (!needsEscape.test(s)) return s;
   return s.replace(escapeRe, (c) =>
     c === '&'
@@ -43,7 +38,7 @@ function xmlText(s: string): string {
   );
 }
 
-/** Styles: 1 date, 2 text (@), 3 date and time, 4 amount, as the SheetJS export numbers them. */
+/** Styles numbered as the SheetJS export numbers them. */
 const STYLE_INDEX: Record<CellStyle, number> = { date: 1, text: 2, datetime: 3, amount: 4 };
 const STYLES =
   `${XML_HEAD}<styleSheet xmlns="${MAIN_NS}"><numFmts count="2"><numFmt numFmtId="60" formatCode="${DATE_FORMAT}"/>` +
@@ -79,23 +74,16 @@ const WORKBOOK_RELS =
 const cols = (columns: readonly SheetColumn[]) =>
   `<cols>${columns.map((c, i) => `<col min="${i + 1}" max="${i + 1}" width="${c.width + 0.83203125}" customWidth="1"/>`).join('')}</cols>`;
 
-/** A column's letter: A to Z (a sheet of payments has far fewer columns). */
 function letter(i: number): string {
   if (i > 25) throw new Error('a payment sheet has at most 26 columns');
   return String.fromCharCode(65 + i);
 }
 
-/** A text cell: always a string value (`t="str"`), never `<f>`, so `=HYPERLINK(...)` stays text. */
+/** Always a string value, never `<f>`, so `=HYPERLINK(...)` stays text. */
 const textCell = (ref: string, s: string, style = '') =>
   s === '' ? '' : `<c r="${ref}"${style} t="str"><v>${xmlText(s)}</v></c>`;
 
-/**
- * The row writer of one sheet, made once per file from the columns: a number cell with its style,
- * a text cell as a string value (never a formula), none for empty text; a `few` column's cells
- * (a store, a status) escaped once per file, not once per row. The row is one expression
- * compiled from the columns, each calling its own value function, so a million rows cost what a
- * row written out by hand costs (a loop over the columns cost 15% more).
- */
+/** One sheet's row writer, compiled to one expression from the columns (a loop over them cost 15% more). */
 function rowWriter(
   columns: readonly SheetColumn[],
   storeName: (id: number) => string,
@@ -117,7 +105,7 @@ function rowWriter(
   return make(values) as (r: number, p: ExportPayment) => string;
 }
 
-/** The sheet XML, in chunks of many rows; `counted` is told the number of payments at the end. */
+/** The sheet XML in chunks of many rows; `counted` is told the number of payments at the end. */
 async function* sheetXml(
   batches: AsyncIterable<Iterable<ExportPayment>>,
   stores: readonly StoreRef[],
@@ -137,10 +125,7 @@ async function* sheetXml(
   yield `</sheetData><ignoredErrors><ignoredError numberStoredAsText="1" sqref="A1:${letter(columns.length - 1)}${r}"/></ignoredErrors></worksheet>`;
 }
 
-/**
- * The export workbook as a stream of bytes, from payments arriving in batches. `onCount` is told
- * how many payments were written once the sheet is complete.
- */
+/** The export workbook as a stream of bytes; `onCount` is told how many payments were written. */
 export function streamExportWorkbook(
   batches: AsyncIterable<Iterable<ExportPayment>>,
   stores: readonly StoreRef[],

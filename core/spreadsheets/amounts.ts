@@ -1,17 +1,9 @@
-/**
- * Amounts as banks and offices write them (`1,500`, `$1,500`, `NT$1,500`, `-$1,234`, `(1,234)`,
- * `1500.00`, `1,500元`, full-width digits), one reading for every reader. Each reader keeps its own
- * rules on the number (a payment must be a positive whole NT$; a statement line may be negative).
- */
+/** Amounts as banks and offices write them (`NT$1,500`, `(1,234)`, `1,500元`, full-width digits), read one way for every reader. */
 import { asciiDigits } from '../halfWidth.js';
 
 const CURRENCY = /^(?:NT\$|NTD|NT|\$|＄)/i;
 
-/**
- * The number an amount text writes, as plain text (`-1234`, `1500.00`): white space, currency
- * marks, group separators and a trailing 元 removed, a sign or brackets as a leading `-`. Text
- * that is no amount comes back tidied but not a number, for the caller's own message.
- */
+/** The number as plain text (`-1234`); text that is no amount comes back tidied, for the caller's own message. */
 export function amountText(raw: string): string {
   let s = asciiDigits(raw).replace(/[\s\u3000\u00a0]+/g, '');
   if (s === '') return '';
@@ -36,10 +28,7 @@ export function amountText(raw: string): string {
   return negative ? `-${s}` : s;
 }
 
-/**
- * A whole NT$ amount, signed: null when the cell is empty (or `-`, `--`, as banks mark an unused
- * side), NaN when it is not a whole number.
- */
+/** Signed whole NT$; null when empty (or `-`, `--`, as banks mark an unused side), NaN when not whole. */
 export function parseWholeAmount(raw: string): number | null {
   const s = amountText(raw);
   if (s === '' || s === '-' || s === '--') return null;

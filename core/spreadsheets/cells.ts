@@ -1,11 +1,8 @@
-/**
- * A cell's text as a reader compares it: what banks wrap values in (`="…"`, a leading `'`, tabs,
- * no-break and full-width spaces) removed, full-width digits as ASCII.
- */
+/** A cell's text as a reader compares it: what banks wrap values in (`="…"`, a leading `'`, odd spaces) removed. */
 import { asciiDigits } from '../halfWidth.js';
 import { formulaText } from './csv.js';
 
-/** A cell as SheetJS shapes it (type, value, display text); the streamed reader makes the same. */
+/** A cell as SheetJS shapes it; the streamed reader makes the same. */
 export interface SheetCell {
   readonly t: 'b' | 'n' | 'e' | 's' | 'd' | 'z';
   readonly v?: string | number | boolean | Date;

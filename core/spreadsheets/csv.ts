@@ -1,16 +1,12 @@
 /**
- * The one CSV grammar of remit's readers (bank statements and payment imports), whole or
- * streamed: RFC 4180 (quotes, doubled quotes, separators and newlines inside quotes, CRLF or LF),
- * a comma or a tab as the separator, and the cells spreadsheet programs and banks write as
- * `="0001234"` so a number keeps its zeros: such a cell is ONE cell, separators inside included
- * (`="01,234"`), and keeps its marks until `formulaText` reads it.
+ * The one CSV grammar of remit's readers, whole or streamed: RFC 4180 plus the `="0001234"` cells banks
+ * write, which are ONE cell even with separators inside (`="01,234"`), where an RFC 4180 parser splits.
  */
 
-/** Characters in one cell, and cells in one row, that a CSV to import may hold (the streamed reader's guard). */
+/** Against hostile files: characters in one cell, cells in one row. */
 const MAX_CSV_CELL = 1_000_000;
 const MAX_CSV_CELLS = 10_000;
 
-/** A cell or a row longer than the limits: no spreadsheet a person made, so the file is refused. */
 export class CsvTooLong extends Error {
   constructor() {
     super('csv: a cell or row too long');
@@ -24,7 +20,7 @@ const QUOTE_SEEN = 2;
 const FORMULA = 3;
 const FORMULA_QUOTE_SEEN = 4;
 
-/** The separator a CSV uses, judged on its start: a tab when tabs outnumber commas, else a comma. */
+/** A tab when tabs outnumber commas at the start, else a comma. */
 export function guessSeparator(head: string): ',' | '\t' {
   const sample = head.length > 4000 ? head.slice(0, 4000) : head;
   let tabs = 0;
@@ -37,10 +33,7 @@ export function guessSeparator(head: string): ',' | '\t' {
   return tabs > commas ? '\t' : ',';
 }
 
-/**
- * Rows of CSV text fed in pieces of any size: the machine keeps its state between pieces (inside
- * quotes, a quote just seen, a CR waiting for its LF), so a file is read line by line in flat memory.
- */
+/** Rows of CSV text fed in pieces of any size; the state carries over between pieces, so memory stays flat. */
 export class CsvRows {
   private row: string[] = [];
   private cell = '';
@@ -50,7 +43,7 @@ export class CsvRows {
   private readonly sep: number;
   private readonly limits: boolean;
 
-  /** `limits`: refuse (CsvTooLong) a cell or a row past MAX_CSV_CELL / MAX_CSV_CELLS */
+  /** `limits`: refuse (CsvTooLong) a cell or a row past the limits */
   constructor(sep: string = ',', opts: { limits?: boolean } = {}) {
     this.sep = sep.charCodeAt(0);
     this.limits = opts.limits ?? true;
@@ -82,7 +75,6 @@ export class CsvRows {
       }
       if (st === QUOTE_SEEN || st === FORMULA_QUOTE_SEEN) {
         if (text.charCodeAt(i) === 34) {
-          // a doubled quote is one quote of the text
           this.cell += '"';
           this.state = st === QUOTE_SEEN ? QUOTED : FORMULA;
           i++;
@@ -92,7 +84,6 @@ export class CsvRows {
         this.state = PLAIN;
         // the character after a closing quote is read as unquoted
       }
-      // unquoted: take everything up to the next separator, line end or quote at once
       let j = i;
       while (j < n) {
         const c = text.charCodeAt(j);
@@ -127,7 +118,7 @@ export class CsvRows {
     return rows;
   }
 
-  /** The last row, when the text does not end with a newline; an open quote is closed. */
+  /** The last row, when the text does not end with a newline. */
   end(): string[][] {
     if (this.state === FORMULA_QUOTE_SEEN) this.cell += '"';
     this.state = PLAIN;
@@ -145,7 +136,6 @@ export class CsvRows {
   }
 }
 
-/** The rows of a whole CSV text (separator guessed from its start). */
 export function parseCsv(text: string): string[][] {
   const parser = new CsvRows(guessSeparator(text), { limits: false });
   return [...parser.push(text), ...parser.end()];

@@ -1,14 +1,8 @@
-/**
- * CSV read from disk as it arrives (Node only): the shared reader (core/spreadsheets) decodes
- * each chunk (UTF-8 with or without a BOM; Big5 when the start of the file is not UTF-8, as
- * Taiwanese offices save it) and cuts it into rows with the one CSV grammar, whose state carries
- * over between chunks, so a million rows are read in flat memory.
- */
+/** CSV read from disk as it arrives (UTF-8 or Big5), cut into rows in flat memory (Node only). */
 import { createReadStream } from 'node:fs';
 import { ChunkDecoder } from './decode.js';
 import { CsvRows, guessSeparator } from './csv.js';
 
-/** The rows of a CSV file, in batches as the file is read. */
 export async function* readCsvRows(path: string): AsyncGenerator<string[][]> {
   const decoder = new ChunkDecoder();
   let parser: CsvRows | null = null;

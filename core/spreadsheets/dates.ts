@@ -1,9 +1,4 @@
-/**
- * Dates and times as Taiwanese files write them, one reading for every reader: Gregorian
- * (`2026/11/21`, `2026-11-21`, `2026.11.21`, `2026年11月21日`, `20261121`), ROC (民國: `115/11/21`,
- * `民國115年11月21日`, `1151121`), each with an optional time (`14:03`, `14:03:22`, `140322`,
- * `下午 3:15`, `3:15 PM`). Parts only: time.ts turns them into instants.
- */
+/** Dates and times as Taiwanese files write them (Gregorian or ROC 民國 `1151121`, `下午 3:15`), read one way everywhere. */
 import { asciiDigits } from '../halfWidth.js';
 import { ROC_YEAR_OFFSET, taipeiPartsToInstant } from '../time.js';
 
@@ -19,7 +14,7 @@ interface ClockParts {
 }
 
 const NEEDS_TIDY = /[\uFF10-\uFF19：\u3000\t\n\r\u00a0]|\s\s/;
-/** Full-width digits and colons as ASCII, runs of white space as one space, trimmed (most cells need only the trim). */
+/** Full-width digits and colons as ASCII, white space collapsed (most cells need only the trim). */
 function tidy(raw: string): string {
   const s = raw.trim();
   if (!NEEDS_TIDY.test(s)) return s;
@@ -31,13 +26,9 @@ function tidy(raw: string): string {
 
 const AMPM = /^(?:(上午|下午|AM|PM)\s*(.+)|(.+?)\s*(上午|下午|AM|PM))$/i;
 
-/**
- * A time of day: `14:03:22`, `14:03`, `14:03:22.5`, with 上午/下午 (AM/PM) before or after
- * (`下午 3:15` is 15:15, `上午 12:05` is 00:05); `compact` also takes `140322` and `1403`, as a
- * bank's own time column writes them. Null when it is not a time.
- */
+/** A time of day, with 上午/下午 (AM/PM) before or after (`上午 12:05` is 00:05); `compact` takes `140322` as banks write it. */
 export function parseClock(raw: string, opts: { compact?: boolean } = {}): ClockParts | null {
-  // a date is no time (the common case in a date-time column: answered before any other work)
+  // a date is no time: the common case in a date-time column, answered first
   if (raw.length > 16 || /[/\-年]/.test(raw)) return null;
   let s = tidy(raw);
   let mark: string | undefined;
@@ -62,13 +53,9 @@ export function parseClock(raw: string, opts: { compact?: boolean } = {}): Clock
 
 const yearOf = (y: string) => (y.length === 4 ? +y : +y + ROC_YEAR_OFFSET); // ROC years have 1 to 3 digits
 
-/** A real calendar day (no 2026/02/30)? */
 const isRealDay = (d: DayParts) => partsToInstant(d, null) !== null;
 
-/**
- * A date with, when the same text holds one, its time. Null when the text is not a date, or its
- * time part is not a time. The year is not range-checked here (a reader refuses year 1937 in its own words).
- */
+/** A date and its time if given; null when not a date. The year is not range-checked: each reader words that. */
 export function parseDateTime(raw: string): { date: DayParts; time: ClockParts | null } | null {
   const s = tidy(raw).replace(/^民國\s*/, '');
   let m = /^(\d{1,4})\s*([/\-.年])\s*(\d{1,2})\s*[/\-.月]\s*(\d{1,2})\s*[日號]?(?:(?:\s+|T|(?=[上下]))(.+))?$/.exec(s);
@@ -93,9 +80,9 @@ export function parseDateTime(raw: string): { date: DayParts; time: ClockParts |
   return { date, time };
 }
 
-/** The instant (Taiwan wall clock) of a date and its time (00:00 without one); null when not a real time. */
+/** Taiwan wall clock; 00:00 without a time; null when not a real time. */
 export function partsToInstant(date: DayParts, time: ClockParts | null): number | null {
-  // (fields listed, not spread: this runs once or twice a row of a million-row import)
+  // fields listed, not spread: this runs once or twice a row of a million-row import
   return taipeiPartsToInstant({
     year: date.year,
     month: date.month,
@@ -106,16 +93,12 @@ export function partsToInstant(date: DayParts, time: ClockParts | null): number 
   });
 }
 
-/** A date read as text, to its instant: `parseDateTime` then `partsToInstant`. */
 export function dateTextToInstant(raw: string): number | null {
   const p = parseDateTime(raw);
   return p ? partsToInstant(p.date, p.time) : null;
 }
 
-/**
- * Text that is written like a date, read or not (`2026/13/40`, `1151345`, `115/11/05 25:00`): a
- * row whose date cell looks like this is a transaction the reader must read or refuse, never skip.
- */
+/** Written like a date, valid or not (`2026/13/40`): such a row must be read or refused, never skipped. */
 export function looksLikeDate(raw: string): boolean {
   const s = tidy(raw).replace(/^民國\s*/, '');
   return /^\d{1,4}\s*[/\-.年]\s*\d{1,2}\s*[/\-.月]\s*\d{1,2}/.test(s) || /^\d{7,8}(?:$|[\sT])/.test(s);

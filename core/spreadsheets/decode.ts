@@ -1,17 +1,9 @@
-/**
- * Text files as Taiwanese banks and offices save them: UTF-8 with or without a BOM, else Big5
- * (cp950). Judged once on the start of the file, for a whole file or for one read in chunks.
- * Uses only the platform's TextDecoder, so the browser runs it too.
- */
+/** Text as Taiwanese banks save it: UTF-8 (BOM or not), else Big5; only TextDecoder, so the browser runs it too. */
 type TextEncoding = 'utf-8' | 'big5';
 
 const hasBom = (b: Uint8Array) => b.length >= 3 && b[0] === 0xef && b[1] === 0xbb && b[2] === 0xbf;
 
-/**
- * The encoding of text starting with these bytes: UTF-8 when they carry a BOM or are valid
- * UTF-8 (a character cut at the end of a chunk is allowed when `more` follows), else Big5.
- * `skip` is the BOM's length.
- */
+/** UTF-8 when a BOM or valid (a character cut at the end allowed when `more` follows), else Big5; `skip` is the BOM. */
 function detectEncoding(head: Uint8Array, more = false): { encoding: TextEncoding; skip: number } {
   if (hasBom(head)) return { encoding: 'utf-8', skip: 3 };
   try {
@@ -22,13 +14,12 @@ function detectEncoding(head: Uint8Array, more = false): { encoding: TextEncodin
   }
 }
 
-/** A whole text file's bytes as text, and the encoding it was read in. */
 export function decodeText(bytes: Uint8Array): { text: string; encoding: TextEncoding } {
   const { encoding, skip } = detectEncoding(bytes);
   return { text: new TextDecoder(encoding).decode(bytes.subarray(skip)), encoding };
 }
 
-/** Text read chunk by chunk: the encoding is judged on the first chunk, characters cut between chunks are joined. */
+/** The encoding is judged on the first chunk; characters cut between chunks are joined. */
 export class ChunkDecoder {
   private decoder: { decode(input?: Uint8Array, opts?: { stream?: boolean }): string } | null = null;
   encoding: TextEncoding | null = null;

@@ -1,9 +1,6 @@
-/**
- * What a file is, from its first bytes: an .xlsx (a zip), an .xls (an OLE compound document), or
- * text (CSV). Every reader of tabular files asks here, so a file is the same kind to all of them.
- */
+/** What a file is from its first bytes (.xlsx, .xls or CSV); every reader asks here, so they agree. */
 
-/** A zip archive's local or end-of-directory signature (an .xlsx, or an empty zip). */
+/** A local or end-of-directory signature (an .xlsx, or an empty zip). */
 export function isZip(b: Uint8Array): boolean {
   return (
     b.length >= 4 &&
@@ -15,17 +12,13 @@ export function isZip(b: Uint8Array): boolean {
 }
 
 const OLE = [0xd0, 0xcf, 0x11, 0xe0, 0xa1, 0xb1, 0x1a, 0xe1];
-/** An OLE compound document (an .xls, BIFF). */
 export function isOle(b: Uint8Array): boolean {
   return b.length >= 8 && OLE.every((x, i) => b[i] === x);
 }
 
 type FileKind = 'xlsx' | 'xls' | 'text' | 'binary';
 
-/**
- * The kind of a file from its first bytes (512 are plenty) and its name: a spreadsheet by its
- * signature whatever its name; text when named .csv or .txt, or when its start holds no NUL byte.
- */
+/** A spreadsheet by its signature whatever its name; text when named so or when its start holds no NUL byte. */
 export function sniffKind(head: Uint8Array, name = ''): FileKind {
   if (isZip(head)) return 'xlsx';
   if (isOle(head)) return 'xls';
@@ -33,5 +26,5 @@ export function sniffKind(head: Uint8Array, name = ''): FileKind {
   return head.subarray(0, 512).includes(0) ? 'binary' : 'text';
 }
 
-/** A name that says CSV: `.csv`, or `.txt` as some banks name their exports. */
+/** `.csv`, or `.txt` as some banks name their exports. */
 export const isTextName = (name: string) => /\.(csv|txt)$/i.test(name);

@@ -1,9 +1,7 @@
 /**
- * Opens an Excel workbook (.xlsx or .xls) from bytes and hands out one sheet's cells, for every
- * reader of spreadsheets (payment imports, bank statements; the server, the CLI and the browser).
- * What a reader may cost is bounded here, before any row is read: the file's size, what its zip
- * expands to, and the sheet's size, as declared and as filled. A sheet is walked by the cells it
- * has, never by the range it declares: a 1.5 KB file may declare A1:XFD100000.
+ * Opens an Excel workbook from bytes for every spreadsheet reader, bounding its cost before any row is
+ * read: file size, zip expansion, sheet size. Sheets are walked by their cells, never their declared
+ * range: a 1.5 KB file may declare A1:XFD100000.
  */
 import * as XLSX from 'xlsx';
 import { fieldErrorOf, problem, ValidationError, type Problem } from '../errors.js';
@@ -11,7 +9,6 @@ import { MAX_IMPORT_BYTES, MAX_IMPORT_ROWS, MAX_SHEET_COLUMNS } from '../limits.
 import { isOle, isZip } from './sniff.js';
 import { guardZip } from './zipGuard.js';
 
-/** A cell as SheetJS reads it; `undefined` where the sheet has none. */
 export type SheetCellObject = XLSX.CellObject | undefined;
 
 interface WorkbookLimits {
@@ -22,10 +19,9 @@ interface WorkbookLimits {
 
 const fileError = (p: Problem) => new ValidationError([fieldErrorOf('file', p)]);
 
-/** Sheet rows read at most: the header, the data limit, and room for empty rows between. */
 const sheetRowsFor = (maxRows: number) => maxRows + 1 + Math.max(1000, Math.ceil(maxRows / 10));
 
-/** Opens the workbook, refusing what is not an Excel file or is too big, before any row is read. */
+/** Refuses what is not an Excel file or is too big, before any row is read. */
 export function readWorkbook(data: Uint8Array | ArrayBuffer, opts: WorkbookLimits = {}): XLSX.WorkBook {
   const bytes = data instanceof Uint8Array ? data : new Uint8Array(data);
   const maxBytes = opts.maxBytes ?? MAX_IMPORT_BYTES;
@@ -34,7 +30,7 @@ export function readWorkbook(data: Uint8Array | ArrayBuffer, opts: WorkbookLimit
   if (!isZip(bytes) && !isOle(bytes)) throw fileError(problem('import_not_spreadsheet'));
   let input = bytes;
   if (isZip(bytes)) {
-    // Sizes are checked (and a streaming writer's zero sizes filled in) on a copy, before SheetJS inflates anything.
+    // on a copy, since guardZip fills in a streaming writer's zero sizes before SheetJS inflates anything
     input = bytes.slice();
     const verdict = guardZip(input);
     if (verdict === 'bomb') throw fileError(problem('import_zip_bomb'));
@@ -43,14 +39,13 @@ export function readWorkbook(data: Uint8Array | ArrayBuffer, opts: WorkbookLimit
   try {
     return XLSX.read(input, {
       type: 'array',
-      // rows of cells as they are in the file (a sheet's cells are never looked up by address)
       dense: true,
       cellNF: true,
       cellText: true,
       cellDates: false,
       cellFormula: false,
       cellHTML: false,
-      // A memory guard: a sheet longer than this is refused by sheetGrid (its '!fullref'), never cut short.
+      // a memory guard: a longer sheet is refused by sheetGrid (its '!fullref'), never cut short
       sheetRows: sheetRowsFor(opts.maxRows ?? MAX_IMPORT_ROWS),
     });
   } catch {
@@ -58,12 +53,7 @@ export function readWorkbook(data: Uint8Array | ArrayBuffer, opts: WorkbookLimit
   }
 }
 
-/**
- * A sheet's rows as the file fills them (index 0 is row 1; a row without cells is a hole, and so
- * is a cell the row lacks), after its size is checked: refused when the range it declares, or a
- * cell it holds, lies past `maxRows` data rows or MAX_SHEET_COLUMNS columns. Walk the rows with
- * `forEach` (or `cellsOf`), which skips the holes.
- */
+/** A sheet's rows (index 0 is row 1), size-checked; rows and cells may be holes, which `forEach` and `cellsOf` skip. */
 export function sheetGrid(sheet: XLSX.WorkSheet, maxRows = MAX_IMPORT_ROWS): SheetCellObject[][] {
   const rowLimit = sheetRowsFor(maxRows);
   const declared = (sheet['!fullref'] as string | undefined) ?? sheet['!ref'];
@@ -75,8 +65,7 @@ export function sheetGrid(sheet: XLSX.WorkSheet, maxRows = MAX_IMPORT_ROWS): She
   }
   const grid = (sheet['!data'] as SheetCellObject[][] | undefined) ?? [];
   if (grid.length >= rowLimit) throw fileError(problem('import_too_many_rows', { limit: maxRows }));
-  // SheetJS widens the range for cells outside the declared one, but a row is checked all the same:
-  // what follows walks rows, and a row's length is its last cell.
+  // checked per row all the same: a row's length is its last cell, and callers walk rows
   grid.forEach((row) => {
     if (row && row.length > MAX_SHEET_COLUMNS) {
       const range = XLSX.utils.encode_range({ s: { r: 0, c: 0 }, e: { r: grid.length - 1, c: row.length - 1 } });
@@ -86,7 +75,6 @@ export function sheetGrid(sheet: XLSX.WorkSheet, maxRows = MAX_IMPORT_ROWS): She
   return grid;
 }
 
-/** The cells a row has, with their column index (holes skipped). */
 export function cellsOf(
   row: readonly SheetCellObject[] | undefined,
   each: (cell: XLSX.CellObject, col: number) => void,

@@ -1,8 +1,6 @@
 /**
- * Reads an .xlsx file's first sheet (or the one named 匯款記錄) row by row without loading it
- * (Node only): the sheet's zip entry inflates as a stream and its XML is scanned as it comes.
- * Shared strings and number formats are read first and kept (counted against limits); cells come
- * out shaped as SheetJS's (t, v, w), so the one set of row rules in parse.ts reads both.
+ * Reads an .xlsx sheet row by row without loading it (Node only), since SheetJS reads whole files only.
+ * Cells come out shaped as SheetJS's, so one set of row rules reads both.
  */
 import * as XLSX from 'xlsx';
 import { fieldErrorOf, problem, ValidationError } from '../errors.js';
@@ -18,15 +16,13 @@ import {
   type ZipEntry,
 } from './zipRead.js';
 
-/** Distinct texts a workbook may share (Excel's own sheet holds at most 1 048 576 × 16 384 cells; real files far fewer). */
+/** Shared strings are held in memory while the sheet is read, so they are bounded. */
 const MAX_SHARED_STRINGS = 4_000_000;
-/** Characters in all shared strings together: they are held in memory while the sheet is read. */
 const MAX_SHARED_CHARS = 120_000_000;
 
 export class SharedStringsTooLarge extends Error {}
 
 export interface SheetRow {
-  /** the sheet's row number (the header is row 1) */
   row: number;
   cells: SheetCell[];
 }
@@ -34,7 +30,6 @@ export interface SheetRow {
 interface XlsxStream {
   sheetName: string;
   date1904: boolean;
-  /** the sheet's rows in batches, as they inflate */
   rows(): AsyncGenerator<SheetRow[]>;
 }
 
@@ -43,7 +38,7 @@ const UNESCAPE = /_x([0-9a-fA-F]{4})_/g;
 const unescapeExcel = (s: string) =>
   s.indexOf('_x') < 0 ? s : s.replace(UNESCAPE, (_m, h: string) => String.fromCharCode(parseInt(h, 16)));
 
-/** A number cell; its display text (`w`) is formatted only when someone asks (a preview, a message). */
+/** Its display text (`w`) is formatted only when asked for (a preview, a message). */
 class NumberCell {
   readonly t = 'n' as const;
   constructor(
@@ -99,7 +94,6 @@ export async function openXlsxStream(
   const entry = (name: string): ZipEntry | undefined => entries.get(name);
   const read = (e: ZipEntry) => readZipEntry(path, e, budget);
 
-  // The workbook: its sheets, their relationship ids, the date system.
   const wbEntry = entry('xl/workbook.xml') ?? [...entries.values()].find((e) => /(^|\/)workbook\.xml$/.test(e.name));
   if (!wbEntry) throw new ZipReadError('corrupt', 'no workbook');
   const wbPath = wbEntry.name.replace(/^\/+/, '');
@@ -144,7 +138,6 @@ export async function openXlsxStream(
   };
 }
 
-/** The number format of each cell style (index into cellXfs). */
 async function readStyles(e: ZipEntry | undefined, read: (e: ZipEntry) => AsyncGenerator<Buffer>): Promise<string[]> {
   if (!e) return [];
   const table = XLSX.SSF.get_table() as Record<number, string>;
@@ -165,7 +158,6 @@ async function readStyles(e: ZipEntry | undefined, read: (e: ZipEntry) => AsyncG
   return xfs.map((id) => custom.get(id) ?? table[id] ?? 'General');
 }
 
-/** The shared strings, held (the sheet refers to them by number), within MAX_SHARED_STRINGS and MAX_SHARED_CHARS. */
 async function readSharedStrings(
   e: ZipEntry | undefined,
   read: (e: ZipEntry) => AsyncGenerator<Buffer>,
@@ -209,18 +201,17 @@ async function* sheetRows(
   for await (const batch of scanXml(chunks, sheet, () => sheet.take())) if (batch.length) yield batch;
 }
 
-/** A sheet's XML read into rows of cells as it is scanned; the rows complete so far are taken in batches. */
+/** A sheet's XML read into rows as it is scanned; completed rows are taken in batches. */
 class SheetHandler implements XmlHandler {
   private batch: SheetRow[] = [];
   private rowNo = 0;
   private cells: SheetCell[] = [];
-  // the cell being read: its column, type, style, value text, and whether it has a formula
   private col = -1;
   private type = '';
   private style = 0;
   private value: string | null = null;
   private formula = false;
-  /** inside the value's text: a <v>, or an inline string's <t> */
+  /** inside a <v>, or an inline string's <t> */
   private capture = false;
   /** inside phonetic runs (rPh), whose text is not the cell's */
   private phonetic = 0;
@@ -231,7 +222,6 @@ class SheetHandler implements XmlHandler {
     private readonly date1904: boolean,
   ) {}
 
-  /** The rows completed since the last take. */
   take(): SheetRow[] {
     const batch = this.batch;
     if (batch.length) this.batch = [];
@@ -325,7 +315,7 @@ class SheetHandler implements XmlHandler {
   }
 }
 
-/** The range the sheet declares, refused when wider than any import (its cells are never walked by it). */
+/** A declared range wider than any import is refused. */
 function checkDimension(raw: string): void {
   const ref = attr(raw, 'ref') ?? '';
   if (columnIndex(ref.split(':').pop() ?? '') >= MAX_SHEET_COLUMNS) throw tooWide(ref);

@@ -1,13 +1,11 @@
 /**
- * A small streaming XML scanner for the parts of an .xlsx we read (sheet, shared strings,
- * styles, workbook): tags and text as the bytes arrive, nothing held but the unfinished tag.
- * Written for these files rather than taken from a library: they use a handful of elements, no
- * DTD, and the sheet is most of the work, so the scanner does only what they need (indexOf
- * over the text, attributes read only for the elements a caller asks about).
+ * A small streaming XML scanner for the parts of an .xlsx we read, holding nothing but the unfinished tag.
+ * Written rather than taken from a library: these files use a handful of elements and no DTD, and the
+ * sheet is most of the work, so the scanner does only what they need.
  */
 import { StringDecoder } from 'node:string_decoder';
 
-/** Characters of one unfinished tag or text kept between chunks (a cell of Excel holds at most 32 767). */
+/** Against hostile files: one unfinished tag or text kept between chunks (an Excel cell holds at most 32 767). */
 const MAX_PENDING = 8 * 1024 * 1024;
 
 export interface XmlHandler {
@@ -28,7 +26,6 @@ function decodeEntities(s: string): string {
   );
 }
 
-/** An attribute of a tag's raw text, decoded; undefined when absent. */
 export function attr(raw: string, name: string): string | undefined {
   let i = 0;
   for (;;) {
@@ -66,7 +63,7 @@ function localName(tag: string): string {
   return colon < 0 ? name : name.slice(colon + 1);
 }
 
-/** Feeds the chunks to the handler; `after` runs after each chunk (to hand over what it built). */
+/** `after` runs after each chunk, to hand over what the handler built. */
 export async function* scanXml<T>(
   chunks: AsyncIterable<Buffer>,
   handler: XmlHandler,
@@ -85,16 +82,15 @@ export async function* scanXml<T>(
   yield after();
 }
 
-/** Scans what is complete in `s`; returns the unfinished tail (an open tag) to prepend to the next chunk. */
+/** Returns the unfinished tail, to prepend to the next chunk. */
 function scan(s: string, h: XmlHandler): string {
   let i = 0;
   const n = s.length;
   while (i < n) {
     const lt = s.indexOf('<', i);
-    // Text not yet followed by a tag waits for the next chunk (an entity may be cut in two).
+    // text not yet followed by a tag waits for the next chunk: an entity may be cut in two
     if (lt < 0) return s.slice(i);
     if (lt > i) h.text(decodeEntities(s.slice(i, lt)));
-    // comments, processing instructions, CDATA and doctype
     if (s.startsWith('<!--', lt)) {
       const end = s.indexOf('-->', lt + 4);
       if (end < 0) return s.slice(lt);

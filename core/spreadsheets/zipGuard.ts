@@ -1,14 +1,12 @@
 /**
- * Checks an .xlsx (a zip) before SheetJS inflates it: SheetJS inflates every entry whole, so a
- * small file whose sheet expands to gigabytes (a zip bomb) would exhaust memory before any row
- * limit applies. From the central directory: how many entries, how big each says it is, how
- * far each expands; where Node's zlib is at hand (CLI, server), the real inflated sizes are
+ * Checks an .xlsx before SheetJS inflates it: SheetJS inflates every entry whole, so a zip bomb would
+ * exhaust memory before any row limit applies. Where Node's zlib is at hand, real inflated sizes are
  * measured too, with a cap, so sizes that lie are caught. Runs in the browser as well.
  */
 
-/** What the entries of one workbook may expand to, in total. */
+/** In total, over one workbook's entries. */
 const MAX_UNZIPPED_BYTES = 200 * 1024 * 1024;
-/** Entries of a workbook: a real one has a few dozen. */
+/** A real workbook has a few dozen. */
 export const MAX_ZIP_ENTRIES = 10_000;
 /** Real sheets compress 5 to 30 times; beyond this, a big entry is taken for a bomb. */
 export const MAX_RATIO = 100;
@@ -29,7 +27,7 @@ function nodeZlib(): ZlibLike | null {
   }
 }
 
-/** One central-directory record, its 64-bit sizes taken from the ZIP64 extra field where marked. */
+/** Its 64-bit sizes taken from the ZIP64 extra field where marked. */
 interface CentralRecord {
   method: number;
   compressed: number;
@@ -37,15 +35,10 @@ interface CentralRecord {
   localOffset: number;
   nameStart: number;
   nameLength: number;
-  /** where the next record starts */
   next: number;
 }
 
-/**
- * The central-directory record at `p` of `bytes`, or null when there is none or its ZIP64 extra
- * field is missing or short. One reader of the format for the whole-file guard below and the
- * streamed reader (zipRead.ts).
- */
+/** The central-directory record at `p`, or null when none or its ZIP64 field is missing; zipRead.ts uses it too. */
 export function readCentralRecord(bytes: Uint8Array, p: number): CentralRecord | null {
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   const u16 = (o: number) => view.getUint16(o, true);
@@ -58,7 +51,7 @@ export function readCentralRecord(bytes: Uint8Array, p: number): CentralRecord |
   const extraLength = u16(p + 30);
   const commentLength = u16(p + 32);
   let localOffset = u32(p + 42);
-  // ZIP64 extra field: the 64-bit values, in this order, for those marked 0xFFFFFFFF.
+  // ZIP64 extra field: the 64-bit values, in this order, for those marked 0xFFFFFFFF
   if (size === 0xffffffff || compressed === 0xffffffff || localOffset === 0xffffffff) {
     let e = p + 46 + nameLength;
     const end = Math.min(e + extraLength, bytes.length);
@@ -97,9 +90,8 @@ export function readCentralRecord(bytes: Uint8Array, p: number): CentralRecord |
 }
 
 /**
- * Inspects the zip in `bytes` and, where a streaming writer left sizes 0 in a local header (data
- * descriptor), writes the central directory's sizes there, so that SheetJS inflates into a buffer
- * of the declared size rather than growing one without end. Returns the verdict.
+ * Where a streaming writer left sizes 0 in a local header, writes the declared sizes there (in place), so
+ * SheetJS inflates into a buffer of that size rather than growing one without end.
  */
 export function guardZip(bytes: Uint8Array, limits: { maxBytes?: number } = {}): ZipVerdict {
   const maxTotal = limits.maxBytes ?? MAX_UNZIPPED_BYTES;
@@ -107,7 +99,7 @@ export function guardZip(bytes: Uint8Array, limits: { maxBytes?: number } = {}):
   const u16 = (o: number) => view.getUint16(o, true);
   const u32 = (o: number) => view.getUint32(o, true);
 
-  // End of central directory: 22 bytes plus a comment of at most 65 535.
+  // end of central directory: 22 bytes plus a comment of at most 65 535
   let eocd = -1;
   for (let i = bytes.length - 22; i >= Math.max(0, bytes.length - 22 - 0xffff); i--) {
     if (u32(i) === 0x06054b50) {
@@ -119,7 +111,7 @@ export function guardZip(bytes: Uint8Array, limits: { maxBytes?: number } = {}):
   let count = u16(eocd + 10);
   let cdOffset = u32(eocd + 16);
   if (count === 0xffff || cdOffset === 0xffffffff) {
-    // ZIP64: the locator sits just before the end record.
+    // ZIP64: the locator sits just before the end record
     const loc = eocd - 20;
     if (loc < 0 || u32(loc) !== 0x07064b50) return 'corrupt';
     const rec = Number(view.getBigUint64(loc + 8, true));
@@ -155,8 +147,7 @@ export function guardZip(bytes: Uint8Array, limits: { maxBytes?: number } = {}):
       continue;
     }
     if (zlib) {
-      // The real size, inflated with a cap just above the declared one: a stream that says
-      // little and expands to much is stopped here, at the cap.
+      // inflated with a cap just above the declared size: a stream that lies is stopped at the cap
       let real: number;
       try {
         real = zlib.inflateRawSync(bytes.subarray(data, data + csz), { maxOutputLength: Math.max(1, usz + 1) }).length;
@@ -165,7 +156,6 @@ export function guardZip(bytes: Uint8Array, limits: { maxBytes?: number } = {}):
       }
       if (real !== usz) return real > usz ? 'bomb' : 'corrupt';
     }
-    // A local header with sizes 0 and a data descriptor: give SheetJS the declared sizes.
     const flags = u16(local + 6);
     if (flags & 0x08 && u32(local + 18) === 0 && u32(local + 22) === 0 && u16(local + 28) === 0 && usz < 0xffffffff) {
       view.setUint16(local + 6, flags & ~0x08, true);

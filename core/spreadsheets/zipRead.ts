@@ -1,19 +1,13 @@
 /**
- * Reads a zip file (an .xlsx) entry by entry without loading it (Node only): the central
- * directory from the end of the file, then each entry's bytes inflated as a stream. The zip-bomb
- * guards of zipGuard.ts apply to the stream itself: the entry count, the bytes an entry may
- * inflate to (never more than it declares), the total for the workbook, and the ratio of
- * inflated to compressed bytes read so far.
+ * Reads an .xlsx zip entry by entry without loading it (Node only), with zipGuard.ts's zip-bomb limits
+ * applied to the stream itself: entry count, declared size, workbook total, ratio so far.
  */
 import { createReadStream } from 'node:fs';
 import { open } from 'node:fs/promises';
 import { createInflateRaw } from 'node:zlib';
 import { MAX_RATIO, MAX_ZIP_ENTRIES, readCentralRecord } from './zipGuard.js';
 
-/**
- * What the entries of a streamed workbook may inflate to, in total. Streamed, this costs time
- * only: a sheet of 1 048 576 rows of our export inflates to about 350 MB, long notes to more.
- */
+/** Streamed, this costs time only: 1 048 576 rows of our export inflate to about 350 MB, long notes to more. */
 const MAX_STREAM_UNZIPPED_BYTES = 4 * 1024 * 1024 * 1024;
 const RATIO_FLOOR = 1024 * 1024;
 
@@ -37,7 +31,6 @@ export interface ZipEntry {
 const corrupt = (detail: string) => new ZipReadError('corrupt', detail);
 const bomb = (detail: string) => new ZipReadError('bomb', detail);
 
-/** The entries listed in the central directory, by name. */
 export async function readZipDirectory(path: string): Promise<Map<string, ZipEntry>> {
   const fh = await open(path, 'r');
   try {
@@ -92,18 +85,14 @@ export async function readZipDirectory(path: string): Promise<Map<string, ZipEnt
   }
 }
 
-/** The bytes the workbook's entries may still inflate to; shared by every entry read from one file. */
+/** Shared by every entry read from one file. */
 export interface InflateBudget {
   left: number;
 }
 
 export const inflateBudget = (bytes = MAX_STREAM_UNZIPPED_BYTES): InflateBudget => ({ left: bytes });
 
-/**
- * One entry's bytes, inflated as they are read. Throws ZipReadError('bomb') the moment the entry
- * inflates past what it declares, past the budget, or past MAX_RATIO times the compressed bytes
- * read so far; ZipReadError('corrupt') when the deflate stream is broken or ends short.
- */
+/** One entry's bytes as they inflate; throws 'bomb' the moment it passes its declared size, the budget or the ratio. */
 export async function* readZipEntry(path: string, entry: ZipEntry, budget: InflateBudget): AsyncGenerator<Buffer> {
   const fh = await open(path, 'r');
   const head = Buffer.alloc(30);

@@ -1,8 +1,6 @@
 /**
- * A zip written as it goes (Node only): each entry deflated with node:zlib as its bytes arrive,
- * its CRC-32 and sizes in a data descriptor after it, the central directory at the end. Nothing
- * but the current deflate window and the directory (a few dozen bytes an entry) is held, so an
- * .xlsx of a million rows costs time, not memory. No ZIP64: an entry must stay under 4 GiB.
+ * A zip written as it goes (Node only), so an .xlsx of a million rows costs time, not memory: each entry
+ * deflated as it arrives, sizes in a data descriptor after it. No ZIP64: an entry must stay under 4 GiB.
  */
 import { constants, crc32, createDeflateRaw } from 'node:zlib';
 
@@ -17,7 +15,7 @@ interface Written {
 }
 
 const LIMIT = 0xffffffff;
-/** 1980-01-01 00:00, the zip epoch: a fixed date keeps the bytes of a file repeatable. */
+/** 1980-01-01, the zip epoch: a fixed date keeps the bytes of a file repeatable. */
 const DOS_TIME = 0;
 const DOS_DATE = (0 << 9) | (1 << 5) | 1;
 /** bit 3: sizes and CRC in a data descriptor; bit 11: names in UTF-8 */
@@ -31,7 +29,7 @@ function localHeader(name: Buffer): Buffer {
   h.writeUInt16LE(8, 8);
   h.writeUInt16LE(DOS_TIME, 10);
   h.writeUInt16LE(DOS_DATE, 12);
-  // CRC and sizes (14..25) stay 0: they follow in the descriptor.
+  // CRC and sizes (14..25) stay 0: they follow in the descriptor
   h.writeUInt16LE(name.length, 26);
   h.writeUInt16LE(0, 28);
   return Buffer.concat([h, name]);
@@ -80,11 +78,8 @@ function isIterable(s: ZipSource): s is Iterable<string | Uint8Array> | AsyncIte
   return typeof s !== 'string' && !(s instanceof Uint8Array);
 }
 
-/** One entry's bytes deflated, yielded as they come, with its CRC and sizes counted on the way. */
 async function* deflateEntry(source: ZipSource, w: Written): AsyncGenerator<Buffer> {
-  // Level 3, not zlib's default 6: a million-row sheet (290 MB of XML) deflates in 2.7 s instead
-  // of 3.9 s, into 37 MB instead of 35 MB; the deflate runs beside the XML writing, and at 6 the
-  // writer waited for it.
+  // level 3, not the default 6: nearly as small and much faster, so the XML writer need not wait for it
   const deflate = createDeflateRaw({ level: 3, memLevel: 9, strategy: constants.Z_DEFAULT_STRATEGY });
   const out: Buffer[] = [];
   let failed: Error | null = null;
@@ -143,7 +138,6 @@ async function* deflateEntry(source: ZipSource, w: Written): AsyncGenerator<Buff
   }
 }
 
-/** The zip of `entries`, in order, as a stream of bytes. */
 export async function* zipStream(entries: Iterable<{ name: string; data: ZipSource }>): AsyncGenerator<Buffer> {
   const written: Written[] = [];
   let offset = 0;
