@@ -1,4 +1,8 @@
-/** JSON answers compressed (brotli, else gzip) above a small size; files and streams left alone (.xlsx is a zip). */
+/**
+ * JSON answers compressed (brotli, else gzip) above a small size; files and streams left alone (.xlsx is a zip).
+ * Ours, not koa-compress: that one never compresses an answer carrying Content-Range, and every list answer
+ * carries its total there (ra-data-simple-rest's protocol).
+ */
 import { promisify } from 'node:util';
 import { brotliCompress, brotliCompressSync, constants, gzip, gzipSync } from 'node:zlib';
 import type Koa from 'koa';
