@@ -19,7 +19,7 @@ export class ApiError extends Error {
   }
 }
 
-/** The form too, so it never shows a stale username. */
+/** On every page but sign-in, the form's too, so it never shows a stale username. */
 export function handleUnauthorized(): void {
   const path = window.location.pathname;
   if (!path.startsWith(LOGIN_PATH)) window.location.assign(loginUrlFor(currentPath()));

@@ -14,7 +14,7 @@ import { countParams } from './listParams';
 /** Fetched when 匯入 Excel is pressed, not with the list. */
 const ImportDialog = lazy(() => import('./ImportDialog').then((m) => ({ default: m.ImportDialog })));
 
-/** No data to export is the spec's alert; any other failure a notice. */
+/** No data to export is an alert; any other failure a notice. */
 function useDownload() {
   const notify = useNotify();
   const [busy, setBusy] = useState(false);
