@@ -1,7 +1,4 @@
-/**
- * JSON calls to /api with the spec's 10 s time-out; the browser sends the session cookie (this
- * site only, never a token in a header). A 401 ends the session.
- */
+// JSON calls to /api with the session cookie, never a token in a header; a 401 ends the session.
 import { ERROR_CODES_HEADER, type ErrorCode, type ErrorDetails } from '../../core/browser';
 import { API_BASE, LOGIN_PATH, TIMEOUT_MS } from './config';
 import { currentPath, loginUrlFor } from './session';
@@ -22,20 +19,16 @@ export class ApiError extends Error {
   }
 }
 
-/**
- * On a 401 (no session, or it ended), on any page but the login page itself (the back office and the
- * form alike, so the form never shows a stale username) the user goes to the login page with a
- * way back.
- */
+/** On every page but sign-in, the form's too, so it never shows a stale username. */
 export function handleUnauthorized(): void {
   const path = window.location.pathname;
   if (!path.startsWith(LOGIN_PATH)) window.location.assign(loginUrlFor(currentPath()));
 }
 
 interface CallOptions {
-  /** a file's raw bytes, sent as application/octet-stream in place of a JSON body */
+  /** sent as application/octet-stream in place of a JSON body */
   bytes?: Blob;
-  /** the time-out, when a call may take longer than the spec's 10 s (a bank statement) */
+  /** for a call that may take longer (a bank statement) */
   timeoutMs?: number;
 }
 
@@ -70,18 +63,13 @@ function parseJson(text: string): unknown {
   }
 }
 
-/** An error answer as an ApiError (a 401 ends the session). */
 function refused(res: Response, json: unknown): never {
   if (res.status === 401) handleUnauthorized();
   const b = (json ?? null) as ApiError['body'];
   throw new ApiError(res.status, b?.message ?? res.statusText, b);
 }
 
-/**
- * A file from /api (GET), saved under the name the server gives (Content-Disposition's
- * filename*): a refusal is an ApiError with the server's sentence, for the page to say, where a
- * plain link would leave the user on a page of JSON.
- */
+/** Fetched, not linked: a refusal becomes an ApiError for the page to say, not a page of JSON. */
 export async function downloadFile(path: string, fallbackName: string): Promise<void> {
   const res = await fetch(`${API_BASE}${path}`, {
     headers: { [ERROR_CODES_HEADER]: '1' },

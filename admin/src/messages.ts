@@ -1,9 +1,5 @@
-/**
- * Every Traditional Chinese text of the browser side that the spec fixes, in one module (the
- * form, the payments tab, the dashboard, stores, users, audit, 對帳), so it can be checked against
- * ../shared/spec.md. Names of fields, statuses and permissions come from core/labels.ts. Rule messages shared with the server come from
- * core/messages.ts instead (the entries below that name MSG are those: said once, in core), and the limits in sentences from core/limits.ts.
- */
+// The browser side's Traditional Chinese texts, in one place to check against the spec. Field names come from
+// core/labels.ts and messages shared with the server from core/messages.ts (MSG), so each is said once.
 import {
   CASH_OUT_FIELD_LABELS,
   CLOSE_FIELD_LABELS,
@@ -26,13 +22,13 @@ import {
 export const UI = {
   unknownUser: MSG.unknownUser,
   cancel: '取消',
-  // Payment form screen (spec section 2)
+  // payment form
   lastFive: PAYMENT_FIELD_LABELS.last_five,
   paidAt: PAYMENT_FIELD_LABELS.paid_at,
   amount: PAYMENT_FIELD_LABELS.amount,
   chooseStore: '選擇分店',
   note: PAYMENT_FIELD_LABELS.note,
-  // the method first; a sale that is not a transfer has a plain 時間 and 金額 (core's paymentWords)
+  // a sale that is not a transfer has a plain 時間 and 金額 (core's paymentWords)
   method: PAYMENT_FIELD_LABELS.method,
   methodDetail: PAYMENT_FIELD_LABELS.method_detail,
   methodDetailPlaceholder: '選填，例如 LINE Pay',
@@ -48,7 +44,6 @@ export const UI = {
   toAdmin: '後台管理',
   logout: '登出',
   notePlaceholder: '選填',
-  // Spec section 8
   submitSuccess: (uuid: string) => `匯款資訊已成功提交！追蹤編號：${uuid}`,
   validationError: (messages: string[]) => `驗證錯誤：${messages.join('，')}`,
   submitFailed: '提交失敗，請稍後再試',
@@ -76,12 +71,12 @@ export const UI = {
     `檔案大於 ${mb} MB，無法在瀏覽器中匯入。請在伺服器上以指令匯入：remit import 檔案名稱.xlsx（.xlsx 或 CSV 最多 ${MAX_STREAM_IMPORT_ROWS} 筆）`,
   importTooManyForBrowser: `瀏覽器一次最多匯入 ${MAX_IMPORT_ROWS} 筆。更多的資料請在伺服器上以指令匯入：remit import 檔案名稱.xlsx（.xlsx 或 CSV 最多 ${MAX_STREAM_IMPORT_ROWS} 筆）`,
   noDataToExport: MSG.exportNoData,
-  // Login screen
+  // login
   username: '用戶名',
   password: '密碼',
   login: '登入',
   loggingIn: '登入中...',
-  // Statuses, roles, misc (spec sections 2 and 3)
+  // statuses, roles, misc
   noNote: MSG.noNote,
   noSpecialPermissions: MSG.noSpecialPermissions,
   noStoreAccess: MSG.noStoreAccess,
@@ -99,7 +94,6 @@ export const UI = {
   unknownStore: MSG.unknownStore,
 } as const;
 
-/** The statistics dashboard (spec sections 2 "Dashboard tab" and 3 "Dashboard summary"). */
 export const DASHBOARD_UI = {
   title: '統計儀表板',
   refresh: '重新整理',
@@ -135,7 +129,6 @@ export const DASHBOARD_UI = {
   loadFailed: '統計資料載入失敗',
 } as const;
 
-/** The store management page (manage_stores; the spec has the permission and the API, no screen). */
 export const STORES_UI = {
   title: '分店管理',
   id: '編號',
@@ -184,7 +177,6 @@ export const STORES_UI = {
   close: '關閉',
 } as const;
 
-/** A flood through a store's public link: the notice on 分店管理 and 匯款記錄, and removing its reports. */
 export const FLOOD_UI = {
   notice: (store: string, reports: number, refused: number) =>
     `${store} 的公開連結今天收到 ${reports} 筆顧客回報${refused ? `，另有 ${refused} 次因達到每日上限被拒` : ''}，可能有人大量送出。`,
@@ -203,14 +195,12 @@ export const FLOOD_UI = {
   confirm: '移除',
 } as const;
 
-/** The poster by the till: store name, QR code, three steps. */
 export const POSTER_TEXT = {
   heading: '掃描回報匯款',
   steps: ['用手機相機或 LINE 掃描 QR Code', '填寫帳號後五碼、匯款時間與金額', '送出後保留追蹤編號，可隨時查看處理狀態'],
   footer: '不需要註冊或登入',
 } as const;
 
-/** The import wizard's preview (spec section 2 "Modals"). */
 export const IMPORT_UI = {
   counts: (p: { total: number; willImport: number; duplicates: number; errorRows: number; skipped: number }) =>
     [
@@ -246,13 +236,12 @@ export const IMPORT_UI = {
   close: '關閉',
 } as const;
 
-/** The user menu of both top bars (the back office and the form page). */
+/** Both top bars' user menu, the back office's and the form page's. */
 export const ACCOUNT_UI = {
   menuLabel: '帳戶選單',
   changePassword: '更改密碼',
 } as const;
 
-/** The users tab and its modals (spec sections 2 "Users tab" and "Modals", 4, 5, 6, 8). */
 export const USERS_UI = {
   title: '會員管理',
   add: '新增會員',
@@ -260,7 +249,6 @@ export const USERS_UI = {
   editTitle: '編輯會員',
   loading: '載入中...',
   loadFailed: '會員列表載入失敗',
-  // Columns
   username: '用戶名',
   role: '角色',
   permissions: '權限',
@@ -270,16 +258,15 @@ export const USERS_UI = {
   actions: '操作',
   homeStore: '所屬分店',
   headquarters: '總部',
-  // the picker's choice, beside stores that may be called 總店: an account of no single store
+  // beside stores that may be called 總店: an account of no single store
   headquartersOption: '總部（不屬於單一分店）',
-  // Actions
   edit: '編輯',
   changePassword: '更改密碼',
   delete: '刪除',
   cancel: '取消',
   save: '儲存',
   saving: '儲存中...',
-  // User form (spec section 3 "User form")
+  // user form
   password: '密碼',
   newPasswordOptional: '新密碼',
   confirmPassword: '確認密碼',
@@ -296,14 +283,14 @@ export const USERS_UI = {
   isActive: '啟用帳戶',
   created: '會員已新增',
   updated: '會員資料已更新',
-  // Password change (spec section 3 "Password change form")
+  // password change
   changePasswordTitle: '更改密碼',
   currentPassword: '目前密碼',
   newPassword: '新密碼',
   confirmNewPassword: '確認新密碼',
   changing: '更改中...',
   confirmChange: '確認更改',
-  // Delete user confirm (spec section 2 "Modals")
+  // delete user
   deleteTitle: '刪除會員',
   deleteConfirm: '確定要刪除以下會員嗎？此操作無法復原。',
   confirmDelete: '確認刪除',
@@ -312,7 +299,6 @@ export const USERS_UI = {
   self: '（您）',
 } as const;
 
-/** 稽核紀錄 (system_admin). */
 export const AUDIT_UI = {
   title: '稽核紀錄',
   at: AUDIT_FIELD_LABELS.at,
@@ -333,7 +319,6 @@ export const AUDIT_UI = {
   show: '查看內容',
 } as const;
 
-/** The payments tab (spec section 2 "Payments tab" and "Modals"). */
 export const PAYMENTS_UI = {
   downloadFailed: '下載失敗',
   receivedSince: (from: string) => `收到時間自 ${from} 起`,
@@ -365,7 +350,7 @@ export const PAYMENTS_UI = {
   allStores: '全部分店',
   selectedStores: (names: string[]) => (names.length ? `已選擇：${names.join('、')}` : '已選擇：全部分店'),
   countLine: (shown: number, total: number) => `顯示 ${shown} 筆，共 ${total} 筆`,
-  /** the pagination's place in the list; the count itself is said once, by countLine */
+  /** the count itself is said once, by countLine */
   pageRange: (from: number, to: number) => `第 ${from}-${to} 筆`,
   search: '後五碼、金額或備註',
   quickRanges: { today: '今天', yesterday: '昨天', thisWeek: '本週', thisMonth: '本月', lastMonth: '上月' },
@@ -393,11 +378,9 @@ export const PAYMENTS_UI = {
   loading: PAYMENT_LIST_LABELS.loading,
   emptyAll: '目前沒有任何匯款記錄',
   emptyFiltered: '沒有符合篩選條件的匯款記錄',
-  /** a search over chosen days found nothing: which days, and one tap to look at every date */
   emptySearchIn: (q: string, days: string) => `在 ${days} 沒有符合「${q}」的匯款記錄`,
   emptySearchAll: (q: string) => `所有日期都沒有符合「${q}」的匯款記錄`,
   searchEveryDate: '搜尋所有日期',
-  /** what the dates of the list are, said where a phone can see them */
   allDates: '所有日期',
   searchedDays: (days: string) => `搜尋範圍：${days}`,
   searchedAllDates: '搜尋範圍：所有日期',
@@ -409,7 +392,7 @@ export const PAYMENTS_UI = {
   confirmCreditedLabel: (lastFive: string) => `確認入帳：後五碼 ${lastFive}`,
   credited: (lastFive: string) => `已確認入帳：後五碼 ${lastFive}`,
   deleted: (lastFive: string, amount: string) => `已刪除後五碼 ${lastFive}、${amount} 的匯款記錄`,
-  /** a payment that is no transfer has no last five: it is named by its method (現金, 員工購物-刷卡 …) */
+  /** a payment that is no transfer has no last five: it is named by its method */
   deleteBodyInHand: (method: string, amount: string) =>
     `確定要刪除${method}、金額 ${amount} 的收款記錄嗎？刪除後幾秒內仍可按「復原」取消，之後無法復原。`,
   deletedInHand: (method: string, amount: string) => `已刪除${method} ${amount} 的收款記錄`,
@@ -425,7 +408,6 @@ export const PAYMENTS_UI = {
   forbiddenDebug: '目前權限：',
 } as const;
 
-/** The 對帳 page (docs/reconciliation.md). */
 export const RECONCILE_UI = {
   title: '對帳',
   menu: '對帳',
@@ -448,7 +430,6 @@ export const RECONCILE_UI = {
   from: '起日',
   to: '迄日',
   reload: '重新比對',
-  /** the API answers a queue in pages: what is shown, of how many */
   moreThanShown: (shown: number, total: number) =>
     `此處先列出 ${shown.toLocaleString('zh-TW')} 筆，共 ${total.toLocaleString('zh-TW')} 筆；處理完這些後按「重新比對」會列出其餘的，或縮短期間`,
   loading: '比對中...',
@@ -507,7 +488,7 @@ export const RECONCILE_UI = {
   status: PAYMENT_FIELD_LABELS.status,
   summary: '摘要',
   counterparty: '對方帳號',
-  /** the payer read from 備註 or 摘要 when the statement has no counterparty column */
+  /** read from 備註 or 摘要 when the statement has no counterparty column */
   payerOnLine: '付款人',
   note: PAYMENT_FIELD_LABELS.note,
   row: (file: string, row: number) => `${file} 第 ${row} 列`,
@@ -543,7 +524,6 @@ export const RECONCILE_UI = {
   forgetFailed: '忘記付款人失敗',
 };
 
-/** Cash out on the form page, the close (日結) on a phone and the board for headquarters. */
 export const CLOSES_UI = {
   // cash out, on the form page
   cashOutTitle: '現金支出',
@@ -624,7 +604,7 @@ export const CLOSES_UI = {
   differenceReasonHint: '例如：找錯錢、有一筆現金忘了記',
   recount: '回去重點',
   closeAnyway: '確定結帳',
-  // a close sent but not answered (weak connection): looked up, never sent twice blindly
+  // a close sent but not answered: looked up, never sent twice blindly
   closeUnsure:
     '網路不穩，還不知道是否已結帳。請確認網路後再按一次「結帳」：如果已經結帳，會直接顯示結果，不會重複結帳。',
 } as const;

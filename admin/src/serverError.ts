@@ -1,8 +1,4 @@
-/**
- * What the server said when a call failed: the one mapper of the back office's dialogs. Errors from react-admin's dataProvider
- * (HttpError) and from `api()` (ApiError) both carry the JSON body `{message, code, details, errors?}`: the back office asks
- * for codes (core/errors.ts, ERROR_CODES_HEADER) and branches on them, never on the text.
- */
+// What the server said when a call failed, from HttpError and ApiError alike. Branch on codes, never on text.
 import { isErrorCode } from '../../core/browser';
 import type { ErrorCode } from '../../core/browser';
 
@@ -17,13 +13,13 @@ function bodyOf(err: unknown): ErrorBody | null {
   return body && typeof body === 'object' ? (body as ErrorBody) : null;
 }
 
-/** The code of the server's answer (core/errors.ts), or undefined when there is none (network failure, time-out). */
+/** Undefined on a network failure or time-out. */
 export function serverCode(err: unknown): ErrorCode | undefined {
   const code = bodyOf(err)?.code;
   return isErrorCode(code) ? code : undefined;
 }
 
-/** The first message per field of an error list (core's validators' or the server's), keyed by field. */
+/** The first message per field. */
 export function fieldMessages(
   errors: ReadonlyArray<{ field?: unknown; message?: unknown }> | undefined,
 ): Record<string, string> {
@@ -34,17 +30,12 @@ export function fieldMessages(
   return out;
 }
 
-/** Per-field messages of a 400/409 answer, to show under the fields. */
 export function serverFieldErrors(err: unknown): Record<string, string> {
   const errors = bodyOf(err)?.errors;
   return fieldMessages(Array.isArray(errors) ? errors : undefined);
 }
 
-/**
- * The server's message, or undefined when there is none (network failure, time-out): the caller
- * then shows the spec's fallback. A validation answer's generic 驗證錯誤 is completed with the
- * field messages, so the user sees what to fix.
- */
+/** A bare 驗證錯誤 gets the field messages, so the user sees what to fix; undefined with no answer. */
 export function serverMessage(err: unknown): string | undefined {
   const body = bodyOf(err);
   const message = typeof body?.message === 'string' && body.message.trim() ? body.message : undefined;
@@ -53,10 +44,7 @@ export function serverMessage(err: unknown): string | undefined {
   return message ?? (details.length ? details.join('，') : undefined);
 }
 
-/**
- * A failed save of a form with `fields`: the server's messages for those fields (a 409 duplicate
- * comes as one on its field) and, when none of them explains it, the server's message or `fallback`.
- */
+/** Messages on the form's `fields` (a 409 duplicate comes on its field), else one message on top. */
 export function describeServerError(
   err: unknown,
   fallback: string,

@@ -1,15 +1,8 @@
-/**
- * The session (spec section 4): the server keeps it in an HttpOnly cookie that no
- * script on the page can read, so the pages never hold the token. Signed in once login succeeds;
- * signed out on 登出 (the server revokes the session) or on any 401. Shared by the submission page
- * and the back office.
- */
+// The session, for the submission page and the back office: an HttpOnly cookie no script can read, so the
+// pages never hold the token.
 import { ADMIN_PATH, API_BASE, LEGACY_TOKEN_KEY, LOGIN_PATH } from './config';
 
-/**
- * Removes a token an older version of the pages left in localStorage, where any script could read
- * it. Called when a page starts.
- */
+/** A token left in localStorage by earlier pages, where any script could read it. */
 export function forgetStoredToken(): void {
   try {
     localStorage.removeItem(LEGACY_TOKEN_KEY);
@@ -18,10 +11,7 @@ export function forgetStoredToken(): void {
   }
 }
 
-/**
- * 登出 on the server: the session ends on every instance, and the cookie is cleared. Never fails:
- * a session already gone is signed out too.
- */
+/** Never fails: a session already gone is signed out too. */
 export async function signOutOnServer(): Promise<void> {
   try {
     await fetch(`${API_BASE}/admin/logout`, {
@@ -34,7 +24,6 @@ export async function signOutOnServer(): Promise<void> {
   }
 }
 
-/** `/admin/login?redirect=<full target path>` for a page that needs a session. */
 export function loginUrlFor(target: string): string {
   return `${LOGIN_PATH}?redirect=${encodeURIComponent(target)}`;
 }
@@ -43,13 +32,8 @@ export function currentPath(loc: Location = window.location): string {
   return `${loc.pathname}${loc.search}${loc.hash}`;
 }
 
-/**
- * Where to go after login: the redirect value when present and not the login route itself
- * (and a path on this site, never another one), otherwise /admin. The value is resolved
- * against the page's origin as the browser will resolve it, which drops tabs and newlines and
- * turns `\` into `/` (`/%09/evil.example` is `//evil.example`, another site);
- * only the same origin and the product's own pages (`/` and `/admin...`) are accepted.
- */
+// Resolved as the browser will, which drops tabs and turns `\` into `/` (`/%09/evil.example` is another
+// site): only this origin's own pages (`/`, `/admin...`) are accepted, else /admin.
 export function afterLoginTarget(redirect: string | null | undefined, origin: string = window.location.origin): string {
   if (!redirect || !redirect.startsWith('/')) return ADMIN_PATH;
   let url: URL;

@@ -1,12 +1,5 @@
-/**
- * The change-password modal, for one's own account (spec sections 3, 5 "Password change", 8):
- * currentPassword, newPassword, confirmNewPassword checked by core's validatePasswordChange
- * (with its weak-password rule: common, repetitive or the username).
- * On success the fresh token is stored (changeOwnPassword) and the caller says 密碼更改成功！ in
- * its own way (a notification in the back office, a banner on the form page). A failure shows the
- * server's message, else 更改密碼失敗，請稍後再試, in the form. No react-admin here, so the form
- * page can load this dialog on demand too.
- */
+// Changing one's own password, checked by core's validatePasswordChange. No react-admin here, so the form
+// page can load it on demand too; the caller says 密碼更改成功！ its own way.
 import { TextField } from '@mui/material';
 import { useState, type FormEvent } from 'react';
 import { validatePasswordChange } from '../../../core/browser';
@@ -22,7 +15,7 @@ const FIELDS: Array<{ name: Field; label: string; autoComplete: string }> = [
   { name: 'confirmNewPassword', label: USERS_UI.confirmNewPassword, autoComplete: 'new-password' },
 ];
 
-/** `username`: the signed-in user's, so a new password equal to it is refused before sending (core's rule). */
+/** `username`: so a new password equal to it is refused before sending. */
 export function ChangePasswordDialog({
   onClose,
   onChanged,

@@ -1,8 +1,4 @@
-/**
- * Changing one's own password (POST /api/users/change-password with the current password), for the
- * back office and the form page alike. Older sessions stop working; the answer sets this page's
- * new session cookie, so the user stays signed in (the token in the answer is for scripts).
- */
+// Older sessions stop working; the answer sets this page's new session cookie, so the user stays signed in.
 import { api } from '../http';
 
 export async function changeOwnPassword(body: {

@@ -1,4 +1,4 @@
-/** The change-password dialog for one's own account in the back office, with 密碼更改成功！ as a notification. */
+// The back office's change-password dialog, with 密碼更改成功！ as a notification.
 import { useState } from 'react';
 import { useGetIdentity, useNotify } from 'react-admin';
 import { UI } from '../messages';

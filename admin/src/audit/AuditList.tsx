@@ -1,7 +1,4 @@
-/**
- * 稽核紀錄 (system_admin): who did what and when, from where, newest first. A row opens to show
- * the record before and after the change, field by field, with changed fields marked.
- */
+// 稽核紀錄: who did what, when and from where; a row opens on the record before and after the change.
 import HistoryIcon from '@mui/icons-material/History';
 import {
   Box,
@@ -69,7 +66,7 @@ const filters = [
   <TextInput key="user" source="actor_username" label={T.userFilter} alwaysOn />,
 ];
 
-/** Only for system_admin: the others are told 權限不足 before anything is asked. */
+/** The others are told 權限不足 before anything is asked. */
 export function AuditList() {
   return (
     <Gated allow={gates.systemAdmin} message={UI.forbiddenAudit} title={T.title} testId="auditlist-forbidden">
@@ -79,8 +76,7 @@ export function AuditList() {
 }
 
 function AuditListView() {
-  // One card per entry, as 匯款記錄: nothing cut at the right; a tablet beside
-  // the menu had 摘要 off the screen and 編號 a character a line.
+  // beside the menu a tablet's table would push 摘要 off the screen and wrap 編號 a character a line
   const phone = useCardsLayout();
   return (
     <List
@@ -129,8 +125,7 @@ function AuditListView() {
 }
 
 function ActionChip({ record }: { record: AuditRecord }) {
-  // the colour in the outline, the words in the text's own colour: a yellow or light-blue word on
-  // white is too faint to read (axe color-contrast, 1.5:1 for 登入失敗)
+  // the colour in the outline only: a yellow or light-blue word on white is too faint (axe color-contrast)
   return (
     <Chip
       size="small"
@@ -142,7 +137,6 @@ function ActionChip({ record }: { record: AuditRecord }) {
   );
 }
 
-/** Phones: one card per entry (when, who, what, the change in words), its fields opened in place. */
 function AuditCards() {
   const { data, isPending } = useListContext<AuditRecord>();
   if (isPending || !data) return null;
@@ -196,13 +190,13 @@ function Empty() {
   );
 }
 
-/** Store names for the audit texts (core/audit/text.ts), from the stores the page already loads. */
+/** From the stores the page already loads. */
 function useStoreLookup(): AuditStoreLookup {
   const { byId } = useStores();
   return byId;
 }
 
-/** What changed, in one line of words, so the table is readable without opening a row. */
+/** One line of words, so the table reads without opening a row. */
 function Summary({ record }: { record: AuditRecord }) {
   const text = auditSummaryText(record, useStoreLookup());
   return (
@@ -217,7 +211,6 @@ function Summary({ record }: { record: AuditRecord }) {
   );
 }
 
-/** The expanded row: a field-by-field table of before and after, in Chinese, changed fields highlighted. */
 function Changes({ stacked = false }: { stacked?: boolean }) {
   const record = useRecordContext<AuditRecord>();
   const stores = useStoreLookup();
@@ -231,7 +224,6 @@ function Changes({ stacked = false }: { stacked?: boolean }) {
     );
   }
   if (stacked) {
-    // a phone: each field with its value before and after, one under the other
     return (
       <Box component="dl" sx={{ m: 0, mt: 0.5 }} data-testid="audit-changes">
         {rows.map((r) => (

@@ -1,4 +1,4 @@
 import { lazy } from 'react';
 
-/** 稽核紀錄, fetched when someone opens it: the first screen (匯款記錄) does not load it. */
+/** Fetched when opened, so the first screen does not load it. */
 export default { list: lazy(() => import('./AuditList').then((m) => ({ default: m.AuditList }))) };

@@ -21,10 +21,7 @@ import users from '../users';
 import { Home } from './Home';
 import { theme } from './theme';
 
-/**
- * A refusal (403), a missing record (404) or bad input (400) will answer the same on a retry:
- * say it at once instead of showing 載入中... through react-query's three retries.
- */
+/** A 4xx answers the same on a retry: say it at once, not after react-query's three retries. */
 const queryClient = new QueryClient({
   defaultOptions: {
     queries: {
@@ -36,10 +33,7 @@ const queryClient = new QueryClient({
   },
 });
 
-/**
- * Every page but 匯款記錄 (the first screen) is its own chunk, fetched when opened (`index.ts` of
- * each folder): the list's first row waits only for the code it draws.
- */
+/** Every page but 匯款記錄 is its own chunk, fetched when opened, so the list's first row waits for less code. */
 export function App() {
   return (
     <Admin

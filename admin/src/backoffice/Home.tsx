@@ -7,7 +7,6 @@ import { UI } from '../messages';
 
 const PATHS = { payments: '/payments', users: '/users', dashboard: '/dashboard' } as const;
 
-/** `/admin`: the initial tab is payments if allowed, else users, else the dashboard (spec section 2). */
 export function Home() {
   const { me, isPending } = useMe();
   const basename = useBasename();

@@ -4,13 +4,10 @@ import { startFirstScreen } from '../providers/firstScreen';
 import { forgetStoredToken } from '../session';
 import { App } from './App';
 
-// /admin needs a session (spec section 2 "Routes"): the authProvider's checkAuth asks the server
-// (the session is an HttpOnly cookie the page cannot see) and sends the user to log in and come back.
 forgetStoredToken();
-// `me`, the stores and the list's first page leave now, together, not one after another once React has drawn.
+// `me`, the stores and the list's first page leave now, together, before React draws
 startFirstScreen(window.location);
 
-// Clean URLs under /admin (the server answers /admin/* with this page).
 createRoot(document.getElementById('root')!).render(
   <BrowserRouter>
     <Routes>

@@ -2,14 +2,10 @@ import { zhTW } from '@mui/material/locale';
 import { createTheme } from '@mui/material/styles';
 import { defaultTheme } from 'react-admin';
 
-/** The accessible name of every list's page navigation. */
 const PAGINATION_LABEL = '分頁導覽';
 
-/**
- * A checkbox's accessible name belongs on its `<input>`, but react-admin's row checkboxes (and
- * any `<Checkbox aria-label>`) put it on MUI's outer `<span>`, where it names nothing (axe:
- * `label`, critical, and `aria-prohibited-attr`). Moved to the input, unless the input has its own.
- */
+// A checkbox's aria-label on MUI's outer `<span>` (react-admin's row checkboxes) names nothing (axe `label`):
+// moved to the input unless the input has its own.
 type CheckboxOwner = { 'aria-label'?: string; inputProps?: Record<string, unknown> };
 const checkboxSlotProps = {
   root: (o: CheckboxOwner) => (o['aria-label'] ? { 'aria-label': undefined } : {}),
@@ -19,15 +15,11 @@ const checkboxSlotProps = {
   }),
 };
 
-/**
- * react-admin's theme with MUI's Traditional Chinese (Taiwan) locale. Every text colour reaches
- * WCAG AA (4.5:1) on the backgrounds it is used on: the error red on white and
- * on the batch bar, the secondary colour on white, 權限不足 at full strength.
- */
+/** Every text colour reaches WCAG AA (4.5:1) on the backgrounds it is used on. */
 export const theme = createTheme(
   {
     ...defaultTheme,
-    // 未確認 is yellow in the spec; MUI's warning is orange. Dark text keeps the yellow chip readable.
+    // 未確認 is yellow, not MUI's orange; dark text keeps the yellow chip readable
     palette: {
       ...defaultTheme.palette,
       primary: { main: '#1565c0' },
@@ -40,12 +32,12 @@ export const theme = createTheme(
     typography: {
       fontFamily:
         "system-ui, -apple-system, 'Segoe UI', 'PingFang TC', 'Noto Sans TC', 'Microsoft JhengHei', sans-serif",
-      // Labels keep the spec's wording (Excel 匯入, not EXCEL 匯入).
+      // labels keep their wording (Excel 匯入, not EXCEL 匯入)
       button: { textTransform: 'none' },
     },
     components: {
       ...defaultTheme.components,
-      // MUI names the pages' <nav> "pagination navigation" whatever the locale.
+      // MUI names it "pagination navigation" whatever the locale
       MuiPagination: { defaultProps: { 'aria-label': PAGINATION_LABEL } },
       MuiCheckbox: { defaultProps: { slotProps: checkboxSlotProps as never } },
       // the batch bar: a paler blue, so the red 刪除 on it reads (4.9:1)

@@ -1,8 +1,5 @@
-/**
- * 日結總覽 for headquarters, made for a desk: stores by days over a range, each day
- * 已結帳 with its difference, 已重新開帳 or 未結帳 (a day opens its close page), the takings by
- * method per store and in total, and the day book of a store to download for the accountant.
- */
+// 日結總覽 for headquarters, made for a desk: stores by days, each day's close state and difference, the
+// takings by method, and a store's day book to download.
 import DownloadIcon from '@mui/icons-material/Download';
 import RefreshIcon from '@mui/icons-material/Refresh';
 import {
@@ -50,11 +47,8 @@ import { CLOSES_UI as T } from '../messages';
 
 const signed = (n: number) => (n > 0 ? `+${formatNTD(n)}` : formatNTD(n));
 
-/**
- * 短溢合計, what a manager checks the board for, kept in view on the right from a tablet up while the
- * days and the takings by method scroll under it (at 1280 px beside the menu, a week of days and
- * the four methods are wider than the page). On a phone the days need the room: it scrolls.
- */
+// 短溢合計, what a manager checks the board for, stays on the right from a tablet up while the wider days and
+// methods scroll under it; on a phone the days need the room.
 const stickyEnd = {
   position: { xs: 'static', sm: 'sticky' },
   right: { xs: 'auto', sm: 0 },
@@ -79,10 +73,7 @@ function DayCell({ d }: { d: BoardDay }) {
   );
 }
 
-/**
- * A day's link as a screen reader says it: the store, the date, then the chip's own words (speech
- * input finds the link by what is shown, WCAG 2.5.3), 短溢 named after the amount.
- */
+/** The chip's own words come after store and date: speech input finds a link by what is shown (WCAG 2.5.3). */
 function dayName(store: string, d: BoardDay): string {
   if (d.status === 'closed') return `${store} ${d.date} ${chipText(d)}（${T.difference}）`;
   return `${store} ${d.date} ${chipText(d)}${d.difference !== null ? ` ${T.difference} ${signed(d.difference)}` : ''}`;
@@ -119,7 +110,6 @@ export function BoardPage() {
   );
 }
 
-/** The title, the range and 重新整理. */
 function BoardHeader(props: {
   range: DateRange;
   setRange: (range: DateRange) => void;
@@ -163,7 +153,7 @@ function BoardHeader(props: {
   );
 }
 
-/** The board over the range, for the store chosen in the top bar (null: every store in scope). */
+/** `storeId` null: every store in scope. */
 function useBoard(allowed: boolean, range: DateRange, storeId: number | null, today: string) {
   const [board, setBoard] = useState<CloseBoard | null>(null);
   const [loading, setLoading] = useState(false);
@@ -189,13 +179,13 @@ function useBoard(allowed: boolean, range: DateRange, storeId: number | null, to
   return { board, loading, error, load };
 }
 
-/** The newest days in view: a phone's screen holds a few of them, and today is the one a person looks for. */
+/** A phone holds a few days, and today is the one a person looks for. */
 function useNewestInView(board: CloseBoard) {
   const scroller = useRef<HTMLDivElement>(null);
   useLayoutEffect(() => {
     const box = scroller.current;
     const last = box?.querySelector<HTMLElement>('[data-last-date]');
-    // 短溢合計 stays on the right from a tablet up: the newest day is put beside it, not under it
+    // the newest day goes beside the sticky 短溢合計, not under it
     const end = box?.querySelector<HTMLElement>('[data-sticky-end]');
     const covered = end && getComputedStyle(end).right !== 'auto' ? end.offsetWidth : 0;
     if (box && last && box.scrollWidth > box.clientWidth)
@@ -204,7 +194,6 @@ function useNewestInView(board: CloseBoard) {
   return scroller;
 }
 
-/** Stores by days, then the takings by method and 短溢合計; the last row sums the stores. */
 function BoardTable({ board }: { board: CloseBoard }) {
   const scroller = useNewestInView(board);
   return (
@@ -250,7 +239,6 @@ function BoardTable({ board }: { board: CloseBoard }) {
   );
 }
 
-/** A store: its days, each opening the close page of that day, its takings by method and 短溢合計. */
 function StoreRow({ s }: { s: CloseBoard['stores'][number] }) {
   const base = useBasename();
   return (
@@ -258,7 +246,7 @@ function StoreRow({ s }: { s: CloseBoard['stores'][number] }) {
       <TableCell
         component="th"
         scope="row"
-        // on a phone the name wraps in a narrow column, leaving the days the screen
+        // on a phone the name wraps in a narrow column, leaving the screen to the days
         sx={{
           position: 'sticky',
           left: 0,
@@ -332,7 +320,6 @@ function TotalsRow({ board }: { board: CloseBoard }) {
   );
 }
 
-/** A store's day book over the board's range, to download as xlsx or csv (not shown while the board has no store). */
 function Daybook({ board }: { board: CloseBoard }) {
   const notify = useNotify();
   const [bookStore, setBookStore] = useState<number | ''>('');
@@ -340,7 +327,7 @@ function Daybook({ board }: { board: CloseBoard }) {
   if (board.stores.length === 0) return null;
 
   const book = bookStore || board.stores[0]?.id || '';
-  // fetched, not followed as a link: a refusal (an export all needs 匯款管理) is said on this page
+  // fetched, not followed as a link, so a refusal is said on this page
   const download = async (format: 'xlsx' | 'csv') => {
     setBooking(true);
     try {

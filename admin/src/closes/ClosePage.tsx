@@ -1,9 +1,5 @@
-/**
- * 日結, made for a phone at the counter: pick the store and the day, see the day's
- * takings by method, the cash out and the expected cash, count the drawer (a total, or note by
- * note), see the difference before sending, and close. A closed day shows its close; a manager
- * (manage_payments) may reopen it.
- */
+// 日結, made for a phone at the counter: count the drawer, see the difference before sending, and close a
+// store's day. Only a manager (manage_payments) may reopen it.
 import LockOpenIcon from '@mui/icons-material/LockOpen';
 import {
   Alert,
@@ -91,7 +87,7 @@ export function ClosePage() {
   );
 }
 
-/** The store and the day, kept in the address: the address's, else one's own store or the top bar's, and today. */
+/** Kept in the address; else one's own store or the top bar's, and today. */
 function useWhere(me: Me | undefined) {
   const { stores } = useStores();
   const [selected] = useSelectedStore();
@@ -108,7 +104,6 @@ function useWhere(me: Me | undefined) {
   return { offered, storeId, date, setWhere };
 }
 
-/** The day of a store as the server tells it, read again when either changes. */
 function useDay(storeId: number | null, date: string, allowed: boolean) {
   const [day, setDay] = useState<DayView | null>(null);
   const [loading, setLoading] = useState(false);
@@ -133,7 +128,6 @@ function useDay(storeId: number | null, date: string, allowed: boolean) {
   return { day, loading, loadError, load };
 }
 
-/** The store (one's own, shown; else chosen) and the day, up to today. */
 function WhereFields({ where, fixedStore }: { where: ReturnType<typeof useWhere>; fixedStore: boolean }) {
   const { offered, storeId, date, setWhere } = where;
   return (
@@ -368,7 +362,6 @@ function CloseForm({ day, reload }: { day: DayView; reload: () => Promise<void> 
   );
 }
 
-/** The drawer as typed (the opening when unknown, the count as a total or note by note, the note) and what it comes to. */
 function useDrawer(day: DayView) {
   const f = day.figures;
   const needsOpening = f.opening === null;
@@ -414,7 +407,7 @@ function useDrawer(day: DayView) {
 
 type Drawer = ReturnType<typeof useDrawer>;
 
-/** Whether the day is closed on the server now (after a send whose answer never came). */
+/** After a send whose answer never came. */
 async function closedOnServer(day: DayView) {
   try {
     const now = await api<DayView>('GET', `/closes/day?store_id=${day.store.id}&date=${day.date}`);
@@ -424,7 +417,6 @@ async function closedOnServer(day: DayView) {
   }
 }
 
-/** Sends the close: the field errors and the failure it may bring, and the question about a difference. */
 function useSendClose(day: DayView, reload: () => Promise<void>) {
   const notify = useNotify();
   const [errors, setErrors] = useState<Record<string, string>>({});
@@ -466,7 +458,6 @@ function useSendClose(day: DayView, reload: () => Promise<void>) {
   return { errors, setErrors, failure, setFailure, busy, asking, setAsking, send };
 }
 
-/** The opening when the day does not know it, then the drawer: a total, or note by note. */
 function CountFields({ drawer, errors }: { drawer: Drawer; errors: Record<string, string> }) {
   const { byNotes, notes, setNotes } = drawer;
   return (
@@ -517,7 +508,6 @@ function CountFields({ drawer, errors }: { drawer: Drawer; errors: Record<string
   );
 }
 
-/** The difference the count makes, before it is sent. */
 function DifferencePreview({ difference }: { difference: number | null }) {
   return (
     <Box
@@ -541,7 +531,6 @@ function DifferencePreview({ difference }: { difference: number | null }) {
   );
 }
 
-/** A drawer that does not match: 重新點算, or close anyway with the reason. */
 function DifferenceDialog({ drawer, sending }: { drawer: Drawer; sending: ReturnType<typeof useSendClose> }) {
   const { difference, expected, countedValue } = drawer;
   const { busy } = sending;

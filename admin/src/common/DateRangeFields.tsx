@@ -14,28 +14,20 @@ interface Props extends DateRange {
   onChange: (range: DateRange) => void;
   testids?: { from?: string; to?: string };
   sx?: SxProps<Theme>;
-  /**
-   * The typed range, kept by a parent that stays mounted (useDateRangeDraft) where the fields move
-   * between containers as the layout changes (匯款記錄's filters fold behind 篩選 on a phone): a
-   * range typed but not applied (reversed) then survives a phone turned sideways.
-   */
+  /** Held by a parent that stays mounted when the fields move with the layout, so a typed range survives. */
   draft?: DateRangeDraft;
 }
 
 type DateRangeDraft = [DateRange, (next: DateRange) => void];
 
-/** The range as typed, following the applied one whenever that changes. */
+/** Follows the applied range whenever that changes. */
 export function useDateRangeDraft(from: string, to: string): DateRangeDraft {
   const [draft, setDraft] = useState<DateRange>({ from, to });
   useEffect(() => setDraft({ from, to }), [from, to]);
   return [draft, setDraft];
 }
 
-/**
- * A start and an end date of a filter (payments, dashboard, reconciliation). A start after the
- * end is shown under the start with core's own sentence (the one the API and the CLI answer)
- * and is not passed on, so the screen keeps its last good range instead of asking for nothing.
- */
+/** A reversed range is shown with core's sentence and not passed on, so the screen keeps its last good range. */
 export function DateRangeFields({ from, to, labels, onChange, testids, sx, draft: kept }: Props) {
   const own = useDateRangeDraft(from, to);
   const [draft, setDraft] = kept ?? own;

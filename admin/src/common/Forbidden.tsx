@@ -5,10 +5,7 @@ import type { Me } from '../../../core/browser';
 import { useMe } from './useMe';
 import { UI } from '../messages';
 
-/**
- * 權限不足 and why, in place of a page the user may not open (spec section 8: said at once, the
- * menu entry hidden elsewhere). `title` names the page in the top bar.
- */
+/** `title` names the page in the top bar. */
 export function Forbidden({
   message,
   testId,
@@ -34,16 +31,12 @@ export function Forbidden({
   );
 }
 
-/**
- * react-admin's own refusal (a resource the user may not open: 會員管理, 分店管理, 稽核紀錄), in
- * the same box as every other 權限不足.
- */
+/** react-admin's own refusal, in the same box as every other 權限不足. */
 export function AccessDenied() {
   const translate = useTranslate();
   return <Forbidden message={translate('ra.message.access_denied')} testId="access-denied" />;
 }
 
-/** A signed-in user with no store: the list, the dashboard (and, in its own page, the form) say so the same way. */
 export function NoStoreNotice({
   title,
   heading,
@@ -58,7 +51,6 @@ export function NoStoreNotice({
   return <Notice severity="info" heading={heading} message={message} testId={testId} title={title} kind="no-store" />;
 }
 
-/** The one layout of a page that has nothing to show but a reason. */
 function Notice({
   severity,
   heading,
@@ -88,10 +80,7 @@ function Notice({
   );
 }
 
-/**
- * A page only some may open: for the others 權限不足 and why, at once and in the one layout,
- * before the page asks the server for anything it would refuse.
- */
+/** Refuses before the page asks the server for anything it would refuse. */
 export function Gated({
   allow,
   message,

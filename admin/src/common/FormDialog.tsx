@@ -1,9 +1,5 @@
-/**
- * The skeleton every back-office dialog shares: a title, the server's error on top, the content,
- * and 取消 beside one action that shows its busy label while the call runs. It cannot be closed
- * while busy, nor a form by a click beside it (what was typed stays). With `onSubmit` the dialog is a form (Enter submits); otherwise the action calls
- * `onConfirm`. Full screen on a phone.
- */
+// The dialog every back-office dialog shares. With `onSubmit` it is a form (Enter submits); otherwise the
+// action calls `onConfirm`.
 import {
   Alert,
   Button,
@@ -20,11 +16,10 @@ import type { ServerAction } from './useServerAction';
 
 interface FormDialogProps {
   open: boolean;
-  /** names the dialog's parts: `<id>-title` (aria-labelledby), `<id>-error`, `<id>-dialog` (test ids) */
+  /** `<id>-title` (aria-labelledby), `<id>-error`, `<id>-dialog` */
   id: string;
   title: ReactNode;
   onClose: () => void;
-  /** the dialog's request: while busy it cannot be closed; its failure shows above the content */
   action: Pick<ServerAction, 'busy' | 'failure'>;
   labels: { action: string; busy: string; cancel?: string };
   onSubmit?: (e: FormEvent) => void;
@@ -43,7 +38,7 @@ export function FormDialog(p: FormDialogProps) {
   return (
     <Dialog
       open={p.open}
-      // a click beside a form is no way to throw away what was typed in it: 取消 or Esc close it
+      // a click beside a form must not throw away what was typed: 取消 or Esc close it
       onClose={busy ? undefined : (_e, reason) => (p.onSubmit && reason === 'backdropClick' ? undefined : p.onClose())}
       fullScreen={phone}
       fullWidth

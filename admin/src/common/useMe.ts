@@ -1,7 +1,7 @@
 import { usePermissions } from 'react-admin';
 import type { Me } from '../../../core/browser';
 
-/** The signed-in user with effective permissions (authProvider.getPermissions is `GET /api/admin/me`). */
+/** authProvider.getPermissions is `GET /api/admin/me`. */
 export function useMe(): { me: Me | undefined; isPending: boolean } {
   const { permissions, isPending } = usePermissions<Me>();
   return { me: permissions, isPending };

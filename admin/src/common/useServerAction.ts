@@ -2,21 +2,16 @@ import { useState } from 'react';
 import type { Validated } from '../../../core/browser';
 import { fieldMessages, serverFieldErrors, serverMessage } from '../serverError';
 
-/** What a failed call shows: messages under the fields, and one on top (null for none). */
 type DescribeFailure = (err: unknown) => { fields: Record<string, string>; message: string | null };
 
-/**
- * The state of a form or dialog that sends one request (the login, the change-password, user
- * and store dialogs): busy while it runs, a second submit ignored; the field errors of core's
- * check or of the server's answer; the failure on top, the server's message or else `fallback`.
- * After a success it stays busy: the caller closes the dialog or leaves the page.
- */
+// A form or dialog that sends one request: a second submit while busy is ignored. After a success it stays
+// busy: the caller closes the dialog or leaves the page.
 export function useServerAction(fallback: string, describe?: DescribeFailure) {
   const [busy, setBusy] = useState(false);
   const [failure, setFailure] = useState<string | null>(null);
   const [errors, setErrors] = useState<Record<string, string>>({});
 
-  /** core's verdict first: refused, its field errors and nothing sent; accepted, `send(value)`. */
+  /** Refused by core's check: its field errors, and nothing sent. */
   async function submit<T>(checked: Validated<T>, send: (value: T) => Promise<void>): Promise<void> {
     if (busy) return;
     setFailure(null);
@@ -36,7 +31,6 @@ export function useServerAction(fallback: string, describe?: DescribeFailure) {
     }
   }
 
-  /** a field edited: its error goes */
   const clearError = (field: string) =>
     setErrors((e) => {
       if (!e[field]) return e;

@@ -7,14 +7,11 @@ export interface StoreRecord {
   code: string;
 }
 
-/** The one call for the stores, the same for every page (and the first screen's early call; core/listDefaults.ts). */
+/** The same call on every page and the first screen, so they share one answer. */
 export { STORES_PARAMS };
 
-/**
- * Every store (any signed-in user may read the list), sorted by id. Asked once per minute at most:
- * the top bar, the list and its filters all want it as the page opens, and react-admin refreshes
- * it by itself after a store is added, renamed or deleted.
- */
+// Asked once a minute at most: the top bar, the list and its filters all want it as the page opens, and
+// react-admin refreshes it after a store changes.
 export function useStores(): {
   stores: StoreRecord[];
   isPending: boolean;

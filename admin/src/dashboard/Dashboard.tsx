@@ -15,10 +15,10 @@ import { MethodTakings } from './MethodTakings';
 import { SummaryCards } from './SummaryCards';
 import { useStatsSummary } from './useStatsSummary';
 
-// The charts and their library load with the dashboard only, not with the back office.
+// the charts and their library load with the dashboard only, not with the back office
 const DashboardCharts = lazy(() => import('./DashboardCharts'));
 
-/** The daily report on paper: the page alone, without the menu, the top bar and the buttons. */
+/** On paper, the page alone: no menu, top bar or buttons. */
 const printStyles = (
   <GlobalStyles
     styles={{
@@ -33,16 +33,11 @@ const printStyles = (
   />
 );
 
-/**
- * The statistics dashboard (spec section 2 "Dashboard tab"): four cards and a per-store table
- * from `GET /api/stats/summary`, fetched again when the top bar's store changes, when the
- * optional date range changes, and on 重新整理.
- */
 export function Dashboard() {
   const { me, isPending } = useMe();
   const allowed = !!me && gates.viewReports(me);
   const [selected] = useSelectedStore();
-  // Branch users have no switcher: a choice left in storage from another account must not narrow their view.
+  // branch users have no switcher: a choice left in storage by another account must not narrow their view
   const storeId = me && canSwitchStores(me) ? selected : null;
   const [range, setRange] = useState<DateRange>({ from: '', to: '' });
   const { data, loading, refresh } = useStatsSummary({ store_id: storeId, ...range }, allowed);
@@ -52,7 +47,7 @@ export function Dashboard() {
   if (!allowed) return <Forbidden title={T.title} message={T.forbidden} testId="dashboard-forbidden" />;
 
   if (me && scopeIsEmpty(me)) {
-    // Nothing to count: say why, rather than show zeros as if the stores had no payments.
+    // say why, rather than show zeros as if the stores had no payments
     return <NoStoreNotice title={T.title} heading={T.noStoreTitle} message={T.noStore} testId="dashboard-no-store" />;
   }
 
@@ -95,7 +90,6 @@ export function Dashboard() {
   );
 }
 
-/** The date range (and 清除日期 once one is set), 列印 and 重新整理. */
 function DashboardTools(props: {
   range: DateRange;
   setRange: (range: DateRange) => void;
@@ -104,7 +98,7 @@ function DashboardTools(props: {
 }) {
   const { range, setRange, loading, refresh } = props;
   return (
-    // wraps wherever it is short of room: beside the menu, a tablet's page is 360 to 660 px wide
+    // beside the menu a tablet's page is 360 to 660 px wide: wraps wherever it is short of room
     <Box sx={{ display: 'flex', alignItems: 'center', gap: 1, flexWrap: 'wrap', justifyContent: { md: 'flex-end' } }}>
       <DateRangeFields
         from={range.from}

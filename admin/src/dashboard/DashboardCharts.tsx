@@ -1,9 +1,4 @@
-/**
- * The dashboard's charts, loaded only on the dashboard (Dashboard.tsx imports
- * this file lazily, so @mui/x-charts is not in the back office's first load): NT$ per store and
- * day over the chosen range, and NT$ still 未確認 / 已入帳 / 未入帳 per store, with the same
- * figures in a table (read aloud, and printed in black and white).
- */
+// The dashboard's charts, loaded lazily so @mui/x-charts is not in the back office's first load.
 import {
   Alert,
   Box,
@@ -38,7 +33,7 @@ export default function DashboardCharts({ params }: { params: StatsParams }) {
     retry: false,
     queryFn: () => dataProvider.statsCharts({ store_id, from: from || undefined, to: to || undefined }),
   });
-  // A refused range (over 366 days) or a failed request says why instead of loading for ever.
+  // a refused range (over 366 days) or a failed request says why instead of loading for ever
   if (error)
     return (
       <Alert severity="warning" sx={{ mt: 3 }} data-testid="dashboard-charts-error">
@@ -68,7 +63,6 @@ const headingSx = { fontSize: '1.05rem', fontWeight: 600 } as const;
 const legend = { direction: 'horizontal', position: { vertical: 'bottom', horizontal: 'center' } } as const;
 const thousands = (v: number) => (v >= 10_000 ? `${Math.round(v / 1000)}k` : String(v));
 
-/** NT$ per store and day over the range, a line a store. */
 function DailyChart({ data }: { data: StatsCharts }) {
   const names = new Map(data.stores.map((s) => [s.store_id, storeLabel({ name: s.store_name, code: s.store_code })]));
   const days = data.days.map((d) => d.slice(5).replace('-', '/'));
@@ -98,7 +92,6 @@ function DailyChart({ data }: { data: StatsCharts }) {
   );
 }
 
-/** NT$ 未確認 / 已入帳 / 未入帳 per store, as bars and as a table. */
 function StatusChart({ data }: { data: StatsCharts }) {
   const series = [
     { data: data.stores.map((s) => s.pending_amount), label: T.pending, color: STATUS_COLORS.pending },
@@ -123,10 +116,10 @@ function StatusChart({ data }: { data: StatsCharts }) {
   );
 }
 
-/** The status chart's figures as a table: read aloud, and printed in black and white. */
+/** The chart's figures, for a screen reader and for printing in black and white. */
 function StatusAmounts({ stores }: { stores: StatsCharts['stores'] }) {
   return (
-    // scrolls sideways on a phone: reachable by keyboard, named for a screen reader; names never wrap, on a phone the code may go under the name
+    // scrolls sideways on a phone: focusable for a keyboard, named for a screen reader
     <Box sx={{ overflowX: 'auto' }} tabIndex={0} role="region" aria-label={T.statusChart}>
       <Table
         size="small"

@@ -1,7 +1,4 @@
-/**
- * Takings by payment method per store: NT$ of 匯款, 現金, 刷卡 and 電子支付 for each
- * store over the dashboard's dates, and their totals, from the summary (per-day figures, not rows).
- */
+// Takings by payment method per store, from the summary's per-day figures, not rows.
 import {
   Paper,
   Table,
@@ -22,7 +19,7 @@ export function MethodTakings({ data }: { data: StatsSummary | null }) {
   if (!data || rows.length === 0) return null;
   const cell = { whiteSpace: 'nowrap', fontVariantNumeric: 'tabular-nums' } as const;
   return (
-    // scrolls sideways on a phone: focusable, so a keyboard can scroll it too (axe scrollable-region-focusable)
+    // focusable so a keyboard can scroll it (axe scrollable-region-focusable)
     <TableContainer
       component={Paper}
       variant="outlined"

@@ -21,7 +21,6 @@ import { DASHBOARD_UI as T } from '../messages';
 
 const count = new Intl.NumberFormat('zh-TW');
 
-/** A status count as a coloured chip, pale when zero. */
 function StatusCount({ status, n, label }: { status: typeof STATUS_CREDITED; n: number; label?: string }) {
   return (
     <Chip
@@ -29,7 +28,7 @@ function StatusCount({ status, n, label }: { status: typeof STATUS_CREDITED; n: 
       color={n > 0 ? STATUS_COLORS[status] : 'default'}
       variant={n > 0 ? 'filled' : 'outlined'}
       label={label ? `${label} ${count.format(n)}` : count.format(n)}
-      // zero: grey and outlined, in a grey that still reads (a paled chip did not: 2.7:1)
+      // zero in a grey that still reads: a paled chip is below readable contrast
       sx={{ minWidth: 40, fontVariantNumeric: 'tabular-nums', ...(n === 0 && { color: 'text.secondary' }) }}
     />
   );
@@ -41,9 +40,8 @@ const STATUS_COLUMNS = [
   { key: 'failed_payments', status: STATUS_FAILED, label: T.failed },
 ] as const;
 
-/** Per-store statistics (spec section 2): code and name, count, amount, and the three status counts. */
 export function StoreStatsTable({ data, loading }: { data: StatsSummary | null; loading: boolean }) {
-  // cards below 900 px: beside the menu a tablet's table hid 未確認 and 未入帳 off the right edge
+  // beside the menu a tablet's table pushes the status columns off the right edge
   const narrow = useMediaQuery((t: Theme) => t.breakpoints.down('md'));
   const rows = data?.storeStats ?? [];
 
@@ -64,7 +62,7 @@ export function StoreStatsTable({ data, loading }: { data: StatsSummary | null; 
   if (narrow) return <StoreStatsCards rows={rows} />;
 
   return (
-    // scrolls sideways on a tablet: focusable, so a keyboard can scroll it too (axe scrollable-region-focusable)
+    // focusable so a keyboard can scroll it (axe scrollable-region-focusable)
     <TableContainer component={Paper} variant="outlined" tabIndex={0} role="region" aria-label={T.perStore}>
       <Table size="small" data-testid="store-stats">
         <TableHead>
@@ -121,7 +119,7 @@ function StoreStatsRow({ r }: { r: StoreStats }) {
   );
 }
 
-/** 合計 under two stores or more: the summary's count and amount, each status summed over the rows. */
+/** Under two stores or more. */
 function StoreStatsTotals({ data, rows }: { data: StatsSummary; rows: StoreStats[] }) {
   const totals = STATUS_COLUMNS.map((c) => rows.reduce((n, r) => n + r[c.key], 0));
   return (
@@ -144,7 +142,6 @@ function StoreStatsTotals({ data, rows }: { data: StatsSummary; rows: StoreStats
   );
 }
 
-/** Phones: one small card per store instead of a seven-column table. */
 function StoreStatsCards({ rows }: { rows: StoreStats[] }) {
   return (
     <Stack spacing={1} data-testid="store-stats">

@@ -43,7 +43,7 @@ const CARDS: CardSpec[] = [
   },
 ];
 
-/** Big numbers; long amounts (NT$1,234,567 and up) a size smaller so they stay on one line. */
+/** Long amounts (NT$1,234,567 and up) a size smaller so they stay on one line. */
 function valueSx(text: string) {
   const long = text.length > 10;
   return {
@@ -56,7 +56,6 @@ function valueSx(text: string) {
   };
 }
 
-/** The four cards of the dashboard (spec section 2): stores, payments, amount, confirmed. */
 export function SummaryCards({ data, loading }: { data: StatsSummary | null; loading: boolean }) {
   return (
     <Grid container spacing={{ xs: 1.5, md: 2 }}>

@@ -1,4 +1,4 @@
 import { lazy } from 'react';
 
-/** 統計儀表板, fetched when someone opens it: the first screen (匯款記錄) does not load it. */
+/** Fetched when opened, so the first screen does not load it. */
 export const Dashboard = lazy(() => import('./Dashboard').then((m) => ({ default: m.Dashboard })));

@@ -12,12 +12,8 @@ export interface StatsParams {
   to: string;
 }
 
-/**
- * `GET /api/stats/summary` through react-admin's query cache (react-admin's documented way to
- * call a custom dataProvider method): a new store or date range is a new query, and both the
- * dashboard's 重新整理 and the top bar's refresh fetch it again. A failure is logged only
- * (spec section 8); the last good numbers stay on screen.
- */
+// Through react-admin's query cache, so the top bar's refresh fetches it again too. A failure is only logged:
+// the last good numbers stay on screen.
 export function useStatsSummary({ store_id, from, to }: StatsParams, enabled: boolean) {
   const dataProvider = useDataProvider<RemitDataProvider>();
   const client = useQueryClient();

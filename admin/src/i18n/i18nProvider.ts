@@ -1,7 +1,6 @@
 import polyglotI18nProvider from 'ra-i18n-polyglot';
 import { zhTW } from './zhTW';
 
-/** Traditional Chinese (Taiwan) only. */
 export const i18nProvider = polyglotI18nProvider(() => zhTW, 'zh-TW', [{ locale: 'zh-TW', name: '繁體中文' }], {
   allowMissing: false,
 });

@@ -1,17 +1,8 @@
 import type { TranslationMessages } from 'react-admin';
 import { PAYMENT_FIELD_LABELS, STORE_FIELD_LABELS, USER_FIELD_LABELS } from '../../../core/browser';
 
-/**
- * Traditional Chinese (Taiwan) messages for react-admin 5.15 (every key of ra-language-english,
- * checked by zhTW.test.ts), plus the product's own resource and field labels.
- *
- * Wording follows Taiwan usage: 登入, 載入, 資料, 檔案, 設定, 儲存, 搜尋, 重新整理, 用戶 (user),
- * 會員 (members).
- *
- * Plurals: the "singular |||| plural" separator of the English is kept, but for a zh locale
- * polyglot always uses the FIRST form whatever the count, so both forms carry %{smart_count}
- * and read correctly for any count (never a literal 1).
- */
+// react-admin's messages in Taiwan's usage (登入, 載入, 檔案, 用戶, 會員), every key checked by zhTW.test.ts.
+// For zh polyglot always picks the FIRST plural form, so both forms carry %{smart_count}, never a literal 1.
 export const zhTW: TranslationMessages = {
   ra: {
     action: {
@@ -103,8 +94,7 @@ export const zhTW: TranslationMessages = {
       auth_error: '驗證身分權杖時發生錯誤。',
       bulk_delete_content: '確定要刪除這 %{smart_count} 筆%{name}嗎？ |||| 確定要刪除這 %{smart_count} 筆%{name}嗎？',
       bulk_delete_title: '刪除 %{smart_count} 筆%{name} |||| 刪除 %{smart_count} 筆%{name}',
-      // No %{recordRepresentation} here: react-admin's BulkUpdateWithConfirmButton does not pass
-      // it, and for zh-TW polyglot always picks the first form, so it would be shown raw.
+      // no %{recordRepresentation}: BulkUpdateWithConfirmButton does not pass it, so it would show raw
       bulk_update_content: '確定要更新這 %{smart_count} 筆%{name}嗎？ |||| 確定要更新這 %{smart_count} 筆%{name}嗎？',
       bulk_update_title: '更新 %{smart_count} 筆%{name} |||| 更新 %{smart_count} 筆%{name}',
       clear_array_input: '確定要清空整個清單嗎？',
@@ -226,8 +216,7 @@ export const zhTW: TranslationMessages = {
     },
   },
 
-  // The product's own labels (remit): react-admin reads resource names and field labels from
-  // `resources.<resource>.name` and `resources.<resource>.fields.<field>`.
+  // the product's own resource names and field labels
   resources: {
     payments: { name: '匯款記錄', fields: { ...PAYMENT_FIELD_LABELS } },
     users: { name: '會員', fields: { ...USER_FIELD_LABELS } },

@@ -1,4 +1,4 @@
-/** 更改密碼 and 登出 as menu entries: the top bar's user menu and the phone menu show the same two. */
+// 更改密碼 and 登出, shared by the top bar's user menu and the phone menu.
 import KeyIcon from '@mui/icons-material/Key';
 import LogoutIcon from '@mui/icons-material/Logout';
 import { ListItemIcon, ListItemText, MenuItem } from '@mui/material';

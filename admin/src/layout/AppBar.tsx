@@ -6,7 +6,6 @@ import { appTitle } from '../config';
 import { StoreSwitcher } from './StoreSwitcher';
 import { UserMenu } from './UserMenu';
 
-/** Top bar (spec section 2): title, back to the form, store switcher, username (the user menu: 更改密碼, 登出), logout. */
 export function AppBar() {
   const logout = useLogout();
   const wide = useMediaQuery((t: Theme) => t.breakpoints.up('md'));
@@ -19,7 +18,7 @@ export function AppBar() {
       >
         {appTitle()}
       </Typography>
-      {/* The page's own name beside the title; on a phone the title alone fits. */}
+      {/* on a phone the title alone fits */}
       <TitlePortal
         variant="body1"
         sx={{

@@ -15,9 +15,8 @@ export function Layout({ children }: { children: ReactNode }) {
     if (!onList) handOffFirstScreen();
   }, [onList]);
   return (
-    // The top bar holds the store switcher, so it is a full 64 px high on wide screens.
-    // The page, its content and each list may shrink below their widest table (react-admin's
-    // layout is min-width: fit-content), so a wide table scrolls inside its own box and the page never scrolls sideways.
+    // react-admin's layout is min-width: fit-content; allowed to shrink, a wide table scrolls in its own box
+    // and the page never scrolls sideways. The top bar holds the store switcher, so is 64 px high when wide.
     <RaLayout
       appBar={AppBar}
       menu={Menu}

@@ -16,12 +16,8 @@ import { AccountMenuItems } from './AccountMenuItems';
 import { StoreSwitcher } from './StoreSwitcher';
 import { UserBadge } from './UserBadge';
 
-/**
- * The spec's tabs as menu entries in the spec's order, each shown to whom core's access map
- * (`canAccess(me, resource, 'menu')`) opens it; on phones the top bar's
- * items too, below the menu and not inside it: a menu holds menu items only (the store switcher is
- * a combobox), so the phone's 匯款表單, 修改密碼 and 登出 are a second menu of their own.
- */
+// On a phone the top bar's items come below the menu, not inside it: a menu holds menu items only (the
+// store switcher is a combobox), so 匯款表單, 修改密碼 and 登出 are a second menu of their own.
 const ENTRIES = [
   { resource: 'payments', label: '匯款記錄', icon: <ReceiptLongIcon /> },
   { resource: 'reconcile', label: '對帳', icon: <AccountBalanceIcon /> },

@@ -2,7 +2,7 @@ import { Box, Button, Typography } from '@mui/material';
 import { Link } from 'react-router-dom';
 import { Title, useTranslate } from 'react-admin';
 
-/** react-admin's own page adds a '.' after the sentence (…無效的連結。.); this one says it once. */
+/** react-admin's own page adds a '.' after the sentence (…無效的連結。.). */
 export function NotFound() {
   const translate = useTranslate();
   return (

@@ -3,22 +3,18 @@ import { Sidebar as RaSidebar, useSidebarState, type SidebarProps } from 'react-
 import { useMediaQuery, type Theme } from '@mui/material';
 import { keepMenuState } from '../providers/firstScreen';
 
-/**
- * react-admin's menu drawer, closed on the render where the screen turns narrow (a phone turned
- * back upright). Its open state defaults by width and follows a change of width one render late
- * (useStore syncs its default in an effect), so for one render the phone's drawer, a modal, was
- * open and then closed before its slide began: MUI never removed it from its modal stack, and a
- * dialog open beneath it (修改付款方式, 刪除…) stayed aria-hidden, out of a screen reader's reach.
- */
+// Closed on the very render the screen turns narrow: react-admin's open state follows the width one render
+// late, and a drawer opened and closed that fast stays in MUI's modal stack, leaving a dialog beneath it
+// aria-hidden, out of a screen reader's reach.
 export function Sidebar(props: SidebarProps) {
   const narrow = useMediaQuery((theme: Theme) => theme.breakpoints.down('sm'), { noSsr: true });
-  // the same state react-admin's drawer reads, so this renders again whenever it changes
+  // react-admin's drawer's own state, so this renders again whenever it changes
   const [open] = useSidebarState();
   const wasNarrow = useRef(narrow);
   useEffect(() => {
     wasNarrow.current = narrow;
   });
-  // beside the page (not a phone's drawer), the server's next first page is drawn beside it as it is
+  // at a desk, the server's next first page draws the menu as it is
   const desk = useMediaQuery((theme: Theme) => theme.breakpoints.up('md'), { noSsr: true });
   useEffect(() => {
     if (desk) keepMenuState(open);

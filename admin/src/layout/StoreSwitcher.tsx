@@ -6,11 +6,7 @@ import { useStores } from '../common/useStores';
 
 const ALL_STORES = '全部分店';
 
-/**
- * The store switcher of the top bar: only for users with no store of their own; 全部分店 plus each
- * store of their scope as name (code). Someone whose scope is empty or one store gets none: there
- * is nothing to switch to (全部分店 would say more than they reach; the pages name their store).
- */
+/** None for a scope of one store or none: 全部分店 would say more than they reach. */
 export function StoreSwitcher(props: { fullWidth?: boolean; onDark?: boolean }) {
   const { me } = useMe();
   const { stores: all } = useStores();

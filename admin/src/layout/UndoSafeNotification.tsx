@@ -1,17 +1,9 @@
 import { useCallback, useRef } from 'react';
 import { Notification, TakeUndoableMutationContext, useTakeUndoableMutation } from 'react-admin';
 
-/**
- * react-admin's notice, with one change waiting behind 復原 taken once per notice.
- *
- * react-admin takes the waiting change from its queue when 復原 is pressed (and undoes it), and
- * again when the notice's closing animation ends (to send it). After 復原 the second take finds
- * the NEXT waiting change, if one arrived during those 200 ms: a delete made right after an undo
- * was sent at once, without its own 復原 (ra-ui-materialui 5, Notification.tsx handleExited).
- * Here the take that follows an undo (the closing animation's, within a few seconds) returns
- * nothing, so the next change waits for its own notice. Should that animation never end, the flag
- * lapses and react-admin's own order applies again: no change is ever held back for good.
- */
+// react-admin takes the waiting change on 復原 and again as the notice closes: after an undo that second take
+// sent the NEXT change at once, without its own 復原 (ra-ui-materialui Notification handleExited). Here it
+// returns nothing; the flag lapses after CLOSING_MS, so no change is held back for good.
 const CLOSING_MS = 3000;
 
 export function UndoSafeNotification() {

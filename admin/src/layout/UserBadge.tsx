@@ -4,7 +4,6 @@ import { isBranchUser } from '../../../core/browser';
 import { useMe } from '../common/useMe';
 import { UI } from '../messages';
 
-/** The signed-in username, with a branch-user mark when the user has a store. */
 export function UserBadge() {
   const { me } = useMe();
   return (

@@ -1,7 +1,4 @@
-/**
- * The user menu of the back office's top bar: the signed-in username (with the branch-user mark)
- * opens 更改密碼 (one's own password, for every signed-in user) and 登出.
- */
+// The top bar's user menu: the signed-in username opens 更改密碼 and 登出.
 import ArrowDropDownIcon from '@mui/icons-material/ArrowDropDown';
 import { Box, Button, Menu } from '@mui/material';
 import { visuallyHidden } from '@mui/utils';
@@ -28,7 +25,7 @@ export function UserMenu() {
         data-testid="user-menu"
         sx={{ textTransform: 'none' }}
       >
-        {/* the name read aloud starts with what is seen (WCAG 2.5.3): the username, then 帳戶選單 */}
+        {/* the name read aloud starts with what is seen (WCAG 2.5.3) */}
         <UserBadge />
         <Box component="span" sx={visuallyHidden}>
           （{ACCOUNT_UI.menuLabel}）

@@ -1,7 +1,4 @@
-/**
- * The login screen `/admin/login` (spec sections 2, 5, 8): 用戶名 and 密碼, 登入 becoming 登入中...
- * while sending; afterwards the redirect query's page when present and not the login route, else /admin.
- */
+// The sign-in screen `/admin/login`, for the back office and the form page alike.
 import { Alert, Box, Button, Card, CardContent, TextField, Typography } from '@mui/material';
 import { useLayoutEffect, useState, type FormEvent } from 'react';
 import { useAuthProvider } from 'react-admin';
@@ -18,7 +15,7 @@ export function LoginPage() {
   const [password, setPassword] = useState('');
   const login = useServerAction(UI.loginFailed);
   const { errors, failure, busy: sending } = login;
-  // a session that ended between the page and its first call: the sign-in replaces the server's first page
+  // a session ended between the page and its first call: the sign-in replaces the server's first page
   useLayoutEffect(handOffFirstScreen, []);
 
   function onSubmit(e: FormEvent) {

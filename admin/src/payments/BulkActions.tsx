@@ -10,7 +10,6 @@ import { PAYMENTS_UI as P } from '../messages';
 import { serverMessage } from '../serverError';
 import { beginUndoable, UNDO_MS } from './undoPending';
 
-/** For the selected rows: batch delete (delete_payments, after a confirmation with the count, then 復原 for a few seconds) and a status change (edit_payments). */
 export function BulkActions({ canDelete, canEdit }: { canDelete: boolean; canEdit: boolean }) {
   const { selectedIds } = useListContext();
   const dataProvider = useDataProvider<RemitDataProvider>();
@@ -28,7 +27,7 @@ export function BulkActions({ canDelete, canEdit }: { canDelete: boolean; canEdi
   };
   const [removeMany] = useDeleteMany();
   const notify = useNotify();
-  // The rows go at once, with 復原 for a few seconds before the delete is sent.
+  // the rows go at once; the delete is sent only after 復原 has gone
   const deleteSelected = () => {
     const ids = [...selectedIds];
     setConfirming(false);

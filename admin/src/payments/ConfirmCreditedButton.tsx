@@ -7,12 +7,7 @@ import { PAYMENTS_UI as P } from '../messages';
 import { serverMessage } from '../serverError';
 import { beginUndoable, UNDO_MS } from './undoPending';
 
-/**
- * 確認入帳 in one tap: the payment shows 已入帳 at once, with 復原 for a few
- * seconds before anything is sent (react-admin's undoable mode); the status dropdown beside it
- * stays for the other statuses. Only for edit_payments, on a payment that is not 已入帳 and not
- * linked to a bank line; the server checks the store again.
- */
+/** 確認入帳 in one tap: 已入帳 shows at once, sent only after 復原 has gone (undoable). */
 export function ConfirmCreditedButton({
   record,
   compact = false,

@@ -2,12 +2,7 @@ import { Button, Dialog, DialogActions, DialogContent, DialogContentText, Dialog
 import type { ReactNode } from 'react';
 import { PAYMENTS_UI as P } from '../messages';
 
-/**
- * A confirmation for something that cannot be undone (a delete), or that others will see (reopening
- * a closed day, closing it with a difference: `confirm` names the step, `color` warning, `cancel`
- * the way back, `children` what the step asks for besides); stays open while busy. Its buttons are
- * 44 px high, for a thumb.
- */
+/** For a step that cannot be undone or that others will see; stays open while busy; 44 px buttons for a thumb. */
 export function ConfirmDialog(props: {
   open: boolean;
   title: string;

@@ -10,11 +10,7 @@ import { serverMessage } from '../serverError';
 import { useHoldLayout } from './layoutHold';
 import { beginUndoable, UNDO_MS } from './undoPending';
 
-/**
- * Delete one payment after a confirmation showing its last five (its method, for takings in hand) and amount (spec section 2). The
- * row goes at once and a notice offers 復原 for a few seconds; only then is the delete sent
- * (react-admin's undoable mode), so 復原 leaves nothing to put back.
- */
+/** The row goes at once but the delete is sent only after 復原 has gone (undoable), so 復原 has nothing to put back. */
 export function DeletePaymentButton({ record }: { record: Payment }) {
   const [open, setOpen] = useState(false);
   useHoldLayout(open);

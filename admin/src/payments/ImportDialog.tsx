@@ -1,9 +1,5 @@
-/**
- * The Excel import wizard (spec section 2 "Modals"): (1) choose a .xlsx or .xls file, shown with
- * its name and size in KB; (2) preview (ImportPreview); (3) the result. The file is parsed in the
- * browser with the CLI's core code, loaded only now so the spreadsheet library is not in the page
- * until needed; the server then checks the rows without writing, and again on import.
- */
+// The Excel import wizard: file, preview, result. The file is parsed in the browser with core's code, loaded
+// only now to keep the spreadsheet library out of the page; the server checks the rows, then imports them.
 import {
   Alert,
   AlertTitle,
@@ -46,14 +42,12 @@ function readFile(file: File): Promise<ArrayBuffer> {
   });
 }
 
-/** Why a file could not be read as payments: too many rows for a browser, or the parser's first error. */
 function parseProblem(err: unknown): FileProblem {
   const first = err instanceof ValidationError ? err.errors[0] : undefined;
   if (first?.code === 'import_too_many_rows') return { message: UI.importTooManyForBrowser };
   return { message: UI.parseFailed, detail: first?.message };
 }
 
-/** The server's errors (the first `max` of them), else its message. */
 function serverProblem(err: unknown, max = Infinity): string | undefined {
   const body = err instanceof ApiError ? err.body : null;
   return body?.errors?.length
@@ -64,7 +58,7 @@ function serverProblem(err: unknown, max = Infinity): string | undefined {
     : body?.message;
 }
 
-/** The server's dry run of the rows: duplicates against the database, the caller's scope. */
+/** The server's dry run: duplicates against the database, the caller's scope. */
 function useServerCheck() {
   const dataProvider = useDataProvider<RemitDataProvider>();
   const [check, setCheck] = useState<Check>(null);
@@ -82,7 +76,6 @@ function useServerCheck() {
   return { check, setCheck, checking, checkRows };
 }
 
-/** The chosen file and its parsing in the browser; a file too big is refused before it is read. */
 function useFileParse(me: Me, onParsed: (result: ParseResult) => void) {
   const { stores } = useStores();
   const [file, setFile] = useState<File | null>(null);
@@ -90,7 +83,7 @@ function useFileParse(me: Me, onParsed: (result: ParseResult) => void) {
   const [problem, setProblem] = useState<FileProblem | null>(null);
   const choose = (chosen: File | null) => {
     setFile(chosen);
-    // said before anything is read: a file this big would freeze the page
+    // refused before it is read: a file this big would freeze the page
     setProblem(tooBig(chosen) ? bigFileProblem : null);
   };
   async function parse() {
@@ -117,7 +110,6 @@ function useFileParse(me: Me, onParsed: (result: ParseResult) => void) {
   return { file, choose, parsing, problem, parse };
 }
 
-/** The wizard's steps: a file parsed goes to the preview (and the server's check), an import to the result. */
 function useImportWizard(me: Me) {
   const dataProvider = useDataProvider<RemitDataProvider>();
   const [step, setStep] = useState(0);

@@ -1,7 +1,4 @@
-/**
- * The import's preview step: the counts, the rows in error, what the server's dry run found, and
- * each row marked with what will happen to it (將匯入, 錯誤 with its reasons, 重複 with what it repeats).
- */
+// The import's preview: counts, rows in error, the server's dry run, and what will happen to each row.
 import {
   Alert,
   AlertTitle,
@@ -19,10 +16,10 @@ import { HEADERS, errorText, MSG } from '../../../core/browser';
 import type { ImportResult, ParseResult, PreviewRow, Problem } from '../../../core/browser';
 import { IMPORT_UI as T } from '../messages';
 
-/** the server's dry run of the rows the file would send, or why it could not be had */
+/** the server's dry run, or why it could not be had */
 export type Check = { result: ImportResult } | { problem: string } | null;
 
-/** What the file and the dry run say together: every row is sent, in error, or skipped. */
+/** Every row is sent, in error, or skipped. */
 export function importCounts(parsed: ParseResult | null, check: Check) {
   const inFileDuplicates = parsed?.skipped.filter((x) => x.duplicateOf !== undefined).length ?? 0;
   // skipped: no business date, or a repeat within the file
@@ -38,7 +35,7 @@ export function importCounts(parsed: ParseResult | null, check: Check) {
   };
 }
 
-/** One line per row in error, its problems joined: `第 N 行：a；b` (the row from each problem's details). */
+/** `第 N 行：a；b`, the row from each problem's details. */
 function errorLines(problems: readonly Problem[]): string[] {
   const byRow = new Map<number, Problem[]>();
   for (const p of problems) {
@@ -48,7 +45,7 @@ function errorLines(problems: readonly Problem[]): string[] {
   return [...byRow].map(([row, ps]) => MSG.rowError(row, ps.map((p) => errorText(p.code, p.details)).join('；')));
 }
 
-/** A preview row's state and reason, with what the server found for rows the file alone cannot judge. */
+/** With what the server found for rows the file alone cannot judge. */
 function rowVerdict(
   r: PreviewRow,
   check: Check,
@@ -106,7 +103,6 @@ export function PreviewStep({ parsed, check, checking }: { parsed: ParseResult; 
   );
 }
 
-/** The rows in error: the first five, and how many more. */
 function ErrorRows({ errorRows, problems }: { errorRows: number; problems: readonly Problem[] }) {
   const lines = errorLines(problems);
   return (
@@ -121,7 +117,7 @@ function ErrorRows({ errorRows, problems }: { errorRows: number; problems: reado
 }
 
 function PreviewTable({ rows, check }: { rows: readonly PreviewRow[]; check: Check }) {
-  // scrolls both ways: focusable, so a keyboard can scroll it too (axe scrollable-region-focusable)
+  // focusable so a keyboard can scroll it (axe scrollable-region-focusable)
   return (
     <TableContainer
       sx={{ maxHeight: { xs: 'calc(100vh - 300px)', sm: 360 }, border: 1, borderColor: 'divider', borderRadius: 1 }}
@@ -153,7 +149,6 @@ function PreviewTable({ rows, check }: { rows: readonly PreviewRow[]; check: Che
   );
 }
 
-/** A row as read from the file, marked with what will happen to it and why; a row in error in red. */
 function PreviewTableRow({ row: r, check }: { row: PreviewRow; check: Check }) {
   const v = rowVerdict(r, check);
   return (

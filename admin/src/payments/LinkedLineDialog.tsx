@@ -5,7 +5,7 @@ import { LineFacts } from '../reconcile/LineFacts';
 import type { BankLine } from '../reconcile/types';
 import { RECONCILE_UI as R } from '../messages';
 
-/** 對帳明細: the bank line a payment was linked to, as the statement wrote it (file, row, time, amount, payer). */
+/** 對帳明細: the bank line a payment was linked to, as the statement wrote it. */
 export function LinkedLineDialog({ lineId, open, onClose }: { lineId: number; open: boolean; onClose: () => void }) {
   const line = useQuery({
     queryKey: ['reconcile-line', lineId],

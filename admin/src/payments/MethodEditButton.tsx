@@ -1,10 +1,5 @@
-/**
- * 修改付款方式: an editor corrects how a payment came in, its 付款方式, an e-payment's
- * 電子支付類型 and the 員工購物 mark, with the form's rule (core's validateMethod: the last five
- * for a transfer only). A payment becoming 匯款 gives its account's last five; a transfer's last
- * five is what the bank shows and stays as it is. The server says the rest: a payment linked to a
- * bank line (取消對帳 first), a cash entry of a closed day (the close's lock, with its message).
- */
+// 修改付款方式: an editor corrects a payment's method, e-payment kind and 員工購物 mark. A transfer's last five
+// is what the bank shows and stays; a payment becoming 匯款 is asked for it. The server refuses linked or closed ones.
 import EditIcon from '@mui/icons-material/EditOutlined';
 import {
   Button,
@@ -41,11 +36,7 @@ import { useHoldLayout } from './layoutHold';
 import { useServerAction, type ServerAction } from '../common/useServerAction';
 import { PAYMENTS_UI as P, UI } from '../messages';
 
-/**
- * The method as text; for an editor, a button that opens 修改付款方式. `compact` (the desk's dense
- * table): the text alone, dotted underlined, no wider than the plain text, so the row keeps its
- * columns. `icon` (a phone's card, which shows the method already): a pencil named for what it does.
- */
+/** `compact`: no wider than the plain text, so the dense row keeps its columns; `icon`: a card's pencil. */
 export function MethodCell({
   record,
   editable,
@@ -63,7 +54,6 @@ export function MethodCell({
   if (!editable) return <>{text}</>;
   const dialog = open && <MethodDialog record={record} onClose={() => setOpen(false)} />;
   if (icon) {
-    // a card already shows the method in its heading or its second line
     return (
       <>
         <Tooltip title={P.editMethod}>
@@ -86,7 +76,7 @@ export function MethodCell({
         size="small"
         color="inherit"
         endIcon={compact ? undefined : <EditIcon sx={{ fontSize: '1rem !important' }} />}
-        // named by the method it shows (what a person sees is what a screen reader says); the title says what it does
+        // named by the method it shows (a screen reader says what is seen); the title says what it does
         title={P.editMethod}
         onClick={(e) => (e.stopPropagation(), setOpen(true))}
         data-testid={`method-edit-${record.id}`}
@@ -115,7 +105,6 @@ export function MethodCell({
 
 type CheckedMethod = Extract<ReturnType<typeof validateMethod>, { ok: true }>['value'];
 
-/** The save of a checked method: the sub-type only for a method that has one, the last five only when asked for. */
 function useSaveMethod(record: Payment, onClose: () => void) {
   const dataProvider = useDataProvider();
   const notify = useNotify();
@@ -131,13 +120,11 @@ function useSaveMethod(record: Payment, onClose: () => void) {
   };
 }
 
-/** The method being chosen, with its sub-type, 員工購物 mark and last five; a new choice clears their errors. */
 function useMethodDraft(record: Payment, action: ServerAction) {
   const was: PaymentMethod = record.method ?? METHOD_TRANSFER;
   const [method, setMethod] = useState<PaymentMethod>(was);
   const [detail, setDetail] = useState(record.method_detail ?? '');
   const [employee, setEmployee] = useState(Boolean(record.employee));
-  // a transfer keeps its last five; one becoming a transfer is asked for it
   const [lastFive, setLastFive] = useState(was === METHOD_TRANSFER ? record.last_five : '');
   const choose = (m: PaymentMethod) => {
     setMethod(m);
@@ -226,7 +213,6 @@ function MethodChoice({
   );
 }
 
-/** An e-payment's 電子支付類型: one of the usual kinds, or typed. */
 function DetailField({ value, error, onChange }: { value: string; error?: string; onChange: (v: string) => void }) {
   return (
     <>
@@ -249,7 +235,6 @@ function DetailField({ value, error, onChange }: { value: string; error?: string
   );
 }
 
-/** The last five: asked of a payment becoming a transfer; a transfer's own is locked, saying why. */
 function LastFiveField({
   value,
   changed,
@@ -270,7 +255,7 @@ function LastFiveField({
       onChange={(e) => onChange(e.target.value)}
       error={Boolean(error)}
       helperText={error ?? (changed ? undefined : P.lastFiveKept)}
-      // why it is locked, readable (a disabled field's helper is greyed below the contrast a person needs)
+      // a disabled field's helper is greyed below readable contrast, and it says why the field is locked
       slotProps={{
         htmlInput: { inputMode: 'numeric', maxLength: 5, autoComplete: 'off' },
         formHelperText: { sx: { '&.Mui-disabled': { color: 'text.secondary' } } },

@@ -6,11 +6,7 @@ import { UI } from '../messages';
 import { useHoldLayout } from './layoutHold';
 import { useInlineSave } from './useInlineSave';
 
-/**
- * Note: an editable text field for edit_payments, saved when it loses focus or on Enter (Escape
- * puts the stored note back); a failed save says why and puts the stored note back. Otherwise
- * text (無備註 when empty).
- */
+/** Saved on blur or Enter; Escape or a failed save puts the stored note back. */
 export function NoteCell({ record, editable, fullWidth }: { record: Payment; editable: boolean; fullWidth?: boolean }) {
   const [value, setValue] = useState(record.note);
   const [typing, setTyping] = useState(false);
@@ -57,8 +53,7 @@ export function NoteCell({ record, editable, fullWidth }: { record: Payment; edi
         save({ note: value }, () => setValue(record.note));
       }}
       onClick={(e) => e.stopPropagation()}
-      // a note longer than the field shows whole on hover (the desk's table gives it what the other
-      // columns leave); on the field's box, not the input, so a screen reader does not read it twice
+      // whole on hover; on the field's box, not the input, so a screen reader does not read it twice
       slotProps={{
         input: { title: value || undefined },
         htmlInput: { maxLength: NOTE_MAX_LENGTH, 'aria-label': '備註', 'data-testid': `note-${record.id}` },

@@ -10,13 +10,8 @@ import { NoteCell } from './NoteCell';
 import { StatusCell } from './StatusCell';
 import { UnlinkButton } from './UnlinkButton';
 
-/**
- * Every control in a card is a finger's size, 44 px high (and at least as wide), 8 px from the
- * next, as the pencil and the trash were already near enough (40): the status menu, the note and a
- * linked payment's label were 24 px high, 確認入帳 and 取消對帳 31. They keep their look: the
- * status chip and the linked label stay 24 px pills in the middle of their 44 px, the note its
- * underline. A card is 8 px longer for it.
- */
+// Every control in a card is a finger's size, 44 px, 8 px from the next; the chips and the note keep
+// their look inside it.
 const FINGER = 44;
 const fingerSized = {
   '& .MuiButtonBase-root': { minHeight: FINGER, minWidth: FINGER },
@@ -40,11 +35,7 @@ const fingerSized = {
   },
 } as const;
 
-/**
- * Phones: one card per payment, as narrow as the screen. The same cells as the table: status and
- * note change in place, 修改付款方式 opens a dialog, the row deletes after confirming; who submitted it and when; 確認入帳 in
- * one tap (with 復原) on a payment not yet credited.
- */
+/** A phone's list: one card per payment with the table's cells. */
 export function PaymentCards({
   canEdit,
   canDelete,

@@ -1,10 +1,4 @@
-/**
- * Filters of the payments tab (spec section 2): status; store (one store through the top bar's
- * switcher, or a multi-store checkbox mode with select all, clear and My stores); a date range
- * from/to (three days ago to today on load) with quick ranges; a search box (last five, amount,
- * note); clear filters. On a phone the search box and 清除篩選 stay in view and the other filters
- * fold behind 篩選. The count of shown versus total is said once, beside the export (CountLine).
- */
+// The payments tab's filters. On a phone the search box and 清除篩選 stay in view and the rest fold behind 篩選.
 import ChevronLeftIcon from '@mui/icons-material/ChevronLeft';
 import ChevronRightIcon from '@mui/icons-material/ChevronRight';
 import FilterAltOffIcon from '@mui/icons-material/FilterAltOff';
@@ -58,7 +52,7 @@ export function useStoreFilterMode(): [boolean, (on: boolean) => void] {
 
 type SetFilters = (patch: Record<string, unknown>) => void;
 
-/** The list's filters changed by `patch`; a filter emptied ('', undefined, no stores) is dropped. */
+/** A filter emptied ('', undefined, no stores) is dropped. */
 function useSetFilters(): SetFilters {
   const { filterValues, setFilters } = useListContext();
   return (patch) => {
@@ -69,7 +63,6 @@ function useSetFilters(): SetFilters {
   };
 }
 
-/** The chosen dates (paid_at_gte, paid_at_lte) and search text of the list's filters. */
 function datesAndSearch(filterValues: Record<string, unknown>) {
   return {
     from: typeof filterValues.paid_at_gte === 'string' ? filterValues.paid_at_gte : undefined,
@@ -86,7 +79,7 @@ export function PaymentFilters({ me }: { me: Me }) {
   const [open, setOpen] = useState(false);
   const [more] = useMoreFilters();
   const { from, to, q } = datesAndSearch(filterValues);
-  // kept here: the date fields move into the phone's folded filters and back as the layout changes
+  // held here: the date fields move into the phone's folded filters and back as the layout changes
   const dateDraft = useDateRangeDraft(from ?? '', to ?? '');
   const fields = <EverydayFields narrow={narrow} from={from} to={to} draft={dateDraft} set={set} />;
   return (
@@ -151,10 +144,7 @@ function ClearFiltersButton() {
   );
 }
 
-/**
- * A phone's line of filters: 篩選 (the other filters folded behind it, counted on its badge),
- * 清除篩選, and ‹ the days shown › (the folded date fields cannot say which days the list shows).
- */
+/** On a phone ‹ the days shown › sit in view: the folded date fields cannot say which days the list shows. */
 function PhoneFilterBar({ open, onToggle }: { open: boolean; onToggle: () => void }) {
   const { filterValues } = useListContext();
   const { from, to, q } = datesAndSearch(filterValues);
@@ -192,7 +182,6 @@ function PhoneFilterBar({ open, onToggle }: { open: boolean; onToggle: () => voi
   );
 }
 
-/** The everyday filters: status and the dates (‹ › beside them on a desk, and the quick ranges). */
 function EverydayFields({
   narrow,
   from,
@@ -234,10 +223,7 @@ function EverydayFields({
   );
 }
 
-/**
- * How a payment came in (付款方式, 員工購物, 來源): on a desk behind the toolbar's 更多篩選, so the
- * everyday filters keep one line and twenty rows fit a 1280×800 screen; shown when one is set.
- */
+/** On a desk behind 更多篩選, so the filters keep one line and twenty rows fit a 1280×800 screen. */
 function MoreFields({ set }: { set: SetFilters }) {
   const { filterValues } = useListContext();
   return (
@@ -277,7 +263,6 @@ function MoreFields({ set }: { set: SetFilters }) {
   );
 }
 
-/** 多分店篩選's checkboxes, for a user who sees more than one store: 全選, 清除, 我的分店, and what is chosen. */
 function MultiStorePicker({ me, set }: { me: Me; set: SetFilters }) {
   const { filterValues } = useListContext();
   const { stores } = useStores();
@@ -318,7 +303,6 @@ function MultiStorePicker({ me, set }: { me: Me; set: SetFilters }) {
   );
 }
 
-/** One filter chosen from a list (狀態, 付款方式, 來源): 全部… or one value, kept in the list's filter. */
 function SelectFilter<T extends string>(props: {
   label: string;
   value: unknown;
@@ -353,7 +337,7 @@ function SelectFilter<T extends string>(props: {
   );
 }
 
-/** ‹ or ›: the dates moved a day (core's stepDateRange); › stops at today. */
+/** › stops at today. */
 function DayStep({ days, from, to }: { days: -1 | 1; from?: string; to?: string }) {
   const set = useSetFilters();
   const label = days < 0 ? P.dayBefore : P.dayAfter;
@@ -379,14 +363,14 @@ function DayStep({ days, from, to }: { days: -1 | 1; from?: string; to?: string 
 
 const MORE_FILTERS = ['method', 'employee', 'source'] as const;
 
-/** Whether the 付款方式 / 員工購物 / 來源 filters show: switched on, or one of them is set. */
+/** Shown when switched on or when one of them is set. */
 function useMoreFilters(): [boolean, (on: boolean) => void] {
   const { filterValues } = useListContext();
   const [on, setOn] = useStore<boolean>('payments.moreFilters', false);
   return [on || MORE_FILTERS.some((k) => filterValues[k] !== undefined), setOn];
 }
 
-/** 更多篩選 in the toolbar (a desk): shows the filters of how a payment came in; off clears them. */
+/** Switching it off clears those filters. */
 export function MoreFiltersSwitch() {
   const { filterValues, setFilters } = useListContext();
   const [more, setMore] = useMoreFilters();
@@ -413,10 +397,7 @@ export function MoreFiltersSwitch() {
   );
 }
 
-/**
- * 多分店篩選: the multi-store checkbox mode, for users who see more than one store. On a desk it
- * sits in the toolbar row, so the filters keep to one line and the table keeps its rows.
- */
+/** On a desk it sits in the toolbar row, so the filters keep to one line and the table keeps its rows. */
 export function MultiStoreSwitch({ me }: { me: Me }) {
   const { filterValues, setFilters } = useListContext();
   const { stores } = useStores();

@@ -8,10 +8,7 @@ import {
   type DatagridHeaderProps,
 } from 'react-admin';
 
-/**
- * The payments table's header: react-admin's, with a select-all checkbox that shows the
- * half-checked state (spec section 2) when some but not all rows of the page are selected.
- */
+/** react-admin's header, with a select-all box that shows half-checked when some of the page is selected. */
 export function PaymentGridHeader({ children, className, hasBulkActions = false }: DatagridHeaderProps) {
   const translate = useTranslate();
   const { sort, data, onSelect, selectedIds, setSort } = useListContext();
@@ -51,7 +48,7 @@ export function PaymentGridHeader({ children, className, hasBulkActions = false 
               color="primary"
               checked={all}
               indeterminate={some}
-              // Clicking a half-checked box selects the rest of the page, as Gmail and MUI's tables do.
+              // a half-checked box selects the rest of the page, as Gmail's and MUI's tables do
               onChange={(e) => selectAll(e.target.checked || some)}
               onClick={(e) => e.stopPropagation()}
               slotProps={{

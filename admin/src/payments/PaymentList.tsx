@@ -1,8 +1,5 @@
-/**
- * The payments tab (spec section 2): filters, toolbar, the table with inline status and note
- * editing, 修改付款方式, single and batch delete. Filtering, sorting and paging happen on the server. A laptop
- * gets a dense table (twenty rows at 1280x800); a phone gets one card per payment.
- */
+// The payments tab, filtered, sorted and paged on the server: a dense table on a laptop (twenty rows at
+// 1280x800), a card per payment on a phone.
 import { Box, Button, Typography } from '@mui/material';
 import { useLayoutEffect, useMemo } from 'react';
 import {
@@ -54,19 +51,18 @@ import { FloodNotice } from '../stores/FloodNotice';
 export function PaymentList() {
   const { me, isPending } = useMe();
   const listed = !isPending && me && gates.viewPayments(me) && !scopeIsEmpty(me);
-  // a refusal or a notice replaces the server's first page at once; the list does when its rows are in (HandOff)
+  // a refusal or a notice replaces the server's first page at once; the list waits for its rows (HandOff)
   useLayoutEffect(() => {
     if (!isPending && !listed) handOffFirstScreen();
   }, [isPending, listed]);
   if (isPending) return <Loading />;
   if (!me || !gates.viewPayments(me)) return <ForbiddenNotice me={me} />;
-  // No store at all: say so, as the form and the dashboard do, rather than 目前沒有任何匯款記錄.
+  // no store at all: say so, rather than 目前沒有任何匯款記錄
   if (scopeIsEmpty(me))
     return <NoStoreNotice title={P.title} heading={P.noStoreTitle} message={P.noStore} testId="payments-no-store" />;
   return <PaymentListView me={me} />;
 }
 
-/** Without view_payments: 權限不足 / 您沒有查看匯款記錄的權限, with the permissions for debugging. */
 function ForbiddenNotice({ me }: { me: Me | undefined }) {
   return (
     <Forbidden message={UI.forbiddenPayments} testId="payments-forbidden">
@@ -95,7 +91,7 @@ function PaymentListView({ me }: { me: Me }) {
         actions={false}
         empty={false}
         pagination={<PaymentPagination />}
-        // the list's box is the container the table's narrow layout asks about (PaymentGrid), with the menu open or closed
+        // the container the table's narrow layout measures, with the menu open or closed
         sx={{ '& .RaList-content': { overflowX: 'auto', containerType: 'inline-size' } }}
       >
         <PaymentToolbar me={me} permanent={permanent} />
@@ -108,10 +104,8 @@ function PaymentListView({ me }: { me: Me }) {
   );
 }
 
-/**
- * The server's first page (http/firstScreen.ts) stays until the list has drawn its own rows and
- * store names, then goes in the same commit: the rows are never shown twice nor missing.
- */
+// The server's first page (http/firstScreen.ts) goes in the commit that draws the list's rows and store
+// names, so rows are never shown twice nor missing.
 function HandOff() {
   const { isPending } = useListContext();
   const { isPending: storesPending } = useStores();
@@ -121,13 +115,11 @@ function HandOff() {
   return null;
 }
 
-/** The list keeps itself current while it is open (useListWatch). */
 function ListWatch({ permanent }: { permanent: Record<string, unknown> }) {
   useListWatch(permanent);
   return null;
 }
 
-/** Each payment as a card on a phone, as a row of the dense table on a desk. */
 function PaymentGrid({ me, permanent }: { me: Me; permanent: Record<string, unknown> }) {
   const narrow = useSteadyNarrow();
   const storeName = useStoreName();
@@ -145,7 +137,7 @@ function PaymentGrid({ me, permanent }: { me: Me; permanent: Record<string, unkn
   return <PaymentTable canEdit={canEdit} canDelete={canDelete} storeName={storeName} permanent={permanent} />;
 }
 
-/** A row's store: its name (with its code when several stores are chosen); null until the stores are in. */
+/** With the code when several stores are chosen; null until the stores are in. */
 function useStoreName() {
   const { stores, byId } = useStores();
   const [multi] = useStoreFilterMode();
@@ -170,7 +162,6 @@ function PaymentTable({
   const { stores } = useStores();
   const { filterValues } = useListContext();
   const time = (iso: string) => formatTaipei(Date.parse(iso));
-  // the spec's 匯款時間 and 匯款金額 when the list shows transfers only; 時間 and 金額 over takings in hand too
   const words = listWords(filterValues);
   return (
     <Datagrid
@@ -198,7 +189,7 @@ function PaymentTable({
         <FunctionField
           source="store_id"
           label={P.store}
-          // a long name (高雄旗艦店（三多商圈）) is cut to fit, whole on hover: the columns after it stay on the screen
+          // cut to fit, whole on hover, so the columns after it stay on the screen
           render={(r: Payment) => <Clipped text={storeName(r.store_id)} width="8em" />}
         />
       )}
@@ -223,7 +214,6 @@ function PaymentTable({
         source="created_by_username"
         label={P.submitter}
         sortable={false}
-        // a long username (up to 20 characters) is cut to fit like a long store name, whole on hover
         render={(r: ListedPayment) => <Clipped text={r.created_by_username ?? '—'} width="5em" />}
       />
       <FunctionField source="created_at" label={P.createdAt} render={(r: Payment) => time(r.created_at)} />
@@ -237,16 +227,15 @@ function PaymentTable({
 /** Dense rows, 28 px each, so an accountant sees twenty of them on a laptop. */
 function tableSx(canDelete: boolean) {
   return {
-    // when the columns still run past the list (1200 to 1279 px beside the menu), the table scrolls, not the filters above it
+    // columns running past the list (1200-1279 px beside the menu) scroll the table, not the filters
     '& .RaDatagrid-tableWrapper': { overflowX: 'auto' },
     '& td, & th': { px: 0.5, py: 0, height: 28, lineHeight: 1.2, whiteSpace: 'nowrap' },
-    // the note stays wide enough to read and type in beside a long method (電子支付-LINE Pay)
+    // wide enough to type in beside a long method (電子支付-LINE Pay)
     '& td.column-note': { whiteSpace: 'normal', width: '30%', minWidth: 96 },
     '& .MuiCheckbox-root': { p: 0.25 },
     '& td.MuiTableCell-paddingCheckbox, & th.MuiTableCell-paddingCheckbox': { px: 0.5 },
     '& td .MuiIconButton-root': { p: 0.25 },
-    // Beside the menu on a 1280 px laptop the list is 1024 px wide: the two times stack the date over
-    // the time (two lines in the row's 28 px), so every column fits beside 操作. Wider, one line each.
+    // beside the menu on a 1280 px laptop the times stack date over time, so every column fits beside 操作
     [`@container (width < ${PAYMENTS_TABLE_STACK_TIMES_BELOW}px)`]: {
       '& td.column-paid_at > *, & td.column-created_at > *': {
         display: 'block',
@@ -256,8 +245,7 @@ function tableSx(canDelete: boolean) {
         lineHeight: '13.5px',
       },
     },
-    // the row's delete stays on the screen when the columns run past it (a laptop beside the menu),
-    // its header above the other headers, which stay at the top when the list scrolls
+    // delete stays on screen when the columns run past it; its header over the others, which stick on scroll
     ...(canDelete
       ? {
           '& td:last-of-type, & th:last-of-type': {
@@ -273,7 +261,6 @@ function tableSx(canDelete: boolean) {
   };
 }
 
-/** The status column: the status (a menu for an editor), 取消對帳 for a linked payment, and 確認入帳. */
 function StatusActions({ record, canEdit }: { record: ListedPayment; canEdit: boolean }) {
   return (
     <>
@@ -284,7 +271,6 @@ function StatusActions({ record, canEdit }: { record: ListedPayment; canEdit: bo
   );
 }
 
-/** Text cut to `width` with an ellipsis, the whole of it on hover (a long store name, a long username). */
 function Clipped({ text, width }: { text: string | null; width: string }) {
   return (
     <Box
@@ -297,10 +283,7 @@ function Clipped({ text, width }: { text: string | null; width: string }) {
   );
 }
 
-/**
- * The pages, with their place in the list (第 1-25 筆) but no second total: the count line above
- * says how many match and how many there are, once.
- */
+/** 第 1-25 筆 without a second total: the count line above says it once. */
 function PaymentPagination() {
   const i18n = useI18nProvider();
   const placeOnly = useMemo(
@@ -320,10 +303,7 @@ function PaymentPagination() {
   );
 }
 
-/**
- * No records at all, or none matching the filters (spec section 2 "Empty states"). A search
- * says which days it looked at, with one tap to look at every date.
- */
+/** A search says which days it looked at, with one tap to look at every date. */
 function EmptyState({ permanent }: { permanent: Record<string, unknown> }) {
   const { total: all, isPending } = useGetList('payments', countParams(permanent));
   const { isPending: listPending, filterValues, setFilters } = useListContext();

@@ -11,13 +11,10 @@ import { MoreFiltersSwitch, MultiStoreSwitch } from './PaymentFilters';
 import { PAYMENTS_UI as P, UI } from '../messages';
 import { countParams } from './listParams';
 
-/** The import dialog (and its steps) is fetched when 匯入 Excel is pressed, not with the list. */
+/** Fetched when 匯入 Excel is pressed, not with the list. */
 const ImportDialog = lazy(() => import('./ImportDialog').then((m) => ({ default: m.ImportDialog })));
 
-/**
- * A download's run: the buttons wait while it goes; no data to export is the spec's alert, any
- * other failure a notice.
- */
+/** No data to export is an alert; any other failure a notice. */
 function useDownload() {
   const notify = useNotify();
   const [busy, setBusy] = useState(false);
@@ -35,10 +32,7 @@ function useDownload() {
   return { busy, run };
 }
 
-/**
- * The filtered export's filter. With nothing chosen it names every store the user may see, so a
- * user without manage_payments is not asking for "export all".
- */
+/** With nothing chosen it names every store the user may see: without manage_payments, no "export all". */
 function exportFilter(me: Me, filterValues: Record<string, unknown>, permanent: Record<string, unknown>) {
   const filter: Record<string, unknown> = { ...filterValues, ...permanent };
   if (Object.keys(filter).length === 0 && !isAdmin(me)) {
@@ -48,7 +42,6 @@ function exportFilter(me: Me, filterValues: Record<string, unknown>, permanent: 
   return filter;
 }
 
-/** Toolbar (manage_payments: sample, import, export all) and the filtered export (view_payments). */
 export function PaymentToolbar({ me, permanent }: { me: Me; permanent: Record<string, unknown> }) {
   const dataProvider = useDataProvider<RemitDataProvider>();
   const { filterValues, total } = useListContext();
@@ -77,7 +70,6 @@ export function PaymentToolbar({ me, permanent }: { me: Me; permanent: Record<st
   );
 }
 
-/** manage_payments' buttons: the sample file, 匯入 Excel, and the export of everything. */
 function ManageButtons({
   busy,
   run,
@@ -115,7 +107,6 @@ function ManageButtons({
   );
 }
 
-/** The import dialog, fetched when opened; after an import the list is read again. */
 function Importing({ me, onClose }: { me: Me; onClose: () => void }) {
   const refresh = useRefresh();
   return (
@@ -131,10 +122,7 @@ function Importing({ me, onClose }: { me: Me; onClose: () => void }) {
   );
 }
 
-/**
- * The one count of the list (spec: shown versus total): how many payments the filters leave, of
- * all the user may see here. The pages below say only where they are (第 1-25 筆).
- */
+/** The list's one count, shown of total; the pages below say only where they are (第 1-25 筆). */
 function CountLine({ permanent }: { permanent: Record<string, unknown> }) {
   const { total } = useListContext();
   const { total: all } = useGetList('payments', countParams(permanent));

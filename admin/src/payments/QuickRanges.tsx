@@ -2,7 +2,6 @@ import { Button, ButtonGroup } from '@mui/material';
 import { QUICK_RANGES, quickDateRange } from '../../../core/browser';
 import { PAYMENTS_UI as P } from '../messages';
 
-/** 今天, 昨天, 本週, 本月, 上月: each fills the from/to filters with core's range; the one in use is marked. */
 export function QuickRanges({
   from,
   to,

@@ -3,10 +3,7 @@ import { InputAdornment, TextField } from '@mui/material';
 import { useEffect, useRef, useState } from 'react';
 import { PAYMENTS_UI as P } from '../messages';
 
-/**
- * The search box (the API's `q`: last five, amount, note). The list asks once the typing pauses,
- * not on every key; clearing the filters empties it.
- */
+/** The list asks once the typing pauses, not on every key. */
 export function SearchBox({ value, onChange }: { value: string; onChange: (q: string) => void }) {
   const [text, setText] = useState(value);
   const latest = useRef(onChange);

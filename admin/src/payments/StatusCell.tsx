@@ -8,13 +8,7 @@ import { RECONCILE_UI as R } from '../messages';
 import { LinkedLineDialog } from './LinkedLineDialog';
 import { useInlineSave } from './useInlineSave';
 
-/**
- * Status: an editable dropdown for edit_payments (saved at once on selection, any status to any
- * other; 已儲存 or the reason it failed), otherwise a coloured label: 未確認 yellow, 已入帳 green,
- * 未入帳 red. A payment linked to a bank line shows its label, saying why (取消對帳 first), and
- * the label opens 對帳明細: the line it was linked to.
- * Compact, so a desktop row stays one line high.
- */
+/** Saved on selection; a linked payment shows a label instead (取消對帳 first). Compact, for a one-line row. */
 export function StatusCell({
   record,
   editable,
@@ -37,7 +31,6 @@ export function StatusCell({
         />
       );
     }
-    // linked to a bank line: the label opens 對帳明細 (which line, as the statement wrote it)
     return (
       <>
         <Chip

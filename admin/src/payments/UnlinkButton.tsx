@@ -8,11 +8,7 @@ import { useMe } from '../common/useMe';
 import { dataProvider } from '../providers/dataProvider';
 import { RECONCILE_UI as R } from '../messages';
 
-/**
- * 取消對帳 on a payment linked to a bank line: back to the status it had before (confirm_payments,
- * as the 對帳 decision it undoes).
- * `compact` (the desk's dense table): the words alone, no taller than the row's 28 px, as 確認入帳.
- */
+/** Back to the status before the link (confirm_payments, as the decision it undoes); `compact` fits a 28 px row. */
 export function UnlinkButton({
   record,
   compact = false,

@@ -1,10 +1,5 @@
-/**
- * The list keeps its layout while a person is in the middle of something on a row. Turning a
- * tablet sideways, or a window dragged across 1200 px, switches 匯款記錄 between
- * cards and a table; the row's dialog (修改付款方式, 刪除, 取消對帳, 對帳明細) or the note being
- * typed went with the old layout's row, and what was typed with it. While one is open the layout
- * stays as it was, and catches up when it closes.
- */
+// Turning a tablet switches cards and table, which would take an open dialog or a note being typed with the
+// old row: while one is open the layout holds, and catches up when it closes.
 import { useCardsLayout } from '../common/useCardsLayout';
 import {
   createContext,
@@ -24,7 +19,6 @@ export function LayoutHoldProvider({ children }: { children: ReactNode }) {
   return <Hold.Provider value={{ held, setHeld }}>{children}</Hold.Provider>;
 }
 
-/** While `active`, the list's layout does not switch. */
 export function useHoldLayout(active: boolean): void {
   const setHeld = useContext(Hold)?.setHeld;
   useEffect(() => {
@@ -34,7 +28,6 @@ export function useHoldLayout(active: boolean): void {
   }, [active, setHeld]);
 }
 
-/** Cards, not the table (useCardsLayout): as the screen is, unless something on a row holds it. */
 export function useSteadyNarrow(): boolean {
   const narrow = useCardsLayout();
   const held = (useContext(Hold)?.held ?? 0) > 0;

@@ -1,14 +1,8 @@
-/**
- * Changes waiting behind a 復原 notice (react-admin's undoable mode: nothing is sent until the
- * notice goes). While one waits, the list must not read the server again, or the row would
- * come back (a delete) or flip back (a status) until the change is sent.
- */
+// Changes waiting behind a 復原 notice, unsent until it goes: meanwhile the list must not read the server
+// again, or a deleted row would come back and a status flip back.
 let pending = 0;
 
-/**
- * Counts one waiting change; the returned function ends it once it is sent. An undone change is
- * never sent: it ends by itself a little after its notice has gone.
- */
+/** Call the returned function once it is sent; an undone change, never sent, ends by itself after its notice. */
 export function beginUndoable(): () => void {
   pending++;
   let ended = false;
@@ -23,5 +17,5 @@ export function beginUndoable(): () => void {
 
 export const undoPending = (): boolean => pending > 0;
 
-/** How long a 復原 notice stays (react-admin keeps the list's cache that long after an undoable change). */
+/** react-admin keeps the list's cache that long after an undoable change. */
 export const UNDO_MS = 5000;

@@ -2,15 +2,11 @@ import { useEffect, useRef } from 'react';
 import { useDataProvider, useListContext, useRefresh } from 'react-admin';
 import { undoPending } from './undoPending';
 
-/** How often an open list asks whether anything changed (a new report shows within 30 s). */
+/** A new report shows within 30 s. */
 const WATCH_MS = 10_000;
 
-/**
- * Keeps an open list current without 重新整理: every WATCH_MS one light request (the first row and
- * the count of the list's own filter, which the server answers from its per-day table) and, only
- * when that answer changed, a refresh of the list. Nothing while the tab is hidden; once it shows
- * again, one look at once. Nothing while a change waits behind its 復原 notice.
- */
+// Keeps an open list current: a light request (first row and count) and a refresh only when it changed.
+// Idle while the tab is hidden or a change waits behind its 復原 notice.
 export function useListWatch(permanent: Record<string, unknown>) {
   const { filterValues, sort, data, total, page, isPending } = useListContext();
   const dataProvider = useDataProvider();
@@ -18,8 +14,7 @@ export function useListWatch(permanent: Record<string, unknown>) {
   const refreshRef = useRef(refresh);
   refreshRef.current = refresh;
   const key = JSON.stringify({ filter: { ...filterValues, ...permanent }, sort });
-  // What the list itself last read, when it shows the first page: the look compares with it, so
-  // the page's first load costs no extra request and a report sent meanwhile is not missed.
+  // the list's own first page: the first load costs no extra request, and a report sent meanwhile is not missed
   const seen = useRef<string | null>(null);
   useEffect(() => {
     if (!isPending && page === 1 && data) seen.current = signature(total, data[0]);
@@ -50,7 +45,7 @@ export function useListWatch(permanent: Record<string, unknown>) {
           if (seen.current !== null && now !== seen.current && !stopped && !undoPending()) refreshRef.current();
           seen.current = now;
         } catch {
-          // offline or signed out: the next look, or the page's own requests, will say so
+          // offline or signed out: the page's own requests will say so
         }
       }
       schedule();

@@ -1,9 +1,5 @@
-/**
- * The session for react-admin (spec sections 2 and 4): the server keeps it in an HttpOnly cookie,
- * so "signed in" is what `GET /api/admin/me` says. A 401 leads to
- * /admin/login with a way back; a 403 logs nobody out; 登出 ends the session on the server.
- * `canAccess` is the core's access map (core/permissions.ts `ACCESS`), the menu's and the pages' too.
- */
+// The session lives in an HttpOnly cookie, so "signed in" is what `GET /api/admin/me` says. A 401 leads to
+// sign-in with a way back; a 403 logs nobody out.
 import type { AuthProvider } from 'react-admin';
 import { canAccess } from '../../../core/browser';
 import { api, ApiError } from '../http';
@@ -11,10 +7,7 @@ import { LOGIN_PATH } from '../config';
 import { currentPath, loginUrlFor, signOutOnServer } from '../session';
 import { forgetMe, loadMe } from './me';
 
-/**
- * The router of the back office has no basename of its own (react-admin is mounted at /admin/*
- * under a BrowserRouter), so redirects name the full path; the query carries the target back.
- */
+// The router has no basename (react-admin is mounted at /admin/*), so redirects name the full path.
 let returnTo: string | null = null;
 const loginRedirect = () => {
   returnTo = currentPath();
@@ -23,7 +16,7 @@ const loginRedirect = () => {
 
 export const authProvider: AuthProvider = {
   async login({ username, password }: { username: string; password: string }) {
-    // The answer's token is for scripts; the page's session is the cookie the answer sets.
+    // the token is for scripts; the page's session is the cookie the answer sets
     await api<{ token: string }>('POST', '/admin/login', { username, password });
     forgetMe();
     return { redirectTo: false };
@@ -31,7 +24,7 @@ export const authProvider: AuthProvider = {
   async logout() {
     forgetMe();
     await signOutOnServer();
-    // Sent away by a failed check: come back afterwards. Logged out by the user: just the login page.
+    // sent away by a failed check: come back afterwards; logged out by the user: just the login page
     const target = returnTo && !returnTo.startsWith(LOGIN_PATH) ? loginUrlFor(returnTo) : LOGIN_PATH;
     returnTo = null;
     return target;
@@ -49,7 +42,7 @@ export const authProvider: AuthProvider = {
       forgetMe();
       throw loginRedirect();
     }
-    // 403 and everything else: stay signed in.
+    // 403 and everything else: stay signed in
   },
   async getIdentity() {
     const me = await loadMe();

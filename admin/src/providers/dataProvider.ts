@@ -1,7 +1,4 @@
-/**
- * ra-data-simple-rest over /api with the session cookie and the 10 s time-out, plus the calls of
- * the spec that are not plain REST: batch delete, bulk import, statistics, files.
- */
+// ra-data-simple-rest over /api with the session cookie and a time-out, plus the calls that are not plain REST.
 import simpleRestProvider from 'ra-data-simple-rest';
 import {
   fetchUtils,
@@ -17,7 +14,7 @@ import { API_BASE, TIMEOUT_MS } from '../config';
 import { api, ApiError, handleUnauthorized } from '../http';
 import type { BankLine, ImportedStatement, LinkedPayment, Proposals, RememberedPayer } from '../reconcile/types';
 
-/** 已記住的付款人 shown at most (the page says when there are more). */
+/** The page says when there are more. */
 export const PAYERS_SHOWN = 500;
 
 const httpClient = (url: string, options: fetchUtils.Options = {}) => {
@@ -34,14 +31,12 @@ const httpClient = (url: string, options: fetchUtils.Options = {}) => {
 
 const rest = simpleRestProvider(API_BASE, httpClient);
 
-/**
- * Lists asked for before the page asks (the first screen, ./firstScreen.ts): the page's own
- * identical call, within a few seconds, takes the answer already on its way instead of asking again.
- */
+// Lists asked for before the page asks (./firstScreen.ts): the page's identical call, within a few seconds,
+// takes the answer already on its way instead of asking again.
 const early = new Map<string, { at: number; answer: ReturnType<typeof rest.getList> }>();
 const EARLY_MS = 10_000;
 
-/** The call's identity: resource, page, sort and filter (keys in a fixed order), not its signal or meta. */
+/** Filter keys in a fixed order; not the signal or meta. */
 export function listKey(resource: string, params: Partial<GetListParams>): string {
   const filter = params.filter ?? {};
   const canonical = Object.fromEntries(
@@ -54,7 +49,7 @@ export function listKey(resource: string, params: Partial<GetListParams>): strin
   return JSON.stringify([resource, p.page, p.perPage, s.field, s.order, canonical]);
 }
 
-/** Starts `getList(resource, params)` now, for the page to pick up when it asks the same (react-admin's defaults filled in as useGetList does). */
+/** react-admin's defaults filled in as useGetList does, so the keys match. */
 export function getListEarly(resource: string, params: Partial<GetListParams>): void {
   const full = {
     pagination: { page: 1, perPage: 25 },
@@ -67,7 +62,7 @@ export function getListEarly(resource: string, params: Partial<GetListParams>): 
   early.set(listKey(resource, full), { at: Date.now(), answer });
 }
 
-/** An answer already at hand (the server's first screen), for the page's identical call. */
+/** An answer the server already wrote into the page, for the page's identical call. */
 export function seedListEarly(resource: string, params: Partial<GetListParams>, result: GetListResult): void {
   const full = {
     pagination: { page: 1, perPage: 25 },
@@ -78,7 +73,6 @@ export function seedListEarly(resource: string, params: Partial<GetListParams>, 
   early.set(listKey(resource, full), { at: Date.now(), answer: Promise.resolve(result) });
 }
 
-/** A file from the API, saved in the browser under the name the server gives. */
 async function download(path: string): Promise<{ fileName: string; count: number }> {
   const res = await fetch(`${API_BASE}${path}`, {
     credentials: 'same-origin',
@@ -105,7 +99,6 @@ async function download(path: string): Promise<{ fileName: string; count: number
 
 type StatsQuery = { store_id?: number | null; from?: string; to?: string };
 
-/** `?store_id=&from=&to=` for the statistics calls, with only what is set. */
 function statsQuery(params: StatsQuery): string {
   const q = new URLSearchParams();
   if (params.store_id) q.set('store_id', String(params.store_id));
@@ -125,7 +118,6 @@ export const dataProvider = {
       GetListResult<R>
     >;
   },
-  /** The spec's batch delete: one `DELETE /payments` with the uuids. */
   async deleteMany(resource, params) {
     if (resource === 'payments') {
       await api('DELETE', '/payments', { uuids: params.ids });
@@ -136,7 +128,7 @@ export const dataProvider = {
   importPayments(rows: ImportRow[]) {
     return api<ImportResult>('POST', '/payments/bulk-import', { payments: rows });
   },
-  /** the import's own checks against the database (duplicates, scope), writing nothing */
+  /** the import's checks (duplicates, scope), writing nothing */
   checkImport(rows: ImportRow[]) {
     return api<ImportResult>('POST', '/payments/bulk-import/check', { payments: rows });
   },
@@ -146,11 +138,7 @@ export const dataProvider = {
   statsCharts(params: StatsQuery = {}) {
     return api<StatsCharts>('GET', `/stats/charts${statsQuery(params)}`);
   },
-  /**
-   * An export, saved by the browser as it streams from the server: the server
-   * judges it and answers a one-minute link, which a plain `<a download>` follows, so a million
-   * rows never pass through this page's memory.
-   */
+  /** A one-minute link followed by a plain `<a download>`, so a million rows never pass through this page. */
   async exportPayments(filter: Record<string, unknown>, format: 'xlsx' | 'csv' | 'json' = 'xlsx') {
     let link: { url: string; file_name: string; count: number };
     try {
@@ -170,14 +158,7 @@ export const dataProvider = {
   downloadSample() {
     return download('/payments/sample');
   },
-
-  // ---- 對帳, through the same client as every other call
-
-  /**
-   * A bank statement's raw bytes. `account`: the bank account typed on the page, for a statement
-   * whose title row names none ('' = none). A refusal names the field's own sentence (the store to
-   * choose, the account), which says more than 驗證錯誤.
-   */
+  /** `account`: for a statement naming none. A refusal gives the field's own sentence, clearer than 驗證錯誤. */
   async uploadStatement(file: File, storeId: number | null, account = ''): Promise<ImportedStatement> {
     const q = new URLSearchParams({ filename: file.name, store_id: storeId === null ? '' : String(storeId) });
     if (account.trim()) q.set('account', account.trim());
@@ -200,11 +181,9 @@ export const dataProvider = {
   confirmPairs(pairs: Array<{ payment: string; line: number }>) {
     return api<{ confirmed: number }>('POST', '/reconcile/confirm', { pairs });
   },
-  /** A payment made from a bank credit no report explains: 已入帳, linked to it. */
   createFromLine(body: { line: number; store_id: number; last_five?: string; note: string }) {
     return api<LinkedPayment>('POST', '/reconcile/from-line', body);
   },
-  /** Unconfirmed reports a credit could be linked to by hand, its amount and nearest time first. */
   reportsForLine(line: number, q: string) {
     return api<{ line: BankLine; reports: LinkedPayment[] }>(
       'GET',
@@ -217,7 +196,6 @@ export const dataProvider = {
   unlinkPayment(payment: string) {
     return api<LinkedPayment>('POST', '/reconcile/unlink', { payment });
   },
-  /** 已記住的付款人 in the caller's stores (one store, or all they see), latest first. */
   listPayers(storeId: number | null) {
     const q = new URLSearchParams({
       sort: JSON.stringify(['learned_at', 'DESC']),
@@ -229,11 +207,10 @@ export const dataProvider = {
   forgetPayer(id: number) {
     return api<RememberedPayer>('DELETE', `/reconcile/payers/${id}`);
   },
-  /** Stores in scope whose public link is flooded today, with the counts. */
   linkFloods() {
     return api<LinkFlood[]>('GET', '/links/floods');
   },
-  /** Removes a store's customer reports received since `from` that are still 未確認 and unlinked. */
+  /** Only those still 未確認 and unlinked. */
   removeLinkReports(storeId: number, from: string) {
     return api<{ removed: number }>('POST', `/stores/${storeId}/link/reports/remove`, { from });
   },

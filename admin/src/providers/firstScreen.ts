@@ -1,17 +1,7 @@
-/**
- * The first screen's calls, started together as the script loads. Left to
- * react-admin they came one after another: `me` once React had drawn, then the stores, then the
- * stores again, then the count, then the list, about 2 s on a desk. Now `me` and the stores leave
- * at once, before React draws anything; as soon as `me` answers, the list and its count leave with
- * exactly the parameters the list will ask for (react-admin's own `getQuery`, from the URL or the
- * filters kept from last time), and the list picks those answers up (dataProvider `getListEarly`).
- *
- * Better still, the server writes the first page into /admin itself (http/firstScreen.ts), with
- * the answers to those calls: the rows show before any script has run, the list takes them as
- * its own answers (so it asks nothing and shows the same rows), and `handOffFirstScreen` removes
- * the server's rows in the very commit that draws the list's. Which page the server draws is the
- * one this module computes, kept in the `remit_list` cookie each time the list's parameters change.
- */
+// The first screen's calls, started together before React draws, with exactly the parameters the list will
+// ask for, so it picks the answers up instead of asking one call after another. When the server has already
+// drawn the first page (http/firstScreen.ts), its answers are taken as the list's; the `remit_list` cookie
+// tells the server which page to draw.
 import { getQuery, type GetListParams, type SortPayload } from 'react-admin';
 import { gates, MENU_COOKIE, scopeIsEmpty, type Me } from '../../../core/browser';
 import { ADMIN_PATH, LOGIN_PATH } from '../config';
@@ -29,7 +19,7 @@ import { getListEarly, listKey, seedListEarly } from './dataProvider';
 import { loadMe, seedMe } from './me';
 import { store } from './store';
 
-/** `?filter=…&sort=…` of a react-admin list URL, as useListParams parses it. */
+/** As useListParams parses it. */
 function queryFromLocation(search: string): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   for (const [k, v] of new URLSearchParams(search)) {
@@ -42,7 +32,7 @@ function queryFromLocation(search: string): Record<string, unknown> {
   return out;
 }
 
-/** The list's call and the count line's for `user`, as the list will ask them (react-admin's own getQuery); `defaults`: the dates are the list's default days. */
+/** With react-admin's own getQuery, so they match the list's; `defaults`: the dates are the default days. */
 function firstPageParams(
   user: Me,
   path: string,
@@ -70,13 +60,13 @@ function firstPageParams(
   };
 }
 
-/** A cookie of the back office's (nothing secret) for a year, or gone (`null`). */
+/** Nothing secret; a year, or gone (`null`). */
 function setAdminCookie(name: string, value: string | null): void {
   const secure = window.location.protocol === 'https:' ? '; Secure' : '';
   document.cookie = `${name}=${value ?? ''}; Path=${ADMIN_PATH}; Max-Age=${value === null ? 0 : 31536000}; SameSite=Strict${secure}`;
 }
 
-/** The cookie the server reads to draw the first page (http/firstScreen.ts LIST_COOKIE): the page /admin opens on. */
+/** Read by the server to draw the first page (http/firstScreen.ts). */
 const LIST_COOKIE = 'remit_list';
 function keepListParams(user: Me): void {
   if (!gates.viewPayments(user)) return;
@@ -86,14 +76,13 @@ function keepListParams(user: Me): void {
   setAdminCookie(LIST_COOKIE, value);
 }
 
-/** The side menu at a desk, open or closed, for the server's next first page (MENU_COOKIE). */
+/** For the server's next first page. */
 export function keepMenuState(open: boolean): void {
   const closed = document.cookie.split('; ').includes(`${MENU_COOKIE}=closed`);
   if (closed === !open) return;
   setAdminCookie(MENU_COOKIE, open ? null : 'closed');
 }
 
-/** What the server wrote into the page with its first page (http/firstScreen.ts), if it did. */
 interface Drawn {
   me: Me;
   stores: { params: GetListParams; data: unknown[]; total: number };
@@ -110,10 +99,7 @@ function drawnByServer(): Drawn | null {
   }
 }
 
-/**
- * The list has drawn its rows (or the page is not the list): the server's first page goes, in
- * the same commit, so no frame shows both or neither.
- */
+/** Called in the commit that draws the list's rows, so no frame shows both or neither. */
 export function handOffFirstScreen(): void {
   document.getElementById('first-screen')?.remove();
   document.getElementById('first-screen-data')?.remove();
@@ -128,7 +114,7 @@ export function startFirstScreen(location: Pick<Location, 'pathname' | 'search'>
   if (drawn) {
     const p =
       gates.viewPayments(drawn.me) && !scopeIsEmpty(drawn.me) ? firstPageParams(drawn.me, path, location.search) : null;
-    // the server drew what the list will ask for: its answers are the list's (no second call, the same rows)
+    // the server drew what the list will ask for: no second call, the same rows
     if (
       p &&
       listKey('payments', p.list) === listKey('payments', drawn.list.params) &&
@@ -142,7 +128,7 @@ export function startFirstScreen(location: Pick<Location, 'pathname' | 'search'>
       watchListParams();
       return;
     }
-    // another page than the list will show (a filter kept in this browser only): not a glimpse of the wrong rows
+    // another page than the list will show (a filter kept in this browser only): no glimpse of the wrong rows
     handOffFirstScreen();
   }
   const me = loadMe();
@@ -161,7 +147,6 @@ export function startFirstScreen(location: Pick<Location, 'pathname' | 'search'>
   );
 }
 
-/** Keeps the cookie current as the list's filters, sort or store change (react-admin's store tells). */
 let watching = false;
 function watchListParams(): void {
   if (watching) return;

@@ -1,4 +1,4 @@
-/** Who is signed in (`GET /api/admin/me`), loaded once and reloaded after a self-edit (spec section 6). */
+// Who is signed in, loaded once and reloaded after a self-edit.
 import type { Me } from '../../../core/browser';
 import { api } from '../http';
 
@@ -12,7 +12,7 @@ export function loadMe(): Promise<Me> {
   return current;
 }
 
-/** `me` as the server wrote it into the page (the first screen, http/firstScreen.ts). */
+/** As the server wrote it into the page (http/firstScreen.ts). */
 export function seedMe(me: Me): void {
   current ??= Promise.resolve(me);
 }

@@ -6,7 +6,6 @@ import { LineFacts } from './LineFacts';
 import { PaymentFacts } from './PaymentFacts';
 import type { Proposals } from './types';
 
-/** 建議入帳: every confident pair ticked; confirm all at once, or untick some first. */
 export function AutoQueue({
   items,
   onConfirm,
@@ -16,7 +15,7 @@ export function AutoQueue({
 }) {
   const [unticked, setUnticked] = useState<Set<string>>(new Set());
   const chosen = items.filter((a) => !unticked.has(a.payment.uuid));
-  // one tick draws one card again, not the 200 of a month's page (each took the phone a second)
+  // one tick redraws one card, not the page's 200: a phone is slow to draw them
   const toggle = useCallback(
     (uuid: string) =>
       setUnticked((s) => {
@@ -30,7 +29,7 @@ export function AutoQueue({
   if (items.length === 0) return <Typography color="text.secondary">{R.empty}</Typography>;
   return (
     <Box>
-      {/* stays in sight below the app bar while the list scrolls by (a long list on a phone) */}
+      {/* stays in sight below the app bar while a long list scrolls by */}
       <Box
         sx={{ position: 'sticky', top: { xs: 56, sm: 64 }, zIndex: 2, bgcolor: 'background.default', py: 0.5, mb: 0.5 }}
       >

@@ -21,15 +21,11 @@ export interface NewFromLine {
   note: string;
 }
 
-/** What the bank wrote about who paid and why: the note a payment made from the line starts with. */
+/** What the bank wrote about who paid and why, to start the note with. */
 const noteOf = (line: BankLine) =>
   [line.summary, line.counterparty || line.payer, line.note].filter(Boolean).join(' ').slice(0, NOTE_MAX_LENGTH);
 
-/**
- * 建立匯款記錄 from a credit no report explains: the store (the statement's own when it is one
- * store's; else one the user reaches, the page's store first), the last five (the bank's when it
- * shows five, else asked for) and a note. Nothing is sent here: the page holds it behind 復原.
- */
+/** 建立匯款記錄 from a credit no report explains. Nothing is sent here: the page holds it behind 復原. */
 export function CreateFromLineDialog({
   line,
   me,
@@ -74,7 +70,6 @@ export function CreateFromLineDialog({
 
 type NewFromLineForm = ReturnType<typeof useNewFromLine>;
 
-/** The store, fixed when the statement is one store's. */
 function StoreField({ f, locked }: { f: NewFromLineForm; locked: boolean }) {
   return (
     <TextField
@@ -98,7 +93,6 @@ function StoreField({ f, locked }: { f: NewFromLineForm; locked: boolean }) {
   );
 }
 
-/** The last five: the bank's, read only, when the line shows five; else asked for. */
 function LastFiveField({ f }: { f: NewFromLineForm }) {
   const { shown } = f;
   return (
@@ -118,7 +112,6 @@ function LastFiveField({ f }: { f: NewFromLineForm }) {
   );
 }
 
-/** The dialog's fields as typed, the stores offered, and the check before `onCreate`. */
 function useNewFromLine(line: BankLine, me: Me, storeId: number | null, onCreate: (v: NewFromLine) => void) {
   const { stores } = useStores();
   const choices = line.store_id !== null ? stores.filter((s) => s.id === line.store_id) : storesInScope(me, stores);

@@ -1,9 +1,6 @@
 import { Box } from '@mui/material';
 
-/**
- * The reported last five above the bank's visible digits, aligned on the right; a digit that
- * differs is red on both rows, a digit that agrees green. No visible digits: nothing to compare.
- */
+/** The reported last five above the bank's visible digits, right-aligned; differing digits red, agreeing green. */
 export function Digits({ five, digits }: { five: string; digits: string }) {
   const shown = digits.slice(-5);
   const offset = five.length - shown.length;

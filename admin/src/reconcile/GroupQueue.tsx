@@ -5,11 +5,7 @@ import { LineFacts } from './LineFacts';
 import { PaymentFacts } from './PaymentFacts';
 import type { Proposals } from './types';
 
-/**
- * 可能為分次或合併付款: each group's reports and credits side by side, with their sums. Read
- * only: a payment links to one credit of its own amount (bank_links is one-to-one and a
- * confirmation checks the amounts), so a group cannot be confirmed here; the note says where.
- */
+/** Read only: a payment links to one credit of its own amount, so a group cannot be confirmed here. */
 export function GroupQueue({ items }: { items: Proposals['suggestions'] }) {
   if (items.length === 0) return <Typography color="text.secondary">{R.empty}</Typography>;
   return (

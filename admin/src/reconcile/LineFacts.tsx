@@ -3,7 +3,7 @@ import { formatNTD, formatTaipei } from '../../../core/browser';
 import { RECONCILE_UI as R } from '../messages';
 import type { BankLine } from './types';
 
-/** What the bank wrote about one credit: time, amount, summary, counterparty (or, without one, the payer read from 備註), note, file and row. */
+/** Without a counterparty, the payer read from 備註. */
 export function LineFacts({ line }: { line: BankLine }) {
   const at = Date.parse(line.at);
   return (
@@ -13,7 +13,7 @@ export function LineFacts({ line }: { line: BankLine }) {
         {formatNTD(line.amount)}
       </Typography>
       <Typography variant="body2" color="text.secondary" sx={{ display: 'flex', flexWrap: 'wrap', columnGap: 1.5 }}>
-        {/* each fact on one piece: a narrow screen breaks between facts, never inside 備註 */}
+        {/* a narrow screen breaks between facts, never inside one */}
         <Fact label={R.summary} value={line.summary || '—'} />
         {line.counterparty || !line.payer ? (
           <Fact label={R.counterparty} value={line.counterparty || '—'} />

@@ -8,12 +8,8 @@ import { LineFacts } from './LineFacts';
 import { PaymentFacts } from './PaymentFacts';
 import type { BankLine } from './types';
 
-/**
- * 連結到回報: the unconfirmed reports of the user's stores this credit could pay, its amount and
- * nearest time first, searched by last five, amount or note; one chosen is linked as a
- * confirmation of the pair (the page holds it behind 復原). A report of another amount is shown,
- * so the accountant sees why it is not offered, but cannot be chosen (a link pays its own amount).
- */
+// 連結到回報: reports this credit could pay. One of another amount is shown, so the accountant sees why it is
+// not offered, but cannot be chosen: a link pays its own amount. The page holds the link behind 復原.
 export function LinkReportDialog({
   line,
   onClose,

@@ -1,8 +1,5 @@
-/**
- * 已記住的付款人: what confirmed links taught about payers, in the stores the user
- * sees (the server filters by scope), each forgettable after a confirmation. One card a payer,
- * wrapping, so it reads on a phone as on a desk.
- */
+// 已記住的付款人: what confirmed links taught about payers, each forgettable. One card a payer, wrapping, so it
+// reads on a phone as on a desk.
 import {
   Alert,
   Box,
@@ -86,7 +83,6 @@ export function PayersSection({ storeId, canForget }: { storeId: number | null; 
   );
 }
 
-/** One payer: the name the bank wrote, the last five it stands for, when and how it was learned, the store. */
 function PayerCard(props: { p: RememberedPayer; store: string; onForget: (() => void) | null; busy: boolean }) {
   const { p, store, onForget, busy } = props;
   return (

@@ -4,7 +4,6 @@ import { useStores } from '../common/useStores';
 import { RECONCILE_UI as R } from '../messages';
 import type { LinkedPayment } from './types';
 
-/** What the shop reported: last five, time, amount, store, note. */
 export function PaymentFacts({ payment }: { payment: LinkedPayment }) {
   const { byId } = useStores();
   return (

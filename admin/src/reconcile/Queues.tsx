@@ -1,7 +1,4 @@
-/**
- * The 對帳 page's queues for the period, each a titled section with its count: 建議入帳, 需人工確認,
- * 未入帳候選 (decided here by those who may, else counted), 可能為分次或合併付款 and 銀行有款無回報.
- */
+// The 對帳 page's queues for the period, each a titled section with its count.
 import { Alert, Badge, Box, Stack, Typography } from '@mui/material';
 import type { ReactNode } from 'react';
 import { mayMakePaymentOf, type Me } from '../../../core/browser';
@@ -18,13 +15,13 @@ interface QueuesProps {
   me: Me;
   /** null: the user may not decide, and the first three queues are counted only */
   actions: QueueActions | null;
-  /** the period and store read: a new one starts 建議入帳's choices afresh */
+  /** a new period or store starts 建議入帳's choices afresh */
   autoKey: string;
 }
 
 export function Queues(props: QueuesProps) {
   const { data, me, actions } = props;
-  // The API pages each queue (200 items); the badges count them all.
+  // the API pages each queue; the badges count them all
   const total = data.page?.total;
   return (
     <Stack spacing={3}>
@@ -57,7 +54,6 @@ export function Queues(props: QueuesProps) {
   );
 }
 
-/** 建議入帳, 需人工確認 and 未入帳候選: the queues a report is confirmed or marked unpaid from. */
 function DecisionQueues({ data, actions, autoKey }: QueuesProps) {
   const total = data.page?.total;
   return (
@@ -103,7 +99,7 @@ function ReadOnly({ n }: { n: number }) {
   return <Typography color="text.secondary">{n ? `${n}` : R.empty}</Typography>;
 }
 
-/** `shown`: the items on this page; `total`: how many the queue has in all (the API pages them). */
+/** `total`: the queue's items in all, `shown` those on this page. */
 function Section({
   title,
   hint,
@@ -122,7 +118,7 @@ function Section({
   const count = total ?? shown;
   return (
     <Box component="section" data-testid={testid}>
-      {/* the count after the title, not over it: a month's 1 404 covered the title's last word */}
+      {/* after the title, not over it: a four-digit count covered the title's last word */}
       <Badge
         badgeContent={count}
         color="primary"

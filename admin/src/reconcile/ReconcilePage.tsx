@@ -1,9 +1,4 @@
-/**
- * The 對帳 page: import a bank statement and see what was read, then the three
- * queues of the matcher's proposals for a period: 建議入帳, 需人工確認, 未入帳候選, 可能為分次或合併付款,
- * 銀行有款無回報 (whose credits can be made payments or linked by hand); when all are empty, why.
- * Loaded on demand, so the back office's first load stays small.
- */
+// The 對帳 page: import a bank statement, then decide the matcher's proposals for a period.
 import RefreshIcon from '@mui/icons-material/Refresh';
 import { Alert, Box, Button, LinearProgress, Paper, Stack, Typography } from '@mui/material';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
@@ -99,19 +94,19 @@ function ReconcileView({ me }: { me: Me }) {
   );
 }
 
-/** The store the page works on: a branch user's own; else the top bar's choice; a one-store scope is that store without asking. */
+/** A branch user's own store, else the top bar's; a one-store scope is that store without asking. */
 function usePageStore(me: Me) {
   const [selected] = useSelectedStore();
   const scope = storeScope(me);
   const only = !scope.all && scope.ids.length === 1 ? scope.ids[0] : null;
   const storeId = !canSwitchStores(me) ? me.store_id : (selected ?? only);
   const { stores } = useStores();
-  // several stores in scope and none chosen: the upload asks which (the server refuses without one)
+  // several stores and none chosen: the upload asks which, as the server refuses without one
   const choices = storeId === null && !scope.all ? storesInScope(me, stores) : null;
   return { storeId, choices };
 }
 
-/** The period the queues are read for: the default one, then that of every statement imported on this visit (as the CLI takes several files). */
+/** The default period, widened to every statement imported on this visit, as the CLI takes several files. */
 function usePeriod(refetch: () => Promise<void>) {
   const initial = defaultDateRange();
   const [from, setFrom] = useState(initial.from);
@@ -150,7 +145,6 @@ function PeriodBar(props: { period: ReturnType<typeof usePeriod>; reload: () => 
   );
 }
 
-/** The dialog a credit nobody reported opens: 建立匯款記錄 from it, or link it to a report. */
 function ActingDialog({ me, storeId, actions }: { me: Me; storeId: number | null; actions: QueueActions }) {
   const { acting, setActing, onCreate, onLink } = actions;
   if (acting?.action === 'create')

@@ -14,7 +14,6 @@ interface Actions {
   onUnpaid: (payments: string[]) => void;
 }
 
-/** 需人工確認: each report beside its ranked candidate lines; pick one (確認入帳) or none (標記為未入帳). */
 export function ReviewQueue({ items, ...actions }: { items: Proposals['review'] } & Actions) {
   if (items.length === 0) return <Typography color="text.secondary">{R.empty}</Typography>;
   return (
@@ -26,7 +25,7 @@ export function ReviewQueue({ items, ...actions }: { items: Proposals['review'] 
   );
 }
 
-/** 未入帳候選: reports the statements cover with no credit to explain them; a person marks them 未入帳, never the matcher. */
+/** A person marks these 未入帳, never the matcher. */
 export function UnpaidQueue({ items, ...actions }: { items: Proposals['unpaid'] } & Actions) {
   if (items.length === 0) return <Typography color="text.secondary">{R.empty}</Typography>;
   return (

@@ -7,12 +7,8 @@ import { dataProvider } from '../providers/dataProvider';
 import { RECONCILE_UI as R } from '../messages';
 import type { ImportedStatement } from './types';
 
-/**
- * 匯入銀行對帳單 and, once read, what was read: account, columns, period, encoding, balance
- * breaks. `storeId` is the statement's store (null: all stores, for those who see all); when the
- * user sees several stores but none is chosen, `choices` lists them and one must be picked first.
- * A one-store user is never asked.
- */
+// 匯入銀行對帳單 and what was read. `storeId` null: all stores, for those who see all; `choices`: several
+// stores and none chosen, so one must be picked first.
 export function StatementUpload({
   storeId,
   choices,
@@ -69,7 +65,6 @@ export function StatementUpload({
   );
 }
 
-/** Sends the file picked; the summary and the failure shown are always the last file's. */
 function useUpload(store: number | null, account: string, onImported: (s: ImportedStatement) => void) {
   const input = useRef<HTMLInputElement>(null);
   const [busy, setBusy] = useState(false);
@@ -80,7 +75,7 @@ function useUpload(store: number | null, account: string, onImported: (s: Import
     if (!file) return;
     setBusy(true);
     setError(null);
-    // the summary shown is always the file just sent's: an earlier one would read as this one's
+    // an earlier file's summary would read as this one's
     setStatement(null);
     try {
       const s = await dataProvider.uploadStatement(file, store, account);
@@ -98,7 +93,7 @@ function useUpload(store: number | null, account: string, onImported: (s: Import
   return { input, busy, error, statement, pick };
 }
 
-/** Whose statement: the store, when one must be chosen, and the account, when the file does not say. */
+/** The account is asked when the file does not say. */
 function StatementTarget(props: {
   choices: StoreRecord[] | null;
   chosen: number | '';
@@ -153,7 +148,6 @@ function StatementTarget(props: {
   );
 }
 
-/** What was read from the file just sent. */
 function StatementSummary({ statement }: { statement: ImportedStatement }) {
   return (
     <Card variant="outlined" sx={{ mt: 1 }} data-testid="statement-summary">

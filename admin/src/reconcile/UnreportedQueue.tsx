@@ -12,17 +12,13 @@ interface Props {
   open: Proposals['reviewLines'];
   /** null when the user may not decide */
   onConfirm: ((pairs: Array<{ payment: string; line: number }>) => void) | null;
-  /** 建立匯款記錄 and 連結到回報 for a credit (null when the user may not decide) */
+  /** null when the user may not decide */
   onAct: ((line: BankLine, action: 'create' | 'link') => void) | null;
-  /** whether the user may make a payment of this credit (a line of a statement for every store: only who reaches every store) */
+  /** a line of a statement for every store: only for who reaches every store */
   mayCreate: (line: BankLine) => boolean;
 }
 
-/**
- * 銀行有款無回報: credits no report explains, with the bank's summary and counterparty; then
- * credits no proposal took, each with the reports that could explain it. Each credit offers to
- * make a payment from it or to link it to a report found by hand.
- */
+/** 銀行有款無回報: credits no report explains, then credits no proposal took with the reports that could. */
 export function UnreportedQueue({ items, open, onConfirm, onAct, mayCreate }: Props) {
   if (items.length === 0 && open.length === 0) return <Typography color="text.secondary">{R.empty}</Typography>;
   return (
@@ -72,7 +68,7 @@ export function UnreportedQueue({ items, open, onConfirm, onAct, mayCreate }: Pr
   );
 }
 
-/** The two things to do with a credit nobody reported; the label names the credit for a screen reader. */
+/** The label names the credit for a screen reader. */
 function LineActions({
   line,
   onAct,

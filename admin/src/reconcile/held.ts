@@ -1,6 +1,6 @@
 import type { Proposals } from './types';
 
-/** Decisions made on the page and not yet in the server's answer: the reports and credits they took. */
+/** Decisions made on the page and not yet in the server's answer. */
 export interface Held {
   payments: ReadonlySet<string>;
   lines: ReadonlySet<number>;
@@ -8,11 +8,7 @@ export interface Held {
 
 export const NOTHING_HELD: Held = { payments: new Set(), lines: new Set() };
 
-/**
- * The proposals as the accountant left them: a decided report (and the credit it took) leaves its
- * queue at once, while its decision waits behind 復原 and until the next answer has it, and each
- * queue's count drops by what left. Reports and credits nobody decided are kept as they came.
- */
+/** A decided report and its credit leave their queue at once, while the decision waits behind 復原. */
 export function withoutHeld(data: Proposals, held: Held): Proposals {
   if (held.payments.size === 0 && held.lines.size === 0) return data;
   const p = (uuid: string) => held.payments.has(uuid);
@@ -52,7 +48,6 @@ export function withoutHeld(data: Proposals, held: Held): Proposals {
   return out;
 }
 
-/** `held` with these reports and credits put on hold (`on`) or let go. */
 export function holding(held: Held, payments: string[], lines: number[], on: boolean): Held {
   const ps = new Set(held.payments);
   const ls = new Set(held.lines);

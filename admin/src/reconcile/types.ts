@@ -1,4 +1,4 @@
-/** The shapes of the reconciliation API (docs/reconciliation.md): core's, so page and server never disagree. */
+// The reconciliation API's shapes, core's, so page and server never disagree.
 export type {
   BankLine,
   ImportedStatement,

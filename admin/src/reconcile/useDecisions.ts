@@ -1,8 +1,5 @@
-/**
- * What the 對帳 page's buttons do. A decision leaves its queue at once (the counts drop with it)
- * and waits behind 復原, as a change in 匯款記錄 does: nothing is sent until the notice goes, so a
- * wrong click, even 確認入帳 for a whole queue, is taken back with one tap.
- */
+// What the 對帳 page's buttons do. A decision leaves its queue at once and is sent only when 復原 has gone,
+// so a wrong click, even 確認入帳 for a whole queue, is taken back with one tap.
 import { useCallback, useState } from 'react';
 import { useAddUndoableMutation, useNotify } from 'react-admin';
 import { beginUndoable, UNDO_MS } from '../payments/undoPending';
@@ -14,11 +11,7 @@ import type { BankLine } from './types';
 
 type Decide = (payments: string[], lines: number[], message: string, send: () => Promise<unknown>) => void;
 
-/**
- * The decisions on hold, and `decide`, which holds them and sends them once 復原 is gone; sent,
- * the queues are read again. The same functions from one drawing to the next: a card nothing
- * happened to is not drawn again.
- */
+/** The same functions from one drawing to the next, so a card nothing happened to is not drawn again. */
 export function useDecide(refetch: () => Promise<void>) {
   const [held, setHeld] = useState<Held>(NOTHING_HELD);
   const notify = useNotify();
@@ -54,10 +47,7 @@ export function useDecide(refetch: () => Promise<void>) {
   return { held, decide };
 }
 
-/**
- * The queues' decisions through `decide`; a credit nobody reported opens a dialog first, to make
- * it a payment or link it to a report found by hand, behind the same 復原.
- */
+/** A credit nobody reported opens a dialog first, then goes behind the same 復原. */
 export function useQueueActions(decide: Decide) {
   const onConfirm = useCallback(
     (pairs: Array<{ payment: string; line: number }>) =>

@@ -1,8 +1,8 @@
-/** The public page's few DOM helpers: no framework, so elements are made and swapped by hand. */
+// The public page's few DOM helpers: no framework, so elements are made and swapped by hand.
 
 const app = document.getElementById('app') as HTMLElement;
 
-/** An element with attributes and children: text children are set as text, never as HTML. */
+/** Text children are set as text, never as HTML. */
 export function h(
   tag: string,
   attrs: Record<string, string> = {},
@@ -14,20 +14,17 @@ export function h(
   return el;
 }
 
-/** The page's content replaced by `nodes`, scrolled to the top. */
 export function show(...nodes: Node[]): void {
   while (app.firstChild) app.removeChild(app.firstChild);
   for (const n of nodes) app.appendChild(n);
   window.scrollTo(0, 0);
 }
 
-/** A page of one title and one sentence (a link gone, a refusal). */
 export function plain(title: string, text: string): void {
   document.title = title;
   show(h('div', { class: 'card' }, h('h2', {}, title), h('p', {}, text)));
 }
 
-/** A button of the page's kind (`secondary`: the lesser choice beside another). */
 export function button(text: string, secondary = false): HTMLButtonElement {
   return h(
     'button',

@@ -1,7 +1,4 @@
-/**
- * The report form's elements and what it shows: errors under the fields, the note's counter, the
- * notice above, and the question about an odd time. Sending is main.ts's.
- */
+// The report form's elements, errors, note counter and questions; sending is main.ts's.
 import { HONEYPOT_FIELD, MSG, NOTE_MAX_LENGTH, formatTaipei } from '../../../core/browser.js';
 import { button, h } from './dom.js';
 import { REPORT_TEXT as T } from './texts.js';
@@ -19,7 +16,6 @@ export interface ReportForm {
   noteCount: HTMLElement;
   trap: HTMLInputElement;
   submit: HTMLButtonElement;
-  /** the question about an odd time, filled when asked */
   question: HTMLElement;
 }
 
@@ -28,7 +24,6 @@ const nowValue = () => formatTaipei(Date.now()).replace(/\//g, '-').replace(' ',
 
 const input = (attrs: Record<string, string>) => h('input', attrs) as HTMLInputElement;
 
-/** A field's label, input, error line (hidden until needed) and what follows it; the field is kept in `fields`. */
 function fieldRow(
   fields: ReportForm['fields'],
   name: string,
@@ -51,7 +46,7 @@ function fieldRow(
   ].filter((n): n is HTMLElement => n !== null);
 }
 
-/** The form's elements, the time set to now; nothing listens yet. */
+/** Nothing listens yet. */
 export function buildForm(): ReportForm {
   const lastFive = input({
     type: 'text',
@@ -103,10 +98,7 @@ export function setError(f: ReportForm, name: string, message: string | null): v
   else field.input.removeAttribute('aria-invalid');
 }
 
-/**
- * The note's length as the server measures it (trimmed) against its limit; past it, said at once
- * (aria-live), not only when the field is next read. Returns what starts the count afresh.
- */
+/** Trimmed, as the server counts; past the limit said at once (aria-live). Returns a restart of the count. */
 export function countNote(f: ReportForm): () => void {
   let over = false;
   const count = () => {
@@ -125,14 +117,14 @@ export function countNote(f: ReportForm): () => void {
   };
 }
 
-/** While the question stands its own two buttons are the way on (送出回報 would ask again); hidden, 送出回報 is. */
+/** While a question stands 送出回報 is hidden: it would only ask again. */
 export function hideQuestion(f: ReportForm): void {
   f.question.hidden = true;
   f.submit.hidden = false;
   while (f.question.firstChild) f.question.removeChild(f.question.firstChild);
 }
 
-/** Errors on their fields, the first focused; the notice says to fix them, or `otherwise` when none is a field's. */
+/** `otherwise` when no error is a field's. */
 export function showErrors(f: ReportForm, errors: Array<{ field: string; message: string }>, otherwise: string): void {
   let first: HTMLElement | null = null;
   for (const e of errors) {
@@ -145,7 +137,6 @@ export function showErrors(f: ReportForm, errors: Array<{ field: string; message
   if (first) first.focus();
 }
 
-/** 您可能已經回報過: the server's sentence in the notice, with 仍要送出 and 取消. */
 export function askDuplicate(f: ReportForm, message: string, onAnyway: () => void, onCancel: () => void): void {
   f.notice.className = 'notice warn';
   f.notice.textContent = '';
@@ -159,7 +150,7 @@ export function askDuplicate(f: ReportForm, message: string, onAnyway: () => voi
   again.focus();
 }
 
-/** The question about an odd time: 仍要送出 sends it (`onAnyway`); 修改時間 or Escape goes back to the time. */
+/** Escape, like 修改時間, goes back to the time. */
 export function askTime(f: ReportForm, text: string, onAnyway: () => void): void {
   hideQuestion(f);
   const anyway = button(T.sendAnyway);

@@ -1,17 +1,6 @@
-/**
- * The public report page: a customer with a store's link (`/r/TOKEN`) reports a transfer and gets
- * a tracking number; `/r/status/TRACKING` shows that report's status. No account, no session:
- * /api/public only. Plain DOM, ES2015 (admin/vite.report.config.ts). The form is checked with the
- * server's own rules first (validatePayment), so a mistake is shown at once and never sent.
- *
- * After a report the address becomes its status page, so a reload or a bookmark keeps the tracking
- * number. The link's token rides in the history entry's state, never in the status address: that
- * address is shared (a screenshot, a LINE message) and must not hand out the store's link. So a
- * status page opened afresh knows no link and shows no 再回報一筆.
- *
- * Each attempt carries a random key (client_key), kept while what was typed is unchanged: sent
- * again after no answer or a lost one, the server answers with the first report's tracking number.
- */
+// The public report page, plain DOM and no session: a customer with a store's link (`/r/TOKEN`) reports a
+// transfer; `/r/status/TRACKING` shows its status. The link's token rides in the history state, never in the
+// status address, which people share (a screenshot, a LINE message) and which must not hand out the link.
 import {
   CLIENT_KEY_BYTES,
   HONEYPOT_FIELD,
@@ -41,15 +30,12 @@ import { REPORT_TEXT as T } from './texts.js';
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- the API's JSON, each field checked where it is read
 type Answer = { status: number; body: any };
 
-/** How long the page waits for the server before saying so: a phone on a weak signal may wait forever. */
+/** A phone on a weak signal may otherwise wait forever. */
 const REPORT_TIMEOUT_MS = 15_000;
-/** The status of an answer that did not come within REPORT_TIMEOUT_MS (0: no connection at all). */
+/** No answer in time; 0 is no connection at all. */
 const TIMED_OUT = -1;
 
-/**
- * A call to /api/public. Past REPORT_TIMEOUT_MS it answers TIMED_OUT; the request is not cut off,
- * and its answer, should it still come, goes to `late` (a report stored after all is then shown).
- */
+/** Past the time-out it answers TIMED_OUT but is not cut off: a late answer goes to `late`. */
 function call(method: string, path: string, body?: unknown, late?: (a: Answer) => void): Promise<Answer> {
   return new Promise<Answer>((resolve) => {
     let waiting = true;
@@ -89,7 +75,6 @@ function call(method: string, path: string, body?: unknown, late?: (a: Answer) =
   });
 }
 
-/** A new report attempt's key: CLIENT_KEY_BYTES random bytes as hex (the server checks the shape). */
 function newClientKey(): string {
   const bytes = new Uint8Array(CLIENT_KEY_BYTES);
   crypto.getRandomValues(bytes);
@@ -98,32 +83,28 @@ function newClientKey(): string {
   return key;
 }
 
-/** A report as stored: 201 the first time, 200 when the same attempt (its key) was stored before. */
+/** 200 when the same attempt (its key) was stored before. */
 const isStored = (r: Answer) => r.status === 201 || r.status === 200;
 
-/** The seconds a 429 asks to wait, from its details (the page asks for codes and details). */
 const waitOf = (r: Answer): number | null => {
   const s = r.body && r.body.details && Number(r.body.details.seconds);
   return s && s > 0 ? Math.ceil(s) : null;
 };
 
-/**
- * A read that did not give the page what it needs: 使用人數過多 for too many reads from one address
- * (a shop's shared Wi-Fi; the link still works), the server's own sentence under `title` otherwise.
- */
+/** A 429 is too many reads from one address (a shop's shared Wi-Fi), not the link's fault. */
 function readRefused(r: Answer, title: string): void {
   if (r.status === 429) return plain(T.busyTitle, T.busy(waitOf(r)));
   const message = r.body && typeof r.body.message === 'string' ? r.body.message : T.networkError;
   plain(title, message);
 }
 
-/** The history entry's link (see the top): set when this tab reported through it. */
+/** Set only when this tab reported through the link. */
 function linkOfEntry(): string | null {
   const state = history.state as { link?: unknown } | null;
   return state && isLinkToken(state.link) ? state.link : null;
 }
 
-/** To the link's empty form, as a new history entry (Back returns to the report's status). */
+/** A new history entry, so Back returns to the report's status. */
 function anotherButton(token: string): HTMLElement {
   const again = button(T.anotherReport, true);
   again.onclick = () => {
@@ -133,12 +114,11 @@ function anotherButton(token: string): HTMLElement {
   return again;
 }
 
-/** What the person said 仍要送出 to: `time` the question about the time, `duplicate` 您可能已經回報過. */
+/** What the person said 仍要送出 to. */
 type Confirmed = { time?: boolean; duplicate?: boolean };
 
 type Checked = Extract<ReturnType<typeof validatePayment>, { ok: true }>['value'];
 
-/** The form of the link's store: checked here, sent, and its answer shown. */
 function reportPage(token: string, storeName: string): void {
   document.title = `${storeName}｜${T.title}`;
   const f = buildForm();
@@ -151,7 +131,7 @@ function reportPage(token: string, storeName: string): void {
     recountNote();
   };
   const send = reportSender(token, storeName, f, clear);
-  // what the question asked about has changed: it no longer stands
+  // what the question asked about changed: it no longer stands
   f.form.addEventListener('input', (e) => {
     if (!f.question.hidden && e.target !== f.trap) hideQuestion(f);
   });
@@ -167,7 +147,6 @@ function reportPage(token: string, storeName: string): void {
   f.lastFive.focus();
 }
 
-/** What the form sends, as typed (the amount without its separators). */
 function formBody(f: ReportForm): Record<string, unknown> {
   return {
     last_five: f.lastFive.value.trim(),
@@ -177,7 +156,6 @@ function formBody(f: ReportForm): Record<string, unknown> {
   };
 }
 
-/** The question about a time far ahead or far back, or null for an ordinary time. */
 function timeQuestion(v: Checked): string | null {
   const odd = paidAtNeedsConfirm(v.paid_at, Date.now());
   if (!odd) return null;
@@ -187,7 +165,7 @@ function timeQuestion(v: Checked): string | null {
     : paymentTexts(v.method).confirmPaidAtOld(when, odd.daysBack);
 }
 
-/** The report attempt's key, kept while the values it was made for (as the server reads them) are unchanged. */
+/** Kept while the values are unchanged: a resend after a lost answer gets the first report's tracking number. */
 function attemptKeys(): (values: string) => string {
   let current: { key: string; values: string } | null = null;
   return (values) => {
@@ -196,10 +174,7 @@ function attemptKeys(): (values: string) => string {
   };
 }
 
-/**
- * The form's sending, as `send(confirmed)`. Each press is a send; an earlier one that timed out
- * may still answer 201 (stored after all), and the first report stored is the one shown.
- */
+/** An earlier send that timed out may still be stored; the first report stored is the one shown. */
 function reportSender(token: string, storeName: string, f: ReportForm, clear: () => void) {
   let attempt = 0;
   let finished = false;
@@ -223,7 +198,7 @@ function reportSender(token: string, storeName: string, f: ReportForm, clear: ()
   const send = (confirmed: Confirmed): void => {
     clear();
     const body = formBody(f);
-    // the server's own rules, here first: a mistake is shown at once, and never sent
+    // the server's own rules first: a mistake is shown at once and never sent
     const checked = validatePayment(body, { now: Date.now() });
     if (!checked.ok) return showErrors(f, checked.errors, T.fixFields);
     const v = checked.value;
@@ -242,7 +217,6 @@ function reportSender(token: string, storeName: string, f: ReportForm, clear: ()
   return send;
 }
 
-/** A report not stored: no answer in time, 您可能已經回報過 (asked), the link gone, or the server's errors. */
 function refused(r: Answer, f: ReportForm, duplicate: { anyway: () => void; cancel: () => void }): void {
   if (r.status === TIMED_OUT) {
     f.notice.className = 'notice error';
@@ -256,7 +230,7 @@ function refused(r: Answer, f: ReportForm, duplicate: { anyway: () => void; canc
   showErrors(f, (r.body && Array.isArray(r.body.errors) && r.body.errors) || [], message);
 }
 
-/** A report stored: the address becomes its status page (reload and bookmarks keep it), the link kept in the entry's state only. */
+/** The address becomes its status page, so a reload or bookmark keeps it; the link stays in the state only. */
 function done(token: string, storeName: string, tracking: string, statusPath: string): void {
   history.replaceState({ link: token }, '', statusPath);
   document.title = T.doneTitle;
@@ -318,12 +292,11 @@ function start(): void {
   if (!isLinkToken(rest)) return plain(T.linkGoneTitle, T.linkGone);
   call('GET', `/links/${rest}`).then((r) => {
     if (r.status === 200) return reportPage(rest, r.body.store_name);
-    // only a link the server says is gone is 連結已失效: too many reads or no connection is not the link's fault
+    // only a 404 is 連結已失效: too many reads or no connection is not the link's fault
     if (r.status === 404) return plain(T.linkGoneTitle, (r.body && r.body.message) || T.linkGone);
     readRefused(r, T.unavailableTitle);
   });
 }
 
-// Back and Forward between a report's status and the form of 再回報一筆
 window.addEventListener('popstate', () => start());
 start();

@@ -1,4 +1,4 @@
-/** The public report page's words, in one place. The server's messages come with its answers. */
+// The public report page's words; the server's messages come with its answers.
 import { MSG, NOTE_MAX_LENGTH } from '../../../core/browser.js';
 
 export const REPORT_TEXT = {
@@ -15,17 +15,16 @@ export const REPORT_TEXT = {
   submit: '送出回報',
   sending: '送出中…',
   sendAnyway: '仍要送出',
-  /** the question about a time far ahead or far back (its sentence is the staff form's, from core) */
   timeQuestionTitle: '請確認匯款時間',
   changeTime: '修改時間',
   cancel: '取消',
   fixFields: '請修正標示的欄位後再送出',
   networkError: '目前無法連線，請稍後再試',
-  /** the page waited REPORT_TIMEOUT_MS for an answer: what was typed stays, and a second press with it unchanged is the same attempt (its key) */
+  /** a second press with the same values is the same attempt (its key) */
   timedOut:
     '伺服器沒有回應，無法確定是否已送出。您填寫的資料都還在，請再按一次「送出回報」；若剛才其實已送達，會直接顯示原本的追蹤編號，不會重複記錄。',
   noteCount: (n: number) => `${n}/${NOTE_MAX_LENGTH} 字元`,
-  /** too many reads from one address (a shop's shared Wi-Fi): the link itself still works; the server's own sentence when it says how long */
+  /** too many reads from one address (a shop's shared Wi-Fi): the link itself still works */
   busyTitle: '使用人數過多',
   busy: (seconds: number | null) => (seconds ? MSG.publicBusy(seconds) : '使用人數過多，請稍後再試'),
   unavailableTitle: '暫時無法開啟',

@@ -9,10 +9,7 @@ import { STORES_UI as T } from '../messages';
 import { describeServerError } from '../serverError';
 import { useServerAction } from '../common/useServerAction';
 
-/**
- * Confirm before deleting a store. The server refuses a store still used by payments or users
- * (409 此分店仍有匯款記錄或用戶，無法刪除): the dialog stays open and shows why.
- */
+/** The server refuses a store still used by payments or users: the dialog stays open and shows why. */
 export function DeleteStoreDialog({ store, onClose }: { store: StoreRecord | null; onClose: () => void }) {
   const dataProvider = useDataProvider();
   const notify = useNotify();

@@ -1,9 +1,5 @@
-/**
- * A flood through a store's public link, said above 分店管理 and 匯款記錄: which store, how many
- * customer reports its link brought today and how many sends its day's budget refused. 查看這些回報
- * opens the list on them (the store's customer reports by time of arrival); with 刪除匯款, one
- * action removes those still 未確認, after a confirmation with the count and behind 復原.
- */
+// A flood through a store's public link, said above 分店管理 and 匯款記錄, with a way to see those reports
+// and to remove the ones still 未確認 in one action, behind 復原.
 import { Alert, AlertTitle, Box, Button, Stack, TextField } from '@mui/material';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
@@ -19,10 +15,9 @@ import type { RemitDataProvider } from '../providers/dataProvider';
 
 const FLOODS_KEY = ['links', 'floods'];
 
-/** The start of the flood's day as a Taiwan wall-clock time, the filter's and the form's `from`. */
+/** Taiwan wall-clock time, as the filter and the form take it. */
 const dayStart = (f: LinkFlood) => `${taipeiDate(Date.parse(f.since))}T00:00`;
 
-/** The list's filter for a store's customer reports received since `from` (a Taiwan wall-clock time). */
 const floodFilter = (storeId: number, from: string, pendingOnly = false) => ({
   store_id: [storeId],
   source: 'customer',
@@ -102,7 +97,7 @@ function FloodAlert(props: {
   );
 }
 
-/** Asks from when (today's start, or later), says how many would go, and removes them behind 復原. */
+/** Says how many would go before removing them behind 復原. */
 function RemoveDialog({ flood, onClose }: { flood: LinkFlood; onClose: () => void }) {
   const dataProvider = useDataProvider<RemitDataProvider>();
   const { byId } = useStores();

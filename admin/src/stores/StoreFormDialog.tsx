@@ -10,10 +10,7 @@ import { useServerAction } from '../common/useServerAction';
 
 const STORE_FIELDS = ['name', 'code'] as const;
 
-/**
- * Add or edit a store: name and code, checked with core's validateStore before sending; the
- * server's answers (a duplicate code is a 409 on `code`) are shown on the field they concern.
- */
+/** The server's answers (a duplicate code is a 409 on `code`) show on the field they concern. */
 export function StoreFormDialog({
   open,
   store,

@@ -20,11 +20,8 @@ import { printPoster, qrDataUrl, type PosterSize } from './poster';
 
 type LinkAction = 'show' | 'rotate' | 'off';
 
-/**
- * A store's public link: the address and its QR code, 複製, 重新產生 (the old link and
- * printed posters stop working at once), 停用, and the poster to print, A4 or A5. Opening it makes
- * the link on first use, as `remit stores link CODE` does.
- */
+// A store's public link, its QR code and poster. Opening it makes the link on first use, as
+// `remit stores link CODE` does; 重新產生 stops the old link and printed posters at once.
 export function StoreLinkDialog({ store, onClose }: { store: Store | null; onClose: () => void }) {
   const { link, qr, error, busy, asking, setAsking, load } = useStoreLink(store);
   return (
@@ -61,7 +58,7 @@ export function StoreLinkDialog({ store, onClose }: { store: Store | null; onClo
         {asking && <AskToChange asking={asking} busy={busy} onConfirm={() => void load(asking)} />}
       </DialogContent>
       <DialogActions>
-        {/* a yellow word on white is too faint to read (axe color-contrast); a confirmation follows anyway */}
+        {/* not warning yellow: too faint on white (axe color-contrast); a confirmation follows anyway */}
         <Button onClick={() => setAsking('rotate')} disabled={busy || !link}>
           {T.rotate}
         </Button>
@@ -74,7 +71,7 @@ export function StoreLinkDialog({ store, onClose }: { store: Store | null; onClo
   );
 }
 
-/** The store's link as the server has it, read when the store changes; 重新產生 and 停用 wait to be asked. */
+/** 重新產生 and 停用 wait to be asked once more. */
 function useStoreLink(store: Store | null) {
   const notify = useNotify();
   const [link, setLink] = useState<StoreLink | null>(null);
@@ -115,7 +112,6 @@ function useStoreLink(store: Store | null) {
   return { link, qr, error, busy, asking, setAsking, load };
 }
 
-/** An active link: its QR code, the address to select, 複製 and the posters. */
 function ActiveLink({ store, link, qr, busy }: { store: Store | null; link: StoreLink; qr: string; busy: boolean }) {
   const notify = useNotify();
   const copy = async () => {
@@ -162,7 +158,6 @@ function ActiveLink({ store, link, qr, busy }: { store: Store | null; link: Stor
   );
 }
 
-/** 重新產生 or 停用, asked once more before it is sent. */
 function AskToChange({ asking, busy, onConfirm }: { asking: 'rotate' | 'off'; busy: boolean; onConfirm: () => void }) {
   return (
     <Alert

@@ -18,10 +18,9 @@ import { Gated } from '../common/Forbidden';
 import { useCardsLayout } from '../common/useCardsLayout';
 
 interface StoreActions {
-  /** opens the form: a store to edit, or null to add one */
+  /** null to add one */
   edit: (store: Store | null) => void;
   remove: (store: Store) => void;
-  /** opens the store's public link */
   link: (store: Store) => void;
 }
 const StoreActionsContext = createContext<StoreActions>({
@@ -34,8 +33,7 @@ const createdAt = (s: Store) => (s.created_at ? formatTaipei(Date.parse(s.create
 
 const filters = [<SearchInput key="q" source="q" alwaysOn placeholder={T.search} />];
 
-/** 分店管理 (manage_stores): the stores, with add, edit and delete in dialogs. */
-/** Only for manage Stores: the others are told 權限不足 before anything is asked. */
+/** Without manage_stores one is told 權限不足 before anything is asked. */
 export function StoreList() {
   return (
     <Gated allow={gates.manageStores} message={UI.forbiddenStores} title={T.title} testId="storelist-forbidden">
@@ -111,7 +109,7 @@ function Empty() {
 function RowButtons({ store, compact }: { store: Store; compact?: boolean }) {
   const { edit, remove, link } = useContext(StoreActionsContext);
   const { me } = useMe();
-  // A store outside one's scope is shown, never offered for a change the server refuses.
+  // a store outside one's scope is shown, never offered for a change the server refuses
   if (!me || storeChangeDenial(me, store.id)) return null;
   if (compact) {
     return (
@@ -161,7 +159,7 @@ function RowButtons({ store, compact }: { store: Store; compact?: boolean }) {
 }
 
 function StoreRows() {
-  // beside the menu a tablet's table scrolled the page sideways and wrapped names a character a line
+  // beside the menu a tablet's table would scroll the page sideways and wrap names a character a line
   const narrow = useCardsLayout();
   if (narrow) return <StoreCards />;
   return (
@@ -180,7 +178,6 @@ function StoreRows() {
   );
 }
 
-/** Phones: one line per store with its actions as icons. */
 function StoreCards() {
   const { data, isPending } = useListContext<Store>();
   if (isPending || !data) return null;

@@ -1,21 +1,16 @@
-/**
- * The poster by the till: the store's name, its link's QR code and three short steps,
- * as a page of its own, A4 or A5, printed from a window of its own. The QR code is drawn by the
- * `qrcode` package (error correction M), never by hand.
- */
+// The poster by the till: the store's name, its link's QR code and three short steps, A4 or A5.
 import QRCode from 'qrcode';
 import { POSTER_TEXT as P } from '../messages';
 
 export type PosterSize = 'A4' | 'A5';
 
-/** The QR code of a link as a PNG data URL. */
 export function qrDataUrl(url: string, width = 480): Promise<string> {
   return QRCode.toDataURL(url, { errorCorrectionLevel: 'M', margin: 2, width });
 }
 
 const esc = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
-/** The poster's whole page: sizes in millimetres, so A5 is A4 scaled down. */
+/** Sizes in millimetres, so A5 is A4 scaled down. */
 function posterHtml(storeName: string, url: string, qr: string, size: PosterSize): string {
   const k = size === 'A4' ? 1 : 0.7;
   const mm = (n: number) => `${(n * k).toFixed(1)}mm`;
@@ -41,7 +36,6 @@ li { margin: ${mm(2)} 0; }
 </div></body></html>`;
 }
 
-/** Opens the poster in a window of its own and asks the browser to print it. */
 export async function printPoster(storeName: string, url: string, size: PosterSize): Promise<Window | null> {
   const qr = await qrDataUrl(url, 960);
   const w = window.open('', '_blank');

@@ -1,7 +1,4 @@
-/**
- * The user menu of the form page's top bar: the username opens 更改密碼 and 登出. The page stays
- * light: the change-password dialog (MUI, shared with the back office) is loaded only when asked for.
- */
+// The form page's user menu. The change-password dialog (MUI) is loaded only when asked for, so the page stays light.
 import { lazy, Suspense, useEffect, useRef, useState } from 'react';
 import { ACCOUNT_UI, UI } from '../messages';
 
@@ -35,7 +32,7 @@ export function AccountMenu(props: { username: string; onLogout: () => void; onP
         aria-expanded={open}
         onClick={() => setOpen((o) => !o)}
       >
-        {/* the name read aloud starts with what is seen (WCAG 2.5.3): the username, then 帳戶選單 */}
+        {/* the name read aloud starts with what is seen (WCAG 2.5.3) */}
         <span data-testid="username">{props.username}</span>
         <span className="visually-hidden">（{ACCOUNT_UI.menuLabel}）</span>
         <span aria-hidden="true">▾</span>

@@ -1,9 +1,4 @@
-/**
- * Cash out on the form page: 店內支出 (what was bought, a note) or 提領 (to the bank or
- * headquarters), recorded by whoever may submit a payment for the store. The rule is core's
- * (validateCashOut), so the form and the server say the same; a closed day is refused by the
- * server with its reason, shown here as it came.
- */
+// Cash out on the form page (店內支出 or 提領), checked with core's rule so the form and the server agree.
 import { useState, type FormEvent } from 'react';
 import { CASH_OUT_KINDS, EXPENSE_CATEGORIES, formatNTD, storeLabel, validateCashOut } from '../../../core/browser';
 import { api } from '../http';
@@ -18,14 +13,12 @@ interface Store {
 
 type Kind = (typeof CASH_OUT_KINDS)[number];
 
-/** A typed field: its value, the error under it, and what hears a change. */
 interface FieldProps {
   value: string;
   error?: string;
   onChange: (value: string) => void;
 }
 
-/** What is typed, the store it is for (a single store is chosen already), and its sending. */
 function useCashOut(stores: Store[], lockedStoreId: number | null) {
   const [kind, setKind] = useState<Kind>('店內支出');
   const [category, setCategory] = useState<string>(EXPENSE_CATEGORIES[0]);
@@ -125,7 +118,6 @@ export function CashOutForm({
   );
 }
 
-/** A field with its label above and its error below. */
 function Field({
   id,
   label,
@@ -166,7 +158,6 @@ function KindChoice({ kind, onChange }: { kind: Kind; onChange: (k: Kind) => voi
   );
 }
 
-/** What a 店內支出 bought: one of the usual categories, or typed. */
 function CategoryField({ value, error, onChange }: FieldProps) {
   return (
     <Field id="cash_out_category" label={T.category} error={error}>

@@ -1,10 +1,5 @@
-/**
- * The payment method, asked first on the form: 匯款 preselected, then 現金, 刷卡,
- * 電子支付 as one row of large choices a thumb can hit; an e-payment's sub-type and the 員工購物
- * mark below. Self-contained: it owns no submission, the form passes its values and hears changes.
- * `methods` are those the user may record (匯款 for everyone; the others with 記錄收款); with only
- * 匯款 there is no choice to show, and the form is the spec's transfer report (no 員工購物 mark).
- */
+// The payment method, asked first as large choices a thumb can hit. With only 匯款 allowed there is no choice
+// to show, and the form is a plain transfer report (no 員工購物 mark).
 import { EPAY_KINDS, hasMethodDetail, METHOD_DETAIL_MAX, type PaymentMethod } from '../../../core/browser';
 import { UI } from '../messages';
 

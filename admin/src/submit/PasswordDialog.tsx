@@ -1,7 +1,4 @@
-/**
- * The back office's change-password dialog on the form page, which has no MUI theme of its own:
- * loaded on demand (AccountMenu), with a theme in the form page's colours and MUI's zh-TW locale.
- */
+// The back office's change-password dialog, with a theme of its own: the form page has no MUI theme.
 import { createTheme, ThemeProvider } from '@mui/material/styles';
 import { zhTW } from '@mui/material/locale';
 import { ChangePasswordDialog } from '../account/ChangePasswordDialog';

@@ -1,4 +1,4 @@
-/** The payment form's fields below the method: last five, time, amount, store and note. */
+// The payment form's fields below the method.
 import { storeLabel } from '../../../core/browser';
 import { UI } from '../messages';
 
@@ -10,7 +10,6 @@ interface Store {
 
 type Change = (e: { target: { value: string } }) => void;
 
-/** A typed field: its value, the error under it, and what hears a change. */
 interface FieldProps {
   value: string;
   error?: string;
@@ -33,7 +32,7 @@ function Field(props: { label: string; htmlFor: string; error?: string; children
   );
 }
 
-/** A field in error says so to assistive technology, and which text tells why (Field's). */
+/** Tells assistive technology the field is in error, and which text says why. */
 function invalid(id: string, error: string | undefined) {
   return error ? { 'aria-invalid': true as const, 'aria-describedby': `${id}-error` } : {};
 }
@@ -57,7 +56,7 @@ export function LastFiveField({ value, error, onChange }: FieldProps) {
   );
 }
 
-/** `label`: the method's word for the time (匯款時間, 收款時間). */
+/** `label`: 匯款時間, 收款時間. */
 export function PaidAtField({ label, value, error, onChange }: FieldProps & { label: string }) {
   return (
     <Field label={label} error={error} htmlFor="paid_at">
@@ -73,7 +72,7 @@ export function PaidAtField({ label, value, error, onChange }: FieldProps & { la
   );
 }
 
-/** `label`: the method's word for the amount (匯款金額, 收款金額). */
+/** `label`: 匯款金額, 收款金額. */
 export function AmountField({ label, value, error, onChange }: FieldProps & { label: string }) {
   return (
     <Field label={label} error={error} htmlFor="amount">
@@ -95,7 +94,6 @@ export function AmountField({ label, value, error, onChange }: FieldProps & { la
   );
 }
 
-/** A branch user's own store, shown locked; anyone else chooses among the stores offered. */
 export function StoreField({
   locked,
   lockedStore,

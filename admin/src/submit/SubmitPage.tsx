@@ -1,7 +1,4 @@
-/**
- * The payment form screen `/` (spec sections 2, 4, 5, 8): light enough for a phone, no
- * react-admin. Rules come from core, so the form and the server check the same things.
- */
+// The payment form `/`: light enough for a phone, no react-admin; core's rules, so form and server agree.
 import { useEffect, useRef, useState } from 'react';
 import {
   canAccess,
@@ -33,7 +30,6 @@ interface Store {
 
 type Scope = ReturnType<typeof submitScope>;
 
-/** Who is signed in and the stores there are; a branch user's store goes to the form (`onStore`). */
 function useSignedIn(title: string, initialMe: Me | null, onStore: (id: number) => void) {
   const [me, setMe] = useState<Me | null>(initialMe);
   const [stores, setStores] = useState<Store[]>([]);
@@ -51,10 +47,9 @@ function useSignedIn(title: string, initialMe: Me | null, onStore: (id: number) 
   return { me, stores };
 }
 
-/** What the signed-in user may submit: for which stores, with which methods. */
 function submitScope(me: Me | null, stores: Store[]) {
   const locked = me !== null && isBranchUser(me);
-  // Only the stores the user may submit for; with none, they are told before typing.
+  // with no store to submit for, they are told before typing
   const offered = me ? storesInScope(me, stores) : [];
   return {
     me,
@@ -68,7 +63,7 @@ function submitScope(me: Me | null, stores: Store[]) {
   };
 }
 
-/** `initialMe`: who is signed in, when the page already asked (so the name shows at once). */
+/** `initialMe`: when the page already asked, so the name shows at once. */
 export function SubmitPage({ initialMe = null }: { initialMe?: Me | null } = {}) {
   const title = appTitle();
   const entry = useSubmitForm(initialMe?.store_id ?? null);
@@ -157,7 +152,6 @@ function MessageBanner({ banner }: { banner: NonNullable<Banner> }) {
   );
 }
 
-/** The question about a probable mistake: 仍要送出 sends it as it is, 再檢查一下 goes back to the form. */
 function DoubtBanner({
   doubt,
   onAnyway,
@@ -238,10 +232,7 @@ function PaymentForm({ entry, scope }: { entry: SubmitForm; scope: Scope }) {
   );
 }
 
-/**
- * What the person must read next (a message, a question, the first field in error) is scrolled to
- * the middle of the screen and focused: on a phone the form's top is far above the button pressed.
- */
+/** On a phone the form's top is far above the button pressed: what to read next is centred and focused. */
 function bringIntoView(el: HTMLElement | null) {
   if (!el) return;
   el.scrollIntoView({ block: 'center' });

@@ -6,8 +6,7 @@ import { SubmitPage } from './SubmitPage';
 import './submit.css';
 
 forgetStoredToken();
-// `/` needs a session (spec section 2 "Routes"). The session is an HttpOnly cookie the page
-// cannot see, so the server is asked: on 401 the client sends the user to log in and come back.
+// the session is an HttpOnly cookie the page cannot see: the server is asked, and a 401 goes to sign in
 loadMe().then(
   (me) => createRoot(document.getElementById('root')!).render(<SubmitPage initialMe={me} />),
   (err) => {

@@ -1,7 +1,4 @@
-/**
- * The payment form's state and its submission: what was typed, the errors under the fields, the
- * banner after a send, and the question held when a submission is probably a mistake.
- */
+// The payment form's state and submission, with the question held when a submission is probably a mistake.
 import { useCallback, useRef, useState, type FormEvent } from 'react';
 import {
   formatTaipei,
@@ -31,13 +28,12 @@ type FormErrors = Partial<Record<keyof FormState, string>>;
 
 export type Banner = { kind: 'success' | 'error'; text: string } | null;
 
-/** A submission that is probably a mistake, held until the person confirms it or goes back. */
 export type Doubt = { kind: 'time' | 'duplicate'; title: string; text: string } | null;
 
-/** What the person said 仍要送出 to: the question about the time, and 您可能已經回報過. */
+/** What the person said 仍要送出 to. */
 type Confirmed = { time?: boolean; duplicate?: boolean };
 
-/** Who submits, as the submission needs it: the store is required when stores are offered. */
+/** The store is required when stores are offered. */
 interface SubmitScope {
   me: Me | null;
   locked: boolean;
@@ -57,7 +53,6 @@ const emptyForm = (storeId: number | null): FormState => ({
   store_id: storeId !== null ? String(storeId) : '',
 });
 
-/** The error banner of spec section 8 for a failed submission. */
 function submitErrorText(err: unknown): string {
   if (err instanceof ApiError && err.body?.errors?.length)
     return UI.validationError(err.body.errors.map((e) => e.message));
@@ -65,10 +60,7 @@ function submitErrorText(err: unknown): string {
   return UI.submitFailed;
 }
 
-/**
- * The form checked with the server's rules. The time is parsed once here (to check it and to ask
- * about odd times) and sent as typed, Taiwan wall-clock text; the server parses that text once.
- */
+/** The time is parsed here to check and ask about it, but sent as typed, Taiwan wall-clock text. */
 function checkForm(form: FormState, storeRequired: boolean) {
   return validatePayment(
     {
@@ -86,7 +78,6 @@ function checkForm(form: FormState, storeRequired: boolean) {
   );
 }
 
-/** The question about a time far back or ahead, or null when the time is ordinary. */
 function timeDoubt(v: Checked): Doubt {
   const odd = paidAtNeedsConfirm(v.paid_at, Date.now());
   if (!odd) return null;
@@ -99,7 +90,6 @@ function timeDoubt(v: Checked): Doubt {
   };
 }
 
-/** The body of POST /payments: the time as typed, the method's extras only when set. */
 function paymentPayload(v: Checked, paidAtTyped: string, me: Me | null) {
   return {
     method: v.method,
@@ -113,12 +103,11 @@ function paymentPayload(v: Checked, paidAtTyped: string, me: Me | null) {
   };
 }
 
-/** What was typed and the errors under it; any change withdraws the question that stood. */
+/** Any change withdraws the question that stood. */
 function useFormValues(initialStoreId: number | null) {
   const [form, setForm] = useState<FormState>(emptyForm(initialStoreId));
   const [errors, setErrors] = useState<FormErrors>({});
   const [doubt, setDoubt] = useState<Doubt>(null);
-  /** A branch user's store, known once who is signed in has loaded. */
   const takeStore = useCallback((id: number) => setForm((f) => ({ ...f, store_id: String(id) })), []);
   const setMethod = (v: MethodValues) => {
     setForm((f) => ({ ...f, ...v, last_five: needsLastFive(v.method) ? f.last_five : '' }));
@@ -138,7 +127,7 @@ export function useSubmitForm(initialStoreId: number | null) {
   const { form, setForm, setErrors, setDoubt } = values;
   const [banner, setBanner] = useState<Banner>(null);
   const [submitting, setSubmitting] = useState(false);
-  // counts the submissions refused for errors: each one brings the first field in error into view
+  // each refused submission brings the first field in error into view
   const [showErrors, setShowErrors] = useState(0);
   const busy = useRef(false);
 

@@ -1,7 +1,4 @@
-/**
- * The delete-user confirm (spec sections 2 "Modals" and 8): shows the username and role; a
- * failure is announced as 刪除失敗：{server message or 請稍後再試} and the dialog stays open.
- */
+// The delete-user confirm; on a failure the dialog stays open and says why.
 import {
   Box,
   Button,

@@ -1,8 +1,4 @@
-/**
- * A row's actions (spec sections 2 "Users tab" and 6): edit; change password on one's own row
- * only; delete, or a disabled delete whose tooltip says why (無法刪除自己的帳戶,
- * 權限不足：無法刪除管理員帳戶). The reasons are core's rules, the same the server applies.
- */
+// A row's actions; a delete denied by core's rules (the server's too) is disabled with a tooltip saying why.
 import DeleteIcon from '@mui/icons-material/Delete';
 import EditIcon from '@mui/icons-material/Edit';
 import KeyIcon from '@mui/icons-material/Key';
@@ -18,7 +14,7 @@ export interface UserActionHandlers {
   onDelete: (user: User) => void;
 }
 
-/** A disabled button does not receive pointer events: the tooltip sits on a wrapper. */
+/** A disabled button gets no pointer events, so the tooltip sits on a wrapper. */
 function Denied({ reason, children }: { reason: string; children: ReactElement }) {
   return (
     <Tooltip title={reason} enterTouchDelay={0} arrow>

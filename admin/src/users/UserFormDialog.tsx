@@ -1,13 +1,4 @@
-/**
- * The add/edit member modal (spec sections 3 "User form", 4, 5 "User form", 6, 8).
- * - username, fixed once created; password and confirmPassword, blank on edit = unchanged;
- * - role 管理員/用戶: choosing 管理員 when creating fills every permission, choosing another role
- *   when creating clears them; with 管理員 the permission boxes are locked (all held);
- * - permissions with labels and descriptions; 所屬分店 (none = 總部) and accessible stores;
- * - is_active on edit only, disabled with the reason for one's own account or, for a
- *   non-admin, an admin account.
- * The rules are core's validateUser and grant rules; the server applies the same.
- */
+// The add/edit member dialog, checked with core's validateUser and grant rules, the server's own.
 import { FormControl, FormControlLabel, FormHelperText, Box, Switch, TextField } from '@mui/material';
 import type { Me, User } from '../../../core/browser';
 import { FormDialog } from '../common/FormDialog';
@@ -41,7 +32,7 @@ export function UserFormDialog(props: { me: Me; stores: StoreRecord[]; user: Use
         disabled={Boolean(user)}
         error={Boolean(errors.username)}
         helperText={errors.username ?? (user ? USERS_UI.usernameLocked : USERS_UI.usernameHint)}
-        // why it is locked, readable (a disabled field's helper is greyed below the contrast a person needs)
+        // a disabled field's helper is greyed below readable contrast, and it says why the field is locked
         slotProps={{ formHelperText: { sx: { '&.Mui-disabled': { color: 'text.secondary' } } } }}
         required={!user}
         fullWidth
@@ -58,7 +49,7 @@ export function UserFormDialog(props: { me: Me; stores: StoreRecord[]; user: Use
   );
 }
 
-/** The new password and its confirmation, side by side from a tablet up; blank on edit keeps the old one. */
+/** Blank on edit keeps the old password. */
 function PasswordFields({ f, editing }: { f: UserForm; editing: boolean }) {
   const { form, errors, set } = f;
   return (
@@ -91,7 +82,7 @@ function PasswordFields({ f, editing }: { f: UserForm; editing: boolean }) {
   );
 }
 
-/** is_active, on edit only: locked, with the reason, where core's rule denies the toggle. */
+/** Locked, with the reason, where core's rule denies the toggle. */
 function ActiveSwitch({ f }: { f: UserForm }) {
   const { form, errors, activeDenial, set } = f;
   return (

@@ -1,9 +1,4 @@
-/**
- * The users tab (spec section 2 "Users tab"): a header with 新增會員, the members sorted by id
- * with role, permissions, store info, status, created time (Taiwan time) and actions, the
- * loading and 暫無會員記錄 states, and the add/edit, change-password and delete modals.
- * Wide screens get a table; phones get one card per member, actions included.
- */
+// The users tab: a table on wide screens, one card per member on a phone.
 import PersonAddIcon from '@mui/icons-material/PersonAdd';
 import {
   Alert,
@@ -112,11 +107,10 @@ function UsernameCell({ user, me }: { user: User; me: Me }) {
   );
 }
 
-/** The stores a member reaches, then the home store. */
 function StoresCell({ user, byId }: { user: User; byId: (id: number) => StoreRecord | undefined }) {
   return (
     <>
-      {/* a line may break between stores, never inside a store's name (code) */}
+      {/* a line breaks between stores, never inside one */}
       <Typography variant="body2">
         {storeAccessLabel(user, byId)
           .split('、')
@@ -179,7 +173,6 @@ function UserTable({ users, cols }: { users: User[]; cols: Column[] }) {
   );
 }
 
-/** Phones: one card per member, every column as a labelled line, actions at the bottom. */
 function UserCards({ users, cols }: { users: User[]; cols: Column[] }) {
   const [first, ...rest] = cols;
   const actions = rest.find((c) => c.key === 'actions')!;
@@ -210,7 +203,7 @@ function UserCards({ users, cols }: { users: User[]; cols: Column[] }) {
   );
 }
 
-/** Only for manage Users: the others are told 權限不足 before anything is asked. */
+/** The others are told 權限不足 before anything is asked. */
 export function UserList() {
   return (
     <Gated allow={gates.manageUsers} message={UI.forbiddenUsers} title={USERS_UI.title} testId="userlist-forbidden">
@@ -272,7 +265,6 @@ function UserListView() {
   );
 }
 
-/** Loading, the failure, 暫無會員記錄, or the members: a table, or cards on a phone. */
 function UsersBody(props: {
   me: Me | undefined;
   users: User[];
@@ -314,7 +306,7 @@ function UsersLoading() {
   );
 }
 
-/** The title, and 新增會員 for those who may add (`onAdd` null: not shown). */
+/** `onAdd` null: no 新增會員. */
 function UsersHeader({ onAdd }: { onAdd: (() => void) | null }) {
   return (
     <Box
@@ -340,7 +332,7 @@ function UsersHeader({ onAdd }: { onAdd: (() => void) | null }) {
   );
 }
 
-/** Pages only when there are more members than the smallest page holds. */
+/** Shown only when there are more members than the smallest page holds. */
 function UsersPager(props: {
   total: number;
   page: number;

@@ -1,7 +1,4 @@
-/**
- * The pickers of the member form: role, permissions, home store, accessible stores. What each
- * offers, locks or explains comes from core's grant predicates through the form hook.
- */
+// The member form's pickers; what each offers, locks or explains comes from core's grant rules.
 import {
   Box,
   Checkbox,
@@ -30,7 +27,6 @@ import type { UserForm } from './useUserForm';
 
 const HQ = '';
 
-/** 管理員 or 用戶; only admins make admins. */
 export function RolePicker({ f, me, user }: { f: UserForm; me: Me; user: User | null }) {
   const { form, errors, changeRole } = f;
   return (
@@ -53,7 +49,7 @@ export function RolePicker({ f, me, user }: { f: UserForm; me: Me; user: User | 
         </Typography>
       </MenuItem>
       {ROLES.map((r) => (
-        // Only admins create or promote admins (the server refuses it otherwise).
+        // only admins make admins; the server refuses it otherwise
         <MenuItem key={r} value={r} disabled={!mayGrantRole(me, r, user)}>
           {ROLE_LABELS[r]}
         </MenuItem>
@@ -62,7 +58,7 @@ export function RolePicker({ f, me, user }: { f: UserForm; me: Me; user: User | 
   );
 }
 
-/** The permission boxes, with labels and descriptions; locked (all held) for 管理員. */
+/** Locked, all held, for 管理員. */
 export function PermissionPicker({ f }: { f: UserForm }) {
   const { form, errors, adminRole, mayGrant, togglePermission } = f;
   return (
@@ -107,7 +103,6 @@ export function PermissionPicker({ f }: { f: UserForm }) {
   );
 }
 
-/** 所屬分店, or 總部 (none). */
 export function HomeStorePicker({ f, stores }: { f: UserForm; stores: StoreRecord[] }) {
   const { form, errors, mayAssign, mayHeadquarters, set } = f;
   return (
@@ -135,7 +130,6 @@ export function HomeStorePicker({ f, stores }: { f: UserForm; stores: StoreRecor
   );
 }
 
-/** 可存取分店: one box per store. */
 export function AccessibleStoresPicker({ f, stores }: { f: UserForm; stores: StoreRecord[] }) {
   const { form, errors, adminRole, mayAssign, toggleStore } = f;
   return (

@@ -1,7 +1,4 @@
-/**
- * The state and the save of the add/edit member form: what the fields hold, their errors, the
- * server's failure, and core's rules (validateUser, the grant predicates) applied to them.
- */
+// The add/edit member form's state and save, with core's rules applied.
 import { useState, type FormEvent } from 'react';
 import { useCreate, useNotify, useRefresh, useUpdate } from 'react-admin';
 import {
@@ -31,7 +28,7 @@ interface FormState {
 
 function initialState(user: User | null, me?: Me): FormState {
   if (!user) {
-    // A branch manager makes accounts of their own store: headquarters (none) is not theirs to choose.
+    // a branch manager makes accounts of their own store: headquarters is not theirs to choose
     const store_id = me && !mayLeaveWithoutHomeStore(me, { store_id: null }) ? me.store_id : null;
     return {
       username: '',
@@ -66,7 +63,6 @@ export function useUserForm(me: Me, user: User | null, onClose: () => void) {
 
   const adminRole = form.role === 'admin';
   const activeDenial = user ? toggleActiveDenial(me, user) : null;
-  // What this actor may grant on this account: core's rule, the one the server applies.
   const mayGrant = (p: Permission) => mayGrantPermission(me, p, user);
   const mayAssign = (storeId: number) => mayAssignStore(me, storeId, user);
   const mayHeadquarters = mayLeaveWithoutHomeStore(me, { store_id: null });
@@ -78,9 +74,9 @@ export function useUserForm(me: Me, user: User | null, onClose: () => void) {
 
   function changeRole(role: Role) {
     setForm((f) => {
-      // Spec section 4: only when creating, admin fills every permission and another role clears them.
+      // only when creating: admin fills every permission and another role clears them
       if (mode === 'create') return { ...f, role, permissions: role === 'admin' ? [...PERMISSION_KEYS] : [] };
-      // When editing, the boxes show all held while 管理員 is chosen; going back shows the chosen ones again.
+      // editing, the boxes show all held while 管理員 is chosen; going back shows the chosen ones again
       return { ...f, role };
     });
     save.clearError('role');
@@ -112,17 +108,16 @@ export function useUserForm(me: Me, user: User | null, onClose: () => void) {
   };
 }
 
-/** The permissions with `p` added (in PERMISSION_KEYS' order) or taken away. */
+/** Kept in PERMISSION_KEYS' order. */
 function withPermission(held: Permission[], p: Permission, on: boolean): Permission[] {
   return on ? PERMISSION_KEYS.filter((k) => k === p || held.includes(k)) : held.filter((k) => k !== p);
 }
 
-/** The accessible stores with `id` added (sorted, once) or taken away. */
 function withStore(ids: number[], id: number, on: boolean): number[] {
   return on ? [...new Set([...ids, id])].sort((a, b) => a - b) : ids.filter((s) => s !== id);
 }
 
-/** What validateUser checks: the record merged with the form; the admin role sends every permission key (spec section 7). */
+/** The record merged with the form; the admin role sends every permission key. */
 function draftOf(form: FormState, user: User | null) {
   return {
     ...(user ?? {}),
@@ -135,7 +130,6 @@ function draftOf(form: FormState, user: User | null) {
 
 type CheckedUser = Extract<ReturnType<typeof validateUser>, { ok: true }>['value'];
 
-/** Creates or updates the account once core accepted the form, then says so and closes. */
 function usePersistUser(me: Me, user: User | null, onClose: () => void) {
   const self = user?.id === me.id;
   const [create] = useCreate();
@@ -155,11 +149,11 @@ function usePersistUser(me: Me, user: User | null, onClose: () => void) {
       await create('users', { data: { username: v.username, ...data } }, { returnPromise: true });
       notify(USERS_UI.created, { type: 'success', messageArgs: { _: USERS_UI.created } });
     } else {
-      // is_active is sent only when not editing oneself (spec section 7).
+      // one cannot deactivate oneself
       if (!self) data.is_active = v.is_active;
       await update('users', { id: user.id, data, previousData: user }, { returnPromise: true });
       notify(USERS_UI.updated, { type: 'success', messageArgs: { _: USERS_UI.updated } });
-      // Saving one's own edit reloads the profile (spec section 6).
+      // one's own edit changes what the pages may show
       if (self) await reloadMe().catch(() => undefined);
     }
     refresh();
