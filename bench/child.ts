@@ -60,7 +60,7 @@ switch (mode) {
     await db.destroy();
     break;
   }
-  // Issue 14 item 2's floor: the streamed parse of the same file plus a raw batched insert.
+  // the streamed parse of the same file plus a raw batched insert.
   case 'import-stream-floor':
     await (await import('./import-streaming.js')).importStreamFloor(args[0], args[1]);
     break;

@@ -1,5 +1,5 @@
 /**
- * Scenario 13 of `npm run bench` (issue 26): the 日結總覽 board and the takings by method for 50
+ * Scenario 13 of `npm run bench`: the 日結總覽 board and the takings by method for 50
  * stores × 365 days over 1 000 000 payments (every method, staff purchases among them), a close
  * on nine days in ten and two cash-out entries a day, on SQLite and on PostgreSQL. Both answers
  * come from per-day figures (payment_daily by method, kept by triggers; the closes; cash out

@@ -1,5 +1,5 @@
 /**
- * Scenario 12 of `npm run bench` (issue 24, item 10): how long a signed-in person waits for 匯款記錄.
+ * Scenario 12 of `npm run bench`: how long a signed-in person waits for 匯款記錄.
  * Chromium opens /admin (which lands on the list) and the time runs from the navigation's start
  * (the page's time origin) to the moment the first payment (a table row on a desk, a card on a
  * phone) is on screen, at 1280 and 375 px, with an empty cache (a new browser context each time)

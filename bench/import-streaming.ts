@@ -1,5 +1,5 @@
 /**
- * Issue 14 item 2, called by run.ts: `remit import` of our own streamed .xlsx export at 100 000
+ * `remit import` of our own streamed .xlsx export at 100 000
  * and 1 000 000 rows into an empty database, against a floor measured in the same run: the same
  * streamed parse (zip inflated and sheet XML scanned as it comes) plus a raw batched insert in one
  * transaction, without the row rules, the duplicate checks or the audit. Peak memory is the child

@@ -1,5 +1,5 @@
 /**
- * Scenario 11 of `npm run bench` (issue 22, item 7): an ordinary request (a page of the payment
+ * Scenario 11 of `npm run bench`: an ordinary request (a page of the payment
  * list) while two year-long reconciliations run, as two people asking for a year's proposals at
  * once. Before, the matcher ran on the event loop and a health check waited 3.4 s; now it runs on
  * the worker pool (core/reconcile/matchPool.ts, the server's default settings) and the goal is

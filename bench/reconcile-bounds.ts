@@ -1,6 +1,6 @@
 /**
- * How far better scoring could take review and unpaid on the sweep's held-out months (issue 21,
- * fifth pass). `node build/bench/reconcile-bounds.js [--months N] [--sweeps N]` prints, per month:
+ * How far better scoring could take review and unpaid on the sweep's held-out months.
+ * `node build/bench/reconcile-bounds.js [--months N] [--sweeps N]` prints, per month:
  *
  * - **Exact marginals.** The matcher's weights read as a probability over whole assignments
  *   (a report paid by a line with odds e^weight, one line per report and one report per line):

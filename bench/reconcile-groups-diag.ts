@@ -1,5 +1,5 @@
 /**
- * Study: split and combined payments against the unreported list (issue 21), for study only.
+ * Study: split and combined payments against the unreported list, for study only.
  * `node build/bench/reconcile-groups-diag.js [--ours|--other]`: per month, the credits the
  * unreported list holds that belong to a true split or combined payment, and where their reports
  * stand (in a suggestion, paired by the assignment, kept off the unpaid list by a group, or left).

@@ -1,5 +1,5 @@
 /**
- * Why review ranks another credit first (issue 21, diagnosis h21b), on the calibration half only:
+ * Why review ranks another credit first, on the calibration half only:
  * `node build/bench/reconcile-review-diag.js [--cases N] [--all-halves]`. For every review miss it
  * prints the numbers the ranking used: both credits' likelihood ratios and weights for the report,
  * their rank class (0 the review assignment's own line, 1 a free line, 2 a line held by another

@@ -1,5 +1,5 @@
 /**
- * What review's wrong first choices have in common (issue 21, h21b), on every month of the sweep
+ * What review's wrong first choices have in common, on every month of the sweep
  * (for study: the held-out half is read, never tuned on): `node build/bench/reconcile-review-why.js
  * [--quick] [--ours|--other]`. For each report left to review whose true line is not ranked first
  * it classes the first line by what the truth says it is (another report's true line, of the same

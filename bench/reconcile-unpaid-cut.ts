@@ -1,5 +1,5 @@
 /**
- * How well unpaid is ranked, month by month (issue 21): the reports that may be listed (left alone
+ * How well unpaid is ranked, month by month: the reports that may be listed (left alone
  * by the assignment, covered, in no group), the surest first, each a letter (U truly unpaid, p paid
  * by a credit of its own, g paid in a split or combined payment, . neither); the cut this very month
  * would need to keep false unpaid within 0.4% of its reports, and what that cut finds. A month whose

@@ -1,5 +1,5 @@
 /**
- * Why unpaid reports are not listed (issue 21, h21): per sweep month, the true unpaid reports by
+ * Why unpaid reports are not listed: per sweep month, the true unpaid reports by
  * what kept them off the list, and the paid reports that compete with them for it.
  * `node build/bench/reconcile-unpaid-diag.js [--verbose]`
  */

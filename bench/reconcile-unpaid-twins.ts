@@ -1,5 +1,5 @@
 /**
- * How many unpaid reports could any matcher find (issue 21, the unpaid goal)? Per sweep month, the
+ * How many unpaid reports could any matcher find? Per sweep month, the
  * true unpaid reports that have a twin credit: a credit nobody reported, of the same store (when
  * the line has one) and amount, whose time after the report falls inside the middle 90% of the
  * month's own true pairs' gaps, and whose visible digits do not disagree with the last five. Such a

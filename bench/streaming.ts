@@ -1,5 +1,5 @@
 /**
- * Issue 14's scenarios, called by run.ts: streamed export in every format at 100 000 and 1 000 000
+ * The streamed scenarios, called by run.ts: streamed export in every format at 100 000 and 1 000 000
  * rows against `sqlite3 -csv` writing the same rows (the floor), with peak RSS of the child process;
  * and list pages read beside `remit import` of 100 000 rows (read pool), against the same list at rest.
  */

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { actorKind, actorUserId, anonymousActor, linkActor, systemActor } from './actor.js';
 import { can, inScope, submitStoreRefusal } from './permissions.js';
 
-describe('who acts (issue 25: an actor that is not a signed-in user)', () => {
+describe('who acts', () => {
   const user = {
     id: 7,
     username: 'amy',

@@ -147,7 +147,7 @@ describe('loadConfig: secrets and costs', () => {
   });
 });
 
-describe("loadConfig: a store's public link (issue 25)", () => {
+describe("loadConfig: a store's public link", () => {
   it('writes links with REMIT_PUBLIC_URL, without a trailing slash; absent, the address remit serve listens on', () => {
     expect(loadConfig({}).publicUrl).toBeUndefined();
     expect(loadConfig({ REMIT_PUBLIC_URL: 'https://pay.example.tw/' }).publicUrl).toBe('https://pay.example.tw');

@@ -106,7 +106,7 @@ describe('an import file’s errors', () => {
 });
 
 /**
- * Nothing compares a message text (issue 23, item 3): the edges (http/, cli/, admin/) and core
+ * Nothing compares a message text: the edges (http/, cli/, admin/) and core
  * branch on codes. This reads the sources and fails on the shapes such a comparison takes.
  */
 const ROOT = fileURLToPath(new URL('..', import.meta.url));

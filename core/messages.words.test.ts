@@ -1,5 +1,5 @@
 /**
- * Taiwan's words in every text a person reads (issue 24, item 7): 字元 and 底線, never 字符 or
+ * Taiwan's words in every text a person reads: 字元 and 底線, never 字符 or
  * 下劃線, except in the sentences the spec fixes word for word (marked `// spec`).
  */
 import { readFileSync } from 'node:fs';

@@ -149,7 +149,7 @@ describe('gates (spec section 6)', () => {
   });
 });
 
-describe("canAccess: the back office's access map (issue 23, item 5)", () => {
+describe("canAccess: the back office's access map", () => {
   // resource, action, the permissions any one of which opens it ([] = open to everyone signed in)
   const cases: Array<[string, string, Permission[]]> = [
     ['payments', 'list', []],
@@ -367,7 +367,7 @@ describe('grantDenial', () => {
     expect(grantDenial(admin(), { ...fresh, role: 'admin' }, { ...fresh })).toBeNull();
   });
 
-  it('a store-scoped manager never makes an account headquarters, their own included (issue 22, item 6)', () => {
+  it('a store-scoped manager never makes an account headquarters, their own included', () => {
     const branch = user({ id: 7, store_id: 2, permissions: ['manage_users'] });
     expect(grantDenial(branch, { ...fresh, store_id: null, accessible_stores: [2] }, { ...fresh, store_id: 2 })).toBe(
       MSG.cannotMakeHeadquarters,
@@ -488,7 +488,7 @@ describe('what an actor may grant on an account (the user dialog and the server 
   });
 });
 
-describe('an empty scope (issue 13, item 10)', () => {
+describe('an empty scope', () => {
   const stores = [
     { id: 1, name: '台北店' },
     { id: 2, name: '台中店' },

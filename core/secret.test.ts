@@ -38,7 +38,7 @@ describe('resolveJwtSecret', () => {
     expect(resolveJwtSecret(loadConfig({}, { db }))).toBe(first);
   });
 
-  it('refuses a secret with too little variety, from the file or the environment (issue 22, item 17)', () => {
+  it('refuses a secret with too little variety, from the file or the environment', () => {
     const db = dbIn();
     writeFileSync(secretFileFor(db), `${'a'.repeat(32)}\n`, { mode: 0o600 });
     expect(() => resolveJwtSecret(loadConfig({}, { db }))).toThrow(/變化太少：只用了 1 種不同的字元/);

@@ -44,7 +44,7 @@ describe('remit users / stores / stats', () => {
     assertBuilt();
     dir = mkdtempSync(join(tmpdir(), 'remit-cli-admin-'));
     dbFile = join(dir, 'remit.sqlite');
-    // a new installation starts with remit migrate: no other command creates the database (issue 24, item 11)
+    // a new installation starts with remit migrate: no other command creates the database
     expect((await r(['migrate'])).code).toBe(0);
     for (const [name, code] of [
       ['台北店', 'TPE'],
@@ -155,7 +155,7 @@ describe('remit users / stores / stats', () => {
     );
   });
 
-  it('--password still works but warns on stderr that the process list shows it; stdin and prompts do not (issue 22, item 17)', async () => {
+  it('--password still works but warns on stderr that the process list shows it; stdin and prompts do not', async () => {
     const flag = await r(['users', 'add', '--username', 'flag01', '--password', 'tea-leaf-6', '--json']);
     expect(flag.code).toBe(0);
     expect(flag.stderr).toContain('警告：--password 會讓密碼出現在處理程序清單（ps）');
@@ -172,7 +172,7 @@ describe('remit users / stores / stats', () => {
     await db('users').whereIn('username', ['flag01', 'flag02']).delete(); // the next tests list the users
   });
 
-  it('refuses common, repetitive and username-equal passwords, saying why (issue 22, item 15)', async () => {
+  it('refuses common, repetitive and username-equal passwords, saying why', async () => {
     for (const [name, pw, why] of [
       ['weak01', '123456', '重複或連續'],
       ['weak02', 'password', '太常見'],
@@ -263,7 +263,7 @@ describe('remit users / stores / stats', () => {
     });
   });
 
-  it('users unlock lets an account sign in again from the addresses that kept failing (issue 10, item 9)', async () => {
+  it('users unlock lets an account sign in again from the addresses that kept failing', async () => {
     const signIn = (password: string) =>
       login({ db, security }, { username: 'boss', password }, '192.0.2.77').then(
         () => 'ok',

@@ -15,7 +15,7 @@ describe('remit audit', () => {
     assertBuilt();
     dir = mkdtempSync(join(tmpdir(), 'remit-cli-audit-'));
     dbFile = join(dir, 'remit.sqlite');
-    // a new installation starts with remit migrate: no other command creates the database (issue 24, item 11)
+    // a new installation starts with remit migrate: no other command creates the database
     expect((await r(['migrate'])).code).toBe(0);
     expect((await r(['stores', 'add', '--name', '台北店', '--code', 'TPE'])).code).toBe(0);
     expect((await r(['users', 'add', '--username', 'tpe01', '--password', 'clerk-pass', '--store', 'TPE'])).code).toBe(
@@ -36,7 +36,7 @@ describe('remit audit', () => {
     expect(body[0]).toContain('會員');
     expect(body[2]).toContain('新增');
     expect(body[2]).toContain('分店');
-    // the command line's own entries read 命令列 (issue 24, item 7)
+    // the command line's own entries read 命令列
     expect(run.stdout).toContain('命令列');
     expect(run.stdout).not.toMatch(/\bcli\b/);
   });

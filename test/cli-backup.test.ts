@@ -1,5 +1,5 @@
 /**
- * `remit backup` and `remit restore` (issue 6, point 7): a consistent copy while a running
+ * `remit backup` and `remit restore`: a consistent copy while a running
  * server keeps writing, a restore that brings an older state back, and refusals that leave the
  * database untouched. The real binary on a temporary database.
  */
@@ -47,7 +47,7 @@ describe('remit backup / restore', () => {
     assertBuilt();
     dir = mkdtempSync(join(tmpdir(), 'remit-cli-backup-'));
     dbFile = join(dir, 'remit.sqlite');
-    // a new installation starts with remit migrate: no other command creates the database (issue 24, item 11)
+    // a new installation starts with remit migrate: no other command creates the database
     expect((await r(['migrate'])).code).toBe(0);
     expect((await r(['users', 'add', '--username', 'boss', '--password', 'boss-pass', '--role', 'admin'])).code).toBe(
       0,
@@ -194,7 +194,7 @@ describe('remit backup / restore', () => {
     });
     expect(pg.code).toBe(2);
     expect(pg.stderr).toContain('pg_dump');
-    // a missing database is data, not usage (issue 24, items 11 and 12)
+    // a missing database is data, not usage
     const missing = await remit(['--db', join(dir, 'nope.sqlite'), 'backup', join(dir, 'y.sqlite')]);
     expect(missing.code).toBe(1);
     expect(missing.stderr).toContain(`找不到資料庫 ${join(dir, 'nope.sqlite')}（--db 指定的檔案）`);

@@ -1,5 +1,5 @@
 /**
- * Issue 26 from the command line, in-process on a real database: remit cash-out, close, closes,
+ * From the command line, in-process on a real database: remit cash-out, close, closes,
  * day and export --daybook, as an operator or cron types them; the JSON shapes the issue gives;
  * closing a day already closed exits 1 and says so; `remit close` and `remit closes` agree.
  */

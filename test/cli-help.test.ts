@@ -1,5 +1,5 @@
 /**
- * No English from commander reaches a person (issue 24, item 12): every command and subcommand
+ * No English from commander reaches a person: every command and subcommand
  * of the real tree is asked for its help and given each kind of wrong usage commander refuses,
  * in-process, and whatever it prints is searched for English words. What may stay in Latin
  * letters is what a person types or names, decided by rule rather than by listing sentences:
@@ -159,7 +159,7 @@ async function runExtra(args: string[]) {
   return { code, stdout, stderr };
 }
 
-describe('remit says everything in Chinese (issue 24, item 12)', () => {
+describe('remit says everything in Chinese', () => {
   it('walks the whole command tree', () => {
     // the tree the binary runs: every command of the README is in it
     expect(nodes.map((n) => n.path.join(' '))).toEqual(

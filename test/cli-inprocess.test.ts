@@ -47,7 +47,7 @@ describe.each(DB_KINDS)('remit stats and export in-process on %s', (kind) => {
     }
   });
 
-  it('remit stats, export, audit and reconcile refuse a date out of range with its flag, never a crash (issue 22, item 11)', async () => {
+  it('remit stats, export, audit and reconcile refuse a date out of range with its flag, never a crash', async () => {
     const commands: Array<[string[], string]> = [
       [['stats', '--from', '9999-12-01', '--to', '9999-12-31'], '--from 日期超出範圍：9999-12-01'],
       [['export', '--from', '2026-11-01', '--to', '9999-12-31', '-o', '-'], '--to 日期超出範圍：9999-12-31'],
@@ -77,7 +77,7 @@ describe.each(DB_KINDS)('remit stats and export in-process on %s', (kind) => {
     ).toContain('create');
   });
 
-  it('remit export -o writes a file only its owner reads (0600), also over an existing 0644 file (issue 22, item 14)', async () => {
+  it('remit export -o writes a file only its owner reads (0600), also over an existing 0644 file', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'remit-export-mode-'));
     try {
       const fresh = join(dir, 'fresh.xlsx');
@@ -95,7 +95,7 @@ describe.each(DB_KINDS)('remit stats and export in-process on %s', (kind) => {
     }
   });
 
-  it('remit export writes the export to the audit log: the operator, the filter and the rows (issue 22, item 13)', async () => {
+  it('remit export writes the export to the audit log: the operator, the filter and the rows', async () => {
     const before = await t.db('audit_log').where({ action: 'export' }).count({ n: '*' }).first();
     const r = await runRemit(
       ['export', '--from', '2026-11-10', '--to', '2026-11-10', '--format', 'json', '-o', '-'],
@@ -113,7 +113,7 @@ describe.each(DB_KINDS)('remit stats and export in-process on %s', (kind) => {
     });
   });
 
-  it('a missing file and a file of the wrong kind are bad data, as a fake .xlsx is: exit 1 (issue 24, item 12)', async () => {
+  it('a missing file and a file of the wrong kind are bad data, as a fake .xlsx is: exit 1', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'remit-bad-files-'));
     try {
       writeFileSync(join(dir, 'notes.txt'), 'x');

@@ -1,5 +1,5 @@
 /**
- * `remit` run in a folder that is not remit's (issue 24, item 11): the binary, in an empty
+ * `remit` run in a folder that is not remit's: the binary, in an empty
  * temporary folder, as someone who forgot to `cd /srv/remit` would run it. Only `remit migrate`,
  * `remit serve` and `remit restore` create a database; every other command refuses with the
  * path it looked at and how to point at the right one, and leaves the folder as it was.
@@ -34,7 +34,7 @@ const missing = (path: string, from: string) =>
   `錯誤：找不到資料庫 ${path}（${from}）。\n` +
   '請在 remit 的資料夾中執行，或指定資料庫：--db 檔案或環境變數 REMIT_DB（SQLite），或 DATABASE_URL（PostgreSQL）。新的安裝請先執行 remit migrate 建立資料庫\n';
 
-describe('remit outside its folder creates no database (issue 24, item 11)', () => {
+describe('remit outside its folder creates no database', () => {
   let dir: string;
   beforeAll(() => {
     assertBuilt();

@@ -1,6 +1,6 @@
 /**
  * The accountant's month through `remit reconcile`, with only the README: seven bank exports in the
- * shapes of issue 12 (Big5 with title rows, ROC dates and ="…" cells with footers, combined
+ * shapes banks write (Big5 with title rows, ROC dates and ="…" cells with footers, combined
  * date-time, a signed amount, and .xlsx/.xls saved by LibreOffice), the exact JSON of the issue,
  * then --apply, and the statuses as 匯款記錄 shows them.
  */
@@ -40,7 +40,7 @@ describe('remit reconcile on the banks’ own exports', () => {
     dir = mkdtempSync(join(tmpdir(), 'remit-exports-'));
     db = join(dir, 'remit.sqlite');
     files = writeBankExports(dir).map((p) => basename(p));
-    // a new installation starts with remit migrate: no other command creates the database (issue 24, item 11)
+    // a new installation starts with remit migrate: no other command creates the database
     expect((await run(['migrate'])).code).toBe(0);
     expect((await run(['stores', 'add', '--name', '台北店', '--code', 'TPE'])).code).toBe(0);
     await withDb(async (ctx) => {
@@ -61,7 +61,7 @@ describe('remit reconcile on the banks’ own exports', () => {
     expect(Object.keys(out)).toEqual(['statement', 'auto', 'review', 'unpaid', 'unreported', 'suggestions', 'applied']);
     expect(out.statement).toEqual({
       files,
-      // the accounts the title rows name (issue 21: as the shared reader reads them)
+      // the accounts the title rows name
       accounts: expect.any(Array),
       lines: 12,
       credits: 9,

@@ -35,7 +35,7 @@ describe('remit reconcile', () => {
     assertBuilt();
     dir = mkdtempSync(join(tmpdir(), 'remit-rec-'));
     db = join(dir, 'remit.sqlite');
-    // a new installation starts with remit migrate: no other command creates the database (issue 24, item 11)
+    // a new installation starts with remit migrate: no other command creates the database
     expect((await run(['migrate'])).code).toBe(0);
     expect((await run(['stores', 'add', '--name', '台北店', '--code', 'TPE'])).code).toBe(0);
     await withDb(async (k) => {
@@ -132,7 +132,7 @@ describe('remit reconcile', () => {
       before,
     );
 
-    // a missing file is bad data, as a file that is not a statement is (issue 24, item 12)
+    // a missing file is bad data, as a file that is not a statement is
     const missing = await run(['reconcile', 'missing.csv']);
     expect([missing.code, missing.stderr]).toEqual([1, '錯誤：找不到檔案：missing.csv\n']);
     for (const args of [

@@ -47,7 +47,7 @@ describe('remit import / export / sample', () => {
     assertBuilt();
     dir = mkdtempSync(join(tmpdir(), 'remit-xl-'));
     db = join(dir, 'remit.sqlite');
-    // a new installation starts with remit migrate: no other command creates the database (issue 24, item 11)
+    // a new installation starts with remit migrate: no other command creates the database
     expect((await run(['migrate'])).code).toBe(0);
     expect((await run(['stores', 'add', '--name', '台北店', '--code', 'TPE'])).code).toBe(0);
     expect((await run(['stores', 'add', '--name', '台中店', '--code', 'TXG'])).code).toBe(0);
@@ -169,7 +169,7 @@ describe('remit import / export / sample', () => {
     const random = await run(['import', 'random.xls']);
     expect(random.code).toBe(1);
     expect(random.stderr).toContain('不是 Excel 檔案');
-    // a missing file and one that is no spreadsheet are both bad data: exit 1 (issue 24, item 12)
+    // a missing file and one that is no spreadsheet are both bad data: exit 1
     const missing = await run(['import', 'nope.xlsx']);
     expect(missing.code).toBe(1);
     expect(missing.stderr).toBe('錯誤：找不到檔案：nope.xlsx\n');

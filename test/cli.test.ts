@@ -225,7 +225,7 @@ describe('remit CLI', () => {
     await srv.exited;
   });
 
-  it('refuses a weak REMIT_ADMIN_PASSWORD on the first start, and a secret file others may read (issue 22, items 15 and 17)', async () => {
+  it('refuses a weak REMIT_ADMIN_PASSWORD on the first start, and a secret file others may read', async () => {
     const fresh = join(dir, 'weak-admin', 'remit.sqlite');
     const weak = await run(['--db', fresh, 'serve', '--port', '0'], {
       env: { REMIT_ADMIN_PASSWORD: 'password1' },

@@ -1,5 +1,5 @@
 /**
- * Issue 26, Proof: the daily close racing, with three API instances sharing one database (as
+ * the daily close racing, with three API instances sharing one database (as
  * test/races.test.ts starts them), on SQLite and on PostgreSQL. Each round fires the conflicting
  * requests at once and checks what a person would: one close stored and the other told; a cash
  * entry written while its day is being closed is either in the close or refused with a message,

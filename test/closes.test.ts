@@ -1,5 +1,5 @@
 /**
- * Issue 26: cash out and the daily close, the services called directly on SQLite and PostgreSQL.
+ * cash out and the daily close, the services called directly on SQLite and PostgreSQL.
  * A store records a day of cash, card, transfer and e-payment takings and a cash expense, closes
  * the day with the counted drawer; the lock, the marks after the close, reopening, the board.
  */

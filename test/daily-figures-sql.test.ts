@@ -130,7 +130,7 @@ describe.each(DB_KINDS)("payment_daily's triggers in force (%s)", (kind) => {
       .where({ uuid: 'f-2' })
       .update({ paid_at: midnight - 10 });
     await t.db('payments').where({ uuid: 'f-3' }).delete();
-    // issue 26: the figures are kept by method too (a payment whose method is corrected moves)
+    // the figures are kept by method too (a payment whose method is corrected moves)
     await t.db('payments').insert({
       uuid: 'f-4',
       store_id: ids[0],

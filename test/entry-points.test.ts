@@ -1,5 +1,5 @@
 /**
- * Core's two entry points (issue 23, item 4):
+ * Core's two entry points:
  * - core/browser.ts (and core/browserSpreadsheets.ts, loaded on demand) is all the back office may
  *   import from core, and nothing it reaches at run time is a Node module or a server-only package;
  * - core/index.ts, the library's public API (`import … from 'remit'`), lists its names one by one,

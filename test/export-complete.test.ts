@@ -1,5 +1,5 @@
 /**
- * The streamed export reads the database in keyset pages (issue 14, items 1 and 5): on SQLite and
+ * The streamed export reads the database in keyset pages: on SQLite and
  * on PostgreSQL alike, a set of several pages, with many payments sharing a time across each
  * page boundary, comes out whole, each payment once, newest first with the uuid breaking ties,
  * exactly as the database orders it.

@@ -1,5 +1,5 @@
 /**
- * The export CSV opened by a real spreadsheet program (issue 13, item 16): LibreOffice keeps the
+ * The export CSV opened by a real spreadsheet program: LibreOffice keeps the
  * last five as text, and the workbook it writes imports back unchanged. It runs LibreOffice, so
  * it lives with the integration tests, not the unit ones.
  */

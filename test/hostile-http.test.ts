@@ -267,7 +267,7 @@ describe.each(DB_KINDS)('hostile HTTP on %s', (kind) => {
     const db = s.t.db;
     const out: Record<string, unknown> = {};
     for (const t of ['payments', 'users', 'stores', 'audit_log']) {
-      // failed sign-ins (issue 6, point 6) and exports that were answered (issue 22, item 13) are
+      // failed sign-ins and exports that were answered are
       // audited on purpose: every other audit row must stay as it was
       const q = db(t)
         .select('*')

@@ -2,7 +2,7 @@
  * The streamed reader against the whole-file one: the same workbooks (built with SheetJS, written
  * by LibreOffice, streamed by our export, saved as CSV) give the same rows, errors and skips, and
  * a bomb inside the stream is refused. Each case writes its file to disk, and some are tens of
- * megabytes (a bomb, an endless cell): an integration test (issue 23, item 6), not a unit one.
+ * megabytes (a bomb, an endless cell): an integration test, not a unit one.
  */
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';

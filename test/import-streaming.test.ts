@@ -1,5 +1,5 @@
 /**
- * The streamed import (issue 14 item 2) end to end, on SQLite and PostgreSQL: our own streamed
+ * The streamed import end to end, on SQLite and PostgreSQL: our own streamed
  * export imports back unchanged into an empty database (.xlsx and CSV); a bad row late in the
  * file writes nothing and is named; a second import of the same file adds nothing, even when two
  * imports run at once on two connections (two API instances); a LibreOffice-written .xlsx

@@ -1,6 +1,6 @@
 /**
  * Every filter combination the payment list offers, sorted by every sortable column, is served
- * by an index (issue 14, item 7): the plans of the two queries a list page runs (the count and
+ * by an index: the plans of the two queries a list page runs (the count and
  * the page) never read the whole payments table. Checked on SQLite as the program leaves it (no
  * ANALYZE) and on PostgreSQL after ANALYZE, with enough payments that a plan matters.
  */

@@ -1,5 +1,5 @@
 /**
- * Issue 26's migrations with rows on both databases: every payment stored before methods becomes
+ * The migrations with rows on both databases: every payment stored before methods becomes
  * 匯款 (with its last five, status and figures as they were), the per-day figures gain the method
  * and keep their sums, and going down puts back the figures by store, day and status, every payment kept.
  */

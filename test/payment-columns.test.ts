@@ -1,5 +1,5 @@
 /**
- * A payment's fields are listed once (core/payments/columns.ts, issue 23 item 1): a field added to
+ * A payment's fields are listed once (core/payments/columns.ts): a field added to
  * the lists, here a test-only 參考編號 stored in a column of its own, appears in the csv, the
  * streamed xlsx and the JSON export, in the sample and the whole-file workbook, and the import
  * reads it back from the files the export wrote, with nothing else edited.

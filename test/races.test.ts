@@ -1,5 +1,5 @@
 /**
- * Issue 10: what an outside attack found racing, with two or three API instances sharing one
+ * what an outside attack found racing, with two or three API instances sharing one
  * database (separate servers from listenApi), on SQLite and on PostgreSQL. Each test fires the
  * conflicting requests at once and checks what a person would: nothing lost, nothing doubled,
  * no 5xx.

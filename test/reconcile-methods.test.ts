@@ -1,5 +1,5 @@
 /**
- * Issue 26: only a transfer (匯款) takes part in reconciliation. A 現金 and a 刷卡 payment of the
+ * only a transfer (匯款) takes part in reconciliation. A 現金 and a 刷卡 payment of the
  * same store, amount and minute as a bank credit (one of them even set back to 未確認, so only its
  * method keeps it out) are never proposed, never confirmed (by a person or by the automatic run
  * applying its own proposals), never listed as unpaid: the credit stays 銀行有款無回報 until the

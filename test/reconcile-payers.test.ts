@@ -1,5 +1,5 @@
 /**
- * Issue 21 on a real database (SQLite, and PostgreSQL when configured): payer memory across two
+ * On a real database (SQLite, and PostgreSQL when configured): payer memory across two
  * months (learned by a confirmation, given to the matcher, listed in scope, forgotten, taken back
  * by an unlink), several accounts per store, a one-store account importing without naming its
  * store, and the races where a decision reads then writes.
@@ -61,7 +61,7 @@ const HEADER = ['存款交易明細', '交易日期,交易時間,摘要,支出,�
 const count = async (t: TestDb, table: string, where: Record<string, unknown> = {}) =>
   Number(((await t.db(table).where(where).count({ n: '*' }).first()) as { n: number | string }).n);
 
-describe.each(DB_KINDS)('issue 21: payers, accounts and one-store users on %s', (kind) => {
+describe.each(DB_KINDS)('payers, accounts and one-store users on %s', (kind) => {
   let t: TestDb;
   let f: Fixture;
   let admin: ServiceContext;
@@ -165,7 +165,7 @@ describe.each(DB_KINDS)('issue 21: payers, accounts and one-store users on %s', 
     // an admin matching store B gets nothing of store A's memory
     matcherCalls.length = 0;
     await proposeMatches(admin, { from: '2026-11-03', to: '2026-11-03', storeId: f.stores.B.id });
-    // (store B has no statement: nothing is matched at all since issue 22, item 7, so nothing is passed)
+    // (store B has no statement: nothing is matched at all, so nothing is passed)
     expect(matcherCalls.flatMap((c) => c.opts?.payers ?? [])).toEqual([]);
 
     // other stores neither see nor forget it (not found, as if it never was)

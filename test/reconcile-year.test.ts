@@ -1,5 +1,5 @@
 /**
- * Reconciliation at the scale of a year (issue 12): 18 000 reports against 18 000 lines, each
+ * Reconciliation at the scale of a year: 18 000 reports against 18 000 lines, each
  * paired with its own line. A few seconds of matching, so it runs with the integration tests;
  * the bench measures its time and memory.
  */

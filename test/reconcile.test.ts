@@ -138,7 +138,7 @@ describe.each(DB_KINDS)('reconciliation service on %s', (kind) => {
   it('keeps each store to its own lines and proposals', async () => {
     const mgrA = await as('mgrA');
     const branchB = await as('branchB');
-    // a branch user whose scope is one store imports for it without naming it (issue 21), never for all stores
+    // a branch user whose scope is one store imports for it without naming it, never for all stores
     expect(
       await importStatement(mgrA, {
         bytes: big5([...HEADER, '2026/11/05,10:00:00,轉入,,1500,1500,,****12345']),

@@ -1,5 +1,5 @@
 /**
- * A bank statement the accountant re-saved with LibreOffice (issue 21, found in the walk-through):
+ * A bank statement the accountant re-saved with LibreOffice:
  * LibreOffice reads a 備註 of digits as a number and drops its leading zeros. Importing the
  * re-saved copy after the bank's own CSV adds nothing, on a database created now and on one whose
  * lines were stored before the fingerprint read texts this way (the migration), and the payer is

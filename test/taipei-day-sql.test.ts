@@ -1,5 +1,5 @@
 /**
- * The Taiwan day in SQL comes from core/time.ts (issue 23, item 2): its expression, evaluated by
+ * The Taiwan day in SQL comes from core/time.ts: its expression, evaluated by
  * each database, gives taipeiDayNumber's day for every instant, the last and first millisecond of
  * a Taiwan day included; and payment_daily's triggers in force (written by a migration, whose
  * text is history) compute the same expression, so the dashboard's days are time.ts's days.

@@ -3,7 +3,7 @@ import { afterLoginTarget } from './session';
 
 const ORIGIN = 'https://remit.example.tw';
 
-describe('afterLoginTarget (issue 10, item 5)', () => {
+describe('afterLoginTarget', () => {
   it('refuses every way of naming another site, as the browser would read it', () => {
     for (const r of [
       '/\t/evil.example',

@@ -26,7 +26,7 @@ const payment = {
   created_at: '2026-11-23T02:16:05.000Z',
 };
 
-describe('the audit log for people (issue 13, item 19)', () => {
+describe('the audit log for people', () => {
   it('a payment made at 10:15 in Taipei reads 10:15, in NT$, with its store by name, under Chinese field names', () => {
     const rows = auditFieldRows({ entity: 'payment', before: null, after: payment }, stores)!;
     const byField = Object.fromEntries(rows.map((r) => [r.field, r]));
@@ -116,7 +116,7 @@ describe('the audit log for people (issue 13, item 19)', () => {
     expect(auditSummaryText({ entity: 'payment', before: null, after: daybook }, stores)).not.toMatch(/[a-z]{4,}/);
   });
 
-  it('a forgotten payer (issue 21) reads in Chinese: the store by name, how it was learned', () => {
+  it('a forgotten payer reads in Chinese: the store by name, how it was learned', () => {
     const before = {
       id: 7,
       store_id: 1,
@@ -139,7 +139,7 @@ describe('the audit log for people (issue 13, item 19)', () => {
     expect(text).not.toContain('{');
   });
 
-  it('reads an export as a person does: the filter, the format and the rows (issue 22, item 13)', () => {
+  it('reads an export as a person does: the filter, the format and the rows', () => {
     const after = {
       filter: { status: ['未確認'], store_id: [2], paid_at_gte: '2026-11-01', paid_at_lte: '2026-11-30' },
       format: 'csv',
@@ -156,7 +156,7 @@ describe('the audit log for people (issue 13, item 19)', () => {
   });
 });
 
-describe('statement and reconciliation entries (issue 21 walk-through: no keys left in English)', () => {
+describe('statement and reconciliation entries', () => {
   const stores: AuditStoreLookup = (id) => (id === 1 ? { name: '台北店', code: 'TPE' } : undefined);
   it('a statement import reads in Chinese: file, store, columns, encoding', () => {
     const text = auditSummaryText(
@@ -220,7 +220,7 @@ describe('statement and reconciliation entries (issue 21 walk-through: no keys l
   });
 });
 
-describe('who did it (issue 24, item 7)', () => {
+describe('who did it', () => {
   const entry = (actor_id: number | null, actor_username: string, action = 'create') => ({
     actor_id,
     actor_username,
@@ -234,7 +234,7 @@ describe('who did it (issue 24, item 7)', () => {
     expect(auditActorText(entry(7, 'cli'))).toBe('cli');
     expect(auditActorText(entry(null, 'system', 'login_failed'))).toBe('system');
   });
-  it("a customer's report through a store's link reads 顧客連結（CODE）, as the link actor records it (issue 25)", () => {
+  it("a customer's report through a store's link reads 顧客連結（CODE）, as the link actor records it", () => {
     const link = linkActor({ id: 4, storeId: 2, storeCode: 'TXG' });
     expect(auditActorText(entry(actorUserId(link), link.username))).toBe('顧客連結（TXG）');
     // a user named like a link is that user

@@ -22,7 +22,7 @@ const pay = (time: string, amount: number, method: string, employee = false): Ta
 });
 const out = (time: string, amount: number, kind: '店內支出' | '提領'): CashOutEntry => ({ at: at(time), amount, kind });
 
-describe('expected cash of a day (issue 26)', () => {
+describe('expected cash of a day', () => {
   it('opening + cash takings − 店內支出 − 提領, with the other methods beside it and not in the drawer', () => {
     const d = dayCash(
       '2026-11-20',

@@ -1,4 +1,4 @@
-/** Issue 10, item 20: the SQLite database, its WAL and every backup are readable by their owner only. */
+/** the SQLite database, its WAL and every backup are readable by their owner only. */
 import { chmodSync, existsSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -38,7 +38,7 @@ describe('file modes', () => {
     expect(mode(old)).toBe(0o600);
   });
 
-  it('a backup is 0600 before SQLite writes the first byte into it, not only once written (issue 22, item 14)', async () => {
+  it('a backup is 0600 before SQLite writes the first byte into it, not only once written', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'remit-modes-'));
     dirs.push(dir);
     const db = openDatabase({ client: 'sqlite', filename: join(dir, 'remit.sqlite') });

@@ -9,7 +9,7 @@ import {
   unreachableFromOutside,
 } from './rules.js';
 
-describe("a store's public link: the pure rules (issue 25)", () => {
+describe("a store's public link: the pure rules", () => {
   it('a token is 128 random bits, 22 url-safe characters; anything else is refused before a lookup', () => {
     const token = randomBytes(LINK_TOKEN_BYTES).toString('base64url');
     expect(LINK_TOKEN_BYTES * 8).toBeGreaterThanOrEqual(128);

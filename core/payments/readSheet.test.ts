@@ -604,7 +604,7 @@ describe('previewErrors', () => {
   });
 });
 
-describe('a time ahead of now (issue 24, item 5: one rule with the form)', () => {
+describe('a time ahead of now', () => {
   const now = Date.parse('2026-11-25T04:00:00Z'); // 2026/11/25 12:00 in Taipei
   it('a row dated 2027/01/01 is an error with the sentence the form gets from the server; nothing may be imported', () => {
     const r = one({ date: '2027/01/01', paidAt: '2027/01/01 09:00' }, { now });
@@ -619,7 +619,7 @@ describe('a time ahead of now (issue 24, item 5: one rule with the form)', () =>
   });
 });
 
-describe('the 付款方式 column (issue 26)', () => {
+describe('the 付款方式 column', () => {
   const WITH_METHOD = [...HEADER, '付款方式'];
   let amount = 100;
   // each row its own amount: equal rows of one file are repeats, skipped

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { ValidationError } from '../errors.js';
 import { accountKey, cleanAccount, givenAccount, lineSource, statementAccount } from './account.js';
 
-describe('a statement’s bank account (issue 21)', () => {
+describe('a statement’s bank account', () => {
   it('keeps the account as written, and one key for its spellings', () => {
     expect(cleanAccount('  0123-456\u3000789012 ')).toBe('0123-456 789012');
     expect(cleanAccount('')).toBeNull();

@@ -285,7 +285,7 @@ describe('visibleDigits', () => {
   });
 });
 
-describe('readStatement: the payer’s account wherever the bank writes it (issue 21)', () => {
+describe('readStatement: the payer’s account wherever the bank writes it', () => {
   it('takes masked or whole accounts from 備註, 附註, 摘要 or 轉帳留言 when there is no counterparty column', () => {
     const s = readStatement(
       utf8([
@@ -325,7 +325,7 @@ describe('readStatement: the payer’s account wherever the bank writes it (issu
   });
 });
 
-describe('readStatement: rows that are not transactions (issue 21)', () => {
+describe('readStatement: rows that are not transactions', () => {
   it('skips 資料筆數, 合計, 小計, 總計, disclaimers, blank rows and a repeated header above, between and under the data, and counts them', () => {
     const s = readStatement(
       utf8([

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { csvCell } from './csvWrite.js';
 
-describe('csvCell (issue 10, item 19)', () => {
+describe('csvCell', () => {
   it('quotes a text holding ; so a semicolon-separator locale cannot split it into a formula cell', () => {
     expect(csvCell("a;=cmd|' /C calc'!A0")).toBe(`"a;'=cmd|' /C calc'!A0"`);
   });

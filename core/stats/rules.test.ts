@@ -103,7 +103,7 @@ describe('summarize: the dashboard cards over per-store rows', () => {
   });
 });
 
-describe('chart series (issue 13, item 18)', () => {
+describe('chart series', () => {
   const next = (d: string, n: number) =>
     new Date(Date.parse(`${d}T00:00:00Z`) + n * 86_400_000).toISOString().slice(0, 10);
   it('lists every day of the range, across a month end', () => {

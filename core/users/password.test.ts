@@ -6,7 +6,7 @@ import { checkNewPassword, validatePasswordChange, validateUser } from './valida
 
 const TEXTS = { required: MSG.passwordRequired, min: MSG.passwordMin, mismatch: MSG.passwordMismatch };
 
-describe('weak passwords (issue 22, item 15)', () => {
+describe('weak passwords', () => {
   it('refuses the issue’s three and the username, each saying why', () => {
     expect(passwordWeakness('123456')).toBe('repetitive');
     expect(passwordWeakness('password')).toBe('common');

@@ -1,4 +1,4 @@
-/** The body reader's pieces (issue 22, item 5): the streaming nesting check and the parser that yields. */
+/** The body reader's pieces: the streaming nesting check and the parser that yields. */
 import { describe, expect, it } from 'vitest';
 import { DepthScan, jsonHasNul, MAX_JSON_DEPTH, parseJsonYielding } from './json.js';
 

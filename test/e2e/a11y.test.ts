@@ -1,5 +1,5 @@
 /**
- * axe-core in Chromium on every page of the back office and the form (issue 24, item 9): each page
+ * axe-core in Chromium on every page of the back office and the form: each page
  * × each kind of user × 375 and 1280 px, with the dialogs and menus a person opens there (a row
  * ticked and the batch bar shown, a status menu, Excel 匯入, 新增會員, 新增分店, the user menu, the
  * phone's drawer), plus the 對帳 page with every queue filled and 匯款記錄 with 對帳明細 open.
@@ -33,7 +33,7 @@ const STATEMENT = [
   '2026/11/10,09:00:00,提款,300,0,2033,',
 ].join('\n');
 
-/** The kinds of user of issue 24: what each may do decides which pages, dialogs and menus they see. */
+/** The kinds of user: what each may do decides which pages, dialogs and menus they see. */
 const ROLES = {
   admin: 'admin',
   /** a branch manager: one store, every day-to-day permission, manages the branch's members */

@@ -1,5 +1,5 @@
 /**
- * Issue 13, items 8 and 10 in a real browser. Everyone's own account: a branch user without
+ * In a real browser, everyone's own account: a branch user without
  * manage_users changes their own password from the user menu (back office at a desk and on a
  * phone, and the form page), signs out from the same menu, and signs in with the new password
  * while the old one is refused. An empty store scope: the form says so before anything is typed

@@ -32,7 +32,7 @@ describe.skipIf(!HAS_CHROMIUM)('audit page', () => {
     expect(text).toContain('admin');
     expect(text).toContain('會員');
     expect(text).toContain(String(target.id));
-    // in words, not keys (issue 13, item 19)
+    // in words, not keys
     expect(text).toContain('狀態：啟用 → 停用');
     expect(text).not.toContain('is_active');
     expect(text).toMatch(/\d{4}\/\d{2}\/\d{2} \d{2}:\d{2}:\d{2}/);
@@ -90,7 +90,7 @@ describe.skipIf(!HAS_CHROMIUM)('audit page', () => {
       const phone = viewport.width < 1200;
       let changes: Locator;
       if (phone) {
-        // a phone: one card per entry, as 匯款記錄 (issue 24, item 6)
+        // a phone: one card per entry, as 匯款記錄
         const card = page
           .getByTestId('audit-cards')
           .locator('[data-testid^="audit-card-"]', { hasText: '匯款' })

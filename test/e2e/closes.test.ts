@@ -1,5 +1,5 @@
 /**
- * Issue 26 in Chromium: a store's day of takings (現金, 刷卡, 匯款, 電子支付), a 店內支出 recorded on the
+ * In Chromium: a store's day of takings (現金, 刷卡, 匯款, 電子支付), a 店內支出 recorded on the
  * form at 375 px, the day closed on a phone by counting the drawer note by note, reopened by a
  * manager, and the board on a desk at 1280 px. Screenshots in test-output/screenshots and
  * /work/shots/h26b (when that folder exists) to look at.

@@ -1,5 +1,5 @@
 /**
- * Issue 13 in a real browser, as branch staff on a phone and an admin at a desk would meet it:
+ * In a real browser, as branch staff on a phone and an admin at a desk would meet it:
  * the form's amount starts empty, a mistyped time and a repeated report are questioned before
  * anything is stored, an expired sign-in on the form leads to the login and back; the back
  * office's 404 page, the yellow 未確認 and the member switch's label.

@@ -1,5 +1,5 @@
 /**
- * Issue 13, item 18 in a real browser: the dashboard draws NT$ per store and day, and the NT$
+ * In a real browser: the dashboard draws NT$ per store and day, and the NT$
  * still 未確認 / 已入帳 / 未入帳 per store; a branch user's holds their store only; the printed
  * page has no menu, top bar or buttons.
  */

@@ -1,5 +1,5 @@
 /**
- * One date-range rule in the back office (issue 11, item 3): a start after the end, on the
+ * One date-range rule in the back office: a start after the end, on the
  * dashboard, the payments filters and the 對帳 page, is answered under the start date with
  * core's sentence (the one the API and the CLI give), and no request goes out with it.
  */

@@ -1,5 +1,5 @@
 /**
- * Issue 24 items 1–8 in a real browser, at 375 and 1280 px: a search looks at every date (and
+ * In a real browser, at 375 and 1280 px: a search looks at every date (and
  * says which days it looked at), 確認入帳 in one tap with 復原, ‹ › a day at a time and a list that
  * keeps itself current (time driven by Playwright's clock, requests counted), a delete that
  * waits behind 復原, a future row refused in the import preview, 稽核紀錄 as cards on a phone and
@@ -25,7 +25,7 @@ const slash = (d: string) => d.replaceAll('-', '/');
 /** the list's look for changes (admin/src/payments/useListWatch.ts WATCH_MS) */
 const WATCH_MS = 10_000;
 
-describe.skipIf(!HAS_CHROMIUM)('finding and confirming, screens and words (issue 24)', () => {
+describe.skipIf(!HAS_CHROMIUM)('finding and confirming, screens and words', () => {
   let e: E2E;
   const ids: Record<string, string> = {};
   const api = (method: string, path: string, as: string, body?: unknown) =>

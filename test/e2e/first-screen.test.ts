@@ -1,5 +1,5 @@
 /**
- * The back office's first screen (issue 24, item 10). The server writes the user's first page of
+ * The back office's first screen. The server writes the user's first page of
  * 匯款記錄 into /admin (http/firstScreen.ts): the rows show before any script has run, and the
  * list takes over with the same rows, in the same place, asking the API nothing for them. When
  * the server draws nothing ahead, the page asks for what it needs together: the stores leave

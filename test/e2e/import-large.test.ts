@@ -1,6 +1,6 @@
 /**
  * The import wizard says, before reading anything, that a file is too big for the browser and
- * points to `remit import` (issue 14 item 3); at 1280 px and at 375 px.
+ * points to `remit import`; at 1280 px and at 375 px.
  */
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';

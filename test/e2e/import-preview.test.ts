@@ -1,5 +1,5 @@
 /**
- * Issue 13, item 17 in a real browser, with spreadsheets LibreOffice wrote: the import wizard's
+ * In a real browser, with spreadsheets LibreOffice wrote: the import wizard's
  * preview checks duplicates against the database before anything is confirmed, gives each row
  * its reason (錯誤 with the message, 重複 with what it repeats, 將匯入), its counts agree with the
  * rows listed, and the result says how many were imported and how many skipped as duplicates. An

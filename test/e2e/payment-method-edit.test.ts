@@ -1,5 +1,5 @@
 /**
- * Issue 26 in Chromium, at 1280 and 375 px: an editor corrects a payment's 付款方式 in the back
+ * In Chromium, at 1280 and 375 px: an editor corrects a payment's 付款方式 in the back
  * office (修改付款方式 on its row or card): 現金 to 電子支付 with its sub-type and 員工購物, 現金 to
  * 匯款 asking the last five with the form's own message; a cash entry of a closed day is refused
  * with the close's lock message. axe-core on the list with the dialog open (WCAG 2.1 A/AA: nothing

@@ -1,5 +1,5 @@
 /**
- * Issue 26 in a real browser, at 375 px and 1280 px: the form at / asks the method first (匯款
+ * In a real browser, at 375 px and 1280 px: the form at / asks the method first (匯款
  * preselected), a 現金 sale and an 電子支付 sale need no last five and are stored 已入帳 with their
  * method, sub-type and 員工購物 mark; the back office list shows 付款方式 and filters by it. The
  * form offers takings and cash out only to the accounts granted them.

@@ -1,5 +1,5 @@
 /**
- * Issue 13 items 1–7 in a real browser: no back-office page wider than a phone, payments as
+ * In a real browser: no back-office page wider than a phone, payments as
  * cards on a phone (status, note and delete still there, filters behind 篩選), twenty dense rows
  * on a laptop, search and quick date ranges, who submitted each payment, 已儲存 after each
  * in-place save (Enter saves, Escape cancels, a failure says why and puts the value back), the
@@ -154,7 +154,7 @@ describe.skipIf(!HAS_CHROMIUM)('the payments list for daily use', () => {
     await page.getByTestId(`delete-${ids.p0}`).click();
     await page.getByRole('button', { name: '確認刪除' }).click();
     await page.getByTestId(`payment-card-${ids.p0}`).waitFor({ state: 'detached' });
-    // removed for good once the 復原 notice has gone (issue 24, item 4)
+    // removed for good once the 復原 notice has gone
     await page.getByRole('button', { name: '復原' }).waitFor({ state: 'detached', timeout: 15_000 });
     await expect.poll(async () => (await api('GET', `/payments/${ids.p0}`, 'admin')).message).toBe('找不到匯款記錄');
     expect(await width(page)).toBeLessThanOrEqual(375);
@@ -200,7 +200,7 @@ describe.skipIf(!HAS_CHROMIUM)('the payments list for daily use', () => {
     await expect.poll(() => rows.allInnerTexts()).toEqual([expect.stringContaining('02468')]);
     await search.fill('早班');
     await expect.poll(() => rows.allInnerTexts()).toEqual([expect.stringContaining('02468')]);
-    // last month, outside the default days: a search looks at every date (issue 24, item 1)
+    // last month, outside the default days: a search looks at every date
     await search.fill('97531');
     await expect.poll(() => rows.allInnerTexts()).toEqual([expect.stringContaining('97531')]);
     expect(await page.getByTestId('filter-from').inputValue()).toBe('');

@@ -184,7 +184,7 @@ describe.skipIf(!HAS_CHROMIUM)('payments tab in the browser', () => {
     await page.getByRole('button', { name: /^匯出篩選結果（2 筆）$/ }).click();
     const file = await download;
     expect(file.suggestedFilename()).toMatch(/^匯款記錄_\d{8}-\d{8}_\d{12}\.xlsx$/);
-    // Streamed by the server through a link, not assembled in the page (issue 14, item 3).
+    // Streamed by the server through a link, not assembled in the page.
     expect(file.url()).toMatch(/\/api\/payments\/export\?ticket=/);
     const saved = join(dir, 'export.xlsx');
     await file.saveAs(saved);

@@ -1,5 +1,5 @@
 /**
- * Issue 25 in a real browser: the shop opens its store's link in 分店管理 and prints the poster
+ * In a real browser: the shop opens its store's link in 分店管理 and prints the poster
  * (A4 and A5, to PDF); a customer on a 375 px phone, with no account and no token, reports a
  * transfer through the link and reads its status before and after staff mark it 已入帳; staff
  * see it as 顧客 and filter by 來源; a rotated link refuses with the issue's sentence.

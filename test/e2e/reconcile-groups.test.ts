@@ -1,5 +1,5 @@
 /**
- * 可能為分次或合併付款 on the 對帳 page (issue 21): a customer's two orders paid with one transfer
+ * 可能為分次或合併付款 on the 對帳 page: a customer's two orders paid with one transfer
  * and one order paid in two transfers are shown as groups, each with its reports, its credits and
  * both sums, read only with a note saying where to settle them; their credits are not in
  * 銀行有款無回報. At 375 px and 1280 px nothing scrolls sideways and axe-core finds no critical or

@@ -1,5 +1,5 @@
 /**
- * Issue 21 on the 對帳 page: a one-store accountant imports without being asked for a store,
+ * On the 對帳 page: a one-store accountant imports without being asked for a store,
  * types the statement's account, confirms, and finds the payer under 已記住的付款人, where they
  * forget it after a confirmation; another store's staff never see it; someone with several
  * stores must choose one before importing. At 375 px and 1280 px nothing scrolls sideways.

@@ -1,5 +1,5 @@
 /**
- * Issue 22, items 1 and 2, in Chromium at 375 and 1280 px: the session is an HttpOnly cookie that
+ * In Chromium at 375 and 1280 px: the session is an HttpOnly cookie that
  * no page script can read; signing in through the form, the submission form, the payments list,
  * signing out (the server revokes the session), and the way back after signing in all work with
  * it. A page on another site forging a form and a fetch to the API changes nothing.

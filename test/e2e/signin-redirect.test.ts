@@ -1,5 +1,5 @@
 /**
- * Issue 10, item 5, in a real browser: after signing in, the redirect query may only take the user
+ * In a real browser: after signing in, the redirect query may only take the user
  * to this site's own pages. Chromium resolves the value as it will navigate to it (tabs and
  * newlines dropped, `\` read as `/`), so each hostile form is opened as an attacker would send it
  * in a link, the user signs in, and the page must end on the product's own origin, having asked

@@ -82,7 +82,7 @@ describe.skipIf(!HAS_CHROMIUM)('submission page and session', () => {
     expect(row).toMatchObject({ last_five: '01234', note: '早班', store_id: e.stores.A.id });
     expect(new Date(Number(row.paid_at)).toISOString()).toBe(`${today}T01:15:00.000Z`);
     expect(await count()).toBe(before + 1);
-    // reset: last five and time empty, amount empty (issue 13: from 0 typing gave 01200), note empty, the store still locked
+    // reset: last five and time empty, amount empty, note empty, the store still locked
     expect(await page.locator('#last_five').inputValue()).toBe('');
     expect(await page.locator('#paid_at').inputValue()).toBe('');
     expect(await page.locator('#amount').inputValue()).toBe('');
@@ -107,7 +107,7 @@ describe.skipIf(!HAS_CHROMIUM)('submission page and session', () => {
     expect(await page.getByText('匯款金額必須是整數（新台幣元）').count()).toBe(1);
     expect(await count()).toBe(before);
 
-    // A store outside the user's scope is not offered (issue 13, item 10); the server still refuses
+    // A store outside the user's scope is not offered; the server still refuses
     // it (test/http/authz-matrix.test.ts).
     expect(await page.locator('#store_id option').allInnerTexts()).toEqual([
       '選擇分店',

@@ -330,7 +330,7 @@ describe.skipIf(!HAS_CHROMIUM)('users tab in the browser', () => {
     await dialog.locator('input[name="newPassword"]').fill('short');
     await submit.click();
     expect(await errorTexts(dialog)).toEqual(['新密碼至少需要6個字符']);
-    // core's weak-password rule, before anything is sent (issue 22, item 15): one's own username, a run
+    // core's weak-password rule, before anything is sent: one's own username, a run
     for (const [weak, why] of [
       ['hq_manage_users', MSG.passwordWeak.username],
       ['123456', MSG.passwordWeak.repetitive],

@@ -1,5 +1,5 @@
 /**
- * An accountant's month of bank exports, in the shapes issue 12 lists, as the banks (and
+ * An accountant's month of bank exports, in their shapes, as the banks (and
  * LibreOffice, re-saving one) write them; and the reports the shop staff sent for the same days.
  * Used by the browser walk-through and the CLI test: the same files give the same statuses.
  *

@@ -1,5 +1,5 @@
 /**
- * Issue 10, items 12 and 13: hostile list and id inputs answer 4xx, never 500, on both databases.
+ * hostile list and id inputs answer 4xx, never 500, on both databases.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DB_KINDS } from '../helpers/db.js';

@@ -1,7 +1,7 @@
 /**
- * Issue 10, items 2, 17 and 18: password checks limited and off the main thread, bcrypt's
+ * password checks limited and off the main thread, bcrypt's
  * 72-byte limit stated and enforced, hashes brought to the configured cost on sign-in.
- * Issue 22, item 15: common, repetitive and username-equal passwords refused, saying why.
+ * common, repetitive and username-equal passwords refused, saying why.
  */
 import bcrypt from 'bcryptjs';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
@@ -118,7 +118,7 @@ describe.each(DB_KINDS)('password checks on %s', (kind) => {
     expect((await s.api('GET', '/admin/me', { as: 'branchB' })).status).toBe(200);
   });
 
-  it('refuses common, repetitive and username-equal passwords, saying why, wherever a password is set (issue 22, item 15)', async () => {
+  it('refuses common, repetitive and username-equal passwords, saying why, wherever a password is set', async () => {
     const users = async () => Number(((await s.t.db('users').count({ n: '*' }).first()) as { n: number | string }).n);
     const before = await users();
     const cases: Array<[string, string, string]> = [

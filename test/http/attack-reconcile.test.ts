@@ -1,5 +1,5 @@
 /**
- * Issue 10's attacker, turned on reconciliation (it landed after the security work): store
+ * The attacker, turned on reconciliation (it landed after the security work): store
  * scope on every read and write, the permissions, hostile sort keys and ids, and
  * read-modify-write races fired at once at two API instances sharing one database (on
  * PostgreSQL, the way a business that outgrew one machine runs it). Nothing another store owns

@@ -1,5 +1,5 @@
 /**
- * Issue 10, items 14, 15 and 21, and issue 22, items 6, 12 and 16: what a signed-in user reads
+ * What a signed-in user reads
  * and changes stays inside what they may see, whatever the request looks like.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -200,7 +200,7 @@ describe.each(DB_KINDS)('read scope on %s', (kind) => {
     );
   });
 
-  it('a store-scoped store manager cannot rename or delete a store outside their scope (issue 22, item 16)', async () => {
+  it('a store-scoped store manager cannot rename or delete a store outside their scope', async () => {
     const now = Date.now();
     const [row] = await s.t
       .db('stores')
@@ -229,7 +229,7 @@ describe.each(DB_KINDS)('read scope on %s', (kind) => {
     );
   });
 
-  it('a store-scoped user manager can never make an account, its own included, headquarters or wider than itself (issue 22, item 6)', async () => {
+  it('a store-scoped user manager can never make an account, its own included, headquarters or wider than itself', async () => {
     const me = s.users; // fixture users
     const mgrId = (await s.t.db('users').where({ username: 'mgrA' }).first('id')).id;
     const snapshot = async () =>
@@ -291,7 +291,7 @@ describe.each(DB_KINDS)('read scope on %s', (kind) => {
     );
   });
 
-  it('a store-scoped system_admin reads account and sign-in entries of their own stores only (issue 22, item 12)', async () => {
+  it('a store-scoped system_admin reads account and sign-in entries of their own stores only', async () => {
     const login = (username: string, password: string) =>
       s.api('POST', '/admin/login', { body: { username, password } });
     expect((await login('branchA', PASSWORD)).status).toBe(200);

@@ -1,6 +1,6 @@
 /**
  * Sign-in, the current user, session tokens (tampered, expired, revoked) and the password
- * change, against a real listening server (issue 2, sections 4 and 5; spec sections 3, 5, 8).
+ * change, against a real listening server (spec sections 3, 5, 8).
  */
 import jwt from 'jsonwebtoken';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

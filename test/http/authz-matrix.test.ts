@@ -429,7 +429,7 @@ const CASES: Case[] = [
       () => ({ name: '新店', code: `N${++seq}` }),
     ),
   },
-  // Stores outside the caller's scope are the admin's alone (issue 22, item 16); hq_manage_stores reaches A and B.
+  // Stores outside the caller's scope are the admin's alone; hq_manage_stores reaches A and B.
   {
     name: 'PUT /stores/:id (outside every scope but admin)',
     write: true,

@@ -1,5 +1,5 @@
 /**
- * Issue 22, item 5: a request body is read only for a caller allowed to send it, and no body,
+ * a request body is read only for a caller allowed to send it, and no body,
  * however hostile, holds up other requests: nesting is refused as it arrives, size is bounded
  * after inflation, and a large body is parsed without blocking.
  */
@@ -130,7 +130,7 @@ describe.each(DB_KINDS)('request bodies on %s', (kind) => {
       ['POST', '/reconcile/unpaid', json, 90 * 1024, 'hq_none'],
       ['POST', '/reconcile/unlink', json, 90 * 1024, 'hq_manage_payments'],
       ['POST', '/payments', json, 90 * 1024, 'nobody'],
-      // issue 26: cash out needs what a payment needs, a close edit_payments, reopening manage_payments
+      // cash out needs what a payment needs, a close edit_payments, reopening manage_payments
       ['POST', '/cash-out', json, 90 * 1024, 'nobody'],
       ['POST', '/closes', json, 90 * 1024, 'hq_view_payments'],
       ['POST', '/closes/reopen', json, 90 * 1024, 'hq_edit_payments'],

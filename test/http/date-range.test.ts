@@ -1,5 +1,5 @@
 /**
- * One date-range rule at every edge of the API (issue 11, item 3): a start after the end is
+ * One date-range rule at every edge of the API: a start after the end is
  * refused with 400 and the same Traditional Chinese sentence (the field error of the usual
  * `{ message: '驗證錯誤', errors }` answer) by the payments list, the export,
  * the dashboard figures, the audit log and the reconciliation proposals, never an empty answer.
@@ -47,7 +47,7 @@ describe.each(DB_KINDS)('a reversed date range through the API on %s', (kind) =>
 });
 
 /**
- * Issue 22, item 11: `/api/stats/charts?from=9999-12-01&to=9999-12-31` answered 500 (RangeError:
+ * `/api/stats/charts?from=9999-12-01&to=9999-12-31` answered 500 (RangeError:
  * not a date: 10000-01-01). Every date parameter outside 2000-01-01 to 2099-12-31 is a 400 with
  * one Chinese sentence naming the value, at every edge that takes dates.
  */

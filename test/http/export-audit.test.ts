@@ -1,5 +1,5 @@
 /**
- * Issue 22, item 13: every export is audited (who, the filter, the rows), and "export all", which
+ * every export is audited (who, the filter, the rows), and "export all", which
  * needs manage_payments, cannot be had in pieces: a user's exports of the last 24 hours count
  * together.
  */

@@ -1,4 +1,4 @@
-/** Exports are safe to open: text that would read as a formula stays text in a real export (issue 6, point 8). */
+/** Exports are safe to open: text that would read as a formula stays text in a real export. */
 import * as XLSX from 'xlsx';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DB_KINDS } from '../helpers/db.js';

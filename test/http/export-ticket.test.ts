@@ -1,5 +1,5 @@
 /**
- * The back office's export download (issue 14, item 3): `POST /api/payments/export-ticket` judges
+ * The back office's export download: `POST /api/payments/export-ticket` judges
  * the export (permission, 沒有資料可匯出) and answers a short-lived link; the browser follows the
  * link without its Authorization header and the file streams from the server. The ticket is good
  * for that download only, for a minute, for the user as they are now.
@@ -82,7 +82,7 @@ describe.each(DB_KINDS)('export download links on %s', (kind) => {
   });
 
   it('judges the export when the link is asked for: 403 without the permission, 404 with nothing to export', async () => {
-    // export all needs manage_payments (issue 10, item 21), judged in core as for every export
+    // export all needs manage_payments, judged in core as for every export
     const all = await ticket('hq_view_payments', { filter: {} });
     expect(all.status).toBe(403);
     const none = await ticket('branchA', { filter: { store_id: s.stores.C.id } });
@@ -95,7 +95,7 @@ describe.each(DB_KINDS)('export download links on %s', (kind) => {
 
   it('a branch user’s link never reaches another store', async () => {
     // branchA's exports of the tests above were made yesterday: with them, this one would be the
-    // last piece of an export all (issue 22, item 13, test/http/export-audit.test.ts)
+    // last piece of an export all (test/http/export-audit.test.ts)
     await s.t
       .db('audit_log')
       .where({ action: 'export', actor_id: s.users.branchA.id })

@@ -1,5 +1,5 @@
 /**
- * The first page of 匯款記錄 in /admin's HTML (http/firstScreen.ts, issue 24 item 10), as the
+ * The first page of 匯款記錄 in /admin's HTML (http/firstScreen.ts), as the
  * server writes it: which page (the remit_list cookie, else the default three days, recomputed
  * each day), for whom (the session cookie, an active user who sees payments), and nothing a note
  * could turn into markup or script. On every database.

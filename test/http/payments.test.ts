@@ -42,7 +42,7 @@ describe.each(DB_KINDS)('payments API on %s', (kind) => {
       created_by: s.users.branchA.id,
       created_at: expect.stringMatching(ISO),
       updated_at: expect.stringMatching(ISO),
-      // 來源 (issue 25): typed by staff
+      // 來源: typed by staff
       source: 'staff',
     });
     const stored = await s.t.db('payments').where({ uuid: r.body.uuid }).first();

@@ -1,5 +1,5 @@
 /**
- * Issue 25: a store's public link, end to end over HTTP on SQLite and on PostgreSQL, with two
+ * a store's public link, end to end over HTTP on SQLite and on PostgreSQL, with two
  * API instances sharing the database (each its own connection pool, as two machines behind a
  * load balancer). No session token is ever sent to /api/public.
  */

@@ -1,5 +1,5 @@
 /**
- * Issue 22, item 7: `GET /api/reconcile/proposals?from=2000-01-01&to=2099-12-31` over a year of
+ * `GET /api/reconcile/proposals?from=2000-01-01&to=2099-12-31` over a year of
  * 12 000 payments and lines answered after 6.7 s with 51 MB while /api/health waited 3.4 s. The
  * period is narrowed to what the statements can explain and bounded to a year, the answer is
  * paged, and the matcher runs on a bounded pool of worker threads: other requests are answered

@@ -181,7 +181,7 @@ describe.each(DB_KINDS)('reconciliation API on %s', (kind) => {
       'unpaid',
       'unreported',
     ]);
-    // the API pages every answer (issue 22, item 7)
+    // the API pages every answer
     expect(prop.body.page).toEqual({
       offset: 0,
       limit: 200,

@@ -1,5 +1,5 @@
 /**
- * Issue 22, items 1, 2 and 10: the back office's session in an HttpOnly cookie, refused when a
+ * the back office's session in an HttpOnly cookie, refused when a
  * browser sends it from another site; 登出 revoking the session on every instance sharing the
  * database (cookie and Bearer alike); tokens without an expiry or a session id refused; and API
  * answers never cached, whatever the spelling of the path. Two API instances with their own

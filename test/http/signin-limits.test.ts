@@ -1,5 +1,5 @@
 /**
- * Sign-in limits and sign-in audit (issue 6, points 5 and 6): failed sign-ins limited per
+ * Sign-in limits and sign-in audit: failed sign-ins limited per
  * username and per client address, counted in the database (so every API instance sees them),
  * the same work (one bcrypt check) for unknown and known usernames, and every attempt in audit_log without the
  * password. Client addresses are simulated with X-Forwarded-For on apps that trust the proxy.
@@ -102,7 +102,7 @@ describe.each(DB_KINDS)('sign-in limits and audit on %s', (kind) => {
     for (let i = 0; i < times; i++) expect((await login(username, 'wrong-password', address(), via)).status).toBe(401);
   }
 
-  it('after 10 failures of one address on an account, that pair gets 429 even with the right password; a clean address signs in at once (issue 22, item 4)', async () => {
+  it('after 10 failures of one address on an account, that pair gets 429 even with the right password; a clean address signs in at once', async () => {
     const attacker = newAddress();
     await fail('branchA', 10, () => attacker);
     const res = await login('branchA', 'wrong-password', attacker);
@@ -121,7 +121,7 @@ describe.each(DB_KINDS)('sign-in limits and audit on %s', (kind) => {
     expect((await login('branchB', PASSWORD, newAddress())).status).toBe(200);
   });
 
-  it('a stranger cannot lock out admin: after 12 wrong sign-ins from other addresses the right password from a clean address gets in (issue 22, item 4)', async () => {
+  it('a stranger cannot lock out admin: after 12 wrong sign-ins from other addresses the right password from a clean address gets in', async () => {
     for (let i = 0; i < 12; i++)
       expect((await login('admin', 'wrong-password', newAddress(), i % 2 ? one : two)).status).toBe(401);
     const started = performance.now();
@@ -141,7 +141,7 @@ describe.each(DB_KINDS)('sign-in limits and audit on %s', (kind) => {
     expect((await login('hq_none', PASSWORD, newAddress())).status).toBe(200);
   });
 
-  it('one person guessing names behind a shop address does not lock out colleagues there (REMIT_TRUST_PROXY, issue 22, item 9)', async () => {
+  it('one person guessing names behind a shop address does not lock out colleagues there (REMIT_TRUST_PROXY)', async () => {
     const shop = newAddress();
     for (let i = 0; i < 10; i++)
       expect((await login(`made_up_${i}`, 'wrong-password', shop, i % 2 ? one : two)).status).toBe(401);
@@ -173,7 +173,7 @@ describe.each(DB_KINDS)('sign-in limits and audit on %s', (kind) => {
     expectLimited(await login('Nobody_At_All', PASSWORD, a));
   });
 
-  it('a burst of 12 correct sign-ins from one address (a shop router at opening time) all get in (issue 10, item 8)', async () => {
+  it('a burst of 12 correct sign-ins from one address (a shop router at opening time) all get in', async () => {
     const router = newAddress();
     const names = ['hq_none', 'branchB', 'hq_view_payments', 'hq_manage_users', 'hq_view_reports', 'hq_system_admin'];
     const answers = await Promise.all(
@@ -182,7 +182,7 @@ describe.each(DB_KINDS)('sign-in limits and audit on %s', (kind) => {
     expect(answers.map((a) => a.status)).toEqual(Array(12).fill(200));
   });
 
-  it('trusts only the last X-Forwarded-For hop: a client cannot pick its address for the limit or the audit log (issue 10, item 10)', async () => {
+  it('trusts only the last X-Forwarded-For hop: a client cannot pick its address for the limit or the audit log', async () => {
     const real = newAddress();
     for (let i = 0; i < 10; i++) {
       const res = await fetch(`${one.url}/api/admin/login`, {
@@ -295,7 +295,7 @@ describe.each(DB_KINDS)('sign-in limits and audit on %s', (kind) => {
     expect(Number((await t.db('audit_log').where({ ip: address }).count({ n: '*' }).first())?.n)).toBe(before);
   });
 
-  it(`failed sign-ins with made-up names write at most ${AUDITED_FAILURES_PER_ADDRESS} audit rows per address and window, over two instances (issue 22, item 8)`, async () => {
+  it(`failed sign-ins with made-up names write at most ${AUDITED_FAILURES_PER_ADDRESS} audit rows per address and window, over two instances`, async () => {
     const address = newAddress();
     const statuses: number[] = [];
     // 60 made-up names, eight at a time, alternating between the instances
@@ -359,7 +359,7 @@ describe.each(DB_KINDS)('sign-in limits and audit on %s', (kind) => {
     expect(mostInOneWindow(failed)).toBeLessThanOrEqual(AUDITED_FAILURES_PER_ADDRESS);
   });
 
-  it('change-password: 60 wrong current passwords sent at once, from two addresses and two instances, pass at most 10 checks; the rest get 429 with a true Retry-After, never 503 (issue 22, item 3)', async () => {
+  it('change-password: 60 wrong current passwords sent at once, from two addresses and two instances, pass at most 10 checks; the rest get 429 with a true Retry-After, never 503', async () => {
     await createUser(
       { db: t.db, security: TEST_SECURITY, actor: systemActor('test'), ip: null },
       { username: 'pw_guessed', password: PASSWORD, role: 'user', permissions: [] },

@@ -1,5 +1,5 @@
 /**
- * Spreadsheets over HTTP (issue 3, section 2): bulk import re-checked on the server, the export
+ * Spreadsheets over HTTP: bulk import re-checked on the server, the export
  * and the sample as downloads, and the same file giving the same result through the API as
  * through the CLI's path (parse, then import).
  */
@@ -396,7 +396,7 @@ describe.each(DB_KINDS)('spreadsheets over HTTP on %s', (kind) => {
       await seedPayments();
       const all = exportPath();
       const filtered = exportPath({ status: ['未確認', '已入帳'] });
-      // every status is no filter at all: export all, whatever it looks like (issue 10, item 21)
+      // every status is no filter at all: export all, whatever it looks like
       const everything = exportPath({ status: ['未確認', '已入帳', '未入帳'] });
       expect((await download('admin', all)).status).toBe(200);
       expect((await download('hq_manage_payments', all)).status).toBe(200);
@@ -476,7 +476,7 @@ describe.each(DB_KINDS)('spreadsheets over HTTP on %s', (kind) => {
         ).status,
       ).toBe(200);
       // branchA's exports of the tests above were made yesterday: with them, this one would be the
-      // last piece of an export all (issue 22, item 13, test/http/export-audit.test.ts)
+      // last piece of an export all (test/http/export-audit.test.ts)
       await s.t
         .db('audit_log')
         .where({ action: 'export', actor_id: s.users.branchA.id })

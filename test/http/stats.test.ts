@@ -42,7 +42,7 @@ describe.each(DB_KINDS)('GET /api/stats/summary on %s', (kind) => {
     store_name: store.name,
     store_code: store.code,
     ...f,
-    // every payment of this file is a transfer (issue 26: the takings by method)
+    // every payment of this file is a transfer
     by_method: {
       匯款: { count: f.total_payments, amount: f.total_amount },
       現金: { count: 0, amount: 0 },

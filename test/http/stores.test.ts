@@ -279,7 +279,7 @@ describe.each(DB_KINDS)('stores API on %s', (kind) => {
     it('merges a partial body and answers the whole record, with an audit row', async () => {
       const created = await s.api('POST', '/stores', { as: 'admin', body: { name: '桃園店', code: 'TYN' } });
       const audits = await auditCount();
-      // a store outside hq_manage_stores's scope (A and B) is the admin's to change (issue 22, item 16)
+      // a store outside hq_manage_stores's scope (A and B) is the admin's to change
       const res = await s.api('PUT', `/stores/${created.body.id}`, { as: 'admin', body: { name: '桃園中壢店' } });
       expect(res.status).toBe(200);
       expectStoreShape(res.body);

@@ -1,5 +1,5 @@
 /**
- * Submissions that are probably mistakes (issue 13, items 12 and 13): the same report twice is
+ * Submissions that are probably mistakes: the same report twice is
  * held back with the earlier tracking number until the submitter confirms, also when the two
  * arrive at once on two API instances sharing one database; a time over a day ahead is refused.
  */

@@ -1,6 +1,6 @@
 /**
  * User management over HTTP: the list protocol, honest shapes, the user form's validation
- * (spec section 5, literal texts), account protection (spec section 6, issue 2 section 5)
+ * (spec section 5, literal texts), account protection (spec section 6)
  * and the audit log.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

@@ -1,5 +1,5 @@
 /**
- * Issue 26, the services called directly on both databases: a payment's method as the API takes
+ * a payment's method as the API takes
  * it (validated on the server, whatever the page checked), its first status, the list's filters,
  * a corrected method, and the statistics by method from the per-day figures.
  */

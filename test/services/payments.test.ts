@@ -206,7 +206,7 @@ describe.each(DB_KINDS)('payment services on %s', (kind) => {
     expect((await listPayments(admin, { filter: { store_id: f.stores.C.id } })).total).toBe(2);
   });
 
-  it('refuses an imported row over a day ahead, as the form is refused (issue 24, item 5), and writes none of the rows', async () => {
+  it('refuses an imported row over a day ahead, as the form is refused, and writes none of the rows', async () => {
     const ahead = new Date(Date.now() + 2 * 86_400_000).toISOString();
     const rows = [
       { row: 2, last_five: '44441', paid_at: '2026-11-15T08:00:00.000Z', amount: 300, store_id: f.stores.C.id },
