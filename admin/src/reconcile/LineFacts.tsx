@@ -9,7 +9,8 @@ export function LineFacts({ line }: { line: BankLine }) {
   return (
     <Box sx={{ minWidth: 0, overflowWrap: 'anywhere' }}>
       <Typography variant="body2" sx={{ fontWeight: 600 }}>
-        {line.has_time ? formatTaipei(at) : `${formatTaipei(at, { dateOnly: true })}${R.dateOnly}`}　
+        {line.has_time ? formatTaipei(at) : `${formatTaipei(at, { dateOnly: true })}${R.dateOnly}`}
+        {'　'}
         {formatNTD(line.amount)}
       </Typography>
       <Typography variant="body2" color="text.secondary" sx={{ display: 'flex', flexWrap: 'wrap', columnGap: 1.5 }}>

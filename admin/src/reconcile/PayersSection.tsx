@@ -106,7 +106,8 @@ function PayerCard(props: { p: RememberedPayer; store: string; onForget: (() => 
           </Box>
         </Typography>
         <Typography variant="caption" color="text.secondary" component="p">
-          {R.learnedAt}：{formatTaipei(Date.parse(p.learned_at))}　
+          {R.learnedAt}：{formatTaipei(Date.parse(p.learned_at))}
+          {'　'}
           {R.learnedBy(p.learned_by === 'auto', p.learned_by_username)}
         </Typography>
       </Box>

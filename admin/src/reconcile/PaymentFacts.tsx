@@ -16,7 +16,8 @@ export function PaymentFacts({ payment }: { payment: LinkedPayment }) {
         <Box component="span" sx={{ fontFamily: 'monospace' }}>
           {payment.last_five}
         </Box>
-        　{R.store}：{storeLabel(byId(payment.store_id))}
+        {'　'}
+        {R.store}：{storeLabel(byId(payment.store_id))}
         {payment.note ? `　${R.note}：${payment.note}` : ''}　{R.status}：
         <span data-testid="payment-status">{payment.status}</span>
       </Typography>

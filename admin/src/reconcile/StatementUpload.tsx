@@ -160,7 +160,8 @@ function StatementSummary({ statement }: { statement: ImportedStatement }) {
         </Typography>
         <Typography variant="body2">{R.lines(statement.lines, statement.credits)}</Typography>
         <Typography variant="body2">
-          {R.period}：{statement.from?.replaceAll('-', '/') ?? '—'} ～ {statement.to?.replaceAll('-', '/') ?? '—'}　
+          {R.period}：{statement.from?.replaceAll('-', '/') ?? '—'} ～ {statement.to?.replaceAll('-', '/') ?? '—'}
+          {'　'}
           {R.encoding}：{statementEncodingLabel(statement.encoding)}
         </Typography>
         <Typography
