@@ -172,7 +172,8 @@ describe.skipIf(!HAS_CHROMIUM)('銀行有款無回報: 建立匯款記錄 and �
     await lift(page);
     await expect.poll(() => card(page, 'NT$2,100').count(), { timeout: 4_000 }).toBe(0);
     await expect.poll(() => statusOf(report)).toBe('已入帳');
-    expect(sent).toEqual(['/api/reconcile/from-line', '/api/reconcile/confirm']);
+    // the browser's request events reach the test after the server may have answered
+    await expect.poll(() => sent).toEqual(['/api/reconcile/from-line', '/api/reconcile/confirm']);
 
     await page.getByRole('button', { name: '重新比對' }).click();
     await expect.poll(() => page.getByLabel('比對中...').count()).toBe(0);
