@@ -8,6 +8,7 @@
 const CORE_LAYERS = [
   ['spreadsheets', 'db'],
   ['audit'],
+  ['backups'],
   ['users'],
   ['stores'],
   ['payments'],

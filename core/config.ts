@@ -1,9 +1,10 @@
 // The one reader of the environment: edges call `loadConfig` and pass the result down.
+import { dirname, join, resolve } from 'node:path';
 import type { DbConfig } from './db/connect.js';
 import { DEFAULT_HASHING, type HashingSettings } from './users/hashPool.js';
 import { DEFAULT_MATCHING, type MatchingSettings } from './reconcile/matchPool.js';
 import { DEFAULT_PUBLIC_LIMITS } from './links/rules.js';
-import type { PublicLimits } from './context.js';
+import type { BackupSettings, PublicLimits } from './context.js';
 
 export interface RemitConfig {
   db: DbConfig;
@@ -25,6 +26,7 @@ export interface RemitConfig {
   /** the address customers reach, for store links; absent, the one `remit serve` listens on */
   publicUrl?: string;
   publicLimits: PublicLimits;
+  backups: BackupSettings;
 }
 
 export class ConfigError extends Error {
@@ -105,8 +107,22 @@ function publicUrlOf(raw: string | undefined): string | undefined {
   return `${url.origin}${url.pathname.replace(/\/+$/, '')}`;
 }
 
+/** REMIT_BACKUP_DIR, else a `backups` folder beside the SQLite file, or ./data/backups on PostgreSQL. */
+function backupSettings(env: Env, db: DbConfig, dirFlag?: string): BackupSettings {
+  const given = dirFlag?.trim() || env.REMIT_BACKUP_DIR?.trim();
+  const beside = db.client === 'sqlite' && db.filename !== ':memory:' ? join(dirname(db.filename), 'backups') : null;
+  const keep = env.REMIT_BACKUP_KEEP_DAYS?.trim();
+  return {
+    dir: resolve(given || beside || join('.', 'data', 'backups')),
+    keepDays: keep ? intSetting(env, 'REMIT_BACKUP_KEEP_DAYS', 14, 1, 3650) : undefined,
+  };
+}
+
 /** Reads the configuration; command-line flags win over the environment. */
-export function loadConfig(env: Env, flags: { db?: string; port?: string | number; host?: string } = {}): RemitConfig {
+export function loadConfig(
+  env: Env,
+  flags: { db?: string; port?: string | number; host?: string; backupDir?: string } = {},
+): RemitConfig {
   const url = env.DATABASE_URL?.trim();
   let db: DbConfig;
   if (flags.db) db = { client: 'sqlite', filename: flags.db };
@@ -150,5 +166,6 @@ export function loadConfig(env: Env, flags: { db?: string; port?: string | numbe
       perAddressDay: intSetting(env, 'REMIT_PUBLIC_PER_DAY', DEFAULT_PUBLIC_LIMITS.perAddressDay, 1, 1_000_000),
       perLinkDay: intSetting(env, 'REMIT_PUBLIC_LINK_PER_DAY', DEFAULT_PUBLIC_LIMITS.perLinkDay, 1, 1_000_000),
     },
+    backups: backupSettings(env, db, flags.backupDir),
   };
 }

@@ -29,6 +29,21 @@ export interface AppContext {
   security: SecuritySettings;
   /** the API's, so matching holds no request's event loop; absent (the CLI), it runs in the calling thread */
   matching?: PoolSettings;
+  /** where backups go; absent (a program using the library), no automatic backup is taken */
+  backups?: BackupSettings;
+}
+
+export interface BackupSettings {
+  /** the folder (REMIT_BACKUP_DIR): beside the SQLite file, or ./data/backups on PostgreSQL */
+  dir: string;
+  /** REMIT_BACKUP_KEEP_DAYS: when set, it wins over the days set on the 備份 page */
+  keepDays?: number;
+  /** the largest upload the 備份 page takes (default MAX_BACKUP_UPLOAD_BYTES) */
+  maxUploadBytes?: number;
+  /** the largest backup once unpacked (default 4 GiB) */
+  maxPayloadBytes?: number;
+  /** bytes the disk keeps free after a backup or an unpacked upload is written (default 64 MB) */
+  keepFree?: number;
 }
 
 export interface ServiceContext extends AppContext {

@@ -217,7 +217,7 @@ export interface ErrorDetailsByCode {
   day_already_closed: { store: string; date: string; by: string; at: string };
   day_not_closed: { store: string; date: string };
   day_closed_locked: { store: string; date: string };
-  // backups (remit backup / restore)
+  // backups (the 備份 page, remit backup / restore)
   file_exists: { path: string };
   backup_dir_missing: { path: string };
   backup_not_found: { path: string };
@@ -228,6 +228,25 @@ export interface ErrorDetailsByCode {
   backup_integrity: { problems: string[] };
   backup_not_remit: { tables: string[] };
   backup_newer: { migrations: string[] };
+  backup_not_backup: { path: string };
+  backup_format_newer: { version: number };
+  backup_header_invalid: None;
+  backup_truncated: None;
+  backup_damaged: None;
+  backup_checksum: None;
+  backup_tampered: None;
+  backup_too_large: { limit_mb: number };
+  backup_odd_schema: { tables: string[] };
+  backup_bad_rows: { table: string; column: string | null; reason: string };
+  backup_disk_full: { path: string; need_mb: number; free_mb: number };
+  backup_name_invalid: { name: string };
+  backup_file_not_found: { name: string };
+  backup_keep_days_invalid: { min: number; max: number };
+  backup_keep_days_from_env: { days: number };
+  backups_not_configured: None;
+  backup_all_stores_required: None;
+  restore_confirm_required: { word: string };
+  restore_in_progress: None;
   // what the HTTP edge refuses before any service runs (http/), and its last resort
   not_found_route: None;
   method_not_allowed: None;

@@ -108,6 +108,9 @@ export const AUDIT_ACTION_LABELS: Record<string, string> = {
   close: '日結',
   reopen: '重新開帳',
   after_close: '結帳後異動',
+  backup: '備份',
+  download: '下載',
+  restore: '還原',
 };
 
 const AUDIT_ENTITY_LABELS: Record<string, string> = {
@@ -118,6 +121,15 @@ const AUDIT_ENTITY_LABELS: Record<string, string> = {
   payer: '已記住的付款人',
   cash_out: '現金支出',
   day_close: '日結',
+  backup: '備份',
+};
+
+/** Why a backup was taken, as the 備份 page and the audit log say it. */
+export const BACKUP_REASON_LABELS: Record<string, string> = {
+  manual: '手動',
+  import: '匯入前',
+  restore: '還原前',
+  daily: '每日',
 };
 
 export const CLOSE_STATUS_LABELS = { closed: '已結帳', reopened: '已重新開帳', open: '未結帳' } as const;

@@ -313,7 +313,7 @@ export const MSG = {
   dayClosedLocked: (store: string, date: string) =>
     `${store} ${date} 已日結，當天的現金收支已鎖定：需要「匯款管理」權限才能新增、修改或刪除（或請主管重新開帳）`,
 
-  // Backups (remit backup / restore)
+  // Backups (the 備份 page, remit backup / restore)
   fileExists: (path: string) => `檔案已存在：${path}（要覆蓋請加 --force）`,
   backupDirMissing: (path: string) => `備份目錄不存在：${path}`,
   backupNotFound: (path: string) => `找不到備份檔：${path}`,
@@ -325,6 +325,28 @@ export const MSG = {
   backupNotRemit: (tables: string[]) => `不是 remit 的資料庫（缺少資料表：${tables.join('、')}）`,
   backupNewer: (migrations: string[]) =>
     `備份來自較新版本的 remit（未知的資料庫遷移：${migrations.join('、')}），請先更新程式`,
+  backupNotBackup: (path: string) => `不是 remit 的備份檔，也不是 SQLite 資料庫檔案：${path}`,
+  backupFormatNewer: (version: number) => `備份檔是較新的格式（第 ${version} 版），請先更新程式再還原`,
+  backupHeaderInvalid: '備份檔的標頭格式錯誤，不是完整的 remit 備份檔',
+  backupTruncated: '備份檔不完整（可能在下載或複製時中斷），未還原任何資料',
+  backupDamaged: '備份檔已損壞，無法解壓縮，未還原任何資料',
+  backupChecksum: '備份檔的內容與檢查碼不符（檔案已損壞或被修改），未還原任何資料',
+  backupTampered: '備份檔的內容與標頭記載的不符（檔案已損壞或被修改），未還原任何資料',
+  backupTooLarge: (mb: number) => `備份檔解壓縮後超過上限 ${mb} MB，已拒絕`,
+  backupOddSchema: (tables: string[]) => `備份檔的資料表結構不是 remit 的（${tables.join('、')}），未還原任何資料`,
+  backupBadRows: (table: string, column: string | null) =>
+    `備份檔的資料不正確（資料表 ${table}${column ? ` 欄位 ${column}` : ''}），未還原任何資料`,
+  backupDiskFull: (path: string, need: number, free: number) =>
+    `磁碟空間不足：${path} 需要約 ${need} MB，只剩 ${free} MB`,
+  backupNameInvalid: (name: string) => `不是備份檔的名稱：${name}`,
+  backupFileNotFound: (name: string) => `找不到備份「${name}」（可能已超過保留天數而刪除）`,
+  backupKeepDaysInvalid: (min: number, max: number) => `保留天數必須是 ${min} 到 ${max} 之間的整數`,
+  backupKeepDaysFromEnv: (days: number) =>
+    `保留天數由環境變數 REMIT_BACKUP_KEEP_DAYS 設定為 ${days} 天，請修改伺服器的設定`,
+  backupsNotConfigured: '這個伺服器沒有設定備份目錄',
+  backupAllStoresRequired: '權限不足：備份含所有分店的資料，只有可存取所有分店的管理員可以備份或還原',
+  restoreConfirmRequired: (word: string) => `請輸入「${word}」確認要用備份取代目前的資料`,
+  restoreInProgress: '系統正在還原備份，請稍後再試',
 
   // HTTP edge
   notFoundRoute: '找不到此 API',
@@ -539,6 +561,25 @@ const ERROR_TEXTS: Texts = {
   backup_integrity: (d) => MSG.backupIntegrity(d.problems),
   backup_not_remit: (d) => MSG.backupNotRemit(d.tables),
   backup_newer: (d) => MSG.backupNewer(d.migrations),
+  backup_not_backup: (d) => MSG.backupNotBackup(d.path),
+  backup_format_newer: (d) => MSG.backupFormatNewer(d.version),
+  backup_header_invalid: () => MSG.backupHeaderInvalid,
+  backup_truncated: () => MSG.backupTruncated,
+  backup_damaged: () => MSG.backupDamaged,
+  backup_checksum: () => MSG.backupChecksum,
+  backup_tampered: () => MSG.backupTampered,
+  backup_too_large: (d) => MSG.backupTooLarge(d.limit_mb),
+  backup_odd_schema: (d) => MSG.backupOddSchema(d.tables),
+  backup_bad_rows: (d) => MSG.backupBadRows(d.table, d.column),
+  backup_disk_full: (d) => MSG.backupDiskFull(d.path, d.need_mb, d.free_mb),
+  backup_name_invalid: (d) => MSG.backupNameInvalid(d.name),
+  backup_file_not_found: (d) => MSG.backupFileNotFound(d.name),
+  backup_keep_days_invalid: (d) => MSG.backupKeepDaysInvalid(d.min, d.max),
+  backup_keep_days_from_env: (d) => MSG.backupKeepDaysFromEnv(d.days),
+  backups_not_configured: () => MSG.backupsNotConfigured,
+  backup_all_stores_required: () => MSG.backupAllStoresRequired,
+  restore_confirm_required: (d) => MSG.restoreConfirmRequired(d.word),
+  restore_in_progress: () => MSG.restoreInProgress,
   not_found_route: () => MSG.notFoundRoute,
   method_not_allowed: () => MSG.methodNotAllowed,
   bad_request: () => MSG.badRequest,

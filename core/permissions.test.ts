@@ -120,7 +120,8 @@ describe('admin gets all, others what was chosen', () => {
 });
 
 describe('gates (spec section 6)', () => {
-  const gateKey: Record<keyof typeof gates, Permission> = {
+  // backups needs more than a permission: below
+  const gateKey: Record<Exclude<keyof typeof gates, 'backups'>, Permission> = {
     viewPayments: 'view_payments',
     exportFiltered: 'view_payments',
     editPayments: 'edit_payments',
@@ -146,6 +147,15 @@ describe('gates (spec section 6)', () => {
     expect(g(withPerms(...others))).toBe(false);
     expect(g(user())).toBe(false);
     expect(g(admin())).toBe(true);
+  });
+
+  it('backups: system_admin for every store, so an admin only; a store-scoped system_admin never', () => {
+    expect(gates.backups(admin())).toBe(true);
+    expect(gates.backups(withPerms('system_admin'))).toBe(false);
+    expect(gates.backups(withPerms(...PERMISSION_KEYS))).toBe(false);
+    expect(gates.backups(user())).toBe(false);
+    for (const k of PERMISSION_KEYS) expect(canAccess(withPerms(k), 'backups', 'menu')).toBe(false);
+    expect(canAccess(admin(), 'backups', 'menu')).toBe(true);
   });
 });
 

@@ -107,6 +107,8 @@ export const gates = {
   manageStores: (u: Principal) => can(u, 'manage_stores'),
   viewReports: (u: Principal) => can(u, 'view_reports'),
   systemAdmin: (u: Principal) => can(u, 'system_admin'),
+  /** a backup holds every store's data: system_admin for every store (only an admin's scope is all of them) */
+  backups: (u: Pick<Principal, 'role' | 'permissions'>) => can(u, 'system_admin') && isAdmin(u),
   recordTakings: (u: Principal) => can(u, 'record_takings'),
   recordCashOut: (u: Principal) => can(u, 'record_cash_out'),
   closeDay: (u: Principal) => can(u, 'close_day'),
@@ -137,6 +139,7 @@ const ACCESS: Record<string, Record<string, Rule>> = {
   stores: { '*': 'manage_stores' },
   dashboard: { '*': 'view_reports' },
   audit: { '*': 'system_admin' },
+  backups: { '*': 'system_admin' },
   // a store's day (日結) for those who close or read it; the board for headquarters too
   close: {
     '*': ['close_day', 'view_payments'],
@@ -153,6 +156,7 @@ const ACCESS: Record<string, Record<string, Rule>> = {
 
 /** react-admin's `canAccess`; an unnamed resource is open, and action `menu` asks whether its menu entry shows. */
 export function canAccess(user: Pick<Principal, 'role' | 'permissions'>, resource: string, action: string): boolean {
+  if (resource === 'backups') return gates.backups(user);
   const rules = ACCESS[resource];
   const rule = rules ? (rules[action] ?? rules['*']) : OPEN;
   if (rule === undefined || rule === OPEN) return true;

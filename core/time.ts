@@ -128,6 +128,22 @@ export function compactTimestamp(ms: number): string {
   return `${p.year}${pad(p.month)}${pad(p.day)}${pad(p.hour)}${pad(p.minute)}`;
 }
 
+/** `YYYYMMDD-HHmmss-SSS` in Taiwan time: a backup's file name, which sorts as the times do. */
+export function fileStamp(ms: number): string {
+  const p = instantToTaipeiParts(ms);
+  const milli = String(((ms % 1000) + 1000) % 1000).padStart(3, '0');
+  return `${p.year}${pad(p.month)}${pad(p.day)}-${pad(p.hour)}${pad(p.minute)}${pad(p.second)}-${milli}`;
+}
+
+/** The instant a `fileStamp` names, or null. */
+export function fileStampInstant(text: string): number | null {
+  const m = /^(\d{4})(\d{2})(\d{2})-(\d{2})(\d{2})(\d{2})-(\d{3})$/.exec(text);
+  if (!m) return null;
+  const [year, month, day, hour, minute, second] = m.slice(1, 7).map(Number);
+  const at = taipeiPartsToInstant({ year, month, day, hour, minute, second });
+  return at === null ? null : at + Number(m[7]);
+}
+
 export function addDays(date: string, days: number): string {
   const start = taipeiDayStart(date);
   if (start === null) throw new RangeError(`not a date: ${date}`);

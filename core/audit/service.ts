@@ -36,8 +36,11 @@ type AuditAction =
   | 'unreconcile'
   | 'close'
   | 'reopen'
-  | 'after_close';
-type AuditEntity = 'payment' | 'user' | 'store' | 'statement' | 'payer' | 'cash_out' | 'day_close';
+  | 'after_close'
+  | 'backup'
+  | 'download'
+  | 'restore';
+type AuditEntity = 'payment' | 'user' | 'store' | 'statement' | 'payer' | 'cash_out' | 'day_close' | 'backup';
 
 /** Writes one audit entry; call it inside the transaction of the change it records. */
 export async function recordAudit(

@@ -1,6 +1,7 @@
 // The audit log for people (the 稽核紀錄 page, `remit audit`): Chinese names, Taiwan times, NT$ and store
 // names instead of keys, JSON and UTC. `--json` and the API stay as stored.
 import {
+  BACKUP_REASON_LABELS,
   CASH_OUT_FIELD_LABELS,
   CLOSE_FIELD_LABELS,
   PAYMENT_FIELD_LABELS,
@@ -118,6 +119,23 @@ const COMMON_LABELS: Record<string, string> = {
   ...STATEMENT_COLUMN_LABELS,
 };
 
+/** A backup's entry: what it holds and where it went. */
+const BACKUP_LABELS: Record<string, string> = {
+  file: '檔名',
+  reason: '原因',
+  bytes: '大小（位元組）',
+  taken_at: '備份時間',
+  database: '資料庫',
+  schema: '資料庫版本',
+  upgraded: '舊版備份已升級',
+  payment_count: '匯款筆數',
+  store_count: '分店數',
+  user_count: '會員數',
+  pre_restore: '還原前的資料備份為',
+  keep_days: '自動備份保留天數',
+  removed: '刪除過期的自動備份',
+};
+
 const PAYER_LABELS: Record<string, string> = {
   store_id: '分店',
   payer: '對帳單上的付款人',
@@ -137,6 +155,7 @@ const ENTITY_LABELS: Record<string, Record<string, string>> = {
   payer: PAYER_LABELS,
   cash_out: CASH_OUT_FIELD_LABELS,
   day_close: CLOSE_FIELD_LABELS,
+  backup: BACKUP_LABELS,
 };
 
 const SIGN_IN_REASONS: Record<string, string> = {
@@ -174,7 +193,8 @@ export function auditValueText(entity: string, field: string, value: unknown, st
   if (field === 'is_active' && typeof value === 'boolean') return activeLabel(value);
   if (field === 'encoding' && typeof value === 'string') return statementEncodingLabel(value);
   if (field === 'source' && isSource(value)) return SOURCE_LABELS[value];
-  if (field === 'reason' && typeof value === 'string') return SIGN_IN_REASONS[value] ?? value;
+  if (field === 'reason' && typeof value === 'string')
+    return (entity === 'backup' ? BACKUP_REASON_LABELS[value] : SIGN_IN_REASONS[value]) ?? value;
   if ((field === 'by' || field === 'learned_by') && typeof value === 'string') return RECONCILED_BY[value] ?? value;
   if (field === 'public_link' && typeof value === 'string') return PUBLIC_LINK_CHANGES[value] ?? value;
   if (typeof value === 'boolean') return value ? '是' : '否';

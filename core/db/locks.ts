@@ -12,6 +12,10 @@ export const LOCKS = {
   /** an import holds it alone; a submission shares it (see payments/write.ts) */
   import: 7_210_001,
   accounts: 7_210_002,
+  /** a restore holds it while it replaces the data; others read it to say why they waited */
+  restore: 7_210_003,
+  /** one instance takes the nightly backup */
+  nightlyBackup: 7_210_004,
   statementImport: 72_690_012,
 } as const;
 

@@ -21,6 +21,7 @@ import * as publicReportKeys from '../../migrations/20261128041500_public_report
 import * as publicDecoys from '../../migrations/20261129060000_public_decoys.js';
 import * as moneyGrants from '../../migrations/20261129120000_money_grants.js';
 import * as statementHeldLines from '../../migrations/20261129140000_statement_held_lines_and_bank_source.js';
+import * as settings from '../../migrations/20261130000100_settings.js';
 import { lockForTransaction, LOCKS } from './locks.js';
 
 const MIGRATIONS: Record<string, Knex.Migration> = {
@@ -45,6 +46,7 @@ const MIGRATIONS: Record<string, Knex.Migration> = {
   '20261129060000_public_decoys': publicDecoys,
   '20261129120000_money_grants': moneyGrants,
   '20261129140000_statement_held_lines_and_bank_source': statementHeldLines,
+  '20261130000100_settings': settings,
 };
 
 /** Names of the migrations this program knows, oldest first (a restore refuses a database with others). */
@@ -90,6 +92,20 @@ async function migrationsBehind(db: Knex): Promise<boolean> {
 export async function migrateNext(db: Knex): Promise<string[]> {
   const [, applied] = (await db.migrate.up(options())) as [number, string[]];
   return applied;
+}
+
+/** The migrations applied to a database, in the order they ran. */
+export async function appliedMigrations(db: Knex): Promise<string[]> {
+  if (!(await db.schema.hasTable('knex_migrations'))) return [];
+  return ((await db('knex_migrations').select('name').orderBy('id')) as Array<{ name: string }>).map((r) => r.name);
+}
+
+/** Brings a database to exactly `names` applied, a prefix of the known list (a backup's schema, to read it as it was). */
+export async function migrateTo(db: Knex, names: readonly string[]): Promise<void> {
+  const known = knownMigrationNames();
+  if (names.length > known.length || names.some((n, i) => known[i] !== n))
+    throw new Error(`not a prefix of the known migrations: ${names.join(', ')}`);
+  while ((await appliedMigrations(db)).length < names.length) await migrateNext(db);
 }
 
 /** Undoes the last applied migration only (tests use it to prove each `down` keeps what came before). */

@@ -25,6 +25,7 @@ import { METHOD_CASH, METHOD_TRANSFER } from '../paymentMethods.js';
 import { assertDayOpenForCash } from './closedDay.js';
 import { taipeiDate } from '../time.js';
 import { lockForTransaction, LOCKS } from '../db/locks.js';
+import { automaticBackup } from '../backups/service.js';
 
 export const IMPORT_BATCH = 5_000;
 
@@ -45,13 +46,18 @@ export interface ImportResult {
   duplicate_of: Array<{ row: number; uuid: string } | { row: number; earlier_row: number }>;
 }
 
-/** All or nothing in one write transaction; a dry run uses a reading connection, never waiting behind an import. */
-export function importTransaction<T>(
+/**
+ * All or nothing in one write transaction, after a 匯入前 backup (a bulk import is the change most worth undoing);
+ * a dry run uses a reading connection, never waiting behind an import, and takes no backup.
+ */
+export async function importTransaction<T>(
   ctx: ServiceContext,
   dryRun: boolean | undefined,
   body: (db: Db) => Promise<T>,
 ): Promise<T> {
-  return dryRun ? body(readContext(ctx).db) : ctx.db.transaction(body);
+  if (dryRun) return body(readContext(ctx).db);
+  await automaticBackup(ctx, 'import');
+  return ctx.db.transaction(body);
 }
 
 /** A checked payment on its way in; `label` is its sheet row (or 1-based position). */
