@@ -22,10 +22,11 @@ export interface CliIO {
 
 export interface GlobalOptions {
   db?: string;
+  backupDir?: string;
 }
 
 export function configFrom(io: CliIO, opts: GlobalOptions & { port?: string; host?: string }): RemitConfig {
-  return loadConfig(io.env, { db: opts.db, port: opts.port, host: opts.host });
+  return loadConfig(io.env, { db: opts.db, port: opts.port, host: opts.host, backupDir: opts.backupDir });
 }
 
 /** Where the SQLite path came from (--db, REMIT_DB or the default), to say so when it is wrong. */
@@ -108,11 +109,23 @@ async function tablesAreRemits(db: Knex, path: string, opts: { forMigrate?: bool
   throw new DataError(DB.notRemit(path));
 }
 
-/** Opens the database a command works on, which must exist already, and applies any newer migration. */
-async function openExistingDatabase(io: CliIO, opts: GlobalOptions): Promise<{ db: Knex; config: RemitConfig }> {
+/**
+ * Opens the database a command works on, which must exist already (`create`: made if missing, as
+ * `remit migrate` makes it), and applies any newer migration.
+ */
+async function openExistingDatabase(
+  io: CliIO,
+  opts: GlobalOptions,
+  create = false,
+): Promise<{ db: Knex; config: RemitConfig }> {
   const config = configFrom(io, opts);
-  const path = requireSqliteFile(io, opts, config);
-  if (path) await checkSqliteTables(path);
+  const sqlite =
+    config.db.client === 'sqlite' && config.db.filename !== ':memory:' ? resolve(config.db.filename) : null;
+  if (create && sqlite && sqliteFileKind(sqlite) === 'sqlite') await checkSqliteTables(sqlite, { forMigrate: true });
+  else if (!create) {
+    const path = requireSqliteFile(io, opts, config);
+    if (path) await checkSqliteTables(path);
+  }
   const db = openDatabase(config.db);
   try {
     await migrateLatest(db);
@@ -128,10 +141,17 @@ export async function withOperator<T>(
   io: CliIO,
   opts: GlobalOptions,
   fn: (ctx: ServiceContext) => Promise<T>,
+  { create = false }: { create?: boolean } = {},
 ): Promise<T> {
-  const { db, config } = await openExistingDatabase(io, opts);
+  const { db, config } = await openExistingDatabase(io, opts, create);
   try {
-    return await fn({ db, security: securitySettings(config), actor: systemActor('cli'), ip: null });
+    return await fn({
+      db,
+      security: securitySettings(config),
+      actor: systemActor('cli'),
+      ip: null,
+      backups: config.backups,
+    });
   } finally {
     await db.destroy();
   }

@@ -256,15 +256,22 @@ export const AUDIT = {
 } as const;
 
 export const BACKUP = {
-  pgOnly: (command: string) =>
-    `remit ${command} 只用於 SQLite。PostgreSQL 資料庫請用 pg_dump 備份、pg_restore 或 psql 還原（例如 pg_dump -Fc "$DATABASE_URL" > remit.dump）`,
   inMemory: '記憶體資料庫無法備份或還原',
   sameFile: '備份檔不能是資料庫本身',
   done: (db: string, target: string, bytes: number) =>
     `已備份 ${db} 到 ${target}（${bytes.toLocaleString('en-US')} 位元組）`,
-  confirmRestore: (source: string, db: string) => `確定要用 ${source} 取代資料庫 ${db} 嗎？目前的資料會被取代`,
-  restored: (source: string, db: string, c: Record<string, number>) =>
-    `已還原 ${source} 到 ${db}：分店 ${c.stores}、會員 ${c.users}、匯款 ${c.payments}、稽核紀錄 ${c.audit_log} 筆`,
+  confirmRestore: (source: string, db: string) =>
+    `確定要用 ${source} 取代資料庫 ${db} 的資料嗎？目前的資料會先自動備份，再被取代`,
+  restored: (source: string, db: string, c: Record<string, number>, kept: string) =>
+    `已還原 ${source} 到 ${db}：分店 ${c.stores}、會員 ${c.users}、匯款 ${c.payments}、稽核紀錄 ${c.audit_log} 筆\n` +
+    `還原前的資料已備份為 ${kept}`,
+  upgraded: (schema: string) => `備份來自較舊的版本，已先升級到目前的資料庫版本（原為 ${schema}）`,
+  folder: (dir: string, days: number, fromEnv: boolean) =>
+    `備份目錄：${dir}　自動備份保留 ${days} 天${fromEnv ? '（REMIT_BACKUP_KEEP_DAYS）' : ''}`,
+  none: '（還沒有備份）',
+  keepDaysSet: (days: number) => `已設定自動備份保留 ${days} 天（手動備份不會自動刪除）`,
+  keepDaysNotNumber: (value: string) => `--keep-days 必須是整數（目前是「${value}」）`,
+  headers: { at: '時間', reason: '原因', size: '大小', name: '檔名' },
 } as const;
 
 export const RECONCILE = {

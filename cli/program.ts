@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { Command } from 'commander';
 import { auditCommand } from './commands/audit.js';
-import { backupCommand } from './commands/backup.js';
+import { backupCommand, backupsCommand } from './commands/backup.js';
 import { cashOutCommand, closeCommand, closesCommand, dayCommand } from './commands/closes.js';
 import { exportCommand } from './commands/export.js';
 import { importCommand } from './commands/import.js';
@@ -28,6 +28,10 @@ export function buildProgram(
       '--db <file>',
       'SQLite 資料庫檔案（預設 REMIT_DB 或 ./data/remit.sqlite；設定 DATABASE_URL 則用 PostgreSQL）',
     )
+    .option(
+      '--backup-dir <dir>',
+      '備份目錄（預設 REMIT_BACKUP_DIR，或 SQLite 檔案旁的 backups 資料夾；PostgreSQL 為 ./data/backups）',
+    )
     .version(remitVersion(), '-V, --version', HELP.version)
     .configureOutput({ writeOut: (s) => io.stdout(s), writeErr: (s) => io.stderr(s) });
   serveCommand(program, io, hooks.onServerStarted);
@@ -45,6 +49,7 @@ export function buildProgram(
   dayCommand(program, io);
   auditCommand(program, io);
   backupCommand(program, io);
+  backupsCommand(program, io);
   // an empty value ('' from an unset variable in a script) is refused before any command runs
   program.hook('preAction', (_root, action) => refuseEmptyValues(action));
   return localizeTree(program);

@@ -4,7 +4,27 @@ export type { AuditStoreLookup } from './audit/text.js';
 export { ConfigError, listenUrl, loadConfig } from './config.js';
 export type { RemitConfig } from './config.js';
 export { instantRange } from './dateRange.js';
-export { backupSqlite, restoreSqlite } from './db/backup.js';
+export {
+  automaticBackup,
+  backupForDownload,
+  backupOverview,
+  backupToFile,
+  inspectBackup,
+  keepDays,
+  lastBackup,
+  MAX_BACKUP_UPLOAD_BYTES,
+  requireBackupAccess,
+  restoreBackup,
+  RESTORE_WORD,
+  setKeepDays,
+  takeManualBackup,
+} from './backups/service.js';
+export type { BackupOverview, RestoreResult, TakenBackup } from './backups/service.js';
+export type { BackupInfo } from './backups/open.js';
+export { listFolder } from './backups/folder.js';
+export type { BackupReason, ListedBackup } from './backups/folder.js';
+export { restoreInProgress, restoreRunning } from './backups/restore.js';
+export { runNightlyBackup, scheduleNightlyBackups } from './backups/nightly.js';
 export { isDatabaseBusy, openDatabase, openReadPool } from './db/connect.js';
 export { migrateDownAll, migrateLatest, pendingMigrations } from './db/migrate.js';
 export {
@@ -80,7 +100,7 @@ export {
 export { ensureFirstRun } from './bootstrap.js';
 export { actorUserId, systemActor } from './actor.js';
 export type { Actor } from './actor.js';
-export type { AppContext, ServiceContext } from './context.js';
+export type { AppContext, BackupSettings, ServiceContext } from './context.js';
 export { requireAnyPermission, requirePermission, requireSubmitter } from './guard.js';
 export { DEFAULT_MATCHING } from './reconcile/matchPool.js';
 export { exportByTicket, exportPayments, exportPaymentsStream, exportTicket, sampleFile } from './payments/export.js';

@@ -132,6 +132,13 @@ export const BACKUP_REASON_LABELS: Record<string, string> = {
   daily: '每日',
 };
 
+/** A file's size as a person reads it: 820 KB, 12.4 MB, 1.2 GB. */
+export function fileSizeText(bytes: number): string {
+  if (bytes < 1024 * 1024) return `${Math.max(1, Math.round(bytes / 1024))} KB`;
+  if (bytes < 1024 ** 3) return `${(bytes / 1024 ** 2).toFixed(1)} MB`;
+  return `${(bytes / 1024 ** 3).toFixed(1)} GB`;
+}
+
 export const CLOSE_STATUS_LABELS = { closed: '已結帳', reopened: '已重新開帳', open: '未結帳' } as const;
 
 export const CLOSE_FIELD_LABELS = {

@@ -1,12 +1,13 @@
 /** The Koa application without listen (`/api`, JSON in and out), for tests, `remit serve` and embedding programs. */
 import Router from '@koa/router';
 import Koa from 'koa';
-import { DEFAULT_MATCHING, type AppContext } from '../core/index.js';
+import { DEFAULT_MATCHING, restoreInProgress, restoreRunning, type AppContext } from '../core/index.js';
 import { problem } from '../core/errors.js';
 import type { State } from './middleware/auth.js';
 import { compressJson } from './middleware/compress.js';
 import { errorHandler, problemBody } from './middleware/errors.js';
 import { auditRoutes } from './routes/audit.js';
+import { backupRoutes } from './routes/backups.js';
 import { closeRoutes } from './routes/closes.js';
 import { authRoutes } from './routes/auth.js';
 import { paymentRoutes } from './routes/payments.js';
@@ -43,6 +44,7 @@ export function createApp(opts: AppOptions): Koa<State> {
     read: opts.read,
     security: opts.security,
     matching: opts.matching ?? DEFAULT_MATCHING,
+    backups: opts.backups,
   };
   // Unexpected errors are reported by errorHandler; Koa's default logger would print them twice.
   app.silent = true;
@@ -56,7 +58,8 @@ export function createApp(opts: AppOptions): Koa<State> {
     await next();
   });
   app.use(compressJson());
-  app.use(errorHandler(opts.log));
+  // a write that waited past its limit for a restore (another instance's too) is told so, not 資料庫忙碌
+  app.use(errorHandler(opts.log, () => restoreInProgress(ctx.db)));
   app.use(async (c, next) => {
     if (c.querystring.includes('%00') || c.querystring.includes('\u0000')) {
       c.status = 400;
@@ -69,6 +72,16 @@ export function createApp(opts: AppOptions): Koa<State> {
   // a browser's data-changing request from another site never reaches a route
   const crossSite = refuseCrossSite();
   app.use(async (c, next) => (isApiPath(c.path) ? crossSite(c, next) : next()));
+  // while this instance restores a backup, a change would only wait for it: said at once instead
+  app.use(async (c, next) => {
+    if (isApiPath(c.path) && !['GET', 'HEAD', 'OPTIONS'].includes(c.method) && restoreRunning(ctx.db)) {
+      c.status = 503;
+      c.set('Retry-After', '30');
+      c.body = problemBody(c, problem('restore_in_progress'));
+      return;
+    }
+    await next();
+  });
 
   const api = new Router<State>({ ...API_ROUTER, prefix: '/api' });
   api.get('/health', (c) => {
@@ -84,6 +97,7 @@ export function createApp(opts: AppOptions): Koa<State> {
     auditRoutes(ctx),
     reconcileRoutes(ctx),
     closeRoutes(ctx),
+    backupRoutes(ctx),
   ]) {
     api.use(routes.routes(), routes.allowedMethods());
   }

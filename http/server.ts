@@ -10,6 +10,7 @@ import {
   migrateLatest,
   openDatabase,
   openReadPool,
+  scheduleNightlyBackups,
   securitySettings,
   type RemitConfig,
   type User,
@@ -48,6 +49,7 @@ export async function startServer(
       read,
       security,
       matching: config.matching,
+      backups: config.backups,
       trustProxy: config.trustProxy,
       proxyHops: config.proxyHops,
       log: opts.log,
@@ -63,6 +65,10 @@ export async function startServer(
     const url = listenUrl(config.host, port);
     // store links are written with REMIT_PUBLIC_URL, else with the address this server listens on
     if (security.publicLinks && !security.publicLinks.url) security.publicLinks.url = url;
+    const report = opts.log ?? ((m: string, e: unknown) => console.error(m, e));
+    const stopNightly = scheduleNightlyBackups({ db, security, backups: config.backups }, (e) =>
+      report('nightly backup failed', e),
+    );
     let closing: Promise<void> | undefined;
     return {
       server,
@@ -75,6 +81,7 @@ export async function startServer(
             server.close(() => resolve());
             server.closeIdleConnections();
           });
+          await stopNightly();
           await read?.destroy();
           await db.destroy();
         })();

@@ -18,7 +18,6 @@ import {
   DomainError,
   listAudit,
   listPayments,
-  systemActor,
   type ServiceContext,
 } from '../core/index.js';
 import { backupForDownload, inspectBackup, restoreBackup, takeManualBackup } from '../core/backups/service.js';
@@ -50,7 +49,13 @@ async function snapshot(t: TestDb) {
   const payments = (await t
     .db('payments')
     .orderBy('uuid')
-    .select('uuid', 'store_id', 'last_five', 'amount', 'note')) as Array<Record<string, unknown>>;
+    .select('uuid', 'store_id', 'last_five', 'amount', 'note')) as Array<{
+    uuid: string;
+    store_id: number;
+    last_five: string;
+    amount: number;
+    note: string;
+  }>;
   return {
     stores: ((await t.db('stores').orderBy('id').select('id', 'code', 'name')) as unknown[]).map((r) => ({
       ...(r as object),

@@ -1,15 +1,18 @@
 /**
- * `remit backup` and `remit restore`: a consistent copy while a running
- * server keeps writing, a restore that brings an older state back, and refusals that leave the
- * database untouched. The real binary on a temporary database.
+ * `remit backup` and `remit restore`: a consistent copy while a running server keeps writing, a restore that
+ * brings an older state back (also while the server runs, and from the raw .sqlite files older versions
+ * wrote), refusals that leave the database untouched, the backups folder and its retention, and PostgreSQL.
+ * The real binary on a temporary database.
  */
 import { randomBytes } from 'node:crypto';
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { gunzipSync } from 'node:zlib';
 import knexFactory from 'knex';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { assertBuilt, remit, serve } from './helpers/cli.js';
+import { createTestDb, PG_URL, type TestDb } from './helpers/db.js';
 
 async function api(url: string, method: string, path: string, token?: string, body?: unknown) {
   const res = await fetch(`${url}/api${path}`, {
@@ -33,6 +36,16 @@ async function inspect<T>(file: string, fn: (db: ReturnType<typeof knexFactory>)
     await db.destroy();
   }
 }
+/** The SQLite database a backup holds: its two header lines off (as `gunzip -c | tail -n +3` does). */
+function unpacked(file: string): string {
+  const raw = gunzipSync(readFileSync(file));
+  const start = raw.indexOf(10, raw.indexOf(10) + 1) + 1;
+  expect(raw.subarray(0, 13).toString()).toBe('remit-backup ');
+  const out = `${file}.sqlite`;
+  writeFileSync(out, raw.subarray(start));
+  return out;
+}
+
 const storeCodes = (file: string) =>
   inspect(file, async (db) =>
     ((await db('stores').select('code').orderBy('id')) as Array<{ code: string }>).map((r) => r.code),
@@ -64,10 +77,10 @@ describe('remit backup / restore', () => {
     }
   });
 
-  it('backs up while a server keeps writing; the copy is whole and holds the rows; restore refuses while it runs', async () => {
+  it('backs up while a server keeps writing; the copy is whole and holds the rows; restore runs beside the server', async () => {
     const srv = serve(['--db', dbFile]);
     const { url } = await srv.ready;
-    const backup = join(dir, 'live.sqlite');
+    const backup = join(dir, 'live.backup.gz');
     try {
       const { token } = (await api(url, 'POST', '/admin/login', undefined, { username: 'boss', password: 'boss-pass' }))
         .body;
@@ -89,7 +102,7 @@ describe('remit backup / restore', () => {
       expect(run.code, run.stderr).toBe(0);
       expect(run.stdout).toContain('已備份');
 
-      const check = await inspect(backup, async (db) => ({
+      const check = await inspect(unpacked(backup), async (db) => ({
         integrity: (await db.raw('PRAGMA integrity_check')) as Array<{ integrity_check: string }>,
         stores: Number(((await db('stores').count({ n: '*' }).first()) as { n: number }).n),
         users: ((await db('users').select('username')) as Array<{ username: string }>).map((u) => u.username),
@@ -114,13 +127,17 @@ describe('remit backup / restore', () => {
       expect(again.stderr).toContain('--force');
       expect((await r(['backup', backup, '--force'])).code).toBe(0);
 
-      // a running server holds the database: restore says to stop it and changes nothing
-      const refused = await r(['restore', backup, '--yes']);
-      expect(refused.code).toBe(1);
-      expect(refused.stderr).toContain('請先停止伺服器');
-      const stillThere = await api(url, 'GET', '/stores', token);
-      expect(stillThere.status).toBe(200);
-      expect(stillThere.body.length).toBe(1 + written);
+      // the server keeps running: the restore replaces the data in one transaction, and the server then
+      // answers with the backup's stores; what it replaced is kept in the backups folder
+      const restored = await r(['restore', backup, '--yes']);
+      expect(restored.code, restored.stderr).toBe(0);
+      expect(restored.stdout).toContain('還原前的資料已備份為');
+      const now = await api(url, 'GET', '/stores', token);
+      expect(now.status).toBe(200);
+      expect(now.body.map((x: any) => x.code).sort()).toEqual((await storeCodes(unpacked(backup))).sort());
+      const kept = readdirSync(join(dir, 'backups')).filter((f) => f.endsWith('-restore.backup.gz'));
+      expect(kept).toHaveLength(1);
+      expect(await storeCodes(unpacked(join(dir, 'backups', kept[0])))).toHaveLength(1 + written);
     } finally {
       srv.child.kill('SIGTERM');
       await srv.exited;
@@ -128,9 +145,9 @@ describe('remit backup / restore', () => {
   }, 60_000);
 
   it('restore brings an older state back and remit then runs on it', async () => {
-    const before = join(dir, 'before.sqlite');
+    const before = join(dir, 'before.backup.gz');
     expect((await r(['backup', before])).code).toBe(0);
-    const codesBefore = await storeCodes(before);
+    const codesBefore = await storeCodes(unpacked(before));
     expect((await r(['stores', 'add', '--name', '高雄店', '--code', 'KHH'])).code).toBe(0);
     expect(await storeCodes(dbFile)).toContain('KHH');
 
@@ -156,13 +173,17 @@ describe('remit backup / restore', () => {
     writeFileSync(text, 'this is not a database\n');
     const random = join(dir, 'random.sqlite');
     writeFileSync(random, randomBytes(64 * 1024));
-    const truncated = join(dir, 'truncated.sqlite');
-    const whole = readFileSync(join(dir, 'before.sqlite'));
+    const truncated = join(dir, 'truncated.backup.gz');
+    const whole = readFileSync(join(dir, 'before.backup.gz'));
     writeFileSync(truncated, whole.subarray(0, Math.floor(whole.length / 3)));
+    // a raw database file (as older versions wrote them) cut short
+    const legacy = readFileSync(unpacked(join(dir, 'before.backup.gz')));
+    const truncatedRaw = join(dir, 'truncated.sqlite');
+    writeFileSync(truncatedRaw, legacy.subarray(0, Math.floor(legacy.length / 3)));
     const foreign = join(dir, 'foreign.sqlite');
     await inspect(foreign, (db) => db.raw('CREATE TABLE things (id integer primary key)'));
     const newer = join(dir, 'newer.sqlite');
-    writeFileSync(newer, whole);
+    writeFileSync(newer, legacy);
     await inspect(newer, (db) =>
       db('knex_migrations').insert({ name: '29991231000000_from_the_future', batch: 99, migration_time: new Date() }),
     );
@@ -170,7 +191,8 @@ describe('remit backup / restore', () => {
     for (const [file, message] of [
       [text, '不是 SQLite 資料庫檔案'],
       [random, '不是 SQLite 資料庫檔案'],
-      [truncated, '備份檔'],
+      [truncated, '備份檔不完整'],
+      [truncatedRaw, '備份檔'],
       [foreign, '不是 remit 的資料庫'],
       [newer, '較新版本'],
       [join(dir, 'missing.sqlite'), '找不到備份檔'],
@@ -181,22 +203,128 @@ describe('remit backup / restore', () => {
       expect(run.stderr).not.toMatch(/\n\s+at /);
     }
     expect(await storeCodes(dbFile)).toEqual(codes);
-    // no temporary files left beside the database
-    const { readdirSync } = await import('node:fs');
+    // no temporary files left beside the database, nor unpacked copies in the backups folder
     expect(readdirSync(dir).filter((f) => f.endsWith('.tmp'))).toEqual([]);
+    expect(readdirSync(join(dir, 'backups')).filter((f) => f.startsWith('.'))).toEqual([]);
   }, 60_000);
 
-  it('usage errors exit 2; PostgreSQL is pointed to pg_dump', async () => {
+  it('a raw .sqlite backup, as older versions wrote them, is still restored', async () => {
+    const raw = unpacked(join(dir, 'before.backup.gz'));
+    const codes = await storeCodes(raw);
+    expect((await r(['stores', 'add', '--name', '台南店', '--code', 'TNN'])).code).toBe(0);
+    const run = await r(['restore', raw, '--yes']);
+    expect(run.code, run.stderr).toBe(0);
+    expect(await storeCodes(dbFile)).toEqual(codes);
+  }, 60_000);
+
+  it('the backups folder: listed, its retention set, chosen with --backup-dir or REMIT_BACKUP_DIR; imports back up first', async () => {
+    const folder = join(dir, 'elsewhere');
+    const day = 86_400_000;
+    const stamp = (ms: number) => {
+      const d = new Date(ms + 8 * 3_600_000).toISOString();
+      return `${d.slice(0, 10).replace(/-/g, '')}-${d.slice(11, 19).replace(/:/g, '')}-000`;
+    };
+    const copyAs = (name: string) => writeFileSync(join(folder, name), readFileSync(join(dir, 'before.backup.gz')));
+    expect((await r(['--backup-dir', folder, 'backups'])).stdout).toContain('（還沒有備份）');
+    const { mkdirSync } = await import('node:fs');
+    mkdirSync(folder, { recursive: true });
+    copyAs(`remit-${stamp(Date.now() - 12 * day)}-daily.backup.gz`);
+    copyAs(`remit-${stamp(Date.now() - 12 * day)}-manual.backup.gz`);
+    copyAs(`remit-${stamp(Date.now() - 2 * day)}-import.backup.gz`);
+
+    // an import writes a 匯入前 backup into the folder REMIT_BACKUP_DIR names
+    const csv = join(dir, 'rows.csv');
+    writeFileSync(
+      csv,
+      '營業日期,後五碼,匯款時間,匯款金額,備註,分店,收款狀態\n2026/11/20,12345,2026/11/20 10:00,500,,TPE,\n',
+    );
+    const imported = await remit(['--db', dbFile, 'import', csv], { env: { REMIT_BACKUP_DIR: folder } });
+    expect(imported.code, imported.stderr).toBe(0);
+
+    const listed = await r(['--backup-dir', folder, 'backups']);
+    expect(listed.code, listed.stderr).toBe(0);
+    expect(listed.stdout).toContain(`備份目錄：${folder}　自動備份保留 14 天`);
+    for (const reason of ['匯入前', '每日', '手動']) expect(listed.stdout).toContain(reason);
+    const json = JSON.parse((await r(['--backup-dir', folder, 'backups', '--json'])).stdout);
+    expect(json.backups.map((b: any) => b.reason)).toEqual(['import', 'import', 'manual', 'daily']);
+
+    // 10 days: the 12-day-old automatic backup goes, the manual one of the same day stays
+    const set = await r(['--backup-dir', folder, 'backups', '--keep-days', '10']);
+    expect(set.code, set.stderr).toBe(0);
+    expect(set.stdout).toContain('已設定自動備份保留 10 天');
+    const after = JSON.parse((await r(['--backup-dir', folder, 'backups', '--json'])).stdout);
+    expect(after.keep_days).toBe(10);
+    expect(after.backups.map((b: any) => b.reason)).toEqual(['import', 'import', 'manual']);
+    // REMIT_BACKUP_KEEP_DAYS wins, and the setting is then refused with where it comes from
+    const env = { REMIT_BACKUP_DIR: folder, REMIT_BACKUP_KEEP_DAYS: '30' };
+    const fromEnv = JSON.parse((await remit(['--db', dbFile, 'backups', '--json'], { env })).stdout);
+    expect(fromEnv).toMatchObject({ keep_days: 30, keep_days_from_env: true });
+    const refused = await remit(['--db', dbFile, 'backups', '--keep-days', '5'], { env });
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toContain('REMIT_BACKUP_KEEP_DAYS');
+    expect((await r(['backups', '--keep-days', '0'])).stderr).toContain('保留天數必須是 1 到 3650 之間的整數');
+    expect((await r(['backups', '--keep-days', 'ten'])).code).toBe(2);
+  }, 60_000);
+
+  it('usage errors exit 2; a missing database is said, exit 1', async () => {
     expect((await r(['backup'])).code).toBe(2);
     expect((await r(['restore'])).code).toBe(2);
-    const pg = await remit(['backup', join(dir, 'x.sqlite')], {
-      env: { DATABASE_URL: 'postgres://nobody@127.0.0.1:1/none' },
-    });
-    expect(pg.code).toBe(2);
-    expect(pg.stderr).toContain('pg_dump');
     // a missing database is data, not usage
-    const missing = await remit(['--db', join(dir, 'nope.sqlite'), 'backup', join(dir, 'y.sqlite')]);
+    const missing = await remit(['--db', join(dir, 'nope.sqlite'), 'backup', join(dir, 'y.backup.gz')]);
     expect(missing.code).toBe(1);
     expect(missing.stderr).toContain(`找不到資料庫 ${join(dir, 'nope.sqlite')}（--db 指定的檔案）`);
+    // restore makes the database on a new machine
+    const fresh = join(dir, 'new-machine', 'remit.sqlite');
+    const made = await remit(['--db', fresh, 'restore', join(dir, 'before.backup.gz'), '--yes']);
+    expect(made.code, made.stderr).toBe(0);
+    expect(await storeCodes(fresh)).toEqual(await storeCodes(unpacked(join(dir, 'before.backup.gz'))));
+  }, 60_000);
+});
+
+describe.skipIf(!PG_URL)('remit backup / restore on PostgreSQL', () => {
+  let t: TestDb;
+  let dir: string;
+  let env: Record<string, string>;
+  beforeAll(async () => {
+    assertBuilt();
+    t = await createTestDb('postgres');
+    dir = mkdtempSync(join(tmpdir(), 'remit-cli-backup-pg-'));
+    const url = `${PG_URL}${PG_URL!.includes('?') ? '&' : '?'}options=${encodeURIComponent(`-c search_path=${t.where}`)}`;
+    env = {
+      DATABASE_URL: url,
+      REMIT_JWT_SECRET: 'a7Kq2Wn9Xb4Lp1Zc8Vt3Ms6Hd0Jf5Gy2Ea9Ru',
+      REMIT_BACKUP_DIR: join(dir, 'backups'),
+    };
+    const pg = (args: string[]) => remit(args, { env });
+    expect((await pg(['users', 'add', '--username', 'boss', '--password', 'boss-pass', '--role', 'admin'])).code).toBe(
+      0,
+    );
+    expect((await pg(['stores', 'add', '--name', '台北店', '--code', 'TPE'])).code).toBe(0);
   });
+  afterAll(async () => {
+    await t?.cleanup();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('backs up PostgreSQL in the one format, restores it there, and the same file restores on SQLite', async () => {
+    const pg = (args: string[]) => remit(args, { env });
+    const file = join(dir, 'pg.backup.gz');
+    const taken = await pg(['backup', file]);
+    expect(taken.code, taken.stderr).toBe(0);
+    expect(taken.stdout).toContain('已備份');
+    expect(await storeCodes(unpacked(file))).toEqual(['TPE']);
+
+    expect((await pg(['stores', 'add', '--name', '高雄店', '--code', 'KHH'])).code).toBe(0);
+    const back = await pg(['restore', file, '--yes']);
+    expect(back.code, back.stderr).toBe(0);
+    const listed = JSON.parse((await pg(['stores', 'list', '--json'])).stdout);
+    expect(listed.map((s: any) => s.code)).toEqual(['TPE']);
+    // ids go on after the restore
+    expect((await pg(['stores', 'add', '--name', '台中店', '--code', 'TXG'])).code).toBe(0);
+
+    const sqlite = join(dir, 'from-pg.sqlite');
+    const onSqlite = await remit(['--db', sqlite, 'restore', file, '--yes']);
+    expect(onSqlite.code, onSqlite.stderr).toBe(0);
+    expect(await storeCodes(sqlite)).toEqual(['TPE']);
+  }, 90_000);
 });

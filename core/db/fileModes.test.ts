@@ -1,9 +1,9 @@
 /** the SQLite database, its WAL and every backup are readable by their owner only. */
-import { chmodSync, existsSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { backupSqlite } from './backup.js';
+import { writeBackup } from '../backups/take.js';
 import { openDatabase } from './connect.js';
 import { migrateLatest } from './migrate.js';
 
@@ -23,8 +23,8 @@ describe('file modes', () => {
       await migrateLatest(db);
       expect(mode(file)).toBe(0o600);
       if (existsSync(`${file}-wal`)) expect(mode(`${file}-wal`)).toBe(0o600);
-      const backup = join(dir, 'backup.sqlite');
-      await backupSqlite(db, backup);
+      const backup = join(dir, 'backup.backup.gz');
+      await writeBackup(db, backup);
       expect(mode(backup)).toBe(0o600);
     } finally {
       await db.destroy();
@@ -38,7 +38,7 @@ describe('file modes', () => {
     expect(mode(old)).toBe(0o600);
   });
 
-  it('a backup is 0600 before SQLite writes the first byte into it, not only once written', async () => {
+  it('a backup’s unpacked copy is 0600 before SQLite writes the first byte into it, not only once written', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'remit-modes-'));
     dirs.push(dir);
     const db = openDatabase({ client: 'sqlite', filename: join(dir, 'remit.sqlite') });
@@ -46,8 +46,11 @@ describe('file modes', () => {
       await migrateLatest(db);
       const seen: Array<number | null> = [];
       // what the file is when VACUUM INTO starts writing it
+      // seen as a database without a file, the copy is made on its own connection, where the proxy sees it
+      const asIfInMemory = { config: { ...db.client.config, connection: { filename: ':memory:' } } };
       const watched = new Proxy(db, {
         get(target, key, receiver) {
+          if (key === 'client') return asIfInMemory;
           if (key !== 'raw') return Reflect.get(target, key, receiver);
           return (sql: string, bindings?: unknown[]) => {
             if (/VACUUM INTO/i.test(sql) && bindings)
@@ -56,9 +59,9 @@ describe('file modes', () => {
           };
         },
       });
-      await backupSqlite(watched, join(dir, 'backup.sqlite'));
+      await writeBackup(watched, join(dir, 'backup.backup.gz'));
       expect(seen).toEqual([0o600]);
-      expect(mode(join(dir, 'backup.sqlite'))).toBe(0o600);
+      expect(readdirSync(dir).filter((f) => f.endsWith('.tmp'))).toEqual([]);
     } finally {
       await db.destroy();
     }

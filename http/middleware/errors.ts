@@ -34,7 +34,10 @@ export function problemBody(ctx: Koa.Context, p: Problem): Answer {
  * The one place errors become HTTP answers: domain errors with their status, body parsing's with their 4xx, and
  * anything unexpected logged and answered 500 without its details.
  */
-export function errorHandler(log: (msg: string, err: unknown) => void = (m, e) => console.error(m, e)): Koa.Middleware {
+export function errorHandler(
+  log: (msg: string, err: unknown) => void = (m, e) => console.error(m, e),
+  restoring: () => Promise<boolean> = async () => false,
+): Koa.Middleware {
   return async (ctx, next) => {
     try {
       await next();
@@ -66,10 +69,11 @@ export function errorHandler(log: (msg: string, err: unknown) => void = (m, e) =
         return;
       }
       if (isDatabaseBusy(err)) {
-        // a clerk's payment sent during a large import on SQLite: say so, and when to try again
+        // a clerk's payment sent during a large import on SQLite, or a restore: say which, and when to try again
+        const restore = await restoring().catch(() => false);
         ctx.status = 503;
-        ctx.set('Retry-After', '10');
-        ctx.body = problemBody(ctx, problem('database_busy'));
+        ctx.set('Retry-After', restore ? '30' : '10');
+        ctx.body = problemBody(ctx, problem(restore ? 'restore_in_progress' : 'database_busy'));
         return;
       }
       log(`${ctx.method} ${ctx.path} failed`, err);
