@@ -16,16 +16,25 @@ import {
   createStore,
   createUser,
   DomainError,
+  importPayments,
+  lastBackup,
   listAudit,
+  listFolder,
   listPayments,
+  openDatabase,
+  runNightlyBackup,
+  setKeepDays,
+  systemActor,
+  taipeiDayStart,
   type ServiceContext,
 } from '../core/index.js';
 import { backupForDownload, inspectBackup, restoreBackup, takeManualBackup } from '../core/backups/service.js';
+import { backupName } from '../core/backups/folder.js';
 import { writeWrapped } from '../core/backups/format.js';
 import { knownMigrationNames, migrateTo } from '../core/db/migrate.js';
 import { signToken } from '../core/users/auth.js';
 import type { UserRow } from '../core/users/rows.js';
-import { createTestDb, DB_KINDS, TEST_SECURITY, type TestDb } from './helpers/db.js';
+import { createTestDb, DB_KINDS, PG_URL, TEST_SECURITY, type TestDb } from './helpers/db.js';
 import { seed, type Fixture } from './helpers/fixtures.js';
 
 /** The refusal a person reads: its first field message, or the error's own. */
@@ -425,5 +434,148 @@ describe.each(DB_KINDS)('backups on %s', (kind) => {
 
   it('leaves no unpacked copy behind in the folder', () => {
     expect(readdirSync(dir).filter((n) => n.startsWith('.'))).toEqual([]);
+  });
+});
+
+describe.each(DB_KINDS)('automatic backups on %s', (kind) => {
+  let t: TestDb;
+  let f: Fixture;
+  let dir: string;
+  let admin: ServiceContext;
+
+  beforeAll(async () => {
+    t = await createTestDb(kind);
+    f = await seed(t.db);
+    dir = mkdtempSync(join(tmpdir(), 'remit-auto-'));
+    admin = { db: t.db, security: TEST_SECURITY, actor: f.users.admin, ip: null, backups: { dir } };
+  });
+  afterAll(async () => {
+    await t?.cleanup();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  const names = () => readdirSync(dir).filter((n) => n.endsWith('.backup.gz'));
+
+  it('an import takes a 匯入前 backup first (a check writes nothing and takes none); audited, and its time is the last backup’s', async () => {
+    const rows = [{ last_five: '11111', paid_at: '2026-11-18T10:00', amount: 100, store_id: f.stores.A.id }];
+    await importPayments(admin, rows, { dryRun: true });
+    expect(names()).toEqual([]);
+    const started = Date.now();
+    await importPayments(admin, rows);
+    expect(names().filter((n) => n.endsWith('-import.backup.gz'))).toHaveLength(1);
+    const audit = await listAudit(admin, { filter: { entity: 'backup', action: 'backup' } });
+    expect(audit.rows[0].after).toMatchObject({ reason: 'import', payment_count: 0 });
+    expect(await lastBackup(admin)).toBeGreaterThanOrEqual(started);
+    // without a folder (a program using the library) there is no automatic backup
+    await importPayments({ ...admin, backups: undefined }, [{ ...rows[0], last_five: '22222' }]);
+    expect(names()).toHaveLength(1);
+  });
+
+  it('retention removes automatic backups older than the days set, never a manual one', async () => {
+    const copy = readFileSync(join(dir, names()[0]));
+    const at = (days: number) => Date.now() - days * 86_400_000;
+    for (const [reason, days] of [
+      ['daily', 20],
+      ['import', 9],
+      ['restore', 6],
+      ['manual', 30],
+      ['daily', 1],
+    ] as const)
+      writeFileSync(join(dir, backupName(reason, at(days))), copy);
+    expect(await setKeepDays(admin, 7)).toBe(7);
+    const left = (await listFolder(dir)).map((b) => `${b.reason}`);
+    expect(left.sort()).toEqual(['daily', 'import', 'manual', 'restore'].sort());
+    expect((await listFolder(dir)).every((b) => b.reason === 'manual' || b.at > at(7))).toBe(true);
+    expect(await refusal(setKeepDays(admin, 0))).toBe('保留天數必須是 1 到 3650 之間的整數');
+    expect(await refusal(setKeepDays({ ...admin, backups: { dir, keepDays: 30 } }, 5))).toContain(
+      'REMIT_BACKUP_KEEP_DAYS',
+    );
+    const entry = (await listAudit(admin, { filter: { entity: 'backup', action: 'update' } })).rows[0];
+    expect(entry.before).toEqual({ keep_days: 14 });
+    expect(entry.after).toEqual({ keep_days: 7 });
+  });
+
+  it('the nightly backup is taken once a day from 03:00, by one of two instances sharing the database', async () => {
+    const other = openDatabase(t.config);
+    try {
+      const a = { db: t.db, security: TEST_SECURITY, backups: { dir } };
+      const b = { db: other, security: TEST_SECURITY, backups: { dir } };
+      const day = taipeiDayStart('2026-12-01')!;
+      expect(await runNightlyBackup(a, day + 2 * 3_600_000)).toBe('early');
+      const before = names().filter((n) => n.endsWith('-daily.backup.gz')).length;
+      const at4 = day + 4 * 3_600_000;
+      const outcomes = await Promise.all([
+        runNightlyBackup(a, at4),
+        runNightlyBackup(b, at4),
+        runNightlyBackup(b, at4),
+      ]);
+      expect(outcomes.sort()).toEqual(['already', 'already', 'taken']);
+      expect(names().filter((n) => n.endsWith('-daily.backup.gz')).length).toBe(before + 1);
+      expect(await runNightlyBackup(b, day + 23 * 3_600_000)).toBe('already');
+      expect(await runNightlyBackup(b, day + 28 * 3_600_000)).toBe('taken');
+      const entries = (await listAudit(admin, { filter: { entity: 'backup', action: 'backup' } })).rows.filter(
+        (r) => (r.after as { reason?: string }).reason === 'daily',
+      );
+      expect(entries.map((e) => e.actor_username)).toEqual(['system', 'system']);
+    } finally {
+      await other.destroy();
+    }
+  });
+});
+
+describe.skipIf(!PG_URL)('across databases', () => {
+  let lite: TestDb;
+  let pg: TestDb;
+  let dir: string;
+  let f: Fixture;
+  beforeAll(async () => {
+    [lite, pg] = await Promise.all([createTestDb('sqlite'), createTestDb('postgres')]);
+    f = await seed(lite.db);
+    dir = mkdtempSync(join(tmpdir(), 'remit-across-'));
+    const ctx = { db: lite.db, security: TEST_SECURITY, actor: f.users.admin, ip: null, backups: { dir } };
+    for (let i = 0; i < 12; i++)
+      await createPayment(ctx, {
+        last_five: String(30000 + i),
+        paid_at: '2026-11-15T08:00',
+        amount: 50 + i,
+        store_id: f.stores.C.id,
+      });
+  });
+  afterAll(async () => {
+    await Promise.all([lite?.cleanup(), pg?.cleanup()]);
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('a SQLite backup restores on PostgreSQL, and that one back on SQLite, the same', async () => {
+    const on = (t: TestDb): ServiceContext => ({
+      db: t.db,
+      security: TEST_SECURITY,
+      actor: systemActor('test'),
+      ip: null,
+      backups: { dir },
+    });
+    const original = await snapshot(lite);
+    const fromLite = await takeManualBackup(on(lite));
+    await restoreBackup(on(pg), join(dir, fromLite.name), { shownAs: fromLite.name, confirm: '還原' });
+    const onPg = await snapshot(pg);
+    expect({ ...onPg, audit: 0 }).toEqual({ ...original, audit: 0 });
+    // sequences on PostgreSQL go on from the rows brought in
+    const store = await createStore(on(pg), { name: '屏東店', code: 'PIF' });
+    expect(store.id).toBeGreaterThan(Math.max(...original.stores.map((s) => Number((s as { id: number }).id))));
+
+    await createPayment(on(lite), {
+      last_five: '55555',
+      paid_at: '2026-11-16T08:00',
+      amount: 9,
+      store_id: f.stores.A.id,
+    });
+    const fromPg = await takeManualBackup(on(pg));
+    await restoreBackup(on(lite), join(dir, fromPg.name), { shownAs: fromPg.name, confirm: '還原' });
+    const back = await snapshot(lite);
+    expect(back.payments).toEqual(original.payments);
+    expect(back.stores.map((s) => (s as { code: string }).code)).toEqual([
+      ...original.stores.map((s) => (s as { code: string }).code),
+      'PIF',
+    ]);
   });
 });

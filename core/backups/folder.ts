@@ -2,7 +2,8 @@
 // the retention and a person with `ls` read the same thing from the name alone.
 import { mkdir, readdir, rm, stat, statfs } from 'node:fs/promises';
 import { join } from 'node:path';
-import { problem, ValidationError, ConflictError } from '../errors.js';
+import { problem, ConflictError } from '../errors.js';
+import { fieldRefusal } from './refusals.js';
 import { DAY_MS, fileStamp, fileStampInstant } from '../time.js';
 
 export const BACKUP_REASONS = ['manual', 'import', 'restore', 'daily'] as const;
@@ -35,7 +36,7 @@ export function parseBackupName(name: string): { at: number; reason: BackupReaso
 /** A name from a request, checked to be one of the folder's: nothing outside it is ever read. */
 export function requireBackupName(name: unknown): string {
   if (typeof name !== 'string' || !parseBackupName(name))
-    throw ValidationError.single('name', 'backup_name_invalid', { name: String(name).slice(0, 100) });
+    throw fieldRefusal('name', 'backup_name_invalid', { name: String(name).slice(0, 100) });
   return name;
 }
 

@@ -6,7 +6,8 @@ import { createReadStream, createWriteStream, closeSync, openSync, readSync } fr
 import { open } from 'node:fs/promises';
 import { pipeline } from 'node:stream/promises';
 import { createGunzip, createGzip, constants as zlib } from 'node:zlib';
-import { fieldErrorOf, problem, ValidationError, type DetailsArg, type ErrorCode } from '../errors.js';
+import { ValidationError } from '../errors.js';
+import { refusal } from './refusals.js';
 import { requireFreeSpace } from './folder.js';
 import { dirname } from 'node:path';
 
@@ -32,11 +33,6 @@ export interface BackupHeader {
   counts: BackupCounts;
   payload_bytes: number;
   payload_sha256: string;
-}
-
-export function refusal<C extends ErrorCode>(code: C, ...details: DetailsArg<C>): ValidationError {
-  const p = problem(code, ...details);
-  return new ValidationError([fieldErrorOf('file', p)], p);
 }
 
 async function sha256Of(file: string): Promise<{ sha256: string; bytes: number }> {

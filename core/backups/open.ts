@@ -9,7 +9,8 @@ import { NotFoundError, problem } from '../errors.js';
 import { knownMigrationNames, migrateLatest, migrateTo } from '../db/migrate.js';
 import { BadRow, copyTables, withoutTriggers } from './copy.js';
 import { openFileReadOnly, openScratch } from './files.js';
-import { refusal, sniff, unwrap, type BackupCounts } from './format.js';
+import { sniff, unwrap, type BackupCounts } from './format.js';
+import { refusal } from './refusals.js';
 import { schemaAt, type SchemaSpec } from './schema.js';
 import { countRows } from './take.js';
 

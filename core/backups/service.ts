@@ -5,12 +5,13 @@ import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Knex } from 'knex';
 import type { AppContext, BackupSettings, Db, ServiceContext } from '../context.js';
-import { ConflictError, ForbiddenError, NotFoundError, problem, ValidationError } from '../errors.js';
+import { ConflictError, ForbiddenError, NotFoundError, problem } from '../errors.js';
 import { requirePermission } from '../guard.js';
 import { isAdmin } from '../permissions.js';
 import { recordAudit } from '../audit/service.js';
 import { toIso } from '../time.js';
 import { backupName, ensureFolder, listFolder, pruneFolder, requireBackupName, type BackupReason } from './folder.js';
+import { fieldRefusal } from './refusals.js';
 import { openBackup, type BackupInfo } from './open.js';
 import { replaceData } from './restore.js';
 import { readSetting, SETTING, writeSetting } from './settings.js';
@@ -164,8 +165,7 @@ export async function restoreBackup(
   opts: { shownAs: string; confirm: unknown },
 ): Promise<RestoreResult> {
   requireBackupAccess(ctx.actor);
-  if (opts.confirm !== RESTORE_WORD)
-    throw ValidationError.single('confirm', 'restore_confirm_required', { word: RESTORE_WORD });
+  if (opts.confirm !== RESTORE_WORD) throw fieldRefusal('confirm', 'restore_confirm_required', { word: RESTORE_WORD });
   const settings = settingsOf(ctx);
   await ensureFolder(settings.dir);
   const opened = await openBackup(file, openOptions(ctx, opts.shownAs));
@@ -204,7 +204,7 @@ export async function setKeepDays(ctx: ServiceContext, days: unknown): Promise<n
   const env = settingsOf(ctx).keepDays;
   if (env !== undefined) throw new ConflictError(problem('backup_keep_days_from_env', { days: env }));
   if (typeof days !== 'number' || !Number.isInteger(days) || days < KEEP_DAYS.min || days > KEEP_DAYS.max)
-    throw ValidationError.single('keep_days', 'backup_keep_days_invalid', KEEP_DAYS);
+    throw fieldRefusal('keep_days', 'backup_keep_days_invalid', KEEP_DAYS);
   const before = await keepDays(ctx);
   await ctx.db.transaction(async (trx) => {
     await writeSetting(trx, SETTING.keepDays, String(days));

@@ -13,10 +13,10 @@ import {
   RESTORE_WORD,
   setKeepDays,
   takeManualBackup,
-  ValidationError,
   type AppContext,
 } from '../../core/index.js';
 import { requireFreeSpace } from '../../core/backups/folder.js';
+import { fieldRefusal } from '../../core/backups/refusals.js';
 import { requireUser, serviceContext, type State } from '../middleware/auth.js';
 import { fileUpload, smallBody } from '../middleware/body.js';
 import { gate } from '../middleware/gate.js';
@@ -66,7 +66,7 @@ export function backupRoutes(app: AppContext): Router<State> {
 /** The typed word, checked before the file is received. */
 const confirmed: Koa.Middleware = async (ctx, next) => {
   if (query(ctx, 'confirm') !== RESTORE_WORD)
-    throw ValidationError.single('confirm', 'restore_confirm_required', { word: RESTORE_WORD });
+    throw fieldRefusal('confirm', 'restore_confirm_required', { word: RESTORE_WORD });
   await next();
 };
 
