@@ -1,6 +1,8 @@
 // admin/ imports core only through this file: nothing here reaches a Node module (test/entry-points.test.ts).
 export { auditActorText, auditFieldRows, auditSummaryText } from './audit/text.js';
 export type { AuditStoreLookup } from './audit/text.js';
+export type { BackupOverview, RestoreResult, TakenBackup } from './backups/service.js';
+export type { BackupInfo } from './backups/open.js';
 export {
   QUICK_RANGES,
   canStepForward,
@@ -16,6 +18,7 @@ export { BROWSER_IMPORT_MAX_BYTES, HEADERS } from './payments/sheetFile.js';
 export type { ImportRow, ParseResult, PreviewRow } from './payments/readSheet.js';
 export {
   AUDIT_ACTION_LABELS,
+  BACKUP_REASON_LABELS,
   AUDIT_FIELD_LABELS,
   PAYER_FIELD_LABELS,
   PAYMENT_FIELD_LABELS,
@@ -28,10 +31,20 @@ export {
   USER_FIELD_LABELS,
   auditActionLabel,
   auditEntityLabel,
+  fileSizeText,
   statementEncodingLabel,
   storeLabel,
 } from './labels.js';
-export { MAX_IMPORT_ROWS, MAX_STREAM_IMPORT_ROWS, STORE_CODE_MAX, USERNAME_MAX, USERNAME_MIN } from './limits.js';
+export {
+  KEEP_DAYS,
+  MAX_BACKUP_UPLOAD_BYTES,
+  MAX_IMPORT_ROWS,
+  MAX_STREAM_IMPORT_ROWS,
+  RESTORE_WORD,
+  STORE_CODE_MAX,
+  USERNAME_MAX,
+  USERNAME_MIN,
+} from './limits.js';
 export { MSG, PAYMENT_WORDS, errorText, isErrorCode, listWords, paymentTexts, paymentWords } from './messages.js';
 export { formatNTD } from './money.js';
 export {

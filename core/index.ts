@@ -12,14 +12,13 @@ export {
   inspectBackup,
   keepDays,
   lastBackup,
-  MAX_BACKUP_UPLOAD_BYTES,
   requireBackupAccess,
   restoreBackup,
-  RESTORE_WORD,
   setKeepDays,
   takeManualBackup,
 } from './backups/service.js';
 export type { BackupOverview, RestoreResult, TakenBackup } from './backups/service.js';
+export { MAX_BACKUP_UPLOAD_BYTES, RESTORE_WORD } from './limits.js';
 export type { BackupInfo } from './backups/open.js';
 export { listFolder } from './backups/folder.js';
 export type { BackupReason, ListedBackup } from './backups/folder.js';

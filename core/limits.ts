@@ -24,3 +24,10 @@ export const CASH_CATEGORY_MAX = 30;
 export const MAX_COUNTED_CASH = 100_000_000;
 /** days of one board of closes or one day book */
 export const DAYBOOK_MAX_DAYS = 366;
+/** days automatic backups stay: 14 unless the 備份 page, `remit backups --keep-days` or REMIT_BACKUP_KEEP_DAYS say */
+export const DEFAULT_KEEP_DAYS = 14;
+export const KEEP_DAYS = { min: 1, max: 3650 } as const;
+/** the word a restore is confirmed with: typed, not clicked */
+export const RESTORE_WORD = '還原';
+/** the 備份 page's upload: a gzip of a small chain's database, with room to spare */
+export const MAX_BACKUP_UPLOAD_BYTES = 1024 * 1024 * 1024;

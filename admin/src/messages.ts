@@ -17,6 +17,8 @@ import {
   USERNAME_MAX,
   USERNAME_MIN,
   MSG,
+  KEEP_DAYS,
+  RESTORE_WORD,
 } from '../../core/browser';
 
 export const UI = {
@@ -88,6 +90,7 @@ export const UI = {
   forbiddenUsers: '您沒有會員管理的權限',
   forbiddenStores: '您沒有分店管理的權限',
   forbiddenAudit: '您沒有查看稽核紀錄的權限',
+  forbiddenBackups: MSG.backupAllStoresRequired,
   noBackOfficeAccess: '您的帳戶沒有任何後台權限，請聯絡管理員。',
   cannotDeleteSelf: MSG.cannotDeleteSelf,
   cannotDeleteAdmin: MSG.cannotDeleteAdmin,
@@ -607,4 +610,54 @@ export const CLOSES_UI = {
   // a close sent but not answered: looked up, never sent twice blindly
   closeUnsure:
     '網路不穩，還不知道是否已結帳。請確認網路後再按一次「結帳」：如果已經結帳，會直接顯示結果，不會重複結帳。',
+} as const;
+
+export const BACKUPS_UI = {
+  title: '備份',
+  takeTitle: '下載備份',
+  takeHint: '下載目前資料的完整備份，其他人可以照常使用系統。備份也會保存在伺服器的備份目錄。',
+  take: '下載備份',
+  taking: '備份中...',
+  taken: (name: string, size: string) => `已備份（${size}），開始下載：${name}`,
+  takeFailed: '備份失敗，請稍後再試',
+  restoreTitle: '還原備份',
+  restoreHint: '選擇先前下載的備份檔（.backup.gz，或舊版的 .sqlite），先檢查內容，確認後才會還原。',
+  choose: '選擇備份檔',
+  checking: '檢查中...',
+  checkFailed: '無法使用這個備份檔',
+  tooLarge: (mb: number) => `備份檔超過上限 ${mb} MB`,
+  holds: '備份內容',
+  takenAt: '備份時間',
+  takenAtUnknown: '未記錄（舊版的 .sqlite 備份）',
+  payments: '匯款',
+  stores: '分店',
+  users: '會員',
+  schema: '資料庫版本',
+  counted: (n: number, unit: string) => `${n.toLocaleString('en-US')} ${unit}`,
+  upgraded: '這是較舊版本的備份，還原時會先升級到目前的資料庫版本。',
+  warning:
+    '還原會用這個備份取代目前所有的資料（匯款、分店、會員、稽核紀錄等），備份之後新增或修改的資料都會消失。還原前會先自動備份目前的資料。',
+  confirmLabel: `請輸入「${RESTORE_WORD}」確認`,
+  confirmHelp: `輸入「${RESTORE_WORD}」兩個字後才能按「${RESTORE_WORD}」`,
+  restore: RESTORE_WORD,
+  restoring: '還原中，請勿關閉頁面...',
+  restored: (name: string, payments: number, kept: string) =>
+    `已還原 ${name}：匯款 ${payments.toLocaleString('en-US')} 筆。還原前的資料已備份為 ${kept}`,
+  restoreFailed: '還原失敗，資料沒有變更',
+  listTitle: '備份列表',
+  folder: (dir: string) => `備份目錄：${dir}`,
+  last: (when: string) => `最近一次備份：${when}`,
+  none: '還沒有備份',
+  at: '時間',
+  reason: '原因',
+  size: '大小',
+  download: '下載',
+  downloadLabel: (when: string, reason: string) => `下載 ${when} ${reason}的備份`,
+  keepDays: '自動備份保留天數',
+  keepDaysHelp: `匯入前、還原前與每日的備份超過天數後自動刪除（${KEEP_DAYS.min} 到 ${KEEP_DAYS.max} 天）；手動備份不會自動刪除`,
+  keepDaysFromEnv: (days: number) => `由伺服器的 REMIT_BACKUP_KEEP_DAYS 設定為 ${days} 天`,
+  save: '儲存',
+  saved: '已儲存',
+  saveFailed: '儲存失敗，請稍後再試',
+  loadFailed: '無法載入備份列表，請稍後再試',
 } as const;

@@ -8,6 +8,7 @@ import type { AppContext, BackupSettings, Db, ServiceContext } from '../context.
 import { ConflictError, ForbiddenError, NotFoundError, problem } from '../errors.js';
 import { requirePermission } from '../guard.js';
 import { isAdmin } from '../permissions.js';
+import { DEFAULT_KEEP_DAYS, KEEP_DAYS, RESTORE_WORD } from '../limits.js';
 import { recordAudit } from '../audit/service.js';
 import { toIso } from '../time.js';
 import { backupName, ensureFolder, listFolder, pruneFolder, requireBackupName, type BackupReason } from './folder.js';
@@ -16,13 +17,6 @@ import { openBackup, type BackupInfo } from './open.js';
 import { replaceData } from './restore.js';
 import { readSetting, SETTING, writeSetting } from './settings.js';
 import { writeBackup } from './take.js';
-
-export const DEFAULT_KEEP_DAYS = 14;
-export const KEEP_DAYS = { min: 1, max: 3650 } as const;
-/** the word a restore is confirmed with: typed, not clicked */
-export const RESTORE_WORD = '還原';
-/** the 備份 page's upload: a gzip of a small chain's database, with room to spare */
-export const MAX_BACKUP_UPLOAD_BYTES = 1024 * 1024 * 1024;
 
 /** system_admin, and every store: a backup holds all of them. */
 export function requireBackupAccess(actor: ServiceContext['actor']): void {

@@ -8,7 +8,7 @@ import { createRequire } from 'node:module';
 import { join, resolve } from 'node:path';
 import { chromium, type Browser, type BrowserContext, type Locator, type Page } from 'playwright-core';
 import { expect } from 'vitest';
-import { DEFAULT_MATCHING, taipeiDate, taipeiDayStart } from '../../core/index.js';
+import { DEFAULT_MATCHING, taipeiDate, taipeiDayStart, type BackupSettings } from '../../core/index.js';
 import { firstScreenFor } from '../../http/firstScreen.js';
 import { spa } from '../../http/static.js';
 import { createTestDb, TEST_SECURITY, type TestDb } from '../helpers/db.js';
@@ -195,7 +195,11 @@ export async function callApi(e: E2E, method: string, path: string, as: string, 
   return r.status === 204 ? null : r.json();
 }
 
-export async function startE2E(title = '煙具專賣店 匯款回報系統'): Promise<E2E> {
+/** `backups`: the server's backups folder and limits (the 備份 page); none, the page says none is set. */
+export async function startE2E(
+  title = '煙具專賣店 匯款回報系統',
+  opts: { backups?: BackupSettings } = {},
+): Promise<E2E> {
   if (!existsSync(join(DIST_ADMIN, 'admin.html')))
     throw new Error(`${DIST_ADMIN} is missing: run "npm run build" (npm test does it first)`);
   const t = await createTestDb('sqlite');
@@ -203,7 +207,12 @@ export async function startE2E(title = '煙具專賣店 匯款回報系統'): Pr
   const errors: unknown[] = [];
   // /admin as `remit serve` answers it: with the user's first page of 匯款記錄 in it (http/firstScreen.ts)
   const firstScreen = firstScreenFor({ db: t.db, security: TEST_SECURITY, matching: DEFAULT_MATCHING }, title);
-  const server = await listenApi({ db: t.db, errors, after: [spa({ root: DIST_ADMIN, title, firstScreen })] });
+  const server = await listenApi({
+    db: t.db,
+    errors,
+    backups: opts.backups,
+    after: [spa({ root: DIST_ADMIN, title, firstScreen })],
+  });
   const url = server.url;
   const browser = await chromium.launch({
     executablePath: CHROMIUM,

@@ -3,6 +3,7 @@ import { Suspense } from 'react';
 import { Admin, CustomRoutes, Loading, Resource } from 'react-admin';
 import { Route } from 'react-router-dom';
 import audit from '../audit';
+import { BackupsPage } from '../backups';
 import { BoardPage, ClosePage } from '../closes';
 import { AccessDenied } from '../common/Forbidden';
 import { Dashboard } from '../dashboard';
@@ -88,6 +89,14 @@ export function App() {
           element={
             <Suspense fallback={<Loading />}>
               <ReconcilePage />
+            </Suspense>
+          }
+        />
+        <Route
+          path="/backups"
+          element={
+            <Suspense fallback={<Loading />}>
+              <BackupsPage />
             </Suspense>
           }
         />

@@ -1,5 +1,6 @@
 import AccountBalanceIcon from '@mui/icons-material/AccountBalance';
 import AssessmentIcon from '@mui/icons-material/Assessment';
+import BackupIcon from '@mui/icons-material/Backup';
 import CalculateIcon from '@mui/icons-material/Calculate';
 import GridViewIcon from '@mui/icons-material/GridView';
 import HistoryIcon from '@mui/icons-material/History';
@@ -27,6 +28,7 @@ const ENTRIES = [
   { resource: 'dashboard', label: '統計儀表板', icon: <AssessmentIcon /> },
   { resource: 'stores', label: '分店管理', icon: <StoreIcon /> },
   { resource: 'audit', label: '稽核紀錄', icon: <HistoryIcon /> },
+  { resource: 'backups', label: '備份', icon: <BackupIcon /> },
 ];
 
 export function Menu() {
