@@ -36,7 +36,7 @@ function dbSource(io: CliIO, opts: GlobalOptions): DbSource {
 }
 
 /** The SQLite file to use (null: not a file); a missing one is refused: only migrate, serve and restore create it. */
-export function requireSqliteFile(
+function requireSqliteFile(
   io: CliIO,
   opts: GlobalOptions,
   config: RemitConfig = configFrom(io, opts),

@@ -11,7 +11,7 @@ export type BackupReason = (typeof BACKUP_REASONS)[number];
 /** The ones retention removes: a backup someone asked for stays until they delete it. */
 const AUTOMATIC: readonly BackupReason[] = ['import', 'restore', 'daily'];
 
-export const BACKUP_EXTENSION = '.backup.gz';
+const BACKUP_EXTENSION = '.backup.gz';
 const NAME = /^remit-(\d{8}-\d{6}-\d{3})-(manual|import|restore|daily)\.backup\.gz$/;
 
 export interface ListedBackup {
@@ -27,7 +27,7 @@ export function backupName(reason: BackupReason, at: number): string {
 }
 
 /** The time and reason a folder's file name says, or null for any other name (never a path). */
-export function parseBackupName(name: string): { at: number; reason: BackupReason } | null {
+function parseBackupName(name: string): { at: number; reason: BackupReason } | null {
   const m = NAME.exec(name);
   const at = m ? fileStampInstant(m[1]) : null;
   return m && at !== null ? { at, reason: m[2] as BackupReason } : null;

@@ -11,8 +11,8 @@ import { refusal } from './refusals.js';
 import { requireFreeSpace } from './folder.js';
 import { dirname } from 'node:path';
 
-export const BACKUP_MAGIC = 'remit-backup';
-export const BACKUP_FORMAT = 1;
+const BACKUP_MAGIC = 'remit-backup';
+const BACKUP_FORMAT = 1;
 /** the header's JSON line at most: a longer one is not ours */
 const MAX_HEADER_BYTES = 64 * 1024;
 const SQLITE_MAGIC = Buffer.from('SQLite format 3\0', 'latin1');

@@ -8,7 +8,7 @@ import { readSetting, SETTING, writeSetting } from './settings.js';
 import { automaticBackup } from './service.js';
 
 /** the Taiwan hour from which the day's backup is due: the shops are closed */
-export const NIGHTLY_HOUR = 3;
+const NIGHTLY_HOUR = 3;
 /** how often a server looks whether the day's backup is due */
 const CHECK_EVERY_MS = 10 * 60_000;
 

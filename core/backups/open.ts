@@ -40,7 +40,7 @@ export interface OpenedBackup {
 }
 
 /** 4 GiB once unpacked: a small chain's years of payments fit many times over; past it, a file made to fill a disk */
-export const MAX_PAYLOAD_BYTES = 4 * 1024 * 1024 * 1024;
+const MAX_PAYLOAD_BYTES = 4 * 1024 * 1024 * 1024;
 const REQUIRED = ['knex_migrations', 'stores', 'users', 'payments', 'audit_log'];
 
 /** A file's rows that cannot go where they belong, as a refusal naming the table. */

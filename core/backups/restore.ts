@@ -36,7 +36,7 @@ export async function restoreInProgress(db: Db): Promise<boolean> {
   return Boolean(r.rows[0]?.held);
 }
 
-export interface ReplaceHooks<B> {
+interface ReplaceHooks<B> {
   /** after the locks, before anything is replaced: the backup of what is there */
   before(trx: Knex.Transaction): Promise<B>;
   /** the attempt failed and rolled back: undo what `before` left outside the database */

@@ -16,7 +16,7 @@ import { requireFreeSpace } from './folder.js';
 import { writeWrapped, type BackupCounts, type BackupHeader } from './format.js';
 import { schemaAt } from './schema.js';
 
-export const COUNTED = ['payments', 'stores', 'users', 'audit_log'] as const;
+const COUNTED = ['payments', 'stores', 'users', 'audit_log'] as const;
 
 export async function countRows(db: Db): Promise<BackupCounts> {
   const out = {} as BackupCounts;

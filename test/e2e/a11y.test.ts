@@ -8,6 +8,9 @@
  *
  * One server and one browser for the file; a context per user and width.
  */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createUser, systemActor } from '../../core/index.js';
@@ -59,7 +62,18 @@ const SHOTS = [
   'payments · reader',
 ];
 
-const PAGES = ['payments', 'dashboard', 'users', 'stores', 'audit', 'reconcile', 'close', 'closes', 'form'] as const;
+const PAGES = [
+  'payments',
+  'dashboard',
+  'users',
+  'stores',
+  'audit',
+  'reconcile',
+  'close',
+  'closes',
+  'backups',
+  'form',
+] as const;
 type PageName = (typeof PAGES)[number];
 
 /** Something a person waits for on each page, whatever they may see there (the page, 權限不足, or none of it). */
@@ -76,6 +90,7 @@ const READY: Record<PageName, string> = {
   reconcile: '[data-testid="statement-upload"], [data-testid="reconcile-forbidden"], [data-testid="reconcile"]',
   close: '[data-testid="close-status"], [data-testid="close-forbidden"], [data-testid="close-no-store"]',
   closes: '[data-testid="board-table"], [data-testid="board-forbidden"], [data-testid="board-no-store"]',
+  backups: '[data-testid="backup-list"], [data-testid="backup-none"], [data-testid="backups-forbidden"]',
   form: 'form',
 };
 const PATH: Record<PageName, string> = {
@@ -87,12 +102,14 @@ const PATH: Record<PageName, string> = {
   reconcile: '/admin/reconcile',
   close: '/admin/close',
   closes: '/admin/closes',
+  backups: '/admin/backups',
   form: '/',
 };
 
 describe.skipIf(!HAS_CHROMIUM)('accessibility (axe-core): every page, every kind of user, 375 and 1280 px', () => {
   let e: E2E;
   let linked = '';
+  let backupDir = '';
   /** what axe found per `page · user · width`, all impacts, for the summary */
   const summary = new Map<string, Record<string, number>>();
 
@@ -109,7 +126,8 @@ describe.skipIf(!HAS_CHROMIUM)('accessibility (axe-core): every page, every kind
   }
 
   beforeAll(async () => {
-    e = await startE2E();
+    backupDir = mkdtempSync(join(tmpdir(), 'remit-a11y-backups-'));
+    e = await startE2E(undefined, { backups: { dir: backupDir } });
     const ctx = { db: e.t.db, security: TEST_SECURITY, actor: systemActor('test'), ip: null };
     const A = e.stores.A.id;
     // a failed sign-in: its 登入失敗 entry in 稽核紀錄
@@ -208,6 +226,7 @@ describe.skipIf(!HAS_CHROMIUM)('accessibility (axe-core): every page, every kind
     );
     console.log(`axe-core violations (elements per impact):\n${lines.join('\n')}`);
     await e?.close();
+    if (backupDir) rmSync(backupDir, { recursive: true, force: true });
   });
 
   /** Opens `open` (a dialog, a menu), checks the page with it open, and closes it with Escape. */

@@ -28,7 +28,8 @@ function sendFile<R>(path: string, file: File, query: Record<string, string>): P
   return api<R>('POST', `${path}?${q}`, undefined, { bytes: file, timeoutMs: LONG_MS });
 }
 
-export function RestoreCard({ onRestored }: { onRestored: () => void }) {
+/** The file chosen, what the server found in it, the word typed, and the two calls. */
+function useRestore(onRestored: () => void) {
   const input = useRef<HTMLInputElement>(null);
   const [file, setFile] = useState<File | null>(null);
   const [info, setInfo] = useState<BackupInfo | null>(null);
@@ -74,6 +75,11 @@ export function RestoreCard({ onRestored }: { onRestored: () => void }) {
       setBusy(null);
     }
   }
+  return { input, file, info, typed, setTyped, busy, error, done, pick, restore };
+}
+
+export function RestoreCard({ onRestored }: { onRestored: () => void }) {
+  const { input, file, info, typed, setTyped, busy, error, done, pick, restore } = useRestore(onRestored);
   return (
     <Card variant="outlined">
       <CardContent>
