@@ -36,11 +36,7 @@ function dbSource(io: CliIO, opts: GlobalOptions): DbSource {
 }
 
 /** The SQLite file to use (null: not a file); a missing one is refused: only migrate, serve and restore create it. */
-function requireSqliteFile(
-  io: CliIO,
-  opts: GlobalOptions,
-  config: RemitConfig = configFrom(io, opts),
-): string | null {
+function requireSqliteFile(io: CliIO, opts: GlobalOptions, config: RemitConfig = configFrom(io, opts)): string | null {
   if (config.db.client !== 'sqlite' || config.db.filename === ':memory:') return null;
   const path = resolve(config.db.filename);
   const kind = sqliteFileKind(path);
