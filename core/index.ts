@@ -5,12 +5,10 @@ export { ConfigError, listenUrl, loadConfig } from './config.js';
 export type { RemitConfig } from './config.js';
 export { instantRange } from './dateRange.js';
 export {
-  automaticBackup,
   backupForDownload,
   backupOverview,
   backupToFile,
   inspectBackup,
-  keepDays,
   lastBackup,
   requireBackupAccess,
   restoreBackup,
