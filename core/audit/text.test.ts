@@ -156,6 +156,42 @@ describe('the audit log for people', () => {
   });
 });
 
+describe('backup entries', () => {
+  it('a backup, a restore and the days kept read in Chinese: the reason, what it held, where the old data went', () => {
+    const backup = {
+      entity: 'backup',
+      before: null,
+      after: {
+        file: 'remit-20261121-020000-000-daily.backup.gz',
+        reason: 'daily',
+        bytes: 20480,
+        payment_count: 30,
+        store_count: 3,
+        user_count: 5,
+      },
+    };
+    expect(auditSummaryText(backup, stores)).toBe(
+      '檔名：remit-20261121-020000-000-daily.backup.gz，原因：每日，大小（位元組）：20480，匯款筆數：30，分店數：3，會員數：5',
+    );
+    const restore = {
+      entity: 'backup',
+      before: null,
+      after: {
+        file: 'x.backup.gz',
+        taken_at: '2026-11-21T02:00:00.000Z',
+        upgraded: false,
+        pre_restore: 'remit-20261122-090000-000-restore.backup.gz',
+      },
+    };
+    expect(auditSummaryText(restore, stores)).toBe(
+      '檔名：x.backup.gz，備份時間：2026/11/21 10:00:00，舊版備份已升級：否，還原前的資料備份為：remit-20261122-090000-000-restore.backup.gz',
+    );
+    expect(auditSummaryText({ entity: 'backup', before: { keep_days: 14 }, after: { keep_days: 7 } }, stores)).toBe(
+      '自動備份保留天數：14 → 7',
+    );
+  });
+});
+
 describe('statement and reconciliation entries', () => {
   const stores: AuditStoreLookup = (id) => (id === 1 ? { name: '台北店', code: 'TPE' } : undefined);
   it('a statement import reads in Chinese: file, store, columns, encoding', () => {

@@ -52,6 +52,7 @@ const ACTION_COLORS: Record<string, 'success' | 'info' | 'error' | 'warning' | '
   import: 'primary',
   export: 'primary',
   login_failed: 'warning',
+  restore: 'warning',
 };
 
 const filters = [
