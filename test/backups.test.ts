@@ -310,6 +310,13 @@ describe.each(DB_KINDS)('backups on %s', (kind) => {
       }
     }
 
+    it('too little disk: refused before writing, a backup and an unpacked upload alike', async () => {
+      const full = { ...admin, backups: { dir, keepFree: 1e15 } };
+      expect(await refusal(takeManualBackup(full))).toMatch(/^磁碟空間不足：.* 需要約 \d+ MB，只剩 \d+ MB$/);
+      expect(await refusal(restoreBackup(full, good, { shownAs: 'x', confirm: '還原' }))).toContain('磁碟空間不足');
+      expect(await snapshot(t)).toEqual(state);
+    });
+
     it('a newer schema than the program: refused, 較新版本', async () => {
       const path = await doctored('newer', (db) =>
         db('knex_migrations').insert({ name: '29991231000000_from_the_future', batch: 99, migration_time: new Date() }),

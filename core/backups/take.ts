@@ -107,13 +107,14 @@ export async function writeBackup(
 ): Promise<{ file: string; bytes: number; header: BackupHeader }> {
   if (!existsSync(dirname(target))) throw new NotFoundError(problem('backup_dir_missing', { path: dirname(target) }));
   if (existsSync(target) && !opts.force) throw new ConflictError(problem('file_exists', { path: target }));
-  await requireFreeSpace(dirname(target), 2 * (await liveBytes(db)), opts.keepFree);
   const payload = besides(target, 'payload');
   const wrapped = besides(target, 'backup');
   const takenAt = opts.now ?? Date.now();
   try {
     // every password hash and payment: owner-only from the first byte (VACUUM INTO takes an empty file)
     await writeFile(payload, '', { mode: 0o600, flag: 'wx' });
+    // a folder that takes no file is said as such first; then whether the disk holds the copy
+    await requireFreeSpace(dirname(target), 2 * (await liveBytes(db)), opts.keepFree);
     const pg = isPostgres(db);
     if (pg) await postgresPayload(db, payload, opts.via);
     else await sqlitePayload(db, payload);
