@@ -50,7 +50,10 @@ export function openScratch(file: string): Knex {
   });
 }
 
-/** A plain connection beside the server's, for a copy that must not hold the server's one writer. */
+/**
+ * A plain connection beside the server's, for a copy that must not hold the server's one writer; the copy
+ * it writes is not synced by SQLite (the wrapped backup is, once, when whole).
+ */
 export function openBeside(file: string): Knex {
   return knexFactory({
     client: 'sqlite3',
@@ -60,7 +63,7 @@ export function openBeside(file: string): Knex {
       min: 1,
       max: 1,
       afterCreate(conn: RawConnection, done: (err: Error | null, conn: unknown) => void) {
-        conn.exec('PRAGMA busy_timeout = 10000;', (err) => done(err, conn));
+        conn.exec('PRAGMA busy_timeout = 10000; PRAGMA synchronous = OFF;', (err) => done(err, conn));
       },
     },
   });
