@@ -54,25 +54,32 @@ export async function replaceData<B>(
   hooks: ReplaceHooks<B>,
 ): Promise<{ copied: Record<string, number>; before: B }> {
   const tables = (await schemaAt()).tables.filter((t) => !KEPT.has(t.name));
-  const key = keyOf(db);
-  running.set(key, (running.get(key) ?? 0) + 1);
-  try {
-    for (let attempt = 1; ; attempt++) {
-      let before: { value: B } | null = null;
-      try {
-        return await db.transaction(async (trx) => {
-          await lockAll(trx, tables);
+  for (let attempt = 1; ; attempt++) {
+    let before: { value: B } | null = null;
+    try {
+      return await db.transaction(async (trx) => {
+        await lockAll(trx, tables);
+        // from here on a write would only wait: this instance says so at once (http/app.ts)
+        return await whileRunning(db, async () => {
           before = { value: await hooks.before(trx) };
           const copied = await copyFrom(trx, opened, tables);
           await resetSequences(trx, tables);
           await hooks.after(trx, copied, before.value);
           return { copied, before: before.value };
         });
-      } catch (err) {
-        if (before) await hooks.discard((before as { value: B }).value);
-        if (!isDeadlock(err) || attempt >= 3) throw badRowRefusal(err);
-      }
+      });
+    } catch (err) {
+      if (before) await hooks.discard((before as { value: B }).value);
+      if (!isDeadlock(err) || attempt >= 3) throw badRowRefusal(err);
     }
+  }
+}
+
+async function whileRunning<T>(db: Db, fn: () => Promise<T>): Promise<T> {
+  const key = keyOf(db);
+  running.set(key, (running.get(key) ?? 0) + 1);
+  try {
+    return await fn();
   } finally {
     running.set(key, (running.get(key) ?? 1) - 1);
   }
