@@ -107,7 +107,7 @@ export {
   needsLastFive,
 } from './paymentMethods.js';
 export type { PaymentMethod } from './paymentMethods.js';
-export { addDays, defaultDateRange, formatTaipei, taipeiDate } from './time.js';
+export { addDays, defaultDateRange, formatTaipei, taipeiDate, taipeiInputValue } from './time.js';
 export {
   MENU_COOKIE,
   PAYMENTS_PER_PAGE,

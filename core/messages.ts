@@ -99,6 +99,7 @@ export const MSG = {
   paymentNotFound: '找不到匯款記錄',
   paymentStoreForbidden: '權限不足：無法存取此分店的匯款記錄',
   branchOwnStoreOnly: '您是分店員工，只能提交本分店的匯款資料', // spec (hint)
+  branchOwnStoreTakings: '您是分店員工，只能記錄本分店的收款',
   storeOutOfScope: '權限不足：您沒有此分店的權限',
   uuidsRequired: '請選擇要刪除的匯款記錄',
   uuidsTooMany: `一次最多刪除 ${MAX_BATCH_DELETE} 筆匯款記錄`,
