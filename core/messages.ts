@@ -141,7 +141,8 @@ export const MSG = {
     common: '這個密碼太常見（例如 123456、password、admin123），常被最先拿來猜，請換一個不常見的密碼',
   },
   roleRequired: '請選擇角色', // spec
-  permissionsInvalid: (keys: string[]) => `無效的權限：${keys.join('、')}`,
+  permissionsInvalid: (keys: string[], valid: string[]) =>
+    `無效的權限：${keys.join('、')}（可用的權限：${valid.join('、')}）`,
   storesInvalid: '可存取分店必須是分店編號的列表',
   isActiveInvalid: '啟用狀態必須是 true 或 false',
   userNotFound: '找不到用戶',
@@ -416,7 +417,7 @@ const ERROR_TEXTS: Texts = {
   new_password_min: () => MSG.newPasswordMin,
   new_password_mismatch: () => MSG.newPasswordMismatch,
   role_required: () => MSG.roleRequired,
-  permissions_invalid: (d) => MSG.permissionsInvalid(d.values),
+  permissions_invalid: (d) => MSG.permissionsInvalid(d.values, d.valid),
   stores_invalid: () => MSG.storesInvalid,
   is_active_invalid: () => MSG.isActiveInvalid,
   user_not_found: (d) => (d.username === undefined ? MSG.userNotFound : MSG.userNotFoundNamed(d.username)),

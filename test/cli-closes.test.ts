@@ -187,7 +187,7 @@ describe.each(DB_KINDS)('remit close, cash-out, closes, day and export --daybook
   it('remit export --daybook writes the day book as CSV and .xlsx', async () => {
     const out = join(dir, '日記帳.csv');
     const r = await runRemit(
-      ['export', '--daybook', '--store', 'TPE', '--from', '2026-11-20', '--to', '2026-11-21', '-o', out],
+      ['export', '--daybook', '--store', 'TPE', '--from', '2026-11-20', '--to', '2026-11-21', '--verbose', '-o', out],
       env,
     );
     expect(r.stderr).toBe('');

@@ -4,7 +4,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { taipeiInputValue } from '../../core/time.js';
-import { HAS_CHROMIUM, PHONE, seriousFindings, startE2E, type E2E } from './harness.js';
+import { callApi, HAS_CHROMIUM, PHONE, seriousFindings, startE2E, type E2E } from './harness.js';
 
 describe.skipIf(!HAS_CHROMIUM)('at the counter', () => {
   let e: E2E;
@@ -85,5 +85,70 @@ describe.skipIf(!HAS_CHROMIUM)('at the counter', () => {
     await page.getByText('自動填入現在時間，可以修改').waitFor();
     expect(await seriousFindings(page)).toEqual([]);
     await page.context().close();
+  });
+  it('a wrong cash-out: 復原 on the form at once, and 修改 or 刪除 (with 復原) on 日結, at 375 px', async () => {
+    const page = await e.signedIn('branchA', '/', PHONE);
+    const section = page.getByTestId('cash-out');
+    await section.waitFor();
+    const record = async (amount: string) => {
+      await section.getByLabel('店內支出').check();
+      await section.getByLabel('項目').fill('文具');
+      await section.getByLabel('金額').fill(amount);
+      await section.getByTestId('cash-out-submit').click();
+      await expect
+        .poll(() => page.getByTestId('cash-out-success').textContent())
+        .toMatch(`已記錄店內支出 NT$${Number(amount).toLocaleString('en-US')}`);
+    };
+    const entries = async () => Number(((await e.t.db('cash_out').count({ n: '*' }).first()) as { n: number }).n);
+    await record('5000');
+    expect(await entries()).toBe(1);
+    await page.getByTestId('cash-out-success').getByRole('button', { name: '復原' }).click();
+    await expect
+      .poll(() => page.getByTestId('cash-out-success').textContent())
+      .toBe('已復原：刪除了剛記錄的店內支出 NT$5,000');
+    expect(await entries()).toBe(0);
+    await record('5000');
+    await record('120');
+
+    // 日結: the typo corrected to 500, the day's figures follow once the change is sent
+    await page.goto(`${e.url}/admin/close`);
+    await expect.poll(() => page.getByTestId('close-expense').textContent()).toBe('-NT$5,120');
+    await page.getByRole('button', { name: '修改 店內支出 NT$5,000' }).click();
+    const dialog = page.getByTestId('cash-out-edit-dialog');
+    await dialog.getByLabel('金額').fill('500');
+    await dialog.getByRole('button', { name: '保存' }).click();
+    await page.getByRole('button', { name: '復原' }).waitFor();
+    // a finger lifts; a mouse left over the notice would hold it open
+    await page.mouse.move(10, 10);
+    expect(await seriousFindings(page)).toEqual([]);
+    await e.shot(page, 'counter-cash-out-edited-375');
+    await expect.poll(() => page.getByTestId('close-expense').textContent(), { timeout: 20_000 }).toBe('-NT$620');
+    expect((await e.t.db('cash_out').where({ amount: 500 }).first()).category).toBe('文具');
+
+    // 刪除, then 復原: the entry comes back and nothing is sent
+    await page.getByRole('button', { name: '刪除 店內支出 NT$120' }).click();
+    await page.getByRole('dialog').getByRole('button', { name: '確認刪除' }).click();
+    await page.getByRole('button', { name: '刪除 店內支出 NT$120' }).waitFor({ state: 'detached' });
+    await expect.poll(() => page.getByTestId('close-entries').textContent()).toContain('文具');
+    await page.getByRole('button', { name: '復原' }).click();
+    await page.getByRole('button', { name: '刪除 店內支出 NT$120' }).waitFor();
+    expect(await entries()).toBe(2);
+    await page.context().close();
+  });
+
+  it('a closed day: the clerk sees no 修改 or 刪除 on its cash-out; a manager does', async () => {
+    await callApi(e, 'POST', '/closes', 'branchA', {
+      store_id: e.stores.A.id,
+      date: taipeiInputValue(Date.now()).slice(0, 10),
+      opening: 5000,
+      counted: 4380,
+    });
+    const clerk = await e.signedIn('branchA', '/admin/close', PHONE);
+    await expect.poll(() => clerk.getByTestId('close-status').textContent()).toBe('已結帳');
+    expect(await clerk.getByRole('button', { name: /^修改 店內支出/ }).count()).toBe(0);
+    await clerk.context().close();
+    const admin = await e.signedIn('admin', `/admin/close?store=${e.stores.A.id}`, PHONE);
+    await admin.getByRole('button', { name: '修改 店內支出 NT$500' }).waitFor();
+    await admin.context().close();
   });
 });

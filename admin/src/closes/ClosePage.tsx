@@ -46,6 +46,7 @@ import { api } from '../http';
 import { fieldMessages, serverCode, serverFieldErrors, serverMessage } from '../serverError';
 import { CLOSES_UI as T } from '../messages';
 import { ConfirmDialog } from '../payments/ConfirmDialog';
+import { CashOutActions, useCashOutChanges } from './CashOutActions';
 
 const signed = (n: number) => (n > 0 ? `+${formatNTD(n)}` : formatNTD(n));
 const digits = (v: string) => v.replace(/[^\d]/g, '');
@@ -81,6 +82,7 @@ export function ClosePage() {
           canClose={canAccess(me!, 'close', 'close')}
           canReopen={canAccess(me!, 'close', 'reopen')}
           reload={load}
+          me={me!}
         />
       )}
     </Box>
@@ -197,11 +199,13 @@ function DayCard({
   canClose,
   canReopen,
   reload,
+  me,
 }: {
   day: DayView;
   canClose: boolean;
   canReopen: boolean;
   reload: () => Promise<void>;
+  me: Me;
 }) {
   const f = day.figures;
   const c = day.close;
@@ -226,7 +230,7 @@ function DayCard({
           ))}
           <Divider sx={{ my: 0.5 }} />
           <Figure label={T.cashIn} value={formatNTD(f.cash_in)} />
-          <Figure label={T.expense} value={formatNTD(-f.expense)} />
+          <Figure label={T.expense} value={formatNTD(-f.expense)} testId="close-expense" />
           <Figure label={T.withdrawal} value={formatNTD(-f.withdrawal)} />
           <Figure
             label={T.expected}
@@ -243,7 +247,7 @@ function DayCard({
       ) : (
         <Alert severity="info">{T.cannotClose}</Alert>
       )}
-      <Entries day={day} />
+      <Entries day={day} reload={reload} me={me} />
     </Stack>
   );
 }
@@ -565,20 +569,29 @@ function DifferenceDialog({ drawer, sending }: { drawer: Drawer; sending: Return
   );
 }
 
-function Entries({ day }: { day: DayView }) {
+/** A closed day's cash is changed only by a manager (manage_payments, who may also reopen it). */
+function cashOutRights(me: Me, day: DayView) {
+  const open = day.status !== 'closed' || canAccess(me, 'close', 'reopen');
+  return { edit: open && canAccess(me, 'cash_out', 'edit'), delete: open && canAccess(me, 'cash_out', 'delete') };
+}
+
+function Entries({ day, reload, me }: { day: DayView; reload: () => Promise<void>; me: Me }) {
+  const changes = useCashOutChanges(reload);
+  const rights = cashOutRights(me, day);
+  const lines = changes.shown(day.lines);
   return (
     <Card variant="outlined">
       <CardContent sx={{ pb: '12px !important' }}>
         <Typography variant="subtitle1" component="h2" sx={{ fontWeight: 600, mb: 1 }}>
           {T.entries}
         </Typography>
-        {day.lines.length === 0 ? (
+        {lines.length === 0 ? (
           <Typography variant="body2" color="text.secondary">
             {T.noEntries}
           </Typography>
         ) : (
           <Box component="ul" sx={{ listStyle: 'none', m: 0, p: 0 }} data-testid="close-entries">
-            {day.lines.map((l) => (
+            {lines.map((l) => (
               <Box
                 component="li"
                 key={`${l.type}-${l.id}`}
@@ -618,6 +631,15 @@ function Entries({ day }: { day: DayView }) {
                     </Typography>
                   )}
                 </Box>
+                {l.type === 'cash_out' && (rights.edit || rights.delete) && (
+                  <Box sx={{ flex: '0 0 auto', alignSelf: 'center' }}>
+                    <CashOutActions
+                      line={l}
+                      onChange={rights.edit ? (next) => changes.change(l, next) : undefined}
+                      onDelete={rights.delete ? () => changes.drop(l) : undefined}
+                    />
+                  </Box>
+                )}
               </Box>
             ))}
           </Box>
