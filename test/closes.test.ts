@@ -303,13 +303,14 @@ describe.each(DB_KINDS)('cash and the daily close on %s', (kind) => {
     expect(board.stores.map((s) => s.code)).toEqual(['TPE']);
   });
 
-  it('the board: stores by days, 已結帳 with its difference, 未結帳, and the takings by method, from per-day figures', async () => {
+  it('the board: stores by days, 已結帳 with its difference, 未結帳, 無收支, and the takings by method, from per-day figures', async () => {
     const board = await closesBoard(await as('hq_view_reports'), { from: '2026-11-17', to: '2026-11-19' });
     expect(board.dates).toEqual(['2026-11-17', '2026-11-18', '2026-11-19']);
     expect(board.stores.map((s) => s.code)).toEqual(['TPE', 'TXG']);
     const tpe = board.stores.find((s) => s.code === 'TPE')!;
     expect(tpe.days.map((d) => [d.date, d.status, d.expected, d.counted, d.difference])).toEqual([
-      ['2026-11-17', 'open', null, null, null],
+      // nothing came in or went out that day: nothing to close
+      ['2026-11-17', 'quiet', null, null, null],
       ['2026-11-18', 'closed', 5100, 5100, 0],
       ['2026-11-19', 'open', 5170, null, null],
     ]);

@@ -450,7 +450,8 @@ async function dayViewOf(db: Db, store: StoreRef, date: string): Promise<DayView
       ...(c.after_close ? { after_close: true as const } : {}),
     };
   });
-  return { store, date, status: close ? close.state : 'open', opening_from, figures, close, lines };
+  const status = close ? close.state : lines.length ? 'open' : 'quiet';
+  return { store, date, status, opening_from, figures, close, lines };
 }
 
 export interface BoardDay {
@@ -527,6 +528,8 @@ interface BoardFigures {
   closes: Map<number, Array<BoardClose | undefined>>;
   cashIn: Map<number, Float64Array>;
   cashOut: Map<number, Float64Array>;
+  /** every method's takings per day */
+  takings: Map<number, Float64Array>;
   byMethod: Awaited<ReturnType<typeof paymentSums>>;
   /** the last standing close's count before the range: the opening of its first days */
   opening: Map<number, number>;
@@ -541,7 +544,7 @@ async function boardFigures(
 ): Promise<BoardFigures> {
   const first = taipeiDayNumber(taipeiDayStart(from)!);
   const last = taipeiDayNumber(taipeiDayStart(to)!);
-  const [closes, cashIn, cashOut, byMethod, before] = await Promise.all([
+  const [closes, cashIn, cashOut, takings, byMethod, before] = await Promise.all([
     packedCloses(db, scope, from, to),
     // SQLite's planner prefers the key (every method's rows) unless told: the method-first index reads the 現金 days only
     packedPerDay(
@@ -552,6 +555,8 @@ async function boardFigures(
       [CASH_METHOD, first, last],
     ),
     packedPerDay(db, scope, 'cash_out_daily', 'day >= ? and day <= ?', [first, last]),
+    // every method's: a day of card sales alone still has something to close
+    packedPerDay(db, scope, 'payment_daily', 'day >= ? and day <= ?', [first, last]),
     // whole 32-day runs and the days at either end
     paymentSums(db, scope, first, last),
     lastClosesBefore(db, scope, from),
@@ -560,6 +565,7 @@ async function boardFigures(
     closes: unpackCloses(closes, dates),
     cashIn: unpackAmounts(cashIn, first, dates.length),
     cashOut: unpackAmounts(cashOut, first, dates.length),
+    takings: unpackAmounts(takings, first, dates.length),
     byMethod,
     opening: new Map(before.map((r) => [Number(r.store_id), Number(r.counted)])),
   };
@@ -667,6 +673,7 @@ function boardStore(s: StoreRef, dates: string[], f: BoardFigures, total: ByMeth
     f.cashOut.get(id) ?? none,
     f.closes.get(id),
     f.opening.get(id),
+    f.takings.get(id) ?? none,
   );
   let closed_days = 0;
   let difference = 0;
@@ -685,6 +692,7 @@ function boardDays(
   outs: Float64Array,
   closes: Array<BoardClose | undefined> | undefined,
   opening: number | undefined,
+  takings: Float64Array,
 ): BoardDay[] {
   let carried: number | null = opening ?? null;
   return dates.map((date, i): BoardDay => {
@@ -709,7 +717,7 @@ function boardDays(
     const late_changes = c ? c.late : 0;
     return {
       date,
-      status: c ? 'reopened' : 'open',
+      status: c ? 'reopened' : cash_out || takings[i] ? 'open' : 'quiet',
       cash_in,
       cash_out,
       expected,

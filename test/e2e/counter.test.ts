@@ -146,6 +146,16 @@ describe.skipIf(!HAS_CHROMIUM)('at the counter', () => {
     const clerk = await e.signedIn('branchA', '/admin/close', PHONE);
     await expect.poll(() => clerk.getByTestId('close-status').textContent()).toBe('已結帳');
     expect(await clerk.getByRole('button', { name: /^修改 店內支出/ }).count()).toBe(0);
+    // ‹ › step a day as the list's do; › stops at today; a day with nothing in or out says so
+    expect(await clerk.getByTestId('close-day-after').isDisabled()).toBe(true);
+    await clerk.getByRole('button', { name: '前一天' }).click();
+    const yesterday = taipeiInputValue(Date.now() - 86_400_000).slice(0, 10);
+    await expect.poll(() => clerk.getByTestId('close-date').locator('input').inputValue()).toBe(yesterday);
+    // yesterday's card sales (the test above) are something to close, the day before is not
+    await expect.poll(() => clerk.getByTestId('close-status').textContent()).toBe('未結帳');
+    await clerk.getByRole('button', { name: '前一天' }).click();
+    await expect.poll(() => clerk.getByTestId('close-status').textContent()).toBe('無收支');
+    expect(await seriousFindings(clerk)).toEqual([]);
     await clerk.context().close();
     const admin = await e.signedIn('admin', `/admin/close?store=${e.stores.A.id}`, PHONE);
     await admin.getByRole('button', { name: '修改 店內支出 NT$500' }).waitFor();

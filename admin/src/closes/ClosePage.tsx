@@ -1,5 +1,7 @@
 // 日結, made for a phone at the counter: count the drawer, see the difference before sending, and close a
 // store's day. Only a manager (manage_payments) may reopen it.
+import ChevronLeftIcon from '@mui/icons-material/ChevronLeft';
+import ChevronRightIcon from '@mui/icons-material/ChevronRight';
 import LockOpenIcon from '@mui/icons-material/LockOpen';
 import {
   Alert,
@@ -10,6 +12,7 @@ import {
   Chip,
   Divider,
   FormControlLabel,
+  IconButton,
   LinearProgress,
   MenuItem,
   Stack,
@@ -21,6 +24,7 @@ import { useCallback, useEffect, useMemo, useState, type FormEvent } from 'react
 import { Loading, Title, useNotify } from 'react-admin';
 import { useSearchParams } from 'react-router-dom';
 import {
+  addDays,
   CLOSE_STATUS_LABELS,
   DENOMINATIONS,
   METHOD_ORDER,
@@ -44,7 +48,7 @@ import { useMe } from '../common/useMe';
 import { useStores } from '../common/useStores';
 import { api } from '../http';
 import { fieldMessages, serverCode, serverFieldErrors, serverMessage } from '../serverError';
-import { CLOSES_UI as T } from '../messages';
+import { CLOSES_UI as T, PAYMENTS_UI } from '../messages';
 import { ConfirmDialog } from '../payments/ConfirmDialog';
 import { CashOutActions, useCashOutChanges } from './CashOutActions';
 
@@ -159,17 +163,38 @@ function WhereFields({ where, fixedStore }: { where: ReturnType<typeof useWhere>
           ))}
         </TextField>
       )}
-      <TextField
-        type="date"
-        size="small"
-        label={T.date}
-        value={date}
-        onChange={(e) => e.target.value && setWhere({ date: e.target.value })}
-        slotProps={{ inputLabel: { shrink: true }, htmlInput: { max: taipeiDate(Date.now()) } }}
-        sx={{ flex: '0 0 150px' }}
-        data-testid="close-date"
-      />
+      <Box sx={{ display: 'flex', alignItems: 'center', flex: '0 0 auto' }}>
+        <DayArrow date={date} days={-1} onDate={(d) => setWhere({ date: d })} />
+        <TextField
+          type="date"
+          size="small"
+          label={T.date}
+          value={date}
+          onChange={(e) => e.target.value && setWhere({ date: e.target.value })}
+          slotProps={{ inputLabel: { shrink: true }, htmlInput: { max: taipeiDate(Date.now()) } }}
+          sx={{ width: 150 }}
+          data-testid="close-date"
+        />
+        <DayArrow date={date} days={1} onDate={(d) => setWhere({ date: d })} />
+      </Box>
     </Stack>
+  );
+}
+
+/** ‹ › a day, as the list's; › stops at today. */
+function DayArrow({ date, days, onDate }: { date: string; days: -1 | 1; onDate: (d: string) => void }) {
+  const next = addDays(date, days);
+  const label = days < 0 ? PAYMENTS_UI.dayBefore : PAYMENTS_UI.dayAfter;
+  return (
+    <IconButton
+      size="small"
+      aria-label={label}
+      disabled={next > taipeiDate(Date.now())}
+      onClick={() => onDate(next)}
+      data-testid={days < 0 ? 'close-day-before' : 'close-day-after'}
+    >
+      {days < 0 ? <ChevronLeftIcon /> : <ChevronRightIcon />}
+    </IconButton>
   );
 }
 
