@@ -120,7 +120,12 @@ const AUDIT_ENTITY_LABELS: Record<string, string> = {
   day_close: '日結',
 };
 
-export const CLOSE_STATUS_LABELS = { closed: '已結帳', reopened: '已重新開帳', open: '未結帳', quiet: '無收支' } as const;
+export const CLOSE_STATUS_LABELS = {
+  closed: '已結帳',
+  reopened: '已重新開帳',
+  open: '未結帳',
+  quiet: '無收支',
+} as const;
 
 export const CLOSE_FIELD_LABELS = {
   store_id: '分店',
