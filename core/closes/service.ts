@@ -499,6 +499,7 @@ export async function closesBoard(
   const storeRows = inStores(scope, ctx.db('stores').select('id', 'code', 'name'), 'id');
   const stores = (await storeRows.orderBy('code')) as StoreRef[];
   const figures = await boardFigures(ctx.db, scope, from, to, dates);
+  figures.takings = await takingsOfCashlessDays(ctx.db, stores, dates, figures);
   const total = emptyByMethod();
   const board = stores.map((s) => boardStore(s, dates, figures, total));
   return { from, to, dates, stores: board, by_method: total };
@@ -544,7 +545,7 @@ async function boardFigures(
 ): Promise<BoardFigures> {
   const first = taipeiDayNumber(taipeiDayStart(from)!);
   const last = taipeiDayNumber(taipeiDayStart(to)!);
-  const [closes, cashIn, cashOut, takings, byMethod, before] = await Promise.all([
+  const [closes, cashIn, cashOut, byMethod, before] = await Promise.all([
     packedCloses(db, scope, from, to),
     // SQLite's planner prefers the key (every method's rows) unless told: the method-first index reads the 現金 days only
     packedPerDay(
@@ -555,8 +556,6 @@ async function boardFigures(
       [CASH_METHOD, first, last],
     ),
     packedPerDay(db, scope, 'cash_out_daily', 'day >= ? and day <= ?', [first, last]),
-    // every method's: a day of card sales alone still has something to close
-    packedPerDay(db, scope, 'payment_daily', 'day >= ? and day <= ?', [first, last]),
     // whole 32-day runs and the days at either end
     paymentSums(db, scope, first, last),
     lastClosesBefore(db, scope, from),
@@ -565,7 +564,7 @@ async function boardFigures(
     closes: unpackCloses(closes, dates),
     cashIn: unpackAmounts(cashIn, first, dates.length),
     cashOut: unpackAmounts(cashOut, first, dates.length),
-    takings: unpackAmounts(takings, first, dates.length),
+    takings: new Map(),
     byMethod,
     opening: new Map(before.map((r) => [Number(r.store_id), Number(r.counted)])),
   };
@@ -655,6 +654,29 @@ function unpackCloses(rows: PackedRow[], dates: string[]): Map<number, Array<Boa
     out.set(Number(r.store_id), a);
   }
   return out;
+}
+
+/**
+ * Every method's takings per day, read only for stores with a day of no cash and no close: such a day is
+ * 無收支 unless card or e-payment sales fell on it. A busy chain has none, and pays nothing for it.
+ */
+async function takingsOfCashlessDays(
+  db: Db,
+  stores: StoreRef[],
+  dates: string[],
+  f: BoardFigures,
+): Promise<Map<number, Float64Array>> {
+  const cashless = stores
+    .map((s) => Number(s.id))
+    .filter((id) => dates.some((_, i) => !f.cashIn.get(id)?.[i] && !f.cashOut.get(id)?.[i] && !f.closes.get(id)?.[i]));
+  if (!cashless.length) return new Map();
+  const first = taipeiDayNumber(taipeiDayStart(dates[0])!);
+  const last = first + dates.length - 1;
+  return unpackAmounts(
+    await packedPerDay(db, cashless, 'payment_daily', 'day >= ? and day <= ?', [first, last]),
+    first,
+    dates.length,
+  );
 }
 
 /** Its takings by method are added to `total` too. */
