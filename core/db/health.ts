@@ -5,12 +5,12 @@ import { dirname, resolve } from 'node:path';
 import type { Knex } from 'knex';
 import { knownMigrationNames } from './migrate.js';
 
-export interface HealthPart {
+interface HealthPart {
   ok: boolean;
   [figure: string]: unknown;
 }
 
-export interface HealthReport {
+interface HealthReport {
   ok: boolean;
   /** the parts that are not ok, by name: empty when all is well */
   failing: string[];
@@ -29,7 +29,7 @@ export interface HealthOptions {
   timeoutMs?: number;
 }
 
-export const HEALTH_DEFAULTS = {
+const HEALTH_DEFAULTS = {
   minFreeBytes: 1024 ** 3,
   minFreeShare: 0.05,
   cacheMs: 5_000,

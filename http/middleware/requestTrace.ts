@@ -5,13 +5,13 @@
 import { randomBytes } from 'node:crypto';
 import type Koa from 'koa';
 
-export const REQUEST_ID_HEADER = 'X-Request-Id';
+const REQUEST_ID_HEADER = 'X-Request-Id';
 
 /** A caller's id is kept only when it cannot forge a log line or fill one: short, and letters, digits, `.`, `_`, `-`. */
 const SAFE_ID = /^[A-Za-z0-9._-]{1,64}$/;
 
 /** The caller's X-Request-Id when safe (a proxy's, to follow a request across both logs), else a new one. */
-export function requestIdOf(incoming: string | undefined): string {
+function requestIdOf(incoming: string | undefined): string {
   return incoming && SAFE_ID.test(incoming) ? incoming : randomBytes(6).toString('hex');
 }
 
