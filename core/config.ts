@@ -1,4 +1,5 @@
 // The one reader of the environment: edges call `loadConfig` and pass the result down.
+import { dirname } from 'node:path';
 import type { DbConfig } from './db/connect.js';
 import { DEFAULT_HASHING, type HashingSettings } from './users/hashPool.js';
 import { DEFAULT_MATCHING, type MatchingSettings } from './reconcile/matchPool.js';
@@ -25,6 +26,8 @@ export interface RemitConfig {
   /** the address customers reach, for store links; absent, the one `remit serve` listens on */
   publicUrl?: string;
   publicLimits: PublicLimits;
+  /** REMIT_LOG=json: one JSON line per request on stdout; absent, only failures are written, as text */
+  log: 'text' | 'json';
 }
 
 export class ConfigError extends Error {
@@ -105,6 +108,19 @@ function publicUrlOf(raw: string | undefined): string | undefined {
   return `${url.origin}${url.pathname.replace(/\/+$/, '')}`;
 }
 
+/** REMIT_LOG: unset for the plain text of old, `json` for a line a log collector reads. */
+function logFormatOf(raw: string | undefined): 'text' | 'json' {
+  const text = raw?.trim().toLowerCase();
+  if (!text) return 'text';
+  if (text === 'json') return 'json';
+  throw new ConfigError(`REMIT_LOG 只能是 json 或不設定（目前是「${raw}」）`);
+}
+
+/** Where the server keeps its files: the SQLite file's folder, or ./data beside PostgreSQL (its disk is watched). */
+export function dataDirOf(db: DbConfig): string {
+  return db.client === 'sqlite' ? dirname(db.filename) : dirname(DEFAULTS.dbFile);
+}
+
 /** Reads the configuration; command-line flags win over the environment. */
 export function loadConfig(env: Env, flags: { db?: string; port?: string | number; host?: string } = {}): RemitConfig {
   const url = env.DATABASE_URL?.trim();
@@ -150,5 +166,6 @@ export function loadConfig(env: Env, flags: { db?: string; port?: string | numbe
       perAddressDay: intSetting(env, 'REMIT_PUBLIC_PER_DAY', DEFAULT_PUBLIC_LIMITS.perAddressDay, 1, 1_000_000),
       perLinkDay: intSetting(env, 'REMIT_PUBLIC_LINK_PER_DAY', DEFAULT_PUBLIC_LIMITS.perLinkDay, 1, 1_000_000),
     },
+    log: logFormatOf(env.REMIT_LOG),
   };
 }

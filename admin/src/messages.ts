@@ -22,6 +22,8 @@ import {
 export const UI = {
   unknownUser: MSG.unknownUser,
   cancel: '取消',
+  // a server error names the request, so whoever calls for help can quote it
+  withErrorCode: (message: string, requestId: string) => `${message}（錯誤代碼：${requestId}）`,
   // payment form
   lastFive: PAYMENT_FIELD_LABELS.last_five,
   paidAt: PAYMENT_FIELD_LABELS.paid_at,
