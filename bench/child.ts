@@ -66,13 +66,13 @@ switch (mode) {
     break;
   // `remit export -o file` of everything.
   case 'export-cli':
-    await runCli(['--db', args[0], 'export', '-o', args[1]]);
+    await runCli(['--db', args[0], 'export', '--verbose', '-o', args[1]]);
     break;
   // `remit export -o file` of everything from PostgreSQL (DATABASE_URL).
   case 'export-cli-pg':
     process.env.DATABASE_URL = args[0];
     process.env.REMIT_JWT_SECRET ??= 'b7Kq2Wn9Xb4Lp1Zc8Vt3Ms6Hd0Jf5Gy2Ea9Ru';
-    await runCli(['export', '-o', args[1]]);
+    await runCli(['export', '--verbose', '-o', args[1]]);
     break;
   // The floor: the spreadsheet library writes the same rows, already in memory.
   case 'export-floor': {

@@ -18,6 +18,8 @@ export interface CliIO {
   env: Record<string, string | undefined>;
   stdout: (text: string) => void;
   stderr: (text: string) => void;
+  /** a person reads stdout (a terminal): a scheduled run says nothing when all went well */
+  watched?: boolean;
 }
 
 export interface GlobalOptions {

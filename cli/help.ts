@@ -113,16 +113,19 @@ function usageMessage(cmd: Command, err: CommanderError): string {
   for (let c: Command | null = cmd; c; c = c.parent) known.push(...c.options);
   // the option commander's message names
   const named = known.filter((o) => err.message.includes(`'${o.flags}'`));
+  // commander's own guess at a typo, said in English after its message
+  const nearest = /\(Did you mean (\S+?)\?\)/.exec(err.message)?.[1];
   switch (err.code) {
     case 'commander.unknownCommand':
       return USAGE.unknownCommand(
         cmd.args[0] ?? '',
         cmd.commands.map((c) => c.name()),
+        nearest,
       );
     case 'commander.unknownOption': {
       // commander puts the first unknown option and what follows it after the operands
       const flag = cmd.args.find((a) => a.startsWith('-') && a !== '-' && a !== '--');
-      return flag ? USAGE.unknownOption(flag) : USAGE.unknownOptionUnnamed;
+      return flag ? USAGE.unknownOption(flag, nearest) : USAGE.unknownOptionUnnamed;
     }
     case 'commander.missingArgument': {
       const missing = cmd.registeredArguments.find((a, i) => a.required && cmd.args[i] === undefined);

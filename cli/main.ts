@@ -10,6 +10,7 @@ const io: CliIO = {
   env: process.env,
   stdout: (s) => process.stdout.write(terminalText(s)),
   stderr: (s) => process.stderr.write(terminalText(s)),
+  watched: Boolean(process.stdout.isTTY),
 };
 
 // A reader that went away (`remit closes | head -1`): stop quietly, as Unix tools do; nothing half-written is done.

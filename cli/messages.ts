@@ -3,6 +3,7 @@
  * from core/messages.ts. Descriptions of commands and options, and --help examples, stay beside their definitions.
  */
 import {
+  MSG,
   PAYMENT_FIELD_LABELS,
   ROLE_LABELS,
   STATUS_LABELS,
@@ -40,9 +41,9 @@ export const HELP = {
 
 /** commander's usage errors (exit 2), each with the command it is about. */
 export const USAGE = {
-  unknownCommand: (name: string, known: string[]) =>
-    `未知的指令「${name}」${known.length ? `（可用的指令：${known.join('、')}）` : ''}`,
-  unknownOption: (flag: string) => `未知的選項 ${flag}`,
+  unknownCommand: (name: string, known: string[], nearest?: string) =>
+    `未知的指令「${name}」${nearest ? `，您是要用「${nearest}」嗎？` : ''}${known.length ? `（可用的指令：${known.join('、')}）` : ''}`,
+  unknownOption: (flag: string, nearest?: string) => `未知的選項 ${flag}${nearest ? `，您是要用 ${nearest} 嗎？` : ''}`,
   unknownOptionUnnamed: '有無法辨識的選項',
   missingArgument: (name: string, description: string) => `缺少參數 ${name}${description ? `：${description}` : ''}`,
   optionValueMissing: (flags: string) => `選項 ${flags} 需要一個值`,
@@ -159,6 +160,7 @@ export const IMPORT = {
 export const EXPORT = {
   done: (n: number, target: string) => `已匯出 ${n} 筆記錄：${target}`,
   doneToStdout: (n: number) => `已匯出 ${n} 筆記錄`,
+  noData: MSG.exportNoData,
   dayFlagsBoth: '--yesterday 與 --today 只能擇一',
   dayFlagsWithDates: '--yesterday/--today 不能與 --from/--to 一起使用',
   badStatus: (got: string[]) =>

@@ -120,7 +120,7 @@ export {
   needsLastFive,
 } from './paymentMethods.js';
 export type { PaymentMethod } from './paymentMethods.js';
-export { addDays, defaultDateRange, formatTaipei, taipeiDate } from './time.js';
+export { addDays, defaultDateRange, formatTaipei, parseInstant, taipeiDate, taipeiInputValue } from './time.js';
 export {
   MENU_COOKIE,
   PAYMENTS_PER_PAGE,
@@ -152,7 +152,8 @@ export {
   validateClose,
 } from './closes/rules.js';
 export type { ByMethod, DayCash, DayStatus, Denominations } from './closes/rules.js';
-export type { BoardDay, CashOut, CloseBoard, DayClose, DayLine, DayView } from './closes/service.js';
+export type { BoardDay, CloseBoard, DayClose, DayLine, DayView } from './closes/service.js';
+export type { CashOut } from './closes/cashOut.js';
 export { unpackBoard } from './closes/boardWire.js';
 export type { WireBoard } from './closes/boardWire.js';
 export { CASH_OUT_FIELD_LABELS, CLOSE_FIELD_LABELS, CLOSE_STATUS_LABELS } from './labels.js';

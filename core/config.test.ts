@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ConfigError, DEFAULTS, listenUrl, loadConfig } from './config.js';
+import { ConfigError, DEFAULTS, dataDirOf, listenUrl, loadConfig } from './config.js';
 
 const SECRET = 'q3Jx9vR2mT7wYbK1pL5sZ8nD0cF4gH6j';
 
@@ -167,5 +167,22 @@ describe("loadConfig: a store's public link", () => {
         .publicLimits,
     ).toEqual({ perAddressMinute: 2, perAddressDay: 10, perLinkDay: 50 });
     expect(() => loadConfig({ REMIT_PUBLIC_PER_MINUTE: '0' })).toThrow(/REMIT_PUBLIC_PER_MINUTE/);
+  });
+});
+
+describe('loadConfig: the request log and the data folder', () => {
+  it('REMIT_LOG=json asks for one JSON line per request; unset keeps the plain text; anything else is refused', () => {
+    expect(loadConfig({}).log).toBe('text');
+    expect(loadConfig({ REMIT_LOG: '' }).log).toBe('text');
+    expect(loadConfig({ REMIT_LOG: 'JSON' }).log).toBe('json');
+    expect(refusal(() => loadConfig({ REMIT_LOG: 'yes' })).message).toBe(
+      'REMIT_LOG 只能是 json 或不設定（目前是「yes」）',
+    );
+  });
+
+  it("watches the SQLite file's folder, or ./data beside PostgreSQL", () => {
+    expect(dataDirOf(loadConfig({ REMIT_DB: '/data/remit.sqlite' }).db)).toBe('/data');
+    expect(dataDirOf(loadConfig({}).db)).toBe('./data');
+    expect(dataDirOf(loadConfig({ DATABASE_URL: 'postgres://remit@db/remit' }).db)).toBe('./data');
   });
 });

@@ -27,6 +27,8 @@ export interface RemitConfig {
   publicUrl?: string;
   publicLimits: PublicLimits;
   backups: BackupSettings;
+  /** REMIT_LOG=json: one JSON line per request on stdout; absent, only failures are written, as text */
+  log: 'text' | 'json';
 }
 
 export class ConfigError extends Error {
@@ -107,15 +109,27 @@ function publicUrlOf(raw: string | undefined): string | undefined {
   return `${url.origin}${url.pathname.replace(/\/+$/, '')}`;
 }
 
-/** REMIT_BACKUP_DIR, else a `backups` folder beside the SQLite file, or ./data/backups on PostgreSQL. */
+/** REMIT_BACKUP_DIR, else a `backups` folder in the data folder (beside the SQLite file, or ./data/backups). */
 function backupSettings(env: Env, db: DbConfig, dirFlag?: string): BackupSettings {
   const given = dirFlag?.trim() || env.REMIT_BACKUP_DIR?.trim();
-  const beside = db.client === 'sqlite' && db.filename !== ':memory:' ? join(dirname(db.filename), 'backups') : null;
   const keep = env.REMIT_BACKUP_KEEP_DAYS?.trim();
   return {
-    dir: resolve(given || beside || join('.', 'data', 'backups')),
+    dir: resolve(given || join(dataDirOf(db), 'backups')),
     keepDays: keep ? intSetting(env, 'REMIT_BACKUP_KEEP_DAYS', 14, 1, 3650) : undefined,
   };
+}
+
+/** REMIT_LOG: unset for the plain text of old, `json` for a line a log collector reads. */
+function logFormatOf(raw: string | undefined): 'text' | 'json' {
+  const text = raw?.trim().toLowerCase();
+  if (!text) return 'text';
+  if (text === 'json') return 'json';
+  throw new ConfigError(`REMIT_LOG 只能是 json 或不設定（目前是「${raw}」）`);
+}
+
+/** Where the server keeps its files: the SQLite file's folder, or ./data beside PostgreSQL (its disk is watched). */
+export function dataDirOf(db: DbConfig): string {
+  return db.client === 'sqlite' ? dirname(db.filename) : dirname(DEFAULTS.dbFile);
 }
 
 /** Reads the configuration; command-line flags win over the environment. */
@@ -167,5 +181,6 @@ export function loadConfig(
       perLinkDay: intSetting(env, 'REMIT_PUBLIC_LINK_PER_DAY', DEFAULT_PUBLIC_LIMITS.perLinkDay, 1, 1_000_000),
     },
     backups: backupSettings(env, db, flags.backupDir),
+    log: logFormatOf(env.REMIT_LOG),
   };
 }

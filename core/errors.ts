@@ -91,7 +91,7 @@ export interface ErrorDetailsByCode {
   new_password_min: { limit: number };
   new_password_mismatch: None;
   role_required: None;
-  permissions_invalid: { values: string[] };
+  permissions_invalid: { values: string[]; valid: string[] };
   stores_invalid: None;
   is_active_invalid: None;
   user_not_found: { username?: string };

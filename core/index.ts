@@ -120,17 +120,9 @@ export {
 export { statsCharts, statsSummary } from './stats/service.js';
 export { assertDayOpenForCash } from './payments/closedDay.js';
 export type { CashChange } from './payments/closedDay.js';
-export {
-  boardRows,
-  closeDay,
-  closesBoard,
-  dayBookRange,
-  deleteCashOut,
-  getDay,
-  recordCashOut,
-  reopenDay,
-} from './closes/service.js';
-export type { BoardDay, CashOut, CloseBoard, DayClose, DayLine, DayView } from './closes/service.js';
+export { boardRows, closeDay, closesBoard, dayBookRange, getDay, reopenDay } from './closes/service.js';
+export type { BoardDay, CloseBoard, DayClose, DayLine, DayView } from './closes/service.js';
+export { deleteCashOut, recordCashOut, requireCashChange, updateCashOut, type CashOut } from './closes/cashOut.js';
 export { packBoard, unpackBoard } from './closes/boardWire.js';
 export type { WireBoard } from './closes/boardWire.js';
 export { exportDayBook } from './closes/daybook.js';

@@ -139,7 +139,12 @@ export function fileSizeText(bytes: number): string {
   return `${(bytes / 1024 ** 3).toFixed(1)} GB`;
 }
 
-export const CLOSE_STATUS_LABELS = { closed: '已結帳', reopened: '已重新開帳', open: '未結帳' } as const;
+export const CLOSE_STATUS_LABELS = {
+  closed: '已結帳',
+  reopened: '已重新開帳',
+  open: '未結帳',
+  quiet: '無收支',
+} as const;
 
 export const CLOSE_FIELD_LABELS = {
   store_id: '分店',

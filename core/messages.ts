@@ -99,6 +99,7 @@ export const MSG = {
   paymentNotFound: '找不到匯款記錄',
   paymentStoreForbidden: '權限不足：無法存取此分店的匯款記錄',
   branchOwnStoreOnly: '您是分店員工，只能提交本分店的匯款資料', // spec (hint)
+  branchOwnStoreTakings: '您是分店員工，只能記錄本分店的收款',
   storeOutOfScope: '權限不足：您沒有此分店的權限',
   uuidsRequired: '請選擇要刪除的匯款記錄',
   uuidsTooMany: `一次最多刪除 ${MAX_BATCH_DELETE} 筆匯款記錄`,
@@ -140,7 +141,8 @@ export const MSG = {
     common: '這個密碼太常見（例如 123456、password、admin123），常被最先拿來猜，請換一個不常見的密碼',
   },
   roleRequired: '請選擇角色', // spec
-  permissionsInvalid: (keys: string[]) => `無效的權限：${keys.join('、')}`,
+  permissionsInvalid: (keys: string[], valid: string[]) =>
+    `無效的權限：${keys.join('、')}（可用的權限：${valid.join('、')}）`,
   storesInvalid: '可存取分店必須是分店編號的列表',
   isActiveInvalid: '啟用狀態必須是 true 或 false',
   userNotFound: '找不到用戶',
@@ -437,7 +439,7 @@ const ERROR_TEXTS: Texts = {
   new_password_min: () => MSG.newPasswordMin,
   new_password_mismatch: () => MSG.newPasswordMismatch,
   role_required: () => MSG.roleRequired,
-  permissions_invalid: (d) => MSG.permissionsInvalid(d.values),
+  permissions_invalid: (d) => MSG.permissionsInvalid(d.values, d.valid),
   stores_invalid: () => MSG.storesInvalid,
   is_active_invalid: () => MSG.isActiveInvalid,
   user_not_found: (d) => (d.username === undefined ? MSG.userNotFound : MSG.userNotFoundNamed(d.username)),

@@ -152,6 +152,12 @@ const ACCESS: Record<string, Record<string, Rule>> = {
   floods: { '*': ['view_payments', 'manage_stores'], remove: 'delete_payments' },
   // a transfer report is every user's (spec); the drawer's entries are not
   submit: { '*': OPEN, takings: 'record_takings', cash_out: 'record_cash_out' },
+  // a cash-out entry is fixed by whoever keeps the till, or by those who edit or delete payments
+  cash_out: {
+    '*': 'record_cash_out',
+    edit: ['record_cash_out', 'edit_payments'],
+    delete: ['record_cash_out', 'delete_payments'],
+  },
 };
 
 /** react-admin's `canAccess`; an unnamed resource is open, and action `menu` asks whether its menu entry shows. */

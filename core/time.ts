@@ -122,6 +122,11 @@ export function formatTaipei(ms: number, opts: { seconds?: boolean; dateOnly?: b
   return `${date} ${pad(p.hour)}:${pad(p.minute)}${opts.seconds ? `:${pad(p.second)}` : ''}`;
 }
 
+/** A datetime-local field's value (`2026-11-18T09:15`) for an instant, in Taiwan time. */
+export function taipeiInputValue(ms: number): string {
+  return formatTaipei(ms).replace(/\//g, '-').replace(' ', 'T');
+}
+
 /** `YYYYMMDDHHmm` in Taiwan time, for export file names. */
 export function compactTimestamp(ms: number): string {
   const p = instantToTaipeiParts(ms);

@@ -2,10 +2,12 @@
 import Router from '@koa/router';
 import Koa from 'koa';
 import { DEFAULT_MATCHING, restoreInProgress, restoreRunning, type AppContext } from '../core/index.js';
+import { healthCheck, type HealthOptions } from '../core/db/health.js';
 import { problem } from '../core/errors.js';
 import type { State } from './middleware/auth.js';
 import { compressJson } from './middleware/compress.js';
 import { errorHandler, problemBody } from './middleware/errors.js';
+import { requestTrace, type RequestLine } from './middleware/requestTrace.js';
 import { auditRoutes } from './routes/audit.js';
 import { backupRoutes } from './routes/backups.js';
 import { closeRoutes } from './routes/closes.js';
@@ -24,8 +26,12 @@ export interface AppOptions extends AppContext {
   trustProxy?: boolean;
   /** proxies in front (default 1): the client address is that many entries from X-Forwarded-For's right, no further */
   proxyHops?: number;
-  /** where unexpected errors are reported; defaults to stderr */
-  log?: (msg: string, err: unknown) => void;
+  /** where unexpected errors are reported, with the request's id; defaults to stderr */
+  log?: (msg: string, err: unknown, requestId?: string) => void;
+  /** one line per request once answered (REMIT_LOG=json); none by default */
+  requestLog?: (line: RequestLine) => void;
+  /** what `/api/health` watches: the data folder (default the working folder) and its thresholds */
+  health?: Partial<HealthOptions>;
   /** extra middleware mounted after /api (the back office's static files) */
   after?: Koa.Middleware[];
 }
@@ -49,6 +55,7 @@ export function createApp(opts: AppOptions): Koa<State> {
   // Unexpected errors are reported by errorHandler; Koa's default logger would print them twice.
   app.silent = true;
 
+  app.use(requestTrace(opts.requestLog));
   app.use(async (c, next) => {
     c.set('X-Content-Type-Options', 'nosniff');
     c.set('Referrer-Policy', 'no-referrer');
@@ -84,8 +91,12 @@ export function createApp(opts: AppOptions): Koa<State> {
   });
 
   const api = new Router<State>({ ...API_ROUTER, prefix: '/api' });
-  api.get('/health', (c) => {
-    c.body = { ok: true };
+  // no sign-in: a load balancer asks it; it says what is wrong and nothing about anyone
+  const health = healthCheck(opts.read ?? opts.db, { dataDir: '.', ...opts.health });
+  api.get('/health', async (c) => {
+    const report = await health();
+    c.status = report.ok ? 200 : 503;
+    c.body = report;
   });
   for (const routes of [
     publicRoutes(ctx),

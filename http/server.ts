@@ -15,7 +15,9 @@ import {
   type RemitConfig,
   type User,
 } from '../core/index.js';
+import { dataDirOf } from '../core/config.js';
 import { createApp } from './app.js';
+import { jsonLog } from './middleware/requestTrace.js';
 import { firstScreenFor } from './firstScreen.js';
 import { defaultStaticDir, spa } from './static.js';
 
@@ -31,7 +33,7 @@ interface RunningServer {
 
 export async function startServer(
   config: RemitConfig,
-  opts: { log?: (msg: string, err: unknown) => void; staticDir?: string } = {},
+  opts: { log?: (msg: string, err: unknown, requestId?: string) => void; staticDir?: string } = {},
 ): Promise<RunningServer> {
   const db = openDatabase(config.db);
   try {
@@ -52,7 +54,10 @@ export async function startServer(
       backups: config.backups,
       trustProxy: config.trustProxy,
       proxyHops: config.proxyHops,
-      log: opts.log,
+      // REMIT_LOG=json: every request a line, failures too; else failures alone, as the caller writes them
+      log: config.log === 'json' ? jsonLog.error : opts.log,
+      requestLog: config.log === 'json' ? jsonLog.request : undefined,
+      health: { dataDir: dataDirOf(config.db) },
       after: [spa({ root: opts.staticDir ?? defaultStaticDir(), title: config.title, firstScreen })],
     });
     const server = app.listen(config.port, config.host);

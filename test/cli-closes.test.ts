@@ -156,13 +156,13 @@ describe.each(DB_KINDS)('remit close, cash-out, closes, day and export --daybook
     expect(rows.map((x: any) => [x.store, x.date, x.status, x.expected, x.counted, x.difference])).toEqual([
       ['TPE', '2026-11-20', 'closed', 4100, 4150, 50],
       ['TPE', '2026-11-21', 'closed', 4150, 4100, -50],
-      ['TXG', '2026-11-20', 'open', null, null, null],
-      ['TXG', '2026-11-21', 'open', null, null, null],
+      ['TXG', '2026-11-20', 'quiet', null, null, null],
+      ['TXG', '2026-11-21', 'quiet', null, null, null],
     ]);
     const text = await runRemit(['closes', '--from', '2026-11-20', '--to', '2026-11-21'], env);
     expect(text.code).toBe(0);
     expect(text.stdout).toContain('已結帳');
-    expect(text.stdout).toContain('未結帳');
+    expect(text.stdout).toContain('無收支');
     expect(text.stdout).toMatch(
       /各付款方式合計\n匯款\s+NT\$3,000\n現金\s+NT\$1,400\n刷卡\s+NT\$800\n電子支付\s+NT\$450\n/,
     );
@@ -187,7 +187,7 @@ describe.each(DB_KINDS)('remit close, cash-out, closes, day and export --daybook
   it('remit export --daybook writes the day book as CSV and .xlsx', async () => {
     const out = join(dir, '日記帳.csv');
     const r = await runRemit(
-      ['export', '--daybook', '--store', 'TPE', '--from', '2026-11-20', '--to', '2026-11-21', '-o', out],
+      ['export', '--daybook', '--store', 'TPE', '--from', '2026-11-20', '--to', '2026-11-21', '--verbose', '-o', out],
       env,
     );
     expect(r.stderr).toBe('');

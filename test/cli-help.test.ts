@@ -212,6 +212,16 @@ describe('remit says everything in Chinese', () => {
     );
   });
 
+  it('a typo in a command or an option is answered with the nearest one', async () => {
+    expect((await runRemit(['expotr'], ENV)).stderr).toMatch(
+      /^錯誤：未知的指令「expotr」，您是要用「export」嗎？（可用的指令：/,
+    );
+    expect((await runRemit(['users', 'lsit'], ENV)).stderr).toMatch(/^錯誤：未知的指令「lsit」，您是要用「list」嗎？/);
+    expect((await runRemit(['export', '--formt', 'csv'], ENV)).stderr).toBe(
+      '錯誤：未知的選項 --formt，您是要用 --format 嗎？\n用 remit export --help 查看用法\n',
+    );
+  });
+
   it('usage lines show placeholders only for what a command takes', async () => {
     const usage = async (args: string[]) => (await runRemit([...args, '--help'], ENV)).stdout.split('\n')[0];
     expect(await usage(['migrate'])).toBe('用法：remit migrate');

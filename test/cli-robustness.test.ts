@@ -347,7 +347,7 @@ describe('the remit binary beside another process, a closed pipe, a file-size li
     });
     await holder.raw('BEGIN IMMEDIATE');
     const before = (await run(['audit', '--json'])).stdout.split('\n').filter((l) => l.includes('"export"')).length;
-    const child = spawn(process.execPath, [BIN, '--db', db, 'export', '-o', out], {
+    const child = spawn(process.execPath, [BIN, '--db', db, 'export', '--verbose', '-o', out], {
       stdio: ['ignore', 'pipe', 'pipe'],
       env: { PATH: process.env.PATH ?? '' },
     });

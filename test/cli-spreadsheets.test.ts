@@ -181,11 +181,14 @@ describe('remit import / export / sample', () => {
 
   it('exports to the spec file name, and the file re-imports unchanged', async () => {
     const before = await count();
+    // not at a terminal (cron): all went well, nothing said
     const r = await run(['export']);
     expect(r.code).toBe(0);
+    expect(r.stdout + r.stderr).toBe('');
     const name = readdirSync(dir).find((f) => /^匯款記錄_全部_\d{12}\.xlsx$/.test(f));
-    expect(name, r.stdout).toBeDefined();
-    expect(r.stdout).toContain(`已匯出 ${before} 筆記錄：${name}`);
+    expect(name).toBeDefined();
+    const said = await run(['export', '--verbose', '-o', join(dir, 'said.xlsx')]);
+    expect(said.stdout).toBe(`已匯出 ${before} 筆記錄：${join(dir, 'said.xlsx')}\n`);
     const parsed = parsePaymentsWorkbook(readFileSync(join(dir, name!)), { stores, allowDuplicates: true });
     expect(parsed.errors).toEqual([]);
     expect(parsed.rows).toHaveLength(before);
@@ -195,7 +198,7 @@ describe('remit import / export / sample', () => {
     expect(await count()).toBe(before);
   });
 
-  it('exports for cron: filters, formats, stdout, and exit 1 when there is nothing', async () => {
+  it('exports for cron: filters, formats, stdout; a quiet day is a header row and exit 0, or exit 1 with --fail-empty', async () => {
     const csv = await run([
       'export',
       '--from',
@@ -227,9 +230,19 @@ describe('remit import / export / sample', () => {
       parsePaymentsWorkbook(readFileSync(file), { stores }).rows.every((p) => p.paid_at >= '2026-11-18T16:00:00.000Z'),
     ).toBe(true);
 
-    const empty = await run(['export', '--yesterday', '-o', join(dir, 'never.xlsx')]);
-    expect(empty.code).toBe(1);
-    expect(empty.stderr).toContain('沒有資料可匯出');
+    const quiet = join(dir, 'quiet.csv');
+    const empty = await run(['export', '--yesterday', '-o', quiet]);
+    expect([empty.code, empty.stdout, empty.stderr]).toEqual([0, '', '']);
+    expect(
+      readFileSync(quiet, 'utf8')
+        .replace(/^\uFEFF/, '')
+        .trim(),
+    ).toBe('營業日期,帳號後五碼,匯款時間,匯款金額,備註,分店,點收狀態,付款方式');
+    const emptyJson = await run(['export', '--yesterday', '--format', 'json', '-o', '-']);
+    expect([emptyJson.code, JSON.parse(emptyJson.stdout)]).toEqual([0, []]);
+    const alarm = await run(['export', '--yesterday', '--fail-empty', '-o', join(dir, 'never.xlsx')]);
+    expect(alarm.code).toBe(1);
+    expect(alarm.stderr).toBe('錯誤：沒有資料可匯出\n');
     expect(readdirSync(dir)).not.toContain('never.xlsx');
 
     expect((await run(['export', '--from', '2026-02-30'])).code).toBe(2);

@@ -17,6 +17,7 @@ import {
   updatePayment,
   closesBoard,
   deleteCashOut,
+  updateCashOut,
   exportDayBook,
   getDay,
   parseInstant,
@@ -302,13 +303,14 @@ describe.each(DB_KINDS)('cash and the daily close on %s', (kind) => {
     expect(board.stores.map((s) => s.code)).toEqual(['TPE']);
   });
 
-  it('the board: stores by days, 已結帳 with its difference, 未結帳, and the takings by method, from per-day figures', async () => {
+  it('the board: stores by days, 已結帳 with its difference, 未結帳, 無收支, and the takings by method, from per-day figures', async () => {
     const board = await closesBoard(await as('hq_view_reports'), { from: '2026-11-17', to: '2026-11-19' });
     expect(board.dates).toEqual(['2026-11-17', '2026-11-18', '2026-11-19']);
     expect(board.stores.map((s) => s.code)).toEqual(['TPE', 'TXG']);
     const tpe = board.stores.find((s) => s.code === 'TPE')!;
     expect(tpe.days.map((d) => [d.date, d.status, d.expected, d.counted, d.difference])).toEqual([
-      ['2026-11-17', 'open', null, null, null],
+      // nothing came in or went out that day: nothing to close
+      ['2026-11-17', 'quiet', null, null, null],
       ['2026-11-18', 'closed', 5100, 5100, 0],
       ['2026-11-19', 'open', 5170, null, null],
     ]);
@@ -422,5 +424,54 @@ describe.each(DB_KINDS)('cash and the daily close on %s', (kind) => {
         })
       ).count,
     ).toBeGreaterThan(0);
+  });
+  it('a wrong cash-out is corrected or deleted by the clerk until the close, by a manager after, each audited', async () => {
+    const B = f.stores.B.id;
+    const clerk = await as('branchB');
+    const typo = await recordCashOut(clerk, {
+      store_id: B,
+      kind: '店內支出',
+      category: '文具',
+      amount: 5000,
+      at: '2026-11-24T10:00',
+    });
+    const fixed = await updateCashOut(clerk, typo.id, { amount: 500, note: '多打一個零' });
+    expect(fixed).toMatchObject({ id: typo.id, kind: '店內支出', category: '文具', amount: 500, note: '多打一個零' });
+    expect((await getDay(clerk, { store_id: B, date: '2026-11-24' })).figures.cash_out).toBe(500);
+    const audit = await t
+      .db('audit_log')
+      .where({ entity: 'cash_out', action: 'update', entity_id: String(typo.id) })
+      .first();
+    expect(JSON.parse(audit.before)).toMatchObject({ amount: 5000 });
+    expect(JSON.parse(audit.after)).toMatchObject({ amount: 500 });
+    // 提領 has no category; a bad amount is refused with the form's words
+    expect(await updateCashOut(clerk, typo.id, { kind: '提領' })).toMatchObject({ kind: '提領', category: '' });
+    await expect(updateCashOut(clerk, typo.id, { amount: 0 })).rejects.toMatchObject({ code: 'validation_failed' });
+    // another store's clerk and a viewer may not touch it
+    await expect(updateCashOut(await as('branchA'), typo.id, { amount: 1 })).rejects.toMatchObject({
+      code: 'store_out_of_scope',
+    });
+    await expect(deleteCashOut(await as('hq_view_payments'), typo.id)).rejects.toThrow(
+      '權限不足：需要「刪除匯款」權限',
+    );
+
+    const gone = await recordCashOut(clerk, { store_id: B, kind: '提領', amount: 2000, at: '2026-11-24T11:00' });
+    await deleteCashOut(clerk, gone.id);
+    expect(await t.db('cash_out').where({ id: gone.id }).first()).toBeUndefined();
+
+    // closed: the clerk is refused, a manager changes it and the close counts the change
+    await closeDay(clerk, { store_id: B, date: '2026-11-24', opening: 3000, counted: 2500 });
+    await expect(updateCashOut(clerk, typo.id, { amount: 600 })).rejects.toMatchObject({ code: 'day_closed_locked' });
+    await expect(deleteCashOut(clerk, typo.id)).rejects.toMatchObject({ code: 'day_closed_locked' });
+    // nor may an open day's entry be moved into the closed day
+    const later = await recordCashOut(clerk, { store_id: B, kind: '提領', amount: 100, at: '2026-11-25T09:00' });
+    await expect(updateCashOut(clerk, later.id, { at: '2026-11-24T18:00' })).rejects.toMatchObject({
+      code: 'day_closed_locked',
+    });
+    const admin = await as('admin');
+    expect(await updateCashOut(admin, typo.id, { amount: 600 })).toMatchObject({ amount: 600, after_close: true });
+    await deleteCashOut(admin, typo.id);
+    const close = await t.db('day_closes').where({ store_id: B, date: '2026-11-24' }).first();
+    expect(Number(close.late_changes)).toBe(2);
   });
 });

@@ -321,6 +321,7 @@ describe.each(DB_KINDS)('hostile HTTP on %s', (kind) => {
         let status: number;
         let text: string;
         let type: string;
+        let requestId: string | null;
         try {
           const res = await fetch(`${s.url}${r.static ? '' : '/api'}${path}`, {
             method: r.method,
@@ -329,6 +330,7 @@ describe.each(DB_KINDS)('hostile HTTP on %s', (kind) => {
           });
           status = res.status;
           type = res.headers.get('content-type') ?? '';
+          requestId = res.headers.get('x-request-id');
           text = await res.text();
         } catch (err) {
           // the server may close the connection on an oversized body: not a 5xx, but say so if it is anything else
@@ -354,7 +356,8 @@ describe.each(DB_KINDS)('hostile HTTP on %s', (kind) => {
           if (
             !type.startsWith('application/json') ||
             typeof body?.message !== 'string' ||
-            Object.keys(body).some((k) => k !== 'message' && k !== 'errors')
+            Object.keys(body).some((k) => k !== 'message' && k !== 'errors' && k !== 'request_id') ||
+            body.request_id !== requestId
           )
             bad('not the error shape');
         }

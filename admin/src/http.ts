@@ -13,6 +13,8 @@ export class ApiError extends Error {
       details?: ErrorDetails;
       errors?: Array<{ field: string; message: string; code?: ErrorCode; details?: ErrorDetails }>;
       duplicate_of?: string;
+      /** X-Request-Id, in every error answer */
+      request_id?: string;
     } | null,
   ) {
     super(message);

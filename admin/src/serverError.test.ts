@@ -55,3 +55,18 @@ describe('a failed form save', () => {
     });
   });
 });
+
+describe('an unexpected server error', () => {
+  it('ends with the request id, for the person to quote when asking for help; other refusals do not', () => {
+    const body = { message: '伺服器發生錯誤，請稍後再試', code: 'internal_error' as const, request_id: '9f1c2a7be04d' };
+    expect(serverMessage(new ApiError(500, body.message, body))).toBe(
+      '伺服器發生錯誤，請稍後再試（錯誤代碼：9f1c2a7be04d）',
+    );
+    expect(serverMessage(new HttpError(body.message, 500, body))).toBe(
+      '伺服器發生錯誤，請稍後再試（錯誤代碼：9f1c2a7be04d）',
+    );
+    const refused = { message: '權限不足', request_id: '9f1c2a7be04d' };
+    expect(serverMessage(new HttpError(refused.message, 403, refused))).toBe('權限不足');
+    expect(serverMessage(new HttpError(body.message, 500, { message: body.message }))).toBe(body.message);
+  });
+});

@@ -1,10 +1,12 @@
 // What the server said when a call failed, from HttpError and ApiError alike. Branch on codes, never on text.
 import { isErrorCode } from '../../core/browser';
 import type { ErrorCode } from '../../core/browser';
+import { UI } from './messages';
 
 interface ErrorBody {
   message?: unknown;
   code?: unknown;
+  request_id?: unknown;
   errors?: Array<{ field?: unknown; message?: unknown }>;
 }
 
@@ -35,13 +37,20 @@ export function serverFieldErrors(err: unknown): Record<string, string> {
   return fieldMessages(Array.isArray(errors) ? errors : undefined);
 }
 
+/** An unexpected server error (500) ends with its request's id: the one thing the server's log is searched by. */
+function quotable(err: unknown, message: string): string {
+  const id = bodyOf(err)?.request_id;
+  const failed = (err as { status?: unknown } | null)?.status === 500;
+  return failed && typeof id === 'string' && id ? UI.withErrorCode(message, id) : message;
+}
+
 /** A bare 驗證錯誤 gets the field messages, so the user sees what to fix; undefined with no answer. */
 export function serverMessage(err: unknown): string | undefined {
   const body = bodyOf(err);
   const message = typeof body?.message === 'string' && body.message.trim() ? body.message : undefined;
   const details = Object.values(serverFieldErrors(err)).filter((m) => m !== message);
   if (message && details.length) return `${message}：${details.join('，')}`;
-  return message ?? (details.length ? details.join('，') : undefined);
+  return message ? quotable(err, message) : details.length ? details.join('，') : undefined;
 }
 
 /** Messages on the form's `fields` (a 409 duplicate comes on its field), else one message on top. */

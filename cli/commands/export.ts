@@ -30,6 +30,8 @@ interface ExportOpts {
   format?: string;
   daybook?: boolean;
   wait?: string;
+  failEmpty?: boolean;
+  verbose?: boolean;
 }
 
 /** How long an export waits by default for another program's write (a running import) to write its audit entry. */
@@ -86,6 +88,8 @@ export function exportCommand(program: Command, io: CliIO): void {
       '--daybook',
       '匯出日記帳（給會計）：一家分店（--store）每天的每一筆收支、付款方式、現金支出與日結，xlsx 或 csv',
     )
+    .option('--fail-empty', `沒有符合的記錄時以結束碼 1 結束（${EXPORT.noData}），不寫檔案；預設寫出只有標題列的檔案`)
+    .option('--verbose', '完成時印出匯出筆數（在終端機執行時一律會印出；排程執行時預設不印，以免每天寄出郵件）')
     .option(
       '--wait <seconds>',
       `另一個程式正在寫入（例如匯入）時，最多等幾秒再寫入匯出紀錄（預設 ${EXPORT_WAIT_SECONDS}；0 表示不等）`,
@@ -99,30 +103,36 @@ export function exportCommand(program: Command, io: CliIO): void {
         'remit export --today --format json -o - | jq length',
         'remit export --daybook --store TPE --from 2026-11-01 --to 2026-11-30 --format csv',
       ) +
-        '\n排程（每天 01:00 匯出前一天）：\n  0 1 * * * cd /srv/remit && remit export --yesterday -o /backups/remit/匯款_$(date +\\%Y\\%m\\%d).xlsx\n',
+        '\n排程（每天 01:00 匯出前一天；成功時不輸出，cron 只在出錯時寄信）：\n  0 1 * * * cd /srv/remit && remit export --yesterday -o /backups/remit/匯款_$(date +\\%Y\\%m\\%d).xlsx\n',
     )
     .action(async (opts: ExportOpts, cmd: Command) => {
       const format = formatOf(opts);
       const wait = waitOf(opts);
       if (opts.daybook) return exportDayBookFile(io, cmd, opts, format, wait);
       const filter = exportFilter(opts);
+      const say = (text: string, to: 'stdout' | 'stderr') => (opts.verbose || io.watched) && io[to](`${text}\n`);
       // The rows are read while the file is written, so the database stays open until the end.
       await withOperator(io, cmd.optsWithGlobals(), async (ctx) => {
         const codes = codeList(opts.store);
         if (codes.length) filter.store_id = await storeIdsFromFlag(ctx, codes);
         // audited once the file is in place: a file that could not be written, or a pipe whose
         // reader left halfway (| head), is not recorded as exported
-        const file = await exportPaymentsStream(ctx, { filter, format, auditOnFinish: true });
+        const file = await exportPaymentsStream(ctx, {
+          filter,
+          format,
+          auditOnFinish: true,
+          allowEmpty: !opts.failEmpty,
+        });
         const target = opts.output ?? file.fileName;
         if (target === '-') {
           await pipeline(Readable.from(file.body), process.stdout, { end: false });
           await auditWhenFree(io, file.finished, wait);
-          io.stderr(`${EXPORT.doneToStdout(file.written())}\n`);
+          say(EXPORT.doneToStdout(file.written()), 'stderr');
           return;
         }
         await writeStreamAtomic(target, file.body, 0o600);
         await auditOrRemove(io, target, file.finished, wait);
-        io.stdout(`${EXPORT.done(file.written(), target)}\n`);
+        say(EXPORT.done(file.written(), target), 'stdout');
       });
     });
 }
@@ -153,12 +163,12 @@ async function exportDayBookFile(
     if (target === '-') {
       await writeStdout(file.body);
       await auditWhenFree(io, file.finished!, wait);
-      io.stderr(`${EXPORT.doneToStdout(file.count)}\n`);
+      if (opts.verbose || io.watched) io.stderr(`${EXPORT.doneToStdout(file.count)}\n`);
       return;
     }
     writeFileAtomic(target, file.body, 0o600);
     await auditOrRemove(io, target, file.finished!, wait);
-    io.stdout(`${EXPORT.done(file.count, target)}\n`);
+    if (opts.verbose || io.watched) io.stdout(`${EXPORT.done(file.count, target)}\n`);
   });
 }
 

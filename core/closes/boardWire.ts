@@ -5,9 +5,9 @@
 import { cashDifference, type DayStatus } from './rules.js';
 import type { BoardDay, BoardStore, CloseBoard } from './service.js';
 
-/** c 已結帳, r 已重新開帳, o 未結帳 */
-const LETTER: Record<DayStatus, string> = { closed: 'c', reopened: 'r', open: 'o' };
-const STATUS_OF: Record<string, DayStatus> = { c: 'closed', r: 'reopened', o: 'open' };
+/** c 已結帳, r 已重新開帳, o 未結帳, q 無收支 */
+const LETTER: Record<DayStatus, string> = { closed: 'c', reopened: 'r', open: 'o', quiet: 'q' };
+const STATUS_OF: Record<string, DayStatus> = { c: 'closed', r: 'reopened', o: 'open', q: 'quiet' };
 
 interface BoardColumns {
   status: string;

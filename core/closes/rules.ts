@@ -35,10 +35,10 @@ export const EXPENSE_CATEGORIES = [
 export const DENOMINATIONS = [1000, 500, 100, 50, 10, 5, 1] as const;
 export type Denominations = Partial<Record<(typeof DENOMINATIONS)[number], number>>;
 
-/** As stored; a day without a close is 未結帳. */
+/** As stored; a day without a close is 未結帳, or 無收支 when nothing came in or went out. */
 export const CLOSE_STATES = ['closed', 'reopened'] as const;
 export type CloseState = (typeof CLOSE_STATES)[number];
-export type DayStatus = CloseState | 'open';
+export type DayStatus = CloseState | 'open' | 'quiet';
 
 function isCashOutKind(v: unknown): v is CashOutKind {
   return typeof v === 'string' && (CASH_OUT_KINDS as readonly string[]).includes(v);

@@ -3,15 +3,15 @@
  * from ./rules.ts. Every write touching a store's day of cash takes that day's lock (lockDay), so a cash
  * entry written during a close is either in it or sees it and is refused or marked: never silently outside.
  */
-import { ConflictError, ForbiddenError, NotFoundError, ValidationError, problem } from '../errors.js';
-import { inScope, scopedStoreIds, submitStoreRefusal } from '../permissions.js';
-import { deny, requireAnyPermission, requirePermission, requireSubmitter, valid } from '../guard.js';
+import { ConflictError, ValidationError, problem } from '../errors.js';
+import { scopedStoreIds } from '../permissions.js';
+import { requireAnyPermission, requirePermission, valid } from '../guard.js';
 import { isPostgres, isUniqueViolation } from '../db/connect.js';
 import { readContext, type ServiceContext, type Db } from '../context.js';
 import { recordAudit } from '../audit/service.js';
-import { assertDayOpenForCash, lockDay } from '../payments/closedDay.js';
-import { actorKind, actorUserId } from '../actor.js';
-import { isPlainObject, toId } from '../validation.js';
+import { lockDay } from '../payments/closedDay.js';
+import { actorUserId } from '../actor.js';
+import { isPlainObject } from '../validation.js';
 import { storeLabel } from '../labels.js';
 import { DAY_MS, addDays, formatTaipei, taipeiDate, taipeiDayNumber, taipeiDayStart, toIso } from '../time.js';
 import { filterIds } from '../listQuery.js';
@@ -27,35 +27,18 @@ import {
   expectedCash,
   isTaiwanDate,
   runningCash,
-  validateCashOut,
   validateClose,
   type ByMethod,
-  type CashOutKind,
   type CloseRef,
   type CloseState,
   type DayCash,
   type DayStatus,
   type Denominations,
 } from './rules.js';
+import type { CashOutRow } from './cashOut.js';
+import { requireStoreInScope, storeById, type StoreRef } from './scope.js';
 
-export interface StoreRef {
-  id: number;
-  code: string;
-  name: string;
-}
-
-export interface CashOut {
-  id: number;
-  store_id: number;
-  at: string;
-  kind: CashOutKind;
-  category: string;
-  amount: number;
-  note: string;
-  after_close: boolean;
-  created_by_username: string;
-  created_at: string;
-}
+export type { StoreRef } from './scope.js';
 
 export interface DayClose {
   id: number;
@@ -107,20 +90,6 @@ interface CloseRow {
   late_changes: number | string;
 }
 
-interface CashOutRow {
-  id: number;
-  store_id: number;
-  at: number | string;
-  kind: CashOutKind;
-  category: string;
-  amount: number | string;
-  note: string;
-  after_close: boolean | number;
-  created_by: number | null;
-  created_by_username: string;
-  created_at: number | string;
-}
-
 function toClose(r: CloseRow, store: StoreRef): DayClose {
   return {
     id: Number(r.id),
@@ -147,35 +116,6 @@ function toClose(r: CloseRow, store: StoreRef): DayClose {
   };
 }
 
-function toCashOut(r: CashOutRow): CashOut {
-  return {
-    id: Number(r.id),
-    store_id: Number(r.store_id),
-    at: toIso(Number(r.at)),
-    kind: r.kind,
-    category: r.category ?? '',
-    amount: Number(r.amount),
-    note: r.note ?? '',
-    after_close: Boolean(r.after_close),
-    created_by_username: r.created_by_username ?? '',
-    created_at: toIso(Number(r.created_at)),
-  };
-}
-
-/** Refused as a field error: store_id is a field of what was sent. */
-async function storeById(db: Db, id: unknown): Promise<StoreRef> {
-  const storeId = toId(id);
-  if (id === undefined || id === null || id === '') throw ValidationError.single('store_id', 'store_required');
-  if (storeId === null) throw ValidationError.single('store_id', 'store_invalid');
-  const s = (await db('stores').where({ id: storeId }).first('id', 'code', 'name')) as StoreRef | undefined;
-  if (!s) throw ValidationError.single('store_id', 'store_not_found');
-  return { id: Number(s.id), code: s.code, name: s.name };
-}
-
-function requireStoreInScope(ctx: ServiceContext, storeId: number): void {
-  if (!inScope(ctx.actor, storeId)) throw new ForbiddenError(problem('store_out_of_scope'));
-}
-
 function requireDate(v: unknown, field = 'date'): string {
   if (v === undefined || v === null || v === '') throw ValidationError.single(field, 'close_date_required');
   if (!isTaiwanDate(v)) throw ValidationError.single(field, 'bad_date', { value: String(v).slice(0, 40) });
@@ -185,62 +125,6 @@ function requireDate(v: unknown, field = 'date'): string {
 function dayWindow(date: string): { start: number; end: number } {
   const start = taipeiDayStart(date)!;
   return { start, end: start + DAY_MS };
-}
-
-/** Records cash leaving the drawer, for a store one may submit for; a closed day needs manage_payments. */
-export async function recordCashOut(ctx: ServiceContext, input: unknown): Promise<CashOut> {
-  // a customer's public link reports payments, never the drawer's cash
-  if (actorKind(ctx.actor) === 'link') throw new ForbiddenError(problem('forbidden'));
-  requirePermission(ctx.actor, 'record_cash_out');
-  requireSubmitter(ctx.actor);
-  if (!isPlainObject(input)) throw ValidationError.single('body', 'body_not_object');
-  const now = Date.now();
-  const v = valid(validateCashOut(input, now));
-  const storeId = input.store_id ?? ctx.actor.store_id;
-  const store = await storeById(ctx.db, storeId);
-  deny(submitStoreRefusal(ctx.actor, store.id));
-  const at = v.at ?? now;
-  return ctx.db.transaction(async (trx) => {
-    const late = await assertDayOpenForCash(trx, ctx, store.id, at, { entity: 'cash_out', action: 'create' });
-    const row = {
-      store_id: store.id,
-      at,
-      kind: v.kind,
-      category: v.category,
-      amount: v.amount,
-      note: v.note,
-      after_close: late,
-      created_by: actorUserId(ctx.actor),
-      created_by_username: ctx.actor.username.slice(0, 40),
-      created_at: now,
-    };
-    const [ret] = await trx('cash_out').insert(row).returning('id');
-    const id = Number(typeof ret === 'object' ? (ret as { id: number }).id : ret);
-    const written = toCashOut({ ...row, id } as CashOutRow);
-    await recordAudit(trx, ctx, { action: 'create', entity: 'cash_out', entityId: id, after: written });
-    return written;
-  });
-}
-
-/** A closed day's entry needs manage_payments, and is marked. */
-export async function deleteCashOut(ctx: ServiceContext, id: unknown): Promise<CashOut> {
-  requirePermission(ctx.actor, 'delete_payments');
-  const n = toId(id);
-  if (n === null) throw new NotFoundError(problem('cash_out_not_found'));
-  return ctx.db.transaction(async (trx) => {
-    const row = (await trx('cash_out').where({ id: n }).first()) as CashOutRow | undefined;
-    if (!row) throw new NotFoundError(problem('cash_out_not_found'));
-    requireStoreInScope(ctx, Number(row.store_id));
-    await assertDayOpenForCash(trx, ctx, Number(row.store_id), Number(row.at), {
-      entity: 'cash_out',
-      id: n,
-      action: 'delete',
-    });
-    if ((await trx('cash_out').where({ id: n }).delete()) === 0) throw new NotFoundError(problem('cash_out_not_found'));
-    const before = toCashOut(row);
-    await recordAudit(trx, ctx, { action: 'delete', entity: 'cash_out', entityId: n, before });
-    return before;
-  });
 }
 
 async function dayEntries(db: Db, storeId: number, date: string) {
@@ -566,7 +450,8 @@ async function dayViewOf(db: Db, store: StoreRef, date: string): Promise<DayView
       ...(c.after_close ? { after_close: true as const } : {}),
     };
   });
-  return { store, date, status: close ? close.state : 'open', opening_from, figures, close, lines };
+  const status = close ? close.state : lines.length ? 'open' : 'quiet';
+  return { store, date, status, opening_from, figures, close, lines };
 }
 
 export interface BoardDay {
@@ -614,6 +499,7 @@ export async function closesBoard(
   const storeRows = inStores(scope, ctx.db('stores').select('id', 'code', 'name'), 'id');
   const stores = (await storeRows.orderBy('code')) as StoreRef[];
   const figures = await boardFigures(ctx.db, scope, from, to, dates);
+  figures.takings = await takingsOfCashlessDays(ctx.db, stores, dates, figures);
   const total = emptyByMethod();
   const board = stores.map((s) => boardStore(s, dates, figures, total));
   return { from, to, dates, stores: board, by_method: total };
@@ -643,6 +529,8 @@ interface BoardFigures {
   closes: Map<number, Array<BoardClose | undefined>>;
   cashIn: Map<number, Float64Array>;
   cashOut: Map<number, Float64Array>;
+  /** every method's takings per day */
+  takings: Map<number, Float64Array>;
   byMethod: Awaited<ReturnType<typeof paymentSums>>;
   /** the last standing close's count before the range: the opening of its first days */
   opening: Map<number, number>;
@@ -676,6 +564,7 @@ async function boardFigures(
     closes: unpackCloses(closes, dates),
     cashIn: unpackAmounts(cashIn, first, dates.length),
     cashOut: unpackAmounts(cashOut, first, dates.length),
+    takings: new Map(),
     byMethod,
     opening: new Map(before.map((r) => [Number(r.store_id), Number(r.counted)])),
   };
@@ -767,6 +656,29 @@ function unpackCloses(rows: PackedRow[], dates: string[]): Map<number, Array<Boa
   return out;
 }
 
+/**
+ * Every method's takings per day, read only for stores with a day of no cash and no close: such a day is
+ * 無收支 unless card or e-payment sales fell on it. A busy chain has none, and pays nothing for it.
+ */
+async function takingsOfCashlessDays(
+  db: Db,
+  stores: StoreRef[],
+  dates: string[],
+  f: BoardFigures,
+): Promise<Map<number, Float64Array>> {
+  const cashless = stores
+    .map((s) => Number(s.id))
+    .filter((id) => dates.some((_, i) => !f.cashIn.get(id)?.[i] && !f.cashOut.get(id)?.[i] && !f.closes.get(id)?.[i]));
+  if (!cashless.length) return new Map();
+  const first = taipeiDayNumber(taipeiDayStart(dates[0])!);
+  const last = first + dates.length - 1;
+  return unpackAmounts(
+    await packedPerDay(db, cashless, 'payment_daily', 'day >= ? and day <= ?', [first, last]),
+    first,
+    dates.length,
+  );
+}
+
 /** Its takings by method are added to `total` too. */
 function boardStore(s: StoreRef, dates: string[], f: BoardFigures, total: ByMethod): BoardStore {
   const id = Number(s.id);
@@ -783,6 +695,7 @@ function boardStore(s: StoreRef, dates: string[], f: BoardFigures, total: ByMeth
     f.cashOut.get(id) ?? none,
     f.closes.get(id),
     f.opening.get(id),
+    f.takings.get(id) ?? none,
   );
   let closed_days = 0;
   let difference = 0;
@@ -801,6 +714,7 @@ function boardDays(
   outs: Float64Array,
   closes: Array<BoardClose | undefined> | undefined,
   opening: number | undefined,
+  takings: Float64Array,
 ): BoardDay[] {
   let carried: number | null = opening ?? null;
   return dates.map((date, i): BoardDay => {
@@ -825,7 +739,7 @@ function boardDays(
     const late_changes = c ? c.late : 0;
     return {
       date,
-      status: c ? 'reopened' : 'open',
+      status: c ? 'reopened' : cash_out || takings[i] ? 'open' : 'quiet',
       cash_in,
       cash_out,
       expected,

@@ -202,20 +202,25 @@ async function* jsonText(pages: AsyncIterable<PaymentPage>, stores: readonly Sto
 /** The payments a filter selects, streamed from the database in flat memory; only the caller's stores. */
 export async function exportPaymentsStream(
   ctx: ServiceContext,
-  opts: { filter?: Record<string, unknown>; format?: ExportFormat; now?: number; auditOnFinish?: boolean } = {},
+  opts: {
+    filter?: Record<string, unknown>;
+    format?: ExportFormat;
+    now?: number;
+    auditOnFinish?: boolean;
+    /** a file of the header alone when nothing matches (a nightly export of a quiet day), not 沒有資料可匯出 */
+    allowEmpty?: boolean;
+  } = {},
 ): Promise<ExportStream> {
   const writer = ctx;
   ctx = readContext(ctx);
   const format = opts.format ?? 'xlsx';
   const filter = opts.filter ?? {};
   const now = opts.now ?? Date.now();
-  const { fileName, count, stores, applied } = await judgeExport(
-    ctx,
-    filter,
-    format,
+  const { fileName, count, stores, applied } = await judgeExport(ctx, filter, format, {
     now,
-    opts.auditOnFinish ? undefined : writer,
-  );
+    record: opts.auditOnFinish ? undefined : writer,
+    allowEmpty: opts.allowEmpty,
+  });
   const read = ctx;
   // the pieces rule is judged again with the entry, in one transaction
   const finished = opts.auditOnFinish
@@ -237,14 +242,13 @@ async function judgeExport(
   ctx: ServiceContext,
   filter: Record<string, unknown>,
   format: ExportFormat,
-  now = Date.now(),
-  record?: ServiceContext,
+  { now = Date.now(), record, allowEmpty }: { now?: number; record?: ServiceContext; allowEmpty?: boolean } = {},
 ) {
   const { query, applied } = filteredPaymentsQuery(ctx, filter);
   await requireExportPermission(ctx, applied);
   const counted = (await query.clearSelect().count({ n: '*' }).first()) as { n: number | string } | undefined;
   const count = Number(counted?.n ?? 0);
-  if (count === 0) throw new NotFoundError(problem('export_no_data'));
+  if (count === 0 && !allowEmpty) throw new NotFoundError(problem('export_no_data'));
   await judgeExportPieces(ctx, filter, applied, now, record && { ctx: record, after: { format, count } });
   const stores = await storeDirectory(ctx);
   const storeNames = applied.storeIds?.map((id) => stores.find((s) => s.id === id)?.name ?? MSG.unknownStore);

@@ -156,9 +156,11 @@ describe('user form: role and permissions', () => {
 
   it('refuses unknown permission keys, naming them', () => {
     const msg = fieldErrors({ ...newUser, permissions: ['view_payments', 'fly', 'root'] }).permissions;
-    expect(msg).toBe(MSG.permissionsInvalid(['fly', 'root']));
-    expect(msg).toContain('fly');
-    expect(msg).toContain('root');
+    // with every valid key and its name, so the fix is in the message
+    expect(msg).toMatch(
+      /^無效的權限：fly、root（可用的權限：manage_users（會員管理）、manage_stores（分店管理）、.*、confirm_payments（銀行對帳））$/,
+    );
+    expect(msg).toContain('view_payments（查看匯款）');
   });
 
   it('refuses permissions that are not a list', () => {

@@ -1,10 +1,14 @@
 /** User form and password-change rules (spec section 5), with the spec's exact messages. */
 import { problem, type Problem } from '../errors.js';
 import { PERMISSION_KEYS, isPermission, isRole, type Permission, type Role } from '../permissions.js';
+import { PERMISSION_LABELS } from '../labels.js';
 import { passwordWeakness } from './password.js';
 import { FieldErrors, isBlank, isPlainObject, toId, type Validated } from '../validation.js';
 
 import { PASSWORD_MAX_BYTES, PASSWORD_MIN, USERNAME_MAX, USERNAME_MIN } from '../limits.js';
+
+/** Each key with its name, for the refusal of one that is not: `view_payments（查看匯款）`. */
+const VALID_PERMISSIONS = PERMISSION_KEYS.map((k) => `${k}（${PERMISSION_LABELS[k]}）`);
 
 export { PASSWORD_MAX_BYTES };
 
@@ -104,10 +108,13 @@ export function validateUser(raw: unknown, mode: 'create' | 'edit'): Validated<U
   let permissions: Permission[] = [];
   if (input.permissions !== undefined && input.permissions !== null) {
     if (!Array.isArray(input.permissions))
-      errors.add('permissions', 'permissions_invalid', { values: [String(input.permissions)] });
+      errors.add('permissions', 'permissions_invalid', {
+        values: [String(input.permissions)],
+        valid: VALID_PERMISSIONS,
+      });
     else {
       const bad = input.permissions.filter((p) => !isPermission(p)).map(String);
-      if (bad.length) errors.add('permissions', 'permissions_invalid', { values: bad });
+      if (bad.length) errors.add('permissions', 'permissions_invalid', { values: bad, valid: VALID_PERMISSIONS });
       else permissions = PERMISSION_KEYS.filter((k) => (input.permissions as unknown[]).includes(k));
     }
   }

@@ -23,11 +23,16 @@ const STATUS = {
 
 type Answer = { message: string; code?: ErrorCode; details?: Problem['details'] };
 
-/** An error answer's body: the sentence, and with ERROR_CODES_HEADER the code and details (old clients never ask). */
-export function problemBody(ctx: Koa.Context, p: Problem): Answer {
+/** The sentence, and with ERROR_CODES_HEADER the code and details (old clients never ask). */
+function problemFields(ctx: Koa.Context, p: Problem): Answer {
   return ctx.get(ERROR_CODES_HEADER) === '1'
     ? { message: p.message, code: p.code, details: p.details }
     : { message: p.message };
+}
+
+/** An error answer's body: its fields, and the request's id (X-Request-Id) for a person to quote. */
+export function problemBody(ctx: Koa.Context, p: Problem): Answer & { request_id?: string } {
+  return { ...problemFields(ctx, p), request_id: ctx.state.requestId };
 }
 
 /**
@@ -35,7 +40,7 @@ export function problemBody(ctx: Koa.Context, p: Problem): Answer {
  * anything unexpected logged and answered 500 without its details.
  */
 export function errorHandler(
-  log: (msg: string, err: unknown) => void = (m, e) => console.error(m, e),
+  log: (msg: string, err: unknown, requestId?: string) => void = (m, e) => console.error(m, e),
   restoring: () => Promise<boolean> = async () => false,
 ): Koa.Middleware {
   return async (ctx, next) => {
@@ -48,10 +53,10 @@ export function errorHandler(
         if (err instanceof ValidationError)
           ctx.body = {
             ...body,
-            errors: err.errors.map((e: FieldError) => ({ field: e.field, ...problemBody(ctx, e) })),
+            errors: err.errors.map((e: FieldError) => ({ field: e.field, ...problemFields(ctx, e) })),
           };
         else if (err instanceof ConflictError && err.field)
-          ctx.body = { ...body, errors: [{ field: err.field, ...body }] };
+          ctx.body = { ...body, errors: [{ field: err.field, ...problemFields(ctx, err) }] };
         // a probable duplicate also names the earlier payment at the top, where older clients read it
         else if (err.code === 'possible_duplicate')
           ctx.body = { ...body, duplicate_of: (err.details as { duplicate_of: string }).duplicate_of };
@@ -76,7 +81,7 @@ export function errorHandler(
         ctx.body = problemBody(ctx, problem(restore ? 'restore_in_progress' : 'database_busy'));
         return;
       }
-      log(`${ctx.method} ${ctx.path} failed`, err);
+      log(`${ctx.method} ${ctx.path} failed`, err, ctx.state.requestId);
       ctx.status = 500;
       ctx.body = problemBody(ctx, problem('internal_error'));
     }

@@ -9,7 +9,9 @@ import {
   packBoard,
   recordCashOut,
   reopenDay,
+  requireCashChange,
   requirePermission,
+  updateCashOut,
   requireSubmitter,
   type AppContext,
 } from '../../core/index.js';
@@ -34,9 +36,23 @@ export function closeRoutes(app: AppContext): Router<State> {
       ctx.body = await recordCashOut(serviceContext(app, ctx), ctx.request.body);
     },
   );
-  r.delete('/cash-out/:id', auth, async (ctx) => {
-    ctx.body = await deleteCashOut(serviceContext(app, ctx), ctx.params.id);
-  });
+  r.put(
+    '/cash-out/:id',
+    auth,
+    gate((a) => requireCashChange(a, 'edit')),
+    smallBody,
+    async (ctx) => {
+      ctx.body = await updateCashOut(serviceContext(app, ctx), ctx.params.id, ctx.request.body);
+    },
+  );
+  r.delete(
+    '/cash-out/:id',
+    auth,
+    gate((a) => requireCashChange(a, 'delete')),
+    async (ctx) => {
+      ctx.body = await deleteCashOut(serviceContext(app, ctx), ctx.params.id);
+    },
+  );
   r.get('/closes/day', auth, async (ctx) => {
     ctx.body = await getDay(serviceContext(app, ctx), { store_id: q(ctx.query.store_id), date: q(ctx.query.date) });
   });

@@ -62,7 +62,7 @@ describe.skipIf(!HAS_CHROMIUM)('closing the till when something goes wrong', () 
 
   it('a close whose answer is lost shows as closed, not as a failure to send again', async () => {
     const page = await e.signedIn('branchB', `/admin/close?date=${yesterday}`, PHONE);
-    await expect.poll(() => page.getByTestId('close-status').textContent()).toBe('未結帳');
+    await expect.poll(() => page.getByTestId('close-status').textContent()).toBe('無收支'); // nothing came in that day: 無收支, and it still closes
     await page.getByTestId('close-opening').fill('3000');
     await page.getByTestId('close-counted-input').fill('3000');
     await expect.poll(() => page.getByTestId('close-preview-difference').textContent()).toBe('NT$0');
@@ -87,7 +87,7 @@ describe.skipIf(!HAS_CHROMIUM)('closing the till when something goes wrong', () 
   it('a day closed meanwhile (a second phone, an earlier send) shows the stored close and who made it', async () => {
     const earlier = taipeiDate(Date.parse(`${today}T12:00:00+08:00`) - 2 * 86_400_000);
     const page = await e.signedIn('branchB', `/admin/close?date=${earlier}`, PHONE);
-    await expect.poll(() => page.getByTestId('close-status').textContent()).toBe('未結帳');
+    await expect.poll(() => page.getByTestId('close-status').textContent()).toBe('無收支');
     await page.getByTestId('close-opening').fill('500');
     await page.getByTestId('close-counted-input').fill('500');
     const r = (await callApi(e, 'POST', '/closes', 'branchB', {

@@ -82,9 +82,9 @@ describe.skipIf(!HAS_CHROMIUM)('submission page and session', () => {
     expect(row).toMatchObject({ last_five: '01234', note: '早班', store_id: e.stores.A.id });
     expect(new Date(Number(row.paid_at)).toISOString()).toBe(`${today}T01:15:00.000Z`);
     expect(await count()).toBe(before + 1);
-    // reset: last five and time empty, amount empty, note empty, the store still locked
+    // reset: last five, amount and note empty, the time back to the clock, the store still locked
     expect(await page.locator('#last_five').inputValue()).toBe('');
-    expect(await page.locator('#paid_at').inputValue()).toBe('');
+    await page.getByText('自動填入現在時間，可以修改').waitFor();
     expect(await page.locator('#amount').inputValue()).toBe('');
     expect(await page.locator('#note').inputValue()).toBe('');
     expect(await page.getByTestId('locked-store').textContent()).toContain('台北店 (TPE)');
@@ -97,9 +97,9 @@ describe.skipIf(!HAS_CHROMIUM)('submission page and session', () => {
     await page.locator('#store_id').waitFor();
     const before = await count();
     await page.getByRole('button', { name: '提交匯款資訊' }).click();
-    // the payment form's own messages (現金支出 below it has a form of its own)
+    // the payment form's own messages (現金支出 below it has a form of its own); the time is the clock's
     const form = page.getByTestId('payment-form');
-    for (const m of ['請輸入帳號後五碼', '請選擇匯款時間', '請輸入匯款金額', '請選擇分店'])
+    for (const m of ['請輸入帳號後五碼', '請輸入匯款金額', '請選擇分店'])
       expect(await form.getByText(m).count(), m).toBe(1);
     await fill(page, { last_five: '123', paid_at: `${today}T10:00`, amount: '1.5' });
     await page.getByRole('button', { name: '提交匯款資訊' }).click();

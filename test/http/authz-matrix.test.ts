@@ -41,6 +41,15 @@ let seq = 0;
 /** a past Taiwan day no other call closes, so each caller's close is its own */
 const dayOfItsOwn = () => new Date(Date.UTC(2025, 0, 1) + ++seq * 86_400_000).toISOString().slice(0, 10);
 /** a payment in store A, made fresh so writes by one caller do not affect the next */
+async function cashOutInA(s: TestServer): Promise<number> {
+  seq++;
+  const r = await s.api('POST', '/cash-out', {
+    as: 'admin',
+    body: { kind: '店內支出', category: '雜支', amount: 100 + seq, at: '2026-11-18T13:00', store_id: s.stores.A.id },
+  });
+  return r.body.id;
+}
+
 async function paymentInA(s: TestServer): Promise<string> {
   seq++;
   const r = await s.api('POST', '/payments', {
@@ -234,6 +243,24 @@ const CASES: Case[] = [
       () => '/cash-out',
       (s) => ({ kind: '提領', amount: 20_000, at: '2026-11-18T12:00', store_id: s.stores.A.id }),
     ),
+  },
+  {
+    name: 'PUT /cash-out/:id (store A): the till keeps it, or an editor of payments',
+    write: true,
+    ok: 200,
+    allowed: ['admin', 'hq_record_cash_out', 'hq_edit_payments', 'branchA'],
+    probe: call(
+      'PUT',
+      async (s) => `/cash-out/${await cashOutInA(s)}`,
+      () => ({ amount: 90, note: '找錯錢' }),
+    ),
+  },
+  {
+    name: 'DELETE /cash-out/:id (store A): the till keeps it, or a deleter of payments',
+    write: true,
+    ok: 200,
+    allowed: ['admin', 'hq_record_cash_out', 'hq_delete_payments', 'branchA'],
+    probe: call('DELETE', async (s) => `/cash-out/${await cashOutInA(s)}`),
   },
   {
     name: 'POST /closes (store A, a day of its own)',

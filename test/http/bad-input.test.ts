@@ -31,9 +31,11 @@ function expectRefusal(res: ApiResponse, status: number, expected: Expected = {}
   const body = res.body as { message: unknown; errors?: unknown };
   expect(typeof body, where).toBe('object');
   expect(
-    Object.keys(body).every((k) => k === 'message' || k === 'errors'),
+    Object.keys(body).every((k) => k === 'message' || k === 'errors' || k === 'request_id'),
     where,
   ).toBe(true);
+  // the id the answer was sent under, for the person to quote
+  expect((body as { request_id?: unknown }).request_id, where).toBe(res.headers.get('x-request-id'));
   expect(typeof body.message, where).toBe('string');
   expect(body.message as string, where).toMatch(HAS_CHINESE);
   if (body.errors !== undefined) {

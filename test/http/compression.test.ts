@@ -71,7 +71,7 @@ describe('compressed JSON answers', () => {
   it('leaves small answers and file downloads uncompressed', async () => {
     const health = await raw(`${s.url}/api/health`, s.tokens.admin, 'br');
     expect(health.headers['content-encoding']).toBeUndefined();
-    expect(JSON.parse(health.bytes.toString('utf8'))).toEqual({ ok: true });
+    expect(JSON.parse(health.bytes.toString('utf8'))).toMatchObject({ ok: true });
     const csv = await raw(`${s.url}/api/payments/export?format=csv`, s.tokens.admin, 'br');
     expect(csv.headers['content-encoding']).toBeUndefined();
     expect(csv.bytes.toString('utf8').split('\r\n').filter(Boolean)).toHaveLength(31);

@@ -43,7 +43,11 @@ describe.each(DB_KINDS)('error codes over HTTP on %s', (kind) => {
 
   it('keeps the original shape for a client that does not ask', async () => {
     const res = await s.api('POST', '/payments', { as: 'admin', body: { ...good(), note: 'n'.repeat(1001) } });
-    expect(res.body).toEqual({ message: '驗證錯誤', errors: [{ field: 'note', message: '備註不能超過1000個字元' }] });
+    expect(res.body).toEqual({
+      message: '驗證錯誤',
+      request_id: expect.any(String),
+      errors: [{ field: 'note', message: '備註不能超過1000個字元' }],
+    });
   });
 
   it('names the code of a refusal that is not about a field, and of the edge’s own answers', async () => {
@@ -51,6 +55,7 @@ describe.each(DB_KINDS)('error codes over HTTP on %s', (kind) => {
       message: '請先登入',
       code: 'unauthenticated',
       details: {},
+      request_id: expect.any(String),
     });
     const forbidden = await s.api('GET', '/users', { as: 'hq_none', headers: CODES });
     expect(forbidden.status).toBe(403);
@@ -61,7 +66,12 @@ describe.each(DB_KINDS)('error codes over HTTP on %s', (kind) => {
       headers: { ...CODES, 'content-type': 'application/json' },
       raw: '{"last_five":',
     });
-    expect(malformed.body).toEqual({ message: '請求內容不是有效的 JSON', code: 'malformed_json', details: {} });
+    expect(malformed.body).toEqual({
+      message: '請求內容不是有效的 JSON',
+      code: 'malformed_json',
+      details: {},
+      request_id: expect.any(String),
+    });
   });
 
   it('names a probable duplicate by code, with the earlier payment in its details', async () => {

@@ -87,7 +87,7 @@ describe.each(DB_KINDS)('export download links on %s', (kind) => {
     expect(all.status).toBe(403);
     const none = await ticket('branchA', { filter: { store_id: s.stores.C.id } });
     expect(none.status).toBe(404);
-    expect(none.body).toEqual({ message: '沒有資料可匯出' });
+    expect(none.body).toEqual({ message: '沒有資料可匯出', request_id: expect.any(String) });
     expect((await ticket('admin', { filter: {}, format: 'pdf' })).status).toBe(400);
     expect((await ticket('admin', { filter: { colour: 'red' } })).status).toBe(400);
     expect((await s.api('POST', '/payments/export-ticket', { body: { filter: {} } })).status).toBe(401);

@@ -56,7 +56,7 @@ describe.each(DB_KINDS)('a payment sent while an import holds the database (%s)'
     try {
       const refused = await s.api('POST', '/payments', { as: 'admin', body: payment });
       expect(refused.status).toBe(503);
-      expect(refused.body).toEqual({ message: MSG.databaseBusy });
+      expect(refused.body).toEqual({ message: MSG.databaseBusy, request_id: expect.any(String) });
       expect(refused.headers.get('retry-after')).toBe('10');
     } finally {
       await release();

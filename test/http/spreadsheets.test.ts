@@ -493,7 +493,7 @@ describe.each(DB_KINDS)('spreadsheets over HTTP on %s', (kind) => {
       // asking for a store outside the scope gives nothing, not that store's payments
       const outside = await download('branchA', exportPath({ store_id: s.stores.C.id }));
       expect(outside.status).toBe(404);
-      expect(outside.json).toEqual({ message: '沒有資料可匯出' });
+      expect(outside.json).toEqual({ message: '沒有資料可匯出', request_id: expect.any(String) });
     });
 
     it('parses back with the import parser to the same payments, newest first', async () => {
@@ -563,11 +563,11 @@ describe.each(DB_KINDS)('spreadsheets over HTTP on %s', (kind) => {
     it('answers 404 沒有資料可匯出 when nothing matches', async () => {
       const empty = await download('admin', exportPath());
       expect(empty.status).toBe(404);
-      expect(empty.json).toEqual({ message: '沒有資料可匯出' });
+      expect(empty.json).toEqual({ message: '沒有資料可匯出', request_id: expect.any(String) });
       await seedPayments();
       const none = await download('hq_view_payments', exportPath({ paid_at_gte: '2030-01-01' }));
       expect(none.status).toBe(404);
-      expect(none.json).toEqual({ message: '沒有資料可匯出' });
+      expect(none.json).toEqual({ message: '沒有資料可匯出', request_id: expect.any(String) });
     });
   });
 

@@ -300,7 +300,7 @@ describe.each(DB_KINDS)('GET /api/stats/summary on %s', (kind) => {
   it('refuses anonymous callers with 401', async () => {
     const res = await s.api('GET', '/stats/summary');
     expect(res.status).toBe(401);
-    expect(res.body).toEqual({ message: '請先登入' });
+    expect(res.body).toEqual({ message: '請先登入', request_id: expect.any(String) });
   });
 
   it('refuses a user without view_reports with 403', async () => {

@@ -60,6 +60,7 @@ describe.each(DB_KINDS)('submissions that are probably mistakes on %s', (kind) =
     expect(again.status).toBe(409);
     expect(again.body).toEqual({
       message: `可能重複：同一分店已有相同後五碼、時間與金額的匯款，追蹤編號：${first.body.uuid}`,
+      request_id: expect.any(String),
       duplicate_of: first.body.uuid,
     });
     expect(await count()).toBe(1);

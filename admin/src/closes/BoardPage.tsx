@@ -63,6 +63,9 @@ function DayCell({ d }: { d: BoardDay }) {
     const color = d.difference === 0 ? 'success' : 'warning';
     return <Chip size="small" color={color} label={chipText(d)} sx={{ fontVariantNumeric: 'tabular-nums' }} />;
   }
+  // nothing came in or went out: nothing to close, so nothing to draw the eye
+  if (d.status === 'quiet')
+    return <Chip size="small" label={chipText(d)} sx={{ bgcolor: 'transparent', color: 'text.secondary' }} />;
   return (
     <Chip
       size="small"

@@ -1,5 +1,7 @@
 // 日結, made for a phone at the counter: count the drawer, see the difference before sending, and close a
 // store's day. Only a manager (manage_payments) may reopen it.
+import ChevronLeftIcon from '@mui/icons-material/ChevronLeft';
+import ChevronRightIcon from '@mui/icons-material/ChevronRight';
 import LockOpenIcon from '@mui/icons-material/LockOpen';
 import {
   Alert,
@@ -10,6 +12,7 @@ import {
   Chip,
   Divider,
   FormControlLabel,
+  IconButton,
   LinearProgress,
   MenuItem,
   Stack,
@@ -21,6 +24,7 @@ import { useCallback, useEffect, useMemo, useState, type FormEvent } from 'react
 import { Loading, Title, useNotify } from 'react-admin';
 import { useSearchParams } from 'react-router-dom';
 import {
+  addDays,
   CLOSE_STATUS_LABELS,
   DENOMINATIONS,
   METHOD_ORDER,
@@ -44,8 +48,9 @@ import { useMe } from '../common/useMe';
 import { useStores } from '../common/useStores';
 import { api } from '../http';
 import { fieldMessages, serverCode, serverFieldErrors, serverMessage } from '../serverError';
-import { CLOSES_UI as T } from '../messages';
+import { CLOSES_UI as T, PAYMENTS_UI } from '../messages';
 import { ConfirmDialog } from '../payments/ConfirmDialog';
+import { CashOutActions, useCashOutChanges } from './CashOutActions';
 
 const signed = (n: number) => (n > 0 ? `+${formatNTD(n)}` : formatNTD(n));
 const digits = (v: string) => v.replace(/[^\d]/g, '');
@@ -81,6 +86,7 @@ export function ClosePage() {
           canClose={canAccess(me!, 'close', 'close')}
           canReopen={canAccess(me!, 'close', 'reopen')}
           reload={load}
+          me={me!}
         />
       )}
     </Box>
@@ -157,17 +163,38 @@ function WhereFields({ where, fixedStore }: { where: ReturnType<typeof useWhere>
           ))}
         </TextField>
       )}
-      <TextField
-        type="date"
-        size="small"
-        label={T.date}
-        value={date}
-        onChange={(e) => e.target.value && setWhere({ date: e.target.value })}
-        slotProps={{ inputLabel: { shrink: true }, htmlInput: { max: taipeiDate(Date.now()) } }}
-        sx={{ flex: '0 0 150px' }}
-        data-testid="close-date"
-      />
+      <Box sx={{ display: 'flex', alignItems: 'center', flex: '0 0 auto' }}>
+        <DayArrow date={date} days={-1} onDate={(d) => setWhere({ date: d })} />
+        <TextField
+          type="date"
+          size="small"
+          label={T.date}
+          value={date}
+          onChange={(e) => e.target.value && setWhere({ date: e.target.value })}
+          slotProps={{ inputLabel: { shrink: true }, htmlInput: { max: taipeiDate(Date.now()) } }}
+          sx={{ width: 150 }}
+          data-testid="close-date"
+        />
+        <DayArrow date={date} days={1} onDate={(d) => setWhere({ date: d })} />
+      </Box>
     </Stack>
+  );
+}
+
+/** ‹ › a day, as the list's; › stops at today. */
+function DayArrow({ date, days, onDate }: { date: string; days: -1 | 1; onDate: (d: string) => void }) {
+  const next = addDays(date, days);
+  const label = days < 0 ? PAYMENTS_UI.dayBefore : PAYMENTS_UI.dayAfter;
+  return (
+    <IconButton
+      size="small"
+      aria-label={label}
+      disabled={next > taipeiDate(Date.now())}
+      onClick={() => onDate(next)}
+      data-testid={days < 0 ? 'close-day-before' : 'close-day-after'}
+    >
+      {days < 0 ? <ChevronLeftIcon /> : <ChevronRightIcon />}
+    </IconButton>
   );
 }
 
@@ -197,11 +224,13 @@ function DayCard({
   canClose,
   canReopen,
   reload,
+  me,
 }: {
   day: DayView;
   canClose: boolean;
   canReopen: boolean;
   reload: () => Promise<void>;
+  me: Me;
 }) {
   const f = day.figures;
   const c = day.close;
@@ -226,7 +255,7 @@ function DayCard({
           ))}
           <Divider sx={{ my: 0.5 }} />
           <Figure label={T.cashIn} value={formatNTD(f.cash_in)} />
-          <Figure label={T.expense} value={formatNTD(-f.expense)} />
+          <Figure label={T.expense} value={formatNTD(-f.expense)} testId="close-expense" />
           <Figure label={T.withdrawal} value={formatNTD(-f.withdrawal)} />
           <Figure
             label={T.expected}
@@ -243,7 +272,7 @@ function DayCard({
       ) : (
         <Alert severity="info">{T.cannotClose}</Alert>
       )}
-      <Entries day={day} />
+      <Entries day={day} reload={reload} me={me} />
     </Stack>
   );
 }
@@ -565,20 +594,29 @@ function DifferenceDialog({ drawer, sending }: { drawer: Drawer; sending: Return
   );
 }
 
-function Entries({ day }: { day: DayView }) {
+/** A closed day's cash is changed only by a manager (manage_payments, who may also reopen it). */
+function cashOutRights(me: Me, day: DayView) {
+  const open = day.status !== 'closed' || canAccess(me, 'close', 'reopen');
+  return { edit: open && canAccess(me, 'cash_out', 'edit'), delete: open && canAccess(me, 'cash_out', 'delete') };
+}
+
+function Entries({ day, reload, me }: { day: DayView; reload: () => Promise<void>; me: Me }) {
+  const changes = useCashOutChanges(reload);
+  const rights = cashOutRights(me, day);
+  const lines = changes.shown(day.lines);
   return (
     <Card variant="outlined">
       <CardContent sx={{ pb: '12px !important' }}>
         <Typography variant="subtitle1" component="h2" sx={{ fontWeight: 600, mb: 1 }}>
           {T.entries}
         </Typography>
-        {day.lines.length === 0 ? (
+        {lines.length === 0 ? (
           <Typography variant="body2" color="text.secondary">
             {T.noEntries}
           </Typography>
         ) : (
           <Box component="ul" sx={{ listStyle: 'none', m: 0, p: 0 }} data-testid="close-entries">
-            {day.lines.map((l) => (
+            {lines.map((l) => (
               <Box
                 component="li"
                 key={`${l.type}-${l.id}`}
@@ -618,6 +656,15 @@ function Entries({ day }: { day: DayView }) {
                     </Typography>
                   )}
                 </Box>
+                {l.type === 'cash_out' && (rights.edit || rights.delete) && (
+                  <Box sx={{ flex: '0 0 auto', alignSelf: 'center' }}>
+                    <CashOutActions
+                      line={l}
+                      onChange={rights.edit ? (next) => changes.change(l, next) : undefined}
+                      onDelete={rights.delete ? () => changes.drop(l) : undefined}
+                    />
+                  </Box>
+                )}
               </Box>
             ))}
           </Box>

@@ -1,5 +1,5 @@
 // The report form's elements, errors, note counter and questions; sending is main.ts's.
-import { HONEYPOT_FIELD, MSG, NOTE_MAX_LENGTH, formatTaipei } from '../../../core/browser.js';
+import { HONEYPOT_FIELD, MSG, NOTE_MAX_LENGTH, taipeiInputValue } from '../../../core/browser.js';
 import { button, h } from './dom.js';
 import { REPORT_TEXT as T } from './texts.js';
 
@@ -19,8 +19,7 @@ export interface ReportForm {
   question: HTMLElement;
 }
 
-/** datetime-local's value for now, in Taiwan time */
-const nowValue = () => formatTaipei(Date.now()).replace(/\//g, '-').replace(' ', 'T');
+const nowValue = () => taipeiInputValue(Date.now());
 
 const input = (attrs: Record<string, string>) => h('input', attrs) as HTMLInputElement;
 

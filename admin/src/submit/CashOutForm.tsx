@@ -12,6 +12,7 @@ interface Store {
 }
 
 type Kind = (typeof CASH_OUT_KINDS)[number];
+type Saved = { id: number; kind: string; amount: number };
 
 interface FieldProps {
   value: string;
@@ -27,7 +28,7 @@ function useCashOut(stores: Store[], lockedStoreId: number | null) {
   const [at, setAt] = useState('');
   const [storeId, setStoreId] = useState<string>('');
   const [errors, setErrors] = useState<Record<string, string>>({});
-  const [banner, setBanner] = useState<{ kind: 'success' | 'error'; text: string } | null>(null);
+  const [banner, setBanner] = useState<{ kind: 'success' | 'error'; text: string; undo?: Saved } | null>(null);
   const [busy, setBusy] = useState(false);
   const store = lockedStoreId ?? (storeId ? Number(storeId) : stores.length === 1 ? stores[0].id : null);
 
@@ -50,8 +51,8 @@ function useCashOut(stores: Store[], lockedStoreId: number | null) {
     if (Object.keys(local).length) return;
     setBusy(true);
     try {
-      const saved = await api<{ kind: string; amount: number }>('POST', '/cash-out', body);
-      setBanner({ kind: 'success', text: T.cashOutRecorded(saved.kind, formatNTD(saved.amount)) });
+      const saved = await api<Saved>('POST', '/cash-out', body);
+      setBanner({ kind: 'success', text: T.cashOutRecorded(saved.kind, formatNTD(saved.amount)), undo: saved });
       setAmount('');
       setNote('');
       setAt('');
@@ -63,9 +64,22 @@ function useCashOut(stores: Store[], lockedStoreId: number | null) {
     }
   }
 
+  /** 復原: the entry just recorded goes, as a wrong one would be deleted on 日結. */
+  async function undo(saved: Saved) {
+    setBusy(true);
+    try {
+      await api('DELETE', `/cash-out/${saved.id}`);
+      setBanner({ kind: 'success', text: T.cashOutUndone(saved.kind, formatNTD(saved.amount)) });
+    } catch (err) {
+      setBanner({ kind: 'error', text: serverMessage(err) ?? T.cashOutFailed });
+    } finally {
+      setBusy(false);
+    }
+  }
+
   const values = { kind, category, amount, note, at, storeId };
   const setters = { setKind, setCategory, setAmount, setNote, setAt, setStoreId };
-  return { values, ...setters, errors, banner, busy, submit };
+  return { values, ...setters, errors, banner, busy, submit, undo };
 }
 
 export function CashOutForm({
@@ -90,6 +104,16 @@ export function CashOutForm({
           data-testid={`cash-out-${c.banner.kind}`}
         >
           {c.banner.text}
+          {c.banner.undo && (
+            <button
+              type="button"
+              className="btn btn-light-on-card undo"
+              disabled={c.busy}
+              onClick={() => void c.undo(c.banner!.undo!)}
+            >
+              {T.cashOutUndo}
+            </button>
+          )}
         </div>
       )}
       <form onSubmit={c.submit} noValidate>

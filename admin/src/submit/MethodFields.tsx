@@ -15,58 +15,46 @@ export function MethodFields(props: {
   onChange: (v: MethodValues) => void;
   error?: string;
   detailError?: string;
+  lock?: React.ReactNode;
 }) {
   const { value, onChange } = props;
   return (
     <>
       {props.methods.length > 1 && (
-        <fieldset className="field methods" aria-describedby={props.error ? 'method-error' : undefined}>
-          <legend className="label">{UI.method}</legend>
-          <div className="method-choices" role="radiogroup" aria-label={UI.method}>
-            {props.methods.map((m) => (
-              <label key={m} className={`method-choice${value.method === m ? ' chosen' : ''}`}>
-                <input
-                  type="radio"
-                  name="method"
-                  value={m}
-                  checked={value.method === m}
-                  onChange={() =>
-                    onChange({ ...value, method: m, method_detail: hasMethodDetail(m) ? value.method_detail : '' })
-                  }
-                />
-                <span>{m}</span>
-              </label>
-            ))}
-          </div>
-          {props.error && (
-            <p className="error" id="method-error">
-              {props.error}
-            </p>
-          )}
-        </fieldset>
+        <div className="methods-wrap">
+          <fieldset className="field methods" aria-describedby={props.error ? 'method-error' : undefined}>
+            <legend className="label">{UI.method}</legend>
+            <div className="method-choices" role="radiogroup" aria-label={UI.method}>
+              {props.methods.map((m) => (
+                <label key={m} className={`method-choice${value.method === m ? ' chosen' : ''}`}>
+                  <input
+                    type="radio"
+                    name="method"
+                    value={m}
+                    checked={value.method === m}
+                    onChange={() =>
+                      onChange({ ...value, method: m, method_detail: hasMethodDetail(m) ? value.method_detail : '' })
+                    }
+                  />
+                  <span>{m}</span>
+                </label>
+              ))}
+            </div>
+            {props.error && (
+              <p className="error" id="method-error">
+                {props.error}
+              </p>
+            )}
+          </fieldset>
+          {props.lock}
+        </div>
       )}
       {hasMethodDetail(value.method) && (
-        <div className={`field${props.detailError ? ' has-error' : ''}`}>
-          <label className="label" htmlFor="method_detail">
-            {UI.methodDetail}
-          </label>
-          <input
-            id="method_detail"
-            name="method_detail"
-            list="epay-kinds"
-            autoComplete="off"
-            maxLength={METHOD_DETAIL_MAX}
-            placeholder={UI.methodDetailPlaceholder}
-            value={value.method_detail}
-            onChange={(e) => onChange({ ...value, method_detail: e.target.value })}
-          />
-          <datalist id="epay-kinds">
-            {EPAY_KINDS.map((k) => (
-              <option key={k} value={k} />
-            ))}
-          </datalist>
-          {props.detailError && <p className="error">{props.detailError}</p>}
-        </div>
+        <MethodDetailField
+          value={value.method_detail}
+          error={props.detailError}
+          onChange={(method_detail) => onChange({ ...value, method_detail })}
+        />
       )}
       {props.methods.length > 1 && (
         <div className="field">
@@ -84,5 +72,32 @@ export function MethodFields(props: {
         </div>
       )}
     </>
+  );
+}
+
+/** 電子支付's kind (LINE Pay, 街口 …), typed or picked. */
+function MethodDetailField(props: { value: string; error?: string; onChange: (v: string) => void }) {
+  return (
+    <div className={`field${props.error ? ' has-error' : ''}`}>
+      <label className="label" htmlFor="method_detail">
+        {UI.methodDetail}
+      </label>
+      <input
+        id="method_detail"
+        name="method_detail"
+        list="epay-kinds"
+        autoComplete="off"
+        maxLength={METHOD_DETAIL_MAX}
+        placeholder={UI.methodDetailPlaceholder}
+        value={props.value}
+        onChange={(e) => props.onChange(e.target.value)}
+      />
+      <datalist id="epay-kinds">
+        {EPAY_KINDS.map((k) => (
+          <option key={k} value={k} />
+        ))}
+      </datalist>
+      {props.error && <p className="error">{props.error}</p>}
+    </div>
   );
 }

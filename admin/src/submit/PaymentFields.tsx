@@ -16,12 +16,22 @@ interface FieldProps {
   onChange: Change;
 }
 
-function Field(props: { label: string; htmlFor: string; error?: string; children: React.ReactNode }) {
+/** `aside`: the field's 鎖定 toggle, beside its label. */
+function Field(props: {
+  label: string;
+  htmlFor: string;
+  error?: string;
+  aside?: React.ReactNode;
+  children: React.ReactNode;
+}) {
   return (
     <div className={`field${props.error ? ' has-error' : ''}`}>
-      <label className="label" htmlFor={props.htmlFor}>
-        {props.label}
-      </label>
+      <div className="field-head">
+        <label className="label" htmlFor={props.htmlFor}>
+          {props.label}
+        </label>
+        {props.aside}
+      </div>
       {props.children}
       {props.error && (
         <p className="error" id={`${props.htmlFor}-error`}>
@@ -29,6 +39,22 @@ function Field(props: { label: string; htmlFor: string; error?: string; children
         </p>
       )}
     </div>
+  );
+}
+
+/** Keeps the field's value from one entry to the next. */
+export function LockToggle({ label, on, onToggle }: { label: string; on: boolean; onToggle: () => void }) {
+  return (
+    <button
+      type="button"
+      className={`lock${on ? ' on' : ''}`}
+      aria-pressed={on}
+      aria-label={UI.lockField(label)}
+      title={UI.lockHint}
+      onClick={onToggle}
+    >
+      {UI.lock}
+    </button>
   );
 }
 
@@ -56,26 +82,47 @@ export function LastFiveField({ value, error, onChange }: FieldProps) {
   );
 }
 
-/** `label`: 匯款時間, 收款時間. */
-export function PaidAtField({ label, value, error, onChange }: FieldProps & { label: string }) {
+/** `label`: 匯款時間, 時間. `onNow`, when the time was set by hand: back to following the clock. */
+export function PaidAtField({
+  label,
+  value,
+  error,
+  onChange,
+  onNow,
+  lock,
+}: FieldProps & { label: string; onNow?: () => void; lock?: React.ReactNode }) {
   return (
-    <Field label={label} error={error} htmlFor="paid_at">
-      <input
-        id="paid_at"
-        name="paid_at"
-        type="datetime-local"
-        value={value}
-        onChange={onChange}
-        {...invalid('paid_at', error)}
-      />
+    <Field label={label} error={error} htmlFor="paid_at" aside={lock}>
+      <div className="with-button">
+        <input
+          id="paid_at"
+          name="paid_at"
+          type="datetime-local"
+          value={value}
+          onChange={onChange}
+          {...invalid('paid_at', error)}
+        />
+        {onNow && (
+          <button type="button" className="btn btn-light-on-card" onClick={onNow}>
+            {UI.now}
+          </button>
+        )}
+      </div>
+      {!onNow && <p className="hint">{UI.timeFollowsClock}</p>}
     </Field>
   );
 }
 
-/** `label`: 匯款金額, 收款金額. */
-export function AmountField({ label, value, error, onChange }: FieldProps & { label: string }) {
+/** `label`: 匯款金額, 金額. */
+export function AmountField({
+  label,
+  value,
+  error,
+  onChange,
+  lock,
+}: FieldProps & { label: string; lock?: React.ReactNode }) {
   return (
-    <Field label={label} error={error} htmlFor="amount">
+    <Field label={label} error={error} htmlFor="amount" aside={lock}>
       <div className="money">
         <span className="prefix">NT$</span>
         <input
@@ -101,7 +148,15 @@ export function StoreField({
   value,
   error,
   onChange,
-}: FieldProps & { locked: boolean; lockedStore: Store | undefined; offered: Store[] }) {
+  hint,
+  lock,
+}: FieldProps & {
+  locked: boolean;
+  lockedStore: Store | undefined;
+  offered: Store[];
+  hint: string;
+  lock?: React.ReactNode;
+}) {
   if (locked)
     return (
       <div className="field">
@@ -110,11 +165,11 @@ export function StoreField({
           <span>{storeLabel(lockedStore)}</span>
           <span className="badge">{UI.locked}</span>
         </div>
-        <p className="hint">{UI.branchHint}</p>
+        <p className="hint">{hint}</p>
       </div>
     );
   return (
-    <Field label={UI.chooseStore} error={error} htmlFor="store_id">
+    <Field label={UI.chooseStore} error={error} htmlFor="store_id" aside={lock}>
       <select id="store_id" name="store_id" value={value} onChange={onChange} {...invalid('store_id', error)}>
         <option value="">{UI.chooseStore}</option>
         {offered.map((s) => (

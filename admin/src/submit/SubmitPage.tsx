@@ -19,7 +19,7 @@ import { signOutOnServer } from '../session';
 import { AccountMenu } from './AccountMenu';
 import { CashOutForm } from './CashOutForm';
 import { MethodFields } from './MethodFields';
-import { AmountField, LastFiveField, NoteField, PaidAtField, StoreField } from './PaymentFields';
+import { AmountField, LastFiveField, LockToggle, NoteField, PaidAtField, StoreField } from './PaymentFields';
 import { useSubmitForm, type Banner, type Doubt, type SubmitForm } from './useSubmitForm';
 
 interface Store {
@@ -200,6 +200,9 @@ function PaymentForm({ entry, scope }: { entry: SubmitForm; scope: Scope }) {
   }, [entry.showErrors]);
   const transfer = needsLastFive(form.method);
   const words = paymentWords(form.method);
+  const lock = (key: keyof typeof entry.locks, label: string) => (
+    <LockToggle label={label} on={entry.locks[key]} onToggle={() => entry.toggle(key)} />
+  );
   return (
     <form ref={formRef} onSubmit={(e) => entry.submit(e, {}, scope)} noValidate data-testid="payment-form">
       <fieldset className="fields" disabled={scope.noStore}>
@@ -209,10 +212,24 @@ function PaymentForm({ entry, scope }: { entry: SubmitForm; scope: Scope }) {
           onChange={entry.setMethod}
           error={errors.method}
           detailError={errors.method_detail}
+          lock={lock('method', UI.method)}
         />
         {transfer && <LastFiveField value={form.last_five} error={errors.last_five} onChange={set('last_five')} />}
-        <PaidAtField label={words.time} value={form.paid_at} error={errors.paid_at} onChange={set('paid_at')} />
-        <AmountField label={words.amount} value={form.amount} error={errors.amount} onChange={set('amount')} />
+        <PaidAtField
+          label={words.time}
+          value={entry.paidAtShown}
+          error={errors.paid_at}
+          onChange={set('paid_at')}
+          onNow={form.paid_at ? entry.followClock : undefined}
+          lock={lock('paid_at', words.time)}
+        />
+        <AmountField
+          label={words.amount}
+          value={form.amount}
+          error={errors.amount}
+          onChange={set('amount')}
+          lock={lock('amount', words.amount)}
+        />
         {scope.offered.length > 0 && (
           <StoreField
             locked={scope.locked}
@@ -221,6 +238,8 @@ function PaymentForm({ entry, scope }: { entry: SubmitForm; scope: Scope }) {
             value={form.store_id}
             error={errors.store_id}
             onChange={set('store_id')}
+            hint={UI.branchHint(transfer)}
+            lock={scope.locked ? undefined : lock('store_id', UI.chooseStore)}
           />
         )}
         <NoteField value={form.note} error={errors.note} onChange={set('note')} />

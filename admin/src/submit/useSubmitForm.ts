@@ -8,6 +8,7 @@ import {
   paymentTexts,
   paymentWords,
   submissionStoreId,
+  taipeiInputValue,
   validatePayment,
 } from '../../../core/browser';
 import type { Me } from '../../../core/browser';
@@ -15,6 +16,7 @@ import { api, ApiError } from '../http';
 import { serverCode } from '../serverError';
 import { UI } from '../messages';
 import type { MethodValues } from './MethodFields';
+import { useClock, useLocks, type Locks } from './locks';
 
 interface FormState extends MethodValues {
   last_five: string;
@@ -103,11 +105,22 @@ function paymentPayload(v: Checked, paidAtTyped: string, me: Me | null) {
   };
 }
 
-/** Any change withdraws the question that stood. */
+/** The next entry after a sale: what is locked stays, the rest starts afresh (an untouched time follows the clock). */
+function nextForm(sent: FormState, locks: Locks, storeId: number | null): FormState {
+  const next = emptyForm(storeId);
+  if (locks.method) Object.assign(next, { method: sent.method, method_detail: sent.method_detail });
+  if (locks.amount) next.amount = sent.amount;
+  if (locks.paid_at) next.paid_at = sent.paid_at;
+  if (locks.store_id && storeId === null) next.store_id = sent.store_id;
+  return next;
+}
+
+/** Any change withdraws the question that stood. An empty `paid_at` means the time follows the clock. */
 function useFormValues(initialStoreId: number | null) {
   const [form, setForm] = useState<FormState>(emptyForm(initialStoreId));
   const [errors, setErrors] = useState<FormErrors>({});
   const [doubt, setDoubt] = useState<Doubt>(null);
+  const clock = useClock();
   const takeStore = useCallback((id: number) => setForm((f) => ({ ...f, store_id: String(id) })), []);
   const setMethod = (v: MethodValues) => {
     setForm((f) => ({ ...f, ...v, last_five: needsLastFive(v.method) ? f.last_five : '' }));
@@ -119,20 +132,23 @@ function useFormValues(initialStoreId: number | null) {
     setErrors((er) => ({ ...er, [key]: undefined }));
     setDoubt(null);
   };
-  return { form, setForm, errors, setErrors, doubt, setDoubt, takeStore, setMethod, set };
+  const followClock = () => set('paid_at')({ target: { value: '' } });
+  const paidAtShown = form.paid_at || clock;
+  return { form, setForm, errors, setErrors, doubt, setDoubt, takeStore, setMethod, set, followClock, paidAtShown };
 }
 
 export function useSubmitForm(initialStoreId: number | null) {
   const values = useFormValues(initialStoreId);
   const { form, setForm, setErrors, setDoubt } = values;
+  const lockState = useLocks();
   const [banner, setBanner] = useState<Banner>(null);
   const [submitting, setSubmitting] = useState(false);
   // each refused submission brings the first field in error into view
   const [showErrors, setShowErrors] = useState(0);
   const busy = useRef(false);
 
-  async function send(v: Checked, confirmed: Confirmed, scope: SubmitScope) {
-    const payload = paymentPayload(v, form.paid_at, scope.me);
+  async function send(v: Checked, sent: FormState, confirmed: Confirmed, scope: SubmitScope) {
+    const payload = paymentPayload(v, sent.paid_at, scope.me);
     busy.current = true;
     setSubmitting(true);
     try {
@@ -142,9 +158,7 @@ export function useSubmitForm(initialStoreId: number | null) {
         kind: 'success',
         text: v.method === METHOD_TRANSFER ? UI.submitSuccess(created.uuid) : UI.saleSuccess(v.method, created.uuid),
       });
-      // the next entry keeps the method: a shop records several cash sales in a row
-      const storeId = scope.locked ? scope.me!.store_id : null;
-      setForm({ ...emptyForm(storeId), method: v.method, method_detail: v.method_detail ?? '' });
+      setForm(nextForm(form, lockState.locks, scope.locked ? scope.me!.store_id : null));
       setErrors({});
     } catch (err) {
       if (err instanceof ApiError && serverCode(err) === 'possible_duplicate') {
@@ -163,7 +177,9 @@ export function useSubmitForm(initialStoreId: number | null) {
     if (busy.current) return; // a second submit while sending is ignored
     setBanner(null);
     setDoubt(null);
-    const checked = checkForm(form, scope.storeRequired);
+    // the time sent is the one on screen: the clock's when untouched, renewed at the press
+    const sent = { ...form, paid_at: form.paid_at || taipeiInputValue(Date.now()) };
+    const checked = checkForm(sent, scope.storeRequired);
     if (!checked.ok) {
       setErrors(Object.fromEntries(checked.errors.map((x) => [x.field, x.message])));
       setShowErrors((n) => n + 1);
@@ -171,10 +187,10 @@ export function useSubmitForm(initialStoreId: number | null) {
     }
     const question = confirmed.time ? null : timeDoubt(checked.value);
     if (question) return setDoubt(question);
-    await send(checked.value, confirmed, scope);
+    await send(checked.value, sent, confirmed, scope);
   }
 
-  return { ...values, banner, setBanner, submitting, showErrors, submit };
+  return { ...values, ...lockState, banner, setBanner, submitting, showErrors, submit };
 }
 
 export type SubmitForm = ReturnType<typeof useSubmitForm>;
