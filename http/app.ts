@@ -1,7 +1,7 @@
 /** The Koa application without listen (`/api`, JSON in and out), for tests, `remit serve` and embedding programs. */
 import Router from '@koa/router';
 import Koa from 'koa';
-import { DEFAULT_MATCHING, restoreInProgress, restoreRunning, type AppContext } from '../core/index.js';
+import { DEFAULT_MATCHING, lastBackup, restoreInProgress, restoreRunning, type AppContext } from '../core/index.js';
 import { healthCheck, type HealthOptions } from '../core/db/health.js';
 import { problem } from '../core/errors.js';
 import type { State } from './middleware/auth.js';
@@ -92,7 +92,12 @@ export function createApp(opts: AppOptions): Koa<State> {
 
   const api = new Router<State>({ ...API_ROUTER, prefix: '/api' });
   // no sign-in: a load balancer asks it; it says what is wrong and nothing about anyone
-  const health = healthCheck(opts.read ?? opts.db, { dataDir: '.', ...opts.health });
+  const health = healthCheck(opts.read ?? opts.db, {
+    dataDir: '.',
+    // read beside the writer: a long import on SQLite does not hold the answer
+    lastBackup: () => lastBackup({ ...ctx, db: opts.read ?? opts.db }),
+    ...opts.health,
+  });
   api.get('/health', async (c) => {
     const report = await health();
     c.status = report.ok ? 200 : 503;

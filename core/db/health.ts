@@ -27,6 +27,16 @@ export interface HealthOptions {
   cacheMs?: number;
   /** a database that has not answered by then is reported down */
   timeoutMs?: number;
+  /** when the newest backup was taken (ms), null before the first: its age is reported, never a failure */
+  lastBackup?: () => Promise<number | null>;
+}
+
+/** How old the newest backup is: a figure for an operator's monitor. A load balancer must not take an instance
+ * out for it, so it is always ok. */
+async function backup(lastBackup: () => Promise<number | null>): Promise<HealthPart> {
+  const at = await lastBackup();
+  if (at === null) return { ok: true, last_at: null, age_hours: null };
+  return { ok: true, last_at: new Date(at).toISOString(), age_hours: Math.floor((Date.now() - at) / 360_000) / 10 };
 }
 
 const HEALTH_DEFAULTS = {
@@ -93,7 +103,7 @@ async function diskOf(dir: string) {
   }
 }
 
-async function disk(opts: Required<HealthOptions>): Promise<HealthPart> {
+async function disk(opts: Required<Omit<HealthOptions, 'lastBackup'>>): Promise<HealthPart> {
   try {
     const s = await diskOf(opts.dataDir);
     const free = s.bavail * s.bsize;
@@ -114,12 +124,20 @@ export function healthCheck(db: Knex, options: HealthOptions): () => Promise<Hea
     opts.cacheMs,
   );
   const space = shared(() => disk(opts), opts.cacheMs);
+  const { lastBackup } = options;
+  const newest = lastBackup
+    ? shared(
+        () => withinTime(backup(lastBackup), opts.timeoutMs).catch((): HealthPart => ({ ok: true, last_at: null })),
+        opts.cacheMs,
+      )
+    : null;
   return async () => {
     const [database, free] = await Promise.all([ping(), space()]);
     const parts: Record<string, HealthPart> = { database };
     // a database that does not answer has no schema to read: it is named once, as down
     if (database.ok) parts.migrations = await schema();
     parts.disk = free;
+    if (database.ok && newest) parts.backup = await newest();
     const failing = Object.keys(parts).filter((name) => !parts[name].ok);
     return { ok: failing.length === 0, failing, ...parts };
   };

@@ -3,11 +3,15 @@
  * the database answers, its migrations are this program's and the data folder has disk left; 503 naming the parts
  * that are not, for anyone, signed in or not, and nothing about any person in either answer.
  */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import knexFactory from 'knex';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
-import { openDatabase } from '../../core/index.js';
+import { openDatabase, takeManualBackup } from '../../core/index.js';
 import { migrateDownOne, migrateLatest } from '../../core/db/migrate.js';
-import { createTestDb, DB_KINDS, type TestDb } from '../helpers/db.js';
+import { createTestDb, DB_KINDS, TEST_SECURITY, type TestDb } from '../helpers/db.js';
+import { seed } from '../helpers/fixtures.js';
 import { listenApi, type Listening } from '../helpers/server.js';
 
 async function health(server: Listening) {
@@ -74,6 +78,26 @@ describe.each(DB_KINDS)('/api/health on %s', (kind) => {
     // the schema made current again: ok once the cached answer is over
     await migrateLatest(t.db);
     await expect.poll(async () => (await health(server!)).status, { timeout: 15_000, interval: 500 }).toBe(200);
+  });
+
+  it('reports the newest backup’s time and age, and never fails for it', async () => {
+    t = await createTestDb(kind);
+    const dir = mkdtempSync(join(tmpdir(), 'remit-health-backups-'));
+    try {
+      server = await listenApi({ db: t.db, backups: { dir }, health: { cacheMs: 0 } });
+      const before = await health(server);
+      expect(before.status).toBe(200);
+      expect(before.body.backup).toEqual({ ok: true, last_at: null, age_hours: null });
+      const f = await seed(t.db);
+      await takeManualBackup({ db: t.db, security: TEST_SECURITY, actor: f.users.admin, ip: null, backups: { dir } });
+      const after = await health(server);
+      expect(after.status).toBe(200);
+      expect(after.body.failing).toEqual([]);
+      expect(Date.now() - Date.parse(after.body.backup.last_at)).toBeLessThan(60_000);
+      expect(after.body.backup).toMatchObject({ ok: true, age_hours: 0 });
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it('answers 503 naming the disk when it is low', async () => {
