@@ -1,12 +1,13 @@
 /** The Koa application without listen (`/api`, JSON in and out), for tests, `remit serve` and embedding programs. */
 import Router from '@koa/router';
 import Koa from 'koa';
-import { DEFAULT_MATCHING, lastBackup, restoreInProgress, restoreRunning, type AppContext } from '../core/index.js';
+import { DEFAULT_MATCHING, lastBackup, restoreInProgress, type AppContext } from '../core/index.js';
 import { healthCheck, type HealthOptions } from '../core/db/health.js';
 import { problem } from '../core/errors.js';
 import type { State } from './middleware/auth.js';
 import { compressJson } from './middleware/compress.js';
 import { errorHandler, problemBody } from './middleware/errors.js';
+import { refuseWhileRestoring } from './middleware/restoring.js';
 import { requestTrace, type RequestLine } from './middleware/requestTrace.js';
 import { auditRoutes } from './routes/audit.js';
 import { backupRoutes } from './routes/backups.js';
@@ -79,16 +80,7 @@ export function createApp(opts: AppOptions): Koa<State> {
   // a browser's data-changing request from another site never reaches a route
   const crossSite = refuseCrossSite();
   app.use(async (c, next) => (isApiPath(c.path) ? crossSite(c, next) : next()));
-  // while this instance restores a backup, a change would only wait for it: said at once instead
-  app.use(async (c, next) => {
-    if (isApiPath(c.path) && !['GET', 'HEAD', 'OPTIONS'].includes(c.method) && restoreRunning(ctx.db)) {
-      c.status = 503;
-      c.set('Retry-After', '30');
-      c.body = problemBody(c, problem('restore_in_progress'));
-      return;
-    }
-    await next();
-  });
+  app.use(refuseWhileRestoring(ctx, isApiPath));
 
   const api = new Router<State>({ ...API_ROUTER, prefix: '/api' });
   // no sign-in: a load balancer asks it; it says what is wrong and nothing about anyone

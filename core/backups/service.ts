@@ -30,7 +30,7 @@ function settingsOf(ctx: AppContext): BackupSettings {
 }
 
 /** REMIT_BACKUP_KEEP_DAYS, else the days set on the page or with `remit backups --keep-days`, else 14. */
-export async function keepDays(ctx: AppContext, db: Db = ctx.db): Promise<number> {
+async function keepDays(ctx: AppContext, db: Db = ctx.db): Promise<number> {
   if (ctx.backups?.keepDays !== undefined) return ctx.backups.keepDays;
   const stored = Number(await readSetting(db, SETTING.keepDays));
   return Number.isInteger(stored) && stored >= KEEP_DAYS.min ? stored : DEFAULT_KEEP_DAYS;
