@@ -12,6 +12,7 @@ import { gunzipSync } from 'node:zlib';
 import knexFactory from 'knex';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createPayment, openDatabase } from '../../core/index.js';
+import { lockForTransaction, LOCKS } from '../../core/db/locks.js';
 import { createTestDb, DB_KINDS, TEST_SECURITY, type TestDb } from '../helpers/db.js';
 import { seed, type Fixture } from '../helpers/fixtures.js';
 import { listenApi, type Listening } from '../helpers/server.js';
@@ -159,6 +160,31 @@ describe.each(DB_KINDS)('the 備份 API on %s', (kind) => {
     expect(keep.body).toEqual({ keep_days: 30 });
     expect((await call('PUT', '/backups/settings', { as: 'admin', body: { keep_days: 'x' } })).status).toBe(400);
   });
+
+  it.skipIf(kind !== 'postgres')(
+    'a submission on another instance that waits past its limit for a restore is told why, and nothing is written',
+    async () => {
+      const before = Number(((await t.db('payments').count({ n: '*' }).first()) as { n: number }).n);
+      // what a restore holds on the first instance: its lock, and the tables against writing
+      const trx = await t.db.transaction();
+      try {
+        await lockForTransaction(trx, LOCKS.restore);
+        await trx.raw('lock table payments in exclusive mode');
+        const r = await call('POST', '/payments', {
+          as: 'admin',
+          node: 1,
+          body: { last_five: '77777', paid_at: '2026-11-19T11:00', amount: 5, store_id: f.stores.C.id },
+        });
+        expect(r.status).toBe(503);
+        expect(r.body.message).toBe('系統正在還原備份，請稍後再試');
+        expect(r.headers.get('retry-after')).toBe('30');
+      } finally {
+        await trx.rollback();
+      }
+      expect(Number(((await t.db('payments').count({ n: '*' }).first()) as { n: number }).n)).toBe(before);
+    },
+    60_000,
+  );
 
   it('a restore while submissions keep coming on two instances: each lands before, after, or is refused with the restore’s sentence', async () => {
     const name = (await call('POST', '/backups', { as: 'admin' })).body.name as string;
