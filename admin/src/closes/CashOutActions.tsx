@@ -33,8 +33,10 @@ export function useCashOutChanges(reload: () => Promise<void>) {
   };
   const notify = useNotify();
   const failed = (err: unknown) => notify(serverMessage(err) ?? T.cashOutFailed, { type: 'error' });
-  const [remove] = useDelete(undefined, undefined, { onUndo: ({ id }) => forget(String(id)) });
-  const [update] = useUpdate(undefined, undefined, { onUndo: ({ id }) => forget(String(id)) });
+  // ra-core hands onUndo to its undoable mutation, though its option types leave it out
+  const undone = { onUndo: ({ id }: { id?: unknown }) => forget(String(id)) } as never;
+  const [remove] = useDelete(undefined, undefined, undone);
+  const [update] = useUpdate(undefined, undefined, undone);
   const settled = (id: string, end: () => void) => () => void reload().finally(() => (end(), forget(id)));
 
   function drop(line: DayLine) {
